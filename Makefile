@@ -1,0 +1,53 @@
+# Two commands: `make run` serves the site on the embedded default, `make test` runs the suite.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format migrate demo-data venv clean-var
+
+$(VENV)/bin/activate:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when the requirements change.
+$(VENV)/.requirements.stamp: requirements.txt | $(VENV)/bin/activate
+	$(PIP) install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.requirements-dev.stamp: requirements.txt requirements-dev.txt | $(VENV)/bin/activate
+	$(PIP) install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@ $(VENV)/.requirements.stamp
+
+venv: $(VENV)/.requirements.stamp
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+# Loads the demo campaign only when the database has none, and prints the logins.
+demo-data: migrate
+	$(PY) manage.py demo_campaign --if-empty
+
+run: demo-data
+	@echo "Serving http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.requirements-dev.stamp
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.requirements-dev.stamp
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+format: $(VENV)/.requirements-dev.stamp
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean-var:
+	rm -rf var/

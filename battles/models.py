@@ -1,0 +1,1 @@
+"""Battles arrive with the battles issue."""

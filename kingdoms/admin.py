@@ -1,0 +1,98 @@
+"""The organizer's back office over every model of the campaign world.
+
+The treasury is a ledger: entries are added (an adjustment with a note), never edited.
+"""
+
+from django.contrib import admin
+
+from .models import Army, ArmoryItem, ArmyMovement, Campaign, Character, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
+
+
+class ProvinceInline(admin.TabularInline):
+    model = Province
+    fields = ["number", "name", "terrain", "settlement", "capitol_site", "pyramid", "razed", "fortified", "controller"]
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "organizer", "player_count", "status", "current_turn", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["name"]
+
+
+@admin.register(Province)
+class ProvinceAdmin(admin.ModelAdmin):
+    list_display = ["number", "name", "campaign", "terrain", "settlement", "controller", "razed", "fortified"]
+    list_filter = ["campaign", "terrain", "settlement", "razed", "fortified"]
+    search_fields = ["name"]
+    filter_horizontal = ["neighbours"]
+
+
+class TreasuryEntryInline(admin.TabularInline):
+    model = TreasuryEntry
+    extra = 1
+    fields = ["turn", "amount", "reason", "note"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # ledger rows are history: add a correcting row instead
+
+
+@admin.register(Kingdom)
+class KingdomAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "army_type", "capitol", "home_roll"]
+    list_filter = ["campaign", "army_type"]
+    filter_horizontal = ["players"]
+    inlines = [TreasuryEntryInline]
+
+
+@admin.register(TreasuryEntry)
+class TreasuryEntryAdmin(admin.ModelAdmin):
+    list_display = ["kingdom", "turn", "amount", "reason", "note", "created_at"]
+    list_filter = ["kingdom__campaign", "reason"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class UnitInline(admin.TabularInline):
+    model = Unit
+    extra = 0
+    fields = ["position", "name", "category", "models_count", "points_per_model", "equipment_points", "veteran_level",
+              "one_use", "models_lost"]
+    show_change_link = True
+
+
+@admin.register(Army)
+class ArmyAdmin(admin.ModelAdmin):
+    list_display = ["name", "kingdom", "kind", "province", "size", "supply_depot", "experience", "status"]
+    list_filter = ["kingdom__campaign", "kind", "status"]
+    inlines = [UnitInline]
+
+
+@admin.register(Unit)
+class UnitAdmin(admin.ModelAdmin):
+    list_display = ["name", "army", "category", "models_count", "points_per_model", "veteran_level"]
+
+
+@admin.register(Character)
+class CharacterAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "kingdom", "rank", "role", "archetype", "monstrous_mount", "alive"]
+    list_filter = ["kingdom__campaign", "role", "alive"]
+
+
+@admin.register(ArmoryItem)
+class ArmoryItemAdmin(admin.ModelAdmin):
+    list_display = ["name", "kingdom", "points", "common", "bearer", "destroyed"]
+
+
+@admin.register(ArmyMovement)
+class ArmyMovementAdmin(admin.ModelAdmin):
+    list_display = ["army", "turn", "step", "province"]
+
+
+@admin.register(DiceRoll)
+class DiceRollAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "turn", "stream", "expression", "total", "purpose", "created_at"]
+    list_filter = ["campaign", "turn"]

@@ -1,0 +1,145 @@
+"""REST API of the campaign world. Each endpoint reads through a selector (which owns
+visibility: another kingdom's private data is 404) and writes through one service."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import selectors
+from .models import Army, Campaign, Character, Kingdom, Province
+from .serializers import (
+    AdjacentPickInputSerializer,
+    ArmyListInputSerializer,
+    ArmySerializer,
+    CampaignSerializer,
+    CharacterSerializer,
+    HomePickInputSerializer,
+    KingdomPrivateSerializer,
+    KingdomPublicSerializer,
+    ProvinceSerializer,
+    TreasuryEntrySerializer,
+)
+from .services import armies as army_services
+from .services import campaigns as campaign_services
+
+
+class CampaignListApi(APIView):
+    @extend_schema(responses=CampaignSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response(CampaignSerializer(selectors.campaigns_visible(request.user), many=True).data)
+
+
+class CampaignDetailApi(APIView):
+    @extend_schema(responses=CampaignSerializer)
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        return Response(CampaignSerializer(campaign).data)
+
+
+class CampaignMapApi(APIView):
+    """The public map: provinces, their control, settlements and adjacency."""
+
+    @extend_schema(responses=ProvinceSerializer(many=True))
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        provinces = campaign.provinces.prefetch_related(Prefetch("neighbours", queryset=Province.objects.only("number")))
+        return Response(ProvinceSerializer(provinces, many=True).data)
+
+
+class CampaignKingdomsApi(APIView):
+    """What everyone may know of the campaign's kingdoms."""
+
+    @extend_schema(responses=KingdomPublicSerializer(many=True))
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        return Response(KingdomPublicSerializer(selectors.kingdoms_public(campaign=campaign), many=True).data)
+
+
+def _picking_kingdom(request: Request, campaign: Campaign, kingdom_id: int | None) -> Kingdom:
+    """The kingdom a setup pick is made for: the player's own, or any for the organizer."""
+    if kingdom_id is not None and selectors.is_organizer(request.user, campaign):
+        kingdom = campaign.kingdoms.filter(pk=kingdom_id).first()
+    else:
+        kingdom = selectors.kingdom_of(user=request.user, campaign=campaign)
+    if kingdom is None:
+        raise Http404("No such kingdom.")
+    return kingdom
+
+
+class HomePickApi(APIView):
+    @extend_schema(request=HomePickInputSerializer, responses=KingdomPublicSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        data = HomePickInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        kingdom = _picking_kingdom(request, campaign, data.validated_data.get("kingdom"))
+        campaign_services.home_pick(campaign=campaign, kingdom=kingdom, number=data.validated_data["province"])
+        return Response(KingdomPublicSerializer(selectors.kingdoms_public(campaign=campaign).get(pk=kingdom.pk)).data)
+
+
+class AdjacentPickApi(APIView):
+    @extend_schema(request=AdjacentPickInputSerializer, responses=KingdomPublicSerializer)
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        data = AdjacentPickInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        kingdom = _picking_kingdom(request, campaign, data.validated_data.get("kingdom"))
+        campaign_services.adjacent_pick(campaign=campaign, kingdom=kingdom, numbers=data.validated_data["provinces"])
+        return Response(KingdomPublicSerializer(selectors.kingdoms_public(campaign=campaign).get(pk=kingdom.pk)).data)
+
+
+class KingdomApi(APIView):
+    """Your kingdom: its treasury balance (404 for another kingdom's)."""
+
+    @extend_schema(responses=KingdomPrivateSerializer)
+    def get(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+        return Response(KingdomPrivateSerializer(kingdom).data)
+
+
+class KingdomLedgerApi(APIView):
+    @extend_schema(responses=TreasuryEntrySerializer(many=True))
+    def get(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+        return Response(TreasuryEntrySerializer(kingdom.ledger.all(), many=True).data)
+
+
+class KingdomArmiesApi(APIView):
+    @extend_schema(responses=ArmySerializer(many=True))
+    def get(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+        return Response(ArmySerializer(selectors.armies_of(kingdom), many=True).data)
+
+
+class KingdomCharactersApi(APIView):
+    @extend_schema(responses=CharacterSerializer(many=True))
+    def get(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+        characters = Character.objects.filter(kingdom=kingdom).select_related("unit")
+        return Response(CharacterSerializer(characters, many=True).data)
+
+
+class ArmyApi(APIView):
+    """One of your armies with its list; PUT replaces the list, all or nothing."""
+
+    def _army(self, request: Request, army_id: int) -> Army:
+        army = selectors.army_private_get(user=request.user, army_id=army_id)
+        return selectors.armies_of(army.kingdom).get(pk=army.pk)
+
+    @extend_schema(responses=ArmySerializer)
+    def get(self, request: Request, army_id: int) -> Response:
+        return Response(ArmySerializer(self._army(request, army_id)).data)
+
+    @extend_schema(request=ArmyListInputSerializer, responses=ArmySerializer)
+    def put(self, request: Request, army_id: int) -> Response:
+        army = self._army(request, army_id)
+        data = ArmyListInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        units, items = data.entries()
+        army_services.army_list_save(army=army, units=units, items=items)
+        return Response(ArmySerializer(self._army(request, army_id)).data)

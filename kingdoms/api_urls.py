@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("campaigns/", api.CampaignListApi.as_view(), name="api-campaigns"),
+    path("campaigns/<int:campaign_id>/", api.CampaignDetailApi.as_view(), name="api-campaign"),
+    path("campaigns/<int:campaign_id>/map/", api.CampaignMapApi.as_view(), name="api-campaign-map"),
+    path("campaigns/<int:campaign_id>/kingdoms/", api.CampaignKingdomsApi.as_view(), name="api-campaign-kingdoms"),
+    path("campaigns/<int:campaign_id>/setup/home/", api.HomePickApi.as_view(), name="api-setup-home"),
+    path("campaigns/<int:campaign_id>/setup/provinces/", api.AdjacentPickApi.as_view(), name="api-setup-provinces"),
+    path("kingdoms/<int:kingdom_id>/", api.KingdomApi.as_view(), name="api-kingdom"),
+    path("kingdoms/<int:kingdom_id>/ledger/", api.KingdomLedgerApi.as_view(), name="api-kingdom-ledger"),
+    path("kingdoms/<int:kingdom_id>/armies/", api.KingdomArmiesApi.as_view(), name="api-kingdom-armies"),
+    path("kingdoms/<int:kingdom_id>/characters/", api.KingdomCharactersApi.as_view(), name="api-kingdom-characters"),
+    path("armies/<int:army_id>/", api.ArmyApi.as_view(), name="api-army"),
+]

@@ -1,0 +1,159 @@
+"""Forms of the campaign world: they parse input; the services decide."""
+
+from __future__ import annotations
+
+import zoneinfo
+from typing import Any
+
+from django import forms
+
+from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
+from .rules.maps import MapError, MapSpec, load_default_map, map_from_json
+from .rules.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES
+
+MAX_MAP_BYTES = 1_000_000
+
+
+class CampaignCreateForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    player_count = forms.IntegerField(min_value=2, max_value=20, initial=4, label="Number of players")
+    time_zone = forms.ChoiceField(choices=[], initial="Europe/London")
+    map_file = forms.FileField(
+        required=False,
+        label="Map (JSON)",
+        help_text="Leave empty for the default Briternia map. See docs/maps.md for the format.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [(z, z) for z in sorted(zoneinfo.available_timezones())]
+
+    def clean_map_file(self) -> MapSpec:
+        upload = self.cleaned_data.get("map_file")
+        if not upload:
+            return load_default_map()
+        if upload.size > MAX_MAP_BYTES:
+            raise forms.ValidationError("The map file is larger than 1 MB.")
+        try:
+            return map_from_json(upload.read())
+        except MapError as exc:
+            raise forms.ValidationError(exc.messages) from exc
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField()
+    kingdom_name = forms.CharField(max_length=100)
+    army_type = forms.ChoiceField(choices=[(t.value, ARMY_TYPE_LABELS[t]) for t in PLAYER_ARMY_TYPES])
+
+
+class HomePickForm(forms.Form):
+    province = forms.TypedChoiceField(coerce=int, choices=[], label="Capitol site")
+
+    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["province"].choices = choices
+
+
+class AdjacentPickForm(forms.Form):
+    provinces = forms.TypedMultipleChoiceField(coerce=int, choices=[], widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["provinces"].choices = choices
+
+
+class UnitForm(forms.Form):
+    key = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(max_length=100)
+    category = forms.ChoiceField(choices=[(c, c.title()) for c in CATEGORIES])
+    models = forms.IntegerField(min_value=1, initial=1)
+    points_per_model = forms.IntegerField(min_value=0, label="Points per model")
+    equipment_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Equipment points")
+    veteran_level = forms.IntegerField(min_value=0, max_value=3, initial=0, required=False, label="Veteran")
+    one_use = forms.BooleanField(required=False, label="One use")
+    rank = forms.ChoiceField(choices=[("hero", "Hero"), ("lord", "Lord")], required=False)
+    role = forms.ChoiceField(
+        choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False
+    )
+    archetype = forms.ChoiceField(choices=[("", "-")] + list(ARCHETYPE_LABELS.items()), required=False)
+    monstrous_mount = forms.BooleanField(required=False, label="Monstrous mount")
+    wizard = forms.BooleanField(required=False)
+
+    def entry(self) -> UnitEntry:
+        d = self.cleaned_data
+        character = None
+        if d["category"] == "character":
+            character = CharacterEntry(
+                rank=d.get("rank") or "hero",
+                role=d.get("role") or "hero",
+                archetype=d.get("archetype") or None,
+                monstrous_mount=d.get("monstrous_mount", False),
+                wizard=d.get("wizard", False),
+            )
+        return UnitEntry(
+            key=d.get("key"),
+            name=d["name"],
+            category=d["category"],
+            models=d["models"],
+            points_per_model=d["points_per_model"],
+            equipment_points=d.get("equipment_points") or 0,
+            veteran_level=d.get("veteran_level") or 0,
+            one_use=d.get("one_use", False),
+            character=character,
+        )
+
+
+class ItemForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    points = forms.IntegerField(min_value=0)
+    common = forms.BooleanField(required=False, help_text="Common magic items may be duplicated.")
+    bearer = forms.CharField(max_length=100, help_text="The unit or character carrying it.")
+
+    def entry(self) -> ItemEntry:
+        d = self.cleaned_data
+        return ItemEntry(name=d["name"], points=d["points"], common=d.get("common", False), bearer=d["bearer"])
+
+
+UnitFormSet = forms.formset_factory(UnitForm, extra=3, can_delete=True)
+ItemFormSet = forms.formset_factory(ItemForm, extra=2, can_delete=True)
+
+
+def unit_initial(entry: UnitEntry) -> dict[str, Any]:
+    c = entry.character
+    return {
+        "key": entry.key,
+        "name": entry.name,
+        "category": entry.category,
+        "models": entry.models,
+        "points_per_model": entry.points_per_model,
+        "equipment_points": entry.equipment_points,
+        "veteran_level": entry.veteran_level,
+        "one_use": entry.one_use,
+        "rank": c.rank if c else "hero",
+        "role": c.role if c else "hero",
+        "archetype": (c.archetype or "") if c else "",
+        "monstrous_mount": c.monstrous_mount if c else False,
+        "wizard": c.wizard if c else False,
+    }
+
+
+def item_initial(entry: ItemEntry) -> dict[str, Any]:
+    return {"name": entry.name, "points": entry.points, "common": entry.common, "bearer": entry.bearer}
+
+
+def formset_entries(formset: forms.BaseFormSet) -> list[Any]:
+    """Entries of the filled, not deleted rows of a valid formset, in order."""
+    return [
+        form.entry()
+        for form in formset.forms
+        # Unchanged extra rows are left empty by the formset; initial rows are always cleaned.
+        if form.cleaned_data and not form.cleaned_data.get("DELETE")
+    ]
+
+
+class AbilityChooseForm(forms.Form):
+    ability = forms.ChoiceField(choices=[])
+
+    def __init__(self, *args: Any, choices: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ability"].choices = [(a, a) for a in choices]

@@ -1,0 +1,301 @@
+"""The campaign world: campaigns, the map, kingdoms, the treasury ledger, armies and dice rolls.
+
+State and database constraints only; the rules live in kingdoms/rules/, the writes in
+kingdoms/services/.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q, Sum
+from django.db.models.functions import Lower
+
+from .rules.army_lists import CATEGORIES
+from .rules.maps import SETTLEMENTS, TERRAINS
+from .rules.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, ArmyType
+
+
+def _validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"'{value}' is not a time zone name (for example Europe/London).")
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        INVITING = "inviting", "Inviting players"
+        HOMES = "homes", "Home selection"
+        PROVINCES = "provinces", "Adjacent province selection"
+        ARMY_LISTS = "army-lists", "Army lists"
+        RUNNING = "running", "Running"
+
+    name = models.CharField(max_length=100)
+    organizer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="organized")
+    player_count = models.PositiveSmallIntegerField(help_text="Number of player kingdoms (the Ancient Dead excluded).")
+    current_turn = models.PositiveIntegerField(default=0, help_text="0 while the campaign is being set up.")
+    time_zone = models.CharField(max_length=64, default="Europe/London", validators=[_validate_time_zone])
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.INVITING)
+    map_name = models.CharField(max_length=100)
+    setup_seed = models.CharField(max_length=32, help_text="Seed of the setup dice (home selection, free rolls).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Province(models.Model):
+    Terrain = models.TextChoices("Terrain", [(t.upper(), t) for t in TERRAINS])
+    Settlement = models.TextChoices("Settlement", [(s.upper(), s) for s in SETTLEMENTS])
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="provinces")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=100)
+    terrain = models.CharField(max_length=16, choices=Terrain.choices)
+    settlement = models.CharField(max_length=16, choices=Settlement.choices, default="none")
+    capitol_site = models.BooleanField(default=False)
+    pyramid = models.BooleanField(default=False)
+    col = models.PositiveIntegerField()
+    row = models.PositiveIntegerField()
+    razed = models.BooleanField(default=False)
+    fortified = models.BooleanField(default=False)
+    controller = models.ForeignKey(
+        "Kingdom", null=True, blank=True, on_delete=models.SET_NULL, related_name="provinces"
+    )
+    # Symmetric: adjacency is stored once per map, corner-to-corner neighbours included for grids.
+    neighbours = models.ManyToManyField("self", symmetrical=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="province_number_unique"),
+            models.CheckConstraint(condition=~Q(razed=True, fortified=True), name="province_razed_not_fortified"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.name}"
+
+
+class Kingdom(models.Model):
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="kingdoms")
+    name = models.CharField(max_length=100)
+    army_type = models.CharField(
+        max_length=32, choices=[(t.value, ARMY_TYPE_LABELS[t]) for t in ArmyType]
+    )
+    players = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="kingdoms")
+    capitol = models.ForeignKey(Province, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    home_roll = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Final 2D6 for home selection.")
+    picked_provinces = models.BooleanField(default=False, help_text="Picked its adjacent provinces at setup.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "name"], name="kingdom_name_unique"),
+            models.UniqueConstraint(
+                fields=["campaign"], condition=Q(army_type="ancient-dead"), name="one_ancient_dead_per_campaign"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_ancient_dead(self) -> bool:
+        return self.army_type == ArmyType.ANCIENT_DEAD
+
+    @property
+    def army_type_enum(self) -> ArmyType:
+        return ArmyType(self.army_type)
+
+    def treasury_balance(self) -> int:
+        """The treasury is derived from the ledger, never stored."""
+        return self.ledger.aggregate(total=Sum("amount"))["total"] or 0
+
+
+class TreasuryEntry(models.Model):
+    """One gold movement in a kingdom's treasury: the ledger is the treasury."""
+
+    class Reason(models.TextChoices):
+        STARTING_GOLD = "starting-gold", "Starting gold (Setup)"
+        TAXES = "taxes", "Taxes"
+        IMPERIAL_TAXATION = "imperial-taxation", "Imperial taxation"
+        ARMY_CREATED = "army-created", "Army created"
+        ARMY_UPGRADED = "army-upgraded", "Army upgraded"
+        SUPPLY_DEPOT = "supply-depot", "Supply depot"
+        ELITE_DEFENSE_FORCE = "elite-defense-force", "Elite Defense Force"
+        LOOT = "loot", "Looting and sacking"
+        VICTORY = "victory", "Victory gold"
+        ALLIANCE = "alliance", "Alliance"
+        TRANSFER = "transfer", "Transfer of gold"
+        ADJUSTMENT = "adjustment", "Organizer's adjustment"
+
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="ledger")
+    turn = models.PositiveIntegerField()
+    amount = models.IntegerField(help_text="Positive in, negative out.")
+    reason = models.CharField(max_length=32, choices=Reason.choices)
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["kingdom", "turn", "id"]
+        verbose_name_plural = "treasury entries"
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}: {self.amount:+} ({self.get_reason_display()}, turn {self.turn})"
+
+
+class Army(models.Model):
+    class Kind(models.TextChoices):
+        FIELD = "field", "Army"
+        GARRISON = "garrison", "Garrison"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        DISBANDED = "disbanded", "Disbanded"
+
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="armies")
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.FIELD)
+    province = models.ForeignKey(Province, null=True, blank=True, on_delete=models.SET_NULL, related_name="armies")
+    size = models.PositiveIntegerField(help_text="The points the army was raised (or upgraded) at.")
+    supply_depot = models.BooleanField(default=True)
+    experience = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    created_turn = models.PositiveIntegerField(default=0)
+    upgraded_turn = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["kingdom", "id"]
+        verbose_name_plural = "armies"
+        constraints = [models.UniqueConstraint(fields=["kingdom", "name"], name="army_name_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}: {self.name}"
+
+
+class ArmyMovement(models.Model):
+    """The record of provinces an army passed through each turn (Armies)."""
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="movements")
+    turn = models.PositiveIntegerField()
+    step = models.PositiveSmallIntegerField()
+    province = models.ForeignKey(Province, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        ordering = ["army", "turn", "step"]
+        constraints = [models.UniqueConstraint(fields=["army", "turn", "step"], name="army_movement_step_unique")]
+
+
+class Unit(models.Model):
+    Category = models.TextChoices("Category", [(c.upper(), c) for c in CATEGORIES])
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="units")
+    position = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField(max_length=100)
+    category = models.CharField(max_length=16, choices=Category.choices)
+    models_count = models.PositiveIntegerField("models")
+    points_per_model = models.PositiveIntegerField()
+    equipment_points = models.PositiveIntegerField(default=0, help_text="Command, mundane equipment, upgrades.")
+    veteran_level = models.PositiveSmallIntegerField(default=0)
+    one_use = models.BooleanField(default=False, help_text="One-use troops (Night Goblin Fanatics and the like).")
+    models_lost = models.PositiveIntegerField(default=0, help_text="Casualties over the campaign, after recovery.")
+
+    class Meta:
+        ordering = ["army", "position", "id"]
+        constraints = [models.CheckConstraint(condition=Q(veteran_level__lte=3), name="unit_veteran_level_max_3")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def points(self) -> int:
+        return self.models_count * self.points_per_model + self.equipment_points
+
+
+class Character(models.Model):
+    """A character is a unit of one model with a rank, a role and, for a General, an Archetype."""
+
+    class Rank(models.TextChoices):
+        LORD = "lord", "Lord"
+        HERO = "hero", "Hero"
+
+    class Role(models.TextChoices):
+        WARLORD = "warlord", "Warlord"
+        GENERAL = "general", "General"
+        HERO = "hero", "Hero"
+
+    unit = models.OneToOneField(Unit, on_delete=models.CASCADE, related_name="character")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="characters")
+    rank = models.CharField(max_length=8, choices=Rank.choices, default=Rank.HERO)
+    role = models.CharField(max_length=8, choices=Role.choices, default=Role.HERO)
+    archetype = models.CharField(max_length=16, choices=list(ARCHETYPE_LABELS.items()), blank=True)
+    abilities = models.JSONField(default=list, blank=True, help_text="Starting Ability first, then advancements.")
+    ability_choice_pending = models.BooleanField(
+        default=False, help_text="Rolled a 6 (Choose) on the advancement table and has not chosen yet."
+    )
+    monstrous_mount = models.BooleanField(default=False)
+    wizard = models.BooleanField(default=False)
+    battles_survived = models.PositiveIntegerField(default=0)
+    injuries = models.JSONField(default=list, blank=True)
+    alive = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kingdom"], condition=Q(role="warlord", alive=True), name="one_living_warlord_per_kingdom"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.unit.name} ({self.get_role_display()})"
+
+
+class ArmoryItem(models.Model):
+    """A magic item of the kingdom's armory: one of each per kingdom, common items exempt."""
+
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="items")
+    name = models.CharField(max_length=100)
+    points = models.PositiveIntegerField()
+    common = models.BooleanField(default=False)
+    bearer = models.ForeignKey(Unit, null=True, blank=True, on_delete=models.SET_NULL, related_name="items")
+    destroyed = models.BooleanField(default=False, help_text="Lost with a disbanded army; never replaced.")
+
+    class Meta:
+        ordering = ["kingdom", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                "kingdom", Lower("name"), condition=Q(common=False), name="armory_item_unique_per_kingdom"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class DiceRoll(models.Model):
+    """A roll of the dice kernel, kept with its purpose and whom it concerns."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_rolls")
+    turn = models.PositiveIntegerField(help_text="0 for setup.")
+    stream = models.CharField(max_length=100)
+    sequence = models.PositiveIntegerField()
+    expression = models.CharField(max_length=16)
+    faces = models.JSONField()
+    total = models.IntegerField()
+    purpose = models.CharField(max_length=200)
+    kingdoms = models.JSONField(default=list, blank=True)
+    armies = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "turn", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.expression} = {self.total} ({self.purpose})"

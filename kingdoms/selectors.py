@@ -1,0 +1,148 @@
+"""Reads of the campaign world, with the visibility rules: who may see what.
+
+A player sees the public map and their own kingdom in full; the organizer sees everything.
+Whatever a user may not see is "not found" (404), never "forbidden", so its existence leaks nothing.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+
+from .map_svg import MapArmyMarker, MapKingdomView, MapProvinceView, kingdom_colour, render_map_svg
+from .models import Army, Campaign, Character, Kingdom, TreasuryEntry
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def is_organizer(user: AnyUser, campaign: Campaign) -> bool:
+    return bool(user.is_authenticated and (campaign.organizer_id == user.pk or user.is_superuser))
+
+
+def campaigns_visible(user: AnyUser) -> QuerySet[Campaign]:
+    """Campaigns the user organizes or plays in."""
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    if user.is_superuser:
+        return Campaign.objects.all()
+    return Campaign.objects.filter(Q(organizer=user) | Q(kingdoms__players=user)).distinct()
+
+
+def campaign_get(*, user: AnyUser, campaign_id: int) -> Campaign:
+    campaign = campaigns_visible(user).select_related("organizer").filter(pk=campaign_id).first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    return campaign
+
+
+def kingdom_of(*, user: AnyUser, campaign: Campaign) -> Kingdom | None:
+    """The user's own kingdom in the campaign (the organizer's is the Ancient Dead)."""
+    if not user.is_authenticated:
+        return None
+    return campaign.kingdoms.filter(players=user).order_by("id").first()
+
+
+def kingdoms_public(*, campaign: Campaign) -> QuerySet[Kingdom]:
+    """What everyone may know of every kingdom: name, army type, players, capitol, provinces held."""
+    return (
+        campaign.kingdoms.select_related("capitol")
+        .prefetch_related("players")
+        .annotate(province_count=Count("provinces"))
+        .order_by("id")
+    )
+
+
+def _private(queryset: QuerySet, user: AnyUser, kingdom_path: str) -> QuerySet:
+    """Restrict `queryset` to objects of kingdoms the user plays or campaigns the user organizes."""
+    if not user.is_authenticated:
+        return queryset.none()
+    if user.is_superuser:
+        return queryset
+    return queryset.filter(
+        Q(**{f"{kingdom_path}players": user}) | Q(**{f"{kingdom_path}campaign__organizer": user})
+    ).distinct()
+
+
+def kingdom_private_get(*, user: AnyUser, kingdom_id: int) -> Kingdom:
+    kingdom = _private(Kingdom.objects.select_related("campaign", "capitol"), user, "").filter(pk=kingdom_id).first()
+    if kingdom is None:
+        raise Http404("No such kingdom.")
+    return kingdom
+
+
+def army_private_get(*, user: AnyUser, army_id: int) -> Army:
+    army = (
+        _private(Army.objects.select_related("kingdom__campaign", "province"), user, "kingdom__")
+        .filter(pk=army_id)
+        .first()
+    )
+    if army is None:
+        raise Http404("No such army.")
+    return army
+
+
+def character_private_get(*, user: AnyUser, character_id: int) -> Character:
+    character = (
+        _private(Character.objects.select_related("unit__army", "kingdom"), user, "kingdom__")
+        .filter(pk=character_id)
+        .first()
+    )
+    if character is None:
+        raise Http404("No such character.")
+    return character
+
+
+def ledger_with_balance(kingdom: Kingdom) -> list[tuple[TreasuryEntry, int]]:
+    """The kingdom's ledger rows, each with the balance after it."""
+    balance = 0
+    rows = []
+    for entry in kingdom.ledger.all():
+        balance += entry.amount
+        rows.append((entry, balance))
+    return rows
+
+
+def armies_of(kingdom: Kingdom) -> QuerySet[Army]:
+    return kingdom.armies.select_related("province").prefetch_related("units__character", "units__items")
+
+
+def army_points(army: Army) -> int:
+    """Points of the army's list: its units plus the items they carry (uses prefetched rows)."""
+    return sum(u.points + sum(i.points for i in u.items.all() if not i.destroyed) for u in army.units.all())
+
+
+def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None) -> str:
+    """The map as SVG: the public view, plus the viewer kingdom's own armies when given."""
+    kingdoms = list(campaign.kingdoms.order_by("id"))
+    keys = {k.id: str(k.id) for k in kingdoms}
+    capitols = {k.capitol_id for k in kingdoms if k.capitol_id}
+    provinces = [
+        MapProvinceView(
+            number=p.number,
+            name=p.name,
+            terrain=p.terrain,
+            settlement=p.settlement,
+            col=p.col,
+            row=p.row,
+            pyramid=p.pyramid,
+            razed=p.razed,
+            fortified=p.fortified,
+            controller=keys.get(p.controller_id) if p.controller_id else None,
+            capitol=p.id in capitols,
+            capitol_site=p.capitol_site,
+        )
+        for p in campaign.provinces.all()
+    ]
+    armies: list[MapArmyMarker] = []
+    if viewer is not None:
+        armies = [
+            MapArmyMarker(province=a.province.number, label=a.name, kingdom=keys[viewer.id])
+            for a in viewer.armies.filter(status=Army.Status.ACTIVE, province__isnull=False).select_related("province")
+        ]
+    return render_map_svg(
+        provinces=provinces,
+        kingdoms=[MapKingdomView(key=keys[k.id], name=k.name, colour=kingdom_colour(i)) for i, k in enumerate(kingdoms)],
+        armies=armies,
+        title=f"{campaign.name}: turn {campaign.current_turn}" if campaign.current_turn else f"{campaign.name}: setup",
+    )

@@ -1,0 +1,176 @@
+"""API serializers of the campaign world: output shapes, and the army-list input."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from .models import Army, ArmoryItem, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
+from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
+from .rules.tables import ARCHETYPE_LABELS
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    organizer = serializers.CharField(source="organizer.username")
+
+    class Meta:
+        model = Campaign
+        fields = ["id", "name", "organizer", "player_count", "current_turn", "time_zone", "status", "map_name"]
+
+
+class ProvinceSerializer(serializers.ModelSerializer):
+    """The public map: what every player may know of a province."""
+
+    neighbours = serializers.SerializerMethodField()
+    controller = serializers.PrimaryKeyRelatedField(read_only=True)
+
+    class Meta:
+        model = Province
+        fields = [
+            "number", "name", "terrain", "settlement", "capitol_site", "pyramid",
+            "col", "row", "razed", "fortified", "controller", "neighbours",
+        ]
+
+    def get_neighbours(self, province: Province) -> list[int]:
+        return sorted(n.number for n in province.neighbours.all())
+
+
+class KingdomPublicSerializer(serializers.ModelSerializer):
+    players = serializers.SerializerMethodField()
+    capitol = serializers.SerializerMethodField()
+    province_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Kingdom
+        fields = ["id", "name", "army_type", "players", "capitol", "province_count"]
+
+    def get_players(self, kingdom: Kingdom) -> list[str]:
+        return [p.username for p in kingdom.players.all()]
+
+    def get_capitol(self, kingdom: Kingdom) -> int | None:
+        return kingdom.capitol.number if kingdom.capitol else None
+
+
+class TreasuryEntrySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TreasuryEntry
+        fields = ["turn", "amount", "reason", "note", "created_at"]
+
+
+class CharacterSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="unit.name")
+    army = serializers.IntegerField(source="unit.army_id")
+
+    class Meta:
+        model = Character
+        fields = [
+            "id", "name", "army", "rank", "role", "archetype", "abilities", "ability_choice_pending",
+            "monstrous_mount", "wizard", "battles_survived", "injuries", "alive",
+        ]
+
+
+class ItemSerializer(serializers.ModelSerializer):
+    bearer = serializers.CharField(source="bearer.name", default="")
+
+    class Meta:
+        model = ArmoryItem
+        fields = ["name", "points", "common", "bearer", "destroyed"]
+
+
+class UnitSerializer(serializers.ModelSerializer):
+    models = serializers.IntegerField(source="models_count")
+    character = CharacterSerializer(read_only=True, default=None)
+
+    class Meta:
+        model = Unit
+        fields = [
+            "id", "name", "category", "models", "points_per_model", "equipment_points",
+            "veteran_level", "one_use", "models_lost", "points", "character",
+        ]
+
+
+class ArmySerializer(serializers.ModelSerializer):
+    province = serializers.IntegerField(source="province.number", default=None)
+    units = UnitSerializer(many=True, read_only=True)
+    items = serializers.SerializerMethodField()
+    points = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Army
+        fields = [
+            "id", "name", "kind", "province", "size", "points", "supply_depot", "experience", "status",
+            "created_turn", "upgraded_turn", "units", "items",
+        ]
+
+    def get_items(self, army: Army) -> list[dict]:
+        return ItemSerializer([i for u in army.units.all() for i in u.items.all()], many=True).data
+
+    def get_points(self, army: Army) -> int:
+        from .selectors import army_points
+
+        return army_points(army)
+
+
+class KingdomPrivateSerializer(serializers.ModelSerializer):
+    treasury = serializers.IntegerField(source="treasury_balance")
+    capitol = serializers.IntegerField(source="capitol.number", default=None)
+
+    class Meta:
+        model = Kingdom
+        fields = ["id", "name", "army_type", "capitol", "treasury"]
+
+
+class UnitInputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(required=False, allow_null=True, help_text="A stored unit's id, to keep it.")
+    name = serializers.CharField(max_length=100)
+    category = serializers.ChoiceField(choices=CATEGORIES)
+    models = serializers.IntegerField(min_value=1)
+    points_per_model = serializers.IntegerField(min_value=0)
+    equipment_points = serializers.IntegerField(min_value=0, default=0)
+    veteran_level = serializers.IntegerField(min_value=0, max_value=3, default=0)
+    one_use = serializers.BooleanField(default=False)
+    rank = serializers.ChoiceField(choices=["lord", "hero"], default="hero")
+    role = serializers.ChoiceField(choices=["warlord", "general", "hero"], default="hero")
+    archetype = serializers.ChoiceField(choices=list(ARCHETYPE_LABELS), required=False, allow_null=True)
+    monstrous_mount = serializers.BooleanField(default=False)
+    wizard = serializers.BooleanField(default=False)
+
+    def entry(self, data: dict) -> UnitEntry:
+        character = None
+        if data["category"] == "character":
+            character = CharacterEntry(
+                rank=data["rank"], role=data["role"], archetype=data.get("archetype"),
+                monstrous_mount=data["monstrous_mount"], wizard=data["wizard"],
+            )
+        return UnitEntry(
+            key=data.get("id"), name=data["name"], category=data["category"], models=data["models"],
+            points_per_model=data["points_per_model"], equipment_points=data["equipment_points"],
+            veteran_level=data["veteran_level"], one_use=data["one_use"], character=character,
+        )
+
+
+class ItemInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    points = serializers.IntegerField(min_value=0)
+    common = serializers.BooleanField(default=False)
+    bearer = serializers.CharField(max_length=100)
+
+
+class ArmyListInputSerializer(serializers.Serializer):
+    units = UnitInputSerializer(many=True)
+    items = ItemInputSerializer(many=True, default=list)
+
+    def entries(self) -> tuple[list[UnitEntry], list[ItemEntry]]:
+        unit_input = UnitInputSerializer()
+        units = [unit_input.entry(u) for u in self.validated_data["units"]]
+        items = [ItemEntry(**i) for i in self.validated_data["items"]]
+        return units, items
+
+
+class HomePickInputSerializer(serializers.Serializer):
+    province = serializers.IntegerField()
+    kingdom = serializers.IntegerField(required=False, help_text="Organizer only: pick for this kingdom.")
+
+
+class AdjacentPickInputSerializer(serializers.Serializer):
+    provinces = serializers.ListField(child=serializers.IntegerField())
+    kingdom = serializers.IntegerField(required=False, help_text="Organizer only: pick for this kingdom.")

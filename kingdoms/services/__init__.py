@@ -1,0 +1,1 @@
+"""Services of the campaign world: the only code that writes kingdoms' models."""

@@ -1,0 +1,206 @@
+"""Army lists: saving a list under the Army Restrictions, and the Warlord's free roll."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from briternia.errors import DomainError
+
+from ..models import Army, ArmoryItem, Character, Unit
+from ..rules.army_lists import (
+    ArmyListDraft,
+    CharacterEntry,
+    ItemEntry,
+    KingdomRoster,
+    UnitEntry,
+    army_list_errors,
+)
+from ..rules.tables import (
+    ADVANCEMENT_CHOOSE,
+    ARCHETYPE_ADVANCEMENT,
+    STARTING_ABILITIES,
+    Archetype,
+)
+from .dice import campaign_dice, dice_rolls_save
+
+
+def army_entries(army: Army) -> tuple[list[UnitEntry], list[ItemEntry]]:
+    """The stored list of `army` as rule entries (what the edit form starts from)."""
+    units = list(army.units.select_related("character").prefetch_related("items"))
+    unit_entries = [
+        UnitEntry(
+            key=u.id,
+            name=u.name,
+            category=u.category,
+            models=u.models_count,
+            points_per_model=u.points_per_model,
+            equipment_points=u.equipment_points,
+            veteran_level=u.veteran_level,
+            one_use=u.one_use,
+            character=_character_entry(u),
+        )
+        for u in units
+    ]
+    item_entries = [
+        ItemEntry(name=i.name, points=i.points, common=i.common, bearer=u.name)
+        for u in units
+        for i in u.items.all()
+        if not i.destroyed
+    ]
+    return unit_entries, item_entries
+
+
+def _character_entry(unit: Unit) -> CharacterEntry | None:
+    character = getattr(unit, "character", None)
+    if character is None:
+        return None
+    return CharacterEntry(
+        rank=character.rank,
+        role=character.role,
+        archetype=character.archetype or None,
+        monstrous_mount=character.monstrous_mount,
+        wizard=character.wizard,
+    )
+
+
+def _roster(army: Army) -> KingdomRoster:
+    """What the kingdom holds outside `army`, for the kingdom-wide restrictions."""
+    others = Character.objects.filter(kingdom=army.kingdom, alive=True, unit__army__status=Army.Status.ACTIVE).exclude(
+        unit__army=army
+    )
+    items = ArmoryItem.objects.filter(kingdom=army.kingdom, common=False).exclude(bearer__army=army, destroyed=False)
+    locked = Character.objects.filter(unit__army=army).exclude(archetype="")
+    return KingdomRoster(
+        monstrous_mounts_elsewhere=others.filter(monstrous_mount=True).count(),
+        items_elsewhere=frozenset(n.lower() for n in items.values_list("name", flat=True)),
+        warlord_elsewhere=others.filter(role=Character.Role.WARLORD).exists(),
+        archetypes_locked=dict(locked.values_list("unit_id", "archetype")),
+    )
+
+
+def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyListDraft:
+    kingdom = army.kingdom
+    is_capitol_garrison = army.kind == Army.Kind.GARRISON and army.province_id == kingdom.capitol_id
+    return ArmyListDraft(
+        label=army.name,
+        army_type=kingdom.army_type_enum,
+        size=army.size,
+        units=tuple(units),
+        items=tuple(items),
+        # An Elite Defense Force is a garrison outside the Ancient Dead's capitol garrison.
+        garrison=army.kind == Army.Kind.GARRISON and not is_capitol_garrison,
+        # The Warlord leads the starting army (Setup); the Ancient Dead's stays with the capitol garrison.
+        must_include_warlord=is_capitol_garrison
+        or (not kingdom.is_ancient_dead and army.kind == Army.Kind.FIELD and army.created_turn == 0),
+    )
+
+
+def army_list_problems(army: Army) -> list[str]:
+    """Why the stored list of `army` breaks the rules (an empty list has no General)."""
+    units, items = army_entries(army)
+    return army_list_errors(_draft(army, units, items), _roster(army))
+
+
+@transaction.atomic
+def army_list_save(*, army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> Army:
+    """Replace the army's list by `units` and `items`, all or nothing.
+
+    Units that carry the key of a stored unit are updated in place, so a character keeps
+    its abilities, battles and injuries; others are created; stored units left out are removed.
+    """
+    army = Army.objects.select_for_update().select_related("kingdom__campaign").get(pk=army.pk)
+    if army.status != Army.Status.ACTIVE:
+        raise DomainError(f"{army.name} is disbanded; its list cannot change.")
+    stored = {u.id: u for u in army.units.select_related("character")}
+    foreign = [u.key for u in units if u.key is not None and u.key not in stored]
+    if foreign:
+        raise DomainError(f"{army.name}: unit {foreign[0]} is not part of this army.")
+    errors = army_list_errors(_draft(army, units, items), _roster(army))
+    if errors:
+        raise DomainError(errors)
+
+    kept = {u.key for u in units if u.key is not None}
+    Unit.objects.filter(pk__in=set(stored) - kept).delete()
+    saved: dict[str, Unit] = {}
+    for position, entry in enumerate(units):
+        unit = stored.get(entry.key) if entry.key is not None else None
+        unit = unit or Unit(army=army)
+        unit.position = position
+        unit.name = entry.name.strip()
+        unit.category = entry.category
+        unit.models_count = entry.models
+        unit.points_per_model = entry.points_per_model
+        unit.equipment_points = entry.equipment_points
+        unit.veteran_level = entry.veteran_level
+        unit.one_use = entry.one_use
+        unit.save()
+        _character_save(unit, entry.character)
+        saved[unit.name.lower()] = unit
+
+    ArmoryItem.objects.filter(bearer__army=army, destroyed=False).delete()
+    ArmoryItem.objects.bulk_create(
+        ArmoryItem(
+            kingdom=army.kingdom,
+            name=item.name.strip(),
+            points=item.points,
+            common=item.common,
+            bearer=saved[item.bearer.strip().lower()],
+        )
+        for item in items
+    )
+    _free_rolls(army)
+    return army
+
+
+def _character_save(unit: Unit, entry: CharacterEntry | None) -> None:
+    character = getattr(unit, "character", None)
+    if entry is None:
+        if character is not None:
+            character.delete()
+        return
+    character = character or Character(unit=unit, kingdom=unit.army.kingdom)
+    character.rank = entry.rank
+    character.role = entry.role
+    character.monstrous_mount = entry.monstrous_mount
+    character.wizard = entry.wizard
+    if entry.archetype and not character.archetype:
+        character.archetype = entry.archetype
+        character.abilities = [STARTING_ABILITIES[Archetype(entry.archetype)]]
+    character.save()
+
+
+def _free_rolls(army: Army) -> None:
+    """The Warlord's free roll on the advancement table, made once, when the archetype is chosen
+    (Warlord). A 6 (Choose) leaves the choice to the player."""
+    campaign = army.kingdom.campaign
+    warlords = Character.objects.filter(unit__army=army, role=Character.Role.WARLORD, alive=True).exclude(archetype="")
+    for warlord in warlords:
+        if len(warlord.abilities) != 1 or warlord.ability_choice_pending:
+            continue
+        dice = campaign_dice(campaign=campaign, stream=f"warlord-free-roll:{army.kingdom_id}")
+        if dice.rolls or campaign.dice_rolls.filter(stream=dice.stream).exists():
+            continue  # rolled before (the Warlord's list was saved again)
+        face = dice.d6(purpose=f"free roll on the {warlord.get_archetype_display()} table", kingdoms=[army.kingdom_id])
+        if face == ADVANCEMENT_CHOOSE:
+            warlord.ability_choice_pending = True
+        else:
+            warlord.abilities = [*warlord.abilities, ARCHETYPE_ADVANCEMENT[Archetype(warlord.archetype)][face - 1]]
+        warlord.save(update_fields=["abilities", "ability_choice_pending"])
+        dice_rolls_save(campaign=campaign, turn=0, dice=dice)
+
+
+@transaction.atomic
+def ability_choose(*, character: Character, ability: str) -> Character:
+    """Settle a 6 (Choose) on the advancement table: the player picks one of the table's abilities."""
+    character = Character.objects.select_for_update().get(pk=character.pk)
+    if not character.ability_choice_pending:
+        raise DomainError(f"{character.unit.name} has no ability to choose.")
+    table = ARCHETYPE_ADVANCEMENT[Archetype(character.archetype)]
+    if ability not in table:
+        raise DomainError(f"{ability} is not on the {character.get_archetype_display()} advancement table.")
+    if ability in character.abilities:
+        raise DomainError(f"{character.unit.name} already has {ability}.")
+    character.abilities = [*character.abilities, ability]
+    character.ability_choice_pending = False
+    character.save(update_fields=["abilities", "ability_choice_pending"])
+    return character

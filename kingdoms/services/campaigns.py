@@ -1,0 +1,278 @@
+"""Creating a campaign from a map, inviting players, and the setup sequence (Setup)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+
+from briternia.dice import new_seed
+from briternia.errors import DomainError
+
+from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
+from ..rules import setup as setup_rules
+from ..rules.maps import MapSpec
+from ..rules.tables import (
+    PLAYER_ARMY_TYPES,
+    STARTING_ARMY_POINTS,
+    STARTING_GOLD,
+    ArmyType,
+)
+from .dice import campaign_dice, dice_rolls_save
+
+User = get_user_model()
+
+ANCIENT_DEAD_NAME = "The Ancient Dead"
+STARTING_ARMY_NAME = "1st Army"
+
+
+@transaction.atomic
+def campaign_create(
+    *,
+    name: str,
+    organizer: AbstractBaseUser,
+    player_count: int,
+    time_zone: str,
+    map_spec: MapSpec,
+) -> Campaign:
+    """A new campaign on `map_spec`, with the organizer-run Ancient Dead in the central desert."""
+    errors: list[str] = []
+    if not name.strip():
+        errors.append("Give the campaign a name.")
+    if not 2 <= player_count <= 20:
+        errors.append("A campaign has 2 to 20 player kingdoms.")
+    sites = [p for p in map_spec.provinces if p.capitol_site]
+    if len(sites) < player_count:
+        errors.append(
+            f"The map '{map_spec.name}' has {len(sites)} capitol sites; {player_count} players need {player_count}."
+        )
+    if errors:
+        raise DomainError(errors)
+
+    campaign = Campaign.objects.create(
+        name=name.strip(),
+        organizer=organizer,
+        player_count=player_count,
+        time_zone=time_zone,
+        map_name=map_spec.name,
+        setup_seed=new_seed(),
+    )
+    campaign.full_clean()
+    provinces = Province.objects.bulk_create(
+        Province(
+            campaign=campaign,
+            number=p.number,
+            name=p.name,
+            terrain=p.terrain,
+            settlement=p.settlement,
+            capitol_site=p.capitol_site,
+            pyramid=p.pyramid,
+            col=p.col,
+            row=p.row,
+        )
+        for p in map_spec.provinces
+    )
+    by_number = {p.number: p for p in provinces}
+    Through = Province.neighbours.through
+    Through.objects.bulk_create(
+        Through(from_province_id=by_number[a].id, to_province_id=by_number[b].id)
+        for pair in map_spec.adjacency
+        for a, b in (pair, pair[::-1])
+    )
+    _ancient_dead_create(campaign=campaign, organizer=organizer)
+    return campaign
+
+
+def _ancient_dead_create(*, campaign: Campaign, organizer: AbstractBaseUser) -> Kingdom:
+    """The Ancient Dead begin in the centre: the pyramid is their capitol, and they hold the deserts
+    (The Ancient Dead: Setup, Deserts). Their Warlord stays with the capitol's garrison; the
+    starting army begins in the capitol."""
+    pyramid = campaign.provinces.get(pyramid=True)
+    kingdom = Kingdom.objects.create(
+        campaign=campaign, name=ANCIENT_DEAD_NAME, army_type=ArmyType.ANCIENT_DEAD, capitol=pyramid
+    )
+    kingdom.players.add(organizer)
+    campaign.provinces.filter(terrain="desert").update(controller=kingdom)
+    garrison = Army.objects.create(
+        kingdom=kingdom, name="Capitol Garrison", kind=Army.Kind.GARRISON, province=pyramid, size=2000
+    )
+    host = Army.objects.create(kingdom=kingdom, name="First Host", province=pyramid, size=STARTING_ARMY_POINTS)
+    ArmyMovement.objects.bulk_create(
+        ArmyMovement(army=army, turn=0, step=0, province=pyramid) for army in (garrison, host)
+    )
+    return kingdom
+
+
+@transaction.atomic
+def player_invite(
+    *, campaign: Campaign, email: str, kingdom_name: str, army_type: str
+) -> Kingdom:
+    """Add a player kingdom and invite its player by email (a link to set a password)."""
+    from .invitations import invitation_queue  # late import: emails depend on the sites' URLs
+
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    errors: list[str] = []
+    email = email.strip().lower()
+    if campaign.status != Campaign.Status.INVITING:
+        errors.append("Players can be invited only before home selection starts.")
+    players = campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD)
+    if players.count() >= campaign.player_count:
+        errors.append(f"The campaign already has its {campaign.player_count} player kingdoms.")
+    if "@" not in email:
+        errors.append(f"'{email}' is not an email address.")
+    if not kingdom_name.strip():
+        errors.append("Give the kingdom a name.")
+    elif campaign.kingdoms.filter(name__iexact=kingdom_name.strip()).exists():
+        errors.append(f"There is already a kingdom called {kingdom_name.strip()} in this campaign.")
+    if army_type not in [t.value for t in PLAYER_ARMY_TYPES]:
+        errors.append(f"'{army_type}' is not an army type a player may take.")
+    if players.filter(players__email__iexact=email).exists():
+        errors.append(f"{email} already plays a kingdom in this campaign.")
+    if errors:
+        raise DomainError(errors)
+
+    user = User.objects.filter(email__iexact=email).first()
+    if user is None:
+        user = User.objects.create_user(username=email, email=email)
+        user.set_unusable_password()
+        user.save()
+    kingdom = Kingdom.objects.create(campaign=campaign, name=kingdom_name.strip(), army_type=army_type)
+    kingdom.players.add(user)
+    invitation_queue(user=user, kingdom=kingdom)
+    return kingdom
+
+
+@transaction.atomic
+def home_selection_start(*, campaign: Campaign) -> dict[int, int]:
+    """Roll 2D6 for every player kingdom (duplicates re-rolled) and open home selection."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status != Campaign.Status.INVITING:
+        raise DomainError("Home selection has already been rolled.")
+    kingdoms = list(campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD).order_by("id"))
+    if len(kingdoms) != campaign.player_count:
+        raise DomainError(
+            f"The campaign is for {campaign.player_count} players and {len(kingdoms)} have been invited."
+        )
+    dice = campaign_dice(campaign=campaign, stream="home-selection")
+    rolls = setup_rules.roll_home_selection([k.id for k in kingdoms], dice)
+    for kingdom in kingdoms:
+        kingdom.home_roll = rolls.values[kingdom.id]
+    Kingdom.objects.bulk_update(kingdoms, ["home_roll"])
+    dice_rolls_save(campaign=campaign, turn=0, dice=dice)
+    campaign.status = Campaign.Status.HOMES
+    campaign.save(update_fields=["status"])
+    return rolls.values
+
+
+def _player_kingdoms(campaign: Campaign) -> list[Kingdom]:
+    return list(campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD).order_by("id"))
+
+
+def setup_next_kingdom(campaign: Campaign) -> Kingdom | None:
+    """The kingdom whose turn it is to pick (a home, then adjacent provinces), or None."""
+    kingdoms = _player_kingdoms(campaign)
+    rolls = setup_rules.HomeRolls(values={k.id: k.home_roll or 0 for k in kingdoms})
+    by_id = {k.id: k for k in kingdoms}
+    if campaign.status == Campaign.Status.HOMES:
+        order, done = rolls.home_order, lambda k: k.capitol_id is not None
+    elif campaign.status == Campaign.Status.PROVINCES:
+        order, done = rolls.province_order, lambda k: k.picked_provinces
+    else:
+        return None
+    return next((by_id[k] for k in order if not done(by_id[k])), None)
+
+
+def _pickable(campaign: Campaign) -> dict[int, setup_rules.PickableProvince]:
+    return {
+        p.number: setup_rules.PickableProvince(
+            number=p.number,
+            terrain=p.terrain,
+            settlement=p.settlement,
+            capitol_site=p.capitol_site,
+            pyramid=p.pyramid,
+            controlled=p.controller_id is not None,
+        )
+        for p in campaign.provinces.all()
+    }
+
+
+@transaction.atomic
+def home_pick(*, campaign: Campaign, kingdom: Kingdom, number: int) -> Province:
+    """The kingdom takes a capitol site as its home; it receives its capitol city, its starting
+    gold and its 2,000-point starting army in the capitol (rule case S3)."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status != Campaign.Status.HOMES:
+        raise DomainError("It is not the time to pick home provinces.")
+    turn = setup_next_kingdom(campaign)
+    if turn is None or turn.pk != kingdom.pk:
+        raise DomainError(f"It is {turn}'s turn to pick a home province, not {kingdom}'s (Setup: highest roll first).")
+    errors = setup_rules.home_pick_errors(number, _pickable(campaign))
+    if errors:
+        raise DomainError(errors)
+    home = campaign.provinces.get(number=number)
+    # The capitol is a city (Setup); a site drawn as something else becomes one.
+    home.settlement = Province.Settlement.CITY
+    home.controller = kingdom
+    home.save(update_fields=["settlement", "controller"])
+    kingdom.capitol = home
+    kingdom.save(update_fields=["capitol"])
+    TreasuryEntry.objects.create(
+        kingdom=kingdom, turn=0, amount=STARTING_GOLD, reason=TreasuryEntry.Reason.STARTING_GOLD
+    )
+    army = Army.objects.create(kingdom=kingdom, name=STARTING_ARMY_NAME, province=home, size=STARTING_ARMY_POINTS)
+    ArmyMovement.objects.create(army=army, turn=0, step=0, province=home)
+    if setup_next_kingdom(campaign) is None:
+        campaign.status = Campaign.Status.PROVINCES
+        campaign.save(update_fields=["status"])
+    return home
+
+
+@transaction.atomic
+def adjacent_pick(*, campaign: Campaign, kingdom: Kingdom, numbers: list[int]) -> list[Province]:
+    """The kingdom takes its provinces adjacent to its home (two, one over five players: S2)."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status != Campaign.Status.PROVINCES:
+        raise DomainError("It is not the time to pick adjacent provinces.")
+    turn = setup_next_kingdom(campaign)
+    if turn is None or turn.pk != kingdom.pk:
+        raise DomainError(
+            f"It is {turn}'s turn to pick adjacent provinces, not {kingdom}'s (Setup: lowest roll first)."
+        )
+    home = kingdom.capitol
+    assert home is not None
+    neighbours = frozenset(home.neighbours.values_list("number", flat=True))
+    errors = setup_rules.adjacent_pick_errors(
+        numbers,
+        home=home.number,
+        neighbours=neighbours,
+        provinces=_pickable(campaign),
+        player_count=campaign.player_count,
+    )
+    if errors:
+        raise DomainError(errors)
+    picked = list(campaign.provinces.filter(number__in=numbers))
+    campaign.provinces.filter(number__in=numbers).update(controller=kingdom)
+    Kingdom.objects.filter(pk=kingdom.pk).update(picked_provinces=True)
+    if setup_next_kingdom(campaign) is None:
+        campaign.status = Campaign.Status.ARMY_LISTS
+        campaign.save(update_fields=["status"])
+    return picked
+
+
+@transaction.atomic
+def campaign_start(*, campaign: Campaign) -> Campaign:
+    """Close setup once every kingdom's army lists are valid; the campaign is on turn 1."""
+    from .armies import army_list_problems
+
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    if campaign.status != Campaign.Status.ARMY_LISTS:
+        raise DomainError("The campaign can start once every home and province has been picked.")
+    problems: list[str] = []
+    for army in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE).select_related("kingdom"):
+        problems += [f"{army.kingdom}: {p}" for p in army_list_problems(army)]
+    if problems:
+        raise DomainError(problems)
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.RUNNING, current_turn=F("current_turn") + 1)
+    campaign.refresh_from_db()
+    return campaign

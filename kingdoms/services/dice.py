@@ -1,0 +1,40 @@
+"""Storing the dice kernel's rolls."""
+
+from briternia.dice import SeededDice
+
+from ..models import Campaign, DiceRoll
+
+
+def campaign_dice(*, campaign: Campaign, stream: str) -> SeededDice:
+    """Setup dice of a campaign: drawn from its stored setup seed and the named stream.
+
+    A stream that has already rolled continues where it stopped, so re-running a step that
+    failed validation never changes the rolls already shown to players.
+    """
+    dice = SeededDice(seed=campaign.setup_seed, stream=stream)
+    stored = DiceRoll.objects.filter(campaign=campaign, turn=0, stream=stream).order_by("sequence")
+    for expression in stored.values_list("expression", flat=True):
+        dice.roll(expression, purpose="replay")  # re-draw the stored rolls to advance the stream
+    dice.rolls.clear()
+    return dice
+
+
+def dice_rolls_save(*, campaign: Campaign, turn: int, dice: SeededDice) -> list[DiceRoll]:
+    """Write the rolls made with `dice` (call inside the service's transaction)."""
+    start = DiceRoll.objects.filter(campaign=campaign, turn=turn, stream=dice.stream).count()
+    rows = [
+        DiceRoll(
+            campaign=campaign,
+            turn=turn,
+            stream=dice.stream,
+            sequence=start + index,
+            expression=roll.expression,
+            faces=list(roll.faces),
+            total=roll.total,
+            purpose=roll.purpose,
+            kingdoms=list(roll.kingdoms),
+            armies=list(roll.armies),
+        )
+        for index, roll in enumerate(dice.rolls)
+    ]
+    return DiceRoll.objects.bulk_create(rows)

@@ -1,0 +1,266 @@
+"""Pages of the campaign world. Each view parses input, calls one service, renders."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from briternia.errors import DomainError
+
+from . import selectors
+from .forms import (
+    AbilityChooseForm,
+    AdjacentPickForm,
+    CampaignCreateForm,
+    HomePickForm,
+    InviteForm,
+    ItemFormSet,
+    UnitFormSet,
+    formset_entries,
+    item_initial,
+    unit_initial,
+)
+from .models import Campaign, Character, DiceRoll, Kingdom
+from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
+from .services import armies as army_services
+from .services import campaigns as campaign_services
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    campaigns = selectors.campaigns_visible(request.user)
+    return render(request, "kingdoms/home.html", {"campaigns": campaigns})
+
+
+@login_required
+def campaign_create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_staff:
+        raise Http404("Only organizers create campaigns.")
+    form = CampaignCreateForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = campaign_services.campaign_create(
+                name=form.cleaned_data["name"],
+                organizer=request.user,
+                player_count=form.cleaned_data["player_count"],
+                time_zone=form.cleaned_data["time_zone"],
+                map_spec=form.cleaned_data["map_file"],
+            )
+        except DomainError as exc:
+            for message in exc.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"{campaign.name} is created. Invite its players.")
+            return redirect("campaign", campaign_id=campaign.pk)
+    return render(request, "kingdoms/campaign_create.html", {"form": form})
+
+
+def _setup_forms(campaign: Campaign, picking: Kingdom | None, data=None) -> dict:
+    """The pick form for the kingdom whose turn it is, with only the legal choices offered."""
+    if picking is None:
+        return {}
+    if campaign.status == Campaign.Status.HOMES:
+        free = campaign.provinces.filter(capitol_site=True, controller__isnull=True)
+        return {"home_form": HomePickForm(data, choices=[(p.number, str(p)) for p in free])}
+    if campaign.status == Campaign.Status.PROVINCES and picking.capitol:
+        options = picking.capitol.neighbours.filter(controller__isnull=True, capitol_site=False, pyramid=False).exclude(
+            terrain="desert"
+        )
+        return {"adjacent_form": AdjacentPickForm(data, choices=[(p.number, f"{p} ({p.terrain})") for p in options])}
+    return {}
+
+
+@login_required
+def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    own = selectors.kingdom_of(user=request.user, campaign=campaign)
+    organizer = selectors.is_organizer(request.user, campaign)
+    picking = campaign_services.setup_next_kingdom(campaign)
+    may_pick = picking is not None and (organizer or (own is not None and own.pk == picking.pk))
+    context = {
+        "campaign": campaign,
+        "own": own,
+        "organizer": organizer,
+        "kingdoms": selectors.kingdoms_public(campaign=campaign),
+        "map_svg": selectors.campaign_map_svg(campaign=campaign, viewer=own),
+        "picking": picking,
+        "may_pick": may_pick,
+        "setup_rolls": DiceRoll.objects.filter(campaign=campaign, turn=0, stream="home-selection"),
+        "invite_form": InviteForm() if organizer and campaign.status == Campaign.Status.INVITING else None,
+    }
+    if may_pick:
+        context.update(_setup_forms(campaign, picking))
+    return render(request, "kingdoms/campaign_detail.html", context)
+
+
+def _domain_errors(request: HttpRequest, exc: DomainError) -> None:
+    for message in exc.messages:
+        messages.error(request, message)
+
+
+@login_required
+@require_POST
+def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not selectors.is_organizer(request.user, campaign):
+        raise Http404
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            for error in errors:
+                messages.error(request, f"{field.replace('_', ' ')}: {error}")
+        return redirect("campaign", campaign_id=campaign.pk)
+    try:
+        kingdom = campaign_services.player_invite(campaign=campaign, **form.cleaned_data)
+    except DomainError as exc:
+        _domain_errors(request, exc)
+    else:
+        messages.success(request, f"{form.cleaned_data['email']} is invited to lead {kingdom.name}.")
+    return redirect("campaign", campaign_id=campaign.pk)
+
+
+@login_required
+@require_POST
+def campaign_roll_homes(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not selectors.is_organizer(request.user, campaign):
+        raise Http404
+    try:
+        campaign_services.home_selection_start(campaign=campaign)
+    except DomainError as exc:
+        _domain_errors(request, exc)
+    else:
+        messages.success(request, "The dice are rolled: home selection is open.")
+    return redirect("campaign", campaign_id=campaign.pk)
+
+
+@login_required
+@require_POST
+def campaign_pick(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """A setup pick, by the kingdom whose turn it is or by the organizer on its behalf."""
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    own = selectors.kingdom_of(user=request.user, campaign=campaign)
+    picking = campaign_services.setup_next_kingdom(campaign)
+    organizer = selectors.is_organizer(request.user, campaign)
+    if picking is None or not (organizer or (own is not None and own.pk == picking.pk)):
+        messages.error(request, "It is not your turn to pick.")
+        return redirect("campaign", campaign_id=campaign.pk)
+    forms_ = _setup_forms(campaign, picking, request.POST)
+    try:
+        if "home_form" in forms_ and forms_["home_form"].is_valid():
+            number = forms_["home_form"].cleaned_data["province"]
+            campaign_services.home_pick(campaign=campaign, kingdom=picking, number=number)
+            messages.success(request, f"{picking.name} makes province {number} its capitol.")
+        elif "adjacent_form" in forms_ and forms_["adjacent_form"].is_valid():
+            numbers = forms_["adjacent_form"].cleaned_data["provinces"]
+            campaign_services.adjacent_pick(campaign=campaign, kingdom=picking, numbers=numbers)
+            messages.success(request, f"{picking.name} takes provinces {', '.join(map(str, numbers))}.")
+        else:
+            for form in forms_.values():
+                for errors in form.errors.values():
+                    for error in errors:
+                        messages.error(request, error)
+            if not forms_:
+                messages.error(request, "There is nothing to pick now.")
+    except DomainError as exc:
+        _domain_errors(request, exc)
+    return redirect("campaign", campaign_id=campaign.pk)
+
+
+@login_required
+@require_POST
+def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not selectors.is_organizer(request.user, campaign):
+        raise Http404
+    try:
+        campaign_services.campaign_start(campaign=campaign)
+    except DomainError as exc:
+        _domain_errors(request, exc)
+    else:
+        messages.success(request, "The campaign has begun: turn 1.")
+    return redirect("campaign", campaign_id=campaign.pk)
+
+
+@login_required
+def campaign_map_svg(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    own = selectors.kingdom_of(user=request.user, campaign=campaign)
+    svg = selectors.campaign_map_svg(campaign=campaign, viewer=own if request.GET.get("view") != "public" else None)
+    return HttpResponse(svg, content_type="image/svg+xml")
+
+
+@login_required
+def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
+    kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+    armies = list(selectors.armies_of(kingdom))
+    characters = Character.objects.filter(kingdom=kingdom).select_related("unit__army").order_by("unit__army", "id")
+    return render(
+        request,
+        "kingdoms/kingdom_detail.html",
+        {
+            "kingdom": kingdom,
+            "campaign": kingdom.campaign,
+            "ledger": selectors.ledger_with_balance(kingdom),
+            "balance": kingdom.treasury_balance(),
+            "armies": [(a, selectors.army_points(a)) for a in armies],
+            "characters": [
+                (
+                    c,
+                    AbilityChooseForm(choices=_choosable(c)) if c.ability_choice_pending else None,
+                )
+                for c in characters
+            ],
+        },
+    )
+
+
+def _choosable(character: Character) -> list[str]:
+    return [a for a in ARCHETYPE_ADVANCEMENT[Archetype(character.archetype)] if a not in character.abilities]
+
+
+@login_required
+@require_POST
+def character_choose_ability(request: HttpRequest, character_id: int) -> HttpResponse:
+    character = selectors.character_private_get(user=request.user, character_id=character_id)
+    form = AbilityChooseForm(request.POST, choices=_choosable(character) if character.archetype else [])
+    if form.is_valid():
+        try:
+            army_services.ability_choose(character=character, ability=form.cleaned_data["ability"])
+            messages.success(request, f"{character.unit.name} gains {form.cleaned_data['ability']}.")
+        except DomainError as exc:
+            _domain_errors(request, exc)
+    else:
+        messages.error(request, "Choose one of the abilities offered.")
+    return redirect("kingdom", kingdom_id=character.kingdom_id)
+
+
+@login_required
+def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
+    army = selectors.army_private_get(user=request.user, army_id=army_id)
+    if request.method == "POST":
+        units = UnitFormSet(request.POST, prefix="units")
+        items = ItemFormSet(request.POST, prefix="items")
+        if units.is_valid() and items.is_valid():
+            try:
+                army_services.army_list_save(army=army, units=formset_entries(units), items=formset_entries(items))
+            except DomainError as exc:
+                units_errors = exc.messages
+            else:
+                messages.success(request, f"The list of {army.name} is saved.")
+                return redirect("kingdom", kingdom_id=army.kingdom_id)
+        else:
+            units_errors = ["Correct the rows marked below."]
+    else:
+        unit_entries, item_entries = army_services.army_entries(army)
+        units = UnitFormSet(initial=[unit_initial(u) for u in unit_entries], prefix="units")
+        items = ItemFormSet(initial=[item_initial(i) for i in item_entries], prefix="items")
+        units_errors = []
+    return render(
+        request,
+        "kingdoms/army_edit.html",
+        {"army": army, "kingdom": army.kingdom, "campaign": army.kingdom.campaign, "units": units, "items": items,
+         "errors": units_errors},
+    )

@@ -1,0 +1,1 @@
+"""Turns and order sheets arrive with the order-sheet issue."""
