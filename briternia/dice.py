@@ -68,6 +68,7 @@ class Dice:
     ) -> Roll:
         """Roll `expression` (D3, D6, 2D6, 3D6, D66, ...) for `purpose` and record it."""
         expression = expression.upper()
+        faces: tuple[int, ...]
         if expression == "D66":
             # D66: two D6 read as tens and units (a 2 then a 5 is 25), as the injury chart uses it.
             faces = (self._face(6), self._face(6))

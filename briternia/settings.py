@@ -80,9 +80,7 @@ WSGI_APPLICATION = "briternia.wsgi.application"
 
 # Database: SQLite under var/ unless DATABASE_URL says otherwise (postgres://...).
 DATABASES = {
-    "default": environ.Env.db_url_config(
-        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'briternia.sqlite3'}")
-    )
+    "default": environ.Env.db_url_config(env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'briternia.sqlite3'}"))
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"].setdefault("TEST", {})
@@ -105,6 +103,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise looks there at start-up, even before collectstatic
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 # Email: SMTP when EMAIL_HOST is set, otherwise one .eml file per message under var/outbox/.
@@ -127,6 +126,8 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or env_str("REDIS_URL")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+if CELERY_TASK_ALWAYS_EAGER:
+    CELERY_BROKER_URL = "memory://"  # never used: tasks run in-process
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -5,7 +5,18 @@ The treasury is a ledger: entries are added (an adjustment with a note), never e
 
 from django.contrib import admin
 
-from .models import Army, ArmoryItem, ArmyMovement, Campaign, Character, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
+from .models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Campaign,
+    Character,
+    DiceRoll,
+    Kingdom,
+    Province,
+    TreasuryEntry,
+    Unit,
+)
 
 
 class ProvinceInline(admin.TabularInline):
@@ -59,8 +70,17 @@ class TreasuryEntryAdmin(admin.ModelAdmin):
 class UnitInline(admin.TabularInline):
     model = Unit
     extra = 0
-    fields = ["position", "name", "category", "models_count", "points_per_model", "equipment_points", "veteran_level",
-              "one_use", "models_lost"]
+    fields = [
+        "position",
+        "name",
+        "category",
+        "models_count",
+        "points_per_model",
+        "equipment_points",
+        "veteran_level",
+        "one_use",
+        "models_lost",
+    ]
     show_change_link = True
 
 

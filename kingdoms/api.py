@@ -47,7 +47,9 @@ class CampaignMapApi(APIView):
     @extend_schema(responses=ProvinceSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-        provinces = campaign.provinces.prefetch_related(Prefetch("neighbours", queryset=Province.objects.only("number")))
+        provinces = campaign.provinces.prefetch_related(
+            Prefetch("neighbours", queryset=Province.objects.only("number"))
+        )
         return Response(ProvinceSerializer(provinces, many=True).data)
 
 

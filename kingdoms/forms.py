@@ -72,9 +72,7 @@ class UnitForm(forms.Form):
     veteran_level = forms.IntegerField(min_value=0, max_value=3, initial=0, required=False, label="Veteran")
     one_use = forms.BooleanField(required=False, label="One use")
     rank = forms.ChoiceField(choices=[("hero", "Hero"), ("lord", "Lord")], required=False)
-    role = forms.ChoiceField(
-        choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False
-    )
+    role = forms.ChoiceField(choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False)
     archetype = forms.ChoiceField(choices=[("", "-")] + list(ARCHETYPE_LABELS.items()), required=False)
     monstrous_mount = forms.BooleanField(required=False, label="Monstrous mount")
     wizard = forms.BooleanField(required=False)

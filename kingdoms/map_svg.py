@@ -186,7 +186,9 @@ def render_map_svg(
         )
     parts.extend(legend_parts)
     parts.append("</svg>")
-    return "\n".join(parts)
+    # Non-ASCII text as character references, so the drawing survives a page or file saved
+    # in any encoding.
+    return "\n".join(parts).encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -277,7 +279,7 @@ def _province(
         parts.append(_at(x + CELL - 30, y + 9, _fortification()))
 
     # Settlement and pyramid share the middle of the square; side by side when both are there.
-    centre_x, centre_y = x + CELL / 2, y + 64
+    centre_x, centre_y = x + CELL / 2, y + 61
     symbols: list[str] = []
     if province.settlement != "none" or province.capitol:
         symbols.append(_settlement_symbol(province.settlement, capitol=province.capitol))
@@ -357,9 +359,7 @@ def _army_flags(armies: list[MapArmyMarker], x: int, y: int, kingdoms: dict[str,
         kingdom = kingdoms[army.kingdom]
         slot_x = x + 6 + (index % per_row) * slot_width
         slot_y = y + 25 + (index // per_row) * (flag_height + 3)
-        parts.append(
-            _flag(army.label, kingdom, slot_x, slot_y, width=slot_width - 3, height=flag_height, cls="army")
-        )
+        parts.append(_flag(army.label, kingdom, slot_x, slot_y, width=slot_width - 3, height=flag_height, cls="army"))
     return parts
 
 
@@ -462,8 +462,7 @@ def _star(outer: float = 8, inner: float = 3.6) -> str:
         angle = math.pi / 5 * index - math.pi / 2
         points.append(f"{radius * math.cos(angle):.2f},{radius * math.sin(angle):.2f}")
     return (
-        f'<polygon class="capitol-star" points="{" ".join(points)}" '
-        'fill="#ffd700" stroke="#7a5c00" stroke-width="1"/>'
+        f'<polygon class="capitol-star" points="{" ".join(points)}" fill="#ffd700" stroke="#7a5c00" stroke-width="1"/>'
     )
 
 

@@ -82,12 +82,9 @@ class Province(models.Model):
 
 
 class Kingdom(models.Model):
-
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="kingdoms")
     name = models.CharField(max_length=100)
-    army_type = models.CharField(
-        max_length=32, choices=[(t.value, ARMY_TYPE_LABELS[t]) for t in ArmyType]
-    )
+    army_type = models.CharField(max_length=32, choices=[(t.value, ARMY_TYPE_LABELS[t]) for t in ArmyType])
     players = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="kingdoms")
     capitol = models.ForeignKey(Province, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     home_roll = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Final 2D6 for home selection.")
@@ -191,6 +188,9 @@ class ArmyMovement(models.Model):
     class Meta:
         ordering = ["army", "turn", "step"]
         constraints = [models.UniqueConstraint(fields=["army", "turn", "step"], name="army_movement_step_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.army} turn {self.turn} step {self.step}: {self.province}"
 
 
 class Unit(models.Model):

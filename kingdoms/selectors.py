@@ -142,7 +142,9 @@ def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None) -> st
         ]
     return render_map_svg(
         provinces=provinces,
-        kingdoms=[MapKingdomView(key=keys[k.id], name=k.name, colour=kingdom_colour(i)) for i, k in enumerate(kingdoms)],
+        kingdoms=[
+            MapKingdomView(key=keys[k.id], name=k.name, colour=kingdom_colour(i)) for i, k in enumerate(kingdoms)
+        ],
         armies=armies,
         title=f"{campaign.name}: turn {campaign.current_turn}" if campaign.current_turn else f"{campaign.name}: setup",
     )

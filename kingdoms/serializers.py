@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .models import Army, ArmoryItem, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
+from .models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from .rules.tables import ARCHETYPE_LABELS
 
@@ -26,8 +26,18 @@ class ProvinceSerializer(serializers.ModelSerializer):
     class Meta:
         model = Province
         fields = [
-            "number", "name", "terrain", "settlement", "capitol_site", "pyramid",
-            "col", "row", "razed", "fortified", "controller", "neighbours",
+            "number",
+            "name",
+            "terrain",
+            "settlement",
+            "capitol_site",
+            "pyramid",
+            "col",
+            "row",
+            "razed",
+            "fortified",
+            "controller",
+            "neighbours",
         ]
 
     def get_neighbours(self, province: Province) -> list[int]:
@@ -63,8 +73,19 @@ class CharacterSerializer(serializers.ModelSerializer):
     class Meta:
         model = Character
         fields = [
-            "id", "name", "army", "rank", "role", "archetype", "abilities", "ability_choice_pending",
-            "monstrous_mount", "wizard", "battles_survived", "injuries", "alive",
+            "id",
+            "name",
+            "army",
+            "rank",
+            "role",
+            "archetype",
+            "abilities",
+            "ability_choice_pending",
+            "monstrous_mount",
+            "wizard",
+            "battles_survived",
+            "injuries",
+            "alive",
         ]
 
 
@@ -83,8 +104,17 @@ class UnitSerializer(serializers.ModelSerializer):
     class Meta:
         model = Unit
         fields = [
-            "id", "name", "category", "models", "points_per_model", "equipment_points",
-            "veteran_level", "one_use", "models_lost", "points", "character",
+            "id",
+            "name",
+            "category",
+            "models",
+            "points_per_model",
+            "equipment_points",
+            "veteran_level",
+            "one_use",
+            "models_lost",
+            "points",
+            "character",
         ]
 
 
@@ -97,8 +127,19 @@ class ArmySerializer(serializers.ModelSerializer):
     class Meta:
         model = Army
         fields = [
-            "id", "name", "kind", "province", "size", "points", "supply_depot", "experience", "status",
-            "created_turn", "upgraded_turn", "units", "items",
+            "id",
+            "name",
+            "kind",
+            "province",
+            "size",
+            "points",
+            "supply_depot",
+            "experience",
+            "status",
+            "created_turn",
+            "upgraded_turn",
+            "units",
+            "items",
         ]
 
     def get_items(self, army: Army) -> list[dict]:
@@ -138,13 +179,22 @@ class UnitInputSerializer(serializers.Serializer):
         character = None
         if data["category"] == "character":
             character = CharacterEntry(
-                rank=data["rank"], role=data["role"], archetype=data.get("archetype"),
-                monstrous_mount=data["monstrous_mount"], wizard=data["wizard"],
+                rank=data["rank"],
+                role=data["role"],
+                archetype=data.get("archetype"),
+                monstrous_mount=data["monstrous_mount"],
+                wizard=data["wizard"],
             )
         return UnitEntry(
-            key=data.get("id"), name=data["name"], category=data["category"], models=data["models"],
-            points_per_model=data["points_per_model"], equipment_points=data["equipment_points"],
-            veteran_level=data["veteran_level"], one_use=data["one_use"], character=character,
+            key=data.get("id"),
+            name=data["name"],
+            category=data["category"],
+            models=data["models"],
+            points_per_model=data["points_per_model"],
+            equipment_points=data["equipment_points"],
+            veteran_level=data["veteran_level"],
+            one_use=data["one_use"],
+            character=character,
         )
 
 

@@ -261,6 +261,12 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
     return render(
         request,
         "kingdoms/army_edit.html",
-        {"army": army, "kingdom": army.kingdom, "campaign": army.kingdom.campaign, "units": units, "items": items,
-         "errors": units_errors},
+        {
+            "army": army,
+            "kingdom": army.kingdom,
+            "campaign": army.kingdom.campaign,
+            "units": units,
+            "items": items,
+            "errors": units_errors,
+        },
     )

@@ -41,7 +41,10 @@ SAMPLE_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
             UnitEntry("Helblaster Volley Gun", "rare", 1, 110),
             UnitEntry("Crossbowmen", "core", 10, 8),
         ],
-        [ItemEntry("Runefang", 85, bearer="Elector Count Valten"), ItemEntry("Enchanted Shield", 10, True, "Captain Reiner")],
+        [
+            ItemEntry("Runefang", 85, bearer="Elector Count Valten"),
+            ItemEntry("Enchanted Shield", 10, True, "Captain Reiner"),
+        ],
     ),
     "orcs-and-goblins": (
         [
@@ -161,8 +164,6 @@ def demo_campaign_create() -> Campaign:
         campaign.refresh_from_db()
     for kingdom in Kingdom.objects.filter(campaign=campaign):
         for army in Army.objects.filter(kingdom=kingdom):
-            units, items = (
-                ANCIENT_DEAD_LISTS[army.name] if kingdom.is_ancient_dead else SAMPLE_LISTS[kingdom.army_type]
-            )
+            units, items = ANCIENT_DEAD_LISTS[army.name] if kingdom.is_ancient_dead else SAMPLE_LISTS[kingdom.army_type]
             army_services.army_list_save(army=army, units=units, items=items)
     return campaign_services.campaign_start(campaign=campaign)

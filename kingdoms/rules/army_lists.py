@@ -194,8 +194,7 @@ def _unit_errors(a: str, unit: UnitEntry, army_type: ArmyType, roster: KingdomRo
         if archetype not in ARCHETYPE_TABLE[army_type]:
             allowed = ", ".join(sorted(x.label for x in ARCHETYPE_TABLE[army_type]))
             errors.append(
-                f"{a}: {u} cannot be {archetype.label}: the Archetype Table allows {army_type.label} "
-                f"only {allowed}."
+                f"{a}: {u} cannot be {archetype.label}: the Archetype Table allows {army_type.label} only {allowed}."
             )
         if archetype is Archetype.MAGICIAN and not character.wizard:
             errors.append(f"{a}: {u} is not a Wizard; only Wizards may adopt the Magician Archetype.")

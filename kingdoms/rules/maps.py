@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 TERRAINS: tuple[str, ...] = ("plains", "forest", "marshland", "mountains", "desert")
 SETTLEMENTS: tuple[str, ...] = ("none", "town", "city", "ruins")
@@ -147,7 +147,7 @@ def map_from_json(data: str | bytes | dict[str, Any]) -> MapSpec:
 
     mode = document.get("adjacency")
     if mode not in ADJACENCY_MODES:
-        errors.append(f"map: 'adjacency' must be \"grid\" or \"explicit\", not {mode!r}")
+        errors.append(f'map: \'adjacency\' must be "grid" or "explicit", not {mode!r}')
         mode = None
 
     raw_provinces = document.get("provinces")
@@ -295,7 +295,7 @@ def _read_province(index: int, raw: Any, mode: str | None, errors: list[str]) ->
     if pyramid and terrain is not None and terrain != DESERT:
         errors.append(f"{label}: the pyramid must be in a desert province, not {terrain}")
     if capitol_site and settlement is not None and settlement != CITY:
-        errors.append(f"{label}: a capitol site must be a city (settlement \"city\"), not {settlement!r}")
+        errors.append(f'{label}: a capitol site must be a city (settlement "city"), not {settlement!r}')
     if capitol_site and terrain == DESERT:
         errors.append(f"{label}: a capitol site cannot be in the desert")
 
@@ -350,7 +350,7 @@ def _read_coordinate(raw: dict[str, Any], field: str, label: str, errors: list[s
     if not _is_int(value) or not 0 <= value <= MAX_COORDINATE:
         errors.append(f"{label}: '{field}' is missing or not a whole number from 0 to {MAX_COORDINATE}")
         return None
-    return int(value)
+    return value
 
 
 def _read_adjacent(raw: dict[str, Any], label: str, errors: list[str]) -> list[int] | None:
@@ -396,8 +396,7 @@ def _check_pyramid(provinces: tuple[ProvinceSpec, ...], errors: list[str]) -> No
     pyramids = [p.number for p in provinces if p.pyramid]
     if not pyramids:
         errors.append(
-            'map: no pyramid; exactly one desert province must have "pyramid": true '
-            "(The Ancient Dead begin there)"
+            'map: no pyramid; exactly one desert province must have "pyramid": true (The Ancient Dead begin there)'
         )
     elif len(pyramids) > 1:
         errors.append(f"map: {len(pyramids)} pyramids (provinces {_numbers(pyramids)}); exactly one is allowed")
@@ -451,15 +450,13 @@ def _check_connected(
                 queue.append(other)
     unreached = sorted(set(neighbours) - reached)
     if unreached:
-        errors.append(
-            f"map: not connected; provinces {_numbers(unreached)} cannot be reached from province {start}"
-        )
+        errors.append(f"map: not connected; provinces {_numbers(unreached)} cannot be reached from province {start}")
 
 
 # --- small helpers -------------------------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     # JSON true/false decode to bool, a subclass of int; they are not province numbers.
     return isinstance(value, int) and not isinstance(value, bool)
 

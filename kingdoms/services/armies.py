@@ -6,7 +6,7 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 
-from ..models import Army, ArmoryItem, Character, Unit
+from ..models import ArmoryItem, Army, Character, Unit
 from ..rules.army_lists import (
     ArmyListDraft,
     CharacterEntry,

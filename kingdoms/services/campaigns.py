@@ -7,7 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 
-from briternia.dice import new_seed
+from briternia.dice import Dice, new_seed
 from briternia.errors import DomainError
 
 from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
@@ -105,9 +105,7 @@ def _ancient_dead_create(*, campaign: Campaign, organizer: AbstractBaseUser) -> 
 
 
 @transaction.atomic
-def player_invite(
-    *, campaign: Campaign, email: str, kingdom_name: str, army_type: str
-) -> Kingdom:
+def player_invite(*, campaign: Campaign, email: str, kingdom_name: str, army_type: str) -> Kingdom:
     """Add a player kingdom and invite its player by email (a link to set a password)."""
     from .invitations import invitation_queue  # late import: emails depend on the sites' URLs
 
@@ -144,22 +142,22 @@ def player_invite(
 
 
 @transaction.atomic
-def home_selection_start(*, campaign: Campaign) -> dict[int, int]:
-    """Roll 2D6 for every player kingdom (duplicates re-rolled) and open home selection."""
+def home_selection_start(*, campaign: Campaign, dice: Dice | None = None) -> dict[int, int]:
+    """Roll 2D6 for every player kingdom (duplicates re-rolled) and open home selection.
+
+    The dice are the campaign's seeded setup dice; tests pass scripted ones."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign.status != Campaign.Status.INVITING:
         raise DomainError("Home selection has already been rolled.")
     kingdoms = list(campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD).order_by("id"))
     if len(kingdoms) != campaign.player_count:
-        raise DomainError(
-            f"The campaign is for {campaign.player_count} players and {len(kingdoms)} have been invited."
-        )
-    dice = campaign_dice(campaign=campaign, stream="home-selection")
+        raise DomainError(f"The campaign is for {campaign.player_count} players and {len(kingdoms)} have been invited.")
+    dice = dice or campaign_dice(campaign=campaign, stream="home-selection")
     rolls = setup_rules.roll_home_selection([k.id for k in kingdoms], dice)
     for kingdom in kingdoms:
         kingdom.home_roll = rolls.values[kingdom.id]
     Kingdom.objects.bulk_update(kingdoms, ["home_roll"])
-    dice_rolls_save(campaign=campaign, turn=0, dice=dice)
+    dice_rolls_save(campaign=campaign, turn=0, dice=dice, stream="home-selection")
     campaign.status = Campaign.Status.HOMES
     campaign.save(update_fields=["status"])
     return rolls.values

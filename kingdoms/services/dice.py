@@ -1,6 +1,6 @@
 """Storing the dice kernel's rolls."""
 
-from briternia.dice import SeededDice
+from briternia.dice import Dice, SeededDice
 
 from ..models import Campaign, DiceRoll
 
@@ -19,14 +19,15 @@ def campaign_dice(*, campaign: Campaign, stream: str) -> SeededDice:
     return dice
 
 
-def dice_rolls_save(*, campaign: Campaign, turn: int, dice: SeededDice) -> list[DiceRoll]:
+def dice_rolls_save(*, campaign: Campaign, turn: int, dice: Dice, stream: str = "") -> list[DiceRoll]:
     """Write the rolls made with `dice` (call inside the service's transaction)."""
-    start = DiceRoll.objects.filter(campaign=campaign, turn=turn, stream=dice.stream).count()
+    stream = getattr(dice, "stream", stream)
+    start = DiceRoll.objects.filter(campaign=campaign, turn=turn, stream=stream).count()
     rows = [
         DiceRoll(
             campaign=campaign,
             turn=turn,
-            stream=dice.stream,
+            stream=stream,
             sequence=start + index,
             expression=roll.expression,
             faces=list(roll.faces),

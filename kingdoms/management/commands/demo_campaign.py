@@ -21,10 +21,10 @@ class Command(BaseCommand):
             campaign = demo_campaign_create()
             self.stdout.write(self.style.SUCCESS(f"Created the demo campaign '{campaign.name}'."))
         self.stdout.write(
-            "Demo logins (password for all: %s):\n"
+            f"Demo logins (password for all: {DEMO_PASSWORD}):\n"
             "  organizer  (runs the campaign and the Ancient Dead; staff, can use /admin/)\n"
             "  alice      (Empire: Ostland)\n"
             "  bob        (Orcs & Goblins: Da Red Fang)\n"
             "  carol      (Dwarfs: Karak Dumn)\n"
-            "  dave       (High Elves: Tor Anlec)" % DEMO_PASSWORD
+            "  dave       (High Elves: Tor Anlec)"
         )

@@ -1,0 +1,114 @@
+"""Settings from the environment, and the embedded default (briternia/settings.py)."""
+
+import json
+import os
+import subprocess
+import sys
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+from django.core.mail import EmailMessage
+
+from briternia.mail import EmlFileBackend
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG_VARS = (
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "REDIS_URL",
+    "EMAIL_HOST",
+    "EMAIL_BACKEND",
+    "SECRET_KEY",
+    "DJANGO_DEBUG",
+)
+
+PRINT_SETTINGS = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "name": str(settings.DATABASES["default"]["NAME"]),
+    "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "broker": settings.CELERY_BROKER_URL,
+    "email": settings.EMAIL_BACKEND,
+    "outbox": str(settings.EMAIL_OUTBOX_DIR),
+    "acks_late": settings.CELERY_TASK_ACKS_LATE,
+    "serializer": settings.CELERY_TASK_SERIALIZER,
+    "beat": sorted(settings.CELERY_BEAT_SCHEDULE),
+}))
+"""
+
+
+def run_settings(tmp_path, **env):
+    clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS}
+    clean.update({"DJANGO_SETTINGS_MODULE": "briternia.settings", "BRITERNIA_VAR_DIR": str(tmp_path / "var")}, **env)
+    return subprocess.run(
+        [sys.executable, "-c", PRINT_SETTINGS], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_no_configuration_means_the_embedded_default(tmp_path):
+    result = run_settings(tmp_path)
+    assert result.returncode == 0, result.stderr
+    s = json.loads(result.stdout)
+    assert s["engine"] == "django.db.backends.sqlite3"
+    assert s["name"] == str(tmp_path / "var" / "briternia.sqlite3")
+    assert s["eager"] is True
+    assert s["email"] == "briternia.mail.EmlFileBackend"
+    assert s["outbox"] == str(tmp_path / "var" / "outbox")
+    assert s["acks_late"] is True and s["serializer"] == "json"
+    assert s["beat"] == ["deadline-sweep"]
+
+
+def test_environment_switches_to_postgres_redis_and_smtp(tmp_path):
+    result = run_settings(
+        tmp_path,
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/briternia",
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        EMAIL_HOST="smtp.example.org",
+    )
+    assert result.returncode == 0, result.stderr
+    s = json.loads(result.stdout)
+    assert s["engine"] == "django.db.backends.postgresql" and s["name"] == "briternia"
+    assert s["eager"] is False and s["broker"] == "redis://127.0.0.1:6379/0"
+    assert s["email"] == "django.core.mail.backends.smtp.EmailBackend"
+
+
+def test_debug_off_without_secret_key_stops_start_up_with_a_clear_message(tmp_path):
+    result = run_settings(tmp_path, DJANGO_DEBUG="0")
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+    ok = run_settings(tmp_path, DJANGO_DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="example.org")
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_a_malformed_boolean_stops_start_up(tmp_path):
+    result = run_settings(tmp_path, DJANGO_DEBUG="maybe")
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG='maybe' is not a boolean" in result.stderr
+
+
+def test_each_email_becomes_one_eml_file_with_its_attachments(tmp_path, settings):
+    settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
+    first = EmailMessage("Turn 1 report", "Your report is attached.", "org@example.org", ["alice@example.org"])
+    first.attach("report.pdf", b"%PDF-1.7 fake bytes", "application/pdf")
+    second = EmailMessage("Hello", "Second message", "org@example.org", ["bob@example.org"])
+    assert EmlFileBackend().send_messages([first, second]) == 2
+    files = sorted((tmp_path / "outbox").glob("*.eml"))
+    assert len(files) == 2
+    messages = [message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]
+    report = next(m for m in messages if m["Subject"] == "Turn 1 report")
+    assert report["To"] == "alice@example.org"
+    (attachment,) = list(report.iter_attachments())
+    assert attachment.get_filename() == "report.pdf"
+    assert attachment.get_content() == b"%PDF-1.7 fake bytes"
+
+
+@pytest.mark.parametrize("value, expected", [("1", True), ("yes", True), ("off", False), ("", False)])
+def test_env_bool_reads_the_usual_spellings(monkeypatch, value, expected):
+    from briternia.env import env_bool
+
+    monkeypatch.setenv("SOME_FLAG", value)
+    assert env_bool("SOME_FLAG", not expected) is expected

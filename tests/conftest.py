@@ -1,0 +1,72 @@
+"""Shared fixtures: users, campaigns at each stage of setup, API clients."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from kingdoms.demo import demo_campaign_create
+from kingdoms.models import Campaign
+from kingdoms.rules.maps import load_default_map
+from kingdoms.services import campaigns as campaign_services
+
+PASSWORD = "a-long-test-password"
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str, *, staff: bool = False):
+        user = get_user_model().objects.create_user(
+            username=username, email=f"{username}@example.org", password=PASSWORD, is_staff=staff
+        )
+        return user
+
+    return make
+
+
+@pytest.fixture
+def organizer(make_user):
+    return make_user("organizer", staff=True)
+
+
+@pytest.fixture
+def new_campaign(organizer):
+    """A four-player campaign on the default map, nobody invited yet."""
+    return campaign_services.campaign_create(
+        name="Test Campaign",
+        organizer=organizer,
+        player_count=4,
+        time_zone="Europe/London",
+        map_spec=load_default_map(),
+    )
+
+
+@pytest.fixture
+def invited_campaign(new_campaign, django_capture_on_commit_callbacks):
+    """Four kingdoms invited (players p1..p4 already have passwords)."""
+    User = get_user_model()
+    for i, army_type in enumerate(["empire", "orcs-and-goblins", "dwarfs", "high-elves"], start=1):
+        User.objects.create_user(username=f"p{i}", email=f"p{i}@example.org", password=PASSWORD)
+        with django_capture_on_commit_callbacks(execute=True):
+            campaign_services.player_invite(
+                campaign=new_campaign, email=f"p{i}@example.org", kingdom_name=f"Kingdom {i}", army_type=army_type
+            )
+    return new_campaign
+
+
+@pytest.fixture
+def demo_campaign(db, django_capture_on_commit_callbacks) -> Campaign:
+    """The demo campaign: set up through the real services and running on turn 1."""
+    with django_capture_on_commit_callbacks(execute=True):
+        return demo_campaign_create()
+
+
+@pytest.fixture
+def api_client_for():
+    def make(user) -> APIClient:
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return make
