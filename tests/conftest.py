@@ -14,6 +14,19 @@ from kingdoms.services import campaigns as campaign_services
 PASSWORD = "a-long-test-password"
 
 
+@pytest.fixture(autouse=True)
+def celery_eager_unless_worker_test(request):
+    """Tasks run in-process in tests, even when CI configures a broker; the tests marked
+    celery_worker send them to a real worker over Redis instead."""
+    from briternia.celery import app
+
+    eager = request.node.get_closest_marker("celery_worker") is None
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    yield
+    app.conf.task_always_eager = previous
+
+
 @pytest.fixture
 def make_user(db):
     def make(username: str, *, staff: bool = False):

@@ -1,0 +1,197 @@
+"""Real-browser tests: one headless Chromium for the session, a fresh context per user.
+
+Playwright's sync API runs an event loop in the test thread, so Django's ORM would refuse to
+run there ("you cannot call this from an async context"): the tests read and write the
+database directly while driving the browser, hence DJANGO_ALLOW_ASYNC_UNSAFE.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import re
+from collections.abc import Callable, Iterator
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from briternia.dice import ScriptedDice
+from kingdoms.models import Campaign, Kingdom
+from kingdoms.rules.maps import load_default_map
+from kingdoms.services import campaigns as campaign_services
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Short enough that a missing element fails the test quickly, long enough for a slow CI machine.
+TIMEOUT_MS = 10_000
+PASSWORD = "a-long-test-password"
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser is a browser test (run or skip them with -m browser)."""
+    for item in items:
+        if HERE in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        reason = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)."
+        if os.environ.get("BRITERNIA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"BRITERNIA_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Callable[[], Page]]:
+    """Opens a page in a fresh browser context: one per user, so their sessions stay apart."""
+    contexts = []
+
+    def open_() -> Page:
+        context = browser.new_context()
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(open_page: Callable[[], Page]) -> Page:
+    return open_page()
+
+
+def login(page: Page, live_server, username: str, password: str) -> None:
+    """Log in through the login form and check the header names the user."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator("header .who")).to_have_text(username)
+
+
+class Outbox:
+    """The .eml files the site wrote, read back as email messages."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+
+    def messages(self) -> list[EmailMessage]:
+        if not self.directory.exists():
+            return []
+        return [
+            email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            for path in sorted(self.directory.glob("*.eml"))
+        ]
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [m for m in self.messages() if address in str(m["To"])]
+
+
+def text_of(message: EmailMessage) -> str:
+    part = message.get_body(preferencelist=("plain",))
+    assert part is not None, f"'{message['Subject']}' has no text part"
+    return part.get_content()
+
+
+def html_of(message: EmailMessage) -> str:
+    part = message.get_body(preferencelist=("html",))
+    assert part is not None, f"'{message['Subject']}' has no HTML part"
+    return part.get_content()
+
+
+def link_in(message: EmailMessage, live_server) -> str:
+    """The one link to the live server in the message's text part."""
+    links = set(re.findall(re.escape(live_server.url) + r"/accounts/reset/\S+", text_of(message)))
+    assert len(links) == 1, f"expected one set-password link in '{message['Subject']}', found {sorted(links)}"
+    return links.pop()
+
+
+@pytest.fixture
+def outbox(settings, tmp_path, live_server) -> Outbox:
+    """Emails become .eml files under tmp_path, with links pointing at the live server."""
+    settings.EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
+    settings.EMAIL_OUTBOX_DIR = tmp_path / "outbox"
+    settings.SITE_URL = live_server.url
+    return Outbox(tmp_path / "outbox")
+
+
+@pytest.fixture
+def make_user(transactional_db):
+    def make(username: str, *, staff: bool = False, email: str | None = None):
+        return get_user_model().objects.create_user(
+            username=username, email=email or f"{username}@example.org", password=PASSWORD, is_staff=staff
+        )
+
+    return make
+
+
+@pytest.fixture
+def organizer(make_user):
+    return make_user("organizer", staff=True)
+
+
+@pytest.fixture
+def invited_campaign(organizer, make_user) -> Campaign:
+    """A two-player campaign on the default map; anna (Reikland, Empire) and bert (Karak Azgal,
+    Dwarfs) are invited and already have passwords."""
+    campaign = campaign_services.campaign_create(
+        name="Browser Campaign",
+        organizer=organizer,
+        player_count=2,
+        time_zone="Europe/London",
+        map_spec=load_default_map(),
+    )
+    for username, kingdom_name, army_type in [("anna", "Reikland", "empire"), ("bert", "Karak Azgal", "dwarfs")]:
+        make_user(username)
+        campaign_services.player_invite(
+            campaign=campaign, email=f"{username}@example.org", kingdom_name=kingdom_name, army_type=army_type
+        )
+    return campaign
+
+
+@pytest.fixture
+def army_lists_campaign(invited_campaign) -> Campaign:
+    """The two-player campaign with homes and provinces picked: it waits for army lists.
+    Reikland holds Highcastle (11) with 1 and 2; Karak Azgal holds Tidewater (71) with 61 and 62."""
+    campaign = invited_campaign
+    reikland = Kingdom.objects.get(campaign=campaign, name="Reikland")
+    karak = Kingdom.objects.get(campaign=campaign, name="Karak Azgal")
+    # Reikland rolls 11 and picks its home first; Karak Azgal rolls 3 and picks its provinces first.
+    campaign_services.home_selection_start(campaign=campaign, dice=ScriptedDice(faces=[6, 5, 2, 1]))
+    campaign_services.home_pick(campaign=campaign, kingdom=reikland, number=11)
+    campaign_services.home_pick(campaign=campaign, kingdom=karak, number=71)
+    karak.refresh_from_db()
+    campaign_services.adjacent_pick(campaign=campaign, kingdom=karak, numbers=[61, 62])
+    reikland.refresh_from_db()
+    campaign_services.adjacent_pick(campaign=campaign, kingdom=reikland, numbers=[1, 2])
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ARMY_LISTS
+    return campaign

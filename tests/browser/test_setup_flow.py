@@ -1,0 +1,313 @@
+"""The campaign setup as its users do it, in a real browser: invitations, home selection,
+adjacent provinces, the starting army list, password reset, and what a player may not open."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province, Unit
+from kingdoms.rules.tables import ARCHETYPE_ADVANCEMENT, ADVANCEMENT_CHOOSE, Archetype
+
+from .conftest import PASSWORD, Outbox, html_of, link_in, login, text_of
+
+NEW_PASSWORD = "wyverns-over-highcastle-42"
+
+
+def _set_password(page: Page, link: str, password: str) -> None:
+    """Follow a set-password link (invitation or reset) and choose `password`."""
+    page.goto(link)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Set your password")
+    page.get_by_label("New password:", exact=True).fill(password)
+    page.get_by_label("New password confirmation").fill(password)
+    page.get_by_role("button", name="Set my password").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Your password is set")
+
+
+def _message(page: Page, text: str) -> None:
+    """The page shows a flash message (status or alert) containing `text`."""
+    expect(page.locator("ul.messages li", has_text=text)).to_have_count(1)
+
+
+def test_organizer_creates_campaign_and_invited_players_set_their_passwords(
+    page: Page, open_page: Callable[[], Page], live_server, organizer, outbox: Outbox
+):
+    login(page, live_server, "organizer", PASSWORD)
+    page.get_by_role("link", name="Organize a new campaign").click()
+    page.get_by_label("Name:", exact=True).fill("Albion Rising")
+    page.get_by_label("Number of players").fill("2")
+    expect(page.get_by_label("Time zone")).to_have_value("Europe/London")
+    page.get_by_role("button", name="Create the campaign").click()
+
+    _message(page, "Albion Rising is created. Invite its players.")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Albion Rising")
+    campaign = Campaign.objects.get(name="Albion Rising")
+    assert (campaign.organizer, campaign.player_count, campaign.map_name) == (organizer, 2, "Briternia")
+    assert campaign.provinces.count() == 81
+    assert page.url == f"{live_server.url}/campaigns/{campaign.pk}/"
+
+    players = [("anna@example.org", "Reikland", "Empire"), ("bert@example.org", "Karak Azgal", "Dwarfs")]
+    for address, kingdom_name, army_label in players:
+        page.get_by_label("Email").fill(address)
+        page.get_by_label("Kingdom name").fill(kingdom_name)
+        page.get_by_label("Army type").select_option(label=army_label)
+        page.get_by_role("button", name="Send the invitation").click()
+        _message(page, f"{address} is invited to lead {kingdom_name}.")
+    for _, kingdom_name, army_label in players:
+        expect(page.locator("#kingdoms tr", has_text=kingdom_name)).to_contain_text(army_label)
+    # The campaign has its two players: no more invitations, the dice can be rolled.
+    assert campaign.kingdoms.exclude(army_type="ancient-dead").count() == 2
+
+    assert len(outbox.messages()) == 2
+    for address, kingdom_name, _ in players:
+        (invitation,) = outbox.to(address)
+        assert invitation["Subject"] == f"You are invited to Albion Rising: lead {kingdom_name}"
+        link = link_in(invitation, live_server)
+        assert link in html_of(invitation)
+        assert f"Your login name is {address}." in text_of(invitation)
+
+        player_page = open_page()
+        _set_password(player_page, link, NEW_PASSWORD)
+        login(player_page, live_server, address, NEW_PASSWORD)
+        player_page.get_by_role("link", name="Albion Rising").click()
+        expect(player_page.get_by_role("heading", name=f"Your kingdom: {kingdom_name}")).to_be_visible()
+        assert get_user_model().objects.get(email=address).check_password(NEW_PASSWORD)
+
+
+def _rolls_table(page: Page):
+    return page.locator("h3:has-text('Home selection rolls (2D6)') + table tr")
+
+
+def test_home_and_adjacent_province_selection(
+    page: Page, open_page: Callable[[], Page], live_server, invited_campaign: Campaign
+):
+    campaign = invited_campaign
+    campaign_url = f"{live_server.url}/campaigns/{campaign.pk}/"
+    organizer_page = page
+    login(organizer_page, live_server, "organizer", PASSWORD)
+    organizer_page.goto(campaign_url)
+    organizer_page.get_by_role("button", name="Roll for home selection").click()
+    _message(organizer_page, "The dice are rolled: home selection is open.")
+
+    # Every 2D6 roll (re-rolls of ties included) is shown, with its kingdom, total and faces.
+    rolls = list(DiceRoll.objects.filter(campaign=campaign, stream="home-selection").order_by("sequence"))
+    assert len(rolls) >= 2
+    rows = _rolls_table(organizer_page)
+    expect(rows).to_have_count(1 + len(rolls))
+    for index, roll in enumerate(rolls, start=1):
+        (kingdom,) = Kingdom.objects.filter(pk__in=roll.kingdoms)
+        cells = rows.nth(index).locator("td")
+        expect(cells.nth(0)).to_have_text(kingdom.name)
+        expect(cells.nth(1)).to_have_text(str(roll.total))
+        expect(cells.nth(2)).to_contain_text(" + ".join(map(str, roll.faces)))
+
+    # Highest roll picks its home first; the player present picks, the organizer picks for the absent one.
+    first, second = sorted(campaign.kingdoms.exclude(army_type="ancient-dead"), key=lambda k: -k.home_roll)
+    expect(organizer_page.locator("#picking")).to_have_text(f"It is {first.name}'s turn to pick.")
+    player_page = open_page()
+    login(player_page, live_server, first.players.get().username, PASSWORD)
+    player_page.goto(campaign_url)
+    player_page.get_by_label("Capitol site").select_option("11")
+    player_page.get_by_role("button", name="Take this capitol site").click()
+    _message(player_page, f"{first.name} makes province 11 its capitol.")
+    expect(player_page.locator("#picking")).to_have_text(f"It is {second.name}'s turn to pick.")
+    expect(player_page.get_by_role("button", name="Take this capitol site")).to_have_count(0)
+
+    organizer_page.reload()
+    expect(organizer_page.get_by_text(f"You pick on behalf of {second.name}.")).to_be_visible()
+    site_options = organizer_page.get_by_label("Capitol site").locator("option")
+    expect(site_options.filter(has_text="11 Highcastle")).to_have_count(0)  # taken
+    organizer_page.get_by_label("Capitol site").select_option("71")
+    organizer_page.get_by_role("button", name="Take this capitol site").click()
+    _message(organizer_page, f"{second.name} makes province 71 its capitol.")
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.capitol.number, second.capitol.number) == (11, 71)
+
+    # Adjacent provinces go lowest roll first: the organizer picks again for the absent player.
+    expect(organizer_page.locator("#picking")).to_have_text(f"It is {second.name}'s turn to pick.")
+    organizer_page.locator("input[name=provinces][value='61']").check()
+    organizer_page.locator("input[name=provinces][value='62']").check()
+    organizer_page.get_by_role("button", name="Take these provinces").click()
+    _message(organizer_page, f"{second.name} takes provinces 61, 62.")
+
+    # One province instead of two: refused with the rule, and nothing is taken.
+    player_page.reload()
+    player_page.locator("input[name=provinces][value='1']").check()
+    player_page.get_by_role("button", name="Take these provinces").click()
+    expect(player_page.get_by_role("alert")).to_have_text(
+        "Pick exactly 2 provinces adjacent to your home (Setup); you picked 1."
+    )
+    assert list(Province.objects.filter(controller=first).values_list("number", flat=True)) == [11]
+    first.refresh_from_db()
+    assert not first.picked_provinces
+
+    player_page.locator("input[name=provinces][value='1']").check()
+    player_page.locator("input[name=provinces][value='2']").check()
+    player_page.get_by_role("button", name="Take these provinces").click()
+    _message(player_page, f"{first.name} takes provinces 1, 2.")
+    expect(player_page.locator("#setup")).to_contain_text("Every kingdom enters its army list")
+    expect(player_page.locator("p.muted").first).to_contain_text("Army lists")
+    assert sorted(Province.objects.filter(controller=first).values_list("number", flat=True)) == [1, 2, 11]
+    assert sorted(Province.objects.filter(controller=second).values_list("number", flat=True)) == [61, 62, 71]
+    campaign.refresh_from_db()
+    assert campaign.status == Campaign.Status.ARMY_LISTS
+
+
+def _fill_unit(page: Page, row: int, **fields: str | bool) -> None:
+    """Fill row `row` of the units table: text fields by value, selects by value, checkboxes by bool."""
+    for field, value in fields.items():
+        control = page.locator(f"[name='units-{row}-{field}']")
+        if isinstance(value, bool):
+            control.set_checked(value)
+        elif control.evaluate("el => el.tagName") == "SELECT":
+            control.select_option(value)
+        else:
+            control.fill(value)
+
+
+def _stored_list(army: Army) -> list[tuple]:
+    return [
+        (u.name, u.category, u.models_count, u.points_per_model, getattr(u, "character", None) and u.character.monstrous_mount)
+        for u in Unit.objects.filter(army=army).select_related("character").order_by("position")
+    ]
+
+
+def test_player_enters_the_starting_army_list(page: Page, live_server, army_lists_campaign: Campaign):
+    reikland = Kingdom.objects.get(campaign=army_lists_campaign, name="Reikland")
+    army = Army.objects.get(kingdom=reikland, name="1st Army")
+    login(page, live_server, "anna", PASSWORD)
+    page.get_by_role("link", name="Browser Campaign").click()
+    page.get_by_role("link", name="Treasury, armies and characters").click()
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Reikland")
+    expect(page.locator("#balance")).to_have_text("6000")
+    ledger_rows = page.locator("#ledger tr")
+    expect(ledger_rows).to_have_count(2)
+    expect(ledger_rows.nth(1)).to_contain_text("Starting gold (Setup)")
+    expect(ledger_rows.nth(1)).to_contain_text("+6000")
+    army_row = page.locator("#armies tr", has_text="1st Army")
+    expect(army_row.locator("td")).to_have_text(["1st Army", "11 Highcastle", "2000", "0", "yes", "0", "Active", "Edit list"])
+    expect(page.locator("#characters")).to_contain_text("No characters yet")
+
+    army_row.get_by_role("link", name="Edit list").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("1st Army: army list")
+    _fill_unit(
+        page, 0, name="Count Aldric", category="character", models="1", points_per_model="250",
+        rank="lord", role="warlord", archetype="barbarian",
+    )  # fmt: skip
+    _fill_unit(page, 1, name="Halberdiers", category="core", models="40", points_per_model="10")
+    _fill_unit(page, 2, name="Knights", category="special", models="10", points_per_model="85")
+    page.get_by_role("button", name="Save the list").click()
+
+    _message(page, "The list of 1st Army is saved.")
+    assert page.url == f"{live_server.url}/kingdoms/{reikland.pk}/"
+    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1500")
+    saved = [
+        ("Count Aldric", "character", 1, 250, False),
+        ("Halberdiers", "core", 40, 10, None),
+        ("Knights", "special", 10, 85, None),
+    ]
+    assert _stored_list(army) == saved
+
+    # The Warlord has the Barbarian's Starting Ability, and the free roll on the Barbarian table.
+    warlord_row = page.locator("#characters tr", has_text="Count Aldric")
+    expect(warlord_row.locator("td").nth(2)).to_have_text("Warlord (Lord)")
+    expect(warlord_row.locator("td").nth(3)).to_have_text("Barbarian")
+    (free_roll,) = DiceRoll.objects.filter(campaign=army_lists_campaign, stream=f"warlord-free-roll:{reikland.pk}")
+    table = ARCHETYPE_ADVANCEMENT[Archetype.BARBARIAN]
+    if free_roll.total == ADVANCEMENT_CHOOSE:
+        expect(warlord_row).to_contain_text("You rolled a 6 (Choose)")
+        expect(warlord_row.locator("select option")).to_have_text(list(table))
+        warlord_row.locator("select").select_option("Berserker Rage")
+        warlord_row.get_by_role("button", name="Choose").click()
+        _message(page, "Count Aldric gains Berserker Rage.")
+        advancement = "Berserker Rage"
+    else:
+        advancement = table[free_roll.total - 1]
+    warlord_row = page.locator("#characters tr", has_text="Count Aldric")
+    expect(warlord_row.locator("td").nth(4)).to_have_text(f"Furious Charge, {advancement}")
+    expect(warlord_row.locator("form")).to_have_count(0)
+    assert Character.objects.get(unit__army=army).abilities == ["Furious Charge", advancement]
+
+    # 2,100 points: refused, naming the army and the rule; the stored list does not change.
+    edit_url = f"{live_server.url}/armies/{army.pk}/edit/"
+    page.goto(edit_url)
+    expect(page.locator("[name='units-1-models']")).to_have_value("40")
+    _fill_unit(page, 1, models="100")
+    page.get_by_role("button", name="Save the list").click()
+    expect(page.locator("#list-errors")).to_contain_text(
+        "1st Army: the list totals 2100 points; an army must be 1,000 to 2,000 points (Army Restrictions)."
+    )
+    assert page.url == edit_url
+    assert _stored_list(army) == saved
+
+    # A second character on a monstrous mount: refused the same way.
+    page.goto(edit_url)
+    _fill_unit(page, 0, monstrous_mount=True)
+    _fill_unit(
+        page, 3, name="Captain Brandt", category="character", models="1", points_per_model="100",
+        rank="hero", role="hero", monstrous_mount=True,
+    )  # fmt: skip
+    page.get_by_role("button", name="Save the list").click()
+    expect(page.locator("#list-errors")).to_contain_text(
+        "1st Army: a kingdom may include only one character mounted on a monstrous creature, "
+        "garrisons included (Army Restrictions)."
+    )
+    assert _stored_list(army) == saved
+
+    page.goto(f"{live_server.url}/kingdoms/{reikland.pk}/")
+    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1500")
+    expect(page.locator("#characters tr")).to_have_count(2)
+
+
+def test_password_reset_by_email(page: Page, live_server, make_user, outbox: Outbox):
+    user = make_user("carla")
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_role("link", name="Forgotten your password?").click()
+    page.get_by_label("Email").fill("carla@example.org")
+    page.get_by_role("button", name="Email me a link").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Check your email")
+
+    (reset,) = outbox.messages()
+    assert reset["To"] == "carla@example.org"
+    assert reset["Subject"] == "Briternia: reset your password"
+    assert "(carla)" in text_of(reset)
+    _set_password(page, link_in(reset, live_server), NEW_PASSWORD)
+
+    # The old password no longer opens the account; the new one does.
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("carla")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator("form")).to_contain_text("Please enter a correct username and password")
+    login(page, live_server, "carla", NEW_PASSWORD)
+    user.refresh_from_db()
+    assert user.check_password(NEW_PASSWORD)
+
+
+def test_player_cannot_open_another_kingdom_or_its_army(page: Page, live_server, army_lists_campaign: Campaign):
+    own = Kingdom.objects.get(campaign=army_lists_campaign, name="Reikland")
+    other = Kingdom.objects.get(campaign=army_lists_campaign, name="Karak Azgal")
+    login(page, live_server, "anna", PASSWORD)
+
+    # The player's own pages open, so the 404s below are about whose pages they are.
+    response = page.goto(f"{live_server.url}/kingdoms/{own.pk}/")
+    assert response is not None and response.status == 200
+    response = page.goto(f"{live_server.url}/armies/{own.armies.get().pk}/edit/")
+    assert response is not None and response.status == 200
+
+    for url in [f"/kingdoms/{other.pk}/", f"/armies/{other.armies.get().pk}/edit/"]:
+        response = page.goto(live_server.url + url)
+        assert response is not None and response.status == 404, url
+        expect(page.get_by_role("heading", level=1)).to_have_text("Not Found")
+        expect(page.locator("body")).not_to_contain_text("Karak Azgal")
+        expect(page.locator("body")).not_to_contain_text("1st Army")
+
+    # On the campaign page the other kingdom is listed without a link to it.
+    page.goto(f"{live_server.url}/campaigns/{army_lists_campaign.pk}/")
+    expect(page.locator("#kingdoms tr", has_text="Karak Azgal")).to_be_visible()
+    expect(page.locator("#kingdoms a", has_text="Karak Azgal")).to_have_count(0)
+    expect(page.locator("#kingdoms a", has_text="Reikland")).to_have_count(1)
