@@ -127,7 +127,7 @@ CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
 if CELERY_TASK_ALWAYS_EAGER:
-    CELERY_BROKER_URL = "memory://"  # never used: tasks run in-process
+    CELERY_BROKER_URL = "memory://localhost/"  # never used: tasks run in-process
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

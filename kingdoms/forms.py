@@ -65,14 +65,18 @@ class AdjacentPickForm(forms.Form):
 class UnitForm(forms.Form):
     key = forms.IntegerField(required=False, widget=forms.HiddenInput)
     name = forms.CharField(max_length=100)
-    category = forms.ChoiceField(choices=[(c, c.title()) for c in CATEGORIES])
+    # Selects start on the option a browser submits for an untouched row, so an empty extra row
+    # counts as unchanged and is skipped instead of failing as a half-filled unit.
+    category = forms.ChoiceField(choices=[(c, c.title()) for c in CATEGORIES], initial="core")
     models = forms.IntegerField(min_value=1, initial=1)
     points_per_model = forms.IntegerField(min_value=0, label="Points per model")
     equipment_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Equipment points")
     veteran_level = forms.IntegerField(min_value=0, max_value=3, initial=0, required=False, label="Veteran")
     one_use = forms.BooleanField(required=False, label="One use")
-    rank = forms.ChoiceField(choices=[("hero", "Hero"), ("lord", "Lord")], required=False)
-    role = forms.ChoiceField(choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False)
+    rank = forms.ChoiceField(choices=[("hero", "Hero"), ("lord", "Lord")], required=False, initial="hero")
+    role = forms.ChoiceField(
+        choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False, initial="hero"
+    )
     archetype = forms.ChoiceField(choices=[("", "-")] + list(ARCHETYPE_LABELS.items()), required=False)
     monstrous_mount = forms.BooleanField(required=False, label="Monstrous mount")
     wizard = forms.BooleanField(required=False)

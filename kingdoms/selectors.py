@@ -11,7 +11,7 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from .map_svg import MapArmyMarker, MapKingdomView, MapProvinceView, kingdom_colour, render_map_svg
-from .models import Army, Campaign, Character, Kingdom, TreasuryEntry
+from .models import Army, Campaign, Character, DiceRoll, Kingdom, TreasuryEntry
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -101,6 +101,21 @@ def ledger_with_balance(kingdom: Kingdom) -> list[tuple[TreasuryEntry, int]]:
         balance += entry.amount
         rows.append((entry, balance))
     return rows
+
+
+def dice_rolls_of(kingdom: Kingdom) -> list[DiceRoll]:
+    """The rolls that concerned the kingdom (filtered in Python: SQLite has no JSON containment)."""
+    rolls = DiceRoll.objects.filter(campaign_id=kingdom.campaign_id).order_by("turn", "id")
+    return [r for r in rolls if kingdom.id in r.kingdoms]
+
+
+def army_allowance(kingdom: Kingdom) -> tuple[int, int]:
+    """(field armies the kingdom has, armies the Army Table allows it)."""
+    from .rules.setup import army_limit
+
+    active = kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.FIELD).count()
+    allowed = army_limit(player_count=kingdom.campaign.player_count, provinces_controlled=kingdom.provinces.count())
+    return active, allowed
 
 
 def armies_of(kingdom: Kingdom) -> QuerySet[Army]:

@@ -206,6 +206,8 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "ledger": selectors.ledger_with_balance(kingdom),
             "balance": kingdom.treasury_balance(),
             "armies": [(a, selectors.army_points(a)) for a in armies],
+            "army_allowance": selectors.army_allowance(kingdom),
+            "dice_rolls": selectors.dice_rolls_of(kingdom),
             "characters": [
                 (
                     c,
@@ -268,5 +270,6 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
             "units": units,
             "items": items,
             "errors": units_errors,
+            "movements": army.movements.select_related("province"),
         },
     )

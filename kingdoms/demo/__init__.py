@@ -26,7 +26,7 @@ def _c(rank: str, role: str, archetype: str | None = None, **flags: bool) -> Cha
     return CharacterEntry(rank=rank, role=role, archetype=archetype, **flags)
 
 
-# Sample starting lists (2,000 points or just under), one per demo army type.
+# Sample starting lists (just under 2,000 points), one per demo army type.
 SAMPLE_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
     "empire": (
         [
@@ -40,6 +40,9 @@ SAMPLE_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
             UnitEntry("Greatswords", "special", 15, 10, 20),
             UnitEntry("Helblaster Volley Gun", "rare", 1, 110),
             UnitEntry("Crossbowmen", "core", 10, 8),
+            UnitEntry("State Troops Reserve", "core", 40, 5, 20),
+            UnitEntry("Pistoliers", "special", 5, 18),
+            UnitEntry("Steam Tank", "rare", 1, 300),
         ],
         [
             ItemEntry("Runefang", 85, bearer="Elector Count Valten"),
@@ -58,6 +61,11 @@ SAMPLE_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
             UnitEntry("Boar Boyz", "special", 8, 16, 20),
             UnitEntry("Rock Lobber", "rare", 1, 80),
             UnitEntry("Trolls", "rare", 3, 45),
+            UnitEntry("Savage Orcs", "core", 20, 8, 20),
+            UnitEntry("Goblin Wolf Riders", "core", 10, 12),
+            UnitEntry("Orc Boyz Mob", "core", 20, 6, 20),
+            UnitEntry("Spear Chukka", "special", 1, 35),
+            UnitEntry("Giant", "rare", 1, 205),
         ],
         [ItemEntry("Armour of Gork", 70, bearer="Warboss Grimgor")],
     ),
@@ -72,6 +80,10 @@ SAMPLE_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
             UnitEntry("Hammerers", "special", 12, 14, 20),
             UnitEntry("Cannon", "special", 1, 90),
             UnitEntry("Organ Gun", "rare", 1, 120),
+            UnitEntry("Longbeards", "special", 15, 12, 20),
+            UnitEntry("Miners", "special", 15, 11),
+            UnitEntry("Gyrocopter", "rare", 1, 140),
+            UnitEntry("Clan Warriors", "core", 15, 8, 10),
         ],
         [ItemEntry("Rune of Stone", 5, True, "Thane Durin")],
     ),
@@ -86,6 +98,11 @@ SAMPLE_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
             UnitEntry("White Lions", "special", 10, 15, 10),
             UnitEntry("Repeater Bolt Thrower", "rare", 1, 100),
             UnitEntry("Repeater Bolt Thrower (2)", "rare", 1, 100),
+            UnitEntry("Phoenix Guard", "special", 10, 15, 10),
+            UnitEntry("Dragon Princes", "special", 5, 30),
+            UnitEntry("Great Eagle", "special", 1, 50),
+            UnitEntry("Lothern Sea Guard", "core", 15, 11, 15),
+            UnitEntry("Shadow Warriors", "special", 5, 16),
         ],
         [ItemEntry("Star Lance", 45, bearer="Prince Imrik")],
     ),
@@ -99,6 +116,9 @@ ANCIENT_DEAD_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
             UnitEntry("Skeleton Archers", "core", 30, 8),
             UnitEntry("Tomb Guard", "special", 20, 11, 20),
             UnitEntry("Ushabti", "rare", 6, 55),
+            UnitEntry("Skeleton Regiment", "core", 30, 8, 10),
+            UnitEntry("Tomb Guard Cohort", "special", 15, 11, 20),
+            UnitEntry("Ushabti Guard", "rare", 3, 55),
         ],
         [],
     ),
@@ -111,6 +131,9 @@ ANCIENT_DEAD_LISTS: dict[str, tuple[list[UnitEntry], list[ItemEntry]]] = {
             UnitEntry("Tomb Scorpion", "special", 2, 85),
             UnitEntry("Screaming Skull Catapult", "rare", 1, 90),
             UnitEntry("Bone Giant", "rare", 1, 200),
+            UnitEntry("Skeleton Archers", "core", 25, 8),
+            UnitEntry("Tomb Swarm", "special", 6, 35),
+            UnitEntry("Ushabti", "rare", 4, 55),
         ],
         [],
     ),
@@ -128,6 +151,17 @@ def _user(username: str, *, staff: bool = False):
     return user
 
 
+def _spread_out_site(campaign: Campaign) -> int:
+    """The free capitol site farthest from the capitols already taken, so demo kingdoms have room."""
+    taken = [(p.col, p.row) for p in campaign.provinces.filter(capitol_site=True, controller__isnull=False)]
+    free = campaign.provinces.filter(capitol_site=True, controller__isnull=True).order_by("number")
+
+    def distance(p) -> int:
+        return min((max(abs(p.col - c), abs(p.row - r)) for c, r in taken), default=0)
+
+    return max(free, key=lambda p: (distance(p), -p.number)).number
+
+
 @transaction.atomic
 def demo_campaign_create() -> Campaign:
     """A demo campaign set up through the real services: invitations, the home selection roll,
@@ -140,6 +174,9 @@ def demo_campaign_create() -> Campaign:
         time_zone="Europe/London",
         map_spec=load_default_map(),
     )
+    # A fixed seed: every fresh demo rolls the same setup dice.
+    campaign.setup_seed = "briternia-demo"
+    campaign.save(update_fields=["setup_seed"])
     for username, kingdom_name, army_type in PLAYERS:
         user = _user(username)
         campaign_services.player_invite(
@@ -149,8 +186,7 @@ def demo_campaign_create() -> Campaign:
     campaign.refresh_from_db()
     while (kingdom := campaign_services.setup_next_kingdom(campaign)) is not None:
         if campaign.status == Campaign.Status.HOMES:
-            free = campaign.provinces.filter(capitol_site=True, controller__isnull=True).order_by("number")
-            campaign_services.home_pick(campaign=campaign, kingdom=kingdom, number=free.first().number)
+            campaign_services.home_pick(campaign=campaign, kingdom=kingdom, number=_spread_out_site(campaign))
         else:
             options = (
                 kingdom.capitol.neighbours.filter(controller__isnull=True, capitol_site=False, pyramid=False)

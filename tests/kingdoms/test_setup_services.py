@@ -188,7 +188,8 @@ def test_case_S2_six_players_take_one_adjacent_province(organizer, django_captur
     assert kingdom.provinces.count() == 2
 
 
-WARLORD = UnitEntry("Count Valten", "character", 1, 150, character=CharacterEntry("lord", "warlord", "noble"))
+# Veteran is on the Archetype Table of every army type of the invited campaign.
+WARLORD = UnitEntry("Count Valten", "character", 1, 150, character=CharacterEntry("lord", "warlord", "veteran"))
 
 
 def _starting_army(campaign):
@@ -204,15 +205,15 @@ def test_warlord_gets_the_starting_ability_and_a_recorded_free_roll(homes_open):
     character = army.units.get(name="Count Valten").character
     (roll,) = DiceRoll.objects.filter(campaign=homes_open, stream=f"warlord-free-roll:{army.kingdom_id}")
     assert roll.expression == "D6" and army.kingdom_id in roll.kingdoms
-    assert character.abilities[0] == "Noblesse Oblige"
+    assert character.abilities[0] == "Iron Nerves"
     if roll.total == 6:
         assert character.ability_choice_pending and len(character.abilities) == 1
-        army_services.ability_choose(character=character, ability="Duelist")
+        army_services.ability_choose(character=character, ability="Fearless")
         character.refresh_from_db()
-        assert character.abilities == ["Noblesse Oblige", "Duelist"]
+        assert character.abilities == ["Iron Nerves", "Fearless"]
     else:
-        noble_table = ["Duelist", "Despise Cowardice", "Choose Your Ground", "Gentlemanly Restraint", "Challenger"]
-        assert character.abilities == ["Noblesse Oblige", noble_table[roll.total - 1]]
+        veteran_table = ["Chain of Command", "Fearless", "Disciplined", "Unflinching", "Grizzled Fighters"]
+        assert character.abilities == ["Iron Nerves", veteran_table[roll.total - 1]]
     # Saving the list again never rolls again.
     army_services.army_list_save(army=army, units=army_services.army_entries(army)[0], items=[])
     assert DiceRoll.objects.filter(campaign=homes_open, stream__startswith="warlord-free-roll").count() == 1
@@ -231,14 +232,14 @@ def test_invalid_army_list_is_refused_whole_and_nothing_is_saved(homes_open):
 def test_second_monstrous_mount_in_another_army_is_refused(homes_open):
     army = _starting_army(homes_open)
     mounted = UnitEntry(
-        "Count on Griffon", "character", 1, 300, character=CharacterEntry("lord", "warlord", "noble", True)
+        "Count on Griffon", "character", 1, 300, character=CharacterEntry("lord", "warlord", "veteran", True)
     )
     army_services.army_list_save(army=army, units=[mounted, UnitEntry("Swordsmen", "core", 200, 6)], items=[])
     second = Army.objects.create(
         kingdom=army.kingdom, name="2nd Army", province=army.province, size=1500, created_turn=1
     )
     captain = UnitEntry(
-        "Captain on Pegasus", "character", 1, 100, character=CharacterEntry("hero", "general", "noble", True)
+        "Captain on Pegasus", "character", 1, 100, character=CharacterEntry("hero", "general", "veteran", True)
     )
     with pytest.raises(DomainError, match="only one character mounted on a monstrous creature"):
         army_services.army_list_save(army=second, units=[captain, UnitEntry("Halberdiers", "core", 200, 5)], items=[])
