@@ -3,13 +3,16 @@ adjacent provinces, the starting army list, password reset, and what a player ma
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
+import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
+from briternia.dice import SeededDice
 from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province, Unit
-from kingdoms.rules.tables import ARCHETYPE_ADVANCEMENT, ADVANCEMENT_CHOOSE, Archetype
+from kingdoms.rules.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, Archetype
 
 from .conftest import PASSWORD, Outbox, html_of, link_in, login, text_of
 
@@ -170,14 +173,34 @@ def _fill_unit(page: Page, row: int, **fields: str | bool) -> None:
 
 def _stored_list(army: Army) -> list[tuple]:
     return [
-        (u.name, u.category, u.models_count, u.points_per_model, getattr(u, "character", None) and u.character.monstrous_mount)
+        (
+            u.name,
+            u.category,
+            u.models_count,
+            u.points_per_model,
+            u.character.monstrous_mount if hasattr(u, "character") else None,
+        )
         for u in Unit.objects.filter(army=army).select_related("character").order_by("position")
     ]
 
 
-def test_player_enters_the_starting_army_list(page: Page, live_server, army_lists_campaign: Campaign):
+def _seed_giving(stream: str, *, six: bool) -> str:
+    """A setup seed whose first D6 on `stream` is a 6 (Choose), or is not."""
+    for n in itertools.count():
+        seed = f"browser-{n}"
+        if (SeededDice(seed=seed, stream=stream).d6(purpose="probe") == ADVANCEMENT_CHOOSE) == six:
+            return seed
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("free_roll", ["advancement", "choose"])
+def test_player_enters_the_starting_army_list(page: Page, live_server, army_lists_campaign: Campaign, free_roll: str):
     reikland = Kingdom.objects.get(campaign=army_lists_campaign, name="Reikland")
     army = Army.objects.get(kingdom=reikland, name="1st Army")
+    # The Warlord's free roll comes from the campaign's setup seed: pick one that rolls the case under test.
+    stream = f"warlord-free-roll:{reikland.pk}"
+    seed = _seed_giving(stream, six=free_roll == "choose")
+    Campaign.objects.filter(pk=army_lists_campaign.pk).update(setup_seed=seed)
     login(page, live_server, "anna", PASSWORD)
     page.get_by_role("link", name="Browser Campaign").click()
     page.get_by_role("link", name="Treasury, armies and characters").click()
@@ -189,7 +212,9 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
     expect(ledger_rows.nth(1)).to_contain_text("Starting gold (Setup)")
     expect(ledger_rows.nth(1)).to_contain_text("+6000")
     army_row = page.locator("#armies tr", has_text="1st Army")
-    expect(army_row.locator("td")).to_have_text(["1st Army", "11 Highcastle", "2000", "0", "yes", "0", "Active", "Edit list"])
+    expect(army_row.locator("td")).to_have_text(
+        ["1st Army", "11 Highcastle", "2000", "0", "yes", "0", "Active", "Edit list"]
+    )
     expect(page.locator("#characters")).to_contain_text("No characters yet")
 
     army_row.get_by_role("link", name="Edit list").click()
@@ -216,9 +241,10 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
     warlord_row = page.locator("#characters tr", has_text="Count Aldric")
     expect(warlord_row.locator("td").nth(2)).to_have_text("Warlord (Lord)")
     expect(warlord_row.locator("td").nth(3)).to_have_text("Barbarian")
-    (free_roll,) = DiceRoll.objects.filter(campaign=army_lists_campaign, stream=f"warlord-free-roll:{reikland.pk}")
+    (roll,) = DiceRoll.objects.filter(campaign=army_lists_campaign, stream=stream)
+    assert (roll.total == ADVANCEMENT_CHOOSE) == (free_roll == "choose"), f"seed {seed} rolled {roll.total}"
     table = ARCHETYPE_ADVANCEMENT[Archetype.BARBARIAN]
-    if free_roll.total == ADVANCEMENT_CHOOSE:
+    if free_roll == "choose":
         expect(warlord_row).to_contain_text("You rolled a 6 (Choose)")
         expect(warlord_row.locator("select option")).to_have_text(list(table))
         warlord_row.locator("select").select_option("Berserker Rage")
@@ -226,7 +252,8 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
         _message(page, "Count Aldric gains Berserker Rage.")
         advancement = "Berserker Rage"
     else:
-        advancement = table[free_roll.total - 1]
+        expect(warlord_row).not_to_contain_text("You rolled a 6")
+        advancement = table[roll.total - 1]
     warlord_row = page.locator("#characters tr", has_text="Count Aldric")
     expect(warlord_row.locator("td").nth(4)).to_have_text(f"Furious Charge, {advancement}")
     expect(warlord_row.locator("form")).to_have_count(0)
@@ -261,6 +288,17 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
     page.goto(f"{live_server.url}/kingdoms/{reikland.pk}/")
     expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1500")
     expect(page.locator("#characters tr")).to_have_count(2)
+
+    # A valid change saves, the empty extra rows are ignored, and the Warlord keeps his abilities.
+    page.goto(edit_url)
+    _fill_unit(page, 1, models="50")
+    page.get_by_role("button", name="Save the list").click()
+    _message(page, "The list of 1st Army is saved.")
+    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1600")
+    expect(page.locator("#characters tr", has_text="Count Aldric").locator("td").nth(4)).to_have_text(
+        f"Furious Charge, {advancement}"
+    )
+    assert _stored_list(army) == [saved[0], ("Halberdiers", "core", 50, 10, None), saved[2]]
 
 
 def test_password_reset_by_email(page: Page, live_server, make_user, outbox: Outbox):
