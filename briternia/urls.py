@@ -8,5 +8,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("kingdoms.api_urls")),
+    path("api/", include("orders.api_urls")),
     path("", include("kingdoms.urls")),
+    path("", include("orders.urls")),
 ]

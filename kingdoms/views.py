@@ -92,7 +92,29 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     }
     if may_pick:
         context.update(_setup_forms(campaign, picking))
+    context.update(_turn_panel(campaign, own))
     return render(request, "kingdoms/campaign_detail.html", context)
+
+
+def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
+    """The current turn, its deadline and the player's sheet status (the orders app's part of the page)."""
+    from django.utils import timezone
+
+    from orders.models import OrderSheet
+    from orders.rules.schedule import deadline_text, time_left_text
+    from orders.services.turns import current_turn, schedule_of
+
+    turn = current_turn(campaign)
+    if turn is None:
+        return {}
+    sheet = OrderSheet.objects.filter(turn=turn, kingdom=own).first() if own else None
+    return {
+        "turn": turn,
+        "turn_deadline": deadline_text(turn.orders_deadline, campaign.time_zone),
+        "turn_time_left": time_left_text(turn.orders_deadline, timezone.now()),
+        "turn_paused": schedule_of(campaign).paused,
+        "own_sheet": sheet,
+    }
 
 
 def _domain_errors(request: HttpRequest, exc: DomainError) -> None:

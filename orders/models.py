@@ -1,1 +1,140 @@
-"""Turns and order sheets arrive with the order-sheet issue."""
+"""Turns, their deadlines and schedule, and the kingdoms' order sheets."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import models
+
+from kingdoms.models import Campaign, Kingdom
+
+WEEKDAYS = [
+    (0, "Monday"),
+    (1, "Tuesday"),
+    (2, "Wednesday"),
+    (3, "Thursday"),
+    (4, "Friday"),
+    (5, "Saturday"),
+    (6, "Sunday"),
+]
+
+
+class CampaignSchedule(models.Model):
+    """The weekly rhythm of a campaign (Appendix: Campaign Schedule), in the campaign's time zone."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="schedule")
+    orders_weekday = models.PositiveSmallIntegerField(choices=WEEKDAYS, default=6)
+    orders_time = models.TimeField(default=dt.time(20, 0))
+    results_weekday = models.PositiveSmallIntegerField(choices=WEEKDAYS, default=2)
+    results_time = models.TimeField(default=dt.time(21, 0))
+    paused = models.BooleanField(default=False, help_text="While paused no deadline passes and nothing is resolved.")
+
+    def __str__(self) -> str:
+        return (
+            f"orders {self.get_orders_weekday_display()} {self.orders_time:%H:%M}, "
+            f"results {self.get_results_weekday_display()} {self.results_time:%H:%M}"
+        )
+
+
+class Turn(models.Model):
+    class Status(models.TextChoices):
+        ORDERS_OPEN = "orders-open", "Orders open"
+        RESOLVING_ORDERS = "resolving-orders", "Resolving orders"
+        BATTLES = "battles", "Battles"
+        RESOLVING_AFTERMATH = "resolving-aftermath", "Resolving aftermath"
+        REPORTED = "reported", "Reported"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.ORDERS_OPEN)
+    orders_deadline = models.DateTimeField()
+    results_deadline = models.DateTimeField()
+    seed = models.CharField(max_length=32, help_text="Seed of the turn's dice.")
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="turn_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}: turn {self.number}"
+
+
+class DeadlineChange(models.Model):
+    """Every change to a deadline or to the pause, kept and announced to the players."""
+
+    class Kind(models.TextChoices):
+        ORDERS = "orders", "Orders deadline"
+        RESULTS = "results", "Results deadline"
+        PAUSED = "paused", "Campaign paused"
+        RESUMED = "resumed", "Campaign resumed"
+        SCHEDULE = "schedule", "Weekly schedule"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="deadline_changes")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    old_value = models.CharField(max_length=100, blank=True)
+    new_value = models.CharField(max_length=100, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn", "changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.turn}: {self.get_kind_display()} {self.old_value} -> {self.new_value}"
+
+
+class OrderSheet(models.Model):
+    """A kingdom's orders for a turn. `entries` holds the sheet as the player wrote it (the
+    schema of orders.rules.sheets.SheetEntries, see orders/entries.py); the last submission stands."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="sheets")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="order_sheets")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    entries = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["turn", "kingdom"]
+        constraints = [models.UniqueConstraint(fields=["turn", "kingdom"], name="one_sheet_per_kingdom_per_turn")]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}: turn {self.turn.number} ({self.get_status_display()})"
+
+
+class OrderSubmission(models.Model):
+    """Each submission kept as received: who, when, what."""
+
+    sheet = models.ForeignKey(OrderSheet, on_delete=models.CASCADE, related_name="submissions")
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    entries = models.JSONField()
+    gold = models.IntegerField(default=0)
+    warnings = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["sheet", "submitted_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} at {self.submitted_at:%Y-%m-%d %H:%M}"
+
+
+class OrdersReminder(models.Model):
+    """A reminder sent to a kingdom for a turn's orders deadline, so it is sent once."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reminders")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["turn", "kingdom"], name="one_orders_reminder")]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}: reminder for {self.turn}"

@@ -273,4 +273,7 @@ def campaign_start(*, campaign: Campaign) -> Campaign:
         raise DomainError(problems)
     Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.RUNNING, current_turn=F("current_turn") + 1)
     campaign.refresh_from_db()
+    from orders.services.turns import turn_open  # the orders app builds on the world, not the reverse
+
+    turn_open(campaign=campaign, number=campaign.current_turn)
     return campaign

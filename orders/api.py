@@ -1,0 +1,116 @@
+"""REST API of turns and order sheets: the same service and check as the browser form."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from kingdoms.selectors import campaign_get, is_organizer
+
+from . import selectors
+from .entries import entries_from_json
+from .models import OrderSheet
+from .rules.sheets import SheetCheck, sheet_check
+from .serializers import (
+    DeadlinesInput,
+    OrderSheetInput,
+    OrderSheetResultSerializer,
+    OrderSheetSerializer,
+    SheetStatusSerializer,
+    TurnSerializer,
+)
+from .services.sheets import order_sheet_save, sheet_context
+from .services.turns import current_turn, deadline_change
+
+
+def _check_data(check: SheetCheck) -> dict:
+    return {"errors": check.errors, "warnings": check.warnings, "costs": check.costs, "gold": check.gold}
+
+
+class CurrentTurnApi(APIView):
+    @extend_schema(responses=TurnSerializer)
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = campaign_get(user=request.user, campaign_id=campaign_id)
+        turn = current_turn(campaign)
+        if turn is None:
+            return Response({"detail": "The campaign has not started."}, status=404)
+        return Response(TurnSerializer(turn).data)
+
+
+class TurnApi(APIView):
+    @extend_schema(responses=TurnSerializer)
+    def get(self, request: Request, turn_id: int) -> Response:
+        return Response(TurnSerializer(selectors.turn_get(user=request.user, turn_id=turn_id)).data)
+
+
+class OrderSheetApi(APIView):
+    """Your kingdom's sheet for the turn (the organizer may name any kingdom: ?kingdom=<id>).
+    PUT saves a draft (`submit: false`) or submits (`submit: true`); a submission with any error
+    is refused whole with 400 and the messages."""
+
+    def _kingdom(self, request: Request, turn):
+        kingdom_id = request.query_params.get("kingdom")
+        return selectors.sheet_kingdom_get(
+            user=request.user, turn=turn, kingdom_id=int(kingdom_id) if kingdom_id and kingdom_id.isdigit() else None
+        )
+
+    @extend_schema(responses=OrderSheetResultSerializer)
+    def get(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        kingdom = self._kingdom(request, turn)
+        sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
+        if sheet is None:
+            return Response({"detail": "Nothing filed yet: every army holds."}, status=404)
+        check = sheet_check(entries_from_json(sheet.entries), sheet_context(kingdom=kingdom, turn=turn))
+        return Response({"sheet": OrderSheetSerializer(sheet).data, "check": _check_data(check)})
+
+    @extend_schema(request=OrderSheetInput, responses=OrderSheetResultSerializer)
+    def put(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        kingdom = self._kingdom(request, turn)
+        data = OrderSheetInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        result = order_sheet_save(
+            kingdom=kingdom,
+            turn=turn,
+            entries=data.entries(),
+            submitted_by=request.user,
+            submit=data.validated_data["submit"],
+        )
+        return Response({"sheet": OrderSheetSerializer(result.sheet).data, "check": _check_data(result.check)})
+
+
+class SheetsOverviewApi(APIView):
+    """Organizer only: every kingdom's sheet status (404 for players)."""
+
+    @extend_schema(responses=SheetStatusSerializer(many=True))
+    def get(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        rows = selectors.sheets_overview(user=request.user, turn=turn)
+        return Response(
+            [
+                {
+                    "kingdom": k.id,
+                    "name": k.name,
+                    "status": s.status if s else "missing",
+                    "submitted_at": s.submitted_at if s else None,
+                }
+                for k, s in rows
+            ]
+        )
+
+
+class DeadlinesApi(APIView):
+    """Organizer only: move the turn's deadlines (recorded and emailed to every player)."""
+
+    @extend_schema(request=DeadlinesInput, responses=TurnSerializer)
+    def post(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        if not is_organizer(request.user, turn.campaign):
+            return Response({"detail": "Not found."}, status=404)
+        data = DeadlinesInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        turn = deadline_change(turn=turn, changed_by=request.user, **data.validated_data)
+        return Response(TurnSerializer(turn).data)

@@ -1,0 +1,58 @@
+"""The JSON form of an order sheet's entries (stored on OrderSheet.entries and submissions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules.sheets import (
+    ArmyOrder,
+    BuySupplyDepot,
+    CreateArmy,
+    OrderKind,
+    ReinforceGarrison,
+    SheetEntries,
+    UpgradeArmy,
+)
+
+
+def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
+    return {
+        "orders": [
+            {
+                "army": o.army,
+                "kind": o.kind.value,
+                "target": o.target,
+                "support": o.support,
+                "path": list(o.path),
+                "disaster_choice": o.disaster_choice,
+                "pay_for_depot": o.pay_for_depot,
+            }
+            for o in entries.orders
+        ],
+        "creations": [{"name": c.name, "points": c.points, "province": c.province} for c in entries.creations],
+        "upgrades": [{"army": u.army, "points": u.points} for u in entries.upgrades],
+        "depots": [{"army": d.army} for d in entries.depots],
+        "garrisons": [{"province": g.province} for g in entries.garrisons],
+    }
+
+
+def entries_from_json(data: dict[str, Any]) -> SheetEntries:
+    """The inverse of entries_to_json; the data has been validated by the form or serializer."""
+    return SheetEntries(
+        orders=tuple(
+            ArmyOrder(
+                army=o["army"],
+                kind=OrderKind(o.get("kind", "hold")),
+                target=o.get("target"),
+                support=o.get("support"),
+                path=tuple(o.get("path") or ()),
+                disaster_choice=o.get("disaster_choice", "casualties"),
+                pay_for_depot=o.get("pay_for_depot", True),
+            )
+            for o in data.get("orders", [])
+        ),
+        creations=tuple(CreateArmy(**c) for c in data.get("creations", [])),
+        upgrades=tuple(UpgradeArmy(**u) for u in data.get("upgrades", [])),
+        depots=tuple(BuySupplyDepot(**d) for d in data.get("depots", [])),
+        garrisons=tuple(ReinforceGarrison(**g) for g in data.get("garrisons", [])),
+    )

@@ -1,0 +1,179 @@
+"""The order sheet form: one row per army, the kingdom's entries below. It parses; the
+service and the pure check decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from kingdoms.models import Army, Kingdom, Province
+
+from .rules.sheets import (
+    ArmyOrder,
+    BuySupplyDepot,
+    CreateArmy,
+    OrderKind,
+    ReinforceGarrison,
+    SheetEntries,
+    UpgradeArmy,
+)
+
+ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
+CREATION_ROWS = 2
+
+
+def _label(p: Province) -> str:
+    extra = [p.terrain]
+    if p.settlement != "none":
+        extra.append(p.settlement)
+    if p.razed:
+        extra.append("razed")
+    return f"{p.number} {p.name} ({', '.join(extra)})"
+
+
+class ArmyOrderForm(forms.Form):
+    kind = forms.ChoiceField(choices=ORDER_CHOICES, initial="hold", label="Order")
+    target = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Into")
+    support = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Support the battle in")
+    path_1 = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Forced march through")
+    path_2 = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="to")
+    upgrade_to = forms.IntegerField(required=False, min_value=0, label="Upgrade to (points)")
+    buy_depot = forms.BooleanField(required=False, label="Buy a supply depot (200 gold)")
+    disaster_choice = forms.ChoiceField(
+        choices=[("casualties", "take 50% casualties"), ("disband", "disband")],
+        initial="casualties",
+        label="On a foraging Disaster",
+    )
+    pay_for_depot = forms.BooleanField(required=False, initial=True, label="Pay 400 gold for a depot on a 12")
+
+    def __init__(self, *args: Any, army: Army, neighbours: list[Province], reach: list[Province], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.army = army
+        adjacent = [("", "-")] + [(p.number, _label(p)) for p in neighbours]
+        self.fields["target"].choices = adjacent
+        self.fields["support"].choices = adjacent
+        self.fields["path_1"].choices = adjacent
+        self.fields["path_2"].choices = [("", "-")] + [(p.number, _label(p)) for p in reach]
+
+    def order(self) -> ArmyOrder:
+        d = self.cleaned_data
+        kind = OrderKind(d["kind"])
+        return ArmyOrder(
+            army=self.army.id,
+            kind=kind,
+            target=d.get("target") if kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE) else None,
+            support=d.get("support") if kind in (OrderKind.MOVE, OrderKind.SUPPORT) else None,
+            path=tuple(p for p in (d.get("path_1"), d.get("path_2")) if p is not None)
+            if kind is OrderKind.FORCED_MARCH
+            else (),
+            disaster_choice=d.get("disaster_choice") or "casualties",
+            pay_for_depot=bool(d.get("pay_for_depot")),
+        )
+
+
+class CreateArmyForm(forms.Form):
+    name = forms.CharField(max_length=100, required=False, label="New army")
+    points = forms.IntegerField(required=False, min_value=0)
+    province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+
+    def __init__(self, *args: Any, provinces: list[Province], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["province"].choices = [("", "-")] + [(p.number, _label(p)) for p in provinces]
+
+    def creation(self) -> CreateArmy | None:
+        d = self.cleaned_data
+        if not (d.get("name") or d.get("points") or d.get("province")):
+            return None
+        return CreateArmy(name=d.get("name") or "", points=d.get("points") or 0, province=d.get("province") or 0)
+
+
+class OrderSheetForm:
+    """The whole sheet: `armies` (one ArmyOrderForm each), `creations`, `garrisons`."""
+
+    def __init__(self, data: Any = None, *, kingdom: Kingdom, initial: SheetEntries | None = None):
+        self.kingdom = kingdom
+        campaign = kingdom.campaign
+        provinces = {p.id: p for p in campaign.provinces.prefetch_related("neighbours")}
+        armies = list(
+            kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.FIELD, province__isnull=False).order_by(
+                "id"
+            )
+        )
+        initial = initial or SheetEntries()
+        orders = {o.army: o for o in initial.orders}
+        upgrades = {u.army: u.points for u in initial.upgrades}
+        depots = {d.army for d in initial.depots}
+        self.armies: list[ArmyOrderForm] = []
+        for army in armies:
+            here = provinces[army.province_id]
+            neighbours = sorted(here.neighbours.all(), key=lambda p: p.number)
+            reach = sorted({n for p in neighbours for n in p.neighbours.all()} - {here}, key=lambda p: p.number)
+            o = orders.get(army.id)
+            init = {
+                "kind": o.kind.value if o else "hold",
+                "target": o.target if o else None,
+                "support": o.support if o else None,
+                "path_1": o.path[0] if o and len(o.path) > 0 else None,
+                "path_2": o.path[1] if o and len(o.path) > 1 else None,
+                "disaster_choice": o.disaster_choice if o else "casualties",
+                "pay_for_depot": o.pay_for_depot if o else True,
+                "upgrade_to": upgrades.get(army.id),
+                "buy_depot": army.id in depots,
+            }
+            form = ArmyOrderForm(
+                data, prefix=f"army-{army.id}", initial=init, army=army, neighbours=neighbours, reach=reach
+            )
+            form.province = here
+            self.armies.append(form)
+        own = sorted((p for p in provinces.values() if p.controller_id == kingdom.id), key=lambda p: p.number)
+        created = list(initial.creations) + [None] * CREATION_ROWS
+        self.creations = [
+            CreateArmyForm(
+                data,
+                prefix=f"create-{i}",
+                provinces=own,
+                initial={"name": c.name, "points": c.points, "province": c.province} if c else None,
+            )
+            for i, c in enumerate(created[: max(CREATION_ROWS, len(initial.creations))])
+        ]
+        reinforced = set(
+            kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON).values_list(
+                "province__number", flat=True
+            )
+        )
+        chosen = {g.province for g in initial.garrisons}
+        self.garrison_options = [(p, p.number in reinforced) for p in own if p.settlement in ("town", "city")]
+        self.garrisons_chosen = chosen
+        self.data = data
+
+    def is_valid(self) -> bool:
+        forms_ = [*self.armies, *self.creations]
+        return all(f.is_valid() for f in forms_)
+
+    @property
+    def field_errors(self) -> list[str]:
+        out = []
+        for form in self.armies:
+            for field, errors in form.errors.items():
+                out += [f"{form.army.name}: {field}: {e}" for e in errors]
+        for form in self.creations:
+            for field, errors in form.errors.items():
+                out += [f"New army: {field}: {e}" for e in errors]
+        return out
+
+    def entries(self) -> SheetEntries:
+        orders = tuple(f.order() for f in self.armies)
+        upgrades = tuple(
+            UpgradeArmy(army=f.army.id, points=f.cleaned_data["upgrade_to"])
+            for f in self.armies
+            if f.cleaned_data.get("upgrade_to")
+        )
+        depots = tuple(BuySupplyDepot(army=f.army.id) for f in self.armies if f.cleaned_data.get("buy_depot"))
+        creations = tuple(c for c in (f.creation() for f in self.creations) if c is not None)
+        garrisons = tuple(
+            ReinforceGarrison(province=int(n))
+            for n in (self.data.getlist("garrison") if self.data else [])
+            if str(n).isdigit()
+        )
+        return SheetEntries(orders=orders, creations=creations, upgrades=upgrades, depots=depots, garrisons=garrisons)

@@ -1,0 +1,63 @@
+"""Deadlines from the weekly schedule (Appendix: Campaign Schedule). Pure Python."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+REMINDER_BEFORE = dt.timedelta(hours=24)
+# A turn opened less than this before the next orders day takes the following week's
+# (players get at least a day to write their orders; docs/rules-decisions.md).
+MIN_ORDERS_WINDOW = dt.timedelta(hours=24)
+
+
+def next_weekly(after: dt.datetime, *, weekday: int, at: dt.time, time_zone: str) -> dt.datetime:
+    """The first `weekday` at `at` (local time in `time_zone`) strictly after `after`, as an aware
+    datetime. Local wall-clock time is kept across daylight-saving changes."""
+    zone = ZoneInfo(time_zone)
+    local = after.astimezone(zone)
+    days = (weekday - local.weekday()) % 7
+    candidate = dt.datetime.combine(local.date() + dt.timedelta(days=days), at, tzinfo=zone)
+    if candidate <= local:
+        candidate = dt.datetime.combine(local.date() + dt.timedelta(days=days + 7), at, tzinfo=zone)
+    return candidate
+
+
+def turn_deadlines(
+    opened: dt.datetime,
+    *,
+    orders_weekday: int,
+    orders_time: dt.time,
+    results_weekday: int,
+    results_time: dt.time,
+    time_zone: str,
+) -> tuple[dt.datetime, dt.datetime]:
+    """The orders deadline (the next orders day at least MIN_ORDERS_WINDOW after the turn opens)
+    and the results deadline (the next results day after the orders deadline)."""
+    orders = next_weekly(opened + MIN_ORDERS_WINDOW, weekday=orders_weekday, at=orders_time, time_zone=time_zone)
+    results = next_weekly(orders, weekday=results_weekday, at=results_time, time_zone=time_zone)
+    return orders, results
+
+
+def deadline_text(when: dt.datetime, time_zone: str) -> str:
+    """'Sunday 29 November 2026, 20:00 (Europe/London)'."""
+    local = when.astimezone(ZoneInfo(time_zone))
+    return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({time_zone})"
+
+
+def time_left_text(deadline: dt.datetime, now: dt.datetime) -> str:
+    """'2 days 3 hours', '45 minutes', or 'passed'."""
+    left = deadline - now
+    if left.total_seconds() <= 0:
+        return "passed"
+    minutes = int(left.total_seconds() // 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(minutes, 60)
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if not days and (minutes or not parts):
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    return " ".join(parts)

@@ -1,0 +1,124 @@
+"""API serializers for turns and order sheets."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from .models import OrderSheet, Turn
+from .rules.sheets import (
+    DISASTER_CHOICES,
+    ArmyOrder,
+    BuySupplyDepot,
+    CreateArmy,
+    OrderKind,
+    ReinforceGarrison,
+    SheetEntries,
+    UpgradeArmy,
+)
+
+
+class TurnSerializer(serializers.ModelSerializer):
+    campaign = serializers.IntegerField(source="campaign_id")
+    paused = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Turn
+        fields = ["id", "campaign", "number", "status", "orders_deadline", "results_deadline", "paused"]
+
+    def get_paused(self, turn: Turn) -> bool:
+        from .services.turns import schedule_of
+
+        return schedule_of(turn.campaign).paused
+
+
+class ArmyOrderInput(serializers.Serializer):
+    army = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=[k.value for k in OrderKind], default="hold")
+    target = serializers.IntegerField(required=False, allow_null=True)
+    support = serializers.IntegerField(required=False, allow_null=True)
+    path = serializers.ListField(child=serializers.IntegerField(), required=False, default=list, max_length=2)
+    disaster_choice = serializers.ChoiceField(choices=DISASTER_CHOICES, default="casualties")
+    pay_for_depot = serializers.BooleanField(default=True)
+
+
+class CreateArmyInput(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    points = serializers.IntegerField()
+    province = serializers.IntegerField()
+
+
+class UpgradeArmyInput(serializers.Serializer):
+    army = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class ArmyRefInput(serializers.Serializer):
+    army = serializers.IntegerField()
+
+
+class ProvinceRefInput(serializers.Serializer):
+    province = serializers.IntegerField()
+
+
+class OrderSheetInput(serializers.Serializer):
+    orders = ArmyOrderInput(many=True, default=list)
+    creations = CreateArmyInput(many=True, default=list)
+    upgrades = UpgradeArmyInput(many=True, default=list)
+    depots = ArmyRefInput(many=True, default=list)
+    garrisons = ProvinceRefInput(many=True, default=list)
+    submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
+
+    def entries(self) -> SheetEntries:
+        d = self.validated_data
+        return SheetEntries(
+            orders=tuple(
+                ArmyOrder(
+                    army=o["army"],
+                    kind=OrderKind(o["kind"]),
+                    target=o.get("target"),
+                    support=o.get("support"),
+                    path=tuple(o.get("path") or ()),
+                    disaster_choice=o["disaster_choice"],
+                    pay_for_depot=o["pay_for_depot"],
+                )
+                for o in d["orders"]
+            ),
+            creations=tuple(CreateArmy(**c) for c in d["creations"]),
+            upgrades=tuple(UpgradeArmy(**u) for u in d["upgrades"]),
+            depots=tuple(BuySupplyDepot(**x) for x in d["depots"]),
+            garrisons=tuple(ReinforceGarrison(**x) for x in d["garrisons"]),
+        )
+
+
+class OrderSheetSerializer(serializers.ModelSerializer):
+    kingdom = serializers.IntegerField(source="kingdom_id")
+    turn = serializers.IntegerField(source="turn.number")
+
+    class Meta:
+        model = OrderSheet
+        fields = ["kingdom", "turn", "status", "entries", "updated_at", "submitted_at"]
+
+
+class SheetCheckSerializer(serializers.Serializer):
+    errors = serializers.ListField(child=serializers.CharField())
+    warnings = serializers.ListField(child=serializers.CharField())
+    costs = serializers.ListField(child=serializers.ListField())
+    gold = serializers.IntegerField()
+
+
+class OrderSheetResultSerializer(serializers.Serializer):
+    sheet = OrderSheetSerializer()
+    check = SheetCheckSerializer()
+
+
+class SheetStatusSerializer(serializers.Serializer):
+    kingdom = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    submitted_at = serializers.DateTimeField(allow_null=True)
+
+
+class DeadlinesInput(serializers.Serializer):
+    orders_deadline = serializers.DateTimeField(required=False)
+    results_deadline = serializers.DateTimeField(required=False)
+    reason = serializers.CharField(required=False, default="", allow_blank=True)

@@ -1,0 +1,1 @@
+"""Services of turns and order sheets."""

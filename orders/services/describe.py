@@ -1,0 +1,53 @@
+"""Orders in words, for receipts, pages and reports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kingdoms.models import Army, Kingdom
+
+from ..entries import entries_from_json
+from ..rules.sheets import OrderKind
+
+
+def describe_entries(*, kingdom: Kingdom, entries: dict[str, Any]) -> dict[str, list[str]]:
+    """{'orders': [...one line per army...], 'kingdom': [...creations, upgrades, purchases...]}.
+    Armies without an order are listed as holding, as the rules make them."""
+    sheet = entries_from_json(entries)
+    provinces = {p.number: f"{p.number} {p.name}" for p in kingdom.campaign.provinces.all()}
+    armies = {a.id: a for a in Army.objects.filter(kingdom=kingdom).select_related("province")}
+    ordered = {o.army: o for o in sheet.orders}
+
+    def where(number: int | None) -> str:
+        return provinces.get(number, f"province {number}") if number is not None else "?"
+
+    lines = []
+    for army in sorted(armies.values(), key=lambda a: a.id):
+        if army.status != Army.Status.ACTIVE or army.kind != Army.Kind.FIELD:
+            continue
+        order = ordered.get(army.id)
+        start = f"{army.name} (in {where(army.province.number if army.province else None)})"
+        if order is None:
+            lines.append(f"{start}: Hold (no order given)")
+            continue
+        text = order.kind.label
+        if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE):
+            text += f" into {where(order.target)}"
+        if order.kind is OrderKind.FORCED_MARCH:
+            text += " through " + " to ".join(where(p) for p in order.path)
+        if order.support is not None:
+            text += (" and support" if order.kind is OrderKind.MOVE else "") + f" the battle in {where(order.support)}"
+        extras = []
+        if not army.supply_depot:
+            extras.append(f"on a foraging Disaster: {order.disaster_choice}")
+            extras.append("pay 400 gold for a depot on a 12" if order.pay_for_depot else "do not pay for a depot")
+        lines.append(f"{start}: {text}" + (f" ({'; '.join(extras)})" if extras else ""))
+    kingdom_lines = [f"Create {c.name} ({c.points:,} points) in {where(c.province)}" for c in sheet.creations]
+    kingdom_lines += [
+        f"Upgrade {armies[u.army].name if u.army in armies else u.army} to {u.points:,} points" for u in sheet.upgrades
+    ]
+    kingdom_lines += [
+        f"Buy a supply depot for {armies[d.army].name if d.army in armies else d.army}" for d in sheet.depots
+    ]
+    kingdom_lines += [f"Elite Defense Force for {where(g.province)}" for g in sheet.garrisons]
+    return {"orders": lines, "kingdom": kingdom_lines}

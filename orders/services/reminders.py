@@ -1,0 +1,55 @@
+"""Reminder emails 24 hours before the orders deadline, to kingdoms that have not submitted."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import IntegrityError, transaction
+
+from briternia.emails import email_send
+from kingdoms.models import Kingdom
+
+from ..models import CampaignSchedule, OrderSheet, OrdersReminder, Turn
+from ..rules.schedule import REMINDER_BEFORE, deadline_text, time_left_text
+
+
+def orders_reminders_send(*, now: dt.datetime) -> list[Kingdom]:
+    """Send each due reminder once: turns with orders open, deadline within 24 hours and not yet
+    passed, campaign not paused; kingdoms (the Ancient Dead aside) without a submitted sheet."""
+    paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
+    turns = (
+        Turn.objects.filter(
+            status=Turn.Status.ORDERS_OPEN, orders_deadline__gt=now, orders_deadline__lte=now + REMINDER_BEFORE
+        )
+        .exclude(campaign_id__in=paused)
+        .select_related("campaign")
+    )
+    reminded: list[Kingdom] = []
+    for turn in turns:
+        submitted = OrderSheet.objects.filter(turn=turn, status=OrderSheet.Status.SUBMITTED).values("kingdom_id")
+        already = turn.reminders.values("kingdom_id")
+        kingdoms = (
+            turn.campaign.kingdoms.exclude(army_type="ancient-dead")
+            .exclude(id__in=submitted)
+            .exclude(id__in=already)
+            .prefetch_related("players")
+        )
+        for kingdom in kingdoms:
+            try:
+                with transaction.atomic():
+                    OrdersReminder.objects.create(turn=turn, kingdom=kingdom)
+            except IntegrityError:
+                continue  # another sweep got there first
+            email_send(
+                "orders-reminder",
+                to=[p.email for p in kingdom.players.all() if p.email],
+                context={
+                    "kingdom": kingdom,
+                    "turn": turn,
+                    "campaign": turn.campaign,
+                    "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
+                    "time_left": time_left_text(turn.orders_deadline, now),
+                },
+            )
+            reminded.append(kingdom)
+    return reminded

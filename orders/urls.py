@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("turns/<int:turn_id>/orders/", views.order_sheet, name="order-sheet"),
+    path("turns/<int:turn_id>/orders/<int:kingdom_id>/", views.order_sheet, name="order-sheet-kingdom"),
+    path("turns/<int:turn_id>/orders/<int:kingdom_id>/receipt/", views.order_receipt, name="order-receipt"),
+    path("turns/<int:turn_id>/sheets/", views.sheets_overview, name="sheets-overview"),
+    path("turns/<int:turn_id>/deadlines/", views.deadlines_change, name="turn-deadlines"),
+    path("campaigns/<int:campaign_id>/pause/", views.campaign_pause_toggle, name="campaign-pause"),
+]

@@ -1,0 +1,207 @@
+"""Order sheet pages: the player's form and receipt, the organizer's overview and deadlines."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from briternia.errors import DomainError
+from kingdoms.selectors import campaign_get, is_organizer
+
+from . import selectors
+from .entries import entries_from_json
+from .forms import OrderSheetForm
+from .models import OrderSheet
+from .rules.schedule import deadline_text, time_left_text
+from .rules.sheets import sheet_check
+from .services.describe import describe_entries
+from .services.sheets import order_sheet_save, sheet_context, submitted_entries
+from .services.turns import campaign_pause, current_turn, deadline_change, schedule_of
+
+
+def _deadline_context(turn) -> dict:
+    tz = turn.campaign.time_zone
+    return {
+        "deadline": deadline_text(turn.orders_deadline, tz),
+        "time_left": time_left_text(turn.orders_deadline, timezone.now()),
+        "results_deadline": deadline_text(turn.results_deadline, tz),
+        "paused": schedule_of(turn.campaign).paused,
+    }
+
+
+@login_required
+def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = None) -> HttpResponse:
+    """The kingdom's order sheet: save a draft, check it, or submit it."""
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    kingdom = selectors.sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
+    sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
+    initial = entries_from_json(sheet.entries) if sheet else None
+    errors: list[str] = []
+    if request.method == "POST":
+        form = OrderSheetForm(request.POST, kingdom=kingdom)
+        action = request.POST.get("action", "draft")
+        if not form.is_valid():
+            errors = form.field_errors
+        else:
+            try:
+                order_sheet_save(
+                    kingdom=kingdom,
+                    turn=turn,
+                    entries=form.entries(),
+                    submitted_by=request.user,
+                    submit=action == "submit",
+                )
+            except DomainError as exc:
+                errors = exc.messages
+            else:
+                if action == "submit":
+                    messages.success(request, "Your orders are submitted. A receipt is on its way by email.")
+                    return redirect("order-receipt", turn_id=turn.pk, kingdom_id=kingdom.pk)
+                if action == "check":
+                    messages.info(request, "Checked and saved as a draft (not submitted).")
+                else:
+                    messages.success(request, "Draft saved (not submitted).")
+                return redirect("order-sheet-kingdom", turn_id=turn.pk, kingdom_id=kingdom.pk)
+        check = sheet_check(form.entries(), sheet_context(kingdom=kingdom, turn=turn)) if form.is_valid() else None
+    else:
+        form = OrderSheetForm(kingdom=kingdom, initial=initial)
+        check = sheet_check(initial, sheet_context(kingdom=kingdom, turn=turn)) if initial else None
+    last = submitted_entries(sheet) if sheet else None
+    all_errors = errors or (check.errors if check else [])
+    for army_form in form.armies:
+        # Messages name their army first: show each beside its army's row.
+        army_form.messages = [e for e in all_errors if e.startswith(army_form.army.name)]
+    context = {
+        "turn": turn,
+        "campaign": turn.campaign,
+        "kingdom": kingdom,
+        "form": form,
+        "sheet": sheet,
+        "errors": all_errors,
+        "warnings": check.warnings if check else [],
+        "costs": check.costs if check else [],
+        "gold": check.gold if check else 0,
+        "treasury": kingdom.treasury_balance(),
+        "draft_differs": sheet is not None and last is not None and last != sheet.entries,
+        "organizer": is_organizer(request.user, turn.campaign),
+        **_deadline_context(turn),
+    }
+    return render(request, "orders/order_sheet.html", context, status=400 if errors else 200)
+
+
+@login_required
+def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpResponse:
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    kingdom = selectors.sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
+    sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
+    submission = sheet.submissions.order_by("-submitted_at", "-id").first() if sheet else None
+    if submission is None:
+        raise Http404("Nothing submitted yet.")
+    return render(
+        request,
+        "orders/order_receipt.html",
+        {
+            "turn": turn,
+            "campaign": turn.campaign,
+            "kingdom": kingdom,
+            "submission": submission,
+            "submissions": sheet.submissions.select_related("submitted_by").order_by("-submitted_at"),
+            "lines": describe_entries(kingdom=kingdom, entries=submission.entries),
+            **_deadline_context(turn),
+        },
+    )
+
+
+@login_required
+def sheets_overview(request: HttpRequest, turn_id: int) -> HttpResponse:
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    rows = selectors.sheets_overview(user=request.user, turn=turn)
+    return render(
+        request,
+        "orders/sheets_overview.html",
+        {
+            "turn": turn,
+            "campaign": turn.campaign,
+            "rows": rows,
+            "missing": [k for k, s in rows if not k.is_ancient_dead and (s is None or s.status != "submitted")],
+            "changes": turn.deadline_changes.select_related("changed_by"),
+            "deadline_form": DeadlineForm(
+                initial={
+                    "orders_deadline": timezone.localtime(turn.orders_deadline, _zone(turn)).strftime("%Y-%m-%dT%H:%M"),
+                    "results_deadline": timezone.localtime(turn.results_deadline, _zone(turn)).strftime(
+                        "%Y-%m-%dT%H:%M"
+                    ),
+                }
+            ),
+            **_deadline_context(turn),
+        },
+    )
+
+
+def _zone(turn):
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(turn.campaign.time_zone)
+
+
+class DeadlineForm(forms.Form):
+    orders_deadline = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    results_deadline = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    reason = forms.CharField(max_length=200, required=False)
+
+
+@login_required
+@require_POST
+def deadlines_change(request: HttpRequest, turn_id: int) -> HttpResponse:
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    if not is_organizer(request.user, turn.campaign):
+        raise Http404
+    form = DeadlineForm(request.POST)
+    if form.is_valid():
+        zone = _zone(turn)
+        # The organizer types local times of the campaign's time zone.
+        local = {k: form.cleaned_data[k].replace(tzinfo=None) for k in ("orders_deadline", "results_deadline")}
+        aware = {k: dt.datetime.combine(v.date(), v.time(), tzinfo=zone) for k, v in local.items()}
+        try:
+            deadline_change(
+                turn=turn,
+                changed_by=request.user,
+                orders_deadline=aware["orders_deadline"] if aware["orders_deadline"] != turn.orders_deadline else None,
+                results_deadline=aware["results_deadline"]
+                if aware["results_deadline"] != turn.results_deadline
+                else None,
+                reason=form.cleaned_data["reason"],
+            )
+        except DomainError as exc:
+            for m in exc.messages:
+                messages.error(request, m)
+        else:
+            messages.success(request, "Deadlines saved; the players are told by email.")
+    else:
+        messages.error(request, "Give both deadlines as date and time.")
+    return redirect("sheets-overview", turn_id=turn.pk)
+
+
+@login_required
+@require_POST
+def campaign_pause_toggle(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get(user=request.user, campaign_id=campaign_id)
+    if not is_organizer(request.user, campaign):
+        raise Http404
+    paused = request.POST.get("paused") == "1"
+    try:
+        campaign_pause(campaign=campaign, paused=paused, changed_by=request.user, reason=request.POST.get("reason", ""))
+    except DomainError as exc:
+        for m in exc.messages:
+            messages.error(request, m)
+    else:
+        messages.success(request, "The campaign is paused." if paused else "The campaign is running again.")
+    turn = current_turn(campaign)
+    return redirect("sheets-overview", turn_id=turn.pk) if turn else redirect("campaign", campaign_id=campaign.pk)

@@ -1,0 +1,270 @@
+"""Order sheet rules (orders/rules/sheets.py): 3. Create / Upgrade Armies, Supply Depot,
+4. Write Orders, 5. Executing Orders, Army-Specific Rules (forced march), Army Restrictions."""
+
+import pytest
+
+from kingdoms.rules.tables import ArmyType
+from orders.rules.sheets import (
+    ArmyOrder,
+    ArmyState,
+    BuySupplyDepot,
+    CreateArmy,
+    OrderKind,
+    ProvinceState,
+    ReinforceGarrison,
+    SheetContext,
+    SheetEntries,
+    UpgradeArmy,
+    sheet_check,
+)
+from orders.rules.tables import creation_cost
+
+ME = 1
+# A 4 x 4 grid of sections, numbered row by row:
+#   1  2  3  4
+#   5  6  7  8
+#   9 10 11 12
+#  13 14 15 16
+TERRAIN = {3: "forest", 4: "mountains", 7: "marshland", 8: "desert", 11: "forest", 12: "forest"}
+SETTLEMENT = {1: "city", 2: "town", 10: "town"}
+
+
+def grid() -> dict[int, frozenset[int]]:
+    pos = {n: ((n - 1) % 4, (n - 1) // 4) for n in range(1, 17)}
+    return {
+        a: frozenset(b for b in pos if b != a and abs(pos[a][0] - pos[b][0]) <= 1 and abs(pos[a][1] - pos[b][1]) <= 1)
+        for a in pos
+    }
+
+
+def context(armies=(), army_type=ArmyType.EMPIRE, treasury=6000, mine=(1, 2, 5, 6), razed=(), turn=3, **kw):
+    provinces = {
+        n: ProvinceState(
+            number=n,
+            name=f"P{n}",
+            terrain=TERRAIN.get(n, "plains"),
+            settlement=SETTLEMENT.get(n, "none"),
+            razed=n in razed,
+            controller=ME if n in mine else (2 if n in (15, 16) else None),
+        )
+        for n in range(1, 17)
+    }
+    armies = armies or (ArmyState(id=10, name="1st Army", province=1, size=2000),)
+    return SheetContext(
+        kingdom=ME,
+        army_type=army_type,
+        turn=turn,
+        treasury=treasury,
+        player_count=4,
+        armies={a.id: a for a in armies},
+        army_names=frozenset(a.name for a in armies),
+        provinces=provinces,
+        adjacency=grid(),
+        capitol=kw.get("capitol", 1),
+    )
+
+
+def check(entries, **kw):
+    return sheet_check(entries, context(**kw))
+
+
+def only_errors(result):
+    return " | ".join(result.errors)
+
+
+# --- 3. Create / Upgrade Armies -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "points, army_type, settlement, gold",
+    [
+        (1500, ArmyType.EMPIRE, "town", 1350),
+        (1500, ArmyType.EMPIRE, "none", 1500),
+        (1500, ArmyType.BEASTS_OF_CHAOS, "city", 1425),
+        (1500, ArmyType.OGRE_KINGDOMS, "town", 1425),
+        (1500, ArmyType.DOGS_OF_WAR, "city", 1500),
+        (1000, ArmyType.EMPIRE, "city", 900),
+        (2000, ArmyType.EMPIRE, "city", 1800),
+        (1005, ArmyType.BEASTS_OF_CHAOS, "city", 955),  # 954.75 rounds up
+    ],
+)
+def test_case_C1_creation_cost_with_town_and_city_discounts(points, army_type, settlement, gold):
+    assert creation_cost(points, army_type, settlement) == gold
+
+
+def test_case_C1_the_sheet_charges_the_discounted_cost():
+    ctx_armies = (ArmyState(id=10, name="1st Army", province=6, size=2000),)
+    result = check(SheetEntries(creations=(CreateArmy("2nd Army", 1500, 2),)), armies=ctx_armies, mine=(1, 2, 5, 6, 9))
+    assert result.ok, result.errors
+    assert result.costs == [("Create 2nd Army (1,500 points) in 2 P2", 1350)]
+
+
+def test_case_C2_upgrade_costs_the_difference():
+    armies = (ArmyState(id=10, name="1st Army", province=2, size=1200),)
+    result = check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), armies=armies)
+    assert result.ok and result.gold == 400
+    armies = (ArmyState(id=10, name="1st Army", province=2, size=1000),)
+    result = check(SheetEntries(upgrades=(UpgradeArmy(10, 1500),)), armies=armies)
+    assert result.ok and result.gold == 500
+
+
+def test_upgrade_only_in_a_town_or_city_you_control_and_never_above_2000():
+    armies = (ArmyState(id=10, name="1st Army", province=6, size=1200),)
+    assert "upgraded in a town or city you control" in only_errors(
+        check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), armies=armies)
+    )
+    armies = (ArmyState(id=10, name="1st Army", province=2, size=1800),)
+    assert "above the maximum army size of 2,000" in only_errors(
+        check(SheetEntries(upgrades=(UpgradeArmy(10, 2100),)), armies=armies)
+    )
+    assert "raises the army above its 1,800 points" in only_errors(
+        check(SheetEntries(upgrades=(UpgradeArmy(10, 1500),)), armies=armies)
+    )
+
+
+def test_case_C3_an_army_upgraded_this_turn_may_not_move_or_support():
+    armies = (ArmyState(id=10, name="1st Army", province=2, size=1200),)
+    entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=3),), upgrades=(UpgradeArmy(10, 1600),))
+    errors = only_errors(check(entries, armies=armies))
+    assert "1st Army is upgraded in this sheet" in errors
+    assert "may not move or support the turn they are created or upgraded (3. Create / Upgrade Armies)" in errors
+    support = SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=3),), upgrades=(UpgradeArmy(10, 1600),))
+    assert "may not move or support" in only_errors(check(support, armies=armies))
+    hold = SheetEntries(orders=(ArmyOrder(10, OrderKind.HOLD),), upgrades=(UpgradeArmy(10, 1600),))
+    assert check(hold, armies=armies).ok
+
+
+def test_case_C3_an_army_created_this_turn_may_not_move():
+    armies = (ArmyState(id=10, name="2nd Army", province=5, size=1200, created_turn=3),)
+    errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=9),)), armies=armies))
+    assert "2nd Army was created or upgraded this turn" in errors
+
+
+@pytest.mark.parametrize("points", [900, 2100])
+def test_case_C4_army_of_900_or_2100_points_cannot_be_created(points):
+    errors = only_errors(check(SheetEntries(creations=(CreateArmy("2nd Army", points, 5),)), mine=(1, 2, 5, 6, 9)))
+    assert f"an army of {points:,} points cannot be created" in errors and "(Army Restrictions)" in errors
+
+
+def test_case_C4_gold_never_takes_the_treasury_below_zero():
+    entries = SheetEntries(creations=(CreateArmy("2nd Army", 2000, 5),))
+    result = check(entries, treasury=1500, mine=(1, 2, 5, 6, 9))
+    assert "spends 2,000 gold but the treasury holds 1,500: 500 gold short" in only_errors(result)
+    assert check(entries, treasury=2000, mine=(1, 2, 5, 6, 9)).ok
+
+
+def test_new_armies_go_to_an_unoccupied_province_you_control_within_the_army_table():
+    assert "is not yours" in only_errors(check(SheetEntries(creations=(CreateArmy("2nd", 1000, 9),))))
+    assert "is occupied" in only_errors(check(SheetEntries(creations=(CreateArmy("2nd", 1000, 1),))))
+    # Four players: one additional army for every four provinces. Four provinces allow two armies.
+    two = SheetEntries(creations=(CreateArmy("2nd", 1000, 5), CreateArmy("3rd", 1000, 6)))
+    assert "the Army Table allows 2" in only_errors(check(two))
+    assert check(SheetEntries(creations=(CreateArmy("2nd", 1000, 5),))).ok
+    assert "already has an army of that name" in only_errors(
+        check(SheetEntries(creations=(CreateArmy("1st Army", 1000, 5),)))
+    )
+
+
+def test_supply_depot_200_gold_in_a_town_or_city_and_elite_defense_force_500():
+    armies = (ArmyState(id=10, name="1st Army", province=2, size=2000, supply_depot=False),)
+    result = check(SheetEntries(depots=(BuySupplyDepot(10),), garrisons=(ReinforceGarrison(1),)), armies=armies)
+    assert result.ok and result.gold == 700
+    armies = (ArmyState(id=10, name="1st Army", province=6, size=2000, supply_depot=False),)
+    assert "bought in a town or city" in only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),)), armies=armies))
+    assert "town or city you control" in only_errors(check(SheetEntries(garrisons=(ReinforceGarrison(6),))))
+    assert "already has a supply depot" in only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),))))
+
+
+# --- 4-5. Orders -----------------------------------------------------------------------------
+
+
+def test_case_O2_a_move_to_a_province_not_adjacent_is_refused_naming_it():
+    errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=3),))))
+    assert "1st Army: 3 P3 is not adjacent to 1 P1" in errors and "(5. Executing Orders: Move)" in errors
+
+
+def test_case_O2_corner_to_corner_sections_are_adjacent():
+    assert check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=6),))).ok
+
+
+def test_move_needs_a_target_on_the_map():
+    assert "needs a province to move into" in only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE),))))
+    assert "province 99 is not on the map" in only_errors(
+        check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=99),)))
+    )
+
+
+def test_not_your_army_and_two_entries_for_one_army_are_refused():
+    assert "Army 77 is not one of your active armies" in only_errors(check(SheetEntries(orders=(ArmyOrder(77),))))
+    two = SheetEntries(orders=(ArmyOrder(10), ArmyOrder(10, OrderKind.FORTIFY)))
+    assert "1st Army has 2 orders" in only_errors(check(two))
+
+
+def test_fortify_not_razed_and_recover_only_razed():
+    armies = (ArmyState(id=10, name="1st Army", province=6, size=2000),)
+    errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORTIFY),)), armies=armies, razed=(6,)))
+    assert "razed provinces cannot be fortified until they are recovered (Fortify)" in errors
+    assert "is not razed; Recover is for razed provinces" in only_errors(
+        check(SheetEntries(orders=(ArmyOrder(10, OrderKind.RECOVER),)), armies=armies)
+    )
+    assert check(SheetEntries(orders=(ArmyOrder(10, OrderKind.RECOVER),)), armies=armies, razed=(6,)).ok
+    assert "already razed" in only_errors(
+        check(SheetEntries(orders=(ArmyOrder(10, OrderKind.RAZE_HOLD),)), armies=armies, razed=(6,))
+    )
+
+
+def test_support_only_a_province_bordering_the_army():
+    assert check(SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=6),))).ok
+    errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=11),))))
+    assert "does not border 1 P1" in errors and "(6. Fight Battles: Support)" in errors
+    assert "only Move or Support orders may support" in only_errors(
+        check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORTIFY, support=6),)))
+    )
+
+
+@pytest.mark.parametrize(
+    "army_type, start, path, ok, message",
+    [
+        (ArmyType.EMPIRE, 5, (6, 10), True, ""),  # plains, plains (town)
+        (ArmyType.EMPIRE, 2, (3, 7), False, "may Forced March only through plains; 3 P3 is forest"),
+        (ArmyType.WOOD_ELVES, 6, (11, 12), True, ""),  # woods
+        (ArmyType.DWARFS, 2, (3, 4), False, "only through mountains and plains; 3 P3 is forest"),
+        (ArmyType.LIZARDMEN, 2, (7, 11), False, "11 P11 is forest"),
+        (ArmyType.ORCS_AND_GOBLINS, 2, (3, 4), True, ""),  # any terrain but desert
+        (ArmyType.ORCS_AND_GOBLINS, 2, (3, 8), False, "no army may Forced March through desert (8 P8)"),
+        (ArmyType.EMPIRE, 1, (6, 16), False, "16 P16 is not adjacent to 6 P6"),
+        (ArmyType.ANCIENT_DEAD, 1, (2, 3), False, "can never attempt a Forced March"),
+    ],
+)
+def test_forced_march_through_the_terrain_the_army_type_may_cross(army_type, start, path, ok, message):
+    armies = (ArmyState(id=10, name="1st Army", province=start, size=2000),)
+    result = check(
+        SheetEntries(orders=(ArmyOrder(10, OrderKind.FORCED_MARCH, path=path),)), armies=armies, army_type=army_type
+    )
+    assert result.ok is ok, result.errors
+    assert message in only_errors(result)
+
+
+def test_forced_march_names_two_provinces():
+    errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORCED_MARCH, path=(6,)),))))
+    assert "names its two provinces" in errors
+
+
+# --- Warnings ------------------------------------------------------------------------------
+
+
+def test_warnings_for_legal_but_probably_mistaken_orders():
+    armies = (
+        ArmyState(id=10, name="1st Army", province=1, size=2000),
+        ArmyState(id=11, name="2nd Army", province=5, size=1500),
+    )
+    entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=6), ArmyOrder(11, OrderKind.MOVE, target=6)))
+    result = check(entries, armies=armies)
+    assert result.ok
+    text = " | ".join(result.warnings)
+    assert "1st Army and 2nd Army would end in 6 P6" in text and "(Occupied Province)" in text
+    assert "Every army leaves your capitol 1 P1" in text
+
+    lonely = SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=2),))
+    assert "supports a battle in 2 P2, where none of your armies attacks or stands" in " ".join(check(lonely).warnings)
+    assert check(SheetEntries(orders=(ArmyOrder(10, OrderKind.HOLD),))).warnings == []
