@@ -1,0 +1,210 @@
+"""Order sheets through the services: deadline, drafts, submissions, emails (orders/services)."""
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from freezegun import freeze_time
+
+from briternia.errors import DomainError
+from kingdoms.models import Kingdom
+from orders.models import DeadlineChange, OrderSheet, OrderSubmission
+from orders.rules.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries
+from orders.services.reminders import orders_reminders_send
+from orders.services.sheets import order_sheet_save, submitted_entries
+from orders.services.turns import campaign_pause, deadline_change
+from orders.tasks import deadline_sweep
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    return demo_campaign.turns.get(number=1)
+
+
+@pytest.fixture
+def ostland(demo_campaign):
+    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+
+
+@pytest.fixture
+def alice(demo_campaign):
+    return get_user_model().objects.get(username="alice")
+
+
+def move_entries(kingdom) -> SheetEntries:
+    army = kingdom.armies.get(kind="field")
+    target = army.province.neighbours.exclude(terrain="desert").order_by("number").first()
+    return SheetEntries(orders=(ArmyOrder(army.id, OrderKind.MOVE, target=target.number),))
+
+
+def bad_entries(kingdom) -> SheetEntries:
+    army = kingdom.armies.get(kind="field")
+    far = kingdom.campaign.provinces.exclude(pk=army.province_id).exclude(pk__in=army.province.neighbours.all()).first()
+    return SheetEntries(orders=(ArmyOrder(army.id, OrderKind.MOVE, target=far.number),))
+
+
+def test_turn_one_opens_with_the_campaign(demo_campaign, turn):
+    assert turn.status == "orders-open"
+    assert turn.results_deadline > turn.orders_deadline
+    local = turn.orders_deadline.astimezone(ZoneInfo("Europe/London"))
+    assert (local.weekday(), local.hour, local.minute) == (6, 20, 0)  # Sunday 20:00, the rulebook's schedule
+    results = turn.results_deadline.astimezone(ZoneInfo("Europe/London"))
+    assert (results.weekday(), results.hour) == (2, 21)  # Wednesday 21:00
+
+
+def test_submission_just_before_the_deadline_is_accepted_and_just_after_refused(turn, ostland, alice):
+    before = turn.orders_deadline - dt.timedelta(seconds=1)
+    after = turn.orders_deadline + dt.timedelta(seconds=1)
+    order_sheet_save(
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=before
+    )
+    with pytest.raises(
+        DomainError,
+        match=r"The orders deadline of turn 1 was \w+day \d+ \w+ 20\d\d, 20:00 "
+        r"\(Europe/London\); this sheet arrived after it and is refused",
+    ):
+        order_sheet_save(kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=True, now=after)
+    with pytest.raises(DomainError, match="arrived after it"):
+        order_sheet_save(
+            kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=False, now=after
+        )
+    assert OrderSubmission.objects.count() == 1
+
+
+def test_an_extended_deadline_accepts_the_sheet(
+    turn, ostland, alice, demo_campaign, django_capture_on_commit_callbacks
+):
+    late = turn.orders_deadline + dt.timedelta(hours=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        deadline_change(
+            turn=turn,
+            changed_by=demo_campaign.organizer,
+            orders_deadline=turn.orders_deadline + dt.timedelta(days=1),
+            reason="Holiday",
+            now=turn.orders_deadline - dt.timedelta(hours=2),
+        )
+    turn.refresh_from_db()
+    order_sheet_save(
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=late
+    )
+    change = DeadlineChange.objects.get()
+    assert change.kind == "orders" and change.reason == "Holiday" and change.changed_by == demo_campaign.organizer
+    announcement = next(m for m in mail.outbox if "orders deadline" in m.subject)
+    assert set(announcement.to) >= {"alice@briternia.local", "bob@briternia.local", "dave@briternia.local"}
+    assert change.new_value in announcement.body and "Holiday" in announcement.body
+
+
+def test_a_deadline_cannot_move_into_the_past(turn, demo_campaign):
+    with pytest.raises(DomainError, match="has already passed"):
+        deadline_change(
+            turn=turn, changed_by=demo_campaign.organizer, orders_deadline=turn.orders_deadline - dt.timedelta(days=30)
+        )
+
+
+def test_while_paused_the_deadline_does_not_pass(turn, ostland, alice, demo_campaign):
+    campaign_pause(campaign=demo_campaign, paused=True, changed_by=demo_campaign.organizer, reason="Holidays")
+    late = turn.orders_deadline + dt.timedelta(days=2)
+    order_sheet_save(
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=late
+    )
+    assert DeadlineChange.objects.filter(kind="paused").exists()
+    with pytest.raises(DomainError, match="already paused"):
+        campaign_pause(campaign=demo_campaign, paused=True, changed_by=demo_campaign.organizer)
+
+
+def test_a_draft_with_errors_is_kept_but_a_submission_with_errors_is_refused_whole(turn, ostland, alice):
+    now = turn.orders_deadline - dt.timedelta(days=1)
+    result = order_sheet_save(
+        kingdom=ostland, turn=turn, entries=bad_entries(ostland), submitted_by=alice, submit=False, now=now
+    )
+    assert result.sheet.status == "draft" and not result.check.ok
+    good = order_sheet_save(
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=now
+    )
+    stored = good.sheet.entries
+    with pytest.raises(DomainError) as refused:
+        order_sheet_save(
+            kingdom=ostland, turn=turn, entries=bad_entries(ostland), submitted_by=alice, submit=True, now=now
+        )
+    assert "1st Army:" in refused.value.messages[0] and "is not adjacent to" in refused.value.messages[0]
+    sheet = OrderSheet.objects.get(turn=turn, kingdom=ostland)
+    assert sheet.entries == stored and sheet.submissions.count() == 1
+
+
+def test_case_C4_gold_shortfall_refuses_the_sheet_naming_it(turn, ostland, alice):
+    own = ostland.provinces.exclude(pk=ostland.capitol_id).first()
+    entries = SheetEntries(
+        creations=(CreateArmy("2nd Army", 2000, own.number), CreateArmy("3rd Army", 2000, own.number))
+    )
+    with pytest.raises(DomainError) as refused:
+        order_sheet_save(
+            kingdom=ostland,
+            turn=turn,
+            entries=entries,
+            submitted_by=alice,
+            submit=True,
+            now=turn.orders_deadline - dt.timedelta(days=1),
+        )
+    assert any("Army Table allows" in m for m in refused.value.messages)
+    assert not OrderSheet.objects.exists()
+
+
+def test_resubmission_the_last_stands_and_each_is_kept_with_a_receipt(
+    turn, ostland, alice, django_capture_on_commit_callbacks
+):
+    now = turn.orders_deadline - dt.timedelta(days=1)
+    army = ostland.armies.get(kind="field")
+    with django_capture_on_commit_callbacks(execute=True):
+        order_sheet_save(
+            kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=now
+        )
+        fortify = SheetEntries(orders=(ArmyOrder(army.id, OrderKind.FORTIFY),))
+        order_sheet_save(kingdom=ostland, turn=turn, entries=fortify, submitted_by=alice, submit=True, now=now)
+    sheet = OrderSheet.objects.get(turn=turn, kingdom=ostland)
+    assert sheet.submissions.count() == 2
+    assert submitted_entries(sheet)["orders"][0]["kind"] == "fortify"
+    receipts = [m for m in mail.outbox if "orders received" in m.subject]
+    assert len(receipts) == 2 and receipts[-1].to == ["alice@briternia.local"]
+    assert f"1st Army (in {army.province.number} {army.province.name}): Fortify" in receipts[-1].body
+    assert "Move into" in receipts[0].body
+
+
+def test_a_draft_after_a_submission_does_not_withdraw_it(turn, ostland, alice):
+    now = turn.orders_deadline - dt.timedelta(days=1)
+    order_sheet_save(
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=now
+    )
+    order_sheet_save(kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=False, now=now)
+    sheet = OrderSheet.objects.get(turn=turn, kingdom=ostland)
+    assert sheet.status == "submitted"
+    assert submitted_entries(sheet)["orders"][0]["kind"] == "move"
+
+
+def test_reminder_24_hours_before_goes_only_to_kingdoms_without_a_submission_and_only_once(
+    turn, ostland, alice, demo_campaign
+):
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=move_entries(ostland),
+        submitted_by=alice,
+        submit=True,
+        now=turn.orders_deadline - dt.timedelta(days=2),
+    )
+    mail.outbox.clear()
+    assert orders_reminders_send(now=turn.orders_deadline - dt.timedelta(hours=25)) == []
+    reminded = orders_reminders_send(now=turn.orders_deadline - dt.timedelta(hours=23))
+    assert {k.name for k in reminded} == {"Da Red Fang", "Karak Dumn", "Tor Anlec"}
+    recipients = sorted(address for m in mail.outbox for address in m.to)
+    assert recipients == ["bob@briternia.local", "carol@briternia.local", "dave@briternia.local"]
+    assert all("orders are due in 23 hours" in m.subject for m in mail.outbox)
+    assert orders_reminders_send(now=turn.orders_deadline - dt.timedelta(hours=22)) == []
+    assert orders_reminders_send(now=turn.orders_deadline + dt.timedelta(minutes=1)) == []
+
+
+def test_the_periodic_sweep_sends_due_reminders(turn):
+    with freeze_time(turn.orders_deadline - dt.timedelta(hours=2)):
+        assert deadline_sweep.delay().get() == 4  # the four players; the Ancient Dead are the organizer's
+        assert deadline_sweep.delay().get() == 0
