@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 from orders.rules.schedule import deadline_text, next_weekly, time_left_text, turn_deadlines
 
 LONDON = "Europe/London"
-UTC = dt.timezone.utc
+UTC = dt.UTC
 
 
 def test_rulebook_schedule_orders_sunday_20_results_wednesday_21():
