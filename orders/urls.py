@@ -9,4 +9,5 @@ urlpatterns = [
     path("turns/<int:turn_id>/sheets/", views.sheets_overview, name="sheets-overview"),
     path("turns/<int:turn_id>/deadlines/", views.deadlines_change, name="turn-deadlines"),
     path("campaigns/<int:campaign_id>/pause/", views.campaign_pause_toggle, name="campaign-pause"),
+    path("campaigns/<int:campaign_id>/schedule/", views.schedule_change, name="campaign-schedule"),
 ]

@@ -23,7 +23,7 @@ from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import sheet_check
 from .services.describe import describe_entries
 from .services.sheets import order_sheet_save, sheet_context, submitted_entries
-from .services.turns import campaign_pause, current_turn, deadline_change, schedule_of
+from .services.turns import campaign_pause, current_turn, deadline_change, schedule_of, schedule_set
 
 
 def _deadline_context(turn) -> dict:
@@ -132,6 +132,7 @@ def sheets_overview(request: HttpRequest, turn_id: int) -> HttpResponse:
             "rows": rows,
             "missing": [k for k, s in rows if not k.is_ancient_dead and (s is None or s.status != "submitted")],
             "changes": turn.deadline_changes.select_related("changed_by"),
+            "schedule_form": ScheduleForm(instance=schedule_of(turn.campaign)),
             "deadline_form": DeadlineForm(
                 initial={
                     "orders_deadline": timezone.localtime(turn.orders_deadline, _zone(turn)).strftime("%Y-%m-%dT%H:%M"),
@@ -149,6 +150,35 @@ def _zone(turn):
     from zoneinfo import ZoneInfo
 
     return ZoneInfo(turn.campaign.time_zone)
+
+
+class ScheduleForm(forms.ModelForm):
+    class Meta:
+        from .models import CampaignSchedule
+
+        model = CampaignSchedule
+        fields = ["orders_weekday", "orders_time", "results_weekday", "results_time"]
+        widgets = {
+            "orders_time": forms.TimeInput(attrs={"type": "time"}),
+            "results_time": forms.TimeInput(attrs={"type": "time"}),
+        }
+
+
+@login_required
+@require_POST
+def schedule_change(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The weekly schedule used for the deadlines of the turns opened from now on."""
+    campaign = campaign_get(user=request.user, campaign_id=campaign_id)
+    if not is_organizer(request.user, campaign):
+        raise Http404
+    form = ScheduleForm(request.POST)
+    if form.is_valid():
+        schedule_set(campaign=campaign, changed_by=request.user, **form.cleaned_data)
+        messages.success(request, "Weekly schedule saved; it sets the deadlines of the next turns.")
+    else:
+        messages.error(request, "Give a weekday and a time for both deadlines.")
+    turn = current_turn(campaign)
+    return redirect("sheets-overview", turn_id=turn.pk) if turn else redirect("campaign", campaign_id=campaign.pk)
 
 
 class DeadlineForm(forms.Form):

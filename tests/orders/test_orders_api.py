@@ -146,3 +146,25 @@ def test_schema_lists_the_order_endpoints(client, users):
     client.force_login(users["alice"])
     schema = client.get("/api/schema/").content.decode()
     assert "/api/turns/{turn_id}/sheet/" in schema and "/api/turns/{turn_id}/sheets/" in schema
+
+
+def test_organizer_sets_the_weekly_schedule_and_players_are_told(
+    client, users, turn, django_capture_on_commit_callbacks
+):
+    from django.core import mail
+
+    from orders.models import DeadlineChange
+    from orders.services.turns import schedule_of
+
+    client.force_login(users["organizer"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/campaigns/{turn.campaign_id}/schedule/",
+            {"orders_weekday": 5, "orders_time": "18:00", "results_weekday": 1, "results_time": "22:00"},
+        )
+    assert response.status_code == 302
+    schedule = schedule_of(turn.campaign)
+    assert (schedule.orders_weekday, schedule.orders_time.hour) == (5, 18)
+    change = DeadlineChange.objects.get(kind="schedule")
+    assert "Saturday 18:00" in change.new_value and "Sunday 20:00" in change.old_value
+    assert any("Saturday 18:00" in m.body for m in mail.outbox)
