@@ -1,0 +1,545 @@
+"""Phases 4-5: normalising the orders and executing them in the rulebook's order
+(Raze, Move / Support, Fortify, Recover, Hold), with Don't Pass in the Night, Occupied Province,
+Forced March and Multiple Moves into Battle. Pure Python.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from briternia.dice import Dice
+from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
+
+from ..sheets import MOVING_ORDERS, ArmyOrder, OrderKind, SheetContext, SheetEntries, sheet_check
+from .state import ArmyS, Contact, Event, TurnState
+
+PHASE = "orders"
+RAZE_MOVE_NEEDS = 3  # Raze: after razing, a D6 of 3+ lets the army move
+RECOVER_NEEDS = 4  # Recover: 4+, +1 for each earlier consecutive turn; a natural 1 fails
+
+# Forced March (D6): 1 Mutiny (holds), 2-3 Fatigue (one province), 4-6 Forced March (two provinces).
+FORCED_MARCH_TABLE: dict[int, str] = {1: "mutiny", 2: "fatigue", 3: "fatigue", 4: "march", 5: "march", 6: "march"}
+# Army-Specific Rules: these may reroll a failed Forced March (Mutiny) across plains.
+PLAINS_REROLL = frozenset(
+    {ArmyType.EMPIRE, ArmyType.BRETONNIANS, ArmyType.TOMB_KINGS, ArmyType.HIGH_ELVES, ArmyType.DARK_ELVES}
+)
+
+
+def normalise_orders(state: TurnState, events: list[Event]) -> None:
+    """Every army ends with exactly one legal order: armies of kingdoms that missed their orders
+    hold (O1); an order the sheet check refuses now (the state changed since it was written) holds."""
+    for kingdom in state.kingdoms.values():
+        if kingdom.missed_orders and not kingdom.ancient_dead:
+            events.append(
+                Event(PHASE, "missed-orders", f"{kingdom.name} sent no orders: every army holds.", kingdom=kingdom.id)
+            )
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        order = state.orders.get(army.id)
+        kingdom = state.kingdoms[army.kingdom]
+        if order is None or kingdom.missed_orders:
+            state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD)
+            continue
+        errors = sheet_check(SheetEntries(orders=(order,)), _context(state, army)).errors
+        if errors:
+            state.orders[army.id] = ArmyOrder(
+                army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot
+            )
+            events.append(
+                Event(PHASE, "order-illegal", f"{army.name}: {errors[0]} It holds.", kingdom=army.kingdom, army=army.id)
+            )
+
+
+def _context(state: TurnState, army: ArmyS) -> SheetContext:
+    from ..sheets import ArmyState, ProvinceState
+
+    kingdom = state.kingdoms[army.kingdom]
+    return SheetContext(
+        kingdom=kingdom.id,
+        army_type=kingdom.army_type,
+        turn=state.turn,
+        treasury=kingdom.treasury,
+        player_count=state.player_count,
+        armies={
+            army.id: ArmyState(
+                id=army.id,
+                name=army.name,
+                province=army.province,
+                size=army.size,
+                supply_depot=army.supply_depot,
+                created_turn=army.created_turn,
+                upgraded_turn=army.upgraded_turn,
+            )
+        },
+        army_names=frozenset(),
+        provinces={
+            p.number: ProvinceState(
+                number=p.number,
+                name=p.name,
+                terrain=p.terrain,
+                settlement=p.settlement,
+                razed=p.razed,
+                fortified=p.fortified,
+                controller=p.controller,
+            )
+            for p in state.provinces.values()
+        },
+        adjacency=state.adjacency,
+        capitol=kingdom.capitol,
+    )
+
+
+def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Contact]:
+    """Phase 5: raze, then moves and supports, then fortify, recover, hold. Returns the contacts
+    (where enemies meet) for the battles phase; claims provinces that change hands without a fight."""
+    start = {a.id: a.province for a in state.armies.values()}
+    _raze(state, dice, events)
+    destinations = _intended_moves(state, dice, events, start)
+    _dont_pass_in_the_night(state, dice, events, destinations, start)
+    _occupied_province(state, dice, events, destinations, start)
+    _multiple_moves_into_battle(state, dice, events, destinations, start)
+    for army_id, (province, passed) in sorted(destinations.items()):
+        army = state.armies[army_id]
+        army.province = province
+        events.append(
+            Event(
+                PHASE,
+                "moved",
+                f"{army.name} moves {'through ' + ', '.join(map(_name(state), passed)) + ' to ' if passed else 'into '}"
+                f"{state.provinces[province]}.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province,
+                data={"from": start[army_id], "path": [*passed, province]},
+            )
+        )
+    contacts = _contacts_and_claims(state, events, start, set(destinations))
+    fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
+    _fortify(state, events, fighting)
+    _recover(state, dice, events, fighting)
+    return contacts
+
+
+def _name(state: TurnState):  # type: ignore[no-untyped-def]
+    return lambda number: str(state.provinces[number])
+
+
+def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        order = state.orders[army.id]
+        if order.kind not in (OrderKind.RAZE_HOLD, OrderKind.RAZE_MOVE):
+            continue
+        province = state.provinces[army.province]
+        province.razed = True
+        province.fortified = False  # fortification bonuses are lost with the land
+        events.append(
+            Event(
+                PHASE,
+                "razed",
+                f"{army.name} razes {province}.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province.number,
+            )
+        )
+        if order.kind is OrderKind.RAZE_MOVE:
+            roll = dice.d6(purpose=f"{army.name}: raze then move (3+ moves)", kingdoms=[army.kingdom], armies=[army.id])
+            if roll < RAZE_MOVE_NEEDS:
+                state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice)
+                events.append(
+                    Event(
+                        PHASE,
+                        "raze-too-long",
+                        f"{army.name} rolls {roll}: razing took too long, it stays.",
+                        kingdom=army.kingdom,
+                        army=army.id,
+                        province=province.number,
+                    )
+                )
+
+
+def _intended_moves(
+    state: TurnState, dice: Dice, events: list[Event], start: dict[int, int]
+) -> dict[int, tuple[int, list[int]]]:
+    """army -> (destination, provinces passed through) for every army that will try to move."""
+    moves: dict[int, tuple[int, list[int]]] = {}
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        order = state.orders[army.id]
+        if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE) and order.target is not None:
+            moves[army.id] = (order.target, [])
+        elif order.kind is OrderKind.FORCED_MARCH and len(order.path) == 2:
+            result = _forced_march(state, dice, events, army, order, start)
+            if result is not None:
+                moves[army.id] = result
+    return moves
+
+
+def _forced_march(
+    state: TurnState, dice: Dice, events: list[Event], army: ArmyS, order: ArmyOrder, start: dict[int, int]
+) -> tuple[int, list[int]] | None:
+    first, second = order.path
+    kingdom = state.kingdoms[army.kingdom]
+    if army.no_forced_march:
+        events.append(
+            Event(
+                PHASE,
+                "forced-march-forbidden",
+                f"{army.name} may not Forced March this turn (Foraging Table): it moves one province, into "
+                f"{state.provinces[first]}.",
+                kingdom=army.kingdom,
+                army=army.id,
+            )
+        )
+        return first, []
+    enemy_in_first = any(
+        a.kingdom != army.kingdom and start[a.id] == first for a in state.armies.values() if not a.disbanded
+    )
+    if enemy_in_first:
+        # An army cannot forced march through an occupied enemy province: it stops there and fights.
+        events.append(
+            Event(
+                PHASE,
+                "forced-march-blocked",
+                f"{army.name} cannot Forced March through {state.provinces[first]}, occupied by an enemy army: "
+                "it stops there.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=first,
+            )
+        )
+        return first, []
+    off_plains = any(state.provinces[p].terrain != "plains" for p in order.path)
+    modifier = -1 if kingdom.army_type is ArmyType.ORCS_AND_GOBLINS and off_plains else 0
+    purpose = f"{army.name}: forced march" + (" (-1 off plains)" if modifier else "")
+    roll = dice.d6(purpose=purpose, kingdoms=[army.kingdom], armies=[army.id])
+    result = FORCED_MARCH_TABLE[max(1, roll + modifier)]
+    if result == "mutiny" and kingdom.army_type in PLAINS_REROLL and not off_plains:
+        roll = dice.d6(
+            purpose=f"{army.name}: forced march reroll after Mutiny on plains",
+            kingdoms=[army.kingdom],
+            armies=[army.id],
+        )
+        result = FORCED_MARCH_TABLE[roll]
+    if result == "mutiny":
+        events.append(
+            Event(PHASE, "forced-march-mutiny", f"{army.name}: Mutiny! It holds.", kingdom=army.kingdom, army=army.id)
+        )
+        return None
+    if result == "fatigue":
+        friendly = [
+            a for a in state.armies.values() if a.kingdom == army.kingdom and start[a.id] == first and a.id != army.id
+        ]
+        events.append(
+            Event(
+                PHASE,
+                "forced-march-fatigue",
+                f"{army.name}: Fatigue, it moves one province only.",
+                kingdom=army.kingdom,
+                army=army.id,
+            )
+        )
+        if friendly:
+            army.co_occupying = True
+            events.append(
+                Event(
+                    PHASE,
+                    "co-occupying",
+                    f"{army.name} shares {state.provinces[first]} with {friendly[0].name}: it does not count as "
+                    "being there and must move out next turn.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=first,
+                )
+            )
+        return first, []
+    events.append(
+        Event(PHASE, "forced-march", f"{army.name} completes its Forced March.", kingdom=army.kingdom, army=army.id)
+    )
+    return second, [first]
+
+
+def _cancel(
+    state: TurnState, events: list[Event], moves: dict[int, tuple[int, list[int]]], army_id: int, code: str, text: str
+) -> None:
+    moves.pop(army_id, None)
+    army = state.armies[army_id]
+    events.append(Event(PHASE, code, text, kingdom=army.kingdom, army=army_id, province=army.province))
+
+
+def _dont_pass_in_the_night(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
+    """Enemy armies ordered into each other's provinces: both roll (ties again); the higher moves,
+    the lower stays and the battle is in its province (O4)."""
+    for a_id in sorted(moves):
+        if a_id not in moves:
+            continue
+        a = state.armies[a_id]
+        for b_id in sorted(moves):
+            b = state.armies[b_id]
+            if b_id <= a_id or b.kingdom == a.kingdom or b_id not in moves or a_id not in moves:
+                continue
+            if moves[a_id][0] == start[b_id] and moves[b_id][0] == start[a_id]:
+                while True:
+                    ra = dice.d6(purpose=f"{a.name}: don't pass in the night", kingdoms=[a.kingdom], armies=[a.id])
+                    rb = dice.d6(purpose=f"{b.name}: don't pass in the night", kingdoms=[b.kingdom], armies=[b.id])
+                    if ra != rb:
+                        break
+                loser = b if ra > rb else a
+                winner = a if loser is b else b
+                _cancel(
+                    state,
+                    events,
+                    moves,
+                    loser.id,
+                    "passed-in-the-night",
+                    f"Don't pass in the night: {winner.name} ({max(ra, rb)}) beats {loser.name} "
+                    f"({min(ra, rb)}); {loser.name} stays in {state.provinces[start[loser.id]]}.",
+                )
+
+
+def _occupied_province(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
+    """A province holds one army of a kingdom: friendly armies moving into the same province roll
+    (the highest moves, the others hold: O5); a move into a province a friendly army keeps holding
+    fails. Cancelled moves can block others, so this repeats until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        by_target: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for army_id, (target, _) in sorted(moves.items()):
+            if state.armies[army_id].co_occupying:
+                continue  # a fatigued forced march may share a friendly province
+            by_target[(state.armies[army_id].kingdom, target)].append(army_id)
+        for (kingdom, target), army_ids in sorted(by_target.items()):
+            staying = [
+                a
+                for a in state.armies.values()
+                if a.kingdom == kingdom and start[a.id] == target and a.id not in moves and not a.disbanded
+            ]
+            if staying:
+                for army_id in army_ids:
+                    _cancel(
+                        state,
+                        events,
+                        moves,
+                        army_id,
+                        "occupied-province",
+                        f"{state.armies[army_id].name} cannot enter {state.provinces[target]}: "
+                        f"{staying[0].name} holds it (Occupied Province). It holds.",
+                    )
+                changed = True
+            elif len(army_ids) > 1:
+                rolls = _roll_off(dice, [state.armies[i] for i in army_ids], "occupied province")
+                best = max(rolls, key=lambda i: rolls[i])
+                for army_id in army_ids:
+                    if army_id != best:
+                        _cancel(
+                            state,
+                            events,
+                            moves,
+                            army_id,
+                            "occupied-province",
+                            f"Occupied Province: {state.armies[best].name} ({rolls[best]}) moves into "
+                            f"{state.provinces[target]}; {state.armies[army_id].name} ({rolls[army_id]}) holds.",
+                        )
+                changed = True
+
+
+def _roll_off(dice: Dice, armies: list[ArmyS], purpose: str) -> dict[int, int]:
+    """A D6 each; ties among the highest roll again (only the tied ones)."""
+    rolls = {a.id: dice.d6(purpose=f"{a.name}: {purpose}", kingdoms=[a.kingdom], armies=[a.id]) for a in armies}
+    while True:
+        top = max(rolls.values())
+        tied = [a for a in armies if rolls[a.id] == top]
+        if len(tied) == 1:
+            return rolls
+        for a in tied:
+            rolls[a.id] = dice.d6(purpose=f"{a.name}: {purpose} (tie)", kingdoms=[a.kingdom], armies=[a.id])
+
+
+def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
+    """Three or more unallied kingdoms may not share a province: the kingdoms moving in roll, and
+    only as many move as leave two kingdoms there; the others hold (B5)."""
+    by_target: dict[int, list[int]] = defaultdict(list)
+    for army_id, (target, _) in sorted(moves.items()):
+        by_target[target].append(army_id)
+    for target, army_ids in sorted(by_target.items()):
+        occupiers = {
+            a.kingdom for a in state.armies.values() if start[a.id] == target and a.id not in moves and not a.disbanded
+        }
+        movers = [state.armies[i] for i in army_ids if state.armies[i].kingdom not in occupiers]
+        if len(occupiers) + len({m.kingdom for m in movers}) <= 2:
+            continue
+        rolls = _roll_off(dice, movers, "multiple moves into battle")
+        ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
+        room = 2 - len(occupiers)
+        for army in ranked[room:]:
+            _cancel(
+                state,
+                events,
+                moves,
+                army.id,
+                "multiple-moves",
+                f"Multiple moves into {state.provinces[target]}: {army.name} rolls {rolls[army.id]}, "
+                "lower than the others, and holds.",
+            )
+
+
+def _contacts_and_claims(
+    state: TurnState, events: list[Event], start: dict[int, int], moved: set[int]
+) -> list[Contact]:
+    contacts: list[Contact] = []
+    for number in sorted(state.provinces):
+        province = state.provinces[number]
+        here = [a for a in state.armies.values() if a.province == number and not a.disbanded and not a.co_occupying]
+        if not here:
+            continue
+        kingdoms = sorted({a.kingdom for a in here})
+        movers = sorted((a for a in here if a.id in moved), key=lambda a: a.id)
+        stayers = sorted((a for a in here if a.id not in moved), key=lambda a: a.id)
+        if len(kingdoms) >= 2:
+            if stayers:
+                defender = stayers[0]
+                for attacker in (m for m in movers if m.kingdom != defender.kingdom):
+                    contacts.append(Contact(province=number, attacker=attacker.id, defender=defender.id))
+            else:
+                first, second = movers[0], next(m for m in movers if m.kingdom != movers[0].kingdom)
+                contacts.append(Contact(province=number, attacker=first.id, defender=second.id, both_moved=True))
+            continue
+        for army in movers:
+            owner = province.controller
+            if owner == army.kingdom:
+                continue
+            defended = province.terrain == "desert" or (owner is not None and province.settlement in ("town", "city"))
+            if defended:
+                contacts.append(Contact(province=number, attacker=army.id))
+            elif army.points >= ARMY_MIN_POINTS:
+                province.controller = army.kingdom
+                province.fortified = False  # fortification is lost when control changes
+                events.append(
+                    Event(
+                        PHASE,
+                        "province-claimed",
+                        f"{army.name} claims {province}.",
+                        kingdom=army.kingdom,
+                        army=army.id,
+                        province=number,
+                        data={"from_kingdom": owner},
+                    )
+                )
+                if owner is not None:
+                    events.append(
+                        Event(
+                            PHASE,
+                            "province-lost",
+                            f"{province} is taken by {state.kingdoms[army.kingdom].name}.",
+                            kingdom=owner,
+                            province=number,
+                        )
+                    )
+            else:
+                events.append(
+                    Event(
+                        PHASE,
+                        "too-small-to-claim",
+                        f"{army.name} has {army.points} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
+                        f"{province} (Army Restrictions).",
+                        kingdom=army.kingdom,
+                        army=army.id,
+                        province=number,
+                    )
+                )
+    return contacts
+
+
+def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        if state.orders[army.id].kind is not OrderKind.FORTIFY:
+            continue
+        province = state.provinces[army.province]
+        if army.fought_last_turn or army.id in fighting:
+            events.append(
+                Event(
+                    PHASE,
+                    "fortify-after-battle",
+                    f"{army.name} was in a battle and cannot fortify: it holds (Fortify).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+        elif province.razed:
+            events.append(
+                Event(
+                    PHASE,
+                    "fortify-razed",
+                    f"{province} is razed and cannot be fortified: {army.name} holds.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+        else:
+            province.fortified = True
+            events.append(
+                Event(
+                    PHASE,
+                    "fortified",
+                    f"{army.name} fortifies {province}.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+
+
+def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[int]) -> None:
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        if state.orders[army.id].kind is not OrderKind.RECOVER:
+            army.recover_streak = 0
+            continue
+        province = state.provinces[army.province]
+        if army.id in fighting:
+            events.append(
+                Event(
+                    PHASE,
+                    "recover-in-battle",
+                    f"{army.name} is brought to battle and cannot recover {province} (Recover).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+            continue
+        if not province.razed:
+            continue
+        roll = dice.d6(
+            purpose=f"{army.name}: recover {province} (4+, +{army.recover_streak})",
+            kingdoms=[army.kingdom],
+            armies=[army.id],
+        )
+        if roll != 1 and roll + army.recover_streak >= RECOVER_NEEDS:
+            events.append(
+                Event(
+                    PHASE,
+                    "recovered",
+                    f"{army.name} rolls {roll}+{army.recover_streak}: {province} is recovered.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+            province.razed = False
+            army.recover_streak = 0
+        else:
+            army.recover_streak += 1
+            events.append(
+                Event(
+                    PHASE,
+                    "recover-failed",
+                    f"{army.name} rolls {roll}: {province} is not recovered yet.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+
+
+__all__ = ["execute_orders", "normalise_orders", "MOVING_ORDERS"]

@@ -1,0 +1,250 @@
+"""Phases 4-5, executing orders (orders/rules/resolution/movement.py), with scripted dice.
+Rulebook: 5. Executing Orders (Raze, Move, Don't Pass in the Night, Occupied Province, Fortify,
+Recover, Hold), Army-Specific Rules (Forced March), Multiple Moves into Battle, Army Restrictions."""
+
+from briternia.dice import ScriptedDice
+from kingdoms.rules.tables import ArmyType
+from orders.rules.resolution.movement import execute_orders, normalise_orders
+from orders.rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState
+from orders.rules.sheets import ArmyOrder, OrderKind
+
+# A 4 x 4 grid of sections numbered row by row (corner-to-corner counts as adjacent):
+#   1  2  3  4
+#   5  6  7  8
+#   9 10 11 12
+#  13 14 15 16
+TERRAIN = {3: "forest", 7: "forest", 8: "desert", 4: "mountains"}
+SETTLEMENT = {10: "town"}
+
+
+def grid() -> dict[int, frozenset[int]]:
+    pos = {n: ((n - 1) % 4, (n - 1) // 4) for n in range(1, 17)}
+    return {
+        a: frozenset(b for b in pos if b != a and abs(pos[a][0] - pos[b][0]) <= 1 and abs(pos[a][1] - pos[b][1]) <= 1)
+        for a in pos
+    }
+
+
+def state(armies, orders=(), control=None, types=None, razed=(), fortified=()) -> TurnState:
+    types = types or {}
+    kingdoms = {
+        k: KingdomS(id=k, name=f"K{k}", army_type=types.get(k, ArmyType.EMPIRE), treasury=1000) for k in (1, 2, 3)
+    }
+    control = control or {}
+    provinces = {
+        n: ProvinceS(
+            number=n,
+            name=f"P{n}",
+            terrain=TERRAIN.get(n, "plains"),
+            settlement=SETTLEMENT.get(n, "none"),
+            controller=control.get(n),
+            razed=n in razed,
+            fortified=n in fortified,
+        )
+        for n in range(1, 17)
+    }
+    return TurnState(
+        turn=2,
+        player_count=3,
+        provinces=provinces,
+        adjacency=grid(),
+        kingdoms=kingdoms,
+        armies={a.id: a for a in armies},
+        orders={o.army: o for o in orders},
+    )
+
+
+def army(id, kingdom, province, points=1500, **kw) -> ArmyS:
+    return ArmyS(id=id, kingdom=kingdom, name=f"A{id}", province=province, points=points, size=points, **kw)
+
+
+def run(s: TurnState, faces=()):
+    dice = ScriptedDice(faces=list(faces))
+    events = []
+    normalise_orders(s, events)
+    contacts = execute_orders(s, dice, events)
+    assert dice.unused == [], "every scripted die is used"
+    return contacts, events, dice
+
+
+def codes(events):
+    return [e.code for e in events]
+
+
+def test_case_O1_a_kingdom_without_orders_holds_everywhere_and_is_recorded():
+    s = state([army(1, 1, 6), army(2, 1, 11)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
+    s.kingdoms[1].missed_orders = True
+    contacts, events, _ = run(s)
+    assert (s.armies[1].province, s.armies[2].province) == (6, 11)
+    assert "missed-orders" in codes(events)
+    assert all(o.kind is OrderKind.HOLD for o in s.orders.values())
+
+
+def test_case_O3_raze_and_move_moves_on_3_plus_and_stays_on_1_2():
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.RAZE_MOVE, target=7)])
+    run(s, faces=[3])
+    assert s.provinces[6].razed and s.armies[1].province == 7
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.RAZE_MOVE, target=7)])
+    _, events, dice = run(s, faces=[2])
+    assert s.provinces[6].razed and s.armies[1].province == 6
+    assert "raze-too-long" in codes(events) and "raze then move" in dice.rolls[0].purpose
+
+
+def test_case_O4_dont_pass_in_the_night():
+    # A (kingdom 1) in 6 and B (kingdom 2) in 7 move into each other's province. Ties roll again.
+    s = state(
+        [army(1, 1, 6), army(2, 2, 7)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=7), ArmyOrder(2, OrderKind.MOVE, target=6)],
+    )
+    contacts, events, _ = run(s, faces=[4, 4, 5, 2])
+    assert s.armies[1].province == 7 and s.armies[2].province == 7  # A moves into Q; B stays in Q
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(7, 1, 2)]
+    assert "passed-in-the-night" in codes(events)
+
+
+def test_case_O5_occupied_province_the_highest_roll_moves():
+    s = state(
+        [army(1, 1, 5), army(2, 1, 7)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=6), ArmyOrder(2, OrderKind.MOVE, target=6)],
+    )
+    _, events, _ = run(s, faces=[2, 5])
+    assert s.armies[2].province == 6 and s.armies[1].province == 5
+    assert "occupied-province" in codes(events)
+
+
+def test_a_move_into_a_province_a_friendly_army_keeps_is_cancelled():
+    s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)])
+    run(s)
+    assert s.armies[1].province == 5
+
+
+def test_case_O6_fortify_after_a_battle_holds_and_razed_cannot_be_fortified():
+    s = state(
+        [army(1, 1, 6, fought_last_turn=True), army(2, 1, 11)],
+        orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.FORTIFY)],
+        razed=(11,),
+    )
+    _, events, _ = run(s)
+    assert not s.provinces[6].fortified and not s.provinces[11].fortified
+    assert "fortify-after-battle" in codes(events)
+    assert "order-illegal" in codes(events)  # the sheet check refuses fortifying a razed province
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.FORTIFY)])
+    run(s)
+    assert s.provinces[6].fortified
+
+
+def test_case_O7_recover_4_plus_plus_one_per_consecutive_turn_natural_1_fails():
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.RECOVER)], razed=(6,))
+    run(s, faces=[3])
+    assert s.provinces[6].razed and s.armies[1].recover_streak == 1
+    s.orders = {1: ArmyOrder(1, OrderKind.RECOVER)}
+    run(s, faces=[3])  # second turn: 3 + 1 = 4
+    assert not s.provinces[6].razed
+    s = state([army(1, 1, 6, recover_streak=2)], orders=[ArmyOrder(1, OrderKind.RECOVER)], razed=(6,))
+    run(s, faces=[1])  # a natural 1 always fails, even at +2
+    assert s.provinces[6].razed
+
+
+def test_case_O7_an_army_brought_to_battle_does_not_roll_to_recover():
+    s = state(
+        [army(1, 1, 6), army(2, 2, 7)],
+        orders=[ArmyOrder(1, OrderKind.RECOVER), ArmyOrder(2, OrderKind.MOVE, target=6)],
+        razed=(6,),
+    )
+    contacts, events, dice = run(s)
+    assert dice.rolls == [] and "recover-in-battle" in codes(events)
+    assert [(c.attacker, c.defender) for c in contacts] == [(2, 1)]
+
+
+def test_case_O8_orcs_forced_march_through_forest_at_minus_one():
+    types = {1: ArmyType.ORCS_AND_GOBLINS}
+    orders = [ArmyOrder(1, OrderKind.FORCED_MARCH, path=(7, 3))]
+    s = state([army(1, 1, 6)], orders=orders, types=types)
+    _, _, dice = run(s, faces=[2])  # 2 - 1 = 1: Mutiny, it holds
+    assert s.armies[1].province == 6 and "-1 off plains" in dice.rolls[0].purpose
+    s = state([army(1, 1, 6)], orders=orders, types=types)
+    run(s, faces=[4])  # 3: Fatigue, one province
+    assert s.armies[1].province == 7
+    s = state([army(1, 1, 6)], orders=orders, types=types)
+    contacts, events, _ = run(s, faces=[5])  # 4: two provinces; claims only where it ends
+    assert s.armies[1].province == 3
+    assert s.provinces[3].controller == 1 and s.provinces[7].controller is None
+
+
+def test_case_O8_empire_rerolls_mutiny_on_plains():
+    s = state([army(1, 1, 5)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
+    s.provinces[11].terrain = "plains"
+    _, _, dice = run(s, faces=[1, 6])
+    assert s.armies[1].province == 11 and "reroll" in dice.rolls[1].purpose
+
+
+def test_case_O8_no_forced_march_through_an_enemy_occupied_province():
+    s = state([army(1, 1, 5), army(2, 2, 6)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
+    contacts, events, dice = run(s)
+    assert dice.rolls == [] and "forced-march-blocked" in codes(events)
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 1, 2)]
+
+
+def test_failed_forced_march_through_a_friendly_province_co_occupies():
+    s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
+    s.provinces[11].terrain = "plains"
+    _, events, _ = run(s, faces=[2])
+    assert s.armies[1].province == 6 and s.armies[1].co_occupying
+    assert "co-occupying" in codes(events)
+
+
+def test_case_O9_an_army_under_1000_points_does_not_claim():
+    s = state([army(1, 1, 5, points=900)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)], control={6: 2})
+    _, events, _ = run(s)
+    assert s.armies[1].province == 6 and s.provinces[6].controller == 2
+    assert "too-small-to-claim" in codes(events)
+
+
+def test_case_O10_orders_execute_raze_then_moves_then_fortify_then_recover():
+    s = state(
+        [army(1, 1, 6), army(2, 1, 11), army(3, 1, 1)],
+        orders=[
+            ArmyOrder(1, OrderKind.RAZE_HOLD),
+            ArmyOrder(2, OrderKind.RECOVER),
+            ArmyOrder(3, OrderKind.MOVE, target=2),
+        ],
+        razed=(11,),
+    )
+    _, events, _ = run(s, faces=[6])
+    order = [c for c in codes(events) if c in ("razed", "moved", "recovered")]
+    assert order == ["razed", "moved", "recovered"]
+
+
+def test_case_B1_enemy_province_without_army_or_settlement_changes_control_without_battle():
+    s = state([army(1, 1, 5, points=1000)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)], control={6: 2})
+    contacts, events, _ = run(s)
+    assert contacts == [] and s.provinces[6].controller == 1
+    assert {"province-claimed", "province-lost"} <= set(codes(events))
+
+
+def test_case_B2_moving_into_an_enemy_town_without_army_meets_its_garrison():
+    s = state([army(1, 1, 5)], orders=[ArmyOrder(1, OrderKind.MOVE, target=10)], control={10: 2})
+    contacts, _, _ = run(s)
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(10, 1, None)]
+    assert s.provinces[10].controller == 2
+
+
+def test_case_B5_three_unallied_kingdoms_into_one_province_the_lowest_holds():
+    s = state(
+        [army(1, 1, 5), army(2, 2, 7), army(3, 3, 11)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=6),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+        ],
+    )
+    contacts, events, _ = run(s, faces=[5, 2, 4])
+    assert s.armies[2].province == 7 and {s.armies[1].province, s.armies[3].province} == {6}
+    assert [(c.province, {c.attacker, c.defender}, c.both_moved) for c in contacts] == [(6, {1, 3}, True)]
+    assert "multiple-moves" in codes(events)
+
+
+def test_moving_into_a_desert_meets_the_ancient_dead_garrison():
+    s = state([army(1, 1, 4)], orders=[ArmyOrder(1, OrderKind.MOVE, target=8)])
+    contacts, _, _ = run(s)
+    assert [(c.province, c.defender) for c in contacts] == [(8, None)]
