@@ -167,6 +167,16 @@ class Army(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     created_turn = models.PositiveIntegerField(default=0)
     upgraded_turn = models.PositiveIntegerField(null=True, blank=True)
+    last_battle_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Fortify: not after a battle.")
+    recover_streak = models.PositiveSmallIntegerField(
+        default=0, help_text="Consecutive earlier turns spent recovering (Recover: +1 each)."
+    )
+    co_occupying = models.BooleanField(
+        default=False, help_text="Left in a friendly army's province by a failed forced march; must move out."
+    )
+    pending_losses = models.PositiveIntegerField(
+        default=0, help_text="Points of troops lost (foraging, guerrilla) that the player still removes from the list."
+    )
 
     class Meta:
         ordering = ["kingdom", "id"]

@@ -11,7 +11,8 @@ from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
 from .entries import entries_from_json
-from .models import OrderSheet
+from .models import OrderSheet, Turn, TurnEvent
+from .rules.resolution.state import Event
 from .rules.sheets import SheetCheck, sheet_check
 from .serializers import (
     DeadlinesInput,
@@ -19,10 +20,13 @@ from .serializers import (
     OrderSheetResultSerializer,
     OrderSheetSerializer,
     SheetStatusSerializer,
+    TurnEventSerializer,
+    TurnResultsSerializer,
     TurnSerializer,
 )
+from .services.resolution import turn_preview
 from .services.sheets import order_sheet_save, sheet_context
-from .services.turns import current_turn, deadline_change
+from .services.turns import current_turn, deadline_change, turn_resolution_request
 
 
 def _check_data(check: SheetCheck) -> dict:
@@ -114,3 +118,79 @@ class DeadlinesApi(APIView):
         data.is_valid(raise_exception=True)
         turn = deadline_change(turn=turn, changed_by=request.user, **data.validated_data)
         return Response(TurnSerializer(turn).data)
+
+
+def _event(e: TurnEvent | Event) -> dict:
+    """A stored TurnEvent or a previewed pure Event, in the same shape."""
+    stored = isinstance(e, TurnEvent)
+    return {
+        "phase": e.phase,
+        "code": e.code,
+        "text": e.text,
+        "kingdom": e.kingdom_id if stored else e.kingdom,
+        "army": e.army_id if stored else e.army,
+        "province": e.province,
+        "gold": e.gold,
+        "data": e.data,
+    }
+
+
+def _battle_row(b) -> dict:
+    return {
+        "province": b.province.number,
+        "attacker_kingdom": b.attacker_kingdom_id,
+        "attacker_army": b.attacker_army_id,
+        "defender_kingdom": b.defender_kingdom_id,
+        "defender_army": b.defender_army_id,
+        "assault": b.assault,
+        "garrison_points": b.garrison_points,
+        "supports": [
+            {"army": s.army_id, "kingdom": s.kingdom_id, "side": s.side, "points": s.points, "arrival": s.arrival}
+            for s in b.supports.all()
+        ],
+    }
+
+
+class TurnResolveApi(APIView):
+    """Organizer only: resolve the turn's orders now (the task runs after this request commits)."""
+
+    @extend_schema(request=None, responses=TurnSerializer)
+    def post(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        if not is_organizer(request.user, turn.campaign):
+            return Response({"detail": "Not found."}, status=404)
+        turn_resolution_request(turn=turn)
+        return Response(TurnSerializer(turn).data, status=202)
+
+
+class TurnPreviewApi(APIView):
+    """Organizer only: a dry run of the resolution; nothing is written."""
+
+    @extend_schema(responses=TurnEventSerializer(many=True))
+    def get(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        if not is_organizer(request.user, turn.campaign):
+            return Response({"detail": "Not found."}, status=404)
+        if turn.status != Turn.Status.ORDERS_OPEN:
+            return Response({"errors": ["Only an open turn can be previewed."]}, status=400)
+        return Response([_event(e) for e in turn_preview(turn=turn).events])
+
+
+class TurnResultsApi(APIView):
+    """What happened in the turn to your kingdom: events, battles, dice (the organizer: all)."""
+
+    @extend_schema(responses=TurnResultsSerializer)
+    def get(self, request: Request, turn_id: int) -> Response:
+        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        results = selectors.turn_results(user=request.user, turn=turn)
+        return Response(
+            {
+                "turn": TurnSerializer(turn).data,
+                "events": [_event(e) for e in results["events"]],
+                "battles": [_battle_row(b) for b in results["battles"]],
+                "rolls": [
+                    {"expression": r.expression, "faces": r.faces, "total": r.total, "purpose": r.purpose}
+                    for r in results["rolls"]
+                ],
+            }
+        )

@@ -43,6 +43,7 @@ class ArmyOrderForm(forms.Form):
     disaster_choice = forms.ChoiceField(
         choices=[("casualties", "take 50% casualties"), ("disband", "disband")],
         initial="casualties",
+        required=False,  # the sheet shows it only for an army without a depot; order() defaults it
         label="On a foraging Disaster",
     )
     pay_for_depot = forms.BooleanField(required=False, initial=True, label="Pay 400 gold for a depot on a 12")

@@ -52,6 +52,8 @@ class Turn(models.Model):
     results_deadline = models.DateTimeField()
     seed = models.CharField(max_length=32, help_text="Seed of the turn's dice.")
     opened_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution_error = models.TextField(blank=True, help_text="Why the last resolution failed (it changed nothing).")
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -138,3 +140,25 @@ class OrdersReminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kingdom}: reminder for {self.turn}"
+
+
+class TurnEvent(models.Model):
+    """What happened in a turn, in order: the single source of every report of it."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField()
+    phase = models.CharField(max_length=16)
+    code = models.CharField(max_length=40)
+    text = models.TextField()
+    kingdom = models.ForeignKey(Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    army = models.ForeignKey("kingdoms.Army", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    province = models.PositiveIntegerField(null=True, blank=True, help_text="Province number.")
+    gold = models.IntegerField(default=0)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["turn", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["turn", "sequence"], name="turn_event_sequence_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.turn} #{self.sequence} {self.code}"

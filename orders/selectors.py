@@ -38,3 +38,29 @@ def sheets_overview(*, user: AnyUser, turn: Turn) -> list[tuple[Kingdom, OrderSh
         raise Http404("No such page.")
     sheets = {s.kingdom_id: s for s in OrderSheet.objects.filter(turn=turn)}
     return [(k, sheets.get(k.id)) for k in turn.campaign.kingdoms.order_by("id")]
+
+
+def turn_results(*, user: AnyUser, turn: Turn) -> dict:
+    """What the user may see of a resolved turn: their own kingdom's events, the rolls that
+    concerned it and the battles it fights (the organizer: everything)."""
+    from battles.models import Battle
+    from kingdoms.models import DiceRoll
+
+    from .models import TurnEvent
+
+    organizer = is_organizer(user, turn.campaign)
+    own = kingdom_of(user=user, campaign=turn.campaign)
+    events = TurnEvent.objects.filter(turn=turn).select_related("kingdom")
+    battles = (
+        Battle.objects.filter(turn=turn)
+        .select_related("province", "attacker_kingdom", "attacker_army", "defender_kingdom", "defender_army")
+        .prefetch_related("supports__army", "supports__kingdom")
+    )
+    rolls = DiceRoll.objects.filter(campaign=turn.campaign, turn=turn.number).order_by("sequence")
+    if not organizer:
+        if own is None:
+            raise Http404("No such page.")
+        events = events.filter(kingdom=own)
+        battles = [b for b in battles if b.involves(own.id)]
+        rolls = [r for r in rolls if own.id in r.kingdoms]
+    return {"events": list(events), "battles": list(battles), "rolls": list(rolls), "own": own, "organizer": organizer}

@@ -122,3 +122,39 @@ class DeadlinesInput(serializers.Serializer):
     orders_deadline = serializers.DateTimeField(required=False)
     results_deadline = serializers.DateTimeField(required=False)
     reason = serializers.CharField(required=False, default="", allow_blank=True)
+
+
+class TurnEventSerializer(serializers.Serializer):
+    phase = serializers.CharField()
+    code = serializers.CharField()
+    text = serializers.CharField()
+    kingdom = serializers.IntegerField(allow_null=True)
+    army = serializers.IntegerField(allow_null=True)
+    province = serializers.IntegerField(allow_null=True)
+    gold = serializers.IntegerField()
+    data = serializers.DictField()
+
+
+class BattleSummarySerializer(serializers.Serializer):
+    province = serializers.IntegerField()
+    attacker_kingdom = serializers.IntegerField()
+    attacker_army = serializers.IntegerField()
+    defender_kingdom = serializers.IntegerField(allow_null=True)
+    defender_army = serializers.IntegerField(allow_null=True)
+    assault = serializers.BooleanField()
+    garrison_points = serializers.IntegerField()
+    supports = serializers.ListField(child=serializers.DictField())
+
+
+class DiceRollSerializer(serializers.Serializer):
+    expression = serializers.CharField()
+    faces = serializers.ListField(child=serializers.IntegerField())
+    total = serializers.IntegerField()
+    purpose = serializers.CharField()
+
+
+class TurnResultsSerializer(serializers.Serializer):
+    turn = TurnSerializer()
+    events = TurnEventSerializer(many=True)
+    battles = BattleSummarySerializer(many=True)
+    rolls = DiceRollSerializer(many=True)

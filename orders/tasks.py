@@ -11,13 +11,25 @@ from .models import DeadlineChange, OrderSubmission
 from .rules.schedule import deadline_text
 from .services.describe import describe_entries
 from .services.reminders import orders_reminders_send
+from .services.resolution import turn_resolve
+from .services.turns import turns_due
 
 
 @shared_task
-def deadline_sweep() -> int:
-    """Run every minute by Celery beat: send the reminders that are due. (Resolving turns whose
-    deadline has passed joins this sweep with turn resolution.)"""
-    return len(orders_reminders_send(now=timezone.now()))
+def deadline_sweep() -> dict[str, int]:
+    """Run every minute by Celery beat: send the reminders that are due, and resolve every turn
+    whose orders deadline has passed (campaigns not paused)."""
+    reminders = len(orders_reminders_send(now=timezone.now()))
+    due = turns_due(now=timezone.now())
+    for turn_id in due:
+        turn_resolve_task.delay(turn_id=turn_id)
+    return {"reminders": reminders, "resolutions": len(due)}
+
+
+@shared_task(acks_late=True)
+def turn_resolve_task(*, turn_id: int) -> bool:
+    """Resolve a turn's orders. A second run finds the turn claimed and does nothing."""
+    return turn_resolve(turn_id=turn_id).resolved
 
 
 @shared_task(autoretry_for=(ConnectionError, OSError), retry_backoff=True, max_retries=5)

@@ -8,6 +8,9 @@ urlpatterns = [
     path("turns/<int:turn_id>/orders/<int:kingdom_id>/receipt/", views.order_receipt, name="order-receipt"),
     path("turns/<int:turn_id>/sheets/", views.sheets_overview, name="sheets-overview"),
     path("turns/<int:turn_id>/deadlines/", views.deadlines_change, name="turn-deadlines"),
+    path("turns/<int:turn_id>/resolve/", views.turn_resolve_now, name="turn-resolve"),
+    path("turns/<int:turn_id>/preview/", views.turn_preview_page, name="turn-preview"),
+    path("turns/<int:turn_id>/results/", views.turn_results_page, name="turn-results"),
     path("campaigns/<int:campaign_id>/pause/", views.campaign_pause_toggle, name="campaign-pause"),
     path("campaigns/<int:campaign_id>/schedule/", views.schedule_change, name="campaign-schedule"),
 ]

@@ -22,8 +22,16 @@ from .models import OrderSheet
 from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import sheet_check
 from .services.describe import describe_entries
+from .services.resolution import turn_preview
 from .services.sheets import order_sheet_save, sheet_context, submitted_entries
-from .services.turns import campaign_pause, current_turn, deadline_change, schedule_of, schedule_set
+from .services.turns import (
+    campaign_pause,
+    current_turn,
+    deadline_change,
+    schedule_of,
+    schedule_set,
+    turn_resolution_request,
+)
 
 
 def _deadline_context(turn) -> dict:
@@ -235,3 +243,52 @@ def campaign_pause_toggle(request: HttpRequest, campaign_id: int) -> HttpRespons
         messages.success(request, "The campaign is paused." if paused else "The campaign is running again.")
     turn = current_turn(campaign)
     return redirect("sheets-overview", turn_id=turn.pk) if turn else redirect("campaign", campaign_id=campaign.pk)
+
+
+@login_required
+@require_POST
+def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """The organizer's Resolve button: the task runs after this request's transaction commits."""
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    if not is_organizer(request.user, turn.campaign):
+        raise Http404
+    try:
+        turn_resolution_request(turn=turn)
+    except DomainError as exc:
+        for m in exc.messages:
+            messages.error(request, m)
+    else:
+        messages.success(request, f"Turn {turn.number} is being resolved.")
+    return redirect("turn-results", turn_id=turn.pk)
+
+
+@login_required
+def turn_preview_page(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """A dry run for the organizer: the events resolving now would produce; nothing is written."""
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    if not is_organizer(request.user, turn.campaign):
+        raise Http404
+    if turn.status != turn.Status.ORDERS_OPEN:
+        messages.error(request, "Only an open turn can be previewed.")
+        return redirect("turn-results", turn_id=turn.pk)
+    resolution = turn_preview(turn=turn)
+    kingdoms = {k.id: k.name for k in turn.campaign.kingdoms.all()}
+    return render(
+        request,
+        "orders/turn_preview.html",
+        {
+            "turn": turn,
+            "campaign": turn.campaign,
+            "events": resolution.events,
+            "battles": resolution.battles,
+            "kingdoms": kingdoms,
+            "provinces": {p.number: p for p in turn.campaign.provinces.all()},
+        },
+    )
+
+
+@login_required
+def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    results = selectors.turn_results(user=request.user, turn=turn)
+    return render(request, "orders/turn_results.html", {"turn": turn, "campaign": turn.campaign, **results})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
@@ -12,6 +13,22 @@ from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
 
 PASSWORD = "a-long-test-password"
+
+needs_broker = pytest.mark.skipif(
+    settings.CELERY_TASK_ALWAYS_EAGER, reason="needs a broker: set CELERY_BROKER_URL (CI runs it against Redis)"
+)
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """Celery's own worker, in a thread of the test process, consuming from the real broker."""
+    import celery.contrib.testing.tasks  # noqa: F401  (registers the ping task the worker start-up checks)
+    from celery.contrib.testing.worker import start_worker
+
+    from briternia.celery import app
+
+    with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=30) as worker:
+        yield worker
 
 
 @pytest.fixture(autouse=True)

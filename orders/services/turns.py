@@ -144,3 +144,22 @@ def schedule_set(
             )
         )
     return schedule
+
+
+def turns_due(*, now: dt.datetime) -> list[int]:
+    """Turns whose orders deadline has passed and that are still open (campaign not paused)."""
+    paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
+    return list(
+        Turn.objects.filter(status=Turn.Status.ORDERS_OPEN, orders_deadline__lte=now)
+        .exclude(campaign_id__in=paused)
+        .values_list("id", flat=True)
+    )
+
+
+def turn_resolution_request(*, turn: Turn) -> None:
+    """Enqueue the turn's resolution once the current transaction commits (organizer's trigger)."""
+    from ..tasks import turn_resolve_task
+
+    if turn.status != Turn.Status.ORDERS_OPEN:
+        raise DomainError(f"Turn {turn.number} is {turn.get_status_display().lower()}: there is nothing to resolve.")
+    transaction.on_commit(lambda: turn_resolve_task.delay(turn_id=turn.pk))

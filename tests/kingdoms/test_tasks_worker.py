@@ -3,28 +3,12 @@
 import time
 
 import pytest
-from django.conf import settings
 from django.core import mail
 
 from kingdoms.services import campaigns as campaign_services
+from tests.conftest import needs_broker
 
-pytestmark = [
-    pytest.mark.celery_worker,
-    pytest.mark.skipif(
-        settings.CELERY_TASK_ALWAYS_EAGER, reason="needs a broker: set CELERY_BROKER_URL (CI runs it against Redis)"
-    ),
-]
-
-
-@pytest.fixture
-def celery_worker(transactional_db):
-    import celery.contrib.testing.tasks  # noqa: F401  (registers the ping task the worker start-up checks)
-    from celery.contrib.testing.worker import start_worker
-
-    from briternia.celery import app
-
-    with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=30) as worker:
-        yield worker
+pytestmark = [pytest.mark.celery_worker, needs_broker]
 
 
 def test_invitation_is_sent_by_a_real_worker_after_commit(celery_worker, organizer):

@@ -1,0 +1,483 @@
+"""Phase 6, Fight Battles: scheduling. Who fights whom where, with the garrisons, fortification,
+Guerrilla Tactics and supports each battle gets, ready to be fought on the table. Pure Python.
+
+Rulebook: 6. Fight Battles (Support, Support Arrival, Guerrilla Tactics, Battle for Towns, Cities,
+and Capitols), Fortify, Defended Obstacles, The Ancient Dead: Deserts. Rule cases B2, B3, B4
+(B1 and B5 are settled by the orders phase, which makes the contacts read here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from briternia.dice import Dice
+
+from ..sheets import OrderKind
+from .state import ArmyS, BattleS, Contact, Event, SupportS, TurnState
+
+PHASE = "battles"
+
+
+class GarrisonSize(NamedTuple):
+    points: int
+    defenses: int  # pieces of defenses (a 6" wall or hedge each)
+
+
+# Battle for Towns, Cities, and Capitols: the local garrison force.
+GARRISONS: dict[str, GarrisonSize] = {
+    "town": GarrisonSize(points=750, defenses=1),
+    "city": GarrisonSize(points=1000, defenses=2),
+    "capitol": GarrisonSize(points=2000, defenses=3),
+}
+ELITE_DEFENSE_FORCE_POINTS = 500  # reinforces a town or city garrison
+DESERT_GARRISON_POINTS = 1000  # The Ancient Dead: Deserts; it cannot leave or support
+
+SUPPORT_DETACHMENT_MAX = 200  # Support: one detachment of core troops
+SUPPORT_MAX = 500  # Support: all support of one side, allies, fortification and garrisons included
+FORTIFIED_POINTS = 200  # Fortify: extra core troops for an army attacked in a fortified province
+
+# Defended Obstacles Table (D6): pieces of defenses (6" wall or hedge).
+DEFENDED_OBSTACLES_TABLE: dict[int, int] = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3}
+
+SUPPORT_DELAYED = "Unexpected Delay"  # rolls for arrival as reserves from turn 2
+SUPPORT_ON_TIME = "On Time"
+# Support Arrival (D6).
+SUPPORT_ARRIVAL: dict[int, str] = {
+    1: SUPPORT_DELAYED,
+    2: SUPPORT_DELAYED,
+    3: SUPPORT_ON_TIME,
+    4: SUPPORT_ON_TIME,
+    5: SUPPORT_ON_TIME,
+    6: SUPPORT_ON_TIME,
+}
+
+
+class GuerrillaResult(NamedTuple):
+    code: str
+    label: str
+    percent: int  # of the larger army's points lost before the battle, rounded down
+
+
+# Guerrilla Warfare (D6), rolled by the smaller army.
+GUERRILLA_WARFARE: dict[int, GuerrillaResult] = {
+    1: GuerrillaResult("blundered", "Blundered!", 0),
+    2: GuerrillaResult("hit-and-run", "Hit and Run", 5),
+    3: GuerrillaResult("hit-and-run", "Hit and Run", 5),
+    4: GuerrillaResult("hit-and-run", "Hit and Run", 5),
+    5: GuerrillaResult("hit-and-run", "Hit and Run", 5),
+    6: GuerrillaResult("ambushed", "Ambushed!", 10),
+}
+GUERRILLA_MARGIN = 500  # the smaller army is at least this many points smaller
+
+# Reasons a support does not take place (Event "support-refused", data["reason"]).
+REFUSED_ALREADY_SUPPORTING = "already-supporting"
+REFUSED_IN_BATTLE = "supporter-in-battle"
+REFUSED_CO_OCCUPYING = "co-occupying"
+REFUSED_DISBANDED = "disbanded"
+REFUSED_ANCIENT_DEAD = "ancient-dead"
+REFUSED_NO_SIDE = "no-side"
+REFUSED_NOT_ADJACENT = "not-adjacent"
+REFUSED_CAP = "support-cap"
+
+_SETTLEMENTS = ("town", "city")
+
+
+@dataclass(frozen=True)
+class Garrison:
+    """A province's garrison: who it fights for, its points and its defenses."""
+
+    kingdom: int | None
+    points: int
+    defenses: int
+    label: str  # for the reports: "the capitol garrison of 3 Avalon"
+    desert: bool = False  # the Ancient Dead's: it never supports an army
+
+
+def province_garrison(state: TurnState, number: int) -> Garrison | None:
+    """The garrison of province `number`: a controlled town's or city's (a capitol's when it is its
+    controller's capitol), with its Elite Defense Force; else a desert's Ancient Dead garrison; else None."""
+    province = state.provinces[number]
+    controller = province.controller
+    if province.settlement in _SETTLEMENTS and controller is not None:
+        owner = state.kingdoms.get(controller)
+        kind = "capitol" if owner is not None and owner.capitol == number else province.settlement
+        size = GARRISONS[kind]
+        points = size.points + (ELITE_DEFENSE_FORCE_POINTS if province.elite_defense else 0)
+        elite = " with its Elite Defense Force" if province.elite_defense else ""
+        return Garrison(controller, points, size.defenses, f"the {kind} garrison of {province}{elite}")
+    if province.terrain == "desert":
+        return Garrison(controller, DESERT_GARRISON_POINTS, 0, f"the Ancient Dead garrison of {province}", desert=True)
+    return None
+
+
+def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events: list[Event]) -> list[BattleS]:
+    """Phase 6: one battle for each contact, in the order given, with its defender (the army, else
+    the garrison), garrison support, fortification, Guerrilla Tactics and supports. Rolls, per
+    battle: Guerrilla Tactics, then Support Arrival for each detachment, then Defended Obstacles.
+    Guerrilla losses are taken off the larger army's `points`. Appends an event for every battle
+    (one per kingdom involved), every support given or refused, and every roll."""
+    # Armies in any battle may neither send support nor have it go out from them (B3).
+    fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
+    supporting: set[int] = set()
+    battles: list[BattleS] = []
+    for contact in contacts:
+        battle = _schedule(state, contact, events)
+        if battle is None:
+            continue
+        _guerrilla(state, battle, dice, events)
+        _supports(state, battle, fighting, supporting, dice, events)
+        _defended_obstacles(state, battle, dice, events)
+        _setup_notes(state, battle, contact)
+        battles.append(battle)
+    _supports_without_battle(state, battles, fighting, events)
+    return battles
+
+
+def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> BattleS | None:
+    province = state.provinces[contact.province]
+    attacker = state.armies[contact.attacker]
+    garrison = province_garrison(state, province.number)
+    battle = BattleS(
+        province=province.number,
+        attacker_kingdom=attacker.kingdom,
+        attacker_army=attacker.id,
+        defender_kingdom=None,
+        defender_army=None,
+        # The Engagement Type is always Assault in a battle for a town, city or capitol, whoever defends it.
+        assault=province.settlement in _SETTLEMENTS,
+    )
+    if contact.defender is not None:
+        defender = state.armies[contact.defender]
+        battle.defender_army = defender.id
+        battle.defender_kingdom = defender.kingdom
+        defender_label = defender.name
+        if province.fortified and not contact.both_moved:
+            # An army that moved in at the same time did not fortify anything (Fortify).
+            battle.fortified_points = FORTIFIED_POINTS
+        if garrison is not None and not garrison.desert and garrison.kingdom == defender.kingdom:
+            # The garrison supports the army in its own province, within the 500-point cap.
+            battle.garrison_defenses = garrison.defenses
+            battle.garrison_points = min(garrison.points, SUPPORT_MAX - battle.fortified_points)
+            battle.notes.append(
+                f"{garrison.label[0].upper()}{garrison.label[1:]} ({garrison.points:,} points) supports "
+                f"{defender.name} with {battle.garrison_points:,} points (500-point support cap) and "
+                f"{garrison.defenses} piece(s) of defenses."
+            )
+    elif garrison is not None and garrison.kingdom != attacker.kingdom:
+        if garrison.desert and _is_ancient_dead(state, attacker.kingdom):
+            _no_battle(
+                events,
+                attacker,
+                province.number,
+                f"{attacker.name} is of the Ancient Dead: {garrison.label} does not fight it.",
+            )
+            return None
+        battle.defender_kingdom = garrison.kingdom
+        battle.garrison_points = garrison.points
+        battle.garrison_defenses = garrison.defenses
+        defender_label = garrison.label
+    else:
+        _no_battle(events, attacker, province.number, f"{attacker.name} finds no one to fight in {province}.")
+        return None
+
+    assault = " It is an Assault." if battle.assault else ""
+    events.append(
+        Event(
+            PHASE,
+            "battle-scheduled",
+            f"{attacker.name} attacks {defender_label} in {province}.{assault}",
+            kingdom=attacker.kingdom,
+            army=attacker.id,
+            province=province.number,
+            data=_scheduled_data(battle, "attacker", battle.defender_kingdom, battle.defender_army),
+        )
+    )
+    if battle.defender_kingdom is not None:
+        events.append(
+            Event(
+                PHASE,
+                "battle-scheduled",
+                f"{defender_label[0].upper()}{defender_label[1:]} is attacked by {attacker.name} "
+                f"({state.kingdoms[attacker.kingdom].name}) in {province}.{assault}",
+                kingdom=battle.defender_kingdom,
+                army=battle.defender_army,
+                province=province.number,
+                data=_scheduled_data(battle, "defender", attacker.kingdom, attacker.id),
+            )
+        )
+    return battle
+
+
+def _scheduled_data(
+    battle: BattleS, side: str, opponent_kingdom: int | None, opponent_army: int | None
+) -> dict[str, Any]:
+    return {
+        "battle": battle.province,
+        "side": side,
+        "opponent_kingdom": opponent_kingdom,
+        "opponent_army": opponent_army,
+        "assault": battle.assault,
+        "garrison_points": battle.garrison_points,
+        "garrison_defenses": battle.garrison_defenses,
+        "fortified_points": battle.fortified_points,
+    }
+
+
+def _no_battle(events: list[Event], attacker: ArmyS, province: int, text: str) -> None:
+    events.append(Event(PHASE, "no-battle", text, kingdom=attacker.kingdom, army=attacker.id, province=province))
+
+
+def _is_ancient_dead(state: TurnState, kingdom: int) -> bool:
+    return state.kingdoms[kingdom].ancient_dead
+
+
+def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event]) -> None:
+    """Guerrilla Tactics (B4): only between two armies, on their own points; a garrison never rolls
+    and is never the target. Called before any Support Arrival roll of the battle."""
+    if battle.defender_army is None:
+        return
+    attacker = state.armies[battle.attacker_army]
+    defender = state.armies[battle.defender_army]
+    if abs(attacker.points - defender.points) < GUERRILLA_MARGIN:
+        return
+    smaller, larger = (attacker, defender) if attacker.points < defender.points else (defender, attacker)
+    roll = dice.roll(
+        "D6",
+        purpose=f"{smaller.name}: guerrilla tactics against {larger.name}",
+        kingdoms=[smaller.kingdom, larger.kingdom],
+        armies=[smaller.id, larger.id],
+    ).total
+    result = GUERRILLA_WARFARE[roll]
+    points_lost = larger.points * result.percent // 100
+    larger.points -= points_lost
+    battle.guerrilla = {
+        "army": smaller.id,
+        "roll": roll,
+        "result": result.code,
+        "target": larger.id,
+        "points_lost": points_lost,
+    }
+    if result.code == "blundered":
+        outcome = f"no damage is done; {smaller.name} has +1 to its roll for first turn"
+        battle.notes.append(f"{smaller.name} +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
+    else:
+        outcome = f"{larger.name} loses {points_lost:,} points ({result.percent}%), counted as destroyed"
+        battle.notes.append(f"{larger.name} fights {points_lost:,} points short (Guerrilla Tactics: {result.label}).")
+    where = state.provinces[battle.province]
+    text = f"Guerrilla Tactics in {where}: {smaller.name} rolls {roll}, {result.label}: {outcome}."
+    for army in (smaller, larger):
+        events.append(
+            Event(
+                PHASE,
+                "guerrilla",
+                text,
+                kingdom=army.kingdom,
+                army=army.id,
+                province=battle.province,
+                data=dict(battle.guerrilla),
+            )
+        )
+
+
+def _supports(
+    state: TurnState,
+    battle: BattleS,
+    fighting: set[int],
+    supporting: set[int],
+    dice: Dice,
+    events: list[Event],
+) -> None:
+    """Support (B3): detachments of at most 200 points, at most 500 points a side with fortification
+    and garrison, one battle per supporting army, none from an army in a battle. Support Arrival is
+    rolled for each detachment that takes place."""
+    province = state.provinces[battle.province]
+    total = {
+        "attacker": 0,
+        # A garrison defending alone is the main force, not support; supporting an army it counts.
+        "defender": battle.fortified_points + (battle.garrison_points if battle.defender_army is not None else 0),
+    }
+    for army in _ordered_supporters(state, battle.province):
+        side = _side(battle, army)
+        reason, why = _refusal(state, army, battle, side, fighting, supporting)
+        points = 0
+        if reason is None and side is not None:
+            points = min(SUPPORT_DETACHMENT_MAX, army.points, SUPPORT_MAX - total[side])
+            if points <= 0:
+                reason, why = REFUSED_CAP, f"the {side} already has {SUPPORT_MAX} points of support"
+        if reason is not None or side is None:
+            events.append(
+                Event(
+                    PHASE,
+                    "support-refused",
+                    f"{army.name} does not support the battle in {province}: {why}.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=battle.province,
+                    data={"battle": battle.province, "reason": reason, "side": side},
+                )
+            )
+            continue
+        supporting.add(army.id)
+        total[side] += points
+        arrival = dice.roll(
+            "D6",
+            purpose=f"{army.name}: support arrival in {province}",
+            kingdoms=[army.kingdom],
+            armies=[army.id],
+        ).total
+        label = SUPPORT_ARRIVAL[arrival]
+        battle.supports.append(SupportS(army=army.id, kingdom=army.kingdom, side=side, points=points, arrival=arrival))
+        if label == SUPPORT_DELAYED:
+            battle.notes.append(
+                f"{army.name}'s detachment is delayed: it arrives as reserves, 4+ on turn 2, 3+ on turn 3, "
+                "2+ on turns 4-6, from a friendly board edge, and may not charge that turn (Support Arrival)."
+            )
+        cut = (
+            f", cut to {points:,} by the {SUPPORT_MAX}-point cap"
+            if points < min(SUPPORT_DETACHMENT_MAX, army.points)
+            else ""
+        )
+        events.append(
+            Event(
+                PHASE,
+                "support",
+                f"{army.name} sends a detachment of {points:,} points{cut} to the {side} in {province}; "
+                f"Support Arrival {arrival}: {label}.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=battle.province,
+                data={"battle": battle.province, "side": side, "points": points, "arrival": arrival, "result": label},
+            )
+        )
+
+
+def _side(battle: BattleS, army: ArmyS) -> str | None:
+    """The side an army's support joins: its own kingdom's (allies come with the Allies rules)."""
+    if army.kingdom == battle.attacker_kingdom:
+        return "attacker"
+    if army.kingdom == battle.defender_kingdom:
+        return "defender"
+    return None
+
+
+def _ordered_supporters(state: TurnState, province: int) -> list[ArmyS]:
+    """Armies ordered to support a battle in `province` (Support, or Move with support), by id so
+    the 500-point cap falls the same way every time."""
+    return [
+        army
+        for army in sorted(state.armies.values(), key=lambda a: a.id)
+        if (order := state.orders.get(army.id)) is not None
+        and order.support == province
+        and order.kind in (OrderKind.SUPPORT, OrderKind.MOVE)
+    ]
+
+
+def _refusal(
+    state: TurnState,
+    army: ArmyS,
+    battle: BattleS,
+    side: str | None,
+    fighting: set[int],
+    supporting: set[int],
+) -> tuple[str | None, str]:
+    """Why `army` cannot support `battle` (a reason code and the words), or (None, "")."""
+    if army.id in supporting:
+        return REFUSED_ALREADY_SUPPORTING, "it already supports another battle; each army supports one"
+    if army.id in fighting:
+        return REFUSED_IN_BATTLE, "it is in a battle itself, and armies in battles may not send support"
+    if army.disbanded:
+        return REFUSED_DISBANDED, "it was disbanded"
+    if army.co_occupying:
+        return REFUSED_CO_OCCUPYING, "it shares a friendly army's province after a failed forced march"
+    if _is_ancient_dead(state, army.kingdom):
+        return REFUSED_ANCIENT_DEAD, "the armies of the Ancient Dead cannot support each other"
+    if side is None:
+        return REFUSED_NO_SIDE, "none of its kingdom's forces fights there"
+    # The start province is not in the state. A supporter that stayed put must border the battle
+    # now; one that moved (it stands in its Move's target) was checked against its start province
+    # when the orders were normalised, so its support is accepted from wherever it ended.
+    order = state.orders[army.id]
+    moved = order.kind is OrderKind.MOVE and order.target == army.province
+    if not moved and not state.adjacent(army.province, battle.province):
+        return REFUSED_NOT_ADJACENT, f"{state.provinces[army.province]} does not border it"
+    return None, ""
+
+
+def _defended_obstacles(state: TurnState, battle: BattleS, dice: Dice, events: list[Event]) -> None:
+    """Fortify / Defended Obstacles: a fortified defender rolls for pieces of defenses."""
+    if not battle.fortified_points or battle.defender_army is None:
+        return
+    defender = state.armies[battle.defender_army]
+    province = state.provinces[battle.province]
+    roll = dice.roll(
+        "D6",
+        purpose=f"{defender.name}: defended obstacles in {province}",
+        kingdoms=[defender.kingdom],
+        armies=[defender.id],
+    ).total
+    battle.defended_obstacles = DEFENDED_OBSTACLES_TABLE[roll]
+    events.append(
+        Event(
+            PHASE,
+            "defended-obstacles",
+            f"{defender.name} defends fortified {province}: +{FORTIFIED_POINTS} points of core troops; "
+            f"Defended Obstacles {roll}: {battle.defended_obstacles} piece(s) of defenses.",
+            kingdom=defender.kingdom,
+            army=defender.id,
+            province=battle.province,
+            data={
+                "battle": battle.province,
+                "fortified_points": FORTIFIED_POINTS,
+                "roll": roll,
+                "pieces": battle.defended_obstacles,
+            },
+        )
+    )
+
+
+def _setup_notes(state: TurnState, battle: BattleS, contact: Contact) -> None:
+    """The set-up modifiers of 6. Fight Battles and Fortify, for the players at the table."""
+    if battle.defender_army is None:
+        return
+    defender = state.armies[battle.defender_army]
+    attacker = state.armies[battle.attacker_army]
+    if battle.fortified_points:
+        battle.notes.append(
+            f"{defender.name} is fortified: +{FORTIFIED_POINTS} points of core troops; it may remove one piece of "
+            f"terrain, places {battle.defended_obstacles} piece(s) of defenses and chooses table side(s) after "
+            f"terrain; {attacker.name} has +1 to go first (Fortify)."
+        )
+    if not contact.both_moved:
+        battle.notes.append(f"{defender.name} did not move and is the defender: +1 to choose sides.")
+        return
+    supported = {s.side for s in battle.supports}
+    if len(supported) == 1:
+        (side,) = supported
+        backed, alone = (attacker, defender) if side == "attacker" else (defender, attacker)
+        battle.notes.append(
+            f"Both armies moved in: {backed.name} is supported (+1 to choose sides), {alone.name} is not "
+            "(+1 to go first)."
+        )
+
+
+def _supports_without_battle(state: TurnState, battles: list[BattleS], fighting: set[int], events: list[Event]) -> None:
+    """A support order names a province where no battle is fought: tell the player it did nothing."""
+    fought = {b.province for b in battles}
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        order = state.orders.get(army.id)
+        if order is None or order.support is None or order.kind not in (OrderKind.SUPPORT, OrderKind.MOVE):
+            continue
+        if order.support in fought or army.disbanded or army.id in fighting:
+            continue
+        events.append(
+            Event(
+                PHASE,
+                "support-no-battle",
+                f"{army.name}'s support goes unused: no battle is fought in {state.provinces[order.support]}.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=order.support,
+                data={"battle": order.support},
+            )
+        )

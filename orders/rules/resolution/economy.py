@@ -1,0 +1,466 @@
+"""Phases 1-3 of the Campaign Turn Sequence: Tally Gold, Maintain Armies (the Foraging Table),
+Create / Upgrade Armies (with supply depots and Elite Defense Forces bought on the sheet).
+Pure Python.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from briternia.dice import Dice
+from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyType
+
+from ..sheets import ArmyOrder
+from ..tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost
+from .state import (
+    LEDGER_ARMY_CREATED,
+    LEDGER_ARMY_UPGRADED,
+    LEDGER_ELITE_DEFENSE_FORCE,
+    LEDGER_IMPERIAL_TAXATION,
+    LEDGER_SUPPLY_DEPOT,
+    LEDGER_TAXES,
+    ArmyS,
+    Event,
+    KingdomS,
+    ProvinceS,
+    TurnState,
+)
+
+PHASE_TALLY_GOLD = "tally-gold"
+PHASE_MAINTAIN_ARMIES = "maintain-armies"
+PHASE_CREATE_UPGRADE = "create-upgrade-armies"
+
+# 1. Tally Gold: the taxes each source yields a turn. A province with a town or city yields the
+# settlement's tax only (rule case G1); ruins are a plain province.
+TAXES: dict[str, int] = {"city": 300, "town": 150, "province": 30}
+# Army-Specific Rules, Empire "Imperial Taxation": deducted for each source that was taxed.
+IMPERIAL_TAXATION: dict[str, int] = {"city": 50, "town": 25, "province": 5}
+_SOURCE_PLURALS = {"city": "cities", "town": "towns", "province": "provinces"}
+
+
+@dataclass(frozen=True)
+class ForagingOutcome:
+    low: int
+    high: int
+    code: str
+    text: str
+
+
+# 2. Maintain Armies: Foraging Table (2D6).
+FORAGING_TABLE: tuple[ForagingOutcome, ...] = (
+    ForagingOutcome(2, 2, "disaster", "Disaster: suitable food and water are not to be found"),
+    ForagingOutcome(
+        3, 4, "losses", "it meets its needs but loses D6 x 50 points of troops and may not Forced March this turn"
+    ),
+    ForagingOutcome(5, 9, "no-forced-march", "it finds all its needs but may not Forced March this turn"),
+    ForagingOutcome(10, 11, "plenty", "the land provides! No effect this turn"),
+    ForagingOutcome(12, 12, "depot", "a new Supply Depot may be acquired for 400 gold"),
+)
+FORAGING_DEPOT_GOLD = 400
+FORAGING_LOSS_PER_PIP = 50  # 3-4: D6 x 50 points
+FORAGING_REROLL_MODIFIER = -1  # 12 not paid for: reroll at -1 on the result
+DEFAULT_ORDER_CHOICES = ArmyOrder(army=0)  # an army without an order takes the sheet's defaults
+
+
+def foraging_outcome(result: int) -> ForagingOutcome:
+    """The Foraging Table row for a (possibly modified) result. A reroll at -1 can give 1, which
+    the table does not list: it reads as 2, Disaster (docs/rules-decisions.md)."""
+    clamped = min(max(result, FORAGING_TABLE[0].low), FORAGING_TABLE[-1].high)
+    return next(row for row in FORAGING_TABLE if row.low <= clamped <= row.high)
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Tally Gold
+
+
+def _tax_source(province: ProvinceS) -> str | None:
+    """What a province is taxed as, or None when it yields nothing (razed or desert: G3)."""
+    if province.razed or province.terrain == "desert":
+        return None
+    if province.settlement in ("city", "town"):
+        return province.settlement
+    return "province"  # plain provinces and ruins
+
+
+def _describe(counts: Counter[str], table: dict[str, int]) -> str:
+    parts = []
+    for source in table:  # the table's order: cities, towns, provinces
+        n = counts[source]
+        if n:
+            parts.append(f"{n} {source if n == 1 else _SOURCE_PLURALS[source]} ({n * table[source]:,})")
+    return ", ".join(parts)
+
+
+def tally_gold(state: TurnState, events: list[Event]) -> None:
+    """Phase 1: every kingdom collects taxes from the provinces it controls (G1, G3), and an
+    Empire kingdom then pays Imperial Taxation on the same sources (G2). One event per movement
+    of gold; a kingdom with no income gets no event."""
+    for kingdom in sorted(state.kingdoms.values(), key=lambda k: k.id):
+        counts: Counter[str] = Counter()
+        for province in sorted(state.provinces.values(), key=lambda p: p.number):
+            if province.controller != kingdom.id:
+                continue
+            source = _tax_source(province)
+            if source is not None:
+                counts[source] += 1
+        income = sum(TAXES[s] * n for s, n in counts.items())
+        if income == 0:
+            continue
+        kingdom.treasury += income
+        events.append(
+            Event(
+                PHASE_TALLY_GOLD,
+                "taxes",
+                f"Taxes: {_describe(counts, TAXES)}.",
+                kingdom=kingdom.id,
+                gold=income,
+                ledger_reason=LEDGER_TAXES,
+                data={"sources": dict(counts)},
+            )
+        )
+        if kingdom.army_type is ArmyType.EMPIRE:
+            levy = sum(IMPERIAL_TAXATION[s] * n for s, n in counts.items())
+            kingdom.treasury -= levy
+            events.append(
+                Event(
+                    PHASE_TALLY_GOLD,
+                    "imperial-taxation",
+                    f"Imperial Taxation: {_describe(counts, IMPERIAL_TAXATION)}, {levy:,} gold to the "
+                    "Imperial Government.",
+                    kingdom=kingdom.id,
+                    gold=-levy,
+                    ledger_reason=LEDGER_IMPERIAL_TAXATION,
+                    data={"sources": dict(counts)},
+                )
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Maintain Armies
+
+
+def _disband(army: ArmyS, why: str, phase: str, events: list[Event]) -> None:
+    army.disbanded = True
+    events.append(
+        Event(
+            phase,
+            "army-disbanded",
+            f"{army.name} is disbanded ({why}); the magic items it carried are destroyed (Army Restrictions).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=army.province,
+            data={"points": army.points},
+        )
+    )
+
+
+def maintain_armies(state: TurnState, dice: Dice, events: list[Event]) -> None:
+    """Phase 2: every active army without a supply depot rolls 2D6 on the Foraging Table (M1-M3),
+    in ascending id order. The order's standing choices answer a Disaster and a 12."""
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        if army.disbanded or army.supply_depot:
+            continue  # M1: an army with its supply depot needs no foraging
+        order = state.orders.get(army.id, DEFAULT_ORDER_CHOICES)
+        kingdom = state.kingdoms[army.kingdom]
+        roll = dice.roll("2D6", purpose=f"{army.name}: Foraging Table", kingdoms=[army.kingdom], armies=[army.id]).total
+        outcome = foraging_outcome(roll)
+        if outcome.code == "depot":
+            if order.pay_for_depot and kingdom.treasury >= FORAGING_DEPOT_GOLD:
+                kingdom.treasury -= FORAGING_DEPOT_GOLD
+                army.supply_depot = True
+                events.append(
+                    _foraging_event(
+                        army,
+                        "foraging-depot",
+                        roll,
+                        "a new Supply Depot is pressed into service for 400 gold",
+                        gold=-FORAGING_DEPOT_GOLD,
+                        ledger_reason=LEDGER_SUPPLY_DEPOT,
+                    )
+                )
+                continue
+            why = "the kingdom chose not to pay" if not order.pay_for_depot else "the treasury cannot pay"
+            events.append(
+                _foraging_event(
+                    army, "foraging-depot-unpaid", roll, f"a Supply Depot for 400 gold, but {why}: it rolls again at -1"
+                )
+            )
+            reroll = dice.roll(
+                "2D6",
+                purpose=f"{army.name}: Foraging Table reroll at -1",
+                kingdoms=[army.kingdom],
+                armies=[army.id],
+            ).total
+            roll = reroll + FORAGING_REROLL_MODIFIER  # at most 11: a reroll never reaches the 12 again
+            outcome = foraging_outcome(roll)
+        _apply_foraging(army, order, roll, outcome, dice, events)
+
+
+def _foraging_event(
+    army: ArmyS, code: str, roll: int, what: str, *, gold: int = 0, ledger_reason: str = "", **data: object
+) -> Event:
+    return Event(
+        PHASE_MAINTAIN_ARMIES,
+        code,
+        f"{army.name} has no supply depot and rolls {roll} on the Foraging Table: {what}.",
+        kingdom=army.kingdom,
+        army=army.id,
+        province=army.province,
+        gold=gold,
+        ledger_reason=ledger_reason,
+        data={"roll": roll, **data},
+    )
+
+
+def _apply_foraging(
+    army: ArmyS, order: ArmyOrder, roll: int, outcome: ForagingOutcome, dice: Dice, events: list[Event]
+) -> None:
+    if outcome.code == "disaster":
+        if order.disaster_choice == "disband":
+            events.append(_foraging_event(army, "foraging-disaster", roll, f"{outcome.text}", choice="disband"))
+            _disband(army, "its banner chose disbanding over a foraging Disaster", PHASE_MAINTAIN_ARMIES, events)
+            return
+        # 50% casualties by models, not points: the player removes half the models; half the points
+        # stand for them until the list is corrected. The Rank and File Recovery of these casualties
+        # is rolled with the aftermath, so the Army Restrictions check waits for it too.
+        lost = army.points // 2
+        army.points -= lost
+        events.append(
+            _foraging_event(
+                army,
+                "foraging-disaster",
+                roll,
+                f"{outcome.text}; the army takes 50% casualties: remove half its models (about {lost:,} points), "
+                "who roll on the Rank and File Recovery table in the aftermath",
+                choice="casualties",
+                remove_half_models=True,
+                points_lost=lost,
+                pending_recovery=True,
+            )
+        )
+        return
+    if outcome.code == "losses":
+        d6 = dice.roll(
+            "D6", purpose=f"{army.name}: foraging losses (D6 x 50 points)", kingdoms=[army.kingdom], armies=[army.id]
+        ).total
+        lost = min(d6 * FORAGING_LOSS_PER_PIP, army.points)
+        army.points -= lost
+        army.no_forced_march = True
+        events.append(
+            _foraging_event(
+                army,
+                "foraging-losses",
+                roll,
+                f"it meets its needs but loses {d6} x 50 = {lost:,} points of troops and may not Forced March "
+                "this turn",
+                d6=d6,
+                points_lost=lost,
+            )
+        )
+        if army.points <= ARMY_DISBANDED_AT_OR_BELOW:
+            _disband(army, f"reduced to {army.points:,} points by foraging", PHASE_MAINTAIN_ARMIES, events)
+        return
+    if outcome.code == "no-forced-march":
+        army.no_forced_march = True
+    events.append(_foraging_event(army, f"foraging-{outcome.code}", roll, outcome.text))
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Create / Upgrade Armies
+
+
+def _spend(kingdom: KingdomS, cost: int, what: str, event: Event, events: list[Event]) -> bool:
+    """Pay `cost` and record `event`, or record that `what` can no longer be afforded. The sheet was
+    checked against the treasury when submitted; foraging may have spent gold since."""
+    if kingdom.treasury - cost < 0:
+        events.append(
+            Event(
+                PHASE_CREATE_UPGRADE,
+                "not-afforded",
+                f"{what} is not bought: it costs {cost:,} gold and the treasury holds only {kingdom.treasury:,} "
+                "(Treasury).",
+                kingdom=kingdom.id,
+                army=event.army if event.army is not None and event.army > 0 else None,
+                province=event.province,
+                data={"cost": cost, "treasury": kingdom.treasury, "entry": event.code},
+            )
+        )
+        return False
+    kingdom.treasury -= cost
+    events.append(event)
+    return True
+
+
+def _unavailable(
+    kingdom: KingdomS,
+    code: str,
+    text: str,
+    events: list[Event],
+    *,
+    army: int | None = None,
+    province: int | None = None,
+) -> None:
+    events.append(Event(PHASE_CREATE_UPGRADE, code, text, kingdom=kingdom.id, army=army, province=province))
+
+
+def create_and_upgrade_armies(state: TurnState, events: list[Event]) -> None:
+    """Phase 3: carry out the sheets' purchases, kingdom by kingdom (ascending id), each sheet in
+    its order: creations, upgrades, supply depots, Elite Defense Forces. An entry the treasury can
+    no longer pay for, or whose province or army is gone, is skipped with an event saying why."""
+    next_id = min([0, *state.armies]) - 1  # new armies get -1, -2, ... until written
+    for kingdom in sorted(state.kingdoms.values(), key=lambda k: k.id):
+        sheet = state.sheets.get(kingdom.id)
+        if sheet is None:
+            continue
+        for creation in sheet.creations:
+            if _create(state, kingdom, creation.name.strip(), creation.points, creation.province, next_id, events):
+                next_id -= 1
+        for upgrade in sheet.upgrades:
+            _upgrade(state, kingdom, upgrade.army, upgrade.points, events)
+        for depot in sheet.depots:
+            _buy_depot(state, kingdom, depot.army, events)
+        for garrison in sheet.garrisons:
+            _reinforce_garrison(state, kingdom, garrison.province, events)
+
+
+def _create(
+    state: TurnState, kingdom: KingdomS, name: str, points: int, number: int, army_id: int, events: list[Event]
+) -> bool:
+    province = state.provinces.get(number)
+    if province is None or province.controller != kingdom.id or state.armies_in(number):
+        where = str(province) if province else f"province {number}"
+        why = "is no longer yours" if province is None or province.controller != kingdom.id else "is now occupied"
+        _unavailable(
+            kingdom,
+            "settlement-unavailable",
+            f"{name} cannot be raised: {where} {why}; new armies are placed in an unoccupied province you control "
+            "(3. Create / Upgrade Armies).",
+            events,
+            province=number,
+        )
+        return False
+    cost = creation_cost(points, kingdom.army_type, province.settlement)
+    event = Event(
+        PHASE_CREATE_UPGRADE,
+        "army-created",
+        f"{name} is raised in {province} at {points:,} points for {cost:,} gold.",
+        kingdom=kingdom.id,
+        army=army_id,
+        province=number,
+        gold=-cost,
+        ledger_reason=LEDGER_ARMY_CREATED,
+        data={"points": points},
+    )
+    if not _spend(kingdom, cost, f"Raising {name} ({points:,} points) in {province}", event, events):
+        return False
+    state.armies[army_id] = ArmyS(
+        id=army_id,
+        kingdom=kingdom.id,
+        name=name,
+        province=number,
+        points=points,  # until the player enters the list
+        size=points,
+        supply_depot=True,  # new armies come with their supply depot
+        created_turn=state.turn,
+    )
+    return True
+
+
+def _active_army(state: TurnState, kingdom: KingdomS, army_id: int, what: str, events: list[Event]) -> ArmyS | None:
+    army = state.armies.get(army_id)
+    if army is None or army.kingdom != kingdom.id or army.disbanded:
+        name = army.name if army else f"Army {army_id}"
+        _unavailable(
+            kingdom, "army-unavailable", f"{name} is no longer an active army: no {what}.", events, army=army_id
+        )
+        return None
+    return army
+
+
+def _upgrade(state: TurnState, kingdom: KingdomS, army_id: int, new_size: int, events: list[Event]) -> None:
+    army = _active_army(state, kingdom, army_id, "upgrade", events)
+    if army is None:
+        return
+    added = new_size - army.size
+    loses_experience = added >= 500  # C2: too many new recruits to keep the army's experience
+    text = f"{army.name} is upgraded from {army.size:,} to {new_size:,} points for {added:,} gold"
+    if loses_experience:
+        text += "; adding 500 points or more, it loses all its experience points and veteran status"
+    event = Event(
+        PHASE_CREATE_UPGRADE,
+        "army-upgraded",
+        text + ".",
+        kingdom=kingdom.id,
+        army=army.id,
+        province=army.province,
+        gold=-added,
+        ledger_reason=LEDGER_ARMY_UPGRADED,
+        data={"from": army.size, "to": new_size, "experience_lost": army.experience if loses_experience else 0},
+    )
+    if not _spend(kingdom, added, f"The upgrade of {army.name} to {new_size:,} points", event, events):
+        return
+    army.size = new_size
+    army.points = new_size  # "recreate it at a higher point value": refilled until the list is entered
+    army.upgraded_turn = state.turn
+    if loses_experience:
+        army.experience = 0
+        army.veteran_status_lost = True
+
+
+def _buy_depot(state: TurnState, kingdom: KingdomS, army_id: int, events: list[Event]) -> None:
+    army = _active_army(state, kingdom, army_id, "supply depot", events)
+    if army is None:
+        return
+    if army.supply_depot:
+        # A 12 on the Foraging Table already gave it one: an army keeps one depot at a time.
+        _unavailable(
+            kingdom,
+            "supply-depot-held",
+            f"{army.name} already has a supply depot: the replacement is not bought.",
+            events,
+            army=army.id,
+        )
+        return
+    event = Event(
+        PHASE_CREATE_UPGRADE,
+        "supply-depot",
+        f"{army.name} buys a replacement supply depot for {SUPPLY_DEPOT_GOLD:,} gold.",
+        kingdom=kingdom.id,
+        army=army.id,
+        province=army.province,
+        gold=-SUPPLY_DEPOT_GOLD,
+        ledger_reason=LEDGER_SUPPLY_DEPOT,
+    )
+    if _spend(kingdom, SUPPLY_DEPOT_GOLD, f"A supply depot for {army.name}", event, events):
+        army.supply_depot = True
+
+
+def _reinforce_garrison(state: TurnState, kingdom: KingdomS, number: int, events: list[Event]) -> None:
+    province = state.provinces.get(number)
+    if (
+        province is None
+        or province.controller != kingdom.id
+        or province.settlement not in ("town", "city")
+        or province.elite_defense
+    ):
+        where = str(province) if province else f"province {number}"
+        _unavailable(
+            kingdom,
+            "settlement-unavailable",
+            f"{where} cannot take an Elite Defense Force: it is not a town or city of yours without one.",
+            events,
+            province=number,
+        )
+        return
+    event = Event(
+        PHASE_CREATE_UPGRADE,
+        "elite-defense-force",
+        f"The garrison of {province} is reinforced by an Elite Defense Force for {ELITE_DEFENSE_FORCE_GOLD:,} gold.",
+        kingdom=kingdom.id,
+        province=number,
+        gold=-ELITE_DEFENSE_FORCE_GOLD,
+        ledger_reason=LEDGER_ELITE_DEFENSE_FORCE,
+    )
+    if _spend(kingdom, ELITE_DEFENSE_FORCE_GOLD, f"An Elite Defense Force for {province}", event, events):
+        province.elite_defense = True

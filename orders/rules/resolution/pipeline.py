@@ -1,0 +1,35 @@
+"""The Campaign Turn Sequence, phases 1 to 6, over a copy of the state (pure Python)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from briternia.dice import Dice
+
+from .battles import build_battles
+from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
+from .movement import execute_orders, normalise_orders
+from .state import BattleS, Contact, Event, TurnState
+
+
+@dataclass(frozen=True)
+class Resolution:
+    state: TurnState  # the state after the turn's orders
+    events: list[Event]
+    contacts: list[Contact]
+    battles: list[BattleS]
+
+
+def resolve_turn(state: TurnState, dice: Dice) -> Resolution:
+    """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies, 4-5. the orders and
+    6. the scheduling of battles, in the rulebook's order. The given state is not changed."""
+    work = copy.deepcopy(state)
+    events: list[Event] = []
+    tally_gold(work, events)
+    maintain_armies(work, dice, events)
+    create_and_upgrade_armies(work, events)
+    normalise_orders(work, events)
+    contacts = execute_orders(work, dice, events)
+    battles = build_battles(work, contacts, dice, events)
+    return Resolution(state=work, events=events, contacts=contacts, battles=battles)

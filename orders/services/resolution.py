@@ -1,0 +1,318 @@
+"""Resolving a turn's orders: load the state, run the pure pipeline, write everything back.
+
+The turn is claimed with a conditional update inside the same transaction as the writes, so a
+second trigger finds nothing to claim, and a failure rolls everything back, the claim included:
+the turn stays open and claimable, and the error is recorded for the organizer.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F, Sum
+from django.utils import timezone
+
+from battles.models import Battle, BattleSupport
+from briternia.dice import SeededDice
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
+
+from ..entries import entries_from_json
+from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
+from ..rules.resolution.pipeline import Resolution, resolve_turn
+from ..rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState
+
+logger = logging.getLogger(__name__)
+DICE_STREAM = "turn-resolution"
+
+
+def turn_state_load(turn: Turn) -> TurnState:
+    """The campaign's state for the pipeline, in a fixed number of queries (they do not grow
+    with the number of armies or provinces)."""
+    campaign = turn.campaign
+    provinces = list(Province.objects.filter(campaign=campaign))
+    number_of = {p.id: p.number for p in provinces}
+    adjacency: dict[int, set[int]] = {p.number: set() for p in provinces}
+    for a, b in Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
+        "from_province_id", "to_province_id"
+    ):
+        adjacency[number_of[a]].add(number_of[b])
+    kingdoms = list(Kingdom.objects.filter(campaign=campaign))
+    treasury = dict(
+        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
+    )
+    armies = list(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE))
+    unit_points = dict(
+        Unit.objects.filter(army__in=[a.id for a in armies])
+        .values_list("army")
+        .annotate(total=Sum(F("models_count") * F("points_per_model") + F("equipment_points")))
+    )
+    item_points = dict(
+        ArmoryItem.objects.filter(bearer__army__in=[a.id for a in armies], destroyed=False)
+        .values_list("bearer__army")
+        .annotate(total=Sum("points"))
+    )
+    garrisoned = {a.province_id for a in armies if a.kind == Army.Kind.GARRISON}
+
+    submitted: dict[int, dict] = {}
+    for sub in (
+        OrderSubmission.objects.filter(sheet__turn=turn, sheet__status=OrderSheet.Status.SUBMITTED)
+        .select_related("sheet")
+        .order_by("submitted_at", "id")
+    ):
+        submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
+    sheets = {k: entries_from_json(e) for k, e in submitted.items()}
+    orders = {o.army: o for entries in sheets.values() for o in entries.orders}
+
+    return TurnState(
+        turn=turn.number,
+        player_count=campaign.player_count,
+        provinces={
+            p.number: ProvinceS(
+                number=p.number,
+                name=p.name,
+                terrain=p.terrain,
+                settlement=p.settlement,
+                razed=p.razed,
+                fortified=p.fortified,
+                controller=p.controller_id,
+                pyramid=p.pyramid,
+                elite_defense=p.id in garrisoned,
+            )
+            for p in provinces
+        },
+        adjacency={k: frozenset(v) for k, v in adjacency.items()},
+        kingdoms={
+            k.id: KingdomS(
+                id=k.id,
+                name=k.name,
+                army_type=k.army_type_enum,
+                treasury=treasury.get(k.id, 0),
+                capitol=number_of.get(k.capitol_id) if k.capitol_id else None,
+                missed_orders=k.id not in submitted and not k.is_ancient_dead,
+            )
+            for k in kingdoms
+        },
+        armies={
+            a.id: ArmyS(
+                id=a.id,
+                kingdom=a.kingdom_id,
+                name=a.name,
+                province=number_of[a.province_id],
+                points=max(0, (unit_points.get(a.id) or 0) + (item_points.get(a.id) or 0) - a.pending_losses),
+                size=a.size,
+                supply_depot=a.supply_depot,
+                experience=a.experience,
+                created_turn=a.created_turn,
+                upgraded_turn=a.upgraded_turn,
+                fought_last_turn=a.last_battle_turn == turn.number - 1,
+                recover_streak=a.recover_streak,
+                co_occupying=a.co_occupying,
+            )
+            for a in armies
+            if a.kind == Army.Kind.FIELD and a.province_id
+        },
+        orders=orders,
+        sheets=sheets,
+    )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    resolved: bool  # False: there was nothing to claim (resolved already, or not open)
+    resolution: Resolution | None = None
+
+
+def turn_preview(*, turn: Turn) -> Resolution:
+    """A dry run: what resolving now would do, written nowhere."""
+    return resolve_turn(turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM))
+
+
+def turn_resolve(*, turn_id: int) -> Outcome:
+    """Resolve the turn's orders once. Safe to call twice and concurrently."""
+    try:
+        with transaction.atomic():
+            claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.ORDERS_OPEN).update(
+                status=Turn.Status.RESOLVING_ORDERS
+            )
+            if not claimed:
+                return Outcome(resolved=False)
+            turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+            dice = SeededDice(seed=turn.seed, stream=DICE_STREAM)
+            before = turn_state_load(turn)
+            resolution = resolve_turn(before, dice)
+            _write(turn, before, resolution, dice)
+            return Outcome(resolved=True, resolution=resolution)
+    except Exception:
+        # Everything above was rolled back; record why, for the organizer, and re-raise.
+        logger.exception("Resolving turn %s failed", turn_id)
+        Turn.objects.filter(pk=turn_id).update(resolution_error=traceback.format_exc(limit=20)[-4000:])
+        raise
+
+
+def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> None:
+    state = resolution.state
+    campaign = turn.campaign
+    provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
+    armies = {a.id: a for a in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE)}
+    id_map: dict[int, int] = {}
+
+    # New armies (negative ids in the state) get rows first, so events can point at them.
+    for army in sorted((a for a in state.armies.values() if a.id < 0), key=lambda a: -a.id):
+        row = Army.objects.create(
+            kingdom_id=army.kingdom,
+            name=army.name,
+            province=provinces[army.province],
+            size=army.size,
+            supply_depot=army.supply_depot,
+            created_turn=turn.number,
+        )
+        id_map[army.id] = row.id
+        armies[row.id] = row
+        ArmyMovement.objects.create(army=row, turn=turn.number, step=0, province=provinces[army.province])
+
+    fighting = {b.attacker_army for b in resolution.battles} | {
+        b.defender_army for b in resolution.battles if b.defender_army is not None
+    }
+    changed: list[Army] = []
+    for army in state.armies.values():
+        if army.id < 0:
+            continue
+        row = armies[army.id]
+        row.province = provinces[army.province]
+        row.size = army.size
+        row.supply_depot = army.supply_depot
+        row.experience = army.experience
+        row.upgraded_turn = army.upgraded_turn
+        row.recover_streak = army.recover_streak
+        row.co_occupying = army.co_occupying
+        row.status = Army.Status.DISBANDED if army.disbanded else Army.Status.ACTIVE
+        # Troops lost this turn (foraging, guerrilla) are points the player removes from the list.
+        row.pending_losses += max(0, before.armies[army.id].points - army.points)
+        if army.id in fighting:
+            row.last_battle_turn = turn.number
+        changed.append(row)
+    Army.objects.bulk_update(
+        changed,
+        [
+            "province",
+            "size",
+            "supply_depot",
+            "experience",
+            "upgraded_turn",
+            "recover_streak",
+            "co_occupying",
+            "status",
+            "pending_losses",
+            "last_battle_turn",
+        ],
+    )
+    if any(a.veteran_status_lost for a in state.armies.values()):
+        Unit.objects.filter(army_id__in=[a.id for a in state.armies.values() if a.veteran_status_lost]).update(
+            veteran_level=0
+        )
+    ArmoryItem.objects.filter(bearer__army_id__in=[a.id for a in state.armies.values() if a.disbanded]).update(
+        destroyed=True
+    )
+
+    for number, province in state.provinces.items():
+        row = provinces[number]
+        row.controller_id, row.razed, row.fortified = province.controller, province.razed, province.fortified
+        if province.elite_defense and not any(
+            a.kind == Army.Kind.GARRISON and a.province_id == row.id for a in armies.values()
+        ):
+            Army.objects.create(
+                kingdom_id=province.controller,
+                name=f"Elite Defense Force of {row.name}",
+                kind=Army.Kind.GARRISON,
+                province=row,
+                size=500,
+                created_turn=turn.number,
+            )
+    Province.objects.bulk_update(list(provinces.values()), ["controller", "razed", "fortified"])
+
+    def army_id(value: int | None) -> int | None:
+        return id_map.get(value, value) if value is not None else None
+
+    TreasuryEntry.objects.bulk_create(
+        TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
+        for e in resolution.events
+        if e.gold and e.kingdom is not None
+    )
+    TurnEvent.objects.bulk_create(
+        TurnEvent(
+            turn=turn,
+            sequence=i,
+            phase=e.phase,
+            code=e.code,
+            text=e.text,
+            kingdom_id=e.kingdom,
+            army_id=army_id(e.army),
+            province=e.province,
+            gold=e.gold,
+            data=e.data,
+        )
+        for i, e in enumerate(resolution.events)
+    )
+    steps: dict[int, int] = defaultdict(int)
+    movements = []
+    for e in resolution.events:
+        if e.code == "moved" and e.army is not None:
+            for number in e.data.get("path", []):
+                steps[e.army] += 1
+                movements.append(
+                    ArmyMovement(
+                        army_id=army_id(e.army), turn=turn.number, step=steps[e.army], province=provinces[number]
+                    )
+                )
+    ArmyMovement.objects.bulk_create(movements)
+    DiceRoll.objects.bulk_create(
+        DiceRoll(
+            campaign=campaign,
+            turn=turn.number,
+            stream=DICE_STREAM,
+            sequence=i,
+            expression=r.expression,
+            faces=list(r.faces),
+            total=r.total,
+            purpose=r.purpose,
+            kingdoms=list(r.kingdoms),
+            armies=[army_id(a) for a in r.armies],
+        )
+        for i, r in enumerate(dice.rolls)
+    )
+    for battle in resolution.battles:
+        row = Battle.objects.create(
+            turn=turn,
+            province=provinces[battle.province],
+            attacker_kingdom_id=battle.attacker_kingdom,
+            attacker_army_id=army_id(battle.attacker_army),
+            defender_kingdom_id=battle.defender_kingdom,
+            defender_army_id=army_id(battle.defender_army),
+            assault=battle.assault,
+            garrison_points=battle.garrison_points,
+            garrison_defenses=battle.garrison_defenses,
+            fortified_points=battle.fortified_points,
+            defended_obstacles=battle.defended_obstacles,
+            guerrilla=battle.guerrilla,
+            notes=battle.notes,
+            both_moved=any(c.both_moved for c in resolution.contacts if c.province == battle.province),
+        )
+        BattleSupport.objects.bulk_create(
+            BattleSupport(
+                battle=row,
+                army_id=army_id(s.army),
+                kingdom_id=s.kingdom,
+                side=s.side,
+                points=s.points,
+                arrival=s.arrival,
+            )
+            for s in battle.supports
+        )
+    turn.status = Turn.Status.BATTLES
+    turn.resolved_at = timezone.now()
+    turn.resolution_error = ""
+    turn.save(update_fields=["status", "resolved_at", "resolution_error"])

@@ -1,0 +1,300 @@
+"""The order sheet as a player files it, in a real browser: a refused sheet naming the army and
+the rule, a fix and the receipt (page and email), drafts and resubmissions, the organizer's
+overview, and a sheet that arrives after the deadline. The demo campaign (turn 1) is the setting:
+alice leads Ostland (Empire), whose 1st Army stands in its capitol."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Locator, Page, expect
+
+from kingdoms.demo import DEMO_PASSWORD
+from kingdoms.models import Army, Campaign, Kingdom, Province
+from orders.models import OrderSheet, OrderSubmission, Turn
+from orders.rules.schedule import deadline_text
+
+from .conftest import Outbox, login, text_of
+
+ALICE_EMAIL = "alice@briternia.local"
+
+
+@pytest.fixture
+def campaign(outbox: Outbox, demo_campaign: Campaign) -> Campaign:
+    """The demo campaign, set up after `outbox` so even its invitations stay in tmp_path."""
+    return demo_campaign
+
+
+@pytest.fixture
+def ostland(campaign: Campaign) -> Kingdom:
+    return Kingdom.objects.get(campaign=campaign, name="Ostland")
+
+
+@pytest.fixture
+def turn(campaign: Campaign) -> Turn:
+    return Turn.objects.get(campaign=campaign, number=1)
+
+
+def _label(p: Province) -> str:
+    return f"{p.number} {p.name}"
+
+
+def _adjacent(a: Province, b: Province) -> bool:
+    return a.neighbours.filter(pk=b.pk).exists()
+
+
+def _plains_steps(start: Province, *, second_adjacent: bool) -> tuple[Province, Province]:
+    """A Forced March path from `start` through plains (all the Empire may march through): a free
+    plains neighbour, then a plains province the sheet offers as the second step that is (or is
+    not) adjacent to the first."""
+    neighbours = list(start.neighbours.order_by("number"))
+    reach = {n for p in neighbours for n in p.neighbours.all()} - {start}
+    for first in neighbours:
+        if first.terrain != "plains" or first.controller_id is not None:
+            continue
+        for second in sorted(reach, key=lambda p: p.number):
+            if (
+                second.terrain == "plains"
+                and second not in (first, start)
+                and _adjacent(first, second) is second_adjacent
+            ):
+                return first, second
+    raise AssertionError(f"no such forced march from {_label(start)} on the demo map")
+
+
+def _open_sheet(page: Page, live_server, campaign: Campaign, username: str = "alice") -> None:
+    """Log in, open the campaign from the home page and follow the link to the order sheet."""
+    login(page, live_server, username, DEMO_PASSWORD)
+    page.get_by_role("link", name=campaign.name).click()
+    page.get_by_role("link", name="Your order sheet").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ostland: orders for turn 1")
+
+
+def _row(page: Page, army: Army) -> Locator:
+    return page.locator(f"tr.army-row[data-army='{army.name}']")
+
+
+def _field(row: Locator, name: str) -> Locator:
+    return row.locator(f"select[name$='-{name}']")
+
+
+def _order(row: Locator, kind: str, *, target: Province | None = None, path: tuple[Province, Province] | None = None):
+    """Give the army in `row` an order, choosing its provinces by number."""
+    _field(row, "kind").select_option(label=kind)
+    if target is not None:
+        _field(row, "target").select_option(str(target.number))
+    if path is not None:
+        _field(row, "path_1").select_option(str(path[0].number))
+        _field(row, "path_2").select_option(str(path[1].number))
+
+
+def _submit(page: Page) -> None:
+    page.get_by_role("button", name="Submit orders").click()
+
+
+def _submissions(kingdom: Kingdom) -> list[OrderSubmission]:
+    return list(OrderSubmission.objects.filter(sheet__kingdom=kingdom).order_by("id"))
+
+
+def _receipts(outbox: Outbox, campaign: Campaign) -> list:
+    subject = f"{campaign.name}, turn 1: orders received for Ostland"
+    return [m for m in outbox.to(ALICE_EMAIL) if m["Subject"] == subject]
+
+
+def test_player_is_refused_a_non_adjacent_march_fixes_it_and_gets_a_receipt(
+    page: Page, live_server, campaign: Campaign, ostland: Kingdom, outbox: Outbox
+):
+    army = Army.objects.get(kingdom=ostland, name="1st Army")
+    here = army.province
+    assert here == ostland.capitol
+    neighbours = list(here.neighbours.order_by("number"))
+    first, far = _plains_steps(here, second_adjacent=False)
+    assert not _adjacent(here, far) and not _adjacent(first, far)
+
+    _open_sheet(page, live_server, campaign)
+    expect(page.locator("#deadline")).to_contain_text("Nothing filed yet: without orders every army holds.")
+    row = _row(page, army)
+    expect(row).to_contain_text(f"in {here.number} {here.name}")
+    # Only the provinces adjacent to the army are offered as a Move's target.
+    offered = _field(row, "target").locator("option").evaluate_all("options => options.map(o => o.value)")
+    assert offered == ["", *[str(p.number) for p in neighbours]]
+
+    # A Forced March whose second step does not border the first: refused, naming army and rule.
+    _order(row, "Forced March", path=(first, far))
+    _submit(page)
+    expected = f"1st Army: {_label(far)} is not adjacent to {_label(first)} (Forced March)."
+    expect(page.locator("#sheet-errors")).to_contain_text("The sheet is refused as a whole:")
+    expect(page.locator("#sheet-errors li")).to_have_text([expected])
+    expect(_row(page, army).locator(".army-error")).to_have_text([expected])
+    assert not OrderSheet.objects.filter(kingdom=ostland).exists()
+    assert _submissions(ostland) == []
+
+    # A crafted Move into the far province (an option the page never offers): refused too.
+    row = _row(page, army)
+    _field(row, "kind").select_option(label="Move")
+    _field(row, "target").evaluate(
+        "(select, number) => { select.add(new Option('crafted', number)); select.value = number; }", str(far.number)
+    )
+    _submit(page)
+    expect(page.locator("#sheet-errors li")).to_have_text(
+        [f"1st Army: target: Select a valid choice. {far.number} is not one of the available choices."]
+    )
+    assert _submissions(ostland) == []
+    assert _receipts(outbox, campaign) == []
+
+    # Fixed: a Move into an adjacent province is accepted and the receipt lists it.
+    _order(_row(page, army), "Move", target=first)
+    _submit(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ostland: orders received for turn 1")
+    expect(page.locator("ul.messages li")).to_have_text("Your orders are submitted. A receipt is on its way by email.")
+    line = f"1st Army (in {_label(here)}): Move into {_label(first)}"
+    expect(page.locator("#receipt-orders li")).to_have_text([line])
+    expect(page.locator("#receipt-time")).to_contain_text("from alice")
+    (submission,) = _submissions(ostland)
+    assert submission.submitted_by.username == "alice"
+    assert [(o["army"], o["kind"], o["target"]) for o in submission.entries["orders"]] == [
+        (army.pk, "move", first.number)
+    ]
+
+    (receipt,) = _receipts(outbox, campaign)
+    assert receipt["To"] == ALICE_EMAIL
+    assert f"- {line}\n" in text_of(receipt)
+
+
+def test_move_and_forced_march_for_two_armies(page: Page, live_server, campaign: Campaign, ostland: Kingdom):
+    first_army = Army.objects.get(kingdom=ostland, name="1st Army")
+    capitol = ostland.capitol
+    home = capitol.neighbours.filter(controller=ostland).order_by("number").first()
+    second_army = Army.objects.create(
+        kingdom=ostland, name="2nd Army", kind=Army.Kind.FIELD, province=home, size=1500, created_turn=0
+    )
+    step, far = _plains_steps(home, second_adjacent=False)
+    _, good = _plains_steps(home, second_adjacent=True)
+    move_into = capitol.neighbours.exclude(pk__in=[home.pk, step.pk, good.pk]).filter(controller=None).first()
+    assert _adjacent(capitol, move_into)
+
+    _open_sheet(page, live_server, campaign)
+    expect(page.locator("tr.army-row")).to_have_count(2)
+    row = _row(page, second_army)
+    expect(row).to_contain_text(f"in {_label(home)}")
+    targets = {name: row.locator(f"label.{name}") for name in ("t-move", "t-support", "t-fm")}
+
+    # The script shows only the target fields the chosen order uses.
+    for kind, shown in [
+        ("Hold", set()),
+        ("Move", {"t-move", "t-support"}),
+        ("Support", {"t-support"}),
+        ("Forced March", {"t-fm"}),
+        ("Raze and Move", {"t-move"}),
+        ("Hold", set()),
+    ]:
+        _field(row, "kind").select_option(label=kind)
+        for name, label in targets.items():
+            (expect(label).to_be_visible if name in shown else expect(label).to_be_hidden)()
+
+    _order(_row(page, first_army), "Move", target=move_into)
+    _order(row, "Forced March", path=(step, far))
+    _submit(page)
+    expected = f"2nd Army: {_label(far)} is not adjacent to {_label(step)} (Forced March)."
+    expect(page.locator("#sheet-errors li")).to_have_text([expected])
+    # The error stands beside its own army; the page keeps what was written, forced march shown.
+    expect(_row(page, second_army).locator(".army-error")).to_have_text([expected])
+    expect(_row(page, first_army).locator(".army-error")).to_have_count(0)
+    expect(_field(_row(page, first_army), "target")).to_have_value(str(move_into.number))
+    expect(_row(page, second_army).locator("label.t-fm")).to_be_visible()
+    expect(_row(page, second_army).locator("label.t-move")).to_be_hidden()
+    assert _submissions(ostland) == []
+
+    _field(_row(page, second_army), "path_2").select_option(str(good.number))
+    _submit(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ostland: orders received for turn 1")
+    expect(page.locator("#receipt-orders li")).to_have_text(
+        [
+            f"1st Army (in {_label(capitol)}): Move into {_label(move_into)}",
+            f"2nd Army (in {_label(home)}): Forced March through {_label(step)} to {_label(good)}",
+        ]
+    )
+    (submission,) = _submissions(ostland)
+    orders = {o["army"]: (o["kind"], o["target"], o["path"]) for o in submission.entries["orders"]}
+    assert orders == {
+        first_army.pk: ("move", move_into.number, []),
+        second_army.pk: ("forced-march", None, [step.number, good.number]),
+    }
+
+
+def test_draft_submit_and_resubmit_then_the_organizer_overview(
+    page: Page, open_page: Callable[[], Page], live_server, campaign: Campaign, ostland: Kingdom, outbox: Outbox
+):
+    army = Army.objects.get(kingdom=ostland, name="1st Army")
+    here = army.province
+    first, second = list(here.neighbours.filter(controller=None).order_by("number"))[:2]
+
+    _open_sheet(page, live_server, campaign)
+    _order(_row(page, army), "Move", target=first)
+    page.get_by_role("button", name="Save draft").click()
+    expect(page.locator("ul.messages li")).to_have_text("Draft saved (not submitted).")
+    expect(page.locator("#deadline")).to_contain_text("Draft saved, not submitted.")
+    expect(_field(_row(page, army), "kind")).to_have_value("move")
+    expect(_field(_row(page, army), "target")).to_have_value(str(first.number))
+    sheet = OrderSheet.objects.get(kingdom=ostland)
+    assert sheet.status == OrderSheet.Status.DRAFT
+    assert _submissions(ostland) == []
+
+    _submit(page)
+    expect(page.locator("#receipt-orders li")).to_have_text(
+        [f"1st Army (in {_label(here)}): Move into {_label(first)}"]
+    )
+
+    page.get_by_role("link", name="Change the orders").click()
+    expect(page.locator("#deadline")).to_contain_text("Submitted")
+    _order(_row(page, army), "Move", target=second)
+    _submit(page)
+    expect(page.locator("#receipt-orders li")).to_have_text(
+        [f"1st Army (in {_label(here)}): Move into {_label(second)}"]
+    )
+    expect(page.locator("table tr", has_text="alice")).to_have_count(2)  # both submissions listed
+    submissions = _submissions(ostland)
+    assert [s.entries["orders"][0]["target"] for s in submissions] == [first.number, second.number]
+    assert len(_receipts(outbox, campaign)) == 2
+
+    organizer_page = open_page()
+    login(organizer_page, live_server, "organizer", DEMO_PASSWORD)
+    organizer_page.get_by_role("link", name=campaign.name).click()
+    organizer_page.get_by_role("link", name=re.compile(r"^Order sheets")).click()
+    expect(organizer_page.get_by_role("heading", level=1)).to_have_text("Turn 1: order sheets")
+    cells = organizer_page.locator("#sheets tr", has_text="Ostland").locator("td")
+    expect(cells.nth(1)).to_have_text("Submitted")
+    expect(cells.nth(3)).to_have_text("2")
+    others = [k.name for k in campaign.kingdoms.exclude(pk=ostland.pk).exclude(army_type="ancient-dead").order_by("id")]
+    assert len(others) == 3
+    expect(organizer_page.locator("#missing")).to_have_text(f"Not submitted yet: {', '.join(others)}.")
+    for name in others:
+        expect(organizer_page.locator("#sheets tr", has_text=name).locator("td").nth(1)).to_have_text("nothing filed")
+
+
+def test_a_sheet_after_the_deadline_is_refused(page: Page, live_server, campaign: Campaign, ostland: Kingdom, turn):
+    army = Army.objects.get(kingdom=ostland, name="1st Army")
+    first, second = list(army.province.neighbours.filter(controller=None).order_by("number"))[:2]
+    _open_sheet(page, live_server, campaign)
+    _order(_row(page, army), "Move", target=first)
+    _submit(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ostland: orders received for turn 1")
+    assert len(_submissions(ostland)) == 1
+
+    past = timezone.now() - dt.timedelta(hours=1)
+    Turn.objects.filter(pk=turn.pk).update(orders_deadline=past)
+    page.get_by_role("link", name="Change the orders").click()
+    deadline = deadline_text(past, campaign.time_zone)
+    expect(page.locator("#deadline")).to_contain_text(f"Orders are due {deadline} · time left: passed.")
+    _order(_row(page, army), "Move", target=second)
+    _submit(page)
+    expect(page.locator("#sheet-errors li")).to_have_text(
+        [f"The orders deadline of turn 1 was {deadline}; this sheet arrived after it and is refused."]
+    )
+    (submission,) = _submissions(ostland)
+    assert submission.entries["orders"][0]["target"] == first.number
+    assert OrderSheet.objects.get(kingdom=ostland).entries["orders"][0]["target"] == first.number

@@ -1,0 +1,520 @@
+"""Phase 6, Fight Battles: scheduling (orders/rules/resolution/battles.py). Rule cases B2, B3, B4;
+garrisons, the Elite Defense Force, deserts, Fortify and Defended Obstacles. No database."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from briternia.dice import ScriptedDice
+from kingdoms.rules.tables import ArmyType
+from orders.rules.resolution.battles import build_battles
+from orders.rules.resolution.state import (
+    ArmyS,
+    BattleS,
+    Contact,
+    Event,
+    KingdomS,
+    ProvinceS,
+    SupportS,
+    TurnState,
+)
+from orders.rules.sheets import ArmyOrder, OrderKind
+
+AVALON, BRYTHON, CARNWYL, DEAD = 1, 2, 3, 9
+
+# A small map around province 5, where most battles are fought:
+#   1 2 3
+#   4 5 6      7 borders 4 and 8; 8 borders only 7 (far from 5).
+EDGES = [(1, 2), (2, 3), (1, 4), (1, 5), (2, 5), (3, 5), (3, 6), (4, 5), (5, 6), (4, 7), (7, 8)]
+
+
+class World:
+    """Builds a TurnState: eight plains provinces, four kingdoms, armies with their orders."""
+
+    def __init__(self) -> None:
+        self.provinces = {n: ProvinceS(n, f"Province {n}", "plains") for n in range(1, 9)}
+        self.kingdoms = {
+            AVALON: KingdomS(AVALON, "Avalon", ArmyType.EMPIRE, treasury=0),
+            BRYTHON: KingdomS(BRYTHON, "Brython", ArmyType.DWARFS, treasury=0),
+            CARNWYL: KingdomS(CARNWYL, "Carnwyl", ArmyType.HIGH_ELVES, treasury=0),
+            DEAD: KingdomS(DEAD, "The Ancient Dead", ArmyType.ANCIENT_DEAD, treasury=0),
+        }
+        self.armies: dict[int, ArmyS] = {}
+        self.orders: dict[int, ArmyOrder] = {}
+
+    def province(self, number: int, **changes: Any) -> World:
+        self.provinces[number] = dataclasses.replace(self.provinces[number], **changes)
+        return self
+
+    def capitol(self, kingdom: int, number: int) -> World:
+        self.kingdoms[kingdom].capitol = number
+        return self
+
+    def army(
+        self,
+        army_id: int,
+        kingdom: int,
+        province: int,
+        points: int = 1500,
+        order: ArmyOrder | None = None,
+        **changes: Any,
+    ) -> World:
+        army = ArmyS(army_id, kingdom, f"Army {army_id}", province, points=points, size=points)
+        self.armies[army_id] = dataclasses.replace(army, **changes)
+        self.orders[army_id] = order or ArmyOrder(army_id)
+        return self
+
+    def supporter(self, army_id: int, kingdom: int, province: int, battle: int = 5, **changes: Any) -> World:
+        return self.army(
+            army_id, kingdom, province, order=ArmyOrder(army_id, OrderKind.SUPPORT, support=battle), **changes
+        )
+
+    def state(self) -> TurnState:
+        adjacency: dict[int, set[int]] = {n: set() for n in self.provinces}
+        for a, b in EDGES:
+            adjacency[a].add(b)
+            adjacency[b].add(a)
+        return TurnState(
+            turn=3,
+            player_count=3,
+            provinces=self.provinces,
+            adjacency={n: frozenset(near) for n, near in adjacency.items()},
+            kingdoms=self.kingdoms,
+            armies=self.armies,
+            orders=self.orders,
+        )
+
+
+def resolve(
+    world: World, contacts: list[Contact], faces: list[int] | None = None
+) -> tuple[TurnState, list[BattleS], list[Event], ScriptedDice]:
+    state = world.state()
+    dice = ScriptedDice(faces=faces or [])
+    events: list[Event] = []
+    battles = build_battles(state, contacts, dice, events)
+    assert dice.unused == [], "the battle rolled fewer dice than the test scripted"
+    return state, battles, events, dice
+
+
+def codes(events: list[Event], code: str) -> list[Event]:
+    return [e for e in events if e.code == code]
+
+
+def refusals(events: list[Event]) -> dict[int | None, str]:
+    return {e.army: e.data["reason"] for e in codes(events, "support-refused")}
+
+
+def roll_kinds(dice: ScriptedDice) -> list[str]:
+    kinds = ("guerrilla tactics", "support arrival", "defended obstacles")
+    return [next(k for k in kinds if k in roll.purpose) for roll in dice.rolls]
+
+
+def army_vs_army(attacker: int = 1500, defender: int = 1500) -> World:
+    """Avalon's army 10 moves into province 5, where Brython's army 20 stands."""
+    return World().army(10, AVALON, 5, points=attacker).army(20, BRYTHON, 5, points=defender)
+
+
+ATTACK_5 = Contact(province=5, attacker=10, defender=20)
+
+
+# B2 and the garrisons (Battle for Towns, Cities, and Capitols; Deserts) --------------------------
+
+
+def test_case_B2_an_enemy_town_without_an_army_is_an_assault_on_its_750_point_garrison() -> None:
+    world = World().province(5, settlement="town", controller=BRYTHON).army(10, AVALON, 5)
+
+    _, battles, events, dice = resolve(world, [Contact(province=5, attacker=10)])
+
+    (battle,) = battles
+    assert (battle.attacker_kingdom, battle.attacker_army) == (AVALON, 10)
+    assert (battle.defender_kingdom, battle.defender_army) == (BRYTHON, None)
+    assert (battle.garrison_points, battle.garrison_defenses) == (750, 1)
+    assert battle.assault is True
+    assert battle.guerrilla is None and battle.supports == [] and dice.rolls == []
+    scheduled = codes(events, "battle-scheduled")
+    assert [(e.kingdom, e.data["opponent_kingdom"], e.data["assault"]) for e in scheduled] == [
+        (AVALON, BRYTHON, True),
+        (BRYTHON, AVALON, True),
+    ]
+    assert all(e.province == 5 for e in scheduled)
+
+
+def test_case_B2_an_army_defending_its_own_town_is_an_assault_supported_by_the_garrison() -> None:
+    world = army_vs_army().province(5, settlement="town", controller=BRYTHON)
+
+    _, (battle,), _, _ = resolve(world, [ATTACK_5])
+
+    assert battle.defender_army == 20
+    assert battle.assault is True
+    # The 750-point garrison supports the army only up to the 500-point cap; its defense still stands.
+    assert (battle.garrison_points, battle.garrison_defenses) == (500, 1)
+
+
+def test_a_battle_in_a_town_is_an_assault_even_when_the_town_is_not_the_defenders() -> None:
+    world = army_vs_army().province(5, settlement="town", controller=CARNWYL)
+
+    _, (battle,), _, _ = resolve(world, [ATTACK_5])
+
+    assert battle.assault is True
+    assert (battle.garrison_points, battle.garrison_defenses) == (0, 0)
+
+
+def test_an_army_in_open_country_fights_a_pitched_battle_without_garrison() -> None:
+    _, (battle,), _, _ = resolve(army_vs_army(), [ATTACK_5])
+
+    assert battle.assault is False
+    assert (battle.garrison_points, battle.garrison_defenses, battle.fortified_points) == (0, 0, 0)
+
+
+def test_a_city_garrison_is_1000_points_with_2_defenses() -> None:
+    world = World().province(5, settlement="city", controller=BRYTHON).army(10, AVALON, 5)
+
+    _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (1000, 2, True)
+
+
+def test_a_capitol_garrison_is_2000_points_with_3_defenses() -> None:
+    world = World().province(5, settlement="city", controller=BRYTHON).capitol(BRYTHON, 5).army(10, AVALON, 5)
+
+    _, (battle,), events, _ = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (2000, 3, True)
+    assert "capitol garrison" in codes(events, "battle-scheduled")[0].text
+
+
+def test_another_kingdoms_capitol_number_does_not_make_a_city_a_capitol() -> None:
+    world = World().province(5, settlement="city", controller=BRYTHON).capitol(CARNWYL, 5).army(10, AVALON, 5)
+
+    _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.garrison_points, battle.garrison_defenses) == (1000, 2)
+
+
+@pytest.mark.parametrize(
+    ("settlement", "capitol", "points", "defenses"),
+    [
+        ("town", False, 1250, 1),
+        ("city", False, 1500, 2),
+        ("city", True, 2500, 3),
+    ],
+)
+def test_an_elite_defense_force_adds_500_points_to_the_garrison(
+    settlement: str, capitol: bool, points: int, defenses: int
+) -> None:
+    world = World().province(5, settlement=settlement, controller=BRYTHON, elite_defense=True).army(10, AVALON, 5)
+    if capitol:
+        world.capitol(BRYTHON, 5)
+
+    _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.garrison_points, battle.garrison_defenses) == (points, defenses)
+
+
+def test_a_desert_province_is_defended_by_a_1000_point_ancient_dead_garrison() -> None:
+    world = World().province(5, terrain="desert", controller=DEAD).army(10, AVALON, 5)
+
+    _, (battle,), events, dice = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.defender_kingdom, battle.defender_army) == (DEAD, None)
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (1000, 0, False)
+    assert [e.kingdom for e in codes(events, "battle-scheduled")] == [AVALON, DEAD]
+    assert dice.rolls == []
+
+
+def test_an_uncontrolled_desert_garrison_fights_for_no_kingdom() -> None:
+    world = World().province(5, terrain="desert").army(10, AVALON, 5)
+
+    _, (battle,), events, _ = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.defender_kingdom, battle.garrison_points) == (None, 1000)
+    assert [e.kingdom for e in codes(events, "battle-scheduled")] == [AVALON]
+
+
+def test_the_desert_garrison_does_not_support_an_army_in_its_desert() -> None:
+    world = World().province(5, terrain="desert", controller=DEAD).army(10, AVALON, 5).army(90, DEAD, 5)
+
+    _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10, defender=90)])
+
+    assert (battle.defender_kingdom, battle.defender_army, battle.garrison_points) == (DEAD, 90, 0)
+
+
+def test_an_ancient_dead_army_does_not_fight_the_desert_garrison() -> None:
+    world = World().province(5, terrain="desert").army(90, DEAD, 5)
+
+    _, battles, events, _ = resolve(world, [Contact(province=5, attacker=90)])
+
+    assert battles == []
+    assert [e.army for e in codes(events, "no-battle")] == [90]
+
+
+# Fortify and Defended Obstacles ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("roll", "pieces"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
+def test_a_fortified_defender_gets_200_points_and_rolls_on_the_defended_obstacles_table(roll: int, pieces: int) -> None:
+    world = army_vs_army().province(5, fortified=True)
+
+    _, (battle,), events, dice = resolve(world, [ATTACK_5], faces=[roll])
+
+    assert battle.fortified_points == 200
+    assert battle.defended_obstacles == pieces
+    assert roll_kinds(dice) == ["defended obstacles"]
+    assert dice.rolls[0].armies == (20,)
+    (obstacles,) = codes(events, "defended-obstacles")
+    assert (obstacles.kingdom, obstacles.data["pieces"]) == (BRYTHON, pieces)
+
+
+def test_armies_that_both_moved_in_get_no_fortification() -> None:
+    world = army_vs_army().province(5, fortified=True)
+
+    _, (battle,), _, dice = resolve(world, [Contact(province=5, attacker=10, defender=20, both_moved=True)])
+
+    assert (battle.fortified_points, battle.defended_obstacles) == (0, None)
+    assert dice.rolls == []
+
+
+def test_a_garrison_alone_in_a_fortified_town_gets_no_fortification() -> None:
+    world = World().province(5, settlement="town", controller=BRYTHON, fortified=True).army(10, AVALON, 5)
+
+    _, (battle,), _, dice = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.garrison_points, battle.fortified_points, battle.defended_obstacles) == (750, 0, None)
+    assert dice.rolls == []
+
+
+# B3 Support --------------------------------------------------------------------------------------
+
+
+def test_case_B3_a_detachment_is_at_most_200_points_of_core_troops() -> None:
+    world = army_vs_army().supporter(11, AVALON, 4, points=2000).supporter(21, BRYTHON, 6, points=150)
+
+    _, (battle,), events, dice = resolve(world, [ATTACK_5], faces=[4, 3])
+
+    assert battle.supports == [
+        SupportS(army=11, kingdom=AVALON, side="attacker", points=200, arrival=4),
+        SupportS(army=21, kingdom=BRYTHON, side="defender", points=150, arrival=3),
+    ]
+    assert roll_kinds(dice) == ["support arrival", "support arrival"]
+    assert [(e.army, e.data["points"], e.data["result"]) for e in codes(events, "support")] == [
+        (11, 200, "On Time"),
+        (21, 150, "On Time"),
+    ]
+
+
+def test_case_B3_two_armies_may_support_one_battle_and_each_army_supports_only_one() -> None:
+    world = army_vs_army().army(30, CARNWYL, 5).supporter(21, BRYTHON, 6).supporter(22, BRYTHON, 4)
+    # Army 20 is attacked twice in province 5 (by Avalon, then by Carnwyl): the supports go to the first battle only.
+    contacts = [ATTACK_5, Contact(province=5, attacker=30, defender=20)]
+
+    _, (first, second), events, _ = resolve(world, contacts, faces=[5, 6])
+
+    assert [(s.army, s.points) for s in first.supports] == [(21, 200), (22, 200)]
+    assert second.supports == []
+    assert [(e.army, e.data["reason"], e.data["battle"]) for e in codes(events, "support-refused")] == [
+        (21, "already-supporting", 5),
+        (22, "already-supporting", 5),
+    ]
+
+
+def test_case_B3_a_side_gets_at_most_500_points_of_support() -> None:
+    world = (
+        army_vs_army()
+        .supporter(11, AVALON, 1)
+        .supporter(12, AVALON, 2)
+        .supporter(13, AVALON, 3)
+        .supporter(14, AVALON, 4)
+    )
+
+    _, (battle,), events, dice = resolve(world, [ATTACK_5], faces=[3, 3, 3])
+
+    assert [(s.army, s.points) for s in battle.supports] == [(11, 200), (12, 200), (13, 100)]
+    assert sum(s.points for s in battle.supports) == 500
+    assert refusals(events) == {14: "support-cap"}
+    assert "cut to 100" in codes(events, "support")[2].text
+    assert len(dice.rolls) == 3  # no arrival roll for the refused detachment
+
+
+def test_case_B3_the_500_point_cap_includes_fortification() -> None:
+    world = army_vs_army().province(5, fortified=True).supporter(21, BRYTHON, 4).supporter(22, BRYTHON, 6)
+
+    _, (battle,), events, dice = resolve(world, [ATTACK_5], faces=[4, 4, 2])
+
+    assert battle.fortified_points == 200
+    assert [(s.army, s.points) for s in battle.supports] == [(21, 200), (22, 100)]
+    assert roll_kinds(dice) == ["support arrival", "support arrival", "defended obstacles"]
+    assert refusals(events) == {}
+
+
+def test_case_B3_the_500_point_cap_includes_the_garrison_and_fortification() -> None:
+    world = (
+        army_vs_army()
+        .province(5, settlement="town", controller=BRYTHON, fortified=True)
+        .supporter(21, BRYTHON, 4)
+        .supporter(11, AVALON, 6)
+    )
+
+    _, (battle,), events, _ = resolve(world, [ATTACK_5], faces=[3, 6])
+
+    # 200 fortified + 300 of the 750-point garrison fill the defender's 500; the attacker's cap is its own.
+    assert (battle.fortified_points, battle.garrison_points, battle.garrison_defenses) == (200, 300, 1)
+    assert [(s.army, s.side, s.points) for s in battle.supports] == [(11, "attacker", 200)]
+    assert refusals(events) == {21: "support-cap"}
+
+
+def test_case_B3_armies_may_support_a_garrison_defending_alone() -> None:
+    world = World().province(5, settlement="city", controller=BRYTHON).army(10, AVALON, 5).supporter(21, BRYTHON, 4)
+
+    _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)], faces=[1])
+
+    assert battle.garrison_points == 1000  # the garrison is the main force, not support
+    assert [(s.army, s.side, s.points, s.arrival) for s in battle.supports] == [(21, "defender", 200, 1)]
+    assert any("delayed" in note for note in battle.notes)
+
+
+def test_case_B3_a_supporter_that_is_itself_attacked_gives_nothing() -> None:
+    world = army_vs_army().supporter(21, BRYTHON, 4).army(30, CARNWYL, 4)
+    # The battle that pins the supporter is listed after the one it meant to support.
+    contacts = [ATTACK_5, Contact(province=4, attacker=30, defender=21)]
+
+    _, (battle, _), events, dice = resolve(world, contacts)
+
+    assert battle.supports == []
+    assert refusals(events) == {21: "supporter-in-battle"}
+    assert dice.rolls == []
+
+
+def test_case_B3_an_army_attacking_elsewhere_may_not_send_support() -> None:
+    # Army 11 moves from 2 into 6 (where Carnwyl's army 30 stands) and names 5 for its support.
+    move_and_support = ArmyOrder(11, OrderKind.MOVE, target=6, support=5)
+    world = army_vs_army().army(11, AVALON, 6, order=move_and_support).army(30, CARNWYL, 6)
+
+    _, (battle, _), events, _ = resolve(world, [ATTACK_5, Contact(province=6, attacker=11, defender=30)])
+
+    assert battle.supports == []
+    assert refusals(events) == {11: "supporter-in-battle"}
+
+
+def test_case_B3_a_supporter_must_be_on_a_side_and_border_the_battle() -> None:
+    world = (
+        army_vs_army()
+        .supporter(30, CARNWYL, 4)  # neither side is Carnwyl's (allies come later)
+        .supporter(11, AVALON, 8)  # 8 does not border 5
+        .supporter(12, AVALON, 1, co_occupying=True)
+        .supporter(13, AVALON, 2, disbanded=True)
+    )
+
+    _, (battle,), events, dice = resolve(world, [ATTACK_5])
+
+    assert battle.supports == [] and dice.rolls == []
+    assert refusals(events) == {30: "no-side", 11: "not-adjacent", 12: "co-occupying", 13: "disbanded"}
+
+
+def test_move_and_support_counts_from_the_province_the_army_moved_into() -> None:
+    # The orders phase checked that 5 bordered the army's start province; the army now stands in 7.
+    world = army_vs_army().army(11, AVALON, 7, order=ArmyOrder(11, OrderKind.MOVE, target=7, support=5))
+
+    _, (battle,), _, _ = resolve(world, [ATTACK_5], faces=[3])
+
+    assert [(s.army, s.points) for s in battle.supports] == [(11, 200)]
+
+
+def test_a_hold_order_sends_no_support_and_a_support_with_no_battle_is_reported() -> None:
+    world = (
+        army_vs_army()
+        .army(11, AVALON, 4, order=ArmyOrder(11, OrderKind.HOLD, support=5))
+        .supporter(12, AVALON, 7, battle=8)
+    )
+
+    _, (battle,), events, _ = resolve(world, [ATTACK_5])
+
+    assert battle.supports == []
+    assert [e.army for e in codes(events, "support-no-battle")] == [12]
+
+
+# B4 Guerrilla Tactics ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("roll", [2, 3, 4, 5])
+def test_case_B4_hit_and_run_costs_the_1500_point_army_75_points(roll: int) -> None:
+    state, (battle,), events, dice = resolve(army_vs_army(1000, 1500), [ATTACK_5], faces=[roll])
+
+    assert battle.guerrilla is not None
+    assert {k: battle.guerrilla[k] for k in ("army", "roll", "target", "points_lost")} == {
+        "army": 10,
+        "roll": roll,
+        "target": 20,
+        "points_lost": 75,
+    }
+    assert state.armies[20].points == 1425
+    assert state.armies[10].points == 1000
+    assert roll_kinds(dice) == ["guerrilla tactics"]
+    assert [e.kingdom for e in codes(events, "guerrilla")] == [AVALON, BRYTHON]
+
+
+def test_case_B4_an_ambush_costs_the_1500_point_army_150_points() -> None:
+    state, (battle,), _, _ = resolve(army_vs_army(1500, 1000), [ATTACK_5], faces=[6])
+
+    assert battle.guerrilla is not None
+    assert (battle.guerrilla["army"], battle.guerrilla["target"], battle.guerrilla["points_lost"]) == (20, 10, 150)
+    assert state.armies[10].points == 1350
+
+
+def test_case_B4_a_blunder_does_no_damage_and_gives_plus_1_for_first_turn() -> None:
+    state, (battle,), _, _ = resolve(army_vs_army(1000, 1500), [ATTACK_5], faces=[1])
+
+    assert battle.guerrilla is not None
+    assert (battle.guerrilla["result"], battle.guerrilla["points_lost"]) == ("blundered", 0)
+    assert state.armies[20].points == 1500
+    assert any("Army 10 +1 to its roll for first turn" in note for note in battle.notes)
+
+
+def test_case_B4_the_loss_is_rounded_down() -> None:
+    state, (battle,), _, _ = resolve(army_vs_army(1000, 1519), [ATTACK_5], faces=[2])
+
+    assert battle.guerrilla is not None and battle.guerrilla["points_lost"] == 75  # 5% of 1,519 is 75.95
+    assert state.armies[20].points == 1444
+
+
+def test_case_B4_armies_less_than_500_points_apart_do_not_roll() -> None:
+    _, (battle,), _, dice = resolve(army_vs_army(1000, 1499), [ATTACK_5])
+
+    assert battle.guerrilla is None and dice.rolls == []
+
+
+def test_case_B4_a_garrison_never_rolls_and_is_never_the_target() -> None:
+    world = World().province(5, settlement="city", controller=BRYTHON).capitol(BRYTHON, 5).army(10, AVALON, 5, 1000)
+
+    _, (battle,), _, dice = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert battle.guerrilla is None and dice.rolls == []
+
+
+def test_case_B4_guerrilla_compares_the_armies_never_their_supports() -> None:
+    # 1,100 against 1,500: no roll, however much support the larger army gets.
+    world = army_vs_army(1100, 1500).supporter(21, BRYTHON, 4).supporter(22, BRYTHON, 6)
+
+    _, (battle,), _, dice = resolve(world, [ATTACK_5], faces=[3, 3])
+
+    assert battle.guerrilla is None
+    assert roll_kinds(dice) == ["support arrival", "support arrival"]
+
+
+def test_case_B4_guerrilla_tactics_come_before_support_arrival() -> None:
+    world = (
+        army_vs_army(1000, 1500)
+        .province(5, fortified=True)
+        .supporter(11, AVALON, 4)
+        .supporter(21, BRYTHON, 6, points=1000)
+    )
+
+    state, (battle,), _, dice = resolve(world, [ATTACK_5], faces=[6, 2, 5, 4])
+
+    assert roll_kinds(dice) == ["guerrilla tactics", "support arrival", "support arrival", "defended obstacles"]
+    assert state.armies[20].points == 1350
+    # Supports are not touched by the ambush, and their arrival rolls are the ones after it.
+    assert [(s.army, s.points, s.arrival) for s in battle.supports] == [(11, 200, 2), (21, 200, 5)]
+    assert battle.defended_obstacles == 2

@@ -1,0 +1,230 @@
+"""Resolving a turn through the service and the task (orders/services/resolution.py): the demo
+campaign end to end, claims, rollback, determinism, the dry run and the query count."""
+
+import datetime as dt
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from battles.models import Battle
+from kingdoms.models import Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry
+from orders.models import Turn, TurnEvent
+from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
+from orders.services.resolution import turn_preview, turn_resolve, turn_state_load
+from orders.services.sheets import order_sheet_save
+from tests.conftest import needs_broker
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    return demo_campaign.turns.get(number=1)
+
+
+@pytest.fixture
+def k(demo_campaign):
+    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
+
+
+def submit(kingdom, turn, *orders):
+    user = kingdom.players.first()
+    order_sheet_save(
+        kingdom=kingdom,
+        turn=turn,
+        entries=SheetEntries(orders=tuple(orders)),
+        submitted_by=user,
+        submit=True,
+        now=turn.orders_deadline - dt.timedelta(days=1),
+    )
+
+
+@pytest.fixture
+def orders_filed(turn, k):
+    """Ostland's 1st Army claims a neutral neighbour; a Tor Anlec army, placed next to Ostland's
+    capitol, marches into it (an assault on the capitol's garrison); Da Red Fang holds; Karak Dumn
+    files nothing (it misses its orders)."""
+    ostland, tor = k["Ostland"], k["Tor Anlec"]
+    first = ostland.armies.get(kind="field")
+    capitol = ostland.capitol
+    neutral = capitol.neighbours.filter(controller=None).exclude(terrain="desert").order_by("number")
+    claim, staging = neutral[0], neutral[1]
+    raider = Army.objects.create(kingdom=tor, name="Raiders", province=staging, size=1500)
+    # Its list: the raiders field 1,500 points (list points drive claims and guerrilla tactics).
+    raider.units.create(name="Spearmen", category="core", models_count=150, points_per_model=10)
+    submit(ostland, turn, ArmyOrder(first.id, OrderKind.MOVE, target=claim.number))
+    submit(tor, turn, ArmyOrder(raider.id, OrderKind.MOVE, target=capitol.number))
+    submit(k["Da Red Fang"], turn)
+    return {"first": first, "claim": claim, "capitol": capitol, "raider": raider}
+
+
+def income(kingdom) -> int:
+    yields = {"city": 300, "town": 150}
+    return sum(0 if p.razed or p.terrain == "desert" else yields.get(p.settlement, 30) for p in kingdom.provinces.all())
+
+
+def test_the_demo_turn_resolves_by_the_rules(turn, k, orders_filed):
+    expected_tax = {name: income(kingdom) for name, kingdom in k.items()}
+    outcome = turn_resolve(turn_id=turn.pk)
+    assert outcome.resolved
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.BATTLES and turn.resolved_at and turn.resolution_error == ""
+
+    # 1. Tally gold: a ledger row per kingdom, the rulebook's taxes (Empire pays imperial taxation).
+    for name, kingdom in k.items():
+        taxes = TreasuryEntry.objects.filter(kingdom=kingdom, turn=1, reason="taxes")
+        assert [t.amount for t in taxes] == ([expected_tax[name]] if expected_tax[name] else []), name
+    assert expected_tax["The Ancient Dead"] == 0  # deserts yield nothing (G3)
+    imperial = TreasuryEntry.objects.get(kingdom=k["Ostland"], turn=1, reason="imperial-taxation")
+    assert imperial.amount < 0
+
+    # 5. Orders: the move, the claim and the record of the provinces passed through.
+    first = Army.objects.get(pk=orders_filed["first"].pk)
+    assert first.province == orders_filed["claim"]
+    assert Province.objects.get(pk=orders_filed["claim"].pk).controller == k["Ostland"]
+    assert ArmyMovement.objects.filter(army=first, turn=1).last().province == orders_filed["claim"]
+
+    # 6. The raiders assault Ostland's capitol, defended by its 2,000-point garrison with 3 defenses.
+    battle = Battle.objects.get(turn=turn)
+    assert (battle.province, battle.attacker_army, battle.defender_army) == (
+        orders_filed["capitol"],
+        orders_filed["raider"],
+        None,
+    )
+    assert battle.assault and (battle.garrison_points, battle.garrison_defenses) == (2000, 3)
+    assert battle.defender_kingdom == k["Ostland"]
+    assert Province.objects.get(pk=orders_filed["capitol"].pk).controller == k["Ostland"]  # decided by the battle
+
+    # O1: Karak Dumn sent nothing; the turn records it, and its army held.
+    assert TurnEvent.objects.filter(turn=turn, code="missed-orders", kingdom=k["Karak Dumn"]).exists()
+    # The events explain the ledger: each gold row has its event.
+    gold_events = [e for e in TurnEvent.objects.filter(turn=turn) if e.gold]
+    assert sorted(e.gold for e in gold_events) == sorted(
+        TreasuryEntry.objects.filter(turn=1).values_list("amount", flat=True)
+    )
+
+
+def test_resolving_again_does_nothing(turn, orders_filed):
+    assert turn_resolve(turn_id=turn.pk).resolved
+    counts = (TreasuryEntry.objects.count(), TurnEvent.objects.count(), Battle.objects.count())
+    assert not turn_resolve(turn_id=turn.pk).resolved
+    assert (TreasuryEntry.objects.count(), TurnEvent.objects.count(), Battle.objects.count()) == counts
+
+
+def test_the_dry_run_writes_nothing_and_shows_what_the_resolution_does(turn, orders_filed):
+    counts = (
+        TreasuryEntry.objects.count(),
+        TurnEvent.objects.count(),
+        Battle.objects.count(),
+        DiceRoll.objects.count(),
+    )
+    preview = turn_preview(turn=turn)
+    assert (
+        TreasuryEntry.objects.count(),
+        TurnEvent.objects.count(),
+        Battle.objects.count(),
+        DiceRoll.objects.count(),
+    ) == counts
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.ORDERS_OPEN
+    # Same state, same seed: the real resolution gives exactly what the preview showed.
+    resolved = turn_resolve(turn_id=turn.pk).resolution
+    assert [(e.code, e.text, e.gold) for e in resolved.events] == [(e.code, e.text, e.gold) for e in preview.events]
+    assert [e.code for e in TurnEvent.objects.filter(turn=turn)] == [e.code for e in preview.events]
+
+
+def test_an_exception_in_the_middle_leaves_everything_as_it_was(turn, orders_filed, monkeypatch):
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    before = (
+        TreasuryEntry.objects.count(),
+        Army.objects.filter(province=orders_filed["claim"]).count(),
+        list(Province.objects.order_by("id").values_list("controller", "razed", "fortified")),
+    )
+    # The ledger rows are written first; the failure comes after them, while writing the events.
+    monkeypatch.setattr(TurnEvent.objects, "bulk_create", boom)
+    with pytest.raises(RuntimeError, match="disk full"):
+        turn_resolve(turn_id=turn.pk)
+    after = (
+        TreasuryEntry.objects.count(),
+        Army.objects.filter(province=orders_filed["claim"]).count(),
+        list(Province.objects.order_by("id").values_list("controller", "razed", "fortified")),
+    )
+    assert after == before
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.ORDERS_OPEN and "disk full" in turn.resolution_error
+    monkeypatch.undo()
+    assert turn_resolve(turn_id=turn.pk).resolved  # claimable again
+
+
+def _armies(campaign, count, start=0):
+    kingdom = campaign.kingdoms.get(name="Ostland")
+    provinces = list(campaign.provinces.exclude(terrain="desert"))
+    Army.objects.bulk_create(
+        Army(kingdom=kingdom, name=f"Extra {i}", province=provinces[i % len(provinces)], size=1000)
+        for i in range(start, start + count)
+    )
+
+
+def test_loading_the_state_takes_the_same_number_of_queries_for_10_and_100_armies(turn, demo_campaign):
+    _armies(demo_campaign, 10)
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ten:
+        turn_state_load(turn)
+    _armies(demo_campaign, 90, start=10)
+    with CaptureQueriesContext(connection) as hundred:
+        state = turn_state_load(turn)
+    assert len(state.armies) >= 100
+    assert len(hundred.captured_queries) == len(ten.captured_queries)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor == "sqlite", reason="concurrent writers need PostgreSQL (CI's second pass)")
+def test_two_concurrent_triggers_resolve_the_turn_once(demo_campaign_committed):
+    turn = demo_campaign_committed.turns.get(number=1)
+    results = []
+
+    def trigger():
+        try:
+            results.append(turn_resolve(turn_id=turn.pk).resolved)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=trigger) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [False, True]
+    assert TreasuryEntry.objects.filter(turn=1, reason="taxes").count() == demo_campaign_committed.kingdoms.count() - 1
+
+
+@pytest.fixture
+def demo_campaign_committed(transactional_db):
+    from kingdoms.demo import demo_campaign_create
+
+    return demo_campaign_create()
+
+
+@pytest.mark.celery_worker
+@needs_broker
+def test_the_organizer_button_resolves_through_a_real_worker(celery_worker, client):
+    import time
+
+    from kingdoms.demo import demo_campaign_create
+
+    campaign = demo_campaign_create()
+    turn = campaign.turns.get(number=1)
+    client.force_login(get_user_model().objects.get(username="organizer"))
+    response = client.post(f"/turns/{turn.pk}/resolve/")
+    assert response.status_code == 302
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        turn.refresh_from_db()
+        if turn.status == Turn.Status.BATTLES:
+            break
+        time.sleep(0.2)
+    assert turn.status == Turn.Status.BATTLES
+    assert TurnEvent.objects.filter(turn=turn, code="taxes").count() == campaign.kingdoms.count() - 1
