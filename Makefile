@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format migrate demo-data venv clean-var
+.PHONY: run test lint format migrate demo-data venv clean-var bench
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -51,3 +51,9 @@ format: $(VENV)/.requirements-dev.stamp
 
 clean-var:
 	rm -rf var/
+
+# Benchmarks print figures (docs/performance.md records them); a scratch database under var/.
+bench: $(VENV)/.requirements-dev.stamp
+	rm -f var/bench.sqlite3
+	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 $(PY) manage.py bench

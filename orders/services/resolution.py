@@ -161,18 +161,24 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
     id_map: dict[int, int] = {}
 
     # New armies (negative ids in the state) get rows first, so events can point at them.
-    for army in sorted((a for a in state.armies.values() if a.id < 0), key=lambda a: -a.id):
-        row = Army.objects.create(
-            kingdom_id=army.kingdom,
-            name=army.name,
-            province=provinces[army.province],
-            size=army.size,
-            supply_depot=army.supply_depot,
+    new = sorted((a for a in state.armies.values() if a.id < 0), key=lambda a: -a.id)
+    rows = Army.objects.bulk_create(
+        Army(
+            kingdom_id=a.kingdom,
+            name=a.name,
+            province=provinces[a.province],
+            size=a.size,
+            supply_depot=a.supply_depot,
             created_turn=turn.number,
         )
+        for a in new
+    )
+    for army, row in zip(new, rows, strict=True):
         id_map[army.id] = row.id
         armies[row.id] = row
-        ArmyMovement.objects.create(army=row, turn=turn.number, step=0, province=provinces[army.province])
+    ArmyMovement.objects.bulk_create(
+        ArmyMovement(army=row, turn=turn.number, step=0, province=row.province) for row in rows
+    )
 
     fighting = {b.attacker_army for b in resolution.battles} | {
         b.defender_army for b in resolution.battles if b.defender_army is not None
@@ -218,20 +224,23 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
         destroyed=True
     )
 
+    reinforced = {a.province_id for a in armies.values() if a.kind == Army.Kind.GARRISON}
+    elite_defense_forces = []
     for number, province in state.provinces.items():
         row = provinces[number]
         row.controller_id, row.razed, row.fortified = province.controller, province.razed, province.fortified
-        if province.elite_defense and not any(
-            a.kind == Army.Kind.GARRISON and a.province_id == row.id for a in armies.values()
-        ):
-            Army.objects.create(
-                kingdom_id=province.controller,
-                name=f"Elite Defense Force of {row.name}",
-                kind=Army.Kind.GARRISON,
-                province=row,
-                size=500,
-                created_turn=turn.number,
+        if province.elite_defense and row.id not in reinforced:
+            elite_defense_forces.append(
+                Army(
+                    kingdom_id=province.controller,
+                    name=f"Elite Defense Force of {row.name}",
+                    kind=Army.Kind.GARRISON,
+                    province=row,
+                    size=500,
+                    created_turn=turn.number,
+                )
             )
+    Army.objects.bulk_create(elite_defense_forces)
     Province.objects.bulk_update(list(provinces.values()), ["controller", "razed", "fortified"])
 
     def army_id(value: int | None) -> int | None:
@@ -284,34 +293,33 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
         )
         for i, r in enumerate(dice.rolls)
     )
-    for battle in resolution.battles:
-        row = Battle.objects.create(
+    both_moved = {c.province for c in resolution.contacts if c.both_moved}
+    battle_rows = Battle.objects.bulk_create(
+        Battle(
             turn=turn,
-            province=provinces[battle.province],
-            attacker_kingdom_id=battle.attacker_kingdom,
-            attacker_army_id=army_id(battle.attacker_army),
-            defender_kingdom_id=battle.defender_kingdom,
-            defender_army_id=army_id(battle.defender_army),
-            assault=battle.assault,
-            garrison_points=battle.garrison_points,
-            garrison_defenses=battle.garrison_defenses,
-            fortified_points=battle.fortified_points,
-            defended_obstacles=battle.defended_obstacles,
-            guerrilla=battle.guerrilla,
-            notes=battle.notes,
-            both_moved=any(c.both_moved for c in resolution.contacts if c.province == battle.province),
+            province=provinces[b.province],
+            attacker_kingdom_id=b.attacker_kingdom,
+            attacker_army_id=army_id(b.attacker_army),
+            defender_kingdom_id=b.defender_kingdom,
+            defender_army_id=army_id(b.defender_army),
+            assault=b.assault,
+            garrison_points=b.garrison_points,
+            garrison_defenses=b.garrison_defenses,
+            fortified_points=b.fortified_points,
+            defended_obstacles=b.defended_obstacles,
+            guerrilla=b.guerrilla,
+            notes=b.notes,
+            both_moved=b.province in both_moved,
         )
-        BattleSupport.objects.bulk_create(
-            BattleSupport(
-                battle=row,
-                army_id=army_id(s.army),
-                kingdom_id=s.kingdom,
-                side=s.side,
-                points=s.points,
-                arrival=s.arrival,
-            )
-            for s in battle.supports
+        for b in resolution.battles
+    )
+    BattleSupport.objects.bulk_create(
+        BattleSupport(
+            battle=row, army_id=army_id(s.army), kingdom_id=s.kingdom, side=s.side, points=s.points, arrival=s.arrival
         )
+        for battle, row in zip(resolution.battles, battle_rows, strict=True)
+        for s in battle.supports
+    )
     turn.status = Turn.Status.BATTLES
     turn.resolved_at = timezone.now()
     turn.resolution_error = ""

@@ -3,10 +3,11 @@ import_campaign)."""
 
 import copy
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from io import StringIO
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError
@@ -26,6 +27,26 @@ from kingdoms.models import (
 )
 from kingdoms.services import transfer
 from kingdoms.services.transfer import campaign_export, campaign_import
+from orders.models import (
+    CampaignSchedule,
+    DeadlineChange,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Turn,
+    TurnEvent,
+)
+from orders.rules.sheets import (
+    ArmyOrder,
+    BuySupplyDepot,
+    CreateArmy,
+    OrderKind,
+    ReinforceGarrison,
+    SheetEntries,
+    UpgradeArmy,
+)
+from orders.services.sheets import order_sheet_save
+from orders.services.turns import deadline_change, schedule_set
 
 User = get_user_model()
 Neighbours = Province.neighbours.through
@@ -45,6 +66,12 @@ ALL_MODELS = [
     Character,
     ArmoryItem,
     DiceRoll,
+    CampaignSchedule,
+    Turn,
+    DeadlineChange,
+    OrderSheet,
+    OrderSubmission,
+    OrdersReminder,
 ]
 LONG_AGO = datetime(2024, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
 
@@ -67,6 +94,12 @@ def campaign_counts(campaign: Campaign) -> dict[str, int]:
         "characters": Character.objects.filter(**in_campaign).count(),
         "armory items": ArmoryItem.objects.filter(**in_campaign).count(),
         "dice rolls": campaign.dice_rolls.count(),
+        "schedules": CampaignSchedule.objects.filter(campaign=campaign).count(),
+        "turns": campaign.turns.count(),
+        "deadline changes": DeadlineChange.objects.filter(turn__campaign=campaign).count(),
+        "order sheets": OrderSheet.objects.filter(turn__campaign=campaign).count(),
+        "submissions": OrderSubmission.objects.filter(sheet__turn__campaign=campaign).count(),
+        "reminders": OrdersReminder.objects.filter(turn__campaign=campaign).count(),
     }
 
 
@@ -78,7 +111,8 @@ def kingdom_index(document: dict, name: str) -> int:
 def eventful_campaign(demo_campaign: Campaign) -> Campaign:
     """The demo campaign with the state setup never produces: razed and fortified provinces,
     a disbanded army, casualties, a dead hero with injuries, a destroyed item, moves over
-    several steps, a roll naming armies, and times long past."""
+    several steps, a roll naming armies, and times long past; and orders for turn 1 (see
+    add_orders)."""
     campaign = demo_campaign
     ostland = campaign.kingdoms.get(name="Ostland")
     red_fang = campaign.kingdoms.get(name="Da Red Fang")
@@ -136,7 +170,72 @@ def eventful_campaign(demo_campaign: Campaign) -> Campaign:
     )
     Campaign.objects.filter(pk=campaign.pk).update(created_at=LONG_AGO)
     campaign.refresh_from_db()
+    add_orders(campaign)
     return campaign
+
+
+def add_orders(campaign: Campaign) -> None:
+    """Turn 1's orders through the services: Ostland's sheet submitted twice, Da Red Fang's
+    draft naming armies in every section (one of another kingdom), a new weekly schedule, the
+    orders deadline extended by the organizer and the results deadline by a staff member who
+    plays no kingdom, and a reminder."""
+    turn = campaign.turns.get(number=1)
+    ostland = campaign.kingdoms.get(name="Ostland")
+    red_fang = campaign.kingdoms.get(name="Da Red Fang")
+    alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
+    marshal = User.objects.create_user(username="marshal", email="marshal@example.org", is_staff=True)
+    first_army = ostland.armies.get(name="1st Army")
+    target = first_army.province.neighbours.exclude(terrain="desert").order_by("number").first()
+    now = turn.orders_deadline - timedelta(days=1)
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(first_army.id, OrderKind.MOVE, target=target.number),)),
+        submitted_by=alice,
+        submit=True,
+        now=now,
+    )
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(first_army.id, disaster_choice="disband", pay_for_depot=False),)),
+        submitted_by=alice,
+        submit=True,
+        now=now,
+    )
+    red_army = red_fang.armies.get()
+    order_sheet_save(
+        kingdom=red_fang,
+        turn=turn,
+        entries=SheetEntries(
+            orders=(ArmyOrder(red_army.id, OrderKind.FORCED_MARCH, path=(1, 2)),),
+            creations=(CreateArmy("Waaagh", 1000, 5),),
+            upgrades=(UpgradeArmy(red_army.id, 2500),),
+            depots=(BuySupplyDepot(ostland.armies.get(name="2nd Army").id),),
+            garrisons=(ReinforceGarrison(3),),
+        ),
+        submitted_by=bob,
+        submit=False,  # a draft is kept with its errors
+        now=now,
+    )
+    schedule_set(
+        campaign=campaign,
+        changed_by=campaign.organizer,
+        orders_weekday=5,
+        orders_time=time(18, 30),
+        results_weekday=1,
+        results_time=time(21, 15, 30),
+    )
+    deadline_change(
+        turn=turn,
+        changed_by=campaign.organizer,
+        orders_deadline=turn.orders_deadline + timedelta(days=1),
+        reason="Holiday",
+        now=now,
+    )
+    deadline_change(turn=turn, changed_by=marshal, results_deadline=turn.results_deadline + timedelta(days=2), now=now)
+    reminder = OrdersReminder.objects.create(turn=turn, kingdom=campaign.kingdoms.get(name="Karak Dumn"))
+    OrdersReminder.objects.filter(pk=reminder.pk).update(sent_at=LONG_AGO)
 
 
 def round_trip(campaign: Campaign) -> Campaign:
@@ -171,8 +270,8 @@ def test_exporting_twice_gives_identical_json(eventful_campaign):
     assert first == second
 
 
-def test_the_document_has_the_documented_top_level_keys(demo_campaign):
-    document = campaign_export(campaign=demo_campaign)
+def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
+    document = campaign_export(campaign=eventful_campaign)
     assert list(document) == [
         "format",
         "version",
@@ -182,8 +281,10 @@ def test_the_document_has_the_documented_top_level_keys(demo_campaign):
         "adjacency",
         "kingdoms",
         "dice_rolls",
+        "schedule",
+        "turns",
     ]
-    assert (document["format"], document["version"]) == ("briternia-campaign", 1)
+    assert (document["format"], document["version"]) == ("briternia-campaign", 2)
 
     def keys(value):
         if isinstance(value, dict):
@@ -197,7 +298,7 @@ def test_the_document_has_the_documented_top_level_keys(demo_campaign):
 
 def test_every_field_of_the_models_is_in_the_document():
     """A field added to a model fails here until the document carries it."""
-    carried_by_nesting = {"id", "campaign", "kingdom", "army", "unit"}
+    carried_by_nesting = {"id", "campaign", "kingdom", "army", "unit", "turn", "sheet"}
     specs = {
         Campaign: transfer.CAMPAIGN_KEYS,
         Province: {**transfer.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
@@ -209,11 +310,23 @@ def test_every_field_of_the_models_is_in_the_document():
         Character: {**transfer.CHARACTER_KEYS, "kingdom": "named"},
         ArmoryItem: transfer.ITEM_KEYS,
         DiceRoll: transfer.DICE_KEYS,
+        CampaignSchedule: transfer.SCHEDULE_KEYS,
+        Turn: transfer.TURN_KEYS,
+        DeadlineChange: transfer.DEADLINE_CHANGE_KEYS,
+        OrderSheet: transfer.SHEET_KEYS,
+        OrderSubmission: transfer.SUBMISSION_KEYS,
+        OrdersReminder: transfer.REMINDER_KEYS,
     }
     for model, keys in specs.items():
         fields = {f.name for f in [*model._meta.concrete_fields, *model._meta.many_to_many]}
         nested = carried_by_nesting - set(keys)
         assert fields - nested <= set(keys), f"{model.__name__}: {sorted(fields - nested - set(keys))}"
+    # And every model of the campaign's apps is one of them: a new model fails here too.
+    models = {*apps.get_app_config("kingdoms").get_models(), *apps.get_app_config("orders").get_models()}
+    # Not carried yet: the resolution (being written) keeps kingdom and army ids in `data` under
+    # keys of its own, which the document cannot translate until they are settled.
+    not_carried = {TurnEvent}
+    assert models - not_carried == set(specs)
 
 
 def test_import_keeps_the_number_of_rows_of_every_model(eventful_campaign):
@@ -320,6 +433,109 @@ def test_import_keeps_bearers_and_destroyed_items(eventful_campaign):
     assert ArmoryItem.objects.get(kingdom__campaign=imported, name="Runefang").bearer.army.kingdom.campaign == imported
 
 
+def named_entries(entries: dict, armies: dict[int, tuple[str, str]]) -> dict:
+    """Sheet entries with (kingdom, army) for each army id: KeyError for an id of another campaign."""
+    return {
+        section: [{**item, "army": armies[item["army"]]} if "army" in item else item for item in items]
+        for section, items in entries.items()
+    }
+
+
+def orders_state(campaign: Campaign) -> dict:
+    """The campaign's schedule and turns, every reference by name."""
+    armies = {a.id: (a.kingdom.name, a.name) for a in Army.objects.filter(kingdom__campaign=campaign)}
+    schedule = CampaignSchedule.objects.get(campaign=campaign)
+
+    def username(user):
+        return user.username if user else None
+
+    return {
+        "schedule": (
+            schedule.orders_weekday,
+            schedule.orders_time,
+            schedule.results_weekday,
+            schedule.results_time,
+            schedule.paused,
+        ),
+        "turns": [
+            (
+                t.number,
+                t.status,
+                t.orders_deadline,
+                t.results_deadline,
+                t.seed,
+                t.opened_at,
+                [
+                    (c.kind, c.old_value, c.new_value, c.reason, username(c.changed_by), c.changed_at)
+                    for c in t.deadline_changes.order_by("changed_at", "id")
+                ],
+                [
+                    (
+                        s.kingdom.name,
+                        s.status,
+                        named_entries(s.entries, armies),
+                        s.updated_at,
+                        s.submitted_at,
+                        [
+                            (
+                                username(sub.submitted_by),
+                                sub.submitted_at,
+                                named_entries(sub.entries, armies),
+                                sub.gold,
+                                sub.warnings,
+                            )
+                            for sub in s.submissions.order_by("submitted_at", "id")
+                        ],
+                    )
+                    for s in t.sheets.order_by("kingdom__name")
+                ],
+                sorted((r.kingdom.name, r.sent_at) for r in t.reminders.all()),
+            )
+            for t in campaign.turns.order_by("number")
+        ],
+    }
+
+
+def test_import_keeps_the_schedule_turns_sheets_and_submissions(eventful_campaign):
+    imported = round_trip(eventful_campaign)
+    before = orders_state(eventful_campaign)
+    (turn,) = before["turns"]
+    _number, _status, _orders, _results, _seed, _opened, changes, sheets, reminders = turn
+    assert before["schedule"] == (5, time(18, 30), 1, time(21, 15, 30), False)
+    assert [(kind, by) for kind, _old, _new, _reason, by, _at in changes] == [
+        ("schedule", "organizer"),
+        ("orders", "organizer"),
+        ("results", "marshal"),
+    ]
+    assert [(kingdom, status, len(submissions)) for kingdom, status, _e, _u, _s, submissions in sheets] == [
+        ("Da Red Fang", "draft", 0),
+        ("Ostland", "submitted", 2),
+    ]
+    red_fang_entries = sheets[0][2]
+    assert red_fang_entries["upgrades"][0]["army"] == ("Da Red Fang", "1st Army")
+    assert red_fang_entries["depots"][0]["army"] == ("Ostland", "2nd Army")  # another kingdom's army
+    assert reminders == [("Karak Dumn", LONG_AGO)]
+
+    assert orders_state(imported) == before  # ids of the imported armies, times as they were
+    assert User.objects.filter(username="marshal").count() == 1  # the same account, reused
+
+
+def test_an_entry_naming_an_army_outside_the_campaign_stops_the_export(eventful_campaign):
+    sheet = OrderSheet.objects.get(turn__campaign=eventful_campaign, kingdom__name="Da Red Fang")
+    sheet.entries["upgrades"][0]["army"] = 987654
+    sheet.save()
+    with pytest.raises(DomainError, match=r"the order sheet of Da Red Fang for turn 1 refers to .* \(987654\)"):
+        campaign_export(campaign=eventful_campaign)
+
+
+def test_a_campaign_without_a_schedule_or_turns_round_trips(demo_campaign):
+    Turn.objects.filter(campaign=demo_campaign).delete()
+    CampaignSchedule.objects.filter(campaign=demo_campaign).delete()
+    document = campaign_export(campaign=demo_campaign)
+    assert (document["schedule"], document["turns"]) == (None, [])
+    assert campaign_export(campaign=round_trip(demo_campaign)) == document
+
+
 def test_an_unknown_username_becomes_a_new_account_without_a_password(demo_campaign):
     document = campaign_export(campaign=demo_campaign)
     alice = next(u for u in document["users"] if u["username"] == "alice")
@@ -414,8 +630,27 @@ def test_a_document_of_another_format_is_refused(demo_campaign):
 
 def test_a_document_of_another_version_is_refused(demo_campaign):
     document = campaign_export(campaign=demo_campaign)
-    document["version"] = 2
-    assert refused(document) == ["The document's version is 2: this site reads version 1."]
+    document["version"] = 3
+    assert refused(document) == ["The document's version is 3: this site reads versions 1 and 2."]
+    document["version"] = "2"
+    assert refused(document) == ["The document's version is '2': this site reads versions 1 and 2."]
+
+
+def test_a_version_1_document_is_read_as_a_campaign_without_orders(eventful_campaign):
+    document = campaign_export(campaign=eventful_campaign)
+    version_1 = {key: value for key, value in document.items() if key not in ("schedule", "turns")}
+    version_1["version"] = 1
+    # Version 1 knew no deadline changes, so no staff member who only changed one.
+    version_1["users"] = [u for u in version_1["users"] if u["username"] != "marshal"]
+
+    imported = campaign_import(document=version_1)
+
+    assert campaign_counts(imported) == {
+        **campaign_counts(eventful_campaign),
+        **dict.fromkeys(["schedules", "turns", "deadline changes", "order sheets", "submissions", "reminders"], 0),
+    }
+    # Version 1 has no orders sections: they are refused there, not ignored.
+    assert refused({**version_1, "turns": []}) == ['The document: unknown key "turns".']
 
 
 def test_a_document_that_is_not_an_object_is_refused(db):
@@ -465,7 +700,7 @@ def test_every_problem_of_a_document_is_reported_at_once(demo_campaign):
         f'kingdoms[{duplicate}] "Ostland": there are two kingdoms called "Ostland".',
         f'kingdoms[{ostland}] "Ostland" / armory[0] / bearer: 1st Army has no unit at place 40 (it has {units} units).',
         'dice_rolls[0] / kingdoms: there is no kingdom called "Nowhere".',
-        'users "alice": neither the organizer nor a player of any kingdom.',
+        'users "alice": neither the organizer nor a player of any kingdom, nor named by a turn.',
     ]
     assert [m for m in expected if m not in messages] == []
 
@@ -477,12 +712,69 @@ def test_a_second_living_warlord_is_refused_before_the_database_sees_it(demo_cam
     assert refused(document) == ['kingdom "Ostland": a kingdom has one living Warlord, not 2.']
 
 
+def test_malformed_orders_sections_are_refused_naming_every_problem(eventful_campaign):
+    document = campaign_export(campaign=eventful_campaign)
+    document["schedule"]["orders_weekday"] = 9
+    document["schedule"]["results_time"] = "25:00"
+    turn = document["turns"][0]
+    turn["results_deadline"] = turn["orders_deadline"]
+    turn["deadline_changes"][0]["changed_by"] = "mallory"
+    turn["deadline_changes"][1]["kind"] = "whenever"
+    ostland, red_fang = turn["sheets"]  # in the kingdoms' order
+    assert (ostland["kingdom"], red_fang["kingdom"]) == ("Ostland", "Da Red Fang")
+    red_fang["entries"]["upgrades"][0]["army"] = ["Da Red Fang", "9th Army"]
+    red_fang["entries"]["orders"][0]["kind"] = "teleport"
+    red_fang["entries"]["depots"][0]["army"] = 7  # an id, as the database holds it
+    red_fang["entries"]["bribes"] = []
+    ostland["submissions"][0]["entries"]["orders"][0]["target"] = "north"
+    ostland["submissions"][1]["submitted_at"] = "yesterday"
+    duplicate_sheet = len(turn["sheets"])
+    turn["sheets"].append(copy.deepcopy(ostland))
+    turn["reminders"][0]["kingdom"] = "Nowhere"
+    document["turns"].append(copy.deepcopy(turn))
+    document["turns"][1]["sheets"] = document["turns"][1]["reminders"] = document["turns"][1]["deadline_changes"] = []
+
+    messages = refused(document)
+
+    t = "turns[0] (number 1)"
+    entries = f'{t} / sheets[1] "Da Red Fang" / entries'
+    expected = [
+        'schedule: "orders_weekday": Value 9 is not a valid choice.',
+        "schedule: \"results_time\" should be a time of day (HH:MM:SS), not '25:00'.",
+        f"{t}: the results deadline must come after the orders deadline.",
+        f'{t} / deadline_changes[0] / changed_by: the user "mallory" is not among the document\'s users.',
+        f"{t} / deadline_changes[1]: \"kind\": Value 'whenever' is not a valid choice.",
+        f'{entries}: unknown key "bribes".',
+        f"{entries} / orders[0]: \"kind\" should be one of {', '.join(k.value for k in OrderKind)}, not 'teleport'.",
+        f"{entries} / upgrades[0]: there is no army '9th Army' of the kingdom 'Da Red Fang'.",
+        f'{entries} / depots[0]: "army" should be [kingdom name, army name], not 7.',
+        f'{t} / sheets[0] "Ostland" / submissions[0] / entries / orders[0]: '
+        "\"target\" should be an integer or null, not 'north'.",
+        f'{t} / sheets[0] "Ostland" / submissions[1]: '
+        "\"submitted_at\" should be an ISO 8601 time with its UTC offset, not 'yesterday'.",
+        f'{t} / sheets[{duplicate_sheet}] "Ostland": Ostland has two order sheets for this turn.',
+        f'{t} / reminders[0] "Nowhere": there is no kingdom called "Nowhere".',
+        "turns[1] (number 1): turn 1 appears twice.",
+    ]
+    assert [m for m in expected if m not in messages] == []
+    assert document["turns"][0]["sheets"][1]["entries"]["orders"][0]["kind"] == "teleport"  # not fixed up
+
+
+def test_the_orders_sections_must_have_the_right_shape(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    document["schedule"] = []
+    document["turns"][0]["sheets"] = [{"kingdom": "Ostland"}]
+    messages = refused(document)
+    assert 'The document: "schedule" should be an object or null, not [].' in messages
+    assert 'turns[0] (number 1) / sheets[0] "Ostland": "entries" is missing.' in messages
+
+
 def test_a_database_refusal_half_way_through_the_import_saves_nothing(eventful_campaign, monkeypatch):
     document = campaign_export(campaign=eventful_campaign)
 
     def refuse(*args, **kwargs):
         raise IntegrityError("simulated refusal")
 
-    # The dice rolls are written last: everything before them must be undone.
-    monkeypatch.setattr(DiceRoll.objects, "bulk_create", refuse)
+    # The reminders are written last: everything before them must be undone.
+    monkeypatch.setattr(OrdersReminder.objects, "bulk_create", refuse)
     assert refused(document) == ["The document breaks a rule of the database: simulated refusal"]

@@ -228,3 +228,26 @@ def test_the_organizer_button_resolves_through_a_real_worker(celery_worker, clie
         time.sleep(0.2)
     assert turn.status == Turn.Status.BATTLES
     assert TurnEvent.objects.filter(turn=turn, code="taxes").count() == campaign.kingdoms.count() - 1
+
+
+@pytest.mark.skipif(
+    connection.vendor == "sqlite",
+    reason="SQLite splits bulk writes into batches of 999 parameters; CI's PostgreSQL pass runs this",
+)
+def test_the_whole_resolution_takes_the_same_number_of_queries_for_10_and_100_armies(
+    db, django_capture_on_commit_callbacks
+):
+    from django.test.utils import CaptureQueriesContext
+
+    from kingdoms.demo import demo_campaign_create
+
+    counts = []
+    for extra in (10, 100):
+        with django_capture_on_commit_callbacks(execute=True):
+            campaign = demo_campaign_create()
+        _armies(campaign, extra)
+        turn = campaign.turns.get(number=1)
+        with CaptureQueriesContext(connection) as queries:
+            assert turn_resolve(turn_id=turn.pk).resolved
+        counts.append(len(queries.captured_queries))
+    assert counts[0] == counts[1]

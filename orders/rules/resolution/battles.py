@@ -120,13 +120,14 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
     # Armies in any battle may neither send support nor have it go out from them (B3).
     fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
     supporting: set[int] = set()
+    supporters = _supporters_by_province(state)
     battles: list[BattleS] = []
     for contact in contacts:
         battle = _schedule(state, contact, events)
         if battle is None:
             continue
         _guerrilla(state, battle, dice, events)
-        _supports(state, battle, fighting, supporting, dice, events)
+        _supports(state, battle, fighting, supporting, supporters.get(battle.province, []), dice, events)
         _defended_obstacles(state, battle, dice, events)
         _setup_notes(state, battle, contact)
         battles.append(battle)
@@ -285,6 +286,7 @@ def _supports(
     battle: BattleS,
     fighting: set[int],
     supporting: set[int],
+    supporters: list[ArmyS],
     dice: Dice,
     events: list[Event],
 ) -> None:
@@ -297,7 +299,7 @@ def _supports(
         # A garrison defending alone is the main force, not support; supporting an army it counts.
         "defender": battle.fortified_points + (battle.garrison_points if battle.defender_army is not None else 0),
     }
-    for army in _ordered_supporters(state, battle.province):
+    for army in supporters:
         side = _side(battle, army)
         reason, why = _refusal(state, army, battle, side, fighting, supporting)
         points = 0
@@ -361,16 +363,16 @@ def _side(battle: BattleS, army: ArmyS) -> str | None:
     return None
 
 
-def _ordered_supporters(state: TurnState, province: int) -> list[ArmyS]:
-    """Armies ordered to support a battle in `province` (Support, or Move with support), by id so
-    the 500-point cap falls the same way every time."""
-    return [
-        army
-        for army in sorted(state.armies.values(), key=lambda a: a.id)
-        if (order := state.orders.get(army.id)) is not None
-        and order.support == province
-        and order.kind in (OrderKind.SUPPORT, OrderKind.MOVE)
-    ]
+def _supporters_by_province(state: TurnState) -> dict[int, list[ArmyS]]:
+    """Armies ordered to support a battle (Support, or Move with support), by the province
+    supported and then by id, so the 500-point cap falls the same way every time. Built once
+    per phase: scanning every army for every battle grew with armies x battles."""
+    index: dict[int, list[ArmyS]] = {}
+    for army_id in sorted(state.armies):
+        order = state.orders.get(army_id)
+        if order is not None and order.support is not None and order.kind in (OrderKind.SUPPORT, OrderKind.MOVE):
+            index.setdefault(order.support, []).append(state.armies[army_id])
+    return index
 
 
 def _refusal(

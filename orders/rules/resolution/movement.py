@@ -10,7 +10,16 @@ from collections import defaultdict
 from briternia.dice import Dice
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
 
-from ..sheets import MOVING_ORDERS, ArmyOrder, OrderKind, SheetContext, SheetEntries, sheet_check
+from ..sheets import (
+    MOVING_ORDERS,
+    ArmyOrder,
+    ArmyState,
+    OrderKind,
+    ProvinceState,
+    SheetContext,
+    SheetEntries,
+    sheet_check,
+)
 from .state import ArmyS, Contact, Event, TurnState
 
 PHASE = "orders"
@@ -33,13 +42,26 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
             events.append(
                 Event(PHASE, "missed-orders", f"{kingdom.name} sent no orders: every army holds.", kingdom=kingdom.id)
             )
+    # The public map once, shared by every army's check.
+    provinces = {
+        p.number: ProvinceState(
+            number=p.number,
+            name=p.name,
+            terrain=p.terrain,
+            settlement=p.settlement,
+            razed=p.razed,
+            fortified=p.fortified,
+            controller=p.controller,
+        )
+        for p in state.provinces.values()
+    }
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         order = state.orders.get(army.id)
         kingdom = state.kingdoms[army.kingdom]
         if order is None or kingdom.missed_orders:
             state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD)
             continue
-        errors = sheet_check(SheetEntries(orders=(order,)), _context(state, army)).errors
+        errors = sheet_check(SheetEntries(orders=(order,)), _context(state, army, provinces)).errors
         if errors:
             state.orders[army.id] = ArmyOrder(
                 army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot
@@ -49,9 +71,9 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
             )
 
 
-def _context(state: TurnState, army: ArmyS) -> SheetContext:
-    from ..sheets import ArmyState, ProvinceState
-
+def _context(state: TurnState, army: ArmyS, provinces: dict[int, ProvinceState]) -> SheetContext:
+    """The sheet check's view of one army's order (its kingdom's gold and army count are not at
+    stake here: the kingdom's entries were checked when the sheet was submitted)."""
     kingdom = state.kingdoms[army.kingdom]
     return SheetContext(
         kingdom=kingdom.id,
@@ -71,18 +93,7 @@ def _context(state: TurnState, army: ArmyS) -> SheetContext:
             )
         },
         army_names=frozenset(),
-        provinces={
-            p.number: ProvinceState(
-                number=p.number,
-                name=p.name,
-                terrain=p.terrain,
-                settlement=p.settlement,
-                razed=p.razed,
-                fortified=p.fortified,
-                controller=p.controller,
-            )
-            for p in state.provinces.values()
-        },
+        provinces=provinces,
         adjacency=state.adjacency,
         capitol=kingdom.capitol,
     )
@@ -268,31 +279,33 @@ def _cancel(
 def _dont_pass_in_the_night(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
     """Enemy armies ordered into each other's provinces: both roll (ties again); the higher moves,
     the lower stays and the battle is in its province (O4)."""
+    by_route: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for army_id, (target, _) in moves.items():
+        by_route[(start[army_id], target)].append(army_id)
     for a_id in sorted(moves):
         if a_id not in moves:
             continue
         a = state.armies[a_id]
-        for b_id in sorted(moves):
+        for b_id in sorted(by_route.get((moves[a_id][0], start[a_id]), [])):
             b = state.armies[b_id]
             if b_id <= a_id or b.kingdom == a.kingdom or b_id not in moves or a_id not in moves:
                 continue
-            if moves[a_id][0] == start[b_id] and moves[b_id][0] == start[a_id]:
-                while True:
-                    ra = dice.d6(purpose=f"{a.name}: don't pass in the night", kingdoms=[a.kingdom], armies=[a.id])
-                    rb = dice.d6(purpose=f"{b.name}: don't pass in the night", kingdoms=[b.kingdom], armies=[b.id])
-                    if ra != rb:
-                        break
-                loser = b if ra > rb else a
-                winner = a if loser is b else b
-                _cancel(
-                    state,
-                    events,
-                    moves,
-                    loser.id,
-                    "passed-in-the-night",
-                    f"Don't pass in the night: {winner.name} ({max(ra, rb)}) beats {loser.name} "
-                    f"({min(ra, rb)}); {loser.name} stays in {state.provinces[start[loser.id]]}.",
-                )
+            while True:
+                ra = dice.d6(purpose=f"{a.name}: don't pass in the night", kingdoms=[a.kingdom], armies=[a.id])
+                rb = dice.d6(purpose=f"{b.name}: don't pass in the night", kingdoms=[b.kingdom], armies=[b.id])
+                if ra != rb:
+                    break
+            loser = b if ra > rb else a
+            winner = a if loser is b else b
+            _cancel(
+                state,
+                events,
+                moves,
+                loser.id,
+                "passed-in-the-night",
+                f"Don't pass in the night: {winner.name} ({max(ra, rb)}) beats {loser.name} "
+                f"({min(ra, rb)}); {loser.name} stays in {state.provinces[start[loser.id]]}.",
+            )
 
 
 def _occupied_province(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
@@ -307,12 +320,13 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
             if state.armies[army_id].co_occupying:
                 continue  # a fatigued forced march may share a friendly province
             by_target[(state.armies[army_id].kingdom, target)].append(army_id)
+        # Who stays where, as this pass begins; a move cancelled below makes another pass.
+        stays: dict[tuple[int, int], list[ArmyS]] = defaultdict(list)
+        for a in sorted(state.armies.values(), key=lambda a: a.id):
+            if a.id not in moves and not a.disbanded:
+                stays[(a.kingdom, start[a.id])].append(a)
         for (kingdom, target), army_ids in sorted(by_target.items()):
-            staying = [
-                a
-                for a in state.armies.values()
-                if a.kingdom == kingdom and start[a.id] == target and a.id not in moves and not a.disbanded
-            ]
+            staying = stays.get((kingdom, target), [])
             if staying:
                 for army_id in army_ids:
                     _cancel(
@@ -360,10 +374,12 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
     by_target: dict[int, list[int]] = defaultdict(list)
     for army_id, (target, _) in sorted(moves.items()):
         by_target[target].append(army_id)
+    staying: dict[int, set[int]] = defaultdict(set)  # province -> kingdoms whose armies stay there
+    for a in state.armies.values():
+        if a.id not in moves and not a.disbanded:
+            staying[start[a.id]].add(a.kingdom)
     for target, army_ids in sorted(by_target.items()):
-        occupiers = {
-            a.kingdom for a in state.armies.values() if start[a.id] == target and a.id not in moves and not a.disbanded
-        }
+        occupiers = staying.get(target, set())
         movers = [state.armies[i] for i in army_ids if state.armies[i].kingdom not in occupiers]
         if len(occupiers) + len({m.kingdom for m in movers}) <= 2:
             continue
@@ -380,17 +396,20 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
                 f"Multiple moves into {state.provinces[target]}: {army.name} rolls {rolls[army.id]}, "
                 "lower than the others, and holds.",
             )
+            staying[start[army.id]].add(army.kingdom)  # it now stays where it started
 
 
 def _contacts_and_claims(
     state: TurnState, events: list[Event], start: dict[int, int], moved: set[int]
 ) -> list[Contact]:
     contacts: list[Contact] = []
-    for number in sorted(state.provinces):
+    present: dict[int, list[ArmyS]] = defaultdict(list)
+    for a in state.armies.values():
+        if not a.disbanded and not a.co_occupying:
+            present[a.province].append(a)
+    for number in sorted(present):
         province = state.provinces[number]
-        here = [a for a in state.armies.values() if a.province == number and not a.disbanded and not a.co_occupying]
-        if not here:
-            continue
+        here = present[number]
         kingdoms = sorted({a.kingdom for a in here})
         movers = sorted((a for a in here if a.id in moved), key=lambda a: a.id)
         stayers = sorted((a for a in here if a.id not in moved), key=lambda a: a.id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from briternia.dice import Dice
@@ -24,7 +23,7 @@ class Resolution:
 def resolve_turn(state: TurnState, dice: Dice) -> Resolution:
     """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies, 4-5. the orders and
     6. the scheduling of battles, in the rulebook's order. The given state is not changed."""
-    work = copy.deepcopy(state)
+    work = state.working_copy()
     events: list[Event] = []
     tally_gold(work, events)
     maintain_armies(work, dice, events)

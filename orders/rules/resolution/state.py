@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,20 @@ class TurnState:
 
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.adjacency.get(a, frozenset())
+
+    def working_copy(self) -> TurnState:
+        """A copy the phases may change: provinces, kingdoms and armies are copied; the map's
+        adjacency, the orders and the sheets are immutable and shared."""
+        return TurnState(
+            turn=self.turn,
+            player_count=self.player_count,
+            provinces={n: copy.copy(p) for n, p in self.provinces.items()},
+            adjacency=self.adjacency,
+            kingdoms={k: copy.copy(v) for k, v in self.kingdoms.items()},
+            armies={a: copy.copy(v) for a, v in self.armies.items()},
+            orders=dict(self.orders),
+            sheets=dict(self.sheets),
+        )
 
     def armies_in(self, province: int) -> list[ArmyS]:
         return [a for a in self.armies.values() if a.province == province and not a.disbanded]

@@ -1,0 +1,160 @@
+"""manage.py bench: time turn resolution on generated campaigns of growing size.
+
+Prints, per campaign: the pure rules' time, the whole resolution's time (load, rules, writes)
+and its number of database queries. The campaigns are created in the configured database and
+deleted afterwards; `make bench` points it at a scratch SQLite file under var/.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from briternia.dice import SeededDice
+from kingdoms.models import Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
+from kingdoms.rules.tables import PLAYER_ARMY_TYPES
+from orders.models import OrderSheet, OrderSubmission
+from orders.rules.resolution.pipeline import resolve_turn
+from orders.services.resolution import DICE_STREAM, turn_resolve, turn_state_load
+from orders.services.turns import turn_open
+
+SIZES = [
+    # name, kingdoms, columns, rows, armies per kingdom
+    ("demo size: 4 kingdoms, 81 provinces, 8 armies", 4, 9, 9, 2),
+    ("20 kingdoms, 400 provinces, 40 armies", 20, 20, 20, 2),
+    ("100 kingdoms, 2,000 provinces, 1,000 armies", 100, 50, 40, 10),
+]
+TERRAINS = ["plains", "plains", "plains", "forest", "mountains", "marshland"]
+
+
+def campaign_generate(*, kingdoms: int, columns: int, rows: int, armies_per_kingdom: int, seed: int) -> Campaign:
+    """A running campaign on a generated grid map: every kingdom holds a block of provinces with
+    armies in it and a submitted sheet moving most of them to neighbouring provinces."""
+    rng = random.Random(seed)
+    organizer, _ = get_user_model().objects.get_or_create(username="bench-organizer")
+    campaign = Campaign.objects.create(
+        name=f"Bench {kingdoms}x{columns * rows}",
+        organizer=organizer,
+        player_count=kingdoms,
+        map_name="generated",
+        setup_seed="bench",
+        status=Campaign.Status.RUNNING,
+        current_turn=1,
+    )
+    centre = (columns // 2, rows // 2)
+    provinces = Province.objects.bulk_create(
+        Province(
+            campaign=campaign,
+            number=r * columns + c + 1,
+            name=f"P{r * columns + c + 1}",
+            col=c,
+            row=r,
+            terrain="desert" if (c, r) == centre else rng.choice(TERRAINS),
+            settlement=rng.choice(["none"] * 8 + ["town", "city"]),
+            pyramid=(c, r) == centre,
+        )
+        for r in range(rows)
+        for c in range(columns)
+    )
+    by_pos = {(p.col, p.row): p for p in provinces}
+    Through = Province.neighbours.through
+    Through.objects.bulk_create(
+        Through(from_province_id=p.id, to_province_id=by_pos[(p.col + dc, p.row + dr)].id)
+        for p in provinces
+        for dc in (-1, 0, 1)
+        for dr in (-1, 0, 1)
+        if (dc, dr) != (0, 0) and (p.col + dc, p.row + dr) in by_pos
+    )
+    realms = Kingdom.objects.bulk_create(
+        Kingdom(campaign=campaign, name=f"Kingdom {i}", army_type=PLAYER_ARMY_TYPES[i % len(PLAYER_ARMY_TYPES)])
+        for i in range(kingdoms)
+    )
+    TreasuryEntry.objects.bulk_create(
+        TreasuryEntry(kingdom=k, turn=0, amount=6000, reason="starting-gold") for k in realms
+    )
+    # Kingdoms take provinces round-robin so that they border one another.
+    land = [p for p in provinces if not p.pyramid]
+    for i, province in enumerate(land):
+        province.controller = realms[i % kingdoms]
+    Province.objects.bulk_update(land, ["controller"])
+    placed = []
+    for i, kingdom in enumerate(realms):
+        own = [p for j, p in enumerate(land) if j % kingdoms == i]
+        for n in range(armies_per_kingdom):
+            placed.append(
+                Army(
+                    kingdom=kingdom,
+                    name=f"Army {n}",
+                    province=own[n % len(own)],
+                    size=1500,
+                    supply_depot=rng.random() < 0.7,
+                )
+            )
+    armies = Army.objects.bulk_create(placed)
+    Unit.objects.bulk_create(
+        Unit(army=a, name="Troops", category="core", models_count=150, points_per_model=10) for a in armies
+    )
+    turn = turn_open(campaign=campaign, number=1)
+    neighbours: dict[int, list[int]] = {}
+    for a, b in Through.objects.filter(from_province__campaign=campaign).values_list(
+        "from_province__number", "to_province__number"
+    ):
+        neighbours.setdefault(a, []).append(b)
+    number_of = {p.id: p.number for p in provinces}
+    for kingdom in realms:
+        orders = []
+        for army in (a for a in armies if a.kingdom_id == kingdom.id):
+            if rng.random() < 0.8:
+                target = rng.choice(neighbours[number_of[army.province_id]])
+                orders.append(
+                    {
+                        "army": army.id,
+                        "kind": "move",
+                        "target": target,
+                        "support": None,
+                        "path": [],
+                        "disaster_choice": "casualties",
+                        "pay_for_depot": True,
+                    }
+                )
+        entries = {"orders": orders, "creations": [], "upgrades": [], "depots": [], "garrisons": []}
+        sheet = OrderSheet.objects.create(turn=turn, kingdom=kingdom, status="submitted", entries=entries)
+        OrderSubmission.objects.create(sheet=sheet, entries=entries)
+    return campaign
+
+
+class Command(BaseCommand):
+    help = "Time turn resolution on generated campaigns (pure rules, whole task, database queries)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--keep", action="store_true", help="Keep the generated campaigns.")
+
+    def handle(self, *args: Any, keep: bool, **options: Any) -> None:
+        self.stdout.write(f"{'campaign':48} {'pure rules':>11} {'whole task':>11} {'queries':>8} {'battles':>8}")
+        for name, kingdoms, columns, rows, per in SIZES:
+            with transaction.atomic():
+                campaign = campaign_generate(
+                    kingdoms=kingdoms, columns=columns, rows=rows, armies_per_kingdom=per, seed=1
+                )
+            turn = campaign.turns.get()
+            state = turn_state_load(turn)
+            started = time.perf_counter()
+            resolve_turn(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))
+            pure = time.perf_counter() - started
+            with CaptureQueriesContext(connection) as queries:
+                started = time.perf_counter()
+                outcome = turn_resolve(turn_id=turn.pk)
+                whole = time.perf_counter() - started
+            battles = len(outcome.resolution.battles) if outcome.resolution else 0
+            self.stdout.write(
+                f"{name:48} {pure * 1000:>9.0f}ms {whole * 1000:>9.0f}ms {len(queries.captured_queries):>8} "
+                f"{battles:>8}"
+            )
+            if not keep:
+                campaign.delete()
