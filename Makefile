@@ -52,8 +52,18 @@ format: $(VENV)/.requirements-dev.stamp
 clean-var:
 	rm -rf var/
 
-# Benchmarks print figures (docs/performance.md records them); a scratch database under var/.
+# Benchmarks print figures (docs/performance.md records them): on a scratch SQLite file under var/,
+# and on PostgreSQL too when one answers on 127.0.0.1:5432 (database briternia_bench).
+BENCH_PG ?= postgres://postgres@127.0.0.1:5432/briternia_bench
 bench: $(VENV)/.requirements-dev.stamp
+	@echo "== SQLite (embedded default)"
 	rm -f var/bench.sqlite3
 	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 $(PY) manage.py migrate --noinput -v0
 	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 $(PY) manage.py bench
+	@if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then \
+	  echo "== PostgreSQL"; \
+	  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS briternia_bench" >/dev/null && \
+	  createdb -h 127.0.0.1 -U postgres briternia_bench && \
+	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 && \
+	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench; \
+	fi
