@@ -10,7 +10,19 @@ diffed and imported into another database:
 
 Top-level keys: "format", "version", "campaign", "users", "provinces", "adjacency",
 "kingdoms" (each with its "treasury" ledger, "armies" with their "movements" and "units" with
-their "character", and its "armory"), and "dice_rolls". Timestamps are ISO 8601 strings in UTC.
+their "character", and its "armory"), "dice_rolls", and the orders app's "schedule" (null when
+the campaign has none yet) and "turns" (each with its "deadline_changes", its "sheets" by
+kingdom name with their "submissions", and its "reminders"). Timestamps are ISO 8601 strings in
+UTC, times of day "HH:MM:SS"; whoever changed a deadline or submitted a sheet is named by
+username (null once the account is gone).
+
+An order sheet's "entries" (orders/entries.py) are kept as they are, but for the armies they
+name (orders[].army, upgrades[].army, depots[].army): database ids there, [kingdom name, army
+name] in the document, like a dice roll's armies. The province numbers in entries are kept as
+written, valid or not: a draft may hold any number, and the sheet check reports it.
+
+Version 2 added "schedule" and "turns". A version 1 document (written before) is still read,
+as a campaign without a schedule or turns.
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document
@@ -19,9 +31,9 @@ order, so exporting an imported campaign gives back the document it came from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -29,6 +41,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 
 from briternia.errors import DomainError
+from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission, Turn
+from orders.rules.sheets import DISASTER_CHOICES, OrderKind
 
 from ..models import (
     ArmoryItem,
@@ -45,7 +59,8 @@ from ..models import (
 from ..rules.tables import ArmyType
 
 FORMAT = "briternia-campaign"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # 1: the same document without "schedule" and "turns"
 
 User = get_user_model()
 
@@ -80,6 +95,16 @@ def _is_timestamp(value: Any) -> bool:
     return parsed.tzinfo is not None  # a naive time would be read in the server's zone
 
 
+def _is_time_of_day(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        parsed = time.fromisoformat(value)
+    except ValueError:
+        return False
+    return parsed.tzinfo is None  # read in the campaign's time zone, as the schedule is
+
+
 STR = _Kind("a string", lambda v: isinstance(v, str))
 INT = _Kind("an integer", _is_int)
 BOOL = _Kind("true or false", lambda v: isinstance(v, bool))
@@ -88,6 +113,10 @@ OBJECT = _Kind("an object", lambda v: isinstance(v, dict))
 TIMESTAMP = _Kind("an ISO 8601 time with its UTC offset", _is_timestamp, read=datetime.fromisoformat)
 INT_LIST = _Kind("a list of integers", lambda v: isinstance(v, list) and all(_is_int(x) for x in v))
 STR_LIST = _Kind("a list of strings", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v))
+TIME_OF_DAY = _Kind("a time of day (HH:MM:SS)", _is_time_of_day, read=time.fromisoformat)
+ARMY_KEY = _Kind(
+    "[kingdom name, army name]", lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
+)
 
 CAMPAIGN_KEYS = {
     "name": STR,
@@ -136,6 +165,10 @@ ARMY_KEYS = {
     "status": STR,
     "created_turn": INT,
     "upgraded_turn": INT.or_null(),
+    "last_battle_turn": INT.or_null(),
+    "recover_streak": INT,
+    "co_occupying": BOOL,
+    "pending_losses": INT,
     "province": INT.or_null(),
     "movements": LIST,
     "units": LIST,
@@ -180,6 +213,69 @@ DICE_KEYS = {
     "armies": LIST,
     "created_at": TIMESTAMP,
 }
+SCHEDULE_KEYS = {
+    "orders_weekday": INT,
+    "orders_time": TIME_OF_DAY,
+    "results_weekday": INT,
+    "results_time": TIME_OF_DAY,
+    "paused": BOOL,
+}
+TURN_KEYS = {
+    "number": INT,
+    "status": STR,
+    "orders_deadline": TIMESTAMP,
+    "results_deadline": TIMESTAMP,
+    "seed": STR,
+    "opened_at": TIMESTAMP,
+    "resolved_at": TIMESTAMP.or_null(),
+    "resolution_error": STR,
+    "deadline_changes": LIST,
+    "sheets": LIST,
+    "reminders": LIST,
+}
+DEADLINE_CHANGE_KEYS = {
+    "kind": STR,
+    "old_value": STR,
+    "new_value": STR,
+    "reason": STR,
+    "changed_by": STR.or_null(),
+    "changed_at": TIMESTAMP,
+}
+SHEET_KEYS = {
+    "kingdom": STR,
+    "status": STR,
+    "entries": OBJECT,
+    "updated_at": TIMESTAMP,
+    "submitted_at": TIMESTAMP.or_null(),
+    "submissions": LIST,
+}
+SUBMISSION_KEYS = {
+    "submitted_by": STR.or_null(),
+    "submitted_at": TIMESTAMP,
+    "entries": OBJECT,
+    "gold": INT,
+    "warnings": STR_LIST,
+}
+REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
+# An order sheet's entries, as orders/entries.py writes them. A section may be missing (a sheet
+# never saved by the services holds {}); the objects in a section have all their keys.
+ENTRY_SECTIONS = {
+    "orders": {
+        "army": ARMY_KEY,
+        "kind": STR,
+        "target": INT.or_null(),
+        "support": INT.or_null(),
+        "path": INT_LIST,
+        "disaster_choice": STR,
+        "pay_for_depot": BOOL,
+    },
+    "creations": {"name": STR, "points": INT, "province": INT},
+    "upgrades": {"army": ARMY_KEY, "points": INT},
+    "depots": {"army": ARMY_KEY},
+    "garrisons": {"province": INT},
+}
+ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
+ORDER_KINDS = [kind.value for kind in OrderKind]
 TOP_KEYS = {
     "format": STR,
     "version": INT,
@@ -189,13 +285,21 @@ TOP_KEYS = {
     "adjacency": LIST,
     "kingdoms": LIST,
     "dice_rolls": LIST,
+    "schedule": OBJECT.or_null(),
+    "turns": LIST,
 }
+VERSION_1_TOP_KEYS = {key: kind for key, kind in TOP_KEYS.items() if key not in ("schedule", "turns")}
+
+
+def _time_fields(model: type[models.Model]) -> set[str]:
+    """The model's times: written as ISO text, read back into the fields as they are."""
+    return {f.name for f in model._meta.concrete_fields if isinstance(f, models.DateField | models.TimeField)}
 
 
 def _plain(model: type[models.Model], keys: Mapping[str, _Kind], *, translated: Iterable[str] = ()) -> list[str]:
     """The keys that hold one of `model`'s own fields as it is: not a reference by natural key,
     a child list, or a time (written as ISO text)."""
-    own = {f.name for f in model._meta.concrete_fields if not f.is_relation} - {"created_at", *translated}
+    own = {f.name for f in model._meta.concrete_fields if not f.is_relation} - _time_fields(model) - set(translated)
     return [key for key in keys if key in own]
 
 
@@ -211,10 +315,20 @@ CHARACTER_FIELDS = _plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = _plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies hold database ids: the document has names instead.
 DICE_FIELDS = _plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies"])
+SCHEDULE_FIELDS = _plain(CampaignSchedule, SCHEDULE_KEYS)
+TURN_FIELDS = _plain(Turn, TURN_KEYS)
+DEADLINE_CHANGE_FIELDS = _plain(DeadlineChange, DEADLINE_CHANGE_KEYS)
+# Entries hold army ids: the document has army keys instead.
+SHEET_FIELDS = _plain(OrderSheet, SHEET_KEYS, translated=["entries"])
+SUBMISSION_FIELDS = _plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries"])
+REMINDER_FIELDS = _plain(OrdersReminder, REMINDER_KEYS)
 
 
 # ---------------------------------------------------------------------------------------------
 # Export
+
+
+M = TypeVar("M", bound=models.Model)
 
 
 def _timestamp(value: datetime) -> str:
@@ -222,11 +336,27 @@ def _timestamp(value: datetime) -> str:
     return value.astimezone(UTC).isoformat()
 
 
+def _time_text(value: datetime | time | None) -> str | None:
+    if value is None:
+        return None
+    return _timestamp(value) if isinstance(value, datetime) else value.isoformat()
+
+
 def _row(keys: Mapping[str, _Kind], fields: list[str], instance: models.Model, **others: Any) -> dict[str, Any]:
-    """One object of the document: `instance`'s plain `fields` and the `others` (references by
-    natural key, child lists, times), in the order of `keys`, the spec the import reads."""
-    values = {**{name: getattr(instance, name) for name in fields}, **others}
+    """One object of the document: `instance`'s plain `fields`, its times as ISO text, and the
+    `others` (references by natural key, child lists), in the order of `keys`, the spec the
+    import reads."""
+    times = {name: _time_text(getattr(instance, name)) for name in _time_fields(type(instance)) if name in keys}
+    values = {**{name: getattr(instance, name) for name in fields}, **times, **others}
     return {key: values[key] for key in keys}
+
+
+def _grouped(rows: Iterable[M], parent: str) -> dict[int, list[M]]:
+    """`rows` by the id in their `parent` attribute, each list in the rows' order."""
+    groups: dict[int, list[M]] = {}
+    for row in rows:
+        groups.setdefault(getattr(row, parent), []).append(row)
+    return groups
 
 
 K = TypeVar("K")
@@ -271,8 +401,33 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     movements_of: dict[int, list[ArmyMovement]] = {}
     for movement in ArmyMovement.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "step"):
         movements_of.setdefault(movement.army_id, []).append(movement)
+    schedule = CampaignSchedule.objects.filter(campaign=campaign).first()
+    turns = list(campaign.turns.order_by("number", "id"))
+    changes_of = _grouped(
+        DeadlineChange.objects.filter(turn__campaign=campaign)
+        .select_related("changed_by")
+        .order_by("turn_id", "changed_at", "id"),
+        "turn_id",
+    )
+    sheets_of = _grouped(
+        OrderSheet.objects.filter(turn__campaign=campaign).order_by("turn_id", "kingdom_id", "id"), "turn_id"
+    )
+    submissions_of = _grouped(
+        OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
+        .select_related("submitted_by")
+        .order_by("sheet_id", "submitted_at", "id"),
+        "sheet_id",
+    )
+    reminders_of = _grouped(
+        OrdersReminder.objects.filter(turn__campaign=campaign).order_by("turn_id", "kingdom_id", "id"), "turn_id"
+    )
     users = {campaign.organizer.username: campaign.organizer}
     users.update({user.username: user for kingdom in kingdoms for user in kingdom.players.all()})
+    # Whoever changed a deadline or submitted a sheet, a player or not (a staff member).
+    users.update({c.changed_by.username: c.changed_by for cs in changes_of.values() for c in cs if c.changed_by})
+    users.update(
+        {s.submitted_by.username: s.submitted_by for ss in submissions_of.values() for s in ss if s.submitted_by}
+    )
 
     def number(province_id: int | None, what: str) -> int | None:
         return None if province_id is None else _inside(number_of, province_id, what)
@@ -315,13 +470,9 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             KINGDOM_KEYS,
             KINGDOM_FIELDS,
             kingdom,
-            created_at=_timestamp(kingdom.created_at),
             players=sorted(user.username for user in kingdom.players.all()),
             capitol=number(kingdom.capitol_id, kingdom.name),
-            treasury=[
-                _row(TREASURY_KEYS, TREASURY_FIELDS, entry, created_at=_timestamp(entry.created_at))
-                for entry in kingdom.ledger.order_by("turn", "id")
-            ],
+            treasury=[_row(TREASURY_KEYS, TREASURY_FIELDS, entry) for entry in kingdom.ledger.order_by("turn", "id")],
             armies=[army_row(a) for a in armies if a.kingdom_id == kingdom.id],
             armory=[
                 _row(
@@ -342,7 +493,69 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             roll,
             kingdoms=[_inside(name_of, k, what) for k in roll.kingdoms],
             armies=[_inside(army_key, a, what) for a in roll.armies],
-            created_at=_timestamp(roll.created_at),
+        )
+
+    def entries(data: Any, what: str) -> Any:
+        """Sheet entries with army keys for the army ids; the rest as it is stored."""
+        if not isinstance(data, dict):
+            return data  # not entries at all: the import refuses it, naming it
+        return {
+            section: [
+                {**item, "army": list(_inside(army_key, item["army"], what))}
+                if isinstance(item, dict) and "army" in item
+                else item
+                for item in items
+            ]
+            if section in ENTRY_SECTIONS and "army" in ENTRY_SECTIONS[section] and isinstance(items, list)
+            else items
+            for section, items in data.items()
+        }
+
+    def sheet_row(sheet: OrderSheet, turn: Turn) -> dict[str, Any]:
+        kingdom = kingdom_name(sheet.kingdom_id, f"an order sheet of turn {turn.number}")
+        what = f"the order sheet of {kingdom} for turn {turn.number}"
+        return _row(
+            SHEET_KEYS,
+            SHEET_FIELDS,
+            sheet,
+            kingdom=kingdom,
+            entries=entries(sheet.entries, what),
+            submissions=[
+                _row(
+                    SUBMISSION_KEYS,
+                    SUBMISSION_FIELDS,
+                    submission,
+                    submitted_by=submission.submitted_by.username if submission.submitted_by else None,
+                    entries=entries(submission.entries, f"a submission of {what}"),
+                )
+                for submission in submissions_of.get(sheet.id, [])
+            ],
+        )
+
+    def turn_row(turn: Turn) -> dict[str, Any]:
+        return _row(
+            TURN_KEYS,
+            TURN_FIELDS,
+            turn,
+            deadline_changes=[
+                _row(
+                    DEADLINE_CHANGE_KEYS,
+                    DEADLINE_CHANGE_FIELDS,
+                    change,
+                    changed_by=change.changed_by.username if change.changed_by else None,
+                )
+                for change in changes_of.get(turn.id, [])
+            ],
+            sheets=[sheet_row(sheet, turn) for sheet in sheets_of.get(turn.id, [])],
+            reminders=[
+                _row(
+                    REMINDER_KEYS,
+                    REMINDER_FIELDS,
+                    reminder,
+                    kingdom=kingdom_name(reminder.kingdom_id, f"a reminder of turn {turn.number}"),
+                )
+                for reminder in reminders_of.get(turn.id, [])
+            ],
         )
 
     Neighbours = Province.neighbours.through
@@ -363,7 +576,6 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             CAMPAIGN_FIELDS,
             campaign,
             organizer=campaign.organizer.username,
-            created_at=_timestamp(campaign.created_at),
         ),
         "users": [_row(USER_KEYS, USER_FIELDS, users[name]) for name in sorted(users)],
         "provinces": [
@@ -378,6 +590,8 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "adjacency": [list(pair) for pair in adjacency],
         "kingdoms": [kingdom_row(k) for k in kingdoms],
         "dice_rolls": [dice_roll_row(r) for r in campaign.dice_rolls.order_by("turn", "id")],
+        "schedule": None if schedule is None else _row(SCHEDULE_KEYS, SCHEDULE_FIELDS, schedule),
+        "turns": [turn_row(turn) for turn in turns],
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -404,6 +618,21 @@ class _KingdomPlan:
 
 
 @dataclass
+class _SheetPlan:
+    sheet: OrderSheet
+    entries: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
+    submissions: list[tuple[OrderSubmission, dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass
+class _TurnPlan:
+    turn: Turn
+    changes: list[DeadlineChange] = field(default_factory=list)
+    sheets: list[_SheetPlan] = field(default_factory=list)
+    reminders: list[OrdersReminder] = field(default_factory=list)
+
+
+@dataclass
 class _Plan:
     """The document read into unsaved model instances, their references resolved by natural key.
 
@@ -420,6 +649,10 @@ class _Plan:
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, _KingdomPlan] = field(default_factory=dict)
     dice_rolls: list[tuple[DiceRoll, list[str], list[tuple[str, str]]]] = field(default_factory=list)
+    schedule: CampaignSchedule | None = None
+    turns: list[_TurnPlan] = field(default_factory=list)
+    # Who changed deadlines and submitted sheets: users the document must keep.
+    actors: set[str] = field(default_factory=set)
 
 
 def _label(where: str, data: Any, key: str) -> str:
@@ -451,18 +684,21 @@ class _Reader:
     def problem(self, where: str, message: str) -> None:
         self.errors.append(f"{where}: {message}" if where else message)
 
-    def keys(self, data: Any, where: str, spec: Mapping[str, _Kind]) -> dict[str, Any] | None:
+    def keys(
+        self, data: Any, where: str, spec: Mapping[str, _Kind], *, optional: Collection[str] = ()
+    ) -> dict[str, Any] | None:
         """The keys of `spec` found in `data` with the right JSON type (None if `data` is no object).
 
-        Missing, mistyped and unknown keys are reported. An unknown key is refused rather than
-        ignored: a misspelt key would otherwise lose its value silently."""
+        Missing (unless `optional`), mistyped and unknown keys are reported. An unknown key is
+        refused rather than ignored: a misspelt key would otherwise lose its value silently."""
         if not isinstance(data, dict):
             self.problem(where, f"expected an object, found {data!r:.40}.")
             return None
         found: dict[str, Any] = {}
         for key, kind in spec.items():
             if key not in data:
-                self.problem(where, f'"{key}" is missing.')
+                if key not in optional:
+                    self.problem(where, f'"{key}" is missing.')
             elif data[key] is None and kind.nullable:
                 found[key] = None
             elif not kind.accepts(data[key]):
@@ -477,12 +713,23 @@ class _Reader:
         self, model: type[models.Model], values: dict[str, Any], names: list[str], where: str, **relations: Any
     ) -> Any:
         """An unsaved `model` row, checked by the model's own field validation (choices, lengths,
-        ranges, time zone names)."""
+        ranges, time zone names). Its times are taken from `values` too; `relations` are the
+        fields the reader resolves itself (references, translated values): not checked here."""
         instance = model(**{name: values[name] for name in names if name in values}, **relations)
-        if "created_at" in values:
-            instance.created_at = values["created_at"]
-        # Relations are resolved by the reader; keys already reported are not reported again.
-        exclude = _relations(model) | {name for name in names if name not in values}
+        times = _time_fields(model)
+        for name in sorted(times & set(values)):
+            setattr(instance, name, values[name])
+        # Keys already reported are not reported again.
+        exclude = (
+            _relations(model) | set(relations) | {name for name in names if name not in values} | (times - set(values))
+        )
+        # An empty JSON list is a value, not a blank field (a submission without warnings holds []);
+        # its JSON type is checked already.
+        exclude |= {
+            f.name
+            for f in model._meta.concrete_fields
+            if isinstance(f, models.JSONField) and values.get(f.name) in ([], {})
+        }
         if model is User:
             exclude.add("password")  # set unusable on import
         try:
@@ -504,11 +751,13 @@ class _Reader:
             found = f"is {document['format']!r}" if "format" in document else "is missing"
             self.problem("", f"The document's format {found}: it should be {FORMAT!r} (a Briternia campaign export).")
             return
-        if document.get("version") != VERSION:
-            found = f"is {document['version']!r}" if "version" in document else "is missing"
-            self.problem("", f"The document's version {found}: this site reads version {VERSION}.")
+        version = document.get("version")
+        if not (_is_int(version) and version in READABLE_VERSIONS):
+            found = f"is {version!r}" if "version" in document else "is missing"
+            readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+            self.problem("", f"The document's version {found}: this site reads versions {readable}.")
             return
-        top = self.keys(document, "The document", TOP_KEYS)
+        top = self.keys(document, "The document", TOP_KEYS if version == VERSION else VERSION_1_TOP_KEYS)
         assert top is not None  # a dict, checked above
         self.users(top.get("users", []))
         self.campaign(top.get("campaign", {}))
@@ -516,6 +765,8 @@ class _Reader:
         self.adjacency(top.get("adjacency", []))
         self.kingdoms(top.get("kingdoms", []))
         self.dice_rolls(top.get("dice_rolls", []))
+        self.schedule(top.get("schedule"))
+        self.turns(top.get("turns", []))
         self.unreferenced_users()
 
     def users(self, rows: list[Any]) -> None:
@@ -753,24 +1004,181 @@ class _Reader:
                     armies.append((key[0], key[1]))
             self.plan.dice_rolls.append((roll, kingdoms, armies))
 
+    # -- the orders app: the schedule and the turns ------------------------------------------
+
+    def schedule(self, data: Any) -> None:
+        if data is None:
+            return  # the campaign has none yet: the orders app makes the rulebook's on first use
+        values = self.keys(data, "schedule", SCHEDULE_KEYS)
+        if values is not None:
+            self.plan.schedule = self.instance(
+                CampaignSchedule, values, SCHEDULE_FIELDS, "schedule", campaign=self.plan.campaign
+            )
+
+    def kingdom_named(self, name: Any, where: str) -> Kingdom | None:
+        if name is None:
+            return None  # missing: reported already
+        if name not in self.plan.kingdoms:
+            self.problem(where, f'there is no kingdom called "{name}".')
+            return None
+        return self.plan.kingdoms[name].kingdom
+
+    def actor(self, username: str | None, where: str) -> Any:
+        """The user who did something, or None."""
+        if username is None:
+            return None
+        self.user(username, where)
+        self.plan.actors.add(username)
+        return self.plan.users.get(username)
+
+    def turns(self, rows: list[Any]) -> None:
+        numbers: set[int] = set()
+        for index, row in enumerate(rows):
+            where = _label(f"turns[{index}]", row, "number")
+            values = self.keys(row, where, TURN_KEYS)
+            if values is None:
+                continue
+            turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
+            if "number" in values:
+                if values["number"] in numbers:
+                    self.problem(where, f"turn {values['number']} appears twice.")
+                numbers.add(values["number"])
+            orders, results = values.get("orders_deadline"), values.get("results_deadline")
+            if orders is not None and results is not None and results <= orders:
+                self.problem(where, "the results deadline must come after the orders deadline.")
+            plan = _TurnPlan(turn=turn)
+            self.plan.turns.append(plan)
+            for change_index, change_row in enumerate(values.get("deadline_changes", [])):
+                row_where = f"{where} / deadline_changes[{change_index}]"
+                change_values = self.keys(change_row, row_where, DEADLINE_CHANGE_KEYS)
+                if change_values is not None:
+                    changed_by = self.actor(change_values.get("changed_by"), f"{row_where} / changed_by")
+                    plan.changes.append(
+                        self.instance(
+                            DeadlineChange,
+                            change_values,
+                            DEADLINE_CHANGE_FIELDS,
+                            row_where,
+                            turn=turn,
+                            changed_by=changed_by,
+                        )
+                    )
+            sheet_kingdoms: set[str] = set()
+            for sheet_index, sheet_row in enumerate(values.get("sheets", [])):
+                self.sheet(plan, sheet_row, f"{where} / sheets[{sheet_index}]", sheet_kingdoms)
+            reminded: set[str] = set()
+            for reminder_index, reminder_row in enumerate(values.get("reminders", [])):
+                row_where = _label(f"{where} / reminders[{reminder_index}]", reminder_row, "kingdom")
+                reminder_values = self.keys(reminder_row, row_where, REMINDER_KEYS)
+                if reminder_values is None:
+                    continue
+                name = reminder_values.get("kingdom")
+                kingdom = self.kingdom_named(name, row_where)
+                if kingdom is not None:
+                    if kingdom.name in reminded:
+                        self.problem(row_where, f"{name} is reminded twice for this turn.")
+                    reminded.add(kingdom.name)
+                plan.reminders.append(
+                    self.instance(
+                        OrdersReminder, reminder_values, REMINDER_FIELDS, row_where, turn=turn, kingdom=kingdom
+                    )
+                )
+
+    def sheet(self, turn: _TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
+        where = _label(where, data, "kingdom")
+        values = self.keys(data, where, SHEET_KEYS)
+        if values is None:
+            return
+        name = values.get("kingdom")
+        kingdom = self.kingdom_named(name, where)
+        if kingdom is not None:
+            if kingdom.name in kingdoms:
+                self.problem(where, f"{name} has two order sheets for this turn.")
+            kingdoms.add(kingdom.name)
+        sheet = self.instance(OrderSheet, values, SHEET_FIELDS, where, turn=turn.turn, kingdom=kingdom, entries={})
+        plan = _SheetPlan(sheet=sheet, entries=self.entries(values.get("entries"), f"{where} / entries"))
+        turn.sheets.append(plan)
+        for index, row in enumerate(values.get("submissions", [])):
+            row_where = f"{where} / submissions[{index}]"
+            row_values = self.keys(row, row_where, SUBMISSION_KEYS)
+            if row_values is None:
+                continue
+            submitted_by = self.actor(row_values.get("submitted_by"), f"{row_where} / submitted_by")
+            submission = self.instance(
+                OrderSubmission,
+                row_values,
+                SUBMISSION_FIELDS,
+                row_where,
+                sheet=sheet,
+                submitted_by=submitted_by,
+                entries={},
+            )
+            plan.submissions.append((submission, self.entries(row_values.get("entries"), f"{row_where} / entries")))
+
+    def entries(self, data: Any, where: str) -> dict[str, Any]:
+        """Sheet entries as orders/entries.py writes them, every army key naming an army of the
+        document. Province numbers are not checked: a draft may hold any, as the site allows."""
+        if data is None:
+            return {}  # missing: reported already
+        values = self.keys(data, where, ENTRIES_KEYS, optional=ENTRIES_KEYS)
+        if values is None:
+            return {}
+        for section, spec in ENTRY_SECTIONS.items():
+            for index, item in enumerate(values.get(section, [])):
+                item_where = f"{where} / {section}[{index}]"
+                item_values = self.keys(item, item_where, spec)
+                if item_values is None:
+                    continue
+                if "army" in item_values:
+                    kingdom_name, army_name = item_values["army"]
+                    self.army_by_key(kingdom_name, army_name, item_where)
+                kind = item_values.get("kind", ORDER_KINDS[0])
+                if kind not in ORDER_KINDS:
+                    self.problem(item_where, f'"kind" should be one of {", ".join(ORDER_KINDS)}, not {kind!r:.40}.')
+                choice = item_values.get("disaster_choice", DISASTER_CHOICES[0])
+                if choice not in DISASTER_CHOICES:
+                    self.problem(
+                        item_where,
+                        f'"disaster_choice" should be one of {", ".join(DISASTER_CHOICES)}, not {choice!r:.40}.',
+                    )
+        return values  # written only when nothing was reported: then all of `data`
+
     def unreferenced_users(self) -> None:
         used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}
-        for username in sorted(set(self.plan.users) - used):
+        for username in sorted(set(self.plan.users) - used - self.plan.actors):
             # Importing them would only create stray accounts.
-            self.problem(f'users "{username}"', "neither the organizer nor a player of any kingdom.")
+            self.problem(
+                f'users "{username}"',
+                "neither the organizer nor a player of any kingdom, nor named by a turn.",
+            )
 
 
-M = TypeVar("M", bound=models.Model)
-
-
-def _create_keeping_created_at(model: type[M], rows: list[M]) -> None:
-    """Create `rows` with the creation times they carry: auto_now_add stamps the time of the
+def _create_keeping_times(model: type[M], rows: list[M]) -> None:
+    """Create `rows` with the times they carry: auto_now and auto_now_add stamp the time of the
     import on create, and bulk_update writes the values as they are."""
-    stamps = [row.created_at for row in rows]  # type: ignore[attr-defined]
+    stamped = [
+        f.name
+        for f in model._meta.concrete_fields
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+    ]
+    stamps = [[getattr(row, name) for name in stamped] for row in rows]
     model._default_manager.bulk_create(rows)
-    for row, stamp in zip(rows, stamps, strict=True):
-        row.created_at = stamp  # type: ignore[attr-defined]
-    model._default_manager.bulk_update(rows, ["created_at"])
+    if not (rows and stamped):
+        return
+    for row, values in zip(rows, stamps, strict=True):
+        for name, value in zip(stamped, values, strict=True):
+            setattr(row, name, value)
+    model._default_manager.bulk_update(rows, stamped)
+
+
+def _entries_with_ids(entries: dict[str, Any], plan: _Plan) -> dict[str, Any]:
+    """Document entries back as stored: the ids of the armies just created for their keys."""
+    return {
+        section: [{**item, "army": plan.kingdoms[item["army"][0]].armies[item["army"][1]].army.pk} for item in items]
+        if "army" in ENTRY_SECTIONS[section]
+        else items
+        for section, items in entries.items()
+    }
 
 
 def _write(plan: _Plan) -> Campaign:
@@ -781,7 +1189,7 @@ def _write(plan: _Plan) -> Campaign:
         if user.pk is None:
             user.save()
     campaign.organizer = plan.users[plan.organizer]
-    _create_keeping_created_at(Campaign, [campaign])
+    _create_keeping_times(Campaign, [campaign])
 
     Province.objects.bulk_create(plan.provinces.values())
     Through = Province.neighbours.through
@@ -793,7 +1201,7 @@ def _write(plan: _Plan) -> Campaign:
     )
 
     kingdoms = list(plan.kingdoms.values())
-    _create_keeping_created_at(Kingdom, [k.kingdom for k in kingdoms])
+    _create_keeping_times(Kingdom, [k.kingdom for k in kingdoms])
     Players = Kingdom.players.through
     Players.objects.bulk_create(
         Players(kingdom_id=k.kingdom.pk, user_id=plan.users[username].pk) for k in kingdoms for username in k.players
@@ -801,7 +1209,7 @@ def _write(plan: _Plan) -> Campaign:
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    _create_keeping_created_at(TreasuryEntry, [entry for k in kingdoms for entry in k.treasury])
+    _create_keeping_times(TreasuryEntry, [entry for k in kingdoms for entry in k.treasury])
 
     armies = [army for k in kingdoms for army in k.armies.values()]
     Army.objects.bulk_create(a.army for a in armies)
@@ -816,7 +1224,20 @@ def _write(plan: _Plan) -> Campaign:
         roll.kingdoms = [plan.kingdoms[name].kingdom.pk for name in kingdom_names]
         roll.armies = [plan.kingdoms[k].armies[a].army.pk for k, a in army_keys]
         rolls.append(roll)
-    _create_keeping_created_at(DiceRoll, rolls)
+    _create_keeping_times(DiceRoll, rolls)
+
+    if plan.schedule is not None:
+        _create_keeping_times(CampaignSchedule, [plan.schedule])
+    _create_keeping_times(Turn, [t.turn for t in plan.turns])
+    _create_keeping_times(DeadlineChange, [change for t in plan.turns for change in t.changes])
+    sheets = [sheet for t in plan.turns for sheet in t.sheets]
+    for sheet in sheets:
+        sheet.sheet.entries = _entries_with_ids(sheet.entries, plan)
+        for submission, entries in sheet.submissions:
+            submission.entries = _entries_with_ids(entries, plan)
+    _create_keeping_times(OrderSheet, [s.sheet for s in sheets])
+    _create_keeping_times(OrderSubmission, [submission for s in sheets for submission, _ in s.submissions])
+    _create_keeping_times(OrdersReminder, [reminder for t in plan.turns for reminder in t.reminders])
     return campaign
 
 
