@@ -22,7 +22,11 @@ class Battle(models.Model):
         Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="battles_defending"
     )
     defender_army = models.ForeignKey(
-        Army, null=True, blank=True, on_delete=models.CASCADE, related_name="battles_defending",
+        Army,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="battles_defending",
         help_text="Empty: the province's garrison defends.",
     )
     both_moved = models.BooleanField(default=False, help_text="Both armies moved in: neither defends.")
