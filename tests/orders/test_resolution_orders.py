@@ -248,3 +248,17 @@ def test_moving_into_a_desert_meets_the_ancient_dead_garrison():
     s = state([army(1, 1, 4)], orders=[ArmyOrder(1, OrderKind.MOVE, target=8)])
     contacts, _, _ = run(s)
     assert [(c.province, c.defender) for c in contacts] == [(8, None)]
+
+
+def test_a_co_occupying_army_that_does_not_move_out_forages():
+    s = state([army(1, 1, 6, co_occupying=True), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.HOLD)])
+    _, events, dice = run(s, faces=[4, 4])  # 8 on the Foraging Table: no forced march, nothing lost
+    assert "co-occupying-stayed" in codes(events)
+    assert dice.rolls[0].purpose == "A1: Foraging Table"
+    assert s.armies[1].co_occupying
+
+
+def test_a_co_occupying_army_that_moves_out_no_longer_shares():
+    s = state([army(1, 1, 6, co_occupying=True), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
+    _, events, dice = run(s)
+    assert dice.rolls == [] and not s.armies[1].co_occupying and s.armies[1].province == 7

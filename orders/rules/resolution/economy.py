@@ -161,40 +161,45 @@ def maintain_armies(state: TurnState, dice: Dice, events: list[Event]) -> None:
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         if army.disbanded or army.supply_depot:
             continue  # M1: an army with its supply depot needs no foraging
-        order = state.orders.get(army.id, DEFAULT_ORDER_CHOICES)
-        kingdom = state.kingdoms[army.kingdom]
-        roll = dice.roll("2D6", purpose=f"{army.name}: Foraging Table", kingdoms=[army.kingdom], armies=[army.id]).total
-        outcome = foraging_outcome(roll)
-        if outcome.code == "depot":
-            if order.pay_for_depot and kingdom.treasury >= FORAGING_DEPOT_GOLD:
-                kingdom.treasury -= FORAGING_DEPOT_GOLD
-                army.supply_depot = True
-                events.append(
-                    _foraging_event(
-                        army,
-                        "foraging-depot",
-                        roll,
-                        "a new Supply Depot is pressed into service for 400 gold",
-                        gold=-FORAGING_DEPOT_GOLD,
-                        ledger_reason=LEDGER_SUPPLY_DEPOT,
-                    )
-                )
-                continue
-            why = "the kingdom chose not to pay" if not order.pay_for_depot else "the treasury cannot pay"
+        forage_army(state, army, dice, events)
+
+
+def forage_army(state: TurnState, army: ArmyS, dice: Dice, events: list[Event]) -> None:
+    """One army's roll on the Foraging Table (2D6) and its outcome."""
+    order = state.orders.get(army.id, DEFAULT_ORDER_CHOICES)
+    kingdom = state.kingdoms[army.kingdom]
+    roll = dice.roll("2D6", purpose=f"{army.name}: Foraging Table", kingdoms=[army.kingdom], armies=[army.id]).total
+    outcome = foraging_outcome(roll)
+    if outcome.code == "depot":
+        if order.pay_for_depot and kingdom.treasury >= FORAGING_DEPOT_GOLD:
+            kingdom.treasury -= FORAGING_DEPOT_GOLD
+            army.supply_depot = True
             events.append(
                 _foraging_event(
-                    army, "foraging-depot-unpaid", roll, f"a Supply Depot for 400 gold, but {why}: it rolls again at -1"
+                    army,
+                    "foraging-depot",
+                    roll,
+                    "a new Supply Depot is pressed into service for 400 gold",
+                    gold=-FORAGING_DEPOT_GOLD,
+                    ledger_reason=LEDGER_SUPPLY_DEPOT,
                 )
             )
-            reroll = dice.roll(
-                "2D6",
-                purpose=f"{army.name}: Foraging Table reroll at -1",
-                kingdoms=[army.kingdom],
-                armies=[army.id],
-            ).total
-            roll = reroll + FORAGING_REROLL_MODIFIER  # at most 11: a reroll never reaches the 12 again
-            outcome = foraging_outcome(roll)
-        _apply_foraging(army, order, roll, outcome, dice, events)
+            return
+        why = "the kingdom chose not to pay" if not order.pay_for_depot else "the treasury cannot pay"
+        events.append(
+            _foraging_event(
+                army, "foraging-depot-unpaid", roll, f"a Supply Depot for 400 gold, but {why}: it rolls again at -1"
+            )
+        )
+        reroll = dice.roll(
+            "2D6",
+            purpose=f"{army.name}: Foraging Table reroll at -1",
+            kingdoms=[army.kingdom],
+            armies=[army.id],
+        ).total
+        roll = reroll + FORAGING_REROLL_MODIFIER  # at most 11: a reroll never reaches the 12 again
+        outcome = foraging_outcome(roll)
+    _apply_foraging(army, order, roll, outcome, dice, events)
 
 
 def _foraging_event(

@@ -103,6 +103,10 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     """Phase 5: raze, then moves and supports, then fortify, recover, hold. Returns the contacts
     (where enemies meet) for the battles phase; claims provinces that change hands without a fight."""
     start = {a.id: a.province for a in state.armies.values()}
+    sharing = {a.id for a in state.armies.values() if a.co_occupying}  # from a failed forced march last turn
+    for army_id in sharing:
+        # Its moves this turn follow the usual rules; if it stays, the follow-up marks it again.
+        state.armies[army_id].co_occupying = False
     _raze(state, dice, events)
     destinations = _intended_moves(state, dice, events, start)
     _dont_pass_in_the_night(state, dice, events, destinations, start)
@@ -123,6 +127,7 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
                 data={"from": start[army_id], "path": [*passed, province]},
             )
         )
+    _co_occupation_follow_up(state, dice, events, sharing, start)
     contacts = _contacts_and_claims(state, events, start, set(destinations))
     fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
     _fortify(state, events, fighting)
@@ -466,6 +471,34 @@ def _contacts_and_claims(
                     )
                 )
     return contacts
+
+
+def _co_occupation_follow_up(
+    state: TurnState, dice: Dice, events: list[Event], sharing: set[int], start: dict[int, int]
+) -> None:
+    """Forced March: an army left sharing a friendly province must move out the next turn; if it
+    does not, it rolls on the Foraging Table as if it had lost its supply depot."""
+    from .economy import forage_army  # the table lives with phase 2
+
+    for army_id in sorted(sharing):
+        army = state.armies[army_id]
+        if army.disbanded:
+            continue
+        if army.province != start[army_id]:
+            continue
+        army.co_occupying = True
+        events.append(
+            Event(
+                PHASE,
+                "co-occupying-stayed",
+                f"{army.name} did not move out of {state.provinces[army.province]}, which cannot support two armies: "
+                "it forages as if it had lost its supply depot (Forced March).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=army.province,
+            )
+        )
+        forage_army(state, army, dice, events)
 
 
 def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
