@@ -12,17 +12,24 @@ Top-level keys: "format", "version", "campaign", "users", "provinces", "adjacenc
 "kingdoms" (each with its "treasury" ledger, "armies" with their "movements" and "units" with
 their "character", and its "armory"), "dice_rolls", and the orders app's "schedule" (null when
 the campaign has none yet) and "turns" (each with its "deadline_changes", its "sheets" by
-kingdom name with their "submissions", and its "reminders"). Timestamps are ISO 8601 strings in
-UTC, times of day "HH:MM:SS"; whoever changed a deadline or submitted a sheet is named by
-username (null once the account is gone).
+kingdom name with their "submissions", its "reminders", and what its resolution recorded: its
+"events" in sequence order and its "battles" by province number, each with its "supports").
+Timestamps are ISO 8601 strings in UTC, times of day "HH:MM:SS"; whoever changed a deadline or
+submitted a sheet is named by username (null once the account is gone).
 
 An order sheet's "entries" (orders/entries.py) are kept as they are, but for the armies they
 name (orders[].army, upgrades[].army, depots[].army): database ids there, [kingdom name, army
 name] in the document, like a dice roll's armies. The province numbers in entries are kept as
 written, valid or not: a draft may hold any number, and the sheet check reports it.
 
+A turn event's "data" and a battle's "guerrilla" are kept as they are too, but for the values
+that hold kingdom or army ids (EVENT_DATA_REFERENCES, GUERRILLA_REFERENCES: the keys the
+resolution writes, by event code): a kingdom name and [kingdom name, army name] in the document.
+Province numbers there (an event's "province", data["battle"], data["path"]) stay as they are.
+
 Version 2 added "schedule" and "turns". A version 1 document (written before) is still read,
-as a campaign without a schedule or turns.
+as a campaign without a schedule or turns. A turn's "events" and "battles" came later within
+version 2 and are optional: a turn without them is read as one without events or battles.
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document
@@ -40,8 +47,17 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 
+from battles.models import Battle, BattleSupport
 from briternia.errors import DomainError
-from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission, Turn
+from orders.models import (
+    CampaignSchedule,
+    DeadlineChange,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Turn,
+    TurnEvent,
+)
 from orders.rules.sheets import DISASTER_CHOICES, OrderKind
 
 from ..models import (
@@ -232,7 +248,11 @@ TURN_KEYS = {
     "deadline_changes": LIST,
     "sheets": LIST,
     "reminders": LIST,
+    "events": LIST,
+    "battles": LIST,
 }
+# Added within version 2: a version 2 document written before them is still read.
+TURN_OPTIONAL_KEYS = ("events", "battles")
 DEADLINE_CHANGE_KEYS = {
     "kind": STR,
     "old_value": STR,
@@ -257,6 +277,48 @@ SUBMISSION_KEYS = {
     "warnings": STR_LIST,
 }
 REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
+EVENT_KEYS = {
+    "sequence": INT,
+    "phase": STR,
+    "code": STR,
+    "text": STR,
+    "kingdom": STR.or_null(),
+    "army": ARMY_KEY.or_null(),
+    "province": INT.or_null(),  # a province number, as the model keeps it
+    "gold": INT,
+    "data": OBJECT,
+}
+BATTLE_KEYS = {
+    "province": INT,
+    "status": STR,
+    "attacker_kingdom": STR,
+    "attacker_army": ARMY_KEY,
+    "defender_kingdom": STR.or_null(),
+    "defender_army": ARMY_KEY.or_null(),
+    "both_moved": BOOL,
+    "assault": BOOL,
+    "garrison_points": INT,
+    "garrison_defenses": INT,
+    "fortified_points": INT,
+    "defended_obstacles": INT.or_null(),
+    "guerrilla": OBJECT.or_null(),
+    "notes": LIST,
+    "supports": LIST,
+}
+SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "arrival": INT.or_null()}
+# The values of an event's data and of a battle's guerrilla that hold database ids, as the
+# resolution writes them (orders/rules/resolution/): by event code, then key. By code, not by key
+# alone: the same key means different things in different events ("from" is a province in
+# "moved", a size in "army-upgraded"). A kingdom id is a kingdom name in the document, an army
+# id [kingdom name, army name]; null stays null.
+KINGDOM_ID, ARMY_ID = "kingdom", "army"
+REFERENCE_KINDS = {KINGDOM_ID: STR, ARMY_ID: ARMY_KEY}
+GUERRILLA_REFERENCES = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
+EVENT_DATA_REFERENCES: dict[str, dict[str, str]] = {
+    "province-claimed": {"from_kingdom": KINGDOM_ID},  # movement.py
+    "battle-scheduled": {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
+    "guerrilla": GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
+}
 # An order sheet's entries, as orders/entries.py writes them. A section may be missing (a sheet
 # never saved by the services holds {}); the objects in a section have all their keys.
 ENTRY_SECTIONS = {
@@ -322,6 +384,10 @@ DEADLINE_CHANGE_FIELDS = _plain(DeadlineChange, DEADLINE_CHANGE_KEYS)
 SHEET_FIELDS = _plain(OrderSheet, SHEET_KEYS, translated=["entries"])
 SUBMISSION_FIELDS = _plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries"])
 REMINDER_FIELDS = _plain(OrdersReminder, REMINDER_KEYS)
+# An event's data and a battle's guerrilla may hold ids: the document has names instead.
+EVENT_FIELDS = _plain(TurnEvent, EVENT_KEYS, translated=["data"])
+BATTLE_FIELDS = _plain(Battle, BATTLE_KEYS, translated=["guerrilla"])
+SUPPORT_FIELDS = _plain(BattleSupport, SUPPORT_KEYS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,6 +434,14 @@ def _inside(mapping: Mapping[K, V], key: K, what: str) -> V:
     if key not in mapping:
         raise DomainError(f"The campaign cannot be exported: {what} refers to something outside the campaign ({key}).")
     return mapping[key]
+
+
+def _id_inside(mapping: Mapping[int, V], value: Any, what: str) -> V:
+    """`mapping[value]` for an id found in stored JSON, which may hold anything: a DomainError
+    unless it is the id of a row of the campaign."""
+    if not _is_int(value):
+        raise DomainError(f"The campaign cannot be exported: {what} holds {value!r:.40} where an id belongs.")
+    return _inside(mapping, value, what)
 
 
 @transaction.atomic
@@ -421,6 +495,15 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     reminders_of = _grouped(
         OrdersReminder.objects.filter(turn__campaign=campaign).order_by("turn_id", "kingdom_id", "id"), "turn_id"
     )
+    events_of = _grouped(
+        TurnEvent.objects.filter(turn__campaign=campaign).order_by("turn_id", "sequence", "id"), "turn_id"
+    )
+    battles_of = _grouped(
+        Battle.objects.filter(turn__campaign=campaign).order_by("turn_id", "province__number", "id"), "turn_id"
+    )
+    supports_of = _grouped(
+        BattleSupport.objects.filter(battle__turn__campaign=campaign).order_by("battle_id", "id"), "battle_id"
+    )
     users = {campaign.organizer.username: campaign.organizer}
     users.update({user.username: user for kingdom in kingdoms for user in kingdom.players.all()})
     # Whoever changed a deadline or submitted a sheet, a player or not (a staff member).
@@ -434,6 +517,23 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
 
     def kingdom_name(kingdom_id: int | None, what: str) -> str | None:
         return None if kingdom_id is None else _inside(name_of, kingdom_id, what)
+
+    def army_name(army_id: int | None, what: str) -> list[str] | None:
+        return None if army_id is None else list(_inside(army_key, army_id, what))
+
+    def with_names(data: Any, references: Mapping[str, str], what: str) -> Any:
+        """Stored JSON with names for the ids under `references`' keys; the rest as it is."""
+        if not isinstance(data, dict):
+            return data  # not an object at all: the import refuses it, naming it
+
+        def named(key: str, value: Any) -> Any:
+            if key not in references or value is None:
+                return value
+            if references[key] == KINGDOM_ID:
+                return _id_inside(name_of, value, f'{what} ("{key}")')
+            return list(_id_inside(army_key, value, f'{what} ("{key}")'))
+
+        return {key: named(key, value) for key, value in data.items()}
 
     def unit_row(unit: Unit) -> dict[str, Any]:
         character = getattr(unit, "character", None)
@@ -532,6 +632,42 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             ],
         )
 
+    def event_row(event: TurnEvent, turn: Turn) -> dict[str, Any]:
+        what = f"the event #{event.sequence} ({event.code}) of turn {turn.number}"
+        return _row(
+            EVENT_KEYS,
+            EVENT_FIELDS,
+            event,
+            kingdom=kingdom_name(event.kingdom_id, what),
+            army=army_name(event.army_id, what),
+            data=with_names(event.data, EVENT_DATA_REFERENCES.get(event.code, {}), what),
+        )
+
+    def battle_row(battle: Battle, turn: Turn) -> dict[str, Any]:
+        province = number(battle.province_id, f"a battle of turn {turn.number}")
+        what = f"the battle in province {province} of turn {turn.number}"
+        return _row(
+            BATTLE_KEYS,
+            BATTLE_FIELDS,
+            battle,
+            province=province,
+            attacker_kingdom=kingdom_name(battle.attacker_kingdom_id, what),
+            attacker_army=army_name(battle.attacker_army_id, what),
+            defender_kingdom=kingdom_name(battle.defender_kingdom_id, what),
+            defender_army=army_name(battle.defender_army_id, what),
+            guerrilla=with_names(battle.guerrilla, GUERRILLA_REFERENCES, f"the guerrilla tactics of {what}"),
+            supports=[
+                _row(
+                    SUPPORT_KEYS,
+                    SUPPORT_FIELDS,
+                    support,
+                    army=army_name(support.army_id, f"a support of {what}"),
+                    kingdom=kingdom_name(support.kingdom_id, f"a support of {what}"),
+                )
+                for support in supports_of.get(battle.id, [])
+            ],
+        )
+
     def turn_row(turn: Turn) -> dict[str, Any]:
         return _row(
             TURN_KEYS,
@@ -556,6 +692,8 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
                 )
                 for reminder in reminders_of.get(turn.id, [])
             ],
+            events=[event_row(event, turn) for event in events_of.get(turn.id, [])],
+            battles=[battle_row(battle, turn) for battle in battles_of.get(turn.id, [])],
         )
 
     Neighbours = Province.neighbours.through
@@ -625,11 +763,21 @@ class _SheetPlan:
 
 
 @dataclass
+class _BattlePlan:
+    battle: Battle
+    guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
+    supports: list[BattleSupport] = field(default_factory=list)
+
+
+@dataclass
 class _TurnPlan:
     turn: Turn
     changes: list[DeadlineChange] = field(default_factory=list)
     sheets: list[_SheetPlan] = field(default_factory=list)
     reminders: list[OrdersReminder] = field(default_factory=list)
+    # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
+    events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
+    battles: list[_BattlePlan] = field(default_factory=list)
 
 
 @dataclass
@@ -1035,7 +1183,7 @@ class _Reader:
         numbers: set[int] = set()
         for index, row in enumerate(rows):
             where = _label(f"turns[{index}]", row, "number")
-            values = self.keys(row, where, TURN_KEYS)
+            values = self.keys(row, where, TURN_KEYS, optional=TURN_OPTIONAL_KEYS)
             if values is None:
                 continue
             turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
@@ -1083,6 +1231,101 @@ class _Reader:
                         OrdersReminder, reminder_values, REMINDER_FIELDS, row_where, turn=turn, kingdom=kingdom
                     )
                 )
+            self.events(plan, values.get("events", []), where)
+            for battle_index, battle_row in enumerate(values.get("battles", [])):
+                self.battle(plan, battle_row, f"{where} / battles[{battle_index}]")
+
+    def army_named(self, key: list[str] | None, where: str) -> Army | None:
+        """The army of an army key already checked for its shape (None: null, or missing)."""
+        if key is None:
+            return None
+        found = self.army_by_key(key[0], key[1], where)
+        return None if found is None else found.army
+
+    def references(self, data: dict[str, Any], references: Mapping[str, str], where: str) -> None:
+        """Check the values of stored JSON that stand for ids: each names a kingdom or an army of
+        the document, or is null. The rest of the JSON is kept as it is."""
+        for key, reference in references.items():
+            value = data.get(key)
+            if value is None:
+                continue
+            kind = REFERENCE_KINDS[reference]
+            if not kind.accepts(value):
+                self.problem(where, f'"{key}" should be {kind.or_null().label}, not {value!r:.60}.')
+            elif reference == KINGDOM_ID:
+                self.kingdom_named(value, f"{where} / {key}")
+            else:
+                self.army_named(value, f"{where} / {key}")
+
+    def events(self, turn: _TurnPlan, rows: list[Any], where: str) -> None:
+        previous: int | None = None
+        for index, row in enumerate(rows):
+            row_where = _label(f"{where} / events[{index}]", row, "code")
+            values = self.keys(row, row_where, EVENT_KEYS)
+            if values is None:
+                continue
+            sequence = values.get("sequence")
+            if sequence is not None:
+                if previous is not None and sequence <= previous:
+                    self.problem(
+                        row_where,
+                        f"sequence {sequence} should come after {previous}: "
+                        "the events are listed in sequence order, each sequence once.",
+                    )
+                previous = sequence
+            data = values.get("data", {})
+            self.references(data, EVENT_DATA_REFERENCES.get(values.get("code", ""), {}), f"{row_where} / data")
+            event = self.instance(
+                TurnEvent,
+                values,
+                EVENT_FIELDS,
+                row_where,
+                turn=turn.turn,
+                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
+                army=self.army_named(values.get("army"), row_where),
+                data={},
+            )
+            turn.events.append((event, data))
+
+    def battle(self, turn: _TurnPlan, data: Any, where: str) -> None:
+        where = _label(where, data, "province")
+        values = self.keys(data, where, BATTLE_KEYS)
+        if values is None:
+            return
+        guerrilla = values.get("guerrilla")
+        if guerrilla is not None:
+            self.references(guerrilla, GUERRILLA_REFERENCES, f"{where} / guerrilla")
+        battle = self.instance(
+            Battle,
+            values,
+            BATTLE_FIELDS,
+            where,
+            turn=turn.turn,
+            province=self.province(values.get("province"), where),
+            attacker_kingdom=self.kingdom_named(values.get("attacker_kingdom"), f"{where} / attacker_kingdom"),
+            attacker_army=self.army_named(values.get("attacker_army"), f"{where} / attacker_army"),
+            defender_kingdom=self.kingdom_named(values.get("defender_kingdom"), f"{where} / defender_kingdom"),
+            defender_army=self.army_named(values.get("defender_army"), f"{where} / defender_army"),
+            guerrilla=None,
+        )
+        plan = _BattlePlan(battle=battle, guerrilla=guerrilla)
+        turn.battles.append(plan)
+        for index, row in enumerate(values.get("supports", [])):
+            row_where = f"{where} / supports[{index}]"
+            row_values = self.keys(row, row_where, SUPPORT_KEYS)
+            if row_values is None:
+                continue
+            plan.supports.append(
+                self.instance(
+                    BattleSupport,
+                    row_values,
+                    SUPPORT_FIELDS,
+                    row_where,
+                    battle=battle,
+                    army=self.army_named(row_values.get("army"), row_where),
+                    kingdom=self.kingdom_named(row_values.get("kingdom"), row_where),
+                )
+            )
 
     def sheet(self, turn: _TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
         where = _label(where, data, "kingdom")
@@ -1181,6 +1424,19 @@ def _entries_with_ids(entries: dict[str, Any], plan: _Plan) -> dict[str, Any]:
     }
 
 
+def _with_ids(data: dict[str, Any], references: Mapping[str, str], plan: _Plan) -> dict[str, Any]:
+    """Document JSON back as stored: the ids of the kingdoms and armies just created for their names."""
+
+    def stored(key: str, value: Any) -> Any:
+        if key not in references or value is None:
+            return value
+        if references[key] == KINGDOM_ID:
+            return plan.kingdoms[value].kingdom.pk
+        return plan.kingdoms[value[0]].armies[value[1]].army.pk
+
+    return {key: stored(key, value) for key, value in data.items()}
+
+
 def _write(plan: _Plan) -> Campaign:
     """Create the rows of a plan that read without problems, parents before children."""
     campaign = plan.campaign
@@ -1238,6 +1494,18 @@ def _write(plan: _Plan) -> Campaign:
     _create_keeping_times(OrderSheet, [s.sheet for s in sheets])
     _create_keeping_times(OrderSubmission, [submission for s in sheets for submission, _ in s.submissions])
     _create_keeping_times(OrdersReminder, [reminder for t in plan.turns for reminder in t.reminders])
+    events = []
+    for t in plan.turns:
+        for event, data in t.events:
+            event.data = _with_ids(data, EVENT_DATA_REFERENCES.get(event.code, {}), plan)
+            events.append(event)
+    _create_keeping_times(TurnEvent, events)
+    battles = [battle for t in plan.turns for battle in t.battles]
+    for battle in battles:
+        if battle.guerrilla is not None:
+            battle.battle.guerrilla = _with_ids(battle.guerrilla, GUERRILLA_REFERENCES, plan)
+    _create_keeping_times(Battle, [b.battle for b in battles])
+    _create_keeping_times(BattleSupport, [support for b in battles for support in b.supports])
     return campaign
 
 

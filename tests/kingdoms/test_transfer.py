@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError
 
+from battles.models import Battle, BattleSupport
 from briternia.errors import DomainError
 from kingdoms.models import (
     ArmoryItem,
@@ -45,6 +46,7 @@ from orders.rules.sheets import (
     SheetEntries,
     UpgradeArmy,
 )
+from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
 
@@ -72,6 +74,9 @@ ALL_MODELS = [
     OrderSheet,
     OrderSubmission,
     OrdersReminder,
+    TurnEvent,
+    Battle,
+    BattleSupport,
 ]
 LONG_AGO = datetime(2024, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
 
@@ -100,7 +105,14 @@ def campaign_counts(campaign: Campaign) -> dict[str, int]:
         "order sheets": OrderSheet.objects.filter(turn__campaign=campaign).count(),
         "submissions": OrderSubmission.objects.filter(sheet__turn__campaign=campaign).count(),
         "reminders": OrdersReminder.objects.filter(turn__campaign=campaign).count(),
+        "turn events": TurnEvent.objects.filter(turn__campaign=campaign).count(),
+        "battles": Battle.objects.filter(turn__campaign=campaign).count(),
+        "battle supports": BattleSupport.objects.filter(battle__turn__campaign=campaign).count(),
     }
+
+
+# What only a resolved turn has: see resolved_campaign.
+RESOLUTION_COUNTS = ("turn events", "battles", "battle supports")
 
 
 def kingdom_index(document: dict, name: str) -> int:
@@ -238,6 +250,75 @@ def add_orders(campaign: Campaign) -> None:
     OrdersReminder.objects.filter(pk=reminder.pk).update(sent_at=LONG_AGO)
 
 
+@pytest.fixture
+def resolved_campaign(demo_campaign: Campaign) -> Campaign:
+    """The demo campaign with turn 1 resolved by the real service. Tor Anlec's Raiders, placed
+    next to Ostland's capitol, march in and fight Ostland's 1st Army there (1,000 points against
+    about 1,800: guerrilla tactics), supported by Tor Anlec's Outriders from another neighbour;
+    Tor Anlec's Scouts claim a province from Ostland; Ostland raises a new army (an army created
+    during the turn, named by its events)."""
+    campaign = demo_campaign
+    turn = campaign.turns.get(number=1)
+    Turn.objects.filter(pk=turn.pk).update(seed="transfer-test")  # the same dice every run
+    turn.refresh_from_db()
+    ostland, tor = campaign.kingdoms.get(name="Ostland"), campaign.kingdoms.get(name="Tor Anlec")
+    capitol = ostland.capitol
+    first = ostland.armies.get(kind=Army.Kind.FIELD)
+    assert first.province == capitol
+    neutral = capitol.neighbours.filter(controller=None).exclude(terrain="desert").order_by("number")
+    raid_from, support_from = neutral[0], neutral[1]
+    claimed = ostland.provinces.filter(settlement="none").exclude(terrain="desert").order_by("number").first()
+    scout_from = (
+        claimed.neighbours.filter(controller=None)
+        .exclude(terrain="desert")
+        .exclude(pk__in=[raid_from.pk, support_from.pk])
+        .order_by("number")
+        .first()
+    )
+    city = ostland.provinces.filter(settlement="city").exclude(pk=capitol.pk).order_by("number").first()
+    # Five more provinces, far from the fighting, so that the Army Table allows Ostland a 2nd army.
+    near = {p.pk for p in [*capitol.neighbours.all(), *claimed.neighbours.all(), *scout_from.neighbours.all()]}
+    far = campaign.provinces.filter(controller=None).exclude(terrain="desert").exclude(pk__in=near)
+    Province.objects.filter(pk__in=[p.pk for p in far.order_by("number")[:5]]).update(controller=ostland)
+
+    def army(name: str, province: Province, points: int) -> Army:
+        # Its list's points, not its size, drive guerrilla tactics, supports and claims.
+        raised = Army.objects.create(kingdom=tor, name=name, province=province, size=points)
+        raised.units.create(name="Spearmen", category="core", models_count=points // 10, points_per_model=10)
+        return raised
+
+    raiders, outriders, scouts = (
+        army("Raiders", raid_from, 1000),
+        army("Outriders", support_from, 600),
+        army("Scouts", scout_from, 1000),
+    )
+    now = turn.orders_deadline - timedelta(days=1)
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(first.id),), creations=(CreateArmy("Reserve", 1000, city.number),)),
+        submitted_by=User.objects.get(username="alice"),
+        submit=True,
+        now=now,
+    )
+    order_sheet_save(
+        kingdom=tor,
+        turn=turn,
+        entries=SheetEntries(
+            orders=(
+                ArmyOrder(raiders.id, OrderKind.MOVE, target=capitol.number),
+                ArmyOrder(outriders.id, OrderKind.SUPPORT, support=capitol.number),
+                ArmyOrder(scouts.id, OrderKind.MOVE, target=claimed.number),
+            )
+        ),
+        submitted_by=tor.players.get(),
+        submit=True,
+        now=now,
+    )
+    assert turn_resolve(turn_id=turn.pk).resolved
+    return campaign
+
+
 def round_trip(campaign: Campaign) -> Campaign:
     # Through JSON text, as the commands do: the document must survive serialisation.
     document = json.loads(json.dumps(campaign_export(campaign=campaign)))
@@ -298,7 +379,7 @@ def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
 
 def test_every_field_of_the_models_is_in_the_document():
     """A field added to a model fails here until the document carries it."""
-    carried_by_nesting = {"id", "campaign", "kingdom", "army", "unit", "turn", "sheet"}
+    carried_by_nesting = {"id", "campaign", "kingdom", "army", "unit", "turn", "sheet", "battle"}
     specs = {
         Campaign: transfer.CAMPAIGN_KEYS,
         Province: {**transfer.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
@@ -316,24 +397,25 @@ def test_every_field_of_the_models_is_in_the_document():
         OrderSheet: transfer.SHEET_KEYS,
         OrderSubmission: transfer.SUBMISSION_KEYS,
         OrdersReminder: transfer.REMINDER_KEYS,
+        TurnEvent: transfer.EVENT_KEYS,
+        Battle: transfer.BATTLE_KEYS,
+        BattleSupport: transfer.SUPPORT_KEYS,
     }
     for model, keys in specs.items():
         fields = {f.name for f in [*model._meta.concrete_fields, *model._meta.many_to_many]}
         nested = carried_by_nesting - set(keys)
         assert fields - nested <= set(keys), f"{model.__name__}: {sorted(fields - nested - set(keys))}"
     # And every model of the campaign's apps is one of them: a new model fails here too.
-    models = {*apps.get_app_config("kingdoms").get_models(), *apps.get_app_config("orders").get_models()}
-    # Not carried yet: the resolution (being written) keeps kingdom and army ids in `data` under
-    # keys of its own, which the document cannot translate until they are settled.
-    not_carried = {TurnEvent}
-    assert models - not_carried == set(specs)
+    models = {*(m for app in ("kingdoms", "orders", "battles") for m in apps.get_app_config(app).get_models())}
+    assert models == set(specs)
 
 
 def test_import_keeps_the_number_of_rows_of_every_model(eventful_campaign):
     users_before = User.objects.count()
     imported = round_trip(eventful_campaign)
     counts = campaign_counts(eventful_campaign)
-    assert all(counts.values()), counts  # every model has rows, or the comparison proves little
+    # Every model has rows, or the comparison proves little (the resolution's: see resolved_campaign).
+    assert all(n for name, n in counts.items() if name not in RESOLUTION_COUNTS), counts
     assert campaign_counts(imported) == counts
     assert User.objects.count() == users_before  # the players are the same accounts
 
@@ -526,6 +608,226 @@ def test_an_entry_naming_an_army_outside_the_campaign_stops_the_export(eventful_
     sheet.save()
     with pytest.raises(DomainError, match=r"the order sheet of Da Red Fang for turn 1 refers to .* \(987654\)"):
         campaign_export(campaign=eventful_campaign)
+
+
+# --- the resolution: turn events, battles and their supports ----------------------------------
+
+# The keys of an event's data and of a battle's guerrilla that hold ids, as the resolution writes
+# them (orders/rules/resolution/): written out here rather than taken from the module under test.
+KINGDOM_IDS_IN_DATA = {"from_kingdom", "opponent_kingdom"}
+ARMY_IDS_IN_DATA = {"opponent_army", "army", "target"}
+
+
+def resolution_state(campaign: Campaign) -> list:
+    """The campaign's turn events and battles, every reference by name: KeyError for an id of
+    another campaign."""
+    kingdoms = {k.id: k.name for k in Kingdom.objects.filter(campaign=campaign)}
+    armies = {a.id: (a.kingdom.name, a.name) for a in Army.objects.filter(kingdom__campaign=campaign)}
+
+    def kingdom(kingdom_id):
+        return None if kingdom_id is None else kingdoms[kingdom_id]
+
+    def army(army_id):
+        return None if army_id is None else armies[army_id]
+
+    def named(data):
+        if data is None:
+            return None
+        return {
+            key: kingdom(value) if key in KINGDOM_IDS_IN_DATA else army(value) if key in ARMY_IDS_IN_DATA else value
+            for key, value in data.items()
+        }
+
+    return [
+        (
+            t.number,
+            [
+                (
+                    e.sequence,
+                    e.phase,
+                    e.code,
+                    e.text,
+                    kingdom(e.kingdom_id),
+                    army(e.army_id),
+                    e.province,
+                    e.gold,
+                    named(e.data),
+                )
+                for e in TurnEvent.objects.filter(turn=t).order_by("sequence")
+            ],
+            [
+                (
+                    b.province.number,
+                    b.status,
+                    kingdom(b.attacker_kingdom_id),
+                    army(b.attacker_army_id),
+                    kingdom(b.defender_kingdom_id),
+                    army(b.defender_army_id),
+                    b.both_moved,
+                    b.assault,
+                    b.garrison_points,
+                    b.garrison_defenses,
+                    b.fortified_points,
+                    b.defended_obstacles,
+                    named(b.guerrilla),
+                    b.notes,
+                    [
+                        (army(s.army_id), kingdom(s.kingdom_id), s.side, s.points, s.arrival)
+                        for s in b.supports.order_by("id")
+                    ],
+                )
+                for b in Battle.objects.filter(turn=t).order_by("province__number", "id")
+            ],
+        )
+        for t in campaign.turns.order_by("number")
+    ]
+
+
+def test_a_resolved_turn_round_trips_with_its_events_battles_and_supports(resolved_campaign):
+    exported = campaign_export(campaign=resolved_campaign)
+    imported = round_trip(resolved_campaign)
+
+    assert campaign_export(campaign=imported) == exported
+    counts = campaign_counts(resolved_campaign)
+    assert all(counts[name] for name in RESOLUTION_COUNTS), counts
+    assert campaign_counts(imported) == counts
+    assert resolution_state(imported) == resolution_state(resolved_campaign)  # ids of the imported rows
+    assert json.dumps(campaign_export(campaign=resolved_campaign)) == json.dumps(exported)  # deterministic
+
+
+def test_a_resolved_turn_is_in_the_document_by_name(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    (turn,) = document["turns"]
+    assert list(turn) == list(transfer.TURN_KEYS)
+    events = turn["events"]
+    assert [e["sequence"] for e in events] == list(range(len(events)))  # in sequence order
+    by_code = {}
+    for event in events:
+        by_code.setdefault(event["code"], []).append(event)
+    raiders, first, reserve = ["Tor Anlec", "Raiders"], ["Ostland", "1st Army"], ["Ostland", "Reserve"]
+    # An army raised during the turn, named like any other.
+    (created,) = by_code["army-created"]
+    assert (created["kingdom"], created["army"]) == ("Ostland", reserve)
+    (claimed,) = by_code["province-claimed"]
+    assert (claimed["army"], claimed["data"]["from_kingdom"]) == (["Tor Anlec", "Scouts"], "Ostland")
+    attack, defence = by_code["battle-scheduled"]
+    assert (attack["data"]["opponent_kingdom"], attack["data"]["opponent_army"]) == ("Ostland", first)
+    assert (defence["data"]["opponent_kingdom"], defence["data"]["opponent_army"]) == ("Tor Anlec", raiders)
+    assert {(e["data"]["army"][1], e["data"]["target"][1]) for e in by_code["guerrilla"]} == {("Raiders", "1st Army")}
+    assert attack["data"]["battle"] == attack["province"]  # province numbers stay as they are
+
+    (battle,) = turn["battles"]
+    capitol = resolved_campaign.kingdoms.get(name="Ostland").capitol.number
+    assert (battle["province"], battle["attacker_army"], battle["defender_army"]) == (capitol, raiders, first)
+    assert (battle["attacker_kingdom"], battle["defender_kingdom"]) == ("Tor Anlec", "Ostland")
+    assert (battle["guerrilla"]["army"], battle["guerrilla"]["target"]) == (raiders, first)
+    assert [(s["army"], s["kingdom"], s["side"]) for s in battle["supports"]] == [
+        (["Tor Anlec", "Outriders"], "Tor Anlec", "attacker")
+    ]
+    rolls = [r for r in document["dice_rolls"] if r["stream"] == "turn-resolution"]
+    assert any(raiders in r["armies"] for r in rolls)
+
+
+def test_a_version_2_document_from_before_events_and_battles_is_still_read(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    older = copy.deepcopy(document)
+    for turn in older["turns"]:
+        del turn["events"], turn["battles"]
+
+    imported = campaign_import(document=older)
+
+    assert campaign_counts(imported) == {**campaign_counts(resolved_campaign), **dict.fromkeys(RESOLUTION_COUNTS, 0)}
+    for turn in document["turns"]:
+        turn["events"] = turn["battles"] = []
+    assert campaign_export(campaign=imported) == document
+
+
+def test_malformed_events_and_battles_are_refused_naming_every_problem(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    turn = document["turns"][0]
+    events = turn["events"]
+
+    def index(code):
+        return next(i for i, e in enumerate(events) if e["code"] == code)
+
+    claimed, scheduled, guerrilla = index("province-claimed"), index("battle-scheduled"), index("guerrilla")
+    created, support = index("army-created"), index("support")
+    events[claimed]["data"]["from_kingdom"] = 2  # an id, as the database holds it
+    events[scheduled]["data"]["opponent_army"] = ["Ostland", "9th Army"]
+    events[guerrilla]["data"]["target"] = 6
+    events[created]["army"] = ["Ostland", "Nobody"]
+    events[created]["kingdom"] = "Nowhere"
+    events[support]["data"] = []
+    events[support]["army_id"] = 8
+    events[1]["sequence"] = events[0]["sequence"]
+    battle = turn["battles"][0]
+    battle["status"] = "abandoned"
+    battle["defender_kingdom"] = "Nowhere"
+    battle["garrison_points"] = -5
+    battle["guerrilla"]["army"] = ["Tor Anlec", "Ghosts"]
+    battle["supports"][0]["side"] = "neutral"
+    battle["supports"][0]["army"] = 8
+    battle["province"] = 999
+
+    messages = refused(document)
+
+    t = "turns[0] (number 1)"
+    b = f"{t} / battles[0] (province 999)"
+    expected = [
+        f'{t} / events[1] "{events[1]["code"]}": sequence 0 should come after 0: '
+        "the events are listed in sequence order, each sequence once.",
+        f'{t} / events[{claimed}] "province-claimed" / data: "from_kingdom" should be a kingdom name or null, not 2.',
+        f'{t} / events[{scheduled}] "battle-scheduled" / data / opponent_army: '
+        "there is no army '9th Army' of the kingdom 'Ostland'.",
+        f'{t} / events[{guerrilla}] "guerrilla" / data: "target" should be [kingdom name, army name] or null, not 6.',
+        f'{t} / events[{created}] "army-created": there is no kingdom called "Nowhere".',
+        f"{t} / events[{created}] \"army-created\": there is no army 'Nobody' of the kingdom 'Ostland'.",
+        f'{t} / events[{support}] "support": "data" should be an object, not [].',
+        f'{t} / events[{support}] "support": unknown key "army_id".',
+        f"{b}: province 999 is not among the document's provinces.",
+        f"{b}: \"status\": Value 'abandoned' is not a valid choice.",
+        f'{b}: "garrison_points": Ensure this value is greater than or equal to 0.',
+        f'{b} / defender_kingdom: there is no kingdom called "Nowhere".',
+        f"{b} / guerrilla / army: there is no army 'Ghosts' of the kingdom 'Tor Anlec'.",
+        f"{b} / supports[0]: \"side\": Value 'neutral' is not a valid choice.",
+        f'{b} / supports[0]: "army" should be [kingdom name, army name], not 8.',
+    ]
+    assert [m for m in expected if m not in messages] == [], messages
+
+
+def test_the_events_and_battles_must_be_lists(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    document["turns"][0]["events"] = {}
+    document["turns"][0]["battles"] = None
+    assert refused(document) == [
+        'turns[0] (number 1): "events" should be a list, not {}.',
+        'turns[0] (number 1): "battles" should be a list, not None.',
+    ]
+
+
+@pytest.mark.parametrize("where", ["event data", "guerrilla", "event army"])
+def test_a_resolution_row_naming_an_army_outside_the_campaign_stops_the_export(resolved_campaign, where):
+    turn = resolved_campaign.turns.get()
+    event = TurnEvent.objects.get(turn=turn, code="battle-scheduled", data__side="attacker")
+    battle = Battle.objects.get(turn=turn)
+    if where == "event data":
+        event.data["opponent_army"] = 987654
+        event.save()
+        match = (
+            rf"the event #{event.sequence} \(battle-scheduled\) of turn 1 \(\"opponent_army\"\) refers to .* \(987654\)"
+        )
+    elif where == "guerrilla":
+        battle.guerrilla["target"] = -1  # a new army's id before it is written (not a database id)
+        battle.save()
+        match = r"the guerrilla tactics of the battle in province \d+ of turn 1 \(\"target\"\) refers to .* \(-1\)"
+    else:
+        other = Army.objects.create(
+            kingdom=Kingdom.objects.create(campaign=None, name="Elsewhere"), name="Strays", size=1000
+        )
+        TurnEvent.objects.filter(pk=event.pk).update(army=other)
+        match = rf"the event #{event.sequence} \(battle-scheduled\) of turn 1 refers to .* \({other.pk}\)"
+    with pytest.raises(DomainError, match=match):
+        campaign_export(campaign=resolved_campaign)
 
 
 def test_a_campaign_without_a_schedule_or_turns_round_trips(demo_campaign):
@@ -769,12 +1071,12 @@ def test_the_orders_sections_must_have_the_right_shape(demo_campaign):
     assert 'turns[0] (number 1) / sheets[0] "Ostland": "entries" is missing.' in messages
 
 
-def test_a_database_refusal_half_way_through_the_import_saves_nothing(eventful_campaign, monkeypatch):
-    document = campaign_export(campaign=eventful_campaign)
+def test_a_database_refusal_half_way_through_the_import_saves_nothing(resolved_campaign, monkeypatch):
+    document = campaign_export(campaign=resolved_campaign)
 
     def refuse(*args, **kwargs):
         raise IntegrityError("simulated refusal")
 
-    # The reminders are written last: everything before them must be undone.
-    monkeypatch.setattr(OrdersReminder.objects, "bulk_create", refuse)
+    # The battles' supports are written last: everything before them must be undone.
+    monkeypatch.setattr(BattleSupport.objects, "bulk_create", refuse)
     assert refused(document) == ["The document breaks a rule of the database: simulated refusal"]
