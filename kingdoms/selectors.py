@@ -163,3 +163,16 @@ def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None) -> st
         armies=armies,
         title=f"{campaign.name}: turn {campaign.current_turn}" if campaign.current_turn else f"{campaign.name}: setup",
     )
+
+
+def campaign_adjacency(campaign: Campaign) -> dict[int, frozenset[int]]:
+    """The map's adjacency by province number, in one query (corner-to-corner included, as stored)."""
+    from .models import Province
+
+    adjacency: dict[int, set[int]] = {n: set() for n in campaign.provinces.values_list("number", flat=True)}
+    pairs = Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
+        "from_province__number", "to_province__number"
+    )
+    for a, b in pairs:
+        adjacency[a].add(b)
+    return {number: frozenset(neighbours) for number, neighbours in adjacency.items()}

@@ -19,6 +19,7 @@ from django.utils import timezone
 from battles.models import Battle, BattleSupport
 from briternia.dice import SeededDice
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
+from kingdoms.selectors import campaign_adjacency
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
@@ -35,11 +36,6 @@ def turn_state_load(turn: Turn) -> TurnState:
     campaign = turn.campaign
     provinces = list(Province.objects.filter(campaign=campaign))
     number_of = {p.id: p.number for p in provinces}
-    adjacency: dict[int, set[int]] = {p.number: set() for p in provinces}
-    for a, b in Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
-        "from_province_id", "to_province_id"
-    ):
-        adjacency[number_of[a]].add(number_of[b])
     kingdoms = list(Kingdom.objects.filter(campaign=campaign))
     treasury = dict(
         TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
@@ -84,7 +80,7 @@ def turn_state_load(turn: Turn) -> TurnState:
             )
             for p in provinces
         },
-        adjacency={k: frozenset(v) for k, v in adjacency.items()},
+        adjacency=campaign_adjacency(campaign),
         kingdoms={
             k.id: KingdomS(
                 id=k.id,

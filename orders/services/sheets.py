@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
-from kingdoms.models import Army, Kingdom, Province
+from kingdoms.models import Army, Kingdom
+from kingdoms.selectors import campaign_adjacency
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
@@ -25,12 +26,6 @@ def sheet_context(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
     armies = Army.objects.filter(kingdom=kingdom)
     provinces = list(campaign.provinces.all())
     by_id = {p.id: p.number for p in provinces}
-    Through = Province.neighbours.through
-    adjacency: dict[int, set[int]] = {p.number: set() for p in provinces}
-    for a, b in Through.objects.filter(from_province__campaign=campaign).values_list(
-        "from_province_id", "to_province_id"
-    ):
-        adjacency[by_id[a]].add(by_id[b])
     active = [a for a in armies if a.status == Army.Status.ACTIVE]
     reinforced = {a.province_id for a in active if a.kind == Army.Kind.GARRISON}
     return SheetContext(
@@ -66,7 +61,7 @@ def sheet_context(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
             )
             for p in provinces
         },
-        adjacency={k: frozenset(v) for k, v in adjacency.items()},
+        adjacency=campaign_adjacency(campaign),
         capitol=by_id.get(kingdom.capitol_id) if kingdom.capitol_id else None,
     )
 
