@@ -147,7 +147,7 @@ class TurnEvent(models.Model):
 
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="events")
     sequence = models.PositiveIntegerField()
-    phase = models.CharField(max_length=16)
+    phase = models.CharField(max_length=32)
     code = models.CharField(max_length=40)
     text = models.TextField()
     kingdom = models.ForeignKey(Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="+")

@@ -312,7 +312,7 @@ SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "a
 # "moved", a size in "army-upgraded"). A kingdom id is a kingdom name in the document, an army
 # id [kingdom name, army name]; null stays null.
 KINGDOM_ID, ARMY_ID = "kingdom", "army"
-REFERENCE_KINDS = {KINGDOM_ID: STR, ARMY_ID: ARMY_KEY}
+REFERENCE_KINDS = {KINGDOM_ID: replace(STR, label="a kingdom name"), ARMY_ID: ARMY_KEY}
 GUERRILLA_REFERENCES = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
 EVENT_DATA_REFERENCES: dict[str, dict[str, str]] = {
     "province-claimed": {"from_kingdom": KINGDOM_ID},  # movement.py

@@ -242,6 +242,15 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
     def army_id(value: int | None) -> int | None:
         return id_map.get(value, value) if value is not None else None
 
+    def with_army_ids(data: dict | None) -> dict | None:
+        """Armies raised this turn have temporary (negative) ids in the rules' data: store the real ones."""
+        if not data:
+            return data
+        return {
+            k: army_id(v) if k in ("army", "opponent_army", "target") and isinstance(v, int) else v
+            for k, v in data.items()
+        }
+
     TreasuryEntry.objects.bulk_create(
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
         for e in resolution.events
@@ -258,7 +267,7 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
             army_id=army_id(e.army),
             province=e.province,
             gold=e.gold,
-            data=e.data,
+            data=with_army_ids(e.data),
         )
         for i, e in enumerate(resolution.events)
     )
@@ -303,7 +312,7 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
             garrison_defenses=b.garrison_defenses,
             fortified_points=b.fortified_points,
             defended_obstacles=b.defended_obstacles,
-            guerrilla=b.guerrilla,
+            guerrilla=with_army_ids(b.guerrilla),
             notes=b.notes,
             both_moved=b.province in both_moved,
         )
