@@ -1,10 +1,24 @@
-"""Battles scheduled by a turn: who fights where, with which supports and garrisons."""
+"""Battles scheduled by a turn: who fights where, with which supports and garrisons; each battle's
+scenario; the players' turn summary sheets; and the aftermath's outcome."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 
 from kingdoms.models import Army, Kingdom, Province
+
+# The ladder of results a turn summary sheet reports, from the filing side's point of view
+# (battles.rules.results.BattleResult holds the same values).
+RESULT_CHOICES = [
+    ("massacre", "Massacre (massacred the opponent)"),
+    ("major-victory", "Major victory"),
+    ("minor-victory", "Minor victory"),
+    ("draw", "Draw"),
+    ("minor-loss", "Minor loss"),
+    ("major-loss", "Major loss"),
+    ("massacred", "Massacred"),
+]
 
 
 class Battle(models.Model):
@@ -37,6 +51,20 @@ class Battle(models.Model):
     defended_obstacles = models.PositiveSmallIntegerField(null=True, blank=True)
     guerrilla = models.JSONField(null=True, blank=True)
     notes = models.JSONField(default=list, blank=True)
+    scenario = models.JSONField(null=True, blank=True, help_text="The Scenario Generator's results (battles.rules).")
+    scenario_sent_at = models.DateTimeField(null=True, blank=True, help_text="The scenario sheet was emailed.")
+    # The organizer's ruling, when the two sheets disagree (or to overrule them): the result read
+    # from the attacker's side, and who withdrew.
+    ruling_result = models.CharField(max_length=16, choices=RESULT_CHOICES, blank=True)
+    ruling_attacker_withdrew = models.BooleanField(default=False)
+    ruling_defender_withdrew = models.BooleanField(default=False)
+    ruling_note = models.CharField(max_length=300, blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Written by the aftermath.
+    result = models.CharField(max_length=16, choices=RESULT_CHOICES, blank=True, help_text="Final, attacker's side.")
+    victor = models.CharField(max_length=8, blank=True, help_text="attacker, defender, or empty: no victor.")
 
     class Meta:
         ordering = ["turn", "province__number", "id"]
@@ -65,3 +93,54 @@ class BattleSupport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.army} supports {self.battle}"
+
+
+class TurnSummarySheet(models.Model):
+    """One kingdom's Turn Summary Sheet for one battle (Appendix: Turn Summary Sheet)."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+
+    class Loot(models.TextChoices):
+        LOOT = "loot", "Loot"
+        SACK = "sack", "Sack"
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="summary_sheets")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="summary_sheets")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    result = models.CharField(max_length=16, choices=RESULT_CHOICES)
+    withdrew = models.BooleanField(default=False, help_text="This side withdrew (Withdrawal).")
+    opponent_withdrew = models.BooleanField(default=False)
+    # [{"unit": id, "models_lost": n, "champion": bool, "standard": bool, "musician": bool, "one_use_used": bool}]
+    casualties = models.JSONField(default=list, blank=True)
+    characters_lost = models.JSONField(default=list, blank=True, help_text="Ids of characters removed as casualties.")
+    loot_choice = models.CharField(max_length=8, choices=Loot.choices, blank=True)
+    negotiation_gold = models.PositiveIntegerField(default=0, help_text="Gold this kingdom pays its opponent.")
+    negotiation_note = models.CharField(max_length=500, blank=True)
+    story = models.TextField(blank=True, help_text="An optional battle report (Stories Are Nice).")
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    by_organizer = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["battle", "kingdom"]
+        constraints = [models.UniqueConstraint(fields=["battle", "kingdom"], name="summary_sheet_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom}: sheet for {self.battle}"
+
+
+class ResultsReminder(models.Model):
+    """A reminder sent 24 hours before the results deadline; one per kingdom and turn."""
+
+    turn = models.ForeignKey("orders.Turn", on_delete=models.CASCADE, related_name="results_reminders")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["turn", "kingdom"], name="results_reminder_unique")]
+
+    def __str__(self) -> str:
+        return f"Results reminder to {self.kingdom} for {self.turn}"

@@ -9,6 +9,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("kingdoms.api_urls")),
     path("api/", include("orders.api_urls")),
+    path("api/", include("battles.api_urls")),
     path("", include("kingdoms.urls")),
     path("", include("orders.urls")),
+    path("", include("battles.urls")),
 ]

@@ -64,6 +64,9 @@ class Province(models.Model):
     row = models.PositiveIntegerField()
     razed = models.BooleanField(default=False)
     fortified = models.BooleanField(default=False)
+    looted_turn = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Looted at the end of this turn: no armies raised here until turn + 2."
+    )
     controller = models.ForeignKey(
         "Kingdom", null=True, blank=True, on_delete=models.SET_NULL, related_name="provinces"
     )
@@ -214,6 +217,9 @@ class Unit(models.Model):
     points_per_model = models.PositiveIntegerField()
     equipment_points = models.PositiveIntegerField(default=0, help_text="Command, mundane equipment, upgrades.")
     veteran_level = models.PositiveSmallIntegerField(default=0)
+    veteran_eligible = models.BooleanField(
+        default=False, help_text="Kept more than half its models in its last battle: may buy the next level."
+    )
     one_use = models.BooleanField(default=False, help_text="One-use troops (Night Goblin Fanatics and the like).")
     models_lost = models.PositiveIntegerField(default=0, help_text="Casualties over the campaign, after recovery.")
 

@@ -114,6 +114,8 @@ def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
         "turn_time_left": time_left_text(turn.orders_deadline, timezone.now()),
         "turn_paused": schedule_of(campaign).paused,
         "own_sheet": sheet,
+        "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
+        "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),
     }
 
 

@@ -17,13 +17,22 @@ from .services.turns import turns_due
 
 @shared_task
 def deadline_sweep() -> dict[str, int]:
-    """Run every minute by Celery beat: send the reminders that are due, and resolve every turn
-    whose orders deadline has passed (campaigns not paused)."""
-    reminders = len(orders_reminders_send(now=timezone.now()))
-    due = turns_due(now=timezone.now())
+    """Run every minute by Celery beat: send the reminders that are due (orders and turn summary
+    sheets), resolve every turn whose orders deadline has passed, and run the aftermath of every
+    turn whose results deadline has passed (campaigns not paused)."""
+    from battles.services.aftermath import aftermaths_due
+    from battles.services.reminders import results_reminders_send
+    from battles.tasks import aftermath_task
+
+    now = timezone.now()
+    reminders = len(orders_reminders_send(now=now)) + len(results_reminders_send(now=now))
+    due = turns_due(now=now)
     for turn_id in due:
         turn_resolve_task.delay(turn_id=turn_id)
-    return {"reminders": reminders, "resolutions": len(due)}
+    aftermaths = aftermaths_due(now=now)
+    for turn_id in aftermaths:
+        aftermath_task.delay(turn_id=turn_id)
+    return {"reminders": reminders, "resolutions": len(due), "aftermaths": len(aftermaths)}
 
 
 @shared_task(acks_late=True)

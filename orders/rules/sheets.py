@@ -119,6 +119,7 @@ class ProvinceState:
     fortified: bool = False
     controller: int | None = None
     elite_defense: bool = False  # its garrison already has an Elite Defense Force
+    looted: bool = False  # looted last turn: no armies created or upgraded here yet (Looting)
 
     def __str__(self) -> str:
         return f"{self.number} {self.name}"
@@ -302,6 +303,11 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                 f"{label}: {province} is not yours; new armies are placed in a province you control "
                 "(3. Create / Upgrade Armies)."
             )
+        elif province.looted:
+            check.errors.append(
+                f"{label}: {province} was looted and cannot create armies until the start of the next full "
+                "turn (Looting)."
+            )
         elif province.number in occupied or province.number in placed:
             check.errors.append(
                 f"{label}: {province} is occupied; new armies are placed in an unoccupied province "
@@ -346,6 +352,11 @@ def _check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
             check.errors.append(
                 f"{army.name}: an army is upgraded in a town or city you control; it stands in "
                 f"{_where(ctx, army.province)} (3. Create / Upgrade Armies)."
+            )
+        elif where.looted:
+            check.errors.append(
+                f"{army.name}: {where} was looted and cannot upgrade armies until the start of the next full "
+                "turn (Looting)."
             )
         if upgrade.points <= army.size:
             check.errors.append(f"{army.name}: an upgrade raises the army above its {army.size:,} points.")

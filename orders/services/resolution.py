@@ -17,6 +17,8 @@ from django.db.models import F, Sum
 from django.utils import timezone
 
 from battles.models import Battle, BattleSupport
+from battles.services.scenarios import battle_scenarios_generate
+from battles.tasks import battle_scenarios_send
 from briternia.dice import SeededDice
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.selectors import campaign_adjacency
@@ -141,6 +143,9 @@ def turn_resolve(*, turn_id: int) -> Outcome:
             before = turn_state_load(turn)
             resolution = resolve_turn(before, dice)
             _write(turn, before, resolution, dice)
+            # The battles are posted: each gets its scenario, and its players the scenario sheet.
+            battle_scenarios_generate(turn=turn)
+            transaction.on_commit(lambda: battle_scenarios_send.delay(turn_id=turn_id))
             return Outcome(resolved=True, resolution=resolution)
     except Exception:
         # Everything above was rolled back; record why, for the organizer, and re-raise.

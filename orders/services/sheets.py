@@ -19,6 +19,9 @@ from ..rules.schedule import deadline_text
 from ..rules.sheets import ArmyState, ProvinceState, SheetCheck, SheetContext, SheetEntries, sheet_check
 from .turns import schedule_of
 
+# Looting: a town looted at the end of turn 4 creates and upgrades armies again from turn 6.
+LOOTED_TURNS = 2
+
 
 def sheet_context(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
     """Everything the sheet check needs, in a fixed number of queries whatever the map's size."""
@@ -58,6 +61,7 @@ def sheet_context(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
                 fortified=p.fortified,
                 controller=p.controller_id,
                 elite_defense=p.id in reinforced,
+                looted=p.looted_turn is not None and turn.number < p.looted_turn + LOOTED_TURNS,
             )
             for p in provinces
         },

@@ -1,0 +1,190 @@
+"""REST API of battles: the turn's battles, a battle with its scenario, your turn summary sheet,
+the organizer's ruling and the aftermath. The same services and checks as the pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from kingdoms.selectors import is_organizer
+from orders.selectors import turn_get
+
+from . import selectors
+from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .services.aftermath import aftermath_request
+from .services.summaries import battle_rule, battle_standing, side_name, standing_text, summary_sheet_save
+
+
+def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": battle.pk,
+        "turn": battle.turn.number,
+        "province": battle.province.number,
+        "province_name": battle.province.name,
+        "status": battle.status,
+        "attacker": {
+            "kingdom": battle.attacker_kingdom_id,
+            "army": battle.attacker_army_id,
+            "name": side_name(battle, "attacker"),
+        },
+        "defender": {
+            "kingdom": battle.defender_kingdom_id,
+            "army": battle.defender_army_id,
+            "name": side_name(battle, "defender"),
+        },
+        "assault": battle.assault,
+        "garrison_points": battle.garrison_points,
+        "garrison_defenses": battle.garrison_defenses,
+        "fortified_points": battle.fortified_points,
+        "supports": [
+            {"army": s.army_id, "kingdom": s.kingdom_id, "side": s.side, "points": s.points, "arrival": s.arrival}
+            for s in battle.supports.all()
+        ],
+        "scenario": battle.scenario,
+        "result": battle.result or None,
+        "victor": battle.victor or None,
+    }
+    if organizer:
+        passed = timezone.now() > battle.turn.results_deadline
+        data["standing"] = standing_text(battle_standing(battle, deadline_passed=passed))
+    return data
+
+
+class TurnBattlesApi(APIView):
+    """The turn's battles you may see: your kingdom's (the organizer: all)."""
+
+    def get(self, request: Request, turn_id: int) -> Response:
+        turn = turn_get(user=request.user, turn_id=turn_id)
+        organizer = is_organizer(request.user, turn.campaign)
+        return Response(
+            [_battle_data(b, organizer=organizer) for b in selectors.turn_battles(user=request.user, turn=turn)]
+        )
+
+
+class BattleApi(APIView):
+    def get(self, request: Request, battle_id: int) -> Response:
+        battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+        return Response(_battle_data(battle, organizer=is_organizer(request.user, battle.turn.campaign)))
+
+
+class CasualtyInput(serializers.Serializer):
+    unit = serializers.IntegerField()
+    models_lost = serializers.IntegerField(min_value=0, default=0)
+    champion = serializers.BooleanField(default=False)
+    standard = serializers.BooleanField(default=False)
+    musician = serializers.BooleanField(default=False)
+    one_use_used = serializers.BooleanField(default=False)
+
+
+class SummarySheetInput(serializers.Serializer):
+    result = serializers.ChoiceField(choices=[v for v, _ in RESULT_CHOICES])
+    withdrew = serializers.BooleanField(default=False)
+    opponent_withdrew = serializers.BooleanField(default=False)
+    casualties = CasualtyInput(many=True, required=False, default=list)
+    characters_lost = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    loot_choice = serializers.ChoiceField(choices=["", "loot", "sack"], required=False, default="")
+    negotiation_gold = serializers.IntegerField(min_value=0, required=False, default=0)
+    negotiation_note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
+    story = serializers.CharField(required=False, allow_blank=True, default="")
+    submit = serializers.BooleanField(default=True)
+
+
+class SummarySheetSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TurnSummarySheet
+        fields = [
+            "battle",
+            "kingdom",
+            "status",
+            "result",
+            "withdrew",
+            "opponent_withdrew",
+            "casualties",
+            "characters_lost",
+            "loot_choice",
+            "negotiation_gold",
+            "negotiation_note",
+            "story",
+            "by_organizer",
+            "submitted_at",
+        ]
+
+
+class SummarySheetApi(APIView):
+    """Your kingdom's turn summary sheet for the battle (the organizer may name a kingdom:
+    ?kingdom=<id>). PUT saves and submits it (`submit: false`: a draft); a sheet with any error is
+    refused whole with 400 and the messages."""
+
+    def _kingdom(self, request: Request, battle: Battle):  # type: ignore[no-untyped-def]
+        raw = request.query_params.get("kingdom")
+        return selectors.sheet_kingdom(
+            user=request.user, battle=battle, kingdom_id=int(raw) if raw and raw.isdigit() else None
+        )
+
+    @extend_schema(responses=SummarySheetSerializer)
+    def get(self, request: Request, battle_id: int) -> Response:
+        battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+        kingdom = self._kingdom(request, battle)
+        sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom=kingdom).first()
+        if sheet is None:
+            return Response({"detail": "No sheet filed yet."}, status=404)
+        return Response(SummarySheetSerializer(sheet).data)
+
+    @extend_schema(request=SummarySheetInput, responses=SummarySheetSerializer)
+    def put(self, request: Request, battle_id: int) -> Response:
+        battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+        kingdom = self._kingdom(request, battle)
+        data = SummarySheetInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        submit = values.pop("submit")
+        organizer = is_organizer(request.user, battle.turn.campaign)
+        own = kingdom in request.user.kingdoms.all()
+        sheet = summary_sheet_save(
+            battle=battle,
+            kingdom=kingdom,
+            data=values,
+            entered_by=request.user,
+            submit=submit,
+            by_organizer=organizer and not own,
+        )
+        return Response(SummarySheetSerializer(sheet).data)
+
+
+class RulingInput(serializers.Serializer):
+    result = serializers.ChoiceField(choices=[v for v, _ in RESULT_CHOICES])
+    attacker_withdrew = serializers.BooleanField(default=False)
+    defender_withdrew = serializers.BooleanField(default=False)
+    note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class BattleRulingApi(APIView):
+    """Organizer only: decide the battle's result, read from the attacker's side."""
+
+    @extend_schema(request=RulingInput)
+    def post(self, request: Request, battle_id: int) -> Response:
+        battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+        if not is_organizer(request.user, battle.turn.campaign):
+            return Response({"detail": "Not found."}, status=404)
+        data = RulingInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        battle = battle_rule(battle=battle, ruled_by=request.user, **data.validated_data)
+        return Response(_battle_data(selectors.battle_get(user=request.user, battle_id=battle.pk), organizer=True))
+
+
+class AftermathApi(APIView):
+    """Organizer only: run the turn's aftermath (refused with the reasons while a battle's result
+    is in conflict or, before the results deadline, a sheet is missing)."""
+
+    def post(self, request: Request, turn_id: int) -> Response:
+        turn = turn_get(user=request.user, turn_id=turn_id)
+        if not is_organizer(request.user, turn.campaign):
+            return Response({"detail": "Not found."}, status=404)
+        aftermath_request(turn=turn)
+        return Response({"detail": f"The aftermath of turn {turn.number} is being resolved."}, status=202)

@@ -1,0 +1,1 @@
+"""The battles rules core: scenario generator, results, recovery, injuries, aftermath (pure Python)."""

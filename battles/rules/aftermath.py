@@ -1,0 +1,768 @@
+"""7. Aftermath and 8. End of Turn over a copy of the state (pure Python).
+
+Per battle, in a fixed order (province number, then battle id): the victor keeps the province and
+the loser retreats (or is wiped out); looting or sacking; victory gold; money negotiations;
+experience; casualty recovery; character injuries (and the Warlord's succession); veteran status.
+Then, over every army that fought, Army Restrictions: 500 points or less is disbanded.
+
+Rulebook: 7. Aftermath (Looting, Casualty Recovery, Rank and File Recovery, Character Injury
+Chart), 8. End of Turn, Experience Points, Veteran Status, Army Restrictions, Warlord, Orcs &
+Goblins "Savages", Stories Are Nice, Battle for Towns, Cities, and Capitols (the Elite Defense
+Force perishes with its town). Rule cases A1-A8.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from briternia.dice import Dice
+from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW
+from orders.rules.resolution.state import Event
+
+from .injuries import injury_roll
+from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
+from .results import BASE_EXPERIENCE, BattleResult, Outcome, victory_gold
+
+PHASE = "aftermath"
+# Ledger reasons (kingdoms.models.TreasuryEntry.Reason values) of the aftermath's gold.
+LEDGER_VICTORY = "victory"
+LEDGER_LOOT = "loot"
+LEDGER_NEGOTIATION = "transfer"
+
+# Looting: gold for a sacked or looted settlement.
+SACK_GOLD: dict[str, int] = {"town": 1000, "city": 2000}
+LOOT_GOLD: dict[str, int] = {"town": 500, "city": 1000}
+SAVAGES_MUST_SACK_MAX = 2  # Orcs & Goblins "Savages": on a 1 or 2 they MUST sack it
+ORCS_AND_GOBLINS = "orcs-and-goblins"
+STORY_EXPERIENCE = 3  # Stories Are Nice: once per turn, to the army written about
+VETERAN_LEVEL_MAX = 3
+
+
+@dataclass
+class ProvinceA:
+    number: int
+    name: str
+    settlement: str = "none"  # none, town, city, ruins
+    controller: int | None = None
+    looted_turn: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.name}"
+
+
+@dataclass
+class KingdomA:
+    id: int
+    name: str
+    army_type: str
+    treasury: int = 0
+    capitol: int | None = None  # province number
+
+
+@dataclass
+class ArmyA:
+    id: int
+    kingdom: int
+    name: str
+    province: int | None
+    came_from: int | None = None  # where it moved from this turn; None if it did not move
+    experience: int = 0
+    pending_losses: int = 0  # points lost earlier (foraging, guerrilla) still to come off the list
+    garrison: bool = False  # an Elite Defense Force: never moves
+    disbanded: bool = False
+
+
+@dataclass
+class UnitA:
+    id: int
+    army: int
+    name: str
+    models_count: int
+    points_per_model: int
+    equipment_points: int = 0
+    one_use: bool = False
+    veteran_level: int = 0
+    veteran_eligible: bool = False
+
+    @property
+    def points(self) -> int:
+        return self.models_count * self.points_per_model + (self.equipment_points if self.models_count else 0)
+
+
+@dataclass
+class CharacterA:
+    id: int
+    kingdom: int
+    unit: int
+    name: str
+    role: str  # warlord, general, hero
+    injuries: list[dict[str, object]] = field(default_factory=list)
+    alive: bool = True
+
+
+@dataclass
+class ItemA:
+    id: int
+    name: str
+    points: int
+    bearer: int | None  # unit id
+    destroyed: bool = False
+
+
+@dataclass(frozen=True)
+class Casualty:
+    unit: int
+    models_lost: int = 0
+    champion: bool = False
+    standard: bool = False
+    musician: bool = False
+    one_use_used: bool = False
+
+
+@dataclass(frozen=True)
+class SideA:
+    """One side of a battle and what its turn summary sheet reported."""
+
+    kingdom: int | None
+    army: int | None  # None: the garrison fought
+    supports: tuple[int, ...] = ()  # parent armies of its support detachments
+    casualties: tuple[Casualty, ...] = ()
+    characters_lost: tuple[int, ...] = ()
+    loot_choice: str = ""  # "loot", "sack" or "" (not chosen: looted)
+    negotiation_gold: int = 0  # paid to the opponent
+    story: bool = False
+    points_faced: int = 0  # the opposing army, its detachments, garrison and fortification
+
+
+@dataclass(frozen=True)
+class BattleA:
+    id: int
+    province: int
+    attacker: SideA
+    defender: SideA
+    outcome: Outcome
+    both_moved: bool = False
+
+
+@dataclass
+class AftermathState:
+    turn: int
+    provinces: dict[int, ProvinceA]
+    adjacency: dict[int, frozenset[int]]
+    kingdoms: dict[int, KingdomA]
+    armies: dict[int, ArmyA]  # every active army of the campaign (retreats must see them all)
+    units: dict[int, UnitA]  # the units of the armies that fought
+    characters: dict[int, CharacterA]  # the living characters of the kingdoms that fought
+    items: dict[int, ItemA]  # magic items borne by those units
+    battles: list[BattleA]
+
+    def working_copy(self) -> AftermathState:
+        return AftermathState(
+            turn=self.turn,
+            provinces={n: copy.copy(p) for n, p in self.provinces.items()},
+            adjacency=self.adjacency,
+            kingdoms={k: copy.copy(v) for k, v in self.kingdoms.items()},
+            armies={a: copy.copy(v) for a, v in self.armies.items()},
+            units={u: copy.copy(v) for u, v in self.units.items()},
+            characters={c: copy.deepcopy(v) for c, v in self.characters.items()},
+            items={i: copy.copy(v) for i, v in self.items.items()},
+            battles=list(self.battles),
+        )
+
+    def army_points(self, army_id: int) -> int:
+        """The army's list points: its units and the items they bear, less losses still pending."""
+        units = [u for u in self.units.values() if u.army == army_id]
+        ids = {u.id for u in units}
+        items = sum(i.points for i in self.items.values() if i.bearer in ids and not i.destroyed)
+        return max(0, sum(u.points for u in units) + items - self.armies[army_id].pending_losses)
+
+
+@dataclass(frozen=True)
+class BattleSettled:
+    battle: int
+    result: BattleResult  # the attacker's final result
+    victor: str | None
+
+
+@dataclass(frozen=True)
+class AftermathResult:
+    state: AftermathState
+    events: list[Event]
+    battles: list[BattleSettled]
+
+
+class _Run:
+    def __init__(self, state: AftermathState, dice: Dice) -> None:
+        self.state = state
+        self.dice = dice
+        self.events: list[Event] = []
+        self.storied: set[int] = set()  # kingdoms whose story bonus is given this turn
+        self.fought: set[int] = set()
+
+    def event(self, code: str, text: str, **kw: object) -> None:
+        self.events.append(Event(PHASE, code, text, **kw))  # type: ignore[arg-type]
+
+    def army_name(self, army_id: int | None) -> str:
+        return self.state.armies[army_id].name if army_id is not None else "the garrison"
+
+    # -- per battle ----------------------------------------------------------------------------
+
+    def battle(self, battle: BattleA) -> BattleSettled:
+        state = self.state
+        province = state.provinces[battle.province]
+        outcome = battle.outcome
+        sides = {"attacker": battle.attacker, "defender": battle.defender}
+        results = {"attacker": outcome.attacker, "defender": outcome.defender}
+        victor = outcome.victor
+        for side_name, side in sides.items():
+            if side.army is not None:
+                self.fought.add(side.army)
+            self.fought.update(side.supports)
+            result = results[side_name]
+            text = f"Battle in {province}: {result.result.label.lower()} for {self._side_label(side)}"
+            if not result.filed:
+                text += " (no turn summary sheet by the deadline: counted a major loss, no experience; 8. End of Turn)"
+            self.event(
+                "battle-result",
+                text + ".",
+                kingdom=side.kingdom,
+                army=side.army,
+                province=battle.province,
+                data={"battle": battle.id, "result": result.result.value, "side": side_name},
+            )
+
+        self._province_and_retreats(battle, province, victor)
+        if victor is not None:
+            winner = sides[victor]
+            if winner.kingdom is not None:
+                gold = victory_gold(results[victor].result, winner.points_faced)
+                if gold:
+                    self._gold(
+                        winner.kingdom,
+                        gold,
+                        LEDGER_VICTORY,
+                        "victory-gold",
+                        f"Victory gold for the {results[victor].result.label.lower()} in {province}: {gold:,} "
+                        f"({winner.points_faced:,} points faced; Looting).",
+                        army=winner.army,
+                        province=battle.province,
+                    )
+        self._negotiations(battle, province)
+        for side_name, side in sides.items():
+            self._experience(side, results[side_name].result, results[side_name].experience_allowed, province)
+        for side_name, side in sides.items():
+            self._recovery(side, results[side_name].result.is_victory, province)
+            self._injuries(side, province)
+        return BattleSettled(battle=battle.id, result=outcome.attacker.result, victor=victor)
+
+    def _side_label(self, side: SideA) -> str:
+        kingdom = self.state.kingdoms[side.kingdom].name if side.kingdom is not None else "the neutral garrison"
+        return f"{kingdom}: {self.army_name(side.army)}" if side.army is not None else f"{kingdom} (garrison)"
+
+    def _gold(self, kingdom: int, amount: int, reason: str, code: str, text: str, **kw: object) -> None:
+        self.state.kingdoms[kingdom].treasury += amount
+        self.event(code, text, kingdom=kingdom, gold=amount, ledger_reason=reason, **kw)
+
+    # -- the province and the retreats -----------------------------------------------------------
+
+    def _province_and_retreats(self, battle: BattleA, province: ProvinceA, victor: str | None) -> None:
+        attacker, defender = battle.attacker, battle.defender
+        retreating: list[int] = []
+        if victor == "attacker":
+            if defender.army is not None:
+                retreating.append(defender.army)
+            self._conquer(battle, province)
+        elif victor == "defender":
+            if attacker.army is not None:
+                retreating.append(attacker.army)
+        else:
+            # No victor: the province stays as it was; an army that moved in goes back, a
+            # defender that stood its ground stays (docs/rules-decisions.md).
+            if attacker.army is not None:
+                retreating.append(attacker.army)
+            if defender.army is not None and (battle.both_moved or battle.outcome.defender.result.is_loss):
+                retreating.append(defender.army)
+            self.event(
+                "no-victor",
+                f"Nobody won the battle in {province}: it stays "
+                + (f"with {self.state.kingdoms[province.controller].name}." if province.controller else "neutral."),
+                province=battle.province,
+                data={"battle": battle.id},
+            )
+        for army_id in retreating:
+            self._retreat(army_id, battle.province)
+
+    def _conquer(self, battle: BattleA, province: ProvinceA) -> None:
+        state = self.state
+        winner = battle.attacker.kingdom
+        assert winner is not None
+        loser = province.controller
+        for army in state.armies.values():
+            # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
+            # Elite Defense Force has perished to the last man.
+            if army.garrison and army.province == province.number and not army.disbanded and army.kingdom != winner:
+                army.disbanded = True
+                self._destroy_items(army.id)
+                self.event(
+                    "elite-defense-force-perished",
+                    f"The Elite Defense Force of {province.name} perished to the last man.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+        if province.settlement in SACK_GOLD:
+            self._loot(battle, province, winner)
+        province.controller = winner
+        self.event(
+            "province-conquered",
+            f"{state.kingdoms[winner].name} takes {province}.",
+            kingdom=winner,
+            army=battle.attacker.army,
+            province=province.number,
+            data={"from_kingdom": loser},
+        )
+        if loser is not None and loser != winner:
+            self.event(
+                "province-lost",
+                f"{province} is lost to {state.kingdoms[winner].name}.",
+                kingdom=loser,
+                province=province.number,
+            )
+            if state.kingdoms[loser].capitol == province.number:
+                self.event(
+                    "capitol-lost",
+                    f"{state.kingdoms[loser].name} has lost its capitol {province}: the Warlord has 3 turns to reach "
+                    "another of its cities for a coronation (Loss of the Capitol).",
+                    kingdom=loser,
+                    province=province.number,
+                )
+
+    def _loot(self, battle: BattleA, province: ProvinceA, winner: int) -> None:
+        kingdom = self.state.kingdoms[winner]
+        choice = battle.attacker.loot_choice or "loot"
+        if kingdom.army_type == ORCS_AND_GOBLINS:
+            roll = self.dice.d6(
+                purpose=f'Orcs & Goblins "Savages": {province}',
+                kingdoms=[winner],
+                armies=[a for a in [battle.attacker.army] if a is not None],
+            )
+            if roll <= SAVAGES_MUST_SACK_MAX:
+                choice = "sack"
+                self.event(
+                    "savages",
+                    f"Rolled {roll}: the Orcs & Goblins go savage on {province} and MUST sack it "
+                    '(Orcs & Goblins "Savages").',
+                    kingdom=winner,
+                    province=province.number,
+                    data={"roll": roll},
+                )
+            else:
+                self.event(
+                    "savages",
+                    f'Rolled {roll}: the Orcs & Goblins keep their heads in {province} (Orcs & Goblins "Savages").',
+                    kingdom=winner,
+                    province=province.number,
+                    data={"roll": roll},
+                )
+        settlement = province.settlement
+        if choice == "sack":
+            gold = SACK_GOLD[settlement]
+            province.settlement = "none"
+            self._gold(
+                winner,
+                gold,
+                LEDGER_LOOT,
+                "sacked",
+                f"{kingdom.name} sacks the {settlement} of {province}: it is destroyed (+{gold:,} gold; Looting).",
+                army=battle.attacker.army,
+                province=province.number,
+            )
+        else:
+            gold = LOOT_GOLD[settlement]
+            province.looted_turn = self.state.turn
+            self._gold(
+                winner,
+                gold,
+                LEDGER_LOOT,
+                "looted",
+                f"{kingdom.name} loots the {settlement} of {province} (+{gold:,} gold); it cannot create or "
+                f"upgrade armies until turn {self.state.turn + 2} (Looting).",
+                army=battle.attacker.army,
+                province=province.number,
+            )
+
+    def _occupied(self, number: int, moving: int) -> bool:
+        return any(
+            a.province == number and not a.disbanded and a.id != moving and not a.garrison
+            for a in self.state.armies.values()
+        )
+
+    def _retreat(self, army_id: int, battle_province: int) -> None:
+        """7. Aftermath: back where it came from if it can; else (or if it did not move) to an
+        adjacent province without an army: a home territory first, then neutral, then allied,
+        then another kingdom's; the lowest number within each. Nowhere: wiped out."""
+        state = self.state
+        army = state.armies[army_id]
+        if army.disbanded:
+            return
+        target: int | None = None
+        how = ""
+        if (
+            army.came_from is not None
+            and army.came_from != battle_province
+            and not self._occupied(army.came_from, army_id)
+        ):
+            target, how = army.came_from, "back where it came from"
+        else:
+
+            def rank(number: int) -> int:
+                controller = state.provinces[number].controller
+                if controller == army.kingdom:
+                    return 0
+                return 1 if controller is None else 3  # 2 would be allied: no alliances yet
+
+            free = [
+                n
+                for n in sorted(state.adjacency.get(battle_province, frozenset()))
+                if n != battle_province and n in state.provinces and not self._occupied(n, army_id)
+            ]
+            if free:
+                target = min(free, key=lambda n: (rank(n), n))
+                how = ("to its own", "to the neutral", "to the allied", "to the foreign")[rank(target)] + " province"
+        if target is None:
+            army.disbanded = True
+            self._destroy_items(army_id)
+            self.event(
+                "wiped-out",
+                f"{army.name} has nowhere to retreat from {state.provinces[battle_province]} and is wiped out "
+                "(7. Aftermath); its magic items are lost.",
+                kingdom=army.kingdom,
+                army=army_id,
+                province=battle_province,
+            )
+            return
+        army.province = target
+        self.event(
+            "retreated",
+            f"{army.name} retreats from {state.provinces[battle_province]} {how} {state.provinces[target]}"
+            + (" (it does not claim it)." if state.provinces[target].controller not in (army.kingdom,) else "."),
+            kingdom=army.kingdom,
+            army=army_id,
+            province=target,
+            data={"from": battle_province},
+        )
+
+    # -- gold, experience --------------------------------------------------------------------------
+
+    def _negotiations(self, battle: BattleA, province: ProvinceA) -> None:
+        for payer, payee in ((battle.attacker, battle.defender), (battle.defender, battle.attacker)):
+            if not payer.negotiation_gold or payer.kingdom is None or payee.kingdom is None:
+                continue
+            treasury = self.state.kingdoms[payer.kingdom].treasury
+            amount = min(payer.negotiation_gold, max(0, treasury))
+            names = self.state.kingdoms[payer.kingdom].name, self.state.kingdoms[payee.kingdom].name
+            short = (
+                f" (of the {payer.negotiation_gold:,} agreed, all its treasury held)"
+                if amount < payer.negotiation_gold
+                else ""
+            )
+            if amount:
+                self._gold(
+                    payer.kingdom,
+                    -amount,
+                    LEDGER_NEGOTIATION,
+                    "negotiation-paid",
+                    f"{names[0]} pays {names[1]} {amount:,} gold after the battle in {province}{short}.",
+                    province=province.number,
+                )
+                self._gold(
+                    payee.kingdom,
+                    amount,
+                    LEDGER_NEGOTIATION,
+                    "negotiation-received",
+                    f"{names[1]} receives {amount:,} gold from {names[0]} after the battle in {province}.",
+                    province=province.number,
+                )
+
+    def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceA) -> None:
+        if side.army is None:
+            return
+        army = self.state.armies[side.army]
+        if not allowed:
+            self.event(
+                "no-experience",
+                f"{army.name} gains no experience for {province}: no turn summary sheet (8. End of Turn).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province.number,
+            )
+        else:
+            points = BASE_EXPERIENCE[result]
+            army.experience += points
+            self.event(
+                "experience",
+                f"{army.name} gains {points} experience for the {result.label.lower()} in "
+                f"{province} (Experience Points).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province.number,
+                data={"experience": points},
+            )
+        if side.story and side.kingdom is not None and side.kingdom not in self.storied:
+            self.storied.add(side.kingdom)
+            army.experience += STORY_EXPERIENCE
+            self.event(
+                "story",
+                f"{army.name} gains {STORY_EXPERIENCE} experience for the story of the battle in "
+                f"{province} (Stories Are Nice).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province.number,
+                data={"experience": STORY_EXPERIENCE},
+            )
+
+    # -- casualty recovery and veteran status ------------------------------------------------------
+
+    def _recovery(self, side: SideA, won: bool, province: ProvinceA) -> None:
+        state = self.state
+        by_unit = {c.unit: c for c in side.casualties if c.unit in state.units}
+        armies = [a for a in ([side.army] if side.army is not None else []) + list(side.supports)]
+        for army_id in dict.fromkeys(armies):
+            army = state.armies[army_id]
+            units = [u for u in state.units.values() if u.army == army_id]
+            losses = [(u, by_unit[u.id]) for u in units if u.id in by_unit]
+            start = {u.id: u.models_count for u in units}
+            if army.disbanded:
+                continue
+            if any(c.models_lost for _, c in losses):
+                total, band = rank_and_file_roll(self.dice, kingdom=army.kingdom, army=army_id, army_name=army.name)
+                lines = []
+                for unit, casualty in losses:
+                    if not casualty.models_lost:
+                        continue
+                    back = models_recovered(casualty.models_lost, band.fraction, won=won)
+                    unit.models_count -= casualty.models_lost - back
+                    lines.append(f"{unit.name} {back} of {casualty.models_lost}")
+                self.event(
+                    "casualty-recovery",
+                    f"{army.name} rolls {total} for Casualty Recovery ({band.label}, rounded "
+                    f"{'up: it won' if won else 'down'}): " + "; ".join(lines) + ".",
+                    kingdom=army.kingdom,
+                    army=army_id,
+                    province=province.number,
+                    data={
+                        "roll": total,
+                        "recovered": {
+                            u.id: models_recovered(c.models_lost, band.fraction, won=won)
+                            for u, c in losses
+                            if c.models_lost
+                        },
+                    },
+                )
+            for unit, casualty in losses:
+                for model in COMMAND_MODELS:
+                    if getattr(casualty, model):
+                        roll = self.dice.d6(
+                            purpose=f"Casualty Recovery: {unit.name}'s {model}",
+                            kingdoms=[army.kingdom],
+                            armies=[army_id],
+                        )
+                        back = roll >= COMMAND_RECOVERY_MIN
+                        self.event(
+                            "command-recovery",
+                            f"{unit.name}'s {model} ({army.name}) rolls {roll}: "
+                            + ("recovered." if back else "lost; remove it from the list."),
+                            kingdom=army.kingdom,
+                            army=army_id,
+                            province=province.number,
+                            data={"unit": unit.id, "model": model, "roll": roll, "recovered": back},
+                        )
+                if casualty.one_use_used and unit.one_use:
+                    roll = self.dice.d6(
+                        purpose=f"Casualty Recovery: one-use {unit.name}", kingdoms=[army.kingdom], armies=[army_id]
+                    )
+                    if roll < ONE_USE_RECOVERY_MIN:
+                        unit.models_count = 0
+                    self.event(
+                        "one-use-recovery",
+                        f"{unit.name} ({army.name}), one-use troops, roll {roll}: "
+                        + ("they return." if roll >= ONE_USE_RECOVERY_MIN else "they are gone."),
+                        kingdom=army.kingdom,
+                        army=army_id,
+                        province=province.number,
+                        data={"unit": unit.id, "roll": roll},
+                    )
+            # Veteran Status, judged after recovery. The whole army fought; of a detachment's
+            # parent only the units on the sheet did.
+            judged = units if army_id == side.army else [u for u, _ in losses]
+            for unit in judged:
+                self._veteran(army, unit, start[unit.id], province)
+
+    def _veteran(self, army: ArmyA, unit: UnitA, began: int, province: ProvinceA) -> None:
+        if began <= 0:
+            return
+        kept = unit.models_count
+        if kept * 2 > began:
+            if unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
+                unit.veteran_eligible = True
+                self.event(
+                    "veteran-eligible",
+                    f"{unit.name} ({army.name}) kept {kept} of {began} models: it may be "
+                    f"upgraded to +{unit.veteran_level + 1} Veteran Status for 10 experience (Veteran Status).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                    data={"unit": unit.id},
+                )
+        else:
+            unit.veteran_eligible = False
+            if unit.veteran_level > 0:
+                unit.veteran_level -= 1
+                self.event(
+                    "veteran-lost",
+                    f"{unit.name} ({army.name}) lost half or more of its models: it drops to "
+                    f"+{unit.veteran_level} Veteran Status (Veteran Status).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                    data={"unit": unit.id},
+                )
+
+    # -- characters --------------------------------------------------------------------------------
+
+    def _injuries(self, side: SideA, province: ProvinceA) -> None:
+        state = self.state
+        for character_id in side.characters_lost:
+            character = state.characters.get(character_id)
+            if character is None or not character.alive:
+                continue
+            unit = state.units[character.unit]
+            army = state.armies[unit.army]
+            earlier = [i.get("detail", "") for i in character.injuries]
+            injuries = injury_roll(
+                self.dice,
+                name=character.name,
+                kingdom=character.kingdom,
+                army=army.id,
+                arms_lost=sum(1 for d in earlier if str(d).startswith("lost an arm")),
+                eyes_lost=sum(1 for i in character.injuries if i.get("code") == "blind-in-one-eye"),
+            )
+            for injury in injuries:
+                character.injuries.append({**injury.as_json(), "turn": state.turn})
+                self.event(
+                    "injury",
+                    f"{character.name} ({army.name}) rolls {injury.roll} on the Character Injury "
+                    f"Chart: {injury.label}" + (f": {injury.detail}." if injury.detail != injury.label else "."),
+                    kingdom=character.kingdom,
+                    army=army.id,
+                    province=province.number,
+                    data={"character": character.id, **injury.as_json()},
+                )
+                if injury.experience_bonus:
+                    army.experience += injury.experience_bonus
+                if injury.items_lost:
+                    self._lose_items(unit.id)
+            if any(i.dead or i.retired for i in injuries):
+                self._character_dies(character, army, retired=not any(i.dead for i in injuries))
+
+    def _character_dies(self, character: CharacterA, army: ArmyA, *, retired: bool) -> None:
+        state = self.state
+        character.alive = False
+        unit = state.units[character.unit]
+        unit.models_count = 0
+        if retired:
+            # A retired character takes his items with him as a gift for service.
+            self._lose_items(unit.id)
+        else:
+            # Dead: the equipment and magic items remain with the army for another character.
+            for item in state.items.values():
+                if item.bearer == unit.id and not item.destroyed:
+                    item.bearer = None
+        self.event(
+            "character-dead" if not retired else "character-retired",
+            f"{character.name} ({army.name}) "
+            + (
+                "must be retired: he counts as dead and takes his items with him."
+                if retired
+                else "is dead; his items stay with the army."
+            ),
+            kingdom=character.kingdom,
+            army=army.id,
+            data={"character": character.id},
+        )
+        if character.role == "warlord":
+            self._succession(character)
+
+    def _succession(self, dead: CharacterA) -> None:
+        """Warlord: the General with the most experience (the General of the army with the most
+        experience points) becomes Warlord; a tie goes to the oldest army (lowest id)."""
+        state = self.state
+        candidates = []
+        for character in state.characters.values():
+            if character.kingdom != dead.kingdom or not character.alive or character.role != "general":
+                continue
+            army = state.armies.get(state.units[character.unit].army)
+            if army is None or army.disbanded:
+                continue
+            candidates.append((-army.experience, army.id, character))
+        kingdom = state.kingdoms[dead.kingdom].name
+        if not candidates:
+            self.event(
+                "no-warlord",
+                f"{kingdom}'s Warlord {dead.name} is dead and no General can succeed him.",
+                kingdom=dead.kingdom,
+            )
+            return
+        _, army_id, heir = min(candidates, key=lambda c: (c[0], c[1]))
+        heir.role = "warlord"
+        self.event(
+            "warlord-succession",
+            f"{heir.name} of {state.armies[army_id].name}, the most experienced General, "
+            f"becomes {kingdom}'s Warlord (Warlord); he may be promoted to a Lord with experience points.",
+            kingdom=dead.kingdom,
+            army=army_id,
+            data={"character": heir.id},
+        )
+
+    def _lose_items(self, unit_id: int) -> None:
+        for item in self.state.items.values():
+            if item.bearer == unit_id and not item.destroyed:
+                item.destroyed = True
+
+    def _destroy_items(self, army_id: int) -> None:
+        units = {u.id for u in self.state.units.values() if u.army == army_id}
+        for item in self.state.items.values():
+            if item.bearer in units:
+                item.destroyed = True
+
+    # -- end --------------------------------------------------------------------------------------
+
+    def disband_the_small(self) -> None:
+        """Army Restrictions (A6): an army of 500 points or less is disbanded; its items destroyed."""
+        for army_id in sorted(self.fought):
+            army = self.state.armies[army_id]
+            if army.disbanded or army.garrison:
+                continue
+            points = self.state.army_points(army_id)
+            if points <= ARMY_DISBANDED_AT_OR_BELOW:
+                army.disbanded = True
+                self._destroy_items(army_id)
+                self.event(
+                    "disbanded",
+                    f"{army.name} is down to {points} points and is disbanded; the magic items "
+                    "it carried are destroyed (Army Restrictions).",
+                    kingdom=army.kingdom,
+                    army=army_id,
+                    province=army.province,
+                    data={"points": points},
+                )
+
+
+def aftermath_resolve(state: AftermathState, dice: Dice) -> AftermathResult:
+    """Run the aftermath of every battle over a copy of `state` (which is not changed)."""
+    work = state.working_copy()
+    run = _Run(work, dice)
+    settled = [run.battle(b) for b in sorted(work.battles, key=lambda b: (b.province, b.id))]
+    run.disband_the_small()
+    return AftermathResult(state=work, events=run.events, battles=settled)

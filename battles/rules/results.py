@@ -1,0 +1,206 @@
+"""Battle results: the ladder a Turn Summary Sheet reports, Withdrawal, experience, victory gold,
+and how the two sides' sheets settle a battle's result (pure Python).
+
+Rulebook: Experience Points (Base Experience Battle Result Earned), Withdrawal, Looting (victory
+gold), 8. End of Turn (a missing sheet). Rule cases A1, A2, A7, A8.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class BattleResult(StrEnum):
+    """The ladder, best first, from one side's point of view."""
+
+    MASSACRE = "massacre"  # massacred the opponent
+    MAJOR_VICTORY = "major-victory"
+    MINOR_VICTORY = "minor-victory"
+    DRAW = "draw"
+    MINOR_LOSS = "minor-loss"
+    MAJOR_LOSS = "major-loss"
+    MASSACRED = "massacred"
+
+    @property
+    def label(self) -> str:
+        return RESULT_LABELS[self]
+
+    @property
+    def is_victory(self) -> bool:
+        return self in (BattleResult.MASSACRE, BattleResult.MAJOR_VICTORY, BattleResult.MINOR_VICTORY)
+
+    @property
+    def is_loss(self) -> bool:
+        return self in (BattleResult.MINOR_LOSS, BattleResult.MAJOR_LOSS, BattleResult.MASSACRED)
+
+
+RESULT_LABELS: dict[BattleResult, str] = {
+    BattleResult.MASSACRE: "Massacre",
+    BattleResult.MAJOR_VICTORY: "Major victory",
+    BattleResult.MINOR_VICTORY: "Minor victory",
+    BattleResult.DRAW: "Draw",
+    BattleResult.MINOR_LOSS: "Minor loss",
+    BattleResult.MAJOR_LOSS: "Major loss",
+    BattleResult.MASSACRED: "Massacred",
+}
+LADDER: tuple[BattleResult, ...] = tuple(BattleResult)
+
+
+def mirror(result: BattleResult) -> BattleResult:
+    """What the opponent's sheet says of the same battle."""
+    return LADDER[len(LADDER) - 1 - LADDER.index(result)]
+
+
+def one_level_worse(result: BattleResult) -> BattleResult:
+    """Withdrawal: one step down the ladder (a win becomes a tie, a tie a minor loss, ...).
+    The rulebook names four steps; a massacre or a major victory also drops one step, and
+    massacred cannot get worse (docs/rules-decisions.md)."""
+    index = LADDER.index(result)
+    return LADDER[min(index + 1, len(LADDER) - 1)]
+
+
+def one_level_better(result: BattleResult) -> BattleResult:
+    """The opponent's side of a withdrawal."""
+    return mirror(one_level_worse(mirror(result)))
+
+
+# Experience Points: Base Experience Battle Result Earned (A1).
+BASE_EXPERIENCE: dict[BattleResult, int] = {
+    BattleResult.MASSACRE: 100,  # Massacred Opponent
+    BattleResult.MAJOR_VICTORY: 75,  # Won a Victory
+    BattleResult.MINOR_VICTORY: 75,
+    BattleResult.DRAW: 50,
+    BattleResult.MINOR_LOSS: 50,  # Loss
+    BattleResult.MAJOR_LOSS: 50,
+    BattleResult.MASSACRED: 50,
+}
+
+# Looting: "Victory brings rewards": gold for each (full) 500 points of army faced (A2). A
+# massacre counts as a major victory (docs/rules-decisions.md).
+VICTORY_GOLD_PER_500: dict[BattleResult, int] = {
+    BattleResult.MASSACRE: 150,
+    BattleResult.MAJOR_VICTORY: 150,
+    BattleResult.MINOR_VICTORY: 100,
+}
+VICTORY_GOLD_STEP = 500
+
+
+def victory_gold(result: BattleResult, points_faced: int) -> int:
+    return VICTORY_GOLD_PER_500.get(result, 0) * (max(0, points_faced) // VICTORY_GOLD_STEP)
+
+
+@dataclass(frozen=True)
+class SideReport:
+    """One side's turn summary sheet, as far as the result goes."""
+
+    result: BattleResult
+    withdrew: bool = False
+    opponent_withdrew: bool = False
+
+
+@dataclass(frozen=True)
+class SideOutcome:
+    result: BattleResult
+    experience_allowed: bool = True  # False: no sheet by the deadline (A7)
+    filed: bool = True
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A settled battle: each side's final result, and who won (None: nobody)."""
+
+    attacker: SideOutcome
+    defender: SideOutcome
+
+    @property
+    def victor(self) -> str | None:
+        if self.attacker.result.is_victory and not self.defender.result.is_victory:
+            return "attacker"
+        if self.defender.result.is_victory and not self.attacker.result.is_victory:
+            return "defender"
+        return None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """The two sheets disagree: the organizer decides."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A sheet is still missing and the results deadline has not passed."""
+
+    message: str
+
+
+def _withdrawn(result: BattleResult, *, attacker_withdrew: bool, defender_withdrew: bool) -> BattleResult:
+    """The battle's result, read from the attacker's side, after the withdrawals: each moves it one
+    level against the side that withdrew (the opponent's result is its mirror)."""
+    if attacker_withdrew:
+        result = one_level_worse(result)
+    if defender_withdrew:
+        result = one_level_better(result)
+    return result
+
+
+def _settled(result: BattleResult) -> Outcome:
+    return Outcome(attacker=SideOutcome(result), defender=SideOutcome(mirror(result)))
+
+
+def battle_outcome(
+    attacker: SideReport | None,
+    defender: SideReport | None,
+    *,
+    defender_files: bool,
+    deadline_passed: bool,
+) -> Outcome | Conflict | Pending:
+    """Settle a battle from its sheets. Both filed: they agree when the defender's result mirrors
+    the attacker's and both report the same withdrawals. A garrison with no player
+    (`defender_files` False) leaves it to the attacker's sheet. After the results deadline a side
+    with no sheet counts a major loss and gains no experience (8. End of Turn, A7); the side that
+    filed then has a major victory, or the massacre it reported."""
+    if not defender_files:
+        defender = None
+    if attacker is not None and (defender is not None or not defender_files):
+        if defender is not None:
+            differences = []
+            if defender.result != mirror(attacker.result):
+                differences.append(
+                    f"the attacker reports a {attacker.result.label.lower()}, the defender a "
+                    f"{defender.result.label.lower()} (it should be a {mirror(attacker.result).label.lower()})"
+                )
+            if (attacker.withdrew, attacker.opponent_withdrew) != (defender.opponent_withdrew, defender.withdrew):
+                differences.append("the sheets disagree on who withdrew")
+            if differences:
+                return Conflict("; ".join(differences) + ".")
+        return _settled(
+            _withdrawn(
+                attacker.result, attacker_withdrew=attacker.withdrew, defender_withdrew=attacker.opponent_withdrew
+            )
+        )
+    if not deadline_passed:
+        missing = "attacker" if attacker is None else "defender"
+        if attacker is None and defender is None and defender_files:
+            missing = "attacker and the defender"
+        return Pending(f"waiting for the turn summary sheet of the {missing}.")
+    missing_result = SideOutcome(BattleResult.MAJOR_LOSS, experience_allowed=False, filed=False)
+    if attacker is None and defender is None:
+        return Outcome(attacker=missing_result, defender=missing_result)
+    filer = attacker if attacker is not None else defender
+    assert filer is not None
+    reported = (
+        _withdrawn(filer.result, attacker_withdrew=filer.withdrew, defender_withdrew=filer.opponent_withdrew)
+        if attacker is not None
+        else mirror(
+            _withdrawn(
+                mirror(filer.result), attacker_withdrew=filer.opponent_withdrew, defender_withdrew=filer.withdrew
+            )
+        )
+    )
+    filed = SideOutcome(BattleResult.MASSACRE if reported is BattleResult.MASSACRE else BattleResult.MAJOR_VICTORY)
+    if attacker is not None:
+        return Outcome(attacker=filed, defender=missing_result)
+    return Outcome(attacker=missing_result, defender=filed)

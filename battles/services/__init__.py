@@ -1,0 +1,1 @@
+"""Services of the battles app: scenarios, turn summary sheets, the aftermath."""

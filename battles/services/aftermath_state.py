@@ -1,0 +1,191 @@
+"""Loading the aftermath's state from the database: the map, treasuries, armies, the units and
+characters that fought, and each battle's settled outcome with its sheets."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Sum
+
+from kingdoms.models import ArmoryItem, Army, Character, Kingdom, Province, TreasuryEntry, Unit
+from kingdoms.selectors import campaign_adjacency
+from orders.models import Turn, TurnEvent
+
+from ..models import Battle, TurnSummarySheet
+from ..rules.aftermath import (
+    AftermathState,
+    ArmyA,
+    BattleA,
+    Casualty,
+    CharacterA,
+    ItemA,
+    KingdomA,
+    ProvinceA,
+    SideA,
+    UnitA,
+)
+from ..rules.results import Outcome
+from .summaries import battle_standing
+
+
+def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: list[int], faced: int) -> SideA:
+    army = battle.attacker_army_id if side == "attacker" else battle.defender_army_id
+    kingdom = battle.attacker_kingdom_id if side == "attacker" else battle.defender_kingdom_id
+    if sheet is None or sheet.status != TurnSummarySheet.Status.SUBMITTED:
+        return SideA(kingdom=kingdom, army=army, supports=tuple(supports), points_faced=faced)
+    return SideA(
+        kingdom=kingdom,
+        army=army,
+        supports=tuple(supports),
+        casualties=tuple(
+            Casualty(
+                unit=int(c["unit"]),
+                models_lost=int(c.get("models_lost", 0)),
+                champion=bool(c.get("champion")),
+                standard=bool(c.get("standard")),
+                musician=bool(c.get("musician")),
+                one_use_used=bool(c.get("one_use_used")),
+            )
+            for c in sheet.casualties
+        ),
+        characters_lost=tuple(int(c) for c in sheet.characters_lost),
+        loot_choice=sheet.loot_choice,
+        negotiation_gold=sheet.negotiation_gold,
+        story=bool(sheet.story.strip()),
+        points_faced=faced,
+    )
+
+
+def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
+    """The state the aftermath rules need. Raises ValueError if a battle is not settled (the
+    service checks first, and refuses with the reasons)."""
+    campaign = turn.campaign
+    provinces = list(Province.objects.filter(campaign=campaign))
+    number_of = {p.id: p.number for p in provinces}
+    kingdoms = list(Kingdom.objects.filter(campaign=campaign))
+    treasury = dict(
+        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
+    )
+    armies = list(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE))
+    came_from: dict[int, int] = {}
+    for event in TurnEvent.objects.filter(turn=turn, code="moved").exclude(army=None):
+        came_from[event.army_id] = int(event.data["from"])  # type: ignore[index]
+    battles = list(
+        Battle.objects.filter(turn=turn)
+        .select_related("province", "attacker_kingdom", "defender_kingdom", "attacker_army", "defender_army")
+        .prefetch_related("supports", "summary_sheets")
+        .order_by("province__number", "id")
+    )
+    involved = {k for b in battles for k in (b.attacker_kingdom_id, b.defender_kingdom_id) if k}
+    units = list(Unit.objects.filter(army__kingdom__in=involved, army__status=Army.Status.ACTIVE))
+    unit_ids = [u.id for u in units]
+    characters = Character.objects.filter(kingdom__in=involved, alive=True, unit__in=unit_ids).select_related("unit")
+    items = ArmoryItem.objects.filter(bearer__in=unit_ids, destroyed=False)
+
+    state = AftermathState(
+        turn=turn.number,
+        provinces={
+            p.number: ProvinceA(
+                number=p.number,
+                name=p.name,
+                settlement=p.settlement,
+                controller=p.controller_id,
+                looted_turn=p.looted_turn,
+            )
+            for p in provinces
+        },
+        adjacency=campaign_adjacency(campaign),
+        kingdoms={
+            k.id: KingdomA(
+                id=k.id,
+                name=k.name,
+                army_type=k.army_type,
+                treasury=treasury.get(k.id, 0),
+                capitol=number_of.get(k.capitol_id) if k.capitol_id else None,
+            )
+            for k in kingdoms
+        },
+        armies={
+            a.id: ArmyA(
+                id=a.id,
+                kingdom=a.kingdom_id,
+                name=a.name,
+                province=number_of.get(a.province_id) if a.province_id else None,
+                came_from=came_from.get(a.id),
+                experience=a.experience,
+                pending_losses=a.pending_losses,
+                garrison=a.kind == Army.Kind.GARRISON,
+            )
+            for a in armies
+        },
+        units={
+            u.id: UnitA(
+                id=u.id,
+                army=u.army_id,
+                name=u.name,
+                models_count=u.models_count,
+                points_per_model=u.points_per_model,
+                equipment_points=u.equipment_points,
+                one_use=u.one_use,
+                veteran_level=u.veteran_level,
+                veteran_eligible=u.veteran_eligible,
+            )
+            for u in units
+        },
+        characters={
+            c.id: CharacterA(
+                id=c.id,
+                kingdom=c.kingdom_id,
+                unit=c.unit_id,
+                name=c.unit.name,
+                role=c.role,
+                injuries=list(c.injuries),
+            )
+            for c in characters
+        },
+        items={i.id: ItemA(id=i.id, name=i.name, points=i.points, bearer=i.bearer_id) for i in items},
+        battles=[],
+    )
+
+    deadline_passed = now > turn.results_deadline
+    for battle in battles:
+        standing = battle_standing(battle, deadline_passed=deadline_passed)
+        if not isinstance(standing, Outcome):
+            raise ValueError(f"The battle in {battle.province} is not settled: {standing.message}")
+        sheets = {s.kingdom_id: s for s in battle.summary_sheets.all()}
+        supports: dict[str, list[int]] = {"attacker": [], "defender": []}
+        support_points: dict[str, int] = {"attacker": 0, "defender": 0}
+        for s in battle.supports.all():
+            supports[s.side].append(s.army_id)
+            support_points[s.side] += s.points
+
+        def points(army_id: int | None) -> int:
+            return state.army_points(army_id) if army_id in state.armies else 0
+
+        faced: dict[str, Any] = {
+            "attacker": points(battle.defender_army_id)
+            + support_points["defender"]
+            + battle.garrison_points
+            + battle.fortified_points,
+            "defender": points(battle.attacker_army_id) + support_points["attacker"],
+        }
+        state.battles.append(
+            BattleA(
+                id=battle.pk,
+                province=battle.province.number,
+                attacker=_side(
+                    battle, "attacker", sheets.get(battle.attacker_kingdom_id), supports["attacker"], faced["attacker"]
+                ),
+                defender=_side(
+                    battle,
+                    "defender",
+                    sheets.get(battle.defender_kingdom_id) if battle.defender_kingdom_id else None,
+                    supports["defender"],
+                    faced["defender"],
+                ),
+                outcome=standing,
+                both_moved=battle.both_moved,
+            )
+        )
+    return state

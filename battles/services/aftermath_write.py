@@ -1,0 +1,138 @@
+"""Writing the aftermath back: armies, units, characters, items, provinces, the ledger, the
+events, the dice and the battles' results (inside the aftermath's transaction)."""
+
+from __future__ import annotations
+
+from django.db.models import Max
+
+from briternia.dice import SeededDice
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, Character, DiceRoll, Province, TreasuryEntry, Unit
+from orders.models import Turn, TurnEvent
+
+from ..models import Battle
+from ..rules.aftermath import AftermathResult, AftermathState
+
+
+def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult, dice: SeededDice) -> None:
+    state = result.state
+    campaign = turn.campaign
+    provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
+
+    armies = {a.id: a for a in Army.objects.filter(pk__in=list(state.armies))}
+    changed_armies = []
+    retreats = []
+    for army_id, after in state.armies.items():
+        was = before.armies[army_id]
+        row = armies[army_id]
+        if (after.province, after.experience, after.disbanded) == (was.province, was.experience, was.disbanded):
+            continue
+        row.experience = after.experience
+        if after.province != was.province and after.province is not None:
+            row.province = provinces[after.province]
+            retreats.append(row)
+        if after.disbanded:
+            row.status = Army.Status.DISBANDED
+        changed_armies.append(row)
+    Army.objects.bulk_update(changed_armies, ["experience", "province", "status"])
+    last_step = dict(
+        ArmyMovement.objects.filter(army__in=retreats, turn=turn.number).values_list("army").annotate(step=Max("step"))
+    )
+    ArmyMovement.objects.bulk_create(
+        ArmyMovement(army=row, turn=turn.number, step=(last_step.get(row.id) or 0) + 1, province=row.province)
+        for row in retreats
+    )
+
+    units = {u.id: u for u in Unit.objects.filter(pk__in=list(state.units))}
+    changed_units = []
+    for unit_id, after in state.units.items():
+        was = before.units[unit_id]
+        if (after.models_count, after.veteran_level, after.veteran_eligible) == (
+            was.models_count,
+            was.veteran_level,
+            was.veteran_eligible,
+        ):
+            continue
+        row = units[unit_id]
+        row.models_lost += max(0, was.models_count - after.models_count)
+        row.models_count = after.models_count
+        row.veteran_level = after.veteran_level
+        row.veteran_eligible = after.veteran_eligible
+        changed_units.append(row)
+    Unit.objects.bulk_update(changed_units, ["models_lost", "models_count", "veteran_level", "veteran_eligible"])
+
+    # Characters one by one, the dead first: a kingdom has one living Warlord at every moment.
+    characters = {c.id: c for c in Character.objects.filter(pk__in=list(state.characters))}
+    ordered = sorted(state.characters.values(), key=lambda c: (c.alive, c.id))
+    for after in ordered:
+        was = before.characters[after.id]
+        if (after.alive, after.role, after.injuries) == (was.alive, was.role, was.injuries):
+            continue
+        row = characters[after.id]
+        row.alive, row.role, row.injuries = after.alive, after.role, after.injuries
+        row.save(update_fields=["alive", "role", "injuries"])
+
+    items = {i.id: i for i in ArmoryItem.objects.filter(pk__in=list(state.items))}
+    changed_items = []
+    for item_id, after in state.items.items():
+        was = before.items[item_id]
+        if (after.bearer, after.destroyed) != (was.bearer, was.destroyed):
+            row = items[item_id]
+            row.bearer_id, row.destroyed = after.bearer, after.destroyed
+            changed_items.append(row)
+    ArmoryItem.objects.bulk_update(changed_items, ["bearer", "destroyed"])
+
+    changed_provinces = []
+    for number, after in state.provinces.items():
+        was = before.provinces[number]
+        if (after.controller, after.settlement, after.looted_turn) == (was.controller, was.settlement, was.looted_turn):
+            continue
+        row = provinces[number]
+        if after.controller != was.controller:
+            row.fortified = False  # Fortify: the bonuses are lost when control of the province changes
+        row.controller_id, row.settlement, row.looted_turn = after.controller, after.settlement, after.looted_turn
+        changed_provinces.append(row)
+    Province.objects.bulk_update(changed_provinces, ["controller", "settlement", "looted_turn", "fortified"])
+
+    TreasuryEntry.objects.bulk_create(
+        TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
+        for e in result.events
+        if e.gold and e.kingdom is not None
+    )
+    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
+    TurnEvent.objects.bulk_create(
+        TurnEvent(
+            turn=turn,
+            sequence=start + i,
+            phase=e.phase,
+            code=e.code,
+            text=e.text,
+            kingdom_id=e.kingdom,
+            army_id=e.army,
+            province=e.province,
+            gold=e.gold,
+            data=e.data,
+        )
+        for i, e in enumerate(result.events)
+    )
+    DiceRoll.objects.bulk_create(
+        DiceRoll(
+            campaign=campaign,
+            turn=turn.number,
+            stream=dice.stream,
+            sequence=i,
+            expression=r.expression,
+            faces=list(r.faces),
+            total=r.total,
+            purpose=r.purpose,
+            kingdoms=list(r.kingdoms),
+            armies=list(r.armies),
+        )
+        for i, r in enumerate(dice.rolls)
+    )
+    rows = {b.id: b for b in Battle.objects.filter(turn=turn)}
+    for settled in result.battles:
+        row = rows[settled.battle]
+        row.result = settled.result.value
+        row.victor = settled.victor or ""
+        row.status = Battle.Status.RESOLVED
+    Battle.objects.bulk_update(list(rows.values()), ["result", "victor", "status"])

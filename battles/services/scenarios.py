@@ -1,0 +1,157 @@
+"""Each scheduled battle's scenario (Appendix: Scenario Generator), rolled when the turn's battles
+are posted, stored on the battle, and sent to its players as a PDF scenario sheet."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db import transaction
+
+from briternia.dice import SeededDice
+from briternia.pdf import pdf_render
+from kingdoms.models import Character, DiceRoll, Kingdom
+from kingdoms.selectors import army_points
+
+from ..models import Battle
+from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+
+GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
+
+
+def scenario_stream(battle: Battle) -> str:
+    """Each battle rolls on its own stream of the turn's seed, so one battle's scenario does not
+    depend on how many other battles the turn has."""
+    return f"scenario:{battle.province.number}:{battle.attacker_army_id}"
+
+
+def general_abilities(army_ids: list[int]) -> dict[int, frozenset[str]]:
+    """The Archetype Abilities of each army's General (the Warlord leads the army he is in).
+    Amnesia takes a character's abilities away (Character Injury Chart)."""
+    abilities: dict[int, frozenset[str]] = defaultdict(frozenset)
+    characters = Character.objects.filter(
+        unit__army_id__in=army_ids, role__in=GENERAL_ROLES, alive=True
+    ).select_related("unit")
+    for character in characters.order_by("role", "id"):  # "general" sorts before "warlord": the Warlord wins
+        if any(i.get("code") == "amnesia" for i in character.injuries):
+            abilities[character.unit.army_id] = frozenset()
+        else:
+            abilities[character.unit.army_id] = frozenset(character.abilities)
+    return abilities
+
+
+def _side_name(kingdom: Kingdom | None, army: Any, fallback: str) -> str:
+    if army is not None:
+        return f"{army.kingdom.name}: {army.name}"
+    if kingdom is not None:
+        return f"{kingdom.name}: {fallback}"
+    return fallback
+
+
+def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> ScenarioSetup:
+    """What the Scenario Generator needs to know about a battle."""
+    province = battle.province
+    settlement = province.settlement
+    if battle.defender_kingdom is not None and battle.defender_kingdom.capitol_id == province.id:
+        settlement = "capitol"
+    sides = {s.side for s in battle.supports.all()}
+    garrison = f"Garrison of {province.name}"
+    attacker = ScenarioSide(
+        name=_side_name(battle.attacker_kingdom, battle.attacker_army, garrison),
+        kingdom=battle.attacker_kingdom_id,
+        army=battle.attacker_army_id,
+        general_abilities=abilities.get(battle.attacker_army_id, frozenset()),
+        supported="attacker" in sides,
+    )
+    defender = ScenarioSide(
+        name=_side_name(battle.defender_kingdom, battle.defender_army, garrison),
+        kingdom=battle.defender_kingdom_id,
+        army=battle.defender_army_id,
+        general_abilities=abilities.get(battle.defender_army_id, frozenset())
+        if battle.defender_army_id
+        else frozenset(),
+        supported="defender" in sides or (battle.defender_army_id is not None and battle.garrison_points > 0),
+        fortified=battle.fortified_points > 0,
+    )
+    return ScenarioSetup(
+        terrain=province.terrain,
+        settlement=settlement,
+        attacker=attacker,
+        defender=defender,
+        defending=not battle.both_moved,
+    )
+
+
+@transaction.atomic
+def battle_scenarios_generate(*, turn: Any) -> list[Battle]:
+    """Roll the scenario of every battle of the turn that has none yet (called in the turn's
+    resolution transaction); every roll is recorded."""
+    battles = list(
+        Battle.objects.filter(turn=turn, scenario__isnull=True)
+        .select_related(
+            "province", "attacker_kingdom", "attacker_army__kingdom", "defender_kingdom", "defender_army__kingdom"
+        )
+        .prefetch_related("supports")
+    )
+    army_ids = [a for b in battles for a in (b.attacker_army_id, b.defender_army_id) if a]
+    abilities = general_abilities(army_ids)
+    rolls = []
+    sequence = DiceRoll.objects.filter(campaign=turn.campaign, turn=turn.number).count()
+    for battle in battles:
+        stream = scenario_stream(battle)
+        dice = SeededDice(seed=turn.seed, stream=stream)
+        scenario = scenario_generate(scenario_setup(battle, abilities), dice)
+        battle.scenario = scenario.as_json()
+        for r in dice.rolls:
+            rolls.append(
+                DiceRoll(
+                    campaign=turn.campaign,
+                    turn=turn.number,
+                    stream=stream,
+                    sequence=sequence,
+                    expression=r.expression,
+                    faces=list(r.faces),
+                    total=r.total,
+                    purpose=r.purpose,
+                    kingdoms=list(r.kingdoms),
+                    armies=list(r.armies),
+                )
+            )
+            sequence += 1
+    Battle.objects.bulk_update(battles, ["scenario"])
+    DiceRoll.objects.bulk_create(rolls)
+    return battles
+
+
+def battle_scenario(battle: Battle) -> Scenario | None:
+    return Scenario.from_json(battle.scenario) if battle.scenario else None
+
+
+def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
+    """What the scenario sheet shows: every rolled result in full, and the forces of each side."""
+    scenario = battle_scenario(battle)
+    supports = list(battle.supports.select_related("army", "kingdom"))
+
+    def force(side: str) -> dict[str, Any]:
+        army = battle.attacker_army if side == "attacker" else battle.defender_army
+        kingdom = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
+        return {
+            "kingdom": kingdom,
+            "army": army,
+            "points": army_points(army) if army is not None else None,
+            "supports": [s for s in supports if s.side == side],
+        }
+
+    return {
+        "battle": battle,
+        "turn": battle.turn,
+        "campaign": battle.turn.campaign,
+        "scenario": scenario,
+        "sections": scenario_lines(scenario) if scenario else [],
+        "attacker": force("attacker"),
+        "defender": force("defender"),
+    }
+
+
+def scenario_sheet_pdf(battle: Battle) -> bytes:
+    return pdf_render("battles/scenario_print.html", scenario_sheet_context(battle))

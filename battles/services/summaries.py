@@ -1,0 +1,318 @@
+"""Turn Summary Sheets: each side's report of a battle, checked as a whole, compared with the
+opponent's, and ruled on by the organizer when the two disagree (Appendix: Turn Summary Sheet;
+8. End of Turn)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from briternia.errors import DomainError
+from kingdoms.models import Character, Kingdom, Unit
+
+from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
+from ..rules.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome
+
+RESULTS = dict(RESULT_CHOICES)
+LOOTABLE = ("town", "city")
+NOTE_MAX = 500
+STORY_MAX = 20_000
+
+
+def filing_kingdoms(battle: Battle) -> list[int]:
+    """The kingdoms that file a sheet for the battle: the attacker, and the defender when a player
+    commands it (a neutral or Ancient Dead garrison files none). Supports come from the side's
+    own kingdom, so its sheet covers their detachments."""
+    ids = [battle.attacker_kingdom_id]
+    if battle.defender_kingdom_id is not None and battle.defender_kingdom_id != battle.attacker_kingdom_id:
+        ids.append(battle.defender_kingdom_id)
+    return ids
+
+
+def side_of(battle: Battle, kingdom_id: int) -> str | None:
+    if kingdom_id == battle.attacker_kingdom_id:
+        return "attacker"
+    if kingdom_id == battle.defender_kingdom_id:
+        return "defender"
+    return None
+
+
+def side_army_ids(battle: Battle, side: str) -> list[int]:
+    """The side's fighting army and the parent armies of its support detachments."""
+    main = battle.attacker_army_id if side == "attacker" else battle.defender_army_id
+    ids = [main] if main else []
+    ids += [s.army_id for s in battle.supports.all() if s.side == side and s.army_id not in ids]
+    return ids
+
+
+def side_name(battle: Battle, side: str) -> str:
+    """'Ostland: First Army', or the garrison that fights for a settlement."""
+    army = battle.attacker_army if side == "attacker" else battle.defender_army
+    kingdom = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
+    if army is not None:
+        return f"{kingdom.name}: {army.name}" if kingdom else army.name
+    garrison = f"the garrison of {battle.province.name}"
+    return f"{kingdom.name}: {garrison}" if kingdom else garrison.capitalize()
+
+
+@dataclass(frozen=True)
+class SheetForm:
+    """What a kingdom's sheet for a battle may report: its units and characters in the battle."""
+
+    battle: Battle
+    kingdom: Kingdom
+    side: str
+    units: list[Unit]
+    characters: list[Character]
+    may_loot: bool  # the attacker, in a battle over a town or city
+    opponent: str
+
+
+def sheet_form(*, battle: Battle, kingdom: Kingdom) -> SheetForm:
+    side = side_of(battle, kingdom.id)
+    if side is None:
+        raise DomainError(f"{kingdom.name} did not fight the battle in {battle.province}.")
+    armies = side_army_ids(battle, side)
+    units = list(
+        Unit.objects.filter(army_id__in=armies, army__kingdom=kingdom)
+        .select_related("army")
+        .order_by("army_id", "position", "id")
+    )
+    characters = list(
+        Character.objects.filter(unit__army_id__in=armies, kingdom=kingdom, alive=True)
+        .select_related("unit__army")
+        .order_by("unit__army_id", "id")
+    )
+    other = side_name(battle, "defender" if side == "attacker" else "attacker")
+    return SheetForm(
+        battle=battle,
+        kingdom=kingdom,
+        side=side,
+        units=units,
+        characters=characters,
+        may_loot=side == "attacker" and battle.province.settlement in LOOTABLE,
+        opponent=other,
+    )
+
+
+def _flag(raw: Any) -> bool:
+    return raw is True or raw in ("on", "true", "1", 1)
+
+
+def _count(raw: Any) -> int | None:
+    if raw in (None, ""):
+        return 0
+    if isinstance(raw, bool):
+        return None
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def sheet_clean(form: SheetForm, data: dict[str, Any]) -> dict[str, Any]:
+    """Check a whole sheet; every problem is reported at once, naming the unit, army or rule."""
+    errors: list[str] = []
+    result = data.get("result") or ""
+    if result not in RESULTS:
+        errors.append("Battle result: choose one of the results on the ladder (Turn Summary Sheet).")
+    units = {u.id: u for u in form.units}
+    casualties = []
+    seen: set[int] = set()
+    for row in data.get("casualties") or []:
+        if not isinstance(row, dict):
+            errors.append("Casualties: each row is a unit with its losses.")
+            continue
+        unit = units.get(_count(row.get("unit")) or 0)
+        if unit is None:
+            errors.append(
+                f"Casualties: unit {row.get('unit')!r} is not one of {form.kingdom.name}'s units in this battle."
+            )
+            continue
+        if unit.id in seen:
+            errors.append(f"Casualties: {unit.name} ({unit.army.name}) is listed twice.")
+            continue
+        seen.add(unit.id)
+        lost = _count(row.get("models_lost"))
+        if lost is None or lost < 0:
+            errors.append(f"Casualties: {unit.name} ({unit.army.name}): models lost must be a whole number, 0 or more.")
+            continue
+        if lost > unit.models_count:
+            errors.append(
+                f"Casualties: {unit.name} ({unit.army.name}) has {unit.models_count} models; it cannot lose {lost} "
+                "(Casualty Recovery)."
+            )
+            continue
+        one_use_used = _flag(row.get("one_use_used"))
+        if one_use_used and not unit.one_use:
+            errors.append(f"Casualties: {unit.name} ({unit.army.name}) is not a one-use troop type.")
+            continue
+        entry = {
+            "unit": unit.id,
+            "models_lost": lost,
+            "champion": _flag(row.get("champion")),
+            "standard": _flag(row.get("standard")),
+            "musician": _flag(row.get("musician")),
+            "one_use_used": one_use_used,
+        }
+        if lost or entry["champion"] or entry["standard"] or entry["musician"] or one_use_used:
+            casualties.append(entry)
+    characters = {c.id: c for c in form.characters}
+    lost_characters = []
+    for raw in data.get("characters_lost") or []:
+        character = characters.get(_count(raw) or 0)
+        if character is None:
+            errors.append(f"Characters: {raw!r} is not one of {form.kingdom.name}'s characters in this battle.")
+        elif character.id not in lost_characters:
+            lost_characters.append(character.id)
+    loot = data.get("loot_choice") or ""
+    if loot not in ("", "loot", "sack"):
+        errors.append("Looting: choose loot or sack.")
+    elif loot and not form.may_loot:
+        errors.append("Looting: only the attacker of a battle over a town or city may loot or sack it (Looting).")
+    elif loot and result and result in RESULTS and not BattleResult(result).is_victory:
+        errors.append("Looting: only the victor may loot or sack the town or city (Looting).")
+    gold = _count(data.get("negotiation_gold"))
+    if gold is None or gold < 0:
+        errors.append("Money negotiations: the gold paid must be a whole number, 0 or more.")
+    note = str(data.get("negotiation_note") or "")
+    if len(note) > NOTE_MAX:
+        errors.append(f"Money negotiations: the note is longer than {NOTE_MAX} characters.")
+    story = str(data.get("story") or "")
+    if len(story) > STORY_MAX:
+        errors.append(f"Battle report: the story is longer than {STORY_MAX:,} characters.")
+    if errors:
+        raise DomainError(errors)
+    return {
+        "result": result,
+        "withdrew": _flag(data.get("withdrew")),
+        "opponent_withdrew": _flag(data.get("opponent_withdrew")),
+        "casualties": casualties,
+        "characters_lost": lost_characters,
+        "loot_choice": loot,
+        "negotiation_gold": gold,
+        "negotiation_note": note,
+        "story": story,
+    }
+
+
+def _open_for_sheets(battle: Battle, *, by_organizer: bool) -> None:
+    from orders.models import Turn
+
+    turn = battle.turn
+    if turn.status != Turn.Status.BATTLES:
+        raise DomainError(f"Turn {turn.number} is {turn.get_status_display().lower()}: sheets can no longer change.")
+    if not by_organizer and timezone.now() > turn.results_deadline:
+        raise DomainError("The results deadline has passed: ask the organizer to enter your sheet (8. End of Turn).")
+
+
+@transaction.atomic
+def summary_sheet_save(
+    *,
+    battle: Battle,
+    kingdom: Kingdom,
+    data: dict[str, Any],
+    entered_by: AbstractBaseUser | None,
+    submit: bool = True,
+    by_organizer: bool = False,
+) -> TurnSummarySheet:
+    """Save (and by default submit) a kingdom's sheet for a battle. An invalid sheet is refused
+    as a whole and nothing is saved."""
+    battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
+    _open_for_sheets(battle, by_organizer=by_organizer)
+    clean = sheet_clean(sheet_form(battle=battle, kingdom=kingdom), data)
+    sheet, _ = TurnSummarySheet.objects.get_or_create(
+        battle=battle, kingdom=kingdom, defaults={"result": clean["result"]}
+    )
+    for field, value in clean.items():
+        setattr(sheet, field, value)
+    sheet.entered_by = entered_by  # type: ignore[assignment]
+    sheet.by_organizer = by_organizer
+    if submit:
+        sheet.status = TurnSummarySheet.Status.SUBMITTED
+        sheet.submitted_at = timezone.now()
+    sheet.save()
+    if battle.status == Battle.Status.SCHEDULED and submit:
+        battle.status = Battle.Status.REPORTED
+        battle.save(update_fields=["status"])
+    return sheet
+
+
+def side_report(sheet: TurnSummarySheet | None) -> SideReport | None:
+    if sheet is None or sheet.status != TurnSummarySheet.Status.SUBMITTED:
+        return None
+    return SideReport(
+        result=BattleResult(sheet.result), withdrew=sheet.withdrew, opponent_withdrew=sheet.opponent_withdrew
+    )
+
+
+def battle_standing(battle: Battle, *, deadline_passed: bool) -> Outcome | Conflict | Pending:
+    """Where the battle's result stands: agreed, in conflict, or waiting for a sheet. An
+    organizer's ruling settles it whatever the sheets say."""
+    sheets = {s.kingdom_id: s for s in battle.summary_sheets.all()}
+    if battle.ruling_result:
+        attacker = SideReport(
+            result=BattleResult(battle.ruling_result),
+            withdrew=battle.ruling_attacker_withdrew,
+            opponent_withdrew=battle.ruling_defender_withdrew,
+        )
+        return battle_outcome(attacker, None, defender_files=False, deadline_passed=True)
+    return battle_outcome(
+        side_report(sheets.get(battle.attacker_kingdom_id)),
+        side_report(sheets.get(battle.defender_kingdom_id)) if battle.defender_kingdom_id else None,
+        defender_files=battle.defender_kingdom_id is not None,
+        deadline_passed=deadline_passed,
+    )
+
+
+@transaction.atomic
+def battle_rule(
+    *,
+    battle: Battle,
+    result: str,
+    attacker_withdrew: bool,
+    defender_withdrew: bool,
+    note: str,
+    ruled_by: AbstractBaseUser,
+) -> Battle:
+    """The organizer decides a battle's result (read from the attacker's side), overruling the
+    sheets: for a conflict, or a correction."""
+    battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
+    _open_for_sheets(battle, by_organizer=True)
+    errors = []
+    if result not in RESULTS:
+        errors.append("Ruling: choose the battle's result on the ladder, read from the attacker's side.")
+    if len(note) > 300:
+        errors.append("Ruling: the note is longer than 300 characters.")
+    if errors:
+        raise DomainError(errors)
+    battle.ruling_result = result
+    battle.ruling_attacker_withdrew = attacker_withdrew
+    battle.ruling_defender_withdrew = defender_withdrew
+    battle.ruling_note = note
+    battle.ruled_by = ruled_by  # type: ignore[assignment]
+    battle.save(
+        update_fields=[
+            "ruling_result",
+            "ruling_attacker_withdrew",
+            "ruling_defender_withdrew",
+            "ruling_note",
+            "ruled_by",
+        ]
+    )
+    return battle
+
+
+def standing_text(standing: Outcome | Conflict | Pending) -> str:
+    """The organizer's one line on where a battle's result stands."""
+    if isinstance(standing, Outcome):
+        if standing.victor is None:
+            return f"Agreed: {standing.attacker.result.label} for the attacker, no victor."
+        return f"Agreed: {standing.attacker.result.label} for the attacker; the {standing.victor} wins."
+    if isinstance(standing, Conflict):
+        return f"Conflict: {standing.message}"
+    return f"Waiting: {standing.message}"

@@ -1,0 +1,270 @@
+"""Pages of the battles: the turn's battles, each battle's scenario sheet (page and PDF), the turn
+summary sheet form, the organizer's ruling and aftermath, and the stand-alone scenario generator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from briternia.dice import SeededDice, new_seed
+from briternia.errors import DomainError
+from kingdoms.rules.maps import TERRAINS
+from kingdoms.selectors import is_organizer, kingdom_of
+from orders.rules.schedule import deadline_text
+from orders.selectors import turn_get
+
+from . import selectors
+from .models import RESULT_CHOICES, TurnSummarySheet
+from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from .services.aftermath import aftermath_request
+from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
+from .services.summaries import (
+    battle_rule,
+    battle_standing,
+    filing_kingdoms,
+    sheet_form,
+    side_name,
+    summary_sheet_save,
+)
+
+SETTLEMENT_CHOICES = ("none", "town", "city", "capitol", "ruins")
+
+
+def _deadline_passed(turn) -> bool:  # type: ignore[no-untyped-def]
+    return timezone.now() > turn.results_deadline
+
+
+@login_required
+def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """The turn's battles with the state of their sheets; for the organizer, the conflicts and the
+    button that runs the aftermath."""
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    battles = selectors.turn_battles(user=request.user, turn=turn)
+    organizer = is_organizer(request.user, turn.campaign)
+    own = kingdom_of(user=request.user, campaign=turn.campaign)
+    passed = _deadline_passed(turn)
+    rows = []
+    for b in battles:
+        sheets = {s.kingdom_id: s for s in b.summary_sheets.all()}
+        row: dict[str, Any] = {
+            "battle": b,
+            "attacker": side_name(b, "attacker"),
+            "defender": side_name(b, "defender"),
+            "own_sheet": sheets.get(own.pk) if own else None,
+            "own_files": own is not None and own.pk in filing_kingdoms(b),
+        }
+        if organizer:
+            row["standing"] = battle_standing(b, deadline_passed=passed)
+            row["sheets"] = [(k, sheets.get(k)) for k in filing_kingdoms(b)]
+        rows.append(row)
+    return render(
+        request,
+        "battles/turn_battles.html",
+        {
+            "turn": turn,
+            "campaign": turn.campaign,
+            "rows": rows,
+            "organizer": organizer,
+            "own": own,
+            "deadline_passed": passed,
+            "results_deadline": deadline_text(turn.results_deadline, turn.campaign.time_zone),
+        },
+    )
+
+
+@login_required
+def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
+    battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+    organizer = is_organizer(request.user, battle.turn.campaign)
+    context = scenario_sheet_context(battle)
+    context.update(
+        {
+            "organizer": organizer,
+            "sheets": selectors.sheets_visible(user=request.user, battle=battle),
+            "attacker_name": side_name(battle, "attacker"),
+            "defender_name": side_name(battle, "defender"),
+            "results": RESULT_CHOICES,
+            "own": kingdom_of(user=request.user, campaign=battle.turn.campaign),
+            "filing": filing_kingdoms(battle),
+        }
+    )
+    if organizer:
+        context["standing"] = battle_standing(battle, deadline_passed=_deadline_passed(battle.turn))
+    return render(request, "battles/battle.html", context)
+
+
+@login_required
+def battle_scenario_pdf(request: HttpRequest, battle_id: int) -> HttpResponse:
+    battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+    if not battle.scenario:
+        raise Http404("This battle has no scenario yet.")
+    response = HttpResponse(scenario_sheet_pdf(battle), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="scenario-turn{battle.turn.number}-battle{battle.pk}.pdf"'
+    return response
+
+
+def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
+    """The sheet form's fields as the service's data (the same shape the API takes)."""
+    return {
+        "result": post.get("result", ""),
+        "withdrew": post.get("withdrew"),
+        "opponent_withdrew": post.get("opponent_withdrew"),
+        "casualties": [
+            {
+                "unit": u.id,
+                "models_lost": post.get(f"lost-{u.id}", ""),
+                "champion": post.get(f"champion-{u.id}"),
+                "standard": post.get(f"standard-{u.id}"),
+                "musician": post.get(f"musician-{u.id}"),
+                "one_use_used": post.get(f"oneuse-{u.id}"),
+            }
+            for u in form.units
+        ],
+        "characters_lost": [c.id for c in form.characters if post.get(f"character-{c.id}")],
+        "loot_choice": post.get("loot_choice", ""),
+        "negotiation_gold": post.get("negotiation_gold", ""),
+        "negotiation_note": post.get("negotiation_note", ""),
+        "story": post.get("story", ""),
+    }
+
+
+@login_required
+def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | None = None) -> HttpResponse:
+    """A kingdom's Turn Summary Sheet for one battle; the organizer may enter or correct any."""
+    battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+    kingdom = selectors.sheet_kingdom(user=request.user, battle=battle, kingdom_id=kingdom_id)
+    organizer = is_organizer(request.user, battle.turn.campaign)
+    by_organizer = organizer and kingdom_of(user=request.user, campaign=battle.turn.campaign) != kingdom
+    form = sheet_form(battle=battle, kingdom=kingdom)
+    sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom=kingdom).first()
+    errors: list[str] = []
+    values: dict[str, Any] = {}
+    if request.method == "POST":
+        values = _sheet_data(request.POST, form)
+        try:
+            summary_sheet_save(
+                battle=battle,
+                kingdom=kingdom,
+                data=values,
+                entered_by=request.user,
+                submit=request.POST.get("action") != "draft",
+                by_organizer=by_organizer,
+            )
+        except DomainError as exc:
+            errors = exc.messages
+        else:
+            messages.success(request, f"The turn summary sheet of {kingdom.name} for {battle.province} is saved.")
+            return redirect("battle", battle_id=battle.pk)
+    elif sheet is not None:
+        values = {
+            "result": sheet.result,
+            "withdrew": sheet.withdrew,
+            "opponent_withdrew": sheet.opponent_withdrew,
+            "casualties": sheet.casualties,
+            "characters_lost": sheet.characters_lost,
+            "loot_choice": sheet.loot_choice,
+            "negotiation_gold": sheet.negotiation_gold,
+            "negotiation_note": sheet.negotiation_note,
+            "story": sheet.story,
+        }
+    by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
+    unit_rows = [(u, by_unit.get(u.id, {})) for u in form.units]
+    lost_characters = {int(c) for c in values.get("characters_lost", []) if str(c).isdigit()}
+    return render(
+        request,
+        "battles/summary_sheet.html",
+        {
+            "battle": battle,
+            "turn": battle.turn,
+            "campaign": battle.turn.campaign,
+            "kingdom": kingdom,
+            "form": form,
+            "sheet": sheet,
+            "values": values,
+            "unit_rows": unit_rows,
+            "lost_characters": lost_characters,
+            "errors": errors,
+            "results": RESULT_CHOICES,
+            "by_organizer": by_organizer,
+            "results_deadline": deadline_text(battle.turn.results_deadline, battle.turn.campaign.time_zone),
+        },
+        status=400 if errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def battle_ruling(request: HttpRequest, battle_id: int) -> HttpResponse:
+    battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+    if not is_organizer(request.user, battle.turn.campaign):
+        raise Http404
+    try:
+        battle_rule(
+            battle=battle,
+            result=request.POST.get("result", ""),
+            attacker_withdrew=bool(request.POST.get("attacker_withdrew")),
+            defender_withdrew=bool(request.POST.get("defender_withdrew")),
+            note=request.POST.get("note", ""),
+            ruled_by=request.user,
+        )
+    except DomainError as exc:
+        for m in exc.messages:
+            messages.error(request, m)
+    else:
+        messages.success(request, f"The result of the battle in {battle.province} is decided.")
+    return redirect("battle", battle_id=battle.pk)
+
+
+@login_required
+@require_POST
+def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    if not is_organizer(request.user, turn.campaign):
+        raise Http404
+    try:
+        aftermath_request(turn=turn)
+    except DomainError as exc:
+        for m in exc.messages:
+            messages.error(request, m)
+    else:
+        messages.success(request, f"The aftermath of turn {turn.number} is being resolved.")
+    return redirect("turn-battles", turn_id=turn.pk)
+
+
+def scenario_generator_page(request: HttpRequest) -> HttpResponse:
+    """A stand-alone scenario for any province, for players who just want one (no campaign)."""
+    terrain = request.GET.get("terrain", "")
+    settlement = request.GET.get("settlement", "none")
+    context: dict[str, Any] = {"terrains": TERRAINS, "settlements": SETTLEMENT_CHOICES, "values": request.GET}
+    if terrain:
+        errors = []
+        if terrain not in TERRAINS:
+            errors.append(f"Terrain: choose one of {', '.join(TERRAINS)}.")
+        if settlement not in SETTLEMENT_CHOICES:
+            errors.append(f"Settlement: choose one of {', '.join(SETTLEMENT_CHOICES)}.")
+        seed = request.GET.get("seed") or new_seed()
+        if len(seed) > 32:
+            errors.append("Seed: at most 32 characters.")
+        if errors:
+            context["errors"] = errors
+            return render(request, "battles/scenario_generator.html", context, status=400)
+        setup = ScenarioSetup(
+            terrain=terrain,
+            settlement=settlement,
+            attacker=ScenarioSide(name="Attacker", supported=bool(request.GET.get("attacker_supported"))),
+            defender=ScenarioSide(
+                name="Defender",
+                supported=bool(request.GET.get("defender_supported")),
+                fortified=bool(request.GET.get("fortified")),
+            ),
+            defending=not request.GET.get("both_moved"),
+        )
+        scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
+        context.update({"scenario": scenario, "sections": scenario_lines(scenario), "seed": seed})
+    return render(request, "battles/scenario_generator.html", context)

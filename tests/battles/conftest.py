@@ -1,0 +1,39 @@
+"""A demo campaign whose turn 1 is resolved into battles: a field battle with a support
+detachment, and a battle for a city against its garrison."""
+
+from __future__ import annotations
+
+import pytest
+
+from kingdoms.models import Kingdom, Province
+from orders.services.resolution import turn_resolve
+from tests.battle_setup import file_battle_orders
+
+
+@pytest.fixture
+def k(demo_campaign):
+    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    return demo_campaign.turns.get(number=1)
+
+
+@pytest.fixture
+def province(demo_campaign):
+    return lambda number: Province.objects.get(campaign=demo_campaign, number=number)
+
+
+@pytest.fixture
+def battles_filed(demo_campaign, turn):
+    return file_battle_orders(demo_campaign, turn)
+
+
+@pytest.fixture
+def battles_posted(turn, battles_filed, django_capture_on_commit_callbacks):
+    """Turn 1 resolved: its battles scheduled, their scenarios rolled and emailed."""
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_resolve(turn_id=turn.pk).resolved
+    turn.refresh_from_db()
+    return battles_filed

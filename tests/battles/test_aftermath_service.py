@@ -1,0 +1,186 @@
+"""The aftermath through the service and the task (battles/services/aftermath.py): the whole cycle
+from the posted battles through the sheets to the next turn, on the demo campaign; claimed once;
+refused while a result is in conflict; the missing-sheet rule; the deadline sweep; a real worker.
+Rulebook: 7. Aftermath, 8. End of Turn, Experience Points, Looting, Casualty Recovery."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db.models import Sum
+from freezegun import freeze_time
+
+from battles.models import Battle
+from battles.services.aftermath import aftermath_request, aftermath_resolve
+from battles.services.summaries import summary_sheet_save
+from briternia.errors import DomainError
+from kingdoms.models import Army, DiceRoll, Province, TreasuryEntry, Unit
+from orders.models import Turn, TurnEvent
+from orders.tasks import deadline_sweep
+from tests.conftest import needs_broker
+
+
+def _save(battle, kingdom, **data):
+    return summary_sheet_save(battle=battle, kingdom=kingdom, data=data, entered_by=kingdom.players.first())
+
+
+@pytest.fixture
+def battles(turn, battles_posted):
+    return {b.province.number: b for b in Battle.objects.filter(turn=turn)}
+
+
+def _gold(kingdom) -> int:
+    return TreasuryEntry.objects.filter(kingdom=kingdom).aggregate(total=Sum("amount"))["total"]
+
+
+def test_the_whole_aftermath_by_the_rules(turn, k, battles, battles_posted):
+    """The Raiders win a minor victory in Hartwood (the Wardens retreat: they did not move, so to a
+    home territory); the Boyz win a major victory over Eldenhall's garrison and loot the city."""
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+    spearmen = Unit.objects.get(army__name="Raiders", name="Spearmen")
+    _save(battles[62], k["Tor Anlec"], result="minor-victory", casualties=[{"unit": spearmen.id, "models_lost": 12}])
+    _save(
+        battles[62],
+        k["Ostland"],
+        result="minor-loss",
+        casualties=[{"unit": halberdiers.id, "models_lost": 24}],
+        story="The Wardens fell back through the trees.",
+    )
+    _save(battles[61], k["Da Red Fang"], result="major-victory", loot_choice="loot")
+    _save(battles[61], k["Ostland"], result="major-loss")
+    gold_before = {name: _gold(kingdom) for name, kingdom in k.items()}
+
+    outcome = aftermath_resolve(turn_id=turn.pk)
+    assert outcome.resolved
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.REPORTED and turn.resolution_error == ""
+    assert outcome.next_turn.number == 2 and outcome.next_turn.status == Turn.Status.ORDERS_OPEN
+
+    # The victor keeps the province; the loser retreats to a province with no army in it (A5).
+    raiders, wardens = Army.objects.get(name="Raiders"), Army.objects.get(name="Wardens")
+    assert Province.objects.get(campaign=turn.campaign, number=62).controller == k["Tor Anlec"]
+    assert raiders.province.number == 62
+    assert wardens.province.number != 62
+    assert not Army.objects.filter(province=wardens.province, status="active").exclude(pk=wardens.pk).exists()
+    assert wardens.province.number in set(
+        Province.objects.get(campaign=turn.campaign, number=62).neighbours.values_list("number", flat=True)
+    )
+    # A1: 75 for the victory, 50 for the loss, +3 for Ostland's story (Stories Are Nice).
+    assert raiders.experience == 75
+    assert wardens.experience == 50 + 3
+    # A3: the Boyz loot Eldenhall: +1,000 gold, the city is theirs, and it cannot raise armies for a turn.
+    eldenhall = Province.objects.get(campaign=turn.campaign, number=61)
+    assert eldenhall.controller == k["Da Red Fang"] or eldenhall.settlement == "none"  # Savages may sack (1-2)
+    loot = TreasuryEntry.objects.filter(kingdom=k["Da Red Fang"], turn=1, reason="loot")
+    assert [e.amount for e in loot] in ([1000], [2000])
+    # A2: a major victory against a 1,000-point garrison: 2 x 150 gold.
+    victory = TreasuryEntry.objects.filter(kingdom=k["Da Red Fang"], turn=1, reason="victory")
+    assert [e.amount for e in victory] == [300]
+    assert _gold(k["Da Red Fang"]) - gold_before["Da Red Fang"] == sum(e.amount for e in [*loot, *victory])
+    # Tor Anlec's minor victory against the Wardens' 1,290 points and the 200-point detachment: 2 x 100.
+    assert [e.amount for e in TreasuryEntry.objects.filter(kingdom=k["Tor Anlec"], turn=1, reason="victory")] == [200]
+    # A4: some of the 24 Halberdiers came back (rounded down for the loser), never more than were lost.
+    halberdiers.refresh_from_db()
+    assert 36 <= halberdiers.models_count <= 36 + 16
+    spearmen.refresh_from_db()
+    assert 38 <= spearmen.models_count <= 50
+    # Every change has its event, every roll its row, every gold movement its ledger row.
+    events = TurnEvent.objects.filter(turn=turn, phase="aftermath")
+    assert events.filter(army=wardens).exists() and events.filter(army=raiders).exists()
+    assert sorted(e.gold for e in events if e.gold) == sorted(
+        TreasuryEntry.objects.filter(turn=1, reason__in=["loot", "victory", "transfer"]).values_list(
+            "amount", flat=True
+        )
+    )
+    assert DiceRoll.objects.filter(campaign=turn.campaign, turn=1, stream="aftermath").exists()
+    assert Battle.objects.filter(turn=turn, status=Battle.Status.RESOLVED).count() == 2
+    assert Battle.objects.get(pk=battles[62].pk).victor == "attacker"
+
+
+def test_the_aftermath_runs_once(turn, k, battles):
+    _save(battles[62], k["Tor Anlec"], result="draw")
+    _save(battles[62], k["Ostland"], result="draw")
+    _save(battles[61], k["Da Red Fang"], result="minor-loss")
+    _save(battles[61], k["Ostland"], result="minor-victory")
+    assert aftermath_resolve(turn_id=turn.pk).resolved
+    events = TurnEvent.objects.filter(turn=turn).count()
+    assert not aftermath_resolve(turn_id=turn.pk).resolved
+    assert TurnEvent.objects.filter(turn=turn).count() == events
+    assert Turn.objects.filter(campaign=turn.campaign).count() == 2
+    # A draw: nobody wins; the Raiders, who moved in, go back where they came from (52).
+    assert Army.objects.get(name="Raiders").province.number == 52
+    assert Army.objects.get(name="Wardens").province.number == 62
+
+
+def test_a_conflict_holds_the_aftermath_and_changes_nothing(turn, k, battles):
+    _save(battles[62], k["Tor Anlec"], result="major-victory")
+    _save(battles[62], k["Ostland"], result="draw")
+    with pytest.raises(DomainError, match="62 Hartwood"):
+        aftermath_request(turn=turn)
+    with freeze_time(turn.results_deadline + dt.timedelta(hours=1)):
+        with pytest.raises(DomainError):
+            aftermath_resolve(turn_id=turn.pk)
+        assert deadline_sweep.delay().get()["aftermaths"] == 0
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.BATTLES and "62 Hartwood" in turn.resolution_error
+    assert not TurnEvent.objects.filter(turn=turn, phase="aftermath").exists()
+
+
+def test_a7_no_sheet_by_the_deadline_is_a_major_loss_without_experience(turn, k, battles):
+    """A7 / 8. End of Turn: Tor Anlec files nothing: the Raiders count a major loss and gain no
+    experience; the Wardens, whose player filed a draw, win. Ostland files nothing for Eldenhall."""
+    _save(battles[62], k["Ostland"], result="draw")
+    _save(battles[61], k["Da Red Fang"], result="minor-victory")
+    with freeze_time(turn.results_deadline + dt.timedelta(minutes=1)):
+        assert deadline_sweep.delay().get()["aftermaths"] == 1
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.REPORTED
+    raiders = Army.objects.get(name="Raiders")
+    assert raiders.experience == 0 and raiders.province.number == 52  # back where it came from
+    assert Army.objects.get(name="Wardens").experience == 75
+    assert Battle.objects.get(pk=battles[62].pk).result == "major-loss"
+
+
+def test_the_organizer_can_run_it_before_the_deadline_only_when_every_sheet_is_in(turn, k, battles):
+    _save(battles[62], k["Tor Anlec"], result="draw")
+    with pytest.raises(DomainError) as waiting:
+        aftermath_request(turn=turn)
+    assert any("61 Eldenhall" in m for m in waiting.value.messages)
+
+
+@pytest.fixture
+def committed_battles(transactional_db, django_capture_on_commit_callbacks):
+    from kingdoms.demo import demo_campaign_create
+    from orders.services.resolution import turn_resolve
+    from tests.battle_setup import file_battle_orders
+
+    campaign = demo_campaign_create()
+    turn = campaign.turns.get(number=1)
+    file_battle_orders(campaign, turn)
+    assert turn_resolve(turn_id=turn.pk).resolved
+    return turn
+
+
+@needs_broker
+@pytest.mark.celery_worker
+def test_the_organizer_s_aftermath_runs_on_a_real_worker(celery_worker, committed_battles, client):
+    turn = committed_battles
+    kingdoms = {x.name: x for x in turn.campaign.kingdoms.all()}
+    battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
+    _save(battles[62], kingdoms["Tor Anlec"], result="massacre")
+    _save(battles[62], kingdoms["Ostland"], result="massacred")
+    _save(battles[61], kingdoms["Da Red Fang"], result="draw")
+    _save(battles[61], kingdoms["Ostland"], result="draw")
+    client.force_login(turn.campaign.organizer)
+    response = client.post(f"/turns/{turn.pk}/aftermath/")
+    assert response.status_code == 302
+    import time
+
+    for _ in range(200):
+        turn.refresh_from_db()
+        if turn.status == Turn.Status.REPORTED:
+            break
+        time.sleep(0.1)
+    assert turn.status == Turn.Status.REPORTED
+    assert Army.objects.get(name="Raiders").experience == 100  # A1: massacred the opponent

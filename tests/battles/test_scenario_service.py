@@ -1,0 +1,136 @@
+"""Each battle's scenario when the turn's battles are posted (battles/services/scenarios.py):
+rolled on its own seeded stream, stored, recorded, emailed as a PDF to that battle's players and
+the organizer, and shown only to them. Also the stand-alone generator (page and command).
+Rulebook: Appendix, Scenario Generator; Campaign Schedule ("Battles ... will be posted ... via email")."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.test import Client
+from pypdf import PdfReader
+
+from battles.models import Battle
+from battles.rules.scenario import Scenario, scenario_generate
+from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
+from battles.tasks import battle_scenarios_send
+from briternia.dice import SeededDice
+from kingdoms.models import DiceRoll
+
+
+def _pdf_text(content: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+
+
+def _client(username: str) -> Client:
+    from django.contrib.auth import get_user_model
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    return client
+
+
+def test_posting_the_battles_rolls_and_records_each_scenario(turn, battles_posted):
+    """SG1 through the services: the battle for the city of Eldenhall is an Assault with no
+    engagement roll; the field battle's engagement type was rolled, and every roll is stored."""
+    eldenhall = Battle.objects.get(turn=turn, province__number=61)
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    assert eldenhall.scenario["engagement"]["name"] == "Assault"
+    rolls = DiceRoll.objects.filter(campaign=turn.campaign, turn=1, stream=scenario_stream(hartwood))
+    assert any("engagement" in r.purpose.lower() for r in rolls)
+    assert not any(
+        "engagement" in r.purpose.lower()
+        for r in DiceRoll.objects.filter(campaign=turn.campaign, turn=1, stream=scenario_stream(eldenhall))
+    )
+    # Deterministic: the same seed and battle give the same scenario.
+    again = scenario_generate(
+        scenario_setup(hartwood, general_abilities([hartwood.attacker_army_id, hartwood.defender_army_id])),
+        SeededDice(seed=turn.seed, stream=scenario_stream(hartwood)),
+    )
+    assert again.as_json() == hartwood.scenario
+    assert Scenario.from_json(hartwood.scenario).as_json() == hartwood.scenario
+
+
+def test_the_supported_defender_is_known_to_the_scenario(turn, battles_posted):
+    """6. Fight Battles: the 1st Army's detachment supports the Wardens in Hartwood."""
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    setup = scenario_setup(hartwood, {})
+    assert setup.defender.supported and not setup.attacker.supported
+    assert setup.defending and setup.terrain == "forest"
+
+
+def test_each_battle_s_players_and_the_organizer_get_its_scenario_sheet_as_a_pdf(turn, battles_posted):
+    by_subject = {m.subject: m for m in mail.outbox if "battle in" in m.subject}
+    assert set(by_subject) == {
+        "Demo: The Awakening of the Ancients, turn 1: battle in 61 Eldenhall",
+        "Demo: The Awakening of the Ancients, turn 1: battle in 62 Hartwood",
+    }
+    hartwood = by_subject["Demo: The Awakening of the Ancients, turn 1: battle in 62 Hartwood"]
+    assert sorted(hartwood.to) == ["alice@briternia.local", "dave@briternia.local", "organizer@briternia.local"]
+    eldenhall = by_subject["Demo: The Awakening of the Ancients, turn 1: battle in 61 Eldenhall"]
+    assert sorted(eldenhall.to) == ["alice@briternia.local", "bob@briternia.local", "organizer@briternia.local"]
+    (name, content, mimetype) = hartwood.attachments[0]
+    assert mimetype == "application/pdf" and name.endswith(".pdf")
+    text = _pdf_text(content)
+    battle = Battle.objects.get(turn=turn, province__number=62)
+    assert "Battle in 62 Hartwood" in text
+    assert battle.scenario["engagement"]["name"] in text
+    assert "Tor Anlec" in text and "Wardens" in text and "1st Army" in text  # the support detachment
+    assert "Turn 1" in text  # the running header
+
+
+def test_sending_again_sends_nothing_twice(turn, battles_posted):
+    before = len(mail.outbox)
+    assert battle_scenarios_send.delay(turn_id=turn.pk).get() == 0
+    assert len(mail.outbox) == before
+
+
+def test_a_battle_is_seen_only_by_its_kingdoms_and_the_organizer(turn, battles_posted):
+    """Secrecy: carol (Karak Dumn) fights no battle; dave (Tor Anlec) only in Hartwood."""
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    eldenhall = Battle.objects.get(turn=turn, province__number=61)
+    for username, battle, status in [
+        ("carol", hartwood, 404),
+        ("dave", eldenhall, 404),
+        ("dave", hartwood, 200),
+        ("alice", eldenhall, 200),
+        ("organizer", eldenhall, 200),
+    ]:
+        client = _client(username)
+        assert client.get(f"/battles/{battle.pk}/").status_code == status, (username, battle)
+        assert client.get(f"/battles/{battle.pk}/scenario.pdf").status_code == status, (username, battle)
+        assert client.get(f"/api/battles/{battle.pk}/").status_code == status, (username, battle)
+    assert _client("carol").get(f"/api/turns/{turn.pk}/battles/").json() == []
+    assert [b["province"] for b in _client("dave").get(f"/api/turns/{turn.pk}/battles/").json()] == [62]
+
+
+def test_the_scenario_pdf_page_serves_the_sheet(turn, battles_posted):
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    response = _client("dave").get(f"/battles/{hartwood.pk}/scenario.pdf")
+    assert response["Content-Type"] == "application/pdf"
+    assert "Battle in 62 Hartwood" in _pdf_text(response.content)
+
+
+@pytest.mark.django_db
+def test_the_stand_alone_generator_page_rolls_a_scenario_for_any_province():
+    client = Client()
+    response = client.get("/scenario/", {"terrain": "forest", "settlement": "town", "seed": "abc"})
+    assert response.status_code == 200
+    assert "Assault" in response.content.decode()  # SG1: a town is always an Assault
+    same = client.get("/scenario/", {"terrain": "forest", "settlement": "town", "seed": "abc"})
+    assert same.content.decode().count("scenario-step") == response.content.decode().count("scenario-step")
+    refused = client.get("/scenario/", {"terrain": "lava", "settlement": "none"})
+    assert refused.status_code == 400
+    assert "Terrain: choose one of plains, forest" in refused.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_scenario_command_prints_and_writes_a_pdf(tmp_path, capsys):
+    pdf = tmp_path / "scenario.pdf"
+    call_command("scenario", terrain="mountains", settlement="city", seed="s1", pdf=str(pdf))
+    out = capsys.readouterr().out
+    assert "Assault" in out and "seed s1" in out
+    assert "Assault" in _pdf_text(pdf.read_bytes())

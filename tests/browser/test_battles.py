@@ -1,0 +1,144 @@
+"""A turn's battles as players and the organizer live them, in a real browser: the scenario sheet
+arrives by email as a PDF; players file their turn summary sheets (a refused sheet names the unit
+and the rule); sheets that disagree are a conflict the organizer decides; the organizer enters a
+sheet for a player and runs the aftermath; the next turn opens and the players read what happened.
+
+The demo campaign is the setting (tests/battle_setup.py): Tor Anlec's Raiders (dave) attack
+Ostland's Wardens (alice) in Hartwood, and Da Red Fang's Boyz (bob) assault Ostland's city
+Eldenhall."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from playwright.sync_api import Page, expect
+from pypdf import PdfReader
+
+from battles.models import Battle, TurnSummarySheet
+from kingdoms.demo import DEMO_PASSWORD
+from kingdoms.models import Army, Campaign, Kingdom, Province, Unit
+from orders.models import Turn, TurnEvent
+from orders.services.resolution import turn_resolve
+from tests.battle_setup import file_battle_orders
+
+from .conftest import Outbox, login
+
+
+@pytest.fixture
+def posted(outbox: Outbox, demo_campaign: Campaign) -> Turn:
+    """Turn 1 resolved into its two battles (the scenario emails go to the outbox)."""
+    turn = demo_campaign.turns.get(number=1)
+    file_battle_orders(demo_campaign, turn)
+    assert turn_resolve(turn_id=turn.pk).resolved
+    turn.refresh_from_db()
+    return turn
+
+
+def _pdf_text(content: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+
+
+def _open_battle(page: Page, live_server, username: str, province: str) -> None:
+    login(page, live_server, username, DEMO_PASSWORD)
+    page.get_by_role("link", name="Demo: The Awakening of the Ancients").click()
+    page.get_by_role("link", name="Battles and turn summary sheets").click()
+    page.get_by_role("link", name=province).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Battle in {province}")
+
+
+def test_scenario_sheets_arrive_as_pdf_by_email(posted: Turn, outbox: Outbox) -> None:
+    """Campaign Schedule: battles are posted by email; each battle's players (supports included)
+    and the organizer get its scenario sheet, and nobody gets another battle's."""
+    alice = [m for m in outbox.to("alice@briternia.local") if "battle in" in m["Subject"]]
+    assert sorted(m["Subject"].split("battle in ")[1] for m in alice) == ["61 Eldenhall", "62 Hartwood"]
+    dave = [m for m in outbox.to("dave@briternia.local") if "battle in" in m["Subject"]]
+    assert [m["Subject"].split("battle in ")[1] for m in dave] == ["62 Hartwood"]
+    assert not [m for m in outbox.to("carol@briternia.local") if "battle in" in m["Subject"]]
+    assert len([m for m in outbox.to("organizer@briternia.local") if "battle in" in m["Subject"]]) == 2
+
+    attachment = next(dave[0].iter_attachments())
+    assert attachment.get_content_type() == "application/pdf"
+    text = _pdf_text(attachment.get_content())
+    battle = Battle.objects.get(turn=posted, province__number=62)
+    engagement = battle.scenario["engagement"]["name"]
+    assert "Battle in 62 Hartwood" in text and engagement in text
+    assert "Tor Anlec: Raiders" in text and "Wardens" in text
+
+
+def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
+    posted: Turn, open_page, live_server, outbox: Outbox
+) -> None:
+    campaign = posted.campaign
+    hartwood = Battle.objects.get(turn=posted, province__number=62)
+    eldenhall = Battle.objects.get(turn=posted, province__number=61)
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+
+    # alice files Ostland's sheet for Hartwood; a loss larger than the unit is refused, naming it.
+    alice = open_page()
+    _open_battle(alice, live_server, "alice", "62 Hartwood")
+    expect(alice.locator(".scenario-step").first).to_be_visible()
+    alice.get_by_role("link", name="Turn summary sheet").click()
+    alice.get_by_label("Battle result (your side)").select_option("minor-loss")
+    alice.get_by_label("Models lost: Halberdiers").fill("61")
+    alice.get_by_role("button", name="Submit the sheet").click()
+    expect(alice.locator("#sheet-errors")).to_contain_text("Halberdiers (Wardens) has 60 models; it cannot lose 61")
+    assert not TurnSummarySheet.objects.filter(battle=hartwood).exists()
+    alice.get_by_label("Models lost: Halberdiers").fill("20")
+    alice.get_by_role("button", name="Submit the sheet").click()
+    expect(alice.locator("#sheets")).to_contain_text("Minor loss")
+
+    # dave claims a major victory: the two sheets disagree.
+    dave = open_page()
+    _open_battle(dave, live_server, "dave", "62 Hartwood")
+    expect(dave.locator("#sheets")).not_to_contain_text("Ostland")  # a player sees only his own sheet
+    dave.get_by_role("link", name="Turn summary sheet").click()
+    dave.get_by_label("Battle result (your side)").select_option("major-victory")
+    dave.get_by_role("button", name="Submit the sheet").click()
+    expect(dave.locator("#sheets")).to_contain_text("Major victory")
+
+    # The organizer sees the conflict, decides it, enters Ostland's sheet for Eldenhall from
+    # bob's account of it, and runs the aftermath.
+    bob = open_page()
+    _open_battle(bob, live_server, "bob", "61 Eldenhall")
+    bob.get_by_role("link", name="Turn summary sheet").click()
+    bob.get_by_label("Battle result (your side)").select_option("minor-victory")
+    bob.locator("input[name=loot_choice][value=loot]").check()
+    bob.get_by_role("button", name="Submit the sheet").click()
+    expect(bob.locator("#sheets")).to_contain_text("Minor victory")
+
+    organizer = open_page()
+    login(organizer, live_server, "organizer", DEMO_PASSWORD)
+    organizer.goto(f"{live_server.url}/turns/{posted.pk}/battles/")
+    expect(organizer.locator("#turn-battles")).to_contain_text("Conflict")
+    organizer.get_by_role("button", name="Run the aftermath of turn 1").click()
+    expect(organizer.locator(".messages")).to_contain_text("62 Hartwood")  # refused: the conflict
+    organizer.get_by_role("link", name="62 Hartwood").click()
+    organizer.locator("#ruling select[name=result]").select_option("minor-victory")
+    organizer.locator("#ruling input[name=note]").fill("Both agreed on the phone: a minor victory.")
+    organizer.get_by_role("button", name="Decide").click()
+    expect(organizer.locator("#standing")).to_contain_text("Agreed")
+
+    ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
+    organizer.goto(f"{live_server.url}/battles/{eldenhall.pk}/sheet/{ostland.pk}/")
+    organizer.get_by_label("Battle result (your side)").select_option("minor-loss")
+    organizer.get_by_role("button", name="Submit the sheet").click()
+    organizer.goto(f"{live_server.url}/turns/{posted.pk}/battles/")
+    organizer.get_by_role("button", name="Run the aftermath of turn 1").click()
+    expect(organizer.locator(".messages")).to_contain_text("is being resolved")
+
+    posted.refresh_from_db()
+    assert posted.status == Turn.Status.REPORTED
+    assert Turn.objects.get(campaign=campaign, number=2).status == Turn.Status.ORDERS_OPEN
+    # 7. Aftermath: the Raiders won and keep Hartwood; the Wardens retreated; the Boyz looted Eldenhall.
+    assert Province.objects.get(campaign=campaign, number=62).controller.name == "Tor Anlec"
+    assert Army.objects.get(name="Wardens").province.number != 62
+    assert Province.objects.get(campaign=campaign, number=61).controller.name == "Da Red Fang"
+    assert Unit.objects.get(pk=halberdiers.pk).models_count > 40  # some of the 20 lost came back (A4)
+    assert TurnEvent.objects.filter(turn=posted, phase="aftermath").exists()
+
+    # alice reads what happened on turn 1, and sees turn 2 open.
+    alice.goto(f"{live_server.url}/turns/{posted.pk}/results/")
+    expect(alice.locator("#events")).to_contain_text("Hartwood")
+    alice.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
+    expect(alice.locator("#turn-panel")).to_contain_text("Turn 2")
