@@ -30,6 +30,7 @@ from .services.summaries import (
     filing_kingdoms,
     sheet_form,
     side_name,
+    standing_text,
     summary_sheet_save,
 )
 
@@ -49,6 +50,7 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
     organizer = is_organizer(request.user, turn.campaign)
     own = kingdom_of(user=request.user, campaign=turn.campaign)
     passed = _deadline_passed(turn)
+    names = dict(turn.campaign.kingdoms.values_list("id", "name"))
     rows = []
     for b in battles:
         sheets = {s.kingdom_id: s for s in b.summary_sheets.all()}
@@ -60,8 +62,8 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "own_files": own is not None and own.pk in filing_kingdoms(b),
         }
         if organizer:
-            row["standing"] = battle_standing(b, deadline_passed=passed)
-            row["sheets"] = [(k, sheets.get(k)) for k in filing_kingdoms(b)]
+            row["standing_text"] = standing_text(battle_standing(b, deadline_passed=passed))
+            row["sheets"] = [(names[k], sheets.get(k)) for k in filing_kingdoms(b)]
         rows.append(row)
     return render(
         request,
@@ -95,7 +97,9 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
         }
     )
     if organizer:
-        context["standing"] = battle_standing(battle, deadline_passed=_deadline_passed(battle.turn))
+        context["standing_text"] = standing_text(battle_standing(battle, deadline_passed=_deadline_passed(battle.turn)))
+        names = dict(battle.turn.campaign.kingdoms.values_list("id", "name"))
+        context["filing_names"] = [(k, names[k]) for k in filing_kingdoms(battle)]
     return render(request, "battles/battle.html", context)
 
 

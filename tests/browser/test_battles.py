@@ -80,11 +80,11 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     expect(alice.locator(".scenario-step").first).to_be_visible()
     alice.get_by_role("link", name="Turn summary sheet").click()
     alice.get_by_label("Battle result (your side)").select_option("minor-loss")
-    alice.get_by_label("Models lost: Halberdiers").fill("61")
+    alice.get_by_label("Models lost: Halberdiers (Wardens)").fill("61")
     alice.get_by_role("button", name="Submit the sheet").click()
     expect(alice.locator("#sheet-errors")).to_contain_text("Halberdiers (Wardens) has 60 models; it cannot lose 61")
     assert not TurnSummarySheet.objects.filter(battle=hartwood).exists()
-    alice.get_by_label("Models lost: Halberdiers").fill("20")
+    alice.get_by_label("Models lost: Halberdiers (Wardens)").fill("20")
     alice.get_by_role("button", name="Submit the sheet").click()
     expect(alice.locator("#sheets")).to_contain_text("Minor loss")
 
