@@ -1,0 +1,295 @@
+"""The Scenario Generator (battles/rules/scenario.py), with scripted dice: rule cases SG1-SG4 and
+every table at its edges. Rulebook: Appendix, Scenario Generator (steps 1-8); 6. Fight Battles
+(choosing sides, first turn); Fortify; Character Archetypes and Advancement. No database."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from battles.rules.scenario_tables import (
+    GAME_LENGTH,
+    MAJOR_EVENTS_TABLE,
+    MINOR_EVENTS_TABLE,
+    SCENARIO_OBJECTIVE_TABLE,
+)
+from briternia.dice import ScriptedDice
+
+ATTACKER = ScenarioSide(name="Avalon: Host", kingdom=1, army=10)
+DEFENDER = ScenarioSide(name="Brython: Guard", kingdom=2, army=20)
+
+
+def setup(terrain="plains", settlement="none", attacker=ATTACKER, defender=DEFENDER, defending=True):
+    return ScenarioSetup(
+        terrain=terrain, settlement=settlement, attacker=attacker, defender=defender, defending=defending
+    )
+
+
+def script(
+    *,
+    engagement=(1,),
+    objective=(3, 4),
+    or_else=(),
+    terrain=(1, 2, 4, 5),
+    deployment=(2,),
+    special=(1, 2),
+    sides=(2, 5),
+    deploy=(6, 1),
+    first=(3, 4),
+    length=(3,),
+):
+    """Faces in the order the generator rolls them: plains, three pieces (forest, hill, hill) by default."""
+    return [*engagement, *objective, *or_else, *terrain, *deployment, *special, *sides, *deploy, *first, *length]
+
+
+def roll(faces, **kw):
+    dice = ScriptedDice(faces=faces)
+    scenario = scenario_generate(setup(**kw), dice)
+    assert dice.unused == [], "the scenario rolled fewer dice than scripted"
+    return scenario, dice
+
+
+@pytest.mark.parametrize("settlement", ["town", "city", "capitol"])
+def test_sg1_a_battle_for_a_town_city_or_capitol_is_always_an_assault(settlement):
+    """SG1 (Battle for Towns, Cities, and Capitols): no engagement roll; the town's D2 buildings come first."""
+    faces = script(engagement=(), objective=(6, 1), terrain=(1, 2, 4), deploy=(), first=(3, 3, 1), length=(2,))
+    scenario, dice = roll(faces, settlement=settlement)
+    assert scenario.engagement == {"name": "Assault", "roll": None, "forced": True}
+    assert scenario.objective["name"] == "Advance"  # 7 on the Assault column
+    assert not any("engagement type" in r.purpose for r in dice.rolls)
+    assert scenario.terrain_pieces["pieces"] == ["Building", "Building", "Hill"]
+
+
+@pytest.mark.parametrize(
+    "face, kind",
+    [
+        (1, "Pitched Battle"),
+        (2, "Pitched Battle"),
+        (3, "Meeting Engagement"),
+        (4, "Meeting Engagement"),
+        (5, "Assault"),
+        (6, "Assault"),
+    ],
+)
+def test_engagement_type_table(face, kind):
+    deploy = () if kind == "Assault" else (6, 1)
+    first = (3, 3, 1) if kind == "Assault" else (3, 4)
+    scenario, _ = roll(script(engagement=(face,), deploy=deploy, first=first))
+    assert scenario.engagement["name"] == kind and scenario.engagement["roll"] == face
+
+
+def test_sg2_a_seven_is_conquest_conquest_and_advance():
+    """SG2: 2D6 = 7 gives Conquest in a Pitched Battle and a Meeting Engagement, Advance in an Assault."""
+    assert roll(script(engagement=(1,), objective=(3, 4)))[0].objective["name"] == "Conquest"
+    assert roll(script(engagement=(3,), objective=(3, 4)))[0].objective["name"] == "Conquest"
+    assault = roll(script(engagement=(5,), objective=(3, 4), deploy=(), first=(3, 3, 1)))[0]
+    assert assault.objective["name"] == "Advance" and assault.objective["or_else"] is None
+
+
+def test_sg2_capture_in_a_meeting_engagement_or_else_on_4_plus():
+    """SG2: 2D6 = 5 in a Meeting Engagement is Capture; a further D6 of 4+ makes it "Or Else!"."""
+    or_else = roll(script(engagement=(3,), objective=(2, 3), or_else=(4,)))[0]
+    assert or_else.objective["name"] == "Capture" and or_else.objective["or_else"] is True
+    plain = roll(script(engagement=(3,), objective=(2, 3), or_else=(3,)))[0]
+    assert plain.objective["name"] == "Capture" and plain.objective["or_else"] is False
+
+
+EXPECTED_OBJECTIVES = {
+    "Pitched Battle": [
+        "Do as you see fit.",
+        "Kill them all!",
+        "Capture",
+        "Capture",
+        "Conquest",
+        "Conquest",
+        "Conquest",
+        "Advance",
+        "Advance",
+        "Vengeance",
+        "Bring me victory!",
+    ],
+    "Meeting Engagement": [
+        "Do as you see fit.",
+        "Kill them all!",
+        "Capture",
+        "Capture",
+        "Capture",
+        "Conquest",
+        "Conquest",
+        "Advance",
+        "Advance",
+        "Vengeance",
+        "Bring me victory!",
+    ],
+    "Assault": [
+        "Do as you see fit.",
+        "Kill them all!",
+        "Kill them all!",
+        "Capture",
+        "Conquest",
+        "Advance",
+        "Advance",
+        "Advance",
+        "Vengeance",
+        "Vengeance",
+        "Bring me victory!",
+    ],
+}
+
+
+@pytest.mark.parametrize("kind", list(EXPECTED_OBJECTIVES))
+def test_scenario_objective_table_every_total(kind):
+    """The Scenario Objective Table, every 2D6 total of each column, as printed in the rulebook."""
+    assert [SCENARIO_OBJECTIVE_TABLE[kind][n] for n in range(2, 13)] == EXPECTED_OBJECTIVES[kind]
+
+
+def test_secret_objectives_are_left_to_the_players():
+    scenario = roll(script(objective=(1, 1)))[0]  # 2: Do as you see fit.
+    assert scenario.objective["secret"] and "secret choice" in scenario.objective["notes"][0]
+    bring = roll(script(objective=(6, 6)))[0]
+    assert bring.objective["name"] == "Bring me victory!" and bring.objective["or_else"] is True
+
+
+def test_sg3_special_circumstances():
+    """SG3: a double between the players' D6 reads the Major Events table (double 3: Storm
+    Clouds); a total of 7 the Minor Events table (2 and 5: Plague); anything else, none."""
+    assert roll(script(special=(3, 3)))[0].special["name"] == "Storm Clouds"
+    plague = roll(script(special=(2, 5)))[0].special
+    assert (plague["kind"], plague["name"]) == ("minor", "Plague")
+    assert roll(script(special=(1, 3)))[0].special["kind"] == "none"
+    assert [MAJOR_EVENTS_TABLE[n][0] for n in range(1, 7)] == [
+        "Fog",
+        "Boggy Ground",
+        "Storm Clouds",
+        "Magical Flux",
+        "Unsteady Footing",
+        "Foreboding!",
+    ]
+    assert [MINOR_EVENTS_TABLE[n][0] for n in (1, 2, 3)] == ["Unstable Magic", "Plague", "Pride"]
+    assert roll(script(special=(6, 1)))[0].special["name"] == "Unstable Magic"
+    assert roll(script(special=(4, 3)))[0].special["name"] == "Pride"
+
+
+@pytest.mark.parametrize("face, turns", [(1, 5), (2, 6), (5, 6), (6, 0)])
+def test_sg4_game_length_of_a_pitched_battle(face, turns):
+    """SG4: Pitched Battle, D6 1 gives 5 turns, 2-5 give 6, 6 a random length (0 = Random)."""
+    scenario = roll(script(length=(face,)))[0]
+    assert scenario.game_length == {"roll": face, "turns": turns}
+    text = " ".join(p for s in scenario_lines(scenario) for p in s.paragraphs)
+    assert ("Roll a D6 at the end of the fifth turn" in text) is (turns == 0)
+
+
+def test_game_length_rows_of_the_other_engagements():
+    assert [GAME_LENGTH["Meeting Engagement"][n] for n in range(1, 7)] == [5, 6, 6, 6, 0, 0]
+    assert [GAME_LENGTH["Assault"][n] for n in range(1, 7)] == [5, 6, 6, 0, 0, 0]
+
+
+@pytest.mark.parametrize("face, count", [(1, 3), (2, 3), (3, 4), (4, 4), (5, 5), (6, 5)])
+def test_number_of_terrain_pieces(face, count):
+    pieces = (2,) * count  # forests
+    scenario = roll(script(terrain=(face, *pieces)))[0]
+    assert scenario.terrain_pieces["count"] == count and len(scenario.terrain_pieces["pieces"]) == count
+
+
+def test_each_piece_face_and_only_one_river():
+    """Terrain (D6): 1 building, 2-3 forest, 4-5 hill, 6 river (only 1, re-roll if unavailable)."""
+    scenario = roll(script(terrain=(5, 1, 3, 4, 6, 6, 2)))[0]
+    assert scenario.terrain_pieces["pieces"] == ["Building", "Forest piece", "Hill", "River", "Forest piece"]
+
+
+def test_province_modifiers_place_their_pieces_first():
+    forest = roll(script(terrain=(1, 2, 4)), terrain="forest")[0]  # 3 pieces, D3 = 2 forests, then a hill
+    assert forest.terrain_pieces["pieces"] == ["Forest piece", "Forest piece", "Hill"]
+    marsh = roll(script(terrain=(1, 3)), terrain="marshland")[0]  # D3 = 3 marshfields fill all three
+    assert marsh.terrain_pieces["pieces"] == ["Marshfield"] * 3
+    mountains = roll(script(terrain=(1, 1, 1, 1, 2)), terrain="mountains")[0]  # D2 = 1 hill, 2 pieces, D2 = 2 rocks
+    assert mountains.terrain_pieces["pieces"] == ["Hill", "Building", "Building", *["Impassable rocks or hill"] * 2]
+    ruins = roll(script(terrain=()), settlement="ruins")[0]
+    assert ruins.terrain_pieces["pieces"] == [] and "Raid Scenario Standards" in ruins.terrain_pieces["notes"][0]
+
+
+def test_a_town_in_a_forest_bridges_its_river():
+    faces = script(engagement=(), objective=(3, 4), terrain=(3, 1, 1, 6, 2), deploy=(), first=(3, 3, 1))
+    scenario = roll(faces, terrain="forest", settlement="town")[0]
+    assert scenario.terrain_pieces["pieces"] == ["Building", "Forest piece", "River", "Forest piece"]
+    assert "A bridge crosses the river." in scenario.terrain_pieces["notes"]
+
+
+def test_choosing_sides_the_defender_that_did_not_move_adds_one_and_ties_reroll():
+    """6. Fight Battles: an army that did not move and is attacked gets +1 to choose sides.
+    5 against 4+1 is a tie, rerolled; then 3 against 3+1: the defender chooses."""
+    scenario = roll(script(sides=(5, 4, 3, 3)))[0]
+    off = scenario.sides["roll_off"]
+    assert (off["attacker_rolls"], off["defender_rolls"], off["defender_modifier"]) == ([5, 3], [4, 3], 1)
+    assert scenario.sides["winner"] == "Brython: Guard"
+
+
+def test_fortified_defender_chooses_sides_and_the_attacker_adds_one_to_go_first():
+    """Fortify: the fortified army chooses its table side (no roll); the attacker adds +1 to go
+    first, so its 4 beats the defender's 4."""
+    fortified = ScenarioSide(name="Brython: Guard", kingdom=2, army=20, fortified=True)
+    scenario = roll(script(sides=(), first=(4, 4)), defender=fortified)[0]
+    assert scenario.sides["roll_off"] is None and scenario.sides["winner"] == "Brython: Guard"
+    first = scenario.first_turn["roll_off"]
+    assert first["attacker_modifier"] == 1 and first["winner"] == "attacker"
+
+
+def test_supported_against_unsupported_when_both_moved():
+    """6. Fight Battles: both moved in; the supported army has +1 to choose sides (its 4 beats 4)
+    and the unsupported army +1 to go first (its 2 beats 2)."""
+    supported = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, supported=True)
+    scenario = roll(script(sides=(4, 4), first=(2, 2)), attacker=supported, defending=False)[0]
+    assert scenario.sides["winner"] == "Avalon: Host"
+    assert scenario.first_turn["roll_off"]["defender_modifier"] == 1
+    assert scenario.first_turn["winner"] == "Brython: Guard"
+
+
+def test_the_assault_attacker_rolls_2d6_for_the_first_turn_and_the_defender_deploys_first():
+    scenario, dice = roll(script(engagement=(5,), deploy=(), first=(1, 1, 3)))
+    assert (
+        scenario.first_turn["roll_off"]["attacker_rolls"] == [2] and scenario.first_turn["winner"] == "Brython: Guard"
+    )
+    assert scenario.deploy["first"] == "defender"
+    assert any(r.expression == "2D6" and r.purpose.startswith("Scenario: first turn") for r in dice.rolls)
+
+
+def test_noblesse_oblige_removes_or_else():
+    """Noble: Noblesse Oblige: if "Or Else!" is generated, it is disregarded."""
+    noble = ScenarioSide(name="Brython: Guard", kingdom=2, army=20, general_abilities=frozenset({"Noblesse Oblige"}))
+    scenario = roll(script(engagement=(3,), objective=(2, 3), or_else=(6,)), defender=noble)[0]
+    assert scenario.objective["name"] == "Capture" and scenario.objective["or_else"] is False
+    assert any("Noblesse Oblige" in n for n in scenario.objective["notes"])
+
+
+def test_the_same_ability_on_both_sides_cancels():
+    """Character Archetypes: both Generals with Lay of the Land (or two abilities with the same
+    effect, like Dictate Terms and Choose Your Ground) cancel each other out."""
+    lay = frozenset({"Lay of the Land"})
+    a = ScenarioSide(name="Avalon: Host", general_abilities=lay)
+    d = ScenarioSide(name="Brython: Guard", general_abilities=lay)
+    scenario = roll(script(), attacker=a, defender=d)[0]
+    assert scenario.abilities == ["Both Generals have Lay of the Land: the abilities cancel each other out."]
+    assert not scenario.terrain_pieces["notes"][1:]
+    terms = ScenarioSide(name="Avalon: Host", general_abilities=frozenset({"Dictate Terms"}))
+    ground = ScenarioSide(name="Brython: Guard", general_abilities=frozenset({"Choose Your Ground"}))
+    cancelled = roll(script(), attacker=terms, defender=ground)[0]
+    assert cancelled.deployment["notes"] == [] and "cancel" in cancelled.abilities[0]
+
+
+def test_dictate_terms_shows_the_rolled_map_and_the_players_choice():
+    terms = ScenarioSide(name="Avalon: Host", general_abilities=frozenset({"Dictate Terms"}))
+    scenario = roll(script(deployment=(3,)), attacker=terms)[0]
+    assert scenario.deployment["map"] == "Pitched Battle 3"
+    assert scenario.deployment["notes"] == ["Rolled 3; Avalon: Host may choose the Deployment Map instead."]
+
+
+def test_json_round_trip_and_every_roll_has_a_purpose():
+    scenario, dice = roll(script(engagement=(3,), objective=(2, 3), or_else=(4,)))
+    from battles.rules.scenario import Scenario
+
+    assert Scenario.from_json(scenario.as_json()) == scenario
+    assert all(r.purpose.startswith("Scenario: ") for r in dice.rolls)
+    assert {r.kingdoms for r in dice.rolls if "engagement" in r.purpose} == {(1, 2)}
+    titles = [s.title for s in scenario_lines(scenario)]
+    assert titles[0] == "1. Engagement type: Meeting Engagement"
+    assert titles[1] == '2. Objective: Capture — "Or Else!"'
