@@ -254,6 +254,18 @@ class _Run:
         for side_name, side in sides.items():
             self._recovery(side, results[side_name].result.is_victory, province)
             self._injuries(side, province)
+        for side in sides.values():
+            for army_id in side.supports:
+                army = state.armies[army_id]
+                if not army.disbanded:
+                    # Support: the detachment returns to its parent army after the battle.
+                    self.event(
+                        "detachment-returned",
+                        f"{army.name}'s detachment returns from {province}.",
+                        kingdom=army.kingdom,
+                        army=army_id,
+                        province=battle.province,
+                    )
         return BattleSettled(battle=battle.id, result=outcome.attacker.result, victor=victor)
 
     def _side_label(self, side: SideA) -> str:

@@ -474,7 +474,9 @@ def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
     sides = s.sides
     paragraphs = [sides["text"]]
     if sides["roll_off"]:
-        paragraphs.insert(0, "Roll-off: " + _roll_off_text(sides["roll_off"], s.attacker, s.defender))
+        paragraphs.insert(
+            0, "Choosing sides (a D6 each, ties rerolled): " + _roll_off_text(sides["roll_off"], s.attacker, s.defender)
+        )
     paragraphs.append(s.deploy["text"])
     if s.deploy["roll_off"]:
         paragraphs.append("Deployment roll-off: " + _roll_off_text(s.deploy["roll_off"], s.attacker, s.defender))

@@ -17,6 +17,7 @@ from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Army, DiceRoll, Province, TreasuryEntry, Unit
 from orders.models import Turn, TurnEvent
+from orders.services.sheets import sheet_context
 from orders.tasks import deadline_sweep
 from tests.conftest import needs_broker
 
@@ -72,6 +73,9 @@ def test_the_whole_aftermath_by_the_rules(turn, k, battles, battles_posted):
     # A3: the Boyz loot Eldenhall: +1,000 gold, the city is theirs, and it cannot raise armies for a turn.
     eldenhall = Province.objects.get(campaign=turn.campaign, number=61)
     assert eldenhall.controller == k["Da Red Fang"] or eldenhall.settlement == "none"  # Savages may sack (1-2)
+    if eldenhall.settlement == "city":  # looted: no armies raised there in turn 2 (Looting)
+        context = sheet_context(kingdom=k["Da Red Fang"], turn=outcome.next_turn)
+        assert context.provinces[61].looted and eldenhall.looted_turn == 1
     loot = TreasuryEntry.objects.filter(kingdom=k["Da Red Fang"], turn=1, reason="loot")
     assert [e.amount for e in loot] in ([1000], [2000])
     # A2: a major victory against a 1,000-point garrison: 2 x 150 gold.
@@ -184,3 +188,26 @@ def test_the_organizer_s_aftermath_runs_on_a_real_worker(celery_worker, committe
         time.sleep(0.1)
     assert turn.status == Turn.Status.REPORTED
     assert Army.objects.get(name="Raiders").experience == 100  # A1: massacred the opponent
+
+
+def test_the_aftermath_and_ruling_endpoints_are_the_organizer_s(
+    turn, k, battles, api_client_for, django_capture_on_commit_callbacks
+):
+    """The API: a player gets 404 from the organizer's endpoints; the organizer's aftermath request
+    is refused with the reasons while a sheet is missing, and accepted once all are in."""
+    from django.contrib.auth import get_user_model
+
+    alice = api_client_for(get_user_model().objects.get(username="alice"))
+    organizer = api_client_for(turn.campaign.organizer)
+    assert alice.post(f"/api/turns/{turn.pk}/aftermath/").status_code == 404
+    assert alice.post(f"/api/battles/{battles[62].pk}/ruling/", {"result": "draw"}, format="json").status_code == 404
+    waiting = organizer.post(f"/api/turns/{turn.pk}/aftermath/")
+    assert waiting.status_code == 400 and any("62 Hartwood" in m for m in waiting.json()["errors"])
+    ruled = organizer.post(f"/api/battles/{battles[62].pk}/ruling/", {"result": "minor-victory"}, format="json")
+    assert ruled.status_code == 200 and ruled.json()["standing"].startswith("Agreed")
+    _save(battles[61], k["Da Red Fang"], result="draw")
+    _save(battles[61], k["Ostland"], result="draw")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert organizer.post(f"/api/turns/{turn.pk}/aftermath/").status_code == 202
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.REPORTED  # the task ran after the request's commit

@@ -293,3 +293,10 @@ def test_json_round_trip_and_every_roll_has_a_purpose():
     titles = [s.title for s in scenario_lines(scenario)]
     assert titles[0] == "1. Engagement type: Meeting Engagement"
     assert titles[1] == '2. Objective: Capture — "Or Else!"'
+
+
+def test_a_desert_reads_as_plains():
+    """Deserts are not in the Scenario Generator: open ground, no modifiers (rules decision 42)."""
+    scenario = roll(script(terrain=(1, 2, 4, 5)), terrain="desert")[0]
+    assert scenario.terrain_pieces["pieces"] == ["Forest piece", "Hill", "Hill"]
+    assert scenario.terrain_pieces["notes"] == ["Desert: open ground, read as Plains; no modifiers."]

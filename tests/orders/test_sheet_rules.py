@@ -268,3 +268,18 @@ def test_warnings_for_legal_but_probably_mistaken_orders():
     lonely = SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=2),))
     assert "supports a battle in 2 P2, where none of your armies attacks or stands" in " ".join(check(lonely).warnings)
     assert check(SheetEntries(orders=(ArmyOrder(10, OrderKind.HOLD),))).warnings == []
+
+
+def test_a_looted_town_cannot_create_or_upgrade_armies_until_the_next_full_turn():
+    """Looting (A3): "A Looted town / city cannot upgrade or create armies until the beginning of
+    the next full turn." The town 2 was looted; the city 1 was not."""
+    import dataclasses
+
+    ctx = context(armies=(ArmyState(id=10, name="1st Army", province=2, size=1200),))
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted=True)
+    create = sheet_check(SheetEntries(creations=(CreateArmy("2nd Army", 1000, 2),)), ctx)
+    upgrade = sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx)
+    assert "2 P2 was looted and cannot create armies" in only_errors(create)
+    assert "1st Army: 2 P2 was looted and cannot upgrade armies" in only_errors(upgrade)
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted=False)
+    assert sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx).ok
