@@ -119,6 +119,8 @@ else:
     EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", EMAIL_BACKEND)
 EMAIL_OUTBOX_DIR = Path(env_str("EMAIL_OUTBOX_DIR", str(VAR_DIR / "outbox")))
+# Waits between tries of a report email are scaled by this (0 in tests: retry at once).
+REPORT_EMAIL_BACKOFF_SCALE = float(env_str("REPORT_EMAIL_BACKOFF_SCALE", "1"))
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Briternia <organizer@briternia.local>")
 
 # Celery: eager in-process unless a broker is configured.
@@ -176,4 +178,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # WeasyPrint logs every layout step at INFO; its warnings (a missing font, a bad CSS rule) stay.
+    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
 }

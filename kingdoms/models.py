@@ -315,3 +315,14 @@ class DiceRoll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.expression} = {self.total} ({self.purpose})"
+
+
+class ReportPreferences(models.Model):
+    """How a player receives the turn reports: the address, and the PDF attached or a link."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="report_preferences")
+    report_email = models.EmailField(blank=True, help_text="Empty: the account's own address.")
+    attach_pdf = models.BooleanField(default=True, help_text="Off: the email carries a link to the report instead.")
+
+    def __str__(self) -> str:
+        return f"Report preferences of {self.user}"

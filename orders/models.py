@@ -162,3 +162,76 @@ class TurnEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.turn} #{self.sequence} {self.code}"
+
+
+class TurnMap(models.Model):
+    """The public map at the end of a turn, kept for the campaign's history."""
+
+    turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="public_map")
+    svg = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Map of {self.turn}"
+
+
+class TurnReport(models.Model):
+    """A turn's report as a PDF, rendered once from the stored state and events: one private
+    report per kingdom, and the public bulletin (no kingdom)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RENDERING = "rendering", "Rendering"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reports")
+    kingdom = models.ForeignKey(Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="reports")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    pdf = models.BinaryField(null=True, blank=True)
+    rendered_at = models.DateTimeField(null=True, blank=True)
+    render_seconds = models.FloatField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["turn", "kingdom"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "kingdom"], name="one_report_per_kingdom_and_turn"),
+            models.UniqueConstraint(fields=["turn"], condition=models.Q(kingdom=None), name="one_bulletin_per_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.turn}: {'bulletin' if self.kingdom_id is None else self.kingdom}"
+
+    @property
+    def is_bulletin(self) -> bool:
+        return self.kingdom_id is None
+
+
+class ReportEmail(models.Model):
+    """One report sent to one address: the unit of delivery, claimed before it is sent so that
+    nothing goes out twice, retried on temporary errors, and shown to the organizer if it fails."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    report = models.ForeignKey(TurnReport, on_delete=models.CASCADE, related_name="emails")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    to = models.EmailField()
+    attach_pdf = models.BooleanField(default=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["report", "to"]
+        constraints = [models.UniqueConstraint(fields=["report", "to"], name="one_email_per_report_and_address")]
+
+    def __str__(self) -> str:
+        return f"{self.report} to {self.to} ({self.status})"

@@ -7,10 +7,18 @@ from django.utils import timezone
 
 from briternia.emails import email_send
 
-from .models import DeadlineChange, OrderSubmission
+from .models import DeadlineChange, OrderSubmission, Turn, TurnReport
 from .rules.schedule import deadline_text
+from .services.deliveries import (
+    REPORT_EMAIL_TRIES,
+    report_email_deliver,
+    report_email_retry_delay,
+    report_emails_queue,
+    stale_report_emails,
+)
 from .services.describe import describe_entries
 from .services.reminders import orders_reminders_send
+from .services.reports import report_render, turn_reports_prepare
 from .services.resolution import turn_resolve
 from .services.turns import turns_due
 
@@ -32,6 +40,8 @@ def deadline_sweep() -> dict[str, int]:
     aftermaths = aftermaths_due(now=now)
     for turn_id in aftermaths:
         aftermath_task.delay(turn_id=turn_id)
+    for email_id in stale_report_emails(now=now):
+        report_email_send.delay(email_id=email_id)
     return {"reminders": reminders, "resolutions": len(due), "aftermaths": len(aftermaths)}
 
 
@@ -80,3 +90,36 @@ def deadline_change_announce(*, change_id: int) -> None:
             "results_deadline": deadline_text(turn.results_deadline, turn.campaign.time_zone),
         },
     )
+
+
+@shared_task(acks_late=True)
+def turn_reports_start(*, turn_id: int) -> int:
+    """Keep the turn's public map, queue its reports and render them, one task per report (in
+    parallel on as many workers as there are)."""
+    turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+    ids = turn_reports_prepare(turn=turn)
+    for report_id in ids:
+        report_render_task.delay(report_id=report_id)
+    return len(ids)
+
+
+@shared_task(acks_late=True)
+def report_render_task(*, report_id: int) -> int:
+    """Render one report (once), then queue and send its emails."""
+    report_render(report_id=report_id)
+    report = TurnReport.objects.select_related("turn__campaign", "kingdom").get(pk=report_id)
+    if report.status != TurnReport.Status.READY:
+        return 0
+    ids = report_emails_queue(report=report)
+    for email_id in ids:
+        report_email_send.delay(email_id=email_id)
+    return len(ids)
+
+
+@shared_task(bind=True, acks_late=True, max_retries=REPORT_EMAIL_TRIES)
+def report_email_send(self, *, email_id: int) -> bool:  # type: ignore[no-untyped-def]
+    """Send one report email; a temporary SMTP error is retried with backoff."""
+    delivery = report_email_deliver(email_id=email_id)
+    if delivery.retry:
+        raise self.retry(countdown=report_email_retry_delay(delivery.attempts))
+    return delivery.sent

@@ -229,7 +229,7 @@ class _Run:
                 kingdom=side.kingdom,
                 army=side.army,
                 province=battle.province,
-                data={"battle": battle.id, "result": result.result.value, "side": side_name},
+                data={"result": result.result.value, "side": side_name},
             )
 
         self._province_and_retreats(battle, province, victor)
@@ -300,7 +300,6 @@ class _Run:
                 f"Nobody won the battle in {province}: it stays "
                 + (f"with {self.state.kingdoms[province.controller].name}." if province.controller else "neutral."),
                 province=battle.province,
-                data={"battle": battle.id},
             )
         for army_id in retreating:
             self._retreat(army_id, battle.province)
@@ -565,11 +564,11 @@ class _Run:
                     province=province.number,
                     data={
                         "roll": total,
-                        "recovered": {
-                            u.id: models_recovered(c.models_lost, band.fraction, won=won)
+                        "recovered": [
+                            [u.name, models_recovered(c.models_lost, band.fraction, won=won)]
                             for u, c in losses
                             if c.models_lost
-                        },
+                        ],
                     },
                 )
             for unit, casualty in losses:
@@ -588,7 +587,7 @@ class _Run:
                             kingdom=army.kingdom,
                             army=army_id,
                             province=province.number,
-                            data={"unit": unit.id, "model": model, "roll": roll, "recovered": back},
+                            data={"unit": unit.name, "model": model, "roll": roll, "recovered": back},
                         )
                 if casualty.one_use_used and unit.one_use:
                     roll = self.dice.d6(
@@ -603,7 +602,7 @@ class _Run:
                         kingdom=army.kingdom,
                         army=army_id,
                         province=province.number,
-                        data={"unit": unit.id, "roll": roll},
+                        data={"unit": unit.name, "roll": roll},
                     )
             # Veteran Status, judged after recovery. The whole army fought; of a detachment's
             # parent only the units on the sheet did.
@@ -625,7 +624,7 @@ class _Run:
                     kingdom=army.kingdom,
                     army=army.id,
                     province=province.number,
-                    data={"unit": unit.id},
+                    data={"unit": unit.name},
                 )
         else:
             unit.veteran_eligible = False
@@ -638,7 +637,7 @@ class _Run:
                     kingdom=army.kingdom,
                     army=army.id,
                     province=province.number,
-                    data={"unit": unit.id},
+                    data={"unit": unit.name},
                 )
 
     # -- characters --------------------------------------------------------------------------------
@@ -669,7 +668,7 @@ class _Run:
                     kingdom=character.kingdom,
                     army=army.id,
                     province=province.number,
-                    data={"character": character.id, **injury.as_json()},
+                    data={"character": character.name, **injury.as_json()},
                 )
                 if injury.experience_bonus:
                     army.experience += injury.experience_bonus
@@ -701,7 +700,7 @@ class _Run:
             ),
             kingdom=character.kingdom,
             army=army.id,
-            data={"character": character.id},
+            data={"character": character.name},
         )
         if character.role == "warlord":
             self._succession(character)
@@ -734,7 +733,7 @@ class _Run:
             f"becomes {kingdom}'s Warlord (Warlord); he may be promoted to a Lord with experience points.",
             kingdom=dead.kingdom,
             army=army_id,
-            data={"character": heir.id},
+            data={"character": heir.name},
         )
 
     def _lose_items(self, unit_id: int) -> None:

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from briternia.dice import SeededDice
 from briternia.errors import DomainError
+from kingdoms.models import Campaign
 from orders.models import CampaignSchedule, Turn
 
 from ..models import Battle
@@ -87,6 +88,7 @@ def aftermath_resolve(*, turn_id: int, now: dt.datetime | None = None) -> Afterm
     """Resolve the turn's aftermath once and open the next turn. Safe to call twice and
     concurrently; refused (DomainError, nothing changed) while a battle's result is open."""
     from orders.services.turns import turn_open
+    from orders.tasks import turn_reports_start
 
     now = now or timezone.now()
     try:
@@ -108,6 +110,9 @@ def aftermath_resolve(*, turn_id: int, now: dt.datetime | None = None) -> Afterm
             turn.resolution_error = ""
             turn.save(update_fields=["status", "resolution_error"])
             next_turn = turn_open(campaign=turn.campaign, number=turn.number + 1, now=now)
+            Campaign.objects.filter(pk=turn.campaign_id).update(current_turn=next_turn.number)
+            # The turn is over: its reports are rendered and sent once this commits.
+            transaction.on_commit(lambda: turn_reports_start.delay(turn_id=turn_id))
             return AftermathOutcome(resolved=True, result=result, next_turn=next_turn)
     except DomainError as exc:
         Turn.objects.filter(pk=turn_id).update(resolution_error="The aftermath waits: " + "; ".join(exc.messages))

@@ -47,7 +47,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 
-from battles.models import Battle, BattleSupport
+from battles.models import Battle, BattleSupport, ResultsReminder, TurnSummarySheet
 from briternia.errors import DomainError
 from orders.models import (
     CampaignSchedule,
@@ -158,7 +158,10 @@ PROVINCE_KEYS = {
     "razed": BOOL,
     "fortified": BOOL,
     "controller": STR.or_null(),
+    "looted_turn": INT.or_null(),
 }
+# Added within version 2 (the aftermath): a document written before them is still read.
+PROVINCE_OPTIONAL_KEYS = ("looted_turn",)
 KINGDOM_KEYS = {
     "name": STR,
     "army_type": STR,
@@ -200,8 +203,10 @@ UNIT_KEYS = {
     "veteran_level": INT,
     "one_use": BOOL,
     "models_lost": INT,
+    "veteran_eligible": BOOL,
     "character": OBJECT.or_null(),
 }
+UNIT_OPTIONAL_KEYS = ("veteran_eligible",)
 CHARACTER_KEYS = {
     "kingdom": STR,
     "rank": STR,
@@ -250,9 +255,10 @@ TURN_KEYS = {
     "reminders": LIST,
     "events": LIST,
     "battles": LIST,
+    "results_reminders": LIST,
 }
 # Added within version 2: a version 2 document written before them is still read.
-TURN_OPTIONAL_KEYS = ("events", "battles")
+TURN_OPTIONAL_KEYS = ("events", "battles", "results_reminders")
 DEADLINE_CHANGE_KEYS = {
     "kind": STR,
     "old_value": STR,
@@ -304,6 +310,56 @@ BATTLE_KEYS = {
     "guerrilla": OBJECT.or_null(),
     "notes": LIST,
     "supports": LIST,
+    "scenario": OBJECT.or_null(),
+    "scenario_sent_at": TIMESTAMP.or_null(),
+    "ruling_result": STR,
+    "ruling_attacker_withdrew": BOOL,
+    "ruling_defender_withdrew": BOOL,
+    "ruling_note": STR,
+    "ruled_by": STR.or_null(),
+    "result": STR,
+    "victor": STR,
+    "summary_sheets": LIST,
+}
+# The battles' aftermath came later within version 2.
+BATTLE_OPTIONAL_KEYS = (
+    "scenario",
+    "scenario_sent_at",
+    "ruling_result",
+    "ruling_attacker_withdrew",
+    "ruling_defender_withdrew",
+    "ruling_note",
+    "ruled_by",
+    "result",
+    "victor",
+    "summary_sheets",
+)
+# A turn summary sheet: its casualties name units by place, like an item's bearer, and the
+# characters lost by their unit's place.
+SUMMARY_SHEET_KEYS = {
+    "kingdom": STR,
+    "status": STR,
+    "result": STR,
+    "withdrew": BOOL,
+    "opponent_withdrew": BOOL,
+    "casualties": LIST,
+    "characters_lost": LIST,
+    "loot_choice": STR,
+    "negotiation_gold": INT,
+    "negotiation_note": STR,
+    "story": STR,
+    "entered_by": STR.or_null(),
+    "by_organizer": BOOL,
+    "updated_at": TIMESTAMP,
+    "submitted_at": TIMESTAMP.or_null(),
+}
+CASUALTY_KEYS = {
+    "unit": OBJECT,
+    "models_lost": INT,
+    "champion": BOOL,
+    "standard": BOOL,
+    "musician": BOOL,
+    "one_use_used": BOOL,
 }
 SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "arrival": INT.or_null()}
 # The values of an event's data and of a battle's guerrilla that hold database ids, as the
@@ -316,6 +372,7 @@ REFERENCE_KINDS = {KINGDOM_ID: replace(STR, label="a kingdom name"), ARMY_ID: AR
 GUERRILLA_REFERENCES = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
 EVENT_DATA_REFERENCES: dict[str, dict[str, str]] = {
     "province-claimed": {"from_kingdom": KINGDOM_ID},  # movement.py
+    "province-conquered": {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
     "battle-scheduled": {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
     "guerrilla": GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
 }
@@ -387,6 +444,8 @@ REMINDER_FIELDS = _plain(OrdersReminder, REMINDER_KEYS)
 # An event's data and a battle's guerrilla may hold ids: the document has names instead.
 EVENT_FIELDS = _plain(TurnEvent, EVENT_KEYS, translated=["data"])
 BATTLE_FIELDS = _plain(Battle, BATTLE_KEYS, translated=["guerrilla"])
+SUMMARY_SHEET_FIELDS = _plain(TurnSummarySheet, SUMMARY_SHEET_KEYS, translated=["casualties", "characters_lost"])
+RESULTS_REMINDER_FIELDS = _plain(ResultsReminder, REMINDER_KEYS)
 SUPPORT_FIELDS = _plain(BattleSupport, SUPPORT_KEYS)
 
 
@@ -504,7 +563,20 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     supports_of = _grouped(
         BattleSupport.objects.filter(battle__turn__campaign=campaign).order_by("battle_id", "id"), "battle_id"
     )
+    summary_sheets_of = _grouped(
+        TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
+        .select_related("entered_by")
+        .order_by("battle_id", "kingdom_id", "id"),
+        "battle_id",
+    )
+    results_reminders_of = _grouped(
+        ResultsReminder.objects.filter(turn__campaign=campaign).order_by("turn_id", "kingdom_id", "id"), "turn_id"
+    )
+    unit_of_character = dict(Character.objects.filter(kingdom__campaign=campaign).values_list("id", "unit_id"))
+    rulers = {b.ruled_by_id for bs in battles_of.values() for b in bs if b.ruled_by_id}
     users = {campaign.organizer.username: campaign.organizer}
+    users.update({u.username: u for u in User.objects.filter(pk__in=rulers)})
+    users.update({s.entered_by.username: s.entered_by for ss in summary_sheets_of.values() for s in ss if s.entered_by})
     users.update({user.username: user for kingdom in kingdoms for user in kingdom.players.all()})
     # Whoever changed a deadline or submitted a sheet, a player or not (a staff member).
     users.update({c.changed_by.username: c.changed_by for cs in changes_of.values() for c in cs if c.changed_by})
@@ -666,6 +738,25 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
                 )
                 for support in supports_of.get(battle.id, [])
             ],
+            ruled_by=battle.ruled_by.username if battle.ruled_by_id else None,
+            summary_sheets=[summary_sheet_row(sheet, what) for sheet in summary_sheets_of.get(battle.id, [])],
+        )
+
+    def summary_sheet_row(sheet: TurnSummarySheet, battle_what: str) -> dict[str, Any]:
+        what = f"the turn summary sheet of {name_of.get(sheet.kingdom_id)} for {battle_what}"
+        return _row(
+            SUMMARY_SHEET_KEYS,
+            SUMMARY_SHEET_FIELDS,
+            sheet,
+            kingdom=kingdom_name(sheet.kingdom_id, what),
+            entered_by=sheet.entered_by.username if sheet.entered_by_id else None,
+            casualties=[
+                {**{k: v for k, v in c.items() if k != "unit"}, "unit": _id_inside(unit_key, c.get("unit"), what)}
+                for c in sheet.casualties
+            ],
+            characters_lost=[
+                _inside(unit_key, _id_inside(unit_of_character, c, what), what) for c in sheet.characters_lost
+            ],
         )
 
     def turn_row(turn: Turn) -> dict[str, Any]:
@@ -694,6 +785,15 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             ],
             events=[event_row(event, turn) for event in events_of.get(turn.id, [])],
             battles=[battle_row(battle, turn) for battle in battles_of.get(turn.id, [])],
+            results_reminders=[
+                _row(
+                    REMINDER_KEYS,
+                    RESULTS_REMINDER_FIELDS,
+                    reminder,
+                    kingdom=kingdom_name(reminder.kingdom_id, f"a results reminder of turn {turn.number}"),
+                )
+                for reminder in results_reminders_of.get(turn.id, [])
+            ],
         )
 
     Neighbours = Province.neighbours.through
@@ -767,6 +867,8 @@ class _BattlePlan:
     battle: Battle
     guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
     supports: list[BattleSupport] = field(default_factory=list)
+    # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
+    sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
 
 
 @dataclass
@@ -778,6 +880,7 @@ class _TurnPlan:
     # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
     events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
     battles: list[_BattlePlan] = field(default_factory=list)
+    results_reminders: list[ResultsReminder] = field(default_factory=list)
 
 
 @dataclass
@@ -952,7 +1055,7 @@ class _Reader:
     def provinces(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
             where = _label(f"provinces[{index}]", row, "number")
-            values = self.keys(row, where, PROVINCE_KEYS)
+            values = self.keys(row, where, PROVINCE_KEYS, optional=PROVINCE_OPTIONAL_KEYS)
             if values is None or "number" not in values:
                 continue  # reported; without its number nothing can refer to it
             number = values["number"]
@@ -1092,7 +1195,7 @@ class _Reader:
 
     def unit(self, army: _ArmyPlan, data: Any, where: str) -> None:
         where = _label(where, data, "name")
-        values = self.keys(data, where, UNIT_KEYS)
+        values = self.keys(data, where, UNIT_KEYS, optional=UNIT_OPTIONAL_KEYS)
         # A unit that cannot be read still holds its place: bearers refer to units by place.
         unit = (
             Unit(army=army.army) if values is None else self.instance(Unit, values, UNIT_FIELDS, where, army=army.army)
@@ -1231,6 +1334,20 @@ class _Reader:
                         OrdersReminder, reminder_values, REMINDER_FIELDS, row_where, turn=turn, kingdom=kingdom
                     )
                 )
+            for reminder_index, reminder_row in enumerate(values.get("results_reminders", [])):
+                row_where = _label(f"{where} / results_reminders[{reminder_index}]", reminder_row, "kingdom")
+                reminder_values = self.keys(reminder_row, row_where, REMINDER_KEYS)
+                if reminder_values is not None:
+                    plan.results_reminders.append(
+                        self.instance(
+                            ResultsReminder,
+                            reminder_values,
+                            RESULTS_REMINDER_FIELDS,
+                            row_where,
+                            turn=turn,
+                            kingdom=self.kingdom_named(reminder_values.get("kingdom"), row_where),
+                        )
+                    )
             self.events(plan, values.get("events", []), where)
             for battle_index, battle_row in enumerate(values.get("battles", [])):
                 self.battle(plan, battle_row, f"{where} / battles[{battle_index}]")
@@ -1289,7 +1406,7 @@ class _Reader:
 
     def battle(self, turn: _TurnPlan, data: Any, where: str) -> None:
         where = _label(where, data, "province")
-        values = self.keys(data, where, BATTLE_KEYS)
+        values = self.keys(data, where, BATTLE_KEYS, optional=BATTLE_OPTIONAL_KEYS)
         if values is None:
             return
         guerrilla = values.get("guerrilla")
@@ -1307,9 +1424,12 @@ class _Reader:
             defender_kingdom=self.kingdom_named(values.get("defender_kingdom"), f"{where} / defender_kingdom"),
             defender_army=self.army_named(values.get("defender_army"), f"{where} / defender_army"),
             guerrilla=None,
+            ruled_by=self.actor(values.get("ruled_by"), f"{where} / ruled_by"),
         )
         plan = _BattlePlan(battle=battle, guerrilla=guerrilla)
         turn.battles.append(plan)
+        for index, row in enumerate(values.get("summary_sheets", [])):
+            self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
         for index, row in enumerate(values.get("supports", [])):
             row_where = f"{where} / supports[{index}]"
             row_values = self.keys(row, row_where, SUPPORT_KEYS)
@@ -1326,6 +1446,38 @@ class _Reader:
                     kingdom=self.kingdom_named(row_values.get("kingdom"), row_where),
                 )
             )
+
+    def summary_sheet(self, battle: _BattlePlan, data: Any, where: str) -> None:
+        where = _label(where, data, "kingdom")
+        values = self.keys(data, where, SUMMARY_SHEET_KEYS)
+        if values is None:
+            return
+        casualties: list[tuple[Unit, dict[str, Any]]] = []
+        for index, row in enumerate(values.get("casualties", [])):
+            row_where = f"{where} / casualties[{index}]"
+            row_values = self.keys(row, row_where, CASUALTY_KEYS)
+            if row_values is None or "unit" not in row_values:
+                continue
+            unit = self.bearer(row_values["unit"], f"{row_where} / unit")
+            if unit is not None:
+                casualties.append((unit, {k: v for k, v in row_values.items() if k != "unit"}))
+        characters: list[Unit] = []
+        for index, reference in enumerate(values.get("characters_lost", [])):
+            unit = self.bearer(reference, f"{where} / characters_lost[{index}]")
+            if unit is not None:
+                characters.append(unit)
+        sheet = self.instance(
+            TurnSummarySheet,
+            values,
+            SUMMARY_SHEET_FIELDS,
+            where,
+            battle=battle.battle,
+            kingdom=self.kingdom_named(values.get("kingdom"), where),
+            entered_by=self.actor(values.get("entered_by"), f"{where} / entered_by"),
+            casualties=[],
+            characters_lost=[],
+        )
+        battle.sheets.append((sheet, casualties, characters))
 
     def sheet(self, turn: _TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
         where = _label(where, data, "kingdom")
@@ -1506,6 +1658,17 @@ def _write(plan: _Plan) -> Campaign:
             battle.battle.guerrilla = _with_ids(battle.guerrilla, GUERRILLA_REFERENCES, plan)
     _create_keeping_times(Battle, [b.battle for b in battles])
     _create_keeping_times(BattleSupport, [support for b in battles for support in b.supports])
+    character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
+    summary_sheets = []
+    for b in battles:
+        for sheet, casualties, characters in b.sheets:
+            sheet.casualties = [{"unit": unit.pk, **flags} for unit, flags in casualties]
+            sheet.characters_lost = [
+                character_of_unit[id(unit)].pk for unit in characters if id(unit) in character_of_unit
+            ]
+            summary_sheets.append(sheet)
+    _create_keeping_times(TurnSummarySheet, summary_sheets)
+    _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])
     return campaign
 
 

@@ -6,6 +6,7 @@ Rulebook: 7. Aftermath, 8. End of Turn, Experience Points, Looting, Casualty Rec
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 from django.db.models import Sum
@@ -57,6 +58,8 @@ def test_the_whole_aftermath_by_the_rules(turn, k, battles, battles_posted):
     turn.refresh_from_db()
     assert turn.status == Turn.Status.REPORTED and turn.resolution_error == ""
     assert outcome.next_turn.number == 2 and outcome.next_turn.status == Turn.Status.ORDERS_OPEN
+    turn.campaign.refresh_from_db()
+    assert turn.campaign.current_turn == 2
 
     # The victor keeps the province; the loser retreats to a province with no army in it (A5).
     raiders, wardens = Army.objects.get(name="Raiders"), Army.objects.get(name="Wardens")
@@ -211,3 +214,41 @@ def test_the_aftermath_and_ruling_endpoints_are_the_organizer_s(
         assert organizer.post(f"/api/turns/{turn.pk}/aftermath/").status_code == 202
     turn.refresh_from_db()
     assert turn.status == Turn.Status.REPORTED  # the task ran after the request's commit
+
+
+def test_the_campaign_round_trips_with_sheets_rulings_and_the_aftermath(turn, k, battles):
+    """Export / import (kingdoms/services/transfer.py) carries the turn summary sheets (their
+    casualties and lost characters by unit place), the organizer's ruling, the scenarios, and
+    after the aftermath the results, looted provinces and veteran eligibility."""
+    from battles.services.summaries import battle_rule
+    from kingdoms.models import Character
+    from kingdoms.services.transfer import campaign_export, campaign_import
+
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+    general = Character.objects.filter(kingdom=k["Ostland"], unit__army__name="1st Army").first()
+    _save(battles[62], k["Tor Anlec"], result="major-victory")
+    _save(
+        battles[62],
+        k["Ostland"],
+        result="draw",
+        casualties=[{"unit": halberdiers.id, "models_lost": 7, "standard": True}],
+        characters_lost=[general.id] if general else [],
+    )
+    battle_rule(
+        battle=battles[62],
+        result="minor-victory",
+        attacker_withdrew=False,
+        defender_withdrew=False,
+        note="phone call",
+        ruled_by=turn.campaign.organizer,
+    )
+    document = json.loads(json.dumps(campaign_export(campaign=turn.campaign)))  # through JSON text
+    copy = campaign_import(document=document)
+    assert campaign_export(campaign=copy) == document
+    sheet = next(s for b in document["turns"][0]["battles"] for s in b["summary_sheets"] if s["kingdom"] == "Ostland")
+    assert sheet["casualties"][0]["unit"] == {"kingdom": "Ostland", "army": "Wardens", "unit": 0}
+    _save(battles[61], k["Da Red Fang"], result="major-victory")
+    _save(battles[61], k["Ostland"], result="major-loss")
+    assert aftermath_resolve(turn_id=turn.pk).resolved
+    after = campaign_export(campaign=turn.campaign)
+    assert campaign_export(campaign=campaign_import(document=after)) == after
