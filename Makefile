@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format migrate demo-data venv clean-var bench
+.PHONY: run test lint format migrate demo-data demo venv clean-var bench
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ migrate: venv
 # Loads the demo campaign only when the database has none, and prints the logins.
 demo-data: migrate
 	$(PY) manage.py demo_campaign --if-empty
+
+# One whole turn of a fresh demo campaign, headless, on the embedded default (see README).
+demo: migrate
+	$(PY) manage.py play_demo_turn
 
 run: demo-data
 	@echo "Serving http://$(HOST):$(PORT)/ (Ctrl-C to stop)"

@@ -8,7 +8,7 @@ from django.http import Http404
 from kingdoms.models import Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
 
-from .models import OrderSheet, Turn
+from .models import OrderSheet, Turn, TurnReport
 
 
 def turn_get(*, user: AnyUser, turn_id: int) -> Turn:
@@ -64,3 +64,46 @@ def turn_results(*, user: AnyUser, turn: Turn) -> dict:
         battles = [b for b in battles if b.involves(own.id)]
         rolls = [r for r in rolls if own.id in r.kingdoms]
     return {"events": list(events), "battles": list(battles), "rolls": list(rolls), "own": own, "organizer": organizer}
+
+
+def report_get(*, user: AnyUser, report_id: int) -> TurnReport:
+    """A report the user may read: the bulletin for everyone in the campaign; a kingdom's report
+    for its players and the organizer. Anything else is not found."""
+    report = (
+        TurnReport.objects.select_related("turn__campaign", "kingdom")
+        .filter(pk=report_id, turn__campaign__in=campaigns_visible(user))
+        .first()
+    )
+    if report is None or report.status != TurnReport.Status.READY:
+        raise Http404("No such report.")
+    if report.kingdom_id is None or is_organizer(user, report.turn.campaign):
+        return report
+    own = kingdom_of(user=user, campaign=report.turn.campaign)
+    if own is None or own.pk != report.kingdom_id:
+        raise Http404("No such report.")
+    return report
+
+
+def campaign_history(*, user: AnyUser, campaign) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Turn by turn: the public map, the bulletin, and the reports the user may read."""
+    organizer = is_organizer(user, campaign)
+    own = kingdom_of(user=user, campaign=campaign)
+    turns = list(campaign.turns.order_by("-number").select_related("public_map"))
+    reports: dict[int, list[TurnReport]] = {}
+    for report in (
+        TurnReport.objects.filter(turn__campaign=campaign, status=TurnReport.Status.READY)
+        .select_related("kingdom")
+        .defer("pdf")
+        .order_by("kingdom__name")
+    ):
+        if report.kingdom_id is None or organizer or (own is not None and report.kingdom_id == own.pk):
+            reports.setdefault(report.turn_id, []).append(report)
+    return [
+        {
+            "turn": turn,
+            "map": getattr(turn, "public_map", None),
+            "bulletin": next((r for r in reports.get(turn.pk, []) if r.kingdom_id is None), None),
+            "reports": [r for r in reports.get(turn.pk, []) if r.kingdom_id is not None],
+        }
+        for turn in turns
+    ]

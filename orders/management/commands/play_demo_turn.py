@@ -1,0 +1,61 @@
+"""manage.py play_demo_turn: a fresh demo campaign, and its turn 1 played through headless (make demo)."""
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db.models import Count, Sum
+
+from battles.models import Battle
+from kingdoms.demo import demo_campaign_create
+from kingdoms.demo.turn import demo_turn_play
+from kingdoms.models import TreasuryEntry
+from orders.models import ReportEmail, Turn, TurnEvent, TurnReport
+from orders.rules.schedule import deadline_text
+
+
+class Command(BaseCommand):
+    help = "Create a demo campaign and play its first turn: orders, battles, sheets, aftermath, reports."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        campaign = demo_campaign_create()
+        demo_turn_play(campaign)
+        turn = Turn.objects.get(campaign=campaign, number=1)
+        out = self.stdout.write
+        out(self.style.SUCCESS(f"{campaign.name} (campaign {campaign.pk}): turn 1 is {turn.get_status_display()}."))
+        out("Battles:")
+        for b in Battle.objects.filter(turn=turn).select_related("province", "attacker_kingdom", "defender_kingdom"):
+            engagement = (b.scenario or {}).get("engagement", {}).get("name", "?")
+            defender = b.defender_kingdom.name if b.defender_kingdom else "neutral garrison"
+            out(
+                f"  {b.province}: {b.attacker_kingdom.name} against {defender} ({engagement}): "
+                f"{b.get_result_display()} for the attacker, {b.victor or 'no'} victor"
+            )
+        out("What changed hands:")
+        for e in TurnEvent.objects.filter(
+            turn=turn, code__in=["province-claimed", "province-conquered", "looted", "sacked", "retreated"]
+        ):
+            out(f"  {e.text}")
+        out("Treasuries after the turn:")
+        for row in (
+            TreasuryEntry.objects.filter(kingdom__campaign=campaign)
+            .values("kingdom__name")
+            .annotate(gold=Sum("amount"))
+            .order_by("kingdom__name")
+        ):
+            out(f"  {row['kingdom__name']}: {row['gold']:,} gold")
+        reports = TurnReport.objects.filter(turn=turn, status=TurnReport.Status.READY).count()
+        emails = ReportEmail.objects.filter(report__turn=turn).values("status").annotate(n=Count("id"))
+        out(f"Reports rendered: {reports}; report emails: " + ", ".join(f"{r['n']} {r['status']}" for r in emails))
+        next_turn = Turn.objects.get(campaign=campaign, number=2)
+        out(f"Turn 2 is open for orders until {deadline_text(next_turn.orders_deadline, campaign.time_zone)}.")
+        if settings.EMAIL_BACKEND == "briternia.mail.EmlFileBackend":
+            out(
+                self.style.SUCCESS(
+                    f"The emails (scenarios, reports, bulletin) are .eml files in {settings.EMAIL_OUTBOX_DIR}/"
+                )
+            )
+        out(
+            f"On the site (make run): /campaigns/{campaign.pk}/history/ (log in as alice, bob, carol, dave or "
+            "organizer; password briternia)."
+        )

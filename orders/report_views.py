@@ -1,0 +1,84 @@
+"""Pages of the turn reports: the campaign's history, a report's PDF, the organizer's deliveries
+(with the one-click resend), and the player's report preferences."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from briternia.errors import DomainError
+from kingdoms.models import ReportPreferences
+from kingdoms.selectors import campaign_get, is_organizer
+
+from . import selectors
+from .models import ReportEmail, TurnReport
+from .services.deliveries import report_email_resend
+
+
+@login_required
+def campaign_history(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = campaign_get(user=request.user, campaign_id=campaign_id)
+    rows = selectors.campaign_history(user=request.user, campaign=campaign)
+    return render(request, "reports/history.html", {"campaign": campaign, "rows": rows})
+
+
+@login_required
+def report_download(request: HttpRequest, report_id: int) -> HttpResponse:
+    report = selectors.report_get(user=request.user, report_id=report_id)
+    name = "bulletin" if report.kingdom_id is None else report.kingdom.name.replace(" ", "-")
+    response = HttpResponse(bytes(report.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="turn{report.turn.number}-{name}.pdf"'
+    return response
+
+
+@login_required
+def turn_deliveries(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """The organizer's view of the turn's reports and every email: what is sent, what failed."""
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    if not is_organizer(request.user, turn.campaign):
+        raise Http404
+    reports = TurnReport.objects.filter(turn=turn).select_related("kingdom").defer("pdf").order_by("kingdom__name")
+    emails = ReportEmail.objects.filter(report__turn=turn).select_related("report__kingdom").order_by("status", "to")
+    return render(
+        request,
+        "reports/deliveries.html",
+        {"turn": turn, "campaign": turn.campaign, "reports": reports, "emails": emails},
+    )
+
+
+@login_required
+@require_POST
+def report_email_resend_view(request: HttpRequest, email_id: int) -> HttpResponse:
+    email = ReportEmail.objects.select_related("report__turn__campaign").filter(pk=email_id).first()
+    if email is None or not is_organizer(request.user, email.report.turn.campaign):
+        raise Http404
+    try:
+        report_email_resend(email=email)
+    except DomainError as exc:
+        for m in exc.messages:
+            messages.error(request, m)
+    else:
+        messages.success(request, f"The report to {email.to} is queued again.")
+    return redirect("turn-deliveries", turn_id=email.report.turn_id)
+
+
+class ReportPreferencesForm(forms.ModelForm):
+    class Meta:
+        model = ReportPreferences
+        fields = ["report_email", "attach_pdf"]
+        labels = {"report_email": "Send my turn reports to", "attach_pdf": "Attach the PDF (off: a link instead)"}
+
+
+@login_required
+def report_preferences(request: HttpRequest) -> HttpResponse:
+    preferences, _ = ReportPreferences.objects.get_or_create(user=request.user)
+    form = ReportPreferencesForm(request.POST or None, instance=preferences)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your report preferences are saved.")
+        return redirect("report-preferences")
+    return render(request, "reports/preferences.html", {"form": form}, status=400 if form.errors else 200)

@@ -1,0 +1,302 @@
+"""Turn reports (orders/services/reports.py, deliveries.py, tasks): a private PDF per kingdom and
+the public bulletin, rendered after the aftermath from the stored rows, read back as text; emails
+claimed, retried on temporary SMTP errors against a real local SMTP server, never sent twice;
+the pages of the history and the reports, each answering 404 to those who may not read it.
+Rulebook: Appendix, Campaign Schedule ("Turn results and map will be posted via email")."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import socket
+import threading
+import time
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import Envelope
+from celery.exceptions import Retry
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.db.models import Sum
+from django.test import Client
+from freezegun import freeze_time
+from pypdf import PdfReader
+
+from battles.models import Battle
+from battles.services.aftermath import aftermath_resolve
+from battles.services.summaries import summary_sheet_save
+from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
+from orders.models import ReportEmail, Turn, TurnMap, TurnReport
+from orders.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
+from orders.services.reports import report_render, turn_reports_prepare
+from orders.services.resolution import turn_resolve
+from orders.tasks import deadline_sweep, report_email_send
+from tests.battle_setup import file_battle_orders
+from tests.conftest import needs_broker
+
+
+def pdf_text(content: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
+
+
+def client_for(username: str) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    return client
+
+
+def _save(battle, kingdom, **data):
+    summary_sheet_save(battle=battle, kingdom=kingdom, data=data, entered_by=kingdom.players.first())
+
+
+@pytest.fixture
+def k(demo_campaign):
+    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
+
+
+@pytest.fixture
+def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
+    """Turn 1 of the demo campaign played through: orders, battles, sheets, the aftermath; the
+    reports are rendered and sent when the aftermath commits."""
+    turn = demo_campaign.turns.get(number=1)
+    file_battle_orders(demo_campaign, turn)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_resolve(turn_id=turn.pk).resolved
+    battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+    _save(battles[62], k["Tor Anlec"], result="minor-victory")
+    _save(battles[62], k["Ostland"], result="minor-loss", casualties=[{"unit": halberdiers.id, "models_lost": 10}])
+    _save(battles[61], k["Da Red Fang"], result="minor-loss")
+    _save(battles[61], k["Ostland"], result="minor-victory")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert aftermath_resolve(turn_id=turn.pk).resolved
+    return turn
+
+
+def report_of(turn, kingdom=None) -> TurnReport:
+    return TurnReport.objects.get(turn=turn, kingdom=kingdom)
+
+
+def test_every_kingdom_gets_its_own_report_and_every_player_the_bulletin(reported, k):
+    assert TurnReport.objects.filter(turn=reported, status=TurnReport.Status.READY).count() == len(k) + 1
+    assert TurnMap.objects.filter(turn=reported).exists()
+    to_alice = sorted(m.subject for m in mail.outbox if m.to == ["alice@briternia.local"])
+    assert to_alice == [
+        "Demo: The Awakening of the Ancients, turn 1: Ostland's turn report",
+        "Demo: The Awakening of the Ancients, turn 1: the bulletin",
+    ]
+    ostland_mail = next(m for m in mail.outbox if m.subject.endswith("Ostland's turn report"))
+    name, content, mimetype = ostland_mail.attachments[0]
+    assert (name, mimetype) == ("turn1-Ostland.pdf", "application/pdf")
+    assert content == bytes(report_of(reported, k["Ostland"]).pdf)
+    # The Ancient Dead have no players: the organizer reads their report.
+    assert any(
+        m.subject.endswith("The Ancient Dead's turn report") and m.to == ["organizer@briternia.local"]
+        for m in mail.outbox
+    )
+    assert ReportEmail.objects.filter(status=ReportEmail.Status.SENT).count() == len(mail.outbox)
+
+
+def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(reported, k):
+    ostland = k["Ostland"]
+    text = pdf_text(bytes(report_of(reported, ostland).pdf))
+    opening = TreasuryEntry.objects.filter(kingdom=ostland, turn__lt=1).aggregate(t=Sum("amount"))["t"]
+    closing = TreasuryEntry.objects.filter(kingdom=ostland).aggregate(t=Sum("amount"))["t"]
+    assert f"Opening balance {opening}" in text.replace("\n", " ")
+    assert f"Closing balance {closing}" in text.replace("\n", " ")
+    for entry in TreasuryEntry.objects.filter(kingdom=ostland, turn=1):
+        assert f"{entry.amount:+d}" in text, entry
+    assert "Wardens" in text and "62 Hartwood" in text and "61 Eldenhall" in text
+    assert "Minor victory" in text  # the Raiders' result in Hartwood, read from the attacker's side
+    assert "rolls" in text and "Casualty Recovery" in text  # the aftermath's recovery roll
+    assert "orders for turn 2 are due by" in text.replace("\n", " ")
+    assert "Demo: The Awakening of the Ancients · Turn 1 · Ostland" in text  # the running header
+    assert "Page 1 of" in text
+
+
+def test_no_report_shows_another_kingdom_s_private_data(reported, k):
+    carol = pdf_text(bytes(report_of(reported, k["Karak Dumn"]).pdf))
+    for secret in ("Wardens", "Raiders", "Boyz", "Halberdiers", "Tor Anlec: ", "Casualty Recovery"):
+        assert secret not in carol, secret
+    bulletin = pdf_text(bytes(report_of(reported).pdf))
+    assert "62 Hartwood" in bulletin and "Tor Anlec" in bulletin  # a battle is public
+    for secret in ("Wardens", "Raiders", "Boyz", "1st Army", "gold", "Halberdiers"):
+        assert secret not in bulletin, secret
+    assert "Karak Dumn filed no orders" in bulletin.replace("\n", " ")
+
+
+def test_a_report_is_read_by_its_kingdom_and_the_organizer_only(reported, k, make_user):
+    ostland, bulletin = report_of(reported, k["Ostland"]), report_of(reported)
+    assert client_for("alice").get(f"/reports/{ostland.pk}/")["Content-Type"] == "application/pdf"
+    assert client_for("organizer").get(f"/reports/{ostland.pk}/").status_code == 200
+    assert client_for("dave").get(f"/reports/{ostland.pk}/").status_code == 404
+    assert client_for("carol").get(f"/reports/{bulletin.pk}/").status_code == 200
+    make_user("stranger")
+    assert client_for("stranger").get(f"/reports/{bulletin.pk}/").status_code == 404
+    history = client_for("alice").get(f"/campaigns/{reported.campaign_id}/history/").content.decode()
+    assert f"/reports/{ostland.pk}/" in history and f"/reports/{bulletin.pk}/" in history
+    assert f"/reports/{report_of(reported, k['Tor Anlec']).pk}/" not in history
+    assert "<svg" in history  # the public map of turn 1
+    assert client_for("alice").get(f"/turns/{reported.pk}/deliveries/").status_code == 404
+    assert "alice@briternia.local" in client_for("organizer").get(f"/turns/{reported.pk}/deliveries/").content.decode()
+
+
+def test_a_player_may_take_a_link_instead_and_choose_the_address(demo_campaign, k, django_capture_on_commit_callbacks):
+    alice = get_user_model().objects.get(username="alice")
+    ReportPreferences.objects.create(user=alice, report_email="alice@home.example", attach_pdf=False)
+    turn = demo_campaign.turns.get(number=1)
+    turn.status = Turn.Status.REPORTED
+    turn.save()
+    for report_id in turn_reports_prepare(turn=turn):
+        report_render(report_id=report_id)
+    report = report_of(turn, k["Ostland"])
+    mail.outbox.clear()
+    for email_id in report_emails_queue(report=report):
+        report_email_send.delay(email_id=email_id)
+    (message,) = mail.outbox
+    assert message.to == ["alice@home.example"] and message.attachments == []
+    assert f"/reports/{report.pk}/" in message.body
+
+
+class FlakySMTP:
+    """A real SMTP server (aiosmtpd) that answers 451 to the first `failures` messages."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.received: list[Envelope] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
+        with self.lock:
+            if self.failures > 0:
+                self.failures -= 1
+                return "451 4.3.0 Try again later"
+            self.received.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp(settings):
+    def start(failures: int) -> FlakySMTP:
+        handler = FlakySMTP(failures)
+        with socket.socket() as probe:  # a free port (aiosmtpd checks its own start on the port given)
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        controller = Controller(handler, hostname="127.0.0.1", port=port)
+        controller.start()
+        servers.append(controller)
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_TIMEOUT = 5
+        settings.REPORT_EMAIL_BACKOFF_SCALE = 0
+        return handler
+
+    servers: list[Controller] = []
+    yield start
+    for controller in servers:
+        controller.stop()
+
+
+@pytest.fixture
+def one_email(demo_campaign, k) -> ReportEmail:
+    """Ostland's report of a (quiet) turn 1, rendered, with its one email queued."""
+    turn = demo_campaign.turns.get(number=1)
+    for report_id in turn_reports_prepare(turn=turn):
+        report_render(report_id=report_id)
+    (email_id,) = report_emails_queue(report=report_of(turn, k["Ostland"]))
+    return ReportEmail.objects.get(pk=email_id)
+
+
+def send_as_the_worker_would(email_id: int) -> int:
+    """Run the task, and again each time it asks to be retried (eager tasks raise Retry instead
+    of rescheduling themselves). Returns how many retries it asked for."""
+    retries = 0
+    while True:
+        try:
+            report_email_send.delay(email_id=email_id)
+        except Retry:
+            retries += 1
+            continue
+        return retries
+
+
+def test_an_smtp_server_that_fails_twice_then_accepts_gives_one_sent_email(smtp, one_email):
+    server = smtp(failures=2)
+    assert send_as_the_worker_would(one_email.pk) == 2
+    one_email.refresh_from_db()
+    assert (one_email.status, one_email.attempts) == (ReportEmail.Status.SENT, 3)
+    assert len(server.received) == 1
+    assert server.received[0].rcpt_tos == ["alice@briternia.local"]
+    report_email_send.delay(email_id=one_email.pk)  # again: nothing is sent twice
+    assert len(server.received) == 1
+
+
+def test_after_the_last_try_the_email_fails_and_the_organizer_resends_it(
+    smtp, one_email, django_capture_on_commit_callbacks
+):
+    server = smtp(failures=REPORT_EMAIL_TRIES)
+    assert send_as_the_worker_would(one_email.pk) == REPORT_EMAIL_TRIES - 1
+    one_email.refresh_from_db()
+    assert (one_email.status, one_email.attempts) == (ReportEmail.Status.FAILED, REPORT_EMAIL_TRIES)
+    assert "451" in one_email.last_error and server.received == []
+    organizer = client_for("organizer")
+    page = organizer.get(f"/turns/{one_email.report.turn_id}/deliveries/").content.decode()
+    assert "email-failed" in page and f"/report-emails/{one_email.pk}/resend/" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        organizer.post(f"/report-emails/{one_email.pk}/resend/")
+    one_email.refresh_from_db()
+    assert one_email.status == ReportEmail.Status.SENT and len(server.received) == 1
+    assert client_for("alice").post(f"/report-emails/{one_email.pk}/resend/").status_code == 404
+
+
+def test_a_crash_between_rendering_and_sending_sends_each_email_once(one_email):
+    """The render task stored the PDF and queued the email, then the worker died before sending:
+    the deadline sweep finds the queued row and sends it, once, however often it runs."""
+    mail.outbox.clear()
+    with freeze_time(one_email.created_at + dt.timedelta(minutes=1)):
+        deadline_sweep.delay()
+    assert mail.outbox == []  # not stale yet: its task may still be on its way
+    with freeze_time(one_email.created_at + dt.timedelta(minutes=10)):
+        deadline_sweep.delay()
+        deadline_sweep.delay()
+    assert len(mail.outbox) == 1
+    one_email.refresh_from_db()
+    assert one_email.status == ReportEmail.Status.SENT
+
+
+@needs_broker
+@pytest.mark.celery_worker
+def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactional_db, settings, tmp_path, client):
+    """The cycle on a real worker over Redis: the battles' scenario emails, the sheets, the
+    organizer's aftermath button, then every report rendered (one task each) and sent."""
+    from kingdoms.demo import demo_campaign_create
+
+    settings.EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
+    settings.EMAIL_OUTBOX_DIR = tmp_path
+    campaign = demo_campaign_create()
+    turn = campaign.turns.get(number=1)
+    file_battle_orders(campaign, turn)
+    assert turn_resolve(turn_id=turn.pk).resolved
+    kingdoms = {x.name: x for x in campaign.kingdoms.all()}
+    battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
+    _save(battles[62], kingdoms["Tor Anlec"], result="draw")
+    _save(battles[62], kingdoms["Ostland"], result="draw")
+    _save(battles[61], kingdoms["Da Red Fang"], result="major-loss")
+    _save(battles[61], kingdoms["Ostland"], result="major-victory")
+    client.force_login(campaign.organizer)
+    assert client.post(f"/turns/{turn.pk}/aftermath/").status_code == 302
+    expected = None
+    for _ in range(600):
+        emails = list(ReportEmail.objects.filter(report__turn=turn).values_list("status", flat=True))
+        expected = TurnReport.objects.filter(turn=turn, status=TurnReport.Status.READY).count()
+        if expected == len(kingdoms) + 1 and emails and all(s == ReportEmail.Status.SENT for s in emails):
+            break
+        time.sleep(0.1)
+    assert expected == len(kingdoms) + 1
+    assert all(s == ReportEmail.Status.SENT for s in emails)
+    eml = [p.read_text(errors="replace") for p in tmp_path.glob("*.eml")]
+    assert sum("Ostland's turn report" in m for m in eml) == 1
+    assert sum("battle in 62 Hartwood" in m for m in eml) == 1  # the scenario, sent by the worker
