@@ -64,10 +64,12 @@ bench: $(VENV)/.requirements-dev.stamp
 	rm -f var/bench.sqlite3
 	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 $(PY) manage.py migrate --noinput -v0
 	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 $(PY) manage.py bench
+	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 EMAIL_OUTBOX_DIR=$(CURDIR)/var/bench-outbox $(PY) manage.py bench_reports
 	@if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then \
 	  echo "== PostgreSQL"; \
 	  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS briternia_bench" >/dev/null && \
 	  createdb -h 127.0.0.1 -U postgres briternia_bench && \
 	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 && \
-	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench; \
+	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench && \
+	  DATABASE_URL=$(BENCH_PG) EMAIL_OUTBOX_DIR=$(CURDIR)/var/bench-outbox $(PY) manage.py bench_reports; \
 	fi

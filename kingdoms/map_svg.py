@@ -132,10 +132,14 @@ def render_map_svg(
     kingdoms: Iterable[MapKingdomView],
     armies: Iterable[MapArmyMarker] = (),
     title: str = "",
+    only_armies: bool = False,
 ) -> str:
     """The map as an SVG document string: one square per province at (col, row), filled by
     terrain and bordered in its controller's colour, with settlements, pyramid, razing,
     fortification and army flags, and a legend below naming every kingdom's colour.
+
+    `only_armies`: the army flags alone on a transparent canvas of the same size, to lay over a
+    picture of the map without them (the PDF reports draw the costly map once per turn).
 
     Raises ValueError when the views disagree (an unknown terrain, settlement, kingdom or
     province; two provinces on one number or square; a colour that is not '#rrggbb').
@@ -160,6 +164,18 @@ def render_map_svg(
     height = legend_top + legend_height + MARGIN
 
     heading = title or "Campaign map"
+    if only_armies:
+        overlay = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+            f'width="{width}" height="{height}" font-family={quoteattr(FONT_FAMILY)}>'
+        ]
+        for province in sorted(province_list, key=lambda p: p.number):
+            if armies_by_province[province.number]:
+                x = map_left + (province.col - min_col) * CELL
+                y = map_top + (province.row - min_row) * CELL
+                overlay.extend(_army_flags(armies_by_province[province.number], x, y, kingdom_by_key))
+        overlay.append("</svg>")
+        return "\n".join(overlay).encode("ascii", "xmlcharrefreplace").decode("ascii")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" aria-labelledby="map-title" '

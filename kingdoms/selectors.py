@@ -127,8 +127,9 @@ def army_points(army: Army) -> int:
     return sum(u.points + sum(i.points for i in u.items.all() if not i.destroyed) for u in army.units.all())
 
 
-def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None) -> str:
-    """The map as SVG: the public view, plus the viewer kingdom's own armies when given."""
+def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None, only_armies: bool = False) -> str:
+    """The map as SVG: the public view, plus the viewer kingdom's own armies when given
+    (`only_armies`: those alone, on a transparent canvas the size of the map)."""
     kingdoms = list(campaign.kingdoms.order_by("id"))
     keys = {k.id: str(k.id) for k in kingdoms}
     capitols = {k.capitol_id for k in kingdoms if k.capitol_id}
@@ -162,6 +163,7 @@ def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None) -> st
         ],
         armies=armies,
         title=f"{campaign.name}: turn {campaign.current_turn}" if campaign.current_turn else f"{campaign.name}: setup",
+        only_armies=only_armies,
     )
 
 

@@ -169,6 +169,7 @@ class TurnMap(models.Model):
 
     turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="public_map")
     svg = models.TextField()
+    png = models.BinaryField(null=True, blank=True, help_text="The same map as a picture, for the PDF reports.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

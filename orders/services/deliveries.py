@@ -84,7 +84,9 @@ def report_email_deliver(*, email_id: int) -> Delivery:
     transaction before the SMTP conversation, so a concurrent or repeated task finds it in flight
     or sent and does nothing."""
     with transaction.atomic():
-        row = ReportEmail.objects.select_for_update().filter(pk=email_id).first()
+        # order_by("pk"): the default ordering would join the report's nullable kingdom, which
+        # PostgreSQL refuses to lock.
+        row = ReportEmail.objects.select_for_update().filter(pk=email_id).order_by("pk").first()
         if row is None or row.status != ReportEmail.Status.QUEUED:
             return Delivery(sent=False)
         row.status = ReportEmail.Status.SENDING

@@ -10,9 +10,13 @@ from ..entries import entries_from_json
 from ..rules.sheets import OrderKind
 
 
-def describe_entries(*, kingdom: Kingdom, entries: dict[str, Any]) -> dict[str, list[str]]:
+def describe_entries(
+    *, kingdom: Kingdom, entries: dict[str, Any], positions: dict[int, int] | None = None
+) -> dict[str, list[str]]:
     """{'orders': [...one line per army...], 'kingdom': [...creations, upgrades, purchases...]}.
-    Armies without an order are listed as holding, as the rules make them."""
+    Armies without an order are listed as holding, as the rules make them. `positions` (army id
+    -> province number) says where the armies stood when the orders were given (a turn report is
+    written after they moved); by default, where they stand now."""
     sheet = entries_from_json(entries)
     provinces = {p.number: f"{p.number} {p.name}" for p in kingdom.campaign.provinces.all()}
     armies = {a.id: a for a in Army.objects.filter(kingdom=kingdom).select_related("province")}
@@ -23,10 +27,14 @@ def describe_entries(*, kingdom: Kingdom, entries: dict[str, Any]) -> dict[str, 
 
     lines = []
     for army in sorted(armies.values(), key=lambda a: a.id):
-        if army.status != Army.Status.ACTIVE or army.kind != Army.Kind.FIELD:
-            continue
         order = ordered.get(army.id)
-        start = f"{army.name} (in {where(army.province.number if army.province else None)})"
+        if army.kind != Army.Kind.FIELD or (army.status != Army.Status.ACTIVE and order is None):
+            continue
+        if positions is not None and army.id in positions:
+            number: int | None = positions[army.id]
+        else:
+            number = army.province.number if army.province else None
+        start = f"{army.name} (in {where(number)})"
         if order is None:
             lines.append(f"{start}: Hold (no order given)")
             continue

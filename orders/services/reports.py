@@ -6,6 +6,7 @@ Appendix, Campaign Schedule: "Turn results and map will be posted via email".
 
 from __future__ import annotations
 
+import base64
 import time
 from collections import defaultdict
 from typing import Any
@@ -15,7 +16,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from battles.models import Battle
-from briternia.pdf import pdf_render
+from briternia.pdf import pdf_render, svg_to_png
 from kingdoms.models import Army, DiceRoll, Kingdom, TreasuryEntry
 from kingdoms.selectors import army_points, campaign_map_svg
 
@@ -52,7 +53,8 @@ def turn_reports_prepare(*, turn: Turn) -> list[int]:
     campaign = turn.campaign
     with transaction.atomic():
         if not TurnMap.objects.filter(turn=turn).exists():
-            TurnMap.objects.create(turn=turn, svg=campaign_map_svg(campaign=campaign))
+            svg = campaign_map_svg(campaign=campaign)
+            TurnMap.objects.create(turn=turn, svg=svg, png=svg_to_png(svg))
         TurnReport.objects.get_or_create(turn=turn, kingdom=None)
         for kingdom in campaign.kingdoms.all():
             TurnReport.objects.get_or_create(turn=turn, kingdom=kingdom)
@@ -62,6 +64,13 @@ def turn_reports_prepare(*, turn: Turn) -> list[int]:
         .order_by("kingdom_id")
         .values_list("id", flat=True)
     )
+
+
+def _map_picture(turn: Turn) -> str:
+    """The turn's public map as a base64 PNG (drawn once per turn, see briternia.pdf.svg_to_png)."""
+    turn_map = TurnMap.objects.filter(turn=turn).first()
+    png = bytes(turn_map.png) if turn_map and turn_map.png else svg_to_png(campaign_map_svg(campaign=turn.campaign))
+    return base64.b64encode(png).decode("ascii")
 
 
 def _next_turn(turn: Turn) -> Turn | None:
@@ -114,7 +123,16 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom) -> dict[str, Any]:
         by_phase[e.phase].append(e)
     phases = [(PHASE_TITLES.get(p, p), rows) for p, rows in by_phase.items()]
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom, status=OrderSheet.Status.SUBMITTED).first()
-    orders = describe_entries(kingdom=kingdom, entries=sheet.entries) if sheet else {"orders": [], "kingdom": []}
+    # Where each army stood when the orders were given: before it moved, or retreated.
+    positions: dict[int, int] = {}
+    for e in events:
+        if e.army_id and e.code in ("moved", "retreated") and e.army_id not in positions and "from" in e.data:
+            positions[e.army_id] = int(e.data["from"])
+    orders = (
+        describe_entries(kingdom=kingdom, entries=sheet.entries, positions=positions)
+        if sheet
+        else {"orders": [], "kingdom": []}
+    )
     battles = [
         b
         for b in Battle.objects.filter(turn=turn)
@@ -138,7 +156,9 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom) -> dict[str, Any]:
         "campaign": campaign,
         "turn": turn,
         "kingdom": kingdom,
-        "map_svg": campaign_map_svg(campaign=campaign, viewer=kingdom),
+        "map_png": _map_picture(turn),
+        # The kingdom's own armies, drawn over the picture of the public map.
+        "armies_svg": campaign_map_svg(campaign=campaign, viewer=kingdom, only_armies=True),
         "opening": opening,
         "closing": balance,
         "ledger": ledger,
@@ -166,14 +186,13 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
             "province", "attacker_kingdom", "attacker_army", "defender_kingdom", "defender_army"
         )
     )
-    turn_map = TurnMap.objects.filter(turn=turn).first()
     next_turn = _next_turn(turn)
     provinces = {p.number: f"{p.number} {p.name}" for p in campaign.provinces.all()}
     news = [_public_line(e, kingdoms, provinces) for e in public if e.code != "missed-orders"]
     return {
         "campaign": campaign,
         "turn": turn,
-        "map_svg": turn_map.svg if turn_map else campaign_map_svg(campaign=campaign),
+        "map_png": _map_picture(turn),
         "changes": [
             line
             for e, line in zip([e for e in public if e.code != "missed-orders"], news, strict=True)

@@ -142,3 +142,13 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     expect(alice.locator("#events")).to_contain_text("Hartwood")
     alice.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
     expect(alice.locator("#turn-panel")).to_contain_text("Turn 2")
+    # The turn's reports went out when the aftermath committed; alice reads the history.
+    alice.get_by_role("link", name="The campaign's history: maps, bulletins and reports").click()
+    turn_one = alice.locator("#turn-1")
+    expect(turn_one.get_by_role("link", name="Ostland's report (PDF)")).to_be_visible()
+    expect(turn_one.get_by_role("link", name="The bulletin (PDF)")).to_be_visible()
+    expect(turn_one).not_to_contain_text("Tor Anlec's report")
+    expect(turn_one.locator("svg")).to_be_visible()
+    assert [m["Subject"] for m in outbox.to("alice@briternia.local") if "turn report" in m["Subject"]] == [
+        "Demo: The Awakening of the Ancients, turn 1: Ostland's turn report"
+    ]

@@ -113,6 +113,9 @@ def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(repo
     assert "rolls" in text and "Casualty Recovery" in text  # the aftermath's recovery roll
     assert "orders for turn 2 are due by" in text.replace("\n", " ")
     assert "Demo: The Awakening of the Ancients · Turn 1 · Ostland" in text  # the running header
+    first_page = PdfReader(io.BytesIO(bytes(report_of(reported, ostland).pdf))).pages[0]
+    assert len(first_page.images) == 1  # the map, under its own armies' flags
+    assert "1st Army" in first_page.extract_text()  # a flag of the overlay, on page 1 with the map
     assert "Page 1 of" in text
 
 
@@ -298,5 +301,7 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     assert expected == len(kingdoms) + 1
     assert all(s == ReportEmail.Status.SENT for s in emails)
     eml = [p.read_text(errors="replace") for p in tmp_path.glob("*.eml")]
-    assert sum("Ostland's turn report" in m for m in eml) == 1
-    assert sum("battle in 62 Hartwood" in m for m in eml) == 1  # the scenario, sent by the worker
+    ostland = [m for m in eml if "turn 1: Ostland's turn report\n" in m]
+    assert len(ostland) == 1, [m[:600] for m in ostland]
+    hartwood = [m for m in eml if "turn 1: battle in 62 Hartwood\n" in m]  # the subject line
+    assert len(hartwood) == 1, [m[:400] for m in hartwood]  # the scenario, sent once by the worker

@@ -1,0 +1,85 @@
+"""manage.py bench_reports: time the turn reports (rendering a kingdom's PDF, a whole turn's).
+
+Measured on the demo campaign after `make demo`'s turn, and on a generated 20-kingdom campaign
+after a resolved turn. "Two workers" runs the turn's report renders in two forked processes
+(the machine has two cores), each doing what the `report_render_task` does; the campaigns are
+deleted afterwards unless --keep.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.db import connections
+
+from kingdoms.demo import demo_campaign_create
+from kingdoms.demo.turn import demo_turn_play
+from kingdoms.models import Campaign
+from orders.models import Turn, TurnReport
+from orders.services.reports import report_pdf, turn_reports_prepare
+from orders.services.resolution import turn_resolve
+
+from .bench import campaign_generate
+
+
+def _render(report_id: int) -> float:
+    started = time.perf_counter()
+    report_pdf(TurnReport.objects.select_related("turn__campaign", "kingdom").get(pk=report_id))
+    return time.perf_counter() - started
+
+
+def _render_all(ids: list[int], workers: int) -> float:
+    started = time.perf_counter()
+    if workers == 1:
+        for report_id in ids:
+            _render(report_id)
+    else:
+        connections.close_all()  # each forked worker opens its own connection
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(_render, ids))
+    return time.perf_counter() - started
+
+
+class Command(BaseCommand):
+    help = "Time turn reports: one kingdom's PDF, and a whole turn's with one and two workers."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--keep", action="store_true", help="Keep the generated campaigns.")
+
+    def handle(self, *args: Any, keep: bool, **options: Any) -> None:
+        made: list[Campaign] = []
+        demo = demo_campaign_create()
+        made.append(demo)
+        demo_turn_play(demo)
+        demo_turn = Turn.objects.get(campaign=demo, number=1)
+        demo_ids = list(TurnReport.objects.filter(turn=demo_turn).values_list("id", flat=True))
+        ostland = TurnReport.objects.get(turn=demo_turn, kingdom__name="Ostland").pk
+        one = [_render(ostland) for _ in range(5)]
+        self.stdout.write(
+            f"one kingdom's report (demo, Ostland after two battles): median {statistics.median(one):.3f} s, "
+            f"max {max(one):.3f} s over 5 renders"
+        )
+        for workers in (1, 2):
+            seconds = _render_all(demo_ids, workers)
+            self.stdout.write(f"demo campaign, all {len(demo_ids)} reports, {workers} worker(s): {seconds:.2f} s")
+
+        big = campaign_generate(kingdoms=20, columns=20, rows=20, armies_per_kingdom=2, seed=7)
+        made.append(big)
+        turn = Turn.objects.get(campaign=big, number=1)
+        turn_resolve(turn_id=turn.pk)
+        Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.REPORTED)
+        ids = turn_reports_prepare(turn=turn)
+        single = [_render(ids[1]) for _ in range(3)]
+        self.stdout.write(
+            f"one kingdom's report (20 kingdoms, 400 provinces): median {statistics.median(single):.3f} s"
+        )
+        for workers in (1, 2):
+            seconds = _render_all(ids, workers)
+            self.stdout.write(f"20-kingdom campaign, all {len(ids)} reports, {workers} worker(s): {seconds:.2f} s")
+        if not keep:
+            for campaign in made:
+                campaign.delete()
