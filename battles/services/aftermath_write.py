@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.db.models import Max
 
 from briternia.dice import SeededDice
-from kingdoms.models import ArmoryItem, Army, ArmyMovement, Character, DiceRoll, Province, TreasuryEntry, Unit
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, Character, Province, TreasuryEntry, Unit
+from kingdoms.services.dice import dice_rolls_save
 from orders.models import Turn, TurnEvent
 
 from ..models import Battle
@@ -114,21 +115,7 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         )
         for i, e in enumerate(result.events)
     )
-    DiceRoll.objects.bulk_create(
-        DiceRoll(
-            campaign=campaign,
-            turn=turn.number,
-            stream=dice.stream,
-            sequence=i,
-            expression=r.expression,
-            faces=list(r.faces),
-            total=r.total,
-            purpose=r.purpose,
-            kingdoms=list(r.kingdoms),
-            armies=list(r.armies),
-        )
-        for i, r in enumerate(dice.rolls)
-    )
+    dice_rolls_save(campaign=campaign, turn=turn.number, dice=dice)
     rows = {b.id: b for b in Battle.objects.filter(turn=turn)}
     for settled in result.battles:
         row = rows[settled.battle]

@@ -10,8 +10,9 @@ from django.db import transaction
 
 from briternia.dice import SeededDice
 from briternia.pdf import pdf_render
-from kingdoms.models import Character, DiceRoll, Kingdom
+from kingdoms.models import Character, Kingdom
 from kingdoms.selectors import army_points
+from kingdoms.services.dice import dice_rolls_save
 
 from ..models import Battle
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
@@ -95,31 +96,11 @@ def battle_scenarios_generate(*, turn: Any) -> list[Battle]:
     )
     army_ids = [a for b in battles for a in (b.attacker_army_id, b.defender_army_id) if a]
     abilities = general_abilities(army_ids)
-    rolls = []
-    sequence = DiceRoll.objects.filter(campaign=turn.campaign, turn=turn.number).count()
     for battle in battles:
-        stream = scenario_stream(battle)
-        dice = SeededDice(seed=turn.seed, stream=stream)
-        scenario = scenario_generate(scenario_setup(battle, abilities), dice)
-        battle.scenario = scenario.as_json()
-        for r in dice.rolls:
-            rolls.append(
-                DiceRoll(
-                    campaign=turn.campaign,
-                    turn=turn.number,
-                    stream=stream,
-                    sequence=sequence,
-                    expression=r.expression,
-                    faces=list(r.faces),
-                    total=r.total,
-                    purpose=r.purpose,
-                    kingdoms=list(r.kingdoms),
-                    armies=list(r.armies),
-                )
-            )
-            sequence += 1
+        dice = SeededDice(seed=turn.seed, stream=scenario_stream(battle))
+        battle.scenario = scenario_generate(scenario_setup(battle, abilities), dice).as_json()
+        dice_rolls_save(campaign=turn.campaign, turn=turn.number, dice=dice)
     Battle.objects.bulk_update(battles, ["scenario"])
-    DiceRoll.objects.bulk_create(rolls)
     return battles
 
 
