@@ -178,7 +178,7 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "story": sheet.story,
         }
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
-    unit_rows = [(u, by_unit.get(u.id, {})) for u in form.units]
+    unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]
     lost_characters = {int(c) for c in values.get("characters_lost", []) if str(c).isdigit()}
     return render(
         request,

@@ -70,6 +70,7 @@ class SheetForm:
     characters: list[Character]
     may_loot: bool  # the attacker, in a battle over a town or city
     opponent: str
+    detachments: dict[int, int]  # parent army id -> points of its support detachment
 
 
 def sheet_form(*, battle: Battle, kingdom: Kingdom) -> SheetForm:
@@ -96,6 +97,7 @@ def sheet_form(*, battle: Battle, kingdom: Kingdom) -> SheetForm:
         characters=characters,
         may_loot=side == "attacker" and battle.province.settlement in LOOTABLE,
         opponent=other,
+        detachments={s.army_id: s.points for s in battle.supports.all() if s.side == side},
     )
 
 

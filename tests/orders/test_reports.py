@@ -305,3 +305,37 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     assert len(ostland) == 1, [m[:600] for m in ostland]
     hartwood = [m for m in eml if "turn 1: battle in 62 Hartwood\n" in m]  # the subject line
     assert len(hartwood) == 1, [m[:400] for m in hartwood]  # the scenario, sent once by the worker
+
+
+def test_make_demo_plays_a_whole_turn_and_every_player_gets_a_report(transactional_db, settings, tmp_path):
+    """`make demo` (manage.py play_demo_turn) on the embedded default: every player finds in the
+    outbox an email with their own report attached (the map and the ledger in it), and the
+    bulletin; the battles' scenario sheets went out too."""
+    import email
+    import email.policy
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    settings.EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
+    settings.EMAIL_OUTBOX_DIR = tmp_path
+    out = StringIO()
+    call_command("play_demo_turn", stdout=out)
+    summary = out.getvalue()
+    assert "turn 1 is Reported" in summary and str(tmp_path) in summary and "Turn 2 is open" in summary
+    messages = [
+        email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in sorted(tmp_path.glob("*.eml"))
+    ]
+    for username, kingdom in [
+        ("alice", "Ostland"),
+        ("bob", "Da Red Fang"),
+        ("carol", "Karak Dumn"),
+        ("dave", "Tor Anlec"),
+    ]:
+        (report,) = [m for m in messages if m["To"] == f"{username}@briternia.local" and "turn report" in m["Subject"]]
+        (attachment,) = list(report.iter_attachments())
+        text = pdf_text(attachment.get_content())
+        assert f"{kingdom}: turn 1" in text and "Opening balance" in text and "Closing balance" in text
+        assert len(PdfReader(io.BytesIO(attachment.get_content())).pages[0].images) == 1  # the map
+        assert any(m["To"] == f"{username}@briternia.local" and "bulletin" in m["Subject"] for m in messages)
+    assert sum("battle in" in m["Subject"] for m in messages) == 2
