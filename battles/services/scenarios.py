@@ -12,7 +12,7 @@ from briternia.dice import SeededDice
 from briternia.pdf import pdf_render
 from kingdoms.models import Character, Kingdom
 from kingdoms.selectors import army_points
-from kingdoms.services.dice import dice_rolls_save
+from kingdoms.services.dice import dice_rolls_save_many
 
 from ..models import Battle
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
@@ -96,11 +96,14 @@ def battle_scenarios_generate(*, turn: Any) -> list[Battle]:
     )
     army_ids = [a for b in battles for a in (b.attacker_army_id, b.defender_army_id) if a]
     abilities = general_abilities(army_ids)
+    rolled: list[SeededDice] = []
     for battle in battles:
         dice = SeededDice(seed=turn.seed, stream=scenario_stream(battle))
         battle.scenario = scenario_generate(scenario_setup(battle, abilities), dice).as_json()
-        dice_rolls_save(campaign=turn.campaign, turn=turn.number, dice=dice)
+        rolled.append(dice)
     Battle.objects.bulk_update(battles, ["scenario"])
+    # One insert for every battle's rolls (a query per battle grows with the campaign).
+    dice_rolls_save_many(campaign=turn.campaign, turn=turn.number, dice=rolled)
     return battles
 
 

@@ -1,5 +1,9 @@
 """Storing the dice kernel's rolls."""
 
+from collections.abc import Sequence
+
+from django.db.models import Count
+
 from briternia.dice import Dice, SeededDice
 
 from ..models import Campaign, DiceRoll
@@ -23,7 +27,23 @@ def dice_rolls_save(*, campaign: Campaign, turn: int, dice: Dice, stream: str = 
     """Write the rolls made with `dice` (call inside the service's transaction)."""
     stream = getattr(dice, "stream", stream)
     start = DiceRoll.objects.filter(campaign=campaign, turn=turn, stream=stream).count()
-    rows = [
+    return DiceRoll.objects.bulk_create(_rows(campaign, turn, stream, start, dice))
+
+
+def dice_rolls_save_many(*, campaign: Campaign, turn: int, dice: Sequence[SeededDice]) -> list[DiceRoll]:
+    """Write the rolls of several streams at once (a turn's scenarios): two queries whatever
+    their number."""
+    started = dict(
+        DiceRoll.objects.filter(campaign=campaign, turn=turn, stream__in=[d.stream for d in dice])
+        .values_list("stream")
+        .annotate(n=Count("id"))
+    )
+    rows = [row for d in dice for row in _rows(campaign, turn, d.stream, started.get(d.stream, 0), d)]
+    return DiceRoll.objects.bulk_create(rows)
+
+
+def _rows(campaign: Campaign, turn: int, stream: str, start: int, dice: Dice) -> list[DiceRoll]:
+    return [
         DiceRoll(
             campaign=campaign,
             turn=turn,
@@ -38,4 +58,3 @@ def dice_rolls_save(*, campaign: Campaign, turn: int, dice: Dice, stream: str = 
         )
         for index, roll in enumerate(dice.rolls)
     ]
-    return DiceRoll.objects.bulk_create(rows)
