@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
 from battles.models import Battle, TurnSummarySheet
+from battles.rules.recovery import RANK_AND_FILE_RECOVERY, models_recovered
 from kingdoms.demo import DEMO_PASSWORD
 from kingdoms.models import Army, Campaign, Kingdom, Province, Unit
 from orders.models import Turn, TurnEvent
@@ -134,7 +135,11 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     assert Province.objects.get(campaign=campaign, number=62).controller.name == "Tor Anlec"
     assert Army.objects.get(name="Wardens").province.number != 62
     assert Province.objects.get(campaign=campaign, number=61).controller.name == "Da Red Fang"
-    assert Unit.objects.get(pk=halberdiers.pk).models_count > 40  # some of the 20 lost came back (A4)
+    # A4: the Wardens lost; the models back follow their recorded 2D6 on the Rank and File table,
+    # rounded down (the roll is the turn's, so the test reads it rather than assuming it).
+    recovery = TurnEvent.objects.get(turn=posted, code="casualty-recovery", army__name="Wardens")
+    fraction = RANK_AND_FILE_RECOVERY[recovery.data["roll"]].fraction
+    assert Unit.objects.get(pk=halberdiers.pk).models_count == 40 + models_recovered(20, fraction, won=False)
     assert TurnEvent.objects.filter(turn=posted, phase="aftermath").exists()
 
     # alice reads what happened on turn 1, and sees turn 2 open.
