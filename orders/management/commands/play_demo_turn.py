@@ -1,5 +1,6 @@
 """manage.py play_demo_turn: a fresh demo campaign, and its turn 1 played through headless (make demo)."""
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +19,8 @@ class Command(BaseCommand):
     help = "Create a demo campaign and play its first turn: orders, battles, sheets, aftermath, reports."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # The tasks run in-process here; their "Task ... succeeded" lines would bury the summary.
+        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
         campaign = demo_campaign_create()
         demo_turn_play(campaign)
         turn = Turn.objects.get(campaign=campaign, number=1)
