@@ -150,6 +150,16 @@ class TreasuryEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.kingdom}: {self.amount:+} ({self.get_reason_display()}, turn {self.turn})"
 
+    @property
+    def description(self) -> str:
+        """The reason and the note in one line, the reason said once (many notes open with it)."""
+        reason = str(self.get_reason_display())
+        if not self.note:
+            return reason
+        if self.note.lower().startswith(reason.lower()):
+            return self.note
+        return f"{reason}: {self.note}"
+
 
 class Army(models.Model):
     class Kind(models.TextChoices):

@@ -106,8 +106,11 @@ def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(repo
     closing = TreasuryEntry.objects.filter(kingdom=ostland).aggregate(t=Sum("amount"))["t"]
     assert f"Opening balance {opening}" in text.replace("\n", " ")
     assert f"Closing balance {closing}" in text.replace("\n", " ")
+    flat = " ".join(text.split())
     for entry in TreasuryEntry.objects.filter(kingdom=ostland, turn=1):
-        assert f"{entry.amount:+d}" in text, entry
+        # Each ledger row: why, then the gold; the reason is said once ("Taxes: 2 cities ...").
+        assert f"{entry.description} {entry.amount:+d}" in flat, entry
+        assert f"{entry.get_reason_display()}: {entry.get_reason_display()}" not in flat
     assert "Wardens" in text and "62 Hartwood" in text and "61 Eldenhall" in text
     assert "Minor victory" in text  # the Raiders' result in Hartwood, read from the attacker's side
     assert "rolls" in text and "Casualty Recovery" in text  # the aftermath's recovery roll
