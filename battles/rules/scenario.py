@@ -9,7 +9,7 @@ Rule cases SG1-SG4.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from briternia.dice import Dice
 
@@ -18,6 +18,7 @@ from .scenario_tables import (
     ALWAYS_ASSAULT,
     ASSAULT,
     ASSAULT_DEFENDER_CHOOSES_EDGE,
+    ASSAULT_DEFENDER_EDGE,
     BRING_ME_VICTORY,
     DEPLOY_ARMIES,
     DEPLOYMENT_MAPS,
@@ -28,6 +29,7 @@ from .scenario_tables import (
     GAME_LENGTH,
     KILL_THEM_ALL,
     MAJOR_EVENTS_TABLE,
+    MEETING,
     MINOR_EVENT_TOTAL,
     MINOR_EVENTS_TABLE,
     OR_ELSE_MIN,
@@ -44,34 +46,70 @@ from .scenario_tables import (
     TERRAIN_PIECES_COUNT,
 )
 
-# Archetype Abilities that set terms of the scenario: ability -> (effect, what the sheet says).
+# Archetype Abilities that set terms of the scenario. An ability may set more than one term
+# (Dictate Terms: the map and the first turn), so each term is an effect of its own: the same
+# effect on both sides cancels, the ability's other effects stand (Character Archetypes and
+# Advancement: "the same ability (or two different Abilities with the same effect)").
 NO_OR_ELSE = "no-or-else"
 CHOOSE_OBJECTIVE = "choose-objective"
 OBJECTIVE_ADVANCE = "objective-advance"
 OBJECTIVE_KILL_THEM_ALL = "objective-kill-them-all"
+CHOOSE_ARMY_SIZE = "choose-army-size"
+SET_UP_TERRAIN = "set-up-terrain"
+NOMINATE_NORTH = "nominate-north"
 CHOOSE_DEPLOYMENT_MAP = "choose-deployment-map"
 CHOOSE_DEPLOYMENT_ZONE = "choose-deployment-zone"
-SET_UP_TERRAIN = "set-up-terrain"
+CHOOSE_FIRST_TURN = "choose-first-turn"
 REVEAL_OBJECTIVE = "reveal-objective"
-SCENARIO_ABILITIES: dict[str, tuple[str, str]] = {
-    "Noblesse Oblige": (NO_OR_ELSE, 'never fights toward the "Or Else!" special rule: it is disregarded'),
-    "Pick Your Fights": (CHOOSE_OBJECTIVE, "may choose the scenario objective"),
-    "Chain of Command": (CHOOSE_OBJECTIVE, "may choose the scenario objective"),
-    "Raider": (OBJECTIVE_ADVANCE, "may replace the objective with Advance"),
-    "Murderous": (OBJECTIVE_KILL_THEM_ALL, "may replace the objective with Kill them all!"),
-    "Dictate Terms": (CHOOSE_DEPLOYMENT_MAP, "may choose which Deployment Map to use and may choose to go first"),
-    "Choose Your Ground": (CHOOSE_DEPLOYMENT_MAP, "may choose which Deployment Map to use and which deployment zone"),
-    "Advantage of Ground": (CHOOSE_DEPLOYMENT_ZONE, "may choose which deployment zone to take"),
-    "Absolute Direction": (
-        CHOOSE_DEPLOYMENT_ZONE,
-        "may nominate which table edge is north after terrain is set up and select the deployment zone",
+# effect -> (what it lets the side do, what cancels when both sides have it), in sheet order.
+SCENARIO_EFFECTS: dict[str, tuple[str, str]] = {
+    NO_OR_ELSE: ('never fights toward the "Or Else!" special rule: it is disregarded', 'the "Or Else!" rule'),
+    CHOOSE_OBJECTIVE: ("may choose the scenario objective", "the choice of scenario objective"),
+    OBJECTIVE_ADVANCE: ("may replace the objective with Advance", "replacing the objective with Advance"),
+    OBJECTIVE_KILL_THEM_ALL: (
+        "may replace the objective with Kill them all!",
+        "replacing the objective with Kill them all!",
     ),
-    "Lay of the Land": (SET_UP_TERRAIN, "may set up the terrain in any manner (within reason)"),
-    "Military Intelligence": (REVEAL_OBJECTIVE, "sees the opponent's secret objective revealed"),
-    "Scrying": (REVEAL_OBJECTIVE, "sees the opponent's secret objective revealed"),
+    CHOOSE_ARMY_SIZE: (
+        "may choose the size of the armies for the battle, one size for both armies, not below 1,000 points "
+        "nor above the smaller army's size; models left behind do not count as casualties and rejoin their "
+        "armies after the battle",
+        "the choice of army size",
+    ),
+    SET_UP_TERRAIN: ("may set up the terrain in any manner (within reason)", "setting up the terrain"),
+    NOMINATE_NORTH: (
+        "may nominate which table edge represents north after terrain is set up",
+        "nominating north",
+    ),
+    CHOOSE_DEPLOYMENT_MAP: ("may choose which Deployment Map to use", "the choice of Deployment Map"),
+    CHOOSE_DEPLOYMENT_ZONE: ("may choose which deployment zone to deploy in", "the choice of deployment zone"),
+    CHOOSE_FIRST_TURN: ("may choose to go first", "the choice to go first"),
+    REVEAL_OBJECTIVE: ("sees the opponent's secret objective revealed", "revealing the secret objectives"),
+}
+# ability -> its effects.
+SCENARIO_ABILITIES: dict[str, tuple[str, ...]] = {
+    "Noblesse Oblige": (NO_OR_ELSE,),
+    "Pick Your Fights": (CHOOSE_OBJECTIVE,),
+    "Chain of Command": (CHOOSE_OBJECTIVE,),
+    "Raider": (OBJECTIVE_ADVANCE,),
+    "Murderous": (OBJECTIVE_KILL_THEM_ALL,),
+    "Even the Odds": (CHOOSE_ARMY_SIZE,),
+    "Lay of the Land": (SET_UP_TERRAIN,),
+    "Absolute Direction": (NOMINATE_NORTH, CHOOSE_DEPLOYMENT_ZONE),
+    "Dictate Terms": (CHOOSE_DEPLOYMENT_MAP, CHOOSE_FIRST_TURN),
+    "Choose Your Ground": (CHOOSE_DEPLOYMENT_MAP, CHOOSE_DEPLOYMENT_ZONE),
+    "Advantage of Ground": (CHOOSE_DEPLOYMENT_ZONE,),
+    "Military Intelligence": (REVEAL_OBJECTIVE,),
+    "Scrying": (REVEAL_OBJECTIVE,),
 }
 # Both sides not fighting toward "Or Else!" agree rather than cancel.
 NOT_CANCELLED: frozenset[str] = frozenset({NO_OR_ELSE})
+
+
+class ActiveEffect(NamedTuple):
+    side: str  # "attacker" or "defender"
+    name: str  # the side's name
+    abilities: tuple[str, ...]  # the General's abilities giving the effect
 
 
 @dataclass(frozen=True)
@@ -142,27 +180,39 @@ def _ids(side: ScenarioSide) -> dict[str, list[int]]:
     }
 
 
-def _ability_effects(setup: ScenarioSetup) -> tuple[dict[str, list[tuple[str, str]]], list[str]]:
-    """Each effect -> [(side name, what it lets them do)], after cancelling; and the notes."""
-    effects: dict[str, dict[str, list[tuple[str, str]]]] = {}
+def _ability_effects(setup: ScenarioSetup) -> tuple[dict[str, list[ActiveEffect]], list[str]]:
+    """Each effect -> the sides it applies to, after cancelling; and the notes for the sheet.
+
+    The same effect on both sides cancels (except Noblesse Oblige, on which both sides agree);
+    the abilities' other effects stand. An ability twice on one side does not stack."""
+    by_effect: dict[str, dict[str, list[str]]] = {}
     for key, side in (("attacker", setup.attacker), ("defender", setup.defender)):
         for ability in sorted(side.general_abilities):
-            if ability in SCENARIO_ABILITIES:
-                effect, text = SCENARIO_ABILITIES[ability]
-                effects.setdefault(effect, {}).setdefault(key, []).append((ability, text))
-    active: dict[str, list[tuple[str, str]]] = {}
+            for effect in SCENARIO_ABILITIES.get(ability, ()):
+                by_effect.setdefault(effect, {}).setdefault(key, []).append(ability)
+    active: dict[str, list[ActiveEffect]] = {}
+    cancelled: set[str] = set()
     notes: list[str] = []
-    for effect, by_side in effects.items():
+    for effect, (_, what) in SCENARIO_EFFECTS.items():
+        by_side = by_effect.get(effect, {})
         if len(by_side) == 2 and effect not in NOT_CANCELLED:
-            names = ", ".join(sorted({a for entries in by_side.values() for a, _ in entries}))
-            notes.append(f"Both Generals have {names}: the abilities cancel each other out.")
+            cancelled.add(effect)
+            names = ", ".join(sorted({a for abilities in by_side.values() for a in abilities}))
+            notes.append(f"Both Generals have {names}: the abilities cancel each other out ({what}).")
             continue
-        for key, entries in by_side.items():
+        for key, abilities in by_side.items():
             side = setup.attacker if key == "attacker" else setup.defender
-            for ability, text in entries:
-                active.setdefault(effect, []).append((key, side.name))
-                notes.append(f"{side.name} ({ability}) {text}.")
+            active.setdefault(effect, []).append(ActiveEffect(key, side.name, tuple(abilities)))
+    for side in (setup.attacker, setup.defender):
+        for ability in sorted(side.general_abilities):
+            standing = [SCENARIO_EFFECTS[e][0] for e in SCENARIO_ABILITIES.get(ability, ()) if e not in cancelled]
+            if standing:
+                notes.append(f"{side.name} ({ability}) {' and '.join(standing)}.")
     return active, notes
+
+
+def _named(effect: ActiveEffect) -> str:
+    return ", ".join(effect.abilities)
 
 
 def _roll_off(
@@ -222,35 +272,42 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         objective["or_else"] = True
     if objective["secret"]:
         objective["notes"].append("A secret choice left to each player: note it, then reveal it.")
+    # Raider and Murderous are different effects: they do not cancel, each is its player's choice.
     for effect, target in ((OBJECTIVE_ADVANCE, ADVANCE), (OBJECTIVE_KILL_THEM_ALL, KILL_THEM_ALL)):
-        for _, side_name in active.get(effect, []):
-            objective["notes"].append(f"{side_name} may replace the objective with {target}.")
-    for _, side_name in active.get(CHOOSE_OBJECTIVE, []):
-        objective["notes"].append(f"{side_name} may choose the scenario objective instead.")
-    for _, side_name in active.get(REVEAL_OBJECTIVE, []):
+        for e in active.get(effect, []) if name != target else []:
+            objective["notes"].append(f"{e.name} may replace the objective with {target} ({_named(e)}).")
+    for e in active.get(CHOOSE_OBJECTIVE, []):
+        objective["notes"].append(f"{e.name} may choose the scenario objective instead ({_named(e)}).")
+    for e in active.get(REVEAL_OBJECTIVE, []):
         if objective["secret"]:
-            objective["notes"].append(f"The opponent must reveal his secret objective to {side_name}.")
+            objective["notes"].append(f"The opponent must reveal his secret objective to {e.name} ({_named(e)}).")
     if objective["or_else"] and active.get(NO_OR_ELSE):
-        names = " and ".join(n for _, n in active[NO_OR_ELSE])
+        names = " and ".join(e.name for e in active[NO_OR_ELSE])
         objective["or_else"] = False
         objective["notes"].append(f'Noblesse Oblige ({names}): the "Or Else!" special rule is disregarded.')
 
     # 3. Terrain: the province's modifiers first, then the pieces rolled one by one.
     terrain = _terrain(setup, dice, both)
-    for _, side_name in active.get(SET_UP_TERRAIN, []):
-        terrain["notes"].append(f"{side_name} may set up the terrain as he wishes (Lay of the Land).")
+    for e in active.get(SET_UP_TERRAIN, []):
+        terrain["notes"].append(f"{e.name} may set up the terrain as he wishes ({_named(e)}).")
+    for e in active.get(NOMINATE_NORTH, []):
+        terrain["notes"].append(
+            f"{e.name} may nominate which table edge represents north after terrain is set up ({_named(e)})."
+        )
 
     # 4. Deployment map (D3).
     roll = dice.d3(purpose=f"Scenario: deployment map ({kind})", **both)
     deployment: dict[str, Any] = {"roll": roll, "map": DEPLOYMENT_MAPS[kind][roll], "notes": []}
-    for _, side_name in active.get(CHOOSE_DEPLOYMENT_MAP, []):
-        deployment["notes"].append(f"Rolled {roll}; {side_name} may choose the Deployment Map instead.")
-    for _, side_name in active.get(CHOOSE_DEPLOYMENT_ZONE, []):
-        deployment["notes"].append(f"{side_name} may choose which deployment zone to take.")
+    for e in active.get(CHOOSE_DEPLOYMENT_MAP, []):
+        deployment["notes"].append(f"Rolled {roll}; {e.name} may choose the Deployment Map instead ({_named(e)}).")
+    for e in active.get(CHOOSE_DEPLOYMENT_ZONE, []):
+        deployment["notes"].append(f"{e.name} may choose which deployment zone to take ({_named(e)}).")
+    # The rulebook's note under Deploy Armies, Assault, printed here once and only where it applies.
     if kind == ASSAULT and roll in ASSAULT_DEFENDER_CHOOSES_EDGE:
-        deployment["notes"].append(
-            f"In {deployment['map']} the Defender chooses which long table edge he is defending."
-        )
+        deployment["notes"].append(f"In {deployment['map']} {ASSAULT_DEFENDER_EDGE}.")
+    elif kind == ASSAULT and active.get(CHOOSE_DEPLOYMENT_MAP):
+        maps = " or ".join(DEPLOYMENT_MAPS[ASSAULT][n] for n in ASSAULT_DEFENDER_CHOOSES_EDGE)
+        deployment["notes"].append(f"If {maps} is chosen instead, {ASSAULT_DEFENDER_EDGE}.")
 
     # 5. Special circumstances: each player's D6.
     a = dice.d6(purpose=f"Scenario: special circumstances: {setup.attacker.name}", **_ids(setup.attacker))
@@ -277,11 +334,20 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
     else:
         off = _roll_off(dice, setup, "Scenario: deployment roll-off")
         winner = setup.attacker.name if off.winner == "attacker" else setup.defender.name
-        deploy = {
-            "roll_off": asdict(off),
-            "first": None,
-            "text": f"{winner} wins the roll and chooses to deploy first or second.",
-        }
+        if kind == MEETING:
+            # The winner does not choose the order: he chooses an entry point and moves on first.
+            deploy = {
+                "roll_off": asdict(off),
+                "first": off.winner,
+                "text": f"{winner} scores highest, chooses an entry point and moves a unit onto the table first; "
+                "then the players alternate, a unit at a time, the other player from the other entry point.",
+            }
+        else:
+            deploy = {
+                "roll_off": asdict(off),
+                "first": None,
+                "text": f"{winner} wins the roll and chooses to deploy first or second.",
+            }
 
     # 7. First turn: D6 each (2D6 for the Assault attacker), ties rerolled, with the modifiers.
     first_notes: list[str] = []
@@ -301,8 +367,8 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
             "The player who finished deploying first adds +1 to his roll: settle it at the table, "
             "rolling as shown plus that +1."
         )
-    for _, side_name in active.get(CHOOSE_DEPLOYMENT_MAP, []):
-        first_notes.append(f"{side_name} may choose to go first if his ability is Dictate Terms.")
+    for e in active.get(CHOOSE_FIRST_TURN, []):
+        first_notes.append(f"{e.name} may choose to go first ({_named(e)}).")
     off = _roll_off(
         dice,
         setup,

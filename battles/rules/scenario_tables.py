@@ -173,7 +173,11 @@ RUINS_TEXT = "Ruins: as Raid Scenario Standards (see Tomb Raider Scenario & Terr
 
 # 4. Determine Deployment (D3): the map of the engagement type.
 DEPLOYMENT_MAPS: dict[str, dict[int, str]] = {kind: {n: f"{kind} {n}" for n in (1, 2, 3)} for kind in ENGAGEMENT_TYPES}
-ASSAULT_DEFENDER_CHOOSES_EDGE = (1, 3)  # "In Assault deployments 1 and 3, the Defender chooses which long table edge"
+# "Note: In Assault deployments 1 and 3, the Defender chooses which long table edge he is defending."
+# (6. Deploy Armies, Assault). The sheet prints it with the deployment map, only for those maps, so it
+# is not part of DEPLOY_ARMIES[ASSAULT] (one place, no duplicate sentence).
+ASSAULT_DEFENDER_CHOOSES_EDGE = (1, 3)
+ASSAULT_DEFENDER_EDGE = "the Defender chooses which long table edge he is defending"
 
 # 5. Determine Special Circumstances: Major Events Table (a double between the players' D6).
 MAJOR_EVENTS_TABLE: dict[int, tuple[str, str]] = {
@@ -253,10 +257,15 @@ DEPLOY_ARMIES: dict[str, str] = {
     "determining who gets first turn.",
     MEETING: "The players each roll a D6 (rerolling ties). The player who scores highest chooses an entry point to "
     "denote where his army is arriving. He then makes a move onto the table with a unit as if it were a normal "
-    "Movement Phase; no charges may be declared. Once the first player has moved a unit, the second player repeats "
-    "this procedure from the other entry point, and so on until all units have moved on the table. No units may "
-    "use special deployment rules (except for hidden models, such as Fanatics and Assassins). The player who "
-    "finishes his deployment first adds +1 to his die roll for determining who gets the 1st turn.",
+    "Movement Phase. The unit moves on from within the entry point as if it had pursued an enemy off the table in a "
+    "previous turn. Therefore, no charges may be declared. All other special movement rules apply (such as random "
+    "movement distances, activating Night Goblin Fanatics, etc). Note that Orc and Goblin units not on the table do "
+    "not test for Animosity, and Unruly Beastmen units do not have to test before moving on. Creatures suffering "
+    "from Stupidity must test and, if they become Stupid, will only move at half their normal speed. Once the first "
+    "player has moved a unit, the second player repeats this procedure from the other entry point, and so on until "
+    "all units have moved on the table. No units may use special deployment rules (except for hidden models, such "
+    "as Fanatics and Assassins). The player who finishes his deployment first adds +1 to his die roll for "
+    "determining who gets the 1st turn.",
     ASSAULT: "The Defender deploys first and places all their units in their Deployment Zone. The Attacker then "
     "deploys his entire army in his Deployment Zone. Scouts and other units with special deployment rules may use "
     "them as normal after both armies have deployed.",

@@ -8,10 +8,17 @@ import pytest
 
 from battles.rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 from battles.rules.scenario_tables import (
+    ENGAGEMENT_TYPE,
     GAME_LENGTH,
     MAJOR_EVENTS_TABLE,
     MINOR_EVENTS_TABLE,
+    OR_ELSE_MIN,
+    OR_ELSE_OBJECTIVES,
     SCENARIO_OBJECTIVE_TABLE,
+    SETTLEMENT_MODIFIER,
+    TERRAIN_MODIFIERS,
+    TERRAIN_PIECE,
+    TERRAIN_PIECES_COUNT,
 )
 from briternia.dice import ScriptedDice
 
@@ -263,24 +270,36 @@ def test_noblesse_oblige_removes_or_else():
 
 def test_the_same_ability_on_both_sides_cancels():
     """Character Archetypes: both Generals with Lay of the Land (or two abilities with the same
-    effect, like Dictate Terms and Choose Your Ground) cancel each other out."""
+    effect) cancel each other out. Dictate Terms and Choose Your Ground share one effect, the
+    choice of map: that cancels, and the rest of each stands (go first; the deployment zone)."""
     lay = frozenset({"Lay of the Land"})
     a = ScenarioSide(name="Avalon: Host", general_abilities=lay)
     d = ScenarioSide(name="Brython: Guard", general_abilities=lay)
     scenario = roll(script(), attacker=a, defender=d)[0]
-    assert scenario.abilities == ["Both Generals have Lay of the Land: the abilities cancel each other out."]
+    assert scenario.abilities == [
+        "Both Generals have Lay of the Land: the abilities cancel each other out (setting up the terrain)."
+    ]
     assert not scenario.terrain_pieces["notes"][1:]
     terms = ScenarioSide(name="Avalon: Host", general_abilities=frozenset({"Dictate Terms"}))
     ground = ScenarioSide(name="Brython: Guard", general_abilities=frozenset({"Choose Your Ground"}))
     cancelled = roll(script(), attacker=terms, defender=ground)[0]
-    assert cancelled.deployment["notes"] == [] and "cancel" in cancelled.abilities[0]
+    assert cancelled.abilities[0] == (
+        "Both Generals have Choose Your Ground, Dictate Terms: the abilities cancel each other out "
+        "(the choice of Deployment Map)."
+    )
+    assert cancelled.deployment["notes"] == [
+        "Brython: Guard may choose which deployment zone to take (Choose Your Ground)."
+    ]
+    assert "Avalon: Host may choose to go first (Dictate Terms)." in cancelled.first_turn["notes"]
 
 
 def test_dictate_terms_shows_the_rolled_map_and_the_players_choice():
     terms = ScenarioSide(name="Avalon: Host", general_abilities=frozenset({"Dictate Terms"}))
     scenario = roll(script(deployment=(3,)), attacker=terms)[0]
     assert scenario.deployment["map"] == "Pitched Battle 3"
-    assert scenario.deployment["notes"] == ["Rolled 3; Avalon: Host may choose the Deployment Map instead."]
+    assert scenario.deployment["notes"] == [
+        "Rolled 3; Avalon: Host may choose the Deployment Map instead (Dictate Terms)."
+    ]
 
 
 def test_json_round_trip_and_every_roll_has_a_purpose():
@@ -300,3 +319,204 @@ def test_a_desert_reads_as_plains():
     scenario = roll(script(terrain=(1, 2, 4, 5)), terrain="desert")[0]
     assert scenario.terrain_pieces["pieces"] == ["Forest piece", "Hill", "Hill"]
     assert scenario.terrain_pieces["notes"] == ["Desert: open ground, read as Plains; no modifiers."]
+
+
+def sheet_text(scenario):
+    return "\n".join(p for section in scenario_lines(scenario) for p in section.paragraphs)
+
+
+def general(name, *abilities):
+    return ScenarioSide(name=name, general_abilities=frozenset(abilities))
+
+
+def test_a_meeting_engagement_winner_chooses_an_entry_point_and_moves_on_first():
+    """6. Deploy Armies, Meeting Engagement: the player who scores highest chooses an entry point
+    and moves a unit onto the table first, then the players alternate; he does not choose to
+    deploy first or second (that is the Pitched Battle rule)."""
+    scenario = roll(script(engagement=(3,), deploy=(2, 5)))[0]
+    assert scenario.deploy["first"] == "defender"
+    assert scenario.deploy["text"] == (
+        "Brython: Guard scores highest, chooses an entry point and moves a unit onto the table first; "
+        "then the players alternate, a unit at a time, the other player from the other entry point."
+    )
+    assert "deploy first or second" not in sheet_text(scenario)
+
+
+def test_a_pitched_battle_winner_chooses_to_deploy_first_or_second():
+    """6. Deploy Armies, Pitched Battle: "The player who wins the roll can choose to deploy either
+    first or second."""
+    scenario = roll(script(engagement=(1,), deploy=(6, 1)))[0]
+    assert scenario.deploy["first"] is None
+    assert scenario.deploy["text"] == "Avalon: Host wins the roll and chooses to deploy first or second."
+
+
+def test_the_meeting_engagement_deployment_is_printed_in_the_rulebook_s_words():
+    """6. Deploy Armies, Meeting Engagement, in full: moving on as if pursuing off the table, the
+    other special movement rules, Animosity, Unruly and Stupidity."""
+    text = sheet_text(roll(script(engagement=(4,)))[0])
+    for words in (
+        "The unit moves on from within the entry point as if it had pursued an enemy off the table in a previous "
+        "turn. Therefore, no charges may be declared.",
+        "All other special movement rules apply (such as random movement distances, activating Night Goblin "
+        "Fanatics, etc).",
+        "Note that Orc and Goblin units not on the table do not test for Animosity, and Unruly Beastmen units do "
+        "not have to test before moving on.",
+        "Creatures suffering from Stupidity must test and, if they become Stupid, will only move at half their "
+        "normal speed.",
+        "No units may use special deployment rules (except for hidden models, such as Fanatics and Assassins).",
+    ):
+        assert words in text
+
+
+@pytest.mark.parametrize("face, noted", [(1, True), (2, False), (3, True)])
+def test_assault_deployments_1_and_3_let_the_defender_choose_the_long_edge_once(face, noted):
+    """4. Determine Deployment (D3) and 6. Deploy Armies, Assault: "In Assault deployments 1 and 3,
+    the Defender chooses which long table edge he is defending" — printed once, with those maps only."""
+    scenario = roll(script(engagement=(5,), deployment=(face,), deploy=(), first=(3, 3, 1)))[0]
+    text = sheet_text(scenario)
+    assert text.count("the Defender chooses which long table edge he is defending") == (1 if noted else 0)
+    if noted:
+        assert f"In Assault {face} the Defender chooses which long table edge he is defending." in text
+
+
+def test_an_assault_map_chosen_by_ability_still_tells_the_defender_about_the_long_edge():
+    """4. Determine Deployment: map 2 was rolled but Dictate Terms may choose Assault 1 or 3, where
+    the Defender chooses the long table edge (6. Deploy Armies, Assault)."""
+    scenario = roll(
+        script(engagement=(5,), deployment=(2,), deploy=(), first=(3, 3, 1)),
+        attacker=general("Avalon: Host", "Dictate Terms"),
+    )[0]
+    text = sheet_text(scenario)
+    assert text.count("the Defender chooses which long table edge he is defending") == 1
+    assert "If Assault 1 or Assault 3 is chosen instead, the Defender chooses which long table edge" in text
+
+
+def test_dictate_terms_may_choose_to_go_first_and_choose_your_ground_may_not():
+    """Intellectual: Dictate Terms "can choose which Deployment Map to use ... and may choose to go
+    first"; Noble: Choose Your Ground chooses the map and the deployment zone, not the first turn."""
+    terms = roll(script(), attacker=general("Avalon: Host", "Dictate Terms"))[0]
+    assert "Avalon: Host may choose to go first (Dictate Terms)." in terms.first_turn["notes"]
+    ground = roll(script(), attacker=general("Avalon: Host", "Choose Your Ground"))[0]
+    assert not any("go first" in note for note in ground.first_turn["notes"])
+    assert "may choose to go first" not in sheet_text(ground)
+    assert ground.deployment["notes"] == [
+        "Rolled 2; Avalon: Host may choose the Deployment Map instead (Choose Your Ground).",
+        "Avalon: Host may choose which deployment zone to take (Choose Your Ground).",
+    ]
+
+
+def test_dictate_terms_on_both_generals_cancels_the_choice_to_go_first():
+    """Character Archetypes: the same ability on both sides cancels: neither may choose to go first."""
+    scenario = roll(
+        script(), attacker=general("Avalon: Host", "Dictate Terms"), defender=general("Brython: Guard", "Dictate Terms")
+    )[0]
+    assert not any("go first" in note for note in scenario.first_turn["notes"])
+    assert scenario.deployment["notes"] == []
+    assert scenario.abilities == [
+        "Both Generals have Dictate Terms: the abilities cancel each other out (the choice of Deployment Map).",
+        "Both Generals have Dictate Terms: the abilities cancel each other out (the choice to go first).",
+    ]
+
+
+def test_even_the_odds_shows_the_players_choice_of_army_size():
+    """Rogue / Trickster: Even the Odds chooses one size for both armies, not below 1,000 points nor
+    above the smaller army; models left behind are not casualties and rejoin after the battle."""
+    scenario = roll(script(), defender=general("Brython: Guard", "Even the Odds"))[0]
+    assert scenario.abilities == [
+        "Brython: Guard (Even the Odds) may choose the size of the armies for the battle, one size for both "
+        "armies, not below 1,000 points nor above the smaller army's size; models left behind do not count as "
+        "casualties and rejoin their armies after the battle."
+    ]
+    assert scenario.abilities[0] in sheet_text(scenario)
+
+
+def test_even_the_odds_on_both_generals_cancels():
+    """Character Archetypes: both Generals with Even the Odds cancel; the armies fight as they are."""
+    scenario = roll(
+        script(), attacker=general("Avalon: Host", "Even the Odds"), defender=general("Brython: Guard", "Even the Odds")
+    )[0]
+    assert scenario.abilities == [
+        "Both Generals have Even the Odds: the abilities cancel each other out (the choice of army size)."
+    ]
+
+
+@pytest.mark.parametrize("face, or_else", [(3, False), (4, True)])
+def test_vengeance_is_or_else_on_4_plus(face, or_else):
+    """2. Determine Objective: 11 in a Pitched Battle is Vengeance; "On a roll of a 4+ this objective
+    becomes an 'Or Else!' objective": 3 is not, 4 is."""
+    scenario = roll(script(objective=(5, 6), or_else=(face,)))[0]
+    assert scenario.objective["name"] == "Vengeance"
+    assert (scenario.objective["or_else_roll"], scenario.objective["or_else"]) == (face, or_else)
+    expected = "4+: it is an Or Else! objective" if or_else else "no Or Else!"
+    assert f'"Or Else!" roll: {face} ({expected}).' in sheet_text(scenario)
+
+
+@pytest.mark.parametrize("ability", ["Pick Your Fights", "Chain of Command"])
+def test_pick_your_fights_and_chain_of_command_may_choose_the_objective(ability):
+    """Rogue / Trickster: Pick Your Fights; Veteran: Chain of Command: "may always choose the
+    scenario objective"; the rolled objective is still shown."""
+    scenario = roll(script(), attacker=general("Avalon: Host", ability))[0]
+    assert scenario.objective["name"] == "Conquest"
+    assert f"Avalon: Host may choose the scenario objective instead ({ability})." in scenario.objective["notes"]
+
+
+def test_pick_your_fights_and_chain_of_command_on_opposite_sides_cancel():
+    """Character Archetypes: two different abilities with the same effect cancel each other out."""
+    scenario = roll(
+        script(),
+        attacker=general("Avalon: Host", "Pick Your Fights"),
+        defender=general("Brython: Guard", "Chain of Command"),
+    )[0]
+    assert scenario.objective["notes"] == []
+    assert "cancel each other out (the choice of scenario objective)" in scenario.abilities[0]
+
+
+def test_raider_may_replace_the_objective_with_advance():
+    """Intimidator: Raider: "After randomly determining the scenario's objective, ... may replace the
+    objective with Advance instead"."""
+    scenario = roll(script(), attacker=general("Avalon: Host", "Raider"))[0]
+    assert scenario.objective["notes"] == ["Avalon: Host may replace the objective with Advance (Raider)."]
+
+
+def test_murderous_may_replace_the_objective_with_kill_them_all():
+    """Psychopath / Zealot: Murderous: "may always replace the objective with Kill Them All instead"."""
+    scenario = roll(script(), defender=general("Brython: Guard", "Murderous"))[0]
+    assert scenario.objective["notes"] == ["Brython: Guard may replace the objective with Kill them all! (Murderous)."]
+
+
+def test_raider_and_murderous_on_opposite_sides_do_not_cancel():
+    """Character Archetypes: only the same ability or the same effect cancels; Raider (Advance) and
+    Murderous (Kill them all!) are different effects, so both choices stand."""
+    scenario = roll(
+        script(), attacker=general("Avalon: Host", "Raider"), defender=general("Brython: Guard", "Murderous")
+    )[0]
+    assert scenario.objective["notes"] == [
+        "Avalon: Host may replace the objective with Advance (Raider).",
+        "Brython: Guard may replace the objective with Kill them all! (Murderous).",
+    ]
+    assert not any("cancel" in note for note in scenario.abilities)
+
+
+def test_the_remaining_tables_read_as_the_rulebook_prints_them():
+    """Appendix, Scenario Generator: 1. Engagement Type (D6 1-2, 3-4, 5-6); 2. "Or Else!" on 4+ for
+    Capture and Vengeance; 3. Determine Terrain (pieces 1-2: 3, 3-4: 4, 5-6: 5; each piece 1
+    building, 2-3 forest, 4-5 hill, 6 river; the province and town modifiers' dice)."""
+    engagements = [ENGAGEMENT_TYPE[n] for n in range(1, 7)]
+    assert engagements == [*["Pitched Battle"] * 2, *["Meeting Engagement"] * 2, *["Assault"] * 2]
+    assert sorted(OR_ELSE_OBJECTIVES) == ["Capture", "Vengeance"]
+    assert OR_ELSE_MIN == 4
+    assert [TERRAIN_PIECES_COUNT[n] for n in range(1, 7)] == [3, 3, 4, 4, 5, 5]
+    assert [TERRAIN_PIECE[n] for n in range(1, 7)] == ["Building", *["Forest piece"] * 2, *["Hill"] * 2, "River"]
+    dice = {name: (m.piece, m.dice, m.extra, m.extra_dice) for name, m in TERRAIN_MODIFIERS.items()}
+    assert dice["forest"] == ("Forest piece", "D3", None, "")
+    assert dice["mountains"] == ("Hill", "D2", "Impassable rocks or hill", "D2")
+    assert dice["marshland"] == ("Marshfield", "D3", None, "")
+    assert dice["plains"][0] is None and dice["desert"][0] is None
+    assert (SETTLEMENT_MODIFIER.piece, SETTLEMENT_MODIFIER.dice) == ("Building", "D2")
+
+
+def test_raider_has_nothing_to_replace_when_advance_is_rolled():
+    """Intimidator: Raider replaces the rolled objective with Advance: 10 in a Pitched Battle is
+    already Advance, so the sheet offers no replacement."""
+    scenario = roll(script(objective=(4, 6)), attacker=general("Avalon: Host", "Raider"))[0]
+    assert scenario.objective["name"] == "Advance" and scenario.objective["notes"] == []
