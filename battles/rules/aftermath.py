@@ -2,13 +2,15 @@
 
 Per battle, in a fixed order (province number, then battle id): the victor keeps the province and
 the loser retreats (or is wiped out); looting or sacking; victory gold; money negotiations;
-experience; casualty recovery; character injuries (and the Warlord's succession); veteran status.
-Then, over every army that fought, Army Restrictions: 500 points or less is disbanded.
+experience; casualty recovery (one-use troops included); character injuries (and the Warlord's
+succession); veteran status; Press the Advantage. Then, over every army that fought, Army
+Restrictions: 500 points or less is disbanded.
 
 Rulebook: 7. Aftermath (Looting, Casualty Recovery, Rank and File Recovery, Character Injury
-Chart), 8. End of Turn, Experience Points, Veteran Status, Army Restrictions, Warlord, Orcs &
-Goblins "Savages", Stories Are Nice, Battle for Towns, Cities, and Capitols (the Elite Defense
-Force perishes with its town). Rule cases A1-A8.
+Chart), 8. End of Turn, Experience Points, Spending Experience (one-use troops), Veteran Status,
+Army Restrictions, Warlord, Orcs & Goblins "Savages", Stories Are Nice, Battle for Towns, Cities,
+and Capitols (the Elite Defense Force perishes with its town), Rogue / Trickster (Press the
+Advantage). Rule cases A1-A8.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from orders.rules.resolution.state import Event
 
 from .injuries import injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
-from .results import BASE_EXPERIENCE, BattleResult, Outcome, victory_gold
+from .results import BASE_EXPERIENCE, BattleResult, Outcome, SideOutcome, victory_gold
 
 PHASE = "aftermath"
 # Ledger reasons (kingdoms.models.TreasuryEntry.Reason values) of the aftermath's gold.
@@ -37,6 +39,12 @@ SAVAGES_MUST_SACK_MAX = 2  # Orcs & Goblins "Savages": on a 1 or 2 they MUST sac
 ORCS_AND_GOBLINS = "orcs-and-goblins"
 STORY_EXPERIENCE = 3  # Stories Are Nice: once per turn, to the army written about
 VETERAN_LEVEL_MAX = 3
+# Rogue / Trickster: "Press the Advantage": 25 more experience for a victory or massacre, if the
+# General survives the battle.
+PRESS_THE_ADVANTAGE = "Press the Advantage"
+PRESS_THE_ADVANTAGE_EXPERIENCE = 25
+GENERAL_ROLES = ("warlord", "general")  # the Warlord leads the army he is in
+AMNESIA = "amnesia"  # Character Injury Chart: no more Archetype Abilities
 
 
 @dataclass
@@ -84,6 +92,7 @@ class UnitA:
     one_use: bool = False
     veteran_level: int = 0
     veteran_eligible: bool = False
+    character: bool = False  # a character's one-model unit: not a regiment, no Veteran Status
 
     @property
     def points(self) -> int:
@@ -99,6 +108,7 @@ class CharacterA:
     role: str  # warlord, general, hero
     injuries: list[dict[str, object]] = field(default_factory=list)
     alive: bool = True
+    abilities: tuple[str, ...] = ()  # Archetype Abilities: the Starting Ability, then advancements
 
 
 @dataclass
@@ -251,9 +261,14 @@ class _Run:
         self._negotiations(battle, province)
         for side_name, side in sides.items():
             self._experience(side, results[side_name].result, results[side_name].experience_allowed, province)
+        # The Generals who led the battle with Press the Advantage, taken before the injury rolls:
+        # a Warlord's succession must not hand it to a General who did not lead the battle, and
+        # Amnesia rolled now does not undo what he did in it.
+        pressing = {side_name: self._pressing_general(side.army) for side_name, side in sides.items()}
         for side_name, side in sides.items():
             self._recovery(side, results[side_name].result.is_victory, province)
             self._injuries(side, province)
+            self._press_the_advantage(side, results[side_name], pressing[side_name], province)
         for side in sides.values():
             for army_id in side.supports:
                 army = state.armies[army_id]
@@ -281,13 +296,14 @@ class _Run:
     def _province_and_retreats(self, battle: BattleA, province: ProvinceA, victor: str | None) -> None:
         attacker, defender = battle.attacker, battle.defender
         retreating: list[int] = []
-        if victor == "attacker":
-            if defender.army is not None:
-                retreating.append(defender.army)
-            self._conquer(battle, province)
-        elif victor == "defender":
-            if attacker.army is not None:
-                retreating.append(attacker.army)
+        if victor is not None:
+            winner, loser = (attacker, defender) if victor == "attacker" else (defender, attacker)
+            if loser.army is not None:
+                retreating.append(loser.army)
+            # The victor keeps the province: the attacker moved in and takes it; so does a defender
+            # that moved in as well (both moved). A defender that stood its ground keeps what it held.
+            if victor == "attacker" or battle.both_moved:
+                self._conquer(province, winner)
         else:
             # No victor: the province stays as it was; an army that moved in goes back, a
             # defender that stood its ground stays (docs/rules-decisions.md).
@@ -304,11 +320,16 @@ class _Run:
         for army_id in retreating:
             self._retreat(army_id, battle.province)
 
-    def _conquer(self, battle: BattleA, province: ProvinceA) -> None:
+    def _conquer(self, province: ProvinceA, side: SideA) -> None:
+        """The winning side takes the province: the Elite Defense Force there perishes, a town or
+        city is looted or sacked, control changes. Its own province it simply keeps."""
         state = self.state
-        winner = battle.attacker.kingdom
-        assert winner is not None
+        winner = side.kingdom
+        assert winner is not None  # only a neutral garrison has no kingdom, and it never moves in
         loser = province.controller
+        if loser == winner:
+            # Nothing to conquer: a kingdom does not loot its own town.
+            return
         for army in state.armies.values():
             # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
             # Elite Defense Force has perished to the last man.
@@ -323,13 +344,13 @@ class _Run:
                     province=province.number,
                 )
         if province.settlement in SACK_GOLD:
-            self._loot(battle, province, winner)
+            self._loot(province, side)
         province.controller = winner
         self.event(
             "province-conquered",
-            f"{state.kingdoms[winner].name} takes {province}.",
+            f"{state.kingdoms[winner].name} takes {province} with {self.army_name(side.army)}.",
             kingdom=winner,
-            army=battle.attacker.army,
+            army=side.army,
             province=province.number,
             data={"from_kingdom": loser},
         )
@@ -349,14 +370,18 @@ class _Run:
                     province=province.number,
                 )
 
-    def _loot(self, battle: BattleA, province: ProvinceA, winner: int) -> None:
+    def _loot(self, province: ProvinceA, side: SideA) -> None:
+        """Looting: the winning side's choice on its sheet (loot when none), unless its Orcs &
+        Goblins go savage."""
+        winner = side.kingdom
+        assert winner is not None
         kingdom = self.state.kingdoms[winner]
-        choice = battle.attacker.loot_choice or "loot"
+        choice = side.loot_choice or "loot"
         if kingdom.army_type == ORCS_AND_GOBLINS:
             roll = self.dice.d6(
                 purpose=f'Orcs & Goblins "Savages": {province}',
                 kingdoms=[winner],
-                armies=[a for a in [battle.attacker.army] if a is not None],
+                armies=[a for a in [side.army] if a is not None],
             )
             if roll <= SAVAGES_MUST_SACK_MAX:
                 choice = "sack"
@@ -385,8 +410,9 @@ class _Run:
                 gold,
                 LEDGER_LOOT,
                 "sacked",
-                f"{kingdom.name} sacks the {settlement} of {province}: it is destroyed (+{gold:,} gold; Looting).",
-                army=battle.attacker.army,
+                f"{kingdom.name} ({self.army_name(side.army)}) sacks the {settlement} of {province}: it is "
+                f"destroyed (+{gold:,} gold; Looting).",
+                army=side.army,
                 province=province.number,
             )
         else:
@@ -397,9 +423,9 @@ class _Run:
                 gold,
                 LEDGER_LOOT,
                 "looted",
-                f"{kingdom.name} loots the {settlement} of {province} (+{gold:,} gold); it cannot create or "
-                f"upgrade armies until turn {self.state.turn + 2} (Looting).",
-                army=battle.attacker.army,
+                f"{kingdom.name} ({self.army_name(side.army)}) loots the {settlement} of {province} "
+                f"(+{gold:,} gold); it cannot create or upgrade armies until turn {self.state.turn + 2} (Looting).",
+                army=side.army,
                 province=province.number,
             )
 
@@ -542,7 +568,11 @@ class _Run:
         for army_id in dict.fromkeys(armies):
             army = state.armies[army_id]
             units = [u for u in state.units.values() if u.army == army_id]
-            losses = [(u, by_unit[u.id]) for u in units if u.id in by_unit]
+            # The units that fought: the whole army; of a detachment's parent, the units on the sheet.
+            fought = units if army_id == side.army else [u for u in units if u.id in by_unit]
+            # One-use troops recover by their own D6 roll below, whatever became of them, so
+            # their losses are not in the Rank and File roll.
+            losses = [(u, by_unit[u.id]) for u in units if u.id in by_unit and not u.one_use]
             start = {u.id: u.models_count for u in units}
             if army.disbanded:
                 continue
@@ -589,26 +619,37 @@ class _Run:
                             province=province.number,
                             data={"unit": unit.name, "model": model, "roll": roll, "recovered": back},
                         )
-                if casualty.one_use_used and unit.one_use:
-                    roll = self.dice.d6(
-                        purpose=f"Casualty Recovery: one-use {unit.name}", kingdoms=[army.kingdom], armies=[army_id]
-                    )
-                    if roll < ONE_USE_RECOVERY_MIN:
-                        unit.models_count = 0
-                    self.event(
-                        "one-use-recovery",
-                        f"{unit.name} ({army.name}), one-use troops, roll {roll}: "
-                        + ("they return." if roll >= ONE_USE_RECOVERY_MIN else "they are gone."),
-                        kingdom=army.kingdom,
-                        army=army_id,
-                        province=province.number,
-                        data={"unit": unit.name, "roll": roll},
-                    )
-            # Veteran Status, judged after recovery. The whole army fought; of a detachment's
-            # parent only the units on the sheet did.
-            judged = units if army_id == side.army else [u for u, _ in losses]
-            for unit in judged:
-                self._veteran(army, unit, start[unit.id], province)
+            for unit in fought:
+                if unit.one_use and start[unit.id] > 0:
+                    self._one_use_recovery(army, unit, start[unit.id], by_unit.get(unit.id), province)
+            # Veteran Status, judged after recovery, for regiments only: a character is a unit of
+            # one model, not a regiment.
+            for unit in fought:
+                if not unit.character:
+                    self._veteran(army, unit, start[unit.id], province)
+
+    def _one_use_recovery(
+        self, army: ArmyA, unit: UnitA, began: int, casualty: Casualty | None, province: ProvinceA
+    ) -> None:
+        """Spending Experience, NOTE: one-use troops make a Casualty Recovery roll (D6, 4+)
+        "regardless of the status of these models at the game's end": every one-use unit that
+        fought rolls, released or not. On 4+ the unit is back as it began the battle; else it is
+        gone. The sheet's tick only records that the player released them."""
+        released = casualty is not None and casualty.one_use_used
+        roll = self.dice.d6(
+            purpose=f"Casualty Recovery: one-use {unit.name}", kingdoms=[army.kingdom], armies=[army.id]
+        )
+        back = roll >= ONE_USE_RECOVERY_MIN
+        unit.models_count = began if back else 0
+        self.event(
+            "one-use-recovery",
+            f"{unit.name} ({army.name}), one-use troops ({'released' if released else 'not released'} in the "
+            f"battle), roll {roll}: " + ("they return." if back else "they are gone; remove them from the list."),
+            kingdom=army.kingdom,
+            army=army.id,
+            province=province.number,
+            data={"unit": unit.name, "roll": roll, "released": released, "recovered": back},
+        )
 
     def _veteran(self, army: ArmyA, unit: UnitA, began: int, province: ProvinceA) -> None:
         if began <= 0:
@@ -676,6 +717,47 @@ class _Run:
                     self._lose_items(unit.id)
             if any(i.dead or i.retired for i in injuries):
                 self._character_dies(character, army, retired=not any(i.dead for i in injuries))
+
+    def _pressing_general(self, army_id: int | None) -> CharacterA | None:
+        """The army's General (its living Warlord if he is in it, else its living General) if he
+        can use Press the Advantage: he has it and no Amnesia took his abilities away."""
+        if army_id is None:
+            return None
+        state = self.state
+        leaders = [
+            c
+            for c in state.characters.values()
+            if c.alive and c.role in GENERAL_ROLES and c.unit in state.units and state.units[c.unit].army == army_id
+        ]
+        general = min(leaders, key=lambda c: (GENERAL_ROLES.index(c.role), c.id), default=None)
+        if general is None or PRESS_THE_ADVANTAGE not in general.abilities:
+            return None
+        if any(i.get("code") == AMNESIA for i in general.injuries):
+            return None
+        return general
+
+    def _press_the_advantage(
+        self, side: SideA, outcome: SideOutcome, general: CharacterA | None, province: ProvinceA
+    ) -> None:
+        """Rogue / Trickster, Press the Advantage: 25 more experience for a victory or massacre,
+        if the General who led the battle with it survived the injury rolls. An army denied its
+        experience (no sheet, A7) gets none of it (docs/rules-decisions.md)."""
+        if side.army is None or general is None or not general.alive:
+            return
+        if not (outcome.result.is_victory and outcome.experience_allowed):
+            return
+        army = self.state.armies[side.army]
+        army.experience += PRESS_THE_ADVANTAGE_EXPERIENCE
+        self.event(
+            "press-the-advantage",
+            f"{army.name} gains {PRESS_THE_ADVANTAGE_EXPERIENCE} more experience for the "
+            f"{outcome.result.label.lower()} in {province}: its General {general.name} survived the battle "
+            "(Rogue / Trickster: Press the Advantage).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=province.number,
+            data={"experience": PRESS_THE_ADVANTAGE_EXPERIENCE, "character": general.name},
+        )
 
     def _character_dies(self, character: CharacterA, army: ArmyA, *, retired: bool) -> None:
         state = self.state

@@ -53,15 +53,18 @@ def mirror(result: BattleResult) -> BattleResult:
 
 
 def one_level_worse(result: BattleResult) -> BattleResult:
-    """Withdrawal: one step down the ladder (a win becomes a tie, a tie a minor loss, ...).
-    The rulebook names four steps; a massacre or a major victory also drops one step, and
-    massacred cannot get worse (docs/rules-decisions.md)."""
+    """Withdrawal (A8): a win becomes a draw, a draw a minor loss, a minor loss a major loss, a
+    major loss a massacre. Every victory is "a win", so a massacre or a major victory becomes a
+    draw too, not the next victory down; massacred cannot get worse (docs/rules-decisions.md)."""
+    if result.is_victory:
+        return BattleResult.DRAW
     index = LADDER.index(result)
     return LADDER[min(index + 1, len(LADDER) - 1)]
 
 
 def one_level_better(result: BattleResult) -> BattleResult:
-    """The opponent's side of a withdrawal."""
+    """The opponent's side of a withdrawal, the mirror of `one_level_worse`: any loss becomes a
+    draw, a draw a minor victory, a minor victory a major one, a major victory a massacre."""
     return mirror(one_level_worse(mirror(result)))
 
 
@@ -138,7 +141,11 @@ class Pending:
 
 def _withdrawn(result: BattleResult, *, attacker_withdrew: bool, defender_withdrew: bool) -> BattleResult:
     """The battle's result, read from the attacker's side, after the withdrawals: each moves it one
-    level against the side that withdrew (the opponent's result is its mirror)."""
+    level against the side that withdrew (the opponent's result is its mirror). Both withdrew: the
+    two cancel and the result stands as played; applied one after the other, the answer would
+    depend on which came first, since any win drops straight to a draw (docs/rules-decisions.md)."""
+    if attacker_withdrew and defender_withdrew:
+        return result
     if attacker_withdrew:
         result = one_level_worse(result)
     if defender_withdrew:

@@ -130,6 +130,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 one_use=u.one_use,
                 veteran_level=u.veteran_level,
                 veteran_eligible=u.veteran_eligible,
+                character=u.category == Unit.Category.CHARACTER,
             )
             for u in units
         },
@@ -141,6 +142,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 name=c.unit.name,
                 role=c.role,
                 injuries=list(c.injuries),
+                abilities=tuple(c.abilities),
             )
             for c in characters
         },

@@ -1,9 +1,12 @@
 """The aftermath (battles/rules/aftermath.py) with scripted dice: rule cases A3-A6 and the rest of
-7. Aftermath: retreats, looting and sacking (with the Orcs & Goblins "Savages"), casualty recovery
-applied to units, veteran status, injuries and the Warlord's succession, disbanding, stories and
-negotiations. No database."""
+7. Aftermath: retreats, the victor keeping the province (a defender that moved in too), looting and
+sacking (with the Orcs & Goblins "Savages"), casualty recovery applied to units and one-use troops,
+veteran status (regiments, not characters), injuries and the Warlord's succession, Press the
+Advantage, disbanding, stories and negotiations. No database."""
 
 from __future__ import annotations
+
+import pytest
 
 from battles.rules.aftermath import (
     AftermathState,
@@ -278,9 +281,9 @@ def test_a6_an_army_at_500_points_or_less_is_disbanded_and_its_items_destroyed()
 
 
 def _characters(world: World) -> None:
-    world.units[109] = UnitA(109, HOST, "Lord Aurelian", 1, 150)
-    world.units[119] = UnitA(119, 11, "Captain Brand", 1, 80)
-    world.units[129] = UnitA(129, 12, "Captain Corwin", 1, 80)
+    world.units[109] = UnitA(109, HOST, "Lord Aurelian", 1, 150, character=True)
+    world.units[119] = UnitA(119, 11, "Captain Brand", 1, 80, character=True)
+    world.units[129] = UnitA(129, 12, "Captain Corwin", 1, 80, character=True)
     world.army(11, AVALON, 1, [], experience=40)
     world.army(12, AVALON, 3, [], experience=90)
     world.characters[1] = CharacterA(1, AVALON, 109, "Lord Aurelian", "warlord")
@@ -348,3 +351,236 @@ def test_the_state_given_is_not_changed():
     field_battle(world, R.MINOR_VICTORY)
     world.run([])
     assert world.armies[GUARD].province == 5 and world.provinces[5].controller is None
+
+
+# -- the victor keeps the province (7. Aftermath) ---------------------------------------------------
+
+
+def _defender_wins_in_5(world: World, guard_kingdom: int = BRYTHON, *, both_moved: bool = True, **sides) -> None:
+    """Avalon's Host moved into 5 from 2 and lost to the Guard, which moved in from 8 too (both
+    moved) or stood there."""
+    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30), (102, "Archers", 20, 30)], came_from=2)
+    world.army(
+        GUARD,
+        guard_kingdom,
+        5,
+        [(201, "Warriors", 40, 15), (202, "Thunderers", 20, 30)],
+        came_from=8 if both_moved else None,
+    )
+    world.battle(
+        R.MINOR_LOSS,
+        SideA(AVALON, HOST, **sides.get("attacker", {})),
+        SideA(guard_kingdom, GUARD, **sides.get("defender", {})),
+        both_moved=both_moved,
+    )
+
+
+@pytest.mark.parametrize(
+    "kingdom, faces, settlement, gold",
+    [(BRYTHON, [], "none", 1000), (CARNWYL, [2], "none", 1000), (CARNWYL, [3], "town", 500)],
+)
+def test_a_defender_that_moved_in_too_and_wins_takes_the_province_and_loots_it(kingdom, faces, settlement, gold):
+    """7. Aftermath: "The victor will keep the province where the battle took place." Both armies
+    moved into the neutral town of 5 and the defender won: its kingdom takes the town and sacks or
+    loots it by its own sheet's choice (the attacker's says loot; Looting), Orcs & Goblins rolling
+    for "Savages" (2: they must sack; 3: they keep their heads and loot). The Host goes back."""
+    world = World()
+    world.provinces[5] = ProvinceA(5, "P5", settlement="town")
+    choice = "sack" if kingdom == BRYTHON else "loot"
+    _defender_wins_in_5(world, kingdom, attacker={"loot_choice": "loot"}, defender={"loot_choice": choice})
+    result = world.run(faces)
+    province = result.state.provinces[5]
+    assert (province.controller, province.settlement) == (kingdom, settlement)
+    looted = [(e.kingdom, e.army, e.gold) for e in result.events if e.ledger_reason == "loot"]
+    assert looted == [(kingdom, GUARD, gold)]
+    conquered = [e for e in result.events if e.code == "province-conquered"]
+    assert [(e.kingdom, e.army) for e in conquered] == [(kingdom, GUARD)]
+    assert "with Army 20" in conquered[0].text
+    assert result.state.armies[HOST].province == 2 and result.state.armies[GUARD].province == 5
+
+
+def test_the_elite_defense_force_perishes_when_a_defender_that_moved_in_takes_its_town():
+    """Battle for Towns, Cities, and Capitols: Avalon's town of 5 is conquered by the defender that
+    moved in (both moved): its Elite Defense Force perishes to the last man, and Avalon loses 5."""
+    world = World()
+    world.provinces[5] = ProvinceA(5, "P5", settlement="town", controller=AVALON)
+    world.army(50, AVALON, 5, [(501, "Guards", 20, 25)], garrison=True)
+    _defender_wins_in_5(world)
+    result = world.run([])
+    assert result.state.armies[50].disbanded and result.state.provinces[5].controller == BRYTHON
+    assert [e.kingdom for e in result.events if e.code == "province-lost"] == [AVALON]
+
+
+@pytest.mark.parametrize("both_moved", [True, False])
+def test_a_victor_keeps_its_own_town_and_does_not_loot_it(both_moved):
+    """7. Aftermath and Looting: a defender that wins in its own town keeps it as it is, whether it
+    moved in or stood its ground: nothing is conquered, looted or sacked."""
+    world = World()
+    world.provinces[5] = ProvinceA(5, "P5", settlement="town", controller=BRYTHON)
+    _defender_wins_in_5(world, both_moved=both_moved, defender={"loot_choice": "sack"})
+    result = world.run([])
+    province = result.state.provinces[5]
+    assert (province.controller, province.settlement, province.looted_turn) == (BRYTHON, "town", None)
+    assert not [e for e in result.events if e.code in ("province-conquered", "looted", "sacked")]
+
+
+# -- Veteran Status: regiments, not characters ------------------------------------------------------
+
+
+def test_characters_are_not_judged_for_veteran_status():
+    """Veteran Status is for units (Spending Experience: "upgrade a regiment"); a character is a
+    unit of one model, and keeping it is not keeping "more than 50% of its starting numbers"."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY)
+    _characters(world)
+    result = world.run([])
+    eligible = [e.data["unit"] for e in result.events if e.code == "veteran-eligible" and e.army == HOST]
+    assert eligible == ["Knights", "Archers"]
+    assert not result.state.units[109].veteran_eligible
+
+
+# -- one-use troops (Spending Experience, NOTE) ----------------------------------------------------
+
+
+@pytest.mark.parametrize("roll, models, words", [(3, 0, "they are gone"), (4, 3, "they return")])
+def test_every_one_use_unit_that_fought_rolls_for_recovery_released_or_not(roll, models, words):
+    """Spending Experience, NOTE: one-use troops "regardless of the status of these models at the
+    game's end ... must make a Casualty Recovery roll (D6 roll of a 4+)". The Host's Fanatics are
+    not ticked on its sheet (not released), and still roll: 3, gone; 4, they return."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY)
+    world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
+    result = world.run([roll])
+    assert result.state.units[103].models_count == models
+    [event] = [e for e in result.events if e.code == "one-use-recovery"]
+    assert "(not released in the battle)" in event.text and words in event.text
+    assert (event.data["released"], event.data["recovered"]) == (False, roll >= 4)
+
+
+def test_released_one_use_troops_that_roll_4_come_back_as_they_began():
+    """Spending Experience, NOTE: the D6 decides "regardless of the status of these models": the
+    released Fanatics' 3 models lost are not in a Rank and File roll (no 2D6 is rolled), and a 4
+    brings all 3 back."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY, attacker={"casualties": (Casualty(103, models_lost=3, one_use_used=True),)})
+    world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
+    result = world.run([4])
+    assert result.state.units[103].models_count == 3
+    assert not [e for e in result.events if e.code == "casualty-recovery"]
+    [event] = [e for e in result.events if e.code == "one-use-recovery"]
+    assert "(released in the battle)" in event.text and event.data["released"] is True
+
+
+def test_of_a_detachment_s_parent_only_the_one_use_units_on_the_sheet_roll():
+    """Support: the detachment is treated separately (Aftermath); of its parent army only the units
+    on the sheet fought. Its Fanatics on the sheet (a model lost, not ticked) roll a 3 and are
+    gone; the parent's other Fanatics stayed home and do not roll."""
+    world = World()
+    world.army(30, BRYTHON, 8, [(301, "Miners", 20, 10)])
+    world.units[302] = UnitA(302, 30, "Fanatics", 2, 25, one_use=True)
+    world.units[303] = UnitA(303, 30, "More Fanatics", 2, 25, one_use=True)
+    field_battle(world, R.MINOR_VICTORY, defender={"supports": (30,), "casualties": (Casualty(302, models_lost=1),)})
+    result = world.run([3])
+    assert result.state.units[302].models_count == 0 and result.state.units[303].models_count == 2
+    assert [e.data["unit"] for e in result.events if e.code == "one-use-recovery"] == ["Fanatics"]
+
+
+# -- Press the Advantage (Rogue / Trickster) ----------------------------------------------------------
+
+
+def _pressing_generals(world: World) -> None:
+    """The Host's General is the Warlord, Lord Aurelian; the Guard's is Thane Borri. Both have
+    Press the Advantage."""
+    _characters(world)
+    world.characters[1].abilities = ("Withdraw", "Press the Advantage")
+    world.units[209] = UnitA(209, GUARD, "Thane Borri", 1, 90, character=True)
+    world.characters[4] = CharacterA(4, BRYTHON, 209, "Thane Borri", "general", abilities=("Press the Advantage",))
+
+
+@pytest.mark.parametrize(
+    "played, host, guard, pressing",
+    [
+        (R.MASSACRE, 100 + 25, 50, [HOST]),
+        (R.MAJOR_VICTORY, 75 + 25, 50, [HOST]),
+        (R.MINOR_VICTORY, 75 + 25, 50, [HOST]),
+        (R.DRAW, 50, 50, []),
+        (R.MINOR_LOSS, 50, 75 + 25, [GUARD]),
+        (R.MASSACRED, 50, 100 + 25, [GUARD]),
+    ],
+)
+def test_press_the_advantage_earns_25_more_for_a_victory_or_massacre(played, host, guard, pressing):
+    """Rogue / Trickster, Press the Advantage: "Each time the army achieves a victory or massacre
+    battle, it earns an additional 25 Experience Points"; a draw or a loss earns nothing more."""
+    world = World()
+    field_battle(world, played)
+    _pressing_generals(world)
+    result = world.run([])
+    assert (result.state.armies[HOST].experience, result.state.armies[GUARD].experience) == (host, guard)
+    assert [e.army for e in result.events if e.code == "press-the-advantage"] == pressing
+
+
+def test_press_the_advantage_needs_the_general_to_survive_the_battle():
+    """Press the Advantage: "the character must survive the battle to earn the extra Experience
+    Points". The Warlord rolls 11 on the Character Injury Chart: dead, and no bonus; nor does it
+    pass to his successor, who did not lead the battle."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY, attacker={"characters_lost": (1,)})
+    _pressing_generals(world)
+    world.characters[3].abilities = ("Press the Advantage",)  # Corwin succeeds him
+    result = world.run([1, 1])
+    assert result.state.characters[3].role == "warlord"
+    assert result.state.armies[HOST].experience == 75
+    assert not [e for e in result.events if e.code == "press-the-advantage"]
+
+
+def test_press_the_advantage_survives_amnesia_rolled_after_the_battle_but_not_an_earlier_one():
+    """Character Injury Chart, Amnesia: the character "no longer" has his abilities. Rolled now (52)
+    he still survived a battle he led with it: the bonus stands. Had earlier: he fought without it."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY, attacker={"characters_lost": (1,)})
+    _pressing_generals(world)
+    now = world.run([5, 2])
+    assert now.state.characters[1].injuries[0]["code"] == "amnesia"
+    assert now.state.armies[HOST].experience == 75 + 25
+
+    world = World()
+    field_battle(world, R.MINOR_VICTORY)
+    _pressing_generals(world)
+    world.characters[1].injuries = [{"code": "amnesia", "turn": 2}]
+    earlier = world.run([])
+    assert earlier.state.armies[HOST].experience == 75
+
+
+def test_press_the_advantage_is_the_fighting_army_s_general_s_own():
+    """Only the General of the army that won counts: Captain Brand has Press the Advantage, but he
+    leads army 11, not the Host."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY)
+    _characters(world)
+    world.characters[2].abilities = ("Press the Advantage",)
+    result = world.run([])
+    assert result.state.armies[HOST].experience == 75 and result.state.armies[11].experience == 40
+
+
+def test_press_the_advantage_is_not_earned_when_experience_is_denied():
+    """8. End of Turn (A7): an army without a sheet gains no experience, and so none from Press the
+    Advantage either (docs/rules-decisions.md)."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY)
+    _pressing_generals(world)
+    world.battles[0] = BattleA(
+        1, 5, world.battles[0].attacker, world.battles[0].defender, outcome=outcome(R.MINOR_VICTORY, experience=False)
+    )
+    result = world.run([])
+    assert result.state.armies[HOST].experience == 0
+    assert not [e for e in result.events if e.code == "press-the-advantage"]
+
+
+def test_one_use_troops_already_gone_do_not_roll_again():
+    """Spending Experience, NOTE: Fanatics gone in an earlier battle (no models left) did not fight
+    this one: no roll (docs/rules-decisions.md)."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY)
+    world.units[103] = UnitA(103, HOST, "Fanatics", 0, 25, one_use=True)
+    result = world.run([])
+    assert not [e for e in result.events if e.code == "one-use-recovery"]

@@ -252,3 +252,47 @@ def test_the_campaign_round_trips_with_sheets_rulings_and_the_aftermath(turn, k,
     assert aftermath_resolve(turn_id=turn.pk).resolved
     after = campaign_export(campaign=turn.campaign)
     assert campaign_export(campaign=campaign_import(document=after)) == after
+
+
+def test_the_raiders_general_presses_the_advantage_and_is_not_judged_a_veteran(turn, k, battles):
+    """Rogue / Trickster, Press the Advantage: the Raiders' General has it, wins a minor victory in
+    Hartwood and survives: 75 + 25 experience. Veteran Status is for regiments: his one-model unit
+    is not made eligible (the state knows a character's unit and his abilities)."""
+    from kingdoms.models import Character
+
+    raiders = Army.objects.get(name="Raiders")
+    unit = raiders.units.create(name="Prince Imrik", category="character", models_count=1, points_per_model=150)
+    Character.objects.create(
+        unit=unit,
+        kingdom=k["Tor Anlec"],
+        role=Character.Role.GENERAL,
+        archetype="rogue",
+        abilities=["Withdraw", "Press the Advantage"],
+    )
+    _save(battles[62], k["Tor Anlec"], result="minor-victory")
+    _save(battles[62], k["Ostland"], result="minor-loss")
+    _save(battles[61], k["Da Red Fang"], result="draw")
+    _save(battles[61], k["Ostland"], result="draw")
+    assert aftermath_resolve(turn_id=turn.pk).resolved
+    raiders.refresh_from_db()
+    unit.refresh_from_db()
+    assert raiders.experience == 75 + 25
+    pressed = TurnEvent.objects.get(turn=turn, code="press-the-advantage")
+    assert pressed.army == raiders and "Prince Imrik" in pressed.text
+    assert not unit.veteran_eligible
+    eligible = TurnEvent.objects.filter(turn=turn, code="veteran-eligible", army=raiders)
+    assert eligible.exists() and not eligible.filter(text__contains="Prince Imrik").exists()
+
+
+def test_one_use_troops_roll_for_recovery_though_the_sheet_does_not_tick_them(turn, k, battles):
+    """Spending Experience, NOTE: the Boyz' Fanatics roll a Casualty Recovery D6 "regardless of the
+    status of these models at the game's end", though Da Red Fang's sheet does not release them."""
+    _save(battles[62], k["Tor Anlec"], result="draw")
+    _save(battles[62], k["Ostland"], result="draw")
+    _save(battles[61], k["Da Red Fang"], result="minor-loss")
+    _save(battles[61], k["Ostland"], result="minor-victory")
+    assert aftermath_resolve(turn_id=turn.pk).resolved
+    [event] = TurnEvent.objects.filter(turn=turn, code="one-use-recovery")
+    assert event.army.name == "Boyz" and event.data["unit"] == "Fanatics" and not event.data["released"]
+    fanatics = Unit.objects.get(army__name="Boyz", name="Fanatics")
+    assert fanatics.models_count == (3 if event.data["recovered"] else 0)

@@ -14,6 +14,7 @@ from battles.rules.results import (
     SideReport,
     battle_outcome,
     mirror,
+    one_level_better,
     one_level_worse,
     victory_gold,
 )
@@ -36,15 +37,41 @@ def test_a2_victory_gold():
     assert victory_gold(R.DRAW, 2000) == 0
 
 
-def test_a8_withdrawal_is_one_level_worse():
-    """A8: a win becomes a draw... one step down: a draw a minor loss, a minor loss a major loss,
-    a major loss a massacre; a massacre becomes a major victory; massacred stays massacred."""
-    assert one_level_worse(R.MINOR_VICTORY) == R.DRAW
-    assert one_level_worse(R.DRAW) == R.MINOR_LOSS
-    assert one_level_worse(R.MINOR_LOSS) == R.MAJOR_LOSS
-    assert one_level_worse(R.MAJOR_LOSS) == R.MASSACRED
-    assert one_level_worse(R.MASSACRE) == R.MAJOR_VICTORY
-    assert one_level_worse(R.MASSACRED) == R.MASSACRED
+@pytest.mark.parametrize(
+    "played, withdrawn",
+    [
+        (R.MASSACRE, R.DRAW),
+        (R.MAJOR_VICTORY, R.DRAW),
+        (R.MINOR_VICTORY, R.DRAW),
+        (R.DRAW, R.MINOR_LOSS),
+        (R.MINOR_LOSS, R.MAJOR_LOSS),
+        (R.MAJOR_LOSS, R.MASSACRED),
+        (R.MASSACRED, R.MASSACRED),
+    ],
+)
+def test_a8_withdrawal_is_one_level_worse(played, withdrawn):
+    """A8 / Withdrawal: "a win becomes a tie" (any win: a massacre, a major or a minor victory),
+    a draw a minor loss, a minor loss a major loss, a major loss a massacre; massacred stays."""
+    assert one_level_worse(played) == withdrawn
+
+
+@pytest.mark.parametrize(
+    "played, opponent_withdrew",
+    [
+        (R.MASSACRE, R.MASSACRE),
+        (R.MAJOR_VICTORY, R.MASSACRE),
+        (R.MINOR_VICTORY, R.MAJOR_VICTORY),
+        (R.DRAW, R.MINOR_VICTORY),
+        (R.MINOR_LOSS, R.DRAW),
+        (R.MAJOR_LOSS, R.DRAW),
+        (R.MASSACRED, R.DRAW),
+    ],
+)
+def test_a8_the_opponent_s_withdrawal_mirrors_it(played, opponent_withdrew):
+    """A8: the side whose opponent withdrew has the mirror of the opponent's result one level
+    worse: any loss becomes a draw (the opponent's win became one), a draw a minor victory."""
+    assert one_level_better(played) == opponent_withdrew
+    assert one_level_better(played) == mirror(one_level_worse(mirror(played)))
 
 
 def test_mirror():
@@ -69,6 +96,33 @@ def test_a8_a_withdrawal_moves_the_result_against_the_side_that_withdrew():
     )
     assert isinstance(outcome, Outcome)
     assert (outcome.attacker.result, outcome.defender.result) == (R.MAJOR_VICTORY, R.MAJOR_LOSS)
+
+
+@pytest.mark.parametrize("won", [R.MASSACRE, R.MAJOR_VICTORY, R.MINOR_VICTORY])
+def test_a8_a_winner_that_withdraws_has_a_draw(won):
+    """A8 / Withdrawal: the attacker was winning (even a massacre) and withdrew: "a win becomes a
+    tie", a draw for both sides and no victor."""
+    outcome = battle_outcome(
+        SideReport(won, withdrew=True),
+        SideReport(mirror(won), opponent_withdrew=True),
+        defender_files=True,
+        deadline_passed=False,
+    )
+    assert isinstance(outcome, Outcome) and outcome.victor is None
+    assert (outcome.attacker.result, outcome.defender.result) == (R.DRAW, R.DRAW)
+
+
+@pytest.mark.parametrize("played", list(R))
+def test_a8_when_both_sides_withdrew_the_result_stands(played):
+    """A8: both withdrew: each moves the result one level against itself, and the two cancel,
+    whichever is counted first (docs/rules-decisions.md)."""
+    outcome = battle_outcome(
+        SideReport(played, withdrew=True, opponent_withdrew=True),
+        SideReport(mirror(played), withdrew=True, opponent_withdrew=True),
+        defender_files=True,
+        deadline_passed=False,
+    )
+    assert isinstance(outcome, Outcome) and outcome.attacker.result == played
 
 
 def test_conflicting_sheets_are_a_conflict_naming_what_differs():
