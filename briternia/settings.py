@@ -115,6 +115,9 @@ if EMAIL_HOST:
     EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    # A server that stops answering fails the try (and it is retried) instead of holding the
+    # report email "sending" until the task's time limit.
+    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 else:
     EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", EMAIL_BACKEND)

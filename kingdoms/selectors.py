@@ -127,9 +127,8 @@ def army_points(army: Army) -> int:
     return sum(u.points + sum(i.points for i in u.items.all() if not i.destroyed) for u in army.units.all())
 
 
-def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None, only_armies: bool = False) -> str:
-    """The map as SVG: the public view, plus the viewer kingdom's own armies when given
-    (`only_armies`: those alone, on a transparent canvas the size of the map)."""
+def _map_views(campaign: Campaign) -> tuple[list[MapProvinceView], list[MapKingdomView], dict[int, str]]:
+    """The public map's provinces and kingdoms (and each kingdom's key), in two queries."""
     kingdoms = list(campaign.kingdoms.order_by("id"))
     keys = {k.id: str(k.id) for k in kingdoms}
     capitols = {k.capitol_id for k in kingdoms if k.capitol_id}
@@ -150,6 +149,22 @@ def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None, only_
         )
         for p in campaign.provinces.all()
     ]
+    views = [MapKingdomView(key=keys[k.id], name=k.name, colour=kingdom_colour(i)) for i, k in enumerate(kingdoms)]
+    return provinces, views, keys
+
+
+def _map_title(campaign: Campaign, turn: int | None) -> str:
+    number = campaign.current_turn if turn is None else turn
+    return f"{campaign.name}: turn {number}" if number else f"{campaign.name}: setup"
+
+
+def campaign_map_svg(
+    *, campaign: Campaign, viewer: Kingdom | None = None, only_armies: bool = False, turn: int | None = None
+) -> str:
+    """The map as SVG: the public view, plus the viewer kingdom's own armies when given
+    (`only_armies`: those alone, on a transparent canvas the size of the map). `turn` names the
+    turn in the title (by default the campaign's current turn)."""
+    provinces, kingdoms, keys = _map_views(campaign)
     armies: list[MapArmyMarker] = []
     if viewer is not None:
         armies = [
@@ -158,13 +173,31 @@ def campaign_map_svg(*, campaign: Campaign, viewer: Kingdom | None = None, only_
         ]
     return render_map_svg(
         provinces=provinces,
-        kingdoms=[
-            MapKingdomView(key=keys[k.id], name=k.name, colour=kingdom_colour(i)) for i, k in enumerate(kingdoms)
-        ],
+        kingdoms=kingdoms,
         armies=armies,
-        title=f"{campaign.name}: turn {campaign.current_turn}" if campaign.current_turn else f"{campaign.name}: setup",
+        title=_map_title(campaign, turn),
         only_armies=only_armies,
     )
+
+
+def campaign_army_overlays(*, campaign: Campaign, turn: int | None = None) -> dict[int, str]:
+    """Each kingdom's own armies alone, on a transparent canvas the size of the map (to lay over
+    the public map's picture), for every kingdom at once: kingdom id -> SVG."""
+    provinces, kingdoms, keys = _map_views(campaign)
+    by_kingdom: dict[int, list[MapArmyMarker]] = {k: [] for k in keys}
+    for army in Army.objects.filter(
+        kingdom__campaign=campaign, status=Army.Status.ACTIVE, province__isnull=False
+    ).select_related("province"):
+        by_kingdom[army.kingdom_id].append(
+            MapArmyMarker(province=army.province.number, label=army.name, kingdom=keys[army.kingdom_id])
+        )
+    title = _map_title(campaign, turn)
+    return {
+        kingdom_id: render_map_svg(
+            provinces=provinces, kingdoms=kingdoms, armies=armies, title=title, only_armies=True
+        )
+        for kingdom_id, armies in by_kingdom.items()
+    }
 
 
 def campaign_adjacency(campaign: Campaign) -> dict[int, frozenset[int]]:

@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from kingdoms.models import Campaign, Kingdom
 
@@ -186,27 +187,72 @@ class TurnReport(models.Model):
         READY = "ready", "Ready"
         FAILED = "failed", "Failed"
 
+    class Kind(models.TextChoices):
+        KINGDOM = "kingdom", "Kingdom report"
+        BULLETIN = "bulletin", "Bulletin"
+        SCENARIO = "scenario", "Scenario sheet"
+
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="reports")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.KINGDOM)
     kingdom = models.ForeignKey(Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="reports")
+    battle = models.OneToOneField(
+        "battles.Battle", null=True, blank=True, on_delete=models.CASCADE, related_name="scenario_report"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    # What the report shows that the next turn will change (the kingdom's armies, drawn and
+    # listed), kept when the turn ends so that a report rendered again later says the same.
+    snapshot = models.JSONField(default=dict, blank=True)
     pdf = models.BinaryField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    render_started_at = models.DateTimeField(null=True, blank=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
     render_seconds = models.FloatField(null=True, blank=True)
+    emails_queued_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
 
     class Meta:
-        ordering = ["turn", "kingdom"]
+        ordering = ["turn", "kind", "id"]
         constraints = [
             models.UniqueConstraint(fields=["turn", "kingdom"], name="one_report_per_kingdom_and_turn"),
-            models.UniqueConstraint(fields=["turn"], condition=models.Q(kingdom=None), name="one_bulletin_per_turn"),
+            models.UniqueConstraint(fields=["turn"], condition=models.Q(kind="bulletin"), name="one_bulletin_per_turn"),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="kingdom", kingdom__isnull=False, battle__isnull=True)
+                    | models.Q(kind="bulletin", kingdom__isnull=True, battle__isnull=True)
+                    | models.Q(kind="scenario", kingdom__isnull=True, battle__isnull=False)
+                ),
+                name="report_kind_matches_its_subject",
+            ),
         ]
 
     def __str__(self) -> str:
+        if self.kind == self.Kind.SCENARIO:
+            return f"{self.turn}: scenario sheet of battle {self.battle_id}"
         return f"{self.turn}: {'bulletin' if self.kingdom_id is None else self.kingdom}"
 
     @property
     def is_bulletin(self) -> bool:
-        return self.kingdom_id is None
+        return self.kind == self.Kind.BULLETIN
+
+    @property
+    def is_scenario(self) -> bool:
+        return self.kind == self.Kind.SCENARIO
+
+    @property
+    def title(self) -> str:
+        if self.kind == self.Kind.SCENARIO:
+            return f"Scenario sheet: battle in {self.battle.province}"
+        return "Bulletin" if self.kingdom_id is None else f"{self.kingdom.name}'s report"
+
+    @property
+    def filename(self) -> str:
+        if self.kind == self.Kind.SCENARIO:
+            name = f"scenario-turn{self.turn.number}-{self.battle.province.number}"
+        elif self.kingdom_id is None:
+            name = f"turn{self.turn.number}-bulletin"
+        else:
+            name = f"turn{self.turn.number}-{self.kingdom.name}"
+        return name.replace(" ", "-") + ".pdf"
 
 
 class ReportEmail(models.Model):

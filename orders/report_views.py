@@ -1,5 +1,5 @@
 """Pages of the turn reports: the campaign's history, a report's PDF, the organizer's deliveries
-(with the one-click resend), and the player's report preferences."""
+(with the one-click resend and render-again), and the player's report preferences."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
@@ -17,6 +18,7 @@ from kingdoms.selectors import campaign_get, is_organizer
 from . import selectors
 from .models import ReportEmail, TurnReport
 from .services.deliveries import report_email_resend
+from .services.reports import report_render_again
 
 
 @login_required
@@ -29,9 +31,8 @@ def campaign_history(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @login_required
 def report_download(request: HttpRequest, report_id: int) -> HttpResponse:
     report = selectors.report_get(user=request.user, report_id=report_id)
-    name = "bulletin" if report.kingdom_id is None else report.kingdom.name.replace(" ", "-")
     response = HttpResponse(bytes(report.pdf), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="turn{report.turn.number}-{name}.pdf"'
+    response["Content-Disposition"] = f'inline; filename="{report.filename}"'
     return response
 
 
@@ -41,8 +42,18 @@ def turn_deliveries(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
     if not is_organizer(request.user, turn.campaign):
         raise Http404
-    reports = TurnReport.objects.filter(turn=turn).select_related("kingdom").defer("pdf").order_by("kingdom__name")
-    emails = ReportEmail.objects.filter(report__turn=turn).select_related("report__kingdom").order_by("status", "to")
+    reports = (
+        TurnReport.objects.filter(turn=turn)
+        .select_related("kingdom", "battle__province")
+        .defer("pdf", "snapshot")
+        .order_by("kind", "kingdom__name", "battle__province__number")
+    )
+    emails = (
+        ReportEmail.objects.filter(report__turn=turn)
+        .select_related("report__kingdom", "report__battle__province")
+        .defer("report__pdf", "report__snapshot")
+        .order_by("status", "report__kind", "to")
+    )
     return render(
         request,
         "reports/deliveries.html",
@@ -64,6 +75,27 @@ def report_email_resend_view(request: HttpRequest, email_id: int) -> HttpRespons
     else:
         messages.success(request, f"The report to {email.to} is queued again.")
     return redirect("turn-deliveries", turn_id=email.report.turn_id)
+
+
+@login_required
+@require_POST
+def report_render_again_view(request: HttpRequest, report_id: int) -> HttpResponse:
+    report = (
+        TurnReport.objects.select_related("turn__campaign", "kingdom", "battle__province")
+        .defer("pdf")
+        .filter(pk=report_id)
+        .first()
+    )
+    if report is None or not is_organizer(request.user, report.turn.campaign):
+        raise Http404
+    try:
+        report_render_again(report=report, now=timezone.now())
+    except DomainError as exc:
+        for m in exc.messages:
+            messages.error(request, m)
+    else:
+        messages.success(request, f"{report.title} is queued to be rendered again.")
+    return redirect("turn-deliveries", turn_id=report.turn_id)
 
 
 class ReportPreferencesForm(forms.ModelForm):

@@ -66,44 +66,55 @@ def turn_results(*, user: AnyUser, turn: Turn) -> dict:
     return {"events": list(events), "battles": list(battles), "rolls": list(rolls), "own": own, "organizer": organizer}
 
 
+def _may_read(report: TurnReport, *, organizer: bool, own: Kingdom | None) -> bool:
+    """The bulletin: everyone in the campaign. A kingdom's report: its players. A scenario sheet:
+    the players of the kingdoms in the battle (supports too). The organizer: all."""
+    if organizer or report.is_bulletin:
+        return True
+    if own is None:
+        return False
+    if report.is_scenario:
+        return report.battle.involves(own.pk)
+    return report.kingdom_id == own.pk
+
+
 def report_get(*, user: AnyUser, report_id: int) -> TurnReport:
-    """A report the user may read: the bulletin for everyone in the campaign; a kingdom's report
-    for its players and the organizer. Anything else is not found."""
+    """A report the user may read (see _may_read); anything else is not found."""
     report = (
-        TurnReport.objects.select_related("turn__campaign", "kingdom")
+        TurnReport.objects.select_related("turn__campaign", "kingdom", "battle__province")
         .filter(pk=report_id, turn__campaign__in=campaigns_visible(user))
         .first()
     )
     if report is None or report.status != TurnReport.Status.READY:
         raise Http404("No such report.")
-    if report.kingdom_id is None or is_organizer(user, report.turn.campaign):
-        return report
-    own = kingdom_of(user=user, campaign=report.turn.campaign)
-    if own is None or own.pk != report.kingdom_id:
+    campaign = report.turn.campaign
+    if not _may_read(report, organizer=is_organizer(user, campaign), own=kingdom_of(user=user, campaign=campaign)):
         raise Http404("No such report.")
     return report
 
 
 def campaign_history(*, user: AnyUser, campaign) -> list[dict]:  # type: ignore[no-untyped-def]
-    """Turn by turn: the public map, the bulletin, and the reports the user may read."""
+    """Turn by turn: the public map, the bulletin, and the reports the user may read (their
+    kingdom's reports and the scenario sheets of its battles; the organizer: all)."""
     organizer = is_organizer(user, campaign)
     own = kingdom_of(user=user, campaign=campaign)
     turns = list(campaign.turns.order_by("-number").select_related("public_map"))
     reports: dict[int, list[TurnReport]] = {}
     for report in (
         TurnReport.objects.filter(turn__campaign=campaign, status=TurnReport.Status.READY)
-        .select_related("kingdom")
-        .defer("pdf")
-        .order_by("kingdom__name")
+        .select_related("kingdom", "battle__province")
+        .prefetch_related("battle__supports")
+        .defer("pdf", "snapshot")
+        .order_by("kind", "kingdom__name", "battle__province__number")
     ):
-        if report.kingdom_id is None or organizer or (own is not None and report.kingdom_id == own.pk):
+        if _may_read(report, organizer=organizer, own=own):
             reports.setdefault(report.turn_id, []).append(report)
     return [
         {
             "turn": turn,
             "map": getattr(turn, "public_map", None),
-            "bulletin": next((r for r in reports.get(turn.pk, []) if r.kingdom_id is None), None),
-            "reports": [r for r in reports.get(turn.pk, []) if r.kingdom_id is not None],
+            "bulletin": next((r for r in reports.get(turn.pk, []) if r.is_bulletin), None),
+            "reports": [r for r in reports.get(turn.pk, []) if not r.is_bulletin],
         }
         for turn in turns
     ]

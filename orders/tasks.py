@@ -18,7 +18,7 @@ from .services.deliveries import (
 )
 from .services.describe import describe_entries
 from .services.reminders import orders_reminders_send
-from .services.reports import report_render, turn_reports_prepare
+from .services.reports import report_render, reports_lost, reports_to_render, turn_map_picture_draw
 from .services.resolution import turn_resolve
 from .services.turns import turns_due
 
@@ -40,6 +40,12 @@ def deadline_sweep() -> dict[str, int]:
     aftermaths = aftermaths_due(now=now)
     for turn_id in aftermaths:
         aftermath_task.delay(turn_id=turn_id)
+    # Deliveries lost in a crash (a task that never ran, a worker that died) are taken up again.
+    lost = reports_lost(now=now)
+    for report_id in lost["render"]:
+        report_render_task.delay(report_id=report_id)
+    for report_id in lost["email"]:
+        report_emails_start(report_id=report_id)
     for email_id in stale_report_emails(now=now):
         report_email_send.delay(email_id=email_id)
     return {"reminders": reminders, "resolutions": len(due), "aftermaths": len(aftermaths)}
@@ -94,10 +100,12 @@ def deadline_change_announce(*, change_id: int) -> None:
 
 @shared_task(acks_late=True)
 def turn_reports_start(*, turn_id: int) -> int:
-    """Keep the turn's public map, queue its reports and render them, one task per report (in
-    parallel on as many workers as there are)."""
+    """Render the turn's queued reports (scenario sheets once the battles are posted; the
+    kingdoms' reports and the bulletin once the turn is over), one task per report, in parallel
+    on as many workers as there are. The turn's map picture is drawn first, once."""
     turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-    ids = turn_reports_prepare(turn=turn)
+    turn_map_picture_draw(turn=turn)
+    ids = reports_to_render(turn=turn)
     for report_id in ids:
         report_render_task.delay(report_id=report_id)
     return len(ids)
@@ -105,9 +113,14 @@ def turn_reports_start(*, turn_id: int) -> int:
 
 @shared_task(acks_late=True)
 def report_render_task(*, report_id: int) -> int:
-    """Render one report (once), then queue and send its emails."""
+    """Render one report (once), then queue and send its emails. Run again after a crash, it
+    renders nothing twice and sends only what is still queued."""
     report_render(report_id=report_id)
-    report = TurnReport.objects.select_related("turn__campaign", "kingdom").get(pk=report_id)
+    return report_emails_start(report_id=report_id)
+
+
+def report_emails_start(*, report_id: int) -> int:
+    report = TurnReport.objects.select_related("turn__campaign", "kingdom", "battle").get(pk=report_id)
     if report.status != TurnReport.Status.READY:
         return 0
     ids = report_emails_queue(report=report)

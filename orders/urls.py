@@ -16,6 +16,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/history/", report_views.campaign_history, name="campaign-history"),
     path("reports/<int:report_id>/", report_views.report_download, name="report"),
     path("turns/<int:turn_id>/deliveries/", report_views.turn_deliveries, name="turn-deliveries"),
+    path("reports/<int:report_id>/render-again/", report_views.report_render_again_view, name="report-render-again"),
     path("report-emails/<int:email_id>/resend/", report_views.report_email_resend_view, name="report-email-resend"),
     path("account/reports/", report_views.report_preferences, name="report-preferences"),
 ]

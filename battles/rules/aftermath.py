@@ -22,7 +22,7 @@ from briternia.dice import Dice
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW
 from orders.rules.resolution.state import Event
 
-from .injuries import injury_roll
+from .injuries import deep_wound_battles_left, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
 from .results import BASE_EXPERIENCE, BattleResult, Outcome, SideOutcome, victory_gold
 
@@ -242,6 +242,8 @@ class _Run:
                 data={"result": result.result.value, "side": side_name},
             )
 
+        for side in sides.values():
+            self._deep_wounds(side, province)
         self._province_and_retreats(battle, province, victor)
         if victor is not None:
             winner = sides[victor]
@@ -682,6 +684,32 @@ class _Run:
                 )
 
     # -- characters --------------------------------------------------------------------------------
+
+    def _deep_wounds(self, side: SideA, province: ProvinceA) -> None:
+        """Deep Wound: "the character must miss the next D3 battles the army plays". Each battle
+        the army fights after the injury counts one off (before this battle's own injuries)."""
+        state = self.state
+        if side.army is None:
+            return
+        army = state.armies[side.army]
+        for character in sorted(state.characters.values(), key=lambda c: c.id):
+            unit = state.units.get(character.unit)
+            if not character.alive or unit is None or unit.army != side.army:
+                continue
+            for injury in character.injuries:
+                left = deep_wound_battles_left(injury)
+                if left:
+                    injury["battles_missed"] = int(str(injury.get("battles_missed") or 0)) + 1
+                    self.event(
+                        "deep-wound-missed",
+                        f"{character.name} ({army.name}) missed the battle in {province} (Deep Wound); "
+                        + (f"{left - 1} more to miss." if left > 1 else "he may fight again."),
+                        kingdom=character.kingdom,
+                        army=army.id,
+                        province=province.number,
+                        data={"character": character.name, "left": left - 1},
+                    )
+                    break  # one battle counts off one wound's battles at a time
 
     def _injuries(self, side: SideA, province: ProvinceA) -> None:
         state = self.state

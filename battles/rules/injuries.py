@@ -206,3 +206,24 @@ def injury_roll(
                 break
         injuries.append(_apply(CHARACTER_INJURY_CHART[again], again, dice, body, purpose, ids))
     return injuries
+
+
+def injuries_standing(injuries: list[dict[str, object]]) -> list[str]:
+    """What a character's earlier injuries mean for his army's next battle, for its scenario
+    sheet: battles still to miss (Deep Wound) and the rolls before the battle (Old Battle Wound)."""
+    notes = []
+    to_miss = sum(deep_wound_battles_left(i) for i in injuries)
+    if to_miss:
+        notes.append(f"must miss this battle (Deep Wound: {to_miss} battle{'s' if to_miss > 1 else ''} still to miss)")
+    old = sum(1 for i in injuries if i.get("code") == "old-battle-wound")
+    if old:
+        dice = "a D6" if old == 1 else f"{old}D6"
+        notes.append(f"Old Battle Wound: roll {dice} before the battle; on a 1 he cannot take part")
+    return notes
+
+
+def deep_wound_battles_left(injury: dict[str, object]) -> int:
+    """Battles of his army the character must still miss for this injury (0 for any other)."""
+    if injury.get("code") != "deep-wound":
+        return 0
+    return max(0, int(str(injury.get("misses_battles") or 0)) - int(str(injury.get("battles_missed") or 0)))

@@ -87,6 +87,7 @@ def aftermath_preview(*, turn: Turn) -> AftermathResult:
 def aftermath_resolve(*, turn_id: int, now: dt.datetime | None = None) -> AftermathOutcome:
     """Resolve the turn's aftermath once and open the next turn. Safe to call twice and
     concurrently; refused (DomainError, nothing changed) while a battle's result is open."""
+    from orders.services.reports import turn_reports_create
     from orders.services.turns import turn_open
     from orders.tasks import turn_reports_start
 
@@ -109,9 +110,11 @@ def aftermath_resolve(*, turn_id: int, now: dt.datetime | None = None) -> Afterm
             turn.status = Turn.Status.REPORTED
             turn.resolution_error = ""
             turn.save(update_fields=["status", "resolution_error"])
+            # The reports keep what the next turn will change (the armies), so they are made
+            # here, before it opens; they are rendered and sent once this commits.
+            turn_reports_create(turn=turn)
             next_turn = turn_open(campaign=turn.campaign, number=turn.number + 1, now=now)
             Campaign.objects.filter(pk=turn.campaign_id).update(current_turn=next_turn.number)
-            # The turn is over: its reports are rendered and sent once this commits.
             transaction.on_commit(lambda: turn_reports_start.delay(turn_id=turn_id))
             return AftermathOutcome(resolved=True, result=result, next_turn=next_turn)
     except DomainError as exc:

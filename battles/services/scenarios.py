@@ -15,6 +15,7 @@ from kingdoms.selectors import army_points
 from kingdoms.services.dice import dice_rolls_save_many
 
 from ..models import Battle
+from ..rules.injuries import injuries_standing
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
@@ -124,7 +125,17 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
             "army": army,
             "points": army_points(army) if army is not None else None,
             "supports": [s for s in supports if s.side == side],
+            "wounded": wounded.get(army.id, []) if army is not None else [],
         }
+
+    # Earlier injuries that matter for this battle (Deep Wound, Old Battle Wound).
+    wounded: dict[int, list[tuple[str, list[str]]]] = defaultdict(list)
+    for character in Character.objects.filter(
+        unit__army_id__in=[a for a in (battle.attacker_army_id, battle.defender_army_id) if a], alive=True
+    ).select_related("unit"):
+        notes = injuries_standing(character.injuries)
+        if notes:
+            wounded[character.unit.army_id].append((character.unit.name, notes))
 
     return {
         "battle": battle,

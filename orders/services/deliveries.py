@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import smtplib
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from battles.models import Battle
 from briternia.emails import email_send
 from briternia.errors import DomainError
 from kingdoms.models import ReportPreferences
@@ -33,17 +35,28 @@ def _preferences(users: list) -> dict[int, ReportPreferences]:  # type: ignore[t
     return {p.user_id: p for p in ReportPreferences.objects.filter(user__in=users)}
 
 
-def report_recipients(report: TurnReport) -> list[tuple[object, str, bool]]:
-    """(user, address, attach the PDF) for each reader: a kingdom's report goes to its players
-    (the organizer for a kingdom without players: the Ancient Dead); the bulletin to every player
-    and the organizer."""
+def _readers(report: TurnReport) -> list[Any]:
+    """Who receives the report: a kingdom's report its players (the organizer for a kingdom
+    without players: the Ancient Dead); a scenario sheet the players of every kingdom in the
+    battle (supports too) and the organizer; the bulletin every player and the organizer."""
     campaign = report.turn.campaign
-    if report.kingdom_id is not None:
-        users = list(report.kingdom.players.all()) or [campaign.organizer]
+    if report.is_scenario:
+        battle = report.battle
+        kingdoms = {battle.attacker_kingdom_id, battle.defender_kingdom_id}
+        kingdoms |= {support.kingdom_id for support in battle.supports.all()}
+        users = list(get_user_model().objects.filter(kingdoms__in=kingdoms - {None}).distinct())
+    elif report.kingdom_id is not None:
+        return list(report.kingdom.players.all()) or [campaign.organizer]
     else:
         users = list(get_user_model().objects.filter(kingdoms__campaign=campaign).distinct())
-        if campaign.organizer not in users:
-            users.append(campaign.organizer)
+    if campaign.organizer not in users:
+        users.append(campaign.organizer)
+    return users
+
+
+def report_recipients(report: TurnReport) -> list[tuple[Any, str, bool]]:
+    """(user, address, attach the PDF) for each reader, by the reader's report preferences."""
+    users = _readers(report)
     preferences = _preferences(users)
     recipients = []
     for user in sorted(users, key=lambda u: u.pk):
@@ -56,8 +69,13 @@ def report_recipients(report: TurnReport) -> list[tuple[object, str, bool]]:
 
 def report_emails_queue(*, report: TurnReport) -> list[int]:
     """Make the report's email rows (once per address) and return the ids still queued."""
-    for user, address, attach in report_recipients(report):
-        ReportEmail.objects.get_or_create(report=report, to=address, defaults={"user": user, "attach_pdf": attach})
+    with transaction.atomic():
+        for user, address, attach in report_recipients(report):
+            ReportEmail.objects.get_or_create(report=report, to=address, defaults={"user": user, "attach_pdf": attach})
+        now = timezone.now()
+        TurnReport.objects.filter(pk=report.pk, emails_queued_at__isnull=True).update(emails_queued_at=now)
+        if report.is_scenario:
+            Battle.objects.filter(pk=report.battle_id, scenario_sent_at__isnull=True).update(scenario_sent_at=now)
     return list(report.emails.filter(status=ReportEmail.Status.QUEUED).values_list("id", flat=True))
 
 
@@ -93,7 +111,9 @@ def report_email_deliver(*, email_id: int) -> Delivery:
         row.attempts += 1
         row.claimed_at = timezone.now()
         row.save(update_fields=["status", "attempts", "claimed_at"])
-    row = ReportEmail.objects.select_related("report__turn__campaign", "report__kingdom").get(pk=email_id)
+    row = ReportEmail.objects.select_related(
+        "report__turn__campaign", "report__kingdom", "report__battle__province"
+    ).get(pk=email_id)
     report = row.report
     try:
         _send(row, report)
@@ -116,25 +136,22 @@ def _send(row: ReportEmail, report: TurnReport) -> None:
     campaign = turn.campaign
     from ..models import Turn
 
-    next_turn = Turn.objects.filter(campaign=campaign, number=turn.number + 1).first()
-    name = "turn-bulletin" if report.is_bulletin else "turn-report"
-    filename = (
-        f"turn{turn.number}-bulletin.pdf" if report.is_bulletin else f"turn{turn.number}-{report.kingdom.name}.pdf"
-    ).replace(" ", "-")
-    attachments = [(filename, bytes(report.pdf), "application/pdf")] if row.attach_pdf and report.pdf else []
-    email_send(
-        name,
-        to=[row.to],
-        context={
-            "report": report,
-            "turn": turn,
-            "campaign": campaign,
-            "kingdom": report.kingdom,
-            "attached": bool(attachments),
-            "next_orders_deadline": deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else "",
-        },
-        attachments=attachments,
-    )
+    attachments = [(report.filename, bytes(report.pdf), "application/pdf")] if row.attach_pdf and report.pdf else []
+    context: dict[str, Any] = {"report": report, "turn": turn, "campaign": campaign, "attached": bool(attachments)}
+    if report.is_scenario:
+        from battles.services.scenarios import scenario_sheet_context
+
+        name = "battle-scenario"
+        context |= scenario_sheet_context(report.battle)
+        context["results_deadline"] = deadline_text(turn.results_deadline, campaign.time_zone)
+    else:
+        name = "turn-bulletin" if report.is_bulletin else "turn-report"
+        next_turn = Turn.objects.filter(campaign=campaign, number=turn.number + 1).first()
+        context["kingdom"] = report.kingdom
+        context["next_orders_deadline"] = (
+            deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else ""
+        )
+    email_send(name, to=[row.to], context=context, attachments=attachments)
 
 
 def report_email_retry_delay(attempts: int) -> float:

@@ -17,6 +17,20 @@ def describe_entries(
     Armies without an order are listed as holding, as the rules make them. `positions` (army id
     -> province number) says where the armies stood when the orders were given (a turn report is
     written after they moved); by default, where they stand now."""
+    described = describe_orders(kingdom=kingdom, entries=entries, positions=positions)
+    return {"orders": [line for _, line in described["orders"]], "kingdom": described["kingdom"]}
+
+
+def describe_orders(
+    *,
+    kingdom: Kingdom,
+    entries: dict[str, Any],
+    positions: dict[int, int] | None = None,
+    armies_of_the_turn: set[int] | None = None,
+) -> dict[str, Any]:
+    """As `describe_entries`, with each army's line keyed by the army's id:
+    {'orders': [(army id, line), ...], 'kingdom': [...]}. `armies_of_the_turn`: only these armies
+    (a report of a past turn leaves out the armies raised since)."""
     sheet = entries_from_json(entries)
     provinces = {p.number: f"{p.number} {p.name}" for p in kingdom.campaign.provinces.all()}
     armies = {a.id: a for a in Army.objects.filter(kingdom=kingdom).select_related("province")}
@@ -25,10 +39,12 @@ def describe_entries(
     def where(number: int | None) -> str:
         return provinces.get(number, f"province {number}") if number is not None else "?"
 
-    lines = []
+    lines: list[tuple[int, str]] = []
     for army in sorted(armies.values(), key=lambda a: a.id):
         order = ordered.get(army.id)
         if army.kind != Army.Kind.FIELD or (army.status != Army.Status.ACTIVE and order is None):
+            continue
+        if armies_of_the_turn is not None and army.id not in armies_of_the_turn and order is None:
             continue
         if positions is not None and army.id in positions:
             number: int | None = positions[army.id]
@@ -36,7 +52,7 @@ def describe_entries(
             number = army.province.number if army.province else None
         start = f"{army.name} (in {where(number)})"
         if order is None:
-            lines.append(f"{start}: Hold (no order given)")
+            lines.append((army.id, f"{start}: Hold (no order given)"))
             continue
         text = order.kind.label
         if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE):
@@ -49,7 +65,7 @@ def describe_entries(
         if not army.supply_depot:
             extras.append(f"on a foraging Disaster: {order.disaster_choice}")
             extras.append("pay 400 gold for a depot on a 12" if order.pay_for_depot else "do not pay for a depot")
-        lines.append(f"{start}: {text}" + (f" ({'; '.join(extras)})" if extras else ""))
+        lines.append((army.id, f"{start}: {text}" + (f" ({'; '.join(extras)})" if extras else "")))
     kingdom_lines = [f"Create {c.name} ({c.points:,} points) in {where(c.province)}" for c in sheet.creations]
     kingdom_lines += [
         f"Upgrade {armies[u.army].name if u.army in armies else u.army} to {u.points:,} points" for u in sheet.upgrades

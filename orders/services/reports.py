@@ -7,6 +7,7 @@ Appendix, Campaign Schedule: "Turn results and map will be posted via email".
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import time
 from collections import defaultdict
 from typing import Any
@@ -16,13 +17,17 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from battles.models import Battle
+from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from kingdoms.models import Army, DiceRoll, Kingdom, TreasuryEntry
-from kingdoms.selectors import army_points, campaign_map_svg
+from kingdoms.selectors import army_points, campaign_army_overlays, campaign_map_svg
 
 from ..models import OrderSheet, Turn, TurnEvent, TurnMap, TurnReport
 from ..rules.schedule import deadline_text
 
+# A queued report older than this lost its task; one rendering longer than this lost its worker.
+REPORT_LOST_AFTER = dt.timedelta(minutes=5)
+REPORT_STUCK_AFTER = dt.timedelta(minutes=10)
 # Events every player may read in the bulletin: who holds what, and who missed the orders.
 PUBLIC_EVENT_CODES = frozenset(
     {
@@ -34,9 +39,11 @@ PUBLIC_EVENT_CODES = frozenset(
         "missed-orders",
         "wiped-out",
         "disbanded",
+        "army-disbanded",
         "warlord-succession",
     }
 )
+ORDER_OUTCOME_PHASES = ("orders", "battles")
 PHASE_TITLES = {
     "tally-gold": "1. Tally Gold",
     "maintain-armies": "2. Maintain Armies",
@@ -47,29 +54,76 @@ PHASE_TITLES = {
 }
 
 
-def turn_reports_prepare(*, turn: Turn) -> list[int]:
-    """Keep the turn's public map and queue its reports (a private one per kingdom and the
-    bulletin). Safe to call twice: rows are made once. Returns the reports still to render."""
+def turn_reports_create(*, turn: Turn) -> None:
+    """The turn is over (called in the aftermath's transaction, so nothing of the next turn is
+    in yet): keep the turn's public map, and queue a report per kingdom, holding what the next
+    turn will change (the kingdom's armies, listed and drawn), and the bulletin. Made once."""
     campaign = turn.campaign
-    with transaction.atomic():
-        if not TurnMap.objects.filter(turn=turn).exists():
-            svg = campaign_map_svg(campaign=campaign)
-            TurnMap.objects.create(turn=turn, svg=svg, png=svg_to_png(svg))
-        TurnReport.objects.get_or_create(turn=turn, kingdom=None)
-        for kingdom in campaign.kingdoms.all():
-            TurnReport.objects.get_or_create(turn=turn, kingdom=kingdom)
+    if not TurnMap.objects.filter(turn=turn).exists():
+        # The picture for the PDFs is drawn after the commit (turn_reports_start): it takes seconds.
+        TurnMap.objects.create(turn=turn, svg=campaign_map_svg(campaign=campaign, turn=turn.number))
+    existing = set(TurnReport.objects.filter(turn=turn).values_list("kind", "kingdom_id"))
+    overlays = campaign_army_overlays(campaign=campaign, turn=turn.number)
+    armies: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for army in (
+        Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE)
+        .select_related("province")
+        .prefetch_related("units__items")
+        .order_by("kind", "id")
+    ):
+        armies[army.kingdom_id].append(
+            {
+                "id": army.id,
+                "name": army.name,
+                "garrison": army.kind == Army.Kind.GARRISON,
+                "province": str(army.province) if army.province else "",
+                "points": army_points(army),
+                "experience": army.experience,
+            }
+        )
+    rows = []
+    if (TurnReport.Kind.BULLETIN, None) not in existing:
+        rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.BULLETIN))
+    for kingdom in campaign.kingdoms.order_by("id"):
+        if (TurnReport.Kind.KINGDOM, kingdom.id) not in existing:
+            snapshot = {"armies": armies[kingdom.id], "armies_svg": overlays[kingdom.id]}
+            rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.KINGDOM, kingdom=kingdom, snapshot=snapshot))
+    TurnReport.objects.bulk_create(rows)
+
+
+def battle_scenario_reports_create(*, turn: Turn, battles: list[Battle]) -> None:
+    """The battles are posted (called in the resolution's transaction): a queued scenario sheet
+    per battle, delivered like every report."""
+    TurnReport.objects.bulk_create(
+        [TurnReport(turn=turn, kind=TurnReport.Kind.SCENARIO, battle=battle) for battle in battles],
+        ignore_conflicts=True,
+    )
+
+
+def turn_map_picture_draw(*, turn: Turn) -> None:
+    """Draw the turn's public map as a picture, once (WeasyPrint and PDFium: seconds for a big map,
+    so never inside a transaction and never once per report)."""
+    turn_map = TurnMap.objects.filter(turn=turn, png__isnull=True).first()
+    if turn_map is not None:
+        TurnMap.objects.filter(pk=turn_map.pk, png__isnull=True).update(png=svg_to_png(turn_map.svg))
+
+
+def reports_to_render(*, turn: Turn) -> list[int]:
     return list(
-        TurnReport.objects.filter(turn=turn)
-        .exclude(status=TurnReport.Status.READY)
-        .order_by("kingdom_id")
+        TurnReport.objects.filter(turn=turn, status=TurnReport.Status.QUEUED)
+        .order_by("kind", "kingdom_id", "battle_id")
         .values_list("id", flat=True)
     )
 
 
 def _map_picture(turn: Turn) -> str:
-    """The turn's public map as a base64 PNG (drawn once per turn, see briternia.pdf.svg_to_png)."""
+    """The turn's public map as a base64 PNG (drawn once per turn, see turn_map_picture_draw)."""
     turn_map = TurnMap.objects.filter(turn=turn).first()
-    png = bytes(turn_map.png) if turn_map and turn_map.png else svg_to_png(campaign_map_svg(campaign=turn.campaign))
+    if turn_map is not None and turn_map.png:
+        png = bytes(turn_map.png)
+    else:
+        svg = turn_map.svg if turn_map is not None else campaign_map_svg(campaign=turn.campaign, turn=turn.number)
+        png = svg_to_png(svg)
     return base64.b64encode(png).decode("ascii")
 
 
@@ -104,9 +158,11 @@ def _battle_rows(battles: list[Battle], *, public: bool = False) -> list[dict[st
     return rows
 
 
-def kingdom_report_context(*, turn: Turn, kingdom: Kingdom) -> dict[str, Any]:
-    """Everything the kingdom's private report shows, read from the stored rows of the turn."""
-    from orders.services.describe import describe_entries
+def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything the kingdom's private report shows, read from the stored rows of the turn.
+    `snapshot`: the kingdom's armies as the turn left them (kept on the report when the turn
+    ended); without it, the armies as they stand now."""
+    from orders.services.describe import describe_orders
 
     campaign = turn.campaign
     opening = (
@@ -128,11 +184,25 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom) -> dict[str, Any]:
     for e in events:
         if e.army_id and e.code in ("moved", "retreated") and e.army_id not in positions and "from" in e.data:
             positions[e.army_id] = int(e.data["from"])
-    orders = (
-        describe_entries(kingdom=kingdom, entries=sheet.entries, positions=positions)
-        if sheet
-        else {"orders": [], "kingdom": []}
+    described = describe_orders(
+        kingdom=kingdom,
+        entries=sheet.entries if sheet else {},
+        positions=positions,
+        # The armies of the turn: those it ended with, and those with events (disbanded ones too).
+        armies_of_the_turn=None
+        if snapshot is None
+        else {a["id"] for a in snapshot["armies"]} | {e.army_id for e in events if e.army_id},
     )
+    # What became of each army's order: its events of 4-5. Orders and 6. Battles (a failed
+    # order's event says why).
+    outcomes: dict[int, list[str]] = defaultdict(list)
+    for e in events:
+        if e.army_id and e.phase in ORDER_OUTCOME_PHASES:
+            outcomes[e.army_id].append(e.text)
+    orders = [
+        {"order": line, "outcome": outcomes.get(army_id) or ["Carried out: nothing stood in its way."]}
+        for army_id, line in described["orders"]
+    ]
     battles = [
         b
         for b in Battle.objects.filter(turn=turn)
@@ -140,12 +210,23 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom) -> dict[str, Any]:
         .prefetch_related("supports")
         if b.involves(kingdom.id)
     ]
-    armies = list(
-        Army.objects.filter(kingdom=kingdom, status=Army.Status.ACTIVE)
-        .select_related("province")
-        .prefetch_related("units__items")
-        .order_by("kind", "id")
-    )
+    if snapshot is None:
+        armies = [
+            {
+                "name": a.name,
+                "garrison": a.kind == Army.Kind.GARRISON,
+                "province": str(a.province) if a.province else "",
+                "points": army_points(a),
+                "experience": a.experience,
+            }
+            for a in Army.objects.filter(kingdom=kingdom, status=Army.Status.ACTIVE)
+            .select_related("province")
+            .prefetch_related("units__items")
+            .order_by("kind", "id")
+        ]
+        armies_svg = campaign_map_svg(campaign=campaign, viewer=kingdom, only_armies=True, turn=turn.number)
+    else:
+        armies, armies_svg = snapshot["armies"], snapshot["armies_svg"]
     rolls = [
         r
         for r in DiceRoll.objects.filter(campaign=campaign, turn=turn.number).order_by("stream", "sequence")
@@ -158,15 +239,16 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom) -> dict[str, Any]:
         "kingdom": kingdom,
         "map_png": _map_picture(turn),
         # The kingdom's own armies, drawn over the picture of the public map.
-        "armies_svg": campaign_map_svg(campaign=campaign, viewer=kingdom, only_armies=True),
+        "armies_svg": armies_svg,
         "opening": opening,
         "closing": balance,
         "ledger": ledger,
         "orders": orders,
+        "kingdom_orders": described["kingdom"],
         "missed_orders": sheet is None and not kingdom.is_ancient_dead,
         "phases": phases,
         "battles": _battle_rows(battles),
-        "armies": [(a, army_points(a)) for a in armies],
+        "armies": armies,
         "rolls": rolls,
         "next_turn": next_turn,
         "next_orders_deadline": deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else "",
@@ -226,25 +308,34 @@ def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict
         "capitol-lost": f"{who} has lost its capitol {where}.",
         "wiped-out": f"An army of {who} is wiped out near {where}.",
         "disbanded": f"An army of {who} is disbanded.",
+        "army-disbanded": f"An army of {who} is disbanded.",
         "warlord-succession": f"{who} has a new Warlord.",
     }.get(event.code, f"{who}: {event.code}.")
 
 
 def report_pdf(report: TurnReport) -> bytes:
-    if report.kingdom_id is None:
+    if report.is_scenario:
+        from battles.services.scenarios import scenario_sheet_pdf
+
+        return scenario_sheet_pdf(report.battle)
+    if report.is_bulletin:
         return pdf_render("reports/bulletin.html", bulletin_context(turn=report.turn))
-    return pdf_render("reports/kingdom_report.html", kingdom_report_context(turn=report.turn, kingdom=report.kingdom))
+    return pdf_render(
+        "reports/kingdom_report.html",
+        kingdom_report_context(turn=report.turn, kingdom=report.kingdom, snapshot=report.snapshot or None),
+    )
 
 
 def report_render(*, report_id: int) -> bool:
-    """Render one report once: claimed (queued or failed -> rendering), rendered, stored READY.
-    A report already rendering or ready is left alone. Returns whether it was rendered."""
-    claimed = TurnReport.objects.filter(
-        pk=report_id, status__in=[TurnReport.Status.QUEUED, TurnReport.Status.FAILED]
-    ).update(status=TurnReport.Status.RENDERING)
+    """Render one report once: claimed (queued -> rendering), rendered, stored READY (or FAILED
+    with the error, for the organizer). A report rendering or ready is left alone. Returns
+    whether it was rendered."""
+    claimed = TurnReport.objects.filter(pk=report_id, status=TurnReport.Status.QUEUED).update(
+        status=TurnReport.Status.RENDERING, render_started_at=timezone.now()
+    )
     if not claimed:
         return False
-    report = TurnReport.objects.select_related("turn__campaign", "kingdom").get(pk=report_id)
+    report = TurnReport.objects.select_related("turn__campaign", "kingdom", "battle").get(pk=report_id)
     started = time.perf_counter()
     try:
         pdf = report_pdf(report)
@@ -259,3 +350,40 @@ def report_render(*, report_id: int) -> bool:
         error="",
     )
     return True
+
+
+def report_render_again(*, report: TurnReport, now: dt.datetime) -> None:
+    """The organizer's one click: a report that failed (or is stuck rendering) is queued again."""
+    from ..tasks import report_render_task
+
+    stuck = (
+        report.status == TurnReport.Status.RENDERING
+        and report.render_started_at is not None
+        and now - report.render_started_at > REPORT_STUCK_AFTER
+    )
+    if report.status != TurnReport.Status.FAILED and not stuck:
+        raise DomainError(f"{report.title} is {report.get_status_display().lower()}: there is nothing to render again.")
+    TurnReport.objects.filter(pk=report.pk, status=report.status).update(status=TurnReport.Status.QUEUED, error="")
+    report_id = report.pk
+    transaction.on_commit(lambda: report_render_task.delay(report_id=report_id))
+
+
+def reports_lost(*, now: dt.datetime) -> dict[str, list[int]]:
+    """What the deadline sweep picks up again after a crash: reports queued whose task was lost,
+    reports stuck rendering (their worker died: queued again), and reports rendered whose
+    emails were never queued."""
+    stuck = TurnReport.objects.filter(
+        status=TurnReport.Status.RENDERING, render_started_at__lte=now - REPORT_STUCK_AFTER
+    )
+    stuck_ids = list(stuck.values_list("id", flat=True))
+    TurnReport.objects.filter(pk__in=stuck_ids, status=TurnReport.Status.RENDERING).update(
+        status=TurnReport.Status.QUEUED
+    )
+    queued = TurnReport.objects.filter(status=TurnReport.Status.QUEUED, created_at__lte=now - REPORT_LOST_AFTER)
+    unsent = TurnReport.objects.filter(
+        status=TurnReport.Status.READY, emails_queued_at__isnull=True, rendered_at__lte=now - REPORT_LOST_AFTER
+    )
+    return {
+        "render": sorted(set(queued.values_list("id", flat=True)) | set(stuck_ids)),
+        "email": list(unsent.values_list("id", flat=True)),
+    }

@@ -18,7 +18,6 @@ from django.utils import timezone
 
 from battles.models import Battle, BattleSupport
 from battles.services.scenarios import battle_scenarios_generate
-from battles.tasks import battle_scenarios_send
 from briternia.dice import SeededDice
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.selectors import campaign_adjacency
@@ -27,6 +26,7 @@ from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_turn
 from ..rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState
+from .reports import battle_scenario_reports_create
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
@@ -131,6 +131,8 @@ def turn_preview(*, turn: Turn) -> Resolution:
 
 def turn_resolve(*, turn_id: int) -> Outcome:
     """Resolve the turn's orders once. Safe to call twice and concurrently."""
+    from ..tasks import turn_reports_start
+
     try:
         with transaction.atomic():
             claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.ORDERS_OPEN).update(
@@ -144,8 +146,9 @@ def turn_resolve(*, turn_id: int) -> Outcome:
             resolution = resolve_turn(before, dice)
             _write(turn, before, resolution, dice)
             # The battles are posted: each gets its scenario, and its players the scenario sheet.
-            battle_scenarios_generate(turn=turn)
-            transaction.on_commit(lambda: battle_scenarios_send.delay(turn_id=turn_id))
+            battles = battle_scenarios_generate(turn=turn)
+            battle_scenario_reports_create(turn=turn, battles=battles)
+            transaction.on_commit(lambda: turn_reports_start.delay(turn_id=turn_id))
             return Outcome(resolved=True, resolution=resolution)
     except Exception:
         # Everything above was rolled back; record why, for the organizer, and re-raise.

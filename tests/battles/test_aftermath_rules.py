@@ -584,3 +584,55 @@ def test_one_use_troops_already_gone_do_not_roll_again():
     world.units[103] = UnitA(103, HOST, "Fanatics", 0, 25, one_use=True)
     result = world.run([])
     assert not [e for e in result.events if e.code == "one-use-recovery"]
+
+
+def test_a_deep_wound_counts_off_the_battles_the_army_plays():
+    """Character Injury Chart, Deep Wound: "The character must miss the next D3 battles the army
+    plays". Wounded in this battle (D66 44, D3 2), he misses the next two; each battle the army
+    fights afterwards counts one off, and the sheet of the next knows what is left."""
+    from battles.rules.injuries import injuries_standing
+
+    world = World()
+    field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
+    _characters(world)
+    wounded = world.run([4, 4, 2])  # D66 44: Deep Wound; D3: 2 battles
+    (injury,) = wounded.state.characters[1].injuries
+    assert (injury["code"], injury["misses_battles"]) == ("deep-wound", 2)
+    assert not any(e.code == "deep-wound-missed" for e in wounded.events)  # not the battle he fell in
+    assert injuries_standing(wounded.state.characters[1].injuries) == [
+        "must miss this battle (Deep Wound: 2 battles still to miss)"
+    ]
+
+    later = World()
+    field_battle(later, R.MINOR_VICTORY)
+    _characters(later)
+    later.characters[1] = wounded.state.characters[1]
+    first = later.run([])
+    (missed,) = [e for e in first.events if e.code == "deep-wound-missed"]
+    assert missed.text == "Lord Aurelian (Army 10) missed the battle in 5 P5 (Deep Wound); 1 more to miss."
+    assert injuries_standing(first.state.characters[1].injuries) == [
+        "must miss this battle (Deep Wound: 1 battle still to miss)"
+    ]
+    again = World()
+    field_battle(again, R.MINOR_VICTORY)
+    _characters(again)
+    again.characters[1] = first.state.characters[1]
+    second = again.run([])
+    assert [e.text for e in second.events if e.code == "deep-wound-missed"] == [
+        "Lord Aurelian (Army 10) missed the battle in 5 P5 (Deep Wound); he may fight again."
+    ]
+    assert injuries_standing(second.state.characters[1].injuries) == []
+    third = World()
+    field_battle(third, R.MINOR_VICTORY)
+    _characters(third)
+    third.characters[1] = second.state.characters[1]
+    assert not any(e.code == "deep-wound-missed" for e in third.run([]).events)
+
+
+def test_old_battle_wounds_are_rolled_before_each_battle():
+    """Old Battle Wound: a D6 before each battle, on a 1 he cannot take part; two wounds, 2D6."""
+    from battles.rules.injuries import injuries_standing
+
+    one = [{"code": "old-battle-wound"}]
+    assert injuries_standing(one) == ["Old Battle Wound: roll a D6 before the battle; on a 1 he cannot take part"]
+    assert injuries_standing(one * 2) == ["Old Battle Wound: roll 2D6 before the battle; on a 1 he cannot take part"]

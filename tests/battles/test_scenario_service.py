@@ -16,9 +16,10 @@ from pypdf import PdfReader
 from battles.models import Battle
 from battles.rules.scenario import Scenario, scenario_generate
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
-from battles.tasks import battle_scenarios_send
 from briternia.dice import SeededDice
 from kingdoms.models import DiceRoll
+from orders.models import ReportEmail, TurnReport
+from orders.tasks import report_render_task, turn_reports_start
 
 
 def _pdf_text(content: bytes) -> str:
@@ -63,29 +64,56 @@ def test_the_supported_defender_is_known_to_the_scenario(turn, battles_posted):
 
 
 def test_each_battle_s_players_and_the_organizer_get_its_scenario_sheet_as_a_pdf(turn, battles_posted):
-    by_subject = {m.subject: m for m in mail.outbox if "battle in" in m.subject}
-    assert set(by_subject) == {
-        "Demo: The Awakening of the Ancients, turn 1: battle in 61 Eldenhall",
-        "Demo: The Awakening of the Ancients, turn 1: battle in 62 Hartwood",
+    """One email per reader, the PDF attached, delivered as every report is (a stored row each)."""
+    sent: dict[str, list[str]] = {}
+    for m in mail.outbox:
+        if "battle in" in m.subject:
+            sent.setdefault(m.subject, []).extend(m.to)
+    assert {subject: sorted(to) for subject, to in sent.items()} == {
+        "Demo: The Awakening of the Ancients, turn 1: battle in 61 Eldenhall": [
+            "alice@briternia.local",
+            "bob@briternia.local",
+            "organizer@briternia.local",
+        ],
+        "Demo: The Awakening of the Ancients, turn 1: battle in 62 Hartwood": [
+            "alice@briternia.local",
+            "dave@briternia.local",
+            "organizer@briternia.local",
+        ],
     }
-    hartwood = by_subject["Demo: The Awakening of the Ancients, turn 1: battle in 62 Hartwood"]
-    assert sorted(hartwood.to) == ["alice@briternia.local", "dave@briternia.local", "organizer@briternia.local"]
-    eldenhall = by_subject["Demo: The Awakening of the Ancients, turn 1: battle in 61 Eldenhall"]
-    assert sorted(eldenhall.to) == ["alice@briternia.local", "bob@briternia.local", "organizer@briternia.local"]
+    hartwood = next(m for m in mail.outbox if m.subject.endswith("62 Hartwood") and m.to == ["dave@briternia.local"])
     (name, content, mimetype) = hartwood.attachments[0]
-    assert mimetype == "application/pdf" and name.endswith(".pdf")
+    assert (name, mimetype) == ("scenario-turn1-62.pdf", "application/pdf")
     text = _pdf_text(content)
     battle = Battle.objects.get(turn=turn, province__number=62)
     assert "Battle in 62 Hartwood" in text
     assert battle.scenario["engagement"]["name"] in text
     assert "Tor Anlec" in text and "Wardens" in text and "1st Army" in text  # the support detachment
-    assert "Turn 1" in text  # the running header
+    assert "Demo: The Awakening of the Ancients · Turn 1 · Scenario sheet" in text  # the running header
+    report = TurnReport.objects.get(battle=battle, kind=TurnReport.Kind.SCENARIO)
+    assert report.status == TurnReport.Status.READY and bytes(report.pdf) == content
+    assert sorted(report.emails.values_list("status", flat=True)) == [ReportEmail.Status.SENT] * 3
+    assert battle.scenario_sent_at is not None
 
 
 def test_sending_again_sends_nothing_twice(turn, battles_posted):
     before = len(mail.outbox)
-    assert battle_scenarios_send.delay(turn_id=turn.pk).get() == 0
+    assert turn_reports_start.delay(turn_id=turn.pk).get() == 0
+    for report in TurnReport.objects.filter(turn=turn, kind=TurnReport.Kind.SCENARIO):
+        assert report_render_task.delay(report_id=report.pk).get() == 0  # a redelivered task
     assert len(mail.outbox) == before
+
+
+def test_a_scenario_sheet_is_downloaded_only_by_the_battle_s_kingdoms_and_the_organizer(turn, battles_posted):
+    """Secrecy: the sheet names both sides' armies; carol (Karak Dumn) fights neither battle."""
+    hartwood = TurnReport.objects.get(battle__province__number=62, battle__turn=turn)
+    for username, status in [("carol", 404), ("bob", 404), ("dave", 200), ("alice", 200), ("organizer", 200)]:
+        assert _client(username).get(f"/reports/{hartwood.pk}/").status_code == status, username
+    assert (
+        f"/reports/{hartwood.pk}/"
+        not in _client("carol").get(f"/campaigns/{turn.campaign_id}/history/").content.decode()
+    )
+    assert f"/reports/{hartwood.pk}/" in _client("dave").get(f"/campaigns/{turn.campaign_id}/history/").content.decode()
 
 
 def test_a_battle_is_seen_only_by_its_kingdoms_and_the_organizer(turn, battles_posted):
@@ -112,6 +140,28 @@ def test_the_scenario_pdf_page_serves_the_sheet(turn, battles_posted):
     response = _client("dave").get(f"/battles/{hartwood.pk}/scenario.pdf")
     assert response["Content-Type"] == "application/pdf"
     assert "Battle in 62 Hartwood" in _pdf_text(response.content)
+
+
+def test_the_sheet_names_a_wounded_general_who_must_miss_the_battle(turn, battles_posted):
+    """Character Injury Chart: a Deep Wound from an earlier battle (one battle still to miss) and
+    an Old Battle Wound are printed with the forces, for the players to apply at the table."""
+    from kingdoms.models import Character
+
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    unit = hartwood.defender_army.units.create(
+        name="Captain Ulric", category="character", models_count=1, points_per_model=90, position=9
+    )
+    general = Character.objects.create(
+        unit=unit,
+        kingdom=hartwood.defender_kingdom,
+        rank="hero",
+        role="general",
+        injuries=[{"code": "deep-wound", "misses_battles": 2, "battles_missed": 1}, {"code": "old-battle-wound"}],
+    )
+    response = _client("alice").get(f"/battles/{hartwood.pk}/scenario.pdf")
+    text = " ".join(_pdf_text(response.content).split())
+    assert f"{general.unit.name}: must miss this battle (Deep Wound: 1 battle still to miss)" in text
+    assert "Old Battle Wound: roll a D6 before the battle; on a 1 he cannot take part" in text
 
 
 @pytest.mark.django_db

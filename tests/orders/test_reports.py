@@ -29,7 +29,7 @@ from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
 from orders.models import ReportEmail, Turn, TurnMap, TurnReport
 from orders.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
-from orders.services.reports import report_render, turn_reports_prepare
+from orders.services.reports import report_render, reports_to_render, turn_reports_create
 from orders.services.resolution import turn_resolve
 from orders.tasks import deadline_sweep, report_email_send
 from tests.battle_setup import file_battle_orders
@@ -76,11 +76,20 @@ def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
 
 
 def report_of(turn, kingdom=None) -> TurnReport:
-    return TurnReport.objects.get(turn=turn, kingdom=kingdom)
+    kind = TurnReport.Kind.KINGDOM if kingdom else TurnReport.Kind.BULLETIN
+    return TurnReport.objects.get(turn=turn, kingdom=kingdom, kind=kind)
+
+
+def reports_made_and_rendered(turn: Turn) -> None:
+    """What the end of a turn does (the aftermath's transaction, then the render tasks)."""
+    turn_reports_create(turn=turn)
+    for report_id in reports_to_render(turn=turn):
+        report_render(report_id=report_id)
 
 
 def test_every_kingdom_gets_its_own_report_and_every_player_the_bulletin(reported, k):
-    assert TurnReport.objects.filter(turn=reported, status=TurnReport.Status.READY).count() == len(k) + 1
+    reports = TurnReport.objects.filter(turn=reported, status=TurnReport.Status.READY).exclude(kind="scenario")
+    assert reports.count() == len(k) + 1
     assert TurnMap.objects.filter(turn=reported).exists()
     to_alice = sorted(m.subject for m in mail.outbox if m.to == ["alice@briternia.local"])
     assert to_alice == [
@@ -96,7 +105,8 @@ def test_every_kingdom_gets_its_own_report_and_every_player_the_bulletin(reporte
         m.subject.endswith("The Ancient Dead's turn report") and m.to == ["organizer@briternia.local"]
         for m in mail.outbox
     )
-    assert ReportEmail.objects.filter(status=ReportEmail.Status.SENT).count() == len(mail.outbox)
+    turn_emails = ReportEmail.objects.filter(report__turn=reported).exclude(report__kind=TurnReport.Kind.SCENARIO)
+    assert turn_emails.filter(status=ReportEmail.Status.SENT).count() == len(mail.outbox) == turn_emails.count()
 
 
 def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(reported, k):
@@ -155,8 +165,7 @@ def test_a_player_may_take_a_link_instead_and_choose_the_address(demo_campaign, 
     turn = demo_campaign.turns.get(number=1)
     turn.status = Turn.Status.REPORTED
     turn.save()
-    for report_id in turn_reports_prepare(turn=turn):
-        report_render(report_id=report_id)
+    reports_made_and_rendered(turn)
     report = report_of(turn, k["Ostland"])
     mail.outbox.clear()
     for email_id in report_emails_queue(report=report):
@@ -167,18 +176,22 @@ def test_a_player_may_take_a_link_instead_and_choose_the_address(demo_campaign, 
 
 
 class FlakySMTP:
-    """A real SMTP server (aiosmtpd) that answers 451 to the first `failures` messages."""
+    """A real SMTP server (aiosmtpd) that answers 451 to the first `failures` messages (or
+    `reply`, when it is set to a permanent 5xx refusal, to every message)."""
 
     def __init__(self, failures: int) -> None:
         self.failures = failures
+        self.reply = "451 4.3.0 Try again later"  # what a failure answers
         self.received: list[Envelope] = []
         self.lock = threading.Lock()
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
         with self.lock:
+            if self.reply.startswith("5"):
+                return self.reply
             if self.failures > 0:
                 self.failures -= 1
-                return "451 4.3.0 Try again later"
+                return self.reply
             self.received.append(envelope)
         return "250 OK"
 
@@ -210,8 +223,8 @@ def smtp(settings):
 def one_email(demo_campaign, k) -> ReportEmail:
     """Ostland's report of a (quiet) turn 1, rendered, with its one email queued."""
     turn = demo_campaign.turns.get(number=1)
-    for report_id in turn_reports_prepare(turn=turn):
-        report_render(report_id=report_id)
+    reports_made_and_rendered(turn)
+    TurnReport.objects.filter(turn=turn).exclude(kingdom=k["Ostland"]).delete()  # this test's one report
     (email_id,) = report_emails_queue(report=report_of(turn, k["Ostland"]))
     return ReportEmail.objects.get(pk=email_id)
 
@@ -297,7 +310,7 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     expected = None
     for _ in range(600):
         emails = list(ReportEmail.objects.filter(report__turn=turn).values_list("status", flat=True))
-        expected = TurnReport.objects.filter(turn=turn, status=TurnReport.Status.READY).count()
+        expected = TurnReport.objects.filter(turn=turn, status=TurnReport.Status.READY).exclude(kind="scenario").count()
         if expected == len(kingdoms) + 1 and emails and all(s == ReportEmail.Status.SENT for s in emails):
             break
         time.sleep(0.1)
@@ -307,7 +320,9 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     ostland = [m for m in eml if "turn 1: Ostland's turn report\n" in m]
     assert len(ostland) == 1, [m[:600] for m in ostland]
     hartwood = [m for m in eml if "turn 1: battle in 62 Hartwood\n" in m]  # the subject line
-    assert len(hartwood) == 1, [m[:400] for m in hartwood]  # the scenario, sent once by the worker
+    # The scenario, sent once to each of the battle's players and the organizer by the worker.
+    recipients = sorted(line for m in hartwood for line in m.splitlines() if line.startswith("To: "))
+    assert recipients == ["To: alice@briternia.local", "To: dave@briternia.local", "To: organizer@briternia.local"]
 
 
 def test_make_demo_plays_a_whole_turn_and_every_player_gets_a_report(transactional_db, settings, tmp_path):
@@ -341,4 +356,187 @@ def test_make_demo_plays_a_whole_turn_and_every_player_gets_a_report(transaction
         assert f"{kingdom}: turn 1" in text and "Opening balance" in text and "Closing balance" in text
         assert len(PdfReader(io.BytesIO(attachment.get_content())).pages[0].images) == 1  # the map
         assert any(m["To"] == f"{username}@briternia.local" and "bulletin" in m["Subject"] for m in messages)
-    assert sum("battle in" in m["Subject"] for m in messages) == 2
+    # One battle for a settlement and one in the field, each scenario sent to its two players and
+    # the organizer.
+    assert "61 Eldenhall, a battle for the city (Assault)" in summary
+    assert "62 Hartwood, a battle in the field" in summary
+    scenarios = sorted((m["Subject"].split("battle in ")[1], m["To"]) for m in messages if "battle in" in m["Subject"])
+    assert scenarios == [
+        ("61 Eldenhall", "alice@briternia.local"),
+        ("61 Eldenhall", "bob@briternia.local"),
+        ("61 Eldenhall", "organizer@briternia.local"),
+        ("62 Hartwood", "alice@briternia.local"),
+        ("62 Hartwood", "dave@briternia.local"),
+        ("62 Hartwood", "organizer@briternia.local"),
+    ]
+
+
+def test_each_army_s_order_stands_beside_what_became_of_it(reported, k):
+    """The report pairs every army's order with its outcome: the Wardens held and were attacked,
+    the 1st Army sent its detachment to Hartwood."""
+    reader = PdfReader(io.BytesIO(bytes(report_of(reported, k["Ostland"]).pdf)))
+    flat = " ".join(" ".join(page.extract_text() for page in reader.pages).split())
+    section = flat[flat.index("Your orders and what became of them") : flat.index("What happened")]
+    assert "Wardens (in 62 Hartwood): Hold" in section
+    assert "1st Army" in section and "Support the battle in 62 Hartwood" in section
+    wardens_row = section[section.index("Wardens (in 62 Hartwood): Hold") :]
+    assert "Raiders" in wardens_row[:400]  # the battle the hold met, named in its outcome
+
+
+def test_a_failed_order_says_why_in_the_report(demo_campaign, k, django_capture_on_commit_callbacks):
+    """O5 Occupied Province: two Karak Dumn armies are ordered into the same empty province; the
+    one that loses the roll holds, and its row in the report says so, with the reason."""
+    from kingdoms.models import Province
+    from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
+    from orders.services.sheets import order_sheet_save
+    from tests.battle_setup import army_with_list
+
+    turn = demo_campaign.turns.get(number=1)
+    dwarfs = k["Karak Dumn"]
+    first = dwarfs.armies.get(name="1st Army")
+    target = next(
+        p
+        for p in first.province.neighbours.order_by("number")
+        if not p.armies.exists() and p.controller_id in (None, dwarfs.pk) and p.terrain != "desert"
+    )
+    second = army_with_list(dwarfs, "Ironbreakers", first.province, [("Ironbreakers", 40, 13)])
+    order_sheet_save(
+        kingdom=dwarfs,
+        turn=turn,
+        entries=SheetEntries(
+            orders=(
+                ArmyOrder(first.id, OrderKind.MOVE, target=target.number),
+                ArmyOrder(second.id, OrderKind.MOVE, target=target.number),
+            )
+        ),
+        submitted_by=dwarfs.players.first(),
+        submit=True,
+        now=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_resolve(turn_id=turn.pk).resolved
+    with django_capture_on_commit_callbacks(execute=True):
+        assert aftermath_resolve(turn_id=turn.pk).resolved
+    flat = " ".join(pdf_text(bytes(report_of(turn, dwarfs).pdf)).split())
+    section = flat[flat.index("Your orders and what became of them") : flat.index("What happened")]
+    where = f"{target.number} {Province.objects.get(pk=target.pk).name}"
+    assert f"1st Army (in {first.province}): Move into {where}" in section
+    assert f"Ironbreakers (in {first.province}): Move into {where}" in section
+    assert section.count("Occupied Province") == 1 and "holds." in section
+
+
+def test_a_report_rendered_again_later_shows_the_armies_as_the_turn_left_them(reported, k):
+    """The report keeps what the next turn changes: rendered again after the Wardens marched on
+    (and a new army was raised), it still lists them where turn 1 left them."""
+    from kingdoms.models import Army, Province
+
+    ostland = k["Ostland"]
+    report = report_of(reported, ostland)
+    before = " ".join(pdf_text(bytes(report.pdf)).split())
+    wardens = Army.objects.get(kingdom=ostland, name="Wardens")
+    where = str(wardens.province)
+    assert f"Wardens {where}" in before
+    elsewhere = Province.objects.filter(campaign=reported.campaign).exclude(pk=wardens.province_id).first()
+    Army.objects.filter(pk=wardens.pk).update(province=elsewhere)
+    Army.objects.create(kingdom=ostland, name="Turn Two Levy", province=elsewhere, size=1000)
+    TurnReport.objects.filter(pk=report.pk).update(status=TurnReport.Status.QUEUED)
+    assert report_render(report_id=report.pk)
+    report.refresh_from_db()
+    after = " ".join(pdf_text(bytes(report.pdf)).split())
+    assert f"Wardens {where}" in after, after
+    assert "Turn Two Levy" not in after, after[after.index("Turn Two Levy") - 300 :][:600]
+
+
+def test_names_with_quotes_and_ampersands_print_as_written_in_the_running_header(demo_campaign, k):
+    """The campaign's name and turn on every page: the header is the page's own text, so a name
+    like Karl's "War" & Peace prints as written (not escaped for another language)."""
+    demo_campaign.name = 'Karl\'s "War" & Peace'
+    demo_campaign.save()
+    turn = demo_campaign.turns.get(number=1)
+    reports_made_and_rendered(turn)
+    reader = PdfReader(io.BytesIO(bytes(report_of(turn, k["Ostland"]).pdf)))
+    assert len(reader.pages) >= 2
+    for page in reader.pages:
+        assert 'Karl\'s "War" & Peace · Turn 1 · Ostland' in page.extract_text()
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)  # A4 in points
+
+
+def test_a_report_that_failed_is_rendered_again_with_one_click(demo_campaign, k, django_capture_on_commit_callbacks):
+    """A render that failed is shown to the organizer with a button; one click renders it and
+    sends its emails. A player cannot press it."""
+    turn = demo_campaign.turns.get(number=1)
+    turn_reports_create(turn=turn)
+    report = report_of(turn, k["Ostland"])
+    TurnReport.objects.filter(pk=report.pk).update(status=TurnReport.Status.FAILED, error="MemoryError()")
+    organizer = client_for("organizer")
+    page = organizer.get(f"/turns/{turn.pk}/deliveries/").content.decode()
+    assert "report-failed" in page and f"/reports/{report.pk}/render-again/" in page and "MemoryError" in page
+    assert client_for("alice").post(f"/reports/{report.pk}/render-again/").status_code == 404
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        organizer.post(f"/reports/{report.pk}/render-again/")
+    report.refresh_from_db()
+    assert report.status == TurnReport.Status.READY and report.error == ""
+    assert [m.to for m in mail.outbox] == [["alice@briternia.local"]]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = organizer.post(f"/reports/{report.pk}/render-again/", follow=True)
+    assert "nothing to render again" in response.content.decode() and len(mail.outbox) == 1
+
+
+def test_the_sweep_takes_up_a_report_whose_worker_died(demo_campaign, k):
+    """A worker died while rendering (the row stays 'rendering'), another before queueing the
+    emails of a rendered report: the deadline sweep renders the one and mails the other, once."""
+    turn = demo_campaign.turns.get(number=1)
+    turn_reports_create(turn=turn)
+    ostland, tor = report_of(turn, k["Ostland"]), report_of(turn, k["Tor Anlec"])
+    started = ostland.created_at
+    TurnReport.objects.filter(pk=ostland.pk).update(status=TurnReport.Status.RENDERING, render_started_at=started)
+    assert report_render(report_id=tor.pk)  # rendered; its emails never queued
+    TurnReport.objects.exclude(pk__in=[ostland.pk, tor.pk]).filter(turn=turn).delete()
+    mail.outbox.clear()
+    with freeze_time(started + dt.timedelta(minutes=3)):
+        deadline_sweep.delay()
+    assert mail.outbox == []  # still within its time: the worker may be alive
+    with freeze_time(started + dt.timedelta(minutes=15)):
+        deadline_sweep.delay()
+        deadline_sweep.delay()
+    ostland.refresh_from_db()
+    assert ostland.status == TurnReport.Status.READY
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@briternia.local", "dave@briternia.local"]
+
+
+def test_an_email_in_flight_is_left_alone(one_email):
+    """Another worker holds the row (sending): a second task sends nothing."""
+    ReportEmail.objects.filter(pk=one_email.pk).update(status=ReportEmail.Status.SENDING)
+    mail.outbox.clear()
+    assert report_email_send.delay(email_id=one_email.pk).get() is False
+    assert mail.outbox == []
+
+
+def test_a_permanent_smtp_refusal_fails_at_once(smtp, one_email):
+    """A 5xx reply is not temporary: no retries, the row is FAILED for the organizer."""
+    server = smtp(failures=0)
+    server.reply = "550 5.1.1 No such mailbox"
+    assert send_as_the_worker_would(one_email.pk) == 0
+    one_email.refresh_from_db()
+    assert (one_email.status, one_email.attempts) == (ReportEmail.Status.FAILED, 1)
+    assert "550" in one_email.last_error and server.received == []
+
+
+def test_the_waits_between_tries_grow(settings):
+    """Backoff: 30 s, 2 min, 10 min, then 30 min between the tries of a report email."""
+    from orders.services.deliveries import report_email_retry_delay
+
+    settings.REPORT_EMAIL_BACKOFF_SCALE = 1
+    assert [report_email_retry_delay(n) for n in (1, 2, 3, 4)] == [30, 120, 600, 1800]
+
+
+def test_the_preferences_page_sets_the_address_and_link_instead(db, demo_campaign):
+    alice = client_for("alice")
+    assert "Send my turn reports to" in alice.get("/account/reports/").content.decode()
+    response = alice.post("/account/reports/", {"report_email": "not an address"})
+    assert response.status_code == 400 and not ReportPreferences.objects.filter(report_email="not an address")
+    alice.post("/account/reports/", {"report_email": "alice@home.example"})
+    preferences = ReportPreferences.objects.get(user__username="alice")
+    assert (preferences.report_email, preferences.attach_pdf) == ("alice@home.example", False)

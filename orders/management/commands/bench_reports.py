@@ -1,9 +1,11 @@
 """manage.py bench_reports: time the turn reports (rendering a kingdom's PDF, a whole turn's).
 
 Measured on the demo campaign after `make demo`'s turn, and on a generated 20-kingdom campaign
-after a resolved turn. "Two workers" runs the turn's report renders in two forked processes
-(the machine has two cores), each doing what the `report_render_task` does; the campaigns are
-deleted afterwards unless --keep.
+after a resolved turn. A whole turn's reports is what the end of a turn costs: drawing the turn's
+map picture once, then every kingdom's report and the bulletin. "Two workers" runs the renders in
+two forked processes (the machine has two cores), each doing what the `report_render_task` does
+(with Celery: `celery -A briternia worker --concurrency 2`); the campaigns are deleted afterwards
+unless --keep.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from django.core.management.base import BaseCommand
-from django.db import connections
+from django.db import connections, transaction
 
 from kingdoms.demo import demo_campaign_create
 from kingdoms.demo.turn import demo_turn_play
 from kingdoms.models import Campaign
-from orders.models import Turn, TurnReport
-from orders.services.reports import report_pdf, turn_reports_prepare
+from orders.models import Turn, TurnMap, TurnReport
+from orders.services.reports import report_pdf, reports_to_render, turn_map_picture_draw, turn_reports_create
 from orders.services.resolution import turn_resolve
 
 from .bench import campaign_generate
@@ -32,8 +34,10 @@ def _render(report_id: int) -> float:
     return time.perf_counter() - started
 
 
-def _render_all(ids: list[int], workers: int) -> float:
+def _render_all(turn: Turn, ids: list[int], workers: int) -> float:
     started = time.perf_counter()
+    TurnMap.objects.filter(turn=turn).update(png=None)
+    turn_map_picture_draw(turn=turn)
     if workers == 1:
         for report_id in ids:
             _render(report_id)
@@ -56,7 +60,8 @@ class Command(BaseCommand):
         made.append(demo)
         demo_turn_play(demo)
         demo_turn = Turn.objects.get(campaign=demo, number=1)
-        demo_ids = list(TurnReport.objects.filter(turn=demo_turn).values_list("id", flat=True))
+        turn_reports = TurnReport.objects.exclude(kind=TurnReport.Kind.SCENARIO)
+        demo_ids = list(turn_reports.filter(turn=demo_turn).values_list("id", flat=True))
         ostland = TurnReport.objects.get(turn=demo_turn, kingdom__name="Ostland").pk
         one = [_render(ostland) for _ in range(5)]
         self.stdout.write(
@@ -64,22 +69,29 @@ class Command(BaseCommand):
             f"max {max(one):.3f} s over 5 renders"
         )
         for workers in (1, 2):
-            seconds = _render_all(demo_ids, workers)
-            self.stdout.write(f"demo campaign, all {len(demo_ids)} reports, {workers} worker(s): {seconds:.2f} s")
+            seconds = _render_all(demo_turn, demo_ids, workers)
+            self.stdout.write(
+                f"demo campaign, the turn's map and {len(demo_ids)} reports, {workers} worker(s): {seconds:.2f} s"
+            )
 
         big = campaign_generate(kingdoms=20, columns=20, rows=20, armies_per_kingdom=2, seed=7)
         made.append(big)
         turn = Turn.objects.get(campaign=big, number=1)
         turn_resolve(turn_id=turn.pk)
-        Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.REPORTED)
-        ids = turn_reports_prepare(turn=turn)
-        single = [_render(ids[1]) for _ in range(3)]
+        with transaction.atomic():
+            turn_reports_create(turn=turn)
+        ids = reports_to_render(turn=turn)
+        kingdom_report = TurnReport.objects.filter(pk__in=ids, kind=TurnReport.Kind.KINGDOM).first()
+        assert kingdom_report is not None
+        single = [_render(kingdom_report.pk) for _ in range(3)]
         self.stdout.write(
             f"one kingdom's report (20 kingdoms, 400 provinces): median {statistics.median(single):.3f} s"
         )
         for workers in (1, 2):
-            seconds = _render_all(ids, workers)
-            self.stdout.write(f"20-kingdom campaign, all {len(ids)} reports, {workers} worker(s): {seconds:.2f} s")
+            seconds = _render_all(turn, ids, workers)
+            self.stdout.write(
+                f"20-kingdom campaign, the turn's map and {len(ids)} reports, {workers} worker(s): {seconds:.2f} s"
+            )
         if not keep:
             for campaign in made:
                 campaign.delete()

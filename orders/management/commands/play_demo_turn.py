@@ -30,8 +30,11 @@ class Command(BaseCommand):
         for b in Battle.objects.filter(turn=turn).select_related("province", "attacker_kingdom", "defender_kingdom"):
             engagement = (b.scenario or {}).get("engagement", {}).get("name", "?")
             defender = b.defender_kingdom.name if b.defender_kingdom else "neutral garrison"
+            defender += "'s army" if b.defender_army_id else "'s garrison"
+            # The settlement fought for (a sacked one is gone from the province since).
+            kind = f"for the {(b.scenario or {}).get('settlement', 'settlement')}" if b.assault else "in the field"
             out(
-                f"  {b.province}: {b.attacker_kingdom.name} against {defender} ({engagement}): "
+                f"  {b.province}, a battle {kind} ({engagement}): {b.attacker_kingdom.name} against {defender}: "
                 f"{b.get_result_display()} for the attacker, {b.victor or 'no'} victor"
             )
         out("What changed hands:")
@@ -47,9 +50,13 @@ class Command(BaseCommand):
             .order_by("kingdom__name")
         ):
             out(f"  {row['kingdom__name']}: {row['gold']:,} gold")
-        reports = TurnReport.objects.filter(turn=turn, status=TurnReport.Status.READY).count()
+        reports = TurnReport.objects.filter(turn=turn, status=TurnReport.Status.READY)
         emails = ReportEmail.objects.filter(report__turn=turn).values("status").annotate(n=Count("id"))
-        out(f"Reports rendered: {reports}; report emails: " + ", ".join(f"{r['n']} {r['status']}" for r in emails))
+        out(
+            f"Reports rendered: {reports.filter(kind=TurnReport.Kind.SCENARIO).count()} scenario sheets, "
+            f"{reports.exclude(kind=TurnReport.Kind.SCENARIO).count()} turn reports (bulletin included); emails: "
+            + ", ".join(f"{r['n']} {r['status']}" for r in emails)
+        )
         next_turn = Turn.objects.get(campaign=campaign, number=2)
         out(f"Turn 2 is open for orders until {deadline_text(next_turn.orders_deadline, campaign.time_zone)}.")
         if settings.EMAIL_BACKEND == "briternia.mail.EmlFileBackend":
