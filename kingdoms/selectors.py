@@ -193,9 +193,7 @@ def campaign_army_overlays(*, campaign: Campaign, turn: int | None = None) -> di
         )
     title = _map_title(campaign, turn)
     return {
-        kingdom_id: render_map_svg(
-            provinces=provinces, kingdoms=kingdoms, armies=armies, title=title, only_armies=True
-        )
+        kingdom_id: render_map_svg(provinces=provinces, kingdoms=kingdoms, armies=armies, title=title, only_armies=True)
         for kingdom_id, armies in by_kingdom.items()
     }
 
