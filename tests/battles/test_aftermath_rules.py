@@ -138,6 +138,35 @@ def test_a5_a_defender_that_did_not_move_goes_home_first_then_neutral_then_forei
     assert result.state.armies[GUARD].province == 2  # 2 is neutral and free: neutral before foreign
 
 
+def test_a5_where_it_came_from_is_taken_so_it_goes_home_first():
+    """A5: the Host came from 2, but an army stands there now: it falls back on the order of
+    preference (Avalon's own 4 before the neutral 1)."""
+    world = World()
+    field_battle(world, R.MINOR_LOSS)
+    world.army(30, CARNWYL, 2, [])
+    world.provinces[4].controller = AVALON
+    result = world.run([])
+    assert result.state.armies[HOST].province == 4
+    assert any(e.code == "retreated" and "to its own province 4 P4" in e.text for e in result.events)
+
+
+def test_a5_last_of_all_into_another_kingdom_s_province_which_it_does_not_claim():
+    """A5: no home and no neutral province free: the Guard retreats into Carnwyl's 7, the lowest
+    free foreign one, and does not claim it (it is far too busy recovering)."""
+    world = World()
+    field_battle(world, R.MINOR_VICTORY)
+    for n in (1, 2, 3, 4, 6, 7, 8, 9):
+        world.provinces[n].controller = CARNWYL
+    for n, army in zip([1, 2, 3, 4, 6], range(40, 45), strict=True):
+        world.army(army, CARNWYL, n, [])
+    result = world.run([])
+    assert result.state.armies[GUARD].province == 7
+    assert result.state.provinces[7].controller == CARNWYL
+    assert any(
+        e.code == "retreated" and "foreign province" in e.text and "does not claim" in e.text for e in result.events
+    )
+
+
 def test_a5_with_nowhere_to_go_the_army_is_wiped_out():
     world = World()
     field_battle(world, R.MINOR_VICTORY)

@@ -13,7 +13,7 @@ from django.db.models import Sum
 from freezegun import freeze_time
 
 from battles.models import Battle
-from battles.services.aftermath import aftermath_request, aftermath_resolve
+from battles.services.aftermath import aftermath_preview, aftermath_request, aftermath_resolve
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Army, DiceRoll, Province, TreasuryEntry, Unit
@@ -118,6 +118,25 @@ def test_the_aftermath_runs_once(turn, k, battles):
     # A draw: nobody wins; the Raiders, who moved in, go back where they came from (52).
     assert Army.objects.get(name="Raiders").province.number == 52
     assert Army.objects.get(name="Wardens").province.number == 62
+
+
+def test_the_aftermath_is_deterministic_its_preview_is_what_it_then_does(turn, k, battles):
+    """Same sheets, same seed, same rolls: the organizer's dry run gives exactly the events and
+    rolls the aftermath then writes (casualty recovery and looting both roll dice here)."""
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+    _save(battles[62], k["Tor Anlec"], result="minor-victory")
+    _save(battles[62], k["Ostland"], result="minor-loss", casualties=[{"unit": halberdiers.id, "models_lost": 12}])
+    _save(battles[61], k["Da Red Fang"], result="major-victory")
+    _save(battles[61], k["Ostland"], result="major-loss")
+    preview = aftermath_preview(turn=turn)
+    again = aftermath_preview(turn=turn)
+    assert [e.text for e in preview.events] == [e.text for e in again.events]
+    assert aftermath_resolve(turn_id=turn.pk).resolved
+    written = TurnEvent.objects.filter(turn=turn, phase="aftermath").order_by("sequence")
+    assert [e.text for e in written] == [e.text for e in preview.events]
+    assert any(e.code == "casualty-recovery" for e in preview.events)
+    assert any(e.code == "savages" for e in preview.events)  # the Orcs & Goblins' roll, recorded
+    assert DiceRoll.objects.filter(campaign=turn.campaign, turn=turn.number, stream="aftermath").exists()
 
 
 def test_a_conflict_holds_the_aftermath_and_changes_nothing(turn, k, battles):
