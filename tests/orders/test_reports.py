@@ -358,7 +358,7 @@ def test_make_demo_plays_a_whole_turn_and_every_player_gets_a_report(transaction
         assert any(m["To"] == f"{username}@briternia.local" and "bulletin" in m["Subject"] for m in messages)
     # One battle for a settlement and one in the field, each scenario sent to its two players and
     # the organizer.
-    assert "61 Eldenhall, a battle for the city (Assault)" in summary
+    assert "61 Eldenhall, a battle for the city (engagement: Assault)" in summary
     assert "62 Hartwood, a battle in the field" in summary
     scenarios = sorted((m["Subject"].split("battle in ")[1], m["To"]) for m in messages if "battle in" in m["Subject"])
     assert scenarios == [

@@ -34,7 +34,8 @@ class Command(BaseCommand):
             # The settlement fought for (a sacked one is gone from the province since).
             kind = f"for the {(b.scenario or {}).get('settlement', 'settlement')}" if b.assault else "in the field"
             out(
-                f"  {b.province}, a battle {kind} ({engagement}): {b.attacker_kingdom.name} against {defender}: "
+                f"  {b.province}, a battle {kind} (engagement: {engagement}): {b.attacker_kingdom.name} against "
+                f"{defender}: "
                 f"{b.get_result_display()} for the attacker, {b.victor or 'no'} victor"
             )
         out("What changed hands:")
