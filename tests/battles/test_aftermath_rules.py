@@ -632,30 +632,24 @@ def test_a_deep_wound_counts_off_the_battles_the_army_plays():
         "must miss this battle (Deep Wound: 2 battles still to miss)"
     ]
 
-    later = World()
-    field_battle(later, R.MINOR_VICTORY)
-    _characters(later)
-    later.characters[1] = wounded.state.characters[1]
-    first = later.run([])
-    (missed,) = [e for e in first.events if e.code == "deep-wound-missed"]
-    assert missed.text == "Lord Aurelian (Army 10) missed the battle in 5 P5 (Deep Wound); 1 more to miss."
+    def next_battle(lord: CharacterA):
+        """The Host's next battle, with the Lord as the last one left him."""
+        world = World()
+        field_battle(world, R.MINOR_VICTORY)
+        _characters(world)
+        world.characters[1] = lord
+        result = world.run([])
+        return result, [e.text for e in result.events if e.code == "deep-wound-missed"]
+
+    first, missed = next_battle(wounded.state.characters[1])
+    assert missed == ["Lord Aurelian (Army 10) missed the battle in 5 P5 (Deep Wound); 1 more to miss."]
     assert injuries_standing(first.state.characters[1].injuries) == [
         "must miss this battle (Deep Wound: 1 battle still to miss)"
     ]
-    again = World()
-    field_battle(again, R.MINOR_VICTORY)
-    _characters(again)
-    again.characters[1] = first.state.characters[1]
-    second = again.run([])
-    assert [e.text for e in second.events if e.code == "deep-wound-missed"] == [
-        "Lord Aurelian (Army 10) missed the battle in 5 P5 (Deep Wound); he may fight again."
-    ]
+    second, missed = next_battle(first.state.characters[1])
+    assert missed == ["Lord Aurelian (Army 10) missed the battle in 5 P5 (Deep Wound); he may fight again."]
     assert injuries_standing(second.state.characters[1].injuries) == []
-    third = World()
-    field_battle(third, R.MINOR_VICTORY)
-    _characters(third)
-    third.characters[1] = second.state.characters[1]
-    assert not any(e.code == "deep-wound-missed" for e in third.run([]).events)
+    assert next_battle(second.state.characters[1])[1] == []
 
 
 def test_old_battle_wounds_are_rolled_before_each_battle():
