@@ -13,7 +13,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
 from battles.models import Battle
@@ -54,6 +54,27 @@ PHASE_TITLES = {
 }
 
 
+def _active_armies() -> QuerySet[Army]:
+    return (
+        Army.objects.filter(status=Army.Status.ACTIVE)
+        .select_related("province")
+        .prefetch_related("units__items")
+        .order_by("kind", "id")
+    )
+
+
+def _army_row(army: Army) -> dict[str, Any]:
+    """An army as the report lists it (and keeps it, in the report's snapshot)."""
+    return {
+        "id": army.id,
+        "name": army.name,
+        "garrison": army.kind == Army.Kind.GARRISON,
+        "province": str(army.province) if army.province else "",
+        "points": army_points(army),
+        "experience": army.experience,
+    }
+
+
 def turn_reports_create(*, turn: Turn) -> None:
     """The turn is over (called in the aftermath's transaction, so nothing of the next turn is
     in yet): keep the turn's public map, and queue a report per kingdom, holding what the next
@@ -65,22 +86,8 @@ def turn_reports_create(*, turn: Turn) -> None:
     existing = set(TurnReport.objects.filter(turn=turn).values_list("kind", "kingdom_id"))
     overlays = campaign_army_overlays(campaign=campaign, turn=turn.number)
     armies: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for army in (
-        Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE)
-        .select_related("province")
-        .prefetch_related("units__items")
-        .order_by("kind", "id")
-    ):
-        armies[army.kingdom_id].append(
-            {
-                "id": army.id,
-                "name": army.name,
-                "garrison": army.kind == Army.Kind.GARRISON,
-                "province": str(army.province) if army.province else "",
-                "points": army_points(army),
-                "experience": army.experience,
-            }
-        )
+    for army in _active_armies().filter(kingdom__campaign=campaign):
+        armies[army.kingdom_id].append(_army_row(army))
     rows = []
     if (TurnReport.Kind.BULLETIN, None) not in existing:
         rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.BULLETIN))
@@ -211,19 +218,7 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         if b.involves(kingdom.id)
     ]
     if snapshot is None:
-        armies = [
-            {
-                "name": a.name,
-                "garrison": a.kind == Army.Kind.GARRISON,
-                "province": str(a.province) if a.province else "",
-                "points": army_points(a),
-                "experience": a.experience,
-            }
-            for a in Army.objects.filter(kingdom=kingdom, status=Army.Status.ACTIVE)
-            .select_related("province")
-            .prefetch_related("units__items")
-            .order_by("kind", "id")
-        ]
+        armies = [_army_row(a) for a in _active_armies().filter(kingdom=kingdom)]
         armies_svg = campaign_map_svg(campaign=campaign, viewer=kingdom, only_armies=True, turn=turn.number)
     else:
         armies, armies_svg = snapshot["armies"], snapshot["armies_svg"]
