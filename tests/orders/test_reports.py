@@ -289,8 +289,9 @@ def test_a_crash_between_rendering_and_sending_sends_each_email_once(one_email):
 @needs_broker
 @pytest.mark.celery_worker
 def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactional_db, settings, tmp_path, client):
-    """The cycle on a real worker over Redis: the battles' scenario emails, the sheets, the
-    organizer's aftermath button, then every report rendered (one task each) and sent."""
+    """The cycle on a real worker over Redis: the organizer's resolve button (the battles
+    scheduled, their scenario sheets rendered and emailed), the sheets, the organizer's aftermath
+    button, then every report rendered (one task each) and sent."""
     from kingdoms.demo import demo_campaign_create
 
     settings.EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
@@ -298,14 +299,20 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     campaign = demo_campaign_create()
     turn = campaign.turns.get(number=1)
     file_battle_orders(campaign, turn)
-    assert turn_resolve(turn_id=turn.pk).resolved
+    client.force_login(campaign.organizer)
+    assert client.post(f"/turns/{turn.pk}/resolve/").status_code == 302  # the organizer's button
+    for _ in range(600):
+        turn.refresh_from_db()
+        if turn.status == Turn.Status.BATTLES:
+            break
+        time.sleep(0.1)
+    assert turn.status == Turn.Status.BATTLES, turn.resolution_error
     kingdoms = {x.name: x for x in campaign.kingdoms.all()}
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
     _save(battles[62], kingdoms["Tor Anlec"], result="draw")
     _save(battles[62], kingdoms["Ostland"], result="draw")
     _save(battles[61], kingdoms["Da Red Fang"], result="major-loss")
     _save(battles[61], kingdoms["Ostland"], result="major-victory")
-    client.force_login(campaign.organizer)
     assert client.post(f"/turns/{turn.pk}/aftermath/").status_code == 302
     expected = None
     for _ in range(600):
