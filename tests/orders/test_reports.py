@@ -124,6 +124,7 @@ def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(repo
     assert "Wardens" in text and "62 Hartwood" in text and "61 Eldenhall" in text
     assert "Minor victory" in text  # the Raiders' result in Hartwood, read from the attacker's side
     assert "rolls" in text and "Casualty Recovery" in text  # the aftermath's recovery roll
+    assert "Wardens gains 50 experience for the minor loss in 62 Hartwood" in flat  # experience gained
     assert "orders for turn 2 are due by" in text.replace("\n", " ")
     assert "Demo: The Awakening of the Ancients · Turn 1 · Ostland" in text  # the running header
     first_page = PdfReader(io.BytesIO(bytes(report_of(reported, ostland).pdf))).pages[0]
@@ -547,3 +548,39 @@ def test_the_preferences_page_sets_the_address_and_link_instead(db, demo_campaig
     alice.post("/account/reports/", {"report_email": "alice@home.example"})
     preferences = ReportPreferences.objects.get(user__username="alice")
     assert (preferences.report_email, preferences.attach_pdf) == ("alice@home.example", False)
+
+
+def test_the_bulletin_brings_news_of_the_ancient_dead(demo_campaign, k, django_capture_on_commit_callbacks):
+    """The Ancient Dead march out of the desert and claim a neutral province: every player reads
+    it in the bulletin's news of the Ancient Dead, without the army's name."""
+    from kingdoms.models import Province
+    from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
+    from orders.services.sheets import order_sheet_save
+    from tests.battle_setup import army_with_list
+
+    turn = demo_campaign.turns.get(number=1)
+    dead = k["The Ancient Dead"]
+    edge, target = next(
+        (desert, p)
+        for desert in Province.objects.filter(campaign=demo_campaign, terrain="desert", controller=dead)
+        if not desert.armies.exists()
+        for p in desert.neighbours.order_by("number")
+        if p.controller_id is None and p.terrain != "desert" and not p.armies.exists()
+    )
+    legion = army_with_list(dead, "Tomb Legion", edge, [("Skeletons", 100, 10)])
+    order_sheet_save(
+        kingdom=dead,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(legion.id, OrderKind.MOVE, target=target.number),)),
+        submitted_by=demo_campaign.organizer,
+        submit=True,
+        now=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert turn_resolve(turn_id=turn.pk).resolved
+    with django_capture_on_commit_callbacks(execute=True):
+        assert aftermath_resolve(turn_id=turn.pk).resolved
+    flat = " ".join(pdf_text(bytes(report_of(turn).pdf)).split())
+    news = flat[flat.index("News of the Ancient Dead") :]
+    assert f"The Ancient Dead claims {target.number} {target.name}." in news
+    assert "Tomb Legion" not in flat and "The tombs are quiet" not in news
