@@ -27,7 +27,7 @@ from battles.models import Battle
 from battles.services.aftermath import aftermath_resolve
 from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
-from orders.models import ReportEmail, Turn, TurnMap, TurnReport
+from orders.models import ReportEmail, Turn, TurnEvent, TurnMap, TurnReport
 from orders.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
 from orders.services.reports import report_render, reports_to_render, turn_reports_create
 from orders.services.resolution import turn_resolve
@@ -137,6 +137,19 @@ def test_no_report_shows_another_kingdom_s_private_data(reported, k):
     carol = pdf_text(bytes(report_of(reported, k["Karak Dumn"]).pdf))
     for secret in ("Wardens", "Raiders", "Boyz", "Halberdiers", "Tor Anlec: ", "Casualty Recovery"):
         assert secret not in carol, secret
+    # Ostland fought both battles: it reads its opponents' army names (the battle reveals them),
+    # never their gold, rolls or aftermath: Tor Anlec's victory gold, the Raiders' experience, the
+    # Boyz' retreat and recovery, each of which the turn's events hold.
+    alice = " ".join(pdf_text(bytes(report_of(reported, k["Ostland"]).pdf)).split())
+    assert "Boyz" in alice and "Raiders" in alice
+    others = " ".join(
+        TurnEvent.objects.filter(turn=reported).exclude(kingdom=k["Ostland"]).values_list("text", flat=True)
+    )
+    for secret in ("Victory gold for the minor victory in 62 Hartwood", "Raiders gains", "Boyz retreats", "Spearmen"):
+        assert secret in others, secret
+        assert secret not in alice, alice[max(0, alice.find(secret) - 300) :][:500]
+    fang = TreasuryEntry.objects.filter(kingdom=k["Da Red Fang"]).aggregate(t=Sum("amount"))["t"]
+    assert f"Closing balance {fang}" not in alice
     bulletin = pdf_text(bytes(report_of(reported).pdf))
     assert "62 Hartwood" in bulletin and "Tor Anlec" in bulletin  # a battle is public
     for secret in ("Wardens", "Raiders", "Boyz", "1st Army", "gold", "Halberdiers"):
