@@ -124,13 +124,14 @@ def reports_to_render(*, turn: Turn) -> list[int]:
 
 
 def _map_picture(turn: Turn) -> str:
-    """The turn's public map as a base64 PNG (drawn once per turn, see turn_map_picture_draw)."""
+    """The turn's public map as a base64 PNG: drawn once per turn (turn_map_picture_draw, here
+    too if a render comes first), never once per report."""
+    turn_map_picture_draw(turn=turn)
     turn_map = TurnMap.objects.filter(turn=turn).first()
     if turn_map is not None and turn_map.png:
         png = bytes(turn_map.png)
-    else:
-        svg = turn_map.svg if turn_map is not None else campaign_map_svg(campaign=turn.campaign, turn=turn.number)
-        png = svg_to_png(svg)
+    else:  # a turn without a stored map (one that has not ended): the map as it stands
+        png = svg_to_png(campaign_map_svg(campaign=turn.campaign, turn=turn.number))
     return base64.b64encode(png).decode("ascii")
 
 

@@ -10,6 +10,7 @@ unless --keep.
 
 from __future__ import annotations
 
+import logging
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -55,6 +56,8 @@ class Command(BaseCommand):
         parser.add_argument("--keep", action="store_true", help="Keep the generated campaigns.")
 
     def handle(self, *args: Any, keep: bool, **options: Any) -> None:
+        # The tasks run in-process here; their "Task ... succeeded" lines would bury the figures.
+        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
         made: list[Campaign] = []
         demo = demo_campaign_create()
         made.append(demo)
@@ -81,6 +84,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             turn_reports_create(turn=turn)
         ids = reports_to_render(turn=turn)
+        turn_map_picture_draw(turn=turn)  # as turn_reports_start does before the renders
         kingdom_report = TurnReport.objects.filter(pk__in=ids, kind=TurnReport.Kind.KINGDOM).first()
         assert kingdom_report is not None
         single = [_render(kingdom_report.pk) for _ in range(3)]
