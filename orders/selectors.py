@@ -63,7 +63,24 @@ def turn_results(*, user: AnyUser, turn: Turn) -> dict:
         events = events.filter(kingdom=own)
         battles = [b for b in battles if b.involves(own.id)]
         rolls = [r for r in rolls if own.id in r.kingdoms]
-    return {"events": list(events), "battles": list(battles), "rolls": list(rolls), "own": own, "organizer": organizer}
+    return {
+        "events": list(events),
+        "battles": list(battles),
+        "rolls": list(rolls),
+        "own": own,
+        "organizer": organizer,
+        "failed_deliveries": delivery_failures(turn) if organizer else {},
+    }
+
+
+def delivery_failures(turn: Turn) -> dict[str, int]:
+    """For the organizer: the turn's reports that failed to render and emails that failed to go."""
+    from .models import ReportEmail
+
+    return {
+        "reports": TurnReport.objects.filter(turn=turn, status=TurnReport.Status.FAILED).count(),
+        "emails": ReportEmail.objects.filter(report__turn=turn, status=ReportEmail.Status.FAILED).count(),
+    }
 
 
 def _may_read(report: TurnReport, *, organizer: bool, own: Kingdom | None) -> bool:

@@ -276,6 +276,12 @@ def test_after_the_last_try_the_email_fails_and_the_organizer_resends_it(
     assert (one_email.status, one_email.attempts) == (ReportEmail.Status.FAILED, REPORT_EMAIL_TRIES)
     assert "451" in one_email.last_error and server.received == []
     organizer = client_for("organizer")
+    results = organizer.get(f"/turns/{one_email.report.turn_id}/results/").content.decode()
+    assert "1 email failed to go out" in results  # the organizer sees it where he follows the turn
+    assert (
+        "failed to go out"
+        not in client_for("alice").get(f"/turns/{one_email.report.turn_id}/results/").content.decode()
+    )
     page = organizer.get(f"/turns/{one_email.report.turn_id}/deliveries/").content.decode()
     assert "email-failed" in page and f"/report-emails/{one_email.pk}/resend/" in page
     with django_capture_on_commit_callbacks(execute=True):
