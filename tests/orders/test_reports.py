@@ -28,9 +28,11 @@ from battles.services.aftermath import aftermath_resolve
 from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
 from orders.models import ReportEmail, Turn, TurnEvent, TurnMap, TurnReport
+from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
 from orders.services.reports import report_render, reports_to_render, turn_reports_create
 from orders.services.resolution import turn_resolve
+from orders.services.sheets import order_sheet_save
 from orders.tasks import deadline_sweep, report_email_send
 from tests.battle_setup import file_battle_orders
 from tests.conftest import needs_broker
@@ -78,6 +80,23 @@ def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
 def report_of(turn, kingdom=None) -> TurnReport:
     kind = TurnReport.Kind.KINGDOM if kingdom else TurnReport.Kind.BULLETIN
     return TurnReport.objects.get(turn=turn, kingdom=kingdom, kind=kind)
+
+
+def play_the_turn_with(turn: Turn, kingdom: Kingdom, orders: list[ArmyOrder], capture) -> None:
+    """The kingdom files these orders (the others file none), the turn is resolved, it has no
+    battles, and its aftermath ends it: its reports are rendered and sent."""
+    order_sheet_save(
+        kingdom=kingdom,
+        turn=turn,
+        entries=SheetEntries(orders=tuple(orders)),
+        submitted_by=kingdom.players.first() or turn.campaign.organizer,
+        submit=True,
+        now=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    with capture(execute=True):
+        assert turn_resolve(turn_id=turn.pk).resolved
+    with capture(execute=True):
+        assert aftermath_resolve(turn_id=turn.pk).resolved
 
 
 def reports_made_and_rendered(turn: Turn) -> None:
@@ -414,8 +433,6 @@ def test_a_failed_order_says_why_in_the_report(demo_campaign, k, django_capture_
     """O5 Occupied Province: two Karak Dumn armies are ordered into the same empty province; the
     one that loses the roll holds, and its row in the report says so, with the reason."""
     from kingdoms.models import Province
-    from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
-    from orders.services.sheets import order_sheet_save
     from tests.battle_setup import army_with_list
 
     turn = demo_campaign.turns.get(number=1)
@@ -427,23 +444,8 @@ def test_a_failed_order_says_why_in_the_report(demo_campaign, k, django_capture_
         if not p.armies.exists() and p.controller_id in (None, dwarfs.pk) and p.terrain != "desert"
     )
     second = army_with_list(dwarfs, "Ironbreakers", first.province, [("Ironbreakers", 40, 13)])
-    order_sheet_save(
-        kingdom=dwarfs,
-        turn=turn,
-        entries=SheetEntries(
-            orders=(
-                ArmyOrder(first.id, OrderKind.MOVE, target=target.number),
-                ArmyOrder(second.id, OrderKind.MOVE, target=target.number),
-            )
-        ),
-        submitted_by=dwarfs.players.first(),
-        submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
-    )
-    with django_capture_on_commit_callbacks(execute=True):
-        assert turn_resolve(turn_id=turn.pk).resolved
-    with django_capture_on_commit_callbacks(execute=True):
-        assert aftermath_resolve(turn_id=turn.pk).resolved
+    moves = [ArmyOrder(army.id, OrderKind.MOVE, target=target.number) for army in (first, second)]
+    play_the_turn_with(turn, dwarfs, moves, django_capture_on_commit_callbacks)
     flat = " ".join(pdf_text(bytes(report_of(turn, dwarfs).pdf)).split())
     section = flat[flat.index("Your orders and what became of them") : flat.index("What happened")]
     where = f"{target.number} {Province.objects.get(pk=target.pk).name}"
@@ -573,8 +575,6 @@ def test_the_bulletin_brings_news_of_the_ancient_dead(demo_campaign, k, django_c
     """The Ancient Dead march out of the desert and claim a neutral province: every player reads
     it in the bulletin's news of the Ancient Dead, without the army's name."""
     from kingdoms.models import Province
-    from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
-    from orders.services.sheets import order_sheet_save
     from tests.battle_setup import army_with_list
 
     turn = demo_campaign.turns.get(number=1)
@@ -587,18 +587,9 @@ def test_the_bulletin_brings_news_of_the_ancient_dead(demo_campaign, k, django_c
         if p.controller_id is None and p.terrain != "desert" and not p.armies.exists()
     )
     legion = army_with_list(dead, "Tomb Legion", edge, [("Skeletons", 100, 10)])
-    order_sheet_save(
-        kingdom=dead,
-        turn=turn,
-        entries=SheetEntries(orders=(ArmyOrder(legion.id, OrderKind.MOVE, target=target.number),)),
-        submitted_by=demo_campaign.organizer,
-        submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
+    play_the_turn_with(
+        turn, dead, [ArmyOrder(legion.id, OrderKind.MOVE, target=target.number)], django_capture_on_commit_callbacks
     )
-    with django_capture_on_commit_callbacks(execute=True):
-        assert turn_resolve(turn_id=turn.pk).resolved
-    with django_capture_on_commit_callbacks(execute=True):
-        assert aftermath_resolve(turn_id=turn.pk).resolved
     flat = " ".join(pdf_text(bytes(report_of(turn).pdf)).split())
     news = flat[flat.index("News of the Ancient Dead") :]
     assert f"The Ancient Dead claims {target.number} {target.name}." in news
