@@ -6,8 +6,11 @@ from django.db import migrations, models
 
 
 def bulletins_marked(apps, schema_editor):
-    """Reports without a kingdom were the bulletins before reports had a kind."""
-    apps.get_model("orders", "TurnReport").objects.filter(kingdom=None).update(kind="bulletin")
+    """Reports without a kingdom were the bulletins before reports had a kind. Reports already
+    rendered had their emails queued then (the sweep must not queue them again)."""
+    reports = apps.get_model("orders", "TurnReport").objects
+    reports.filter(kingdom=None).update(kind="bulletin")
+    reports.filter(status="ready").update(emails_queued_at=models.F("rendered_at"))
 
 
 class Migration(migrations.Migration):
