@@ -22,7 +22,7 @@ from briternia.dice import Dice
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW
 from orders.rules.resolution.state import Event
 
-from .injuries import deep_wound_battles_left, injury_roll
+from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
 from .results import BASE_EXPERIENCE, BattleResult, Outcome, SideOutcome, victory_gold
 
@@ -44,7 +44,6 @@ VETERAN_LEVEL_MAX = 3
 PRESS_THE_ADVANTAGE = "Press the Advantage"
 PRESS_THE_ADVANTAGE_EXPERIENCE = 25
 GENERAL_ROLES = ("warlord", "general")  # the Warlord leads the army he is in
-AMNESIA = "amnesia"  # Character Injury Chart: no more Archetype Abilities
 
 
 @dataclass
@@ -758,9 +757,7 @@ class _Run:
             if c.alive and c.role in GENERAL_ROLES and c.unit in state.units and state.units[c.unit].army == army_id
         ]
         general = min(leaders, key=lambda c: (GENERAL_ROLES.index(c.role), c.id), default=None)
-        if general is None or PRESS_THE_ADVANTAGE not in general.abilities:
-            return None
-        if any(i.get("code") == AMNESIA for i in general.injuries):
+        if general is None or PRESS_THE_ADVANTAGE not in abilities_kept(general.abilities, general.injuries):
             return None
         return general
 

@@ -7,6 +7,7 @@ chart's "16-21" is 16 and 21, "26-31" is 26 and 31, and so on. The table below i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -227,3 +228,11 @@ def deep_wound_battles_left(injury: dict[str, object]) -> int:
     if injury.get("code") != "deep-wound":
         return 0
     return max(0, int(str(injury.get("misses_battles") or 0)) - int(str(injury.get("battles_missed") or 0)))
+
+
+def abilities_kept(abilities: Iterable[str], injuries: list[dict[str, object]]) -> frozenset[str]:
+    """The Archetype Abilities a character can still use: none once Amnesia struck (he "no longer
+    can take advantage of any Archetype Abilities including Starting Abilities")."""
+    if any(i.get("code") == AMNESIA.code for i in injuries):
+        return frozenset()
+    return frozenset(abilities)

@@ -15,7 +15,7 @@ from kingdoms.selectors import army_points
 from kingdoms.services.dice import dice_rolls_save_many
 
 from ..models import Battle
-from ..rules.injuries import injuries_standing
+from ..rules.injuries import abilities_kept, injuries_standing
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
@@ -35,10 +35,7 @@ def general_abilities(army_ids: list[int]) -> dict[int, frozenset[str]]:
         unit__army_id__in=army_ids, role__in=GENERAL_ROLES, alive=True
     ).select_related("unit")
     for character in characters.order_by("role", "id"):  # "general" sorts before "warlord": the Warlord wins
-        if any(i.get("code") == "amnesia" for i in character.injuries):
-            abilities[character.unit.army_id] = frozenset()
-        else:
-            abilities[character.unit.army_id] = frozenset(character.abilities)
+        abilities[character.unit.army_id] = abilities_kept(character.abilities, character.injuries)
     return abilities
 
 
