@@ -41,6 +41,7 @@ test: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
@@ -48,6 +49,7 @@ lint: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 format: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check --fix .

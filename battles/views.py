@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from briternia.dice import SeededDice, new_seed
 from briternia.errors import DomainError
+from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
 from kingdoms.selectors import is_organizer, kingdom_of
 from orders.rules.schedule import deadline_text

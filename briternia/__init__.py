@@ -1,4 +1,6 @@
-# Load the Celery app whenever Django starts, so @shared_task binds to it.
-from .celery import app as celery_app
+"""The project package: settings, urls, the Celery app and the adapters shared by the apps.
 
-__all__ = ("celery_app",)
+It does not load the Celery app on import (a pure module that imports from here must not pull
+Celery in): `briternia.apps.BriterniaConfig.ready` loads it whenever Django starts, so every
+@shared_task binds to it, and `celery -A briternia` finds `briternia.celery.app` itself.
+"""

@@ -7,12 +7,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kernel.events import Event
 from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
 from .entries import entries_from_json
 from .models import OrderSheet, Turn, TurnEvent
-from .rules.resolution.state import Event
 from .rules.sheets import SheetCheck, sheet_check
 from .serializers import (
     DeadlinesInput,

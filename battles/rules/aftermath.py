@@ -18,9 +18,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from briternia.dice import Dice
+from kernel.dice import Dice
+from kernel.events import Event
+from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW
-from orders.rules.resolution.state import Event
 
 from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
@@ -28,9 +29,6 @@ from .results import BASE_EXPERIENCE, BattleResult, Outcome, SideOutcome, victor
 
 PHASE = "aftermath"
 # Ledger reasons (kingdoms.models.TreasuryEntry.Reason values) of the aftermath's gold.
-LEDGER_VICTORY = "victory"
-LEDGER_LOOT = "loot"
-LEDGER_NEGOTIATION = "transfer"
 
 # Looting: gold for a sacked or looted settlement.
 SACK_GOLD: dict[str, int] = {"town": 1000, "city": 2000}
@@ -252,7 +250,7 @@ class _Run:
                     self._gold(
                         winner.kingdom,
                         gold,
-                        LEDGER_VICTORY,
+                        LedgerReason.VICTORY,
                         "victory-gold",
                         f"Victory gold for the {results[victor].result.label.lower()} in {province}: {gold:,} "
                         f"({winner.points_faced:,} points faced; Looting).",
@@ -409,7 +407,7 @@ class _Run:
             self._gold(
                 winner,
                 gold,
-                LEDGER_LOOT,
+                LedgerReason.LOOT,
                 "sacked",
                 f"{kingdom.name} ({self.army_name(side.army)}) sacks the {settlement} of {province}: it is "
                 f"destroyed (+{gold:,} gold; Looting).",
@@ -422,7 +420,7 @@ class _Run:
             self._gold(
                 winner,
                 gold,
-                LEDGER_LOOT,
+                LedgerReason.LOOT,
                 "looted",
                 f"{kingdom.name} ({self.army_name(side.army)}) loots the {settlement} of {province} "
                 f"(+{gold:,} gold); it cannot create or upgrade armies until turn {self.state.turn + 2} (Looting).",
@@ -509,7 +507,7 @@ class _Run:
                 self._gold(
                     payer.kingdom,
                     -amount,
-                    LEDGER_NEGOTIATION,
+                    LedgerReason.TRANSFER,
                     "negotiation-paid",
                     f"{names[0]} pays {names[1]} {amount:,} gold after the battle in {province}{short}.",
                     province=province.number,
@@ -517,7 +515,7 @@ class _Run:
                 self._gold(
                     payee.kingdom,
                     amount,
-                    LEDGER_NEGOTIATION,
+                    LedgerReason.TRANSFER,
                     "negotiation-received",
                     f"{names[1]} receives {amount:,} gold from {names[0]} after the battle in {province}.",
                     province=province.number,

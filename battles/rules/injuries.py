@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from briternia.dice import Dice
+from kernel.dice import Dice
 
 
 class InjuryEntry(NamedTuple):

@@ -7,7 +7,7 @@ import math
 from fractions import Fraction
 from typing import NamedTuple
 
-from briternia.dice import Dice
+from kernel.dice import Dice
 
 
 class RecoveryBand(NamedTuple):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
-from briternia.dice import Dice
+from kernel.dice import Dice
 
 from .scenario_tables import (
     ADVANCE,

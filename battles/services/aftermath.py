@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from briternia.dice import SeededDice
 from briternia.errors import DomainError
+from kernel.dice import SeededDice
 from kingdoms.models import Campaign
 from orders.models import CampaignSchedule, Turn
 

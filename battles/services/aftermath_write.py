@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import Max
 
-from briternia.dice import SeededDice
+from kernel.dice import SeededDice
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, Character, Province, TreasuryEntry, Unit
 from kingdoms.services.dice import dice_rolls_save
 from orders.models import Turn, TurnEvent

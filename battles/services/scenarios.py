@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import transaction
 
-from briternia.dice import SeededDice
 from briternia.pdf import pdf_render
+from kernel.dice import SeededDice
 from kingdoms.models import Character, Kingdom
 from kingdoms.selectors import army_points
 from kingdoms.services.dice import dice_rolls_save_many

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from briternia.dice import Dice
+from kernel.dice import Dice
 
 from .tables import (
     ARMY_TABLE,

@@ -7,8 +7,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 
-from briternia.dice import Dice, new_seed
 from briternia.errors import DomainError
+from kernel.dice import Dice, new_seed
 
 from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
 from ..rules import setup as setup_rules

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from django.db.models import Count
 
-from briternia.dice import Dice, SeededDice
+from kernel.dice import Dice, SeededDice
 
 from ..models import Campaign, DiceRoll
 

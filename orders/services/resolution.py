@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from battles.models import Battle, BattleSupport
 from battles.services.scenarios import battle_scenarios_generate
-from briternia.dice import SeededDice
+from kernel.dice import SeededDice
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.selectors import campaign_adjacency
 

@@ -8,8 +8,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from briternia.dice import new_seed
 from briternia.errors import DomainError
+from kernel.dice import new_seed
 from kingdoms.models import Campaign
 
 from ..models import CampaignSchedule, DeadlineChange, Turn

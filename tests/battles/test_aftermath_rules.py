@@ -23,7 +23,7 @@ from battles.rules.aftermath import (
 )
 from battles.rules.results import BattleResult as R
 from battles.rules.results import Outcome, SideOutcome
-from briternia.dice import ScriptedDice
+from kernel.dice import ScriptedDice
 
 AVALON, BRYTHON, CARNWYL = 1, 2, 3
 HOST, GUARD = 10, 20

@@ -10,7 +10,7 @@ import pytest
 
 from battles.rules.injuries import CHARACTER_INJURY_CHART, injury_roll
 from battles.rules.recovery import RANK_AND_FILE_RECOVERY, models_recovered
-from briternia.dice import ScriptedDice
+from kernel.dice import ScriptedDice
 
 
 def test_a4_recovery_example():

@@ -20,7 +20,7 @@ from battles.rules.scenario_tables import (
     TERRAIN_PIECE,
     TERRAIN_PIECES_COUNT,
 )
-from briternia.dice import ScriptedDice
+from kernel.dice import ScriptedDice
 
 ATTACKER = ScenarioSide(name="Avalon: Host", kingdom=1, army=10)
 DEFENDER = ScenarioSide(name="Brython: Guard", kingdom=2, army=20)

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from battles.models import Battle
 from battles.rules.scenario import Scenario, scenario_generate
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
-from briternia.dice import SeededDice
+from kernel.dice import SeededDice
 from kingdoms.models import DiceRoll
 from orders.models import ReportEmail, TurnReport
 from orders.tasks import report_render_task, turn_reports_start

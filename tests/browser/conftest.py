@@ -19,7 +19,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from briternia.dice import ScriptedDice
+from kernel.dice import ScriptedDice
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from briternia.dice import SeededDice
+from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province, Unit
 from kingdoms.rules.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, Archetype
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from briternia.dice import ScriptedDice
+from kernel.dice import ScriptedDice
 from kingdoms.rules.setup import (
     PickableProvince,
     adjacent_pick_errors,

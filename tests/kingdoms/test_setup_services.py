@@ -3,8 +3,8 @@
 import pytest
 from django.core import mail
 
-from briternia.dice import ScriptedDice
 from briternia.errors import DomainError
+from kernel.dice import ScriptedDice
 from kingdoms.models import Army, Campaign, DiceRoll, Kingdom, Province, TreasuryEntry
 from kingdoms.rules.army_lists import CharacterEntry, UnitEntry
 from kingdoms.rules.maps import load_default_map, map_from_json, map_to_json

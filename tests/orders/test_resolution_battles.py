@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from briternia.dice import ScriptedDice
+from kernel.dice import ScriptedDice
+from kernel.events import Event
 from kingdoms.rules.tables import ArmyType
 from orders.rules.resolution.battles import build_battles
 from orders.rules.resolution.state import (
     ArmyS,
     BattleS,
     Contact,
-    Event,
     KingdomS,
     ProvinceS,
     SupportS,

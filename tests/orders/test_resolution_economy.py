@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from briternia.dice import DiceScriptExhausted, ScriptedDice
+from kernel.dice import DiceScriptExhausted, ScriptedDice
+from kernel.events import Event
+from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ArmyType
 from orders.rules.resolution.economy import (
     FORAGING_TABLE,
@@ -17,14 +19,7 @@ from orders.rules.resolution.economy import (
     tally_gold,
 )
 from orders.rules.resolution.state import (
-    LEDGER_ARMY_CREATED,
-    LEDGER_ARMY_UPGRADED,
-    LEDGER_ELITE_DEFENSE_FORCE,
-    LEDGER_IMPERIAL_TAXATION,
-    LEDGER_SUPPLY_DEPOT,
-    LEDGER_TAXES,
     ArmyS,
-    Event,
     KingdomS,
     ProvinceS,
     TurnState,
@@ -146,7 +141,7 @@ def test_case_G1_a_settlement_yields_its_tax_only_and_a_razed_province_nothing()
     tally_gold(state, events)
 
     assert state.kingdoms[K].treasury == 1510
-    assert ledger([e for e in events if e.kingdom == K]) == [("taxes", 510, LEDGER_TAXES)]
+    assert ledger([e for e in events if e.kingdom == K]) == [("taxes", 510, LedgerReason.TAXES)]
     assert events[0].phase == "tally-gold"
     assert events[0].text == "Taxes: 1 city (300), 1 town (150), 2 provinces (60)."
     # OTHER's single plain province gives it 30, in its own event.
@@ -175,8 +170,8 @@ def test_case_G2_empire_collects_then_pays_imperial_taxation():
     tally_gold(state, events)
 
     assert ledger(events) == [
-        ("taxes", 510, LEDGER_TAXES),
-        ("imperial-taxation", -85, LEDGER_IMPERIAL_TAXATION),
+        ("taxes", 510, LedgerReason.TAXES),
+        ("imperial-taxation", -85, LedgerReason.IMPERIAL_TAXATION),
     ]
     assert state.kingdoms[K].treasury == 100 + 425
     assert "1 city (50), 1 town (25), 2 provinces (10)" in events[1].text
@@ -191,7 +186,10 @@ def test_imperial_taxation_spares_razed_and_desert_provinces():
 
     tally_gold(state, events)
 
-    assert ledger(events) == [("taxes", 300, LEDGER_TAXES), ("imperial-taxation", -50, LEDGER_IMPERIAL_TAXATION)]
+    assert ledger(events) == [
+        ("taxes", 300, LedgerReason.TAXES),
+        ("imperial-taxation", -50, LedgerReason.IMPERIAL_TAXATION),
+    ]
     assert state.kingdoms[K].treasury == 250
 
 
@@ -295,7 +293,7 @@ def test_case_M2_twelve_pays_400_for_a_new_supply_depot():
     maintain_armies(state, dice, events)
 
     assert [r.purpose for r in dice.rolls] == ["Army 1: Foraging Table"]
-    assert ledger(events) == [("foraging-depot", -400, LEDGER_SUPPLY_DEPOT)]
+    assert ledger(events) == [("foraging-depot", -400, LedgerReason.SUPPLY_DEPOT)]
     assert state.kingdoms[K].treasury == 100
     assert state.armies[1].supply_depot is True
     assert state.armies[1].no_forced_march is False
@@ -426,7 +424,7 @@ def test_several_twelves_pay_while_the_treasury_lasts():
 
     maintain_armies(state, dice, events)
 
-    assert ledger(events) == [("foraging-depot", -400, LEDGER_SUPPLY_DEPOT)] * 2
+    assert ledger(events) == [("foraging-depot", -400, LedgerReason.SUPPLY_DEPOT)] * 2
     assert state.kingdoms[K].treasury == 0
 
 
@@ -445,9 +443,9 @@ def test_case_C1_creation_costs_execution():
     create_and_upgrade_armies(state, events)
 
     assert ledger(events) == [
-        ("army-created", -1350, LEDGER_ARMY_CREATED),
-        ("army-created", -1500, LEDGER_ARMY_CREATED),
-        ("army-created", -1350, LEDGER_ARMY_CREATED),
+        ("army-created", -1350, LedgerReason.ARMY_CREATED),
+        ("army-created", -1500, LedgerReason.ARMY_CREATED),
+        ("army-created", -1350, LedgerReason.ARMY_CREATED),
     ]
     assert state.kingdoms[K].treasury == 5000 - 4200
     assert [e.army for e in events] == [-1, -2, -3]
@@ -466,7 +464,7 @@ def test_case_C1_wildlings_and_mercenaries_in_a_city_execution(army_type, cost):
 
     create_and_upgrade_armies(state, events)
 
-    assert ledger(events) == [("army-created", -cost, LEDGER_ARMY_CREATED)]
+    assert ledger(events) == [("army-created", -cost, LedgerReason.ARMY_CREATED)]
     assert state.kingdoms[K].treasury == 2000 - cost
 
 
@@ -482,7 +480,7 @@ def test_case_C2_upgrade_by_less_than_500_keeps_experience_execution():
 
     create_and_upgrade_armies(state, events)
 
-    assert ledger(events) == [("army-upgraded", -400, LEDGER_ARMY_UPGRADED)]
+    assert ledger(events) == [("army-upgraded", -400, LedgerReason.ARMY_UPGRADED)]
     assert state.kingdoms[K].treasury == 600
     upgraded = state.armies[1]
     assert (upgraded.size, upgraded.points, upgraded.upgraded_turn) == (1600, 1600, TURN)
@@ -502,7 +500,7 @@ def test_case_C2_upgrade_by_500_or_more_loses_experience_execution():
 
     create_and_upgrade_armies(state, events)
 
-    assert ledger(events) == [("army-upgraded", -500, LEDGER_ARMY_UPGRADED)]
+    assert ledger(events) == [("army-upgraded", -500, LedgerReason.ARMY_UPGRADED)]
     assert events[0].data["experience_lost"] == 175
     assert state.kingdoms[K].treasury == 500
     assert state.armies[1].size == 1500
@@ -518,8 +516,8 @@ def test_supply_depot_and_elite_defense_force_are_bought():
     create_and_upgrade_armies(state, events)
 
     assert ledger(events) == [
-        ("supply-depot", -200, LEDGER_SUPPLY_DEPOT),
-        ("elite-defense-force", -500, LEDGER_ELITE_DEFENSE_FORCE),
+        ("supply-depot", -200, LedgerReason.SUPPLY_DEPOT),
+        ("elite-defense-force", -500, LedgerReason.ELITE_DEFENSE_FORCE),
     ]
     assert state.kingdoms[K].treasury == 0
     assert state.armies[1].supply_depot is True

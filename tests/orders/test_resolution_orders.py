@@ -2,7 +2,7 @@
 Rulebook: 5. Executing Orders (Raze, Move, Don't Pass in the Night, Occupied Province, Fortify,
 Recover, Hold), Army-Specific Rules (Forced March), Multiple Moves into Battle, Army Restrictions."""
 
-from briternia.dice import ScriptedDice
+from kernel.dice import ScriptedDice
 from kingdoms.rules.tables import ArmyType
 from orders.rules.resolution.movement import execute_orders, normalise_orders
 from orders.rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState

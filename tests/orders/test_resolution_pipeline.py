@@ -1,7 +1,7 @@
 """The whole pure pipeline (orders/rules/resolution/pipeline.py): phases in the rulebook's order,
 determinism, and rule case C3 at resolution."""
 
-from briternia.dice import SeededDice
+from kernel.dice import SeededDice
 from kingdoms.rules.tables import ArmyType
 from orders.rules.resolution.pipeline import resolve_turn
 from orders.rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from briternia.dice import SeededDice, new_seed
 from briternia.pdf import pdf_render
+from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
 
 from ...rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines

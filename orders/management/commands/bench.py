@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from briternia.dice import SeededDice
+from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.rules.tables import PLAYER_ARMY_TYPES
 from orders.models import OrderSheet, OrderSubmission

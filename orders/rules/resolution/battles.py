@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from briternia.dice import Dice
+from kernel.dice import Dice
+from kernel.events import Event
 
 from ..sheets import OrderKind
-from .state import ArmyS, BattleS, Contact, Event, SupportS, TurnState
+from .state import ArmyS, BattleS, Contact, SupportS, TurnState
 
 PHASE = "battles"
 

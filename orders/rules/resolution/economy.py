@@ -8,20 +8,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from briternia.dice import Dice
+from kernel.dice import Dice
+from kernel.events import Event
+from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyType
 
 from ..sheets import ArmyOrder
 from ..tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost
 from .state import (
-    LEDGER_ARMY_CREATED,
-    LEDGER_ARMY_UPGRADED,
-    LEDGER_ELITE_DEFENSE_FORCE,
-    LEDGER_IMPERIAL_TAXATION,
-    LEDGER_SUPPLY_DEPOT,
-    LEDGER_TAXES,
     ArmyS,
-    Event,
     KingdomS,
     ProvinceS,
     TurnState,
@@ -115,7 +110,7 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
                 f"Taxes: {_describe(counts, TAXES)}.",
                 kingdom=kingdom.id,
                 gold=income,
-                ledger_reason=LEDGER_TAXES,
+                ledger_reason=LedgerReason.TAXES,
                 data={"sources": dict(counts)},
             )
         )
@@ -130,7 +125,7 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
                     "Imperial Government.",
                     kingdom=kingdom.id,
                     gold=-levy,
-                    ledger_reason=LEDGER_IMPERIAL_TAXATION,
+                    ledger_reason=LedgerReason.IMPERIAL_TAXATION,
                     data={"sources": dict(counts)},
                 )
             )
@@ -181,7 +176,7 @@ def forage_army(state: TurnState, army: ArmyS, dice: Dice, events: list[Event]) 
                     roll,
                     "a new Supply Depot is pressed into service for 400 gold",
                     gold=-FORAGING_DEPOT_GOLD,
-                    ledger_reason=LEDGER_SUPPLY_DEPOT,
+                    ledger_reason=LedgerReason.SUPPLY_DEPOT,
                 )
             )
             return
@@ -354,7 +349,7 @@ def _create(
         army=army_id,
         province=number,
         gold=-cost,
-        ledger_reason=LEDGER_ARMY_CREATED,
+        ledger_reason=LedgerReason.ARMY_CREATED,
         data={"points": points},
     )
     if not _spend(kingdom, cost, f"Raising {name} ({points:,} points) in {province}", event, events):
@@ -400,7 +395,7 @@ def _upgrade(state: TurnState, kingdom: KingdomS, army_id: int, new_size: int, e
         army=army.id,
         province=army.province,
         gold=-added,
-        ledger_reason=LEDGER_ARMY_UPGRADED,
+        ledger_reason=LedgerReason.ARMY_UPGRADED,
         data={"from": army.size, "to": new_size, "experience_lost": army.experience if loses_experience else 0},
     )
     if not _spend(kingdom, added, f"The upgrade of {army.name} to {new_size:,} points", event, events):
@@ -435,7 +430,7 @@ def _buy_depot(state: TurnState, kingdom: KingdomS, army_id: int, events: list[E
         army=army.id,
         province=army.province,
         gold=-SUPPLY_DEPOT_GOLD,
-        ledger_reason=LEDGER_SUPPLY_DEPOT,
+        ledger_reason=LedgerReason.SUPPLY_DEPOT,
     )
     if _spend(kingdom, SUPPLY_DEPOT_GOLD, f"A supply depot for {army.name}", event, events):
         army.supply_depot = True
@@ -465,7 +460,7 @@ def _reinforce_garrison(state: TurnState, kingdom: KingdomS, number: int, events
         kingdom=kingdom.id,
         province=number,
         gold=-ELITE_DEFENSE_FORCE_GOLD,
-        ledger_reason=LEDGER_ELITE_DEFENSE_FORCE,
+        ledger_reason=LedgerReason.ELITE_DEFENSE_FORCE,
     )
     if _spend(kingdom, ELITE_DEFENSE_FORCE_GOLD, f"An Elite Defense Force for {province}", event, events):
         province.elite_defense = True

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from briternia.dice import Dice
+from kernel.dice import Dice
+from kernel.events import Event
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
 
 from ..sheets import (
@@ -20,7 +21,7 @@ from ..sheets import (
     SheetEntries,
     sheet_check,
 )
-from .state import ArmyS, Contact, Event, TurnState
+from .state import ArmyS, Contact, TurnState
 
 PHASE = "orders"
 RAZE_MOVE_NEEDS = 3  # Raze: after razing, a D6 of 3+ lets the army move

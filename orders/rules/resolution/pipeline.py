@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from briternia.dice import Dice
+from kernel.dice import Dice
+from kernel.events import Event
 
 from .battles import build_battles
 from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
 from .movement import execute_orders, normalise_orders
-from .state import BattleS, Contact, Event, TurnState
+from .state import BattleS, Contact, TurnState
 
 
 @dataclass(frozen=True)

@@ -94,22 +94,6 @@ class TurnState:
 
 
 @dataclass(frozen=True)
-class Event:
-    """Something that happened, with a stable code, the words for the report, and whom it concerns.
-    `gold` is a treasury movement of `kingdom` (a ledger row with reason `ledger_reason`)."""
-
-    phase: str
-    code: str
-    text: str
-    kingdom: int | None = None
-    army: int | None = None
-    province: int | None = None
-    gold: int = 0
-    ledger_reason: str = ""
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class SupportS:
     army: int
     kingdom: int
@@ -149,12 +133,3 @@ class Contact:
     attacker: int
     defender: int | None = None
     both_moved: bool = False
-
-
-# Ledger reasons (kingdoms.models.TreasuryEntry.Reason values) used by resolution events.
-LEDGER_TAXES = "taxes"
-LEDGER_IMPERIAL_TAXATION = "imperial-taxation"
-LEDGER_ARMY_CREATED = "army-created"
-LEDGER_ARMY_UPGRADED = "army-upgraded"
-LEDGER_SUPPLY_DEPOT = "supply-depot"
-LEDGER_ELITE_DEFENSE_FORCE = "elite-defense-force"

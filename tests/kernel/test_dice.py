@@ -2,7 +2,7 @@
 
 import pytest
 
-from briternia.dice import DiceScriptExhausted, ScriptedDice, SeededDice
+from kernel.dice import DiceScriptExhausted, ScriptedDice, SeededDice
 
 
 def test_same_seed_and_stream_give_the_same_rolls():

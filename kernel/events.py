@@ -1,0 +1,22 @@
+"""Events: what a phase of the turn did, the single source of every report (pure Python)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, with a stable code, the words for the report, and whom it concerns.
+    `gold` is a treasury movement of `kingdom` (a ledger row with reason `ledger_reason`)."""
+
+    phase: str
+    code: str
+    text: str
+    kingdom: int | None = None
+    army: int | None = None
+    province: int | None = None
+    gold: int = 0
+    ledger_reason: str = ""
+    data: dict[str, Any] = field(default_factory=dict)

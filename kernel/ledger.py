@@ -1,0 +1,21 @@
+"""Why gold moves in or out of a treasury: the ledger's reasons (kingdoms.models.TreasuryEntry.Reason
+stores the same values with their labels)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class LedgerReason(StrEnum):
+    STARTING_GOLD = "starting-gold"
+    TAXES = "taxes"
+    IMPERIAL_TAXATION = "imperial-taxation"
+    ARMY_CREATED = "army-created"
+    ARMY_UPGRADED = "army-upgraded"
+    SUPPLY_DEPOT = "supply-depot"
+    ELITE_DEFENSE_FORCE = "elite-defense-force"
+    LOOT = "loot"
+    VICTORY = "victory"
+    ALLIANCE = "alliance"
+    TRANSFER = "transfer"
+    ADJUSTMENT = "adjustment"
