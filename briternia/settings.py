@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "kingdoms",
     "orders",
     "battles",
+    "transfer",
 ]
 
 MIDDLEWARE = [

@@ -236,12 +236,13 @@ def test_the_aftermath_and_ruling_endpoints_are_the_organizer_s(
 
 
 def test_the_campaign_round_trips_with_sheets_rulings_and_the_aftermath(turn, k, battles):
-    """Export / import (kingdoms/services/transfer.py) carries the turn summary sheets (their
+    """Export / import (transfer/) carries the turn summary sheets (their
     casualties and lost characters by unit place), the organizer's ruling, the scenarios, and
     after the aftermath the results, looted provinces and veteran eligibility."""
     from battles.services.summaries import battle_rule
     from kingdoms.models import Character
-    from kingdoms.services.transfer import campaign_export, campaign_import
+    from transfer.export import campaign_export
+    from transfer.importer import campaign_import
 
     halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
     general = Character.objects.filter(kingdom=k["Ostland"], unit__army__name="1st Army").first()

@@ -1,5 +1,4 @@
-"""A campaign as one JSON document and back (kingdoms/services/transfer.py, export_campaign,
-import_campaign)."""
+"""A campaign as one JSON document and back (transfer/, export_campaign, import_campaign)."""
 
 import copy
 import json
@@ -27,8 +26,6 @@ from kingdoms.models import (
     TreasuryEntry,
     Unit,
 )
-from kingdoms.services import transfer
-from kingdoms.services.transfer import campaign_export, campaign_import
 from orders.models import (
     CampaignSchedule,
     DeadlineChange,
@@ -53,6 +50,9 @@ from orders.rules.sheets import (
 from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
+from transfer import schema
+from transfer.export import campaign_export
+from transfer.importer import campaign_import
 
 User = get_user_model()
 Neighbours = Province.neighbours.through
@@ -382,27 +382,27 @@ def test_every_field_of_the_models_is_in_the_document():
     """A field added to a model fails here until the document carries it."""
     carried_by_nesting = {"id", "campaign", "kingdom", "army", "unit", "turn", "sheet", "battle"}
     specs = {
-        Campaign: transfer.CAMPAIGN_KEYS,
-        Province: {**transfer.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
-        Kingdom: transfer.KINGDOM_KEYS,
-        TreasuryEntry: transfer.TREASURY_KEYS,
-        Army: transfer.ARMY_KEYS,
-        ArmyMovement: transfer.MOVEMENT_KEYS,
-        Unit: transfer.UNIT_KEYS,
-        Character: {**transfer.CHARACTER_KEYS, "kingdom": "named"},
-        ArmoryItem: transfer.ITEM_KEYS,
-        DiceRoll: transfer.DICE_KEYS,
-        CampaignSchedule: transfer.SCHEDULE_KEYS,
-        Turn: transfer.TURN_KEYS,
-        DeadlineChange: transfer.DEADLINE_CHANGE_KEYS,
-        OrderSheet: transfer.SHEET_KEYS,
-        OrderSubmission: transfer.SUBMISSION_KEYS,
-        OrdersReminder: transfer.REMINDER_KEYS,
-        TurnEvent: transfer.EVENT_KEYS,
-        Battle: transfer.BATTLE_KEYS,
-        BattleSupport: transfer.SUPPORT_KEYS,
-        TurnSummarySheet: transfer.SUMMARY_SHEET_KEYS,
-        ResultsReminder: transfer.REMINDER_KEYS,
+        Campaign: schema.CAMPAIGN_KEYS,
+        Province: {**schema.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
+        Kingdom: schema.KINGDOM_KEYS,
+        TreasuryEntry: schema.TREASURY_KEYS,
+        Army: schema.ARMY_KEYS,
+        ArmyMovement: schema.MOVEMENT_KEYS,
+        Unit: schema.UNIT_KEYS,
+        Character: {**schema.CHARACTER_KEYS, "kingdom": "named"},
+        ArmoryItem: schema.ITEM_KEYS,
+        DiceRoll: schema.DICE_KEYS,
+        CampaignSchedule: schema.SCHEDULE_KEYS,
+        Turn: schema.TURN_KEYS,
+        DeadlineChange: schema.DEADLINE_CHANGE_KEYS,
+        OrderSheet: schema.SHEET_KEYS,
+        OrderSubmission: schema.SUBMISSION_KEYS,
+        OrdersReminder: schema.REMINDER_KEYS,
+        TurnEvent: schema.EVENT_KEYS,
+        Battle: schema.BATTLE_KEYS,
+        BattleSupport: schema.SUPPORT_KEYS,
+        TurnSummarySheet: schema.SUMMARY_SHEET_KEYS,
+        ResultsReminder: schema.REMINDER_KEYS,
     }
     for model, keys in specs.items():
         fields = {f.name for f in [*model._meta.concrete_fields, *model._meta.many_to_many]}
@@ -704,7 +704,7 @@ def test_a_resolved_turn_round_trips_with_its_events_battles_and_supports(resolv
 def test_a_resolved_turn_is_in_the_document_by_name(resolved_campaign):
     document = campaign_export(campaign=resolved_campaign)
     (turn,) = document["turns"]
-    assert list(turn) == list(transfer.TURN_KEYS)
+    assert list(turn) == list(schema.TURN_KEYS)
     events = turn["events"]
     assert [e["sequence"] for e in events] == list(range(len(events)))  # in sequence order
     by_code = {}

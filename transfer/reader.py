@@ -1,0 +1,761 @@
+"""The import's first half: the document read into a plan of unsaved rows, every problem of a
+malformed document collected rather than stopping at the first, so whoever fixes the file sees
+them all at once. Reads the database (existing accounts), never writes."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from kingdoms.rules.tables import ArmyType
+from orders.rules.sheets import DISASTER_CHOICES
+
+from .campaign_models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Battle,
+    BattleSupport,
+    Campaign,
+    CampaignSchedule,
+    Character,
+    DeadlineChange,
+    DiceRoll,
+    Kingdom,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Province,
+    ResultsReminder,
+    TreasuryEntry,
+    Turn,
+    TurnEvent,
+    TurnSummarySheet,
+    Unit,
+    User,
+)
+from .kinds import Kind, is_int
+from .plan import ArmyPlan, BattlePlan, KingdomPlan, Plan, SheetPlan, TurnPlan
+from .references import (
+    EVENT_DATA_REFERENCES,
+    GUERRILLA_REFERENCES,
+    KINGDOM_ID,
+    REFERENCE_KINDS,
+    ListOf,
+    References,
+)
+from .schema import (
+    ARMY_FIELDS,
+    ARMY_KEYS,
+    BATTLE_FIELDS,
+    BATTLE_KEYS,
+    BATTLE_OPTIONAL_KEYS,
+    BEARER_KEYS,
+    CAMPAIGN_FIELDS,
+    CAMPAIGN_KEYS,
+    CASUALTY_KEYS,
+    CHARACTER_FIELDS,
+    CHARACTER_KEYS,
+    DEADLINE_CHANGE_FIELDS,
+    DEADLINE_CHANGE_KEYS,
+    DICE_FIELDS,
+    DICE_KEYS,
+    ENTRIES_KEYS,
+    ENTRY_SECTIONS,
+    EVENT_FIELDS,
+    EVENT_KEYS,
+    FORMAT,
+    ITEM_FIELDS,
+    ITEM_KEYS,
+    KINGDOM_FIELDS,
+    KINGDOM_KEYS,
+    MOVEMENT_FIELDS,
+    MOVEMENT_KEYS,
+    ORDER_KINDS,
+    PROVINCE_FIELDS,
+    PROVINCE_KEYS,
+    PROVINCE_OPTIONAL_KEYS,
+    READABLE_VERSIONS,
+    REMINDER_FIELDS,
+    REMINDER_KEYS,
+    RESULTS_REMINDER_FIELDS,
+    SCHEDULE_FIELDS,
+    SCHEDULE_KEYS,
+    SHEET_FIELDS,
+    SHEET_KEYS,
+    SUBMISSION_FIELDS,
+    SUBMISSION_KEYS,
+    SUMMARY_SHEET_FIELDS,
+    SUMMARY_SHEET_KEYS,
+    SUPPORT_FIELDS,
+    SUPPORT_KEYS,
+    TOP_KEYS,
+    TREASURY_FIELDS,
+    TREASURY_KEYS,
+    TURN_FIELDS,
+    TURN_KEYS,
+    TURN_OPTIONAL_KEYS,
+    UNIT_FIELDS,
+    UNIT_KEYS,
+    UNIT_OPTIONAL_KEYS,
+    USER_FIELDS,
+    USER_KEYS,
+    VERSION,
+    VERSION_1_TOP_KEYS,
+    time_fields,
+)
+
+
+def _label(where: str, data: Any, key: str) -> str:
+    """`where` with the natural key of the object found there, so a message names the thing."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if isinstance(value, str):
+        return f'{where} "{value}"'
+    if is_int(value):
+        return f"{where} ({key} {value})"
+    return where
+
+
+def _relations(model: type[models.Model]) -> set[str]:
+    return {f.name for f in model._meta.concrete_fields if f.is_relation}
+
+
+class Reader:
+    """Reads the document into a Plan, collecting every problem rather than stopping at the
+    first, so whoever fixes the file sees them all at once. Reads the database, never writes."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.plan = Plan()
+        # Characters' kingdoms and items' bearers may name any kingdom or army: resolved once
+        # every kingdom has been read.
+        self.character_kingdoms: list[tuple[str, Character, str]] = []
+        self.bearers: list[tuple[str, ArmoryItem, Any]] = []
+
+    def problem(self, where: str, message: str) -> None:
+        self.errors.append(f"{where}: {message}" if where else message)
+
+    def keys(
+        self, data: Any, where: str, spec: Mapping[str, Kind], *, optional: Collection[str] = ()
+    ) -> dict[str, Any] | None:
+        """The keys of `spec` found in `data` with the right JSON type (None if `data` is no object).
+
+        Missing (unless `optional`), mistyped and unknown keys are reported. An unknown key is
+        refused rather than ignored: a misspelt key would otherwise lose its value silently."""
+        if not isinstance(data, dict):
+            self.problem(where, f"expected an object, found {data!r:.40}.")
+            return None
+        found: dict[str, Any] = {}
+        for key, kind in spec.items():
+            if key not in data:
+                if key not in optional:
+                    self.problem(where, f'"{key}" is missing.')
+            elif data[key] is None and kind.nullable:
+                found[key] = None
+            elif not kind.accepts(data[key]):
+                self.problem(where, f'"{key}" should be {kind.label}, not {data[key]!r:.60}.')
+            else:
+                found[key] = kind.read(data[key])
+        for key in sorted(set(data) - set(spec)):
+            self.problem(where, f'unknown key "{key}".')
+        return found
+
+    def instance(
+        self, model: type[models.Model], values: dict[str, Any], names: list[str], where: str, **relations: Any
+    ) -> Any:
+        """An unsaved `model` row, checked by the model's own field validation (choices, lengths,
+        ranges, time zone names). Its times are taken from `values` too; `relations` are the
+        fields the reader resolves itself (references, translated values): not checked here."""
+        instance = model(**{name: values[name] for name in names if name in values}, **relations)
+        times = time_fields(model)
+        for name in sorted(times & set(values)):
+            setattr(instance, name, values[name])
+        # Keys already reported are not reported again.
+        exclude = (
+            _relations(model) | set(relations) | {name for name in names if name not in values} | (times - set(values))
+        )
+        # An empty JSON list is a value, not a blank field (a submission without warnings holds []);
+        # its JSON type is checked already.
+        exclude |= {
+            f.name
+            for f in model._meta.concrete_fields
+            if isinstance(f, models.JSONField) and values.get(f.name) in ([], {})
+        }
+        if model is User:
+            exclude.add("password")  # set unusable on import
+        try:
+            instance.clean_fields(exclude=exclude)
+        except ValidationError as error:
+            for name, messages in sorted(error.message_dict.items()):
+                for message in messages:
+                    self.problem(where, f'"{name}": {message}')
+        return instance
+
+    # -- the parts of the document, each read after those it can refer to --------------------
+
+    def document(self, document: Any) -> None:
+        if not isinstance(document, dict):
+            self.problem("The document", f"expected an object, found {document!r:.40}.")
+            return
+        # Nothing else is worth reading in a file that is not a campaign export of this version.
+        if document.get("format") != FORMAT:
+            found = f"is {document['format']!r}" if "format" in document else "is missing"
+            self.problem("", f"The document's format {found}: it should be {FORMAT!r} (a Briternia campaign export).")
+            return
+        version = document.get("version")
+        if not (is_int(version) and version in READABLE_VERSIONS):
+            found = f"is {version!r}" if "version" in document else "is missing"
+            readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+            self.problem("", f"The document's version {found}: this site reads versions {readable}.")
+            return
+        top = self.keys(document, "The document", TOP_KEYS if version == VERSION else VERSION_1_TOP_KEYS)
+        assert top is not None  # a dict, checked above
+        self.users(top.get("users", []))
+        self.campaign(top.get("campaign", {}))
+        self.provinces(top.get("provinces", []))
+        self.adjacency(top.get("adjacency", []))
+        self.kingdoms(top.get("kingdoms", []))
+        self.dice_rolls(top.get("dice_rolls", []))
+        self.schedule(top.get("schedule"))
+        self.turns(top.get("turns", []))
+        self.unreferenced_users()
+
+    def users(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            where = _label(f"users[{index}]", row, "username")
+            values = self.keys(row, where, USER_KEYS)
+            if values is None or "username" not in values:
+                continue
+            username = values["username"]
+            if username in self.plan.users:
+                self.problem(where, "the username appears twice.")
+                continue
+            existing = User.objects.filter(username=username).first()
+            if existing is not None:
+                # The same person on this site: their account is kept as it is.
+                self.plan.users[username] = existing
+                continue
+            user = self.instance(User, values, USER_FIELDS, where)
+            user.set_unusable_password()
+            self.plan.users[username] = user
+
+    def user(self, username: str, where: str) -> None:
+        if username not in self.plan.users:
+            self.problem(where, f'the user "{username}" is not among the document\'s users.')
+
+    def campaign(self, data: Any) -> None:
+        values = self.keys(data, "campaign", CAMPAIGN_KEYS)
+        if values is None:
+            return
+        self.plan.campaign = self.instance(Campaign, values, CAMPAIGN_FIELDS, "campaign")
+        if "organizer" in values:
+            self.plan.organizer = values["organizer"]
+            self.user(values["organizer"], "campaign / organizer")
+
+    def provinces(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            where = _label(f"provinces[{index}]", row, "number")
+            values = self.keys(row, where, PROVINCE_KEYS, optional=PROVINCE_OPTIONAL_KEYS)
+            if values is None or "number" not in values:
+                continue  # reported; without its number nothing can refer to it
+            number = values["number"]
+            province = self.instance(Province, values, PROVINCE_FIELDS, where, campaign=self.plan.campaign)
+            if province.razed is True and province.fortified is True:
+                self.problem(where, "a province cannot be both razed and fortified.")
+            if number in self.plan.provinces:
+                self.problem(where, f"province {number} appears twice.")
+                continue
+            self.plan.provinces[number] = province
+            controller = values.get("controller")
+            if controller is not None:
+                self.plan.controllers[number] = controller
+
+    def province(self, number: int | None, where: str) -> Province | None:
+        if number is not None and number not in self.plan.provinces:
+            self.problem(where, f"province {number} is not among the document's provinces.")
+        return None if number is None else self.plan.provinces.get(number)
+
+    def adjacency(self, rows: list[Any]) -> None:
+        for index, pair in enumerate(rows):
+            where = f"adjacency[{index}]"
+            if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(n) for n in pair)):
+                self.problem(where, f"expected a pair of province numbers, found {pair!r:.40}.")
+                continue
+            a, b = sorted(pair)
+            if a == b:
+                self.problem(where, f"province {a} cannot be its own neighbour.")
+            elif (a, b) in self.plan.adjacency:
+                self.problem(where, f"provinces {a} and {b} are listed as neighbours twice.")
+            elif self.province(a, where) is not None and self.province(b, where) is not None:
+                self.plan.adjacency.add((a, b))
+
+    def kingdoms(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            self.kingdom(row, f"kingdoms[{index}]")
+        ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
+        if len(ancient_dead) > 1:
+            self.problem("kingdoms", f"a campaign has one Ancient Dead kingdom, not {len(ancient_dead)}.")
+        for number, name in sorted(self.plan.controllers.items()):
+            if name not in self.plan.kingdoms:
+                self.problem(f"province {number} / controller", f'there is no kingdom called "{name}".')
+        living_warlords: dict[str, int] = {}
+        for where, character, name in self.character_kingdoms:
+            if name not in self.plan.kingdoms:
+                self.problem(where, f'there is no kingdom called "{name}".')
+                continue
+            character.kingdom = self.plan.kingdoms[name].kingdom
+            if character.role == Character.Role.WARLORD and character.alive is True:
+                living_warlords[name] = living_warlords.get(name, 0) + 1
+        for name, count in sorted(living_warlords.items()):
+            if count > 1:
+                self.problem(f'kingdom "{name}"', f"a kingdom has one living Warlord, not {count}.")
+        for where, item, reference in self.bearers:
+            item.bearer = self.bearer(reference, where)
+
+    def kingdom(self, data: Any, where: str) -> None:
+        where = _label(where, data, "name")
+        values = self.keys(data, where, KINGDOM_KEYS)
+        if values is None or "name" not in values:
+            return
+        name = values["name"]
+        kingdom = self.instance(
+            Kingdom,
+            values,
+            KINGDOM_FIELDS,
+            where,
+            campaign=self.plan.campaign,
+            capitol=self.province(values.get("capitol"), f"{where} / capitol"),
+        )
+        if name in self.plan.kingdoms:
+            self.problem(where, f'there are two kingdoms called "{name}".')
+            return
+        players = values.get("players", [])
+        for username in players:
+            self.user(username, f"{where} / players")
+        if len(set(players)) != len(players):
+            self.problem(f"{where} / players", "a player is listed twice.")
+        plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
+        for index, row in enumerate(values.get("treasury", [])):
+            row_where = f"{where} / treasury[{index}]"
+            row_values = self.keys(row, row_where, TREASURY_KEYS)
+            if row_values is not None:
+                entry = self.instance(TreasuryEntry, row_values, TREASURY_FIELDS, row_where, kingdom=kingdom)
+                plan.treasury.append(entry)
+        for index, row in enumerate(values.get("armies", [])):
+            self.army(plan, row, f"{where} / armies[{index}]")
+        armory_names: list[str] = []
+        for index, row in enumerate(values.get("armory", [])):
+            row_where = f"{where} / armory[{index}]"
+            row_values = self.keys(row, row_where, ITEM_KEYS)
+            if row_values is None:
+                continue
+            item = self.instance(ArmoryItem, row_values, ITEM_FIELDS, row_where, kingdom=kingdom)
+            plan.armory.append(item)
+            if row_values.get("bearer") is not None:
+                self.bearers.append((f"{row_where} / bearer", item, row_values["bearer"]))
+            if item.common is False and isinstance(item.name, str):
+                # The database keeps one of each magic item per kingdom, whatever the case.
+                if item.name.lower() in armory_names:
+                    self.problem(row_where, f'the magic item "{item.name}" is already in the armory.')
+                armory_names.append(item.name.lower())
+
+    def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
+        where = _label(where, data, "name")
+        values = self.keys(data, where, ARMY_KEYS)
+        if values is None or "name" not in values:
+            return
+        name = values["name"]
+        army = self.instance(
+            Army,
+            values,
+            ARMY_FIELDS,
+            where,
+            kingdom=kingdom.kingdom,
+            province=self.province(values.get("province"), where),
+        )
+        if name in kingdom.armies:
+            self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')
+            return
+        plan = kingdom.armies[name] = ArmyPlan(army=army)
+        steps: set[tuple[Any, Any]] = set()
+        for index, row in enumerate(values.get("movements", [])):
+            row_where = f"{where} / movements[{index}]"
+            row_values = self.keys(row, row_where, MOVEMENT_KEYS)
+            if row_values is None:
+                continue
+            province = self.province(row_values.get("province"), row_where)
+            movement = self.instance(ArmyMovement, row_values, MOVEMENT_FIELDS, row_where, army=army, province=province)
+            step = (row_values.get("turn"), row_values.get("step"))
+            if step in steps:
+                self.problem(row_where, f"turn {step[0]} step {step[1]} appears twice.")
+            steps.add(step)
+            plan.movements.append(movement)
+        for index, row in enumerate(values.get("units", [])):
+            self.unit(plan, row, f"{where} / units[{index}]")
+
+    def unit(self, army: ArmyPlan, data: Any, where: str) -> None:
+        where = _label(where, data, "name")
+        values = self.keys(data, where, UNIT_KEYS, optional=UNIT_OPTIONAL_KEYS)
+        # A unit that cannot be read still holds its place: bearers refer to units by place.
+        unit = (
+            Unit(army=army.army) if values is None else self.instance(Unit, values, UNIT_FIELDS, where, army=army.army)
+        )
+        army.units.append(unit)
+        if values is None:
+            return
+        if is_int(unit.veteran_level) and unit.veteran_level > 3:
+            self.problem(where, "the veteran level is at most 3.")
+        if values.get("character") is None:
+            return
+        where = f"{where} / character"
+        character_values = self.keys(values["character"], where, CHARACTER_KEYS)
+        if character_values is None:
+            return
+        character = self.instance(Character, character_values, CHARACTER_FIELDS, where, unit=unit)
+        army.characters.append(character)
+        if "kingdom" in character_values:
+            self.character_kingdoms.append((where, character, character_values["kingdom"]))
+
+    def army_by_key(self, kingdom: Any, army: Any, where: str) -> ArmyPlan | None:
+        plan = self.plan.kingdoms.get(kingdom) if isinstance(kingdom, str) else None
+        found = plan.armies.get(army) if plan is not None and isinstance(army, str) else None
+        if found is None:
+            self.problem(where, f"there is no army {army!r:.40} of the kingdom {kingdom!r:.40}.")
+        return found
+
+    def bearer(self, reference: Any, where: str) -> Unit | None:
+        values = self.keys(reference, where, BEARER_KEYS)
+        if values is None or len(values) != len(BEARER_KEYS):
+            return None
+        army = self.army_by_key(values["kingdom"], values["army"], where)
+        if army is None:
+            return None
+        place = values["unit"]
+        if not 0 <= place < len(army.units):
+            self.problem(where, f"{values['army']} has no unit at place {place} (it has {len(army.units)} units).")
+            return None
+        return army.units[place]
+
+    def dice_rolls(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            where = f"dice_rolls[{index}]"
+            values = self.keys(row, where, DICE_KEYS)
+            if values is None:
+                continue
+            roll = self.instance(DiceRoll, values, DICE_FIELDS, where, campaign=self.plan.campaign)
+            kingdoms = values.get("kingdoms", [])
+            for name in kingdoms:
+                if name not in self.plan.kingdoms:
+                    self.problem(f"{where} / kingdoms", f'there is no kingdom called "{name}".')
+            armies: list[tuple[str, str]] = []
+            for key in values.get("armies", []):
+                if not (isinstance(key, list) and len(key) == 2):
+                    self.problem(f"{where} / armies", f"expected [kingdom, army], found {key!r:.40}.")
+                elif self.army_by_key(key[0], key[1], f"{where} / armies") is not None:
+                    armies.append((key[0], key[1]))
+            self.plan.dice_rolls.append((roll, kingdoms, armies))
+
+    # -- the orders app: the schedule and the turns ------------------------------------------
+
+    def schedule(self, data: Any) -> None:
+        if data is None:
+            return  # the campaign has none yet: the orders app makes the rulebook's on first use
+        values = self.keys(data, "schedule", SCHEDULE_KEYS)
+        if values is not None:
+            self.plan.schedule = self.instance(
+                CampaignSchedule, values, SCHEDULE_FIELDS, "schedule", campaign=self.plan.campaign
+            )
+
+    def kingdom_named(self, name: Any, where: str) -> Kingdom | None:
+        if name is None:
+            return None  # missing: reported already
+        if name not in self.plan.kingdoms:
+            self.problem(where, f'there is no kingdom called "{name}".')
+            return None
+        return self.plan.kingdoms[name].kingdom
+
+    def actor(self, username: str | None, where: str) -> Any:
+        """The user who did something, or None."""
+        if username is None:
+            return None
+        self.user(username, where)
+        self.plan.actors.add(username)
+        return self.plan.users.get(username)
+
+    def turns(self, rows: list[Any]) -> None:
+        numbers: set[int] = set()
+        for index, row in enumerate(rows):
+            where = _label(f"turns[{index}]", row, "number")
+            values = self.keys(row, where, TURN_KEYS, optional=TURN_OPTIONAL_KEYS)
+            if values is None:
+                continue
+            turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
+            if "number" in values:
+                if values["number"] in numbers:
+                    self.problem(where, f"turn {values['number']} appears twice.")
+                numbers.add(values["number"])
+            orders, results = values.get("orders_deadline"), values.get("results_deadline")
+            if orders is not None and results is not None and results <= orders:
+                self.problem(where, "the results deadline must come after the orders deadline.")
+            plan = TurnPlan(turn=turn)
+            self.plan.turns.append(plan)
+            for change_index, change_row in enumerate(values.get("deadline_changes", [])):
+                row_where = f"{where} / deadline_changes[{change_index}]"
+                change_values = self.keys(change_row, row_where, DEADLINE_CHANGE_KEYS)
+                if change_values is not None:
+                    changed_by = self.actor(change_values.get("changed_by"), f"{row_where} / changed_by")
+                    plan.changes.append(
+                        self.instance(
+                            DeadlineChange,
+                            change_values,
+                            DEADLINE_CHANGE_FIELDS,
+                            row_where,
+                            turn=turn,
+                            changed_by=changed_by,
+                        )
+                    )
+            sheet_kingdoms: set[str] = set()
+            for sheet_index, sheet_row in enumerate(values.get("sheets", [])):
+                self.sheet(plan, sheet_row, f"{where} / sheets[{sheet_index}]", sheet_kingdoms)
+            reminded: set[str] = set()
+            for reminder_index, reminder_row in enumerate(values.get("reminders", [])):
+                row_where = _label(f"{where} / reminders[{reminder_index}]", reminder_row, "kingdom")
+                reminder_values = self.keys(reminder_row, row_where, REMINDER_KEYS)
+                if reminder_values is None:
+                    continue
+                name = reminder_values.get("kingdom")
+                kingdom = self.kingdom_named(name, row_where)
+                if kingdom is not None:
+                    if kingdom.name in reminded:
+                        self.problem(row_where, f"{name} is reminded twice for this turn.")
+                    reminded.add(kingdom.name)
+                plan.reminders.append(
+                    self.instance(
+                        OrdersReminder, reminder_values, REMINDER_FIELDS, row_where, turn=turn, kingdom=kingdom
+                    )
+                )
+            for reminder_index, reminder_row in enumerate(values.get("results_reminders", [])):
+                row_where = _label(f"{where} / results_reminders[{reminder_index}]", reminder_row, "kingdom")
+                reminder_values = self.keys(reminder_row, row_where, REMINDER_KEYS)
+                if reminder_values is not None:
+                    plan.results_reminders.append(
+                        self.instance(
+                            ResultsReminder,
+                            reminder_values,
+                            RESULTS_REMINDER_FIELDS,
+                            row_where,
+                            turn=turn,
+                            kingdom=self.kingdom_named(reminder_values.get("kingdom"), row_where),
+                        )
+                    )
+            self.events(plan, values.get("events", []), where)
+            for battle_index, battle_row in enumerate(values.get("battles", [])):
+                self.battle(plan, battle_row, f"{where} / battles[{battle_index}]")
+
+    def army_named(self, key: list[str] | None, where: str) -> Army | None:
+        """The army of an army key already checked for its shape (None: null, or missing)."""
+        if key is None:
+            return None
+        found = self.army_by_key(key[0], key[1], where)
+        return None if found is None else found.army
+
+    def references(self, data: dict[str, Any], references: References, where: str) -> None:
+        """Check the values of stored JSON that stand for ids: each names a kingdom or an army of
+        the document, or is null. The rest of the JSON is kept as it is."""
+        for key, reference in references.items():
+            value = data.get(key)
+            if value is None:
+                continue
+            if isinstance(reference, ListOf):
+                if not isinstance(value, list):
+                    self.problem(where, f'"{key}" should be a list or null, not {value!r:.60}.')
+                    continue
+                for index, item in enumerate(value):
+                    if isinstance(item, dict):
+                        self.references(item, reference.references, f"{where} / {key}[{index}]")
+                    else:
+                        self.problem(f"{where} / {key}[{index}]", f"expected an object, found {item!r:.40}.")
+                continue
+            kind = REFERENCE_KINDS[reference]
+            if not kind.accepts(value):
+                self.problem(where, f'"{key}" should be {kind.or_null().label}, not {value!r:.60}.')
+            elif reference == KINGDOM_ID:
+                self.kingdom_named(value, f"{where} / {key}")
+            else:
+                self.army_named(value, f"{where} / {key}")
+
+    def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
+        previous: int | None = None
+        for index, row in enumerate(rows):
+            row_where = _label(f"{where} / events[{index}]", row, "code")
+            values = self.keys(row, row_where, EVENT_KEYS)
+            if values is None:
+                continue
+            sequence = values.get("sequence")
+            if sequence is not None:
+                if previous is not None and sequence <= previous:
+                    self.problem(
+                        row_where,
+                        f"sequence {sequence} should come after {previous}: "
+                        "the events are listed in sequence order, each sequence once.",
+                    )
+                previous = sequence
+            data = values.get("data", {})
+            self.references(data, EVENT_DATA_REFERENCES.get(values.get("code", ""), {}), f"{row_where} / data")
+            event = self.instance(
+                TurnEvent,
+                values,
+                EVENT_FIELDS,
+                row_where,
+                turn=turn.turn,
+                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
+                army=self.army_named(values.get("army"), row_where),
+                data={},
+            )
+            turn.events.append((event, data))
+
+    def battle(self, turn: TurnPlan, data: Any, where: str) -> None:
+        where = _label(where, data, "province")
+        values = self.keys(data, where, BATTLE_KEYS, optional=BATTLE_OPTIONAL_KEYS)
+        if values is None:
+            return
+        guerrilla = values.get("guerrilla")
+        if guerrilla is not None:
+            self.references(guerrilla, GUERRILLA_REFERENCES, f"{where} / guerrilla")
+        battle = self.instance(
+            Battle,
+            values,
+            BATTLE_FIELDS,
+            where,
+            turn=turn.turn,
+            province=self.province(values.get("province"), where),
+            attacker_kingdom=self.kingdom_named(values.get("attacker_kingdom"), f"{where} / attacker_kingdom"),
+            attacker_army=self.army_named(values.get("attacker_army"), f"{where} / attacker_army"),
+            defender_kingdom=self.kingdom_named(values.get("defender_kingdom"), f"{where} / defender_kingdom"),
+            defender_army=self.army_named(values.get("defender_army"), f"{where} / defender_army"),
+            guerrilla=None,
+            ruled_by=self.actor(values.get("ruled_by"), f"{where} / ruled_by"),
+        )
+        plan = BattlePlan(battle=battle, guerrilla=guerrilla)
+        turn.battles.append(plan)
+        for index, row in enumerate(values.get("summary_sheets", [])):
+            self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
+        for index, row in enumerate(values.get("supports", [])):
+            row_where = f"{where} / supports[{index}]"
+            row_values = self.keys(row, row_where, SUPPORT_KEYS)
+            if row_values is None:
+                continue
+            plan.supports.append(
+                self.instance(
+                    BattleSupport,
+                    row_values,
+                    SUPPORT_FIELDS,
+                    row_where,
+                    battle=battle,
+                    army=self.army_named(row_values.get("army"), row_where),
+                    kingdom=self.kingdom_named(row_values.get("kingdom"), row_where),
+                )
+            )
+
+    def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
+        where = _label(where, data, "kingdom")
+        values = self.keys(data, where, SUMMARY_SHEET_KEYS)
+        if values is None:
+            return
+        casualties: list[tuple[Unit, dict[str, Any]]] = []
+        for index, row in enumerate(values.get("casualties", [])):
+            row_where = f"{where} / casualties[{index}]"
+            row_values = self.keys(row, row_where, CASUALTY_KEYS)
+            if row_values is None or "unit" not in row_values:
+                continue
+            unit = self.bearer(row_values["unit"], f"{row_where} / unit")
+            if unit is not None:
+                casualties.append((unit, {k: v for k, v in row_values.items() if k != "unit"}))
+        characters: list[Unit] = []
+        for index, reference in enumerate(values.get("characters_lost", [])):
+            unit = self.bearer(reference, f"{where} / characters_lost[{index}]")
+            if unit is not None:
+                characters.append(unit)
+        sheet = self.instance(
+            TurnSummarySheet,
+            values,
+            SUMMARY_SHEET_FIELDS,
+            where,
+            battle=battle.battle,
+            kingdom=self.kingdom_named(values.get("kingdom"), where),
+            entered_by=self.actor(values.get("entered_by"), f"{where} / entered_by"),
+            casualties=[],
+            characters_lost=[],
+        )
+        battle.sheets.append((sheet, casualties, characters))
+
+    def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
+        where = _label(where, data, "kingdom")
+        values = self.keys(data, where, SHEET_KEYS)
+        if values is None:
+            return
+        name = values.get("kingdom")
+        kingdom = self.kingdom_named(name, where)
+        if kingdom is not None:
+            if kingdom.name in kingdoms:
+                self.problem(where, f"{name} has two order sheets for this turn.")
+            kingdoms.add(kingdom.name)
+        sheet = self.instance(OrderSheet, values, SHEET_FIELDS, where, turn=turn.turn, kingdom=kingdom, entries={})
+        plan = SheetPlan(sheet=sheet, entries=self.entries(values.get("entries"), f"{where} / entries"))
+        turn.sheets.append(plan)
+        for index, row in enumerate(values.get("submissions", [])):
+            row_where = f"{where} / submissions[{index}]"
+            row_values = self.keys(row, row_where, SUBMISSION_KEYS)
+            if row_values is None:
+                continue
+            submitted_by = self.actor(row_values.get("submitted_by"), f"{row_where} / submitted_by")
+            submission = self.instance(
+                OrderSubmission,
+                row_values,
+                SUBMISSION_FIELDS,
+                row_where,
+                sheet=sheet,
+                submitted_by=submitted_by,
+                entries={},
+            )
+            plan.submissions.append((submission, self.entries(row_values.get("entries"), f"{row_where} / entries")))
+
+    def entries(self, data: Any, where: str) -> dict[str, Any]:
+        """Sheet entries as orders/entries.py writes them, every army key naming an army of the
+        document. Province numbers are not checked: a draft may hold any, as the site allows."""
+        if data is None:
+            return {}  # missing: reported already
+        values = self.keys(data, where, ENTRIES_KEYS, optional=ENTRIES_KEYS)
+        if values is None:
+            return {}
+        for section, spec in ENTRY_SECTIONS.items():
+            for index, item in enumerate(values.get(section, [])):
+                item_where = f"{where} / {section}[{index}]"
+                item_values = self.keys(item, item_where, spec)
+                if item_values is None:
+                    continue
+                if "army" in item_values:
+                    kingdom_name, army_name = item_values["army"]
+                    self.army_by_key(kingdom_name, army_name, item_where)
+                kind = item_values.get("kind", ORDER_KINDS[0])
+                if kind not in ORDER_KINDS:
+                    self.problem(item_where, f'"kind" should be one of {", ".join(ORDER_KINDS)}, not {kind!r:.40}.')
+                choice = item_values.get("disaster_choice", DISASTER_CHOICES[0])
+                if choice not in DISASTER_CHOICES:
+                    self.problem(
+                        item_where,
+                        f'"disaster_choice" should be one of {", ".join(DISASTER_CHOICES)}, not {choice!r:.40}.',
+                    )
+        return values  # written only when nothing was reported: then all of `data`
+
+    def unreferenced_users(self) -> None:
+        used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}
+        for username in sorted(set(self.plan.users) - used - self.plan.actors):
+            # Importing them would only create stray accounts.
+            self.problem(
+                f'users "{username}"',
+                "neither the organizer nor a player of any kingdom, nor named by a turn.",
+            )
