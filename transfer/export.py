@@ -30,15 +30,25 @@ from .campaign_models import (
     OrdersReminder,
     OrderSubmission,
     Province,
+    ReportEmail,
     ResultsReminder,
     Turn,
     TurnEvent,
+    TurnMap,
+    TurnReport,
     TurnSummarySheet,
     Unit,
     User,
 )
-from .kinds import Kind, is_int, time_text
-from .references import EVENT_DATA_REFERENCES, GUERRILLA_REFERENCES, KINGDOM_ID, References, translated
+from .kinds import Kind, bytes_text, is_int, time_text
+from .references import (
+    EVENT_DATA_REFERENCES,
+    GUERRILLA_REFERENCES,
+    KINGDOM_ID,
+    SNAPSHOT_REFERENCES,
+    References,
+    translated,
+)
 from .schema import (
     ARMY_FIELDS,
     ARMY_KEYS,
@@ -52,6 +62,8 @@ from .schema import (
     DEADLINE_CHANGE_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
+    EMAIL_FIELDS,
+    EMAIL_KEYS,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
@@ -60,12 +72,18 @@ from .schema import (
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
+    MAP_FIELDS,
+    MAP_KEYS,
     MOVEMENT_FIELDS,
     MOVEMENT_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     REMINDER_FIELDS,
     REMINDER_KEYS,
+    REPORT_FIELDS,
+    REPORT_KEYS,
+    REPORT_PREFERENCES_FIELDS,
+    REPORT_PREFERENCES_KEYS,
     RESULTS_REMINDER_FIELDS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
@@ -87,10 +105,12 @@ from .schema import (
     USER_FIELDS,
     USER_KEYS,
     VERSION,
-    time_fields,
+    text_fields,
 )
 
 M = TypeVar("M", bound=models.Model)
+# A turn's battles in the document: by province, ties broken by creation.
+_BATTLE_ORDER = ("turn_id", "province__number", "id")
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -117,6 +137,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "dice_rolls": _dice_rolls_section(campaign, names),
         "schedule": _schedule_section(campaign),
         "turns": _turns_section(campaign, names),
+        "emails": _emails_section(campaign, names),
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -126,12 +147,18 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
 
 
 def _row(keys: Mapping[str, Kind], fields: list[str], instance: models.Model, **others: Any) -> dict[str, Any]:
-    """One object of the document: `instance`'s plain `fields`, its times as ISO text, and the
-    `others` (references by natural key, child lists), in the order of `keys`, the spec the
+    """One object of the document: `instance`'s plain `fields`, its times and bytes as text, and
+    the `others` (references by natural key, child lists), in the order of `keys`, the spec the
     import reads."""
-    times = {name: time_text(getattr(instance, name)) for name in time_fields(type(instance)) if name in keys}
-    values = {**{name: getattr(instance, name) for name in fields}, **times, **others}
+    texts = {name: _as_text(getattr(instance, name)) for name in text_fields(type(instance)) if name in keys}
+    values = {**{name: getattr(instance, name) for name in fields}, **texts, **others}
     return {key: values[key] for key in keys}
+
+
+def _as_text(value: Any) -> str | None:
+    if isinstance(value, bytes | memoryview):
+        return bytes_text(value)
+    return time_text(value)
 
 
 def _grouped(rows: Iterable[M], parent: str) -> dict[int, list[M]]:
@@ -164,13 +191,15 @@ def _username(user: Any) -> str | None:
 @dataclass(frozen=True)
 class _Names:
     """How the document names what a row refers to: provinces by number, kingdoms by name,
-    armies by [kingdom name, army name], units by {kingdom, army, unit: place in the army's list}."""
+    armies by [kingdom name, army name], units by {kingdom, army, unit: place in the army's list},
+    battles by their place in their turn's list."""
 
     province_number: dict[int, int]
     kingdom_name: dict[int, str]
     army_key: dict[int, list[str]]
     unit_key: dict[int, dict[str, Any]]
     unit_of_character: dict[int, int]
+    battle_place: dict[int, int]
 
     def province(self, province_id: int | None, what: str) -> int | None:
         return None if province_id is None else _inside(self.province_number, province_id, what)
@@ -183,6 +212,9 @@ class _Names:
 
     def unit(self, unit_id: int, what: str) -> dict[str, Any]:
         return _inside(self.unit_key, unit_id, what)
+
+    def battle(self, battle_id: int | None, what: str) -> int | None:
+        return None if battle_id is None else _inside(self.battle_place, battle_id, what)
 
     def with_names(self, data: Any, references: References, what: str) -> Any:
         """Stored JSON with names for the ids under `references`' keys; the rest as it is."""
@@ -236,7 +268,19 @@ def _names(campaign: Campaign) -> _Names:
         army_key=army_key,
         unit_key=unit_key,
         unit_of_character=dict(Character.objects.filter(kingdom__campaign=campaign).values_list("id", "unit_id")),
+        battle_place=_battle_places(campaign),
     )
+
+
+def _battle_places(campaign: Campaign) -> dict[int, int]:
+    """Each battle's place in its turn's "battles" list (in the order _turn_rows reads them)."""
+    places: dict[int, int] = {}
+    counts: dict[int, int] = {}
+    for battle_id, turn_id in (
+        Battle.objects.filter(turn__campaign=campaign).order_by(*_BATTLE_ORDER).values_list("id", "turn_id")
+    ):
+        places[battle_id] = counts[turn_id] = counts.get(turn_id, -1) + 1
+    return places
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,7 +289,8 @@ def _names(campaign: Campaign) -> _Names:
 
 def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     """The organizer, the players, and whoever a row of the campaign names (a staff member who
-    changed a deadline, who entered a sheet, ruled a battle...), by username."""
+    changed a deadline, who entered a sheet, ruled a battle, was sent a report...), by username,
+    each with their report preferences: a user's own settings, which travel with the account."""
     turns = {"turn__campaign": campaign}
     ids = {campaign.organizer_id}
     ids |= set(Kingdom.players.through.objects.filter(kingdom__campaign=campaign).values_list("user_id", flat=True))
@@ -253,8 +298,17 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
     ids |= set(TurnSummarySheet.objects.filter(battle__turn__campaign=campaign).values_list("entered_by_id", flat=True))
-    users = sorted(User.objects.filter(pk__in=ids - {None}), key=lambda user: user.username)
-    return [_row(USER_KEYS, USER_FIELDS, user) for user in users]
+    ids |= set(ReportEmail.objects.filter(report__turn__campaign=campaign).values_list("user_id", flat=True))
+    users = User.objects.filter(pk__in=ids - {None}).select_related("report_preferences")
+    return [
+        _row(USER_KEYS, USER_FIELDS, user, report_preferences=_preferences_row(user))
+        for user in sorted(users, key=lambda user: user.username)
+    ]
+
+
+def _preferences_row(user: Any) -> dict[str, Any] | None:
+    preferences = getattr(user, "report_preferences", None)  # none until the user sets them
+    return None if preferences is None else _row(REPORT_PREFERENCES_KEYS, REPORT_PREFERENCES_FIELDS, preferences)
 
 
 def _provinces_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
@@ -377,6 +431,8 @@ class _TurnRows:
     supports: dict[int, list[BattleSupport]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
     results_reminders: dict[int, list[ResultsReminder]]
+    maps: dict[int, TurnMap]
+    reports: dict[int, list[TurnReport]]
 
 
 def _turn_rows(campaign: Campaign) -> _TurnRows:
@@ -395,10 +451,7 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
         ),
         reminders=_grouped(OrdersReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
         events=_grouped(TurnEvent.objects.filter(**turns).order_by("turn_id", "sequence", "id"), "turn_id"),
-        battles=_grouped(
-            Battle.objects.filter(**turns).select_related("ruled_by").order_by("turn_id", "province__number", "id"),
-            "turn_id",
-        ),
+        battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
         supports=_grouped(
             BattleSupport.objects.filter(battle__turn__campaign=campaign).order_by("battle_id", "id"), "battle_id"
         ),
@@ -411,6 +464,8 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
         results_reminders=_grouped(
             ResultsReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"
         ),
+        maps={turn_map.turn_id: turn_map for turn_map in TurnMap.objects.filter(**turns)},
+        reports=_grouped(TurnReport.objects.filter(**turns).order_by("turn_id", "id"), "turn_id"),
     )
 
 
@@ -448,6 +503,11 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
                 kingdom=names.kingdom(reminder.kingdom_id, f"a results reminder of turn {turn.number}"),
             )
             for reminder in rows.results_reminders.get(turn.id, [])
+        ],
+        map=None if turn.id not in rows.maps else _row(MAP_KEYS, MAP_FIELDS, rows.maps[turn.id]),
+        reports=[
+            _report_row(report, turn, names)
+            for report in sorted(rows.reports.get(turn.id, []), key=lambda r: _report_order(r, names))
         ],
     )
 
@@ -530,3 +590,56 @@ def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names)
         ],
         characters_lost=[names.unit(_id_inside(names.unit_of_character, c, what), what) for c in sheet.characters_lost],
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# What the reports made of each turn, and the emails that sent them
+
+
+def _report_order(report: TurnReport, names: _Names) -> tuple[Any, ...]:
+    """Reports in a turn: by kind, then kingdom, then battle (ties broken by creation)."""
+    return (report.kind, report.kingdom_id or 0, names.battle_place.get(report.battle_id or 0, -1), report.id)
+
+
+def _report_row(report: TurnReport, turn: Turn, names: _Names) -> dict[str, Any]:
+    what = f"the {report.kind} report of turn {turn.number}"
+    return _row(
+        REPORT_KEYS,
+        REPORT_FIELDS,
+        report,
+        kingdom=names.kingdom(report.kingdom_id, what),
+        battle=names.battle(report.battle_id, what),
+        snapshot=names.with_names(report.snapshot, SNAPSHOT_REFERENCES, f"the snapshot of {what}"),
+    )
+
+
+def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    """Every email row of the campaign, each naming what it sends by natural key. For now the
+    reports' emails (ReportEmail), naming their report as the turn's "reports" list does; another
+    kind of email row is exported here too, with the key that names its subject."""
+    reports = {
+        report_id: (number, kind, kingdom_id, battle_id)
+        for report_id, number, kind, kingdom_id, battle_id in TurnReport.objects.filter(
+            turn__campaign=campaign
+        ).values_list("id", "turn__number", "kind", "kingdom_id", "battle_id")
+    }
+
+    def report_key(email: ReportEmail) -> dict[str, Any]:
+        number, kind, kingdom_id, battle_id = reports[email.report_id]
+        what = f"the email of the {kind} report of turn {number} to {email.to}"
+        return {
+            "turn": number,
+            "kind": kind,
+            "kingdom": names.kingdom(kingdom_id, what),
+            "battle": names.battle(battle_id, what),
+        }
+
+    def order(email: ReportEmail) -> tuple[Any, ...]:
+        number, kind, kingdom_id, battle_id = reports[email.report_id]
+        return (number, kind, kingdom_id or 0, names.battle_place.get(battle_id or 0, -1), email.to, email.id)
+
+    emails = ReportEmail.objects.filter(report__turn__campaign=campaign).select_related("user")
+    return [
+        _row(EMAIL_KEYS, EMAIL_FIELDS, email, report=report_key(email), user=_username(email.user))
+        for email in sorted(emails, key=order)
+    ]

@@ -1,8 +1,10 @@
 """The JSON types a key of the document may hold: each with the check the import makes and the
-reading of the JSON value into the field's value; and the text the export writes for times."""
+reading of the JSON value into the field's value; and the text the export writes for times and bytes."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time
@@ -36,6 +38,16 @@ def _is_timestamp(value: Any) -> bool:
     return parsed.tzinfo is not None  # a naive time would be read in the server's zone
 
 
+def _is_base64(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
 def _is_time_of_day(value: Any) -> bool:
     if not isinstance(value, str):
         return False
@@ -48,6 +60,7 @@ def _is_time_of_day(value: Any) -> bool:
 
 STR = Kind("a string", lambda v: isinstance(v, str))
 INT = Kind("an integer", is_int)
+NUMBER = Kind("a number", lambda v: is_int(v) or isinstance(v, float), read=float)
 BOOL = Kind("true or false", lambda v: isinstance(v, bool))
 LIST = Kind("a list", lambda v: isinstance(v, list))
 OBJECT = Kind("an object", lambda v: isinstance(v, dict))
@@ -55,6 +68,7 @@ TIMESTAMP = Kind("an ISO 8601 time with its UTC offset", _is_timestamp, read=dat
 INT_LIST = Kind("a list of integers", lambda v: isinstance(v, list) and all(is_int(x) for x in v))
 STR_LIST = Kind("a list of strings", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v))
 TIME_OF_DAY = Kind("a time of day (HH:MM:SS)", _is_time_of_day, read=time.fromisoformat)
+BASE64 = Kind("base64 text", _is_base64, read=lambda v: base64.b64decode(v, validate=True))
 ARMY_KEY = Kind(
     "[kingdom name, army name]", lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
 )
@@ -69,3 +83,8 @@ def time_text(value: datetime | time | None) -> str | None:
     if value is None:
         return None
     return timestamp_text(value) if isinstance(value, datetime) else value.isoformat()
+
+
+def bytes_text(value: bytes | memoryview | None) -> str | None:
+    """Bytes as base64 text (PostgreSQL returns a BinaryField as a memoryview, SQLite as bytes)."""
+    return None if value is None else base64.b64encode(bytes(value)).decode("ascii")

@@ -22,10 +22,14 @@ from .campaign_models import (
     OrdersReminder,
     OrderSubmission,
     Province,
+    ReportEmail,
+    ReportPreferences,
     ResultsReminder,
     TreasuryEntry,
     Turn,
     TurnEvent,
+    TurnMap,
+    TurnReport,
     TurnSummarySheet,
     Unit,
 )
@@ -65,6 +69,12 @@ class BattlePlan:
 
 
 @dataclass
+class ReportPlan:
+    report: TurnReport
+    snapshot: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
+
+
+@dataclass
 class TurnPlan:
     turn: Turn
     changes: list[DeadlineChange] = field(default_factory=list)
@@ -73,7 +83,11 @@ class TurnPlan:
     # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
     events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
     battles: list[BattlePlan] = field(default_factory=list)
+    # Each battle of the document's list at its place, None where it could not be read (reported).
+    battle_places: list[BattlePlan | None] = field(default_factory=list)
     results_reminders: list[ResultsReminder] = field(default_factory=list)
+    map: TurnMap | None = None
+    reports: list[ReportPlan] = field(default_factory=list)
 
 
 @dataclass
@@ -86,6 +100,8 @@ class Plan:
     campaign: Campaign | None = None
     organizer: str = ""
     users: dict[str, Any] = field(default_factory=dict)  # username -> existing or unsaved user
+    # The report preferences of the accounts the import creates (an existing account keeps its own).
+    preferences: list[ReportPreferences] = field(default_factory=list)
     provinces: dict[int, Province] = field(default_factory=dict)
     # Provinces are created before kingdoms (a kingdom's capitol is a province), so their
     # controllers are set once the kingdoms exist.
@@ -95,5 +111,7 @@ class Plan:
     dice_rolls: list[tuple[DiceRoll, list[str], list[tuple[str, str]]]] = field(default_factory=list)
     schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
-    # Who changed deadlines and submitted sheets: users the document must keep.
+    emails: list[ReportEmail] = field(default_factory=list)
+    # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the
+    # document must keep.
     actors: set[str] = field(default_factory=set)

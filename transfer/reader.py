@@ -29,21 +29,26 @@ from .campaign_models import (
     OrdersReminder,
     OrderSubmission,
     Province,
+    ReportEmail,
+    ReportPreferences,
     ResultsReminder,
     TreasuryEntry,
     Turn,
     TurnEvent,
+    TurnMap,
+    TurnReport,
     TurnSummarySheet,
     Unit,
     User,
 )
 from .kinds import Kind, is_int
-from .plan import ArmyPlan, BattlePlan, KingdomPlan, Plan, SheetPlan, TurnPlan
+from .plan import ArmyPlan, BattlePlan, KingdomPlan, Plan, ReportPlan, SheetPlan, TurnPlan
 from .references import (
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     REFERENCE_KINDS,
+    SNAPSHOT_REFERENCES,
     ListOf,
     References,
 )
@@ -63,6 +68,8 @@ from .schema import (
     DEADLINE_CHANGE_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
+    EMAIL_FIELDS,
+    EMAIL_KEYS,
     ENTRIES_KEYS,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
@@ -72,6 +79,8 @@ from .schema import (
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
+    MAP_FIELDS,
+    MAP_KEYS,
     MOVEMENT_FIELDS,
     MOVEMENT_KEYS,
     ORDER_KINDS,
@@ -81,6 +90,11 @@ from .schema import (
     READABLE_VERSIONS,
     REMINDER_FIELDS,
     REMINDER_KEYS,
+    REPORT_FIELDS,
+    REPORT_KEY_KEYS,
+    REPORT_KEYS,
+    REPORT_PREFERENCES_FIELDS,
+    REPORT_PREFERENCES_KEYS,
     RESULTS_REMINDER_FIELDS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
@@ -104,8 +118,8 @@ from .schema import (
     USER_FIELDS,
     USER_KEYS,
     VERSION,
-    VERSION_1_TOP_KEYS,
-    time_fields,
+    keys_of_version,
+    text_fields,
 )
 
 
@@ -134,6 +148,9 @@ class Reader:
         # every kingdom has been read.
         self.character_kingdoms: list[tuple[str, Character, str]] = []
         self.bearers: list[tuple[str, ArmoryItem, Any]] = []
+        self.version = VERSION
+        # Each report by the keys an email row names it with: (turn number, kind, kingdom, battle).
+        self.reports_by_key: dict[tuple[Any, ...], ReportPlan] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.errors.append(f"{where}: {message}" if where else message)
@@ -167,10 +184,10 @@ class Reader:
         self, model: type[models.Model], values: dict[str, Any], names: list[str], where: str, **relations: Any
     ) -> Any:
         """An unsaved `model` row, checked by the model's own field validation (choices, lengths,
-        ranges, time zone names). Its times are taken from `values` too; `relations` are the
+        ranges, time zone names). Its times and bytes are taken from `values` too; `relations` are the
         fields the reader resolves itself (references, translated values): not checked here."""
         instance = model(**{name: values[name] for name in names if name in values}, **relations)
-        times = time_fields(model)
+        times = text_fields(model)  # times and bytes, read from their text by their keys' kinds
         for name in sorted(times & set(values)):
             setattr(instance, name, values[name])
         # Keys already reported are not reported again.
@@ -208,10 +225,12 @@ class Reader:
         version = document.get("version")
         if not (is_int(version) and version in READABLE_VERSIONS):
             found = f"is {version!r}" if "version" in document else "is missing"
-            readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+            *earlier, last = (str(v) for v in READABLE_VERSIONS)
+            readable = f"{', '.join(earlier)} and {last}"
             self.problem("", f"The document's version {found}: this site reads versions {readable}.")
             return
-        top = self.keys(document, "The document", TOP_KEYS if version == VERSION else VERSION_1_TOP_KEYS)
+        self.version = version
+        top = self.keys(document, "The document", keys_of_version(TOP_KEYS, "document", version))
         assert top is not None  # a dict, checked above
         self.users(top.get("users", []))
         self.campaign(top.get("campaign", {}))
@@ -221,26 +240,41 @@ class Reader:
         self.dice_rolls(top.get("dice_rolls", []))
         self.schedule(top.get("schedule"))
         self.turns(top.get("turns", []))
+        self.emails(top.get("emails", []))
         self.unreferenced_users()
 
     def users(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
             where = _label(f"users[{index}]", row, "username")
-            values = self.keys(row, where, USER_KEYS)
+            values = self.keys(row, where, keys_of_version(USER_KEYS, "user", self.version))
             if values is None or "username" not in values:
                 continue
             username = values["username"]
             if username in self.plan.users:
                 self.problem(where, "the username appears twice.")
                 continue
+            preferences = self.preferences(values.get("report_preferences"), f"{where} / report_preferences")
             existing = User.objects.filter(username=username).first()
             if existing is not None:
-                # The same person on this site: their account is kept as it is.
+                # The same person on this site: their account is kept as it is, with the report
+                # preferences they set here.
                 self.plan.users[username] = existing
                 continue
             user = self.instance(User, values, USER_FIELDS, where)
             user.set_unusable_password()
             self.plan.users[username] = user
+            if preferences is not None:
+                preferences.user = user
+                self.plan.preferences.append(preferences)
+
+    def preferences(self, data: Any, where: str) -> ReportPreferences | None:
+        """A user's report preferences (null: never set)."""
+        if data is None:
+            return None
+        values = self.keys(data, where, REPORT_PREFERENCES_KEYS)
+        if values is None:
+            return None
+        return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
 
     def user(self, username: str, where: str) -> None:
         if username not in self.plan.users:
@@ -489,7 +523,9 @@ class Reader:
         numbers: set[int] = set()
         for index, row in enumerate(rows):
             where = _label(f"turns[{index}]", row, "number")
-            values = self.keys(row, where, TURN_KEYS, optional=TURN_OPTIONAL_KEYS)
+            values = self.keys(
+                row, where, keys_of_version(TURN_KEYS, "turn", self.version), optional=TURN_OPTIONAL_KEYS
+            )
             if values is None:
                 continue
             turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
@@ -554,6 +590,11 @@ class Reader:
             self.events(plan, values.get("events", []), where)
             for battle_index, battle_row in enumerate(values.get("battles", [])):
                 self.battle(plan, battle_row, f"{where} / battles[{battle_index}]")
+            self.turn_map(plan, values.get("map"), f"{where} / map")
+            # A "battles" that is not a list is reported already: what refers to it is not checked.
+            battles_read = not (isinstance(row, dict) and "battles" in row and "battles" not in values)
+            for report_index, report_row in enumerate(values.get("reports", [])):
+                self.report(plan, values.get("number"), report_row, f"{where} / reports[{report_index}]", battles_read)
 
     def army_named(self, key: list[str] | None, where: str) -> Army | None:
         """The army of an army key already checked for its shape (None: null, or missing)."""
@@ -621,6 +662,7 @@ class Reader:
         where = _label(where, data, "province")
         values = self.keys(data, where, BATTLE_KEYS, optional=BATTLE_OPTIONAL_KEYS)
         if values is None:
+            turn.battle_places.append(None)  # it holds its place: reports name battles by place
             return
         guerrilla = values.get("guerrilla")
         if guerrilla is not None:
@@ -641,6 +683,7 @@ class Reader:
         )
         plan = BattlePlan(battle=battle, guerrilla=guerrilla)
         turn.battles.append(plan)
+        turn.battle_places.append(plan)
         for index, row in enumerate(values.get("summary_sheets", [])):
             self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
         for index, row in enumerate(values.get("supports", [])):
@@ -750,6 +793,91 @@ class Reader:
                         f'"disaster_choice" should be one of {", ".join(DISASTER_CHOICES)}, not {choice!r:.40}.',
                     )
         return values  # written only when nothing was reported: then all of `data`
+
+    # -- what the reports made of each turn, and the emails that sent them ----------------------
+
+    def turn_map(self, turn: TurnPlan, data: Any, where: str) -> None:
+        if data is None:
+            return  # the turn has not ended yet
+        values = self.keys(data, where, MAP_KEYS)
+        if values is not None:
+            turn.map = self.instance(TurnMap, values, MAP_FIELDS, where, turn=turn.turn)
+
+    def report(self, turn: TurnPlan, number: Any, data: Any, where: str, battles_read: bool) -> None:
+        where = _label(where, data, "kingdom" if isinstance(data, dict) and data.get("kingdom") else "kind")
+        values = self.keys(data, where, REPORT_KEYS)
+        if values is None:
+            return
+        kind, place = values.get("kind"), values.get("battle")
+        kingdom = self.kingdom_named(values.get("kingdom"), where)
+        battle = None
+        if place is not None and battles_read:
+            if not 0 <= place < len(turn.battle_places):
+                self.problem(where, f"the turn has no battle at place {place} (it has {len(turn.battle_places)}).")
+            elif turn.battle_places[place] is not None:
+                battle = turn.battle_places[place]
+        # What the database's check constraint asks, said in words before it refuses.
+        subjects = {"kingdom": (True, False), "bulletin": (False, False), "scenario": (False, True)}
+        if kind in subjects and (values.get("kingdom") is not None, place is not None) != subjects[kind]:
+            self.problem(
+                where,
+                "a kingdom report names its kingdom and no battle, a bulletin neither, a scenario sheet its battle "
+                "and no kingdom.",
+            )
+        snapshot = values.get("snapshot", {})
+        self.references(snapshot, SNAPSHOT_REFERENCES, f"{where} / snapshot")
+        report = self.instance(
+            TurnReport,
+            values,
+            REPORT_FIELDS,
+            where,
+            turn=turn.turn,
+            kingdom=kingdom,
+            battle=None if battle is None else battle.battle,
+            snapshot={},
+        )
+        plan = ReportPlan(report=report, snapshot=snapshot)
+        turn.reports.append(plan)
+        key = (number, kind, values.get("kingdom"), place)
+        if key in self.reports_by_key:
+            self.problem(where, "the turn has this report twice.")
+        self.reports_by_key[key] = plan
+
+    def emails(self, rows: list[Any]) -> None:
+        """Every email row, naming what it sends. For now a report's (ReportEmail), naming the
+        report as the turn's "reports" list does; another kind of email row is read here too."""
+        sent: set[tuple[int, Any]] = set()
+        for index, row in enumerate(rows):
+            where = _label(f"emails[{index}]", row, "to")
+            values = self.keys(row, where, EMAIL_KEYS)
+            if values is None:
+                continue
+            report = self.report_named(values.get("report"), f"{where} / report")
+            user = self.actor(values.get("user"), f"{where} / user")
+            email = self.instance(
+                ReportEmail,
+                values,
+                EMAIL_FIELDS,
+                where,
+                report=None if report is None else report.report,
+                user=user,
+            )
+            if report is not None:
+                if (id(report), email.to) in sent:
+                    self.problem(where, f"the report is sent to {email.to} twice.")
+                sent.add((id(report), email.to))
+            self.plan.emails.append(email)
+
+    def report_named(self, data: Any, where: str) -> ReportPlan | None:
+        values = self.keys(data, where, REPORT_KEY_KEYS)
+        if values is None or len(values) != len(REPORT_KEY_KEYS):
+            return None  # reported
+        key = (values["turn"], values["kind"], values["kingdom"], values["battle"])
+        if key not in self.reports_by_key:
+            subject = values["kingdom"] or (f"battle {values['battle']}" if values["battle"] is not None else "")
+            self.problem(where, f"turn {values['turn']} has no {values['kind']} report {subject}".rstrip() + ".")
+            return None
+        return self.reports_by_key[key]
 
     def unreferenced_users(self) -> None:
         used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}

@@ -43,6 +43,9 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     "battle-scheduled": {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
     "guerrilla": GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
 }
+# A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
+# (orders/services/reports.py _army_row), and their flags as SVG (no ids there).
+SNAPSHOT_REFERENCES: References = {"armies": ListOf({"id": ARMY_ID})}
 
 
 def translated(data: Any, references: References, convert: Callable[[str, Any, str], Any]) -> Any:

@@ -28,20 +28,26 @@ from .campaign_models import (
     OrdersReminder,
     OrderSubmission,
     Province,
+    ReportEmail,
+    ReportPreferences,
     ResultsReminder,
     TreasuryEntry,
     Turn,
     TurnEvent,
+    TurnMap,
+    TurnReport,
     TurnSummarySheet,
     Unit,
     User,
 )
 from .kinds import (
     ARMY_KEY,
+    BASE64,
     BOOL,
     INT,
     INT_LIST,
     LIST,
+    NUMBER,
     OBJECT,
     STR,
     STR_LIST,
@@ -51,8 +57,8 @@ from .kinds import (
 )
 
 FORMAT = "briternia-campaign"
-VERSION = 2
-READABLE_VERSIONS = (1, 2)  # 1: the same document without "schedule" and "turns"
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 
 CAMPAIGN_KEYS = {
     "name": STR,
@@ -65,7 +71,16 @@ CAMPAIGN_KEYS = {
     "setup_seed": STR,
     "created_at": TIMESTAMP,
 }
-USER_KEYS = {"username": STR, "email": STR, "first_name": STR, "last_name": STR}
+USER_KEYS = {
+    "username": STR,
+    "email": STR,
+    "first_name": STR,
+    "last_name": STR,
+    "report_preferences": OBJECT.or_null(),
+}
+# The user's own settings, kept with the account (kingdoms.ReportPreferences): null when the user
+# never set them.
+REPORT_PREFERENCES_KEYS = {"report_email": STR, "attach_pdf": BOOL}
 PROVINCE_KEYS = {
     "number": INT,
     "name": STR,
@@ -176,6 +191,8 @@ TURN_KEYS = {
     "events": LIST,
     "battles": LIST,
     "results_reminders": LIST,
+    "map": OBJECT.or_null(),
+    "reports": LIST,
 }
 # Added within version 2: a version 2 document written before them is still read.
 TURN_OPTIONAL_KEYS = ("events", "battles", "results_reminders")
@@ -240,6 +257,39 @@ BATTLE_KEYS = {
     "result": STR,
     "victor": STR,
     "summary_sheets": LIST,
+}
+# The public map kept when the turn ended (null before), the picture for the PDFs in base64.
+MAP_KEYS = {"svg": STR, "png": BASE64.or_null(), "created_at": TIMESTAMP}
+# A report of the turn: a kingdom's (naming it), the bulletin (naming nothing) or a battle's
+# scenario sheet (naming the battle by its place in the turn's "battles" list, 0-based). Its PDF
+# in base64; its snapshot holds army ids (SNAPSHOT_REFERENCES): army keys in the document.
+REPORT_KEYS = {
+    "kind": STR,
+    "kingdom": STR.or_null(),
+    "battle": INT.or_null(),
+    "status": STR,
+    "snapshot": OBJECT,
+    "pdf": BASE64.or_null(),
+    "created_at": TIMESTAMP,
+    "render_started_at": TIMESTAMP.or_null(),
+    "rendered_at": TIMESTAMP.or_null(),
+    "render_seconds": NUMBER.or_null(),
+    "emails_queued_at": TIMESTAMP.or_null(),
+    "error": STR,
+}
+# An email row names what it sends: a report, by the keys that name it in its turn.
+REPORT_KEY_KEYS = {"turn": INT, "kind": STR, "kingdom": STR.or_null(), "battle": INT.or_null()}
+EMAIL_KEYS = {
+    "report": OBJECT,
+    "user": STR.or_null(),
+    "to": STR,
+    "attach_pdf": BOOL,
+    "status": STR,
+    "attempts": INT,
+    "last_error": STR,
+    "created_at": TIMESTAMP,
+    "claimed_at": TIMESTAMP.or_null(),
+    "sent_at": TIMESTAMP.or_null(),
 }
 # The battles' aftermath came later within version 2.
 BATTLE_OPTIONAL_KEYS = (
@@ -312,19 +362,37 @@ TOP_KEYS = {
     "dice_rolls": LIST,
     "schedule": OBJECT.or_null(),
     "turns": LIST,
+    "emails": LIST,
 }
-VERSION_1_TOP_KEYS = {key: kind for key, kind in TOP_KEYS.items() if key not in ("schedule", "turns")}
+# What each version added, by object: a document of an earlier version has none of these keys,
+# and they are refused there rather than ignored.
+ADDED_IN_VERSION = {
+    "document": {2: ("schedule", "turns"), 3: ("emails",)},
+    "user": {3: ("report_preferences",)},
+    "turn": {3: ("map", "reports")},
+}
 
 
-def time_fields(model: type[models.Model]) -> set[str]:
-    """The model's times: written as ISO text, read back into the fields as they are."""
-    return {f.name for f in model._meta.concrete_fields if isinstance(f, models.DateField | models.TimeField)}
+def keys_of_version(keys: Mapping[str, Kind], what: str, version: int) -> dict[str, Kind]:
+    """`keys` as a document of `version` has them: without those added later to `what`."""
+    later = {key for added, names in ADDED_IN_VERSION[what].items() if added > version for key in names}
+    return {key: kind for key, kind in keys.items() if key not in later}
+
+
+def text_fields(model: type[models.Model]) -> set[str]:
+    """The model's fields written as text: times as ISO 8601, bytes as base64; read back into
+    the fields by their keys' kinds (TIMESTAMP, TIME_OF_DAY, BASE64)."""
+    return {
+        f.name
+        for f in model._meta.concrete_fields
+        if isinstance(f, models.DateField | models.TimeField | models.BinaryField)
+    }
 
 
 def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: Iterable[str] = ()) -> list[str]:
     """The keys that hold one of `model`'s own fields as it is: not a reference by natural key,
-    a child list, or a time (written as ISO text)."""
-    own = {f.name for f in model._meta.concrete_fields if not f.is_relation} - time_fields(model) - set(translated)
+    a child list, or a time or bytes (written as text)."""
+    own = {f.name for f in model._meta.concrete_fields if not f.is_relation} - text_fields(model) - set(translated)
     return [key for key in keys if key in own]
 
 
@@ -353,3 +421,8 @@ BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla"])
 SUMMARY_SHEET_FIELDS = plain(TurnSummarySheet, SUMMARY_SHEET_KEYS, translated=["casualties", "characters_lost"])
 RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
 SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)
+REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
+MAP_FIELDS = plain(TurnMap, MAP_KEYS)
+# A report's snapshot may hold ids: the document has names instead.
+REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])
+EMAIL_FIELDS = plain(ReportEmail, EMAIL_KEYS)

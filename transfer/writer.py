@@ -23,15 +23,26 @@ from .campaign_models import (
     OrdersReminder,
     OrderSubmission,
     Province,
+    ReportEmail,
+    ReportPreferences,
     ResultsReminder,
     TreasuryEntry,
     Turn,
     TurnEvent,
+    TurnMap,
+    TurnReport,
     TurnSummarySheet,
     Unit,
 )
 from .plan import ArmyPlan, Plan
-from .references import EVENT_DATA_REFERENCES, GUERRILLA_REFERENCES, KINGDOM_ID, References, translated
+from .references import (
+    EVENT_DATA_REFERENCES,
+    GUERRILLA_REFERENCES,
+    KINGDOM_ID,
+    SNAPSHOT_REFERENCES,
+    References,
+    translated,
+)
 from .schema import ENTRY_SECTIONS
 
 M = TypeVar("M", bound=models.Model)
@@ -50,6 +61,8 @@ def plan_write(plan: Plan) -> Campaign:
     if plan.schedule is not None:
         _create_keeping_times(CampaignSchedule, [plan.schedule])
     _write_turns(plan, armies)
+    _write_reports(plan)
+    _write_emails(plan)
     return campaign
 
 
@@ -95,9 +108,11 @@ def _with_ids(data: dict[str, Any], references: References, plan: Plan) -> dict[
 
 
 def _write_users(plan: Plan) -> None:
+    """The accounts the site does not have yet, with their report preferences."""
     for user in plan.users.values():
         if user.pk is None:
             user.save()
+    ReportPreferences.objects.bulk_create(plan.preferences)
 
 
 def _write_map(plan: Plan) -> None:
@@ -181,3 +196,20 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
     _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])
+
+
+def _write_reports(plan: Plan) -> None:
+    """The public map each turn ended with, and its reports (their snapshots with the ids of the
+    armies just created)."""
+    _create_keeping_times(TurnMap, [t.map for t in plan.turns if t.map is not None])
+    reports = []
+    for t in plan.turns:
+        for report in t.reports:
+            report.report.snapshot = _with_ids(report.snapshot, SNAPSHOT_REFERENCES, plan)
+            reports.append(report.report)
+    _create_keeping_times(TurnReport, reports)
+
+
+def _write_emails(plan: Plan) -> None:
+    """Every email row (for now the reports'): another kind of email row is written here too."""
+    _create_keeping_times(ReportEmail, plan.emails)

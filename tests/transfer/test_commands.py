@@ -1,0 +1,70 @@
+"""manage.py export_campaign and import_campaign (transfer/management/commands/)."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from kingdoms.models import Campaign
+from tests.transfer.documents import row_counts
+from transfer.export import campaign_export
+
+
+def test_the_commands_export_to_a_file_and_import_it(eventful_campaign, tmp_path):
+    path = tmp_path / "campaign.json"
+    call_command("export_campaign", str(eventful_campaign.pk), "-o", str(path), stderr=StringIO())
+    out = StringIO()
+
+    call_command("import_campaign", str(path), stdout=out)
+
+    imported = Campaign.objects.exclude(pk=eventful_campaign.pk).get()
+    assert out.getvalue().strip() == f"Imported campaign {imported.pk}: {eventful_campaign.name}"
+    assert campaign_export(campaign=imported) == json.loads(path.read_text(encoding="utf-8"))
+    assert json.loads(path.read_text(encoding="utf-8")) == campaign_export(campaign=eventful_campaign)
+
+
+def test_import_reads_stdin_given_a_dash(demo_campaign, monkeypatch):
+    document = campaign_export(campaign=demo_campaign)
+    monkeypatch.setattr("sys.stdin", StringIO(json.dumps(document)))
+    out = StringIO()
+
+    call_command("import_campaign", "-", stdout=out)
+
+    imported = Campaign.objects.exclude(pk=demo_campaign.pk).get()
+    assert out.getvalue().strip() == f"Imported campaign {imported.pk}: {demo_campaign.name}"
+    assert campaign_export(campaign=imported) == document
+
+
+def test_export_writes_to_stdout_by_default(demo_campaign):
+    out = StringIO()
+    call_command("export_campaign", str(demo_campaign.pk), stdout=out)
+    assert json.loads(out.getvalue()) == campaign_export(campaign=demo_campaign)
+    assert out.getvalue().startswith('{\n  "format": "briternia-campaign",')  # indent 2
+
+
+def test_export_of_an_unknown_campaign_is_a_command_error(db):
+    with pytest.raises(CommandError, match="There is no campaign 4040"):
+        call_command("export_campaign", "4040", stdout=StringIO())
+
+
+def test_import_of_a_malformed_file_is_a_command_error_naming_the_problems(demo_campaign, tmp_path):
+    document = campaign_export(campaign=demo_campaign)
+    document["provinces"][0]["terrain"] = "lava"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    before = row_counts()
+
+    with pytest.raises(CommandError) as refusal:
+        call_command("import_campaign", str(path), stdout=StringIO())
+
+    assert "nothing was imported" in str(refusal.value)
+    assert "provinces[0] (number 1): \"terrain\": Value 'lava' is not a valid choice." in str(refusal.value)
+    assert row_counts() == before
+
+
+def test_import_of_a_file_that_is_not_json_is_a_command_error(db, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CommandError, match="is not JSON"):
+        call_command("import_campaign", str(path), stdout=StringIO())
