@@ -1,11 +1,14 @@
 """Campaigns the transfer tests export: one with the state setup never produces and orders filed,
-one with a resolved turn."""
+one with a resolved turn, one played through a whole turn with its reports."""
 
 from datetime import time, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from battles.models import ResultsReminder
+from kingdoms.demo import demo_campaign_create
+from kingdoms.demo.turn import demo_turn_play
 from kingdoms.models import (
     ArmoryItem,
     Army,
@@ -14,6 +17,7 @@ from kingdoms.models import (
     Character,
     DiceRoll,
     Province,
+    ReportPreferences,
     TreasuryEntry,
     Unit,
 )
@@ -27,10 +31,13 @@ from orders.rules.sheets import (
     SheetEntries,
     UpgradeArmy,
 )
+from orders.services.reminders import orders_reminders_send
 from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
 from tests.transfer.documents import LONG_AGO
+from tests.transfer.rows import ids_set_apart
+from transfer.campaign_models import ReportEmail
 
 User = get_user_model()
 
@@ -230,3 +237,32 @@ def resolved_campaign(demo_campaign: Campaign) -> Campaign:
     )
     assert turn_resolve(turn_id=turn.pk).resolved
     return campaign
+
+
+@pytest.fixture
+def played_campaign(transactional_db):
+    """The demo campaign with turn 1 played through as `make demo` plays it (kingdoms/demo/turn.py:
+    orders, battles and their scenario sheets, turn summary sheets, the aftermath, every report
+    rendered and emailed, turn 2 opened), and the rows that turn does not make: a deadline moved,
+    orders reminders, a results reminder, an email that failed, a player's report preferences.
+    Each table's ids in a range of its own (tests/transfer/rows.py), the copy's too."""
+    with ids_set_apart():
+        campaign = demo_campaign_create()
+        demo_turn_play(campaign)
+        turn_2 = campaign.turns.get(number=2)
+        deadline_change(
+            turn=turn_2,
+            changed_by=campaign.organizer,
+            orders_deadline=turn_2.orders_deadline + timedelta(days=1),
+            reason="Holiday",
+        )
+        turn_2.refresh_from_db()
+        assert orders_reminders_send(now=turn_2.orders_deadline - timedelta(hours=1))
+        # The results reminder of a turn that waited for its battles' sheets (demo_turn_play files
+        # them at once).
+        ResultsReminder.objects.create(turn=campaign.turns.get(number=1), kingdom=campaign.kingdoms.get(name="Ostland"))
+        ReportEmail.objects.filter(report__turn__campaign=campaign, to="bob@briternia.local").update(
+            status=ReportEmail.Status.FAILED, attempts=5, last_error="451 4.3.0 Try again later"
+        )
+        ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
+        yield campaign

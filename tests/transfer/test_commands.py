@@ -4,11 +4,17 @@ import json
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from kingdoms.models import Campaign
 from tests.transfer.documents import row_counts
+from tests.transfer.pages import history_page, report_downloads
+from tests.transfer.rows import CampaignRows, differences, ids_set_apart
+from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
+
+User = get_user_model()
 
 
 def test_the_commands_export_to_a_file_and_import_it(eventful_campaign, tmp_path):
@@ -68,3 +74,30 @@ def test_import_of_a_file_that_is_not_json_is_a_command_error(db, tmp_path):
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(CommandError, match="is not JSON"):
         call_command("import_campaign", str(path), stdout=StringIO())
+
+
+def test_the_demo_turn_exported_and_imported_by_the_commands_keeps_its_history_reports_and_emails(
+    transactional_db, tmp_path
+):
+    """`make demo` (play_demo_turn), then export_campaign and import_campaign: the copy's history
+    page, reports and report emails are the original's, for the organizer and every player."""
+    path = tmp_path / "demo.json"
+    with ids_set_apart():
+        call_command("play_demo_turn", stdout=StringIO())
+        original = Campaign.objects.get()
+        call_command("export_campaign", str(original.pk), "-o", str(path), stderr=StringIO())
+        out = StringIO()
+        call_command("import_campaign", str(path), stdout=out)
+        imported = Campaign.objects.exclude(pk=original.pk).get()
+        rows, copy_rows = CampaignRows(original).all(), CampaignRows(imported).all()
+
+    assert out.getvalue().strip() == f"Imported campaign {imported.pk}: {original.name}"
+    # Reports, emails and maps among every other row (tests/transfer/rows.py).
+    for model in (TurnReport, ReportEmail, TurnMap):
+        assert rows[model._meta.label], model
+    assert sum(rows[ReportEmail._meta.label].values()) == 16
+    assert differences(rows, copy_rows) == {}
+    for user in [original.organizer, *User.objects.filter(kingdoms__campaign=original)]:
+        assert history_page(user, imported) == history_page(user, original), user
+        assert report_downloads(user, imported) == report_downloads(user, original), user
+    assert "No bulletin yet" not in history_page(original.organizer, imported).split('id="turn-1"')[1]

@@ -29,16 +29,14 @@ from orders.models import (
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
-    ReportEmail,
     Turn,
     TurnEvent,
-    TurnMap,
-    TurnReport,
 )
 from orders.rules.sheets import CreateArmy, SheetEntries
 from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from transfer import schema
+from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
 
 User = get_user_model()

@@ -6,9 +6,11 @@ from datetime import time
 from django.contrib.auth import get_user_model
 
 from battles.models import Battle
-from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry
+from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, ReportPreferences, TreasuryEntry
 from orders.models import CampaignSchedule, Turn, TurnEvent
 from tests.transfer.documents import LONG_AGO, RESOLUTION_COUNTS, campaign_counts, round_trip
+from tests.transfer.pages import history_page, report_downloads
+from tests.transfer.rows import CampaignRows, differences
 from transfer.export import campaign_export
 
 User = get_user_model()
@@ -306,3 +308,35 @@ def test_a_campaign_without_a_schedule_or_turns_round_trips(demo_campaign):
     document = campaign_export(campaign=demo_campaign)
     assert (document["schedule"], document["turns"]) == (None, [])
     assert campaign_export(campaign=round_trip(demo_campaign)) == document
+
+
+# --- every row of a campaign played through a whole turn -----------------------------------------
+
+
+def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign):
+    """Every row of every model that belongs to the campaign (tests/transfer/rows.py finds them
+    generically: a model the export forgets fails here), and the history and the reports as the
+    players and the organizer read them."""
+    users_before = User.objects.count()
+
+    imported = round_trip(played_campaign)
+
+    original, copy = CampaignRows(played_campaign).all(), CampaignRows(imported).all()
+    # Every model of a campaign has rows here, or the comparison proves nothing for it: a new model
+    # needs rows in played_campaign.
+    assert sorted(label for label, rows in original.items() if not rows) == []
+    assert differences(original, copy) == {}
+    assert User.objects.count() == users_before  # the same accounts
+    assert ReportPreferences.objects.get(user__username="alice").report_email == "alice@home.example"
+
+    organizer, alice = played_campaign.organizer, User.objects.get(username="alice")
+    for user in (organizer, alice):
+        history = history_page(user, played_campaign)
+        assert history_page(user, imported) == history
+    turn_1 = history.split('id="turn-1"')[1]
+    assert "The bulletin (PDF)" in turn_1 and "Ostland&#x27;s report (PDF)" in turn_1 and "<svg" in turn_1
+    downloads = report_downloads(organizer, played_campaign)
+    assert len(downloads) == 8 and {d[:2] for d in downloads.values()} == {(200, "application/pdf")}
+    assert report_downloads(organizer, imported) == downloads
+    # A player reads their kingdom's report and the bulletin, and no other kingdom's, in both.
+    assert report_downloads(alice, imported) == report_downloads(alice, played_campaign)
