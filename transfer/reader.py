@@ -874,8 +874,13 @@ class Reader:
             return None  # reported
         key = (values["turn"], values["kind"], values["kingdom"], values["battle"])
         if key not in self.reports_by_key:
-            subject = values["kingdom"] or (f"battle {values['battle']}" if values["battle"] is not None else "")
-            self.problem(where, f"turn {values['turn']} has no {values['kind']} report {subject}".rstrip() + ".")
+            if values["kingdom"] is not None:
+                subject = f' of "{values["kingdom"]}"'
+            elif values["battle"] is not None:
+                subject = f" of the battle at place {values['battle']}"
+            else:
+                subject = ""
+            self.problem(where, f"turn {values['turn']} has no {values['kind']} report{subject}.")
             return None
         return self.reports_by_key[key]
 

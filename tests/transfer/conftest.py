@@ -32,12 +32,13 @@ from orders.rules.sheets import (
     UpgradeArmy,
 )
 from orders.services.reminders import orders_reminders_send
+from orders.services.reports import turn_reports_create
 from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
-from tests.transfer.documents import LONG_AGO
+from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import ids_set_apart
-from transfer.campaign_models import ReportEmail
+from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 
 User = get_user_model()
 
@@ -266,3 +267,27 @@ def played_campaign(transactional_db):
         )
         ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
         yield campaign
+
+
+@pytest.fixture
+def reports_made(resolved_campaign: Campaign) -> Campaign:
+    """resolved_campaign with what the end of its turn keeps, made by the service the aftermath
+    calls (no rendering: stand-in bytes): the public map and its picture, a queued report per
+    kingdom and the bulletin beside the battle's scenario sheet; Ostland's report rendered and
+    emailed to alice, the email failed after its last try."""
+    turn = resolved_campaign.turns.get()
+    turn_reports_create(turn=turn)
+    TurnMap.objects.filter(turn=turn).update(png=PICTURE)
+    ostland = TurnReport.objects.get(turn=turn, kingdom__name="Ostland")
+    TurnReport.objects.filter(pk=ostland.pk).update(
+        status=TurnReport.Status.READY, pdf=PDF, rendered_at=LONG_AGO, render_seconds=1.25
+    )
+    ReportEmail.objects.create(
+        report=ostland,
+        user=User.objects.get(username="alice"),
+        to="alice@briternia.local",
+        status=ReportEmail.Status.FAILED,
+        attempts=5,
+        last_error="451 4.3.0 Try again later",
+    )
+    return resolved_campaign

@@ -54,6 +54,9 @@ ALL_MODELS = [
     BattleSupport,
 ]
 LONG_AGO = datetime(2024, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
+# Stand-ins for a rendered report and the map's picture: bytes that are not text.
+PDF = b"%PDF-1.7\n\x00\xff\xfe stand-in"
+PICTURE = b"\x89PNG\r\n\x1a\n stand-in"
 
 
 def row_counts() -> dict[str, int]:

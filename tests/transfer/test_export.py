@@ -1,6 +1,7 @@
 """The export (transfer/export.py): the document's shape, every field of every model in it, names
 for ids, and a campaign that refers outside itself refused."""
 
+import base64
 import json
 from datetime import timedelta
 
@@ -35,6 +36,7 @@ from orders.models import (
 from orders.rules.sheets import CreateArmy, SheetEntries
 from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
+from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from transfer import schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
@@ -209,3 +211,52 @@ def test_a_resolution_row_naming_an_army_outside_the_campaign_stops_the_export(r
         match = rf"the event #{event.sequence} \(battle-scheduled\) of turn 1 refers to .* \({other.pk}\)"
     with pytest.raises(DomainError, match=match):
         campaign_export(campaign=resolved_campaign)
+
+
+# --- what the end of a turn keeps: its map, its reports, their emails ----------------------------
+
+
+def test_the_reports_are_in_the_document_by_name_with_their_bytes_in_base64(reports_made):
+    document = json.loads(json.dumps(campaign_export(campaign=reports_made)))  # JSON-ready
+    (turn,) = document["turns"]
+    assert list(turn) == list(schema.TURN_KEYS)
+    assert base64.b64decode(turn["map"]["png"]) == PICTURE and turn["map"]["svg"].startswith("<svg")
+    kingdoms = [k.name for k in reports_made.kingdoms.order_by("id")]
+    # By kind, then kingdom: the bulletin, a report per kingdom, the scenario sheet of battle 0.
+    assert [(r["kind"], r["kingdom"], r["battle"]) for r in turn["reports"]] == [
+        ("bulletin", None, None),
+        *[("kingdom", name, None) for name in kingdoms],
+        ("scenario", None, 0),
+    ]
+    ostland = next(r for r in turn["reports"] if r["kingdom"] == "Ostland")
+    assert (ostland["status"], base64.b64decode(ostland["pdf"]), ostland["render_seconds"]) == ("ready", PDF, 1.25)
+    assert ostland["rendered_at"] == LONG_AGO.isoformat()
+    armies = Army.objects.filter(kingdom__name="Ostland", kingdom__campaign=reports_made, status="active")
+    assert sorted(a["id"] for a in ostland["snapshot"]["armies"]) == sorted(["Ostland", a.name] for a in armies)
+    assert all(r["pdf"] is None for r in turn["reports"] if r is not ostland)  # queued: not rendered yet
+    (email,) = document["emails"]
+    assert email["report"] == {"turn": 1, "kind": "kingdom", "kingdom": "Ostland", "battle": None}
+    assert (email["user"], email["to"], email["status"], email["attempts"], email["last_error"]) == (
+        "alice",
+        "alice@briternia.local",
+        "failed",
+        5,
+        "451 4.3.0 Try again later",
+    )
+
+
+def test_a_user_s_report_preferences_are_in_their_object(demo_campaign):
+    alice = User.objects.get(username="alice")
+    ReportPreferences.objects.create(user=alice, report_email="alice@home.example", attach_pdf=False)
+    users = {u["username"]: u for u in campaign_export(campaign=demo_campaign)["users"]}
+    assert users["alice"]["report_preferences"] == {"report_email": "alice@home.example", "attach_pdf": False}
+    assert users["bob"]["report_preferences"] is None  # never set
+
+
+def test_a_snapshot_naming_an_army_outside_the_campaign_stops_the_export(reports_made):
+    report = TurnReport.objects.get(turn__campaign=reports_made, kingdom__name="Ostland")
+    report.snapshot["armies"][0]["id"] = 987654
+    report.save()
+    match = r"the snapshot of the kingdom report of turn 1 \(\"id\"\) refers to .* \(987654\)"
+    with pytest.raises(DomainError, match=match):
+        campaign_export(campaign=reports_made)

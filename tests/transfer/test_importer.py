@@ -7,8 +7,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 
 from battles.models import BattleSupport
+from kingdoms.models import ReportPreferences
 from orders.rules.sheets import OrderKind
 from tests.transfer.documents import RESOLUTION_COUNTS, as_version, campaign_counts, kingdom_index, refused
+from transfer.campaign_models import TurnMap, TurnReport
 from transfer.export import campaign_export
 from transfer.importer import campaign_import
 
@@ -269,3 +271,84 @@ def test_a_database_refusal_half_way_through_the_import_saves_nothing(resolved_c
     # The battles' supports are written last: everything before them must be undone.
     monkeypatch.setattr(BattleSupport.objects, "bulk_create", refuse)
     assert refused(document) == ["The document breaks a rule of the database: simulated refusal"]
+
+
+# --- the reports, their emails, the users' report preferences -----------------------------------
+
+
+def test_report_preferences_come_with_a_new_account_and_leave_an_existing_one_as_it_is(demo_campaign):
+    bob = User.objects.get(username="bob")
+    ReportPreferences.objects.create(user=bob, report_email="bob@home.example", attach_pdf=True)
+    document = campaign_export(campaign=demo_campaign)
+    users = {u["username"]: u for u in document["users"]}
+    users["alice"].update(
+        username="zoe",
+        email="zoe@example.org",
+        report_preferences={"report_email": "zoe@home.example", "attach_pdf": False},
+    )
+    document["kingdoms"][kingdom_index(document, "Ostland")]["players"] = ["zoe"]
+    users["bob"]["report_preferences"] = {"report_email": "bob@elsewhere.example", "attach_pdf": False}
+    users["carol"]["report_preferences"] = {"report_email": "carol@elsewhere.example", "attach_pdf": False}
+
+    campaign_import(document=document)
+
+    zoe = ReportPreferences.objects.get(user__username="zoe")
+    assert (zoe.report_email, zoe.attach_pdf) == ("zoe@home.example", False)
+    bob_now = ReportPreferences.objects.get(user=bob)
+    assert (bob_now.report_email, bob_now.attach_pdf) == ("bob@home.example", True)  # his own, kept
+    assert not ReportPreferences.objects.filter(user__username="carol").exists()  # she set none here
+
+
+def test_a_version_2_document_is_read_as_a_campaign_whose_turns_have_no_reports(reports_made):
+    document = campaign_export(campaign=reports_made)
+    older = as_version(document, 2)
+
+    imported = campaign_import(document=older)
+
+    assert not TurnReport.objects.filter(turn__campaign=imported).exists()
+    assert not TurnMap.objects.filter(turn__campaign=imported).exists()
+    for turn in document["turns"]:
+        turn["map"], turn["reports"] = None, []
+    document["emails"] = []
+    assert campaign_export(campaign=imported) == document
+    # Version 2 has no reports: they are refused there, not ignored.
+    assert refused({**older, "emails": []}) == ['The document: unknown key "emails".']
+
+
+def test_malformed_reports_and_emails_are_refused_naming_every_problem(reports_made):
+    document = campaign_export(campaign=reports_made)
+    turn = document["turns"][0]
+    reports = {r["kingdom"] or r["kind"]: r for r in turn["reports"]}
+    index = {r["kingdom"] or r["kind"]: i for i, r in enumerate(turn["reports"])}
+    turn["map"]["png"] = 5
+    reports["bulletin"]["kingdom"] = "Ostland"
+    reports["scenario"]["battle"] = 5
+    reports["Ostland"]["pdf"] = "not base64!"
+    reports["Ostland"]["snapshot"]["armies"][0]["id"] = ["Ostland", "Ghosts"]
+    reports["Tor Anlec"]["status"] = "lost"
+    duplicate = len(turn["reports"])
+    turn["reports"].append(copy.deepcopy(reports["Karak Dumn"]))
+    (email,) = document["emails"]
+    email.update(user="mallory", to="not an address")
+    document["emails"].append({**email, "report": {**email["report"], "kingdom": "Nowhere"}})
+    document["emails"].append({**email, "user": "alice"})
+
+    messages = refused(document)
+
+    t = "turns[0] (number 1)"
+    expected = [
+        f'{t} / map: "png" should be base64 text or null, not 5.',
+        f'{t} / reports[{index["bulletin"]}] "Ostland": a kingdom report names its kingdom and no battle, a bulletin '
+        "neither, a scenario sheet its battle and no kingdom.",
+        f'{t} / reports[{index["scenario"]}] "scenario": the turn has no battle at place 5 (it has 1).',
+        f'{t} / reports[{index["Ostland"]}] "Ostland": "pdf" should be base64 text or null, not \'not base64!\'.',
+        f'{t} / reports[{index["Ostland"]}] "Ostland" / snapshot / armies[0] / id: '
+        "there is no army 'Ghosts' of the kingdom 'Ostland'.",
+        f'{t} / reports[{index["Tor Anlec"]}] "Tor Anlec": "status": Value \'lost\' is not a valid choice.',
+        f'{t} / reports[{duplicate}] "Karak Dumn": the turn has this report twice.',
+        'emails[0] "not an address" / user: the user "mallory" is not among the document\'s users.',
+        'emails[0] "not an address": "to": Enter a valid email address.',
+        'emails[1] "not an address" / report: turn 1 has no kingdom report of "Nowhere".',
+        'emails[2] "not an address": the report is sent to not an address twice.',
+    ]
+    assert [m for m in expected if m not in messages] == [], messages

@@ -340,3 +340,8 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     assert report_downloads(organizer, imported) == downloads
     # A player reads their kingdom's report and the bulletin, and no other kingdom's, in both.
     assert report_downloads(alice, imported) == report_downloads(alice, played_campaign)
+
+
+def test_queued_reports_and_a_failed_email_round_trip(reports_made):
+    document = campaign_export(campaign=reports_made)
+    assert campaign_export(campaign=round_trip(reports_made)) == document
