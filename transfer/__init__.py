@@ -50,8 +50,9 @@ order, so exporting an imported campaign gives back the document it came from.
 The package, by concern: kinds.py (the JSON types a key may hold), schema.py (format, version
 and the keys of every object), references.py (ids kept inside stored JSON and their names in
 the document), campaign_models.py (every model the document carries, imported once),
-export.py (campaign_export, a function per section), and the import in three steps: reader.py
-(the document into a plan of unsaved rows, every problem collected), plan.py, writer.py (the
-plan into rows) and importer.py (campaign_import). The commands export_campaign and
+export.py (campaign_export, a function per section), and the import: reader.py (the document's
+sections into a plan of unsaved rows, every problem collected) on reading.py (checking an object
+key by key, finding what it names by natural key), plan.py, writer.py (the plan into rows) and
+importer.py (campaign_import: read, then write or refuse). The commands export_campaign and
 import_campaign are in management/commands/.
 """

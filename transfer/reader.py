@@ -4,11 +4,7 @@ them all at once. Reads the database (existing accounts), never writes."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
 from typing import Any
-
-from django.core.exceptions import ValidationError
-from django.db import models
 
 from kingdoms.rules.tables import ArmyType
 from orders.rules.sheets import DISASTER_CHOICES
@@ -41,16 +37,13 @@ from .campaign_models import (
     Unit,
     User,
 )
-from .kinds import Kind, is_int
-from .plan import ArmyPlan, BattlePlan, KingdomPlan, Plan, ReportPlan, SheetPlan, TurnPlan
+from .kinds import is_int
+from .plan import ArmyPlan, BattlePlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
+from .reading import Reading, label
 from .references import (
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
-    KINGDOM_ID,
-    REFERENCE_KINDS,
     SNAPSHOT_REFERENCES,
-    ListOf,
-    References,
 )
 from .schema import (
     ARMY_FIELDS,
@@ -58,7 +51,6 @@ from .schema import (
     BATTLE_FIELDS,
     BATTLE_KEYS,
     BATTLE_OPTIONAL_KEYS,
-    BEARER_KEYS,
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
     CASUALTY_KEYS,
@@ -117,101 +109,24 @@ from .schema import (
     UNIT_OPTIONAL_KEYS,
     USER_FIELDS,
     USER_KEYS,
-    VERSION,
     keys_of_version,
-    text_fields,
 )
 
 
-def _label(where: str, data: Any, key: str) -> str:
-    """`where` with the natural key of the object found there, so a message names the thing."""
-    value = data.get(key) if isinstance(data, dict) else None
-    if isinstance(value, str):
-        return f'{where} "{value}"'
-    if is_int(value):
-        return f"{where} ({key} {value})"
-    return where
-
-
-def _relations(model: type[models.Model]) -> set[str]:
-    return {f.name for f in model._meta.concrete_fields if f.is_relation}
-
-
-class Reader:
-    """Reads the document into a Plan, collecting every problem rather than stopping at the
-    first, so whoever fixes the file sees them all at once. Reads the database, never writes."""
+class Reader(Reading):
+    """Reads the document into a Plan, every part after those it can refer to, collecting every
+    problem. Reads the database (existing accounts), never writes."""
 
     def __init__(self) -> None:
-        self.errors: list[str] = []
-        self.plan = Plan()
+        super().__init__()
         # Characters' kingdoms and items' bearers may name any kingdom or army: resolved once
         # every kingdom has been read.
         self.character_kingdoms: list[tuple[str, Character, str]] = []
         self.bearers: list[tuple[str, ArmoryItem, Any]] = []
-        self.version = VERSION
         # Each report by the keys an email row names it with: (turn number, kind, kingdom, battle).
         self.reports_by_key: dict[tuple[Any, ...], ReportPlan] = {}
 
-    def problem(self, where: str, message: str) -> None:
-        self.errors.append(f"{where}: {message}" if where else message)
-
-    def keys(
-        self, data: Any, where: str, spec: Mapping[str, Kind], *, optional: Collection[str] = ()
-    ) -> dict[str, Any] | None:
-        """The keys of `spec` found in `data` with the right JSON type (None if `data` is no object).
-
-        Missing (unless `optional`), mistyped and unknown keys are reported. An unknown key is
-        refused rather than ignored: a misspelt key would otherwise lose its value silently."""
-        if not isinstance(data, dict):
-            self.problem(where, f"expected an object, found {data!r:.40}.")
-            return None
-        found: dict[str, Any] = {}
-        for key, kind in spec.items():
-            if key not in data:
-                if key not in optional:
-                    self.problem(where, f'"{key}" is missing.')
-            elif data[key] is None and kind.nullable:
-                found[key] = None
-            elif not kind.accepts(data[key]):
-                self.problem(where, f'"{key}" should be {kind.label}, not {data[key]!r:.60}.')
-            else:
-                found[key] = kind.read(data[key])
-        for key in sorted(set(data) - set(spec)):
-            self.problem(where, f'unknown key "{key}".')
-        return found
-
-    def instance(
-        self, model: type[models.Model], values: dict[str, Any], names: list[str], where: str, **relations: Any
-    ) -> Any:
-        """An unsaved `model` row, checked by the model's own field validation (choices, lengths,
-        ranges, time zone names). Its times and bytes are taken from `values` too; `relations` are the
-        fields the reader resolves itself (references, translated values): not checked here."""
-        instance = model(**{name: values[name] for name in names if name in values}, **relations)
-        times = text_fields(model)  # times and bytes, read from their text by their keys' kinds
-        for name in sorted(times & set(values)):
-            setattr(instance, name, values[name])
-        # Keys already reported are not reported again.
-        exclude = (
-            _relations(model) | set(relations) | {name for name in names if name not in values} | (times - set(values))
-        )
-        # An empty JSON list is a value, not a blank field (a submission without warnings holds []);
-        # its JSON type is checked already.
-        exclude |= {
-            f.name
-            for f in model._meta.concrete_fields
-            if isinstance(f, models.JSONField) and values.get(f.name) in ([], {})
-        }
-        if model is User:
-            exclude.add("password")  # set unusable on import
-        try:
-            instance.clean_fields(exclude=exclude)
-        except ValidationError as error:
-            for name, messages in sorted(error.message_dict.items()):
-                for message in messages:
-                    self.problem(where, f'"{name}": {message}')
-        return instance
-
-    # -- the parts of the document, each read after those it can refer to --------------------
+    # -- the campaign's world --------------------------------------------------------------------
 
     def document(self, document: Any) -> None:
         if not isinstance(document, dict):
@@ -245,7 +160,7 @@ class Reader:
 
     def users(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
-            where = _label(f"users[{index}]", row, "username")
+            where = label(f"users[{index}]", row, "username")
             values = self.keys(row, where, keys_of_version(USER_KEYS, "user", self.version))
             if values is None or "username" not in values:
                 continue
@@ -276,10 +191,6 @@ class Reader:
             return None
         return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
 
-    def user(self, username: str, where: str) -> None:
-        if username not in self.plan.users:
-            self.problem(where, f'the user "{username}" is not among the document\'s users.')
-
     def campaign(self, data: Any) -> None:
         values = self.keys(data, "campaign", CAMPAIGN_KEYS)
         if values is None:
@@ -291,7 +202,7 @@ class Reader:
 
     def provinces(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
-            where = _label(f"provinces[{index}]", row, "number")
+            where = label(f"provinces[{index}]", row, "number")
             values = self.keys(row, where, PROVINCE_KEYS, optional=PROVINCE_OPTIONAL_KEYS)
             if values is None or "number" not in values:
                 continue  # reported; without its number nothing can refer to it
@@ -306,11 +217,6 @@ class Reader:
             controller = values.get("controller")
             if controller is not None:
                 self.plan.controllers[number] = controller
-
-    def province(self, number: int | None, where: str) -> Province | None:
-        if number is not None and number not in self.plan.provinces:
-            self.problem(where, f"province {number} is not among the document's provinces.")
-        return None if number is None else self.plan.provinces.get(number)
 
     def adjacency(self, rows: list[Any]) -> None:
         for index, pair in enumerate(rows):
@@ -350,7 +256,7 @@ class Reader:
             item.bearer = self.bearer(reference, where)
 
     def kingdom(self, data: Any, where: str) -> None:
-        where = _label(where, data, "name")
+        where = label(where, data, "name")
         values = self.keys(data, where, KINGDOM_KEYS)
         if values is None or "name" not in values:
             return
@@ -397,7 +303,7 @@ class Reader:
                 armory_names.append(item.name.lower())
 
     def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
-        where = _label(where, data, "name")
+        where = label(where, data, "name")
         values = self.keys(data, where, ARMY_KEYS)
         if values is None or "name" not in values:
             return
@@ -431,7 +337,7 @@ class Reader:
             self.unit(plan, row, f"{where} / units[{index}]")
 
     def unit(self, army: ArmyPlan, data: Any, where: str) -> None:
-        where = _label(where, data, "name")
+        where = label(where, data, "name")
         values = self.keys(data, where, UNIT_KEYS, optional=UNIT_OPTIONAL_KEYS)
         # A unit that cannot be read still holds its place: bearers refer to units by place.
         unit = (
@@ -453,26 +359,6 @@ class Reader:
         if "kingdom" in character_values:
             self.character_kingdoms.append((where, character, character_values["kingdom"]))
 
-    def army_by_key(self, kingdom: Any, army: Any, where: str) -> ArmyPlan | None:
-        plan = self.plan.kingdoms.get(kingdom) if isinstance(kingdom, str) else None
-        found = plan.armies.get(army) if plan is not None and isinstance(army, str) else None
-        if found is None:
-            self.problem(where, f"there is no army {army!r:.40} of the kingdom {kingdom!r:.40}.")
-        return found
-
-    def bearer(self, reference: Any, where: str) -> Unit | None:
-        values = self.keys(reference, where, BEARER_KEYS)
-        if values is None or len(values) != len(BEARER_KEYS):
-            return None
-        army = self.army_by_key(values["kingdom"], values["army"], where)
-        if army is None:
-            return None
-        place = values["unit"]
-        if not 0 <= place < len(army.units):
-            self.problem(where, f"{values['army']} has no unit at place {place} (it has {len(army.units)} units).")
-            return None
-        return army.units[place]
-
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
             where = f"dice_rolls[{index}]"
@@ -492,8 +378,6 @@ class Reader:
                     armies.append((key[0], key[1]))
             self.plan.dice_rolls.append((roll, kingdoms, armies))
 
-    # -- the orders app: the schedule and the turns ------------------------------------------
-
     def schedule(self, data: Any) -> None:
         if data is None:
             return  # the campaign has none yet: the orders app makes the rulebook's on first use
@@ -503,135 +387,93 @@ class Reader:
                 CampaignSchedule, values, SCHEDULE_FIELDS, "schedule", campaign=self.plan.campaign
             )
 
-    def kingdom_named(self, name: Any, where: str) -> Kingdom | None:
-        if name is None:
-            return None  # missing: reported already
-        if name not in self.plan.kingdoms:
-            self.problem(where, f'there is no kingdom called "{name}".')
-            return None
-        return self.plan.kingdoms[name].kingdom
-
-    def actor(self, username: str | None, where: str) -> Any:
-        """The user who did something, or None."""
-        if username is None:
-            return None
-        self.user(username, where)
-        self.plan.actors.add(username)
-        return self.plan.users.get(username)
+    # -- the orders app: the schedule and the turns ------------------------------------------
 
     def turns(self, rows: list[Any]) -> None:
         numbers: set[int] = set()
         for index, row in enumerate(rows):
-            where = _label(f"turns[{index}]", row, "number")
+            where = label(f"turns[{index}]", row, "number")
             values = self.keys(
                 row, where, keys_of_version(TURN_KEYS, "turn", self.version), optional=TURN_OPTIONAL_KEYS
             )
             if values is None:
                 continue
-            turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
             if "number" in values:
                 if values["number"] in numbers:
                     self.problem(where, f"turn {values['number']} appears twice.")
                 numbers.add(values["number"])
-            orders, results = values.get("orders_deadline"), values.get("results_deadline")
-            if orders is not None and results is not None and results <= orders:
-                self.problem(where, "the results deadline must come after the orders deadline.")
-            plan = TurnPlan(turn=turn)
-            self.plan.turns.append(plan)
-            for change_index, change_row in enumerate(values.get("deadline_changes", [])):
-                row_where = f"{where} / deadline_changes[{change_index}]"
-                change_values = self.keys(change_row, row_where, DEADLINE_CHANGE_KEYS)
-                if change_values is not None:
-                    changed_by = self.actor(change_values.get("changed_by"), f"{row_where} / changed_by")
-                    plan.changes.append(
-                        self.instance(
-                            DeadlineChange,
-                            change_values,
-                            DEADLINE_CHANGE_FIELDS,
-                            row_where,
-                            turn=turn,
-                            changed_by=changed_by,
-                        )
-                    )
-            sheet_kingdoms: set[str] = set()
-            for sheet_index, sheet_row in enumerate(values.get("sheets", [])):
-                self.sheet(plan, sheet_row, f"{where} / sheets[{sheet_index}]", sheet_kingdoms)
-            reminded: set[str] = set()
-            for reminder_index, reminder_row in enumerate(values.get("reminders", [])):
-                row_where = _label(f"{where} / reminders[{reminder_index}]", reminder_row, "kingdom")
-                reminder_values = self.keys(reminder_row, row_where, REMINDER_KEYS)
-                if reminder_values is None:
-                    continue
-                name = reminder_values.get("kingdom")
-                kingdom = self.kingdom_named(name, row_where)
-                if kingdom is not None:
-                    if kingdom.name in reminded:
-                        self.problem(row_where, f"{name} is reminded twice for this turn.")
-                    reminded.add(kingdom.name)
-                plan.reminders.append(
+            # A "battles" that is not a list is reported already: what refers to it is not checked.
+            battles_read = not ("battles" in row and "battles" not in values)
+            self.turn(values, where, battles_read)
+
+    def turn(self, values: dict[str, Any], where: str, battles_read: bool) -> None:
+        turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
+        orders, results = values.get("orders_deadline"), values.get("results_deadline")
+        if orders is not None and results is not None and results <= orders:
+            self.problem(where, "the results deadline must come after the orders deadline.")
+        plan = TurnPlan(turn=turn)
+        self.plan.turns.append(plan)
+        for index, row in enumerate(values.get("deadline_changes", [])):
+            self.deadline_change(plan, row, f"{where} / deadline_changes[{index}]")
+        sheet_kingdoms: set[str] = set()
+        for index, row in enumerate(values.get("sheets", [])):
+            self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
+        self.reminders(plan, values.get("reminders", []), where)
+        self.results_reminders(plan, values.get("results_reminders", []), where)
+        self.events(plan, values.get("events", []), where)
+        for index, row in enumerate(values.get("battles", [])):
+            self.battle(plan, row, f"{where} / battles[{index}]")
+        self.turn_map(plan, values.get("map"), f"{where} / map")
+        for index, row in enumerate(values.get("reports", [])):
+            self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
+
+    def deadline_change(self, turn: TurnPlan, data: Any, where: str) -> None:
+        values = self.keys(data, where, DEADLINE_CHANGE_KEYS)
+        if values is not None:
+            changed_by = self.actor(values.get("changed_by"), f"{where} / changed_by")
+            turn.changes.append(
+                self.instance(
+                    DeadlineChange, values, DEADLINE_CHANGE_FIELDS, where, turn=turn.turn, changed_by=changed_by
+                )
+            )
+
+    def reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
+        reminded: set[str] = set()
+        for index, row in enumerate(rows):
+            row_where = label(f"{where} / reminders[{index}]", row, "kingdom")
+            values = self.keys(row, row_where, REMINDER_KEYS)
+            if values is None:
+                continue
+            name = values.get("kingdom")
+            kingdom = self.kingdom_named(name, row_where)
+            if kingdom is not None:
+                if kingdom.name in reminded:
+                    self.problem(row_where, f"{name} is reminded twice for this turn.")
+                reminded.add(kingdom.name)
+            turn.reminders.append(
+                self.instance(OrdersReminder, values, REMINDER_FIELDS, row_where, turn=turn.turn, kingdom=kingdom)
+            )
+
+    def results_reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
+        for index, row in enumerate(rows):
+            row_where = label(f"{where} / results_reminders[{index}]", row, "kingdom")
+            values = self.keys(row, row_where, REMINDER_KEYS)
+            if values is not None:
+                turn.results_reminders.append(
                     self.instance(
-                        OrdersReminder, reminder_values, REMINDER_FIELDS, row_where, turn=turn, kingdom=kingdom
+                        ResultsReminder,
+                        values,
+                        RESULTS_REMINDER_FIELDS,
+                        row_where,
+                        turn=turn.turn,
+                        kingdom=self.kingdom_named(values.get("kingdom"), row_where),
                     )
                 )
-            for reminder_index, reminder_row in enumerate(values.get("results_reminders", [])):
-                row_where = _label(f"{where} / results_reminders[{reminder_index}]", reminder_row, "kingdom")
-                reminder_values = self.keys(reminder_row, row_where, REMINDER_KEYS)
-                if reminder_values is not None:
-                    plan.results_reminders.append(
-                        self.instance(
-                            ResultsReminder,
-                            reminder_values,
-                            RESULTS_REMINDER_FIELDS,
-                            row_where,
-                            turn=turn,
-                            kingdom=self.kingdom_named(reminder_values.get("kingdom"), row_where),
-                        )
-                    )
-            self.events(plan, values.get("events", []), where)
-            for battle_index, battle_row in enumerate(values.get("battles", [])):
-                self.battle(plan, battle_row, f"{where} / battles[{battle_index}]")
-            self.turn_map(plan, values.get("map"), f"{where} / map")
-            # A "battles" that is not a list is reported already: what refers to it is not checked.
-            battles_read = not (isinstance(row, dict) and "battles" in row and "battles" not in values)
-            for report_index, report_row in enumerate(values.get("reports", [])):
-                self.report(plan, values.get("number"), report_row, f"{where} / reports[{report_index}]", battles_read)
-
-    def army_named(self, key: list[str] | None, where: str) -> Army | None:
-        """The army of an army key already checked for its shape (None: null, or missing)."""
-        if key is None:
-            return None
-        found = self.army_by_key(key[0], key[1], where)
-        return None if found is None else found.army
-
-    def references(self, data: dict[str, Any], references: References, where: str) -> None:
-        """Check the values of stored JSON that stand for ids: each names a kingdom or an army of
-        the document, or is null. The rest of the JSON is kept as it is."""
-        for key, reference in references.items():
-            value = data.get(key)
-            if value is None:
-                continue
-            if isinstance(reference, ListOf):
-                if not isinstance(value, list):
-                    self.problem(where, f'"{key}" should be a list or null, not {value!r:.60}.')
-                    continue
-                for index, item in enumerate(value):
-                    if isinstance(item, dict):
-                        self.references(item, reference.references, f"{where} / {key}[{index}]")
-                    else:
-                        self.problem(f"{where} / {key}[{index}]", f"expected an object, found {item!r:.40}.")
-                continue
-            kind = REFERENCE_KINDS[reference]
-            if not kind.accepts(value):
-                self.problem(where, f'"{key}" should be {kind.or_null().label}, not {value!r:.60}.')
-            elif reference == KINGDOM_ID:
-                self.kingdom_named(value, f"{where} / {key}")
-            else:
-                self.army_named(value, f"{where} / {key}")
 
     def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
         previous: int | None = None
         for index, row in enumerate(rows):
-            row_where = _label(f"{where} / events[{index}]", row, "code")
+            row_where = label(f"{where} / events[{index}]", row, "code")
             values = self.keys(row, row_where, EVENT_KEYS)
             if values is None:
                 continue
@@ -659,7 +501,7 @@ class Reader:
             turn.events.append((event, data))
 
     def battle(self, turn: TurnPlan, data: Any, where: str) -> None:
-        where = _label(where, data, "province")
+        where = label(where, data, "province")
         values = self.keys(data, where, BATTLE_KEYS, optional=BATTLE_OPTIONAL_KEYS)
         if values is None:
             turn.battle_places.append(None)  # it holds its place: reports name battles by place
@@ -704,7 +546,7 @@ class Reader:
             )
 
     def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
-        where = _label(where, data, "kingdom")
+        where = label(where, data, "kingdom")
         values = self.keys(data, where, SUMMARY_SHEET_KEYS)
         if values is None:
             return
@@ -736,7 +578,7 @@ class Reader:
         battle.sheets.append((sheet, casualties, characters))
 
     def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
-        where = _label(where, data, "kingdom")
+        where = label(where, data, "kingdom")
         values = self.keys(data, where, SHEET_KEYS)
         if values is None:
             return
@@ -804,7 +646,7 @@ class Reader:
             turn.map = self.instance(TurnMap, values, MAP_FIELDS, where, turn=turn.turn)
 
     def report(self, turn: TurnPlan, number: Any, data: Any, where: str, battles_read: bool) -> None:
-        where = _label(where, data, "kingdom" if isinstance(data, dict) and data.get("kingdom") else "kind")
+        where = label(where, data, "kingdom" if isinstance(data, dict) and data.get("kingdom") else "kind")
         values = self.keys(data, where, REPORT_KEYS)
         if values is None:
             return
@@ -848,7 +690,7 @@ class Reader:
         report as the turn's "reports" list does; another kind of email row is read here too."""
         sent: set[tuple[int, Any]] = set()
         for index, row in enumerate(rows):
-            where = _label(f"emails[{index}]", row, "to")
+            where = label(f"emails[{index}]", row, "to")
             values = self.keys(row, where, EMAIL_KEYS)
             if values is None:
                 continue
