@@ -109,10 +109,11 @@ from .schema import (
 )
 
 M = TypeVar("M", bound=models.Model)
-# A turn's battles in the document: by province, ties broken by creation.
-_BATTLE_ORDER = ("turn_id", "province__number", "id")
 K = TypeVar("K")
 V = TypeVar("V")
+
+# A turn's battles in the document: by province, ties broken by creation.
+_BATTLE_ORDER = ("turn_id", "province__number", "id")
 
 
 @transaction.atomic

@@ -366,7 +366,7 @@ TOP_KEYS = {
 }
 # What each version added, by object: a document of an earlier version has none of these keys,
 # and they are refused there rather than ignored.
-ADDED_IN_VERSION = {
+ADDED_IN_VERSION: dict[str, dict[int, tuple[str, ...]]] = {
     "document": {2: ("schedule", "turns"), 3: ("emails",)},
     "user": {3: ("report_preferences",)},
     "turn": {3: ("map", "reports")},
