@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from .models import OrderSheet, Turn
+from kernel.events import Event
+
+from .models import OrderSheet, Turn, TurnEvent
 from .rules.sheets import (
     DISASTER_CHOICES,
     ArmyOrder,
@@ -158,3 +160,18 @@ class TurnResultsSerializer(serializers.Serializer):
     events = TurnEventSerializer(many=True)
     battles = BattleSummarySerializer(many=True)
     rolls = DiceRollSerializer(many=True)
+
+
+def event_row(e: TurnEvent | Event) -> dict:
+    """A stored TurnEvent or a previewed pure Event, in the same shape."""
+    stored = isinstance(e, TurnEvent)
+    return {
+        "phase": e.phase,
+        "code": e.code,
+        "text": e.text,
+        "kingdom": e.kingdom_id if stored else e.kingdom,
+        "army": e.army_id if stored else e.army,
+        "province": e.province,
+        "gold": e.gold,
+        "data": e.data,
+    }

@@ -30,7 +30,6 @@ from .services.turns import (
     deadline_change,
     schedule_of,
     schedule_set,
-    turn_resolution_request,
 )
 
 
@@ -246,23 +245,6 @@ def campaign_pause_toggle(request: HttpRequest, campaign_id: int) -> HttpRespons
 
 
 @login_required
-@require_POST
-def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
-    """The organizer's Resolve button: the task runs after this request's transaction commits."""
-    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    if not is_organizer(request.user, turn.campaign):
-        raise Http404
-    try:
-        turn_resolution_request(turn=turn)
-    except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
-    else:
-        messages.success(request, f"Turn {turn.number} is being resolved.")
-    return redirect("turn-results", turn_id=turn.pk)
-
-
-@login_required
 def turn_preview_page(request: HttpRequest, turn_id: int) -> HttpResponse:
     """A dry run for the organizer: the events resolving now would produce; nothing is written."""
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
@@ -285,10 +267,3 @@ def turn_preview_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "provinces": {p.number: p for p in turn.campaign.provinces.all()},
         },
     )
-
-
-@login_required
-def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
-    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    results = selectors.turn_results(user=request.user, turn=turn)
-    return render(request, "orders/turn_results.html", {"turn": turn, "campaign": turn.campaign, **results})

@@ -24,18 +24,19 @@ from freezegun import freeze_time
 from pypdf import PdfReader
 
 from battles.models import Battle
-from battles.services.aftermath import aftermath_resolve
 from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
-from orders.models import ReportEmail, Turn, TurnEvent, TurnMap, TurnReport
+from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
-from orders.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
-from orders.services.reports import report_render, reports_to_render, turn_reports_create
-from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
-from orders.tasks import deadline_sweep, report_email_send
+from reports.models import ReportEmail, TurnMap, TurnReport
+from reports.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
+from reports.services.reports import report_render, reports_to_render, turn_reports_create
+from reports.tasks import report_email_send
 from tests.battle_setup import file_battle_orders
 from tests.conftest import needs_broker
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
+from turns.tasks import deadline_sweep
 
 
 def pdf_text(content: bytes) -> str:
@@ -64,7 +65,7 @@ def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
     turn = demo_campaign.turns.get(number=1)
     file_battle_orders(demo_campaign, turn)
     with django_capture_on_commit_callbacks(execute=True):
-        assert turn_resolve(turn_id=turn.pk).resolved
+        assert orders_phase_run(turn_id=turn.pk).resolved
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
     halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
     _save(battles[62], k["Tor Anlec"], result="minor-victory")
@@ -73,7 +74,7 @@ def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
     _save(battles[61], k["Ostland"], result="minor-victory")
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        assert aftermath_resolve(turn_id=turn.pk).resolved
+        assert aftermath_phase_run(turn_id=turn.pk).resolved
     return turn
 
 
@@ -94,9 +95,9 @@ def play_the_turn_with(turn: Turn, kingdom: Kingdom, orders: list[ArmyOrder], ca
         now=turn.orders_deadline - dt.timedelta(days=1),
     )
     with capture(execute=True):
-        assert turn_resolve(turn_id=turn.pk).resolved
+        assert orders_phase_run(turn_id=turn.pk).resolved
     with capture(execute=True):
-        assert aftermath_resolve(turn_id=turn.pk).resolved
+        assert aftermath_phase_run(turn_id=turn.pk).resolved
 
 
 def reports_made_and_rendered(turn: Turn) -> None:
@@ -331,7 +332,7 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     """The cycle on a real worker over Redis: the organizer's resolve button (the battles
     scheduled, their scenario sheets rendered and emailed), the sheets, the organizer's aftermath
     button, then every report rendered (one task each) and sent."""
-    from kingdoms.demo import demo_campaign_create
+    from demo.campaign import demo_campaign_create
 
     settings.EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
     settings.EMAIL_OUTBOX_DIR = tmp_path
@@ -555,7 +556,7 @@ def test_a_permanent_smtp_refusal_fails_at_once(smtp, one_email):
 
 def test_the_waits_between_tries_grow(settings):
     """Backoff: 30 s, 2 min, 10 min, then 30 min between the tries of a report email."""
-    from orders.services.deliveries import report_email_retry_delay
+    from reports.services.deliveries import report_email_retry_delay
 
     settings.REPORT_EMAIL_BACKOFF_SCALE = 1
     assert [report_email_retry_delay(n) for n in (1, 2, 3, 4)] == [30, 120, 600, 1800]

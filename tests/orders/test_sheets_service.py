@@ -15,7 +15,7 @@ from orders.rules.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries
 from orders.services.reminders import orders_reminders_send
 from orders.services.sheets import order_sheet_save, submitted_entries
 from orders.services.turns import campaign_pause, deadline_change
-from orders.tasks import deadline_sweep
+from turns.tasks import deadline_sweep
 
 
 @pytest.fixture

@@ -17,13 +17,17 @@ from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
 from battles.models import Battle
+from battles.services.scenarios import scenario_sheet_pdf
+from battles.services.summaries import side_name
 from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from kingdoms.models import Army, DiceRoll, Kingdom, TreasuryEntry
 from kingdoms.selectors import army_points, campaign_army_overlays, campaign_map_svg
+from orders.models import OrderSheet, Turn, TurnEvent
+from orders.rules.schedule import deadline_text
+from orders.services.describe import describe_orders
 
-from ..models import OrderSheet, Turn, TurnEvent, TurnMap, TurnReport
-from ..rules.schedule import deadline_text
+from ..models import TurnMap, TurnReport
 
 # A queued report older than this lost its task; one rendering longer than this lost its worker.
 REPORT_LOST_AFTER = dt.timedelta(minutes=5)
@@ -141,7 +145,6 @@ def _next_turn(turn: Turn) -> Turn | None:
 
 def _battle_rows(battles: list[Battle], *, public: bool = False) -> list[dict[str, Any]]:
     """The battles in a table; in public (the bulletin) the sides are kingdoms, not armies."""
-    from battles.services.summaries import side_name
 
     def name(b: Battle, side: str) -> str:
         if not public:
@@ -170,7 +173,6 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
     """Everything the kingdom's private report shows, read from the stored rows of the turn.
     `snapshot`: the kingdom's armies as the turn left them (kept on the report when the turn
     ended); without it, the armies as they stand now."""
-    from orders.services.describe import describe_orders
 
     campaign = turn.campaign
     opening = (
@@ -311,8 +313,6 @@ def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict
 
 def report_pdf(report: TurnReport) -> bytes:
     if report.is_scenario:
-        from battles.services.scenarios import scenario_sheet_pdf
-
         return scenario_sheet_pdf(report.battle)
     if report.is_bulletin:
         return pdf_render("reports/bulletin.html", bulletin_context(turn=report.turn))

@@ -8,11 +8,12 @@ from django.core.management.base import BaseCommand
 from django.db.models import Count, Sum
 
 from battles.models import Battle
-from kingdoms.demo import demo_campaign_create
-from kingdoms.demo.turn import demo_turn_play
+from demo.campaign import demo_campaign_create
+from demo.turn import demo_turn_play
 from kingdoms.models import TreasuryEntry
-from orders.models import ReportEmail, Turn, TurnEvent, TurnReport
+from orders.models import Turn, TurnEvent
 from orders.rules.schedule import deadline_text
+from reports.models import ReportEmail, TurnReport
 
 
 class Command(BaseCommand):
