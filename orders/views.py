@@ -18,7 +18,7 @@ from kingdoms.selectors import campaign_get, is_organizer
 from . import selectors
 from .entries import entries_from_json
 from .forms import OrderSheetForm
-from .models import OrderSheet
+from .models import CampaignSchedule, OrderSheet
 from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import sheet_check
 from .services.describe import describe_entries
@@ -161,8 +161,6 @@ def _zone(turn):
 
 class ScheduleForm(forms.ModelForm):
     class Meta:
-        from .models import CampaignSchedule
-
         model = CampaignSchedule
         fields = ["orders_weekday", "orders_time", "results_weekday", "results_time"]
         widgets = {
