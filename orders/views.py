@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_errors
 from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
@@ -215,8 +216,7 @@ def deadlines_change(request: HttpRequest, turn_id: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except DomainError as exc:
-            for m in exc.messages:
-                messages.error(request, m)
+            flash_errors(request, exc)
         else:
             messages.success(request, "Deadlines saved; the players are told by email.")
     else:
@@ -234,8 +234,7 @@ def campaign_pause_toggle(request: HttpRequest, campaign_id: int) -> HttpRespons
     try:
         campaign_pause(campaign=campaign, paused=paused, changed_by=request.user, reason=request.POST.get("reason", ""))
     except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
+        flash_errors(request, exc)
     else:
         messages.success(request, "The campaign is paused." if paused else "The campaign is running again.")
     turn = current_turn(campaign)
