@@ -62,13 +62,21 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
         if order is None or kingdom.missed_orders:
             state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD)
             continue
-        errors = sheet_check(SheetEntries(orders=(order,)), _context(state, army, provinces)).errors
-        if errors:
+        check = sheet_check(SheetEntries(orders=(order,)), _context(state, army, provinces))
+        if check.error_problems:
             state.orders[army.id] = ArmyOrder(
                 army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot
             )
+            problem = check.error_problems[0]
             events.append(
-                Event(PHASE, "order-illegal", f"{army.name}: {errors[0]} It holds.", kingdom=army.kingdom, army=army.id)
+                Event(
+                    PHASE,
+                    "order-illegal",
+                    f"{problem.message(check.names)} It holds.",  # the message names the army once
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    data={"problem": problem.code.value},
+                )
             )
 
 
