@@ -19,6 +19,7 @@ from django.utils import timezone
 from battles.models import Battle, BattleSupport
 from battles.services.scenarios import battle_scenarios_generate
 from kernel.dice import SeededDice
+from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.selectors import campaign_adjacency
 
@@ -282,7 +283,7 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
     steps: dict[int, int] = defaultdict(int)
     movements = []
     for e in resolution.events:
-        if e.code == "moved" and e.army is not None:
+        if e.code == EventCode.MOVED and e.army is not None:
             for number in e.data.get("path", []):
                 steps[e.army] += 1
                 movements.append(

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand
 from django.db.models import Count, Sum
 
 from battles.models import Battle
+from kernel.event_codes import EventCode
 from kingdoms.demo import demo_campaign_create
 from kingdoms.demo.turn import demo_turn_play
 from kingdoms.models import TreasuryEntry
@@ -40,7 +41,14 @@ class Command(BaseCommand):
             )
         out("What changed hands:")
         for e in TurnEvent.objects.filter(
-            turn=turn, code__in=["province-claimed", "province-conquered", "looted", "sacked", "retreated"]
+            turn=turn,
+            code__in=[
+                EventCode.PROVINCE_CLAIMED,
+                EventCode.PROVINCE_CONQUERED,
+                EventCode.LOOTED,
+                EventCode.SACKED,
+                EventCode.RETREATED,
+            ],
         ):
             out(f"  {e.text}")
         out("Treasuries after the turn:")
