@@ -24,7 +24,7 @@ from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import sheet_check
 from .services.describe import describe_entries
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_save, sheet_context, submitted_entries
+from .services.sheets import order_sheet_save, sheet_context, sheet_problems_data, submitted_entries
 from .services.turns import (
     campaign_pause,
     current_turn,
@@ -52,6 +52,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
     initial = entries_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
+    refused: list[dict] | None = None  # the service's structured refusals, when it gave them
     if request.method == "POST":
         form = OrderSheetForm(request.POST, kingdom=kingdom)
         action = request.POST.get("action", "draft")
@@ -68,6 +69,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 )
             except DomainError as exc:
                 errors = exc.messages
+                refused = exc.problems
             else:
                 if action == "submit":
                     messages.success(request, "Your orders are submitted. A receipt is on its way by email.")
@@ -83,9 +85,14 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         check = sheet_check(initial, sheet_context(kingdom=kingdom, turn=turn)) if initial else None
     last = submitted_entries(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
+    if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
+        refused = sheet_problems_data(check.error_problems, check.names) if check and not errors else []
     for army_form in form.armies:
-        # Messages name their army first: show each beside its army's row.
-        army_form.messages = [e for e in all_errors if e.startswith(army_form.army.name)]
+        # Each problem beside its army's row, found by the army's id (never by its name: "A1" is
+        # the beginning of "A10"), named as in the list above.
+        army_form.messages = army_form.field_messages + [
+            p["message"] for p in refused if army_form.army.id in p["armies"]
+        ]
     context = {
         "turn": turn,
         "campaign": turn.campaign,

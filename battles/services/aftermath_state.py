@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Sum
 
+from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Character, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.selectors import campaign_adjacency
 from orders.models import Turn, TurnEvent
@@ -69,7 +70,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     )
     armies = list(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE))
     came_from: dict[int, int] = {}
-    for event in TurnEvent.objects.filter(turn=turn, code="moved").exclude(army=None):
+    for event in TurnEvent.objects.filter(turn=turn, code=EventCode.MOVED).exclude(army=None):
         came_from[event.army_id] = int(event.data["from"])  # type: ignore[index]
     battles = list(
         Battle.objects.filter(turn=turn)

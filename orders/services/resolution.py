@@ -13,6 +13,7 @@ from django.db.models import F, Sum
 from django.utils import timezone
 
 from kernel.dice import SeededDice
+from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.selectors import campaign_adjacency
 
@@ -238,7 +239,7 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
     steps: dict[int, int] = defaultdict(int)
     movements = []
     for e in resolution.events:
-        if e.code == "moved" and e.army is not None:
+        if e.code == EventCode.MOVED and e.army is not None:
             for number in e.data.get("path", []):
                 steps[e.army] += 1
                 movements.append(

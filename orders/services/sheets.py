@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -16,7 +18,15 @@ from kingdoms.selectors import campaign_adjacency
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
 from ..rules.schedule import deadline_text
-from ..rules.sheets import ArmyState, ProvinceState, SheetCheck, SheetContext, SheetEntries, sheet_check
+from ..rules.sheets import (
+    ArmyState,
+    ProvinceState,
+    SheetCheck,
+    SheetContext,
+    SheetEntries,
+    SheetProblem,
+    sheet_check,
+)
 from .turns import schedule_of
 
 # Looting: a town looted at the end of turn 4 creates and upgrades armies again from turn 6.
@@ -84,6 +94,22 @@ def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
     return []
 
 
+def sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """The sheet check's problems as the API gives them (and the order page places them): the
+    stable code, the army whose row it belongs to and every army it concerns (ids), the words
+    without the army's name, and the message that names it once."""
+    return [
+        {
+            "code": p.code.value,
+            "army": p.army,
+            "armies": list(p.armies),
+            "text": p.text,
+            "message": p.message(names),
+        }
+        for p in problems
+    ]
+
+
 @dataclass(frozen=True)
 class SheetResult:
     sheet: OrderSheet
@@ -115,7 +141,7 @@ def order_sheet_save(
         raise DomainError(errors)
     check = sheet_check(entries, sheet_context(kingdom=kingdom, turn=turn))
     if submit and not check.ok:
-        raise DomainError(check.errors)
+        raise DomainError(check.errors, problems=sheet_problems_data(check.error_problems, check.names))
     sheet, _ = OrderSheet.objects.select_for_update().get_or_create(turn=turn, kingdom=kingdom)
     sheet.entries = entries_to_json(entries)
     if submit:
