@@ -612,7 +612,7 @@ def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
     """One event of every code in the turn: the bulletin reads exactly PUBLIC_EVENT_CODES, each in
     its own words (never the event's text, never the bare code)."""
     from kernel.event_codes import PUBLIC_EVENT_CODES
-    from orders.services import reports
+    from reports.services import reports
 
     turn = demo_campaign.turns.get(number=1)
     TurnEvent.objects.bulk_create(
