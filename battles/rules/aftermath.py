@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind, ArmyType, Settlement
@@ -199,7 +200,7 @@ class _Run:
         self.storied: set[int] = set()  # kingdoms whose story bonus is given this turn
         self.fought: set[int] = set()
 
-    def event(self, code: str, text: str, **kw: object) -> None:
+    def event(self, code: EventCode, text: str, **kw: object) -> None:
         self.events.append(Event(PHASE, code, text, **kw))  # type: ignore[arg-type]
 
     def army_name(self, army_id: int | None) -> str:
@@ -238,7 +239,7 @@ class _Run:
             if not result.filed:
                 text += " (no turn summary sheet by the deadline: counted a major loss, no experience; 8. End of Turn)"
             self.event(
-                "battle-result",
+                EventCode.BATTLE_RESULT,
                 text + ".",
                 kingdom=side.kingdom,
                 army=side.army,
@@ -258,7 +259,7 @@ class _Run:
                         winner.kingdom,
                         gold,
                         LedgerReason.VICTORY,
-                        "victory-gold",
+                        EventCode.VICTORY_GOLD,
                         f"Victory gold for the {results[victor].result.label.lower()} in {province}: {gold:,} "
                         f"({winner.points_faced:,} points faced; Looting).",
                         army=winner.army,
@@ -281,7 +282,7 @@ class _Run:
                 if not army.disbanded:
                     # Support: the detachment returns to its parent army after the battle.
                     self.event(
-                        "detachment-returned",
+                        EventCode.DETACHMENT_RETURNED,
                         f"{army.name}'s detachment returns from {province}.",
                         kingdom=army.kingdom,
                         army=army_id,
@@ -293,7 +294,7 @@ class _Run:
         kingdom = self.state.kingdoms[side.kingdom].name if side.kingdom is not None else "the neutral garrison"
         return f"{kingdom}: {self.army_name(side.army)}" if side.army is not None else f"{kingdom} (garrison)"
 
-    def _gold(self, kingdom: int, amount: int, reason: str, code: str, text: str, **kw: object) -> None:
+    def _gold(self, kingdom: int, amount: int, reason: str, code: EventCode, text: str, **kw: object) -> None:
         record = self.state.kingdoms[kingdom]
         self.state.kingdoms[kingdom] = replace(record, treasury=record.treasury + amount)
         self.event(code, text, kingdom=kingdom, gold=amount, ledger_reason=reason, **kw)
@@ -319,7 +320,7 @@ class _Run:
             if defender.army is not None and (battle.both_moved or battle.outcome.defender.result.is_loss):
                 retreating.append(defender.army)
             self.event(
-                "no-victor",
+                EventCode.NO_VICTOR,
                 f"Nobody won the battle in {province}: it stays "
                 + (f"with {self.state.kingdoms[province.controller].name}." if province.controller else "neutral."),
                 province=battle.province,
@@ -344,7 +345,7 @@ class _Run:
                 self._disband(army)
                 state.provinces[province.number] = replace(state.provinces[province.number], elite_defense=False)
                 self.event(
-                    "elite-defense-force-perished",
+                    EventCode.ELITE_DEFENSE_FORCE_PERISHED,
                     f"The Elite Defense Force of {province.name} perished to the last man.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -354,7 +355,7 @@ class _Run:
             self._loot(province, side)
         state.provinces[province.number] = state.provinces[province.number].taken_by(winner)
         self.event(
-            "province-conquered",
+            EventCode.PROVINCE_CONQUERED,
             f"{state.kingdoms[winner].name} takes {province} with {self.army_name(side.army)}.",
             kingdom=winner,
             army=side.army,
@@ -363,14 +364,14 @@ class _Run:
         )
         if loser is not None and loser != winner:
             self.event(
-                "province-lost",
+                EventCode.PROVINCE_LOST,
                 f"{province} is lost to {state.kingdoms[winner].name}.",
                 kingdom=loser,
                 province=province.number,
             )
             if state.kingdoms[loser].capitol == province.number:
                 self.event(
-                    "capitol-lost",
+                    EventCode.CAPITOL_LOST,
                     f"{state.kingdoms[loser].name} has lost its capitol {province}: the Warlord has 3 turns to reach "
                     "another of its cities for a coronation (Loss of the Capitol).",
                     kingdom=loser,
@@ -393,7 +394,7 @@ class _Run:
             if roll <= SAVAGES_MUST_SACK_MAX:
                 choice = "sack"
                 self.event(
-                    "savages",
+                    EventCode.SAVAGES,
                     f"Rolled {roll}: the Orcs & Goblins go savage on {province} and MUST sack it "
                     '(Orcs & Goblins "Savages").',
                     kingdom=winner,
@@ -402,7 +403,7 @@ class _Run:
                 )
             else:
                 self.event(
-                    "savages",
+                    EventCode.SAVAGES,
                     f'Rolled {roll}: the Orcs & Goblins keep their heads in {province} (Orcs & Goblins "Savages").',
                     kingdom=winner,
                     province=province.number,
@@ -418,7 +419,7 @@ class _Run:
                 winner,
                 gold,
                 LedgerReason.LOOT,
-                "sacked",
+                EventCode.SACKED,
                 f"{kingdom.name} ({self.army_name(side.army)}) sacks the {settlement} of {province}: it is "
                 f"destroyed (+{gold:,} gold; Looting).",
                 army=side.army,
@@ -433,7 +434,7 @@ class _Run:
                 winner,
                 gold,
                 LedgerReason.LOOT,
-                "looted",
+                EventCode.LOOTED,
                 f"{kingdom.name} ({self.army_name(side.army)}) loots the {settlement} of {province} "
                 f"(+{gold:,} gold); it cannot create or upgrade armies until turn "
                 f"{self.state.turn + LOOTED_TURNS} (Looting).",
@@ -476,7 +477,7 @@ class _Run:
         if target is None:
             self._disband(army)
             self.event(
-                "wiped-out",
+                EventCode.WIPED_OUT,
                 f"{army.name} has nowhere to retreat from {state.provinces[battle_province]} and is wiped out "
                 "(7. Aftermath); its magic items are lost.",
                 kingdom=army.kingdom,
@@ -486,7 +487,7 @@ class _Run:
             return
         army = self._put(replace(army, province=target))
         self.event(
-            "retreated",
+            EventCode.RETREATED,
             f"{army.name} retreats from {state.provinces[battle_province]} {how} {state.provinces[target]}"
             + (" (it does not claim it)." if state.provinces[target].controller not in (army.kingdom,) else "."),
             kingdom=army.kingdom,
@@ -514,7 +515,7 @@ class _Run:
                     payer.kingdom,
                     -amount,
                     LedgerReason.TRANSFER,
-                    "negotiation-paid",
+                    EventCode.NEGOTIATION_PAID,
                     f"{names[0]} pays {names[1]} {amount:,} gold after the battle in {province}{short}.",
                     province=province.number,
                 )
@@ -522,7 +523,7 @@ class _Run:
                     payee.kingdom,
                     amount,
                     LedgerReason.TRANSFER,
-                    "negotiation-received",
+                    EventCode.NEGOTIATION_RECEIVED,
                     f"{names[1]} receives {amount:,} gold from {names[0]} after the battle in {province}.",
                     province=province.number,
                 )
@@ -533,7 +534,7 @@ class _Run:
         army = self.state.armies[side.army]
         if not allowed:
             self.event(
-                "no-experience",
+                EventCode.NO_EXPERIENCE,
                 f"{army.name} gains no experience for {province}: no turn summary sheet (8. End of Turn).",
                 kingdom=army.kingdom,
                 army=army.id,
@@ -543,7 +544,7 @@ class _Run:
             points = BASE_EXPERIENCE[result]
             army = self._add_experience(army.id, points)
             self.event(
-                "experience",
+                EventCode.EXPERIENCE,
                 f"{army.name} gains {points} experience for the {result.label.lower()} in "
                 f"{province} (Experience Points).",
                 kingdom=army.kingdom,
@@ -555,7 +556,7 @@ class _Run:
             self.storied.add(side.kingdom)
             army = self._add_experience(army.id, STORY_EXPERIENCE)
             self.event(
-                "story",
+                EventCode.STORY,
                 f"{army.name} gains {STORY_EXPERIENCE} experience for the story of the battle in "
                 f"{province} (Stories Are Nice).",
                 kingdom=army.kingdom,
@@ -591,7 +592,7 @@ class _Run:
                     unit.models_count -= casualty.models_lost - back
                     lines.append(f"{unit.name} {back} of {casualty.models_lost}")
                 self.event(
-                    "casualty-recovery",
+                    EventCode.CASUALTY_RECOVERY,
                     f"{army.name} rolls {total} for Casualty Recovery ({band.label}, rounded "
                     f"{'up: it won' if won else 'down'}): " + "; ".join(lines) + ".",
                     kingdom=army.kingdom,
@@ -616,7 +617,7 @@ class _Run:
                         )
                         back = roll >= COMMAND_RECOVERY_MIN
                         self.event(
-                            "command-recovery",
+                            EventCode.COMMAND_RECOVERY,
                             f"{unit.name}'s {model} ({army.name}) rolls {roll}: "
                             + ("recovered." if back else "lost; remove it from the list."),
                             kingdom=army.kingdom,
@@ -647,7 +648,7 @@ class _Run:
         back = roll >= ONE_USE_RECOVERY_MIN
         unit.models_count = began if back else 0
         self.event(
-            "one-use-recovery",
+            EventCode.ONE_USE_RECOVERY,
             f"{unit.name} ({army.name}), one-use troops ({'released' if released else 'not released'} in the "
             f"battle), roll {roll}: " + ("they return." if back else "they are gone; remove them from the list."),
             kingdom=army.kingdom,
@@ -664,7 +665,7 @@ class _Run:
             if unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
                 unit.veteran_eligible = True
                 self.event(
-                    "veteran-eligible",
+                    EventCode.VETERAN_ELIGIBLE,
                     f"{unit.name} ({army.name}) kept {kept} of {began} models: it may be "
                     f"upgraded to +{unit.veteran_level + 1} Veteran Status for 10 experience (Veteran Status).",
                     kingdom=army.kingdom,
@@ -677,7 +678,7 @@ class _Run:
             if unit.veteran_level > 0:
                 unit.veteran_level -= 1
                 self.event(
-                    "veteran-lost",
+                    EventCode.VETERAN_LOST,
                     f"{unit.name} ({army.name}) lost half or more of its models: it drops to "
                     f"+{unit.veteran_level} Veteran Status (Veteran Status).",
                     kingdom=army.kingdom,
@@ -704,7 +705,7 @@ class _Run:
                 if left:
                     injury["battles_missed"] = int(str(injury.get("battles_missed") or 0)) + 1
                     self.event(
-                        "deep-wound-missed",
+                        EventCode.DEEP_WOUND_MISSED,
                         f"{character.name} ({army.name}) missed the battle in {province} (Deep Wound); "
                         + (f"{left - 1} more to miss." if left > 1 else "he may fight again."),
                         kingdom=character.kingdom,
@@ -734,7 +735,7 @@ class _Run:
             for injury in injuries:
                 character.injuries.append({**injury.as_json(), "turn": state.turn})
                 self.event(
-                    "injury",
+                    EventCode.INJURY,
                     f"{character.name} ({army.name}) rolls {injury.roll} on the Character Injury "
                     f"Chart: {injury.label}" + (f": {injury.detail}." if injury.detail != injury.label else "."),
                     kingdom=character.kingdom,
@@ -777,7 +778,7 @@ class _Run:
             return
         army = self._add_experience(side.army, PRESS_THE_ADVANTAGE_EXPERIENCE)
         self.event(
-            "press-the-advantage",
+            EventCode.PRESS_THE_ADVANTAGE,
             f"{army.name} gains {PRESS_THE_ADVANTAGE_EXPERIENCE} more experience for the "
             f"{outcome.result.label.lower()} in {province}: its General {general.name} survived the battle "
             "(Rogue / Trickster: Press the Advantage).",
@@ -801,7 +802,7 @@ class _Run:
                 if item.bearer == unit.id and not item.destroyed:
                     item.bearer = None
         self.event(
-            "character-dead" if not retired else "character-retired",
+            EventCode.CHARACTER_DEAD if not retired else EventCode.CHARACTER_RETIRED,
             f"{character.name} ({army.name}) "
             + (
                 "must be retired: he counts as dead and takes his items with him."
@@ -831,7 +832,7 @@ class _Run:
         kingdom = state.kingdoms[dead.kingdom].name
         if not candidates:
             self.event(
-                "no-warlord",
+                EventCode.NO_WARLORD,
                 f"{kingdom}'s Warlord {dead.name} is dead and no General can succeed him.",
                 kingdom=dead.kingdom,
             )
@@ -839,7 +840,7 @@ class _Run:
         _, army_id, heir = min(candidates, key=lambda c: (c[0], c[1]))
         heir.role = "warlord"
         self.event(
-            "warlord-succession",
+            EventCode.WARLORD_SUCCESSION,
             f"{heir.name} of {state.world.army(army_id).name}, the most experienced General, "
             f"becomes {kingdom}'s Warlord (Warlord); he may be promoted to a Lord with experience points.",
             kingdom=dead.kingdom,
@@ -870,7 +871,7 @@ class _Run:
             if points <= ARMY_DISBANDED_AT_OR_BELOW:
                 self._disband(army)
                 self.event(
-                    "disbanded",
+                    EventCode.DISBANDED,
                     f"{army.name} is down to {points} points and is disbanded; the magic items "
                     "it carried are destroyed (Army Restrictions).",
                     kingdom=army.kingdom,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Character, Unit
 from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
@@ -58,7 +59,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     service checks first, and refuses with the reasons)."""
     world = world_load(campaign=turn.campaign, turn_number=turn.number)
     came_from: dict[int, int] = {}
-    for event in TurnEvent.objects.filter(turn=turn, code="moved").exclude(army=None):
+    for event in TurnEvent.objects.filter(turn=turn, code=EventCode.MOVED).exclude(army=None):
         came_from[event.army_id] = int(event.data["from"])  # type: ignore[index]
     battles = list(
         Battle.objects.filter(turn=turn)

@@ -1,31 +1,25 @@
-"""Resolving a turn's orders: load the state, run the pure pipeline, write everything back.
+"""The orders phase's own steps: load the state the pipeline resolves, and write back what it did.
 
-The turn is claimed with a conditional update inside the same transaction as the writes, so a
-second trigger finds nothing to claim, and a failure rolls everything back, the claim included:
-the turn stays open and claimable, and the error is recorded for the organizer.
+The phase itself (claim, seed, one transaction, the error recorded) is run by the turn cycle
+(turns.services.cycle); the battles it schedules are posted by the battles app.
 """
 
 from __future__ import annotations
 
 import logging
-import traceback
 from collections import defaultdict
-from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils import timezone
 
-from battles.models import Battle, BattleSupport
-from battles.services.scenarios import battle_scenarios_generate
 from kernel.dice import SeededDice
+from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
 from kingdoms.services.world import world_load
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_turn
-from ..rules.resolution.state import TurnState
-from .reports import battle_scenario_reports_create
+from ..rules.resolution.state import TurnState, with_real_army_ids
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
@@ -52,46 +46,15 @@ def turn_state_load(turn: Turn) -> TurnState:
     )
 
 
-@dataclass(frozen=True)
-class Outcome:
-    resolved: bool  # False: there was nothing to claim (resolved already, or not open)
-    resolution: Resolution | None = None
-
-
 def turn_preview(*, turn: Turn) -> Resolution:
     """A dry run: what resolving now would do, written nowhere."""
     return resolve_turn(turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM))
 
 
-def turn_resolve(*, turn_id: int) -> Outcome:
-    """Resolve the turn's orders once. Safe to call twice and concurrently."""
-    from ..tasks import turn_reports_start
-
-    try:
-        with transaction.atomic():
-            claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.ORDERS_OPEN).update(
-                status=Turn.Status.RESOLVING_ORDERS
-            )
-            if not claimed:
-                return Outcome(resolved=False)
-            turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-            dice = SeededDice(seed=turn.seed, stream=DICE_STREAM)
-            before = turn_state_load(turn)
-            resolution = resolve_turn(before, dice)
-            _write(turn, before, resolution, dice)
-            # The battles are posted: each gets its scenario, and its players the scenario sheet.
-            battles = battle_scenarios_generate(turn=turn)
-            battle_scenario_reports_create(turn=turn, battles=battles)
-            transaction.on_commit(lambda: turn_reports_start.delay(turn_id=turn_id))
-            return Outcome(resolved=True, resolution=resolution)
-    except Exception:
-        # Everything above was rolled back; record why, for the organizer, and re-raise.
-        logger.exception("Resolving turn %s failed", turn_id)
-        Turn.objects.filter(pk=turn_id).update(resolution_error=traceback.format_exc(limit=20)[-4000:])
-        raise
-
-
-def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> None:
+def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> dict[int, int]:
+    """Write what the orders did (armies, provinces, ledger, events, movements, dice rolls) in bulk.
+    Returns the real ids of the armies raised this turn (they had negative ids in the rules), for
+    the battles' rows."""
     state = resolution.state
     campaign = turn.campaign
     provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
@@ -185,13 +148,7 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
         return id_map.get(value, value) if value is not None else None
 
     def with_army_ids(data: dict | None) -> dict | None:
-        """Armies raised this turn have temporary (negative) ids in the rules' data: store the real ones."""
-        if not data:
-            return data
-        return {
-            k: army_id(v) if k in ("army", "opponent_army", "target") and isinstance(v, int) else v
-            for k, v in data.items()
-        }
+        return with_real_army_ids(data, id_map)
 
     TreasuryEntry.objects.bulk_create(
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
@@ -216,7 +173,7 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
     steps: dict[int, int] = defaultdict(int)
     movements = []
     for e in resolution.events:
-        if e.code == "moved" and e.army is not None:
+        if e.code == EventCode.MOVED and e.army is not None:
             for number in e.data.get("path", []):
                 steps[e.army] += 1
                 movements.append(
@@ -240,34 +197,6 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
         )
         for i, r in enumerate(dice.rolls)
     )
-    both_moved = {c.province for c in resolution.contacts if c.both_moved}
-    battle_rows = Battle.objects.bulk_create(
-        Battle(
-            turn=turn,
-            province=provinces[b.province],
-            attacker_kingdom_id=b.attacker_kingdom,
-            attacker_army_id=army_id(b.attacker_army),
-            defender_kingdom_id=b.defender_kingdom,
-            defender_army_id=army_id(b.defender_army),
-            assault=b.assault,
-            garrison_points=b.garrison_points,
-            garrison_defenses=b.garrison_defenses,
-            fortified_points=b.fortified_points,
-            defended_obstacles=b.defended_obstacles,
-            guerrilla=with_army_ids(b.guerrilla),
-            notes=b.notes,
-            both_moved=b.province in both_moved,
-        )
-        for b in resolution.battles
-    )
-    BattleSupport.objects.bulk_create(
-        BattleSupport(
-            battle=row, army_id=army_id(s.army), kingdom_id=s.kingdom, side=s.side, points=s.points, arrival=s.arrival
-        )
-        for battle, row in zip(resolution.battles, battle_rows, strict=True)
-        for s in battle.supports
-    )
-    turn.status = Turn.Status.BATTLES
     turn.resolved_at = timezone.now()
-    turn.resolution_error = ""
-    turn.save(update_fields=["status", "resolved_at", "resolution_error"])
+    turn.save(update_fields=["resolved_at"])
+    return id_map

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -16,7 +18,7 @@ from kingdoms.services.world import world_load
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
 from ..rules.schedule import deadline_text
-from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, sheet_check
+from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, sheet_check
 from ..rules.sheets import sheet_context as sheet_context_of
 from .turns import schedule_of
 
@@ -42,6 +44,22 @@ def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
             f"The orders deadline of turn {turn.number} was {deadline}; this sheet arrived after it and is refused."
         ]
     return []
+
+
+def sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """The sheet check's problems as the API gives them (and the order page places them): the
+    stable code, the army whose row it belongs to and every army it concerns (ids), the words
+    without the army's name, and the message that names it once."""
+    return [
+        {
+            "code": p.code.value,
+            "army": p.army,
+            "armies": list(p.armies),
+            "text": p.text,
+            "message": p.message(names),
+        }
+        for p in problems
+    ]
 
 
 @dataclass(frozen=True)
@@ -75,7 +93,7 @@ def order_sheet_save(
         raise DomainError(errors)
     check = sheet_check(entries, sheet_context(kingdom=kingdom, turn=turn))
     if submit and not check.ok:
-        raise DomainError(check.errors)
+        raise DomainError(check.errors, problems=sheet_problems_data(check.error_problems, check.names))
     sheet, _ = OrderSheet.objects.select_for_update().get_or_create(turn=turn, kingdom=kingdom)
     sheet.entries = entries_to_json(entries)
     if submit:

@@ -35,11 +35,8 @@ from orders.models import (
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
-    ReportEmail,
     Turn,
     TurnEvent,
-    TurnMap,
-    TurnReport,
 )
 from orders.rules.sheets import (
     ArmyOrder,
@@ -50,9 +47,10 @@ from orders.rules.sheets import (
     SheetEntries,
     UpgradeArmy,
 )
-from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
+from reports.models import ReportEmail, TurnMap, TurnReport
+from turns.services.cycle import orders_phase_run
 
 User = get_user_model()
 Neighbours = Province.neighbours.through
@@ -316,7 +314,7 @@ def resolved_campaign(demo_campaign: Campaign) -> Campaign:
         submit=True,
         now=now,
     )
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     return campaign
 
 
@@ -746,7 +744,7 @@ def test_an_army_raised_during_the_turn_is_named_in_the_events(demo_campaign):
         submit=True,
         now=turn.orders_deadline - timedelta(days=1),
     )
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     raised = Army.objects.get(kingdom=ostland, name="Reserve")
     assert TurnEvent.objects.filter(turn=turn, code="army-created", army=raised).exists()
 

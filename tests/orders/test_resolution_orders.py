@@ -251,3 +251,20 @@ def test_a_co_occupying_army_that_moves_out_no_longer_shares():
     s = state([army(1, 1, 6, co_occupying=True), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
     _, events, dice = run(s)
     assert dice.rolls == [] and not s.armies[1].co_occupying and s.armies[1].province == 7
+
+
+def test_an_order_the_check_refuses_now_holds_and_its_event_names_the_army_once():
+    """The normalisation's event says why in words that name the army once ("A1: 16 P16 is not
+    adjacent ...", never "A1: A1: ..."), and keeps the sheet check's code in its data."""
+    s = state(
+        [army(1, 1, 1), army(2, 1, 11, created_turn=2)],
+        orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 16)), ArmyOrder(2, OrderKind.MOVE, target=12)],
+    )
+    _, events, _ = run(s)
+    illegal = {e.army: e for e in events if e.code == "order-illegal"}
+    assert illegal[1].text == "A1: 16 P16 is not adjacent to 6 P6 (Forced March). It holds."
+    assert illegal[1].data == {"problem": "forced-march-not-adjacent"}
+    assert illegal[2].text.startswith("A2 was created or upgraded this turn: newly made")
+    assert illegal[2].data == {"problem": "new-army-moves"}
+    assert all(e.text.count(f"A{army_id}") == 1 for army_id, e in illegal.items())
+    assert (s.armies[1].province, s.armies[2].province) == (1, 11)

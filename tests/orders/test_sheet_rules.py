@@ -1,6 +1,8 @@
 """Order sheet rules (orders/rules/sheets.py): 3. Create / Upgrade Armies, Supply Depot,
 4. Write Orders, 5. Executing Orders, Army-Specific Rules (forced march), Army Restrictions."""
 
+import re
+
 import pytest
 
 from kingdoms.rules.tables import ArmyType
@@ -12,6 +14,7 @@ from orders.rules.sheets import (
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
+    SheetProblemCode,
     UpgradeArmy,
     sheet_check,
     sheet_context,
@@ -279,3 +282,52 @@ def test_a_looted_town_cannot_create_or_upgrade_armies_until_the_next_full_turn(
     assert "1st Army: 2 P2 was looted and cannot upgrade armies" in only_errors(upgrade)
     ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=None)
     assert sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx).ok
+
+
+# --- Problems: a stable code, the army by id, words without its name --------------------------
+
+
+def test_every_problem_code_is_kebab_case_and_unique():
+    values = [code.value for code in SheetProblemCode]
+    assert len(set(values)) == len(values)
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", v) for v in values), values
+
+
+def test_a_problem_carries_its_code_and_army_id_and_its_text_does_not_name_the_army():
+    result = check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=3),)))
+    (problem,) = result.error_problems
+    assert (problem.code, problem.army, problem.armies) == (SheetProblemCode.NOT_ADJACENT, 10, (10,))
+    assert "1st Army" not in problem.text and problem.text.startswith("3 P3 is not adjacent to 1 P1")
+    assert problem.message(result.names) == result.errors[0] == f"1st Army: {problem.text}"
+
+
+def test_a_name_that_begins_the_sentence_is_added_once_without_a_colon():
+    two = check(SheetEntries(orders=(ArmyOrder(10), ArmyOrder(10, OrderKind.FORTIFY))))
+    (problem,) = two.error_problems
+    assert problem.code is SheetProblemCode.SEVERAL_ORDERS and problem.army == 10
+    assert two.errors == ["1st Army has 2 orders; an army receives one order a turn (4. Write Orders)."]
+    stranger = check(SheetEntries(orders=(ArmyOrder(77),)))
+    assert [(p.code, p.army) for p in stranger.error_problems] == [(SheetProblemCode.NO_SUCH_ARMY, 77)]
+    assert stranger.errors == ["Army 77 is not one of your active armies."]
+
+
+def test_sheet_level_problems_and_new_armies_have_no_army_id():
+    result = check(SheetEntries(creations=(CreateArmy("2nd Army", 2000, 5),)), treasury=1500, mine=(1, 2, 5, 6, 9))
+    assert [(p.code, p.army) for p in result.error_problems] == [(SheetProblemCode.OVER_BUDGET, None)]
+    result = check(SheetEntries(creations=(CreateArmy("2nd Army", 900, 5),)), mine=(1, 2, 5, 6, 9))
+    assert [(p.code, p.army) for p in result.error_problems] == [(SheetProblemCode.ARMY_SIZE, None)]
+    assert result.errors[0].startswith("New army '2nd Army': an army of 900 points")
+
+
+def test_warnings_carry_codes_and_the_armies_they_concern():
+    armies = (
+        own_army(id=10, name="1st Army", province=1, size=2000),
+        own_army(id=11, name="2nd Army", province=5, size=1500),
+    )
+    entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=6), ArmyOrder(11, OrderKind.MOVE, target=6)))
+    result = check(entries, armies=armies)
+    assert [(p.code, p.armies) for p in result.warning_problems] == [
+        (SheetProblemCode.SAME_DESTINATION, (10, 11)),
+        (SheetProblemCode.CAPITOL_LEFT, ()),
+    ]
+    assert "1st Army" not in result.warning_problems[0].text

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.world import ArmyState
 
@@ -188,7 +189,7 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
     events.append(
         Event(
             PHASE,
-            "battle-scheduled",
+            EventCode.BATTLE_SCHEDULED,
             f"{attacker.name} attacks {defender_label} in {province}.{assault}",
             kingdom=attacker.kingdom,
             army=attacker.id,
@@ -200,7 +201,7 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
         events.append(
             Event(
                 PHASE,
-                "battle-scheduled",
+                EventCode.BATTLE_SCHEDULED,
                 f"{defender_label[0].upper()}{defender_label[1:]} is attacked by {attacker.name} "
                 f"({state.kingdoms[attacker.kingdom].name}) in {province}.{assault}",
                 kingdom=battle.defender_kingdom,
@@ -228,7 +229,9 @@ def _scheduled_data(
 
 
 def _no_battle(events: list[Event], attacker: ArmyState, province: int, text: str) -> None:
-    events.append(Event(PHASE, "no-battle", text, kingdom=attacker.kingdom, army=attacker.id, province=province))
+    events.append(
+        Event(PHASE, EventCode.NO_BATTLE, text, kingdom=attacker.kingdom, army=attacker.id, province=province)
+    )
 
 
 def _is_ancient_dead(state: TurnState, kingdom: int) -> bool:
@@ -273,7 +276,7 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
         events.append(
             Event(
                 PHASE,
-                "guerrilla",
+                EventCode.GUERRILLA,
                 text,
                 kingdom=army.kingdom,
                 army=army.id,
@@ -314,7 +317,7 @@ def _supports(
             events.append(
                 Event(
                     PHASE,
-                    "support-refused",
+                    EventCode.SUPPORT_REFUSED,
                     f"{army.name} does not support the battle in {province}: {why}.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -346,7 +349,7 @@ def _supports(
         events.append(
             Event(
                 PHASE,
-                "support",
+                EventCode.SUPPORT,
                 f"{army.name} sends a detachment of {points:,} points{cut} to the {side} in {province}; "
                 f"Support Arrival {arrival}: {label}.",
                 kingdom=army.kingdom,
@@ -425,7 +428,7 @@ def _defended_obstacles(state: TurnState, battle: BattleS, dice: Dice, events: l
     events.append(
         Event(
             PHASE,
-            "defended-obstacles",
+            EventCode.DEFENDED_OBSTACLES,
             f"{defender.name} defends fortified {province}: +{FORTIFIED_POINTS} points of core troops; "
             f"Defended Obstacles {roll}: {battle.defended_obstacles} piece(s) of defenses.",
             kingdom=defender.kingdom,
@@ -478,7 +481,7 @@ def _supports_without_battle(state: TurnState, battles: list[BattleS], fighting:
         events.append(
             Event(
                 PHASE,
-                "support-no-battle",
+                EventCode.SUPPORT_NO_BATTLE,
                 f"{army.name}'s support goes unused: no battle is fought in {state.provinces[order.support]}.",
                 kingdom=army.kingdom,
                 army=army.id,

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyType, Terrain
@@ -51,6 +52,8 @@ FORAGING_TABLE: tuple[ForagingOutcome, ...] = (
 FORAGING_DEPOT_GOLD = 400
 FORAGING_LOSS_PER_PIP = 50  # 3-4: D6 x 50 points
 FORAGING_REROLL_MODIFIER = -1  # 12 not paid for: reroll at -1 on the result
+# The events of the rows that need nothing more than their words (the others are handled one by one).
+FORAGING_EVENTS = {"no-forced-march": EventCode.FORAGING_NO_FORCED_MARCH, "plenty": EventCode.FORAGING_PLENTY}
 DEFAULT_ORDER_CHOICES = ArmyOrder(army=0)  # an army without an order takes the sheet's defaults
 
 
@@ -107,7 +110,7 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
         events.append(
             Event(
                 PHASE_TALLY_GOLD,
-                "taxes",
+                EventCode.TAXES,
                 f"Taxes: {_describe(counts, TAXES)}.",
                 kingdom=kingdom.id,
                 gold=income,
@@ -121,7 +124,7 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
             events.append(
                 Event(
                     PHASE_TALLY_GOLD,
-                    "imperial-taxation",
+                    EventCode.IMPERIAL_TAXATION,
                     f"Imperial Taxation: {_describe(counts, IMPERIAL_TAXATION)}, {levy:,} gold to the "
                     "Imperial Government.",
                     kingdom=kingdom.id,
@@ -141,7 +144,7 @@ def _disband(state: TurnState, army: ArmyState, why: str, phase: str, events: li
     events.append(
         Event(
             phase,
-            "army-disbanded",
+            EventCode.ARMY_DISBANDED,
             f"{army.name} is disbanded ({why}); the magic items it carried are destroyed (Army Restrictions).",
             kingdom=army.kingdom,
             army=army.id,
@@ -174,7 +177,7 @@ def forage_army(state: TurnState, army: ArmyState, dice: Dice, events: list[Even
             events.append(
                 _foraging_event(
                     army,
-                    "foraging-depot",
+                    EventCode.FORAGING_DEPOT,
                     roll,
                     "a new Supply Depot is pressed into service for 400 gold",
                     gold=-FORAGING_DEPOT_GOLD,
@@ -185,7 +188,10 @@ def forage_army(state: TurnState, army: ArmyState, dice: Dice, events: list[Even
         why = "the kingdom chose not to pay" if not order.pay_for_depot else "the treasury cannot pay"
         events.append(
             _foraging_event(
-                army, "foraging-depot-unpaid", roll, f"a Supply Depot for 400 gold, but {why}: it rolls again at -1"
+                army,
+                EventCode.FORAGING_DEPOT_UNPAID,
+                roll,
+                f"a Supply Depot for 400 gold, but {why}: it rolls again at -1",
             )
         )
         reroll = dice.roll(
@@ -200,7 +206,7 @@ def forage_army(state: TurnState, army: ArmyState, dice: Dice, events: list[Even
 
 
 def _foraging_event(
-    army: ArmyState, code: str, roll: int, what: str, *, gold: int = 0, ledger_reason: str = "", **data: object
+    army: ArmyState, code: EventCode, roll: int, what: str, *, gold: int = 0, ledger_reason: str = "", **data: object
 ) -> Event:
     return Event(
         PHASE_MAINTAIN_ARMIES,
@@ -226,7 +232,7 @@ def _apply_foraging(
 ) -> None:
     if outcome.code == "disaster":
         if order.disaster_choice == "disband":
-            events.append(_foraging_event(army, "foraging-disaster", roll, f"{outcome.text}", choice="disband"))
+            events.append(_foraging_event(army, EventCode.FORAGING_DISASTER, roll, f"{outcome.text}", choice="disband"))
             _disband(state, army, "its banner chose disbanding over a foraging Disaster", PHASE_MAINTAIN_ARMIES, events)
             return
         # 50% casualties by models, not points: the player removes half the models; half the points
@@ -238,7 +244,7 @@ def _apply_foraging(
         events.append(
             _foraging_event(
                 army,
-                "foraging-disaster",
+                EventCode.FORAGING_DISASTER,
                 roll,
                 f"{outcome.text}; the army takes 50% casualties: remove half its models (about {lost:,} points), "
                 "who roll on the Rank and File Recovery table in the aftermath",
@@ -259,7 +265,7 @@ def _apply_foraging(
         events.append(
             _foraging_event(
                 army,
-                "foraging-losses",
+                EventCode.FORAGING_LOSSES,
                 roll,
                 f"it meets its needs but loses {d6} x 50 = {lost:,} points of troops and may not Forced March "
                 "this turn",
@@ -272,7 +278,7 @@ def _apply_foraging(
         return
     if outcome.code == "no-forced-march":
         state.armies[army.id] = replace(army, no_forced_march=True)
-    events.append(_foraging_event(army, f"foraging-{outcome.code}", roll, outcome.text))
+    events.append(_foraging_event(army, FORAGING_EVENTS[outcome.code], roll, outcome.text))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,7 +293,7 @@ def _spend(state: TurnState, kingdom: KingdomState, cost: int, what: str, event:
         events.append(
             Event(
                 PHASE_CREATE_UPGRADE,
-                "not-afforded",
+                EventCode.NOT_AFFORDED,
                 f"{what} is not bought: it costs {cost:,} gold and the treasury holds only {kingdom.treasury:,} "
                 "(Treasury).",
                 kingdom=kingdom.id,
@@ -304,7 +310,7 @@ def _spend(state: TurnState, kingdom: KingdomState, cost: int, what: str, event:
 
 def _unavailable(
     kingdom: KingdomState,
-    code: str,
+    code: EventCode,
     text: str,
     events: list[Event],
     *,
@@ -343,7 +349,7 @@ def _create(
         why = "is no longer yours" if province is None or province.controller != kingdom.id else "is now occupied"
         _unavailable(
             kingdom,
-            "settlement-unavailable",
+            EventCode.SETTLEMENT_UNAVAILABLE,
             f"{name} cannot be raised: {where} {why}; new armies are placed in an unoccupied province you control "
             "(3. Create / Upgrade Armies).",
             events,
@@ -353,7 +359,7 @@ def _create(
     cost = creation_cost(points, kingdom.army_type, province.settlement)
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "army-created",
+        EventCode.ARMY_CREATED,
         f"{name} is raised in {province} at {points:,} points for {cost:,} gold.",
         kingdom=kingdom.id,
         army=army_id,
@@ -384,7 +390,7 @@ def _active_army(
     if army is None or army.kingdom != kingdom.id or army.disbanded:
         name = army.name if army else f"Army {army_id}"
         _unavailable(
-            kingdom, "army-unavailable", f"{name} is no longer an active army: no {what}.", events, army=army_id
+            kingdom, EventCode.ARMY_UNAVAILABLE, f"{name} is no longer an active army: no {what}.", events, army=army_id
         )
         return None
     return army
@@ -401,7 +407,7 @@ def _upgrade(state: TurnState, kingdom: KingdomState, army_id: int, new_size: in
         text += "; adding 500 points or more, it loses all its experience points and veteran status"
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "army-upgraded",
+        EventCode.ARMY_UPGRADED,
         text + ".",
         kingdom=kingdom.id,
         army=army.id,
@@ -430,7 +436,7 @@ def _buy_depot(state: TurnState, kingdom: KingdomState, army_id: int, events: li
         # A 12 on the Foraging Table already gave it one: an army keeps one depot at a time.
         _unavailable(
             kingdom,
-            "supply-depot-held",
+            EventCode.SUPPLY_DEPOT_HELD,
             f"{army.name} already has a supply depot: the replacement is not bought.",
             events,
             army=army.id,
@@ -438,7 +444,7 @@ def _buy_depot(state: TurnState, kingdom: KingdomState, army_id: int, events: li
         return
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "supply-depot",
+        EventCode.SUPPLY_DEPOT,
         f"{army.name} buys a replacement supply depot for {SUPPLY_DEPOT_GOLD:,} gold.",
         kingdom=kingdom.id,
         army=army.id,
@@ -461,7 +467,7 @@ def _reinforce_garrison(state: TurnState, kingdom: KingdomState, number: int, ev
         where = str(province) if province else f"province {number}"
         _unavailable(
             kingdom,
-            "settlement-unavailable",
+            EventCode.SETTLEMENT_UNAVAILABLE,
             f"{where} cannot take an Elite Defense Force: it is not a town or city of yours without one.",
             events,
             province=number,
@@ -469,7 +475,7 @@ def _reinforce_garrison(state: TurnState, kingdom: KingdomState, number: int, ev
         return
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "elite-defense-force",
+        EventCode.ELITE_DEFENSE_FORCE,
         f"The garrison of {province} is reinforced by an Elite Defense Force for {ELITE_DEFENSE_FORCE_GOLD:,} gold.",
         kingdom=kingdom.id,
         province=number,

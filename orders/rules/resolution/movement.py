@@ -9,6 +9,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState
@@ -42,7 +43,12 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
     for kingdom in state.kingdoms.values():
         if kingdom.id in state.missed_orders and not kingdom.ancient_dead:
             events.append(
-                Event(PHASE, "missed-orders", f"{kingdom.name} sent no orders: every army holds.", kingdom=kingdom.id)
+                Event(
+                    PHASE,
+                    EventCode.MISSED_ORDERS,
+                    f"{kingdom.name} sent no orders: every army holds.",
+                    kingdom=kingdom.id,
+                )
             )
     # The sheet check's view of each kingdom, derived once from the state as phases 1-3 left it:
     # the check refuses what the kingdom's armies can no longer do.
@@ -54,13 +60,21 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
             continue
         if army.kingdom not in contexts:
             contexts[army.kingdom] = sheet_context(state.world, army.kingdom)
-        errors = sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom]).errors
-        if errors:
+        check = sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom])
+        if check.error_problems:
             state.orders[army.id] = ArmyOrder(
                 army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot
             )
+            problem = check.error_problems[0]
             events.append(
-                Event(PHASE, "order-illegal", f"{army.name}: {errors[0]} It holds.", kingdom=army.kingdom, army=army.id)
+                Event(
+                    PHASE,
+                    EventCode.ORDER_ILLEGAL,
+                    f"{problem.message(check.names)} It holds.",  # the message names the army once
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    data={"problem": problem.code.value},
+                )
             )
 
 
@@ -83,7 +97,7 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
         events.append(
             Event(
                 PHASE,
-                "moved",
+                EventCode.MOVED,
                 f"{army.name} moves {'through ' + ', '.join(map(_name(state), passed)) + ' to ' if passed else 'into '}"
                 f"{state.provinces[province]}.",
                 kingdom=army.kingdom,
@@ -115,7 +129,7 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
         events.append(
             Event(
                 PHASE,
-                "razed",
+                EventCode.RAZED,
                 f"{army.name} razes {province}.",
                 kingdom=army.kingdom,
                 army=army.id,
@@ -129,7 +143,7 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
                 events.append(
                     Event(
                         PHASE,
-                        "raze-too-long",
+                        EventCode.RAZE_TOO_LONG,
                         f"{army.name} rolls {roll}: razing took too long, it stays.",
                         kingdom=army.kingdom,
                         army=army.id,
@@ -163,7 +177,7 @@ def _forced_march(
         events.append(
             Event(
                 PHASE,
-                "forced-march-forbidden",
+                EventCode.FORCED_MARCH_FORBIDDEN,
                 f"{army.name} may not Forced March this turn (Foraging Table): it moves one province, into "
                 f"{state.provinces[first]}.",
                 kingdom=army.kingdom,
@@ -179,7 +193,7 @@ def _forced_march(
         events.append(
             Event(
                 PHASE,
-                "forced-march-blocked",
+                EventCode.FORCED_MARCH_BLOCKED,
                 f"{army.name} cannot Forced March through {state.provinces[first]}, occupied by an enemy army: "
                 "it stops there.",
                 kingdom=army.kingdom,
@@ -202,7 +216,13 @@ def _forced_march(
         result = FORCED_MARCH_TABLE[roll]
     if result == "mutiny":
         events.append(
-            Event(PHASE, "forced-march-mutiny", f"{army.name}: Mutiny! It holds.", kingdom=army.kingdom, army=army.id)
+            Event(
+                PHASE,
+                EventCode.FORCED_MARCH_MUTINY,
+                f"{army.name}: Mutiny! It holds.",
+                kingdom=army.kingdom,
+                army=army.id,
+            )
         )
         return None
     if result == "fatigue":
@@ -212,7 +232,7 @@ def _forced_march(
         events.append(
             Event(
                 PHASE,
-                "forced-march-fatigue",
+                EventCode.FORCED_MARCH_FATIGUE,
                 f"{army.name}: Fatigue, it moves one province only.",
                 kingdom=army.kingdom,
                 army=army.id,
@@ -223,7 +243,7 @@ def _forced_march(
             events.append(
                 Event(
                     PHASE,
-                    "co-occupying",
+                    EventCode.CO_OCCUPYING,
                     f"{army.name} shares {state.provinces[first]} with {friendly[0].name}: it does not count as "
                     "being there and must move out next turn.",
                     kingdom=army.kingdom,
@@ -233,13 +253,24 @@ def _forced_march(
             )
         return first, []
     events.append(
-        Event(PHASE, "forced-march", f"{army.name} completes its Forced March.", kingdom=army.kingdom, army=army.id)
+        Event(
+            PHASE,
+            EventCode.FORCED_MARCH,
+            f"{army.name} completes its Forced March.",
+            kingdom=army.kingdom,
+            army=army.id,
+        )
     )
     return second, [first]
 
 
 def _cancel(
-    state: TurnState, events: list[Event], moves: dict[int, tuple[int, list[int]]], army_id: int, code: str, text: str
+    state: TurnState,
+    events: list[Event],
+    moves: dict[int, tuple[int, list[int]]],
+    army_id: int,
+    code: EventCode,
+    text: str,
 ) -> None:
     moves.pop(army_id, None)
     army = state.armies[army_id]
@@ -272,7 +303,7 @@ def _dont_pass_in_the_night(state, dice, events, moves, start) -> None:  # type:
                 events,
                 moves,
                 loser.id,
-                "passed-in-the-night",
+                EventCode.PASSED_IN_THE_NIGHT,
                 f"Don't pass in the night: {winner.name} ({max(ra, rb)}) beats {loser.name} "
                 f"({min(ra, rb)}); {loser.name} stays in {state.provinces[start[loser.id]]}.",
             )
@@ -304,7 +335,7 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                         events,
                         moves,
                         army_id,
-                        "occupied-province",
+                        EventCode.OCCUPIED_PROVINCE,
                         f"{state.armies[army_id].name} cannot enter {state.provinces[target]}: "
                         f"{staying[0].name} holds it (Occupied Province). It holds.",
                     )
@@ -319,7 +350,7 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                             events,
                             moves,
                             army_id,
-                            "occupied-province",
+                            EventCode.OCCUPIED_PROVINCE,
                             f"Occupied Province: {state.armies[best].name} ({rolls[best]}) moves into "
                             f"{state.provinces[target]}; {state.armies[army_id].name} ({rolls[army_id]}) holds.",
                         )
@@ -362,7 +393,7 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
                 events,
                 moves,
                 army.id,
-                "multiple-moves",
+                EventCode.MULTIPLE_MOVES,
                 f"Multiple moves into {state.provinces[target]}: {army.name} rolls {rolls[army.id]}, "
                 "lower than the others, and holds.",
             )
@@ -405,7 +436,7 @@ def _contacts_and_claims(
                 events.append(
                     Event(
                         PHASE,
-                        "province-claimed",
+                        EventCode.PROVINCE_CLAIMED,
                         f"{army.name} claims {province}.",
                         kingdom=army.kingdom,
                         army=army.id,
@@ -417,7 +448,7 @@ def _contacts_and_claims(
                     events.append(
                         Event(
                             PHASE,
-                            "province-lost",
+                            EventCode.PROVINCE_LOST,
                             f"{province} is taken by {state.kingdoms[army.kingdom].name}.",
                             kingdom=owner,
                             province=number,
@@ -427,7 +458,7 @@ def _contacts_and_claims(
                 events.append(
                     Event(
                         PHASE,
-                        "too-small-to-claim",
+                        EventCode.TOO_SMALL_TO_CLAIM,
                         f"{army.name} has {army.points} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
                         f"{province} (Army Restrictions).",
                         kingdom=army.kingdom,
@@ -456,7 +487,7 @@ def _co_occupation_follow_up(
         events.append(
             Event(
                 PHASE,
-                "co-occupying-stayed",
+                EventCode.CO_OCCUPYING_STAYED,
                 f"{army.name} did not move out of {state.provinces[army.province]}, which cannot support two armies: "
                 "it forages as if it had lost its supply depot (Forced March).",
                 kingdom=army.kingdom,
@@ -477,7 +508,7 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
             events.append(
                 Event(
                     PHASE,
-                    "fortify-after-battle",
+                    EventCode.FORTIFY_AFTER_BATTLE,
                     f"{army.name} was in a battle and cannot fortify: it holds (Fortify).",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -488,7 +519,7 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
             events.append(
                 Event(
                     PHASE,
-                    "fortify-razed",
+                    EventCode.FORTIFY_RAZED,
                     f"{province} is razed and cannot be fortified: {army.name} holds.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -500,7 +531,7 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
             events.append(
                 Event(
                     PHASE,
-                    "fortified",
+                    EventCode.FORTIFIED,
                     f"{army.name} fortifies {province}.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -519,7 +550,7 @@ def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[in
             events.append(
                 Event(
                     PHASE,
-                    "recover-in-battle",
+                    EventCode.RECOVER_IN_BATTLE,
                     f"{army.name} is brought to battle and cannot recover {province} (Recover).",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -538,7 +569,7 @@ def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[in
             events.append(
                 Event(
                     PHASE,
-                    "recovered",
+                    EventCode.RECOVERED,
                     f"{army.name} rolls {roll}+{army.recover_streak}: {province} is recovered.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -552,7 +583,7 @@ def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[in
             events.append(
                 Event(
                     PHASE,
-                    "recover-failed",
+                    EventCode.RECOVER_FAILED,
                     f"{army.name} rolls {roll}: {province} is not recovered yet.",
                     kingdom=army.kingdom,
                     army=army.id,

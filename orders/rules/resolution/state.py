@@ -104,3 +104,14 @@ class Contact:
     attacker: int
     defender: int | None = None
     both_moved: bool = False
+
+
+ARMY_ID_KEYS = ("army", "opponent_army", "target")  # the keys of an event's data that hold army ids
+
+
+def with_real_army_ids(data: dict[str, Any] | None, id_map: dict[int, int]) -> dict[str, Any] | None:
+    """Armies raised this turn have temporary (negative) ids in the rules' data: the real ones, once
+    their rows exist (`id_map`: temporary id -> row id)."""
+    if not data:
+        return data
+    return {k: id_map.get(v, v) if k in ARMY_ID_KEYS and isinstance(v, int) else v for k, v in data.items()}
