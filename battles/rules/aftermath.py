@@ -16,13 +16,15 @@ Advantage). Rule cases A1-A8.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW
+from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind, ArmyType, Settlement
+from kingdoms.rules.world import LOOTED_TURNS, ArmyState, KingdomState, ProvinceState, World
 
 from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
@@ -32,10 +34,9 @@ PHASE = "aftermath"
 # Ledger reasons (kingdoms.models.TreasuryEntry.Reason values) of the aftermath's gold.
 
 # Looting: gold for a sacked or looted settlement.
-SACK_GOLD: dict[str, int] = {"town": 1000, "city": 2000}
-LOOT_GOLD: dict[str, int] = {"town": 500, "city": 1000}
+SACK_GOLD: dict[Settlement, int] = {Settlement.TOWN: 1000, Settlement.CITY: 2000}
+LOOT_GOLD: dict[Settlement, int] = {Settlement.TOWN: 500, Settlement.CITY: 1000}
 SAVAGES_MUST_SACK_MAX = 2  # Orcs & Goblins "Savages": on a 1 or 2 they MUST sack it
-ORCS_AND_GOBLINS = "orcs-and-goblins"
 STORY_EXPERIENCE = 3  # Stories Are Nice: once per turn, to the army written about
 VETERAN_LEVEL_MAX = 3
 # Rogue / Trickster: "Press the Advantage": 25 more experience for a victory or massacre, if the
@@ -43,40 +44,6 @@ VETERAN_LEVEL_MAX = 3
 PRESS_THE_ADVANTAGE = "Press the Advantage"
 PRESS_THE_ADVANTAGE_EXPERIENCE = 25
 GENERAL_ROLES = ("warlord", "general")  # the Warlord leads the army he is in
-
-
-@dataclass
-class ProvinceA:
-    number: int
-    name: str
-    settlement: str = "none"  # none, town, city, ruins
-    controller: int | None = None
-    looted_turn: int | None = None
-
-    def __str__(self) -> str:
-        return f"{self.number} {self.name}"
-
-
-@dataclass
-class KingdomA:
-    id: int
-    name: str
-    army_type: str
-    treasury: int = 0
-    capitol: int | None = None  # province number
-
-
-@dataclass
-class ArmyA:
-    id: int
-    kingdom: int
-    name: str
-    province: int | None
-    came_from: int | None = None  # where it moved from this turn; None if it did not move
-    experience: int = 0
-    pending_losses: int = 0  # points lost earlier (foraging, guerrilla) still to come off the list
-    garrison: bool = False  # an Elite Defense Force: never moves
-    disbanded: bool = False
 
 
 @dataclass
@@ -153,29 +120,54 @@ class BattleA:
     both_moved: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class AftermathState:
-    turn: int
-    provinces: dict[int, ProvinceA]
-    adjacency: dict[int, frozenset[int]]
-    kingdoms: dict[int, KingdomA]
-    armies: dict[int, ArmyA]  # every active army of the campaign (retreats must see them all)
+    """The world the battles were fought in, with what the aftermath needs besides: the units,
+    characters and items of the kingdoms that fought, the battles with their settled outcomes, and
+    where each army moved from this turn (its retreat goes back there)."""
+
+    world: World  # every active army of the campaign is in it: retreats must see them all
     units: dict[int, UnitA]  # the units of the armies that fought
     characters: dict[int, CharacterA]  # the living characters of the kingdoms that fought
     items: dict[int, ItemA]  # magic items borne by those units
     battles: list[BattleA]
+    came_from: dict[int, int] = field(default_factory=dict)  # army id -> province it moved from this turn
+
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def provinces(self) -> dict[int, ProvinceState]:
+        return self.world.provinces
+
+    @property
+    def adjacency(self) -> Mapping[int, frozenset[int]]:
+        return self.world.adjacency
+
+    @property
+    def kingdoms(self) -> dict[int, KingdomState]:
+        return self.world.kingdoms
+
+    @property
+    def armies(self) -> dict[int, ArmyState]:
+        return self.world.armies
+
+    @property
+    def garrisons(self) -> dict[int, ArmyState]:
+        return self.world.garrisons
 
     def working_copy(self) -> AftermathState:
+        """A copy the rules may change: the world's working copy, and copies of the units,
+        characters and items (which the rules change in place). The battles and where the
+        armies came from are never changed, so they are shared."""
         return AftermathState(
-            turn=self.turn,
-            provinces={n: copy.copy(p) for n, p in self.provinces.items()},
-            adjacency=self.adjacency,
-            kingdoms={k: copy.copy(v) for k, v in self.kingdoms.items()},
-            armies={a: copy.copy(v) for a, v in self.armies.items()},
+            world=self.world.working_copy(),
             units={u: copy.copy(v) for u, v in self.units.items()},
             characters={c: copy.deepcopy(v) for c, v in self.characters.items()},
             items={i: copy.copy(v) for i, v in self.items.items()},
             battles=list(self.battles),
+            came_from=self.came_from,
         )
 
     def army_points(self, army_id: int) -> int:
@@ -183,7 +175,7 @@ class AftermathState:
         units = [u for u in self.units.values() if u.army == army_id]
         ids = {u.id for u in units}
         items = sum(i.points for i in self.items.values() if i.bearer in ids and not i.destroyed)
-        return max(0, sum(u.points for u in units) + items - self.armies[army_id].pending_losses)
+        return max(0, sum(u.points for u in units) + items - self.world.army(army_id).pending_losses)
 
 
 @dataclass(frozen=True)
@@ -213,6 +205,21 @@ class _Run:
 
     def army_name(self, army_id: int | None) -> str:
         return self.state.armies[army_id].name if army_id is not None else "the garrison"
+
+    def _put(self, army: ArmyState) -> ArmyState:
+        """Replace the army's record in the working copy (a field army or an Elite Defense Force)."""
+        armies = self.state.garrisons if army.kind is ArmyKind.GARRISON else self.state.armies
+        armies[army.id] = army
+        return army
+
+    def _disband(self, army: ArmyState) -> ArmyState:
+        """The army is gone, and the magic items its units carried are destroyed with it."""
+        self._destroy_items(army.id)
+        return self._put(replace(army, disbanded=True))
+
+    def _add_experience(self, army_id: int, points: int) -> ArmyState:
+        army = self.state.world.army(army_id)
+        return self._put(replace(army, experience=army.experience + points))
 
     # -- per battle ----------------------------------------------------------------------------
 
@@ -288,12 +295,13 @@ class _Run:
         return f"{kingdom}: {self.army_name(side.army)}" if side.army is not None else f"{kingdom} (garrison)"
 
     def _gold(self, kingdom: int, amount: int, reason: str, code: EventCode, text: str, **kw: object) -> None:
-        self.state.kingdoms[kingdom].treasury += amount
+        record = self.state.kingdoms[kingdom]
+        self.state.kingdoms[kingdom] = replace(record, treasury=record.treasury + amount)
         self.event(code, text, kingdom=kingdom, gold=amount, ledger_reason=reason, **kw)
 
     # -- the province and the retreats -----------------------------------------------------------
 
-    def _province_and_retreats(self, battle: BattleA, province: ProvinceA, victor: str | None) -> None:
+    def _province_and_retreats(self, battle: BattleA, province: ProvinceState, victor: str | None) -> None:
         attacker, defender = battle.attacker, battle.defender
         retreating: list[int] = []
         if victor is not None:
@@ -320,7 +328,7 @@ class _Run:
         for army_id in retreating:
             self._retreat(army_id, battle.province)
 
-    def _conquer(self, province: ProvinceA, side: SideA) -> None:
+    def _conquer(self, province: ProvinceState, side: SideA) -> None:
         """The winning side takes the province: the Elite Defense Force there perishes, a town or
         city is looted or sacked, control changes. Its own province it simply keeps."""
         state = self.state
@@ -330,12 +338,12 @@ class _Run:
         if loser == winner:
             # Nothing to conquer: a kingdom does not loot its own town.
             return
-        for army in state.armies.values():
+        for army in sorted(state.garrisons.values(), key=lambda a: a.id):
             # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
             # Elite Defense Force has perished to the last man.
-            if army.garrison and army.province == province.number and not army.disbanded and army.kingdom != winner:
-                army.disbanded = True
-                self._destroy_items(army.id)
+            if army.province == province.number and not army.disbanded and army.kingdom != winner:
+                self._disband(army)
+                state.provinces[province.number] = replace(state.provinces[province.number], elite_defense=False)
                 self.event(
                     EventCode.ELITE_DEFENSE_FORCE_PERISHED,
                     f"The Elite Defense Force of {province.name} perished to the last man.",
@@ -345,7 +353,7 @@ class _Run:
                 )
         if province.settlement in SACK_GOLD:
             self._loot(province, side)
-        province.controller = winner
+        state.provinces[province.number] = state.provinces[province.number].taken_by(winner)
         self.event(
             EventCode.PROVINCE_CONQUERED,
             f"{state.kingdoms[winner].name} takes {province} with {self.army_name(side.army)}.",
@@ -370,14 +378,14 @@ class _Run:
                     province=province.number,
                 )
 
-    def _loot(self, province: ProvinceA, side: SideA) -> None:
+    def _loot(self, province: ProvinceState, side: SideA) -> None:
         """Looting: the winning side's choice on its sheet (loot when none), unless its Orcs &
         Goblins go savage."""
         winner = side.kingdom
         assert winner is not None
         kingdom = self.state.kingdoms[winner]
         choice = side.loot_choice or "loot"
-        if kingdom.army_type == ORCS_AND_GOBLINS:
+        if kingdom.army_type is ArmyType.ORCS_AND_GOBLINS:
             roll = self.dice.d6(
                 purpose=f'Orcs & Goblins "Savages": {province}',
                 kingdoms=[winner],
@@ -404,7 +412,9 @@ class _Run:
         settlement = province.settlement
         if choice == "sack":
             gold = SACK_GOLD[settlement]
-            province.settlement = "none"
+            self.state.provinces[province.number] = replace(
+                self.state.provinces[province.number], settlement=Settlement.NONE
+            )
             self._gold(
                 winner,
                 gold,
@@ -417,23 +427,23 @@ class _Run:
             )
         else:
             gold = LOOT_GOLD[settlement]
-            province.looted_turn = self.state.turn
+            self.state.provinces[province.number] = replace(
+                self.state.provinces[province.number], looted_turn=self.state.turn
+            )
             self._gold(
                 winner,
                 gold,
                 LedgerReason.LOOT,
                 EventCode.LOOTED,
                 f"{kingdom.name} ({self.army_name(side.army)}) loots the {settlement} of {province} "
-                f"(+{gold:,} gold); it cannot create or upgrade armies until turn {self.state.turn + 2} (Looting).",
+                f"(+{gold:,} gold); it cannot create or upgrade armies until turn "
+                f"{self.state.turn + LOOTED_TURNS} (Looting).",
                 army=side.army,
                 province=province.number,
             )
 
     def _occupied(self, number: int, moving: int) -> bool:
-        return any(
-            a.province == number and not a.disbanded and a.id != moving and not a.garrison
-            for a in self.state.armies.values()
-        )
+        return any(a.province == number and not a.disbanded and a.id != moving for a in self.state.armies.values())
 
     def _retreat(self, army_id: int, battle_province: int) -> None:
         """7. Aftermath: back where it came from if it can; else (or if it did not move) to an
@@ -445,12 +455,9 @@ class _Run:
             return
         target: int | None = None
         how = ""
-        if (
-            army.came_from is not None
-            and army.came_from != battle_province
-            and not self._occupied(army.came_from, army_id)
-        ):
-            target, how = army.came_from, "back where it came from"
+        came_from = state.came_from.get(army_id)
+        if came_from is not None and came_from != battle_province and not self._occupied(came_from, army_id):
+            target, how = came_from, "back where it came from"
         else:
 
             def rank(number: int) -> int:
@@ -468,8 +475,7 @@ class _Run:
                 target = min(free, key=lambda n: (rank(n), n))
                 how = ("to its own", "to the neutral", "to the allied", "to the foreign")[rank(target)] + " province"
         if target is None:
-            army.disbanded = True
-            self._destroy_items(army_id)
+            self._disband(army)
             self.event(
                 EventCode.WIPED_OUT,
                 f"{army.name} has nowhere to retreat from {state.provinces[battle_province]} and is wiped out "
@@ -479,7 +485,7 @@ class _Run:
                 province=battle_province,
             )
             return
-        army.province = target
+        army = self._put(replace(army, province=target))
         self.event(
             EventCode.RETREATED,
             f"{army.name} retreats from {state.provinces[battle_province]} {how} {state.provinces[target]}"
@@ -492,7 +498,7 @@ class _Run:
 
     # -- gold, experience --------------------------------------------------------------------------
 
-    def _negotiations(self, battle: BattleA, province: ProvinceA) -> None:
+    def _negotiations(self, battle: BattleA, province: ProvinceState) -> None:
         for payer, payee in ((battle.attacker, battle.defender), (battle.defender, battle.attacker)):
             if not payer.negotiation_gold or payer.kingdom is None or payee.kingdom is None:
                 continue
@@ -522,7 +528,7 @@ class _Run:
                     province=province.number,
                 )
 
-    def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceA) -> None:
+    def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceState) -> None:
         if side.army is None:
             return
         army = self.state.armies[side.army]
@@ -536,7 +542,7 @@ class _Run:
             )
         else:
             points = BASE_EXPERIENCE[result]
-            army.experience += points
+            army = self._add_experience(army.id, points)
             self.event(
                 EventCode.EXPERIENCE,
                 f"{army.name} gains {points} experience for the {result.label.lower()} in "
@@ -548,7 +554,7 @@ class _Run:
             )
         if side.story and side.kingdom is not None and side.kingdom not in self.storied:
             self.storied.add(side.kingdom)
-            army.experience += STORY_EXPERIENCE
+            army = self._add_experience(army.id, STORY_EXPERIENCE)
             self.event(
                 EventCode.STORY,
                 f"{army.name} gains {STORY_EXPERIENCE} experience for the story of the battle in "
@@ -561,7 +567,7 @@ class _Run:
 
     # -- casualty recovery and veteran status ------------------------------------------------------
 
-    def _recovery(self, side: SideA, won: bool, province: ProvinceA) -> None:
+    def _recovery(self, side: SideA, won: bool, province: ProvinceState) -> None:
         state = self.state
         by_unit = {c.unit: c for c in side.casualties if c.unit in state.units}
         armies = [a for a in ([side.army] if side.army is not None else []) + list(side.supports)]
@@ -629,7 +635,7 @@ class _Run:
                     self._veteran(army, unit, start[unit.id], province)
 
     def _one_use_recovery(
-        self, army: ArmyA, unit: UnitA, began: int, casualty: Casualty | None, province: ProvinceA
+        self, army: ArmyState, unit: UnitA, began: int, casualty: Casualty | None, province: ProvinceState
     ) -> None:
         """Spending Experience, NOTE: one-use troops make a Casualty Recovery roll (D6, 4+)
         "regardless of the status of these models at the game's end": every one-use unit that
@@ -651,7 +657,7 @@ class _Run:
             data={"unit": unit.name, "roll": roll, "released": released, "recovered": back},
         )
 
-    def _veteran(self, army: ArmyA, unit: UnitA, began: int, province: ProvinceA) -> None:
+    def _veteran(self, army: ArmyState, unit: UnitA, began: int, province: ProvinceState) -> None:
         if began <= 0:
             return
         kept = unit.models_count
@@ -683,7 +689,7 @@ class _Run:
 
     # -- characters --------------------------------------------------------------------------------
 
-    def _deep_wounds(self, side: SideA, province: ProvinceA) -> None:
+    def _deep_wounds(self, side: SideA, province: ProvinceState) -> None:
         """Deep Wound: "the character must miss the next D3 battles the army plays". Each battle
         the army fights after the injury counts one off (before this battle's own injuries)."""
         state = self.state
@@ -709,14 +715,14 @@ class _Run:
                     )
                     break  # one battle counts off one wound's battles at a time
 
-    def _injuries(self, side: SideA, province: ProvinceA) -> None:
+    def _injuries(self, side: SideA, province: ProvinceState) -> None:
         state = self.state
         for character_id in side.characters_lost:
             character = state.characters.get(character_id)
             if character is None or not character.alive:
                 continue
             unit = state.units[character.unit]
-            army = state.armies[unit.army]
+            army = state.world.army(unit.army)
             earlier = [i.get("detail", "") for i in character.injuries]
             injuries = injury_roll(
                 self.dice,
@@ -738,7 +744,7 @@ class _Run:
                     data={"character": character.name, **injury.as_json()},
                 )
                 if injury.experience_bonus:
-                    army.experience += injury.experience_bonus
+                    army = self._add_experience(army.id, injury.experience_bonus)
                 if injury.items_lost:
                     self._lose_items(unit.id)
             if any(i.dead or i.retired for i in injuries):
@@ -761,7 +767,7 @@ class _Run:
         return general
 
     def _press_the_advantage(
-        self, side: SideA, outcome: SideOutcome, general: CharacterA | None, province: ProvinceA
+        self, side: SideA, outcome: SideOutcome, general: CharacterA | None, province: ProvinceState
     ) -> None:
         """Rogue / Trickster, Press the Advantage: 25 more experience for a victory or massacre,
         if the General who led the battle with it survived the injury rolls. An army denied its
@@ -770,8 +776,7 @@ class _Run:
             return
         if not (outcome.result.is_victory and outcome.experience_allowed):
             return
-        army = self.state.armies[side.army]
-        army.experience += PRESS_THE_ADVANTAGE_EXPERIENCE
+        army = self._add_experience(side.army, PRESS_THE_ADVANTAGE_EXPERIENCE)
         self.event(
             EventCode.PRESS_THE_ADVANTAGE,
             f"{army.name} gains {PRESS_THE_ADVANTAGE_EXPERIENCE} more experience for the "
@@ -783,7 +788,7 @@ class _Run:
             data={"experience": PRESS_THE_ADVANTAGE_EXPERIENCE, "character": general.name},
         )
 
-    def _character_dies(self, character: CharacterA, army: ArmyA, *, retired: bool) -> None:
+    def _character_dies(self, character: CharacterA, army: ArmyState, *, retired: bool) -> None:
         state = self.state
         character.alive = False
         unit = state.units[character.unit]
@@ -819,7 +824,8 @@ class _Run:
         for character in state.characters.values():
             if character.kingdom != dead.kingdom or not character.alive or character.role != "general":
                 continue
-            army = state.armies.get(state.units[character.unit].army)
+            army_id = state.units[character.unit].army
+            army = state.armies.get(army_id) or state.garrisons.get(army_id)
             if army is None or army.disbanded:
                 continue
             candidates.append((-army.experience, army.id, character))
@@ -835,7 +841,7 @@ class _Run:
         heir.role = "warlord"
         self.event(
             EventCode.WARLORD_SUCCESSION,
-            f"{heir.name} of {state.armies[army_id].name}, the most experienced General, "
+            f"{heir.name} of {state.world.army(army_id).name}, the most experienced General, "
             f"becomes {kingdom}'s Warlord (Warlord); he may be promoted to a Lord with experience points.",
             kingdom=dead.kingdom,
             army=army_id,
@@ -858,13 +864,12 @@ class _Run:
     def disband_the_small(self) -> None:
         """Army Restrictions (A6): an army of 500 points or less is disbanded; its items destroyed."""
         for army_id in sorted(self.fought):
-            army = self.state.armies[army_id]
-            if army.disbanded or army.garrison:
+            army = self.state.world.army(army_id)
+            if army.disbanded or army.kind is ArmyKind.GARRISON:
                 continue
             points = self.state.army_points(army_id)
             if points <= ARMY_DISBANDED_AT_OR_BELOW:
-                army.disbanded = True
-                self._destroy_items(army_id)
+                self._disband(army)
                 self.event(
                     EventCode.DISBANDED,
                     f"{army.name} is down to {points} points and is disbanded; the magic items "

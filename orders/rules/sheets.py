@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
+from kingdoms.rules.world import ArmyState, ProvinceState, World
 
 from .tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost, forced_march_terrain
 
@@ -102,52 +103,57 @@ class SheetEntries:
 
 
 @dataclass(frozen=True)
-class ArmyState:
-    id: int
-    name: str
-    province: int
-    size: int
-    supply_depot: bool = True
-    created_turn: int = 0
-    upgraded_turn: int | None = None
-
-
-@dataclass(frozen=True)
-class ProvinceState:
-    number: int
-    name: str
-    terrain: str
-    settlement: str = "none"
-    razed: bool = False
-    fortified: bool = False
-    controller: int | None = None
-    elite_defense: bool = False  # its garrison already has an Elite Defense Force
-    looted: bool = False  # looted last turn: no armies created or upgraded here yet (Looting)
-
-    def __str__(self) -> str:
-        return f"{self.number} {self.name}"
-
-
-@dataclass(frozen=True)
 class SheetContext:
-    """What the check needs to know: the kingdom's own active field armies, the public map."""
+    """What the check needs to know: the world as the kingdom finds it (the public map, its own
+    treasury and capitol) with the kingdom's own field armies and every name it has given an army.
+    Made by `sheet_context`, so the form, the API and the turn's normalisation see the same state."""
 
+    world: World
     kingdom: int
-    army_type: ArmyType
-    turn: int
-    treasury: int
-    player_count: int
-    armies: dict[int, ArmyState]
-    army_names: frozenset[str]  # every army name the kingdom has used (names stay unique)
-    provinces: dict[int, ProvinceState]
-    adjacency: dict[int, frozenset[int]]
-    capitol: int | None = None
+    armies: dict[int, ArmyState]  # the kingdom's own field armies
+    army_names: frozenset[str] = frozenset()  # every army name the kingdom has used (names stay unique)
+
+    @property
+    def army_type(self) -> ArmyType:
+        return self.world.kingdoms[self.kingdom].army_type
+
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def treasury(self) -> int:
+        return self.world.kingdoms[self.kingdom].treasury
+
+    @property
+    def player_count(self) -> int:
+        return self.world.player_count
+
+    @property
+    def capitol(self) -> int | None:
+        return self.world.kingdoms[self.kingdom].capitol
+
+    @property
+    def provinces(self) -> dict[int, ProvinceState]:
+        return self.world.provinces
 
     def adjacent(self, a: int, b: int) -> bool:
-        return b in self.adjacency.get(a, frozenset())
+        return self.world.adjacent(a, b)
 
     def province(self, number: int) -> ProvinceState | None:
-        return self.provinces.get(number)
+        return self.world.provinces.get(number)
+
+
+def sheet_context(world: World, kingdom: int, *, army_names: frozenset[str] = frozenset()) -> SheetContext:
+    """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
+    the world; a turn's working copy may hold some disbanded this turn, whose orders are then checked
+    as written."""
+    return SheetContext(
+        world=world,
+        kingdom=kingdom,
+        armies={a.id: a for a in world.armies.values() if a.kingdom == kingdom},
+        army_names=army_names,
+    )
 
 
 class SheetProblemCode(StrEnum):
@@ -485,7 +491,7 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                     "(3. Create / Upgrade Armies).",
                 )
             )
-        elif province.looted:
+        elif province.looted_in(ctx.turn):
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.LOOTED,
@@ -550,7 +556,7 @@ def _check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                     army.id,
                 )
             )
-        elif where.looted:
+        elif where.looted_in(ctx.turn):
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.LOOTED,

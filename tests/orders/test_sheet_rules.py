@@ -6,21 +6,21 @@ import re
 import pytest
 
 from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import ArmyState
 from orders.rules.sheets import (
     ArmyOrder,
-    ArmyState,
     BuySupplyDepot,
     CreateArmy,
     OrderKind,
-    ProvinceState,
     ReinforceGarrison,
-    SheetContext,
     SheetEntries,
     SheetProblemCode,
     UpgradeArmy,
     sheet_check,
+    sheet_context,
 )
 from orders.rules.tables import creation_cost
+from tests import world_builders as wb
 
 ME = 1
 # A 4 x 4 grid of sections, numbered row by row:
@@ -32,39 +32,35 @@ TERRAIN = {3: "forest", 4: "mountains", 7: "marshland", 8: "desert", 11: "forest
 SETTLEMENT = {1: "city", 2: "town", 10: "town"}
 
 
-def grid() -> dict[int, frozenset[int]]:
-    pos = {n: ((n - 1) % 4, (n - 1) // 4) for n in range(1, 17)}
-    return {
-        a: frozenset(b for b in pos if b != a and abs(pos[a][0] - pos[b][0]) <= 1 and abs(pos[a][1] - pos[b][1]) <= 1)
-        for a in pos
-    }
+def own_army(*, id: int, name: str, province: int, size: int, **kw) -> ArmyState:
+    """One of the kingdom's field armies, its list at the size it was raised at."""
+    return wb.army(id, ME, province, size, name=name, **kw)
 
 
 def context(armies=(), army_type=ArmyType.EMPIRE, treasury=6000, mine=(1, 2, 5, 6), razed=(), turn=3, **kw):
-    provinces = {
-        n: ProvinceState(
-            number=n,
-            name=f"P{n}",
-            terrain=TERRAIN.get(n, "plains"),
-            settlement=SETTLEMENT.get(n, "none"),
+    provinces = [
+        wb.province(
+            n,
+            TERRAIN.get(n, "plains"),
+            SETTLEMENT.get(n, "none"),
             razed=n in razed,
             controller=ME if n in mine else (2 if n in (15, 16) else None),
         )
         for n in range(1, 17)
-    }
-    armies = armies or (ArmyState(id=10, name="1st Army", province=1, size=2000),)
-    return SheetContext(
-        kingdom=ME,
-        army_type=army_type,
-        turn=turn,
-        treasury=treasury,
-        player_count=4,
-        armies={a.id: a for a in armies},
-        army_names=frozenset(a.name for a in armies),
+    ]
+    armies = armies or (own_army(id=10, name="1st Army", province=1, size=2000),)
+    world = wb.world(
         provinces=provinces,
-        adjacency=grid(),
-        capitol=kw.get("capitol", 1),
+        kingdoms=[
+            wb.kingdom(ME, "Mine", army_type, treasury=treasury, capitol=kw.get("capitol", 1)),
+            wb.kingdom(2, "Theirs", ArmyType.DWARFS),
+        ],
+        armies=armies,
+        adjacency=wb.grid(4),
+        turn=turn,
+        player_count=4,
     )
+    return sheet_context(world, ME, army_names=frozenset(a.name for a in armies))
 
 
 def check(entries, **kw):
@@ -96,27 +92,27 @@ def test_case_C1_creation_cost_with_town_and_city_discounts(points, army_type, s
 
 
 def test_case_C1_the_sheet_charges_the_discounted_cost():
-    ctx_armies = (ArmyState(id=10, name="1st Army", province=6, size=2000),)
+    ctx_armies = (own_army(id=10, name="1st Army", province=6, size=2000),)
     result = check(SheetEntries(creations=(CreateArmy("2nd Army", 1500, 2),)), armies=ctx_armies, mine=(1, 2, 5, 6, 9))
     assert result.ok, result.errors
     assert result.costs == [("Create 2nd Army (1,500 points) in 2 P2", 1350)]
 
 
 def test_case_C2_upgrade_costs_the_difference():
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1200),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1200),)
     result = check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), armies=armies)
     assert result.ok and result.gold == 400
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1000),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1000),)
     result = check(SheetEntries(upgrades=(UpgradeArmy(10, 1500),)), armies=armies)
     assert result.ok and result.gold == 500
 
 
 def test_upgrade_only_in_a_town_or_city_you_control_and_never_above_2000():
-    armies = (ArmyState(id=10, name="1st Army", province=6, size=1200),)
+    armies = (own_army(id=10, name="1st Army", province=6, size=1200),)
     assert "upgraded in a town or city you control" in only_errors(
         check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), armies=armies)
     )
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1800),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1800),)
     assert "above the maximum army size of 2,000" in only_errors(
         check(SheetEntries(upgrades=(UpgradeArmy(10, 2100),)), armies=armies)
     )
@@ -126,7 +122,7 @@ def test_upgrade_only_in_a_town_or_city_you_control_and_never_above_2000():
 
 
 def test_case_C3_an_army_upgraded_this_turn_may_not_move_or_support():
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1200),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1200),)
     entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=3),), upgrades=(UpgradeArmy(10, 1600),))
     errors = only_errors(check(entries, armies=armies))
     assert "1st Army is upgraded in this sheet" in errors
@@ -138,7 +134,7 @@ def test_case_C3_an_army_upgraded_this_turn_may_not_move_or_support():
 
 
 def test_case_C3_an_army_created_this_turn_may_not_move():
-    armies = (ArmyState(id=10, name="2nd Army", province=5, size=1200, created_turn=3),)
+    armies = (own_army(id=10, name="2nd Army", province=5, size=1200, created_turn=3),)
     errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=9),)), armies=armies))
     assert "2nd Army was created or upgraded this turn" in errors
 
@@ -169,10 +165,10 @@ def test_new_armies_go_to_an_unoccupied_province_you_control_within_the_army_tab
 
 
 def test_supply_depot_200_gold_in_a_town_or_city_and_elite_defense_force_500():
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=2000, supply_depot=False),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=2000, supply_depot=False),)
     result = check(SheetEntries(depots=(BuySupplyDepot(10),), garrisons=(ReinforceGarrison(1),)), armies=armies)
     assert result.ok and result.gold == 700
-    armies = (ArmyState(id=10, name="1st Army", province=6, size=2000, supply_depot=False),)
+    armies = (own_army(id=10, name="1st Army", province=6, size=2000, supply_depot=False),)
     assert "bought in a town or city" in only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),)), armies=armies))
     assert "town or city you control" in only_errors(check(SheetEntries(garrisons=(ReinforceGarrison(6),))))
     assert "already has a supply depot" in only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),))))
@@ -204,7 +200,7 @@ def test_not_your_army_and_two_entries_for_one_army_are_refused():
 
 
 def test_fortify_not_razed_and_recover_only_razed():
-    armies = (ArmyState(id=10, name="1st Army", province=6, size=2000),)
+    armies = (own_army(id=10, name="1st Army", province=6, size=2000),)
     errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORTIFY),)), armies=armies, razed=(6,)))
     assert "razed provinces cannot be fortified until they are recovered (Fortify)" in errors
     assert "is not razed; Recover is for razed provinces" in only_errors(
@@ -240,7 +236,7 @@ def test_support_only_a_province_bordering_the_army():
     ],
 )
 def test_forced_march_through_the_terrain_the_army_type_may_cross(army_type, start, path, ok, message):
-    armies = (ArmyState(id=10, name="1st Army", province=start, size=2000),)
+    armies = (own_army(id=10, name="1st Army", province=start, size=2000),)
     result = check(
         SheetEntries(orders=(ArmyOrder(10, OrderKind.FORCED_MARCH, path=path),)), armies=armies, army_type=army_type
     )
@@ -258,8 +254,8 @@ def test_forced_march_names_two_provinces():
 
 def test_warnings_for_legal_but_probably_mistaken_orders():
     armies = (
-        ArmyState(id=10, name="1st Army", province=1, size=2000),
-        ArmyState(id=11, name="2nd Army", province=5, size=1500),
+        own_army(id=10, name="1st Army", province=1, size=2000),
+        own_army(id=11, name="2nd Army", province=5, size=1500),
     )
     entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=6), ArmyOrder(11, OrderKind.MOVE, target=6)))
     result = check(entries, armies=armies)
@@ -278,13 +274,13 @@ def test_a_looted_town_cannot_create_or_upgrade_armies_until_the_next_full_turn(
     the next full turn." The town 2 was looted; the city 1 was not."""
     import dataclasses
 
-    ctx = context(armies=(ArmyState(id=10, name="1st Army", province=2, size=1200),))
-    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted=True)
+    ctx = context(armies=(own_army(id=10, name="1st Army", province=2, size=1200),))
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=ctx.turn - 1)  # looted last turn
     create = sheet_check(SheetEntries(creations=(CreateArmy("2nd Army", 1000, 2),)), ctx)
     upgrade = sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx)
     assert "2 P2 was looted and cannot create armies" in only_errors(create)
     assert "1st Army: 2 P2 was looted and cannot upgrade armies" in only_errors(upgrade)
-    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted=False)
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=None)
     assert sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx).ok
 
 
@@ -325,8 +321,8 @@ def test_sheet_level_problems_and_new_armies_have_no_army_id():
 
 def test_warnings_carry_codes_and_the_armies_they_concern():
     armies = (
-        ArmyState(id=10, name="1st Army", province=1, size=2000),
-        ArmyState(id=11, name="2nd Army", province=5, size=1500),
+        own_army(id=10, name="1st Army", province=1, size=2000),
+        own_army(id=11, name="2nd Army", province=5, size=1500),
     )
     entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=6), ArmyOrder(11, OrderKind.MOVE, target=6)))
     result = check(entries, armies=armies)

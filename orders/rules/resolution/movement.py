@@ -6,23 +6,24 @@ Forced March and Multiple Moves into Battle. Pure Python.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
+from kingdoms.rules.world import ArmyState
 
 from ..sheets import (
     MOVING_ORDERS,
     ArmyOrder,
-    ArmyState,
     OrderKind,
-    ProvinceState,
     SheetContext,
     SheetEntries,
     sheet_check,
+    sheet_context,
 )
-from .state import ArmyS, Contact, TurnState
+from .state import Contact, TurnState
 
 PHASE = "orders"
 RAZE_MOVE_NEEDS = 3  # Raze: after razing, a D6 of 3+ lets the army move
@@ -40,7 +41,7 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
     """Every army ends with exactly one legal order: armies of kingdoms that missed their orders
     hold (O1); an order the sheet check refuses now (the state changed since it was written) holds."""
     for kingdom in state.kingdoms.values():
-        if kingdom.missed_orders and not kingdom.ancient_dead:
+        if kingdom.id in state.missed_orders and not kingdom.ancient_dead:
             events.append(
                 Event(
                     PHASE,
@@ -49,26 +50,17 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
                     kingdom=kingdom.id,
                 )
             )
-    # The public map once, shared by every army's check.
-    provinces = {
-        p.number: ProvinceState(
-            number=p.number,
-            name=p.name,
-            terrain=p.terrain,
-            settlement=p.settlement,
-            razed=p.razed,
-            fortified=p.fortified,
-            controller=p.controller,
-        )
-        for p in state.provinces.values()
-    }
+    # The sheet check's view of each kingdom, derived once from the state as phases 1-3 left it:
+    # the check refuses what the kingdom's armies can no longer do.
+    contexts: dict[int, SheetContext] = {}
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         order = state.orders.get(army.id)
-        kingdom = state.kingdoms[army.kingdom]
-        if order is None or kingdom.missed_orders:
+        if order is None or army.kingdom in state.missed_orders:
             state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD)
             continue
-        check = sheet_check(SheetEntries(orders=(order,)), _context(state, army, provinces))
+        if army.kingdom not in contexts:
+            contexts[army.kingdom] = sheet_context(state.world, army.kingdom)
+        check = sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom])
         if check.error_problems:
             state.orders[army.id] = ArmyOrder(
                 army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot
@@ -86,34 +78,6 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
             )
 
 
-def _context(state: TurnState, army: ArmyS, provinces: dict[int, ProvinceState]) -> SheetContext:
-    """The sheet check's view of one army's order (its kingdom's gold and army count are not at
-    stake here: the kingdom's entries were checked when the sheet was submitted)."""
-    kingdom = state.kingdoms[army.kingdom]
-    return SheetContext(
-        kingdom=kingdom.id,
-        army_type=kingdom.army_type,
-        turn=state.turn,
-        treasury=kingdom.treasury,
-        player_count=state.player_count,
-        armies={
-            army.id: ArmyState(
-                id=army.id,
-                name=army.name,
-                province=army.province,
-                size=army.size,
-                supply_depot=army.supply_depot,
-                created_turn=army.created_turn,
-                upgraded_turn=army.upgraded_turn,
-            )
-        },
-        army_names=frozenset(),
-        provinces=provinces,
-        adjacency=state.adjacency,
-        capitol=kingdom.capitol,
-    )
-
-
 def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Contact]:
     """Phase 5: raze, then moves and supports, then fortify, recover, hold. Returns the contacts
     (where enemies meet) for the battles phase; claims provinces that change hands without a fight."""
@@ -121,15 +85,15 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     sharing = {a.id for a in state.armies.values() if a.co_occupying}  # from a failed forced march last turn
     for army_id in sharing:
         # Its moves this turn follow the usual rules; if it stays, the follow-up marks it again.
-        state.armies[army_id].co_occupying = False
+        state.armies[army_id] = replace(state.armies[army_id], co_occupying=False)
     _raze(state, dice, events)
     destinations = _intended_moves(state, dice, events, start)
     _dont_pass_in_the_night(state, dice, events, destinations, start)
     _occupied_province(state, dice, events, destinations, start)
     _multiple_moves_into_battle(state, dice, events, destinations, start)
     for army_id, (province, passed) in sorted(destinations.items()):
-        army = state.armies[army_id]
-        army.province = province
+        army = replace(state.armies[army_id], province=province)
+        state.armies[army_id] = army
         events.append(
             Event(
                 PHASE,
@@ -159,9 +123,9 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
         order = state.orders[army.id]
         if order.kind not in (OrderKind.RAZE_HOLD, OrderKind.RAZE_MOVE):
             continue
-        province = state.provinces[army.province]
-        province.razed = True
-        province.fortified = False  # fortification bonuses are lost with the land
+        # Fortification bonuses are lost with the land.
+        province = replace(state.provinces[army.province], razed=True, fortified=False)
+        state.provinces[province.number] = province
         events.append(
             Event(
                 PHASE,
@@ -205,7 +169,7 @@ def _intended_moves(
 
 
 def _forced_march(
-    state: TurnState, dice: Dice, events: list[Event], army: ArmyS, order: ArmyOrder, start: dict[int, int]
+    state: TurnState, dice: Dice, events: list[Event], army: ArmyState, order: ArmyOrder, start: dict[int, int]
 ) -> tuple[int, list[int]] | None:
     first, second = order.path
     kingdom = state.kingdoms[army.kingdom]
@@ -275,7 +239,7 @@ def _forced_march(
             )
         )
         if friendly:
-            army.co_occupying = True
+            state.armies[army.id] = replace(army, co_occupying=True)
             events.append(
                 Event(
                     PHASE,
@@ -358,7 +322,7 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                 continue  # a fatigued forced march may share a friendly province
             by_target[(state.armies[army_id].kingdom, target)].append(army_id)
         # Who stays where, as this pass begins; a move cancelled below makes another pass.
-        stays: dict[tuple[int, int], list[ArmyS]] = defaultdict(list)
+        stays: dict[tuple[int, int], list[ArmyState]] = defaultdict(list)
         for a in sorted(state.armies.values(), key=lambda a: a.id):
             if a.id not in moves and not a.disbanded:
                 stays[(a.kingdom, start[a.id])].append(a)
@@ -393,7 +357,7 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                 changed = True
 
 
-def _roll_off(dice: Dice, armies: list[ArmyS], purpose: str) -> dict[int, int]:
+def _roll_off(dice: Dice, armies: list[ArmyState], purpose: str) -> dict[int, int]:
     """A D6 each; ties among the highest roll again (only the tied ones)."""
     rolls = {a.id: dice.d6(purpose=f"{a.name}: {purpose}", kingdoms=[a.kingdom], armies=[a.id]) for a in armies}
     while True:
@@ -440,7 +404,7 @@ def _contacts_and_claims(
     state: TurnState, events: list[Event], start: dict[int, int], moved: set[int]
 ) -> list[Contact]:
     contacts: list[Contact] = []
-    present: dict[int, list[ArmyS]] = defaultdict(list)
+    present: dict[int, list[ArmyState]] = defaultdict(list)
     for a in state.armies.values():
         if not a.disbanded and not a.co_occupying:
             present[a.province].append(a)
@@ -467,8 +431,8 @@ def _contacts_and_claims(
             if defended:
                 contacts.append(Contact(province=number, attacker=army.id))
             elif army.points >= ARMY_MIN_POINTS:
-                province.controller = army.kingdom
-                province.fortified = False  # fortification is lost when control changes
+                province = province.taken_by(army.kingdom)
+                state.provinces[number] = province
                 events.append(
                     Event(
                         PHASE,
@@ -518,7 +482,8 @@ def _co_occupation_follow_up(
             continue
         if army.province != start[army_id]:
             continue
-        army.co_occupying = True
+        army = replace(army, co_occupying=True)
+        state.armies[army_id] = army
         events.append(
             Event(
                 PHASE,
@@ -538,7 +503,8 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
         if state.orders[army.id].kind is not OrderKind.FORTIFY:
             continue
         province = state.provinces[army.province]
-        if army.fought_last_turn or army.id in fighting:
+        fought_last_turn = army.last_battle_turn is not None and army.last_battle_turn == state.turn - 1
+        if fought_last_turn or army.id in fighting:
             events.append(
                 Event(
                     PHASE,
@@ -561,7 +527,7 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
                 )
             )
         else:
-            province.fortified = True
+            state.provinces[province.number] = replace(province, fortified=True)
             events.append(
                 Event(
                     PHASE,
@@ -577,7 +543,7 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
 def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[int]) -> None:
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         if state.orders[army.id].kind is not OrderKind.RECOVER:
-            army.recover_streak = 0
+            state.armies[army.id] = replace(army, recover_streak=0)
             continue
         province = state.provinces[army.province]
         if army.id in fighting:
@@ -610,10 +576,10 @@ def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[in
                     province=province.number,
                 )
             )
-            province.razed = False
-            army.recover_streak = 0
+            state.provinces[province.number] = replace(province, razed=False)
+            state.armies[army.id] = replace(army, recover_streak=0)
         else:
-            army.recover_streak += 1
+            state.armies[army.id] = replace(army, recover_streak=army.recover_streak + 1)
             events.append(
                 Event(
                     PHASE,
