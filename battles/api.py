@@ -17,7 +17,6 @@ from orders.selectors import turn_get
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
-from .services.aftermath import aftermath_request
 from .services.summaries import battle_rule, battle_standing, side_name, standing_text, summary_sheet_save
 
 
@@ -176,15 +175,3 @@ class BattleRulingApi(APIView):
         data.is_valid(raise_exception=True)
         battle = battle_rule(battle=battle, ruled_by=request.user, **data.validated_data)
         return Response(_battle_data(selectors.battle_get(user=request.user, battle_id=battle.pk), organizer=True))
-
-
-class AftermathApi(APIView):
-    """Organizer only: run the turn's aftermath (refused with the reasons while a battle's result
-    is in conflict or, before the results deadline, a sheet is missing)."""
-
-    def post(self, request: Request, turn_id: int) -> Response:
-        turn = turn_get(user=request.user, turn_id=turn_id)
-        if not is_organizer(request.user, turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
-        aftermath_request(turn=turn)
-        return Response({"detail": f"The aftermath of turn {turn.number} is being resolved."}, status=202)

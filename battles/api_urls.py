@@ -4,7 +4,6 @@ from . import api
 
 urlpatterns = [
     path("turns/<int:turn_id>/battles/", api.TurnBattlesApi.as_view(), name="api-turn-battles"),
-    path("turns/<int:turn_id>/aftermath/", api.AftermathApi.as_view(), name="api-turn-aftermath"),
     path("battles/<int:battle_id>/", api.BattleApi.as_view(), name="api-battle"),
     path("battles/<int:battle_id>/sheet/", api.SummarySheetApi.as_view(), name="api-summary-sheet"),
     path("battles/<int:battle_id>/ruling/", api.BattleRulingApi.as_view(), name="api-battle-ruling"),

@@ -4,7 +4,6 @@ from . import views
 
 urlpatterns = [
     path("turns/<int:turn_id>/battles/", views.turn_battles_page, name="turn-battles"),
-    path("turns/<int:turn_id>/aftermath/", views.aftermath_run, name="turn-aftermath"),
     path("battles/<int:battle_id>/", views.battle_page, name="battle"),
     path("battles/<int:battle_id>/scenario.pdf", views.battle_scenario_pdf, name="battle-scenario-pdf"),
     path("battles/<int:battle_id>/sheet/", views.summary_sheet_page, name="summary-sheet"),

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
 from kingdoms.selectors import is_organizer, kingdom_of
@@ -22,7 +23,6 @@ from orders.selectors import turn_get
 from . import selectors
 from .models import RESULT_CHOICES, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
-from .services.aftermath import aftermath_request
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
 from .services.summaries import (
     battle_rule,
@@ -218,27 +218,10 @@ def battle_ruling(request: HttpRequest, battle_id: int) -> HttpResponse:
             ruled_by=request.user,
         )
     except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
+        flash_errors(request, exc)
     else:
         messages.success(request, f"The result of the battle in {battle.province} is decided.")
     return redirect("battle", battle_id=battle.pk)
-
-
-@login_required
-@require_POST
-def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
-    turn = turn_get(user=request.user, turn_id=turn_id)
-    if not is_organizer(request.user, turn.campaign):
-        raise Http404
-    try:
-        aftermath_request(turn=turn)
-    except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
-    else:
-        messages.success(request, f"The aftermath of turn {turn.number} is being resolved.")
-    return redirect("turn-battles", turn_id=turn.pk)
 
 
 def scenario_generator_page(request: HttpRequest) -> HttpResponse:

@@ -47,6 +47,9 @@ INSTALLED_APPS = [
     "kingdoms",
     "orders",
     "battles",
+    "reports",
+    "turns",
+    "demo",
     "transfer",
 ]
 
@@ -149,7 +152,7 @@ CELERY_TIMEZONE = "UTC"
 # The deadline sweep: every minute, resolve whatever turn is due (the task comes with the orders issue).
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {
-        "task": "orders.tasks.deadline_sweep",
+        "task": "turns.tasks.deadline_sweep",
         "schedule": 60.0,
     },
 }

@@ -10,7 +10,11 @@ urlpatterns = [
     path("api/", include("kingdoms.api_urls")),
     path("api/", include("orders.api_urls")),
     path("api/", include("battles.api_urls")),
+    path("api/", include("reports.api_urls")),
+    path("api/", include("turns.api_urls")),
     path("", include("kingdoms.urls")),
     path("", include("orders.urls")),
     path("", include("battles.urls")),
+    path("", include("reports.urls")),
+    path("", include("turns.urls")),
 ]

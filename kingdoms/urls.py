@@ -5,12 +5,10 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),
-    path("campaigns/<int:campaign_id>/", views.campaign_detail, name="campaign"),
     path("campaigns/<int:campaign_id>/map.svg", views.campaign_map_svg, name="campaign-map"),
     path("campaigns/<int:campaign_id>/invite/", views.campaign_invite, name="campaign-invite"),
     path("campaigns/<int:campaign_id>/roll-homes/", views.campaign_roll_homes, name="campaign-roll-homes"),
     path("campaigns/<int:campaign_id>/pick/", views.campaign_pick, name="campaign-pick"),
-    path("campaigns/<int:campaign_id>/start/", views.campaign_start, name="campaign-start"),
     path("kingdoms/<int:kingdom_id>/", views.kingdom_detail, name="kingdom"),
     path("characters/<int:character_id>/ability/", views.character_choose_ability, name="character-choose-ability"),
     path("armies/<int:army_id>/edit/", views.army_edit, name="army-edit"),

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_errors
 
 from . import selectors
 from .forms import (
@@ -23,7 +24,7 @@ from .forms import (
     item_initial,
     unit_initial,
 )
-from .models import Campaign, Character, DiceRoll, Kingdom
+from .models import Campaign, Character, Kingdom
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
@@ -57,7 +58,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
     return render(request, "kingdoms/campaign_create.html", {"form": form})
 
 
-def _setup_forms(campaign: Campaign, picking: Kingdom | None, data=None) -> dict:
+def setup_forms(campaign: Campaign, picking: Kingdom | None, data=None) -> dict:
     """The pick form for the kingdom whose turn it is, with only the legal choices offered."""
     if picking is None:
         return {}
@@ -70,58 +71,6 @@ def _setup_forms(campaign: Campaign, picking: Kingdom | None, data=None) -> dict
         )
         return {"adjacent_form": AdjacentPickForm(data, choices=[(p.number, f"{p} ({p.terrain})") for p in options])}
     return {}
-
-
-@login_required
-def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    own = selectors.kingdom_of(user=request.user, campaign=campaign)
-    organizer = selectors.is_organizer(request.user, campaign)
-    picking = campaign_services.setup_next_kingdom(campaign)
-    may_pick = picking is not None and (organizer or (own is not None and own.pk == picking.pk))
-    context = {
-        "campaign": campaign,
-        "own": own,
-        "organizer": organizer,
-        "kingdoms": selectors.kingdoms_public(campaign=campaign),
-        "map_svg": selectors.campaign_map_svg(campaign=campaign, viewer=own),
-        "picking": picking,
-        "may_pick": may_pick,
-        "setup_rolls": DiceRoll.objects.filter(campaign=campaign, turn=0, stream="home-selection"),
-        "invite_form": InviteForm() if organizer and campaign.status == Campaign.Status.INVITING else None,
-    }
-    if may_pick:
-        context.update(_setup_forms(campaign, picking))
-    context.update(_turn_panel(campaign, own))
-    return render(request, "kingdoms/campaign_detail.html", context)
-
-
-def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
-    """The current turn, its deadline and the player's sheet status (the orders app's part of the page)."""
-    from django.utils import timezone
-
-    from orders.models import OrderSheet
-    from orders.rules.schedule import deadline_text, time_left_text
-    from orders.services.turns import current_turn, schedule_of
-
-    turn = current_turn(campaign)
-    if turn is None:
-        return {}
-    sheet = OrderSheet.objects.filter(turn=turn, kingdom=own).first() if own else None
-    return {
-        "turn": turn,
-        "turn_deadline": deadline_text(turn.orders_deadline, campaign.time_zone),
-        "turn_time_left": time_left_text(turn.orders_deadline, timezone.now()),
-        "turn_paused": schedule_of(campaign).paused,
-        "own_sheet": sheet,
-        "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
-        "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),
-    }
-
-
-def _domain_errors(request: HttpRequest, exc: DomainError) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
 
 
 @login_required
@@ -139,7 +88,7 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
     try:
         kingdom = campaign_services.player_invite(campaign=campaign, **form.cleaned_data)
     except DomainError as exc:
-        _domain_errors(request, exc)
+        flash_errors(request, exc)
     else:
         messages.success(request, f"{form.cleaned_data['email']} is invited to lead {kingdom.name}.")
     return redirect("campaign", campaign_id=campaign.pk)
@@ -154,7 +103,7 @@ def campaign_roll_homes(request: HttpRequest, campaign_id: int) -> HttpResponse:
     try:
         campaign_services.home_selection_start(campaign=campaign)
     except DomainError as exc:
-        _domain_errors(request, exc)
+        flash_errors(request, exc)
     else:
         messages.success(request, "The dice are rolled: home selection is open.")
     return redirect("campaign", campaign_id=campaign.pk)
@@ -171,7 +120,7 @@ def campaign_pick(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if picking is None or not (organizer or (own is not None and own.pk == picking.pk)):
         messages.error(request, "It is not your turn to pick.")
         return redirect("campaign", campaign_id=campaign.pk)
-    forms_ = _setup_forms(campaign, picking, request.POST)
+    forms_ = setup_forms(campaign, picking, request.POST)
     try:
         if "home_form" in forms_ and forms_["home_form"].is_valid():
             number = forms_["home_form"].cleaned_data["province"]
@@ -189,22 +138,7 @@ def campaign_pick(request: HttpRequest, campaign_id: int) -> HttpResponse:
             if not forms_:
                 messages.error(request, "There is nothing to pick now.")
     except DomainError as exc:
-        _domain_errors(request, exc)
-    return redirect("campaign", campaign_id=campaign.pk)
-
-
-@login_required
-@require_POST
-def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    if not selectors.is_organizer(request.user, campaign):
-        raise Http404
-    try:
-        campaign_services.campaign_start(campaign=campaign)
-    except DomainError as exc:
-        _domain_errors(request, exc)
-    else:
-        messages.success(request, "The campaign has begun: turn 1.")
+        flash_errors(request, exc)
     return redirect("campaign", campaign_id=campaign.pk)
 
 
@@ -257,7 +191,7 @@ def character_choose_ability(request: HttpRequest, character_id: int) -> HttpRes
             army_services.ability_choose(character=character, ability=form.cleaned_data["ability"])
             messages.success(request, f"{character.unit.name} gains {form.cleaned_data['ability']}.")
         except DomainError as exc:
-            _domain_errors(request, exc)
+            flash_errors(request, exc)
     else:
         messages.error(request, "Choose one of the abilities offered.")
     return redirect("kingdom", kingdom_id=character.kingdom_id)

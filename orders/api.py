@@ -7,30 +7,38 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from kernel.events import Event
 from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
 from .entries import entries_from_json
-from .models import OrderSheet, Turn, TurnEvent
+from .models import OrderSheet, Turn
 from .rules.sheets import SheetCheck, sheet_check
 from .serializers import (
     DeadlinesInput,
     OrderSheetInput,
     OrderSheetResultSerializer,
     OrderSheetSerializer,
+    SheetRefusedSerializer,
     SheetStatusSerializer,
     TurnEventSerializer,
-    TurnResultsSerializer,
     TurnSerializer,
+    event_row,
 )
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_save, sheet_context
-from .services.turns import current_turn, deadline_change, turn_resolution_request
+from .services.sheets import order_sheet_save, sheet_context, sheet_problems_data
+from .services.turns import current_turn, deadline_change
 
 
 def _check_data(check: SheetCheck) -> dict:
-    return {"errors": check.errors, "warnings": check.warnings, "costs": check.costs, "gold": check.gold}
+    return {
+        "errors": check.errors,
+        "warnings": check.warnings,
+        "costs": check.costs,
+        "gold": check.gold,
+        # The same, structured: a client places each by its army's id and code, not by its words.
+        "problems": sheet_problems_data(check.error_problems, check.names),
+        "warning_problems": sheet_problems_data(check.warning_problems, check.names),
+    }
 
 
 class CurrentTurnApi(APIView):
@@ -52,7 +60,7 @@ class TurnApi(APIView):
 class OrderSheetApi(APIView):
     """Your kingdom's sheet for the turn (the organizer may name any kingdom: ?kingdom=<id>).
     PUT saves a draft (`submit: false`) or submits (`submit: true`); a submission with any error
-    is refused whole with 400 and the messages."""
+    is refused whole with 400: the messages, and the sheet check's problems (code, army ids, words)."""
 
     def _kingdom(self, request: Request, turn):
         kingdom_id = request.query_params.get("kingdom")
@@ -70,7 +78,7 @@ class OrderSheetApi(APIView):
         check = sheet_check(entries_from_json(sheet.entries), sheet_context(kingdom=kingdom, turn=turn))
         return Response({"sheet": OrderSheetSerializer(sheet).data, "check": _check_data(check)})
 
-    @extend_schema(request=OrderSheetInput, responses=OrderSheetResultSerializer)
+    @extend_schema(request=OrderSheetInput, responses={200: OrderSheetResultSerializer, 400: SheetRefusedSerializer})
     def put(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
         kingdom = self._kingdom(request, turn)
@@ -120,49 +128,6 @@ class DeadlinesApi(APIView):
         return Response(TurnSerializer(turn).data)
 
 
-def _event(e: TurnEvent | Event) -> dict:
-    """A stored TurnEvent or a previewed pure Event, in the same shape."""
-    stored = isinstance(e, TurnEvent)
-    return {
-        "phase": e.phase,
-        "code": e.code,
-        "text": e.text,
-        "kingdom": e.kingdom_id if stored else e.kingdom,
-        "army": e.army_id if stored else e.army,
-        "province": e.province,
-        "gold": e.gold,
-        "data": e.data,
-    }
-
-
-def _battle_row(b) -> dict:
-    return {
-        "province": b.province.number,
-        "attacker_kingdom": b.attacker_kingdom_id,
-        "attacker_army": b.attacker_army_id,
-        "defender_kingdom": b.defender_kingdom_id,
-        "defender_army": b.defender_army_id,
-        "assault": b.assault,
-        "garrison_points": b.garrison_points,
-        "supports": [
-            {"army": s.army_id, "kingdom": s.kingdom_id, "side": s.side, "points": s.points, "arrival": s.arrival}
-            for s in b.supports.all()
-        ],
-    }
-
-
-class TurnResolveApi(APIView):
-    """Organizer only: resolve the turn's orders now (the task runs after this request commits)."""
-
-    @extend_schema(request=None, responses=TurnSerializer)
-    def post(self, request: Request, turn_id: int) -> Response:
-        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-        if not is_organizer(request.user, turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
-        turn_resolution_request(turn=turn)
-        return Response(TurnSerializer(turn).data, status=202)
-
-
 class TurnPreviewApi(APIView):
     """Organizer only: a dry run of the resolution; nothing is written."""
 
@@ -173,24 +138,4 @@ class TurnPreviewApi(APIView):
             return Response({"detail": "Not found."}, status=404)
         if turn.status != Turn.Status.ORDERS_OPEN:
             return Response({"errors": ["Only an open turn can be previewed."]}, status=400)
-        return Response([_event(e) for e in turn_preview(turn=turn).events])
-
-
-class TurnResultsApi(APIView):
-    """What happened in the turn to your kingdom: events, battles, dice (the organizer: all)."""
-
-    @extend_schema(responses=TurnResultsSerializer)
-    def get(self, request: Request, turn_id: int) -> Response:
-        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-        results = selectors.turn_results(user=request.user, turn=turn)
-        return Response(
-            {
-                "turn": TurnSerializer(turn).data,
-                "events": [_event(e) for e in results["events"]],
-                "battles": [_battle_row(b) for b in results["battles"]],
-                "rolls": [
-                    {"expression": r.expression, "faces": r.faces, "total": r.total, "purpose": r.purpose}
-                    for r in results["rolls"]
-                ],
-            }
-        )
+        return Response([event_row(e) for e in turn_preview(turn=turn).events])

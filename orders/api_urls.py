@@ -8,7 +8,5 @@ urlpatterns = [
     path("turns/<int:turn_id>/sheet/", api.OrderSheetApi.as_view(), name="api-order-sheet"),
     path("turns/<int:turn_id>/sheets/", api.SheetsOverviewApi.as_view(), name="api-sheets"),
     path("turns/<int:turn_id>/deadlines/", api.DeadlinesApi.as_view(), name="api-turn-deadlines"),
-    path("turns/<int:turn_id>/resolve/", api.TurnResolveApi.as_view(), name="api-turn-resolve"),
     path("turns/<int:turn_id>/preview/", api.TurnPreviewApi.as_view(), name="api-turn-preview"),
-    path("turns/<int:turn_id>/results/", api.TurnResultsApi.as_view(), name="api-turn-results"),
 ]

@@ -13,24 +13,24 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_errors
 from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
 from .entries import entries_from_json
 from .forms import OrderSheetForm
-from .models import OrderSheet
+from .models import CampaignSchedule, OrderSheet
 from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import sheet_check
 from .services.describe import describe_entries
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_save, sheet_context, submitted_entries
+from .services.sheets import order_sheet_save, sheet_context, sheet_problems_data, submitted_entries
 from .services.turns import (
     campaign_pause,
     current_turn,
     deadline_change,
     schedule_of,
     schedule_set,
-    turn_resolution_request,
 )
 
 
@@ -52,6 +52,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
     initial = entries_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
+    refused: list[dict] | None = None  # the service's structured refusals, when it gave them
     if request.method == "POST":
         form = OrderSheetForm(request.POST, kingdom=kingdom)
         action = request.POST.get("action", "draft")
@@ -68,6 +69,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 )
             except DomainError as exc:
                 errors = exc.messages
+                refused = exc.problems
             else:
                 if action == "submit":
                     messages.success(request, "Your orders are submitted. A receipt is on its way by email.")
@@ -83,9 +85,14 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         check = sheet_check(initial, sheet_context(kingdom=kingdom, turn=turn)) if initial else None
     last = submitted_entries(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
+    if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
+        refused = sheet_problems_data(check.error_problems, check.names) if check and not errors else []
     for army_form in form.armies:
-        # Messages name their army first: show each beside its army's row.
-        army_form.messages = [e for e in all_errors if e.startswith(army_form.army.name)]
+        # Each problem beside its army's row, found by the army's id (never by its name: "A1" is
+        # the beginning of "A10"), named as in the list above.
+        army_form.messages = army_form.field_messages + [
+            p["message"] for p in refused if army_form.army.id in p["armies"]
+        ]
     context = {
         "turn": turn,
         "campaign": turn.campaign,
@@ -162,8 +169,6 @@ def _zone(turn):
 
 class ScheduleForm(forms.ModelForm):
     class Meta:
-        from .models import CampaignSchedule
-
         model = CampaignSchedule
         fields = ["orders_weekday", "orders_time", "results_weekday", "results_time"]
         widgets = {
@@ -218,8 +223,7 @@ def deadlines_change(request: HttpRequest, turn_id: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except DomainError as exc:
-            for m in exc.messages:
-                messages.error(request, m)
+            flash_errors(request, exc)
         else:
             messages.success(request, "Deadlines saved; the players are told by email.")
     else:
@@ -237,29 +241,11 @@ def campaign_pause_toggle(request: HttpRequest, campaign_id: int) -> HttpRespons
     try:
         campaign_pause(campaign=campaign, paused=paused, changed_by=request.user, reason=request.POST.get("reason", ""))
     except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
+        flash_errors(request, exc)
     else:
         messages.success(request, "The campaign is paused." if paused else "The campaign is running again.")
     turn = current_turn(campaign)
     return redirect("sheets-overview", turn_id=turn.pk) if turn else redirect("campaign", campaign_id=campaign.pk)
-
-
-@login_required
-@require_POST
-def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
-    """The organizer's Resolve button: the task runs after this request's transaction commits."""
-    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    if not is_organizer(request.user, turn.campaign):
-        raise Http404
-    try:
-        turn_resolution_request(turn=turn)
-    except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
-    else:
-        messages.success(request, f"Turn {turn.number} is being resolved.")
-    return redirect("turn-results", turn_id=turn.pk)
 
 
 @login_required
@@ -285,10 +271,3 @@ def turn_preview_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "provinces": {p.number: p for p in turn.campaign.provinces.all()},
         },
     )
-
-
-@login_required
-def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
-    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    results = selectors.turn_results(user=request.user, turn=turn)
-    return render(request, "orders/turn_results.html", {"turn": turn, "campaign": turn.campaign, **results})

@@ -1,7 +1,7 @@
 """The battles the tests fight: the demo's own staging (kingdoms/demo/turn.py), so the tests and
 `make demo` play the same turn."""
 
-from kingdoms.demo.turn import army_with_list, battle_orders_file
+from demo.turn import army_with_list, battle_orders_file
 
 file_battle_orders = battle_orders_file
 

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from kingdoms.demo import demo_campaign_create
+from demo.campaign import demo_campaign_create
 from kingdoms.models import Campaign
 from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services

@@ -17,18 +17,16 @@ from kingdoms.models import (
     TreasuryEntry,
     Unit,
 )
-from orders.models import (  # moving to the reports app
+from orders.models import (
     CampaignSchedule,
     DeadlineChange,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
-    ReportEmail,
     Turn,
     TurnEvent,
-    TurnMap,
-    TurnReport,
 )
+from reports.models import ReportEmail, TurnMap, TurnReport
 
 User = get_user_model()
 

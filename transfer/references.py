@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kernel.event_codes import EventCode
+
 from .kinds import ARMY_KEY, STR
 
 KINGDOM_ID, ARMY_ID = "kingdom", "army"
@@ -38,10 +40,10 @@ References = Mapping[str, Reference]
 # data["battle"], data["path"]) stay as they are.
 GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
 EVENT_DATA_REFERENCES: dict[str, References] = {
-    "province-claimed": {"from_kingdom": KINGDOM_ID},  # movement.py
-    "province-conquered": {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
-    "battle-scheduled": {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
-    "guerrilla": GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
+    EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # movement.py
+    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
+    EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
+    EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
 }
 # A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
 # (orders/services/reports.py _army_row), and their flags as SVG (no ids there).

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 
 from briternia.errors import DomainError
 from kernel.dice import Dice, new_seed
@@ -259,8 +258,9 @@ def adjacent_pick(*, campaign: Campaign, kingdom: Kingdom, numbers: list[int]) -
 
 
 @transaction.atomic
-def campaign_start(*, campaign: Campaign) -> Campaign:
-    """Close setup once every kingdom's army lists are valid; the campaign is on turn 1."""
+def campaign_setup_close(*, campaign: Campaign) -> Campaign:
+    """Close setup once every kingdom's army lists are valid: the campaign is running (the turn
+    cycle then opens turn 1: turns.services.cycle.campaign_start)."""
     from .armies import army_list_problems
 
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
@@ -271,9 +271,6 @@ def campaign_start(*, campaign: Campaign) -> Campaign:
         problems += [f"{army.kingdom}: {p}" for p in army_list_problems(army)]
     if problems:
         raise DomainError(problems)
-    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.RUNNING, current_turn=F("current_turn") + 1)
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.RUNNING)
     campaign.refresh_from_db()
-    from orders.services.turns import turn_open  # the orders app builds on the world, not the reverse
-
-    turn_open(campaign=campaign, number=campaign.current_turn)
     return campaign

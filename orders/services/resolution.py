@@ -1,60 +1,34 @@
-"""Resolving a turn's orders: load the state, run the pure pipeline, write everything back.
+"""The orders phase's own steps: load the state the pipeline resolves, and write back what it did.
 
-The turn is claimed with a conditional update inside the same transaction as the writes, so a
-second trigger finds nothing to claim, and a failure rolls everything back, the claim included:
-the turn stays open and claimable, and the error is recorded for the organizer.
+The phase itself (claim, seed, one transaction, the error recorded) is run by the turn cycle
+(turns.services.cycle); the battles it schedules are posted by the battles app.
 """
 
 from __future__ import annotations
 
 import logging
-import traceback
 from collections import defaultdict
-from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import F, Sum
 from django.utils import timezone
 
-from battles.models import Battle, BattleSupport
-from battles.services.scenarios import battle_scenarios_generate
 from kernel.dice import SeededDice
-from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
-from kingdoms.selectors import campaign_adjacency
+from kernel.event_codes import EventCode
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
+from kingdoms.services.world import world_load
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_turn
-from ..rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState
-from .reports import battle_scenario_reports_create
+from ..rules.resolution.state import TurnState, with_real_army_ids
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
 
 
 def turn_state_load(turn: Turn) -> TurnState:
-    """The campaign's state for the pipeline, in a fixed number of queries (they do not grow
-    with the number of armies or provinces)."""
-    campaign = turn.campaign
-    provinces = list(Province.objects.filter(campaign=campaign))
-    number_of = {p.id: p.number for p in provinces}
-    kingdoms = list(Kingdom.objects.filter(campaign=campaign))
-    treasury = dict(
-        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
-    )
-    armies = list(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE))
-    unit_points = dict(
-        Unit.objects.filter(army__in=[a.id for a in armies])
-        .values_list("army")
-        .annotate(total=Sum(F("models_count") * F("points_per_model") + F("equipment_points")))
-    )
-    item_points = dict(
-        ArmoryItem.objects.filter(bearer__army__in=[a.id for a in armies], destroyed=False)
-        .values_list("bearer__army")
-        .annotate(total=Sum("points"))
-    )
-    garrisoned = {a.province_id for a in armies if a.kind == Army.Kind.GARRISON}
-
+    """The campaign's world and the turn's submitted sheets for the pipeline, in a fixed number
+    of queries (they do not grow with the number of armies or provinces)."""
+    world = world_load(campaign=turn.campaign, turn_number=turn.number)
     submitted: dict[int, dict] = {}
     for sub in (
         OrderSubmission.objects.filter(sheet__turn=turn, sheet__status=OrderSheet.Status.SUBMITTED)
@@ -64,64 +38,12 @@ def turn_state_load(turn: Turn) -> TurnState:
         submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
     sheets = {k: entries_from_json(e) for k, e in submitted.items()}
     orders = {o.army: o for entries in sheets.values() for o in entries.orders}
-
     return TurnState(
-        turn=turn.number,
-        player_count=campaign.player_count,
-        provinces={
-            p.number: ProvinceS(
-                number=p.number,
-                name=p.name,
-                terrain=p.terrain,
-                settlement=p.settlement,
-                razed=p.razed,
-                fortified=p.fortified,
-                controller=p.controller_id,
-                pyramid=p.pyramid,
-                elite_defense=p.id in garrisoned,
-            )
-            for p in provinces
-        },
-        adjacency=campaign_adjacency(campaign),
-        kingdoms={
-            k.id: KingdomS(
-                id=k.id,
-                name=k.name,
-                army_type=k.army_type_enum,
-                treasury=treasury.get(k.id, 0),
-                capitol=number_of.get(k.capitol_id) if k.capitol_id else None,
-                missed_orders=k.id not in submitted and not k.is_ancient_dead,
-            )
-            for k in kingdoms
-        },
-        armies={
-            a.id: ArmyS(
-                id=a.id,
-                kingdom=a.kingdom_id,
-                name=a.name,
-                province=number_of[a.province_id],
-                points=max(0, (unit_points.get(a.id) or 0) + (item_points.get(a.id) or 0) - a.pending_losses),
-                size=a.size,
-                supply_depot=a.supply_depot,
-                experience=a.experience,
-                created_turn=a.created_turn,
-                upgraded_turn=a.upgraded_turn,
-                fought_last_turn=a.last_battle_turn == turn.number - 1,
-                recover_streak=a.recover_streak,
-                co_occupying=a.co_occupying,
-            )
-            for a in armies
-            if a.kind == Army.Kind.FIELD and a.province_id
-        },
+        world=world,
         orders=orders,
         sheets=sheets,
+        missed_orders=frozenset(k.id for k in world.kingdoms.values() if k.id not in submitted and not k.ancient_dead),
     )
-
-
-@dataclass(frozen=True)
-class Outcome:
-    resolved: bool  # False: there was nothing to claim (resolved already, or not open)
-    resolution: Resolution | None = None
 
 
 def turn_preview(*, turn: Turn) -> Resolution:
@@ -129,35 +51,10 @@ def turn_preview(*, turn: Turn) -> Resolution:
     return resolve_turn(turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM))
 
 
-def turn_resolve(*, turn_id: int) -> Outcome:
-    """Resolve the turn's orders once. Safe to call twice and concurrently."""
-    from ..tasks import turn_reports_start
-
-    try:
-        with transaction.atomic():
-            claimed = Turn.objects.filter(pk=turn_id, status=Turn.Status.ORDERS_OPEN).update(
-                status=Turn.Status.RESOLVING_ORDERS
-            )
-            if not claimed:
-                return Outcome(resolved=False)
-            turn = Turn.objects.select_related("campaign").get(pk=turn_id)
-            dice = SeededDice(seed=turn.seed, stream=DICE_STREAM)
-            before = turn_state_load(turn)
-            resolution = resolve_turn(before, dice)
-            _write(turn, before, resolution, dice)
-            # The battles are posted: each gets its scenario, and its players the scenario sheet.
-            battles = battle_scenarios_generate(turn=turn)
-            battle_scenario_reports_create(turn=turn, battles=battles)
-            transaction.on_commit(lambda: turn_reports_start.delay(turn_id=turn_id))
-            return Outcome(resolved=True, resolution=resolution)
-    except Exception:
-        # Everything above was rolled back; record why, for the organizer, and re-raise.
-        logger.exception("Resolving turn %s failed", turn_id)
-        Turn.objects.filter(pk=turn_id).update(resolution_error=traceback.format_exc(limit=20)[-4000:])
-        raise
-
-
-def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> None:
+def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> dict[int, int]:
+    """Write what the orders did (armies, provinces, ledger, events, movements, dice rolls) in bulk.
+    Returns the real ids of the armies raised this turn (they had negative ids in the rules), for
+    the battles' rows."""
     state = resolution.state
     campaign = turn.campaign
     provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
@@ -251,13 +148,7 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
         return id_map.get(value, value) if value is not None else None
 
     def with_army_ids(data: dict | None) -> dict | None:
-        """Armies raised this turn have temporary (negative) ids in the rules' data: store the real ones."""
-        if not data:
-            return data
-        return {
-            k: army_id(v) if k in ("army", "opponent_army", "target") and isinstance(v, int) else v
-            for k, v in data.items()
-        }
+        return with_real_army_ids(data, id_map)
 
     TreasuryEntry.objects.bulk_create(
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
@@ -282,7 +173,7 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
     steps: dict[int, int] = defaultdict(int)
     movements = []
     for e in resolution.events:
-        if e.code == "moved" and e.army is not None:
+        if e.code == EventCode.MOVED and e.army is not None:
             for number in e.data.get("path", []):
                 steps[e.army] += 1
                 movements.append(
@@ -306,34 +197,6 @@ def _write(turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDi
         )
         for i, r in enumerate(dice.rolls)
     )
-    both_moved = {c.province for c in resolution.contacts if c.both_moved}
-    battle_rows = Battle.objects.bulk_create(
-        Battle(
-            turn=turn,
-            province=provinces[b.province],
-            attacker_kingdom_id=b.attacker_kingdom,
-            attacker_army_id=army_id(b.attacker_army),
-            defender_kingdom_id=b.defender_kingdom,
-            defender_army_id=army_id(b.defender_army),
-            assault=b.assault,
-            garrison_points=b.garrison_points,
-            garrison_defenses=b.garrison_defenses,
-            fortified_points=b.fortified_points,
-            defended_obstacles=b.defended_obstacles,
-            guerrilla=with_army_ids(b.guerrilla),
-            notes=b.notes,
-            both_moved=b.province in both_moved,
-        )
-        for b in resolution.battles
-    )
-    BattleSupport.objects.bulk_create(
-        BattleSupport(
-            battle=row, army_id=army_id(s.army), kingdom_id=s.kingdom, side=s.side, points=s.points, arrival=s.arrival
-        )
-        for battle, row in zip(resolution.battles, battle_rows, strict=True)
-        for s in battle.supports
-    )
-    turn.status = Turn.Status.BATTLES
     turn.resolved_at = timezone.now()
-    turn.resolution_error = ""
-    turn.save(update_fields=["status", "resolved_at", "resolution_error"])
+    turn.save(update_fields=["resolved_at"])
+    return id_map

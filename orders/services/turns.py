@@ -29,7 +29,8 @@ def current_turn(campaign: Campaign) -> Turn | None:
 
 @transaction.atomic
 def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None) -> Turn:
-    """Open turn `number` for orders, its deadlines taken from the weekly schedule."""
+    """Open turn `number` for orders, its deadlines taken from the weekly schedule. The one writer of
+    the campaign's current turn."""
     now = now or timezone.now()
     schedule = schedule_of(campaign)
     orders, results = turn_deadlines(
@@ -40,9 +41,12 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
         results_time=schedule.results_time,
         time_zone=campaign.time_zone,
     )
-    return Turn.objects.create(
+    turn = Turn.objects.create(
         campaign=campaign, number=number, orders_deadline=orders, results_deadline=results, seed=new_seed()
     )
+    Campaign.objects.filter(pk=campaign.pk).update(current_turn=number)
+    campaign.current_turn = number
+    return turn
 
 
 def _announce(change: DeadlineChange) -> None:
@@ -154,12 +158,3 @@ def turns_due(*, now: dt.datetime) -> list[int]:
         .exclude(campaign_id__in=paused)
         .values_list("id", flat=True)
     )
-
-
-def turn_resolution_request(*, turn: Turn) -> None:
-    """Enqueue the turn's resolution once the current transaction commits (organizer's trigger)."""
-    from ..tasks import turn_resolve_task
-
-    if turn.status != Turn.Status.ORDERS_OPEN:
-        raise DomainError(f"Turn {turn.number} is {turn.get_status_display().lower()}: there is nothing to resolve.")
-    transaction.on_commit(lambda: turn_resolve_task.delay(turn_id=turn.pk))

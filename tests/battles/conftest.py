@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from kingdoms.models import Kingdom, Province
-from orders.services.resolution import turn_resolve
 from tests.battle_setup import file_battle_orders
+from turns.services.cycle import orders_phase_run
 
 
 @pytest.fixture
@@ -34,6 +34,6 @@ def battles_filed(demo_campaign, turn):
 def battles_posted(turn, battles_filed, django_capture_on_commit_callbacks):
     """Turn 1 resolved: its battles scheduled, their scenarios rolled and emailed."""
     with django_capture_on_commit_callbacks(execute=True):
-        assert turn_resolve(turn_id=turn.pk).resolved
+        assert orders_phase_run(turn_id=turn.pk).resolved
     turn.refresh_from_db()
     return battles_filed

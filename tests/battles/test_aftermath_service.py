@@ -13,14 +13,16 @@ from django.db.models import Sum
 from freezegun import freeze_time
 
 from battles.models import Battle
-from battles.services.aftermath import aftermath_preview, aftermath_request, aftermath_resolve
+from battles.services.aftermath import aftermath_preview
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Army, DiceRoll, Province, TreasuryEntry, Unit
 from orders.models import Turn, TurnEvent
 from orders.services.sheets import sheet_context
-from orders.tasks import deadline_sweep
 from tests.conftest import needs_broker
+from turns.services.cycle import aftermath_phase_run
+from turns.services.requests import aftermath_phase_request
+from turns.tasks import deadline_sweep
 
 
 def _save(battle, kingdom, **data):
@@ -53,7 +55,7 @@ def test_the_whole_aftermath_by_the_rules(turn, k, battles, battles_posted):
     _save(battles[61], k["Ostland"], result="major-loss")
     gold_before = {name: _gold(kingdom) for name, kingdom in k.items()}
 
-    outcome = aftermath_resolve(turn_id=turn.pk)
+    outcome = aftermath_phase_run(turn_id=turn.pk)
     assert outcome.resolved
     turn.refresh_from_db()
     assert turn.status == Turn.Status.REPORTED and turn.resolution_error == ""
@@ -78,7 +80,7 @@ def test_the_whole_aftermath_by_the_rules(turn, k, battles, battles_posted):
     assert eldenhall.controller == k["Da Red Fang"] or eldenhall.settlement == "none"  # Savages may sack (1-2)
     if eldenhall.settlement == "city":  # looted: no armies raised there in turn 2 (Looting)
         context = sheet_context(kingdom=k["Da Red Fang"], turn=outcome.next_turn)
-        assert context.provinces[61].looted and eldenhall.looted_turn == 1
+        assert context.provinces[61].looted_in(context.turn) and eldenhall.looted_turn == 1
     loot = TreasuryEntry.objects.filter(kingdom=k["Da Red Fang"], turn=1, reason="loot")
     assert [e.amount for e in loot] in ([1000], [2000])
     # A2: a major victory against a 1,000-point garrison: 2 x 150 gold.
@@ -110,9 +112,9 @@ def test_the_aftermath_runs_once(turn, k, battles):
     _save(battles[62], k["Ostland"], result="draw")
     _save(battles[61], k["Da Red Fang"], result="minor-loss")
     _save(battles[61], k["Ostland"], result="minor-victory")
-    assert aftermath_resolve(turn_id=turn.pk).resolved
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
     events = TurnEvent.objects.filter(turn=turn).count()
-    assert not aftermath_resolve(turn_id=turn.pk).resolved
+    assert not aftermath_phase_run(turn_id=turn.pk).resolved
     assert TurnEvent.objects.filter(turn=turn).count() == events
     assert Turn.objects.filter(campaign=turn.campaign).count() == 2
     # A draw: nobody wins; the Raiders, who moved in, go back where they came from (52).
@@ -131,7 +133,7 @@ def test_the_aftermath_is_deterministic_its_preview_is_what_it_then_does(turn, k
     preview = aftermath_preview(turn=turn)
     again = aftermath_preview(turn=turn)
     assert [e.text for e in preview.events] == [e.text for e in again.events]
-    assert aftermath_resolve(turn_id=turn.pk).resolved
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
     written = TurnEvent.objects.filter(turn=turn, phase="aftermath").order_by("sequence")
     assert [e.text for e in written] == [e.text for e in preview.events]
     assert any(e.code == "casualty-recovery" for e in preview.events)
@@ -143,10 +145,10 @@ def test_a_conflict_holds_the_aftermath_and_changes_nothing(turn, k, battles):
     _save(battles[62], k["Tor Anlec"], result="major-victory")
     _save(battles[62], k["Ostland"], result="draw")
     with pytest.raises(DomainError, match="62 Hartwood"):
-        aftermath_request(turn=turn)
+        aftermath_phase_request(turn=turn)
     with freeze_time(turn.results_deadline + dt.timedelta(hours=1)):
         with pytest.raises(DomainError):
-            aftermath_resolve(turn_id=turn.pk)
+            aftermath_phase_run(turn_id=turn.pk)
         assert deadline_sweep.delay().get()["aftermaths"] == 0
     turn.refresh_from_db()
     assert turn.status == Turn.Status.BATTLES and "62 Hartwood" in turn.resolution_error
@@ -171,20 +173,20 @@ def test_a7_no_sheet_by_the_deadline_is_a_major_loss_without_experience(turn, k,
 def test_the_organizer_can_run_it_before_the_deadline_only_when_every_sheet_is_in(turn, k, battles):
     _save(battles[62], k["Tor Anlec"], result="draw")
     with pytest.raises(DomainError) as waiting:
-        aftermath_request(turn=turn)
+        aftermath_phase_request(turn=turn)
     assert any("61 Eldenhall" in m for m in waiting.value.messages)
 
 
 @pytest.fixture
 def committed_battles(transactional_db, django_capture_on_commit_callbacks):
-    from kingdoms.demo import demo_campaign_create
-    from orders.services.resolution import turn_resolve
+    from demo.campaign import demo_campaign_create
     from tests.battle_setup import file_battle_orders
+    from turns.services.cycle import orders_phase_run
 
     campaign = demo_campaign_create()
     turn = campaign.turns.get(number=1)
     file_battle_orders(campaign, turn)
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     return turn
 
 
@@ -269,7 +271,7 @@ def test_the_campaign_round_trips_with_sheets_rulings_and_the_aftermath(turn, k,
     assert sheet["casualties"][0]["unit"] == {"kingdom": "Ostland", "army": "Wardens", "unit": 0}
     _save(battles[61], k["Da Red Fang"], result="major-victory")
     _save(battles[61], k["Ostland"], result="major-loss")
-    assert aftermath_resolve(turn_id=turn.pk).resolved
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
     after = campaign_export(campaign=turn.campaign)
     assert campaign_export(campaign=campaign_import(document=after)) == after
 
@@ -293,7 +295,7 @@ def test_the_raiders_general_presses_the_advantage_and_is_not_judged_a_veteran(t
     _save(battles[62], k["Ostland"], result="minor-loss")
     _save(battles[61], k["Da Red Fang"], result="draw")
     _save(battles[61], k["Ostland"], result="draw")
-    assert aftermath_resolve(turn_id=turn.pk).resolved
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
     raiders.refresh_from_db()
     unit.refresh_from_db()
     assert raiders.experience == 75 + 25
@@ -311,7 +313,7 @@ def test_one_use_troops_roll_for_recovery_though_the_sheet_does_not_tick_them(tu
     _save(battles[62], k["Ostland"], result="draw")
     _save(battles[61], k["Da Red Fang"], result="minor-loss")
     _save(battles[61], k["Ostland"], result="minor-victory")
-    assert aftermath_resolve(turn_id=turn.pk).resolved
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
     [event] = TurnEvent.objects.filter(turn=turn, code="one-use-recovery")
     assert event.army.name == "Boyz" and event.data["unit"] == "Fanatics" and not event.data["released"]
     fanatics = Unit.objects.get(army__name="Boyz", name="Fanatics")

@@ -18,8 +18,8 @@ from battles.rules.scenario import Scenario, scenario_generate
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
 from kernel.dice import SeededDice
 from kingdoms.models import DiceRoll
-from orders.models import ReportEmail, TurnReport
-from orders.tasks import report_render_task, turn_reports_start
+from reports.models import ReportEmail, TurnReport
+from reports.tasks import report_render_task, turn_reports_start
 
 
 def _pdf_text(content: bytes) -> str:

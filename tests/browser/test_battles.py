@@ -17,11 +17,11 @@ from pypdf import PdfReader
 
 from battles.models import Battle, TurnSummarySheet
 from battles.rules.recovery import RANK_AND_FILE_RECOVERY, models_recovered
-from kingdoms.demo import DEMO_PASSWORD
+from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Army, Campaign, Kingdom, Province, Unit
 from orders.models import Turn, TurnEvent
-from orders.services.resolution import turn_resolve
 from tests.battle_setup import file_battle_orders
+from turns.services.cycle import orders_phase_run
 
 from .conftest import Outbox, login
 
@@ -31,7 +31,7 @@ def posted(outbox: Outbox, demo_campaign: Campaign) -> Turn:
     """Turn 1 resolved into its two battles (the scenario emails go to the outbox)."""
     turn = demo_campaign.turns.get(number=1)
     file_battle_orders(demo_campaign, turn)
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     turn.refresh_from_db()
     return turn
 

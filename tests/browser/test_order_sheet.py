@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
-from kingdoms.demo import DEMO_PASSWORD
+from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Army, Campaign, Kingdom, Province
 from orders.models import OrderSheet, OrderSubmission, Turn
 from orders.rules.schedule import deadline_text

@@ -10,6 +10,7 @@ from kingdoms.rules.army_lists import CharacterEntry, UnitEntry
 from kingdoms.rules.maps import load_default_map, map_from_json, map_to_json
 from kingdoms.services import armies as army_services
 from kingdoms.services import campaigns as campaign_services
+from turns.services.cycle import campaign_start
 
 
 def players(campaign):
@@ -249,7 +250,7 @@ def test_second_monstrous_mount_in_another_army_is_refused(homes_open):
 def test_campaign_starts_only_when_every_list_is_valid(demo_campaign):
     assert demo_campaign.status == Campaign.Status.RUNNING and demo_campaign.current_turn == 1
     with pytest.raises(DomainError, match="once every home and province"):
-        campaign_services.campaign_start(campaign=demo_campaign)
+        campaign_start(campaign=demo_campaign)
 
 
 def test_campaign_start_is_refused_while_an_army_list_is_missing(homes_open):
@@ -265,7 +266,7 @@ def test_campaign_start_is_refused_while_an_army_list_is_missing(homes_open):
         campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ARMY_LISTS
     with pytest.raises(DomainError) as refused:
-        campaign_services.campaign_start(campaign=campaign)
+        campaign_start(campaign=campaign)
     assert any("Kingdom 1: 1st Army: the starting army must include the Warlord" in m for m in refused.value.messages)
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ARMY_LISTS and campaign.current_turn == 0

@@ -24,18 +24,20 @@ from freezegun import freeze_time
 from pypdf import PdfReader
 
 from battles.models import Battle
-from battles.services.aftermath import aftermath_resolve
 from battles.services.summaries import summary_sheet_save
+from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
-from orders.models import ReportEmail, Turn, TurnEvent, TurnMap, TurnReport
+from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
-from orders.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
-from orders.services.reports import report_render, reports_to_render, turn_reports_create
-from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
-from orders.tasks import deadline_sweep, report_email_send
+from reports.models import ReportEmail, TurnMap, TurnReport
+from reports.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
+from reports.services.reports import report_render, reports_to_render, turn_reports_create
+from reports.tasks import report_email_send
 from tests.battle_setup import file_battle_orders
 from tests.conftest import needs_broker
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
+from turns.tasks import deadline_sweep
 
 
 def pdf_text(content: bytes) -> str:
@@ -64,7 +66,7 @@ def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
     turn = demo_campaign.turns.get(number=1)
     file_battle_orders(demo_campaign, turn)
     with django_capture_on_commit_callbacks(execute=True):
-        assert turn_resolve(turn_id=turn.pk).resolved
+        assert orders_phase_run(turn_id=turn.pk).resolved
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
     halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
     _save(battles[62], k["Tor Anlec"], result="minor-victory")
@@ -73,7 +75,7 @@ def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
     _save(battles[61], k["Ostland"], result="minor-victory")
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        assert aftermath_resolve(turn_id=turn.pk).resolved
+        assert aftermath_phase_run(turn_id=turn.pk).resolved
     return turn
 
 
@@ -94,9 +96,9 @@ def play_the_turn_with(turn: Turn, kingdom: Kingdom, orders: list[ArmyOrder], ca
         now=turn.orders_deadline - dt.timedelta(days=1),
     )
     with capture(execute=True):
-        assert turn_resolve(turn_id=turn.pk).resolved
+        assert orders_phase_run(turn_id=turn.pk).resolved
     with capture(execute=True):
-        assert aftermath_resolve(turn_id=turn.pk).resolved
+        assert aftermath_phase_run(turn_id=turn.pk).resolved
 
 
 def reports_made_and_rendered(turn: Turn) -> None:
@@ -331,7 +333,7 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     """The cycle on a real worker over Redis: the organizer's resolve button (the battles
     scheduled, their scenario sheets rendered and emailed), the sheets, the organizer's aftermath
     button, then every report rendered (one task each) and sent."""
-    from kingdoms.demo import demo_campaign_create
+    from demo.campaign import demo_campaign_create
 
     settings.EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
     settings.EMAIL_OUTBOX_DIR = tmp_path
@@ -555,7 +557,7 @@ def test_a_permanent_smtp_refusal_fails_at_once(smtp, one_email):
 
 def test_the_waits_between_tries_grow(settings):
     """Backoff: 30 s, 2 min, 10 min, then 30 min between the tries of a report email."""
-    from orders.services.deliveries import report_email_retry_delay
+    from reports.services.deliveries import report_email_retry_delay
 
     settings.REPORT_EMAIL_BACKOFF_SCALE = 1
     assert [report_email_retry_delay(n) for n in (1, 2, 3, 4)] == [30, 120, 600, 1800]
@@ -594,3 +596,32 @@ def test_the_bulletin_brings_news_of_the_ancient_dead(demo_campaign, k, django_c
     news = flat[flat.index("News of the Ancient Dead") :]
     assert f"The Ancient Dead claims {target.number} {target.name}." in news
     assert "Tomb Legion" not in flat and "The tombs are quiet" not in news
+
+
+def test_every_code_a_played_turn_writes_is_an_event_code(reported):
+    """Turn 1 played through (orders, battles, sheets, the aftermath): every stored code is a
+    member of EventCode, and fits the column."""
+    written = set(TurnEvent.objects.filter(turn=reported).values_list("code", flat=True))
+    assert {"moved", "battle-scheduled", "battle-result", "taxes"} <= written
+    assert written <= {code.value for code in EventCode}
+    longest = max(len(code.value) for code in EventCode)
+    assert longest <= TurnEvent._meta.get_field("code").max_length
+
+
+def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
+    """One event of every code in the turn: the bulletin reads exactly PUBLIC_EVENT_CODES, each in
+    its own words (never the event's text, never the bare code)."""
+    from kernel.event_codes import PUBLIC_EVENT_CODES
+    from reports.services import reports
+
+    turn = demo_campaign.turns.get(number=1)
+    TurnEvent.objects.bulk_create(
+        TurnEvent(turn=turn, sequence=i, phase="test", code=code, text="PRIVATE", kingdom=k["Ostland"], province=61)
+        for i, code in enumerate(EventCode)
+    )
+    assert reports.PUBLIC_EVENT_CODES is PUBLIC_EVENT_CODES
+    bulletin = reports.bulletin_context(turn=turn)
+    assert bulletin["missed"] == ["Ostland"]
+    assert len(bulletin["changes"]) == len(PUBLIC_EVENT_CODES - {EventCode.MISSED_ORDERS})
+    assert not any("PRIVATE" in line or line.startswith("Ostland: ") for line in bulletin["changes"])
+    assert bulletin["changes"].count("An army of Ostland is disbanded.") == 2  # both ways of disbanding

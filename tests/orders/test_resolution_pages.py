@@ -11,9 +11,9 @@ from battles.models import Battle
 from kingdoms.models import Army, Kingdom
 from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
-from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
-from orders.tasks import deadline_sweep
+from turns.services.cycle import orders_phase_run
+from turns.tasks import deadline_sweep
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def resolved(turn, demo_campaign):
         submit=True,
         now=turn.orders_deadline - dt.timedelta(days=1),
     )
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     return kingdoms
 
 

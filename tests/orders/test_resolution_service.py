@@ -12,9 +12,10 @@ from battles.models import Battle
 from kingdoms.models import Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry
 from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
-from orders.services.resolution import turn_preview, turn_resolve, turn_state_load
+from orders.services.resolution import turn_preview, turn_state_load
 from orders.services.sheets import order_sheet_save
 from tests.conftest import needs_broker
+from turns.services.cycle import orders_phase_run
 
 
 @pytest.fixture
@@ -65,7 +66,7 @@ def income(kingdom) -> int:
 
 def test_the_demo_turn_resolves_by_the_rules(turn, k, orders_filed):
     expected_tax = {name: income(kingdom) for name, kingdom in k.items()}
-    outcome = turn_resolve(turn_id=turn.pk)
+    outcome = orders_phase_run(turn_id=turn.pk)
     assert outcome.resolved
     turn.refresh_from_db()
     assert turn.status == Turn.Status.BATTLES and turn.resolved_at and turn.resolution_error == ""
@@ -105,9 +106,9 @@ def test_the_demo_turn_resolves_by_the_rules(turn, k, orders_filed):
 
 
 def test_resolving_again_does_nothing(turn, orders_filed):
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     counts = (TreasuryEntry.objects.count(), TurnEvent.objects.count(), Battle.objects.count())
-    assert not turn_resolve(turn_id=turn.pk).resolved
+    assert not orders_phase_run(turn_id=turn.pk).resolved
     assert (TreasuryEntry.objects.count(), TurnEvent.objects.count(), Battle.objects.count()) == counts
 
 
@@ -128,7 +129,7 @@ def test_the_dry_run_writes_nothing_and_shows_what_the_resolution_does(turn, ord
     turn.refresh_from_db()
     assert turn.status == Turn.Status.ORDERS_OPEN
     # Same state, same seed: the real resolution gives exactly what the preview showed.
-    resolved = turn_resolve(turn_id=turn.pk).resolution
+    resolved = orders_phase_run(turn_id=turn.pk).resolution
     assert [(e.code, e.text, e.gold) for e in resolved.events] == [(e.code, e.text, e.gold) for e in preview.events]
     assert [e.code for e in TurnEvent.objects.filter(turn=turn)] == [e.code for e in preview.events]
 
@@ -145,7 +146,7 @@ def test_an_exception_in_the_middle_leaves_everything_as_it_was(turn, orders_fil
     # The ledger rows are written first; the failure comes after them, while writing the events.
     monkeypatch.setattr(TurnEvent.objects, "bulk_create", boom)
     with pytest.raises(RuntimeError, match="disk full"):
-        turn_resolve(turn_id=turn.pk)
+        orders_phase_run(turn_id=turn.pk)
     after = (
         TreasuryEntry.objects.count(),
         Army.objects.filter(province=orders_filed["claim"]).count(),
@@ -155,7 +156,7 @@ def test_an_exception_in_the_middle_leaves_everything_as_it_was(turn, orders_fil
     turn.refresh_from_db()
     assert turn.status == Turn.Status.ORDERS_OPEN and "disk full" in turn.resolution_error
     monkeypatch.undo()
-    assert turn_resolve(turn_id=turn.pk).resolved  # claimable again
+    assert orders_phase_run(turn_id=turn.pk).resolved  # claimable again
 
 
 def _armies(campaign, count, start=0):
@@ -188,7 +189,7 @@ def test_two_concurrent_triggers_resolve_the_turn_once(demo_campaign_committed):
 
     def trigger():
         try:
-            results.append(turn_resolve(turn_id=turn.pk).resolved)
+            results.append(orders_phase_run(turn_id=turn.pk).resolved)
         finally:
             connection.close()
 
@@ -203,7 +204,7 @@ def test_two_concurrent_triggers_resolve_the_turn_once(demo_campaign_committed):
 
 @pytest.fixture
 def demo_campaign_committed(transactional_db):
-    from kingdoms.demo import demo_campaign_create
+    from demo.campaign import demo_campaign_create
 
     return demo_campaign_create()
 
@@ -213,7 +214,7 @@ def demo_campaign_committed(transactional_db):
 def test_the_organizer_button_resolves_through_a_real_worker(celery_worker, client):
     import time
 
-    from kingdoms.demo import demo_campaign_create
+    from demo.campaign import demo_campaign_create
 
     campaign = demo_campaign_create()
     turn = campaign.turns.get(number=1)
@@ -239,7 +240,7 @@ def test_the_whole_resolution_takes_the_same_number_of_queries_for_10_and_100_ar
 ):
     from django.test.utils import CaptureQueriesContext
 
-    from kingdoms.demo import demo_campaign_create
+    from demo.campaign import demo_campaign_create
 
     counts = []
     for extra in (10, 100):
@@ -248,6 +249,6 @@ def test_the_whole_resolution_takes_the_same_number_of_queries_for_10_and_100_ar
         _armies(campaign, extra)
         turn = campaign.turns.get(number=1)
         with CaptureQueriesContext(connection) as queries:
-            assert turn_resolve(turn_id=turn.pk).resolved
+            assert orders_phase_run(turn_id=turn.pk).resolved
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]

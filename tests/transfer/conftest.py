@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from battles.models import ResultsReminder
-from kingdoms.demo import demo_campaign_create
-from kingdoms.demo.turn import demo_turn_play
+from demo.campaign import demo_campaign_create
+from demo.turn import demo_turn_play
 from kingdoms.models import (
     ArmoryItem,
     Army,
@@ -32,13 +32,13 @@ from orders.rules.sheets import (
     UpgradeArmy,
 )
 from orders.services.reminders import orders_reminders_send
-from orders.services.reports import turn_reports_create
-from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
+from reports.services.reports import turn_reports_create
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import ids_set_apart
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
+from turns.services.cycle import orders_phase_run
 
 User = get_user_model()
 
@@ -236,7 +236,7 @@ def resolved_campaign(demo_campaign: Campaign) -> Campaign:
         submit=True,
         now=now,
     )
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     return campaign
 
 

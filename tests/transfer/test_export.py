@@ -35,12 +35,12 @@ from orders.models import (
     TurnEvent,
 )
 from orders.rules.sheets import CreateArmy, SheetEntries
-from orders.services.resolution import turn_resolve
 from orders.services.sheets import order_sheet_save
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from transfer import schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
+from turns.services.cycle import orders_phase_run
 
 User = get_user_model()
 
@@ -173,7 +173,7 @@ def test_an_army_raised_during_the_turn_is_named_in_the_events(demo_campaign):
         submit=True,
         now=turn.orders_deadline - timedelta(days=1),
     )
-    assert turn_resolve(turn_id=turn.pk).resolved
+    assert orders_phase_run(turn_id=turn.pk).resolved
     raised = Army.objects.get(kingdom=ostland, name="Reserve")
     assert TurnEvent.objects.filter(turn=turn, code="army-created", army=raised).exists()
 

@@ -19,12 +19,13 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import connections, transaction
 
-from kingdoms.demo import demo_campaign_create
-from kingdoms.demo.turn import demo_turn_play
+from demo.campaign import demo_campaign_create
+from demo.turn import demo_turn_play
 from kingdoms.models import Campaign
-from orders.models import Turn, TurnMap, TurnReport
-from orders.services.reports import report_pdf, reports_to_render, turn_map_picture_draw, turn_reports_create
-from orders.services.resolution import turn_resolve
+from orders.models import Turn
+from reports.models import TurnMap, TurnReport
+from reports.services.reports import report_pdf, reports_to_render, turn_map_picture_draw, turn_reports_create
+from turns.services.cycle import orders_phase_run
 
 from .bench import campaign_generate
 
@@ -80,7 +81,7 @@ class Command(BaseCommand):
         big = campaign_generate(kingdoms=20, columns=20, rows=20, armies_per_kingdom=2, seed=7)
         made.append(big)
         turn = Turn.objects.get(campaign=big, number=1)
-        turn_resolve(turn_id=turn.pk)
+        orders_phase_run(turn_id=turn.pk)
         with transaction.atomic():
             turn_reports_create(turn=turn)
         ids = reports_to_render(turn=turn)

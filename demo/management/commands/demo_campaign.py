@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from kingdoms.demo import DEMO_PASSWORD, demo_campaign_create
+from demo.campaign import DEMO_PASSWORD, demo_campaign_create
 from kingdoms.models import Campaign
 
 

@@ -10,7 +10,12 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from kingdoms.models import Army, Campaign, Kingdom, Province
+from battles.models import Battle
+from battles.services.summaries import summary_sheet_save
+from kingdoms.models import Army, Campaign, Kingdom, Province, Unit
+from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
+from orders.services.sheets import order_sheet_save
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 
 def _user_of(kingdom: Kingdom):  # type: ignore[no-untyped-def]
@@ -40,8 +45,6 @@ def battle_orders_file(campaign: Campaign, turn) -> dict[str, Army]:  # type: ig
     Army (71) supports: a battle in the field. Da Red Fang's Boyz march from 60 into Ostland's city
     Eldenhall (61), defended by its garrison: a battle for a settlement. Karak Dumn and the Ancient
     Dead hold."""
-    from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
-    from orders.services.sheets import order_sheet_save
 
     k = {x.name: x for x in Kingdom.objects.filter(campaign=campaign)}
 
@@ -89,13 +92,6 @@ class DemoTurn:
 
 def demo_turn_play(campaign: Campaign) -> DemoTurn:
     """Play turn 1 of a fresh demo campaign through, headless, as its players and organizer would."""
-    from battles.models import Battle
-    from battles.services.aftermath import aftermath_resolve
-    from battles.services.summaries import summary_sheet_save
-    from kingdoms.models import Unit
-    from orders.rules.sheets import SheetEntries
-    from orders.services.resolution import turn_resolve
-    from orders.services.sheets import order_sheet_save
 
     turn = campaign.turns.get(number=1)
     battle_orders_file(campaign, turn)
@@ -109,7 +105,7 @@ def demo_turn_play(campaign: Campaign) -> DemoTurn:
             submit=True,
             now=turn.orders_deadline - dt.timedelta(days=1),
         )
-    turn_resolve(turn_id=turn.pk)  # the battles' scenarios are emailed when this commits
+    orders_phase_run(turn_id=turn.pk)  # the battles' scenarios are emailed when this commits
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
 
     def sheet(number: int, kingdom: str, **data: object) -> None:
@@ -145,5 +141,5 @@ def demo_turn_play(campaign: Campaign) -> DemoTurn:
         ],
     )
     sheet(61, "Ostland", result="major-loss")
-    aftermath_resolve(turn_id=turn.pk)  # the reports are rendered and emailed when this commits
+    aftermath_phase_run(turn_id=turn.pk)  # the reports are rendered and emailed when this commits
     return DemoTurn(campaign=campaign, turn_number=1)

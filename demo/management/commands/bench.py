@@ -21,8 +21,9 @@ from kingdoms.models import Army, Campaign, Kingdom, Province, TreasuryEntry, Un
 from kingdoms.rules.tables import PLAYER_ARMY_TYPES
 from orders.models import OrderSheet, OrderSubmission
 from orders.rules.resolution.pipeline import resolve_turn
-from orders.services.resolution import DICE_STREAM, turn_resolve, turn_state_load
+from orders.services.resolution import DICE_STREAM, turn_state_load
 from orders.services.turns import turn_open
+from turns.services.cycle import orders_phase_run
 
 SIZES = [
     # name, kingdoms, columns, rows, armies per kingdom
@@ -149,7 +150,7 @@ class Command(BaseCommand):
             pure = time.perf_counter() - started
             with CaptureQueriesContext(connection) as queries, transaction.atomic():
                 started = time.perf_counter()
-                outcome = turn_resolve(turn_id=turn.pk)
+                outcome = orders_phase_run(turn_id=turn.pk)
                 whole = time.perf_counter() - started
                 # Rolled back: the scenario emails that follow the commit are a task of their own
                 # (and the campaign is deleted anyway).

@@ -5,8 +5,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from kingdoms.models import Campaign
-from orders.services.resolution import turn_preview, turn_resolve
+from orders.services.resolution import turn_preview
 from orders.services.turns import current_turn
+from turns.services.cycle import orders_phase_run
 
 
 class Command(BaseCommand):
@@ -29,7 +30,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"[{event.phase}] {event.text}")
             self.stdout.write(f"{len(resolution.battles)} battle(s) would be fought. Nothing was written.")
             return
-        outcome = turn_resolve(turn_id=turn.pk)
+        outcome = orders_phase_run(turn_id=turn.pk)
         if not outcome.resolved:
             self.stdout.write(f"Turn {turn.number} is not open for resolution ({turn.get_status_display()}).")
             return

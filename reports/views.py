@@ -114,3 +114,10 @@ def report_preferences(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your report preferences are saved.")
         return redirect("report-preferences")
     return render(request, "reports/preferences.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
+    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    results = selectors.turn_results(user=request.user, turn=turn)
+    return render(request, "orders/turn_results.html", {"turn": turn, "campaign": turn.campaign, **results})

@@ -17,12 +17,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from battles.models import Battle
+from battles.services.scenarios import scenario_sheet_context
 from briternia.emails import email_send
 from briternia.errors import DomainError
 from kingdoms.models import ReportPreferences
+from orders.models import Turn
+from orders.rules.schedule import deadline_text
 
 from ..models import ReportEmail, TurnReport
-from ..rules.schedule import deadline_text
 
 REPORT_EMAIL_TRIES = 5
 # Waits after the 1st, 2nd, 3rd and 4th failed try, scaled by settings.REPORT_EMAIL_BACKOFF_SCALE
@@ -134,13 +136,10 @@ def report_email_deliver(*, email_id: int) -> Delivery:
 def _send(row: ReportEmail, report: TurnReport) -> None:
     turn = report.turn
     campaign = turn.campaign
-    from ..models import Turn
 
     attachments = [(report.filename, bytes(report.pdf), "application/pdf")] if row.attach_pdf and report.pdf else []
     context: dict[str, Any] = {"report": report, "turn": turn, "campaign": campaign, "attached": bool(attachments)}
     if report.is_scenario:
-        from battles.services.scenarios import scenario_sheet_context
-
         name = "battle-scenario"
         context |= scenario_sheet_context(report.battle)
         context["results_deadline"] = deadline_text(turn.results_deadline, campaign.time_zone)

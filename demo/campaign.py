@@ -5,11 +5,12 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from ..models import Army, Campaign, Kingdom
-from ..rules.army_lists import CharacterEntry, ItemEntry, UnitEntry
-from ..rules.maps import load_default_map
-from ..services import armies as army_services
-from ..services import campaigns as campaign_services
+from kingdoms.models import Army, Campaign, Kingdom
+from kingdoms.rules.army_lists import CharacterEntry, ItemEntry, UnitEntry
+from kingdoms.rules.maps import load_default_map
+from kingdoms.services import armies as army_services
+from kingdoms.services import campaigns as campaign_services
+from turns.services.cycle import campaign_start
 
 DEMO_PASSWORD = "briternia"
 
@@ -202,4 +203,4 @@ def demo_campaign_create() -> Campaign:
         for army in Army.objects.filter(kingdom=kingdom):
             units, items = ANCIENT_DEAD_LISTS[army.name] if kingdom.is_ancient_dead else SAMPLE_LISTS[kingdom.army_type]
             army_services.army_list_save(army=army, units=units, items=items)
-    return campaign_services.campaign_start(campaign=campaign)
+    return campaign_start(campaign=campaign)

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("turns/<int:turn_id>/results/", api.TurnResultsApi.as_view(), name="api-turn-results"),
+]

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("turns/<int:turn_id>/results/", views.turn_results_page, name="turn-results"),
+    path("campaigns/<int:campaign_id>/history/", views.campaign_history, name="campaign-history"),
+    path("reports/<int:report_id>/", views.report_download, name="report"),
+    path("turns/<int:turn_id>/deliveries/", views.turn_deliveries, name="turn-deliveries"),
+    path("reports/<int:report_id>/render-again/", views.report_render_again_view, name="report-render-again"),
+    path("report-emails/<int:email_id>/resend/", views.report_email_resend_view, name="report-email-resend"),
+    path("account/reports/", views.report_preferences, name="report-preferences"),
+]

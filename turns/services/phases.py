@@ -1,0 +1,75 @@
+"""One way to run a phase of the turn cycle: claim, seed, load-run-write in one transaction, and the
+error recorded for the organizer.
+
+The turn is claimed with a conditional update (`claim_from -> claim_to`) inside the same
+transaction as the phase's writes, so a second trigger finds nothing to claim, and a failure rolls
+everything back, the claim included: the turn stays claimable, and why it failed is stored on the
+turn (`resolution_error`) for the organizer's page.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from django.db import transaction
+
+from briternia.errors import DomainError
+from kernel.dice import SeededDice
+from orders.models import Turn
+
+logger = logging.getLogger(__name__)
+Result = TypeVar("Result")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A phase of the turn cycle: the statuses it claims the turn from and to, the status it leaves
+    the turn in, and the dice stream of the turn's seed it rolls on."""
+
+    name: str
+    claim_from: str
+    claim_to: str
+    done: str
+    dice_stream: str
+    waits: str  # the words before a DomainError's messages: why the phase could not run yet
+
+
+@dataclass(frozen=True)
+class PhaseOutcome(Generic[Result]):
+    resolved: bool  # False: nothing to claim (already run, or the turn is not waiting for this phase)
+    result: Result | None = None
+
+
+def phase_run(
+    phase: Phase,
+    *,
+    turn_id: int,
+    run: Callable[[Turn, SeededDice], Result],
+    after_commit: Callable[[], None] | None = None,
+) -> PhaseOutcome[Result]:
+    """Claim the turn for `phase`, call `run(turn, dice)` (it loads, runs the rules and writes) and
+    leave the turn in `phase.done`, all in one transaction; `after_commit` runs once that commits.
+    Safe to call twice and concurrently. A DomainError (the phase cannot run yet) and any other
+    failure roll everything back, are recorded on the turn, and are raised again."""
+    try:
+        with transaction.atomic():
+            claimed = Turn.objects.filter(pk=turn_id, status=phase.claim_from).update(status=phase.claim_to)
+            if not claimed:
+                return PhaseOutcome(resolved=False)
+            turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+            result = run(turn, SeededDice(seed=turn.seed, stream=phase.dice_stream))
+            Turn.objects.filter(pk=turn_id).update(status=phase.done, resolution_error="")
+            if after_commit is not None:
+                transaction.on_commit(after_commit)
+            return PhaseOutcome(resolved=True, result=result)
+    except DomainError as exc:
+        Turn.objects.filter(pk=turn_id).update(resolution_error=f"{phase.waits}: " + "; ".join(exc.messages))
+        raise
+    except Exception:
+        logger.exception("The %s of turn %s failed", phase.name, turn_id)
+        Turn.objects.filter(pk=turn_id).update(resolution_error=traceback.format_exc(limit=20)[-4000:])
+        raise

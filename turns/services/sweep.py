@@ -1,0 +1,71 @@
+"""The deadline sweep (Celery beat, every minute): every step runs on its own, and every due turn on
+its own, so one failure (an SMTP server that refuses, a phase that raises) never stops the rest:
+it is logged, counted in the sweep's report, and the failing turn keeps its error for the
+organizer (phase_run records it)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable, Iterable
+from typing import TypedDict
+
+from django.utils import timezone
+
+from battles.services.aftermath import aftermaths_due
+from battles.services.reminders import results_reminders_send
+from orders.services.reminders import orders_reminders_send
+from orders.services.turns import turns_due
+from reports.tasks import deliveries_take_up
+
+logger = logging.getLogger(__name__)
+
+
+class SweepReport(TypedDict):
+    reminders: int
+    resolutions: int
+    aftermaths: int
+    deliveries: int
+    failed: list[str]  # the steps (and turns) that failed, for the log and the tests
+
+
+def deadline_sweep_run(
+    *,
+    orders_phase: Callable[[int], object],
+    aftermath_phase: Callable[[int], object],
+    now: dt.datetime | None = None,
+) -> SweepReport:
+    """Run the sweep's steps; `orders_phase` and `aftermath_phase` start a phase for a turn id (the
+    tasks' `delay`, or a direct call)."""
+    now = now or timezone.now()
+    report = SweepReport(reminders=0, resolutions=0, aftermaths=0, deliveries=0, failed=[])
+
+    def step(name: str, action: Callable[[], int]) -> int:
+        try:
+            return action()
+        except Exception:
+            logger.exception("The deadline sweep's step %r failed", name)
+            report["failed"].append(name)
+            return 0
+
+    def each(name: str, due: Callable[[], Iterable[int]], start: Callable[[int], object]) -> int:
+        """Start `name` for every due turn, each on its own."""
+        turn_ids: list[int] = []
+
+        def find() -> int:
+            turn_ids.extend(due())
+            return len(turn_ids)
+
+        def start_one(turn_id: int) -> int:
+            start(turn_id)
+            return 1
+
+        step(f"finding what is due for the {name}", find)
+        return sum(step(f"{name} of turn {turn_id}", lambda t=turn_id: start_one(t)) for turn_id in turn_ids)
+
+    report["reminders"] += step("orders reminders", lambda: len(orders_reminders_send(now=now)))
+    report["reminders"] += step("results reminders", lambda: len(results_reminders_send(now=now)))
+    report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase)
+    report["aftermaths"] = each("aftermath", lambda: aftermaths_due(now=now), aftermath_phase)
+    report["deliveries"] = step("deliveries taken up", lambda: deliveries_take_up(now=now))
+    return report

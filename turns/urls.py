@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("turns/<int:turn_id>/resolve/", views.turn_resolve_now, name="turn-resolve"),
+    path("turns/<int:turn_id>/aftermath/", views.aftermath_run, name="turn-aftermath"),
+    path("campaigns/<int:campaign_id>/", views.campaign_detail, name="campaign"),
+    path("campaigns/<int:campaign_id>/start/", views.campaign_start, name="campaign-start"),
+]

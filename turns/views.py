@@ -1,0 +1,98 @@
+"""Pages of the turn cycle: the campaign's page (setup, then the current turn), and the organizer's
+buttons that start the campaign, resolve a turn's orders and run its aftermath. Each view parses
+input, calls one service, renders."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from briternia.flash import flash_outcome
+from kingdoms import selectors
+from kingdoms.forms import InviteForm
+from kingdoms.models import Campaign, DiceRoll, Kingdom
+from kingdoms.services.campaigns import setup_next_kingdom
+from kingdoms.views import setup_forms
+from orders.models import OrderSheet
+from orders.rules.schedule import deadline_text, time_left_text
+from orders.selectors import turn_get
+from orders.services.turns import current_turn, schedule_of
+
+from .services.cycle import campaign_start as campaign_start_service
+from .services.requests import aftermath_phase_request, orders_phase_request
+
+
+@login_required
+@require_POST
+def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """The organizer's Resolve button: the task runs after this request's transaction commits."""
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    if not selectors.is_organizer(request.user, turn.campaign):
+        raise Http404
+    flash_outcome(request, lambda: orders_phase_request(turn=turn), success=f"Turn {turn.number} is being resolved.")
+    return redirect("turn-results", turn_id=turn.pk)
+
+
+@login_required
+@require_POST
+def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    if not selectors.is_organizer(request.user, turn.campaign):
+        raise Http404
+    success = f"The aftermath of turn {turn.number} is being resolved."
+    flash_outcome(request, lambda: aftermath_phase_request(turn=turn), success=success)
+    return redirect("turn-battles", turn_id=turn.pk)
+
+
+@login_required
+def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    own = selectors.kingdom_of(user=request.user, campaign=campaign)
+    organizer = selectors.is_organizer(request.user, campaign)
+    picking = setup_next_kingdom(campaign)
+    may_pick = picking is not None and (organizer or (own is not None and own.pk == picking.pk))
+    context = {
+        "campaign": campaign,
+        "own": own,
+        "organizer": organizer,
+        "kingdoms": selectors.kingdoms_public(campaign=campaign),
+        "map_svg": selectors.campaign_map_svg(campaign=campaign, viewer=own),
+        "picking": picking,
+        "may_pick": may_pick,
+        "setup_rolls": DiceRoll.objects.filter(campaign=campaign, turn=0, stream="home-selection"),
+        "invite_form": InviteForm() if organizer and campaign.status == Campaign.Status.INVITING else None,
+    }
+    if may_pick:
+        context.update(setup_forms(campaign, picking))
+    context.update(_turn_panel(campaign, own))
+    return render(request, "kingdoms/campaign_detail.html", context)
+
+
+def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
+    """The current turn, its deadline and the player's sheet status."""
+    turn = current_turn(campaign)
+    if turn is None:
+        return {}
+    sheet = OrderSheet.objects.filter(turn=turn, kingdom=own).first() if own else None
+    return {
+        "turn": turn,
+        "turn_deadline": deadline_text(turn.orders_deadline, campaign.time_zone),
+        "turn_time_left": time_left_text(turn.orders_deadline, timezone.now()),
+        "turn_paused": schedule_of(campaign).paused,
+        "own_sheet": sheet,
+        "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
+        "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),
+    }
+
+
+@login_required
+@require_POST
+def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not selectors.is_organizer(request.user, campaign):
+        raise Http404
+    flash_outcome(request, lambda: campaign_start_service(campaign=campaign), success="The campaign has begun: turn 1.")
+    return redirect("campaign", campaign_id=campaign.pk)
