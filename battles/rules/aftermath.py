@@ -192,7 +192,7 @@ class AftermathResult:
     battles: list[BattleSettled]
 
 
-class _Run:
+class _AftermathRun:
     def __init__(self, state: AftermathState, dice: Dice) -> None:
         self.state = state
         self.dice = dice
@@ -881,10 +881,10 @@ class _Run:
                 )
 
 
-def aftermath_resolve(state: AftermathState, dice: Dice) -> AftermathResult:
+def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:
     """Run the aftermath of every battle over a copy of `state` (which is not changed)."""
     work = state.working_copy()
-    run = _Run(work, dice)
+    run = _AftermathRun(work, dice)
     settled = [run.battle(b) for b in sorted(work.battles, key=lambda b: (b.province, b.id))]
     run.disband_the_small()
     return AftermathResult(state=work, events=run.events, battles=settled)
