@@ -125,12 +125,12 @@ def test_resolve_turn_command_with_dry_run(turn, demo_campaign):
     from django.core.management import call_command
 
     out = StringIO()
-    call_command("resolve_orders", demo_campaign.pk, "--dry-run", stdout=out)
+    call_command("resolve_turn", demo_campaign.pk, "--dry-run", stdout=out)
     assert "Nothing was written." in out.getvalue() and "sent no orders" in out.getvalue()
     assert not TurnEvent.objects.exists()
     out = StringIO()
-    call_command("resolve_orders", demo_campaign.pk, stdout=out)
+    call_command("resolve_turn", demo_campaign.pk, stdout=out)
     assert "Turn 1 resolved" in out.getvalue()
     out = StringIO()
-    call_command("resolve_orders", demo_campaign.pk, stdout=out)
+    call_command("resolve_turn", demo_campaign.pk, stdout=out)
     assert "not open for resolution" in out.getvalue()

@@ -1,4 +1,4 @@
-"""manage.py resolve_orders <campaign id> [--dry-run]: resolve the campaign's open turn now."""
+"""manage.py resolve_turn <campaign id> [--dry-run]: resolve the campaign's open turn now."""
 
 from typing import Any
 
