@@ -46,7 +46,6 @@ def campaign_generate(*, kingdoms: int, columns: int, rows: int, armies_per_king
         map_name="generated",
         setup_seed="bench",
         status=Campaign.Status.RUNNING,
-        current_turn=1,
     )
     centre = (columns // 2, rows // 2)
     provinces = Province.objects.bulk_create(
