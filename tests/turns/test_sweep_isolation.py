@@ -1,0 +1,51 @@
+"""The deadline sweep runs each step, and each due turn, on its own (turns/services/sweep.py): a
+phase that fails for one campaign's turn is rolled back and recorded on that turn for the organizer,
+and every other due turn is still resolved in the same run (ARCHITECTURE: safe tasks; rulebook,
+Campaign Schedule: the turn resolves at the orders deadline)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+from freezegun import freeze_time
+
+from demo.campaign import demo_campaign_create
+from orders.models import Turn, TurnEvent
+from turns.tasks import deadline_sweep
+
+
+def test_one_turn_failing_to_resolve_stops_no_other(db, django_capture_on_commit_callbacks, monkeypatch):
+    now = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        broken, sound = demo_campaign_create(), demo_campaign_create()
+    Turn.objects.filter(campaign__in=[broken, sound]).update(orders_deadline=now - dt.timedelta(minutes=1))
+    broken_turn, sound_turn = broken.turns.get(number=1), sound.turns.get(number=1)
+
+    # The database refuses the broken campaign's events (a full disk, say), and only those.
+    write_events = TurnEvent.objects.bulk_create
+
+    def refuse_the_broken_turn(rows, *args, **kwargs):
+        rows = list(rows)
+        if any(row.turn_id == broken_turn.pk for row in rows):
+            raise OSError("disk full")
+        return write_events(rows, *args, **kwargs)
+
+    monkeypatch.setattr(TurnEvent.objects, "bulk_create", refuse_the_broken_turn)
+    with freeze_time(now), django_capture_on_commit_callbacks(execute=True):
+        report = deadline_sweep.delay().get()
+
+    assert report["failed"] == [f"orders phase of turn {broken_turn.pk}"]
+    assert report["resolutions"] == 1
+    broken_turn.refresh_from_db()
+    sound_turn.refresh_from_db()
+    assert broken_turn.status == Turn.Status.ORDERS_OPEN and "disk full" in broken_turn.resolution_error
+    assert not TurnEvent.objects.filter(turn=broken_turn).exists()
+    assert sound_turn.status == Turn.Status.BATTLES and TurnEvent.objects.filter(turn=sound_turn).exists()
+
+    # Once the disk has room again, the next sweep resolves it.
+    monkeypatch.undo()
+    with freeze_time(now + dt.timedelta(minutes=1)), django_capture_on_commit_callbacks(execute=True):
+        assert deadline_sweep.delay().get()["resolutions"] == 1
+    broken_turn.refresh_from_db()
+    assert broken_turn.status == Turn.Status.BATTLES and broken_turn.resolution_error == ""
