@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
-from reports.tasks import turn_reports_start
 
 from battles.rules.aftermath import AftermathResult
 from battles.rules.aftermath import aftermath_resolve as aftermath_rules_run
@@ -38,6 +37,7 @@ from orders.services.resolution import DICE_STREAM as ORDERS_STREAM
 from orders.services.resolution import resolution_write, turn_state_load
 from orders.services.turns import turn_open
 from reports.services.reports import battle_scenario_reports_create, turn_reports_create
+from reports.tasks import turn_reports_start
 
 from .phases import Phase, phase_run
 
