@@ -16,7 +16,8 @@ from battles.services.aftermath import aftermaths_due
 from battles.services.reminders import results_reminders_send
 from orders.services.reminders import orders_reminders_send
 from orders.services.turns import turns_due
-from reports.tasks import deliveries_take_up
+from outbox.tasks import emails_take_up
+from reports.tasks import reports_take_up
 
 logger = logging.getLogger(__name__)
 
@@ -67,5 +68,6 @@ def deadline_sweep_run(
     report["reminders"] += step("results reminders", lambda: len(results_reminders_send(now=now)))
     report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase)
     report["aftermaths"] = each("aftermath", lambda: aftermaths_due(now=now), aftermath_phase)
-    report["deliveries"] = step("deliveries taken up", lambda: deliveries_take_up(now=now))
+    report["deliveries"] = step("reports taken up", lambda: reports_take_up(now=now))
+    report["deliveries"] += step("emails taken up", lambda: emails_take_up(now=now))
     return report
