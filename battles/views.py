@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
 from kingdoms.selectors import is_organizer, kingdom_of
@@ -217,8 +218,7 @@ def battle_ruling(request: HttpRequest, battle_id: int) -> HttpResponse:
             ruled_by=request.user,
         )
     except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
+        flash_errors(request, exc)
     else:
         messages.success(request, f"The result of the battle in {battle.province} is decided.")
     return redirect("battle", battle_id=battle.pk)

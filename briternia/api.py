@@ -11,5 +11,8 @@ from .errors import DomainError
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
-        return Response({"errors": exc.messages}, status=status.HTTP_400_BAD_REQUEST)
+        body: dict[str, Any] = {"errors": exc.messages}
+        if exc.problems:
+            body["problems"] = exc.problems
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)

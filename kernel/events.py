@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .event_codes import EventCode
+
 
 @dataclass(frozen=True)
 class Event:
@@ -12,7 +14,7 @@ class Event:
     `gold` is a treasury movement of `kingdom` (a ledger row with reason `ledger_reason`)."""
 
     phase: str
-    code: str
+    code: EventCode
     text: str
     kingdom: int | None = None
     army: int | None = None

@@ -11,7 +11,8 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from .map_svg import MapArmyMarker, MapKingdomView, MapProvinceView, kingdom_colour, render_map_svg
-from .models import Army, Campaign, Character, DiceRoll, Kingdom, TreasuryEntry
+from .models import Army, Campaign, Character, DiceRoll, Kingdom, Province, TreasuryEntry
+from .rules.setup import army_limit
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -111,7 +112,6 @@ def dice_rolls_of(kingdom: Kingdom) -> list[DiceRoll]:
 
 def army_allowance(kingdom: Kingdom) -> tuple[int, int]:
     """(field armies the kingdom has, armies the Army Table allows it)."""
-    from .rules.setup import army_limit
 
     active = kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.FIELD).count()
     allowed = army_limit(player_count=kingdom.campaign.player_count, provinces_controlled=kingdom.provinces.count())
@@ -200,7 +200,6 @@ def campaign_army_overlays(*, campaign: Campaign, turn: int | None = None) -> di
 
 def campaign_adjacency(campaign: Campaign) -> dict[int, frozenset[int]]:
     """The map's adjacency by province number, in one query (corner-to-corner included, as stored)."""
-    from .models import Province
 
     adjacency: dict[int, set[int]] = {n: set() for n in campaign.provinces.values_list("number", flat=True)}
     pairs = Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_errors
 
 from . import selectors
 from .forms import (
@@ -72,11 +73,6 @@ def setup_forms(campaign: Campaign, picking: Kingdom | None, data=None) -> dict:
     return {}
 
 
-def domain_errors(request: HttpRequest, exc: DomainError) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
-
-
 @login_required
 @require_POST
 def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
@@ -92,7 +88,7 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
     try:
         kingdom = campaign_services.player_invite(campaign=campaign, **form.cleaned_data)
     except DomainError as exc:
-        domain_errors(request, exc)
+        flash_errors(request, exc)
     else:
         messages.success(request, f"{form.cleaned_data['email']} is invited to lead {kingdom.name}.")
     return redirect("campaign", campaign_id=campaign.pk)
@@ -107,7 +103,7 @@ def campaign_roll_homes(request: HttpRequest, campaign_id: int) -> HttpResponse:
     try:
         campaign_services.home_selection_start(campaign=campaign)
     except DomainError as exc:
-        domain_errors(request, exc)
+        flash_errors(request, exc)
     else:
         messages.success(request, "The dice are rolled: home selection is open.")
     return redirect("campaign", campaign_id=campaign.pk)
@@ -142,7 +138,7 @@ def campaign_pick(request: HttpRequest, campaign_id: int) -> HttpResponse:
             if not forms_:
                 messages.error(request, "There is nothing to pick now.")
     except DomainError as exc:
-        domain_errors(request, exc)
+        flash_errors(request, exc)
     return redirect("campaign", campaign_id=campaign.pk)
 
 
@@ -195,7 +191,7 @@ def character_choose_ability(request: HttpRequest, character_id: int) -> HttpRes
             army_services.ability_choose(character=character, ability=form.cleaned_data["ability"])
             messages.success(request, f"{character.unit.name} gains {form.cleaned_data['ability']}.")
         except DomainError as exc:
-            domain_errors(request, exc)
+            flash_errors(request, exc)
     else:
         messages.error(request, "Choose one of the abilities offered.")
     return redirect("kingdom", kingdom_id=character.kingdom_id)

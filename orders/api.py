@@ -18,18 +18,27 @@ from .serializers import (
     OrderSheetInput,
     OrderSheetResultSerializer,
     OrderSheetSerializer,
+    SheetRefusedSerializer,
     SheetStatusSerializer,
     TurnEventSerializer,
     TurnSerializer,
     event_row,
 )
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_save, sheet_context
+from .services.sheets import order_sheet_save, sheet_context, sheet_problems_data
 from .services.turns import current_turn, deadline_change
 
 
 def _check_data(check: SheetCheck) -> dict:
-    return {"errors": check.errors, "warnings": check.warnings, "costs": check.costs, "gold": check.gold}
+    return {
+        "errors": check.errors,
+        "warnings": check.warnings,
+        "costs": check.costs,
+        "gold": check.gold,
+        # The same, structured: a client places each by its army's id and code, not by its words.
+        "problems": sheet_problems_data(check.error_problems, check.names),
+        "warning_problems": sheet_problems_data(check.warning_problems, check.names),
+    }
 
 
 class CurrentTurnApi(APIView):
@@ -51,7 +60,7 @@ class TurnApi(APIView):
 class OrderSheetApi(APIView):
     """Your kingdom's sheet for the turn (the organizer may name any kingdom: ?kingdom=<id>).
     PUT saves a draft (`submit: false`) or submits (`submit: true`); a submission with any error
-    is refused whole with 400 and the messages."""
+    is refused whole with 400: the messages, and the sheet check's problems (code, army ids, words)."""
 
     def _kingdom(self, request: Request, turn):
         kingdom_id = request.query_params.get("kingdom")
@@ -69,7 +78,7 @@ class OrderSheetApi(APIView):
         check = sheet_check(entries_from_json(sheet.entries), sheet_context(kingdom=kingdom, turn=turn))
         return Response({"sheet": OrderSheetSerializer(sheet).data, "check": _check_data(check)})
 
-    @extend_schema(request=OrderSheetInput, responses=OrderSheetResultSerializer)
+    @extend_schema(request=OrderSheetInput, responses={200: OrderSheetResultSerializer, 400: SheetRefusedSerializer})
     def put(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
         kingdom = self._kingdom(request, turn)

@@ -57,6 +57,11 @@ class ArmyOrderForm(forms.Form):
         self.fields["path_1"].choices = adjacent
         self.fields["path_2"].choices = [("", "-")] + [(p.number, _label(p)) for p in reach]
 
+    @property
+    def field_messages(self) -> list[str]:
+        """This army's field errors, named (the page lists them above the sheet as well)."""
+        return [f"{self.army.name}: {field}: {e}" for field, errors in self.errors.items() for e in errors]
+
     def order(self) -> ArmyOrder:
         d = self.cleaned_data
         kind = OrderKind(d["kind"])
@@ -156,8 +161,7 @@ class OrderSheetForm:
     def field_errors(self) -> list[str]:
         out = []
         for form in self.armies:
-            for field, errors in form.errors.items():
-                out += [f"{form.army.name}: {field}: {e}" for e in errors]
+            out += form.field_messages
         for form in self.creations:
             for field, errors in form.errors.items():
                 out += [f"New army: {field}: {e}" for e in errors]

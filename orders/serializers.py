@@ -15,6 +15,7 @@ from .rules.sheets import (
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
+    SheetProblemCode,
     UpgradeArmy,
 )
 
@@ -101,11 +102,31 @@ class OrderSheetSerializer(serializers.ModelSerializer):
         fields = ["kingdom", "turn", "status", "entries", "updated_at", "submitted_at"]
 
 
+class SheetProblemSerializer(serializers.Serializer):
+    """One problem the sheet check found (orders/services/sheets.py::sheet_problems_data)."""
+
+    code = serializers.ChoiceField(choices=[c.value for c in SheetProblemCode], help_text="Stable, one per rule.")
+    army = serializers.IntegerField(allow_null=True, help_text="The army whose row it belongs to (null: the sheet's).")
+    armies = serializers.ListField(child=serializers.IntegerField(), help_text="Every army it concerns.")
+    text = serializers.CharField(help_text="The words, without the army's name.")
+    message = serializers.CharField(help_text="The words naming the army once, as in `errors` and `warnings`.")
+
+
 class SheetCheckSerializer(serializers.Serializer):
     errors = serializers.ListField(child=serializers.CharField())
     warnings = serializers.ListField(child=serializers.CharField())
     costs = serializers.ListField(child=serializers.ListField())
     gold = serializers.IntegerField()
+    problems = SheetProblemSerializer(many=True, help_text="The errors, structured.")
+    warning_problems = SheetProblemSerializer(many=True, help_text="The warnings, structured.")
+
+
+class SheetRefusedSerializer(serializers.Serializer):
+    """A refused sheet (400): every message, and the sheet check's problems when it refused it
+    (a closed turn or a late sheet has messages only)."""
+
+    errors = serializers.ListField(child=serializers.CharField())
+    problems = SheetProblemSerializer(many=True, required=False)
 
 
 class OrderSheetResultSerializer(serializers.Serializer):

@@ -13,17 +13,18 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_errors
 from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
 from .entries import entries_from_json
 from .forms import OrderSheetForm
-from .models import OrderSheet
+from .models import CampaignSchedule, OrderSheet
 from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import sheet_check
 from .services.describe import describe_entries
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_save, sheet_context, submitted_entries
+from .services.sheets import order_sheet_save, sheet_context, sheet_problems_data, submitted_entries
 from .services.turns import (
     campaign_pause,
     current_turn,
@@ -51,6 +52,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
     initial = entries_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
+    refused: list[dict] | None = None  # the service's structured refusals, when it gave them
     if request.method == "POST":
         form = OrderSheetForm(request.POST, kingdom=kingdom)
         action = request.POST.get("action", "draft")
@@ -67,6 +69,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 )
             except DomainError as exc:
                 errors = exc.messages
+                refused = exc.problems
             else:
                 if action == "submit":
                     messages.success(request, "Your orders are submitted. A receipt is on its way by email.")
@@ -82,9 +85,14 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         check = sheet_check(initial, sheet_context(kingdom=kingdom, turn=turn)) if initial else None
     last = submitted_entries(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
+    if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
+        refused = sheet_problems_data(check.error_problems, check.names) if check and not errors else []
     for army_form in form.armies:
-        # Messages name their army first: show each beside its army's row.
-        army_form.messages = [e for e in all_errors if e.startswith(army_form.army.name)]
+        # Each problem beside its army's row, found by the army's id (never by its name: "A1" is
+        # the beginning of "A10"), named as in the list above.
+        army_form.messages = army_form.field_messages + [
+            p["message"] for p in refused if army_form.army.id in p["armies"]
+        ]
     context = {
         "turn": turn,
         "campaign": turn.campaign,
@@ -161,8 +169,6 @@ def _zone(turn):
 
 class ScheduleForm(forms.ModelForm):
     class Meta:
-        from .models import CampaignSchedule
-
         model = CampaignSchedule
         fields = ["orders_weekday", "orders_time", "results_weekday", "results_time"]
         widgets = {
@@ -217,8 +223,7 @@ def deadlines_change(request: HttpRequest, turn_id: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except DomainError as exc:
-            for m in exc.messages:
-                messages.error(request, m)
+            flash_errors(request, exc)
         else:
             messages.success(request, "Deadlines saved; the players are told by email.")
     else:
@@ -236,8 +241,7 @@ def campaign_pause_toggle(request: HttpRequest, campaign_id: int) -> HttpRespons
     try:
         campaign_pause(campaign=campaign, paused=paused, changed_by=request.user, reason=request.POST.get("reason", ""))
     except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
+        flash_errors(request, exc)
     else:
         messages.success(request, "The campaign is paused." if paused else "The campaign is running again.")
     turn = current_turn(campaign)

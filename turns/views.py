@@ -4,19 +4,18 @@ input, calls one service, renders."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from briternia.errors import DomainError
+from briternia.flash import flash_outcome
 from kingdoms import selectors
 from kingdoms.forms import InviteForm
 from kingdoms.models import Campaign, DiceRoll, Kingdom
 from kingdoms.services.campaigns import setup_next_kingdom
-from kingdoms.views import domain_errors, setup_forms
+from kingdoms.views import setup_forms
 from orders.models import OrderSheet
 from orders.rules.schedule import deadline_text, time_left_text
 from orders.selectors import turn_get
@@ -34,13 +33,7 @@ def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = turn_get(user=request.user, turn_id=turn_id)
     if not selectors.is_organizer(request.user, turn.campaign):
         raise Http404
-    try:
-        orders_phase_request(turn=turn)
-    except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
-    else:
-        messages.success(request, f"Turn {turn.number} is being resolved.")
+    flash_outcome(request, lambda: orders_phase_request(turn=turn), success=f"Turn {turn.number} is being resolved.")
     return redirect("turn-results", turn_id=turn.pk)
 
 
@@ -50,13 +43,8 @@ def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = turn_get(user=request.user, turn_id=turn_id)
     if not selectors.is_organizer(request.user, turn.campaign):
         raise Http404
-    try:
-        aftermath_phase_request(turn=turn)
-    except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
-    else:
-        messages.success(request, f"The aftermath of turn {turn.number} is being resolved.")
+    success = f"The aftermath of turn {turn.number} is being resolved."
+    flash_outcome(request, lambda: aftermath_phase_request(turn=turn), success=success)
     return redirect("turn-battles", turn_id=turn.pk)
 
 
@@ -108,10 +96,5 @@ def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     if not selectors.is_organizer(request.user, campaign):
         raise Http404
-    try:
-        campaign_start_service(campaign=campaign)
-    except DomainError as exc:
-        domain_errors(request, exc)
-    else:
-        messages.success(request, "The campaign has begun: turn 1.")
+    flash_outcome(request, lambda: campaign_start_service(campaign=campaign), success="The campaign has begun: turn 1.")
     return redirect("campaign", campaign_id=campaign.pk)

@@ -16,12 +16,15 @@ Advantage). Rule cases A1-A8.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW
+from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind, ArmyType, Settlement
+from kingdoms.rules.world import LOOTED_TURNS, ArmyState, KingdomState, ProvinceState, World
 
 from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
@@ -31,10 +34,9 @@ PHASE = "aftermath"
 # Ledger reasons (kingdoms.models.TreasuryEntry.Reason values) of the aftermath's gold.
 
 # Looting: gold for a sacked or looted settlement.
-SACK_GOLD: dict[str, int] = {"town": 1000, "city": 2000}
-LOOT_GOLD: dict[str, int] = {"town": 500, "city": 1000}
+SACK_GOLD: dict[Settlement, int] = {Settlement.TOWN: 1000, Settlement.CITY: 2000}
+LOOT_GOLD: dict[Settlement, int] = {Settlement.TOWN: 500, Settlement.CITY: 1000}
 SAVAGES_MUST_SACK_MAX = 2  # Orcs & Goblins "Savages": on a 1 or 2 they MUST sack it
-ORCS_AND_GOBLINS = "orcs-and-goblins"
 STORY_EXPERIENCE = 3  # Stories Are Nice: once per turn, to the army written about
 VETERAN_LEVEL_MAX = 3
 # Rogue / Trickster: "Press the Advantage": 25 more experience for a victory or massacre, if the
@@ -42,40 +44,6 @@ VETERAN_LEVEL_MAX = 3
 PRESS_THE_ADVANTAGE = "Press the Advantage"
 PRESS_THE_ADVANTAGE_EXPERIENCE = 25
 GENERAL_ROLES = ("warlord", "general")  # the Warlord leads the army he is in
-
-
-@dataclass
-class ProvinceA:
-    number: int
-    name: str
-    settlement: str = "none"  # none, town, city, ruins
-    controller: int | None = None
-    looted_turn: int | None = None
-
-    def __str__(self) -> str:
-        return f"{self.number} {self.name}"
-
-
-@dataclass
-class KingdomA:
-    id: int
-    name: str
-    army_type: str
-    treasury: int = 0
-    capitol: int | None = None  # province number
-
-
-@dataclass
-class ArmyA:
-    id: int
-    kingdom: int
-    name: str
-    province: int | None
-    came_from: int | None = None  # where it moved from this turn; None if it did not move
-    experience: int = 0
-    pending_losses: int = 0  # points lost earlier (foraging, guerrilla) still to come off the list
-    garrison: bool = False  # an Elite Defense Force: never moves
-    disbanded: bool = False
 
 
 @dataclass
@@ -152,29 +120,54 @@ class BattleA:
     both_moved: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class AftermathState:
-    turn: int
-    provinces: dict[int, ProvinceA]
-    adjacency: dict[int, frozenset[int]]
-    kingdoms: dict[int, KingdomA]
-    armies: dict[int, ArmyA]  # every active army of the campaign (retreats must see them all)
+    """The world the battles were fought in, with what the aftermath needs besides: the units,
+    characters and items of the kingdoms that fought, the battles with their settled outcomes, and
+    where each army moved from this turn (its retreat goes back there)."""
+
+    world: World  # every active army of the campaign is in it: retreats must see them all
     units: dict[int, UnitA]  # the units of the armies that fought
     characters: dict[int, CharacterA]  # the living characters of the kingdoms that fought
     items: dict[int, ItemA]  # magic items borne by those units
     battles: list[BattleA]
+    came_from: dict[int, int] = field(default_factory=dict)  # army id -> province it moved from this turn
+
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def provinces(self) -> dict[int, ProvinceState]:
+        return self.world.provinces
+
+    @property
+    def adjacency(self) -> Mapping[int, frozenset[int]]:
+        return self.world.adjacency
+
+    @property
+    def kingdoms(self) -> dict[int, KingdomState]:
+        return self.world.kingdoms
+
+    @property
+    def armies(self) -> dict[int, ArmyState]:
+        return self.world.armies
+
+    @property
+    def garrisons(self) -> dict[int, ArmyState]:
+        return self.world.garrisons
 
     def working_copy(self) -> AftermathState:
+        """A copy the rules may change: the world's working copy, and copies of the units,
+        characters and items (which the rules change in place). The battles and where the
+        armies came from are never changed, so they are shared."""
         return AftermathState(
-            turn=self.turn,
-            provinces={n: copy.copy(p) for n, p in self.provinces.items()},
-            adjacency=self.adjacency,
-            kingdoms={k: copy.copy(v) for k, v in self.kingdoms.items()},
-            armies={a: copy.copy(v) for a, v in self.armies.items()},
+            world=self.world.working_copy(),
             units={u: copy.copy(v) for u, v in self.units.items()},
             characters={c: copy.deepcopy(v) for c, v in self.characters.items()},
             items={i: copy.copy(v) for i, v in self.items.items()},
             battles=list(self.battles),
+            came_from=self.came_from,
         )
 
     def army_points(self, army_id: int) -> int:
@@ -182,7 +175,7 @@ class AftermathState:
         units = [u for u in self.units.values() if u.army == army_id]
         ids = {u.id for u in units}
         items = sum(i.points for i in self.items.values() if i.bearer in ids and not i.destroyed)
-        return max(0, sum(u.points for u in units) + items - self.armies[army_id].pending_losses)
+        return max(0, sum(u.points for u in units) + items - self.world.army(army_id).pending_losses)
 
 
 @dataclass(frozen=True)
@@ -207,11 +200,26 @@ class _Run:
         self.storied: set[int] = set()  # kingdoms whose story bonus is given this turn
         self.fought: set[int] = set()
 
-    def event(self, code: str, text: str, **kw: object) -> None:
+    def event(self, code: EventCode, text: str, **kw: object) -> None:
         self.events.append(Event(PHASE, code, text, **kw))  # type: ignore[arg-type]
 
     def army_name(self, army_id: int | None) -> str:
         return self.state.armies[army_id].name if army_id is not None else "the garrison"
+
+    def _put(self, army: ArmyState) -> ArmyState:
+        """Replace the army's record in the working copy (a field army or an Elite Defense Force)."""
+        armies = self.state.garrisons if army.kind is ArmyKind.GARRISON else self.state.armies
+        armies[army.id] = army
+        return army
+
+    def _disband(self, army: ArmyState) -> ArmyState:
+        """The army is gone, and the magic items its units carried are destroyed with it."""
+        self._destroy_items(army.id)
+        return self._put(replace(army, disbanded=True))
+
+    def _add_experience(self, army_id: int, points: int) -> ArmyState:
+        army = self.state.world.army(army_id)
+        return self._put(replace(army, experience=army.experience + points))
 
     # -- per battle ----------------------------------------------------------------------------
 
@@ -231,7 +239,7 @@ class _Run:
             if not result.filed:
                 text += " (no turn summary sheet by the deadline: counted a major loss, no experience; 8. End of Turn)"
             self.event(
-                "battle-result",
+                EventCode.BATTLE_RESULT,
                 text + ".",
                 kingdom=side.kingdom,
                 army=side.army,
@@ -251,7 +259,7 @@ class _Run:
                         winner.kingdom,
                         gold,
                         LedgerReason.VICTORY,
-                        "victory-gold",
+                        EventCode.VICTORY_GOLD,
                         f"Victory gold for the {results[victor].result.label.lower()} in {province}: {gold:,} "
                         f"({winner.points_faced:,} points faced; Looting).",
                         army=winner.army,
@@ -274,7 +282,7 @@ class _Run:
                 if not army.disbanded:
                     # Support: the detachment returns to its parent army after the battle.
                     self.event(
-                        "detachment-returned",
+                        EventCode.DETACHMENT_RETURNED,
                         f"{army.name}'s detachment returns from {province}.",
                         kingdom=army.kingdom,
                         army=army_id,
@@ -286,13 +294,14 @@ class _Run:
         kingdom = self.state.kingdoms[side.kingdom].name if side.kingdom is not None else "the neutral garrison"
         return f"{kingdom}: {self.army_name(side.army)}" if side.army is not None else f"{kingdom} (garrison)"
 
-    def _gold(self, kingdom: int, amount: int, reason: str, code: str, text: str, **kw: object) -> None:
-        self.state.kingdoms[kingdom].treasury += amount
+    def _gold(self, kingdom: int, amount: int, reason: str, code: EventCode, text: str, **kw: object) -> None:
+        record = self.state.kingdoms[kingdom]
+        self.state.kingdoms[kingdom] = replace(record, treasury=record.treasury + amount)
         self.event(code, text, kingdom=kingdom, gold=amount, ledger_reason=reason, **kw)
 
     # -- the province and the retreats -----------------------------------------------------------
 
-    def _province_and_retreats(self, battle: BattleA, province: ProvinceA, victor: str | None) -> None:
+    def _province_and_retreats(self, battle: BattleA, province: ProvinceState, victor: str | None) -> None:
         attacker, defender = battle.attacker, battle.defender
         retreating: list[int] = []
         if victor is not None:
@@ -311,7 +320,7 @@ class _Run:
             if defender.army is not None and (battle.both_moved or battle.outcome.defender.result.is_loss):
                 retreating.append(defender.army)
             self.event(
-                "no-victor",
+                EventCode.NO_VICTOR,
                 f"Nobody won the battle in {province}: it stays "
                 + (f"with {self.state.kingdoms[province.controller].name}." if province.controller else "neutral."),
                 province=battle.province,
@@ -319,7 +328,7 @@ class _Run:
         for army_id in retreating:
             self._retreat(army_id, battle.province)
 
-    def _conquer(self, province: ProvinceA, side: SideA) -> None:
+    def _conquer(self, province: ProvinceState, side: SideA) -> None:
         """The winning side takes the province: the Elite Defense Force there perishes, a town or
         city is looted or sacked, control changes. Its own province it simply keeps."""
         state = self.state
@@ -329,14 +338,14 @@ class _Run:
         if loser == winner:
             # Nothing to conquer: a kingdom does not loot its own town.
             return
-        for army in state.armies.values():
+        for army in sorted(state.garrisons.values(), key=lambda a: a.id):
             # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
             # Elite Defense Force has perished to the last man.
-            if army.garrison and army.province == province.number and not army.disbanded and army.kingdom != winner:
-                army.disbanded = True
-                self._destroy_items(army.id)
+            if army.province == province.number and not army.disbanded and army.kingdom != winner:
+                self._disband(army)
+                state.provinces[province.number] = replace(state.provinces[province.number], elite_defense=False)
                 self.event(
-                    "elite-defense-force-perished",
+                    EventCode.ELITE_DEFENSE_FORCE_PERISHED,
                     f"The Elite Defense Force of {province.name} perished to the last man.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -344,9 +353,9 @@ class _Run:
                 )
         if province.settlement in SACK_GOLD:
             self._loot(province, side)
-        province.controller = winner
+        state.provinces[province.number] = state.provinces[province.number].taken_by(winner)
         self.event(
-            "province-conquered",
+            EventCode.PROVINCE_CONQUERED,
             f"{state.kingdoms[winner].name} takes {province} with {self.army_name(side.army)}.",
             kingdom=winner,
             army=side.army,
@@ -355,28 +364,28 @@ class _Run:
         )
         if loser is not None and loser != winner:
             self.event(
-                "province-lost",
+                EventCode.PROVINCE_LOST,
                 f"{province} is lost to {state.kingdoms[winner].name}.",
                 kingdom=loser,
                 province=province.number,
             )
             if state.kingdoms[loser].capitol == province.number:
                 self.event(
-                    "capitol-lost",
+                    EventCode.CAPITOL_LOST,
                     f"{state.kingdoms[loser].name} has lost its capitol {province}: the Warlord has 3 turns to reach "
                     "another of its cities for a coronation (Loss of the Capitol).",
                     kingdom=loser,
                     province=province.number,
                 )
 
-    def _loot(self, province: ProvinceA, side: SideA) -> None:
+    def _loot(self, province: ProvinceState, side: SideA) -> None:
         """Looting: the winning side's choice on its sheet (loot when none), unless its Orcs &
         Goblins go savage."""
         winner = side.kingdom
         assert winner is not None
         kingdom = self.state.kingdoms[winner]
         choice = side.loot_choice or "loot"
-        if kingdom.army_type == ORCS_AND_GOBLINS:
+        if kingdom.army_type is ArmyType.ORCS_AND_GOBLINS:
             roll = self.dice.d6(
                 purpose=f'Orcs & Goblins "Savages": {province}',
                 kingdoms=[winner],
@@ -385,7 +394,7 @@ class _Run:
             if roll <= SAVAGES_MUST_SACK_MAX:
                 choice = "sack"
                 self.event(
-                    "savages",
+                    EventCode.SAVAGES,
                     f"Rolled {roll}: the Orcs & Goblins go savage on {province} and MUST sack it "
                     '(Orcs & Goblins "Savages").',
                     kingdom=winner,
@@ -394,7 +403,7 @@ class _Run:
                 )
             else:
                 self.event(
-                    "savages",
+                    EventCode.SAVAGES,
                     f'Rolled {roll}: the Orcs & Goblins keep their heads in {province} (Orcs & Goblins "Savages").',
                     kingdom=winner,
                     province=province.number,
@@ -403,12 +412,14 @@ class _Run:
         settlement = province.settlement
         if choice == "sack":
             gold = SACK_GOLD[settlement]
-            province.settlement = "none"
+            self.state.provinces[province.number] = replace(
+                self.state.provinces[province.number], settlement=Settlement.NONE
+            )
             self._gold(
                 winner,
                 gold,
                 LedgerReason.LOOT,
-                "sacked",
+                EventCode.SACKED,
                 f"{kingdom.name} ({self.army_name(side.army)}) sacks the {settlement} of {province}: it is "
                 f"destroyed (+{gold:,} gold; Looting).",
                 army=side.army,
@@ -416,23 +427,23 @@ class _Run:
             )
         else:
             gold = LOOT_GOLD[settlement]
-            province.looted_turn = self.state.turn
+            self.state.provinces[province.number] = replace(
+                self.state.provinces[province.number], looted_turn=self.state.turn
+            )
             self._gold(
                 winner,
                 gold,
                 LedgerReason.LOOT,
-                "looted",
+                EventCode.LOOTED,
                 f"{kingdom.name} ({self.army_name(side.army)}) loots the {settlement} of {province} "
-                f"(+{gold:,} gold); it cannot create or upgrade armies until turn {self.state.turn + 2} (Looting).",
+                f"(+{gold:,} gold); it cannot create or upgrade armies until turn "
+                f"{self.state.turn + LOOTED_TURNS} (Looting).",
                 army=side.army,
                 province=province.number,
             )
 
     def _occupied(self, number: int, moving: int) -> bool:
-        return any(
-            a.province == number and not a.disbanded and a.id != moving and not a.garrison
-            for a in self.state.armies.values()
-        )
+        return any(a.province == number and not a.disbanded and a.id != moving for a in self.state.armies.values())
 
     def _retreat(self, army_id: int, battle_province: int) -> None:
         """7. Aftermath: back where it came from if it can; else (or if it did not move) to an
@@ -444,12 +455,9 @@ class _Run:
             return
         target: int | None = None
         how = ""
-        if (
-            army.came_from is not None
-            and army.came_from != battle_province
-            and not self._occupied(army.came_from, army_id)
-        ):
-            target, how = army.came_from, "back where it came from"
+        came_from = state.came_from.get(army_id)
+        if came_from is not None and came_from != battle_province and not self._occupied(came_from, army_id):
+            target, how = came_from, "back where it came from"
         else:
 
             def rank(number: int) -> int:
@@ -467,10 +475,9 @@ class _Run:
                 target = min(free, key=lambda n: (rank(n), n))
                 how = ("to its own", "to the neutral", "to the allied", "to the foreign")[rank(target)] + " province"
         if target is None:
-            army.disbanded = True
-            self._destroy_items(army_id)
+            self._disband(army)
             self.event(
-                "wiped-out",
+                EventCode.WIPED_OUT,
                 f"{army.name} has nowhere to retreat from {state.provinces[battle_province]} and is wiped out "
                 "(7. Aftermath); its magic items are lost.",
                 kingdom=army.kingdom,
@@ -478,9 +485,9 @@ class _Run:
                 province=battle_province,
             )
             return
-        army.province = target
+        army = self._put(replace(army, province=target))
         self.event(
-            "retreated",
+            EventCode.RETREATED,
             f"{army.name} retreats from {state.provinces[battle_province]} {how} {state.provinces[target]}"
             + (" (it does not claim it)." if state.provinces[target].controller not in (army.kingdom,) else "."),
             kingdom=army.kingdom,
@@ -491,7 +498,7 @@ class _Run:
 
     # -- gold, experience --------------------------------------------------------------------------
 
-    def _negotiations(self, battle: BattleA, province: ProvinceA) -> None:
+    def _negotiations(self, battle: BattleA, province: ProvinceState) -> None:
         for payer, payee in ((battle.attacker, battle.defender), (battle.defender, battle.attacker)):
             if not payer.negotiation_gold or payer.kingdom is None or payee.kingdom is None:
                 continue
@@ -508,7 +515,7 @@ class _Run:
                     payer.kingdom,
                     -amount,
                     LedgerReason.TRANSFER,
-                    "negotiation-paid",
+                    EventCode.NEGOTIATION_PAID,
                     f"{names[0]} pays {names[1]} {amount:,} gold after the battle in {province}{short}.",
                     province=province.number,
                 )
@@ -516,18 +523,18 @@ class _Run:
                     payee.kingdom,
                     amount,
                     LedgerReason.TRANSFER,
-                    "negotiation-received",
+                    EventCode.NEGOTIATION_RECEIVED,
                     f"{names[1]} receives {amount:,} gold from {names[0]} after the battle in {province}.",
                     province=province.number,
                 )
 
-    def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceA) -> None:
+    def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceState) -> None:
         if side.army is None:
             return
         army = self.state.armies[side.army]
         if not allowed:
             self.event(
-                "no-experience",
+                EventCode.NO_EXPERIENCE,
                 f"{army.name} gains no experience for {province}: no turn summary sheet (8. End of Turn).",
                 kingdom=army.kingdom,
                 army=army.id,
@@ -535,9 +542,9 @@ class _Run:
             )
         else:
             points = BASE_EXPERIENCE[result]
-            army.experience += points
+            army = self._add_experience(army.id, points)
             self.event(
-                "experience",
+                EventCode.EXPERIENCE,
                 f"{army.name} gains {points} experience for the {result.label.lower()} in "
                 f"{province} (Experience Points).",
                 kingdom=army.kingdom,
@@ -547,9 +554,9 @@ class _Run:
             )
         if side.story and side.kingdom is not None and side.kingdom not in self.storied:
             self.storied.add(side.kingdom)
-            army.experience += STORY_EXPERIENCE
+            army = self._add_experience(army.id, STORY_EXPERIENCE)
             self.event(
-                "story",
+                EventCode.STORY,
                 f"{army.name} gains {STORY_EXPERIENCE} experience for the story of the battle in "
                 f"{province} (Stories Are Nice).",
                 kingdom=army.kingdom,
@@ -560,7 +567,7 @@ class _Run:
 
     # -- casualty recovery and veteran status ------------------------------------------------------
 
-    def _recovery(self, side: SideA, won: bool, province: ProvinceA) -> None:
+    def _recovery(self, side: SideA, won: bool, province: ProvinceState) -> None:
         state = self.state
         by_unit = {c.unit: c for c in side.casualties if c.unit in state.units}
         armies = [a for a in ([side.army] if side.army is not None else []) + list(side.supports)]
@@ -585,7 +592,7 @@ class _Run:
                     unit.models_count -= casualty.models_lost - back
                     lines.append(f"{unit.name} {back} of {casualty.models_lost}")
                 self.event(
-                    "casualty-recovery",
+                    EventCode.CASUALTY_RECOVERY,
                     f"{army.name} rolls {total} for Casualty Recovery ({band.label}, rounded "
                     f"{'up: it won' if won else 'down'}): " + "; ".join(lines) + ".",
                     kingdom=army.kingdom,
@@ -610,7 +617,7 @@ class _Run:
                         )
                         back = roll >= COMMAND_RECOVERY_MIN
                         self.event(
-                            "command-recovery",
+                            EventCode.COMMAND_RECOVERY,
                             f"{unit.name}'s {model} ({army.name}) rolls {roll}: "
                             + ("recovered." if back else "lost; remove it from the list."),
                             kingdom=army.kingdom,
@@ -628,7 +635,7 @@ class _Run:
                     self._veteran(army, unit, start[unit.id], province)
 
     def _one_use_recovery(
-        self, army: ArmyA, unit: UnitA, began: int, casualty: Casualty | None, province: ProvinceA
+        self, army: ArmyState, unit: UnitA, began: int, casualty: Casualty | None, province: ProvinceState
     ) -> None:
         """Spending Experience, NOTE: one-use troops make a Casualty Recovery roll (D6, 4+)
         "regardless of the status of these models at the game's end": every one-use unit that
@@ -641,7 +648,7 @@ class _Run:
         back = roll >= ONE_USE_RECOVERY_MIN
         unit.models_count = began if back else 0
         self.event(
-            "one-use-recovery",
+            EventCode.ONE_USE_RECOVERY,
             f"{unit.name} ({army.name}), one-use troops ({'released' if released else 'not released'} in the "
             f"battle), roll {roll}: " + ("they return." if back else "they are gone; remove them from the list."),
             kingdom=army.kingdom,
@@ -650,7 +657,7 @@ class _Run:
             data={"unit": unit.name, "roll": roll, "released": released, "recovered": back},
         )
 
-    def _veteran(self, army: ArmyA, unit: UnitA, began: int, province: ProvinceA) -> None:
+    def _veteran(self, army: ArmyState, unit: UnitA, began: int, province: ProvinceState) -> None:
         if began <= 0:
             return
         kept = unit.models_count
@@ -658,7 +665,7 @@ class _Run:
             if unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
                 unit.veteran_eligible = True
                 self.event(
-                    "veteran-eligible",
+                    EventCode.VETERAN_ELIGIBLE,
                     f"{unit.name} ({army.name}) kept {kept} of {began} models: it may be "
                     f"upgraded to +{unit.veteran_level + 1} Veteran Status for 10 experience (Veteran Status).",
                     kingdom=army.kingdom,
@@ -671,7 +678,7 @@ class _Run:
             if unit.veteran_level > 0:
                 unit.veteran_level -= 1
                 self.event(
-                    "veteran-lost",
+                    EventCode.VETERAN_LOST,
                     f"{unit.name} ({army.name}) lost half or more of its models: it drops to "
                     f"+{unit.veteran_level} Veteran Status (Veteran Status).",
                     kingdom=army.kingdom,
@@ -682,7 +689,7 @@ class _Run:
 
     # -- characters --------------------------------------------------------------------------------
 
-    def _deep_wounds(self, side: SideA, province: ProvinceA) -> None:
+    def _deep_wounds(self, side: SideA, province: ProvinceState) -> None:
         """Deep Wound: "the character must miss the next D3 battles the army plays". Each battle
         the army fights after the injury counts one off (before this battle's own injuries)."""
         state = self.state
@@ -698,7 +705,7 @@ class _Run:
                 if left:
                     injury["battles_missed"] = int(str(injury.get("battles_missed") or 0)) + 1
                     self.event(
-                        "deep-wound-missed",
+                        EventCode.DEEP_WOUND_MISSED,
                         f"{character.name} ({army.name}) missed the battle in {province} (Deep Wound); "
                         + (f"{left - 1} more to miss." if left > 1 else "he may fight again."),
                         kingdom=character.kingdom,
@@ -708,14 +715,14 @@ class _Run:
                     )
                     break  # one battle counts off one wound's battles at a time
 
-    def _injuries(self, side: SideA, province: ProvinceA) -> None:
+    def _injuries(self, side: SideA, province: ProvinceState) -> None:
         state = self.state
         for character_id in side.characters_lost:
             character = state.characters.get(character_id)
             if character is None or not character.alive:
                 continue
             unit = state.units[character.unit]
-            army = state.armies[unit.army]
+            army = state.world.army(unit.army)
             earlier = [i.get("detail", "") for i in character.injuries]
             injuries = injury_roll(
                 self.dice,
@@ -728,7 +735,7 @@ class _Run:
             for injury in injuries:
                 character.injuries.append({**injury.as_json(), "turn": state.turn})
                 self.event(
-                    "injury",
+                    EventCode.INJURY,
                     f"{character.name} ({army.name}) rolls {injury.roll} on the Character Injury "
                     f"Chart: {injury.label}" + (f": {injury.detail}." if injury.detail != injury.label else "."),
                     kingdom=character.kingdom,
@@ -737,7 +744,7 @@ class _Run:
                     data={"character": character.name, **injury.as_json()},
                 )
                 if injury.experience_bonus:
-                    army.experience += injury.experience_bonus
+                    army = self._add_experience(army.id, injury.experience_bonus)
                 if injury.items_lost:
                     self._lose_items(unit.id)
             if any(i.dead or i.retired for i in injuries):
@@ -760,7 +767,7 @@ class _Run:
         return general
 
     def _press_the_advantage(
-        self, side: SideA, outcome: SideOutcome, general: CharacterA | None, province: ProvinceA
+        self, side: SideA, outcome: SideOutcome, general: CharacterA | None, province: ProvinceState
     ) -> None:
         """Rogue / Trickster, Press the Advantage: 25 more experience for a victory or massacre,
         if the General who led the battle with it survived the injury rolls. An army denied its
@@ -769,10 +776,9 @@ class _Run:
             return
         if not (outcome.result.is_victory and outcome.experience_allowed):
             return
-        army = self.state.armies[side.army]
-        army.experience += PRESS_THE_ADVANTAGE_EXPERIENCE
+        army = self._add_experience(side.army, PRESS_THE_ADVANTAGE_EXPERIENCE)
         self.event(
-            "press-the-advantage",
+            EventCode.PRESS_THE_ADVANTAGE,
             f"{army.name} gains {PRESS_THE_ADVANTAGE_EXPERIENCE} more experience for the "
             f"{outcome.result.label.lower()} in {province}: its General {general.name} survived the battle "
             "(Rogue / Trickster: Press the Advantage).",
@@ -782,7 +788,7 @@ class _Run:
             data={"experience": PRESS_THE_ADVANTAGE_EXPERIENCE, "character": general.name},
         )
 
-    def _character_dies(self, character: CharacterA, army: ArmyA, *, retired: bool) -> None:
+    def _character_dies(self, character: CharacterA, army: ArmyState, *, retired: bool) -> None:
         state = self.state
         character.alive = False
         unit = state.units[character.unit]
@@ -796,7 +802,7 @@ class _Run:
                 if item.bearer == unit.id and not item.destroyed:
                     item.bearer = None
         self.event(
-            "character-dead" if not retired else "character-retired",
+            EventCode.CHARACTER_DEAD if not retired else EventCode.CHARACTER_RETIRED,
             f"{character.name} ({army.name}) "
             + (
                 "must be retired: he counts as dead and takes his items with him."
@@ -818,14 +824,15 @@ class _Run:
         for character in state.characters.values():
             if character.kingdom != dead.kingdom or not character.alive or character.role != "general":
                 continue
-            army = state.armies.get(state.units[character.unit].army)
+            army_id = state.units[character.unit].army
+            army = state.armies.get(army_id) or state.garrisons.get(army_id)
             if army is None or army.disbanded:
                 continue
             candidates.append((-army.experience, army.id, character))
         kingdom = state.kingdoms[dead.kingdom].name
         if not candidates:
             self.event(
-                "no-warlord",
+                EventCode.NO_WARLORD,
                 f"{kingdom}'s Warlord {dead.name} is dead and no General can succeed him.",
                 kingdom=dead.kingdom,
             )
@@ -833,8 +840,8 @@ class _Run:
         _, army_id, heir = min(candidates, key=lambda c: (c[0], c[1]))
         heir.role = "warlord"
         self.event(
-            "warlord-succession",
-            f"{heir.name} of {state.armies[army_id].name}, the most experienced General, "
+            EventCode.WARLORD_SUCCESSION,
+            f"{heir.name} of {state.world.army(army_id).name}, the most experienced General, "
             f"becomes {kingdom}'s Warlord (Warlord); he may be promoted to a Lord with experience points.",
             kingdom=dead.kingdom,
             army=army_id,
@@ -857,15 +864,14 @@ class _Run:
     def disband_the_small(self) -> None:
         """Army Restrictions (A6): an army of 500 points or less is disbanded; its items destroyed."""
         for army_id in sorted(self.fought):
-            army = self.state.armies[army_id]
-            if army.disbanded or army.garrison:
+            army = self.state.world.army(army_id)
+            if army.disbanded or army.kind is ArmyKind.GARRISON:
                 continue
             points = self.state.army_points(army_id)
             if points <= ARMY_DISBANDED_AT_OR_BELOW:
-                army.disbanded = True
-                self._destroy_items(army_id)
+                self._disband(army)
                 self.event(
-                    "disbanded",
+                    EventCode.DISBANDED,
                     f"{army.name} is down to {points} points and is disbanded; the magic items "
                     "it carried are destroyed (Army Restrictions).",
                     kingdom=army.kingdom,

@@ -1,27 +1,24 @@
-"""Loading the aftermath's state from the database: the map, treasuries, armies, the units and
-characters that fought, and each battle's settled outcome with its sheets."""
+"""Loading the aftermath's state from the database: the campaign's world (kingdoms.services.world),
+and the aftermath's own: where armies moved from this turn, the units, characters and items of the
+kingdoms that fought, and each battle's settled outcome with its sheets."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-from django.db.models import Sum
-
-from kingdoms.models import ArmoryItem, Army, Character, Kingdom, Province, TreasuryEntry, Unit
-from kingdoms.selectors import campaign_adjacency
+from kernel.event_codes import EventCode
+from kingdoms.models import ArmoryItem, Army, Character, Unit
+from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
 
 from ..models import Battle, TurnSummarySheet
 from ..rules.aftermath import (
     AftermathState,
-    ArmyA,
     BattleA,
     Casualty,
     CharacterA,
     ItemA,
-    KingdomA,
-    ProvinceA,
     SideA,
     UnitA,
 )
@@ -60,16 +57,9 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
 def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     """The state the aftermath rules need. Raises ValueError if a battle is not settled (the
     service checks first, and refuses with the reasons)."""
-    campaign = turn.campaign
-    provinces = list(Province.objects.filter(campaign=campaign))
-    number_of = {p.id: p.number for p in provinces}
-    kingdoms = list(Kingdom.objects.filter(campaign=campaign))
-    treasury = dict(
-        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
-    )
-    armies = list(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE))
+    world = world_load(campaign=turn.campaign, turn_number=turn.number)
     came_from: dict[int, int] = {}
-    for event in TurnEvent.objects.filter(turn=turn, code="moved").exclude(army=None):
+    for event in TurnEvent.objects.filter(turn=turn, code=EventCode.MOVED).exclude(army=None):
         came_from[event.army_id] = int(event.data["from"])  # type: ignore[index]
     battles = list(
         Battle.objects.filter(turn=turn)
@@ -84,41 +74,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     items = ArmoryItem.objects.filter(bearer__in=unit_ids, destroyed=False)
 
     state = AftermathState(
-        turn=turn.number,
-        provinces={
-            p.number: ProvinceA(
-                number=p.number,
-                name=p.name,
-                settlement=p.settlement,
-                controller=p.controller_id,
-                looted_turn=p.looted_turn,
-            )
-            for p in provinces
-        },
-        adjacency=campaign_adjacency(campaign),
-        kingdoms={
-            k.id: KingdomA(
-                id=k.id,
-                name=k.name,
-                army_type=k.army_type,
-                treasury=treasury.get(k.id, 0),
-                capitol=number_of.get(k.capitol_id) if k.capitol_id else None,
-            )
-            for k in kingdoms
-        },
-        armies={
-            a.id: ArmyA(
-                id=a.id,
-                kingdom=a.kingdom_id,
-                name=a.name,
-                province=number_of.get(a.province_id) if a.province_id else None,
-                came_from=came_from.get(a.id),
-                experience=a.experience,
-                pending_losses=a.pending_losses,
-                garrison=a.kind == Army.Kind.GARRISON,
-            )
-            for a in armies
-        },
+        world=world,
         units={
             u.id: UnitA(
                 id=u.id,
@@ -148,6 +104,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         },
         items={i.id: ItemA(id=i.id, name=i.name, points=i.points, bearer=i.bearer_id) for i in items},
         battles=[],
+        came_from=came_from,
     )
 
     deadline_passed = now > turn.results_deadline

@@ -19,11 +19,13 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     campaign = turn.campaign
     provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
 
-    armies = {a.id: a for a in Army.objects.filter(pk__in=list(state.armies))}
+    # The Elite Defense Forces are armies too: they perish with their town.
+    after_armies = {**state.armies, **state.garrisons}
+    armies = {a.id: a for a in Army.objects.filter(pk__in=list(after_armies))}
     changed_armies = []
     retreats = []
-    for army_id, after in state.armies.items():
-        was = before.armies[army_id]
+    for army_id, after in after_armies.items():
+        was = before.world.army(army_id)
         row = armies[army_id]
         if (after.province, after.experience, after.disbanded) == (was.province, was.experience, was.disbanded):
             continue
@@ -85,12 +87,16 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     changed_provinces = []
     for number, after in state.provinces.items():
         was = before.provinces[number]
-        if (after.controller, after.settlement, after.looted_turn) == (was.controller, was.settlement, was.looted_turn):
+        if (after.controller, after.settlement, after.looted_turn, after.fortified) == (
+            was.controller,
+            was.settlement,
+            was.looted_turn,
+            was.fortified,
+        ):
             continue
         row = provinces[number]
-        if after.controller != was.controller:
-            row.fortified = False  # Fortify: the bonuses are lost when control of the province changes
         row.controller_id, row.settlement, row.looted_turn = after.controller, after.settlement, after.looted_turn
+        row.fortified = after.fortified
         changed_provinces.append(row)
     Province.objects.bulk_update(changed_provinces, ["controller", "settlement", "looted_turn", "fortified"])
 

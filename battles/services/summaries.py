@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Character, Kingdom, Unit
+from orders.models import Turn
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
 from ..rules.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome
@@ -203,7 +204,6 @@ def sheet_clean(form: SheetForm, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _open_for_sheets(battle: Battle, *, by_organizer: bool) -> None:
-    from orders.models import Turn
 
     turn = battle.turn
     if turn.status != Turn.Status.BATTLES:

@@ -27,8 +27,10 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, TypeGuard
 
-TERRAINS: tuple[str, ...] = ("plains", "forest", "marshland", "mountains", "desert")
-SETTLEMENTS: tuple[str, ...] = ("none", "town", "city", "ruins")
+from .tables import Settlement, Terrain
+
+TERRAINS: tuple[str, ...] = tuple(t.value for t in Terrain)
+SETTLEMENTS: tuple[str, ...] = tuple(s.value for s in Settlement)
 ADJACENCY_MODES: tuple[str, ...] = ("grid", "explicit")
 
 DESERT = "desert"

@@ -8,6 +8,38 @@ from __future__ import annotations
 from enum import StrEnum
 
 
+class Terrain(StrEnum):
+    """A province's terrain (Setup: the map; The Ancient Dead: Deserts)."""
+
+    PLAINS = "plains"
+    FOREST = "forest"
+    MARSHLAND = "marshland"
+    MOUNTAINS = "mountains"
+    DESERT = "desert"
+
+
+class Settlement(StrEnum):
+    """What stands in a province (Setup: the map). A sacked town or city is NONE (Looting)."""
+
+    NONE = "none"
+    TOWN = "town"
+    CITY = "city"
+    RUINS = "ruins"
+
+    @property
+    def town_or_city(self) -> bool:
+        """Towns and cities are taxed as such, garrisoned, discounted, looted; ruins are not."""
+        return self in (Settlement.TOWN, Settlement.CITY)
+
+
+class ArmyKind(StrEnum):
+    """A field army, or a town's or city's Elite Defense Force (Battle for Towns, Cities, and
+    Capitols), which never leaves its garrison."""
+
+    FIELD = "field"
+    GARRISON = "garrison"
+
+
 class ArmyType(StrEnum):
     """Every army type the rulebook's tables name (Archetype Table, Alliance Chart,
     Army-Specific Rules), plus the organizer-run Ancient Dead."""

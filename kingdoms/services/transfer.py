@@ -49,6 +49,7 @@ from django.db import IntegrityError, models, transaction
 
 from battles.models import Battle, BattleSupport, ResultsReminder, TurnSummarySheet
 from briternia.errors import DomainError
+from kernel.event_codes import EventCode
 from orders.models import (
     CampaignSchedule,
     DeadlineChange,
@@ -371,10 +372,10 @@ KINGDOM_ID, ARMY_ID = "kingdom", "army"
 REFERENCE_KINDS = {KINGDOM_ID: replace(STR, label="a kingdom name"), ARMY_ID: ARMY_KEY}
 GUERRILLA_REFERENCES = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
 EVENT_DATA_REFERENCES: dict[str, dict[str, str]] = {
-    "province-claimed": {"from_kingdom": KINGDOM_ID},  # movement.py
-    "province-conquered": {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
-    "battle-scheduled": {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
-    "guerrilla": GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
+    EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # movement.py
+    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
+    EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
+    EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
 }
 # An order sheet's entries, as orders/entries.py writes them. A section may be missing (a sheet
 # never saved by the services holds {}); the objects in a section have all their keys.

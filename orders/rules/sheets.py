@@ -2,17 +2,21 @@
 
 Rulebook sections: 3. Create / Upgrade Armies, Supply Depot, 4. Write Orders, 5. Executing
 Orders (what each order may do), Army-Specific Rules (forced march), Army Restrictions.
-Every message names the army (or entry) and the rule.
+Every problem carries a stable code (SheetProblemCode), the army it belongs to by id, and words
+that name the rule but not the army: whoever shows a problem out of its army's row adds the name
+once (SheetProblem.message), so no reader has to find an army by matching names in a message.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
+from kingdoms.rules.world import ArmyState, ProvinceState, World
 
 from .tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost, forced_march_terrain
 
@@ -99,59 +103,152 @@ class SheetEntries:
 
 
 @dataclass(frozen=True)
-class ArmyState:
-    id: int
-    name: str
-    province: int
-    size: int
-    supply_depot: bool = True
-    created_turn: int = 0
-    upgraded_turn: int | None = None
-
-
-@dataclass(frozen=True)
-class ProvinceState:
-    number: int
-    name: str
-    terrain: str
-    settlement: str = "none"
-    razed: bool = False
-    fortified: bool = False
-    controller: int | None = None
-    elite_defense: bool = False  # its garrison already has an Elite Defense Force
-    looted: bool = False  # looted last turn: no armies created or upgraded here yet (Looting)
-
-    def __str__(self) -> str:
-        return f"{self.number} {self.name}"
-
-
-@dataclass(frozen=True)
 class SheetContext:
-    """What the check needs to know: the kingdom's own active field armies, the public map."""
+    """What the check needs to know: the world as the kingdom finds it (the public map, its own
+    treasury and capitol) with the kingdom's own field armies and every name it has given an army.
+    Made by `sheet_context`, so the form, the API and the turn's normalisation see the same state."""
 
+    world: World
     kingdom: int
-    army_type: ArmyType
-    turn: int
-    treasury: int
-    player_count: int
-    armies: dict[int, ArmyState]
-    army_names: frozenset[str]  # every army name the kingdom has used (names stay unique)
-    provinces: dict[int, ProvinceState]
-    adjacency: dict[int, frozenset[int]]
-    capitol: int | None = None
+    armies: dict[int, ArmyState]  # the kingdom's own field armies
+    army_names: frozenset[str] = frozenset()  # every army name the kingdom has used (names stay unique)
+
+    @property
+    def army_type(self) -> ArmyType:
+        return self.world.kingdoms[self.kingdom].army_type
+
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def treasury(self) -> int:
+        return self.world.kingdoms[self.kingdom].treasury
+
+    @property
+    def player_count(self) -> int:
+        return self.world.player_count
+
+    @property
+    def capitol(self) -> int | None:
+        return self.world.kingdoms[self.kingdom].capitol
+
+    @property
+    def provinces(self) -> dict[int, ProvinceState]:
+        return self.world.provinces
 
     def adjacent(self, a: int, b: int) -> bool:
-        return b in self.adjacency.get(a, frozenset())
+        return self.world.adjacent(a, b)
 
     def province(self, number: int) -> ProvinceState | None:
-        return self.provinces.get(number)
+        return self.world.provinces.get(number)
+
+
+def sheet_context(world: World, kingdom: int, *, army_names: frozenset[str] = frozenset()) -> SheetContext:
+    """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
+    the world; a turn's working copy may hold some disbanded this turn, whose orders are then checked
+    as written."""
+    return SheetContext(
+        world=world,
+        kingdom=kingdom,
+        armies={a.id: a for a in world.armies.values() if a.kingdom == kingdom},
+        army_names=army_names,
+    )
+
+
+class SheetProblemCode(StrEnum):
+    """What is wrong with a sheet, one stable code per rule (like the illegal-order codes of the
+    Diplomacy adjudicators), for API clients and stored events; never reworded once released."""
+
+    # The whole sheet
+    OVER_BUDGET = "over-budget"  # Treasury: the sheet spends more gold than the treasury holds
+    # 4. Write Orders / 5. Executing Orders
+    NO_SUCH_ARMY = "no-such-army"  # an entry names an army that is not one of the kingdom's active ones
+    SEVERAL_ORDERS = "several-orders"  # an army receives one order a turn
+    DISASTER_CHOICE = "disaster-choice"  # Foraging Table: casualties or disbanding
+    NEW_ARMY_MOVES = "new-army-moves"  # 3. Create / Upgrade: no move or support the turn it is made
+    NO_TARGET = "no-target"  # a Move without a province to move into
+    NOT_ON_MAP = "not-on-map"  # a province number the map does not have
+    ALREADY_THERE = "already-there"  # a Move into the province the army stands in
+    NOT_ADJACENT = "not-adjacent"  # Move: a single adjacent province
+    ALREADY_RAZED = "already-razed"  # Raze
+    NO_SUPPORT_PROVINCE = "no-support-province"  # Support without the battle's province
+    SUPPORT_WRONG_ORDER = "support-wrong-order"  # only Move or Support orders may support
+    SUPPORT_NOT_BORDERING = "support-not-bordering"  # Support: provinces bordering the army's own
+    FORTIFY_RAZED = "fortify-razed"  # Fortify: not a razed province
+    RECOVER_NOT_RAZED = "recover-not-razed"  # Recover: razed provinces only
+    # Forced March (Army-Specific Rules, Deserts)
+    FORCED_MARCH_ANCIENT_DEAD = "forced-march-ancient-dead"
+    FORCED_MARCH_PATH = "forced-march-path"  # it names two provinces
+    FORCED_MARCH_NOT_ADJACENT = "forced-march-not-adjacent"  # each step into an adjacent province
+    FORCED_MARCH_DESERT = "forced-march-desert"
+    FORCED_MARCH_TERRAIN = "forced-march-terrain"  # the terrain the army type may march through
+    # 3. Create / Upgrade Armies, Army Restrictions, Looting
+    NO_NAME = "no-name"
+    NAME_TAKEN = "name-taken"
+    ARMY_SIZE = "army-size"  # 1,000 to 2,000 points
+    NOT_YOURS = "not-yours"  # a new army is placed in a province you control
+    OCCUPIED = "occupied"  # ... that is unoccupied
+    LOOTED = "looted"  # a looted settlement creates and upgrades no armies until the next full turn
+    ARMY_LIMIT = "army-limit"  # the Army Table
+    UPGRADED_TWICE = "upgraded-twice"
+    UPGRADE_NOT_IN_SETTLEMENT = "upgrade-not-in-settlement"
+    UPGRADE_NOT_LARGER = "upgrade-not-larger"
+    # Supply Depot
+    DEPOT_TWICE = "depot-twice"
+    DEPOT_HELD = "depot-held"
+    DEPOT_NOT_IN_SETTLEMENT = "depot-not-in-settlement"
+    # Elite Defense Force (Battle for Towns, Cities, and Capitols)
+    GARRISON_TWICE = "garrison-twice"
+    GARRISON_ANCIENT_DEAD = "garrison-ancient-dead"
+    GARRISON_NOT_OWN_SETTLEMENT = "garrison-not-own-settlement"
+    GARRISON_REINFORCED = "garrison-reinforced"
+    # Warnings: legal, but probably mistaken
+    SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 decides which army moves
+    SUPPORT_WITHOUT_BATTLE = "support-without-battle"
+    CAPITOL_LEFT = "capitol-left"  # every army leaves the capitol
+
+
+@dataclass(frozen=True)
+class SheetProblem:
+    """One error or warning. `army` is the army whose row it belongs to; `text` never names it
+    (a new army, which has no id yet, is named in the text). `others` are further armies it
+    concerns (the Occupied Province warning). `subject`: the army's name begins the sentence
+    ("1st Army has 2 orders") rather than labelling it ("1st Army: 3 P3 is not adjacent ...")."""
+
+    code: SheetProblemCode
+    text: str
+    army: int | None = None
+    others: tuple[int, ...] = ()
+    subject: bool = False
+
+    @property
+    def armies(self) -> tuple[int, ...]:
+        """Every army the problem concerns, the one whose row it belongs to first."""
+        return () if self.army is None else (self.army, *self.others)
+
+    def message(self, names: Mapping[int, str]) -> str:
+        """The problem in words out of its army's row: the army's name once, then the text."""
+        if self.army is None:
+            return self.text
+        who = " and ".join(sorted(names.get(a, f"Army {a}") for a in self.armies))
+        return f"{who} {self.text}" if self.subject else f"{who}: {self.text}"
 
 
 @dataclass
 class SheetCheck:
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    error_problems: list[SheetProblem] = field(default_factory=list)
+    warning_problems: list[SheetProblem] = field(default_factory=list)
     costs: list[tuple[str, int]] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)  # the kingdom's armies, to word problems
+
+    @property
+    def errors(self) -> list[str]:
+        return [p.message(self.names) for p in self.error_problems]
+
+    @property
+    def warnings(self) -> list[str]:
+        return [p.message(self.names) for p in self.warning_problems]
 
     @property
     def gold(self) -> int:
@@ -159,13 +256,13 @@ class SheetCheck:
 
     @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.error_problems
 
 
 def sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     """Check a whole sheet: errors refuse it, warnings point at orders that are legal but
     probably mistaken, costs list the gold it spends."""
-    check = SheetCheck()
+    check = SheetCheck(names={a.id: a.name for a in ctx.armies.values()})
     upgraded = {u.army for u in entries.upgrades}
     _check_orders(entries, ctx, upgraded, check)
     _check_creations(entries, ctx, check)
@@ -173,9 +270,12 @@ def sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     _check_depots(entries, ctx, check)
     _check_garrisons(entries, ctx, check)
     if check.gold > ctx.treasury:
-        check.errors.append(
-            f"The sheet spends {check.gold:,} gold but the treasury holds {ctx.treasury:,}: "
-            f"{check.gold - ctx.treasury:,} gold short (Treasury; 3. Create / Upgrade Armies)."
+        check.error_problems.append(
+            SheetProblem(
+                SheetProblemCode.OVER_BUDGET,
+                f"The sheet spends {check.gold:,} gold but the treasury holds {ctx.treasury:,}: "
+                f"{check.gold - ctx.treasury:,} gold short (Treasury; 3. Create / Upgrade Armies).",
+            )
         )
     _warnings(entries, ctx, check)
     return check
@@ -186,94 +286,171 @@ def _where(ctx: SheetContext, number: int | None) -> str:
     return str(province) if province else f"province {number}"
 
 
+def _no_such_army(army_id: int) -> SheetProblem:
+    # Named by id: it is none of the kingdom's armies, so the message says "Army <id>".
+    return SheetProblem(SheetProblemCode.NO_SUCH_ARMY, "is not one of your active armies.", army_id, subject=True)
+
+
 def _check_orders(entries: SheetEntries, ctx: SheetContext, upgraded: set[int], check: SheetCheck) -> None:
     counts = Counter(o.army for o in entries.orders)
     for army_id, count in counts.items():
         if count > 1:
-            name = ctx.armies[army_id].name if army_id in ctx.armies else f"Army {army_id}"
-            check.errors.append(f"{name} has {count} orders; an army receives one order a turn (4. Write Orders).")
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.SEVERAL_ORDERS,
+                    f"has {count} orders; an army receives one order a turn (4. Write Orders).",
+                    army_id,
+                    subject=True,
+                )
+            )
     for order in entries.orders:
         army = ctx.armies.get(order.army)
         if army is None:
-            check.errors.append(f"Army {order.army} is not one of your active armies.")
+            check.error_problems.append(_no_such_army(order.army))
             continue
-        check.errors += _order_errors(order, army, ctx, army.id in upgraded)
+        check.error_problems += _order_errors(order, army, ctx, army.id in upgraded)
 
 
-def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgrading: bool) -> list[str]:
-    a = army.name
+def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgrading: bool) -> list[SheetProblem]:
+    def problem(code: SheetProblemCode, text: str) -> SheetProblem:
+        return SheetProblem(code, text, army.id)
+
     here = ctx.province(army.province)
-    errors: list[str] = []
+    errors: list[SheetProblem] = []
     if order.disaster_choice not in DISASTER_CHOICES:
-        errors.append(f"{a}: on a foraging Disaster choose casualties or disbanding (Foraging Table).")
+        errors.append(
+            problem(
+                SheetProblemCode.DISASTER_CHOICE,
+                "on a foraging Disaster choose casualties or disbanding (Foraging Table).",
+            )
+        )
     fresh = army.created_turn == ctx.turn or army.upgraded_turn == ctx.turn or upgrading
     if fresh and (order.kind in MOVING_ORDERS or order.kind is OrderKind.SUPPORT or order.support is not None):
         why = "is upgraded in this sheet" if upgrading else "was created or upgraded this turn"
         errors.append(
-            f"{a} {why}: newly made or upgraded armies may not move or support the turn they are created or "
-            "upgraded (3. Create / Upgrade Armies)."
+            SheetProblem(
+                SheetProblemCode.NEW_ARMY_MOVES,
+                f"{why}: newly made or upgraded armies may not move or support the turn they are created or "
+                "upgraded (3. Create / Upgrade Armies).",
+                army.id,
+                subject=True,
+            )
         )
         return errors
 
     if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE):
         if order.target is None:
-            errors.append(f"{a}: {order.kind.label} needs a province to move into.")
+            errors.append(problem(SheetProblemCode.NO_TARGET, f"{order.kind.label} needs a province to move into."))
         elif order.target not in ctx.provinces:
-            errors.append(f"{a}: province {order.target} is not on the map.")
+            errors.append(problem(SheetProblemCode.NOT_ON_MAP, f"province {order.target} is not on the map."))
         elif order.target == army.province:
-            errors.append(f"{a}: the army is already in {_where(ctx, order.target)}.")
+            errors.append(
+                problem(SheetProblemCode.ALREADY_THERE, f"the army is already in {_where(ctx, order.target)}.")
+            )
         elif not ctx.adjacent(army.province, order.target):
             errors.append(
-                f"{a}: {_where(ctx, order.target)} is not adjacent to {here}; an army moves into a single adjacent "
-                "province (5. Executing Orders: Move)."
+                problem(
+                    SheetProblemCode.NOT_ADJACENT,
+                    f"{_where(ctx, order.target)} is not adjacent to {here}; an army moves into a single adjacent "
+                    "province (5. Executing Orders: Move).",
+                )
             )
     if order.kind in (OrderKind.RAZE_HOLD, OrderKind.RAZE_MOVE) and here and here.razed:
-        errors.append(f"{a}: {here} is already razed (Raze).")
+        errors.append(problem(SheetProblemCode.ALREADY_RAZED, f"{here} is already razed (Raze)."))
     if order.kind is OrderKind.SUPPORT and order.support is None:
-        errors.append(f"{a}: Support needs the province of the battle to support.")
+        errors.append(
+            problem(SheetProblemCode.NO_SUPPORT_PROVINCE, "Support needs the province of the battle to support.")
+        )
     if order.support is not None:
         if order.kind not in (OrderKind.SUPPORT, OrderKind.MOVE):
-            errors.append(f"{a}: only Move or Support orders may support a battle (4. Write Orders).")
+            errors.append(
+                problem(
+                    SheetProblemCode.SUPPORT_WRONG_ORDER,
+                    "only Move or Support orders may support a battle (4. Write Orders).",
+                )
+            )
         elif order.support not in ctx.provinces:
-            errors.append(f"{a}: province {order.support} is not on the map.")
+            errors.append(problem(SheetProblemCode.NOT_ON_MAP, f"province {order.support} is not on the map."))
         elif order.support == army.province or not ctx.adjacent(army.province, order.support):
             errors.append(
-                f"{a}: {_where(ctx, order.support)} does not border {here}; an army supports battles in provinces "
-                "bordering its own (6. Fight Battles: Support)."
+                problem(
+                    SheetProblemCode.SUPPORT_NOT_BORDERING,
+                    f"{_where(ctx, order.support)} does not border {here}; an army supports battles in provinces "
+                    "bordering its own (6. Fight Battles: Support).",
+                )
             )
     if order.kind is OrderKind.FORCED_MARCH:
         errors += _forced_march_errors(order, army, ctx)
     if order.kind is OrderKind.FORTIFY and here and here.razed:
-        errors.append(f"{a}: {here} is razed; razed provinces cannot be fortified until they are recovered (Fortify).")
+        errors.append(
+            problem(
+                SheetProblemCode.FORTIFY_RAZED,
+                f"{here} is razed; razed provinces cannot be fortified until they are recovered (Fortify).",
+            )
+        )
     if order.kind is OrderKind.RECOVER and here and not here.razed:
-        errors.append(f"{a}: {here} is not razed; Recover is for razed provinces (Recover).")
+        errors.append(
+            problem(
+                SheetProblemCode.RECOVER_NOT_RAZED, f"{here} is not razed; Recover is for razed provinces (Recover)."
+            )
+        )
     return errors
 
 
-def _forced_march_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -> list[str]:
-    a = army.name
+def _forced_march_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -> list[SheetProblem]:
+    def problem(code: SheetProblemCode, text: str) -> SheetProblem:
+        return SheetProblem(code, text, army.id)
+
     allowed = forced_march_terrain(ctx.army_type)
     if not allowed:
-        return [f"{a}: the Ancient Dead can never attempt a Forced March (The Ancient Dead: Movement)."]
+        return [
+            problem(
+                SheetProblemCode.FORCED_MARCH_ANCIENT_DEAD,
+                "the Ancient Dead can never attempt a Forced March (The Ancient Dead: Movement).",
+            )
+        ]
     if len(order.path) != 2:
-        return [f"{a}: a Forced March names its two provinces, the one passed through and the one it ends in."]
+        return [
+            problem(
+                SheetProblemCode.FORCED_MARCH_PATH,
+                "a Forced March names its two provinces, the one passed through and the one it ends in.",
+            )
+        ]
     first, second = order.path
-    errors: list[str] = []
+    errors: list[SheetProblem] = []
     if any(p not in ctx.provinces for p in order.path):
-        return [f"{a}: the Forced March path {first} -> {second} leaves the map."]
+        return [problem(SheetProblemCode.NOT_ON_MAP, f"the Forced March path {first} -> {second} leaves the map.")]
     if not ctx.adjacent(army.province, first):
-        errors.append(f"{a}: {_where(ctx, first)} is not adjacent to {_where(ctx, army.province)} (Forced March).")
+        errors.append(
+            problem(
+                SheetProblemCode.FORCED_MARCH_NOT_ADJACENT,
+                f"{_where(ctx, first)} is not adjacent to {_where(ctx, army.province)} (Forced March).",
+            )
+        )
     if not ctx.adjacent(first, second) or second == army.province:
-        errors.append(f"{a}: {_where(ctx, second)} is not adjacent to {_where(ctx, first)} (Forced March).")
+        errors.append(
+            problem(
+                SheetProblemCode.FORCED_MARCH_NOT_ADJACENT,
+                f"{_where(ctx, second)} is not adjacent to {_where(ctx, first)} (Forced March).",
+            )
+        )
     names = {t: "woods" if t == "forest" else "marshes" if t == "marshland" else t for t in allowed}
     for number in order.path:
         province = ctx.provinces[number]
         if province.terrain == "desert":
-            errors.append(f"{a}: no army may Forced March through desert ({province}) (Deserts).")
+            errors.append(
+                problem(
+                    SheetProblemCode.FORCED_MARCH_DESERT,
+                    f"no army may Forced March through desert ({province}) (Deserts).",
+                )
+            )
         elif province.terrain not in allowed:
             errors.append(
-                f"{a}: {ctx.army_type.label} may Forced March only through "
-                f"{' and '.join(sorted(names.values()))}; {province} is {province.terrain} (Army-Specific Rules)."
+                problem(
+                    SheetProblemCode.FORCED_MARCH_TERRAIN,
+                    f"{ctx.army_type.label} may Forced March only through "
+                    f"{' and '.join(sorted(names.values()))}; {province} is {province.terrain} (Army-Specific Rules).",
+                )
             )
     return errors
 
@@ -284,34 +461,51 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
     used = {n.lower() for n in ctx.army_names}
     placed: set[int] = set()
     for creation in entries.creations:
+        # A new army has no id to be placed by: its label is part of the words.
         label = f"New army '{creation.name.strip()}'" if creation.name.strip() else "A new army"
         province = ctx.province(creation.province)
         if not creation.name.strip():
-            check.errors.append(f"{label} needs a name.")
+            check.error_problems.append(SheetProblem(SheetProblemCode.NO_NAME, f"{label} needs a name."))
         elif creation.name.strip().lower() in used or names[creation.name.strip().lower()] > 1:
-            check.errors.append(f"{label}: the kingdom already has an army of that name.")
+            check.error_problems.append(
+                SheetProblem(SheetProblemCode.NAME_TAKEN, f"{label}: the kingdom already has an army of that name.")
+            )
         if not ARMY_MIN_POINTS <= creation.points <= ARMY_MAX_POINTS:
-            check.errors.append(
-                f"{label}: an army of {creation.points:,} points cannot be created; armies are "
-                f"{ARMY_MIN_POINTS:,} to {ARMY_MAX_POINTS:,} points (Army Restrictions)."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ARMY_SIZE,
+                    f"{label}: an army of {creation.points:,} points cannot be created; armies are "
+                    f"{ARMY_MIN_POINTS:,} to {ARMY_MAX_POINTS:,} points (Army Restrictions).",
+                )
             )
         if province is None:
-            check.errors.append(f"{label}: province {creation.province} is not on the map.")
+            check.error_problems.append(
+                SheetProblem(SheetProblemCode.NOT_ON_MAP, f"{label}: province {creation.province} is not on the map.")
+            )
             continue
         if province.controller != ctx.kingdom:
-            check.errors.append(
-                f"{label}: {province} is not yours; new armies are placed in a province you control "
-                "(3. Create / Upgrade Armies)."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.NOT_YOURS,
+                    f"{label}: {province} is not yours; new armies are placed in a province you control "
+                    "(3. Create / Upgrade Armies).",
+                )
             )
-        elif province.looted:
-            check.errors.append(
-                f"{label}: {province} was looted and cannot create armies until the start of the next full "
-                "turn (Looting)."
+        elif province.looted_in(ctx.turn):
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LOOTED,
+                    f"{label}: {province} was looted and cannot create armies until the start of the next full "
+                    "turn (Looting).",
+                )
             )
         elif province.number in occupied or province.number in placed:
-            check.errors.append(
-                f"{label}: {province} is occupied; new armies are placed in an unoccupied province "
-                "(3. Create / Upgrade Armies)."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.OCCUPIED,
+                    f"{label}: {province} is occupied; new armies are placed in an unoccupied province "
+                    "(3. Create / Upgrade Armies).",
+                )
             )
         placed.add(province.number)
         check.costs.append(
@@ -325,9 +519,12 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
         allowed = army_limit(player_count=ctx.player_count, provinces_controlled=controlled)
         total = len(ctx.armies) + len(entries.creations)
         if total > allowed:
-            check.errors.append(
-                f"Creating {len(entries.creations)} army(ies) would give the kingdom {total} armies; with "
-                f"{controlled} provinces and {ctx.player_count} players the Army Table allows {allowed}."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ARMY_LIMIT,
+                    f"Creating {len(entries.creations)} army(ies) would give the kingdom {total} armies; with "
+                    f"{controlled} provinces and {ctx.player_count} players the Army Table allows {allowed}.",
+                )
             )
 
 
@@ -341,29 +538,48 @@ def _in_own_settlement(army: ArmyState, ctx: SheetContext) -> ProvinceState | No
 def _check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     for army_id, count in Counter(u.army for u in entries.upgrades).items():
         if count > 1 and army_id in ctx.armies:
-            check.errors.append(f"{ctx.armies[army_id].name} is upgraded twice in one sheet.")
+            check.error_problems.append(
+                SheetProblem(SheetProblemCode.UPGRADED_TWICE, "is upgraded twice in one sheet.", army_id, subject=True)
+            )
     for upgrade in entries.upgrades:
         army = ctx.armies.get(upgrade.army)
         if army is None:
-            check.errors.append(f"Army {upgrade.army} is not one of your active armies.")
+            check.error_problems.append(_no_such_army(upgrade.army))
             continue
         where = _in_own_settlement(army, ctx)
         if where is None:
-            check.errors.append(
-                f"{army.name}: an army is upgraded in a town or city you control; it stands in "
-                f"{_where(ctx, army.province)} (3. Create / Upgrade Armies)."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.UPGRADE_NOT_IN_SETTLEMENT,
+                    "an army is upgraded in a town or city you control; it stands in "
+                    f"{_where(ctx, army.province)} (3. Create / Upgrade Armies).",
+                    army.id,
+                )
             )
-        elif where.looted:
-            check.errors.append(
-                f"{army.name}: {where} was looted and cannot upgrade armies until the start of the next full "
-                "turn (Looting)."
+        elif where.looted_in(ctx.turn):
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LOOTED,
+                    f"{where} was looted and cannot upgrade armies until the start of the next full turn (Looting).",
+                    army.id,
+                )
             )
         if upgrade.points <= army.size:
-            check.errors.append(f"{army.name}: an upgrade raises the army above its {army.size:,} points.")
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.UPGRADE_NOT_LARGER,
+                    f"an upgrade raises the army above its {army.size:,} points.",
+                    army.id,
+                )
+            )
         elif upgrade.points > ARMY_MAX_POINTS:
-            check.errors.append(
-                f"{army.name}: {upgrade.points:,} points is above the maximum army size of "
-                f"{ARMY_MAX_POINTS:,} (Army Restrictions)."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ARMY_SIZE,
+                    f"{upgrade.points:,} points is above the maximum army size of {ARMY_MAX_POINTS:,} "
+                    "(Army Restrictions).",
+                    army.id,
+                )
             )
         else:
             check.costs.append(
@@ -374,18 +590,26 @@ def _check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
 def _check_depots(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     for army_id, count in Counter(d.army for d in entries.depots).items():
         if count > 1 and army_id in ctx.armies:
-            check.errors.append(f"{ctx.armies[army_id].name}: one supply depot at a time.")
+            check.error_problems.append(
+                SheetProblem(SheetProblemCode.DEPOT_TWICE, "one supply depot at a time.", army_id)
+            )
     for depot in entries.depots:
         army = ctx.armies.get(depot.army)
         if army is None:
-            check.errors.append(f"Army {depot.army} is not one of your active armies.")
+            check.error_problems.append(_no_such_army(depot.army))
             continue
         if army.supply_depot:
-            check.errors.append(f"{army.name} already has a supply depot.")
+            check.error_problems.append(
+                SheetProblem(SheetProblemCode.DEPOT_HELD, "already has a supply depot.", army.id, subject=True)
+            )
         elif _in_own_settlement(army, ctx) is None:
-            check.errors.append(
-                f"{army.name}: a replacement supply depot is bought in a town or city; the army stands in "
-                f"{_where(ctx, army.province)} (Supply Depot)."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.DEPOT_NOT_IN_SETTLEMENT,
+                    "a replacement supply depot is bought in a town or city; the army stands in "
+                    f"{_where(ctx, army.province)} (Supply Depot).",
+                    army.id,
+                )
             )
         else:
             check.costs.append((f"Supply depot for {army.name}", SUPPLY_DEPOT_GOLD))
@@ -394,21 +618,40 @@ def _check_depots(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -
 def _check_garrisons(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     for number, count in Counter(g.province for g in entries.garrisons).items():
         if count > 1:
-            check.errors.append(f"{_where(ctx, number)} is reinforced twice in one sheet.")
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.GARRISON_TWICE, f"{_where(ctx, number)} is reinforced twice in one sheet."
+                )
+            )
     for garrison in entries.garrisons:
         province = ctx.province(garrison.province)
         if province is None:
-            check.errors.append(f"Province {garrison.province} is not on the map.")
+            check.error_problems.append(
+                SheetProblem(SheetProblemCode.NOT_ON_MAP, f"Province {garrison.province} is not on the map.")
+            )
             continue
         if ctx.army_type is ArmyType.ANCIENT_DEAD:
-            check.errors.append("The Ancient Dead's garrisons cannot take an Elite Defense Force (The Ancient Dead).")
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.GARRISON_ANCIENT_DEAD,
+                    "The Ancient Dead's garrisons cannot take an Elite Defense Force (The Ancient Dead).",
+                )
+            )
         elif province.controller != ctx.kingdom or province.settlement not in ("town", "city"):
-            check.errors.append(
-                f"{province}: an Elite Defense Force reinforces the garrison of a town or city you control "
-                "(Battle for Towns, Cities, and Capitols)."
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.GARRISON_NOT_OWN_SETTLEMENT,
+                    f"{province}: an Elite Defense Force reinforces the garrison of a town or city you control "
+                    "(Battle for Towns, Cities, and Capitols).",
+                )
             )
         elif province.elite_defense:
-            check.errors.append(f"{province}: its garrison already has an Elite Defense Force.")
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.GARRISON_REINFORCED,
+                    f"{province}: its garrison already has an Elite Defense Force.",
+                )
+            )
         else:
             check.costs.append((f"Elite Defense Force for {province}", ELITE_DEFENSE_FORCE_GOLD))
 
@@ -420,27 +663,42 @@ def _warnings(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> No
         order = orders.get(army.id)
         end[army.id] = order.destination if order and order.destination is not None else army.province
 
-    by_province: dict[int, list[str]] = {}
+    by_province: dict[int, list[int]] = {}
     for army_id, province in end.items():
-        by_province.setdefault(province, []).append(ctx.armies[army_id].name)
-    for province, names in sorted(by_province.items()):
-        if len(names) > 1:
-            check.warnings.append(
-                f"{' and '.join(sorted(names))} would end in {_where(ctx, province)}: a province holds one army; "
-                "a D6 decides which moves and the others hold (Occupied Province)."
+        by_province.setdefault(province, []).append(army_id)
+    for province, ids in sorted(by_province.items()):
+        if len(ids) > 1:
+            first, *others = sorted(ids)
+            check.warning_problems.append(
+                SheetProblem(
+                    SheetProblemCode.SAME_DESTINATION,
+                    f"would end in {_where(ctx, province)}: a province holds one army; "
+                    "a D6 decides which moves and the others hold (Occupied Province).",
+                    first,
+                    others=tuple(others),
+                    subject=True,
+                )
             )
 
     stands_or_attacks = set(end.values()) | {a.province for a in ctx.armies.values()}
     for order in orders.values():
         if order.support is not None and order.support not in stands_or_attacks:
-            check.warnings.append(
-                f"{ctx.armies[order.army].name} supports a battle in {_where(ctx, order.support)}, where none of "
-                "your armies attacks or stands: the support helps only if a battle is fought there."
+            check.warning_problems.append(
+                SheetProblem(
+                    SheetProblemCode.SUPPORT_WITHOUT_BATTLE,
+                    f"supports a battle in {_where(ctx, order.support)}, where none of "
+                    "your armies attacks or stands: the support helps only if a battle is fought there.",
+                    order.army,
+                    subject=True,
+                )
             )
 
     if ctx.capitol is not None:
         at_capitol = [a for a in ctx.armies.values() if a.province == ctx.capitol]
         if at_capitol and all(end[a.id] != ctx.capitol for a in at_capitol):
-            check.warnings.append(
-                f"Every army leaves your capitol {_where(ctx, ctx.capitol)}; only its garrison will defend it."
+            check.warning_problems.append(
+                SheetProblem(
+                    SheetProblemCode.CAPITOL_LEFT,
+                    f"Every army leaves your capitol {_where(ctx, ctx.capitol)}; only its garrison will defend it.",
+                )
             )

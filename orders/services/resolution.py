@@ -9,45 +9,26 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
-from django.db.models import F, Sum
 from django.utils import timezone
 
 from kernel.dice import SeededDice
-from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
-from kingdoms.selectors import campaign_adjacency
+from kernel.event_codes import EventCode
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
+from kingdoms.services.world import world_load
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_turn
-from ..rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState, with_real_army_ids
+from ..rules.resolution.state import TurnState, with_real_army_ids
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
 
 
 def turn_state_load(turn: Turn) -> TurnState:
-    """The campaign's state for the pipeline, in a fixed number of queries (they do not grow
-    with the number of armies or provinces)."""
-    campaign = turn.campaign
-    provinces = list(Province.objects.filter(campaign=campaign))
-    number_of = {p.id: p.number for p in provinces}
-    kingdoms = list(Kingdom.objects.filter(campaign=campaign))
-    treasury = dict(
-        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
-    )
-    armies = list(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE))
-    unit_points = dict(
-        Unit.objects.filter(army__in=[a.id for a in armies])
-        .values_list("army")
-        .annotate(total=Sum(F("models_count") * F("points_per_model") + F("equipment_points")))
-    )
-    item_points = dict(
-        ArmoryItem.objects.filter(bearer__army__in=[a.id for a in armies], destroyed=False)
-        .values_list("bearer__army")
-        .annotate(total=Sum("points"))
-    )
-    garrisoned = {a.province_id for a in armies if a.kind == Army.Kind.GARRISON}
-
+    """The campaign's world and the turn's submitted sheets for the pipeline, in a fixed number
+    of queries (they do not grow with the number of armies or provinces)."""
+    world = world_load(campaign=turn.campaign, turn_number=turn.number)
     submitted: dict[int, dict] = {}
     for sub in (
         OrderSubmission.objects.filter(sheet__turn=turn, sheet__status=OrderSheet.Status.SUBMITTED)
@@ -57,57 +38,11 @@ def turn_state_load(turn: Turn) -> TurnState:
         submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
     sheets = {k: entries_from_json(e) for k, e in submitted.items()}
     orders = {o.army: o for entries in sheets.values() for o in entries.orders}
-
     return TurnState(
-        turn=turn.number,
-        player_count=campaign.player_count,
-        provinces={
-            p.number: ProvinceS(
-                number=p.number,
-                name=p.name,
-                terrain=p.terrain,
-                settlement=p.settlement,
-                razed=p.razed,
-                fortified=p.fortified,
-                controller=p.controller_id,
-                pyramid=p.pyramid,
-                elite_defense=p.id in garrisoned,
-            )
-            for p in provinces
-        },
-        adjacency=campaign_adjacency(campaign),
-        kingdoms={
-            k.id: KingdomS(
-                id=k.id,
-                name=k.name,
-                army_type=k.army_type_enum,
-                treasury=treasury.get(k.id, 0),
-                capitol=number_of.get(k.capitol_id) if k.capitol_id else None,
-                missed_orders=k.id not in submitted and not k.is_ancient_dead,
-            )
-            for k in kingdoms
-        },
-        armies={
-            a.id: ArmyS(
-                id=a.id,
-                kingdom=a.kingdom_id,
-                name=a.name,
-                province=number_of[a.province_id],
-                points=max(0, (unit_points.get(a.id) or 0) + (item_points.get(a.id) or 0) - a.pending_losses),
-                size=a.size,
-                supply_depot=a.supply_depot,
-                experience=a.experience,
-                created_turn=a.created_turn,
-                upgraded_turn=a.upgraded_turn,
-                fought_last_turn=a.last_battle_turn == turn.number - 1,
-                recover_streak=a.recover_streak,
-                co_occupying=a.co_occupying,
-            )
-            for a in armies
-            if a.kind == Army.Kind.FIELD and a.province_id
-        },
+        world=world,
         orders=orders,
         sheets=sheets,
+        missed_orders=frozenset(k.id for k in world.kingdoms.values() if k.id not in submitted and not k.ancient_dead),
     )
 
 
@@ -238,7 +173,7 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
     steps: dict[int, int] = defaultdict(int)
     movements = []
     for e in resolution.events:
-        if e.code == "moved" and e.army is not None:
+        if e.code == EventCode.MOVED and e.army is not None:
             for number in e.data.get("path", []):
                 steps[e.army] += 1
                 movements.append(

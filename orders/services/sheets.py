@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -11,64 +13,24 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, Kingdom
-from kingdoms.selectors import campaign_adjacency
+from kingdoms.services.world import world_load
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
 from ..rules.schedule import deadline_text
-from ..rules.sheets import ArmyState, ProvinceState, SheetCheck, SheetContext, SheetEntries, sheet_check
+from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, sheet_check
+from ..rules.sheets import sheet_context as sheet_context_of
 from .emails import orders_receipt_queue
 from .turns import schedule_of
 
-# Looting: a town looted at the end of turn 4 creates and upgrades armies again from turn 6.
-LOOTED_TURNS = 2
-
 
 def sheet_context(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
-    """Everything the sheet check needs, in a fixed number of queries whatever the map's size."""
-    campaign = kingdom.campaign
-    armies = Army.objects.filter(kingdom=kingdom)
-    provinces = list(campaign.provinces.all())
-    by_id = {p.id: p.number for p in provinces}
-    active = [a for a in armies if a.status == Army.Status.ACTIVE]
-    reinforced = {a.province_id for a in active if a.kind == Army.Kind.GARRISON}
-    return SheetContext(
-        kingdom=kingdom.id,
-        army_type=kingdom.army_type_enum,
-        turn=turn.number,
-        treasury=kingdom.treasury_balance(),
-        player_count=campaign.player_count,
-        armies={
-            a.id: ArmyState(
-                id=a.id,
-                name=a.name,
-                province=by_id[a.province_id],
-                size=a.size,
-                supply_depot=a.supply_depot,
-                created_turn=a.created_turn,
-                upgraded_turn=a.upgraded_turn,
-            )
-            for a in active
-            if a.kind == Army.Kind.FIELD and a.province_id
-        },
-        army_names=frozenset(a.name for a in armies),
-        provinces={
-            p.number: ProvinceState(
-                number=p.number,
-                name=p.name,
-                terrain=p.terrain,
-                settlement=p.settlement,
-                razed=p.razed,
-                fortified=p.fortified,
-                controller=p.controller_id,
-                elite_defense=p.id in reinforced,
-                looted=p.looted_turn is not None and turn.number < p.looted_turn + LOOTED_TURNS,
-            )
-            for p in provinces
-        },
-        adjacency=campaign_adjacency(campaign),
-        capitol=by_id.get(kingdom.capitol_id) if kingdom.capitol_id else None,
-    )
+    """Everything the sheet check needs: the campaign's world as `turn` finds it, seen by the
+    kingdom, with every name it has given an army; in a fixed number of queries whatever the
+    map's size."""
+    world = world_load(campaign=kingdom.campaign, turn_number=turn.number)
+    names = frozenset(Army.objects.filter(kingdom=kingdom).values_list("name", flat=True))
+    return sheet_context_of(world, kingdom.id, army_names=names)
 
 
 def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
@@ -83,6 +45,22 @@ def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
             f"The orders deadline of turn {turn.number} was {deadline}; this sheet arrived after it and is refused."
         ]
     return []
+
+
+def sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    """The sheet check's problems as the API gives them (and the order page places them): the
+    stable code, the army whose row it belongs to and every army it concerns (ids), the words
+    without the army's name, and the message that names it once."""
+    return [
+        {
+            "code": p.code.value,
+            "army": p.army,
+            "armies": list(p.armies),
+            "text": p.text,
+            "message": p.message(names),
+        }
+        for p in problems
+    ]
 
 
 @dataclass(frozen=True)
@@ -116,7 +94,7 @@ def order_sheet_save(
         raise DomainError(errors)
     check = sheet_check(entries, sheet_context(kingdom=kingdom, turn=turn))
     if submit and not check.ok:
-        raise DomainError(check.errors)
+        raise DomainError(check.errors, problems=sheet_problems_data(check.error_problems, check.names))
     sheet, _ = OrderSheet.objects.select_for_update().get_or_create(turn=turn, kingdom=kingdom)
     sheet.entries = entries_to_json(entries)
     if submit:

@@ -21,6 +21,7 @@ from battles.services.scenarios import scenario_sheet_pdf
 from battles.services.summaries import side_name
 from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
+from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, DiceRoll, Kingdom, TreasuryEntry
 from kingdoms.selectors import army_points, campaign_army_overlays, campaign_map_svg
 from orders.models import OrderSheet, Turn, TurnEvent
@@ -32,21 +33,6 @@ from ..models import TurnMap, TurnReport
 # A queued report older than this lost its task; one rendering longer than this lost its worker.
 REPORT_LOST_AFTER = dt.timedelta(minutes=5)
 REPORT_STUCK_AFTER = dt.timedelta(minutes=10)
-# Events every player may read in the bulletin: who holds what, and who missed the orders.
-PUBLIC_EVENT_CODES = frozenset(
-    {
-        "province-claimed",
-        "province-conquered",
-        "sacked",
-        "looted",
-        "capitol-lost",
-        "missed-orders",
-        "wiped-out",
-        "disbanded",
-        "army-disbanded",
-        "warlord-succession",
-    }
-)
 ORDER_OUTCOME_PHASES = ("orders", "battles")
 PHASE_TITLES = {
     "tally-gold": "1. Tally Gold",
@@ -192,7 +178,12 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
     # Where each army stood when the orders were given: before it moved, or retreated.
     positions: dict[int, int] = {}
     for e in events:
-        if e.army_id and e.code in ("moved", "retreated") and e.army_id not in positions and "from" in e.data:
+        if (
+            e.army_id
+            and e.code in (EventCode.MOVED, EventCode.RETREATED)
+            and e.army_id not in positions
+            and "from" in e.data
+        ):
             positions[e.army_id] = int(e.data["from"])
     described = describe_orders(
         kingdom=kingdom,
@@ -268,20 +259,22 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
     )
     next_turn = _next_turn(turn)
     provinces = {p.number: f"{p.number} {p.name}" for p in campaign.provinces.all()}
-    news = [_public_line(e, kingdoms, provinces) for e in public if e.code != "missed-orders"]
+    news = [_public_line(e, kingdoms, provinces) for e in public if e.code != EventCode.MISSED_ORDERS]
     return {
         "campaign": campaign,
         "turn": turn,
         "map_png": _map_picture(turn),
         "changes": [
             line
-            for e, line in zip([e for e in public if e.code != "missed-orders"], news, strict=True)
+            for e, line in zip([e for e in public if e.code != EventCode.MISSED_ORDERS], news, strict=True)
             if e.kingdom_id not in ancient
         ],
-        "missed": sorted(kingdoms[e.kingdom_id].name for e in public if e.code == "missed-orders" and e.kingdom_id),
+        "missed": sorted(
+            kingdoms[e.kingdom_id].name for e in public if e.code == EventCode.MISSED_ORDERS and e.kingdom_id
+        ),
         "ancient_dead": [
             line
-            for e, line in zip([e for e in public if e.code != "missed-orders"], news, strict=True)
+            for e, line in zip([e for e in public if e.code != EventCode.MISSED_ORDERS], news, strict=True)
             if e.kingdom_id in ancient
         ]
         + [
@@ -299,15 +292,15 @@ def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict
     who = kingdoms[event.kingdom_id].name if event.kingdom_id in kingdoms else "A kingdom"
     where = provinces.get(event.province or 0, "a province")
     return {
-        "province-claimed": f"{who} claims {where}.",
-        "province-conquered": f"{who} takes {where} in battle.",
-        "sacked": f"{who} sacks {where}: the settlement is destroyed.",
-        "looted": f"{who} loots {where}.",
-        "capitol-lost": f"{who} has lost its capitol {where}.",
-        "wiped-out": f"An army of {who} is wiped out near {where}.",
-        "disbanded": f"An army of {who} is disbanded.",
-        "army-disbanded": f"An army of {who} is disbanded.",
-        "warlord-succession": f"{who} has a new Warlord.",
+        EventCode.PROVINCE_CLAIMED: f"{who} claims {where}.",
+        EventCode.PROVINCE_CONQUERED: f"{who} takes {where} in battle.",
+        EventCode.SACKED: f"{who} sacks {where}: the settlement is destroyed.",
+        EventCode.LOOTED: f"{who} loots {where}.",
+        EventCode.CAPITOL_LOST: f"{who} has lost its capitol {where}.",
+        EventCode.WIPED_OUT: f"An army of {who} is wiped out near {where}.",
+        EventCode.DISBANDED: f"An army of {who} is disbanded.",
+        EventCode.ARMY_DISBANDED: f"An army of {who} is disbanded.",
+        EventCode.WARLORD_SUCCESSION: f"{who} has a new Warlord.",
     }.get(event.code, f"{who}: {event.code}.")
 
 

@@ -6,17 +6,16 @@ Advantage, disbanding, stories and negotiations. No database."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from battles.rules.aftermath import (
     AftermathState,
-    ArmyA,
     BattleA,
     Casualty,
     CharacterA,
     ItemA,
-    KingdomA,
-    ProvinceA,
     SideA,
     UnitA,
     aftermath_resolve,
@@ -24,6 +23,10 @@ from battles.rules.aftermath import (
 from battles.rules.results import BattleResult as R
 from battles.rules.results import Outcome, SideOutcome
 from kernel.dice import ScriptedDice
+from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import ArmyState, ProvinceState, World
+from tests.world_builders import army, grid, kingdom, province, province_with
+from tests.world_builders import garrison as _garrison
 
 AVALON, BRYTHON, CARNWYL = 1, 2, 3
 HOST, GUARD = 10, 20
@@ -31,15 +34,7 @@ HOST, GUARD = 10, 20
 # 1 2 3
 # 4 5 6     every province touches its neighbours, corners included; battles are fought in 5.
 # 7 8 9
-POSITIONS = {n: ((n - 1) % 3, (n - 1) // 3) for n in range(1, 10)}
-ADJACENCY = {
-    a: frozenset(
-        b
-        for b in POSITIONS
-        if b != a and max(abs(POSITIONS[a][0] - POSITIONS[b][0]), abs(POSITIONS[a][1] - POSITIONS[b][1])) == 1
-    )
-    for a in POSITIONS
-}
+ADJACENCY = grid(3)
 
 
 def outcome(attacker: R, *, experience: bool = True) -> Outcome:
@@ -50,26 +45,46 @@ def outcome(attacker: R, *, experience: bool = True) -> Outcome:
     )
 
 
-class World:
+class Scene:
     def __init__(self) -> None:
-        self.provinces = {n: ProvinceA(n, f"P{n}") for n in range(1, 10)}
+        self.provinces: dict[int, ProvinceState] = {n: province(n) for n in range(1, 10)}
         self.kingdoms = {
-            AVALON: KingdomA(AVALON, "Avalon", "empire", treasury=1000),
-            BRYTHON: KingdomA(BRYTHON, "Brython", "dwarfs", treasury=1000),
-            CARNWYL: KingdomA(CARNWYL, "Carnwyl", "orcs-and-goblins", treasury=0),
+            AVALON: kingdom(AVALON, "Avalon", ArmyType.EMPIRE, treasury=1000),
+            BRYTHON: kingdom(BRYTHON, "Brython", ArmyType.DWARFS, treasury=1000),
+            CARNWYL: kingdom(CARNWYL, "Carnwyl", ArmyType.ORCS_AND_GOBLINS, treasury=0),
         }
-        self.armies: dict[int, ArmyA] = {}
+        self.armies: dict[int, ArmyState] = {}
+        self.garrisons: dict[int, ArmyState] = {}
+        self.came_from: dict[int, int] = {}
         self.units: dict[int, UnitA] = {}
         self.characters: dict[int, CharacterA] = {}
         self.items: dict[int, ItemA] = {}
         self.battles: list[BattleA] = []
 
-    def army(self, id: int, kingdom: int, province: int, units: list[tuple[int, str, int, int]], **kw) -> ArmyA:
-        """units: (id, name, models, points per model)."""
-        self.armies[id] = ArmyA(id, kingdom, f"Army {id}", province, **kw)
+    def army(
+        self,
+        id: int,
+        kingdom: int,
+        province: int,
+        units: list[tuple[int, str, int, int]],
+        *,
+        came_from: int | None = None,
+        garrison: bool = False,
+        **kw,
+    ) -> None:
+        """units: (id, name, models, points per model); `garrison`: an Elite Defense Force."""
+        points = sum(models * ppm for _, _, models, ppm in units)
+        if garrison:
+            self.garrisons[id] = _garrison(id, kingdom, province, points, **kw)
+        else:
+            self.armies[id] = army(id, kingdom, province, points, **kw)
+        if came_from is not None:
+            self.came_from[id] = came_from
         for unit_id, name, models, ppm in units:
             self.units[unit_id] = UnitA(unit_id, id, name, models, ppm)
-        return self.armies[id]
+
+    def province(self, number: int, **changes) -> None:
+        self.provinces[number] = province_with(self.provinces[number], **changes)
 
     def battle(self, result: R, attacker: SideA, defender: SideA, **kw) -> None:
         self.battles.append(
@@ -84,24 +99,23 @@ class World:
         )
 
     def run(self, faces: list[int], turn: int = 4):
-        state = AftermathState(
-            turn,
-            self.provinces,
-            ADJACENCY,
-            self.kingdoms,
-            self.armies,
-            self.units,
-            self.characters,
-            self.items,
-            self.battles,
+        world = World(
+            turn=turn,
+            player_count=3,
+            provinces=self.provinces,
+            adjacency=ADJACENCY,
+            kingdoms=self.kingdoms,
+            armies=self.armies,
+            garrisons=self.garrisons,
         )
+        state = AftermathState(world, self.units, self.characters, self.items, self.battles, self.came_from)
         dice = ScriptedDice(faces=faces)
         result = aftermath_resolve(state, dice)
         assert dice.unused == []
         return result
 
 
-def field_battle(world: World, result: R, *, host_from: int | None = 2, **sides) -> None:
+def field_battle(world: Scene, result: R, *, host_from: int | None = 2, **sides) -> None:
     """Avalon's Host (1,200 points) moved from `host_from` into 5, held by Brython's Guard (1,200)."""
     world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30), (102, "Archers", 20, 30)], came_from=host_from)
     world.army(GUARD, BRYTHON, 5, [(201, "Warriors", 40, 15), (202, "Thunderers", 20, 30)])
@@ -112,7 +126,7 @@ def field_battle(world: World, result: R, *, host_from: int | None = 2, **sides)
 
 def test_a5_the_loser_retreats_where_it_came_from():
     """A5: the Host lost; it came from 2, which is free: it goes back there. The winner stays."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_LOSS)
     result = world.run([])
     assert result.state.armies[HOST].province == 2 and result.state.armies[GUARD].province == 5
@@ -122,18 +136,18 @@ def test_a5_the_loser_retreats_where_it_came_from():
 def test_a5_a_defender_that_did_not_move_goes_home_first_then_neutral_then_foreign():
     """A5: the Guard did not move: first a home province (8 is Brython's), then neutral (lowest
     number), then another kingdom's; never into a province with an army in it."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
-    world.provinces[8].controller = BRYTHON
-    world.provinces[9].controller = BRYTHON
+    world.province(8, controller=BRYTHON)
+    world.province(9, controller=BRYTHON)
     world.army(30, BRYTHON, 8, [])  # an army in 8: the Guard goes to 9, its other home province
     result = world.run([])
     assert result.state.armies[GUARD].province == 9
 
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     for n in (1, 3, 4):
-        world.provinces[n].controller = AVALON
+        world.province(n, controller=AVALON)
     result = world.run([])
     assert result.state.armies[GUARD].province == 2  # 2 is neutral and free: neutral before foreign
 
@@ -141,10 +155,10 @@ def test_a5_a_defender_that_did_not_move_goes_home_first_then_neutral_then_forei
 def test_a5_where_it_came_from_is_taken_so_it_goes_home_first():
     """A5: the Host came from 2, but an army stands there now: it falls back on the order of
     preference (Avalon's own 4 before the neutral 1)."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_LOSS)
     world.army(30, CARNWYL, 2, [])
-    world.provinces[4].controller = AVALON
+    world.province(4, controller=AVALON)
     result = world.run([])
     assert result.state.armies[HOST].province == 4
     assert any(e.code == "retreated" and "to its own province 4 P4" in e.text for e in result.events)
@@ -153,12 +167,12 @@ def test_a5_where_it_came_from_is_taken_so_it_goes_home_first():
 def test_a5_last_of_all_into_another_kingdom_s_province_which_it_does_not_claim():
     """A5: no home and no neutral province free: the Guard retreats into Carnwyl's 7, the lowest
     free foreign one, and does not claim it (it is far too busy recovering)."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     for n in (1, 2, 3, 4, 6, 7, 8, 9):
-        world.provinces[n].controller = CARNWYL
-    for n, army in zip([1, 2, 3, 4, 6], range(40, 45), strict=True):
-        world.army(army, CARNWYL, n, [])
+        world.province(n, controller=CARNWYL)
+    for n, army_id in zip([1, 2, 3, 4, 6], range(40, 45), strict=True):
+        world.army(army_id, CARNWYL, n, [])
     result = world.run([])
     assert result.state.armies[GUARD].province == 7
     assert result.state.provinces[7].controller == CARNWYL
@@ -168,11 +182,11 @@ def test_a5_last_of_all_into_another_kingdom_s_province_which_it_does_not_claim(
 
 
 def test_a5_with_nowhere_to_go_the_army_is_wiped_out():
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     world.items[1] = ItemA(1, "Rune Axe", 40, bearer=201)
-    for n, army in zip([1, 2, 3, 4, 6, 7, 8, 9], range(40, 48), strict=True):
-        world.army(army, CARNWYL, n, [])
+    for n, army_id in zip([1, 2, 3, 4, 6, 7, 8, 9], range(40, 48), strict=True):
+        world.army(army_id, CARNWYL, n, [])
     result = world.run([])
     assert result.state.armies[GUARD].disbanded
     assert result.state.items[1].destroyed
@@ -187,8 +201,8 @@ def test_a3_sack_or_loot_a_town():
         ("loot", 500, "town", 4),
         ("", 500, "town", 4),
     ]:
-        world = World()
-        world.provinces[5] = ProvinceA(5, "P5", settlement="town", controller=BRYTHON)
+        world = Scene()
+        world.province(5, settlement="town", controller=BRYTHON)
         world.army(HOST, AVALON, 5, [], came_from=2)
         world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST, loot_choice=choice), SideA(BRYTHON, None))
         result = world.run([], turn=4)
@@ -200,8 +214,8 @@ def test_a3_sack_or_loot_a_town():
 
 def test_sacking_a_city_gives_2000_and_looting_1000():
     for choice, gold in [("sack", 2000), ("loot", 1000)]:
-        world = World()
-        world.provinces[5] = ProvinceA(5, "P5", settlement="city", controller=BRYTHON)
+        world = Scene()
+        world.province(5, settlement="city", controller=BRYTHON)
         world.army(HOST, AVALON, 5, [], came_from=2)
         world.battle(R.MAJOR_VICTORY, SideA(AVALON, HOST, loot_choice=choice, points_faced=1000), SideA(BRYTHON, None))
         result = world.run([])
@@ -211,8 +225,8 @@ def test_sacking_a_city_gives_2000_and_looting_1000():
 
 def test_orcs_and_goblins_savages_must_sack_on_1_or_2():
     for roll, settlement in [(2, "none"), (3, "town")]:
-        world = World()
-        world.provinces[5] = ProvinceA(5, "P5", settlement="town", controller=BRYTHON)
+        world = Scene()
+        world.province(5, settlement="town", controller=BRYTHON)
         world.army(HOST, CARNWYL, 5, [], came_from=2)
         world.battle(R.MINOR_VICTORY, SideA(CARNWYL, HOST, loot_choice="loot"), SideA(BRYTHON, None))
         result = world.run([roll])
@@ -220,17 +234,17 @@ def test_orcs_and_goblins_savages_must_sack_on_1_or_2():
 
 
 def test_the_elite_defense_force_perishes_with_its_town():
-    world = World()
-    world.provinces[5] = ProvinceA(5, "P5", settlement="town", controller=BRYTHON)
+    world = Scene()
+    world.province(5, settlement="town", controller=BRYTHON)
     world.army(HOST, AVALON, 5, [], came_from=2)
     world.army(50, BRYTHON, 5, [(501, "Guards", 20, 25)], garrison=True)
     world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST), SideA(BRYTHON, None))
     result = world.run([])
-    assert result.state.armies[50].disbanded
+    assert result.state.garrisons[50].disbanded
 
 
 def test_a1_experience_and_the_story_bonus_once_per_turn():
-    world = World()
+    world = Scene()
     field_battle(world, R.MASSACRE, attacker={"story": True})
     result = world.run([])
     assert result.state.armies[HOST].experience == 100 + 3
@@ -238,7 +252,7 @@ def test_a1_experience_and_the_story_bonus_once_per_turn():
 
 
 def test_a7_no_experience_without_a_sheet():
-    world = World()
+    world = Scene()
     field_battle(world, R.MAJOR_LOSS)
     world.battles[0] = BattleA(
         1, 5, world.battles[0].attacker, world.battles[0].defender, outcome=outcome(R.MAJOR_LOSS, experience=False)
@@ -250,7 +264,7 @@ def test_a7_no_experience_without_a_sheet():
 
 def test_a4_casualty_recovery_rounds_up_for_the_winner_and_down_for_the_loser():
     """A4 applied to units: both lose 8 Knights / 8 Warriors; each army rolls 6 (1 in 3)."""
-    world = World()
+    world = Scene()
     field_battle(
         world,
         R.MINOR_VICTORY,
@@ -263,7 +277,7 @@ def test_a4_casualty_recovery_rounds_up_for_the_winner_and_down_for_the_loser():
 
 
 def test_command_models_and_one_use_troops_recover_on_4_plus():
-    world = World()
+    world = Scene()
     field_battle(world, R.DRAW, attacker={"casualties": (Casualty(101, standard=True, musician=True),)})
     world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
     world.battles[0] = BattleA(
@@ -283,7 +297,7 @@ def test_veteran_eligibility_and_loss_are_judged_after_recovery():
     """Veteran Status: more than half kept after recovery: eligible; a veteran unit that lost
     half or more drops a level. 20 Knights lose 11, roll 8 (1 in 2), won: 6 back -> 15: eligible.
     40 veteran Warriors lose 30, roll 2: none back -> 10: drops from +2 to +1."""
-    world = World()
+    world = Scene()
     field_battle(
         world,
         R.MINOR_VICTORY,
@@ -299,7 +313,7 @@ def test_veteran_eligibility_and_loss_are_judged_after_recovery():
 def test_a6_an_army_at_500_points_or_less_is_disbanded_and_its_items_destroyed():
     """A6: the Guard (40 Warriors at 15 and 20 Thunderers at 30: 1,200) loses 40 + 10 models; no
     recovery (2): 10 Thunderers, 300 points, are disbanded with their Rune Axe."""
-    world = World()
+    world = Scene()
     field_battle(
         world, R.MAJOR_VICTORY, defender={"casualties": (Casualty(201, models_lost=40), Casualty(202, models_lost=10))}
     )
@@ -309,7 +323,7 @@ def test_a6_an_army_at_500_points_or_less_is_disbanded_and_its_items_destroyed()
     assert any(e.code == "disbanded" and "340 points" in e.text for e in result.events)
 
 
-def _characters(world: World) -> None:
+def _characters(world: Scene) -> None:
     world.units[109] = UnitA(109, HOST, "Lord Aurelian", 1, 150, character=True)
     world.units[119] = UnitA(119, 11, "Captain Brand", 1, 80, character=True)
     world.units[129] = UnitA(129, 12, "Captain Corwin", 1, 80, character=True)
@@ -324,7 +338,7 @@ def _characters(world: World) -> None:
 def test_a_dead_warlord_is_succeeded_by_the_most_experienced_general():
     """Warlord: the General of the army with the most experience (Corwin, 90) becomes Warlord;
     the dead Warlord's items stay with the army."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
     result = world.run([1, 1])  # D66 11: dead
@@ -335,21 +349,21 @@ def test_a_dead_warlord_is_succeeded_by_the_most_experienced_general():
 
 
 def test_a_tie_for_the_succession_goes_to_the_oldest_army():
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
-    world.armies[12].experience = 40
+    world.armies[12] = replace(world.armies[12], experience=40)
     result = world.run([1, 5])
     assert result.state.characters[2].role == "warlord"
 
 
 def test_robbed_and_survives_against_the_odds():
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
     robbed = world.run([4, 6])  # 46: Robbed
     assert robbed.state.items[7].destroyed and robbed.state.characters[1].alive
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
     lucky = world.run([6, 6])
@@ -358,7 +372,7 @@ def test_robbed_and_survives_against_the_odds():
 
 
 def test_negotiations_pay_only_what_the_treasury_holds():
-    world = World()
+    world = Scene()
     field_battle(world, R.DRAW, attacker={"negotiation_gold": 1500})
     result = world.run([])
     paid = [(e.kingdom, e.gold) for e in result.events if e.ledger_reason == "transfer"]
@@ -366,8 +380,8 @@ def test_negotiations_pay_only_what_the_treasury_holds():
 
 
 def test_a_draw_sends_the_attacker_back_and_leaves_the_defender():
-    world = World()
-    world.provinces[5].controller = BRYTHON
+    world = Scene()
+    world.province(5, controller=BRYTHON)
     field_battle(world, R.DRAW)
     result = world.run([])
     assert result.state.armies[HOST].province == 2 and result.state.armies[GUARD].province == 5
@@ -376,7 +390,7 @@ def test_a_draw_sends_the_attacker_back_and_leaves_the_defender():
 
 
 def test_the_state_given_is_not_changed():
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     world.run([])
     assert world.armies[GUARD].province == 5 and world.provinces[5].controller is None
@@ -385,7 +399,7 @@ def test_the_state_given_is_not_changed():
 # -- the victor keeps the province (7. Aftermath) ---------------------------------------------------
 
 
-def _defender_wins_in_5(world: World, guard_kingdom: int = BRYTHON, *, both_moved: bool = True, **sides) -> None:
+def _defender_wins_in_5(world: Scene, guard_kingdom: int = BRYTHON, *, both_moved: bool = True, **sides) -> None:
     """Avalon's Host moved into 5 from 2 and lost to the Guard, which moved in from 8 too (both
     moved) or stood there."""
     world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30), (102, "Archers", 20, 30)], came_from=2)
@@ -413,8 +427,8 @@ def test_a_defender_that_moved_in_too_and_wins_takes_the_province_and_loots_it(k
     moved into the neutral town of 5 and the defender won: its kingdom takes the town and sacks or
     loots it by its own sheet's choice (the attacker's says loot; Looting), Orcs & Goblins rolling
     for "Savages" (2: they must sack; 3: they keep their heads and loot). The Host goes back."""
-    world = World()
-    world.provinces[5] = ProvinceA(5, "P5", settlement="town")
+    world = Scene()
+    world.province(5, settlement="town")
     choice = "sack" if kingdom == BRYTHON else "loot"
     _defender_wins_in_5(world, kingdom, attacker={"loot_choice": "loot"}, defender={"loot_choice": choice})
     result = world.run(faces)
@@ -431,12 +445,12 @@ def test_a_defender_that_moved_in_too_and_wins_takes_the_province_and_loots_it(k
 def test_the_elite_defense_force_perishes_when_a_defender_that_moved_in_takes_its_town():
     """Battle for Towns, Cities, and Capitols: Avalon's town of 5 is conquered by the defender that
     moved in (both moved): its Elite Defense Force perishes to the last man, and Avalon loses 5."""
-    world = World()
-    world.provinces[5] = ProvinceA(5, "P5", settlement="town", controller=AVALON)
+    world = Scene()
+    world.province(5, settlement="town", controller=AVALON)
     world.army(50, AVALON, 5, [(501, "Guards", 20, 25)], garrison=True)
     _defender_wins_in_5(world)
     result = world.run([])
-    assert result.state.armies[50].disbanded and result.state.provinces[5].controller == BRYTHON
+    assert result.state.garrisons[50].disbanded and result.state.provinces[5].controller == BRYTHON
     assert [e.kingdom for e in result.events if e.code == "province-lost"] == [AVALON]
 
 
@@ -444,8 +458,8 @@ def test_the_elite_defense_force_perishes_when_a_defender_that_moved_in_takes_it
 def test_a_victor_keeps_its_own_town_and_does_not_loot_it(both_moved):
     """7. Aftermath and Looting: a defender that wins in its own town keeps it as it is, whether it
     moved in or stood its ground: nothing is conquered, looted or sacked."""
-    world = World()
-    world.provinces[5] = ProvinceA(5, "P5", settlement="town", controller=BRYTHON)
+    world = Scene()
+    world.province(5, settlement="town", controller=BRYTHON)
     _defender_wins_in_5(world, both_moved=both_moved, defender={"loot_choice": "sack"})
     result = world.run([])
     province = result.state.provinces[5]
@@ -459,7 +473,7 @@ def test_a_victor_keeps_its_own_town_and_does_not_loot_it(both_moved):
 def test_characters_are_not_judged_for_veteran_status():
     """Veteran Status is for units (Spending Experience: "upgrade a regiment"); a character is a
     unit of one model, and keeping it is not keeping "more than 50% of its starting numbers"."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     _characters(world)
     result = world.run([])
@@ -476,7 +490,7 @@ def test_every_one_use_unit_that_fought_rolls_for_recovery_released_or_not(roll,
     """Spending Experience, NOTE: one-use troops "regardless of the status of these models at the
     game's end ... must make a Casualty Recovery roll (D6 roll of a 4+)". The Host's Fanatics are
     not ticked on its sheet (not released), and still roll: 3, gone; 4, they return."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
     result = world.run([roll])
@@ -490,7 +504,7 @@ def test_released_one_use_troops_that_roll_4_come_back_as_they_began():
     """Spending Experience, NOTE: the D6 decides "regardless of the status of these models": the
     released Fanatics' 3 models lost are not in a Rank and File roll (no 2D6 is rolled), and a 4
     brings all 3 back."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY, attacker={"casualties": (Casualty(103, models_lost=3, one_use_used=True),)})
     world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
     result = world.run([4])
@@ -504,7 +518,7 @@ def test_of_a_detachment_s_parent_only_the_one_use_units_on_the_sheet_roll():
     """Support: the detachment is treated separately (Aftermath); of its parent army only the units
     on the sheet fought. Its Fanatics on the sheet (a model lost, not ticked) roll a 3 and are
     gone; the parent's other Fanatics stayed home and do not roll."""
-    world = World()
+    world = Scene()
     world.army(30, BRYTHON, 8, [(301, "Miners", 20, 10)])
     world.units[302] = UnitA(302, 30, "Fanatics", 2, 25, one_use=True)
     world.units[303] = UnitA(303, 30, "More Fanatics", 2, 25, one_use=True)
@@ -517,7 +531,7 @@ def test_of_a_detachment_s_parent_only_the_one_use_units_on_the_sheet_roll():
 # -- Press the Advantage (Rogue / Trickster) ----------------------------------------------------------
 
 
-def _pressing_generals(world: World) -> None:
+def _pressing_generals(world: Scene) -> None:
     """The Host's General is the Warlord, Lord Aurelian; the Guard's is Thane Borri. Both have
     Press the Advantage."""
     _characters(world)
@@ -540,7 +554,7 @@ def _pressing_generals(world: World) -> None:
 def test_press_the_advantage_earns_25_more_for_a_victory_or_massacre(played, host, guard, pressing):
     """Rogue / Trickster, Press the Advantage: "Each time the army achieves a victory or massacre
     battle, it earns an additional 25 Experience Points"; a draw or a loss earns nothing more."""
-    world = World()
+    world = Scene()
     field_battle(world, played)
     _pressing_generals(world)
     result = world.run([])
@@ -552,7 +566,7 @@ def test_press_the_advantage_needs_the_general_to_survive_the_battle():
     """Press the Advantage: "the character must survive the battle to earn the extra Experience
     Points". The Warlord rolls 11 on the Character Injury Chart: dead, and no bonus; nor does it
     pass to his successor, who did not lead the battle."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY, attacker={"characters_lost": (1,)})
     _pressing_generals(world)
     world.characters[3].abilities = ("Press the Advantage",)  # Corwin succeeds him
@@ -565,14 +579,14 @@ def test_press_the_advantage_needs_the_general_to_survive_the_battle():
 def test_press_the_advantage_survives_amnesia_rolled_after_the_battle_but_not_an_earlier_one():
     """Character Injury Chart, Amnesia: the character "no longer" has his abilities. Rolled now (52)
     he still survived a battle he led with it: the bonus stands. Had earlier: he fought without it."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY, attacker={"characters_lost": (1,)})
     _pressing_generals(world)
     now = world.run([5, 2])
     assert now.state.characters[1].injuries[0]["code"] == "amnesia"
     assert now.state.armies[HOST].experience == 75 + 25
 
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     _pressing_generals(world)
     world.characters[1].injuries = [{"code": "amnesia", "turn": 2}]
@@ -583,7 +597,7 @@ def test_press_the_advantage_survives_amnesia_rolled_after_the_battle_but_not_an
 def test_press_the_advantage_is_the_fighting_army_s_general_s_own():
     """Only the General of the army that won counts: Captain Brand has Press the Advantage, but he
     leads army 11, not the Host."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     _characters(world)
     world.characters[2].abilities = ("Press the Advantage",)
@@ -594,7 +608,7 @@ def test_press_the_advantage_is_the_fighting_army_s_general_s_own():
 def test_press_the_advantage_is_not_earned_when_experience_is_denied():
     """8. End of Turn (A7): an army without a sheet gains no experience, and so none from Press the
     Advantage either (docs/rules-decisions.md)."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     _pressing_generals(world)
     world.battles[0] = BattleA(
@@ -608,7 +622,7 @@ def test_press_the_advantage_is_not_earned_when_experience_is_denied():
 def test_one_use_troops_already_gone_do_not_roll_again():
     """Spending Experience, NOTE: Fanatics gone in an earlier battle (no models left) did not fight
     this one: no roll (docs/rules-decisions.md)."""
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     world.units[103] = UnitA(103, HOST, "Fanatics", 0, 25, one_use=True)
     result = world.run([])
@@ -621,7 +635,7 @@ def test_a_deep_wound_counts_off_the_battles_the_army_plays():
     fights afterwards counts one off, and the sheet of the next knows what is left."""
     from battles.rules.injuries import injuries_standing
 
-    world = World()
+    world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
     wounded = world.run([4, 4, 2])  # D66 44: Deep Wound; D3: 2 battles
@@ -634,7 +648,7 @@ def test_a_deep_wound_counts_off_the_battles_the_army_plays():
 
     def next_battle(lord: CharacterA):
         """The Host's next battle, with the Lord as the last one left him."""
-        world = World()
+        world = Scene()
         field_battle(world, R.MINOR_VICTORY)
         _characters(world)
         world.characters[1] = lord

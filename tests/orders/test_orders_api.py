@@ -168,3 +168,105 @@ def test_organizer_sets_the_weekly_schedule_and_players_are_told(
     change = DeadlineChange.objects.get(kind="schedule")
     assert "Saturday 18:00" in change.new_value and "Sunday 20:00" in change.old_value
     assert any("Saturday 18:00" in m.body for m in mail.outbox)
+
+
+@pytest.fixture
+def a1_and_a10(kingdoms):
+    """Ostland's 1st Army renamed "A10" and a new army "A1" in another of Ostland's provinces:
+    one name is the beginning of the other."""
+    from kingdoms.models import Army
+    from tests.battle_setup import army_with_list
+
+    ostland = kingdoms["Ostland"]
+    a10 = ostland.armies.get(kind="field")
+    Army.objects.filter(pk=a10.pk).update(name="A10")
+    a10.refresh_from_db()
+    elsewhere = (
+        ostland.campaign.provinces.filter(controller=ostland, armies__isnull=True)
+        .exclude(pk=a10.province_id)
+        .order_by("number")
+        .first()
+    )
+    a1 = army_with_list(ostland, "A1", elsewhere, [("Swordsmen", 20, 6)])
+    return a1, a10
+
+
+def _row(page: str, name: str) -> str:
+    return page.split(f'data-army="{name}"')[1].split("</tr>")[0]
+
+
+def test_the_page_puts_an_error_on_its_own_army_s_row_when_one_name_begins_another(
+    client, users, kingdoms, turn, a1_and_a10
+):
+    a1, a10 = a1_and_a10
+    ostland = kingdoms["Ostland"]
+    client.force_login(users["alice"])
+    response = client.post(
+        f"/turns/{turn.pk}/orders/{ostland.pk}/",
+        {
+            f"army-{a1.id}-kind": "hold",
+            f"army-{a1.id}-disaster_choice": "casualties",
+            f"army-{a10.id}-kind": "recover",  # its province is not razed
+            f"army-{a10.id}-disaster_choice": "casualties",
+            "action": "submit",
+        },
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    message = f"A10: {a10.province.number} {a10.province.name} is not razed; Recover is for razed provinces (Recover)."
+    assert message in page.split('id="sheet-errors"')[1].split("</div>")[0]
+    assert message in _row(page, "A10") and "army-error" in _row(page, "A10")
+    assert "army-error" not in _row(page, "A1")
+    # The same sheet saved as a draft: the page shows the check's errors, placed the same way.
+    client.post(
+        f"/turns/{turn.pk}/orders/{ostland.pk}/",
+        {f"army-{a10.id}-kind": "recover", f"army-{a1.id}-kind": "hold", "action": "draft"},
+    )
+    page = client.get(f"/turns/{turn.pk}/orders/{ostland.pk}/").content.decode()
+    assert message in _row(page, "A10") and "army-error" not in _row(page, "A1")
+
+
+def test_an_api_400_carries_the_problems_codes_and_army_ids(api_client_for, users, kingdoms, turn, a1_and_a10):
+    a1, a10 = a1_and_a10
+    stranger = kingdoms["Da Red Fang"].armies.get(kind="field")
+    response = api_client_for(users["alice"]).put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [{"army": a10.id, "kind": "recover"}, {"army": a1.id}, {"army": stranger.id}], "submit": True},
+        format="json",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    where = f"{a10.province.number} {a10.province.name}"
+    assert body["errors"] == [
+        f"A10: {where} is not razed; Recover is for razed provinces (Recover).",
+        f"Army {stranger.id} is not one of your active armies.",
+    ]
+    assert body["problems"] == [
+        {
+            "code": "recover-not-razed",
+            "army": a10.id,
+            "armies": [a10.id],
+            "text": f"{where} is not razed; Recover is for razed provinces (Recover).",
+            "message": body["errors"][0],
+        },
+        {
+            "code": "no-such-army",
+            "army": stranger.id,
+            "armies": [stranger.id],
+            "text": "is not one of your active armies.",
+            "message": body["errors"][1],
+        },
+    ]
+    # A draft is kept with its errors: the check in the 200 answer carries the same problems.
+    sheet = {"orders": [{"army": a10.id, "kind": "recover"}], "submit": False}
+    draft = api_client_for(users["alice"]).put(f"/api/turns/{turn.pk}/sheet/", sheet, format="json")
+    assert draft.status_code == 200
+    check = draft.json()["check"]
+    assert [(p["code"], p["army"]) for p in check["problems"]] == [("recover-not-razed", a10.id)]
+    assert check["warning_problems"] == []
+
+
+def test_the_schema_documents_the_refusal_and_its_problems(client, users):
+    client.force_login(users["alice"])
+    schema = client.get("/api/schema/").content.decode()
+    assert "SheetRefused" in schema and "SheetProblem" in schema and "recover-not-razed" in schema

@@ -20,6 +20,7 @@ from pypdf import PdfReader
 
 from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
+from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
 from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
@@ -535,3 +536,32 @@ def test_the_bulletin_brings_news_of_the_ancient_dead(demo_campaign, k, django_c
     news = flat[flat.index("News of the Ancient Dead") :]
     assert f"The Ancient Dead claims {target.number} {target.name}." in news
     assert "Tomb Legion" not in flat and "The tombs are quiet" not in news
+
+
+def test_every_code_a_played_turn_writes_is_an_event_code(reported):
+    """Turn 1 played through (orders, battles, sheets, the aftermath): every stored code is a
+    member of EventCode, and fits the column."""
+    written = set(TurnEvent.objects.filter(turn=reported).values_list("code", flat=True))
+    assert {"moved", "battle-scheduled", "battle-result", "taxes"} <= written
+    assert written <= {code.value for code in EventCode}
+    longest = max(len(code.value) for code in EventCode)
+    assert longest <= TurnEvent._meta.get_field("code").max_length
+
+
+def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
+    """One event of every code in the turn: the bulletin reads exactly PUBLIC_EVENT_CODES, each in
+    its own words (never the event's text, never the bare code)."""
+    from kernel.event_codes import PUBLIC_EVENT_CODES
+    from reports.services import reports
+
+    turn = demo_campaign.turns.get(number=1)
+    TurnEvent.objects.bulk_create(
+        TurnEvent(turn=turn, sequence=i, phase="test", code=code, text="PRIVATE", kingdom=k["Ostland"], province=61)
+        for i, code in enumerate(EventCode)
+    )
+    assert reports.PUBLIC_EVENT_CODES is PUBLIC_EVENT_CODES
+    bulletin = reports.bulletin_context(turn=turn)
+    assert bulletin["missed"] == ["Ostland"]
+    assert len(bulletin["changes"]) == len(PUBLIC_EVENT_CODES - {EventCode.MISSED_ORDERS})
+    assert not any("PRIVATE" in line or line.startswith("Ostland: ") for line in bulletin["changes"])
+    assert bulletin["changes"].count("An army of Ostland is disbanded.") == 2  # both ways of disbanding

@@ -11,17 +11,16 @@ import pytest
 from kernel.dice import ScriptedDice
 from kernel.events import Event
 from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import ArmyState
 from orders.rules.resolution.battles import build_battles
 from orders.rules.resolution.state import (
-    ArmyS,
     BattleS,
     Contact,
-    KingdomS,
-    ProvinceS,
     SupportS,
     TurnState,
 )
 from orders.rules.sheets import ArmyOrder, OrderKind
+from tests import world_builders as wb
 
 AVALON, BRYTHON, CARNWYL, DEAD = 1, 2, 3, 9
 
@@ -31,26 +30,26 @@ AVALON, BRYTHON, CARNWYL, DEAD = 1, 2, 3, 9
 EDGES = [(1, 2), (2, 3), (1, 4), (1, 5), (2, 5), (3, 5), (3, 6), (4, 5), (5, 6), (4, 7), (7, 8)]
 
 
-class World:
+class Scene:
     """Builds a TurnState: eight plains provinces, four kingdoms, armies with their orders."""
 
     def __init__(self) -> None:
-        self.provinces = {n: ProvinceS(n, f"Province {n}", "plains") for n in range(1, 9)}
+        self.provinces = {n: wb.province(n, name=f"Province {n}") for n in range(1, 9)}
         self.kingdoms = {
-            AVALON: KingdomS(AVALON, "Avalon", ArmyType.EMPIRE, treasury=0),
-            BRYTHON: KingdomS(BRYTHON, "Brython", ArmyType.DWARFS, treasury=0),
-            CARNWYL: KingdomS(CARNWYL, "Carnwyl", ArmyType.HIGH_ELVES, treasury=0),
-            DEAD: KingdomS(DEAD, "The Ancient Dead", ArmyType.ANCIENT_DEAD, treasury=0),
+            AVALON: wb.kingdom(AVALON, "Avalon", ArmyType.EMPIRE, treasury=0),
+            BRYTHON: wb.kingdom(BRYTHON, "Brython", ArmyType.DWARFS, treasury=0),
+            CARNWYL: wb.kingdom(CARNWYL, "Carnwyl", ArmyType.HIGH_ELVES, treasury=0),
+            DEAD: wb.kingdom(DEAD, "The Ancient Dead", ArmyType.ANCIENT_DEAD, treasury=0),
         }
-        self.armies: dict[int, ArmyS] = {}
+        self.armies: dict[int, ArmyState] = {}
         self.orders: dict[int, ArmyOrder] = {}
 
-    def province(self, number: int, **changes: Any) -> World:
-        self.provinces[number] = dataclasses.replace(self.provinces[number], **changes)
+    def province(self, number: int, **changes: Any) -> Scene:
+        self.provinces[number] = wb.province_with(self.provinces[number], **changes)
         return self
 
-    def capitol(self, kingdom: int, number: int) -> World:
-        self.kingdoms[kingdom].capitol = number
+    def capitol(self, kingdom: int, number: int) -> Scene:
+        self.kingdoms[kingdom] = dataclasses.replace(self.kingdoms[kingdom], capitol=number)
         return self
 
     def army(
@@ -61,35 +60,30 @@ class World:
         points: int = 1500,
         order: ArmyOrder | None = None,
         **changes: Any,
-    ) -> World:
-        army = ArmyS(army_id, kingdom, f"Army {army_id}", province, points=points, size=points)
-        self.armies[army_id] = dataclasses.replace(army, **changes)
+    ) -> Scene:
+        self.armies[army_id] = wb.army(army_id, kingdom, province, points, **changes)
         self.orders[army_id] = order or ArmyOrder(army_id)
         return self
 
-    def supporter(self, army_id: int, kingdom: int, province: int, battle: int = 5, **changes: Any) -> World:
+    def supporter(self, army_id: int, kingdom: int, province: int, battle: int = 5, **changes: Any) -> Scene:
         return self.army(
             army_id, kingdom, province, order=ArmyOrder(army_id, OrderKind.SUPPORT, support=battle), **changes
         )
 
     def state(self) -> TurnState:
-        adjacency: dict[int, set[int]] = {n: set() for n in self.provinces}
-        for a, b in EDGES:
-            adjacency[a].add(b)
-            adjacency[b].add(a)
-        return TurnState(
+        world = wb.world(
+            provinces=self.provinces.values(),
+            kingdoms=self.kingdoms.values(),
+            armies=self.armies.values(),
+            adjacency=wb.edges(EDGES, self.provinces),
             turn=3,
             player_count=3,
-            provinces=self.provinces,
-            adjacency={n: frozenset(near) for n, near in adjacency.items()},
-            kingdoms=self.kingdoms,
-            armies=self.armies,
-            orders=self.orders,
         )
+        return TurnState(world=world, orders=self.orders)
 
 
 def resolve(
-    world: World, contacts: list[Contact], faces: list[int] | None = None
+    world: Scene, contacts: list[Contact], faces: list[int] | None = None
 ) -> tuple[TurnState, list[BattleS], list[Event], ScriptedDice]:
     state = world.state()
     dice = ScriptedDice(faces=faces or [])
@@ -112,9 +106,9 @@ def roll_kinds(dice: ScriptedDice) -> list[str]:
     return [next(k for k in kinds if k in roll.purpose) for roll in dice.rolls]
 
 
-def army_vs_army(attacker: int = 1500, defender: int = 1500) -> World:
+def army_vs_army(attacker: int = 1500, defender: int = 1500) -> Scene:
     """Avalon's army 10 moves into province 5, where Brython's army 20 stands."""
-    return World().army(10, AVALON, 5, points=attacker).army(20, BRYTHON, 5, points=defender)
+    return Scene().army(10, AVALON, 5, points=attacker).army(20, BRYTHON, 5, points=defender)
 
 
 ATTACK_5 = Contact(province=5, attacker=10, defender=20)
@@ -124,7 +118,7 @@ ATTACK_5 = Contact(province=5, attacker=10, defender=20)
 
 
 def test_case_B2_an_enemy_town_without_an_army_is_an_assault_on_its_750_point_garrison() -> None:
-    world = World().province(5, settlement="town", controller=BRYTHON).army(10, AVALON, 5)
+    world = Scene().province(5, settlement="town", controller=BRYTHON).army(10, AVALON, 5)
 
     _, battles, events, dice = resolve(world, [Contact(province=5, attacker=10)])
 
@@ -170,7 +164,7 @@ def test_an_army_in_open_country_fights_a_pitched_battle_without_garrison() -> N
 
 
 def test_a_city_garrison_is_1000_points_with_2_defenses() -> None:
-    world = World().province(5, settlement="city", controller=BRYTHON).army(10, AVALON, 5)
+    world = Scene().province(5, settlement="city", controller=BRYTHON).army(10, AVALON, 5)
 
     _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)])
 
@@ -178,7 +172,7 @@ def test_a_city_garrison_is_1000_points_with_2_defenses() -> None:
 
 
 def test_a_capitol_garrison_is_2000_points_with_3_defenses() -> None:
-    world = World().province(5, settlement="city", controller=BRYTHON).capitol(BRYTHON, 5).army(10, AVALON, 5)
+    world = Scene().province(5, settlement="city", controller=BRYTHON).capitol(BRYTHON, 5).army(10, AVALON, 5)
 
     _, (battle,), events, _ = resolve(world, [Contact(province=5, attacker=10)])
 
@@ -187,7 +181,7 @@ def test_a_capitol_garrison_is_2000_points_with_3_defenses() -> None:
 
 
 def test_another_kingdoms_capitol_number_does_not_make_a_city_a_capitol() -> None:
-    world = World().province(5, settlement="city", controller=BRYTHON).capitol(CARNWYL, 5).army(10, AVALON, 5)
+    world = Scene().province(5, settlement="city", controller=BRYTHON).capitol(CARNWYL, 5).army(10, AVALON, 5)
 
     _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)])
 
@@ -205,7 +199,7 @@ def test_another_kingdoms_capitol_number_does_not_make_a_city_a_capitol() -> Non
 def test_an_elite_defense_force_adds_500_points_to_the_garrison(
     settlement: str, capitol: bool, points: int, defenses: int
 ) -> None:
-    world = World().province(5, settlement=settlement, controller=BRYTHON, elite_defense=True).army(10, AVALON, 5)
+    world = Scene().province(5, settlement=settlement, controller=BRYTHON, elite_defense=True).army(10, AVALON, 5)
     if capitol:
         world.capitol(BRYTHON, 5)
 
@@ -215,7 +209,7 @@ def test_an_elite_defense_force_adds_500_points_to_the_garrison(
 
 
 def test_a_desert_province_is_defended_by_a_1000_point_ancient_dead_garrison() -> None:
-    world = World().province(5, terrain="desert", controller=DEAD).army(10, AVALON, 5)
+    world = Scene().province(5, terrain="desert", controller=DEAD).army(10, AVALON, 5)
 
     _, (battle,), events, dice = resolve(world, [Contact(province=5, attacker=10)])
 
@@ -226,7 +220,7 @@ def test_a_desert_province_is_defended_by_a_1000_point_ancient_dead_garrison() -
 
 
 def test_an_uncontrolled_desert_garrison_fights_for_no_kingdom() -> None:
-    world = World().province(5, terrain="desert").army(10, AVALON, 5)
+    world = Scene().province(5, terrain="desert").army(10, AVALON, 5)
 
     _, (battle,), events, _ = resolve(world, [Contact(province=5, attacker=10)])
 
@@ -235,7 +229,7 @@ def test_an_uncontrolled_desert_garrison_fights_for_no_kingdom() -> None:
 
 
 def test_the_desert_garrison_does_not_support_an_army_in_its_desert() -> None:
-    world = World().province(5, terrain="desert", controller=DEAD).army(10, AVALON, 5).army(90, DEAD, 5)
+    world = Scene().province(5, terrain="desert", controller=DEAD).army(10, AVALON, 5).army(90, DEAD, 5)
 
     _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10, defender=90)])
 
@@ -243,7 +237,7 @@ def test_the_desert_garrison_does_not_support_an_army_in_its_desert() -> None:
 
 
 def test_an_ancient_dead_army_does_not_fight_the_desert_garrison() -> None:
-    world = World().province(5, terrain="desert").army(90, DEAD, 5)
+    world = Scene().province(5, terrain="desert").army(90, DEAD, 5)
 
     _, battles, events, _ = resolve(world, [Contact(province=5, attacker=90)])
 
@@ -278,7 +272,7 @@ def test_armies_that_both_moved_in_get_no_fortification() -> None:
 
 
 def test_a_garrison_alone_in_a_fortified_town_gets_no_fortification() -> None:
-    world = World().province(5, settlement="town", controller=BRYTHON, fortified=True).army(10, AVALON, 5)
+    world = Scene().province(5, settlement="town", controller=BRYTHON, fortified=True).army(10, AVALON, 5)
 
     _, (battle,), _, dice = resolve(world, [Contact(province=5, attacker=10)])
 
@@ -366,7 +360,7 @@ def test_case_B3_the_500_point_cap_includes_the_garrison_and_fortification() -> 
 
 
 def test_case_B3_armies_may_support_a_garrison_defending_alone() -> None:
-    world = World().province(5, settlement="city", controller=BRYTHON).army(10, AVALON, 5).supporter(21, BRYTHON, 4)
+    world = Scene().province(5, settlement="city", controller=BRYTHON).army(10, AVALON, 5).supporter(21, BRYTHON, 4)
 
     _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)], faces=[1])
 
@@ -486,7 +480,7 @@ def test_case_B4_armies_less_than_500_points_apart_do_not_roll() -> None:
 
 
 def test_case_B4_a_garrison_never_rolls_and_is_never_the_target() -> None:
-    world = World().province(5, settlement="city", controller=BRYTHON).capitol(BRYTHON, 5).army(10, AVALON, 5, 1000)
+    world = Scene().province(5, settlement="city", controller=BRYTHON).capitol(BRYTHON, 5).army(10, AVALON, 5, 1000)
 
     _, (battle,), _, dice = resolve(world, [Contact(province=5, attacker=10)])
 

@@ -3,12 +3,15 @@ Pure rules: no database; the state is built by hand and the dice are scripted.""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from kernel.dice import DiceScriptExhausted, ScriptedDice
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import ArmyState, ProvinceState
 from orders.rules.resolution.economy import (
     FORAGING_TABLE,
     IMPERIAL_TAXATION,
@@ -18,12 +21,7 @@ from orders.rules.resolution.economy import (
     maintain_armies,
     tally_gold,
 )
-from orders.rules.resolution.state import (
-    ArmyS,
-    KingdomS,
-    ProvinceS,
-    TurnState,
-)
+from orders.rules.resolution.state import TurnState
 from orders.rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
@@ -32,6 +30,7 @@ from orders.rules.sheets import (
     SheetEntries,
     UpgradeArmy,
 )
+from tests import world_builders as wb
 
 TURN = 3
 K = 1  # the kingdom under test
@@ -45,15 +44,8 @@ def province(
     settlement: str = "none",
     terrain: str = "plains",
     razed: bool = False,
-) -> ProvinceS:
-    return ProvinceS(
-        number=number,
-        name=f"P{number}",
-        terrain=terrain,
-        settlement=settlement,
-        razed=razed,
-        controller=controller,
-    )
+) -> ProvinceState:
+    return wb.province(number, terrain, settlement, razed=razed, controller=controller)
 
 
 def army(
@@ -65,24 +57,16 @@ def army(
     size: int | None = None,
     depot: bool = False,
     experience: int = 0,
-) -> ArmyS:
-    return ArmyS(
-        id=army_id,
-        kingdom=kingdom,
-        name=f"Army {army_id}",
-        province=where,
-        points=points,
-        size=points if size is None else size,
-        supply_depot=depot,
-        experience=experience,
-        created_turn=1,
+) -> ArmyState:
+    return wb.army(
+        army_id, kingdom, where, points, size=size, supply_depot=depot, experience=experience, created_turn=1
     )
 
 
 def build(
     *,
-    provinces: list[ProvinceS] | None = None,
-    armies: list[ArmyS] | None = None,
+    provinces: list[ProvinceState] | None = None,
+    armies: list[ArmyState] | None = None,
     treasury: int = 0,
     army_type: ArmyType = ArmyType.HIGH_ELVES,
     other_type: ArmyType = ArmyType.DWARFS,
@@ -91,16 +75,18 @@ def build(
 ) -> TurnState:
     """A two-kingdom state: kingdom K (under test) and OTHER, with nothing but what is given."""
     provinces = provinces if provinces is not None else [province(1)]
-    return TurnState(
+    world = wb.world(
+        provinces=provinces,
+        kingdoms=[
+            wb.kingdom(K, "Ulthuan", army_type, treasury=treasury, capitol=1),
+            wb.kingdom(OTHER, "Karaz", other_type, treasury=0),
+        ],
+        armies=armies or [],
         turn=TURN,
         player_count=2,
-        provinces={p.number: p for p in provinces},
-        adjacency={},
-        kingdoms={
-            K: KingdomS(id=K, name="Ulthuan", army_type=army_type, treasury=treasury, capitol=1),
-            OTHER: KingdomS(id=OTHER, name="Karaz", army_type=other_type, treasury=0),
-        },
-        armies={a.id: a for a in armies or []},
+    )
+    return TurnState(
+        world=world,
         orders={o.army: o for o in orders or []},
         sheets={K: sheet} if sheet else {},
     )
@@ -403,8 +389,7 @@ def test_an_army_left_at_500_points_or_less_by_foraging_is_disbanded(points, dis
 
 
 def test_armies_forage_in_ascending_id_order_and_disbanded_ones_do_not():
-    gone = army(3)
-    gone.disbanded = True
+    gone = dataclasses.replace(army(3), disbanded=True)
     state = build(armies=[army(7), gone, army(2, kingdom=OTHER)])
     dice = ScriptedDice(faces=[5, 5, 3, 3])
     events: list[Event] = []

@@ -4,9 +4,11 @@ Recover, Hold), Army-Specific Rules (Forced March), Multiple Moves into Battle, 
 
 from kernel.dice import ScriptedDice
 from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import ArmyState
 from orders.rules.resolution.movement import execute_orders, normalise_orders
-from orders.rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState
+from orders.rules.resolution.state import TurnState
 from orders.rules.sheets import ArmyOrder, OrderKind
+from tests import world_builders as wb
 
 # A 4 x 4 grid of sections numbered row by row (corner-to-corner counts as adjacent):
 #   1  2  3  4
@@ -17,45 +19,32 @@ TERRAIN = {3: "forest", 7: "forest", 8: "desert", 4: "mountains"}
 SETTLEMENT = {10: "town"}
 
 
-def grid() -> dict[int, frozenset[int]]:
-    pos = {n: ((n - 1) % 4, (n - 1) // 4) for n in range(1, 17)}
-    return {
-        a: frozenset(b for b in pos if b != a and abs(pos[a][0] - pos[b][0]) <= 1 and abs(pos[a][1] - pos[b][1]) <= 1)
-        for a in pos
-    }
-
-
 def state(armies, orders=(), control=None, types=None, razed=(), fortified=()) -> TurnState:
     types = types or {}
-    kingdoms = {
-        k: KingdomS(id=k, name=f"K{k}", army_type=types.get(k, ArmyType.EMPIRE), treasury=1000) for k in (1, 2, 3)
-    }
     control = control or {}
-    provinces = {
-        n: ProvinceS(
-            number=n,
-            name=f"P{n}",
-            terrain=TERRAIN.get(n, "plains"),
-            settlement=SETTLEMENT.get(n, "none"),
-            controller=control.get(n),
-            razed=n in razed,
-            fortified=n in fortified,
-        )
-        for n in range(1, 17)
-    }
-    return TurnState(
+    world = wb.world(
+        provinces=[
+            wb.province(
+                n,
+                TERRAIN.get(n, "plains"),
+                SETTLEMENT.get(n, "none"),
+                controller=control.get(n),
+                razed=n in razed,
+                fortified=n in fortified,
+            )
+            for n in range(1, 17)
+        ],
+        kingdoms=[wb.kingdom(k, f"K{k}", types.get(k, ArmyType.EMPIRE), treasury=1000) for k in (1, 2, 3)],
+        armies=armies,
+        adjacency=wb.grid(4),
         turn=2,
         player_count=3,
-        provinces=provinces,
-        adjacency=grid(),
-        kingdoms=kingdoms,
-        armies={a.id: a for a in armies},
-        orders={o.army: o for o in orders},
     )
+    return TurnState(world=world, orders={o.army: o for o in orders})
 
 
-def army(id, kingdom, province, points=1500, **kw) -> ArmyS:
-    return ArmyS(id=id, kingdom=kingdom, name=f"A{id}", province=province, points=points, size=points, **kw)
+def army(id, kingdom, province, points=1500, **kw) -> ArmyState:
+    return wb.army(id, kingdom, province, points, name=f"A{id}", **kw)
 
 
 def run(s: TurnState, faces=()):
@@ -73,7 +62,7 @@ def codes(events):
 
 def test_case_O1_a_kingdom_without_orders_holds_everywhere_and_is_recorded():
     s = state([army(1, 1, 6), army(2, 1, 11)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
-    s.kingdoms[1].missed_orders = True
+    s.missed_orders = frozenset({1})
     contacts, events, _ = run(s)
     assert (s.armies[1].province, s.armies[2].province) == (6, 11)
     assert "missed-orders" in codes(events)
@@ -120,7 +109,7 @@ def test_a_move_into_a_province_a_friendly_army_keeps_is_cancelled():
 
 def test_case_O6_fortify_after_a_battle_holds_and_razed_cannot_be_fortified():
     s = state(
-        [army(1, 1, 6, fought_last_turn=True), army(2, 1, 11)],
+        [army(1, 1, 6, last_battle_turn=1), army(2, 1, 11)],  # fought last turn
         orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.FORTIFY)],
         razed=(11,),
     )
@@ -173,7 +162,7 @@ def test_case_O8_orcs_forced_march_through_forest_at_minus_one():
 
 def test_case_O8_empire_rerolls_mutiny_on_plains():
     s = state([army(1, 1, 5)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
-    s.provinces[11].terrain = "plains"
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
     _, _, dice = run(s, faces=[1, 6])
     assert s.armies[1].province == 11 and "reroll" in dice.rolls[1].purpose
 
@@ -187,7 +176,7 @@ def test_case_O8_no_forced_march_through_an_enemy_occupied_province():
 
 def test_failed_forced_march_through_a_friendly_province_co_occupies():
     s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
-    s.provinces[11].terrain = "plains"
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
     _, events, _ = run(s, faces=[2])
     assert s.armies[1].province == 6 and s.armies[1].co_occupying
     assert "co-occupying" in codes(events)
@@ -262,3 +251,20 @@ def test_a_co_occupying_army_that_moves_out_no_longer_shares():
     s = state([army(1, 1, 6, co_occupying=True), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
     _, events, dice = run(s)
     assert dice.rolls == [] and not s.armies[1].co_occupying and s.armies[1].province == 7
+
+
+def test_an_order_the_check_refuses_now_holds_and_its_event_names_the_army_once():
+    """The normalisation's event says why in words that name the army once ("A1: 16 P16 is not
+    adjacent ...", never "A1: A1: ..."), and keeps the sheet check's code in its data."""
+    s = state(
+        [army(1, 1, 1), army(2, 1, 11, created_turn=2)],
+        orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 16)), ArmyOrder(2, OrderKind.MOVE, target=12)],
+    )
+    _, events, _ = run(s)
+    illegal = {e.army: e for e in events if e.code == "order-illegal"}
+    assert illegal[1].text == "A1: 16 P16 is not adjacent to 6 P6 (Forced March). It holds."
+    assert illegal[1].data == {"problem": "forced-march-not-adjacent"}
+    assert illegal[2].text.startswith("A2 was created or upgraded this turn: newly made")
+    assert illegal[2].data == {"problem": "new-army-moves"}
+    assert all(e.text.count(f"A{army_id}") == 1 for army_id, e in illegal.items())
+    assert (s.armies[1].province, s.armies[2].province) == (1, 11)

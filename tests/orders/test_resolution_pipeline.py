@@ -4,38 +4,32 @@ determinism, and rule case C3 at resolution."""
 from kernel.dice import SeededDice
 from kingdoms.rules.tables import ArmyType
 from orders.rules.resolution.pipeline import resolve_turn
-from orders.rules.resolution.state import ArmyS, KingdomS, ProvinceS, TurnState
+from orders.rules.resolution.state import TurnState
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries, UpgradeArmy
-
-
-def grid(n=4):
-    pos = {i: ((i - 1) % n, (i - 1) // n) for i in range(1, n * n + 1)}
-    return {
-        a: frozenset(b for b in pos if b != a and abs(pos[a][0] - pos[b][0]) <= 1 and abs(pos[a][1] - pos[b][1]) <= 1)
-        for a in pos
-    }
+from tests import world_builders as wb
 
 
 def state() -> TurnState:
-    provinces = {n: ProvinceS(number=n, name=f"P{n}", terrain="plains") for n in range(1, 17)}
-    provinces[6].settlement = "town"
-    provinces[6].controller = 1
-    provinces[11].controller = 2
-    armies = {
-        1: ArmyS(id=1, kingdom=1, name="A1", province=6, points=1200, size=1200, supply_depot=False),
-        2: ArmyS(id=2, kingdom=2, name="B1", province=11, points=1500, size=1500),
-        3: ArmyS(id=3, kingdom=2, name="B2", province=16, points=1500, size=1500),
-    }
-    return TurnState(
+    provinces = [wb.province(n) for n in range(1, 17)]
+    provinces[5] = wb.province(6, settlement="town", controller=1)
+    provinces[10] = wb.province(11, controller=2)
+    world = wb.world(
+        provinces=provinces,
+        kingdoms=[
+            wb.kingdom(1, "K1", ArmyType.EMPIRE, treasury=1000, capitol=6),
+            wb.kingdom(2, "K2", ArmyType.ORCS_AND_GOBLINS, treasury=1000),
+        ],
+        armies=[
+            wb.army(1, 1, 6, 1200, name="A1", supply_depot=False),
+            wb.army(2, 2, 11, 1500, name="B1"),
+            wb.army(3, 2, 16, 1500, name="B2"),
+        ],
+        adjacency=wb.grid(4),
         turn=3,
         player_count=2,
-        provinces=provinces,
-        adjacency=grid(),
-        kingdoms={
-            1: KingdomS(1, "K1", ArmyType.EMPIRE, 1000, capitol=6),
-            2: KingdomS(2, "K2", ArmyType.ORCS_AND_GOBLINS, 1000),
-        },
-        armies=armies,
+    )
+    return TurnState(
+        world=world,
         orders={2: ArmyOrder(2, OrderKind.MOVE, target=7), 3: ArmyOrder(3, OrderKind.FORCED_MARCH, path=(12, 8))},
     )
 

@@ -1,23 +1,26 @@
 """Order sheet rules (orders/rules/sheets.py): 3. Create / Upgrade Armies, Supply Depot,
 4. Write Orders, 5. Executing Orders, Army-Specific Rules (forced march), Army Restrictions."""
 
+import re
+
 import pytest
 
 from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import ArmyState
 from orders.rules.sheets import (
     ArmyOrder,
-    ArmyState,
     BuySupplyDepot,
     CreateArmy,
     OrderKind,
-    ProvinceState,
     ReinforceGarrison,
-    SheetContext,
     SheetEntries,
+    SheetProblemCode,
     UpgradeArmy,
     sheet_check,
+    sheet_context,
 )
 from orders.rules.tables import creation_cost
+from tests import world_builders as wb
 
 ME = 1
 # A 4 x 4 grid of sections, numbered row by row:
@@ -29,39 +32,35 @@ TERRAIN = {3: "forest", 4: "mountains", 7: "marshland", 8: "desert", 11: "forest
 SETTLEMENT = {1: "city", 2: "town", 10: "town"}
 
 
-def grid() -> dict[int, frozenset[int]]:
-    pos = {n: ((n - 1) % 4, (n - 1) // 4) for n in range(1, 17)}
-    return {
-        a: frozenset(b for b in pos if b != a and abs(pos[a][0] - pos[b][0]) <= 1 and abs(pos[a][1] - pos[b][1]) <= 1)
-        for a in pos
-    }
+def own_army(*, id: int, name: str, province: int, size: int, **kw) -> ArmyState:
+    """One of the kingdom's field armies, its list at the size it was raised at."""
+    return wb.army(id, ME, province, size, name=name, **kw)
 
 
 def context(armies=(), army_type=ArmyType.EMPIRE, treasury=6000, mine=(1, 2, 5, 6), razed=(), turn=3, **kw):
-    provinces = {
-        n: ProvinceState(
-            number=n,
-            name=f"P{n}",
-            terrain=TERRAIN.get(n, "plains"),
-            settlement=SETTLEMENT.get(n, "none"),
+    provinces = [
+        wb.province(
+            n,
+            TERRAIN.get(n, "plains"),
+            SETTLEMENT.get(n, "none"),
             razed=n in razed,
             controller=ME if n in mine else (2 if n in (15, 16) else None),
         )
         for n in range(1, 17)
-    }
-    armies = armies or (ArmyState(id=10, name="1st Army", province=1, size=2000),)
-    return SheetContext(
-        kingdom=ME,
-        army_type=army_type,
-        turn=turn,
-        treasury=treasury,
-        player_count=4,
-        armies={a.id: a for a in armies},
-        army_names=frozenset(a.name for a in armies),
+    ]
+    armies = armies or (own_army(id=10, name="1st Army", province=1, size=2000),)
+    world = wb.world(
         provinces=provinces,
-        adjacency=grid(),
-        capitol=kw.get("capitol", 1),
+        kingdoms=[
+            wb.kingdom(ME, "Mine", army_type, treasury=treasury, capitol=kw.get("capitol", 1)),
+            wb.kingdom(2, "Theirs", ArmyType.DWARFS),
+        ],
+        armies=armies,
+        adjacency=wb.grid(4),
+        turn=turn,
+        player_count=4,
     )
+    return sheet_context(world, ME, army_names=frozenset(a.name for a in armies))
 
 
 def check(entries, **kw):
@@ -93,27 +92,27 @@ def test_case_C1_creation_cost_with_town_and_city_discounts(points, army_type, s
 
 
 def test_case_C1_the_sheet_charges_the_discounted_cost():
-    ctx_armies = (ArmyState(id=10, name="1st Army", province=6, size=2000),)
+    ctx_armies = (own_army(id=10, name="1st Army", province=6, size=2000),)
     result = check(SheetEntries(creations=(CreateArmy("2nd Army", 1500, 2),)), armies=ctx_armies, mine=(1, 2, 5, 6, 9))
     assert result.ok, result.errors
     assert result.costs == [("Create 2nd Army (1,500 points) in 2 P2", 1350)]
 
 
 def test_case_C2_upgrade_costs_the_difference():
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1200),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1200),)
     result = check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), armies=armies)
     assert result.ok and result.gold == 400
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1000),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1000),)
     result = check(SheetEntries(upgrades=(UpgradeArmy(10, 1500),)), armies=armies)
     assert result.ok and result.gold == 500
 
 
 def test_upgrade_only_in_a_town_or_city_you_control_and_never_above_2000():
-    armies = (ArmyState(id=10, name="1st Army", province=6, size=1200),)
+    armies = (own_army(id=10, name="1st Army", province=6, size=1200),)
     assert "upgraded in a town or city you control" in only_errors(
         check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), armies=armies)
     )
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1800),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1800),)
     assert "above the maximum army size of 2,000" in only_errors(
         check(SheetEntries(upgrades=(UpgradeArmy(10, 2100),)), armies=armies)
     )
@@ -123,7 +122,7 @@ def test_upgrade_only_in_a_town_or_city_you_control_and_never_above_2000():
 
 
 def test_case_C3_an_army_upgraded_this_turn_may_not_move_or_support():
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=1200),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=1200),)
     entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=3),), upgrades=(UpgradeArmy(10, 1600),))
     errors = only_errors(check(entries, armies=armies))
     assert "1st Army is upgraded in this sheet" in errors
@@ -135,7 +134,7 @@ def test_case_C3_an_army_upgraded_this_turn_may_not_move_or_support():
 
 
 def test_case_C3_an_army_created_this_turn_may_not_move():
-    armies = (ArmyState(id=10, name="2nd Army", province=5, size=1200, created_turn=3),)
+    armies = (own_army(id=10, name="2nd Army", province=5, size=1200, created_turn=3),)
     errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=9),)), armies=armies))
     assert "2nd Army was created or upgraded this turn" in errors
 
@@ -166,10 +165,10 @@ def test_new_armies_go_to_an_unoccupied_province_you_control_within_the_army_tab
 
 
 def test_supply_depot_200_gold_in_a_town_or_city_and_elite_defense_force_500():
-    armies = (ArmyState(id=10, name="1st Army", province=2, size=2000, supply_depot=False),)
+    armies = (own_army(id=10, name="1st Army", province=2, size=2000, supply_depot=False),)
     result = check(SheetEntries(depots=(BuySupplyDepot(10),), garrisons=(ReinforceGarrison(1),)), armies=armies)
     assert result.ok and result.gold == 700
-    armies = (ArmyState(id=10, name="1st Army", province=6, size=2000, supply_depot=False),)
+    armies = (own_army(id=10, name="1st Army", province=6, size=2000, supply_depot=False),)
     assert "bought in a town or city" in only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),)), armies=armies))
     assert "town or city you control" in only_errors(check(SheetEntries(garrisons=(ReinforceGarrison(6),))))
     assert "already has a supply depot" in only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),))))
@@ -201,7 +200,7 @@ def test_not_your_army_and_two_entries_for_one_army_are_refused():
 
 
 def test_fortify_not_razed_and_recover_only_razed():
-    armies = (ArmyState(id=10, name="1st Army", province=6, size=2000),)
+    armies = (own_army(id=10, name="1st Army", province=6, size=2000),)
     errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORTIFY),)), armies=armies, razed=(6,)))
     assert "razed provinces cannot be fortified until they are recovered (Fortify)" in errors
     assert "is not razed; Recover is for razed provinces" in only_errors(
@@ -237,7 +236,7 @@ def test_support_only_a_province_bordering_the_army():
     ],
 )
 def test_forced_march_through_the_terrain_the_army_type_may_cross(army_type, start, path, ok, message):
-    armies = (ArmyState(id=10, name="1st Army", province=start, size=2000),)
+    armies = (own_army(id=10, name="1st Army", province=start, size=2000),)
     result = check(
         SheetEntries(orders=(ArmyOrder(10, OrderKind.FORCED_MARCH, path=path),)), armies=armies, army_type=army_type
     )
@@ -255,8 +254,8 @@ def test_forced_march_names_two_provinces():
 
 def test_warnings_for_legal_but_probably_mistaken_orders():
     armies = (
-        ArmyState(id=10, name="1st Army", province=1, size=2000),
-        ArmyState(id=11, name="2nd Army", province=5, size=1500),
+        own_army(id=10, name="1st Army", province=1, size=2000),
+        own_army(id=11, name="2nd Army", province=5, size=1500),
     )
     entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=6), ArmyOrder(11, OrderKind.MOVE, target=6)))
     result = check(entries, armies=armies)
@@ -275,11 +274,60 @@ def test_a_looted_town_cannot_create_or_upgrade_armies_until_the_next_full_turn(
     the next full turn." The town 2 was looted; the city 1 was not."""
     import dataclasses
 
-    ctx = context(armies=(ArmyState(id=10, name="1st Army", province=2, size=1200),))
-    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted=True)
+    ctx = context(armies=(own_army(id=10, name="1st Army", province=2, size=1200),))
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=ctx.turn - 1)  # looted last turn
     create = sheet_check(SheetEntries(creations=(CreateArmy("2nd Army", 1000, 2),)), ctx)
     upgrade = sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx)
     assert "2 P2 was looted and cannot create armies" in only_errors(create)
     assert "1st Army: 2 P2 was looted and cannot upgrade armies" in only_errors(upgrade)
-    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted=False)
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=None)
     assert sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx).ok
+
+
+# --- Problems: a stable code, the army by id, words without its name --------------------------
+
+
+def test_every_problem_code_is_kebab_case_and_unique():
+    values = [code.value for code in SheetProblemCode]
+    assert len(set(values)) == len(values)
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", v) for v in values), values
+
+
+def test_a_problem_carries_its_code_and_army_id_and_its_text_does_not_name_the_army():
+    result = check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=3),)))
+    (problem,) = result.error_problems
+    assert (problem.code, problem.army, problem.armies) == (SheetProblemCode.NOT_ADJACENT, 10, (10,))
+    assert "1st Army" not in problem.text and problem.text.startswith("3 P3 is not adjacent to 1 P1")
+    assert problem.message(result.names) == result.errors[0] == f"1st Army: {problem.text}"
+
+
+def test_a_name_that_begins_the_sentence_is_added_once_without_a_colon():
+    two = check(SheetEntries(orders=(ArmyOrder(10), ArmyOrder(10, OrderKind.FORTIFY))))
+    (problem,) = two.error_problems
+    assert problem.code is SheetProblemCode.SEVERAL_ORDERS and problem.army == 10
+    assert two.errors == ["1st Army has 2 orders; an army receives one order a turn (4. Write Orders)."]
+    stranger = check(SheetEntries(orders=(ArmyOrder(77),)))
+    assert [(p.code, p.army) for p in stranger.error_problems] == [(SheetProblemCode.NO_SUCH_ARMY, 77)]
+    assert stranger.errors == ["Army 77 is not one of your active armies."]
+
+
+def test_sheet_level_problems_and_new_armies_have_no_army_id():
+    result = check(SheetEntries(creations=(CreateArmy("2nd Army", 2000, 5),)), treasury=1500, mine=(1, 2, 5, 6, 9))
+    assert [(p.code, p.army) for p in result.error_problems] == [(SheetProblemCode.OVER_BUDGET, None)]
+    result = check(SheetEntries(creations=(CreateArmy("2nd Army", 900, 5),)), mine=(1, 2, 5, 6, 9))
+    assert [(p.code, p.army) for p in result.error_problems] == [(SheetProblemCode.ARMY_SIZE, None)]
+    assert result.errors[0].startswith("New army '2nd Army': an army of 900 points")
+
+
+def test_warnings_carry_codes_and_the_armies_they_concern():
+    armies = (
+        own_army(id=10, name="1st Army", province=1, size=2000),
+        own_army(id=11, name="2nd Army", province=5, size=1500),
+    )
+    entries = SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=6), ArmyOrder(11, OrderKind.MOVE, target=6)))
+    result = check(entries, armies=armies)
+    assert [(p.code, p.armies) for p in result.warning_problems] == [
+        (SheetProblemCode.SAME_DESTINATION, (10, 11)),
+        (SheetProblemCode.CAPITOL_LEFT, ()),
+    ]
+    assert "1st Army" not in result.warning_problems[0].text

@@ -10,6 +10,7 @@ from django.db.models import Count, Sum
 from battles.models import Battle
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
+from kernel.event_codes import EventCode
 from kingdoms.models import TreasuryEntry
 from orders.models import Turn, TurnEvent
 from orders.rules.schedule import deadline_text
@@ -41,7 +42,14 @@ class Command(BaseCommand):
             )
         out("What changed hands:")
         for e in TurnEvent.objects.filter(
-            turn=turn, code__in=["province-claimed", "province-conquered", "looted", "sacked", "retreated"]
+            turn=turn,
+            code__in=[
+                EventCode.PROVINCE_CLAIMED,
+                EventCode.PROVINCE_CONQUERED,
+                EventCode.LOOTED,
+                EventCode.SACKED,
+                EventCode.RETREATED,
+            ],
         ):
             out(f"  {e.text}")
         out("Treasuries after the turn:")

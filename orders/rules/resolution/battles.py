@@ -8,14 +8,16 @@ and Capitols), Fortify, Defended Obstacles, The Ancient Dead: Deserts. Rule case
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
+from kingdoms.rules.world import ArmyState
 
 from ..sheets import OrderKind
-from .state import ArmyS, BattleS, Contact, SupportS, TurnState
+from .state import BattleS, Contact, SupportS, TurnState
 
 PHASE = "battles"
 
@@ -187,7 +189,7 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
     events.append(
         Event(
             PHASE,
-            "battle-scheduled",
+            EventCode.BATTLE_SCHEDULED,
             f"{attacker.name} attacks {defender_label} in {province}.{assault}",
             kingdom=attacker.kingdom,
             army=attacker.id,
@@ -199,7 +201,7 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
         events.append(
             Event(
                 PHASE,
-                "battle-scheduled",
+                EventCode.BATTLE_SCHEDULED,
                 f"{defender_label[0].upper()}{defender_label[1:]} is attacked by {attacker.name} "
                 f"({state.kingdoms[attacker.kingdom].name}) in {province}.{assault}",
                 kingdom=battle.defender_kingdom,
@@ -226,8 +228,10 @@ def _scheduled_data(
     }
 
 
-def _no_battle(events: list[Event], attacker: ArmyS, province: int, text: str) -> None:
-    events.append(Event(PHASE, "no-battle", text, kingdom=attacker.kingdom, army=attacker.id, province=province))
+def _no_battle(events: list[Event], attacker: ArmyState, province: int, text: str) -> None:
+    events.append(
+        Event(PHASE, EventCode.NO_BATTLE, text, kingdom=attacker.kingdom, army=attacker.id, province=province)
+    )
 
 
 def _is_ancient_dead(state: TurnState, kingdom: int) -> bool:
@@ -252,7 +256,7 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
     ).total
     result = GUERRILLA_WARFARE[roll]
     points_lost = larger.points * result.percent // 100
-    larger.points -= points_lost
+    state.armies[larger.id] = replace(larger, points=larger.points - points_lost)
     battle.guerrilla = {
         "army": smaller.id,
         "roll": roll,
@@ -272,7 +276,7 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
         events.append(
             Event(
                 PHASE,
-                "guerrilla",
+                EventCode.GUERRILLA,
                 text,
                 kingdom=army.kingdom,
                 army=army.id,
@@ -287,7 +291,7 @@ def _supports(
     battle: BattleS,
     fighting: set[int],
     supporting: set[int],
-    supporters: list[ArmyS],
+    supporters: list[ArmyState],
     dice: Dice,
     events: list[Event],
 ) -> None:
@@ -300,7 +304,8 @@ def _supports(
         # A garrison defending alone is the main force, not support; supporting an army it counts.
         "defender": battle.fortified_points + (battle.garrison_points if battle.defender_army is not None else 0),
     }
-    for army in supporters:
+    for supporter in supporters:
+        army = state.armies[supporter.id]  # as the battles before this one left it
         side = _side(battle, army)
         reason, why = _refusal(state, army, battle, side, fighting, supporting)
         points = 0
@@ -312,7 +317,7 @@ def _supports(
             events.append(
                 Event(
                     PHASE,
-                    "support-refused",
+                    EventCode.SUPPORT_REFUSED,
                     f"{army.name} does not support the battle in {province}: {why}.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -344,7 +349,7 @@ def _supports(
         events.append(
             Event(
                 PHASE,
-                "support",
+                EventCode.SUPPORT,
                 f"{army.name} sends a detachment of {points:,} points{cut} to the {side} in {province}; "
                 f"Support Arrival {arrival}: {label}.",
                 kingdom=army.kingdom,
@@ -355,7 +360,7 @@ def _supports(
         )
 
 
-def _side(battle: BattleS, army: ArmyS) -> str | None:
+def _side(battle: BattleS, army: ArmyState) -> str | None:
     """The side an army's support joins: its own kingdom's (allies come with the Allies rules)."""
     if army.kingdom == battle.attacker_kingdom:
         return "attacker"
@@ -364,11 +369,11 @@ def _side(battle: BattleS, army: ArmyS) -> str | None:
     return None
 
 
-def _supporters_by_province(state: TurnState) -> dict[int, list[ArmyS]]:
+def _supporters_by_province(state: TurnState) -> dict[int, list[ArmyState]]:
     """Armies ordered to support a battle (Support, or Move with support), by the province
     supported and then by id, so the 500-point cap falls the same way every time. Built once
     per phase: scanning every army for every battle grew with armies x battles."""
-    index: dict[int, list[ArmyS]] = {}
+    index: dict[int, list[ArmyState]] = {}
     for army_id in sorted(state.armies):
         order = state.orders.get(army_id)
         if order is not None and order.support is not None and order.kind in (OrderKind.SUPPORT, OrderKind.MOVE):
@@ -378,7 +383,7 @@ def _supporters_by_province(state: TurnState) -> dict[int, list[ArmyS]]:
 
 def _refusal(
     state: TurnState,
-    army: ArmyS,
+    army: ArmyState,
     battle: BattleS,
     side: str | None,
     fighting: set[int],
@@ -423,7 +428,7 @@ def _defended_obstacles(state: TurnState, battle: BattleS, dice: Dice, events: l
     events.append(
         Event(
             PHASE,
-            "defended-obstacles",
+            EventCode.DEFENDED_OBSTACLES,
             f"{defender.name} defends fortified {province}: +{FORTIFIED_POINTS} points of core troops; "
             f"Defended Obstacles {roll}: {battle.defended_obstacles} piece(s) of defenses.",
             kingdom=defender.kingdom,
@@ -476,7 +481,7 @@ def _supports_without_battle(state: TurnState, battles: list[BattleS], fighting:
         events.append(
             Event(
                 PHASE,
-                "support-no-battle",
+                EventCode.SUPPORT_NO_BATTLE,
                 f"{army.name}'s support goes unused: no battle is fought in {state.provinces[order.support]}.",
                 kingdom=army.kingdom,
                 army=army.id,

@@ -6,21 +6,18 @@ Pure Python.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyType
+from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyType, Terrain
+from kingdoms.rules.world import ArmyState, KingdomState, ProvinceState
 
 from ..sheets import ArmyOrder
 from ..tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost
-from .state import (
-    ArmyS,
-    KingdomS,
-    ProvinceS,
-    TurnState,
-)
+from .state import TurnState
 
 PHASE_TALLY_GOLD = "tally-gold"
 PHASE_MAINTAIN_ARMIES = "maintain-armies"
@@ -55,6 +52,8 @@ FORAGING_TABLE: tuple[ForagingOutcome, ...] = (
 FORAGING_DEPOT_GOLD = 400
 FORAGING_LOSS_PER_PIP = 50  # 3-4: D6 x 50 points
 FORAGING_REROLL_MODIFIER = -1  # 12 not paid for: reroll at -1 on the result
+# The events of the rows that need nothing more than their words (the others are handled one by one).
+FORAGING_EVENTS = {"no-forced-march": EventCode.FORAGING_NO_FORCED_MARCH, "plenty": EventCode.FORAGING_PLENTY}
 DEFAULT_ORDER_CHOICES = ArmyOrder(army=0)  # an army without an order takes the sheet's defaults
 
 
@@ -69,13 +68,18 @@ def foraging_outcome(result: int) -> ForagingOutcome:
 # 1. Tally Gold
 
 
-def _tax_source(province: ProvinceS) -> str | None:
+def _tax_source(province: ProvinceState) -> str | None:
     """What a province is taxed as, or None when it yields nothing (razed or desert: G3)."""
-    if province.razed or province.terrain == "desert":
+    if province.razed or province.terrain is Terrain.DESERT:
         return None
-    if province.settlement in ("city", "town"):
-        return province.settlement
+    if province.settlement.town_or_city:
+        return province.settlement.value
     return "province"  # plain provinces and ruins
+
+
+def _add_gold(state: TurnState, kingdom: int, gold: int) -> None:
+    record = state.kingdoms[kingdom]
+    state.kingdoms[kingdom] = replace(record, treasury=record.treasury + gold)
 
 
 def _describe(counts: Counter[str], table: dict[str, int]) -> str:
@@ -102,11 +106,11 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
         income = sum(TAXES[s] * n for s, n in counts.items())
         if income == 0:
             continue
-        kingdom.treasury += income
+        _add_gold(state, kingdom.id, income)
         events.append(
             Event(
                 PHASE_TALLY_GOLD,
-                "taxes",
+                EventCode.TAXES,
                 f"Taxes: {_describe(counts, TAXES)}.",
                 kingdom=kingdom.id,
                 gold=income,
@@ -116,11 +120,11 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
         )
         if kingdom.army_type is ArmyType.EMPIRE:
             levy = sum(IMPERIAL_TAXATION[s] * n for s, n in counts.items())
-            kingdom.treasury -= levy
+            _add_gold(state, kingdom.id, -levy)
             events.append(
                 Event(
                     PHASE_TALLY_GOLD,
-                    "imperial-taxation",
+                    EventCode.IMPERIAL_TAXATION,
                     f"Imperial Taxation: {_describe(counts, IMPERIAL_TAXATION)}, {levy:,} gold to the "
                     "Imperial Government.",
                     kingdom=kingdom.id,
@@ -135,12 +139,12 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
 # 2. Maintain Armies
 
 
-def _disband(army: ArmyS, why: str, phase: str, events: list[Event]) -> None:
-    army.disbanded = True
+def _disband(state: TurnState, army: ArmyState, why: str, phase: str, events: list[Event]) -> None:
+    state.armies[army.id] = replace(army, disbanded=True)
     events.append(
         Event(
             phase,
-            "army-disbanded",
+            EventCode.ARMY_DISBANDED,
             f"{army.name} is disbanded ({why}); the magic items it carried are destroyed (Army Restrictions).",
             kingdom=army.kingdom,
             army=army.id,
@@ -159,7 +163,7 @@ def maintain_armies(state: TurnState, dice: Dice, events: list[Event]) -> None:
         forage_army(state, army, dice, events)
 
 
-def forage_army(state: TurnState, army: ArmyS, dice: Dice, events: list[Event]) -> None:
+def forage_army(state: TurnState, army: ArmyState, dice: Dice, events: list[Event]) -> None:
     """One army's roll on the Foraging Table (2D6) and its outcome."""
     order = state.orders.get(army.id, DEFAULT_ORDER_CHOICES)
     kingdom = state.kingdoms[army.kingdom]
@@ -167,12 +171,13 @@ def forage_army(state: TurnState, army: ArmyS, dice: Dice, events: list[Event]) 
     outcome = foraging_outcome(roll)
     if outcome.code == "depot":
         if order.pay_for_depot and kingdom.treasury >= FORAGING_DEPOT_GOLD:
-            kingdom.treasury -= FORAGING_DEPOT_GOLD
-            army.supply_depot = True
+            _add_gold(state, kingdom.id, -FORAGING_DEPOT_GOLD)
+            army = replace(army, supply_depot=True)
+            state.armies[army.id] = army
             events.append(
                 _foraging_event(
                     army,
-                    "foraging-depot",
+                    EventCode.FORAGING_DEPOT,
                     roll,
                     "a new Supply Depot is pressed into service for 400 gold",
                     gold=-FORAGING_DEPOT_GOLD,
@@ -183,7 +188,10 @@ def forage_army(state: TurnState, army: ArmyS, dice: Dice, events: list[Event]) 
         why = "the kingdom chose not to pay" if not order.pay_for_depot else "the treasury cannot pay"
         events.append(
             _foraging_event(
-                army, "foraging-depot-unpaid", roll, f"a Supply Depot for 400 gold, but {why}: it rolls again at -1"
+                army,
+                EventCode.FORAGING_DEPOT_UNPAID,
+                roll,
+                f"a Supply Depot for 400 gold, but {why}: it rolls again at -1",
             )
         )
         reroll = dice.roll(
@@ -194,11 +202,11 @@ def forage_army(state: TurnState, army: ArmyS, dice: Dice, events: list[Event]) 
         ).total
         roll = reroll + FORAGING_REROLL_MODIFIER  # at most 11: a reroll never reaches the 12 again
         outcome = foraging_outcome(roll)
-    _apply_foraging(army, order, roll, outcome, dice, events)
+    _apply_foraging(state, army, order, roll, outcome, dice, events)
 
 
 def _foraging_event(
-    army: ArmyS, code: str, roll: int, what: str, *, gold: int = 0, ledger_reason: str = "", **data: object
+    army: ArmyState, code: EventCode, roll: int, what: str, *, gold: int = 0, ledger_reason: str = "", **data: object
 ) -> Event:
     return Event(
         PHASE_MAINTAIN_ARMIES,
@@ -214,22 +222,29 @@ def _foraging_event(
 
 
 def _apply_foraging(
-    army: ArmyS, order: ArmyOrder, roll: int, outcome: ForagingOutcome, dice: Dice, events: list[Event]
+    state: TurnState,
+    army: ArmyState,
+    order: ArmyOrder,
+    roll: int,
+    outcome: ForagingOutcome,
+    dice: Dice,
+    events: list[Event],
 ) -> None:
     if outcome.code == "disaster":
         if order.disaster_choice == "disband":
-            events.append(_foraging_event(army, "foraging-disaster", roll, f"{outcome.text}", choice="disband"))
-            _disband(army, "its banner chose disbanding over a foraging Disaster", PHASE_MAINTAIN_ARMIES, events)
+            events.append(_foraging_event(army, EventCode.FORAGING_DISASTER, roll, f"{outcome.text}", choice="disband"))
+            _disband(state, army, "its banner chose disbanding over a foraging Disaster", PHASE_MAINTAIN_ARMIES, events)
             return
         # 50% casualties by models, not points: the player removes half the models; half the points
         # stand for them until the list is corrected. The Rank and File Recovery of these casualties
         # is rolled with the aftermath, so the Army Restrictions check waits for it too.
         lost = army.points // 2
-        army.points -= lost
+        army = replace(army, points=army.points - lost)
+        state.armies[army.id] = army
         events.append(
             _foraging_event(
                 army,
-                "foraging-disaster",
+                EventCode.FORAGING_DISASTER,
                 roll,
                 f"{outcome.text}; the army takes 50% casualties: remove half its models (about {lost:,} points), "
                 "who roll on the Rank and File Recovery table in the aftermath",
@@ -245,12 +260,12 @@ def _apply_foraging(
             "D6", purpose=f"{army.name}: foraging losses (D6 x 50 points)", kingdoms=[army.kingdom], armies=[army.id]
         ).total
         lost = min(d6 * FORAGING_LOSS_PER_PIP, army.points)
-        army.points -= lost
-        army.no_forced_march = True
+        army = replace(army, points=army.points - lost, no_forced_march=True)
+        state.armies[army.id] = army
         events.append(
             _foraging_event(
                 army,
-                "foraging-losses",
+                EventCode.FORAGING_LOSSES,
                 roll,
                 f"it meets its needs but loses {d6} x 50 = {lost:,} points of troops and may not Forced March "
                 "this turn",
@@ -259,25 +274,26 @@ def _apply_foraging(
             )
         )
         if army.points <= ARMY_DISBANDED_AT_OR_BELOW:
-            _disband(army, f"reduced to {army.points:,} points by foraging", PHASE_MAINTAIN_ARMIES, events)
+            _disband(state, army, f"reduced to {army.points:,} points by foraging", PHASE_MAINTAIN_ARMIES, events)
         return
     if outcome.code == "no-forced-march":
-        army.no_forced_march = True
-    events.append(_foraging_event(army, f"foraging-{outcome.code}", roll, outcome.text))
+        state.armies[army.id] = replace(army, no_forced_march=True)
+    events.append(_foraging_event(army, FORAGING_EVENTS[outcome.code], roll, outcome.text))
 
 
 # ---------------------------------------------------------------------------------------------
 # 3. Create / Upgrade Armies
 
 
-def _spend(kingdom: KingdomS, cost: int, what: str, event: Event, events: list[Event]) -> bool:
+def _spend(state: TurnState, kingdom: KingdomState, cost: int, what: str, event: Event, events: list[Event]) -> bool:
     """Pay `cost` and record `event`, or record that `what` can no longer be afforded. The sheet was
     checked against the treasury when submitted; foraging may have spent gold since."""
+    kingdom = state.kingdoms[kingdom.id]  # its treasury as the earlier entries left it
     if kingdom.treasury - cost < 0:
         events.append(
             Event(
                 PHASE_CREATE_UPGRADE,
-                "not-afforded",
+                EventCode.NOT_AFFORDED,
                 f"{what} is not bought: it costs {cost:,} gold and the treasury holds only {kingdom.treasury:,} "
                 "(Treasury).",
                 kingdom=kingdom.id,
@@ -287,14 +303,14 @@ def _spend(kingdom: KingdomS, cost: int, what: str, event: Event, events: list[E
             )
         )
         return False
-    kingdom.treasury -= cost
+    _add_gold(state, kingdom.id, -cost)
     events.append(event)
     return True
 
 
 def _unavailable(
-    kingdom: KingdomS,
-    code: str,
+    kingdom: KingdomState,
+    code: EventCode,
     text: str,
     events: list[Event],
     *,
@@ -325,7 +341,7 @@ def create_and_upgrade_armies(state: TurnState, events: list[Event]) -> None:
 
 
 def _create(
-    state: TurnState, kingdom: KingdomS, name: str, points: int, number: int, army_id: int, events: list[Event]
+    state: TurnState, kingdom: KingdomState, name: str, points: int, number: int, army_id: int, events: list[Event]
 ) -> bool:
     province = state.provinces.get(number)
     if province is None or province.controller != kingdom.id or state.armies_in(number):
@@ -333,7 +349,7 @@ def _create(
         why = "is no longer yours" if province is None or province.controller != kingdom.id else "is now occupied"
         _unavailable(
             kingdom,
-            "settlement-unavailable",
+            EventCode.SETTLEMENT_UNAVAILABLE,
             f"{name} cannot be raised: {where} {why}; new armies are placed in an unoccupied province you control "
             "(3. Create / Upgrade Armies).",
             events,
@@ -343,7 +359,7 @@ def _create(
     cost = creation_cost(points, kingdom.army_type, province.settlement)
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "army-created",
+        EventCode.ARMY_CREATED,
         f"{name} is raised in {province} at {points:,} points for {cost:,} gold.",
         kingdom=kingdom.id,
         army=army_id,
@@ -352,9 +368,9 @@ def _create(
         ledger_reason=LedgerReason.ARMY_CREATED,
         data={"points": points},
     )
-    if not _spend(kingdom, cost, f"Raising {name} ({points:,} points) in {province}", event, events):
+    if not _spend(state, kingdom, cost, f"Raising {name} ({points:,} points) in {province}", event, events):
         return False
-    state.armies[army_id] = ArmyS(
+    state.armies[army_id] = ArmyState(
         id=army_id,
         kingdom=kingdom.id,
         name=name,
@@ -367,18 +383,20 @@ def _create(
     return True
 
 
-def _active_army(state: TurnState, kingdom: KingdomS, army_id: int, what: str, events: list[Event]) -> ArmyS | None:
+def _active_army(
+    state: TurnState, kingdom: KingdomState, army_id: int, what: str, events: list[Event]
+) -> ArmyState | None:
     army = state.armies.get(army_id)
     if army is None or army.kingdom != kingdom.id or army.disbanded:
         name = army.name if army else f"Army {army_id}"
         _unavailable(
-            kingdom, "army-unavailable", f"{name} is no longer an active army: no {what}.", events, army=army_id
+            kingdom, EventCode.ARMY_UNAVAILABLE, f"{name} is no longer an active army: no {what}.", events, army=army_id
         )
         return None
     return army
 
 
-def _upgrade(state: TurnState, kingdom: KingdomS, army_id: int, new_size: int, events: list[Event]) -> None:
+def _upgrade(state: TurnState, kingdom: KingdomState, army_id: int, new_size: int, events: list[Event]) -> None:
     army = _active_army(state, kingdom, army_id, "upgrade", events)
     if army is None:
         return
@@ -389,7 +407,7 @@ def _upgrade(state: TurnState, kingdom: KingdomS, army_id: int, new_size: int, e
         text += "; adding 500 points or more, it loses all its experience points and veteran status"
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "army-upgraded",
+        EventCode.ARMY_UPGRADED,
         text + ".",
         kingdom=kingdom.id,
         army=army.id,
@@ -398,17 +416,19 @@ def _upgrade(state: TurnState, kingdom: KingdomS, army_id: int, new_size: int, e
         ledger_reason=LedgerReason.ARMY_UPGRADED,
         data={"from": army.size, "to": new_size, "experience_lost": army.experience if loses_experience else 0},
     )
-    if not _spend(kingdom, added, f"The upgrade of {army.name} to {new_size:,} points", event, events):
+    if not _spend(state, kingdom, added, f"The upgrade of {army.name} to {new_size:,} points", event, events):
         return
-    army.size = new_size
-    army.points = new_size  # "recreate it at a higher point value": refilled until the list is entered
-    army.upgraded_turn = state.turn
-    if loses_experience:
-        army.experience = 0
-        army.veteran_status_lost = True
+    state.armies[army.id] = replace(
+        army,
+        size=new_size,
+        points=new_size,  # "recreate it at a higher point value": refilled until the list is entered
+        upgraded_turn=state.turn,
+        experience=0 if loses_experience else army.experience,
+        veteran_status_lost=army.veteran_status_lost or loses_experience,
+    )
 
 
-def _buy_depot(state: TurnState, kingdom: KingdomS, army_id: int, events: list[Event]) -> None:
+def _buy_depot(state: TurnState, kingdom: KingdomState, army_id: int, events: list[Event]) -> None:
     army = _active_army(state, kingdom, army_id, "supply depot", events)
     if army is None:
         return
@@ -416,7 +436,7 @@ def _buy_depot(state: TurnState, kingdom: KingdomS, army_id: int, events: list[E
         # A 12 on the Foraging Table already gave it one: an army keeps one depot at a time.
         _unavailable(
             kingdom,
-            "supply-depot-held",
+            EventCode.SUPPLY_DEPOT_HELD,
             f"{army.name} already has a supply depot: the replacement is not bought.",
             events,
             army=army.id,
@@ -424,7 +444,7 @@ def _buy_depot(state: TurnState, kingdom: KingdomS, army_id: int, events: list[E
         return
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "supply-depot",
+        EventCode.SUPPLY_DEPOT,
         f"{army.name} buys a replacement supply depot for {SUPPLY_DEPOT_GOLD:,} gold.",
         kingdom=kingdom.id,
         army=army.id,
@@ -432,11 +452,11 @@ def _buy_depot(state: TurnState, kingdom: KingdomS, army_id: int, events: list[E
         gold=-SUPPLY_DEPOT_GOLD,
         ledger_reason=LedgerReason.SUPPLY_DEPOT,
     )
-    if _spend(kingdom, SUPPLY_DEPOT_GOLD, f"A supply depot for {army.name}", event, events):
-        army.supply_depot = True
+    if _spend(state, kingdom, SUPPLY_DEPOT_GOLD, f"A supply depot for {army.name}", event, events):
+        state.armies[army.id] = replace(army, supply_depot=True)
 
 
-def _reinforce_garrison(state: TurnState, kingdom: KingdomS, number: int, events: list[Event]) -> None:
+def _reinforce_garrison(state: TurnState, kingdom: KingdomState, number: int, events: list[Event]) -> None:
     province = state.provinces.get(number)
     if (
         province is None
@@ -447,7 +467,7 @@ def _reinforce_garrison(state: TurnState, kingdom: KingdomS, number: int, events
         where = str(province) if province else f"province {number}"
         _unavailable(
             kingdom,
-            "settlement-unavailable",
+            EventCode.SETTLEMENT_UNAVAILABLE,
             f"{where} cannot take an Elite Defense Force: it is not a town or city of yours without one.",
             events,
             province=number,
@@ -455,12 +475,12 @@ def _reinforce_garrison(state: TurnState, kingdom: KingdomS, number: int, events
         return
     event = Event(
         PHASE_CREATE_UPGRADE,
-        "elite-defense-force",
+        EventCode.ELITE_DEFENSE_FORCE,
         f"The garrison of {province} is reinforced by an Elite Defense Force for {ELITE_DEFENSE_FORCE_GOLD:,} gold.",
         kingdom=kingdom.id,
         province=number,
         gold=-ELITE_DEFENSE_FORCE_GOLD,
         ledger_reason=LedgerReason.ELITE_DEFENSE_FORCE,
     )
-    if _spend(kingdom, ELITE_DEFENSE_FORCE_GOLD, f"An Elite Defense Force for {province}", event, events):
-        province.elite_defense = True
+    if _spend(state, kingdom, ELITE_DEFENSE_FORCE_GOLD, f"An Elite Defense Force for {province}", event, events):
+        state.provinces[number] = replace(province, elite_defense=True)

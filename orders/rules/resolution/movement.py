@@ -6,22 +6,24 @@ Forced March and Multiple Moves into Battle. Pure Python.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from kernel.dice import Dice
+from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
+from kingdoms.rules.world import ArmyState
 
 from ..sheets import (
     MOVING_ORDERS,
     ArmyOrder,
-    ArmyState,
     OrderKind,
-    ProvinceState,
     SheetContext,
     SheetEntries,
     sheet_check,
+    sheet_context,
 )
-from .state import ArmyS, Contact, TurnState
+from .state import Contact, TurnState
 
 PHASE = "orders"
 RAZE_MOVE_NEEDS = 3  # Raze: after razing, a D6 of 3+ lets the army move
@@ -39,65 +41,41 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
     """Every army ends with exactly one legal order: armies of kingdoms that missed their orders
     hold (O1); an order the sheet check refuses now (the state changed since it was written) holds."""
     for kingdom in state.kingdoms.values():
-        if kingdom.missed_orders and not kingdom.ancient_dead:
+        if kingdom.id in state.missed_orders and not kingdom.ancient_dead:
             events.append(
-                Event(PHASE, "missed-orders", f"{kingdom.name} sent no orders: every army holds.", kingdom=kingdom.id)
+                Event(
+                    PHASE,
+                    EventCode.MISSED_ORDERS,
+                    f"{kingdom.name} sent no orders: every army holds.",
+                    kingdom=kingdom.id,
+                )
             )
-    # The public map once, shared by every army's check.
-    provinces = {
-        p.number: ProvinceState(
-            number=p.number,
-            name=p.name,
-            terrain=p.terrain,
-            settlement=p.settlement,
-            razed=p.razed,
-            fortified=p.fortified,
-            controller=p.controller,
-        )
-        for p in state.provinces.values()
-    }
+    # The sheet check's view of each kingdom, derived once from the state as phases 1-3 left it:
+    # the check refuses what the kingdom's armies can no longer do.
+    contexts: dict[int, SheetContext] = {}
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         order = state.orders.get(army.id)
-        kingdom = state.kingdoms[army.kingdom]
-        if order is None or kingdom.missed_orders:
+        if order is None or army.kingdom in state.missed_orders:
             state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD)
             continue
-        errors = sheet_check(SheetEntries(orders=(order,)), _context(state, army, provinces)).errors
-        if errors:
+        if army.kingdom not in contexts:
+            contexts[army.kingdom] = sheet_context(state.world, army.kingdom)
+        check = sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom])
+        if check.error_problems:
             state.orders[army.id] = ArmyOrder(
                 army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot
             )
+            problem = check.error_problems[0]
             events.append(
-                Event(PHASE, "order-illegal", f"{army.name}: {errors[0]} It holds.", kingdom=army.kingdom, army=army.id)
+                Event(
+                    PHASE,
+                    EventCode.ORDER_ILLEGAL,
+                    f"{problem.message(check.names)} It holds.",  # the message names the army once
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    data={"problem": problem.code.value},
+                )
             )
-
-
-def _context(state: TurnState, army: ArmyS, provinces: dict[int, ProvinceState]) -> SheetContext:
-    """The sheet check's view of one army's order (its kingdom's gold and army count are not at
-    stake here: the kingdom's entries were checked when the sheet was submitted)."""
-    kingdom = state.kingdoms[army.kingdom]
-    return SheetContext(
-        kingdom=kingdom.id,
-        army_type=kingdom.army_type,
-        turn=state.turn,
-        treasury=kingdom.treasury,
-        player_count=state.player_count,
-        armies={
-            army.id: ArmyState(
-                id=army.id,
-                name=army.name,
-                province=army.province,
-                size=army.size,
-                supply_depot=army.supply_depot,
-                created_turn=army.created_turn,
-                upgraded_turn=army.upgraded_turn,
-            )
-        },
-        army_names=frozenset(),
-        provinces=provinces,
-        adjacency=state.adjacency,
-        capitol=kingdom.capitol,
-    )
 
 
 def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Contact]:
@@ -107,19 +85,19 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     sharing = {a.id for a in state.armies.values() if a.co_occupying}  # from a failed forced march last turn
     for army_id in sharing:
         # Its moves this turn follow the usual rules; if it stays, the follow-up marks it again.
-        state.armies[army_id].co_occupying = False
+        state.armies[army_id] = replace(state.armies[army_id], co_occupying=False)
     _raze(state, dice, events)
     destinations = _intended_moves(state, dice, events, start)
     _dont_pass_in_the_night(state, dice, events, destinations, start)
     _occupied_province(state, dice, events, destinations, start)
     _multiple_moves_into_battle(state, dice, events, destinations, start)
     for army_id, (province, passed) in sorted(destinations.items()):
-        army = state.armies[army_id]
-        army.province = province
+        army = replace(state.armies[army_id], province=province)
+        state.armies[army_id] = army
         events.append(
             Event(
                 PHASE,
-                "moved",
+                EventCode.MOVED,
                 f"{army.name} moves {'through ' + ', '.join(map(_name(state), passed)) + ' to ' if passed else 'into '}"
                 f"{state.provinces[province]}.",
                 kingdom=army.kingdom,
@@ -145,13 +123,13 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
         order = state.orders[army.id]
         if order.kind not in (OrderKind.RAZE_HOLD, OrderKind.RAZE_MOVE):
             continue
-        province = state.provinces[army.province]
-        province.razed = True
-        province.fortified = False  # fortification bonuses are lost with the land
+        # Fortification bonuses are lost with the land.
+        province = replace(state.provinces[army.province], razed=True, fortified=False)
+        state.provinces[province.number] = province
         events.append(
             Event(
                 PHASE,
-                "razed",
+                EventCode.RAZED,
                 f"{army.name} razes {province}.",
                 kingdom=army.kingdom,
                 army=army.id,
@@ -165,7 +143,7 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
                 events.append(
                     Event(
                         PHASE,
-                        "raze-too-long",
+                        EventCode.RAZE_TOO_LONG,
                         f"{army.name} rolls {roll}: razing took too long, it stays.",
                         kingdom=army.kingdom,
                         army=army.id,
@@ -191,7 +169,7 @@ def _intended_moves(
 
 
 def _forced_march(
-    state: TurnState, dice: Dice, events: list[Event], army: ArmyS, order: ArmyOrder, start: dict[int, int]
+    state: TurnState, dice: Dice, events: list[Event], army: ArmyState, order: ArmyOrder, start: dict[int, int]
 ) -> tuple[int, list[int]] | None:
     first, second = order.path
     kingdom = state.kingdoms[army.kingdom]
@@ -199,7 +177,7 @@ def _forced_march(
         events.append(
             Event(
                 PHASE,
-                "forced-march-forbidden",
+                EventCode.FORCED_MARCH_FORBIDDEN,
                 f"{army.name} may not Forced March this turn (Foraging Table): it moves one province, into "
                 f"{state.provinces[first]}.",
                 kingdom=army.kingdom,
@@ -215,7 +193,7 @@ def _forced_march(
         events.append(
             Event(
                 PHASE,
-                "forced-march-blocked",
+                EventCode.FORCED_MARCH_BLOCKED,
                 f"{army.name} cannot Forced March through {state.provinces[first]}, occupied by an enemy army: "
                 "it stops there.",
                 kingdom=army.kingdom,
@@ -238,7 +216,13 @@ def _forced_march(
         result = FORCED_MARCH_TABLE[roll]
     if result == "mutiny":
         events.append(
-            Event(PHASE, "forced-march-mutiny", f"{army.name}: Mutiny! It holds.", kingdom=army.kingdom, army=army.id)
+            Event(
+                PHASE,
+                EventCode.FORCED_MARCH_MUTINY,
+                f"{army.name}: Mutiny! It holds.",
+                kingdom=army.kingdom,
+                army=army.id,
+            )
         )
         return None
     if result == "fatigue":
@@ -248,18 +232,18 @@ def _forced_march(
         events.append(
             Event(
                 PHASE,
-                "forced-march-fatigue",
+                EventCode.FORCED_MARCH_FATIGUE,
                 f"{army.name}: Fatigue, it moves one province only.",
                 kingdom=army.kingdom,
                 army=army.id,
             )
         )
         if friendly:
-            army.co_occupying = True
+            state.armies[army.id] = replace(army, co_occupying=True)
             events.append(
                 Event(
                     PHASE,
-                    "co-occupying",
+                    EventCode.CO_OCCUPYING,
                     f"{army.name} shares {state.provinces[first]} with {friendly[0].name}: it does not count as "
                     "being there and must move out next turn.",
                     kingdom=army.kingdom,
@@ -269,13 +253,24 @@ def _forced_march(
             )
         return first, []
     events.append(
-        Event(PHASE, "forced-march", f"{army.name} completes its Forced March.", kingdom=army.kingdom, army=army.id)
+        Event(
+            PHASE,
+            EventCode.FORCED_MARCH,
+            f"{army.name} completes its Forced March.",
+            kingdom=army.kingdom,
+            army=army.id,
+        )
     )
     return second, [first]
 
 
 def _cancel(
-    state: TurnState, events: list[Event], moves: dict[int, tuple[int, list[int]]], army_id: int, code: str, text: str
+    state: TurnState,
+    events: list[Event],
+    moves: dict[int, tuple[int, list[int]]],
+    army_id: int,
+    code: EventCode,
+    text: str,
 ) -> None:
     moves.pop(army_id, None)
     army = state.armies[army_id]
@@ -308,7 +303,7 @@ def _dont_pass_in_the_night(state, dice, events, moves, start) -> None:  # type:
                 events,
                 moves,
                 loser.id,
-                "passed-in-the-night",
+                EventCode.PASSED_IN_THE_NIGHT,
                 f"Don't pass in the night: {winner.name} ({max(ra, rb)}) beats {loser.name} "
                 f"({min(ra, rb)}); {loser.name} stays in {state.provinces[start[loser.id]]}.",
             )
@@ -327,7 +322,7 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                 continue  # a fatigued forced march may share a friendly province
             by_target[(state.armies[army_id].kingdom, target)].append(army_id)
         # Who stays where, as this pass begins; a move cancelled below makes another pass.
-        stays: dict[tuple[int, int], list[ArmyS]] = defaultdict(list)
+        stays: dict[tuple[int, int], list[ArmyState]] = defaultdict(list)
         for a in sorted(state.armies.values(), key=lambda a: a.id):
             if a.id not in moves and not a.disbanded:
                 stays[(a.kingdom, start[a.id])].append(a)
@@ -340,7 +335,7 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                         events,
                         moves,
                         army_id,
-                        "occupied-province",
+                        EventCode.OCCUPIED_PROVINCE,
                         f"{state.armies[army_id].name} cannot enter {state.provinces[target]}: "
                         f"{staying[0].name} holds it (Occupied Province). It holds.",
                     )
@@ -355,14 +350,14 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                             events,
                             moves,
                             army_id,
-                            "occupied-province",
+                            EventCode.OCCUPIED_PROVINCE,
                             f"Occupied Province: {state.armies[best].name} ({rolls[best]}) moves into "
                             f"{state.provinces[target]}; {state.armies[army_id].name} ({rolls[army_id]}) holds.",
                         )
                 changed = True
 
 
-def _roll_off(dice: Dice, armies: list[ArmyS], purpose: str) -> dict[int, int]:
+def _roll_off(dice: Dice, armies: list[ArmyState], purpose: str) -> dict[int, int]:
     """A D6 each; ties among the highest roll again (only the tied ones)."""
     rolls = {a.id: dice.d6(purpose=f"{a.name}: {purpose}", kingdoms=[a.kingdom], armies=[a.id]) for a in armies}
     while True:
@@ -398,7 +393,7 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
                 events,
                 moves,
                 army.id,
-                "multiple-moves",
+                EventCode.MULTIPLE_MOVES,
                 f"Multiple moves into {state.provinces[target]}: {army.name} rolls {rolls[army.id]}, "
                 "lower than the others, and holds.",
             )
@@ -409,7 +404,7 @@ def _contacts_and_claims(
     state: TurnState, events: list[Event], start: dict[int, int], moved: set[int]
 ) -> list[Contact]:
     contacts: list[Contact] = []
-    present: dict[int, list[ArmyS]] = defaultdict(list)
+    present: dict[int, list[ArmyState]] = defaultdict(list)
     for a in state.armies.values():
         if not a.disbanded and not a.co_occupying:
             present[a.province].append(a)
@@ -436,12 +431,12 @@ def _contacts_and_claims(
             if defended:
                 contacts.append(Contact(province=number, attacker=army.id))
             elif army.points >= ARMY_MIN_POINTS:
-                province.controller = army.kingdom
-                province.fortified = False  # fortification is lost when control changes
+                province = province.taken_by(army.kingdom)
+                state.provinces[number] = province
                 events.append(
                     Event(
                         PHASE,
-                        "province-claimed",
+                        EventCode.PROVINCE_CLAIMED,
                         f"{army.name} claims {province}.",
                         kingdom=army.kingdom,
                         army=army.id,
@@ -453,7 +448,7 @@ def _contacts_and_claims(
                     events.append(
                         Event(
                             PHASE,
-                            "province-lost",
+                            EventCode.PROVINCE_LOST,
                             f"{province} is taken by {state.kingdoms[army.kingdom].name}.",
                             kingdom=owner,
                             province=number,
@@ -463,7 +458,7 @@ def _contacts_and_claims(
                 events.append(
                     Event(
                         PHASE,
-                        "too-small-to-claim",
+                        EventCode.TOO_SMALL_TO_CLAIM,
                         f"{army.name} has {army.points} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
                         f"{province} (Army Restrictions).",
                         kingdom=army.kingdom,
@@ -487,11 +482,12 @@ def _co_occupation_follow_up(
             continue
         if army.province != start[army_id]:
             continue
-        army.co_occupying = True
+        army = replace(army, co_occupying=True)
+        state.armies[army_id] = army
         events.append(
             Event(
                 PHASE,
-                "co-occupying-stayed",
+                EventCode.CO_OCCUPYING_STAYED,
                 f"{army.name} did not move out of {state.provinces[army.province]}, which cannot support two armies: "
                 "it forages as if it had lost its supply depot (Forced March).",
                 kingdom=army.kingdom,
@@ -507,11 +503,12 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
         if state.orders[army.id].kind is not OrderKind.FORTIFY:
             continue
         province = state.provinces[army.province]
-        if army.fought_last_turn or army.id in fighting:
+        fought_last_turn = army.last_battle_turn is not None and army.last_battle_turn == state.turn - 1
+        if fought_last_turn or army.id in fighting:
             events.append(
                 Event(
                     PHASE,
-                    "fortify-after-battle",
+                    EventCode.FORTIFY_AFTER_BATTLE,
                     f"{army.name} was in a battle and cannot fortify: it holds (Fortify).",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -522,7 +519,7 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
             events.append(
                 Event(
                     PHASE,
-                    "fortify-razed",
+                    EventCode.FORTIFY_RAZED,
                     f"{province} is razed and cannot be fortified: {army.name} holds.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -530,11 +527,11 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
                 )
             )
         else:
-            province.fortified = True
+            state.provinces[province.number] = replace(province, fortified=True)
             events.append(
                 Event(
                     PHASE,
-                    "fortified",
+                    EventCode.FORTIFIED,
                     f"{army.name} fortifies {province}.",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -546,14 +543,14 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
 def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[int]) -> None:
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         if state.orders[army.id].kind is not OrderKind.RECOVER:
-            army.recover_streak = 0
+            state.armies[army.id] = replace(army, recover_streak=0)
             continue
         province = state.provinces[army.province]
         if army.id in fighting:
             events.append(
                 Event(
                     PHASE,
-                    "recover-in-battle",
+                    EventCode.RECOVER_IN_BATTLE,
                     f"{army.name} is brought to battle and cannot recover {province} (Recover).",
                     kingdom=army.kingdom,
                     army=army.id,
@@ -572,21 +569,21 @@ def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[in
             events.append(
                 Event(
                     PHASE,
-                    "recovered",
+                    EventCode.RECOVERED,
                     f"{army.name} rolls {roll}+{army.recover_streak}: {province} is recovered.",
                     kingdom=army.kingdom,
                     army=army.id,
                     province=province.number,
                 )
             )
-            province.razed = False
-            army.recover_streak = 0
+            state.provinces[province.number] = replace(province, razed=False)
+            state.armies[army.id] = replace(army, recover_streak=0)
         else:
-            army.recover_streak += 1
+            state.armies[army.id] = replace(army, recover_streak=army.recover_streak + 1)
             events.append(
                 Event(
                     PHASE,
-                    "recover-failed",
+                    EventCode.RECOVER_FAILED,
                     f"{army.name} rolls {roll}: {province} is not recovered yet.",
                     kingdom=army.kingdom,
                     army=army.id,

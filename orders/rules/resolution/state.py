@@ -2,95 +2,66 @@
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import ArmyState, KingdomState, ProvinceState, World
 
 from ..sheets import ArmyOrder, SheetEntries
 
 
 @dataclass
-class ProvinceS:
-    number: int
-    name: str
-    terrain: str
-    settlement: str = "none"  # none, town, city, ruins
-    razed: bool = False
-    fortified: bool = False
-    controller: int | None = None  # kingdom id
-    pyramid: bool = False
-    elite_defense: bool = False  # its garrison has an Elite Defense Force (+500 points)
-
-    def __str__(self) -> str:
-        return f"{self.number} {self.name}"
-
-
-@dataclass
-class KingdomS:
-    id: int
-    name: str
-    army_type: ArmyType
-    treasury: int
-    capitol: int | None = None  # province number
-    missed_orders: bool = False  # filed no sheet by the deadline (rule case O1)
-
-    @property
-    def ancient_dead(self) -> bool:
-        return self.army_type is ArmyType.ANCIENT_DEAD
-
-
-@dataclass
-class ArmyS:
-    id: int  # database id; armies created this turn get negative ids until written
-    kingdom: int
-    name: str
-    province: int  # province number
-    points: int  # the army's list points (what it fields)
-    size: int  # the points it was raised or upgraded at
-    supply_depot: bool = True
-    experience: int = 0
-    created_turn: int = 0
-    upgraded_turn: int | None = None
-    fought_last_turn: bool = False
-    recover_streak: int = 0  # consecutive earlier turns spent recovering this province
-    no_forced_march: bool = False  # set by the foraging table this turn
-    co_occupying: bool = False  # a failed forced march left it in a friendly army's province
-    disbanded: bool = False
-    veteran_status_lost: bool = False  # upgraded by 500 points or more this turn
-
-
-@dataclass
 class TurnState:
-    turn: int
-    player_count: int
-    provinces: dict[int, ProvinceS]
-    adjacency: dict[int, frozenset[int]]
-    kingdoms: dict[int, KingdomS]
-    armies: dict[int, ArmyS]  # active field armies
+    """The world as the turn's orders find it, with the turn's own: each army's order and each
+    kingdom's submitted sheet. The phases read the world's parts as `state.armies`, `state.provinces`...;
+    they replace its frozen records in a working copy, never change them."""
+
+    world: World
     orders: dict[int, ArmyOrder] = field(default_factory=dict)  # army id -> its (normalised) order
     sheets: dict[int, SheetEntries] = field(default_factory=dict)  # kingdom id -> its submitted sheet
+    missed_orders: frozenset[int] = frozenset()  # kingdoms that filed no sheet by the deadline (rule case O1)
+
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def player_count(self) -> int:
+        return self.world.player_count
+
+    @property
+    def provinces(self) -> dict[int, ProvinceState]:
+        return self.world.provinces
+
+    @property
+    def adjacency(self) -> Mapping[int, frozenset[int]]:
+        return self.world.adjacency
+
+    @property
+    def kingdoms(self) -> dict[int, KingdomState]:
+        return self.world.kingdoms
+
+    @property
+    def armies(self) -> dict[int, ArmyState]:
+        """The active field armies (the Elite Defense Forces are the provinces' `elite_defense`)."""
+        return self.world.armies
 
     def adjacent(self, a: int, b: int) -> bool:
-        return b in self.adjacency.get(a, frozenset())
+        return self.world.adjacent(a, b)
+
+    def armies_in(self, province: int) -> list[ArmyState]:
+        return self.world.armies_in(province)
 
     def working_copy(self) -> TurnState:
-        """A copy the phases may change: provinces, kingdoms and armies are copied; the map's
-        adjacency, the orders and the sheets are immutable and shared."""
+        """A copy the phases may change: the world's working copy and the orders (normalising
+        replaces them); the sheets are never changed and are shared."""
         return TurnState(
-            turn=self.turn,
-            player_count=self.player_count,
-            provinces={n: copy.copy(p) for n, p in self.provinces.items()},
-            adjacency=self.adjacency,
-            kingdoms={k: copy.copy(v) for k, v in self.kingdoms.items()},
-            armies={a: copy.copy(v) for a, v in self.armies.items()},
+            world=self.world.working_copy(),
             orders=dict(self.orders),
             sheets=dict(self.sheets),
+            missed_orders=self.missed_orders,
         )
-
-    def armies_in(self, province: int) -> list[ArmyS]:
-        return [a for a in self.armies.values() if a.province == province and not a.disbanded]
 
 
 @dataclass(frozen=True)

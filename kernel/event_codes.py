@@ -1,0 +1,132 @@
+"""Every event code the turn writes, one member each (pure Python).
+
+An event's code is stored in `TurnEvent.code` and read back by the reports, the bulletin, the
+transfer export and the aftermath, so it is written once here and never retyped. EventCode is a
+StrEnum: a member is equal to the string the database holds, so stored rows keep their values
+and a code is never renamed once released (add a member instead).
+
+Grouped by the phase of the Campaign Turn Sequence that writes it (the event's `phase`).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventCode(StrEnum):
+    # 1. Tally Gold (orders/rules/resolution/economy.py)
+    TAXES = "taxes"
+    IMPERIAL_TAXATION = "imperial-taxation"  # the Empire's levy on the same sources
+
+    # 2. Maintain Armies: the Foraging Table (economy.py)
+    FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose
+    FORAGING_LOSSES = "foraging-losses"  # 3-4: D6 x 50 points lost, no Forced March
+    FORAGING_NO_FORCED_MARCH = "foraging-no-forced-march"  # 5-9
+    FORAGING_PLENTY = "foraging-plenty"  # 10-11
+    FORAGING_DEPOT = "foraging-depot"  # 12: a new supply depot, paid
+    FORAGING_DEPOT_UNPAID = "foraging-depot-unpaid"  # 12 not paid for: it rolls again at -1
+    # An army disbanded in 2. Maintain Armies, by foraging (a Disaster answered with disbanding, or
+    # losses that leave it at 500 points or less). Not the same code as DISBANDED (7. Aftermath,
+    # after a battle): both mean the army is gone and the bulletin says the same of both, but
+    # rows of both exist, so both values stay.
+    ARMY_DISBANDED = "army-disbanded"
+
+    # 3. Create / Upgrade Armies (economy.py): what the sheet bought, or why it was not bought
+    ARMY_CREATED = "army-created"
+    ARMY_UPGRADED = "army-upgraded"
+    SUPPLY_DEPOT = "supply-depot"
+    ELITE_DEFENSE_FORCE = "elite-defense-force"
+    NOT_AFFORDED = "not-afforded"  # foraging spent the gold since the sheet was checked
+    SETTLEMENT_UNAVAILABLE = "settlement-unavailable"  # the province is no longer yours, or occupied
+    ARMY_UNAVAILABLE = "army-unavailable"  # the army is no longer active
+    SUPPLY_DEPOT_HELD = "supply-depot-held"  # a 12 on the Foraging Table already gave it one
+
+    # 4-5. Orders (orders/rules/resolution/movement.py)
+    MISSED_ORDERS = "missed-orders"  # a kingdom sent no orders: every army holds
+    ORDER_ILLEGAL = "order-illegal"  # the sheet check refuses the order now: it holds (data: problem)
+    RAZED = "razed"
+    RAZE_TOO_LONG = "raze-too-long"  # Raze and Move: razing took too long, it stays
+    FORCED_MARCH = "forced-march"  # completed
+    FORCED_MARCH_FORBIDDEN = "forced-march-forbidden"  # by the Foraging Table: one province only
+    FORCED_MARCH_BLOCKED = "forced-march-blocked"  # an enemy in the province passed through
+    FORCED_MARCH_MUTINY = "forced-march-mutiny"
+    FORCED_MARCH_FATIGUE = "forced-march-fatigue"
+    CO_OCCUPYING = "co-occupying"  # fatigued into a friendly army's province
+    CO_OCCUPYING_STAYED = "co-occupying-stayed"  # ... and did not move out the next turn
+    PASSED_IN_THE_NIGHT = "passed-in-the-night"  # Don't Pass in the Night: the lower roll stays
+    OCCUPIED_PROVINCE = "occupied-province"  # Occupied Province: the lower rolls hold
+    MULTIPLE_MOVES = "multiple-moves"  # Multiple Moves into Battle: the lower rolls hold
+    MOVED = "moved"  # data: from, path (the reports and the aftermath read them)
+    PROVINCE_CLAIMED = "province-claimed"  # without a fight (data: from_kingdom)
+    # The province's former controller's side: after a claim (4-5. Orders) or a conquest
+    # (7. Aftermath); the same code in both phases.
+    PROVINCE_LOST = "province-lost"
+    TOO_SMALL_TO_CLAIM = "too-small-to-claim"
+    FORTIFIED = "fortified"
+    FORTIFY_AFTER_BATTLE = "fortify-after-battle"
+    FORTIFY_RAZED = "fortify-razed"
+    RECOVERED = "recovered"
+    RECOVER_FAILED = "recover-failed"
+    RECOVER_IN_BATTLE = "recover-in-battle"
+
+    # 6. Fight Battles: the scheduling (orders/rules/resolution/battles.py)
+    BATTLE_SCHEDULED = "battle-scheduled"  # one per side (data: opponent_kingdom, opponent_army)
+    NO_BATTLE = "no-battle"
+    GUERRILLA = "guerrilla"  # Guerrilla Tactics
+    SUPPORT = "support"  # a detachment sent
+    SUPPORT_REFUSED = "support-refused"  # data: reason
+    SUPPORT_NO_BATTLE = "support-no-battle"  # no battle in the province it supports
+    DEFENDED_OBSTACLES = "defended-obstacles"  # Fortify: the defender's defenses
+
+    # 7. Aftermath and 8. End of Turn (battles/rules/aftermath.py)
+    BATTLE_RESULT = "battle-result"
+    VICTORY_GOLD = "victory-gold"
+    DETACHMENT_RETURNED = "detachment-returned"
+    NO_VICTOR = "no-victor"
+    ELITE_DEFENSE_FORCE_PERISHED = "elite-defense-force-perished"
+    PROVINCE_CONQUERED = "province-conquered"  # data: from_kingdom
+    CAPITOL_LOST = "capitol-lost"
+    SAVAGES = "savages"  # Orcs & Goblins "Savages"
+    SACKED = "sacked"
+    LOOTED = "looted"
+    WIPED_OUT = "wiped-out"  # nowhere to retreat
+    RETREATED = "retreated"  # data: from
+    NEGOTIATION_PAID = "negotiation-paid"
+    NEGOTIATION_RECEIVED = "negotiation-received"
+    EXPERIENCE = "experience"
+    NO_EXPERIENCE = "no-experience"  # no turn summary sheet
+    STORY = "story"  # Stories Are Nice
+    PRESS_THE_ADVANTAGE = "press-the-advantage"
+    CASUALTY_RECOVERY = "casualty-recovery"  # Rank and File Recovery
+    COMMAND_RECOVERY = "command-recovery"
+    ONE_USE_RECOVERY = "one-use-recovery"
+    VETERAN_ELIGIBLE = "veteran-eligible"
+    VETERAN_LOST = "veteran-lost"
+    INJURY = "injury"  # Character Injury Chart
+    DEEP_WOUND_MISSED = "deep-wound-missed"
+    CHARACTER_DEAD = "character-dead"
+    CHARACTER_RETIRED = "character-retired"
+    WARLORD_SUCCESSION = "warlord-succession"
+    NO_WARLORD = "no-warlord"
+    # An army of 500 points or less after its battles is disbanded (Army Restrictions, in
+    # 7. Aftermath). See ARMY_DISBANDED for the same end in 2. Maintain Armies.
+    DISBANDED = "disbanded"
+
+
+# What the bulletin may tell every player (orders/services/reports.py): who holds what, who
+# missed the orders, armies lost and new Warlords; the bulletin words them from the code, the
+# kingdom and the province only, never from the event's text (which names armies and gold).
+PUBLIC_EVENT_CODES: frozenset[EventCode] = frozenset(
+    {
+        EventCode.PROVINCE_CLAIMED,
+        EventCode.PROVINCE_CONQUERED,
+        EventCode.SACKED,
+        EventCode.LOOTED,
+        EventCode.CAPITOL_LOST,
+        EventCode.MISSED_ORDERS,
+        EventCode.WIPED_OUT,
+        EventCode.DISBANDED,
+        EventCode.ARMY_DISBANDED,
+        EventCode.WARLORD_SUCCESSION,
+    }
+)

@@ -1,0 +1,128 @@
+"""The campaign's world state as every phase sees it (pure Python, no Django).
+
+One family of frozen records: the provinces, the kingdoms and the armies, held by a `World` with
+the map's adjacency, the turn and the number of players. The order-sheet check, the turn's orders
+resolution and the aftermath all read this one state, loaded once (kingdoms.services.world); each
+phase keeps its own extras (orders, battles, units...) in a container that holds the world.
+
+Records are frozen: a phase that changes the state replaces a record in its working copy's dicts
+(`dataclasses.replace`), so the state it was given is never changed and a dry run equals the real
+run. The rules that belong to the records themselves live here: Looting (no armies created or
+upgraded in a looted town for a while) and Fortify (the bonuses are lost when control changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from .tables import ArmyKind, ArmyType, Settlement, Terrain
+
+# Looting: "A Looted town / city cannot upgrade or create armies until the beginning of the next
+# full turn": looted at the end of turn 4, it creates and upgrades armies again from turn 6.
+LOOTED_TURNS = 2
+
+
+@dataclass(frozen=True)
+class ProvinceState:
+    number: int
+    name: str
+    terrain: Terrain
+    settlement: Settlement = Settlement.NONE
+    razed: bool = False
+    fortified: bool = False
+    controller: int | None = None  # kingdom id
+    pyramid: bool = False
+    elite_defense: bool = False  # its garrison has an Elite Defense Force (+500 points)
+    looted_turn: int | None = None  # looted at the end of this turn (Looting)
+
+    def __str__(self) -> str:
+        return f"{self.number} {self.name}"
+
+    def looted_in(self, turn: int) -> bool:
+        """Looting: in `turn` the province still may not create or upgrade armies."""
+        return self.looted_turn is not None and turn < self.looted_turn + LOOTED_TURNS
+
+    def taken_by(self, kingdom: int | None) -> ProvinceState:
+        """The province under `kingdom`'s control. Fortify: "All Fortification bonuses are lost ...
+        when the control of the province changes"; a kingdom keeping its own keeps them."""
+        if kingdom == self.controller:
+            return self
+        return replace(self, controller=kingdom, fortified=False)
+
+
+@dataclass(frozen=True)
+class KingdomState:
+    id: int
+    name: str
+    army_type: ArmyType
+    treasury: int = 0
+    capitol: int | None = None  # province number
+
+    @property
+    def ancient_dead(self) -> bool:
+        return self.army_type is ArmyType.ANCIENT_DEAD
+
+
+@dataclass(frozen=True)
+class ArmyState:
+    id: int  # database id; armies raised during a turn get negative ids until written
+    kingdom: int
+    name: str
+    province: int  # province number
+    size: int  # the points it was raised or upgraded at (what was paid for)
+    points: int  # its list points (units and their magic items) less the losses still pending
+    kind: ArmyKind = ArmyKind.FIELD
+    supply_depot: bool = True
+    experience: int = 0
+    pending_losses: int = 0  # points lost (foraging, guerrilla) the player still removes from the list
+    created_turn: int = 0
+    upgraded_turn: int | None = None
+    last_battle_turn: int | None = None  # Fortify: not the turn after a battle
+    recover_streak: int = 0  # consecutive earlier turns spent recovering its province (Recover: +1 each)
+    co_occupying: bool = False  # a failed forced march left it in a friendly army's province
+    # Decided by the turn's phases, until written back:
+    no_forced_march: bool = False  # the Foraging Table forbade it this turn
+    veteran_status_lost: bool = False  # upgraded by 500 points or more this turn
+    disbanded: bool = False
+
+
+@dataclass(frozen=True)
+class World:
+    """The campaign at the start of a phase: every province, kingdom and active army.
+
+    `armies` are the active field armies standing on the map; `garrisons` the Elite Defense
+    Forces (they never move; they perish with their town). The dicts of a working copy are the
+    phases' to change, by replacing records; the records themselves never change."""
+
+    turn: int
+    player_count: int
+    provinces: dict[int, ProvinceState]
+    adjacency: Mapping[int, frozenset[int]]
+    kingdoms: dict[int, KingdomState]
+    armies: dict[int, ArmyState]
+    garrisons: dict[int, ArmyState]
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return b in self.adjacency.get(a, frozenset())
+
+    def army(self, army_id: int) -> ArmyState:
+        """A field army or an Elite Defense Force, by id."""
+        return self.armies[army_id] if army_id in self.armies else self.garrisons[army_id]
+
+    def armies_in(self, province: int) -> list[ArmyState]:
+        """The field armies standing in `province` (not those disbanded this turn)."""
+        return [a for a in self.armies.values() if a.province == province and not a.disbanded]
+
+    def working_copy(self) -> World:
+        """A copy whose dicts a phase may change. The records are frozen and the map's adjacency
+        is never changed, so they are shared."""
+        return World(
+            turn=self.turn,
+            player_count=self.player_count,
+            provinces=dict(self.provinces),
+            adjacency=self.adjacency,
+            kingdoms=dict(self.kingdoms),
+            armies=dict(self.armies),
+            garrisons=dict(self.garrisons),
+        )

@@ -1,0 +1,64 @@
+"""The world state every phase reads (kingdoms/rules/world.py): the rules that belong to its
+records (Looting, Fortify) and the working copy. No database."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from kingdoms.rules.tables import ArmyType, Settlement, Terrain
+from kingdoms.rules.world import LOOTED_TURNS
+from orders.rules.sheets import sheet_context
+from tests import world_builders as wb
+
+
+def test_a_town_looted_at_the_end_of_turn_4_creates_armies_again_from_turn_6():
+    """Looting: "Player A takes a city from Player B on the end of turn 4, the city cannot upgrade /
+    create armies until the beginning of turn 6." """
+    town = wb.province(2, settlement="town", looted_turn=4)
+    assert LOOTED_TURNS == 2
+    assert town.looted_in(5) and not town.looted_in(6) and not town.looted_in(7)
+    assert not wb.province(2, settlement="town").looted_in(5)
+
+
+def test_fortification_is_lost_when_control_changes_and_kept_by_the_same_kingdom():
+    """Fortify: "All Fortification bonuses are lost ... when the control of the province changes"."""
+    fort = wb.province(5, controller=1, fortified=True)
+    taken = fort.taken_by(2)
+    assert (taken.controller, taken.fortified) == (2, False)
+    assert fort.taken_by(1) is fort
+    assert wb.province(6, fortified=True).taken_by(None).fortified  # neutral stays neutral
+
+
+def test_the_records_speak_in_enums():
+    province = wb.province(3, "desert", "ruins")
+    assert (province.terrain, province.settlement) == (Terrain.DESERT, Settlement.RUINS)
+    assert Settlement.TOWN.town_or_city and not Settlement.RUINS.town_or_city
+    assert wb.kingdom(9, "The Ancient Dead", ArmyType.ANCIENT_DEAD).ancient_dead
+
+
+def test_a_working_copy_takes_replaced_records_and_leaves_the_original_alone():
+    world = wb.world(
+        provinces=[wb.province(1), wb.province(2)],
+        kingdoms=[wb.kingdom(1, "Avalon")],
+        armies=[wb.army(10, 1, 1)],
+        adjacency=wb.edges([(1, 2)], [1, 2]),
+    )
+    work = world.working_copy()
+    work.armies[10] = dataclasses.replace(work.armies[10], province=2)
+    work.provinces[2] = work.provinces[2].taken_by(1)
+    assert (world.armies[10].province, world.provinces[2].controller) == (1, None)
+    assert [a.id for a in work.armies_in(2)] == [10] and work.adjacent(1, 2)
+
+
+def test_the_sheet_check_sees_the_world_through_one_kingdom():
+    world = wb.world(
+        provinces=[wb.province(1, controller=1), wb.province(2, controller=2)],
+        kingdoms=[wb.kingdom(1, "Avalon", treasury=700, capitol=1), wb.kingdom(2, "Brython", ArmyType.DWARFS)],
+        armies=[wb.army(10, 1, 1), wb.army(20, 2, 2)],
+        turn=5,
+        player_count=3,
+    )
+    ctx = sheet_context(world, 1, army_names=frozenset({"Army 10", "Old Guard"}))
+    assert list(ctx.armies) == [10]
+    assert (ctx.treasury, ctx.capitol, ctx.army_type, ctx.turn, ctx.player_count) == (700, 1, ArmyType.EMPIRE, 5, 3)
+    assert ctx.provinces is world.provinces

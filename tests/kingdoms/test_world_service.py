@@ -1,0 +1,78 @@
+"""Loading the world state (kingdoms/services/world.py): one loader, a fixed number of queries, and
+the same state for the sheet check, the turn's resolution and the aftermath."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from battles.services.aftermath_state import aftermath_state_load
+from kingdoms.models import ArmoryItem, Army, Province
+from kingdoms.rules.tables import ArmyKind, Settlement, Terrain
+from kingdoms.services.world import world_load
+from orders.services.resolution import turn_state_load
+from orders.services.sheets import sheet_context
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    return demo_campaign.turns.get(number=1)
+
+
+def test_the_world_is_loaded_in_the_same_number_of_queries_for_10_and_100_armies(demo_campaign):
+    kingdom = demo_campaign.kingdoms.get(name="Ostland")
+    provinces = list(demo_campaign.provinces.exclude(terrain="desert"))
+
+    def more(start, count):
+        Army.objects.bulk_create(
+            Army(kingdom=kingdom, name=f"Extra {i}", province=provinces[i % len(provinces)], size=1000)
+            for i in range(start, start + count)
+        )
+
+    more(0, 10)
+    with CaptureQueriesContext(connection) as ten:
+        world_load(campaign=demo_campaign, turn_number=1)
+    more(10, 90)
+    with CaptureQueriesContext(connection) as hundred:
+        world = world_load(campaign=demo_campaign, turn_number=1)
+    assert len(world.armies) >= 100
+    assert len(hundred.captured_queries) == len(ten.captured_queries)
+
+
+def test_the_world_holds_what_the_rows_say(demo_campaign):
+    ostland = demo_campaign.kingdoms.get(name="Ostland")
+    town = Province.objects.filter(campaign=demo_campaign, settlement="town").first()
+    Province.objects.filter(pk=town.pk).update(controller=ostland, looted_turn=1)
+    garrison = Army.objects.create(
+        kingdom=ostland, name="Elite Defense Force", kind=Army.Kind.GARRISON, province=town, size=500
+    )
+    first = ostland.armies.filter(kind="field").first()
+    unit = first.units.first()
+    ArmoryItem.objects.create(kingdom=ostland, name="Sword of Testing", points=25, bearer=unit)
+    Army.objects.filter(pk=first.pk).update(pending_losses=100)
+    Army.objects.create(kingdom=ostland, name="Gone", province=town, size=1000, status=Army.Status.DISBANDED)
+
+    world = world_load(campaign=demo_campaign, turn_number=2)
+
+    assert (world.turn, world.player_count) == (2, demo_campaign.player_count)
+    province = world.provinces[town.number]
+    assert (province.settlement, province.controller, province.elite_defense) == (Settlement.TOWN, ostland.id, True)
+    assert province.looted_in(2) and not province.looted_in(3)
+    assert all(isinstance(p.terrain, Terrain) for p in world.provinces.values())
+    assert world.garrisons[garrison.id].kind is ArmyKind.GARRISON and garrison.id not in world.armies
+    assert "Gone" not in {a.name for a in world.armies.values()}
+    items = ArmoryItem.objects.filter(bearer__army=first, destroyed=False)  # the Sword of Testing among them
+    listed = sum(u.points for u in first.units.all()) + sum(i.points for i in items)
+    assert world.armies[first.id].points == listed - 100
+    assert world.kingdoms[ostland.id].treasury == ostland.treasury_balance()
+    assert world.kingdoms[ostland.id].capitol == ostland.capitol.number
+
+
+def test_the_sheet_check_the_resolution_and_the_aftermath_read_one_world(turn, demo_campaign):
+    ostland = demo_campaign.kingdoms.get(name="Ostland")
+    world = world_load(campaign=demo_campaign, turn_number=turn.number)
+    assert sheet_context(kingdom=ostland, turn=turn).world == world
+    assert turn_state_load(turn).world == world
+    assert aftermath_state_load(turn, now=timezone.now()).world == world
