@@ -14,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_outcome
 from kingdoms.models import ReportPreferences
 from kingdoms.selectors import campaign_get, is_organizer
 from outbox.services import email_resend
@@ -61,13 +62,7 @@ def email_resend_view(request: HttpRequest, email_id: int) -> HttpResponse:
     """Queue a failed email again, then back to the page the button was on (its `next`), or the
     campaign's emails."""
     email = selectors.email_for_organizer(user=request.user, email_id=email_id)
-    try:
-        email_resend(email=email)
-    except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
-    else:
-        messages.success(request, f"The email to {email.to_line} is queued again.")
+    flash_outcome(request, lambda: email_resend(email=email), success=f"The email to {email.to_line} is queued again.")
     back = request.POST.get("next", "")
     if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
         return redirect(back)
