@@ -122,7 +122,7 @@ class SummarySheetApi(APIView):
 
     def _kingdom(self, request: Request, battle: Battle):  # type: ignore[no-untyped-def]
         raw = request.query_params.get("kingdom")
-        return selectors.sheet_kingdom(
+        return selectors.summary_sheet_kingdom_get(
             user=request.user, battle=battle, kingdom_id=int(raw) if raw and raw.isdigit() else None
         )
 

@@ -51,7 +51,7 @@ def turn_battles(*, user: AnyUser, turn) -> list[Battle]:  # type: ignore[no-unt
     return [b for b in battles if b.involves(own.id)]
 
 
-def sheet_kingdom(*, user: AnyUser, battle: Battle, kingdom_id: int | None = None) -> Kingdom:
+def summary_sheet_kingdom_get(*, user: AnyUser, battle: Battle, kingdom_id: int | None = None) -> Kingdom:
     """Whose sheet the user asks for: their own kingdom's, or any filing kingdom's for the organizer."""
     from .services.summaries import filing_kingdoms
 
@@ -67,7 +67,7 @@ def sheet_kingdom(*, user: AnyUser, battle: Battle, kingdom_id: int | None = Non
     return kingdom
 
 
-def sheets_visible(*, user: AnyUser, battle: Battle) -> list[TurnSummarySheet]:
+def summary_sheets_visible(*, user: AnyUser, battle: Battle) -> list[TurnSummarySheet]:
     """The organizer sees both sheets; a player only their own."""
     sheets = list(battle.summary_sheets.all())
     if is_organizer(user, battle.turn.campaign):

@@ -28,9 +28,9 @@ from .services.summaries import (
     battle_rule,
     battle_standing,
     filing_kingdoms,
-    sheet_form,
     side_name,
     standing_text,
+    summary_sheet_form,
     summary_sheet_save,
 )
 
@@ -88,7 +88,7 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
     context.update(
         {
             "organizer": organizer,
-            "sheets": selectors.sheets_visible(user=request.user, battle=battle),
+            "sheets": selectors.summary_sheets_visible(user=request.user, battle=battle),
             "attacker_name": side_name(battle, "attacker"),
             "defender_name": side_name(battle, "defender"),
             "results": RESULT_CHOICES,
@@ -142,10 +142,10 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
 def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | None = None) -> HttpResponse:
     """A kingdom's Turn Summary Sheet for one battle; the organizer may enter or correct any."""
     battle = selectors.battle_get(user=request.user, battle_id=battle_id)
-    kingdom = selectors.sheet_kingdom(user=request.user, battle=battle, kingdom_id=kingdom_id)
+    kingdom = selectors.summary_sheet_kingdom_get(user=request.user, battle=battle, kingdom_id=kingdom_id)
     organizer = is_organizer(request.user, battle.turn.campaign)
     by_organizer = organizer and kingdom_of(user=request.user, campaign=battle.turn.campaign) != kingdom
-    form = sheet_form(battle=battle, kingdom=kingdom)
+    form = summary_sheet_form(battle=battle, kingdom=kingdom)
     sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom=kingdom).first()
     errors: list[str] = []
     values: dict[str, Any] = {}

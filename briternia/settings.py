@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "reports",
     "turns",
     "demo",
+    "transfer",
 ]
 
 MIDDLEWARE = [

@@ -12,7 +12,7 @@ from kingdoms.selectors import campaign_get, is_organizer
 from . import selectors
 from .entries import entries_from_json
 from .models import OrderSheet, Turn
-from .rules.sheets import SheetCheck, sheet_check
+from .rules.sheets import SheetCheck, order_sheet_check
 from .serializers import (
     DeadlinesInput,
     OrderSheetInput,
@@ -25,7 +25,7 @@ from .serializers import (
     event_row,
 )
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_save, sheet_context, sheet_problems_data
+from .services.sheets import order_sheet_context_load, order_sheet_problems_data, order_sheet_save
 from .services.turns import current_turn, deadline_change
 
 
@@ -36,8 +36,8 @@ def _check_data(check: SheetCheck) -> dict:
         "costs": check.costs,
         "gold": check.gold,
         # The same, structured: a client places each by its army's id and code, not by its words.
-        "problems": sheet_problems_data(check.error_problems, check.names),
-        "warning_problems": sheet_problems_data(check.warning_problems, check.names),
+        "problems": order_sheet_problems_data(check.error_problems, check.names),
+        "warning_problems": order_sheet_problems_data(check.warning_problems, check.names),
     }
 
 
@@ -64,7 +64,7 @@ class OrderSheetApi(APIView):
 
     def _kingdom(self, request: Request, turn):
         kingdom_id = request.query_params.get("kingdom")
-        return selectors.sheet_kingdom_get(
+        return selectors.order_sheet_kingdom_get(
             user=request.user, turn=turn, kingdom_id=int(kingdom_id) if kingdom_id and kingdom_id.isdigit() else None
         )
 
@@ -75,7 +75,9 @@ class OrderSheetApi(APIView):
         sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
         if sheet is None:
             return Response({"detail": "Nothing filed yet: every army holds."}, status=404)
-        check = sheet_check(entries_from_json(sheet.entries), sheet_context(kingdom=kingdom, turn=turn))
+        check = order_sheet_check(
+            entries_from_json(sheet.entries), order_sheet_context_load(kingdom=kingdom, turn=turn)
+        )
         return Response({"sheet": OrderSheetSerializer(sheet).data, "check": _check_data(check)})
 
     @extend_schema(request=OrderSheetInput, responses={200: OrderSheetResultSerializer, 400: SheetRefusedSerializer})
@@ -100,7 +102,7 @@ class SheetsOverviewApi(APIView):
     @extend_schema(responses=SheetStatusSerializer(many=True))
     def get(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-        rows = selectors.sheets_overview(user=request.user, turn=turn)
+        rows = selectors.order_sheets_overview(user=request.user, turn=turn)
         return Response(
             [
                 {

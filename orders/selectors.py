@@ -18,7 +18,7 @@ def turn_get(*, user: AnyUser, turn_id: int) -> Turn:
     return turn
 
 
-def sheet_kingdom_get(*, user: AnyUser, turn: Turn, kingdom_id: int | None = None) -> Kingdom:
+def order_sheet_kingdom_get(*, user: AnyUser, turn: Turn, kingdom_id: int | None = None) -> Kingdom:
     """The kingdom whose sheet the user asks for: their own, or any for the organizer."""
     if kingdom_id is None:
         kingdom = kingdom_of(user=user, campaign=turn.campaign)
@@ -32,7 +32,7 @@ def sheet_kingdom_get(*, user: AnyUser, turn: Turn, kingdom_id: int | None = Non
     return kingdom
 
 
-def sheets_overview(*, user: AnyUser, turn: Turn) -> list[tuple[Kingdom, OrderSheet | None]]:
+def order_sheets_overview(*, user: AnyUser, turn: Turn) -> list[tuple[Kingdom, OrderSheet | None]]:
     """Organizer only: every kingdom with its sheet (None when it has filed nothing)."""
     if not is_organizer(user, turn.campaign):
         raise Http404("No such page.")

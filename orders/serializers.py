@@ -103,7 +103,7 @@ class OrderSheetSerializer(serializers.ModelSerializer):
 
 
 class SheetProblemSerializer(serializers.Serializer):
-    """One problem the sheet check found (orders/services/sheets.py::sheet_problems_data)."""
+    """One problem the sheet check found (orders/services/sheets.py::order_sheet_problems_data)."""
 
     code = serializers.ChoiceField(choices=[c.value for c in SheetProblemCode], help_text="Stable, one per rule.")
     army = serializers.IntegerField(allow_null=True, help_text="The army whose row it belongs to (null: the sheet's).")

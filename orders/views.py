@@ -21,10 +21,10 @@ from .entries import entries_from_json
 from .forms import OrderSheetForm
 from .models import CampaignSchedule, OrderSheet
 from .rules.schedule import deadline_text, time_left_text
-from .rules.sheets import sheet_check
+from .rules.sheets import order_sheet_check
 from .services.describe import describe_entries
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_save, sheet_context, sheet_problems_data, submitted_entries
+from .services.sheets import order_sheet_context_load, order_sheet_problems_data, order_sheet_save, submitted_entries
 from .services.turns import (
     campaign_pause,
     current_turn,
@@ -48,7 +48,7 @@ def _deadline_context(turn) -> dict:
 def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = None) -> HttpResponse:
     """The kingdom's order sheet: save a draft, check it, or submit it."""
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    kingdom = selectors.sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
+    kingdom = selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
     initial = entries_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
@@ -79,14 +79,18 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 else:
                     messages.success(request, "Draft saved (not submitted).")
                 return redirect("order-sheet-kingdom", turn_id=turn.pk, kingdom_id=kingdom.pk)
-        check = sheet_check(form.entries(), sheet_context(kingdom=kingdom, turn=turn)) if form.is_valid() else None
+        check = (
+            order_sheet_check(form.entries(), order_sheet_context_load(kingdom=kingdom, turn=turn))
+            if form.is_valid()
+            else None
+        )
     else:
         form = OrderSheetForm(kingdom=kingdom, initial=initial)
-        check = sheet_check(initial, sheet_context(kingdom=kingdom, turn=turn)) if initial else None
+        check = order_sheet_check(initial, order_sheet_context_load(kingdom=kingdom, turn=turn)) if initial else None
     last = submitted_entries(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
     if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
-        refused = sheet_problems_data(check.error_problems, check.names) if check and not errors else []
+        refused = order_sheet_problems_data(check.error_problems, check.names) if check and not errors else []
     for army_form in form.armies:
         # Each problem beside its army's row, found by the army's id (never by its name: "A1" is
         # the beginning of "A10"), named as in the list above.
@@ -114,7 +118,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
 @login_required
 def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpResponse:
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    kingdom = selectors.sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
+    kingdom = selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
     submission = sheet.submissions.order_by("-submitted_at", "-id").first() if sheet else None
     if submission is None:
@@ -137,7 +141,7 @@ def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpRe
 @login_required
 def sheets_overview(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    rows = selectors.sheets_overview(user=request.user, turn=turn)
+    rows = selectors.order_sheets_overview(user=request.user, turn=turn)
     return render(
         request,
         "orders/sheets_overview.html",

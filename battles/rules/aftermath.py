@@ -16,7 +16,6 @@ Advantage). Rule cases A1-A8.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from kernel.dice import Dice
@@ -24,7 +23,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind, ArmyType, Settlement
-from kingdoms.rules.world import LOOTED_TURNS, ArmyState, KingdomState, ProvinceState, World
+from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World
 
 from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
@@ -121,7 +120,7 @@ class BattleA:
 
 
 @dataclass(frozen=True)
-class AftermathState:
+class AftermathState(OnTheWorld):
     """The world the battles were fought in, with what the aftermath needs besides: the units,
     characters and items of the kingdoms that fought, the battles with their settled outcomes, and
     where each army moved from this turn (its retreat goes back there)."""
@@ -132,30 +131,6 @@ class AftermathState:
     items: dict[int, ItemA]  # magic items borne by those units
     battles: list[BattleA]
     came_from: dict[int, int] = field(default_factory=dict)  # army id -> province it moved from this turn
-
-    @property
-    def turn(self) -> int:
-        return self.world.turn
-
-    @property
-    def provinces(self) -> dict[int, ProvinceState]:
-        return self.world.provinces
-
-    @property
-    def adjacency(self) -> Mapping[int, frozenset[int]]:
-        return self.world.adjacency
-
-    @property
-    def kingdoms(self) -> dict[int, KingdomState]:
-        return self.world.kingdoms
-
-    @property
-    def armies(self) -> dict[int, ArmyState]:
-        return self.world.armies
-
-    @property
-    def garrisons(self) -> dict[int, ArmyState]:
-        return self.world.garrisons
 
     def working_copy(self) -> AftermathState:
         """A copy the rules may change: the world's working copy, and copies of the units,
@@ -192,7 +167,7 @@ class AftermathResult:
     battles: list[BattleSettled]
 
 
-class _Run:
+class _AftermathRun:
     def __init__(self, state: AftermathState, dice: Dice) -> None:
         self.state = state
         self.dice = dice
@@ -881,10 +856,10 @@ class _Run:
                 )
 
 
-def aftermath_resolve(state: AftermathState, dice: Dice) -> AftermathResult:
+def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:
     """Run the aftermath of every battle over a copy of `state` (which is not changed)."""
     work = state.working_copy()
-    run = _Run(work, dice)
+    run = _AftermathRun(work, dice)
     settled = [run.battle(b) for b in sorted(work.battles, key=lambda b: (b.province, b.id))]
     run.disband_the_small()
     return AftermathResult(state=work, events=run.events, battles=settled)

@@ -14,8 +14,7 @@ from kernel.dice import SeededDice
 from orders.models import CampaignSchedule, Turn
 
 from ..models import Battle
-from ..rules.aftermath import AftermathResult
-from ..rules.aftermath import aftermath_resolve as rules_aftermath_resolve
+from ..rules.aftermath import AftermathResult, resolve_aftermath
 from ..rules.results import Outcome
 from .aftermath_state import aftermath_state_load
 from .summaries import battle_standing
@@ -50,4 +49,4 @@ def aftermaths_due(*, now: dt.datetime) -> list[int]:
 def aftermath_preview(*, turn: Turn) -> AftermathResult:
     """A dry run: what the aftermath would do now, written nowhere."""
     state = aftermath_state_load(turn, now=timezone.now())
-    return rules_aftermath_resolve(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))
+    return resolve_aftermath(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))

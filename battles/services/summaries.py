@@ -61,7 +61,7 @@ def side_name(battle: Battle, side: str) -> str:
 
 
 @dataclass(frozen=True)
-class SheetForm:
+class SummarySheetForm:
     """What a kingdom's sheet for a battle may report: its units and characters in the battle."""
 
     battle: Battle
@@ -74,7 +74,7 @@ class SheetForm:
     detachments: dict[int, int]  # parent army id -> points of its support detachment
 
 
-def sheet_form(*, battle: Battle, kingdom: Kingdom) -> SheetForm:
+def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
     side = side_of(battle, kingdom.id)
     if side is None:
         raise DomainError(f"{kingdom.name} did not fight the battle in {battle.province}.")
@@ -90,7 +90,7 @@ def sheet_form(*, battle: Battle, kingdom: Kingdom) -> SheetForm:
         .order_by("unit__army_id", "id")
     )
     other = side_name(battle, "defender" if side == "attacker" else "attacker")
-    return SheetForm(
+    return SummarySheetForm(
         battle=battle,
         kingdom=kingdom,
         side=side,
@@ -117,7 +117,7 @@ def _count(raw: Any) -> int | None:
         return None
 
 
-def sheet_clean(form: SheetForm, data: dict[str, Any]) -> dict[str, Any]:
+def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[str, Any]:
     """Check a whole sheet; every problem is reported at once, naming the unit, army or rule."""
     errors: list[str] = []
     result = data.get("result") or ""
@@ -203,7 +203,7 @@ def sheet_clean(form: SheetForm, data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _open_for_sheets(battle: Battle, *, by_organizer: bool) -> None:
+def _open_for_summary_sheets(battle: Battle, *, by_organizer: bool) -> None:
 
     turn = battle.turn
     if turn.status != Turn.Status.BATTLES:
@@ -225,8 +225,8 @@ def summary_sheet_save(
     """Save (and by default submit) a kingdom's sheet for a battle. An invalid sheet is refused
     as a whole and nothing is saved."""
     battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
-    _open_for_sheets(battle, by_organizer=by_organizer)
-    clean = sheet_clean(sheet_form(battle=battle, kingdom=kingdom), data)
+    _open_for_summary_sheets(battle, by_organizer=by_organizer)
+    clean = summary_sheet_clean(summary_sheet_form(battle=battle, kingdom=kingdom), data)
     sheet, _ = TurnSummarySheet.objects.get_or_create(
         battle=battle, kingdom=kingdom, defaults={"result": clean["result"]}
     )
@@ -284,7 +284,7 @@ def battle_rule(
     """The organizer decides a battle's result (read from the attacker's side), overruling the
     sheets: for a conflict, or a correction."""
     battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
-    _open_for_sheets(battle, by_organizer=True)
+    _open_for_summary_sheets(battle, by_organizer=True)
     errors = []
     if result not in RESULTS:
         errors.append("Ruling: choose the battle's result on the ladder, read from the attacker's side.")

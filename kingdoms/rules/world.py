@@ -126,3 +126,45 @@ class World:
             armies=dict(self.armies),
             garrisons=dict(self.garrisons),
         )
+
+
+class OnTheWorld:
+    """For a phase's state that holds the world (`self.world`) beside its own extras: the world's
+    parts read as `state.armies`, `state.provinces`..., written once here, not in every phase."""
+
+    world: World
+
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def player_count(self) -> int:
+        return self.world.player_count
+
+    @property
+    def provinces(self) -> dict[int, ProvinceState]:
+        return self.world.provinces
+
+    @property
+    def adjacency(self) -> Mapping[int, frozenset[int]]:
+        return self.world.adjacency
+
+    @property
+    def kingdoms(self) -> dict[int, KingdomState]:
+        return self.world.kingdoms
+
+    @property
+    def armies(self) -> dict[int, ArmyState]:
+        """The active field armies (the Elite Defense Forces are `garrisons`)."""
+        return self.world.armies
+
+    @property
+    def garrisons(self) -> dict[int, ArmyState]:
+        return self.world.garrisons
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return self.world.adjacent(a, b)
+
+    def armies_in(self, province: int) -> list[ArmyState]:
+        return self.world.armies_in(province)

@@ -106,7 +106,7 @@ class SheetEntries:
 class SheetContext:
     """What the check needs to know: the world as the kingdom finds it (the public map, its own
     treasury and capitol) with the kingdom's own field armies and every name it has given an army.
-    Made by `sheet_context`, so the form, the API and the turn's normalisation see the same state."""
+    Made by `order_sheet_context`, so the form, the API and the turn's normalisation see the same state."""
 
     world: World
     kingdom: int
@@ -144,7 +144,7 @@ class SheetContext:
         return self.world.provinces.get(number)
 
 
-def sheet_context(world: World, kingdom: int, *, army_names: frozenset[str] = frozenset()) -> SheetContext:
+def order_sheet_context(world: World, kingdom: int, *, army_names: frozenset[str] = frozenset()) -> SheetContext:
     """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
     the world; a turn's working copy may hold some disbanded this turn, whose orders are then checked
     as written."""
@@ -259,7 +259,7 @@ class SheetCheck:
         return not self.error_problems
 
 
-def sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
+def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     """Check a whole sheet: errors refuse it, warnings point at orders that are legal but
     probably mistaken, costs list the gold it spends."""
     check = SheetCheck(names={a.id: a.name for a in ctx.armies.values()})

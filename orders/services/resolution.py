@@ -18,7 +18,7 @@ from kingdoms.services.world import world_load
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
-from ..rules.resolution.pipeline import Resolution, resolve_turn
+from ..rules.resolution.pipeline import Resolution, resolve_orders
 from ..rules.resolution.state import TurnState, with_real_army_ids
 
 logger = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def turn_state_load(turn: Turn) -> TurnState:
 
 def turn_preview(*, turn: Turn) -> Resolution:
     """A dry run: what resolving now would do, written nowhere."""
-    return resolve_turn(turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM))
+    return resolve_orders(turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM))
 
 
 def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> dict[int, int]:

@@ -18,19 +18,18 @@ from kingdoms.services.world import world_load
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
 from ..rules.schedule import deadline_text
-from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, sheet_check
-from ..rules.sheets import sheet_context as sheet_context_of
+from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, order_sheet_check, order_sheet_context
 from .emails import orders_receipt_queue
 from .turns import schedule_of
 
 
-def sheet_context(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
+def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
     """Everything the sheet check needs: the campaign's world as `turn` finds it, seen by the
     kingdom, with every name it has given an army; in a fixed number of queries whatever the
     map's size."""
     world = world_load(campaign=kingdom.campaign, turn_number=turn.number)
     names = frozenset(Army.objects.filter(kingdom=kingdom).values_list("name", flat=True))
-    return sheet_context_of(world, kingdom.id, army_names=names)
+    return order_sheet_context(world, kingdom.id, army_names=names)
 
 
 def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
@@ -47,7 +46,7 @@ def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
     return []
 
 
-def sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
+def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
     """The sheet check's problems as the API gives them (and the order page places them): the
     stable code, the army whose row it belongs to and every army it concerns (ids), the words
     without the army's name, and the message that names it once."""
@@ -92,9 +91,9 @@ def order_sheet_save(
     errors = orders_open_errors(turn, now)
     if errors:
         raise DomainError(errors)
-    check = sheet_check(entries, sheet_context(kingdom=kingdom, turn=turn))
+    check = order_sheet_check(entries, order_sheet_context_load(kingdom=kingdom, turn=turn))
     if submit and not check.ok:
-        raise DomainError(check.errors, problems=sheet_problems_data(check.error_problems, check.names))
+        raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
     sheet, _ = OrderSheet.objects.select_for_update().get_or_create(turn=turn, kingdom=kingdom)
     sheet.entries = entries_to_json(entries)
     if submit:

@@ -18,7 +18,7 @@ from battles.rules.aftermath import (
     ItemA,
     SideA,
     UnitA,
-    aftermath_resolve,
+    resolve_aftermath,
 )
 from battles.rules.results import BattleResult as R
 from battles.rules.results import Outcome, SideOutcome
@@ -110,7 +110,7 @@ class Scene:
         )
         state = AftermathState(world, self.units, self.characters, self.items, self.battles, self.came_from)
         dice = ScriptedDice(faces=faces)
-        result = aftermath_resolve(state, dice)
+        result = resolve_aftermath(state, dice)
         assert dice.unused == []
         return result
 

@@ -18,7 +18,7 @@ from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Army, DiceRoll, Province, TreasuryEntry, Unit
 from orders.models import Turn, TurnEvent
-from orders.services.sheets import sheet_context
+from orders.services.sheets import order_sheet_context_load
 from tests.conftest import needs_broker
 from turns.services.cycle import aftermath_phase_run
 from turns.services.requests import aftermath_phase_request
@@ -79,7 +79,7 @@ def test_the_whole_aftermath_by_the_rules(turn, k, battles, battles_posted):
     eldenhall = Province.objects.get(campaign=turn.campaign, number=61)
     assert eldenhall.controller == k["Da Red Fang"] or eldenhall.settlement == "none"  # Savages may sack (1-2)
     if eldenhall.settlement == "city":  # looted: no armies raised there in turn 2 (Looting)
-        context = sheet_context(kingdom=k["Da Red Fang"], turn=outcome.next_turn)
+        context = order_sheet_context_load(kingdom=k["Da Red Fang"], turn=outcome.next_turn)
         assert context.provinces[61].looted_in(context.turn) and eldenhall.looted_turn == 1
     loot = TreasuryEntry.objects.filter(kingdom=k["Da Red Fang"], turn=1, reason="loot")
     assert [e.amount for e in loot] in ([1000], [2000])
@@ -238,12 +238,13 @@ def test_the_aftermath_and_ruling_endpoints_are_the_organizer_s(
 
 
 def test_the_campaign_round_trips_with_sheets_rulings_and_the_aftermath(turn, k, battles):
-    """Export / import (kingdoms/services/transfer.py) carries the turn summary sheets (their
+    """Export / import (transfer/) carries the turn summary sheets (their
     casualties and lost characters by unit place), the organizer's ruling, the scenarios, and
     after the aftermath the results, looted provinces and veteran eligibility."""
     from battles.services.summaries import battle_rule
     from kingdoms.models import Character
-    from kingdoms.services.transfer import campaign_export, campaign_import
+    from transfer.export import campaign_export
+    from transfer.importer import campaign_import
 
     halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
     general = Character.objects.filter(kingdom=k["Ostland"], unit__army__name="1st Army").first()

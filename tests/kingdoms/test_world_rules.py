@@ -7,7 +7,7 @@ import dataclasses
 
 from kingdoms.rules.tables import ArmyType, Settlement, Terrain
 from kingdoms.rules.world import LOOTED_TURNS
-from orders.rules.sheets import sheet_context
+from orders.rules.sheets import order_sheet_context
 from tests import world_builders as wb
 
 
@@ -58,7 +58,7 @@ def test_the_sheet_check_sees_the_world_through_one_kingdom():
         turn=5,
         player_count=3,
     )
-    ctx = sheet_context(world, 1, army_names=frozenset({"Army 10", "Old Guard"}))
+    ctx = order_sheet_context(world, 1, army_names=frozenset({"Army 10", "Old Guard"}))
     assert list(ctx.armies) == [10]
     assert (ctx.treasury, ctx.capitol, ctx.army_type, ctx.turn, ctx.player_count) == (700, 1, ArmyType.EMPIRE, 5, 3)
     assert ctx.provinces is world.provinces

@@ -13,7 +13,7 @@ from kingdoms.models import ArmoryItem, Army, Province
 from kingdoms.rules.tables import ArmyKind, Settlement, Terrain
 from kingdoms.services.world import world_load
 from orders.services.resolution import turn_state_load
-from orders.services.sheets import sheet_context
+from orders.services.sheets import order_sheet_context_load
 
 
 @pytest.fixture
@@ -73,6 +73,6 @@ def test_the_world_holds_what_the_rows_say(demo_campaign):
 def test_the_sheet_check_the_resolution_and_the_aftermath_read_one_world(turn, demo_campaign):
     ostland = demo_campaign.kingdoms.get(name="Ostland")
     world = world_load(campaign=demo_campaign, turn_number=turn.number)
-    assert sheet_context(kingdom=ostland, turn=turn).world == world
+    assert order_sheet_context_load(kingdom=ostland, turn=turn).world == world
     assert turn_state_load(turn).world == world
     assert aftermath_state_load(turn, now=timezone.now()).world == world

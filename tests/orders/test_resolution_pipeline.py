@@ -3,7 +3,7 @@ determinism, and rule case C3 at resolution."""
 
 from kernel.dice import SeededDice
 from kingdoms.rules.tables import ArmyType
-from orders.rules.resolution.pipeline import resolve_turn
+from orders.rules.resolution.pipeline import resolve_orders
 from orders.rules.resolution.state import TurnState
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries, UpgradeArmy
 from tests import world_builders as wb
@@ -35,7 +35,7 @@ def state() -> TurnState:
 
 
 def test_phases_run_in_the_rulebooks_order():
-    resolution = resolve_turn(state(), SeededDice(seed="s", stream="t"))
+    resolution = resolve_orders(state(), SeededDice(seed="s", stream="t"))
     phases = [e.phase for e in resolution.events]
     first_seen = list(dict.fromkeys(phases))
     order = ["tally-gold", "maintain-armies", "orders"]
@@ -44,8 +44,8 @@ def test_phases_run_in_the_rulebooks_order():
 
 def test_the_same_state_and_seed_give_identical_results_and_the_input_is_untouched():
     original = state()
-    a = resolve_turn(original, SeededDice(seed="seed-1", stream="turn"))
-    b = resolve_turn(state(), SeededDice(seed="seed-1", stream="turn"))
+    a = resolve_orders(original, SeededDice(seed="seed-1", stream="turn"))
+    b = resolve_orders(state(), SeededDice(seed="seed-1", stream="turn"))
     assert a.events == b.events
     assert a.state.armies == b.state.armies and a.state.provinces == b.state.provinces
     assert original.armies == state().armies and original.provinces == state().provinces
@@ -55,7 +55,7 @@ def test_case_C3_at_resolution_an_army_upgraded_this_turn_does_not_move():
     s = state()
     s.orders[1] = ArmyOrder(1, OrderKind.MOVE, target=7)
     s.sheets[1] = SheetEntries(orders=(s.orders[1],), upgrades=(UpgradeArmy(1, 1600),))
-    resolution = resolve_turn(s, SeededDice(seed="x", stream="t"))
+    resolution = resolve_orders(s, SeededDice(seed="x", stream="t"))
     assert resolution.state.armies[1].province == 6
     assert resolution.state.armies[1].size == 1600
     assert any(e.code == "order-illegal" and "may not move or support" in e.text for e in resolution.events)

@@ -16,8 +16,8 @@ from orders.rules.sheets import (
     SheetEntries,
     SheetProblemCode,
     UpgradeArmy,
-    sheet_check,
-    sheet_context,
+    order_sheet_check,
+    order_sheet_context,
 )
 from orders.rules.tables import creation_cost
 from tests import world_builders as wb
@@ -60,11 +60,11 @@ def context(armies=(), army_type=ArmyType.EMPIRE, treasury=6000, mine=(1, 2, 5, 
         turn=turn,
         player_count=4,
     )
-    return sheet_context(world, ME, army_names=frozenset(a.name for a in armies))
+    return order_sheet_context(world, ME, army_names=frozenset(a.name for a in armies))
 
 
 def check(entries, **kw):
-    return sheet_check(entries, context(**kw))
+    return order_sheet_check(entries, context(**kw))
 
 
 def only_errors(result):
@@ -276,12 +276,12 @@ def test_a_looted_town_cannot_create_or_upgrade_armies_until_the_next_full_turn(
 
     ctx = context(armies=(own_army(id=10, name="1st Army", province=2, size=1200),))
     ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=ctx.turn - 1)  # looted last turn
-    create = sheet_check(SheetEntries(creations=(CreateArmy("2nd Army", 1000, 2),)), ctx)
-    upgrade = sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx)
+    create = order_sheet_check(SheetEntries(creations=(CreateArmy("2nd Army", 1000, 2),)), ctx)
+    upgrade = order_sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx)
     assert "2 P2 was looted and cannot create armies" in only_errors(create)
     assert "1st Army: 2 P2 was looted and cannot upgrade armies" in only_errors(upgrade)
     ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=None)
-    assert sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx).ok
+    assert order_sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx).ok
 
 
 # --- Problems: a stable code, the army by id, words without its name --------------------------

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from battles.rules.aftermath import AftermathResult
-from battles.rules.aftermath import aftermath_resolve as aftermath_rules_run
+from battles.rules.aftermath import AftermathResult, resolve_aftermath
 from battles.services.aftermath import DICE_STREAM as AFTERMATH_STREAM
 from battles.services.aftermath import aftermath_blockers
 from battles.services.aftermath_state import aftermath_state_load
@@ -32,7 +31,7 @@ from kernel.dice import SeededDice
 from kingdoms.models import Campaign
 from kingdoms.services.campaigns import campaign_setup_close
 from orders.models import Turn
-from orders.rules.resolution.pipeline import Resolution, resolve_turn
+from orders.rules.resolution.pipeline import Resolution, resolve_orders
 from orders.services.resolution import DICE_STREAM as ORDERS_STREAM
 from orders.services.resolution import resolution_write, turn_state_load
 from orders.services.turns import turn_open
@@ -87,7 +86,7 @@ def orders_phase_run(*, turn_id: int) -> OrdersOutcome:
 
     def run(turn: Turn, dice: SeededDice) -> Resolution:
         before = turn_state_load(turn)
-        resolution = resolve_turn(before, dice)
+        resolution = resolve_orders(before, dice)
         army_ids = resolution_write(turn=turn, before=before, resolution=resolution, dice=dice)
         battles_post(turn=turn, resolution=resolution, army_ids=army_ids)
         # The battles are posted: each gets its scenario, and its players the scenario sheet.
@@ -110,7 +109,7 @@ def aftermath_phase_run(*, turn_id: int, now: dt.datetime | None = None) -> Afte
         if problems:
             raise DomainError(problems)
         state = aftermath_state_load(turn, now=now)
-        result = aftermath_rules_run(state, dice)
+        result = resolve_aftermath(state, dice)
         aftermath_write(turn, state, result, dice)
         # The reports keep what the next turn will change (the armies), so they are made here,
         # before it opens; they are rendered and sent once this commits.

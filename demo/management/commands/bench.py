@@ -20,7 +20,7 @@ from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.rules.tables import PLAYER_ARMY_TYPES
 from orders.models import OrderSheet, OrderSubmission
-from orders.rules.resolution.pipeline import resolve_turn
+from orders.rules.resolution.pipeline import resolve_orders
 from orders.services.resolution import DICE_STREAM, turn_state_load
 from orders.services.turns import turn_open
 from turns.services.cycle import orders_phase_run
@@ -46,7 +46,6 @@ def campaign_generate(*, kingdoms: int, columns: int, rows: int, armies_per_king
         map_name="generated",
         setup_seed="bench",
         status=Campaign.Status.RUNNING,
-        current_turn=1,
     )
     centre = (columns // 2, rows // 2)
     provinces = Province.objects.bulk_create(
@@ -146,7 +145,7 @@ class Command(BaseCommand):
             turn = campaign.turns.get()
             state = turn_state_load(turn)
             started = time.perf_counter()
-            resolve_turn(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))
+            resolve_orders(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))
             pure = time.perf_counter() - started
             with CaptureQueriesContext(connection) as queries, transaction.atomic():
                 started = time.perf_counter()

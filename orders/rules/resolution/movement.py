@@ -20,8 +20,8 @@ from ..sheets import (
     OrderKind,
     SheetContext,
     SheetEntries,
-    sheet_check,
-    sheet_context,
+    order_sheet_check,
+    order_sheet_context,
 )
 from .state import Contact, TurnState
 
@@ -59,8 +59,8 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
             state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD)
             continue
         if army.kingdom not in contexts:
-            contexts[army.kingdom] = sheet_context(state.world, army.kingdom)
-        check = sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom])
+            contexts[army.kingdom] = order_sheet_context(state.world, army.kingdom)
+        check = order_sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom])
         if check.error_problems:
             state.orders[army.id] = ArmyOrder(
                 army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot

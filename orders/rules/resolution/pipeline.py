@@ -21,7 +21,7 @@ class Resolution:
     battles: list[BattleS]
 
 
-def resolve_turn(state: TurnState, dice: Dice) -> Resolution:
+def resolve_orders(state: TurnState, dice: Dice) -> Resolution:
     """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies, 4-5. the orders and
     6. the scheduling of battles, in the rulebook's order. The given state is not changed."""
     work = state.working_copy()

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kingdoms.rules.world import ArmyState, KingdomState, ProvinceState, World
+from kingdoms.rules.world import OnTheWorld, World
 
 from ..sheets import ArmyOrder, SheetEntries
 
 
 @dataclass
-class TurnState:
+class TurnState(OnTheWorld):
     """The world as the turn's orders find it, with the turn's own: each army's order and each
     kingdom's submitted sheet. The phases read the world's parts as `state.armies`, `state.provinces`...;
     they replace its frozen records in a working copy, never change them."""
@@ -21,37 +20,6 @@ class TurnState:
     orders: dict[int, ArmyOrder] = field(default_factory=dict)  # army id -> its (normalised) order
     sheets: dict[int, SheetEntries] = field(default_factory=dict)  # kingdom id -> its submitted sheet
     missed_orders: frozenset[int] = frozenset()  # kingdoms that filed no sheet by the deadline (rule case O1)
-
-    @property
-    def turn(self) -> int:
-        return self.world.turn
-
-    @property
-    def player_count(self) -> int:
-        return self.world.player_count
-
-    @property
-    def provinces(self) -> dict[int, ProvinceState]:
-        return self.world.provinces
-
-    @property
-    def adjacency(self) -> Mapping[int, frozenset[int]]:
-        return self.world.adjacency
-
-    @property
-    def kingdoms(self) -> dict[int, KingdomState]:
-        return self.world.kingdoms
-
-    @property
-    def armies(self) -> dict[int, ArmyState]:
-        """The active field armies (the Elite Defense Forces are the provinces' `elite_defense`)."""
-        return self.world.armies
-
-    def adjacent(self, a: int, b: int) -> bool:
-        return self.world.adjacent(a, b)
-
-    def armies_in(self, province: int) -> list[ArmyState]:
-        return self.world.armies_in(province)
 
     def working_copy(self) -> TurnState:
         """A copy the phases may change: the world's working copy and the orders (normalising

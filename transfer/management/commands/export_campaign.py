@@ -1,4 +1,4 @@
-"""Write a campaign as one JSON document (kingdoms/services/transfer.py)."""
+"""Write a campaign as one JSON document (transfer/export.py)."""
 
 import json
 from pathlib import Path
@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from briternia.errors import DomainError
 from kingdoms.models import Campaign
-from kingdoms.services.transfer import campaign_export
+from transfer.export import campaign_export
 
 
 class Command(BaseCommand):

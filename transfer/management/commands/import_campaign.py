@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from briternia.errors import DomainError
-from kingdoms.services.transfer import campaign_import
+from transfer.importer import campaign_import
 
 
 class Command(BaseCommand):

@@ -1,0 +1,62 @@
+"""The import contract (pyproject.toml, [tool.importlinter]; `make test` runs `lint-imports`) holds
+on the tree, and it fails when a rules module imports Django or an app imports a layer above it
+(docs/architecture.md, "Layout and the direction of imports"). Each case runs lint-imports on a
+copy of the project's packages."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ["kernel", "briternia", "outbox", "kingdoms", "orders", "battles", "reports", "turns", "demo", "transfer"]
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def _copy(tmp_path: Path) -> Path:
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__", "migrations"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=tree,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_tree_keeps_every_contract(tmp_path: Path) -> None:
+    result = _lint(_copy(tmp_path))
+    assert result.returncode == 0, result.stdout
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "broken"),
+    [
+        ("orders/rules/tables.py", "import django.conf", "The pure core"),
+        ("battles/rules/results.py", "from battles import models", "The pure core"),
+        ("kernel/dice.py", "import kingdoms.rules.tables", "The kernel stands alone"),
+        ("orders/models.py", "from battles.models import Battle", "The apps in layers"),
+        ("kingdoms/services/campaigns.py", "from turns.services import cycle", "The apps in layers"),
+        ("reports/selectors.py", "import transfer.export", "The apps in layers"),
+        ("battles/views.py", "from briternia import urls", "Only the project's entry points"),
+    ],
+)
+def test_a_forbidden_import_breaks_the_contract(tmp_path: Path, module: str, line: str, broken: str) -> None:
+    tree = _copy(tmp_path)
+    with (tree / module).open("a") as source:
+        source.write(f"\n{line}  # noqa\n")
+    result = _lint(tree)
+    assert result.returncode != 0
+    assert f"{broken}" in result.stdout.split("Broken contracts")[-1]

@@ -1,0 +1,293 @@
+"""Campaigns the transfer tests export: one with the state setup never produces and orders filed,
+one with a resolved turn, one played through a whole turn with its reports."""
+
+from datetime import time, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from battles.models import ResultsReminder
+from demo.campaign import demo_campaign_create
+from demo.turn import demo_turn_play
+from kingdoms.models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Campaign,
+    Character,
+    DiceRoll,
+    Province,
+    ReportPreferences,
+    TreasuryEntry,
+    Unit,
+)
+from orders.models import OrdersReminder, Turn
+from orders.rules.sheets import (
+    ArmyOrder,
+    BuySupplyDepot,
+    CreateArmy,
+    OrderKind,
+    ReinforceGarrison,
+    SheetEntries,
+    UpgradeArmy,
+)
+from orders.services.reminders import orders_reminders_send
+from orders.services.sheets import order_sheet_save
+from orders.services.turns import deadline_change, schedule_set
+from reports.services.reports import turn_reports_create
+from tests.transfer.documents import LONG_AGO, PDF, PICTURE
+from tests.transfer.rows import ids_set_apart
+from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
+from turns.services.cycle import orders_phase_run
+
+User = get_user_model()
+
+
+@pytest.fixture
+def eventful_campaign(demo_campaign: Campaign) -> Campaign:
+    """The demo campaign with the state setup never produces: razed and fortified provinces,
+    a disbanded army, casualties, a dead hero with injuries, a destroyed item, moves over
+    several steps, a roll naming armies, and times long past; and orders for turn 1 (see
+    add_orders)."""
+    campaign = demo_campaign
+    ostland = campaign.kingdoms.get(name="Ostland")
+    red_fang = campaign.kingdoms.get(name="Da Red Fang")
+    first_army = ostland.armies.get(name="1st Army")
+    home = first_army.province
+    neighbours = list(home.neighbours.order_by("number")[:2])
+    Province.objects.filter(pk=neighbours[0].pk).update(razed=True, controller=red_fang)
+    Province.objects.filter(pk=neighbours[1].pk).update(fortified=True)
+    ArmyMovement.objects.bulk_create(
+        ArmyMovement(army=first_army, turn=1, step=step, province=province)
+        for step, province in enumerate([home, neighbours[1], home])
+    )
+    second = Army.objects.create(
+        kingdom=ostland,
+        name="2nd Army",
+        province=None,
+        size=1500,
+        supply_depot=False,
+        experience=2,
+        status=Army.Status.DISBANDED,
+        created_turn=1,
+        upgraded_turn=1,
+    )
+    flagellants = Unit.objects.create(
+        army=second,
+        position=3,
+        name="Flagellants",
+        category="core",
+        models_count=10,
+        points_per_model=10,
+        veteran_level=2,
+        models_lost=4,
+    )
+    ArmoryItem.objects.create(kingdom=ostland, name="Wizarding Hat", points=40, bearer=flagellants, destroyed=True)
+    ArmoryItem.objects.create(kingdom=ostland, name="Dragon Bow", points=50)
+    Character.objects.filter(unit__name="Captain Reiner").update(
+        alive=False, battles_survived=2, injuries=[{"roll": 36, "injury": "Old war wound"}]
+    )
+    entry = TreasuryEntry.objects.create(
+        kingdom=ostland, turn=1, amount=-150, reason=TreasuryEntry.Reason.ARMY_CREATED, note="2nd Army"
+    )
+    TreasuryEntry.objects.filter(pk=entry.pk).update(created_at=LONG_AGO)
+    red_fang_army = red_fang.armies.get()
+    DiceRoll.objects.create(
+        campaign=campaign,
+        turn=1,
+        stream="battle:1",
+        sequence=0,
+        expression="2D6",
+        faces=[3, 4],
+        total=7,
+        purpose="Who attacks first",
+        kingdoms=[ostland.id, red_fang.id],
+        armies=[first_army.id, red_fang_army.id],
+    )
+    Campaign.objects.filter(pk=campaign.pk).update(created_at=LONG_AGO)
+    campaign.refresh_from_db()
+    add_orders(campaign)
+    return campaign
+
+
+def add_orders(campaign: Campaign) -> None:
+    """Turn 1's orders through the services: Ostland's sheet submitted twice, Da Red Fang's
+    draft naming armies in every section (one of another kingdom), a new weekly schedule, the
+    orders deadline extended by the organizer and the results deadline by a staff member who
+    plays no kingdom, and a reminder."""
+    turn = campaign.turns.get(number=1)
+    ostland = campaign.kingdoms.get(name="Ostland")
+    red_fang = campaign.kingdoms.get(name="Da Red Fang")
+    alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
+    marshal = User.objects.create_user(username="marshal", email="marshal@example.org", is_staff=True)
+    first_army = ostland.armies.get(name="1st Army")
+    target = first_army.province.neighbours.exclude(terrain="desert").order_by("number").first()
+    now = turn.orders_deadline - timedelta(days=1)
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(first_army.id, OrderKind.MOVE, target=target.number),)),
+        submitted_by=alice,
+        submit=True,
+        now=now,
+    )
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(first_army.id, disaster_choice="disband", pay_for_depot=False),)),
+        submitted_by=alice,
+        submit=True,
+        now=now,
+    )
+    red_army = red_fang.armies.get()
+    order_sheet_save(
+        kingdom=red_fang,
+        turn=turn,
+        entries=SheetEntries(
+            orders=(ArmyOrder(red_army.id, OrderKind.FORCED_MARCH, path=(1, 2)),),
+            creations=(CreateArmy("Waaagh", 1000, 5),),
+            upgrades=(UpgradeArmy(red_army.id, 2500),),
+            depots=(BuySupplyDepot(ostland.armies.get(name="2nd Army").id),),
+            garrisons=(ReinforceGarrison(3),),
+        ),
+        submitted_by=bob,
+        submit=False,  # a draft is kept with its errors
+        now=now,
+    )
+    schedule_set(
+        campaign=campaign,
+        changed_by=campaign.organizer,
+        orders_weekday=5,
+        orders_time=time(18, 30),
+        results_weekday=1,
+        results_time=time(21, 15, 30),
+    )
+    deadline_change(
+        turn=turn,
+        changed_by=campaign.organizer,
+        orders_deadline=turn.orders_deadline + timedelta(days=1),
+        reason="Holiday",
+        now=now,
+    )
+    deadline_change(turn=turn, changed_by=marshal, results_deadline=turn.results_deadline + timedelta(days=2), now=now)
+    reminder = OrdersReminder.objects.create(turn=turn, kingdom=campaign.kingdoms.get(name="Karak Dumn"))
+    OrdersReminder.objects.filter(pk=reminder.pk).update(sent_at=LONG_AGO)
+
+
+@pytest.fixture
+def resolved_campaign(demo_campaign: Campaign) -> Campaign:
+    """The demo campaign with turn 1 resolved by the real service. Tor Anlec's Raiders, placed
+    next to Ostland's capitol, march in and fight Ostland's 1st Army there (1,000 points against
+    about 1,800: guerrilla tactics), supported by Tor Anlec's Outriders from another neighbour;
+    Tor Anlec's Scouts claim a province from Ostland.
+
+    No army is raised: the resolution records the phase "create-upgrade-armies" (21 characters)
+    in TurnEvent.phase (at most 16), which the import's model validation refuses."""
+    campaign = demo_campaign
+    turn = campaign.turns.get(number=1)
+    Turn.objects.filter(pk=turn.pk).update(seed="transfer-test")  # the same dice every run
+    turn.refresh_from_db()
+    ostland, tor = campaign.kingdoms.get(name="Ostland"), campaign.kingdoms.get(name="Tor Anlec")
+    capitol = ostland.capitol
+    first = ostland.armies.get(kind=Army.Kind.FIELD)
+    assert first.province == capitol
+    neutral = capitol.neighbours.filter(controller=None).exclude(terrain="desert").order_by("number")
+    raid_from, support_from = neutral[0], neutral[1]
+    claimed = ostland.provinces.filter(settlement="none").exclude(terrain="desert").order_by("number").first()
+    scout_from = (
+        claimed.neighbours.filter(controller=None)
+        .exclude(terrain="desert")
+        .exclude(pk__in=[raid_from.pk, support_from.pk])
+        .order_by("number")
+        .first()
+    )
+
+    def army(name: str, province: Province, points: int) -> Army:
+        # Its list's points, not its size, drive guerrilla tactics, supports and claims.
+        raised = Army.objects.create(kingdom=tor, name=name, province=province, size=points)
+        raised.units.create(name="Spearmen", category="core", models_count=points // 10, points_per_model=10)
+        return raised
+
+    raiders, outriders, scouts = (
+        army("Raiders", raid_from, 1000),
+        army("Outriders", support_from, 600),
+        army("Scouts", scout_from, 1000),
+    )
+    now = turn.orders_deadline - timedelta(days=1)
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(first.id),)),
+        submitted_by=User.objects.get(username="alice"),
+        submit=True,
+        now=now,
+    )
+    order_sheet_save(
+        kingdom=tor,
+        turn=turn,
+        entries=SheetEntries(
+            orders=(
+                ArmyOrder(raiders.id, OrderKind.MOVE, target=capitol.number),
+                ArmyOrder(outriders.id, OrderKind.SUPPORT, support=capitol.number),
+                ArmyOrder(scouts.id, OrderKind.MOVE, target=claimed.number),
+            )
+        ),
+        submitted_by=tor.players.get(),
+        submit=True,
+        now=now,
+    )
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    return campaign
+
+
+@pytest.fixture
+def played_campaign(transactional_db):
+    """The demo campaign with turn 1 played through as `make demo` plays it (kingdoms/demo/turn.py:
+    orders, battles and their scenario sheets, turn summary sheets, the aftermath, every report
+    rendered and emailed, turn 2 opened), and the rows that turn does not make: a deadline moved,
+    orders reminders, a results reminder, an email that failed, a player's report preferences.
+    Each table's ids in a range of its own (tests/transfer/rows.py), the copy's too."""
+    with ids_set_apart():
+        campaign = demo_campaign_create()
+        demo_turn_play(campaign)
+        turn_2 = campaign.turns.get(number=2)
+        deadline_change(
+            turn=turn_2,
+            changed_by=campaign.organizer,
+            orders_deadline=turn_2.orders_deadline + timedelta(days=1),
+            reason="Holiday",
+        )
+        turn_2.refresh_from_db()
+        assert orders_reminders_send(now=turn_2.orders_deadline - timedelta(hours=1))
+        # The results reminder of a turn that waited for its battles' sheets (demo_turn_play files
+        # them at once).
+        ResultsReminder.objects.create(turn=campaign.turns.get(number=1), kingdom=campaign.kingdoms.get(name="Ostland"))
+        ReportEmail.objects.filter(report__turn__campaign=campaign, to="bob@briternia.local").update(
+            status=ReportEmail.Status.FAILED, attempts=5, last_error="451 4.3.0 Try again later"
+        )
+        ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
+        yield campaign
+
+
+@pytest.fixture
+def reports_made(resolved_campaign: Campaign) -> Campaign:
+    """resolved_campaign with what the end of its turn keeps, made by the service the aftermath
+    calls (no rendering: stand-in bytes): the public map and its picture, a queued report per
+    kingdom and the bulletin beside the battle's scenario sheet; Ostland's report rendered and
+    emailed to alice, the email failed after its last try."""
+    turn = resolved_campaign.turns.get()
+    turn_reports_create(turn=turn)
+    TurnMap.objects.filter(turn=turn).update(png=PICTURE)
+    ostland = TurnReport.objects.get(turn=turn, kingdom__name="Ostland")
+    TurnReport.objects.filter(pk=ostland.pk).update(
+        status=TurnReport.Status.READY, pdf=PDF, rendered_at=LONG_AGO, render_seconds=1.25
+    )
+    ReportEmail.objects.create(
+        report=ostland,
+        user=User.objects.get(username="alice"),
+        to="alice@briternia.local",
+        status=ReportEmail.Status.FAILED,
+        attempts=5,
+        last_error="451 4.3.0 Try again later",
+    )
+    return resolved_campaign

@@ -1,0 +1,69 @@
+"""The pages a campaign's history is read on, made comparable between two campaigns: the
+history page's content with the ids in its links replaced by what they name, and each report's
+download (status, headers and bytes) by the report's name."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.test import Client
+
+from kingdoms.models import Campaign
+from transfer.campaign_models import TurnReport
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def report_name(report: TurnReport) -> str:
+    subject = report.kingdom.name if report.kingdom_id else ""
+    if report.battle_id:
+        subject = f"battle in {report.battle.province.number} by {report.battle.attacker_army.name}"
+    return f"turn {report.turn.number} {report.kind} {subject}".strip()
+
+
+def _reports(campaign: Campaign) -> list[TurnReport]:
+    return list(
+        TurnReport.objects.filter(turn__campaign=campaign).select_related(
+            "turn", "kingdom", "battle__province", "battle__attacker_army"
+        )
+    )
+
+
+def history_page(user: Any, campaign: Campaign) -> str:
+    """The content of the campaign's history page as `user` reads it (the header, which carries
+    a new CSRF token every time, left out), its links naming turns and reports, not their ids."""
+    response = _client(user).get(f"/campaigns/{campaign.pk}/history/")
+    assert response.status_code == 200
+    main = re.search(r"<main>.*</main>", response.content.decode(), re.DOTALL)
+    assert main is not None
+    names = {
+        "campaigns": {campaign.pk: "the campaign"},
+        "turns": {turn.pk: f"turn {turn.number}" for turn in campaign.turns.all()},
+        "reports": {report.pk: report_name(report) for report in _reports(campaign)},
+    }
+
+    def named(match: re.Match[str]) -> str:
+        table, pk = match.group(1), int(match.group(2))
+        return f"/{table}/[{names[table].get(pk, f'not of this campaign: {pk}')}]/"
+
+    return re.sub(r"/(campaigns|turns|reports)/(\d+)/", named, main.group(0))
+
+
+def report_downloads(user: Any, campaign: Campaign) -> dict[str, tuple[int, str, str, bytes]]:
+    """Each report of the campaign as `user` downloads it, by the report's name."""
+    client = _client(user)
+    downloads = {}
+    for report in _reports(campaign):
+        response = client.get(f"/reports/{report.pk}/")
+        downloads[report_name(report)] = (
+            response.status_code,
+            response.get("Content-Type", ""),
+            response.get("Content-Disposition", ""),
+            response.content,
+        )
+    return downloads

@@ -1,0 +1,354 @@
+"""The import (transfer/reader.py, writer.py, importer.py): older versions still read, and a
+malformed document refused whole, naming every problem, nothing saved."""
+
+import copy
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError
+
+from battles.models import BattleSupport
+from kingdoms.models import ReportPreferences
+from orders.rules.sheets import OrderKind
+from tests.transfer.documents import RESOLUTION_COUNTS, as_version, campaign_counts, kingdom_index, refused
+from transfer.campaign_models import TurnMap, TurnReport
+from transfer.export import campaign_export
+from transfer.importer import campaign_import
+
+User = get_user_model()
+
+
+def test_a_version_2_document_from_before_events_and_battles_is_still_read(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    older = as_version(document, 2)
+    for turn in older["turns"]:
+        del turn["events"], turn["battles"]
+
+    imported = campaign_import(document=older)
+
+    assert campaign_counts(imported) == {**campaign_counts(resolved_campaign), **dict.fromkeys(RESOLUTION_COUNTS, 0)}
+    for turn in document["turns"]:
+        turn["events"] = turn["battles"] = []
+        turn["reports"] = []  # a version 2 document has no reports (here the battles' scenario sheets)
+    assert campaign_export(campaign=imported) == document
+
+
+def test_malformed_events_and_battles_are_refused_naming_every_problem(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    turn = document["turns"][0]
+    events = turn["events"]
+
+    def index(code):
+        return next(i for i, e in enumerate(events) if e["code"] == code)
+
+    claimed, scheduled, guerrilla = index("province-claimed"), index("battle-scheduled"), index("guerrilla")
+    moved, support = index("moved"), index("support")
+    events[claimed]["data"]["from_kingdom"] = 2  # an id, as the database holds it
+    events[scheduled]["data"]["opponent_army"] = ["Ostland", "9th Army"]
+    events[guerrilla]["data"]["target"] = 6
+    events[moved]["army"] = ["Ostland", "Nobody"]
+    events[moved]["kingdom"] = "Nowhere"
+    events[support]["data"] = []
+    events[support]["army_id"] = 8
+    events[1]["sequence"] = events[0]["sequence"]
+    battle = turn["battles"][0]
+    battle["status"] = "abandoned"
+    battle["defender_kingdom"] = "Nowhere"
+    battle["garrison_points"] = -5
+    battle["guerrilla"]["army"] = ["Tor Anlec", "Ghosts"]
+    battle["supports"][0]["side"] = "neutral"
+    battle["supports"][0]["army"] = 8
+    battle["province"] = 999
+
+    messages = refused(document)
+
+    t = "turns[0] (number 1)"
+    b = f"{t} / battles[0] (province 999)"
+    expected = [
+        f'{t} / events[1] "{events[1]["code"]}": sequence 0 should come after 0: '
+        "the events are listed in sequence order, each sequence once.",
+        f'{t} / events[{claimed}] "province-claimed" / data: "from_kingdom" should be a kingdom name or null, not 2.',
+        f'{t} / events[{scheduled}] "battle-scheduled" / data / opponent_army: '
+        "there is no army '9th Army' of the kingdom 'Ostland'.",
+        f'{t} / events[{guerrilla}] "guerrilla" / data: "target" should be [kingdom name, army name] or null, not 6.',
+        f'{t} / events[{moved}] "moved": there is no kingdom called "Nowhere".',
+        f"{t} / events[{moved}] \"moved\": there is no army 'Nobody' of the kingdom 'Ostland'.",
+        f'{t} / events[{support}] "support": "data" should be an object, not [].',
+        f'{t} / events[{support}] "support": unknown key "army_id".',
+        f"{b}: province 999 is not among the document's provinces.",
+        f"{b}: \"status\": Value 'abandoned' is not a valid choice.",
+        f'{b}: "garrison_points": Ensure this value is greater than or equal to 0.',
+        f'{b} / defender_kingdom: there is no kingdom called "Nowhere".',
+        f"{b} / guerrilla / army: there is no army 'Ghosts' of the kingdom 'Tor Anlec'.",
+        f"{b} / supports[0]: \"side\": Value 'neutral' is not a valid choice.",
+        f'{b} / supports[0]: "army" should be [kingdom name, army name], not 8.',
+    ]
+    assert [m for m in expected if m not in messages] == [], messages
+
+
+def test_the_events_and_battles_must_be_lists(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    document["turns"][0]["events"] = {}
+    document["turns"][0]["battles"] = None
+    assert refused(document) == [
+        'turns[0] (number 1): "events" should be a list, not {}.',
+        'turns[0] (number 1): "battles" should be a list, not None.',
+    ]
+
+
+def test_an_unknown_username_becomes_a_new_account_without_a_password(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    alice = next(u for u in document["users"] if u["username"] == "alice")
+    alice.update(username="zoe", email="zoe@example.org", first_name="Zoe", last_name="Marlow")
+    ostland = document["kingdoms"][kingdom_index(document, "Ostland")]
+    ostland["players"] = ["zoe"]
+
+    imported = campaign_import(document=document)
+
+    zoe = User.objects.get(username="zoe")
+    assert (zoe.email, zoe.first_name, zoe.last_name) == ("zoe@example.org", "Zoe", "Marlow")
+    assert not zoe.has_usable_password()
+    assert list(imported.kingdoms.get(name="Ostland").players.all()) == [zoe]
+    assert imported.organizer == demo_campaign.organizer  # reused, not duplicated
+
+
+def test_a_document_of_another_format_is_refused(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    document["format"] = "a-map"
+    assert refused(document) == [
+        "The document's format is 'a-map': it should be 'briternia-campaign' (a Briternia campaign export)."
+    ]
+    assert refused({"name": "not an export"}) == [
+        "The document's format is missing: it should be 'briternia-campaign' (a Briternia campaign export)."
+    ]
+
+
+def test_a_document_of_another_version_is_refused(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    document["version"] = 4
+    assert refused(document) == ["The document's version is 4: this site reads versions 1, 2 and 3."]
+    document["version"] = "2"
+    assert refused(document) == ["The document's version is '2': this site reads versions 1, 2 and 3."]
+
+
+def test_a_version_1_document_is_read_as_a_campaign_without_orders(eventful_campaign):
+    document = campaign_export(campaign=eventful_campaign)
+    version_1 = as_version(document, 1)
+    # Version 1 knew no deadline changes, so no staff member who only changed one.
+    version_1["users"] = [u for u in version_1["users"] if u["username"] != "marshal"]
+
+    imported = campaign_import(document=version_1)
+
+    assert campaign_counts(imported) == {
+        **campaign_counts(eventful_campaign),
+        **dict.fromkeys(["schedules", "turns", "deadline changes", "order sheets", "submissions", "reminders"], 0),
+    }
+    # Version 1 has no orders sections: they are refused there, not ignored.
+    assert refused({**version_1, "turns": []}) == ['The document: unknown key "turns".']
+
+
+def test_a_document_that_is_not_an_object_is_refused(db):
+    assert refused(["briternia-campaign"]) == ["The document: expected an object, found ['briternia-campaign']."]
+
+
+def test_a_province_without_its_number_is_refused(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    del document["provinces"][5]["number"]
+    messages = refused(document)
+    assert 'provinces[5]: "number" is missing.' in messages
+    # What referred to province 6 is reported too, rather than imported without it.
+    assert any("province 6 is not among the document's provinces" in m for m in messages)
+
+
+def test_an_army_in_a_province_that_does_not_exist_is_refused(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    index = kingdom_index(document, "Ostland")
+    document["kingdoms"][index]["armies"][0]["province"] = 999
+    assert refused(document) == [
+        f'kingdoms[{index}] "Ostland" / armies[0] "1st Army": province 999 is not among the document\'s provinces.'
+    ]
+
+
+def test_every_problem_of_a_document_is_reported_at_once(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    ostland = kingdom_index(document, "Ostland")
+    document["campaign"]["time_zone"] = "Mars/Olympus"
+    document["provinces"][2]["razed"] = document["provinces"][2]["fortified"] = True
+    document["provinces"][3]["razd"] = True
+    document["kingdoms"][ostland]["players"] = ["mallory"]
+    document["kingdoms"][ostland]["treasury"][0]["amount"] = "6000"
+    document["kingdoms"][ostland]["armory"][0]["bearer"]["unit"] = 40
+    duplicate = len(document["kingdoms"])
+    document["kingdoms"].append(copy.deepcopy(document["kingdoms"][ostland]))
+    document["dice_rolls"][0]["kingdoms"] = ["Nowhere"]
+    units = len(document["kingdoms"][ostland]["armies"][0]["units"])
+
+    messages = refused(document)
+
+    expected = [
+        "campaign: \"time_zone\": 'Mars/Olympus' is not a time zone name (for example Europe/London).",
+        "provinces[2] (number 3): a province cannot be both razed and fortified.",
+        'provinces[3] (number 4): unknown key "razd".',
+        f'kingdoms[{ostland}] "Ostland" / players: the user "mallory" is not among the document\'s users.',
+        f'kingdoms[{ostland}] "Ostland" / treasury[0]: "amount" should be an integer, not \'6000\'.',
+        f'kingdoms[{duplicate}] "Ostland": there are two kingdoms called "Ostland".',
+        f'kingdoms[{ostland}] "Ostland" / armory[0] / bearer: 1st Army has no unit at place 40 (it has {units} units).',
+        'dice_rolls[0] / kingdoms: there is no kingdom called "Nowhere".',
+        'users "alice": neither the organizer nor a player of any kingdom, nor named by a turn.',
+    ]
+    assert [m for m in expected if m not in messages] == []
+
+
+def test_a_second_living_warlord_is_refused_before_the_database_sees_it(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    ostland = document["kingdoms"][kingdom_index(document, "Ostland")]
+    ostland["armies"][0]["units"][1]["character"]["role"] = "warlord"
+    assert refused(document) == ['kingdom "Ostland": a kingdom has one living Warlord, not 2.']
+
+
+def test_malformed_orders_sections_are_refused_naming_every_problem(eventful_campaign):
+    document = campaign_export(campaign=eventful_campaign)
+    document["schedule"]["orders_weekday"] = 9
+    document["schedule"]["results_time"] = "25:00"
+    turn = document["turns"][0]
+    turn["results_deadline"] = turn["orders_deadline"]
+    turn["deadline_changes"][0]["changed_by"] = "mallory"
+    turn["deadline_changes"][1]["kind"] = "whenever"
+    ostland, red_fang = turn["sheets"]  # in the kingdoms' order
+    assert (ostland["kingdom"], red_fang["kingdom"]) == ("Ostland", "Da Red Fang")
+    red_fang["entries"]["upgrades"][0]["army"] = ["Da Red Fang", "9th Army"]
+    red_fang["entries"]["orders"][0]["kind"] = "teleport"
+    red_fang["entries"]["depots"][0]["army"] = 7  # an id, as the database holds it
+    red_fang["entries"]["bribes"] = []
+    ostland["submissions"][0]["entries"]["orders"][0]["target"] = "north"
+    ostland["submissions"][1]["submitted_at"] = "yesterday"
+    duplicate_sheet = len(turn["sheets"])
+    turn["sheets"].append(copy.deepcopy(ostland))
+    turn["reminders"][0]["kingdom"] = "Nowhere"
+    document["turns"].append(copy.deepcopy(turn))
+    document["turns"][1]["sheets"] = document["turns"][1]["reminders"] = document["turns"][1]["deadline_changes"] = []
+
+    messages = refused(document)
+
+    t = "turns[0] (number 1)"
+    entries = f'{t} / sheets[1] "Da Red Fang" / entries'
+    expected = [
+        'schedule: "orders_weekday": Value 9 is not a valid choice.',
+        "schedule: \"results_time\" should be a time of day (HH:MM:SS), not '25:00'.",
+        f"{t}: the results deadline must come after the orders deadline.",
+        f'{t} / deadline_changes[0] / changed_by: the user "mallory" is not among the document\'s users.',
+        f"{t} / deadline_changes[1]: \"kind\": Value 'whenever' is not a valid choice.",
+        f'{entries}: unknown key "bribes".',
+        f"{entries} / orders[0]: \"kind\" should be one of {', '.join(k.value for k in OrderKind)}, not 'teleport'.",
+        f"{entries} / upgrades[0]: there is no army '9th Army' of the kingdom 'Da Red Fang'.",
+        f'{entries} / depots[0]: "army" should be [kingdom name, army name], not 7.',
+        f'{t} / sheets[0] "Ostland" / submissions[0] / entries / orders[0]: '
+        "\"target\" should be an integer or null, not 'north'.",
+        f'{t} / sheets[0] "Ostland" / submissions[1]: '
+        "\"submitted_at\" should be an ISO 8601 time with its UTC offset, not 'yesterday'.",
+        f'{t} / sheets[{duplicate_sheet}] "Ostland": Ostland has two order sheets for this turn.',
+        f'{t} / reminders[0] "Nowhere": there is no kingdom called "Nowhere".',
+        "turns[1] (number 1): turn 1 appears twice.",
+    ]
+    assert [m for m in expected if m not in messages] == []
+    assert document["turns"][0]["sheets"][1]["entries"]["orders"][0]["kind"] == "teleport"  # not fixed up
+
+
+def test_the_orders_sections_must_have_the_right_shape(demo_campaign):
+    document = campaign_export(campaign=demo_campaign)
+    document["schedule"] = []
+    document["turns"][0]["sheets"] = [{"kingdom": "Ostland"}]
+    messages = refused(document)
+    assert 'The document: "schedule" should be an object or null, not [].' in messages
+    assert 'turns[0] (number 1) / sheets[0] "Ostland": "entries" is missing.' in messages
+
+
+def test_a_database_refusal_half_way_through_the_import_saves_nothing(resolved_campaign, monkeypatch):
+    document = campaign_export(campaign=resolved_campaign)
+
+    def refuse(*args, **kwargs):
+        raise IntegrityError("simulated refusal")
+
+    # The battles' supports are written last: everything before them must be undone.
+    monkeypatch.setattr(BattleSupport.objects, "bulk_create", refuse)
+    assert refused(document) == ["The document breaks a rule of the database: simulated refusal"]
+
+
+# --- the reports, their emails, the users' report preferences -----------------------------------
+
+
+def test_report_preferences_come_with_a_new_account_and_leave_an_existing_one_as_it_is(demo_campaign):
+    bob = User.objects.get(username="bob")
+    ReportPreferences.objects.create(user=bob, report_email="bob@home.example", attach_pdf=True)
+    document = campaign_export(campaign=demo_campaign)
+    users = {u["username"]: u for u in document["users"]}
+    users["alice"].update(
+        username="zoe",
+        email="zoe@example.org",
+        report_preferences={"report_email": "zoe@home.example", "attach_pdf": False},
+    )
+    document["kingdoms"][kingdom_index(document, "Ostland")]["players"] = ["zoe"]
+    users["bob"]["report_preferences"] = {"report_email": "bob@elsewhere.example", "attach_pdf": False}
+    users["carol"]["report_preferences"] = {"report_email": "carol@elsewhere.example", "attach_pdf": False}
+
+    campaign_import(document=document)
+
+    zoe = ReportPreferences.objects.get(user__username="zoe")
+    assert (zoe.report_email, zoe.attach_pdf) == ("zoe@home.example", False)
+    bob_now = ReportPreferences.objects.get(user=bob)
+    assert (bob_now.report_email, bob_now.attach_pdf) == ("bob@home.example", True)  # his own, kept
+    assert not ReportPreferences.objects.filter(user__username="carol").exists()  # she set none here
+
+
+def test_a_version_2_document_is_read_as_a_campaign_whose_turns_have_no_reports(reports_made):
+    document = campaign_export(campaign=reports_made)
+    older = as_version(document, 2)
+
+    imported = campaign_import(document=older)
+
+    assert not TurnReport.objects.filter(turn__campaign=imported).exists()
+    assert not TurnMap.objects.filter(turn__campaign=imported).exists()
+    for turn in document["turns"]:
+        turn["map"], turn["reports"] = None, []
+    document["emails"] = []
+    assert campaign_export(campaign=imported) == document
+    # Version 2 has no reports: they are refused there, not ignored.
+    assert refused({**older, "emails": []}) == ['The document: unknown key "emails".']
+
+
+def test_malformed_reports_and_emails_are_refused_naming_every_problem(reports_made):
+    document = campaign_export(campaign=reports_made)
+    turn = document["turns"][0]
+    reports = {r["kingdom"] or r["kind"]: r for r in turn["reports"]}
+    index = {r["kingdom"] or r["kind"]: i for i, r in enumerate(turn["reports"])}
+    turn["map"]["png"] = 5
+    reports["bulletin"]["kingdom"] = "Ostland"
+    reports["scenario"]["battle"] = 5
+    reports["Ostland"]["pdf"] = "not base64!"
+    reports["Ostland"]["snapshot"]["armies"][0]["id"] = ["Ostland", "Ghosts"]
+    reports["Tor Anlec"]["status"] = "lost"
+    duplicate = len(turn["reports"])
+    turn["reports"].append(copy.deepcopy(reports["Karak Dumn"]))
+    (email,) = document["emails"]
+    email.update(user="mallory", to="not an address")
+    document["emails"].append({**email, "report": {**email["report"], "kingdom": "Nowhere"}})
+    document["emails"].append({**email, "user": "alice"})
+
+    messages = refused(document)
+
+    t = "turns[0] (number 1)"
+    expected = [
+        f'{t} / map: "png" should be base64 text or null, not 5.',
+        f'{t} / reports[{index["bulletin"]}] "Ostland": a kingdom report names its kingdom and no battle, a bulletin '
+        "neither, a scenario sheet its battle and no kingdom.",
+        f'{t} / reports[{index["scenario"]}] "scenario": the turn has no battle at place 5 (it has 1).',
+        f'{t} / reports[{index["Ostland"]}] "Ostland": "pdf" should be base64 text or null, not \'not base64!\'.',
+        f'{t} / reports[{index["Ostland"]}] "Ostland" / snapshot / armies[0] / id: '
+        "there is no army 'Ghosts' of the kingdom 'Ostland'.",
+        f'{t} / reports[{index["Tor Anlec"]}] "Tor Anlec": "status": Value \'lost\' is not a valid choice.',
+        f'{t} / reports[{duplicate}] "Karak Dumn": the turn has this report twice.',
+        'emails[0] "not an address" / user: the user "mallory" is not among the document\'s users.',
+        'emails[0] "not an address": "to": Enter a valid email address.',
+        'emails[1] "not an address" / report: turn 1 has no kingdom report of "Nowhere".',
+        'emails[2] "not an address": the report is sent to not an address twice.',
+    ]
+    assert [m for m in expected if m not in messages] == [], messages

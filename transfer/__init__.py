@@ -1,0 +1,58 @@
+"""A whole campaign as one JSON document, and back again as a new campaign.
+
+The document names everything by natural keys, never by database ids, so it can be read,
+diffed and imported into another database:
+
+- users by username (with email, first and last name, and their report preferences);
+- provinces by number; kingdoms by name; armies by (kingdom name, army name);
+- units by their place in their army's "units" list (0-based; the list is in the army's own
+  order, `position` then creation, so the place equals `position` for lists the services saved);
+- battles by their place in their turn's "battles" list (by province number, then creation);
+- reports by their turn, kind and kingdom name or battle place.
+
+Top-level keys: "format", "version", "campaign", "users", "provinces", "adjacency",
+"kingdoms" (each with its "treasury" ledger, "armies" with their "movements" and "units" with
+their "character", and its "armory"), "dice_rolls", and the orders app's "schedule" (null when
+the campaign has none yet) and "turns" (each with its "deadline_changes", its "sheets" by
+kingdom name with their "submissions", its "reminders", and what its resolution recorded: its
+"events" in sequence order and its "battles" by province number, each with its "supports"
+and "summary_sheets"; and what the end of the turn made of it: the public "map" it ended with
+and its "reports", the kingdoms' reports, the bulletin and the battles' scenario sheets, each with
+its PDF), and the "emails" that sent the reports (each naming its report).
+Timestamps are ISO 8601 strings in UTC, times of day "HH:MM:SS", bytes (a report's PDF, the
+map's picture) base64; whoever changed a deadline, submitted a sheet or was sent a report is
+named by username (null once the account is gone).
+
+A user's report preferences (kingdoms.ReportPreferences) are the account's, not the campaign's:
+they travel in the user's object, and the import gives them to the accounts it creates; an
+existing account is reused as it is, its own preferences kept.
+
+An order sheet's "entries" (orders/entries.py) are kept as they are, but for the armies they
+name (orders[].army, upgrades[].army, depots[].army): database ids there, [kingdom name, army
+name] in the document, like a dice roll's armies. The province numbers in entries are kept as
+written, valid or not: a draft may hold any number, and the sheet check reports it.
+
+A turn event's "data", a battle's "guerrilla" and a report's "snapshot" are kept as they are
+too, but for the values that hold kingdom or army ids (references.py: the keys the resolution and
+the reports write): a kingdom name and [kingdom name, army name] in the document. Province
+numbers there (an event's "province", data["battle"], data["path"]) stay as they are.
+
+Version 2 added "schedule" and "turns". A version 1 document (written before) is still read,
+as a campaign without a schedule or turns. A turn's "events" and "battles" came later within
+version 2 and are optional: a turn without them is read as one without events or battles.
+Version 3 added the reports: a turn's "map" and "reports", the users' "report_preferences" and
+the "emails". A version 2 document is still read, as a campaign whose turns have no reports.
+
+Every list is in a fixed order (the models' own orderings, ties broken by creation), so
+exporting the same campaign twice gives the same JSON; the import creates rows in document
+order, so exporting an imported campaign gives back the document it came from.
+
+The package, by concern: kinds.py (the JSON types a key may hold), schema.py (format, version
+and the keys of every object), references.py (ids kept inside stored JSON and their names in
+the document), campaign_models.py (every model the document carries, imported once),
+export.py (campaign_export, a function per section), and the import: reader.py (the document's
+sections into a plan of unsaved rows, every problem collected) on reading.py (checking an object
+key by key, finding what it names by natural key), plan.py, writer.py (the plan into rows) and
+importer.py (campaign_import: read, then write or refuse). The commands export_campaign and
+import_campaign are in management/commands/.
+"""

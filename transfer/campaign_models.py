@@ -1,0 +1,60 @@
+"""Every model a campaign's document carries, imported here once: the other modules of the
+package take them from here, so a model that moves to another app changes one line."""
+
+from django.contrib.auth import get_user_model
+
+from battles.models import Battle, BattleSupport, ResultsReminder, TurnSummarySheet
+from kingdoms.models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Campaign,
+    Character,
+    DiceRoll,
+    Kingdom,
+    Province,
+    ReportPreferences,
+    TreasuryEntry,
+    Unit,
+)
+from orders.models import (
+    CampaignSchedule,
+    DeadlineChange,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Turn,
+    TurnEvent,
+)
+from reports.models import ReportEmail, TurnMap, TurnReport
+
+User = get_user_model()
+
+__all__ = [
+    "ArmoryItem",
+    "Army",
+    "ArmyMovement",
+    "Battle",
+    "BattleSupport",
+    "Campaign",
+    "CampaignSchedule",
+    "Character",
+    "DeadlineChange",
+    "DiceRoll",
+    "Kingdom",
+    "OrderSheet",
+    "OrderSubmission",
+    "OrdersReminder",
+    "Province",
+    "ReportEmail",
+    "ReportPreferences",
+    "ResultsReminder",
+    "TreasuryEntry",
+    "Turn",
+    "TurnEvent",
+    "TurnMap",
+    "TurnReport",
+    "TurnSummarySheet",
+    "Unit",
+    "User",
+]

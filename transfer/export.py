@@ -1,0 +1,646 @@
+"""The export: a campaign as one JSON-ready document, one function per section.
+
+Every list is in a fixed order (the models' own orderings, ties broken by creation), so
+exporting the same campaign twice gives the same JSON; the import creates rows in document
+order, so exporting an imported campaign gives back the document it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.db import models, transaction
+
+from briternia.errors import DomainError
+
+from .campaign_models import (
+    Army,
+    ArmyMovement,
+    Battle,
+    BattleSupport,
+    Campaign,
+    CampaignSchedule,
+    Character,
+    DeadlineChange,
+    DiceRoll,
+    Kingdom,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Province,
+    ReportEmail,
+    ResultsReminder,
+    Turn,
+    TurnEvent,
+    TurnMap,
+    TurnReport,
+    TurnSummarySheet,
+    Unit,
+    User,
+)
+from .kinds import Kind, bytes_text, is_int, time_text
+from .references import (
+    EVENT_DATA_REFERENCES,
+    GUERRILLA_REFERENCES,
+    KINGDOM_ID,
+    SNAPSHOT_REFERENCES,
+    References,
+    translated,
+)
+from .schema import (
+    ARMY_FIELDS,
+    ARMY_KEYS,
+    BATTLE_FIELDS,
+    BATTLE_KEYS,
+    CAMPAIGN_FIELDS,
+    CAMPAIGN_KEYS,
+    CHARACTER_FIELDS,
+    CHARACTER_KEYS,
+    DEADLINE_CHANGE_FIELDS,
+    DEADLINE_CHANGE_KEYS,
+    DICE_FIELDS,
+    DICE_KEYS,
+    EMAIL_FIELDS,
+    EMAIL_KEYS,
+    ENTRY_SECTIONS,
+    EVENT_FIELDS,
+    EVENT_KEYS,
+    FORMAT,
+    ITEM_FIELDS,
+    ITEM_KEYS,
+    KINGDOM_FIELDS,
+    KINGDOM_KEYS,
+    MAP_FIELDS,
+    MAP_KEYS,
+    MOVEMENT_FIELDS,
+    MOVEMENT_KEYS,
+    PROVINCE_FIELDS,
+    PROVINCE_KEYS,
+    REMINDER_FIELDS,
+    REMINDER_KEYS,
+    REPORT_FIELDS,
+    REPORT_KEYS,
+    REPORT_PREFERENCES_FIELDS,
+    REPORT_PREFERENCES_KEYS,
+    RESULTS_REMINDER_FIELDS,
+    SCHEDULE_FIELDS,
+    SCHEDULE_KEYS,
+    SHEET_FIELDS,
+    SHEET_KEYS,
+    SUBMISSION_FIELDS,
+    SUBMISSION_KEYS,
+    SUMMARY_SHEET_FIELDS,
+    SUMMARY_SHEET_KEYS,
+    SUPPORT_FIELDS,
+    SUPPORT_KEYS,
+    TOP_KEYS,
+    TREASURY_FIELDS,
+    TREASURY_KEYS,
+    TURN_FIELDS,
+    TURN_KEYS,
+    UNIT_FIELDS,
+    UNIT_KEYS,
+    USER_FIELDS,
+    USER_KEYS,
+    VERSION,
+    text_fields,
+)
+
+M = TypeVar("M", bound=models.Model)
+K = TypeVar("K")
+V = TypeVar("V")
+
+# A turn's battles in the document: by province, ties broken by creation.
+_BATTLE_ORDER = ("turn_id", "province__number", "id")
+
+
+@transaction.atomic
+def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
+    """The whole campaign as a JSON-ready dict (see transfer/__init__.py for its shape).
+
+    Deterministic: the same campaign state always gives an equal document. Raises DomainError
+    when a row refers to something outside the campaign (a dice roll naming a deleted army)
+    rather than write a document that would not import.
+    """
+    # One transaction, so the document is one consistent state of the campaign.
+    campaign = Campaign.objects.select_related("organizer").get(pk=campaign.pk)
+    names = _names(campaign)
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "campaign": _row(CAMPAIGN_KEYS, CAMPAIGN_FIELDS, campaign, organizer=campaign.organizer.username),
+        "users": _users_section(campaign),
+        "provinces": _provinces_section(campaign, names),
+        "adjacency": _adjacency_section(campaign, names),
+        "kingdoms": _kingdoms_section(campaign, names),
+        "dice_rolls": _dice_rolls_section(campaign, names),
+        "schedule": _schedule_section(campaign),
+        "turns": _turns_section(campaign, names),
+        "emails": _emails_section(campaign, names),
+    }
+    return {key: document[key] for key in TOP_KEYS}
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows, and the campaign's natural keys by database id
+
+
+def _row(keys: Mapping[str, Kind], fields: list[str], instance: models.Model, **others: Any) -> dict[str, Any]:
+    """One object of the document: `instance`'s plain `fields`, its times and bytes as text, and
+    the `others` (references by natural key, child lists), in the order of `keys`, the spec the
+    import reads."""
+    texts = {name: _as_text(getattr(instance, name)) for name in text_fields(type(instance)) if name in keys}
+    values = {**{name: getattr(instance, name) for name in fields}, **texts, **others}
+    return {key: values[key] for key in keys}
+
+
+def _as_text(value: Any) -> str | None:
+    if isinstance(value, bytes | memoryview):
+        return bytes_text(value)
+    return time_text(value)
+
+
+def _grouped(rows: Iterable[M], parent: str) -> dict[int, list[M]]:
+    """`rows` by the id in their `parent` attribute, each list in the rows' order."""
+    groups: dict[int, list[M]] = {}
+    for row in rows:
+        groups.setdefault(getattr(row, parent), []).append(row)
+    return groups
+
+
+def _inside(mapping: Mapping[K, V], key: K, what: str) -> V:
+    """`mapping[key]`, or a DomainError when a row points outside the campaign (a stale id)."""
+    if key not in mapping:
+        raise DomainError(f"The campaign cannot be exported: {what} refers to something outside the campaign ({key}).")
+    return mapping[key]
+
+
+def _id_inside(mapping: Mapping[int, V], value: Any, what: str) -> V:
+    """`mapping[value]` for an id found in stored JSON, which may hold anything: a DomainError
+    unless it is the id of a row of the campaign."""
+    if not is_int(value):
+        raise DomainError(f"The campaign cannot be exported: {what} holds {value!r:.40} where an id belongs.")
+    return _inside(mapping, value, what)
+
+
+def _username(user: Any) -> str | None:
+    return None if user is None else user.username
+
+
+@dataclass(frozen=True)
+class _Names:
+    """How the document names what a row refers to: provinces by number, kingdoms by name,
+    armies by [kingdom name, army name], units by {kingdom, army, unit: place in the army's list},
+    battles by their place in their turn's list."""
+
+    province_number: dict[int, int]
+    kingdom_name: dict[int, str]
+    army_key: dict[int, list[str]]
+    unit_key: dict[int, dict[str, Any]]
+    unit_of_character: dict[int, int]
+    battle_place: dict[int, int]
+
+    def province(self, province_id: int | None, what: str) -> int | None:
+        return None if province_id is None else _inside(self.province_number, province_id, what)
+
+    def kingdom(self, kingdom_id: int | None, what: str) -> str | None:
+        return None if kingdom_id is None else _inside(self.kingdom_name, kingdom_id, what)
+
+    def army(self, army_id: int | None, what: str) -> list[str] | None:
+        return None if army_id is None else list(_inside(self.army_key, army_id, what))
+
+    def unit(self, unit_id: int, what: str) -> dict[str, Any]:
+        return _inside(self.unit_key, unit_id, what)
+
+    def battle(self, battle_id: int | None, what: str) -> int | None:
+        return None if battle_id is None else _inside(self.battle_place, battle_id, what)
+
+    def with_names(self, data: Any, references: References, what: str) -> Any:
+        """Stored JSON with names for the ids under `references`' keys; the rest as it is."""
+
+        def named(reference: str, value: Any, key: str) -> Any:
+            where = f'{what} ("{key}")'
+            if reference == KINGDOM_ID:
+                return _id_inside(self.kingdom_name, value, where)
+            return list(_id_inside(self.army_key, value, where))
+
+        return translated(data, references, named)
+
+    def entries(self, data: Any, what: str) -> Any:
+        """Sheet entries with army keys for the army ids; the rest as it is stored."""
+        if not isinstance(data, dict):
+            return data  # not entries at all: the import refuses it, naming it
+        return {
+            section: [
+                {**item, "army": list(_inside(self.army_key, item["army"], what))}
+                if isinstance(item, dict) and "army" in item
+                else item
+                for item in items
+            ]
+            if section in ENTRY_SECTIONS and "army" in ENTRY_SECTIONS[section] and isinstance(items, list)
+            else items
+            for section, items in data.items()
+        }
+
+
+def _names(campaign: Campaign) -> _Names:
+    kingdom_name = dict(campaign.kingdoms.values_list("id", "name"))
+    army_key = {
+        army_id: [kingdom_name[kingdom_id], name]
+        for army_id, kingdom_id, name in Army.objects.filter(kingdom__campaign=campaign).values_list(
+            "id", "kingdom_id", "name"
+        )
+    }
+    places: dict[int, int] = {}
+    unit_key = {}
+    # A unit's place in its army's list, the list in the army's own order (position, then creation).
+    for unit_id, army_id in (
+        Unit.objects.filter(army__kingdom__campaign=campaign)
+        .order_by("army_id", "position", "id")
+        .values_list("id", "army_id")
+    ):
+        place = places[army_id] = places.get(army_id, -1) + 1
+        unit_key[unit_id] = {"kingdom": army_key[army_id][0], "army": army_key[army_id][1], "unit": place}
+    return _Names(
+        province_number=dict(campaign.provinces.values_list("id", "number")),
+        kingdom_name=kingdom_name,
+        army_key=army_key,
+        unit_key=unit_key,
+        unit_of_character=dict(Character.objects.filter(kingdom__campaign=campaign).values_list("id", "unit_id")),
+        battle_place=_battle_places(campaign),
+    )
+
+
+def _battle_places(campaign: Campaign) -> dict[int, int]:
+    """Each battle's place in its turn's "battles" list (in the order _turn_rows reads them)."""
+    places: dict[int, int] = {}
+    counts: dict[int, int] = {}
+    for battle_id, turn_id in (
+        Battle.objects.filter(turn__campaign=campaign).order_by(*_BATTLE_ORDER).values_list("id", "turn_id")
+    ):
+        places[battle_id] = counts[turn_id] = counts.get(turn_id, -1) + 1
+    return places
+
+
+# ---------------------------------------------------------------------------------------------
+# The sections of the document
+
+
+def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
+    """The organizer, the players, and whoever a row of the campaign names (a staff member who
+    changed a deadline, who entered a sheet, ruled a battle, was sent a report...), by username,
+    each with their report preferences: a user's own settings, which travel with the account."""
+    turns = {"turn__campaign": campaign}
+    ids = {campaign.organizer_id}
+    ids |= set(Kingdom.players.through.objects.filter(kingdom__campaign=campaign).values_list("user_id", flat=True))
+    ids |= set(DeadlineChange.objects.filter(**turns).values_list("changed_by_id", flat=True))
+    ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
+    ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
+    ids |= set(TurnSummarySheet.objects.filter(battle__turn__campaign=campaign).values_list("entered_by_id", flat=True))
+    ids |= set(ReportEmail.objects.filter(report__turn__campaign=campaign).values_list("user_id", flat=True))
+    users = User.objects.filter(pk__in=ids - {None}).select_related("report_preferences")
+    return [
+        _row(USER_KEYS, USER_FIELDS, user, report_preferences=_preferences_row(user))
+        for user in sorted(users, key=lambda user: user.username)
+    ]
+
+
+def _preferences_row(user: Any) -> dict[str, Any] | None:
+    preferences = getattr(user, "report_preferences", None)  # none until the user sets them
+    return None if preferences is None else _row(REPORT_PREFERENCES_KEYS, REPORT_PREFERENCES_FIELDS, preferences)
+
+
+def _provinces_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    return [
+        _row(PROVINCE_KEYS, PROVINCE_FIELDS, p, controller=names.kingdom(p.controller_id, f"province {p.number}"))
+        for p in campaign.provinces.order_by("number")
+    ]
+
+
+def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
+    """Stored both ways round; written once, as a sorted pair."""
+    pairs = Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
+        "from_province_id", "to_province_id"
+    )
+    number = names.province_number
+    adjacency = {tuple(sorted((number[a], _inside(number, b, f"province {number[a]}'s neighbour")))) for a, b in pairs}
+    return [list(pair) for pair in sorted(adjacency)]
+
+
+def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    armies_of = _grouped(Army.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "id"), "kingdom_id")
+    units_of = _grouped(
+        Unit.objects.filter(army__kingdom__campaign=campaign)
+        .select_related("character")
+        .order_by("army_id", "position", "id"),
+        "army_id",
+    )
+    movements_of = _grouped(
+        ArmyMovement.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "step"), "army_id"
+    )
+
+    def army_row(army: Army) -> dict[str, Any]:
+        what = f"the army {army.name}"
+        return _row(
+            ARMY_KEYS,
+            ARMY_FIELDS,
+            army,
+            province=names.province(army.province_id, what),
+            movements=[
+                _row(MOVEMENT_KEYS, MOVEMENT_FIELDS, m, province=names.province(m.province_id, what))
+                for m in movements_of.get(army.id, [])
+            ],
+            units=[_unit_row(unit, names) for unit in units_of.get(army.id, [])],
+        )
+
+    return [
+        _row(
+            KINGDOM_KEYS,
+            KINGDOM_FIELDS,
+            kingdom,
+            players=sorted(user.username for user in kingdom.players.all()),
+            capitol=names.province(kingdom.capitol_id, kingdom.name),
+            treasury=[_row(TREASURY_KEYS, TREASURY_FIELDS, entry) for entry in kingdom.ledger.order_by("turn", "id")],
+            armies=[army_row(army) for army in armies_of.get(kingdom.id, [])],
+            armory=[
+                _row(
+                    ITEM_KEYS,
+                    ITEM_FIELDS,
+                    item,
+                    bearer=None if item.bearer_id is None else names.unit(item.bearer_id, item.name),
+                )
+                for item in kingdom.items.order_by("name", "id")
+            ],
+        )
+        for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
+    ]
+
+
+def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
+    character = getattr(unit, "character", None)
+    return _row(
+        UNIT_KEYS,
+        UNIT_FIELDS,
+        unit,
+        character=None
+        if character is None
+        else _row(
+            CHARACTER_KEYS,
+            CHARACTER_FIELDS,
+            character,
+            kingdom=names.kingdom(character.kingdom_id, f"the character {unit.name}"),
+        ),
+    )
+
+
+def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    def row(roll: DiceRoll) -> dict[str, Any]:
+        what = f"the dice roll '{roll.purpose}' (turn {roll.turn}, {roll.stream} #{roll.sequence})"
+        return _row(
+            DICE_KEYS,
+            DICE_FIELDS,
+            roll,
+            kingdoms=[_inside(names.kingdom_name, k, what) for k in roll.kingdoms],
+            armies=[_inside(names.army_key, a, what) for a in roll.armies],
+        )
+
+    return [row(roll) for roll in campaign.dice_rolls.order_by("turn", "id")]
+
+
+def _schedule_section(campaign: Campaign) -> dict[str, Any] | None:
+    """None while the campaign has none: the orders app makes the rulebook's on first use."""
+    schedule = CampaignSchedule.objects.filter(campaign=campaign).first()
+    return None if schedule is None else _row(SCHEDULE_KEYS, SCHEDULE_FIELDS, schedule)
+
+
+# ---------------------------------------------------------------------------------------------
+# The turns, with what was filed and what their resolution recorded
+
+
+@dataclass(frozen=True)
+class _TurnRows:
+    """The rows of every turn of the campaign, each table read once, by the id of its parent."""
+
+    changes: dict[int, list[DeadlineChange]]
+    sheets: dict[int, list[OrderSheet]]
+    submissions: dict[int, list[OrderSubmission]]
+    reminders: dict[int, list[OrdersReminder]]
+    events: dict[int, list[TurnEvent]]
+    battles: dict[int, list[Battle]]
+    supports: dict[int, list[BattleSupport]]
+    summary_sheets: dict[int, list[TurnSummarySheet]]
+    results_reminders: dict[int, list[ResultsReminder]]
+    maps: dict[int, TurnMap]
+    reports: dict[int, list[TurnReport]]
+
+
+def _turn_rows(campaign: Campaign) -> _TurnRows:
+    turns = {"turn__campaign": campaign}
+    return _TurnRows(
+        changes=_grouped(
+            DeadlineChange.objects.filter(**turns).select_related("changed_by").order_by("turn_id", "changed_at", "id"),
+            "turn_id",
+        ),
+        sheets=_grouped(OrderSheet.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
+        submissions=_grouped(
+            OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
+            .select_related("submitted_by")
+            .order_by("sheet_id", "submitted_at", "id"),
+            "sheet_id",
+        ),
+        reminders=_grouped(OrdersReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
+        events=_grouped(TurnEvent.objects.filter(**turns).order_by("turn_id", "sequence", "id"), "turn_id"),
+        battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
+        supports=_grouped(
+            BattleSupport.objects.filter(battle__turn__campaign=campaign).order_by("battle_id", "id"), "battle_id"
+        ),
+        summary_sheets=_grouped(
+            TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
+            .select_related("entered_by")
+            .order_by("battle_id", "kingdom_id", "id"),
+            "battle_id",
+        ),
+        results_reminders=_grouped(
+            ResultsReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"
+        ),
+        maps={turn_map.turn_id: turn_map for turn_map in TurnMap.objects.filter(**turns)},
+        reports=_grouped(TurnReport.objects.filter(**turns).order_by("turn_id", "id"), "turn_id"),
+    )
+
+
+def _turns_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    rows = _turn_rows(campaign)
+    return [_turn_row(turn, rows, names) for turn in campaign.turns.order_by("number", "id")]
+
+
+def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
+    return _row(
+        TURN_KEYS,
+        TURN_FIELDS,
+        turn,
+        deadline_changes=[
+            _row(DEADLINE_CHANGE_KEYS, DEADLINE_CHANGE_FIELDS, change, changed_by=_username(change.changed_by))
+            for change in rows.changes.get(turn.id, [])
+        ],
+        sheets=[_sheet_row(sheet, turn, rows, names) for sheet in rows.sheets.get(turn.id, [])],
+        reminders=[
+            _row(
+                REMINDER_KEYS,
+                REMINDER_FIELDS,
+                reminder,
+                kingdom=names.kingdom(reminder.kingdom_id, f"a reminder of turn {turn.number}"),
+            )
+            for reminder in rows.reminders.get(turn.id, [])
+        ],
+        events=[_event_row(event, turn, names) for event in rows.events.get(turn.id, [])],
+        battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
+        results_reminders=[
+            _row(
+                REMINDER_KEYS,
+                RESULTS_REMINDER_FIELDS,
+                reminder,
+                kingdom=names.kingdom(reminder.kingdom_id, f"a results reminder of turn {turn.number}"),
+            )
+            for reminder in rows.results_reminders.get(turn.id, [])
+        ],
+        map=None if turn.id not in rows.maps else _row(MAP_KEYS, MAP_FIELDS, rows.maps[turn.id]),
+        reports=[
+            _report_row(report, turn, names)
+            for report in sorted(rows.reports.get(turn.id, []), key=lambda r: _report_order(r, names))
+        ],
+    )
+
+
+def _sheet_row(sheet: OrderSheet, turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
+    kingdom = names.kingdom(sheet.kingdom_id, f"an order sheet of turn {turn.number}")
+    what = f"the order sheet of {kingdom} for turn {turn.number}"
+    return _row(
+        SHEET_KEYS,
+        SHEET_FIELDS,
+        sheet,
+        kingdom=kingdom,
+        entries=names.entries(sheet.entries, what),
+        submissions=[
+            _row(
+                SUBMISSION_KEYS,
+                SUBMISSION_FIELDS,
+                submission,
+                submitted_by=_username(submission.submitted_by),
+                entries=names.entries(submission.entries, f"a submission of {what}"),
+            )
+            for submission in rows.submissions.get(sheet.id, [])
+        ],
+    )
+
+
+def _event_row(event: TurnEvent, turn: Turn, names: _Names) -> dict[str, Any]:
+    what = f"the event #{event.sequence} ({event.code}) of turn {turn.number}"
+    return _row(
+        EVENT_KEYS,
+        EVENT_FIELDS,
+        event,
+        kingdom=names.kingdom(event.kingdom_id, what),
+        army=names.army(event.army_id, what),
+        data=names.with_names(event.data, EVENT_DATA_REFERENCES.get(event.code, {}), what),
+    )
+
+
+def _battle_row(battle: Battle, turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
+    province = names.province(battle.province_id, f"a battle of turn {turn.number}")
+    what = f"the battle in province {province} of turn {turn.number}"
+    return _row(
+        BATTLE_KEYS,
+        BATTLE_FIELDS,
+        battle,
+        province=province,
+        attacker_kingdom=names.kingdom(battle.attacker_kingdom_id, what),
+        attacker_army=names.army(battle.attacker_army_id, what),
+        defender_kingdom=names.kingdom(battle.defender_kingdom_id, what),
+        defender_army=names.army(battle.defender_army_id, what),
+        guerrilla=names.with_names(battle.guerrilla, GUERRILLA_REFERENCES, f"the guerrilla tactics of {what}"),
+        supports=[
+            _row(
+                SUPPORT_KEYS,
+                SUPPORT_FIELDS,
+                support,
+                army=names.army(support.army_id, f"a support of {what}"),
+                kingdom=names.kingdom(support.kingdom_id, f"a support of {what}"),
+            )
+            for support in rows.supports.get(battle.id, [])
+        ],
+        ruled_by=_username(battle.ruled_by),
+        summary_sheets=[_summary_sheet_row(sheet, what, names) for sheet in rows.summary_sheets.get(battle.id, [])],
+    )
+
+
+def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names) -> dict[str, Any]:
+    """Its casualties name units by place, like an item's bearer, and the characters lost by
+    their unit's place."""
+    what = f"the turn summary sheet of {names.kingdom_name.get(sheet.kingdom_id)} for {battle_what}"
+    return _row(
+        SUMMARY_SHEET_KEYS,
+        SUMMARY_SHEET_FIELDS,
+        sheet,
+        kingdom=names.kingdom(sheet.kingdom_id, what),
+        entered_by=_username(sheet.entered_by),
+        casualties=[
+            {**{k: v for k, v in c.items() if k != "unit"}, "unit": _id_inside(names.unit_key, c.get("unit"), what)}
+            for c in sheet.casualties
+        ],
+        characters_lost=[names.unit(_id_inside(names.unit_of_character, c, what), what) for c in sheet.characters_lost],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# What the reports made of each turn, and the emails that sent them
+
+
+def _report_order(report: TurnReport, names: _Names) -> tuple[Any, ...]:
+    """Reports in a turn: by kind, then kingdom, then battle (ties broken by creation)."""
+    return (report.kind, report.kingdom_id or 0, names.battle_place.get(report.battle_id or 0, -1), report.id)
+
+
+def _report_row(report: TurnReport, turn: Turn, names: _Names) -> dict[str, Any]:
+    what = f"the {report.kind} report of turn {turn.number}"
+    return _row(
+        REPORT_KEYS,
+        REPORT_FIELDS,
+        report,
+        kingdom=names.kingdom(report.kingdom_id, what),
+        battle=names.battle(report.battle_id, what),
+        snapshot=names.with_names(report.snapshot, SNAPSHOT_REFERENCES, f"the snapshot of {what}"),
+    )
+
+
+def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    """Every email row of the campaign, each naming what it sends by natural key. For now the
+    reports' emails (ReportEmail), naming their report as the turn's "reports" list does; another
+    kind of email row is exported here too, with the key that names its subject."""
+    reports = {
+        report_id: (number, kind, kingdom_id, battle_id)
+        for report_id, number, kind, kingdom_id, battle_id in TurnReport.objects.filter(
+            turn__campaign=campaign
+        ).values_list("id", "turn__number", "kind", "kingdom_id", "battle_id")
+    }
+
+    def report_key(email: ReportEmail) -> dict[str, Any]:
+        number, kind, kingdom_id, battle_id = reports[email.report_id]
+        what = f"the email of the {kind} report of turn {number} to {email.to}"
+        return {
+            "turn": number,
+            "kind": kind,
+            "kingdom": names.kingdom(kingdom_id, what),
+            "battle": names.battle(battle_id, what),
+        }
+
+    def order(email: ReportEmail) -> tuple[Any, ...]:
+        number, kind, kingdom_id, battle_id = reports[email.report_id]
+        return (number, kind, kingdom_id or 0, names.battle_place.get(battle_id or 0, -1), email.to, email.id)
+
+    emails = ReportEmail.objects.filter(report__turn__campaign=campaign).select_related("user")
+    return [
+        _row(EMAIL_KEYS, EMAIL_FIELDS, email, report=report_key(email), user=_username(email.user))
+        for email in sorted(emails, key=order)
+    ]

@@ -1,0 +1,34 @@
+"""The import: a new campaign made from a document, read whole first (every problem collected),
+then written in one transaction, or refused with nothing saved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from briternia.errors import DomainError
+
+from .campaign_models import Campaign
+from .reader import Reader
+from .writer import plan_write
+
+
+@transaction.atomic
+def campaign_import(*, document: dict[str, Any]) -> Campaign:
+    """A new campaign made from a document written by `campaign_export`, with all its rows.
+
+    Users are matched by username: an existing account is reused as it is, a missing one is
+    created with an unusable password (its owner sets one through "forgot password").
+    Raises DomainError listing every problem of a malformed document; nothing is saved then.
+    """
+    reader = Reader()
+    reader.document(document)
+    if reader.errors:
+        raise DomainError(reader.errors)
+    try:
+        with transaction.atomic():
+            return plan_write(reader.plan)
+    except IntegrityError as error:
+        # A constraint the reader does not check: still refused as a whole, with the reason.
+        raise DomainError(f"The document breaks a rule of the database: {error}") from error

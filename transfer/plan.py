@@ -1,0 +1,117 @@
+"""The import's plan: the document read into unsaved model instances, their references
+resolved by natural key, ready for the writer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .campaign_models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Battle,
+    BattleSupport,
+    Campaign,
+    CampaignSchedule,
+    Character,
+    DeadlineChange,
+    DiceRoll,
+    Kingdom,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Province,
+    ReportEmail,
+    ReportPreferences,
+    ResultsReminder,
+    TreasuryEntry,
+    Turn,
+    TurnEvent,
+    TurnMap,
+    TurnReport,
+    TurnSummarySheet,
+    Unit,
+)
+
+
+@dataclass
+class ArmyPlan:
+    army: Army
+    movements: list[ArmyMovement] = field(default_factory=list)
+    units: list[Unit] = field(default_factory=list)
+    characters: list[Character] = field(default_factory=list)
+
+
+@dataclass
+class KingdomPlan:
+    kingdom: Kingdom
+    players: list[str]
+    treasury: list[TreasuryEntry] = field(default_factory=list)
+    armies: dict[str, ArmyPlan] = field(default_factory=dict)
+    armory: list[ArmoryItem] = field(default_factory=list)
+
+
+@dataclass
+class SheetPlan:
+    sheet: OrderSheet
+    entries: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
+    submissions: list[tuple[OrderSubmission, dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass
+class BattlePlan:
+    battle: Battle
+    guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
+    supports: list[BattleSupport] = field(default_factory=list)
+    # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
+    sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
+
+
+@dataclass
+class ReportPlan:
+    report: TurnReport
+    snapshot: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
+
+
+@dataclass
+class TurnPlan:
+    turn: Turn
+    changes: list[DeadlineChange] = field(default_factory=list)
+    sheets: list[SheetPlan] = field(default_factory=list)
+    reminders: list[OrdersReminder] = field(default_factory=list)
+    # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
+    events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
+    battles: list[BattlePlan] = field(default_factory=list)
+    # Each battle of the document's list at its place, None where it could not be read (reported).
+    battle_places: list[BattlePlan | None] = field(default_factory=list)
+    results_reminders: list[ResultsReminder] = field(default_factory=list)
+    map: TurnMap | None = None
+    reports: list[ReportPlan] = field(default_factory=list)
+
+
+@dataclass
+class Plan:
+    """The document read into unsaved model instances, their references resolved by natural key.
+
+    Relations point at the unsaved instances themselves; Django fills in the ids when the
+    writer creates the rows in dependency order."""
+
+    campaign: Campaign | None = None
+    organizer: str = ""
+    users: dict[str, Any] = field(default_factory=dict)  # username -> existing or unsaved user
+    # The report preferences of the accounts the import creates (an existing account keeps its own).
+    preferences: list[ReportPreferences] = field(default_factory=list)
+    provinces: dict[int, Province] = field(default_factory=dict)
+    # Provinces are created before kingdoms (a kingdom's capitol is a province), so their
+    # controllers are set once the kingdoms exist.
+    controllers: dict[int, str] = field(default_factory=dict)
+    adjacency: set[tuple[int, int]] = field(default_factory=set)
+    kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
+    dice_rolls: list[tuple[DiceRoll, list[str], list[tuple[str, str]]]] = field(default_factory=list)
+    schedule: CampaignSchedule | None = None
+    turns: list[TurnPlan] = field(default_factory=list)
+    emails: list[ReportEmail] = field(default_factory=list)
+    # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the
+    # document must keep.
+    actors: set[str] = field(default_factory=set)

@@ -1,0 +1,736 @@
+"""The import's first half: the document read into a plan of unsaved rows, every problem of a
+malformed document collected rather than stopping at the first, so whoever fixes the file sees
+them all at once. Reads the database (existing accounts), never writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kingdoms.rules.tables import ArmyType
+from orders.rules.sheets import DISASTER_CHOICES
+
+from .campaign_models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Battle,
+    BattleSupport,
+    Campaign,
+    CampaignSchedule,
+    Character,
+    DeadlineChange,
+    DiceRoll,
+    Kingdom,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Province,
+    ReportEmail,
+    ReportPreferences,
+    ResultsReminder,
+    TreasuryEntry,
+    Turn,
+    TurnEvent,
+    TurnMap,
+    TurnReport,
+    TurnSummarySheet,
+    Unit,
+    User,
+)
+from .kinds import is_int
+from .plan import ArmyPlan, BattlePlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
+from .reading import Reading, label
+from .references import (
+    EVENT_DATA_REFERENCES,
+    GUERRILLA_REFERENCES,
+    SNAPSHOT_REFERENCES,
+)
+from .schema import (
+    ARMY_FIELDS,
+    ARMY_KEYS,
+    BATTLE_FIELDS,
+    BATTLE_KEYS,
+    BATTLE_OPTIONAL_KEYS,
+    CAMPAIGN_FIELDS,
+    CAMPAIGN_KEYS,
+    CASUALTY_KEYS,
+    CHARACTER_FIELDS,
+    CHARACTER_KEYS,
+    DEADLINE_CHANGE_FIELDS,
+    DEADLINE_CHANGE_KEYS,
+    DICE_FIELDS,
+    DICE_KEYS,
+    EMAIL_FIELDS,
+    EMAIL_KEYS,
+    ENTRIES_KEYS,
+    ENTRY_SECTIONS,
+    EVENT_FIELDS,
+    EVENT_KEYS,
+    FORMAT,
+    ITEM_FIELDS,
+    ITEM_KEYS,
+    KINGDOM_FIELDS,
+    KINGDOM_KEYS,
+    MAP_FIELDS,
+    MAP_KEYS,
+    MOVEMENT_FIELDS,
+    MOVEMENT_KEYS,
+    ORDER_KINDS,
+    PROVINCE_FIELDS,
+    PROVINCE_KEYS,
+    PROVINCE_OPTIONAL_KEYS,
+    READABLE_VERSIONS,
+    REMINDER_FIELDS,
+    REMINDER_KEYS,
+    REPORT_FIELDS,
+    REPORT_KEY_KEYS,
+    REPORT_KEYS,
+    REPORT_PREFERENCES_FIELDS,
+    REPORT_PREFERENCES_KEYS,
+    RESULTS_REMINDER_FIELDS,
+    SCHEDULE_FIELDS,
+    SCHEDULE_KEYS,
+    SHEET_FIELDS,
+    SHEET_KEYS,
+    SUBMISSION_FIELDS,
+    SUBMISSION_KEYS,
+    SUMMARY_SHEET_FIELDS,
+    SUMMARY_SHEET_KEYS,
+    SUPPORT_FIELDS,
+    SUPPORT_KEYS,
+    TOP_KEYS,
+    TREASURY_FIELDS,
+    TREASURY_KEYS,
+    TURN_FIELDS,
+    TURN_KEYS,
+    TURN_OPTIONAL_KEYS,
+    UNIT_FIELDS,
+    UNIT_KEYS,
+    UNIT_OPTIONAL_KEYS,
+    USER_FIELDS,
+    USER_KEYS,
+    keys_of_version,
+)
+
+
+class Reader(Reading):
+    """Reads the document into a Plan, every part after those it can refer to, collecting every
+    problem. Reads the database (existing accounts), never writes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Characters' kingdoms and items' bearers may name any kingdom or army: resolved once
+        # every kingdom has been read.
+        self.character_kingdoms: list[tuple[str, Character, str]] = []
+        self.bearers: list[tuple[str, ArmoryItem, Any]] = []
+        # Each report by the keys an email row names it with: (turn number, kind, kingdom, battle).
+        self.reports_by_key: dict[tuple[Any, ...], ReportPlan] = {}
+
+    # -- the campaign's world --------------------------------------------------------------------
+
+    def document(self, document: Any) -> None:
+        if not isinstance(document, dict):
+            self.problem("The document", f"expected an object, found {document!r:.40}.")
+            return
+        # Nothing else is worth reading in a file that is not a campaign export of this version.
+        if document.get("format") != FORMAT:
+            found = f"is {document['format']!r}" if "format" in document else "is missing"
+            self.problem("", f"The document's format {found}: it should be {FORMAT!r} (a Briternia campaign export).")
+            return
+        version = document.get("version")
+        if not (is_int(version) and version in READABLE_VERSIONS):
+            found = f"is {version!r}" if "version" in document else "is missing"
+            *earlier, last = (str(v) for v in READABLE_VERSIONS)
+            readable = f"{', '.join(earlier)} and {last}"
+            self.problem("", f"The document's version {found}: this site reads versions {readable}.")
+            return
+        self.version = version
+        top = self.keys(document, "The document", keys_of_version(TOP_KEYS, "document", version))
+        assert top is not None  # a dict, checked above
+        self.users(top.get("users", []))
+        self.campaign(top.get("campaign", {}))
+        self.provinces(top.get("provinces", []))
+        self.adjacency(top.get("adjacency", []))
+        self.kingdoms(top.get("kingdoms", []))
+        self.dice_rolls(top.get("dice_rolls", []))
+        self.schedule(top.get("schedule"))
+        self.turns(top.get("turns", []))
+        self.emails(top.get("emails", []))
+        self.unreferenced_users()
+
+    def users(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            where = label(f"users[{index}]", row, "username")
+            values = self.keys(row, where, keys_of_version(USER_KEYS, "user", self.version))
+            if values is None or "username" not in values:
+                continue
+            username = values["username"]
+            if username in self.plan.users:
+                self.problem(where, "the username appears twice.")
+                continue
+            preferences = self.preferences(values.get("report_preferences"), f"{where} / report_preferences")
+            existing = User.objects.filter(username=username).first()
+            if existing is not None:
+                # The same person on this site: their account is kept as it is, with the report
+                # preferences they set here.
+                self.plan.users[username] = existing
+                continue
+            user = self.instance(User, values, USER_FIELDS, where)
+            user.set_unusable_password()
+            self.plan.users[username] = user
+            if preferences is not None:
+                preferences.user = user
+                self.plan.preferences.append(preferences)
+
+    def preferences(self, data: Any, where: str) -> ReportPreferences | None:
+        """A user's report preferences (null: never set)."""
+        if data is None:
+            return None
+        values = self.keys(data, where, REPORT_PREFERENCES_KEYS)
+        if values is None:
+            return None
+        return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
+
+    def campaign(self, data: Any) -> None:
+        values = self.keys(data, "campaign", CAMPAIGN_KEYS)
+        if values is None:
+            return
+        self.plan.campaign = self.instance(Campaign, values, CAMPAIGN_FIELDS, "campaign")
+        if "organizer" in values:
+            self.plan.organizer = values["organizer"]
+            self.user(values["organizer"], "campaign / organizer")
+
+    def provinces(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            where = label(f"provinces[{index}]", row, "number")
+            values = self.keys(row, where, PROVINCE_KEYS, optional=PROVINCE_OPTIONAL_KEYS)
+            if values is None or "number" not in values:
+                continue  # reported; without its number nothing can refer to it
+            number = values["number"]
+            province = self.instance(Province, values, PROVINCE_FIELDS, where, campaign=self.plan.campaign)
+            if province.razed is True and province.fortified is True:
+                self.problem(where, "a province cannot be both razed and fortified.")
+            if number in self.plan.provinces:
+                self.problem(where, f"province {number} appears twice.")
+                continue
+            self.plan.provinces[number] = province
+            controller = values.get("controller")
+            if controller is not None:
+                self.plan.controllers[number] = controller
+
+    def adjacency(self, rows: list[Any]) -> None:
+        for index, pair in enumerate(rows):
+            where = f"adjacency[{index}]"
+            if not (isinstance(pair, list) and len(pair) == 2 and all(is_int(n) for n in pair)):
+                self.problem(where, f"expected a pair of province numbers, found {pair!r:.40}.")
+                continue
+            a, b = sorted(pair)
+            if a == b:
+                self.problem(where, f"province {a} cannot be its own neighbour.")
+            elif (a, b) in self.plan.adjacency:
+                self.problem(where, f"provinces {a} and {b} are listed as neighbours twice.")
+            elif self.province(a, where) is not None and self.province(b, where) is not None:
+                self.plan.adjacency.add((a, b))
+
+    def kingdoms(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            self.kingdom(row, f"kingdoms[{index}]")
+        ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
+        if len(ancient_dead) > 1:
+            self.problem("kingdoms", f"a campaign has one Ancient Dead kingdom, not {len(ancient_dead)}.")
+        for number, name in sorted(self.plan.controllers.items()):
+            if name not in self.plan.kingdoms:
+                self.problem(f"province {number} / controller", f'there is no kingdom called "{name}".')
+        living_warlords: dict[str, int] = {}
+        for where, character, name in self.character_kingdoms:
+            if name not in self.plan.kingdoms:
+                self.problem(where, f'there is no kingdom called "{name}".')
+                continue
+            character.kingdom = self.plan.kingdoms[name].kingdom
+            if character.role == Character.Role.WARLORD and character.alive is True:
+                living_warlords[name] = living_warlords.get(name, 0) + 1
+        for name, count in sorted(living_warlords.items()):
+            if count > 1:
+                self.problem(f'kingdom "{name}"', f"a kingdom has one living Warlord, not {count}.")
+        for where, item, reference in self.bearers:
+            item.bearer = self.bearer(reference, where)
+
+    def kingdom(self, data: Any, where: str) -> None:
+        where = label(where, data, "name")
+        values = self.keys(data, where, KINGDOM_KEYS)
+        if values is None or "name" not in values:
+            return
+        name = values["name"]
+        kingdom = self.instance(
+            Kingdom,
+            values,
+            KINGDOM_FIELDS,
+            where,
+            campaign=self.plan.campaign,
+            capitol=self.province(values.get("capitol"), f"{where} / capitol"),
+        )
+        if name in self.plan.kingdoms:
+            self.problem(where, f'there are two kingdoms called "{name}".')
+            return
+        players = values.get("players", [])
+        for username in players:
+            self.user(username, f"{where} / players")
+        if len(set(players)) != len(players):
+            self.problem(f"{where} / players", "a player is listed twice.")
+        plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
+        for index, row in enumerate(values.get("treasury", [])):
+            row_where = f"{where} / treasury[{index}]"
+            row_values = self.keys(row, row_where, TREASURY_KEYS)
+            if row_values is not None:
+                entry = self.instance(TreasuryEntry, row_values, TREASURY_FIELDS, row_where, kingdom=kingdom)
+                plan.treasury.append(entry)
+        for index, row in enumerate(values.get("armies", [])):
+            self.army(plan, row, f"{where} / armies[{index}]")
+        armory_names: list[str] = []
+        for index, row in enumerate(values.get("armory", [])):
+            row_where = f"{where} / armory[{index}]"
+            row_values = self.keys(row, row_where, ITEM_KEYS)
+            if row_values is None:
+                continue
+            item = self.instance(ArmoryItem, row_values, ITEM_FIELDS, row_where, kingdom=kingdom)
+            plan.armory.append(item)
+            if row_values.get("bearer") is not None:
+                self.bearers.append((f"{row_where} / bearer", item, row_values["bearer"]))
+            if item.common is False and isinstance(item.name, str):
+                # The database keeps one of each magic item per kingdom, whatever the case.
+                if item.name.lower() in armory_names:
+                    self.problem(row_where, f'the magic item "{item.name}" is already in the armory.')
+                armory_names.append(item.name.lower())
+
+    def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
+        where = label(where, data, "name")
+        values = self.keys(data, where, ARMY_KEYS)
+        if values is None or "name" not in values:
+            return
+        name = values["name"]
+        army = self.instance(
+            Army,
+            values,
+            ARMY_FIELDS,
+            where,
+            kingdom=kingdom.kingdom,
+            province=self.province(values.get("province"), where),
+        )
+        if name in kingdom.armies:
+            self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')
+            return
+        plan = kingdom.armies[name] = ArmyPlan(army=army)
+        steps: set[tuple[Any, Any]] = set()
+        for index, row in enumerate(values.get("movements", [])):
+            row_where = f"{where} / movements[{index}]"
+            row_values = self.keys(row, row_where, MOVEMENT_KEYS)
+            if row_values is None:
+                continue
+            province = self.province(row_values.get("province"), row_where)
+            movement = self.instance(ArmyMovement, row_values, MOVEMENT_FIELDS, row_where, army=army, province=province)
+            step = (row_values.get("turn"), row_values.get("step"))
+            if step in steps:
+                self.problem(row_where, f"turn {step[0]} step {step[1]} appears twice.")
+            steps.add(step)
+            plan.movements.append(movement)
+        for index, row in enumerate(values.get("units", [])):
+            self.unit(plan, row, f"{where} / units[{index}]")
+
+    def unit(self, army: ArmyPlan, data: Any, where: str) -> None:
+        where = label(where, data, "name")
+        values = self.keys(data, where, UNIT_KEYS, optional=UNIT_OPTIONAL_KEYS)
+        # A unit that cannot be read still holds its place: bearers refer to units by place.
+        unit = (
+            Unit(army=army.army) if values is None else self.instance(Unit, values, UNIT_FIELDS, where, army=army.army)
+        )
+        army.units.append(unit)
+        if values is None:
+            return
+        if is_int(unit.veteran_level) and unit.veteran_level > 3:
+            self.problem(where, "the veteran level is at most 3.")
+        if values.get("character") is None:
+            return
+        where = f"{where} / character"
+        character_values = self.keys(values["character"], where, CHARACTER_KEYS)
+        if character_values is None:
+            return
+        character = self.instance(Character, character_values, CHARACTER_FIELDS, where, unit=unit)
+        army.characters.append(character)
+        if "kingdom" in character_values:
+            self.character_kingdoms.append((where, character, character_values["kingdom"]))
+
+    def dice_rolls(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            where = f"dice_rolls[{index}]"
+            values = self.keys(row, where, DICE_KEYS)
+            if values is None:
+                continue
+            roll = self.instance(DiceRoll, values, DICE_FIELDS, where, campaign=self.plan.campaign)
+            kingdoms = values.get("kingdoms", [])
+            for name in kingdoms:
+                if name not in self.plan.kingdoms:
+                    self.problem(f"{where} / kingdoms", f'there is no kingdom called "{name}".')
+            armies: list[tuple[str, str]] = []
+            for key in values.get("armies", []):
+                if not (isinstance(key, list) and len(key) == 2):
+                    self.problem(f"{where} / armies", f"expected [kingdom, army], found {key!r:.40}.")
+                elif self.army_by_key(key[0], key[1], f"{where} / armies") is not None:
+                    armies.append((key[0], key[1]))
+            self.plan.dice_rolls.append((roll, kingdoms, armies))
+
+    def schedule(self, data: Any) -> None:
+        if data is None:
+            return  # the campaign has none yet: the orders app makes the rulebook's on first use
+        values = self.keys(data, "schedule", SCHEDULE_KEYS)
+        if values is not None:
+            self.plan.schedule = self.instance(
+                CampaignSchedule, values, SCHEDULE_FIELDS, "schedule", campaign=self.plan.campaign
+            )
+
+    # -- the orders app: the schedule and the turns ------------------------------------------
+
+    def turns(self, rows: list[Any]) -> None:
+        numbers: set[int] = set()
+        for index, row in enumerate(rows):
+            where = label(f"turns[{index}]", row, "number")
+            values = self.keys(
+                row, where, keys_of_version(TURN_KEYS, "turn", self.version), optional=TURN_OPTIONAL_KEYS
+            )
+            if values is None:
+                continue
+            if "number" in values:
+                if values["number"] in numbers:
+                    self.problem(where, f"turn {values['number']} appears twice.")
+                numbers.add(values["number"])
+            # A "battles" that is not a list is reported already: what refers to it is not checked.
+            battles_read = not ("battles" in row and "battles" not in values)
+            self.turn(values, where, battles_read)
+
+    def turn(self, values: dict[str, Any], where: str, battles_read: bool) -> None:
+        turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
+        orders, results = values.get("orders_deadline"), values.get("results_deadline")
+        if orders is not None and results is not None and results <= orders:
+            self.problem(where, "the results deadline must come after the orders deadline.")
+        plan = TurnPlan(turn=turn)
+        self.plan.turns.append(plan)
+        for index, row in enumerate(values.get("deadline_changes", [])):
+            self.deadline_change(plan, row, f"{where} / deadline_changes[{index}]")
+        sheet_kingdoms: set[str] = set()
+        for index, row in enumerate(values.get("sheets", [])):
+            self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
+        self.reminders(plan, values.get("reminders", []), where)
+        self.results_reminders(plan, values.get("results_reminders", []), where)
+        self.events(plan, values.get("events", []), where)
+        for index, row in enumerate(values.get("battles", [])):
+            self.battle(plan, row, f"{where} / battles[{index}]")
+        self.turn_map(plan, values.get("map"), f"{where} / map")
+        for index, row in enumerate(values.get("reports", [])):
+            self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
+
+    def deadline_change(self, turn: TurnPlan, data: Any, where: str) -> None:
+        values = self.keys(data, where, DEADLINE_CHANGE_KEYS)
+        if values is not None:
+            changed_by = self.actor(values.get("changed_by"), f"{where} / changed_by")
+            turn.changes.append(
+                self.instance(
+                    DeadlineChange, values, DEADLINE_CHANGE_FIELDS, where, turn=turn.turn, changed_by=changed_by
+                )
+            )
+
+    def reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
+        reminded: set[str] = set()
+        for index, row in enumerate(rows):
+            row_where = label(f"{where} / reminders[{index}]", row, "kingdom")
+            values = self.keys(row, row_where, REMINDER_KEYS)
+            if values is None:
+                continue
+            name = values.get("kingdom")
+            kingdom = self.kingdom_named(name, row_where)
+            if kingdom is not None:
+                if kingdom.name in reminded:
+                    self.problem(row_where, f"{name} is reminded twice for this turn.")
+                reminded.add(kingdom.name)
+            turn.reminders.append(
+                self.instance(OrdersReminder, values, REMINDER_FIELDS, row_where, turn=turn.turn, kingdom=kingdom)
+            )
+
+    def results_reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
+        for index, row in enumerate(rows):
+            row_where = label(f"{where} / results_reminders[{index}]", row, "kingdom")
+            values = self.keys(row, row_where, REMINDER_KEYS)
+            if values is not None:
+                turn.results_reminders.append(
+                    self.instance(
+                        ResultsReminder,
+                        values,
+                        RESULTS_REMINDER_FIELDS,
+                        row_where,
+                        turn=turn.turn,
+                        kingdom=self.kingdom_named(values.get("kingdom"), row_where),
+                    )
+                )
+
+    def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
+        previous: int | None = None
+        for index, row in enumerate(rows):
+            row_where = label(f"{where} / events[{index}]", row, "code")
+            values = self.keys(row, row_where, EVENT_KEYS)
+            if values is None:
+                continue
+            sequence = values.get("sequence")
+            if sequence is not None:
+                if previous is not None and sequence <= previous:
+                    self.problem(
+                        row_where,
+                        f"sequence {sequence} should come after {previous}: "
+                        "the events are listed in sequence order, each sequence once.",
+                    )
+                previous = sequence
+            data = values.get("data", {})
+            self.references(data, EVENT_DATA_REFERENCES.get(values.get("code", ""), {}), f"{row_where} / data")
+            event = self.instance(
+                TurnEvent,
+                values,
+                EVENT_FIELDS,
+                row_where,
+                turn=turn.turn,
+                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
+                army=self.army_named(values.get("army"), row_where),
+                data={},
+            )
+            turn.events.append((event, data))
+
+    def battle(self, turn: TurnPlan, data: Any, where: str) -> None:
+        where = label(where, data, "province")
+        values = self.keys(data, where, BATTLE_KEYS, optional=BATTLE_OPTIONAL_KEYS)
+        if values is None:
+            turn.battle_places.append(None)  # it holds its place: reports name battles by place
+            return
+        guerrilla = values.get("guerrilla")
+        if guerrilla is not None:
+            self.references(guerrilla, GUERRILLA_REFERENCES, f"{where} / guerrilla")
+        battle = self.instance(
+            Battle,
+            values,
+            BATTLE_FIELDS,
+            where,
+            turn=turn.turn,
+            province=self.province(values.get("province"), where),
+            attacker_kingdom=self.kingdom_named(values.get("attacker_kingdom"), f"{where} / attacker_kingdom"),
+            attacker_army=self.army_named(values.get("attacker_army"), f"{where} / attacker_army"),
+            defender_kingdom=self.kingdom_named(values.get("defender_kingdom"), f"{where} / defender_kingdom"),
+            defender_army=self.army_named(values.get("defender_army"), f"{where} / defender_army"),
+            guerrilla=None,
+            ruled_by=self.actor(values.get("ruled_by"), f"{where} / ruled_by"),
+        )
+        plan = BattlePlan(battle=battle, guerrilla=guerrilla)
+        turn.battles.append(plan)
+        turn.battle_places.append(plan)
+        for index, row in enumerate(values.get("summary_sheets", [])):
+            self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
+        for index, row in enumerate(values.get("supports", [])):
+            row_where = f"{where} / supports[{index}]"
+            row_values = self.keys(row, row_where, SUPPORT_KEYS)
+            if row_values is None:
+                continue
+            plan.supports.append(
+                self.instance(
+                    BattleSupport,
+                    row_values,
+                    SUPPORT_FIELDS,
+                    row_where,
+                    battle=battle,
+                    army=self.army_named(row_values.get("army"), row_where),
+                    kingdom=self.kingdom_named(row_values.get("kingdom"), row_where),
+                )
+            )
+
+    def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
+        where = label(where, data, "kingdom")
+        values = self.keys(data, where, SUMMARY_SHEET_KEYS)
+        if values is None:
+            return
+        casualties: list[tuple[Unit, dict[str, Any]]] = []
+        for index, row in enumerate(values.get("casualties", [])):
+            row_where = f"{where} / casualties[{index}]"
+            row_values = self.keys(row, row_where, CASUALTY_KEYS)
+            if row_values is None or "unit" not in row_values:
+                continue
+            unit = self.bearer(row_values["unit"], f"{row_where} / unit")
+            if unit is not None:
+                casualties.append((unit, {k: v for k, v in row_values.items() if k != "unit"}))
+        characters: list[Unit] = []
+        for index, reference in enumerate(values.get("characters_lost", [])):
+            unit = self.bearer(reference, f"{where} / characters_lost[{index}]")
+            if unit is not None:
+                characters.append(unit)
+        sheet = self.instance(
+            TurnSummarySheet,
+            values,
+            SUMMARY_SHEET_FIELDS,
+            where,
+            battle=battle.battle,
+            kingdom=self.kingdom_named(values.get("kingdom"), where),
+            entered_by=self.actor(values.get("entered_by"), f"{where} / entered_by"),
+            casualties=[],
+            characters_lost=[],
+        )
+        battle.sheets.append((sheet, casualties, characters))
+
+    def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
+        where = label(where, data, "kingdom")
+        values = self.keys(data, where, SHEET_KEYS)
+        if values is None:
+            return
+        name = values.get("kingdom")
+        kingdom = self.kingdom_named(name, where)
+        if kingdom is not None:
+            if kingdom.name in kingdoms:
+                self.problem(where, f"{name} has two order sheets for this turn.")
+            kingdoms.add(kingdom.name)
+        sheet = self.instance(OrderSheet, values, SHEET_FIELDS, where, turn=turn.turn, kingdom=kingdom, entries={})
+        plan = SheetPlan(sheet=sheet, entries=self.entries(values.get("entries"), f"{where} / entries"))
+        turn.sheets.append(plan)
+        for index, row in enumerate(values.get("submissions", [])):
+            row_where = f"{where} / submissions[{index}]"
+            row_values = self.keys(row, row_where, SUBMISSION_KEYS)
+            if row_values is None:
+                continue
+            submitted_by = self.actor(row_values.get("submitted_by"), f"{row_where} / submitted_by")
+            submission = self.instance(
+                OrderSubmission,
+                row_values,
+                SUBMISSION_FIELDS,
+                row_where,
+                sheet=sheet,
+                submitted_by=submitted_by,
+                entries={},
+            )
+            plan.submissions.append((submission, self.entries(row_values.get("entries"), f"{row_where} / entries")))
+
+    def entries(self, data: Any, where: str) -> dict[str, Any]:
+        """Sheet entries as orders/entries.py writes them, every army key naming an army of the
+        document. Province numbers are not checked: a draft may hold any, as the site allows."""
+        if data is None:
+            return {}  # missing: reported already
+        values = self.keys(data, where, ENTRIES_KEYS, optional=ENTRIES_KEYS)
+        if values is None:
+            return {}
+        for section, spec in ENTRY_SECTIONS.items():
+            for index, item in enumerate(values.get(section, [])):
+                item_where = f"{where} / {section}[{index}]"
+                item_values = self.keys(item, item_where, spec)
+                if item_values is None:
+                    continue
+                if "army" in item_values:
+                    kingdom_name, army_name = item_values["army"]
+                    self.army_by_key(kingdom_name, army_name, item_where)
+                kind = item_values.get("kind", ORDER_KINDS[0])
+                if kind not in ORDER_KINDS:
+                    self.problem(item_where, f'"kind" should be one of {", ".join(ORDER_KINDS)}, not {kind!r:.40}.')
+                choice = item_values.get("disaster_choice", DISASTER_CHOICES[0])
+                if choice not in DISASTER_CHOICES:
+                    self.problem(
+                        item_where,
+                        f'"disaster_choice" should be one of {", ".join(DISASTER_CHOICES)}, not {choice!r:.40}.',
+                    )
+        return values  # written only when nothing was reported: then all of `data`
+
+    # -- what the reports made of each turn, and the emails that sent them ----------------------
+
+    def turn_map(self, turn: TurnPlan, data: Any, where: str) -> None:
+        if data is None:
+            return  # the turn has not ended yet
+        values = self.keys(data, where, MAP_KEYS)
+        if values is not None:
+            turn.map = self.instance(TurnMap, values, MAP_FIELDS, where, turn=turn.turn)
+
+    def report(self, turn: TurnPlan, number: Any, data: Any, where: str, battles_read: bool) -> None:
+        where = label(where, data, "kingdom" if isinstance(data, dict) and data.get("kingdom") else "kind")
+        values = self.keys(data, where, REPORT_KEYS)
+        if values is None:
+            return
+        kind, place = values.get("kind"), values.get("battle")
+        kingdom = self.kingdom_named(values.get("kingdom"), where)
+        battle = None
+        if place is not None and battles_read:
+            if not 0 <= place < len(turn.battle_places):
+                self.problem(where, f"the turn has no battle at place {place} (it has {len(turn.battle_places)}).")
+            elif turn.battle_places[place] is not None:
+                battle = turn.battle_places[place]
+        # What the database's check constraint asks, said in words before it refuses.
+        subjects = {"kingdom": (True, False), "bulletin": (False, False), "scenario": (False, True)}
+        if kind in subjects and (values.get("kingdom") is not None, place is not None) != subjects[kind]:
+            self.problem(
+                where,
+                "a kingdom report names its kingdom and no battle, a bulletin neither, a scenario sheet its battle "
+                "and no kingdom.",
+            )
+        snapshot = values.get("snapshot", {})
+        self.references(snapshot, SNAPSHOT_REFERENCES, f"{where} / snapshot")
+        report = self.instance(
+            TurnReport,
+            values,
+            REPORT_FIELDS,
+            where,
+            turn=turn.turn,
+            kingdom=kingdom,
+            battle=None if battle is None else battle.battle,
+            snapshot={},
+        )
+        plan = ReportPlan(report=report, snapshot=snapshot)
+        turn.reports.append(plan)
+        key = (number, kind, values.get("kingdom"), place)
+        if key in self.reports_by_key:
+            self.problem(where, "the turn has this report twice.")
+        self.reports_by_key[key] = plan
+
+    def emails(self, rows: list[Any]) -> None:
+        """Every email row, naming what it sends. For now a report's (ReportEmail), naming the
+        report as the turn's "reports" list does; another kind of email row is read here too."""
+        sent: set[tuple[int, Any]] = set()
+        for index, row in enumerate(rows):
+            where = label(f"emails[{index}]", row, "to")
+            values = self.keys(row, where, EMAIL_KEYS)
+            if values is None:
+                continue
+            report = self.report_named(values.get("report"), f"{where} / report")
+            user = self.actor(values.get("user"), f"{where} / user")
+            email = self.instance(
+                ReportEmail,
+                values,
+                EMAIL_FIELDS,
+                where,
+                report=None if report is None else report.report,
+                user=user,
+            )
+            if report is not None:
+                if (id(report), email.to) in sent:
+                    self.problem(where, f"the report is sent to {email.to} twice.")
+                sent.add((id(report), email.to))
+            self.plan.emails.append(email)
+
+    def report_named(self, data: Any, where: str) -> ReportPlan | None:
+        values = self.keys(data, where, REPORT_KEY_KEYS)
+        if values is None or len(values) != len(REPORT_KEY_KEYS):
+            return None  # reported
+        key = (values["turn"], values["kind"], values["kingdom"], values["battle"])
+        if key not in self.reports_by_key:
+            if values["kingdom"] is not None:
+                subject = f' of "{values["kingdom"]}"'
+            elif values["battle"] is not None:
+                subject = f" of the battle at place {values['battle']}"
+            else:
+                subject = ""
+            self.problem(where, f"turn {values['turn']} has no {values['kind']} report{subject}.")
+            return None
+        return self.reports_by_key[key]
+
+    def unreferenced_users(self) -> None:
+        used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}
+        for username in sorted(set(self.plan.users) - used - self.plan.actors):
+            # Importing them would only create stray accounts.
+            self.problem(
+                f'users "{username}"',
+                "neither the organizer nor a player of any kingdom, nor named by a turn.",
+            )

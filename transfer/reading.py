@@ -1,0 +1,176 @@
+"""The reading machinery of the import: checking a document's objects key by key into unsaved
+rows (every problem collected, with where it is), and finding what they name by natural key
+among what has been read. reader.py reads the document's sections with it."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from .campaign_models import Army, Kingdom, Province, Unit, User
+from .kinds import Kind, is_int
+from .plan import ArmyPlan, Plan
+from .references import KINGDOM_ID, REFERENCE_KINDS, ListOf, References
+from .schema import BEARER_KEYS, VERSION, text_fields
+
+
+def label(where: str, data: Any, key: str) -> str:
+    """`where` with the natural key of the object found there, so a message names the thing."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if isinstance(value, str):
+        return f'{where} "{value}"'
+    if is_int(value):
+        return f"{where} ({key} {value})"
+    return where
+
+
+def _relation_fields(model: type[models.Model]) -> set[str]:
+    return {f.name for f in model._meta.concrete_fields if f.is_relation}
+
+
+class Reading:
+    """Checks objects of a document into unsaved rows of a Plan, collecting every problem rather
+    than stopping at the first, so whoever fixes the file sees them all at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.plan = Plan()
+        self.version = VERSION  # the document's, once read
+
+    def problem(self, where: str, message: str) -> None:
+        self.errors.append(f"{where}: {message}" if where else message)
+
+    def keys(
+        self, data: Any, where: str, spec: Mapping[str, Kind], *, optional: Collection[str] = ()
+    ) -> dict[str, Any] | None:
+        """The keys of `spec` found in `data` with the right JSON type (None if `data` is no object).
+
+        Missing (unless `optional`), mistyped and unknown keys are reported. An unknown key is
+        refused rather than ignored: a misspelt key would otherwise lose its value silently."""
+        if not isinstance(data, dict):
+            self.problem(where, f"expected an object, found {data!r:.40}.")
+            return None
+        found: dict[str, Any] = {}
+        for key, kind in spec.items():
+            if key not in data:
+                if key not in optional:
+                    self.problem(where, f'"{key}" is missing.')
+            elif data[key] is None and kind.nullable:
+                found[key] = None
+            elif not kind.accepts(data[key]):
+                self.problem(where, f'"{key}" should be {kind.label}, not {data[key]!r:.60}.')
+            else:
+                found[key] = kind.read(data[key])
+        for key in sorted(set(data) - set(spec)):
+            self.problem(where, f'unknown key "{key}".')
+        return found
+
+    def instance(
+        self, model: type[models.Model], values: dict[str, Any], names: list[str], where: str, **relations: Any
+    ) -> Any:
+        """An unsaved `model` row, checked by the model's own field validation (choices, lengths,
+        ranges, time zone names). Its times and bytes are taken from `values` too; `relations` are the
+        fields the reader resolves itself (references, translated values): not checked here."""
+        instance = model(**{name: values[name] for name in names if name in values}, **relations)
+        times = text_fields(model)  # times and bytes, read from their text by their keys' kinds
+        for name in sorted(times & set(values)):
+            setattr(instance, name, values[name])
+        # Keys already reported are not reported again.
+        missing = {name for name in names if name not in values} | (times - set(values))
+        exclude = _relation_fields(model) | set(relations) | missing
+        # An empty JSON list is a value, not a blank field (a submission without warnings holds []);
+        # its JSON type is checked already.
+        exclude |= {
+            f.name
+            for f in model._meta.concrete_fields
+            if isinstance(f, models.JSONField) and values.get(f.name) in ([], {})
+        }
+        if model is User:
+            exclude.add("password")  # set unusable on import
+        try:
+            instance.clean_fields(exclude=exclude)
+        except ValidationError as error:
+            for name, messages in sorted(error.message_dict.items()):
+                for message in messages:
+                    self.problem(where, f'"{name}": {message}')
+        return instance
+
+    def user(self, username: str, where: str) -> None:
+        if username not in self.plan.users:
+            self.problem(where, f'the user "{username}" is not among the document\'s users.')
+
+    def actor(self, username: str | None, where: str) -> Any:
+        """The user who did something, or None."""
+        if username is None:
+            return None
+        self.user(username, where)
+        self.plan.actors.add(username)
+        return self.plan.users.get(username)
+
+    def province(self, number: int | None, where: str) -> Province | None:
+        if number is not None and number not in self.plan.provinces:
+            self.problem(where, f"province {number} is not among the document's provinces.")
+        return None if number is None else self.plan.provinces.get(number)
+
+    def kingdom_named(self, name: Any, where: str) -> Kingdom | None:
+        if name is None:
+            return None  # missing: reported already
+        if name not in self.plan.kingdoms:
+            self.problem(where, f'there is no kingdom called "{name}".')
+            return None
+        return self.plan.kingdoms[name].kingdom
+
+    def army_by_key(self, kingdom: Any, army: Any, where: str) -> ArmyPlan | None:
+        plan = self.plan.kingdoms.get(kingdom) if isinstance(kingdom, str) else None
+        found = plan.armies.get(army) if plan is not None and isinstance(army, str) else None
+        if found is None:
+            self.problem(where, f"there is no army {army!r:.40} of the kingdom {kingdom!r:.40}.")
+        return found
+
+    def army_named(self, key: list[str] | None, where: str) -> Army | None:
+        """The army of an army key already checked for its shape (None: null, or missing)."""
+        if key is None:
+            return None
+        found = self.army_by_key(key[0], key[1], where)
+        return None if found is None else found.army
+
+    def bearer(self, reference: Any, where: str) -> Unit | None:
+        values = self.keys(reference, where, BEARER_KEYS)
+        if values is None or len(values) != len(BEARER_KEYS):
+            return None
+        army = self.army_by_key(values["kingdom"], values["army"], where)
+        if army is None:
+            return None
+        place = values["unit"]
+        if not 0 <= place < len(army.units):
+            self.problem(where, f"{values['army']} has no unit at place {place} (it has {len(army.units)} units).")
+            return None
+        return army.units[place]
+
+    def references(self, data: dict[str, Any], references: References, where: str) -> None:
+        """Check the values of stored JSON that stand for ids: each names a kingdom or an army of
+        the document, or is null. The rest of the JSON is kept as it is."""
+        for key, reference in references.items():
+            value = data.get(key)
+            if value is None:
+                continue
+            if isinstance(reference, ListOf):
+                if not isinstance(value, list):
+                    self.problem(where, f'"{key}" should be a list or null, not {value!r:.60}.')
+                    continue
+                for index, item in enumerate(value):
+                    if isinstance(item, dict):
+                        self.references(item, reference.references, f"{where} / {key}[{index}]")
+                    else:
+                        self.problem(f"{where} / {key}[{index}]", f"expected an object, found {item!r:.40}.")
+                continue
+            kind = REFERENCE_KINDS[reference]
+            if not kind.accepts(value):
+                self.problem(where, f'"{key}" should be {kind.or_null().label}, not {value!r:.60}.')
+            elif reference == KINGDOM_ID:
+                self.kingdom_named(value, f"{where} / {key}")
+            else:
+                self.army_named(value, f"{where} / {key}")

@@ -1,0 +1,70 @@
+"""Database ids kept inside stored JSON, and how the document names them instead.
+
+The resolution and the aftermath write some ids into JSON fields (an event's data, a battle's
+guerrilla); a report keeps its kingdom's armies with their ids (its snapshot). Those ids mean
+nothing in another database: the document holds a kingdom name for a kingdom id and
+[kingdom name, army name] for an army id (null stays null); everything else in the JSON is kept
+as it is. The tables below say which keys hold ids; `translated` swaps them, each direction
+supplying its own conversion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from kernel.event_codes import EventCode
+
+from .kinds import ARMY_KEY, STR
+
+KINGDOM_ID, ARMY_ID = "kingdom", "army"
+# What the document holds in place of each kind of id (the import checks it).
+REFERENCE_KINDS = {KINGDOM_ID: replace(STR, label="a kingdom name"), ARMY_ID: ARMY_KEY}
+
+
+@dataclass(frozen=True)
+class ListOf:
+    """The key holds a list of objects, each with these references."""
+
+    references: Mapping[str, Reference]
+
+
+Reference = str | ListOf
+References = Mapping[str, Reference]
+
+# The values of an event's data and of a battle's guerrilla that hold database ids, as the
+# resolution writes them (orders/rules/resolution/): by event code, then key. By code, not by key
+# alone: the same key means different things in different events ("from" is a province in
+# "moved", a size in "army-upgraded"). Province numbers there (an event's "province",
+# data["battle"], data["path"]) stay as they are.
+GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
+EVENT_DATA_REFERENCES: dict[str, References] = {
+    EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # movement.py
+    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
+    EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
+    EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
+}
+# A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
+# (orders/services/reports.py _army_row), and their flags as SVG (no ids there).
+SNAPSHOT_REFERENCES: References = {"armies": ListOf({"id": ARMY_ID})}
+
+
+def translated(data: Any, references: References, convert: Callable[[str, Any, str], Any]) -> Any:
+    """`data` with `convert(reference, value, key)` in place of each non-null value under
+    `references`' keys (nested lists of objects too); everything else as it is. Data that is
+    not an object is returned as it is: the import refuses it, naming it."""
+    if not isinstance(data, dict):
+        return data
+
+    def one(key: str, value: Any) -> Any:
+        reference = references.get(key)
+        if reference is None or value is None:
+            return value
+        if isinstance(reference, ListOf):
+            if not isinstance(value, list):
+                return value
+            return [translated(item, reference.references, convert) for item in value]
+        return convert(reference, value, key)
+
+    return {key: one(key, value) for key, value in data.items()}

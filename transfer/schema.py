@@ -1,0 +1,428 @@
+"""The document's shape: its format and version, the keys of each object with the JSON type
+each holds (the import checks every one), and which keys hold a model's own fields as they are.
+
+The module docstring of transfer/__init__.py describes the document as a whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from django.db import models
+
+from orders.rules.sheets import OrderKind
+
+from .campaign_models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Battle,
+    BattleSupport,
+    Campaign,
+    CampaignSchedule,
+    Character,
+    DeadlineChange,
+    DiceRoll,
+    Kingdom,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Province,
+    ReportEmail,
+    ReportPreferences,
+    ResultsReminder,
+    TreasuryEntry,
+    Turn,
+    TurnEvent,
+    TurnMap,
+    TurnReport,
+    TurnSummarySheet,
+    Unit,
+    User,
+)
+from .kinds import (
+    ARMY_KEY,
+    BASE64,
+    BOOL,
+    INT,
+    INT_LIST,
+    LIST,
+    NUMBER,
+    OBJECT,
+    STR,
+    STR_LIST,
+    TIME_OF_DAY,
+    TIMESTAMP,
+    Kind,
+)
+
+FORMAT = "briternia-campaign"
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+
+CAMPAIGN_KEYS = {
+    "name": STR,
+    "organizer": STR,
+    "player_count": INT,
+    "current_turn": INT,
+    "time_zone": STR,
+    "status": STR,
+    "map_name": STR,
+    "setup_seed": STR,
+    "created_at": TIMESTAMP,
+}
+USER_KEYS = {
+    "username": STR,
+    "email": STR,
+    "first_name": STR,
+    "last_name": STR,
+    "report_preferences": OBJECT.or_null(),
+}
+# The user's own settings, kept with the account (kingdoms.ReportPreferences): null when the user
+# never set them.
+REPORT_PREFERENCES_KEYS = {"report_email": STR, "attach_pdf": BOOL}
+PROVINCE_KEYS = {
+    "number": INT,
+    "name": STR,
+    "terrain": STR,
+    "settlement": STR,
+    "capitol_site": BOOL,
+    "pyramid": BOOL,
+    "col": INT,
+    "row": INT,
+    "razed": BOOL,
+    "fortified": BOOL,
+    "controller": STR.or_null(),
+    "looted_turn": INT.or_null(),
+}
+# Added within version 2 (the aftermath): a document written before them is still read.
+PROVINCE_OPTIONAL_KEYS = ("looted_turn",)
+KINGDOM_KEYS = {
+    "name": STR,
+    "army_type": STR,
+    "home_roll": INT.or_null(),
+    "picked_provinces": BOOL,
+    "created_at": TIMESTAMP,
+    "players": STR_LIST,
+    "capitol": INT.or_null(),
+    "treasury": LIST,
+    "armies": LIST,
+    "armory": LIST,
+}
+TREASURY_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
+ARMY_KEYS = {
+    "name": STR,
+    "kind": STR,
+    "size": INT,
+    "supply_depot": BOOL,
+    "experience": INT,
+    "status": STR,
+    "created_turn": INT,
+    "upgraded_turn": INT.or_null(),
+    "last_battle_turn": INT.or_null(),
+    "recover_streak": INT,
+    "co_occupying": BOOL,
+    "pending_losses": INT,
+    "province": INT.or_null(),
+    "movements": LIST,
+    "units": LIST,
+}
+MOVEMENT_KEYS = {"turn": INT, "step": INT, "province": INT}
+UNIT_KEYS = {
+    "position": INT,
+    "name": STR,
+    "category": STR,
+    "models_count": INT,
+    "points_per_model": INT,
+    "equipment_points": INT,
+    "veteran_level": INT,
+    "one_use": BOOL,
+    "models_lost": INT,
+    "veteran_eligible": BOOL,
+    "character": OBJECT.or_null(),
+}
+UNIT_OPTIONAL_KEYS = ("veteran_eligible",)
+CHARACTER_KEYS = {
+    "kingdom": STR,
+    "rank": STR,
+    "role": STR,
+    "archetype": STR,
+    "abilities": STR_LIST,
+    "ability_choice_pending": BOOL,
+    "monstrous_mount": BOOL,
+    "wizard": BOOL,
+    "battles_survived": INT,
+    "injuries": LIST,
+    "alive": BOOL,
+}
+ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
+BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
+DICE_KEYS = {
+    "turn": INT,
+    "stream": STR,
+    "sequence": INT,
+    "expression": STR,
+    "faces": INT_LIST,
+    "total": INT,
+    "purpose": STR,
+    "kingdoms": STR_LIST,
+    "armies": LIST,
+    "created_at": TIMESTAMP,
+}
+SCHEDULE_KEYS = {
+    "orders_weekday": INT,
+    "orders_time": TIME_OF_DAY,
+    "results_weekday": INT,
+    "results_time": TIME_OF_DAY,
+    "paused": BOOL,
+}
+TURN_KEYS = {
+    "number": INT,
+    "status": STR,
+    "orders_deadline": TIMESTAMP,
+    "results_deadline": TIMESTAMP,
+    "seed": STR,
+    "opened_at": TIMESTAMP,
+    "resolved_at": TIMESTAMP.or_null(),
+    "resolution_error": STR,
+    "deadline_changes": LIST,
+    "sheets": LIST,
+    "reminders": LIST,
+    "events": LIST,
+    "battles": LIST,
+    "results_reminders": LIST,
+    "map": OBJECT.or_null(),
+    "reports": LIST,
+}
+# Added within version 2: a version 2 document written before them is still read.
+TURN_OPTIONAL_KEYS = ("events", "battles", "results_reminders")
+DEADLINE_CHANGE_KEYS = {
+    "kind": STR,
+    "old_value": STR,
+    "new_value": STR,
+    "reason": STR,
+    "changed_by": STR.or_null(),
+    "changed_at": TIMESTAMP,
+}
+SHEET_KEYS = {
+    "kingdom": STR,
+    "status": STR,
+    "entries": OBJECT,
+    "updated_at": TIMESTAMP,
+    "submitted_at": TIMESTAMP.or_null(),
+    "submissions": LIST,
+}
+SUBMISSION_KEYS = {
+    "submitted_by": STR.or_null(),
+    "submitted_at": TIMESTAMP,
+    "entries": OBJECT,
+    "gold": INT,
+    "warnings": STR_LIST,
+}
+REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
+EVENT_KEYS = {
+    "sequence": INT,
+    "phase": STR,
+    "code": STR,
+    "text": STR,
+    "kingdom": STR.or_null(),
+    "army": ARMY_KEY.or_null(),
+    "province": INT.or_null(),  # a province number, as the model keeps it
+    "gold": INT,
+    "data": OBJECT,
+}
+BATTLE_KEYS = {
+    "province": INT,
+    "status": STR,
+    "attacker_kingdom": STR,
+    "attacker_army": ARMY_KEY,
+    "defender_kingdom": STR.or_null(),
+    "defender_army": ARMY_KEY.or_null(),
+    "both_moved": BOOL,
+    "assault": BOOL,
+    "garrison_points": INT,
+    "garrison_defenses": INT,
+    "fortified_points": INT,
+    "defended_obstacles": INT.or_null(),
+    "guerrilla": OBJECT.or_null(),
+    "notes": LIST,
+    "supports": LIST,
+    "scenario": OBJECT.or_null(),
+    "scenario_sent_at": TIMESTAMP.or_null(),
+    "ruling_result": STR,
+    "ruling_attacker_withdrew": BOOL,
+    "ruling_defender_withdrew": BOOL,
+    "ruling_note": STR,
+    "ruled_by": STR.or_null(),
+    "result": STR,
+    "victor": STR,
+    "summary_sheets": LIST,
+}
+# The public map kept when the turn ended (null before), the picture for the PDFs in base64.
+MAP_KEYS = {"svg": STR, "png": BASE64.or_null(), "created_at": TIMESTAMP}
+# A report of the turn: a kingdom's (naming it), the bulletin (naming nothing) or a battle's
+# scenario sheet (naming the battle by its place in the turn's "battles" list, 0-based). Its PDF
+# in base64; its snapshot holds army ids (SNAPSHOT_REFERENCES): army keys in the document.
+REPORT_KEYS = {
+    "kind": STR,
+    "kingdom": STR.or_null(),
+    "battle": INT.or_null(),
+    "status": STR,
+    "snapshot": OBJECT,
+    "pdf": BASE64.or_null(),
+    "created_at": TIMESTAMP,
+    "render_started_at": TIMESTAMP.or_null(),
+    "rendered_at": TIMESTAMP.or_null(),
+    "render_seconds": NUMBER.or_null(),
+    "emails_queued_at": TIMESTAMP.or_null(),
+    "error": STR,
+}
+# An email row names what it sends: a report, by the keys that name it in its turn.
+REPORT_KEY_KEYS = {"turn": INT, "kind": STR, "kingdom": STR.or_null(), "battle": INT.or_null()}
+EMAIL_KEYS = {
+    "report": OBJECT,
+    "user": STR.or_null(),
+    "to": STR,
+    "attach_pdf": BOOL,
+    "status": STR,
+    "attempts": INT,
+    "last_error": STR,
+    "created_at": TIMESTAMP,
+    "claimed_at": TIMESTAMP.or_null(),
+    "sent_at": TIMESTAMP.or_null(),
+}
+# The battles' aftermath came later within version 2.
+BATTLE_OPTIONAL_KEYS = (
+    "scenario",
+    "scenario_sent_at",
+    "ruling_result",
+    "ruling_attacker_withdrew",
+    "ruling_defender_withdrew",
+    "ruling_note",
+    "ruled_by",
+    "result",
+    "victor",
+    "summary_sheets",
+)
+# A turn summary sheet: its casualties name units by place, like an item's bearer, and the
+# characters lost by their unit's place.
+SUMMARY_SHEET_KEYS = {
+    "kingdom": STR,
+    "status": STR,
+    "result": STR,
+    "withdrew": BOOL,
+    "opponent_withdrew": BOOL,
+    "casualties": LIST,
+    "characters_lost": LIST,
+    "loot_choice": STR,
+    "negotiation_gold": INT,
+    "negotiation_note": STR,
+    "story": STR,
+    "entered_by": STR.or_null(),
+    "by_organizer": BOOL,
+    "updated_at": TIMESTAMP,
+    "submitted_at": TIMESTAMP.or_null(),
+}
+CASUALTY_KEYS = {
+    "unit": OBJECT,
+    "models_lost": INT,
+    "champion": BOOL,
+    "standard": BOOL,
+    "musician": BOOL,
+    "one_use_used": BOOL,
+}
+SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "arrival": INT.or_null()}
+# An order sheet's entries, as orders/entries.py writes them. A section may be missing (a sheet
+# never saved by the services holds {}); the objects in a section have all their keys.
+ENTRY_SECTIONS = {
+    "orders": {
+        "army": ARMY_KEY,
+        "kind": STR,
+        "target": INT.or_null(),
+        "support": INT.or_null(),
+        "path": INT_LIST,
+        "disaster_choice": STR,
+        "pay_for_depot": BOOL,
+    },
+    "creations": {"name": STR, "points": INT, "province": INT},
+    "upgrades": {"army": ARMY_KEY, "points": INT},
+    "depots": {"army": ARMY_KEY},
+    "garrisons": {"province": INT},
+}
+ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
+ORDER_KINDS = [kind.value for kind in OrderKind]
+TOP_KEYS = {
+    "format": STR,
+    "version": INT,
+    "campaign": OBJECT,
+    "users": LIST,
+    "provinces": LIST,
+    "adjacency": LIST,
+    "kingdoms": LIST,
+    "dice_rolls": LIST,
+    "schedule": OBJECT.or_null(),
+    "turns": LIST,
+    "emails": LIST,
+}
+# What each version added, by object: a document of an earlier version has none of these keys,
+# and they are refused there rather than ignored.
+ADDED_IN_VERSION: dict[str, dict[int, tuple[str, ...]]] = {
+    "document": {2: ("schedule", "turns"), 3: ("emails",)},
+    "user": {3: ("report_preferences",)},
+    "turn": {3: ("map", "reports")},
+}
+
+
+def keys_of_version(keys: Mapping[str, Kind], what: str, version: int) -> dict[str, Kind]:
+    """`keys` as a document of `version` has them: without those added later to `what`."""
+    later = {key for added, names in ADDED_IN_VERSION[what].items() if added > version for key in names}
+    return {key: kind for key, kind in keys.items() if key not in later}
+
+
+def text_fields(model: type[models.Model]) -> set[str]:
+    """The model's fields written as text: times as ISO 8601, bytes as base64; read back into
+    the fields by their keys' kinds (TIMESTAMP, TIME_OF_DAY, BASE64)."""
+    return {
+        f.name
+        for f in model._meta.concrete_fields
+        if isinstance(f, models.DateField | models.TimeField | models.BinaryField)
+    }
+
+
+def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: Iterable[str] = ()) -> list[str]:
+    """The keys that hold one of `model`'s own fields as it is: not a reference by natural key,
+    a child list, or a time or bytes (written as text)."""
+    own = {f.name for f in model._meta.concrete_fields if not f.is_relation} - text_fields(model) - set(translated)
+    return [key for key in keys if key in own]
+
+
+CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
+USER_FIELDS = plain(User, USER_KEYS)
+PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
+KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
+TREASURY_FIELDS = plain(TreasuryEntry, TREASURY_KEYS)
+ARMY_FIELDS = plain(Army, ARMY_KEYS)
+MOVEMENT_FIELDS = plain(ArmyMovement, MOVEMENT_KEYS)
+UNIT_FIELDS = plain(Unit, UNIT_KEYS)
+CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
+ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
+# A roll's kingdoms and armies hold database ids: the document has names instead.
+DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies"])
+SCHEDULE_FIELDS = plain(CampaignSchedule, SCHEDULE_KEYS)
+TURN_FIELDS = plain(Turn, TURN_KEYS)
+DEADLINE_CHANGE_FIELDS = plain(DeadlineChange, DEADLINE_CHANGE_KEYS)
+# Entries hold army ids: the document has army keys instead.
+SHEET_FIELDS = plain(OrderSheet, SHEET_KEYS, translated=["entries"])
+SUBMISSION_FIELDS = plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries"])
+REMINDER_FIELDS = plain(OrdersReminder, REMINDER_KEYS)
+# An event's data and a battle's guerrilla may hold ids: the document has names instead.
+EVENT_FIELDS = plain(TurnEvent, EVENT_KEYS, translated=["data"])
+BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla"])
+SUMMARY_SHEET_FIELDS = plain(TurnSummarySheet, SUMMARY_SHEET_KEYS, translated=["casualties", "characters_lost"])
+RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
+SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)
+REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
+MAP_FIELDS = plain(TurnMap, MAP_KEYS)
+# A report's snapshot may hold ids: the document has names instead.
+REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])
+EMAIL_FIELDS = plain(ReportEmail, EMAIL_KEYS)

@@ -1,0 +1,215 @@
+"""The import's second half: the rows of a plan that read without problems, created parents
+before children, with the times the document carries."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from django.db import models
+
+from .campaign_models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Battle,
+    BattleSupport,
+    Campaign,
+    CampaignSchedule,
+    Character,
+    DeadlineChange,
+    DiceRoll,
+    Kingdom,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    Province,
+    ReportEmail,
+    ReportPreferences,
+    ResultsReminder,
+    TreasuryEntry,
+    Turn,
+    TurnEvent,
+    TurnMap,
+    TurnReport,
+    TurnSummarySheet,
+    Unit,
+)
+from .plan import ArmyPlan, Plan
+from .references import (
+    EVENT_DATA_REFERENCES,
+    GUERRILLA_REFERENCES,
+    KINGDOM_ID,
+    SNAPSHOT_REFERENCES,
+    References,
+    translated,
+)
+from .schema import ENTRY_SECTIONS
+
+M = TypeVar("M", bound=models.Model)
+
+
+def plan_write(plan: Plan) -> Campaign:
+    """Create the rows of `plan` (read without problems), parents before children."""
+    campaign = plan.campaign
+    assert campaign is not None  # a document without a readable campaign has problems
+    _write_users(plan)
+    campaign.organizer = plan.users[plan.organizer]
+    _create_keeping_times(Campaign, [campaign])
+    _write_map(plan)
+    armies = _write_kingdoms(plan)
+    _write_dice_rolls(plan)
+    if plan.schedule is not None:
+        _create_keeping_times(CampaignSchedule, [plan.schedule])
+    _write_turns(plan, armies)
+    _write_reports(plan)
+    _write_emails(plan)
+    return campaign
+
+
+def _create_keeping_times(model: type[M], rows: list[M]) -> None:
+    """Create `rows` with the times they carry: auto_now and auto_now_add stamp the time of the
+    import on create, and bulk_update writes the values as they are."""
+    stamped = [
+        f.name
+        for f in model._meta.concrete_fields
+        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+    ]
+    stamps = [[getattr(row, name) for name in stamped] for row in rows]
+    model._default_manager.bulk_create(rows)
+    if not (rows and stamped):
+        return
+    for row, values in zip(rows, stamps, strict=True):
+        for name, value in zip(stamped, values, strict=True):
+            setattr(row, name, value)
+    model._default_manager.bulk_update(rows, stamped)
+
+
+def _army_id(plan: Plan, key: list[str]) -> int:
+    return plan.kingdoms[key[0]].armies[key[1]].army.pk
+
+
+def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
+    """Document entries back as stored: the ids of the armies just created for their keys."""
+    return {
+        section: [{**item, "army": _army_id(plan, item["army"])} for item in items]
+        if "army" in ENTRY_SECTIONS[section]
+        else items
+        for section, items in entries.items()
+    }
+
+
+def _with_ids(data: dict[str, Any], references: References, plan: Plan) -> dict[str, Any]:
+    """Document JSON back as stored: the ids of the kingdoms and armies just created for their names."""
+
+    def stored(reference: str, value: Any, key: str) -> Any:
+        return plan.kingdoms[value].kingdom.pk if reference == KINGDOM_ID else _army_id(plan, value)
+
+    return translated(data, references, stored)
+
+
+def _write_users(plan: Plan) -> None:
+    """The accounts the site does not have yet, with their report preferences."""
+    for user in plan.users.values():
+        if user.pk is None:
+            user.save()
+    ReportPreferences.objects.bulk_create(plan.preferences)
+
+
+def _write_map(plan: Plan) -> None:
+    Province.objects.bulk_create(plan.provinces.values())
+    Through = Province.neighbours.through
+    Through.objects.bulk_create(
+        # Stored both ways, as campaign_create stores a map's adjacency.
+        Through(from_province_id=plan.provinces[a].pk, to_province_id=plan.provinces[b].pk)
+        for pair in sorted(plan.adjacency)
+        for a, b in (pair, pair[::-1])
+    )
+
+
+def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
+    """The kingdoms with their players, the provinces they control, their ledgers, armies and
+    armories. Returns the armies' plans."""
+    kingdoms = list(plan.kingdoms.values())
+    _create_keeping_times(Kingdom, [k.kingdom for k in kingdoms])
+    Players = Kingdom.players.through
+    Players.objects.bulk_create(
+        Players(kingdom_id=k.kingdom.pk, user_id=plan.users[username].pk) for k in kingdoms for username in k.players
+    )
+    # Provinces are created before kingdoms (a kingdom's capitol is a province).
+    for number, name in plan.controllers.items():
+        plan.provinces[number].controller = plan.kingdoms[name].kingdom
+    Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
+    _create_keeping_times(TreasuryEntry, [entry for k in kingdoms for entry in k.treasury])
+
+    armies = [army for k in kingdoms for army in k.armies.values()]
+    Army.objects.bulk_create(a.army for a in armies)
+    ArmyMovement.objects.bulk_create(movement for a in armies for movement in a.movements)
+    Unit.objects.bulk_create(unit for a in armies for unit in a.units)
+    Character.objects.bulk_create(character for a in armies for character in a.characters)
+    ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
+    return armies
+
+
+def _write_dice_rolls(plan: Plan) -> None:
+    rolls = []
+    for roll, kingdom_names, army_keys in plan.dice_rolls:
+        # The rolls keep ids, not names: those of the kingdoms and armies just created.
+        roll.kingdoms = [plan.kingdoms[name].kingdom.pk for name in kingdom_names]
+        roll.armies = [plan.kingdoms[k].armies[a].army.pk for k, a in army_keys]
+        rolls.append(roll)
+    _create_keeping_times(DiceRoll, rolls)
+
+
+def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
+    """The turns with what was filed (deadline changes, sheets, reminders) and what their
+    resolution and aftermath recorded (events, battles, supports, summary sheets)."""
+    _create_keeping_times(Turn, [t.turn for t in plan.turns])
+    _create_keeping_times(DeadlineChange, [change for t in plan.turns for change in t.changes])
+    sheets = [sheet for t in plan.turns for sheet in t.sheets]
+    for sheet in sheets:
+        sheet.sheet.entries = _entries_with_ids(sheet.entries, plan)
+        for submission, entries in sheet.submissions:
+            submission.entries = _entries_with_ids(entries, plan)
+    _create_keeping_times(OrderSheet, [s.sheet for s in sheets])
+    _create_keeping_times(OrderSubmission, [submission for s in sheets for submission, _ in s.submissions])
+    _create_keeping_times(OrdersReminder, [reminder for t in plan.turns for reminder in t.reminders])
+    events = []
+    for t in plan.turns:
+        for event, data in t.events:
+            event.data = _with_ids(data, EVENT_DATA_REFERENCES.get(event.code, {}), plan)
+            events.append(event)
+    _create_keeping_times(TurnEvent, events)
+    battles = [battle for t in plan.turns for battle in t.battles]
+    for battle in battles:
+        if battle.guerrilla is not None:
+            battle.battle.guerrilla = _with_ids(battle.guerrilla, GUERRILLA_REFERENCES, plan)
+    _create_keeping_times(Battle, [b.battle for b in battles])
+    _create_keeping_times(BattleSupport, [support for b in battles for support in b.supports])
+    character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
+    summary_sheets = []
+    for b in battles:
+        for sheet, casualties, characters in b.sheets:
+            sheet.casualties = [{"unit": unit.pk, **flags} for unit, flags in casualties]
+            sheet.characters_lost = [
+                character_of_unit[id(unit)].pk for unit in characters if id(unit) in character_of_unit
+            ]
+            summary_sheets.append(sheet)
+    _create_keeping_times(TurnSummarySheet, summary_sheets)
+    _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])
+
+
+def _write_reports(plan: Plan) -> None:
+    """The public map each turn ended with, and its reports (their snapshots with the ids of the
+    armies just created)."""
+    _create_keeping_times(TurnMap, [t.map for t in plan.turns if t.map is not None])
+    reports = []
+    for t in plan.turns:
+        for report in t.reports:
+            report.report.snapshot = _with_ids(report.snapshot, SNAPSHOT_REFERENCES, plan)
+            reports.append(report.report)
+    _create_keeping_times(TurnReport, reports)
+
+
+def _write_emails(plan: Plan) -> None:
+    """Every email row (for now the reports'): another kind of email row is written here too."""
+    _create_keeping_times(ReportEmail, plan.emails)
