@@ -11,6 +11,7 @@ from orders.models import CampaignSchedule, Turn, TurnEvent
 from tests.transfer.documents import LONG_AGO, RESOLUTION_COUNTS, campaign_counts, round_trip
 from tests.transfer.pages import history_page, report_downloads
 from tests.transfer.rows import CampaignRows, differences
+from transfer.campaign_models import Email
 from transfer.export import campaign_export
 
 User = get_user_model()
@@ -325,7 +326,13 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     # Every model of a campaign has rows here, or the comparison proves nothing for it: a new model
     # needs rows in played_campaign.
     assert sorted(label for label, rows in original.items() if not rows) == []
-    assert differences(original, copy) == {}
+    # Every kind of email, in every state but in flight, each keyed by its row but the invitations.
+    emails = Email.objects.filter(campaign=played_campaign)
+    assert set(emails.values_list("kind", flat=True)) == set(Email.Kind.values)
+    assert set(emails.values_list("status", flat=True)) == {"queued", "sent", "failed"}
+    assert set(emails.filter(key="").values_list("kind", flat=True)) == {"invitation"}
+    assert emails.exclude(attachment=None).exists()
+    assert differences(original, copy) == {}  # the copy's keys name the copy's rows
     assert User.objects.count() == users_before  # the same accounts
     assert ReportPreferences.objects.get(user__username="alice").report_email == "alice@home.example"
 
