@@ -608,7 +608,7 @@ def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names)
 
 
 # ---------------------------------------------------------------------------------------------
-# What the reports made of each turn, and the emails that sent them
+# What the reports made of each turn, and every email of the campaign
 
 
 def _report_order(report: TurnReport, names: _Names) -> tuple[Any, ...]:

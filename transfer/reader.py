@@ -655,7 +655,7 @@ class Reader(Reading):
                     )
         return values  # written only when nothing was reported: then all of `data`
 
-    # -- what the reports made of each turn, and the emails that sent them ----------------------
+    # -- what the reports made of each turn, and every email of the campaign ---------------------
 
     def turn_map(self, turn: TurnPlan, data: Any, where: str) -> None:
         if data is None:

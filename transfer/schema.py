@@ -1,7 +1,12 @@
 """The document's shape: its format and version, the keys of each object with the JSON type
 each holds (the import checks every one), and which keys hold a model's own fields as they are.
 
-The module docstring of transfer/__init__.py describes the document as a whole.
+The module docstring of transfer/__init__.py describes the document as a whole. The versions:
+1, the world (campaign, users, provinces, kingdoms, dice rolls); 2, the orders ("schedule",
+"turns"); 3, the reports (a turn's "map" and "reports", the users' "report_preferences") and the
+reports' emails (EMAIL_V3_KEYS: one address each, nothing rendered kept); 4, every email of the
+campaign as the outbox keeps it (EMAIL_KEYS, with REPORT_EMAIL_KEYS for a report's and its key by
+the row it names, EMAIL_KEY_ROWS). Every earlier version is still read.
 """
 
 from __future__ import annotations
