@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "briternia",
+    "outbox",
     "kingdoms",
     "orders",
     "battles",
@@ -121,14 +122,15 @@ if EMAIL_HOST:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
     EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
     # A server that stops answering fails the try (and it is retried) instead of holding the
-    # report email "sending" until the task's time limit.
+    # email "sending" until the task's time limit.
     EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30)
 else:
     EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", EMAIL_BACKEND)
 EMAIL_OUTBOX_DIR = Path(env_str("EMAIL_OUTBOX_DIR", str(VAR_DIR / "outbox")))
-# Waits between tries of a report email are scaled by this (0 in tests: retry at once).
-REPORT_EMAIL_BACKOFF_SCALE = float(env_str("REPORT_EMAIL_BACKOFF_SCALE", "1"))
+# Waits between tries of an email are scaled by this (0 in tests: retry at once). Its name before
+# every email went through the outbox, REPORT_EMAIL_BACKOFF_SCALE, is still read.
+EMAIL_BACKOFF_SCALE = float(env_str("EMAIL_BACKOFF_SCALE", env_str("REPORT_EMAIL_BACKOFF_SCALE")) or "1")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Briternia <organizer@briternia.local>")
 
 # Celery: eager in-process unless a broker is configured.

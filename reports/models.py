@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from kingdoms.models import Kingdom
 from orders.models import Turn
+from outbox.models import Email
 
 
 class TurnMap(models.Model):
@@ -105,31 +106,17 @@ class TurnReport(models.Model):
         return name.replace(" ", "-") + ".pdf"
 
 
-class ReportEmail(models.Model):
-    """One report sent to one address: the unit of delivery, claimed before it is sent so that
-    nothing goes out twice, retried on temporary errors, and shown to the organizer if it fails."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        SENDING = "sending", "Sending"
-        SENT = "sent", "Sent"
-        FAILED = "failed", "Failed"
+class ReportEmail(Email):
+    """One report sent to one address: an outbox email (every field of its delivery, and the same
+    sender as every other email) that knows the report it delivers, so the organizer's page groups
+    the emails by report. The outbox cannot name the report itself: it stands below this app."""
 
     report = models.ForeignKey(TurnReport, on_delete=models.CASCADE, related_name="emails")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    to = models.EmailField()
     attach_pdf = models.BooleanField(default=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        db_table = "orders_reportemail"
-        ordering = ["report", "to"]
-        constraints = [models.UniqueConstraint(fields=["report", "to"], name="one_email_per_report_and_address")]
+        ordering = ["report", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.report} to {self.to} ({self.status})"
+        return f"{self.report} to {self.to_line} ({self.status})"

@@ -4,25 +4,81 @@ organizer reads everything. Anything else is not found."""
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.http import Http404
 
 from battles.models import Battle
-from kingdoms.models import DiceRoll, Kingdom
+from kingdoms.models import Campaign, DiceRoll, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
 from orders.models import Turn, TurnEvent
 from orders.selectors import turn_get
+from outbox.models import Email
 
 from .models import ReportEmail, TurnReport
 
 __all__ = ["turn_get"]
 
+# What a list of emails loads: never the bodies or the attachment.
+_EMAIL_LIST_DEFERRED = ("text", "html", "attachment")
+
 
 def delivery_failures(turn: Turn) -> dict[str, int]:
-    """For the organizer: the turn's reports that failed to render and emails that failed to go."""
+    """For the organizer: the turn's reports that failed to render and emails (of every kind) that
+    failed to go."""
     return {
         "reports": TurnReport.objects.filter(turn=turn, status=TurnReport.Status.FAILED).count(),
-        "emails": ReportEmail.objects.filter(report__turn=turn, status=ReportEmail.Status.FAILED).count(),
+        "emails": Email.objects.filter(turn=turn, status=Email.Status.FAILED).count(),
     }
+
+
+def campaign_email_failures(campaign: Campaign) -> int:
+    """For the organizer's campaign page: the campaign's emails that failed to go."""
+    return Email.objects.filter(campaign=campaign, status=Email.Status.FAILED).count()
+
+
+def turn_deliveries(*, user: AnyUser, turn: Turn) -> dict[str, QuerySet]:  # type: ignore[type-arg]
+    """The organizer's view of a turn: its reports, their emails, and the turn's other emails
+    (receipts, announcements, reminders). Anyone else: not found."""
+    if not is_organizer(user, turn.campaign):
+        raise Http404("No such page.")
+    reports = (
+        TurnReport.objects.filter(turn=turn)
+        .select_related("kingdom", "battle__province")
+        .defer("pdf", "snapshot")
+        .order_by("kind", "kingdom__name", "battle__province__number")
+    )
+    report_emails = (
+        ReportEmail.objects.filter(report__turn=turn)
+        .select_related("report__kingdom", "report__battle__province")
+        .defer(*_EMAIL_LIST_DEFERRED, "report__pdf", "report__snapshot")
+        .order_by("status", "report__kind", "to")
+    )
+    other_emails = (
+        Email.objects.filter(turn=turn, reportemail__isnull=True)
+        .defer(*_EMAIL_LIST_DEFERRED)
+        .order_by("status", "kind", "-created_at")
+    )
+    return {"reports": reports, "emails": report_emails, "other_emails": other_emails}
+
+
+def campaign_emails(*, user: AnyUser, campaign: Campaign) -> dict[str, QuerySet]:  # type: ignore[type-arg]
+    """The organizer's view of every email of the campaign: the failed ones (each can be resent),
+    then the latest of all. Anyone else: not found."""
+    if not is_organizer(user, campaign):
+        raise Http404("No such page.")
+    emails = Email.objects.filter(campaign=campaign).select_related("turn").defer(*_EMAIL_LIST_DEFERRED)
+    return {
+        "failed": emails.filter(status=Email.Status.FAILED).order_by("-created_at", "-id"),
+        "latest": emails.order_by("-created_at", "-id")[:200],
+    }
+
+
+def email_for_organizer(*, user: AnyUser, email_id: int) -> Email:
+    """An email of a campaign the user organizes; anything else is not found."""
+    email = Email.objects.select_related("campaign").defer(*_EMAIL_LIST_DEFERRED).filter(pk=email_id).first()
+    if email is None or email.campaign is None or not is_organizer(user, email.campaign):
+        raise Http404("No such email.")
+    return email
 
 
 def _may_read(report: TurnReport, *, organizer: bool, own: Kingdom | None) -> bool:

@@ -7,15 +7,10 @@ import datetime as dt
 from celery import shared_task
 
 from orders.models import Turn
+from outbox.tasks import email_send
 
 from .models import TurnReport
-from .services.deliveries import (
-    REPORT_EMAIL_TRIES,
-    report_email_deliver,
-    report_email_retry_delay,
-    report_emails_queue,
-    stale_report_emails,
-)
+from .services.deliveries import report_emails_queue
 from .services.reports import report_render, reports_lost, reports_to_render, turn_map_picture_draw
 
 
@@ -46,27 +41,16 @@ def report_emails_start(*, report_id: int) -> int:
         return 0
     ids = report_emails_queue(report=report)
     for email_id in ids:
-        report_email_send.delay(email_id=email_id)
+        email_send.delay(email_id=email_id)  # the emails are committed: report_emails_queue's transaction ended
     return len(ids)
 
 
-@shared_task(bind=True, acks_late=True, max_retries=REPORT_EMAIL_TRIES)
-def report_email_send(self, *, email_id: int) -> bool:  # type: ignore[no-untyped-def]
-    """Send one report email; a temporary SMTP error is retried with backoff."""
-    delivery = report_email_deliver(email_id=email_id)
-    if delivery.retry:
-        raise self.retry(countdown=report_email_retry_delay(delivery.attempts))
-    return delivery.sent
-
-
-def deliveries_take_up(*, now: dt.datetime) -> int:
-    """For the deadline sweep: deliveries a crash left behind (a task that never ran, a worker that
-    died) are taken up again. Returns how many tasks were queued."""
+def reports_take_up(*, now: dt.datetime) -> int:
+    """For the deadline sweep: reports a crash left behind (a render task that never ran, a worker
+    that died, a rendered report whose emails were never queued) are taken up again. Returns how many
+    tasks were queued. (Queued emails whose task was lost: outbox.tasks.emails_take_up.)"""
     lost = reports_lost(now=now)
     for report_id in lost["render"]:
         report_render_task.delay(report_id=report_id)
     queued = sum(report_emails_start(report_id=report_id) for report_id in lost["email"])
-    stale = stale_report_emails(now=now)
-    for email_id in stale:
-        report_email_send.delay(email_id=email_id)
-    return len(lost["render"]) + queued + len(stale)
+    return len(lost["render"]) + queued

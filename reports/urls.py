@@ -8,6 +8,9 @@ urlpatterns = [
     path("reports/<int:report_id>/", views.report_download, name="report"),
     path("turns/<int:turn_id>/deliveries/", views.turn_deliveries, name="turn-deliveries"),
     path("reports/<int:report_id>/render-again/", views.report_render_again_view, name="report-render-again"),
-    path("report-emails/<int:email_id>/resend/", views.report_email_resend_view, name="report-email-resend"),
+    path("campaigns/<int:campaign_id>/emails/", views.campaign_emails, name="campaign-emails"),
+    path("emails/<int:email_id>/resend/", views.email_resend_view, name="email-resend"),
+    # A report email's Resend, at the address it had before every email went through the outbox.
+    path("report-emails/<int:email_id>/resend/", views.email_resend_view, name="report-email-resend"),
     path("account/reports/", views.report_preferences, name="report-preferences"),
 ]

@@ -1,5 +1,6 @@
 """Pages of the turn reports: the campaign's history, a report's PDF, the organizer's deliveries
-(with the one-click resend and render-again), and the player's report preferences."""
+(a turn's reports and emails, and every email of the campaign, with the one-click resend and
+render-again), and the player's report preferences."""
 
 from __future__ import annotations
 
@@ -9,15 +10,17 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.flash import flash_outcome
 from kingdoms.models import ReportPreferences
 from kingdoms.selectors import campaign_get, is_organizer
+from outbox.services import email_resend
 
 from . import selectors
-from .models import ReportEmail, TurnReport
-from .services.deliveries import report_email_resend
+from .models import TurnReport
 from .services.reports import report_render_again
 
 
@@ -40,41 +43,30 @@ def report_download(request: HttpRequest, report_id: int) -> HttpResponse:
 def turn_deliveries(request: HttpRequest, turn_id: int) -> HttpResponse:
     """The organizer's view of the turn's reports and every email: what is sent, what failed."""
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-    if not is_organizer(request.user, turn.campaign):
-        raise Http404
-    reports = (
-        TurnReport.objects.filter(turn=turn)
-        .select_related("kingdom", "battle__province")
-        .defer("pdf", "snapshot")
-        .order_by("kind", "kingdom__name", "battle__province__number")
-    )
-    emails = (
-        ReportEmail.objects.filter(report__turn=turn)
-        .select_related("report__kingdom", "report__battle__province")
-        .defer("report__pdf", "report__snapshot")
-        .order_by("status", "report__kind", "to")
-    )
-    return render(
-        request,
-        "reports/deliveries.html",
-        {"turn": turn, "campaign": turn.campaign, "reports": reports, "emails": emails},
-    )
+    deliveries = selectors.turn_deliveries(user=request.user, turn=turn)
+    return render(request, "reports/deliveries.html", {"turn": turn, "campaign": turn.campaign, **deliveries})
+
+
+@login_required
+def campaign_emails(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The organizer's view of every email of the campaign (invitations, receipts, announcements,
+    reminders, reports): what failed, with a Resend button, and the latest."""
+    campaign = campaign_get(user=request.user, campaign_id=campaign_id)
+    emails = selectors.campaign_emails(user=request.user, campaign=campaign)
+    return render(request, "reports/emails.html", {"campaign": campaign, **emails})
 
 
 @login_required
 @require_POST
-def report_email_resend_view(request: HttpRequest, email_id: int) -> HttpResponse:
-    email = ReportEmail.objects.select_related("report__turn__campaign").filter(pk=email_id).first()
-    if email is None or not is_organizer(request.user, email.report.turn.campaign):
-        raise Http404
-    try:
-        report_email_resend(email=email)
-    except DomainError as exc:
-        for m in exc.messages:
-            messages.error(request, m)
-    else:
-        messages.success(request, f"The report to {email.to} is queued again.")
-    return redirect("turn-deliveries", turn_id=email.report.turn_id)
+def email_resend_view(request: HttpRequest, email_id: int) -> HttpResponse:
+    """Queue a failed email again, then back to the page the button was on (its `next`), or the
+    campaign's emails."""
+    email = selectors.email_for_organizer(user=request.user, email_id=email_id)
+    flash_outcome(request, lambda: email_resend(email=email), success=f"The email to {email.to_line} is queued again.")
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return redirect(back)
+    return redirect("campaign-emails", campaign_id=email.campaign_id)
 
 
 @login_required

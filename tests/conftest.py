@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
@@ -11,6 +12,7 @@ from demo.campaign import demo_campaign_create
 from kingdoms.models import Campaign
 from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
+from tests.smtp import FlakySMTP, free_port, use_smtp
 
 PASSWORD = "a-long-test-password"
 
@@ -100,3 +102,22 @@ def api_client_for():
         return client
 
     return make
+
+
+@pytest.fixture
+def smtp(settings):
+    """Start a real local SMTP server (tests.smtp.FlakySMTP) and send every email through it."""
+
+    def start(failures: int) -> FlakySMTP:
+        handler = FlakySMTP(failures)
+        port = free_port()  # aiosmtpd checks its own start on the port given
+        controller = Controller(handler, hostname="127.0.0.1", port=port)
+        controller.start()
+        servers.append(controller)
+        use_smtp(settings, port)
+        return handler
+
+    servers: list[Controller] = []
+    yield start
+    for controller in servers:
+        controller.stop()

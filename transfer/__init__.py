@@ -8,7 +8,9 @@ diffed and imported into another database:
 - units by their place in their army's "units" list (0-based; the list is in the army's own
   order, `position` then creation, so the place equals `position` for lists the services saved);
 - battles by their place in their turn's "battles" list (by province number, then creation);
-- reports by their turn, kind and kingdom name or battle place.
+- reports by their turn, kind and kingdom name or battle place;
+- order submissions by their turn, kingdom and place in their sheet's list, deadline changes by
+  their turn and place in its list, reminders by their turn and kingdom (an email's key names them).
 
 Top-level keys: "format", "version", "campaign", "users", "provinces", "adjacency",
 "kingdoms" (each with its "treasury" ledger, "armies" with their "movements" and "units" with
@@ -18,10 +20,23 @@ kingdom name with their "submissions", its "reminders", and what its resolution 
 "events" in sequence order and its "battles" by province number, each with its "supports"
 and "summary_sheets"; and what the end of the turn made of it: the public "map" it ended with
 and its "reports", the kingdoms' reports, the bulletin and the battles' scenario sheets, each with
-its PDF), and the "emails" that sent the reports (each naming its report).
+its PDF), and the "emails": every email of the campaign (outbox.Email: invitations, receipts,
+announcements, orders and results reminders, the reports'), in the order they were queued, each as
+it was rendered (subject, text, HTML, attachment) and as far as its delivery went (status, tries,
+last error, times); a report's email (reports.ReportEmail) names its report, its reader and
+whether the PDF was attached.
 Timestamps are ISO 8601 strings in UTC, times of day "HH:MM:SS", bytes (a report's PDF, the
-map's picture) base64; whoever changed a deadline, submitted a sheet or was sent a report is
-named by username (null once the account is gone).
+map's picture, an email's attachment) base64; whoever changed a deadline, submitted a sheet or was
+sent a report is named by username (null once the account is gone).
+
+An email's key (queuing twice sends once) holds the id of the row the email was queued for
+("orders-receipt:<submission id>", "report:<report id>:<address>"): the document holds its prefix,
+that row by natural key and the text after the id, and the import writes the key again with the
+id of the row it creates, so the copy's keys name the copy's rows and never clash with the keys of
+the campaign it came from (imported beside it). A key of another shape, or naming a row outside
+the campaign, stops the export. What an email says is kept as it was written: the links in its
+text and HTML name the pages (ids) of the site and campaign it was written for, and an email the
+copy has not sent yet (queued) is sent by the importing site's deadline sweep.
 
 A user's report preferences (kingdoms.ReportPreferences) are the account's, not the campaign's:
 they travel in the user's object, and the import gives them to the accounts it creates; an
@@ -42,6 +57,12 @@ as a campaign without a schedule or turns. A turn's "events" and "battles" came 
 version 2 and are optional: a turn without them is read as one without events or battles.
 Version 3 added the reports: a turn's "map" and "reports", the users' "report_preferences" and
 the "emails". A version 2 document is still read, as a campaign whose turns have no reports.
+Version 4 made the "emails" every email of the campaign (version 3's were the reports' alone, each
+to one address, with no text kept). A version 3 document's emails are read as the site's own
+migration carried such rows into the outbox (reports/migrations/0002): an email of its report's
+kind and turn, keyed by the copy's report and its address, with no subject or text yet; a ready
+report with an email not sent yet is left for the deadline sweep to render and send it (its
+"emails_queued_at" cleared).
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document

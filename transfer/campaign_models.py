@@ -26,6 +26,7 @@ from orders.models import (
     Turn,
     TurnEvent,
 )
+from outbox.models import Email
 from reports.models import ReportEmail, TurnMap, TurnReport
 
 User = get_user_model()
@@ -41,6 +42,7 @@ __all__ = [
     "Character",
     "DeadlineChange",
     "DiceRoll",
+    "Email",
     "Kingdom",
     "OrderSheet",
     "OrderSubmission",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.db import models, transaction
+from django.db.models import Q
 
 from briternia.errors import DomainError
 
@@ -25,6 +26,7 @@ from .campaign_models import (
     Character,
     DeadlineChange,
     DiceRoll,
+    Email,
     Kingdom,
     OrderSheet,
     OrdersReminder,
@@ -47,6 +49,7 @@ from .references import (
     KINGDOM_ID,
     SNAPSHOT_REFERENCES,
     References,
+    email_key_parts,
     translated,
 )
 from .schema import (
@@ -63,6 +66,7 @@ from .schema import (
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
+    EMAIL_KEY_ROWS,
     EMAIL_KEYS,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
@@ -80,6 +84,8 @@ from .schema import (
     PROVINCE_KEYS,
     REMINDER_FIELDS,
     REMINDER_KEYS,
+    REPORT_EMAIL_FIELDS,
+    REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
     REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
@@ -114,6 +120,10 @@ V = TypeVar("V")
 
 # A turn's battles in the document: by province, ties broken by creation.
 _BATTLE_ORDER = ("turn_id", "province__number", "id")
+# A sheet's submissions and a turn's deadline changes, in time order: an email's key names them
+# by their place in these lists.
+_SUBMISSION_ORDER = ("sheet_id", "submitted_at", "id")
+_CHANGE_ORDER = ("turn_id", "changed_at", "id")
 
 
 @transaction.atomic
@@ -299,7 +309,11 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
     ids |= set(TurnSummarySheet.objects.filter(battle__turn__campaign=campaign).values_list("entered_by_id", flat=True))
-    ids |= set(ReportEmail.objects.filter(report__turn__campaign=campaign).values_list("user_id", flat=True))
+    ids |= set(
+        ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
+            "user_id", flat=True
+        )
+    )
     users = User.objects.filter(pk__in=ids - {None}).select_related("report_preferences")
     return [
         _row(USER_KEYS, USER_FIELDS, user, report_preferences=_preferences_row(user))
@@ -440,14 +454,14 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
     turns = {"turn__campaign": campaign}
     return _TurnRows(
         changes=_grouped(
-            DeadlineChange.objects.filter(**turns).select_related("changed_by").order_by("turn_id", "changed_at", "id"),
+            DeadlineChange.objects.filter(**turns).select_related("changed_by").order_by(*_CHANGE_ORDER),
             "turn_id",
         ),
         sheets=_grouped(OrderSheet.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
         submissions=_grouped(
             OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
             .select_related("submitted_by")
-            .order_by("sheet_id", "submitted_at", "id"),
+            .order_by(*_SUBMISSION_ORDER),
             "sheet_id",
         ),
         reminders=_grouped(OrdersReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
@@ -594,7 +608,7 @@ def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names)
 
 
 # ---------------------------------------------------------------------------------------------
-# What the reports made of each turn, and the emails that sent them
+# What the reports made of each turn, and every email of the campaign
 
 
 def _report_order(report: TurnReport, names: _Names) -> tuple[Any, ...]:
@@ -615,32 +629,98 @@ def _report_row(report: TurnReport, turn: Turn, names: _Names) -> dict[str, Any]
 
 
 def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Every email row of the campaign, each naming what it sends by natural key. For now the
-    reports' emails (ReportEmail), naming their report as the turn's "reports" list does; another
-    kind of email row is exported here too, with the key that names its subject."""
-    reports = {
-        report_id: (number, kind, kingdom_id, battle_id)
-        for report_id, number, kind, kingdom_id, battle_id in TurnReport.objects.filter(
-            turn__campaign=campaign
-        ).values_list("id", "turn__number", "kind", "kingdom_id", "battle_id")
+    """Every email of the campaign (outbox.Email: invitations, receipts, announcements, reminders,
+    the reports'), in the order they were queued (ties broken by creation), each as it was
+    rendered and as far as its delivery went; a report's email with its report part
+    (reports.ReportEmail). Its key names the row it was queued for by natural key."""
+    mine = Q(campaign=campaign) | Q(turn__campaign=campaign)
+    emails = Email.objects.filter(mine | Q(reportemail__report__turn__campaign=campaign)).order_by("created_at", "id")
+    parts = {
+        part.pk: part
+        for part in ReportEmail.objects.filter(mine | Q(report__turn__campaign=campaign)).select_related("user")
     }
+    keyed = _keyed_rows(campaign, names)
+    turn_number = dict(campaign.turns.values_list("id", "number"))
 
-    def report_key(email: ReportEmail) -> dict[str, Any]:
-        number, kind, kingdom_id, battle_id = reports[email.report_id]
-        what = f"the email of the {kind} report of turn {number} to {email.to}"
-        return {
+    def row(email: Email) -> dict[str, Any]:
+        what = f"the {email.kind} email to {email.to_line} queued at {time_text(email.created_at)}"
+        if email.campaign_id != campaign.pk:
+            # Its rows name the campaign (its turn, its report) but it does not: no document says that.
+            raise DomainError(
+                f"The campaign cannot be exported: {what} belongs to "
+                f"{'no campaign' if email.campaign_id is None else f'another campaign ({email.campaign_id})'}."
+            )
+        part = parts.get(email.pk)
+        return _row(
+            EMAIL_KEYS,
+            EMAIL_FIELDS,
+            email,
+            turn=None if email.turn_id is None else _inside(turn_number, email.turn_id, what),
+            key=_email_key_row(email.key, keyed, what),
+            report_email=None
+            if part is None
+            else _row(
+                REPORT_EMAIL_KEYS,
+                REPORT_EMAIL_FIELDS,
+                part,
+                report=dict(_inside(keyed["report"], part.report_id, what)),
+                user=_username(part.user),
+            ),
+        )
+
+    return [row(email) for email in emails]
+
+
+def _email_key_row(key: str, keyed: Mapping[str, Mapping[int, dict[str, Any]]], what: str) -> dict[str, Any] | None:
+    """An email's key in the document: its prefix, the row whose id it holds by natural key, and
+    the text after the id (null for no key)."""
+    if not key:
+        return None
+    parts = email_key_parts(key)
+    if parts is None or parts[0] not in keyed:
+        # Written as it is, it would name a row of this database in another, or clash beside it.
+        raise DomainError(
+            f"The campaign cannot be exported: {what} has the key {key!r}, which names no row the document "
+            f"knows how to name (it knows {', '.join(sorted(keyed))})."
+        )
+    prefix, row_id, suffix = parts
+    return {"prefix": prefix, "row": dict(_inside(keyed[prefix], row_id, f"the key of {what}")), "suffix": suffix}
+
+
+def _keyed_rows(campaign: Campaign, names: _Names) -> dict[str, dict[int, dict[str, Any]]]:
+    """By email key prefix (schema.EMAIL_KEY_ROWS), the natural key of every row of the campaign an
+    email's key may hold the id of, by that id."""
+    turns = {"turn__campaign": campaign}
+    keyed: dict[str, dict[int, dict[str, Any]]] = {prefix: {} for prefix in EMAIL_KEY_ROWS}
+    for report_id, number, kind, kingdom_id, battle_id in TurnReport.objects.filter(**turns).values_list(
+        "id", "turn__number", "kind", "kingdom_id", "battle_id"
+    ):
+        what = f"the {kind} report of turn {number}"
+        keyed["report"][report_id] = {
             "turn": number,
             "kind": kind,
             "kingdom": names.kingdom(kingdom_id, what),
             "battle": names.battle(battle_id, what),
         }
-
-    def order(email: ReportEmail) -> tuple[Any, ...]:
-        number, kind, kingdom_id, battle_id = reports[email.report_id]
-        return (number, kind, kingdom_id or 0, names.battle_place.get(battle_id or 0, -1), email.to, email.id)
-
-    emails = ReportEmail.objects.filter(report__turn__campaign=campaign).select_related("user")
-    return [
-        _row(EMAIL_KEYS, EMAIL_FIELDS, email, report=report_key(email), user=_username(email.user))
-        for email in sorted(emails, key=order)
-    ]
+    places: dict[int, int] = {}
+    for submission_id, sheet_id, number, kingdom_id in (
+        OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
+        .order_by(*_SUBMISSION_ORDER)
+        .values_list("id", "sheet_id", "sheet__turn__number", "sheet__kingdom_id")
+    ):
+        place = places[sheet_id] = places.get(sheet_id, -1) + 1
+        kingdom = names.kingdom(kingdom_id, f"an order sheet of turn {number}")
+        keyed["orders-receipt"][submission_id] = {"turn": number, "kingdom": kingdom, "submission": place}
+    places = {}
+    for change_id, turn_id, number in (
+        DeadlineChange.objects.filter(**turns).order_by(*_CHANGE_ORDER).values_list("id", "turn_id", "turn__number")
+    ):
+        place = places[turn_id] = places.get(turn_id, -1) + 1
+        keyed["deadline-change"][change_id] = {"turn": number, "change": place}
+    for prefix, model in (("orders-reminder", OrdersReminder), ("results-reminder", ResultsReminder)):
+        for reminder_id, number, kingdom_id in model.objects.filter(**turns).values_list(
+            "id", "turn__number", "kingdom_id"
+        ):
+            kingdom = names.kingdom(kingdom_id, f"a reminder of turn {number}")
+            keyed[prefix][reminder_id] = {"turn": number, "kingdom": kingdom}
+    return keyed

@@ -17,12 +17,12 @@ from .campaign_models import (
     Character,
     DeadlineChange,
     DiceRoll,
+    Email,
     Kingdom,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
     Province,
-    ReportEmail,
     ReportPreferences,
     ResultsReminder,
     TreasuryEntry,
@@ -75,6 +75,15 @@ class ReportPlan:
 
 
 @dataclass
+class EmailPlan:
+    """An email (a ReportEmail for a report's), and its key as the document names it: the prefix,
+    the planned row whose id the key holds once it exists, the text after the id (None: no key)."""
+
+    email: Email
+    key: tuple[str, Any, str] | None = None
+
+
+@dataclass
 class TurnPlan:
     turn: Turn
     changes: list[DeadlineChange] = field(default_factory=list)
@@ -111,7 +120,7 @@ class Plan:
     dice_rolls: list[tuple[DiceRoll, list[str], list[tuple[str, str]]]] = field(default_factory=list)
     schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
-    emails: list[ReportEmail] = field(default_factory=list)
+    emails: list[EmailPlan] = field(default_factory=list)
     # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the
     # document must keep.
     actors: set[str] = field(default_factory=set)

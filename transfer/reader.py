@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import models
+
 from kingdoms.rules.tables import ArmyType
 from orders.rules.sheets import DISASTER_CHOICES
+from reports.services.deliveries import EMAIL_KINDS
 
 from .campaign_models import (
     ArmoryItem,
@@ -20,6 +25,7 @@ from .campaign_models import (
     Character,
     DeadlineChange,
     DiceRoll,
+    Email,
     Kingdom,
     OrderSheet,
     OrdersReminder,
@@ -38,7 +44,7 @@ from .campaign_models import (
     User,
 )
 from .kinds import is_int
-from .plan import ArmyPlan, BattlePlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
+from .plan import ArmyPlan, BattlePlan, EmailPlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
 from .reading import Reading, label
 from .references import (
     EVENT_DATA_REFERENCES,
@@ -61,7 +67,11 @@ from .schema import (
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
+    EMAIL_KEY_KEYS,
+    EMAIL_KEY_ROWS,
     EMAIL_KEYS,
+    EMAIL_V3_FIELDS,
+    EMAIL_V3_KEYS,
     ENTRIES_KEYS,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
@@ -82,8 +92,9 @@ from .schema import (
     READABLE_VERSIONS,
     REMINDER_FIELDS,
     REMINDER_KEYS,
+    REPORT_EMAIL_FIELDS,
+    REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
-    REPORT_KEY_KEYS,
     REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
@@ -123,8 +134,11 @@ class Reader(Reading):
         # every kingdom has been read.
         self.character_kingdoms: list[tuple[str, Character, str]] = []
         self.bearers: list[tuple[str, ArmoryItem, Any]] = []
-        # Each report by the keys an email row names it with: (turn number, kind, kingdom, battle).
-        self.reports_by_key: dict[tuple[Any, ...], ReportPlan] = {}
+        # The rows an email's key may name (schema.EMAIL_KEY_ROWS), by prefix, then by the values of
+        # their natural key in the order of its keys (a report: turn number, kind, kingdom, battle);
+        # an email's report part names its report the same way.
+        self.keyed: dict[str, dict[tuple[Any, ...], models.Model]] = {prefix: {} for prefix in EMAIL_KEY_ROWS}
+        self.turns_by_number: dict[Any, Turn] = {}
 
     # -- the campaign's world --------------------------------------------------------------------
 
@@ -413,8 +427,9 @@ class Reader(Reading):
             self.problem(where, "the results deadline must come after the orders deadline.")
         plan = TurnPlan(turn=turn)
         self.plan.turns.append(plan)
+        self.turns_by_number.setdefault(values.get("number"), turn)
         for index, row in enumerate(values.get("deadline_changes", [])):
-            self.deadline_change(plan, row, f"{where} / deadline_changes[{index}]")
+            self.deadline_change(plan, row, index, f"{where} / deadline_changes[{index}]")
         sheet_kingdoms: set[str] = set()
         for index, row in enumerate(values.get("sheets", [])):
             self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
@@ -427,15 +442,15 @@ class Reader(Reading):
         for index, row in enumerate(values.get("reports", [])):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
 
-    def deadline_change(self, turn: TurnPlan, data: Any, where: str) -> None:
+    def deadline_change(self, turn: TurnPlan, data: Any, index: int, where: str) -> None:
         values = self.keys(data, where, DEADLINE_CHANGE_KEYS)
         if values is not None:
             changed_by = self.actor(values.get("changed_by"), f"{where} / changed_by")
-            turn.changes.append(
-                self.instance(
-                    DeadlineChange, values, DEADLINE_CHANGE_FIELDS, where, turn=turn.turn, changed_by=changed_by
-                )
+            change = self.instance(
+                DeadlineChange, values, DEADLINE_CHANGE_FIELDS, where, turn=turn.turn, changed_by=changed_by
             )
+            turn.changes.append(change)
+            self.keyed["deadline-change"][(turn.turn.number, index)] = change
 
     def reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
         reminded: set[str] = set()
@@ -450,25 +465,28 @@ class Reader(Reading):
                 if kingdom.name in reminded:
                     self.problem(row_where, f"{name} is reminded twice for this turn.")
                 reminded.add(kingdom.name)
-            turn.reminders.append(
-                self.instance(OrdersReminder, values, REMINDER_FIELDS, row_where, turn=turn.turn, kingdom=kingdom)
+            reminder = self.instance(
+                OrdersReminder, values, REMINDER_FIELDS, row_where, turn=turn.turn, kingdom=kingdom
             )
+            turn.reminders.append(reminder)
+            self.keyed["orders-reminder"][(turn.turn.number, name)] = reminder
 
     def results_reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
         for index, row in enumerate(rows):
             row_where = label(f"{where} / results_reminders[{index}]", row, "kingdom")
             values = self.keys(row, row_where, REMINDER_KEYS)
-            if values is not None:
-                turn.results_reminders.append(
-                    self.instance(
-                        ResultsReminder,
-                        values,
-                        RESULTS_REMINDER_FIELDS,
-                        row_where,
-                        turn=turn.turn,
-                        kingdom=self.kingdom_named(values.get("kingdom"), row_where),
-                    )
-                )
+            if values is None:
+                continue
+            reminder = self.instance(
+                ResultsReminder,
+                values,
+                RESULTS_REMINDER_FIELDS,
+                row_where,
+                turn=turn.turn,
+                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
+            )
+            turn.results_reminders.append(reminder)
+            self.keyed["results-reminder"][(turn.turn.number, values.get("kingdom"))] = reminder
 
     def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
         previous: int | None = None
@@ -607,6 +625,7 @@ class Reader(Reading):
                 entries={},
             )
             plan.submissions.append((submission, self.entries(row_values.get("entries"), f"{row_where} / entries")))
+            self.keyed["orders-receipt"][(turn.turn.number, name, index)] = submission
 
     def entries(self, data: Any, where: str) -> dict[str, Any]:
         """Sheet entries as orders/entries.py writes them, every army key naming an army of the
@@ -636,7 +655,7 @@ class Reader(Reading):
                     )
         return values  # written only when nothing was reported: then all of `data`
 
-    # -- what the reports made of each turn, and the emails that sent them ----------------------
+    # -- what the reports made of each turn, and every email of the campaign ---------------------
 
     def turn_map(self, turn: TurnPlan, data: Any, where: str) -> None:
         if data is None:
@@ -681,50 +700,129 @@ class Reader(Reading):
         plan = ReportPlan(report=report, snapshot=snapshot)
         turn.reports.append(plan)
         key = (number, kind, values.get("kingdom"), place)
-        if key in self.reports_by_key:
+        if key in self.keyed["report"]:
             self.problem(where, "the turn has this report twice.")
-        self.reports_by_key[key] = plan
+        self.keyed["report"][key] = report
 
     def emails(self, rows: list[Any]) -> None:
-        """Every email row, naming what it sends. For now a report's (ReportEmail), naming the
-        report as the turn's "reports" list does; another kind of email row is read here too."""
-        sent: set[tuple[int, Any]] = set()
+        """Every email of the campaign, as it was rendered and as far as its delivery went; a
+        report's email with its report part; each key naming its row by natural key."""
+        if self.version < 4:
+            self.report_emails_v3(rows)
+            return
+        keys: set[tuple[str, int, str]] = set()
         for index, row in enumerate(rows):
-            where = label(f"emails[{index}]", row, "to")
+            where = label(f"emails[{index}]", row, "kind")
             values = self.keys(row, where, EMAIL_KEYS)
             if values is None:
                 continue
-            report = self.report_named(values.get("report"), f"{where} / report")
-            user = self.actor(values.get("user"), f"{where} / user")
+            relations = {
+                "campaign": self.plan.campaign,
+                "turn": self.turn_numbered(values.get("turn"), f"{where} / turn"),
+            }
+            if values.get("report_email") is None:
+                email = self.instance(Email, values, EMAIL_FIELDS, where, blank=_UNRENDERED, **relations)
+            else:
+                email = self.report_email(values, where, relations)
+            key = None if values.get("key") is None else self.email_key(values["key"], f"{where} / key")
+            if key is not None:
+                prefix, keyed, suffix = key
+                if (prefix, id(keyed), suffix) in keys:
+                    self.problem(where, "another email has the same key: queuing twice sends once.")
+                keys.add((prefix, id(keyed), suffix))
+            self.plan.emails.append(EmailPlan(email=email, key=key))
+
+    def report_email(self, values: dict[str, Any], where: str, relations: dict[str, Any]) -> ReportEmail:
+        """An email that delivers a report: the email, and its report part (reports.ReportEmail)."""
+        part_where = f"{where} / report_email"
+        part = self.keys(values["report_email"], part_where, REPORT_EMAIL_KEYS) or {}
+        report = self.keyed_row("report", part["report"], f"{part_where} / report") if "report" in part else None
+        return self.instance(
+            ReportEmail,
+            {**values, **part},
+            [*EMAIL_FIELDS, *REPORT_EMAIL_FIELDS],
+            where,
+            blank=_UNRENDERED,
+            report=report,
+            user=self.actor(part.get("user"), f"{part_where} / user"),
+            **relations,
+        )
+
+    def report_emails_v3(self, rows: list[Any]) -> None:
+        """Version 3's emails: the reports' alone, each to one address, nothing rendered kept. Read
+        as the site carried such rows into the outbox (reports migration 0002): an email of its
+        report's kind and turn, keyed report:<report>:<address>, with no subject, text or
+        attachment; a ready report with an email not sent yet is left for the deadline sweep to
+        render it (its emails_queued_at cleared), as the migration left it."""
+        sent: set[tuple[int, Any]] = set()
+        for index, row in enumerate(rows):
+            where = label(f"emails[{index}]", row, "to")
+            values = self.keys(row, where, EMAIL_V3_KEYS)
+            if values is None:
+                continue
+            report = self.keyed_row("report", values["report"], f"{where} / report") if "report" in values else None
+            to = values.get("to")
+            if to is not None:
+                try:
+                    validate_email(to)
+                except ValidationError as error:
+                    for message in error.messages:
+                        self.problem(where, f'"to": {message}')
             email = self.instance(
                 ReportEmail,
                 values,
-                EMAIL_FIELDS,
+                EMAIL_V3_FIELDS,
                 where,
-                report=None if report is None else report.report,
-                user=user,
+                campaign=self.plan.campaign,
+                turn=None if report is None else report.turn,
+                report=report,
+                user=self.actor(values.get("user"), f"{where} / user"),
+                kind=EMAIL_KINDS.get(getattr(report, "kind", None), ""),
+                to=[] if to is None else [to],
+                subject="",
+                text="",
+                html="",
             )
-            if report is not None:
-                if (id(report), email.to) in sent:
-                    self.problem(where, f"the report is sent to {email.to} twice.")
-                sent.add((id(report), email.to))
-            self.plan.emails.append(email)
+            if report is None:
+                continue
+            if (id(report), to) in sent:
+                self.problem(where, f"the report is sent to {to} twice.")
+            sent.add((id(report), to))
+            if email.status != ReportEmail.Status.SENT and report.status == TurnReport.Status.READY:
+                report.emails_queued_at = None
+            self.plan.emails.append(EmailPlan(email=email, key=("report", report, f":{to}")))
 
-    def report_named(self, data: Any, where: str) -> ReportPlan | None:
-        values = self.keys(data, where, REPORT_KEY_KEYS)
-        if values is None or len(values) != len(REPORT_KEY_KEYS):
+    def email_key(self, data: Any, where: str) -> tuple[str, models.Model, str] | None:
+        """An email's key: its prefix, the row whose id it holds (found by natural key), the text
+        after the id."""
+        values = self.keys(data, where, EMAIL_KEY_KEYS)
+        if values is None or len(values) != len(EMAIL_KEY_KEYS):
             return None  # reported
-        key = (values["turn"], values["kind"], values["kingdom"], values["battle"])
-        if key not in self.reports_by_key:
-            if values["kingdom"] is not None:
-                subject = f' of "{values["kingdom"]}"'
-            elif values["battle"] is not None:
-                subject = f" of the battle at place {values['battle']}"
-            else:
-                subject = ""
-            self.problem(where, f"turn {values['turn']} has no {values['kind']} report{subject}.")
+        prefix = values["prefix"]
+        if prefix not in EMAIL_KEY_ROWS:
+            self.problem(where, f'"prefix" should be one of {", ".join(EMAIL_KEY_ROWS)}, not {prefix!r:.40}.')
             return None
-        return self.reports_by_key[key]
+        row = self.keyed_row(prefix, values["row"], f"{where} / row")
+        return None if row is None else (prefix, row, values["suffix"])
+
+    def keyed_row(self, prefix: str, data: Any, where: str) -> Any:
+        """The row of the document that `data` names by the natural key of `prefix`'s rows
+        (schema.EMAIL_KEY_ROWS), or None (reported)."""
+        spec = EMAIL_KEY_ROWS[prefix]
+        values = self.keys(data, where, spec)
+        if values is None or len(values) != len(spec):
+            return None  # reported
+        found = self.keyed[prefix].get(tuple(values[key] for key in spec))
+        if found is None:
+            self.problem(where, _no_such_row(prefix, values))
+        return found
+
+    def turn_numbered(self, number: Any, where: str) -> Turn | None:
+        if number is None:
+            return None
+        if number not in self.turns_by_number:
+            self.problem(where, f"there is no turn {number} among the document's turns.")
+        return self.turns_by_number.get(number)
 
     def unreferenced_users(self) -> None:
         used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}
@@ -734,3 +832,25 @@ class Reader(Reading):
                 f'users "{username}"',
                 "neither the organizer nor a player of any kingdom, nor named by a turn.",
             )
+
+
+# The texts of an email that may be empty: one carried over from before the outbox was never
+# rendered, and its report renders it when it is sent (reports migration 0002).
+_UNRENDERED = ("subject", "text", "html")
+
+
+def _no_such_row(prefix: str, values: dict[str, Any]) -> str:
+    turn = f"turn {values['turn']} has no"
+    if prefix == "report":
+        if values["kingdom"] is not None:
+            subject = f' of "{values["kingdom"]}"'
+        elif values["battle"] is not None:
+            subject = f" of the battle at place {values['battle']}"
+        else:
+            subject = ""
+        return f"{turn} {values['kind']} report{subject}."
+    if prefix == "orders-receipt":
+        return f'{turn} submission at place {values["submission"]} of the order sheet of "{values["kingdom"]}".'
+    if prefix == "deadline-change":
+        return f"{turn} deadline change at place {values['change']}."
+    return f'{turn} {prefix.replace("-", " ")} of "{values["kingdom"]}".'

@@ -69,11 +69,19 @@ class Reading:
         return found
 
     def instance(
-        self, model: type[models.Model], values: dict[str, Any], names: list[str], where: str, **relations: Any
+        self,
+        model: type[models.Model],
+        values: dict[str, Any],
+        names: list[str],
+        where: str,
+        *,
+        blank: Collection[str] = (),
+        **relations: Any,
     ) -> Any:
         """An unsaved `model` row, checked by the model's own field validation (choices, lengths,
         ranges, time zone names). Its times and bytes are taken from `values` too; `relations` are the
-        fields the reader resolves itself (references, translated values): not checked here."""
+        fields the reader resolves itself (references, translated values): not checked here. The
+        texts named in `blank` may be empty, as the site writes them, though a form would refuse it."""
         instance = model(**{name: values[name] for name in names if name in values}, **relations)
         times = text_fields(model)  # times and bytes, read from their text by their keys' kinds
         for name in sorted(times & set(values)):
@@ -81,6 +89,7 @@ class Reading:
         # Keys already reported are not reported again.
         missing = {name for name in names if name not in values} | (times - set(values))
         exclude = _relation_fields(model) | set(relations) | missing
+        exclude |= {name for name in blank if values.get(name) == ""}
         # An empty JSON list is a value, not a blank field (a submission without warnings holds []);
         # its JSON type is checked already.
         exclude |= {

@@ -1,4 +1,4 @@
-"""Database ids kept inside stored JSON, and how the document names them instead.
+"""Database ids kept inside stored JSON and text, and how the document names them instead.
 
 The resolution and the aftermath write some ids into JSON fields (an event's data, a battle's
 guerrilla); a report keeps its kingdom's armies with their ids (its snapshot). Those ids mean
@@ -6,10 +6,15 @@ nothing in another database: the document holds a kingdom name for a kingdom id 
 [kingdom name, army name] for an army id (null stays null); everything else in the JSON is kept
 as it is. The tables below say which keys hold ids; `translated` swaps them, each direction
 supplying its own conversion.
+
+An email's key holds the id of the row it was queued for ("orders-receipt:<submission id>"):
+`email_key_parts` splits it, the document names that row by natural key (schema.EMAIL_KEY_ROWS),
+and the import writes the key again with the id of the row it created.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -68,3 +73,18 @@ def translated(data: Any, references: References, convert: Callable[[str, Any, s
         return convert(reference, value, key)
 
     return {key: one(key, value) for key, value in data.items()}
+
+
+_EMAIL_KEY = re.compile(r"(?P<prefix>[a-z][a-z-]*):(?P<id>[0-9]+)(?P<suffix>(:.*)?)", re.DOTALL)
+
+
+def email_key_parts(key: str) -> tuple[str, int, str] | None:
+    """An email's key as (prefix, id, the text after the id): "report:12:a@b.example" is
+    ("report", 12, ":a@b.example"). None for a key of another shape."""
+    match = _EMAIL_KEY.fullmatch(key)
+    return None if match is None else (match["prefix"], int(match["id"]), match["suffix"])
+
+
+def email_key(prefix: str, row_id: int, suffix: str) -> str:
+    """The key `email_key_parts` splits."""
+    return f"{prefix}:{row_id}{suffix}"

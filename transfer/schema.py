@@ -1,7 +1,12 @@
 """The document's shape: its format and version, the keys of each object with the JSON type
 each holds (the import checks every one), and which keys hold a model's own fields as they are.
 
-The module docstring of transfer/__init__.py describes the document as a whole.
+The module docstring of transfer/__init__.py describes the document as a whole. The versions:
+1, the world (campaign, users, provinces, kingdoms, dice rolls); 2, the orders ("schedule",
+"turns"); 3, the reports (a turn's "map" and "reports", the users' "report_preferences") and the
+reports' emails (EMAIL_V3_KEYS: one address each, nothing rendered kept); 4, every email of the
+campaign as the outbox keeps it (EMAIL_KEYS, with REPORT_EMAIL_KEYS for a report's and its key by
+the row it names, EMAIL_KEY_ROWS). Every earlier version is still read.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from .campaign_models import (
     Character,
     DeadlineChange,
     DiceRoll,
+    Email,
     Kingdom,
     OrderSheet,
     OrdersReminder,
@@ -57,8 +63,8 @@ from .kinds import (
 )
 
 FORMAT = "briternia-campaign"
-VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 CAMPAIGN_KEYS = {
     "name": STR,
@@ -277,9 +283,55 @@ REPORT_KEYS = {
     "emails_queued_at": TIMESTAMP.or_null(),
     "error": STR,
 }
-# An email row names what it sends: a report, by the keys that name it in its turn.
+# A report, as an email names it: by the keys that name it in its turn's "reports" list.
 REPORT_KEY_KEYS = {"turn": INT, "kind": STR, "kingdom": STR.or_null(), "battle": INT.or_null()}
+# Every email of the campaign (outbox.Email), as it was rendered and as far as its delivery went:
+# its turn by number (null: an email of no turn, as an invitation), its addresses, what was rendered
+# (the attachment's bytes in base64, null once sent), its tries and times. A report's email
+# (reports.ReportEmail) has its report part in "report_email"; any other email, null there.
 EMAIL_KEYS = {
+    "kind": STR,
+    "turn": INT.or_null(),
+    "key": OBJECT.or_null(),
+    "to": STR_LIST,
+    "subject": STR,
+    "text": STR,
+    "html": STR,
+    "attachment_name": STR,
+    "attachment_type": STR,
+    "attachment": BASE64.or_null(),
+    "status": STR,
+    "attempts": INT,
+    "last_error": STR,
+    "created_at": TIMESTAMP,
+    "claimed_at": TIMESTAMP.or_null(),
+    "sent_at": TIMESTAMP.or_null(),
+    "report_email": OBJECT.or_null(),
+}
+# What an email that delivers a report adds (reports.ReportEmail): the report, by the keys above;
+# the reader it was sent to, by username (null once the account is gone); PDF attached or a link.
+REPORT_EMAIL_KEYS = {"report": OBJECT, "user": STR.or_null(), "attach_pdf": BOOL}
+# An email's key (queuing twice sends once) holds the id of the row the email was queued for:
+# "<prefix>:<id>", and a report's email the address after it (":<address>"). The document holds
+# the prefix, that row by its natural key and the text after the id; the import writes the key
+# again with the id of the row it created (references.py: email_key_parts). Null: no key (an
+# invitation). The prefixes, as the services write them, with the keys that name their rows:
+EMAIL_KEY_KEYS = {"prefix": STR, "row": OBJECT, "suffix": STR}
+EMAIL_KEY_ROWS: dict[str, dict[str, Kind]] = {
+    # reports/services/deliveries.py: report:<report>:<address>
+    "report": REPORT_KEY_KEYS,
+    # orders/services/emails.py: orders-receipt:<submission>, the submission by its place (0-based)
+    # in its sheet's "submissions"
+    "orders-receipt": {"turn": INT, "kingdom": STR, "submission": INT},
+    # orders/services/emails.py: deadline-change:<change>, by its place in its turn's "deadline_changes"
+    "deadline-change": {"turn": INT, "change": INT},
+    # orders/services/reminders.py: orders-reminder:<reminder> (one per kingdom and turn)
+    "orders-reminder": {"turn": INT, "kingdom": STR},
+    # battles/services/reminders.py: results-reminder:<reminder> (one per kingdom and turn)
+    "results-reminder": {"turn": INT, "kingdom": STR},
+}
+# Version 3's "emails" were the reports' emails alone, one address each (read into the shape above).
+EMAIL_V3_KEYS = {
     "report": OBJECT,
     "user": STR.or_null(),
     "to": STR,
@@ -425,4 +477,7 @@ REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
 MAP_FIELDS = plain(TurnMap, MAP_KEYS)
 # A report's snapshot may hold ids: the document has names instead.
 REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])
-EMAIL_FIELDS = plain(ReportEmail, EMAIL_KEYS)
+# An email's key holds an id: the document names its row instead.
+EMAIL_FIELDS = plain(Email, EMAIL_KEYS, translated=["key"])
+REPORT_EMAIL_FIELDS = plain(ReportEmail, REPORT_EMAIL_KEYS)
+EMAIL_V3_FIELDS = plain(ReportEmail, EMAIL_V3_KEYS, translated=["to"])

@@ -23,7 +23,6 @@ from .campaign_models import (
     OrdersReminder,
     OrderSubmission,
     Province,
-    ReportEmail,
     ReportPreferences,
     ResultsReminder,
     TreasuryEntry,
@@ -41,6 +40,7 @@ from .references import (
     KINGDOM_ID,
     SNAPSHOT_REFERENCES,
     References,
+    email_key,
     translated,
 )
 from .schema import ENTRY_SECTIONS
@@ -66,14 +66,19 @@ def plan_write(plan: Plan) -> Campaign:
     return campaign
 
 
-def _create_keeping_times(model: type[M], rows: list[M]) -> None:
-    """Create `rows` with the times they carry: auto_now and auto_now_add stamp the time of the
-    import on create, and bulk_update writes the values as they are."""
-    stamped = [
+def _stamped(model: type[models.Model]) -> list[str]:
+    """The fields auto_now or auto_now_add stamp with the time of the import on create."""
+    return [
         f.name
         for f in model._meta.concrete_fields
         if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
     ]
+
+
+def _create_keeping_times(model: type[M], rows: list[M]) -> None:
+    """Create `rows` with the times they carry: auto_now and auto_now_add stamp the time of the
+    import on create, and bulk_update writes the values as they are."""
+    stamped = _stamped(model)
     stamps = [[getattr(row, name) for name in stamped] for row in rows]
     model._default_manager.bulk_create(rows)
     if not (rows and stamped):
@@ -82,6 +87,17 @@ def _create_keeping_times(model: type[M], rows: list[M]) -> None:
         for name, value in zip(stamped, values, strict=True):
             setattr(row, name, value)
     model._default_manager.bulk_update(rows, stamped)
+
+
+def _create_one_by_one_keeping_times(rows: list[models.Model]) -> None:
+    """Create `rows` one by one, in their order, with the times they carry: for models bulk_create
+    refuses (multi-table inheritance: a reports.ReportEmail is an outbox.Email row and its own)."""
+    for row in rows:
+        model = type(row)
+        stamps = {name: getattr(row, name) for name in _stamped(model)}
+        row.save()
+        if stamps:
+            model._base_manager.filter(pk=row.pk).update(**stamps)
 
 
 def _army_id(plan: Plan, key: list[str]) -> int:
@@ -211,5 +227,12 @@ def _write_reports(plan: Plan) -> None:
 
 
 def _write_emails(plan: Plan) -> None:
-    """Every email row (for now the reports'): another kind of email row is written here too."""
-    _create_keeping_times(ReportEmail, plan.emails)
+    """Every email of the campaign, in the document's order (the order they were queued), each key
+    written again with the id of the row it names, just created: so the copy's keys name the copy's
+    rows, and never clash with the campaign it was exported from. One by one: a report's email is
+    two rows (outbox.Email and reports.ReportEmail), which bulk_create refuses."""
+    for planned in plan.emails:
+        if planned.key is not None:
+            prefix, row, suffix = planned.key
+            planned.email.key = email_key(prefix, row.pk, suffix)
+    _create_one_by_one_keeping_times([planned.email for planned in plan.emails])

@@ -20,6 +20,7 @@ from orders.models import OrderSheet
 from orders.rules.schedule import deadline_text, time_left_text
 from orders.selectors import turn_get
 from orders.services.turns import current_turn, schedule_of
+from reports.selectors import campaign_email_failures
 
 from .services.cycle import campaign_start as campaign_start_service
 from .services.requests import aftermath_phase_request, orders_phase_request
@@ -64,6 +65,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "may_pick": may_pick,
         "setup_rolls": DiceRoll.objects.filter(campaign=campaign, turn=0, stream="home-selection"),
         "invite_form": InviteForm() if organizer and campaign.status == Campaign.Status.INVITING else None,
+        "failed_emails": campaign_email_failures(campaign) if organizer else 0,
     }
     if may_pick:
         context.update(setup_forms(campaign, picking))

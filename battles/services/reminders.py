@@ -8,18 +8,20 @@ from collections import defaultdict
 
 from django.db import IntegrityError, transaction
 
-from briternia.emails import email_send
 from kingdoms.models import Kingdom
 from orders.models import CampaignSchedule, Turn
 from orders.rules.schedule import REMINDER_BEFORE, deadline_text, time_left_text
+from outbox.models import Email
+from outbox.services import email_queue
 
 from ..models import Battle, ResultsReminder, TurnSummarySheet
 from .summaries import filing_kingdoms
 
 
-def results_reminders_send(*, now: dt.datetime) -> list[Kingdom]:
-    """Send each due reminder once: turns waiting for battle results whose deadline is within 24
-    hours and not passed (campaign not paused); kingdoms with a battle and no submitted sheet."""
+def results_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
+    """Queue each due reminder once: turns waiting for battle results whose deadline is within 24
+    hours and not passed (campaign not paused); kingdoms with a battle and no submitted sheet. The
+    reminder's record and its email commit together; the email is sent by its own task."""
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
     turns = (
         Turn.objects.filter(
@@ -43,20 +45,24 @@ def results_reminders_send(*, now: dt.datetime) -> list[Kingdom]:
         for kingdom in Kingdom.objects.filter(id__in=set(owed) - already).prefetch_related("players"):
             try:
                 with transaction.atomic():
-                    ResultsReminder.objects.create(turn=turn, kingdom=kingdom)
+                    reminder = ResultsReminder.objects.create(turn=turn, kingdom=kingdom)
+                    email_queue(
+                        template="results-reminder",
+                        kind=Email.Kind.RESULTS_REMINDER,
+                        to=[p.email for p in kingdom.players.all() if p.email],
+                        context={
+                            "kingdom": kingdom,
+                            "turn": turn,
+                            "campaign": turn.campaign,
+                            "battles": owed[kingdom.id],
+                            "deadline": deadline_text(turn.results_deadline, turn.campaign.time_zone),
+                            "time_left": time_left_text(turn.results_deadline, now),
+                        },
+                        campaign_id=turn.campaign_id,
+                        turn_id=turn.pk,
+                        key=f"results-reminder:{reminder.pk}",
+                    )
             except IntegrityError:
                 continue  # another sweep got there first
-            email_send(
-                "results-reminder",
-                to=[p.email for p in kingdom.players.all() if p.email],
-                context={
-                    "kingdom": kingdom,
-                    "turn": turn,
-                    "campaign": turn.campaign,
-                    "battles": owed[kingdom.id],
-                    "deadline": deadline_text(turn.results_deadline, turn.campaign.time_zone),
-                    "time_left": time_left_text(turn.results_deadline, now),
-                },
-            )
             reminded.append(kingdom)
     return reminded

@@ -6,16 +6,18 @@ import datetime as dt
 
 from django.db import IntegrityError, transaction
 
-from briternia.emails import email_send
 from kingdoms.models import Kingdom
+from outbox.models import Email
+from outbox.services import email_queue
 
 from ..models import CampaignSchedule, OrderSheet, OrdersReminder, Turn
 from ..rules.schedule import REMINDER_BEFORE, deadline_text, time_left_text
 
 
-def orders_reminders_send(*, now: dt.datetime) -> list[Kingdom]:
-    """Send each due reminder once: turns with orders open, deadline within 24 hours and not yet
-    passed, campaign not paused; kingdoms (the Ancient Dead aside) without a submitted sheet."""
+def orders_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
+    """Queue each due reminder once: turns with orders open, deadline within 24 hours and not yet
+    passed, campaign not paused; kingdoms (the Ancient Dead aside) without a submitted sheet. The
+    reminder's record and its email commit together; the email is sent by its own task."""
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
     turns = (
         Turn.objects.filter(
@@ -37,19 +39,23 @@ def orders_reminders_send(*, now: dt.datetime) -> list[Kingdom]:
         for kingdom in kingdoms:
             try:
                 with transaction.atomic():
-                    OrdersReminder.objects.create(turn=turn, kingdom=kingdom)
+                    reminder = OrdersReminder.objects.create(turn=turn, kingdom=kingdom)
+                    email_queue(
+                        template="orders-reminder",
+                        kind=Email.Kind.ORDERS_REMINDER,
+                        to=[p.email for p in kingdom.players.all() if p.email],
+                        context={
+                            "kingdom": kingdom,
+                            "turn": turn,
+                            "campaign": turn.campaign,
+                            "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
+                            "time_left": time_left_text(turn.orders_deadline, now),
+                        },
+                        campaign_id=turn.campaign_id,
+                        turn_id=turn.pk,
+                        key=f"orders-reminder:{reminder.pk}",
+                    )
             except IntegrityError:
                 continue  # another sweep got there first
-            email_send(
-                "orders-reminder",
-                to=[p.email for p in kingdom.players.all() if p.email],
-                context={
-                    "kingdom": kingdom,
-                    "turn": turn,
-                    "campaign": turn.campaign,
-                    "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
-                    "time_left": time_left_text(turn.orders_deadline, now),
-                },
-            )
             reminded.append(kingdom)
     return reminded

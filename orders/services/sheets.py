@@ -19,6 +19,7 @@ from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
 from ..rules.schedule import deadline_text
 from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, order_sheet_check, order_sheet_context
+from .emails import orders_receipt_queue
 from .turns import schedule_of
 
 
@@ -101,9 +102,7 @@ def order_sheet_save(
         submission = OrderSubmission.objects.create(
             sheet=sheet, submitted_by=submitted_by, entries=sheet.entries, gold=check.gold, warnings=check.warnings
         )
-        from ..tasks import orders_receipt_send
-
-        transaction.on_commit(lambda: orders_receipt_send.delay(submission_id=submission.pk))
+        orders_receipt_queue(submission=submission, kingdom=kingdom, turn=turn)
     # A draft saved after a submission does not withdraw it: the last submission stands
     # (the turn resolves `submitted_entries`), and the page says the draft is not submitted.
     sheet.save()

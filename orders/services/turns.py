@@ -14,6 +14,7 @@ from kingdoms.models import Campaign
 
 from ..models import CampaignSchedule, DeadlineChange, Turn
 from ..rules.schedule import deadline_text, turn_deadlines
+from .emails import deadline_change_announce
 
 
 def schedule_of(campaign: Campaign) -> CampaignSchedule:
@@ -49,12 +50,6 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     return turn
 
 
-def _announce(change: DeadlineChange) -> None:
-    from ..tasks import deadline_change_announce
-
-    transaction.on_commit(lambda: deadline_change_announce.delay(change_id=change.pk))
-
-
 @transaction.atomic
 def deadline_change(
     *,
@@ -82,23 +77,26 @@ def deadline_change(
         errors.append("The results deadline must come after the orders deadline.")
     if errors:
         raise DomainError(errors)
-    for kind, old, new in (
-        (DeadlineChange.Kind.ORDERS, turn.orders_deadline, orders_deadline),
-        (DeadlineChange.Kind.RESULTS, turn.results_deadline, results_deadline),
-    ):
-        if new is not None and new != old:
-            _announce(
-                DeadlineChange.objects.create(
-                    turn=turn,
-                    kind=kind,
-                    old_value=deadline_text(old, tz),
-                    new_value=deadline_text(new, tz),
-                    reason=reason,
-                    changed_by=changed_by,
-                )
-            )
+    changes = [
+        DeadlineChange.objects.create(
+            turn=turn,
+            kind=kind,
+            old_value=deadline_text(old, tz),
+            new_value=deadline_text(new, tz),
+            reason=reason,
+            changed_by=changed_by,
+        )
+        for kind, old, new in (
+            (DeadlineChange.Kind.ORDERS, turn.orders_deadline, orders_deadline),
+            (DeadlineChange.Kind.RESULTS, turn.results_deadline, results_deadline),
+        )
+        if new is not None and new != old
+    ]
     turn.orders_deadline, turn.results_deadline = new_orders, new_results
     turn.save(update_fields=["orders_deadline", "results_deadline"])
+    # Announced once the turn holds the new deadlines: the email is rendered now, and says them.
+    for change in changes:
+        deadline_change_announce(change=change, turn=turn)
     # A reminder sent for the old deadline may be due again for the new one.
     if orders_deadline:
         turn.reminders.all().delete()
@@ -117,7 +115,8 @@ def campaign_pause(*, campaign: Campaign, paused: bool, changed_by: AbstractBase
     schedule.paused = paused
     schedule.save(update_fields=["paused"])
     kind = DeadlineChange.Kind.PAUSED if paused else DeadlineChange.Kind.RESUMED
-    _announce(DeadlineChange.objects.create(turn=turn, kind=kind, reason=reason, changed_by=changed_by))
+    change = DeadlineChange.objects.create(turn=turn, kind=kind, reason=reason, changed_by=changed_by)
+    deadline_change_announce(change=change, turn=turn)
 
 
 @transaction.atomic
@@ -138,15 +137,10 @@ def schedule_set(
     schedule.save()
     turn = current_turn(campaign)
     if turn is not None and str(schedule) != old:
-        _announce(
-            DeadlineChange.objects.create(
-                turn=turn,
-                kind=DeadlineChange.Kind.SCHEDULE,
-                old_value=old,
-                new_value=str(schedule),
-                changed_by=changed_by,
-            )
+        change = DeadlineChange.objects.create(
+            turn=turn, kind=DeadlineChange.Kind.SCHEDULE, old_value=old, new_value=str(schedule), changed_by=changed_by
         )
+        deadline_change_announce(change=change, turn=turn)
     return schedule
 
 

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from battles.models import Battle, ResultsReminder, TurnSummarySheet
 from battles.rules.results import Conflict, Outcome, Pending
-from battles.services.reminders import results_reminders_send
+from battles.services.reminders import results_reminders_queue
 from battles.services.summaries import battle_rule, battle_standing, summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Unit
@@ -174,14 +174,17 @@ def test_a_player_never_reads_the_opponent_s_sheet(hartwood, k):
     assert TurnSummarySheet.objects.get(kingdom=k["Ostland"]).result == "draw"
 
 
-def test_the_reminder_goes_once_24_hours_before_to_players_who_owe_a_sheet(hartwood, eldenhall, k):
+def test_the_reminder_goes_once_24_hours_before_to_players_who_owe_a_sheet(
+    hartwood, eldenhall, k, django_capture_on_commit_callbacks
+):
     _save(hartwood, k["Tor Anlec"], result="draw")
     deadline = hartwood.turn.results_deadline
     mail.outbox.clear()
-    assert results_reminders_send(now=deadline - dt.timedelta(hours=25)) == []
-    reminded = results_reminders_send(now=deadline - dt.timedelta(hours=23))
+    assert results_reminders_queue(now=deadline - dt.timedelta(hours=25)) == []
+    with django_capture_on_commit_callbacks(execute=True):  # queued, then sent once committed
+        reminded = results_reminders_queue(now=deadline - dt.timedelta(hours=23))
     assert sorted(x.name for x in reminded) == ["Da Red Fang", "Ostland"]
-    assert results_reminders_send(now=deadline - dt.timedelta(hours=22)) == []
+    assert results_reminders_queue(now=deadline - dt.timedelta(hours=22)) == []
     assert ResultsReminder.objects.count() == 2
     ostland_mail = next(m for m in mail.outbox if "alice@briternia.local" in m.to)
     assert "61 Eldenhall" in ostland_mail.body and "62 Hartwood" in ostland_mail.body

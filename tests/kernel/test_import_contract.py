@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["kernel", "briternia", "kingdoms", "orders", "battles", "reports", "turns", "demo", "transfer"]
+PACKAGES = ["kernel", "briternia", "outbox", "kingdoms", "orders", "battles", "reports", "turns", "demo", "transfer"]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 

@@ -8,14 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import socket
-import threading
 import time
 
 import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import Envelope
-from celery.exceptions import Retry
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db.models import Sum
@@ -30,12 +25,14 @@ from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
 from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
+from outbox.services import EMAIL_TRIES
+from outbox.tasks import email_send
 from reports.models import ReportEmail, TurnMap, TurnReport
-from reports.services.deliveries import REPORT_EMAIL_TRIES, report_emails_queue
+from reports.services.deliveries import report_emails_queue
 from reports.services.reports import report_render, reports_to_render, turn_reports_create
-from reports.tasks import report_email_send
 from tests.battle_setup import file_battle_orders
 from tests.conftest import needs_broker
+from tests.smtp import send_as_the_worker_would
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 from turns.tasks import deadline_sweep
 
@@ -204,54 +201,10 @@ def test_a_player_may_take_a_link_instead_and_choose_the_address(demo_campaign, 
     report = report_of(turn, k["Ostland"])
     mail.outbox.clear()
     for email_id in report_emails_queue(report=report):
-        report_email_send.delay(email_id=email_id)
+        email_send.delay(email_id=email_id)
     (message,) = mail.outbox
     assert message.to == ["alice@home.example"] and message.attachments == []
     assert f"/reports/{report.pk}/" in message.body
-
-
-class FlakySMTP:
-    """A real SMTP server (aiosmtpd) that answers 451 to the first `failures` messages (or
-    `reply`, when it is set to a permanent 5xx refusal, to every message)."""
-
-    def __init__(self, failures: int) -> None:
-        self.failures = failures
-        self.reply = "451 4.3.0 Try again later"  # what a failure answers
-        self.received: list[Envelope] = []
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's hook name)
-        with self.lock:
-            if self.reply.startswith("5"):
-                return self.reply
-            if self.failures > 0:
-                self.failures -= 1
-                return self.reply
-            self.received.append(envelope)
-        return "250 OK"
-
-
-@pytest.fixture
-def smtp(settings):
-    def start(failures: int) -> FlakySMTP:
-        handler = FlakySMTP(failures)
-        with socket.socket() as probe:  # a free port (aiosmtpd checks its own start on the port given)
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        controller = Controller(handler, hostname="127.0.0.1", port=port)
-        controller.start()
-        servers.append(controller)
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-        settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
-        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-        settings.EMAIL_TIMEOUT = 5
-        settings.REPORT_EMAIL_BACKOFF_SCALE = 0
-        return handler
-
-    servers: list[Controller] = []
-    yield start
-    for controller in servers:
-        controller.stop()
 
 
 @pytest.fixture
@@ -264,19 +217,6 @@ def one_email(demo_campaign, k) -> ReportEmail:
     return ReportEmail.objects.get(pk=email_id)
 
 
-def send_as_the_worker_would(email_id: int) -> int:
-    """Run the task, and again each time it asks to be retried (eager tasks raise Retry instead
-    of rescheduling themselves). Returns how many retries it asked for."""
-    retries = 0
-    while True:
-        try:
-            report_email_send.delay(email_id=email_id)
-        except Retry:
-            retries += 1
-            continue
-        return retries
-
-
 def test_an_smtp_server_that_fails_twice_then_accepts_gives_one_sent_email(smtp, one_email):
     server = smtp(failures=2)
     assert send_as_the_worker_would(one_email.pk) == 2
@@ -284,17 +224,17 @@ def test_an_smtp_server_that_fails_twice_then_accepts_gives_one_sent_email(smtp,
     assert (one_email.status, one_email.attempts) == (ReportEmail.Status.SENT, 3)
     assert len(server.received) == 1
     assert server.received[0].rcpt_tos == ["alice@briternia.local"]
-    report_email_send.delay(email_id=one_email.pk)  # again: nothing is sent twice
+    email_send.delay(email_id=one_email.pk)  # again: nothing is sent twice
     assert len(server.received) == 1
 
 
 def test_after_the_last_try_the_email_fails_and_the_organizer_resends_it(
     smtp, one_email, django_capture_on_commit_callbacks
 ):
-    server = smtp(failures=REPORT_EMAIL_TRIES)
-    assert send_as_the_worker_would(one_email.pk) == REPORT_EMAIL_TRIES - 1
+    server = smtp(failures=EMAIL_TRIES)
+    assert send_as_the_worker_would(one_email.pk) == EMAIL_TRIES - 1
     one_email.refresh_from_db()
-    assert (one_email.status, one_email.attempts) == (ReportEmail.Status.FAILED, REPORT_EMAIL_TRIES)
+    assert (one_email.status, one_email.attempts) == (ReportEmail.Status.FAILED, EMAIL_TRIES)
     assert "451" in one_email.last_error and server.received == []
     organizer = client_for("organizer")
     results = organizer.get(f"/turns/{one_email.report.turn_id}/results/").content.decode()
@@ -541,7 +481,7 @@ def test_an_email_in_flight_is_left_alone(one_email):
     """Another worker holds the row (sending): a second task sends nothing."""
     ReportEmail.objects.filter(pk=one_email.pk).update(status=ReportEmail.Status.SENDING)
     mail.outbox.clear()
-    assert report_email_send.delay(email_id=one_email.pk).get() is False
+    assert email_send.delay(email_id=one_email.pk).get() is False
     assert mail.outbox == []
 
 
@@ -557,10 +497,10 @@ def test_a_permanent_smtp_refusal_fails_at_once(smtp, one_email):
 
 def test_the_waits_between_tries_grow(settings):
     """Backoff: 30 s, 2 min, 10 min, then 30 min between the tries of a report email."""
-    from reports.services.deliveries import report_email_retry_delay
+    from outbox.services import email_retry_delay
 
-    settings.REPORT_EMAIL_BACKOFF_SCALE = 1
-    assert [report_email_retry_delay(n) for n in (1, 2, 3, 4)] == [30, 120, 600, 1800]
+    settings.EMAIL_BACKOFF_SCALE = 1
+    assert [email_retry_delay(n) for n in (1, 2, 3, 4)] == [30, 120, 600, 1800]
 
 
 def test_the_preferences_page_sets_the_address_and_link_instead(db, demo_campaign):

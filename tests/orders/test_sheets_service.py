@@ -12,7 +12,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from orders.models import DeadlineChange, OrderSheet, OrderSubmission
 from orders.rules.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries
-from orders.services.reminders import orders_reminders_send
+from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save, submitted_entries
 from orders.services.turns import campaign_pause, deadline_change
 from turns.tasks import deadline_sweep
@@ -183,7 +183,7 @@ def test_a_draft_after_a_submission_does_not_withdraw_it(turn, ostland, alice):
 
 
 def test_reminder_24_hours_before_goes_only_to_kingdoms_without_a_submission_and_only_once(
-    turn, ostland, alice, demo_campaign
+    turn, ostland, alice, demo_campaign, django_capture_on_commit_callbacks
 ):
     order_sheet_save(
         kingdom=ostland,
@@ -194,14 +194,15 @@ def test_reminder_24_hours_before_goes_only_to_kingdoms_without_a_submission_and
         now=turn.orders_deadline - dt.timedelta(days=2),
     )
     mail.outbox.clear()
-    assert orders_reminders_send(now=turn.orders_deadline - dt.timedelta(hours=25)) == []
-    reminded = orders_reminders_send(now=turn.orders_deadline - dt.timedelta(hours=23))
+    assert orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=25)) == []
+    with django_capture_on_commit_callbacks(execute=True):  # queued, then sent once committed
+        reminded = orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=23))
     assert {k.name for k in reminded} == {"Da Red Fang", "Karak Dumn", "Tor Anlec"}
     recipients = sorted(address for m in mail.outbox for address in m.to)
     assert recipients == ["bob@briternia.local", "carol@briternia.local", "dave@briternia.local"]
     assert all("orders are due in 23 hours" in m.subject for m in mail.outbox)
-    assert orders_reminders_send(now=turn.orders_deadline - dt.timedelta(hours=22)) == []
-    assert orders_reminders_send(now=turn.orders_deadline + dt.timedelta(minutes=1)) == []
+    assert orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=22)) == []
+    assert orders_reminders_queue(now=turn.orders_deadline + dt.timedelta(minutes=1)) == []
 
 
 def test_the_periodic_sweep_sends_due_reminders(turn):

@@ -6,7 +6,7 @@ from datetime import time, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from battles.models import ResultsReminder
+from battles.models import Battle, ResultsReminder
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
 from kingdoms.models import (
@@ -22,6 +22,7 @@ from kingdoms.models import (
     Unit,
 )
 from orders.models import OrdersReminder, Turn
+from orders.rules.schedule import deadline_text
 from orders.rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
@@ -31,9 +32,12 @@ from orders.rules.sheets import (
     SheetEntries,
     UpgradeArmy,
 )
-from orders.services.reminders import orders_reminders_send
+from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
+from outbox.models import Email
+from outbox.services import email_queue
+from reports.services.deliveries import report_emails_queue
 from reports.services.reports import turn_reports_create
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import ids_set_apart
@@ -242,10 +246,12 @@ def resolved_campaign(demo_campaign: Campaign) -> Campaign:
 
 @pytest.fixture
 def played_campaign(transactional_db):
-    """The demo campaign with turn 1 played through as `make demo` plays it (kingdoms/demo/turn.py:
-    orders, battles and their scenario sheets, turn summary sheets, the aftermath, every report
-    rendered and emailed, turn 2 opened), and the rows that turn does not make: a deadline moved,
-    orders reminders, a results reminder, an email that failed, a player's report preferences.
+    """The demo campaign with turn 1 played through as `make demo` plays it (demo/turn.py: the
+    invitations, orders and their receipts, battles and their scenario sheets, turn summary sheets,
+    the aftermath, every report rendered and emailed, turn 2 opened), and the rows that turn does
+    not make: a deadline moved (and announced), orders reminders, a results reminder queued and not
+    sent, emails that failed (reports' keeping their PDFs, a receipt), a player's report
+    preferences. Every kind of email, each keyed by the row it was queued for but the invitations.
     Each table's ids in a range of its own (tests/transfer/rows.py), the copy's too."""
     with ids_set_apart():
         campaign = demo_campaign_create()
@@ -258,12 +264,40 @@ def played_campaign(transactional_db):
             reason="Holiday",
         )
         turn_2.refresh_from_db()
-        assert orders_reminders_send(now=turn_2.orders_deadline - timedelta(hours=1))
+        assert orders_reminders_queue(now=turn_2.orders_deadline - timedelta(hours=1))
         # The results reminder of a turn that waited for its battles' sheets (demo_turn_play files
-        # them at once).
-        ResultsReminder.objects.create(turn=campaign.turns.get(number=1), kingdom=campaign.kingdoms.get(name="Ostland"))
-        ReportEmail.objects.filter(report__turn__campaign=campaign, to="bob@briternia.local").update(
-            status=ReportEmail.Status.FAILED, attempts=5, last_error="451 4.3.0 Try again later"
+        # them at once), its email queued as battles/services/reminders.py queues it, and not sent yet.
+        turn_1, ostland = campaign.turns.get(number=1), campaign.kingdoms.get(name="Ostland")
+        reminder = ResultsReminder.objects.create(turn=turn_1, kingdom=ostland)
+        email_queue(
+            template="results-reminder",
+            kind=Email.Kind.RESULTS_REMINDER,
+            to=[player.email for player in ostland.players.all()],
+            context={
+                "kingdom": ostland,
+                "turn": turn_1,
+                "campaign": campaign,
+                "battles": list(Battle.objects.filter(turn=turn_1, attacker_kingdom=ostland)),
+                "deadline": deadline_text(turn_1.results_deadline, campaign.time_zone),
+                "time_left": "a day",
+            },
+            campaign_id=campaign.pk,
+            turn_id=turn_1.pk,
+            key=f"results-reminder:{reminder.pk}",
+            after_commit=False,
+        )
+        # Bob's report emails failed after their last try: they keep their attachments.
+        ReportEmail.objects.filter(report__turn__campaign=campaign, to=["bob@briternia.local"]).update(
+            status=ReportEmail.Status.FAILED,
+            attempts=5,
+            last_error="451 4.3.0 Try again later",
+            sent_at=None,
+            attachment=PDF,
+        )
+        # And an order receipt that failed on its first try (a permanent refusal).
+        receipt = Email.objects.filter(campaign=campaign, kind=Email.Kind.ORDERS_RECEIPT).order_by("id").first()
+        Email.objects.filter(pk=receipt.pk).update(
+            status=Email.Status.FAILED, attempts=1, last_error="550 5.1.1 No such user", sent_at=None
         )
         ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
         yield campaign
@@ -282,12 +316,9 @@ def reports_made(resolved_campaign: Campaign) -> Campaign:
     TurnReport.objects.filter(pk=ostland.pk).update(
         status=TurnReport.Status.READY, pdf=PDF, rendered_at=LONG_AGO, render_seconds=1.25
     )
-    ReportEmail.objects.create(
-        report=ostland,
-        user=User.objects.get(username="alice"),
-        to="alice@briternia.local",
-        status=ReportEmail.Status.FAILED,
-        attempts=5,
-        last_error="451 4.3.0 Try again later",
+    ostland.refresh_from_db()
+    (email_id,) = report_emails_queue(report=ostland)  # to alice, the PDF attached (not sent: no task)
+    ReportEmail.objects.filter(pk=email_id).update(
+        status=ReportEmail.Status.FAILED, attempts=5, last_error="451 4.3.0 Try again later"
     )
     return resolved_campaign

@@ -22,6 +22,8 @@ from kingdoms.models import (
     Unit,
 )
 from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission, Turn, TurnEvent
+from outbox.models import Email
+from reports.models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
 from transfer.importer import campaign_import
 
@@ -52,6 +54,10 @@ ALL_MODELS = [
     TurnEvent,
     Battle,
     BattleSupport,
+    TurnMap,
+    TurnReport,
+    Email,
+    ReportEmail,
 ]
 LONG_AGO = datetime(2024, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
 # Stand-ins for a rendered report and the map's picture: bytes that are not text.
@@ -105,11 +111,26 @@ def round_trip(campaign: Campaign) -> Campaign:
 
 def as_version(document: dict, version: int) -> dict:
     """`document` as an older version of the site wrote it: without what came since (written out
-    here, not taken from transfer/schema.py). Version 3 added the reports: a turn's "map" and
-    "reports", the users' "report_preferences" and the "emails"; version 2 added the orders:
-    "schedule" and "turns"."""
+    here, not taken from transfer/schema.py). Version 4 made the "emails" every email of the
+    campaign (version 3's were the reports' alone, each to one address, with no text kept);
+    version 3 added the reports: a turn's "map" and "reports", the users' "report_preferences"
+    and the "emails"; version 2 added the orders: "schedule" and "turns"."""
     older = copy.deepcopy(document)
     older["version"] = version
+    if version < 4:
+        older["emails"] = [
+            {
+                "report": email["report_email"]["report"],
+                "user": email["report_email"]["user"],
+                "to": address,
+                "attach_pdf": email["report_email"]["attach_pdf"],
+                **{key: email[key] for key in ("status", "attempts", "last_error")},
+                **{key: email[key] for key in ("created_at", "claimed_at", "sent_at")},
+            }
+            for email in older["emails"]
+            if email["report_email"] is not None
+            for address in email["to"]
+        ]
     if version < 3:
         del older["emails"]
         for user in older["users"]:

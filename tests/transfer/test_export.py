@@ -36,6 +36,7 @@ from orders.models import (
 )
 from orders.rules.sheets import CreateArmy, SheetEntries
 from orders.services.sheets import order_sheet_save
+from outbox.models import Email
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from transfer import schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
@@ -66,7 +67,7 @@ def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
         "turns",
         "emails",
     ]
-    assert (document["format"], document["version"]) == ("briternia-campaign", 3)
+    assert (document["format"], document["version"]) == ("briternia-campaign", 4)
 
     def keys(value):
         if isinstance(value, dict):
@@ -105,7 +106,8 @@ def test_every_field_of_the_models_is_in_the_document():
         ResultsReminder: schema.REMINDER_KEYS,
         TurnMap: schema.MAP_KEYS,
         TurnReport: schema.REPORT_KEYS,
-        ReportEmail: schema.EMAIL_KEYS,
+        Email: {**schema.EMAIL_KEYS, "key": "by the row it names"},
+        ReportEmail: {**schema.EMAIL_KEYS, **schema.REPORT_EMAIL_KEYS, "email_ptr": "the email it extends"},
         ReportPreferences: schema.REPORT_PREFERENCES_KEYS,  # in its user's object
     }
     for model, keys in specs.items():
@@ -237,15 +239,28 @@ def test_the_reports_are_in_the_document_by_name_with_their_bytes_in_base64(repo
     armies = Army.objects.filter(kingdom__name="Ostland", kingdom__campaign=reports_made, status="active")
     assert sorted(a["id"] for a in ostland["snapshot"]["armies"]) == sorted(["Ostland", a.name] for a in armies)
     assert all(r["pdf"] is None for r in turn["reports"] if r is not ostland)  # queued: not rendered yet
-    (email,) = document["emails"]
-    assert email["report"] == {"turn": 1, "kind": "kingdom", "kingdom": "Ostland", "battle": None}
-    assert (email["user"], email["to"], email["status"], email["attempts"], email["last_error"]) == (
-        "alice",
-        "alice@briternia.local",
+    (email,) = [e for e in document["emails"] if e["report_email"] is not None]
+    assert email["report_email"] == {
+        "report": {"turn": 1, "kind": "kingdom", "kingdom": "Ostland", "battle": None},
+        "user": "alice",
+        "attach_pdf": True,
+    }
+    assert email["key"] == {
+        "prefix": "report",
+        "row": {"turn": 1, "kind": "kingdom", "kingdom": "Ostland", "battle": None},
+        "suffix": ":alice@briternia.local",
+    }
+    assert (email["kind"], email["turn"], email["to"], email["status"], email["attempts"], email["last_error"]) == (
+        "kingdom-report",
+        1,
+        ["alice@briternia.local"],
         "failed",
         5,
         "451 4.3.0 Try again later",
     )
+    assert "Ostland" in email["subject"] and email["text"] and email["html"]  # as rendered when queued
+    assert (email["attachment_name"], email["attachment_type"]) == ("turn1-Ostland.pdf", "application/pdf")
+    assert base64.b64decode(email["attachment"]) == PDF
 
 
 def test_a_user_s_report_preferences_are_in_their_object(demo_campaign):
@@ -263,3 +278,70 @@ def test_a_snapshot_naming_an_army_outside_the_campaign_stops_the_export(reports
     match = r"the snapshot of the kingdom report of turn 1 \(\"id\"\) refers to .* \(987654\)"
     with pytest.raises(DomainError, match=match):
         campaign_export(campaign=reports_made)
+
+
+# --- every email of the campaign, each key naming its row --------------------------------------
+
+
+def test_every_email_is_in_the_document_in_the_order_it_was_queued_each_key_by_natural_key(eventful_campaign):
+    """eventful_campaign's services invited its four players, queued receipts for Ostland's two
+    submissions and announced the schedule and the two deadline changes; an orders reminder and
+    another invitation after them."""
+    turn = eventful_campaign.turns.get(number=1)
+    karak = eventful_campaign.kingdoms.get(name="Karak Dumn")
+    reminder = OrdersReminder.objects.get(turn=turn, kingdom=karak)
+    Email.objects.create(
+        kind=Email.Kind.ORDERS_REMINDER,
+        campaign=eventful_campaign,
+        turn=turn,
+        key=f"orders-reminder:{reminder.pk}",
+        to=["carol@example.org", "dave@example.org"],
+        subject="Orders due",
+        text="Orders due.",
+        html="<p>Orders due.</p>",
+        status=Email.Status.QUEUED,
+    )
+    Email.objects.create(
+        kind=Email.Kind.INVITATION, campaign=eventful_campaign, to=["new@example.org"], subject="S", text="T", html="H"
+    )
+
+    emails = campaign_export(campaign=eventful_campaign)["emails"]
+
+    assert [list(e) for e in emails] == [list(schema.EMAIL_KEYS)] * len(emails)
+    assert [e["created_at"] for e in emails] == sorted(e["created_at"] for e in emails)
+    keys = [(e["kind"], e["key"] and e["key"]["prefix"], e["key"] and e["key"]["row"]) for e in emails]
+    assert keys == [
+        *[("invitation", None, None)] * 4,
+        ("orders-receipt", "orders-receipt", {"turn": 1, "kingdom": "Ostland", "submission": 0}),
+        ("orders-receipt", "orders-receipt", {"turn": 1, "kingdom": "Ostland", "submission": 1}),
+        ("announcement", "deadline-change", {"turn": 1, "change": 0}),
+        ("announcement", "deadline-change", {"turn": 1, "change": 1}),
+        ("announcement", "deadline-change", {"turn": 1, "change": 2}),
+        ("orders-reminder", "orders-reminder", {"turn": 1, "kingdom": "Karak Dumn"}),
+        ("invitation", None, None),
+    ]
+    assert {e["key"]["suffix"] for e in emails if e["key"]} == {""}
+    assert (emails[-1]["turn"], emails[-1]["report_email"], emails[-2]["to"]) == (
+        None,
+        None,
+        ["carol@example.org", "dave@example.org"],
+    )
+
+
+@pytest.mark.parametrize("key", ["orders-receipt:987654", "password-reset:12", "a key of no shape"])
+def test_an_email_whose_key_names_nothing_the_document_can_name_stops_the_export(eventful_campaign, key):
+    receipt = Email.objects.filter(campaign=eventful_campaign, kind=Email.Kind.ORDERS_RECEIPT).first()
+    Email.objects.filter(pk=receipt.pk).update(key=key)
+    if key.endswith("987654"):
+        match = r"the key of the orders-receipt email to .* refers to something outside the campaign \(987654\)"
+    else:
+        match = rf"the orders-receipt email to .* has the key '{key}', which names no row the document knows"
+    with pytest.raises(DomainError, match=match):
+        campaign_export(campaign=eventful_campaign)
+
+
+def test_an_email_of_the_campaign_s_turn_that_names_no_campaign_stops_the_export(eventful_campaign):
+    receipt = Email.objects.filter(campaign=eventful_campaign, kind=Email.Kind.ORDERS_RECEIPT).first()
+    Email.objects.filter(pk=receipt.pk).update(campaign=None)
+    with pytest.raises(DomainError, match=r"the orders-receipt email to .* belongs to no campaign"):
+        campaign_export(campaign=eventful_campaign)

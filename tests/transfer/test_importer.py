@@ -9,8 +9,9 @@ from django.db import IntegrityError
 from battles.models import BattleSupport
 from kingdoms.models import ReportPreferences
 from orders.rules.sheets import OrderKind
-from tests.transfer.documents import RESOLUTION_COUNTS, as_version, campaign_counts, kingdom_index, refused
-from transfer.campaign_models import TurnMap, TurnReport
+from reports.services.deliveries import report_emails_queue
+from tests.transfer.documents import PDF, RESOLUTION_COUNTS, as_version, campaign_counts, kingdom_index, refused
+from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
 from transfer.importer import campaign_import
 
@@ -29,6 +30,7 @@ def test_a_version_2_document_from_before_events_and_battles_is_still_read(resol
     for turn in document["turns"]:
         turn["events"] = turn["battles"] = []
         turn["reports"] = []  # a version 2 document has no reports (here the battles' scenario sheets)
+    document["emails"] = []  # nor emails (here the invitations and the receipts)
     assert campaign_export(campaign=imported) == document
 
 
@@ -124,10 +126,10 @@ def test_a_document_of_another_format_is_refused(demo_campaign):
 
 def test_a_document_of_another_version_is_refused(demo_campaign):
     document = campaign_export(campaign=demo_campaign)
-    document["version"] = 4
-    assert refused(document) == ["The document's version is 4: this site reads versions 1, 2 and 3."]
+    document["version"] = 5
+    assert refused(document) == ["The document's version is 5: this site reads versions 1, 2, 3 and 4."]
     document["version"] = "2"
-    assert refused(document) == ["The document's version is '2': this site reads versions 1, 2 and 3."]
+    assert refused(document) == ["The document's version is '2': this site reads versions 1, 2, 3 and 4."]
 
 
 def test_a_version_1_document_is_read_as_a_campaign_without_orders(eventful_campaign):
@@ -328,10 +330,6 @@ def test_malformed_reports_and_emails_are_refused_naming_every_problem(reports_m
     reports["Tor Anlec"]["status"] = "lost"
     duplicate = len(turn["reports"])
     turn["reports"].append(copy.deepcopy(reports["Karak Dumn"]))
-    (email,) = document["emails"]
-    email.update(user="mallory", to="not an address")
-    document["emails"].append({**email, "report": {**email["report"], "kingdom": "Nowhere"}})
-    document["emails"].append({**email, "user": "alice"})
 
     messages = refused(document)
 
@@ -346,9 +344,106 @@ def test_malformed_reports_and_emails_are_refused_naming_every_problem(reports_m
         "there is no army 'Ghosts' of the kingdom 'Ostland'.",
         f'{t} / reports[{index["Tor Anlec"]}] "Tor Anlec": "status": Value \'lost\' is not a valid choice.',
         f'{t} / reports[{duplicate}] "Karak Dumn": the turn has this report twice.',
+    ]
+    assert [m for m in expected if m not in messages] == [], messages
+
+
+def test_malformed_emails_are_refused_naming_every_problem(reports_made):
+    document = campaign_export(campaign=reports_made)
+    emails = document["emails"]
+    first = len(emails)
+    (report_email,) = [e for e in emails if e["report_email"] is not None]
+    receipt = next(e for e in emails if e["kind"] == "orders-receipt")
+    report_email["report_email"]["user"] = "mallory"
+    report_email["status"] = "lost"
+    report_email["attachment"] = "not base64!"
+    emails.append(copy.deepcopy(report_email))  # the same key again
+    elsewhere = copy.deepcopy(report_email)
+    elsewhere["key"] = None
+    elsewhere["report_email"]["report"]["kingdom"] = "Nowhere"
+    emails.append(elsewhere)
+    wrong_row = copy.deepcopy(receipt)
+    wrong_row["key"]["row"]["submission"] = 7
+    emails.append(wrong_row)
+    other_prefix = copy.deepcopy(receipt)
+    other_prefix["key"]["prefix"] = "password-reset"
+    other_prefix["to"] = "alice@briternia.local"
+    other_prefix["turn"] = 9
+    emails.append(other_prefix)
+
+    messages = refused(document)
+
+    r = f'emails[{emails.index(report_email)}] "kingdom-report"'
+    expected = [
+        f'{r} / report_email / user: the user "mallory" is not among the document\'s users.',
+        f"{r}: \"status\": Value 'lost' is not a valid choice.",
+        f"{r}: \"attachment\" should be base64 text or null, not 'not base64!'.",
+        f'emails[{first}] "kingdom-report": another email has the same key: queuing twice sends once.',
+        f'emails[{first + 1}] "kingdom-report" / report_email / report: turn 1 has no kingdom report of "Nowhere".',
+        f'emails[{first + 2}] "orders-receipt" / key / row: turn 1 has no submission at place 7 of the order sheet '
+        f'of "{receipt["key"]["row"]["kingdom"]}".',
+        f'emails[{first + 3}] "orders-receipt" / turn: there is no turn 9 among the document\'s turns.',
+        f'emails[{first + 3}] "orders-receipt": "to" should be a list of strings, not \'alice@briternia.local\'.',
+        f'emails[{first + 3}] "orders-receipt" / key: "prefix" should be one of report, orders-receipt, '
+        "deadline-change, orders-reminder, results-reminder, not 'password-reset'.",
+    ]
+    assert [m for m in expected if m not in messages] == [], messages
+
+
+def test_malformed_version_3_emails_are_refused_naming_every_problem(reports_made):
+    document = as_version(campaign_export(campaign=reports_made), 3)
+    (email,) = document["emails"]
+    email.update(user="mallory", to="not an address")
+    document["emails"].append({**email, "report": {**email["report"], "kingdom": "Nowhere"}})
+    document["emails"].append({**email, "user": "alice"})
+
+    messages = refused(document)
+
+    expected = [
         'emails[0] "not an address" / user: the user "mallory" is not among the document\'s users.',
         'emails[0] "not an address": "to": Enter a valid email address.',
         'emails[1] "not an address" / report: turn 1 has no kingdom report of "Nowhere".',
         'emails[2] "not an address": the report is sent to not an address twice.',
     ]
     assert [m for m in expected if m not in messages] == [], messages
+
+
+# --- version 3's report emails, read into the outbox ---------------------------------------------
+
+
+def test_a_version_3_document_s_report_emails_become_outbox_emails_as_the_migration_made_them(reports_made):
+    """Version 3 kept a report's email without its text: read as reports migration 0002 carried
+    such a row into the outbox (keyed by the copy's report, no subject yet, its ready report left
+    for the deadline sweep to render it), and its report renders it when it is taken up."""
+    document = campaign_export(campaign=reports_made)
+
+    imported = campaign_import(document=as_version(document, 3))
+
+    (email,) = ReportEmail.objects.filter(campaign=imported)
+    report = TurnReport.objects.get(turn__campaign=imported, kingdom__name="Ostland")
+    assert (email.report, email.turn, email.user.username, email.kind) == (
+        report,
+        report.turn,
+        "alice",
+        "kingdom-report",
+    )
+    assert (email.key, email.to, email.subject, email.attachment) == (
+        f"report:{report.pk}:alice@briternia.local",
+        ["alice@briternia.local"],
+        "",
+        None,
+    )
+    assert (email.status, email.attempts, email.last_error) == ("failed", 5, "451 4.3.0 Try again later")
+    assert report.emails_queued_at is None  # an email not sent: the sweep takes the report up
+    # Everything else as the document has it: version 3 had no other emails.
+    (original,) = [e for e in document["emails"] if e["report_email"] is not None]
+    original.update(subject="", text="", html="", attachment_name="", attachment_type="", attachment=None)
+    document["emails"] = [original]
+    ostland = next(r for r in document["turns"][0]["reports"] if r["kingdom"] == "Ostland")
+    ostland["emails_queued_at"] = None
+    assert campaign_export(campaign=imported) == document
+
+    report_emails_queue(report=report)  # the sweep taking the report up
+
+    email.refresh_from_db()
+    assert "Ostland" in email.subject and bytes(email.attachment) == PDF and email.status == "failed"

@@ -3,14 +3,16 @@
 import json
 from datetime import time
 
+import pytest
 from django.contrib.auth import get_user_model
 
 from battles.models import Battle
 from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, ReportPreferences, TreasuryEntry
 from orders.models import CampaignSchedule, Turn, TurnEvent
 from tests.transfer.documents import LONG_AGO, RESOLUTION_COUNTS, campaign_counts, round_trip
-from tests.transfer.pages import history_page, report_downloads
+from tests.transfer.pages import emails_page, history_page, report_downloads
 from tests.transfer.rows import CampaignRows, differences
+from transfer.campaign_models import Email
 from transfer.export import campaign_export
 
 User = get_user_model()
@@ -325,7 +327,13 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     # Every model of a campaign has rows here, or the comparison proves nothing for it: a new model
     # needs rows in played_campaign.
     assert sorted(label for label, rows in original.items() if not rows) == []
-    assert differences(original, copy) == {}
+    # Every kind of email, in every state but in flight, each keyed by its row but the invitations.
+    emails = Email.objects.filter(campaign=played_campaign)
+    assert set(emails.values_list("kind", flat=True)) == set(Email.Kind.values)
+    assert set(emails.values_list("status", flat=True)) == {"queued", "sent", "failed"}
+    assert set(emails.filter(key="").values_list("kind", flat=True)) == {"invitation"}
+    assert emails.exclude(attachment=None).exists()
+    assert differences(original, copy) == {}  # the copy's keys name the copy's rows
     assert User.objects.count() == users_before  # the same accounts
     assert ReportPreferences.objects.get(user__username="alice").report_email == "alice@home.example"
 
@@ -338,6 +346,10 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     downloads = report_downloads(organizer, played_campaign)
     assert len(downloads) == 8 and {d[:2] for d in downloads.values()} == {(200, "application/pdf")}
     assert report_downloads(organizer, imported) == downloads
+    emails_read = emails_page(organizer, played_campaign)
+    failed = emails_read.split('id="all-emails"')[0]
+    assert failed.count("Resend</button>") == 4  # bob's three reports and a receipt failed
+    assert emails_page(organizer, imported) == emails_read
     # A player reads their kingdom's report and the bulletin, and no other kingdom's, in both.
     assert report_downloads(alice, imported) == report_downloads(alice, played_campaign)
 
@@ -345,3 +357,24 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
 def test_queued_reports_and_a_failed_email_round_trip(reports_made):
     document = campaign_export(campaign=reports_made)
     assert campaign_export(campaign=round_trip(reports_made)) == document
+
+
+@pytest.mark.parametrize("broken", ["emails dropped", "keys dropped"])
+def test_an_export_that_loses_emails_or_their_keys_fails_the_row_for_row_comparison(
+    played_campaign, broken, monkeypatch
+):
+    """The comparison above proves something: an export that forgets the emails, or writes them
+    without the keys that name their rows, gives a copy that differs from the original there."""
+    if broken == "emails dropped":
+        monkeypatch.setattr("transfer.export._emails_section", lambda campaign, names: [])
+    else:
+        monkeypatch.setattr("transfer.export._email_key_row", lambda key, keyed, what: None)
+
+    imported = round_trip(played_campaign)
+
+    found = differences(CampaignRows(played_campaign).all(), CampaignRows(imported).all())
+    assert set(found) == {"outbox.Email", "reports.ReportEmail"}
+    if broken == "keys dropped":
+        (count, _), (copies, rows) = found["outbox.Email"].values()
+        assert count == copies == Email.objects.filter(campaign=played_campaign).exclude(key="").count()
+        assert {dict(row)["key"] for row in rows} == {""}

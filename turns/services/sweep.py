@@ -1,7 +1,7 @@
 """The deadline sweep (Celery beat, every minute): every step runs on its own, and every due turn on
-its own, so one failure (an SMTP server that refuses, a phase that raises) never stops the rest:
-it is logged, counted in the sweep's report, and the failing turn keeps its error for the
-organizer (phase_run records it)."""
+its own, so one failure (a phase that raises) never stops the rest: it is logged, counted in the
+sweep's report, and the failing turn keeps its error for the organizer (phase_run records it). The
+sweep never talks to SMTP: the reminders are queued as outbox emails, sent by their own tasks."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from typing import TypedDict
 from django.utils import timezone
 
 from battles.services.aftermath import aftermaths_due
-from battles.services.reminders import results_reminders_send
-from orders.services.reminders import orders_reminders_send
+from battles.services.reminders import results_reminders_queue
+from orders.services.reminders import orders_reminders_queue
 from orders.services.turns import turns_due
-from reports.tasks import deliveries_take_up
+from outbox.tasks import emails_take_up
+from reports.tasks import reports_take_up
 
 logger = logging.getLogger(__name__)
 
@@ -63,9 +64,10 @@ def deadline_sweep_run(
         step(f"finding what is due for the {name}", find)
         return sum(step(f"{name} of turn {turn_id}", lambda t=turn_id: start_one(t)) for turn_id in turn_ids)
 
-    report["reminders"] += step("orders reminders", lambda: len(orders_reminders_send(now=now)))
-    report["reminders"] += step("results reminders", lambda: len(results_reminders_send(now=now)))
+    report["reminders"] += step("orders reminders", lambda: len(orders_reminders_queue(now=now)))
+    report["reminders"] += step("results reminders", lambda: len(results_reminders_queue(now=now)))
     report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase)
     report["aftermaths"] = each("aftermath", lambda: aftermaths_due(now=now), aftermath_phase)
-    report["deliveries"] = step("deliveries taken up", lambda: deliveries_take_up(now=now))
+    report["deliveries"] = step("reports taken up", lambda: reports_take_up(now=now))
+    report["deliveries"] += step("emails taken up", lambda: emails_take_up(now=now))
     return report

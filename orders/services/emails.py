@@ -1,0 +1,55 @@
+"""The orders' emails, rendered when they are queued inside the transaction that makes their news:
+the receipt of a submission (what was accepted then, not what stands later) and the announcement
+of a changed deadline, schedule or pause. Sent by the outbox."""
+
+from __future__ import annotations
+
+from kingdoms.models import Kingdom
+from outbox.models import Email
+from outbox.services import email_queue
+
+from ..models import DeadlineChange, OrderSubmission, Turn
+from ..rules.schedule import deadline_text
+from .describe import describe_entries
+
+
+def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn: Turn) -> None:
+    """Confirm a submission to the kingdom's players, listing the orders as received."""
+    email_queue(
+        template="orders-receipt",
+        kind=Email.Kind.ORDERS_RECEIPT,
+        to=[p.email for p in kingdom.players.all() if p.email],
+        context={
+            "kingdom": kingdom,
+            "turn": turn,
+            "campaign": turn.campaign,
+            "submission": submission,
+            "lines": describe_entries(kingdom=kingdom, entries=submission.entries),
+            "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
+        },
+        campaign_id=turn.campaign_id,
+        turn_id=turn.pk,
+        key=f"orders-receipt:{submission.pk}",
+    )
+
+
+def deadline_change_announce(*, change: DeadlineChange, turn: Turn) -> None:
+    """Tell every player of the campaign about a changed deadline, schedule or pause; `turn` carries
+    the deadlines as they stand after the change."""
+    campaign = turn.campaign
+    players = {p.email for k in campaign.kingdoms.prefetch_related("players") for p in k.players.all() if p.email}
+    email_queue(
+        template="deadline-changed",
+        kind=Email.Kind.ANNOUNCEMENT,
+        to=sorted(players),
+        context={
+            "change": change,
+            "turn": turn,
+            "campaign": campaign,
+            "orders_deadline": deadline_text(turn.orders_deadline, campaign.time_zone),
+            "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
+        },
+        campaign_id=campaign.pk,
+        turn_id=turn.pk,
+        key=f"deadline-change:{change.pk}",
+    )

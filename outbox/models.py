@@ -1,0 +1,73 @@
+"""Every email the site sends is one row, rendered when it is queued: the unit of delivery, claimed
+before it is sent (nothing goes out twice), retried on temporary errors, and shown to the organizer
+if it fails.
+
+This app stands below kingdoms in the layers, so that every app can queue an email; it imports none
+of them. It names the campaign and the turn an email belongs to by lazy references ("app.Model"),
+which the organizer's pages filter on."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+
+class Email(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", "Invitation"
+        ORDERS_RECEIPT = "orders-receipt", "Orders receipt"
+        ANNOUNCEMENT = "announcement", "Deadline or schedule announcement"
+        ORDERS_REMINDER = "orders-reminder", "Orders reminder"
+        RESULTS_REMINDER = "results-reminder", "Results reminder"
+        KINGDOM_REPORT = "kingdom-report", "Turn report"
+        BULLETIN = "bulletin", "Bulletin"
+        SCENARIO_SHEET = "scenario-sheet", "Scenario sheet"
+
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    campaign = models.ForeignKey("kingdoms.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    turn = models.ForeignKey("orders.Turn", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # Queuing the same email again (a task run twice, the sweep taking up a report) finds this row.
+    key = models.CharField(max_length=200, blank=True)
+    # The addresses, one message to all (an announcement goes to every player of the campaign).
+    to = models.JSONField(default=list)
+    # What was rendered when the email was queued: a receipt says what was accepted then.
+    subject = models.TextField()
+    text = models.TextField()
+    html = models.TextField()
+    attachment_name = models.CharField(max_length=200, blank=True)
+    attachment_type = models.CharField(max_length=100, blank=True)
+    # Dropped once the email is sent: the PDF stays on the site, as its report.
+    attachment = models.BinaryField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["key"], condition=~models.Q(key=""), name="one_email_per_key")]
+        indexes = [
+            models.Index(fields=["campaign", "status"], name="outbox_email_campaign_status"),
+            models.Index(fields=["status", "created_at"], name="outbox_email_status_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.to_line} ({self.status})"
+
+    @property
+    def to_line(self) -> str:
+        return ", ".join(self.to)
+
+    @property
+    def rendered(self) -> bool:
+        """False only for a report email carried over from before the outbox (reports migration
+        0002) and not yet sent: its report renders it (reports.services.deliveries)."""
+        return bool(self.subject)

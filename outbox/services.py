@@ -1,0 +1,208 @@
+"""The one delivery machinery of every email: queued as a row holding what was rendered (inside the
+caller's transaction, so the email and what it announces commit together), sent by a task after
+commit, claimed under a row lock before SMTP (nothing goes out twice), retried with backoff on
+temporary errors, FAILED after the last try or on a permanent refusal (the organizer sees it and
+resends it with one click). A row whose task was lost in a crash is taken up by the deadline sweep.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import smtplib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from briternia.errors import DomainError
+
+from .models import Email
+
+logger = logging.getLogger(__name__)
+
+EMAIL_TRIES = 5
+# Waits after the 1st, 2nd, 3rd and 4th failed try, scaled by settings.EMAIL_BACKOFF_SCALE (tests run
+# them at once).
+RETRY_BACKOFF_SECONDS = (30, 120, 600, 1800)
+STALE_AFTER = dt.timedelta(minutes=5)  # a queued row older than this lost its task
+
+# (file name, content, MIME type), as EmailMessage.attach takes them.
+Attachment = tuple[str, bytes, str]
+AnEmail = TypeVar("AnEmail", bound=Email)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+
+
+def email_render(*, template: str, context: dict[str, Any]) -> Rendered:
+    """emails/<template>-subject.txt, -body.txt and -body.html rendered with `context` (and the site's
+    address, for the links)."""
+    context = {"site_url": settings.SITE_URL.rstrip("/"), **context}
+    return Rendered(
+        subject=" ".join(render_to_string(f"emails/{template}-subject.txt", context).split()),
+        text=render_to_string(f"emails/{template}-body.txt", context),
+        html=render_to_string(f"emails/{template}-body.html", context),
+    )
+
+
+def email_queue(
+    *,
+    template: str,
+    kind: str,
+    to: Sequence[str],
+    context: dict[str, Any],
+    campaign_id: int | None,
+    turn_id: int | None = None,
+    attachment: Attachment | None = None,
+    key: str = "",
+    model: type[AnEmail] = Email,
+    after_commit: bool = True,
+    **link: Any,
+) -> AnEmail | None:
+    """Render emails/<template>-* now and queue the email to `to` (one message to all of them).
+
+    With a `key`, an email queued before under the same key is returned as it is: queuing twice sends
+    once. `model` is Email or a model that extends it (reports.ReportEmail, with `link`: the report).
+    The send task is enqueued once the caller's transaction commits; with `after_commit=False` the
+    caller enqueues it (a task outside any transaction). Nobody to write to: nothing, and None."""
+    addresses = list(dict.fromkeys(address for address in to if address))
+    if not addresses:
+        return None
+    if key and (existing := model.objects.filter(key=key).first()) is not None:
+        return existing
+    rendered = email_render(template=template, context=context)
+    filename, content, mimetype = attachment or ("", None, "")
+    try:
+        with transaction.atomic():
+            email = model.objects.create(
+                kind=kind,
+                campaign_id=campaign_id,
+                turn_id=turn_id,
+                key=key,
+                to=addresses,
+                subject=rendered.subject,
+                text=rendered.text,
+                html=rendered.html,
+                attachment_name=filename,
+                attachment_type=mimetype,
+                attachment=content,
+                **link,
+            )
+    except IntegrityError:
+        if not key:
+            raise
+        return model.objects.get(key=key)  # another task queued it in the meantime
+    if after_commit:
+        emails_send_after_commit([email.pk])
+    return email
+
+
+def emails_send_after_commit(email_ids: Iterable[int]) -> None:
+    """Enqueue the send task of each email once the transaction commits. Robust: a broker that is
+    down loses nothing (the row stays queued and the deadline sweep sends it), so it must not fail
+    the request whose transaction has already committed."""
+    from .tasks import email_send
+
+    for email_id in email_ids:
+        transaction.on_commit(lambda email_id=email_id: email_send.delay(email_id=email_id), robust=True)
+
+
+def is_temporary(exc: BaseException) -> bool:
+    """4xx SMTP replies, dropped connections and network errors are worth another try."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return all(400 <= code < 500 for code, _ in exc.recipients.values())
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return 400 <= exc.smtp_code < 500
+    return isinstance(
+        exc, (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError, ConnectionError, TimeoutError, OSError)
+    )
+
+
+@dataclass(frozen=True)
+class Delivery:
+    sent: bool
+    retry: bool = False  # a temporary error: try again later
+    attempts: int = 0
+
+
+def email_deliver(*, email_id: int) -> Delivery:
+    """Send one queued email once. The row is locked and claimed (queued -> sending) in its own
+    transaction before the SMTP conversation, so a concurrent or repeated task finds it in flight or
+    sent and does nothing."""
+    with transaction.atomic():
+        row = Email.objects.select_for_update().filter(pk=email_id).order_by("pk").first()
+        if row is None or row.status != Email.Status.QUEUED or not row.rendered:
+            return Delivery(sent=False)
+        row.status = Email.Status.SENDING
+        row.attempts += 1
+        row.claimed_at = timezone.now()
+        row.save(update_fields=["status", "attempts", "claimed_at"])
+    try:
+        _smtp_send(row)
+    except Exception as exc:  # every failure is recorded on the row: retried, or shown to the organizer
+        temporary = is_temporary(exc)
+        status = Email.Status.QUEUED if temporary and row.attempts < EMAIL_TRIES else Email.Status.FAILED
+        Email.objects.filter(pk=email_id).update(status=status, last_error=f"{type(exc).__name__}: {exc}"[:2000])
+        logger.warning("Email %s (%s), try %s: %r", email_id, row.kind, row.attempts, exc)
+        return Delivery(sent=False, retry=status == Email.Status.QUEUED, attempts=row.attempts)
+    # The attachment's bytes are not kept once sent: the PDF stays on the site, as its report.
+    Email.objects.filter(pk=email_id).update(
+        status=Email.Status.SENT, sent_at=timezone.now(), last_error="", attachment=None
+    )
+    return Delivery(sent=True, attempts=row.attempts)
+
+
+def _smtp_send(row: Email) -> None:
+    message = EmailMultiAlternatives(
+        subject=row.subject, body=row.text, from_email=settings.DEFAULT_FROM_EMAIL, to=list(row.to)
+    )
+    message.attach_alternative(row.html, "text/html")
+    if row.attachment_name and row.attachment is not None:
+        message.attach(row.attachment_name, bytes(row.attachment), row.attachment_type)
+    message.send()
+
+
+def email_retry_delay(attempts: int) -> float:
+    """Seconds to wait after the `attempts`-th failed try: 30 s, 2 min, 10 min, then 30 min."""
+    scale = float(getattr(settings, "EMAIL_BACKOFF_SCALE", 1.0))
+    return scale * RETRY_BACKOFF_SECONDS[min(max(attempts, 1), len(RETRY_BACKOFF_SECONDS)) - 1]
+
+
+@transaction.atomic
+def email_resend(*, email: Email) -> None:
+    """The organizer's one click: a failed email (or one stuck in flight) is queued again, as it was
+    rendered."""
+    stuck = (
+        email.status == Email.Status.SENDING
+        and email.claimed_at is not None
+        and timezone.now() - email.claimed_at > STALE_AFTER
+    )
+    if email.status != Email.Status.FAILED and not stuck:
+        raise DomainError(
+            f"The email to {email.to_line} is {email.get_status_display().lower()}: there is nothing to resend."
+        )
+    Email.objects.filter(pk=email.pk).update(status=Email.Status.QUEUED, attempts=0, last_error="")
+    emails_send_after_commit([email.pk])
+
+
+def emails_stale(*, now: dt.datetime) -> list[int]:
+    """Queued rows nobody is working on (their task was lost in a crash, or its retry): for the sweep."""
+    never_tried = Q(claimed_at__isnull=True, created_at__lte=now - STALE_AFTER)
+    retry_lost = Q(claimed_at__lte=now - STALE_AFTER - dt.timedelta(seconds=max(RETRY_BACKOFF_SECONDS)))
+    return list(
+        Email.objects.filter(never_tried | retry_lost, status=Email.Status.QUEUED)
+        .exclude(subject="")  # not rendered yet (carried over from before the outbox): its report renders it
+        .order_by("pk")
+        .values_list("id", flat=True)
+    )

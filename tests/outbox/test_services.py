@@ -1,0 +1,197 @@
+"""The outbox (outbox/services.py, tasks.py): every email the site sends is a row rendered when it
+is queued, in the caller's transaction, and sent by the same task: claimed, retried, failed,
+resent, taken up by the sweep."""
+
+from __future__ import annotations
+
+import datetime as dt
+import email
+import email.policy
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.utils import timezone
+from freezegun import freeze_time
+
+from briternia.errors import DomainError
+from kingdoms.models import Army, Kingdom
+from kingdoms.services import campaigns as campaign_services
+from orders.models import Turn
+from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
+from orders.services.reminders import orders_reminders_queue
+from orders.services.sheets import order_sheet_save
+from orders.services.turns import deadline_change
+from outbox.models import Email
+from outbox.services import EMAIL_TRIES, email_queue, email_resend
+from outbox.tasks import email_send
+from tests.smtp import send_as_the_worker_would
+from turns.tasks import deadline_sweep
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    """Turn 1, its orders due in five days (no reminder is due whatever the day the test runs)."""
+    now = timezone.now()
+    Turn.objects.filter(campaign=demo_campaign, number=1).update(
+        orders_deadline=now + dt.timedelta(days=5), results_deadline=now + dt.timedelta(days=8)
+    )
+    return demo_campaign.turns.get(number=1)
+
+
+@pytest.fixture
+def ostland(demo_campaign) -> Kingdom:
+    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+
+
+def _alice():
+    return get_user_model().objects.get(username="alice")
+
+
+def _move(kingdom: Kingdom) -> SheetEntries:
+    army = kingdom.armies.get(kind="field")
+    target = army.province.neighbours.exclude(terrain="desert").order_by("number").first()
+    return SheetEntries(orders=(ArmyOrder(army.id, OrderKind.MOVE, target=target.number),))
+
+
+def _submit(turn, kingdom, entries=None):
+    return order_sheet_save(
+        kingdom=kingdom,
+        turn=turn,
+        entries=entries or _move(kingdom),
+        submitted_by=_alice(),
+        submit=True,
+        now=turn.orders_deadline - dt.timedelta(days=1),
+    )
+
+
+def _queue(campaign, **overrides) -> Email | None:
+    arguments = {
+        "template": "orders-reminder",
+        "kind": Email.Kind.ORDERS_REMINDER,
+        "to": ["alice@briternia.local"],
+        "context": {"kingdom": {"name": "Ostland"}, "turn": {"number": 1, "pk": 1}, "campaign": campaign},
+        "campaign_id": campaign.pk,
+    }
+    return email_queue(**(arguments | overrides))
+
+
+def test_every_email_of_the_campaign_is_a_row_of_its_kind(
+    demo_campaign, turn, ostland, django_capture_on_commit_callbacks
+):
+    """Invitations, receipts, announcements and reminders: rows of the campaign (and turn), sent."""
+    with django_capture_on_commit_callbacks(execute=True):
+        _submit(turn, ostland)
+        deadline_change(
+            turn=turn,
+            changed_by=demo_campaign.organizer,
+            orders_deadline=turn.orders_deadline + dt.timedelta(days=1),
+            now=turn.orders_deadline - dt.timedelta(days=1),
+        )
+    turn.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=23))
+    emails = Email.objects.filter(campaign=demo_campaign)
+    kinds = sorted((e.kind, e.turn_id) for e in emails)
+    assert kinds == sorted(
+        [(Email.Kind.INVITATION, None)] * 4
+        + [(Email.Kind.ORDERS_RECEIPT, turn.pk), (Email.Kind.ANNOUNCEMENT, turn.pk)]
+        + [(Email.Kind.ORDERS_REMINDER, turn.pk)] * 3  # Ostland has submitted
+    )
+    assert {e.status for e in emails} == {Email.Status.SENT}
+    assert sorted(m.subject for m in mail.outbox) == sorted(e.subject for e in emails)
+
+
+def test_a_receipt_says_what_was_accepted_when_it_was_queued(turn, ostland, django_capture_on_commit_callbacks):
+    """The receipt is rendered inside the submitting transaction: what happens to the army before
+    the email goes out (here, in the same transaction) does not change what it says."""
+    army = ostland.armies.get(kind="field")
+    with django_capture_on_commit_callbacks(execute=True):
+        _submit(turn, ostland)
+        Army.objects.filter(pk=army.pk).update(name="Renamed Later")
+    (receipt,) = [m for m in mail.outbox if "orders received" in m.subject]
+    assert f"{army.name} (in " in receipt.body and "Renamed Later" not in receipt.body
+
+
+def test_a_refused_submission_queues_no_receipt(turn, ostland):
+    army = ostland.armies.get(kind="field")
+    far = ostland.campaign.provinces.exclude(pk=army.province_id).exclude(pk__in=army.province.neighbours.all()).first()
+    with pytest.raises(DomainError):
+        _submit(turn, ostland, SheetEntries(orders=(ArmyOrder(army.id, OrderKind.MOVE, target=far.number),)))
+    assert not Email.objects.filter(kind=Email.Kind.ORDERS_RECEIPT).exists()
+
+
+def test_queuing_twice_under_one_key_gives_one_email(demo_campaign, django_capture_on_commit_callbacks):
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        first = _queue(demo_campaign, key="the-same")
+        second = _queue(demo_campaign, key="the-same")
+    assert first is not None and second is not None and first.pk == second.pk
+    assert len(mail.outbox) == 1
+
+
+def test_nobody_to_write_to_queues_nothing(demo_campaign):
+    assert _queue(demo_campaign, to=["", ""]) is None
+    assert not Email.objects.filter(kind=Email.Kind.ORDERS_REMINDER).exists()
+
+
+def test_the_sent_email_keeps_its_text_not_its_attachment(demo_campaign, django_capture_on_commit_callbacks):
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        email = _queue(demo_campaign, attachment=("sheet.pdf", b"%PDF-1.7 a sheet", "application/pdf"))
+    (message,) = mail.outbox
+    assert message.attachments == [("sheet.pdf", b"%PDF-1.7 a sheet", "application/pdf")]
+    assert "Ostland has not submitted its orders" in message.body
+    assert "<strong>Ostland</strong> has not submitted its orders" in message.alternatives[0][0]
+    email.refresh_from_db()
+    assert email.status == Email.Status.SENT and email.attachment is None and email.attachment_name == "sheet.pdf"
+    assert "Ostland has not submitted its orders" in email.text
+
+
+def test_a_broker_that_is_down_at_commit_loses_nothing(turn, ostland, monkeypatch, django_capture_on_commit_callbacks):
+    """The task cannot be enqueued: the submission stands, its receipt waits as a queued row, and
+    the deadline sweep sends it once it is stale."""
+
+    def broker_down(**kwargs):
+        raise ConnectionRefusedError("the broker is down")
+
+    monkeypatch.setattr(email_send, "delay", broker_down)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _submit(turn, ostland)  # no error reaches the player
+    (receipt,) = Email.objects.filter(kind=Email.Kind.ORDERS_RECEIPT)
+    assert receipt.status == Email.Status.QUEUED and mail.outbox == []
+    monkeypatch.undo()
+    with freeze_time(receipt.created_at + dt.timedelta(minutes=1)):
+        deadline_sweep.delay()
+    assert mail.outbox == []  # not stale yet: its task may still be on its way
+    with freeze_time(receipt.created_at + dt.timedelta(minutes=10)):
+        deadline_sweep.delay()
+        deadline_sweep.delay()
+    assert [m.subject for m in mail.outbox] == [receipt.subject]
+
+
+def test_an_invitation_is_retried_and_resent_like_every_email(smtp, new_campaign):
+    """The same sender for every kind: an invitation meets a server that answers 451 five times;
+    after the last try it has failed; the organizer resends it and it goes, once."""
+    server = smtp(failures=EMAIL_TRIES)
+    campaign_services.player_invite(
+        campaign=new_campaign, email="newcomer@example.org", kingdom_name="Ostland", army_type="empire"
+    )  # the test's transaction never commits: the task is run below, as the worker would
+    (invitation,) = Email.objects.filter(kind=Email.Kind.INVITATION)
+    assert invitation.campaign_id == new_campaign.pk and invitation.to == ["newcomer@example.org"]
+    assert send_as_the_worker_would(invitation.pk) == EMAIL_TRIES - 1
+    invitation.refresh_from_db()
+    assert (invitation.status, invitation.attempts) == (Email.Status.FAILED, EMAIL_TRIES)
+    assert "451" in invitation.last_error and server.received == []
+    email_resend(email=invitation)
+    invitation.refresh_from_db()
+    assert (invitation.status, invitation.attempts, invitation.last_error) == (Email.Status.QUEUED, 0, "")
+    assert send_as_the_worker_would(invitation.pk) == 0
+    email_send.delay(email_id=invitation.pk)  # again: nothing is sent twice
+    invitation.refresh_from_db()
+    assert invitation.status == Email.Status.SENT and len(server.received) == 1
+    message = email.message_from_bytes(server.received[0].content, policy=email.policy.default)
+    assert "/accounts/reset/" in message.get_body(("plain",)).get_content()
+    with pytest.raises(DomainError, match="is sent: there is nothing to resend"):
+        email_resend(email=invitation)
