@@ -47,9 +47,13 @@ from .references import (
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
+    PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
+    STREAM_REFERENCES,
     References,
     email_key_parts,
+    stream_ids,
+    stream_shape,
     translated,
 )
 from .schema import (
@@ -95,6 +99,7 @@ from .schema import (
     SCHEDULE_KEYS,
     SHEET_FIELDS,
     SHEET_KEYS,
+    STREAM_KEYS,
     SUBMISSION_FIELDS,
     SUBMISSION_KEYS,
     SUMMARY_SHEET_FIELDS,
@@ -416,11 +421,40 @@ def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any
             DICE_KEYS,
             DICE_FIELDS,
             roll,
+            stream=_stream(roll.stream, names, what),
             kingdoms=[_inside(names.kingdom_name, k, what) for k in roll.kingdoms],
             armies=[_inside(names.army_key, a, what) for a in roll.armies],
         )
 
     return [row(roll) for roll in campaign.dice_rolls.order_by("turn", "id")]
+
+
+def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
+    """A roll's stream as it is, or, for one that holds ids (references.STREAM_REFERENCES), the
+    object that names them by natural key (schema.STREAM_KEYS)."""
+    parts = stream_ids(stream)
+    if parts is None:
+        return stream
+    prefix, numbers = parts
+    refused = f"The campaign cannot be exported: the stream of {what}"
+    if numbers is None:
+        raise DomainError(f"{refused} should be written {stream_shape(prefix)}.")
+    named: dict[str, Any] = {"prefix": prefix}
+    for reference, number in zip(STREAM_REFERENCES[prefix], numbers, strict=True):
+        if reference == PROVINCE_NUMBER:
+            if number not in names.province_number.values():
+                raise DomainError(f"{refused} names province {number}, which is not a province of the campaign.")
+            named[reference] = number
+        elif reference == KINGDOM_ID:
+            if number not in names.kingdom_name:
+                raise DomainError(f"{refused} names the kingdom {number}, which is not a kingdom of the campaign.")
+            named[reference] = names.kingdom_name[number]
+        else:
+            if number not in names.army_key:
+                raise DomainError(f"{refused} names the army {number}, which is not an army of the campaign.")
+            named[reference] = list(names.army_key[number])
+    assert list(named) == list(STREAM_KEYS[prefix])  # the schema names the same keys
+    return named
 
 
 def _schedule_section(campaign: Campaign) -> dict[str, Any] | None:

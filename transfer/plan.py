@@ -44,6 +44,18 @@ class ArmyPlan:
 
 
 @dataclass
+class DiceRollPlan:
+    """A dice roll, with what its ids name as the document names it: ids once the rows exist."""
+
+    roll: DiceRoll
+    kingdoms: list[str]
+    armies: list[tuple[str, str]]
+    # A stream that holds ids (references.STREAM_REFERENCES): its prefix and its parts in order, each
+    # the planned kingdom or army whose id it holds, or a province number. None: kept as written.
+    stream: tuple[str, list[Any]] | None = None
+
+
+@dataclass
 class KingdomPlan:
     kingdom: Kingdom
     players: list[str]
@@ -117,7 +129,7 @@ class Plan:
     controllers: dict[int, str] = field(default_factory=dict)
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
-    dice_rolls: list[tuple[DiceRoll, list[str], list[tuple[str, str]]]] = field(default_factory=list)
+    dice_rolls: list[DiceRollPlan] = field(default_factory=list)
     schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)

@@ -44,12 +44,17 @@ from .campaign_models import (
     User,
 )
 from .kinds import is_int
-from .plan import ArmyPlan, BattlePlan, EmailPlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
+from .plan import ArmyPlan, BattlePlan, DiceRollPlan, EmailPlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
 from .reading import Reading, label
 from .references import (
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
+    KINGDOM_ID,
+    PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
+    STREAM_REFERENCES,
+    stream_ids,
+    stream_text,
 )
 from .schema import (
     ARMY_FIELDS,
@@ -103,6 +108,7 @@ from .schema import (
     SCHEDULE_KEYS,
     SHEET_FIELDS,
     SHEET_KEYS,
+    STREAM_KEYS,
     SUBMISSION_FIELDS,
     SUBMISSION_KEYS,
     SUMMARY_SHEET_FIELDS,
@@ -139,6 +145,9 @@ class Reader(Reading):
         # an email's report part names its report the same way.
         self.keyed: dict[str, dict[tuple[Any, ...], models.Model]] = {prefix: {} for prefix in EMAIL_KEY_ROWS}
         self.turns_by_number: dict[Any, Turn] = {}
+        # The scenario streams of a document before version 5, with their turn and province numbers:
+        # translated once the battles are read (older_stream).
+        self.older_scenarios: list[tuple[DiceRollPlan, Any, int]] = []
 
     # -- the campaign's world --------------------------------------------------------------------
 
@@ -169,6 +178,7 @@ class Reader(Reading):
         self.dice_rolls(top.get("dice_rolls", []))
         self.schedule(top.get("schedule"))
         self.turns(top.get("turns", []))
+        self.older_scenario_streams()
         self.emails(top.get("emails", []))
         self.unreferenced_users()
 
@@ -379,7 +389,6 @@ class Reader(Reading):
             values = self.keys(row, where, DICE_KEYS)
             if values is None:
                 continue
-            roll = self.instance(DiceRoll, values, DICE_FIELDS, where, campaign=self.plan.campaign)
             kingdoms = values.get("kingdoms", [])
             for name in kingdoms:
                 if name not in self.plan.kingdoms:
@@ -390,7 +399,81 @@ class Reader(Reading):
                     self.problem(f"{where} / armies", f"expected [kingdom, army], found {key!r:.40}.")
                 elif self.army_by_key(key[0], key[1], f"{where} / armies") is not None:
                     armies.append((key[0], key[1]))
-            self.plan.dice_rolls.append((roll, kingdoms, armies))
+            text, stream = self.stream(values, where)
+            fields = DICE_FIELDS if text is None else [*DICE_FIELDS, "stream"]
+            roll = self.instance(DiceRoll, {**values, "stream": text}, fields, where, campaign=self.plan.campaign)
+            planned = DiceRollPlan(roll=roll, kingdoms=kingdoms, armies=armies, stream=stream)
+            self.plan.dice_rolls.append(planned)
+            if stream is None and self.version < 5:
+                self.older_stream(planned, values)
+
+    def stream(self, values: dict[str, Any], where: str) -> tuple[str | None, tuple[str, list[Any]] | None]:
+        """A roll's stream: its text (for one that holds ids, with ids to come: checked for its
+        length alone) and, for one that holds ids, its prefix and what they name (DiceRollPlan).
+        (None, None) when it is missing or reported."""
+        data = values.get("stream")
+        where = f"{where} / stream"
+        if isinstance(data, str):
+            parts = stream_ids(data)
+            if parts is not None and self.version >= 5:
+                keys = ", ".join(f'"{key}"' for key in STREAM_KEYS[parts[0]])
+                self.problem(where, f"{data!r:.60} holds ids: write it as an object with {keys}.")
+            return data, None
+        if data is None:
+            return None, None  # missing: reported
+        if self.version < 5:
+            self.problem(where, f"a version {self.version} document's stream is a string, not {data!r:.60}.")
+            return None, None
+        prefix = data.get("prefix")
+        if prefix not in STREAM_KEYS:
+            self.problem(where, f'"prefix" should be one of {", ".join(STREAM_KEYS)}, not {prefix!r:.40}.')
+            return None, None
+        found = self.keys(data, where, STREAM_KEYS[prefix])
+        if found is None or len(found) != len(STREAM_KEYS[prefix]):
+            return None, None  # reported
+        named: list[Any] = []
+        for reference in STREAM_REFERENCES[prefix]:
+            value = found[reference]
+            if reference == PROVINCE_NUMBER:
+                named.append(value if self.province(value, where) is not None else None)
+            elif reference == KINGDOM_ID:
+                named.append(self.kingdom_named(value, where))
+            else:
+                named.append(self.army_named(value, where))
+        if any(part is None for part in named):
+            return None, None  # reported
+        provisional = tuple(part if isinstance(part, int) else 0 for part in named)
+        return stream_text(prefix, provisional), (prefix, named)
+
+    def older_stream(self, planned: DiceRollPlan, values: dict[str, Any]) -> None:
+        """A stream of a document written before version 5, as written: with the ids of the site
+        it came from. Translated when the document itself says what they named: a Warlord's free
+        roll rolls for its one kingdom (the roll's "kingdoms"); a battle's scenario, read once the
+        turns are, for the attacker of the one battle of its turn in its province. Otherwise kept as
+        written (naming the original's ids)."""
+        parts = stream_ids(values.get("stream", ""))
+        if parts is None or parts[1] is None:
+            return
+        prefix, numbers = parts
+        if prefix == "warlord-free-roll":
+            if len(planned.kingdoms) == 1 and planned.kingdoms[0] in self.plan.kingdoms:
+                planned.stream = (prefix, [self.plan.kingdoms[planned.kingdoms[0]].kingdom])
+        elif prefix == "scenario" and "turn" in values:
+            self.older_scenarios.append((planned, values["turn"], numbers[0]))
+
+    def older_scenario_streams(self) -> None:
+        """The scenario streams of a document before version 5 (older_stream), now that its turns
+        and their battles are read."""
+        for planned, number, province in self.older_scenarios:
+            attackers = {
+                id(battle.battle.attacker_army): battle.battle.attacker_army
+                for turn in self.plan.turns
+                if turn.turn.number == number
+                for battle in turn.battles
+                if battle.battle.province is not None and battle.battle.province.number == province
+            }
+            if len(attackers) == 1 and None not in attackers.values():
+                planned.stream = ("scenario", [province, *attackers.values()])
 
     def schedule(self, data: Any) -> None:
         if data is None:

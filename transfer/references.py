@@ -10,6 +10,10 @@ supplying its own conversion.
 An email's key holds the id of the row it was queued for ("orders-receipt:<submission id>"):
 `email_key_parts` splits it, the document names that row by natural key (schema.EMAIL_KEY_ROWS),
 and the import writes the key again with the id of the row it created.
+
+A dice roll's stream names what it rolled for, and two kinds of stream hold ids
+(STREAM_REFERENCES): `stream_ids` splits them, the document names the kingdom or army instead,
+and the import writes the stream again with the ids of the rows it created.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from kernel.event_codes import EventCode
 from .kinds import ARMY_KEY, STR
 
 KINGDOM_ID, ARMY_ID = "kingdom", "army"
+PROVINCE_NUMBER = "province"  # a province number, kept as it is (not an id)
 # What the document holds in place of each kind of id (the import checks it).
 REFERENCE_KINDS = {KINGDOM_ID: replace(STR, label="a kingdom name"), ARMY_ID: ARMY_KEY}
 
@@ -88,3 +93,35 @@ def email_key_parts(key: str) -> tuple[str, int, str] | None:
 def email_key(prefix: str, row_id: int, suffix: str) -> str:
     """The key `email_key_parts` splits."""
     return f"{prefix}:{row_id}{suffix}"
+
+
+# A dice roll's stream (kingdoms.DiceRoll.stream) names what it rolled for; those of these
+# prefixes hold ids, as the services write them: by prefix, what each part after it holds.
+STREAM_REFERENCES: dict[str, tuple[str, ...]] = {
+    "warlord-free-roll": (KINGDOM_ID,),  # kingdoms/services/armies.py _free_rolls: <kingdom id>
+    "scenario": (PROVINCE_NUMBER, ARMY_ID),  # battles/services/scenarios.py scenario_stream: <province>:<army id>
+}
+
+
+def stream_ids(stream: str) -> tuple[str, tuple[int, ...] | None] | None:
+    """A stream of a prefix of STREAM_REFERENCES as (prefix, the numbers after it, in order):
+    "scenario:4:17" is ("scenario", (4, 17)); (prefix, None) if the rest is of another shape.
+    None for a stream of any other prefix (it holds no id)."""
+    prefix, _, rest = stream.partition(":")
+    if prefix not in STREAM_REFERENCES:
+        return None
+    parts = rest.split(":") if rest else []
+    if len(parts) != len(STREAM_REFERENCES[prefix]) or not all(p.isascii() and p.isdigit() for p in parts):
+        return prefix, None
+    return prefix, tuple(int(p) for p in parts)
+
+
+def stream_shape(prefix: str) -> str:
+    """How a stream of `prefix` is written: "scenario:<province>:<army id>"."""
+    parts = ("<province>" if r == PROVINCE_NUMBER else f"<{r} id>" for r in STREAM_REFERENCES[prefix])
+    return ":".join((prefix, *parts))
+
+
+def stream_text(prefix: str, numbers: tuple[int, ...]) -> str:
+    """The stream `stream_ids` splits."""
+    return ":".join((prefix, *(str(n) for n in numbers)))

@@ -6,7 +6,11 @@ The module docstring of transfer/__init__.py describes the document as a whole. 
 "turns"); 3, the reports (a turn's "map" and "reports", the users' "report_preferences") and the
 reports' emails (EMAIL_V3_KEYS: one address each, nothing rendered kept); 4, every email of the
 campaign as the outbox keeps it (EMAIL_KEYS, with REPORT_EMAIL_KEYS for a report's and its key by
-the row it names, EMAIL_KEY_ROWS). Every earlier version is still read.
+the row it names, EMAIL_KEY_ROWS); 5, a dice roll's stream that holds ids written with natural keys
+(STREAM_KEYS). Every earlier version is still read.
+
+Version 5 is a version, not a compatible change within 4: a version 4 reader would take such a
+stream for a string it keeps as written, or refuse the object, so it must refuse the document.
 """
 
 from __future__ import annotations
@@ -61,10 +65,11 @@ from .kinds import (
     TIMESTAMP,
     Kind,
 )
+from .references import ARMY_ID, KINGDOM_ID, PROVINCE_NUMBER
 
 FORMAT = "briternia-campaign"
-VERSION = 4
-READABLE_VERSIONS = (1, 2, 3, 4)
+VERSION = 5
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
 
 CAMPAIGN_KEYS = {
     "name": STR,
@@ -163,9 +168,21 @@ CHARACTER_KEYS = {
 }
 ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
+# A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
+# streams that hold ids (references.STREAM_REFERENCES): an object with the prefix and, by its keys
+# below, the kingdom by name, the army by [kingdom name, army name], the province by number; the
+# import writes the stream again with the ids of the rows it creates. Since version 5: an older
+# document's streams are all strings (the reader translates those it can, references.py).
+STREAM = Kind("a string or an object", lambda v: isinstance(v, str | dict))
+STREAM_KEYS: dict[str, dict[str, Kind]] = {
+    # "warlord-free-roll:<kingdom id>"
+    "warlord-free-roll": {"prefix": STR, KINGDOM_ID: STR},
+    # "scenario:<province number>:<attacker army id>"
+    "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY},
+}
 DICE_KEYS = {
     "turn": INT,
-    "stream": STR,
+    "stream": STREAM,
     "sequence": INT,
     "expression": STR,
     "faces": INT_LIST,
@@ -458,8 +475,8 @@ MOVEMENT_FIELDS = plain(ArmyMovement, MOVEMENT_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
 CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
-# A roll's kingdoms and armies hold database ids: the document has names instead.
-DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies"])
+# A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
+DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 SCHEDULE_FIELDS = plain(CampaignSchedule, SCHEDULE_KEYS)
 TURN_FIELDS = plain(Turn, TURN_KEYS)
 DEADLINE_CHANGE_FIELDS = plain(DeadlineChange, DEADLINE_CHANGE_KEYS)

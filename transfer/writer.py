@@ -41,6 +41,7 @@ from .references import (
     SNAPSHOT_REFERENCES,
     References,
     email_key,
+    stream_text,
     translated,
 )
 from .schema import ENTRY_SECTIONS
@@ -168,10 +169,14 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
 
 def _write_dice_rolls(plan: Plan) -> None:
     rolls = []
-    for roll, kingdom_names, army_keys in plan.dice_rolls:
+    for planned in plan.dice_rolls:
+        roll = planned.roll
         # The rolls keep ids, not names: those of the kingdoms and armies just created.
-        roll.kingdoms = [plan.kingdoms[name].kingdom.pk for name in kingdom_names]
-        roll.armies = [plan.kingdoms[k].armies[a].army.pk for k, a in army_keys]
+        roll.kingdoms = [plan.kingdoms[name].kingdom.pk for name in planned.kingdoms]
+        roll.armies = [plan.kingdoms[k].armies[a].army.pk for k, a in planned.armies]
+        if planned.stream is not None:  # so the copy's stream names the copy's kingdom or army
+            prefix, parts = planned.stream
+            roll.stream = stream_text(prefix, tuple(p.pk if isinstance(p, models.Model) else p for p in parts))
         rolls.append(roll)
     _create_keeping_times(DiceRoll, rolls)
 

@@ -114,9 +114,14 @@ def as_version(document: dict, version: int) -> dict:
     here, not taken from transfer/schema.py). Version 4 made the "emails" every email of the
     campaign (version 3's were the reports' alone, each to one address, with no text kept);
     version 3 added the reports: a turn's "map" and "reports", the users' "report_preferences"
-    and the "emails"; version 2 added the orders: "schedule" and "turns"."""
+    and the "emails"; version 2 added the orders: "schedule" and "turns". Version 5 named the
+    ids in a dice roll's stream by natural key: before, the stream held the ids of the site it was
+    written on (made up here)."""
     older = copy.deepcopy(document)
     older["version"] = version
+    if version < 5:
+        for roll in older["dice_rolls"]:
+            roll["stream"] = stream_as_written(older, roll["stream"])
     if version < 4:
         older["emails"] = [
             {
@@ -140,6 +145,18 @@ def as_version(document: dict, version: int) -> dict:
     if version < 2:
         del older["schedule"], older["turns"]
     return older
+
+
+def stream_as_written(document: dict, stream: str | dict, first_id: int = 900) -> str:
+    """A roll's stream as a version 4 document held it: with ids, here `first_id` + the place of its
+    kingdom in the document, or of its army among every kingdom's armies."""
+    if isinstance(stream, str):
+        return stream
+    if stream["prefix"] == "warlord-free-roll":
+        kingdoms = [k["name"] for k in document["kingdoms"]]
+        return f"warlord-free-roll:{first_id + kingdoms.index(stream['kingdom'])}"
+    armies = [[k["name"], a["name"]] for k in document["kingdoms"] for a in k["armies"]]
+    return f"scenario:{stream['province']}:{first_id + armies.index(stream['army'])}"
 
 
 def refused(document: object) -> list[str]:

@@ -51,13 +51,7 @@ NOT_CAMPAIGN_DATA = {
 
 # Text fields that hold ids the document keeps as they are (compared as text, not as the rows they
 # name), each with the reason.
-IDS_IN_TEXT_KEPT = {
-    "kingdoms.DiceRoll.stream": (
-        "a roll's stream names what it rolled for ('warlord-free-roll:<kingdom id>', "
-        "'scenario:<province>:<army id>') and seeds its dice: kept as written, so the copy's streams name "
-        "the original's ids (a known gap, not an email's)"
-    ),
-}
+IDS_IN_TEXT_KEPT: dict[str, str] = {}
 
 ID_RANGE = 10_000_000
 

@@ -67,7 +67,7 @@ def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
         "turns",
         "emails",
     ]
-    assert (document["format"], document["version"]) == ("briternia-campaign", 4)
+    assert (document["format"], document["version"]) == ("briternia-campaign", 5)
 
     def keys(value):
         if isinstance(value, dict):

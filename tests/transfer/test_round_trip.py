@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from battles.models import Battle
+from battles.services.scenarios import scenario_stream
 from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, ReportPreferences, TreasuryEntry
 from orders.models import CampaignSchedule, Turn, TurnEvent
 from tests.transfer.documents import LONG_AGO, RESOLUTION_COUNTS, campaign_counts, round_trip
@@ -84,6 +85,17 @@ def test_import_keeps_characters_abilities_and_fortunes(eventful_campaign):
     assert not reiner.alive and reiner.injuries == [{"roll": 36, "injury": "Old war wound"}]
 
 
+def named_stream(stream: str, kingdoms: dict, armies: dict) -> str:
+    """A roll's stream with names for the ids in it (references.STREAM_REFERENCES)."""
+    prefix, _, rest = stream.partition(":")
+    if prefix == "warlord-free-roll":
+        return f"{prefix}:{kingdoms[int(rest)]}"
+    if prefix == "scenario":
+        province, army = rest.split(":")
+        return f"{prefix}:{province}:{armies[int(army)]}"
+    return stream
+
+
 def test_import_keeps_dice_rolls_with_their_kingdoms_and_armies(eventful_campaign):
     def rolls(campaign):
         kingdoms = {k.id: k.name for k in Kingdom.objects.filter(campaign=campaign)}
@@ -91,7 +103,7 @@ def test_import_keeps_dice_rolls_with_their_kingdoms_and_armies(eventful_campaig
         return [
             (
                 r.turn,
-                r.stream,
+                named_stream(r.stream, kingdoms, armies),  # KeyError: an id of another campaign
                 r.sequence,
                 r.expression,
                 r.faces,
@@ -378,3 +390,25 @@ def test_an_export_that_loses_emails_or_their_keys_fails_the_row_for_row_compari
         (count, _), (copies, rows) = found["outbox.Email"].values()
         assert count == copies == Email.objects.filter(campaign=played_campaign).exclude(key="").count()
         assert {dict(row)["key"] for row in rows} == {""}
+
+
+def test_the_copy_s_warlord_free_roll_streams_name_the_copy_s_kingdoms(eventful_campaign):
+    """A Warlord's free roll is made once per kingdom, its stream naming the kingdom's id (the
+    service looks for it there before rolling): the copy's name the copy's kingdoms."""
+    imported = round_trip(eventful_campaign)
+
+    for campaign in (eventful_campaign, imported):
+        rolls = list(campaign.dice_rolls.filter(stream__startswith="warlord-free-roll:"))
+        assert rolls
+        ids = set(campaign.kingdoms.values_list("id", flat=True))
+        for roll in rolls:
+            (kingdom,) = roll.kingdoms
+            assert kingdom in ids and roll.stream == f"warlord-free-roll:{kingdom}"
+
+
+def test_the_copy_s_scenario_streams_name_the_copy_s_attackers(resolved_campaign):
+    imported = round_trip(resolved_campaign)
+
+    rolls = imported.dice_rolls.filter(stream__startswith="scenario:")
+    battles = Battle.objects.filter(turn__campaign=imported).select_related("province")
+    assert rolls and {r.stream for r in rolls} == {scenario_stream(b) for b in battles}
