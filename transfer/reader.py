@@ -400,11 +400,14 @@ class Reader(Reading):
                 elif self.army_by_key(key[0], key[1], f"{where} / armies") is not None:
                     armies.append((key[0], key[1]))
             text, stream = self.stream(values, where)
-            fields = DICE_FIELDS if text is None else [*DICE_FIELDS, "stream"]
-            roll = self.instance(DiceRoll, {**values, "stream": text}, fields, where, campaign=self.plan.campaign)
+            if text is None:  # reported
+                roll = self.instance(DiceRoll, values, DICE_FIELDS, where, campaign=self.plan.campaign, stream="")
+            else:  # checked as a field (its length)
+                fields = [*DICE_FIELDS, "stream"]
+                roll = self.instance(DiceRoll, {**values, "stream": text}, fields, where, campaign=self.plan.campaign)
             planned = DiceRollPlan(roll=roll, kingdoms=kingdoms, armies=armies, stream=stream)
             self.plan.dice_rolls.append(planned)
-            if stream is None and self.version < 5:
+            if stream is None and self.version < 5 and isinstance(text, str):
                 self.older_stream(planned, values)
 
     def stream(self, values: dict[str, Any], where: str) -> tuple[str | None, tuple[str, list[Any]] | None]:
@@ -451,7 +454,7 @@ class Reader(Reading):
         roll rolls for its one kingdom (the roll's "kingdoms"); a battle's scenario, read once the
         turns are, for the attacker of the one battle of its turn in its province. Otherwise kept as
         written (naming the original's ids)."""
-        parts = stream_ids(values.get("stream", ""))
+        parts = stream_ids(values["stream"])
         if parts is None or parts[1] is None:
             return
         prefix, numbers = parts

@@ -345,3 +345,39 @@ def test_an_email_of_the_campaign_s_turn_that_names_no_campaign_stops_the_export
     Email.objects.filter(pk=receipt.pk).update(campaign=None)
     with pytest.raises(DomainError, match=r"the orders-receipt email to .* belongs to no campaign"):
         campaign_export(campaign=eventful_campaign)
+
+
+# --- dice roll streams that hold ids ------------------------------------------------------------
+
+
+def test_streams_that_hold_ids_are_written_with_natural_keys(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+
+    streams = [r["stream"] for r in document["dice_rolls"]]
+    named = [s for s in streams if isinstance(s, dict)]
+    assert {s["prefix"] for s in named} == {"warlord-free-roll", "scenario"}
+    battle = Battle.objects.get(turn__campaign=resolved_campaign)
+    army = [battle.attacker_army.kingdom.name, battle.attacker_army.name]
+    assert {"prefix": "scenario", "province": battle.province.number, "army": army} in named
+    assert {"prefix": "warlord-free-roll", "kingdom": "Ostland"} in named
+    # The others, no id inside, as they are.
+    assert {"turn-resolution", "home-selection"} <= {s for s in streams if isinstance(s, str)}
+
+
+@pytest.mark.parametrize(
+    ("stream", "message"),
+    [
+        ("warlord-free-roll:987654", "names the kingdom 987654, which is not a kingdom of the campaign"),
+        ("scenario:{province}:987654", "names the army 987654, which is not an army of the campaign"),
+        ("scenario:9999:{army}", "names province 9999, which is not a province of the campaign"),
+        ("scenario:12", r"should be written scenario:<province>:<army id>"),
+    ],
+)
+def test_a_stream_naming_what_is_not_the_campaign_s_is_refused(demo_campaign, stream, message):
+    army = Army.objects.filter(kingdom__campaign=demo_campaign).first()
+    stream = stream.format(army=army.pk, province=demo_campaign.provinces.first().number)
+    DiceRoll.objects.create(
+        campaign=demo_campaign, turn=0, stream=stream, sequence=0, expression="1d6", faces=[3], total=3
+    )
+    with pytest.raises(DomainError, match=rf"cannot be exported: the stream of the dice roll .*{message}"):
+        campaign_export(campaign=demo_campaign)

@@ -6,7 +6,8 @@ import copy
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 
-from battles.models import BattleSupport
+from battles.models import Battle, BattleSupport
+from battles.services.scenarios import scenario_stream
 from kingdoms.models import ReportPreferences
 from orders.rules.sheets import OrderKind
 from reports.services.deliveries import report_emails_queue
@@ -457,3 +458,62 @@ def test_a_version_3_document_s_report_emails_become_outbox_emails_as_the_migrat
 
     email.refresh_from_db()
     assert "Ostland" in email.subject and bytes(email.attachment) == PDF and email.status == "failed"
+
+
+# --- dice roll streams that hold ids ------------------------------------------------------------
+
+
+def test_a_version_4_document_s_streams_are_written_with_the_copy_s_ids(resolved_campaign):
+    """Before version 5 a stream held the ids of the site it was written on: the document says what
+    they named (a free roll's kingdom, the attacker of the one battle of its turn in its province)."""
+    document = campaign_export(campaign=resolved_campaign)
+    older = as_version(document, 4)
+    assert {"warlord-free-roll:900", "warlord-free-roll:901"} <= {r["stream"] for r in older["dice_rolls"]}
+
+    imported = campaign_import(document=older)
+
+    assert campaign_export(campaign=imported) == document
+    kingdoms = dict(imported.kingdoms.values_list("name", "id"))
+    assert imported.dice_rolls.filter(stream=f"warlord-free-roll:{kingdoms['Ostland']}").exists()
+    battles = Battle.objects.filter(turn__campaign=imported).select_related("province")
+    assert {r.stream for r in imported.dice_rolls.filter(stream__startswith="scenario:")} == {
+        scenario_stream(b) for b in battles
+    }
+
+
+def test_a_version_4_stream_the_document_cannot_name_is_kept_as_written(resolved_campaign):
+    older = as_version(campaign_export(campaign=resolved_campaign), 4)
+    roll = next(r for r in older["dice_rolls"] if r["stream"].startswith("warlord-free-roll:"))
+    roll["kingdoms"] = []  # nothing says which kingdom the id was
+
+    imported = campaign_import(document=older)
+
+    assert imported.dice_rolls.filter(stream=roll["stream"]).exists()
+
+
+def test_streams_that_hold_ids_are_refused_unless_named_by_natural_key(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    rolls = document["dice_rolls"]
+    warlord, scenario = (
+        next(i for i, r in enumerate(rolls) if isinstance(r["stream"], dict) and r["stream"]["prefix"] == prefix)
+        for prefix in ("warlord-free-roll", "scenario")
+    )
+    rolls[warlord]["stream"] = "warlord-free-roll:12"
+    rolls[scenario]["stream"] = {**rolls[scenario]["stream"], "army": ["Ostland", "Nobody"]}
+    rolls[0]["stream"] = {"prefix": "battle", "battle": 1}
+    rolls[1]["stream"] = {"prefix": "warlord-free-roll", "kingdom": "Nowhere", "army": ["Ostland", "1st Army"]}
+
+    assert refused(document) == [
+        "dice_rolls[0] / stream: \"prefix\" should be one of warlord-free-roll, scenario, not 'battle'.",
+        'dice_rolls[1] / stream: unknown key "army".',
+        'dice_rolls[1] / stream: there is no kingdom called "Nowhere".',
+        f"dice_rolls[{warlord}] / stream: 'warlord-free-roll:12' holds ids: "
+        'write it as an object with "prefix", "kingdom".',
+        f"dice_rolls[{scenario}] / stream: there is no army 'Nobody' of the kingdom 'Ostland'.",
+    ]
+    older = as_version(campaign_export(campaign=resolved_campaign), 4)
+    older["dice_rolls"][0]["stream"] = {"prefix": "warlord-free-roll", "kingdom": "Ostland"}
+    assert refused(older) == [
+        "dice_rolls[0] / stream: a version 4 document's stream is a string, "
+        "not {'prefix': 'warlord-free-roll', 'kingdom': 'Ostland'}."
+    ]
