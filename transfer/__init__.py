@@ -38,6 +38,14 @@ the campaign, stops the export. What an email says is kept as it was written: th
 text and HTML name the pages (ids) of the site and campaign it was written for, and an email the
 copy has not sent yet (queued) is sent by the importing site's deadline sweep.
 
+A dice roll's stream names what it rolled for and is kept as written ("home-selection",
+"turn-resolution", ...), but for the two kinds that hold ids (references.STREAM_REFERENCES):
+"warlord-free-roll:<kingdom id>" is {"prefix": "warlord-free-roll", "kingdom": <name>} in the
+document and "scenario:<province>:<attacker army id>" {"prefix": "scenario", "province": <number>,
+"army": [kingdom name, army name]} (schema.STREAM_KEYS); the import writes them again with the ids
+of the rows it creates, so the copy's streams name the copy's kingdoms and armies. Such a stream
+naming a row outside the campaign stops the export.
+
 A user's report preferences (kingdoms.ReportPreferences) are the account's, not the campaign's:
 they travel in the user's object, and the import gives them to the accounts it creates; an
 existing account is reused as it is, its own preferences kept.
@@ -63,6 +71,11 @@ migration carried such rows into the outbox (reports/migrations/0002): an email 
 kind and turn, keyed by the copy's report and its address, with no subject or text yet; a ready
 report with an email not sent yet is left for the deadline sweep to render and send it (its
 "emails_queued_at" cleared).
+Version 5 wrote the streams that hold ids by natural key (above). Before, they held the ids of
+the site the document came from: the import translates a Warlord's free roll's by the roll's one
+kingdom ("kingdoms") and a scenario's by the attacker of the one battle of the roll's turn in its
+province, and keeps any other as written, naming ids of no row of the copy (its export then
+refuses it).
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document

@@ -50,7 +50,8 @@ NOT_CAMPAIGN_DATA = {
 }
 
 # Text fields that hold ids the document keeps as they are (compared as text, not as the rows they
-# name), each with the reason.
+# name), each with the reason. None since format version 5 (a dice roll's stream travels by
+# natural key, transfer/references.py STREAM_REFERENCES).
 IDS_IN_TEXT_KEPT: dict[str, str] = {}
 
 ID_RANGE = 10_000_000
