@@ -11,8 +11,8 @@ from django.db import IntegrityError, transaction
 from kingdoms.models import Kingdom
 from orders.models import CampaignSchedule, Turn
 from orders.rules.schedule import REMINDER_BEFORE, deadline_text, time_left_text
+from orders.services.emails import kingdom_email_queue
 from outbox.models import Email
-from outbox.services import email_queue
 
 from ..models import Battle, ResultsReminder, TurnSummarySheet
 from .summaries import filing_kingdoms
@@ -46,21 +46,15 @@ def results_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
             try:
                 with transaction.atomic():
                     reminder = ResultsReminder.objects.create(turn=turn, kingdom=kingdom)
-                    email_queue(
+                    kingdom_email_queue(
                         template="results-reminder",
                         kind=Email.Kind.RESULTS_REMINDER,
-                        to=[p.email for p in kingdom.players.all() if p.email],
-                        context={
-                            "kingdom": kingdom,
-                            "turn": turn,
-                            "campaign": turn.campaign,
-                            "battles": owed[kingdom.id],
-                            "deadline": deadline_text(turn.results_deadline, turn.campaign.time_zone),
-                            "time_left": time_left_text(turn.results_deadline, now),
-                        },
-                        campaign_id=turn.campaign_id,
-                        turn_id=turn.pk,
+                        kingdom=kingdom,
+                        turn=turn,
                         key=f"results-reminder:{reminder.pk}",
+                        battles=owed[kingdom.id],
+                        deadline=deadline_text(turn.results_deadline, turn.campaign.time_zone),
+                        time_left=time_left_text(turn.results_deadline, now),
                     )
             except IntegrityError:
                 continue  # another sweep got there first

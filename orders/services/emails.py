@@ -4,6 +4,8 @@ of a changed deadline, schedule or pause. Sent by the outbox."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from kingdoms.models import Kingdom
 from outbox.models import Email
 from outbox.services import email_queue
@@ -13,23 +15,31 @@ from ..rules.schedule import deadline_text
 from .describe import describe_entries
 
 
-def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn: Turn) -> None:
-    """Confirm a submission to the kingdom's players, listing the orders as received."""
+def kingdom_email_queue(*, template: str, kind: str, kingdom: Kingdom, turn: Turn, key: str, **context: Any) -> None:
+    """Queue an email about `turn` to the kingdom's players (receipts, reminders): its templates
+    read the kingdom, the turn and the campaign besides `context`."""
     email_queue(
-        template="orders-receipt",
-        kind=Email.Kind.ORDERS_RECEIPT,
+        template=template,
+        kind=kind,
         to=[p.email for p in kingdom.players.all() if p.email],
-        context={
-            "kingdom": kingdom,
-            "turn": turn,
-            "campaign": turn.campaign,
-            "submission": submission,
-            "lines": describe_entries(kingdom=kingdom, entries=submission.entries),
-            "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
-        },
+        context={"kingdom": kingdom, "turn": turn, "campaign": turn.campaign, **context},
         campaign_id=turn.campaign_id,
         turn_id=turn.pk,
+        key=key,
+    )
+
+
+def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn: Turn) -> None:
+    """Confirm a submission to the kingdom's players, listing the orders as received."""
+    kingdom_email_queue(
+        template="orders-receipt",
+        kind=Email.Kind.ORDERS_RECEIPT,
+        kingdom=kingdom,
+        turn=turn,
         key=f"orders-receipt:{submission.pk}",
+        submission=submission,
+        lines=describe_entries(kingdom=kingdom, entries=submission.entries),
+        deadline=deadline_text(turn.orders_deadline, turn.campaign.time_zone),
     )
 
 

@@ -8,10 +8,10 @@ from django.db import IntegrityError, transaction
 
 from kingdoms.models import Kingdom
 from outbox.models import Email
-from outbox.services import email_queue
 
 from ..models import CampaignSchedule, OrderSheet, OrdersReminder, Turn
 from ..rules.schedule import REMINDER_BEFORE, deadline_text, time_left_text
+from .emails import kingdom_email_queue
 
 
 def orders_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
@@ -40,20 +40,14 @@ def orders_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
             try:
                 with transaction.atomic():
                     reminder = OrdersReminder.objects.create(turn=turn, kingdom=kingdom)
-                    email_queue(
+                    kingdom_email_queue(
                         template="orders-reminder",
                         kind=Email.Kind.ORDERS_REMINDER,
-                        to=[p.email for p in kingdom.players.all() if p.email],
-                        context={
-                            "kingdom": kingdom,
-                            "turn": turn,
-                            "campaign": turn.campaign,
-                            "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
-                            "time_left": time_left_text(turn.orders_deadline, now),
-                        },
-                        campaign_id=turn.campaign_id,
-                        turn_id=turn.pk,
+                        kingdom=kingdom,
+                        turn=turn,
                         key=f"orders-reminder:{reminder.pk}",
+                        deadline=deadline_text(turn.orders_deadline, turn.campaign.time_zone),
+                        time_left=time_left_text(turn.orders_deadline, now),
                     )
             except IntegrityError:
                 continue  # another sweep got there first
