@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from orders.selectors import turn_get
 from orders.serializers import TurnResultsSerializer, TurnSerializer, event_row
 
 from . import selectors
@@ -33,7 +34,7 @@ class TurnResultsApi(APIView):
 
     @extend_schema(responses=TurnResultsSerializer)
     def get(self, request: Request, turn_id: int) -> Response:
-        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+        turn = turn_get(user=request.user, turn_id=turn_id)
         results = selectors.turn_results(user=request.user, turn=turn)
         return Response(
             {

@@ -11,12 +11,9 @@ from battles.models import Battle
 from kingdoms.models import Campaign, DiceRoll, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
 from orders.models import Turn, TurnEvent
-from orders.selectors import turn_get
 from outbox.models import Email
 
 from .models import ReportEmail, TurnReport
-
-__all__ = ["turn_get"]
 
 # What a list of emails loads: never the bodies or the attachment.
 _EMAIL_LIST_DEFERRED = ("text", "html", "attachment")

@@ -17,6 +17,7 @@ from briternia.errors import DomainError
 from briternia.flash import flash_outcome
 from kingdoms.models import ReportPreferences
 from kingdoms.selectors import campaign_get, is_organizer
+from orders.selectors import turn_get
 from outbox.services import email_resend
 
 from . import selectors
@@ -42,7 +43,7 @@ def report_download(request: HttpRequest, report_id: int) -> HttpResponse:
 @login_required
 def turn_deliveries(request: HttpRequest, turn_id: int) -> HttpResponse:
     """The organizer's view of the turn's reports and every email: what is sent, what failed."""
-    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    turn = turn_get(user=request.user, turn_id=turn_id)
     deliveries = selectors.turn_deliveries(user=request.user, turn=turn)
     return render(request, "reports/deliveries.html", {"turn": turn, "campaign": turn.campaign, **deliveries})
 
@@ -110,6 +111,6 @@ def report_preferences(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
-    turn = selectors.turn_get(user=request.user, turn_id=turn_id)
+    turn = turn_get(user=request.user, turn_id=turn_id)
     results = selectors.turn_results(user=request.user, turn=turn)
     return render(request, "orders/turn_results.html", {"turn": turn, "campaign": turn.campaign, **results})

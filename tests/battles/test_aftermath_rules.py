@@ -124,7 +124,7 @@ def field_battle(world: Scene, result: R, *, host_from: int | None = 2, **sides)
     )
 
 
-def test_a5_the_loser_retreats_where_it_came_from():
+def test_case_A5_the_loser_retreats_where_it_came_from():
     """A5: the Host lost; it came from 2, which is free: it goes back there. The winner stays."""
     world = Scene()
     field_battle(world, R.MINOR_LOSS)
@@ -133,7 +133,7 @@ def test_a5_the_loser_retreats_where_it_came_from():
     assert any(e.code == "retreated" and "back where it came from" in e.text for e in result.events)
 
 
-def test_a5_a_defender_that_did_not_move_goes_home_first_then_neutral_then_foreign():
+def test_case_A5_a_defender_that_did_not_move_goes_home_first_then_neutral_then_foreign():
     """A5: the Guard did not move: first a home province (8 is Brython's), then neutral (lowest
     number), then another kingdom's; never into a province with an army in it."""
     world = Scene()
@@ -152,7 +152,7 @@ def test_a5_a_defender_that_did_not_move_goes_home_first_then_neutral_then_forei
     assert result.state.armies[GUARD].province == 2  # 2 is neutral and free: neutral before foreign
 
 
-def test_a5_where_it_came_from_is_taken_so_it_goes_home_first():
+def test_case_A5_where_it_came_from_is_taken_so_it_goes_home_first():
     """A5: the Host came from 2, but an army stands there now: it falls back on the order of
     preference (Avalon's own 4 before the neutral 1)."""
     world = Scene()
@@ -164,7 +164,7 @@ def test_a5_where_it_came_from_is_taken_so_it_goes_home_first():
     assert any(e.code == "retreated" and "to its own province 4 P4" in e.text for e in result.events)
 
 
-def test_a5_last_of_all_into_another_kingdom_s_province_which_it_does_not_claim():
+def test_case_A5_last_of_all_into_another_kingdom_s_province_which_it_does_not_claim():
     """A5: no home and no neutral province free: the Guard retreats into Carnwyl's 7, the lowest
     free foreign one, and does not claim it (it is far too busy recovering)."""
     world = Scene()
@@ -181,7 +181,7 @@ def test_a5_last_of_all_into_another_kingdom_s_province_which_it_does_not_claim(
     )
 
 
-def test_a5_with_nowhere_to_go_the_army_is_wiped_out():
+def test_case_A5_with_nowhere_to_go_the_army_is_wiped_out():
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     world.items[1] = ItemA(1, "Rune Axe", 40, bearer=201)
@@ -193,7 +193,7 @@ def test_a5_with_nowhere_to_go_the_army_is_wiped_out():
     assert any(e.code == "wiped-out" for e in result.events)
 
 
-def test_a3_sack_or_loot_a_town():
+def test_case_A3_sack_or_loot_a_town():
     """A3: the victor in a town chooses: sack (destroyed, +1,000) or loot (+500, changes hands,
     no armies raised there until the start of the turn after next)."""
     for choice, gold, settlement, looted in [
@@ -243,7 +243,7 @@ def test_the_elite_defense_force_perishes_with_its_town():
     assert result.state.garrisons[50].disbanded
 
 
-def test_a1_experience_and_the_story_bonus_once_per_turn():
+def test_case_A1_experience_and_the_story_bonus_once_per_turn():
     world = Scene()
     field_battle(world, R.MASSACRE, attacker={"story": True})
     result = world.run([])
@@ -251,7 +251,7 @@ def test_a1_experience_and_the_story_bonus_once_per_turn():
     assert result.state.armies[GUARD].experience == 50
 
 
-def test_a7_no_experience_without_a_sheet():
+def test_case_A7_no_experience_without_a_sheet():
     world = Scene()
     field_battle(world, R.MAJOR_LOSS)
     world.battles[0] = BattleA(
@@ -262,7 +262,7 @@ def test_a7_no_experience_without_a_sheet():
     assert any(e.code == "no-experience" for e in result.events)
 
 
-def test_a4_casualty_recovery_rounds_up_for_the_winner_and_down_for_the_loser():
+def test_case_A4_casualty_recovery_rounds_up_for_the_winner_and_down_for_the_loser():
     """A4 applied to units: both lose 8 Knights / 8 Warriors; each army rolls 6 (1 in 3)."""
     world = Scene()
     field_battle(
@@ -310,7 +310,7 @@ def test_veteran_eligibility_and_loss_are_judged_after_recovery():
     assert result.state.units[201].veteran_level == 1 and not result.state.units[201].veteran_eligible
 
 
-def test_a6_an_army_at_500_points_or_less_is_disbanded_and_its_items_destroyed():
+def test_case_A6_an_army_at_500_points_or_less_is_disbanded_and_its_items_destroyed():
     """A6: the Guard (40 Warriors at 15 and 20 Thunderers at 30: 1,200) loses 40 + 10 models; no
     recovery (2): 10 Thunderers, 300 points, are disbanded with their Rune Axe."""
     world = Scene()

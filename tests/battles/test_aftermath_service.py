@@ -155,7 +155,7 @@ def test_a_conflict_holds_the_aftermath_and_changes_nothing(turn, k, battles):
     assert not TurnEvent.objects.filter(turn=turn, phase="aftermath").exists()
 
 
-def test_a7_no_sheet_by_the_deadline_is_a_major_loss_without_experience(turn, k, battles):
+def test_case_A7_no_sheet_by_the_deadline_is_a_major_loss_without_experience(turn, k, battles):
     """A7 / 8. End of Turn: Tor Anlec files nothing: the Raiders count a major loss and gain no
     experience; the Wardens, whose player filed a draw, win. Ostland files nothing for Eldenhall."""
     _save(battles[62], k["Ostland"], result="draw")

@@ -13,7 +13,7 @@ from battles.rules.recovery import RANK_AND_FILE_RECOVERY, models_recovered
 from kernel.dice import ScriptedDice
 
 
-def test_a4_recovery_example():
+def test_case_A4_recovery_example():
     """A4: a unit of 20 lost 8 models and the army rolls 6 (1 in 3): the winner gets 3 back
     (rounded up), the loser 2 (rounded down)."""
     band = RANK_AND_FILE_RECOVERY[6]

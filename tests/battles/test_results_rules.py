@@ -23,12 +23,12 @@ from battles.rules.results import (
 )
 
 
-def test_a1_experience_by_result():
+def test_case_A1_experience_by_result():
     """A1: massacred the opponent 100, won 75, draw 50, loss 50."""
     assert [BASE_EXPERIENCE[r] for r in R] == [100, 75, 75, 50, 50, 50, 50]
 
 
-def test_a2_victory_gold():
+def test_case_A2_victory_gold():
     """A2: a minor victory against a 1,500-point army earns 300; a major victory against 2,000 earns 600."""
     assert victory_gold(R.MINOR_VICTORY, 1500) == 300
     assert victory_gold(R.MAJOR_VICTORY, 2000) == 600
@@ -49,7 +49,7 @@ def test_a2_victory_gold():
         (R.MASSACRED, R.MASSACRED),
     ],
 )
-def test_a8_withdrawal_is_one_level_worse(played, withdrawn):
+def test_case_A8_withdrawal_is_one_level_worse(played, withdrawn):
     """A8 / Withdrawal: "a win becomes a tie" (any win: a massacre, a major or a minor victory),
     a draw a minor loss, a minor loss a major loss, a major loss a massacre; massacred stays."""
     assert one_level_worse(played) == withdrawn
@@ -67,7 +67,7 @@ def test_a8_withdrawal_is_one_level_worse(played, withdrawn):
         (R.MASSACRED, R.DRAW),
     ],
 )
-def test_a8_the_opponent_s_withdrawal_mirrors_it(played, opponent_withdrew):
+def test_case_A8_the_opponent_s_withdrawal_mirrors_it(played, opponent_withdrew):
     """A8: the side whose opponent withdrew has the mirror of the opponent's result one level
     worse: any loss becomes a draw (the opponent's win became one), a draw a minor victory."""
     assert one_level_better(played) == opponent_withdrew
@@ -86,7 +86,7 @@ def test_agreeing_sheets_settle_the_battle():
     assert (outcome.attacker.result, outcome.defender.result) == (R.MINOR_VICTORY, R.MINOR_LOSS)
 
 
-def test_a8_a_withdrawal_moves_the_result_against_the_side_that_withdrew():
+def test_case_A8_a_withdrawal_moves_the_result_against_the_side_that_withdrew():
     """The defender was losing a minor loss and withdrew: a major loss, a major victory for the attacker."""
     outcome = battle_outcome(
         SideReport(R.MINOR_VICTORY, opponent_withdrew=True),
@@ -99,7 +99,7 @@ def test_a8_a_withdrawal_moves_the_result_against_the_side_that_withdrew():
 
 
 @pytest.mark.parametrize("won", [R.MASSACRE, R.MAJOR_VICTORY, R.MINOR_VICTORY])
-def test_a8_a_winner_that_withdraws_has_a_draw(won):
+def test_case_A8_a_winner_that_withdraws_has_a_draw(won):
     """A8 / Withdrawal: the attacker was winning (even a massacre) and withdrew: "a win becomes a
     tie", a draw for both sides and no victor."""
     outcome = battle_outcome(
@@ -113,7 +113,7 @@ def test_a8_a_winner_that_withdraws_has_a_draw(won):
 
 
 @pytest.mark.parametrize("played", list(R))
-def test_a8_when_both_sides_withdrew_the_result_stands(played):
+def test_case_A8_when_both_sides_withdrew_the_result_stands(played):
     """A8: both withdrew: each moves the result one level against itself, and the two cancel,
     whichever is counted first (docs/rules-decisions.md)."""
     outcome = battle_outcome(
@@ -144,7 +144,7 @@ def test_a_missing_sheet_waits_until_the_deadline():
 @pytest.mark.parametrize(
     "reported, filer_result", [(R.DRAW, R.MAJOR_VICTORY), (R.MINOR_LOSS, R.MAJOR_VICTORY), (R.MASSACRE, R.MASSACRE)]
 )
-def test_a7_after_the_deadline_the_missing_side_counts_a_major_loss_without_experience(reported, filer_result):
+def test_case_A7_after_the_deadline_the_missing_side_counts_a_major_loss_without_experience(reported, filer_result):
     """A7 / 8. End of Turn: no sheet by the deadline: a major loss and no experience; the side that
     filed has a major victory (or the massacre it reported)."""
     outcome = battle_outcome(None, SideReport(reported), defender_files=True, deadline_passed=True)
@@ -154,7 +154,7 @@ def test_a7_after_the_deadline_the_missing_side_counts_a_major_loss_without_expe
     assert outcome.victor == "defender"
 
 
-def test_a7_no_sheet_from_either_side_is_two_major_losses_and_no_victor():
+def test_case_A7_no_sheet_from_either_side_is_two_major_losses_and_no_victor():
     outcome = battle_outcome(None, None, defender_files=True, deadline_passed=True)
     assert isinstance(outcome, Outcome) and outcome.victor is None
     assert outcome.attacker.result == outcome.defender.result == R.MAJOR_LOSS

@@ -57,7 +57,7 @@ def roll(faces, **kw):
 
 
 @pytest.mark.parametrize("settlement", ["town", "city", "capitol"])
-def test_sg1_a_battle_for_a_town_city_or_capitol_is_always_an_assault(settlement):
+def test_case_SG1_a_battle_for_a_town_city_or_capitol_is_always_an_assault(settlement):
     """SG1 (Battle for Towns, Cities, and Capitols): no engagement roll; the town's D2 buildings come first."""
     faces = script(engagement=(), objective=(6, 1), terrain=(1, 2, 4), deploy=(), first=(3, 3, 1), length=(2,))
     scenario, dice = roll(faces, settlement=settlement)
@@ -85,7 +85,7 @@ def test_engagement_type_table(face, kind):
     assert scenario.engagement["name"] == kind and scenario.engagement["roll"] == face
 
 
-def test_sg2_a_seven_is_conquest_conquest_and_advance():
+def test_case_SG2_a_seven_is_conquest_conquest_and_advance():
     """SG2: 2D6 = 7 gives Conquest in a Pitched Battle and a Meeting Engagement, Advance in an Assault."""
     assert roll(script(engagement=(1,), objective=(3, 4)))[0].objective["name"] == "Conquest"
     assert roll(script(engagement=(3,), objective=(3, 4)))[0].objective["name"] == "Conquest"
@@ -93,7 +93,7 @@ def test_sg2_a_seven_is_conquest_conquest_and_advance():
     assert assault.objective["name"] == "Advance" and assault.objective["or_else"] is None
 
 
-def test_sg2_capture_in_a_meeting_engagement_or_else_on_4_plus():
+def test_case_SG2_capture_in_a_meeting_engagement_or_else_on_4_plus():
     """SG2: 2D6 = 5 in a Meeting Engagement is Capture; a further D6 of 4+ makes it "Or Else!"."""
     or_else = roll(script(engagement=(3,), objective=(2, 3), or_else=(4,)))[0]
     assert or_else.objective["name"] == "Capture" and or_else.objective["or_else"] is True
@@ -157,7 +157,7 @@ def test_secret_objectives_are_left_to_the_players():
     assert bring.objective["name"] == "Bring me victory!" and bring.objective["or_else"] is True
 
 
-def test_sg3_special_circumstances():
+def test_case_SG3_special_circumstances():
     """SG3: a double between the players' D6 reads the Major Events table (double 3: Storm
     Clouds); a total of 7 the Minor Events table (2 and 5: Plague); anything else, none."""
     assert roll(script(special=(3, 3)))[0].special["name"] == "Storm Clouds"
@@ -178,7 +178,7 @@ def test_sg3_special_circumstances():
 
 
 @pytest.mark.parametrize("face, turns", [(1, 5), (2, 6), (5, 6), (6, 0)])
-def test_sg4_game_length_of_a_pitched_battle(face, turns):
+def test_case_SG4_game_length_of_a_pitched_battle(face, turns):
     """SG4: Pitched Battle, D6 1 gives 5 turns, 2-5 give 6, 6 a random length (0 = Random)."""
     scenario = roll(script(length=(face,)))[0]
     assert scenario.game_length == {"roll": face, "turns": turns}
