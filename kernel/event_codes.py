@@ -65,6 +65,8 @@ class EventCode(StrEnum):
     FORTIFIED = "fortified"
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"
     FORTIFY_RAZED = "fortify-razed"
+    FORTIFY_CO_OCCUPYING = "fortify-co-occupying"  # it shares a friendly army's province: it holds
+    FORTIFICATION_LOST = "fortification-lost"  # the Fortified army moved away or is gone (Fortify)
     RECOVERED = "recovered"
     RECOVER_FAILED = "recover-failed"
     RECOVER_IN_BATTLE = "recover-in-battle"

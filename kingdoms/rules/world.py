@@ -8,13 +8,17 @@ phase keeps its own extras (orders, battles, units...) in a container that holds
 Records are frozen: a phase that changes the state replaces a record in its working copy's dicts
 (`dataclasses.replace`), so the state it was given is never changed and a dry run equals the real
 run. The rules that belong to the records themselves live here: Looting (no armies created or
-upgraded in a looted town for a while) and Fortify (the bonuses are lost when control changes).
+upgraded in a looted town for a while) and Fortify (the bonuses belong to the army that fortified
+the province, and are lost when it moves away or when control changes).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+
+from kernel.event_codes import EventCode
+from kernel.events import Event
 
 from .tables import ArmyKind, ArmyType, Settlement, Terrain
 
@@ -30,7 +34,7 @@ class ProvinceState:
     terrain: Terrain
     settlement: Settlement = Settlement.NONE
     razed: bool = False
-    fortified: bool = False
+    fortified: bool = False  # shown on the map; the bonuses are the Fortified army's (World.fortifier)
     controller: int | None = None  # kingdom id
     pyramid: bool = False
     elite_defense: bool = False  # its garrison has an Elite Defense Force (+500 points)
@@ -80,7 +84,8 @@ class ArmyState:
     upgraded_turn: int | None = None
     last_battle_turn: int | None = None  # Fortify: not the turn after a battle
     recover_streak: int = 0  # consecutive earlier turns spent recovering its province (Recover: +1 each)
-    co_occupying: bool = False  # a failed forced march left it in a friendly army's province
+    co_occupying: bool = False  # it shares a friendly army's province (Forced March; Occupied Province)
+    fortified_in: int | None = None  # Fortify: the province it fortified (its bonuses while it stays there)
     # Decided by the turn's phases, until written back:
     no_forced_march: bool = False  # the Foraging Table forbade it this turn
     veteran_status_lost: bool = False  # upgraded by 500 points or more this turn
@@ -114,6 +119,20 @@ class World:
         """The field armies standing in `province` (not those disbanded this turn)."""
         return [a for a in self.armies.values() if a.province == province and not a.disbanded]
 
+    def fortifier(self, province: int) -> ArmyState | None:
+        """Fortify: the Fortified army of `province`, the army that fortified it and still stands in
+        it; the bonuses are its own. None when the province is not fortified."""
+        if not self.provinces[province].fortified:
+            return None
+        return next(
+            (
+                a
+                for a in sorted(self.armies.values(), key=lambda a: a.id)
+                if a.fortified_in == province and a.province == province and not a.disbanded
+            ),
+            None,
+        )
+
     def working_copy(self) -> World:
         """A copy whose dicts a phase may change. The records are frozen and the map's adjacency
         is never changed, so they are shared."""
@@ -126,6 +145,51 @@ class World:
             armies=dict(self.armies),
             garrisons=dict(self.garrisons),
         )
+
+
+def lose_fortifications(world: World, phase: str) -> list[Event]:
+    """Fortify: "All Fortification bonuses are lost when the Fortified army moves away and / or when
+    the control of the province changes." In the working copy `world`, the fortifications whose army
+    moved away (a move, a forced march, a retreat) or is gone (disbanded, wiped out) are lost, and an
+    army keeps no claim on a province no longer fortified (its control changed, it was razed: the
+    event that changed it said so). Returns an event for each province that loses its fortifications,
+    for the kingdom of the army that had fortified it."""
+    events: list[Event] = []
+    holders = {p: a.id for p in world.provinces if (a := world.fortifier(p)) is not None}
+    for army in sorted(world.armies.values(), key=lambda a: a.id):
+        number = army.fortified_in
+        if number is None or holders.get(number) == army.id:
+            continue
+        world.armies[army.id] = replace(army, fortified_in=None)
+        province = world.provinces.get(number)
+        if province is None or not province.fortified or number in holders:
+            continue
+        world.provinces[number] = replace(province, fortified=False)
+        why = f"{army.name} was disbanded" if army.disbanded else f"{army.name} moved away"
+        events.append(
+            Event(
+                phase,
+                EventCode.FORTIFICATION_LOST,
+                f"The fortifications of {province} are lost: {why} (Fortify).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=number,
+            )
+        )
+    for number, province in sorted(world.provinces.items()):
+        if province.fortified and number not in holders:
+            # No army that fortified it stands in it (a state written before the bonuses were the army's).
+            world.provinces[number] = replace(province, fortified=False)
+            events.append(
+                Event(
+                    phase,
+                    EventCode.FORTIFICATION_LOST,
+                    f"The fortifications of {province} are lost: no army that fortified it stands there (Fortify).",
+                    kingdom=province.controller,
+                    province=number,
+                )
+            )
+    return events
 
 
 class OnTheWorld:

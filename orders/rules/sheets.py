@@ -204,7 +204,8 @@ class SheetProblemCode(StrEnum):
     GARRISON_NOT_OWN_SETTLEMENT = "garrison-not-own-settlement"
     GARRISON_REINFORCED = "garrison-reinforced"
     # Warnings: legal, but probably mistaken
-    SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 decides which army moves
+    SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
+    FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
     SUPPORT_WITHOUT_BATTLE = "support-without-battle"
     CAPITOL_LEFT = "capitol-left"  # every army leaves the capitol
 
@@ -326,7 +327,13 @@ def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgradin
         )
     fresh = army.created_turn == ctx.turn or army.upgraded_turn == ctx.turn or upgrading
     if fresh and (order.kind in MOVING_ORDERS or order.kind is OrderKind.SUPPORT or order.support is not None):
-        why = "is upgraded in this sheet" if upgrading else "was created or upgraded this turn"
+        why = (
+            "is upgraded in this sheet"
+            if upgrading
+            else "was created this turn"
+            if army.created_turn == ctx.turn
+            else "was upgraded this turn"
+        )
         errors.append(
             SheetProblem(
                 SheetProblemCode.NEW_ARMY_MOVES,
@@ -371,7 +378,15 @@ def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgradin
             )
         elif order.support not in ctx.provinces:
             errors.append(problem(SheetProblemCode.NOT_ON_MAP, f"province {order.support} is not on the map."))
-        elif order.support == army.province or not ctx.adjacent(army.province, order.support):
+        elif order.support == army.province:
+            errors.append(
+                problem(
+                    SheetProblemCode.SUPPORT_NOT_BORDERING,
+                    f"the army stands in {here} itself; an army supports battles in the provinces bordering its "
+                    "own (6. Fight Battles: Support).",
+                )
+            )
+        elif not ctx.adjacent(army.province, order.support):
             errors.append(
                 problem(
                     SheetProblemCode.SUPPORT_NOT_BORDERING,
@@ -427,7 +442,15 @@ def _forced_march_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -
                 f"{_where(ctx, first)} is not adjacent to {_where(ctx, army.province)} (Forced March).",
             )
         )
-    if not ctx.adjacent(first, second) or second == army.province:
+    if second == army.province:
+        errors.append(
+            problem(
+                SheetProblemCode.FORCED_MARCH_NOT_ADJACENT,
+                f"the path ends in {_where(ctx, second)}, where the army stands; a Forced March moves it two "
+                "provinces (Forced March).",
+            )
+        )
+    elif not ctx.adjacent(first, second):
         errors.append(
             problem(
                 SheetProblemCode.FORCED_MARCH_NOT_ADJACENT,
@@ -568,7 +591,8 @@ def _check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.UPGRADE_NOT_LARGER,
-                    f"an upgrade raises the army above its {army.size:,} points.",
+                    f"an upgrade to {upgrade.points:,} points does not raise the army above its {army.size:,} "
+                    "points (3. Create / Upgrade Armies).",
                     army.id,
                 )
             )
@@ -591,7 +615,11 @@ def _check_depots(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -
     for army_id, count in Counter(d.army for d in entries.depots).items():
         if count > 1 and army_id in ctx.armies:
             check.error_problems.append(
-                SheetProblem(SheetProblemCode.DEPOT_TWICE, "one supply depot at a time.", army_id)
+                SheetProblem(
+                    SheetProblemCode.DEPOT_TWICE,
+                    "a supply depot is bought twice in one sheet; an army has one supply depot at a time.",
+                    army_id,
+                )
             )
     for depot in entries.depots:
         army = ctx.armies.get(depot.army)
@@ -672,10 +700,29 @@ def _warnings(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> No
             check.warning_problems.append(
                 SheetProblem(
                     SheetProblemCode.SAME_DESTINATION,
-                    f"would end in {_where(ctx, province)}: a province holds one army; "
-                    "a D6 decides which moves and the others hold (Occupied Province).",
+                    f"would end in {_where(ctx, province)}: a province supports one army at a time; each rolls a "
+                    "D6, the highest may move in and the others hold (Occupied Province).",
                     first,
                     others=tuple(others),
+                    subject=True,
+                )
+            )
+
+    for order in orders.values():
+        army = ctx.armies[order.army]
+        if (
+            order.kind is OrderKind.FORTIFY
+            and army.last_battle_turn is not None
+            and army.last_battle_turn == ctx.turn - 1
+        ):
+            # Legal, but it acts as Hold. Only last turn's battle counts: whether the army will be
+            # attacked this turn the sheet cannot know, and it fortifies all the same (R12).
+            check.warning_problems.append(
+                SheetProblem(
+                    SheetProblemCode.FORTIFY_AFTER_BATTLE,
+                    f"was in a battle last turn (turn {army.last_battle_turn}): its Fortify acts as Hold this turn "
+                    "(Fortify).",
+                    army.id,
                     subject=True,
                 )
             )

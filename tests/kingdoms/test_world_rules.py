@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from kingdoms.rules.tables import ArmyType, Settlement, Terrain
-from kingdoms.rules.world import LOOTED_TURNS
+from kingdoms.rules.world import LOOTED_TURNS, lose_fortifications
 from orders.rules.sheets import order_sheet_context
 from tests import world_builders as wb
 
@@ -27,6 +27,65 @@ def test_fortification_is_lost_when_control_changes_and_kept_by_the_same_kingdom
     assert (taken.controller, taken.fortified) == (2, False)
     assert fort.taken_by(1) is fort
     assert wb.province(6, fortified=True).taken_by(None).fortified  # neutral stays neutral
+
+
+def fortified_world(*armies):
+    """Province 5 fortified by army 10 (Avalon), which may since have moved or gone."""
+    return wb.world(
+        provinces=[wb.province(n, controller=1, fortified=n == 5) for n in (4, 5, 6)],
+        kingdoms=[wb.kingdom(1, "Avalon")],
+        armies=armies,
+        adjacency=wb.edges([(4, 5), (5, 6)], [4, 5, 6]),
+    ).working_copy()
+
+
+def test_the_fortifications_are_the_fortified_army_s_while_it_stands_there():
+    """Fortify: the bonuses belong to the army that fortified the province, not to whoever stands
+    in it; a friendly army beside it (sharing the province) has none."""
+    world = fortified_world(wb.army(10, 1, 5, fortified_in=5), wb.army(11, 1, 5, co_occupying=True))
+    assert world.fortifier(5) is world.armies[10]
+    assert world.fortifier(4) is None
+    assert lose_fortifications(world, "orders") == [] and world.provinces[5].fortified
+
+
+def test_the_fortifications_are_lost_when_the_fortified_army_moves_away():
+    """Fortify: "All Fortification bonuses are lost when the Fortified army moves away" (a move, a
+    forced march or a retreat alike): the map stops showing them, and the player is told why."""
+    world = fortified_world(wb.army(10, 1, 4, fortified_in=5, name="Iron Guard"), wb.army(11, 1, 5))
+    (event,) = lose_fortifications(world, "aftermath")
+    assert event.text == "The fortifications of 5 P5 are lost: Iron Guard moved away (Fortify)."
+    assert (event.phase, event.code, event.kingdom, event.army, event.province) == (
+        "aftermath",
+        "fortification-lost",
+        1,
+        10,
+        5,
+    )
+    assert not world.provinces[5].fortified and world.armies[10].fortified_in is None
+    assert world.fortifier(5) is None  # army 11, which stands there now, has no bonus
+
+
+def test_the_fortifications_are_lost_when_the_fortified_army_is_disbanded():
+    world = fortified_world(wb.army(10, 1, 5, fortified_in=5, name="Iron Guard", disbanded=True))
+    (event,) = lose_fortifications(world, "orders")
+    assert event.text == "The fortifications of 5 P5 are lost: Iron Guard was disbanded (Fortify)."
+    assert not world.provinces[5].fortified
+
+
+def test_a_fortified_province_with_no_army_that_fortified_it_is_not_fortified():
+    world = fortified_world(wb.army(11, 1, 5))
+    (event,) = lose_fortifications(world, "orders")
+    assert event.text == "The fortifications of 5 P5 are lost: no army that fortified it stands there (Fortify)."
+    assert (event.kingdom, event.army) == (1, None) and not world.provinces[5].fortified
+
+
+def test_an_army_keeps_no_claim_on_a_province_no_longer_fortified():
+    """Control changed (or the province was razed): the event that did it told the player; the army
+    that had fortified it cannot bring the bonuses back by standing there."""
+    world = fortified_world(wb.army(10, 1, 5, fortified_in=5))
+    world.provinces[5] = world.provinces[5].taken_by(2)
+    assert lose_fortifications(world, "aftermath") == []
+    assert world.armies[10].fortified_in is None
 
 
 def test_the_records_speak_in_enums():

@@ -65,6 +65,12 @@ class Scene:
         self.orders[army_id] = order or ArmyOrder(army_id)
         return self
 
+    def fortified_by(self, army_id: int) -> Scene:
+        """The army has fortified the province it stands in (Fortify): the province shows it."""
+        army = self.armies[army_id]
+        self.armies[army_id] = dataclasses.replace(army, fortified_in=army.province)
+        return self.province(army.province, fortified=True)
+
     def supporter(self, army_id: int, kingdom: int, province: int, battle: int = 5, **changes: Any) -> Scene:
         return self.army(
             army_id, kingdom, province, order=ArmyOrder(army_id, OrderKind.SUPPORT, support=battle), **changes
@@ -250,7 +256,7 @@ def test_an_ancient_dead_army_does_not_fight_the_desert_garrison() -> None:
 
 @pytest.mark.parametrize(("roll", "pieces"), [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3), (6, 3)])
 def test_a_fortified_defender_gets_200_points_and_rolls_on_the_defended_obstacles_table(roll: int, pieces: int) -> None:
-    world = army_vs_army().province(5, fortified=True)
+    world = army_vs_army().fortified_by(20)
 
     _, (battle,), events, dice = resolve(world, [ATTACK_5], faces=[roll])
 
@@ -333,7 +339,7 @@ def test_case_B3_a_side_gets_at_most_500_points_of_support() -> None:
 
 
 def test_case_B3_the_500_point_cap_includes_fortification() -> None:
-    world = army_vs_army().province(5, fortified=True).supporter(21, BRYTHON, 4).supporter(22, BRYTHON, 6)
+    world = army_vs_army().fortified_by(20).supporter(21, BRYTHON, 4).supporter(22, BRYTHON, 6)
 
     _, (battle,), events, dice = resolve(world, [ATTACK_5], faces=[4, 4, 2])
 
@@ -346,7 +352,8 @@ def test_case_B3_the_500_point_cap_includes_fortification() -> None:
 def test_case_B3_the_500_point_cap_includes_the_garrison_and_fortification() -> None:
     world = (
         army_vs_army()
-        .province(5, settlement="town", controller=BRYTHON, fortified=True)
+        .province(5, settlement="town", controller=BRYTHON)
+        .fortified_by(20)
         .supporter(21, BRYTHON, 4)
         .supporter(11, AVALON, 6)
     )
@@ -498,12 +505,7 @@ def test_case_B4_guerrilla_compares_the_armies_never_their_supports() -> None:
 
 
 def test_case_B4_guerrilla_tactics_come_before_support_arrival() -> None:
-    world = (
-        army_vs_army(1000, 1500)
-        .province(5, fortified=True)
-        .supporter(11, AVALON, 4)
-        .supporter(21, BRYTHON, 6, points=1000)
-    )
+    world = army_vs_army(1000, 1500).fortified_by(20).supporter(11, AVALON, 4).supporter(21, BRYTHON, 6, points=1000)
 
     state, (battle,), _, dice = resolve(world, [ATTACK_5], faces=[6, 2, 5, 4])
 

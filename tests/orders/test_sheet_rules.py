@@ -116,7 +116,7 @@ def test_upgrade_only_in_a_town_or_city_you_control_and_never_above_2000():
     assert "above the maximum army size of 2,000" in only_errors(
         check(SheetEntries(upgrades=(UpgradeArmy(10, 2100),)), armies=armies)
     )
-    assert "raises the army above its 1,800 points" in only_errors(
+    assert "1st Army: an upgrade to 1,500 points does not raise the army above its 1,800 points" in only_errors(
         check(SheetEntries(upgrades=(UpgradeArmy(10, 1500),)), armies=armies)
     )
 
@@ -136,7 +136,15 @@ def test_case_C3_an_army_upgraded_this_turn_may_not_move_or_support():
 def test_case_C3_an_army_created_this_turn_may_not_move():
     armies = (own_army(id=10, name="2nd Army", province=5, size=1200, created_turn=3),)
     errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=9),)), armies=armies))
-    assert "2nd Army was created or upgraded this turn" in errors
+    assert "2nd Army was created this turn: newly made or upgraded armies may not move" in errors
+
+
+def test_case_C3_the_refusal_says_whether_the_army_was_created_or_upgraded():
+    """A refusal names what is wrong: an army upgraded this turn (the turn's resolution checks the
+    order again after 3. Create / Upgrade Armies) is "upgraded", not "created or upgraded"."""
+    armies = (own_army(id=10, name="1st Army", province=2, size=1600, upgraded_turn=3),)
+    errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.MOVE, target=3),)), armies=armies))
+    assert errors.startswith("1st Army was upgraded this turn: newly made or upgraded armies may not move")
 
 
 @pytest.mark.parametrize("points", [900, 2100])
@@ -244,6 +252,36 @@ def test_forced_march_through_the_terrain_the_army_type_may_cross(army_type, sta
     assert message in only_errors(result)
 
 
+def test_support_of_the_army_s_own_province_says_so():
+    """A refusal names what is wrong: supporting the province the army stands in is not a province
+    that "does not border" it."""
+    errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=1),))))
+    assert errors == (
+        "1st Army: the army stands in 1 P1 itself; an army supports battles in the provinces bordering its own "
+        "(6. Fight Battles: Support)."
+    )
+
+
+def test_a_forced_march_back_into_its_own_province_says_so():
+    """A refusal names what is wrong: a path that ends where the army stands is not "not adjacent"."""
+    armies = (own_army(id=10, name="1st Army", province=5, size=2000),)
+    errors = only_errors(
+        check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORCED_MARCH, path=(6, 5)),)), armies=armies)
+    )
+    assert errors == (
+        "1st Army: the path ends in 5 P5, where the army stands; a Forced March moves it two provinces (Forced March)."
+    )
+
+
+def test_a_supply_depot_bought_twice_says_so():
+    armies = (own_army(id=10, name="1st Army", province=2, size=2000, supply_depot=False),)
+    result = check(SheetEntries(depots=(BuySupplyDepot(10), BuySupplyDepot(10))), armies=armies)
+    assert (
+        "1st Army: a supply depot is bought twice in one sheet; an army has one supply depot at a time."
+        in result.errors
+    )
+
+
 def test_forced_march_names_two_provinces():
     errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORCED_MARCH, path=(6,)),))))
     assert "names its two provinces" in errors
@@ -309,6 +347,28 @@ def test_a_name_that_begins_the_sentence_is_added_once_without_a_colon():
     stranger = check(SheetEntries(orders=(ArmyOrder(77),)))
     assert [(p.code, p.army) for p in stranger.error_problems] == [(SheetProblemCode.NO_SUCH_ARMY, 77)]
     assert stranger.errors == ["Army 77 is not one of your active armies."]
+
+
+def test_fortify_after_a_battle_last_turn_is_accepted_with_a_warning_that_it_acts_as_hold():
+    """Fortify: "If an army was given Fortify orders and was in a battle the last turn, it acts as
+    if it were given Hold orders": the order may be given (no error); the sheet warns that it will
+    hold and names the turn of the battle. An army whose last battle was earlier, or that may be
+    attacked this turn (the sheet cannot know), gets neither error nor warning."""
+    fortify = SheetEntries(orders=(ArmyOrder(10, OrderKind.FORTIFY),))
+    fought = (own_army(id=10, name="1st Army", province=6, size=2000, last_battle_turn=2),)
+    result = check(fortify, armies=fought, turn=3)
+    assert result.ok
+    assert [(p.code, p.army) for p in result.warning_problems] == [(SheetProblemCode.FORTIFY_AFTER_BATTLE, 10)]
+    assert result.warnings == [
+        "1st Army was in a battle last turn (turn 2): its Fortify acts as Hold this turn (Fortify)."
+    ]
+    earlier = (own_army(id=10, name="1st Army", province=6, size=2000, last_battle_turn=1),)
+    result = check(fortify, armies=earlier, turn=3)
+    assert result.ok and result.warning_problems == []
+    # An enemy army stands next door and may attack this turn: Fortify stands all the same.
+    beside_an_enemy = (own_army(id=10, name="1st Army", province=11, size=2000), wb.army(20, 2, 15))
+    result = check(fortify, armies=beside_an_enemy, turn=3)
+    assert result.ok and result.warning_problems == []
 
 
 def test_sheet_level_problems_and_new_armies_have_no_army_id():

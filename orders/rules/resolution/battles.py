@@ -156,8 +156,9 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
         battle.defender_army = defender.id
         battle.defender_kingdom = defender.kingdom
         defender_label = defender.name
-        if province.fortified and not contact.both_moved:
-            # An army that moved in at the same time did not fortify anything (Fortify).
+        fortifier = state.world.fortifier(province.number)
+        if fortifier is not None and fortifier.id == defender.id and not contact.both_moved:
+            # Fortify: the bonuses are the Fortified army's own, defending the province it fortified.
             battle.fortified_points = FORTIFIED_POINTS
         if garrison is not None and not garrison.desert and garrison.kingdom == defender.kingdom:
             # The garrison supports the army in its own province, within the 500-point cap.
@@ -397,7 +398,7 @@ def _refusal(
     if army.disbanded:
         return REFUSED_DISBANDED, "it was disbanded"
     if army.co_occupying:
-        return REFUSED_CO_OCCUPYING, "it shares a friendly army's province after a failed forced march"
+        return REFUSED_CO_OCCUPYING, "it shares a friendly army's province and does not count as being there"
     if _is_ancient_dead(state, army.kingdom):
         return REFUSED_ANCIENT_DEAD, "the armies of the Ancient Dead cannot support each other"
     if side is None:

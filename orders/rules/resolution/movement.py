@@ -12,7 +12,7 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
-from kingdoms.rules.world import ArmyState
+from kingdoms.rules.world import ArmyState, lose_fortifications
 
 from ..sheets import (
     MOVING_ORDERS,
@@ -55,7 +55,9 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
     contexts: dict[int, SheetContext] = {}
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         order = state.orders.get(army.id)
-        if order is None or army.kingdom in state.missed_orders:
+        if order is None or army.kingdom in state.missed_orders or army.disbanded:
+            # A disbanded army (2. Maintain Armies) is gone: its order is not executed, and its
+            # disbanding was reported; no reason to refuse the order is given in its place.
             state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD)
             continue
         if army.kingdom not in contexts:
@@ -107,9 +109,12 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
             )
         )
     _co_occupation_follow_up(state, dice, events, sharing, start)
+    # Moves, forced marches and disbandings are done: a Fortified army that left loses its bonuses.
+    events += lose_fortifications(state.world, PHASE)
     contacts = _contacts_and_claims(state, events, start, set(destinations))
     fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
-    _fortify(state, events, fighting)
+    # Fortify comes before 6. Fight Battles: an army attacked this turn fortifies all the same (R12).
+    _fortify(state, events)
     _recover(state, dice, events, fighting)
     return contacts
 
@@ -123,14 +128,15 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
         order = state.orders[army.id]
         if order.kind not in (OrderKind.RAZE_HOLD, OrderKind.RAZE_MOVE):
             continue
-        # Fortification bonuses are lost with the land.
+        # Fortification bonuses are lost with the land ("Razed provinces cannot be Fortified").
+        was_fortified = state.provinces[army.province].fortified
         province = replace(state.provinces[army.province], razed=True, fortified=False)
         state.provinces[province.number] = province
         events.append(
             Event(
                 PHASE,
                 EventCode.RAZED,
-                f"{army.name} razes {province}.",
+                f"{army.name} razes {province}" + ("; its fortifications are lost." if was_fortified else "."),
                 kingdom=army.kingdom,
                 army=army.id,
                 province=province.number,
@@ -310,16 +316,21 @@ def _dont_pass_in_the_night(state, dice, events, moves, start) -> None:  # type:
 
 
 def _occupied_province(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
-    """A province holds one army of a kingdom: friendly armies moving into the same province roll
-    (the highest moves, the others hold: O5); a move into a province a friendly army keeps holding
-    fails. Cancelled moves can block others, so this repeats until nothing changes."""
+    """Occupied Province: "Whenever there are two or more friendly armies attempt to move into or
+    occupy the same province, roll a d6 for each army. The army with the highest result may move,
+    the rest ... remain stationary and act as if they had been given the Hold orders." A friendly
+    army staying in the province occupies it and rolls too; ties among the highest roll again (O5).
+    A mover that beats an army staying there moves in beside it and shares the province as a failed
+    forced march does ("the province cannot support 2 armies at once"): it does not count as being
+    there and must move out next turn (decision 29). Cancelled moves leave armies staying where they
+    started, which can bring them into another roll, so this repeats until nothing changes."""
     changed = True
     while changed:
         changed = False
         by_target: dict[tuple[int, int], list[int]] = defaultdict(list)
         for army_id, (target, _) in sorted(moves.items()):
             if state.armies[army_id].co_occupying:
-                continue  # a fatigued forced march may share a friendly province
+                continue  # a fatigued forced march, or a mover that already won its roll, shares the province
             by_target[(state.armies[army_id].kingdom, target)].append(army_id)
         # Who stays where, as this pass begins; a move cancelled below makes another pass.
         stays: dict[tuple[int, int], list[ArmyState]] = defaultdict(list)
@@ -328,33 +339,41 @@ def _occupied_province(state, dice, events, moves, start) -> None:  # type: igno
                 stays[(a.kingdom, start[a.id])].append(a)
         for (kingdom, target), army_ids in sorted(by_target.items()):
             staying = stays.get((kingdom, target), [])
-            if staying:
-                for army_id in army_ids:
+            if not staying and len(army_ids) == 1:
+                continue
+            movers = [state.armies[i] for i in army_ids]
+            rolls = _roll_off(dice, [*staying, *movers], "occupied province")
+            best = state.armies[max(rolls, key=lambda i: rolls[i])]
+            where = state.provinces[target]
+            for mover in movers:
+                if mover.id != best.id:
                     _cancel(
                         state,
                         events,
                         moves,
-                        army_id,
+                        mover.id,
                         EventCode.OCCUPIED_PROVINCE,
-                        f"{state.armies[army_id].name} cannot enter {state.provinces[target]}: "
-                        f"{staying[0].name} holds it (Occupied Province). It holds.",
+                        f"Occupied Province: {best.name} ({rolls[best.id]}) "
+                        f"{'moves into' if best.id in moves else 'stays in'} {where}; {mover.name} "
+                        f"({rolls[mover.id]}) does not move in and holds.",
                     )
-                changed = True
-            elif len(army_ids) > 1:
-                rolls = _roll_off(dice, [state.armies[i] for i in army_ids], "occupied province")
-                best = max(rolls, key=lambda i: rolls[i])
-                for army_id in army_ids:
-                    if army_id != best:
-                        _cancel(
-                            state,
-                            events,
-                            moves,
-                            army_id,
-                            EventCode.OCCUPIED_PROVINCE,
-                            f"Occupied Province: {state.armies[best].name} ({rolls[best]}) moves into "
-                            f"{state.provinces[target]}; {state.armies[army_id].name} ({rolls[army_id]}) holds.",
-                        )
-                changed = True
+            if best.id in moves and staying:
+                state.armies[best.id] = replace(best, co_occupying=True)
+                beaten = ", ".join(f"{a.name} ({rolls[a.id]})" for a in staying)
+                events.append(
+                    Event(
+                        PHASE,
+                        EventCode.OCCUPIED_PROVINCE,
+                        f"Occupied Province: {best.name} ({rolls[best.id]}) beats {beaten} and moves into {where}, "
+                        f"which {staying[0].name} keeps: {best.name} shares it, does not count as being there "
+                        "(it cannot be attacked or lend support) and must move out next turn (Occupied Province; "
+                        "Forced March).",
+                        kingdom=best.kingdom,
+                        army=best.id,
+                        province=target,
+                    )
+                )
+            changed = True
 
 
 def _roll_off(dice: Dice, armies: list[ArmyState], purpose: str) -> dict[int, int]:
@@ -498,18 +517,34 @@ def _co_occupation_follow_up(
         forage_army(state, army, dice, events)
 
 
-def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
+def _fortify(state: TurnState, events: list[Event]) -> None:
+    """Fortify: "If an army is given the Fortify order and was not in a battle the previous turn,
+    then it may spend the turn fortifying the province"; one that was acts as if given Hold (and
+    keeps any fortification it already holds: only moving away or a change of control loses it).
+    Being attacked this turn does not stop it: Fortify is executed before 6. Fight Battles."""
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         if state.orders[army.id].kind is not OrderKind.FORTIFY:
             continue
         province = state.provinces[army.province]
-        fought_last_turn = army.last_battle_turn is not None and army.last_battle_turn == state.turn - 1
-        if fought_last_turn or army.id in fighting:
+        if army.last_battle_turn is not None and army.last_battle_turn == state.turn - 1:
             events.append(
                 Event(
                     PHASE,
                     EventCode.FORTIFY_AFTER_BATTLE,
-                    f"{army.name} was in a battle and cannot fortify: it holds (Fortify).",
+                    f"{army.name} was in a battle last turn (turn {army.last_battle_turn}): it cannot fortify "
+                    f"{province} this turn and holds (Fortify).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+        elif army.co_occupying:
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.FORTIFY_CO_OCCUPYING,
+                    f"{army.name} shares {province} with a friendly army and does not count as being there: "
+                    "it cannot fortify it and holds (Forced March; Occupied Province).",
                     kingdom=army.kingdom,
                     army=army.id,
                     province=province.number,
@@ -520,19 +555,22 @@ def _fortify(state: TurnState, events: list[Event], fighting: set[int]) -> None:
                 Event(
                     PHASE,
                     EventCode.FORTIFY_RAZED,
-                    f"{province} is razed and cannot be fortified: {army.name} holds.",
+                    f"{province} is razed and cannot be fortified until it is recovered: {army.name} holds (Fortify).",
                     kingdom=army.kingdom,
                     army=army.id,
                     province=province.number,
                 )
             )
         else:
+            kept = province.fortified and army.fortified_in == province.number
             state.provinces[province.number] = replace(province, fortified=True)
+            state.armies[army.id] = replace(army, fortified_in=province.number)
             events.append(
                 Event(
                     PHASE,
                     EventCode.FORTIFIED,
-                    f"{army.name} fortifies {province}.",
+                    f"{army.name} {'keeps' if kept else 'fortifies'} {province}"
+                    f"{' fortified' if kept else ''}: the bonuses are its own while it stays there (Fortify).",
                     kingdom=army.kingdom,
                     army=army.id,
                     province=province.number,
@@ -551,7 +589,7 @@ def _recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[in
                 Event(
                     PHASE,
                     EventCode.RECOVER_IN_BATTLE,
-                    f"{army.name} is brought to battle and cannot recover {province} (Recover).",
+                    f"{army.name} is being attacked: it cannot recover {province} this turn (Recover).",
                     kingdom=army.kingdom,
                     army=army.id,
                     province=province.number,
