@@ -185,7 +185,16 @@ class Army(models.Model):
         default=0, help_text="Consecutive earlier turns spent recovering (Recover: +1 each)."
     )
     co_occupying = models.BooleanField(
-        default=False, help_text="Left in a friendly army's province by a failed forced march; must move out."
+        default=False,
+        help_text="Shares a friendly army's province (a failed forced march, Occupied Province); must move out.",
+    )
+    fortified_in = models.ForeignKey(
+        Province,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Fortify: the province it fortified; the bonuses are its own and lost when it moves away.",
     )
     pending_losses = models.PositiveIntegerField(
         default=0, help_text="Points of troops lost (foraging, guerrilla) that the player still removes from the list."

@@ -367,6 +367,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             ARMY_FIELDS,
             army,
             province=names.province(army.province_id, what),
+            fortified_in=names.province(army.fortified_in_id, what),
             movements=[
                 _row(MOVEMENT_KEYS, MOVEMENT_FIELDS, m, province=names.province(m.province_id, what))
                 for m in movements_of.get(army.id, [])

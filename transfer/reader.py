@@ -59,6 +59,7 @@ from .references import (
 from .schema import (
     ARMY_FIELDS,
     ARMY_KEYS,
+    ARMY_OPTIONAL_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     BATTLE_OPTIONAL_KEYS,
@@ -328,17 +329,33 @@ class Reader(Reading):
 
     def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
         where = label(where, data, "name")
-        values = self.keys(data, where, ARMY_KEYS)
+        values = self.keys(data, where, ARMY_KEYS, optional=ARMY_OPTIONAL_KEYS)
         if values is None or "name" not in values:
             return
         name = values["name"]
+        province = self.province(values.get("province"), where)
+        if "fortified_in" in values:
+            fortified_in = self.province(values["fortified_in"], f"{where} / fortified_in")
+        elif (
+            province is not None
+            and province.fortified is True
+            and self.plan.controllers.get(province.number) == kingdom.kingdom.name
+            and values.get("kind") == Army.Kind.FIELD
+            and values.get("status") == Army.Status.ACTIVE
+            and values.get("co_occupying") is not True
+        ):
+            # A document written before the key: the province's own army there had fortified it.
+            fortified_in = province
+        else:
+            fortified_in = None
         army = self.instance(
             Army,
             values,
             ARMY_FIELDS,
             where,
             kingdom=kingdom.kingdom,
-            province=self.province(values.get("province"), where),
+            province=province,
+            fortified_in=fortified_in,
         )
         if name in kingdom.armies:
             self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')

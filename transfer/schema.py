@@ -135,9 +135,13 @@ ARMY_KEYS = {
     "co_occupying": BOOL,
     "pending_losses": INT,
     "province": INT.or_null(),
+    "fortified_in": INT.or_null(),
     "movements": LIST,
     "units": LIST,
 }
+# Added within version 5 (Fortify: the bonuses are the army's that fortified the province): a
+# document written before it is still read, its fortified provinces given to their controller's army there.
+ARMY_OPTIONAL_KEYS = ("fortified_in",)
 MOVEMENT_KEYS = {"turn": INT, "step": INT, "province": INT}
 UNIT_KEYS = {
     "position": INT,

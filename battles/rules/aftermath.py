@@ -23,7 +23,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind, ArmyType, Settlement
-from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World
+from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World, lose_fortifications
 
 from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
@@ -862,4 +862,5 @@ def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:
     run = _AftermathRun(work, dice)
     settled = [run.battle(b) for b in sorted(work.battles, key=lambda b: (b.province, b.id))]
     run.disband_the_small()
+    run.events += lose_fortifications(work.world, PHASE)  # Fortify: a Fortified army retreated or is gone
     return AftermathResult(state=work, events=run.events, battles=settled)

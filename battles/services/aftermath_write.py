@@ -27,16 +27,23 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     for army_id, after in after_armies.items():
         was = before.world.army(army_id)
         row = armies[army_id]
-        if (after.province, after.experience, after.disbanded) == (was.province, was.experience, was.disbanded):
+        if (after.province, after.experience, after.disbanded, after.fortified_in) == (
+            was.province,
+            was.experience,
+            was.disbanded,
+            was.fortified_in,
+        ):
             continue
         row.experience = after.experience
+        # Fortify: a Fortified army that retreats (or is gone) loses its fortifications.
+        row.fortified_in = provinces[after.fortified_in] if after.fortified_in is not None else None
         if after.province != was.province and after.province is not None:
             row.province = provinces[after.province]
             retreats.append(row)
         if after.disbanded:
             row.status = Army.Status.DISBANDED
         changed_armies.append(row)
-    Army.objects.bulk_update(changed_armies, ["experience", "province", "status"])
+    Army.objects.bulk_update(changed_armies, ["experience", "province", "status", "fortified_in"])
     last_step = dict(
         ArmyMovement.objects.filter(army__in=retreats, turn=turn.number).values_list("army").annotate(step=Max("step"))
     )

@@ -53,6 +53,7 @@ def world_load(*, campaign: Campaign, turn_number: int) -> World:
             last_battle_turn=army.last_battle_turn,
             recover_streak=army.recover_streak,
             co_occupying=army.co_occupying,
+            fortified_in=number_of.get(army.fortified_in_id) if army.fortified_in_id else None,
         )
 
     states = [army_state(a) for a in armies]

@@ -96,6 +96,7 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
         row.upgraded_turn = army.upgraded_turn
         row.recover_streak = army.recover_streak
         row.co_occupying = army.co_occupying
+        row.fortified_in = provinces[army.fortified_in] if army.fortified_in is not None else None
         row.status = Army.Status.DISBANDED if army.disbanded else Army.Status.ACTIVE
         # Troops lost this turn (foraging, guerrilla) are points the player removes from the list.
         row.pending_losses += max(0, before.armies[army.id].points - army.points)
@@ -112,6 +113,7 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
             "upgraded_turn",
             "recover_streak",
             "co_occupying",
+            "fortified_in",
             "status",
             "pending_losses",
             "last_battle_turn",

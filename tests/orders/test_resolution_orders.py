@@ -101,13 +101,73 @@ def test_case_O5_occupied_province_the_highest_roll_moves():
     assert "occupied-province" in codes(events)
 
 
-def test_a_move_into_a_province_a_friendly_army_keeps_is_cancelled():
+def test_occupied_province_the_army_staying_there_rolls_too_and_keeps_it_on_the_highest():
+    """Occupied Province: "two or more friendly armies attempt to move into or occupy the same
+    province, roll a d6 for each army": the friendly army staying there occupies it and rolls; on
+    the highest the mover remains stationary, as if given Hold."""
     s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)])
-    run(s)
-    assert s.armies[1].province == 5
+    _, events, dice = run(s, faces=[5, 2])  # A2 (staying) 5, A1 (moving in) 2
+    assert [r.purpose for r in dice.rolls] == ["A2: occupied province", "A1: occupied province"]
+    assert (s.armies[1].province, s.armies[2].province) == (5, 6)
+    assert not s.armies[1].co_occupying and not s.armies[2].co_occupying
+    (occupied,) = [e for e in events if e.code == "occupied-province"]
+    assert occupied.text == "Occupied Province: A2 (5) stays in 6 P6; A1 (2) does not move in and holds."
 
 
-def test_case_O6_fortify_after_a_battle_holds_and_razed_cannot_be_fortified():
+def test_case_O5_occupied_province_ties_roll_again():
+    s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)])
+    _, _, dice = run(s, faces=[4, 4, 3, 6])  # a tie, then A2 3, A1 6
+    assert [r.purpose for r in dice.rolls][2:] == ["A2: occupied province (tie)", "A1: occupied province (tie)"]
+    assert s.armies[1].province == 6
+
+
+def test_occupied_province_a_mover_that_beats_the_army_staying_there_moves_in_and_shares_it():
+    """Decision 29: "The army with the highest result may move, the rest ... remain stationary" and
+    "each province can only support one army at a time": the winner moves in beside the army that
+    stays, which keeps the province; the winner shares it as after a failed Forced March (it does not
+    count as being there: an enemy moving in fights the army that stays), and must move out next turn."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 6), army(3, 2, 7)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=6), ArmyOrder(3, OrderKind.MOVE, target=6)],
+        control={6: 1},
+    )
+    contacts, events, _ = run(s, faces=[2, 5])  # A2 (staying) 2, A1 (moving in) 5
+    assert (s.armies[1].province, s.armies[2].province) == (6, 6)
+    assert s.armies[1].co_occupying and not s.armies[2].co_occupying
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 3, 2)]
+    (occupied,) = [e for e in events if e.code == "occupied-province"]
+    assert occupied.text == (
+        "Occupied Province: A1 (5) beats A2 (2) and moves into 6 P6, which A2 keeps: A1 shares it, does not "
+        "count as being there (it cannot be attacked or lend support) and must move out next turn (Occupied "
+        "Province; Forced March)."
+    )
+    # Next turn it has not moved out: the province cannot support two armies, it forages.
+    s.orders = {1: ArmyOrder(1, OrderKind.HOLD), 2: ArmyOrder(2, OrderKind.HOLD), 3: ArmyOrder(3, OrderKind.HOLD)}
+    _, events, dice = run(s, faces=[4, 4])
+    assert "co-occupying-stayed" in codes(events) and dice.rolls[0].purpose == "A1: Foraging Table"
+
+
+def test_occupied_province_a_move_cancelled_by_a_roll_can_bring_its_army_into_another_roll():
+    """A1 loses to A2 for 6 and stays in 5, where A3 means to move: A1 now occupies 5 and rolls with A3."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 7), army(3, 1, 9)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=6),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=5),
+        ],
+    )
+    _, _, dice = run(s, faces=[1, 6, 6, 2])  # for 6: A1 1, A2 6; for 5: A1 (staying) 6, A3 2
+    assert [r.purpose for r in dice.rolls] == [
+        "A1: occupied province",
+        "A2: occupied province",
+        "A1: occupied province",
+        "A3: occupied province",
+    ]
+    assert (s.armies[1].province, s.armies[2].province, s.armies[3].province) == (5, 6, 9)
+
+
+def test_case_O6_fortify_after_a_battle_last_turn_holds_and_razed_cannot_be_fortified():
     s = state(
         [army(1, 1, 6, last_battle_turn=1), army(2, 1, 11)],  # fought last turn
         orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.FORTIFY)],
@@ -115,11 +175,74 @@ def test_case_O6_fortify_after_a_battle_holds_and_razed_cannot_be_fortified():
     )
     _, events, _ = run(s)
     assert not s.provinces[6].fortified and not s.provinces[11].fortified
-    assert "fortify-after-battle" in codes(events)
+    (held,) = [e for e in events if e.code == "fortify-after-battle"]
+    assert held.text == "A1 was in a battle last turn (turn 1): it cannot fortify 6 P6 this turn and holds (Fortify)."
     assert "order-illegal" in codes(events)  # the sheet check refuses fortifying a razed province
     s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.FORTIFY)])
+    _, events, _ = run(s)
+    assert s.provinces[6].fortified and s.armies[1].fortified_in == 6
+    assert [e.text for e in events if e.code == "fortified"] == [
+        "A1 fortifies 6 P6: the bonuses are its own while it stays there (Fortify)."
+    ]
+
+
+def test_an_army_that_holds_fortifications_keeps_them_when_its_fortify_acts_as_hold():
+    """Fortify: the bonuses are lost only "when the Fortified army moves away and / or when the
+    control of the province changes"; a Fortify that acts as Hold after last turn's battle does not."""
+    s = state(
+        [army(1, 1, 6, last_battle_turn=1, fortified_in=6)], orders=[ArmyOrder(1, OrderKind.FORTIFY)], fortified=(6,)
+    )
     run(s)
-    assert s.provinces[6].fortified
+    assert s.provinces[6].fortified and s.world.fortifier(6) == s.armies[1]
+
+
+def test_a_fortified_army_that_moves_away_loses_its_fortifications():
+    """Fortify: "All Fortification bonuses are lost when the Fortified army moves away" (a Move or a
+    Forced March alike); the report says so, and the army that comes in after it has none."""
+    s = state(
+        [army(1, 1, 6, fortified_in=6), army(2, 1, 5)],
+        orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(7, 3)), ArmyOrder(2, OrderKind.MOVE, target=6)],
+        fortified=(6,),
+    )
+    s.provinces[3] = wb.province_with(s.provinces[3], terrain="plains")
+    s.provinces[7] = wb.province_with(s.provinces[7], terrain="plains")
+    _, events, _ = run(s, faces=[5])
+    assert (s.armies[1].province, s.armies[2].province) == (3, 6)
+    assert not s.provinces[6].fortified and s.armies[1].fortified_in is None
+    assert [e.text for e in events if e.code == "fortification-lost"] == [
+        "The fortifications of 6 P6 are lost: A1 moved away (Fortify)."
+    ]
+
+
+def test_a_fortified_army_disbanded_by_foraging_loses_its_fortifications():
+    s = state([army(1, 1, 6, fortified_in=6, disbanded=True)], orders=[ArmyOrder(1, OrderKind.HOLD)], fortified=(6,))
+    _, events, _ = run(s)
+    assert not s.provinces[6].fortified
+    assert [e.text for e in events if e.code == "fortification-lost"] == [
+        "The fortifications of 6 P6 are lost: A1 was disbanded (Fortify)."
+    ]
+
+
+def test_an_army_sharing_a_province_does_not_fortify_it():
+    """It "does not count as being there" (Forced March; Occupied Province): it holds, with the reason."""
+    s = state(
+        [army(1, 1, 6, co_occupying=True), army(2, 1, 6)],
+        orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.HOLD)],
+    )
+    _, events, _ = run(s, faces=[4, 4])  # it did not move out: the Foraging Table
+    assert not s.provinces[6].fortified
+    assert [e.text for e in events if e.code == "fortify-co-occupying"] == [
+        "A1 shares 6 P6 with a friendly army and does not count as being there: it cannot fortify it and holds "
+        "(Forced March; Occupied Province)."
+    ]
+
+
+def test_a_disbanded_army_s_order_is_not_executed_and_no_false_reason_is_given():
+    """An army disbanded in 2. Maintain Armies is gone: it does not move, and no refusal of its
+    order stands in for the real reason (its disbanding, reported there)."""
+    s = state([army(1, 1, 5, disbanded=True)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)])
+    _, events, _ = run(s)
+    assert s.armies[1].province == 5 and events == []
 
 
 def test_case_O7_recover_4_plus_plus_one_per_consecutive_turn_natural_1_fails():
@@ -142,6 +265,8 @@ def test_case_O7_an_army_brought_to_battle_does_not_roll_to_recover():
     )
     contacts, events, dice = run(s)
     assert dice.rolls == [] and "recover-in-battle" in codes(events)
+    (refused,) = [e for e in events if e.code == "recover-in-battle"]
+    assert refused.text == "A1 is being attacked: it cannot recover 6 P6 this turn (Recover)."
     assert [(c.attacker, c.defender) for c in contacts] == [(2, 1)]
 
 
@@ -264,7 +389,7 @@ def test_an_order_the_check_refuses_now_holds_and_its_event_names_the_army_once(
     illegal = {e.army: e for e in events if e.code == "order-illegal"}
     assert illegal[1].text == "A1: 16 P16 is not adjacent to 6 P6 (Forced March). It holds."
     assert illegal[1].data == {"problem": "forced-march-not-adjacent"}
-    assert illegal[2].text.startswith("A2 was created or upgraded this turn: newly made")
+    assert illegal[2].text.startswith("A2 was created this turn: newly made")
     assert illegal[2].data == {"problem": "new-army-moves"}
     assert all(e.text.count(f"A{army_id}") == 1 for army_id, e in illegal.items())
     assert (s.armies[1].province, s.armies[2].province) == (1, 11)

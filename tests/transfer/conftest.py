@@ -61,6 +61,9 @@ def eventful_campaign(demo_campaign: Campaign) -> Campaign:
     neighbours = list(home.neighbours.order_by("number")[:2])
     Province.objects.filter(pk=neighbours[0].pk).update(razed=True, controller=red_fang)
     Province.objects.filter(pk=neighbours[1].pk).update(fortified=True)
+    # Fortify: the 1st Army fortified its home province (the bonuses are its own).
+    Province.objects.filter(pk=home.pk).update(fortified=True)
+    Army.objects.filter(pk=first_army.pk).update(fortified_in=home)
     ArmyMovement.objects.bulk_create(
         ArmyMovement(army=first_army, turn=1, step=step, province=province)
         for step, province in enumerate([home, neighbours[1], home])

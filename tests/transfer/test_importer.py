@@ -159,6 +159,27 @@ def test_a_version_1_document_is_read_as_a_campaign_without_orders(eventful_camp
     assert refused({**version_1, "turns": []}) == ['The document: unknown key "turns".']
 
 
+def test_a_document_from_before_fortified_in_gives_a_fortification_to_its_controller_s_army_there(
+    eventful_campaign,
+):
+    """Fortify: the bonuses are the Fortified army's. A document written before the armies' "fortified_in"
+    is still read: a fortified province goes to its controller's active army standing in it; one with
+    no such army stays as written (the turn's resolution finds no army that fortified it)."""
+    document = campaign_export(campaign=eventful_campaign)
+    first = next(
+        a for k in document["kingdoms"] if k["name"] == "Ostland" for a in k["armies"] if a["name"] == "1st Army"
+    )
+    assert first["fortified_in"] == first["province"]
+    older = copy.deepcopy(document)
+    for kingdom in older["kingdoms"]:
+        for army in kingdom["armies"]:
+            del army["fortified_in"]
+
+    imported = campaign_import(document=older)
+
+    assert campaign_export(campaign=imported) == document
+
+
 def test_a_document_that_is_not_an_object_is_refused(db):
     assert refused(["briternia-campaign"]) == ["The document: expected an object, found ['briternia-campaign']."]
 
