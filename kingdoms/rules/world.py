@@ -151,9 +151,9 @@ def lose_fortifications(world: World, phase: str) -> list[Event]:
     """Fortify: "All Fortification bonuses are lost when the Fortified army moves away and / or when
     the control of the province changes." In the working copy `world`, the fortifications whose army
     moved away (a move, a forced march, a retreat) or is gone (disbanded, wiped out) are lost, and an
-    army keeps no claim on a province no longer fortified (its control changed, it was razed: the
-    event that changed it said so). Returns an event for each province that loses its fortifications,
-    for the kingdom of the army that had fortified it."""
+    army keeps no claim on a province no longer fortified. Returns an event for each army that left
+    (or lost) the province it had fortified, for its kingdom, and one for each fortified province
+    with no army that fortified it."""
     events: list[Event] = []
     holders = {p: a.id for p in world.provinces if (a := world.fortifier(p)) is not None}
     for army in sorted(world.armies.values(), key=lambda a: a.id):
@@ -162,9 +162,13 @@ def lose_fortifications(world: World, phase: str) -> list[Event]:
             continue
         world.armies[army.id] = replace(army, fortified_in=None)
         province = world.provinces.get(number)
-        if province is None or not province.fortified or number in holders:
-            continue
-        world.provinces[number] = replace(province, fortified=False)
+        left = army.disbanded or army.province != number
+        if province is None or number in holders or not left:
+            continue  # still there, but the province is no longer fortified: its control changed
+        if province.fortified:
+            world.provinces[number] = replace(province, fortified=False)
+        # Said even when a change of control has already taken the fortifications away: the
+        # player learns why the army no longer holds them.
         why = f"{army.name} was disbanded" if army.disbanded else f"{army.name} moved away"
         events.append(
             Event(

@@ -214,6 +214,13 @@ def test_a_fortified_army_that_moves_away_loses_its_fortifications():
     ]
 
 
+def test_a_fortified_army_that_razes_its_province_and_moves_is_told_once_that_the_fortifications_are_lost():
+    s = state([army(1, 1, 6, fortified_in=6)], orders=[ArmyOrder(1, OrderKind.RAZE_MOVE, target=7)], fortified=(6,))
+    _, events, _ = run(s, faces=[3])
+    assert s.armies[1].province == 7 and s.armies[1].fortified_in is None and not s.provinces[6].fortified
+    assert [e.text for e in events if "fortifications" in e.text] == ["A1 razes 6 P6; its fortifications are lost."]
+
+
 def test_a_fortified_army_disbanded_by_foraging_loses_its_fortifications():
     s = state([army(1, 1, 6, fortified_in=6, disbanded=True)], orders=[ArmyOrder(1, OrderKind.HOLD)], fortified=(6,))
     _, events, _ = run(s)

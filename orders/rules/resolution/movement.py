@@ -132,6 +132,8 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
         was_fortified = state.provinces[army.province].fortified
         province = replace(state.provinces[army.province], razed=True, fortified=False)
         state.provinces[province.number] = province
+        for fortifier in [a for a in state.armies.values() if a.fortified_in == province.number]:
+            state.armies[fortifier.id] = replace(fortifier, fortified_in=None)  # said here, not again
         events.append(
             Event(
                 PHASE,
