@@ -252,3 +252,44 @@ def test_the_whole_resolution_takes_the_same_number_of_queries_for_10_and_100_ar
             assert orders_phase_run(turn_id=turn.pk).resolved
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_a_fortify_order_writes_the_fortified_army_and_the_province_the_map_shows(turn, k):
+    """Fortify: the province shows fortified, and the bonuses are written as the army's own
+    (Army.fortified_in), which the next turn's world reads back."""
+    ostland = k["Ostland"]
+    first = ostland.armies.get(kind="field")
+    submit(ostland, turn, ArmyOrder(first.id, OrderKind.FORTIFY))
+    for other in ("Tor Anlec", "Da Red Fang", "Karak Dumn"):
+        submit(k[other], turn)
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    first.refresh_from_db()
+    assert first.fortified_in_id == first.province_id
+    assert Province.objects.get(pk=first.province_id).fortified
+    world = turn_state_load(turn).world
+    assert world.fortifier(first.province.number) == world.armies[first.id]
+
+
+def test_only_the_armies_that_fight_a_battle_were_in_a_battle_for_fortify(turn, k, orders_filed):
+    """Decision 33: "in a battle the previous turn" is having fought one; an army that sent a
+    support detachment to it was not in a battle itself (its Fortify next turn stands)."""
+    tor, capitol = k["Tor Anlec"], orders_filed["capitol"]
+    free = (
+        capitol.neighbours.filter(controller=None, armies=None)
+        .exclude(terrain="desert")
+        .exclude(pk=orders_filed["claim"].pk)
+        .order_by("number")
+    )
+    reserve = Army.objects.create(kingdom=tor, name="Reserve", province=free.last(), size=1000)
+    reserve.units.create(name="Spearmen", category="core", models_count=100, points_per_model=10)
+    submit(
+        tor,
+        turn,
+        ArmyOrder(orders_filed["raider"].id, OrderKind.MOVE, target=capitol.number),
+        ArmyOrder(reserve.id, OrderKind.SUPPORT, support=capitol.number),
+    )
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    assert TurnEvent.objects.filter(turn=turn, code="support", army=reserve).exists()
+    orders_filed["raider"].refresh_from_db()
+    reserve.refresh_from_db()
+    assert (orders_filed["raider"].last_battle_turn, reserve.last_battle_turn) == (1, None)
