@@ -244,6 +244,20 @@ def test_an_army_sharing_a_province_does_not_fortify_it():
     ]
 
 
+def test_a_province_razed_this_turn_is_not_fortified_and_the_army_is_told_why():
+    """Raze comes before Fortify (5. Executing Orders): A2, sharing 6, razes it; A1's Fortify, legal
+    when written, holds with the reason "Razed provinces cannot be Fortified unless ... Recovered"."""
+    s = state(
+        [army(1, 1, 6), army(2, 1, 6, co_occupying=True)],
+        orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.RAZE_HOLD)],
+    )
+    _, events, _ = run(s, faces=[4, 4])  # A2 did not move out: the Foraging Table
+    assert s.provinces[6].razed and not s.provinces[6].fortified
+    assert [e.text for e in events if e.code == "fortify-razed"] == [
+        "6 P6 is razed and cannot be fortified until it is recovered: A1 holds (Fortify)."
+    ]
+
+
 def test_a_disbanded_army_s_order_is_not_executed_and_no_false_reason_is_given():
     """An army disbanded in 2. Maintain Armies is gone: it does not move, and no refusal of its
     order stands in for the real reason (its disbanding, reported there)."""

@@ -299,7 +299,10 @@ def test_warnings_for_legal_but_probably_mistaken_orders():
     result = check(entries, armies=armies)
     assert result.ok
     text = " | ".join(result.warnings)
-    assert "1st Army and 2nd Army would end in 6 P6" in text and "(Occupied Province)" in text
+    assert (
+        "1st Army and 2nd Army would end in 6 P6: a province supports one army at a time; each rolls a D6, the "
+        "highest may move in and the others hold (Occupied Province)." in text
+    )
     assert "Every army leaves your capitol 1 P1" in text
 
     lonely = SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=2),))
