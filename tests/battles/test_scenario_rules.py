@@ -259,9 +259,9 @@ def test_case_R5_blundered_gives_the_larger_army_plus_1_for_first_turn():
     off = scenario.first_turn["roll_off"]
     assert (off["attacker_modifier"], off["defender_modifier"], off["winner"]) == (0, 1, "defender")
     assert scenario.first_turn["winner"] == "Brython: Guard"
-    assert "Brython: Guard: +1 to its roll for first turn (Guerrilla Tactics: Blundered!)." in scenario.first_turn[
-        "notes"
-    ]
+    assert (
+        "Brython: Guard: +1 to its roll for first turn (Guerrilla Tactics: Blundered!)." in scenario.first_turn["notes"]
+    )
     assert any("Blundered!" in p for section in scenario_lines(scenario) for p in section.paragraphs)
 
 

@@ -158,10 +158,7 @@ def defended_town(defend_with: str | None) -> Scene:
     """Avalon's 1,500-point army 10 attacks Brython's town 5, where Brython's 1,500-point army 20 stands."""
     order = ArmyOrder(20) if defend_with is None else ArmyOrder(20, defend_with=defend_with)
     return (
-        Scene()
-        .province(5, settlement="town", controller=BRYTHON)
-        .army(10, AVALON, 5)
-        .army(20, BRYTHON, 5, order=order)
+        Scene().province(5, settlement="town", controller=BRYTHON).army(10, AVALON, 5).army(20, BRYTHON, 5, order=order)
     )
 
 
@@ -311,9 +308,7 @@ def test_an_elite_defense_force_is_the_defending_army_when_the_garrison_defends_
 def test_the_elite_defense_force_does_not_fight_when_the_army_defends_its_town() -> None:
     """The local garrison alone fills the 500-point cap of the army it supports."""
     world = (
-        army_vs_army()
-        .province(5, settlement="town", controller=BRYTHON, elite_defense=True)
-        .garrison(50, BRYTHON, 5)
+        army_vs_army().province(5, settlement="town", controller=BRYTHON, elite_defense=True).garrison(50, BRYTHON, 5)
     )
 
     _, (battle,), _, _ = resolve(world, [ATTACK_5])
@@ -357,7 +352,8 @@ def test_case_R10_an_attack_on_the_great_pyramid_meets_the_capitol_garrison_with
     # Its list holds the Warlord and every one of its 2,000 points: no garrison points beside it.
     assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (0, 3, True)
     assert [e.army for e in codes(events, "battle-scheduled")] == [10, 95]
-    assert codes(events, "battle-scheduled")[0].text.startswith("Army 10 attacks the Capitol Garrison (with the Warlord) in")
+    attack = codes(events, "battle-scheduled")[0].text
+    assert attack.startswith("Army 10 attacks the Capitol Garrison (with the Warlord) in")
 
 
 def test_a_desert_province_is_defended_by_a_1000_point_ancient_dead_garrison() -> None:
