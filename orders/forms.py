@@ -144,9 +144,12 @@ class OrderSheetForm:
                 data, prefix=f"army-{army.id}", initial=init, army=army, neighbours=neighbours, reach=reach
             )
             form.province = here
-            # Battle for Towns, Cities, and Capitols: its garrison may fight instead of the army.
-            form.garrisoned = here.controller_id == kingdom.id and (
-                here.settlement in ("town", "city") or here.id == kingdom.capitol_id
+            # Battle for Towns, Cities, and Capitols: its garrison may fight instead of the army. The
+            # Ancient Dead's pyramid is always defended by its Capitol Garrison (The Ancient Dead: Setup).
+            form.garrisoned = (
+                not kingdom.is_ancient_dead
+                and here.controller_id == kingdom.id
+                and (here.settlement in ("town", "city") or here.id == kingdom.capitol_id)
             )
             self.armies.append(form)
         own = sorted((p for p in provinces.values() if p.controller_id == kingdom.id), key=lambda p: p.number)
