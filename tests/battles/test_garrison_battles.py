@@ -19,6 +19,7 @@ from kingdoms.services.armies import army_list_save
 from orders.models import TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
+from reports.models import TurnReport
 from tests.battle_setup import army_with_list
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -81,14 +82,15 @@ def test_case_R4_the_order_sheet_s_choice_of_the_garrison_builds_the_battle(turn
 
 
 def test_the_elite_defense_force_defends_gains_experience_recovers_and_its_hero_rolls(
-    turn, k, province, battles_filed, elite_defense_force
+    turn, k, province, battles_filed, elite_defense_force, django_capture_on_commit_callbacks
 ):
     """Battle for Towns, Cities, and Capitols: the Elite Defense Force "is treated as an army in the
     field": it is the defending army at Eldenhall (Captain Eda its General), earns experience for
     the victory, rolls Casualty Recovery for its Guards, Captain Eda rolls on the Character Injury
     Chart; it holds its city, and the Boyz retreat."""
     force = elite_defense_force
-    assert orders_phase_run(turn_id=turn.pk).resolved
+    with django_capture_on_commit_callbacks(execute=True):  # the scenario sheets are rendered and sent
+        assert orders_phase_run(turn_id=turn.pk).resolved
     battle = Battle.objects.get(turn=turn, province__number=61)
     assert (battle.defender_army, battle.garrison_points, battle.garrison_defenses) == (force, 1000, 2)
     assert battle.guerrilla is None  # a garrison never rolls for Guerrilla Tactics
@@ -108,7 +110,9 @@ def test_the_elite_defense_force_defends_gains_experience_recovers_and_its_hero_
         characters_lost=[captain.id],
     )
 
-    assert aftermath_phase_run(turn_id=turn.pk).resolved
+    with django_capture_on_commit_callbacks(execute=True):  # the turn's reports are rendered and sent
+        assert aftermath_phase_run(turn_id=turn.pk).resolved
+    assert not TurnReport.objects.filter(turn=turn).exclude(status=TurnReport.Status.READY).exists()
     force.refresh_from_db()
     guards.refresh_from_db()
     assert force.status == Army.Status.ACTIVE and force.province.number == 61
