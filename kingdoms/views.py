@@ -229,5 +229,6 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
             "items": items,
             "errors": units_errors,
             "movements": army.movements.select_related("province"),
+            "locked": army_services.army_list_locked(army),
         },
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .rules.sheets import (
+    DEFEND_WITH_ARMY,
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
@@ -26,6 +27,7 @@ def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
                 "path": list(o.path),
                 "disaster_choice": o.disaster_choice,
                 "pay_for_depot": o.pay_for_depot,
+                "defend_with": o.defend_with,
             }
             for o in entries.orders
         ],
@@ -48,6 +50,8 @@ def entries_from_json(data: dict[str, Any]) -> SheetEntries:
                 path=tuple(o.get("path") or ()),
                 disaster_choice=o.get("disaster_choice", "casualties"),
                 pay_for_depot=o.get("pay_for_depot", True),
+                # Sheets filed before the choice existed: the army fights, as it always did.
+                defend_with=o.get("defend_with", DEFEND_WITH_ARMY),
             )
             for o in data.get("orders", [])
         ),

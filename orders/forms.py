@@ -10,6 +10,8 @@ from django import forms
 from kingdoms.models import Army, Kingdom, Province
 
 from .rules.sheets import (
+    DEFEND_WITH_ARMY,
+    DEFEND_WITH_GARRISON,
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
@@ -47,6 +49,15 @@ class ArmyOrderForm(forms.Form):
         label="On a foraging Disaster",
     )
     pay_for_depot = forms.BooleanField(required=False, initial=True, label="Pay 400 gold for a depot on a 12")
+    defend_with = forms.ChoiceField(
+        choices=[
+            (DEFEND_WITH_ARMY, "the army fights, the garrison supports it"),
+            (DEFEND_WITH_GARRISON, "the garrison fights, the army supports it"),
+        ],
+        initial=DEFEND_WITH_ARMY,
+        required=False,  # shown only for an army in a town, city or capitol of yours; order() defaults it
+        label="If attacked here",
+    )
 
     def __init__(self, *args: Any, army: Army, neighbours: list[Province], reach: list[Province], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -75,6 +86,7 @@ class ArmyOrderForm(forms.Form):
             else (),
             disaster_choice=d.get("disaster_choice") or "casualties",
             pay_for_depot=bool(d.get("pay_for_depot")),
+            defend_with=d.get("defend_with") or DEFEND_WITH_ARMY,
         )
 
 
@@ -124,6 +136,7 @@ class OrderSheetForm:
                 "path_2": o.path[1] if o and len(o.path) > 1 else None,
                 "disaster_choice": o.disaster_choice if o else "casualties",
                 "pay_for_depot": o.pay_for_depot if o else True,
+                "defend_with": o.defend_with if o else DEFEND_WITH_ARMY,
                 "upgrade_to": upgrades.get(army.id),
                 "buy_depot": army.id in depots,
             }
@@ -131,6 +144,13 @@ class OrderSheetForm:
                 data, prefix=f"army-{army.id}", initial=init, army=army, neighbours=neighbours, reach=reach
             )
             form.province = here
+            # Battle for Towns, Cities, and Capitols: its garrison may fight instead of the army. The
+            # Ancient Dead's pyramid is always defended by its Capitol Garrison (The Ancient Dead: Setup).
+            form.garrisoned = (
+                not kingdom.is_ancient_dead
+                and here.controller_id == kingdom.id
+                and (here.settlement in ("town", "city") or here.id == kingdom.capitol_id)
+            )
             self.armies.append(form)
         own = sorted((p for p in provinces.values() if p.controller_id == kingdom.id), key=lambda p: p.number)
         created = list(initial.creations) + [None] * CREATION_ROWS

@@ -8,6 +8,8 @@ from kernel.events import Event
 
 from .models import OrderSheet, Turn, TurnEvent
 from .rules.sheets import (
+    DEFEND_CHOICES,
+    DEFEND_WITH_ARMY,
     DISASTER_CHOICES,
     ArmyOrder,
     BuySupplyDepot,
@@ -42,6 +44,13 @@ class ArmyOrderInput(serializers.Serializer):
     path = serializers.ListField(child=serializers.IntegerField(), required=False, default=list, max_length=2)
     disaster_choice = serializers.ChoiceField(choices=DISASTER_CHOICES, default="casualties")
     pay_for_depot = serializers.BooleanField(default=True)
+    defend_with = serializers.ChoiceField(
+        choices=DEFEND_CHOICES,
+        default=DEFEND_WITH_ARMY,
+        help_text="If the army is attacked in a town, city or capitol of yours (where it stands, or the one it "
+        "moves into): 'army' (the default) fights with the garrison supporting it, 'garrison' fights with the "
+        "army supporting it (Battle for Towns, Cities, and Capitols).",
+    )
 
 
 class CreateArmyInput(serializers.Serializer):
@@ -83,6 +92,7 @@ class OrderSheetInput(serializers.Serializer):
                     path=tuple(o.get("path") or ()),
                     disaster_choice=o["disaster_choice"],
                     pay_for_depot=o["pay_for_depot"],
+                    defend_with=o["defend_with"],
                 )
                 for o in d["orders"]
             ),

@@ -78,9 +78,12 @@ def army(
     )
 
 
-def garrison(id: int, kingdom: int, province: int, points: int = 500, **changes: Any) -> ArmyState:
-    """An Elite Defense Force."""
-    return army(id, kingdom, province, points, kind=ArmyKind.GARRISON, name=f"Elite Defense Force {id}", **changes)
+def garrison(
+    id: int, kingdom: int, province: int, points: int = 500, *, name: str | None = None, **changes: Any
+) -> ArmyState:
+    """An Elite Defense Force (or, named so, the Ancient Dead's Capitol Garrison)."""
+    name = f"Elite Defense Force {id}" if name is None else name
+    return army(id, kingdom, province, points, kind=ArmyKind.GARRISON, name=name, **changes)
 
 
 def world(

@@ -11,7 +11,7 @@ from django.core.validators import validate_email
 from django.db import models
 
 from kingdoms.rules.tables import ArmyType
-from orders.rules.sheets import DISASTER_CHOICES
+from orders.rules.sheets import DEFEND_CHOICES, DISASTER_CHOICES
 from reports.services.deliveries import EMAIL_KINDS
 
 from .campaign_models import (
@@ -79,6 +79,7 @@ from .schema import (
     EMAIL_V3_FIELDS,
     EMAIL_V3_KEYS,
     ENTRIES_KEYS,
+    ENTRY_OPTIONAL_KEYS,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
@@ -741,7 +742,7 @@ class Reader(Reading):
         for section, spec in ENTRY_SECTIONS.items():
             for index, item in enumerate(values.get(section, [])):
                 item_where = f"{where} / {section}[{index}]"
-                item_values = self.keys(item, item_where, spec)
+                item_values = self.keys(item, item_where, spec, optional=ENTRY_OPTIONAL_KEYS.get(section, ()))
                 if item_values is None:
                     continue
                 if "army" in item_values:
@@ -755,6 +756,12 @@ class Reader(Reading):
                     self.problem(
                         item_where,
                         f'"disaster_choice" should be one of {", ".join(DISASTER_CHOICES)}, not {choice!r:.40}.',
+                    )
+                defend_with = item_values.get("defend_with", DEFEND_CHOICES[0])
+                if defend_with not in DEFEND_CHOICES:
+                    self.problem(
+                        item_where,
+                        f'"defend_with" should be one of {", ".join(DEFEND_CHOICES)}, not {defend_with!r:.40}.',
                     )
         return values  # written only when nothing was reported: then all of `data`
 

@@ -416,6 +416,7 @@ ENTRY_SECTIONS = {
         "path": INT_LIST,
         "disaster_choice": STR,
         "pay_for_depot": BOOL,
+        "defend_with": STR,
     },
     "creations": {"name": STR, "points": INT, "province": INT},
     "upgrades": {"army": ARMY_KEY, "points": INT},
@@ -423,6 +424,9 @@ ENTRY_SECTIONS = {
     "garrisons": {"province": INT},
 }
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
+# Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and
+# Capitols): a sheet written before it is still read, and means the army defends.
+ENTRY_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {"orders": ("defend_with",)}
 ORDER_KINDS = [kind.value for kind in OrderKind]
 TOP_KEYS = {
     "format": STR,

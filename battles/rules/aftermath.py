@@ -179,13 +179,19 @@ class _AftermathRun:
         self.events.append(Event(PHASE, code, text, **kw))  # type: ignore[arg-type]
 
     def army_name(self, army_id: int | None) -> str:
-        return self.state.armies[army_id].name if army_id is not None else "the garrison"
+        return self.state.world.army(army_id).name if army_id is not None else "the garrison"
 
     def _put(self, army: ArmyState) -> ArmyState:
         """Replace the army's record in the working copy (a field army or an Elite Defense Force)."""
         armies = self.state.garrisons if army.kind is ArmyKind.GARRISON else self.state.armies
         armies[army.id] = army
         return army
+
+    def _perished(self, army_id: int) -> bool:
+        """An Elite Defense Force (or Capitol Garrison) whose town was conquered: "perished to the
+        last man and no recovery rolls are to be made" (Battle for Towns, Cities, and Capitols)."""
+        army = self.state.world.army(army_id)
+        return army.kind is ArmyKind.GARRISON and army.disbanded
 
     def _disband(self, army: ArmyState) -> ArmyState:
         """The army is gone, and the magic items its units carried are destroyed with it."""
@@ -283,6 +289,14 @@ class _AftermathRun:
             winner, loser = (attacker, defender) if victor == "attacker" else (defender, attacker)
             if loser.army is not None:
                 retreating.append(loser.army)
+            # An army of the loser's that stood where its garrison fought (Battle for Towns, Cities,
+            # and Capitols) was on the side that lost: it cannot stay beside the victor.
+            retreating += [
+                a.id
+                for a in sorted(self.state.armies.values(), key=lambda a: a.id)
+                if a.province == battle.province and a.kingdom == loser.kingdom and not a.disbanded
+                if a.id != loser.army
+            ]
             # The victor keeps the province: the attacker moved in and takes it; so does a defender
             # that moved in as well (both moved). A defender that stood its ground keeps what it held.
             if victor == "attacker" or battle.both_moved:
@@ -425,6 +439,8 @@ class _AftermathRun:
         adjacent province without an army: a home territory first, then neutral, then allied,
         then another kingdom's; the lowest number within each. Nowhere: wiped out."""
         state = self.state
+        if army_id in state.garrisons:
+            return  # an Elite Defense Force cannot leave its town (Battle for Towns, Cities, and Capitols)
         army = state.armies[army_id]
         if army.disbanded:
             return
@@ -504,9 +520,9 @@ class _AftermathRun:
                 )
 
     def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceState) -> None:
-        if side.army is None:
+        if side.army is None or self._perished(side.army):
             return
-        army = self.state.armies[side.army]
+        army = self.state.world.army(side.army)
         if not allowed:
             self.event(
                 EventCode.NO_EXPERIENCE,
@@ -547,7 +563,7 @@ class _AftermathRun:
         by_unit = {c.unit: c for c in side.casualties if c.unit in state.units}
         armies = [a for a in ([side.army] if side.army is not None else []) + list(side.supports)]
         for army_id in dict.fromkeys(armies):
-            army = state.armies[army_id]
+            army = state.world.army(army_id)
             units = [u for u in state.units.values() if u.army == army_id]
             # The units that fought: the whole army; of a detachment's parent, the units on the sheet.
             fought = units if army_id == side.army else [u for u in units if u.id in by_unit]
@@ -670,7 +686,7 @@ class _AftermathRun:
         state = self.state
         if side.army is None:
             return
-        army = state.armies[side.army]
+        army = state.world.army(side.army)
         for character in sorted(state.characters.values(), key=lambda c: c.id):
             unit = state.units.get(character.unit)
             if not character.alive or unit is None or unit.army != side.army:
@@ -697,6 +713,8 @@ class _AftermathRun:
             if character is None or not character.alive:
                 continue
             unit = state.units[character.unit]
+            if self._perished(unit.army):
+                continue  # perished with his Elite Defense Force: no rolls
             army = state.world.army(unit.army)
             earlier = [i.get("detail", "") for i in character.injuries]
             injuries = injury_roll(

@@ -120,6 +120,9 @@ class ScenarioSide:
     general_abilities: frozenset[str] = frozenset()
     supported: bool = False
     fortified: bool = False
+    # Guerrilla Tactics, Blundered!: the saboteurs blundered against this side: +1 to its roll for
+    # first turn (rule case R5).
+    blunder_bonus: bool = False
 
 
 @dataclass(frozen=True)
@@ -349,7 +352,10 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
                 "text": f"{winner} wins the roll and chooses to deploy first or second.",
             }
 
-    # 7. First turn: D6 each (2D6 for the Assault attacker), ties rerolled, with the modifiers.
+    # 7. First turn: D6 each (2D6 for the Assault attacker), ties rerolled, with the modifiers the
+    # rulebook names (cumulative, 6. Fight Battles): the unsupported army when both moved in and one
+    # was supported (6. Fight Battles), the attacker of a fortified army (Fortify), the side a
+    # Guerrilla Tactics roll blundered against (Blundered!); deploying first is settled at the table.
     first_notes: list[str] = []
     attacker_modifier = defender_modifier = 0
     if not setup.defending and setup.attacker.supported != setup.defender.supported:
@@ -362,6 +368,13 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
     if setup.defending and setup.defender.fortified:
         attacker_modifier += 1
         first_notes.append(f"{setup.attacker.name} attacks a fortified army: +1 to go first (Fortify).")
+    for side in (setup.attacker, setup.defender):
+        if side.blunder_bonus:
+            if side is setup.attacker:
+                attacker_modifier += 1
+            else:
+                defender_modifier += 1
+            first_notes.append(f"{side.name}: +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
     if kind != ASSAULT:
         first_notes.append(
             "The player who finished deploying first adds +1 to his roll: settle it at the table, "

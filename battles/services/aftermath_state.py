@@ -120,7 +120,9 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
             support_points[s.side] += s.points
 
         def points(army_id: int | None) -> int:
-            return state.army_points(army_id) if army_id in state.armies else 0
+            # A field army, or the Elite Defense Force (Capitol Garrison) that fought as the defender.
+            on_the_map = army_id in state.armies or army_id in state.garrisons
+            return state.army_points(army_id) if army_id is not None and on_the_map else 0
 
         faced: dict[str, Any] = {
             "attacker": points(battle.defender_army_id)

@@ -10,15 +10,17 @@ from django.db import transaction
 
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
-from kingdoms.models import Character, Kingdom
+from kingdoms.models import Army, Character, Kingdom
 from kingdoms.selectors import army_points
 from kingdoms.services.dice import dice_rolls_save_many
+from orders.rules.resolution.battles import GUERRILLA_WARFARE
 
 from ..models import Battle
 from ..rules.injuries import abilities_kept, injuries_standing
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
+BLUNDERED = GUERRILLA_WARFARE[1].code  # Guerrilla Warfare (D6), 1: Blundered!
 
 
 def scenario_stream(battle: Battle) -> str:
@@ -55,12 +57,19 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         settlement = "capitol"
     sides = {s.side for s in battle.supports.all()}
     garrison = f"Garrison of {province.name}"
+    # A garrison supports the defending field army; with an Elite Defense Force (or the Ancient
+    # Dead's Capitol Garrison) as the defending army, it is the main force.
+    garrison_supports = battle.defender_army is not None and battle.defender_army.kind == Army.Kind.FIELD
+    # Guerrilla Tactics, Blundered!: +1 for first turn to the army the saboteurs blundered against (R5).
+    blundered = (battle.guerrilla or {}).get("result") == BLUNDERED
+    blunder_target = (battle.guerrilla or {}).get("target") if blundered else None
     attacker = ScenarioSide(
         name=_side_name(battle.attacker_kingdom, battle.attacker_army, garrison),
         kingdom=battle.attacker_kingdom_id,
         army=battle.attacker_army_id,
         general_abilities=abilities.get(battle.attacker_army_id, frozenset()),
         supported="attacker" in sides,
+        blunder_bonus=blunder_target is not None and blunder_target == battle.attacker_army_id,
     )
     defender = ScenarioSide(
         name=_side_name(battle.defender_kingdom, battle.defender_army, garrison),
@@ -69,8 +78,9 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         general_abilities=abilities.get(battle.defender_army_id, frozenset())
         if battle.defender_army_id
         else frozenset(),
-        supported="defender" in sides or (battle.defender_army_id is not None and battle.garrison_points > 0),
+        supported="defender" in sides or (garrison_supports and battle.garrison_points > 0),
         fortified=battle.fortified_points > 0,
+        blunder_bonus=blunder_target is not None and blunder_target == battle.defender_army_id,
     )
     return ScenarioSetup(
         terrain=province.terrain,

@@ -103,6 +103,11 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
         heroes = [u for u in draft.units if u.character]
         if len(heroes) != 1 or any(u.category not in ("character", "core") for u in draft.units):
             errors.append(f"{a}: an Elite Defense Force is one hero and core troops only.")
+        elif heroes[0].character is not None and heroes[0].character.role != "general":
+            errors.append(
+                f"{a}: {heroes[0].name} becomes the General of the garrison; give him the General's role "
+                "(Battle for Towns, Cities, and Capitols)."
+            )
     else:
         if not ARMY_MIN_POINTS <= points <= ARMY_MAX_POINTS:
             errors.append(

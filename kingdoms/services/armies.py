@@ -78,17 +78,29 @@ def _roster(army: Army) -> KingdomRoster:
     )
 
 
+def _is_elite_defense_force(army: Army) -> bool:
+    """A garrison's army row is an Elite Defense Force, except the Ancient Dead's Capitol Garrison
+    (The Ancient Dead: Setup: their capitol's garrison holds the Warlord and takes no Elite Defense Force)."""
+    capitol_garrison = army.kingdom.is_ancient_dead and army.province_id == army.kingdom.capitol_id
+    return army.kind == Army.Kind.GARRISON and not capitol_garrison
+
+
+def army_list_locked(army: Army) -> bool:
+    """Battle for Towns, Cities, and Capitols: an Elite Defense Force whose list is entered cannot
+    change its composition."""
+    return _is_elite_defense_force(army) and army.units.exists()
+
+
 def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyListDraft:
     kingdom = army.kingdom
-    is_capitol_garrison = army.kind == Army.Kind.GARRISON and army.province_id == kingdom.capitol_id
+    is_capitol_garrison = army.kind == Army.Kind.GARRISON and not _is_elite_defense_force(army)
     return ArmyListDraft(
         label=army.name,
         army_type=kingdom.army_type_enum,
         size=army.size,
         units=tuple(units),
         items=tuple(items),
-        # An Elite Defense Force is a garrison outside the Ancient Dead's capitol garrison.
-        garrison=army.kind == Army.Kind.GARRISON and not is_capitol_garrison,
+        garrison=_is_elite_defense_force(army),
         # The Warlord leads the starting army (Setup); the Ancient Dead's stays with the capitol garrison.
         must_include_warlord=is_capitol_garrison
         or (not kingdom.is_ancient_dead and army.kind == Army.Kind.FIELD and army.created_turn == 0),
@@ -112,6 +124,13 @@ def army_list_save(*, army: Army, units: list[UnitEntry], items: list[ItemEntry]
     if army.status != Army.Status.ACTIVE:
         raise DomainError(f"{army.name} is disbanded; its list cannot change.")
     stored = {u.id: u for u in army.units.select_related("character")}
+    if stored and _is_elite_defense_force(army):  # army_list_locked
+        # Battle for Towns, Cities, and Capitols: "The composition of the Elite Defense Force cannot
+        # change". Its list is entered once; casualties, recovery and injuries are the aftermath's.
+        raise DomainError(
+            f"{army.name}: the composition of an Elite Defense Force cannot change once its list is entered; "
+            "only its battles change it (Battle for Towns, Cities, and Capitols)."
+        )
     foreign = [u.key for u in units if u.key is not None and u.key not in stored]
     if foreign:
         raise DomainError(f"{army.name}: unit {foreign[0]} is not part of this army.")

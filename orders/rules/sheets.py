@@ -48,12 +48,18 @@ ORDER_LABELS: dict[OrderKind, str] = {
 }
 MOVING_ORDERS = frozenset({OrderKind.MOVE, OrderKind.RAZE_MOVE, OrderKind.FORCED_MARCH})
 DISASTER_CHOICES = ("casualties", "disband")  # Foraging Table, 2: Disaster
+# Battle for Towns, Cities, and Capitols: "you may use either the local garrison force or the army".
+# The army fights when the sheet is silent (docs/rules-decisions.md).
+DEFEND_WITH_ARMY = "army"  # the army fights; the garrison supports it within the 500-point cap
+DEFEND_WITH_GARRISON = "garrison"  # the garrison fights; the army supports it with a detachment
+DEFEND_CHOICES = (DEFEND_WITH_ARMY, DEFEND_WITH_GARRISON)
 
 
 @dataclass(frozen=True)
 class ArmyOrder:
     """One army's order. `target` for moves; `support` for Support (alone or with Move);
-    `path` (two provinces) for a Forced March. The standing choices answer the Foraging Table."""
+    `path` (two provinces) for a Forced March. The standing choices answer the Foraging Table, and
+    `defend_with` says who fights if the army is attacked in a town, city or capitol of its kingdom."""
 
     army: int
     kind: OrderKind = OrderKind.HOLD
@@ -62,6 +68,7 @@ class ArmyOrder:
     path: tuple[int, ...] = ()
     disaster_choice: str = "casualties"
     pay_for_depot: bool = True
+    defend_with: str = DEFEND_WITH_ARMY
 
     @property
     def destination(self) -> int | None:
@@ -176,6 +183,9 @@ class SheetProblemCode(StrEnum):
     SUPPORT_WRONG_ORDER = "support-wrong-order"  # only Move or Support orders may support
     SUPPORT_NOT_BORDERING = "support-not-bordering"  # Support: provinces bordering the army's own
     FORTIFY_RAZED = "fortify-razed"  # Fortify: not a razed province
+    # Battle for Towns, Cities, and Capitols: the garrison or the army defends
+    DEFEND_WITH = "defend-with"  # choose the army or the garrison
+    DEFEND_WITH_NO_GARRISON = "defend-with-no-garrison"  # the garrison defends only its own settlement
     RECOVER_NOT_RAZED = "recover-not-razed"  # Recover: razed provinces only
     # Forced March (Army-Specific Rules, Deserts)
     FORCED_MARCH_ANCIENT_DEAD = "forced-march-ancient-dead"
@@ -409,7 +419,44 @@ def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgradin
                 SheetProblemCode.RECOVER_NOT_RAZED, f"{here} is not razed; Recover is for razed provinces (Recover)."
             )
         )
+    errors += _defend_with_errors(order, army, ctx)
     return errors
+
+
+def garrisoned_by(world: World, number: int, kingdom: int) -> bool:
+    """Battle for Towns, Cities, and Capitols: province `number` has a garrison that fights for
+    `kingdom`: a town or city it controls, or its capitol (the Ancient Dead's is the pyramid)."""
+    province = world.provinces.get(number)
+    if province is None or province.controller != kingdom:
+        return False
+    return province.settlement.town_or_city or world.kingdoms[kingdom].capitol == number
+
+
+def _defend_with_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -> list[SheetProblem]:
+    """Battle for Towns, Cities, and Capitols: the choice of the garrison is for an army that ends
+    its order in a town, city or capitol of its kingdom (where it stands, or the one it moves into)."""
+    if order.defend_with not in DEFEND_CHOICES:
+        return [
+            SheetProblem(
+                SheetProblemCode.DEFEND_WITH,
+                "if attacked in your town, city or capitol, choose the army or the garrison to fight "
+                "(Battle for Towns, Cities, and Capitols).",
+                army.id,
+            )
+        ]
+    if order.defend_with != DEFEND_WITH_GARRISON:
+        return []
+    end = order.destination if order.destination is not None else army.province
+    if end in ctx.provinces and garrisoned_by(ctx.world, end, ctx.kingdom):
+        return []
+    return [
+        SheetProblem(
+            SheetProblemCode.DEFEND_WITH_NO_GARRISON,
+            f"{_where(ctx, end)} is not a town, city or capitol of yours: no garrison there can fight "
+            "instead of the army (Battle for Towns, Cities, and Capitols).",
+            army.id,
+        )
+    ]
 
 
 def _forced_march_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -> list[SheetProblem]:

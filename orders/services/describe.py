@@ -7,7 +7,7 @@ from typing import Any
 from kingdoms.models import Army, Kingdom
 
 from ..entries import entries_from_json
-from ..rules.sheets import OrderKind
+from ..rules.sheets import DEFEND_WITH_GARRISON, OrderKind
 
 
 def describe_entries(
@@ -32,7 +32,14 @@ def describe_orders(
     {'orders': [(army id, line), ...], 'kingdom': [...]}. `armies_of_the_turn`: only these armies
     (a report of a past turn leaves out the armies raised since)."""
     sheet = entries_from_json(entries)
-    provinces = {p.number: f"{p.number} {p.name}" for p in kingdom.campaign.provinces.all()}
+    rows = list(kingdom.campaign.provinces.all())
+    provinces = {p.number: f"{p.number} {p.name}" for p in rows}
+    # Battle for Towns, Cities, and Capitols: where a garrison of the kingdom's may fight instead of its army.
+    garrisoned = {
+        p.number
+        for p in rows
+        if p.controller_id == kingdom.id and (p.settlement in ("town", "city") or p.id == kingdom.capitol_id)
+    }
     armies = {a.id: a for a in Army.objects.filter(kingdom=kingdom).select_related("province")}
     ordered = {o.army: o for o in sheet.orders}
 
@@ -65,6 +72,11 @@ def describe_orders(
         if not army.supply_depot:
             extras.append(f"on a foraging Disaster: {order.disaster_choice}")
             extras.append("pay 400 gold for a depot on a 12" if order.pay_for_depot else "do not pay for a depot")
+        end = order.destination if order.destination is not None else number
+        if order.defend_with == DEFEND_WITH_GARRISON:
+            extras.append(f"if attacked in {where(end)}: the garrison fights, the army supports it")
+        elif end in garrisoned:
+            extras.append(f"if attacked in {where(end)}: the army fights, the garrison supports it")
         lines.append((army.id, f"{start}: {text}" + (f" ({'; '.join(extras)})" if extras else "")))
     kingdom_lines = [f"Create {c.name} ({c.points:,} points) in {where(c.province)}" for c in sheet.creations]
     kingdom_lines += [

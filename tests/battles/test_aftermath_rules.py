@@ -454,6 +454,62 @@ def test_the_elite_defense_force_perishes_when_a_defender_that_moved_in_takes_it
     assert [e.kingdom for e in result.events if e.code == "province-lost"] == [AVALON]
 
 
+def _town_defended_by_its_elite_defense_force(world: Scene, result: R, **defender) -> None:
+    """Avalon's Host moved from 2 into Brython's town 5, defended by its garrison with its Elite
+    Defense Force (army 50: Captain Eda, its General, and 20 Guards) as the defending army."""
+    world.province(5, settlement="town", controller=BRYTHON, elite_defense=True)
+    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30)], came_from=2)
+    world.army(50, BRYTHON, 5, [(501, "Captain Eda", 1, 100), (502, "Guards", 20, 20)], garrison=True)
+    world.characters[5] = CharacterA(5, BRYTHON, 501, "Captain Eda", "general")
+    world.battle(result, SideA(AVALON, HOST), SideA(BRYTHON, 50, **defender))
+
+
+def test_the_elite_defense_force_is_an_army_in_the_field_experience_recovery_and_injuries():
+    """Battle for Towns, Cities, and Capitols: the Elite Defense Force "is treated as an army in the
+    field in all manners": it holds its town, gains experience (a minor victory: 75), rolls Casualty
+    Recovery for its Guards (2D6 6: 1 in 3, rounded up for the winner: 2 of 6 back) and its hero
+    rolls on the Character Injury Chart (66: Survives Against the Odds, +15 experience). It stays."""
+    world = Scene()
+    _town_defended_by_its_elite_defense_force(
+        world, R.MINOR_LOSS, casualties=(Casualty(502, models_lost=6),), characters_lost=(5,)
+    )
+    result = world.run([3, 3, 6, 6])
+    force = result.state.garrisons[50]
+    assert (force.experience, force.province, force.disbanded) == (75 + 15, 5, False)
+    assert result.state.units[502].models_count == 14 + 2
+    assert [e.army for e in result.events if e.code == "casualty-recovery"] == [50]
+    assert [e.data["code"] for e in result.events if e.code == "injury"] == ["survives-against-the-odds"]
+    assert result.state.armies[HOST].province == 2  # the loser retreats; the garrison never does
+    assert result.state.provinces[5].controller == BRYTHON
+
+
+def test_an_elite_defense_force_whose_town_is_conquered_makes_no_recovery_rolls():
+    """Should the town be conquered, the Elite Defense Force "perished to the last man and no
+    recovery rolls are to be made": no Casualty Recovery, no injury roll, no experience, no retreat."""
+    world = Scene()
+    _town_defended_by_its_elite_defense_force(
+        world, R.MINOR_VICTORY, casualties=(Casualty(502, models_lost=6),), characters_lost=(5,)
+    )
+    result = world.run([])
+    assert result.state.garrisons[50].disbanded and result.state.garrisons[50].experience == 0
+    assert [e.code for e in result.events if e.army == 50] == ["battle-result", "elite-defense-force-perished"]
+    assert result.state.provinces[5].controller == AVALON
+
+
+def test_the_army_that_stood_with_its_losing_garrison_retreats():
+    """Battle for Towns, Cities, and Capitols: Brython chose the garrison to fight for its town and
+    its Guard, standing there, supported it. The garrison lost: the Guard cannot stay beside the
+    victor and retreats like a defender (A5: the lowest neutral province, 1)."""
+    world = Scene()
+    world.province(5, settlement="town", controller=BRYTHON)
+    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30)], came_from=2)
+    world.army(GUARD, BRYTHON, 5, [(201, "Warriors", 40, 15)])
+    world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST), SideA(BRYTHON, None, supports=(GUARD,)))
+    result = world.run([])
+    assert result.state.armies[GUARD].province == 1 and result.state.armies[HOST].province == 5
+    assert [e.army for e in result.events if e.code == "retreated"] == [GUARD]
+
+
 @pytest.mark.parametrize("both_moved", [True, False])
 def test_a_victor_keeps_its_own_town_and_does_not_loot_it(both_moved):
     """7. Aftermath and Looting: a defender that wins in its own town keeps it as it is, whether it

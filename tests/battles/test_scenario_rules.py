@@ -251,6 +251,37 @@ def test_supported_against_unsupported_when_both_moved():
     assert scenario.first_turn["winner"] == "Brython: Guard"
 
 
+def test_case_R5_blundered_gives_the_larger_army_plus_1_for_first_turn():
+    """Guerrilla Tactics, Blundered!: "+1 to your roll for first turn"; rule case R5 reads it for
+    the larger army, whose camp the smaller army's saboteurs blundered into. Its 3+1 beats 3."""
+    larger = ScenarioSide(name="Brython: Guard", kingdom=2, army=20, blunder_bonus=True)
+    scenario = roll(script(first=(3, 3)), defender=larger)[0]
+    off = scenario.first_turn["roll_off"]
+    assert (off["attacker_modifier"], off["defender_modifier"], off["winner"]) == (0, 1, "defender")
+    assert scenario.first_turn["winner"] == "Brython: Guard"
+    assert (
+        "Brython: Guard: +1 to its roll for first turn (Guerrilla Tactics: Blundered!)." in scenario.first_turn["notes"]
+    )
+    assert any("Blundered!" in p for section in scenario_lines(scenario) for p in section.paragraphs)
+
+
+def test_first_turn_modifiers_are_cumulative():
+    """6. Fight Battles: "These are cumulative with any other modifier": attacking a fortified army
+    (+1, Fortify) and Blundered! against the attacker (+1) make +2; both moved in, the unsupported
+    army's +1 adds to its Blundered! +1."""
+    fortified = ScenarioSide(name="Brython: Guard", kingdom=2, army=20, fortified=True)
+    attacker = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, blunder_bonus=True)
+    scenario = roll(script(sides=(), first=(1, 4)), attacker=attacker, defender=fortified)[0]
+    off = scenario.first_turn["roll_off"]
+    assert (off["attacker_modifier"], off["defender_modifier"], off["winner"]) == (2, 0, "defender")
+
+    supported = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, supported=True)
+    blundered = ScenarioSide(name="Brython: Guard", kingdom=2, army=20, blunder_bonus=True)
+    scenario = roll(script(sides=(4, 4), first=(4, 3)), attacker=supported, defender=blundered, defending=False)[0]
+    off = scenario.first_turn["roll_off"]
+    assert (off["attacker_modifier"], off["defender_modifier"], off["winner"]) == (0, 2, "defender")
+
+
 def test_the_assault_attacker_rolls_2d6_for_the_first_turn_and_the_defender_deploys_first():
     scenario, dice = roll(script(engagement=(5,), deploy=(), first=(1, 1, 3)))
     assert (

@@ -141,6 +141,13 @@ def test_elite_defense_force_is_500_points_of_one_hero_and_core():
     )
 
 
+def test_the_elite_defense_force_s_hero_is_its_general():
+    """Battle for Towns, Cities, and Capitols: "The hero becomes the General of the Garrison"."""
+    hero = UnitEntry("Sergeant", "character", 1, 60, character=CharacterEntry("hero", "hero"))
+    errors = army_list_errors(draft([hero, core(400)], size=500, garrison=True), KingdomRoster())
+    assert any("becomes the General of the garrison" in e for e in errors)
+
+
 def test_unit_fields_are_checked_and_named():
     bad = [
         WARLORD,

@@ -1,5 +1,7 @@
 """Campaign setup through the services (kingdoms/services/campaigns.py), rulebook Setup."""
 
+from dataclasses import replace
+
 import pytest
 from django.core import mail
 
@@ -245,6 +247,26 @@ def test_second_monstrous_mount_in_another_army_is_refused(homes_open):
     with pytest.raises(DomainError, match="only one character mounted on a monstrous creature"):
         army_services.army_list_save(army=second, units=[captain, UnitEntry("Halberdiers", "core", 200, 5)], items=[])
     assert not second.units.exists()
+
+
+def test_an_elite_defense_force_list_is_entered_once_and_its_composition_never_changes(homes_open):
+    """Battle for Towns, Cities, and Capitols: "The composition of the Elite Defense Force cannot
+    change". Its list (one hero, its General, and core troops; 500 points) is entered once; every
+    later edit is refused and changes nothing. One in the kingdom's capitol is an Elite Defense
+    Force too (only the Ancient Dead's Capitol Garrison is not)."""
+    army = _starting_army(homes_open)
+    force = Army.objects.create(
+        kingdom=army.kingdom, name="Elite Defense Force", kind=Army.Kind.GARRISON, province=army.province, size=500
+    )
+    captain = UnitEntry("Captain Eda", "character", 1, 80, character=CharacterEntry("hero", "general", "veteran"))
+    army_services.army_list_save(army=force, units=[captain, UnitEntry("Guards", "core", 40, 10)], items=[])
+    entered = army_services.army_entries(force)
+    assert [u.name for u in entered[0]] == ["Captain Eda", "Guards"]
+
+    fewer_guards = [entered[0][0], replace(entered[0][1], models=30)]
+    with pytest.raises(DomainError, match="composition of an Elite Defense Force cannot change"):
+        army_services.army_list_save(army=force, units=fewer_guards, items=[])
+    assert army_services.army_entries(force) == entered
 
 
 def test_campaign_starts_only_when_every_list_is_valid(demo_campaign):

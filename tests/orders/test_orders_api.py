@@ -121,6 +121,49 @@ def test_form_post_without_javascript_submits_and_shows_the_receipt(client, user
     assert "Move into" in receipt and "orders received" in receipt.lower()
 
 
+def test_who_defends_the_capitol_is_chosen_through_the_api(api_client_for, users, kingdoms, turn):
+    """Battle for Towns, Cities, and Capitols: "you may use either the local garrison force or the
+    army". The 1st Army holds Ostland's capitol; the sheet says the garrison fights (rule case R4)."""
+    army = kingdoms["Ostland"].armies.get(kind="field")
+    client = api_client_for(users["alice"])
+    url = f"/api/turns/{turn.pk}/sheet/"
+    order = {"army": army.id, "kind": "hold", "defend_with": "garrison"}
+    response = client.put(url, {"orders": [order], "submit": True}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["sheet"]["entries"]["orders"][0]["defend_with"] == "garrison"
+
+    unknown = client.put(url, {"orders": [{**order, "defend_with": "everyone"}], "submit": True}, format="json")
+    assert unknown.status_code == 400 and "defend_with" in str(unknown.json())
+    target = army.province.neighbours.filter(settlement="none").exclude(terrain="desert").order_by("number").first()
+    leaving = {**order, "kind": "move", "target": target.number}
+    refused = client.put(url, {"orders": [leaving], "submit": True}, format="json")
+    assert refused.status_code == 400
+    (problem,) = refused.json()["problems"]
+    assert (problem["code"], problem["army"]) == ("defend-with-no-garrison", army.id)
+    assert problem["message"].startswith("1st Army: ") and "Battle for Towns, Cities, and Capitols" in problem["text"]
+    assert client.get(url).json()["sheet"]["entries"]["orders"][0]["defend_with"] == "garrison"  # the last stands
+
+
+def test_the_sheet_page_offers_the_garrison_and_the_receipt_says_who_defends(client, users, kingdoms, turn):
+    ostland = kingdoms["Ostland"]
+    army = ostland.armies.get(kind="field")
+    client.force_login(users["alice"])
+    url = f"/turns/{turn.pk}/orders/{ostland.pk}/"
+    page = client.get(url).content.decode()
+    assert f'name="army-{army.id}-defend_with"' in page and "If attacked here" in page
+
+    prefix = f"army-{army.id}"
+    response = client.post(url, {f"{prefix}-kind": "hold", f"{prefix}-defend_with": "garrison", "action": "submit"})
+    assert response.status_code == 302
+    receipt = client.get(response["Location"]).content.decode()
+    capitol = f"{army.province.number} {army.province.name}"
+    assert f"if attacked in {capitol}: the garrison fights, the army supports it" in receipt
+
+    response = client.post(url, {f"{prefix}-kind": "hold", "action": "submit"})  # silent: the army fights
+    receipt = client.get(response["Location"]).content.decode()
+    assert f"if attacked in {capitol}: the army fights, the garrison supports it" in receipt
+
+
 def test_form_post_with_a_bad_sheet_shows_the_errors_in_place_and_saves_nothing(client, users, kingdoms, turn):
     ostland = kingdoms["Ostland"]
     army = ostland.armies.get(kind="field")

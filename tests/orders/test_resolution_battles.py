@@ -42,6 +42,7 @@ class Scene:
             DEAD: wb.kingdom(DEAD, "The Ancient Dead", ArmyType.ANCIENT_DEAD, treasury=0),
         }
         self.armies: dict[int, ArmyState] = {}
+        self.garrisons: dict[int, ArmyState] = {}
         self.orders: dict[int, ArmyOrder] = {}
 
     def province(self, number: int, **changes: Any) -> Scene:
@@ -71,6 +72,11 @@ class Scene:
         self.armies[army_id] = dataclasses.replace(army, fortified_in=army.province)
         return self.province(army.province, fortified=True)
 
+    def garrison(self, army_id: int, kingdom: int, province: int, points: int = 500, **changes: Any) -> Scene:
+        """An army row that garrisons `province`: an Elite Defense Force, or the Ancient Dead's Capitol Garrison."""
+        self.garrisons[army_id] = wb.garrison(army_id, kingdom, province, points, **changes)
+        return self
+
     def supporter(self, army_id: int, kingdom: int, province: int, battle: int = 5, **changes: Any) -> Scene:
         return self.army(
             army_id, kingdom, province, order=ArmyOrder(army_id, OrderKind.SUPPORT, support=battle), **changes
@@ -81,6 +87,7 @@ class Scene:
             provinces=self.provinces.values(),
             kingdoms=self.kingdoms.values(),
             armies=self.armies.values(),
+            garrisons=self.garrisons.values(),
             adjacency=wb.edges(EDGES, self.provinces),
             turn=3,
             player_count=3,
@@ -153,6 +160,76 @@ def test_case_B2_an_army_defending_its_own_town_is_an_assault_supported_by_the_g
     assert (battle.garrison_points, battle.garrison_defenses) == (500, 1)
 
 
+def defended_town(defend_with: str | None) -> Scene:
+    """Avalon's 1,500-point army 10 attacks Brython's town 5, where Brython's 1,500-point army 20 stands."""
+    order = ArmyOrder(20) if defend_with is None else ArmyOrder(20, defend_with=defend_with)
+    return (
+        Scene().province(5, settlement="town", controller=BRYTHON).army(10, AVALON, 5).army(20, BRYTHON, 5, order=order)
+    )
+
+
+def test_case_R4_the_garrison_chosen_fights_and_the_army_supports_it() -> None:
+    """Battle for Towns, Cities, and Capitols: "you may use either the local garrison force or the
+    army". Chose the garrison: the 750-point garrison is the main force; the army supports it with a
+    detachment (Support: at most 200 points, within the 500-point cap), rolling Support Arrival."""
+    _, (battle,), events, dice = resolve(defended_town("garrison"), [ATTACK_5], faces=[5])
+
+    assert (battle.defender_kingdom, battle.defender_army, battle.garrison_defends) == (BRYTHON, None, True)
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (750, 1, True)
+    assert battle.supports == [SupportS(army=20, kingdom=BRYTHON, side="defender", points=200, arrival=5)]
+    assert roll_kinds(dice) == ["support arrival"]
+    assert battle.guerrilla is None
+    assert "The town garrison of 5 Province 5 defends" in battle.notes[0]
+    assert [e.army for e in codes(events, "support")] == [20]
+
+
+def test_case_R4_the_army_chosen_fights_and_the_garrison_supports_it() -> None:
+    """Chose the army: the army fights; the garrison supports it up to the 500-point cap."""
+    _, (battle,), events, dice = resolve(defended_town("army"), [ATTACK_5])
+
+    assert (battle.defender_army, battle.garrison_defends, battle.supports) == (20, False, [])
+    assert (battle.garrison_points, battle.garrison_defenses) == (500, 1)
+    assert dice.rolls == [] and codes(events, "support") == []
+
+
+def test_a_silent_sheet_lets_the_army_defend_its_town() -> None:
+    _, (silent,), _, _ = resolve(defended_town(None), [ATTACK_5])
+
+    assert (silent.defender_army, silent.garrison_defends, silent.garrison_points) == (20, False, 500)
+
+
+def test_the_garrison_chosen_keeps_the_army_s_fortification_within_the_cap() -> None:
+    """The army attacked in its fortified province keeps its Fortify bonuses whichever force fights:
+    200 fortified points, then its own detachment, then other supporters, 500 in all."""
+    world = defended_town("garrison").fortified_by(20).supporter(21, BRYTHON, 4)
+
+    _, (battle,), events, dice = resolve(world, [ATTACK_5], faces=[3, 4, 6])
+
+    assert (battle.fortified_points, battle.garrison_points, battle.defended_obstacles) == (200, 750, 3)
+    assert [(s.army, s.points) for s in battle.supports] == [(20, 200), (21, 100)]
+    assert roll_kinds(dice) == ["support arrival", "support arrival", "defended obstacles"]
+    assert [e.army for e in codes(events, "defended-obstacles")] == [20]
+
+
+def test_no_guerrilla_tactics_when_the_garrison_defends_in_the_army_s_place() -> None:
+    world = defended_town("garrison")
+    world.army(20, BRYTHON, 5, points=2000, order=ArmyOrder(20, defend_with="garrison"))
+    world.army(10, AVALON, 5, points=1000)
+
+    _, (battle,), _, dice = resolve(world, [ATTACK_5], faces=[4])
+
+    assert battle.guerrilla is None and roll_kinds(dice) == ["support arrival"]
+
+
+def test_the_elite_defense_force_fights_with_the_garrison_chosen_and_the_army_supports() -> None:
+    world = defended_town("garrison").province(5, elite_defense=True).garrison(50, BRYTHON, 5)
+
+    _, (battle,), _, _ = resolve(world, [ATTACK_5], faces=[3])
+
+    assert (battle.defender_army, battle.garrison_defends, battle.garrison_points) == (50, True, 750)
+    assert [(s.army, s.side, s.points) for s in battle.supports] == [(20, "defender", 200)]
+
+
 def test_a_battle_in_a_town_is_an_assault_even_when_the_town_is_not_the_defenders() -> None:
     world = army_vs_army().province(5, settlement="town", controller=CARNWYL)
 
@@ -202,9 +279,10 @@ def test_another_kingdoms_capitol_number_does_not_make_a_city_a_capitol() -> Non
         ("city", True, 2500, 3),
     ],
 )
-def test_an_elite_defense_force_adds_500_points_to_the_garrison(
+def test_an_elite_defense_force_bought_this_turn_adds_its_500_points_to_the_garrison(
     settlement: str, capitol: bool, points: int, defenses: int
 ) -> None:
+    """Paid for in 3. Create / Upgrade Armies, it has no list yet: it fights as the 500 points paid."""
     world = Scene().province(5, settlement=settlement, controller=BRYTHON, elite_defense=True).army(10, AVALON, 5)
     if capitol:
         world.capitol(BRYTHON, 5)
@@ -212,6 +290,76 @@ def test_an_elite_defense_force_adds_500_points_to_the_garrison(
     _, (battle,), _, _ = resolve(world, [Contact(province=5, attacker=10)])
 
     assert (battle.garrison_points, battle.garrison_defenses) == (points, defenses)
+
+
+def test_an_elite_defense_force_is_the_defending_army_when_the_garrison_defends_alone() -> None:
+    """Battle for Towns, Cities, and Capitols: the Elite Defense Force "is treated as an army in the
+    field": it fights as the defending army, its hero the General, beside the local garrison force."""
+    world = (
+        Scene()
+        .province(5, settlement="town", controller=BRYTHON, elite_defense=True)
+        .garrison(50, BRYTHON, 5)
+        .army(10, AVALON, 5)
+    )
+
+    _, (battle,), events, dice = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.defender_kingdom, battle.defender_army, battle.garrison_defends) == (BRYTHON, 50, True)
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (750, 1, True)
+    assert battle.guerrilla is None and dice.rolls == []  # a garrison never rolls for Guerrilla Tactics
+    defender_event = codes(events, "battle-scheduled")[1]
+    assert defender_event.army == 50 and "with its Elite Defense Force" in defender_event.text
+
+
+def test_the_elite_defense_force_does_not_fight_when_the_army_defends_its_town() -> None:
+    """The local garrison alone fills the 500-point cap of the army it supports."""
+    world = (
+        army_vs_army().province(5, settlement="town", controller=BRYTHON, elite_defense=True).garrison(50, BRYTHON, 5)
+    )
+
+    _, (battle,), _, _ = resolve(world, [ATTACK_5])
+
+    assert (battle.defender_army, battle.garrison_defends, battle.garrison_points) == (20, False, 500)
+
+
+def test_an_ancient_dead_army_standing_with_its_capitol_garrison_does_not_support_it() -> None:
+    world = (
+        Scene()
+        .province(5, terrain="desert", controller=DEAD, pyramid=True)
+        .capitol(DEAD, 5)
+        .garrison(95, DEAD, 5, 2000, name="Capitol Garrison")
+        .army(90, DEAD, 5)
+        .army(10, AVALON, 5)
+    )
+
+    _, (battle,), events, dice = resolve(world, [Contact(province=5, attacker=10, defender=90)])
+
+    assert (battle.defender_army, battle.garrison_defends, battle.supports) == (95, True, [])
+    assert refusals(events) == {90: "ancient-dead"}
+    assert dice.rolls == []
+
+
+def test_case_R10_an_attack_on_the_great_pyramid_meets_the_capitol_garrison_with_the_warlord() -> None:
+    """The Ancient Dead: Setup: "The kingdom's Warlord must remain with the Capitol's garrison ...
+    The Warlord's point cost is included in the garrison force." The 2,000-point Capitol Garrison
+    army defends the pyramid, the Ancient Dead's capitol (3 defenses, an Assault), not the
+    1,000-point garrison of a desert."""
+    world = (
+        Scene()
+        .province(5, terrain="desert", controller=DEAD, pyramid=True)
+        .capitol(DEAD, 5)
+        .garrison(95, DEAD, 5, 2000, name="Capitol Garrison")
+        .army(10, AVALON, 5)
+    )
+
+    _, (battle,), events, _ = resolve(world, [Contact(province=5, attacker=10)])
+
+    assert (battle.defender_kingdom, battle.defender_army, battle.garrison_defends) == (DEAD, 95, True)
+    # Its list holds the Warlord and every one of its 2,000 points: no garrison points beside it.
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (0, 3, True)
+    assert [e.army for e in codes(events, "battle-scheduled")] == [10, 95]
+    attack = codes(events, "battle-scheduled")[0].text
+    assert attack.startswith("Army 10 attacks the Capitol Garrison (with the Warlord) in")
 
 
 def test_a_desert_province_is_defended_by_a_1000_point_ancient_dead_garrison() -> None:
@@ -465,12 +613,15 @@ def test_case_B4_an_ambush_costs_the_1500_point_army_150_points() -> None:
 
 
 def test_case_B4_a_blunder_does_no_damage_and_gives_plus_1_for_first_turn() -> None:
-    state, (battle,), _, _ = resolve(army_vs_army(1000, 1500), [ATTACK_5], faces=[1])
+    """Guerrilla Tactics, Blundered!: no damage; the larger army has +1 for first turn (rule case R5)."""
+    state, (battle,), events, _ = resolve(army_vs_army(1000, 1500), [ATTACK_5], faces=[1])
 
     assert battle.guerrilla is not None
     assert (battle.guerrilla["result"], battle.guerrilla["points_lost"]) == ("blundered", 0)
+    assert (battle.guerrilla["army"], battle.guerrilla["target"]) == (10, 20)
     assert state.armies[20].points == 1500
-    assert any("Army 10 +1 to its roll for first turn" in note for note in battle.notes)
+    assert any("Army 20 +1 to its roll for first turn" in note for note in battle.notes)
+    assert all("Army 20 has +1 to its roll for first turn" in e.text for e in codes(events, "guerrilla"))
 
 
 def test_case_B4_the_loss_is_rounded_down() -> None:

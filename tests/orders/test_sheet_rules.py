@@ -290,6 +290,40 @@ def test_forced_march_names_two_provinces():
 # --- Warnings ------------------------------------------------------------------------------
 
 
+# --- Battle for Towns, Cities, and Capitols: the garrison or the army defends ------------------
+
+
+@pytest.mark.parametrize(
+    "province, order, ok",
+    [
+        (2, ArmyOrder(10, OrderKind.HOLD, defend_with="garrison"), True),  # its own town
+        (1, ArmyOrder(10, OrderKind.FORTIFY, defend_with="garrison"), True),  # its capitol (a city)
+        (5, ArmyOrder(10, OrderKind.MOVE, target=2, defend_with="garrison"), True),  # moving into its town
+        (6, ArmyOrder(10, OrderKind.HOLD, defend_with="garrison"), False),  # its plain province
+        (2, ArmyOrder(10, OrderKind.MOVE, target=6, defend_with="garrison"), False),  # leaves its town
+        (6, ArmyOrder(10, OrderKind.HOLD, defend_with="army"), True),  # the default is always fine
+    ],
+)
+def test_the_garrison_may_defend_only_a_town_city_or_capitol_of_yours(province, order, ok):
+    """Battle for Towns, Cities, and Capitols: "you may use either the local garrison force or the
+    army": the choice of the garrison is for an army that ends its order in a town, city or capitol
+    of its kingdom."""
+    result = check(
+        SheetEntries(orders=(order,)), armies=(own_army(id=10, name="1st Army", province=province, size=2000),)
+    )
+    assert result.ok is ok, result.errors
+    if not ok:
+        (problem,) = result.error_problems
+        assert (problem.code, problem.army) == (SheetProblemCode.DEFEND_WITH_NO_GARRISON, 10)
+        assert "no garrison there can fight instead of the army" in problem.text
+
+
+def test_who_defends_is_the_army_or_the_garrison():
+    result = check(SheetEntries(orders=(ArmyOrder(10, OrderKind.HOLD, defend_with="everyone"),)))
+    assert [p.code for p in result.error_problems] == [SheetProblemCode.DEFEND_WITH]
+    assert ArmyOrder(10).defend_with == "army"  # silent: the army fights, the garrison supports it
+
+
 def test_warnings_for_legal_but_probably_mistaken_orders():
     armies = (
         own_army(id=10, name="1st Army", province=1, size=2000),

@@ -287,6 +287,27 @@ def test_malformed_orders_sections_are_refused_naming_every_problem(eventful_cam
     assert document["turns"][0]["sheets"][1]["entries"]["orders"][0]["kind"] == "teleport"  # not fixed up
 
 
+def test_an_order_from_before_the_choice_of_who_defends_is_read_as_the_army_defending(eventful_campaign):
+    """Battle for Towns, Cities, and Capitols: "defend_with" came within version 5. An order
+    without it is read (the army defends, as it always did); one with an unknown choice is refused."""
+    document = campaign_export(campaign=eventful_campaign)
+    ostland = document["turns"][0]["sheets"][0]
+    assert ostland["entries"]["orders"][0]["defend_with"] == "army"
+    older = copy.deepcopy(document)
+    for submission in [older["turns"][0]["sheets"][0], *older["turns"][0]["sheets"][0]["submissions"]]:
+        for order in submission["entries"]["orders"]:
+            del order["defend_with"]
+    imported = campaign_import(document=older)
+    sheet = imported.turns.get(number=1).sheets.get(kingdom__name="Ostland")
+    assert "defend_with" not in sheet.entries["orders"][0]  # kept as written; entries_from_json reads "army"
+
+    ostland["entries"]["orders"][0]["defend_with"] = "everyone"
+    assert (
+        'turns[0] (number 1) / sheets[0] "Ostland" / entries / orders[0]: '
+        "\"defend_with\" should be one of army, garrison, not 'everyone'."
+    ) in refused(document)
+
+
 def test_the_orders_sections_must_have_the_right_shape(demo_campaign):
     document = campaign_export(campaign=demo_campaign)
     document["schedule"] = []

@@ -2,8 +2,8 @@
 Guerrilla Tactics and supports each battle gets, ready to be fought on the table. Pure Python.
 
 Rulebook: 6. Fight Battles (Support, Support Arrival, Guerrilla Tactics, Battle for Towns, Cities,
-and Capitols), Fortify, Defended Obstacles, The Ancient Dead: Deserts. Rule cases B2, B3, B4
-(B1 and B5 are settled by the orders phase, which makes the contacts read here).
+and Capitols), Fortify, Defended Obstacles, The Ancient Dead: Setup, Deserts. Rule cases B2, B3, B4,
+R4, R5, R10 (B1 and B5 are settled by the orders phase, which makes the contacts read here).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.world import ArmyState
 
-from ..sheets import OrderKind
+from ..sheets import DEFEND_WITH_GARRISON, OrderKind
 from .state import BattleS, Contact, SupportS, TurnState
 
 PHASE = "battles"
@@ -88,36 +88,77 @@ _SETTLEMENTS = ("town", "city")
 
 @dataclass(frozen=True)
 class Garrison:
-    """A province's garrison: who it fights for, its points and its defenses."""
+    """A province's garrison: who it fights for, its points and its defenses. `points` are the local
+    garrison force's (troops without a list); `army` is the army row that fights with it, with its
+    own list: the Elite Defense Force (its hero the General), or the Ancient Dead's Capitol Garrison,
+    whose list holds the Warlord and all its points."""
 
     kingdom: int | None
     points: int
     defenses: int
     label: str  # for the reports: "the capitol garrison of 3 Avalon"
     desert: bool = False  # the Ancient Dead's: it never supports an army
+    army: int | None = None
+    ancient_dead_capitol: bool = False  # The Ancient Dead: Setup: it always defends the pyramid
+
+
+def _garrison_army(state: TurnState, number: int, kingdom: int) -> ArmyState | None:
+    """The kingdom's army row that garrisons province `number` (Elite Defense Force, Capitol Garrison)."""
+    rows = [g for g in state.garrisons.values() if g.province == number and g.kingdom == kingdom and not g.disbanded]
+    return min(rows, key=lambda g: g.id, default=None)
 
 
 def province_garrison(state: TurnState, number: int) -> Garrison | None:
     """The garrison of province `number`: a controlled town's or city's (a capitol's when it is its
-    controller's capitol), with its Elite Defense Force; else a desert's Ancient Dead garrison; else None."""
+    controller's capitol), with its Elite Defense Force; the Ancient Dead's capitol's, which is their
+    Capitol Garrison army; else a desert's Ancient Dead garrison; else None."""
     province = state.provinces[number]
     controller = province.controller
+    owner = state.kingdoms.get(controller) if controller is not None else None
+    capitol = owner is not None and owner.capitol == number
+    if owner is not None and capitol and owner.ancient_dead:
+        # The Ancient Dead: Setup: "The kingdom's Warlord must remain with the Capitol's garrison ...
+        # The Warlord's point cost is included in the garrison force": the garrison is the army.
+        size = GARRISONS["capitol"]
+        label = f"the capitol garrison of {province}"
+        row = _garrison_army(state, number, owner.id)
+        if row is None:  # no list to fight with: the garrison's 2,000 points
+            return Garrison(owner.id, size.points, size.defenses, label, ancient_dead_capitol=True)
+        label = f"the {row.name} (with the Warlord)"
+        return Garrison(owner.id, 0, size.defenses, label, army=row.id, ancient_dead_capitol=True)
     if province.settlement in _SETTLEMENTS and controller is not None:
-        owner = state.kingdoms.get(controller)
-        kind = "capitol" if owner is not None and owner.capitol == number else province.settlement
+        kind = "capitol" if capitol else province.settlement
         size = GARRISONS[kind]
-        points = size.points + (ELITE_DEFENSE_FORCE_POINTS if province.elite_defense else 0)
-        elite = " with its Elite Defense Force" if province.elite_defense else ""
-        return Garrison(controller, points, size.defenses, f"the {kind} garrison of {province}{elite}")
+        label = f"the {kind} garrison of {province}"
+        elite = _garrison_army(state, number, controller)
+        if elite is not None:
+            return Garrison(
+                controller, size.points, size.defenses, f"{label} with its Elite Defense Force", army=elite.id
+            )
+        if province.elite_defense:
+            # Bought this turn (3. Create / Upgrade Armies): its list is not entered yet, so it fights
+            # as the 500 points paid for it, within the garrison.
+            points = size.points + ELITE_DEFENSE_FORCE_POINTS
+            return Garrison(controller, points, size.defenses, f"{label} with its Elite Defense Force")
+        return Garrison(controller, size.points, size.defenses, label)
     if province.terrain == "desert":
         return Garrison(controller, DESERT_GARRISON_POINTS, 0, f"the Ancient Dead garrison of {province}", desert=True)
     return None
 
 
+def _settlement_battle(state: TurnState, number: int) -> bool:
+    """The Engagement Type is always Assault in a battle for a town, city, or capitol (the pyramid is
+    the Ancient Dead's capitol)."""
+    province = state.provinces[number]
+    owner = state.kingdoms.get(province.controller) if province.controller is not None else None
+    return province.settlement in _SETTLEMENTS or (owner is not None and owner.capitol == number)
+
+
 def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events: list[Event]) -> list[BattleS]:
-    """Phase 6: one battle for each contact, in the order given, with its defender (the army, else
-    the garrison), garrison support, fortification, Guerrilla Tactics and supports. Rolls, per
-    battle: Guerrilla Tactics, then Support Arrival for each detachment, then Defended Obstacles.
+    """Phase 6: one battle for each contact, in the order given, with its defender (the army, or the
+    garrison when it defends alone or its kingdom chose it), garrison support, fortification,
+    Guerrilla Tactics and supports. Rolls, per battle: Guerrilla Tactics, then Support Arrival for
+    each detachment (the army standing with a garrison that defends first), then Defended Obstacles.
     Guerrilla losses are taken off the larger army's `points`. Appends an event for every battle
     (one per kingdom involved), every support given or refused, and every roll."""
     # Armies in any battle may neither send support nor have it go out from them (B3).
@@ -138,6 +179,25 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
     return battles
 
 
+def _garrison_chosen(state: TurnState, army: ArmyState, garrison: Garrison) -> bool:
+    """Battle for Towns, Cities, and Capitols: "you may use either the local garrison force or the
+    army". The army's order says which (the army when silent); the Ancient Dead's pyramid is always
+    defended by its Capitol Garrison, with whom the Warlord must remain (The Ancient Dead: Setup)."""
+    if garrison.ancient_dead_capitol:
+        return True
+    order = state.orders.get(army.id)
+    return order is not None and order.defend_with == DEFEND_WITH_GARRISON
+
+
+def _garrison_defends(battle: BattleS, garrison: Garrison) -> None:
+    """The garrison is the defending side's main force: its local troops and its army row."""
+    battle.garrison_defends = True
+    battle.defender_kingdom = garrison.kingdom
+    battle.defender_army = garrison.army
+    battle.garrison_points = garrison.points
+    battle.garrison_defenses = garrison.defenses
+
+
 def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> BattleS | None:
     province = state.provinces[contact.province]
     attacker = state.armies[contact.attacker]
@@ -149,26 +209,39 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
         defender_kingdom=None,
         defender_army=None,
         # The Engagement Type is always Assault in a battle for a town, city or capitol, whoever defends it.
-        assault=province.settlement in _SETTLEMENTS,
+        assault=_settlement_battle(state, province.number),
     )
     if contact.defender is not None:
         defender = state.armies[contact.defender]
-        battle.defender_army = defender.id
         battle.defender_kingdom = defender.kingdom
-        defender_label = defender.name
         fortifier = state.world.fortifier(province.number)
         if fortifier is not None and fortifier.id == defender.id and not contact.both_moved:
-            # Fortify: the bonuses are the Fortified army's own, defending the province it fortified.
+            # Fortify: the bonuses are the Fortified army's own, defending the province it fortified,
+            # whichever force fights (the garrison chosen keeps them for its side, decision 36a).
             battle.fortified_points = FORTIFIED_POINTS
-        if garrison is not None and not garrison.desert and garrison.kingdom == defender.kingdom:
-            # The garrison supports the army in its own province, within the 500-point cap.
-            battle.garrison_defenses = garrison.defenses
-            battle.garrison_points = min(garrison.points, SUPPORT_MAX - battle.fortified_points)
+        own = garrison is not None and not garrison.desert and garrison.kingdom == defender.kingdom
+        if garrison is not None and own and _garrison_chosen(state, defender, garrison):
+            _garrison_defends(battle, garrison)
+            battle.army_with_garrison = defender.id
+            defender_label = garrison.label
             battle.notes.append(
-                f"{garrison.label[0].upper()}{garrison.label[1:]} ({garrison.points:,} points) supports "
-                f"{defender.name} with {battle.garrison_points:,} points (500-point support cap) and "
-                f"{garrison.defenses} piece(s) of defenses."
+                f"{_capitalized(garrison.label)} defends {province}"
+                + (f" ({garrison.points:,} points)" if garrison.points else "")
+                + f"; {defender.name} stands there and supports it (Battle for Towns, Cities, and Capitols)."
             )
+        else:
+            battle.defender_army = defender.id
+            defender_label = defender.name
+            if garrison is not None and own:
+                # The garrison supports the army in its own province, within the 500-point cap. Its
+                # local troops alone fill the cap: an Elite Defense Force fights when the garrison does.
+                battle.garrison_defenses = garrison.defenses
+                battle.garrison_points = min(garrison.points, SUPPORT_MAX - battle.fortified_points)
+                battle.notes.append(
+                    f"{_capitalized(garrison.label)} ({garrison.points:,} points) supports "
+                    f"{defender.name} with {battle.garrison_points:,} points (500-point support cap) and "
+                    f"{garrison.defenses} piece(s) of defenses."
+                )
     elif garrison is not None and garrison.kingdom != attacker.kingdom:
         if garrison.desert and _is_ancient_dead(state, attacker.kingdom):
             _no_battle(
@@ -178,9 +251,7 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
                 f"{attacker.name} is of the Ancient Dead: {garrison.label} does not fight it.",
             )
             return None
-        battle.defender_kingdom = garrison.kingdom
-        battle.garrison_points = garrison.points
-        battle.garrison_defenses = garrison.defenses
+        _garrison_defends(battle, garrison)
         defender_label = garrison.label
     else:
         _no_battle(events, attacker, province.number, f"{attacker.name} finds no one to fight in {province}.")
@@ -203,15 +274,19 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
             Event(
                 PHASE,
                 EventCode.BATTLE_SCHEDULED,
-                f"{defender_label[0].upper()}{defender_label[1:]} is attacked by {attacker.name} "
+                f"{_capitalized(defender_label)} is attacked by {attacker.name} "
                 f"({state.kingdoms[attacker.kingdom].name}) in {province}.{assault}",
                 kingdom=battle.defender_kingdom,
-                army=battle.defender_army,
+                army=battle.defender_army if battle.defender_army is not None else battle.army_with_garrison,
                 province=province.number,
                 data=_scheduled_data(battle, "defender", attacker.kingdom, attacker.id),
             )
         )
     return battle
+
+
+def _capitalized(text: str) -> str:
+    return f"{text[0].upper()}{text[1:]}"
 
 
 def _scheduled_data(
@@ -225,6 +300,7 @@ def _scheduled_data(
         "assault": battle.assault,
         "garrison_points": battle.garrison_points,
         "garrison_defenses": battle.garrison_defenses,
+        "garrison_defends": battle.garrison_defends,
         "fortified_points": battle.fortified_points,
     }
 
@@ -240,9 +316,11 @@ def _is_ancient_dead(state: TurnState, kingdom: int) -> bool:
 
 
 def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event]) -> None:
-    """Guerrilla Tactics (B4): only between two armies, on their own points; a garrison never rolls
-    and is never the target. Called before any Support Arrival roll of the battle."""
-    if battle.defender_army is None:
+    """Guerrilla Tactics (B4): only between two armies, on their own points; a garrison (its Elite
+    Defense Force or Capitol Garrison included) never rolls and is never the target. Called before
+    any Support Arrival roll of the battle. "Blundered!" gives the larger army, whose camp the
+    saboteurs blundered into, +1 on its roll for first turn (rule case R5; the scenario rolls it)."""
+    if battle.defender_army is None or battle.garrison_defends:
         return
     attacker = state.armies[battle.attacker_army]
     defender = state.armies[battle.defender_army]
@@ -266,8 +344,8 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
         "points_lost": points_lost,
     }
     if result.code == "blundered":
-        outcome = f"no damage is done; {smaller.name} has +1 to its roll for first turn"
-        battle.notes.append(f"{smaller.name} +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
+        outcome = f"no damage is done; {larger.name} has +1 to its roll for first turn"
+        battle.notes.append(f"{larger.name} +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
     else:
         outcome = f"{larger.name} loses {points_lost:,} points ({result.percent}%), counted as destroyed"
         battle.notes.append(f"{larger.name} fights {points_lost:,} points short (Guerrilla Tactics: {result.label}).")
@@ -298,17 +376,24 @@ def _supports(
 ) -> None:
     """Support (B3): detachments of at most 200 points, at most 500 points a side with fortification
     and garrison, one battle per supporting army, none from an army in a battle. Support Arrival is
-    rolled for each detachment that takes place."""
+    rolled for each detachment that takes place. The army standing where its garrison defends
+    supports it first (Battle for Towns, Cities, and Capitols), from where it stands."""
     province = state.provinces[battle.province]
     total = {
         "attacker": 0,
-        # A garrison defending alone is the main force, not support; supporting an army it counts.
-        "defender": battle.fortified_points + (battle.garrison_points if battle.defender_army is not None else 0),
+        # A garrison defending is the main force, not support; supporting an army it counts.
+        "defender": battle.fortified_points + (0 if battle.garrison_defends else battle.garrison_points),
     }
-    for supporter in supporters:
+    candidates = [(army, False) for army in supporters]
+    if battle.army_with_garrison is not None:
+        candidates.insert(0, (state.armies[battle.army_with_garrison], True))
+    for supporter, with_garrison in candidates:
         army = state.armies[supporter.id]  # as the battles before this one left it
         side = _side(battle, army)
-        reason, why = _refusal(state, army, battle, side, fighting, supporting)
+        if with_garrison:
+            reason, why = _refusal_beside_garrison(state, army)
+        else:
+            reason, why = _refusal(state, army, battle, side, fighting, supporting)
         points = 0
         if reason is None and side is not None:
             points = min(SUPPORT_DETACHMENT_MAX, army.points, SUPPORT_MAX - total[side])
@@ -329,36 +414,54 @@ def _supports(
             continue
         supporting.add(army.id)
         total[side] += points
-        arrival = dice.roll(
-            "D6",
-            purpose=f"{army.name}: support arrival in {province}",
-            kingdoms=[army.kingdom],
-            armies=[army.id],
-        ).total
-        label = SUPPORT_ARRIVAL[arrival]
-        battle.supports.append(SupportS(army=army.id, kingdom=army.kingdom, side=side, points=points, arrival=arrival))
-        if label == SUPPORT_DELAYED:
-            battle.notes.append(
-                f"{army.name}'s detachment is delayed: it arrives as reserves, 4+ on turn 2, 3+ on turn 3, "
-                "2+ on turns 4-6, from a friendly board edge, and may not charge that turn (Support Arrival)."
-            )
-        cut = (
-            f", cut to {points:,} by the {SUPPORT_MAX}-point cap"
-            if points < min(SUPPORT_DETACHMENT_MAX, army.points)
-            else ""
+        _detachment(state, battle, army, side, points, dice, events)
+
+
+def _refusal_beside_garrison(state: TurnState, army: ArmyState) -> tuple[str | None, str]:
+    """The army standing where its garrison defends fights beside it as a support detachment; it
+    needs no order and borders nothing. The Ancient Dead's armies support no one."""
+    if army.disbanded:
+        return REFUSED_DISBANDED, "it was disbanded"
+    if _is_ancient_dead(state, army.kingdom):
+        return REFUSED_ANCIENT_DEAD, "the armies of the Ancient Dead cannot support each other"
+    return None, ""
+
+
+def _detachment(
+    state: TurnState, battle: BattleS, army: ArmyState, side: str, points: int, dice: Dice, events: list[Event]
+) -> None:
+    """A detachment joins the battle: its Support Arrival roll, its record and its event."""
+    province = state.provinces[battle.province]
+    arrival = dice.roll(
+        "D6",
+        purpose=f"{army.name}: support arrival in {province}",
+        kingdoms=[army.kingdom],
+        armies=[army.id],
+    ).total
+    label = SUPPORT_ARRIVAL[arrival]
+    battle.supports.append(SupportS(army=army.id, kingdom=army.kingdom, side=side, points=points, arrival=arrival))
+    if label == SUPPORT_DELAYED:
+        battle.notes.append(
+            f"{army.name}'s detachment is delayed: it arrives as reserves, 4+ on turn 2, 3+ on turn 3, "
+            "2+ on turns 4-6, from a friendly board edge, and may not charge that turn (Support Arrival)."
         )
-        events.append(
-            Event(
-                PHASE,
-                EventCode.SUPPORT,
-                f"{army.name} sends a detachment of {points:,} points{cut} to the {side} in {province}; "
-                f"Support Arrival {arrival}: {label}.",
-                kingdom=army.kingdom,
-                army=army.id,
-                province=battle.province,
-                data={"battle": battle.province, "side": side, "points": points, "arrival": arrival, "result": label},
-            )
+    cut = (
+        f", cut to {points:,} by the {SUPPORT_MAX}-point cap"
+        if points < min(SUPPORT_DETACHMENT_MAX, army.points)
+        else ""
+    )
+    events.append(
+        Event(
+            PHASE,
+            EventCode.SUPPORT,
+            f"{army.name} sends a detachment of {points:,} points{cut} to the {side} in {province}; "
+            f"Support Arrival {arrival}: {label}.",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=battle.province,
+            data={"battle": battle.province, "side": side, "points": points, "arrival": arrival, "result": label},
         )
+    )
 
 
 def _side(battle: BattleS, army: ArmyState) -> str | None:
@@ -414,10 +517,12 @@ def _refusal(
 
 
 def _defended_obstacles(state: TurnState, battle: BattleS, dice: Dice, events: list[Event]) -> None:
-    """Fortify / Defended Obstacles: a fortified defender rolls for pieces of defenses."""
-    if not battle.fortified_points or battle.defender_army is None:
+    """Fortify / Defended Obstacles: a fortified defender rolls for pieces of defenses (the army
+    that fortified, also when its garrison fights)."""
+    fortified = battle.army_with_garrison if battle.garrison_defends else battle.defender_army
+    if not battle.fortified_points or fortified is None:
         return
-    defender = state.armies[battle.defender_army]
+    defender = state.armies[fortified]
     province = state.provinces[battle.province]
     roll = dice.roll(
         "D6",
@@ -447,9 +552,10 @@ def _defended_obstacles(state: TurnState, battle: BattleS, dice: Dice, events: l
 
 def _setup_notes(state: TurnState, battle: BattleS, contact: Contact) -> None:
     """The set-up modifiers of 6. Fight Battles and Fortify, for the players at the table."""
-    if battle.defender_army is None:
+    fortified = battle.army_with_garrison if battle.garrison_defends else battle.defender_army
+    if fortified is None:
         return
-    defender = state.armies[battle.defender_army]
+    defender = state.armies[fortified]
     attacker = state.armies[battle.attacker_army]
     if battle.fortified_points:
         battle.notes.append(
@@ -457,6 +563,8 @@ def _setup_notes(state: TurnState, battle: BattleS, contact: Contact) -> None:
             f"terrain, places {battle.defended_obstacles} piece(s) of defenses and chooses table side(s) after "
             f"terrain; {attacker.name} has +1 to go first (Fortify)."
         )
+    if battle.garrison_defends:
+        return  # the garrison did not move; the scenario sheet says who chooses sides
     if not contact.both_moved:
         battle.notes.append(f"{defender.name} did not move and is the defender: +1 to choose sides.")
         return

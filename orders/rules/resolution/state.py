@@ -49,9 +49,15 @@ class BattleS:
     attacker_kingdom: int
     attacker_army: int
     defender_kingdom: int | None  # None: a neutral or Ancient Dead desert garrison
-    defender_army: int | None  # None: the settlement's (or desert's) garrison defends
-    garrison_points: int = 0  # the garrison fighting (as defender or supporting the defending army)
+    # The defending army: a field army, or the army row of a garrison that defends (its Elite Defense
+    # Force, the Ancient Dead's Capitol Garrison); None: a garrison without an army row defends.
+    defender_army: int | None
+    garrison_points: int = 0  # the local garrison force fighting (as the defender, or supporting the army)
     garrison_defenses: int = 0
+    # Battle for Towns, Cities, and Capitols: the garrison is the defending side's main force (alone,
+    # or chosen over the army that stands there, `garrison_army`, which then supports it).
+    garrison_defends: bool = False
+    army_with_garrison: int | None = None  # the field army standing where its garrison defends
     supports: list[SupportS] = field(default_factory=list)
     fortified_points: int = 0  # 200 extra core troops for a fortified defender
     defended_obstacles: int | None = None  # pieces of defenses from the Defended Obstacles roll
