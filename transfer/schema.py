@@ -133,11 +133,19 @@ ARMY_KEYS = {
     "last_battle_turn": INT.or_null(),
     "recover_streak": INT,
     "co_occupying": BOOL,
-    "pending_losses": INT,
+    "list_due": BOOL,
+    "losses_before_list": INT,
     "province": INT.or_null(),
     "movements": LIST,
     "units": LIST,
 }
+# Added within version 5 (issue 13: losses are counted once): a document written before them is
+# still read, with the model's defaults.
+ARMY_OPTIONAL_KEYS = ("list_due", "losses_before_list")
+# Written before issue 13, read and no longer written: `pending_losses`, read as migration
+# kingdoms/0005 read the column (an army with a list drops them: the list is what counts; one
+# without keeps them as the points its list, when entered, leaves out).
+ARMY_RETIRED_KEYS = {"pending_losses": INT}
 MOVEMENT_KEYS = {"turn": INT, "step": INT, "province": INT}
 UNIT_KEYS = {
     "position": INT,
@@ -241,7 +249,11 @@ SUBMISSION_KEYS = {
     "entries": OBJECT,
     "gold": INT,
     "warnings": STR_LIST,
+    "treasury": INT.or_null(),
+    "taxes": INT.or_null(),
 }
+# Added within version 5 (issue 13): the gold the sheet was checked against.
+SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes")
 REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
 EVENT_KEYS = {
     "sequence": INT,
@@ -417,6 +429,7 @@ ENTRY_SECTIONS = {
     "upgrades": {"army": ARMY_KEY, "points": INT},
     "depots": {"army": ARMY_KEY},
     "garrisons": {"province": INT},
+    "losses": {"army": ARMY_KEY, "unit": STR},
 }
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 ORDER_KINDS = [kind.value for kind in OrderKind]
