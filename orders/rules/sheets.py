@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
@@ -159,6 +160,13 @@ class SheetContext:
     def province(self, number: int) -> ProvinceState | None:
         return self.world.provinces.get(number)
 
+    @cached_property
+    def taxes(self) -> int:
+        """What this turn's 1. Tally Gold will bring the kingdom (net of Imperial Taxation), which
+        its sheet may spend: reckoned once per context (the turn's normalisation checks each order
+        on its own against one context)."""
+        return tax_tally(self.world, self.kingdom).net
+
     @property
     def lists_due(self) -> list[ArmyState]:
         """The kingdom's armies whose list is due (raised or upgraded, not entered since): each
@@ -296,7 +304,7 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     check = SheetCheck(
         names={a.id: a.name for a in ctx.armies.values()},
         treasury=ctx.treasury,
-        taxes=tax_tally(ctx.world, ctx.kingdom).net,
+        taxes=ctx.taxes,
     )
     upgraded = {u.army for u in entries.upgrades}
     _check_orders(entries, ctx, upgraded, check)

@@ -19,7 +19,6 @@ from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
 from ..rules.schedule import deadline_text
 from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, order_sheet_check, order_sheet_context
-from ..rules.taxes import tax_tally
 from .emails import orders_receipt_queue
 from .turns import schedule_of
 
@@ -36,8 +35,7 @@ def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
 def order_sheet_gold(ctx: SheetContext) -> dict[str, int]:
     """What a sheet may spend: the treasury and this turn's taxes, net of Imperial Taxation
     (1. Tally Gold comes before 3. Create / Upgrade Armies)."""
-    taxes = tax_tally(ctx.world, ctx.kingdom).net
-    return {"treasury": ctx.treasury, "taxes": taxes, "available": ctx.treasury + taxes}
+    return {"treasury": ctx.treasury, "taxes": ctx.taxes, "available": ctx.treasury + ctx.taxes}
 
 
 def lists_due_data(*, ctx: SheetContext, turn: Turn) -> list[dict[str, Any]]:
