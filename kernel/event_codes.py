@@ -20,6 +20,7 @@ class EventCode(StrEnum):
 
     # 2. Maintain Armies: the Foraging Table (economy.py)
     FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose
+    FORAGING_RECOVERY = "foraging-recovery"  # 2, casualties: their Rank and File Recovery roll
     FORAGING_LOSSES = "foraging-losses"  # 3-4: D6 x 50 points lost, no Forced March
     FORAGING_NO_FORCED_MARCH = "foraging-no-forced-march"  # 5-9
     FORAGING_PLENTY = "foraging-plenty"  # 10-11

@@ -196,8 +196,13 @@ class Army(models.Model):
         related_name="+",
         help_text="Fortify: the province it fortified; the bonuses are its own and lost when it moves away.",
     )
-    pending_losses = models.PositiveIntegerField(
-        default=0, help_text="Points of troops lost (foraging, guerrilla) that the player still removes from the list."
+    list_due = models.BooleanField(
+        default=False,
+        help_text="Raised or upgraded and its list not entered since: it counts at the points paid for it.",
+    )
+    losses_before_list = models.PositiveIntegerField(
+        default=0,
+        help_text="Points lost (foraging, guerrilla) while its list was due: the list, when entered, leaves them out.",
     )
 
     class Meta:

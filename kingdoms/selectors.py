@@ -13,6 +13,7 @@ from django.http import Http404
 from .map_svg import MapArmyMarker, MapKingdomView, MapProvinceView, kingdom_colour, render_map_svg
 from .models import Army, Campaign, Character, DiceRoll, Kingdom, Province, TreasuryEntry
 from .rules.setup import army_limit
+from .rules.world import counted_points
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -125,6 +126,23 @@ def armies_of(kingdom: Kingdom) -> QuerySet[Army]:
 def army_points(army: Army) -> int:
     """Points of the army's list: its units plus the items they carry (uses prefetched rows)."""
     return sum(u.points + sum(i.points for i in u.items.all() if not i.destroyed) for u in army.units.all())
+
+
+def army_list_is_due(army: Army) -> bool:
+    """Raised or upgraded and its list not entered since (a field army without a list has it due);
+    uses prefetched units."""
+    return army.list_due or (army.kind == Army.Kind.FIELD and not army.units.all())
+
+
+def army_counted_points(army: Army) -> int:
+    """The points the army counts as: its list's, or while its list is due the points paid for it
+    less its losses since (kingdoms.rules.world.counted_points); uses prefetched rows."""
+    return counted_points(
+        size=army.size,
+        list_points=army_points(army),
+        list_due=army_list_is_due(army),
+        losses_before_list=army.losses_before_list,
+    )
 
 
 def _map_views(campaign: Campaign) -> tuple[list[MapProvinceView], list[MapKingdomView], dict[int, str]]:

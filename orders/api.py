@@ -25,16 +25,21 @@ from .serializers import (
     event_row,
 )
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_context_load, order_sheet_problems_data, order_sheet_save
+from .services.sheets import lists_due_data, order_sheet_context_load, order_sheet_problems_data, order_sheet_save
 from .services.turns import current_turn, deadline_change
 
 
-def _check_data(check: SheetCheck) -> dict:
+def _check_data(check: SheetCheck, lists_due: list[dict]) -> dict:
     return {
         "errors": check.errors,
         "warnings": check.warnings,
         "costs": check.costs,
         "gold": check.gold,
+        # 1. Tally Gold comes before 3. Create / Upgrade Armies: the sheet may spend this turn's taxes.
+        "treasury": check.treasury,
+        "taxes": check.taxes,
+        "available": check.available,
+        "lists_due": lists_due,
         # The same, structured: a client places each by its army's id and code, not by its words.
         "problems": order_sheet_problems_data(check.error_problems, check.names),
         "warning_problems": order_sheet_problems_data(check.warning_problems, check.names),
@@ -75,10 +80,14 @@ class OrderSheetApi(APIView):
         sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
         if sheet is None:
             return Response({"detail": "Nothing filed yet: every army holds."}, status=404)
-        check = order_sheet_check(
-            entries_from_json(sheet.entries), order_sheet_context_load(kingdom=kingdom, turn=turn)
+        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+        check = order_sheet_check(entries_from_json(sheet.entries), ctx)
+        return Response(
+            {
+                "sheet": OrderSheetSerializer(sheet).data,
+                "check": _check_data(check, lists_due_data(ctx=ctx, turn=turn)),
+            }
         )
-        return Response({"sheet": OrderSheetSerializer(sheet).data, "check": _check_data(check)})
 
     @extend_schema(request=OrderSheetInput, responses={200: OrderSheetResultSerializer, 400: SheetRefusedSerializer})
     def put(self, request: Request, turn_id: int) -> Response:
@@ -93,7 +102,9 @@ class OrderSheetApi(APIView):
             submitted_by=request.user,
             submit=data.validated_data["submit"],
         )
-        return Response({"sheet": OrderSheetSerializer(result.sheet).data, "check": _check_data(result.check)})
+        return Response(
+            {"sheet": OrderSheetSerializer(result.sheet).data, "check": _check_data(result.check, result.lists_due)}
+        )
 
 
 class SheetsOverviewApi(APIView):

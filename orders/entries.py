@@ -9,6 +9,7 @@ from .rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    LossesFrom,
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
@@ -35,6 +36,7 @@ def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
         "upgrades": [{"army": u.army, "points": u.points} for u in entries.upgrades],
         "depots": [{"army": d.army} for d in entries.depots],
         "garrisons": [{"province": g.province} for g in entries.garrisons],
+        "losses": [{"army": c.army, "unit": c.unit} for c in entries.losses],
     }
 
 
@@ -59,4 +61,5 @@ def entries_from_json(data: dict[str, Any]) -> SheetEntries:
         upgrades=tuple(UpgradeArmy(**u) for u in data.get("upgrades", [])),
         depots=tuple(BuySupplyDepot(**d) for d in data.get("depots", [])),
         garrisons=tuple(ReinforceGarrison(**g) for g in data.get("garrisons", [])),
+        losses=tuple(LossesFrom(**c) for c in data.get("losses", [])),
     )

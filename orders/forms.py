@@ -15,6 +15,7 @@ from .rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    LossesFrom,
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
@@ -58,10 +59,15 @@ class ArmyOrderForm(forms.Form):
         required=False,  # shown only for an army in a town, city or capitol of yours; order() defaults it
         label="If attacked here",
     )
+    losses_from = forms.ChoiceField(required=False, label="Losses first from")
 
     def __init__(self, *args: Any, army: Army, neighbours: list[Province], reach: list[Province], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.army = army
+        # Foraging and Guerrilla Tactics losses: the rank and file of its list (a character never
+        # takes them); left empty, core units first (kingdoms.rules.losses).
+        rank_and_file = [u.name for u in army.units.all() if u.category != "character"]
+        self.fields["losses_from"].choices = [("", "core units first")] + [(n, n) for n in rank_and_file]
         adjacent = [("", "-")] + [(p.number, _label(p)) for p in neighbours]
         self.fields["target"].choices = adjacent
         self.fields["support"].choices = adjacent
@@ -89,6 +95,10 @@ class ArmyOrderForm(forms.Form):
             defend_with=d.get("defend_with") or DEFEND_WITH_ARMY,
         )
 
+    def losses(self) -> LossesFrom | None:
+        unit = self.cleaned_data.get("losses_from") or ""
+        return LossesFrom(army=self.army.id, unit=unit) if unit else None
+
 
 class CreateArmyForm(forms.Form):
     name = forms.CharField(max_length=100, required=False, label="New army")
@@ -114,14 +124,15 @@ class OrderSheetForm:
         campaign = kingdom.campaign
         provinces = {p.id: p for p in campaign.provinces.prefetch_related("neighbours")}
         armies = list(
-            kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.FIELD, province__isnull=False).order_by(
-                "id"
-            )
+            kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.FIELD, province__isnull=False)
+            .prefetch_related("units")
+            .order_by("id")
         )
         initial = initial or SheetEntries()
         orders = {o.army: o for o in initial.orders}
         upgrades = {u.army: u.points for u in initial.upgrades}
         depots = {d.army for d in initial.depots}
+        losses = {c.army: c.unit for c in initial.losses}
         self.armies: list[ArmyOrderForm] = []
         for army in armies:
             here = provinces[army.province_id]
@@ -139,6 +150,7 @@ class OrderSheetForm:
                 "defend_with": o.defend_with if o else DEFEND_WITH_ARMY,
                 "upgrade_to": upgrades.get(army.id),
                 "buy_depot": army.id in depots,
+                "losses_from": losses.get(army.id, ""),
             }
             form = ArmyOrderForm(
                 data, prefix=f"army-{army.id}", initial=init, army=army, neighbours=neighbours, reach=reach
@@ -201,4 +213,7 @@ class OrderSheetForm:
             for n in (self.data.getlist("garrison") if self.data else [])
             if str(n).isdigit()
         )
-        return SheetEntries(orders=orders, creations=creations, upgrades=upgrades, depots=depots, garrisons=garrisons)
+        losses = tuple(choice for choice in (f.losses() for f in self.armies) if choice is not None)
+        return SheetEntries(
+            orders=orders, creations=creations, upgrades=upgrades, depots=depots, garrisons=garrisons, losses=losses
+        )

@@ -120,6 +120,10 @@ class OrderSubmission(models.Model):
     entries = models.JSONField()
     gold = models.IntegerField(default=0)
     warnings = models.JSONField(default=list)
+    # The gold the sheet was checked against (1. Tally Gold comes before 3. Create / Upgrade Armies):
+    # the treasury and this turn's taxes as they stood then. Unknown (null) for older submissions.
+    treasury = models.IntegerField(null=True, blank=True)
+    taxes = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["sheet", "submitted_at", "id"]

@@ -14,6 +14,7 @@ from .rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    LossesFrom,
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
@@ -72,12 +73,22 @@ class ProvinceRefInput(serializers.Serializer):
     province = serializers.IntegerField()
 
 
+class LossesFromInput(serializers.Serializer):
+    army = serializers.IntegerField()
+    unit = serializers.CharField(
+        max_length=100, help_text="The unit of the army's list (by name) that takes its losses first this turn."
+    )
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(many=True, default=list)
     creations = CreateArmyInput(many=True, default=list)
     upgrades = UpgradeArmyInput(many=True, default=list)
     depots = ArmyRefInput(many=True, default=list)
     garrisons = ProvinceRefInput(many=True, default=list)
+    losses = LossesFromInput(
+        many=True, default=list, help_text="Foraging and Guerrilla Tactics losses: the unit that takes them first."
+    )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
     def entries(self) -> SheetEntries:
@@ -100,6 +111,7 @@ class OrderSheetInput(serializers.Serializer):
             upgrades=tuple(UpgradeArmy(**u) for u in d["upgrades"]),
             depots=tuple(BuySupplyDepot(**x) for x in d["depots"]),
             garrisons=tuple(ReinforceGarrison(**x) for x in d["garrisons"]),
+            losses=tuple(LossesFrom(**x) for x in d["losses"]),
         )
 
 
@@ -122,11 +134,23 @@ class SheetProblemSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="The words naming the army once, as in `errors` and `warnings`.")
 
 
+class ListDueSerializer(serializers.Serializer):
+    army = serializers.IntegerField()
+    name = serializers.CharField()
+    points = serializers.IntegerField(help_text="What it counts as meanwhile: the points paid for it, less losses.")
+    due = serializers.DateTimeField(help_text="Enter the list by then: this turn's orders deadline.")
+    message = serializers.CharField()
+
+
 class SheetCheckSerializer(serializers.Serializer):
     errors = serializers.ListField(child=serializers.CharField())
     warnings = serializers.ListField(child=serializers.CharField())
     costs = serializers.ListField(child=serializers.ListField())
     gold = serializers.IntegerField()
+    treasury = serializers.IntegerField(help_text="The treasury as it stands.")
+    taxes = serializers.IntegerField(help_text="This turn's taxes (1. Tally Gold comes before Create / Upgrade).")
+    available = serializers.IntegerField(help_text="What the sheet may spend: the treasury and this turn's taxes.")
+    lists_due = ListDueSerializer(many=True, help_text="Armies whose list is due, and by when.")
     problems = SheetProblemSerializer(many=True, help_text="The errors, structured.")
     warning_problems = SheetProblemSerializer(many=True, help_text="The warnings, structured.")
 

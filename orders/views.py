@@ -22,9 +22,16 @@ from .forms import OrderSheetForm
 from .models import CampaignSchedule, OrderSheet
 from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import order_sheet_check
-from .services.describe import describe_entries
+from .services.describe import describe_entries, new_lists_note
 from .services.resolution import turn_preview
-from .services.sheets import order_sheet_context_load, order_sheet_problems_data, order_sheet_save, submitted_entries
+from .services.sheets import (
+    lists_due_data,
+    order_sheet_context_load,
+    order_sheet_gold,
+    order_sheet_problems_data,
+    order_sheet_save,
+    submitted_entries,
+)
 from .services.turns import (
     campaign_pause,
     current_turn,
@@ -79,14 +86,12 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 else:
                     messages.success(request, "Draft saved (not submitted).")
                 return redirect("order-sheet-kingdom", turn_id=turn.pk, kingdom_id=kingdom.pk)
-        check = (
-            order_sheet_check(form.entries(), order_sheet_context_load(kingdom=kingdom, turn=turn))
-            if form.is_valid()
-            else None
-        )
+        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+        check = order_sheet_check(form.entries(), ctx) if form.is_valid() else None
     else:
         form = OrderSheetForm(kingdom=kingdom, initial=initial)
-        check = order_sheet_check(initial, order_sheet_context_load(kingdom=kingdom, turn=turn)) if initial else None
+        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+        check = order_sheet_check(initial, ctx) if initial else None
     last = submitted_entries(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
     if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
@@ -107,7 +112,8 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         "warnings": check.warnings if check else [],
         "costs": check.costs if check else [],
         "gold": check.gold if check else 0,
-        "treasury": kingdom.treasury_balance(),
+        **order_sheet_gold(ctx),
+        "lists_due": [row["message"] for row in lists_due_data(ctx=ctx, turn=turn)],
         "draft_differs": sheet is not None and last is not None and last != sheet.entries,
         "organizer": is_organizer(request.user, turn.campaign),
         **_deadline_context(turn),
@@ -133,6 +139,14 @@ def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpRe
             "submission": submission,
             "submissions": sheet.submissions.select_related("submitted_by").order_by("-submitted_at"),
             "lines": describe_entries(kingdom=kingdom, entries=submission.entries),
+            "new_lists": new_lists_note(entries=submission.entries, turn_number=turn.number),
+            # The lists due as they stand now, while they can still be entered for this turn.
+            "lists_due": [
+                row["message"]
+                for row in lists_due_data(ctx=order_sheet_context_load(kingdom=kingdom, turn=turn), turn=turn)
+            ]
+            if turn.status == turn.Status.ORDERS_OPEN
+            else [],
             **_deadline_context(turn),
         },
     )

@@ -60,6 +60,7 @@ from .schema import (
     ARMY_FIELDS,
     ARMY_KEYS,
     ARMY_OPTIONAL_KEYS,
+    ARMY_RETIRED_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     BATTLE_OPTIONAL_KEYS,
@@ -113,6 +114,7 @@ from .schema import (
     STREAM_KEYS,
     SUBMISSION_FIELDS,
     SUBMISSION_KEYS,
+    SUBMISSION_OPTIONAL_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
     SUPPORT_FIELDS,
@@ -330,7 +332,9 @@ class Reader(Reading):
 
     def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
         where = label(where, data, "name")
-        values = self.keys(data, where, ARMY_KEYS, optional=ARMY_OPTIONAL_KEYS)
+        values = self.keys(
+            data, where, {**ARMY_KEYS, **ARMY_RETIRED_KEYS}, optional=(*ARMY_OPTIONAL_KEYS, *ARMY_RETIRED_KEYS)
+        )
         if values is None or "name" not in values:
             return
         name = values["name"]
@@ -377,6 +381,8 @@ class Reader(Reading):
             plan.movements.append(movement)
         for index, row in enumerate(values.get("units", [])):
             self.unit(plan, row, f"{where} / units[{index}]")
+        if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
+            army.losses_before_list = values["pending_losses"]
 
     def unit(self, army: ArmyPlan, data: Any, where: str) -> None:
         where = label(where, data, "name")
@@ -715,7 +721,7 @@ class Reader(Reading):
         turn.sheets.append(plan)
         for index, row in enumerate(values.get("submissions", [])):
             row_where = f"{where} / submissions[{index}]"
-            row_values = self.keys(row, row_where, SUBMISSION_KEYS)
+            row_values = self.keys(row, row_where, SUBMISSION_KEYS, optional=SUBMISSION_OPTIONAL_KEYS)
             if row_values is None:
                 continue
             submitted_by = self.actor(row_values.get("submitted_by"), f"{row_where} / submitted_by")

@@ -133,15 +133,21 @@ ARMY_KEYS = {
     "last_battle_turn": INT.or_null(),
     "recover_streak": INT,
     "co_occupying": BOOL,
-    "pending_losses": INT,
+    "list_due": BOOL,
+    "losses_before_list": INT,
     "province": INT.or_null(),
     "fortified_in": INT.or_null(),
     "movements": LIST,
     "units": LIST,
 }
-# Added within version 5 (Fortify: the bonuses are the army's that fortified the province): a
-# document written before it is still read, its fortified provinces given to their controller's army there.
-ARMY_OPTIONAL_KEYS = ("fortified_in",)
+# Added within version 5 (issue 13): a document written before them is still read. Fortify (the
+# bonuses are the army's that fortified the province): its fortified provinces are given to their
+# controller's army there. Losses counted once: the model's defaults.
+ARMY_OPTIONAL_KEYS = ("fortified_in", "list_due", "losses_before_list")
+# Written before issue 13, read and no longer written: `pending_losses`, read as migration
+# kingdoms/0006 read the column (an army with a list drops them: the list is what counts; one
+# without keeps them as the points its list, when entered, leaves out).
+ARMY_RETIRED_KEYS = {"pending_losses": INT}
 MOVEMENT_KEYS = {"turn": INT, "step": INT, "province": INT}
 UNIT_KEYS = {
     "position": INT,
@@ -245,7 +251,11 @@ SUBMISSION_KEYS = {
     "entries": OBJECT,
     "gold": INT,
     "warnings": STR_LIST,
+    "treasury": INT.or_null(),
+    "taxes": INT.or_null(),
 }
+# Added within version 5 (issue 13): the gold the sheet was checked against.
+SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes")
 REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
 EVENT_KEYS = {
     "sequence": INT,
@@ -422,6 +432,7 @@ ENTRY_SECTIONS = {
     "upgrades": {"army": ARMY_KEY, "points": INT},
     "depots": {"army": ARMY_KEY},
     "garrisons": {"province": INT},
+    "losses": {"army": ARMY_KEY, "unit": STR},
 }
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 # Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and

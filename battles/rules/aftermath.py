@@ -146,11 +146,15 @@ class AftermathState(OnTheWorld):
         )
 
     def army_points(self, army_id: int) -> int:
-        """The army's list points: its units and the items they bear, less losses still pending."""
+        """The army's list points: its units and the items they bear. While its list is due it has
+        none to count: it counts at the points paid for it, less its losses since, as the world does."""
+        army = self.world.army(army_id)
+        if army.list_due:
+            return army.points
         units = [u for u in self.units.values() if u.army == army_id]
         ids = {u.id for u in units}
         items = sum(i.points for i in self.items.values() if i.bearer in ids and not i.destroyed)
-        return max(0, sum(u.points for u in units) + items - self.world.army(army_id).pending_losses)
+        return sum(u.points for u in units) + items
 
 
 @dataclass(frozen=True)

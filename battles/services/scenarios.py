@@ -11,7 +11,7 @@ from django.db import transaction
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Character, Kingdom
-from kingdoms.selectors import army_points
+from kingdoms.selectors import army_counted_points
 from kingdoms.services.dice import dice_rolls_save_many
 from orders.rules.resolution.battles import GUERRILLA_WARFARE
 
@@ -130,7 +130,7 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
         return {
             "kingdom": kingdom,
             "army": army,
-            "points": army_points(army) if army is not None else None,
+            "points": army_counted_points(army) if army is not None else None,
             "supports": [s for s in supports if s.side == side],
             "wounded": wounded.get(army.id, []) if army is not None else [],
         }

@@ -15,6 +15,8 @@ from .tables import (
     ARMY_MAX_POINTS,
     ARMY_MIN_POINTS,
     ELITE_DEFENSE_FORCE_POINTS,
+    STARTING_ARMY_POINTS,
+    STARTING_ARMY_SHORT_BY_AT_MOST,
     Archetype,
     ArmyType,
 )
@@ -66,6 +68,12 @@ class ArmyListDraft:
     items: tuple[ItemEntry, ...] = ()
     garrison: bool = False  # an Elite Defense Force
     must_include_warlord: bool = False  # the starting army (Setup)
+    # Setup: "a 2,000 point army" (the starting army while the campaign is being set up).
+    starting: bool = False
+    # The list is entered for the points paid (a new or upgraded army): Army Restrictions' 1,000-point
+    # minimum applies. False: a list edited later, which troops lost may have left smaller.
+    entering: bool = True
+    lost_before_list: int = 0  # points lost while the list was due: the list leaves them out
 
     @property
     def points(self) -> int:
@@ -109,13 +117,7 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
                 "(Battle for Towns, Cities, and Capitols)."
             )
     else:
-        if not ARMY_MIN_POINTS <= points <= ARMY_MAX_POINTS:
-            errors.append(
-                f"{a}: the list totals {points} points; an army must be {ARMY_MIN_POINTS:,} to "
-                f"{ARMY_MAX_POINTS:,} points (Army Restrictions)."
-            )
-        if points > draft.size:
-            errors.append(f"{a}: the list totals {points} points but the army was raised at {draft.size} points.")
+        errors += _size_errors(draft)
         generals = [u for u in draft.units if u.character and u.character.role in ("warlord", "general")]
         if len(generals) != 1:
             errors.append(f"{a}: an army needs exactly one General (the Warlord or a General); it has {len(generals)}.")
@@ -161,6 +163,29 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
                 "can have an armory item (Armory)."
             )
     return errors
+
+
+def _size_errors(draft: ArmyListDraft) -> list[str]:
+    """The list's total against the army's size: one error, the first that applies."""
+    a, points = draft.label, draft.points
+    paid = draft.size - draft.lost_before_list  # what the list may hold
+    if draft.starting:
+        least = STARTING_ARMY_POINTS - STARTING_ARMY_SHORT_BY_AT_MOST
+        if not least <= points <= STARTING_ARMY_POINTS:
+            return [
+                f"{a}: the list totals {points} points; the starting army is a {STARTING_ARMY_POINTS:,} point army "
+                f"(Setup): {least:,} to {STARTING_ARMY_POINTS:,} points."
+            ]
+    least = min(ARMY_MIN_POINTS, paid) if draft.entering else 0
+    if not least <= points <= ARMY_MAX_POINTS:
+        return [
+            f"{a}: the list totals {points} points; an army must be {ARMY_MIN_POINTS:,} to "
+            f"{ARMY_MAX_POINTS:,} points (Army Restrictions)."
+        ]
+    if points > paid:
+        lost = f" and lost {draft.lost_before_list} before its list was entered" if draft.lost_before_list else ""
+        return [f"{a}: the list totals {points} points but the army was raised at {draft.size} points{lost}."]
+    return []
 
 
 def _unit_errors(a: str, unit: UnitEntry, army_type: ArmyType, roster: KingdomRoster) -> list[str]:

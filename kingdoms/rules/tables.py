@@ -5,7 +5,10 @@ Each constant is named after the rulebook table it transcribes.
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
+from fractions import Fraction
+from typing import NamedTuple
 
 
 class Terrain(StrEnum):
@@ -189,5 +192,33 @@ ELITE_DEFENSE_FORCE_POINTS = 500
 # Setup.
 STARTING_GOLD = 6000
 STARTING_ARMY_POINTS = 2000
+# "a 2,000 point army": a list at most this many points short of 2,000 is one. The rulebook counts
+# armies in round figures and troops lost in 50-point steps (Foraging Table: D6 x 50 points), so a
+# list within one such step of 2,000 is a 2,000-point army (docs/rules-decisions.md, decision 4).
+STARTING_ARMY_SHORT_BY_AT_MOST = 50
 HOME_PROVINCES_TO_PICK = 2
 HOME_PROVINCES_TO_PICK_OVER_FIVE_PLAYERS = 1
+
+
+class RecoveryBand(NamedTuple):
+    label: str
+    fraction: Fraction
+
+
+# Casualty Recovery: the Rank and File Recovery table (2D6). Read by the aftermath (7. Aftermath)
+# and by the Foraging Table's Disaster, whose casualties "must roll on the Rank and File Recovery
+# table" (2. Maintain Armies), so it stands here, below both.
+RANK_AND_FILE_RECOVERY: dict[int, RecoveryBand] = {
+    2: RecoveryBand("No Recovery", Fraction(0)),
+    **{n: RecoveryBand("1 in 4 Recovery", Fraction(1, 4)) for n in (3, 4)},
+    **{n: RecoveryBand("1 in 3 Recovery", Fraction(1, 3)) for n in (5, 6, 7)},
+    **{n: RecoveryBand("1 in 2 Recovery", Fraction(1, 2)) for n in (8, 9, 10)},
+    **{n: RecoveryBand("2 in 3 Recovery", Fraction(2, 3)) for n in (11, 12)},
+}
+
+
+def models_recovered(lost: int, fraction: Fraction, *, won: bool) -> int:
+    """Casualty Recovery: "round up if you won the game and down if you lost" (anyone who did not
+    win rounds down: a draw is not a win)."""
+    exact = lost * fraction
+    return min(lost, math.ceil(exact) if won else math.floor(exact))

@@ -15,7 +15,7 @@ the province, and are lost when it moves away or when control changes).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
@@ -75,11 +75,14 @@ class ArmyState:
     name: str
     province: int  # province number
     size: int  # the points it was raised or upgraded at (what was paid for)
-    points: int  # its list points (units and their magic items) less the losses still pending
+    points: int  # what it counts as: its list's points, or while its list is due, `counted_points`
     kind: ArmyKind = ArmyKind.FIELD
     supply_depot: bool = True
     experience: int = 0
-    pending_losses: int = 0  # points lost (foraging, guerrilla) the player still removes from the list
+    # Raised or upgraded, its list for `size` not entered yet: it counts at the points paid for it
+    # (less `losses_before_list`); the losses it suffers meanwhile are kept as points.
+    list_due: bool = False
+    losses_before_list: int = 0  # points lost while its list was due: the list, when entered, leaves them out
     created_turn: int = 0
     upgraded_turn: int | None = None
     last_battle_turn: int | None = None  # Fortify: not the turn after a battle
@@ -90,6 +93,37 @@ class ArmyState:
     no_forced_march: bool = False  # the Foraging Table forbade it this turn
     veteran_status_lost: bool = False  # upgraded by 500 points or more this turn
     disbanded: bool = False
+
+
+def counted_points(*, size: int, list_points: int, list_due: bool, losses_before_list: int) -> int:
+    """The points an army counts as (claiming, support, Guerrilla Tactics, Army Restrictions): its
+    list's; while its list is due (raised or upgraded and not entered since), the points paid for
+    it, less what it lost meanwhile. The list is what counts, once it is there."""
+    if list_due:
+        return max(0, size - losses_before_list)
+    return list_points
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """A unit of an army's list, as the turn's losses read it (foraging, Guerrilla Tactics)."""
+
+    id: int
+    army: int
+    name: str
+    category: str  # character, core, special, rare
+    models: int
+    points_per_model: int
+    equipment_points: int = 0  # command and upgrades: they go with the unit's last model
+    one_use: bool = False
+
+    @property
+    def character(self) -> bool:
+        return self.category == "character"
+
+    @property
+    def points(self) -> int:
+        return self.models * self.points_per_model + (self.equipment_points if self.models else 0)
 
 
 @dataclass(frozen=True)
@@ -107,6 +141,8 @@ class World:
     kingdoms: dict[int, KingdomState]
     armies: dict[int, ArmyState]
     garrisons: dict[int, ArmyState]
+    # The field armies' lists: army id -> its units in list order (an army without a list has none).
+    units: dict[int, tuple[UnitState, ...]] = field(default_factory=dict)
 
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.adjacency.get(a, frozenset())
@@ -144,6 +180,7 @@ class World:
             kingdoms=dict(self.kingdoms),
             armies=dict(self.armies),
             garrisons=dict(self.garrisons),
+            units=dict(self.units),
         )
 
 

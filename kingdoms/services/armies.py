@@ -6,7 +6,7 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 
-from ..models import ArmoryItem, Army, Character, Unit
+from ..models import ArmoryItem, Army, Campaign, Character, Unit
 from ..rules.army_lists import (
     ArmyListDraft,
     CharacterEntry,
@@ -94,6 +94,10 @@ def army_list_locked(army: Army) -> bool:
 def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyListDraft:
     kingdom = army.kingdom
     is_capitol_garrison = army.kind == Army.Kind.GARRISON and not _is_elite_defense_force(army)
+    starting_army = not kingdom.is_ancient_dead and army.kind == Army.Kind.FIELD and army.created_turn == 0
+    # The list is entered for the points paid while it is due (raised or upgraded, or never entered);
+    # later, troops lost may leave it smaller than an army is raised at.
+    entering = army.list_due or not army.units.exists()
     return ArmyListDraft(
         label=army.name,
         army_type=kingdom.army_type_enum,
@@ -102,8 +106,11 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         items=tuple(items),
         garrison=_is_elite_defense_force(army),
         # The Warlord leads the starting army (Setup); the Ancient Dead's stays with the capitol garrison.
-        must_include_warlord=is_capitol_garrison
-        or (not kingdom.is_ancient_dead and army.kind == Army.Kind.FIELD and army.created_turn == 0),
+        must_include_warlord=is_capitol_garrison or starting_army,
+        # Setup: "a 2,000 point army", until the campaign starts.
+        starting=starting_army and kingdom.campaign.status != Campaign.Status.RUNNING,
+        entering=entering,
+        lost_before_list=army.losses_before_list if entering else 0,
     )
 
 
@@ -167,6 +174,11 @@ def army_list_save(*, army: Army, units: list[UnitEntry], items: list[ItemEntry]
         )
         for item in items
     )
+    # The list is entered: from now on it is what the army counts (its losses since were left out).
+    if army.list_due or army.losses_before_list:
+        army.list_due = False
+        army.losses_before_list = 0
+        army.save(update_fields=["list_due", "losses_before_list"])
     _free_rolls(army)
     return army
 

@@ -3,18 +3,22 @@ order-sheet check, the turn's resolution and the aftermath share."""
 
 from __future__ import annotations
 
-from django.db.models import F, Sum
+from collections import defaultdict
+
+from django.db.models import Sum
 
 from ..models import ArmoryItem, Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
 from ..rules.tables import ArmyKind, ArmyType, Settlement, Terrain
-from ..rules.world import ArmyState, KingdomState, ProvinceState, World
+from ..rules.world import ArmyState, KingdomState, ProvinceState, UnitState, World, counted_points
 from ..selectors import campaign_adjacency
 
 
 def world_load(*, campaign: Campaign, turn_number: int) -> World:
-    """The campaign's provinces, kingdoms (with their treasuries) and active armies as they stand
-    in turn `turn_number`, in a fixed number of queries whatever the size of the map or the
-    number of armies. Armies without a province (none stands on the map) are left out."""
+    """The campaign's provinces, kingdoms (with their treasuries) and active armies with their
+    lists as they stand in turn `turn_number`, in a fixed number of queries whatever the size of
+    the map or the number of armies. Armies without a province (none stands on the map) are left
+    out. An army counts at its list's points, or while its list is due at the points paid for it
+    (`counted_points`)."""
     provinces = list(Province.objects.filter(campaign=campaign))
     number_of = {p.id: p.number for p in provinces}
     kingdoms = list(Kingdom.objects.filter(campaign=campaign))
@@ -23,11 +27,20 @@ def world_load(*, campaign: Campaign, turn_number: int) -> World:
     )
     armies = [a for a in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE) if a.province_id]
     army_ids = [a.id for a in armies]
-    unit_points = dict(
-        Unit.objects.filter(army__in=army_ids)
-        .values_list("army")
-        .annotate(total=Sum(F("models_count") * F("points_per_model") + F("equipment_points")))
-    )
+    units: dict[int, list[UnitState]] = defaultdict(list)
+    for row in Unit.objects.filter(army__in=army_ids).order_by("army", "position", "id"):
+        units[row.army_id].append(
+            UnitState(
+                id=row.id,
+                army=row.army_id,
+                name=row.name,
+                category=row.category,
+                models=row.models_count,
+                points_per_model=row.points_per_model,
+                equipment_points=row.equipment_points,
+                one_use=row.one_use,
+            )
+        )
     item_points = dict(
         ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
         .values_list("bearer__army")
@@ -36,18 +49,24 @@ def world_load(*, campaign: Campaign, turn_number: int) -> World:
     garrisoned = {a.province_id for a in armies if a.kind == Army.Kind.GARRISON}
 
     def army_state(army: Army) -> ArmyState:
-        listed = (unit_points.get(army.id) or 0) + (item_points.get(army.id) or 0)
+        listed = sum(u.points for u in units.get(army.id, ())) + (item_points.get(army.id) or 0)
+        # A field army without a list has its list due, whatever the flag says (a new army's rows
+        # are made without units); an Elite Defense Force counts its 500 points in the garrison.
+        due = army.list_due or (army.kind == Army.Kind.FIELD and not units.get(army.id))
         return ArmyState(
             id=army.id,
             kingdom=army.kingdom_id,
             name=army.name,
             province=number_of[army.province_id],
             size=army.size,
-            points=max(0, listed - army.pending_losses),
+            points=counted_points(
+                size=army.size, list_points=listed, list_due=due, losses_before_list=army.losses_before_list
+            ),
             kind=ArmyKind(army.kind),
             supply_depot=army.supply_depot,
             experience=army.experience,
-            pending_losses=army.pending_losses,
+            list_due=due,
+            losses_before_list=army.losses_before_list,
             created_turn=army.created_turn,
             upgraded_turn=army.upgraded_turn,
             last_battle_turn=army.last_battle_turn,
@@ -88,4 +107,5 @@ def world_load(*, campaign: Campaign, turn_number: int) -> World:
         },
         armies={a.id: a for a in states if a.kind is ArmyKind.FIELD},
         garrisons={a.id: a for a in states if a.kind is ArmyKind.GARRISON},
+        units={army: tuple(rows) for army, rows in units.items()},
     )

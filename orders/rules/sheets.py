@@ -13,12 +13,14 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState, ProvinceState, World
 
 from .tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost, forced_march_terrain
+from .taxes import tax_tally
 
 
 class OrderKind(StrEnum):
@@ -101,12 +103,27 @@ class ReinforceGarrison:
 
 
 @dataclass(frozen=True)
+class LossesFrom:
+    """A standing choice: the unit of the army's list that takes the army's losses first this turn
+    (Foraging Table, Guerrilla Tactics), by its name in the list. Without one, or for what it
+    cannot take, the rank and file take them (kingdoms.rules.losses)."""
+
+    army: int
+    unit: str
+
+
+@dataclass(frozen=True)
 class SheetEntries:
     orders: tuple[ArmyOrder, ...] = ()
     creations: tuple[CreateArmy, ...] = ()
     upgrades: tuple[UpgradeArmy, ...] = ()
     depots: tuple[BuySupplyDepot, ...] = ()
     garrisons: tuple[ReinforceGarrison, ...] = ()
+    losses: tuple[LossesFrom, ...] = ()
+
+    def losses_first(self, army: int) -> str:
+        """The unit named to take the army's losses first ("" when none is)."""
+        return next((choice.unit for choice in self.losses if choice.army == army), "")
 
 
 @dataclass(frozen=True)
@@ -150,6 +167,19 @@ class SheetContext:
     def province(self, number: int) -> ProvinceState | None:
         return self.world.provinces.get(number)
 
+    @cached_property
+    def taxes(self) -> int:
+        """What this turn's 1. Tally Gold will bring the kingdom (net of Imperial Taxation), which
+        its sheet may spend: reckoned once per context (the turn's normalisation checks each order
+        on its own against one context)."""
+        return tax_tally(self.world, self.kingdom).net
+
+    @property
+    def lists_due(self) -> list[ArmyState]:
+        """The kingdom's armies whose list is due (raised or upgraded, not entered since): each
+        counts at the points paid for it until it is."""
+        return sorted((a for a in self.armies.values() if a.list_due), key=lambda a: a.id)
+
 
 def order_sheet_context(world: World, kingdom: int, *, army_names: frozenset[str] = frozenset()) -> SheetContext:
     """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
@@ -168,7 +198,7 @@ class SheetProblemCode(StrEnum):
     Diplomacy adjudicators), for API clients and stored events; never reworded once released."""
 
     # The whole sheet
-    OVER_BUDGET = "over-budget"  # Treasury: the sheet spends more gold than the treasury holds
+    OVER_BUDGET = "over-budget"  # Treasury: the sheet spends more than the treasury and this turn's taxes
     # 4. Write Orders / 5. Executing Orders
     NO_SUCH_ARMY = "no-such-army"  # an entry names an army that is not one of the kingdom's active ones
     SEVERAL_ORDERS = "several-orders"  # an army receives one order a turn
@@ -213,6 +243,8 @@ class SheetProblemCode(StrEnum):
     GARRISON_ANCIENT_DEAD = "garrison-ancient-dead"
     GARRISON_NOT_OWN_SETTLEMENT = "garrison-not-own-settlement"
     GARRISON_REINFORCED = "garrison-reinforced"
+    # Losses (Foraging Table, Guerrilla Tactics): the unit that takes them first
+    LOSSES_FROM = "losses-from"
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
@@ -252,6 +284,13 @@ class SheetCheck:
     warning_problems: list[SheetProblem] = field(default_factory=list)
     costs: list[tuple[str, int]] = field(default_factory=list)
     names: dict[int, str] = field(default_factory=dict)  # the kingdom's armies, to word problems
+    treasury: int = 0  # as it stands now
+    taxes: int = 0  # what this turn's 1. Tally Gold will bring (net of Imperial Taxation)
+
+    @property
+    def available(self) -> int:
+        """What the sheet may spend: 1. Tally Gold comes before 3. Create / Upgrade Armies."""
+        return self.treasury + self.taxes
 
     @property
     def errors(self) -> list[str]:
@@ -273,19 +312,25 @@ class SheetCheck:
 def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     """Check a whole sheet: errors refuse it, warnings point at orders that are legal but
     probably mistaken, costs list the gold it spends."""
-    check = SheetCheck(names={a.id: a.name for a in ctx.armies.values()})
+    check = SheetCheck(
+        names={a.id: a.name for a in ctx.armies.values()},
+        treasury=ctx.treasury,
+        taxes=ctx.taxes,
+    )
     upgraded = {u.army for u in entries.upgrades}
     _check_orders(entries, ctx, upgraded, check)
+    _check_losses(entries, ctx, check)
     _check_creations(entries, ctx, check)
     _check_upgrades(entries, ctx, check)
     _check_depots(entries, ctx, check)
     _check_garrisons(entries, ctx, check)
-    if check.gold > ctx.treasury:
+    if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(
                 SheetProblemCode.OVER_BUDGET,
-                f"The sheet spends {check.gold:,} gold but the treasury holds {ctx.treasury:,}: "
-                f"{check.gold - ctx.treasury:,} gold short (Treasury; 3. Create / Upgrade Armies).",
+                f"The sheet spends {check.gold:,} gold but the treasury holds {check.treasury:,} and this turn's "
+                f"taxes bring {check.taxes:,}: {check.gold - check.available:,} gold short (Treasury; 1. Tally Gold "
+                "comes before 3. Create / Upgrade Armies).",
             )
         )
     _warnings(entries, ctx, check)
@@ -523,6 +568,38 @@ def _forced_march_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -
                 )
             )
     return errors
+
+
+def _check_losses(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
+    """The unit named to take an army's losses first: one of its list's rank and file (a character
+    never takes them), one choice per army."""
+    for army_id, count in Counter(c.army for c in entries.losses).items():
+        if count > 1 and army_id in ctx.armies:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LOSSES_FROM,
+                    "names more than one unit to take its losses first.",
+                    army_id,
+                    subject=True,
+                )
+            )
+    for choice in entries.losses:
+        army = ctx.armies.get(choice.army)
+        if army is None:
+            check.error_problems.append(_no_such_army(choice.army))
+            continue
+        units = {u.name.strip().lower(): u for u in ctx.world.units.get(army.id, ())}
+        unit = units.get(choice.unit.strip().lower())
+        if unit is None or unit.character:
+            what = "a character" if unit is not None else "not a unit of its list"
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LOSSES_FROM,
+                    f"{choice.unit.strip() or 'the unit named'} is {what}; losses are taken from the rank and "
+                    "file of the army's list (Foraging Table, Guerrilla Tactics).",
+                    army.id,
+                )
+            )
 
 
 def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:

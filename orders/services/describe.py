@@ -58,8 +58,10 @@ def describe_orders(
         else:
             number = army.province.number if army.province else None
         start = f"{army.name} (in {where(number)})"
+        losses = sheet.losses_first(army.id)
+        losses_note = f" (losses first from {losses})" if losses else ""
         if order is None:
-            lines.append((army.id, f"{start}: Hold (no order given)"))
+            lines.append((army.id, f"{start}: Hold (no order given){losses_note}"))
             continue
         text = order.kind.label
         if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE):
@@ -77,6 +79,8 @@ def describe_orders(
             extras.append(f"if attacked in {where(end)}: the garrison fights, the army supports it")
         elif end in garrisoned:
             extras.append(f"if attacked in {where(end)}: the army fights, the garrison supports it")
+        if losses:
+            extras.append(f"losses first from {losses}")
         lines.append((army.id, f"{start}: {text}" + (f" ({'; '.join(extras)})" if extras else "")))
     kingdom_lines = [f"Create {c.name} ({c.points:,} points) in {where(c.province)}" for c in sheet.creations]
     kingdom_lines += [
@@ -87,3 +91,15 @@ def describe_orders(
     ]
     kingdom_lines += [f"Elite Defense Force for {where(g.province)}" for g in sheet.garrisons]
     return {"orders": lines, "kingdom": kingdom_lines}
+
+
+def new_lists_note(*, entries: dict[str, Any], turn_number: int) -> str:
+    """What a sheet that raises or upgrades armies leaves the player to do: enter each one's list
+    by the next turn's orders deadline (until then it counts at the points paid for it)."""
+    sheet = entries_from_json(entries)
+    if not (sheet.creations or sheet.upgrades):
+        return ""
+    return (
+        "An army raised or upgraded by this sheet counts at the points paid for it until its list is "
+        f"entered: enter each one's list by the orders deadline of turn {turn_number + 1} (Army Restrictions)."
+    )

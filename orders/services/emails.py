@@ -12,7 +12,7 @@ from outbox.services import email_queue
 
 from ..models import DeadlineChange, OrderSubmission, Turn
 from ..rules.schedule import deadline_text
-from .describe import describe_entries
+from .describe import describe_entries, new_lists_note
 
 
 def kingdom_email_queue(*, template: str, kind: str, kingdom: Kingdom, turn: Turn, key: str, **context: Any) -> None:
@@ -29,8 +29,11 @@ def kingdom_email_queue(*, template: str, kind: str, kingdom: Kingdom, turn: Tur
     )
 
 
-def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn: Turn) -> None:
-    """Confirm a submission to the kingdom's players, listing the orders as received."""
+def orders_receipt_queue(
+    *, submission: OrderSubmission, kingdom: Kingdom, turn: Turn, lists_due: list[str] | None = None
+) -> None:
+    """Confirm a submission to the kingdom's players, listing the orders as received, the gold it
+    was checked against, and the army lists due."""
     kingdom_email_queue(
         template="orders-receipt",
         kind=Email.Kind.ORDERS_RECEIPT,
@@ -40,6 +43,8 @@ def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn:
         submission=submission,
         lines=describe_entries(kingdom=kingdom, entries=submission.entries),
         deadline=deadline_text(turn.orders_deadline, turn.campaign.time_zone),
+        lists_due=lists_due or [],
+        new_lists=new_lists_note(entries=submission.entries, turn_number=turn.number),
     )
 
 

@@ -51,6 +51,23 @@ def turn_preview(*, turn: Turn) -> Resolution:
     return resolve_orders(turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM))
 
 
+def _lists_write(before: TurnState, state: TurnState) -> None:
+    """The models the turn's losses took off the armies' lists (foraging, Guerrilla Tactics): each
+    unit's models, and its casualties over the campaign."""
+    left = {u.id: u.models for units in state.world.units.values() for u in units}
+    lost = {
+        u.id: u.models - left[u.id]
+        for units in before.world.units.values()
+        for u in units
+        if u.id in left and left[u.id] != u.models
+    }
+    rows = list(Unit.objects.filter(pk__in=lost))
+    for row in rows:
+        row.models_count = left[row.id]
+        row.models_lost += lost[row.id]
+    Unit.objects.bulk_update(rows, ["models_count", "models_lost"])
+
+
 def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> dict[int, int]:
     """Write what the orders did (armies, provinces, ledger, events, movements, dice rolls) in bulk.
     Returns the real ids of the armies raised this turn (they had negative ids in the rules), for
@@ -71,6 +88,8 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
             size=a.size,
             supply_depot=a.supply_depot,
             created_turn=turn.number,
+            list_due=True,  # it counts at the points paid for it until its list is entered
+            losses_before_list=a.losses_before_list,
         )
         for a in new
     )
@@ -98,8 +117,10 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
         row.co_occupying = army.co_occupying
         row.fortified_in = provinces[army.fortified_in] if army.fortified_in is not None else None
         row.status = Army.Status.DISBANDED if army.disbanded else Army.Status.ACTIVE
-        # Troops lost this turn (foraging, guerrilla) are points the player removes from the list.
-        row.pending_losses += max(0, before.armies[army.id].points - army.points)
+        # Troops lost this turn (foraging, guerrilla) were taken off the list (written below), or,
+        # while the list is due, are kept as the points it leaves out.
+        row.list_due = army.list_due
+        row.losses_before_list = army.losses_before_list
         if army.id in fighting:
             row.last_battle_turn = turn.number
         changed.append(row)
@@ -115,10 +136,12 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
             "co_occupying",
             "fortified_in",
             "status",
-            "pending_losses",
+            "list_due",
+            "losses_before_list",
             "last_battle_turn",
         ],
     )
+    _lists_write(before, state)
     if any(a.veteran_status_lost for a in state.armies.values()):
         Unit.objects.filter(army_id__in=[a.id for a in state.armies.values() if a.veteran_status_lost]).update(
             veteran_level=0

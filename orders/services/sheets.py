@@ -32,6 +32,36 @@ def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
     return order_sheet_context(world, kingdom.id, army_names=names)
 
 
+def order_sheet_gold(ctx: SheetContext) -> dict[str, int]:
+    """What a sheet may spend: the treasury and this turn's taxes, net of Imperial Taxation
+    (1. Tally Gold comes before 3. Create / Upgrade Armies)."""
+    return {"treasury": ctx.treasury, "taxes": ctx.taxes, "available": ctx.treasury + ctx.taxes}
+
+
+def lists_due_data(*, ctx: SheetContext, turn: Turn) -> list[dict[str, Any]]:
+    """The kingdom's armies whose list is due, and by when: this turn's orders deadline (the first
+    deadline after the army was raised or upgraded: its list is wanted before it may move, support
+    or be fought for by the turn's battles). Until then, and after if late, it counts at the points
+    paid for it (docs/rules-decisions.md, decision 26a)."""
+    deadline = deadline_text(turn.orders_deadline, turn.campaign.time_zone)
+    rows = []
+    for army in ctx.lists_due:
+        paid = f"the {army.size:,} points paid for it"
+        if army.losses_before_list:
+            paid += f", less the {army.losses_before_list:,} it lost since (leave them out of the list)"
+        rows.append(
+            {
+                "army": army.id,
+                "name": army.name,
+                "points": army.points,
+                "due": turn.orders_deadline,
+                "message": f"{army.name}: its list is due; enter it by {deadline}. Until it is entered the army "
+                f"counts at {paid} (Army Restrictions).",
+            }
+        )
+    return rows
+
+
 def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
     """Why no sheet may be filed for `turn` now; the server's clock decides, worker or not."""
     if turn.status != Turn.Status.ORDERS_OPEN:
@@ -66,6 +96,7 @@ def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[i
 class SheetResult:
     sheet: OrderSheet
     check: SheetCheck
+    lists_due: list[dict[str, Any]]  # lists_due_data: the kingdom's army lists due, and by when
 
 
 @transaction.atomic
@@ -91,7 +122,9 @@ def order_sheet_save(
     errors = orders_open_errors(turn, now)
     if errors:
         raise DomainError(errors)
-    check = order_sheet_check(entries, order_sheet_context_load(kingdom=kingdom, turn=turn))
+    ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+    check = order_sheet_check(entries, ctx)
+    lists_due = lists_due_data(ctx=ctx, turn=turn)
     if submit and not check.ok:
         raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
     sheet, _ = OrderSheet.objects.select_for_update().get_or_create(turn=turn, kingdom=kingdom)
@@ -100,13 +133,24 @@ def order_sheet_save(
         sheet.status = OrderSheet.Status.SUBMITTED
         sheet.submitted_at = now
         submission = OrderSubmission.objects.create(
-            sheet=sheet, submitted_by=submitted_by, entries=sheet.entries, gold=check.gold, warnings=check.warnings
+            sheet=sheet,
+            submitted_by=submitted_by,
+            entries=sheet.entries,
+            gold=check.gold,
+            warnings=check.warnings,
+            treasury=check.treasury,
+            taxes=check.taxes,
         )
-        orders_receipt_queue(submission=submission, kingdom=kingdom, turn=turn)
+        orders_receipt_queue(
+            submission=submission,
+            kingdom=kingdom,
+            turn=turn,
+            lists_due=[row["message"] for row in lists_due],
+        )
     # A draft saved after a submission does not withdraw it: the last submission stands
     # (the turn resolves `submitted_entries`), and the page says the draft is not submitted.
     sheet.save()
-    return SheetResult(sheet=sheet, check=check)
+    return SheetResult(sheet=sheet, check=check, lists_due=lists_due)
 
 
 def submitted_entries(sheet: OrderSheet) -> dict | None:

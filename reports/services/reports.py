@@ -23,7 +23,7 @@ from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, DiceRoll, Kingdom, TreasuryEntry
-from kingdoms.selectors import army_points, campaign_army_overlays, campaign_map_svg
+from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
 from orders.models import OrderSheet, Turn, TurnEvent
 from orders.rules.schedule import deadline_text
 from orders.services.describe import describe_orders
@@ -60,8 +60,10 @@ def _army_row(army: Army) -> dict[str, Any]:
         "name": army.name,
         "garrison": army.kind == Army.Kind.GARRISON,
         "province": str(army.province) if army.province else "",
-        "points": army_points(army),
+        # What it counts as: its list's points, or while its list is due the points paid for it.
+        "points": army_counted_points(army),
         "experience": army.experience,
+        "list_due": army.kind == Army.Kind.FIELD and army_list_is_due(army),
     }
 
 

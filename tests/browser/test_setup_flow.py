@@ -223,16 +223,16 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
         page, 0, name="Count Aldric", category="character", models="1", points_per_model="250",
         rank="lord", role="warlord", archetype="barbarian",
     )  # fmt: skip
-    _fill_unit(page, 1, name="Halberdiers", category="core", models="40", points_per_model="10")
+    _fill_unit(page, 1, name="Halberdiers", category="core", models="85", points_per_model="10")
     _fill_unit(page, 2, name="Knights", category="special", models="10", points_per_model="85")
     page.get_by_role("button", name="Save the list").click()
 
     _message(page, "The list of 1st Army is saved.")
     assert page.url == f"{live_server.url}/kingdoms/{reikland.pk}/"
-    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1500")
+    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1950")
     saved = [
         ("Count Aldric", "character", 1, 250, False),
-        ("Halberdiers", "core", 40, 10, None),
+        ("Halberdiers", "core", 85, 10, None),
         ("Knights", "special", 10, 85, None),
     ]
     assert _stored_list(army) == saved
@@ -262,11 +262,11 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
     # 2,100 points: refused, naming the army and the rule; the stored list does not change.
     edit_url = f"{live_server.url}/armies/{army.pk}/edit/"
     page.goto(edit_url)
-    expect(page.locator("[name='units-1-models']")).to_have_value("40")
+    expect(page.locator("[name='units-1-models']")).to_have_value("85")
     _fill_unit(page, 1, models="100")
     page.get_by_role("button", name="Save the list").click()
     expect(page.locator("#list-errors")).to_contain_text(
-        "1st Army: the list totals 2100 points; an army must be 1,000 to 2,000 points (Army Restrictions)."
+        "1st Army: the list totals 2100 points; the starting army is a 2,000 point army (Setup): 1,950 to 2,000 points."
     )
     assert page.url == edit_url
     assert _stored_list(army) == saved
@@ -286,19 +286,19 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
     assert _stored_list(army) == saved
 
     page.goto(f"{live_server.url}/kingdoms/{reikland.pk}/")
-    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1500")
+    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1950")
     expect(page.locator("#characters tr")).to_have_count(2)
 
     # A valid change saves, the empty extra rows are ignored, and the Warlord keeps his abilities.
     page.goto(edit_url)
-    _fill_unit(page, 1, models="50")
+    _fill_unit(page, 1, models="89")
     page.get_by_role("button", name="Save the list").click()
     _message(page, "The list of 1st Army is saved.")
-    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1600")
+    expect(page.locator("#armies tr", has_text="1st Army").locator("td").nth(3)).to_have_text("1990")
     expect(page.locator("#characters tr", has_text="Count Aldric").locator("td").nth(4)).to_have_text(
         f"Furious Charge, {advancement}"
     )
-    assert _stored_list(army) == [saved[0], ("Halberdiers", "core", 50, 10, None), saved[2]]
+    assert _stored_list(army) == [saved[0], ("Halberdiers", "core", 89, 10, None), saved[2]]
 
 
 def test_password_reset_by_email(page: Page, live_server, make_user, outbox: Outbox):

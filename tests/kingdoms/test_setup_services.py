@@ -204,7 +204,7 @@ def _starting_army(campaign):
 
 def test_warlord_gets_the_starting_ability_and_a_recorded_free_roll(homes_open):
     army = _starting_army(homes_open)
-    army_services.army_list_save(army=army, units=[WARLORD, UnitEntry("Swordsmen", "core", 250, 6)], items=[])
+    army_services.army_list_save(army=army, units=[WARLORD, UnitEntry("Swordsmen", "core", 300, 6)], items=[])
     character = army.units.get(name="Count Valten").character
     (roll,) = DiceRoll.objects.filter(campaign=homes_open, stream=f"warlord-free-roll:{army.kingdom_id}")
     assert roll.expression == "D6" and army.kingdom_id in roll.kingdoms
@@ -224,12 +224,62 @@ def test_warlord_gets_the_starting_ability_and_a_recorded_free_roll(homes_open):
 
 def test_invalid_army_list_is_refused_whole_and_nothing_is_saved(homes_open):
     army = _starting_army(homes_open)
-    army_services.army_list_save(army=army, units=[WARLORD, UnitEntry("Swordsmen", "core", 250, 6)], items=[])
+    army_services.army_list_save(army=army, units=[WARLORD, UnitEntry("Swordsmen", "core", 300, 6)], items=[])
     before = army_services.army_entries(army)
     with pytest.raises(DomainError) as refused:
         army_services.army_list_save(army=army, units=[*before[0], UnitEntry("Knights", "special", 20, 25)], items=[])
-    assert "1st Army: the list totals 2150 points" in refused.value.messages[0]
+    assert "1st Army: the list totals 2450 points" in refused.value.messages[0]
     assert army_services.army_entries(army) == before
+
+
+@pytest.mark.parametrize(("swordsmen", "accepted"), [(299, False), (300, True), (308, True), (309, False)])
+def test_case_S3_the_starting_army_s_list_is_a_2000_point_army(homes_open, swordsmen, accepted):
+    """Setup: "a 2,000 point army". With the 150-point Warlord, 299 Swordsmen make 1,944 points,
+    short of 2,000 by more than one 50-point step (docs/rules-decisions.md, decision 4): refused;
+    1,950 and 1,998 are a 2,000-point army; 2,004 is more than the kingdom was given."""
+    army = _starting_army(homes_open)
+    units = [WARLORD, UnitEntry("Swordsmen", "core", swordsmen, 6)]
+    if accepted:
+        army_services.army_list_save(army=army, units=units, items=[])
+        assert army.units.count() == 2
+        return
+    with pytest.raises(DomainError) as refused:
+        army_services.army_list_save(army=army, units=units, items=[])
+    total = 150 + swordsmen * 6
+    assert refused.value.messages == [
+        f"1st Army: the list totals {total} points; the starting army is a 2,000 point army (Setup): "
+        "1,950 to 2,000 points."
+    ]
+    assert not army.units.exists()
+
+
+def test_an_army_raised_counts_at_its_price_until_its_list_is_entered_which_leaves_out_its_losses(homes_open):
+    """3. Create / Upgrade Armies, Army Restrictions: the list entered for a new army may hold what
+    was paid for, less what the army lost before its list was entered; entering it ends that."""
+    first = _starting_army(homes_open)
+    army_services.army_list_save(army=first, units=[WARLORD, UnitEntry("Swordsmen", "core", 300, 6)], items=[])
+    raised = Army.objects.create(
+        kingdom=first.kingdom,
+        name="2nd Army",
+        province=first.province,
+        size=1500,
+        created_turn=1,
+        list_due=True,
+        losses_before_list=100,
+    )
+    general = UnitEntry("Captain Brandt", "character", 1, 100, character=CharacterEntry("hero", "general", "veteran"))
+    with pytest.raises(DomainError) as refused:
+        army_services.army_list_save(army=raised, units=[general, UnitEntry("Halberdiers", "core", 280, 5)], items=[])
+    assert refused.value.messages == [
+        "2nd Army: the list totals 1500 points but the army was raised at 1500 points and lost 100 before its "
+        "list was entered."
+    ]
+    army_services.army_list_save(army=raised, units=[general, UnitEntry("Halberdiers", "core", 260, 5)], items=[])
+    raised.refresh_from_db()
+    assert (raised.list_due, raised.losses_before_list) == (False, 0)
+    # Later, troops lost may leave the list under 1,000 points: the player may still edit it.
+    army_services.army_list_save(army=raised, units=[general, UnitEntry("Halberdiers", "core", 150, 5)], items=[])
+    assert raised.units.get(name="Halberdiers").models_count == 150
 
 
 def test_second_monstrous_mount_in_another_army_is_refused(homes_open):
@@ -237,7 +287,7 @@ def test_second_monstrous_mount_in_another_army_is_refused(homes_open):
     mounted = UnitEntry(
         "Count on Griffon", "character", 1, 300, character=CharacterEntry("lord", "warlord", "veteran", True)
     )
-    army_services.army_list_save(army=army, units=[mounted, UnitEntry("Swordsmen", "core", 200, 6)], items=[])
+    army_services.army_list_save(army=army, units=[mounted, UnitEntry("Swordsmen", "core", 275, 6)], items=[])
     second = Army.objects.create(
         kingdom=army.kingdom, name="2nd Army", province=army.province, size=1500, created_turn=1
     )

@@ -51,8 +51,12 @@ def test_the_world_holds_what_the_rows_say(demo_campaign):
     first = ostland.armies.filter(kind="field").first()
     unit = first.units.first()
     ArmoryItem.objects.create(kingdom=ostland, name="Sword of Testing", points=25, bearer=unit)
-    Army.objects.filter(pk=first.pk).update(pending_losses=100)
     Army.objects.create(kingdom=ostland, name="Gone", province=town, size=1000, status=Army.Status.DISBANDED)
+    raised = Army.objects.create(kingdom=ostland, name="2nd Army", province=town, size=1500, created_turn=1)
+    upgraded = Army.objects.create(
+        kingdom=ostland, name="3rd Army", province=town, size=2000, list_due=True, losses_before_list=100
+    )
+    upgraded.units.create(name="Old Guard", category="core", models_count=100, points_per_model=10)
 
     world = world_load(campaign=demo_campaign, turn_number=2)
 
@@ -65,7 +69,14 @@ def test_the_world_holds_what_the_rows_say(demo_campaign):
     assert "Gone" not in {a.name for a in world.armies.values()}
     items = ArmoryItem.objects.filter(bearer__army=first, destroyed=False)  # the Sword of Testing among them
     listed = sum(u.points for u in first.units.all()) + sum(i.points for i in items)
-    assert world.armies[first.id].points == listed - 100
+    # The list is what counts: nothing is subtracted from it.
+    assert world.armies[first.id].points == listed
+    assert not world.armies[first.id].list_due
+    assert [u.name for u in world.units[first.id]] == [u.name for u in first.units.all()]
+    # A new army without its list counts at the points paid for it; an upgraded one at its new
+    # size, less what it lost since (Army Restrictions; 3. Create / Upgrade Armies).
+    assert (world.armies[raised.id].points, world.armies[raised.id].list_due) == (1500, True)
+    assert (world.armies[upgraded.id].points, world.armies[upgraded.id].list_due) == (1900, True)
     assert world.kingdoms[ostland.id].treasury == ostland.treasury_balance()
     assert world.kingdoms[ostland.id].capitol == ostland.capitol.number
 

@@ -313,3 +313,76 @@ def test_the_schema_documents_the_refusal_and_its_problems(client, users):
     client.force_login(users["alice"])
     schema = client.get("/api/schema/").content.decode()
     assert "SheetRefused" in schema and "SheetProblem" in schema and "recover-not-razed" in schema
+
+
+def _taxes(kingdom) -> int:
+    """1. Tally Gold for the kingdom's provinces, net of the Empire's Imperial Taxation."""
+    tax = {"city": (300, 50), "town": (150, 25)}
+    total = 0
+    for p in kingdom.provinces.all():
+        if p.razed or p.terrain == "desert":
+            continue
+        taxes, levy = tax.get(p.settlement, (30, 5))
+        total += taxes - (levy if kingdom.army_type == "empire" else 0)
+    return total
+
+
+def test_case_R6_the_sheet_shows_this_turn_s_taxes_beside_the_treasury(client, api_client_for, users, kingdoms, turn):
+    """1. Tally Gold comes before 3. Create / Upgrade Armies: the page, the API and the receipt show
+    the taxes the turn will bring beside the treasury, and what the sheet may spend."""
+    ostland = kingdoms["Ostland"]
+    treasury, taxes = ostland.treasury_balance(), _taxes(ostland)
+    assert taxes > 0
+    client.force_login(users["alice"])
+    page = client.get(f"/turns/{turn.pk}/orders/{ostland.pk}/").content.decode()
+    gold = page.split('id="gold"')[1].split("</table>")[0]
+    assert f'Taxes this turn</th><th class="num">{taxes}</th>' in gold
+    assert f'Available</th><th class="num">{treasury + taxes}</th>' in gold
+
+    api = api_client_for(users["alice"])
+    response = api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": [], "submit": True}, format="json")
+    check = response.json()["check"]
+    assert (check["treasury"], check["taxes"], check["available"]) == (treasury, taxes, treasury + taxes)
+    receipt = client.get(f"/turns/{turn.pk}/orders/{ostland.pk}/receipt/").content.decode()
+    assert f"(treasury {treasury}, this turn's taxes {taxes}: 1. Tally Gold comes before" in receipt
+
+
+def test_the_form_names_the_unit_that_takes_the_army_s_losses_first(client, users, kingdoms, turn):
+    """Foraging Table, Guerrilla Tactics: the player chooses the models, by a standing choice."""
+    ostland = kingdoms["Ostland"]
+    army = ostland.armies.get(kind="field")
+    unit = army.units.exclude(category="character").order_by("position").last()
+    client.force_login(users["alice"])
+    page = client.get(f"/turns/{turn.pk}/orders/{ostland.pk}/").content.decode()
+    choices = page.split(f'name="army-{army.id}-losses_from"')[1].split("</select>")[0]
+    assert "core units first" in choices and unit.name in choices
+    assert "Elector Count Valten" not in choices  # a character never takes them
+    response = client.post(
+        f"/turns/{turn.pk}/orders/{ostland.pk}/",
+        {f"army-{army.id}-kind": "hold", f"army-{army.id}-losses_from": unit.name, "action": "submit"},
+    )
+    assert response.status_code == 302
+    assert OrderSheet.objects.get(kingdom=ostland).entries["losses"] == [{"army": army.id, "unit": unit.name}]
+    receipt = client.get(response["Location"]).content.decode()
+    assert f"losses first from {unit.name}" in receipt
+
+
+def test_the_sheet_page_and_the_api_say_which_lists_are_due_and_by_when(client, api_client_for, users, kingdoms, turn):
+    from kingdoms.models import Army
+    from orders.rules.schedule import deadline_text
+
+    ostland = kingdoms["Ostland"]
+    raised = Army.objects.create(
+        kingdom=ostland, name="2nd Army", province=ostland.capitol, size=1500, created_turn=1, list_due=True
+    )
+    deadline = deadline_text(turn.orders_deadline, turn.campaign.time_zone)
+    message = (
+        f"2nd Army: its list is due; enter it by {deadline}. Until it is entered the army counts at the 1,500 "
+        "points paid for it (Army Restrictions)."
+    )
+    client.force_login(users["alice"])
+    page = client.get(f"/turns/{turn.pk}/orders/{ostland.pk}/").content.decode()
+    assert message in page.split('id="lists-due"')[1]
+    response = api_client_for(users["alice"]).put(f"/api/turns/{turn.pk}/sheet/", {"submit": False}, format="json")
+    (due,) = response.json()["check"]["lists_due"]
+    assert (due["army"], due["points"], due["message"]) == (raised.id, 1500, message)

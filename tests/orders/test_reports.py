@@ -565,3 +565,40 @@ def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
     assert len(bulletin["changes"]) == len(PUBLIC_EVENT_CODES - {EventCode.MISSED_ORDERS})
     assert not any("PRIVATE" in line or line.startswith("Ostland: ") for line in bulletin["changes"])
     assert bulletin["changes"].count("An army of Ostland is disbanded.") == 2  # both ways of disbanding
+
+
+def test_the_report_says_a_new_army_s_list_is_due_and_by_when(demo_campaign, k, django_capture_on_commit_callbacks):
+    """3. Create / Upgrade Armies: an army raised this turn counts at the points paid for it until
+    its list is entered; the turn report tells its kingdom the list is due by the next orders
+    deadline (docs/rules-decisions.md, decision 26a)."""
+    from kingdoms.models import Army
+    from orders.rules.schedule import deadline_text
+    from orders.rules.sheets import CreateArmy
+
+    turn = demo_campaign.turns.get(number=1)
+    dwarfs = k["Karak Dumn"]
+    where = dwarfs.provinces.exclude(pk=dwarfs.capitol_id).order_by("number").first()
+    # A fourth province: with four players the Army Table allows a second army.
+    fourth = where.neighbours.filter(controller=None).exclude(terrain="desert").order_by("number").first()
+    type(fourth).objects.filter(pk=fourth.pk).update(controller=dwarfs)
+    order_sheet_save(
+        kingdom=dwarfs,
+        turn=turn,
+        entries=SheetEntries(creations=(CreateArmy("Iron Guard", 1000, where.number),)),
+        submitted_by=dwarfs.players.first(),
+        submit=True,
+        now=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_phase_run(turn_id=turn.pk).resolved
+    with django_capture_on_commit_callbacks(execute=True):
+        assert aftermath_phase_run(turn_id=turn.pk).resolved
+    raised = Army.objects.get(kingdom=dwarfs, name="Iron Guard")
+    assert raised.list_due and not raised.units.exists()
+
+    text = " ".join(pdf_text(bytes(report_of(turn, dwarfs).pdf)).split())
+    deadline = deadline_text(demo_campaign.turns.get(number=2).orders_deadline, demo_campaign.time_zone)
+    assert f"Iron Guard Its list is due: enter it by {deadline}; until then it counts at the points paid for it." in (
+        text
+    ), text[text.index("Your armies") :][:500]
+    assert "Iron Guard Its list is due" in text and "1000" in text[text.index("Iron Guard Its list") :][:200]

@@ -11,7 +11,7 @@ import pytest
 from kernel.dice import ScriptedDice
 from kernel.events import Event
 from kingdoms.rules.tables import ArmyType
-from kingdoms.rules.world import ArmyState
+from kingdoms.rules.world import ArmyState, UnitState
 from orders.rules.resolution.battles import build_battles
 from orders.rules.resolution.state import (
     BattleS,
@@ -19,7 +19,7 @@ from orders.rules.resolution.state import (
     SupportS,
     TurnState,
 )
-from orders.rules.sheets import ArmyOrder, OrderKind
+from orders.rules.sheets import ArmyOrder, LossesFrom, OrderKind, SheetEntries
 from tests import world_builders as wb
 
 AVALON, BRYTHON, CARNWYL, DEAD = 1, 2, 3, 9
@@ -629,6 +629,45 @@ def test_case_B4_the_loss_is_rounded_down() -> None:
 
     assert battle.guerrilla is not None and battle.guerrilla["points_lost"] == 75  # 5% of 1,519 is 75.95
     assert state.armies[20].points == 1444
+
+
+def test_case_B4_the_guerrilla_loss_is_taken_from_the_larger_army_s_list_once() -> None:
+    """Guerrilla Tactics: "The enemy army loses 5% of its force ... This counts as destroyed": the
+    models come off the larger army's list (its kingdom's standing choice first), and the list is
+    what the army counts. Only its own kingdom is told which models."""
+    world = army_vs_army(1000, 1500)
+    state = world.state()
+    state.world.units[20] = (
+        UnitState(201, 20, "Thane", "character", 1, 300),
+        UnitState(202, 20, "Warriors", "core", 60, 10),
+        UnitState(203, 20, "Thunderers", "core", 40, 15),
+    )
+    state.sheets[BRYTHON] = SheetEntries(losses=(LossesFrom(20, "Thunderers"),))
+    dice = ScriptedDice(faces=[3])  # Hit and Run: 5% of 1,500 = 75
+    events: list[Event] = []
+
+    (battle,) = build_battles(state, [ATTACK_5], dice, events)
+
+    assert battle.guerrilla is not None and battle.guerrilla["points_lost"] == 75
+    assert [(u.name, u.models) for u in state.world.units[20]] == [("Thane", 1), ("Warriors", 60), ("Thunderers", 35)]
+    assert state.armies[20].points == 1500 - 75
+    mine, theirs = codes(events, "guerrilla")[1], codes(events, "guerrilla")[0]
+    assert mine.kingdom == BRYTHON and "taken from its list: 5 Thunderers (75 points)" in mine.text
+    assert mine.data["taken"] == [["Thunderers", 5, 75]]
+    assert theirs.kingdom == AVALON and "Thunderers" not in theirs.text and "taken" not in theirs.data
+
+
+def test_a_support_refusal_gives_its_own_reason_never_the_cap_s() -> None:
+    """6. Fight Battles: Support. An army with nothing left to send is refused for that, not for a
+    500-point cap that was never reached."""
+    world = army_vs_army().supporter(11, AVALON, 4, points=0)
+
+    _, (battle,), events, _ = resolve(world, [ATTACK_5])
+
+    assert battle.supports == []
+    assert refusals(events) == {11: "no-troops"}
+    (refused,) = codes(events, "support-refused")
+    assert refused.text == "Army 11 does not support the battle in 5 Province 5: it has no troops left to send."
 
 
 def test_case_B4_armies_less_than_500_points_apart_do_not_roll() -> None:

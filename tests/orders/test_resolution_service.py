@@ -11,9 +11,11 @@ from django.db import connection
 from battles.models import Battle
 from kingdoms.models import Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry
 from orders.models import Turn, TurnEvent
+from orders.rules.schedule import deadline_text
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.resolution import turn_preview, turn_state_load
 from orders.services.sheets import order_sheet_save
+from outbox.models import Email
 from tests.conftest import needs_broker
 from turns.services.cycle import orders_phase_run
 
@@ -293,3 +295,110 @@ def test_only_the_armies_that_fight_a_battle_were_in_a_battle_for_fortify(turn, 
     orders_filed["raider"].refresh_from_db()
     reserve.refresh_from_db()
     assert (orders_filed["raider"].last_battle_turn, reserve.last_battle_turn) == (1, None)
+
+
+def _free_provinces(campaign):
+    """Plain neutral provinces with no army in them, and their neighbours, by number."""
+    taken = set(
+        Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE).values_list(
+            "province__number", flat=True
+        )
+    )
+    provinces = {p.number: p for p in campaign.provinces.prefetch_related("neighbours")}
+    free = {
+        n
+        for n, p in provinces.items()
+        if p.controller_id is None and p.settlement == "none" and p.terrain != "desert" and not p.pyramid
+    } - taken
+    return free, {n: {q.number for q in p.neighbours.all()} for n, p in provinces.items()}
+
+
+def test_case_R9_an_army_without_its_list_counts_at_the_points_paid_for_it(turn, k, demo_campaign):
+    """Army Restrictions, 3. Create / Upgrade Armies: a kingdom paid 1,500 gold for each of three new
+    armies and has entered none of their lists. Each counts as 1,500 points: one claims a province
+    ("Armies less than 1000 points cannot claim provinces"), one is the larger army a 1,000-point
+    army rolls Guerrilla Tactics against, one sends a full 200-point detachment (Support). Its
+    players are told the lists are due, and by when."""
+    ostland, tor = k["Ostland"], k["Tor Anlec"]
+    free, near = _free_provinces(demo_campaign)
+    # A battle province with two free neighbours (the attacker's and the supporter's), and elsewhere
+    # a free province next to another to claim.
+    battle, b_from, c_from = next(
+        (x, y, z) for x in sorted(free) for y in sorted(near[x] & free) for z in sorted(near[x] & free) if y < z
+    )
+    used = {battle, b_from, c_from} | near[battle] | near[b_from] | near[c_from]
+    a_from, claim = next((a, n) for a in sorted(free - used) for n in sorted((near[a] & free) - used))
+    province = {p.number: p for p in demo_campaign.provinces.all()}
+
+    def unlisted(name, number):
+        return Army.objects.create(kingdom=ostland, name=name, province=province[number], size=1500, list_due=True)
+
+    claimer, attacker, supporter = (
+        unlisted("2nd Army", a_from),
+        unlisted("3rd Army", b_from),
+        unlisted("4th Army", c_from),
+    )
+    enemy = Army.objects.create(kingdom=tor, name="Skirmishers", province=province[battle], size=1000)
+    enemy.units.create(name="Archers", category="core", models_count=100, points_per_model=10)
+    submit(
+        ostland,
+        turn,
+        ArmyOrder(claimer.id, OrderKind.MOVE, target=claim),
+        ArmyOrder(attacker.id, OrderKind.MOVE, target=battle),
+        ArmyOrder(supporter.id, OrderKind.SUPPORT, support=battle),
+    )
+
+    preview = turn_preview(turn=turn)
+
+    claimed = [e for e in preview.events if e.code == "province-claimed" and e.army == claimer.id]
+    assert claimed and claimed[0].province == claim
+    (fought,) = [b for b in preview.battles if b.province == battle]
+    assert fought.guerrilla is not None
+    assert (fought.guerrilla["army"], fought.guerrilla["target"]) == (enemy.id, attacker.id)
+    sent = [e for e in preview.events if e.army == supporter.id and e.code in ("support", "support-refused")]
+    assert [(e.code, e.data.get("points")) for e in sent] == [("support", 200)]
+
+    # Its players are told: on the receipt of the sheet, naming the deadline.
+    (receipt,) = [e for e in Email.objects.filter(kind=Email.Kind.ORDERS_RECEIPT) if ostland.name in e.subject]
+    deadline = deadline_text(turn.orders_deadline, demo_campaign.time_zone)
+    for army in (claimer, attacker, supporter):
+        assert f"{army.name}: its list is due; enter it by {deadline}." in receipt.text
+    assert "counts at the 1,500 points paid for it (Army Restrictions)" in receipt.text
+
+
+def test_case_R7_foraging_losses_are_written_to_the_list_and_counted_once(turn, k):
+    """Foraging Table, 3-4, through the writer: the models come off the stored list (the unit's
+    casualties kept), and the army counts its list from then on: 150 points less, once, turn after
+    turn."""
+    from django.db import transaction
+
+    from kernel.dice import ScriptedDice
+    from orders.rules.resolution.economy import maintain_armies
+    from orders.rules.resolution.pipeline import Resolution
+    from orders.services.resolution import resolution_write
+
+    ostland = k["Ostland"]
+    army = Army.objects.create(kingdom=ostland, name="Wardens", province=ostland.capitol, size=1500)
+    army.units.create(name="Captain", category="character", models_count=1, points_per_model=100)
+    spearmen = army.units.create(name="Spearmen", category="core", models_count=140, points_per_model=10)
+    Army.objects.filter(pk=army.pk).update(supply_depot=False)
+    before = turn_state_load(turn)
+    assert before.armies[army.id].points == 1500
+    work = before.working_copy()
+    dice = ScriptedDice(faces=[2, 2, 3])  # 2D6 = 4; D6 = 3: 150 points
+    events: list = []
+    maintain_armies(work, dice, events)
+    with transaction.atomic():
+        resolution_write(
+            turn=turn,
+            before=before,
+            resolution=Resolution(state=work, events=events, contacts=[], battles=[]),
+            dice=dice,
+        )
+
+    spearmen.refresh_from_db()
+    assert (spearmen.models_count, spearmen.models_lost) == (125, 15)
+    assert turn_state_load(turn).armies[army.id].points == 1350
+    assert turn_state_load(turn).armies[army.id].points == 1350  # loading again subtracts nothing more
+    event = TurnEvent.objects.get(turn=turn, code="foraging-losses", army=army)
+    assert event.data["taken"] == [["Spearmen", 15, 150]]

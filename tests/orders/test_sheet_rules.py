@@ -6,11 +6,12 @@ import re
 import pytest
 
 from kingdoms.rules.tables import ArmyType
-from kingdoms.rules.world import ArmyState
+from kingdoms.rules.world import ArmyState, UnitState
 from orders.rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    LossesFrom,
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
@@ -154,10 +155,61 @@ def test_case_C4_army_of_900_or_2100_points_cannot_be_created(points):
 
 
 def test_case_C4_gold_never_takes_the_treasury_below_zero():
+    # The Empire's provinces 1 (city), 2 (town), 5, 6 and 9 bring 540 in taxes, less 90 of
+    # Imperial Taxation: 450 this turn, which the sheet may spend (1. Tally Gold comes first).
     entries = SheetEntries(creations=(CreateArmy("2nd Army", 2000, 5),))
     result = check(entries, treasury=1500, mine=(1, 2, 5, 6, 9))
-    assert "spends 2,000 gold but the treasury holds 1,500: 500 gold short" in only_errors(result)
-    assert check(entries, treasury=2000, mine=(1, 2, 5, 6, 9)).ok
+    assert (result.treasury, result.taxes, result.available) == (1500, 450, 1950)
+    assert "spends 2,000 gold but the treasury holds 1,500 and this turn's taxes bring 450: 50 gold short" in (
+        only_errors(result)
+    )
+    assert check(entries, treasury=1550, mine=(1, 2, 5, 6, 9)).ok
+
+
+def test_case_R6_a_sheet_may_spend_the_taxes_its_turn_will_collect():
+    """1. Tally Gold comes before 3. Create / Upgrade Armies. A kingdom with 200 gold whose turn will
+    collect 510 in taxes (its capitol 300, a town 150, two provinces 60) upgrades an army in the
+    town by 500 points: accepted. The upgrade costs 500: the rulebook prices an upgrade at "the gold
+    difference" ("upgrading a 1,000 army to 1,500 is 500 gold pieces", rule case C2); the case's
+    "(450 gold)" reads the creation's town discount onto it, and the outcome is the same."""
+    armies = (own_army(id=10, name="1st Army", province=2, size=1000),)
+    entries = SheetEntries(upgrades=(UpgradeArmy(10, 1500),))
+
+    result = check(entries, armies=armies, treasury=200, army_type=ArmyType.HIGH_ELVES)
+
+    assert result.ok, result.errors
+    assert (result.gold, result.treasury, result.taxes, result.available) == (500, 200, 510, 710)
+    # Without the town's and the capitol's taxes the same sheet is short, and says of what.
+    poorer = check(entries, armies=armies, treasury=200, army_type=ArmyType.HIGH_ELVES, mine=(2,))
+    assert "the treasury holds 200 and this turn's taxes bring 150: 150 gold short" in only_errors(poorer)
+
+
+def test_losses_are_taken_first_from_a_rank_and_file_unit_the_sheet_names():
+    """Foraging Table, Guerrilla Tactics: the player chooses the models; the sheet names a unit of
+    the army's list, never a character (whose fate is the Character Injury Chart's)."""
+    ctx = context()
+    ctx.world.units[10] = (
+        UnitState(1, 10, "Count Valten", "character", 1, 150),
+        UnitState(2, 10, "Swordsmen", "core", 30, 6),
+    )
+
+    assert order_sheet_check(SheetEntries(losses=(LossesFrom(10, "swordsmen"),)), ctx).ok
+    character = order_sheet_check(SheetEntries(losses=(LossesFrom(10, "Count Valten"),)), ctx)
+    assert character.errors == [
+        "1st Army: Count Valten is a character; losses are taken from the rank and file of the army's list "
+        "(Foraging Table, Guerrilla Tactics)."
+    ]
+    assert character.error_problems[0].code is SheetProblemCode.LOSSES_FROM
+    stranger = order_sheet_check(SheetEntries(losses=(LossesFrom(10, "Knights"),)), ctx)
+    assert "Knights is not a unit of its list" in only_errors(stranger)
+    twice = SheetEntries(losses=(LossesFrom(10, "Swordsmen"), LossesFrom(10, "Swordsmen")))
+    assert "1st Army names more than one unit to take its losses first." in order_sheet_check(twice, ctx).errors
+
+
+def test_the_sheet_knows_which_lists_are_due():
+    due = own_army(id=11, name="2nd Army", province=5, size=1500, list_due=True)
+    ctx = context(armies=(own_army(id=10, name="1st Army", province=1, size=2000), due))
+    assert [a.name for a in ctx.lists_due] == ["2nd Army"]
 
 
 def test_new_armies_go_to_an_unoccupied_province_you_control_within_the_army_table():

@@ -8,7 +8,8 @@ from django.db import IntegrityError
 
 from battles.models import Battle, BattleSupport
 from battles.services.scenarios import scenario_stream
-from kingdoms.models import ReportPreferences
+from kingdoms.models import Army, ReportPreferences
+from orders.models import OrderSheet, OrderSubmission
 from orders.rules.sheets import OrderKind
 from reports.services.deliveries import report_emails_queue
 from tests.transfer.documents import PDF, RESOLUTION_COUNTS, as_version, campaign_counts, kingdom_index, refused
@@ -559,3 +560,44 @@ def test_streams_that_hold_ids_are_refused_unless_named_by_natural_key(resolved_
         "dice_rolls[0] / stream: a version 4 document's stream is a string, "
         "not {'prefix': 'warlord-free-roll', 'kingdom': 'Ostland'}."
     ]
+
+
+def test_a_document_from_before_losses_were_counted_once_is_still_read(resolved_campaign):
+    """Issue 13 retired an army's "pending_losses" (counted twice once the player had taken the
+    models off the list) and added "list_due", "losses_before_list" and a submission's "treasury" and
+    "taxes". An earlier document is read as migration kingdoms/0006 read the database: an army with
+    a list keeps its list as what counts, one without keeps the points as lost before its list."""
+    document = campaign_export(campaign=resolved_campaign)
+    older = copy.deepcopy(document)
+    tor = older["kingdoms"][kingdom_index(older, "Tor Anlec")]
+    for kingdom in older["kingdoms"]:
+        for army in kingdom["armies"]:
+            del army["list_due"], army["losses_before_list"]
+            army["pending_losses"] = 100
+    scouts = next(a for a in tor["armies"] if a["name"] == "Scouts")
+    scouts["units"] = []  # its list never entered
+    for turn in older["turns"]:
+        for sheet in turn["sheets"]:
+            for submission in sheet["submissions"]:
+                del submission["treasury"], submission["taxes"]
+
+    imported = campaign_import(document=older)
+
+    armies = {a.name: a for a in Army.objects.filter(kingdom__campaign=imported)}
+    assert armies["Scouts"].losses_before_list == 100
+    assert {a.losses_before_list for name, a in armies.items() if name != "Scouts"} == {0}
+    assert not any(a.list_due for a in armies.values())
+    assert {s.treasury for s in OrderSubmission.objects.filter(sheet__turn__campaign=imported)} == {None}
+
+
+def test_a_sheet_s_choice_of_the_unit_that_takes_the_losses_travels_with_its_army(resolved_campaign):
+    document = campaign_export(campaign=resolved_campaign)
+    sheet = next(s for t in document["turns"] for s in t["sheets"] if s["kingdom"] == "Tor Anlec")
+    sheet["entries"]["losses"] = [{"army": ["Tor Anlec", "Raiders"], "unit": "Spearmen"}]
+
+    imported = campaign_import(document=document)
+
+    raiders = Army.objects.get(kingdom__campaign=imported, name="Raiders")
+    stored = OrderSheet.objects.get(turn__campaign=imported, kingdom__name="Tor Anlec").entries
+    assert stored["losses"] == [{"army": raiders.id, "unit": "Spearmen"}]
+    assert campaign_export(campaign=imported)["turns"] == document["turns"]

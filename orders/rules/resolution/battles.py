@@ -8,12 +8,13 @@ R4, R5, R10 (B1 and B5 are settled by the orders phase, which makes the contacts
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
+from kingdoms.rules.losses import lose_points
 from kingdoms.rules.world import ArmyState
 
 from ..sheets import DEFEND_WITH_GARRISON, OrderKind
@@ -82,6 +83,7 @@ REFUSED_ANCIENT_DEAD = "ancient-dead"
 REFUSED_NO_SIDE = "no-side"
 REFUSED_NOT_ADJACENT = "not-adjacent"
 REFUSED_CAP = "support-cap"
+REFUSED_NO_TROOPS = "no-troops"
 
 _SETTLEMENTS = ("town", "city")
 
@@ -159,8 +161,9 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
     garrison when it defends alone or its kingdom chose it), garrison support, fortification,
     Guerrilla Tactics and supports. Rolls, per battle: Guerrilla Tactics, then Support Arrival for
     each detachment (the army standing with a garrison that defends first), then Defended Obstacles.
-    Guerrilla losses are taken off the larger army's `points`. Appends an event for every battle
-    (one per kingdom involved), every support given or refused, and every roll."""
+    Guerrilla losses are taken off the larger army's list (its points are the list's). Appends an
+    event for every battle (one per kingdom involved), every support given or refused, and every
+    roll."""
     # Armies in any battle may neither send support nor have it go out from them (B3).
     fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
     supporting: set[int] = set()
@@ -335,7 +338,10 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
     ).total
     result = GUERRILLA_WARFARE[roll]
     points_lost = larger.points * result.percent // 100
-    state.armies[larger.id] = replace(larger, points=larger.points - points_lost)
+    # "This counts as destroyed": the models are taken off the larger army's list, once.
+    loss = lose_points(larger, state.units_of(larger), points_lost, first=state.losses_first(larger))
+    if points_lost:
+        state.put_loss(loss)
     battle.guerrilla = {
         "army": smaller.id,
         "roll": roll,
@@ -352,15 +358,17 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
     where = state.provinces[battle.province]
     text = f"Guerrilla Tactics in {where}: {smaller.name} rolls {roll}, {result.label}: {outcome}."
     for army in (smaller, larger):
+        # Which models the larger army lost is its own kingdom's to know.
+        own = army is larger and bool(points_lost)
         events.append(
             Event(
                 PHASE,
                 EventCode.GUERRILLA,
-                text,
+                f"{text[:-1]} ({loss.outcome()})." if own else text,
                 kingdom=army.kingdom,
                 army=army.id,
                 province=battle.province,
-                data=dict(battle.guerrilla),
+                data={**battle.guerrilla, "taken": loss.data()} if own else dict(battle.guerrilla),
             )
         )
 
@@ -397,7 +405,10 @@ def _supports(
         points = 0
         if reason is None and side is not None:
             points = min(SUPPORT_DETACHMENT_MAX, army.points, SUPPORT_MAX - total[side])
-            if points <= 0:
+            # Each refusal gives its own reason, never another's.
+            if army.points <= 0:
+                reason, why = REFUSED_NO_TROOPS, "it has no troops left to send"
+            elif points <= 0:
                 reason, why = REFUSED_CAP, f"the {side} already has {SUPPORT_MAX} points of support"
         if reason is not None or side is None:
             events.append(

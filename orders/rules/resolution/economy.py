@@ -12,22 +12,36 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyType, Terrain
-from kingdoms.rules.world import ArmyState, KingdomState, ProvinceState
+from kingdoms.rules.losses import (
+    keep_points,
+    lists_models,
+    lose_points,
+    models_by_number,
+    rank_and_file_models,
+    take_models,
+)
+from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, RANK_AND_FILE_RECOVERY, models_recovered
+from kingdoms.rules.world import ArmyState, KingdomState
 
 from ..sheets import ArmyOrder
 from ..tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost
+from ..taxes import IMPERIAL_TAXATION, TAXES, tax_tally
 from .state import TurnState
+
+__all__ = [
+    "FORAGING_TABLE",
+    "IMPERIAL_TAXATION",
+    "TAXES",
+    "create_and_upgrade_armies",
+    "foraging_outcome",
+    "maintain_armies",
+    "tally_gold",
+]
 
 PHASE_TALLY_GOLD = "tally-gold"
 PHASE_MAINTAIN_ARMIES = "maintain-armies"
 PHASE_CREATE_UPGRADE = "create-upgrade-armies"
 
-# 1. Tally Gold: the taxes each source yields a turn. A province with a town or city yields the
-# settlement's tax only (rule case G1); ruins are a plain province.
-TAXES: dict[str, int] = {"city": 300, "town": 150, "province": 30}
-# Army-Specific Rules, Empire "Imperial Taxation": deducted for each source that was taxed.
-IMPERIAL_TAXATION: dict[str, int] = {"city": 50, "town": 25, "province": 5}
 _SOURCE_PLURALS = {"city": "cities", "town": "towns", "province": "provinces"}
 
 
@@ -68,15 +82,6 @@ def foraging_outcome(result: int) -> ForagingOutcome:
 # 1. Tally Gold
 
 
-def _tax_source(province: ProvinceState) -> str | None:
-    """What a province is taxed as, or None when it yields nothing (razed or desert: G3)."""
-    if province.razed or province.terrain is Terrain.DESERT:
-        return None
-    if province.settlement.town_or_city:
-        return province.settlement.value
-    return "province"  # plain provinces and ruins
-
-
 def _add_gold(state: TurnState, kingdom: int, gold: int) -> None:
     record = state.kingdoms[kingdom]
     state.kingdoms[kingdom] = replace(record, treasury=record.treasury + gold)
@@ -96,41 +101,34 @@ def tally_gold(state: TurnState, events: list[Event]) -> None:
     Empire kingdom then pays Imperial Taxation on the same sources (G2). One event per movement
     of gold; a kingdom with no income gets no event."""
     for kingdom in sorted(state.kingdoms.values(), key=lambda k: k.id):
-        counts: Counter[str] = Counter()
-        for province in sorted(state.provinces.values(), key=lambda p: p.number):
-            if province.controller != kingdom.id:
-                continue
-            source = _tax_source(province)
-            if source is not None:
-                counts[source] += 1
-        income = sum(TAXES[s] * n for s, n in counts.items())
-        if income == 0:
+        tally = tax_tally(state.world, kingdom.id)
+        if tally.taxes == 0:
             continue
-        _add_gold(state, kingdom.id, income)
+        _add_gold(state, kingdom.id, tally.taxes)
         events.append(
             Event(
                 PHASE_TALLY_GOLD,
                 EventCode.TAXES,
-                f"Taxes: {_describe(counts, TAXES)}.",
+                f"Taxes: {_describe(tally.sources, TAXES)}.",
                 kingdom=kingdom.id,
-                gold=income,
+                gold=tally.taxes,
                 ledger_reason=LedgerReason.TAXES,
-                data={"sources": dict(counts)},
+                data={"sources": dict(tally.sources)},
             )
         )
-        if kingdom.army_type is ArmyType.EMPIRE:
-            levy = sum(IMPERIAL_TAXATION[s] * n for s, n in counts.items())
+        if tally.imperial_taxation:
+            levy = tally.imperial_taxation
             _add_gold(state, kingdom.id, -levy)
             events.append(
                 Event(
                     PHASE_TALLY_GOLD,
                     EventCode.IMPERIAL_TAXATION,
-                    f"Imperial Taxation: {_describe(counts, IMPERIAL_TAXATION)}, {levy:,} gold to the "
+                    f"Imperial Taxation: {_describe(tally.sources, IMPERIAL_TAXATION)}, {levy:,} gold to the "
                     "Imperial Government.",
                     kingdom=kingdom.id,
                     gold=-levy,
                     ledger_reason=LedgerReason.IMPERIAL_TAXATION,
-                    data={"sources": dict(counts)},
+                    data={"sources": dict(tally.sources)},
                 )
             )
 
@@ -235,42 +233,26 @@ def _apply_foraging(
             events.append(_foraging_event(army, EventCode.FORAGING_DISASTER, roll, f"{outcome.text}", choice="disband"))
             _disband(state, army, "its banner chose disbanding over a foraging Disaster", PHASE_MAINTAIN_ARMIES, events)
             return
-        # 50% casualties by models, not points: the player removes half the models; half the points
-        # stand for them until the list is corrected. The Rank and File Recovery of these casualties
-        # is rolled with the aftermath, so the Army Restrictions check waits for it too.
-        lost = army.points // 2
-        army = replace(army, points=army.points - lost)
-        state.armies[army.id] = army
-        events.append(
-            _foraging_event(
-                army,
-                EventCode.FORAGING_DISASTER,
-                roll,
-                f"{outcome.text}; the army takes 50% casualties: remove half its models (about {lost:,} points), "
-                "who roll on the Rank and File Recovery table in the aftermath",
-                choice="casualties",
-                remove_half_models=True,
-                points_lost=lost,
-                pending_recovery=True,
-            )
-        )
+        _disaster_casualties(state, army, roll, outcome, dice, events)
         return
     if outcome.code == "losses":
         d6 = dice.roll(
             "D6", purpose=f"{army.name}: foraging losses (D6 x 50 points)", kingdoms=[army.kingdom], armies=[army.id]
         ).total
-        lost = min(d6 * FORAGING_LOSS_PER_PIP, army.points)
-        army = replace(army, points=army.points - lost, no_forced_march=True)
-        state.armies[army.id] = army
+        points = d6 * FORAGING_LOSS_PER_PIP
+        army = replace(army, no_forced_march=True)
+        loss = lose_points(army, state.units_of(army), points, first=state.losses_first(army))
+        army = state.put_loss(loss)
         events.append(
             _foraging_event(
                 army,
                 EventCode.FORAGING_LOSSES,
                 roll,
-                f"it meets its needs but loses {d6} x 50 = {lost:,} points of troops and may not Forced March "
-                "this turn",
+                f"it meets its needs but loses {d6} x 50 = {points:,} points of troops ({loss.outcome()}) and may "
+                "not Forced March this turn",
                 d6=d6,
-                points_lost=lost,
+                points_lost=loss.points,
+                taken=loss.data(),
             )
         )
         if army.points <= ARMY_DISBANDED_AT_OR_BELOW:
@@ -279,6 +261,89 @@ def _apply_foraging(
     if outcome.code == "no-forced-march":
         state.armies[army.id] = replace(army, no_forced_march=True)
     events.append(_foraging_event(army, FORAGING_EVENTS[outcome.code], roll, outcome.text))
+
+
+def _disaster_casualties(
+    state: TurnState, army: ArmyState, roll: int, outcome: ForagingOutcome, dice: Dice, events: list[Event]
+) -> None:
+    """Foraging Table, 2, casualties: "50% casualties (by number of models, not points) ... Those
+    casualties now must roll on the Rank and File Recovery table (see Casualty Recovery) to
+    determine how many actually die." Half the rank and file (the table they roll on is the Rank
+    and File's; characters are never among them), rounded down, chosen as any loss is
+    (kingdoms.rules.losses); one 2D6 for the army, applied unit by unit and rounded down: there was
+    no victory. Then Army Restrictions: 500 points or less is disbanded."""
+    units = state.units_of(army)
+    first = state.losses_first(army)
+    by_models = lists_models(army, units)
+    if by_models:
+        total = rank_and_file_models(units)
+        casualties = models_by_number(units, total // 2, first)
+        names = {u.id: u.name for u in units}
+        counted = sum(casualties.values())
+        if not counted:
+            events.append(
+                _foraging_event(
+                    army,
+                    EventCode.FORAGING_DISASTER,
+                    roll,
+                    f"{outcome.text}; the banner chose casualties, but its list has no rank and file to lose",
+                    choice="casualties",
+                )
+            )
+            return
+        what = (
+            f"{counted} of its {total} rank-and-file models ("
+            + ", ".join(f"{n} {names[u]}" for u, n in casualties.items())
+            + ")"
+        )
+    else:
+        # Its list is not entered: there are no models to count, so half its points stand for them.
+        casualty_points = army.points // 2
+        what = f"{casualty_points:,} of its {army.points:,} points (its list is not entered yet)"
+    events.append(
+        _foraging_event(
+            army,
+            EventCode.FORAGING_DISASTER,
+            roll,
+            f"{outcome.text}; the banner takes 50% casualties: {what}, who roll on the Rank and File Recovery table",
+            choice="casualties",
+        )
+    )
+    recovery = dice.roll(
+        "2D6",
+        purpose=f"{army.name}: Rank and File Recovery of its foraging casualties",
+        kingdoms=[army.kingdom],
+        armies=[army.id],
+    ).total
+    band = RANK_AND_FILE_RECOVERY[recovery]
+    if by_models:
+        back = {u: models_recovered(n, band.fraction, won=False) for u, n in casualties.items()}
+        loss = take_models(army, units, {u: n - back[u] for u, n in casualties.items()})
+        recovered = f"{sum(back.values())} of the {counted} models come back"
+        if not loss.taken:
+            recovered += ", none is lost"
+    else:
+        back_points = models_recovered(casualty_points, band.fraction, won=False)
+        loss = keep_points(army, units, casualty_points - back_points)
+        recovered = f"{back_points:,} of the {casualty_points:,} points come back"
+    army = state.put_loss(loss)
+    events.append(
+        Event(
+            PHASE_MAINTAIN_ARMIES,
+            EventCode.FORAGING_RECOVERY,
+            f"{army.name} rolls {recovery} on the Rank and File Recovery table for its foraging casualties "
+            f"({band.label}, rounded down: no battle was won): {recovered}"
+            + (f"; {loss.outcome()}." if loss.points else "."),
+            kingdom=army.kingdom,
+            army=army.id,
+            province=army.province,
+            data={"roll": recovery, "points_lost": loss.points, "taken": loss.data()},
+        )
+    )
+    if army.points <= ARMY_DISBANDED_AT_OR_BELOW:
+        _disband(
+            state, army, f"reduced to {army.points:,} points by a foraging Disaster", PHASE_MAINTAIN_ARMIES, events
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,10 +440,11 @@ def _create(
         kingdom=kingdom.id,
         name=name,
         province=number,
-        points=points,  # until the player enters the list
+        points=points,  # it counts at the points paid for it until its list is entered
         size=points,
         supply_depot=True,  # new armies come with their supply depot
         created_turn=state.turn,
+        list_due=True,
     )
     return True
 
@@ -421,7 +487,10 @@ def _upgrade(state: TurnState, kingdom: KingdomState, army_id: int, new_size: in
     state.armies[army.id] = replace(
         army,
         size=new_size,
-        points=new_size,  # "recreate it at a higher point value": refilled until the list is entered
+        # "recreate it at a higher point value": it counts at the new size until its new list is entered.
+        points=new_size,
+        list_due=True,
+        losses_before_list=0,
         upgraded_turn=state.turn,
         experience=0 if loses_experience else army.experience,
         veteran_status_lost=army.veteran_status_lost or loses_experience,

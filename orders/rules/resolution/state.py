@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kingdoms.rules.world import OnTheWorld, World
+from kingdoms.rules.losses import ListLoss
+from kingdoms.rules.world import ArmyState, OnTheWorld, UnitState, World
 
 from ..sheets import ArmyOrder, SheetEntries
 
@@ -30,6 +31,22 @@ class TurnState(OnTheWorld):
             sheets=dict(self.sheets),
             missed_orders=self.missed_orders,
         )
+
+    def losses_first(self, army: ArmyState) -> str:
+        """The unit the army's kingdom named on its sheet to take the army's losses first ("": none)."""
+        sheet = self.sheets.get(army.kingdom)
+        return sheet.losses_first(army.id) if sheet is not None else ""
+
+    def units_of(self, army: ArmyState) -> tuple[UnitState, ...]:
+        """The army's list (no units: its list is not entered)."""
+        return self.world.units.get(army.id, ())
+
+    def put_loss(self, loss: ListLoss) -> ArmyState:
+        """Record what a loss did: the army's record and its list (the writer stores both)."""
+        self.world.armies[loss.army.id] = loss.army
+        if loss.taken:
+            self.world.units[loss.army.id] = loss.units
+        return loss.army
 
 
 @dataclass(frozen=True)
