@@ -47,6 +47,8 @@ def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
         ],
         "scenario": battle.scenario,
         "result": battle.result or None,
+        # The defender's own result: not the mirror of the attacker's when a sheet was missing.
+        "defender_result": battle.defender_result or None,
         "victor": battle.victor or None,
     }
     if organizer:

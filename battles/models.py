@@ -64,6 +64,12 @@ class Battle(models.Model):
     )
     # Written by the aftermath.
     result = models.CharField(max_length=16, choices=RESULT_CHOICES, blank=True, help_text="Final, attacker's side.")
+    defender_result = models.CharField(
+        max_length=16,
+        choices=RESULT_CHOICES,
+        blank=True,
+        help_text="Final, defender's side: the mirror of the attacker's unless a sheet was missing (8. End of Turn).",
+    )
     victor = models.CharField(max_length=8, blank=True, help_text="attacker, defender, or empty: no victor.")
 
     class Meta:

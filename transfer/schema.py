@@ -278,6 +278,7 @@ BATTLE_KEYS = {
     "ruling_note": STR,
     "ruled_by": STR.or_null(),
     "result": STR,
+    "defender_result": STR,
     "victor": STR,
     "summary_sheets": LIST,
 }
@@ -370,6 +371,7 @@ BATTLE_OPTIONAL_KEYS = (
     "ruling_note",
     "ruled_by",
     "result",
+    "defender_result",
     "victor",
     "summary_sheets",
 )
