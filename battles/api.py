@@ -93,6 +93,7 @@ class SummarySheetInput(serializers.Serializer):
     negotiation_gold = serializers.IntegerField(min_value=0, required=False, default=0)
     negotiation_note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     story = serializers.CharField(required=False, allow_blank=True, default="")
+    story_bonus = serializers.BooleanField(default=False)
     submit = serializers.BooleanField(default=True)
 
 
@@ -112,6 +113,7 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "negotiation_gold",
             "negotiation_note",
             "story",
+            "story_bonus",
             "by_organizer",
             "submitted_at",
         ]

@@ -389,11 +389,14 @@ SUMMARY_SHEET_KEYS = {
     "negotiation_gold": INT,
     "negotiation_note": STR,
     "story": STR,
+    "story_bonus": BOOL,
     "entered_by": STR.or_null(),
     "by_organizer": BOOL,
     "updated_at": TIMESTAMP,
     "submitted_at": TIMESTAMP.or_null(),
 }
+# The player's choice of the army that gets the turn's story bonus came with issue 13.
+SUMMARY_SHEET_OPTIONAL_KEYS = ("story_bonus",)
 CASUALTY_KEYS = {
     "unit": OBJECT,
     "models_lost": INT,

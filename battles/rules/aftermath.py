@@ -113,6 +113,7 @@ class SideA:
     loot_choice: str = ""  # "loot", "sack" or "" (not chosen: looted)
     negotiation_gold: int = 0  # paid to the opponent
     story: bool = False
+    story_bonus: bool = False  # the player gives the turn's story experience to this battle's army
     points_faced: int = 0  # the opposing army, its detachments, garrison and fortification
 
 
@@ -180,7 +181,7 @@ class _AftermathRun:
         self.state = state
         self.dice = dice
         self.events: list[Event] = []
-        self.storied: set[int] = set()  # kingdoms whose story bonus is given this turn
+        self.story_battles = _story_battles(state.battles)  # kingdom -> the battle its story bonus goes to
         self.fought: set[int] = set()
 
     def event(self, code: EventCode, text: str, **kw: object) -> None:
@@ -255,7 +256,7 @@ class _AftermathRun:
                     )
         self._negotiations(battle, province)
         for side_name, side in sides.items():
-            self._experience(side, results[side_name].result, results[side_name].experience_allowed, province)
+            self._experience(battle, side, results[side_name].result, results[side_name].experience_allowed, province)
         # The Generals who led the battle with Press the Advantage, taken before the injury rolls:
         # a Warlord's succession must not hand it to a General who did not lead the battle, and
         # Amnesia rolled now does not undo what he did in it.
@@ -551,7 +552,9 @@ class _AftermathRun:
     def _ancient_dead(self, kingdom: int | None) -> bool:
         return kingdom is not None and self.state.kingdoms[kingdom].ancient_dead
 
-    def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceState) -> None:
+    def _experience(
+        self, battle: BattleA, side: SideA, result: BattleResult, allowed: bool, province: ProvinceState
+    ) -> None:
         if side.army is None:
             return
         army = self.state.armies[side.army]
@@ -588,8 +591,7 @@ class _AftermathRun:
                 province=province.number,
                 data={"experience": points},
             )
-        if side.story and side.kingdom is not None and side.kingdom not in self.storied:
-            self.storied.add(side.kingdom)
+        if side.kingdom is not None and self.story_battles.get(side.kingdom) == battle.id:
             army = self._add_experience(army.id, STORY_EXPERIENCE)
             self.event(
                 EventCode.STORY,
@@ -965,6 +967,29 @@ class _AftermathRun:
                     province=army.province,
                     data={"points": points},
                 )
+
+
+def _story_battles(battles: list[BattleA]) -> dict[int, int]:
+    """Stories Are Nice: the bonus comes once per turn, to "the army that the player wrote about";
+    with stories of several battles "the player may decide which army": the battle whose sheet
+    gives it the bonus, else (the player silent) the first with a story, in province order. Only
+    an army can take it, not a garrison."""
+    chosen: dict[int, int] = {}
+    for battle in sorted(battles, key=lambda b: (b.province, b.id)):
+        for side in (battle.attacker, battle.defender):
+            if side.kingdom is None or side.army is None or not side.story:
+                continue
+            if side.kingdom not in chosen or (
+                side.story_bonus and not _gives_bonus(battles, chosen[side.kingdom], side.kingdom)
+            ):
+                chosen[side.kingdom] = battle.id
+    return chosen
+
+
+def _gives_bonus(battles: list[BattleA], battle_id: int, kingdom: int) -> bool:
+    """Whether the kingdom's sheet for `battle_id` gives its story bonus there."""
+    battle = next(b for b in battles if b.id == battle_id)
+    return any(s.kingdom == kingdom and s.story_bonus for s in (battle.attacker, battle.defender))
 
 
 def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:

@@ -207,6 +207,12 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
     story = str(data.get("story") or "")
     if len(story) > STORY_MAX:
         errors.append(f"Battle report: the story is longer than {STORY_MAX:,} characters.")
+    story_bonus = _flag(data.get("story_bonus"))
+    if story_bonus and not story.strip():
+        errors.append(
+            "Battle report: the story's bonus experience goes to the army written about; write the story of "
+            "this battle to give it to this army (Stories Are Nice)."
+        )
     if errors:
         raise DomainError(errors)
     return {
@@ -219,6 +225,7 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
         "negotiation_gold": gold,
         "negotiation_note": note,
         "story": story,
+        "story_bonus": story_bonus,
     }
 
 

@@ -908,3 +908,27 @@ def test_no_aftermath_line_is_empty_or_repeats_itself():
         assert len(mine) == len(set(mine))
     # The missing sheet is said once to Brython: on its result line, not again on its experience.
     assert sum("turn summary sheet" in e.text for e in result.events if e.kingdom == BRYTHON) == 1
+
+
+@pytest.mark.parametrize("chosen, host, raiders", [(None, 75 + 3, 75), (2, 75, 75 + 3)])
+def test_the_player_decides_which_army_gets_the_story_bonus(chosen, host, raiders):
+    """Stories Are Nice: "If there were multiple battles played and stories written for each of them,
+    the player may decide which army will receive the Experience Points." Avalon wrote stories of
+    its battles in 5 and in 7: its sheet for 7 gives the bonus to the Raiders; silent, it goes to
+    the first battle's army (province order), the Host. Once a turn either way."""
+    world = Scene()
+    field_battle(world, R.MINOR_VICTORY, attacker={"story": True})
+    world.army(30, AVALON, 7, [(301, "Spearmen", 40, 10)], came_from=4)
+    world.army(40, CARNWYL, 7, [(401, "Boyz", 40, 10)])
+    world.battles.append(
+        BattleA(
+            id=2,
+            province=7,
+            attacker=SideA(AVALON, 30, story=True, story_bonus=chosen == 2),
+            defender=SideA(CARNWYL, 40),
+            outcome=outcome(R.MINOR_VICTORY),
+        )
+    )
+    result = world.run([])
+    assert (result.state.armies[HOST].experience, result.state.armies[30].experience) == (host, raiders)
+    assert len([e for e in result.events if e.code == "story"]) == 1

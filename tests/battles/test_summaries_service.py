@@ -219,3 +219,18 @@ def test_a_defender_that_moved_in_too_may_choose_to_sack_or_loot_on_its_sheet(ha
     assert any(m.startswith("Looting: only a side that would take the town") for m in refused.json()["errors"])
     assert TurnSummarySheet.objects.get(battle=hartwood, kingdom=k["Ostland"]).loot_choice == "loot"
     assert 'name="loot_choice"' not in alice.get(f"/battles/{hartwood.pk}/sheet/").content.decode()
+
+
+def test_the_sheet_gives_the_story_bonus_only_with_a_story(hartwood, k):
+    """Stories Are Nice: the player decides which army takes the story's experience; the sheet
+    offering it must tell the story of its battle, else it is refused naming the rule."""
+    with pytest.raises(DomainError) as refused:
+        _save(hartwood, k["Ostland"], result="draw", story_bonus=True)
+    assert refused.value.messages == [
+        "Battle report: the story's bonus experience goes to the army written about; write the story of this "
+        "battle to give it to this army (Stories Are Nice)."
+    ]
+    ok = _api("alice").put(
+        f"/api/battles/{hartwood.pk}/sheet/", {"result": "draw", "story": "Rain.", "story_bonus": True}, format="json"
+    )
+    assert ok.status_code == 200 and ok.json()["story_bonus"] is True
