@@ -672,7 +672,7 @@ class _AftermathRun:
             return
         self.event(
             EventCode.COMMAND_RECOVERY,
-            f"{army.name}'s champions, standards and musicians lost roll a D6 each, 4+ recovers (Casualty "
+            f"{_possessive(army.name)} command models lost in the battle roll a D6 each, 4+ recovers (Casualty "
             "Recovery): "
             + "; ".join(
                 f"{_possessive(str(r['unit']))} {r['model']} {r['roll']}, "

@@ -294,7 +294,7 @@ def test_command_models_and_one_use_troops_recover_on_4_plus():
     [command] = [e for e in result.events if e.code == "command-recovery"]
     assert {r["model"]: r["recovered"] for r in command.data["rolls"]} == {"standard": True, "musician": False}
     assert command.text == (
-        "Army 10's champions, standards and musicians lost roll a D6 each, 4+ recovers (Casualty Recovery): "
+        "Army 10's command models lost in the battle roll a D6 each, 4+ recovers (Casualty Recovery): "
         "Knights' standard 4, recovered; Knights' musician 3, lost (remove it from the list)."
     )
     assert result.state.units[103].models_count == 0
