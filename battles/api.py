@@ -47,6 +47,8 @@ def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
         ],
         "scenario": battle.scenario,
         "result": battle.result or None,
+        # The defender's own result: not the mirror of the attacker's when a sheet was missing.
+        "defender_result": battle.defender_result or None,
         "victor": battle.victor or None,
     }
     if organizer:
@@ -91,6 +93,7 @@ class SummarySheetInput(serializers.Serializer):
     negotiation_gold = serializers.IntegerField(min_value=0, required=False, default=0)
     negotiation_note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     story = serializers.CharField(required=False, allow_blank=True, default="")
+    story_bonus = serializers.BooleanField(default=False)
     submit = serializers.BooleanField(default=True)
 
 
@@ -110,6 +113,7 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "negotiation_gold",
             "negotiation_note",
             "story",
+            "story_bonus",
             "by_organizer",
             "submitted_at",
         ]

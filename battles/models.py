@@ -64,6 +64,12 @@ class Battle(models.Model):
     )
     # Written by the aftermath.
     result = models.CharField(max_length=16, choices=RESULT_CHOICES, blank=True, help_text="Final, attacker's side.")
+    defender_result = models.CharField(
+        max_length=16,
+        choices=RESULT_CHOICES,
+        blank=True,
+        help_text="Final, defender's side: the mirror of the attacker's unless a sheet was missing (8. End of Turn).",
+    )
     victor = models.CharField(max_length=8, blank=True, help_text="attacker, defender, or empty: no victor.")
 
     class Meta:
@@ -119,6 +125,10 @@ class TurnSummarySheet(models.Model):
     negotiation_gold = models.PositiveIntegerField(default=0, help_text="Gold this kingdom pays its opponent.")
     negotiation_note = models.CharField(max_length=500, blank=True)
     story = models.TextField(blank=True, help_text="An optional battle report (Stories Are Nice).")
+    story_bonus = models.BooleanField(
+        default=False,
+        help_text="Stories Are Nice: the player gives the turn's story experience to this battle's army.",
+    )
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     by_organizer = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)

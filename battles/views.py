@@ -135,6 +135,7 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "negotiation_gold": post.get("negotiation_gold", ""),
         "negotiation_note": post.get("negotiation_note", ""),
         "story": post.get("story", ""),
+        "story_bonus": post.get("story_bonus"),
     }
 
 
@@ -176,6 +177,7 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "negotiation_gold": sheet.negotiation_gold,
             "negotiation_note": sheet.negotiation_note,
             "story": sheet.story,
+            "story_bonus": sheet.story_bonus,
         }
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
     unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]

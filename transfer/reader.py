@@ -117,6 +117,7 @@ from .schema import (
     SUBMISSION_OPTIONAL_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
+    SUMMARY_SHEET_OPTIONAL_KEYS,
     SUPPORT_FIELDS,
     SUPPORT_KEYS,
     TOP_KEYS,
@@ -675,7 +676,7 @@ class Reader(Reading):
 
     def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
         where = label(where, data, "kingdom")
-        values = self.keys(data, where, SUMMARY_SHEET_KEYS)
+        values = self.keys(data, where, SUMMARY_SHEET_KEYS, optional=SUMMARY_SHEET_OPTIONAL_KEYS)
         if values is None:
             return
         casualties: list[tuple[Unit, dict[str, Any]]] = []

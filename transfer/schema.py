@@ -292,6 +292,7 @@ BATTLE_KEYS = {
     "ruling_note": STR,
     "ruled_by": STR.or_null(),
     "result": STR,
+    "defender_result": STR,
     "victor": STR,
     "summary_sheets": LIST,
 }
@@ -384,6 +385,7 @@ BATTLE_OPTIONAL_KEYS = (
     "ruling_note",
     "ruled_by",
     "result",
+    "defender_result",
     "victor",
     "summary_sheets",
 )
@@ -401,11 +403,14 @@ SUMMARY_SHEET_KEYS = {
     "negotiation_gold": INT,
     "negotiation_note": STR,
     "story": STR,
+    "story_bonus": BOOL,
     "entered_by": STR.or_null(),
     "by_organizer": BOOL,
     "updated_at": TIMESTAMP,
     "submitted_at": TIMESTAMP.or_null(),
 }
+# The player's choice of the army that gets the turn's story bonus came with issue 13.
+SUMMARY_SHEET_OPTIONAL_KEYS = ("story_bonus",)
 CASUALTY_KEYS = {
     "unit": OBJECT,
     "models_lost": INT,

@@ -22,7 +22,7 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind, ArmyType, Settlement
+from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ARMY_MIN_POINTS, ArmyKind, ArmyType, Settlement
 from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World, lose_fortifications
 
 from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
@@ -43,6 +43,13 @@ VETERAN_LEVEL_MAX = 3
 PRESS_THE_ADVANTAGE = "Press the Advantage"
 PRESS_THE_ADVANTAGE_EXPERIENCE = 25
 GENERAL_ROLES = ("warlord", "general")  # the Warlord leads the army he is in
+# Tomb Kings and Vampire Counts, "Curse of the Dead": "the undead units in the army cannot spend
+# experience points on Veteran Status"; the Ancient Dead are a Tomb Kings army.
+CURSE_OF_THE_DEAD = frozenset({ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS, ArmyType.ANCIENT_DEAD})
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 @dataclass
@@ -106,6 +113,7 @@ class SideA:
     loot_choice: str = ""  # "loot", "sack" or "" (not chosen: looted)
     negotiation_gold: int = 0  # paid to the opponent
     story: bool = False
+    story_bonus: bool = False  # the player gives the turn's story experience to this battle's army
     points_faced: int = 0  # the opposing army, its detachments, garrison and fortification
 
 
@@ -161,6 +169,7 @@ class AftermathState(OnTheWorld):
 class BattleSettled:
     battle: int
     result: BattleResult  # the attacker's final result
+    defender_result: BattleResult  # the defender's: not its mirror when a sheet was missing (8. End of Turn)
     victor: str | None
 
 
@@ -176,7 +185,7 @@ class _AftermathRun:
         self.state = state
         self.dice = dice
         self.events: list[Event] = []
-        self.storied: set[int] = set()  # kingdoms whose story bonus is given this turn
+        self.story_battles = _story_battles(state.battles)  # kingdom -> the battle its story bonus goes to
         self.fought: set[int] = set()
 
     def event(self, code: EventCode, text: str, **kw: object) -> None:
@@ -220,16 +229,21 @@ class _AftermathRun:
                 self.fought.add(side.army)
             self.fought.update(side.supports)
             result = results[side_name]
+            other = results["defender" if side_name == "attacker" else "attacker"]
             text = f"Battle in {province}: {result.result.label.lower()} for {self._side_label(side)}"
+            # 8. End of Turn (R2): a missing sheet is a major loss for that side only; the other
+            # side's result stands as its sheet reported it, so the two need not mirror.
             if not result.filed:
-                text += " (no turn summary sheet by the deadline: counted a major loss, no experience; 8. End of Turn)"
+                text += ", for want of a turn summary sheet by the deadline (8. End of Turn)"
+            elif not other.filed:
+                text += " (the opponent filed no turn summary sheet by the deadline; 8. End of Turn)"
             self.event(
                 EventCode.BATTLE_RESULT,
                 text + ".",
                 kingdom=side.kingdom,
                 army=side.army,
                 province=battle.province,
-                data={"result": result.result.value, "side": side_name},
+                data={"result": result.result.value, "side": side_name, "filed": result.filed},
             )
 
         for side in sides.values():
@@ -252,7 +266,7 @@ class _AftermathRun:
                     )
         self._negotiations(battle, province)
         for side_name, side in sides.items():
-            self._experience(side, results[side_name].result, results[side_name].experience_allowed, province)
+            self._experience(battle, side, results[side_name].result, results[side_name].experience_allowed, province)
         # The Generals who led the battle with Press the Advantage, taken before the injury rolls:
         # a Warlord's succession must not hand it to a General who did not lead the battle, and
         # Amnesia rolled now does not undo what he did in it.
@@ -273,10 +287,14 @@ class _AftermathRun:
                         army=army_id,
                         province=battle.province,
                     )
-        return BattleSettled(battle=battle.id, result=outcome.attacker.result, victor=victor)
+        return BattleSettled(
+            battle=battle.id, result=outcome.attacker.result, defender_result=outcome.defender.result, victor=victor
+        )
 
     def _side_label(self, side: SideA) -> str:
-        kingdom = self.state.kingdoms[side.kingdom].name if side.kingdom is not None else "the neutral garrison"
+        if side.kingdom is None:
+            return "the neutral garrison"
+        kingdom = self.state.kingdoms[side.kingdom].name
         return f"{kingdom}: {self.army_name(side.army)}" if side.army is not None else f"{kingdom} (garrison)"
 
     def _gold(self, kingdom: int, amount: int, reason: str, code: EventCode, text: str, **kw: object) -> None:
@@ -303,7 +321,7 @@ class _AftermathRun:
             ]
             # The victor keeps the province: the attacker moved in and takes it; so does a defender
             # that moved in as well (both moved). A defender that stood its ground keeps what it held.
-            if victor == "attacker" or battle.both_moved:
+            if (victor == "attacker" or battle.both_moved) and self._may_claim(winner, province):
                 self._conquer(province, winner)
         else:
             # No victor: the province stays as it was; an army that moved in goes back, a
@@ -320,6 +338,34 @@ class _AftermathRun:
             )
         for army_id in retreating:
             self._retreat(army_id, battle.province)
+
+    def _may_claim(self, side: SideA, province: ProvinceState) -> bool:
+        """Army Restrictions: "Armies less than 1000 points cannot claim provinces" (R1). The army
+        counts as it fought the battle: its points when the victor keeps the province, the first
+        step of 7. Aftermath, before Casualty Recovery applies the battle's losses (the same count a
+        move's claim uses). Its support detachments return to their parents and do not count."""
+        if side.army is None or side.kingdom is None or province.controller == side.kingdom:
+            return True
+        army = self.state.world.army(side.army)
+        if army.points >= ARMY_MIN_POINTS:
+            return True
+        holder = self.state.kingdoms[province.controller].name if province.controller is not None else None
+        stays = f"with {holder}" if holder else "neutral"
+        # Looting follows the capture (Orcs & Goblins: "When they capture a city or town"; a looted
+        # town "becomes under the control of the conquerors"): no claim, no looting or sacking.
+        untouched = (
+            f"; its {province.settlement} is neither looted nor sacked" if province.settlement in SACK_GOLD else ""
+        )
+        self.event(
+            EventCode.TOO_SMALL_TO_CLAIM,
+            f"{army.name} won with {army.points:,} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
+            f"{province}, which stays {stays}{untouched} (Army Restrictions).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=province.number,
+            data={"points": army.points},
+        )
+        return False
 
     def _conquer(self, province: ProvinceState, side: SideA) -> None:
         """The winning side takes the province: the Elite Defense Force there perishes, a town or
@@ -523,14 +569,32 @@ class _AftermathRun:
                     province=province.number,
                 )
 
-    def _experience(self, side: SideA, result: BattleResult, allowed: bool, province: ProvinceState) -> None:
+    def _ancient_dead(self, kingdom: int | None) -> bool:
+        return kingdom is not None and self.state.kingdoms[kingdom].ancient_dead
+
+    def _experience(
+        self, battle: BattleA, side: SideA, result: BattleResult, allowed: bool, province: ProvinceState
+    ) -> None:
         if side.army is None or self._perished(side.army):
             return
         army = self.state.world.army(side.army)
-        if not allowed:
+        if self._ancient_dead(army.kingdom):
+            # The Ancient Dead, Setup: "the armies do not gain experience points": none for the
+            # battle, none for a story.
             self.event(
                 EventCode.NO_EXPERIENCE,
-                f"{army.name} gains no experience for {province}: no turn summary sheet (8. End of Turn).",
+                f"{army.name} gains no experience for the battle in {province}: the armies of the Ancient Dead "
+                "do not gain experience points (The Ancient Dead).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province.number,
+            )
+            return
+        if not allowed:
+            # The result line already says why (no turn summary sheet).
+            self.event(
+                EventCode.NO_EXPERIENCE,
+                f"{army.name} gains no experience for the battle in {province} (8. End of Turn).",
                 kingdom=army.kingdom,
                 army=army.id,
                 province=province.number,
@@ -547,8 +611,7 @@ class _AftermathRun:
                 province=province.number,
                 data={"experience": points},
             )
-        if side.story and side.kingdom is not None and side.kingdom not in self.storied:
-            self.storied.add(side.kingdom)
+        if side.kingdom is not None and self.story_battles.get(side.kingdom) == battle.id:
             army = self._add_experience(army.id, STORY_EXPERIENCE)
             self.event(
                 EventCode.STORY,
@@ -602,85 +665,129 @@ class _AftermathRun:
                         ],
                     },
                 )
-            for unit, casualty in losses:
-                for model in COMMAND_MODELS:
-                    if getattr(casualty, model):
-                        roll = self.dice.d6(
-                            purpose=f"Casualty Recovery: {unit.name}'s {model}",
-                            kingdoms=[army.kingdom],
-                            armies=[army_id],
-                        )
-                        back = roll >= COMMAND_RECOVERY_MIN
-                        self.event(
-                            EventCode.COMMAND_RECOVERY,
-                            f"{unit.name}'s {model} ({army.name}) rolls {roll}: "
-                            + ("recovered." if back else "lost; remove it from the list."),
-                            kingdom=army.kingdom,
-                            army=army_id,
-                            province=province.number,
-                            data={"unit": unit.name, "model": model, "roll": roll, "recovered": back},
-                        )
+            self._command_recovery(army, losses, province)
             for unit in fought:
                 if unit.one_use and start[unit.id] > 0:
                     self._one_use_recovery(army, unit, start[unit.id], by_unit.get(unit.id), province)
             # Veteran Status, judged after recovery, for regiments only: a character is a unit of
             # one model, not a regiment.
-            for unit in fought:
-                if not unit.character:
-                    self._veteran(army, unit, start[unit.id], province)
+            self._veterans(army, [(u, start[u.id]) for u in fought if not u.character], province)
+
+    def _command_recovery(self, army: ArmyState, losses: list[tuple[UnitA, Casualty]], province: ProvinceState) -> None:
+        """Casualty Recovery: "Champions, Standards, and Musicians that are casualties may each be
+        recovered on a D6 roll of a 4+". A D6 each; one line for the army."""
+        rolled = []
+        for unit, casualty in losses:
+            for model in COMMAND_MODELS:
+                if getattr(casualty, model):
+                    roll = self.dice.d6(
+                        purpose=f"Casualty Recovery: {_possessive(unit.name)} {model}",
+                        kingdoms=[army.kingdom],
+                        armies=[army.id],
+                    )
+                    rolled.append(
+                        {"unit": unit.name, "model": model, "roll": roll, "recovered": roll >= COMMAND_RECOVERY_MIN}
+                    )
+        if not rolled:
+            return
+        self.event(
+            EventCode.COMMAND_RECOVERY,
+            f"{_possessive(army.name)} command models lost in the battle roll a D6 each, 4+ recovers (Casualty "
+            "Recovery): "
+            + "; ".join(
+                f"{_possessive(str(r['unit']))} {r['model']} {r['roll']}, "
+                + ("recovered" if r["recovered"] else "lost (remove it from the list)")
+                for r in rolled
+            )
+            + ".",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=province.number,
+            data={"rolls": rolled},
+        )
 
     def _one_use_recovery(
         self, army: ArmyState, unit: UnitA, began: int, casualty: Casualty | None, province: ProvinceState
     ) -> None:
-        """Spending Experience, NOTE: one-use troops make a Casualty Recovery roll (D6, 4+)
-        "regardless of the status of these models at the game's end": every one-use unit that
-        fought rolls, released or not. On 4+ the unit is back as it began the battle; else it is
-        gone. The sheet's tick only records that the player released them."""
+        """Spending Experience, NOTE: "regardless of the status of these models at the game's end,
+        they must make a Casualty Recovery roll (D6 roll of a 4+)": every one-use unit that fought
+        rolls, released or not, a D6 for each model it began the battle with; each 4+ is a model
+        back, the others are gone. The sheet's tick only records that the player released them."""
         released = casualty is not None and casualty.one_use_used
-        roll = self.dice.d6(
-            purpose=f"Casualty Recovery: one-use {unit.name}", kingdoms=[army.kingdom], armies=[army.id]
-        )
-        back = roll >= ONE_USE_RECOVERY_MIN
-        unit.models_count = began if back else 0
+        faces = self.dice.roll(
+            f"{began}D6",
+            purpose=f"Casualty Recovery: one-use {unit.name}, a D6 per model",
+            kingdoms=[army.kingdom],
+            armies=[army.id],
+        ).faces
+        back = sum(1 for face in faces if face >= ONE_USE_RECOVERY_MIN)
+        unit.models_count = back
+        if back == began:
+            outcome = "they all return" if began > 1 else "it returns"
+        elif back == 0:
+            outcome = ("none returns" if began > 1 else "it is gone") + "; remove them from the list"
+        else:
+            outcome = f"{back} of {began} return; remove the other {began - back} from the list"
         self.event(
             EventCode.ONE_USE_RECOVERY,
-            f"{unit.name} ({army.name}), one-use troops ({'released' if released else 'not released'} in the "
-            f"battle), roll {roll}: " + ("they return." if back else "they are gone; remove them from the list."),
+            f"{unit.name} ({army.name}), one-use troops {'released' if released else 'not released'} in the "
+            f"battle, roll a D6 for each of {began} model{'s' if began > 1 else ''}, 4+ returns (Spending "
+            f"Experience): {', '.join(map(str, faces))}: {outcome}.",
             kingdom=army.kingdom,
             army=army.id,
             province=province.number,
-            data={"unit": unit.name, "roll": roll, "released": released, "recovered": back},
+            data={
+                "unit": unit.name,
+                "rolls": list(faces),
+                "released": released,
+                "models": began,
+                "recovered": back,
+            },
         )
 
-    def _veteran(self, army: ArmyState, unit: UnitA, began: int, province: ProvinceState) -> None:
-        if began <= 0:
-            return
-        kept = unit.models_count
-        if kept * 2 > began:
-            if unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
-                unit.veteran_eligible = True
-                self.event(
-                    EventCode.VETERAN_ELIGIBLE,
-                    f"{unit.name} ({army.name}) kept {kept} of {began} models: it may be "
-                    f"upgraded to +{unit.veteran_level + 1} Veteran Status for 10 experience (Veteran Status).",
-                    kingdom=army.kingdom,
-                    army=army.id,
-                    province=province.number,
-                    data={"unit": unit.name},
-                )
-        else:
-            unit.veteran_eligible = False
-            if unit.veteran_level > 0:
-                unit.veteran_level -= 1
-                self.event(
-                    EventCode.VETERAN_LOST,
-                    f"{unit.name} ({army.name}) lost half or more of its models: it drops to "
-                    f"+{unit.veteran_level} Veteran Status (Veteran Status).",
-                    kingdom=army.kingdom,
-                    army=army.id,
-                    province=province.number,
-                    data={"unit": unit.name},
-                )
+    def _veterans(self, army: ArmyState, regiments: list[tuple[UnitA, int]], province: ProvinceState) -> None:
+        """Veteran Status, judged after Casualty Recovery: a unit that kept more than half of the
+        models it began the battle with is eligible for its next level; a veteran unit that lost
+        half or more drops a level. One line for each, per army. Curse of the Dead (Tomb Kings,
+        Vampire Counts, and so the Ancient Dead): their units cannot spend experience on Veteran
+        Status, so none is made eligible."""
+        army_type = self.state.kingdoms[army.kingdom].army_type
+        cursed = army_type in CURSE_OF_THE_DEAD
+        eligible: list[tuple[str, str]] = []  # (unit, what the line says of it)
+        dropped: list[tuple[str, str]] = []
+        for unit, began in regiments:
+            if began <= 0:
+                continue
+            kept = unit.models_count
+            if kept * 2 > began:
+                if not cursed and unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
+                    unit.veteran_eligible = True
+                    eligible.append((unit.name, f"kept {kept} of {began}, to +{unit.veteran_level + 1}"))
+            else:
+                unit.veteran_eligible = False
+                if unit.veteran_level > 0:
+                    unit.veteran_level -= 1
+                    dropped.append((unit.name, f"kept {kept} of {began}, now +{unit.veteran_level}"))
+        if eligible:
+            self.event(
+                EventCode.VETERAN_ELIGIBLE,
+                f"{army.name}: units that kept more than half their models may each rise one level of Veteran "
+                f"Status for 10 experience (Veteran Status): {', '.join(f'{n} ({w})' for n, w in eligible)}.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province.number,
+                data={"units": [n for n, _ in eligible]},
+            )
+        if dropped:
+            self.event(
+                EventCode.VETERAN_LOST,
+                f"{army.name}: units that lost half or more of their models drop one level of Veteran Status "
+                f"(Veteran Status): {', '.join(f'{n} ({w})' for n, w in dropped)}.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province.number,
+                data={"units": [n for n, _ in dropped]},
+            )
 
     # -- characters --------------------------------------------------------------------------------
 
@@ -729,18 +836,24 @@ class _AftermathRun:
                 arms_lost=sum(1 for d in earlier if str(d).startswith("lost an arm")),
                 eyes_lost=sum(1 for i in character.injuries if i.get("code") == "blind-in-one-eye"),
             )
+            ancient = self._ancient_dead(character.kingdom)
             for injury in injuries:
                 character.injuries.append({**injury.as_json(), "turn": state.turn})
+                detail = injury.detail
+                if injury.experience_bonus and ancient:
+                    detail = "no experience, the armies of the Ancient Dead do not gain experience points"
+                # Say each thing once, and nothing empty: "Dead", not "Dead: dead".
+                said = f": {detail}." if detail and detail.lower() != injury.label.lower() else "."
                 self.event(
                     EventCode.INJURY,
-                    f"{character.name} ({army.name}) rolls {injury.roll} on the Character Injury "
-                    f"Chart: {injury.label}" + (f": {injury.detail}." if injury.detail != injury.label else "."),
+                    f"{character.name} ({army.name}) rolls {injury.roll} on the Character Injury Chart: "
+                    f"{injury.label}{said}",
                     kingdom=character.kingdom,
                     army=army.id,
                     province=province.number,
                     data={"character": character.name, **injury.as_json()},
                 )
-                if injury.experience_bonus:
+                if injury.experience_bonus and not ancient:
                     army = self._add_experience(army.id, injury.experience_bonus)
                 if injury.items_lost:
                     self._lose_items(unit.id)
@@ -769,8 +882,8 @@ class _AftermathRun:
         """Rogue / Trickster, Press the Advantage: 25 more experience for a victory or massacre,
         if the General who led the battle with it survived the injury rolls. An army denied its
         experience (no sheet, A7) gets none of it (docs/rules-decisions.md)."""
-        if side.army is None or general is None or not general.alive:
-            return
+        if side.army is None or general is None or not general.alive or self._ancient_dead(side.kingdom):
+            return  # the armies of the Ancient Dead gain no experience, this bonus neither
         if not (outcome.result.is_victory and outcome.experience_allowed):
             return
         army = self._add_experience(side.army, PRESS_THE_ADVANTAGE_EXPERIENCE)
@@ -876,6 +989,29 @@ class _AftermathRun:
                     province=army.province,
                     data={"points": points},
                 )
+
+
+def _story_battles(battles: list[BattleA]) -> dict[int, int]:
+    """Stories Are Nice: the bonus comes once per turn, to "the army that the player wrote about";
+    with stories of several battles "the player may decide which army": the battle whose sheet
+    gives it the bonus, else (the player silent) the first with a story, in province order. Only
+    an army can take it, not a garrison."""
+    chosen: dict[int, int] = {}
+    for battle in sorted(battles, key=lambda b: (b.province, b.id)):
+        for side in (battle.attacker, battle.defender):
+            if side.kingdom is None or side.army is None or not side.story:
+                continue
+            if side.kingdom not in chosen or (
+                side.story_bonus and not _gives_bonus(battles, chosen[side.kingdom], side.kingdom)
+            ):
+                chosen[side.kingdom] = battle.id
+    return chosen
+
+
+def _gives_bonus(battles: list[BattleA], battle_id: int, kingdom: int) -> bool:
+    """Whether the kingdom's sheet for `battle_id` gives its story bonus there."""
+    battle = next(b for b in battles if b.id == battle_id)
+    return any(s.kingdom == kingdom and s.story_bonus for s in (battle.attacker, battle.defender))
 
 
 def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:

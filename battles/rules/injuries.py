@@ -198,8 +198,16 @@ def injury_roll(
     entry = CHARACTER_INJURY_CHART[roll]
     if entry is not MULTIPLE:
         return [_apply(entry, roll, dice, body, purpose, ids)]
-    injuries = [Injury(code=MULTIPLE.code, label=MULTIPLE.label, text=MULTIPLE.text, roll=roll)]
     times = dice.d6(purpose=f"{purpose}: Multiple Injuries, how many", **ids)
+    injuries = [
+        Injury(
+            code=MULTIPLE.code,
+            label=MULTIPLE.label,
+            text=MULTIPLE.text,
+            roll=roll,
+            detail=f"{times} more roll{'s' if times > 1 else ''} on the chart",
+        )
+    ]
     for _ in range(times):
         while True:
             again = dice.roll("D66", purpose=f"{purpose}: Multiple Injuries", **ids).total

@@ -2,7 +2,7 @@
 and how the two sides' sheets settle a battle's result (pure Python).
 
 Rulebook: Experience Points (Base Experience Battle Result Earned), Withdrawal, Looting (victory
-gold), 8. End of Turn (a missing sheet). Rule cases A1, A2, A7, A8.
+gold), 8. End of Turn (a missing sheet). Rule cases A1, A2, A7, A8, R2.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class SideReport:
 class SideOutcome:
     result: BattleResult
     experience_allowed: bool = True  # False: no sheet by the deadline (A7)
-    filed: bool = True
+    filed: bool = True  # False: the side owed a turn summary sheet and none came by the deadline
 
 
 @dataclass(frozen=True)
@@ -157,57 +157,71 @@ def _settled(result: BattleResult) -> Outcome:
     return Outcome(attacker=SideOutcome(result), defender=SideOutcome(mirror(result)))
 
 
+def _as_filed(report: SideReport, side: str) -> BattleResult:
+    """The side's own result as its sheet reports it, after the withdrawals it reports."""
+    if side == "attacker":
+        return _withdrawn(report.result, attacker_withdrew=report.withdrew, defender_withdrew=report.opponent_withdrew)
+    # Read from the attacker's side and back: withdrawals move the battle's one result.
+    return mirror(
+        _withdrawn(mirror(report.result), attacker_withdrew=report.opponent_withdrew, defender_withdrew=report.withdrew)
+    )
+
+
 def battle_outcome(
     attacker: SideReport | None,
     defender: SideReport | None,
     *,
-    defender_files: bool,
+    attacker_files: bool = True,
+    defender_files: bool = True,
     deadline_passed: bool,
 ) -> Outcome | Conflict | Pending:
-    """Settle a battle from its sheets. Both filed: they agree when the defender's result mirrors
-    the attacker's and both report the same withdrawals. A garrison with no player
-    (`defender_files` False) leaves it to the attacker's sheet. After the results deadline a side
-    with no sheet counts a major loss and gains no experience (8. End of Turn, A7); the side that
-    filed then has a major victory, or the massacre it reported."""
-    if not defender_files:
-        defender = None
-    if attacker is not None and (defender is not None or not defender_files):
-        if defender is not None:
-            differences = []
-            if defender.result != mirror(attacker.result):
-                differences.append(
-                    f"the attacker reports a {attacker.result.label.lower()}, the defender a "
-                    f"{defender.result.label.lower()} (it should be a {mirror(attacker.result).label.lower()})"
-                )
-            if (attacker.withdrew, attacker.opponent_withdrew) != (defender.opponent_withdrew, defender.withdrew):
-                differences.append("the sheets disagree on who withdrew")
-            if differences:
-                return Conflict("; ".join(differences) + ".")
-        return _settled(
-            _withdrawn(
-                attacker.result, attacker_withdrew=attacker.withdrew, defender_withdrew=attacker.opponent_withdrew
+    """Settle a battle from its sheets.
+
+    Both filed: they agree when the defender's result mirrors the attacker's and both report the
+    same withdrawals, else it is a conflict. A side that owes no sheet (`*_files` False: a
+    garrison with no player, or the Ancient Dead, whom the organizer plays) and filed none leaves
+    the result to the other side's sheet, mirrored.
+
+    8. End of Turn (A7, R2): after the results deadline a side that owed a sheet and filed none
+    counts a major loss and gains no experience; the side that filed keeps its own result as filed
+    (the two no longer mirror each other). Neither filed: two major losses, no victor."""
+    if not defender_files and defender is None and attacker is not None:
+        return _settled(_as_filed(attacker, "attacker"))
+    if not attacker_files and attacker is None and defender is not None:
+        return _settled(mirror(_as_filed(defender, "defender")))
+    if attacker is not None and defender is not None:
+        differences = []
+        if defender.result != mirror(attacker.result):
+            differences.append(
+                f"the attacker reports a {attacker.result.label.lower()}, the defender a "
+                f"{defender.result.label.lower()} (it should be a {mirror(attacker.result).label.lower()})"
             )
-        )
+        if (attacker.withdrew, attacker.opponent_withdrew) != (defender.opponent_withdrew, defender.withdrew):
+            differences.append("the sheets disagree on who withdrew")
+        if differences:
+            return Conflict("; ".join(differences) + ".")
+        return _settled(_as_filed(attacker, "attacker"))
+    owing = [
+        side
+        for side, report, owes in (("attacker", attacker, attacker_files), ("defender", defender, defender_files))
+        if report is None and owes
+    ]
+    if not owing:
+        # Neither side owes a sheet and none came: only the organizer can settle it (a ruling).
+        return Pending("waiting for a turn summary sheet or the organizer's ruling.")
     if not deadline_passed:
-        missing = "attacker" if attacker is None else "defender"
-        if attacker is None and defender is None and defender_files:
-            missing = "attacker and the defender"
-        return Pending(f"waiting for the turn summary sheet of the {missing}.")
-    missing_result = SideOutcome(BattleResult.MAJOR_LOSS, experience_allowed=False, filed=False)
+        return Pending(f"waiting for the turn summary sheet of the {' and the '.join(owing)}.")
+    missing = SideOutcome(BattleResult.MAJOR_LOSS, experience_allowed=False, filed=False)
     if attacker is None and defender is None:
-        return Outcome(attacker=missing_result, defender=missing_result)
-    filer = attacker if attacker is not None else defender
-    assert filer is not None
-    reported = (
-        _withdrawn(filer.result, attacker_withdrew=filer.withdrew, defender_withdrew=filer.opponent_withdrew)
-        if attacker is not None
-        else mirror(
-            _withdrawn(
-                mirror(filer.result), attacker_withdrew=filer.opponent_withdrew, defender_withdrew=filer.withdrew
-            )
+        if len(owing) == 2:
+            return Outcome(attacker=missing, defender=missing)
+        # The other side owes no sheet: it has the mirror of the missing side's major loss.
+        settled = _settled(BattleResult.MAJOR_LOSS if owing == ["attacker"] else BattleResult.MAJOR_VICTORY)
+        return Outcome(
+            attacker=missing if owing == ["attacker"] else settled.attacker,
+            defender=missing if owing == ["defender"] else settled.defender,
         )
-    )
-    filed = SideOutcome(BattleResult.MASSACRE if reported is BattleResult.MASSACRE else BattleResult.MAJOR_VICTORY)
     if attacker is not None:
-        return Outcome(attacker=filed, defender=missing_result)
-    return Outcome(attacker=missing_result, defender=filed)
+        return Outcome(attacker=SideOutcome(_as_filed(attacker, "attacker")), defender=missing)
+    assert defender is not None
+    return Outcome(attacker=missing, defender=SideOutcome(_as_filed(defender, "defender")))

@@ -50,6 +50,7 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
         loot_choice=sheet.loot_choice,
         negotiation_gold=sheet.negotiation_gold,
         story=bool(sheet.story.strip()),
+        story_bonus=sheet.story_bonus,
         points_faced=faced,
     )
 

@@ -133,6 +133,7 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     for settled in result.battles:
         row = rows[settled.battle]
         row.result = settled.result.value
+        row.defender_result = settled.defender_result.value
         row.victor = settled.victor or ""
         row.status = Battle.Status.RESOLVED
-    Battle.objects.bulk_update(list(rows.values()), ["result", "victor", "status"])
+    Battle.objects.bulk_update(list(rows.values()), ["result", "defender_result", "victor", "status"])

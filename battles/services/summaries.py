@@ -16,7 +16,7 @@ from kingdoms.models import Character, Kingdom, Unit
 from orders.models import Turn
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
-from ..rules.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome
+from ..rules.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
 
 RESULTS = dict(RESULT_CHOICES)
 LOOTABLE = ("town", "city")
@@ -32,6 +32,13 @@ def filing_kingdoms(battle: Battle) -> list[int]:
     if battle.defender_kingdom_id is not None and battle.defender_kingdom_id != battle.attacker_kingdom_id:
         ids.append(battle.defender_kingdom_id)
     return ids
+
+
+def owes_sheet(battle: Battle, side: str) -> bool:
+    """8. End of Turn is the players' duty: a side with no player (a neutral garrison, or the
+    Ancient Dead, whom the organizer plays) owes no sheet; the organizer may still enter one."""
+    kingdom = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
+    return kingdom is not None and not kingdom.is_ancient_dead
 
 
 def side_of(battle: Battle, kingdom_id: int) -> str | None:
@@ -69,7 +76,7 @@ class SummarySheetForm:
     side: str
     units: list[Unit]
     characters: list[Character]
-    may_loot: bool  # the attacker, in a battle over a town or city
+    may_loot: bool  # a side that would take the town or city if it won (Looting)
     opponent: str
     detachments: dict[int, int]  # parent army id -> points of its support detachment
 
@@ -96,10 +103,19 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
         side=side,
         units=units,
         characters=characters,
-        may_loot=side == "attacker" and battle.province.settlement in LOOTABLE,
+        may_loot=may_loot(battle, side, kingdom),
         opponent=other,
         detachments={s.army_id: s.points for s in battle.supports.all() if s.side == side},
     )
+
+
+def may_loot(battle: Battle, side: str, kingdom: Kingdom) -> bool:
+    """Looting: the victor of a battle in a town or city that takes it chooses to sack or loot it.
+    The attacker takes it if it wins; so does a defender that moved in as well (both moved,
+    7. Aftermath). A kingdom never loots its own town."""
+    if battle.province.settlement not in LOOTABLE or battle.province.controller_id == kingdom.id:
+        return False
+    return side == "attacker" or battle.both_moved
 
 
 def _flag(raw: Any) -> bool:
@@ -176,7 +192,10 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
     if loot not in ("", "loot", "sack"):
         errors.append("Looting: choose loot or sack.")
     elif loot and not form.may_loot:
-        errors.append("Looting: only the attacker of a battle over a town or city may loot or sack it (Looting).")
+        errors.append(
+            "Looting: only a side that would take the town or city by winning (the attacker, or a defender "
+            "that moved in too) may choose to loot or sack it (Looting)."
+        )
     elif loot and result and result in RESULTS and not BattleResult(result).is_victory:
         errors.append("Looting: only the victor may loot or sack the town or city (Looting).")
     gold = _count(data.get("negotiation_gold"))
@@ -188,6 +207,12 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
     story = str(data.get("story") or "")
     if len(story) > STORY_MAX:
         errors.append(f"Battle report: the story is longer than {STORY_MAX:,} characters.")
+    story_bonus = _flag(data.get("story_bonus"))
+    if story_bonus and not story.strip():
+        errors.append(
+            "Battle report: the story's bonus experience goes to the army written about; write the story of "
+            "this battle to give it to this army (Stories Are Nice)."
+        )
     if errors:
         raise DomainError(errors)
     return {
@@ -200,6 +225,7 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
         "negotiation_gold": gold,
         "negotiation_note": note,
         "story": story,
+        "story_bonus": story_bonus,
     }
 
 
@@ -266,7 +292,8 @@ def battle_standing(battle: Battle, *, deadline_passed: bool) -> Outcome | Confl
     return battle_outcome(
         side_report(sheets.get(battle.attacker_kingdom_id)),
         side_report(sheets.get(battle.defender_kingdom_id)) if battle.defender_kingdom_id else None,
-        defender_files=battle.defender_kingdom_id is not None,
+        attacker_files=owes_sheet(battle, "attacker"),
+        defender_files=owes_sheet(battle, "defender"),
         deadline_passed=deadline_passed,
     )
 
@@ -309,12 +336,39 @@ def battle_rule(
     return battle
 
 
+def final_result_text(battle: Battle) -> str:
+    """The battle's settled result in words, for the reports ("" before the aftermath): the
+    attacker's result when the defender's mirrors it; else each side's, naming the side whose
+    sheet was missing (8. End of Turn: the results no longer mirror each other)."""
+    if not battle.result:
+        return ""
+    attacker = BattleResult(battle.result)
+    defender = BattleResult(battle.defender_result) if battle.defender_result else mirror(attacker)
+    if defender == mirror(attacker):
+        return attacker.label
+    filed = {s.kingdom_id for s in battle.summary_sheets.all() if s.status == TurnSummarySheet.Status.SUBMITTED}
+    parts = []
+    for side, result in (("attacker", attacker), ("defender", defender)):
+        kingdom = battle.attacker_kingdom_id if side == "attacker" else battle.defender_kingdom_id
+        missing = owes_sheet(battle, side) and kingdom not in filed
+        parts.append(f"{result.label.lower()} for the {side}" + (" (no turn summary sheet)" if missing else ""))
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:]
+
+
 def standing_text(standing: Outcome | Conflict | Pending) -> str:
     """The organizer's one line on where a battle's result stands."""
     if isinstance(standing, Outcome):
-        if standing.victor is None:
-            return f"Agreed: {standing.attacker.result.label} for the attacker, no victor."
-        return f"Agreed: {standing.attacker.result.label} for the attacker; the {standing.victor} wins."
+        winner = f"the {standing.victor} wins" if standing.victor else "no victor"
+        sides = (("attacker", standing.attacker), ("defender", standing.defender))
+        if all(o.filed for _, o in sides):
+            return f"Agreed: {standing.attacker.result.label} for the attacker; {winner}."
+        # 8. End of Turn: the results no longer mirror each other; say each side's.
+        parts = [
+            f"{o.result.label.lower()} for the {side}" + ("" if o.filed else " (no sheet: no experience)")
+            for side, o in sides
+        ]
+        return f"After the results deadline: {'; '.join(parts)}; {winner} (8. End of Turn)."
     if isinstance(standing, Conflict):
         return f"Conflict: {standing.message}"
     return f"Waiting: {standing.message}"

@@ -228,7 +228,13 @@ def _unit_errors(a: str, unit: UnitEntry, army_type: ArmyType, roster: KingdomRo
             )
         if archetype is Archetype.MAGICIAN and not character.wizard:
             errors.append(f"{a}: {u} is not a Wizard; only Wizards may adopt the Magician Archetype.")
-        if not leads and army_type is not ArmyType.ANCIENT_DEAD:
+        if army_type is ArmyType.ANCIENT_DEAD and character.role != "warlord":
+            # The Ancient Dead, Setup: "The other Ancient Dead Generals do not have a Character Archetype".
+            errors.append(
+                f"{a}: {u} cannot select an Archetype: of the Ancient Dead only the Warlord has one "
+                "(The Ancient Dead, Setup)."
+            )
+        elif not leads:
             errors.append(f"{a}: {u} is not the army's General; only Generals select an Archetype.")
     elif leads and not (army_type is ArmyType.ANCIENT_DEAD and character.role == "general"):
         # The Ancient Dead: only the Warlord has an Archetype (The Ancient Dead, Setup).

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_pdf
-from battles.services.summaries import side_name
+from battles.services.summaries import final_result_text, side_name
 from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
@@ -150,7 +150,7 @@ def _battle_rows(battles: list[Battle], *, public: bool = False) -> list[dict[st
                 "defender": name(b, "defender"),
                 "engagement": (scenario.get("engagement") or {}).get("name", "-"),
                 "objective": (scenario.get("objective") or {}).get("name", "-"),
-                "result": b.get_result_display() or "not reported",
+                "result": final_result_text(b) or "not reported",
                 "victor": {"attacker": name(b, "attacker"), "defender": name(b, "defender")}.get(b.victor, "nobody"),
             }
         )
@@ -210,7 +210,7 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         b
         for b in Battle.objects.filter(turn=turn)
         .select_related("province", "attacker_kingdom", "attacker_army", "defender_kingdom", "defender_army")
-        .prefetch_related("supports")
+        .prefetch_related("supports", "summary_sheets")
         if b.involves(kingdom.id)
     ]
     if snapshot is None:
@@ -255,9 +255,9 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
     public = list(TurnEvent.objects.filter(turn=turn, code__in=PUBLIC_EVENT_CODES).order_by("sequence"))
     ancient = {k for k, v in kingdoms.items() if v.is_ancient_dead}
     battles = list(
-        Battle.objects.filter(turn=turn).select_related(
-            "province", "attacker_kingdom", "attacker_army", "defender_kingdom", "defender_army"
-        )
+        Battle.objects.filter(turn=turn)
+        .select_related("province", "attacker_kingdom", "attacker_army", "defender_kingdom", "defender_army")
+        .prefetch_related("summary_sheets")
     )
     next_turn = _next_turn(turn)
     provinces = {p.number: f"{p.number} {p.name}" for p in campaign.provinces.all()}

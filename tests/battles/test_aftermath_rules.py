@@ -30,6 +30,7 @@ from tests.world_builders import garrison as _garrison
 
 AVALON, BRYTHON, CARNWYL = 1, 2, 3
 HOST, GUARD = 10, 20
+HOST_UNITS = [(101, "Knights", 20, 30), (102, "Archers", 20, 30)]  # 1,200 points: it may claim
 
 # 1 2 3
 # 4 5 6     every province touches its neighbours, corners included; battles are fought in 5.
@@ -117,7 +118,7 @@ class Scene:
 
 def field_battle(world: Scene, result: R, *, host_from: int | None = 2, **sides) -> None:
     """Avalon's Host (1,200 points) moved from `host_from` into 5, held by Brython's Guard (1,200)."""
-    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30), (102, "Archers", 20, 30)], came_from=host_from)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=host_from)
     world.army(GUARD, BRYTHON, 5, [(201, "Warriors", 40, 15), (202, "Thunderers", 20, 30)])
     world.battle(
         result, SideA(AVALON, HOST, **sides.get("attacker", {})), SideA(BRYTHON, GUARD, **sides.get("defender", {}))
@@ -203,7 +204,7 @@ def test_case_A3_sack_or_loot_a_town():
     ]:
         world = Scene()
         world.province(5, settlement="town", controller=BRYTHON)
-        world.army(HOST, AVALON, 5, [], came_from=2)
+        world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
         world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST, loot_choice=choice), SideA(BRYTHON, None))
         result = world.run([], turn=4)
         province = result.state.provinces[5]
@@ -216,7 +217,7 @@ def test_sacking_a_city_gives_2000_and_looting_1000():
     for choice, gold in [("sack", 2000), ("loot", 1000)]:
         world = Scene()
         world.province(5, settlement="city", controller=BRYTHON)
-        world.army(HOST, AVALON, 5, [], came_from=2)
+        world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
         world.battle(R.MAJOR_VICTORY, SideA(AVALON, HOST, loot_choice=choice, points_faced=1000), SideA(BRYTHON, None))
         result = world.run([])
         assert [e.gold for e in result.events if e.ledger_reason == "loot"] == [gold]
@@ -227,7 +228,7 @@ def test_orcs_and_goblins_savages_must_sack_on_1_or_2():
     for roll, settlement in [(2, "none"), (3, "town")]:
         world = Scene()
         world.province(5, settlement="town", controller=BRYTHON)
-        world.army(HOST, CARNWYL, 5, [], came_from=2)
+        world.army(HOST, CARNWYL, 5, HOST_UNITS, came_from=2)
         world.battle(R.MINOR_VICTORY, SideA(CARNWYL, HOST, loot_choice="loot"), SideA(BRYTHON, None))
         result = world.run([roll])
         assert result.state.provinces[5].settlement == settlement, roll
@@ -236,7 +237,7 @@ def test_orcs_and_goblins_savages_must_sack_on_1_or_2():
 def test_the_elite_defense_force_perishes_with_its_town():
     world = Scene()
     world.province(5, settlement="town", controller=BRYTHON)
-    world.army(HOST, AVALON, 5, [], came_from=2)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
     world.army(50, BRYTHON, 5, [(501, "Guards", 20, 25)], garrison=True)
     world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST), SideA(BRYTHON, None))
     result = world.run([])
@@ -277,6 +278,8 @@ def test_case_A4_casualty_recovery_rounds_up_for_the_winner_and_down_for_the_los
 
 
 def test_command_models_and_one_use_troops_recover_on_4_plus():
+    """Casualty Recovery: champions, standards and musicians "may each be recovered on a D6 roll of
+    a 4+", one line for the army; one-use troops roll a D6 per model (Spending Experience, NOTE)."""
     world = Scene()
     field_battle(world, R.DRAW, attacker={"casualties": (Casualty(101, standard=True, musician=True),)})
     world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
@@ -287,9 +290,13 @@ def test_command_models_and_one_use_troops_recover_on_4_plus():
         world.battles[0].defender,
         outcome=outcome(R.DRAW),
     )
-    result = world.run([4, 3, 3])  # standard back (4), musician lost (3), fanatics gone (3)
-    recovered = {e.data["model"]: e.data["recovered"] for e in result.events if e.code == "command-recovery"}
-    assert recovered == {"standard": True, "musician": False}
+    result = world.run([4, 3, 3, 2, 1])  # standard back (4), musician lost (3), the 3 fanatics 3, 2, 1
+    [command] = [e for e in result.events if e.code == "command-recovery"]
+    assert {r["model"]: r["recovered"] for r in command.data["rolls"]} == {"standard": True, "musician": False}
+    assert command.text == (
+        "Army 10's command models lost in the battle roll a D6 each, 4+ recovers (Casualty Recovery): "
+        "Knights' standard 4, recovered; Knights' musician 3, lost (remove it from the list)."
+    )
     assert result.state.units[103].models_count == 0
 
 
@@ -402,7 +409,7 @@ def test_the_state_given_is_not_changed():
 def _defender_wins_in_5(world: Scene, guard_kingdom: int = BRYTHON, *, both_moved: bool = True, **sides) -> None:
     """Avalon's Host moved into 5 from 2 and lost to the Guard, which moved in from 8 too (both
     moved) or stood there."""
-    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30), (102, "Archers", 20, 30)], came_from=2)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
     world.army(
         GUARD,
         guard_kingdom,
@@ -455,10 +462,10 @@ def test_the_elite_defense_force_perishes_when_a_defender_that_moved_in_takes_it
 
 
 def _town_defended_by_its_elite_defense_force(world: Scene, result: R, **defender) -> None:
-    """Avalon's Host moved from 2 into Brython's town 5, defended by its garrison with its Elite
+    """Avalon's Host (1,200 points) moved from 2 into Brython's town 5, defended by its garrison with its Elite
     Defense Force (army 50: Captain Eda, its General, and 20 Guards) as the defending army."""
     world.province(5, settlement="town", controller=BRYTHON, elite_defense=True)
-    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30)], came_from=2)
+    world.army(HOST, AVALON, 5, [(101, "Knights", 40, 30)], came_from=2)
     world.army(50, BRYTHON, 5, [(501, "Captain Eda", 1, 100), (502, "Guards", 20, 20)], garrison=True)
     world.characters[5] = CharacterA(5, BRYTHON, 501, "Captain Eda", "general")
     world.battle(result, SideA(AVALON, HOST), SideA(BRYTHON, 50, **defender))
@@ -533,41 +540,53 @@ def test_characters_are_not_judged_for_veteran_status():
     field_battle(world, R.MINOR_VICTORY)
     _characters(world)
     result = world.run([])
-    eligible = [e.data["unit"] for e in result.events if e.code == "veteran-eligible" and e.army == HOST]
-    assert eligible == ["Knights", "Archers"]
+    [eligible] = [e for e in result.events if e.code == "veteran-eligible" and e.army == HOST]
+    assert eligible.data["units"] == ["Knights", "Archers"]
     assert not result.state.units[109].veteran_eligible
 
 
 # -- one-use troops (Spending Experience, NOTE) ----------------------------------------------------
 
 
-@pytest.mark.parametrize("roll, models, words", [(3, 0, "they are gone"), (4, 3, "they return")])
-def test_every_one_use_unit_that_fought_rolls_for_recovery_released_or_not(roll, models, words):
+@pytest.mark.parametrize(
+    "faces, models, words",
+    [
+        ([3, 1, 2], 0, "none returns; remove them from the list"),
+        ([4, 6, 5], 3, "they all return"),
+        ([4, 3, 6], 2, "2 of 3 return; remove the other 1 from the list"),
+    ],
+)
+def test_every_one_use_unit_that_fought_rolls_for_recovery_released_or_not(faces, models, words):
     """Spending Experience, NOTE: one-use troops "regardless of the status of these models at the
-    game's end ... must make a Casualty Recovery roll (D6 roll of a 4+)". The Host's Fanatics are
-    not ticked on its sheet (not released), and still roll: 3, gone; 4, they return."""
+    game's end ... must make a Casualty Recovery roll (D6 roll of a 4+)". The Host's 3 Fanatics are
+    not ticked on its sheet (not released), and still roll, a D6 for each model: each 4+ is back."""
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
-    result = world.run([roll])
+    result = world.run(faces)
     assert result.state.units[103].models_count == models
     [event] = [e for e in result.events if e.code == "one-use-recovery"]
-    assert "(not released in the battle)" in event.text and words in event.text
-    assert (event.data["released"], event.data["recovered"]) == (False, roll >= 4)
+    assert "not released in the battle" in event.text and event.text.endswith(f"{words}.")
+    assert (event.data["released"], event.data["rolls"], event.data["recovered"]) == (False, faces, models)
 
 
-def test_released_one_use_troops_that_roll_4_come_back_as_they_began():
-    """Spending Experience, NOTE: the D6 decides "regardless of the status of these models": the
-    released Fanatics' 3 models lost are not in a Rank and File roll (no 2D6 is rolled), and a 4
-    brings all 3 back."""
+def test_one_use_troops_roll_a_d6_per_model_released_or_not():
+    """Spending Experience, NOTE: "regardless of the status of these models at the game's end,
+    they must make a Casualty Recovery roll (D6 roll of a 4+)": a roll for each model. The
+    released Fanatics' 3 models lost are not in a Rank and File roll (no 2D6 is rolled); they roll
+    4, 5 and 1: two come back, whatever became of them in the battle."""
     world = Scene()
     field_battle(world, R.MINOR_VICTORY, attacker={"casualties": (Casualty(103, models_lost=3, one_use_used=True),)})
     world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
-    result = world.run([4])
-    assert result.state.units[103].models_count == 3
+    result = world.run([4, 5, 1])
+    assert result.state.units[103].models_count == 2
     assert not [e for e in result.events if e.code == "casualty-recovery"]
     [event] = [e for e in result.events if e.code == "one-use-recovery"]
-    assert "(released in the battle)" in event.text and event.data["released"] is True
+    assert event.text == (
+        "Fanatics (Army 10), one-use troops released in the battle, roll a D6 for each of 3 models, 4+ returns "
+        "(Spending Experience): 4, 5, 1: 2 of 3 return; remove the other 1 from the list."
+    )
+    assert event.data["released"] is True
 
 
 def test_of_a_detachment_s_parent_only_the_one_use_units_on_the_sheet_roll():
@@ -579,7 +598,7 @@ def test_of_a_detachment_s_parent_only_the_one_use_units_on_the_sheet_roll():
     world.units[302] = UnitA(302, 30, "Fanatics", 2, 25, one_use=True)
     world.units[303] = UnitA(303, 30, "More Fanatics", 2, 25, one_use=True)
     field_battle(world, R.MINOR_VICTORY, defender={"supports": (30,), "casualties": (Casualty(302, models_lost=1),)})
-    result = world.run([3])
+    result = world.run([3, 2])  # a D6 for each of its 2 models
     assert result.state.units[302].models_count == 0 and result.state.units[303].models_count == 2
     assert [e.data["unit"] for e in result.events if e.code == "one-use-recovery"] == ["Fanatics"]
 
@@ -729,3 +748,243 @@ def test_old_battle_wounds_are_rolled_before_each_battle():
     one = [{"code": "old-battle-wound"}]
     assert injuries_standing(one) == ["Old Battle Wound: roll a D6 before the battle; on a 1 he cannot take part"]
     assert injuries_standing(one * 2) == ["Old Battle Wound: roll 2D6 before the battle; on a 1 he cannot take part"]
+
+
+# -- the rulebook's plain words (issue 13) ----------------------------------------------------------
+
+
+def _small_host_wins_in_5(world: Scene, **attacker) -> None:
+    """Avalon's 900-point Host moved from 2 into Brython's 5, held by the Guard, and won."""
+    world.province(5, controller=BRYTHON)
+    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30), (102, "Archers", 10, 30)], came_from=2)
+    world.army(GUARD, BRYTHON, 5, [(201, "Warriors", 40, 15), (202, "Thunderers", 20, 30)])
+    world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST, points_faced=1200, **attacker), SideA(BRYTHON, GUARD))
+
+
+def test_case_R1_an_army_under_1000_points_wins_but_cannot_claim_the_province():
+    """R1 / Army Restrictions: "Armies less than 1000 points cannot claim provinces." The 900-point
+    Host wins in Brython's 5: the Guard retreats (7. Aftermath), the province does not change hands,
+    and the victory still earns its gold and experience."""
+    world = Scene()
+    _small_host_wins_in_5(world)
+    result = world.run([])
+    assert result.state.provinces[5].controller == BRYTHON
+    assert result.state.armies[GUARD].province != 5 and result.state.armies[HOST].province == 5
+    assert not [e for e in result.events if e.code in ("province-conquered", "province-lost")]
+    [refused] = [e for e in result.events if e.code == "too-small-to-claim"]
+    assert refused.text == (
+        "Army 10 won with 900 points, fewer than 1,000: it cannot claim 5 P5, which stays with Brython "
+        "(Army Restrictions)."
+    )
+    assert result.state.armies[HOST].experience == 75
+    assert [e.gold for e in result.events if e.ledger_reason == "victory"] == [200]
+
+
+def test_case_R1_a_small_victor_neither_loots_nor_sacks_the_town_it_cannot_take():
+    """R1 with Looting: a looted town "becomes under the control of the conquerors", and the Orcs &
+    Goblins roll "When they capture a city or town": looting and sacking follow the capture. The
+    900-point Host chose to sack Brython's town and cannot: the town stands, Brython keeps it, no
+    loot gold, and its Elite Defense Force (not conquered) lives."""
+    world = Scene()
+    _small_host_wins_in_5(world, loot_choice="sack")
+    world.province(5, settlement="town")
+    world.army(50, BRYTHON, 5, [(501, "Guards", 20, 25)], garrison=True)
+    result = world.run([])
+    province = result.state.provinces[5]
+    assert (province.controller, province.settlement, province.looted_turn) == (BRYTHON, "town", None)
+    assert not [e for e in result.events if e.ledger_reason == "loot"]
+    assert not result.state.garrisons[50].disbanded
+    assert any(
+        e.code == "too-small-to-claim" and "its town is neither looted nor sacked" in e.text for e in result.events
+    )
+
+
+def test_case_R1_the_army_counts_as_it_fought_not_after_its_losses():
+    """R1: the victor keeps the province first in 7. Aftermath, before Casualty Recovery applies the
+    battle's losses: a 1,200-point Host that lost 10 Knights (none recovered: 900 points left)
+    still claims Brython's 5 (docs/rules-decisions.md)."""
+    world = Scene()
+    world.province(5, controller=BRYTHON)
+    field_battle(world, R.MINOR_VICTORY, attacker={"casualties": (Casualty(101, models_lost=10),)})
+    result = world.run([1, 1])  # 2: No Recovery
+    assert result.state.units[101].models_count == 10
+    assert result.state.provinces[5].controller == AVALON
+
+
+def test_case_R2_only_the_attacker_files_a_minor_victory():
+    """R2 / 8. End of Turn: only the attacker files, a minor victory against the 1,500 points it
+    faced. The defender's side is a major loss with no experience; the attacker's minor victory
+    stands as filed: 75 experience, a minor victory's gold (3 x 100), and the province follows
+    it: Avalon takes Brython's 5 and the Guard retreats. The reports say both results."""
+    from battles.rules.results import SideReport, battle_outcome
+
+    world = Scene()
+    world.province(5, controller=BRYTHON)
+    field_battle(world, R.MINOR_VICTORY, attacker={"points_faced": 1500})
+    settled = battle_outcome(SideReport(R.MINOR_VICTORY), None, defender_files=True, deadline_passed=True)
+    world.battles[0] = replace(world.battles[0], outcome=settled)
+    result = world.run([])
+    assert (result.state.armies[HOST].experience, result.state.armies[GUARD].experience) == (75, 0)
+    assert [e.gold for e in result.events if e.ledger_reason == "victory"] == [300]
+    assert result.state.provinces[5].controller == AVALON and result.state.armies[GUARD].province != 5
+    (battle,) = result.battles
+    assert (battle.result, battle.defender_result, battle.victor) == (R.MINOR_VICTORY, R.MAJOR_LOSS, "attacker")
+    lines = {e.kingdom: e.text for e in result.events if e.code == "battle-result"}
+    assert lines == {
+        AVALON: "Battle in 5 P5: minor victory for Avalon: Army 10 (the opponent filed no turn summary sheet by "
+        "the deadline; 8. End of Turn).",
+        BRYTHON: "Battle in 5 P5: major loss for Brython: Army 20, for want of a turn summary sheet by the "
+        "deadline (8. End of Turn).",
+    }
+    [none] = [e for e in result.events if e.code == "no-experience"]
+    assert none.text == "Army 20 gains no experience for the battle in 5 P5 (8. End of Turn)."
+
+
+def _ancient_dead(world: Scene) -> None:
+    """Carnwyl plays the Ancient Dead here: a Tomb Kings army the organizer controls."""
+    world.kingdoms[CARNWYL] = replace(world.kingdoms[CARNWYL], army_type=ArmyType.ANCIENT_DEAD, name="The Ancient Dead")
+
+
+def test_case_R11_an_ancient_dead_army_wins_and_gains_no_experience():
+    """R11 / The Ancient Dead, Setup: "the armies do not gain experience points". The First Host wins a
+    massacre with a story written for it, its General has Press the Advantage, and a character
+    survives against the odds: no experience from any of it, and one line that says why."""
+    world = Scene()
+    _ancient_dead(world)
+    world.army(HOST, CARNWYL, 5, HOST_UNITS, came_from=2)
+    world.army(GUARD, BRYTHON, 5, [(201, "Warriors", 40, 15), (202, "Thunderers", 20, 30)])
+    world.units[109] = UnitA(109, HOST, "Tomb Prince Ankhor", 1, 100, character=True)
+    world.characters[1] = CharacterA(
+        1, CARNWYL, 109, "Tomb Prince Ankhor", "general", abilities=("Press the Advantage",)
+    )
+    world.battle(R.MASSACRE, SideA(CARNWYL, HOST, story=True, characters_lost=(1,)), SideA(BRYTHON, GUARD))
+    result = world.run([6, 6])  # D66 66: Survives Against the Odds
+    assert result.state.armies[HOST].experience == 0 and result.state.armies[GUARD].experience == 50
+    assert not [e for e in result.events if e.code in ("experience", "story", "press-the-advantage") and e.army == HOST]
+    [none] = [e for e in result.events if e.code == "no-experience"]
+    assert none.text == (
+        "Army 10 gains no experience for the battle in 5 P5: the armies of the Ancient Dead do not gain experience "
+        "points (The Ancient Dead)."
+    )
+    [injury] = [e for e in result.events if e.code == "injury"]
+    assert injury.text.endswith(
+        "Survives Against the Odds: no experience, the armies of the Ancient Dead do not gain experience points."
+    )
+
+
+@pytest.mark.parametrize("army_type", [ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS, ArmyType.ANCIENT_DEAD])
+def test_curse_of_the_dead_units_are_never_made_eligible_for_veteran_status(army_type):
+    """Tomb Kings and Vampire Counts, "Curse of the Dead": "the undead units in the army cannot spend
+    experience points on Veteran Status" (XP8); the Ancient Dead are a Tomb Kings army. Their units
+    that kept every model are not told they may rise a level."""
+    world = Scene()
+    world.kingdoms[AVALON] = replace(world.kingdoms[AVALON], army_type=army_type)
+    field_battle(world, R.MINOR_VICTORY)
+    result = world.run([])
+    assert not [e for e in result.events if e.code == "veteran-eligible" and e.army == HOST]
+    assert not result.state.units[101].veteran_eligible
+    assert [e.army for e in result.events if e.code == "veteran-eligible"] == [GUARD]
+
+
+# -- words: each thing once, nothing empty (issue 13) -----------------------------------------------
+
+
+def test_one_line_per_army_for_veteran_status_gained_or_lost():
+    """Veteran Status: the Host's two regiments that kept more than half are one line; the Guard's
+    two veteran regiments that lost half or more are one line too."""
+    world = Scene()
+    field_battle(
+        world,
+        R.MINOR_VICTORY,
+        defender={"casualties": (Casualty(201, models_lost=30), Casualty(202, models_lost=15))},
+    )
+    world.units[201].veteran_level = 2
+    world.units[202].veteran_level = 1
+    result = world.run([1, 1])  # the Guard's recovery: 2, none back
+    eligible = [e.text for e in result.events if e.code == "veteran-eligible"]
+    assert eligible == [
+        "Army 10: units that kept more than half their models may each rise one level of Veteran Status for 10 "
+        "experience (Veteran Status): Knights (kept 20 of 20, to +1), Archers (kept 20 of 20, to +1)."
+    ]
+    lost = [e.text for e in result.events if e.code == "veteran-lost"]
+    assert lost == [
+        "Army 20: units that lost half or more of their models drop one level of Veteran Status (Veteran Status): "
+        "Warriors (kept 10 of 40, now +1), Thunderers (kept 5 of 20, now +0)."
+    ]
+
+
+def test_injury_lines_are_never_empty_nor_say_a_thing_twice():
+    """Character Injury Chart: Multiple Injuries says how many more rolls (not "Multiple Injuries:
+    ."), each further roll has its line, and Dead is said once ("Dead.", not "Dead: dead.")."""
+    world = Scene()
+    field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
+    _characters(world)
+    # D66 16: Multiple Injuries; D6 2 more rolls: 11 (Dead, rerolled) then 22 Leg Wound, 54 Full Recovery.
+    result = world.run([1, 6, 2, 1, 1, 2, 2, 5, 4])
+    texts = [e.text for e in result.events if e.code == "injury"]
+    assert texts == [
+        "Lord Aurelian (Army 10) rolls 16 on the Character Injury Chart: Multiple Injuries: 2 more rolls on the chart.",
+        "Lord Aurelian (Army 10) rolls 22 on the Character Injury Chart: Leg Wound: -1 M.",
+        "Lord Aurelian (Army 10) rolls 54 on the Character Injury Chart: Full Recovery.",
+    ]
+    assert not any(t.endswith(": .") or ": :" in t for t in (e.text for e in result.events))
+
+    world = Scene()
+    field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
+    _characters(world)
+    dead = world.run([1, 1])
+    assert [e.text for e in dead.events if e.code == "injury"] == [
+        "Lord Aurelian (Army 10) rolls 11 on the Character Injury Chart: Dead."
+    ]
+
+
+def test_no_aftermath_line_is_empty_or_repeats_itself():
+    """Every event of a busy aftermath (recovery, command models, one-use troops, injuries, veterans,
+    a missing sheet) ends its sentence with words, and no two lines of a kingdom say the same."""
+    from battles.rules.results import SideReport, battle_outcome
+
+    world = Scene()
+    field_battle(
+        world,
+        R.MINOR_VICTORY,
+        attacker={
+            "casualties": (Casualty(101, models_lost=8, champion=True), Casualty(103, one_use_used=True)),
+            "characters_lost": (1,),
+        },
+    )
+    _characters(world)
+    world.units[103] = UnitA(103, HOST, "Fanatics", 2, 25, one_use=True)
+    settled = battle_outcome(SideReport(R.MINOR_VICTORY), None, defender_files=True, deadline_passed=True)
+    world.battles[0] = replace(world.battles[0], outcome=settled)
+    result = world.run([3, 3, 5, 6, 1, 5, 4])  # 2D6 6; champion 5; fanatics 6, 1; D66 54
+    texts = [e.text for e in result.events]
+    assert all(t.strip() and not t.rstrip(".").endswith(":") and "()" not in t for t in texts)
+    for side in (AVALON, BRYTHON):
+        mine = [e.text for e in result.events if e.kingdom == side]
+        assert len(mine) == len(set(mine))
+    # The missing sheet is said once to Brython: on its result line, not again on its experience.
+    assert sum("turn summary sheet" in e.text for e in result.events if e.kingdom == BRYTHON) == 1
+
+
+@pytest.mark.parametrize("chosen, host, raiders", [(None, 75 + 3, 75), (2, 75, 75 + 3)])
+def test_the_player_decides_which_army_gets_the_story_bonus(chosen, host, raiders):
+    """Stories Are Nice: "If there were multiple battles played and stories written for each of them,
+    the player may decide which army will receive the Experience Points." Avalon wrote stories of
+    its battles in 5 and in 7: its sheet for 7 gives the bonus to the Raiders; silent, it goes to
+    the first battle's army (province order), the Host. Once a turn either way."""
+    world = Scene()
+    field_battle(world, R.MINOR_VICTORY, attacker={"story": True})
+    world.army(30, AVALON, 7, [(301, "Spearmen", 40, 10)], came_from=4)
+    world.army(40, CARNWYL, 7, [(401, "Boyz", 40, 10)])
+    world.battles.append(
+        BattleA(
+            id=2,
+            province=7,
+            attacker=SideA(AVALON, 30, story=True, story_bonus=chosen == 2),
+            defender=SideA(CARNWYL, 40),
+            outcome=outcome(R.MINOR_VICTORY),
+        )
+    )
+    result = world.run([])
+    assert (result.state.armies[HOST].experience, result.state.armies[30].experience) == (host, raiders)
+    assert len([e for e in result.events if e.code == "story"]) == 1

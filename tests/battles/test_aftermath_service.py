@@ -157,7 +157,8 @@ def test_a_conflict_holds_the_aftermath_and_changes_nothing(turn, k, battles):
 
 def test_case_A7_no_sheet_by_the_deadline_is_a_major_loss_without_experience(turn, k, battles):
     """A7 / 8. End of Turn: Tor Anlec files nothing: the Raiders count a major loss and gain no
-    experience; the Wardens, whose player filed a draw, win. Ostland files nothing for Eldenhall."""
+    experience, and go back; the Wardens' draw, as Ostland filed it, stands (50 experience, no
+    victor: they stay). Ostland files nothing for Eldenhall: Da Red Fang's minor victory stands."""
     _save(battles[62], k["Ostland"], result="draw")
     _save(battles[61], k["Da Red Fang"], result="minor-victory")
     with freeze_time(turn.results_deadline + dt.timedelta(minutes=1)):
@@ -166,8 +167,47 @@ def test_case_A7_no_sheet_by_the_deadline_is_a_major_loss_without_experience(tur
     assert turn.status == Turn.Status.REPORTED
     raiders = Army.objects.get(name="Raiders")
     assert raiders.experience == 0 and raiders.province.number == 52  # back where it came from
-    assert Army.objects.get(name="Wardens").experience == 75
-    assert Battle.objects.get(pk=battles[62].pk).result == "major-loss"
+    wardens = Army.objects.get(name="Wardens")
+    assert wardens.experience == 50 and wardens.province.number == 62
+    hartwood = Battle.objects.get(pk=battles[62].pk)
+    assert (hartwood.result, hartwood.defender_result, hartwood.victor) == ("major-loss", "draw", "")
+    eldenhall = Battle.objects.get(pk=battles[61].pk)
+    assert (eldenhall.result, eldenhall.defender_result, eldenhall.victor) == (
+        "minor-victory",
+        "major-loss",
+        "attacker",
+    )
+    # A2: Da Red Fang's minor victory as filed, against the 1,000-point city garrison: 2 x 100.
+    victory = TreasuryEntry.objects.filter(kingdom=k["Da Red Fang"], turn=1, reason="victory")
+    assert [e.amount for e in victory] == [200]
+
+
+def test_case_R2_the_reports_say_each_side_s_result_when_a_sheet_is_missing(turn, k, battles):
+    """R2 / 8. End of Turn: Da Red Fang alone files for Eldenhall, a minor victory; Ostland's sheet
+    never comes. Ostland's report and the public bulletin give each side's result and say whose
+    sheet was missing (Hartwood, with both sheets, reads as before); Ostland's aftermath says its
+    garrison's major loss and why."""
+    from reports.services.reports import bulletin_context, kingdom_report_context
+
+    _save(battles[62], k["Tor Anlec"], result="minor-victory")
+    _save(battles[62], k["Ostland"], result="minor-loss")
+    _save(battles[61], k["Da Red Fang"], result="minor-victory")
+    with freeze_time(turn.results_deadline + dt.timedelta(minutes=1)):
+        assert deadline_sweep.delay().get()["aftermaths"] == 1
+    turn.refresh_from_db()
+    expected = "Minor victory for the attacker; major loss for the defender (no turn summary sheet)"
+    report = kingdom_report_context(turn=turn, kingdom=k["Ostland"])
+    rows = {row["battle"].province.number: row for row in report["battles"]}
+    assert rows[61]["result"] == expected and rows[62]["result"] == "Minor victory"
+    bulletin = {row["battle"].province.number: row["result"] for row in bulletin_context(turn=turn)["battles"]}
+    assert bulletin[61] == expected
+    aftermath = [
+        text for title, events in report["phases"] if title == "7. Aftermath" for text in (e.text for e in events)
+    ]
+    assert (
+        "Battle in 61 Eldenhall: major loss for Ostland (garrison), for want of a turn summary sheet by the "
+        "deadline (8. End of Turn)." in aftermath
+    )
 
 
 def test_the_organizer_can_run_it_before_the_deadline_only_when_every_sheet_is_in(turn, k, battles):
@@ -316,5 +356,7 @@ def test_one_use_troops_roll_for_recovery_though_the_sheet_does_not_tick_them(tu
     assert aftermath_phase_run(turn_id=turn.pk).resolved
     [event] = TurnEvent.objects.filter(turn=turn, code="one-use-recovery")
     assert event.army.name == "Boyz" and event.data["unit"] == "Fanatics" and not event.data["released"]
+    # A D6 for each of the 3 Fanatics; each 4+ is back.
+    assert len(event.data["rolls"]) == 3
     fanatics = Unit.objects.get(army__name="Boyz", name="Fanatics")
-    assert fanatics.models_count == (3 if event.data["recovered"] else 0)
+    assert fanatics.models_count == event.data["recovered"] == sum(1 for r in event.data["rolls"] if r >= 4)

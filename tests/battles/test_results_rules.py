@@ -142,16 +142,54 @@ def test_a_missing_sheet_waits_until_the_deadline():
 
 
 @pytest.mark.parametrize(
-    "reported, filer_result", [(R.DRAW, R.MAJOR_VICTORY), (R.MINOR_LOSS, R.MAJOR_VICTORY), (R.MASSACRE, R.MASSACRE)]
+    "reported, victor",
+    [(R.DRAW, None), (R.MINOR_LOSS, None), (R.MINOR_VICTORY, "defender"), (R.MASSACRE, "defender")],
 )
-def test_case_A7_after_the_deadline_the_missing_side_counts_a_major_loss_without_experience(reported, filer_result):
-    """A7 / 8. End of Turn: no sheet by the deadline: a major loss and no experience; the side that
-    filed has a major victory (or the massacre it reported)."""
+def test_case_A7_after_the_deadline_the_missing_side_counts_a_major_loss_without_experience(reported, victor):
+    """A7 / 8. End of Turn: no sheet by the deadline: a major loss and no experience for that side;
+    the side that filed keeps the result it reported (it is not made a major victory), so nobody
+    wins unless the filer reported a victory."""
     outcome = battle_outcome(None, SideReport(reported), defender_files=True, deadline_passed=True)
     assert isinstance(outcome, Outcome)
     assert outcome.attacker.result == R.MAJOR_LOSS and not outcome.attacker.experience_allowed
-    assert outcome.defender.result == filer_result and outcome.defender.experience_allowed
-    assert outcome.victor == "defender"
+    assert not outcome.attacker.filed
+    assert outcome.defender.result == reported and outcome.defender.experience_allowed and outcome.defender.filed
+    assert outcome.victor == victor
+
+
+def test_case_R2_only_the_attacker_files_a_minor_victory_and_it_stands_as_filed():
+    """R2 / 8. End of Turn: only the attacker files, a minor victory. The defender's side is a
+    major loss with no experience; the attacker's minor victory stands as filed (not a major
+    victory): the two results no longer mirror each other, and the attacker is the victor."""
+    outcome = battle_outcome(SideReport(R.MINOR_VICTORY), None, defender_files=True, deadline_passed=True)
+    assert isinstance(outcome, Outcome)
+    assert (outcome.attacker.result, outcome.attacker.experience_allowed) == (R.MINOR_VICTORY, True)
+    assert (outcome.defender.result, outcome.defender.experience_allowed) == (R.MAJOR_LOSS, False)
+    assert outcome.victor == "attacker"
+    assert BASE_EXPERIENCE[outcome.attacker.result] == 75 and victory_gold(outcome.attacker.result, 1500) == 300
+
+
+def test_the_filer_s_withdrawal_still_counts_when_the_other_sheet_is_missing():
+    """Withdrawal and 8. End of Turn: the defender reports a minor victory and that the attacker
+    withdrew: its result as filed is a major victory; the attacker, without a sheet, a major loss."""
+    outcome = battle_outcome(
+        None, SideReport(R.MINOR_VICTORY, opponent_withdrew=True), defender_files=True, deadline_passed=True
+    )
+    assert isinstance(outcome, Outcome)
+    assert (outcome.attacker.result, outcome.defender.result) == (R.MAJOR_LOSS, R.MAJOR_VICTORY)
+
+
+def test_a_side_without_a_player_owes_no_sheet_and_the_other_sheet_decides():
+    """8. End of Turn binds the players: the Ancient Dead (the organizer's) or a neutral garrison
+    owe no sheet. The player's sheet decides, mirrored; without it by the deadline the player's
+    side is a major loss without experience and the other side has the mirror, a major victory."""
+    alone = battle_outcome(None, SideReport(R.MINOR_LOSS), attacker_files=False, deadline_passed=False)
+    assert isinstance(alone, Outcome) and (alone.attacker.result, alone.victor) == (R.MINOR_VICTORY, "attacker")
+    assert isinstance(battle_outcome(None, None, attacker_files=False, deadline_passed=False), Pending)
+    late = battle_outcome(None, None, attacker_files=False, deadline_passed=True)
+    assert isinstance(late, Outcome)
+    assert (late.attacker.result, late.attacker.filed) == (R.MAJOR_VICTORY, True)
+    assert (late.defender.result, late.defender.experience_allowed) == (R.MAJOR_LOSS, False)
 
 
 def test_case_A7_no_sheet_from_either_side_is_two_major_losses_and_no_victor():

@@ -62,7 +62,7 @@ def test_a_sheet_with_errors_is_refused_whole_naming_the_unit_and_the_rule(hartw
     messages = refused.value.messages
     assert "Casualties: Halberdiers (Wardens) has 60 models; it cannot lose 61 (Casualty Recovery)." in messages
     assert any(f"unit {spearmen.id}" in m and "not one of Ostland's units" in m for m in messages)
-    assert any(m.startswith("Looting: only the attacker") for m in messages)
+    assert any(m.startswith("Looting: only a side that would take the town or city") for m in messages)
     assert not TurnSummarySheet.objects.exists()
     assert Battle.objects.get(pk=hartwood.pk).status == Battle.Status.SCHEDULED
 
@@ -189,3 +189,48 @@ def test_the_reminder_goes_once_24_hours_before_to_players_who_owe_a_sheet(
     ostland_mail = next(m for m in mail.outbox if "alice@briternia.local" in m.to)
     assert "61 Eldenhall" in ostland_mail.body and "62 Hartwood" in ostland_mail.body
     assert "major loss" in ostland_mail.body
+
+
+def test_a_defender_that_moved_in_too_may_choose_to_sack_or_loot_on_its_sheet(hartwood, k):
+    """Looting and 7. Aftermath ("The victor will keep the province"): when both armies moved into a
+    town, the defender that wins takes it as much as the attacker would, so its sheet may choose to
+    sack or loot it: on the page, through the service and through the API. A defender that stood
+    its ground takes nothing, and its sheet is refused the choice."""
+    from django.test import Client
+
+    province = hartwood.province
+    province.settlement, province.controller = "town", None
+    province.save(update_fields=["settlement", "controller"])
+    hartwood.both_moved = True
+    hartwood.save(update_fields=["both_moved"])
+    alice = Client()
+    alice.force_login(_user("alice"))
+    page = alice.get(f"/battles/{hartwood.pk}/sheet/").content.decode()
+    assert 'name="loot_choice" value="sack"' in page
+    assert _save(hartwood, k["Ostland"], result="minor-victory", loot_choice="sack").loot_choice == "sack"
+    url = f"/api/battles/{hartwood.pk}/sheet/"
+    ok = _api("alice").put(url, {"result": "minor-victory", "loot_choice": "loot"}, format="json")
+    assert ok.status_code == 200 and ok.json()["loot_choice"] == "loot"
+
+    hartwood.both_moved = False
+    hartwood.save(update_fields=["both_moved"])
+    refused = _api("alice").put(url, {"result": "minor-victory", "loot_choice": "sack"}, format="json")
+    assert refused.status_code == 400
+    assert any(m.startswith("Looting: only a side that would take the town") for m in refused.json()["errors"])
+    assert TurnSummarySheet.objects.get(battle=hartwood, kingdom=k["Ostland"]).loot_choice == "loot"
+    assert 'name="loot_choice"' not in alice.get(f"/battles/{hartwood.pk}/sheet/").content.decode()
+
+
+def test_the_sheet_gives_the_story_bonus_only_with_a_story(hartwood, k):
+    """Stories Are Nice: the player decides which army takes the story's experience; the sheet
+    offering it must tell the story of its battle, else it is refused naming the rule."""
+    with pytest.raises(DomainError) as refused:
+        _save(hartwood, k["Ostland"], result="draw", story_bonus=True)
+    assert refused.value.messages == [
+        "Battle report: the story's bonus experience goes to the army written about; write the story of this "
+        "battle to give it to this army (Stories Are Nice)."
+    ]
+    ok = _api("alice").put(
+        f"/api/battles/{hartwood.pk}/sheet/", {"result": "draw", "story": "Rain.", "story_bonus": True}, format="json"
+    )
+    assert ok.status_code == 200 and ok.json()["story_bonus"] is True

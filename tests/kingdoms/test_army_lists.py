@@ -123,6 +123,22 @@ def test_an_army_needs_exactly_one_general_with_an_archetype():
     assert any("must select an Archetype" in e for e in errors)
 
 
+def test_of_the_ancient_dead_only_the_warlord_has_an_archetype():
+    """The Ancient Dead, Setup: "The Ancient Dead Warlord does have a Character Archetype ... The other
+    Ancient Dead Generals do not have a Character Archetype". A Tomb Prince leading an army with an
+    Archetype is refused, naming the rule; without one he is accepted; the Warlord keeps his."""
+    prince = UnitEntry("Tomb Prince Ankhor", "character", 1, 100, character=CharacterEntry("hero", "general", "noble"))
+    errors = army_list_errors(draft([prince, core(1200)], army_type=ArmyType.ANCIENT_DEAD), KingdomRoster())
+    assert errors == [
+        "1st Army: Tomb Prince Ankhor cannot select an Archetype: of the Ancient Dead only the Warlord has one "
+        "(The Ancient Dead, Setup)."
+    ]
+    plain = UnitEntry("Tomb Prince Ankhor", "character", 1, 100, character=CharacterEntry("hero", "general"))
+    assert army_list_errors(draft([plain, core(1200)], army_type=ArmyType.ANCIENT_DEAD), KingdomRoster()) == []
+    king = UnitEntry("Tomb King Setep", "character", 1, 175, character=CharacterEntry("lord", "warlord", "noble"))
+    assert army_list_errors(draft([king, core(1200)], army_type=ArmyType.ANCIENT_DEAD), KingdomRoster()) == []
+
+
 def test_archetype_can_never_change():
     lord = UnitEntry("Count", "character", 1, 150, key=7, character=CharacterEntry("lord", "warlord", "barbarian"))
     errors = army_list_errors(draft([lord, core(1200)]), KingdomRoster(archetypes_locked={7: "noble"}))
