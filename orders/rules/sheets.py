@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 
@@ -71,6 +71,11 @@ class ArmyOrder:
     disaster_choice: str = "casualties"
     pay_for_depot: bool = True
     defend_with: str = DEFEND_WITH_ARMY
+
+    def held(self) -> ArmyOrder:
+        """The army holds instead (an order refused, a raze that took too long): its standing
+        choices (the Foraging Table's, who defends its town) still answer for it this turn."""
+        return replace(self, kind=OrderKind.HOLD, target=None, support=None, path=())
 
     @property
     def destination(self) -> int | None:

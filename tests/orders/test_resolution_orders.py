@@ -414,3 +414,21 @@ def test_an_order_the_check_refuses_now_holds_and_its_event_names_the_army_once(
     assert illegal[2].data == {"problem": "new-army-moves"}
     assert all(e.text.count(f"A{army_id}") == 1 for army_id, e in illegal.items())
     assert (s.armies[1].province, s.armies[2].province) == (1, 11)
+
+
+def test_an_order_refused_or_cut_short_keeps_the_army_s_standing_choices():
+    """Battle for Towns, Cities, and Capitols: the player chose on the sheet who defends the town
+    if the army is attacked there. An order the check refuses (Hold instead) and a raze then move
+    that takes too long (it stays) keep that choice and the Foraging Table's answers."""
+    s = state(
+        [army(1, 1, 10), army(2, 1, 9)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=16, defend_with="garrison", disaster_choice="disband"),
+            ArmyOrder(2, OrderKind.RAZE_MOVE, target=13, disaster_choice="disband", pay_for_depot=False),
+        ],
+        control={10: 1},
+    )
+    _, events, _ = run(s, faces=[2])  # the raze then move rolls 2: it stays
+    assert "order-illegal" in codes(events) and "raze-too-long" in codes(events)
+    assert s.orders[1] == ArmyOrder(1, OrderKind.HOLD, defend_with="garrison", disaster_choice="disband")
+    assert s.orders[2] == ArmyOrder(2, OrderKind.HOLD, disaster_choice="disband", pay_for_depot=False)

@@ -402,3 +402,47 @@ def test_case_R7_foraging_losses_are_written_to_the_list_and_counted_once(turn, 
     assert turn_state_load(turn).armies[army.id].points == 1350  # loading again subtracts nothing more
     event = TurnEvent.objects.get(turn=turn, code="foraging-losses", army=army)
     assert event.data["taken"] == [["Spearmen", 15, 150]]
+
+
+def test_case_R7_guerrilla_losses_are_written_to_the_list_a_whole_unit_included(turn, k):
+    """Guerrilla Tactics, Ambushed! (10%), through the writer: "this counts as destroyed", so the
+    models come off the stored list; a unit the loss takes whole keeps no models (Casualties taken
+    from the list, R7), and the army counts its list from then on."""
+    from django.db import transaction
+
+    from kernel.dice import ScriptedDice
+    from orders.rules.resolution.battles import build_battles
+    from orders.rules.resolution.pipeline import Resolution
+    from orders.rules.resolution.state import Contact
+    from orders.services.resolution import resolution_write
+
+    ostland, tor = k["Ostland"], k["Tor Anlec"]
+    field = ostland.capitol.neighbours.filter(controller=None).exclude(terrain="desert").order_by("number")[0]
+    large = Army.objects.create(kingdom=ostland, name="Wardens", province=field, size=2000)
+    large.units.create(name="Captain", category="character", models_count=1, points_per_model=100)
+    reserve = large.units.create(name="State Troops Reserve", category="core", models_count=20, points_per_model=5)
+    knights = large.units.create(name="Knights", category="special", models_count=60, points_per_model=30)
+    small = Army.objects.create(kingdom=tor, name="Raiders", province=field, size=1000)
+    small.units.create(name="Spearmen", category="core", models_count=100, points_per_model=10)
+    before = turn_state_load(turn)
+    assert before.armies[large.id].points == 2000
+    work = before.working_copy()
+    events: list = []
+    battles = build_battles(
+        work, [Contact(province=field.number, attacker=small.id, defender=large.id)], ScriptedDice(faces=[6]), events
+    )
+    assert battles[0].guerrilla["points_lost"] == 200
+    with transaction.atomic():
+        resolution_write(
+            turn=turn,
+            before=before,
+            resolution=Resolution(state=work, events=events, contacts=[], battles=battles),
+            dice=ScriptedDice(faces=[]),
+        )
+
+    reserve.refresh_from_db()
+    knights.refresh_from_db()
+    # 200 points: the core unit first (20 models, 100 points), then 4 Knights (120 points).
+    assert (reserve.models_count, reserve.models_lost) == (0, 20)
+    assert (knights.models_count, knights.models_lost) == (56, 4)
+    assert turn_state_load(turn).armies[large.id].points == 100 + 56 * 30

@@ -64,9 +64,7 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
             contexts[army.kingdom] = order_sheet_context(state.world, army.kingdom)
         check = order_sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom])
         if check.error_problems:
-            state.orders[army.id] = ArmyOrder(
-                army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice, pay_for_depot=order.pay_for_depot
-            )
+            state.orders[army.id] = order.held()
             problem = check.error_problems[0]
             events.append(
                 Event(
@@ -147,7 +145,7 @@ def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
         if order.kind is OrderKind.RAZE_MOVE:
             roll = dice.d6(purpose=f"{army.name}: raze then move (3+ moves)", kingdoms=[army.kingdom], armies=[army.id])
             if roll < RAZE_MOVE_NEEDS:
-                state.orders[army.id] = ArmyOrder(army.id, OrderKind.HOLD, disaster_choice=order.disaster_choice)
+                state.orders[army.id] = order.held()
                 events.append(
                     Event(
                         PHASE,
