@@ -11,7 +11,9 @@ from .event_codes import EventCode
 @dataclass(frozen=True)
 class Event:
     """Something that happened, with a stable code, the words for the report, and whom it concerns.
-    `gold` is a treasury movement of `kingdom` (a ledger row with reason `ledger_reason`)."""
+    `gold` is a treasury movement of `kingdom` (a ledger row with reason `ledger_reason`);
+    `experience` a change of `army`'s experience points (a row of its experience ledger, the
+    event's code its reason)."""
 
     phase: str
     code: EventCode
@@ -21,4 +23,5 @@ class Event:
     province: int | None = None
     gold: int = 0
     ledger_reason: str = ""
+    experience: int = 0
     data: dict[str, Any] = field(default_factory=dict)

@@ -214,6 +214,32 @@ class Army(models.Model):
         return f"{self.kingdom}: {self.name}"
 
 
+class ExperienceEntry(models.Model):
+    """One change of an army's experience points (Experience Points, Spending Experience): earned in
+    battle, for a story, by Press the Advantage; spent on recruits, items, Veteran Status, rolls;
+    lost by an upgrade; corrected by the organizer. The ledger is the army's experience:
+    `Army.experience` is its balance, written only together with its rows."""
+
+    CARRIED_OVER = "carried-over"  # the balance an army had before the ledger (and on import)
+    ADJUSTMENT = "adjustment"  # the organizer's correction, with its reason in the note
+
+    army = models.ForeignKey("Army", on_delete=models.CASCADE, related_name="experience_ledger")
+    turn = models.PositiveIntegerField()
+    amount = models.IntegerField(help_text="Positive earned, negative spent or lost.")
+    reason = models.CharField(
+        max_length=40, help_text="The code of the event that moved it (or carried-over, adjustment)."
+    )
+    note = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["army", "turn", "id"]
+        verbose_name_plural = "experience entries"
+
+    def __str__(self) -> str:
+        return f"{self.army}: {self.amount:+} experience ({self.reason}, turn {self.turn})"
+
+
 class ArmyMovement(models.Model):
     """The record of provinces an army passed through each turn (Armies)."""
 

@@ -27,6 +27,7 @@ from .campaign_models import (
     DeadlineChange,
     DiceRoll,
     Email,
+    ExperienceEntry,
     Kingdom,
     OrderSheet,
     OrdersReminder,
@@ -75,6 +76,8 @@ from .schema import (
     ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
+    EXPERIENCE_FIELDS,
+    EXPERIENCE_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
@@ -359,6 +362,9 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
     movements_of = _grouped(
         ArmyMovement.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "step"), "army_id"
     )
+    experience_of = _grouped(
+        ExperienceEntry.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "id"), "army_id"
+    )
 
     def army_row(army: Army) -> dict[str, Any]:
         what = f"the army {army.name}"
@@ -373,6 +379,9 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
                 for m in movements_of.get(army.id, [])
             ],
             units=[_unit_row(unit, names) for unit in units_of.get(army.id, [])],
+            experience_ledger=[
+                _row(EXPERIENCE_KEYS, EXPERIENCE_FIELDS, entry) for entry in experience_of.get(army.id, [])
+            ],
         )
 
     return [

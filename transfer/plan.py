@@ -18,6 +18,7 @@ from .campaign_models import (
     DeadlineChange,
     DiceRoll,
     Email,
+    ExperienceEntry,
     Kingdom,
     OrderSheet,
     OrdersReminder,
@@ -39,6 +40,7 @@ from .campaign_models import (
 class ArmyPlan:
     army: Army
     movements: list[ArmyMovement] = field(default_factory=list)
+    experience: list[ExperienceEntry] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
     characters: list[Character] = field(default_factory=list)
 

@@ -26,6 +26,7 @@ from .campaign_models import (
     DeadlineChange,
     DiceRoll,
     Email,
+    ExperienceEntry,
     Kingdom,
     OrderSheet,
     OrdersReminder,
@@ -84,6 +85,8 @@ from .schema import (
     ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
+    EXPERIENCE_FIELDS,
+    EXPERIENCE_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
@@ -382,8 +385,39 @@ class Reader(Reading):
             plan.movements.append(movement)
         for index, row in enumerate(values.get("units", [])):
             self.unit(plan, row, f"{where} / units[{index}]")
+        self.experience_ledger(plan, values, where)
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
+
+    def experience_ledger(self, plan: ArmyPlan, values: dict[str, Any], where: str) -> None:
+        """The army's experience ledger, which must add up to its experience; a document written
+        before the ledger carries the balance alone, read as one carried-over row."""
+        army = plan.army
+        if "experience_ledger" not in values:
+            if isinstance(army.experience, int) and army.experience > 0:
+                plan.experience.append(
+                    ExperienceEntry(
+                        army=army,
+                        turn=0,
+                        amount=army.experience,
+                        reason=ExperienceEntry.CARRIED_OVER,
+                        note="Experience before the ledger was kept",
+                    )
+                )
+            return
+        for index, row in enumerate(values["experience_ledger"]):
+            row_where = f"{where} / experience_ledger[{index}]"
+            row_values = self.keys(row, row_where, EXPERIENCE_KEYS)
+            if row_values is not None:
+                plan.experience.append(
+                    self.instance(ExperienceEntry, row_values, EXPERIENCE_FIELDS, row_where, army=army)
+                )
+        total = sum(e.amount for e in plan.experience if isinstance(e.amount, int))
+        if isinstance(army.experience, int) and total != army.experience:
+            self.problem(
+                f"{where} / experience_ledger",
+                f"the rows add up to {total} experience, but the army has {army.experience}.",
+            )
 
     def unit(self, army: ArmyPlan, data: Any, where: str) -> None:
         where = label(where, data, "name")

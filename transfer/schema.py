@@ -33,6 +33,7 @@ from .campaign_models import (
     DeadlineChange,
     DiceRoll,
     Email,
+    ExperienceEntry,
     Kingdom,
     OrderSheet,
     OrdersReminder,
@@ -139,11 +140,15 @@ ARMY_KEYS = {
     "fortified_in": INT.or_null(),
     "movements": LIST,
     "units": LIST,
+    "experience_ledger": LIST,
 }
 # Added within version 5 (issue 13): a document written before them is still read. Fortify (the
 # bonuses are the army's that fortified the province): its fortified provinces are given to their
 # controller's army there. Losses counted once: the model's defaults.
-ARMY_OPTIONAL_KEYS = ("fortified_in", "list_due", "losses_before_list")
+ARMY_OPTIONAL_KEYS = ("fortified_in", "list_due", "losses_before_list", "experience_ledger")
+# Added within version 5 (issue 14): the experience ledger. A document written before it carries
+# the army's balance alone, read as one "carried-over" row (as migration kingdoms/0007 did).
+EXPERIENCE_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
 # Written before issue 13, read and no longer written: `pending_losses`, read as migration
 # kingdoms/0006 read the column (an army with a list drops them: the list is what counts; one
 # without keeps them as the points its list, when entered, leaves out).
@@ -496,6 +501,7 @@ KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
 TREASURY_FIELDS = plain(TreasuryEntry, TREASURY_KEYS)
 ARMY_FIELDS = plain(Army, ARMY_KEYS)
 MOVEMENT_FIELDS = plain(ArmyMovement, MOVEMENT_KEYS)
+EXPERIENCE_FIELDS = plain(ExperienceEntry, EXPERIENCE_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
 CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)

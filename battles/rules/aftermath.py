@@ -609,6 +609,7 @@ class _AftermathRun:
                 kingdom=army.kingdom,
                 army=army.id,
                 province=province.number,
+                experience=points,
                 data={"experience": points},
             )
         if side.kingdom is not None and self.story_battles.get(side.kingdom) == battle.id:
@@ -620,6 +621,7 @@ class _AftermathRun:
                 kingdom=army.kingdom,
                 army=army.id,
                 province=province.number,
+                experience=STORY_EXPERIENCE,
                 data={"experience": STORY_EXPERIENCE},
             )
 
@@ -851,6 +853,7 @@ class _AftermathRun:
                     kingdom=character.kingdom,
                     army=army.id,
                     province=province.number,
+                    experience=injury.experience_bonus if not ancient else 0,
                     data={"character": character.name, **injury.as_json()},
                 )
                 if injury.experience_bonus and not ancient:
@@ -895,6 +898,7 @@ class _AftermathRun:
             kingdom=army.kingdom,
             army=army.id,
             province=province.number,
+            experience=PRESS_THE_ADVANTAGE_EXPERIENCE,
             data={"experience": PRESS_THE_ADVANTAGE_EXPERIENCE, "character": general.name},
         )
 

@@ -8,6 +8,7 @@ from django.db.models import Max
 from kernel.dice import SeededDice
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, Character, Province, TreasuryEntry, Unit
 from kingdoms.services.dice import dice_rolls_save
+from kingdoms.services.experience import experience_rows_write
 from orders.models import Turn, TurnEvent
 
 from ..models import Battle
@@ -111,6 +112,12 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
         for e in result.events
         if e.gold and e.kingdom is not None
+    )
+    experience_rows_write(
+        turn=turn.number,
+        events=result.events,
+        before={a: before.world.army(a).experience for a in after_armies},
+        after={a: after.experience for a, after in after_armies.items()},
     )
     start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
     TurnEvent.objects.bulk_create(

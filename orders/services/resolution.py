@@ -14,6 +14,7 @@ from django.utils import timezone
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
+from kingdoms.services.experience import experience_rows_write
 from kingdoms.services.world import world_load
 
 from ..entries import entries_from_json
@@ -179,6 +180,13 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
         for e in resolution.events
         if e.gold and e.kingdom is not None
+    )
+    experience_rows_write(
+        turn=turn.number,
+        events=resolution.events,
+        before={a.id: a.experience for a in before.armies.values()},
+        after={a.id: a.experience for a in state.armies.values()},
+        army_id=lambda a: id_map.get(a, a),
     )
     TurnEvent.objects.bulk_create(
         TurnEvent(

@@ -16,6 +16,7 @@ from kingdoms.models import (
     Campaign,
     Character,
     DiceRoll,
+    ExperienceEntry,
     Province,
     ReportPreferences,
     TreasuryEntry,
@@ -79,6 +80,8 @@ def eventful_campaign(demo_campaign: Campaign) -> Campaign:
         created_turn=1,
         upgraded_turn=1,
     )
+    # Its experience is its ledger's (Experience Points).
+    ExperienceEntry.objects.create(army=second, turn=1, amount=2, reason="experience", note="A draw's worth, halved")
     flagellants = Unit.objects.create(
         army=second,
         position=3,

@@ -480,6 +480,7 @@ def _upgrade(state: TurnState, kingdom: KingdomState, army_id: int, new_size: in
         province=army.province,
         gold=-added,
         ledger_reason=LedgerReason.ARMY_UPGRADED,
+        experience=-army.experience if loses_experience else 0,
         data={"from": army.size, "to": new_size, "experience_lost": army.experience if loses_experience else 0},
     )
     if not _spend(state, kingdom, added, f"The upgrade of {army.name} to {new_size:,} points", event, events):
