@@ -33,9 +33,10 @@ demo-data: migrate
 demo: migrate
 	$(PY) manage.py play_demo_turn
 
+# The links in emails point at the address served (unless SITE_URL says otherwise).
 run: demo-data
 	@echo "Serving http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check .
