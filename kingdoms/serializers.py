@@ -77,7 +77,7 @@ class ExperienceLedgerSerializer(serializers.Serializer):
 
 class ExperienceAdjustInputSerializer(serializers.Serializer):
     amount = serializers.IntegerField(help_text="Signed: positive adds experience, negative takes it away.")
-    reason = serializers.CharField(max_length=300, help_text="Why: it goes into the army's ledger.")
+    reason = serializers.CharField(max_length=300, allow_blank=True, help_text="Why: it goes into the army's ledger.")
 
 
 class TreasuryEntrySerializer(serializers.ModelSerializer):

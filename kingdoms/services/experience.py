@@ -74,9 +74,9 @@ def experience_adjust(*, army: Army, turn: int, amount: int, reason: str) -> Exp
     """The organizer's correction of an army's experience: a row with its reason, never below 0."""
     reason = reason.strip()
     if not reason:
-        raise DomainError("Say why the experience is corrected: the reason goes into the army's ledger.")
+        raise DomainError(f"Say why the experience of {army.name} is corrected: the reason goes into its ledger.")
     if amount == 0:
-        raise DomainError("A correction of 0 experience changes nothing.")
+        raise DomainError(f"{army.name}: a correction of 0 experience changes nothing.")
     army = Army.objects.select_for_update().get(pk=army.pk)
     if army.experience + amount < 0:
         raise DomainError(f"{army.name} has {army.experience} experience; it cannot lose {-amount}.")
