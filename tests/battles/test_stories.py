@@ -191,6 +191,6 @@ def test_the_turn_report_shows_experience_earned_and_spent_this_turn(reported, k
     assert (wardens["experience_earned"], wardens["experience_spent"], wardens["experience"]) == (53, 0, 53)
     report = TurnReport.objects.get(turn=reported, kingdom=k["Ostland"], kind=TurnReport.Kind.KINGDOM)
     text = " ".join(pdf_text(bytes(report.pdf)).split())
-    assert "Experience earned" in text and "Wardens" in text
+    assert "Wardens" in text and "earned 53, spent 0 this turn" in text
     # Another kingdom's armies are not in Ostland's report.
     assert "Raiders" not in [a["name"] for a in context["armies"]]
