@@ -12,11 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from kingdoms.selectors import is_organizer
+from kingdoms.selectors import army_private_get, is_organizer
 from orders.selectors import turn_get
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .services.rewards import army_painted_set, story_bonus_award
 from .services.summaries import battle_rule, battle_standing, side_name, standing_text, summary_sheet_save
 
 
@@ -94,6 +95,7 @@ class SummarySheetInput(serializers.Serializer):
     negotiation_note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     story = serializers.CharField(required=False, allow_blank=True, default="")
     story_bonus = serializers.BooleanField(default=False)
+    story_private = serializers.BooleanField(default=False, help_text="Stories Are Nice: keep it out of the bulletin.")
     submit = serializers.BooleanField(default=True)
 
 
@@ -114,6 +116,7 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "negotiation_note",
             "story",
             "story_bonus",
+            "story_private",
             "by_organizer",
             "submitted_at",
         ]
@@ -179,3 +182,43 @@ class BattleRulingApi(APIView):
         data.is_valid(raise_exception=True)
         battle = battle_rule(battle=battle, ruled_by=request.user, **data.validated_data)
         return Response(_battle_data(selectors.battle_get(user=request.user, battle_id=battle.pk), organizer=True))
+
+
+class StoryBonusInput(serializers.Serializer):
+    experience = serializers.IntegerField(help_text="1 or 2 (Stories Are Nice).")
+
+
+class StoryBonusApi(APIView):
+    """Organizer only (404 for anyone else): 1 or 2 more experience for a good story, to the army
+    that got the kingdom's story experience this turn; once per kingdom and turn."""
+
+    @extend_schema(request=StoryBonusInput)
+    def post(self, request: Request, battle_id: int, kingdom_id: int) -> Response:
+        battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+        if not is_organizer(request.user, battle.turn.campaign):
+            return Response({"detail": "Not found."}, status=404)
+        sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom_id=kingdom_id).select_related("kingdom").first()
+        if sheet is None:
+            return Response({"detail": "Not found."}, status=404)
+        data = StoryBonusInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = story_bonus_award(sheet=sheet, amount=data.validated_data["experience"])
+        return Response({"army": event.army, "experience": event.experience, "text": event.text})
+
+
+class ArmyPaintedInput(serializers.Serializer):
+    painted = serializers.BooleanField()
+
+
+class ArmyPaintedApi(APIView):
+    """Organizer only (404 for a player): mark an army painted or not (Painting Counts)."""
+
+    @extend_schema(request=ArmyPaintedInput)
+    def post(self, request: Request, army_id: int) -> Response:
+        army = army_private_get(user=request.user, army_id=army_id)
+        if not is_organizer(request.user, army.kingdom.campaign):
+            return Response({"detail": "Not found."}, status=404)
+        data = ArmyPaintedInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        army = army_painted_set(army=army, painted=data.validated_data["painted"])
+        return Response({"army": army.pk, "painted": army.painted})

@@ -7,4 +7,10 @@ urlpatterns = [
     path("battles/<int:battle_id>/", api.BattleApi.as_view(), name="api-battle"),
     path("battles/<int:battle_id>/sheet/", api.SummarySheetApi.as_view(), name="api-summary-sheet"),
     path("battles/<int:battle_id>/ruling/", api.BattleRulingApi.as_view(), name="api-battle-ruling"),
+    path(
+        "battles/<int:battle_id>/sheet/<int:kingdom_id>/story-bonus/",
+        api.StoryBonusApi.as_view(),
+        name="api-story-bonus",
+    ),
+    path("armies/<int:army_id>/painted/", api.ArmyPaintedApi.as_view(), name="api-army-painted"),
 ]

@@ -129,6 +129,10 @@ class TurnSummarySheet(models.Model):
         default=False,
         help_text="Stories Are Nice: the player gives the turn's story experience to this battle's army.",
     )
+    story_private = models.BooleanField(
+        default=False,
+        help_text="Stories Are Nice: kept out of the bulletin; only the kingdom and the organizer read it.",
+    )
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     by_organizer = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)

@@ -9,5 +9,7 @@ urlpatterns = [
     path("battles/<int:battle_id>/sheet/", views.summary_sheet_page, name="summary-sheet"),
     path("battles/<int:battle_id>/sheet/<int:kingdom_id>/", views.summary_sheet_page, name="summary-sheet-kingdom"),
     path("battles/<int:battle_id>/ruling/", views.battle_ruling, name="battle-ruling"),
+    path("battles/<int:battle_id>/sheet/<int:kingdom_id>/story-bonus/", views.story_bonus_page, name="story-bonus"),
+    path("armies/<int:army_id>/painted/", views.army_painted_page, name="army-painted"),
     path("scenario/", views.scenario_generator_page, name="scenario-generator"),
 ]

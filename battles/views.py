@@ -16,13 +16,14 @@ from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
-from kingdoms.selectors import is_organizer, kingdom_of
+from kingdoms.selectors import army_private_get, is_organizer, kingdom_of
 from orders.rules.schedule import deadline_text
 from orders.selectors import turn_get
 
 from . import selectors
 from .models import RESULT_CHOICES, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
 from .services.summaries import (
     battle_rule,
@@ -136,6 +137,7 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "negotiation_note": post.get("negotiation_note", ""),
         "story": post.get("story", ""),
         "story_bonus": post.get("story_bonus"),
+        "story_private": post.get("story_private"),
     }
 
 
@@ -178,6 +180,7 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "negotiation_note": sheet.negotiation_note,
             "story": sheet.story,
             "story_bonus": sheet.story_bonus,
+            "story_private": sheet.story_private,
         }
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
     unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]
@@ -196,6 +199,11 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "unit_rows": unit_rows,
             "lost_characters": lost_characters,
             "errors": errors,
+            # Stories Are Nice: the organizer's extra, offered once per kingdom and turn.
+            "story_bonus_open": organizer
+            and sheet is not None
+            and bool(sheet.story.strip())
+            and not story_bonus_given(sheet),
             "results": RESULT_CHOICES,
             "by_organizer": by_organizer,
             "results_deadline": deadline_text(battle.turn.results_deadline, battle.turn.campaign.time_zone),
@@ -224,6 +232,43 @@ def battle_ruling(request: HttpRequest, battle_id: int) -> HttpResponse:
     else:
         messages.success(request, f"The result of the battle in {battle.province} is decided.")
     return redirect("battle", battle_id=battle.pk)
+
+
+@login_required
+@require_POST
+def story_bonus_page(request: HttpRequest, battle_id: int, kingdom_id: int) -> HttpResponse:
+    """Organizer only (404 for anyone else): 1 or 2 more experience for a good story (Stories Are Nice)."""
+    battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+    if not is_organizer(request.user, battle.turn.campaign):
+        raise Http404
+    sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom_id=kingdom_id).select_related("kingdom").first()
+    if sheet is None:
+        raise Http404
+    raw = request.POST.get("experience", "")
+    try:
+        event = story_bonus_award(sheet=sheet, amount=int(raw) if raw.strip().isdigit() else 0)
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        messages.success(request, event.text)
+    return redirect("summary-sheet-kingdom", battle_id=battle.pk, kingdom_id=kingdom_id)
+
+
+@login_required
+@require_POST
+def army_painted_page(request: HttpRequest, army_id: int) -> HttpResponse:
+    """Organizer only (a player gets 404): mark an army painted or not (Painting Counts)."""
+    army = army_private_get(user=request.user, army_id=army_id)
+    if not is_organizer(request.user, army.kingdom.campaign):
+        raise Http404
+    painted = request.POST.get("painted") in ("1", "on", "true")
+    try:
+        army_painted_set(army=army, painted=painted)
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        messages.success(request, f"{army.name} is {'marked' if painted else 'no longer marked'} a painted army.")
+    return redirect("army", army_id=army.pk)
 
 
 def scenario_generator_page(request: HttpRequest) -> HttpResponse:

@@ -99,6 +99,11 @@ class EventCode(StrEnum):
     EXPERIENCE = "experience"
     NO_EXPERIENCE = "no-experience"  # no turn summary sheet
     STORY = "story"  # Stories Are Nice
+    # Stories Are Nice: "possibly one or two additional bonus Experience Points for those who put in
+    # that extra effort": the organizer's award, after the aftermath, on the turn it is given.
+    STORY_BONUS = "story-bonus"
+    # Painting Counts: the organizer marks an army painted (or takes the mark back); data: painted.
+    ARMY_PAINTED = "army-painted"
     PRESS_THE_ADVANTAGE = "press-the-advantage"
     CASUALTY_RECOVERY = "casualty-recovery"  # Rank and File Recovery
     COMMAND_RECOVERY = "command-recovery"

@@ -18,6 +18,8 @@ from .serializers import (
     ArmySerializer,
     CampaignSerializer,
     CharacterSerializer,
+    ExperienceAdjustInputSerializer,
+    ExperienceLedgerSerializer,
     HomePickInputSerializer,
     KingdomPrivateSerializer,
     KingdomPublicSerializer,
@@ -26,6 +28,7 @@ from .serializers import (
 )
 from .services import armies as army_services
 from .services import campaigns as campaign_services
+from .services.experience import experience_adjust
 
 
 class CampaignListApi(APIView):
@@ -133,9 +136,15 @@ class ArmyApi(APIView):
         army = selectors.army_private_get(user=request.user, army_id=army_id)
         return selectors.armies_of(army.kingdom).get(pk=army.pk)
 
+    def _data(self, army: Army) -> dict:
+        # The army's experience with its ledger: earned, spent, each row's turn and reason in words.
+        data = dict(ArmySerializer(army).data)
+        data["experience_ledger"] = ExperienceLedgerSerializer(selectors.experience_ledger_of(army)).data
+        return data
+
     @extend_schema(responses=ArmySerializer)
     def get(self, request: Request, army_id: int) -> Response:
-        return Response(ArmySerializer(self._army(request, army_id)).data)
+        return Response(self._data(self._army(request, army_id)))
 
     @extend_schema(request=ArmyListInputSerializer, responses=ArmySerializer)
     def put(self, request: Request, army_id: int) -> Response:
@@ -144,4 +153,26 @@ class ArmyApi(APIView):
         data.is_valid(raise_exception=True)
         units, items = data.entries()
         army_services.army_list_save(army=army, units=units, items=items)
-        return Response(ArmySerializer(self._army(request, army_id)).data)
+        return Response(self._data(self._army(request, army_id)))
+
+
+class ArmyExperienceApi(APIView):
+    """An army's experience ledger (yours, or any for the organizer; 404 otherwise). POST, the
+    organizer only (404 for a player): a correction with its reason, a row of the ledger."""
+
+    @extend_schema(responses=ExperienceLedgerSerializer)
+    def get(self, request: Request, army_id: int) -> Response:
+        army = selectors.army_private_get(user=request.user, army_id=army_id)
+        return Response(ExperienceLedgerSerializer(selectors.experience_ledger_of(army)).data)
+
+    @extend_schema(request=ExperienceAdjustInputSerializer, responses=ExperienceLedgerSerializer)
+    def post(self, request: Request, army_id: int) -> Response:
+        army = selectors.army_private_get(user=request.user, army_id=army_id)
+        campaign = army.kingdom.campaign
+        if not selectors.is_organizer(request.user, campaign):
+            raise Http404
+        data = ExperienceAdjustInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        experience_adjust(army=army, turn=campaign.current_turn, **data.validated_data)
+        army.refresh_from_db()
+        return Response(ExperienceLedgerSerializer(selectors.experience_ledger_of(army)).data)

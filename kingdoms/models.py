@@ -204,6 +204,10 @@ class Army(models.Model):
         default=0,
         help_text="Points lost (foraging, guerrilla) while its list was due: the list, when entered, leaves them out.",
     )
+    painted = models.BooleanField(
+        default=False,
+        help_text="Painting Counts: marked by the organizer; +1 to its rolls for first turn and table sides.",
+    )
 
     class Meta:
         ordering = ["kingdom", "id"]

@@ -6,12 +6,16 @@ Whatever a user may not see is "not found" (404), never "forbidden", so its exis
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
+from kernel.event_codes import EventCode
+
 from .map_svg import MapArmyMarker, MapKingdomView, MapProvinceView, kingdom_colour, render_map_svg
-from .models import Army, Campaign, Character, DiceRoll, Kingdom, Province, TreasuryEntry
+from .models import Army, Campaign, Character, DiceRoll, ExperienceEntry, Kingdom, Province, TreasuryEntry
 from .rules.setup import army_limit
 from .rules.world import counted_points
 
@@ -103,6 +107,56 @@ def ledger_with_balance(kingdom: Kingdom) -> list[tuple[TreasuryEntry, int]]:
         balance += entry.amount
         rows.append((entry, balance))
     return rows
+
+
+# The reasons of the experience ledger in words (its rows carry the code of the event that moved
+# them). A code not named here is shown from the row's own note.
+EXPERIENCE_REASONS: dict[str, str] = {
+    EventCode.EXPERIENCE: "Battle (Experience Points)",
+    EventCode.STORY: "Story (Stories Are Nice)",
+    EventCode.STORY_BONUS: "A good story (Stories Are Nice)",
+    EventCode.PRESS_THE_ADVANTAGE: "Press the Advantage",
+    ExperienceEntry.CARRIED_OVER: "Carried over",
+    ExperienceEntry.ADJUSTMENT: "Organizer's correction",
+}
+
+
+def experience_reason_words(reason: str) -> str:
+    return EXPERIENCE_REASONS.get(reason, reason.replace("-", " ").capitalize())
+
+
+@dataclass(frozen=True)
+class ExperienceRow:
+    turn: int
+    amount: int
+    reason: str  # in words
+    note: str
+    balance: int  # after the row
+
+
+@dataclass(frozen=True)
+class ExperienceLedger:
+    """An army's experience: every row with the balance after it, what it earned and spent."""
+
+    rows: list[ExperienceRow]
+    earned: int
+    spent: int
+    balance: int
+
+
+def experience_ledger_of(army: Army) -> ExperienceLedger:
+    """The army's experience ledger in words (call it only for an army the user may see)."""
+    balance = 0
+    rows = []
+    for entry in ExperienceEntry.objects.filter(army=army).order_by("turn", "id"):
+        balance += entry.amount
+        rows.append(ExperienceRow(entry.turn, entry.amount, experience_reason_words(entry.reason), entry.note, balance))
+    return ExperienceLedger(
+        rows=rows,
+        earned=sum(r.amount for r in rows if r.amount > 0),
+        spent=-sum(r.amount for r in rows if r.amount < 0),
+        balance=army.experience,
+    )
 
 
 def dice_rolls_of(kingdom: Kingdom) -> list[DiceRoll]:

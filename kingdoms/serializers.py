@@ -60,6 +60,26 @@ class KingdomPublicSerializer(serializers.ModelSerializer):
         return kingdom.capitol.number if kingdom.capitol else None
 
 
+class ExperienceRowSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    amount = serializers.IntegerField()
+    reason = serializers.CharField(help_text="The reason in words.")
+    note = serializers.CharField()
+    balance = serializers.IntegerField(help_text="The army's experience after this row.")
+
+
+class ExperienceLedgerSerializer(serializers.Serializer):
+    earned = serializers.IntegerField()
+    spent = serializers.IntegerField()
+    balance = serializers.IntegerField()
+    rows = ExperienceRowSerializer(many=True)
+
+
+class ExperienceAdjustInputSerializer(serializers.Serializer):
+    amount = serializers.IntegerField(help_text="Signed: positive adds experience, negative takes it away.")
+    reason = serializers.CharField(max_length=300, allow_blank=True, help_text="Why: it goes into the army's ledger.")
+
+
 class TreasuryEntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = TreasuryEntry
@@ -135,6 +155,7 @@ class ArmySerializer(serializers.ModelSerializer):
             "points",
             "supply_depot",
             "experience",
+            "painted",
             "status",
             "created_turn",
             "upgraded_turn",

@@ -11,5 +11,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/pick/", views.campaign_pick, name="campaign-pick"),
     path("kingdoms/<int:kingdom_id>/", views.kingdom_detail, name="kingdom"),
     path("characters/<int:character_id>/ability/", views.character_choose_ability, name="character-choose-ability"),
+    path("armies/<int:army_id>/", views.army_page, name="army"),
+    path("armies/<int:army_id>/experience/", views.army_experience_adjust, name="army-experience-adjust"),
     path("armies/<int:army_id>/edit/", views.army_edit, name="army-edit"),
 ]

@@ -28,6 +28,7 @@ from .models import Campaign, Character, Kingdom
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
+from .services.experience import experience_adjust
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -195,6 +196,49 @@ def character_choose_ability(request: HttpRequest, character_id: int) -> HttpRes
     else:
         messages.error(request, "Choose one of the abilities offered.")
     return redirect("kingdom", kingdom_id=character.kingdom_id)
+
+
+@login_required
+def army_page(request: HttpRequest, army_id: int) -> HttpResponse:
+    """One army: its list, its experience with the ledger (earned, spent, each row's turn and
+    reason), painted or not; the organizer's forms to mark it painted and to correct its experience."""
+    army = selectors.army_private_get(user=request.user, army_id=army_id)
+    army = selectors.armies_of(army.kingdom).get(pk=army.pk)
+    return render(
+        request,
+        "kingdoms/army_detail.html",
+        {
+            "army": army,
+            "kingdom": army.kingdom,
+            "campaign": army.kingdom.campaign,
+            "points": selectors.army_points(army),
+            "ledger": selectors.experience_ledger_of(army),
+            "organizer": selectors.is_organizer(request.user, army.kingdom.campaign),
+        },
+    )
+
+
+@login_required
+@require_POST
+def army_experience_adjust(request: HttpRequest, army_id: int) -> HttpResponse:
+    """Organizer only (a player gets 404): correct an army's experience, with the reason."""
+    army = selectors.army_private_get(user=request.user, army_id=army_id)
+    campaign = army.kingdom.campaign
+    if not selectors.is_organizer(request.user, campaign):
+        raise Http404
+    raw = request.POST.get("amount", "").strip()
+    try:
+        amount = int(raw)
+    except ValueError:
+        messages.error(request, f"{army.name}: the correction is a whole number of experience, + or -.")
+        return redirect("army", army_id=army.pk)
+    try:
+        experience_adjust(army=army, turn=campaign.current_turn, amount=amount, reason=request.POST.get("reason", ""))
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        messages.success(request, f"{army.name}: experience corrected by {amount:+}.")
+    return redirect("army", army_id=army.pk)
 
 
 @login_required

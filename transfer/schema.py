@@ -136,6 +136,7 @@ ARMY_KEYS = {
     "co_occupying": BOOL,
     "list_due": BOOL,
     "losses_before_list": INT,
+    "painted": BOOL,
     "province": INT.or_null(),
     "fortified_in": INT.or_null(),
     "movements": LIST,
@@ -145,7 +146,7 @@ ARMY_KEYS = {
 # Added within version 5 (issue 13): a document written before them is still read. Fortify (the
 # bonuses are the army's that fortified the province): its fortified provinces are given to their
 # controller's army there. Losses counted once: the model's defaults.
-ARMY_OPTIONAL_KEYS = ("fortified_in", "list_due", "losses_before_list", "experience_ledger")
+ARMY_OPTIONAL_KEYS = ("fortified_in", "list_due", "losses_before_list", "experience_ledger", "painted")
 # Added within version 5 (issue 14): the experience ledger. A document written before it carries
 # the army's balance alone, read as one "carried-over" row (as migration kingdoms/0007 did).
 EXPERIENCE_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
@@ -409,13 +410,16 @@ SUMMARY_SHEET_KEYS = {
     "negotiation_note": STR,
     "story": STR,
     "story_bonus": BOOL,
+    "story_private": BOOL,
     "entered_by": STR.or_null(),
     "by_organizer": BOOL,
     "updated_at": TIMESTAMP,
     "submitted_at": TIMESTAMP.or_null(),
 }
 # The player's choice of the army that gets the turn's story bonus came with issue 13.
-SUMMARY_SHEET_OPTIONAL_KEYS = ("story_bonus",)
+# Painting Counts (Army.painted) and a story kept out of the bulletin (story_private) came with
+# issue 14: a document written before them reads as unpainted and public (the models' defaults).
+SUMMARY_SHEET_OPTIONAL_KEYS = ("story_bonus", "story_private")
 CASUALTY_KEYS = {
     "unit": OBJECT,
     "models_lost": INT,

@@ -123,6 +123,9 @@ class ScenarioSide:
     # Guerrilla Tactics, Blundered!: the saboteurs blundered against this side: +1 to its roll for
     # first turn (rule case R5).
     blunder_bonus: bool = False
+    # Painting Counts: the organizer marked the army painted: +1 to its rolls for first turn and
+    # for picking table sides.
+    painted: bool = False
 
 
 @dataclass(frozen=True)
@@ -375,6 +378,13 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
             else:
                 defender_modifier += 1
             first_notes.append(f"{side.name}: +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
+    for side in (setup.attacker, setup.defender):
+        if side.painted:
+            if side is setup.attacker:
+                attacker_modifier += 1
+            else:
+                defender_modifier += 1
+            first_notes.append(f"{side.name} is a painted army: +1 to its roll for first turn (Painting Counts).")
     if kind != ASSAULT:
         first_notes.append(
             "The player who finished deploying first adds +1 to his roll: settle it at the table, "
@@ -476,6 +486,14 @@ def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
         else:
             defender_modifier += 1
             notes.append(f"{setup.defender.name} is supported: +1 to choose sides.")
+    # Painting Counts: "+1 to the die roll for ... picking table sides", cumulative with the others.
+    for side in (setup.attacker, setup.defender):
+        if side.painted:
+            if side is setup.attacker:
+                attacker_modifier += 1
+            else:
+                defender_modifier += 1
+            notes.append(f"{side.name} is a painted army: +1 to choose sides (Painting Counts).")
     off = _roll_off(
         dice, setup, "Scenario: choose sides", attacker_modifier=attacker_modifier, defender_modifier=defender_modifier
     )

@@ -70,6 +70,7 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         general_abilities=abilities.get(battle.attacker_army_id, frozenset()),
         supported="attacker" in sides,
         blunder_bonus=blunder_target is not None and blunder_target == battle.attacker_army_id,
+        painted=battle.attacker_army is not None and battle.attacker_army.painted,
     )
     defender = ScenarioSide(
         name=_side_name(battle.defender_kingdom, battle.defender_army, garrison),
@@ -81,6 +82,8 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         supported="defender" in sides or (garrison_supports and battle.garrison_points > 0),
         fortified=battle.fortified_points > 0,
         blunder_bonus=blunder_target is not None and blunder_target == battle.defender_army_id,
+        # A garrison fighting alone is not an army the organizer can mark painted.
+        painted=battle.defender_army is not None and battle.defender_army.painted,
     )
     return ScenarioSetup(
         terrain=province.terrain,

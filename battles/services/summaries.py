@@ -226,6 +226,8 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
         "negotiation_note": note,
         "story": story,
         "story_bonus": story_bonus,
+        # Stories Are Nice: the story goes into the bulletin unless the player keeps it private.
+        "story_private": _flag(data.get("story_private")),
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .army_origins import OriginUnit, origin_errors
 from .tables import (
     ARCHETYPE_TABLE,
     ARMY_MAX_POINTS,
@@ -74,6 +75,10 @@ class ArmyListDraft:
     # minimum applies. False: a list edited later, which troops lost may have left smaller.
     entering: bool = True
     lost_before_list: int = 0  # points lost while the list was due: the list leaves them out
+    # Shrine Cultists, Temple Dwellers: the army was created in a town or city (or is the starting
+    # army with the Warlord, exempt); `origin` says where it was created, for the messages.
+    from_settlement: bool = True
+    origin: str = ""
 
     @property
     def points(self) -> int:
@@ -141,6 +146,17 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
             f"{a}: a kingdom may include only one character mounted on a monstrous creature, "
             "garrisons included (Army Restrictions)."
         )
+
+    errors += origin_errors(
+        label=a,
+        army_type=draft.army_type,
+        units=tuple(
+            OriginUnit(u.name.strip(), general=bool(u.character and u.character.role in ("warlord", "general")))
+            for u in draft.units
+        ),
+        from_settlement=draft.from_settlement,
+        origin=draft.origin,
+    )
 
     unit_names = {u.name.strip().lower() for u in draft.units}
     item_names = Counter(i.name.strip().lower() for i in draft.items if not i.common)

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 
-from ..models import ArmoryItem, Army, Campaign, Character, Unit
+from ..models import ArmoryItem, Army, Campaign, Character, Kingdom, Unit
 from ..rules.army_lists import (
     ArmyListDraft,
     CharacterEntry,
@@ -20,6 +20,7 @@ from ..rules.tables import (
     ARCHETYPE_ADVANCEMENT,
     STARTING_ABILITIES,
     Archetype,
+    Settlement,
 )
 from .dice import campaign_dice, dice_rolls_save
 
@@ -91,6 +92,23 @@ def army_list_locked(army: Army) -> bool:
     return _is_elite_defense_force(army) and army.units.exists()
 
 
+def army_origin(army: Army, *, starting_army: bool) -> tuple[bool, str]:
+    """Where the army was created, for Shrine Cultists and Temple Dwellers: (in a town or city, in
+    words). Its province at creation is step 0 of its movements in its creation turn; a capitol
+    counts as a city; the province's settlement is read as it stands now (rules decision 66). The
+    starting army with the Warlord is exempt."""
+    if starting_army:
+        return True, "as the starting army with the Warlord"
+    first = army.movements.filter(turn=army.created_turn, step=0).select_related("province").first()
+    province = first.province if first is not None else army.province
+    if province is None:
+        return True, "nowhere recorded"
+    capitol = Kingdom.objects.filter(capitol=province).exists()
+    in_settlement = capitol or province.settlement in (Settlement.TOWN, Settlement.CITY)
+    words = "a capitol" if capitol else (province.settlement if in_settlement else "no town or city")
+    return in_settlement, f"in {province.number} {province.name} ({words})"
+
+
 def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyListDraft:
     kingdom = army.kingdom
     is_capitol_garrison = army.kind == Army.Kind.GARRISON and not _is_elite_defense_force(army)
@@ -98,6 +116,7 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
     # The list is entered for the points paid while it is due (raised or upgraded, or never entered);
     # later, troops lost may leave it smaller than an army is raised at.
     entering = army.list_due or not army.units.exists()
+    from_settlement, origin = army_origin(army, starting_army=starting_army)
     return ArmyListDraft(
         label=army.name,
         army_type=kingdom.army_type_enum,
@@ -111,6 +130,8 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         starting=starting_army and kingdom.campaign.status != Campaign.Status.RUNNING,
         entering=entering,
         lost_before_list=army.losses_before_list if entering else 0,
+        from_settlement=from_settlement,
+        origin=origin,
     )
 
 

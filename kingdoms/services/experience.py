@@ -53,13 +53,30 @@ def experience_rows_write(
 
 
 @transaction.atomic
+def experience_award(*, turn: int, event: Event) -> ExperienceEntry:
+    """Experience that arrives outside a phase (the organizer's bonus for a story): one ledger row
+    with the event's code as its reason and its words as the note, and the balance moved by the
+    same amount in the same transaction. The caller records the event itself (its turn's log)."""
+    if event.army is None or not event.experience:
+        raise ValueError(f"An award names an army and an amount of experience: {event.text}")
+    army = Army.objects.select_for_update().get(pk=event.army)
+    if army.experience + event.experience < 0:
+        raise DomainError(f"{army.name} has {army.experience} experience; it cannot lose {-event.experience}.")
+    entry = ExperienceEntry.objects.create(
+        army=army, turn=turn, amount=event.experience, reason=str(event.code), note=event.text[:300]
+    )
+    Army.objects.filter(pk=army.pk).update(experience=F("experience") + event.experience)
+    return entry
+
+
+@transaction.atomic
 def experience_adjust(*, army: Army, turn: int, amount: int, reason: str) -> ExperienceEntry:
     """The organizer's correction of an army's experience: a row with its reason, never below 0."""
     reason = reason.strip()
     if not reason:
-        raise DomainError("Say why the experience is corrected: the reason goes into the army's ledger.")
+        raise DomainError(f"Say why the experience of {army.name} is corrected: the reason goes into its ledger.")
     if amount == 0:
-        raise DomainError("A correction of 0 experience changes nothing.")
+        raise DomainError(f"{army.name}: a correction of 0 experience changes nothing.")
     army = Army.objects.select_for_update().get(pk=army.pk)
     if army.experience + amount < 0:
         raise DomainError(f"{army.name} has {army.experience} experience; it cannot lose {-amount}.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
+from django.db.models import Max
 from django.utils import timezone
 
 from kernel.dice import SeededDice
@@ -188,10 +189,13 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
         after={a.id: a.experience for a in state.armies.values()},
         army_id=lambda a: id_map.get(a, a),
     )
+    # After what the turn's log already holds (the organizer's events between the phases: an army
+    # marked painted, an extra for a story).
+    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
     TurnEvent.objects.bulk_create(
         TurnEvent(
             turn=turn,
-            sequence=i,
+            sequence=start + i,
             phase=e.phase,
             code=e.code,
             text=e.text,

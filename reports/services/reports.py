@@ -22,7 +22,7 @@ from battles.services.summaries import final_result_text, side_name
 from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
-from kingdoms.models import Army, DiceRoll, Kingdom, TreasuryEntry
+from kingdoms.models import Army, DiceRoll, ExperienceEntry, Kingdom, TreasuryEntry
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
 from orders.models import OrderSheet, Turn, TurnEvent
 from orders.rules.schedule import deadline_text
@@ -65,6 +65,21 @@ def _army_row(army: Army) -> dict[str, Any]:
         "experience": army.experience,
         "list_due": army.kind == Army.Kind.FIELD and army_list_is_due(army),
     }
+
+
+def _with_experience_of_the_turn(armies: list[dict[str, Any]], *, turn: int) -> list[dict[str, Any]]:
+    """Each army's experience earned and spent this turn, from its ledger rows of the turn (battles,
+    stories, purchases, corrections), beside the balance the turn left it with."""
+    earned: dict[int, int] = defaultdict(int)
+    spent: dict[int, int] = defaultdict(int)
+    for army_id, amount in ExperienceEntry.objects.filter(army_id__in=[a["id"] for a in armies], turn=turn).values_list(
+        "army_id", "amount"
+    ):
+        if amount > 0:
+            earned[army_id] += amount
+        else:
+            spent[army_id] -= amount
+    return [{**a, "experience_earned": earned[a["id"]], "experience_spent": spent[a["id"]]} for a in armies]
 
 
 def turn_reports_create(*, turn: Turn) -> None:
@@ -218,6 +233,7 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         armies_svg = campaign_map_svg(campaign=campaign, viewer=kingdom, only_armies=True, turn=turn.number)
     else:
         armies, armies_svg = snapshot["armies"], snapshot["armies_svg"]
+    armies = _with_experience_of_the_turn(armies, turn=turn.number)
     rolls = [
         r
         for r in DiceRoll.objects.filter(campaign=campaign, turn=turn.number).order_by("stream", "sequence")
@@ -285,8 +301,28 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
             if ancient & {b.attacker_kingdom_id, b.defender_kingdom_id}
         ],
         "battles": _battle_rows(battles, public=True),
+        "stories": bulletin_stories(battles, kingdoms),
         "next_orders_deadline": deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else "",
     }
+
+
+def bulletin_stories(battles: list[Battle], kingdoms: dict[int, Kingdom]) -> list[dict[str, str]]:
+    """Stories Are Nice: the battle reports the players wrote on their submitted turn summary
+    sheets, for every player, except those the player kept private (their kingdom and the
+    organizer read them on the sheet)."""
+    stories = []
+    for battle in sorted(battles, key=lambda b: (b.province.number, b.id)):
+        for sheet in sorted(battle.summary_sheets.all(), key=lambda s: s.kingdom_id):
+            if sheet.status != sheet.Status.SUBMITTED or sheet.story_private or not sheet.story.strip():
+                continue
+            stories.append(
+                {
+                    "kingdom": kingdoms[sheet.kingdom_id].name,
+                    "province": str(battle.province),
+                    "text": sheet.story.strip(),
+                }
+            )
+    return stories
 
 
 def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict[int, str]) -> str:

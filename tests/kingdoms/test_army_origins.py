@@ -1,0 +1,180 @@
+"""Army-Specific Rules that depend on where an army was created (kingdoms/rules/army_origins.py,
+through the list check and kingdoms/services/armies.py): Lizardmen, "Temple Dwellers"; Hordes of
+Chaos, "Shrine Cultists". Units are recognised by name (rules decision 66)."""
+
+from __future__ import annotations
+
+import pytest
+
+from briternia.errors import DomainError
+from kingdoms.models import Army, ArmyMovement, Kingdom, Province
+from kingdoms.rules.army_lists import ArmyListDraft, CharacterEntry, KingdomRoster, UnitEntry, army_list_errors
+from kingdoms.rules.tables import ArmyType
+from kingdoms.services.armies import army_list_save
+
+SKINK_PRIEST = UnitEntry("Skink Priest", "character", 1, 65, character=CharacterEntry("hero", "general", "veteran"))
+CHAOS_LORD = UnitEntry(
+    "Exalted Champion", "character", 1, 110, character=CharacterEntry("hero", "general", "barbarian")
+)
+DAEMON_HERALD = UnitEntry(
+    "Herald of Khorne", "character", 1, 120, character=CharacterEntry("hero", "general", "barbarian")
+)
+NOWHERE = "in 14 Marsh Hollow (no town or city)"
+
+
+def draft(army_type, units, *, from_settlement=False) -> ArmyListDraft:
+    return ArmyListDraft(
+        label="2nd Army",
+        army_type=army_type,
+        size=2000,
+        units=tuple(units),
+        from_settlement=from_settlement,
+        origin="in a town" if from_settlement else NOWHERE,
+        entering=False,  # an edited list: the 1,000-point minimum is not what these tests are about
+    )
+
+
+def errors(army_type, units, *, from_settlement=False) -> list[str]:
+    return army_list_errors(draft(army_type, units, from_settlement=from_settlement), KingdomRoster())
+
+
+def lizard_units(*names):
+    return [
+        SKINK_PRIEST,
+        UnitEntry("Saurus Warriors", "core", 40, 12),
+        *(UnitEntry(n, "special", 20, 15) for n in names),
+    ]
+
+
+def test_temple_dwellers_no_temple_guard_or_sacred_spawning_outside_a_town():
+    """Lizardmen, Temple Dwellers: "May not give troops sacred spawns or include temple guard if
+    the army was not created in a town or city"; the message names the army, the unit, where it
+    was created and the rule."""
+    found = errors(ArmyType.LIZARDMEN, lizard_units("Temple Guard", "Saurus Cavalry, Spawning of Sotek"))
+    assert found == [
+        f"2nd Army: Temple Guard: an army not created in a town or city may not include Temple Guard or give "
+        f"troops Sacred Spawnings; it was created {NOWHERE} (Temple Dwellers).",
+        f"2nd Army: Saurus Cavalry, Spawning of Sotek: an army not created in a town or city may not include "
+        f"Temple Guard or give troops Sacred Spawnings; it was created {NOWHERE} (Temple Dwellers).",
+    ]
+    assert errors(ArmyType.LIZARDMEN, lizard_units("Temple Guard"), from_settlement=True) == []
+    assert errors(ArmyType.LIZARDMEN, lizard_units("Skink Skirmishers")) == []
+
+
+def chaos_units(general, *names):
+    return [general, UnitEntry("Chaos Warriors", "core", 40, 15), *(UnitEntry(n, "special", 10, 20) for n in names)]
+
+
+def test_shrine_cultists_a_mortal_army_has_no_daemons_nor_marks_but_undivided():
+    """Hordes of Chaos, Shrine Cultists: a mortal army from the wilds may not include daemons, nor
+    give troops a Mark other than Undivided."""
+    found = errors(
+        ArmyType.HORDES_OF_CHAOS,
+        chaos_units(CHAOS_LORD, "Bloodletters", "Chaos Knights, Mark of Khorne", "Marauders, Mark of Chaos Undivided"),
+    )
+    assert len(found) == 2
+    assert "2nd Army: Bloodletters: a mortal army not from a town or city may not include daemons" in found[0]
+    assert "Shrine Cultists" in found[0] and NOWHERE in found[0]
+    assert (
+        "Chaos Knights, Mark of Khorne: a mortal army not from a town or city may give troops only the Mark"
+        in (found[1])
+    )
+    assert errors(ArmyType.HORDES_OF_CHAOS, chaos_units(CHAOS_LORD, "Bloodletters"), from_settlement=True) == []
+
+
+def test_shrine_cultists_a_daemon_army_has_no_mortals():
+    """A daemon leads a daemon army (rules decision 66): the mortal Chaos Warriors are refused; its
+    daemons bear their god's name freely."""
+    found = errors(ArmyType.HORDES_OF_CHAOS, chaos_units(DAEMON_HERALD, "Flesh Hounds of Khorne"))
+    assert found == [
+        f"2nd Army: Chaos Warriors: a daemon army not from a town or city may not include mortals; it was created "
+        f"{NOWHERE} (Shrine Cultists)."
+    ]
+
+
+def test_other_armies_are_not_touched_by_these_rules():
+    assert errors(ArmyType.EMPIRE, [UnitEntry("Temple Guard", "core", 100, 10)]) == [
+        "2nd Army: an army needs exactly one General (the Warlord or a General); it has 0."
+    ]
+
+
+@pytest.fixture
+def lizard_kingdom(demo_campaign) -> Kingdom:
+    """Karak Dumn, played as Lizardmen for these tests (their own armies are not edited here)."""
+    kingdom = Kingdom.objects.get(campaign=demo_campaign, name="Karak Dumn")
+    Kingdom.objects.filter(pk=kingdom.pk).update(army_type=ArmyType.LIZARDMEN)
+    kingdom.refresh_from_db()
+    return kingdom
+
+
+def _raised_in(kingdom: Kingdom, province: Province) -> Army:
+    """An army raised in turn 1 in `province` (its movement, step 0 of the turn it was created)."""
+    army = Army.objects.create(
+        kingdom=kingdom, name="Spawn Host", province=province, size=1500, created_turn=1, list_due=True
+    )
+    ArmyMovement.objects.create(army=army, turn=1, step=0, province=province)
+    return army
+
+
+def _units():
+    return [
+        SKINK_PRIEST,
+        UnitEntry("Saurus Warriors", "core", 50, 12),
+        UnitEntry("Temple Guard", "special", 20, 15),
+        UnitEntry("Skinks", "core", 30, 8),
+    ]
+
+
+def test_the_list_editor_refuses_temple_guard_for_an_army_raised_in_the_wilds(lizard_kingdom, demo_campaign):
+    wilds = (
+        Province.objects.filter(campaign=demo_campaign, settlement="none")
+        .exclude(pk__in=Kingdom.objects.exclude(capitol=None).values("capitol"))
+        .first()
+    )
+    army = _raised_in(lizard_kingdom, wilds)
+    with pytest.raises(DomainError) as refused:
+        army_list_save(army=army, units=_units(), items=[])
+    assert refused.value.messages == [
+        f"Spawn Host: Temple Guard: an army not created in a town or city may not include Temple Guard or give "
+        f"troops Sacred Spawnings; it was created in {wilds.number} {wilds.name} (no town or city) (Temple Dwellers)."
+    ]
+    assert not army.units.exists()
+
+
+def test_an_army_raised_in_a_town_may_have_its_temple_guard_even_after_moving(lizard_kingdom, demo_campaign):
+    town = Province.objects.filter(campaign=demo_campaign, settlement="town").first()
+    elsewhere = Province.objects.filter(campaign=demo_campaign, settlement="none").first()
+    army = _raised_in(lizard_kingdom, town)
+    Army.objects.filter(pk=army.pk).update(province=elsewhere)  # where it stands now does not matter
+    army.refresh_from_db()
+    army_list_save(army=army, units=_units(), items=[])
+    assert army.units.filter(name="Temple Guard").exists()
+
+
+def test_the_api_refuses_the_list_whole_naming_the_rule(lizard_kingdom, demo_campaign, api_client_for):
+    wilds = (
+        Province.objects.filter(campaign=demo_campaign, settlement="none")
+        .exclude(pk__in=Kingdom.objects.exclude(capitol=None).values("capitol"))
+        .first()
+    )
+    army = _raised_in(lizard_kingdom, wilds)
+    body = {
+        "units": [
+            {
+                "name": "Skink Priest",
+                "category": "character",
+                "models": 1,
+                "points_per_model": 65,
+                "rank": "hero",
+                "role": "general",
+                "archetype": "veteran",
+            },
+            {"name": "Saurus Warriors", "category": "core", "models": 50, "points_per_model": 12},
+            {"name": "Temple Guard", "category": "special", "models": 20, "points_per_model": 15},
+            {"name": "Skinks", "category": "core", "models": 30, "points_per_model": 8},
+        ]
+    }
+    response = api_client_for(lizard_kingdom.players.first()).put(f"/api/armies/{army.pk}/", body, format="json")
+    assert response.status_code == 400
+    assert "(Temple Dwellers)" in response.json()["errors"][0]
+    assert not army.units.exists()
