@@ -9,18 +9,21 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
+from django.db.models import Max
 from django.utils import timezone
 
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
 from kingdoms.services.experience import experience_rows_write
+from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_orders
 from ..rules.resolution.state import TurnState, with_real_army_ids
+from .purchases import purchases_write
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
@@ -44,6 +47,7 @@ def turn_state_load(turn: Turn) -> TurnState:
         orders=orders,
         sheets=sheets,
         missed_orders=frozenset(k.id for k in world.kingdoms.values() if k.id not in submitted and not k.ancient_dead),
+        rosters=spending_rosters_load(campaign=turn.campaign) if any(s.purchases for s in sheets.values()) else {},
     )
 
 
@@ -188,10 +192,13 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
         after={a.id: a.experience for a in state.armies.values()},
         army_id=lambda a: id_map.get(a, a),
     )
+    purchases_write(turn=turn.number, events=resolution.events)
+    # The deliveries that arrived when the turn opened have the turn's first events.
+    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or -1) + 1
     TurnEvent.objects.bulk_create(
         TurnEvent(
             turn=turn,
-            sequence=i,
+            sequence=start + i,
             phase=e.phase,
             code=e.code,
             text=e.text,
