@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..models import ArmoryItem, Army, Campaign, Character, Delivery, Unit
+from ..models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Unit
 from ..rules.experience import CharacterRecord, PurchaseKind, SpendingRoster, UnitRecord
 
 
@@ -75,3 +75,12 @@ def spending_rosters_load(*, campaign: Campaign, kingdom: int | None = None) -> 
 def deliveries_on_the_way(army: Army) -> list[Delivery]:
     """What `army` has bought and not received yet, by the turn it arrives."""
     return list(army.deliveries.filter(status=Delivery.Status.ON_THE_WAY).order_by("arrives_turn", "id"))
+
+
+def deliveries_of_kingdom(kingdom: Kingdom) -> list[Delivery]:
+    """What the kingdom's armies have bought and not received yet, by army and the turn it arrives."""
+    return list(
+        Delivery.objects.filter(army__kingdom=kingdom, status=Delivery.Status.ON_THE_WAY)
+        .select_related("army")
+        .order_by("army", "arrives_turn", "id")
+    )

@@ -48,6 +48,32 @@ class PricedPurchase:
         return self.purchase.kind in PurchaseKind.DELIVERED
 
 
+def purchase_words(purchase: Purchase, army_name: str) -> str:
+    """A purchase as the receipt lists it (its cost is the check's, at the turn's resolution)."""
+    kind, unit = purchase.kind, purchase.unit.strip()
+    if kind == PurchaseKind.RECRUITS and unit:
+        what = f"{purchase.models} recruits for {unit}"
+    elif kind == PurchaseKind.RECRUITS:
+        name, each = purchase.name.strip(), f"{purchase.category}, {purchase.points} points each"
+        what = f"a new unit of {purchase.models} {name} ({each})"
+    elif kind == PurchaseKind.EQUIPMENT:
+        what = f"{purchase.points} points of equipment for {unit}"
+    elif kind == PurchaseKind.ITEM:
+        flags = ", ".join(f for f, on in (("common", purchase.common), ("runic", purchase.runic)) if on)
+        what = f"{purchase.name.strip()} ({purchase.points} points{', ' + flags if flags else ''}) for {unit}"
+    elif kind == PurchaseKind.SUPPLY_DEPOT:
+        what = "a supply depot"
+    elif kind == PurchaseKind.VETERAN:
+        what = f"the next Veteran level for {unit}"
+    elif kind == PurchaseKind.ADVANCEMENT:
+        what = f"a roll on {unit}'s Archetype Advancement Table"
+    elif kind == PurchaseKind.PROMOTION:
+        what = f"{unit} promoted to a Lord of {purchase.points} points"
+    else:
+        what = kind
+    return f"{army_name} spends experience on {what}"
+
+
 def purchase_priced(
     purchase: Purchase, army: ArmyState, army_type: ArmyType, world: World, roster: SpendingRoster
 ) -> PricedPurchase:

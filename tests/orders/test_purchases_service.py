@@ -255,3 +255,48 @@ def test_the_organizer_corrects_a_list_with_a_reason_and_it_is_recorded(army, de
     )
     assert "2 Swordsmen (12 points)" in adjustment.changes[0]
     assert get_user_model().objects.filter(pk=adjustment.made_by_id).exists()
+
+
+def test_the_sheet_page_takes_purchases_with_the_cost_beside_the_army_s_experience(client, army, turn, ostland):
+    """The order sheet's purchases table: the cost beside each army's experience; the receipt lists them."""
+    client.force_login(player(ostland))
+    url = f"/turns/{turn.pk}/orders/{ostland.pk}/"
+    page = client.get(url).content.decode()
+    assert 'id="purchases"' in page and 'name="purchase-0-kind"' in page
+    form = {
+        f"army-{army.id}-kind": "hold",
+        "purchase-0-army": str(army.id),
+        "purchase-0-kind": "recruits",
+        "purchase-0-unit": "Swordsmen",
+        "purchase-0-models": "10",
+        "purchase-1-army": str(army.id),
+        "purchase-1-kind": "veteran",
+        "purchase-1-unit": "Halberdiers",
+        "action": "check",
+    }
+    client.post(url, form)  # checked and saved as a draft
+    checked = client.get(url).content.decode()
+    assert "10 Swordsmen (60 points), arriving at the start of turn 3: 6" in checked
+    assert "Halberdiers to +1 Veteran: 10" in checked
+    # The draft keeps the purchases; three empty rows come back below them.
+    assert 'name="purchase-4-kind"' in checked and 'value="Swordsmen"' in checked
+    response = client.post(url, {**form, "action": "submit"})
+    assert response.status_code == 302
+    receipt = client.get(response["Location"]).content.decode()
+    assert "1st Army spends experience on 10 recruits for Swordsmen" in receipt
+
+
+def test_the_sheet_page_refuses_a_purchase_the_rules_forbid_naming_the_army_and_rule(client, army, turn, ostland):
+    client.force_login(player(ostland))
+    url = f"/turns/{turn.pk}/orders/{ostland.pk}/"
+    form = {
+        f"army-{army.id}-kind": "hold",
+        "purchase-0-army": str(army.id),
+        "purchase-0-kind": "veteran",
+        "purchase-0-unit": "Swordsmen",
+        "action": "submit",
+    }
+    response = client.post(url, form)
+    assert response.status_code == 400
+    assert "1st Army: Swordsmen is not eligible for +1 Veteran" in response.content.decode()
+    assert not OrderSheet.objects.filter(turn=turn, kingdom=ostland, status="submitted").exists()
