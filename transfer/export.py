@@ -25,6 +25,7 @@ from .campaign_models import (
     CampaignSchedule,
     Character,
     DeadlineChange,
+    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
@@ -68,6 +69,8 @@ from .schema import (
     CHARACTER_KEYS,
     DEADLINE_CHANGE_FIELDS,
     DEADLINE_CHANGE_KEYS,
+    DELIVERY_FIELDS,
+    DELIVERY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -362,6 +365,9 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
     movements_of = _grouped(
         ArmyMovement.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "step"), "army_id"
     )
+    deliveries_of = _grouped(
+        Delivery.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "id"), "army_id"
+    )
     experience_of = _grouped(
         ExperienceEntry.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "id"), "army_id"
     )
@@ -382,6 +388,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             experience_ledger=[
                 _row(EXPERIENCE_KEYS, EXPERIENCE_FIELDS, entry) for entry in experience_of.get(army.id, [])
             ],
+            deliveries=[_row(DELIVERY_KEYS, DELIVERY_FIELDS, d) for d in deliveries_of.get(army.id, [])],
         )
 
     return [

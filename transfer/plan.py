@@ -16,6 +16,7 @@ from .campaign_models import (
     CampaignSchedule,
     Character,
     DeadlineChange,
+    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
@@ -41,6 +42,7 @@ class ArmyPlan:
     army: Army
     movements: list[ArmyMovement] = field(default_factory=list)
     experience: list[ExperienceEntry] = field(default_factory=list)
+    deliveries: list[Delivery] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
     characters: list[Character] = field(default_factory=list)
 

@@ -300,3 +300,37 @@ def test_the_sheet_page_refuses_a_purchase_the_rules_forbid_naming_the_army_and_
     assert response.status_code == 400
     assert "1st Army: Swordsmen is not eligible for +1 Veteran" in response.content.decode()
     assert not OrderSheet.objects.filter(turn=turn, kingdom=ostland, status="submitted").exists()
+
+
+def test_purchases_and_deliveries_round_trip_through_export_and_import(api_client_for, army, turn, ostland):
+    """Transfer (format 5): the sheet's purchases, the deliveries on the way and the character's
+    battles at his last ability come back in the copy; the copy's export is the same document."""
+    from tests.transfer.documents import round_trip
+    from transfer.export import campaign_export
+
+    client = api_client_for(player(ostland))
+    purchases = [{**p, "army": army.id} for p in PURCHASES]
+    client.put(f"/api/turns/{turn.pk}/sheet/", {"purchases": purchases, "submit": True}, format="json")
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    campaign = ostland.campaign
+    exported = campaign_export(campaign=campaign)
+    copy = round_trip(campaign)
+    assert campaign_export(campaign=copy) == exported
+    deliveries = Delivery.objects.filter(army__kingdom__campaign=copy)
+    assert sorted(deliveries.values_list("what", "arrives_turn", "status")) == [
+        ("10 Swordsmen (60 points)", 3, "on-the-way"),
+        ("Sword of Battle (25 points) for Captain Reiner", 3, "on-the-way"),
+    ]
+    sheet = OrderSheet.objects.get(turn__campaign=copy, kingdom__name="Ostland")
+    assert [p["kind"] for p in sheet.entries["purchases"]] == ["recruits", "veteran", "advancement", "item"]
+    assert (
+        Character.objects.get(kingdom__campaign=copy, role="warlord", kingdom__name="Ostland").battles_at_last_ability
+        == 3
+    )
+
+
+def test_the_schema_documents_purchases_on_the_way_and_the_correction(client, ostland):
+    client.force_login(player(ostland))
+    schema = client.get("/api/schema/").content.decode()
+    assert "PurchaseInput" in schema and "arrive at the start of the turn after next" in schema
+    assert "on_the_way" in schema and "ArmyExperience" in schema and "correction" in schema
