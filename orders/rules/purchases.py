@@ -116,13 +116,9 @@ def purchase_priced(
         words = f"{purchase.unit.strip() or 'the Warlord'} promoted to Lord level ({purchase.points} points)"
         if character is None:
             return PricedPurchase(purchase, 0, words, 0, _not_a_character(purchase))
-        return PricedPurchase(
-            purchase,
-            promotion_cost(character, purchase.points),
-            words,
-            0,
-            promotion_refusal(character, purchase.points),
-        )
+        cost = promotion_cost(character, purchase.points)
+        # His model costs the Lord's points from then on: the army grows by the difference.
+        return PricedPurchase(purchase, cost, words, cost, promotion_refusal(character, purchase.points))
     return PricedPurchase(
         purchase, 0, kind, 0, f"'{kind}' is not a purchase; use one of {', '.join(PurchaseKind.ALL)}."
     )

@@ -57,13 +57,15 @@ def roster(**changes) -> SpendingRoster:
     return SpendingRoster(**{**base, **changes})
 
 
-def world(*, army_type=ArmyType.EMPIRE, experience=60, points=1500, turn=2, settlement="none", **army_kw):
+def world(
+    *, army_type=ArmyType.EMPIRE, experience=60, points=1500, other_points=1200, turn=2, settlement="none", **army_kw
+):
     return wb.world(
         provinces=[wb.province(1, "plains", settlement, controller=ME), wb.province(2, controller=ME)],
         kingdoms=[wb.kingdom(ME, "Mine", army_type, treasury=0)],
         armies=[
             wb.army(ARMY, ME, 1, points, name="1st Army", experience=experience, **army_kw),
-            wb.army(OTHER_ARMY, ME, 2, 1200, name="2nd Army", experience=100),
+            wb.army(OTHER_ARMY, ME, 2, other_points, name="2nd Army", experience=100),
         ],
         adjacency=wb.grid(2, 1),
         turn=turn,
@@ -288,6 +290,9 @@ def test_the_warlord_is_promoted_to_lord_level_for_the_point_difference():
     assert result.ok and result.experience_spent(OTHER_ARMY) == 70
     [event] = spending(resolve(promotion, army_type=ArmyType.TOMB_KINGS))
     assert event.code == EventCode.PROMOTION and event.experience == -70
+    # His model costs the Lord's points at once: the army may not pass 2,000 points by it.
+    too_big = check(promotion, army_type=ArmyType.TOMB_KINGS, other_points=1950)
+    assert [p.code for p in too_big.error_problems] == [SheetProblemCode.ARMY_SIZE]
     general = check(Purchase(ARMY, "promotion", unit="Baron Ulrich", points=160))
     assert "only the Warlord is promoted" in general.errors[0]
 
