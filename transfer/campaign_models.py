@@ -16,6 +16,7 @@ from kingdoms.models import (
     Kingdom,
     Province,
     ReportPreferences,
+    RosterAdjustment,
     TreasuryEntry,
     Unit,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "Province",
     "ReportEmail",
     "ReportPreferences",
+    "RosterAdjustment",
     "ResultsReminder",
     "TreasuryEntry",
     "Turn",

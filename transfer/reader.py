@@ -37,6 +37,7 @@ from .campaign_models import (
     ReportEmail,
     ReportPreferences,
     ResultsReminder,
+    RosterAdjustment,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -115,6 +116,8 @@ from .schema import (
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     RESULTS_REMINDER_FIELDS,
+    ROSTER_ADJUSTMENT_FIELDS,
+    ROSTER_ADJUSTMENT_KEYS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
     SHEET_FIELDS,
@@ -396,6 +399,20 @@ class Reader(Reading):
             row_values = self.keys(row, row_where, DELIVERY_KEYS)
             if row_values is not None:
                 plan.deliveries.append(self.instance(Delivery, row_values, DELIVERY_FIELDS, row_where, army=army))
+        for index, row in enumerate(values.get("roster_adjustments", [])):
+            row_where = f"{where} / roster_adjustments[{index}]"
+            row_values = self.keys(row, row_where, ROSTER_ADJUSTMENT_KEYS)
+            if row_values is not None:
+                plan.adjustments.append(
+                    self.instance(
+                        RosterAdjustment,
+                        row_values,
+                        ROSTER_ADJUSTMENT_FIELDS,
+                        row_where,
+                        army=army,
+                        made_by=self.actor(row_values.get("made_by"), f"{row_where} / made_by"),
+                    )
+                )
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
 

@@ -43,6 +43,7 @@ from .campaign_models import (
     ReportEmail,
     ReportPreferences,
     ResultsReminder,
+    RosterAdjustment,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -143,11 +144,30 @@ ARMY_KEYS = {
     "units": LIST,
     "experience_ledger": LIST,
     "deliveries": LIST,
+    "roster_adjustments": LIST,
 }
 # Added within version 5 (issue 13): a document written before them is still read. Fortify (the
 # bonuses are the army's that fortified the province): its fortified provinces are given to their
 # controller's army there. Losses counted once: the model's defaults.
-ARMY_OPTIONAL_KEYS = ("fortified_in", "list_due", "losses_before_list", "experience_ledger", "deliveries")
+ARMY_OPTIONAL_KEYS = (
+    "fortified_in",
+    "list_due",
+    "losses_before_list",
+    "experience_ledger",
+    "deliveries",
+    "roster_adjustments",
+)
+# Added within version 5 (issue 14, XP7): the organizer's corrections of the army's list, with
+# their reasons; `made_by` is the organizer's username.
+ROSTER_ADJUSTMENT_KEYS = {
+    "turn": INT,
+    "reason": STR,
+    "points_before": INT,
+    "points_after": INT,
+    "changes": STR_LIST,
+    "made_by": STR.or_null(),
+    "created_at": TIMESTAMP,
+}
 # Added within version 5 (issue 14, Spending Experience): what the army bought with experience and
 # its state (on the way, arrived, lost). A document written before has none.
 DELIVERY_KEYS = {
@@ -537,6 +557,7 @@ ARMY_FIELDS = plain(Army, ARMY_KEYS)
 MOVEMENT_FIELDS = plain(ArmyMovement, MOVEMENT_KEYS)
 EXPERIENCE_FIELDS = plain(ExperienceEntry, EXPERIENCE_KEYS)
 DELIVERY_FIELDS = plain(Delivery, DELIVERY_KEYS)
+ROSTER_ADJUSTMENT_FIELDS = plain(RosterAdjustment, ROSTER_ADJUSTMENT_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
 CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
