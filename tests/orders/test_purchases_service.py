@@ -313,6 +313,9 @@ def test_purchases_and_deliveries_round_trip_through_export_and_import(api_clien
     client.put(f"/api/turns/{turn.pk}/sheet/", {"purchases": purchases, "submit": True}, format="json")
     assert orders_phase_run(turn_id=turn.pk).resolved
     campaign = ostland.campaign
+    units, items = army_entries(army)
+    more = [u if u.name != "Swordsmen" else type(u)(**{**u.__dict__, "models": 11}) for u in units]
+    army_list_save(army=army, units=more, items=items, correction="One left out", corrected_by=campaign.organizer)
     exported = campaign_export(campaign=campaign)
     copy = round_trip(campaign)
     assert campaign_export(campaign=copy) == exported
@@ -321,6 +324,8 @@ def test_purchases_and_deliveries_round_trip_through_export_and_import(api_clien
         ("10 Swordsmen (60 points)", 3, "on-the-way"),
         ("Sword of Battle (25 points) for Captain Reiner", 3, "on-the-way"),
     ]
+    adjustment = RosterAdjustment.objects.get(army__kingdom__campaign=copy)
+    assert (adjustment.reason, adjustment.made_by) == ("One left out", campaign.organizer)
     sheet = OrderSheet.objects.get(turn__campaign=copy, kingdom__name="Ostland")
     assert [p["kind"] for p in sheet.entries["purchases"]] == ["recruits", "veteran", "advancement", "item"]
     assert (
