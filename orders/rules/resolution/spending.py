@@ -20,9 +20,10 @@ from kingdoms.rules.tables import Archetype
 
 from ..purchases import PricedPurchase, purchase_priced
 from ..sheets import Purchase
+from .economy import PHASE_CREATE_UPGRADE
 from .state import TurnState
 
-PHASE_SPENDING = "create-upgrade-armies"  # Spending Experience is part of phase 3
+PHASE_SPENDING = PHASE_CREATE_UPGRADE  # Spending Experience is part of phase 3
 
 
 def spend_experience(state: TurnState, dice: Dice, events: list[Event]) -> None:
