@@ -222,9 +222,9 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                     "common (Armory).",
                 )
             )
-    for army_id, priced in sorted(by_army.items()):
+    for army_id, bought in sorted(by_army.items()):
         army = ctx.armies[army_id]
-        _once_each(army, priced, gold_depots, check)
+        _once_each(army, bought, gold_depots, check)
         spent = check.experience_spent(army_id)
         if spent > army.experience:
             check.error_problems.append(
@@ -235,7 +235,7 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                     subject=True,
                 )
             )
-        added = sum(p.points for p in priced if not p.refusal)
+        added = sum(p.points for p in bought if not p.refusal)
         on_the_way = ctx.roster.on_the_way_points.get(army_id, 0)
         if added and army.points + on_the_way + added > ARMY_MAX_POINTS:
             way = f" with {on_the_way} points on the way" if on_the_way else ""

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 from kingdoms.rules.experience import SpendingRoster
 from kingdoms.rules.setup import army_limit
@@ -331,7 +332,7 @@ class SheetCheck:
     def experience_spent(self, army: int) -> int:
         return sum(cost for _, cost in self.experience_costs.get(army, ()))
 
-    def experience_rows(self) -> list[dict]:
+    def experience_rows(self) -> list[dict[str, Any]]:
         """Each army's experience, with what the sheet spends of it (Spending Experience)."""
         return [
             {

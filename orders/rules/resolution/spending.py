@@ -11,6 +11,7 @@ make (disbanded by foraging, its experience lost with an upgrade) is not made, w
 from __future__ import annotations
 
 from dataclasses import asdict, replace
+from typing import Any
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
@@ -87,7 +88,7 @@ def _event(
     dice: Dice,
 ) -> Event:
     purchase = priced.purchase
-    data: dict = {"purchase": asdict(purchase), "cost": priced.cost}
+    data: dict[str, Any] = {"purchase": asdict(purchase), "cost": priced.cost}
     spent = f"for {priced.cost} experience"
     if priced.delivered:
         arrives = delivery_turn(state.turn)
