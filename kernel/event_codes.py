@@ -41,6 +41,15 @@ class EventCode(StrEnum):
     SETTLEMENT_UNAVAILABLE = "settlement-unavailable"  # the province is no longer yours, or occupied
     ARMY_UNAVAILABLE = "army-unavailable"  # the army is no longer active
     SUPPLY_DEPOT_HELD = "supply-depot-held"  # a 12 on the Foraging Table already gave it one
+    # Spending Experience (orders/rules/resolution/spending.py): each purchase spends the army's experience
+    PURCHASE_ORDERED = "purchase-ordered"  # recruits, equipment, an item, a depot: a delivery (data: delivery)
+    VETERAN_STATUS = "veteran-status"  # a unit one Veteran level up (data: unit, level)
+    ARCHETYPE_ROLL = "archetype-roll"  # a roll on the Archetype Advancement Table (data: faces, ability)
+    PROMOTION = "promotion"  # the Warlord promoted to Lord level (data: unit, points)
+    PURCHASE_REFUSED = "purchase-refused"  # the rules or the army's experience refuse it now (data: reason)
+    # The beginning of a turn (orders/services/deliveries.py): what was bought two turns before
+    DELIVERY_ARRIVED = "delivery-arrived"
+    DELIVERY_LOST = "delivery-lost"  # its army was disbanded meanwhile
 
     # 4-5. Orders (orders/rules/resolution/movement.py)
     MISSED_ORDERS = "missed-orders"  # a kingdom sent no orders: every army holds

@@ -152,7 +152,13 @@ class ArmyApi(APIView):
         data = ArmyListInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         units, items = data.entries()
-        army_services.army_list_save(army=army, units=units, items=items)
+        army_services.army_list_save(
+            army=army,
+            units=units,
+            items=items,
+            correction=data.validated_data["correction"],
+            corrected_by=request.user,
+        )
         return Response(self._data(self._army(request, army_id)))
 
 

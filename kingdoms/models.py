@@ -313,6 +313,10 @@ class Character(models.Model):
     monstrous_mount = models.BooleanField(default=False)
     wizard = models.BooleanField(default=False)
     battles_survived = models.PositiveIntegerField(default=0)
+    battles_at_last_ability = models.PositiveIntegerField(
+        default=0,
+        help_text="battles_survived when he last gained an ability: he rolls again three battles later.",
+    )
     injuries = models.JSONField(default=list, blank=True)
     alive = models.BooleanField(default=True)
 
@@ -347,6 +351,58 @@ class ArmoryItem(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Delivery(models.Model):
+    """A purchase with experience on its way (Spending Experience, Supply Depot: "a one Turn Delay"):
+    bought in `ordered_turn`, it is put on the army's list at the beginning of `arrives_turn`."""
+
+    class Status(models.TextChoices):
+        ON_THE_WAY = "on-the-way", "On the way"
+        ARRIVED = "arrived", "Arrived"
+        LOST = "lost", "Lost (the army was disbanded)"
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="deliveries")
+    kind = models.CharField(max_length=16, help_text="recruits, equipment, item or supply-depot")
+    what = models.CharField(max_length=200, help_text="In words, e.g. 10 Spearmen (60 points).")
+    unit = models.CharField(max_length=100, blank=True, help_text="The unit or character it is for.")
+    models_count = models.PositiveIntegerField("models", default=0)
+    points = models.PositiveIntegerField(default=0, help_text="The points it adds to the army.")
+    points_per_model = models.PositiveIntegerField(default=0, help_text="A new unit's, or the unit's.")
+    name = models.CharField(max_length=100, blank=True, help_text="A new unit's or the item's name.")
+    category = models.CharField(max_length=16, blank=True, help_text="A new unit's category.")
+    common = models.BooleanField(default=False)
+    cost = models.PositiveIntegerField(help_text="The experience paid.")
+    ordered_turn = models.PositiveIntegerField()
+    arrives_turn = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ON_THE_WAY)
+
+    class Meta:
+        ordering = ["army", "arrives_turn", "id"]
+        verbose_name_plural = "deliveries"
+
+    def __str__(self) -> str:
+        return f"{self.army}: {self.what} (turn {self.arrives_turn}, {self.get_status_display()})"
+
+
+class RosterAdjustment(models.Model):
+    """The organizer's correction of an army's list beyond what the player may do for free (XP7),
+    with its reason: the list before and after, so the roster stays a ledger."""
+
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="roster_adjustments")
+    turn = models.PositiveIntegerField()
+    reason = models.CharField(max_length=300)
+    points_before = models.IntegerField()
+    points_after = models.IntegerField()
+    changes = models.JSONField(default=list, help_text="What the list gained, in words.")
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["army", "turn", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.army}: list corrected in turn {self.turn} ({self.reason})"
 
 
 class DiceRoll(models.Model):

@@ -174,7 +174,7 @@ def army_allowance(kingdom: Kingdom) -> tuple[int, int]:
 
 
 def armies_of(kingdom: Kingdom) -> QuerySet[Army]:
-    return kingdom.armies.select_related("province").prefetch_related("units__character", "units__items")
+    return kingdom.armies.select_related("province").prefetch_related("units__character", "units__items", "deliveries")
 
 
 def army_points(army: Army) -> int:

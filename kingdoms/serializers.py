@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
+from .models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Province, TreasuryEntry, Unit
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from .rules.tables import ARCHETYPE_LABELS
 
@@ -138,10 +139,22 @@ class UnitSerializer(serializers.ModelSerializer):
         ]
 
 
+class DeliverySerializer(serializers.ModelSerializer):
+    """A purchase with experience on its way (Spending Experience: a one Turn Delay)."""
+
+    class Meta:
+        model = Delivery
+        fields = ["kind", "what", "cost", "ordered_turn", "arrives_turn"]
+
+
 class ArmySerializer(serializers.ModelSerializer):
     province = serializers.IntegerField(source="province.number", default=None)
     units = UnitSerializer(many=True, read_only=True)
     items = serializers.SerializerMethodField()
+    on_the_way = serializers.SerializerMethodField(
+        help_text="What the army bought with experience and has not received: it arrives at the start of "
+        "`arrives_turn`."
+    )
     points = serializers.SerializerMethodField()
 
     class Meta:
@@ -161,7 +174,13 @@ class ArmySerializer(serializers.ModelSerializer):
             "upgraded_turn",
             "units",
             "items",
+            "on_the_way",
         ]
+
+    @extend_schema_field(DeliverySerializer(many=True))
+    def get_on_the_way(self, army: Army) -> list[dict]:
+        on_the_way = [d for d in army.deliveries.all() if d.status == Delivery.Status.ON_THE_WAY]
+        return DeliverySerializer(on_the_way, many=True).data
 
     def get_items(self, army: Army) -> list[dict]:
         return ItemSerializer([i for u in army.units.all() for i in u.items.all()], many=True).data
@@ -229,6 +248,15 @@ class ItemInputSerializer(serializers.Serializer):
 class ArmyListInputSerializer(serializers.Serializer):
     units = UnitInputSerializer(many=True)
     items = ItemInputSerializer(many=True, default=list)
+    correction = serializers.CharField(
+        max_length=300,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Organizer only: why the list is corrected beyond what is paid for (recorded). Once a list is "
+        "entered and the campaign runs, an edit that adds models, units, equipment, items, Veteran levels or "
+        "points is refused with what it costs on the order sheet (Spending Experience).",
+    )
 
     def entries(self) -> tuple[list[UnitEntry], list[ItemEntry]]:
         unit_input = UnitInputSerializer()

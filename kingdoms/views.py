@@ -29,6 +29,7 @@ from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
 from .services.experience import experience_adjust
+from .services.spending import deliveries_on_the_way
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -249,7 +250,13 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
         items = ItemFormSet(request.POST, prefix="items")
         if units.is_valid() and items.is_valid():
             try:
-                army_services.army_list_save(army=army, units=formset_entries(units), items=formset_entries(items))
+                army_services.army_list_save(
+                    army=army,
+                    units=formset_entries(units),
+                    items=formset_entries(items),
+                    correction=request.POST.get("correction", ""),
+                    corrected_by=request.user,
+                )
             except DomainError as exc:
                 units_errors = exc.messages
             else:
@@ -274,5 +281,9 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
             "errors": units_errors,
             "movements": army.movements.select_related("province"),
             "locked": army_services.army_list_locked(army),
+            # XP7: an entered list grows only by what is paid for; the organizer may correct it with a reason.
+            "paid": army_services.army_list_paid(army),
+            "organizer": request.user.pk == army.kingdom.campaign.organizer_id,
+            "on_the_way": deliveries_on_the_way(army),
         },
     )

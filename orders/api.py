@@ -40,6 +40,8 @@ def _check_data(check: SheetCheck, lists_due: list[dict]) -> dict:
         "taxes": check.taxes,
         "available": check.available,
         "lists_due": lists_due,
+        # Spending Experience: each army's experience beside what the sheet's purchases cost.
+        "experience": check.experience_rows(),
         # The same, structured: a client places each by its army's id and code, not by its words.
         "problems": order_sheet_problems_data(check.error_problems, check.names),
         "warning_problems": order_sheet_problems_data(check.warning_problems, check.names),

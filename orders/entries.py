@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from .rules.sheets import (
@@ -11,6 +12,7 @@ from .rules.sheets import (
     CreateArmy,
     LossesFrom,
     OrderKind,
+    Purchase,
     ReinforceGarrison,
     SheetEntries,
     UpgradeArmy,
@@ -37,6 +39,7 @@ def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
         "depots": [{"army": d.army} for d in entries.depots],
         "garrisons": [{"province": g.province} for g in entries.garrisons],
         "losses": [{"army": c.army, "unit": c.unit} for c in entries.losses],
+        "purchases": [asdict(p) for p in entries.purchases],
     }
 
 
@@ -62,4 +65,6 @@ def entries_from_json(data: dict[str, Any]) -> SheetEntries:
         depots=tuple(BuySupplyDepot(**d) for d in data.get("depots", [])),
         garrisons=tuple(ReinforceGarrison(**g) for g in data.get("garrisons", [])),
         losses=tuple(LossesFrom(**c) for c in data.get("losses", [])),
+        # Sheets filed before purchases with experience existed have none.
+        purchases=tuple(Purchase(**p) for p in data.get("purchases", [])),
     )

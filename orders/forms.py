@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from kingdoms.models import Army, Kingdom, Province
+from kingdoms.rules.experience import PURCHASE_LABELS, PurchaseKind
 
 from .rules.sheets import (
     DEFEND_WITH_ARMY,
@@ -17,6 +18,7 @@ from .rules.sheets import (
     CreateArmy,
     LossesFrom,
     OrderKind,
+    Purchase,
     ReinforceGarrison,
     SheetEntries,
     UpgradeArmy,
@@ -24,6 +26,8 @@ from .rules.sheets import (
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
 CREATION_ROWS = 2
+PURCHASE_ROWS = 3  # empty rows below the sheet's purchases: save, and three more come back
+PURCHASE_CHOICES = [("", "-")] + [(k, PURCHASE_LABELS[k]) for k in PurchaseKind.ALL]
 
 
 def _label(p: Province) -> str:
@@ -116,6 +120,43 @@ class CreateArmyForm(forms.Form):
         return CreateArmy(name=d.get("name") or "", points=d.get("points") or 0, province=d.get("province") or 0)
 
 
+class PurchaseForm(forms.Form):
+    """One purchase with an army's experience (Spending Experience): what the kind needs is filled,
+    the rest left empty; the check says what is missing."""
+
+    army = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+    kind = forms.ChoiceField(choices=PURCHASE_CHOICES, required=False, label="Buy")
+    unit = forms.CharField(max_length=100, required=False, label="For (unit, character, General, Warlord)")
+    models = forms.IntegerField(required=False, min_value=0, label="Models")
+    points = forms.IntegerField(required=False, min_value=0, label="Points")
+    name = forms.CharField(max_length=100, required=False, label="New unit or item")
+    category = forms.ChoiceField(
+        choices=[("", "-"), ("core", "core"), ("special", "special"), ("rare", "rare")], required=False
+    )
+    common = forms.BooleanField(required=False)
+    runic = forms.BooleanField(required=False)
+
+    def __init__(self, *args: Any, armies: list[Army], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["army"].choices = [("", "-")] + [(a.id, a.name) for a in armies]
+
+    def purchase(self) -> Purchase | None:
+        d = self.cleaned_data
+        if not (d.get("army") and d.get("kind")):
+            return None
+        return Purchase(
+            army=d["army"],
+            kind=d["kind"],
+            unit=d.get("unit") or "",
+            models=d.get("models") or 0,
+            points=d.get("points") or 0,
+            name=d.get("name") or "",
+            category=d.get("category") or "",
+            common=bool(d.get("common")),
+            runic=bool(d.get("runic")),
+        )
+
+
 class OrderSheetForm:
     """The whole sheet: `armies` (one ArmyOrderForm each), `creations`, `garrisons`."""
 
@@ -183,10 +224,32 @@ class OrderSheetForm:
         chosen = {g.province for g in initial.garrisons}
         self.garrison_options = [(p, p.number in reinforced) for p in own if p.settlement in ("town", "city")]
         self.garrisons_chosen = chosen
+        bought = list(initial.purchases) + [None] * PURCHASE_ROWS
+        self.purchases = [
+            PurchaseForm(
+                data,
+                prefix=f"purchase-{i}",
+                armies=armies,
+                initial={
+                    "army": p.army,
+                    "kind": p.kind,
+                    "unit": p.unit,
+                    "models": p.models or None,
+                    "points": p.points or None,
+                    "name": p.name,
+                    "category": p.category,
+                    "common": p.common,
+                    "runic": p.runic,
+                }
+                if p
+                else None,
+            )
+            for i, p in enumerate(bought)
+        ]
         self.data = data
 
     def is_valid(self) -> bool:
-        forms_ = [*self.armies, *self.creations]
+        forms_ = [*self.armies, *self.creations, *self.purchases]
         return all(f.is_valid() for f in forms_)
 
     @property
@@ -197,6 +260,9 @@ class OrderSheetForm:
         for form in self.creations:
             for field, errors in form.errors.items():
                 out += [f"New army: {field}: {e}" for e in errors]
+        for form in self.purchases:
+            for field, errors in form.errors.items():
+                out += [f"Purchase: {field}: {e}" for e in errors]
         return out
 
     def entries(self) -> SheetEntries:
@@ -214,6 +280,13 @@ class OrderSheetForm:
             if str(n).isdigit()
         )
         losses = tuple(choice for choice in (f.losses() for f in self.armies) if choice is not None)
+        purchases = tuple(p for p in (f.purchase() for f in self.purchases) if p is not None)
         return SheetEntries(
-            orders=orders, creations=creations, upgrades=upgrades, depots=depots, garrisons=garrisons, losses=losses
+            orders=orders,
+            creations=creations,
+            upgrades=upgrades,
+            depots=depots,
+            garrisons=garrisons,
+            losses=losses,
+            purchases=purchases,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from kernel.events import Event
+from kingdoms.rules.experience import PurchaseKind
 
 from .models import OrderSheet, Turn, TurnEvent
 from .rules.sheets import (
@@ -16,6 +17,7 @@ from .rules.sheets import (
     CreateArmy,
     LossesFrom,
     OrderKind,
+    Purchase,
     ReinforceGarrison,
     SheetEntries,
     SheetProblemCode,
@@ -80,6 +82,28 @@ class LossesFromInput(serializers.Serializer):
     )
 
 
+class PurchaseInput(serializers.Serializer):
+    """A purchase with the army's experience (Spending Experience); arrives or acts as its kind says."""
+
+    army = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=list(PurchaseKind.ALL),
+        help_text="recruits (models for the unit `unit`, or a new unit `name`/`category` at `points` a model, "
+        "1 experience per 10 points), equipment (`points` for the unit `unit`, 1 a point), item (the magic item "
+        "`name` of `points` for the character `unit`; `common`, `runic`), supply-depot (20), veteran (the unit "
+        "`unit` to its next level, 10), advancement (a roll for the General `unit`: 25, Elves 35, undead 40), "
+        "promotion (the Warlord `unit` to a Lord of `points` base points: the difference). Recruits, equipment, "
+        "items and depots arrive at the start of the turn after next.",
+    )
+    unit = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
+    models = serializers.IntegerField(required=False, default=0, min_value=0)
+    points = serializers.IntegerField(required=False, default=0, min_value=0)
+    name = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
+    category = serializers.CharField(max_length=16, required=False, default="", allow_blank=True)
+    common = serializers.BooleanField(required=False, default=False)
+    runic = serializers.BooleanField(required=False, default=False)
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(many=True, default=list)
     creations = CreateArmyInput(many=True, default=list)
@@ -89,6 +113,7 @@ class OrderSheetInput(serializers.Serializer):
     losses = LossesFromInput(
         many=True, default=list, help_text="Foraging and Guerrilla Tactics losses: the unit that takes them first."
     )
+    purchases = PurchaseInput(many=True, default=list, help_text="What each army buys with its experience.")
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
     def entries(self) -> SheetEntries:
@@ -112,6 +137,7 @@ class OrderSheetInput(serializers.Serializer):
             depots=tuple(BuySupplyDepot(**x) for x in d["depots"]),
             garrisons=tuple(ReinforceGarrison(**x) for x in d["garrisons"]),
             losses=tuple(LossesFrom(**x) for x in d["losses"]),
+            purchases=tuple(Purchase(**x) for x in d["purchases"]),
         )
 
 
@@ -142,6 +168,20 @@ class ListDueSerializer(serializers.Serializer):
     message = serializers.CharField()
 
 
+class PurchaseCostSerializer(serializers.Serializer):
+    what = serializers.CharField()
+    cost = serializers.IntegerField(help_text="Experience.")
+
+
+class ArmyExperienceSerializer(serializers.Serializer):
+    army = serializers.IntegerField()
+    name = serializers.CharField()
+    experience = serializers.IntegerField(help_text="The army's experience as it stands.")
+    spent = serializers.IntegerField(help_text="What the sheet's purchases cost it.")
+    left = serializers.IntegerField()
+    purchases = PurchaseCostSerializer(many=True)
+
+
 class SheetCheckSerializer(serializers.Serializer):
     errors = serializers.ListField(child=serializers.CharField())
     warnings = serializers.ListField(child=serializers.CharField())
@@ -151,6 +191,7 @@ class SheetCheckSerializer(serializers.Serializer):
     taxes = serializers.IntegerField(help_text="This turn's taxes (1. Tally Gold comes before Create / Upgrade).")
     available = serializers.IntegerField(help_text="What the sheet may spend: the treasury and this turn's taxes.")
     lists_due = ListDueSerializer(many=True, help_text="Armies whose list is due, and by when.")
+    experience = ArmyExperienceSerializer(many=True, help_text="Each army's experience and the sheet's purchases.")
     problems = SheetProblemSerializer(many=True, help_text="The errors, structured.")
     warning_problems = SheetProblemSerializer(many=True, help_text="The warnings, structured.")
 

@@ -15,13 +15,14 @@ from django.views.decorators.http import require_POST
 from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kingdoms.selectors import campaign_get, is_organizer
+from kingdoms.services.spending import deliveries_of_kingdom
 
 from . import selectors
 from .entries import entries_from_json
 from .forms import OrderSheetForm
 from .models import CampaignSchedule, OrderSheet
 from .rules.schedule import deadline_text, time_left_text
-from .rules.sheets import order_sheet_check
+from .rules.sheets import SheetCheck, order_sheet_check
 from .services.describe import describe_entries, new_lists_note
 from .services.resolution import turn_preview
 from .services.sheets import (
@@ -112,6 +113,15 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         "warnings": check.warnings if check else [],
         "costs": check.costs if check else [],
         "gold": check.gold if check else 0,
+        # Spending Experience: each army's experience beside what the sheet's purchases cost, and
+        # what was bought earlier and is on the way.
+        "experience": check.experience_rows()
+        if check
+        else SheetCheck(
+            names={a.id: a.name for a in ctx.armies.values()},
+            experience={a.id: a.experience for a in ctx.armies.values()},
+        ).experience_rows(),
+        "on_the_way": deliveries_of_kingdom(kingdom),
         **order_sheet_gold(ctx),
         "lists_due": [row["message"] for row in lists_due_data(ctx=ctx, turn=turn)],
         "draft_differs": sheet is not None and last is not None and last != sheet.entries,

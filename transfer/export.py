@@ -25,6 +25,7 @@ from .campaign_models import (
     CampaignSchedule,
     Character,
     DeadlineChange,
+    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
@@ -35,6 +36,7 @@ from .campaign_models import (
     Province,
     ReportEmail,
     ResultsReminder,
+    RosterAdjustment,
     Turn,
     TurnEvent,
     TurnMap,
@@ -68,6 +70,8 @@ from .schema import (
     CHARACTER_KEYS,
     DEADLINE_CHANGE_FIELDS,
     DEADLINE_CHANGE_KEYS,
+    DELIVERY_FIELDS,
+    DELIVERY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -98,6 +102,8 @@ from .schema import (
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     RESULTS_REMINDER_FIELDS,
+    ROSTER_ADJUSTMENT_FIELDS,
+    ROSTER_ADJUSTMENT_KEYS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
     SHEET_FIELDS,
@@ -316,6 +322,7 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     ids |= set(DeadlineChange.objects.filter(**turns).values_list("changed_by_id", flat=True))
     ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
+    ids |= set(RosterAdjustment.objects.filter(army__kingdom__campaign=campaign).values_list("made_by_id", flat=True))
     ids |= set(TurnSummarySheet.objects.filter(battle__turn__campaign=campaign).values_list("entered_by_id", flat=True))
     ids |= set(
         ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
@@ -362,6 +369,15 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
     movements_of = _grouped(
         ArmyMovement.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "step"), "army_id"
     )
+    adjustments_of = _grouped(
+        RosterAdjustment.objects.filter(army__kingdom__campaign=campaign)
+        .select_related("made_by")
+        .order_by("army_id", "turn", "id"),
+        "army_id",
+    )
+    deliveries_of = _grouped(
+        Delivery.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "id"), "army_id"
+    )
     experience_of = _grouped(
         ExperienceEntry.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "id"), "army_id"
     )
@@ -381,6 +397,11 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             units=[_unit_row(unit, names) for unit in units_of.get(army.id, [])],
             experience_ledger=[
                 _row(EXPERIENCE_KEYS, EXPERIENCE_FIELDS, entry) for entry in experience_of.get(army.id, [])
+            ],
+            deliveries=[_row(DELIVERY_KEYS, DELIVERY_FIELDS, d) for d in deliveries_of.get(army.id, [])],
+            roster_adjustments=[
+                _row(ROSTER_ADJUSTMENT_KEYS, ROSTER_ADJUSTMENT_FIELDS, r, made_by=_username(r.made_by))
+                for r in adjustments_of.get(army.id, [])
             ],
         )
 

@@ -16,6 +16,7 @@ from .campaign_models import (
     CampaignSchedule,
     Character,
     DeadlineChange,
+    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
@@ -26,6 +27,7 @@ from .campaign_models import (
     Province,
     ReportPreferences,
     ResultsReminder,
+    RosterAdjustment,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -41,6 +43,8 @@ class ArmyPlan:
     army: Army
     movements: list[ArmyMovement] = field(default_factory=list)
     experience: list[ExperienceEntry] = field(default_factory=list)
+    deliveries: list[Delivery] = field(default_factory=list)
+    adjustments: list[RosterAdjustment] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
     characters: list[Character] = field(default_factory=list)
 

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import models
 
+from kingdoms.rules.experience import PurchaseKind
 from kingdoms.rules.tables import ArmyType
 from orders.rules.sheets import DEFEND_CHOICES, DISASTER_CHOICES
 from reports.services.deliveries import EMAIL_KINDS
@@ -24,6 +25,7 @@ from .campaign_models import (
     CampaignSchedule,
     Character,
     DeadlineChange,
+    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
@@ -35,6 +37,7 @@ from .campaign_models import (
     ReportEmail,
     ReportPreferences,
     ResultsReminder,
+    RosterAdjustment,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -70,8 +73,11 @@ from .schema import (
     CASUALTY_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
+    CHARACTER_OPTIONAL_KEYS,
     DEADLINE_CHANGE_FIELDS,
     DEADLINE_CHANGE_KEYS,
+    DELIVERY_FIELDS,
+    DELIVERY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -110,6 +116,8 @@ from .schema import (
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     RESULTS_REMINDER_FIELDS,
+    ROSTER_ADJUSTMENT_FIELDS,
+    ROSTER_ADJUSTMENT_KEYS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
     SHEET_FIELDS,
@@ -386,6 +394,25 @@ class Reader(Reading):
         for index, row in enumerate(values.get("units", [])):
             self.unit(plan, row, f"{where} / units[{index}]")
         self.experience_ledger(plan, values, where)
+        for index, row in enumerate(values.get("deliveries", [])):
+            row_where = f"{where} / deliveries[{index}]"
+            row_values = self.keys(row, row_where, DELIVERY_KEYS)
+            if row_values is not None:
+                plan.deliveries.append(self.instance(Delivery, row_values, DELIVERY_FIELDS, row_where, army=army))
+        for index, row in enumerate(values.get("roster_adjustments", [])):
+            row_where = f"{where} / roster_adjustments[{index}]"
+            row_values = self.keys(row, row_where, ROSTER_ADJUSTMENT_KEYS)
+            if row_values is not None:
+                plan.adjustments.append(
+                    self.instance(
+                        RosterAdjustment,
+                        row_values,
+                        ROSTER_ADJUSTMENT_FIELDS,
+                        row_where,
+                        army=army,
+                        made_by=self.actor(row_values.get("made_by"), f"{row_where} / made_by"),
+                    )
+                )
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
 
@@ -434,7 +461,7 @@ class Reader(Reading):
         if values.get("character") is None:
             return
         where = f"{where} / character"
-        character_values = self.keys(values["character"], where, CHARACTER_KEYS)
+        character_values = self.keys(values["character"], where, CHARACTER_KEYS, optional=CHARACTER_OPTIONAL_KEYS)
         if character_values is None:
             return
         character = self.instance(Character, character_values, CHARACTER_FIELDS, where, unit=unit)
@@ -790,6 +817,12 @@ class Reader(Reading):
                     kingdom_name, army_name = item_values["army"]
                     self.army_by_key(kingdom_name, army_name, item_where)
                 kind = item_values.get("kind", ORDER_KINDS[0])
+                if section == "purchases":
+                    if kind not in PurchaseKind.ALL:
+                        self.problem(
+                            item_where, f'"kind" should be one of {", ".join(PurchaseKind.ALL)}, not {kind!r:.40}.'
+                        )
+                    continue
                 if kind not in ORDER_KINDS:
                     self.problem(item_where, f'"kind" should be one of {", ".join(ORDER_KINDS)}, not {kind!r:.40}.')
                 choice = item_values.get("disaster_choice", DISASTER_CHOICES[0])

@@ -31,6 +31,7 @@ from .campaign_models import (
     CampaignSchedule,
     Character,
     DeadlineChange,
+    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
@@ -42,6 +43,7 @@ from .campaign_models import (
     ReportEmail,
     ReportPreferences,
     ResultsReminder,
+    RosterAdjustment,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -142,11 +144,49 @@ ARMY_KEYS = {
     "movements": LIST,
     "units": LIST,
     "experience_ledger": LIST,
+    "deliveries": LIST,
+    "roster_adjustments": LIST,
 }
 # Added within version 5 (issue 13): a document written before them is still read. Fortify (the
 # bonuses are the army's that fortified the province): its fortified provinces are given to their
 # controller's army there. Losses counted once: the model's defaults.
-ARMY_OPTIONAL_KEYS = ("fortified_in", "list_due", "losses_before_list", "experience_ledger", "painted")
+ARMY_OPTIONAL_KEYS = (
+    "fortified_in",
+    "list_due",
+    "losses_before_list",
+    "experience_ledger",
+    "painted",
+    "deliveries",
+    "roster_adjustments",
+)
+# Added within version 5 (issue 14, XP7): the organizer's corrections of the army's list, with
+# their reasons; `made_by` is the organizer's username.
+ROSTER_ADJUSTMENT_KEYS = {
+    "turn": INT,
+    "reason": STR,
+    "points_before": INT,
+    "points_after": INT,
+    "changes": STR_LIST,
+    "made_by": STR.or_null(),
+    "created_at": TIMESTAMP,
+}
+# Added within version 5 (issue 14, Spending Experience): what the army bought with experience and
+# its state (on the way, arrived, lost). A document written before has none.
+DELIVERY_KEYS = {
+    "kind": STR,
+    "what": STR,
+    "unit": STR,
+    "models_count": INT,
+    "points": INT,
+    "points_per_model": INT,
+    "name": STR,
+    "category": STR,
+    "common": BOOL,
+    "cost": INT,
+    "ordered_turn": INT,
+    "arrives_turn": INT,
+    "status": STR,
+}
 # Added within version 5 (issue 14): the experience ledger. A document written before it carries
 # the army's balance alone, read as one "carried-over" row (as migration kingdoms/0007 did).
 EXPERIENCE_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
@@ -179,9 +219,12 @@ CHARACTER_KEYS = {
     "monstrous_mount": BOOL,
     "wizard": BOOL,
     "battles_survived": INT,
+    "battles_at_last_ability": INT,
     "injuries": LIST,
     "alive": BOOL,
 }
+# Added within version 5 (issue 14): battles survived when he last gained an ability.
+CHARACTER_OPTIONAL_KEYS = ("battles_at_last_ability",)
 ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
@@ -447,6 +490,18 @@ ENTRY_SECTIONS = {
     "depots": {"army": ARMY_KEY},
     "garrisons": {"province": INT},
     "losses": {"army": ARMY_KEY, "unit": STR},
+    # Added within version 5 (issue 14, Spending Experience): a sheet written before has none.
+    "purchases": {
+        "army": ARMY_KEY,
+        "kind": STR,
+        "unit": STR,
+        "models": INT,
+        "points": INT,
+        "name": STR,
+        "category": STR,
+        "common": BOOL,
+        "runic": BOOL,
+    },
 }
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 # Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and
@@ -506,6 +561,8 @@ TREASURY_FIELDS = plain(TreasuryEntry, TREASURY_KEYS)
 ARMY_FIELDS = plain(Army, ARMY_KEYS)
 MOVEMENT_FIELDS = plain(ArmyMovement, MOVEMENT_KEYS)
 EXPERIENCE_FIELDS = plain(ExperienceEntry, EXPERIENCE_KEYS)
+DELIVERY_FIELDS = plain(Delivery, DELIVERY_KEYS)
+ROSTER_ADJUSTMENT_FIELDS = plain(RosterAdjustment, ROSTER_ADJUSTMENT_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
 CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)

@@ -17,6 +17,7 @@ from .campaign_models import (
     CampaignSchedule,
     Character,
     DeadlineChange,
+    Delivery,
     DiceRoll,
     ExperienceEntry,
     Kingdom,
@@ -26,6 +27,7 @@ from .campaign_models import (
     Province,
     ReportPreferences,
     ResultsReminder,
+    RosterAdjustment,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -163,6 +165,8 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     Army.objects.bulk_create(a.army for a in armies)
     ArmyMovement.objects.bulk_create(movement for a in armies for movement in a.movements)
     _create_keeping_times(ExperienceEntry, [entry for a in armies for entry in a.experience])
+    Delivery.objects.bulk_create(delivery for a in armies for delivery in a.deliveries)
+    _create_keeping_times(RosterAdjustment, [row for a in armies for row in a.adjustments])
     Unit.objects.bulk_create(unit for a in armies for unit in a.units)
     Character.objects.bulk_create(character for a in armies for character in a.characters)
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)

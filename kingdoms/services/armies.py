@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from briternia.errors import DomainError
 
-from ..models import ArmoryItem, Army, Campaign, Character, Kingdom, Unit
+from ..models import ArmoryItem, Army, Campaign, Character, Kingdom, RosterAdjustment, Unit
 from ..rules.army_lists import (
     ArmyListDraft,
     CharacterEntry,
@@ -15,6 +16,7 @@ from ..rules.army_lists import (
     UnitEntry,
     army_list_errors,
 )
+from ..rules.experience import delivery_turn, list_additions
 from ..rules.tables import (
     ADVANCEMENT_CHOOSE,
     ARCHETYPE_ADVANCEMENT,
@@ -141,12 +143,29 @@ def army_list_problems(army: Army) -> list[str]:
     return army_list_errors(_draft(army, units, items), _roster(army))
 
 
+def army_list_paid(army: Army) -> bool:
+    """The list is entered and the campaign runs: from now on it changes only by what is paid
+    (gold for a creation or upgrade, experience on the order sheet) and by the rules (XP7)."""
+    running = army.kingdom.campaign.status == Campaign.Status.RUNNING
+    return running and not army.list_due and army.units.exists()
+
+
 @transaction.atomic
-def army_list_save(*, army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> Army:
+def army_list_save(
+    *,
+    army: Army,
+    units: list[UnitEntry],
+    items: list[ItemEntry],
+    correction: str = "",
+    corrected_by: AbstractBaseUser | None = None,
+) -> Army:
     """Replace the army's list by `units` and `items`, all or nothing.
 
     Units that carry the key of a stored unit are updated in place, so a character keeps
     its abilities, battles and injuries; others are created; stored units left out are removed.
+    Once the list is entered and the campaign runs, an edit that adds anything (models, units,
+    equipment, items, Veteran levels, points) is refused with what it would cost on the order
+    sheet (XP7); the organizer may save it with a reason (`correction`), kept as a RosterAdjustment.
     """
     army = Army.objects.select_for_update().select_related("kingdom__campaign").get(pk=army.pk)
     if army.status != Army.Status.ACTIVE:
@@ -165,6 +184,8 @@ def army_list_save(*, army: Army, units: list[UnitEntry], items: list[ItemEntry]
     errors = army_list_errors(_draft(army, units, items), _roster(army))
     if errors:
         raise DomainError(errors)
+    if army_list_paid(army):
+        _free_additions_refuse(army, units, items, correction.strip(), corrected_by)
 
     kept = {u.key for u in units if u.key is not None}
     Unit.objects.filter(pk__in=set(stored) - kept).delete()
@@ -202,6 +223,43 @@ def army_list_save(*, army: Army, units: list[UnitEntry], items: list[ItemEntry]
         army.save(update_fields=["list_due", "losses_before_list"])
     _free_rolls(army)
     return army
+
+
+def _free_additions_refuse(
+    army: Army,
+    units: list[UnitEntry],
+    items: list[ItemEntry],
+    correction: str,
+    corrected_by: AbstractBaseUser | None,
+) -> None:
+    """XP7: refuse what the edit would add without paying; the organizer's correction with a reason
+    is recorded instead."""
+    campaign = army.kingdom.campaign
+    before_units, before_items = army_entries(army)
+    added = list_additions(
+        before_units,
+        before_items,
+        units,
+        items,
+        label=army.name,
+        arrives_turn=delivery_turn(campaign.current_turn),
+    )
+    if not added:
+        return
+    organizer = corrected_by is not None and corrected_by.pk == campaign.organizer_id
+    if not (organizer and correction):
+        if organizer:
+            added.append("As the organizer you may correct the list beyond this: say why (the reason is recorded).")
+        raise DomainError(added)
+    RosterAdjustment.objects.create(
+        army=army,
+        turn=campaign.current_turn,
+        reason=correction[:300],
+        points_before=sum(u.points for u in before_units) + sum(i.points for i in before_items),
+        points_after=sum(u.points for u in units) + sum(i.points for i in items),
+        changes=added,
+        made_by=corrected_by,
+    )
 
 
 def _character_save(unit: Unit, entry: CharacterEntry | None) -> None:

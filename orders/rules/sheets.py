@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
+from kingdoms.rules.experience import SpendingRoster
 from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState, ProvinceState, World
@@ -118,6 +120,26 @@ class LossesFrom:
 
 
 @dataclass(frozen=True)
+class Purchase:
+    """What an army buys with its experience (Spending Experience). `kind` is one of
+    kingdoms.rules.experience.PurchaseKind: `recruits` (`models` for the unit `unit`, or a new unit
+    `name`/`category` at `points` a model), `equipment` (`points` for the unit `unit`), `item` (the
+    magic item `name` of `points` for the character `unit`; `common`, `runic`), `supply-depot`,
+    `veteran` (the unit `unit` to its next level), `advancement` (a roll for the General `unit`),
+    `promotion` (the Warlord `unit` to a Lord of `points` base points)."""
+
+    army: int
+    kind: str
+    unit: str = ""
+    models: int = 0
+    points: int = 0
+    name: str = ""
+    category: str = ""
+    common: bool = False
+    runic: bool = False
+
+
+@dataclass(frozen=True)
 class SheetEntries:
     orders: tuple[ArmyOrder, ...] = ()
     creations: tuple[CreateArmy, ...] = ()
@@ -125,6 +147,7 @@ class SheetEntries:
     depots: tuple[BuySupplyDepot, ...] = ()
     garrisons: tuple[ReinforceGarrison, ...] = ()
     losses: tuple[LossesFrom, ...] = ()
+    purchases: tuple[Purchase, ...] = ()
 
     def losses_first(self, army: int) -> str:
         """The unit named to take the army's losses first ("" when none is)."""
@@ -141,6 +164,7 @@ class SheetContext:
     kingdom: int
     armies: dict[int, ArmyState]  # the kingdom's own field armies
     army_names: frozenset[str] = frozenset()  # every army name the kingdom has used (names stay unique)
+    roster: SpendingRoster = field(default_factory=SpendingRoster)  # its lists, characters, items, on the way
 
     @property
     def army_type(self) -> ArmyType:
@@ -186,7 +210,13 @@ class SheetContext:
         return sorted((a for a in self.armies.values() if a.list_due), key=lambda a: a.id)
 
 
-def order_sheet_context(world: World, kingdom: int, *, army_names: frozenset[str] = frozenset()) -> SheetContext:
+def order_sheet_context(
+    world: World,
+    kingdom: int,
+    *,
+    army_names: frozenset[str] = frozenset(),
+    roster: SpendingRoster | None = None,
+) -> SheetContext:
     """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
     the world; a turn's working copy may hold some disbanded this turn, whose orders are then checked
     as written."""
@@ -195,6 +225,7 @@ def order_sheet_context(world: World, kingdom: int, *, army_names: frozenset[str
         kingdom=kingdom,
         armies={a.id: a for a in world.armies.values() if a.kingdom == kingdom},
         army_names=army_names,
+        roster=roster or SpendingRoster(),
     )
 
 
@@ -250,6 +281,9 @@ class SheetProblemCode(StrEnum):
     GARRISON_REINFORCED = "garrison-reinforced"
     # Losses (Foraging Table, Guerrilla Tactics): the unit that takes them first
     LOSSES_FROM = "losses-from"
+    # Spending Experience (Veteran Status, Character Archetypes and Advancement, Warlord, Armory)
+    PURCHASE = "purchase"  # a purchase the rules do not allow (the words say which rule)
+    EXPERIENCE_SHORT = "experience-short"  # the army's purchases cost more than its experience
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
@@ -291,6 +325,26 @@ class SheetCheck:
     names: dict[int, str] = field(default_factory=dict)  # the kingdom's armies, to word problems
     treasury: int = 0  # as it stands now
     taxes: int = 0  # what this turn's 1. Tally Gold will bring (net of Imperial Taxation)
+    # Spending Experience: army -> each purchase's words and its cost in experience
+    experience_costs: dict[int, list[tuple[str, int]]] = field(default_factory=dict)
+    experience: dict[int, int] = field(default_factory=dict)  # each army's experience as it stands
+
+    def experience_spent(self, army: int) -> int:
+        return sum(cost for _, cost in self.experience_costs.get(army, ()))
+
+    def experience_rows(self) -> list[dict[str, Any]]:
+        """Each army's experience, with what the sheet spends of it (Spending Experience)."""
+        return [
+            {
+                "army": army,
+                "name": self.names.get(army, f"Army {army}"),
+                "experience": balance,
+                "spent": self.experience_spent(army),
+                "left": balance - self.experience_spent(army),
+                "purchases": [{"what": what, "cost": cost} for what, cost in self.experience_costs.get(army, ())],
+            }
+            for army, balance in sorted(self.experience.items())
+        ]
 
     @property
     def available(self) -> int:
@@ -321,6 +375,7 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
         names={a.id: a.name for a in ctx.armies.values()},
         treasury=ctx.treasury,
         taxes=ctx.taxes,
+        experience={a.id: a.experience for a in ctx.armies.values()},
     )
     upgraded = {u.army for u in entries.upgrades}
     _check_orders(entries, ctx, upgraded, check)
@@ -329,6 +384,9 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     _check_upgrades(entries, ctx, check)
     _check_depots(entries, ctx, check)
     _check_garrisons(entries, ctx, check)
+    from .purchases import check_purchases  # it reads this module's records: imported when used
+
+    check_purchases(entries, ctx, check)
     if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(

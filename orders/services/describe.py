@@ -7,6 +7,7 @@ from typing import Any
 from kingdoms.models import Army, Kingdom
 
 from ..entries import entries_from_json
+from ..rules.purchases import purchase_words
 from ..rules.sheets import DEFEND_WITH_GARRISON, OrderKind
 
 
@@ -90,6 +91,9 @@ def describe_orders(
         f"Buy a supply depot for {armies[d.army].name if d.army in armies else d.army}" for d in sheet.depots
     ]
     kingdom_lines += [f"Elite Defense Force for {where(g.province)}" for g in sheet.garrisons]
+    kingdom_lines += [
+        purchase_words(p, armies[p.army].name if p.army in armies else f"Army {p.army}") for p in sheet.purchases
+    ]
     return {"orders": lines, "kingdom": kingdom_lines}
 
 

@@ -16,12 +16,14 @@ from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
 from kingdoms.services.experience import experience_rows_write
+from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_orders
 from ..rules.resolution.state import TurnState, with_real_army_ids
+from .purchases import purchases_write
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
@@ -45,6 +47,7 @@ def turn_state_load(turn: Turn) -> TurnState:
         orders=orders,
         sheets=sheets,
         missed_orders=frozenset(k.id for k in world.kingdoms.values() if k.id not in submitted and not k.ancient_dead),
+        rosters=spending_rosters_load(campaign=turn.campaign) if any(s.purchases for s in sheets.values()) else {},
     )
 
 
@@ -189,9 +192,11 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
         after={a.id: a.experience for a in state.armies.values()},
         army_id=lambda a: id_map.get(a, a),
     )
-    # After what the turn's log already holds (the organizer's events between the phases: an army
-    # marked painted, an extra for a story).
-    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
+    purchases_write(turn=turn.number, events=resolution.events)
+    # After what the turn's log already holds: the deliveries that arrived when the turn opened,
+    # and the organizer's events between the phases (an army marked painted, an extra for a story).
+    last = TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"]
+    start = 0 if last is None else last + 1
     TurnEvent.objects.bulk_create(
         TurnEvent(
             turn=turn,

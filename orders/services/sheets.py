@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, Kingdom
+from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
 
 from ..entries import entries_to_json
@@ -29,7 +30,8 @@ def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
     map's size."""
     world = world_load(campaign=kingdom.campaign, turn_number=turn.number)
     names = frozenset(Army.objects.filter(kingdom=kingdom).values_list("name", flat=True))
-    return order_sheet_context(world, kingdom.id, army_names=names)
+    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id)[kingdom.id]
+    return order_sheet_context(world, kingdom.id, army_names=names, roster=roster)
 
 
 def order_sheet_gold(ctx: SheetContext) -> dict[str, int]:

@@ -14,6 +14,7 @@ from kingdoms.models import Campaign
 
 from ..models import CampaignSchedule, DeadlineChange, Turn
 from ..rules.schedule import deadline_text, turn_deadlines
+from .deliveries import deliveries_arrive
 from .emails import deadline_change_announce
 
 
@@ -47,6 +48,8 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     )
     Campaign.objects.filter(pk=campaign.pk).update(current_turn=number)
     campaign.current_turn = number
+    # What was bought with experience two turns ago arrives at the beginning of this turn.
+    deliveries_arrive(turn=turn)
     return turn
 
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from kingdoms.models import Campaign, Kingdom
+from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.rules.maps import load_default_map
 from tests.conftest import PASSWORD
 
@@ -148,6 +148,9 @@ def test_another_kingdoms_pages_are_not_found(client, demo_campaign):
 def test_army_list_form_saves_and_refuses_a_bad_list_whole(client, demo_campaign):
     client.login(username="alice", password="briternia")
     army = Kingdom.objects.get(campaign=demo_campaign, name="Ostland").armies.get()
+    # Its list is due (as after an upgrade): it is entered freely. An entered list grows only by what
+    # is paid for (XP7: tests/orders/test_purchases_service.py).
+    Army.objects.filter(pk=army.pk).update(list_due=True)
     form = client.get(f"/armies/{army.pk}/edit/").context
     units, items = form["units"], form["items"]
 

@@ -15,10 +15,12 @@ from kingdoms.models import (
     ArmyMovement,
     Campaign,
     Character,
+    Delivery,
     DiceRoll,
     ExperienceEntry,
     Province,
     ReportPreferences,
+    RosterAdjustment,
     TreasuryEntry,
     Unit,
 )
@@ -306,6 +308,30 @@ def played_campaign(transactional_db):
             status=Email.Status.FAILED, attempts=1, last_error="550 5.1.1 No such user", sent_at=None
         )
         ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
+        # Spending Experience: recruits on the way (as orders/services/purchases.py writes them) and
+        # an organizer's correction of a list (as kingdoms/services/armies.py records it).
+        army = ostland.armies.filter(kind=Army.Kind.FIELD, status=Army.Status.ACTIVE).order_by("id").first()
+        Delivery.objects.create(
+            army=army,
+            kind="recruits",
+            what="10 Swordsmen (60 points)",
+            unit="Swordsmen",
+            models_count=10,
+            points=60,
+            points_per_model=6,
+            cost=6,
+            ordered_turn=2,
+            arrives_turn=4,
+        )
+        RosterAdjustment.objects.create(
+            army=army,
+            turn=2,
+            reason="Two Swordsmen were left out by mistake",
+            points_before=1900,
+            points_after=1912,
+            changes=["1st Army: 2 Swordsmen (12 points) are bought with experience on the order sheet"],
+            made_by=campaign.organizer,
+        )
         yield campaign
 
 

@@ -10,6 +10,7 @@ from kernel.events import Event
 from .battles import build_battles
 from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
 from .movement import execute_orders, normalise_orders
+from .spending import spend_experience
 from .state import BattleS, Contact, TurnState
 
 
@@ -22,13 +23,15 @@ class Resolution:
 
 
 def resolve_orders(state: TurnState, dice: Dice) -> Resolution:
-    """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies, 4-5. the orders and
+    """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies (gold, then
+    experience), 4-5. the orders and
     6. the scheduling of battles, in the rulebook's order. The given state is not changed."""
     work = state.working_copy()
     events: list[Event] = []
     tally_gold(work, events)
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
+    spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase
     normalise_orders(work, events)
     contacts = execute_orders(work, dice, events)
     battles = build_battles(work, contacts, dice, events)

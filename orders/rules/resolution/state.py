@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kingdoms.rules.experience import SpendingRoster
 from kingdoms.rules.losses import ListLoss
 from kingdoms.rules.world import ArmyState, OnTheWorld, UnitState, World
 
@@ -21,6 +22,8 @@ class TurnState(OnTheWorld):
     orders: dict[int, ArmyOrder] = field(default_factory=dict)  # army id -> its (normalised) order
     sheets: dict[int, SheetEntries] = field(default_factory=dict)  # kingdom id -> its submitted sheet
     missed_orders: frozenset[int] = frozenset()  # kingdoms that filed no sheet by the deadline (rule case O1)
+    # kingdom id -> its lists, characters and items, for the purchases with experience (never changed)
+    rosters: dict[int, SpendingRoster] = field(default_factory=dict)
 
     def working_copy(self) -> TurnState:
         """A copy the phases may change: the world's working copy and the orders (normalising
@@ -30,6 +33,7 @@ class TurnState(OnTheWorld):
             orders=dict(self.orders),
             sheets=dict(self.sheets),
             missed_orders=self.missed_orders,
+            rosters=self.rosters,
         )
 
     def losses_first(self, army: ArmyState) -> str:

@@ -1,0 +1,88 @@
+"""The beginning of a turn: what was bought with experience two turns before arrives
+(Spending Experience, Supply Depot: "purchased in Turn 2 will arrive at the beginning of Turn 4")."""
+
+from __future__ import annotations
+
+from django.db.models import Max
+
+from kernel.event_codes import EventCode
+from kingdoms.models import ArmoryItem, Army, Delivery, Unit
+from kingdoms.rules.experience import PurchaseKind
+
+from ..models import Turn, TurnEvent
+
+PHASE_DELIVERIES = "deliveries"
+
+
+def deliveries_arrive(*, turn: Turn) -> list[TurnEvent]:
+    """Put each delivery due at the beginning of `turn` on its army's list, with an event for the
+    kingdom; one for an army disbanded meanwhile is lost. Call in the transaction that opens it."""
+    due = list(
+        Delivery.objects.select_for_update()
+        .filter(army__kingdom__campaign=turn.campaign, status=Delivery.Status.ON_THE_WAY, arrives_turn__lte=turn.number)
+        .select_related("army__kingdom")
+        .order_by("army__kingdom", "army", "id")
+    )
+    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or -1) + 1
+    rows = []
+    for delivery in due:
+        army = delivery.army
+        if army.status != Army.Status.ACTIVE:
+            delivery.status = Delivery.Status.LOST
+            code = EventCode.DELIVERY_LOST
+            text = (
+                f"{delivery.what}, bought for {army.name} in turn {delivery.ordered_turn}, is lost: the army was "
+                "disbanded before it arrived (Spending Experience)."
+            )
+        else:
+            _deliver(delivery)
+            delivery.status = Delivery.Status.ARRIVED
+            code = EventCode.DELIVERY_ARRIVED
+            text = (
+                f"{army.name}: {delivery.what}, bought in turn {delivery.ordered_turn}, arrives and is on its list "
+                "(Spending Experience)."
+            )
+        delivery.save(update_fields=["status"])
+        rows.append(
+            TurnEvent(
+                turn=turn,
+                sequence=start + len(rows),
+                phase=PHASE_DELIVERIES,
+                code=code,
+                text=text,
+                kingdom_id=army.kingdom_id,
+                army_id=army.id,
+                data={"delivery": delivery.id, "kind": delivery.kind, "ordered_turn": delivery.ordered_turn},
+            )
+        )
+    return TurnEvent.objects.bulk_create(rows)
+
+
+def _deliver(delivery: Delivery) -> None:
+    army = delivery.army
+    if delivery.kind == PurchaseKind.SUPPLY_DEPOT:
+        Army.objects.filter(pk=army.pk).update(supply_depot=True)
+        return
+    unit = Unit.objects.filter(army=army, name__iexact=delivery.unit).first() if delivery.unit else None
+    if delivery.kind == PurchaseKind.RECRUITS:
+        if unit is None:
+            # A new unit (or the unit named was removed from the list meanwhile: the recruits form it again).
+            last = army.units.aggregate(last=Max("position"))["last"]
+            Unit.objects.create(
+                army=army,
+                position=(last or 0) + 1,
+                name=delivery.name or delivery.unit,
+                category=delivery.category or "core",
+                models_count=delivery.models_count,
+                points_per_model=delivery.points_per_model,
+            )
+        else:
+            unit.models_count += delivery.models_count
+            unit.save(update_fields=["models_count"])
+    elif delivery.kind == PurchaseKind.EQUIPMENT and unit is not None:
+        unit.equipment_points += delivery.points
+        unit.save(update_fields=["equipment_points"])
+    elif delivery.kind == PurchaseKind.ITEM:
+        ArmoryItem.objects.create(
+            kingdom=army.kingdom, name=delivery.name, points=delivery.points, common=delivery.common, bearer=unit
+        )
