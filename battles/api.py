@@ -94,6 +94,19 @@ class SummarySheetInput(serializers.Serializer):
     negotiation_note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     story = serializers.CharField(required=False, allow_blank=True, default="")
     story_bonus = serializers.BooleanField(default=False)
+    injury_rerolls = serializers.DictField(
+        child=serializers.ChoiceField(choices=["dead", "harmed"]),
+        required=False,
+        default=dict,
+        help_text='Character id -> "dead" (reroll a Dead result) or "harmed" (any result that harms him): '
+        "25 experience each (Spending Experience).",
+    )
+    backstab = serializers.BooleanField(
+        default=False, help_text="Against a Skaven army: force one reroll of an unharmed injury test (Backstabbers)."
+    )
+    warlord_heir = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="The General who succeeds the Warlord on a tie."
+    )
     submit = serializers.BooleanField(default=True)
 
 
@@ -114,6 +127,9 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "negotiation_note",
             "story",
             "story_bonus",
+            "injury_rerolls",
+            "backstab",
+            "warlord_heir",
             "by_organizer",
             "submitted_at",
         ]

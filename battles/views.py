@@ -25,6 +25,7 @@ from .models import RESULT_CHOICES, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
 from .services.summaries import (
+    REROLL_LABELS,
     battle_rule,
     battle_standing,
     filing_kingdoms,
@@ -136,6 +137,9 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "negotiation_note": post.get("negotiation_note", ""),
         "story": post.get("story", ""),
         "story_bonus": post.get("story_bonus"),
+        "injury_rerolls": {str(c.id): post.get(f"reroll-{c.id}", "") for c in form.characters},
+        "backstab": post.get("backstab"),
+        "warlord_heir": post.get("warlord_heir", ""),
     }
 
 
@@ -178,10 +182,16 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "negotiation_note": sheet.negotiation_note,
             "story": sheet.story,
             "story_bonus": sheet.story_bonus,
+            "injury_rerolls": sheet.injury_rerolls,
+            "backstab": sheet.backstab,
+            "warlord_heir": sheet.warlord_heir_id,
         }
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
     unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]
     lost_characters = {int(c) for c in values.get("characters_lost", []) if str(c).isdigit()}
+    rerolls = values.get("injury_rerolls") or {}
+    character_rows = [(c, rerolls.get(str(c.id), "")) for c in form.characters]
+    heir = str(values.get("warlord_heir") or "")
     return render(
         request,
         "battles/summary_sheet.html",
@@ -195,6 +205,9 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "values": values,
             "unit_rows": unit_rows,
             "lost_characters": lost_characters,
+            "character_rows": character_rows,
+            "reroll_labels": REROLL_LABELS,
+            "heir": heir,
             "errors": errors,
             "results": RESULT_CHOICES,
             "by_organizer": by_organizer,
