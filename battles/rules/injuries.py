@@ -217,15 +217,41 @@ def injury_roll(
     return injuries
 
 
-def injuries_standing(injuries: list[dict[str, object]]) -> list[str]:
+OLD_WOUND_ACTS_UP = 1  # Old Battle Wound: "On the result of a 1 ... cannot participate in the battle"
+
+
+def old_wounds(injuries: list[dict[str, object]]) -> int:
+    """How many Old Battle Wounds the character carries: a D6 each before every battle."""
+    return sum(1 for i in injuries if i.get("code") == OLD_WOUND.code)
+
+
+def deep_wound_to_miss(injuries: list[dict[str, object]]) -> int:
+    """The battles of his army the character must still miss (Deep Wound), all wounds together."""
+    return sum(deep_wound_battles_left(i) for i in injuries)
+
+
+def old_wound_roll(dice: Dice, *, name: str, kingdom: int, army: int, wounds: int) -> list[int]:
+    """Old Battle Wound: "Roll a D6 before each battle", one for each such wound (the engine rolls
+    them when the battle is posted); any 1 keeps him out of the battle."""
+    return [dice.d6(purpose=f"Old Battle Wound: {name}", kingdoms=[kingdom], armies=[army]) for _ in range(wounds)]
+
+
+def injuries_standing(injuries: list[dict[str, object]], old_wound_rolls: list[int] | None = None) -> list[str]:
     """What a character's earlier injuries mean for his army's next battle, for its scenario
-    sheet: battles still to miss (Deep Wound) and the rolls before the battle (Old Battle Wound)."""
+    sheet: battles still to miss (Deep Wound) and the rolls before the battle (Old Battle Wound),
+    with their faces when the engine rolled them as the battle was posted."""
     notes = []
-    to_miss = sum(deep_wound_battles_left(i) for i in injuries)
+    to_miss = deep_wound_to_miss(injuries)
     if to_miss:
         notes.append(f"must miss this battle (Deep Wound: {to_miss} battle{'s' if to_miss > 1 else ''} still to miss)")
-    old = sum(1 for i in injuries if i.get("code") == "old-battle-wound")
-    if old:
+    old = old_wounds(injuries)
+    if old and old_wound_rolls:
+        faces = ", ".join(map(str, old_wound_rolls))
+        if OLD_WOUND_ACTS_UP in old_wound_rolls:
+            notes.append(f"Old Battle Wound: rolled {faces}; the old wound is acting up, he cannot take part")
+        else:
+            notes.append(f"Old Battle Wound: rolled {faces}; he may take part")
+    elif old:
         dice = "a D6" if old == 1 else f"{old}D6"
         notes.append(f"Old Battle Wound: roll {dice} before the battle; on a 1 he cannot take part")
     return notes

@@ -147,3 +147,51 @@ def test_the_api_and_the_page_take_the_rerolls_and_the_heir(k, battles):
     assert response.status_code == 302
     sheet = TurnSummarySheet.objects.get(battle=battles[62], kingdom=k["Tor Anlec"])
     assert sheet.injury_rerolls == {str(eltharion.id): "harmed"} and sheet.warlord_heir == heir
+
+
+def test_an_old_battle_wound_is_rolled_when_the_battle_is_posted_and_the_sheet_says_so(
+    turn, k, battles_filed, django_capture_on_commit_callbacks
+):
+    """Old Battle Wound: "Roll a D6 before each battle. On the result of a 1 ... the character cannot
+    participate": the engine rolls it when the battle is posted (a recorded die with its purpose);
+    the scenario sheet (PDF and page) says he cannot take part, and he survived no battle."""
+    from kernel.dice import SeededDice
+    from kingdoms.models import DiceRoll
+    from turns.services.cycle import orders_phase_run
+
+    wardens = Army.objects.get(name="Wardens")
+    raiders = Army.objects.get(name="Raiders")
+    ulric = _general(wardens, "Captain Ulric", injuries=[{"code": "old-battle-wound", "label": "Old Battle Wound"}])
+    stream = f"old-wounds:scenario:62:{raiders.id}"
+    turn.seed = next(
+        s for s in (f"owb-{n}" for n in range(100)) if SeededDice(seed=s, stream=stream).d6(purpose="x") == 1
+    )
+    turn.save(update_fields=["seed"])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_phase_run(turn_id=turn.pk).resolved
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    assert hartwood.old_wounds == [
+        {"character": ulric.id, "name": "Captain Ulric", "army": wardens.id, "rolls": [1], "out": True}
+    ]
+    roll = DiceRoll.objects.get(purpose="Old Battle Wound: Captain Ulric")
+    assert roll.faces == [1] and roll.armies == [wardens.id]
+    alice = Client()
+    alice.force_login(_user("alice"))
+    note = "Captain Ulric: Old Battle Wound: rolled 1; the old wound is acting up, he cannot take part"
+    assert note in alice.get(f"/battles/{hartwood.pk}/").content.decode()
+    import io
+
+    from pypdf import PdfReader
+
+    pdf = alice.get(f"/battles/{hartwood.pk}/scenario.pdf").content
+    text = " ".join("\n".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
+    assert note in text
+
+    _save(hartwood, k["Tor Anlec"], result="minor-victory")
+    _save(hartwood, k["Ostland"], result="minor-loss")
+    eldenhall = Battle.objects.get(turn=turn, province__number=61)
+    _save(eldenhall, k["Da Red Fang"], result="draw")
+    _save(eldenhall, k["Ostland"], result="draw")
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+    ulric.refresh_from_db()
+    assert ulric.battles_survived == 0
