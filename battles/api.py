@@ -17,6 +17,7 @@ from orders.selectors import turn_get
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .services.retirement import character_retire
 from .services.summaries import battle_rule, battle_standing, side_name, standing_text, summary_sheet_save
 
 
@@ -195,3 +196,39 @@ class BattleRulingApi(APIView):
         data.is_valid(raise_exception=True)
         battle = battle_rule(battle=battle, ruled_by=request.user, **data.validated_data)
         return Response(_battle_data(selectors.battle_get(user=request.user, battle_id=battle.pk), organizer=True))
+
+
+class CharacterRetireInput(serializers.Serializer):
+    keep_items = serializers.BooleanField(
+        default=False, help_text="Pay twice the items' points in gold to keep them in the kingdom's armory."
+    )
+    warlord_heir = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="A retiring Warlord: the General to succeed on a tie."
+    )
+
+
+class CharacterRetireApi(APIView):
+    """Retire one of your characters (Character Injury Chart): he counts as dead and takes his items,
+    unless `keep_items` pays twice their points in gold (refused with 400 if the treasury cannot)."""
+
+    @extend_schema(request=CharacterRetireInput, responses=None)
+    def post(self, request: Request, character_id: int) -> Response:
+        character = selectors.own_character_get(user=request.user, character_id=character_id)
+        data = CharacterRetireInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = character_retire(
+            character=character,
+            keep_items=data.validated_data["keep_items"],
+            heir_choice=data.validated_data["warlord_heir"],
+        )
+        return Response(
+            {
+                "character": character.id,
+                "alive": False,
+                "items_kept": done.items_kept,
+                "items_gone": done.items_gone,
+                "gold": -done.gold,
+                "warlord": done.heir.id if done.heir else None,
+                "treasury": character.kingdom.treasury_balance(),
+            }
+        )

@@ -9,5 +9,6 @@ urlpatterns = [
     path("battles/<int:battle_id>/sheet/", views.summary_sheet_page, name="summary-sheet"),
     path("battles/<int:battle_id>/sheet/<int:kingdom_id>/", views.summary_sheet_page, name="summary-sheet-kingdom"),
     path("battles/<int:battle_id>/ruling/", views.battle_ruling, name="battle-ruling"),
+    path("characters/<int:character_id>/retire/", views.character_retire_page, name="character-retire"),
     path("scenario/", views.scenario_generator_page, name="scenario-generator"),
 ]

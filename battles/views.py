@@ -23,6 +23,7 @@ from orders.selectors import turn_get
 from . import selectors
 from .models import RESULT_CHOICES, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from .services.retirement import character_retire
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
 from .services.summaries import (
     REROLL_LABELS,
@@ -270,3 +271,24 @@ def scenario_generator_page(request: HttpRequest) -> HttpResponse:
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
         context.update({"scenario": scenario, "sections": scenario_lines(scenario), "seed": seed})
     return render(request, "battles/scenario_generator.html", context)
+
+
+@login_required
+@require_POST
+def character_retire_page(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Retire a character from the kingdom's page: keep his items for twice their points in gold."""
+    character = selectors.own_character_get(user=request.user, character_id=character_id)
+    heir = request.POST.get("warlord_heir", "")
+    try:
+        done = character_retire(
+            character=character,
+            keep_items=bool(request.POST.get("keep_items")),
+            heir_choice=int(heir) if heir.isdigit() else None,
+        )
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        kept = f"; {', '.join(done.items_kept)} kept for {done.gold:,} gold" if done.items_kept else ""
+        after = f"; {done.heir.unit.name} is the Warlord" if done.heir else ""
+        messages.success(request, f"{character.unit.name} retires{kept}{after}.")
+    return redirect("kingdom", kingdom_id=character.kingdom_id)

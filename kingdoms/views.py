@@ -166,6 +166,8 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "armies": [(a, selectors.army_points(a)) for a in armies],
             "army_allowance": selectors.army_allowance(kingdom),
             "dice_rolls": selectors.dice_rolls_of(kingdom),
+            "plays": kingdom.players.filter(pk=request.user.pk).exists(),
+            "heirs": [c for c in characters if c.alive and c.role == Character.Role.GENERAL],
             "characters": [
                 (
                     c,
