@@ -25,6 +25,7 @@ from .forms import (
     unit_initial,
 )
 from .models import Campaign, Character, Kingdom
+from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
@@ -231,6 +232,10 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
             "items": items,
             "errors": units_errors,
             "movements": army.movements.select_related("province"),
+            "characters": [
+                (c, character_record(c.injuries))
+                for c in Character.objects.filter(unit__army=army).select_related("unit").order_by("-alive", "id")
+            ],
             "locked": army_services.army_list_locked(army),
         },
     )

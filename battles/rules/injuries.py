@@ -7,11 +7,16 @@ chart's "16-21" is 16 and 21, "26-31" is 26 and 31, and so on. The table below i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from kernel.dice import Dice
+from kingdoms.rules.character_record import (  # noqa: F401 (the aftermath and the scenario read them here)
+    abilities_kept,
+    deep_wound_battles_left,
+    deep_wound_to_miss,
+    old_wounds,
+)
 
 
 class InjuryEntry(NamedTuple):
@@ -220,16 +225,6 @@ def injury_roll(
 OLD_WOUND_ACTS_UP = 1  # Old Battle Wound: "On the result of a 1 ... cannot participate in the battle"
 
 
-def old_wounds(injuries: list[dict[str, object]]) -> int:
-    """How many Old Battle Wounds the character carries: a D6 each before every battle."""
-    return sum(1 for i in injuries if i.get("code") == OLD_WOUND.code)
-
-
-def deep_wound_to_miss(injuries: list[dict[str, object]]) -> int:
-    """The battles of his army the character must still miss (Deep Wound), all wounds together."""
-    return sum(deep_wound_battles_left(i) for i in injuries)
-
-
 def old_wound_roll(dice: Dice, *, name: str, kingdom: int, army: int, wounds: int) -> list[int]:
     """Old Battle Wound: "Roll a D6 before each battle", one for each such wound (the engine rolls
     them when the battle is posted); any 1 keeps him out of the battle."""
@@ -255,18 +250,3 @@ def injuries_standing(injuries: list[dict[str, object]], old_wound_rolls: list[i
         dice = "a D6" if old == 1 else f"{old}D6"
         notes.append(f"Old Battle Wound: roll {dice} before the battle; on a 1 he cannot take part")
     return notes
-
-
-def deep_wound_battles_left(injury: dict[str, object]) -> int:
-    """Battles of his army the character must still miss for this injury (0 for any other)."""
-    if injury.get("code") != "deep-wound":
-        return 0
-    return max(0, int(str(injury.get("misses_battles") or 0)) - int(str(injury.get("battles_missed") or 0)))
-
-
-def abilities_kept(abilities: Iterable[str], injuries: list[dict[str, object]]) -> frozenset[str]:
-    """The Archetype Abilities a character can still use: none once Amnesia struck (he "no longer
-    can take advantage of any Archetype Abilities including Starting Abilities")."""
-    if any(i.get("code") == AMNESIA.code for i in injuries):
-        return frozenset()
-    return frozenset(abilities)
