@@ -274,6 +274,7 @@ class _AftermathRun:
         self.missed = set()
         for side in sides.values():
             self._deep_wounds(side, province)
+            self._old_wounds(side, province)
         self._province_and_retreats(battle, province, victor)
         if victor is not None:
             winner = sides[victor]
@@ -848,6 +849,22 @@ class _AftermathRun:
                     )
                     break  # one battle counts off one wound's battles at a time
 
+    def _old_wounds(self, side: SideA, province: ProvinceState) -> None:
+        """Old Battle Wound: the characters whose roll, made when the battle was posted, was a 1."""
+        for character_id in side.sitting_out:
+            character = self.state.characters.get(character_id)
+            if character is None or side.army is None:
+                continue
+            self.event(
+                EventCode.OLD_WOUND_OUT,
+                f"{character.name} ({self.army_name(side.army)}) could not take part in the battle in {province}: "
+                "his old wound was acting up (Old Battle Wound).",
+                kingdom=character.kingdom,
+                army=side.army,
+                province=province.number,
+                data={"character": character.name},
+            )
+
     def _injuries(self, side: SideA, province: ProvinceState, *, forced: bool = False) -> None:
         """The Character Injury Chart for each character the sheet lost, with the rerolls: Resilient
         (free), the 25 experience the player chose to spend, the opponent's Backstabbers. One
@@ -923,7 +940,7 @@ class _AftermathRun:
     ) -> tuple[str, int]:
         """Which reroll the first result calls for, and its cost in experience: ("", 0) for none.
         Resilient rerolls for free what the player asked for, or a Dead result when he asked for
-        nothing (docs/rules-decisions.md, 66b); otherwise the player's choice costs 25 experience,
+        nothing (docs/rules-decisions.md, 66a); otherwise the player's choice costs 25 experience,
         if the army has it; an unharmed result is what the opponent's Backstabbers rerolls."""
         if RESILIENT in abilities_kept(character.abilities, character.injuries) and _wants(
             choice or REROLL_DEAD, first

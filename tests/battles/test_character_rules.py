@@ -157,6 +157,7 @@ def test_battles_survived_count_the_living_who_fought_after_the_injuries():
     result = world.run([1, 1])  # the Warlord dies
     survived = {c.id: c.battles_survived for c in result.state.characters.values()}
     assert survived == {1: 0, 2: 0, 3: 0, DAGOBERT: 3, 7: 0, 9: 0}
+    assert any(e.code == "old-wound-out" and "Captain Limp" in e.text for e in result.events)
 
 
 def test_case_XP6_the_player_chooses_among_tied_generals_else_the_oldest_army():
