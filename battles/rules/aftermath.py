@@ -22,11 +22,12 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
+from kingdoms.rules.character_record import abilities_kept, deep_wound_battles_left
 from kingdoms.rules.succession import HeirCandidate, succession_text, warlord_heir
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ARMY_MIN_POINTS, ArmyKind, ArmyType, Settlement
 from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World, lose_fortifications
 
-from .injuries import AGAINST_THE_ODDS, FULL, Injury, abilities_kept, deep_wound_battles_left, injury_roll
+from .injuries import AGAINST_THE_ODDS, FULL, Injury, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
 from .results import BASE_EXPERIENCE, BattleResult, Outcome, SideOutcome, victory_gold
 

@@ -11,12 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from kernel.dice import Dice
-from kingdoms.rules.character_record import (  # noqa: F401 (the aftermath and the scenario read them here)
-    abilities_kept,
-    deep_wound_battles_left,
-    deep_wound_to_miss,
-    old_wounds,
-)
+from kingdoms.rules.character_record import deep_wound_to_miss, old_wounds
 
 
 class InjuryEntry(NamedTuple):

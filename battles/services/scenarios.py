@@ -11,19 +11,13 @@ from django.db import transaction
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Character, Kingdom
+from kingdoms.rules.character_record import abilities_kept, deep_wound_to_miss, old_wounds
 from kingdoms.selectors import army_counted_points
 from kingdoms.services.dice import dice_rolls_save_many
 from orders.rules.resolution.battles import GUERRILLA_WARFARE
 
 from ..models import Battle
-from ..rules.injuries import (
-    OLD_WOUND_ACTS_UP,
-    abilities_kept,
-    deep_wound_to_miss,
-    injuries_standing,
-    old_wound_roll,
-    old_wounds,
-)
+from ..rules.injuries import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
