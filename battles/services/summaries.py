@@ -17,7 +17,7 @@ from kingdoms.rules.tables import ArmyType
 from orders.models import Turn
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
-from ..rules.aftermath import INJURY_REROLL_CHOICES, INJURY_REROLL_EXPERIENCE, REROLL_DEAD
+from ..rules.aftermath import INJURY_REROLL_CHOICES, INJURY_REROLL_EXPERIENCE, REROLL_DEAD, REROLL_HARMED
 from ..rules.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
 
 RESULTS = dict(RESULT_CHOICES)
@@ -87,7 +87,8 @@ class SummarySheetForm:
 
 REROLL_LABELS = {
     REROLL_DEAD: f"reroll a Dead result ({INJURY_REROLL_EXPERIENCE} experience)",
-    "harmed": f"reroll any result that harms him: Dead or a lasting injury ({INJURY_REROLL_EXPERIENCE} experience)",
+    REROLL_HARMED: "reroll any result that harms him: Dead or a lasting injury "
+    f"({INJURY_REROLL_EXPERIENCE} experience)",
 }
 
 
