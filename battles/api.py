@@ -17,6 +17,7 @@ from orders.selectors import turn_get
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award
 from .services.summaries import battle_rule, battle_standing, side_name, standing_text, summary_sheet_save
 
@@ -96,6 +97,19 @@ class SummarySheetInput(serializers.Serializer):
     story = serializers.CharField(required=False, allow_blank=True, default="")
     story_bonus = serializers.BooleanField(default=False)
     story_private = serializers.BooleanField(default=False, help_text="Stories Are Nice: keep it out of the bulletin.")
+    injury_rerolls = serializers.DictField(
+        child=serializers.ChoiceField(choices=["dead", "harmed"]),
+        required=False,
+        default=dict,
+        help_text='Character id -> "dead" (reroll a Dead result) or "harmed" (any result that harms him): '
+        "25 experience each (Spending Experience).",
+    )
+    backstab = serializers.BooleanField(
+        default=False, help_text="Against a Skaven army: force one reroll of an unharmed injury test (Backstabbers)."
+    )
+    warlord_heir = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="The General who succeeds the Warlord on a tie."
+    )
     submit = serializers.BooleanField(default=True)
 
 
@@ -117,6 +131,9 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "story",
             "story_bonus",
             "story_private",
+            "injury_rerolls",
+            "backstab",
+            "warlord_heir",
             "by_organizer",
             "submitted_at",
         ]
@@ -222,3 +239,39 @@ class ArmyPaintedApi(APIView):
         data.is_valid(raise_exception=True)
         army = army_painted_set(army=army, painted=data.validated_data["painted"])
         return Response({"army": army.pk, "painted": army.painted})
+
+
+class CharacterRetireInput(serializers.Serializer):
+    keep_items = serializers.BooleanField(
+        default=False, help_text="Pay twice the items' points in gold to keep them in the kingdom's armory."
+    )
+    warlord_heir = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="A retiring Warlord: the General to succeed on a tie."
+    )
+
+
+class CharacterRetireApi(APIView):
+    """Retire one of your characters (Character Injury Chart): he counts as dead and takes his items,
+    unless `keep_items` pays twice their points in gold (refused with 400 if the treasury cannot)."""
+
+    @extend_schema(request=CharacterRetireInput, responses=None)
+    def post(self, request: Request, character_id: int) -> Response:
+        character = selectors.own_character_get(user=request.user, character_id=character_id)
+        data = CharacterRetireInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        done = character_retire(
+            character=character,
+            keep_items=data.validated_data["keep_items"],
+            heir_choice=data.validated_data["warlord_heir"],
+        )
+        return Response(
+            {
+                "character": character.id,
+                "alive": False,
+                "items_kept": done.items_kept,
+                "items_gone": done.items_gone,
+                "gold": -done.gold,
+                "warlord": done.heir.id if done.heir else None,
+                "treasury": character.kingdom.treasury_balance(),
+            }
+        )

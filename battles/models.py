@@ -52,6 +52,9 @@ class Battle(models.Model):
     guerrilla = models.JSONField(null=True, blank=True)
     notes = models.JSONField(default=list, blank=True)
     scenario = models.JSONField(null=True, blank=True, help_text="The Scenario Generator's results (battles.rules).")
+    # Old Battle Wound, rolled when the battle is posted: [{"character": id, "name": str, "army": id,
+    # "rolls": [faces], "out": bool}]; on a 1 the character cannot take part.
+    old_wounds = models.JSONField(default=list, blank=True)
     scenario_sent_at = models.DateTimeField(null=True, blank=True, help_text="The scenario sheet was emailed.")
     # The organizer's ruling, when the two sheets disagree (or to overrule them): the result read
     # from the attacker's side, and who withdrew.
@@ -132,6 +135,21 @@ class TurnSummarySheet(models.Model):
     story_private = models.BooleanField(
         default=False,
         help_text="Stories Are Nice: kept out of the bulletin; only the kingdom and the organizer read it.",
+    )
+    # Spending Experience: {"<character id>": "dead" | "harmed"}: spend 25 experience to reroll a
+    # Dead result, or any result that harms him, on the Character Injury Chart (the second stands).
+    injury_rerolls = models.JSONField(default=dict, blank=True)
+    backstab = models.BooleanField(
+        default=False,
+        help_text="Skaven Backstabbers: force the opponent to reroll one unharmed injury test of its army.",
+    )
+    warlord_heir = models.ForeignKey(
+        "kingdoms.Character",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Warlord: the General who succeeds if the Warlord dies and Generals tie on experience.",
     )
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     by_organizer = models.BooleanField(default=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.http import Http404
 
-from kingdoms.models import Kingdom
+from kingdoms.models import Character, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
 
 from .models import Battle, TurnSummarySheet
@@ -74,3 +74,12 @@ def summary_sheets_visible(*, user: AnyUser, battle: Battle) -> list[TurnSummary
         return sheets
     own = kingdom_of(user=user, campaign=battle.turn.campaign)
     return [s for s in sheets if own is not None and s.kingdom_id == own.pk]
+
+
+def own_character_get(*, user: AnyUser, character_id: int) -> Character:
+    """A living or dead character of a kingdom the user plays: retiring him is the player's, and
+    anyone else (another kingdom's player, the organizer who does not play it) gets a 404."""
+    character = Character.objects.select_related("unit__army", "kingdom__campaign").filter(pk=character_id).first()
+    if character is None or not user.is_authenticated or not character.kingdom.players.filter(pk=user.pk).exists():
+        raise Http404("No such character.")
+    return character

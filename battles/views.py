@@ -23,9 +23,11 @@ from orders.selectors import turn_get
 from . import selectors
 from .models import RESULT_CHOICES, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
 from .services.summaries import (
+    REROLL_LABELS,
     battle_rule,
     battle_standing,
     filing_kingdoms,
@@ -138,6 +140,9 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "story": post.get("story", ""),
         "story_bonus": post.get("story_bonus"),
         "story_private": post.get("story_private"),
+        "injury_rerolls": {str(c.id): post.get(f"reroll-{c.id}", "") for c in form.characters},
+        "backstab": post.get("backstab"),
+        "warlord_heir": post.get("warlord_heir", ""),
     }
 
 
@@ -181,10 +186,16 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "story": sheet.story,
             "story_bonus": sheet.story_bonus,
             "story_private": sheet.story_private,
+            "injury_rerolls": sheet.injury_rerolls,
+            "backstab": sheet.backstab,
+            "warlord_heir": sheet.warlord_heir_id,
         }
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
     unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]
     lost_characters = {int(c) for c in values.get("characters_lost", []) if str(c).isdigit()}
+    rerolls = values.get("injury_rerolls") or {}
+    character_rows = [(c, rerolls.get(str(c.id), "")) for c in form.characters]
+    heir = str(values.get("warlord_heir") or "")
     return render(
         request,
         "battles/summary_sheet.html",
@@ -198,6 +209,9 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "values": values,
             "unit_rows": unit_rows,
             "lost_characters": lost_characters,
+            "character_rows": character_rows,
+            "reroll_labels": REROLL_LABELS,
+            "heir": heir,
             "errors": errors,
             # Stories Are Nice: the organizer's extra, offered once per kingdom and turn.
             "story_bonus_open": organizer
@@ -302,3 +316,24 @@ def scenario_generator_page(request: HttpRequest) -> HttpResponse:
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
         context.update({"scenario": scenario, "sections": scenario_lines(scenario), "seed": seed})
     return render(request, "battles/scenario_generator.html", context)
+
+
+@login_required
+@require_POST
+def character_retire_page(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Retire a character from the kingdom's page: keep his items for twice their points in gold."""
+    character = selectors.own_character_get(user=request.user, character_id=character_id)
+    heir = request.POST.get("warlord_heir", "")
+    try:
+        done = character_retire(
+            character=character,
+            keep_items=bool(request.POST.get("keep_items")),
+            heir_choice=int(heir) if heir.isdigit() else None,
+        )
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        kept = f"; {', '.join(done.items_kept)} kept for {done.gold:,} gold" if done.items_kept else ""
+        after = f"; {done.heir.unit.name} is the Warlord" if done.heir else ""
+        messages.success(request, f"{character.unit.name} retires{kept}{after}.")
+    return redirect("kingdom", kingdom_id=character.kingdom_id)

@@ -120,6 +120,9 @@ class EventCode(StrEnum):
     VETERAN_ELIGIBLE = "veteran-eligible"
     VETERAN_LOST = "veteran-lost"
     INJURY = "injury"  # Character Injury Chart
+    INJURY_REROLL = "injury-reroll"  # Resilient, 25 experience, Backstabbers: both rolls
+    INJURY_REROLL_REFUSED = "injury-reroll-refused"  # the army could not pay for the reroll
+    OLD_WOUND_OUT = "old-wound-out"  # Old Battle Wound: rolled a 1 before the battle
     DEEP_WOUND_MISSED = "deep-wound-missed"
     CHARACTER_DEAD = "character-dead"
     CHARACTER_RETIRED = "character-retired"

@@ -134,6 +134,7 @@ class TreasuryEntry(models.Model):
         VICTORY = "victory", "Victory gold"
         ALLIANCE = "alliance", "Alliance"
         TRANSFER = "transfer", "Transfer of gold"
+        RETIREMENT = "retirement", "A retired character's items kept"
         ADJUSTMENT = "adjustment", "Organizer's adjustment"
 
     kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="ledger")

@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from .models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Province, TreasuryEntry, Unit
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
+from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_LABELS
 
 
@@ -90,6 +91,12 @@ class TreasuryEntrySerializer(serializers.ModelSerializer):
 class CharacterSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="unit.name")
     army = serializers.IntegerField(source="unit.army_id")
+    record = serializers.SerializerMethodField(
+        help_text="His injuries with their effects, battles still to miss (Deep Wound), Old Battle Wounds."
+    )
+
+    def get_record(self, character: Character) -> dict[str, object]:
+        return character_record(character.injuries).as_json()
 
     class Meta:
         model = Character
@@ -106,6 +113,7 @@ class CharacterSerializer(serializers.ModelSerializer):
             "wizard",
             "battles_survived",
             "injuries",
+            "record",
             "alive",
         ]
 

@@ -25,6 +25,7 @@ from .forms import (
     unit_initial,
 )
 from .models import Campaign, Character, Kingdom
+from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
@@ -168,6 +169,8 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "armies": [(a, selectors.army_points(a)) for a in armies],
             "army_allowance": selectors.army_allowance(kingdom),
             "dice_rolls": selectors.dice_rolls_of(kingdom),
+            "plays": kingdom.players.filter(pk=request.user.pk).exists(),
+            "heirs": [c for c in characters if c.alive and c.role == Character.Role.GENERAL],
             "characters": [
                 (
                     c,
@@ -280,6 +283,10 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
             "items": items,
             "errors": units_errors,
             "movements": army.movements.select_related("province"),
+            "characters": [
+                (c, character_record(c.injuries))
+                for c in Character.objects.filter(unit__army=army).select_related("unit").order_by("-alive", "id")
+            ],
             "locked": army_services.army_list_locked(army),
             # XP7: an entered list grows only by what is paid for; the organizer may correct it with a reason.
             "paid": army_services.army_list_paid(army),

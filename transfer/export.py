@@ -650,6 +650,15 @@ def _battle_row(battle: Battle, turn: Turn, rows: _TurnRows, names: _Names) -> d
             for support in rows.supports.get(battle.id, [])
         ],
         ruled_by=_username(battle.ruled_by),
+        # Old Battle Wound: each character by his unit's place, his army by its key.
+        old_wounds=[
+            {
+                **w,
+                "character": names.unit(_id_inside(names.unit_of_character, w["character"], what), what),
+                "army": names.army(w["army"], what),
+            }
+            for w in battle.old_wounds
+        ],
         summary_sheets=[_summary_sheet_row(sheet, what, names) for sheet in rows.summary_sheets.get(battle.id, [])],
     )
 
@@ -669,6 +678,13 @@ def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names)
             for c in sheet.casualties
         ],
         characters_lost=[names.unit(_id_inside(names.unit_of_character, c, what), what) for c in sheet.characters_lost],
+        injury_rerolls=[
+            {"character": names.unit(_id_inside(names.unit_of_character, int(c), what), what), "reroll": reroll}
+            for c, reroll in sorted(sheet.injury_rerolls.items(), key=lambda r: int(r[0]))
+        ],
+        warlord_heir=names.unit(_id_inside(names.unit_of_character, sheet.warlord_heir_id, what), what)
+        if sheet.warlord_heir_id
+        else None,
     )
 
 

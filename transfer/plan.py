@@ -84,6 +84,10 @@ class BattlePlan:
     supports: list[BattleSupport] = field(default_factory=list)
     # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
     sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
+    # Each sheet's characters to reroll (unit, choice) and its Warlord's heir (unit), by the sheet.
+    sheet_characters: dict[int, tuple[list[tuple[Unit, str]], Unit | None]] = field(default_factory=dict)
+    # Old Battle Wound: (the character's unit, his army, the rest of the row): ids once they exist.
+    old_wounds: list[tuple[Unit, Army, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass

@@ -714,6 +714,20 @@ class Reader(Reading):
             ruled_by=self.actor(values.get("ruled_by"), f"{where} / ruled_by"),
         )
         plan = BattlePlan(battle=battle, guerrilla=guerrilla)
+        battle.old_wounds = []
+        for index, row in enumerate(values.get("old_wounds", [])):
+            row_where = f"{where} / old_wounds[{index}]"
+            if not isinstance(row, dict):
+                self.problem(row_where, "an Old Battle Wound roll is an object.")
+                continue
+            unit = self.bearer(row.get("character"), f"{row_where} / character")
+            key = row.get("army")
+            if not (isinstance(key, list) and len(key) == 2):
+                self.problem(f"{row_where} / army", "an army key is [kingdom, army].")
+                continue
+            army = self.army_named(key, f"{row_where} / army")
+            if unit is not None and army is not None:
+                plan.old_wounds.append((unit, army, {k: v for k, v in row.items() if k not in ("character", "army")}))
         turn.battles.append(plan)
         turn.battle_places.append(plan)
         for index, row in enumerate(values.get("summary_sheets", [])):
@@ -765,7 +779,20 @@ class Reader(Reading):
             casualties=[],
             characters_lost=[],
         )
+        rerolls: list[tuple[Unit, str]] = []
+        for index, row in enumerate(values.get("injury_rerolls", [])):
+            row_where = f"{where} / injury_rerolls[{index}]"
+            if not isinstance(row, dict):
+                self.problem(row_where, "a reroll is an object: the character and the reroll.")
+                continue
+            unit = self.bearer(row.get("character"), f"{row_where} / character")
+            if unit is not None:
+                rerolls.append((unit, str(row.get("reroll", ""))))
+        heir = values.get("warlord_heir")
+        heir_unit = self.bearer(heir, f"{where} / warlord_heir") if heir is not None else None
+        sheet.injury_rerolls = {}
         battle.sheets.append((sheet, casualties, characters))
+        battle.sheet_characters[id(sheet)] = (rerolls, heir_unit)
 
     def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
         where = label(where, data, "kingdom")

@@ -335,6 +335,7 @@ BATTLE_KEYS = {
     "supports": LIST,
     "scenario": OBJECT.or_null(),
     "scenario_sent_at": TIMESTAMP.or_null(),
+    "old_wounds": LIST,
     "ruling_result": STR,
     "ruling_attacker_withdrew": BOOL,
     "ruling_defender_withdrew": BOOL,
@@ -437,6 +438,7 @@ BATTLE_OPTIONAL_KEYS = (
     "defender_result",
     "victor",
     "summary_sheets",
+    "old_wounds",  # Old Battle Wound rolled at posting (issue 14)
 )
 # A turn summary sheet: its casualties name units by place, like an item's bearer, and the
 # characters lost by their unit's place.
@@ -454,15 +456,20 @@ SUMMARY_SHEET_KEYS = {
     "story": STR,
     "story_bonus": BOOL,
     "story_private": BOOL,
+    "injury_rerolls": LIST,
+    "backstab": BOOL,
+    "warlord_heir": OBJECT.or_null(),
     "entered_by": STR.or_null(),
     "by_organizer": BOOL,
     "updated_at": TIMESTAMP,
     "submitted_at": TIMESTAMP.or_null(),
 }
 # The player's choice of the army that gets the turn's story bonus came with issue 13.
-# Painting Counts (Army.painted) and a story kept out of the bulletin (story_private) came with
-# issue 14: a document written before them reads as unpainted and public (the models' defaults).
-SUMMARY_SHEET_OPTIONAL_KEYS = ("story_bonus", "story_private")
+# Painting Counts (Army.painted), a story kept out of the bulletin (story_private), the rerolls on
+# the Character Injury Chart, Backstabbers and the Warlord's heir came with issue 14: a document
+# written before them reads with the models' defaults (unpainted, public, no rerolls); the
+# characters are named by their unit's place.
+SUMMARY_SHEET_OPTIONAL_KEYS = ("story_bonus", "story_private", "injury_rerolls", "backstab", "warlord_heir")
 CASUALTY_KEYS = {
     "unit": OBJECT,
     "models_lost": INT,
@@ -577,8 +584,10 @@ SUBMISSION_FIELDS = plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries
 REMINDER_FIELDS = plain(OrdersReminder, REMINDER_KEYS)
 # An event's data and a battle's guerrilla may hold ids: the document has names instead.
 EVENT_FIELDS = plain(TurnEvent, EVENT_KEYS, translated=["data"])
-BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla"])
-SUMMARY_SHEET_FIELDS = plain(TurnSummarySheet, SUMMARY_SHEET_KEYS, translated=["casualties", "characters_lost"])
+BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds"])
+SUMMARY_SHEET_FIELDS = plain(
+    TurnSummarySheet, SUMMARY_SHEET_KEYS, translated=["casualties", "characters_lost", "injury_rerolls"]
+)
 RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
 SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)

@@ -207,12 +207,17 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             events.append(event)
     _create_keeping_times(TurnEvent, events)
     battles = [battle for t in plan.turns for battle in t.battles]
+    character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
     for battle in battles:
         if battle.guerrilla is not None:
             battle.battle.guerrilla = _with_ids(battle.guerrilla, GUERRILLA_REFERENCES, plan)
+        battle.battle.old_wounds = [
+            {**rest, "character": character_of_unit[id(unit)].pk, "army": army.pk}
+            for unit, army, rest in battle.old_wounds
+            if id(unit) in character_of_unit
+        ]
     _create_keeping_times(Battle, [b.battle for b in battles])
     _create_keeping_times(BattleSupport, [support for b in battles for support in b.supports])
-    character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
     summary_sheets = []
     for b in battles:
         for sheet, casualties, characters in b.sheets:
@@ -220,6 +225,11 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             sheet.characters_lost = [
                 character_of_unit[id(unit)].pk for unit in characters if id(unit) in character_of_unit
             ]
+            rerolls, heir = b.sheet_characters.get(id(sheet), ([], None))
+            sheet.injury_rerolls = {
+                str(character_of_unit[id(unit)].pk): reroll for unit, reroll in rerolls if id(unit) in character_of_unit
+            }
+            sheet.warlord_heir = character_of_unit.get(id(heir)) if heir is not None else None
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
     _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])

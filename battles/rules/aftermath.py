@@ -22,10 +22,12 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
+from kingdoms.rules.character_record import abilities_kept, deep_wound_battles_left
+from kingdoms.rules.succession import HeirCandidate, succession_text, warlord_heir
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ARMY_MIN_POINTS, ArmyKind, ArmyType, Settlement
 from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World, lose_fortifications
 
-from .injuries import abilities_kept, deep_wound_battles_left, injury_roll
+from .injuries import AGAINST_THE_ODDS, FULL, Injury, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
 from .results import BASE_EXPERIENCE, BattleResult, Outcome, SideOutcome, victory_gold
 
@@ -46,6 +48,18 @@ GENERAL_ROLES = ("warlord", "general")  # the Warlord leads the army he is in
 # Tomb Kings and Vampire Counts, "Curse of the Dead": "the undead units in the army cannot spend
 # experience points on Veteran Status"; the Ancient Dead are a Tomb Kings army.
 CURSE_OF_THE_DEAD = frozenset({ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS, ArmyType.ANCIENT_DEAD})
+# Spending Experience: "To reroll a result on the Character Injury Table (25 Experience Points =
+# 1 reroll; the second roll stands regardless of the result)". What the player asks for on the
+# turn summary sheet: a reroll of a Dead result only, or of any result that harms him.
+INJURY_REROLL_EXPERIENCE = 25
+REROLL_DEAD = "dead"
+REROLL_HARMED = "harmed"
+INJURY_REROLL_CHOICES = (REROLL_DEAD, REROLL_HARMED)
+RESILIENT = "Resilient"  # Noble: "may reroll any result on the Character Injury Table"
+# Skaven "Backstabbers": "If your army includes more than one character and at least one of them is
+# an assassin, your opponent can force you to reroll the results of ONE character injury test."
+BACKSTABBERS_ASSASSIN = "assassin"  # a character whose unit's name says Assassin
+UNHARMED = frozenset({FULL.code, AGAINST_THE_ODDS.code})
 
 
 def _possessive(name: str) -> str:
@@ -80,6 +94,7 @@ class CharacterA:
     injuries: list[dict[str, object]] = field(default_factory=list)
     alive: bool = True
     abilities: tuple[str, ...] = ()  # Archetype Abilities: the Starting Ability, then advancements
+    battles_survived: int = 0
 
 
 @dataclass
@@ -115,6 +130,10 @@ class SideA:
     story: bool = False
     story_bonus: bool = False  # the player gives the turn's story experience to this battle's army
     points_faced: int = 0  # the opposing army, its detachments, garrison and fortification
+    injury_rerolls: tuple[tuple[int, str], ...] = ()  # (character, REROLL_DEAD or REROLL_HARMED): 25 experience
+    backstab: bool = False  # forces the opponent's Skaven army to reroll one injury test (Backstabbers)
+    warlord_heir: int | None = None  # the General the player names for a tie in the succession (Warlord)
+    sitting_out: tuple[int, ...] = ()  # characters an Old Battle Wound kept out of the battle (rolled a 1)
 
 
 @dataclass(frozen=True)
@@ -187,6 +206,13 @@ class _AftermathRun:
         self.events: list[Event] = []
         self.story_battles = _story_battles(state.battles)  # kingdom -> the battle its story bonus goes to
         self.fought: set[int] = set()
+        self.missed: set[int] = set()  # characters who missed the battle being settled (Deep Wound)
+        # Warlord: the General each kingdom's player named for a tie, on any of its sheets of the turn.
+        self.heir_choice: dict[int, int] = {}
+        for b in sorted(state.battles, key=lambda b: (b.province, b.id)):
+            for side in (b.attacker, b.defender):
+                if side.kingdom is not None and side.warlord_heir is not None:
+                    self.heir_choice.setdefault(side.kingdom, side.warlord_heir)
 
     def event(self, code: EventCode, text: str, **kw: object) -> None:
         self.events.append(Event(PHASE, code, text, **kw))  # type: ignore[arg-type]
@@ -246,8 +272,10 @@ class _AftermathRun:
                 data={"result": result.result.value, "side": side_name, "filed": result.filed},
             )
 
+        self.missed = set()
         for side in sides.values():
             self._deep_wounds(side, province)
+            self._old_wounds(side, province)
         self._province_and_retreats(battle, province, victor)
         if victor is not None:
             winner = sides[victor]
@@ -272,8 +300,10 @@ class _AftermathRun:
         # Amnesia rolled now does not undo what he did in it.
         pressing = {side_name: self._pressing_general(side.army) for side_name, side in sides.items()}
         for side_name, side in sides.items():
+            opponent = sides["defender" if side_name == "attacker" else "attacker"]
             self._recovery(side, results[side_name].result.is_victory, province)
-            self._injuries(side, province)
+            self._injuries(side, province, forced=opponent.backstab)
+            self._survived(side)
             self._press_the_advantage(side, results[side_name], pressing[side_name], province)
         for side in sides.values():
             for army_id in side.supports:
@@ -808,6 +838,7 @@ class _AftermathRun:
                 left = deep_wound_battles_left(injury)
                 if left:
                     injury["battles_missed"] = int(str(injury.get("battles_missed") or 0)) + 1
+                    self.missed.add(character.id)
                     self.event(
                         EventCode.DEEP_WOUND_MISSED,
                         f"{character.name} ({army.name}) missed the battle in {province} (Deep Wound); "
@@ -819,8 +850,29 @@ class _AftermathRun:
                     )
                     break  # one battle counts off one wound's battles at a time
 
-    def _injuries(self, side: SideA, province: ProvinceState) -> None:
+    def _old_wounds(self, side: SideA, province: ProvinceState) -> None:
+        """Old Battle Wound: the characters whose roll, made when the battle was posted, was a 1."""
+        for character_id in side.sitting_out:
+            character = self.state.characters.get(character_id)
+            if character is None or side.army is None:
+                continue
+            self.event(
+                EventCode.OLD_WOUND_OUT,
+                f"{character.name} ({self.army_name(side.army)}) could not take part in the battle in {province}: "
+                "his old wound was acting up (Old Battle Wound).",
+                kingdom=character.kingdom,
+                army=side.army,
+                province=province.number,
+                data={"character": character.name},
+            )
+
+    def _injuries(self, side: SideA, province: ProvinceState, *, forced: bool = False) -> None:
+        """The Character Injury Chart for each character the sheet lost, with the rerolls: Resilient
+        (free), the 25 experience the player chose to spend, the opponent's Backstabbers. One
+        reroll at most per test: the second roll stands whatever it is."""
         state = self.state
+        choices = dict(side.injury_rerolls)
+        backstab = forced and side.army is not None and self._backstabbers(side.army)
         for character_id in side.characters_lost:
             character = state.characters.get(character_id)
             if character is None or not character.alive:
@@ -830,14 +882,29 @@ class _AftermathRun:
                 continue  # perished with his Elite Defense Force: no rolls
             army = state.world.army(unit.army)
             earlier = [i.get("detail", "") for i in character.injuries]
-            injuries = injury_roll(
-                self.dice,
-                name=character.name,
-                kingdom=character.kingdom,
-                army=army.id,
-                arms_lost=sum(1 for d in earlier if str(d).startswith("lost an arm")),
-                eyes_lost=sum(1 for i in character.injuries if i.get("code") == "blind-in-one-eye"),
-            )
+
+            def roll(
+                character: CharacterA = character, army_id: int = army.id, earlier: list[object] = earlier
+            ) -> list[Injury]:
+                return injury_roll(
+                    self.dice,
+                    name=character.name,
+                    kingdom=character.kingdom,
+                    army=army_id,
+                    arms_lost=sum(1 for d in earlier if str(d).startswith("lost an arm")),
+                    eyes_lost=sum(1 for i in character.injuries if i.get("code") == "blind-in-one-eye"),
+                )
+
+            injuries = roll()
+            rule, cost = self._reroll_rule(character, army, injuries, choices.get(character.id, ""), backstab, province)
+            if rule:
+                if rule == "Backstabbers":
+                    backstab = False  # ONE character injury test
+                second = roll()
+                if cost:
+                    army = self._add_experience(army.id, -cost)
+                self._reroll_event(character, army, rule, cost, injuries, second, province)
+                injuries = second
             ancient = self._ancient_dead(character.kingdom)
             for injury in injuries:
                 character.injuries.append({**injury.as_json(), "turn": state.turn})
@@ -862,6 +929,94 @@ class _AftermathRun:
                     self._lose_items(unit.id)
             if any(i.dead or i.retired for i in injuries):
                 self._character_dies(character, army, retired=not any(i.dead for i in injuries))
+
+    def _reroll_rule(
+        self,
+        character: CharacterA,
+        army: ArmyState,
+        first: list[Injury],
+        choice: str,
+        backstab: bool,
+        province: ProvinceState,
+    ) -> tuple[str, int]:
+        """Which reroll the first result calls for, and its cost in experience: ("", 0) for none.
+        Resilient rerolls for free what the player asked for, or a Dead result when he asked for
+        nothing (docs/rules-decisions.md, 76); otherwise the player's choice costs 25 experience,
+        if the army has it; an unharmed result is what the opponent's Backstabbers rerolls."""
+        if RESILIENT in abilities_kept(character.abilities, character.injuries) and _wants(
+            choice or REROLL_DEAD, first
+        ):
+            return "Resilient", 0
+        if choice and _wants(choice, first):
+            if army.experience >= INJURY_REROLL_EXPERIENCE:
+                return "experience", INJURY_REROLL_EXPERIENCE
+            self.event(
+                EventCode.INJURY_REROLL_REFUSED,
+                f"{character.name} ({army.name}): no reroll on the Character Injury Chart, the army has "
+                f"{army.experience} experience and a reroll costs {INJURY_REROLL_EXPERIENCE} (Spending Experience).",
+                kingdom=character.kingdom,
+                army=army.id,
+                province=province.number,
+                data={"character": character.name, "experience": army.experience},
+            )
+            return "", 0
+        if backstab and all(i.code in UNHARMED for i in first):
+            return "Backstabbers", 0
+        return "", 0
+
+    def _reroll_event(
+        self,
+        character: CharacterA,
+        army: ArmyState,
+        rule: str,
+        cost: int,
+        first: list[Injury],
+        second: list[Injury],
+        province: ProvinceState,
+    ) -> None:
+        why = {
+            "Resilient": "free, he is Resilient (Noble)",
+            "experience": f"for {cost} experience (Spending Experience)",
+            "Backstabbers": "forced by the opponent (Skaven: Backstabbers)",
+        }[rule]
+        self.event(
+            EventCode.INJURY_REROLL,
+            f"{character.name} ({army.name}) rolled {_rolled(first)} on the Character Injury Chart and rerolls it "
+            f"{why}: {_rolled(second)}; the second roll stands.",
+            kingdom=character.kingdom,
+            army=army.id,
+            province=province.number,
+            experience=-cost,
+            data={
+                "character": character.name,
+                "rule": rule,
+                "experience": -cost,
+                "first": [i.as_json() for i in first],
+                "second": [i.as_json() for i in second],
+            },
+        )
+
+    def _backstabbers(self, army_id: int) -> bool:
+        """Skaven "Backstabbers": the army includes more than one character and at least one of
+        them is an Assassin (a character unit whose name says so; docs/rules-decisions.md, 77)."""
+        state = self.state
+        if state.kingdoms[state.world.army(army_id).kingdom].army_type is not ArmyType.SKAVEN:
+            return False
+        names = [c.name for c in state.characters.values() if c.alive and state.units[c.unit].army == army_id]
+        return len(names) > 1 and any(BACKSTABBERS_ASSASSIN in n.lower() for n in names)
+
+    def _survived(self, side: SideA) -> None:
+        """Battles survived, counted after the injury rolls: each living character of the army that
+        fought, except those who missed the battle (Deep Wound, an Old Battle Wound's 1)."""
+        if side.army is None or self._perished(side.army):
+            return
+        for character in self.state.characters.values():
+            unit = self.state.units.get(character.unit)
+            if unit is None or unit.army != side.army or not character.alive:
+                continue
+            if character.id in self.missed or character.id in side.sitting_out:
+                continue
+            character.battles_survived += 1
 
     def _pressing_general(self, army_id: int | None) -> CharacterA | None:
         """The army's General (its living Warlord if he is in it, else its living General) if he
@@ -931,8 +1086,8 @@ class _AftermathRun:
             self._succession(character)
 
     def _succession(self, dead: CharacterA) -> None:
-        """Warlord: the General with the most experience (the General of the army with the most
-        experience points) becomes Warlord; a tie goes to the oldest army (lowest id)."""
+        """Warlord: the General with the most experience (his army's) becomes Warlord; a tie goes
+        to the General the player named, else to the oldest army's (kingdoms.rules.succession)."""
         state = self.state
         candidates = []
         for character in state.characters.values():
@@ -942,24 +1097,23 @@ class _AftermathRun:
             army = state.armies.get(army_id) or state.garrisons.get(army_id)
             if army is None or army.disbanded:
                 continue
-            candidates.append((-army.experience, army.id, character))
+            candidates.append(HeirCandidate(character.id, character.name, army.id, army.name, army.experience))
         kingdom = state.kingdoms[dead.kingdom].name
-        if not candidates:
+        heir = warlord_heir(candidates, self.heir_choice.get(dead.kingdom))
+        if heir is None:
             self.event(
                 EventCode.NO_WARLORD,
                 f"{kingdom}'s Warlord {dead.name} is dead and no General can succeed him.",
                 kingdom=dead.kingdom,
             )
             return
-        _, army_id, heir = min(candidates, key=lambda c: (c[0], c[1]))
-        heir.role = "warlord"
+        state.characters[heir.candidate.character].role = "warlord"
         self.event(
             EventCode.WARLORD_SUCCESSION,
-            f"{heir.name} of {state.world.army(army_id).name}, the most experienced General, "
-            f"becomes {kingdom}'s Warlord (Warlord); he may be promoted to a Lord with experience points.",
+            succession_text(kingdom, dead.name, heir),
             kingdom=dead.kingdom,
-            army=army_id,
-            data={"character": heir.name},
+            army=heir.candidate.army,
+            data={"character": heir.candidate.name, "how": heir.how, "tied": list(heir.tied)},
         )
 
     def _lose_items(self, unit_id: int) -> None:
@@ -993,6 +1147,22 @@ class _AftermathRun:
                     province=army.province,
                     data={"points": points},
                 )
+
+
+def _wants(choice: str, injuries: list[Injury]) -> bool:
+    """Whether the player's reroll choice covers this result: a Dead result, or any that harms."""
+    if choice == REROLL_DEAD:
+        return any(i.dead for i in injuries)
+    if choice == REROLL_HARMED:
+        return any(i.code not in UNHARMED for i in injuries)
+    return False
+
+
+def _rolled(injuries: list[Injury]) -> str:
+    """'11 (Dead)', or '16 (Multiple Injuries: 32 Chest Wound, 44 Deep Wound)'."""
+    head = f"{injuries[0].roll} ({injuries[0].label}"
+    rest = ", ".join(f"{i.roll} {i.label}" for i in injuries[1:])
+    return head + (f": {rest})" if rest else ")")
 
 
 def _story_battles(battles: list[BattleA]) -> dict[int, int]:

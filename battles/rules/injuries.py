@@ -7,11 +7,11 @@ chart's "16-21" is 16 and 21, "26-31" is 26 and 31, and so on. The table below i
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from kernel.dice import Dice
+from kingdoms.rules.character_record import deep_wound_to_miss, old_wounds
 
 
 class InjuryEntry(NamedTuple):
@@ -217,30 +217,31 @@ def injury_roll(
     return injuries
 
 
-def injuries_standing(injuries: list[dict[str, object]]) -> list[str]:
+OLD_WOUND_ACTS_UP = 1  # Old Battle Wound: "On the result of a 1 ... cannot participate in the battle"
+
+
+def old_wound_roll(dice: Dice, *, name: str, kingdom: int, army: int, wounds: int) -> list[int]:
+    """Old Battle Wound: "Roll a D6 before each battle", one for each such wound (the engine rolls
+    them when the battle is posted); any 1 keeps him out of the battle."""
+    return [dice.d6(purpose=f"Old Battle Wound: {name}", kingdoms=[kingdom], armies=[army]) for _ in range(wounds)]
+
+
+def injuries_standing(injuries: list[dict[str, object]], old_wound_rolls: list[int] | None = None) -> list[str]:
     """What a character's earlier injuries mean for his army's next battle, for its scenario
-    sheet: battles still to miss (Deep Wound) and the rolls before the battle (Old Battle Wound)."""
+    sheet: battles still to miss (Deep Wound) and the rolls before the battle (Old Battle Wound),
+    with their faces when the engine rolled them as the battle was posted."""
     notes = []
-    to_miss = sum(deep_wound_battles_left(i) for i in injuries)
+    to_miss = deep_wound_to_miss(injuries)
     if to_miss:
         notes.append(f"must miss this battle (Deep Wound: {to_miss} battle{'s' if to_miss > 1 else ''} still to miss)")
-    old = sum(1 for i in injuries if i.get("code") == "old-battle-wound")
-    if old:
+    old = old_wounds(injuries)
+    if old and old_wound_rolls:
+        faces = ", ".join(map(str, old_wound_rolls))
+        if OLD_WOUND_ACTS_UP in old_wound_rolls:
+            notes.append(f"Old Battle Wound: rolled {faces}; the old wound is acting up, he cannot take part")
+        else:
+            notes.append(f"Old Battle Wound: rolled {faces}; he may take part")
+    elif old:
         dice = "a D6" if old == 1 else f"{old}D6"
         notes.append(f"Old Battle Wound: roll {dice} before the battle; on a 1 he cannot take part")
     return notes
-
-
-def deep_wound_battles_left(injury: dict[str, object]) -> int:
-    """Battles of his army the character must still miss for this injury (0 for any other)."""
-    if injury.get("code") != "deep-wound":
-        return 0
-    return max(0, int(str(injury.get("misses_battles") or 0)) - int(str(injury.get("battles_missed") or 0)))
-
-
-def abilities_kept(abilities: Iterable[str], injuries: list[dict[str, object]]) -> frozenset[str]:
-    """The Archetype Abilities a character can still use: none once Amnesia struck (he "no longer
-    can take advantage of any Archetype Abilities including Starting Abilities")."""
-    if any(i.get("code") == AMNESIA.code for i in injuries):
-        return frozenset()
-    return frozenset(abilities)

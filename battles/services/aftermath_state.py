@@ -29,8 +29,10 @@ from .summaries import battle_standing
 def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: list[int], faced: int) -> SideA:
     army = battle.attacker_army_id if side == "attacker" else battle.defender_army_id
     kingdom = battle.attacker_kingdom_id if side == "attacker" else battle.defender_kingdom_id
+    # Old Battle Wound: the characters of this army who rolled a 1 when the battle was posted.
+    sitting_out = tuple(int(w["character"]) for w in battle.old_wounds if w.get("out") and w.get("army") == army)
     if sheet is None or sheet.status != TurnSummarySheet.Status.SUBMITTED:
-        return SideA(kingdom=kingdom, army=army, supports=tuple(supports), points_faced=faced)
+        return SideA(kingdom=kingdom, army=army, supports=tuple(supports), points_faced=faced, sitting_out=sitting_out)
     return SideA(
         kingdom=kingdom,
         army=army,
@@ -52,6 +54,10 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
         story=bool(sheet.story.strip()),
         story_bonus=sheet.story_bonus,
         points_faced=faced,
+        injury_rerolls=tuple((int(c), str(w)) for c, w in (sheet.injury_rerolls or {}).items()),
+        backstab=sheet.backstab,
+        warlord_heir=sheet.warlord_heir_id,
+        sitting_out=sitting_out,
     )
 
 
@@ -100,6 +106,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 role=c.role,
                 injuries=list(c.injuries),
                 abilities=tuple(c.abilities),
+                battles_survived=c.battles_survived,
             )
             for c in characters
         },

@@ -76,11 +76,12 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     ordered = sorted(state.characters.values(), key=lambda c: (c.alive, c.id))
     for after in ordered:
         was = before.characters[after.id]
-        if (after.alive, after.role, after.injuries) == (was.alive, was.role, was.injuries):
+        now = (after.alive, after.role, after.injuries, after.battles_survived)
+        if now == (was.alive, was.role, was.injuries, was.battles_survived):
             continue
         row = characters[after.id]
-        row.alive, row.role, row.injuries = after.alive, after.role, after.injuries
-        row.save(update_fields=["alive", "role", "injuries"])
+        row.alive, row.role, row.injuries, row.battles_survived = now
+        row.save(update_fields=["alive", "role", "injuries", "battles_survived"])
 
     items = {i.id: i for i in ArmoryItem.objects.filter(pk__in=list(state.items))}
     changed_items = []

@@ -11,12 +11,13 @@ from django.db import transaction
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Character, Kingdom
+from kingdoms.rules.character_record import abilities_kept, deep_wound_to_miss, old_wounds
 from kingdoms.selectors import army_counted_points
 from kingdoms.services.dice import dice_rolls_save_many
 from orders.rules.resolution.battles import GUERRILLA_WARFARE
 
 from ..models import Battle
-from ..rules.injuries import abilities_kept, injuries_standing
+from ..rules.injuries import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
@@ -112,10 +113,39 @@ def battle_scenarios_generate(*, turn: Any) -> list[Battle]:
         dice = SeededDice(seed=turn.seed, stream=scenario_stream(battle))
         battle.scenario = scenario_generate(scenario_setup(battle, abilities), dice).as_json()
         rolled.append(dice)
-    Battle.objects.bulk_update(battles, ["scenario"])
+        wound_dice = SeededDice(seed=turn.seed, stream=f"old-wounds:{scenario_stream(battle)}")
+        battle.old_wounds = old_wounds_roll(battle, wound_dice)
+        rolled.append(wound_dice)
+    Battle.objects.bulk_update(battles, ["scenario", "old_wounds"])
     # One insert for every battle's rolls (a query per battle grows with the campaign).
     dice_rolls_save_many(campaign=turn.campaign, turn=turn.number, dice=rolled)
     return battles
+
+
+def old_wounds_roll(battle: Battle, dice: SeededDice) -> list[dict[str, Any]]:
+    """Old Battle Wound, rolled by the engine as the battle is posted: a D6 per wound for each
+    character of the two fighting armies (one who must miss it for a Deep Wound rolls nothing);
+    on a 1 he cannot take part, and the scenario sheet says so."""
+    armies = [a for a in (battle.attacker_army_id, battle.defender_army_id) if a]
+    rows = []
+    characters = Character.objects.filter(unit__army_id__in=armies, alive=True).select_related("unit")
+    for character in characters.order_by("unit__army_id", "id"):
+        wounds = old_wounds(character.injuries)
+        if not wounds or deep_wound_to_miss(character.injuries):
+            continue
+        rolls = old_wound_roll(
+            dice, name=character.unit.name, kingdom=character.kingdom_id, army=character.unit.army_id, wounds=wounds
+        )
+        rows.append(
+            {
+                "character": character.id,
+                "name": character.unit.name,
+                "army": character.unit.army_id,
+                "rolls": rolls,
+                "out": OLD_WOUND_ACTS_UP in rolls,
+            }
+        )
+    return rows
 
 
 def battle_scenario(battle: Battle) -> Scenario | None:
@@ -140,10 +170,11 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
 
     # Earlier injuries that matter for this battle (Deep Wound, Old Battle Wound).
     wounded: dict[int, list[tuple[str, list[str]]]] = defaultdict(list)
+    rolled = {int(w["character"]): list(w["rolls"]) for w in battle.old_wounds}
     for character in Character.objects.filter(
         unit__army_id__in=[a for a in (battle.attacker_army_id, battle.defender_army_id) if a], alive=True
     ).select_related("unit"):
-        notes = injuries_standing(character.injuries)
+        notes = injuries_standing(character.injuries, rolled.get(character.id))
         if notes:
             wounded[character.unit.army_id].append((character.unit.name, notes))
 

@@ -13,9 +13,11 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Character, Kingdom, Unit
+from kingdoms.rules.tables import ArmyType
 from orders.models import Turn
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
+from ..rules.aftermath import INJURY_REROLL_CHOICES, INJURY_REROLL_EXPERIENCE, REROLL_DEAD, REROLL_HARMED
 from ..rules.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
 
 RESULTS = dict(RESULT_CHOICES)
@@ -79,6 +81,15 @@ class SummarySheetForm:
     may_loot: bool  # a side that would take the town or city if it won (Looting)
     opponent: str
     detachments: dict[int, int]  # parent army id -> points of its support detachment
+    heirs: list[Character]  # the kingdom's living Generals, one of whom the player may name for a tie (Warlord)
+    opponent_skaven: bool  # the opponent's army may be Backstabbers: the sheet may force one reroll
+
+
+REROLL_LABELS = {
+    REROLL_DEAD: f"reroll a Dead result ({INJURY_REROLL_EXPERIENCE} experience)",
+    REROLL_HARMED: "reroll any result that harms him: Dead or a lasting injury "
+    f"({INJURY_REROLL_EXPERIENCE} experience)",
+}
 
 
 def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
@@ -106,7 +117,21 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
         may_loot=may_loot(battle, side, kingdom),
         opponent=other,
         detachments={s.army_id: s.points for s in battle.supports.all() if s.side == side},
+        heirs=list(
+            Character.objects.filter(kingdom=kingdom, alive=True, role=Character.Role.GENERAL)
+            .select_related("unit__army")
+            .order_by("unit__army_id", "id")
+        ),
+        opponent_skaven=_opponent_skaven(battle, side),
     )
+
+
+def _opponent_skaven(battle: Battle, side: str) -> bool:
+    """Whether the opponent's army is Skaven (its army type is no secret: it is on the table). The
+    aftermath judges the rest of "Backstabbers" (more than one character, one an Assassin)."""
+    other = battle.defender_kingdom if side == "attacker" else battle.attacker_kingdom
+    army = battle.defender_army_id if side == "attacker" else battle.attacker_army_id
+    return other is not None and army is not None and other.army_type == ArmyType.SKAVEN
 
 
 def may_loot(battle: Battle, side: str, kingdom: Kingdom) -> bool:
@@ -213,9 +238,50 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
             "Battle report: the story's bonus experience goes to the army written about; write the story of "
             "this battle to give it to this army (Stories Are Nice)."
         )
+    rerolls: dict[str, str] = {}
+    raw_rerolls = data.get("injury_rerolls") or {}
+    if not isinstance(raw_rerolls, dict):
+        errors.append("Injury rerolls: name each character with the reroll he gets.")
+        raw_rerolls = {}
+    for raw, choice in raw_rerolls.items():
+        if not choice:
+            continue
+        character = characters.get(_count(raw) or 0)
+        if character is None:
+            errors.append(f"Injury rerolls: {raw!r} is not one of {form.kingdom.name}'s characters in this battle.")
+        elif choice not in INJURY_REROLL_CHOICES:
+            errors.append(
+                f"Injury rerolls: {character.unit.name} ({character.unit.army.name}): choose a reroll of a Dead "
+                "result or of any result that harms him (Spending Experience)."
+            )
+        elif character.id not in lost_characters:
+            errors.append(
+                f"Injury rerolls: {character.unit.name} ({character.unit.army.name}) was not removed as a casualty: "
+                "only a character removed as a casualty rolls on the Character Injury Chart."
+            )
+        else:
+            rerolls[str(character.id)] = str(choice)
+    backstab = _flag(data.get("backstab"))
+    if backstab and not form.opponent_skaven:
+        errors.append(
+            f"Backstabbers: only against a Skaven army may {form.kingdom.name} force a reroll of one character "
+            "injury test (Army-Specific Rules)."
+        )
+    heir = None
+    if data.get("warlord_heir") not in (None, ""):
+        heirs = {c.id: c for c in form.heirs}
+        heir = heirs.get(_count(data.get("warlord_heir")) or 0)
+        if heir is None:
+            errors.append(
+                f"Warlord: {data.get('warlord_heir')!r} is not one of {form.kingdom.name}'s living Generals, who "
+                "alone may succeed the Warlord."
+            )
     if errors:
         raise DomainError(errors)
     return {
+        "injury_rerolls": rerolls,
+        "backstab": backstab,
+        "warlord_heir": heir,
         "result": result,
         "withdrew": _flag(data.get("withdrew")),
         "opponent_withdrew": _flag(data.get("opponent_withdrew")),

@@ -132,6 +132,11 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
         errors.append(f"{a}: the starting army must include the Warlord, who is its General (Setup).")
     if warlords and (len(warlords) > 1 or roster.warlord_elsewhere):
         errors.append(f"{a}: a kingdom has only one Warlord (Warlord).")
+    # Warlord: "Players create a Warlord (a Lord level character)" at setup; a General who succeeds
+    # him "may be promoted to a Lord level character", so later a Hero may be the Warlord.
+    for unit in warlords:
+        if draft.starting and unit.character and unit.character.rank != "lord":
+            errors.append(f"{a}: {unit.name} is the Warlord, a Lord level character (Warlord).")
     lords = [u for u in draft.units if u.character and u.character.rank == "lord"]
     for unit in lords:
         if unit.character and unit.character.role != "warlord":
@@ -228,8 +233,6 @@ def _unit_errors(a: str, unit: UnitEntry, army_type: ArmyType, roster: KingdomRo
         errors.append(f"{a}: {u} has rank '{character.rank}'; a character is a lord or a hero.")
     if character.role not in ("warlord", "general", "hero"):
         errors.append(f"{a}: {u} has role '{character.role}'; use warlord, general or hero.")
-    if character.role == "warlord" and character.rank != "lord":
-        errors.append(f"{a}: {u} is the Warlord, a Lord level character (Warlord).")
     leads = character.role in ("warlord", "general")
     if character.archetype:
         try:

@@ -110,6 +110,16 @@ def test_one_lord_per_kingdom_the_warlord():
     assert any("only one Warlord" in e for e in errors)
 
 
+def test_the_warlord_is_created_a_lord_and_his_successor_may_stay_a_hero():
+    """Warlord: "Players create a Warlord (a Lord level character)"; the General who succeeds him
+    "may be promoted to a Lord level character", so a Hero Warlord's list is legal once the
+    campaign runs (rule case XP6: the promotion is bought, not forced)."""
+    heir = UnitEntry("Captain Reiner", "character", 1, 80, character=CharacterEntry("hero", "warlord", "noble"))
+    at_setup = army_list_errors(draft([heir, core(1850)], must_include_warlord=True, starting=True), KingdomRoster())
+    assert any("Captain Reiner is the Warlord, a Lord level character (Warlord)" in e for e in at_setup)
+    assert army_list_errors(draft([heir, core(1200)]), KingdomRoster()) == []
+
+
 def test_starting_army_must_include_the_warlord_as_general():
     general = UnitEntry("Captain", "character", 1, 80, character=CharacterEntry("hero", "general", "noble"))
     errors = army_list_errors(draft([general, core(1200)], must_include_warlord=True), KingdomRoster())

@@ -412,3 +412,43 @@ def test_the_copy_s_scenario_streams_name_the_copy_s_attackers(resolved_campaign
     rolls = imported.dice_rolls.filter(stream__startswith="scenario:")
     battles = Battle.objects.filter(turn__campaign=imported).select_related("province")
     assert rolls and {r.stream for r in rolls} == {scenario_stream(b) for b in battles}
+
+
+def test_old_battle_wounds_injury_rerolls_and_the_warlord_s_heir_round_trip(resolved_campaign):
+    """Issue 14: a battle's Old Battle Wound rolls, and a sheet's rerolls on the Character Injury
+    Chart, Backstabbers and Warlord's heir, come back naming the copy's characters and armies."""
+    from battles.models import TurnSummarySheet
+
+    ostland = resolved_campaign.kingdoms.get(name="Ostland")
+    first = ostland.armies.get(kind=Army.Kind.FIELD)
+    valten = Character.objects.get(unit__name="Elector Count Valten", kingdom=ostland)
+    unit = first.units.create(
+        name="Captain Holt", category="character", models_count=1, points_per_model=60, position=99
+    )
+    holt = Character.objects.create(unit=unit, kingdom=ostland, role="general")
+    battle = Battle.objects.get(turn__campaign=resolved_campaign, defender_army=first)
+    battle.old_wounds = [
+        {"character": valten.id, "name": "Elector Count Valten", "army": first.id, "rolls": [1], "out": True}
+    ]
+    battle.save(update_fields=["old_wounds"])
+    TurnSummarySheet.objects.create(
+        battle=battle,
+        kingdom=ostland,
+        result="draw",
+        characters_lost=[valten.id],
+        injury_rerolls={str(valten.id): "dead"},
+        backstab=False,
+        warlord_heir=holt,
+    )
+    exported = campaign_export(campaign=resolved_campaign)
+    imported = round_trip(resolved_campaign)
+    assert campaign_export(campaign=imported) == exported
+    copy_first = Army.objects.get(kingdom__campaign=imported, kingdom__name="Ostland", name=first.name)
+    copy_valten = Character.objects.get(kingdom__campaign=imported, unit__name="Elector Count Valten")
+    copy_holt = Character.objects.get(kingdom__campaign=imported, unit__name="Captain Holt")
+    copy_battle = Battle.objects.get(turn__campaign=imported, defender_army=copy_first)
+    assert copy_battle.old_wounds == [
+        {"character": copy_valten.id, "name": "Elector Count Valten", "army": copy_first.id, "rolls": [1], "out": True}
+    ]
+    sheet = TurnSummarySheet.objects.get(battle=copy_battle)
+    assert sheet.injury_rerolls == {str(copy_valten.id): "dead"} and sheet.warlord_heir == copy_holt
