@@ -217,6 +217,7 @@ def army_page(request: HttpRequest, army_id: int) -> HttpResponse:
             "campaign": army.kingdom.campaign,
             "points": selectors.army_points(army),
             "ledger": selectors.experience_ledger_of(army),
+            "on_the_way": deliveries_on_the_way(army),
             "organizer": selectors.is_organizer(request.user, army.kingdom.campaign),
         },
     )
