@@ -12,7 +12,8 @@ from django.db import transaction
 
 from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
-from kingdoms.models import Army, Campaign, Kingdom, Province, Unit
+from kingdoms.models import Army, Campaign, Character, Kingdom, Province, Unit
+from kingdoms.rules.tables import STARTING_ABILITIES, Archetype
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
@@ -66,7 +67,22 @@ def battle_orders_file(campaign: Campaign, turn) -> dict[str, Army]:  # type: ig
         ostland,
         "Wardens",
         province(62),
-        [("Halberdiers", 60, 6), ("Handgunners", 30, 8), ("Knights", 15, 24), ("Greatswords", 30, 11)],
+        [("Halberdiers", 60, 6), ("Handgunners", 30, 8), ("Knights", 15, 24), ("Greatswords", 25, 11)],
+    )
+    # Their General, Captain Aldric (a Veteran), fought two border skirmishes before the campaign:
+    # once he survives turn 1's battle he may buy a roll on his Archetype Advancement Table
+    # (Character Archetypes and Advancement: "survives three or more battles").
+    captain = wardens.units.create(
+        name="Captain Aldric", category="character", models_count=1, points_per_model=55, position=4
+    )
+    Character.objects.create(
+        unit=captain,
+        kingdom=ostland,
+        rank="hero",
+        role="general",
+        archetype="veteran",
+        abilities=[STARTING_ABILITIES[Archetype.VETERAN]],
+        battles_survived=2,
     )
     raiders = army_with_list(
         tor, "Raiders", province(52), [("Spearmen", 50, 9), ("Archers", 40, 11), ("Silver Helms", 15, 21)]
