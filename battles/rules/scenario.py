@@ -371,20 +371,20 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
     if setup.defending and setup.defender.fortified:
         attacker_modifier += 1
         first_notes.append(f"{setup.attacker.name} attacks a fortified army: +1 to go first (Fortify).")
+    # The side's own +1s to its roll for first turn, each with its rule; they add up.
     for side in (setup.attacker, setup.defender):
-        if side.blunder_bonus:
+        bonuses = [
+            (side.blunder_bonus, f"{side.name}: +1 to its roll for first turn (Guerrilla Tactics: Blundered!)."),
+            (side.painted, f"{side.name} is a painted army: +1 to its roll for first turn (Painting Counts)."),
+        ]
+        for applies, note in bonuses:
+            if not applies:
+                continue
             if side is setup.attacker:
                 attacker_modifier += 1
             else:
                 defender_modifier += 1
-            first_notes.append(f"{side.name}: +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
-    for side in (setup.attacker, setup.defender):
-        if side.painted:
-            if side is setup.attacker:
-                attacker_modifier += 1
-            else:
-                defender_modifier += 1
-            first_notes.append(f"{side.name} is a painted army: +1 to its roll for first turn (Painting Counts).")
+            first_notes.append(note)
     if kind != ASSAULT:
         first_notes.append(
             "The player who finished deploying first adds +1 to his roll: settle it at the table, "
