@@ -256,7 +256,7 @@ def test_player_enters_the_starting_army_list(page: Page, live_server, army_list
         advancement = table[roll.total - 1]
     warlord_row = page.locator("#characters tr", has_text="Count Aldric")
     expect(warlord_row.locator("td").nth(4)).to_have_text(f"Furious Charge, {advancement}")
-    expect(warlord_row.locator("form")).to_have_count(0)
+    expect(warlord_row.get_by_role("button", name="Choose")).to_have_count(0)  # the choice is made
     assert Character.objects.get(unit__army=army).abilities == ["Furious Charge", advancement]
 
     # 2,100 points: refused, naming the army and the rule; the stored list does not change.
