@@ -5,9 +5,6 @@ painted (battles/services/rewards.py, its page and API), and the scenario the ba
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
-from rest_framework.test import APIClient
 
 from battles.models import Battle
 from battles.rules.scenario import ScenarioSide, scenario_lines
@@ -17,6 +14,8 @@ from kernel.event_codes import EventCode
 from kingdoms.models import Army
 from orders.models import TurnEvent
 from tests.battles.test_scenario_rules import ATTACKER, DEFENDER, roll, script
+from tests.clients import api_as as _api
+from tests.clients import pages_as as _page
 from turns.services.cycle import orders_phase_run
 
 PAINTED_ATTACKER = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, painted=True)
@@ -74,22 +73,6 @@ def test_a_painted_attacker_of_a_fortified_army_has_plus_two_to_go_first_but_no_
     assert scenario.sides["roll_off"] is None and scenario.sides["winner"] == "Brython: Guard"
     off = scenario.first_turn["roll_off"]
     assert (off["attacker_modifier"], off["winner"]) == (2, "attacker")
-
-
-def _user(name):
-    return get_user_model().objects.get(username=name)
-
-
-def _api(name) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(_user(name))
-    return client
-
-
-def _page(name) -> Client:
-    client = Client()
-    client.force_login(_user(name))
-    return client
 
 
 def test_the_organizer_marks_an_army_painted_and_its_next_scenario_uses_it(demo_campaign, turn, battles_filed):

@@ -6,29 +6,12 @@ Rulebook: Character Injury Chart (retiring), Warlord. Secrecy: another kingdom's
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from kingdoms.models import ArmoryItem, Army, Character, Kingdom, TreasuryEntry
 from orders.models import TurnEvent
-
-
-def _user(name):
-    return get_user_model().objects.get(username=name)
-
-
-def _api(name) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(_user(name))
-    return client
-
-
-def _page(name) -> Client:
-    client = Client()
-    client.force_login(_user(name))
-    return client
+from tests.clients import api_as as _api
+from tests.clients import pages_as as _page
 
 
 @pytest.fixture

@@ -7,10 +7,7 @@ turn report shows each army's experience earned and spent in the turn (the exper
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core import mail
-from django.test import Client
-from rest_framework.test import APIClient
 
 from battles.models import Battle
 from battles.services.rewards import story_bonus_award
@@ -23,27 +20,13 @@ from orders.models import Turn, TurnEvent
 from reports.models import TurnReport
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.battle_setup import file_battle_orders
+from tests.clients import api_as as _api
+from tests.clients import pages_as as _page
 from tests.orders.test_reports import pdf_text
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 PUBLIC_STORY = "The Silver Helms broke the Halberdiers at the ford of Hartwood."
 PRIVATE_STORY = "Our Greatswords hid in the mill: the elves never knew."
-
-
-def _user(name):
-    return get_user_model().objects.get(username=name)
-
-
-def _api(name) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(_user(name))
-    return client
-
-
-def _page(name) -> Client:
-    client = Client()
-    client.force_login(_user(name))
-    return client
 
 
 def _save(battle, kingdom, **data):

@@ -7,30 +7,13 @@ Experience."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
-from rest_framework.test import APIClient
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Army, ExperienceEntry
 from kingdoms.services.experience import experience_adjust, experience_award, experience_ledger_total
-
-
-def _user(name):
-    return get_user_model().objects.get(username=name)
-
-
-def _api(name) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(_user(name))
-    return client
-
-
-def _page(name) -> Client:
-    client = Client()
-    client.force_login(_user(name))
-    return client
+from tests.clients import api_as as _api
+from tests.clients import pages_as as _page
 
 
 @pytest.fixture
