@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from briternia.api import KingdomQuery, kingdom_query
 from kingdoms.selectors import army_private_get, is_organizer
 from orders.selectors import turn_get
 
@@ -20,6 +21,8 @@ from .models import RESULT_CHOICES, Battle, TurnSummarySheet
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award
 from .services.summaries import battle_rule, battle_standing, side_name, standing_text, summary_sheet_save
+
+RESULT_VALUES = [v for v, _ in RESULT_CHOICES]
 
 
 def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
@@ -59,9 +62,46 @@ def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
     return data
 
 
+class BattleSideSerializer(serializers.Serializer):
+    kingdom = serializers.IntegerField(allow_null=True)
+    army = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField()
+
+
+class BattleSupportSerializer(serializers.Serializer):
+    army = serializers.IntegerField()
+    kingdom = serializers.IntegerField()
+    side = serializers.CharField()
+    points = serializers.IntegerField()
+    arrival = serializers.IntegerField(allow_null=True, help_text="Support Arrival D6.")
+
+
+class BattleSerializer(serializers.Serializer):
+    """A battle as _battle_data shapes it; `standing` for the organizer only."""
+
+    id = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    province = serializers.IntegerField()
+    province_name = serializers.CharField()
+    status = serializers.CharField()
+    attacker = BattleSideSerializer()
+    defender = BattleSideSerializer()
+    assault = serializers.BooleanField()
+    garrison_points = serializers.IntegerField()
+    garrison_defenses = serializers.IntegerField()
+    fortified_points = serializers.IntegerField()
+    supports = BattleSupportSerializer(many=True)
+    scenario = serializers.JSONField(allow_null=True, help_text="The Scenario Generator's results.")
+    result = serializers.CharField(allow_null=True)
+    defender_result = serializers.CharField(allow_null=True)
+    victor = serializers.CharField(allow_null=True)
+    standing = serializers.CharField(required=False, help_text="Organizer only: where the sheets stand.")
+
+
 class TurnBattlesApi(APIView):
     """The turn's battles you may see: your kingdom's (the organizer: all)."""
 
+    @extend_schema(responses=BattleSerializer(many=True))
     def get(self, request: Request, turn_id: int) -> Response:
         turn = turn_get(user=request.user, turn_id=turn_id)
         organizer = is_organizer(request.user, turn.campaign)
@@ -71,6 +111,7 @@ class TurnBattlesApi(APIView):
 
 
 class BattleApi(APIView):
+    @extend_schema(responses=BattleSerializer)
     def get(self, request: Request, battle_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
         return Response(_battle_data(battle, organizer=is_organizer(request.user, battle.turn.campaign)))
@@ -86,13 +127,19 @@ class CasualtyInput(serializers.Serializer):
 
 
 class SummarySheetInput(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[v for v, _ in RESULT_CHOICES])
+    result = serializers.ChoiceField(choices=RESULT_VALUES)
     withdrew = serializers.BooleanField(default=False)
     opponent_withdrew = serializers.BooleanField(default=False)
     casualties = CasualtyInput(many=True, required=False, default=list)
     characters_lost = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
     loot_choice = serializers.ChoiceField(choices=["", "loot", "sack"], required=False, default="")
-    negotiation_gold = serializers.IntegerField(min_value=0, required=False, default=0)
+    negotiation_gold = serializers.IntegerField(
+        min_value=0,
+        max_value=2_147_483_647,
+        required=False,
+        default=0,
+        help_text="Gold this kingdom pays its opponent: at most what its treasury holds.",
+    )
     negotiation_note = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
     story = serializers.CharField(required=False, allow_blank=True, default="")
     story_bonus = serializers.BooleanField(default=False)
@@ -145,12 +192,9 @@ class SummarySheetApi(APIView):
     refused whole with 400 and the messages."""
 
     def _kingdom(self, request: Request, battle: Battle):  # type: ignore[no-untyped-def]
-        raw = request.query_params.get("kingdom")
-        return selectors.summary_sheet_kingdom_get(
-            user=request.user, battle=battle, kingdom_id=int(raw) if raw and raw.isdigit() else None
-        )
+        return selectors.summary_sheet_kingdom_get(user=request.user, battle=battle, kingdom_id=kingdom_query(request))
 
-    @extend_schema(responses=SummarySheetSerializer)
+    @extend_schema(parameters=[KingdomQuery], responses=SummarySheetSerializer)
     def get(self, request: Request, battle_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
         kingdom = self._kingdom(request, battle)
@@ -159,7 +203,7 @@ class SummarySheetApi(APIView):
             return Response({"detail": "No sheet filed yet."}, status=404)
         return Response(SummarySheetSerializer(sheet).data)
 
-    @extend_schema(request=SummarySheetInput, responses=SummarySheetSerializer)
+    @extend_schema(parameters=[KingdomQuery], request=SummarySheetInput, responses=SummarySheetSerializer)
     def put(self, request: Request, battle_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
         kingdom = self._kingdom(request, battle)
@@ -181,7 +225,7 @@ class SummarySheetApi(APIView):
 
 
 class RulingInput(serializers.Serializer):
-    result = serializers.ChoiceField(choices=[v for v, _ in RESULT_CHOICES])
+    result = serializers.ChoiceField(choices=RESULT_VALUES)
     attacker_withdrew = serializers.BooleanField(default=False)
     defender_withdrew = serializers.BooleanField(default=False)
     note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
@@ -190,7 +234,7 @@ class RulingInput(serializers.Serializer):
 class BattleRulingApi(APIView):
     """Organizer only: decide the battle's result, read from the attacker's side."""
 
-    @extend_schema(request=RulingInput)
+    @extend_schema(request=RulingInput, responses=BattleSerializer)
     def post(self, request: Request, battle_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
         if not is_organizer(request.user, battle.turn.campaign):
@@ -205,11 +249,17 @@ class StoryBonusInput(serializers.Serializer):
     experience = serializers.IntegerField(help_text="1 or 2 (Stories Are Nice).")
 
 
+class StoryBonusResultSerializer(serializers.Serializer):
+    army = serializers.IntegerField(allow_null=True)
+    experience = serializers.IntegerField()
+    text = serializers.CharField()
+
+
 class StoryBonusApi(APIView):
     """Organizer only (404 for anyone else): 1 or 2 more experience for a good story, to the army
     that got the kingdom's story experience this turn; once per kingdom and turn."""
 
-    @extend_schema(request=StoryBonusInput)
+    @extend_schema(request=StoryBonusInput, responses=StoryBonusResultSerializer)
     def post(self, request: Request, battle_id: int, kingdom_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
         if not is_organizer(request.user, battle.turn.campaign):
@@ -227,10 +277,15 @@ class ArmyPaintedInput(serializers.Serializer):
     painted = serializers.BooleanField()
 
 
+class ArmyPaintedResultSerializer(serializers.Serializer):
+    army = serializers.IntegerField()
+    painted = serializers.BooleanField()
+
+
 class ArmyPaintedApi(APIView):
     """Organizer only (404 for a player): mark an army painted or not (Painting Counts)."""
 
-    @extend_schema(request=ArmyPaintedInput)
+    @extend_schema(request=ArmyPaintedInput, responses=ArmyPaintedResultSerializer)
     def post(self, request: Request, army_id: int) -> Response:
         army = army_private_get(user=request.user, army_id=army_id)
         if not is_organizer(request.user, army.kingdom.campaign):
@@ -250,11 +305,21 @@ class CharacterRetireInput(serializers.Serializer):
     )
 
 
+class CharacterRetiredSerializer(serializers.Serializer):
+    character = serializers.IntegerField()
+    alive = serializers.BooleanField()
+    items_kept = serializers.ListField(child=serializers.CharField())
+    items_gone = serializers.ListField(child=serializers.CharField())
+    gold = serializers.IntegerField(help_text="The treasury's change (negative: paid to keep the items).")
+    warlord = serializers.IntegerField(allow_null=True, help_text="The Warlord after him (a retiring Warlord).")
+    treasury = serializers.IntegerField()
+
+
 class CharacterRetireApi(APIView):
     """Retire one of your characters (Character Injury Chart): he counts as dead and takes his items,
     unless `keep_items` pays twice their points in gold (refused with 400 if the treasury cannot)."""
 
-    @extend_schema(request=CharacterRetireInput, responses=None)
+    @extend_schema(request=CharacterRetireInput, responses=CharacterRetiredSerializer)
     def post(self, request: Request, character_id: int) -> Response:
         character = selectors.own_character_get(user=request.user, character_id=character_id)
         data = CharacterRetireInput(data=request.data)

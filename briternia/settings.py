@@ -5,9 +5,11 @@ embedded default: a SQLite file under var/, Celery tasks executed eagerly in-pro
 every email written as one .eml file under var/outbox/. See README.md for the variables.
 """
 
+import datetime as dt
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from .env import env_bool, env_int, env_list, env_str
@@ -43,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "briternia",
     "outbox",
     "kingdoms",
@@ -59,10 +62,15 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "briternia.middleware.RefuseNulBytesMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "briternia.middleware.PermissionsPolicyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "briternia.urls"
@@ -78,6 +86,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {{ user|display_name }} in every template: a person is never named by their address.
+            "builtins": ["kingdoms.templatetags.people"],
         },
     },
 ]
@@ -98,6 +108,37 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Logins: after AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is
+# locked out for AXES_COOLOFF_MINUTES (429 on the pages; the API's Basic auth refuses it with 401).
+# django-axes: maintained (Jazzband), the usual answer for Django; a success resets the count.
+AUTHENTICATION_BACKENDS = ["briternia.auth.LoginGuardBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+
+# Content-Security-Policy (django-csp 4): the site's own scripts and styles only, nothing inline;
+# images may be data: URLs (the map). Permissions-Policy: no browser feature is used.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), midi=(), payment=(), usb=(), interest-cohort=()"
+)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -160,13 +201,28 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 REST_FRAMEWORK = {
+    # Basic first: its WWW-Authenticate header makes a missing or wrong credential a 401 (a
+    # session's is 403 with no header); a logged-in browser's session still authenticates.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only: a form or multipart body parses nested lists as empty (an empty order sheet would
+    # replace a player's submission), so any other body is refused with 415.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_SCHEMA_CLASS": "briternia.api.AutoSchema",
     "EXCEPTION_HANDLER": "briternia.api.exception_handler",
+    # Per client: an anonymous one by address, a logged-in one by account (429 with Retry-After).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("API_THROTTLE_ANON", "60/minute"),
+        "user": env_str("API_THROTTLE_USER", "1200/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Briternia campaign organizer API",
@@ -177,6 +233,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "BattleResultEnum": "battles.models.RESULT_CHOICES",
+        "BattleResultValueEnum": "battles.api.RESULT_VALUES",
+        "SheetStatusEnum": "orders.models.OrderSheet.Status",
+    },
 }
 
 if not DEBUG:

@@ -1,12 +1,16 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from kingdoms.views import PasswordSetView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The set-password link of an invitation asks for the display name too.
+    path("accounts/reset/<uidb64>/<token>/", PasswordSetView.as_view(), name="password_reset_confirm"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("kingdoms.api_urls")),
     path("api/", include("orders.api_urls")),
     path("api/", include("battles.api_urls")),

@@ -5,6 +5,8 @@ The treasury is a ledger: entries are added (an adjustment with a note), never e
 
 from django.contrib import admin
 
+from briternia.admin import CampaignScopedAdmin, CampaignScopedInline
+
 from .models import (
     ArmoryItem,
     Army,
@@ -19,7 +21,7 @@ from .models import (
 )
 
 
-class ProvinceInline(admin.TabularInline):
+class ProvinceInline(CampaignScopedInline, admin.TabularInline):
     model = Province
     fields = ["number", "name", "terrain", "settlement", "capitol_site", "pyramid", "razed", "fortified", "controller"]
     extra = 0
@@ -27,21 +29,23 @@ class ProvinceInline(admin.TabularInline):
 
 
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(CampaignScopedAdmin):
+    campaign_path = ""
     list_display = ["name", "organizer", "player_count", "status", "current_turn", "created_at"]
     list_filter = ["status"]
     search_fields = ["name"]
 
 
 @admin.register(Province)
-class ProvinceAdmin(admin.ModelAdmin):
+class ProvinceAdmin(CampaignScopedAdmin):
+    campaign_path = "campaign"
     list_display = ["number", "name", "campaign", "terrain", "settlement", "controller", "razed", "fortified"]
-    list_filter = ["campaign", "terrain", "settlement", "razed", "fortified"]
+    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), "terrain", "settlement", "razed", "fortified"]
     search_fields = ["name"]
     filter_horizontal = ["neighbours"]
 
 
-class TreasuryEntryInline(admin.TabularInline):
+class TreasuryEntryInline(CampaignScopedInline, admin.TabularInline):
     model = TreasuryEntry
     extra = 1
     fields = ["turn", "amount", "reason", "note"]
@@ -51,23 +55,25 @@ class TreasuryEntryInline(admin.TabularInline):
 
 
 @admin.register(Kingdom)
-class KingdomAdmin(admin.ModelAdmin):
+class KingdomAdmin(CampaignScopedAdmin):
+    campaign_path = "campaign"
     list_display = ["name", "campaign", "army_type", "capitol", "home_roll"]
-    list_filter = ["campaign", "army_type"]
+    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), "army_type"]
     filter_horizontal = ["players"]
     inlines = [TreasuryEntryInline]
 
 
 @admin.register(TreasuryEntry)
-class TreasuryEntryAdmin(admin.ModelAdmin):
+class TreasuryEntryAdmin(CampaignScopedAdmin):
+    campaign_path = "kingdom__campaign"
     list_display = ["kingdom", "turn", "amount", "reason", "note", "created_at"]
-    list_filter = ["kingdom__campaign", "reason"]
+    list_filter = [("kingdom__campaign", admin.RelatedOnlyFieldListFilter), "reason"]
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
 
-class UnitInline(admin.TabularInline):
+class UnitInline(CampaignScopedInline, admin.TabularInline):
     model = Unit
     extra = 0
     fields = [
@@ -85,34 +91,40 @@ class UnitInline(admin.TabularInline):
 
 
 @admin.register(Army)
-class ArmyAdmin(admin.ModelAdmin):
+class ArmyAdmin(CampaignScopedAdmin):
+    campaign_path = "kingdom__campaign"
     list_display = ["name", "kingdom", "kind", "province", "size", "supply_depot", "experience", "status"]
-    list_filter = ["kingdom__campaign", "kind", "status"]
+    list_filter = [("kingdom__campaign", admin.RelatedOnlyFieldListFilter), "kind", "status"]
     inlines = [UnitInline]
 
 
 @admin.register(Unit)
-class UnitAdmin(admin.ModelAdmin):
+class UnitAdmin(CampaignScopedAdmin):
+    campaign_path = "army__kingdom__campaign"
     list_display = ["name", "army", "category", "models_count", "points_per_model", "veteran_level"]
 
 
 @admin.register(Character)
-class CharacterAdmin(admin.ModelAdmin):
+class CharacterAdmin(CampaignScopedAdmin):
+    campaign_path = "kingdom__campaign"
     list_display = ["__str__", "kingdom", "rank", "role", "archetype", "monstrous_mount", "alive"]
-    list_filter = ["kingdom__campaign", "role", "alive"]
+    list_filter = [("kingdom__campaign", admin.RelatedOnlyFieldListFilter), "role", "alive"]
 
 
 @admin.register(ArmoryItem)
-class ArmoryItemAdmin(admin.ModelAdmin):
+class ArmoryItemAdmin(CampaignScopedAdmin):
+    campaign_path = "kingdom__campaign"
     list_display = ["name", "kingdom", "points", "common", "bearer", "destroyed"]
 
 
 @admin.register(ArmyMovement)
-class ArmyMovementAdmin(admin.ModelAdmin):
+class ArmyMovementAdmin(CampaignScopedAdmin):
+    campaign_path = "army__kingdom__campaign"
     list_display = ["army", "turn", "step", "province"]
 
 
 @admin.register(DiceRoll)
-class DiceRollAdmin(admin.ModelAdmin):
+class DiceRollAdmin(CampaignScopedAdmin):
+    campaign_path = "campaign"
     list_display = ["campaign", "turn", "stream", "expression", "total", "purpose", "created_at"]
-    list_filter = ["campaign", "turn"]
+    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), ("turn", admin.RelatedOnlyFieldListFilter)]

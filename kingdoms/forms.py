@@ -6,7 +6,9 @@ import zoneinfo
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import SetPasswordForm
 
+from .people import DISPLAY_NAME_MAX, display_name
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from .rules.maps import MapError, MapSpec, load_default_map, map_from_json
 from .rules.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES
@@ -159,3 +161,37 @@ class AbilityChooseForm(forms.Form):
     def __init__(self, *args: Any, choices: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["ability"].choices = [(a, a) for a in choices]
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(
+        max_length=DISPLAY_NAME_MAX,
+        label="Display name",
+        help_text="What the other players see of you (your email address is never shown to them).",
+    )
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"].strip()
+        if "@" in name:
+            raise forms.ValidationError(
+                "A display name has no '@': the other players see it; choose a name, not an address."
+            )
+        return name
+
+
+class SetPasswordWithNameForm(SetPasswordForm):
+    """The invitation's set-password page: the player also chooses the name the others see."""
+
+    display_name = DisplayNameForm.base_fields["display_name"]
+    field_order = ["display_name", "new_password1", "new_password2"]
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.fields["display_name"].initial = display_name(user)
+        self.order_fields(self.field_order)
+
+    clean_display_name = DisplayNameForm.clean_display_name
+
+    def save(self, commit: bool = True) -> Any:
+        self.user.first_name = self.cleaned_data["display_name"]
+        return super().save(commit)

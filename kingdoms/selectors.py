@@ -23,15 +23,15 @@ AnyUser = AbstractBaseUser | AnonymousUser
 
 
 def is_organizer(user: AnyUser, campaign: Campaign) -> bool:
-    return bool(user.is_authenticated and (campaign.organizer_id == user.pk or user.is_superuser))
+    # The campaign's own organizer only: a site administrator is not the organizer of every
+    # campaign (they manage any in the admin).
+    return bool(user.is_authenticated and campaign.organizer_id == user.pk)
 
 
 def campaigns_visible(user: AnyUser) -> QuerySet[Campaign]:
     """Campaigns the user organizes or plays in."""
     if not user.is_authenticated:
         return Campaign.objects.none()
-    if user.is_superuser:
-        return Campaign.objects.all()
     return Campaign.objects.filter(Q(organizer=user) | Q(kingdoms__players=user)).distinct()
 
 
@@ -63,8 +63,6 @@ def _private(queryset: QuerySet, user: AnyUser, kingdom_path: str) -> QuerySet:
     """Restrict `queryset` to objects of kingdoms the user plays or campaigns the user organizes."""
     if not user.is_authenticated:
         return queryset.none()
-    if user.is_superuser:
-        return queryset
     return queryset.filter(
         Q(**{f"{kingdom_path}players": user}) | Q(**{f"{kingdom_path}campaign__organizer": user})
     ).distinct()

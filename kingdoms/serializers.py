@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Province, TreasuryEntry, Unit
+from .people import display_name
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_LABELS
 
 
 class CampaignSerializer(serializers.ModelSerializer):
-    organizer = serializers.CharField(source="organizer.username")
+    organizer = serializers.SerializerMethodField(help_text="The organizer's display name.")
 
     class Meta:
         model = Campaign
         fields = ["id", "name", "organizer", "player_count", "current_turn", "time_zone", "status", "map_name"]
+
+    def get_organizer(self, campaign: Campaign) -> str:
+        return display_name(campaign.organizer)
 
 
 class ProvinceSerializer(serializers.ModelSerializer):
     """The public map: what every player may know of a province."""
 
     neighbours = serializers.SerializerMethodField()
-    controller = serializers.PrimaryKeyRelatedField(read_only=True)
+    controller = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="The controlling kingdom's id; null: neutral."
+    )
 
     class Meta:
         model = Province
@@ -55,8 +62,10 @@ class KingdomPublicSerializer(serializers.ModelSerializer):
         model = Kingdom
         fields = ["id", "name", "army_type", "players", "capitol", "province_count"]
 
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_players(self, kingdom: Kingdom) -> list[str]:
-        return [p.username for p in kingdom.players.all()]
+        """The players' display names (never their email addresses)."""
+        return [display_name(p) for p in kingdom.players.all()]
 
     def get_capitol(self, kingdom: Kingdom) -> int | None:
         return kingdom.capitol.number if kingdom.capitol else None
@@ -95,6 +104,7 @@ class CharacterSerializer(serializers.ModelSerializer):
         help_text="His injuries with their effects, battles still to miss (Deep Wound), Old Battle Wounds."
     )
 
+    @extend_schema_field(OpenApiTypes.OBJECT)
     def get_record(self, character: Character) -> dict[str, object]:
         return character_record(character.injuries).as_json()
 
@@ -128,7 +138,7 @@ class ItemSerializer(serializers.ModelSerializer):
 
 class UnitSerializer(serializers.ModelSerializer):
     models = serializers.IntegerField(source="models_count")
-    character = CharacterSerializer(read_only=True, default=None)
+    character = CharacterSerializer(read_only=True, default=None, allow_null=True)
 
     class Meta:
         model = Unit

@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("account/name/", views.account_name, name="account-name"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),
     path("campaigns/<int:campaign_id>/map.svg", views.campaign_map_svg, name="campaign-map"),
     path("campaigns/<int:campaign_id>/invite/", views.campaign_invite, name="campaign-invite"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetConfirmView
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -16,21 +17,42 @@ from .forms import (
     AbilityChooseForm,
     AdjacentPickForm,
     CampaignCreateForm,
+    DisplayNameForm,
     HomePickForm,
     InviteForm,
     ItemFormSet,
+    SetPasswordWithNameForm,
     UnitFormSet,
     formset_entries,
     item_initial,
     unit_initial,
 )
 from .models import Campaign, Character, Kingdom
+from .people import display_name
 from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
 from .services.experience import experience_adjust
 from .services.spending import deliveries_on_the_way
+
+
+class PasswordSetView(PasswordResetConfirmView):
+    """The invitation's link (and a password reset): set the password and the display name."""
+
+    form_class = SetPasswordWithNameForm
+
+
+@login_required
+def account_name(request: HttpRequest) -> HttpResponse:
+    """Choose the name the other players see."""
+    form = DisplayNameForm(request.POST or None, initial={"display_name": display_name(request.user)})
+    if request.method == "POST" and form.is_valid():
+        request.user.first_name = form.cleaned_data["display_name"]
+        request.user.save(update_fields=["first_name"])
+        messages.success(request, f"The other players now see you as {request.user.first_name}.")
+        return redirect("account-name")
+    return render(request, "kingdoms/account_name.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -294,4 +316,5 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
             "organizer": request.user.pk == army.kingdom.campaign.organizer_id,
             "on_the_way": deliveries_on_the_way(army),
         },
+        status=400 if units_errors else 200,
     )

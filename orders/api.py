@@ -7,6 +7,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from briternia.api import KingdomQuery, kingdom_query
 from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
@@ -69,13 +70,10 @@ class OrderSheetApi(APIView):
     PUT saves a draft (`submit: false`) or submits (`submit: true`); a submission with any error
     is refused whole with 400: the messages, and the sheet check's problems (code, army ids, words)."""
 
-    def _kingdom(self, request: Request, turn):
-        kingdom_id = request.query_params.get("kingdom")
-        return selectors.order_sheet_kingdom_get(
-            user=request.user, turn=turn, kingdom_id=int(kingdom_id) if kingdom_id and kingdom_id.isdigit() else None
-        )
+    def _kingdom(self, request: Request, turn):  # type: ignore[no-untyped-def]
+        return selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_query(request))
 
-    @extend_schema(responses=OrderSheetResultSerializer)
+    @extend_schema(parameters=[KingdomQuery], responses=OrderSheetResultSerializer)
     def get(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
         kingdom = self._kingdom(request, turn)
@@ -91,7 +89,11 @@ class OrderSheetApi(APIView):
             }
         )
 
-    @extend_schema(request=OrderSheetInput, responses={200: OrderSheetResultSerializer, 400: SheetRefusedSerializer})
+    @extend_schema(
+        parameters=[KingdomQuery],
+        request=OrderSheetInput,
+        responses={200: OrderSheetResultSerializer, 400: SheetRefusedSerializer},
+    )
     def put(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
         kingdom = self._kingdom(request, turn)

@@ -157,6 +157,17 @@ class PurchaseForm(forms.Form):
         )
 
 
+class GarrisonsForm(forms.Form):
+    """The towns and cities whose garrison the sheet reinforces, by province number: parsed by the
+    field (a value that is no province of the campaign is refused); the check says which may be."""
+
+    garrison = forms.TypedMultipleChoiceField(coerce=int, required=False, label="Reinforce the garrison of")
+
+    def __init__(self, *args: Any, provinces: list[Province], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["garrison"].choices = [(p.number, _label(p)) for p in provinces]
+
+
 class OrderSheetForm:
     """The whole sheet: `armies` (one ArmyOrderForm each), `creations`, `garrisons`."""
 
@@ -224,6 +235,9 @@ class OrderSheetForm:
         chosen = {g.province for g in initial.garrisons}
         self.garrison_options = [(p, p.number in reinforced) for p in own if p.settlement in ("town", "city")]
         self.garrisons_chosen = chosen
+        self.garrisons = GarrisonsForm(
+            data, provinces=sorted(provinces.values(), key=lambda p: p.number), initial={"garrison": sorted(chosen)}
+        )
         bought = list(initial.purchases) + [None] * PURCHASE_ROWS
         self.purchases = [
             PurchaseForm(
@@ -249,7 +263,7 @@ class OrderSheetForm:
         self.data = data
 
     def is_valid(self) -> bool:
-        forms_ = [*self.armies, *self.creations, *self.purchases]
+        forms_ = [*self.armies, *self.creations, *self.purchases, self.garrisons]
         return all(f.is_valid() for f in forms_)
 
     @property
@@ -263,6 +277,8 @@ class OrderSheetForm:
         for form in self.purchases:
             for field, errors in form.errors.items():
                 out += [f"Purchase: {field}: {e}" for e in errors]
+        for errors in self.garrisons.errors.values():
+            out += [f"Garrisons: {e}" for e in errors]
         return out
 
     def entries(self) -> SheetEntries:
@@ -275,9 +291,7 @@ class OrderSheetForm:
         depots = tuple(BuySupplyDepot(army=f.army.id) for f in self.armies if f.cleaned_data.get("buy_depot"))
         creations = tuple(c for c in (f.creation() for f in self.creations) if c is not None)
         garrisons = tuple(
-            ReinforceGarrison(province=int(n))
-            for n in (self.data.getlist("garrison") if self.data else [])
-            if str(n).isdigit()
+            ReinforceGarrison(province=n) for n in (self.garrisons.cleaned_data["garrison"] if self.data else [])
         )
         losses = tuple(choice for choice in (f.losses() for f in self.armies) if choice is not None)
         purchases = tuple(p for p in (f.purchase() for f in self.purchases) if p is not None)

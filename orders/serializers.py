@@ -105,7 +105,12 @@ class PurchaseInput(serializers.Serializer):
 
 
 class OrderSheetInput(serializers.Serializer):
-    orders = ArmyOrderInput(many=True, default=list)
+    orders = ArmyOrderInput(
+        many=True,
+        default=list,
+        help_text="One order per army (an army left out holds). Required with `submit: true`: give [] for every "
+        "army to hold.",
+    )
     creations = CreateArmyInput(many=True, default=list)
     upgrades = UpgradeArmyInput(many=True, default=list)
     depots = ArmyRefInput(many=True, default=list)
@@ -115,6 +120,15 @@ class OrderSheetInput(serializers.Serializer):
     )
     purchases = PurchaseInput(many=True, default=list, help_text="What each army buys with its experience.")
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
+
+    def validate(self, attrs: dict) -> dict:
+        # A submission replaces the one before: one whose orders were lost on the way (a client that
+        # sent none) must not turn every army to holding without a word.
+        if attrs.get("submit") and "orders" not in self.initial_data:
+            raise serializers.ValidationError(
+                {"orders": ["A submission lists its orders: give [] for every army to hold."]}
+            )
+        return attrs
 
     def entries(self) -> SheetEntries:
         d = self.validated_data

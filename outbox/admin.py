@@ -3,11 +3,14 @@ one from the campaign's "Emails" page)."""
 
 from django.contrib import admin
 
+from briternia.admin import CampaignScopedAdmin
+
 from .models import Email
 
 
 @admin.register(Email)
-class EmailAdmin(admin.ModelAdmin):
+class EmailAdmin(CampaignScopedAdmin):
+    campaign_path = "campaign"
     list_display = ["created_at", "kind", "to_line", "subject", "status", "attempts", "campaign"]
     list_filter = ["status", "kind"]
     search_fields = ["subject", "key"]

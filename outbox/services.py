@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -164,13 +164,19 @@ def email_deliver(*, email_id: int) -> Delivery:
 
 
 def _smtp_send(row: Email) -> None:
-    message = EmailMultiAlternatives(
-        subject=row.subject, body=row.text, from_email=settings.DEFAULT_FROM_EMAIL, to=list(row.to)
-    )
-    message.attach_alternative(row.html, "text/html")
-    if row.attachment_name and row.attachment is not None:
-        message.attach(row.attachment_name, bytes(row.attachment), row.attachment_type)
-    message.send()
+    """One message per address, over one connection: a player never sees the others' addresses
+    (an announcement goes to every player of the campaign)."""
+    messages = []
+    for address in row.to:
+        message = EmailMultiAlternatives(
+            subject=row.subject, body=row.text, from_email=settings.DEFAULT_FROM_EMAIL, to=[address]
+        )
+        message.attach_alternative(row.html, "text/html")
+        if row.attachment_name and row.attachment is not None:
+            message.attach(row.attachment_name, bytes(row.attachment), row.attachment_type)
+        messages.append(message)
+    with get_connection() as connection:
+        connection.send_messages(messages)
 
 
 def email_retry_delay(attempts: int) -> float:

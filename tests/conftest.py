@@ -121,3 +121,12 @@ def smtp(settings):
     yield start
     for controller in servers:
         controller.stop()
+
+
+@pytest.fixture(autouse=True)
+def api_throttle_counts_cleared():
+    """The API's throttle counts live in the cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,10 +15,14 @@ from orders.serializers import TurnSerializer
 from .services.requests import aftermath_phase_request, orders_phase_request
 
 
+class AftermathAcceptedSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
 class TurnResolveApi(APIView):
     """Organizer only: resolve the turn's orders now (the task runs after this request commits)."""
 
-    @extend_schema(request=None, responses=TurnSerializer)
+    @extend_schema(request=None, responses={202: TurnSerializer})
     def post(self, request: Request, turn_id: int) -> Response:
         turn = turn_get(user=request.user, turn_id=turn_id)
         if not is_organizer(request.user, turn.campaign):
@@ -30,6 +35,7 @@ class AftermathApi(APIView):
     """Organizer only: run the turn's aftermath (refused with the reasons while a battle's result
     is in conflict or, before the results deadline, a sheet is missing)."""
 
+    @extend_schema(request=None, responses={202: AftermathAcceptedSerializer})
     def post(self, request: Request, turn_id: int) -> Response:
         turn = turn_get(user=request.user, turn_id=turn_id)
         if not is_organizer(request.user, turn.campaign):

@@ -24,6 +24,7 @@ RESULTS = dict(RESULT_CHOICES)
 LOOTABLE = ("town", "city")
 NOTE_MAX = 500
 STORY_MAX = 20_000
+NEGOTIATION_GOLD_MAX = 2_147_483_647  # the column's (PositiveIntegerField) bound
 
 
 def filing_kingdoms(battle: Battle) -> list[int]:
@@ -226,6 +227,15 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
     gold = _count(data.get("negotiation_gold"))
     if gold is None or gold < 0:
         errors.append("Money negotiations: the gold paid must be a whole number, 0 or more.")
+    elif gold:
+        # Money negotiations are paid from the treasury (8. End of Turn): no more than it holds as the
+        # sheet is filed (the aftermath pays at most what it holds then), and never past the column.
+        treasury = max(0, form.kingdom.treasury_balance())
+        if gold > min(treasury, NEGOTIATION_GOLD_MAX):
+            errors.append(
+                f"Money negotiations: {form.kingdom.name}'s treasury holds {treasury:,} gold; it cannot agree to "
+                f"pay {gold:,} (a kingdom pays its negotiations from its treasury)."
+            )
     note = str(data.get("negotiation_note") or "")
     if len(note) > NOTE_MAX:
         errors.append(f"Money negotiations: the note is longer than {NOTE_MAX} characters.")

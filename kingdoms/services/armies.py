@@ -178,6 +178,13 @@ def army_list_save(
             f"{army.name}: the composition of an Elite Defense Force cannot change once its list is entered; "
             "only its battles change it (Battle for Towns, Cities, and Capitols)."
         )
+    keys = [u.key for u in units if u.key is not None]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        # Each stored unit is kept once: a second entry with its id would overwrite the first after
+        # the check passed, and the list saved would not be the list checked.
+        names = ", ".join(f"{stored[k].name} (unit {k})" if k in stored else f"unit {k}" for k in twice)
+        raise DomainError(f"{army.name}: {names} is listed twice; each stored unit appears once in the list.")
     foreign = [u.key for u in units if u.key is not None and u.key not in stored]
     if foreign:
         raise DomainError(f"{army.name}: unit {foreign[0]} is not part of this army.")

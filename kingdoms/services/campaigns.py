@@ -10,6 +10,7 @@ from briternia.errors import DomainError
 from kernel.dice import Dice, new_seed
 
 from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
+from ..people import invited_display_name
 from ..rules import setup as setup_rules
 from ..rules.maps import MapSpec
 from ..rules.tables import (
@@ -131,7 +132,9 @@ def player_invite(*, campaign: Campaign, email: str, kingdom_name: str, army_typ
 
     user = User.objects.filter(email__iexact=email).first()
     if user is None:
-        user = User.objects.create_user(username=email, email=email)
+        # Logs in with the address; the others see a name derived from the kingdom until the
+        # player chooses one when setting the password.
+        user = User.objects.create_user(username=email, email=email, first_name=invited_display_name(kingdom_name))
         user.set_unusable_password()
         user.save()
     kingdom = Kingdom.objects.create(campaign=campaign, name=kingdom_name.strip(), army_type=army_type)

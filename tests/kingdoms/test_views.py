@@ -174,7 +174,7 @@ def test_army_list_form_saves_and_refuses_a_bad_list_whole(client, demo_campaign
         f"/armies/{army.pk}/edit/",
         post_data({"name": "Knights", "category": "special", "models": 20, "points_per_model": 25}),
     )
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     assert "1st Army: the list totals" in refused.content.decode()
     assert [(u.name, u.models_count) for u in army.units.all()] == before
 

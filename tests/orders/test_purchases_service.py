@@ -71,7 +71,9 @@ def test_purchases_through_the_api_spend_the_experience_and_arrive_two_turns_lat
     api = api_client_for(player(ostland))
     client.force_login(player(ostland))
     purchases = [{**p, "army": army.id} for p in PURCHASES]
-    response = api.put(f"/api/turns/{turn.pk}/sheet/", {"purchases": purchases, "submit": True}, format="json")
+    response = api.put(
+        f"/api/turns/{turn.pk}/sheet/", {"orders": [], "purchases": purchases, "submit": True}, format="json"
+    )
     assert response.status_code == 200, response.json()
     [row] = [r for r in response.json()["check"]["experience"] if r["army"] == army.id]
     assert (row["experience"], row["spent"], row["left"]) == (100, 66, 34)
@@ -119,7 +121,9 @@ def test_a_refused_sheet_changes_nothing(api_client_for, army, turn, ostland):
         {"army": army.id, "kind": "recruits", "unit": "Swordsmen", "models": 10},
         {"army": army.id, "kind": "item", "unit": "Captain Reiner", "name": "Runefang", "points": 85},
     ]
-    response = client.put(f"/api/turns/{turn.pk}/sheet/", {"purchases": purchases, "submit": True}, format="json")
+    response = client.put(
+        f"/api/turns/{turn.pk}/sheet/", {"orders": [], "purchases": purchases, "submit": True}, format="json"
+    )
     assert response.status_code == 400
     errors = response.json()["errors"]
     assert any(e.startswith("1st Army: halberdiers is raised 2 Veteran levels") for e in errors), errors
@@ -135,7 +139,7 @@ def test_another_kingdom_cannot_spend_your_army_s_experience(api_client_for, arm
     client = api_client_for(player(other))
     response = client.put(
         f"/api/turns/{turn.pk}/sheet/",
-        {"purchases": [{"army": army.id, "kind": "supply-depot"}], "submit": True},
+        {"orders": [], "purchases": [{"army": army.id, "kind": "supply-depot"}], "submit": True},
         format="json",
     )
     assert response.status_code == 400
@@ -145,7 +149,7 @@ def test_another_kingdom_cannot_spend_your_army_s_experience(api_client_for, arm
 def test_a_delivery_for_an_army_disbanded_meanwhile_is_lost(api_client_for, army, turn, ostland):
     client = api_client_for(player(ostland))
     purchases = [{"army": army.id, "kind": "recruits", "unit": "Swordsmen", "models": 10}]
-    sheet = {"purchases": purchases, "submit": True}
+    sheet = {"orders": [], "purchases": purchases, "submit": True}
     assert client.put(f"/api/turns/{turn.pk}/sheet/", sheet, format="json").status_code == 200
     turn2 = _next_turn(turn)
     Army.objects.filter(pk=army.pk).update(status=Army.Status.DISBANDED)
@@ -229,7 +233,7 @@ def test_case_XP7_the_page_refuses_models_added_for_free(client, army, ostland):
                 continue
             form[f"items-{i}-{key}"] = str(value)
     response = client.post(f"/armies/{army.id}/edit/", form)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "10 Swordsmen (60 points) are bought with experience on the order sheet: 6 experience" in (
         response.content.decode()
     )
@@ -312,7 +316,9 @@ def test_purchases_and_deliveries_round_trip_through_export_and_import(api_clien
 
     client = api_client_for(player(ostland))
     purchases = [{**p, "army": army.id} for p in PURCHASES]
-    response = client.put(f"/api/turns/{turn.pk}/sheet/", {"purchases": purchases, "submit": True}, format="json")
+    response = client.put(
+        f"/api/turns/{turn.pk}/sheet/", {"orders": [], "purchases": purchases, "submit": True}, format="json"
+    )
     assert response.status_code == 200, response.json()
     assert orders_phase_run(turn_id=turn.pk).resolved
     campaign = ostland.campaign

@@ -1,0 +1,214 @@
+"""Every route of the site has an access rule of its own (issue 19): the test walks every URL
+pattern from the resolver and fails on a route the table below does not name, so a new page or
+endpoint is never public (nor open to another player) by accident. Each rule is then requested as
+each role: anonymous, another player of the campaign, the player whose object it is, the organizer.
+
+A rule is (method, anonymous, other player, player, organizer), each an expected status code, or
+None where a request would change the campaign (a player's or organizer's write: their own tests
+cover those). LOGIN: a page's redirect to the login page; 401: the API's refusal with its
+WWW-Authenticate header."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+
+from battles.models import Battle
+from kingdoms.models import Kingdom
+from outbox.models import Email
+from reports.models import TurnReport
+from tests.battle_setup import file_battle_orders
+from tests.clients import user_named
+from turns.services.cycle import orders_phase_run
+
+LOGIN = "login"  # 302 to /accounts/login/
+ADMIN_LOGIN = "admin-login"  # 302 to /admin/login/
+
+# route name: (method, anonymous, other player, player, organizer)
+ROUTES: dict[str, tuple[str, object, object, object, object]] = {
+    # Accounts: Django's own views.
+    "login": ("GET", 200, 200, 200, 200),
+    "logout": ("GET", 405, 405, 405, 405),
+    "password_change": ("GET", LOGIN, 200, 200, 200),
+    "password_change_done": ("GET", LOGIN, 200, 200, 200),
+    "password_reset": ("GET", 200, 200, 200, 200),
+    "password_reset_done": ("GET", 200, 200, 200, 200),
+    "password_reset_confirm": ("GET", 200, 200, 200, 200),  # a wrong token: "the link was invalid"
+    "password_reset_complete": ("GET", 200, 200, 200, 200),
+    # The API's documentation is public: it holds no campaign's data.
+    "api-schema": ("GET", 200, 200, 200, 200),
+    "api-docs": ("GET", 200, 200, 200, 200),
+    # The API.
+    "api-campaigns": ("GET", 401, 200, 200, 200),
+    "api-campaign": ("GET", 401, 200, 200, 200),
+    "api-campaign-map": ("GET", 401, 200, 200, 200),
+    "api-campaign-kingdoms": ("GET", 401, 200, 200, 200),
+    "api-setup-home": ("POST", 401, 400, 400, 400),  # an empty pick is refused whatever the role
+    "api-setup-provinces": ("POST", 401, 400, 400, 400),
+    "api-kingdom": ("GET", 401, 404, 200, 200),
+    "api-kingdom-ledger": ("GET", 401, 404, 200, 200),
+    "api-kingdom-armies": ("GET", 401, 404, 200, 200),
+    "api-kingdom-characters": ("GET", 401, 404, 200, 200),
+    "api-army": ("GET", 401, 404, 200, 200),
+    "api-army-experience": ("GET", 401, 404, 200, 200),
+    "api-current-turn": ("GET", 401, 200, 200, 200),
+    "api-turn": ("GET", 401, 200, 200, 200),
+    "api-order-sheet": ("GET", 401, 200, 200, 404),  # each their own kingdom's (the organizer plays none)
+    "api-sheets": ("GET", 401, 404, 404, 200),
+    "api-turn-deadlines": ("POST", 401, 404, 404, None),
+    "api-turn-preview": ("GET", 401, 404, 404, 400),  # organizer: only an open turn is previewed
+    "api-turn-battles": ("GET", 401, 200, 200, 200),  # each sees their own battles (secrecy tests)
+    "api-battle": ("GET", 401, 404, 200, 200),
+    "api-summary-sheet": ("GET", 401, 404, 404, 404),  # a filing side's sheet: none filed yet
+    "api-character-retire": ("POST", 401, 404, None, 404),
+    "api-battle-ruling": ("POST", 401, 404, 404, 400),
+    "api-story-bonus": ("POST", 401, 404, 404, 404),  # no sheet yet
+    "api-army-painted": ("POST", 401, 404, 404, 400),
+    "api-turn-results": ("GET", 401, 200, 200, 200),
+    "api-turn-resolve": ("POST", 401, 404, 404, None),
+    "api-turn-aftermath": ("POST", 401, 404, 404, None),
+    # Pages.
+    "home": ("GET", 200, 200, 200, 200),
+    "account-name": ("GET", LOGIN, 200, 200, 200),  # your own display name
+    "scenario-generator": ("GET", 200, 200, 200, 200),  # a stand-alone tool, no campaign
+    "campaign-create": ("GET", LOGIN, 404, 404, 200),  # staff only
+    "campaign-map": ("GET", LOGIN, 200, 200, 200),
+    "campaign-invite": ("POST", LOGIN, 404, 404, None),
+    "campaign-roll-homes": ("POST", LOGIN, 404, 404, None),
+    "campaign-pick": ("POST", LOGIN, 302, 302, 302),  # setup is over: "not your turn to pick"
+    "kingdom": ("GET", LOGIN, 404, 200, 200),
+    "character-choose-ability": ("POST", LOGIN, 404, None, None),
+    "army": ("GET", LOGIN, 404, 200, 200),
+    "army-experience-adjust": ("POST", LOGIN, 404, 404, None),
+    "army-edit": ("GET", LOGIN, 404, 200, 200),
+    "order-sheet": ("GET", LOGIN, 200, 200, 200),  # your own kingdom's; the organizer's overview
+    "order-sheet-kingdom": ("GET", LOGIN, 404, 200, 200),
+    "order-receipt": ("GET", LOGIN, 404, 200, 200),
+    "sheets-overview": ("GET", LOGIN, 404, 404, 200),
+    "turn-deadlines": ("POST", LOGIN, 404, 404, None),
+    "turn-preview": ("GET", LOGIN, 404, 404, 302),  # organizer: only an open turn is previewed
+    "campaign-pause": ("POST", LOGIN, 404, 404, None),
+    "campaign-schedule": ("POST", LOGIN, 404, 404, None),
+    "turn-battles": ("GET", LOGIN, 200, 200, 200),
+    "battle": ("GET", LOGIN, 404, 200, 200),
+    "battle-scenario-pdf": ("GET", LOGIN, 404, 200, 200),
+    "summary-sheet": ("GET", LOGIN, 404, 200, 404),
+    "summary-sheet-kingdom": ("GET", LOGIN, 404, 200, 200),
+    "battle-ruling": ("POST", LOGIN, 404, 404, 302),  # the organizer's empty ruling: refused, flashed
+    "story-bonus": ("POST", LOGIN, 404, 404, 404),  # no sheet yet
+    "army-painted": ("POST", LOGIN, 404, 404, None),
+    "character-retire": ("POST", LOGIN, 404, None, 404),
+    "turn-results": ("GET", LOGIN, 200, 200, 200),
+    "campaign-history": ("GET", LOGIN, 200, 200, 200),
+    "report": ("GET", LOGIN, 404, 200, 200),
+    "turn-deliveries": ("GET", LOGIN, 404, 404, 200),
+    "report-render-again": ("POST", LOGIN, 404, 404, None),
+    "campaign-emails": ("GET", LOGIN, 404, 404, 200),
+    "email-resend": ("POST", LOGIN, 404, 404, None),
+    "report-email-resend": ("POST", LOGIN, 404, 404, None),
+    "report-preferences": ("GET", LOGIN, 200, 200, 200),
+    "turn-resolve": ("POST", LOGIN, 404, 404, None),
+    "turn-aftermath": ("POST", LOGIN, 404, 404, None),
+    "campaign": ("GET", LOGIN, 200, 200, 200),
+    "campaign-start": ("POST", LOGIN, 404, 404, None),
+}
+# The admin's routes are Django's, generated per model: one rule for the namespace, requested at
+# its index (a player is sent to the admin's login; the organizer is staff).
+ADMIN_RULE = ("GET", ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200)
+
+
+def _routes(patterns, prefix: str = "", namespace: str | None = None):
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            yield from _routes(p.url_patterns, prefix + str(p.pattern), p.namespace or namespace)
+        elif isinstance(p, URLPattern):
+            yield (f"{namespace}:{p.name}" if namespace else p.name), prefix + str(p.pattern)
+
+
+def test_every_route_has_an_access_rule_of_its_own():
+    routes = list(_routes(get_resolver().url_patterns))
+    unnamed = [path for name, path in routes if not name]
+    assert not unnamed, f"Routes without a name cannot have an access rule: {unnamed}"
+    missing = sorted({name for name, _ in routes if not name.startswith("admin:")} - set(ROUTES))
+    assert not missing, f"Give each new route its access rule in ROUTES: {missing}"
+    stale = sorted(set(ROUTES) - {name for name, _ in routes})
+    assert not stale, f"ROUTES names routes that are gone: {stale}"
+
+
+@pytest.fixture
+def world(demo_campaign, django_capture_on_commit_callbacks):
+    """The demo's turn 1 resolved into battles: every kind of object a route names exists."""
+    turn = demo_campaign.turns.get(number=1)
+    file_battle_orders(demo_campaign, turn)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_phase_run(turn_id=turn.pk).resolved
+    ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+    battle = Battle.objects.get(turn=turn, province__number=62)
+    army = battle.attacker_army if battle.attacker_kingdom_id == ostland.pk else battle.defender_army
+    return {
+        "campaign_id": demo_campaign.pk,
+        "turn_id": turn.pk,
+        "kingdom_id": ostland.pk,
+        "army_id": army.pk,
+        "character_id": army.units.filter(category="character").first().character.pk,
+        "battle_id": battle.pk,
+        "report_id": TurnReport.objects.get(battle=battle).pk,
+        "email_id": Email.objects.filter(campaign=demo_campaign).first().pk,
+        "uidb64": "MQ",
+        "token": "set-password",
+    }
+
+
+def _url(path: str, ids: dict) -> str:
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(ids[m.group(1)]), path).lstrip("^").rstrip("$")
+
+
+def _outcome(response, *, api: bool) -> object:
+    if response.status_code == 302:
+        location = response["Location"]
+        if location.startswith("/admin/login/"):
+            return ADMIN_LOGIN
+        if location.startswith("/accounts/login/"):
+            return LOGIN
+    if response.status_code == 401:
+        assert api and response["WWW-Authenticate"].startswith("Basic"), response
+    return response.status_code
+
+
+def test_each_route_answers_each_role_as_its_rule_says(world):
+    """Alice plays Ostland, whose objects the routes name; Bob plays Da Red Fang in the same
+    campaign (not in the battle in Hartwood); the organizer runs the campaign."""
+    roles = {"anonymous": None, "other player": "bob", "player": "alice", "organizer": "organizer"}
+    wrong = []
+    for name, path in _routes(get_resolver().url_patterns):
+        if name.startswith("admin:"):
+            if name != "admin:index":
+                continue
+            rule = ADMIN_RULE
+        else:
+            rule = ROUTES[name]
+        method, *expected = rule
+        api = path.startswith("api/")
+        url = _url(path, world)
+        got = []
+        for username, want in zip(roles.values(), expected, strict=True):
+            if want is None:
+                got.append(None)
+                continue
+            client = APIClient() if api else Client()
+            if username:
+                client.force_login(user_named(username))
+            if method == "GET":
+                response = client.get(url)
+            elif api:
+                response = client.post(url, {}, format="json")
+            else:
+                response = client.post(url, {})
+            got.append(_outcome(response, api=api))
+        if tuple(got) != tuple(expected):
+            wrong.append(f"{method} {url} ({name}): expected {tuple(expected)}, got {tuple(got)}")
+    assert not wrong, "\n".join(wrong)

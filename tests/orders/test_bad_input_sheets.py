@@ -1,0 +1,110 @@
+"""Bad input on the order sheet, as a careless or hostile client sends it (issue 19): each is a
+clear 4xx through the real endpoint, and the submitted sheet stands as it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from kingdoms.models import Kingdom
+from orders.models import OrderSheet, OrderSubmission
+from tests.clients import api_as, pages_as
+
+JUNK_IDS = ["²", "abc", "-1", "0", "1.5", "99999999999999999999999"]
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    return demo_campaign.turns.get(number=1)
+
+
+@pytest.fixture
+def ostland(demo_campaign):
+    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+
+
+@pytest.fixture
+def submitted(turn, ostland):
+    """Alice's real submission: her army moves."""
+    army = ostland.armies.get(kind="field")
+    target = army.province.neighbours.exclude(terrain="desert").order_by("number").first()
+    response = api_as("alice").put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [{"army": army.id, "kind": "move", "target": target.number}], "submit": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    return OrderSheet.objects.get(turn=turn, kingdom=ostland)
+
+
+def _unchanged(sheet: OrderSheet) -> None:
+    fresh = OrderSheet.objects.get(pk=sheet.pk)
+    assert (fresh.status, fresh.entries, fresh.updated_at) == (sheet.status, sheet.entries, sheet.updated_at)
+    assert fresh.entries["orders"][0]["kind"] == "move"
+    assert OrderSubmission.objects.filter(sheet=sheet).count() == 1
+
+
+def test_a_form_or_multipart_body_is_415_and_the_submission_stands(turn, submitted):
+    """The nested order lists of a form body parse as empty: an empty sheet would replace the
+    player's submission. The sheet endpoints take JSON only."""
+    url = f"/api/turns/{turn.pk}/sheet/"
+    alice = api_as("alice")
+    for body, content_type in (
+        ("submit=true&orders=garbage", "application/x-www-form-urlencoded"),
+        ("submit=true", "text/plain"),
+    ):
+        response = alice.put(url, body, content_type=content_type)
+        assert response.status_code == 415, response.content
+        assert "Unsupported media type" in response.json()["detail"]
+    multipart = alice.put(url, {"submit": "true", "orders": "false"}, format="multipart")
+    assert multipart.status_code == 415
+    _unchanged(submitted)
+
+
+def test_a_submission_whose_orders_are_missing_or_not_a_list_is_400(turn, submitted):
+    url = f"/api/turns/{turn.pk}/sheet/"
+    alice = api_as("alice")
+    missing = alice.put(url, {"submit": True}, format="json")
+    assert missing.status_code == 400
+    assert missing.json() == {"orders": ["A submission lists its orders: give [] for every army to hold."]}
+    for junk in (False, "garbage", None, {"army": 1}):
+        response = alice.put(url, {"orders": junk, "submit": True}, format="json")
+        assert response.status_code == 400, junk
+        assert "orders" in response.json(), response.json()
+    not_an_object = alice.put(url, [{"submit": True}], format="json")
+    assert not_an_object.status_code == 400
+    _unchanged(submitted)
+    # Every army holding is still said plainly.
+    assert alice.put(url, {"orders": [], "submit": True}, format="json").status_code == 200
+
+
+@pytest.mark.parametrize("junk", JUNK_IDS)
+def test_a_kingdom_query_that_is_no_id_is_400(turn, submitted, junk):
+    url = f"/api/turns/{turn.pk}/sheet/?kingdom={junk}"
+    for client in (api_as("alice"), api_as("organizer")):
+        read = client.get(url)
+        assert read.status_code == 400, (junk, read.content)
+        assert "kingdom" in read.json()
+        write = client.put(url, {"orders": [], "submit": True}, format="json")
+        assert write.status_code == 400
+        assert "kingdom" in write.json()
+    _unchanged(submitted)
+
+
+def test_the_form_s_garrison_is_parsed_by_its_field(turn, ostland, submitted):
+    """`garrison=²` answered 500; any other junk was dropped without a word."""
+    page = pages_as("alice")
+    for junk in ("²", "abc", "9999"):
+        response = page.post(f"/turns/{turn.pk}/orders/{ostland.pk}/", {"garrison": junk, "action": "submit"})
+        assert response.status_code == 400
+        assert f"Garrisons: Select a valid choice. {junk} is not one of the available choices." in (
+            response.content.decode()
+        )
+    _unchanged(submitted)
+
+
+def test_the_schema_documents_the_kingdom_query(client):
+    schema = client.get("/api/schema/?format=json").json()
+    for method in ("get", "put"):
+        params = schema["paths"]["/api/turns/{turn_id}/sheet/"][method]["parameters"]
+        kingdom = next(p for p in params if p["name"] == "kingdom")
+        assert kingdom["in"] == "query" and kingdom["schema"]["type"] == "integer"
