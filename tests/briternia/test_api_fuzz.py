@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import os
+from collections import Counter
 
 import pytest
 from django.core.wsgi import get_wsgi_application
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.skipif(
     reason="schemathesis runs in CI's PostgreSQL pass (DATABASE_URL=postgres://...)",
 )
 
-EXAMPLES = 8  # per operation, per set of ids, per mode: ~40 operations x 2 x 2 x 8 requests at most
+EXAMPLES = 5  # per operation, per set of ids, per mode: ~40 operations x 2 x 2 x 5 requests at most
 
 
 @pytest.fixture
@@ -52,6 +53,7 @@ def test_no_request_from_the_schema_answers_500_or_an_undocumented_status(ids):
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", app)
     auth = {"Authorization": "Basic " + base64.b64encode(b"alice:briternia").decode()}
     failures: list[str] = []
+    statuses: Counter[int] = Counter()
 
     for result in schema.get_all_operations():
         operation = result.ok()
@@ -70,6 +72,7 @@ def test_no_request_from_the_schema_answers_500_or_an_undocumented_status(ids):
                 @given(case=strategy)
                 def run(case) -> None:  # type: ignore[no-untyped-def]
                     response = case.call(headers=auth)
+                    statuses[response.status_code] += 1
                     try:
                         case.validate_response(response, checks=[not_a_server_error, status_code_conformance])
                     except AssertionError as exc:
@@ -77,3 +80,5 @@ def test_no_request_from_the_schema_answers_500_or_an_undocumented_status(ids):
 
                 run()
     assert not failures, "\n\n".join(failures[:20])
+    # It did reach the endpoints as alice: her own objects answered, and bad input was refused.
+    assert statuses[200] > 20 and statuses[400] > 20 and sum(statuses.values()) > 200, statuses

@@ -99,7 +99,9 @@ def test_every_email_of_the_campaign_is_a_row_of_its_kind(
         + [(Email.Kind.ORDERS_REMINDER, turn.pk)] * 3  # Ostland has submitted
     )
     assert {e.status for e in emails} == {Email.Status.SENT}
-    assert sorted(m.subject for m in mail.outbox) == sorted(e.subject for e in emails)
+    # One message per address of each row (an announcement goes to every player, each alone).
+    assert sorted(m.subject for m in mail.outbox) == sorted(e.subject for e in emails for _ in e.to)
+    assert all(len(m.to) == 1 and not m.cc and not m.bcc for m in mail.outbox)
 
 
 def test_a_receipt_says_what_was_accepted_when_it_was_queued(turn, ostland, django_capture_on_commit_callbacks):
