@@ -250,5 +250,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # WeasyPrint logs every layout step at INFO; its warnings (a missing font, a bad CSS rule) stay.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
+    # django-axes logs every login at INFO; its warnings (a lockout) stay.
+    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }

@@ -89,12 +89,17 @@ def page(open_page: Callable[[], Page]) -> Page:
 
 
 def login(page: Page, live_server, username: str, password: str) -> None:
-    """Log in through the login form and check the header names the user."""
+    """Log in through the login form and check the header names the user (by their display name,
+    never their address)."""
+    from django.contrib.auth import get_user_model
+
+    from kingdoms.people import display_name
+
     page.goto(f"{live_server.url}/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
-    expect(page.locator("header .who")).to_have_text(username)
+    expect(page.locator("header .who")).to_have_text(display_name(get_user_model().objects.get(username=username)))
 
 
 class Outbox:
