@@ -4,6 +4,7 @@ adjacent provinces, the starting army list, password reset, and what a player ma
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 
 import pytest
@@ -19,10 +20,14 @@ from .conftest import PASSWORD, Outbox, html_of, link_in, login, text_of
 NEW_PASSWORD = "wyverns-over-highcastle-42"
 
 
-def _set_password(page: Page, link: str, password: str) -> None:
-    """Follow a set-password link (invitation or reset) and choose `password`."""
+def _set_password(page: Page, link: str, password: str, display_name: str | None = None) -> None:
+    """Follow a set-password link (invitation or reset) and choose `password` (and the name the
+    other players see, which starts derived from the kingdom, never the address)."""
     page.goto(link)
     expect(page.get_by_role("heading", level=1)).to_have_text("Set your password")
+    expect(page.get_by_label("Display name")).not_to_have_value(re.compile("@"))
+    if display_name:
+        page.get_by_label("Display name").fill(display_name)
     page.get_by_label("New password:", exact=True).fill(password)
     page.get_by_label("New password confirmation").fill(password)
     page.get_by_role("button", name="Set my password").click()
@@ -72,8 +77,9 @@ def test_organizer_creates_campaign_and_invited_players_set_their_passwords(
         assert f"Your login name is {address}." in text_of(invitation)
 
         player_page = open_page()
-        _set_password(player_page, link, NEW_PASSWORD)
+        _set_password(player_page, link, NEW_PASSWORD, display_name=f"{kingdom_name}'s lord")
         login(player_page, live_server, address, NEW_PASSWORD)
+        expect(player_page.locator("header .who")).to_have_text(f"{kingdom_name}'s lord")
         player_page.get_by_role("link", name="Albion Rising").click()
         expect(player_page.get_by_role("heading", name=f"Your kingdom: {kingdom_name}")).to_be_visible()
         assert get_user_model().objects.get(email=address).check_password(NEW_PASSWORD)
