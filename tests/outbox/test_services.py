@@ -61,7 +61,7 @@ def _submit(turn, kingdom, entries=None):
         entries=entries or _move(kingdom),
         submitted_by=_alice(),
         submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
     )
 
 
