@@ -21,7 +21,7 @@ def task_enqueue(task: Any, *, on_failure: Callable[[Exception], None] | None = 
     Only the broker's errors are caught: a task run in-process (tests, the embedded default) raises
     as it would."""
     try:
-        task.apply_async(kwargs=kwargs)
+        task.delay(**kwargs)
     except (OperationalError, OSError) as exc:  # the broker is down or unreachable: the sweep takes it up
         logger.warning("Could not enqueue %s(%s): %r; the deadline sweep will take it up", task.name, kwargs, exc)
         if on_failure is not None:

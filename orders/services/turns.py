@@ -155,7 +155,7 @@ def turns_due(*, now: dt.datetime) -> list[int]:
     checked is in before the claim (it holds the turn's share lock, the claim waits for it; see
     orders/services/sheets.py); and those the organizer asked to resolve whose task has not run
     after PHASE_REQUEST_TAKE_UP_SECONDS (lost with a worker, or never enqueued), paused or not."""
-    grace = dt.timedelta(seconds=settings.ORDERS_DEADLINE_GRACE_SECONDS)
+    grace = dt.timedelta(seconds=float(settings.ORDERS_DEADLINE_GRACE_SECONDS))
     take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
     passed = Q(orders_deadline__lte=now - grace) & ~Q(campaign_id__in=paused)
