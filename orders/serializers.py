@@ -31,7 +31,18 @@ class TurnSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Turn
-        fields = ["id", "campaign", "number", "status", "orders_deadline", "results_deadline", "paused"]
+        fields = [
+            "id",
+            "campaign",
+            "number",
+            "status",
+            "orders_deadline",
+            "results_deadline",
+            "paused",
+            # The organizer asked for the phase then; it runs within minutes (the sweep takes it up).
+            "orders_requested_at",
+            "aftermath_requested_at",
+        ]
 
     def get_paused(self, turn: Turn) -> bool:
         from .services.turns import schedule_of

@@ -68,16 +68,15 @@ def orders_open_errors(turn: Turn, arrived_at: dt.datetime) -> list[str]:
     """Why no sheet that arrived at `arrived_at` may be filed for `turn`; the server's clock at the
     request's arrival decides, worker or not, whatever the request waited for since."""
     tz = turn.campaign.time_zone
-    if turn.status != Turn.Status.ORDERS_OPEN:
+    # While the campaign is paused no deadline passes.
+    if arrived_at > turn.orders_deadline and not schedule_of(turn.campaign).paused:
+        return [
+            late_refusal_text(arrived=arrived_at, deadline=turn.orders_deadline, time_zone=tz, turn_number=turn.number)
+        ]
+    if turn.status != Turn.Status.ORDERS_OPEN:  # resolved early by the organizer
         return [
             f"The orders of turn {turn.number} are closed ({turn.get_status_display().lower()}); "
             f"this sheet arrived at {moment_text(arrived_at, tz)}."
-        ]
-    if schedule_of(turn.campaign).paused:
-        return []  # while the campaign is paused no deadline passes
-    if arrived_at > turn.orders_deadline:
-        return [
-            late_refusal_text(arrived=arrived_at, deadline=turn.orders_deadline, time_zone=tz, turn_number=turn.number)
         ]
     return []
 
@@ -86,10 +85,14 @@ def _turn_share_lock(turn_id: int) -> None:
     """Hold the turn row with a share lock until the sheet's transaction ends (PostgreSQL): sheets of
     different kingdoms hold it together and never wait for each other, while the orders phase's
     claim (an UPDATE of the row) waits until every sheet already in flight is saved, so the
-    resolution reads them all. SQLite runs one writer at a time: nothing to do."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+    resolution reads them all. SQLite runs one writer at a time and has no row locks: the sheet
+    takes the database's write lock first (an update that changes nothing), so a claim cannot commit
+    between its reading the turn and its writing the submission."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
             cursor.execute(f"SELECT 1 FROM {Turn._meta.db_table} WHERE id = %s FOR SHARE", [turn_id])
+        else:
+            cursor.execute(f"UPDATE {Turn._meta.db_table} SET status = status WHERE id = %s", [turn_id])
 
 
 def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
