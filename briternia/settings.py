@@ -58,6 +58,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the time a request arrived, taken once before anything can wait (briternia/arrival.py).
+    "briternia.arrival.ArrivalMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -192,6 +194,29 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 300)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 360)
 CELERY_TIMEZONE = "UTC"
+# Redis hands a task taken by a worker that died to another worker once the visibility timeout
+# passes (the default is one hour): here a minute after the hard time limit, so a lost task is
+# redelivered within minutes. An email's retry waits longer (up to 30 minutes, a countdown): such a
+# message may be redelivered while it waits, which is harmless (the send claims its row under a lock,
+# nothing goes out twice). The deadline sweep takes up a requested phase from the database anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
+    "socket_connect_timeout": env_int("CELERY_BROKER_CONNECT_TIMEOUT", 1),
+    "socket_timeout": 5,
+}
+# A web request enqueues after its write has committed: with the broker down it must fail fast (a
+# short connect timeout, one retry) and leave the work recorded in the database for the sweep
+# (briternia/queue.py), never keep the user waiting ~20 s and answer 500.
+CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECT_TIMEOUT", 1)
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# Nobody reads a task's result: not storing them spares the request a second connection to Redis
+# (the result backend's, with its own 20 retries) when it enqueues.
+CELERY_TASK_IGNORE_RESULT = True
+# A request for a phase (the organizer's Resolve) whose task has not run after this long is taken up
+# by the deadline sweep; a sweep claims a turn whose orders deadline passed this long ago, so sheets
+# that arrived in time and are still being checked are in (orders/services/sheets.py).
+PHASE_REQUEST_TAKE_UP_SECONDS = env_int("PHASE_REQUEST_TAKE_UP_SECONDS", 60)
+ORDERS_DEADLINE_GRACE_SECONDS = env_int("ORDERS_DEADLINE_GRACE_SECONDS", 5)
 # The deadline sweep: every minute, resolve whatever turn is due (the task comes with the orders issue).
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {

@@ -59,7 +59,7 @@ def battle_orders_file(campaign: Campaign, turn) -> dict[str, Army]:  # type: ig
             entries=SheetEntries(orders=tuple(orders)),
             submitted_by=_user_of(kingdom),
             submit=True,
-            now=turn.orders_deadline - dt.timedelta(days=1),
+            arrived_at=turn.orders_deadline - dt.timedelta(days=1),
         )
 
     ostland, tor, fang = k["Ostland"], k["Tor Anlec"], k["Da Red Fang"]
@@ -119,7 +119,7 @@ def demo_turn_play(campaign: Campaign) -> DemoTurn:
             entries=SheetEntries(),
             submitted_by=_user_of(k[name]),
             submit=True,
-            now=turn.orders_deadline - dt.timedelta(days=1),
+            arrived_at=turn.orders_deadline - dt.timedelta(days=1),
         )
     orders_phase_run(turn_id=turn.pk)  # the battles' scenarios are emailed when this commits
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from briternia.api import KingdomQuery, kingdom_query
+from briternia.arrival import arrived_at
 from kingdoms.selectors import campaign_get, is_organizer
 
 from . import selectors
@@ -16,17 +17,25 @@ from .models import OrderSheet, Turn
 from .rules.sheets import SheetCheck, order_sheet_check
 from .serializers import (
     DeadlinesInput,
+    DraftSerializer,
     OrderSheetInput,
     OrderSheetResultSerializer,
     OrderSheetSerializer,
     SheetRefusedSerializer,
     SheetStatusSerializer,
+    SubmittedOrdersSerializer,
     TurnEventSerializer,
     TurnSerializer,
     event_row,
 )
 from .services.resolution import turn_preview
-from .services.sheets import lists_due_data, order_sheet_context_load, order_sheet_problems_data, order_sheet_save
+from .services.sheets import (
+    lists_due_data,
+    order_sheet_context_load,
+    order_sheet_problems_data,
+    order_sheet_save,
+    standing_submission,
+)
 from .services.turns import current_turn, deadline_change
 
 
@@ -46,6 +55,18 @@ def _check_data(check: SheetCheck, lists_due: list[dict]) -> dict:
         # The same, structured: a client places each by its army's id and code, not by its words.
         "problems": order_sheet_problems_data(check.error_problems, check.names),
         "warning_problems": order_sheet_problems_data(check.warning_problems, check.names),
+    }
+
+
+def _sheet_versions(sheet: OrderSheet) -> dict:
+    """Which version will resolve: the standing submission, and the unsent draft beside it."""
+    submitted = standing_submission(sheet)
+    draft_unsent = submitted is None or submitted.entries != sheet.entries
+    return {
+        "sheet": OrderSheetSerializer(sheet, context={"submitted": submitted}).data,
+        "submitted": SubmittedOrdersSerializer(submitted).data if submitted else None,
+        "draft": DraftSerializer(sheet).data if draft_unsent else None,
+        "resolves": "submitted" if submitted else "nothing",
     }
 
 
@@ -82,12 +103,7 @@ class OrderSheetApi(APIView):
             return Response({"detail": "Nothing filed yet: every army holds."}, status=404)
         ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
         check = order_sheet_check(entries_from_json(sheet.entries), ctx)
-        return Response(
-            {
-                "sheet": OrderSheetSerializer(sheet).data,
-                "check": _check_data(check, lists_due_data(ctx=ctx, turn=turn)),
-            }
-        )
+        return Response({**_sheet_versions(sheet), "check": _check_data(check, lists_due_data(ctx=ctx, turn=turn))})
 
     @extend_schema(
         parameters=[KingdomQuery],
@@ -105,10 +121,9 @@ class OrderSheetApi(APIView):
             entries=data.entries(),
             submitted_by=request.user,
             submit=data.validated_data["submit"],
+            arrived_at=arrived_at(request),
         )
-        return Response(
-            {"sheet": OrderSheetSerializer(result.sheet).data, "check": _check_data(result.check, result.lists_due)}
-        )
+        return Response({**_sheet_versions(result.sheet), "check": _check_data(result.check, result.lists_due)})
 
 
 class SheetsOverviewApi(APIView):

@@ -6,6 +6,7 @@ import datetime as dt
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from kingdoms.models import Campaign, Kingdom
 
@@ -54,6 +55,11 @@ class Turn(models.Model):
     opened_at = models.DateTimeField(auto_now_add=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolution_error = models.TextField(blank=True, help_text="Why the last resolution failed (it changed nothing).")
+    # The organizer asked for a phase (Resolve, Run the aftermath): recorded with the request, so a
+    # lost task (a worker that died, a broker that was down) is taken up by the deadline sweep.
+    # Cleared when the phase runs, or when it is refused (the organizer reads why and asks again).
+    orders_requested_at = models.DateTimeField(null=True, blank=True)
+    aftermath_requested_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["campaign", "number"]
@@ -112,11 +118,13 @@ class OrderSheet(models.Model):
 
 
 class OrderSubmission(models.Model):
-    """Each submission kept as received: who, when, what."""
+    """Each submission kept as received: who, when, what. `submitted_at` is the time the request
+    arrived, the one time that decided it was in time (it is what the receipt states); the last
+    submission by that time stands (`standing_submission`)."""
 
     sheet = models.ForeignKey(OrderSheet, on_delete=models.CASCADE, related_name="submissions")
     submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    submitted_at = models.DateTimeField(auto_now_add=True)
+    submitted_at = models.DateTimeField(default=timezone.now)
     entries = models.JSONField()
     gold = models.IntegerField(default=0)
     warnings = models.JSONField(default=list)
@@ -124,6 +132,10 @@ class OrderSubmission(models.Model):
     # the treasury and this turn's taxes as they stood then. Unknown (null) for older submissions.
     treasury = models.IntegerField(null=True, blank=True)
     taxes = models.IntegerField(null=True, blank=True)
+    # The receipt as written when the sheet was accepted (orders/services/emails.py::receipt_content):
+    # the orders in words with where each army stood then, the deadline, the lists due. The receipt
+    # page and the email show it; neither is written again later. Empty for older submissions.
+    receipt = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["sheet", "submitted_at", "id"]

@@ -31,7 +31,18 @@ class TurnSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Turn
-        fields = ["id", "campaign", "number", "status", "orders_deadline", "results_deadline", "paused"]
+        fields = [
+            "id",
+            "campaign",
+            "number",
+            "status",
+            "orders_deadline",
+            "results_deadline",
+            "paused",
+            # The organizer asked for the phase then; it runs within minutes (the sweep takes it up).
+            "orders_requested_at",
+            "aftermath_requested_at",
+        ]
 
     def get_paused(self, turn: Turn) -> bool:
         from .services.turns import schedule_of
@@ -156,12 +167,40 @@ class OrderSheetInput(serializers.Serializer):
 
 
 class OrderSheetSerializer(serializers.ModelSerializer):
+    """The sheet as last saved (the form's working copy). `status` says what these entries are:
+    "submitted" when they are the standing submission's, "draft" when they are an unsent draft
+    (nothing submitted yet, or saved after the submission, which still stands: see `submitted`)."""
+
     kingdom = serializers.IntegerField(source="kingdom_id")
     turn = serializers.IntegerField(source="turn.number")
+    status = serializers.SerializerMethodField()
 
     class Meta:
         model = OrderSheet
         fields = ["kingdom", "turn", "status", "entries", "updated_at", "submitted_at"]
+
+    def get_status(self, sheet: OrderSheet) -> str:
+        standing = self.context.get("submitted")
+        if standing is not None and standing.entries == sheet.entries:
+            return OrderSheet.Status.SUBMITTED
+        return OrderSheet.Status.DRAFT
+
+
+class SubmittedOrdersSerializer(serializers.Serializer):
+    """The standing submission: the orders that will resolve, as received."""
+
+    submitted_at = serializers.DateTimeField(help_text="When the request arrived: the time that decided it.")
+    submitted_by = serializers.CharField(source="submitted_by.username", allow_null=True, default=None)
+    entries = serializers.JSONField()
+    gold = serializers.IntegerField()
+    receipt = serializers.JSONField(help_text="The receipt as written when the sheet was accepted.")
+
+
+class DraftSerializer(serializers.Serializer):
+    """An unsent draft: saved, not submitted; it will not resolve unless submitted."""
+
+    entries = serializers.JSONField()
+    updated_at = serializers.DateTimeField()
 
 
 class SheetProblemSerializer(serializers.Serializer):
@@ -219,7 +258,14 @@ class SheetRefusedSerializer(serializers.Serializer):
 
 
 class OrderSheetResultSerializer(serializers.Serializer):
+    """`sheet`: the working copy, and `check` its check; `submitted`: the orders that will resolve
+    (null: nothing submitted, every army holds); `draft`: the unsent draft, when the working copy is
+    not the submission (null otherwise); `resolves`: "submitted" or "nothing"."""
+
     sheet = OrderSheetSerializer()
+    submitted = SubmittedOrdersSerializer(allow_null=True)
+    draft = DraftSerializer(allow_null=True)
+    resolves = serializers.ChoiceField(choices=["submitted", "nothing"])
     check = SheetCheckSerializer()
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kingdoms.selectors import campaign_get, is_organizer
@@ -23,7 +24,7 @@ from .forms import OrderSheetForm
 from .models import CampaignSchedule, OrderSheet
 from .rules.schedule import deadline_text, time_left_text
 from .rules.sheets import SheetCheck, order_sheet_check
-from .services.describe import describe_entries, new_lists_note
+from .services.emails import receipt_content
 from .services.resolution import turn_preview
 from .services.sheets import (
     lists_due_data,
@@ -31,7 +32,7 @@ from .services.sheets import (
     order_sheet_gold,
     order_sheet_problems_data,
     order_sheet_save,
-    submitted_entries,
+    standing_submission,
 )
 from .services.turns import (
     campaign_pause,
@@ -74,6 +75,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                     entries=form.entries(),
                     submitted_by=request.user,
                     submit=action == "submit",
+                    arrived_at=arrived_at(request),
                 )
             except DomainError as exc:
                 errors = exc.messages
@@ -93,7 +95,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         form = OrderSheetForm(kingdom=kingdom, initial=initial)
         ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
         check = order_sheet_check(initial, ctx) if initial else None
-    last = submitted_entries(sheet) if sheet else None
+    submitted = standing_submission(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
     if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
         refused = order_sheet_problems_data(check.error_problems, check.names) if check and not errors else []
@@ -124,7 +126,13 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         "on_the_way": deliveries_of_kingdom(kingdom),
         **order_sheet_gold(ctx),
         "lists_due": [row["message"] for row in lists_due_data(ctx=ctx, turn=turn)],
-        "draft_differs": sheet is not None and last is not None and last != sheet.entries,
+        # Which version will resolve: the standing submission (its receipt as accepted), and whether
+        # the form holds an unsent draft beside it.
+        "submitted": submitted,
+        "submitted_receipt": (submitted.receipt or receipt_content(submission=submitted, kingdom=kingdom, turn=turn))
+        if submitted
+        else None,
+        "draft_differs": sheet is not None and submitted is not None and submitted.entries != sheet.entries,
         "organizer": is_organizer(request.user, turn.campaign),
         **_deadline_context(turn),
     }
@@ -133,12 +141,15 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
 
 @login_required
 def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpResponse:
+    """The receipt of the submission that stands, as it was written when it was accepted."""
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
     kingdom = selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
-    submission = sheet.submissions.order_by("-submitted_at", "-id").first() if sheet else None
-    if submission is None:
+    submission = standing_submission(sheet) if sheet else None
+    if sheet is None or submission is None:
         raise Http404("Nothing submitted yet.")
+    # A submission accepted before receipts were kept: written now, from the orders as received.
+    receipt = submission.receipt or receipt_content(submission=submission, kingdom=kingdom, turn=turn)
     return render(
         request,
         "orders/order_receipt.html",
@@ -147,16 +158,9 @@ def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpRe
             "campaign": turn.campaign,
             "kingdom": kingdom,
             "submission": submission,
-            "submissions": sheet.submissions.select_related("submitted_by").order_by("-submitted_at"),
-            "lines": describe_entries(kingdom=kingdom, entries=submission.entries),
-            "new_lists": new_lists_note(entries=submission.entries, turn_number=turn.number),
-            # The lists due as they stand now, while they can still be entered for this turn.
-            "lists_due": [
-                row["message"]
-                for row in lists_due_data(ctx=order_sheet_context_load(kingdom=kingdom, turn=turn), turn=turn)
-            ]
-            if turn.status == turn.Status.ORDERS_OPEN
-            else [],
+            "receipt": receipt,
+            "submissions": sheet.submissions.select_related("submitted_by").order_by("-submitted_at", "-id"),
+            "draft_differs": sheet.entries != submission.entries,
             **_deadline_context(turn),
         },
     )

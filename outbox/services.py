@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from briternia.errors import DomainError
+from briternia.queue import task_enqueue
 
 from .models import Email
 
@@ -108,14 +109,27 @@ def email_queue(
     return email
 
 
+# The mark a queued email gets when its send task could not be enqueued (the broker down): the
+# deadline sweep sends it on its next run instead of waiting STALE_AFTER.
+NOT_ENQUEUED = "Not yet handed to a worker (the task queue was unreachable)"
+
+
 def emails_send_after_commit(email_ids: Iterable[int]) -> None:
-    """Enqueue the send task of each email once the transaction commits. Robust: a broker that is
-    down loses nothing (the row stays queued and the deadline sweep sends it), so it must not fail
-    the request whose transaction has already committed."""
+    """Enqueue the send task of each email once the transaction commits. A broker that is down
+    fails fast and loses nothing: the row stays queued, marked NOT_ENQUEUED, and the deadline sweep
+    sends it on its next run; the request whose transaction has committed answers as saved."""
     from .tasks import email_send
 
+    def enqueue(email_id: int) -> None:
+        def record(exc: Exception) -> None:
+            Email.objects.filter(pk=email_id, status=Email.Status.QUEUED, claimed_at__isnull=True).update(
+                last_error=f"{NOT_ENQUEUED}: {type(exc).__name__}: {exc}"[:2000]
+            )
+
+        task_enqueue(email_send, on_failure=record, email_id=email_id)
+
     for email_id in email_ids:
-        transaction.on_commit(lambda email_id=email_id: email_send.delay(email_id=email_id), robust=True)
+        transaction.on_commit(lambda email_id=email_id: enqueue(email_id), robust=True)
 
 
 def is_temporary(exc: BaseException) -> bool:
@@ -204,7 +218,9 @@ def email_resend(*, email: Email) -> None:
 
 def emails_stale(*, now: dt.datetime) -> list[int]:
     """Queued rows nobody is working on (their task was lost in a crash, or its retry): for the sweep."""
-    never_tried = Q(claimed_at__isnull=True, created_at__lte=now - STALE_AFTER)
+    never_tried = Q(claimed_at__isnull=True) & (
+        Q(created_at__lte=now - STALE_AFTER) | Q(last_error__startswith=NOT_ENQUEUED)
+    )
     retry_lost = Q(claimed_at__lte=now - STALE_AFTER - dt.timedelta(seconds=max(RETRY_BACKOFF_SECONDS)))
     return list(
         Email.objects.filter(never_tried | retry_lost, status=Email.Status.QUEUED)

@@ -267,6 +267,8 @@ TURN_KEYS = {
     "opened_at": TIMESTAMP,
     "resolved_at": TIMESTAMP.or_null(),
     "resolution_error": STR,
+    "orders_requested_at": TIMESTAMP.or_null(),
+    "aftermath_requested_at": TIMESTAMP.or_null(),
     "deadline_changes": LIST,
     "sheets": LIST,
     "reminders": LIST,
@@ -277,7 +279,7 @@ TURN_KEYS = {
     "reports": LIST,
 }
 # Added within version 2: a version 2 document written before them is still read.
-TURN_OPTIONAL_KEYS = ("events", "battles", "results_reminders")
+TURN_OPTIONAL_KEYS = ("events", "battles", "results_reminders", "orders_requested_at", "aftermath_requested_at")
 DEADLINE_CHANGE_KEYS = {
     "kind": STR,
     "old_value": STR,
@@ -302,9 +304,11 @@ SUBMISSION_KEYS = {
     "warnings": STR_LIST,
     "treasury": INT.or_null(),
     "taxes": INT.or_null(),
+    "receipt": OBJECT,
 }
-# Added within version 5 (issue 13): the gold the sheet was checked against.
-SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes")
+# Added within version 5 (issue 13): the gold the sheet was checked against; (issue 20) the phases
+# requested, the receipt as written when the sheet was accepted.
+SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt")
 REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
 EVENT_KEYS = {
     "sequence": INT,

@@ -28,6 +28,7 @@ class TurnResolveApi(APIView):
         if not is_organizer(request.user, turn.campaign):
             return Response({"detail": "Not found."}, status=404)
         orders_phase_request(turn=turn)
+        turn.refresh_from_db()  # the request is recorded on the turn
         return Response(TurnSerializer(turn).data, status=202)
 
 

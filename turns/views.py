@@ -33,7 +33,11 @@ def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = turn_get(user=request.user, turn_id=turn_id)
     if not selectors.is_organizer(request.user, turn.campaign):
         raise Http404
-    flash_outcome(request, lambda: orders_phase_request(turn=turn), success=f"Turn {turn.number} is being resolved.")
+    success = (
+        f"Turn {turn.number} is being resolved: your request is recorded, and if no worker takes it up at "
+        "once the deadline sweep runs it within two minutes."
+    )
+    flash_outcome(request, lambda: orders_phase_request(turn=turn), success=success)
     return redirect("turn-results", turn_id=turn.pk)
 
 
@@ -43,7 +47,10 @@ def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = turn_get(user=request.user, turn_id=turn_id)
     if not selectors.is_organizer(request.user, turn.campaign):
         raise Http404
-    success = f"The aftermath of turn {turn.number} is being resolved."
+    success = (
+        f"The aftermath of turn {turn.number} is being resolved: your request is recorded, and if no worker "
+        "takes it up at once the deadline sweep runs it within two minutes."
+    )
     flash_outcome(request, lambda: aftermath_phase_request(turn=turn), success=success)
     return redirect("turn-battles", turn_id=turn.pk)
 

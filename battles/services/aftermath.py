@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
+from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from kernel.dice import SeededDice
@@ -39,11 +41,16 @@ def aftermath_blockers(turn: Turn, *, deadline_passed: bool) -> list[str]:
 
 
 def aftermaths_due(*, now: dt.datetime) -> list[int]:
-    """Turns whose results deadline has passed, still waiting on battles, with no result left in
-    conflict (campaign not paused). A conflict waits for the organizer's ruling."""
+    """Turns waiting on battles whose aftermath the sweep runs: those whose results deadline has
+    passed (campaign not paused), and those the organizer asked for whose task has not run after
+    PHASE_REQUEST_TAKE_UP_SECONDS (lost with a worker, or never enqueued); never one with a result
+    left in conflict (it waits for the organizer's ruling)."""
+    take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
-    turns = Turn.objects.filter(status=Turn.Status.BATTLES, results_deadline__lte=now).exclude(campaign_id__in=paused)
-    return [t.pk for t in turns if not aftermath_blockers(t, deadline_passed=True)]
+    passed = Q(results_deadline__lte=now) & ~Q(campaign_id__in=paused)
+    requested = Q(aftermath_requested_at__lte=now - take_up)
+    turns = Turn.objects.filter(passed | requested, status=Turn.Status.BATTLES).order_by("id")
+    return [t.pk for t in turns if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]
 
 
 def aftermath_preview(*, turn: Turn) -> AftermathResult:

@@ -45,6 +45,31 @@ def deadline_text(when: dt.datetime, time_zone: str) -> str:
     return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({time_zone})"
 
 
+def moment_text(when: dt.datetime, time_zone: str) -> str:
+    """'Sunday 29 November 2026, 19:59:58 (Europe/London)': a time to the second (a receipt)."""
+    local = when.astimezone(ZoneInfo(time_zone))
+    return f"{local:%A} {local.day} {local:%B %Y, %H:%M:%S} ({time_zone})"
+
+
+def late_refusal_text(*, arrived: dt.datetime, deadline: dt.datetime, time_zone: str, turn_number: int) -> str:
+    """Why a sheet that arrived after the deadline is refused, with both times to the second in the
+    campaign's time zone: 'This sheet arrived at 20:00:03, after the deadline of 20:00:00 (Sunday 29
+    November 2026, Europe/London): the orders of turn 1 are closed to it.' The arrival's date is
+    named when it is not the deadline's, and its milliseconds when it is the deadline's second."""
+    zone = ZoneInfo(time_zone)
+    local_arrived, local_deadline = arrived.astimezone(zone), deadline.astimezone(zone)
+    arrived_words = f"{local_arrived:%H:%M:%S}"
+    if arrived_words == f"{local_deadline:%H:%M:%S}":  # the same second: the fraction tells them apart
+        arrived_words += f".{local_arrived.microsecond // 1000:03d}"
+    if local_arrived.date() != local_deadline.date():
+        arrived_words += f" on {local_arrived:%A} {local_arrived.day} {local_arrived:%B %Y}"
+    return (
+        f"This sheet arrived at {arrived_words}, after the deadline of {local_deadline:%H:%M:%S} "
+        f"({local_deadline:%A} {local_deadline.day} {local_deadline:%B %Y}, {time_zone}): "
+        f"the orders of turn {turn_number} are closed to it."
+    )
+
+
 def time_left_text(deadline: dt.datetime, now: dt.datetime) -> str:
     """'2 days 3 hours', '45 minutes', or 'passed'."""
     left = deadline - now

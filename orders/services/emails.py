@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from kingdoms.models import Kingdom
+from kingdoms.people import display_name
 from outbox.models import Email
 from outbox.services import email_queue
 
 from ..models import DeadlineChange, OrderSubmission, Turn
-from ..rules.schedule import deadline_text
+from ..rules.schedule import deadline_text, moment_text
 from .describe import describe_entries, new_lists_note
 
 
@@ -29,11 +30,28 @@ def kingdom_email_queue(*, template: str, kind: str, kingdom: Kingdom, turn: Tur
     )
 
 
-def orders_receipt_queue(
+def receipt_content(
     *, submission: OrderSubmission, kingdom: Kingdom, turn: Turn, lists_due: list[str] | None = None
-) -> None:
-    """Confirm a submission to the kingdom's players, listing the orders as received, the gold it
-    was checked against, and the army lists due."""
+) -> dict[str, Any]:
+    """The receipt of a submission as written when it is accepted, kept on the submission
+    (`OrderSubmission.receipt`): when it arrived (to the second, in the campaign's time zone), the
+    orders in words with where each army stood then, the deadline, the army lists due. The receipt
+    page and the email show this, never a description written again later."""
+    lines = describe_entries(kingdom=kingdom, entries=submission.entries)
+    return {
+        "received": moment_text(submission.submitted_at, turn.campaign.time_zone),
+        "by": display_name(submission.submitted_by) if submission.submitted_by else "",
+        "orders": lines["orders"],
+        "kingdom": lines["kingdom"],
+        "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
+        "lists_due": list(lists_due or []),
+        "new_lists": new_lists_note(entries=submission.entries, turn_number=turn.number),
+    }
+
+
+def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn: Turn) -> None:
+    """Confirm a submission to the kingdom's players with its receipt as written at acceptance (the
+    orders as received, the gold it was checked against, the army lists due)."""
     kingdom_email_queue(
         template="orders-receipt",
         kind=Email.Kind.ORDERS_RECEIPT,
@@ -41,10 +59,7 @@ def orders_receipt_queue(
         turn=turn,
         key=f"orders-receipt:{submission.pk}",
         submission=submission,
-        lines=describe_entries(kingdom=kingdom, entries=submission.entries),
-        deadline=deadline_text(turn.orders_deadline, turn.campaign.time_zone),
-        lists_due=lists_due or [],
-        new_lists=new_lists_note(entries=submission.entries, turn_number=turn.number),
+        receipt=submission.receipt,
     )
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
@@ -18,9 +18,9 @@ from kingdoms.services.world import world_load
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
-from ..rules.schedule import deadline_text
+from ..rules.schedule import deadline_text, late_refusal_text, moment_text
 from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, order_sheet_check, order_sheet_context
-from .emails import orders_receipt_queue
+from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
 
 
@@ -64,18 +64,35 @@ def lists_due_data(*, ctx: SheetContext, turn: Turn) -> list[dict[str, Any]]:
     return rows
 
 
-def orders_open_errors(turn: Turn, now: dt.datetime) -> list[str]:
-    """Why no sheet may be filed for `turn` now; the server's clock decides, worker or not."""
-    if turn.status != Turn.Status.ORDERS_OPEN:
-        return [f"The orders of turn {turn.number} are closed ({turn.get_status_display().lower()})."]
-    if schedule_of(turn.campaign).paused:
-        return []  # while the campaign is paused no deadline passes
-    if now > turn.orders_deadline:
-        deadline = deadline_text(turn.orders_deadline, turn.campaign.time_zone)
+def orders_open_errors(turn: Turn, arrived_at: dt.datetime) -> list[str]:
+    """Why no sheet that arrived at `arrived_at` may be filed for `turn`; the server's clock at the
+    request's arrival decides, worker or not, whatever the request waited for since."""
+    tz = turn.campaign.time_zone
+    # While the campaign is paused no deadline passes.
+    if arrived_at > turn.orders_deadline and not schedule_of(turn.campaign).paused:
         return [
-            f"The orders deadline of turn {turn.number} was {deadline}; this sheet arrived after it and is refused."
+            late_refusal_text(arrived=arrived_at, deadline=turn.orders_deadline, time_zone=tz, turn_number=turn.number)
+        ]
+    if turn.status != Turn.Status.ORDERS_OPEN:  # resolved early by the organizer
+        return [
+            f"The orders of turn {turn.number} are closed ({turn.get_status_display().lower()}); "
+            f"this sheet arrived at {moment_text(arrived_at, tz)}."
         ]
     return []
+
+
+def _turn_share_lock(turn_id: int) -> None:
+    """Hold the turn row with a share lock until the sheet's transaction ends (PostgreSQL): sheets of
+    different kingdoms hold it together and never wait for each other, while the orders phase's
+    claim (an UPDATE of the row) waits until every sheet already in flight is saved, so the
+    resolution reads them all. SQLite runs one writer at a time and has no row locks: the sheet
+    takes the database's write lock first (an update that changes nothing), so a claim cannot commit
+    between its reading the turn and its writing the submission."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"SELECT 1 FROM {Turn._meta.db_table} WHERE id = %s FOR SHARE", [turn_id])
+        else:
+            cursor.execute(f"UPDATE {Turn._meta.db_table} SET status = status WHERE id = %s", [turn_id])
 
 
 def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -101,7 +118,6 @@ class SheetResult:
     lists_due: list[dict[str, Any]]  # lists_due_data: the kingdom's army lists due, and by when
 
 
-@transaction.atomic
 def order_sheet_save(
     *,
     kingdom: Kingdom,
@@ -109,53 +125,70 @@ def order_sheet_save(
     entries: SheetEntries,
     submitted_by: AbstractBaseUser,
     submit: bool,
-    now: dt.datetime | None = None,
+    arrived_at: dt.datetime | None = None,
 ) -> SheetResult:
     """Save the kingdom's sheet as a draft, or submit it.
 
     A draft is kept even with errors, so a player can come back to it; a submission with any
-    error is refused whole and changes nothing. Each submission is kept and confirmed by email;
-    the last one stands. Nothing is accepted after the orders deadline.
+    error is refused whole and changes nothing. Each submission is kept and confirmed by a receipt
+    written now; the last one to arrive stands. `arrived_at` (the request's arrival,
+    briternia/arrival.py) decides whether it is in time, and is the time recorded and stated: a
+    sheet that arrived by the deadline is taken in even if the deadline passes while it is checked.
+
+    Locks: the kingdom's sheet row (one save of a kingdom at a time) and a share lock on the turn
+    row, which other kingdoms' saves share and the orders phase's claim waits for.
     """
-    now = now or timezone.now()
-    turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
+    arrived_at = arrived_at or timezone.now()
     if kingdom.campaign_id != turn.campaign_id:
         raise DomainError("This kingdom is not in this turn's campaign.")
-    errors = orders_open_errors(turn, now)
+    # A late sheet is refused at once, before it waits for anything (a resolution in progress).
+    errors = orders_open_errors(Turn.objects.select_related("campaign").get(pk=turn.pk), arrived_at)
     if errors:
         raise DomainError(errors)
-    ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
-    check = order_sheet_check(entries, ctx)
-    lists_due = lists_due_data(ctx=ctx, turn=turn)
-    if submit and not check.ok:
-        raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
-    sheet, _ = OrderSheet.objects.select_for_update().get_or_create(turn=turn, kingdom=kingdom)
-    sheet.entries = entries_to_json(entries)
-    if submit:
-        sheet.status = OrderSheet.Status.SUBMITTED
-        sheet.submitted_at = now
-        submission = OrderSubmission.objects.create(
-            sheet=sheet,
-            submitted_by=submitted_by,
-            entries=sheet.entries,
-            gold=check.gold,
-            warnings=check.warnings,
-            treasury=check.treasury,
-            taxes=check.taxes,
-        )
-        orders_receipt_queue(
-            submission=submission,
-            kingdom=kingdom,
-            turn=turn,
-            lists_due=[row["message"] for row in lists_due],
-        )
-    # A draft saved after a submission does not withdraw it: the last submission stands
-    # (the turn resolves `submitted_entries`), and the page says the draft is not submitted.
-    sheet.save()
+    with transaction.atomic():
+        _turn_share_lock(turn.pk)
+        turn = Turn.objects.select_related("campaign").get(pk=turn.pk)
+        errors = orders_open_errors(turn, arrived_at)  # as it stands now that no claim can start
+        if errors:
+            raise DomainError(errors)
+        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+        check = order_sheet_check(entries, ctx)
+        lists_due = lists_due_data(ctx=ctx, turn=turn)
+        if submit and not check.ok:
+            raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
+        OrderSheet.objects.get_or_create(turn=turn, kingdom=kingdom)
+        sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
+        sheet.entries = entries_to_json(entries)
+        if submit:
+            sheet.status = OrderSheet.Status.SUBMITTED
+            sheet.submitted_at = max(sheet.submitted_at or arrived_at, arrived_at)
+            submission = OrderSubmission(
+                sheet=sheet,
+                submitted_by=submitted_by,
+                submitted_at=arrived_at,
+                entries=sheet.entries,
+                gold=check.gold,
+                warnings=check.warnings,
+                treasury=check.treasury,
+                taxes=check.taxes,
+            )
+            submission.receipt = receipt_content(
+                submission=submission, kingdom=kingdom, turn=turn, lists_due=[row["message"] for row in lists_due]
+            )
+            submission.save()
+            orders_receipt_queue(submission=submission, kingdom=kingdom, turn=turn)
+        # A draft saved after a submission does not withdraw it: the last submission stands
+        # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
+        sheet.save()
     return SheetResult(sheet=sheet, check=check, lists_due=lists_due)
 
 
+def standing_submission(sheet: OrderSheet) -> OrderSubmission | None:
+    """The submission that stands and will resolve: the last to arrive (ties: the last written)."""
+    return sheet.submissions.select_related("submitted_by").order_by("-submitted_at", "-id").first()
+
+
 def submitted_entries(sheet: OrderSheet) -> dict | None:
-    """The entries of the sheet's last submission: what the turn resolves."""
-    last = sheet.submissions.order_by("-submitted_at", "-id").first()
+    """The entries of the sheet's standing submission: what the turn resolves."""
+    last = standing_submission(sheet)
     return last.entries if last else None

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from briternia.errors import DomainError
@@ -148,10 +150,18 @@ def schedule_set(
 
 
 def turns_due(*, now: dt.datetime) -> list[int]:
-    """Turns whose orders deadline has passed and that are still open (campaign not paused)."""
+    """Open turns the sweep resolves: those whose orders deadline passed (campaign not paused) at
+    least ORDERS_DEADLINE_GRACE_SECONDS ago, so a sheet that arrived in time and is still being
+    checked is in before the claim (it holds the turn's share lock, the claim waits for it; see
+    orders/services/sheets.py); and those the organizer asked to resolve whose task has not run
+    after PHASE_REQUEST_TAKE_UP_SECONDS (lost with a worker, or never enqueued), paused or not."""
+    grace = dt.timedelta(seconds=float(settings.ORDERS_DEADLINE_GRACE_SECONDS))
+    take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
+    passed = Q(orders_deadline__lte=now - grace) & ~Q(campaign_id__in=paused)
+    requested = Q(orders_requested_at__lte=now - take_up)
     return list(
-        Turn.objects.filter(status=Turn.Status.ORDERS_OPEN, orders_deadline__lte=now)
-        .exclude(campaign_id__in=paused)
+        Turn.objects.filter(passed | requested, status=Turn.Status.ORDERS_OPEN)
+        .order_by("id")
         .values_list("id", flat=True)
     )

@@ -12,7 +12,6 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from django.db import transaction
 from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
@@ -21,12 +20,14 @@ from battles.services.scenarios import scenario_sheet_pdf
 from battles.services.summaries import final_result_text, side_name
 from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
+from briternia.queue import task_enqueue_after_commit
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, DiceRoll, ExperienceEntry, Kingdom, TreasuryEntry
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
 from orders.models import OrderSheet, Turn, TurnEvent
-from orders.rules.schedule import deadline_text
+from orders.rules.schedule import deadline_text, moment_text
 from orders.services.describe import describe_orders
+from orders.services.sheets import standing_submission
 
 from ..models import TurnMap, TurnReport
 
@@ -192,6 +193,8 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         by_phase[e.phase].append(e)
     phases = [(PHASE_TITLES.get(p, p), rows) for p, rows in by_phase.items()]
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom, status=OrderSheet.Status.SUBMITTED).first()
+    # The orders that resolved: the standing submission, never a draft saved after it.
+    submission = standing_submission(sheet) if sheet else None
     # Where each army stood when the orders were given: before it moved, or retreated.
     positions: dict[int, int] = {}
     for e in events:
@@ -204,7 +207,7 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
             positions[e.army_id] = int(e.data["from"])
     described = describe_orders(
         kingdom=kingdom,
-        entries=sheet.entries if sheet else {},
+        entries=submission.entries if submission else {},
         positions=positions,
         # The armies of the turn: those it ended with, and those with events (disbanded ones too).
         armies_of_the_turn=None
@@ -253,6 +256,8 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         "orders": orders,
         "kingdom_orders": described["kingdom"],
         "missed_orders": sheet is None and not kingdom.is_ancient_dead,
+        "orders_received": moment_text(submission.submitted_at, campaign.time_zone) if submission else "",
+        "orders_received_by": getattr(submission.submitted_by, "username", "") if submission else "",
         "phases": phases,
         "battles": _battle_rows(battles),
         "armies": armies,
@@ -392,7 +397,7 @@ def report_render_again(*, report: TurnReport, now: dt.datetime) -> None:
         raise DomainError(f"{report.title} is {report.get_status_display().lower()}: there is nothing to render again.")
     TurnReport.objects.filter(pk=report.pk, status=report.status).update(status=TurnReport.Status.QUEUED, error="")
     report_id = report.pk
-    transaction.on_commit(lambda: report_render_task.delay(report_id=report_id))
+    task_enqueue_after_commit(report_render_task, report_id=report_id)  # broker down: the sweep takes it up
 
 
 def reports_lost(*, now: dt.datetime) -> dict[str, list[int]]:

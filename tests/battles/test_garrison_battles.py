@@ -31,7 +31,7 @@ def _submit(turn, kingdom, *orders: ArmyOrder) -> None:
         entries=SheetEntries(orders=orders),
         submitted_by=kingdom.players.first() or turn.campaign.organizer,
         submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
     )
 
 

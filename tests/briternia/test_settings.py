@@ -112,3 +112,16 @@ def test_env_bool_reads_the_usual_spellings(monkeypatch, value, expected):
 
     monkeypatch.setenv("SOME_FLAG", value)
     assert env_bool("SOME_FLAG", not expected) is expected
+
+
+def test_the_broker_hands_a_lost_task_on_within_minutes_and_a_publish_fails_fast(settings):
+    """Issue 20: Redis's visibility timeout follows the tasks' hard time limit (not Redis's one-hour
+    default), so a task taken by a worker that died is redelivered within minutes; a request that
+    enqueues with Redis down fails fast (tests/turns/test_broker_down.py shows it end to end)."""
+    from briternia.celery import app
+
+    options = app.conf.broker_transport_options
+    assert settings.CELERY_TASK_TIME_LIMIT < options["visibility_timeout"] <= settings.CELERY_TASK_TIME_LIMIT + 120
+    assert options["socket_connect_timeout"] <= 1 and app.conf.broker_connection_timeout <= 1
+    assert app.conf.task_publish_retry_policy["max_retries"] <= 1
+    assert app.conf.task_ignore_result  # no result backend traffic when a request enqueues

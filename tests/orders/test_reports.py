@@ -90,7 +90,7 @@ def play_the_turn_with(turn: Turn, kingdom: Kingdom, orders: list[ArmyOrder], ca
         entries=SheetEntries(orders=tuple(orders)),
         submitted_by=kingdom.players.first() or turn.campaign.organizer,
         submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
     )
     with capture(execute=True):
         assert orders_phase_run(turn_id=turn.pk).resolved
@@ -587,7 +587,7 @@ def test_the_report_says_a_new_army_s_list_is_due_and_by_when(demo_campaign, k, 
         entries=SheetEntries(creations=(CreateArmy("Iron Guard", 1000, where.number),)),
         submitted_by=dwarfs.players.first(),
         submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
     )
     with django_capture_on_commit_callbacks(execute=True):
         assert orders_phase_run(turn_id=turn.pk).resolved

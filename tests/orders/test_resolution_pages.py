@@ -41,7 +41,7 @@ def resolved(turn, demo_campaign):
         entries=SheetEntries(orders=(ArmyOrder(raider.id, OrderKind.MOVE, target=capitol.number),)),
         submitted_by=tor.players.first(),
         submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
     )
     assert orders_phase_run(turn_id=turn.pk).resolved
     return kingdoms

@@ -38,7 +38,7 @@ def submit(kingdom, turn, *orders):
         entries=SheetEntries(orders=tuple(orders)),
         submitted_by=user,
         submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=1),
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
     )
 
 

@@ -58,17 +58,19 @@ def test_submission_just_before_the_deadline_is_accepted_and_just_after_refused(
     before = turn.orders_deadline - dt.timedelta(seconds=1)
     after = turn.orders_deadline + dt.timedelta(seconds=1)
     order_sheet_save(
-        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=before
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, arrived_at=before
     )
     with pytest.raises(
         DomainError,
-        match=r"The orders deadline of turn 1 was \w+day \d+ \w+ 20\d\d, 20:00 "
-        r"\(Europe/London\); this sheet arrived after it and is refused",
+        match=r"This sheet arrived at 20:00:01, after the deadline of 20:00:00 \(\w+day \d+ \w+ 20\d\d, "
+        r"Europe/London\): the orders of turn 1 are closed to it\.",
     ):
-        order_sheet_save(kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=True, now=after)
-    with pytest.raises(DomainError, match="arrived after it"):
         order_sheet_save(
-            kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=False, now=after
+            kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=True, arrived_at=after
+        )
+    with pytest.raises(DomainError, match="arrived at 20:00:01, after the deadline"):
+        order_sheet_save(
+            kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=False, arrived_at=after
         )
     assert OrderSubmission.objects.count() == 1
 
@@ -87,7 +89,7 @@ def test_an_extended_deadline_accepts_the_sheet(
         )
     turn.refresh_from_db()
     order_sheet_save(
-        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=late
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, arrived_at=late
     )
     change = DeadlineChange.objects.get()
     assert change.kind == "orders" and change.reason == "Holiday" and change.changed_by == demo_campaign.organizer
@@ -109,7 +111,7 @@ def test_while_paused_the_deadline_does_not_pass(turn, ostland, alice, demo_camp
     campaign_pause(campaign=demo_campaign, paused=True, changed_by=demo_campaign.organizer, reason="Holidays")
     late = turn.orders_deadline + dt.timedelta(days=2)
     order_sheet_save(
-        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=late
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, arrived_at=late
     )
     assert DeadlineChange.objects.filter(kind="paused").exists()
     with pytest.raises(DomainError, match="already paused"):
@@ -119,16 +121,16 @@ def test_while_paused_the_deadline_does_not_pass(turn, ostland, alice, demo_camp
 def test_a_draft_with_errors_is_kept_but_a_submission_with_errors_is_refused_whole(turn, ostland, alice):
     now = turn.orders_deadline - dt.timedelta(days=1)
     result = order_sheet_save(
-        kingdom=ostland, turn=turn, entries=bad_entries(ostland), submitted_by=alice, submit=False, now=now
+        kingdom=ostland, turn=turn, entries=bad_entries(ostland), submitted_by=alice, submit=False, arrived_at=now
     )
     assert result.sheet.status == "draft" and not result.check.ok
     good = order_sheet_save(
-        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=now
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, arrived_at=now
     )
     stored = good.sheet.entries
     with pytest.raises(DomainError) as refused:
         order_sheet_save(
-            kingdom=ostland, turn=turn, entries=bad_entries(ostland), submitted_by=alice, submit=True, now=now
+            kingdom=ostland, turn=turn, entries=bad_entries(ostland), submitted_by=alice, submit=True, arrived_at=now
         )
     assert "1st Army:" in refused.value.messages[0] and "is not adjacent to" in refused.value.messages[0]
     sheet = OrderSheet.objects.get(turn=turn, kingdom=ostland)
@@ -147,7 +149,7 @@ def test_case_C4_gold_shortfall_refuses_the_sheet_naming_it(turn, ostland, alice
             entries=entries,
             submitted_by=alice,
             submit=True,
-            now=turn.orders_deadline - dt.timedelta(days=1),
+            arrived_at=turn.orders_deadline - dt.timedelta(days=1),
         )
     assert any("Army Table allows" in m for m in refused.value.messages)
     assert not OrderSheet.objects.exists()
@@ -160,10 +162,10 @@ def test_resubmission_the_last_stands_and_each_is_kept_with_a_receipt(
     army = ostland.armies.get(kind="field")
     with django_capture_on_commit_callbacks(execute=True):
         order_sheet_save(
-            kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=now
+            kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, arrived_at=now
         )
         fortify = SheetEntries(orders=(ArmyOrder(army.id, OrderKind.FORTIFY),))
-        order_sheet_save(kingdom=ostland, turn=turn, entries=fortify, submitted_by=alice, submit=True, now=now)
+        order_sheet_save(kingdom=ostland, turn=turn, entries=fortify, submitted_by=alice, submit=True, arrived_at=now)
     sheet = OrderSheet.objects.get(turn=turn, kingdom=ostland)
     assert sheet.submissions.count() == 2
     assert submitted_entries(sheet)["orders"][0]["kind"] == "fortify"
@@ -176,9 +178,11 @@ def test_resubmission_the_last_stands_and_each_is_kept_with_a_receipt(
 def test_a_draft_after_a_submission_does_not_withdraw_it(turn, ostland, alice):
     now = turn.orders_deadline - dt.timedelta(days=1)
     order_sheet_save(
-        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, now=now
+        kingdom=ostland, turn=turn, entries=move_entries(ostland), submitted_by=alice, submit=True, arrived_at=now
     )
-    order_sheet_save(kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=False, now=now)
+    order_sheet_save(
+        kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=alice, submit=False, arrived_at=now
+    )
     sheet = OrderSheet.objects.get(turn=turn, kingdom=ostland)
     assert sheet.status == "submitted"
     assert submitted_entries(sheet)["orders"][0]["kind"] == "move"
@@ -193,7 +197,7 @@ def test_reminder_24_hours_before_goes_only_to_kingdoms_without_a_submission_and
         entries=move_entries(ostland),
         submitted_by=alice,
         submit=True,
-        now=turn.orders_deadline - dt.timedelta(days=2),
+        arrived_at=turn.orders_deadline - dt.timedelta(days=2),
     )
     mail.outbox.clear()
     assert orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=25)) == []

@@ -141,7 +141,7 @@ def add_orders(campaign: Campaign) -> None:
         entries=SheetEntries(orders=(ArmyOrder(first_army.id, OrderKind.MOVE, target=target.number),)),
         submitted_by=alice,
         submit=True,
-        now=now,
+        arrived_at=now,
     )
     order_sheet_save(
         kingdom=ostland,
@@ -149,7 +149,7 @@ def add_orders(campaign: Campaign) -> None:
         entries=SheetEntries(orders=(ArmyOrder(first_army.id, disaster_choice="disband", pay_for_depot=False),)),
         submitted_by=alice,
         submit=True,
-        now=now,
+        arrived_at=now,
     )
     red_army = red_fang.armies.get()
     order_sheet_save(
@@ -164,7 +164,7 @@ def add_orders(campaign: Campaign) -> None:
         ),
         submitted_by=bob,
         submit=False,  # a draft is kept with its errors
-        now=now,
+        arrived_at=now,
     )
     schedule_set(
         campaign=campaign,
@@ -232,7 +232,7 @@ def resolved_campaign(demo_campaign: Campaign) -> Campaign:
         entries=SheetEntries(orders=(ArmyOrder(first.id),)),
         submitted_by=User.objects.get(username="alice"),
         submit=True,
-        now=now,
+        arrived_at=now,
     )
     order_sheet_save(
         kingdom=tor,
@@ -246,7 +246,7 @@ def resolved_campaign(demo_campaign: Campaign) -> Campaign:
         ),
         submitted_by=tor.players.get(),
         submit=True,
-        now=now,
+        arrived_at=now,
     )
     assert orders_phase_run(turn_id=turn.pk).resolved
     return campaign

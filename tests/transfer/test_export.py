@@ -179,7 +179,7 @@ def test_an_army_raised_during_the_turn_is_named_in_the_events(demo_campaign):
         entries=SheetEntries(creations=(CreateArmy("Reserve", 1000, city.number),)),
         submitted_by=User.objects.get(username="alice"),
         submit=True,
-        now=turn.orders_deadline - timedelta(days=1),
+        arrived_at=turn.orders_deadline - timedelta(days=1),
     )
     assert orders_phase_run(turn_id=turn.pk).resolved
     raised = Army.objects.get(kingdom=ostland, name="Reserve")

@@ -36,6 +36,7 @@ class Phase:
     done: str
     dice_stream: str
     waits: str  # the words before a DomainError's messages: why the phase could not run yet
+    requested: str  # the turn's field recording the organizer's request for this phase (cleared when it runs)
 
 
 @dataclass(frozen=True)
@@ -62,12 +63,15 @@ def phase_run(
                 return PhaseOutcome(resolved=False)
             turn = Turn.objects.select_related("campaign").get(pk=turn_id)
             result = run(turn, SeededDice(seed=turn.seed, stream=phase.dice_stream))
-            Turn.objects.filter(pk=turn_id).update(status=phase.done, resolution_error="")
+            Turn.objects.filter(pk=turn_id).update(status=phase.done, resolution_error="", **{phase.requested: None})
             if after_commit is not None:
                 transaction.on_commit(after_commit)
             return PhaseOutcome(resolved=True, result=result)
     except DomainError as exc:
-        Turn.objects.filter(pk=turn_id).update(resolution_error=f"{phase.waits}: " + "; ".join(exc.messages))
+        # Refused (it cannot run yet): the request is answered with the reason; the organizer asks again.
+        Turn.objects.filter(pk=turn_id).update(
+            resolution_error=f"{phase.waits}: " + "; ".join(exc.messages), **{phase.requested: None}
+        )
         raise
     except Exception:
         logger.exception("The %s of turn %s failed", phase.name, turn_id)
