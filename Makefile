@@ -6,7 +6,11 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format migrate demo-data demo venv clean-var bench
+.PHONY: run stack test lint format migrate demo-data demo venv clean-var bench
+
+# DEBUG is off unless asked for (briternia/settings.py); the developer's targets turn it on. The
+# production stack (`make stack`, the Procfile) does not.
+migrate demo-data demo run bench test lint: export DJANGO_DEBUG ?= 1
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +37,17 @@ demo-data: migrate
 demo: migrate
 	$(PY) manage.py play_demo_turn
 
-# The links in emails point at the address served (unless SITE_URL says otherwise).
+# The site with a Celery worker and beat beside it (deploy/Procfile.run) on the file-system broker:
+# deadlines fire by themselves and long work runs in the background. The links in emails point at the
+# address served (unless SITE_URL says otherwise).
 run: demo-data
-	@echo "Serving http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" $(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Serving http://$(HOST):$(PORT)/ with a Celery worker and beat (Ctrl-C stops them all)"
+	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" CELERY_BROKER_URL="$${CELERY_BROKER_URL:-filesystem://}" \
+	HOST=$(HOST) PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho -f deploy/Procfile.run -d . start -p $(PORT)
+
+# The production stack on this machine's PostgreSQL and Redis (deploy/stack.sh says what it sets).
+stack: $(VENV)/.requirements-dev.stamp
+	HOST=$(HOST) PORT=$(PORT) deploy/stack.sh
 
 test: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check .
