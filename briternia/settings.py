@@ -265,5 +265,10 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # WeasyPrint logs every layout step at INFO; its warnings (a missing font, a bad CSS rule) stay.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
+    "loggers": {
+        # Django's own console handler would print each of its lines a second time (with DEBUG on).
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }
