@@ -6,7 +6,11 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format migrate demo-data demo venv clean-var bench
+.PHONY: run stack loadtest test lint format migrate demo-data demo venv clean-var bench
+
+# DEBUG is off unless asked for (briternia/settings.py); the developer's targets turn it on. The
+# production stack (`make stack`, the Procfile) does not.
+migrate demo-data demo run bench loadtest test lint: export DJANGO_DEBUG ?= 1
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -33,10 +37,17 @@ demo-data: migrate
 demo: migrate
 	$(PY) manage.py play_demo_turn
 
-# The links in emails point at the address served (unless SITE_URL says otherwise).
+# The site with a Celery worker and beat beside it (deploy/Procfile.run) on the file-system broker:
+# deadlines fire by themselves and long work runs in the background. The links in emails point at the
+# address served (unless SITE_URL says otherwise).
 run: demo-data
-	@echo "Serving http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" $(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Serving http://$(HOST):$(PORT)/ with a Celery worker and beat (Ctrl-C stops them all)"
+	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" CELERY_BROKER_URL="$${CELERY_BROKER_URL:-filesystem://}" \
+	HOST=$(HOST) PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/honcho -f deploy/Procfile.run -d . start -p $(PORT)
+
+# The production stack on this machine's PostgreSQL and Redis (deploy/stack.sh says what it sets).
+stack: $(VENV)/.requirements-dev.stamp
+	HOST=$(HOST) PORT=$(PORT) deploy/stack.sh
 
 test: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check .
@@ -76,3 +87,13 @@ bench: $(VENV)/.requirements-dev.stamp
 	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench && \
 	  DATABASE_URL=$(BENCH_PG) EMAIL_OUTBOX_DIR=$(CURDIR)/var/bench-outbox $(PY) manage.py bench_reports; \
 	fi
+
+# The weekly rush on the real stack: gunicorn on PostgreSQL (a scratch database), 200 players filing
+# through the API all at once and spread over a minute (demo/management/commands/loadtest.py).
+LOAD_PG := postgres://postgres@127.0.0.1:5432/briternia_load
+loadtest: $(VENV)/.requirements-dev.stamp
+	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS briternia_load" >/dev/null
+	createdb -h 127.0.0.1 -U postgres briternia_load
+	DATABASE_URL=$(LOAD_PG) $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=$(LOAD_PG) CELERY_BROKER_URL=redis://127.0.0.1:6379/9 LOG_LEVEL=WARNING $(PY) manage.py loadtest
+	redis-cli -h 127.0.0.1 -n 9 flushdb >/dev/null

@@ -11,6 +11,7 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from whitenoise.compress import Compressor
 
 from .env import env_bool, env_int, env_list, env_str
 
@@ -18,7 +19,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("BRITERNIA_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: a server started without configuration never shows tracebacks. `make run`
+# (and the Makefile's other developer targets) turn it on.
+DEBUG = env_bool("DJANGO_DEBUG", False)
 
 SECRET_KEY = env_str("SECRET_KEY")
 if SECRET_KEY is None:
@@ -43,6 +46,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
@@ -101,6 +105,15 @@ DATABASES = {
     "default": environ.Env.db_url_config(env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'briternia.sqlite3'}"))
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default has a web process and a worker writing the same file: a writer takes the
+    # lock when its transaction begins (not half-way, where SQLite cannot wait for it), waits up to
+    # 20 s for the other, and readers do not block writers (WAL).
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 DATABASES["default"].setdefault("TEST", {})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -154,6 +167,16 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise looks there at start-up, even before collectstatic
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Hashed, compressed files served by WhiteNoise; `collectstatic` runs at every start-up of the
+# production stack (Procfile). With DEBUG on the files are served from the source folders.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+# Only the hashed copies are kept, and source maps (a developer's, most of the bytes of the API docs'
+# bundles) are not compressed: the start-up's collectstatic takes seconds, not a minute.
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = [*Compressor.SKIP_COMPRESS_EXTENSIONS, "map"]
 
 # Email: SMTP when EMAIL_HOST is set, otherwise one .eml file per message under var/outbox/.
 EMAIL_HOST = env_str("EMAIL_HOST")
@@ -176,7 +199,8 @@ EMAIL_OUTBOX_DIR = Path(env_str("EMAIL_OUTBOX_DIR", str(VAR_DIR / "outbox")))
 EMAIL_BACKOFF_SCALE = float(env_str("EMAIL_BACKOFF_SCALE", env_str("REPORT_EMAIL_BACKOFF_SCALE")) or "1")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Briternia <organizer@briternia.local>")
 
-# Celery: eager in-process unless a broker is configured.
+# Celery: eager in-process unless a broker is configured. `filesystem://` is the broker `make run`
+# uses: a real worker and beat with no server, the messages as files under var/broker/.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or env_str("REDIS_URL")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -209,6 +233,20 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # (briternia/queue.py), never keep the user waiting ~20 s and answer 500.
 CELERY_BROKER_CONNECTION_TIMEOUT = env_int("CELERY_BROKER_CONNECT_TIMEOUT", 1)
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # `make run`'s broker: the messages are files (no timeouts to set, no visibility timeout).
+    BROKER_DIR = VAR_DIR / "broker"
+    for _folder in ("processed", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR),
+        "data_folder_out": str(BROKER_DIR),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+    }
+    # No task's return value is ever read; a file broker keeps none.
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND")
 # Nobody reads a task's result: not storing them spares the request a second connection to Redis
 # (the result backend's, with its own 20 retries) when it enqueues.
 CELERY_TASK_IGNORE_RESULT = True
@@ -217,11 +255,13 @@ CELERY_TASK_IGNORE_RESULT = True
 # that arrived in time and are still being checked are in (orders/services/sheets.py).
 PHASE_REQUEST_TAKE_UP_SECONDS = env_int("PHASE_REQUEST_TAKE_UP_SECONDS", 60)
 ORDERS_DEADLINE_GRACE_SECONDS = env_int("ORDERS_DEADLINE_GRACE_SECONDS", 5)
-# The deadline sweep: every minute, resolve whatever turn is due (the task comes with the orders issue).
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The deadline sweep: every minute, resolve whatever turn is due.
+DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {
         "task": "turns.tasks.deadline_sweep",
-        "schedule": 60.0,
+        "schedule": float(DEADLINE_SWEEP_SECONDS),
     },
 }
 
@@ -229,7 +269,10 @@ REST_FRAMEWORK = {
     # Basic first: its WWW-Authenticate header makes a missing or wrong credential a 401 (a
     # session's is 403 with no header); a logged-in browser's session still authenticates.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Basic first: its WWW-Authenticate header makes a missing or wrong credential a 401.
+        # Scripts: `Authorization: Token <key>` (kingdoms/tokens.py); the browser: its session.
         "rest_framework.authentication.BasicAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -247,6 +290,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("API_THROTTLE_ANON", "60/minute"),
         "user": env_str("API_THROTTLE_USER", "1200/minute"),
+        # POST /api/token/ (a password exchanged for the token): as slow to guess as the login.
+        "login": env_str("LOGIN_THROTTLE_RATE", "10/min"),
     },
 }
 SPECTACULAR_SETTINGS = {
@@ -265,16 +310,58 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+# HTTPS: on by default when DEBUG is off. Behind a proxy that ends TLS, SECURE_PROXY_SSL_HEADER
+# names the header it sets (`HTTP_X_FORWARDED_PROTO`, value `https`). README.md lists the variables
+# that make `manage.py check --deploy` clean; docs/deploy.env.example holds them.
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+_PROXY_HEADER = env_str("SECURE_PROXY_SSL_HEADER")
+if _PROXY_HEADER:
+    SECURE_PROXY_SSL_HEADER = (_PROXY_HEADER, "https")
+# The health endpoint answers the load balancer over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
+# Error tracking: Sentry when a DSN is given (the web processes and the workers alike).
+SENTRY_DSN = env_str("SENTRY_DSN")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT", "production"),
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        send_default_pii=False,
+    )
+
+# Logs: one JSON object per line in production (a log shipper reads fields, not prose); plain
+# lines with DEBUG on. LOG_FORMAT=json|plain overrides.
+LOG_FORMAT = env_str("LOG_FORMAT", "plain" if DEBUG else "json")
+if LOG_FORMAT not in {"json", "plain"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r}: use json or plain.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # WeasyPrint logs every layout step at INFO; its warnings (a missing font, a bad CSS rule) stay.
-    # django-axes logs every login at INFO; its warnings (a lockout) stay.
-    "loggers": {"weasyprint": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
+    "loggers": {
+        # Django's own console handler would print each of its lines a second time (with DEBUG on).
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }

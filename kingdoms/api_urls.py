@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import api
+from . import api, tokens
 
 urlpatterns = [
+    path("token/", tokens.ObtainTokenApi.as_view(), name="api-token-obtain"),
     path("campaigns/", api.CampaignListApi.as_view(), name="api-campaigns"),
     path("campaigns/<int:campaign_id>/", api.CampaignDetailApi.as_view(), name="api-campaign"),
     path("campaigns/<int:campaign_id>/map/", api.CampaignMapApi.as_view(), name="api-campaign-map"),

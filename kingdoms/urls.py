@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import tokens, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("account/name/", views.account_name, name="account-name"),
+    path("account/api-token/", tokens.api_token_page, name="api-token"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),
     path("campaigns/<int:campaign_id>/map.svg", views.campaign_map_svg, name="campaign-map"),
     path("campaigns/<int:campaign_id>/invite/", views.campaign_invite, name="campaign-invite"),

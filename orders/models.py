@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -30,6 +31,15 @@ class CampaignSchedule(models.Model):
     results_weekday = models.PositiveSmallIntegerField(choices=WEEKDAYS, default=2)
     results_time = models.TimeField(default=dt.time(21, 0))
     paused = models.BooleanField(default=False, help_text="While paused no deadline passes and nothing is resolved.")
+    hold_when_missing = models.PositiveSmallIntegerField(
+        "hold when this many percent of the orders are missing",
+        default=0,
+        validators=[MaxValueValidator(100)],
+        help_text=(
+            "When the orders deadline passes with at least this share of the kingdoms' orders missing, the turn "
+            "is not resolved by itself: you are told, and resolve it or extend the deadline. 0: never hold."
+        ),
+    )
 
     def __str__(self) -> str:
         return (
@@ -60,6 +70,9 @@ class Turn(models.Model):
     # Cleared when the phase runs, or when it is refused (the organizer reads why and asks again).
     orders_requested_at = models.DateTimeField(null=True, blank=True)
     aftermath_requested_at = models.DateTimeField(null=True, blank=True)
+    held_at = models.DateTimeField(
+        null=True, blank=True, help_text="The deadline passed with too many orders missing: it waits for the organizer."
+    )
 
     class Meta:
         ordering = ["campaign", "number"]

@@ -178,6 +178,7 @@ def sheets_overview(request: HttpRequest, turn_id: int) -> HttpResponse:
             "campaign": turn.campaign,
             "rows": rows,
             "missing": [k for k, s in rows if not k.is_ancient_dead and (s is None or s.status != "submitted")],
+            "filing": sum(1 for k, _ in rows if not k.is_ancient_dead),
             "changes": turn.deadline_changes.select_related("changed_by"),
             "schedule_form": ScheduleForm(instance=schedule_of(turn.campaign)),
             "deadline_form": DeadlineForm(
@@ -202,11 +203,16 @@ def _zone(turn):
 class ScheduleForm(forms.ModelForm):
     class Meta:
         model = CampaignSchedule
-        fields = ["orders_weekday", "orders_time", "results_weekday", "results_time"]
+        fields = ["orders_weekday", "orders_time", "results_weekday", "results_time", "hold_when_missing"]
         widgets = {
             "orders_time": forms.TimeInput(attrs={"type": "time"}),
             "results_time": forms.TimeInput(attrs={"type": "time"}),
         }
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        # Left out (an older form, a script), the share set before stays.
+        self.fields["hold_when_missing"].required = False
 
 
 @login_required
@@ -221,7 +227,9 @@ def schedule_change(request: HttpRequest, campaign_id: int) -> HttpResponse:
         schedule_set(campaign=campaign, changed_by=request.user, **form.cleaned_data)
         messages.success(request, "Weekly schedule saved; it sets the deadlines of the next turns.")
     else:
-        messages.error(request, "Give a weekday and a time for both deadlines.")
+        messages.error(
+            request, "Give a weekday and a time for both deadlines, and a share of missing orders from 0 to 100."
+        )
     turn = current_turn(campaign)
     return redirect("sheets-overview", turn_id=turn.pk) if turn else redirect("campaign", campaign_id=campaign.pk)
 

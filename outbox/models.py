@@ -28,6 +28,7 @@ class Email(models.Model):
         KINGDOM_REPORT = "kingdom-report", "Turn report"
         BULLETIN = "bulletin", "Bulletin"
         SCENARIO_SHEET = "scenario-sheet", "Scenario sheet"
+        ORGANIZER_ALERT = "organizer-alert", "Alert to the organizer"
 
     kind = models.CharField(max_length=32, choices=Kind.choices)
     campaign = models.ForeignKey("kingdoms.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="+")

@@ -120,6 +120,7 @@ from .schema import (
     ROSTER_ADJUSTMENT_KEYS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
+    SCHEDULE_OPTIONAL_KEYS,
     SHEET_FIELDS,
     SHEET_KEYS,
     STREAM_KEYS,
@@ -567,7 +568,7 @@ class Reader(Reading):
     def schedule(self, data: Any) -> None:
         if data is None:
             return  # the campaign has none yet: the orders app makes the rulebook's on first use
-        values = self.keys(data, "schedule", SCHEDULE_KEYS)
+        values = self.keys(data, "schedule", SCHEDULE_KEYS, optional=SCHEDULE_OPTIONAL_KEYS)
         if values is not None:
             self.plan.schedule = self.instance(
                 CampaignSchedule, values, SCHEDULE_FIELDS, "schedule", campaign=self.plan.campaign

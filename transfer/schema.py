@@ -257,7 +257,10 @@ SCHEDULE_KEYS = {
     "results_weekday": INT,
     "results_time": TIME_OF_DAY,
     "paused": BOOL,
+    "hold_when_missing": INT,
 }
+# Added within version 5 (issue 17): a document written before it holds no turn for missing orders.
+SCHEDULE_OPTIONAL_KEYS = ("hold_when_missing",)
 TURN_KEYS = {
     "number": INT,
     "status": STR,
@@ -269,6 +272,7 @@ TURN_KEYS = {
     "resolution_error": STR,
     "orders_requested_at": TIMESTAMP.or_null(),
     "aftermath_requested_at": TIMESTAMP.or_null(),
+    "held_at": TIMESTAMP.or_null(),
     "deadline_changes": LIST,
     "sheets": LIST,
     "reminders": LIST,
@@ -279,7 +283,14 @@ TURN_KEYS = {
     "reports": LIST,
 }
 # Added within version 2: a version 2 document written before them is still read.
-TURN_OPTIONAL_KEYS = ("events", "battles", "results_reminders", "orders_requested_at", "aftermath_requested_at")
+TURN_OPTIONAL_KEYS = (
+    "events",
+    "battles",
+    "results_reminders",
+    "orders_requested_at",
+    "aftermath_requested_at",
+    "held_at",
+)
 DEADLINE_CHANGE_KEYS = {
     "kind": STR,
     "old_value": STR,

@@ -4,7 +4,9 @@ Thin, take ids, safe to run twice."""
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils import timezone
 
+from .models import SweepRecord
 from .services.cycle import aftermath_phase_run, orders_phase_run
 from .services.sweep import SweepReport, deadline_sweep_run
 
@@ -14,10 +16,13 @@ def deadline_sweep() -> SweepReport:
     """Send the reminders that are due, resolve every turn whose orders deadline has passed, run the
     aftermath of every turn whose results deadline has passed, and take up deliveries a crash left
     behind. Each step runs on its own: one failing never stops the others."""
-    return deadline_sweep_run(
+    report = deadline_sweep_run(
         orders_phase=lambda turn_id: orders_phase_task.delay(turn_id=turn_id),
         aftermath_phase=lambda turn_id: aftermath_phase_task.delay(turn_id=turn_id),
     )
+    # The health endpoint's "last sweep": one row, overwritten.
+    SweepRecord.objects.update_or_create(pk=1, defaults={"ran_at": timezone.now(), "report": report})
+    return report
 
 
 @shared_task(acks_late=True)

@@ -1,8 +1,9 @@
 from django.urls import path
 
-from . import views
+from . import health, views
 
 urlpatterns = [
+    path("health/", health.health, name="health"),
     path("turns/<int:turn_id>/resolve/", views.turn_resolve_now, name="turn-resolve"),
     path("turns/<int:turn_id>/aftermath/", views.aftermath_run, name="turn-aftermath"),
     path("campaigns/<int:campaign_id>/", views.campaign_detail, name="campaign"),

@@ -83,3 +83,24 @@ def deadline_change_announce(*, change: DeadlineChange, turn: Turn) -> None:
         turn_id=turn.pk,
         key=f"deadline-change:{change.pk}",
     )
+
+
+def orders_held_announce(*, turn: Turn, missing: int, total: int) -> None:
+    """Tell the organizer that the orders deadline passed with too many orders missing and the turn
+    waits for them (turns.services.sweep holds it)."""
+    campaign = turn.campaign
+    email_queue(
+        template="orders-held",
+        kind=Email.Kind.ORGANIZER_ALERT,
+        to=[campaign.organizer.email] if campaign.organizer.email else [],
+        context={
+            "turn": turn,
+            "campaign": campaign,
+            "missing": missing,
+            "total": total,
+            "orders_deadline": deadline_text(turn.orders_deadline, campaign.time_zone),
+        },
+        campaign_id=campaign.pk,
+        turn_id=turn.pk,
+        key=f"orders-held:{turn.pk}:{turn.orders_deadline.isoformat()}",
+    )

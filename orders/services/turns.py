@@ -14,10 +14,10 @@ from briternia.errors import DomainError
 from kernel.dice import new_seed
 from kingdoms.models import Campaign
 
-from ..models import CampaignSchedule, DeadlineChange, Turn
+from ..models import CampaignSchedule, DeadlineChange, OrderSheet, Turn
 from ..rules.schedule import deadline_text, turn_deadlines
 from .deliveries import deliveries_arrive
-from .emails import deadline_change_announce
+from .emails import deadline_change_announce, orders_held_announce
 
 
 def schedule_of(campaign: Campaign) -> CampaignSchedule:
@@ -98,7 +98,9 @@ def deadline_change(
         if new is not None and new != old
     ]
     turn.orders_deadline, turn.results_deadline = new_orders, new_results
-    turn.save(update_fields=["orders_deadline", "results_deadline"])
+    if orders_deadline:
+        turn.held_at = None  # a new deadline: when it passes, the missing orders are counted again
+    turn.save(update_fields=["orders_deadline", "results_deadline", "held_at"])
     # Announced once the turn holds the new deadlines: the email is rendered now, and says them.
     for change in changes:
         deadline_change_announce(change=change, turn=turn)
@@ -133,12 +135,16 @@ def schedule_set(
     orders_time: dt.time,
     results_weekday: int,
     results_time: dt.time,
+    hold_when_missing: int | None = None,
 ) -> CampaignSchedule:
-    """Set the weekly schedule used for the deadlines of the turns opened from now on."""
+    """Set the weekly schedule used for the deadlines of the turns opened from now on (and, when
+    given, the share of missing orders at which the deadline waits for the organizer)."""
     schedule = schedule_of(campaign)
     old = str(schedule)
     schedule.orders_weekday, schedule.orders_time = orders_weekday, orders_time
     schedule.results_weekday, schedule.results_time = results_weekday, results_time
+    if hold_when_missing is not None:
+        schedule.hold_when_missing = hold_when_missing
     schedule.save()
     turn = current_turn(campaign)
     if turn is not None and str(schedule) != old:
@@ -150,18 +156,50 @@ def schedule_set(
 
 
 def turns_due(*, now: dt.datetime) -> list[int]:
-    """Open turns the sweep resolves: those whose orders deadline passed (campaign not paused) at
-    least ORDERS_DEADLINE_GRACE_SECONDS ago, so a sheet that arrived in time and is still being
-    checked is in before the claim (it holds the turn's share lock, the claim waits for it; see
-    orders/services/sheets.py); and those the organizer asked to resolve whose task has not run
-    after PHASE_REQUEST_TAKE_UP_SECONDS (lost with a worker, or never enqueued), paused or not."""
+    """Open turns the sweep resolves: those whose orders deadline passed (campaign not paused, turn
+    not held for the organizer: `turn_hold_if_orders_missing`) at least ORDERS_DEADLINE_GRACE_SECONDS
+    ago, so a sheet that arrived in time and is still being checked is in before the claim (it holds
+    the turn's share lock, the claim waits for it; see orders/services/sheets.py); and those the
+    organizer asked to resolve whose task has not run after PHASE_REQUEST_TAKE_UP_SECONDS (lost with
+    a worker, or never enqueued), paused or held or not."""
     grace = dt.timedelta(seconds=float(settings.ORDERS_DEADLINE_GRACE_SECONDS))
     take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
-    passed = Q(orders_deadline__lte=now - grace) & ~Q(campaign_id__in=paused)
+    passed = Q(orders_deadline__lte=now - grace, held_at__isnull=True) & ~Q(campaign_id__in=paused)
     requested = Q(orders_requested_at__lte=now - take_up)
     return list(
         Turn.objects.filter(passed | requested, status=Turn.Status.ORDERS_OPEN)
         .order_by("id")
         .values_list("id", flat=True)
     )
+
+
+def orders_missing(turn: Turn) -> tuple[int, int]:
+    """How many kingdoms have not submitted their orders for `turn`, of how many file orders (the
+    Ancient Dead's are the organizer's and never count)."""
+    kingdoms = turn.campaign.kingdoms.exclude(army_type="ancient-dead")
+    submitted = OrderSheet.objects.filter(turn=turn, status=OrderSheet.Status.SUBMITTED).values("kingdom_id")
+    return kingdoms.exclude(id__in=submitted).count(), kingdoms.count()
+
+
+@transaction.atomic
+def turn_hold_if_orders_missing(*, turn_id: int, now: dt.datetime) -> bool:
+    """True when the deadline sweep must not resolve the turn by itself: it is held already, or at
+    least the campaign's `hold_when_missing` share of the kingdoms missed their orders, in which
+    case it is held now and the organizer told once (by email and on the turn's pages). The
+    organizer resolves it with the button, or extends the deadline (which lifts the hold)."""
+    turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn_id)
+    if turn.orders_requested_at is not None:
+        return False  # the organizer asked for the resolution: nothing to wait for
+    if turn.held_at is not None:
+        return True
+    threshold = schedule_of(turn.campaign).hold_when_missing
+    if not threshold or turn.status != Turn.Status.ORDERS_OPEN:
+        return False
+    missing, total = orders_missing(turn)
+    if total == 0 or missing * 100 < threshold * total:
+        return False
+    turn.held_at = now
+    turn.save(update_fields=["held_at"])
+    orders_held_announce(turn=turn, missing=missing, total=total)
+    return True

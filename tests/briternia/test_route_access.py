@@ -42,6 +42,10 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     # The API's documentation is public: it holds no campaign's data.
     "api-schema": ("GET", 200, 200, 200, 200),
     "api-docs": ("GET", 200, 200, 200, 200),
+    # The health endpoint is public: whether the parts answer, no campaign's data.
+    "health": ("GET", 200, 200, 200, 200),
+    # A password exchanged for the account's token: an empty request is refused whoever asks.
+    "api-token-obtain": ("POST", 400, 400, 400, 400),
     # The API.
     "api-campaigns": ("GET", 401, 200, 200, 200),
     "api-campaign": ("GET", 401, 200, 200, 200),
@@ -74,6 +78,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     # Pages.
     "home": ("GET", 200, 200, 200, 200),
     "account-name": ("GET", LOGIN, 200, 200, 200),  # your own display name
+    "api-token": ("GET", LOGIN, 200, 200, 200),  # your own API token
     "scenario-generator": ("GET", 200, 200, 200, 200),  # a stand-alone tool, no campaign
     "campaign-create": ("GET", LOGIN, 404, 404, 200),  # staff only
     "campaign-map": ("GET", LOGIN, 200, 200, 200),

@@ -37,6 +37,7 @@ print(json.dumps({
     "acks_late": settings.CELERY_TASK_ACKS_LATE,
     "serializer": settings.CELERY_TASK_SERIALIZER,
     "beat": sorted(settings.CELERY_BEAT_SCHEDULE),
+    "debug": settings.DEBUG,
 }))
 """
 
@@ -50,7 +51,8 @@ def run_settings(tmp_path, **env):
 
 
 def test_no_configuration_means_the_embedded_default(tmp_path):
-    result = run_settings(tmp_path)
+    """What `make run` and the other developer targets get: DEBUG on (the Makefile's), nothing else."""
+    result = run_settings(tmp_path, DJANGO_DEBUG="1")
     assert result.returncode == 0, result.stderr
     s = json.loads(result.stdout)
     assert s["engine"] == "django.db.backends.sqlite3"
@@ -68,6 +70,7 @@ def test_environment_switches_to_postgres_redis_and_smtp(tmp_path):
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/briternia",
         REDIS_URL="redis://127.0.0.1:6379/0",
         EMAIL_HOST="smtp.example.org",
+        SECRET_KEY="x" * 50,
     )
     assert result.returncode == 0, result.stderr
     s = json.loads(result.stdout)
@@ -76,12 +79,14 @@ def test_environment_switches_to_postgres_redis_and_smtp(tmp_path):
     assert s["email"] == "django.core.mail.backends.smtp.EmailBackend"
 
 
-def test_debug_off_without_secret_key_stops_start_up_with_a_clear_message(tmp_path):
-    result = run_settings(tmp_path, DJANGO_DEBUG="0")
+def test_debug_is_off_by_default_and_then_a_secret_key_is_required(tmp_path):
+    """A server started with no configuration never runs with DEBUG on (issue 17)."""
+    result = run_settings(tmp_path)
     assert result.returncode != 0
     assert "SECRET_KEY is not set" in result.stderr
-    ok = run_settings(tmp_path, DJANGO_DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="example.org")
+    ok = run_settings(tmp_path, SECRET_KEY="x" * 50, ALLOWED_HOSTS="example.org")
     assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["debug"] is False
 
 
 def test_a_malformed_boolean_stops_start_up(tmp_path):

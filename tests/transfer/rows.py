@@ -43,6 +43,8 @@ NOT_CAMPAIGN_DATA = {
     "auth.User_user_permissions": "an account's permissions",
     "contenttypes.ContentType": "the site's table of models",
     "sessions.Session": "logins",
+    "authtoken.Token": "an account's API token: the site's, not a campaign's",
+    "turns.SweepRecord": "the site's deadline sweep, shared by every campaign (the health endpoint reads it)",
     "kingdoms.ReportPreferences": (
         "a user's own settings: they travel with the account in the document's users, and the import gives "
         "them to the accounts it creates (tests/transfer/test_importer.py)"

@@ -40,6 +40,7 @@ from reports.services.reports import battle_scenario_reports_create, turn_report
 from reports.tasks import turn_reports_start
 
 from .phases import Phase, phase_run
+from .sanity import phase_sanity_check
 
 ORDERS_PHASE = Phase(
     name="orders phase",
@@ -94,6 +95,7 @@ def orders_phase_run(*, turn_id: int) -> OrdersOutcome:
         battles_post(turn=turn, resolution=resolution, army_ids=army_ids)
         # The battles are posted: each gets its scenario, and its players the scenario sheet.
         battle_scenario_reports_create(turn=turn, battles=battle_scenarios_generate(turn=turn))
+        phase_sanity_check(turn=turn, phase_name="orders phase", battles_waiting=True)
         return resolution
 
     outcome = phase_run(ORDERS_PHASE, turn_id=turn_id, run=run, after_commit=_reports_start(turn_id))
@@ -114,6 +116,7 @@ def aftermath_phase_run(*, turn_id: int, now: dt.datetime | None = None) -> Afte
         state = aftermath_state_load(turn, now=now)
         result = resolve_aftermath(state, dice)
         aftermath_write(turn, state, result, dice)
+        phase_sanity_check(turn=turn, phase_name="aftermath", battles_waiting=False)
         # The reports keep what the next turn will change (the armies), so they are made here,
         # before it opens; they are rendered and sent once this commits.
         turn_reports_create(turn=turn)

@@ -15,7 +15,7 @@ from django.utils import timezone
 from battles.services.aftermath import aftermaths_due
 from battles.services.reminders import results_reminders_queue
 from orders.services.reminders import orders_reminders_queue
-from orders.services.turns import turns_due
+from orders.services.turns import turn_hold_if_orders_missing, turns_due
 from outbox.tasks import emails_take_up
 from reports.tasks import reports_take_up
 
@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 class SweepReport(TypedDict):
     reminders: int
     resolutions: int
+    held: int  # due turns left for the organizer: too many orders missing
     aftermaths: int
     deliveries: int
     failed: list[str]  # the steps (and turns) that failed, for the log and the tests
@@ -39,7 +40,7 @@ def deadline_sweep_run(
     """Run the sweep's steps; `orders_phase` and `aftermath_phase` start a phase for a turn id (the
     tasks' `delay`, or a direct call)."""
     now = now or timezone.now()
-    report = SweepReport(reminders=0, resolutions=0, aftermaths=0, deliveries=0, failed=[])
+    report = SweepReport(reminders=0, resolutions=0, held=0, aftermaths=0, deliveries=0, failed=[])
 
     def step(name: str, action: Callable[[], int]) -> int:
         try:
@@ -66,7 +67,16 @@ def deadline_sweep_run(
 
     report["reminders"] += step("orders reminders", lambda: len(orders_reminders_queue(now=now)))
     report["reminders"] += step("results reminders", lambda: len(results_reminders_queue(now=now)))
-    report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase)
+    held: list[int] = []
+
+    def orders_phase_unless_held(turn_id: int) -> object:
+        if turn_hold_if_orders_missing(turn_id=turn_id, now=now):
+            held.append(turn_id)
+            return None
+        return orders_phase(turn_id)
+
+    report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase_unless_held) - len(held)
+    report["held"] = len(held)
     report["aftermaths"] = each("aftermath", lambda: aftermaths_due(now=now), aftermath_phase)
     report["deliveries"] = step("reports taken up", lambda: reports_take_up(now=now))
     report["deliveries"] += step("emails taken up", lambda: emails_take_up(now=now))

@@ -34,9 +34,33 @@ SIZES = [
 TERRAINS = ["plains", "plains", "plains", "forest", "mountains", "marshland"]
 
 
-def campaign_generate(*, kingdoms: int, columns: int, rows: int, armies_per_kingdom: int, seed: int) -> Campaign:
+def sheet_entries_generate(
+    *, kingdom: Kingdom, armies: list[Army], neighbours: dict[int, list[int]], number_of: dict[int, int], rng: Any
+) -> dict[str, Any]:
+    """A sheet for `kingdom` as the API takes it: most of its armies move to a neighbouring province."""
+    orders = []
+    for army in (a for a in armies if a.kingdom_id == kingdom.id):
+        if rng.random() < 0.8:
+            orders.append(
+                {
+                    "army": army.id,
+                    "kind": "move",
+                    "target": rng.choice(neighbours[number_of[army.province_id]]),
+                    "support": None,
+                    "path": [],
+                    "disaster_choice": "casualties",
+                    "pay_for_depot": True,
+                }
+            )
+    return {"orders": orders, "creations": [], "upgrades": [], "depots": [], "garrisons": []}
+
+
+def campaign_generate(
+    *, kingdoms: int, columns: int, rows: int, armies_per_kingdom: int, seed: int, sheets: bool = True
+) -> Campaign:
     """A running campaign on a generated grid map: every kingdom holds a block of provinces with
-    armies in it and a submitted sheet moving most of them to neighbouring provinces."""
+    armies in it and (`sheets`) a submitted sheet moving most of them to neighbouring provinces
+    (`sheet_entries_generate`)."""
     rng = random.Random(seed)
     organizer, _ = get_user_model().objects.get_or_create(username="bench-organizer")
     campaign = Campaign.objects.create(
@@ -108,24 +132,12 @@ def campaign_generate(*, kingdoms: int, columns: int, rows: int, armies_per_king
         neighbours.setdefault(a, []).append(b)
     number_of = {p.id: p.number for p in provinces}
     for kingdom in realms:
-        orders = []
-        for army in (a for a in armies if a.kingdom_id == kingdom.id):
-            if rng.random() < 0.8:
-                target = rng.choice(neighbours[number_of[army.province_id]])
-                orders.append(
-                    {
-                        "army": army.id,
-                        "kind": "move",
-                        "target": target,
-                        "support": None,
-                        "path": [],
-                        "disaster_choice": "casualties",
-                        "pay_for_depot": True,
-                    }
-                )
-        entries = {"orders": orders, "creations": [], "upgrades": [], "depots": [], "garrisons": []}
-        sheet = OrderSheet.objects.create(turn=turn, kingdom=kingdom, status="submitted", entries=entries)
-        OrderSubmission.objects.create(sheet=sheet, entries=entries)
+        entries = sheet_entries_generate(
+            kingdom=kingdom, armies=armies, neighbours=neighbours, number_of=number_of, rng=rng
+        )
+        if sheets:
+            sheet = OrderSheet.objects.create(turn=turn, kingdom=kingdom, status="submitted", entries=entries)
+            OrderSubmission.objects.create(sheet=sheet, entries=entries)
     return campaign
 
 

@@ -1,0 +1,271 @@
+"""The production stack as a host runs it (issue 17): `check --deploy` clean with the documented
+variables, the Procfile's web process serving hashed static files and the health endpoint under
+gunicorn with DEBUG off, `make run`'s worker and beat resolving a turn whose deadline passed with
+nobody clicking, JSON logs, and Sentry when a DSN is given.
+
+Each test starts the real commands in subprocesses on a SQLite file of its own; the processes it
+starts are stopped by their process group id, and every wait is bounded."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+# Variables the test process carries (tests/settings.py, CI) that must not leak into a stack.
+PROJECT_VARS = (
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "REDIS_URL",
+    "EMAIL_HOST",
+    "EMAIL_BACKEND",
+    "SECRET_KEY",
+    "DJANGO_DEBUG",
+    "DJANGO_SETTINGS_MODULE",
+    "ALLOWED_HOSTS",
+    "SECURE_SSL_REDIRECT",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "LOG_FORMAT",
+    "SENTRY_DSN",
+)
+
+
+def _env(var_dir: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in PROJECT_VARS}
+    env.update(
+        PATH=f"{VENV_BIN}{os.pathsep}{env.get('PATH', '')}",
+        BRITERNIA_VAR_DIR=str(var_dir),
+        DJANGO_SETTINGS_MODULE="briternia.settings",
+    )
+    env.update(extra)
+    return env
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout + result.stderr
+
+
+def _procfile_command(procfile: Path, process: str) -> str:
+    for line in procfile.read_text().splitlines():
+        if line.startswith(f"{process}:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"{procfile} has no {process} process")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start(command: str, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    # A session of its own: stopping the group stops the command's children (gunicorn's workers).
+    with log.open("wb") as out:  # the child keeps its own copy of the file
+        return subprocess.Popen(
+            command, shell=True, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.fixture(scope="module")
+def demo_var(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A var/ folder with a migrated SQLite database holding the demo campaign (shared: ~20 s)."""
+    var_dir = tmp_path_factory.mktemp("stack-var")
+    env = _env(var_dir, DJANGO_DEBUG="1")
+    _manage(env, "migrate", "--noinput", "-v0")
+    _manage(env, "demo_campaign")
+    return var_dir
+
+
+PRODUCTION_ENV_EXAMPLE = ROOT / "deploy" / "production.env.example"
+
+
+def _documented_production_variables() -> dict[str, str]:
+    values = {}
+    for line in PRODUCTION_ENV_EXAMPLE.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            values[name.strip()] = value.strip()
+    return values
+
+
+def test_check_deploy_is_clean_with_the_documented_production_variables(tmp_path: Path) -> None:
+    env = _env(tmp_path, **_documented_production_variables())
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_the_https_variables_are_missing(tmp_path: Path) -> None:
+    """The check above can fail: without HSTS it names the warning."""
+    variables = _documented_production_variables()
+    del variables["SECURE_HSTS_SECONDS"]
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=_env(tmp_path, **variables),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "security.W004" in result.stderr + result.stdout
+
+
+def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text(errors="replace")
+        try:
+            if _get(url)[0] in {200, 503}:
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"{url} did not answer in {seconds} s:\n{log.read_text(errors='replace')}")
+
+
+def test_the_procfile_web_process_serves_hashed_static_files_and_health_with_debug_off(
+    demo_var: Path, tmp_path: Path
+) -> None:
+    """The start-up collects the static files itself: no 404 for the style sheet with DEBUG off."""
+    port = _free_port()
+    env = _env(
+        demo_var,
+        DJANGO_DEBUG="0",
+        SECRET_KEY="s" * 60,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        PORT=str(port),
+        WEB_CONCURRENCY="1",
+    )
+    log = tmp_path / "web.log"
+    web = _start(_procfile_command(ROOT / "Procfile", "web"), env, log)
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/health/", web, log)
+        status, _, page = _get(f"http://127.0.0.1:{port}/accounts/login/")
+        assert status == 200
+        stylesheets = re.findall(rb'href="(/static/[^"]+\.css)"', page)
+        assert stylesheets, page[:500]
+        # The manifest's hashed name, served compressed by WhiteNoise.
+        assert re.search(rb"\.[0-9a-f]{12}\.css$", stylesheets[0]), stylesheets
+        status, headers, _ = _get(f"http://127.0.0.1:{port}{stylesheets[0].decode()}", **{"Accept-Encoding": "gzip"})
+        assert status == 200
+        assert headers.get("Content-Encoding") == "gzip"
+
+        status, _, body = _get(f"http://127.0.0.1:{port}/health/")
+        health = json.loads(body)
+        assert status == 200 and health["database"] == "ok" and health["broker"] == "in-process"
+    finally:
+        _stop(web)
+    # gunicorn's access log is the structured log of the requests it served.
+    assert "GET /health/" in log.read_text(errors="replace")
+
+
+def _turn_status(var_dir: Path) -> str:
+    with sqlite3.connect(var_dir / "briternia.sqlite3", timeout=20) as db:
+        (status,) = db.execute("SELECT status FROM orders_turn ORDER BY number DESC LIMIT 1").fetchone()
+    return status
+
+
+def test_make_run_resolves_a_turn_whose_deadline_passed_with_nobody_clicking(demo_var: Path, tmp_path: Path) -> None:
+    """`make run`'s worker (deploy/Procfile.run) runs beat's deadline sweep on the file-system broker;
+    the sweep here every 2 s instead of every minute, to keep the test short."""
+    env = _env(demo_var, DJANGO_DEBUG="1", CELERY_BROKER_URL="filesystem://", DEADLINE_SWEEP_SECONDS="2")
+    _manage(
+        env,
+        "shell",
+        "-c",
+        "from datetime import timedelta; from django.utils import timezone; from orders.models import Turn; "
+        "Turn.objects.filter(status='orders-open').update(orders_deadline=timezone.now() - timedelta(seconds=5))",
+    )
+    before = _turn_status(demo_var)
+    assert before == "orders-open"
+    log = tmp_path / "worker.log"
+    worker = _start(_procfile_command(ROOT / "deploy" / "Procfile.run", "worker"), env, log)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and _turn_status(demo_var) == before:
+            assert worker.poll() is None, log.read_text(errors="replace")
+            time.sleep(1)
+    finally:
+        _stop(worker)
+    assert _turn_status(demo_var) != "orders-open", log.read_text(errors="replace")
+    assert "deadline_sweep" in log.read_text(errors="replace")
+
+
+PRINT_LOG = "import django, logging; django.setup(); logging.getLogger('briternia.test').warning('turn %s resolved', 3)"
+
+
+def test_logs_are_one_json_object_per_line_in_production(tmp_path: Path) -> None:
+    env = _env(tmp_path, DJANGO_DEBUG="0", SECRET_KEY="s" * 60, ALLOWED_HOSTS="example.org")
+    result = subprocess.run([sys.executable, "-c", PRINT_LOG], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    line = json.loads(result.stderr.strip().splitlines()[-1])
+    assert line["level"] == "WARNING" and line["logger"] == "briternia.test"
+    assert line["message"] == "turn 3 resolved" and "time" in line
+
+
+PRINT_SENTRY = (
+    "import django, json, sentry_sdk; django.setup(); c = sentry_sdk.get_client(); "
+    "print(json.dumps([c.is_active(), str(c.dsn) if c.dsn else None]))"
+)
+
+
+def test_sentry_reports_errors_only_when_a_dsn_is_given(tmp_path: Path) -> None:
+    base = {"DJANGO_DEBUG": "0", "SECRET_KEY": "s" * 60, "ALLOWED_HOSTS": "example.org"}
+    without = subprocess.run(
+        [sys.executable, "-c", PRINT_SENTRY], cwd=ROOT, env=_env(tmp_path, **base), capture_output=True, text=True
+    )
+    assert json.loads(without.stdout) == [False, None], without.stderr
+    dsn = "http://public@127.0.0.1:9/1"
+    with_dsn = subprocess.run(
+        [sys.executable, "-c", PRINT_SENTRY],
+        cwd=ROOT,
+        env=_env(tmp_path, SENTRY_DSN=dsn, **base),
+        capture_output=True,
+        text=True,
+    )
+    assert json.loads(with_dsn.stdout) == [True, dsn], with_dsn.stderr

@@ -1,0 +1,25 @@
+"""The test suite's settings: the production settings (DEBUG off), served over plain HTTP.
+
+Only what a test server on http://127.0.0.1 needs differs from production: a fixed secret key,
+the local host names, no redirect to HTTPS and cookies sent without TLS. Static files come from
+the source folders, so the tests need no `collectstatic` (a test of its own runs it, as the
+production start-up does: tests/briternia/test_production.py).
+"""
+
+import os
+
+for _name, _value in {
+    "SECRET_KEY": "tests-only-secret-key-never-used-by-a-real-site-0123456789abcdef",
+    "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+    "SECURE_SSL_REDIRECT": "0",
+    "SESSION_COOKIE_SECURE": "0",
+    "CSRF_COOKIE_SECURE": "0",
+    "LOG_FORMAT": "plain",
+}.items():
+    os.environ.setdefault(_name, _value)
+os.environ["DJANGO_DEBUG"] = "0"
+
+from briternia.settings import *  # noqa: E402,F403
+from briternia.settings import STORAGES  # noqa: E402
+
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}

@@ -1,0 +1,59 @@
+"""The health endpoint a monitor polls (issue 17): the database, the broker and the deadline sweep's
+last run, without logging in and without any campaign's data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from celery import current_app
+from django.test import Client
+
+from turns.tasks import deadline_sweep
+
+pytestmark = pytest.mark.django_db
+
+
+def test_health_answers_without_login_and_shows_the_sweep_once_it_ran(client: Client) -> None:
+    before = client.get("/health/")
+    assert before.status_code == 200
+    assert before.json() == {
+        "status": "ok",
+        "database": "ok",
+        "broker": "in-process",
+        "last_sweep": None,
+        "sweep_overdue": False,
+    }
+
+    deadline_sweep.delay()
+
+    after = client.get("/health/").json()
+    assert after["last_sweep"] is not None
+
+
+@pytest.fixture
+def unreachable_broker(settings) -> Iterator[None]:
+    """A worker setup whose broker does not answer (nothing listens on port 1)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    saved = current_app.conf.broker_url
+    current_app.conf.broker_url = "redis://127.0.0.1:1/0"
+    yield
+    current_app.conf.broker_url = saved
+
+
+@pytest.mark.usefixtures("unreachable_broker")
+def test_health_is_503_when_the_broker_does_not_answer(client: Client) -> None:
+    response = client.get("/health/")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error" and body["database"] == "ok"
+    assert body["broker"].startswith("error: ")
+    assert body["sweep_overdue"] is True  # no sweep has ever run
+
+
+def test_health_answers_over_plain_http_when_pages_redirect_to_https(client: Client, settings) -> None:
+    settings.SECURE_SSL_REDIRECT = True
+
+    assert client.get("/accounts/login/").status_code == 301
+    assert client.get("/health/").status_code == 200
