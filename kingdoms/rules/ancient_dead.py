@@ -122,6 +122,9 @@ def ancient_dead_rise(world: World, dice: Dice, phase: str) -> list[Event]:
             number = places[face - 1]
         province = world.provinces[number]
         name = f"Host of {province.name}" if world.turn == 0 else f"Host risen in {province.name}, turn {world.turn}"
+        taken = {a.name for a in world.armies.values() if a.kingdom == kingdom.id}
+        if name in taken:  # two rising in one province at once (it was the only one left)
+            name = next(f"{name} ({n})" for n in range(2, len(taken) + 3) if f"{name} ({n})" not in taken)
         world.armies[next_id] = ArmyState(
             id=next_id,
             kingdom=kingdom.id,

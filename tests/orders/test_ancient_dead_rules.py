@@ -378,3 +378,26 @@ def test_ten_turns_of_the_demo_map_the_desert_grows_as_the_movement_rules_say() 
     assert growth == play()
     added = [len(b - a) for a, b in zip(growth, growth[1:], strict=False)]
     assert sum(added) >= 15 and added[0] >= 1  # the first province turns on turn 1
+
+
+def test_two_armies_rising_where_one_desert_is_left_take_different_names() -> None:
+    """Armies: with one desert next to the land left, every army rising that turn rises there (no
+    roll); army names stay unique within the kingdom. Five players, three provinces held: two armies."""
+    world = wb.world(
+        provinces=[
+            wb.province(1, controller=DEAD),
+            wb.province(2, "desert", controller=DEAD),
+            wb.province(3, "desert", pyramid=True, controller=DEAD),
+        ],
+        kingdoms=[wb.kingdom(DEAD, "The Ancient Dead", ArmyType.ANCIENT_DEAD, capitol=3)],
+        adjacency=wb.edges([(1, 2), (2, 3)], [1, 2, 3]),
+        player_count=5,
+        turn=2,
+    ).working_copy()
+    assert rising_provinces(world) == [2]
+    events = ancient_dead_rise(world, ScriptedDice(faces=[]), "ancient-dead")
+    assert [(a.province, a.name) for a in sorted(world.armies.values(), key=lambda a: -a.id)] == [
+        (2, "Host risen in P2, turn 2"),
+        (2, "Host risen in P2, turn 2 (2)"),
+    ]
+    assert len(events) == 2
