@@ -48,6 +48,11 @@ class Battle(models.Model):
     garrison_points = models.PositiveIntegerField(default=0)
     garrison_defenses = models.PositiveSmallIntegerField(default=0)
     fortified_points = models.PositiveIntegerField(default=0)
+    ancient_dead_points = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The Ancient Dead's army's size in this battle: its opponent's after supports, less 250.",
+    )
     defended_obstacles = models.PositiveSmallIntegerField(null=True, blank=True)
     guerrilla = models.JSONField(null=True, blank=True)
     notes = models.JSONField(default=list, blank=True)

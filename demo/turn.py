@@ -44,8 +44,8 @@ def battle_orders_file(campaign: Campaign, turn) -> dict[str, Army]:  # type: ig
     """Turn 1's orders, filed (Wardens 1,290 points, Raiders 1,205, Boyz 1,095): Tor Anlec's
     Raiders march from 52 into Ostland's Hartwood (62), held by Ostland's Wardens, whom the 1st
     Army (71) supports: a battle in the field. Da Red Fang's Boyz march from 60 into Ostland's city
-    Eldenhall (61), defended by its garrison: a battle for a settlement. Karak Dumn and the Ancient
-    Dead hold."""
+    Eldenhall (61), defended by its garrison: a battle for a settlement. Karak Dumn holds; the
+    Ancient Dead's orders are computed."""
 
     k = {x.name: x for x in Kingdom.objects.filter(campaign=campaign)}
 
@@ -112,15 +112,16 @@ def demo_turn_play(campaign: Campaign) -> DemoTurn:
     turn = campaign.turns.get(number=1)
     battle_orders_file(campaign, turn)
     k = {x.name: x for x in Kingdom.objects.filter(campaign=campaign)}
-    for name in ("Karak Dumn", "The Ancient Dead"):  # every kingdom files: these two hold
-        order_sheet_save(
-            kingdom=k[name],
-            turn=turn,
-            entries=SheetEntries(),
-            submitted_by=_user_of(k[name]),
-            submit=True,
-            arrived_at=turn.orders_deadline - dt.timedelta(days=1),
-        )
+    # Every player files (Karak Dumn holds); the Ancient Dead's orders are the engine's, drafted
+    # when the turn opened (they march out of the pyramid and turn the land to desert).
+    order_sheet_save(
+        kingdom=k["Karak Dumn"],
+        turn=turn,
+        entries=SheetEntries(),
+        submitted_by=_user_of(k["Karak Dumn"]),
+        submit=True,
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
+    )
     orders_phase_run(turn_id=turn.pk)  # the battles' scenarios are emailed when this commits
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
 

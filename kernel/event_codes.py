@@ -81,6 +81,14 @@ class EventCode(StrEnum):
     RECOVER_FAILED = "recover-failed"
     RECOVER_IN_BATTLE = "recover-in-battle"
 
+    # The Ancient Dead (orders/rules/resolution/ancient_dead.py)
+    ANCIENT_DEAD_RISEN = "ancient-dead-risen"  # a new army rises from the desert (Armies)
+    INCANTATION = "incantation"  # a province turned to plains by the Liche Priests (Movement)
+    DESERT_SPREAD = "desert-spread"  # a province turned to desert (Movement)
+    DESERT_RUINS = "desert-ruins"  # a town or city turned desert: sacked, ruins (Deserts)
+    ANCIENT_DEAD_SIZE = "ancient-dead-size"  # an Ancient Dead army's size in a battle (Armies)
+    RETURN_TO_THE_TOMB = "return-to-the-tomb"  # their capitol taken: they advance no more
+
     # 6. Fight Battles: the scheduling (orders/rules/resolution/battles.py)
     BATTLE_SCHEDULED = "battle-scheduled"  # one per side (data: opponent_kingdom, opponent_army)
     NO_BATTLE = "no-battle"
@@ -148,5 +156,10 @@ PUBLIC_EVENT_CODES: frozenset[EventCode] = frozenset(
         EventCode.DISBANDED,
         EventCode.ARMY_DISBANDED,
         EventCode.WARLORD_SUCCESSION,
+        EventCode.ANCIENT_DEAD_RISEN,
+        EventCode.INCANTATION,
+        EventCode.DESERT_SPREAD,
+        EventCode.DESERT_RUINS,
+        EventCode.RETURN_TO_THE_TOMB,
     }
 )

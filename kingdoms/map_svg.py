@@ -33,6 +33,7 @@ class MapProvinceView:
     controller: str | None = None  # a MapKingdomView.key, None for neutral
     capitol: bool = False  # this province is a kingdom's capitol
     capitol_site: bool = False  # a predetermined capitol site (drawn subtly, useful during setup)
+    incantation: bool = False  # the Ancient Dead's incantations: plains now, desert next turn if they stay
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ def _province(
 ) -> list[str]:
     text_colour = TERRAIN_TEXT_COLOURS[province.terrain]
     classes = ["province", f"terrain-{province.terrain}", f"settlement-{province.settlement}"]
-    classes += [flag for flag in ("razed", "fortified", "capitol") if getattr(province, flag)]
+    classes += [flag for flag in ("razed", "fortified", "capitol", "incantation") if getattr(province, flag)]
     if controller is None:
         classes.append("neutral")
     parts = [
@@ -293,6 +294,12 @@ def _province(
     )
     if province.fortified:
         parts.append(_at(x + CELL - 30, y + 9, _fortification()))
+    if province.incantation:
+        # The sand creeping in: a dashed border in the desert's colour.
+        parts.append(
+            f'<rect class="incantation-mark" x="{x + 4}" y="{y + 4}" width="{CELL - 8}" height="{CELL - 8}" '
+            f'fill="none" stroke="{TERRAIN_COLOURS["desert"]}" stroke-width="4" stroke-dasharray="6 4"/>'
+        )
 
     # Settlement and pyramid share the middle of the square; side by side when both are there.
     centre_x, centre_y = x + CELL / 2, y + 61
@@ -320,6 +327,8 @@ def _tooltip(province: MapProvinceView, controller: MapKingdomView | None) -> st
         details.append(province.settlement)
     details += [word for word, flag in (("capitol", province.capitol), ("pyramid", province.pyramid)) if flag]
     details += [word for word, flag in (("razed", province.razed), ("fortified", province.fortified)) if flag]
+    if province.incantation:
+        details.append("the Ancient Dead's incantations: desert next turn")
     if province.capitol_site and not province.capitol:
         details.append("capitol site")
     holder = controller.name if controller else "neutral"

@@ -64,6 +64,10 @@ class Province(models.Model):
     row = models.PositiveIntegerField()
     razed = models.BooleanField(default=False)
     fortified = models.BooleanField(default=False)
+    incantation = models.BooleanField(
+        default=False,
+        help_text="The Ancient Dead's incantations turned it to plains: desert next turn if they stay.",
+    )
     looted_turn = models.PositiveIntegerField(
         null=True, blank=True, help_text="Looted at the end of this turn: no armies raised here until turn + 2."
     )

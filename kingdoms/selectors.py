@@ -216,6 +216,7 @@ def _map_views(campaign: Campaign) -> tuple[list[MapProvinceView], list[MapKingd
             controller=keys.get(p.controller_id) if p.controller_id else None,
             capitol=p.id in capitols,
             capitol_site=p.capitol_site,
+            incantation=p.incantation,
         )
         for p in campaign.provinces.all()
     ]

@@ -108,9 +108,11 @@ PROVINCE_KEYS = {
     "fortified": BOOL,
     "controller": STR.or_null(),
     "looted_turn": INT.or_null(),
+    "incantation": BOOL,
 }
-# Added within version 2 (the aftermath): a document written before them is still read.
-PROVINCE_OPTIONAL_KEYS = ("looted_turn",)
+# Added within version 2 (the aftermath; the Ancient Dead's incantations, issue 16): a document
+# written before them is still read.
+PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation")
 KINGDOM_KEYS = {
     "name": STR,
     "army_type": STR,
@@ -344,6 +346,7 @@ BATTLE_KEYS = {
     "garrison_points": INT,
     "garrison_defenses": INT,
     "fortified_points": INT,
+    "ancient_dead_points": INT.or_null(),
     "defended_obstacles": INT.or_null(),
     "guerrilla": OBJECT.or_null(),
     "notes": LIST,
@@ -454,6 +457,7 @@ BATTLE_OPTIONAL_KEYS = (
     "victor",
     "summary_sheets",
     "old_wounds",  # Old Battle Wound rolled at posting (issue 14)
+    "ancient_dead_points",  # The Ancient Dead's size in the battle (issue 16)
 )
 # A turn summary sheet: its casualties name units by place, like an item's bearer, and the
 # characters lost by their unit's place.

@@ -438,7 +438,18 @@ class _AftermathRun:
                 kingdom=loser,
                 province=province.number,
             )
-            if state.kingdoms[loser].capitol == province.number:
+            if state.kingdoms[loser].capitol == province.number and state.kingdoms[loser].ancient_dead:
+                # Return to the Tomb: the capitol destroyed and the Warlord, who must remain with
+                # its garrison, laid to rest with it: they advance no more (rules decision 108).
+                self.event(
+                    EventCode.RETURN_TO_THE_TOMB,
+                    f"The pyramid {province} has fallen to {state.kingdoms[winner].name} and the Warlord of the "
+                    "Ancient Dead is laid to permanent rest with its garrison: the Ancient Dead return to the tomb. "
+                    "Their armies rise and advance no more; the campaign goes on (Return to the Tomb).",
+                    kingdom=loser,
+                    province=province.number,
+                )
+            elif state.kingdoms[loser].capitol == province.number:
                 self.event(
                     EventCode.CAPITOL_LOST,
                     f"{state.kingdoms[loser].name} has lost its capitol {province}: the Warlord has 3 turns to reach "

@@ -30,6 +30,7 @@ def battles_post(*, turn: Turn, resolution: Resolution, army_ids: dict[int, int]
             garrison_points=b.garrison_points,
             garrison_defenses=b.garrison_defenses,
             fortified_points=b.fortified_points,
+            ancient_dead_points=b.ancient_dead_points,
             defended_obstacles=b.defended_obstacles,
             guerrilla=with_real_army_ids(b.guerrilla, army_ids),
             notes=b.notes,

@@ -152,6 +152,20 @@ def battle_scenario(battle: Battle) -> Scenario | None:
     return Scenario.from_json(battle.scenario) if battle.scenario else None
 
 
+def _ancient_dead_sized(battle: Battle, kingdom: Kingdom | None) -> bool:
+    return battle.ancient_dead_points is not None and kingdom is not None and kingdom.is_ancient_dead
+
+
+def _force_points(battle: Battle, army: Army | None, kingdom: Kingdom | None) -> int | None:
+    """A side's army points; an army of the Ancient Dead's are fixed by the battle (The Ancient
+    Dead: Armies: 250 less than its opponent's after supports, rule case AD2)."""
+    if army is None:
+        return None
+    if _ancient_dead_sized(battle, kingdom):
+        return battle.ancient_dead_points
+    return army_counted_points(army)
+
+
 def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
     """What the scenario sheet shows: every rolled result in full, and the forces of each side."""
     scenario = battle_scenario(battle)
@@ -163,7 +177,8 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
         return {
             "kingdom": kingdom,
             "army": army,
-            "points": army_counted_points(army) if army is not None else None,
+            "points": _force_points(battle, army, kingdom),
+            "ancient_dead": army is not None and _ancient_dead_sized(battle, kingdom),
             "supports": [s for s in supports if s.side == side],
             "wounded": wounded.get(army.id, []) if army is not None else [],
         }

@@ -39,6 +39,11 @@ class ProvinceState:
     pyramid: bool = False
     elite_defense: bool = False  # its garrison has an Elite Defense Force (+500 points)
     looted_turn: int | None = None  # looted at the end of this turn (Looting)
+    # The Ancient Dead: Movement: their incantations have turned it to plains; desert next turn if they stay
+    incantation: bool = False
+    # Where it lies on the map (a grid's section; 0, 0 when unknown): the Ancient Dead's circular pattern
+    col: int = 0
+    row: int = 0
 
     def __str__(self) -> str:
         return f"{self.number} {self.name}"

@@ -91,6 +91,9 @@ def world_load(*, campaign: Campaign, turn_number: int) -> World:
                 pyramid=p.pyramid,
                 elite_defense=p.id in garrisoned,
                 looted_turn=p.looted_turn,
+                incantation=p.incantation,
+                col=p.col,
+                row=p.row,
             )
             for p in provinces
         },

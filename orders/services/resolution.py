@@ -27,6 +27,11 @@ from .purchases import purchases_write
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
+ANCIENT_DEAD_STREAM = "ancient-dead"  # the Ancient Dead's own rolls (where an army rises)
+
+
+def ancient_dead_dice(turn: Turn) -> SeededDice:
+    return SeededDice(seed=turn.seed, stream=ANCIENT_DEAD_STREAM)
 
 
 def turn_state_load(turn: Turn) -> TurnState:
@@ -34,6 +39,11 @@ def turn_state_load(turn: Turn) -> TurnState:
     of queries (they do not grow with the number of armies or provinces)."""
     world = world_load(campaign=turn.campaign, turn_number=turn.number)
     submitted: dict[int, dict] = {}
+    # The Ancient Dead's sheet stands as drafted (computed when the turn opened, or changed by the
+    # organizer) unless the organizer submitted it: missed orders never apply to them.
+    ancient = [k.id for k in world.kingdoms.values() if k.ancient_dead]
+    for draft in OrderSheet.objects.filter(turn=turn, kingdom__in=ancient, status=OrderSheet.Status.DRAFT):
+        submitted[draft.kingdom_id] = draft.entries
     for sub in (
         OrderSubmission.objects.filter(sheet__turn=turn, sheet__status=OrderSheet.Status.SUBMITTED)
         .select_related("sheet")
@@ -53,7 +63,9 @@ def turn_state_load(turn: Turn) -> TurnState:
 
 def turn_preview(*, turn: Turn) -> Resolution:
     """A dry run: what resolving now would do, written nowhere."""
-    return resolve_orders(turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM))
+    return resolve_orders(
+        turn_state_load(turn), SeededDice(seed=turn.seed, stream=DICE_STREAM), ancient_dead_dice(turn)
+    )
 
 
 def _lists_write(before: TurnState, state: TurnState) -> None:
@@ -73,7 +85,14 @@ def _lists_write(before: TurnState, state: TurnState) -> None:
     Unit.objects.bulk_update(rows, ["models_count", "models_lost"])
 
 
-def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, dice: SeededDice) -> dict[int, int]:
+def resolution_write(
+    *,
+    turn: Turn,
+    before: TurnState,
+    resolution: Resolution,
+    dice: SeededDice,
+    ancient_dice: SeededDice | None = None,
+) -> dict[int, int]:
     """Write what the orders did (armies, provinces, ledger, events, movements, dice rolls) in bulk.
     Returns the real ids of the armies raised this turn (they had negative ids in the rules), for
     the battles' rows."""
@@ -160,6 +179,9 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
     for number, province in state.provinces.items():
         row = provinces[number]
         row.controller_id, row.razed, row.fortified = province.controller, province.razed, province.fortified
+        # The Ancient Dead's incantations turn the land to plains, then desert (and towns to ruins).
+        row.terrain, row.settlement = province.terrain.value, province.settlement.value
+        row.incantation = province.incantation
         if province.elite_defense and row.id not in reinforced:
             elite_defense_forces.append(
                 Army(
@@ -172,7 +194,9 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
                 )
             )
     Army.objects.bulk_create(elite_defense_forces)
-    Province.objects.bulk_update(list(provinces.values()), ["controller", "razed", "fortified"])
+    Province.objects.bulk_update(
+        list(provinces.values()), ["controller", "razed", "fortified", "terrain", "settlement", "incantation"]
+    )
 
     def army_id(value: int | None) -> int | None:
         return id_map.get(value, value) if value is not None else None
@@ -239,6 +263,22 @@ def resolution_write(*, turn: Turn, before: TurnState, resolution: Resolution, d
         )
         for i, r in enumerate(dice.rolls)
     )
+    if ancient_dice is not None and ancient_dice.rolls:
+        DiceRoll.objects.bulk_create(
+            DiceRoll(
+                campaign=campaign,
+                turn=turn.number,
+                stream=ANCIENT_DEAD_STREAM,
+                sequence=i,
+                expression=r.expression,
+                faces=list(r.faces),
+                total=r.total,
+                purpose=r.purpose,
+                kingdoms=list(r.kingdoms),
+                armies=[army_id(a) for a in r.armies],
+            )
+            for i, r in enumerate(ancient_dice.rolls)
+        )
     turn.resolved_at = timezone.now()
     turn.save(update_fields=["resolved_at"])
     return id_map

@@ -16,6 +16,7 @@ from kingdoms.models import Campaign
 
 from ..models import CampaignSchedule, DeadlineChange, OrderSheet, Turn
 from ..rules.schedule import deadline_text, turn_deadlines
+from .ancient_dead import ancient_dead_sheet_draft
 from .deliveries import deliveries_arrive
 from .emails import deadline_change_announce, orders_held_announce
 
@@ -52,6 +53,8 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     campaign.current_turn = number
     # What was bought with experience two turns ago arrives at the beginning of this turn.
     deliveries_arrive(turn=turn)
+    # The Ancient Dead's orders are computed by the engine, as a draft the organizer may change.
+    ancient_dead_sheet_draft(turn=turn)
     return turn
 
 

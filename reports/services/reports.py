@@ -344,6 +344,12 @@ def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict
         EventCode.DISBANDED: f"An army of {who} is disbanded.",
         EventCode.ARMY_DISBANDED: f"An army of {who} is disbanded.",
         EventCode.WARLORD_SUCCESSION: f"{who} has a new Warlord.",
+        EventCode.ANCIENT_DEAD_RISEN: f"An army of the Ancient Dead rises from the desert of {where}.",
+        EventCode.INCANTATION: f"The Liche Priests turn {where} to plains: it will be desert next turn if they stay.",
+        EventCode.DESERT_SPREAD: f"The Ancient Dead turn {where} to desert.",
+        EventCode.DESERT_RUINS: f"The settlement of {where} is swallowed by the desert: sacked, it is now ruins.",
+        EventCode.RETURN_TO_THE_TOMB: f"The pyramid {where} has fallen and the Warlord of the Ancient Dead is laid "
+        "to rest: the Ancient Dead return to the tomb and advance no more. The campaign goes on.",
     }.get(event.code, f"{who}: {event.code}.")
 
 

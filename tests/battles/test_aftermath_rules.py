@@ -988,3 +988,23 @@ def test_the_player_decides_which_army_gets_the_story_bonus(chosen, host, raider
     result = world.run([])
     assert (result.state.armies[HOST].experience, result.state.armies[30].experience) == (host, raiders)
     assert len([e for e in result.events if e.code == "story"]) == 1
+
+
+def test_the_pyramid_taken_the_ancient_dead_return_to_the_tomb():
+    """Return to the Tomb: Avalon takes the pyramid from its Capitol Garrison, with whom the Warlord
+    must remain: the garrison perishes, the Ancient Dead return to the tomb (a public event for the
+    bulletin), and the campaign goes on; no coronation countdown for them (decision 108)."""
+    world = Scene()
+    world.kingdoms[CARNWYL] = replace(
+        world.kingdoms[CARNWYL], army_type=ArmyType.ANCIENT_DEAD, name="The Ancient Dead", capitol=5
+    )
+    world.province(5, terrain="desert", pyramid=True, controller=CARNWYL)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.army(50, CARNWYL, 5, [(501, "Tomb Guard", 20, 25)], garrison=True, name="Capitol Garrison")
+    world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST), SideA(CARNWYL, None))
+    result = world.run([])
+    assert result.state.garrisons[50].disbanded and result.state.provinces[5].controller == AVALON
+    codes = [e.code for e in result.events]
+    assert "return-to-the-tomb" in codes and "capitol-lost" not in codes
+    (tomb,) = [e for e in result.events if e.code == "return-to-the-tomb"]
+    assert "the campaign goes on" in tomb.text

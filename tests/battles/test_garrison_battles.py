@@ -164,6 +164,8 @@ def test_case_R10_an_army_attacking_the_great_pyramid_faces_the_capitol_garrison
     beside = province(41).neighbours.order_by("number").first()
     ironbreakers = army_with_list(k["Karak Dumn"], "Ironbreakers", beside, [("Ironbreakers", 100, 15)])
     _submit(turn, k["Karak Dumn"], ArmyOrder(ironbreakers.id, OrderKind.MOVE, target=41))
+    # The organizer overrides the computed orders: the Ancient Dead's armies hold where they stand.
+    _submit(turn, dead, *(ArmyOrder(a.id, OrderKind.HOLD) for a in dead.armies.filter(kind="field")))
 
     assert orders_phase_run(turn_id=turn.pk).resolved
     battle = Battle.objects.get(turn=turn, province__number=41)

@@ -50,7 +50,7 @@ def test_invalid_sheet_through_the_api_is_400_naming_the_army_and_rule(api_clien
     )
     assert response.status_code == 400
     assert "1st Army" in response.json()["errors"][0] and "(5. Executing Orders: Move)" in response.json()["errors"][0]
-    assert not OrderSheet.objects.exists()
+    assert not OrderSheet.objects.filter(kingdom=kingdoms["Ostland"]).exists()
 
 
 def test_an_order_for_another_kingdoms_army_is_refused(api_client_for, users, kingdoms, turn):
@@ -182,7 +182,7 @@ def test_form_post_with_a_bad_sheet_shows_the_errors_in_place_and_saves_nothing(
     assert response.status_code == 400
     page = response.content.decode()
     assert "an army of 900 points cannot be created" in page
-    assert not OrderSheet.objects.exists()
+    assert not OrderSheet.objects.filter(kingdom=kingdoms["Ostland"]).exists()
 
 
 def test_schema_lists_the_order_endpoints(client, users):

@@ -152,7 +152,7 @@ def test_case_C4_gold_shortfall_refuses_the_sheet_naming_it(turn, ostland, alice
             arrived_at=turn.orders_deadline - dt.timedelta(days=1),
         )
     assert any("Army Table allows" in m for m in refused.value.messages)
-    assert not OrderSheet.objects.exists()
+    assert not OrderSheet.objects.filter(kingdom=ostland).exists()
 
 
 def test_resubmission_the_last_stands_and_each_is_kept_with_a_receipt(

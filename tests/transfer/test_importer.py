@@ -248,6 +248,8 @@ def test_malformed_orders_sections_are_refused_naming_every_problem(eventful_cam
     turn["results_deadline"] = turn["orders_deadline"]
     turn["deadline_changes"][0]["changed_by"] = "mallory"
     turn["deadline_changes"][1]["kind"] = "whenever"
+    # The players' sheets alone (the Ancient Dead's computed draft is left out of this document).
+    turn["sheets"] = [s for s in turn["sheets"] if s["kingdom"] != "The Ancient Dead"]
     ostland, red_fang = turn["sheets"]  # in the kingdoms' order
     assert (ostland["kingdom"], red_fang["kingdom"]) == ("Ostland", "Da Red Fang")
     red_fang["entries"]["upgrades"][0]["army"] = ["Da Red Fang", "9th Army"]
@@ -292,10 +294,11 @@ def test_an_order_from_before_the_choice_of_who_defends_is_read_as_the_army_defe
     """Battle for Towns, Cities, and Capitols: "defend_with" came within version 5. An order
     without it is read (the army defends, as it always did); one with an unknown choice is refused."""
     document = campaign_export(campaign=eventful_campaign)
-    ostland = document["turns"][0]["sheets"][0]
+    place = next(i for i, s in enumerate(document["turns"][0]["sheets"]) if s["kingdom"] == "Ostland")
+    ostland = document["turns"][0]["sheets"][place]
     assert ostland["entries"]["orders"][0]["defend_with"] == "army"
     older = copy.deepcopy(document)
-    for submission in [older["turns"][0]["sheets"][0], *older["turns"][0]["sheets"][0]["submissions"]]:
+    for submission in [older["turns"][0]["sheets"][place], *older["turns"][0]["sheets"][place]["submissions"]]:
         for order in submission["entries"]["orders"]:
             del order["defend_with"]
     imported = campaign_import(document=older)
@@ -304,7 +307,7 @@ def test_an_order_from_before_the_choice_of_who_defends_is_read_as_the_army_defe
 
     ostland["entries"]["orders"][0]["defend_with"] = "everyone"
     assert (
-        'turns[0] (number 1) / sheets[0] "Ostland" / entries / orders[0]: '
+        f'turns[0] (number 1) / sheets[{place}] "Ostland" / entries / orders[0]: '
         "\"defend_with\" should be one of army, garrison, not 'everyone'."
     ) in refused(document)
 
@@ -583,7 +586,10 @@ def test_a_document_from_before_losses_were_counted_once_is_still_read(resolved_
 
     imported = campaign_import(document=older)
 
-    armies = {a.name: a for a in Army.objects.filter(kingdom__campaign=imported)}
+    # The players' armies (the Ancient Dead's risen hosts have no list: theirs is not wanted).
+    armies = {
+        a.name: a for a in Army.objects.filter(kingdom__campaign=imported).exclude(kingdom__army_type="ancient-dead")
+    }
     assert armies["Scouts"].losses_before_list == 100
     assert {a.losses_before_list for name, a in armies.items() if name != "Scouts"} == {0}
     assert not any(a.list_due for a in armies.values())

@@ -221,6 +221,7 @@ def test_import_keeps_the_schedule_turns_sheets_and_submissions(eventful_campaig
     assert [(kingdom, status, len(submissions)) for kingdom, status, _e, _u, _s, submissions in sheets] == [
         ("Da Red Fang", "draft", 0),
         ("Ostland", "submitted", 2),
+        ("The Ancient Dead", "draft", 0),  # their computed orders, drafted when the turn opened
     ]
     red_fang_entries = sheets[0][2]
     assert red_fang_entries["upgrades"][0]["army"] == ("Da Red Fang", "1st Army")

@@ -30,11 +30,12 @@ from briternia.errors import DomainError
 from briternia.queue import task_enqueue
 from kernel.dice import SeededDice
 from kingdoms.models import Campaign
+from kingdoms.services.ancient_dead import ancient_dead_setup
 from kingdoms.services.campaigns import campaign_setup_close
 from orders.models import Turn
 from orders.rules.resolution.pipeline import Resolution, resolve_orders
 from orders.services.resolution import DICE_STREAM as ORDERS_STREAM
-from orders.services.resolution import resolution_write, turn_state_load
+from orders.services.resolution import ancient_dead_dice, resolution_write, turn_state_load
 from orders.services.turns import turn_open
 from reports.services.reports import battle_scenario_reports_create, turn_reports_create
 from reports.tasks import turn_reports_start
@@ -79,6 +80,7 @@ def campaign_start(*, campaign: Campaign) -> Campaign:
     """Close the campaign's setup (every army list valid) and open turn 1, in one transaction."""
     with transaction.atomic():
         campaign = campaign_setup_close(campaign=campaign)
+        ancient_dead_setup(campaign=campaign)  # their Army Table, now that the players are known
         turn_open(campaign=campaign, number=1)
     campaign.refresh_from_db()
     return campaign
@@ -90,8 +92,9 @@ def orders_phase_run(*, turn_id: int) -> OrdersOutcome:
 
     def run(turn: Turn, dice: SeededDice) -> Resolution:
         before = turn_state_load(turn)
-        resolution = resolve_orders(before, dice)
-        army_ids = resolution_write(turn=turn, before=before, resolution=resolution, dice=dice)
+        ancient = ancient_dead_dice(turn)
+        resolution = resolve_orders(before, dice, ancient)
+        army_ids = resolution_write(turn=turn, before=before, resolution=resolution, dice=dice, ancient_dice=ancient)
         battles_post(turn=turn, resolution=resolution, army_ids=army_ids)
         # The battles are posted: each gets its scenario, and its players the scenario sheet.
         battle_scenario_reports_create(turn=turn, battles=battle_scenarios_generate(turn=turn))

@@ -12,6 +12,7 @@ from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
 from kernel.event_codes import EventCode
 from kingdoms.models import TreasuryEntry
+from kingdoms.rules.tables import ArmyType
 from orders.models import Turn, TurnEvent
 from orders.rules.schedule import deadline_text
 from reports.models import ReportEmail, TurnReport
@@ -40,6 +41,19 @@ class Command(BaseCommand):
                 f"{defender}: "
                 f"{b.get_result_display()} for the attacker, {b.victor or 'no'} victor"
             )
+        out("The Ancient Dead (their orders computed by the engine):")
+        ancient = TurnEvent.objects.filter(turn=turn, kingdom__army_type=ArmyType.ANCIENT_DEAD).filter(
+            code__in=[
+                EventCode.MOVED,
+                EventCode.ANCIENT_DEAD_RISEN,
+                EventCode.INCANTATION,
+                EventCode.DESERT_SPREAD,
+                EventCode.DESERT_RUINS,
+                EventCode.ANCIENT_DEAD_SIZE,
+            ]
+        )
+        for e in ancient.order_by("sequence"):
+            out(f"  {e.text}")
         out("What changed hands:")
         for e in TurnEvent.objects.filter(
             turn=turn,

@@ -176,6 +176,7 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
         _guerrilla(state, battle, dice, events)
         _supports(state, battle, fighting, supporting, supporters.get(battle.province, []), dice, events)
         _defended_obstacles(state, battle, dice, events)
+        _ancient_dead_size(state, battle, events)
         _setup_notes(state, battle, contact)
         battles.append(battle)
     _supports_without_battle(state, battles, fighting, events)
@@ -318,6 +319,57 @@ def _is_ancient_dead(state: TurnState, kingdom: int) -> bool:
     return state.kingdoms[kingdom].ancient_dead
 
 
+ANCIENT_DEAD_HANDICAP = 250  # The Ancient Dead: Armies: "always 250 points less than the army they are facing"
+
+
+def _side_points(state: TurnState, battle: BattleS, side: str) -> int:
+    """A side's points after all supports: its main force (the army, or the garrison with its army
+    row when the garrison defends), the garrison's and fortification's support of a defending army,
+    and every detachment sent to it."""
+    supports = sum(s.points for s in battle.supports if s.side == side)
+    if side == "attacker":
+        return state.armies[battle.attacker_army].points + supports
+    army = battle.defender_army
+    points = state.world.army(army).points if army is not None else 0
+    return points + battle.garrison_points + battle.fortified_points + supports
+
+
+def _ancient_dead_size(state: TurnState, battle: BattleS, events: list[Event]) -> None:
+    """The Ancient Dead: Armies: an army of the Ancient Dead is always 250 points smaller than the
+    army it faces, after all supports are calculated (rule case AD2); their garrisons (the Capitol
+    Garrison with the Warlord, a desert's 1,000 points) keep their size."""
+    if _is_ancient_dead(state, battle.attacker_kingdom):
+        side, ancient_army, opponent = "attacker", battle.attacker_army, "defender"
+    elif (
+        battle.defender_kingdom is not None
+        and _is_ancient_dead(state, battle.defender_kingdom)
+        and battle.defender_army is not None
+        and not battle.garrison_defends
+    ):
+        side, ancient_army, opponent = "defender", battle.defender_army, "attacker"
+    else:
+        return
+    facing = _side_points(state, battle, opponent)
+    battle.ancient_dead_points = max(0, facing - ANCIENT_DEAD_HANDICAP)
+    army = state.armies[ancient_army]
+    text = (
+        f"{army.name} fights at {battle.ancient_dead_points:,} points in {state.provinces[battle.province]}: "
+        f"250 less than the {facing:,} points it faces after supports (The Ancient Dead: Armies)."
+    )
+    battle.notes.append(text)
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ANCIENT_DEAD_SIZE,
+            text,
+            kingdom=army.kingdom,
+            army=army.id,
+            province=battle.province,
+            data={"side": side, "points": battle.ancient_dead_points, "facing": facing},
+        )
+    )
+
+
 def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event]) -> None:
     """Guerrilla Tactics (B4): only between two armies, on their own points; a garrison (its Elite
     Defense Force or Capitol Garrison included) never rolls and is never the target. Called before
@@ -327,6 +379,10 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
         return
     attacker = state.armies[battle.attacker_army]
     defender = state.armies[battle.defender_army]
+    if _is_ancient_dead(state, attacker.kingdom) or _is_ancient_dead(state, defender.kingdom):
+        # An army of the Ancient Dead is always 250 points smaller than its opponent (The Ancient
+        # Dead: Armies): never the 500 points apart Guerrilla Tactics wants (rules decision 102).
+        return
     if abs(attacker.points - defender.points) < GUERRILLA_MARGIN:
         return
     smaller, larger = (attacker, defender) if attacker.points < defender.points else (defender, attacker)

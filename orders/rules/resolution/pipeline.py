@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from kernel.dice import Dice
 from kernel.events import Event
 
+from .ancient_dead import ancient_dead_rise, recite_incantations
 from .battles import build_battles
 from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
 from .movement import execute_orders, normalise_orders
@@ -22,17 +23,21 @@ class Resolution:
     battles: list[BattleS]
 
 
-def resolve_orders(state: TurnState, dice: Dice) -> Resolution:
+def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = None) -> Resolution:
     """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies (gold, then
-    experience), 4-5. the orders and
-    6. the scheduling of battles, in the rulebook's order. The given state is not changed."""
+    experience; the Ancient Dead's armies rise, with `ancient_dice`, their own stream: none rise
+    without it), 4-5. the orders and 6. the scheduling of battles, in the rulebook's order, then
+    the Ancient Dead's incantations. The given state is not changed."""
     work = state.working_copy()
     events: list[Event] = []
     tally_gold(work, events)
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
     spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase
+    if ancient_dice is not None:
+        ancient_dead_rise(work, ancient_dice, events)
     normalise_orders(work, events)
     contacts = execute_orders(work, dice, events)
     battles = build_battles(work, contacts, dice, events)
+    recite_incantations(work, battles, events)
     return Resolution(state=work, events=events, contacts=contacts, battles=battles)
