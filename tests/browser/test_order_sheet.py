@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -292,8 +293,15 @@ def test_a_sheet_after_the_deadline_is_refused(page: Page, live_server, campaign
     expect(page.locator("#deadline")).to_contain_text(f"Orders are due {deadline} · time left: passed.")
     _order(_row(page, army), "Move", target=second)
     _submit(page)
+    local = past.astimezone(ZoneInfo(campaign.time_zone))
     expect(page.locator("#sheet-errors li")).to_have_text(
-        [f"The orders deadline of turn 1 was {deadline}; this sheet arrived after it and is refused."]
+        [
+            re.compile(
+                rf"This sheet arrived at \d\d:\d\d:\d\d, after the deadline of {local:%H:%M:%S} "
+                rf"\({local:%A} {local.day} {local:%B %Y}, {campaign.time_zone}\): "
+                r"the orders of turn 1 are closed to it\."
+            )
+        ]
     )
     (submission,) = _submissions(ostland)
     assert submission.entries["orders"][0]["target"] == first.number
