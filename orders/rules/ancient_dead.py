@@ -6,13 +6,14 @@ adjacent non-Desert province and continue to turn the non-Desert provinces aroun
 Deserts." They never Forced March, and attack whoever occupies the province they enter.
 
 The circular pattern, made a deterministic choice (rules decision 104): the provinces still to be
-turned are taken ring by ring (the ring is a province's number of steps from the pyramid), and
-within the nearest ring clockwise from north around the pyramid. Each army in turn (by id) takes
-the first province of that order it can reach through the desert, nearest to it first, that no
-other army of theirs stands in or has taken this turn, and moves one province towards it (through
-the desert, whose provinces are theirs). An army standing in a province that is not yet desert
-holds: the Liche Priests recite there until it is desert (rules decision 105). An army risen this
-turn holds (it cannot move the turn it is created). No dice: the same state gives the same orders.
+turned are taken ring by ring (the ring is a province's number of steps from the pyramid). Every
+pair of an army and a province it can reach through the desert is ordered by the province's ring,
+then the army's steps to it, then clockwise from north around the pyramid, then number and army
+id; going down that order each army takes the first province no other army of theirs stands in
+or has taken, and moves one province towards it (through the desert, whose provinces are theirs).
+An army standing in a province that is not yet desert holds: the Liche Priests recite there until
+it is desert (rules decision 105). An army risen this turn holds (it cannot move the turn it is
+created). No dice: the same state gives the same orders.
 """
 
 from __future__ import annotations
@@ -53,36 +54,34 @@ def ancient_dead_orders(world: World) -> tuple[ArmyOrder, ...]:
     ring = distances(world.adjacency, pyramid)
     desert = frozenset(n for n in world.provinces if is_desert(world, n))
     armies = ancient_dead_armies(world, kingdom.id)
-    taken = {a.province for a in armies if not is_desert(world, a.province)}
-    orders: list[ArmyOrder] = []
-    for army in armies:
-        order, aim = _order(world, army, pyramid, ring, desert, taken)
-        if aim is not None:
-            taken.add(aim)
-        orders.append(order)
-    return tuple(orders)
-
-
-def _order(
-    world: World, army: ArmyState, pyramid: int, ring: dict[int, int], desert: frozenset[int], taken: set[int]
-) -> tuple[ArmyOrder, int | None]:
-    """The army's order, and the province it makes for (None: it holds)."""
-    hold = ArmyOrder(army.id, OrderKind.HOLD)
-    if army.created_turn >= world.turn > 0 or army.province not in desert:
-        return hold, None  # risen this turn; or reciting where it stands
-    reach = distances(world.adjacency, army.province, through=desert)
-    candidates = [n for n in reach if n not in desert and n not in taken and n in ring]
-    if not candidates:
-        return hold, None
-    target = min(
-        candidates,
-        key=lambda n: (ring[n], reach[n], clockwise_from_north(world, pyramid, n), n),
+    # An army risen this turn cannot move; one standing in land not yet desert recites there.
+    movers = [a for a in armies if not (a.created_turn >= world.turn > 0) and a.province in desert]
+    reach = {a.id: distances(world.adjacency, a.province, through=desert) for a in movers}
+    taken = {a.province for a in armies if a.province not in desert}
+    # Every (province, army) pair in the circular order: the nearest ring, the fewest steps, then
+    # clockwise from north; each province goes to one army, each army makes for one province.
+    pairs = sorted(
+        (ring[n], steps, clockwise_from_north(world, pyramid, n), n, army)
+        for army, around in reach.items()
+        for n, steps in around.items()
+        if n not in desert and n in ring
     )
-    if world.adjacent(army.province, target):
-        return ArmyOrder(army.id, OrderKind.MOVE, target=target), target
-    # One province a turn towards it, through the desert: the neighbour nearest the target.
-    back = distances(world.adjacency, target, through=desert | {target})
+    aims: dict[int, int] = {}
+    for _ring, _steps, _angle, number, army in pairs:
+        if army not in aims and number not in taken:
+            aims[army] = number
+            taken.add(number)
+    return tuple(_order(world, a, aims.get(a.id), desert) for a in armies)
+
+
+def _order(world: World, army: ArmyState, aim: int | None, desert: frozenset[int]) -> ArmyOrder:
+    """One province a turn towards `aim` through the desert (holds without one)."""
+    if aim is None:
+        return ArmyOrder(army.id, OrderKind.HOLD)
+    if world.adjacent(army.province, aim):
+        return ArmyOrder(army.id, OrderKind.MOVE, target=aim)
+    back = distances(world.adjacency, aim, through=desert | {aim})
     steps = [n for n in sorted(world.adjacency.get(army.province, frozenset())) if n in desert and n in back]
     if not steps:
-        return hold, None
-    return ArmyOrder(army.id, OrderKind.MOVE, target=min(steps, key=lambda n: (back[n], n))), target
+        return ArmyOrder(army.id, OrderKind.HOLD)
+    return ArmyOrder(army.id, OrderKind.MOVE, target=min(steps, key=lambda n: (back[n], n)))
