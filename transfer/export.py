@@ -804,4 +804,6 @@ def _keyed_rows(campaign: Campaign, names: _Names) -> dict[str, dict[int, dict[s
         ):
             kingdom = names.kingdom(kingdom_id, f"a reminder of turn {number}")
             keyed[prefix][reminder_id] = {"turn": number, "kingdom": kingdom}
+    for turn_id, number in Turn.objects.filter(campaign=campaign).values_list("id", "number"):
+        keyed["orders-held"][turn_id] = {"turn": number}
     return keyed

@@ -600,6 +600,7 @@ class Reader(Reading):
             self.problem(where, "the results deadline must come after the orders deadline.")
         plan = TurnPlan(turn=turn)
         self.plan.turns.append(plan)
+        self.keyed["orders-held"][(values.get("number"),)] = turn
         self.turns_by_number.setdefault(values.get("number"), turn)
         for index, row in enumerate(values.get("deadline_changes", [])):
             self.deadline_change(plan, row, index, f"{where} / deadline_changes[{index}]")
@@ -1065,4 +1066,6 @@ def _no_such_row(prefix: str, values: dict[str, Any]) -> str:
         return f'{turn} submission at place {values["submission"]} of the order sheet of "{values["kingdom"]}".'
     if prefix == "deadline-change":
         return f"{turn} deadline change at place {values['change']}."
+    if prefix == "orders-held":
+        return f"there is no turn {values['turn']}."
     return f'{turn} {prefix.replace("-", " ")} of "{values["kingdom"]}".'

@@ -429,6 +429,8 @@ EMAIL_KEY_ROWS: dict[str, dict[str, Kind]] = {
     "orders-reminder": {"turn": INT, "kingdom": STR},
     # battles/services/reminders.py: results-reminder:<reminder> (one per kingdom and turn)
     "results-reminder": {"turn": INT, "kingdom": STR},
+    # orders/services/emails.py: orders-held:<turn>:<its orders deadline> (the organizer's alert)
+    "orders-held": {"turn": INT},
 }
 # Version 3's "emails" were the reports' emails alone, one address each (read into the shape above).
 EMAIL_V3_KEYS = {

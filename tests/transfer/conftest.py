@@ -35,6 +35,7 @@ from orders.rules.sheets import (
     SheetEntries,
     UpgradeArmy,
 )
+from orders.services.emails import orders_held_announce
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
@@ -294,6 +295,8 @@ def played_campaign(transactional_db):
             key=f"results-reminder:{reminder.pk}",
             after_commit=False,
         )
+        # The organizer's alert of a turn held with too many orders missing (turns/services/sweep.py).
+        orders_held_announce(turn=turn_1, missing=3, total=4)
         # Bob's report emails failed after their last try: they keep their attachments.
         ReportEmail.objects.filter(report__turn__campaign=campaign, to=["bob@briternia.local"]).update(
             status=ReportEmail.Status.FAILED,

@@ -44,6 +44,11 @@ NOT_CAMPAIGN_DATA = {
     "contenttypes.ContentType": "the site's table of models",
     "sessions.Session": "logins",
     "authtoken.Token": "an account's API token: the site's, not a campaign's",
+    "authtoken.TokenProxy": "the admin's view of the API tokens",
+    "axes.AccessAttempt": "failed logins (django-axes): the site's security record",
+    "axes.AccessAttemptExpiration": "failed logins (django-axes): the site's security record",
+    "axes.AccessFailureLog": "failed logins (django-axes): the site's security record",
+    "axes.AccessLog": "logins (django-axes): the site's security record",
     "turns.SweepRecord": "the site's deadline sweep, shared by every campaign (the health endpoint reads it)",
     "kingdoms.ReportPreferences": (
         "a user's own settings: they travel with the account in the document's users, and the import gives "

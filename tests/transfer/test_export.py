@@ -44,6 +44,7 @@ from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from transfer import schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
+from turns.models import SweepRecord
 from turns.services.cycle import orders_phase_run
 
 User = get_user_model()
@@ -125,7 +126,9 @@ def test_every_field_of_the_models_is_in_the_document():
     own_apps = [
         a for a in apps.get_app_configs() if a.path.startswith(str(settings.BASE_DIR)) and "-packages" not in a.path
     ]
-    assert {m for app in own_apps for m in app.get_models()} == set(specs)
+    # The deadline sweep's last run is the site's, shared by every campaign (rows.NOT_CAMPAIGN_DATA).
+    site_models = {SweepRecord}
+    assert {m for app in own_apps for m in app.get_models()} - site_models == set(specs)
 
 
 def test_an_entry_naming_an_army_outside_the_campaign_stops_the_export(eventful_campaign):
