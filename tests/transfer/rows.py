@@ -43,6 +43,10 @@ NOT_CAMPAIGN_DATA = {
     "auth.User_user_permissions": "an account's permissions",
     "contenttypes.ContentType": "the site's table of models",
     "sessions.Session": "logins",
+    "axes.AccessAttempt": "the site's failed logins (django-axes' lockout), by username and address",
+    "axes.AccessAttemptExpiration": "when a failed login stops counting (django-axes)",
+    "axes.AccessFailureLog": "the site's log of failed logins (django-axes)",
+    "axes.AccessLog": "the site's log of logins (django-axes)",
     "kingdoms.ReportPreferences": (
         "a user's own settings: they travel with the account in the document's users, and the import gives "
         "them to the accounts it creates (tests/transfer/test_importer.py)"
