@@ -45,10 +45,10 @@ NOT_CAMPAIGN_DATA = {
     "sessions.Session": "logins",
     "authtoken.Token": "an account's API token: the site's, not a campaign's",
     "authtoken.TokenProxy": "the admin's view of the API tokens",
-    "axes.AccessAttempt": "failed logins (django-axes): the site's security record",
-    "axes.AccessAttemptExpiration": "failed logins (django-axes): the site's security record",
-    "axes.AccessFailureLog": "failed logins (django-axes): the site's security record",
-    "axes.AccessLog": "logins (django-axes): the site's security record",
+    "axes.AccessAttempt": "the site's failed logins (django-axes' lockout), by username and address",
+    "axes.AccessAttemptExpiration": "when a failed login stops counting (django-axes)",
+    "axes.AccessFailureLog": "the site's log of failed logins (django-axes)",
+    "axes.AccessLog": "the site's log of logins (django-axes)",
     "turns.SweepRecord": "the site's deadline sweep, shared by every campaign (the health endpoint reads it)",
     "kingdoms.ReportPreferences": (
         "a user's own settings: they travel with the account in the document's users, and the import gives "
