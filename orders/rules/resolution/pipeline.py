@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from kernel.dice import Dice
 from kernel.events import Event
 
+from .alliances import settle_alliances
 from .battles import build_battles
 from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
 from .movement import execute_orders, normalise_orders
@@ -23,12 +24,13 @@ class Resolution:
 
 
 def resolve_orders(state: TurnState, dice: Dice) -> Resolution:
-    """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies (gold, then
-    experience), 4-5. the orders and
+    """Run 1. Tally Gold, the alliances the sheets declare or end (Allies), 2. Maintain Armies,
+    3. Create / Upgrade Armies (gold, then experience), 4-5. the orders and
     6. the scheduling of battles, in the rulebook's order. The given state is not changed."""
     work = state.working_copy()
     events: list[Event] = []
     tally_gold(work, events)
+    settle_alliances(work, events)  # Allies: declared (and announced over) with the orders
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
     spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase
