@@ -26,6 +26,7 @@ class EventCode(StrEnum):
     ALLIANCE_BROKEN = "alliance-broken"  # one per ally; the betrayed receives 2,000 (data: how, broken_by)
     ALLIANCE_CANCELLED = "alliance-cancelled"  # both announced its end: no gold back
     ALLY_PASSAGE = "ally-passage"  # an army in an ally's province: control does not change hands
+    ALLY_SUPPORT = "ally-support"  # the supported ally's side of an allied detachment (6. Fight Battles)
 
     # 2. Maintain Armies: the Foraging Table (economy.py)
     FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose

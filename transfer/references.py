@@ -61,6 +61,8 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.ALLIANCE_BROKEN: {"ally": KINGDOM_ID, "broken_by": KINGDOM_ID},
     EventCode.ALLIANCE_CANCELLED: {"ally": KINGDOM_ID},
     EventCode.ALLY_PASSAGE: {"ally": KINGDOM_ID},
+    EventCode.ALLY_SUPPORT: {"ally": KINGDOM_ID},
+    EventCode.SUPPORT: {"ally": KINGDOM_ID},
 }
 # A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
 # (orders/services/reports.py _army_row), and their flags as SVG (no ids there).

@@ -237,3 +237,54 @@ def test_take_control_on_an_order_that_moves_nowhere_is_refused():
 def test_an_end_announced_to_a_kingdom_that_is_no_ally_is_refused():
     check = order_sheet_check(SheetEntries(alliance_ends=(EndAlliance(4),)), order_sheet_context(state().world, 1))
     assert [p.code for p in check.error_problems] == [SheetProblemCode.ALLIANCE_NOT_ALLIED]
+
+
+def _battle_with_ally_support(alliance: AllianceState, supporter_kingdom: int, faces):
+    """K3's army in 12 attacks K2's army in 7; an army of `supporter_kingdom` in 6 supports 7."""
+    s = state(
+        armies=[wb.army(1, supporter_kingdom, 6, name="Helpers"), wb.army(2, 2, 7), wb.army(3, 3, 12)],
+        sheets={
+            supporter_kingdom: SheetEntries(orders=(ArmyOrder(1, OrderKind.SUPPORT, support=7),)),
+            3: SheetEntries(orders=(ArmyOrder(3, OrderKind.MOVE, target=7),)),
+        },
+        alliances=[alliance],
+    )
+    return resolve(s, faces)
+
+
+def test_case_AL3_an_ally_supports_with_300_points_rolling_alliance_support_arrival():
+    """Allies: "Armies may support adjacent ally armies in battle with 300 points of core troops, but
+    are subjected to the chart below"; Alliance Support Arrival (D6): 1-3 Unexpected Delay, 4-6 On Time."""
+    result = _battle_with_ally_support(ALLIANCE, 1, faces=[4])
+    (battle,) = result.battles
+    (support,) = battle.supports
+    assert (support.army, support.kingdom, support.side, support.points, support.arrival) == (1, 1, "defender", 300, 4)
+    (sent,) = of(result.events, "support")
+    assert sent.text == (
+        "Helpers supports its ally K2 with 300 points of core troops to the defender in 7 P7; "
+        "Alliance Support Arrival 4: On Time (Allies)."
+    )
+    (told,) = of(result.events, "ally-support")
+    assert told.kingdom == 2 and told.army is None and "Your ally K1's army Helpers sends 300 points" in told.text
+    assert not any("delayed" in n for n in battle.notes)
+
+    delayed = _battle_with_ally_support(ALLIANCE, 1, faces=[3])
+    assert delayed.battles[0].supports[0].arrival == 3
+    assert any("allied detachment is delayed" in n for n in delayed.battles[0].notes)
+
+
+def test_case_AL3_distrusted_allies_subtract_1_from_the_arrival_roll():
+    distrusted = AllianceState(id=8, first=2, second=4, trust=TrustLevel.DISTRUSTED, formed_turn=1)
+    result = _battle_with_ally_support(distrusted, 4, faces=[4])
+    (support,) = result.battles[0].supports
+    assert support.arrival == 3  # 4 - 1: Unexpected Delay
+    (sent,) = of(result.events, "support")
+    assert "Alliance Support Arrival 4-1=3: Unexpected Delay" in sent.text
+    assert result.battles[0].supports[0].points == 300
+
+
+def test_an_army_not_allied_with_either_side_cannot_support():
+    result = _battle_with_ally_support(ALLIANCE, 4, faces=[])  # K4 is no ally of K2 or K3
+    assert result.battles[0].supports == []
+    (refused,) = of(result.events, "support-refused")
+    assert refused.data["reason"] == "no-side"
