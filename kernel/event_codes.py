@@ -28,6 +28,11 @@ class EventCode(StrEnum):
     ALLY_PASSAGE = "ally-passage"  # an army in an ally's province: control does not change hands
     ALLY_SUPPORT = "ally-support"  # the supported ally's side of an allied detachment (6. Fight Battles)
 
+    # Transfer of Gold (orders/rules/resolution/alliances.py; arrival: orders/services/transfers.py)
+    TRANSFER_SENT = "transfer-sent"  # the gold and its 10% fee leave (data: to, gold, fee, arrives)
+    TRANSFER_REFUSED = "transfer-refused"  # the treasury cannot pay it now: nothing leaves
+    TRANSFER_ARRIVED = "transfer-arrived"  # at the beginning of the turn after next (data: from_kingdom, sent_turn)
+
     # 2. Maintain Armies: the Foraging Table (economy.py)
     FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose
     FORAGING_RECOVERY = "foraging-recovery"  # 2, casualties: their Rank and File Recovery roll

@@ -17,6 +17,7 @@ from .rules.sheets import (
     Purchase,
     ReinforceGarrison,
     SheetEntries,
+    TransferGold,
     UpgradeArmy,
 )
 
@@ -45,6 +46,7 @@ def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
         "purchases": [asdict(p) for p in entries.purchases],
         "alliances": [{"kingdom": a.kingdom} for a in entries.alliances],
         "alliance_ends": [{"kingdom": a.kingdom} for a in entries.alliance_ends],
+        "gold_transfers": [{"kingdom": t.kingdom, "gold": t.gold} for t in entries.gold_transfers],
     }
 
 
@@ -76,4 +78,5 @@ def entries_from_json(data: dict[str, Any]) -> SheetEntries:
         # Sheets filed before alliances existed declare none.
         alliances=tuple(DeclareAlliance(**a) for a in data.get("alliances", [])),
         alliance_ends=tuple(EndAlliance(**a) for a in data.get("alliance_ends", [])),
+        gold_transfers=tuple(TransferGold(**t) for t in data.get("gold_transfers", [])),
     )

@@ -26,6 +26,7 @@ from .rules.sheets import (
     Purchase,
     ReinforceGarrison,
     SheetEntries,
+    TransferGold,
     UpgradeArmy,
 )
 
@@ -195,6 +196,24 @@ class AllianceForm(forms.Form):
         return ()
 
 
+class GoldTransferForm(forms.Form):
+    """Transfer of Gold: gold to another player's kingdom (10% fee on top, arrives the turn after next)."""
+
+    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Transfer gold to")
+    gold = forms.IntegerField(required=False, min_value=1, label="Gold")
+
+    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        others = kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).exclude(army_type="ancient-dead").order_by("name")
+        self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in others]
+
+    def transfer(self) -> TransferGold | None:
+        d = self.cleaned_data
+        if not d.get("kingdom") and not d.get("gold"):
+            return None
+        return TransferGold(kingdom=d.get("kingdom") or 0, gold=d.get("gold") or 0)
+
+
 class OrderSheetForm:
     """The whole sheet: `armies` (one ArmyOrderForm each), `creations`, `garrisons`."""
 
@@ -294,10 +313,20 @@ class OrderSheetForm:
                 "end": bool(initial.alliance_ends),
             },
         )
+        sent = list(initial.gold_transfers) + [None]
+        self.transfers = [
+            GoldTransferForm(
+                data,
+                prefix=f"transfer-{i}",
+                kingdom=kingdom,
+                initial={"kingdom": t.kingdom, "gold": t.gold} if t else None,
+            )
+            for i, t in enumerate(sent)
+        ]
         self.data = data
 
     def is_valid(self) -> bool:
-        forms_ = [*self.armies, *self.creations, *self.purchases, self.alliance]
+        forms_ = [*self.armies, *self.creations, *self.purchases, self.alliance, *self.transfers]
         return all(f.is_valid() for f in forms_)
 
     @property
@@ -313,6 +342,9 @@ class OrderSheetForm:
                 out += [f"Purchase: {field}: {e}" for e in errors]
         for field, errors in self.alliance.errors.items():
             out += [f"Alliance: {field}: {e}" for e in errors]
+        for form in self.transfers:
+            for field, errors in form.errors.items():
+                out += [f"Transfer of gold: {field}: {e}" for e in errors]
         return out
 
     def entries(self) -> SheetEntries:
@@ -341,4 +373,5 @@ class OrderSheetForm:
             purchases=purchases,
             alliances=self.alliance.declarations(),
             alliance_ends=self.alliance.ends(),
+            gold_transfers=tuple(t for t in (f.transfer() for f in self.transfers) if t is not None),
         )

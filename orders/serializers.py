@@ -23,6 +23,7 @@ from .rules.sheets import (
     ReinforceGarrison,
     SheetEntries,
     SheetProblemCode,
+    TransferGold,
     UpgradeArmy,
 )
 
@@ -115,6 +116,11 @@ class KingdomRefInput(serializers.Serializer):
     kingdom = serializers.IntegerField()
 
 
+class TransferGoldInput(serializers.Serializer):
+    kingdom = serializers.IntegerField()
+    gold = serializers.IntegerField()
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(many=True, default=list)
     creations = CreateArmyInput(many=True, default=list)
@@ -130,6 +136,12 @@ class OrderSheetInput(serializers.Serializer):
         default=list,
         help_text="Allies: the kingdom this sheet declares an alliance with (1,000 gold; both must declare it "
         "the same turn).",
+    )
+    gold_transfers = TransferGoldInput(
+        many=True,
+        default=list,
+        help_text="Transfer of Gold: gold sent to another kingdom; the sender pays a 10% fee on top, the gold "
+        "arrives at the beginning of the turn after next.",
     )
     alliance_ends = KingdomRefInput(
         many=True, default=list, help_text="Allies, Announcement: the ally whose alliance this sheet ends."
@@ -161,6 +173,7 @@ class OrderSheetInput(serializers.Serializer):
             purchases=tuple(Purchase(**x) for x in d["purchases"]),
             alliances=tuple(DeclareAlliance(**x) for x in d["alliances"]),
             alliance_ends=tuple(EndAlliance(**x) for x in d["alliance_ends"]),
+            gold_transfers=tuple(TransferGold(**x) for x in d["gold_transfers"]),
         )
 
 

@@ -62,6 +62,9 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.ALLIANCE_CANCELLED: {"ally": KINGDOM_ID},
     EventCode.ALLY_PASSAGE: {"ally": KINGDOM_ID},
     EventCode.ALLY_SUPPORT: {"ally": KINGDOM_ID},
+    EventCode.TRANSFER_SENT: {"to": KINGDOM_ID},
+    EventCode.TRANSFER_REFUSED: {"to": KINGDOM_ID},
+    EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM_ID},
     EventCode.SUPPORT: {"ally": KINGDOM_ID},
 }
 # A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id

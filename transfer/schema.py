@@ -514,9 +514,10 @@ ENTRY_SECTIONS = {
     # Added within version 5 (issue 15, Allies): the kingdom by name; a sheet written before has none.
     "alliances": {"kingdom": STR},
     "alliance_ends": {"kingdom": STR},
+    "gold_transfers": {"kingdom": STR, "gold": INT},
 }
 # The sections whose objects name a kingdom (by id as stored, by name in the document).
-ENTRY_KINGDOM_SECTIONS = ("alliances", "alliance_ends")
+ENTRY_KINGDOM_SECTIONS = ("alliances", "alliance_ends", "gold_transfers")
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 # Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and
 # Capitols): a sheet written before it is still read, and means the army defends.

@@ -22,7 +22,14 @@ from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState, ProvinceState, World
 
-from .tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost, forced_march_terrain
+from .tables import (
+    ELITE_DEFENSE_FORCE_GOLD,
+    SUPPLY_DEPOT_GOLD,
+    TRANSFER_ARRIVES_AFTER,
+    creation_cost,
+    forced_march_terrain,
+    transfer_fee,
+)
 from .taxes import tax_tally
 
 
@@ -160,6 +167,15 @@ class EndAlliance:
 
 
 @dataclass(frozen=True)
+class TransferGold:
+    """Transfer of Gold: `gold` sent to the kingdom `kingdom` (id); the sender pays 10% more, the
+    gold arrives at the beginning of the turn after next."""
+
+    kingdom: int
+    gold: int
+
+
+@dataclass(frozen=True)
 class SheetEntries:
     orders: tuple[ArmyOrder, ...] = ()
     creations: tuple[CreateArmy, ...] = ()
@@ -170,6 +186,7 @@ class SheetEntries:
     purchases: tuple[Purchase, ...] = ()
     alliances: tuple[DeclareAlliance, ...] = ()
     alliance_ends: tuple[EndAlliance, ...] = ()
+    gold_transfers: tuple[TransferGold, ...] = ()
 
     def losses_first(self, army: int) -> str:
         """The unit named to take the army's losses first ("" when none is)."""
@@ -313,6 +330,7 @@ class SheetProblemCode(StrEnum):
     ALLIANCE_TWICE = "alliance-twice"  # one alliance declared a turn
     ALLIANCE_NOT_ALLIED = "alliance-not-allied"  # an end announced to a kingdom that is no ally
     TAKE_CONTROL = "take-control"  # Invasion: only a move into a province takes it
+    TRANSFER = "transfer"  # Transfer of Gold: to another player's kingdom, a positive amount
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
@@ -417,6 +435,7 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
 
     check_purchases(entries, ctx, check)
     _check_alliances(entries, ctx, check)
+    _check_transfers(entries, ctx, check)
     if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(
@@ -735,6 +754,39 @@ def _check_alliances(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                     f"{name} is not your ally: there is no alliance to announce the end of (Allies, Announcement).",
                 )
             )
+
+
+def _check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
+    """Transfer of Gold: to another player's kingdom of the campaign, a positive amount, the 10%
+    fee paid on top by the sender (counted in what the sheet spends)."""
+    for transfer in entries.gold_transfers:
+        other = ctx.world.kingdoms.get(transfer.kingdom)
+        if other is None or other.id == ctx.kingdom or other.ancient_dead:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.TRANSFER,
+                    f"Kingdom {transfer.kingdom} is not another player's kingdom of this campaign: gold is "
+                    "transferred to one (Transfer of Gold).",
+                )
+            )
+            continue
+        if transfer.gold <= 0:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.TRANSFER,
+                    f"A transfer to {other.name} of {transfer.gold:,} gold: transfer a positive amount "
+                    "(Transfer of Gold).",
+                )
+            )
+            continue
+        fee = transfer_fee(transfer.gold)
+        check.costs.append(
+            (
+                f"Transfer {transfer.gold:,} gold to {other.name} (+{fee:,} transportation fee; arrives at the "
+                f"beginning of turn {ctx.turn + TRANSFER_ARRIVES_AFTER})",
+                transfer.gold + fee,
+            )
+        )
 
 
 def _check_losses(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:

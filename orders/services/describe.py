@@ -101,6 +101,9 @@ def describe_orders(
     kingdom_lines += [
         f"Announce the end of the alliance with {others.get(a.kingdom, a.kingdom)}" for a in sheet.alliance_ends
     ]
+    kingdom_lines += [
+        f"Transfer {t.gold:,} gold to {others.get(t.kingdom, t.kingdom)} (10% fee on top)" for t in sheet.gold_transfers
+    ]
     return {"orders": lines, "kingdom": kingdom_lines}
 
 

@@ -16,6 +16,7 @@ from ..models import CampaignSchedule, DeadlineChange, Turn
 from ..rules.schedule import deadline_text, turn_deadlines
 from .deliveries import deliveries_arrive
 from .emails import deadline_change_announce
+from .transfers import gold_transfers_arrive
 
 
 def schedule_of(campaign: Campaign) -> CampaignSchedule:
@@ -50,6 +51,7 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     campaign.current_turn = number
     # What was bought with experience two turns ago arrives at the beginning of this turn.
     deliveries_arrive(turn=turn)
+    gold_transfers_arrive(turn=turn)  # and the gold transferred two turns ago (Transfer of Gold)
     return turn
 
 

@@ -45,6 +45,8 @@ HOW_BROKEN = {
 PHASE_TITLES = {
     "tally-gold": "1. Tally Gold",
     "alliances": "Allies",
+    "transfers": "Transfer of Gold",
+    "deliveries": "Arrivals",
     "maintain-armies": "2. Maintain Armies",
     "create-upgrade-armies": "3. Create / Upgrade Armies",
     "orders": "4-5. Orders",

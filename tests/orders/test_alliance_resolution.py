@@ -14,6 +14,7 @@ from orders.rules.sheets import (
     OrderKind,
     SheetEntries,
     SheetProblemCode,
+    TransferGold,
     order_sheet_check,
     order_sheet_context,
 )
@@ -288,3 +289,31 @@ def test_an_army_not_allied_with_either_side_cannot_support():
     assert result.battles[0].supports == []
     (refused,) = of(result.events, "support-refused")
     assert refused.data["reason"] == "no-side"
+
+
+def test_case_AL5_a_transfer_of_1000_in_turn_2_costs_1100_and_is_due_at_the_beginning_of_turn_4():
+    """Player Issues, Transfer of Gold: "to transfer 1,000 gold pieces to another player, it will
+    cost 1,100 gold. And if it were transferred in Turn 2, it will arrive at the beginning of Turn 4"."""
+    sheet = SheetEntries(gold_transfers=(TransferGold(kingdom=3, gold=1000),))
+    check = order_sheet_check(sheet, order_sheet_context(state().world, 1))
+    assert check.ok
+    assert check.costs == [
+        ("Transfer 1,000 gold to K3 (+100 transportation fee; arrives at the beginning of turn 4)", 1100)
+    ]
+
+    result = resolve(state(sheets={1: sheet}))  # the state's turn is 2
+    (sent,) = of(result.events, "transfer-sent")
+    assert (sent.kingdom, sent.gold, sent.ledger_reason) == (1, -1100, "transfer")
+    assert sent.data == {"to": 3, "gold": 1000, "fee": 100, "arrives": 4}
+    assert sum(e.gold for e in result.events if e.kingdom == 3) == sum(
+        e.gold for e in result.events if e.kingdom == 3 and e.code == "taxes"
+    )  # nothing arrives at K3 this turn
+
+
+def test_a_transfer_the_treasury_cannot_pay_is_not_sent_and_a_bad_one_is_refused_at_the_check():
+    result = resolve(state(sheets={1: SheetEntries(gold_transfers=(TransferGold(kingdom=3, gold=90000),))}))
+    assert of(result.events, "transfer-sent") == []
+    assert [e.kingdom for e in of(result.events, "transfer-refused")] == [1]
+    for bad in (TransferGold(kingdom=1, gold=10), TransferGold(kingdom=3, gold=0)):
+        check = order_sheet_check(SheetEntries(gold_transfers=(bad,)), order_sheet_context(state().world, 1))
+        assert [p.code for p in check.error_problems] == [SheetProblemCode.TRANSFER]

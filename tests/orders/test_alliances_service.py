@@ -5,7 +5,7 @@ broken by invasion; secrecy: a declaration nobody answered is told to its kingdo
 import pytest
 
 from kingdoms.models import Alliance, Army, Kingdom, TreasuryEntry
-from orders.models import OrderSheet, TurnEvent
+from orders.models import OrderSheet, Turn, TurnEvent
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, pages_as
 from turns.services.cycle import orders_phase_run
@@ -146,3 +146,39 @@ def test_an_ally_sees_no_more_of_its_ally_than_the_rules_reveal(turn, k):
     assert carol.get(f"/api/armies/{army.pk}/").status_code == 404
     assert pages_as("carol").get(f"/kingdoms/{ostland.pk}/").status_code == 404
     assert pages_as("carol").get(f"/turns/{turn.pk}/orders/{ostland.pk}/").status_code == 404
+
+
+def test_case_AL5_gold_transferred_on_the_order_sheet_arrives_two_turns_later(turn, k):
+    """Sent in turn 1 through the API: 1,100 leave Ostland's treasury now (a ledger row), the 1,000
+    arrive in Karak Dumn's at the beginning of turn 3 (a ledger row and an event in its log)."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    response = api_as("alice").put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {"gold_transfers": [{"kingdom": karak.id, "gold": 1000}], "submit": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    assert TreasuryEntry.objects.get(kingdom=ostland, reason="transfer").amount == -1100
+    assert not TreasuryEntry.objects.filter(kingdom=karak, reason="transfer").exists()
+    assert any(
+        "sends 1,000 gold to Karak Dumn" in line for line in _lines(kingdom_report_context(turn=turn, kingdom=ostland))
+    )
+    # Turn 2 opens: nothing yet. Turn 3 opens: it arrives, once.
+    from orders.services.transfers import gold_transfers_arrive
+
+    later = {}
+    for number in (2, 3):
+        later[number] = Turn.objects.create(
+            campaign=turn.campaign,
+            number=number,
+            orders_deadline=turn.orders_deadline,
+            results_deadline=turn.results_deadline,
+            seed=f"t{number}",
+        )
+        gold_transfers_arrive(turn=later[number])
+    gold_transfers_arrive(turn=later[3])  # safe twice
+    (arrived,) = TreasuryEntry.objects.filter(kingdom=karak, reason="transfer")
+    assert (arrived.amount, arrived.turn) == (1000, 3)
+    (event,) = TurnEvent.objects.filter(code="transfer-arrived")
+    assert event.kingdom == karak and event.turn == later[3] and "sent by Ostland in turn 1" in event.text

@@ -26,9 +26,11 @@ from kingdoms.rules.alliances import (
 )
 
 from ..sheets import SheetEntries
+from ..tables import TRANSFER_ARRIVES_AFTER, transfer_fee
 from .state import TurnState
 
 PHASE = "alliances"
+PHASE_TRANSFERS = "transfers"
 
 _HOW_WORDS = {
     BreakKind.ANNOUNCEMENT: "by announcement",
@@ -49,6 +51,49 @@ def settle_alliances(state: TurnState, events: list[Event]) -> None:
     rules for allies cease this turn), then the alliances both kingdoms declared."""
     _announced_ends(state, events)
     _declarations(state, events)
+
+
+def send_gold(state: TurnState, events: list[Event]) -> None:
+    """Transfer of Gold: each transfer on a submitted sheet leaves the sender's treasury with its 10%
+    fee (after 1. Tally Gold, before 3. Create / Upgrade Armies: decision 142); it arrives at the
+    beginning of the turn after next (orders/services/transfers.py reads the event). One the
+    treasury cannot pay now is not sent."""
+    for kingdom_id, sheet in sorted(state.sheets.items()):
+        if kingdom_id in state.missed_orders:
+            continue
+        for transfer in sheet.gold_transfers:
+            sender, receiver = state.kingdoms[kingdom_id], state.kingdoms.get(transfer.kingdom)
+            if receiver is None or transfer.gold <= 0:
+                continue  # refused by the sheet check; not sent
+            fee = transfer_fee(transfer.gold)
+            cost = transfer.gold + fee
+            arrives = state.turn + TRANSFER_ARRIVES_AFTER
+            if state.kingdoms[kingdom_id].treasury < cost:
+                events.append(
+                    Event(
+                        PHASE_TRANSFERS,
+                        EventCode.TRANSFER_REFUSED,
+                        f"The transfer of {transfer.gold:,} gold to {receiver.name} is not sent: it costs {cost:,} "
+                        f"with its fee and the treasury holds {state.kingdoms[kingdom_id].treasury:,} "
+                        "(Transfer of Gold).",
+                        kingdom=kingdom_id,
+                        data={"to": receiver.id, "gold": transfer.gold, "fee": fee},
+                    )
+                )
+                continue
+            _add_gold(state, kingdom_id, -cost)
+            events.append(
+                Event(
+                    PHASE_TRANSFERS,
+                    EventCode.TRANSFER_SENT,
+                    f"{sender.name} sends {transfer.gold:,} gold to {receiver.name} and pays {fee:,} in transportation "
+                    f"fees ({cost:,} in all); it arrives at the beginning of turn {arrives} (Transfer of Gold).",
+                    kingdom=kingdom_id,
+                    gold=-cost,
+                    ledger_reason=LedgerReason.TRANSFER,
+                    data={"to": receiver.id, "gold": transfer.gold, "fee": fee, "arrives": arrives},
+                )
+            )
 
 
 def _announced_ends(state: TurnState, events: list[Event]) -> None:

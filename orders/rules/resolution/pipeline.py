@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from kernel.dice import Dice
 from kernel.events import Event
 
-from .alliances import settle_alliances
+from .alliances import send_gold, settle_alliances
 from .battles import build_battles
 from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
 from .movement import execute_orders, normalise_orders
@@ -31,6 +31,7 @@ def resolve_orders(state: TurnState, dice: Dice) -> Resolution:
     events: list[Event] = []
     tally_gold(work, events)
     settle_alliances(work, events)  # Allies: declared (and announced over) with the orders
+    send_gold(work, events)  # Transfer of Gold: the gold and its fee leave now, arrive in two turns
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
     spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase
