@@ -108,6 +108,17 @@ class BattleSupport(models.Model):
     def __str__(self) -> str:
         return f"{self.army} supports {self.battle}"
 
+    @property
+    def allied(self) -> bool:
+        """An ally's detachment (Allies): its kingdom fights on neither side itself."""
+        return self.kingdom_id not in (self.battle.attacker_kingdom_id, self.battle.defender_kingdom_id)
+
+    @property
+    def delayed(self) -> bool:
+        """Unexpected Delay: 1-2 on Support Arrival; 1-3 (after -1 for Distrusted) on Alliance Support
+        Arrival, whose result is stored."""
+        return self.arrival is not None and self.arrival <= (3 if self.allied else 2)
+
 
 class TurnSummarySheet(models.Model):
     """One kingdom's Turn Summary Sheet for one battle (Appendix: Turn Summary Sheet)."""

@@ -18,6 +18,21 @@ class EventCode(StrEnum):
     TAXES = "taxes"
     IMPERIAL_TAXATION = "imperial-taxation"  # the Empire's levy on the same sources
 
+    # Allies (orders/rules/resolution/alliances.py): declared on the order sheets, at the beginning of
+    # the turn after 1. Tally Gold; broken by announcement (the sheet), invasion or raze (4-5. Orders).
+    ALLIANCE_FORMED = "alliance-formed"  # one per ally, 1,000 gold each (data: alliance, ally, trust)
+    ALLIANCE_NOT_RECOGNISED = "alliance-not-recognised"  # only one of the two declared it: nothing paid
+    ALLIANCE_REFUSED = "alliance-refused"  # the chart, another alliance or the treasury refuse it now
+    ALLIANCE_BROKEN = "alliance-broken"  # one per ally; the betrayed receives 2,000 (data: how, broken_by)
+    ALLIANCE_CANCELLED = "alliance-cancelled"  # both announced its end: no gold back
+    ALLY_PASSAGE = "ally-passage"  # an army in an ally's province: control does not change hands
+    ALLY_SUPPORT = "ally-support"  # the supported ally's side of an allied detachment (6. Fight Battles)
+
+    # Transfer of Gold (orders/rules/resolution/alliances.py; arrival: orders/services/transfers.py)
+    TRANSFER_SENT = "transfer-sent"  # the gold and its 10% fee leave (data: to, gold, fee, arrives)
+    TRANSFER_REFUSED = "transfer-refused"  # the treasury cannot pay it now: nothing leaves
+    TRANSFER_ARRIVED = "transfer-arrived"  # at the beginning of the turn after next (data: from_kingdom, sent_turn)
+
     # 2. Maintain Armies: the Foraging Table (economy.py)
     FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose
     FORAGING_RECOVERY = "foraging-recovery"  # 2, casualties: their Rank and File Recovery roll
@@ -161,5 +176,9 @@ PUBLIC_EVENT_CODES: frozenset[EventCode] = frozenset(
         EventCode.DESERT_SPREAD,
         EventCode.DESERT_RUINS,
         EventCode.RETURN_TO_THE_TOMB,
+        # Allies: alliances are public once made, and so is their end (decision 130).
+        EventCode.ALLIANCE_FORMED,
+        EventCode.ALLIANCE_BROKEN,
+        EventCode.ALLIANCE_CANCELLED,
     }
 )

@@ -14,6 +14,7 @@ from . import selectors
 from .models import Army, Campaign, Character, Kingdom, Province
 from .serializers import (
     AdjacentPickInputSerializer,
+    AllianceSerializer,
     ArmyListInputSerializer,
     ArmySerializer,
     CampaignSerializer,
@@ -63,6 +64,15 @@ class CampaignKingdomsApi(APIView):
     def get(self, request: Request, campaign_id: int) -> Response:
         campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
         return Response(KingdomPublicSerializer(selectors.kingdoms_public(campaign=campaign), many=True).data)
+
+
+class CampaignAlliancesApi(APIView):
+    """Every alliance of the campaign, in force or ended (Allies: public once made)."""
+
+    @extend_schema(responses=AllianceSerializer(many=True))
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+        return Response(AllianceSerializer(selectors.alliances_public(campaign=campaign), many=True).data)
 
 
 def _picking_kingdom(request: Request, campaign: Campaign, kingdom_id: int | None) -> Kingdom:

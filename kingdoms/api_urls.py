@@ -8,6 +8,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/", api.CampaignDetailApi.as_view(), name="api-campaign"),
     path("campaigns/<int:campaign_id>/map/", api.CampaignMapApi.as_view(), name="api-campaign-map"),
     path("campaigns/<int:campaign_id>/kingdoms/", api.CampaignKingdomsApi.as_view(), name="api-campaign-kingdoms"),
+    path("campaigns/<int:campaign_id>/alliances/", api.CampaignAlliancesApi.as_view(), name="api-campaign-alliances"),
     path("campaigns/<int:campaign_id>/setup/home/", api.HomePickApi.as_view(), name="api-setup-home"),
     path("campaigns/<int:campaign_id>/setup/provinces/", api.AdjacentPickApi.as_view(), name="api-setup-provinces"),
     path("kingdoms/<int:kingdom_id>/", api.KingdomApi.as_view(), name="api-kingdom"),

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q, Sum
 from django.db.models.functions import Lower
 
+from .rules.alliances import BREAK_LABELS, TRUST_LEVEL_LABELS, TrustLevel
 from .rules.army_lists import CATEGORIES
 from .rules.maps import SETTLEMENTS, TERRAINS
 from .rules.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, ArmyType
@@ -121,6 +122,37 @@ class Kingdom(models.Model):
     def treasury_balance(self) -> int:
         """The treasury is derived from the ledger, never stored."""
         return self.ledger.aggregate(total=Sum("amount"))["total"] or 0
+
+
+class Alliance(models.Model):
+    """An alliance between two kingdoms (Allies): formed when both declared it on the order sheets
+    of the same turn, in force until it is broken or cancelled (`ended_turn`). Public: every player
+    sees who is allied with whom and the trust level."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="alliances")
+    first = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    trust = models.CharField(max_length=1, choices=[(t.value, TRUST_LEVEL_LABELS[t]) for t in TrustLevel])
+    formed_turn = models.PositiveIntegerField()
+    ended_turn = models.PositiveIntegerField(null=True, blank=True)
+    ended_how = models.CharField(max_length=16, blank=True, choices=[(k.value, v) for k, v in BREAK_LABELS.items()])
+    broken_by = models.ForeignKey(Kingdom, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["campaign", "formed_turn", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(first__lt=models.F("second")), name="alliance_first_before_second"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} and {self.second} ({self.get_trust_display()})"
+
+    @property
+    def in_force(self) -> bool:
+        return self.ended_turn is None
+
+    def other(self, kingdom: Kingdom) -> Kingdom:
+        return self.second if kingdom.id == self.first_id else self.first
 
 
 class TreasuryEntry(models.Model):

@@ -15,7 +15,7 @@ from django.http import Http404
 from kernel.event_codes import EventCode
 
 from .map_svg import MapArmyMarker, MapKingdomView, MapProvinceView, kingdom_colour, render_map_svg
-from .models import Army, Campaign, Character, DiceRoll, ExperienceEntry, Kingdom, Province, TreasuryEntry
+from .models import Alliance, Army, Campaign, Character, DiceRoll, ExperienceEntry, Kingdom, Province, TreasuryEntry
 from .rules.setup import army_limit
 from .rules.world import counted_points
 
@@ -57,6 +57,22 @@ def kingdoms_public(*, campaign: Campaign) -> QuerySet[Kingdom]:
         .annotate(province_count=Count("provinces"))
         .order_by("id")
     )
+
+
+def alliance_in_force(kingdom: Kingdom) -> Alliance | None:
+    """The kingdom's alliance in force (Allies; one at a time). Alliances are public."""
+    return (
+        Alliance.objects.filter(ended_turn__isnull=True)
+        .filter(Q(first=kingdom) | Q(second=kingdom))
+        .select_related("first", "second")
+        .first()
+    )
+
+
+def alliances_public(*, campaign: Campaign) -> QuerySet[Alliance]:
+    """Every alliance of the campaign, in force or ended (Allies: alliances are public once made,
+    decision 130)."""
+    return Alliance.objects.filter(campaign=campaign).select_related("first", "second", "broken_by")
 
 
 def _private(queryset: QuerySet, user: AnyUser, kingdom_path: str) -> QuerySet:

@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Province, TreasuryEntry, Unit
+from .models import Alliance, ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Province, TreasuryEntry, Unit
 from .people import display_name
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from .rules.character_record import character_record
@@ -209,13 +209,35 @@ class ArmySerializer(serializers.ModelSerializer):
         return army_points(army)
 
 
+class AllianceSerializer(serializers.ModelSerializer):
+    """An alliance (Allies): public once made (decision 130)."""
+
+    kingdoms = serializers.SerializerMethodField()
+    trust_label = serializers.CharField(source="get_trust_display")
+    broken_by = serializers.IntegerField(source="broken_by_id", allow_null=True)
+
+    class Meta:
+        model = Alliance
+        fields = ["id", "kingdoms", "trust", "trust_label", "formed_turn", "ended_turn", "ended_how", "broken_by"]
+
+    def get_kingdoms(self, alliance: Alliance) -> list[dict[str, object]]:
+        return [{"id": k.id, "name": k.name} for k in (alliance.first, alliance.second)]
+
+
 class KingdomPrivateSerializer(serializers.ModelSerializer):
     treasury = serializers.IntegerField(source="treasury_balance")
     capitol = serializers.IntegerField(source="capitol.number", default=None)
+    alliance = serializers.SerializerMethodField(help_text="The kingdom's alliance in force (Allies), or null.")
 
     class Meta:
         model = Kingdom
-        fields = ["id", "name", "army_type", "capitol", "treasury"]
+        fields = ["id", "name", "army_type", "capitol", "treasury", "alliance"]
+
+    def get_alliance(self, kingdom: Kingdom) -> dict[str, object] | None:
+        from .selectors import alliance_in_force
+
+        alliance = alliance_in_force(kingdom)
+        return dict(AllianceSerializer(alliance).data) if alliance else None
 
 
 class UnitInputSerializer(serializers.Serializer):

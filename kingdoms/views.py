@@ -187,6 +187,7 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "kingdom": kingdom,
             "campaign": kingdom.campaign,
             "ledger": selectors.ledger_with_balance(kingdom),
+            "alliance": selectors.alliance_in_force(kingdom),
             "balance": kingdom.treasury_balance(),
             "armies": [(a, selectors.army_points(a)) for a in armies],
             "army_allowance": selectors.army_allowance(kingdom),

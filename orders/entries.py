@@ -10,11 +10,14 @@ from .rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    DeclareAlliance,
+    EndAlliance,
     LossesFrom,
     OrderKind,
     Purchase,
     ReinforceGarrison,
     SheetEntries,
+    TransferGold,
     UpgradeArmy,
 )
 
@@ -31,6 +34,7 @@ def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
                 "disaster_choice": o.disaster_choice,
                 "pay_for_depot": o.pay_for_depot,
                 "defend_with": o.defend_with,
+                "take_control": o.take_control,
             }
             for o in entries.orders
         ],
@@ -40,6 +44,9 @@ def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
         "garrisons": [{"province": g.province} for g in entries.garrisons],
         "losses": [{"army": c.army, "unit": c.unit} for c in entries.losses],
         "purchases": [asdict(p) for p in entries.purchases],
+        "alliances": [{"kingdom": a.kingdom} for a in entries.alliances],
+        "alliance_ends": [{"kingdom": a.kingdom} for a in entries.alliance_ends],
+        "gold_transfers": [{"kingdom": t.kingdom, "gold": t.gold} for t in entries.gold_transfers],
     }
 
 
@@ -57,6 +64,7 @@ def entries_from_json(data: dict[str, Any]) -> SheetEntries:
                 pay_for_depot=o.get("pay_for_depot", True),
                 # Sheets filed before the choice existed: the army fights, as it always did.
                 defend_with=o.get("defend_with", DEFEND_WITH_ARMY),
+                take_control=o.get("take_control", False),
             )
             for o in data.get("orders", [])
         ),
@@ -67,4 +75,8 @@ def entries_from_json(data: dict[str, Any]) -> SheetEntries:
         losses=tuple(LossesFrom(**c) for c in data.get("losses", [])),
         # Sheets filed before purchases with experience existed have none.
         purchases=tuple(Purchase(**p) for p in data.get("purchases", [])),
+        # Sheets filed before alliances existed declare none.
+        alliances=tuple(DeclareAlliance(**a) for a in data.get("alliances", [])),
+        alliance_ends=tuple(EndAlliance(**a) for a in data.get("alliance_ends", [])),
+        gold_transfers=tuple(TransferGold(**t) for t in data.get("gold_transfers", [])),
     )

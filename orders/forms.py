@@ -8,19 +8,25 @@ from typing import Any
 from django import forms
 
 from kingdoms.models import Army, Kingdom, Province
+from kingdoms.rules.alliances import TrustLevel, trust_level
 from kingdoms.rules.experience import PURCHASE_LABELS, PurchaseKind
+from kingdoms.selectors import alliance_in_force
 
 from .rules.sheets import (
     DEFEND_WITH_ARMY,
     DEFEND_WITH_GARRISON,
+    MOVING_ORDERS,
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    DeclareAlliance,
+    EndAlliance,
     LossesFrom,
     OrderKind,
     Purchase,
     ReinforceGarrison,
     SheetEntries,
+    TransferGold,
     UpgradeArmy,
 )
 
@@ -64,6 +70,9 @@ class ArmyOrderForm(forms.Form):
         label="If attacked here",
     )
     losses_from = forms.ChoiceField(required=False, label="Losses first from")
+    take_control = forms.BooleanField(
+        required=False, label="Take control of an ally's province it moves into (breaks the alliance)"
+    )
 
     def __init__(self, *args: Any, army: Army, neighbours: list[Province], reach: list[Province], **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -97,6 +106,7 @@ class ArmyOrderForm(forms.Form):
             disaster_choice=d.get("disaster_choice") or "casualties",
             pay_for_depot=bool(d.get("pay_for_depot")),
             defend_with=d.get("defend_with") or DEFEND_WITH_ARMY,
+            take_control=bool(d.get("take_control")) and kind in MOVING_ORDERS,
         )
 
     def losses(self) -> LossesFrom | None:
@@ -168,6 +178,53 @@ class GarrisonsForm(forms.Form):
         self.fields["garrison"].choices = [(p.number, _label(p)) for p in provinces]
 
 
+class AllianceForm(forms.Form):
+    """Allies: declare an alliance (both kingdoms on the same turn, 1,000 gold each), or announce the
+    end of the kingdom's alliance. The choices are the kingdoms the Alliance Chart lets it ally with."""
+
+    declare = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Declare an alliance with")
+    end = forms.BooleanField(required=False, label="Announce the end of the alliance")
+
+    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        others = kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).exclude(army_type="ancient-dead").order_by("name")
+        choices: list[tuple[Any, str]] = [("", "-")]
+        for other in others:
+            trust = trust_level(kingdom.army_type_enum, other.army_type_enum)
+            if trust is not TrustLevel.DISALLOWED:
+                choices.append((other.id, f"{other.name} ({other.army_type_enum.label}: {trust.label})"))
+        self.fields["declare"].choices = choices
+        self.alliance = alliance_in_force(kingdom)
+        self.ally = self.alliance.other(kingdom) if self.alliance else None
+
+    def declarations(self) -> tuple[DeclareAlliance, ...]:
+        chosen = self.cleaned_data.get("declare")
+        return (DeclareAlliance(kingdom=chosen),) if chosen else ()
+
+    def ends(self) -> tuple[EndAlliance, ...]:
+        if self.ally is not None and self.cleaned_data.get("end"):
+            return (EndAlliance(kingdom=self.ally.id),)
+        return ()
+
+
+class GoldTransferForm(forms.Form):
+    """Transfer of Gold: gold to another player's kingdom (10% fee on top, arrives the turn after next)."""
+
+    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Transfer gold to")
+    gold = forms.IntegerField(required=False, min_value=1, label="Gold")
+
+    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        others = kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).exclude(army_type="ancient-dead").order_by("name")
+        self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in others]
+
+    def transfer(self) -> TransferGold | None:
+        d = self.cleaned_data
+        if not d.get("kingdom") and not d.get("gold"):
+            return None
+        return TransferGold(kingdom=d.get("kingdom") or 0, gold=d.get("gold") or 0)
+
+
 class OrderSheetForm:
     """The whole sheet: `armies` (one ArmyOrderForm each), `creations`, `garrisons`."""
 
@@ -203,6 +260,7 @@ class OrderSheetForm:
                 "upgrade_to": upgrades.get(army.id),
                 "buy_depot": army.id in depots,
                 "losses_from": losses.get(army.id, ""),
+                "take_control": o.take_control if o else False,
             }
             form = ArmyOrderForm(
                 data, prefix=f"army-{army.id}", initial=init, army=army, neighbours=neighbours, reach=reach
@@ -260,10 +318,29 @@ class OrderSheetForm:
             )
             for i, p in enumerate(bought)
         ]
+        self.alliance = AllianceForm(
+            data,
+            prefix="alliance",
+            kingdom=kingdom,
+            initial={
+                "declare": initial.alliances[0].kingdom if initial.alliances else None,
+                "end": bool(initial.alliance_ends),
+            },
+        )
+        sent = list(initial.gold_transfers) + [None]
+        self.transfers = [
+            GoldTransferForm(
+                data,
+                prefix=f"transfer-{i}",
+                kingdom=kingdom,
+                initial={"kingdom": t.kingdom, "gold": t.gold} if t else None,
+            )
+            for i, t in enumerate(sent)
+        ]
         self.data = data
 
     def is_valid(self) -> bool:
-        forms_ = [*self.armies, *self.creations, *self.purchases, self.garrisons]
+        forms_ = [*self.armies, *self.creations, *self.purchases, self.garrisons, self.alliance, *self.transfers]
         return all(f.is_valid() for f in forms_)
 
     @property
@@ -279,6 +356,11 @@ class OrderSheetForm:
                 out += [f"Purchase: {field}: {e}" for e in errors]
         for errors in self.garrisons.errors.values():
             out += [f"Garrisons: {e}" for e in errors]
+        for field, errors in self.alliance.errors.items():
+            out += [f"Alliance: {field}: {e}" for e in errors]
+        for form in self.transfers:
+            for field, errors in form.errors.items():
+                out += [f"Transfer of gold: {field}: {e}" for e in errors]
         return out
 
     def entries(self) -> SheetEntries:
@@ -303,4 +385,7 @@ class OrderSheetForm:
             garrisons=garrisons,
             losses=losses,
             purchases=purchases,
+            alliances=self.alliance.declarations(),
+            alliance_ends=self.alliance.ends(),
+            gold_transfers=tuple(t for t in (f.transfer() for f in self.transfers) if t is not None),
         )

@@ -15,12 +15,15 @@ from .rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    DeclareAlliance,
+    EndAlliance,
     LossesFrom,
     OrderKind,
     Purchase,
     ReinforceGarrison,
     SheetEntries,
     SheetProblemCode,
+    TransferGold,
     UpgradeArmy,
 )
 
@@ -64,6 +67,11 @@ class ArmyOrderInput(serializers.Serializer):
         help_text="If the army is attacked in a town, city or capitol of yours (where it stands, or the one it "
         "moves into): 'army' (the default) fights with the garrison supporting it, 'garrison' fights with the "
         "army supporting it (Battle for Towns, Cities, and Capitols).",
+    )
+    take_control = serializers.BooleanField(
+        default=False,
+        help_text="Allies, Invasion: the army takes control of the ally's province it moves into (this breaks the "
+        "alliance). Without it an army moving through an ally's province takes nothing.",
     )
 
 
@@ -115,6 +123,15 @@ class PurchaseInput(serializers.Serializer):
     runic = serializers.BooleanField(required=False, default=False)
 
 
+class KingdomRefInput(serializers.Serializer):
+    kingdom = serializers.IntegerField()
+
+
+class TransferGoldInput(serializers.Serializer):
+    kingdom = serializers.IntegerField()
+    gold = serializers.IntegerField()
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(
         many=True,
@@ -130,6 +147,21 @@ class OrderSheetInput(serializers.Serializer):
         many=True, default=list, help_text="Foraging and Guerrilla Tactics losses: the unit that takes them first."
     )
     purchases = PurchaseInput(many=True, default=list, help_text="What each army buys with its experience.")
+    alliances = KingdomRefInput(
+        many=True,
+        default=list,
+        help_text="Allies: the kingdom this sheet declares an alliance with (1,000 gold; both must declare it "
+        "the same turn).",
+    )
+    gold_transfers = TransferGoldInput(
+        many=True,
+        default=list,
+        help_text="Transfer of Gold: gold sent to another kingdom; the sender pays a 10% fee on top, the gold "
+        "arrives at the beginning of the turn after next.",
+    )
+    alliance_ends = KingdomRefInput(
+        many=True, default=list, help_text="Allies, Announcement: the ally whose alliance this sheet ends."
+    )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
     def validate(self, attrs: dict) -> dict:
@@ -154,6 +186,7 @@ class OrderSheetInput(serializers.Serializer):
                     disaster_choice=o["disaster_choice"],
                     pay_for_depot=o["pay_for_depot"],
                     defend_with=o["defend_with"],
+                    take_control=o["take_control"],
                 )
                 for o in d["orders"]
             ),
@@ -163,6 +196,9 @@ class OrderSheetInput(serializers.Serializer):
             garrisons=tuple(ReinforceGarrison(**x) for x in d["garrisons"]),
             losses=tuple(LossesFrom(**x) for x in d["losses"]),
             purchases=tuple(Purchase(**x) for x in d["purchases"]),
+            alliances=tuple(DeclareAlliance(**x) for x in d["alliances"]),
+            alliance_ends=tuple(EndAlliance(**x) for x in d["alliance_ends"]),
+            gold_transfers=tuple(TransferGold(**x) for x in d["gold_transfers"]),
         )
 
 

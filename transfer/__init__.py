@@ -24,7 +24,9 @@ its PDF), and the "emails": every email of the campaign (outbox.Email: invitatio
 announcements, orders and results reminders, the reports'), in the order they were queued, each as
 it was rendered (subject, text, HTML, attachment) and as far as its delivery went (status, tries,
 last error, times); a report's email (reports.ReportEmail) names its report, its reader and
-whether the PDF was attached.
+whether the PDF was attached; and the "alliances" (Allies: each by its two kingdoms' names, its
+trust level, the turns it was formed and ended, how and by whom; a version 5 document written before
+them has none, and sheets' "alliances" and "alliance_ends" name a kingdom by name).
 Timestamps are ISO 8601 strings in UTC, times of day "HH:MM:SS", bytes (a report's PDF, the
 map's picture, an email's attachment) base64; whoever changed a deadline, submitted a sheet or was
 sent a report is named by username (null once the account is gone).

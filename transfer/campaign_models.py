@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 
 from battles.models import Battle, BattleSupport, ResultsReminder, TurnSummarySheet
 from kingdoms.models import (
+    Alliance,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -35,6 +36,7 @@ from reports.models import ReportEmail, TurnMap, TurnReport
 User = get_user_model()
 
 __all__ = [
+    "Alliance",
     "ArmoryItem",
     "Army",
     "ArmyMovement",

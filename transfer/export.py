@@ -17,6 +17,7 @@ from django.db.models import Q
 from briternia.errors import DomainError
 
 from .campaign_models import (
+    Alliance,
     Army,
     ArmyMovement,
     Battle,
@@ -60,6 +61,8 @@ from .references import (
     translated,
 )
 from .schema import (
+    ALLIANCE_FIELDS,
+    ALLIANCE_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     BATTLE_FIELDS,
@@ -77,6 +80,7 @@ from .schema import (
     EMAIL_FIELDS,
     EMAIL_KEY_ROWS,
     EMAIL_KEYS,
+    ENTRY_KINGDOM_SECTIONS,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
@@ -163,6 +167,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "schedule": _schedule_section(campaign),
         "turns": _turns_section(campaign, names),
         "emails": _emails_section(campaign, names),
+        "alliances": _alliances_section(campaign, names),
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -264,6 +269,13 @@ class _Names:
                 for item in items
             ]
             if section in ENTRY_SECTIONS and "army" in ENTRY_SECTIONS[section] and isinstance(items, list)
+            else [
+                {**item, "kingdom": _inside(self.kingdom_name, item["kingdom"], what)}
+                if isinstance(item, dict) and "kingdom" in item
+                else item
+                for item in items
+            ]
+            if section in ENTRY_KINGDOM_SECTIONS and isinstance(items, list)
             else items
             for section, items in data.items()
         }
@@ -443,6 +455,21 @@ def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
             kingdom=names.kingdom(character.kingdom_id, f"the character {unit.name}"),
         ),
     )
+
+
+def _alliances_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    def row(alliance: Alliance) -> dict[str, Any]:
+        what = f"the alliance formed in turn {alliance.formed_turn}"
+        return _row(
+            ALLIANCE_KEYS,
+            ALLIANCE_FIELDS,
+            alliance,
+            first=names.kingdom(alliance.first_id, what),
+            second=names.kingdom(alliance.second_id, what),
+            broken_by=names.kingdom(alliance.broken_by_id, what),
+        )
+
+    return [row(alliance) for alliance in Alliance.objects.filter(campaign=campaign).order_by("formed_turn", "id")]
 
 
 def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .campaign_models import (
+    Alliance,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -140,6 +141,7 @@ class Plan:
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
     dice_rolls: list[DiceRollPlan] = field(default_factory=list)
+    alliances: list[Alliance] = field(default_factory=list)
     schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)

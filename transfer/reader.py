@@ -16,6 +16,7 @@ from orders.rules.sheets import DEFEND_CHOICES, DISASTER_CHOICES
 from reports.services.deliveries import EMAIL_KINDS
 
 from .campaign_models import (
+    Alliance,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -61,6 +62,8 @@ from .references import (
     stream_text,
 )
 from .schema import (
+    ALLIANCE_FIELDS,
+    ALLIANCE_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     ARMY_OPTIONAL_KEYS,
@@ -87,6 +90,7 @@ from .schema import (
     EMAIL_V3_FIELDS,
     EMAIL_V3_KEYS,
     ENTRIES_KEYS,
+    ENTRY_KINGDOM_SECTIONS,
     ENTRY_OPTIONAL_KEYS,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
@@ -133,6 +137,7 @@ from .schema import (
     SUPPORT_FIELDS,
     SUPPORT_KEYS,
     TOP_KEYS,
+    TOP_OPTIONAL_KEYS,
     TREASURY_FIELDS,
     TREASURY_KEYS,
     TURN_FIELDS,
@@ -185,7 +190,9 @@ class Reader(Reading):
             self.problem("", f"The document's version {found}: this site reads versions {readable}.")
             return
         self.version = version
-        top = self.keys(document, "The document", keys_of_version(TOP_KEYS, "document", version))
+        top = self.keys(
+            document, "The document", keys_of_version(TOP_KEYS, "document", version), optional=TOP_OPTIONAL_KEYS
+        )
         assert top is not None  # a dict, checked above
         self.users(top.get("users", []))
         self.campaign(top.get("campaign", {}))
@@ -193,6 +200,7 @@ class Reader(Reading):
         self.adjacency(top.get("adjacency", []))
         self.kingdoms(top.get("kingdoms", []))
         self.dice_rolls(top.get("dice_rolls", []))
+        self.alliances(top.get("alliances", []))
         self.schedule(top.get("schedule"))
         self.turns(top.get("turns", []))
         self.older_scenario_streams()
@@ -469,6 +477,26 @@ class Reader(Reading):
         army.characters.append(character)
         if "kingdom" in character_values:
             self.character_kingdoms.append((where, character, character_values["kingdom"]))
+
+    def alliances(self, rows: list[Any]) -> None:
+        for index, row in enumerate(rows):
+            where = f"alliances[{index}]"
+            values = self.keys(row, where, ALLIANCE_KEYS)
+            if values is None:
+                continue
+            self.plan.alliances.append(
+                self.instance(
+                    Alliance,
+                    values,
+                    ALLIANCE_FIELDS,
+                    where,
+                    blank=["ended_how"],
+                    campaign=self.plan.campaign,
+                    first=self.kingdom_named(values.get("first"), where),
+                    second=self.kingdom_named(values.get("second"), where),
+                    broken_by=self.kingdom_named(values.get("broken_by"), where),
+                )
+            )
 
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
@@ -845,6 +873,9 @@ class Reader(Reading):
                 if "army" in item_values:
                     kingdom_name, army_name = item_values["army"]
                     self.army_by_key(kingdom_name, army_name, item_where)
+                if section in ENTRY_KINGDOM_SECTIONS:
+                    self.kingdom_named(item_values.get("kingdom"), item_where)
+                    continue
                 kind = item_values.get("kind", ORDER_KINDS[0])
                 if section == "purchases":
                     if kind not in PurchaseKind.ALL:

@@ -54,6 +54,18 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
     EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
     EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
+    # Allies (orders/rules/resolution/alliances.py, movement.py)
+    EventCode.ALLIANCE_FORMED: {"ally": KINGDOM_ID},
+    EventCode.ALLIANCE_NOT_RECOGNISED: {"ally": KINGDOM_ID},
+    EventCode.ALLIANCE_REFUSED: {"ally": KINGDOM_ID},
+    EventCode.ALLIANCE_BROKEN: {"ally": KINGDOM_ID, "broken_by": KINGDOM_ID},
+    EventCode.ALLIANCE_CANCELLED: {"ally": KINGDOM_ID},
+    EventCode.ALLY_PASSAGE: {"ally": KINGDOM_ID},
+    EventCode.ALLY_SUPPORT: {"ally": KINGDOM_ID},
+    EventCode.TRANSFER_SENT: {"to": KINGDOM_ID},
+    EventCode.TRANSFER_REFUSED: {"to": KINGDOM_ID},
+    EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM_ID},
+    EventCode.SUPPORT: {"ally": KINGDOM_ID},
 }
 # A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
 # (orders/services/reports.py _army_row), and their flags as SVG (no ids there).

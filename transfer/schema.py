@@ -22,6 +22,7 @@ from django.db import models
 from orders.rules.sheets import OrderKind
 
 from .campaign_models import (
+    Alliance,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -512,6 +513,7 @@ ENTRY_SECTIONS = {
         "disaster_choice": STR,
         "pay_for_depot": BOOL,
         "defend_with": STR,
+        "take_control": BOOL,
     },
     "creations": {"name": STR, "points": INT, "province": INT},
     "upgrades": {"army": ARMY_KEY, "points": INT},
@@ -530,11 +532,18 @@ ENTRY_SECTIONS = {
         "common": BOOL,
         "runic": BOOL,
     },
+    # Added within version 5 (issue 15, Allies): the kingdom by name; a sheet written before has none.
+    "alliances": {"kingdom": STR},
+    "alliance_ends": {"kingdom": STR},
+    "gold_transfers": {"kingdom": STR, "gold": INT},
 }
+# The sections whose objects name a kingdom (by id as stored, by name in the document).
+ENTRY_KINGDOM_SECTIONS = ("alliances", "alliance_ends", "gold_transfers")
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 # Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and
 # Capitols): a sheet written before it is still read, and means the army defends.
-ENTRY_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {"orders": ("defend_with",)}
+# The same for an army taking an ally's province (Allies, Invasion: issue 15).
+ENTRY_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {"orders": ("defend_with", "take_control")}
 ORDER_KINDS = [kind.value for kind in OrderKind]
 TOP_KEYS = {
     "format": STR,
@@ -548,6 +557,18 @@ TOP_KEYS = {
     "schedule": OBJECT.or_null(),
     "turns": LIST,
     "emails": LIST,
+    "alliances": LIST,
+}
+# Added within version 5 (issue 15, Allies): a document written before has no alliances.
+TOP_OPTIONAL_KEYS = ("alliances",)
+ALLIANCE_KEYS = {
+    "first": STR,
+    "second": STR,
+    "trust": STR,
+    "formed_turn": INT,
+    "ended_turn": INT.or_null(),
+    "ended_how": STR,
+    "broken_by": STR.or_null(),
 }
 # What each version added, by object: a document of an earlier version has none of these keys,
 # and they are refused there rather than ignored.
@@ -582,6 +603,7 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
+ALLIANCE_FIELDS = plain(Alliance, ALLIANCE_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)

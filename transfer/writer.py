@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from django.db import models
 
 from .campaign_models import (
+    Alliance,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -47,7 +48,7 @@ from .references import (
     stream_text,
     translated,
 )
-from .schema import ENTRY_SECTIONS
+from .schema import ENTRY_KINGDOM_SECTIONS, ENTRY_SECTIONS
 
 M = TypeVar("M", bound=models.Model)
 
@@ -62,6 +63,7 @@ def plan_write(plan: Plan) -> Campaign:
     _write_map(plan)
     armies = _write_kingdoms(plan)
     _write_dice_rolls(plan)
+    Alliance.objects.bulk_create(plan.alliances)
     if plan.schedule is not None:
         _create_keeping_times(CampaignSchedule, [plan.schedule])
     _write_turns(plan, armies)
@@ -113,6 +115,8 @@ def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
     return {
         section: [{**item, "army": _army_id(plan, item["army"])} for item in items]
         if "army" in ENTRY_SECTIONS[section]
+        else [{**item, "kingdom": plan.kingdoms[item["kingdom"]].kingdom.pk} for item in items]
+        if section in ENTRY_KINGDOM_SECTIONS
         else items
         for section, items in entries.items()
     }

@@ -11,10 +11,11 @@ from .world import World
 
 def world_problems(world: World, *, battle_provinces: frozenset[int] = frozenset()) -> list[str]:
     """What is impossible in `world`: a treasury below zero (Treasury: a kingdom never spends gold it
-    does not have), an army on no province of the map, and armies of two kingdoms in one province
-    with no battle of the turn between them (Occupied Province; Battles: two unallied armies in one
-    province fight). `battle_provinces` are the provinces where the turn's battles stand, waiting to
-    be fought (after the orders phase); after the aftermath there are none."""
+    does not have), an army on no province of the map, and armies of two unallied kingdoms in one
+    province with no battle of the turn between them (Occupied Province; Battles: two unallied
+    armies in one province fight; Allies never fight each other). `battle_provinces` are the
+    provinces where the turn's battles stand, waiting to be fought (after the orders phase); after
+    the aftermath there are none."""
     problems = [
         f"{kingdom.name}'s treasury is {kingdom.treasury} gold, below zero."
         for kingdom in sorted(world.kingdoms.values(), key=lambda k: k.id)
@@ -27,7 +28,9 @@ def world_problems(world: World, *, battle_provinces: frozenset[int] = frozenset
             continue
         kingdoms_in[army.province].add(army.kingdom)
     for number in sorted(kingdoms_in):
-        if len(kingdoms_in[number]) > 1 and number not in battle_provinces:
+        sides = sorted(kingdoms_in[number])
+        unallied = any(not world.allied(a, b) for i, a in enumerate(sides) for b in sides[i + 1 :])
+        if unallied and number not in battle_provinces:
             names = " and ".join(sorted(world.kingdoms[k].name for k in kingdoms_in[number] if k in world.kingdoms))
             problems.append(
                 f"Armies of {names} stand in {number} {world.provinces[number].name} with no battle between them."

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from kernel.event_codes import EventCode
 from kernel.events import Event
 
+from .alliances import AllianceState
 from .tables import ArmyKind, ArmyType, Settlement, Terrain
 
 # Looting: "A Looted town / city cannot upgrade or create armies until the beginning of the next
@@ -148,9 +149,25 @@ class World:
     garrisons: dict[int, ArmyState]
     # The field armies' lists: army id -> its units in list order (an army without a list has none).
     units: dict[int, tuple[UnitState, ...]] = field(default_factory=dict)
+    # The alliances in force (Allies): alliance id -> its record. Public: every phase may read them.
+    alliances: dict[int, AllianceState] = field(default_factory=dict)
 
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.adjacency.get(a, frozenset())
+
+    def alliance_between(self, a: int | None, b: int | None) -> AllianceState | None:
+        """The alliance in force between kingdoms `a` and `b`, if any."""
+        if a is None or b is None or a == b:
+            return None
+        return next((x for x in self.alliances.values() if x.members == {a, b}), None)
+
+    def allied(self, a: int | None, b: int | None) -> bool:
+        """Allies: `a` and `b` are allied kingdoms (a kingdom is not its own ally)."""
+        return self.alliance_between(a, b) is not None
+
+    def alliance_of(self, kingdom: int) -> AllianceState | None:
+        """The kingdom's alliance in force (a kingdom is in one alliance at a time, decision 132)."""
+        return next((x for x in self.alliances.values() if kingdom in x.members), None)
 
     def army(self, army_id: int) -> ArmyState:
         """A field army or an Elite Defense Force, by id."""
@@ -186,6 +203,7 @@ class World:
             armies=dict(self.armies),
             garrisons=dict(self.garrisons),
             units=dict(self.units),
+            alliances=dict(self.alliances),
         )
 
 
@@ -275,6 +293,9 @@ class OnTheWorld:
 
     def adjacent(self, a: int, b: int) -> bool:
         return self.world.adjacent(a, b)
+
+    def allied(self, a: int | None, b: int | None) -> bool:
+        return self.world.allied(a, b)
 
     def armies_in(self, province: int) -> list[ArmyState]:
         return self.world.armies_in(province)

@@ -7,7 +7,8 @@ from collections import defaultdict
 
 from django.db.models import Sum
 
-from ..models import ArmoryItem, Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
+from ..models import Alliance, ArmoryItem, Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
+from ..rules.alliances import AllianceState, TrustLevel
 from ..rules.tables import ArmyKind, ArmyType, Settlement, Terrain
 from ..rules.world import ArmyState, KingdomState, ProvinceState, UnitState, World, counted_points
 from ..selectors import campaign_adjacency
@@ -111,4 +112,10 @@ def world_load(*, campaign: Campaign, turn_number: int) -> World:
         armies={a.id: a for a in states if a.kind is ArmyKind.FIELD},
         garrisons={a.id: a for a in states if a.kind is ArmyKind.GARRISON},
         units={army: tuple(rows) for army, rows in units.items()},
+        alliances={
+            a.id: AllianceState(
+                id=a.id, first=a.first_id, second=a.second_id, trust=TrustLevel(a.trust), formed_turn=a.formed_turn
+            )
+            for a in Alliance.objects.filter(campaign=campaign, ended_turn__isnull=True)
+        },
     )

@@ -16,12 +16,20 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from kingdoms.rules.alliances import ALLIANCE_GOLD, TrustLevel, trust_level
 from kingdoms.rules.experience import SpendingRoster
 from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState, ProvinceState, World
 
-from .tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost, forced_march_terrain
+from .tables import (
+    ELITE_DEFENSE_FORCE_GOLD,
+    SUPPLY_DEPOT_GOLD,
+    TRANSFER_ARRIVES_AFTER,
+    creation_cost,
+    forced_march_terrain,
+    transfer_fee,
+)
 from .taxes import tax_tally
 
 
@@ -73,11 +81,14 @@ class ArmyOrder:
     disaster_choice: str = "casualties"
     pay_for_depot: bool = True
     defend_with: str = DEFEND_WITH_ARMY
+    # Allies, Invasion: "The backstabber must note this in their orders or the organizer will assume
+    # armies moving through allied provinces do not intend to take control of those provinces."
+    take_control: bool = False
 
     def held(self) -> ArmyOrder:
         """The army holds instead (an order refused, a raze that took too long): its standing
         choices (the Foraging Table's, who defends its town) still answer for it this turn."""
-        return replace(self, kind=OrderKind.HOLD, target=None, support=None, path=())
+        return replace(self, kind=OrderKind.HOLD, target=None, support=None, path=(), take_control=False)
 
     @property
     def destination(self) -> int | None:
@@ -140,6 +151,31 @@ class Purchase:
 
 
 @dataclass(frozen=True)
+class DeclareAlliance:
+    """Allies: "Players must declare an alliance at the beginning of a turn when they submit their
+    orders. Both players MUST declare their alliance": the kingdom (id) this sheet allies with."""
+
+    kingdom: int
+
+
+@dataclass(frozen=True)
+class EndAlliance:
+    """Allies, Announcement: the sheet announces that the alliance with `kingdom` is over. Both
+    allies announcing it in the same turn cancel it (no gold back)."""
+
+    kingdom: int
+
+
+@dataclass(frozen=True)
+class TransferGold:
+    """Transfer of Gold: `gold` sent to the kingdom `kingdom` (id); the sender pays 10% more, the
+    gold arrives at the beginning of the turn after next."""
+
+    kingdom: int
+    gold: int
+
+
+@dataclass(frozen=True)
 class SheetEntries:
     orders: tuple[ArmyOrder, ...] = ()
     creations: tuple[CreateArmy, ...] = ()
@@ -148,6 +184,9 @@ class SheetEntries:
     garrisons: tuple[ReinforceGarrison, ...] = ()
     losses: tuple[LossesFrom, ...] = ()
     purchases: tuple[Purchase, ...] = ()
+    alliances: tuple[DeclareAlliance, ...] = ()
+    alliance_ends: tuple[EndAlliance, ...] = ()
+    gold_transfers: tuple[TransferGold, ...] = ()
 
     def losses_first(self, army: int) -> str:
         """The unit named to take the army's losses first ("" when none is)."""
@@ -284,6 +323,14 @@ class SheetProblemCode(StrEnum):
     # Spending Experience (Veteran Status, Character Archetypes and Advancement, Warlord, Armory)
     PURCHASE = "purchase"  # a purchase the rules do not allow (the words say which rule)
     EXPERIENCE_SHORT = "experience-short"  # the army's purchases cost more than its experience
+    # Allies (Alliance Chart)
+    ALLIANCE_NO_SUCH_KINGDOM = "alliance-no-such-kingdom"  # not another player's kingdom of the campaign
+    ALLIANCE_DISALLOWED = "alliance-disallowed"  # X on the Alliance Chart
+    ALLIANCE_FULL = "alliance-full"  # two kingdoms to an alliance: one of them is allied already
+    ALLIANCE_TWICE = "alliance-twice"  # one alliance declared a turn
+    ALLIANCE_NOT_ALLIED = "alliance-not-allied"  # an end announced to a kingdom that is no ally
+    TAKE_CONTROL = "take-control"  # Invasion: only a move into a province takes it
+    TRANSFER = "transfer"  # Transfer of Gold: to another player's kingdom, a positive amount
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
@@ -387,6 +434,8 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     from .purchases import check_purchases  # it reads this module's records: imported when used
 
     check_purchases(entries, ctx, check)
+    _check_alliances(entries, ctx, check)
+    _check_transfers(entries, ctx, check)
     if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(
@@ -463,6 +512,14 @@ def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgradin
         )
         return errors
 
+    if order.take_control and order.kind not in MOVING_ORDERS:
+        errors.append(
+            problem(
+                SheetProblemCode.TAKE_CONTROL,
+                f"{order.kind.label} moves into no province, so it takes control of none; an army takes an ally's "
+                "province by moving into it with orders that say so (Allies, Invasion).",
+            )
+        )
     if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE):
         if order.target is None:
             errors.append(problem(SheetProblemCode.NO_TARGET, f"{order.kind.label} needs a province to move into."))
@@ -631,6 +688,105 @@ def _forced_march_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -
                 )
             )
     return errors
+
+
+def _check_alliances(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
+    """Allies: an alliance is declared with another player's kingdom the Alliance Chart lets the
+    kingdom ally with, one a turn, neither of the two allied already ("only a total of two kingdoms
+    per alliance"), for 1,000 gold; an end is announced to an ally."""
+    world = ctx.world
+    own = world.kingdoms[ctx.kingdom]
+    if len(entries.alliances) > 1:
+        check.error_problems.append(
+            SheetProblem(
+                SheetProblemCode.ALLIANCE_TWICE,
+                f"The sheet declares {len(entries.alliances)} alliances; there can be only a total of two kingdoms "
+                "per alliance, so a kingdom declares one (Allies).",
+            )
+        )
+    for declared in entries.alliances:
+        other = world.kingdoms.get(declared.kingdom)
+        if other is None or other.id == ctx.kingdom or other.ancient_dead:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ALLIANCE_NO_SUCH_KINGDOM,
+                    f"Kingdom {declared.kingdom} is not another player's kingdom of this campaign: an alliance is "
+                    "declared with one (Allies).",
+                )
+            )
+            continue
+        trust = trust_level(own.army_type, other.army_type)
+        if trust is TrustLevel.DISALLOWED:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ALLIANCE_DISALLOWED,
+                    f"{own.army_type.label} and {other.army_type.label} cannot ally: the Alliance Chart marks them "
+                    f"X ({other.name}; Allies).",
+                )
+            )
+            continue
+        if world.allied(ctx.kingdom, other.id):
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ALLIANCE_FULL,
+                    f"You are already allied with {other.name} (Allies).",
+                )
+            )
+            continue
+        busy = [k for k in (own, other) if world.alliance_of(k.id) is not None]
+        if busy:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ALLIANCE_FULL,
+                    f"{' and '.join(k.name for k in busy)} {'is' if len(busy) == 1 else 'are'} already in an alliance: "
+                    "there can be only a total of two kingdoms per alliance (Allies).",
+                )
+            )
+            continue
+        check.costs.append((f"Alliance with {other.name} ({trust.label})", ALLIANCE_GOLD))
+    for ended in entries.alliance_ends:
+        other = world.kingdoms.get(ended.kingdom)
+        if other is None or not world.allied(ctx.kingdom, other.id):
+            name = other.name if other is not None else f"Kingdom {ended.kingdom}"
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ALLIANCE_NOT_ALLIED,
+                    f"{name} is not your ally: there is no alliance to announce the end of (Allies, Announcement).",
+                )
+            )
+
+
+def _check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
+    """Transfer of Gold: to another player's kingdom of the campaign, a positive amount, the 10%
+    fee paid on top by the sender (counted in what the sheet spends)."""
+    for transfer in entries.gold_transfers:
+        other = ctx.world.kingdoms.get(transfer.kingdom)
+        if other is None or other.id == ctx.kingdom or other.ancient_dead:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.TRANSFER,
+                    f"Kingdom {transfer.kingdom} is not another player's kingdom of this campaign: gold is "
+                    "transferred to one (Transfer of Gold).",
+                )
+            )
+            continue
+        if transfer.gold <= 0:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.TRANSFER,
+                    f"A transfer to {other.name} of {transfer.gold:,} gold: transfer a positive amount "
+                    "(Transfer of Gold).",
+                )
+            )
+            continue
+        fee = transfer_fee(transfer.gold)
+        check.costs.append(
+            (
+                f"Transfer {transfer.gold:,} gold to {other.name} (+{fee:,} transportation fee; arrives at the "
+                f"beginning of turn {ctx.turn + TRANSFER_ARRIVES_AFTER})",
+                transfer.gold + fee,
+            )
+        )
 
 
 def _check_losses(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:

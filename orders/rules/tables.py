@@ -47,3 +47,15 @@ def creation_cost(points: int, army_type: ArmyType, settlement: str) -> int:
         return points
     discount = SETTLEMENT_CREATION_DISCOUNT.get(army_type, DEFAULT_SETTLEMENT_CREATION_DISCOUNT)
     return -(-points * (100 - discount) // 100)
+
+
+# Player Issues, Transfer of Gold: "subject to a 10% transportation fee and suffer a one Turn Delay
+# (i.e. to transfer 1,000 gold pieces to another player, it will cost 1,100 gold. And if it were
+# transferred in Turn 2, it will arrive at the beginning of Turn 4)."
+TRANSFER_FEE_PERCENT = 10
+TRANSFER_ARRIVES_AFTER = 2  # turns: sent in turn 2, it arrives at the beginning of turn 4
+
+
+def transfer_fee(gold: int) -> int:
+    """The 10% transportation fee on `gold`; a fraction of a gold piece is rounded up."""
+    return -(-gold * TRANSFER_FEE_PERCENT // 100)

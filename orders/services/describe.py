@@ -82,6 +82,8 @@ def describe_orders(
             extras.append(f"if attacked in {where(end)}: the army fights, the garrison supports it")
         if losses:
             extras.append(f"losses first from {losses}")
+        if order.take_control:
+            extras.append("takes control of the ally's province it moves into (Invasion)")
         lines.append((army.id, f"{start}: {text}" + (f" ({'; '.join(extras)})" if extras else "")))
     kingdom_lines = [f"Create {c.name} ({c.points:,} points) in {where(c.province)}" for c in sheet.creations]
     kingdom_lines += [
@@ -93,6 +95,14 @@ def describe_orders(
     kingdom_lines += [f"Elite Defense Force for {where(g.province)}" for g in sheet.garrisons]
     kingdom_lines += [
         purchase_words(p, armies[p.army].name if p.army in armies else f"Army {p.army}") for p in sheet.purchases
+    ]
+    others = {k.id: k.name for k in kingdom.campaign.kingdoms.all()}
+    kingdom_lines += [f"Declare an alliance with {others.get(a.kingdom, a.kingdom)}" for a in sheet.alliances]
+    kingdom_lines += [
+        f"Announce the end of the alliance with {others.get(a.kingdom, a.kingdom)}" for a in sheet.alliance_ends
+    ]
+    kingdom_lines += [
+        f"Transfer {t.gold:,} gold to {others.get(t.kingdom, t.kingdom)} (10% fee on top)" for t in sheet.gold_transfers
     ]
     return {"orders": lines, "kingdom": kingdom_lines}
 

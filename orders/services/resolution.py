@@ -15,6 +15,7 @@ from django.utils import timezone
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
+from kingdoms.services.alliances import alliances_write, without_alliance_id
 from kingdoms.services.experience import experience_rows_write
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
@@ -201,8 +202,10 @@ def resolution_write(
     def army_id(value: int | None) -> int | None:
         return id_map.get(value, value) if value is not None else None
 
+    alliances_write(campaign=campaign, turn=turn.number, events=resolution.events)
+
     def with_army_ids(data: dict | None) -> dict | None:
-        return with_real_army_ids(data, id_map)
+        return without_alliance_id(with_real_army_ids(data, id_map))
 
     TreasuryEntry.objects.bulk_create(
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])

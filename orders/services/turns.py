@@ -19,6 +19,7 @@ from ..rules.schedule import deadline_text, turn_deadlines
 from .ancient_dead import ancient_dead_sheet_draft
 from .deliveries import deliveries_arrive
 from .emails import deadline_change_announce, orders_held_announce
+from .transfers import gold_transfers_arrive
 
 
 def schedule_of(campaign: Campaign) -> CampaignSchedule:
@@ -53,6 +54,7 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     campaign.current_turn = number
     # What was bought with experience two turns ago arrives at the beginning of this turn.
     deliveries_arrive(turn=turn)
+    gold_transfers_arrive(turn=turn)  # and the gold transferred two turns ago (Transfer of Gold)
     # The Ancient Dead's orders are computed by the engine, as a draft the organizer may change.
     ancient_dead_sheet_draft(turn=turn)
     return turn

@@ -23,6 +23,7 @@ from briternia.pdf import pdf_render, svg_to_png
 from briternia.queue import task_enqueue_after_commit
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, DiceRoll, ExperienceEntry, Kingdom, TreasuryEntry
+from kingdoms.rules.alliances import TrustLevel
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
 from orders.models import OrderSheet, Turn, TurnEvent
 from orders.rules.schedule import deadline_text, moment_text
@@ -35,8 +36,18 @@ from ..models import TurnMap, TurnReport
 REPORT_LOST_AFTER = dt.timedelta(minutes=5)
 REPORT_STUCK_AFTER = dt.timedelta(minutes=10)
 ORDER_OUTCOME_PHASES = ("orders", "battles")
+ALLIANCE_CODES = (EventCode.ALLIANCE_FORMED, EventCode.ALLIANCE_BROKEN, EventCode.ALLIANCE_CANCELLED)
+HOW_BROKEN = {
+    "announcement": "by announcement",
+    "invasion": "by invasion",
+    "raze": "by razing an allied province",
+    "withdrawal": "by withdrawing its support in battle",
+}
 PHASE_TITLES = {
     "tally-gold": "1. Tally Gold",
+    "alliances": "Allies",
+    "transfers": "Transfer of Gold",
+    "deliveries": "Arrivals",
     "maintain-armies": "2. Maintain Armies",
     "create-upgrade-armies": "3. Create / Upgrade Armies",
     "orders": "4-5. Orders",
@@ -273,7 +284,12 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
     kingdoms that missed their orders, news of the Ancient Dead. Nothing private."""
     campaign = turn.campaign
     kingdoms = {k.id: k for k in campaign.kingdoms.all()}
-    public = list(TurnEvent.objects.filter(turn=turn, code__in=PUBLIC_EVENT_CODES).order_by("sequence"))
+    public = [
+        e
+        for e in TurnEvent.objects.filter(turn=turn, code__in=PUBLIC_EVENT_CODES).order_by("sequence")
+        # An alliance's events come one per ally: the bulletin tells it once (the first kingdom's).
+        if e.code not in ALLIANCE_CODES or (e.kingdom_id or 0) < int(e.data.get("ally") or 0)
+    ]
     ancient = {k for k, v in kingdoms.items() if v.is_ancient_dead}
     battles = list(
         Battle.objects.filter(turn=turn)
@@ -334,6 +350,16 @@ def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict
     """An event in words every player may read: kingdoms and provinces, never armies or gold."""
     who = kingdoms[event.kingdom_id].name if event.kingdom_id in kingdoms else "A kingdom"
     where = provinces.get(event.province or 0, "a province")
+    ally = kingdoms[int(event.data["ally"])].name if int(event.data.get("ally") or 0) in kingdoms else "a kingdom"
+    if event.code == EventCode.ALLIANCE_FORMED:
+        return f"{who} and {ally} are allies ({TrustLevel(event.data['trust']).label})."
+    if event.code == EventCode.ALLIANCE_CANCELLED:
+        return f"{who} and {ally} cancel their alliance."
+    if event.code == EventCode.ALLIANCE_BROKEN:
+        breaker = kingdoms.get(int(event.data.get("broken_by") or 0))
+        betrayed = ally if breaker is not None and breaker.id == event.kingdom_id else who
+        how = HOW_BROKEN.get(event.data.get("how", ""), "")
+        return f"{breaker.name if breaker else who} breaks its alliance with {betrayed} {how}.".replace("  ", " ")
     return {
         EventCode.PROVINCE_CLAIMED: f"{who} claims {where}.",
         EventCode.PROVINCE_CONQUERED: f"{who} takes {where} in battle.",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from kingdoms.rules.alliances import AllianceState, TrustLevel
 from kingdoms.rules.sanity import world_problems
 from tests.world_builders import army, kingdom, province, world
 
@@ -30,6 +33,15 @@ def test_two_kingdoms_in_one_province_only_where_a_battle_waits() -> None:
 
     assert world_problems(sharing) == ["Armies of Ostland and Red Fang stand in 3 P3 with no battle between them."]
     assert world_problems(sharing, battle_provinces=frozenset({3})) == []
+
+
+def test_allies_may_share_a_province() -> None:
+    """Allies: allied armies never fight each other when they meet."""
+    sharing = _world(army(1, 10, 3), army(2, 20, 3))
+    alliance = AllianceState(id=1, first=10, second=20, trust=TrustLevel.TRUSTED, formed_turn=1)
+    allied = replace(sharing, alliances={1: alliance})
+
+    assert world_problems(allied) == []
 
 
 def test_a_kingdom_s_own_armies_may_share_a_province() -> None:

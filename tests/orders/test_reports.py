@@ -555,8 +555,19 @@ def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
     from reports.services import reports
 
     turn = demo_campaign.turns.get(number=1)
+    # An alliance's events name the ally (Allies): told once, from the first kingdom's event.
+    ally = {"ally": k["Karak Dumn"].id, "trust": "T", "how": "invasion", "broken_by": k["Ostland"].id}
     TurnEvent.objects.bulk_create(
-        TurnEvent(turn=turn, sequence=i, phase="test", code=code, text="PRIVATE", kingdom=k["Ostland"], province=61)
+        TurnEvent(
+            turn=turn,
+            sequence=i,
+            phase="test",
+            code=code,
+            text="PRIVATE",
+            kingdom=k["Ostland"],
+            province=61,
+            data=ally if code.startswith("alliance") else {},
+        )
         for i, code in enumerate(EventCode)
     )
     assert reports.PUBLIC_EVENT_CODES is PUBLIC_EVENT_CODES
@@ -565,6 +576,7 @@ def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
     assert len(bulletin["changes"]) == len(PUBLIC_EVENT_CODES - {EventCode.MISSED_ORDERS})
     assert not any("PRIVATE" in line or line.startswith("Ostland: ") for line in bulletin["changes"])
     assert bulletin["changes"].count("An army of Ostland is disbanded.") == 2  # both ways of disbanding
+    assert "Ostland breaks its alliance with Karak Dumn by invasion." in bulletin["changes"]
 
 
 def test_the_report_says_a_new_army_s_list_is_due_and_by_when(demo_campaign, k, django_capture_on_commit_callbacks):

@@ -10,6 +10,7 @@ from battles.models import Battle, ResultsReminder
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
 from kingdoms.models import (
+    Alliance,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -30,6 +31,8 @@ from orders.rules.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
+    DeclareAlliance,
+    EndAlliance,
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
@@ -117,6 +120,19 @@ def eventful_campaign(demo_campaign: Campaign) -> Campaign:
         kingdoms=[ostland.id, red_fang.id],
         armies=[first_army.id, red_fang_army.id],
     )
+    # Allies: one alliance broken by invasion, one in force.
+    karak, tor = campaign.kingdoms.get(name="Karak Dumn"), campaign.kingdoms.get(name="Tor Anlec")
+    Alliance.objects.create(
+        campaign=campaign,
+        first=ostland,
+        second=karak,
+        trust="T",
+        formed_turn=1,
+        ended_turn=1,
+        ended_how="invasion",
+        broken_by=ostland,
+    )
+    Alliance.objects.create(campaign=campaign, first=karak, second=tor, trust="D", formed_turn=1)
     Campaign.objects.filter(pk=campaign.pk).update(created_at=LONG_AGO)
     campaign.refresh_from_db()
     add_orders(campaign)
@@ -157,11 +173,13 @@ def add_orders(campaign: Campaign) -> None:
         kingdom=red_fang,
         turn=turn,
         entries=SheetEntries(
-            orders=(ArmyOrder(red_army.id, OrderKind.FORCED_MARCH, path=(1, 2)),),
+            orders=(ArmyOrder(red_army.id, OrderKind.FORCED_MARCH, path=(1, 2), take_control=True),),
             creations=(CreateArmy("Waaagh", 1000, 5),),
             upgrades=(UpgradeArmy(red_army.id, 2500),),
             depots=(BuySupplyDepot(ostland.armies.get(name="2nd Army").id),),
             garrisons=(ReinforceGarrison(3),),
+            alliances=(DeclareAlliance(campaign.kingdoms.get(name="Karak Dumn").id),),
+            alliance_ends=(EndAlliance(ostland.id),),
         ),
         submitted_by=bob,
         submit=False,  # a draft is kept with its errors
@@ -277,6 +295,17 @@ def played_campaign(transactional_db):
         # The results reminder of a turn that waited for its battles' sheets (demo_turn_play files
         # them at once), its email queued as battles/services/reminders.py queues it, and not sent yet.
         turn_1, ostland = campaign.turns.get(number=1), campaign.kingdoms.get(name="Ostland")
+        # An alliance (Allies) the demo's turn does not make: Ostland and Karak Dumn, broken by invasion.
+        Alliance.objects.create(
+            campaign=campaign,
+            first=ostland,
+            second=campaign.kingdoms.get(name="Karak Dumn"),
+            trust="T",
+            formed_turn=1,
+            ended_turn=1,
+            ended_how="invasion",
+            broken_by=ostland,
+        )
         reminder = ResultsReminder.objects.create(turn=turn_1, kingdom=ostland)
         email_queue(
             template="results-reminder",

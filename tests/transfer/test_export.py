@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from battles.models import Battle, BattleSupport, ResultsReminder, TurnSummarySheet
 from briternia.errors import DomainError
 from kingdoms.models import (
+    Alliance,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -70,6 +71,7 @@ def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
         "schedule",
         "turns",
         "emails",
+        "alliances",
     ]
     assert (document["format"], document["version"]) == ("briternia-campaign", 5)
 
@@ -90,6 +92,7 @@ def test_every_field_of_the_models_is_in_the_document():
         Campaign: schema.CAMPAIGN_KEYS,
         Province: {**schema.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
         Kingdom: schema.KINGDOM_KEYS,
+        Alliance: schema.ALLIANCE_KEYS,
         TreasuryEntry: schema.TREASURY_KEYS,
         Army: schema.ARMY_KEYS,
         ArmyMovement: schema.MOVEMENT_KEYS,

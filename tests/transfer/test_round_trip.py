@@ -145,9 +145,18 @@ def test_import_keeps_bearers_and_destroyed_items(eventful_campaign):
 
 
 def named_entries(entries: dict, armies: dict[int, tuple[str, str]]) -> dict:
-    """Sheet entries with (kingdom, army) for each army id: KeyError for an id of another campaign."""
+    """Sheet entries with (kingdom, army) for each army id and the kingdom's name for each kingdom
+    id (alliances): KeyError for an id of another campaign."""
+    kingdoms = {k.id: k.name for k in Kingdom.objects.all()}
     return {
-        section: [{**item, "army": armies[item["army"]]} if "army" in item else item for item in items]
+        section: [
+            {**item, "army": armies[item["army"]]}
+            if "army" in item
+            else {**item, "kingdom": kingdoms[item["kingdom"]]}
+            if "kingdom" in item
+            else item
+            for item in items
+        ]
         for section, items in entries.items()
     }
 

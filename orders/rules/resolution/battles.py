@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
+from kingdoms.rules.alliances import ALLIANCE_SUPPORT_POINTS, support_arrival
 from kingdoms.rules.losses import lose_points
 from kingdoms.rules.world import ArmyState
 
@@ -453,14 +454,17 @@ def _supports(
         candidates.insert(0, (state.armies[battle.army_with_garrison], True))
     for supporter, with_garrison in candidates:
         army = state.armies[supporter.id]  # as the battles before this one left it
-        side = _side(battle, army)
+        side = _side(state, battle, army)
+        allied = side is not None and army.kingdom not in (battle.attacker_kingdom, battle.defender_kingdom)
         if with_garrison:
             reason, why = _refusal_beside_garrison(state, army)
         else:
             reason, why = _refusal(state, army, battle, side, fighting, supporting)
         points = 0
         if reason is None and side is not None:
-            points = min(SUPPORT_DETACHMENT_MAX, army.points, SUPPORT_MAX - total[side])
+            # Allies: "support adjacent ally armies in battle with 300 points of core troops".
+            detachment = ALLIANCE_SUPPORT_POINTS if allied else SUPPORT_DETACHMENT_MAX
+            points = min(detachment, army.points, SUPPORT_MAX - total[side])
             # Each refusal gives its own reason, never another's.
             if army.points <= 0:
                 reason, why = REFUSED_NO_TROOPS, "it has no troops left to send"
@@ -481,7 +485,72 @@ def _supports(
             continue
         supporting.add(army.id)
         total[side] += points
-        _detachment(state, battle, army, side, points, dice, events)
+        if allied:
+            _allied_detachment(state, battle, army, side, points, dice, events)
+        else:
+            _detachment(state, battle, army, side, points, dice, events)
+
+
+def _allied_detachment(
+    state: TurnState, battle: BattleS, army: ArmyState, side: str, points: int, dice: Dice, events: list[Event]
+) -> None:
+    """An ally's detachment (Allies, AL3): at most 300 points of core troops, its arrival rolled on
+    the Alliance Support Arrival table (-1 for Distrusted Allies). Its own kingdom and the ally it
+    supports are told (the rules reveal a supporting army to its ally, decision 139)."""
+    province = state.provinces[battle.province]
+    ally = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
+    alliance = state.world.alliance_between(army.kingdom, ally)
+    assert alliance is not None and ally is not None
+    distrusted = alliance.trust.value == "D"
+    roll = dice.roll(
+        "D6",
+        purpose=f"{army.name}: alliance support arrival in {province}" + (" (-1 Distrusted)" if distrusted else ""),
+        kingdoms=[army.kingdom, ally],
+        armies=[army.id],
+    ).total
+    modified, row = support_arrival(roll, alliance.trust)
+    label = SUPPORT_DELAYED if row.code == "unexpected-delay" else SUPPORT_ON_TIME
+    battle.supports.append(
+        SupportS(army=army.id, kingdom=army.kingdom, side=side, points=points, arrival=max(modified, 1))
+    )
+    if label == SUPPORT_DELAYED:
+        battle.notes.append(
+            f"{army.name}'s allied detachment is delayed: it arrives as reserves, 4+ on turn 2, 3+ on turn 3, "
+            "2+ on turns 4-6, from any friendly board edge, and may not charge that turn (Alliance Support Arrival)."
+        )
+    rolled = f"{roll}-1={modified}" if distrusted else f"{roll}"
+    words = f"{points:,} points of core troops to the {side} in {province}; Alliance Support Arrival {rolled}: {label}"
+    data = {
+        "battle": battle.province,
+        "side": side,
+        "points": points,
+        "arrival": max(modified, 1),
+        "roll": roll,
+        "result": label,
+        "ally": ally,
+        "trust": alliance.trust.value,
+    }
+    events.append(
+        Event(
+            PHASE,
+            EventCode.SUPPORT,
+            f"{army.name} supports its ally {state.kingdoms[ally].name} with {words} (Allies).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=battle.province,
+            data=data,
+        )
+    )
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ALLY_SUPPORT,
+            f"Your ally {state.kingdoms[army.kingdom].name}'s army {army.name} sends {words} (Allies).",
+            kingdom=ally,
+            province=battle.province,
+            data={**data, "ally": army.kingdom},
+        )
+    )
 
 
 def _refusal_beside_garrison(state: TurnState, army: ArmyState) -> tuple[str | None, str]:
@@ -531,11 +600,16 @@ def _detachment(
     )
 
 
-def _side(battle: BattleS, army: ArmyState) -> str | None:
-    """The side an army's support joins: its own kingdom's (allies come with the Allies rules)."""
+def _side(state: TurnState, battle: BattleS, army: ArmyState) -> str | None:
+    """The side an army's support joins: its own kingdom's, else its ally's (Allies: "Armies may
+    support adjacent ally armies in battle")."""
     if army.kingdom == battle.attacker_kingdom:
         return "attacker"
     if army.kingdom == battle.defender_kingdom:
+        return "defender"
+    if state.allied(army.kingdom, battle.attacker_kingdom):
+        return "attacker"
+    if state.allied(army.kingdom, battle.defender_kingdom):
         return "defender"
     return None
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
+from kingdoms.rules.alliances import BreakKind
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState, lose_fortifications
 
@@ -23,6 +24,7 @@ from ..sheets import (
     order_sheet_check,
     order_sheet_context,
 )
+from .alliances import alliance_break
 from .state import Contact, TurnState
 
 PHASE = "orders"
@@ -86,6 +88,7 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     for army_id in sharing:
         # Its moves this turn follow the usual rules; if it stays, the follow-up marks it again.
         state.armies[army_id] = replace(state.armies[army_id], co_occupying=False)
+    _invasions(state, events)
     _raze(state, dice, events)
     destinations = _intended_moves(state, dice, events, start)
     _dont_pass_in_the_night(state, dice, events, destinations, start)
@@ -121,11 +124,57 @@ def _name(state: TurnState):  # type: ignore[no-untyped-def]
     return lambda number: str(state.provinces[number])
 
 
+def _invasions(state: TurnState, events: list[Event]) -> None:
+    """Allies, Invasion: "An army can end an alliance by taking control of one or more allied
+    provinces. The backstabber must note this in their orders": an army whose order takes control of
+    the ally's province it moves into breaks the alliance before the moves (decision 137), so it
+    moves in as an enemy (it claims the province, or fights for it). Without the note it takes nothing."""
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        order = state.orders[army.id]
+        target = order.destination
+        if not order.take_control or target is None or target not in state.provinces:
+            continue
+        alliance = state.world.alliance_between(army.kingdom, state.provinces[target].controller)
+        if alliance is not None:
+            alliance_break(
+                state, alliance, by=army.kingdom, how=BreakKind.INVASION, phase=PHASE, events=events, province=target
+            )
+
+
 def _raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         order = state.orders[army.id]
         if order.kind not in (OrderKind.RAZE_HOLD, OrderKind.RAZE_MOVE):
             continue
+        owner = state.provinces[army.province].controller
+        alliance = state.world.alliance_between(army.kingdom, owner)
+        if alliance is not None:
+            # Allies, Raze: "By Razing the province this way, the backstabber takes control of that province."
+            alliance_break(
+                state, alliance, by=army.kingdom, how=BreakKind.RAZE, phase=PHASE, events=events, province=army.province
+            )
+            taken = state.provinces[army.province].taken_by(army.kingdom)
+            state.provinces[taken.number] = taken
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.PROVINCE_CLAIMED,
+                    f"{army.name} takes {taken} by razing it (Allies, Raze).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=taken.number,
+                    data={"from_kingdom": owner},
+                )
+            )
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.PROVINCE_LOST,
+                    f"{taken} is taken by {state.kingdoms[army.kingdom].name}.",
+                    kingdom=owner,
+                    province=taken.number,
+                )
+            )
         # Fortification bonuses are lost with the land ("Razed provinces cannot be Fortified").
         was_fortified = state.provinces[army.province].fortified
         province = replace(state.provinces[army.province], razed=True, fortified=False)
@@ -192,7 +241,9 @@ def _forced_march(
         )
         return first, []
     enemy_in_first = any(
-        a.kingdom != army.kingdom and start[a.id] == first for a in state.armies.values() if not a.disbanded
+        a.kingdom != army.kingdom and not state.allied(a.kingdom, army.kingdom) and start[a.id] == first
+        for a in state.armies.values()
+        if not a.disbanded
     )
     if enemy_in_first:
         # An army cannot forced march through an occupied enemy province: it stops there and fights.
@@ -297,6 +348,8 @@ def _dont_pass_in_the_night(state, dice, events, moves, start) -> None:  # type:
             b = state.armies[b_id]
             if b_id <= a_id or b.kingdom == a.kingdom or b_id not in moves or a_id not in moves:
                 continue
+            if state.allied(a.kingdom, b.kingdom):  # Allies: they pass each other as friends
+                continue
             while True:
                 ra = dice.d6(purpose=f"{a.name}: don't pass in the night", kingdoms=[a.kingdom], armies=[a.id])
                 rb = dice.d6(purpose=f"{b.name}: don't pass in the night", kingdoms=[b.kingdom], armies=[b.id])
@@ -390,18 +443,24 @@ def _roll_off(dice: Dice, armies: list[ArmyState], purpose: str) -> dict[int, in
 
 def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
     """Three or more unallied kingdoms may not share a province: the kingdoms moving in roll, and
-    only as many move as leave two kingdoms there; the others hold (B5)."""
+    only as many move as leave two kingdoms there; the others hold (B5). Two allies count as one
+    side (decision 138)."""
+
+    def side(kingdom: int) -> int:
+        alliance = state.world.alliance_of(kingdom)
+        return alliance.first if alliance is not None else kingdom
+
     by_target: dict[int, list[int]] = defaultdict(list)
     for army_id, (target, _) in sorted(moves.items()):
         by_target[target].append(army_id)
-    staying: dict[int, set[int]] = defaultdict(set)  # province -> kingdoms whose armies stay there
+    staying: dict[int, set[int]] = defaultdict(set)  # province -> sides whose armies stay there
     for a in state.armies.values():
         if a.id not in moves and not a.disbanded:
-            staying[start[a.id]].add(a.kingdom)
+            staying[start[a.id]].add(side(a.kingdom))
     for target, army_ids in sorted(by_target.items()):
         occupiers = staying.get(target, set())
-        movers = [state.armies[i] for i in army_ids if state.armies[i].kingdom not in occupiers]
-        if len(occupiers) + len({m.kingdom for m in movers}) <= 2:
+        movers = [state.armies[i] for i in army_ids if side(state.armies[i].kingdom) not in occupiers]
+        if len(occupiers) + len({side(m.kingdom) for m in movers}) <= 2:
             continue
         rolls = _roll_off(dice, movers, "multiple moves into battle")
         ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
@@ -416,7 +475,7 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
                 f"Multiple moves into {state.provinces[target]}: {army.name} rolls {rolls[army.id]}, "
                 "lower than the others, and holds.",
             )
-            staying[start[army.id]].add(army.kingdom)  # it now stays where it started
+            staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
 
 
 def _contacts_and_claims(
@@ -433,18 +492,30 @@ def _contacts_and_claims(
         kingdoms = sorted({a.kingdom for a in here})
         movers = sorted((a for a in here if a.id in moved), key=lambda a: a.id)
         stayers = sorted((a for a in here if a.id not in moved), key=lambda a: a.id)
-        if len(kingdoms) >= 2:
+        hostile = any(not state.allied(a, b) for a in kingdoms for b in kingdoms if a < b)
+        if hostile:
+            # Allies never fight each other when they meet: an army's enemies are the other kingdoms' but its ally's.
+            def enemies(a: ArmyState, b: ArmyState) -> bool:
+                return a.kingdom != b.kingdom and not state.allied(a.kingdom, b.kingdom)
+
             if stayers:
-                defender = stayers[0]
-                for attacker in (m for m in movers if m.kingdom != defender.kingdom):
-                    contacts.append(Contact(province=number, attacker=attacker.id, defender=defender.id))
+                for attacker in movers:
+                    defender = next((d for d in stayers if enemies(attacker, d)), None)
+                    if defender is not None:
+                        contacts.append(Contact(province=number, attacker=attacker.id, defender=defender.id))
             else:
-                first, second = movers[0], next(m for m in movers if m.kingdom != movers[0].kingdom)
+                first = movers[0]
+                second = next((m for m in movers if enemies(first, m)), None)
+                if second is None:  # the first mover's allies only: the others' enemies meet them
+                    first, second = next((a, b) for a in movers for b in movers if enemies(a, b))
                 contacts.append(Contact(province=number, attacker=first.id, defender=second.id, both_moved=True))
             continue
         for army in movers:
             owner = province.controller
             if owner == army.kingdom:
+                continue
+            if state.allied(owner, army.kingdom):
+                _ally_passage(state, events, army, number)
                 continue
             defended = province.terrain == "desert" or (owner is not None and province.settlement in ("town", "city"))
             if defended:
@@ -486,6 +557,36 @@ def _contacts_and_claims(
                     )
                 )
     return contacts
+
+
+def _ally_passage(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:
+    """Allies: "Armies may move through their allies' province without control of the province
+    exchanging hands." The ally learns of the army in its province (the rules reveal it, decision 139)."""
+    province = state.provinces[number]
+    owner = province.controller
+    assert owner is not None
+    own, ally = state.kingdoms[army.kingdom].name, state.kingdoms[owner].name
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ALLY_PASSAGE,
+            f"{army.name} stands in {province}, a province of its ally {ally}: control does not change hands (Allies).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=number,
+        )
+    )
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ALLY_PASSAGE,
+            f"{own}'s army {army.name} ({army.points:,} points) enters your province {province} as an ally: control "
+            "does not change hands (Allies).",
+            kingdom=owner,
+            province=number,
+            data={"ally": army.kingdom},
+        )
+    )
 
 
 def _co_occupation_follow_up(

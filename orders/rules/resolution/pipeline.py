@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from kernel.dice import Dice
 from kernel.events import Event
 
+from .alliances import send_gold, settle_alliances
 from .ancient_dead import ancient_dead_rise, recite_incantations
 from .battles import build_battles
 from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
@@ -24,13 +25,16 @@ class Resolution:
 
 
 def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = None) -> Resolution:
-    """Run 1. Tally Gold, 2. Maintain Armies, 3. Create / Upgrade Armies (gold, then
-    experience; the Ancient Dead's armies rise, with `ancient_dice`, their own stream: none rise
-    without it), 4-5. the orders and 6. the scheduling of battles, in the rulebook's order, then
-    the Ancient Dead's incantations. The given state is not changed."""
+    """Run 1. Tally Gold, the alliances the sheets declare or end (Allies), 2. Maintain Armies,
+    3. Create / Upgrade Armies (gold, then experience; the Ancient Dead's armies rise, with
+    `ancient_dice`, their own stream: none rise without it), 4-5. the orders and 6. the scheduling
+    of battles, in the rulebook's order, then the Ancient Dead's incantations. The given state is
+    not changed."""
     work = state.working_copy()
     events: list[Event] = []
     tally_gold(work, events)
+    settle_alliances(work, events)  # Allies: declared (and announced over) with the orders
+    send_gold(work, events)  # Transfer of Gold: the gold and its fee leave now, arrive in two turns
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
     spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase

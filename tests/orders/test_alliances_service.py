@@ -1,0 +1,184 @@
+"""Alliances through the site (Allies): declared on the order sheets (page and API), formed by the
+turn's resolution with its ledger rows and events, shown to both players and in the bulletin,
+broken by invasion; secrecy: a declaration nobody answered is told to its kingdom only."""
+
+import pytest
+
+from kingdoms.models import Alliance, Army, Kingdom, TreasuryEntry
+from orders.models import OrderSheet, Turn, TurnEvent
+from reports.services.reports import bulletin_context, kingdom_report_context
+from tests.clients import api_as, pages_as
+from turns.services.cycle import orders_phase_run
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    return demo_campaign.turns.get(number=1)
+
+
+@pytest.fixture
+def k(demo_campaign):
+    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
+
+
+def _lines(context) -> list[str]:
+    return [e.text for _, rows in context["phases"] for e in rows]
+
+
+def test_case_AL1_two_players_ally_through_their_order_sheets_and_both_see_it(turn, k):
+    ostland, karak, fang, tor = k["Ostland"], k["Karak Dumn"], k["Da Red Fang"], k["Tor Anlec"]
+    # Ostland (Empire) through the page: the choices are the kingdoms the Alliance Chart allows.
+    page = pages_as("alice")
+    sheet_url = f"/turns/{turn.pk}/orders/{ostland.pk}/"
+    form_page = page.get(sheet_url).content.decode()
+    assert 'name="alliance-declare"' in form_page
+    assert (
+        "Karak Dumn (Dwarfs: Trusted Allies)" in form_page
+        and "Da Red Fang" not in form_page.split("alliance-declare")[1]
+    )
+    holds = {f"army-{a.id}-kind": "hold" for a in ostland.armies.filter(kind="field")}
+    response = page.post(sheet_url, {**holds, "alliance-declare": str(karak.id), "action": "submit"})
+    assert response.status_code == 302
+    assert "Declare an alliance with Karak Dumn" in page.get(response["Location"]).content.decode()  # the receipt
+    # Karak Dumn (Dwarfs) through the API.
+    answer = api_as("carol").put(
+        f"/api/turns/{turn.pk}/sheet/", {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True}, format="json"
+    )
+    assert answer.status_code == 200, answer.json()
+    assert ["Alliance with Ostland (Trusted Allies)", 1000] in answer.json()["check"]["costs"]
+    # Da Red Fang (Orcs & Goblins) cannot ally with the Empire: refused whole, naming the rule.
+    refused = api_as("bob").put(
+        f"/api/turns/{turn.pk}/sheet/", {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True}, format="json"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["problems"][0]["code"] == "alliance-disallowed"
+    assert "Alliance Chart marks them X" in refused.json()["errors"][0]
+    assert not OrderSheet.objects.filter(kingdom=fang, status="submitted").exists()
+    # Tor Anlec (High Elves) declares Ostland alone: not recognised, and told to Tor Anlec only.
+    assert (
+        api_as("dave")
+        .put(f"/api/turns/{turn.pk}/sheet/", {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True}, format="json")
+        .status_code
+        == 200
+    )
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    alliance = Alliance.objects.get()
+    assert (alliance.first, alliance.second, alliance.trust, alliance.formed_turn) == (ostland, karak, "T", 1)
+    for kingdom in (ostland, karak):
+        row = TreasuryEntry.objects.get(kingdom=kingdom, turn=1, reason="alliance")
+        assert row.amount == -1000
+    assert not TreasuryEntry.objects.filter(kingdom=tor, reason="alliance").exists()
+    (lonely,) = TurnEvent.objects.filter(code="alliance-not-recognised")
+    assert lonely.kingdom == tor
+    # Both players see it with its trust level: the kingdom page, the API.
+    assert (
+        "Allied with <strong>Karak Dumn</strong>: Trusted Allies"
+        in pages_as("alice").get(f"/kingdoms/{ostland.pk}/").content.decode()
+    )
+    mine = api_as("carol").get(f"/api/kingdoms/{karak.pk}/").json()["alliance"]
+    assert mine["trust_label"] == "Trusted Allies" and {x["name"] for x in mine["kingdoms"]} == {
+        "Ostland",
+        "Karak Dumn",
+    }
+    # Public once made: every player reads it, in the alliances list and the bulletin.
+    public = api_as("bob").get(f"/api/campaigns/{turn.campaign_id}/alliances/").json()
+    assert [(a["trust"], a["ended_turn"]) for a in public] == [("T", None)]
+    assert "Ostland and Karak Dumn are allies (Trusted Allies)." in bulletin_context(turn=turn)["changes"]
+    # Each kingdom's report tells it, under "Allies"; Ostland's says nothing of Tor Anlec's declaration.
+    ostland_report = kingdom_report_context(turn=turn, kingdom=ostland)
+    assert "Allies" in [title for title, _ in ostland_report["phases"]]
+    assert "Ostland and Karak Dumn are allies (Trusted Allies): Ostland pays 1,000 gold (Allies)." in _lines(
+        ostland_report
+    )
+    assert not any("Tor Anlec" in line for line in _lines(ostland_report))
+    assert any("not recognized" in line for line in _lines(kingdom_report_context(turn=turn, kingdom=tor)))
+    assert [e.amount for e, _ in ostland_report["ledger"] if e.reason == "alliance"] == [-1000]
+
+
+def test_case_AL4_an_invasion_through_the_site_breaks_the_alliance_and_pays_the_betrayed_2000(turn, k):
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    Alliance.objects.create(campaign=turn.campaign, first=ostland, second=karak, trust="T", formed_turn=1)
+    target = (
+        karak.capitol.neighbours.filter(controller=karak, settlement="none", armies=None).order_by("number").first()
+    )
+    staging = target.neighbours.filter(controller=None).exclude(terrain="desert").order_by("number").first()
+    invader = Army.objects.create(kingdom=ostland, name="Backstabbers", province=staging, size=1500)
+    invader.units.create(name="Swordsmen", category="core", models_count=250, points_per_model=6)
+    # The order must say it takes the province (the page shows the choice once the kingdoms are allied).
+    sheet_page = pages_as("alice").get(f"/turns/{turn.pk}/orders/{ostland.pk}/").content.decode()
+    assert f'name="army-{invader.id}-take_control"' in sheet_page
+    response = api_as("alice").put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {
+            "orders": [{"army": invader.id, "kind": "move", "target": target.number, "take_control": True}],
+            "submit": True,
+        },
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    alliance = Alliance.objects.get()
+    assert (alliance.ended_turn, alliance.ended_how, alliance.broken_by) == (1, "invasion", ostland)
+    assert TreasuryEntry.objects.get(kingdom=karak, reason="alliance").amount == 2000
+    assert not TreasuryEntry.objects.filter(kingdom=ostland, reason="alliance").exists()
+    target.refresh_from_db()
+    assert target.controller == ostland  # claimed: no ally's province any more
+    line = "Ostland breaks its alliance with Karak Dumn by invasion"
+    for kingdom in (ostland, karak):
+        assert any(line in text for text in _lines(kingdom_report_context(turn=turn, kingdom=kingdom)))
+    assert "Ostland breaks its alliance with Karak Dumn by invasion." in bulletin_context(turn=turn)["changes"]
+    assert api_as("carol").get(f"/api/kingdoms/{karak.pk}/").json()["alliance"] is None
+
+
+def test_an_ally_sees_no_more_of_its_ally_than_the_rules_reveal(turn, k):
+    """The alliance is public; the ally's armies, treasury and orders stay private (404)."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    Alliance.objects.create(campaign=turn.campaign, first=ostland, second=karak, trust="T", formed_turn=1)
+    carol = api_as("carol")
+    assert carol.get(f"/api/kingdoms/{ostland.pk}/").status_code == 404
+    assert carol.get(f"/api/kingdoms/{ostland.pk}/armies/").status_code == 404
+    assert carol.get(f"/api/kingdoms/{ostland.pk}/ledger/").status_code == 404
+    army = ostland.armies.get(kind="field")
+    assert carol.get(f"/api/armies/{army.pk}/").status_code == 404
+    assert pages_as("carol").get(f"/kingdoms/{ostland.pk}/").status_code == 404
+    assert pages_as("carol").get(f"/turns/{turn.pk}/orders/{ostland.pk}/").status_code == 404
+
+
+def test_case_AL5_gold_transferred_on_the_order_sheet_arrives_two_turns_later(turn, k):
+    """Sent in turn 1 through the API: 1,100 leave Ostland's treasury now (a ledger row), the 1,000
+    arrive in Karak Dumn's at the beginning of turn 3 (a ledger row and an event in its log)."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    response = api_as("alice").put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [], "gold_transfers": [{"kingdom": karak.id, "gold": 1000}], "submit": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    assert TreasuryEntry.objects.get(kingdom=ostland, reason="transfer").amount == -1100
+    assert not TreasuryEntry.objects.filter(kingdom=karak, reason="transfer").exists()
+    assert any(
+        "sends 1,000 gold to Karak Dumn" in line for line in _lines(kingdom_report_context(turn=turn, kingdom=ostland))
+    )
+    # Turn 2 opens: nothing yet. Turn 3 opens: it arrives, once.
+    from orders.services.transfers import gold_transfers_arrive
+
+    later = {}
+    for number in (2, 3):
+        later[number] = Turn.objects.create(
+            campaign=turn.campaign,
+            number=number,
+            orders_deadline=turn.orders_deadline,
+            results_deadline=turn.results_deadline,
+            seed=f"t{number}",
+        )
+        gold_transfers_arrive(turn=later[number])
+    gold_transfers_arrive(turn=later[3])  # safe twice
+    (arrived,) = TreasuryEntry.objects.filter(kingdom=karak, reason="transfer")
+    assert (arrived.amount, arrived.turn) == (1000, 3)
+    (event,) = TurnEvent.objects.filter(code="transfer-arrived")
+    assert event.kingdom == karak and event.turn == later[3] and "sent by Ostland in turn 1" in event.text
