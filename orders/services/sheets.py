@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, Kingdom
+from kingdoms.rules.tables import ArmyType
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
 
@@ -45,6 +46,8 @@ def lists_due_data(*, ctx: SheetContext, turn: Turn) -> list[dict[str, Any]]:
     deadline after the army was raised or upgraded: its list is wanted before it may move, support
     or be fought for by the turn's battles). Until then, and after if late, it counts at the points
     paid for it (docs/rules-decisions.md, decision 26a)."""
+    if ctx.army_type is ArmyType.ANCIENT_DEAD:
+        return []  # their armies fight at their opponent's size less 250: no list is wanted (decision 101)
     deadline = deadline_text(turn.orders_deadline, turn.campaign.time_zone)
     rows = []
     for army in ctx.lists_due:

@@ -68,6 +68,7 @@ def test_their_orders_are_drafted_when_the_turn_opens_and_the_organizer_may_chan
     first = kingdom.armies.get(name="First Host")
     first_order = next(o for o in computed if o.army == first.id)
     assert f'name="army-{first.id}-kind"' in page and f'value="{first_order.target}" selected' in page
+    assert "The engine computed these orders" in page and 'id="lists-due"' not in page
     assert pages_as("alice").get(f"/turns/{turn.pk}/orders/{kingdom.pk}/").status_code == 404
 
     # The organizer keeps the First Host in the pyramid; the others go as computed.
