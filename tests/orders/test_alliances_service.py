@@ -42,13 +42,17 @@ def test_case_AL1_two_players_ally_through_their_order_sheets_and_both_see_it(tu
     assert "Declare an alliance with Karak Dumn" in page.get(response["Location"]).content.decode()  # the receipt
     # Karak Dumn (Dwarfs) through the API.
     answer = api_as("carol").put(
-        f"/api/turns/{turn.pk}/sheet/", {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True}, format="json"
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True},
+        format="json",
     )
     assert answer.status_code == 200, answer.json()
     assert ["Alliance with Ostland (Trusted Allies)", 1000] in answer.json()["check"]["costs"]
     # Da Red Fang (Orcs & Goblins) cannot ally with the Empire: refused whole, naming the rule.
     refused = api_as("bob").put(
-        f"/api/turns/{turn.pk}/sheet/", {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True}, format="json"
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True},
+        format="json",
     )
     assert refused.status_code == 400
     assert refused.json()["problems"][0]["code"] == "alliance-disallowed"
@@ -57,7 +61,11 @@ def test_case_AL1_two_players_ally_through_their_order_sheets_and_both_see_it(tu
     # Tor Anlec (High Elves) declares Ostland alone: not recognised, and told to Tor Anlec only.
     assert (
         api_as("dave")
-        .put(f"/api/turns/{turn.pk}/sheet/", {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True}, format="json")
+        .put(
+            f"/api/turns/{turn.pk}/sheet/",
+            {"orders": [], "alliances": [{"kingdom": ostland.id}], "submit": True},
+            format="json",
+        )
         .status_code
         == 200
     )
