@@ -251,27 +251,15 @@ def resolution_write(
                     )
                 )
     ArmyMovement.objects.bulk_create(movements)
-    DiceRoll.objects.bulk_create(
-        DiceRoll(
-            campaign=campaign,
-            turn=turn.number,
-            stream=DICE_STREAM,
-            sequence=i,
-            expression=r.expression,
-            faces=list(r.faces),
-            total=r.total,
-            purpose=r.purpose,
-            kingdoms=list(r.kingdoms),
-            armies=[army_id(a) for a in r.armies],
-        )
-        for i, r in enumerate(dice.rolls)
-    )
-    if ancient_dice is not None and ancient_dice.rolls:
+    # The turn's rolls, and the Ancient Dead's on their own stream.
+    for stream, rolled in ((DICE_STREAM, dice), (ANCIENT_DEAD_STREAM, ancient_dice)):
+        if rolled is None:
+            continue
         DiceRoll.objects.bulk_create(
             DiceRoll(
                 campaign=campaign,
                 turn=turn.number,
-                stream=ANCIENT_DEAD_STREAM,
+                stream=stream,
                 sequence=i,
                 expression=r.expression,
                 faces=list(r.faces),
@@ -280,7 +268,7 @@ def resolution_write(
                 kingdoms=list(r.kingdoms),
                 armies=[army_id(a) for a in r.armies],
             )
-            for i, r in enumerate(ancient_dice.rolls)
+            for i, r in enumerate(rolled.rolls)
         )
     turn.resolved_at = timezone.now()
     turn.save(update_fields=["resolved_at"])

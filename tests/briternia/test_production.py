@@ -22,17 +22,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.briternia.test_settings import CONFIG_VARS
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 # Variables the test process carries (tests/settings.py, CI) that must not leak into a stack.
 PROJECT_VARS = (
-    "DATABASE_URL",
-    "CELERY_BROKER_URL",
-    "REDIS_URL",
-    "EMAIL_HOST",
-    "EMAIL_BACKEND",
-    "SECRET_KEY",
-    "DJANGO_DEBUG",
+    *CONFIG_VARS,
     "DJANGO_SETTINGS_MODULE",
     "ALLOWED_HOSTS",
     "SECURE_SSL_REDIRECT",

@@ -12,11 +12,6 @@ from turns.services.cycle import orders_phase_run
 
 
 @pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
 def k(demo_campaign):
     return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
 

@@ -5,21 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from kingdoms.models import Kingdom
 from orders.models import OrderSheet, OrderSubmission
 from tests.clients import api_as, pages_as
 
 JUNK_IDS = ["²", "abc", "-1", "0", "1.5", "99999999999999999999999"]
-
-
-@pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
-def ostland(demo_campaign):
-    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
 
 
 @pytest.fixture

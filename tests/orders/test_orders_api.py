@@ -8,11 +8,6 @@ from orders.models import OrderSheet
 
 
 @pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
 def users(demo_campaign):
     User = get_user_model()
     return {u.username: u for u in User.objects.all()}

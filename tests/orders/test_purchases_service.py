@@ -19,16 +19,6 @@ from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 
 @pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
-def ostland(demo_campaign):
-    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
-
-
-@pytest.fixture
 def army(ostland, turn):
     """Ostland's 1st Army after a battle: 10 Swordsmen lost, the Halberdiers eligible for +1
     Veteran, the Warlord three battles past his last ability; 100 experience in the ledger."""

@@ -17,11 +17,6 @@ from turns.tasks import deadline_sweep
 
 
 @pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
 def users(demo_campaign):
     return {u.username: u for u in get_user_model().objects.all()}
 

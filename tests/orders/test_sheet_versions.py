@@ -12,23 +12,12 @@ from django.core import mail
 from pypdf import PdfReader
 
 from kernel.event_codes import EventCode
-from kingdoms.models import Kingdom
 from orders.models import OrderSubmission, TurnEvent
 from outbox.models import Email
 from reports.models import TurnReport
 from tests.clients import api_as, pages_as
 from tests.smtp import send_as_the_worker_would
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
-
-
-@pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
-def ostland(demo_campaign):
-    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
 
 
 @pytest.fixture

@@ -9,23 +9,12 @@ from django.core import mail
 from freezegun import freeze_time
 
 from briternia.errors import DomainError
-from kingdoms.models import Kingdom
 from orders.models import DeadlineChange, OrderSheet, OrderSubmission
 from orders.rules.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save, submitted_entries
 from orders.services.turns import campaign_pause, deadline_change
 from turns.tasks import deadline_sweep
-
-
-@pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
-def ostland(demo_campaign):
-    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
 
 
 @pytest.fixture
