@@ -209,6 +209,11 @@ class ArmySerializer(serializers.ModelSerializer):
         return army_points(army)
 
 
+class KingdomNameSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 class AllianceSerializer(serializers.ModelSerializer):
     """An alliance (Allies): public once made (decision 130)."""
 
@@ -220,6 +225,7 @@ class AllianceSerializer(serializers.ModelSerializer):
         model = Alliance
         fields = ["id", "kingdoms", "trust", "trust_label", "formed_turn", "ended_turn", "ended_how", "broken_by"]
 
+    @extend_schema_field(KingdomNameSerializer(many=True))
     def get_kingdoms(self, alliance: Alliance) -> list[dict[str, object]]:
         return [{"id": k.id, "name": k.name} for k in (alliance.first, alliance.second)]
 
@@ -233,6 +239,7 @@ class KingdomPrivateSerializer(serializers.ModelSerializer):
         model = Kingdom
         fields = ["id", "name", "army_type", "capitol", "treasury", "alliance"]
 
+    @extend_schema_field(AllianceSerializer(allow_null=True))
     def get_alliance(self, kingdom: Kingdom) -> dict[str, object] | None:
         from .selectors import alliance_in_force
 

@@ -51,6 +51,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-campaign": ("GET", 401, 200, 200, 200),
     "api-campaign-map": ("GET", 401, 200, 200, 200),
     "api-campaign-kingdoms": ("GET", 401, 200, 200, 200),
+    "api-campaign-alliances": ("GET", 401, 200, 200, 200),  # alliances are public once made
     "api-setup-home": ("POST", 401, 400, 400, 400),  # an empty pick is refused whatever the role
     "api-setup-provinces": ("POST", 401, 400, 400, 400),
     "api-kingdom": ("GET", 401, 404, 200, 200),
@@ -61,7 +62,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-army-experience": ("GET", 401, 404, 200, 200),
     "api-current-turn": ("GET", 401, 200, 200, 200),
     "api-turn": ("GET", 401, 200, 200, 200),
-    "api-order-sheet": ("GET", 401, 200, 200, 404),  # each their own kingdom's (the organizer plays none)
+    # Each their own kingdom's; the organizer's is the Ancient Dead's, drafted by the engine (issue 16).
+    "api-order-sheet": ("GET", 401, 200, 200, 200),
     "api-sheets": ("GET", 401, 404, 404, 200),
     "api-turn-deadlines": ("POST", 401, 404, 404, None),
     "api-turn-preview": ("GET", 401, 404, 404, 400),  # organizer: only an open turn is previewed
