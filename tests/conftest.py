@@ -24,13 +24,20 @@ needs_broker = pytest.mark.skipif(
 @pytest.fixture
 def celery_worker(transactional_db):
     """Celery's own worker, in a thread of the test process, consuming from the real broker."""
-    import celery.contrib.testing.tasks  # noqa: F401  (registers the ping task the worker start-up checks)
+    from celery.contrib.testing.tasks import ping  # registers the ping task the worker start-up checks
     from celery.contrib.testing.worker import start_worker
+    from celery.result import _set_task_join_will_block
 
     from briternia.celery import app
 
+    # The site stores no task's result (CELERY_TASK_IGNORE_RESULT); the start-up's ping check reads its own.
+    ping.ignore_result = False
+
     with start_worker(app, pool="solo", perform_ping_check=True, shutdown_timeout=30) as worker:
         yield worker
+    # The worker's start-up marks the whole process as a worker, where waiting for a result would
+    # block (Celery's "Never call result.get() within a task!"); the tests after this one are not.
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture(autouse=True)

@@ -29,9 +29,10 @@ def _database() -> str:
 
 
 def _broker() -> str:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
+    if current_app.conf.task_always_eager:
         return "in-process"
     try:
+        # A connection of its own (not the app's pool), each time: to the broker tasks are sent to.
         with current_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:  # an unreachable broker is an answer, not an error page
@@ -54,6 +55,6 @@ def health(request: HttpRequest) -> JsonResponse:
         "database": database,
         "broker": broker,
         "last_sweep": record.ran_at.isoformat() if record else None,
-        "sweep_overdue": overdue and not settings.CELERY_TASK_ALWAYS_EAGER,
+        "sweep_overdue": overdue and not current_app.conf.task_always_eager,
     }
     return JsonResponse(body, status=200 if healthy else 503)

@@ -36,6 +36,7 @@ PROJECT_VARS = (
     "CSRF_COOKIE_SECURE",
     "LOG_FORMAT",
     "SENTRY_DSN",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",  # the browser tests' (tests/browser/conftest.py), never a site's
 )
 
 

@@ -32,13 +32,15 @@ def test_health_answers_without_login_and_shows_the_sweep_once_it_ran(client: Cl
 
 
 @pytest.fixture
-def unreachable_broker(settings) -> Iterator[None]:
-    """A worker setup whose broker does not answer (nothing listens on port 1)."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    saved = current_app.conf.broker_url
-    current_app.conf.broker_url = "redis://127.0.0.1:1/0"
+def unreachable_broker() -> Iterator[None]:
+    """A site with workers whose broker does not answer (nothing listens on port 1). The check opens
+    a connection of its own each time, so nothing of the app's pool keeps the wrong address."""
+    conf = current_app.conf
+    saved = conf.task_always_eager, conf.broker_url, conf.broker_write_url
+    conf.task_always_eager = False
+    conf.broker_url = conf.broker_write_url = "redis://127.0.0.1:1/0"
     yield
-    current_app.conf.broker_url = saved
+    conf.task_always_eager, conf.broker_url, conf.broker_write_url = saved
 
 
 @pytest.mark.usefixtures("unreachable_broker")
