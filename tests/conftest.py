@@ -44,11 +44,17 @@ def celery_worker(transactional_db):
 def celery_eager_unless_worker_test(request):
     """Tasks run in-process in tests, even when CI configures a broker; the tests marked
     celery_worker send them to a real worker over Redis instead."""
+    from celery.result import _set_task_join_will_block
+
     from briternia.celery import app
 
     eager = request.node.get_closest_marker("celery_worker") is None
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = eager
+    if eager:
+        # A worker started earlier in this process (a celery_worker test) marks the process as a
+        # worker, where an eager task's .get() would be refused as a blocking join.
+        _set_task_join_will_block(False)
     yield
     app.conf.task_always_eager = previous
 
