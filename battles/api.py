@@ -8,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -157,6 +158,26 @@ class SummarySheetInput(serializers.Serializer):
     warlord_heir = serializers.IntegerField(
         required=False, allow_null=True, default=None, help_text="The General who succeeds the Warlord on a tie."
     )
+    support_withdrawn = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        default=list,
+        help_text="Allies, Withdraw of support: the parent armies of an ally's detachments on this side that "
+        "withdrew their support in the battle (it breaks the alliance).",
+    )
+    played_by_player = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The Campaign Must Go On (organizer only): the player of the campaign who played the battle.",
+    )
+    played_by_guest = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The Campaign Must Go On (organizer only): the guest who played the battle.",
+    )
     submit = serializers.BooleanField(default=True)
 
 
@@ -181,6 +202,9 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "injury_rerolls",
             "backstab",
             "warlord_heir",
+            "support_withdrawn",
+            "played_by_player",
+            "played_by_guest",
             "by_organizer",
             "submitted_at",
         ]
@@ -200,7 +224,7 @@ class SummarySheetApi(APIView):
         kingdom = self._kingdom(request, battle)
         sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom=kingdom).first()
         if sheet is None:
-            return Response({"detail": "No sheet filed yet."}, status=404)
+            raise NotFound("No sheet filed yet.")
         return Response(SummarySheetSerializer(sheet).data)
 
     @extend_schema(parameters=[KingdomQuery], request=SummarySheetInput, responses=SummarySheetSerializer)
@@ -238,7 +262,7 @@ class BattleRulingApi(APIView):
     def post(self, request: Request, battle_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
         if not is_organizer(request.user, battle.turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         data = RulingInput(data=request.data)
         data.is_valid(raise_exception=True)
         battle = battle_rule(battle=battle, ruled_by=request.user, **data.validated_data)
@@ -263,10 +287,10 @@ class StoryBonusApi(APIView):
     def post(self, request: Request, battle_id: int, kingdom_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
         if not is_organizer(request.user, battle.turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom_id=kingdom_id).select_related("kingdom").first()
         if sheet is None:
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         data = StoryBonusInput(data=request.data)
         data.is_valid(raise_exception=True)
         event = story_bonus_award(sheet=sheet, amount=data.validated_data["experience"])
@@ -289,7 +313,7 @@ class ArmyPaintedApi(APIView):
     def post(self, request: Request, army_id: int) -> Response:
         army = army_private_get(user=request.user, army_id=army_id)
         if not is_organizer(request.user, army.kingdom.campaign):
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         data = ArmyPaintedInput(data=request.data)
         data.is_valid(raise_exception=True)
         army = army_painted_set(army=army, painted=data.validated_data["painted"])

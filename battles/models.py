@@ -167,6 +167,15 @@ class TurnSummarySheet(models.Model):
         related_name="+",
         help_text="Warlord: the General who succeeds if the Warlord dies and Generals tie on experience.",
     )
+    # Allies, "Withdraw of support": the parent armies of an ally's detachments on this side that
+    # withdrew their support in the battle (the alliance is broken in the aftermath).
+    support_withdrawn = models.JSONField(default=list, blank=True)
+    # The Campaign Must Go On: who played the battle for an absent player (the organizer says so on
+    # the sheet it files): another player of the campaign, or a guest by name.
+    played_by_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    played_by_guest = models.CharField(max_length=100, blank=True)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     by_organizer = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)

@@ -17,8 +17,11 @@ from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
 from kingdoms.selectors import army_private_get, is_organizer, kingdom_of
+from orders.models import Turn
 from orders.rules.schedule import deadline_text
 from orders.selectors import turn_get
+from orders.services.progress import turn_progress
+from orders.services.turns import turn_clock
 
 from . import selectors
 from .models import RESULT_CHOICES, TurnSummarySheet
@@ -32,7 +35,9 @@ from .services.summaries import (
     battle_standing,
     filing_kingdoms,
     side_name,
+    stand_ins_text,
     standing_text,
+    summary_sheet_filed,
     summary_sheet_form,
     summary_sheet_save,
 )
@@ -79,6 +84,8 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "own": own,
             "deadline_passed": passed,
             "results_deadline": deadline_text(turn.results_deadline, turn.campaign.time_zone),
+            "clock": turn_clock(turn),
+            "progress": turn_progress(turn, organizer=organizer),
         },
     )
 
@@ -97,6 +104,8 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
             "results": RESULT_CHOICES,
             "own": kingdom_of(user=request.user, campaign=battle.turn.campaign),
             "filing": filing_kingdoms(battle),
+            # The Campaign Must Go On: who played the battle for an absent player (decision 223).
+            "stand_ins": stand_ins_text(battle),
         }
     )
     if organizer:
@@ -143,6 +152,9 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "injury_rerolls": {str(c.id): post.get(f"reroll-{c.id}", "") for c in form.characters},
         "backstab": post.get("backstab"),
         "warlord_heir": post.get("warlord_heir", ""),
+        "support_withdrawn": [a for a in form.allied_detachments if post.get(f"withdrawn-{a}")],
+        "played_by_player": post.get("played_by_player", ""),
+        "played_by_guest": post.get("played_by_guest", ""),
     }
 
 
@@ -153,8 +165,10 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
     kingdom = selectors.summary_sheet_kingdom_get(user=request.user, battle=battle, kingdom_id=kingdom_id)
     organizer = is_organizer(request.user, battle.turn.campaign)
     by_organizer = organizer and kingdom_of(user=request.user, campaign=battle.turn.campaign) != kingdom
-    form = summary_sheet_form(battle=battle, kingdom=kingdom)
     sheet = TurnSummarySheet.objects.filter(battle=battle, kingdom=kingdom).first()
+    if battle.turn.status != Turn.Status.BATTLES:
+        return _summary_sheet_closed(request, battle=battle, kingdom=kingdom, sheet=sheet)
+    form = summary_sheet_form(battle=battle, kingdom=kingdom)
     errors: list[str] = []
     values: dict[str, Any] = {}
     if request.method == "POST":
@@ -189,6 +203,9 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "injury_rerolls": sheet.injury_rerolls,
             "backstab": sheet.backstab,
             "warlord_heir": sheet.warlord_heir_id,
+            "support_withdrawn": sheet.support_withdrawn,
+            "played_by_player": sheet.played_by_player_id,
+            "played_by_guest": sheet.played_by_guest,
         }
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
     unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]
@@ -196,6 +213,8 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
     rerolls = values.get("injury_rerolls") or {}
     character_rows = [(c, rerolls.get(str(c.id), "")) for c in form.characters]
     heir = str(values.get("warlord_heir") or "")
+    withdrawn = {int(a) for a in values.get("support_withdrawn") or [] if str(a).isdigit()}
+    detachment_rows = [(army, label, army in withdrawn) for army, label in form.allied_detachments.items()]
     return render(
         request,
         "battles/summary_sheet.html",
@@ -212,15 +231,46 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "character_rows": character_rows,
             "reroll_labels": REROLL_LABELS,
             "heir": heir,
+            "detachment_rows": detachment_rows,
+            "played_by_player": str(values.get("played_by_player") or ""),
             "errors": errors,
-            # Stories Are Nice: the organizer's extra, offered once per kingdom and turn.
-            "story_bonus_open": organizer
-            and sheet is not None
-            and bool(sheet.story.strip())
-            and not story_bonus_given(sheet),
+            "story_bonus_open": _story_bonus_open(organizer, sheet),
             "results": RESULT_CHOICES,
             "by_organizer": by_organizer,
             "results_deadline": deadline_text(battle.turn.results_deadline, battle.turn.campaign.time_zone),
+            "clock": turn_clock(battle.turn),
+        },
+        status=400 if errors else 200,
+    )
+
+
+def _story_bonus_open(organizer: bool, sheet: TurnSummarySheet | None) -> bool:
+    """Stories Are Nice: the organizer's extra, offered once per kingdom and turn, for a sheet with
+    a story (the extra is given after the aftermath, on the sheet's closed page too)."""
+    return organizer and sheet is not None and bool(sheet.story.strip()) and not story_bonus_given(sheet)
+
+
+def _summary_sheet_closed(request: HttpRequest, *, battle, kingdom, sheet: TurnSummarySheet | None) -> HttpResponse:  # type: ignore[no-untyped-def]
+    """After the aftermath: the sheet as it was filed, read-only. A sheet posted now is refused and
+    nothing changes (8. End of Turn: the aftermath has read the sheets)."""
+    turn = battle.turn
+    errors = (
+        [f"Turn {turn.number} is {turn.get_status_display().lower()}: sheets can no longer change."]
+        if request.method == "POST"
+        else []
+    )
+    return render(
+        request,
+        "battles/summary_sheet_closed.html",
+        {
+            "story_bonus_open": _story_bonus_open(is_organizer(request.user, turn.campaign), sheet),
+            "battle": battle,
+            "turn": turn,
+            "campaign": turn.campaign,
+            "kingdom": kingdom,
+            "sheet": sheet,
+            "filed": summary_sheet_filed(sheet) if sheet else None,
+            "errors": errors,
         },
         status=400 if errors else 200,
     )

@@ -10,7 +10,13 @@ from typing import Any
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db.models import Model, Q, QuerySet
+from django.dispatch import Signal
 from django.http import HttpRequest
+
+# Sent with `campaign_id` after an admin edit or deletion of one of a campaign's objects: it changed
+# the campaign's world behind the turn's back (kingdoms/apps.py listens: the order sheets' kept
+# copies of the world are read again). A signal, because the apps below kingdoms use this module.
+campaign_edited_in_admin = Signal()
 
 # The lookup from a related model to its campaign's organizer: the choices of a foreign key or a
 # many-to-many field are the organizer's own (another campaign's names never show).
@@ -85,6 +91,34 @@ class CampaignScopedAdmin(ScopedChoices, admin.ModelAdmin):
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.is_superuser or _staff(request)
+
+    def _campaign_id(self, obj: Model) -> int | None:
+        """The id of the campaign `obj` belongs to, by `campaign_path`."""
+        if not self.campaign_path:
+            return obj.pk
+        *steps, last = self.campaign_path.split("__")
+        for step in steps:
+            obj = getattr(obj, step)
+        return getattr(obj, f"{last}_id")
+
+    def _edited(self, campaign_ids: set[int | None]) -> None:
+        for campaign_id in campaign_ids - {None}:
+            campaign_edited_in_admin.send(sender=type(self), campaign_id=campaign_id)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        self._edited({self._campaign_id(obj)})
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        campaign_id = self._campaign_id(obj)
+        super().delete_model(request, obj)
+        self._edited({campaign_id})
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        lookup = f"{self.campaign_path}_id" if self.campaign_path else "pk"
+        campaign_ids = set(queryset.values_list(lookup, flat=True))
+        super().delete_queryset(request, queryset)
+        self._edited(campaign_ids)
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self._may(request, obj)

@@ -1,44 +1,118 @@
-"""API glue shared by every app: the domain error mapped to a 400 response, once; the schema's
-error answers, documented once for every operation; the query parameters every app shares."""
+"""API glue shared by every app: one error shape for every refusal (drf-standardized-errors, with
+the domain error mapped onto it once), documented once for every operation in the schema; the
+query parameters every app shares.
+
+Every 4xx answer of the API has one body (the shape drf-standardized-errors gives, which DRF
+clients know and its drf-spectacular integration documents):
+
+    {"type": "validation_error" | "client_error",
+     "errors": [{"code": "...", "detail": "words for people", "attr": "field.path" | null}, ...]}
+
+A refusal of the rules (DomainError) is a `validation_error` whose errors carry the messages that
+name the army and the rule; a sheet check's refusal gives each problem's stable code and, in
+`armies`, the ids of the armies it concerns."""
 
 from typing import Any
 
-from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
-from rest_framework import serializers, status
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from drf_spectacular.utils import extend_schema_field
+from drf_standardized_errors.formatter import ExceptionFormatter
+from drf_standardized_errors.handler import ExceptionHandler
+from drf_standardized_errors.openapi import AutoSchema as StandardizedErrorsAutoSchema
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
-from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 from .errors import DomainError
 
-# What any operation may answer besides its success, as the exception handler and DRF shape it.
-ERROR_RESPONSES = {
-    "400": "Refused: the messages say why (`errors`, the sheet check's `problems`, or per field).",
-    "401": "No credentials, or wrong ones (the `WWW-Authenticate` header says how to give them).",
-    "403": "Not allowed for your account (`detail`).",
-    "404": "No such object, or not one you may see (`detail`).",
-    "429": "Too many requests: wait the `Retry-After` seconds (`detail`).",
-}
-BODY_ERROR_RESPONSES = {"415": "The body is not JSON (`detail`): every endpoint takes JSON only."}
+REFUSED = "refused"  # the code of a domain refusal that carries no code of its own
 
 
-class AutoSchema(SpectacularAutoSchema):
-    """drf-spectacular's schema with the error answers every operation can give, so the schema
-    tells the truth about each status code a client can meet."""
+class DomainRefusal(exceptions.ValidationError):
+    """A DomainError as DRF knows it: a 400 whose errors are the domain's messages (or problems)."""
 
-    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
-        responses = super()._get_response_bodies(direction)
-        extra = dict(ERROR_RESPONSES)
-        if self.method in ("POST", "PUT", "PATCH"):
-            extra.update(BODY_ERROR_RESPONSES)
-        for code, description in extra.items():
-            if code not in responses:
-                responses[code] = self._get_response_for_code(
-                    OpenApiResponse(response=OpenApiTypes.OBJECT, description=description), code, direction=direction
-                )
-        return responses
+    def __init__(self, error: DomainError):
+        super().__init__([exceptions.ErrorDetail(m, code=REFUSED) for m in error.messages])
+        self.domain_error = error
+
+
+def error_body(code: str, detail: str, *, type_: str = "validation_error") -> dict[str, Any]:
+    """One error in the API's shape: for answers made outside DRF (a middleware's refusal)."""
+    return {"type": type_, "errors": [{"code": code, "detail": detail, "attr": None}]}
+
+
+class ErrorHandler(ExceptionHandler):
+    """drf-standardized-errors' handler, which also knows our DomainError and keeps the words of
+    Django's Http404 and PermissionDenied ("No such kingdom.") as DRF's own handler does."""
+
+    def convert_known_exceptions(self, exc: Exception) -> Exception:
+        if isinstance(exc, DomainError):
+            return DomainRefusal(exc)
+        if isinstance(exc, Http404):
+            return exceptions.NotFound(*exc.args)
+        if isinstance(exc, DjangoPermissionDenied):
+            return exceptions.PermissionDenied(*exc.args)
+        return super().convert_known_exceptions(exc)
+
+
+class ErrorFormatter(ExceptionFormatter):
+    """The library's shape; a domain refusal with a sheet check's problems gives one error per
+    problem, with its stable code and the ids of the armies it concerns."""
+
+    def run(self) -> Any:
+        body = super().run()
+        error = getattr(self.exc, "domain_error", None)
+        if error is not None and error.problems:
+            body["errors"] = [
+                {"code": p["code"], "detail": p["message"], "attr": None, "armies": p["armies"]} for p in error.problems
+            ]
+        return body
+
+
+# The schema: every operation documents every 4xx it can answer, in the one shape.
+BODY_ONLY_ERROR_CODES = {"415"}  # only an operation that reads a body can refuse its media type
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="Stable, for programs: a field's error code or the rule's refusal code.")
+    detail = serializers.CharField(help_text="For people: names the army and the rule where there is one.")
+    attr = serializers.CharField(
+        allow_null=True, help_text="The input field it concerns (`orders.0.target`), or null for the whole request."
+    )
+    armies = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="A sheet check's refusal: the armies it concerns."
+    )
+
+
+@extend_schema_field({"type": "string", "enum": ["validation_error", "client_error"]})
+class _ErrorType400Field(serializers.CharField):
+    pass
+
+
+class ErrorResponse400Serializer(serializers.Serializer):
+    """400: `validation_error` (a field, or a refusal of the rules), `client_error` (unreadable JSON)."""
+
+    type = _ErrorType400Field()
+    errors = ErrorSerializer(many=True)
+
+
+class AutoSchema(StandardizedErrorsAutoSchema):
+    """drf-standardized-errors' schema, which documents each error answer in the one shape. Every
+    operation documents 400, 401, 403, 404, 405 and 429 (and 415 when it reads a body): each view
+    refuses a bad `?kingdom=` or rule with 400, hides what is not yours with 404, and refuses a
+    CSRF-less session write with 403, which the library cannot see from the view's classes."""
+
+    def _should_add_error_response(self, responses: dict[str, Any], status_code: str) -> bool:
+        if status_code in responses:
+            return False
+        if status_code in BODY_ONLY_ERROR_CODES:
+            return self.method in ("POST", "PUT", "PATCH")
+        return True
+
+    def _get_error_response_serializer(self, status_code: str) -> Any:
+        if status_code == "400":
+            return ErrorResponse400Serializer
+        return super()._get_error_response_serializer(status_code)
 
 
 class KingdomQuery(serializers.Serializer):
@@ -54,12 +128,3 @@ def kingdom_query(request: Request) -> int | None:
     query = KingdomQuery(data=request.query_params)
     query.is_valid(raise_exception=True)
     return query.validated_data.get("kingdom")
-
-
-def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, DomainError):
-        body: dict[str, Any] = {"errors": exc.messages}
-        if exc.problems:
-            body["problems"] = exc.problems
-        return Response(body, status=status.HTTP_400_BAD_REQUEST)
-    return drf_exception_handler(exc, context)

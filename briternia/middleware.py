@@ -10,6 +10,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import escape
 
+from .api import error_body
+
 NUL_MESSAGE = "A text contains a NUL character (\\0), which no field accepts; remove it and send again."
 
 
@@ -41,7 +43,7 @@ class RefuseNulBytesMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if self._refused(request):
             if request.path.startswith("/api/"):
-                return JsonResponse({"errors": [NUL_MESSAGE]}, status=400)
+                return JsonResponse(error_body("nul_character", NUL_MESSAGE), status=400)
             return HttpResponse(
                 f"<!doctype html><title>Refused</title><h1>Refused</h1><p>{escape(NUL_MESSAGE)}</p>"
                 "<p>Go back and correct it.</p>",

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "drf_standardized_errors",
     "axes",
     "briternia",
     "outbox",
@@ -68,6 +69,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # The links of the emails a request queues point at the address it came to (briternia/site.py).
+    "briternia.site.SiteUrlMiddleware",
     "briternia.middleware.RefuseNulBytesMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -281,7 +284,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_SCHEMA_CLASS": "briternia.api.AutoSchema",
-    "EXCEPTION_HANDLER": "briternia.api.exception_handler",
+    # One error shape for every 4xx (drf-standardized-errors; briternia/api.py maps our DomainError).
+    "EXCEPTION_HANDLER": "drf_standardized_errors.handler.exception_handler",
     # Per client: an anonymous one by address, a logged-in one by account (429 with Retry-After).
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -294,6 +298,12 @@ REST_FRAMEWORK = {
         "login": env_str("LOGIN_THROTTLE_RATE", "10/min"),
     },
 }
+DRF_STANDARDIZED_ERRORS = {
+    "EXCEPTION_HANDLER_CLASS": "briternia.api.ErrorHandler",
+    "EXCEPTION_FORMATTER_CLASS": "briternia.api.ErrorFormatter",
+    "ALLOWED_ERROR_STATUS_CODES": ["400", "401", "403", "404", "405", "406", "415", "429", "500"],
+}
+_ERROR_ENUMS = "drf_standardized_errors.openapi_serializers."
 SPECTACULAR_SETTINGS = {
     "TITLE": "Briternia campaign organizer API",
     "DESCRIPTION": "Campaigns, the map, your kingdom, its armies and army lists.",
@@ -307,7 +317,26 @@ SPECTACULAR_SETTINGS = {
         "BattleResultEnum": "battles.models.RESULT_CHOICES",
         "BattleResultValueEnum": "battles.api.RESULT_VALUES",
         "SheetStatusEnum": "orders.models.OrderSheet.Status",
+        # The error shape's enums, named once (drf-standardized-errors' documented settings).
+        **{
+            name: f"{_ERROR_ENUMS}{name}.choices"
+            for name in (
+                "ValidationErrorEnum",
+                "ClientErrorEnum",
+                "ServerErrorEnum",
+                "ParseErrorCodeEnum",
+                "ErrorCode401Enum",
+                "ErrorCode403Enum",
+                "ErrorCode404Enum",
+                "ErrorCode405Enum",
+                "ErrorCode406Enum",
+                "ErrorCode415Enum",
+                "ErrorCode429Enum",
+                "ErrorCode500Enum",
+            )
+        },
     },
+    "POSTPROCESSING_HOOKS": ["drf_standardized_errors.openapi_hooks.postprocess_schema_enums"],
 }
 
 # HTTPS: on by default when DEBUG is off. Behind a proxy that ends TLS, SECURE_PROXY_SSL_HEADER

@@ -21,4 +21,5 @@ urlpatterns = [
     path("", include("battles.urls")),
     path("", include("reports.urls")),
     path("", include("turns.urls")),
+    path("", include("transfer.urls")),
 ]

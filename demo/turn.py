@@ -14,7 +14,7 @@ from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Army, Campaign, Character, Kingdom, Province, Unit
 from kingdoms.rules.tables import STARTING_ABILITIES, Archetype
-from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
+from orders.rules.sheets import ArmyOrder, DeclareAlliance, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -40,23 +40,24 @@ def army_with_list(kingdom: Kingdom, name: str, province: Province, units: list[
 
 
 @transaction.atomic
-def battle_orders_file(campaign: Campaign, turn) -> dict[str, Army]:  # type: ignore[no-untyped-def]
+def battle_orders_file(campaign: Campaign, turn, *, allies: bool = False) -> dict[str, Army]:  # type: ignore[no-untyped-def]
     """Turn 1's orders, filed (Wardens 1,290 points, Raiders 1,205, Boyz 1,095): Tor Anlec's
     Raiders march from 52 into Ostland's Hartwood (62), held by Ostland's Wardens, whom the 1st
     Army (71) supports: a battle in the field. Da Red Fang's Boyz march from 60 into Ostland's city
     Eldenhall (61), defended by its garrison: a battle for a settlement. Karak Dumn holds; the
-    Ancient Dead's orders are computed."""
+    Ancient Dead's orders are computed. `allies`: Ostland's sheet also declares an alliance with
+    Karak Dumn (Allies; the demo's Karak Dumn declares it too)."""
 
     k = {x.name: x for x in Kingdom.objects.filter(campaign=campaign)}
 
     def province(number: int) -> Province:
         return Province.objects.get(campaign=campaign, number=number)
 
-    def submit(kingdom: Kingdom, *orders: ArmyOrder) -> None:
+    def submit(kingdom: Kingdom, *orders: ArmyOrder, alliances: tuple[DeclareAlliance, ...] = ()) -> None:
         order_sheet_save(
             kingdom=kingdom,
             turn=turn,
-            entries=SheetEntries(orders=tuple(orders)),
+            entries=SheetEntries(orders=tuple(orders), alliances=alliances),
             submitted_by=_user_of(kingdom),
             submit=True,
             arrived_at=turn.orders_deadline - dt.timedelta(days=1),
@@ -94,7 +95,12 @@ def battle_orders_file(campaign: Campaign, turn) -> dict[str, Army]:  # type: ig
         [("Orc Boyz", 100, 6), ("Night Goblins", 60, 3), ("Fanatics", 3, 25, True), ("Wolf Riders", 20, 12)],
     )
     first = ostland.armies.get(name="1st Army")
-    submit(ostland, ArmyOrder(wardens.id, OrderKind.HOLD), ArmyOrder(first.id, OrderKind.SUPPORT, support=62))
+    submit(
+        ostland,
+        ArmyOrder(wardens.id, OrderKind.HOLD),
+        ArmyOrder(first.id, OrderKind.SUPPORT, support=62),
+        alliances=(DeclareAlliance(kingdom=k["Karak Dumn"].id),) if allies else (),
+    )
     submit(tor, ArmyOrder(raiders.id, OrderKind.MOVE, target=62))
     submit(fang, ArmyOrder(boyz.id, OrderKind.MOVE, target=61))
     return {"wardens": wardens, "raiders": raiders, "boyz": boyz, "first": first}
@@ -110,14 +116,15 @@ def demo_turn_play(campaign: Campaign) -> DemoTurn:
     """Play turn 1 of a fresh demo campaign through, headless, as its players and organizer would."""
 
     turn = campaign.turns.get(number=1)
-    battle_orders_file(campaign, turn)
+    battle_orders_file(campaign, turn, allies=True)
     k = {x.name: x for x in Kingdom.objects.filter(campaign=campaign)}
-    # Every player files (Karak Dumn holds); the Ancient Dead's orders are the engine's, drafted
-    # when the turn opened (they march out of the pyramid and turn the land to desert).
+    # Every player files (Karak Dumn holds, and allies with Ostland: both sheets declare it, each
+    # pays 1,000 gold; Allies); the Ancient Dead's orders are the engine's, drafted when the turn
+    # opened (they march out of the pyramid and turn the land to desert).
     order_sheet_save(
         kingdom=k["Karak Dumn"],
         turn=turn,
-        entries=SheetEntries(),
+        entries=SheetEntries(alliances=(DeclareAlliance(kingdom=k["Ostland"].id),)),
         submitted_by=_user_of(k["Karak Dumn"]),
         submit=True,
         arrived_at=turn.orders_deadline - dt.timedelta(days=1),

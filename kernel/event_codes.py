@@ -28,10 +28,19 @@ class EventCode(StrEnum):
     ALLY_PASSAGE = "ally-passage"  # an army in an ally's province: control does not change hands
     ALLY_SUPPORT = "ally-support"  # the supported ally's side of an allied detachment (6. Fight Battles)
 
+    # Joint kingdoms (orders/services/independence.py): a co-player declares independence with what
+    # its parent kingdom gave; recorded in the open turn's log when the organizer enters it.
+    KINGDOM_INDEPENDENT = "kingdom-independent"  # the new kingdom's, public (data: from_kingdom, provinces)
+    INDEPENDENCE_GIVEN = "independence-given"  # the parent's (data: to, provinces)
+
     # Transfer of Gold (orders/rules/resolution/alliances.py; arrival: orders/services/transfers.py)
     TRANSFER_SENT = "transfer-sent"  # the gold and its 10% fee leave (data: to, gold, fee, arrives)
     TRANSFER_REFUSED = "transfer-refused"  # the treasury cannot pay it now: nothing leaves
     TRANSFER_ARRIVED = "transfer-arrived"  # at the beginning of the turn after next (data: from_kingdom, sent_turn)
+    # Items (orders/rules/resolution/transfers.py; arrival: orders/services/transfers.py)
+    ITEM_SENT = "item-sent"  # the item leaves its bearer, its fee the treasury (data: to, item_id, name, points...)
+    ITEM_TRANSFER_REFUSED = "item-transfer-refused"  # the item or the fee is not there now: nothing leaves
+    ITEM_ARRIVED = "item-arrived"  # in the receiver's armory (data: from_kingdom, sent_turn, sequence)
 
     # 2. Maintain Armies: the Foraging Table (economy.py)
     FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose
@@ -103,6 +112,27 @@ class EventCode(StrEnum):
     DESERT_RUINS = "desert-ruins"  # a town or city turned desert: sacked, ruins (Deserts)
     ANCIENT_DEAD_SIZE = "ancient-dead-size"  # an Ancient Dead army's size in a battle (Armies)
     RETURN_TO_THE_TOMB = "return-to-the-tomb"  # their capitol taken: they advance no more
+    # Deserts, a Scarab Amulet and a mage / rune smith (orders/rules/resolution/deserts.py)
+    DESERT_REVERSAL_ROLL = "desert-reversal-roll"  # each D6, the first and each reroll (data: face, bonus)
+    DESERT_REVERSED = "desert-reversed"  # the desert is plains again, its garrison gone (public)
+    DESERT_NOT_REVERSED = "desert-not-reversed"  # every roll short of 6: it stays desert
+    DESERT_REVERSAL_IN_BATTLE = "desert-reversal-in-battle"  # a battle there this turn: no attempt
+
+    # Rogue Kingdom (kingdoms/services/rogue.py, orders/rules/resolution/movement.py)
+    ROGUE_KINGDOM = "rogue-kingdom"  # the player is out: the kingdom becomes a Rogue Kingdom
+    ROGUE_KINGDOM_ROLL = "rogue-kingdom-roll"  # a foreign army entered (data: roll, force, points)
+    # Land Sales and Civil Unrest (orders/rules/resolution/land.py)
+    LAND_DEAL = "land-deal"  # one per side (data: with, given, received, gold)
+    LAND_DEAL_NOT_AGREED = "land-deal-not-agreed"  # only one side declared it: nothing changes hands
+    LAND_DEAL_REFUSED = "land-deal-refused"  # the rules refuse it now (data: reason)
+    CIVIL_UNREST = "civil-unrest"  # a newly acquired province without its owner's army (data: roll)
+    PACIFIED = "pacified"  # the new owner's army stands in it: no Civil Unrest
+    # Loss of the Capitol (orders/rules/resolution/capitol.py)
+    CAPITOL_MOVED = "capitol-moved"  # the Warlord moved the capitol (1,000 gold)
+    CORONATION = "coronation"  # the Warlord crowned in a city after the capitol was lost
+    CAPITOL_COUNTDOWN = "capitol-countdown"  # data: turns_left
+    PLAYER_OUT = "player-out"  # no coronation in three turns: the kingdom becomes a Rogue Kingdom
+    NEW_PLAYER = "new-player"  # New Player Option: a Rogue Kingdom given to a new or returning player
 
     # 6. Fight Battles: the scheduling (orders/rules/resolution/battles.py)
     BATTLE_SCHEDULED = "battle-scheduled"  # one per side (data: opponent_kingdom, opponent_army)
@@ -155,6 +185,10 @@ class EventCode(StrEnum):
     # 7. Aftermath). See ARMY_DISBANDED for the same end in 2. Maintain Armies.
     DISBANDED = "disbanded"
 
+    # The organizer's safeguards (transfer/snapshots.py): a turn restored to its state before a
+    # phase (data: phase, snapshot_taken_at, restored_at, restored_by), in the campaign's history.
+    TURN_RESTORED = "turn-restored"
+
 
 # What the bulletin may tell every player (orders/services/reports.py): who holds what, who
 # missed the orders, armies lost and new Warlords; the bulletin words them from the code, the
@@ -176,9 +210,21 @@ PUBLIC_EVENT_CODES: frozenset[EventCode] = frozenset(
         EventCode.DESERT_SPREAD,
         EventCode.DESERT_RUINS,
         EventCode.RETURN_TO_THE_TOMB,
+        EventCode.DESERT_REVERSED,
         # Allies: alliances are public once made, and so is their end (decision 130).
         EventCode.ALLIANCE_FORMED,
         EventCode.ALLIANCE_BROKEN,
         EventCode.ALLIANCE_CANCELLED,
+        # Joint kingdoms: a new kingdom on the map is news for everyone (decision 228).
+        EventCode.KINGDOM_INDEPENDENT,
+        # Rogue Kingdom: a kingdom without a leader is plain to see on the map.
+        EventCode.ROGUE_KINGDOM,
+        EventCode.NEW_PLAYER,
+        # Land Sales: land changing hands is as public as a claim; a province lost to Civil Unrest too.
+        EventCode.LAND_DEAL,
+        EventCode.CIVIL_UNREST,
+        EventCode.CAPITOL_MOVED,
+        EventCode.CORONATION,
+        EventCode.PLAYER_OUT,
     }
 )

@@ -18,4 +18,6 @@ class LedgerReason(StrEnum):
     VICTORY = "victory"
     ALLIANCE = "alliance"
     TRANSFER = "transfer"
+    LAND_SALE = "land-sale"  # the price of a province (Land Sales)
+    CAPITOL_MOVED = "capitol-moved"  # 1,000 gold to move the capitol (Loss of the Capitol)
     ADJUSTMENT = "adjustment"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,6 +30,7 @@ from .serializers import (
 )
 from .services import armies as army_services
 from .services import campaigns as campaign_services
+from .services.co_players import co_player_add
 from .services.experience import experience_adjust
 
 
@@ -115,6 +117,26 @@ class KingdomApi(APIView):
     def get(self, request: Request, kingdom_id: int) -> Response:
         kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
         return Response(KingdomPrivateSerializer(kingdom).data)
+
+
+class CoPlayerInput(serializers.Serializer):
+    email = serializers.CharField(max_length=254, help_text="The co-player's address: they are invited by email.")
+
+
+class KingdomCoPlayersApi(APIView):
+    """Organizer only (404 for anyone else): add a co-player to the kingdom (Joint kingdoms), who is
+    invited by email and then sees and files for the kingdom like its players."""
+
+    @extend_schema(request=CoPlayerInput, responses={201: KingdomPublicSerializer})
+    def post(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+        if not selectors.is_organizer(request.user, kingdom.campaign):
+            raise Http404("No such kingdom.")
+        data = CoPlayerInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        co_player_add(kingdom=kingdom, email=data.validated_data["email"])
+        public = selectors.kingdoms_public(campaign=kingdom.campaign).get(pk=kingdom.pk)
+        return Response(KingdomPublicSerializer(public).data, status=201)
 
 
 class KingdomLedgerApi(APIView):

@@ -82,6 +82,10 @@ class UnitForm(forms.Form):
     archetype = forms.ChoiceField(choices=[("", "-")] + list(ARCHETYPE_LABELS.items()), required=False)
     monstrous_mount = forms.BooleanField(required=False, label="Monstrous mount")
     wizard = forms.BooleanField(required=False)
+    magic_level = forms.IntegerField(
+        min_value=0, max_value=5, initial=0, required=False, label="Magic level", help_text="A Wizard's level."
+    )
+    rune_smith = forms.BooleanField(required=False, label="Rune smith")
 
     def entry(self) -> UnitEntry:
         d = self.cleaned_data
@@ -93,6 +97,8 @@ class UnitForm(forms.Form):
                 archetype=d.get("archetype") or None,
                 monstrous_mount=d.get("monstrous_mount", False),
                 wizard=d.get("wizard", False),
+                magic_level=d.get("magic_level") or 0,
+                rune_smith=d.get("rune_smith", False),
             )
         return UnitEntry(
             key=d.get("key"),
@@ -138,6 +144,8 @@ def unit_initial(entry: UnitEntry) -> dict[str, Any]:
         "archetype": (c.archetype or "") if c else "",
         "monstrous_mount": c.monstrous_mount if c else False,
         "wizard": c.wizard if c else False,
+        "magic_level": c.magic_level if c else 0,
+        "rune_smith": c.rune_smith if c else False,
     }
 
 

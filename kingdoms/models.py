@@ -42,6 +42,10 @@ class Campaign(models.Model):
     map_name = models.CharField(max_length=100)
     setup_seed = models.CharField(max_length=32, help_text="Seed of the setup dice (home selection, free rolls).")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Counts the changes to the campaign's world made outside a kingdom's own order sheet (every
+    # phase of the turn, the admin, a restore): the order-sheet check keeps the world it loaded
+    # while this stands (kingdoms/services/world.py, world_for_kingdom).
+    world_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -75,6 +79,12 @@ class Province(models.Model):
     controller = models.ForeignKey(
         "Kingdom", null=True, blank=True, on_delete=models.SET_NULL, related_name="provinces"
     )
+    land_sale_turn = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Land Sales: given, sold or traded in this turn (Civil Unrest the next)."
+    )
+    rogue = models.BooleanField(
+        default=False, help_text="Civil Unrest: a Rogue Kingdom province of no kingdom, until an army takes it."
+    )
     # Symmetric: adjacency is stored once per map, corner-to-corner neighbours included for grids.
     neighbours = models.ManyToManyField("self", symmetrical=True, blank=True)
 
@@ -89,6 +99,13 @@ class Province(models.Model):
         return f"{self.number} {self.name}"
 
 
+class KingdomQuerySet(models.QuerySet["Kingdom"]):
+    def filing_orders(self) -> KingdomQuerySet:
+        """The kingdoms whose players file order sheets: not the Ancient Dead (the organizer's) and not
+        a Rogue Kingdom (no leader: it files none and never misses its orders)."""
+        return self.exclude(army_type=ArmyType.ANCIENT_DEAD).filter(rogue_turn__isnull=True)
+
+
 class Kingdom(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="kingdoms")
     name = models.CharField(max_length=100)
@@ -97,7 +114,14 @@ class Kingdom(models.Model):
     capitol = models.ForeignKey(Province, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     home_roll = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Final 2D6 for home selection.")
     picked_provinces = models.BooleanField(default=False, help_text="Picked its adjacent provinces at setup.")
+    # Rogue Kingdom: its player dropped out (the organizer marked it, or the capitol was not regained)
+    # when this turn was open; empty while a player leads it (again: New Player Option).
+    rogue_turn = models.PositiveIntegerField(null=True, blank=True, help_text="A Rogue Kingdom since this turn.")
+    # Loss of the Capitol: lost in this turn's aftermath; three turns to crown the Warlord in a city.
+    capitol_lost_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Lost its capitol in this turn.")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = KingdomQuerySet.as_manager()
 
     class Meta:
         ordering = ["campaign", "id"]
@@ -114,6 +138,10 @@ class Kingdom(models.Model):
     @property
     def is_ancient_dead(self) -> bool:
         return self.army_type == ArmyType.ANCIENT_DEAD
+
+    @property
+    def is_rogue(self) -> bool:
+        return self.rogue_turn is not None
 
     @property
     def army_type_enum(self) -> ArmyType:
@@ -170,6 +198,8 @@ class TreasuryEntry(models.Model):
         VICTORY = "victory", "Victory gold"
         ALLIANCE = "alliance", "Alliance"
         TRANSFER = "transfer", "Transfer of gold"
+        LAND_SALE = "land-sale", "Land sale"
+        CAPITOL_MOVED = "capitol-moved", "Capitol moved"
         RETIREMENT = "retirement", "A retired character's items kept"
         ADJUSTMENT = "adjustment", "Organizer's adjustment"
 
@@ -349,6 +379,12 @@ class Character(models.Model):
     )
     monstrous_mount = models.BooleanField(default=False)
     wizard = models.BooleanField(default=False)
+    magic_level = models.PositiveSmallIntegerField(
+        default=0, help_text="A Wizard's magic level (0: not entered, counts as 1). Deserts: +1 a level."
+    )
+    rune_smith = models.BooleanField(
+        default=False, help_text="A Dwarf or Chaos Dwarf rune smith: with a Scarab Amulet he may turn a desert."
+    )
     battles_survived = models.PositiveIntegerField(default=0)
     battles_at_last_ability = models.PositiveIntegerField(
         default=0,

@@ -6,6 +6,7 @@ Whatever a user may not see is "not found" (404), never "forbidden", so its exis
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -285,13 +286,15 @@ def campaign_army_overlays(*, campaign: Campaign, turn: int | None = None) -> di
     }
 
 
-def campaign_adjacency(campaign: Campaign) -> dict[int, frozenset[int]]:
-    """The map's adjacency by province number, in one query (corner-to-corner included, as stored)."""
-
-    adjacency: dict[int, set[int]] = {n: set() for n in campaign.provinces.values_list("number", flat=True)}
+def campaign_adjacency(campaign: Campaign, number_of: Mapping[int, int] | None = None) -> dict[int, frozenset[int]]:
+    """The map's adjacency by province number, in one query (corner-to-corner included, as stored).
+    `number_of` (province id -> number), when the caller has it, saves joining the provinces twice."""
+    if number_of is None:
+        number_of = dict(campaign.provinces.values_list("id", "number"))
+    adjacency: dict[int, set[int]] = {n: set() for n in number_of.values()}
     pairs = Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
-        "from_province__number", "to_province__number"
+        "from_province_id", "to_province_id"
     )
     for a, b in pairs:
-        adjacency[a].add(b)
+        adjacency[number_of[a]].add(number_of[b])
     return {number: frozenset(neighbours) for number, neighbours in adjacency.items()}

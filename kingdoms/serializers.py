@@ -46,6 +46,7 @@ class ProvinceSerializer(serializers.ModelSerializer):
             "razed",
             "fortified",
             "controller",
+            "rogue",
             "neighbours",
         ]
 
@@ -60,7 +61,7 @@ class KingdomPublicSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Kingdom
-        fields = ["id", "name", "army_type", "players", "capitol", "province_count"]
+        fields = ["id", "name", "army_type", "players", "capitol", "province_count", "rogue_turn"]
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_players(self, kingdom: Kingdom) -> list[str]:
@@ -121,6 +122,8 @@ class CharacterSerializer(serializers.ModelSerializer):
             "ability_choice_pending",
             "monstrous_mount",
             "wizard",
+            "magic_level",
+            "rune_smith",
             "battles_survived",
             "injuries",
             "record",
@@ -261,6 +264,10 @@ class UnitInputSerializer(serializers.Serializer):
     archetype = serializers.ChoiceField(choices=list(ARCHETYPE_LABELS), required=False, allow_null=True)
     monstrous_mount = serializers.BooleanField(default=False)
     wizard = serializers.BooleanField(default=False)
+    magic_level = serializers.IntegerField(
+        min_value=0, max_value=5, default=0, help_text="A Wizard's magic level (0: not entered, counts as 1)."
+    )
+    rune_smith = serializers.BooleanField(default=False, help_text="A Dwarf or Chaos Dwarf rune smith.")
 
     def entry(self, data: dict) -> UnitEntry:
         character = None
@@ -271,6 +278,8 @@ class UnitInputSerializer(serializers.Serializer):
                 archetype=data.get("archetype"),
                 monstrous_mount=data["monstrous_mount"],
                 wizard=data["wizard"],
+                magic_level=data["magic_level"],
+                rune_smith=data["rune_smith"],
             )
         return UnitEntry(
             key=data.get("id"),

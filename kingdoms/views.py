@@ -33,6 +33,7 @@ from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
+from .services.co_players import co_player_add
 from .services.experience import experience_adjust
 from .services.spending import deliveries_on_the_way
 
@@ -193,6 +194,8 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "army_allowance": selectors.army_allowance(kingdom),
             "dice_rolls": selectors.dice_rolls_of(kingdom),
             "plays": kingdom.players.filter(pk=request.user.pk).exists(),
+            "players": [display_name(p) for p in kingdom.players.order_by("id")],
+            "organizer": selectors.is_organizer(request.user, kingdom.campaign),
             "heirs": [c for c in characters if c.alive and c.role == Character.Role.GENERAL],
             "characters": [
                 (
@@ -203,6 +206,23 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             ],
         },
     )
+
+
+@login_required
+@require_POST
+def kingdom_co_player_add(request: HttpRequest, kingdom_id: int) -> HttpResponse:
+    """Joint kingdoms: the organizer adds a co-player, invited by email."""
+    kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+    if not selectors.is_organizer(request.user, kingdom.campaign):
+        raise Http404
+    email = request.POST.get("email", "")
+    try:
+        co_player_add(kingdom=kingdom, email=email)
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        messages.success(request, f"{email.strip()} is invited to share {kingdom.name} (a joint kingdom).")
+    return redirect("kingdom", kingdom_id=kingdom.pk)
 
 
 def _choosable(character: Character) -> list[str]:

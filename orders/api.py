@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from briternia.api import KingdomQuery, kingdom_query
 from briternia.arrival import arrived_at
-from kingdoms.selectors import campaign_get, is_organizer
+from briternia.errors import DomainError
+from kingdoms.selectors import campaign_get, is_organizer, kingdom_private_get, kingdoms_public
+from kingdoms.serializers import KingdomPublicSerializer
 
 from . import selectors
 from .entries import entries_from_json
@@ -21,13 +26,13 @@ from .serializers import (
     OrderSheetInput,
     OrderSheetResultSerializer,
     OrderSheetSerializer,
-    SheetRefusedSerializer,
     SheetStatusSerializer,
     SubmittedOrdersSerializer,
     TurnEventSerializer,
     TurnSerializer,
     event_row,
 )
+from .services.independence import independence_declare
 from .services.resolution import turn_preview
 from .services.sheets import (
     lists_due_data,
@@ -76,7 +81,7 @@ class CurrentTurnApi(APIView):
         campaign = campaign_get(user=request.user, campaign_id=campaign_id)
         turn = current_turn(campaign)
         if turn is None:
-            return Response({"detail": "The campaign has not started."}, status=404)
+            raise NotFound("The campaign has not started.")
         return Response(TurnSerializer(turn).data)
 
 
@@ -89,7 +94,8 @@ class TurnApi(APIView):
 class OrderSheetApi(APIView):
     """Your kingdom's sheet for the turn (the organizer may name any kingdom: ?kingdom=<id>).
     PUT saves a draft (`submit: false`) or submits (`submit: true`); a submission with any error
-    is refused whole with 400: the messages, and the sheet check's problems (code, army ids, words)."""
+    is refused whole with 400: one error per problem of the sheet check, with its code, the words
+    naming the army and the rule, and the ids of the armies it concerns (briternia/api.py)."""
 
     def _kingdom(self, request: Request, turn):  # type: ignore[no-untyped-def]
         return selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_query(request))
@@ -100,7 +106,7 @@ class OrderSheetApi(APIView):
         kingdom = self._kingdom(request, turn)
         sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
         if sheet is None:
-            return Response({"detail": "Nothing filed yet: every army holds."}, status=404)
+            raise NotFound("Nothing filed yet: every army holds.")
         ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
         check = order_sheet_check(entries_from_json(sheet.entries), ctx)
         return Response({**_sheet_versions(sheet), "check": _check_data(check, lists_due_data(ctx=ctx, turn=turn))})
@@ -108,7 +114,7 @@ class OrderSheetApi(APIView):
     @extend_schema(
         parameters=[KingdomQuery],
         request=OrderSheetInput,
-        responses={200: OrderSheetResultSerializer, 400: SheetRefusedSerializer},
+        responses=OrderSheetResultSerializer,
     )
     def put(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
@@ -153,7 +159,7 @@ class DeadlinesApi(APIView):
     def post(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
         if not is_organizer(request.user, turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         data = DeadlinesInput(data=request.data)
         data.is_valid(raise_exception=True)
         turn = deadline_change(turn=turn, changed_by=request.user, **data.validated_data)
@@ -167,7 +173,44 @@ class TurnPreviewApi(APIView):
     def get(self, request: Request, turn_id: int) -> Response:
         turn = selectors.turn_get(user=request.user, turn_id=turn_id)
         if not is_organizer(request.user, turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         if turn.status != Turn.Status.ORDERS_OPEN:
-            return Response({"errors": ["Only an open turn can be previewed."]}, status=400)
+            raise DomainError("Only an open turn can be previewed.")
         return Response([event_row(e) for e in turn_preview(turn=turn).events])
+
+
+class IndependenceInput(serializers.Serializer):
+    co_player = serializers.IntegerField(help_text="The user id of the kingdom's co-player who declares independence.")
+    name = serializers.CharField(max_length=100, help_text="The new kingdom's name.")
+    provinces = serializers.ListField(child=serializers.IntegerField(), help_text="Province numbers given.")
+    armies = serializers.ListField(
+        child=serializers.IntegerField(), required=False, default=list, help_text="Field armies given (ids)."
+    )
+
+
+class IndependenceApi(APIView):
+    """Organizer only (404 for anyone else): a co-player declares independence from the kingdom with
+    the provinces, towns, cities and armies it gives (Joint kingdoms). Refused whole with 400 and
+    the reasons."""
+
+    @extend_schema(request=IndependenceInput, responses={201: KingdomPublicSerializer})
+    def post(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+        if not is_organizer(request.user, kingdom.campaign):
+            raise Http404("No such kingdom.")
+        data = IndependenceInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        player = kingdom.players.filter(pk=values["co_player"]).first()
+        if player is None:
+            raise DomainError(f"User {values['co_player']} is not a co-player of {kingdom.name} (Joint kingdoms).")
+        new = independence_declare(
+            kingdom=kingdom,
+            co_player=player,
+            name=values["name"],
+            provinces=values["provinces"],
+            armies=values["armies"],
+        )
+        return Response(
+            KingdomPublicSerializer(kingdoms_public(campaign=kingdom.campaign).get(pk=new.pk)).data, status=201
+        )

@@ -9,4 +9,5 @@ urlpatterns = [
     path("turns/<int:turn_id>/sheets/", api.SheetsOverviewApi.as_view(), name="api-sheets"),
     path("turns/<int:turn_id>/deadlines/", api.DeadlinesApi.as_view(), name="api-turn-deadlines"),
     path("turns/<int:turn_id>/preview/", api.TurnPreviewApi.as_view(), name="api-turn-preview"),
+    path("kingdoms/<int:kingdom_id>/independence/", api.IndependenceApi.as_view(), name="api-kingdom-independence"),
 ]

@@ -12,12 +12,15 @@ from .rules.sheets import (
     CreateArmy,
     DeclareAlliance,
     EndAlliance,
+    LandDeal,
     LossesFrom,
+    MoveCapitol,
     OrderKind,
     Purchase,
     ReinforceGarrison,
     SheetEntries,
     TransferGold,
+    TransferItem,
     UpgradeArmy,
 )
 
@@ -47,6 +50,9 @@ def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
         "alliances": [{"kingdom": a.kingdom} for a in entries.alliances],
         "alliance_ends": [{"kingdom": a.kingdom} for a in entries.alliance_ends],
         "gold_transfers": [{"kingdom": t.kingdom, "gold": t.gold} for t in entries.gold_transfers],
+        "item_transfers": [{"kingdom": t.kingdom, "item": t.item} for t in entries.item_transfers],
+        "land_deals": [{"kingdom": d.kingdom, "province": d.province, "gold": d.gold} for d in entries.land_deals],
+        "capitol_moves": [{"province": m.province} for m in entries.capitol_moves],
     }
 
 
@@ -79,4 +85,9 @@ def entries_from_json(data: dict[str, Any]) -> SheetEntries:
         alliances=tuple(DeclareAlliance(**a) for a in data.get("alliances", [])),
         alliance_ends=tuple(EndAlliance(**a) for a in data.get("alliance_ends", [])),
         gold_transfers=tuple(TransferGold(**t) for t in data.get("gold_transfers", [])),
+        # Sheets filed before items could be transferred send none.
+        item_transfers=tuple(TransferItem(**t) for t in data.get("item_transfers", [])),
+        # Sheets filed before Land Sales existed make no deal.
+        land_deals=tuple(LandDeal(**d) for d in data.get("land_deals", [])),
+        capitol_moves=tuple(MoveCapitol(**m) for m in data.get("capitol_moves", [])),
     )

@@ -21,12 +21,15 @@ from .rules.sheets import (
     CreateArmy,
     DeclareAlliance,
     EndAlliance,
+    LandDeal,
     LossesFrom,
+    MoveCapitol,
     OrderKind,
     Purchase,
     ReinforceGarrison,
     SheetEntries,
     TransferGold,
+    TransferItem,
     UpgradeArmy,
 )
 
@@ -225,6 +228,61 @@ class GoldTransferForm(forms.Form):
         return TransferGold(kingdom=d.get("kingdom") or 0, gold=d.get("gold") or 0)
 
 
+class ItemTransferForm(GoldTransferForm):
+    """Transfer of Gold (items): a magic item the kingdom holds, by name, to another player's kingdom
+    (10% of its gold cost, double its points, on top; arrives the turn after next)."""
+
+    gold = None  # type: ignore[assignment]
+    item = forms.CharField(required=False, max_length=100, label="Magic item")
+
+    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
+        super().__init__(*args, kingdom=kingdom, **kwargs)
+        self.fields["kingdom"].label = "Transfer the item to"
+
+    def transfer(self) -> TransferItem | None:  # type: ignore[override]
+        d = self.cleaned_data
+        if not d.get("kingdom") and not (d.get("item") or "").strip():
+            return None
+        return TransferItem(kingdom=d.get("kingdom") or 0, item=(d.get("item") or "").strip())
+
+
+class LandDealForm(forms.Form):
+    """Land Sales: this kingdom's side of a deal with another player's kingdom: the province it gives
+    (none of its towns, cities or capitol) and the gold it pays; the other declares its side too."""
+
+    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Land deal with")
+    province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Province you give")
+    gold = forms.IntegerField(required=False, min_value=0, label="Gold you pay")
+
+    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        others = kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).filing_orders().order_by("name")
+        self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in others]
+        own = kingdom.provinces.filter(settlement="none").exclude(pk=kingdom.capitol_id).order_by("number")
+        self.fields["province"].choices = [("", "none (you receive)")] + [(p.number, str(p)) for p in own]
+
+    def deal(self) -> LandDeal | None:
+        d = self.cleaned_data
+        if not d.get("kingdom"):
+            return None
+        return LandDeal(kingdom=d["kingdom"], province=d.get("province"), gold=d.get("gold") or 0)
+
+
+class CapitolMoveForm(forms.Form):
+    """Loss of the Capitol: move the capitol to another of the kingdom's cities, where its Warlord stands."""
+
+    city = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Move the capitol to")
+
+    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        cities = kingdom.provinces.filter(settlement="city").exclude(pk=kingdom.capitol_id).order_by("number")
+        self.fields["city"].choices = [("", "-")] + [(p.number, str(p)) for p in cities]
+
+    def moves(self) -> tuple[MoveCapitol, ...]:
+        city = self.cleaned_data.get("city")
+        return (MoveCapitol(province=city),) if city else ()
+
+
 class OrderSheetForm:
     """The whole sheet: `armies` (one ArmyOrderForm each), `creations`, `garrisons`."""
 
@@ -337,10 +395,45 @@ class OrderSheetForm:
             )
             for i, t in enumerate(sent)
         ]
+        items_sent = list(initial.item_transfers) + [None]
+        self.item_transfers = [
+            ItemTransferForm(
+                data,
+                prefix=f"item-transfer-{i}",
+                kingdom=kingdom,
+                initial={"kingdom": t.kingdom, "item": t.item} if t else None,
+            )
+            for i, t in enumerate(items_sent)
+        ]
+        self.land_deals = [
+            LandDealForm(
+                data,
+                prefix=f"land-{i}",
+                kingdom=kingdom,
+                initial={"kingdom": d.kingdom, "province": d.province, "gold": d.gold} if d else None,
+            )
+            for i, d in enumerate([*initial.land_deals, None])
+        ]
+        self.capitol = CapitolMoveForm(
+            data,
+            prefix="capitol",
+            kingdom=kingdom,
+            initial={"city": initial.capitol_moves[0].province if initial.capitol_moves else None},
+        )
         self.data = data
 
     def is_valid(self) -> bool:
-        forms_ = [*self.armies, *self.creations, *self.purchases, self.garrisons, self.alliance, *self.transfers]
+        forms_ = [
+            *self.armies,
+            *self.creations,
+            *self.purchases,
+            self.garrisons,
+            self.alliance,
+            *self.transfers,
+            *self.item_transfers,
+            *self.land_deals,
+            self.capitol,
+        ]
         return all(f.is_valid() for f in forms_)
 
     @property
@@ -361,6 +454,14 @@ class OrderSheetForm:
         for form in self.transfers:
             for field, errors in form.errors.items():
                 out += [f"Transfer of gold: {field}: {e}" for e in errors]
+        for form in self.item_transfers:
+            for field, errors in form.errors.items():
+                out += [f"Transfer of an item: {field}: {e}" for e in errors]
+        for form in self.land_deals:
+            for field, errors in form.errors.items():
+                out += [f"Land deal: {field}: {e}" for e in errors]
+        for field, errors in self.capitol.errors.items():
+            out += [f"Capitol: {field}: {e}" for e in errors]
         return out
 
     def entries(self) -> SheetEntries:
@@ -388,4 +489,7 @@ class OrderSheetForm:
             alliances=self.alliance.declarations(),
             alliance_ends=self.alliance.ends(),
             gold_transfers=tuple(t for t in (f.transfer() for f in self.transfers) if t is not None),
+            item_transfers=tuple(t for t in (f.transfer() for f in self.item_transfers) if t is not None),
+            land_deals=tuple(d for d in (f.deal() for f in self.land_deals) if d is not None),
+            capitol_moves=self.capitol.moves(),
         )

@@ -17,13 +17,16 @@ from .rules.sheets import (
     CreateArmy,
     DeclareAlliance,
     EndAlliance,
+    LandDeal,
     LossesFrom,
+    MoveCapitol,
     OrderKind,
     Purchase,
     ReinforceGarrison,
     SheetEntries,
     SheetProblemCode,
     TransferGold,
+    TransferItem,
     UpgradeArmy,
 )
 
@@ -132,6 +135,19 @@ class TransferGoldInput(serializers.Serializer):
     gold = serializers.IntegerField()
 
 
+class TransferItemInput(serializers.Serializer):
+    kingdom = serializers.IntegerField()
+    item = serializers.CharField(max_length=100, help_text="The magic item's name, as on the army list or armory.")
+
+
+class LandDealInput(serializers.Serializer):
+    kingdom = serializers.IntegerField(help_text="The other kingdom of the deal.")
+    province = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="The province (number) this kingdom gives, if any."
+    )
+    gold = serializers.IntegerField(default=0, help_text="The gold this kingdom pays, paid at once.")
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(
         many=True,
@@ -159,8 +175,25 @@ class OrderSheetInput(serializers.Serializer):
         help_text="Transfer of Gold: gold sent to another kingdom; the sender pays a 10% fee on top, the gold "
         "arrives at the beginning of the turn after next.",
     )
+    item_transfers = TransferItemInput(
+        many=True,
+        default=list,
+        help_text="Transfer of Gold (items): a magic item the kingdom holds, sent to another kingdom; the sender "
+        "pays 10% of its gold cost (double its points), it arrives at the beginning of the turn after next.",
+    )
     alliance_ends = KingdomRefInput(
         many=True, default=list, help_text="Allies, Announcement: the ally whose alliance this sheet ends."
+    )
+    land_deals = LandDealInput(
+        many=True,
+        default=list,
+        help_text="Land Sales: this kingdom's side of a deal with another (the province it gives, the gold it "
+        "pays); both must declare it the same turn. One province a turn per receiving kingdom; no town or city.",
+    )
+    capitol_moves = ProvinceRefInput(
+        many=True,
+        default=list,
+        help_text="Loss of the Capitol: the city (its Warlord standing in it) the capitol moves to, for 1,000 gold.",
     )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
@@ -199,6 +232,9 @@ class OrderSheetInput(serializers.Serializer):
             alliances=tuple(DeclareAlliance(**x) for x in d["alliances"]),
             alliance_ends=tuple(EndAlliance(**x) for x in d["alliance_ends"]),
             gold_transfers=tuple(TransferGold(**x) for x in d["gold_transfers"]),
+            item_transfers=tuple(TransferItem(**x) for x in d["item_transfers"]),
+            land_deals=tuple(LandDeal(**x) for x in d["land_deals"]),
+            capitol_moves=tuple(MoveCapitol(**x) for x in d["capitol_moves"]),
         )
 
 
@@ -283,14 +319,6 @@ class SheetCheckSerializer(serializers.Serializer):
     experience = ArmyExperienceSerializer(many=True, help_text="Each army's experience and the sheet's purchases.")
     problems = SheetProblemSerializer(many=True, help_text="The errors, structured.")
     warning_problems = SheetProblemSerializer(many=True, help_text="The warnings, structured.")
-
-
-class SheetRefusedSerializer(serializers.Serializer):
-    """A refused sheet (400): every message, and the sheet check's problems when it refused it
-    (a closed turn or a late sheet has messages only)."""
-
-    errors = serializers.ListField(child=serializers.CharField())
-    problems = SheetProblemSerializer(many=True, required=False)
 
 
 class OrderSheetResultSerializer(serializers.Serializer):

@@ -6,6 +6,7 @@ import datetime as dt
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -15,31 +16,40 @@ from django.views.decorators.http import require_POST
 from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from briternia.flash import flash_errors
-from kingdoms.selectors import campaign_get, is_organizer
+from kingdoms.models import Army, Character
+from kingdoms.people import display_name
+from kingdoms.selectors import campaign_get, is_organizer, kingdom_private_get
 from kingdoms.services.spending import deliveries_of_kingdom
 
 from . import selectors
 from .entries import entries_from_json
 from .forms import OrderSheetForm
-from .models import CampaignSchedule, OrderSheet
-from .rules.schedule import deadline_text, time_left_text
+from .models import CampaignSchedule, OrderSheet, Turn
+from .rules.schedule import deadline_text
 from .rules.sheets import SheetCheck, order_sheet_check
+from .services.calendar import calendar_key_read, deadlines_calendar
 from .services.emails import receipt_content
+from .services.independence import independence_declare
+from .services.progress import turn_progress
 from .services.resolution import turn_preview
+from .services.rogue import kingdom_rogue_declare, rogue_kingdom_give
 from .services.sheets import (
     lists_due_data,
     order_sheet_context_load,
     order_sheet_gold,
     order_sheet_problems_data,
     order_sheet_save,
+    orders_open_errors,
     standing_submission,
 )
 from .services.turns import (
     campaign_pause,
+    closed_text,
     current_turn,
     deadline_change,
     schedule_of,
     schedule_set,
+    turn_clock,
 )
 
 
@@ -47,7 +57,7 @@ def _deadline_context(turn) -> dict:
     tz = turn.campaign.time_zone
     return {
         "deadline": deadline_text(turn.orders_deadline, tz),
-        "time_left": time_left_text(turn.orders_deadline, timezone.now()),
+        "clock": turn_clock(turn),
         "results_deadline": deadline_text(turn.results_deadline, tz),
         "paused": schedule_of(turn.campaign).paused,
     }
@@ -59,6 +69,8 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
     kingdom = selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
+    if turn.status != Turn.Status.ORDERS_OPEN:
+        return _order_sheet_closed(request, turn=turn, kingdom=kingdom, sheet=sheet)
     initial = entries_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
     refused: list[dict] | None = None  # the service's structured refusals, when it gave them
@@ -139,6 +151,52 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     return render(request, "orders/order_sheet.html", context, status=400 if errors else 200)
 
 
+def _order_sheet_closed(request: HttpRequest, *, turn: Turn, kingdom, sheet: OrderSheet | None) -> HttpResponse:  # type: ignore[no-untyped-def]
+    """A turn whose orders are closed: what was filed then (the standing submission's receipt, as
+    written when it was accepted), read-only; no form, no countdown. A sheet posted to it is refused
+    by the same words the service uses, and nothing changes."""
+    errors = orders_open_errors(turn, arrived_at(request)) if request.method == "POST" else []
+    submitted = standing_submission(sheet) if sheet else None
+    receipt = (
+        (submitted.receipt or receipt_content(submission=submitted, kingdom=kingdom, turn=turn)) if submitted else None
+    )
+    return render(
+        request,
+        "orders/order_sheet_closed.html",
+        {
+            "turn": turn,
+            "campaign": turn.campaign,
+            "kingdom": kingdom,
+            "sheet": sheet,
+            "submitted": submitted,
+            "receipt": receipt,
+            "errors": errors,
+            "closed": closed_text(turn),
+        },
+        status=400 if errors else 200,
+    )
+
+
+def deadlines_feed(request: HttpRequest, key: str) -> HttpResponse:
+    """The campaign's deadlines as iCalendar, for the player whose private key it is (a calendar
+    application fetches it without logging in: orders/services/calendar.py). A key the site did
+    not sign, or whose user no longer plays in or runs the campaign, is "not found"."""
+    found = calendar_key_read(key)
+    if found is None:
+        raise Http404("No such calendar.")
+    campaign_id, user_id = found
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        raise Http404("No such calendar.")
+    campaign = campaign_get(user=user, campaign_id=campaign_id)
+    response = HttpResponse(
+        deadlines_calendar(campaign=campaign, turns=campaign.turns.order_by("number")),
+        content_type="text/calendar; charset=utf-8",
+    )
+    response["Content-Disposition"] = 'inline; filename="deadlines.ics"'
+    return response
+
+
 @login_required
 def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpResponse:
     """The receipt of the submission that stands, as it was written when it was accepted."""
@@ -161,6 +219,7 @@ def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpRe
             "receipt": receipt,
             "submissions": sheet.submissions.select_related("submitted_by").order_by("-submitted_at", "-id"),
             "draft_differs": sheet.entries != submission.entries,
+            "closed": closed_text(turn) if turn.status != Turn.Status.ORDERS_OPEN else "",
             **_deadline_context(turn),
         },
     )
@@ -177,9 +236,15 @@ def sheets_overview(request: HttpRequest, turn_id: int) -> HttpResponse:
             "turn": turn,
             "campaign": turn.campaign,
             "rows": rows,
-            "missing": [k for k, s in rows if not k.is_ancient_dead and (s is None or s.status != "submitted")],
+            # A Rogue Kingdom files no orders (Rogue Kingdom): never missing.
+            "missing": [
+                k
+                for k, s in rows
+                if not k.is_ancient_dead and not k.is_rogue and (s is None or s.status != "submitted")
+            ],
             "filing": sum(1 for k, _ in rows if not k.is_ancient_dead),
             "changes": turn.deadline_changes.select_related("changed_by"),
+            "progress": turn_progress(turn, organizer=True),
             "schedule_form": ScheduleForm(instance=schedule_of(turn.campaign)),
             "deadline_form": DeadlineForm(
                 initial={
@@ -309,5 +374,107 @@ def turn_preview_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "battles": resolution.battles,
             "kingdoms": kingdoms,
             "provinces": {p.number: p for p in turn.campaign.provinces.all()},
+        },
+    )
+
+
+@login_required
+def independence_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
+    """Joint kingdoms (organizer only): a co-player declares independence with the provinces,
+    towns, cities and armies the kingdom gives."""
+    kingdom = kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+    if not is_organizer(request.user, kingdom.campaign):
+        raise Http404
+    players = {p.pk: p for p in kingdom.players.order_by("id")}
+    errors: list[str] = []
+    chosen: dict[str, object] = {"provinces": set(), "armies": set(), "co_player": "", "name": ""}
+    if request.method == "POST":
+        provinces = {int(v) for v in request.POST.getlist("provinces") if v.isdigit()}
+        armies = {int(v) for v in request.POST.getlist("armies") if v.isdigit()}
+        co_player = request.POST.get("co_player", "")
+        name = request.POST.get("name", "")
+        chosen = {"provinces": provinces, "armies": armies, "co_player": co_player, "name": name}
+        player = players.get(int(co_player)) if co_player.isdigit() else None
+        try:
+            if player is None:
+                raise DomainError(f"Choose the co-player of {kingdom.name} who declares independence.")
+            new = independence_declare(
+                kingdom=kingdom, co_player=player, name=name, provinces=sorted(provinces), armies=sorted(armies)
+            )
+        except DomainError as exc:
+            errors = exc.messages
+        else:
+            messages.success(request, f"{new.name} declares independence from {kingdom.name}.")
+            return redirect("kingdom", kingdom_id=new.pk)
+    warlord_army = (
+        Character.objects.filter(kingdom=kingdom, alive=True, role=Character.Role.WARLORD)
+        .values_list("unit__army_id", flat=True)
+        .first()
+    )
+    return render(
+        request,
+        "orders/independence.html",
+        {
+            "kingdom": kingdom,
+            "campaign": kingdom.campaign,
+            "players": [(pk, display_name(p)) for pk, p in players.items()],
+            "provinces": kingdom.provinces.exclude(pk=kingdom.capitol_id).order_by("number"),
+            "armies": Army.objects.filter(kingdom=kingdom, kind=Army.Kind.FIELD, status=Army.Status.ACTIVE)
+            .exclude(pk=warlord_army)
+            .select_related("province")
+            .order_by("id"),
+            "chosen": chosen,
+            "errors": errors,
+        },
+        status=400 if errors else 200,
+    )
+
+
+class RogueForm(forms.Form):
+    why = forms.CharField(max_length=200, required=False, label="Why (told in the turn's log)")
+
+
+class NewPlayerForm(forms.Form):
+    email = forms.EmailField(label="The new player's email")
+
+
+@login_required
+def kingdom_leader_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
+    """Organizer only (anyone else gets 404): who leads the kingdom. Mark its player out, and the
+    kingdom becomes a Rogue Kingdom; give a Rogue Kingdom to a new or returning player (New Player
+    Option), invited by email."""
+    kingdom = kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+    if not is_organizer(request.user, kingdom.campaign):
+        raise Http404
+    rogue_form, player_form = RogueForm(), NewPlayerForm()
+    if request.method == "POST":
+        action = request.POST.get("action")
+        form: forms.Form = RogueForm(request.POST) if action == "rogue" else NewPlayerForm(request.POST)
+        if action == "rogue":
+            rogue_form = form
+        else:
+            player_form = form
+        if form.is_valid():
+            try:
+                if action == "rogue":
+                    kingdom_rogue_declare(kingdom=kingdom, why=form.cleaned_data["why"])
+                    messages.success(request, f"{kingdom.name} is a Rogue Kingdom.")
+                else:
+                    rogue_kingdom_give(kingdom=kingdom, email=form.cleaned_data["email"])
+                    messages.success(request, f"{form.cleaned_data['email']} is invited to lead {kingdom.name}.")
+            except DomainError as exc:
+                flash_errors(request, exc)
+            else:
+                return redirect("kingdom-leader", kingdom_id=kingdom.pk)
+    kingdom.refresh_from_db()
+    return render(
+        request,
+        "orders/kingdom_leader.html",
+        {
+            "kingdom": kingdom,
+            "campaign": kingdom.campaign,
+            "players": list(kingdom.players.order_by("username")),
+            "rogue_form": rogue_form,
+            "player_form": player_form,
         },
     )

@@ -18,11 +18,13 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template, render_to_string
 from django.utils import timezone
 
 from briternia.errors import DomainError
 from briternia.queue import task_enqueue
+from briternia.site import site_url
 
 from .models import Email
 
@@ -48,13 +50,19 @@ class Rendered:
 
 def email_render(*, template: str, context: dict[str, Any]) -> Rendered:
     """emails/<template>-subject.txt, -body.txt and -body.html rendered with `context` (and the site's
-    address, for the links)."""
-    context = {"site_url": settings.SITE_URL.rstrip("/"), **context}
+    address for the links: the request's while one is served, briternia.site). The subject and the
+    text part are plain text, never HTML-escaped ("Tom's" stays "Tom's"); only the HTML part is."""
+    context = {"site_url": site_url(), **context}
     return Rendered(
-        subject=" ".join(render_to_string(f"emails/{template}-subject.txt", context).split()),
-        text=render_to_string(f"emails/{template}-body.txt", context),
+        subject=" ".join(_render_plain(f"emails/{template}-subject.txt", context).split()),
+        text=_render_plain(f"emails/{template}-body.txt", context),
         html=render_to_string(f"emails/{template}-body.html", context),
     )
+
+
+def _render_plain(name: str, context: dict[str, Any]) -> str:
+    # The backend's template wraps Django's own, which renders with autoescaping off when asked.
+    return get_template(name).template.render(Context(context, autoescape=False))  # type: ignore[attr-defined]
 
 
 def email_queue(
@@ -179,11 +187,17 @@ def email_deliver(*, email_id: int) -> Delivery:
 
 def _smtp_send(row: Email) -> None:
     """One message per address, over one connection: a player never sees the others' addresses
-    (an announcement goes to every player of the campaign)."""
+    (an announcement goes to every player of the campaign). A campaign's email answers to its
+    organizer (Reply-To), who runs it; the site's own address takes no replies."""
+    reply_to = _organizer_address(row)
     messages = []
     for address in row.to:
         message = EmailMultiAlternatives(
-            subject=row.subject, body=row.text, from_email=settings.DEFAULT_FROM_EMAIL, to=[address]
+            subject=row.subject,
+            body=row.text,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[address],
+            reply_to=[reply_to] if reply_to else None,
         )
         message.attach_alternative(row.html, "text/html")
         if row.attachment_name and row.attachment is not None:
@@ -191,6 +205,11 @@ def _smtp_send(row: Email) -> None:
         messages.append(message)
     with get_connection() as connection:
         connection.send_messages(messages)
+
+
+def _organizer_address(row: Email) -> str:
+    campaign = row.campaign  # named by a lazy reference: the outbox sits below the kingdoms (layers)
+    return campaign.organizer.email if campaign is not None else ""  # type: ignore[attr-defined]
 
 
 def email_retry_delay(attempts: int) -> float:

@@ -8,6 +8,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from battles.models import Battle
+from kernel.event_codes import EventCode
 from kingdoms.models import Campaign, DiceRoll, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
 from orders.models import Turn, TurnEvent
@@ -106,8 +107,9 @@ def report_get(*, user: AnyUser, report_id: int) -> TurnReport:
 
 
 def campaign_history(*, user: AnyUser, campaign) -> list[dict]:  # type: ignore[no-untyped-def]
-    """Turn by turn: the public map, the bulletin, and the reports the user may read (their
-    kingdom's reports and the scenario sheets of its battles; the organizer: all)."""
+    """Turn by turn: the public map, the bulletin, the reports the user may read (their
+    kingdom's reports and the scenario sheets of its battles; the organizer: all), and the
+    organizer's restores of the turn (public: every player was emailed about them)."""
     organizer = is_organizer(user, campaign)
     own = kingdom_of(user=user, campaign=campaign)
     turns = list(campaign.turns.order_by("-number").select_related("public_map"))
@@ -121,12 +123,16 @@ def campaign_history(*, user: AnyUser, campaign) -> list[dict]:  # type: ignore[
     ):
         if _may_read(report, organizer=organizer, own=own):
             reports.setdefault(report.turn_id, []).append(report)
+    restores: dict[int, list[TurnEvent]] = {}
+    for event in TurnEvent.objects.filter(turn__campaign=campaign, code=EventCode.TURN_RESTORED):
+        restores.setdefault(event.turn_id, []).append(event)
     return [
         {
             "turn": turn,
             "map": getattr(turn, "public_map", None),
             "bulletin": next((r for r in reports.get(turn.pk, []) if r.is_bulletin), None),
             "reports": [r for r in reports.get(turn.pk, []) if not r.is_bulletin],
+            "restores": restores.get(turn.pk, []),
         }
         for turn in turns
     ]

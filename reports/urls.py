@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("turns/<int:turn_id>/results/", views.turn_results_page, name="turn-results"),
+    path("reports/", views.my_reports, name="my-reports"),
     path("campaigns/<int:campaign_id>/history/", views.campaign_history, name="campaign-history"),
     path("reports/<int:report_id>/", views.report_download, name="report"),
     path("turns/<int:turn_id>/deliveries/", views.turn_deliveries, name="turn-deliveries"),

@@ -16,13 +16,24 @@ from django.views.decorators.http import require_POST
 from briternia.errors import DomainError
 from briternia.flash import flash_outcome
 from kingdoms.models import ReportPreferences
-from kingdoms.selectors import campaign_get, is_organizer
+from kingdoms.selectors import campaign_get, campaigns_visible, is_organizer
 from orders.selectors import turn_get
+from orders.services.progress import turn_progress
 from outbox.services import email_resend
 
 from . import selectors
 from .models import TurnReport
 from .services.reports import report_render_again
+
+
+@login_required
+def my_reports(request: HttpRequest) -> HttpResponse:
+    """The top bar's "Reports": the reports of the user's one campaign (its history), or the list of
+    their campaigns' histories when they play in several."""
+    campaigns = list(campaigns_visible(request.user))
+    if len(campaigns) == 1:
+        return redirect("campaign-history", campaign_id=campaigns[0].pk)
+    return render(request, "reports/my_reports.html", {"campaigns": campaigns})
 
 
 @login_required
@@ -113,4 +124,9 @@ def report_preferences(request: HttpRequest) -> HttpResponse:
 def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = turn_get(user=request.user, turn_id=turn_id)
     results = selectors.turn_results(user=request.user, turn=turn)
-    return render(request, "orders/turn_results.html", {"turn": turn, "campaign": turn.campaign, **results})
+    progress = turn_progress(turn, organizer=results["organizer"])
+    return render(
+        request,
+        "orders/turn_results.html",
+        {"turn": turn, "campaign": turn.campaign, "progress": progress, **results},
+    )

@@ -41,6 +41,15 @@ def celery_worker(transactional_db):
 
 
 @pytest.fixture(autouse=True)
+def world_kept_fresh():
+    """Each test's order sheets are checked against its own database: a rolled-back test leaves a
+    campaign id and world_version that the next test's campaign takes again."""
+    from kingdoms.services.world import world_kept_forget
+
+    world_kept_forget()
+
+
+@pytest.fixture(autouse=True)
 def celery_eager_unless_worker_test(request):
     """Tasks run in-process in tests, even when CI configures a broker; the tests marked
     celery_worker send them to a real worker over Redis instead."""

@@ -23,3 +23,8 @@ from briternia.settings import *  # noqa: E402,F403
 from briternia.settings import STORAGES  # noqa: E402
 
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+
+# A fast password hash: the demo campaign's fixture makes five accounts and hundreds of tests build
+# it, and PBKDF2's deliberate slowness cost about 4 s each time. Tests never need a strong hash; the
+# production settings keep Django's default (docs/architecture.md, "Test speed").
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

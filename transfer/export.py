@@ -335,7 +335,9 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
     ids |= set(RosterAdjustment.objects.filter(army__kingdom__campaign=campaign).values_list("made_by_id", flat=True))
-    ids |= set(TurnSummarySheet.objects.filter(battle__turn__campaign=campaign).values_list("entered_by_id", flat=True))
+    sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
+    ids |= set(sheets.values_list("entered_by_id", flat=True))
+    ids |= set(sheets.values_list("played_by_player_id", flat=True))  # The Campaign Must Go On
     ids |= set(
         ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
             "user_id", flat=True
@@ -564,7 +566,7 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
         ),
         summary_sheets=_grouped(
             TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
-            .select_related("entered_by")
+            .select_related("entered_by", "played_by_player")
             .order_by("battle_id", "kingdom_id", "id"),
             "battle_id",
         ),
@@ -700,6 +702,8 @@ def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names)
         sheet,
         kingdom=names.kingdom(sheet.kingdom_id, what),
         entered_by=_username(sheet.entered_by),
+        played_by_player=_username(sheet.played_by_player),
+        support_withdrawn=[names.army(int(a), what) for a in sheet.support_withdrawn],
         casualties=[
             {**{k: v for k, v in c.items() if k != "unit"}, "unit": _id_inside(names.unit_key, c.get("unit"), what)}
             for c in sheet.casualties

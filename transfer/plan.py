@@ -89,6 +89,8 @@ class BattlePlan:
     sheet_characters: dict[int, tuple[list[tuple[Unit, str]], Unit | None]] = field(default_factory=dict)
     # Old Battle Wound: (the character's unit, his army, the rest of the row): ids once they exist.
     old_wounds: list[tuple[Unit, Army, dict[str, Any]]] = field(default_factory=list)
+    # Allies, Withdraw of support: each sheet's withdrawn detachments' parent armies, by the sheet.
+    sheet_withdrawn: dict[int, list[Army]] = field(default_factory=dict)
 
 
 @dataclass

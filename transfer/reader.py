@@ -48,7 +48,7 @@ from .campaign_models import (
     Unit,
     User,
 )
-from .kinds import is_int
+from .kinds import ARMY_KEY, is_int
 from .plan import ArmyPlan, BattlePlan, DiceRollPlan, EmailPlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
 from .reading import Reading, label
 from .references import (
@@ -73,6 +73,7 @@ from .schema import (
     BATTLE_OPTIONAL_KEYS,
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
+    CAMPAIGN_OPTIONAL_KEYS,
     CASUALTY_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
@@ -102,6 +103,7 @@ from .schema import (
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
+    KINGDOM_OPTIONAL_KEYS,
     MAP_FIELDS,
     MAP_KEYS,
     MOVEMENT_FIELDS,
@@ -241,7 +243,7 @@ class Reader(Reading):
         return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
 
     def campaign(self, data: Any) -> None:
-        values = self.keys(data, "campaign", CAMPAIGN_KEYS)
+        values = self.keys(data, "campaign", CAMPAIGN_KEYS, optional=CAMPAIGN_OPTIONAL_KEYS)
         if values is None:
             return
         self.plan.campaign = self.instance(Campaign, values, CAMPAIGN_FIELDS, "campaign")
@@ -306,7 +308,7 @@ class Reader(Reading):
 
     def kingdom(self, data: Any, where: str) -> None:
         where = label(where, data, "name")
-        values = self.keys(data, where, KINGDOM_KEYS)
+        values = self.keys(data, where, KINGDOM_KEYS, optional=KINGDOM_OPTIONAL_KEYS)
         if values is None or "name" not in values:
             return
         name = values["name"]
@@ -806,9 +808,21 @@ class Reader(Reading):
             battle=battle.battle,
             kingdom=self.kingdom_named(values.get("kingdom"), where),
             entered_by=self.actor(values.get("entered_by"), f"{where} / entered_by"),
+            played_by_player=self.actor(values.get("played_by_player"), f"{where} / played_by_player"),
             casualties=[],
             characters_lost=[],
+            support_withdrawn=[],
         )
+        withdrawn: list[Army] = []
+        for index, key in enumerate(values.get("support_withdrawn", [])):
+            key_where = f"{where} / support_withdrawn[{index}]"
+            if not ARMY_KEY.accepts(key):
+                self.problem(key_where, f"an army is named {ARMY_KEY.label}.")
+                continue
+            army = self.army_named(key, key_where)
+            if army is not None:
+                withdrawn.append(army)
+        battle.sheet_withdrawn[id(sheet)] = withdrawn
         rerolls: list[tuple[Unit, str]] = []
         for index, row in enumerate(values.get("injury_rerolls", [])):
             row_where = f"{where} / injury_rerolls[{index}]"

@@ -65,7 +65,17 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.TRANSFER_SENT: {"to": KINGDOM_ID},
     EventCode.TRANSFER_REFUSED: {"to": KINGDOM_ID},
     EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM_ID},
+    # Money negotiations as a Transfer of Gold (battles/rules/aftermath.py), items (resolution/transfers.py)
+    EventCode.NEGOTIATION_PAID: {"to": KINGDOM_ID},
+    EventCode.NEGOTIATION_RECEIVED: {"from_kingdom": KINGDOM_ID},
+    EventCode.ITEM_SENT: {"to": KINGDOM_ID},  # its "item_id" is the row the writer removed: no longer there
+    EventCode.ITEM_TRANSFER_REFUSED: {"to": KINGDOM_ID},
+    EventCode.ITEM_ARRIVED: {"from_kingdom": KINGDOM_ID},
+    EventCode.DESERT_REVERSED: {"from_kingdom": KINGDOM_ID},  # resolution/deserts.py
     EventCode.SUPPORT: {"ally": KINGDOM_ID},
+    # Joint kingdoms (orders/services/independence.py)
+    EventCode.KINGDOM_INDEPENDENT: {"from_kingdom": KINGDOM_ID},
+    EventCode.INDEPENDENCE_GIVEN: {"to": KINGDOM_ID},
 }
 # A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
 # (orders/services/reports.py _army_row), and their flags as SVG (no ids there).

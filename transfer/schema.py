@@ -85,7 +85,10 @@ CAMPAIGN_KEYS = {
     "map_name": STR,
     "setup_seed": STR,
     "created_at": TIMESTAMP,
+    # Added within version 5 (the order sheets' kept world): a document written before has none.
+    "world_version": INT,
 }
+CAMPAIGN_OPTIONAL_KEYS = ("world_version",)
 USER_KEYS = {
     "username": STR,
     "email": STR,
@@ -110,15 +113,20 @@ PROVINCE_KEYS = {
     "controller": STR.or_null(),
     "looted_turn": INT.or_null(),
     "incantation": BOOL,
+    "land_sale_turn": INT.or_null(),
+    "rogue": BOOL,
 }
 # Added within version 2 (the aftermath; the Ancient Dead's incantations, issue 16): a document
 # written before them is still read.
-PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation")
+# And within version 5 (issue 15, Land Sales and Civil Unrest).
+PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation", "land_sale_turn", "rogue")
 KINGDOM_KEYS = {
     "name": STR,
     "army_type": STR,
     "home_roll": INT.or_null(),
     "picked_provinces": BOOL,
+    "rogue_turn": INT.or_null(),
+    "capitol_lost_turn": INT.or_null(),
     "created_at": TIMESTAMP,
     "players": STR_LIST,
     "capitol": INT.or_null(),
@@ -126,6 +134,8 @@ KINGDOM_KEYS = {
     "armies": LIST,
     "armory": LIST,
 }
+# Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
+KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn")
 TREASURY_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
 ARMY_KEYS = {
     "name": STR,
@@ -221,13 +231,16 @@ CHARACTER_KEYS = {
     "ability_choice_pending": BOOL,
     "monstrous_mount": BOOL,
     "wizard": BOOL,
+    "magic_level": INT,
+    "rune_smith": BOOL,
     "battles_survived": INT,
     "battles_at_last_ability": INT,
     "injuries": LIST,
     "alive": BOOL,
 }
 # Added within version 5 (issue 14): battles survived when he last gained an ability.
-CHARACTER_OPTIONAL_KEYS = ("battles_at_last_ability",)
+# Added within version 5 (the Scarab Amulet, issue 16): a Wizard's magic level, a rune smith.
+CHARACTER_OPTIONAL_KEYS = ("battles_at_last_ability", "magic_level", "rune_smith")
 ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
@@ -481,6 +494,9 @@ SUMMARY_SHEET_KEYS = {
     "injury_rerolls": LIST,
     "backstab": BOOL,
     "warlord_heir": OBJECT.or_null(),
+    "support_withdrawn": LIST,
+    "played_by_player": STR.or_null(),
+    "played_by_guest": STR,
     "entered_by": STR.or_null(),
     "by_organizer": BOOL,
     "updated_at": TIMESTAMP,
@@ -491,7 +507,18 @@ SUMMARY_SHEET_KEYS = {
 # the Character Injury Chart, Backstabbers and the Warlord's heir came with issue 14: a document
 # written before them reads with the models' defaults (unpainted, public, no rerolls); the
 # characters are named by their unit's place.
-SUMMARY_SHEET_OPTIONAL_KEYS = ("story_bonus", "story_private", "injury_rerolls", "backstab", "warlord_heir")
+# An ally's withdrawal of support (army keys) and who played the battle for an absent player (a
+# username or a guest's name) came with issue 15: an older document reads with none.
+SUMMARY_SHEET_OPTIONAL_KEYS = (
+    "story_bonus",
+    "story_private",
+    "injury_rerolls",
+    "backstab",
+    "warlord_heir",
+    "support_withdrawn",
+    "played_by_player",
+    "played_by_guest",
+)
 CASUALTY_KEYS = {
     "unit": OBJECT,
     "models_lost": INT,
@@ -536,9 +563,14 @@ ENTRY_SECTIONS = {
     "alliances": {"kingdom": STR},
     "alliance_ends": {"kingdom": STR},
     "gold_transfers": {"kingdom": STR, "gold": INT},
+    "item_transfers": {"kingdom": STR, "item": STR},
+    # Added within version 5 (issue 15, Land Sales): a sheet written before has none.
+    "land_deals": {"kingdom": STR, "province": INT.or_null(), "gold": INT},
+    # Added within version 5 (issue 15, Loss of the Capitol): a sheet written before has none.
+    "capitol_moves": {"province": INT},
 }
 # The sections whose objects name a kingdom (by id as stored, by name in the document).
-ENTRY_KINGDOM_SECTIONS = ("alliances", "alliance_ends", "gold_transfers")
+ENTRY_KINGDOM_SECTIONS = ("alliances", "alliance_ends", "gold_transfers", "item_transfers", "land_deals")
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 # Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and
 # Capitols): a sheet written before it is still read, and means the army defends.
@@ -629,7 +661,9 @@ REMINDER_FIELDS = plain(OrdersReminder, REMINDER_KEYS)
 EVENT_FIELDS = plain(TurnEvent, EVENT_KEYS, translated=["data"])
 BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds"])
 SUMMARY_SHEET_FIELDS = plain(
-    TurnSummarySheet, SUMMARY_SHEET_KEYS, translated=["casualties", "characters_lost", "injury_rerolls"]
+    TurnSummarySheet,
+    SUMMARY_SHEET_KEYS,
+    translated=["casualties", "characters_lost", "injury_rerolls", "support_withdrawn"],
 )
 RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
 SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)

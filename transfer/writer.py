@@ -53,13 +53,20 @@ from .schema import ENTRY_KINGDOM_SECTIONS, ENTRY_SECTIONS
 M = TypeVar("M", bound=models.Model)
 
 
-def plan_write(plan: Plan) -> Campaign:
-    """Create the rows of `plan` (read without problems), parents before children."""
+def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
+    """Create the rows of `plan` (read without problems), parents before children; the campaign's
+    own row is `into`'s, overwritten, when given (a snapshot restored: its id kept)."""
     campaign = plan.campaign
     assert campaign is not None  # a document without a readable campaign has problems
     _write_users(plan)
     campaign.organizer = plan.users[plan.organizer]
-    _create_keeping_times(Campaign, [campaign])
+    if into is None:
+        _create_keeping_times(Campaign, [campaign])
+    else:
+        campaign.pk = into.pk
+        # The count of the world's changes only grows (the order sheets' kept worlds are keyed by it).
+        campaign.world_version = into.world_version
+        _create_one_by_one_keeping_times([campaign])  # saving a row with its id updates it
     _write_map(plan)
     armies = _write_kingdoms(plan)
     _write_dice_rolls(plan)
@@ -234,6 +241,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
                 str(character_of_unit[id(unit)].pk): reroll for unit, reroll in rerolls if id(unit) in character_of_unit
             }
             sheet.warlord_heir = character_of_unit.get(id(heir)) if heir is not None else None
+            sheet.support_withdrawn = [army.pk for army in b.sheet_withdrawn.get(id(sheet), [])]
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
     _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,7 +27,7 @@ class TurnResolveApi(APIView):
     def post(self, request: Request, turn_id: int) -> Response:
         turn = turn_get(user=request.user, turn_id=turn_id)
         if not is_organizer(request.user, turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         orders_phase_request(turn=turn)
         turn.refresh_from_db()  # the request is recorded on the turn
         return Response(TurnSerializer(turn).data, status=202)
@@ -40,6 +41,6 @@ class AftermathApi(APIView):
     def post(self, request: Request, turn_id: int) -> Response:
         turn = turn_get(user=request.user, turn_id=turn_id)
         if not is_organizer(request.user, turn.campaign):
-            return Response({"detail": "Not found."}, status=404)
+            raise NotFound("Not found.")
         aftermath_phase_request(turn=turn)
         return Response({"detail": f"The aftermath of turn {turn.number} is being resolved."}, status=202)

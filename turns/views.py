@@ -5,9 +5,9 @@ input, calls one service, renders."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from briternia.flash import flash_outcome
@@ -17,9 +17,11 @@ from kingdoms.models import Campaign, DiceRoll, Kingdom
 from kingdoms.services.campaigns import setup_next_kingdom
 from kingdoms.views import setup_forms
 from orders.models import OrderSheet
-from orders.rules.schedule import deadline_text, time_left_text
+from orders.rules.schedule import deadline_text
 from orders.selectors import turn_get
-from orders.services.turns import current_turn, schedule_of
+from orders.services.calendar import calendar_key
+from orders.services.progress import turn_progress
+from orders.services.turns import current_turn, turn_clock
 from reports.selectors import campaign_email_failures
 
 from .services.cycle import campaign_start as campaign_start_service
@@ -56,6 +58,13 @@ def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
 
 
 @login_required
+def turn_status(request: HttpRequest, turn_id: int) -> JsonResponse:
+    """Where the turn's long work stands, as JSON, for the pages' polling script."""
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    return JsonResponse(turn_progress(turn, organizer=selectors.is_organizer(request.user, turn.campaign)))
+
+
+@login_required
 def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     own = selectors.kingdom_of(user=request.user, campaign=campaign)
@@ -73,6 +82,10 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "setup_rolls": DiceRoll.objects.filter(campaign=campaign, turn=0, stream="home-selection"),
         "invite_form": InviteForm() if organizer and campaign.status == Campaign.Status.INVITING else None,
         "failed_emails": campaign_email_failures(campaign) if organizer else 0,
+        # The user's private address of the campaign's deadlines, for a calendar to subscribe to.
+        "calendar_url": request.build_absolute_uri(
+            reverse("deadlines-feed", args=[calendar_key(campaign_id=campaign.pk, user_id=request.user.pk)])
+        ),
     }
     if may_pick:
         context.update(setup_forms(campaign, picking))
@@ -88,9 +101,7 @@ def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=own).first() if own else None
     return {
         "turn": turn,
-        "turn_deadline": deadline_text(turn.orders_deadline, campaign.time_zone),
-        "turn_time_left": time_left_text(turn.orders_deadline, timezone.now()),
-        "turn_paused": schedule_of(campaign).paused,
+        "clock": turn_clock(turn),
         "own_sheet": sheet,
         "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
         "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),

@@ -22,10 +22,13 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
+from kingdoms.rules.alliances import BreakKind
 from kingdoms.rules.character_record import abilities_kept, deep_wound_battles_left
 from kingdoms.rules.succession import HeirCandidate, succession_text, warlord_heir
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ARMY_MIN_POINTS, ArmyKind, ArmyType, Settlement
 from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World, lose_fortifications
+from orders.rules.resolution.alliances import alliance_break
+from orders.rules.tables import TRANSFER_ARRIVES_AFTER, transfer_affordable, transfer_fee
 
 from .injuries import AGAINST_THE_ODDS, FULL, Injury, injury_roll
 from .recovery import COMMAND_MODELS, COMMAND_RECOVERY_MIN, ONE_USE_RECOVERY_MIN, models_recovered, rank_and_file_roll
@@ -134,6 +137,9 @@ class SideA:
     backstab: bool = False  # forces the opponent's Skaven army to reroll one injury test (Backstabbers)
     warlord_heir: int | None = None  # the General the player names for a tie in the succession (Warlord)
     sitting_out: tuple[int, ...] = ()  # characters an Old Battle Wound kept out of the battle (rolled a 1)
+    # Allies, "Withdraw of support": parent armies of an ally's detachments on this side that withdrew
+    # their support in the battle, as this side's sheet reports (decision 220).
+    withdrawn: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -272,6 +278,7 @@ class _AftermathRun:
                 data={"result": result.result.value, "side": side_name, "filed": result.filed},
             )
 
+        self._withdrawals(battle)
         self.missed = set()
         for side in sides.values():
             self._deep_wounds(side, province)
@@ -320,6 +327,26 @@ class _AftermathRun:
         return BattleSettled(
             battle=battle.id, result=outcome.attacker.result, defender_result=outcome.defender.result, victor=victor
         )
+
+    def _withdrawals(self, battle: BattleA) -> None:
+        """Allies, "Withdraw of support": an ally whose detachment withdrew its support in the battle
+        breaks the alliance (the betrayed receives 2,000 gold; decision 220). Reported on the
+        supported side's sheet; an alliance already ended (announced over this turn, or broken by
+        another withdrawal) is not broken twice."""
+        for side in (battle.attacker, battle.defender):
+            for army_id in side.withdrawn:
+                ally = self.state.world.army(army_id).kingdom
+                alliance = self.state.world.alliance_between(side.kingdom, ally)
+                if alliance is not None:
+                    alliance_break(
+                        self.state,
+                        alliance,
+                        by=ally,
+                        how=BreakKind.WITHDRAWAL,
+                        phase=PHASE,
+                        events=self.events,
+                        province=battle.province,
+                    )
 
     def _side_label(self, side: SideA) -> str:
         if side.kingdom is None:
@@ -420,12 +447,22 @@ class _AftermathRun:
                     army=army.id,
                     province=province.number,
                 )
-        if province.settlement in SACK_GOLD:
+        rogue = loser is not None and state.kingdoms[loser].rogue
+        abandoned = ""
+        if rogue and province.settlement in SACK_GOLD:
+            # Rogue Kingdom: "taking these from a Rogue Kingdom will not give the attacking player a
+            # town or city or a chance to loot" (decision 151).
+            abandoned = (
+                f"; its {province.settlement} is abandoned, without wealth or supplies: no town or city and nothing "
+                "to loot (Rogue Kingdom)"
+            )
+            state.provinces[province.number] = state.provinces[province.number].abandoned()
+        elif province.settlement in SACK_GOLD:
             self._loot(province, side)
         state.provinces[province.number] = state.provinces[province.number].taken_by(winner)
         self.event(
             EventCode.PROVINCE_CONQUERED,
-            f"{state.kingdoms[winner].name} takes {province} with {self.army_name(side.army)}.",
+            f"{state.kingdoms[winner].name} takes {province} with {self.army_name(side.army)}{abandoned}.",
             kingdom=winner,
             army=side.army,
             province=province.number,
@@ -449,7 +486,7 @@ class _AftermathRun:
                     kingdom=loser,
                     province=province.number,
                 )
-            elif state.kingdoms[loser].capitol == province.number:
+            elif state.kingdoms[loser].capitol == province.number and not rogue:
                 self.event(
                     EventCode.CAPITOL_LOST,
                     f"{state.kingdoms[loser].name} has lost its capitol {province}: the Warlord has 3 turns to reach "
@@ -527,8 +564,9 @@ class _AftermathRun:
 
     def _retreat(self, army_id: int, battle_province: int) -> None:
         """7. Aftermath: back where it came from if it can; else (or if it did not move) to an
-        adjacent province without an army: a home territory first, then neutral, then allied,
-        then another kingdom's; the lowest number within each. Nowhere: wiped out."""
+        adjacent province without an army: a home territory first, then neutral, then allied
+        (Allies: "Armies may retreat into allied provinces. Control of the province does not change
+        hands"), then another kingdom's; the lowest number within each. Nowhere: wiped out."""
         state = self.state
         if army_id in state.garrisons:
             return  # an Elite Defense Force cannot leave its town (Battle for Towns, Cities, and Capitols)
@@ -546,7 +584,9 @@ class _AftermathRun:
                 controller = state.provinces[number].controller
                 if controller == army.kingdom:
                     return 0
-                return 1 if controller is None else 3  # 2 would be allied: no alliances yet
+                if controller is None:
+                    return 1
+                return 2 if state.allied(army.kingdom, controller) else 3
 
             free = [
                 n
@@ -581,33 +621,42 @@ class _AftermathRun:
     # -- gold, experience --------------------------------------------------------------------------
 
     def _negotiations(self, battle: BattleA, province: ProvinceState) -> None:
+        """Money negotiations follow Transfer of Gold (rules decision 142): the payer's treasury pays
+        the gold and its 10% transportation fee now (at most what it holds); the gold arrives in the
+        payee's treasury at the beginning of the turn after next (orders/services/transfers.py reads
+        the NEGOTIATION_PAID event's `to`, `gold` and `arrives`)."""
         for payer, payee in ((battle.attacker, battle.defender), (battle.defender, battle.attacker)):
             if not payer.negotiation_gold or payer.kingdom is None or payee.kingdom is None:
                 continue
             treasury = self.state.kingdoms[payer.kingdom].treasury
-            amount = min(payer.negotiation_gold, max(0, treasury))
+            amount = transfer_affordable(payer.negotiation_gold, treasury)
+            fee = transfer_fee(amount)
+            arrives = self.state.turn + TRANSFER_ARRIVES_AFTER
             names = self.state.kingdoms[payer.kingdom].name, self.state.kingdoms[payee.kingdom].name
             short = (
-                f" (of the {payer.negotiation_gold:,} agreed, all its treasury held)"
+                f" (of the {payer.negotiation_gold:,} agreed, all its treasury could send with the fee)"
                 if amount < payer.negotiation_gold
                 else ""
             )
             if amount:
                 self._gold(
                     payer.kingdom,
-                    -amount,
+                    -(amount + fee),
                     LedgerReason.TRANSFER,
                     EventCode.NEGOTIATION_PAID,
-                    f"{names[0]} pays {names[1]} {amount:,} gold after the battle in {province}{short}.",
+                    f"{names[0]} pays {names[1]} {amount:,} gold after the battle in {province}{short}, and "
+                    f"{fee:,} in transportation fees ({amount + fee:,} in all); it arrives at the beginning of "
+                    f"turn {arrives} (Transfer of Gold).",
                     province=province.number,
+                    data={"to": payee.kingdom, "gold": amount, "fee": fee, "arrives": arrives},
                 )
-                self._gold(
-                    payee.kingdom,
-                    amount,
-                    LedgerReason.TRANSFER,
+                self.event(
                     EventCode.NEGOTIATION_RECEIVED,
-                    f"{names[1]} receives {amount:,} gold from {names[0]} after the battle in {province}.",
+                    f"{names[0]} pays {names[1]} {amount:,} gold after the battle in {province}: it arrives in "
+                    f"the treasury at the beginning of turn {arrives} (Transfer of Gold).",
+                    kingdom=payee.kingdom,
                     province=province.number,
+                    data={"from_kingdom": payer.kingdom, "gold": amount, "arrives": arrives},
                 )
 
     def _ancient_dead(self, kingdom: int | None) -> bool:

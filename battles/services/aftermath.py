@@ -42,12 +42,13 @@ def aftermath_blockers(turn: Turn, *, deadline_passed: bool) -> list[str]:
 
 def aftermaths_due(*, now: dt.datetime) -> list[int]:
     """Turns waiting on battles whose aftermath the sweep runs: those whose results deadline has
-    passed (campaign not paused), and those the organizer asked for whose task has not run after
+    passed (campaign not paused, turn not held), and those the organizer asked for whose task has not run after
     PHASE_REQUEST_TAKE_UP_SECONDS (lost with a worker, or never enqueued); never one with a result
     left in conflict (it waits for the organizer's ruling)."""
     take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
-    passed = Q(results_deadline__lte=now) & ~Q(campaign_id__in=paused)
+    # A turn held for the organizer (restored to before its aftermath) waits for the button.
+    passed = Q(results_deadline__lte=now, held_at__isnull=True) & ~Q(campaign_id__in=paused)
     requested = Q(aftermath_requested_at__lte=now - take_up)
     turns = Turn.objects.filter(passed | requested, status=Turn.Status.BATTLES).order_by("id")
     return [t.pk for t in turns if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]

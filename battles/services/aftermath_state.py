@@ -58,6 +58,7 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
         backstab=sheet.backstab,
         warlord_heir=sheet.warlord_heir_id,
         sitting_out=sitting_out,
+        withdrawn=tuple(int(a) for a in sheet.support_withdrawn if int(a) in supports),
     )
 
 
@@ -74,7 +75,10 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         .prefetch_related("supports", "summary_sheets")
         .order_by("province__number", "id")
     )
+    # An ally's supporting army (Allies) is of a third kingdom: its units count too, or it would
+    # count 0 points and be disbanded (Army Restrictions).
     involved = {k for b in battles for k in (b.attacker_kingdom_id, b.defender_kingdom_id) if k}
+    involved |= {s.kingdom_id for b in battles for s in b.supports.all()}
     units = list(Unit.objects.filter(army__kingdom__in=involved, army__status=Army.Status.ACTIVE))
     unit_ids = [u.id for u in units]
     characters = Character.objects.filter(kingdom__in=involved, alive=True, unit__in=unit_ids).select_related("unit")
@@ -123,9 +127,22 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         sheets = {s.kingdom_id: s for s in battle.summary_sheets.all()}
         supports: dict[str, list[int]] = {"attacker": [], "defender": []}
         support_points: dict[str, int] = {"attacker": 0, "defender": 0}
+        # Allies, "Withdraw of support": a detachment that withdrew fought for the other side from
+        # then on, so the side it left faced it and the opponent did not (decision 221).
+        turned: dict[str, int] = {"attacker": 0, "defender": 0}
         for s in battle.supports.all():
             supports[s.side].append(s.army_id)
-            support_points[s.side] += s.points
+            sheet = sheets.get(battle.attacker_kingdom_id if s.side == "attacker" else battle.defender_kingdom_id)
+            withdrew = (
+                s.allied
+                and sheet is not None
+                and sheet.status == TurnSummarySheet.Status.SUBMITTED
+                and s.army_id in sheet.support_withdrawn
+            )
+            if withdrew:
+                turned[s.side] += s.points
+            else:
+                support_points[s.side] += s.points
 
         def points(army_id: int | None) -> int:
             # A field army, or the Elite Defense Force (Capitol Garrison) that fought as the defender.
@@ -135,9 +152,10 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         faced: dict[str, Any] = {
             "attacker": points(battle.defender_army_id)
             + support_points["defender"]
+            + turned["attacker"]
             + battle.garrison_points
             + battle.fortified_points,
-            "defender": points(battle.attacker_army_id) + support_points["attacker"],
+            "defender": points(battle.attacker_army_id) + support_points["attacker"] + turned["defender"],
         }
         state.battles.append(
             BattleA(

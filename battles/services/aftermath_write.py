@@ -6,7 +6,9 @@ from __future__ import annotations
 from django.db.models import Max
 
 from kernel.dice import SeededDice
-from kingdoms.models import ArmoryItem, Army, ArmyMovement, Character, Province, TreasuryEntry, Unit
+from kernel.event_codes import EventCode
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, Character, Kingdom, Province, TreasuryEntry, Unit
+from kingdoms.services.alliances import alliances_write, without_alliance_id
 from kingdoms.services.dice import dice_rolls_save
 from kingdoms.services.experience import experience_rows_write
 from orders.models import Turn, TurnEvent
@@ -96,18 +98,20 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     changed_provinces = []
     for number, after in state.provinces.items():
         was = before.provinces[number]
-        if (after.controller, after.settlement, after.looted_turn, after.fortified) == (
-            was.controller,
-            was.settlement,
-            was.looted_turn,
-            was.fortified,
-        ):
+        fields = ("controller", "settlement", "looted_turn", "fortified", "rogue", "land_sale_turn")
+        if all(getattr(after, f) == getattr(was, f) for f in fields):
             continue
         row = provinces[number]
         row.controller_id, row.settlement, row.looted_turn = after.controller, after.settlement, after.looted_turn
-        row.fortified = after.fortified
+        row.fortified, row.rogue, row.land_sale_turn = after.fortified, after.rogue, after.land_sale_turn
         changed_provinces.append(row)
-    Province.objects.bulk_update(changed_provinces, ["controller", "settlement", "looted_turn", "fortified"])
+    Province.objects.bulk_update(
+        changed_provinces, ["controller", "settlement", "looted_turn", "fortified", "rogue", "land_sale_turn"]
+    )
+
+    # Loss of the Capitol: the kingdom has no capitol from now on, and three turns to crown its Warlord.
+    lost = [e.kingdom for e in result.events if e.code == EventCode.CAPITOL_LOST and e.kingdom is not None]
+    Kingdom.objects.filter(pk__in=lost).update(capitol=None, capitol_lost_turn=turn.number)
 
     TreasuryEntry.objects.bulk_create(
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
@@ -132,10 +136,12 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
             army_id=e.army,
             province=e.province,
             gold=e.gold,
-            data=e.data,
+            data=without_alliance_id(e.data),
         )
         for i, e in enumerate(result.events)
     )
+    # Allies: an alliance broken by withdrawal of support in a battle ends this turn.
+    alliances_write(campaign=campaign, turn=turn.number, events=result.events)
     dice_rolls_save(campaign=campaign, turn=turn.number, dice=dice)
     rows = {b.id: b for b in Battle.objects.filter(turn=turn)}
     for settled in result.battles:

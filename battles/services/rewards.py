@@ -5,37 +5,20 @@ turn, so the turn's log and its reports tell it; experience moves only with its 
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Max
 
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Army
 from kingdoms.services.experience import experience_award
-from orders.models import Turn, TurnEvent
+from orders.models import TurnEvent
+from orders.services.events import turn_event_record
 from orders.services.turns import current_turn
 
 from ..models import TurnSummarySheet
 
 PHASE = "organizer"  # what the organizer did between the phases
 STORY_EXTRA_MOST = 2  # Stories Are Nice: "possibly one or two additional bonus Experience Points"
-
-
-def _event_record(turn: Turn, event: Event) -> None:
-    """The event at the end of the turn's log."""
-    last = TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0
-    TurnEvent.objects.create(
-        turn=turn,
-        sequence=last + 1,
-        phase=event.phase,
-        code=event.code,
-        text=event.text,
-        kingdom_id=event.kingdom,
-        army_id=event.army,
-        province=event.province,
-        gold=event.gold,
-        data=event.data,
-    )
 
 
 @transaction.atomic
@@ -56,7 +39,7 @@ def army_painted_set(*, army: Army, painted: bool) -> Army:
             if painted
             else "is no longer marked a painted army (Painting Counts)"
         )
-        _event_record(
+        turn_event_record(
             turn,
             Event(
                 phase=PHASE,
@@ -133,5 +116,5 @@ def story_bonus_award(*, sheet: TurnSummarySheet, amount: int) -> Event:
         data={"experience": amount, "story_turn": battle.turn.number, "sheet": sheet.id},
     )
     experience_award(turn=turn.number, event=event)
-    _event_record(turn, event)
+    turn_event_record(turn, event)
     return event

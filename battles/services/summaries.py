@@ -13,8 +13,10 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Character, Kingdom, Unit
+from kingdoms.people import display_name
 from kingdoms.rules.tables import ArmyType
 from orders.models import Turn
+from orders.rules.tables import transfer_fee
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
 from ..rules.aftermath import INJURY_REROLL_CHOICES, INJURY_REROLL_EXPERIENCE, REROLL_DEAD, REROLL_HARMED
@@ -25,6 +27,7 @@ LOOTABLE = ("town", "city")
 NOTE_MAX = 500
 STORY_MAX = 20_000
 NEGOTIATION_GOLD_MAX = 2_147_483_647  # the column's (PositiveIntegerField) bound
+GUEST_NAME_MAX = 100  # TurnSummarySheet.played_by_guest
 
 
 def filing_kingdoms(battle: Battle) -> list[int]:
@@ -84,6 +87,12 @@ class SummarySheetForm:
     detachments: dict[int, int]  # parent army id -> points of its support detachment
     heirs: list[Character]  # the kingdom's living Generals, one of whom the player may name for a tie (Warlord)
     opponent_skaven: bool  # the opponent's army may be Backstabbers: the sheet may force one reroll
+    # Allies: an ally's detachments on this side (parent army id -> "Kingdom: Army, N points"), which
+    # may have withdrawn their support ("Withdraw of support").
+    allied_detachments: dict[int, str]
+    # The Campaign Must Go On: the campaign's players other than the kingdom's own (user id -> name),
+    # one of whom may have played the battle for it.
+    stand_ins: dict[int, str]
 
 
 REROLL_LABELS = {
@@ -124,7 +133,24 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
             .order_by("unit__army_id", "id")
         ),
         opponent_skaven=_opponent_skaven(battle, side),
+        allied_detachments={
+            s.army_id: f"{s.kingdom.name}: {s.army.name}, {s.points:,} points"
+            for s in battle.supports.all()
+            if s.side == side and s.allied
+        },
+        stand_ins=_stand_ins(battle, kingdom),
     )
+
+
+def _stand_ins(battle: Battle, kingdom: Kingdom) -> dict[int, str]:
+    """The Campaign Must Go On: "The Campaign Organizer may play or appoint someone to play the game
+    for that person": the campaign's organizer and its players, the absent kingdom's own excluded."""
+    campaign = battle.turn.campaign
+    own = set(kingdom.players.values_list("id", flat=True))
+    people = {campaign.organizer_id: campaign.organizer} if campaign.organizer_id not in own else {}
+    for other in campaign.kingdoms.exclude(pk=kingdom.pk).prefetch_related("players"):
+        people.update({p.id: p for p in other.players.all() if p.id not in own})
+    return {pk: display_name(user) for pk, user in sorted(people.items())}
 
 
 def _opponent_skaven(battle: Battle, side: str) -> bool:
@@ -159,7 +185,7 @@ def _count(raw: Any) -> int | None:
         return None
 
 
-def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[str, Any]:
+def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_organizer: bool = False) -> dict[str, Any]:
     """Check a whole sheet; every problem is reported at once, naming the unit, army or rule."""
     errors: list[str] = []
     result = data.get("result") or ""
@@ -228,13 +254,16 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
     if gold is None or gold < 0:
         errors.append("Money negotiations: the gold paid must be a whole number, 0 or more.")
     elif gold:
-        # Money negotiations are paid from the treasury (8. End of Turn): no more than it holds as the
-        # sheet is filed (the aftermath pays at most what it holds then), and never past the column.
+        # Money negotiations are paid from the treasury (8. End of Turn) as a Transfer of Gold, its 10%
+        # fee on top (decisions 142, 160): no more than it holds as the sheet is filed (the aftermath
+        # sends at most what it holds then), and never past the column.
         treasury = max(0, form.kingdom.treasury_balance())
-        if gold > min(treasury, NEGOTIATION_GOLD_MAX):
+        fee = transfer_fee(gold)
+        if gold > NEGOTIATION_GOLD_MAX or gold + fee > treasury:
             errors.append(
                 f"Money negotiations: {form.kingdom.name}'s treasury holds {treasury:,} gold; it cannot agree to "
-                f"pay {gold:,} (a kingdom pays its negotiations from its treasury)."
+                f"pay {gold:,} and its {fee:,} transportation fee (a kingdom pays its negotiations from its "
+                "treasury, as a Transfer of Gold)."
             )
     note = str(data.get("negotiation_note") or "")
     if len(note) > NOTE_MAX:
@@ -286,9 +315,13 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
                 f"Warlord: {data.get('warlord_heir')!r} is not one of {form.kingdom.name}'s living Generals, who "
                 "alone may succeed the Warlord."
             )
+    withdrawn = _withdrawn_clean(form, data.get("support_withdrawn"), errors)
+    played_by = _played_by_clean(form, data, by_organizer=by_organizer, errors=errors)
     if errors:
         raise DomainError(errors)
     return {
+        **played_by,
+        "support_withdrawn": withdrawn,
         "injury_rerolls": rerolls,
         "backstab": backstab,
         "warlord_heir": heir,
@@ -304,6 +337,110 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any]) -> dict[st
         "story_bonus": story_bonus,
         # Stories Are Nice: the story goes into the bulletin unless the player keeps it private.
         "story_private": _flag(data.get("story_private")),
+    }
+
+
+def _withdrawn_clean(form: SummarySheetForm, raw: Any, errors: list[str]) -> list[int]:
+    """Allies, "Withdraw of support": only an ally's detachment on this side can withdraw."""
+    withdrawn: list[int] = []
+    for value in raw or []:
+        army = _count(value)
+        if army in form.allied_detachments:
+            if army not in withdrawn:
+                withdrawn.append(army)
+        else:
+            errors.append(
+                f"Withdrawal of support: army {value!r} sent no ally's detachment to {form.kingdom.name}'s side of "
+                "this battle; only an ally supporting it can withdraw its support (Allies)."
+            )
+    return withdrawn
+
+
+def _played_by_clean(
+    form: SummarySheetForm, data: dict[str, Any], *, by_organizer: bool, errors: list[str]
+) -> dict[str, Any]:
+    """The Campaign Must Go On: the organizer, filing the sheet of an absent player, says who
+    played the battle: another player of the campaign or a guest (decision 223)."""
+    player = data.get("played_by_player")
+    guest = str(data.get("played_by_guest") or "").strip()
+    if player in (None, "") and not guest:
+        return {"played_by_player_id": None, "played_by_guest": ""}
+    if not by_organizer:
+        errors.append(
+            "Played by: only the organizer, filing the sheet of an absent player, says who played the battle for "
+            "it (The Campaign Must Go On)."
+        )
+        return {}
+    if player not in (None, "") and guest:
+        errors.append("Played by: name another player or a guest, not both (The Campaign Must Go On).")
+        return {}
+    if guest:
+        if len(guest) > GUEST_NAME_MAX or "\x00" in guest:
+            errors.append(f"Played by: the guest's name is at most {GUEST_NAME_MAX} characters of text.")
+            return {}
+        return {"played_by_player_id": None, "played_by_guest": guest}
+    user_id = _count(player)
+    if user_id not in form.stand_ins:
+        errors.append(
+            f"Played by: {player!r} is not a player of this campaign other than {form.kingdom.name}'s own (The "
+            "Campaign Must Go On)."
+        )
+        return {}
+    return {"played_by_player_id": user_id, "played_by_guest": ""}
+
+
+def played_by_text(sheet: TurnSummarySheet) -> str:
+    """Who played the battle for the sheet's kingdom ("" when its own player did)."""
+    if sheet.played_by_guest:
+        return f"{sheet.played_by_guest} (a guest)"
+    if sheet.played_by_player_id is not None:
+        return display_name(sheet.played_by_player)
+    return ""
+
+
+def stand_ins_text(battle: Battle) -> list[str]:
+    """The Campaign Must Go On, for the battle page and the reports: "Played for Ostland by ..."
+    for each submitted sheet that says someone played the battle for its kingdom."""
+    lines = []
+    for sheet in battle.summary_sheets.all():
+        who = played_by_text(sheet) if sheet.status == TurnSummarySheet.Status.SUBMITTED else ""
+        if who:
+            lines.append(f"Played for {sheet.kingdom.name} by {who} (The Campaign Must Go On).")
+    return lines
+
+
+def summary_sheet_filed(sheet: TurnSummarySheet) -> dict[str, Any]:
+    """What a kingdom filed on its sheet, in words, for the sheet's page once the aftermath has run:
+    the units and characters named as they were filed (a unit destroyed since keeps its filed
+    losses), never today's model counts."""
+    unit_ids = [int(c["unit"]) for c in sheet.casualties if str(c.get("unit", "")).isdigit()]
+    units = {u.id: u for u in Unit.objects.filter(pk__in=unit_ids).select_related("army")}
+    casualties = []
+    for row in sheet.casualties:
+        unit = units.get(int(row["unit"])) if str(row.get("unit", "")).isdigit() else None
+        lost = [
+            label
+            for key, label in (
+                ("champion", "champion"),
+                ("standard", "standard"),
+                ("musician", "musician"),
+                ("one_use_used", "one-use item used"),
+            )
+            if row.get(key)
+        ]
+        casualties.append(
+            {
+                "unit": f"{unit.name} ({unit.army.name})" if unit else "a unit no longer on the army's list",
+                "models_lost": int(row.get("models_lost") or 0),
+                "also": ", ".join(lost),
+            }
+        )
+    characters = Character.objects.filter(pk__in=[int(c) for c in sheet.characters_lost if str(c).isdigit()])
+    return {
+        "result": sheet.get_result_display(),
+        "casualties": casualties,
+        "characters_lost": [f"{c.unit.name} ({c.get_role_display()})" for c in characters.select_related("unit")],
+        "rerolls": [REROLL_LABELS.get(v, v) for v in sheet.injury_rerolls.values() if v],
     }
 
 
@@ -330,7 +467,7 @@ def summary_sheet_save(
     as a whole and nothing is saved."""
     battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
     _open_for_summary_sheets(battle, by_organizer=by_organizer)
-    clean = summary_sheet_clean(summary_sheet_form(battle=battle, kingdom=kingdom), data)
+    clean = summary_sheet_clean(summary_sheet_form(battle=battle, kingdom=kingdom), data, by_organizer=by_organizer)
     sheet, _ = TurnSummarySheet.objects.get_or_create(
         battle=battle, kingdom=kingdom, defaults={"result": clean["result"]}
     )

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .army_origins import OriginUnit, origin_errors
+from .deserts import Caster, caster_errors
 from .tables import (
     ARCHETYPE_TABLE,
     ARMY_MAX_POINTS,
@@ -33,6 +34,8 @@ class CharacterEntry:
     archetype: str | None = None
     monstrous_mount: bool = False
     wizard: bool = False
+    magic_level: int = 0  # a Wizard's level (0: not entered, read as 1); none for others (Deserts)
+    rune_smith: bool = False  # a Dwarf or Chaos Dwarf rune smith: he may turn a desert (Deserts)
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,8 @@ def _unit_errors(a: str, unit: UnitEntry, army_type: ArmyType, roster: KingdomRo
         errors.append(f"{a}: {u} has rank '{character.rank}'; a character is a lord or a hero.")
     if character.role not in ("warlord", "general", "hero"):
         errors.append(f"{a}: {u} has role '{character.role}'; use warlord, general or hero.")
+    caster = Caster(wizard=character.wizard, magic_level=character.magic_level, rune_smith=character.rune_smith)
+    errors += caster_errors(a, u, caster, army_type)
     leads = character.role in ("warlord", "general")
     if character.archetype:
         try:

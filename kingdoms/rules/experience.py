@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from kernel.dice import Dice
 
 from .army_lists import MAX_VETERAN_LEVEL, ItemEntry, UnitEntry
+from .deserts import is_scarab_amulet
 from .tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, MAX_ABILITIES, Archetype, ArmyType
 
 # Spending Experience: "1 Experience Point = 10 points to be spent on recruits".
@@ -128,6 +129,17 @@ class CharacterRecord:
 
 
 @dataclass(frozen=True)
+class ItemRecord:
+    """A magic item the kingdom holds (Armory): carried by a unit of `army`, or in its armory (None)."""
+
+    id: int
+    name: str
+    points: int
+    common: bool = False
+    army: int | None = None
+
+
+@dataclass(frozen=True)
 class SpendingRoster:
     """What a kingdom's purchases are checked against, beyond the world: its lists, its characters,
     the non-common items it holds (any army, the armory, on the way), and what is on the way."""
@@ -137,6 +149,12 @@ class SpendingRoster:
     items: frozenset[str] = frozenset()  # lower-case names of non-common items in the kingdom or on the way
     on_the_way_points: dict[int, int] = field(default_factory=dict)  # army -> points of troops/items on the way
     depots_on_the_way: frozenset[int] = frozenset()  # armies with a supply depot on the way
+    armory: tuple[ItemRecord, ...] = ()  # every item it holds, the armory's first, then by army
+
+    def held_items(self, name: str) -> list[ItemRecord]:
+        """The items of that name it holds, in the order a transfer takes them (decision 143)."""
+        key = name.strip().lower()
+        return [i for i in self.armory if i.name.strip().lower() == key]
 
     def unit(self, army: int, name: str) -> UnitRecord | None:
         key = name.strip().lower()
@@ -283,13 +301,29 @@ def list_additions(
                 f"is bought with experience on the order sheet, {VETERAN_LEVEL_EXPERIENCE} a level, by a unit "
                 "eligible by its last battle"
             )
+        old_level = old.character.magic_level if old.character else 0
+        if unit.character and unit.character.magic_level > max(old_level, 1):
+            # A Wizard's level is his army book's when the list is entered; later only the Magician's
+            # Potential raises it (Character Archetypes), which the organizer records (decision 109).
+            found.append(
+                f"{label}: {name} at magic level {unit.character.magic_level} instead of {max(old_level, 1)}: a "
+                "Wizard gains a level only by the Magician's Potential (75 experience, Character Archetypes); "
+                "the organizer records it"
+            )
     held: dict[str, int] = {}
     for item in before_items:
         key = item.name.strip().lower()
         held[key] = max(held.get(key, 0), item.points)
     for item in after_items:
         key = item.name.strip().lower()
-        if key not in held:
+        if key not in held and is_scarab_amulet(item.name):
+            # Not for sale: found in the ruins (Ruins; Tomb Raiders: Tomb Raid), so the organizer adds
+            # it, saying which raid found it (decision 110).
+            found.append(
+                f"{label}: a Scarab Amulet is not bought; it is found in ruins (Ruins: Treasure from the Ruins; "
+                "Tomb Raiders), and the organizer adds it to the list with the raid that found it"
+            )
+        elif key not in held:
             found.append(
                 f"{label}: {item.name.strip()} ({item.points} points) is a magic item "
                 f"{how.format(cost=equipment_cost(item.points))}"

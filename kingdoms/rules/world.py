@@ -45,6 +45,10 @@ class ProvinceState:
     # Where it lies on the map (a grid's section; 0, 0 when unknown): the Ancient Dead's circular pattern
     col: int = 0
     row: int = 0
+    # Land Sales: changed hands by a land deal in this turn; Civil Unrest is rolled the next turn.
+    land_sale_turn: int | None = None
+    # Civil Unrest: a Rogue Kingdom province of no kingdom (controller None) until an army takes it.
+    rogue: bool = False
 
     def __str__(self) -> str:
         return f"{self.number} {self.name}"
@@ -53,12 +57,17 @@ class ProvinceState:
         """Looting: in `turn` the province still may not create or upgrade armies."""
         return self.looted_turn is not None and turn < self.looted_turn + LOOTED_TURNS
 
+    def abandoned(self) -> ProvinceState:
+        """Rogue Kingdom: taking a town or city from a Rogue Kingdom "will not give the attacking player a
+        town or city or a chance to loot": it is taken as a plain province (decision 151)."""
+        return replace(self, settlement=Settlement.NONE, elite_defense=False, looted_turn=None)
+
     def taken_by(self, kingdom: int | None) -> ProvinceState:
         """The province under `kingdom`'s control. Fortify: "All Fortification bonuses are lost ...
         when the control of the province changes"; a kingdom keeping its own keeps them."""
-        if kingdom == self.controller:
+        if kingdom == self.controller and not self.rogue:
             return self
-        return replace(self, controller=kingdom, fortified=False)
+        return replace(self, controller=kingdom, fortified=False, rogue=False, land_sale_turn=None)
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,13 @@ class KingdomState:
     army_type: ArmyType
     treasury: int = 0
     capitol: int | None = None  # province number
+    # Rogue Kingdom: its player dropped out; it files no orders and its provinces roll on the Rogue
+    # Kingdom (D6) table when a foreign army enters them.
+    rogue: bool = False
+    # Loss of the Capitol: the turn it was lost in (three turns to crown the Warlord in a city); the
+    # army the living Warlord stands with (None: no Warlord on the map).
+    capitol_lost_turn: int | None = None
+    warlord_army: int | None = None
 
     @property
     def ancient_dead(self) -> bool:
@@ -95,6 +111,10 @@ class ArmyState:
     recover_streak: int = 0  # consecutive earlier turns spent recovering its province (Recover: +1 each)
     co_occupying: bool = False  # it shares a friendly army's province (Forced March; Occupied Province)
     fortified_in: int | None = None  # Fortify: the province it fortified (its bonuses while it stays there)
+    # Deserts: the Scarab Amulets its units carry, and the best magic level of its living mages and
+    # rune smiths (None: it has neither; kingdoms.rules.deserts)
+    scarab_amulets: int = 0
+    magic_level: int | None = None
     # Decided by the turn's phases, until written back:
     no_forced_march: bool = False  # the Foraging Table forbade it this turn
     veteran_status_lost: bool = False  # upgraded by 500 points or more this turn

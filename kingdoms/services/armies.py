@@ -63,6 +63,8 @@ def _character_entry(unit: Unit) -> CharacterEntry | None:
         archetype=character.archetype or None,
         monstrous_mount=character.monstrous_mount,
         wizard=character.wizard,
+        magic_level=character.magic_level,
+        rune_smith=character.rune_smith,
     )
 
 
@@ -280,6 +282,8 @@ def _character_save(unit: Unit, entry: CharacterEntry | None) -> None:
     character.role = entry.role
     character.monstrous_mount = entry.monstrous_mount
     character.wizard = entry.wizard
+    character.magic_level = entry.magic_level
+    character.rune_smith = entry.rune_smith
     if entry.archetype and not character.archetype:
         character.archetype = entry.archetype
         character.abilities = [STARTING_ABILITIES[Archetype(entry.archetype)]]

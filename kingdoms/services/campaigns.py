@@ -104,11 +104,21 @@ def _ancient_dead_create(*, campaign: Campaign, organizer: AbstractBaseUser) -> 
     return kingdom
 
 
+def invited_user(*, email: str, kingdom_name: str) -> AbstractBaseUser:
+    """The account an invitation goes to: the one with the address, or a new one that logs in
+    with it; the others see a name derived from the kingdom until the player chooses one when
+    setting the password."""
+    user = User.objects.filter(email__iexact=email).first()
+    if user is None:
+        user = User.objects.create_user(username=email, email=email, first_name=invited_display_name(kingdom_name))
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
 @transaction.atomic
 def player_invite(*, campaign: Campaign, email: str, kingdom_name: str, army_type: str) -> Kingdom:
     """Add a player kingdom and invite its player by email (a link to set a password)."""
-    from .invitations import invitation_queue  # late import: emails depend on the sites' URLs
-
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     errors: list[str] = []
     email = email.strip().lower()
@@ -130,17 +140,20 @@ def player_invite(*, campaign: Campaign, email: str, kingdom_name: str, army_typ
     if errors:
         raise DomainError(errors)
 
-    user = User.objects.filter(email__iexact=email).first()
-    if user is None:
-        # Logs in with the address; the others see a name derived from the kingdom until the
-        # player chooses one when setting the password.
-        user = User.objects.create_user(username=email, email=email, first_name=invited_display_name(kingdom_name))
-        user.set_unusable_password()
-        user.save()
     kingdom = Kingdom.objects.create(campaign=campaign, name=kingdom_name.strip(), army_type=army_type)
+    player_user_invite(email=email, kingdom=kingdom)
+    return kingdom
+
+
+def player_user_invite(*, email: str, kingdom: Kingdom) -> AbstractBaseUser:
+    """The user with `email` (made now when there is none) joins `kingdom` as its player and is
+    invited by email: at setup, and when a Rogue Kingdom is given to a new player (New Player Option)."""
+    from .invitations import invitation_queue  # late import: emails depend on the sites' URLs
+
+    user = invited_user(email=email, kingdom_name=kingdom.name)
     kingdom.players.add(user)
     invitation_queue(user=user, kingdom=kingdom)
-    return kingdom
+    return user
 
 
 @transaction.atomic

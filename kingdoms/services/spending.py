@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Unit
-from ..rules.experience import CharacterRecord, PurchaseKind, SpendingRoster, UnitRecord
+from ..rules.experience import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
 
 
 def spending_rosters_load(*, campaign: Campaign, kingdom: int | None = None) -> dict[int, SpendingRoster]:
@@ -46,8 +46,19 @@ def spending_rosters_load(*, campaign: Campaign, kingdom: int | None = None) -> 
         )
     items: dict[int, set[str]] = defaultdict(set)
     held = ArmoryItem.objects.filter(kingdom__campaign=campaign, common=False, destroyed=False)
+    if kingdom is not None:
+        held = held.filter(kingdom_id=kingdom)  # only its roster is returned
     for kingdom_id, name in held.values_list("kingdom_id", "name"):
         items[kingdom_id].add(name.strip().lower())
+    armory: dict[int, list[ItemRecord]] = defaultdict(list)
+    every_item = ArmoryItem.objects.filter(kingdom__campaign=campaign, destroyed=False)
+    if kingdom is not None:
+        every_item = every_item.filter(kingdom_id=kingdom)
+    carried = every_item.values_list("id", "kingdom_id", "name", "points", "common", "bearer__army_id")
+    for item_id, kingdom_id, name, points, common, army_id in carried:
+        if army_id is not None and army_id not in army_kingdom:
+            continue  # carried in a disbanded army: lost with it
+        armory[kingdom_id].append(ItemRecord(item_id, name, points, common, army_id))
     on_the_way: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     depots: dict[int, set[int]] = defaultdict(set)
     for d in Delivery.objects.filter(army_id__in=army_kingdom, status=Delivery.Status.ON_THE_WAY):
@@ -57,7 +68,7 @@ def spending_rosters_load(*, campaign: Campaign, kingdom: int | None = None) -> 
             depots[k].add(d.army_id)
         if d.kind == PurchaseKind.ITEM and not d.common:
             items[k].add(d.name.strip().lower())
-    kingdoms = set(army_kingdom.values()) | set(items)
+    kingdoms = set(army_kingdom.values()) | set(items) | set(armory)
     if kingdom is not None:
         kingdoms = {kingdom}
     return {
@@ -67,6 +78,7 @@ def spending_rosters_load(*, campaign: Campaign, kingdom: int | None = None) -> 
             items=frozenset(items[k]),
             on_the_way_points=dict(on_the_way[k]),
             depots_on_the_way=frozenset(depots[k]),
+            armory=tuple(sorted(armory[k], key=lambda i: (i.army is not None, i.army or 0, i.id))),
         )
         for k in kingdoms
     }

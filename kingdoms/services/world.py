@@ -1,17 +1,186 @@
 """Loading the campaign's world state (kingdoms.rules.world) from the database: the one loader the
-order-sheet check, the turn's resolution and the aftermath share."""
+order-sheet check, the turn's resolution and the aftermath share, and the order-sheet check's
+kept copy of it (`world_for_kingdom`)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
-from django.db.models import Sum
+from django.db.models import F, QuerySet, Sum
 
-from ..models import Alliance, ArmoryItem, Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
+from ..models import Alliance, ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from ..rules.alliances import AllianceState, TrustLevel
+from ..rules.deserts import Caster, best_magic_level, is_scarab_amulet
 from ..rules.tables import ArmyKind, ArmyType, Settlement, Terrain
 from ..rules.world import ArmyState, KingdomState, ProvinceState, UnitState, World, counted_points
 from ..selectors import campaign_adjacency
+
+# Rows are read as tuples and dicts, not model instances: building thousands of instances was most
+# of the cost of every order sheet's check on a large map (docs/performance.md, "Order sheets
+# under load").
+_PROVINCE_FIELDS = (
+    "id", "number", "name", "terrain", "settlement", "razed", "fortified", "controller_id", "pyramid",
+    "looted_turn", "incantation", "col", "row", "land_sale_turn", "rogue",
+)  # fmt: skip
+_ARMY_FIELDS = (
+    "id", "kingdom_id", "name", "province_id", "size", "kind", "supply_depot", "experience", "list_due",
+    "losses_before_list", "created_turn", "upgraded_turn", "last_battle_turn", "recover_streak", "co_occupying",
+    "fortified_in_id",
+)  # fmt: skip
+_UNIT_FIELDS = ("id", "army_id", "name", "category", "models_count", "points_per_model", "equipment_points", "one_use")
+_TERRAIN = {t.value: t for t in Terrain}
+_SETTLEMENT = {s.value: s for s in Settlement}
+
+
+@dataclass(frozen=True)
+class _Armies:
+    field: dict[int, ArmyState]
+    garrisons: dict[int, ArmyState]
+    units: dict[int, tuple[UnitState, ...]]
+
+
+def _armies_load(armies_query: QuerySet[Army], number_of: Mapping[int, int]) -> _Armies:
+    """The active armies of `armies_query` standing on the map, with their lists, in three queries."""
+    rows = list(armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False).values(*_ARMY_FIELDS))
+    army_ids = [a["id"] for a in rows]
+    units: dict[int, list[UnitState]] = defaultdict(list)
+    for unit_id, army_id, name, category, models_count, per_model, equipment, one_use in (
+        Unit.objects.filter(army__in=armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False))
+        .order_by("army", "position", "id")
+        .values_list(*_UNIT_FIELDS)
+    ):
+        units[army_id].append(
+            UnitState(
+                id=unit_id,
+                army=army_id,
+                name=name,
+                category=category,
+                models=models_count,
+                points_per_model=per_model,
+                equipment_points=equipment,
+                one_use=one_use,
+            )
+        )
+    item_points = dict(
+        ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
+        .values_list("bearer__army")
+        .annotate(total=Sum("points"))
+    )
+    amulets: dict[int, int] = defaultdict(int)
+    for army_id, name in ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False).values_list(
+        "bearer__army", "name"
+    ):
+        amulets[army_id] += is_scarab_amulet(name)
+    casters: dict[int, list[Caster]] = defaultdict(list)
+    for army_id, wizard, level, rune_smith in Character.objects.filter(unit__army__in=army_ids, alive=True).values_list(
+        "unit__army", "wizard", "magic_level", "rune_smith"
+    ):
+        casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
+
+    def army_state(army: dict[str, Any]) -> ArmyState:
+        listed = sum(u.points for u in units.get(army["id"], ())) + (item_points.get(army["id"]) or 0)
+        # A field army without a list has its list due, whatever the flag says (a new army's rows
+        # are made without units); an Elite Defense Force counts its 500 points in the garrison.
+        due = army["list_due"] or (army["kind"] == Army.Kind.FIELD and not units.get(army["id"]))
+        return ArmyState(
+            id=army["id"],
+            kingdom=army["kingdom_id"],
+            name=army["name"],
+            province=number_of[army["province_id"]],
+            size=army["size"],
+            points=counted_points(
+                size=army["size"], list_points=listed, list_due=due, losses_before_list=army["losses_before_list"]
+            ),
+            kind=ArmyKind(army["kind"]),
+            supply_depot=army["supply_depot"],
+            experience=army["experience"],
+            list_due=due,
+            losses_before_list=army["losses_before_list"],
+            created_turn=army["created_turn"],
+            upgraded_turn=army["upgraded_turn"],
+            last_battle_turn=army["last_battle_turn"],
+            recover_streak=army["recover_streak"],
+            co_occupying=army["co_occupying"],
+            fortified_in=number_of.get(army["fortified_in_id"]) if army["fortified_in_id"] else None,
+            scarab_amulets=amulets.get(army["id"], 0),
+            magic_level=best_magic_level(casters.get(army["id"], ())),
+        )
+
+    states = [army_state(a) for a in rows]
+    return _Armies(
+        field={a.id: a for a in states if a.kind is ArmyKind.FIELD},
+        garrisons={a.id: a for a in states if a.kind is ArmyKind.GARRISON},
+        units={army: tuple(unit_rows) for army, unit_rows in units.items()},
+    )
+
+
+def _world_and_numbers(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[int, int]]:
+    provinces = list(Province.objects.filter(campaign=campaign).values(*_PROVINCE_FIELDS))
+    number_of = {p["id"]: p["number"] for p in provinces}
+    treasury = dict(
+        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
+    )
+    armies = _armies_load(Army.objects.filter(kingdom__campaign=campaign), number_of)
+    garrisoned = {garrison.province for garrison in armies.garrisons.values()}
+    warlords = dict(
+        Character.objects.filter(kingdom__campaign=campaign, role=Character.Role.WARLORD, alive=True).values_list(
+            "kingdom", "unit__army"
+        )
+    )
+    world = World(
+        turn=turn_number,
+        player_count=campaign.player_count,
+        provinces={
+            p["number"]: ProvinceState(
+                number=p["number"],
+                name=p["name"],
+                terrain=_TERRAIN[p["terrain"]],
+                settlement=_SETTLEMENT[p["settlement"]],
+                razed=p["razed"],
+                fortified=p["fortified"],
+                controller=p["controller_id"],
+                pyramid=p["pyramid"],
+                elite_defense=p["number"] in garrisoned,
+                looted_turn=p["looted_turn"],
+                incantation=p["incantation"],
+                col=p["col"],
+                row=p["row"],
+                land_sale_turn=p["land_sale_turn"],
+                rogue=p["rogue"],
+            )
+            for p in provinces
+        },
+        adjacency=campaign_adjacency(campaign, number_of),
+        kingdoms={
+            k["id"]: KingdomState(
+                id=k["id"],
+                name=k["name"],
+                army_type=ArmyType(k["army_type"]),
+                treasury=treasury.get(k["id"], 0),
+                capitol=number_of.get(k["capitol_id"]) if k["capitol_id"] else None,
+                rogue=k["rogue_turn"] is not None,
+                capitol_lost_turn=k["capitol_lost_turn"],
+                warlord_army=warlords.get(k["id"]),
+            )
+            for k in Kingdom.objects.filter(campaign=campaign).values(
+                "id", "name", "army_type", "capitol_id", "rogue_turn", "capitol_lost_turn"
+            )
+        },
+        armies=armies.field,
+        garrisons=armies.garrisons,
+        units=armies.units,
+        alliances={
+            a.id: AllianceState(
+                id=a.id, first=a.first_id, second=a.second_id, trust=TrustLevel(a.trust), formed_turn=a.formed_turn
+            )
+            for a in Alliance.objects.filter(campaign=campaign, ended_turn__isnull=True)
+        },
+    )
+    return world, number_of
 
 
 def world_load(*, campaign: Campaign, turn_number: int) -> World:
@@ -20,102 +189,73 @@ def world_load(*, campaign: Campaign, turn_number: int) -> World:
     the map or the number of armies. Armies without a province (none stands on the map) are left
     out. An army counts at its list's points, or while its list is due at the points paid for it
     (`counted_points`)."""
-    provinces = list(Province.objects.filter(campaign=campaign))
-    number_of = {p.id: p.number for p in provinces}
-    kingdoms = list(Kingdom.objects.filter(campaign=campaign))
-    treasury = dict(
-        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
-    )
-    armies = [a for a in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE) if a.province_id]
-    army_ids = [a.id for a in armies]
-    units: dict[int, list[UnitState]] = defaultdict(list)
-    for row in Unit.objects.filter(army__in=army_ids).order_by("army", "position", "id"):
-        units[row.army_id].append(
-            UnitState(
-                id=row.id,
-                army=row.army_id,
-                name=row.name,
-                category=row.category,
-                models=row.models_count,
-                points_per_model=row.points_per_model,
-                equipment_points=row.equipment_points,
-                one_use=row.one_use,
-            )
-        )
-    item_points = dict(
-        ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
-        .values_list("bearer__army")
-        .annotate(total=Sum("points"))
-    )
-    garrisoned = {a.province_id for a in armies if a.kind == Army.Kind.GARRISON}
+    return _world_and_numbers(campaign=campaign, turn_number=turn_number)[0]
 
-    def army_state(army: Army) -> ArmyState:
-        listed = sum(u.points for u in units.get(army.id, ())) + (item_points.get(army.id) or 0)
-        # A field army without a list has its list due, whatever the flag says (a new army's rows
-        # are made without units); an Elite Defense Force counts its 500 points in the garrison.
-        due = army.list_due or (army.kind == Army.Kind.FIELD and not units.get(army.id))
-        return ArmyState(
-            id=army.id,
-            kingdom=army.kingdom_id,
-            name=army.name,
-            province=number_of[army.province_id],
-            size=army.size,
-            points=counted_points(
-                size=army.size, list_points=listed, list_due=due, losses_before_list=army.losses_before_list
-            ),
-            kind=ArmyKind(army.kind),
-            supply_depot=army.supply_depot,
-            experience=army.experience,
-            list_due=due,
-            losses_before_list=army.losses_before_list,
-            created_turn=army.created_turn,
-            upgraded_turn=army.upgraded_turn,
-            last_battle_turn=army.last_battle_turn,
-            recover_streak=army.recover_streak,
-            co_occupying=army.co_occupying,
-            fortified_in=number_of.get(army.fortified_in_id) if army.fortified_in_id else None,
-        )
 
-    states = [army_state(a) for a in armies]
-    return World(
-        turn=turn_number,
-        player_count=campaign.player_count,
-        provinces={
-            p.number: ProvinceState(
-                number=p.number,
-                name=p.name,
-                terrain=Terrain(p.terrain),
-                settlement=Settlement(p.settlement),
-                razed=p.razed,
-                fortified=p.fortified,
-                controller=p.controller_id,
-                pyramid=p.pyramid,
-                elite_defense=p.id in garrisoned,
-                looted_turn=p.looted_turn,
-                incantation=p.incantation,
-                col=p.col,
-                row=p.row,
-            )
-            for p in provinces
-        },
-        adjacency=campaign_adjacency(campaign),
-        kingdoms={
-            k.id: KingdomState(
-                id=k.id,
-                name=k.name,
-                army_type=ArmyType(k.army_type),
-                treasury=treasury.get(k.id, 0),
-                capitol=number_of.get(k.capitol_id) if k.capitol_id else None,
-            )
-            for k in kingdoms
-        },
-        armies={a.id: a for a in states if a.kind is ArmyKind.FIELD},
-        garrisons={a.id: a for a in states if a.kind is ArmyKind.GARRISON},
-        units={army: tuple(rows) for army, rows in units.items()},
-        alliances={
-            a.id: AllianceState(
-                id=a.id, first=a.first_id, second=a.second_id, trust=TrustLevel(a.trust), formed_turn=a.formed_turn
-            )
-            for a in Alliance.objects.filter(campaign=campaign, ended_turn__isnull=True)
-        },
+def world_changed(campaign_id: int) -> None:
+    """Record that the campaign's world changed outside a kingdom's own order sheet (a phase of the
+    turn, the admin, a restore): every kept copy of it is read again (`world_for_kingdom`). Call it
+    inside the transaction that changes the world, so it counts only if that commits."""
+    Campaign.objects.filter(pk=campaign_id).update(world_version=F("world_version") + 1)
+
+
+# The order-sheet check's kept worlds, in this process: campaign id -> ((world_version, turn
+# number), world, province id -> number). A few campaigns' worth: the weekly rush is one or two
+# campaigns filing at once.
+_KEPT_CAPACITY = 8
+_kept: OrderedDict[int, tuple[tuple[int, int], World, dict[int, int]]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _kept_world(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[int, int]]:
+    version = Campaign.objects.filter(pk=campaign.pk).values_list("world_version", flat=True).get()
+    key = (version, turn_number)
+    with _kept_lock:
+        kept = _kept.get(campaign.pk)
+        if kept is not None and kept[0] == key:
+            _kept.move_to_end(campaign.pk)
+            return kept[1], kept[2]
+    world, number_of = _world_and_numbers(campaign=campaign, turn_number=turn_number)
+    with _kept_lock:
+        _kept[campaign.pk] = (key, world, number_of)
+        _kept.move_to_end(campaign.pk)
+        while len(_kept) > _KEPT_CAPACITY:
+            _kept.popitem(last=False)
+    return world, number_of
+
+
+def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int) -> World:
+    """The world as `kingdom`'s order sheet is checked against it: `world_load`'s, with the
+    kingdom's own armies, lists and treasury read now, and the rest of the campaign (the map, the
+    other kingdoms, the alliances) from a copy this process keeps while the campaign's
+    `world_version` stands. During a turn's orders only a kingdom's own armies and treasury change
+    (army lists, gold), and those are read fresh; everything else changes in a phase of the turn,
+    the admin or a restore, each of which calls `world_changed`. Saves loading the whole map for
+    every sheet of the weekly rush (docs/performance.md, "Order sheets under load").
+
+    The world returned is the caller's: its dicts are copies, so the kept one never changes."""
+    shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number)
+    own = _armies_load(Army.objects.filter(kingdom_id=kingdom), number_of)
+    others_field = {i: a for i, a in shared.armies.items() if a.kingdom != kingdom}
+    others_garrisons = {i: a for i, a in shared.garrisons.items() if a.kingdom != kingdom}
+    units = {i: u for i, u in shared.units.items() if i in others_field or i in others_garrisons}
+    kingdoms = dict(shared.kingdoms)
+    if kingdom in kingdoms:
+        total = TreasuryEntry.objects.filter(kingdom_id=kingdom).aggregate(total=Sum("amount"))["total"] or 0
+        kingdoms[kingdom] = replace(kingdoms[kingdom], treasury=total)
+    return replace(
+        shared,
+        provinces=dict(shared.provinces),
+        kingdoms=kingdoms,
+        armies=others_field | own.field,
+        garrisons=others_garrisons | own.garrisons,
+        units=units | own.units,
+        alliances=dict(shared.alliances),
     )
+
+
+def world_kept_forget() -> None:
+    """Drop this process's kept worlds (the tests start each from the database: their rolled-back
+    transactions give a campaign's id and `world_version` again to another world)."""
+    with _kept_lock:
+        _kept.clear()

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from kingdoms.rules.army_lists import CATEGORIES
+from kingdoms.rules.deserts import is_scarab_amulet
 from kingdoms.rules.experience import (
     SUPPLY_DEPOT_EXPERIENCE,
     PurchaseKind,
@@ -171,6 +172,11 @@ def _item(
     refusal = ""
     if not name:
         refusal = "a magic item needs its name (Armory)."
+    elif is_scarab_amulet(name):
+        refusal = (
+            "a Scarab Amulet is not bought; it is found in ruins (Ruins: Treasure from the Ruins; Tomb Raiders) "
+            "and the organizer adds it to the list (rules decision 110)."
+        )
     elif purchase.points < 0:
         refusal = f"{name} cannot cost negative points."
     elif roster.character(army.id, purchase.unit) is None:

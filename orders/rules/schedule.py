@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 REMINDER_BEFORE = dt.timedelta(hours=24)
@@ -86,3 +87,35 @@ def time_left_text(deadline: dt.datetime, now: dt.datetime) -> str:
     if not days and (minutes or not parts):
         parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
     return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class DeadlineClock:
+    """The deadline that matters now, for the pages' countdown: what is due, when (in the
+    campaign's time zone; the page's script shows it in the reader's own), and the time left."""
+
+    due: str  # "Orders", "Turn summary sheets"
+    deadline: dt.datetime
+    text: str
+    left: str  # "2 days 3 hours left", "the deadline has passed", "on hold"
+    paused: bool
+
+
+# What each phase waits for (Appendix: Campaign Schedule): orders while they are open, the turn
+# summary sheets while the battles are fought. A phase being resolved waits for nobody.
+CLOCK_DUE = {"orders": "Orders", "results": "Turn summary sheets"}
+
+
+def deadline_clock(
+    *, waits_for: str, deadline: dt.datetime, time_zone: str, now: dt.datetime, paused: bool
+) -> DeadlineClock:
+    """The clock of the deadline `waits_for` ("orders" or "results")."""
+    if paused:
+        left = "on hold: the campaign is paused"
+    elif deadline <= now:
+        left = "the deadline has passed"
+    else:
+        left = f"{time_left_text(deadline, now)} left"
+    return DeadlineClock(
+        due=CLOCK_DUE[waits_for], deadline=deadline, text=deadline_text(deadline, time_zone), left=left, paused=paused
+    )

@@ -20,7 +20,7 @@ from kingdoms.rules.alliances import ALLIANCE_GOLD, TrustLevel, trust_level
 from kingdoms.rules.experience import SpendingRoster
 from kingdoms.rules.setup import army_limit
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS, ArmyType
-from kingdoms.rules.world import ArmyState, ProvinceState, World
+from kingdoms.rules.world import ArmyState, KingdomState, ProvinceState, World
 
 from .tables import (
     ELITE_DEFENSE_FORCE_GOLD,
@@ -28,6 +28,7 @@ from .tables import (
     TRANSFER_ARRIVES_AFTER,
     creation_cost,
     forced_march_terrain,
+    item_transfer_fee,
     transfer_fee,
 )
 from .taxes import tax_tally
@@ -42,6 +43,8 @@ class OrderKind(StrEnum):
     FORCED_MARCH = "forced-march"
     FORTIFY = "fortify"
     RECOVER = "recover"
+    # The Ancient Dead: Deserts: the army stays and tries to turn its desert back to plains
+    SCARAB_AMULET = "scarab-amulet"
 
     @property
     def label(self) -> str:
@@ -57,6 +60,7 @@ ORDER_LABELS: dict[OrderKind, str] = {
     OrderKind.FORCED_MARCH: "Forced March",
     OrderKind.FORTIFY: "Fortify",
     OrderKind.RECOVER: "Recover",
+    OrderKind.SCARAB_AMULET: "Scarab Amulet: turn the desert to plains",
 }
 MOVING_ORDERS = frozenset({OrderKind.MOVE, OrderKind.RAZE_MOVE, OrderKind.FORCED_MARCH})
 DISASTER_CHOICES = ("casualties", "disband")  # Foraging Table, 2: Disaster
@@ -176,6 +180,37 @@ class TransferGold:
 
 
 @dataclass(frozen=True)
+class TransferItem:
+    """Transfer of Gold (and items): the magic item named `item` sent to the kingdom `kingdom` (id);
+    the sender pays 10% of its gold cost (double its points), it arrives at the beginning of the
+    turn after next in the receiver's armory. Of several of that name, the armory's goes first,
+    then the one of the army with the lowest id (rules decision 143)."""
+
+    kingdom: int
+    item: str
+
+
+@dataclass(frozen=True)
+class LandDeal:
+    """Land Sales: this kingdom's side of a deal with the kingdom `kingdom` (id): the province it gives
+    (a number; none when it only receives) and the gold it pays. Both kingdoms declare their side on
+    the same turn's sheets: a gift (one gives, the other pays nothing), a sale (one gives, the other
+    pays) or a trade (both give)."""
+
+    kingdom: int
+    province: int | None = None
+    gold: int = 0
+
+
+@dataclass(frozen=True)
+class MoveCapitol:
+    """Loss of the Capitol: "A Warlord may move the capitol to another city ... even if the current
+    capitol still stands, but will cost 1,000 gold": the city (number) the Warlord stands in."""
+
+    province: int
+
+
+@dataclass(frozen=True)
 class SheetEntries:
     orders: tuple[ArmyOrder, ...] = ()
     creations: tuple[CreateArmy, ...] = ()
@@ -187,6 +222,9 @@ class SheetEntries:
     alliances: tuple[DeclareAlliance, ...] = ()
     alliance_ends: tuple[EndAlliance, ...] = ()
     gold_transfers: tuple[TransferGold, ...] = ()
+    item_transfers: tuple[TransferItem, ...] = ()
+    land_deals: tuple[LandDeal, ...] = ()
+    capitol_moves: tuple[MoveCapitol, ...] = ()
 
     def losses_first(self, army: int) -> str:
         """The unit named to take the army's losses first ("" when none is)."""
@@ -292,6 +330,11 @@ class SheetProblemCode(StrEnum):
     DEFEND_WITH = "defend-with"  # choose the army or the garrison
     DEFEND_WITH_NO_GARRISON = "defend-with-no-garrison"  # the garrison defends only its own settlement
     RECOVER_NOT_RAZED = "recover-not-razed"  # Recover: razed provinces only
+    # The Ancient Dead: Deserts: a Scarab Amulet and a mage / rune smith in the army, standing in a desert
+    SCARAB_NOT_DESERT = "scarab-not-desert"
+    SCARAB_NO_AMULET = "scarab-no-amulet"
+    SCARAB_NO_MAGE = "scarab-no-mage"
+    SCARAB_ANCIENT_DEAD = "scarab-ancient-dead"
     # Forced March (Army-Specific Rules, Deserts)
     FORCED_MARCH_ANCIENT_DEAD = "forced-march-ancient-dead"
     FORCED_MARCH_PATH = "forced-march-path"  # it names two provinces
@@ -331,6 +374,10 @@ class SheetProblemCode(StrEnum):
     ALLIANCE_NOT_ALLIED = "alliance-not-allied"  # an end announced to a kingdom that is no ally
     TAKE_CONTROL = "take-control"  # Invasion: only a move into a province takes it
     TRANSFER = "transfer"  # Transfer of Gold: to another player's kingdom, a positive amount
+    ITEM_TRANSFER = "item-transfer"  # Transfer of Gold (items): an item the kingdom holds, to another player's
+    LAND_SALE_TWICE = "land-sale-twice"  # Land Sales: one province per turn per receiving kingdom
+    CAPITOL = "capitol"  # Loss of the Capitol: the Warlord in another of the kingdom's cities, 1,000 gold
+    LAND_SALE = "land-sale"  # Land Sales: another player's kingdom, one's own province, not a town or city
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
@@ -436,6 +483,8 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     check_purchases(entries, ctx, check)
     _check_alliances(entries, ctx, check)
     _check_transfers(entries, ctx, check)
+    _check_land_deals(entries, ctx, check)
+    _check_capitol_moves(entries, ctx, check)
     if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(
@@ -584,7 +633,54 @@ def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgradin
                 SheetProblemCode.RECOVER_NOT_RAZED, f"{here} is not razed; Recover is for razed provinces (Recover)."
             )
         )
+    if order.kind is OrderKind.SCARAB_AMULET:
+        errors += _scarab_amulet_errors(army, ctx)
     errors += _defend_with_errors(order, army, ctx)
+    return errors
+
+
+def _scarab_amulet_errors(army: ArmyState, ctx: SheetContext) -> list[SheetProblem]:
+    """The Ancient Dead: Deserts: "A Desert province may be converted to a Plains province with the
+    presence of a Scarab Amulet ... and a mage / rune smith": the army stands in the desert when the
+    sheet is written (it stays there while it tries), a Scarab Amulet on its list and a mage or rune
+    smith alive in it (rules decisions 109, 110, 112)."""
+
+    def problem(code: SheetProblemCode, text: str) -> SheetProblem:
+        return SheetProblem(code, text, army.id)
+
+    here = ctx.province(army.province)
+    if ctx.world.kingdoms[ctx.kingdom].ancient_dead:
+        return [
+            problem(
+                SheetProblemCode.SCARAB_ANCIENT_DEAD,
+                "the Ancient Dead make deserts; they never turn them back to plains (The Ancient Dead: Deserts).",
+            )
+        ]
+    errors: list[SheetProblem] = []
+    if here is None or here.terrain != "desert":
+        errors.append(
+            problem(
+                SheetProblemCode.SCARAB_NOT_DESERT,
+                f"{_where(ctx, army.province)} is not a desert; a Scarab Amulet turns the Desert the army stands "
+                "in back to Plains (The Ancient Dead: Deserts).",
+            )
+        )
+    if army.scarab_amulets < 1:
+        errors.append(
+            problem(
+                SheetProblemCode.SCARAB_NO_AMULET,
+                "carries no Scarab Amulet on its list; turning a Desert to Plains needs one (The Ancient Dead: "
+                "Deserts).",
+            )
+        )
+    if army.magic_level is None:
+        errors.append(
+            problem(
+                SheetProblemCode.SCARAB_NO_MAGE,
+                "has no mage or rune smith; turning a Desert to Plains needs one with the Scarab Amulet "
+                "(The Ancient Dead: Deserts).",
+            )
+        )
     return errors
 
 
@@ -756,12 +852,19 @@ def _check_alliances(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
             )
 
 
+def _receiver(ctx: SheetContext, kingdom: int) -> KingdomState | None:
+    """Transfer of Gold: the other player's kingdom of the campaign a transfer goes to (None: not one)."""
+    other = ctx.world.kingdoms.get(kingdom)
+    return None if other is None or other.id == ctx.kingdom or other.ancient_dead else other
+
+
 def _check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     """Transfer of Gold: to another player's kingdom of the campaign, a positive amount, the 10%
     fee paid on top by the sender (counted in what the sheet spends)."""
+    _check_item_transfers(entries, ctx, check)
     for transfer in entries.gold_transfers:
-        other = ctx.world.kingdoms.get(transfer.kingdom)
-        if other is None or other.id == ctx.kingdom or other.ancient_dead:
+        other = _receiver(ctx, transfer.kingdom)
+        if other is None:
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.TRANSFER,
@@ -787,6 +890,138 @@ def _check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                 transfer.gold + fee,
             )
         )
+
+
+def _check_item_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
+    """Transfer of Gold: "Kingdoms may transfer gold and items between each other ... An item's gold
+    cost is double its point value": an item the kingdom holds (as many of a name as it holds), to
+    another player's kingdom; the sender pays 10% of the item's gold cost (counted in what the sheet
+    spends). Decision 143."""
+    sent: Counter[str] = Counter()
+    for transfer in entries.item_transfers:
+        other = _receiver(ctx, transfer.kingdom)
+        name = transfer.item.strip()
+        if other is None:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ITEM_TRANSFER,
+                    f"Kingdom {transfer.kingdom} is not another player's kingdom of this campaign: {name or 'an item'} "
+                    "is transferred to one (Transfer of Gold).",
+                )
+            )
+            continue
+        held = ctx.roster.held_items(name)
+        sent[name.lower()] += 1
+        if len(held) < sent[name.lower()]:
+            have = f"holds {len(held)}" if held else "holds no magic item of that name"
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ITEM_TRANSFER,
+                    f"The transfer of {name or 'an item'} to {other.name}: the kingdom {have}, in its armies or its "
+                    "armory (Transfer of Gold).",
+                )
+            )
+            continue
+        item = held[sent[name.lower()] - 1]
+        fee = item_transfer_fee(item.points)
+        check.costs.append(
+            (
+                f"Transfer {item.name} ({item.points} points, {item.points * 2:,} gold) to {other.name} (+{fee:,} "
+                f"transportation fee; arrives at the beginning of turn {ctx.turn + TRANSFER_ARRIVES_AFTER})",
+                fee,
+            )
+        )
+
+
+def _check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
+    """Land Sales: "Provinces may be given away, bought, or traded at the rate of one province per turn
+    per player receiving the land ... Towns or cities may not be given away or sold": one deal per
+    other kingdom a turn, the province given one's own and neither a town, a city nor the capitol;
+    the gold paid is counted in what the sheet spends."""
+    world = ctx.world
+    seen: set[int] = set()
+    given: set[int] = set()
+    for deal in entries.land_deals:
+        other = world.kingdoms.get(deal.kingdom)
+        if other is None or other.id == ctx.kingdom or other.ancient_dead or other.rogue:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LAND_SALE,
+                    f"Kingdom {deal.kingdom} is not another player's kingdom of this campaign: land is given, sold "
+                    "or traded to one (Land Sales).",
+                )
+            )
+            continue
+        if other.id in seen:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LAND_SALE_TWICE,
+                    f"A second land deal with {other.name} this turn: provinces change hands at the rate of one "
+                    "province per turn per player receiving the land (Land Sales).",
+                )
+            )
+            continue
+        seen.add(other.id)
+        if deal.gold < 0:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LAND_SALE,
+                    f"The land deal with {other.name} pays {deal.gold:,} gold: pay 0 or more (Land Sales).",
+                )
+            )
+        if deal.province is not None:
+            province = world.provinces.get(deal.province)
+            why = ""
+            if province is None or province.controller != ctx.kingdom:
+                why = f"province {deal.province} is not yours to give"
+            elif province.settlement in ("town", "city") or world.kingdoms[ctx.kingdom].capitol == province.number:
+                held = province.settlement if province.settlement in ("town", "city") else "capitol"
+                why = f"{province} holds a {held}: towns or cities may not be given away or sold"
+            elif province.number in given:
+                why = f"{province} is given twice"
+            if why:
+                check.error_problems.append(
+                    SheetProblem(SheetProblemCode.LAND_SALE, f"The land deal with {other.name}: {why} (Land Sales).")
+                )
+                continue
+            given.add(deal.province)
+        if deal.gold > 0:
+            check.costs.append((f"Land deal with {other.name}: {deal.gold:,} gold", deal.gold))
+
+
+def _check_capitol_moves(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
+    """Loss of the Capitol: the capitol moves to another city of the kingdom where its Warlord stands,
+    for 1,000 gold (once a turn); after the capitol was lost, the coronation is free (decision 159)."""
+    for move in entries.capitol_moves:
+        why = capitol_move_refusal(ctx.world, ctx.kingdom, move.province)
+        if why:
+            check.error_problems.append(SheetProblem(SheetProblemCode.CAPITOL, f"{why} (Loss of the Capitol)."))
+            continue
+        check.costs.append((f"Move the capitol to {ctx.world.provinces[move.province]}", CAPITOL_MOVE_GOLD))
+    if len(entries.capitol_moves) > 1:
+        check.error_problems.append(
+            SheetProblem(SheetProblemCode.CAPITOL, "The capitol moves once a turn (Loss of the Capitol).")
+        )
+
+
+CAPITOL_MOVE_GOLD = 1000  # Loss of the Capitol: "will cost 1,000 gold pieces"
+
+
+def capitol_move_refusal(world: World, kingdom: int, number: int) -> str:
+    """Why the kingdom's capitol cannot move to province `number` now ("" when it can): another city
+    of the kingdom's, with the Warlord's army standing in it."""
+    province = world.provinces.get(number)
+    own = world.kingdoms[kingdom]
+    if own.capitol_lost_turn is not None:
+        return "Your capitol is lost: your Warlord is crowned in a city of yours it stands in, with no order or gold"
+    if province is None or province.controller != kingdom or province.settlement != "city":
+        return f"Province {number} is not a city of yours: the capitol moves to another of your cities"
+    if own.capitol == number:
+        return f"{province} is your capitol already"
+    warlord = world.armies.get(own.warlord_army) if own.warlord_army is not None else None
+    if warlord is None or warlord.province != number:
+        return f"Your Warlord does not stand in {province}: the Warlord moves the capitol to the city it is in"
+    return ""
 
 
 def _check_losses(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:

@@ -54,8 +54,24 @@ def creation_cost(points: int, army_type: ArmyType, settlement: str) -> int:
 # transferred in Turn 2, it will arrive at the beginning of Turn 4)."
 TRANSFER_FEE_PERCENT = 10
 TRANSFER_ARRIVES_AFTER = 2  # turns: sent in turn 2, it arrives at the beginning of turn 4
+ITEM_GOLD_PER_POINT = 2  # "An item's gold cost is double its point value": its fee is 10% of that
 
 
 def transfer_fee(gold: int) -> int:
     """The 10% transportation fee on `gold`; a fraction of a gold piece is rounded up."""
     return -(-gold * TRANSFER_FEE_PERCENT // 100)
+
+
+def item_transfer_fee(points: int) -> int:
+    """Transfer of Gold: the fee on an item, 10% of its gold cost (double its points)."""
+    return transfer_fee(points * ITEM_GOLD_PER_POINT)
+
+
+def transfer_affordable(gold: int, treasury: int) -> int:
+    """The most of `gold` a treasury of `treasury` can send with its fee on top (0 when it holds none)."""
+    most = max(0, treasury) * 100 // (100 + TRANSFER_FEE_PERCENT)
+    while most + 1 + transfer_fee(most + 1) <= treasury:  # the fee's rounding up may leave room for more
+        most += 1
+    while most and most + transfer_fee(most) > treasury:
+        most -= 1
+    return min(gold, most)

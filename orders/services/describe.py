@@ -33,13 +33,15 @@ def describe_orders(
     {'orders': [(army id, line), ...], 'kingdom': [...]}. `armies_of_the_turn`: only these armies
     (a report of a past turn leaves out the armies raised since)."""
     sheet = entries_from_json(entries)
-    rows = list(kingdom.campaign.provinces.all())
-    provinces = {p.number: f"{p.number} {p.name}" for p in rows}
+    # Tuples, not model instances: every receipt reads the whole map's names (a large map's
+    # thousands of instances were most of a submission's cost, docs/performance.md).
+    rows = list(kingdom.campaign.provinces.values_list("id", "number", "name", "controller_id", "settlement"))
+    provinces = {number: f"{number} {name}" for _, number, name, _, _ in rows}
     # Battle for Towns, Cities, and Capitols: where a garrison of the kingdom's may fight instead of its army.
     garrisoned = {
-        p.number
-        for p in rows
-        if p.controller_id == kingdom.id and (p.settlement in ("town", "city") or p.id == kingdom.capitol_id)
+        number
+        for pk, number, _, controller, settlement in rows
+        if controller == kingdom.id and (settlement in ("town", "city") or pk == kingdom.capitol_id)
     }
     armies = {a.id: a for a in Army.objects.filter(kingdom=kingdom).select_related("province")}
     ordered = {o.army: o for o in sheet.orders}
@@ -104,6 +106,16 @@ def describe_orders(
     kingdom_lines += [
         f"Transfer {t.gold:,} gold to {others.get(t.kingdom, t.kingdom)} (10% fee on top)" for t in sheet.gold_transfers
     ]
+    kingdom_lines += [
+        f"Transfer the magic item {t.item} to {others.get(t.kingdom, t.kingdom)} (10% of double its points on top)"
+        for t in sheet.item_transfers
+    ]
+    for deal in sheet.land_deals:
+        parts = [f"give {where(deal.province)}"] if deal.province is not None else ["receive"]
+        if deal.gold:
+            parts.append(f"pay {deal.gold:,} gold")
+        kingdom_lines.append(f"Land deal with {others.get(deal.kingdom, deal.kingdom)}: {', '.join(parts)}")
+    kingdom_lines += [f"Move the capitol to {where(m.province)} (1,000 gold)" for m in sheet.capitol_moves]
     return {"orders": lines, "kingdom": kingdom_lines}
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from kingdoms.models import Kingdom
+from kingdoms.models import Campaign, Kingdom
 from kingdoms.people import display_name
 from outbox.models import Email
 from outbox.services import email_queue
 
 from ..models import DeadlineChange, OrderSubmission, Turn
 from ..rules.schedule import deadline_text, moment_text
+from .calendar import deadlines_calendar
 from .describe import describe_entries, new_lists_note
 
 
@@ -63,15 +64,19 @@ def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn:
     )
 
 
+def campaign_player_addresses(campaign: Campaign) -> set[str]:
+    """The address of every player of the campaign: who an announcement goes to."""
+    return {p.email for k in campaign.kingdoms.prefetch_related("players") for p in k.players.all() if p.email}
+
+
 def deadline_change_announce(*, change: DeadlineChange, turn: Turn) -> None:
-    """Tell every player of the campaign about a changed deadline, schedule or pause; `turn` carries
-    the deadlines as they stand after the change."""
+    """Tell every player of the campaign about a changed deadline, schedule or pause, with the turn's
+    deadlines attached as iCalendar; `turn` carries the deadlines as they stand after the change."""
     campaign = turn.campaign
-    players = {p.email for k in campaign.kingdoms.prefetch_related("players") for p in k.players.all() if p.email}
     email_queue(
         template="deadline-changed",
         kind=Email.Kind.ANNOUNCEMENT,
-        to=sorted(players),
+        to=sorted(campaign_player_addresses(campaign)),
         context={
             "change": change,
             "turn": turn,
@@ -82,6 +87,12 @@ def deadline_change_announce(*, change: DeadlineChange, turn: Turn) -> None:
         campaign_id=campaign.pk,
         turn_id=turn.pk,
         key=f"deadline-change:{change.pk}",
+        # The turn's deadlines as they stand, for the player's calendar (the same events as the feed).
+        attachment=(
+            f"turn-{turn.number}-deadlines.ics",
+            deadlines_calendar(campaign=campaign, turns=[turn]),
+            "text/calendar",
+        ),
     )
 
 

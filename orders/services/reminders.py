@@ -31,7 +31,7 @@ def orders_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
         submitted = OrderSheet.objects.filter(turn=turn, status=OrderSheet.Status.SUBMITTED).values("kingdom_id")
         already = turn.reminders.values("kingdom_id")
         kingdoms = (
-            turn.campaign.kingdoms.exclude(army_type="ancient-dead")
+            turn.campaign.kingdoms.filing_orders()
             .exclude(id__in=submitted)
             .exclude(id__in=already)
             .prefetch_related("players")

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmoryItem, Army, ArmyMovement, DiceRoll, Province, TreasuryEntry, Unit
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, Campaign, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
 from kingdoms.services.alliances import alliances_write, without_alliance_id
 from kingdoms.services.experience import experience_rows_write
 from kingdoms.services.spending import spending_rosters_load
@@ -25,6 +25,7 @@ from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_orders
 from ..rules.resolution.state import TurnState, with_real_army_ids
 from .purchases import purchases_write
+from .rogue import rogue_rows_write
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
@@ -51,14 +52,20 @@ def turn_state_load(turn: Turn) -> TurnState:
         .order_by("submitted_at", "id")
     ):
         submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
-    sheets = {k: entries_from_json(e) for k, e in submitted.items()}
+    # A Rogue Kingdom has no leader: a sheet its player submitted before being marked out is not resolved.
+    rogue = {k.id for k in world.kingdoms.values() if k.rogue}
+    sheets = {k: entries_from_json(e) for k, e in submitted.items() if k not in rogue}
     orders = {o.army: o for entries in sheets.values() for o in entries.orders}
     return TurnState(
         world=world,
         orders=orders,
         sheets=sheets,
-        missed_orders=frozenset(k.id for k in world.kingdoms.values() if k.id not in submitted and not k.ancient_dead),
-        rosters=spending_rosters_load(campaign=turn.campaign) if any(s.purchases for s in sheets.values()) else {},
+        missed_orders=frozenset(
+            k.id for k in world.kingdoms.values() if k.id not in submitted and not k.ancient_dead and not k.rogue
+        ),
+        rosters=spending_rosters_load(campaign=turn.campaign)
+        if any(s.purchases or s.item_transfers for s in sheets.values())
+        else {},
     )
 
 
@@ -84,6 +91,21 @@ def _lists_write(before: TurnState, state: TurnState) -> None:
         row.models_count = left[row.id]
         row.models_lost += lost[row.id]
     Unit.objects.bulk_update(rows, ["models_count", "models_lost"])
+
+
+def _kingdoms_write(before: TurnState, state: TurnState, campaign: Campaign, turn_number: int) -> None:
+    """Loss of the Capitol: a capitol moved or crowned, the countdown's start cleared; a kingdom whose
+    player is out becomes a Rogue Kingdom (its rows as when the organizer marks a player out)."""
+    for kingdom_id, after in state.kingdoms.items():
+        was = before.kingdoms[kingdom_id]
+        if (after.capitol, after.capitol_lost_turn, after.rogue) == (was.capitol, was.capitol_lost_turn, was.rogue):
+            continue
+        row = Kingdom.objects.get(pk=kingdom_id, campaign=campaign)
+        row.capitol = Province.objects.get(campaign=campaign, number=after.capitol) if after.capitol else None
+        row.capitol_lost_turn = after.capitol_lost_turn
+        row.save(update_fields=["capitol", "capitol_lost_turn"])
+        if after.rogue and not was.rogue:
+            rogue_rows_write(kingdom=row, turn_number=turn_number)
 
 
 def resolution_write(
@@ -174,6 +196,11 @@ def resolution_write(
     ArmoryItem.objects.filter(bearer__army_id__in=[a.id for a in state.armies.values() if a.disbanded]).update(
         destroyed=True
     )
+    # Transfer of Gold: an item sent leaves its bearer (or the armory) now; its ITEM_SENT event carries
+    # it to the receiver's armory at the beginning of the turn after next (orders/services/transfers.py).
+    ArmoryItem.objects.filter(
+        pk__in=[e.data["item_id"] for e in resolution.events if e.code == EventCode.ITEM_SENT]
+    ).delete()
 
     reinforced = {a.province_id for a in armies.values() if a.kind == Army.Kind.GARRISON}
     elite_defense_forces = []
@@ -183,6 +210,7 @@ def resolution_write(
         # The Ancient Dead's incantations turn the land to plains, then desert (and towns to ruins).
         row.terrain, row.settlement = province.terrain.value, province.settlement.value
         row.incantation = province.incantation
+        row.land_sale_turn, row.rogue = province.land_sale_turn, province.rogue
         if province.elite_defense and row.id not in reinforced:
             elite_defense_forces.append(
                 Army(
@@ -196,13 +224,15 @@ def resolution_write(
             )
     Army.objects.bulk_create(elite_defense_forces)
     Province.objects.bulk_update(
-        list(provinces.values()), ["controller", "razed", "fortified", "terrain", "settlement", "incantation"]
+        list(provinces.values()),
+        ["controller", "razed", "fortified", "terrain", "settlement", "incantation", "land_sale_turn", "rogue"],
     )
 
     def army_id(value: int | None) -> int | None:
         return id_map.get(value, value) if value is not None else None
 
     alliances_write(campaign=campaign, turn=turn.number, events=resolution.events)
+    _kingdoms_write(before, state, campaign, turn.number)
 
     def with_army_ids(data: dict | None) -> dict | None:
         return without_alliance_id(with_real_army_ids(data, id_map))

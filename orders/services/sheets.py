@@ -15,7 +15,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Army, Kingdom
 from kingdoms.rules.tables import ArmyType
 from kingdoms.services.spending import spending_rosters_load
-from kingdoms.services.world import world_load
+from kingdoms.services.world import world_for_kingdom
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
@@ -28,8 +28,8 @@ from .turns import schedule_of
 def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
     """Everything the sheet check needs: the campaign's world as `turn` finds it, seen by the
     kingdom, with every name it has given an army; in a fixed number of queries whatever the
-    map's size."""
-    world = world_load(campaign=kingdom.campaign, turn_number=turn.number)
+    map's size, and without reading the whole map again while it has not changed."""
+    world = world_for_kingdom(campaign=kingdom.campaign, turn_number=turn.number, kingdom=kingdom.id)
     names = frozenset(Army.objects.filter(kingdom=kingdom).values_list("name", flat=True))
     roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id)[kingdom.id]
     return order_sheet_context(world, kingdom.id, army_names=names, roster=roster)

@@ -1,45 +1,56 @@
 """The beginning of a turn: the gold transferred two turns before arrives (Player Issues, Transfer
-of Gold: "if it were transferred in Turn 2, it will arrive at the beginning of Turn 4")."""
+of Gold: "if it were transferred in Turn 2, it will arrive at the beginning of Turn 4"), from an
+order sheet or as money negotiations on a turn summary sheet (rules decisions 141, 142)."""
 
 from __future__ import annotations
 
 from django.db.models import Max
 
 from kernel.event_codes import EventCode
-from kingdoms.models import Kingdom, TreasuryEntry
+from kingdoms.models import ArmoryItem, Kingdom, TreasuryEntry
 
 from ..models import Turn, TurnEvent
 
 PHASE_ARRIVALS = "deliveries"
 
 
-def gold_transfers_arrive(*, turn: Turn) -> list[TurnEvent]:
-    """Each transfer sent for `turn` (its TRANSFER_SENT event says when it arrives) is paid into the
-    receiver's treasury: a ledger row and an event for the receiver. Safe twice: a transfer whose
-    arrival is recorded is not paid again. Call in the transaction that opens the turn."""
+def _due(turn: Turn, sent_codes: list[EventCode], arrived_code: EventCode) -> tuple[list[TurnEvent], int]:
+    """The events of earlier turns that send something arriving at the beginning of `turn` (their
+    data's `arrives`) and not arrived yet (an `arrived_code` event of `turn` names each arrival by the
+    sending event's turn, kingdom and sequence), in the order they were sent; and the sequence the
+    turn's next event takes."""
     sent = [
         e
         for e in TurnEvent.objects.filter(
-            turn__campaign=turn.campaign, code=EventCode.TRANSFER_SENT, turn__number__lt=turn.number
+            turn__campaign=turn.campaign, code__in=sent_codes, turn__number__lt=turn.number
         ).select_related("turn", "kingdom")
         if e.data.get("arrives") == turn.number
     ]
     arrived = {
         (e.data.get("sent_turn"), e.data.get("from_kingdom"), e.data.get("sequence"))
-        for e in TurnEvent.objects.filter(turn=turn, code=EventCode.TRANSFER_ARRIVED)
+        for e in TurnEvent.objects.filter(turn=turn, code=arrived_code)
     }
-    receivers = {k.id: k for k in Kingdom.objects.filter(campaign=turn.campaign)}
     start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or -1) + 1
+    due = [e for e in sent if (e.turn.number, e.kingdom_id, e.sequence) not in arrived]
+    return sorted(due, key=lambda e: (e.turn.number, e.sequence)), start
+
+
+def gold_transfers_arrive(*, turn: Turn) -> list[TurnEvent]:
+    """Each transfer sent for `turn` (its TRANSFER_SENT or NEGOTIATION_PAID event says when it
+    arrives) is paid into the receiver's treasury: a ledger row and an event for the receiver. Safe
+    twice: a transfer whose arrival is recorded is not paid again. Call in the transaction that opens
+    the turn."""
+    due, start = _due(turn, [EventCode.TRANSFER_SENT, EventCode.NEGOTIATION_PAID], EventCode.TRANSFER_ARRIVED)
+    receivers = {k.id: k for k in Kingdom.objects.filter(campaign=turn.campaign)}
     rows = []
-    for e in sorted(sent, key=lambda e: (e.turn.number, e.sequence)):
-        if (e.turn.number, e.kingdom_id, e.sequence) in arrived:
-            continue
+    for e in due:
         receiver = receivers.get(int(e.data["to"]))
         if receiver is None or e.kingdom is None:
             continue
         gold = int(e.data["gold"])
+        how = "paid in money negotiations after a battle" if e.code == EventCode.NEGOTIATION_PAID else "sent"
         text = (
-            f"{gold:,} gold sent by {e.kingdom.name} in turn {e.turn.number} arrives in the treasury "
+            f"{gold:,} gold {how} by {e.kingdom.name} in turn {e.turn.number} arrives in the treasury "
             "(Transfer of Gold)."
         )
         TreasuryEntry.objects.create(
@@ -55,6 +66,54 @@ def gold_transfers_arrive(*, turn: Turn) -> list[TurnEvent]:
                 kingdom=receiver,
                 gold=gold,
                 data={"from_kingdom": e.kingdom_id, "sent_turn": e.turn.number, "sequence": e.sequence},
+            )
+        )
+    return TurnEvent.objects.bulk_create(rows)
+
+
+def items_arrive(*, turn: Turn) -> list[TurnEvent]:
+    """Each item sent for `turn` (its ITEM_SENT event) is put in the receiver's armory (no bearer: the
+    player gives it to a character on the list): an event for the receiver, once. A kingdom holds one
+    of each armory item that is not common (Armory): one that already holds it sends it back to the
+    sender's armory, or, holding one too, it is lost (rules decision 143). Call in the transaction
+    that opens the turn."""
+    due, start = _due(turn, [EventCode.ITEM_SENT], EventCode.ITEM_ARRIVED)
+    kingdoms = {k.id: k for k in Kingdom.objects.filter(campaign=turn.campaign)}
+    rows = []
+    for e in due:
+        receiver = kingdoms.get(int(e.data["to"]))
+        if receiver is None or e.kingdom is None:
+            continue
+        name, common = str(e.data["name"]), bool(e.data.get("common"))
+        text = f"{name} sent by {e.kingdom.name} in turn {e.turn.number} arrives in the armory (Transfer of Gold)."
+        keeper: Kingdom | None = receiver
+        for candidate in (receiver, e.kingdom):
+            keeper = candidate
+            if (
+                common
+                or not ArmoryItem.objects.filter(
+                    kingdom=candidate, name__iexact=name, common=False, destroyed=False
+                ).exists()
+            ):
+                break
+            keeper = None
+        if keeper is not None:
+            ArmoryItem.objects.create(kingdom=keeper, name=name, points=int(e.data["points"]), common=common)
+        if keeper is not receiver:
+            text = (
+                f"{name} sent by {e.kingdom.name} in turn {e.turn.number} arrives, but the kingdom holds one already "
+                "and has only one of each armory item (Armory): "
+                + ("it goes back to the sender's armory." if keeper is not None else "it is lost.")
+            )
+        rows.append(
+            TurnEvent(
+                turn=turn,
+                sequence=start + len(rows),
+                phase=PHASE_ARRIVALS,
+                code=EventCode.ITEM_ARRIVED,
+                text=text,
+                kingdom=receiver,
+                data={"from_kingdom": e.kingdom_id, "sent_turn": e.turn.number, "sequence": e.sequence, "name": name},
             )
         )
     return TurnEvent.objects.bulk_create(rows)

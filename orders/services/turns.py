@@ -15,11 +15,11 @@ from kernel.dice import new_seed
 from kingdoms.models import Campaign
 
 from ..models import CampaignSchedule, DeadlineChange, OrderSheet, Turn
-from ..rules.schedule import deadline_text, turn_deadlines
+from ..rules.schedule import DeadlineClock, deadline_clock, deadline_text, moment_text, turn_deadlines
 from .ancient_dead import ancient_dead_sheet_draft
 from .deliveries import deliveries_arrive
 from .emails import deadline_change_announce, orders_held_announce
-from .transfers import gold_transfers_arrive
+from .transfers import gold_transfers_arrive, items_arrive
 
 
 def schedule_of(campaign: Campaign) -> CampaignSchedule:
@@ -34,6 +34,33 @@ def current_turn(campaign: Campaign) -> Turn | None:
 
 
 @transaction.atomic
+def turn_clock(turn: Turn, *, now: dt.datetime | None = None) -> DeadlineClock | None:
+    """The deadline that matters now for the turn's pages: the orders deadline while orders are
+    open, the results deadline while the battles are fought; none while a phase is resolved or
+    once the turn is reported."""
+    waits_for = {Turn.Status.ORDERS_OPEN: "orders", Turn.Status.BATTLES: "results"}.get(Turn.Status(turn.status))
+    if waits_for is None:
+        return None
+    return deadline_clock(
+        waits_for=waits_for,
+        deadline=turn.orders_deadline if waits_for == "orders" else turn.results_deadline,
+        time_zone=turn.campaign.time_zone,
+        now=now or timezone.now(),
+        paused=schedule_of(turn.campaign).paused,
+    )
+
+
+def closed_text(turn: Turn) -> str:
+    """What a closed turn's order sheet and receipt say: the orders no longer change, since when."""
+    if turn.status == Turn.Status.RESOLVING_ORDERS:
+        return f"Turn {turn.number} is closed: its orders are being resolved. Nothing here can change."
+    when = f" on {moment_text(turn.resolved_at, turn.campaign.time_zone)}" if turn.resolved_at else ""
+    return (
+        f"Turn {turn.number} is closed: its orders were resolved{when} "
+        f"(the turn is now {turn.get_status_display().lower()}). Nothing here can change."
+    )
+
+
 def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None) -> Turn:
     """Open turn `number` for orders, its deadlines taken from the weekly schedule. The one writer of
     the campaign's current turn."""
@@ -55,6 +82,7 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     # What was bought with experience two turns ago arrives at the beginning of this turn.
     deliveries_arrive(turn=turn)
     gold_transfers_arrive(turn=turn)  # and the gold transferred two turns ago (Transfer of Gold)
+    items_arrive(turn=turn)  # and the items
     # The Ancient Dead's orders are computed by the engine, as a draft the organizer may change.
     ancient_dead_sheet_draft(turn=turn)
     return turn
@@ -182,7 +210,7 @@ def turns_due(*, now: dt.datetime) -> list[int]:
 def orders_missing(turn: Turn) -> tuple[int, int]:
     """How many kingdoms have not submitted their orders for `turn`, of how many file orders (the
     Ancient Dead's are the organizer's and never count)."""
-    kingdoms = turn.campaign.kingdoms.exclude(army_type="ancient-dead")
+    kingdoms = turn.campaign.kingdoms.filing_orders()
     submitted = OrderSheet.objects.filter(turn=turn, status=OrderSheet.Status.SUBMITTED).values("kingdom_id")
     return kingdoms.exclude(id__in=submitted).count(), kingdoms.count()
 

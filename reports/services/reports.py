@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_pdf
-from battles.services.summaries import final_result_text, side_name
+from battles.services.summaries import final_result_text, side_name, stand_ins_text
 from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from briternia.queue import task_enqueue_after_commit
@@ -46,6 +46,7 @@ HOW_BROKEN = {
 PHASE_TITLES = {
     "tally-gold": "1. Tally Gold",
     "alliances": "Allies",
+    "independence": "Joint kingdoms",
     "transfers": "Transfer of Gold",
     "deliveries": "Arrivals",
     "maintain-armies": "2. Maintain Armies",
@@ -179,6 +180,8 @@ def _battle_rows(battles: list[Battle], *, public: bool = False) -> list[dict[st
                 "objective": (scenario.get("objective") or {}).get("name", "-"),
                 "result": final_result_text(b) or "not reported",
                 "victor": {"attacker": name(b, "attacker"), "defender": name(b, "defender")}.get(b.victor, "nobody"),
+                # The Campaign Must Go On: who played it for an absent player (decision 223).
+                "stand_ins": stand_ins_text(b),
             }
         )
     return rows
@@ -289,6 +292,8 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
         for e in TurnEvent.objects.filter(turn=turn, code__in=PUBLIC_EVENT_CODES).order_by("sequence")
         # An alliance's events come one per ally: the bulletin tells it once (the first kingdom's).
         if e.code not in ALLIANCE_CODES or (e.kingdom_id or 0) < int(e.data.get("ally") or 0)
+        # A land deal's events come one per side too: told once, from the first kingdom's.
+        if e.code != EventCode.LAND_DEAL or (e.kingdom_id or 0) < int(e.data.get("with") or 0)
     ]
     ancient = {k for k, v in kingdoms.items() if v.is_ancient_dead}
     battles = list(
@@ -351,10 +356,16 @@ def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict
     who = kingdoms[event.kingdom_id].name if event.kingdom_id in kingdoms else "A kingdom"
     where = provinces.get(event.province or 0, "a province")
     ally = kingdoms[int(event.data["ally"])].name if int(event.data.get("ally") or 0) in kingdoms else "a kingdom"
+    if event.code == EventCode.LAND_DEAL:
+        other = kingdoms[int(event.data["with"])].name if int(event.data.get("with") or 0) in kingdoms else "a kingdom"
+        return f"{who} and {other} make a land deal: provinces change hands (Land Sales)."
     if event.code == EventCode.ALLIANCE_FORMED:
         return f"{who} and {ally} are allies ({TrustLevel(event.data['trust']).label})."
     if event.code == EventCode.ALLIANCE_CANCELLED:
         return f"{who} and {ally} cancel their alliance."
+    if event.code == EventCode.KINGDOM_INDEPENDENT:
+        parent = kingdoms.get(int(event.data.get("from_kingdom") or 0))
+        return f"{who} declares independence from {parent.name if parent else 'its parent kingdom'} (Joint kingdoms)."
     if event.code == EventCode.ALLIANCE_BROKEN:
         breaker = kingdoms.get(int(event.data.get("broken_by") or 0))
         betrayed = ally if breaker is not None and breaker.id == event.kingdom_id else who
@@ -374,6 +385,14 @@ def _public_line(event: TurnEvent, kingdoms: dict[int, Kingdom], provinces: dict
         EventCode.INCANTATION: f"The Liche Priests turn {where} to plains: it will be desert next turn if they stay.",
         EventCode.DESERT_SPREAD: f"The Ancient Dead turn {where} to desert.",
         EventCode.DESERT_RUINS: f"The settlement of {where} is swallowed by the desert: sacked, it is now ruins.",
+        EventCode.DESERT_REVERSED: f"{who} turns the desert of {where} back to plains with a Scarab Amulet.",
+        EventCode.ROGUE_KINGDOM: f"{who} has lost its leader: it is now a Rogue Kingdom, wracked by civil war.",
+        EventCode.NEW_PLAYER: f"{who} has a new leader: the civil war is over and it is a kingdom again.",
+        EventCode.CIVIL_UNREST: f"Civil Unrest in {where}, newly acquired by {who}.",
+        EventCode.CAPITOL_MOVED: f"{who} moves its capitol to {where}.",
+        EventCode.CORONATION: f"The Warlord of {who} is crowned in {where}: its new capitol.",
+        EventCode.PLAYER_OUT: f"{who} did not crown its Warlord within three turns of losing its capitol: its "
+        "player is out and it is now a Rogue Kingdom.",
         EventCode.RETURN_TO_THE_TOMB: f"The pyramid {where} has fallen and the Warlord of the Ancient Dead is laid "
         "to rest: the Ancient Dead return to the tomb and advance no more. The campaign goes on.",
     }.get(event.code, f"{who}: {event.code}.")

@@ -23,6 +23,8 @@ from battles.rules.aftermath import (
 from battles.rules.results import BattleResult as R
 from battles.rules.results import Outcome, SideOutcome
 from kernel.dice import ScriptedDice
+from kernel.event_codes import EventCode
+from kingdoms.rules.alliances import AllianceState
 from kingdoms.rules.tables import ArmyType
 from kingdoms.rules.world import ArmyState, ProvinceState, World
 from tests.world_builders import army, grid, kingdom, province, province_with
@@ -61,6 +63,7 @@ class Scene:
         self.characters: dict[int, CharacterA] = {}
         self.items: dict[int, ItemA] = {}
         self.battles: list[BattleA] = []
+        self.alliances: dict[int, AllianceState] = {}  # Allies: the alliances in force
 
     def army(
         self,
@@ -108,6 +111,7 @@ class Scene:
             kingdoms=self.kingdoms,
             armies=self.armies,
             garrisons=self.garrisons,
+            alliances=dict(self.alliances),
         )
         state = AftermathState(world, self.units, self.characters, self.items, self.battles, self.came_from)
         dice = ScriptedDice(faces=faces)
@@ -378,12 +382,32 @@ def test_robbed_and_survives_against_the_odds():
     assert lucky.state.characters[1].injuries[0]["code"] == "survives-against-the-odds"
 
 
-def test_negotiations_pay_only_what_the_treasury_holds():
+def test_negotiations_are_a_transfer_of_gold_with_its_fee_and_two_turns_on_the_way():
+    """Money negotiations follow Transfer of Gold (decision 142): in turn 4 Avalon agrees to pay 500:
+    its treasury pays 550 with the 10% fee; Brython's gold arrives at the beginning of turn 6, so
+    nothing enters its treasury now."""
+    world = Scene()
+    field_battle(world, R.DRAW, attacker={"negotiation_gold": 500})
+    result = world.run([], turn=4)
+    paid = [(e.kingdom, e.gold) for e in result.events if e.ledger_reason == "transfer"]
+    assert paid == [(AVALON, -550)]
+    sent = next(e for e in result.events if e.code == EventCode.NEGOTIATION_PAID)
+    assert sent.data == {"to": BRYTHON, "gold": 500, "fee": 50, "arrives": 6}
+    told = next(e for e in result.events if e.code == EventCode.NEGOTIATION_RECEIVED)
+    assert (told.kingdom, told.gold) == (BRYTHON, 0) and "beginning of turn 6" in told.text
+    assert result.state.kingdoms[BRYTHON].treasury == 1000
+
+
+def test_negotiations_pay_only_what_the_treasury_holds_with_the_fee():
+    """1,500 agreed from a treasury of 1,000: 909 and its 91 fee are all it can send."""
     world = Scene()
     field_battle(world, R.DRAW, attacker={"negotiation_gold": 1500})
     result = world.run([])
     paid = [(e.kingdom, e.gold) for e in result.events if e.ledger_reason == "transfer"]
-    assert paid == [(AVALON, -1000), (BRYTHON, 1000)]
+    assert paid == [(AVALON, -1000)]
+    sent = next(e for e in result.events if e.code == EventCode.NEGOTIATION_PAID)
+    assert (sent.data["gold"], sent.data["fee"]) == (909, 91)
+    assert "of the 1,500 agreed" in sent.text
 
 
 def test_a_draw_sends_the_attacker_back_and_leaves_the_defender():
@@ -1008,3 +1032,22 @@ def test_the_pyramid_taken_the_ancient_dead_return_to_the_tomb():
     assert "return-to-the-tomb" in codes and "capitol-lost" not in codes
     (tomb,) = [e for e in result.events if e.code == "return-to-the-tomb"]
     assert "the campaign goes on" in tomb.text
+
+
+def test_a_city_won_from_a_rogue_kingdom_gives_no_city_and_no_loot():
+    """Rogue Kingdom: "taking these from a Rogue Kingdom will not give the attacking player a town or
+    city or a chance to loot"; its capitol falls without a Loss of the Capitol for a kingdom already
+    out (decision 151)."""
+    world = Scene()
+    world.kingdoms[BRYTHON] = replace(world.kingdoms[BRYTHON], rogue=True, capitol=5)
+    world.province(5, settlement="city", controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST, loot_choice="sack"), SideA(BRYTHON, None))
+    result = world.run([], turn=4)
+
+    province = result.state.provinces[5]
+    assert (province.controller, province.settlement, province.looted_turn) == (AVALON, "none", None)
+    assert [e for e in result.events if e.ledger_reason == "loot" or e.code in ("sacked", "looted")] == []
+    assert [e for e in result.events if e.code == "capitol-lost"] == []
+    (conquered,) = [e for e in result.events if e.code == "province-conquered"]
+    assert "no town or city and nothing to loot" in conquered.text

@@ -19,6 +19,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Army, DiceRoll, Province, TreasuryEntry, Unit
 from orders.models import Turn, TurnEvent
 from orders.services.sheets import order_sheet_context_load
+from tests.clients import error_details
 from tests.conftest import needs_broker
 from turns.services.cycle import aftermath_phase_run
 from turns.services.requests import aftermath_phase_request
@@ -266,7 +267,7 @@ def test_the_aftermath_and_ruling_endpoints_are_the_organizer_s(
     assert alice.post(f"/api/turns/{turn.pk}/aftermath/").status_code == 404
     assert alice.post(f"/api/battles/{battles[62].pk}/ruling/", {"result": "draw"}, format="json").status_code == 404
     waiting = organizer.post(f"/api/turns/{turn.pk}/aftermath/")
-    assert waiting.status_code == 400 and any("62 Hartwood" in m for m in waiting.json()["errors"])
+    assert waiting.status_code == 400 and any("62 Hartwood" in m for m in error_details(waiting))
     ruled = organizer.post(f"/api/battles/{battles[62].pk}/ruling/", {"result": "minor-victory"}, format="json")
     assert ruled.status_code == 200 and ruled.json()["standing"].startswith("Agreed")
     _save(battles[61], k["Da Red Fang"], result="draw")
@@ -360,3 +361,40 @@ def test_one_use_troops_roll_for_recovery_though_the_sheet_does_not_tick_them(tu
     assert len(event.data["rolls"]) == 3
     fanatics = Unit.objects.get(army__name="Boyz", name="Fanatics")
     assert fanatics.models_count == event.data["recovered"] == sum(1 for r in event.data["rolls"] if r >= 4)
+
+
+def test_money_negotiations_leave_with_their_fee_and_arrive_at_the_beginning_of_the_turn_after_next(
+    turn, k, battles, battles_posted
+):
+    """Decision 142: Ostland agrees on its turn summary sheet to pay Tor Anlec 500 gold after Hartwood:
+    the aftermath of turn 1 takes 550 from Ostland (with the 10% transportation fee); nothing reaches
+    Tor Anlec when turn 2 opens; the 500 arrive when turn 3 opens, once, each step in the reports."""
+    from orders.services.transfers import gold_transfers_arrive
+    from reports.services.reports import kingdom_report_context
+
+    _save(battles[62], k["Tor Anlec"], result="minor-victory")
+    _save(battles[62], k["Ostland"], result="minor-loss", negotiation_gold=500, negotiation_note="Safe passage")
+    _save(battles[61], k["Da Red Fang"], result="draw")
+    _save(battles[61], k["Ostland"], result="draw")
+    outcome = aftermath_phase_run(turn_id=turn.pk)
+    assert outcome.resolved
+    (paid,) = TreasuryEntry.objects.filter(kingdom=k["Ostland"], turn=1, reason="transfer")
+    assert paid.amount == -550
+    # Turn 2 has opened: the gold is on its way still (Tor Anlec's victory gold is another row).
+    assert not TreasuryEntry.objects.filter(kingdom=k["Tor Anlec"], reason="transfer").exists()
+    lines = [e.text for _, rows in kingdom_report_context(turn=turn, kingdom=k["Tor Anlec"])["phases"] for e in rows]
+    assert any("Ostland pays Tor Anlec 500 gold after the battle in" in t and "turn 3" in t for t in lines)
+
+    third = Turn.objects.create(
+        campaign=turn.campaign,
+        number=3,
+        orders_deadline=turn.orders_deadline,
+        results_deadline=turn.results_deadline,
+        seed="t3",
+    )
+    gold_transfers_arrive(turn=third)
+    gold_transfers_arrive(turn=third)  # safe twice
+    (received,) = TreasuryEntry.objects.filter(kingdom=k["Tor Anlec"], reason="transfer")
+    assert (received.amount, received.turn) == (500, 3)
+    (arrived,) = TurnEvent.objects.filter(turn=third, code="transfer-arrived")
+    assert arrived.kingdom == k["Tor Anlec"] and "paid in money negotiations after a battle by Ostland" in arrived.text

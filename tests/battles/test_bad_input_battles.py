@@ -8,7 +8,8 @@ import pytest
 from battles.models import Battle, TurnSummarySheet
 from briternia.middleware import NUL_MESSAGE
 from orders.models import CampaignSchedule
-from tests.clients import api_as, pages_as
+from orders.rules.tables import transfer_affordable, transfer_fee
+from tests.clients import api_as, error_details, pages_as
 
 
 @pytest.fixture
@@ -40,24 +41,31 @@ def test_the_summary_sheet_api_refuses_junk_whole(hartwood, k, filed):
     alice, organizer = api_as("alice"), api_as("organizer")
     # A form body is refused: JSON only.
     form = alice.put(url, "result=massacre&casualties=x", content_type="application/x-www-form-urlencoded")
-    assert form.status_code == 415 and "Unsupported media type" in form.json()["detail"]
+    assert form.status_code == 415 and "Unsupported media type" in error_details(form)[0]
+    assert form.json()["errors"][0]["code"] == "unsupported_media_type"
     # ?kingdom= is parsed by its serializer field: "²" answered 500, "abc" fell back to the caller's.
     for junk in ("²", "abc", "-3"):
         for client in (alice, organizer):
             response = client.put(f"{url}?kingdom={junk}", {"result": "massacre"}, format="json")
-            assert response.status_code == 400 and "kingdom" in response.json(), (junk, response.content)
+            assert response.status_code == 400, (junk, response.content)
+            assert [e["attr"] for e in response.json()["errors"]] == ["kingdom"], (junk, response.content)
             assert client.get(f"{url}?kingdom={junk}").status_code == 400
     # Money negotiations: within the column, then within what the treasury holds.
     for gold in (10**12, 2_147_483_648):
         response = alice.put(url, {"result": "massacre", "negotiation_gold": gold}, format="json")
         assert response.status_code == 400
-        assert "Ensure this value is less than or equal to 2147483647." in response.json()["negotiation_gold"][0]
+        (error,) = response.json()["errors"]
+        assert (error["attr"], error["code"]) == ("negotiation_gold", "max_value")
+        assert error["detail"] == "Ensure this value is less than or equal to 2147483647."
     treasury = k["Ostland"].treasury_balance()
-    response = alice.put(url, {"result": "massacre", "negotiation_gold": treasury + 1}, format="json")
+    # With its 10% transportation fee (Transfer of Gold, decision 142): the treasury pays both.
+    most = transfer_affordable(treasury, treasury)
+    response = alice.put(url, {"result": "massacre", "negotiation_gold": most + 1}, format="json")
     assert response.status_code == 400
     assert (
-        f"Money negotiations: Ostland's treasury holds {treasury:,} gold; it cannot agree to pay {treasury + 1:,} "
-        "(a kingdom pays its negotiations from its treasury)." in response.json()["errors"]
+        f"Money negotiations: Ostland's treasury holds {treasury:,} gold; it cannot agree to pay {most + 1:,} "
+        f"and its {transfer_fee(most + 1):,} transportation fee (a kingdom pays its negotiations from its treasury, "
+        "as a Transfer of Gold)." in error_details(response)
     )
     # A NUL byte in any text, or in a key.
     for body in (
@@ -66,11 +74,11 @@ def test_the_summary_sheet_api_refuses_junk_whole(hartwood, k, filed):
         {"result": "massacre", "injury_rerolls": {"\u0000": "dead"}},
     ):
         response = alice.put(url, body, format="json")
-        assert response.status_code == 400 and response.json() == {"errors": [NUL_MESSAGE]}
+        assert response.status_code == 400 and error_details(response) == [NUL_MESSAGE]
     assert _rows(hartwood) == before
-    # What the treasury holds may be agreed.
-    agreed = alice.put(url, {"result": "draw", "negotiation_gold": treasury}, format="json")
-    assert agreed.status_code == 200 and agreed.json()["negotiation_gold"] == treasury
+    # What the treasury holds, with the fee, may be agreed.
+    agreed = alice.put(url, {"result": "draw", "negotiation_gold": most}, format="json")
+    assert agreed.status_code == 200 and agreed.json()["negotiation_gold"] == most
 
 
 def test_the_pages_refuse_a_nul_byte_and_unbounded_gold(hartwood, k, filed, demo_campaign):

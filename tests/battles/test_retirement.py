@@ -11,6 +11,7 @@ from django.urls import reverse
 from kingdoms.models import ArmoryItem, Army, Character, Kingdom, TreasuryEntry
 from orders.models import TurnEvent
 from tests.clients import api_as as _api
+from tests.clients import error_details
 from tests.clients import pages_as as _page
 
 
@@ -73,7 +74,7 @@ def test_keeping_the_items_is_refused_when_the_treasury_cannot_pay(ostland):
     valten = _character("Elector Count Valten")
     response = _api("alice").post(f"/api/characters/{valten.pk}/retire/", {"keep_items": True}, format="json")
     assert response.status_code == 400
-    assert any("costs 170 gold" in m and "holds 100" in m for m in response.json()["errors"])
+    assert any("costs 170 gold" in m and "holds 100" in m for m in error_details(response))
     valten.refresh_from_db()
     assert valten.alive and valten.role == "warlord"
     assert ArmoryItem.objects.get(kingdom=ostland, name="Runefang").bearer == valten.unit

@@ -21,6 +21,7 @@ from reports.models import TurnReport
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.battle_setup import file_battle_orders
 from tests.clients import api_as as _api
+from tests.clients import error_details
 from tests.clients import pages_as as _page
 from tests.orders.test_reports import pdf_text
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
@@ -125,7 +126,7 @@ def test_the_organizer_adds_2_for_a_good_story_once_per_turn_through_the_api(rep
 
     again = _api("organizer").post(url, {"experience": 1}, format="json")
     assert again.status_code == 400
-    assert "once per turn (Stories Are Nice)" in again.json()["errors"][0]
+    assert "once per turn (Stories Are Nice)" in error_details(again)[0]
     raiders.refresh_from_db()
     assert raiders.experience == before + 2
 
@@ -135,7 +136,7 @@ def test_the_extra_is_1_or_2(reported, storied, k, amount):
     url = f"/api/battles/{storied[62].pk}/sheet/{k['Tor Anlec'].pk}/story-bonus/"
     response = _api("organizer").post(url, {"experience": amount}, format="json")
     assert response.status_code == 400
-    assert "Tor Anlec: the organizer may add 1 or 2 experience" in response.json()["errors"][0]
+    assert "Tor Anlec: the organizer may add 1 or 2 experience" in error_details(response)[0]
     assert not ExperienceEntry.objects.filter(reason=EventCode.STORY_BONUS).exists()
 
 

@@ -19,6 +19,7 @@ from battles.services.reminders import results_reminders_queue
 from battles.services.summaries import battle_rule, battle_standing, summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Unit
+from tests.clients import error_details
 
 
 def _user(name):
@@ -141,9 +142,8 @@ def test_the_api_takes_a_sheet_and_refuses_a_bad_one_with_the_messages(hartwood,
         url, {"result": "draw", "casualties": [{"unit": halberdiers.id, "models_lost": 99}]}, format="json"
     )
     assert refused.status_code == 400
-    assert (
-        "Casualties: Halberdiers (Wardens) has 60 models; it cannot lose 99 (Casualty Recovery)."
-        in refused.json()["errors"]
+    assert "Casualties: Halberdiers (Wardens) has 60 models; it cannot lose 99 (Casualty Recovery)." in error_details(
+        refused
     )
     ok = _api("alice").put(
         url,
@@ -216,7 +216,7 @@ def test_a_defender_that_moved_in_too_may_choose_to_sack_or_loot_on_its_sheet(ha
     hartwood.save(update_fields=["both_moved"])
     refused = _api("alice").put(url, {"result": "minor-victory", "loot_choice": "sack"}, format="json")
     assert refused.status_code == 400
-    assert any(m.startswith("Looting: only a side that would take the town") for m in refused.json()["errors"])
+    assert any(m.startswith("Looting: only a side that would take the town") for m in error_details(refused))
     assert TurnSummarySheet.objects.get(battle=hartwood, kingdom=k["Ostland"]).loot_choice == "loot"
     assert 'name="loot_choice"' not in alice.get(f"/battles/{hartwood.pk}/sheet/").content.decode()
 

@@ -6,7 +6,12 @@ each role: anonymous, another player of the campaign, the player whose object it
 A rule is (method, anonymous, other player, player, organizer), each an expected status code, or
 None where a request would change the campaign (a player's or organizer's write: their own tests
 cover those). LOGIN: a page's redirect to the login page; 401: the API's refusal with its
-WWW-Authenticate header."""
+WWW-Authenticate header.
+
+Every 4xx of the API has the one error shape (issue 17, briternia/api.py): the walk checks each
+refusal it meets, and a second walk provokes on every endpoint each refusal it can give (no such
+object, a wrong method, a body that is not JSON, a session write without its CSRF token, too many
+requests) and checks each has the shape."""
 
 from __future__ import annotations
 
@@ -14,15 +19,18 @@ import re
 
 import pytest
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 
 from battles.models import Battle
 from kingdoms.models import Kingdom
 from outbox.models import Email
 from reports.models import TurnReport
 from tests.battle_setup import file_battle_orders
-from tests.clients import user_named
+from tests.clients import error_shape_problems, user_named
+from transfer.models import Snapshot
 from turns.services.cycle import orders_phase_run
 
 LOGIN = "login"  # 302 to /accounts/login/
@@ -56,6 +64,9 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-setup-provinces": ("POST", 401, 400, 400, 400),
     "api-kingdom": ("GET", 401, 404, 200, 200),
     "api-kingdom-ledger": ("GET", 401, 404, 200, 200),
+    # Joint kingdoms: the organizer's; an empty request is refused (nothing changes).
+    "api-kingdom-co-players": ("POST", 401, 404, 404, 400),
+    "api-kingdom-independence": ("POST", 401, 404, 404, 400),
     "api-kingdom-armies": ("GET", 401, 404, 200, 200),
     "api-kingdom-characters": ("GET", 401, 404, 200, 200),
     "api-army": ("GET", 401, 404, 200, 200),
@@ -88,6 +99,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "campaign-roll-homes": ("POST", LOGIN, 404, 404, None),
     "campaign-pick": ("POST", LOGIN, 302, 302, 302),  # setup is over: "not your turn to pick"
     "kingdom": ("GET", LOGIN, 404, 200, 200),
+    "kingdom-co-player-add": ("POST", LOGIN, 404, 404, 302),  # the organizer's empty address: refused, flashed
+    "kingdom-independence": ("GET", LOGIN, 404, 404, 200),
     "character-choose-ability": ("POST", LOGIN, 404, None, None),
     "army": ("GET", LOGIN, 404, 200, 200),
     "army-experience-adjust": ("POST", LOGIN, 404, 404, None),
@@ -98,6 +111,10 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "sheets-overview": ("GET", LOGIN, 404, 404, 200),
     "turn-deadlines": ("POST", LOGIN, 404, 404, None),
     "turn-preview": ("GET", LOGIN, 404, 404, 302),  # organizer: only an open turn is previewed
+    # A calendar application fetches the feed without logging in: a key the site did not sign
+    # is "not found" whoever asks (tests/browser/test_clock.py reads a good one).
+    "deadlines-feed": ("GET", 404, 404, 404, 404),
+    "kingdom-leader": ("GET", LOGIN, 404, 404, 200),  # the organizer's: mark the player out, New Player Option
     "campaign-pause": ("POST", LOGIN, 404, 404, None),
     "campaign-schedule": ("POST", LOGIN, 404, 404, None),
     "turn-battles": ("GET", LOGIN, 200, 200, 200),
@@ -111,6 +128,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "character-retire": ("POST", LOGIN, 404, None, 404),
     "turn-results": ("GET", LOGIN, 200, 200, 200),
     "campaign-history": ("GET", LOGIN, 200, 200, 200),
+    "my-reports": ("GET", LOGIN, 302, 302, 302),  # one campaign each: its history
     "report": ("GET", LOGIN, 404, 200, 200),
     "turn-deliveries": ("GET", LOGIN, 404, 404, 200),
     "report-render-again": ("POST", LOGIN, 404, 404, None),
@@ -120,8 +138,18 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "report-preferences": ("GET", LOGIN, 200, 200, 200),
     "turn-resolve": ("POST", LOGIN, 404, 404, None),
     "turn-aftermath": ("POST", LOGIN, 404, 404, None),
+    "turn-status": (
+        "GET",
+        LOGIN,
+        200,
+        200,
+        200,
+    ),  # where the turn's work stands; the failure's words are the organizer's
     "campaign": ("GET", LOGIN, 200, 200, 200),
     "campaign-start": ("POST", LOGIN, 404, 404, None),
+    # Snapshots are the organizer's alone (players never see them); the restore's GET is its confirmation.
+    "turn-snapshots": ("GET", LOGIN, 404, 404, 200),
+    "snapshot-restore": ("GET", LOGIN, 404, 404, 200),
 }
 # The admin's routes are Django's, generated per model: one rule for the namespace, requested at
 # its index (a player is sent to the admin's login; the organizer is staff).
@@ -165,8 +193,10 @@ def world(demo_campaign, django_capture_on_commit_callbacks):
         "battle_id": battle.pk,
         "report_id": TurnReport.objects.get(battle=battle).pk,
         "email_id": Email.objects.filter(campaign=demo_campaign).first().pk,
+        "snapshot_id": Snapshot.objects.get(campaign=demo_campaign).pk,
         "uidb64": "MQ",
         "token": "set-password",
+        "key": "not-a-signed-key",
     }
 
 
@@ -183,6 +213,8 @@ def _outcome(response, *, api: bool) -> object:
             return LOGIN
     if response.status_code == 401:
         assert api and response["WWW-Authenticate"].startswith("Basic"), response
+    if api and 400 <= response.status_code < 500:
+        assert not error_shape_problems(response), (response.status_code, response.content)
     return response.status_code
 
 
@@ -219,3 +251,89 @@ def test_each_route_answers_each_role_as_its_rule_says(world):
         if tuple(got) != tuple(expected):
             wrong.append(f"{method} {url} ({name}): expected {tuple(expected)}, got {tuple(got)}")
     assert not wrong, "\n".join(wrong)
+
+
+WRITES = ("POST", "PUT", "PATCH")
+
+
+# The schema and its page answer in their own formats (YAML, HTML), with the same refusals.
+API_DOCUMENTATION = {"api-schema", "api-docs"}
+
+
+def _api_routes(world: dict):
+    """(name, url, the view's class) of every API endpoint that answers JSON."""
+    for name, path in _routes(get_resolver().url_patterns):
+        if path.startswith("api/") and name not in API_DOCUMENTATION:
+            url = _url(path, world)
+            yield name, url, resolve(url).func.cls
+
+
+def _request(client, method: str, url: str, **body):  # type: ignore[no-untyped-def]
+    return client.generic(method, url, **(body or {"data": "{}", "content_type": "application/json"}))
+
+
+def _as(username: str | None, *, csrf: bool = False) -> APIClient:
+    client = APIClient(enforce_csrf_checks=csrf)
+    if username:
+        client.force_login(user_named(username))
+    return client
+
+
+def test_every_api_endpoint_answers_each_refusal_it_can_give_in_the_one_error_shape(world, monkeypatch):
+    """Issue 17: one error shape for every 4xx (validation, domain, 404, 403, 401, 405, 415, 429).
+    The access walk above checks the 400s, 401s and 404s of its rules; this one provokes the rest on
+    every endpoint. Alice plays Ostland; the organizer runs the campaign."""
+    wrong: list[str] = []
+    provoked: dict[int, int] = {}
+
+    def expect(name: str, what: str, response, statuses: set[int]) -> None:  # type: ignore[no-untyped-def]
+        provoked[response.status_code] = provoked.get(response.status_code, 0) + 1
+        if response.status_code not in statuses:
+            wrong.append(f"{name}, {what}: expected {sorted(statuses)}, got {response.status_code}")
+        elif response.status_code >= 400 and (problems := error_shape_problems(response)):
+            wrong.append(f"{name}, {what} ({response.status_code}): {problems}")
+
+    for name, url, view in _api_routes(world):
+        rule_method, _, _, player, organizer = ROUTES[name]
+        allowed = {m.upper() for m in view().allowed_methods}
+        # A method the endpoint does not take.
+        method = next(m for m in ("DELETE", "PATCH", "PUT", "POST") if m not in allowed)
+        expect(name, f"{method} (not allowed)", _request(_as("alice"), method, url), {405})
+        # An object that does not exist (every id in the path unknown).
+        if "<" in next(p for n, p in _routes(get_resolver().url_patterns) if n == name):
+            path = next(p for n, p in _routes(get_resolver().url_patterns) if n == name)
+            missing = _url(path, dict.fromkeys(world, 987654321))
+            expect(name, "no such object", _request(_as("alice"), rule_method, missing), {404})
+        for method in sorted(allowed & set(WRITES)):
+            # A body that is not JSON: 415, unless the request is refused before its body is read
+            # (a role that may not write here answers as its access rule says). A write that
+            # would change the campaign (no rule for the organizer) is not sent.
+            if organizer is not None:
+                form = {"data": "result=massacre", "content_type": "application/x-www-form-urlencoded"}
+                expect(name, f"{method} a form body", _request(_as("organizer"), method, url, **form), {415, organizer})
+            # A logged-in browser's write without its CSRF token: refused before anything runs.
+            if any(issubclass(a, SessionAuthentication) for a in view.authentication_classes):
+                expect(
+                    name, f"{method} without a CSRF token", _request(_as("organizer", csrf=True), method, url), {403}
+                )
+
+    # Too many requests: one a minute; the second wrong-method request is refused before its method.
+    monkeypatch.setattr(
+        SimpleRateThrottle, "THROTTLE_RATES", {"user": "1/minute", "anon": "1/minute", "login": "1/minute"}
+    )
+    for name, url, view in _api_routes(world):
+        from django.core.cache import cache
+
+        cache.clear()
+        allowed = {m.upper() for m in view().allowed_methods}
+        method = next(m for m in ("DELETE", "PATCH", "PUT", "POST") if m not in allowed)
+        client = _as("alice")
+        _request(client, method, url)
+        throttled = _request(client, method, url)
+        expect(name, "too many requests", throttled, {429})
+        if throttled.status_code == 429 and int(throttled["Retry-After"]) <= 0:
+            wrong.append(f"{name}: 429 without a Retry-After")
+
+    assert not wrong, "\n".join(wrong)
+    # Each kind of refusal was met (the 400s and 401s: the access walk above).
+    assert {403, 404, 405, 415, 429} <= set(provoked), provoked

@@ -50,3 +50,22 @@ def test_the_schema_validates_without_warnings():
     out = io.StringIO()
     call_command("spectacular", "--validate", "--fail-on-warn", stdout=out)
     assert "openapi" in out.getvalue()
+
+
+def _component(schema, ref: str) -> dict:
+    return schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+
+
+def test_every_error_answer_is_documented_in_the_one_error_shape(schema):
+    """Issue 17: each 4xx of each operation is `{"type", "errors": [{"code", "detail", "attr"}]}`
+    (briternia/api.py), so a client reads every refusal the same way."""
+    for path, method, operation in _operations(schema):
+        for code, response in operation["responses"].items():
+            if not code.startswith("4"):
+                continue
+            body = _component(schema, response["content"]["application/json"]["schema"]["$ref"])
+            assert set(body["required"]) == {"type", "errors"}, (method, path, code)
+            error = _component(schema, body["properties"]["errors"]["items"]["$ref"])
+            assert {"code", "detail", "attr"} <= set(error["properties"]), (method, path, code)
+    operations = list(_operations(schema))
+    assert all("405" in operation["responses"] for _, _, operation in operations)

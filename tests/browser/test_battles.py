@@ -109,6 +109,7 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     expect(bob.locator("#sheets")).to_contain_text("Minor victory")
 
     organizer = open_page()
+    organizer.on("dialog", lambda dialog: dialog.accept())  # "Run the aftermath" asks first
     login(organizer, live_server, "organizer", DEMO_PASSWORD)
     organizer.goto(f"{live_server.url}/turns/{posted.pk}/battles/")
     expect(organizer.locator("#turn-battles")).to_contain_text("Conflict")
@@ -125,7 +126,9 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     organizer.get_by_label("Battle result (your side)").select_option("minor-loss")
     organizer.get_by_role("button", name="Submit the sheet").click()
     organizer.goto(f"{live_server.url}/turns/{posted.pk}/battles/")
-    organizer.get_by_role("button", name="Run the aftermath of turn 1").click()
+    # Tasks run eagerly in the tests: the aftermath and its reports' PDFs run inside this request,
+    # which on a loaded machine outlasts a click's usual wait.
+    organizer.get_by_role("button", name="Run the aftermath of turn 1").click(timeout=60_000)
     expect(organizer.locator(".messages")).to_contain_text("is being resolved")
 
     posted.refresh_from_db()

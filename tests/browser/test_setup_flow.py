@@ -346,7 +346,9 @@ def test_player_cannot_open_another_kingdom_or_its_army(page: Page, live_server,
     for url in [f"/kingdoms/{other.pk}/", f"/armies/{other.armies.get().pk}/edit/"]:
         response = page.goto(live_server.url + url)
         assert response is not None and response.status == 404, url
-        expect(page.get_by_role("heading", level=1)).to_have_text("Not Found")
+        expect(page.get_by_role("heading", level=1)).to_have_text(
+            "Not found"
+        )  # the site's own 404 page (templates/404.html)
         expect(page.locator("body")).not_to_contain_text("Karak Azgal")
         expect(page.locator("body")).not_to_contain_text("1st Army")
 

@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from kingdoms.models import Army, Kingdom
+from tests.clients import error_details, error_fields
 
 PRIVATE_KINGDOM_URLS = [
     "/api/kingdoms/{k}/",
@@ -79,7 +80,9 @@ def test_public_map_and_kingdoms_reveal_no_armies_or_treasury(api_client_for, al
     assert len(capitol["neighbours"]) == 8
     kingdoms = client.get(f"/api/campaigns/{demo_campaign.pk}/kingdoms/").json()
     fang = next(k for k in kingdoms if k["name"] == "Da Red Fang")
-    assert set(fang) == {"id", "name", "army_type", "players", "capitol", "province_count"}
+    # Whether a kingdom is a Rogue Kingdom is public (its player is out: the bulletin says so).
+    assert set(fang) == {"id", "name", "army_type", "players", "capitol", "province_count", "rogue_turn"}
+    assert fang["rogue_turn"] is None
     assert fang["province_count"] == 3
 
 
@@ -122,7 +125,7 @@ def test_bad_army_list_through_the_api_is_400_with_messages_and_changes_nothing(
     units = [{"name": "Spearmen", "category": "core", "models": 500, "points_per_model": 5}]
     response = client.put(f"/api/armies/{army.pk}/", {"units": units}, format="json")
     assert response.status_code == 400
-    errors = response.json()["errors"]
+    errors = error_details(response)
     assert any("1st Army: the list totals 2500 points" in e for e in errors)
     assert any("must include the Warlord" in e for e in errors)
     assert client.get(f"/api/armies/{army.pk}/").json() == before
@@ -134,7 +137,7 @@ def test_malformed_army_list_is_400(api_client_for, alice, ostland):
         f"/api/armies/{army.pk}/", {"units": [{"name": "X", "category": "monsters"}]}, format="json"
     )
     assert response.status_code == 400
-    assert "units" in response.json()
+    assert set(error_fields(response)) == {"units"}
 
 
 def test_schema_and_docs_are_served(client, alice):
@@ -179,5 +182,5 @@ def test_player_out_of_turn_pick_through_the_api_is_400(api_client_for, invited_
         f"/api/campaigns/{invited_campaign.pk}/setup/home/", {"province": site.number}, format="json"
     )
     assert response.status_code == 400
-    assert f"It is {first.name}'s turn" in response.json()["errors"][0]
+    assert f"It is {first.name}'s turn" in error_details(response)[0]
     assert not Army.objects.filter(kingdom=other).exists()

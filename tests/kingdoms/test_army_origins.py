@@ -11,6 +11,7 @@ from kingdoms.models import Army, ArmyMovement, Kingdom, Province
 from kingdoms.rules.army_lists import ArmyListDraft, CharacterEntry, KingdomRoster, UnitEntry, army_list_errors
 from kingdoms.rules.tables import ArmyType
 from kingdoms.services.armies import army_list_save
+from tests.clients import error_details
 
 SKINK_PRIEST = UnitEntry("Skink Priest", "character", 1, 65, character=CharacterEntry("hero", "general", "veteran"))
 CHAOS_LORD = UnitEntry(
@@ -176,5 +177,5 @@ def test_the_api_refuses_the_list_whole_naming_the_rule(lizard_kingdom, demo_cam
     }
     response = api_client_for(lizard_kingdom.players.first()).put(f"/api/armies/{army.pk}/", body, format="json")
     assert response.status_code == 400
-    assert "(Temple Dwellers)" in response.json()["errors"][0]
+    assert "(Temple Dwellers)" in error_details(response)[0]
     assert not army.units.exists()

@@ -8,7 +8,7 @@ import pytest
 
 from kingdoms.models import Character, Kingdom, Unit
 from kingdoms.services.armies import army_entries
-from tests.clients import api_as, pages_as
+from tests.clients import api_as, error_details, pages_as
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_two_entries_with_one_unit_id_are_refused_through_the_api(army):
     warlord = Unit.objects.get(army=army, character__role="warlord")
     response = api_as("alice").put(f"/api/armies/{army.pk}/", _payload(army, twice="Swordsmen"), format="json")
     assert response.status_code == 400, response.json()
-    assert response.json()["errors"] == [
+    assert error_details(response) == [
         f"1st Army: {warlord.name} (unit {warlord.pk}) is listed twice; each stored unit appears once in the list."
     ]
     assert _stored(army) == before and _characters(army) == characters

@@ -317,3 +317,24 @@ def test_a_transfer_the_treasury_cannot_pay_is_not_sent_and_a_bad_one_is_refused
     for bad in (TransferGold(kingdom=1, gold=10), TransferGold(kingdom=3, gold=0)):
         check = order_sheet_check(SheetEntries(gold_transfers=(bad,)), order_sheet_context(state().world, 1))
         assert [p.code for p in check.error_problems] == [SheetProblemCode.TRANSFER]
+
+
+def test_an_army_fortifies_in_its_ally_s_province_and_control_does_not_change_hands():
+    """Allies (issue 15's list: fortifying in an ally's province) and Fortify: the Reiksguard stands
+    in its ally's 7 (where it takes no control, AL2) and fortifies it; 7 stays the Dwarfs', the
+    bonuses are the Reiksguard's own while it stays there. Fortify sets no condition of control, and
+    the alliance is not touched (decision 222)."""
+    s = state(
+        armies=[wb.army(1, 1, 7, name="Reiksguard")],
+        sheets={1: SheetEntries(orders=(ArmyOrder(1, OrderKind.FORTIFY),))},
+        alliances=[ALLIANCE],
+    )
+    check = order_sheet_check(s.sheets[1], order_sheet_context(s.world, 1))
+    assert check.ok and check.warning_problems == []
+    result = resolve(s)
+
+    assert result.state.provinces[7].fortified and result.state.provinces[7].controller == 2
+    assert result.state.armies[1].fortified_in == 7
+    assert result.state.world.alliances == {ALLIANCE.id: ALLIANCE}
+    (fortified,) = of(result.events, "fortified")
+    assert fortified.text == "Reiksguard fortifies 7 P7: the bonuses are its own while it stays there (Fortify)."

@@ -7,7 +7,7 @@ import pytest
 from kingdoms.models import Alliance, Army, Kingdom, TreasuryEntry
 from orders.models import OrderSheet, Turn, TurnEvent
 from reports.services.reports import bulletin_context, kingdom_report_context
-from tests.clients import api_as, pages_as
+from tests.clients import api_as, error_details, pages_as
 from turns.services.cycle import orders_phase_run
 
 
@@ -50,8 +50,8 @@ def test_case_AL1_two_players_ally_through_their_order_sheets_and_both_see_it(tu
         format="json",
     )
     assert refused.status_code == 400
-    assert refused.json()["problems"][0]["code"] == "alliance-disallowed"
-    assert "Alliance Chart marks them X" in refused.json()["errors"][0]
+    assert refused.json()["errors"][0]["code"] == "alliance-disallowed"
+    assert "Alliance Chart marks them X" in error_details(refused)[0]
     assert not OrderSheet.objects.filter(kingdom=fang, status="submitted").exists()
     # Tor Anlec (High Elves) declares Ostland alone: not recognised, and told to Tor Anlec only.
     assert (
@@ -185,3 +185,23 @@ def test_case_AL5_gold_transferred_on_the_order_sheet_arrives_two_turns_later(tu
     assert (arrived.amount, arrived.turn) == (1000, 3)
     (event,) = TurnEvent.objects.filter(code="transfer-arrived")
     assert event.kingdom == karak and event.turn == later[3] and "sent by Ostland in turn 1" in event.text
+
+
+def test_the_demo_turn_makes_an_alliance_in_turn_1(demo_campaign, k, django_capture_on_commit_callbacks):
+    """make demo (issue 15): Ostland and Karak Dumn declare each other on their turn 1 order sheets;
+    the alliance is made, each pays 1,000 gold, and both reports and the bulletin tell it."""
+    from demo.turn import demo_turn_play
+
+    with django_capture_on_commit_callbacks(execute=True):
+        demo_turn_play(demo_campaign)
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    alliance = Alliance.objects.get(campaign=demo_campaign)
+    assert (alliance.first, alliance.second, alliance.trust, alliance.formed_turn) == (ostland, karak, "T", 1)
+    assert alliance.ended_turn is None
+    for kingdom in (ostland, karak):
+        assert TreasuryEntry.objects.get(kingdom=kingdom, turn=1, reason="alliance").amount == -1000
+    turn = demo_campaign.turns.get(number=1)
+    for kingdom, ally in ((ostland, karak), (karak, ostland)):
+        line = f"{kingdom.name} and {ally.name} are allies (Trusted Allies): {kingdom.name} pays 1,000 gold (Allies)."
+        assert line in _lines(kingdom_report_context(turn=turn, kingdom=kingdom))
+    assert "Ostland and Karak Dumn are allies (Trusted Allies)." in bulletin_context(turn=turn)["changes"]

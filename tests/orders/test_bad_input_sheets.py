@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from orders.models import OrderSheet, OrderSubmission
-from tests.clients import api_as, pages_as
+from tests.clients import api_as, error_details, error_fields, pages_as
 
 JUNK_IDS = ["²", "abc", "-1", "0", "1.5", "99999999999999999999999"]
 
@@ -43,7 +43,7 @@ def test_a_form_or_multipart_body_is_415_and_the_submission_stands(turn, submitt
     ):
         response = alice.put(url, body, content_type=content_type)
         assert response.status_code == 415, response.content
-        assert "Unsupported media type" in response.json()["detail"]
+        assert "Unsupported media type" in error_details(response)[0]
     multipart = alice.put(url, {"submit": "true", "orders": "false"}, format="multipart")
     assert multipart.status_code == 415
     _unchanged(submitted)
@@ -54,11 +54,20 @@ def test_a_submission_whose_orders_are_missing_or_not_a_list_is_400(turn, submit
     alice = api_as("alice")
     missing = alice.put(url, {"submit": True}, format="json")
     assert missing.status_code == 400
-    assert missing.json() == {"orders": ["A submission lists its orders: give [] for every army to hold."]}
+    assert missing.json() == {
+        "type": "validation_error",
+        "errors": [
+            {
+                "code": "invalid",
+                "detail": "A submission lists its orders: give [] for every army to hold.",
+                "attr": "orders",
+            }
+        ],
+    }
     for junk in (False, "garbage", None, {"army": 1}):
         response = alice.put(url, {"orders": junk, "submit": True}, format="json")
         assert response.status_code == 400, junk
-        assert "orders" in response.json(), response.json()
+        assert error_fields(response) == ["orders"], response.json()
     not_an_object = alice.put(url, [{"submit": True}], format="json")
     assert not_an_object.status_code == 400
     _unchanged(submitted)
@@ -72,10 +81,10 @@ def test_a_kingdom_query_that_is_no_id_is_400(turn, submitted, junk):
     for client in (api_as("alice"), api_as("organizer")):
         read = client.get(url)
         assert read.status_code == 400, (junk, read.content)
-        assert "kingdom" in read.json()
+        assert error_fields(read) == ["kingdom"]
         write = client.put(url, {"orders": [], "submit": True}, format="json")
         assert write.status_code == 400
-        assert "kingdom" in write.json()
+        assert error_fields(write) == ["kingdom"]
     _unchanged(submitted)
 
 

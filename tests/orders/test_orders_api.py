@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 
 from kingdoms.models import Kingdom
 from orders.models import OrderSheet
+from tests.clients import error_details
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def test_invalid_sheet_through_the_api_is_400_naming_the_army_and_rule(api_clien
         format="json",
     )
     assert response.status_code == 400
-    assert "1st Army" in response.json()["errors"][0] and "(5. Executing Orders: Move)" in response.json()["errors"][0]
+    assert "1st Army" in error_details(response)[0] and "(5. Executing Orders: Move)" in error_details(response)[0]
     assert not OrderSheet.objects.filter(kingdom=kingdoms["Ostland"]).exists()
 
 
@@ -54,7 +55,7 @@ def test_an_order_for_another_kingdoms_army_is_refused(api_client_for, users, ki
         f"/api/turns/{turn.pk}/sheet/", {"orders": [{"army": fang_army.id}], "submit": True}, format="json"
     )
     assert response.status_code == 400
-    assert f"Army {fang_army.id} is not one of your active armies" in response.json()["errors"][0]
+    assert f"Army {fang_army.id} is not one of your active armies" in error_details(response)[0]
 
 
 def test_another_kingdoms_sheet_answers_404_everywhere(api_client_for, client, users, kingdoms, turn):
@@ -128,14 +129,15 @@ def test_who_defends_the_capitol_is_chosen_through_the_api(api_client_for, users
     assert response.json()["sheet"]["entries"]["orders"][0]["defend_with"] == "garrison"
 
     unknown = client.put(url, {"orders": [{**order, "defend_with": "everyone"}], "submit": True}, format="json")
-    assert unknown.status_code == 400 and "defend_with" in str(unknown.json())
+    assert unknown.status_code == 400
+    assert [(e["attr"], e["code"]) for e in unknown.json()["errors"]] == [("orders.0.defend_with", "invalid_choice")]
     target = army.province.neighbours.filter(settlement="none").exclude(terrain="desert").order_by("number").first()
     leaving = {**order, "kind": "move", "target": target.number}
     refused = client.put(url, {"orders": [leaving], "submit": True}, format="json")
     assert refused.status_code == 400
-    (problem,) = refused.json()["problems"]
-    assert (problem["code"], problem["army"]) == ("defend-with-no-garrison", army.id)
-    assert problem["message"].startswith("1st Army: ") and "Battle for Towns, Cities, and Capitols" in problem["text"]
+    (problem,) = refused.json()["errors"]
+    assert (problem["code"], problem["armies"]) == ("defend-with-no-garrison", [army.id])
+    assert problem["detail"].startswith("1st Army: ") and "Battle for Towns, Cities, and Capitols" in problem["detail"]
     assert client.get(url).json()["sheet"]["entries"]["orders"][0]["defend_with"] == "garrison"  # the last stands
 
 
@@ -273,28 +275,26 @@ def test_an_api_400_carries_the_problems_codes_and_army_ids(api_client_for, user
         format="json",
     )
     assert response.status_code == 400
-    body = response.json()
     where = f"{a10.province.number} {a10.province.name}"
-    assert body["errors"] == [
-        f"A10: {where} is not razed; Recover is for razed provinces (Recover).",
-        f"Army {stranger.id} is not one of your active armies.",
-    ]
-    assert body["problems"] == [
-        {
-            "code": "recover-not-razed",
-            "army": a10.id,
-            "armies": [a10.id],
-            "text": f"{where} is not razed; Recover is for razed provinces (Recover).",
-            "message": body["errors"][0],
-        },
-        {
-            "code": "no-such-army",
-            "army": stranger.id,
-            "armies": [stranger.id],
-            "text": "is not one of your active armies.",
-            "message": body["errors"][1],
-        },
-    ]
+    # The one error shape (briternia/api.py): each problem's code, the words naming the army and
+    # the rule, and the ids of the armies it concerns.
+    assert response.json() == {
+        "type": "validation_error",
+        "errors": [
+            {
+                "code": "recover-not-razed",
+                "detail": f"A10: {where} is not razed; Recover is for razed provinces (Recover).",
+                "attr": None,
+                "armies": [a10.id],
+            },
+            {
+                "code": "no-such-army",
+                "detail": f"Army {stranger.id} is not one of your active armies.",
+                "attr": None,
+                "armies": [stranger.id],
+            },
+        ],
+    }
     # A draft is kept with its errors: the check in the 200 answer carries the same problems.
     sheet = {"orders": [{"army": a10.id, "kind": "recover"}], "submit": False}
     draft = api_client_for(users["alice"]).put(f"/api/turns/{turn.pk}/sheet/", sheet, format="json")
@@ -307,7 +307,9 @@ def test_an_api_400_carries_the_problems_codes_and_army_ids(api_client_for, user
 def test_the_schema_documents_the_refusal_and_its_problems(client, users):
     client.force_login(users["alice"])
     schema = client.get("/api/schema/").content.decode()
-    assert "SheetRefused" in schema and "SheetProblem" in schema and "recover-not-razed" in schema
+    # The refusal is the one error shape, with the armies it concerns (briternia/api.py).
+    assert "ErrorResponse400" in schema and "armies:" in schema
+    assert "SheetProblem" in schema and "recover-not-razed" in schema
 
 
 def _taxes(kingdom) -> int:

@@ -15,6 +15,7 @@ from kingdoms.models import ArmoryItem, Army, Character, Delivery, ExperienceEnt
 from kingdoms.services.armies import army_entries, army_list_save
 from kingdoms.services.experience import experience_adjust, experience_ledger_total
 from orders.models import OrderSheet, Turn, TurnEvent
+from tests.clients import error_details
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 
@@ -115,7 +116,7 @@ def test_a_refused_sheet_changes_nothing(api_client_for, army, turn, ostland):
         f"/api/turns/{turn.pk}/sheet/", {"orders": [], "purchases": purchases, "submit": True}, format="json"
     )
     assert response.status_code == 400
-    errors = response.json()["errors"]
+    errors = error_details(response)
     assert any(e.startswith("1st Army: halberdiers is raised 2 Veteran levels") for e in errors), errors
     assert any("Runefang" in e and "(Armory)" in e for e in errors), errors
     assert not OrderSheet.objects.filter(turn=turn, kingdom=ostland, status="submitted").exists()
@@ -133,7 +134,7 @@ def test_another_kingdom_cannot_spend_your_army_s_experience(api_client_for, arm
         format="json",
     )
     assert response.status_code == 400
-    assert response.json()["problems"][0]["code"] == "no-such-army"
+    assert response.json()["errors"][0]["code"] == "no-such-army"
 
 
 def test_a_delivery_for_an_army_disbanded_meanwhile_is_lost(api_client_for, army, turn, ostland):
@@ -190,7 +191,7 @@ def test_case_XP7_the_api_refuses_models_added_for_free_and_says_how_to_buy_them
     assert response.status_code == 400, response.json()
     assert (
         "1st Army: 10 Swordsmen (60 points) are bought with experience on the order sheet: 6 experience, arriving "
-        "at the start of turn 3 (Spending Experience)." in str(response.json())
+        "at the start of turn 3 (Spending Experience)." in error_details(response)
     )
     assert Unit.objects.get(army=army, name="Swordsmen").models_count == 10
     fewer = client.put(f"/api/armies/{army.id}/", _edit_payload(army, extra_swordsmen=-2), format="json")

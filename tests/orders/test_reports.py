@@ -566,7 +566,8 @@ def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
             text="PRIVATE",
             kingdom=k["Ostland"],
             province=61,
-            data=ally if code.startswith("alliance") else {},
+            # A land deal's name the other side (Land Sales): told once too.
+            data=ally if code.startswith("alliance") else {"with": k["Karak Dumn"].id} if code == "land-deal" else {},
         )
         for i, code in enumerate(EventCode)
     )
@@ -577,6 +578,8 @@ def test_the_bulletin_tells_exactly_the_public_event_codes(demo_campaign, k):
     assert not any("PRIVATE" in line or line.startswith("Ostland: ") for line in bulletin["changes"])
     assert bulletin["changes"].count("An army of Ostland is disbanded.") == 2  # both ways of disbanding
     assert "Ostland breaks its alliance with Karak Dumn by invasion." in bulletin["changes"]
+    assert "Ostland and Karak Dumn make a land deal: provinces change hands (Land Sales)." in bulletin["changes"]
+    assert "Ostland has lost its leader: it is now a Rogue Kingdom, wracked by civil war." in bulletin["changes"]
 
 
 def test_the_report_says_a_new_army_s_list_is_due_and_by_when(demo_campaign, k, django_capture_on_commit_callbacks):

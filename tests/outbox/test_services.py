@@ -65,6 +65,16 @@ def _submit(turn, kingdom, entries=None):
     )
 
 
+def _deadline_one_day_later(turn, reason: str = "") -> None:
+    deadline_change(
+        turn=turn,
+        changed_by=turn.campaign.organizer,
+        orders_deadline=turn.orders_deadline + dt.timedelta(days=1),
+        reason=reason,
+        now=turn.orders_deadline - dt.timedelta(days=1),
+    )
+
+
 def _queue(campaign, **overrides) -> Email | None:
     arguments = {
         "template": "orders-reminder",
@@ -82,12 +92,7 @@ def test_every_email_of_the_campaign_is_a_row_of_its_kind(
     """Invitations, receipts, announcements and reminders: rows of the campaign (and turn), sent."""
     with django_capture_on_commit_callbacks(execute=True):
         _submit(turn, ostland)
-        deadline_change(
-            turn=turn,
-            changed_by=demo_campaign.organizer,
-            orders_deadline=turn.orders_deadline + dt.timedelta(days=1),
-            now=turn.orders_deadline - dt.timedelta(days=1),
-        )
+        _deadline_one_day_later(turn)
     turn.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
         orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=23))
@@ -196,3 +201,30 @@ def test_an_invitation_is_retried_and_resent_like_every_email(smtp, new_campaign
     assert "/accounts/reset/" in message.get_body(("plain",)).get_content()
     with pytest.raises(DomainError, match="is sent: there is nothing to resend"):
         email_resend(email=invitation)
+
+
+def test_every_campaign_email_answers_to_the_organizer_in_plain_words(
+    demo_campaign, turn, ostland, django_capture_on_commit_callbacks
+):
+    """Issue 18: the text part and the subject are plain text (a name with an apostrophe, quotes or
+    an ampersand reads as written), only the HTML part is escaped; a reply goes to the organizer."""
+    alice = _alice()
+    alice.first_name = 'Alice O\'Neil & "Co"'
+    alice.save(update_fields=["first_name"])
+    Kingdom.objects.filter(pk=ostland.pk).update(name="Ostland's Watch")
+    ostland.refresh_from_db()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        _submit(turn, ostland)
+        _deadline_one_day_later(turn, reason='The <derby> & Tom\'s "cup" final')
+    assert mail.outbox
+    for message in mail.outbox:
+        assert message.reply_to == [demo_campaign.organizer.email], message.subject
+        assert not any(entity in message.body + message.subject for entity in ("&#x27;", "&quot;", "&amp;", "&lt;"))
+    (receipt,) = [m for m in mail.outbox if "orders received" in m.subject]
+    assert receipt.subject.endswith("orders received for Ostland's Watch")
+    assert 'from Alice O\'Neil & "Co"' in receipt.body
+    html, _ = receipt.alternatives[0]
+    assert "Alice O&#x27;Neil &amp; &quot;Co&quot;" in html
+    announcement = next(m for m in mail.outbox if "deadline changed" in m.subject)
+    assert 'Reason: The <derby> & Tom\'s "cup" final' in announcement.body

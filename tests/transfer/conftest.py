@@ -306,6 +306,8 @@ def played_campaign(transactional_db):
             ended_how="invasion",
             broken_by=ostland,
         )
+        # A Rogue Kingdom (its player marked out in turn 2): the mark travels with the kingdom.
+        campaign.kingdoms.filter(name="Tor Anlec").update(rogue_turn=2)
         reminder = ResultsReminder.objects.create(turn=turn_1, kingdom=ostland)
         email_queue(
             template="results-reminder",

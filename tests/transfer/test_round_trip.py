@@ -462,3 +462,37 @@ def test_old_battle_wounds_injury_rerolls_and_the_warlord_s_heir_round_trip(reso
     ]
     sheet = TurnSummarySheet.objects.get(battle=copy_battle)
     assert sheet.injury_rerolls == {str(copy_valten.id): "dead"} and sheet.warlord_heir == copy_holt
+
+
+def test_a_withdrawn_ally_support_and_who_played_the_battle_round_trip(resolved_campaign):
+    """Issue 15: a sheet's withdrawn ally detachments come back naming the copy's armies; who played
+    the battle for an absent player comes back as the same user, or the same guest."""
+    from battles.models import TurnSummarySheet
+
+    ostland = resolved_campaign.kingdoms.get(name="Ostland")
+    first = ostland.armies.get(kind=Army.Kind.FIELD)
+    dwarfs = Army.objects.get(kingdom__campaign=resolved_campaign, kingdom__name="Karak Dumn", kind=Army.Kind.FIELD)
+    battle = Battle.objects.get(turn__campaign=resolved_campaign, defender_army=first)
+    TurnSummarySheet.objects.create(
+        battle=battle,
+        kingdom=ostland,
+        result="draw",
+        support_withdrawn=[dwarfs.id],
+        played_by_player=get_user_model().objects.get(username="carol"),
+    )
+    TurnSummarySheet.objects.update_or_create(
+        battle=battle, kingdom=battle.attacker_kingdom, defaults={"result": "draw", "played_by_guest": "Gwen"}
+    )
+    exported = campaign_export(campaign=resolved_campaign)
+    imported = round_trip(resolved_campaign)
+    assert campaign_export(campaign=imported) == exported
+    copy_dwarfs = Army.objects.get(kingdom__campaign=imported, kingdom__name="Karak Dumn", kind=Army.Kind.FIELD)
+    copy_sheets = {
+        s.kingdom.name: s
+        for s in TurnSummarySheet.objects.filter(
+            battle__turn__campaign=imported, battle__defender_army__name=first.name
+        )
+    }
+    assert copy_sheets["Ostland"].support_withdrawn == [copy_dwarfs.id]
+    assert copy_sheets["Ostland"].played_by_player.username == "carol"
+    assert copy_sheets[battle.attacker_kingdom.name].played_by_guest == "Gwen"

@@ -134,7 +134,8 @@ def test_every_sheet_that_arrived_by_the_deadline_counts_and_every_later_one_is_
                 assert request["status"] == 400, (name, request)  # surely arrived late: refused
                 late += 1
             if request["status"] == 400:
-                (error,) = request["body"]["errors"]
+                assert request["body"]["type"] == "validation_error"
+                (error,) = [e["detail"] for e in request["body"]["errors"]]
                 stated = re.fullmatch(
                     r"This sheet arrived at (\d\d:\d\d:\d\d(?:\.\d{3})?), after the deadline of (\d\d:\d\d:\d\d) "
                     r"\(\w+day \d+ \w+ \d{4}, Europe/London\): the orders of turn 1 are closed to it\.",

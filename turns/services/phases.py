@@ -10,7 +10,6 @@ turn (`resolution_error`) for the organizer's page.
 from __future__ import annotations
 
 import logging
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -19,6 +18,7 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 from kernel.dice import SeededDice
+from kingdoms.services.world import world_changed
 from orders.models import Turn
 
 logger = logging.getLogger(__name__)
@@ -37,6 +37,20 @@ class Phase:
     dice_stream: str
     waits: str  # the words before a DomainError's messages: why the phase could not run yet
     requested: str  # the turn's field recording the organizer's request for this phase (cleared when it runs)
+
+
+# What runs once a phase has claimed its turn, before the phase changes anything, in the phase's
+# transaction (a phase rolled back leaves nothing of it). Filled by the apps above the turn cycle
+# from their AppConfig.ready, so the turn cycle does not import them: transfer's snapshot of the
+# campaign before each phase (transfer/snapshots.py).
+PhaseHook = Callable[[Turn, "Phase"], None]
+_BEFORE_PHASE: list[PhaseHook] = []
+
+
+def before_phase_register(hook: PhaseHook) -> None:
+    """Run `hook(turn, phase)` before every phase, once the turn is claimed (registered once)."""
+    if hook not in _BEFORE_PHASE:
+        _BEFORE_PHASE.append(hook)
 
 
 @dataclass(frozen=True)
@@ -62,8 +76,17 @@ def phase_run(
             if not claimed:
                 return PhaseOutcome(resolved=False)
             turn = Turn.objects.select_related("campaign").get(pk=turn_id)
+            for hook in _BEFORE_PHASE:
+                hook(turn, phase)
             result = run(turn, SeededDice(seed=turn.seed, stream=phase.dice_stream))
-            Turn.objects.filter(pk=turn_id).update(status=phase.done, resolution_error="", **{phase.requested: None})
+            world_changed(turn.campaign_id)  # the order sheets' kept copies of the world are stale
+            Turn.objects.filter(pk=turn_id).update(
+                # A hold (too many orders missing, or a restore) waits for the phase: it has run now.
+                status=phase.done,
+                resolution_error="",
+                held_at=None,
+                **{phase.requested: None},
+            )
             if after_commit is not None:
                 transaction.on_commit(after_commit)
             return PhaseOutcome(resolved=True, result=result)
@@ -73,7 +96,17 @@ def phase_run(
             resolution_error=f"{phase.waits}: " + "; ".join(exc.messages), **{phase.requested: None}
         )
         raise
-    except Exception:
+    except Exception as exc:
         logger.exception("The %s of turn %s failed", phase.name, turn_id)
-        Turn.objects.filter(pk=turn_id).update(resolution_error=traceback.format_exc(limit=20)[-4000:])
+        # The organizer reads a sentence, never a traceback (that is in the site's log).
+        Turn.objects.filter(pk=turn_id).update(resolution_error=failure_text(phase, exc))
         raise
+
+
+def failure_text(phase: Phase, exc: Exception) -> str:
+    """What the organizer reads when a phase failed on an error of the site's own."""
+    what = f"{type(exc).__name__}: {exc}"[:300]
+    return (
+        f"The {phase.name} failed on an error in the site and changed nothing ({what}). "
+        "Its full report is in the site's log. Run it again; if it fails again, tell the site's administrator."
+    )

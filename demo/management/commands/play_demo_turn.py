@@ -54,6 +54,11 @@ class Command(BaseCommand):
         )
         for e in ancient.order_by("sequence"):
             out(f"  {e.text}")
+        out("Alliances made and ended:")
+        for e in TurnEvent.objects.filter(
+            turn=turn, code__in=[EventCode.ALLIANCE_FORMED, EventCode.ALLIANCE_BROKEN, EventCode.ALLIANCE_CANCELLED]
+        ).order_by("sequence"):
+            out(f"  {e.text}")
         out("What changed hands:")
         for e in TurnEvent.objects.filter(
             turn=turn,

@@ -24,6 +24,7 @@ from kingdoms.rules.alliances import (
     TrustLevel,
     trust_level,
 )
+from kingdoms.rules.world import OnTheWorld
 
 from ..sheets import SheetEntries
 from ..tables import TRANSFER_ARRIVES_AFTER, transfer_fee
@@ -40,7 +41,7 @@ _HOW_WORDS = {
 }
 
 
-def _add_gold(state: TurnState, kingdom: int, gold: int) -> None:
+def _add_gold(state: OnTheWorld, kingdom: int, gold: int) -> None:
     record = state.kingdoms[kingdom]
     state.kingdoms[kingdom] = replace(record, treasury=record.treasury + gold)
 
@@ -198,7 +199,7 @@ def alliance_cancel(state: TurnState, alliance: AllianceState, events: list[Even
 
 
 def alliance_break(
-    state: TurnState,
+    state: OnTheWorld,
     alliance: AllianceState,
     *,
     by: int,
@@ -209,7 +210,8 @@ def alliance_break(
 ) -> None:
     """Kingdom `by` breaks the alliance: the rules for allies cease at once for the two kingdoms,
     and the one that did not break it receives 2,000 gold (its own 1,000 back and its former ally's).
-    An event for each, the betrayed one's a ledger row."""
+    An event for each, the betrayed one's a ledger row. Any phase's state that holds the world may
+    call it: the orders (announcement, invasion, raze) and the aftermath (withdrawal of support)."""
     del state.world.alliances[alliance.id]
     betrayed = alliance.other(by)
     breaker, victim = state.kingdoms[by].name, state.kingdoms[betrayed].name

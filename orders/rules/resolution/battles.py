@@ -16,6 +16,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.alliances import ALLIANCE_SUPPORT_POINTS, support_arrival
 from kingdoms.rules.losses import lose_points
+from kingdoms.rules.rogue import RogueForce, rogue_kingdom_roll
 from kingdoms.rules.world import ArmyState
 
 from ..sheets import DEFEND_WITH_GARRISON, OrderKind
@@ -216,7 +217,9 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
         # The Engagement Type is always Assault in a battle for a town, city or capitol, whoever defends it.
         assault=_settlement_battle(state, province.number),
     )
-    if contact.defender is not None:
+    if contact.rogue_roll is not None:
+        defender_label = _rogue_forces(state, battle, contact.rogue_roll)
+    elif contact.defender is not None:
         defender = state.armies[contact.defender]
         battle.defender_kingdom = defender.kingdom
         fortifier = state.world.fortifier(province.number)
@@ -288,6 +291,32 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
             )
         )
     return battle
+
+
+def _rogue_forces(state: TurnState, battle: BattleS, roll: int) -> str:
+    """Rogue Kingdom: the forces the army rolled defend the province, for the Rogue Kingdom (its side
+    is played by "any non-allied player or by a non-campaign player"). They stand instead of any
+    garrison, and no battle there is an Assault: the civil war has emptied its towns and cities
+    (decision 151). Returns their label."""
+    row = rogue_kingdom_roll(roll)
+    controller = state.provinces[battle.province].controller
+    # A province lost to Civil Unrest is a Rogue Kingdom province of no kingdom: its forces fight for none.
+    rogue = f"the Rogue Kingdom {state.kingdoms[controller].name}" if controller is not None else "a Rogue Kingdom"
+    battle.defender_kingdom = controller
+    battle.garrison_defends = True
+    battle.garrison_points = row.points
+    battle.assault = False
+    if row.force is RogueForce.SCOUTING:
+        battle.notes.append(
+            f"Scouting forces of {rogue}: fight a ruins style battle for control, with a "
+            "Tomb Raider force (Rogue Kingdom; Ruins and Tomb Raiders). Any non-allied player or a guest plays them."
+        )
+        return f"the scouting forces of {rogue}"
+    battle.notes.append(
+        f"{row.label} of {rogue}: a {row.points:,}-point army (Rogue Kingdom). Any "
+        "non-allied player or a guest plays it."
+    )
+    return f"the {row.label} of {rogue} ({row.points:,} points)"
 
 
 def _capitalized(text: str) -> str:

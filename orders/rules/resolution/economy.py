@@ -97,10 +97,14 @@ def _describe(counts: Counter[str], table: dict[str, int]) -> str:
 
 
 def tally_gold(state: TurnState, events: list[Event]) -> None:
-    """Phase 1: every kingdom collects taxes from the provinces it controls (G1, G3), and an
+    """Phase 1: every kingdom but a Rogue Kingdom collects taxes from the provinces it controls (G1, G3), and an
     Empire kingdom then pays Imperial Taxation on the same sources (G2). One event per movement
     of gold; a kingdom with no income gets no event."""
     for kingdom in sorted(state.kingdoms.values(), key=lambda k: k.id):
+        if kingdom.rogue:
+            # Rogue Kingdom: wracked by civil war, no leader collects its taxes; its treasury waits as
+            # it was for a new player (New Player Option, decision 155).
+            continue
         tally = tax_tally(state.world, kingdom.id)
         if tally.taxes == 0:
             continue

@@ -12,6 +12,7 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.alliances import BreakKind
+from kingdoms.rules.rogue import RogueForce, rogue_kingdom_roll
 from kingdoms.rules.tables import ARMY_MIN_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState, lose_fortifications
 
@@ -112,7 +113,7 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     _co_occupation_follow_up(state, dice, events, sharing, start)
     # Moves, forced marches and disbandings are done: a Fortified army that left loses its bonuses.
     events += lose_fortifications(state.world, PHASE)
-    contacts = _contacts_and_claims(state, events, start, set(destinations))
+    contacts = _contacts_and_claims(state, dice, events, start, set(destinations))
     fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
     # Fortify comes before 6. Fight Battles: an army attacked this turn fortifies all the same (R12).
     _fortify(state, events)
@@ -479,7 +480,7 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
 
 
 def _contacts_and_claims(
-    state: TurnState, events: list[Event], start: dict[int, int], moved: set[int]
+    state: TurnState, dice: Dice, events: list[Event], start: dict[int, int], moved: set[int]
 ) -> list[Contact]:
     contacts: list[Contact] = []
     present: dict[int, list[ArmyState]] = defaultdict(list)
@@ -517,46 +518,98 @@ def _contacts_and_claims(
             if state.allied(owner, army.kingdom):
                 _ally_passage(state, events, army, number)
                 continue
+            if province.rogue or (owner is not None and state.kingdoms[owner].rogue):
+                contact = _rogue_kingdom_entered(state, dice, events, army, number)
+                if contact is not None:
+                    contacts.append(contact)
+                continue
             defended = province.terrain == "desert" or (owner is not None and province.settlement in ("town", "city"))
             if defended:
                 contacts.append(Contact(province=number, attacker=army.id))
-            elif army.points >= ARMY_MIN_POINTS:
-                province = province.taken_by(army.kingdom)
-                state.provinces[number] = province
-                events.append(
-                    Event(
-                        PHASE,
-                        EventCode.PROVINCE_CLAIMED,
-                        f"{army.name} claims {province}.",
-                        kingdom=army.kingdom,
-                        army=army.id,
-                        province=number,
-                        data={"from_kingdom": owner},
-                    )
-                )
-                if owner is not None:
-                    events.append(
-                        Event(
-                            PHASE,
-                            EventCode.PROVINCE_LOST,
-                            f"{province} is taken by {state.kingdoms[army.kingdom].name}.",
-                            kingdom=owner,
-                            province=number,
-                        )
-                    )
             else:
-                events.append(
-                    Event(
-                        PHASE,
-                        EventCode.TOO_SMALL_TO_CLAIM,
-                        f"{army.name} has {army.points} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
-                        f"{province} (Army Restrictions).",
-                        kingdom=army.kingdom,
-                        army=army.id,
-                        province=number,
-                    )
-                )
+                _claim(state, events, army, number)
     return contacts
+
+
+def _claim(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:
+    """The army claims province `number` unopposed (Army Restrictions: with 1,000 points or more). A
+    town or city taken from a Rogue Kingdom is no town or city for its taker (Rogue Kingdom)."""
+    province = state.provinces[number]
+    owner = province.controller
+    if army.points < ARMY_MIN_POINTS:
+        events.append(
+            Event(
+                PHASE,
+                EventCode.TOO_SMALL_TO_CLAIM,
+                f"{army.name} has {army.points} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
+                f"{province} (Army Restrictions).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=number,
+            )
+        )
+        return
+    abandoned = ""
+    if owner is not None and state.kingdoms[owner].rogue and province.settlement in ("town", "city"):
+        taker = state.kingdoms[army.kingdom].name
+        abandoned = f": its {province.settlement} is abandoned, no town or city for {taker} (Rogue Kingdom)"
+        province = province.abandoned()
+    province = province.taken_by(army.kingdom)
+    state.provinces[number] = province
+    events.append(
+        Event(
+            PHASE,
+            EventCode.PROVINCE_CLAIMED,
+            f"{army.name} claims {province}{abandoned}.",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=number,
+            data={"from_kingdom": owner},
+        )
+    )
+    if owner is not None:
+        events.append(
+            Event(
+                PHASE,
+                EventCode.PROVINCE_LOST,
+                f"{province} is taken by {state.kingdoms[army.kingdom].name}.",
+                kingdom=owner,
+                province=number,
+            )
+        )
+
+
+def _rogue_kingdom_entered(
+    state: TurnState, dice: Dice, events: list[Event], army: ArmyState, number: int
+) -> Contact | None:
+    """Rogue Kingdom: "If a foreign army enters the land, roll on the following table": Empty, the
+    province is the army's; otherwise a battle against the scouting forces (a ruins style battle) or a
+    1,000, 1,500 or 2,000-point army, scheduled like any other (the contact carries the roll)."""
+    province = state.provinces[number]
+    owner = state.kingdoms.get(province.controller) if province.controller is not None else None
+    whose = f"a province of the Rogue Kingdom {owner.name}" if owner is not None else "a Rogue Kingdom province"
+    roll = dice.d6(purpose=f"{army.name}: Rogue Kingdom ({province})", kingdoms=[army.kingdom], armies=[army.id])
+    row = rogue_kingdom_roll(roll)
+    found = {
+        RogueForce.EMPTY: "the province is empty",
+        RogueForce.SCOUTING: "scouting forces: a ruins style battle for control (Ruins and Tomb Raiders)",
+    }.get(row.force, f"a {row.points:,}-point army")
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ROGUE_KINGDOM_ROLL,
+            f"{army.name} enters {province}, {whose}, and rolls {roll} on the "
+            f"Rogue Kingdom table: {row.label}, {found}.",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=number,
+            data={"roll": roll, "force": row.force.value, "points": row.points, "rogue_kingdom": province.controller},
+        )
+    )
+    if row.force is RogueForce.EMPTY:
+        _claim(state, events, army, number)
+        return None
+    return Contact(province=number, attacker=army.id, rogue_roll=roll)
 
 
 def _ally_passage(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:

@@ -10,10 +10,14 @@ from kernel.events import Event
 from .alliances import send_gold, settle_alliances
 from .ancient_dead import ancient_dead_rise, recite_incantations
 from .battles import build_battles
+from .capitol import coronations, move_capitols, players_out
+from .deserts import reverse_deserts
 from .economy import create_and_upgrade_armies, maintain_armies, tally_gold
+from .land import civil_unrest, settle_land_deals
 from .movement import execute_orders, normalise_orders
 from .spending import spend_experience
 from .state import BattleS, Contact, TurnState
+from .transfers import send_items
 
 
 @dataclass(frozen=True)
@@ -28,13 +32,18 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
     """Run 1. Tally Gold, the alliances the sheets declare or end (Allies), 2. Maintain Armies,
     3. Create / Upgrade Armies (gold, then experience; the Ancient Dead's armies rise, with
     `ancient_dice`, their own stream: none rise without it), 4-5. the orders and 6. the scheduling
-    of battles, in the rulebook's order, then the Ancient Dead's incantations. The given state is
+    of battles, in the rulebook's order, then the deserts turned back with a Scarab Amulet and the
+    Ancient Dead's incantations. The given state is
     not changed."""
     work = state.working_copy()
     events: list[Event] = []
+    players_out(work, events)  # Loss of the Capitol: three turns without a coronation
     tally_gold(work, events)
     settle_alliances(work, events)  # Allies: declared (and announced over) with the orders
+    settle_land_deals(work, events)  # Land Sales: agreed on both sheets, at the beginning of the turn
+    move_capitols(work, events)  # Loss of the Capitol: the Warlord moves it (1,000 gold)
     send_gold(work, events)  # Transfer of Gold: the gold and its fee leave now, arrive in two turns
+    send_items(work, events)  # ... and the items, 10% of double their points
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
     spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase
@@ -42,6 +51,9 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
         ancient_dead_rise(work, ancient_dice, events)
     normalise_orders(work, events)
     contacts = execute_orders(work, dice, events)
+    coronations(work, events)  # Loss of the Capitol: the Warlord crowned in a city, or the countdown
+    civil_unrest(work, dice, events)  # Land Sales: last turn's new provinces without their owner's army
     battles = build_battles(work, contacts, dice, events)
+    reverse_deserts(work, battles, dice, events)  # Deserts: a Scarab Amulet where no battle is fought
     recite_incantations(work, battles, events)
     return Resolution(state=work, events=events, contacts=contacts, battles=battles)

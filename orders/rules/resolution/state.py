@@ -101,6 +101,9 @@ class Contact:
     attacker: int
     defender: int | None = None
     both_moved: bool = False
+    # Rogue Kingdom: the Rogue Kingdom (D6) roll of an army entering a Rogue Kingdom's province; the
+    # forces it rolled defend the province (no garrison, no army of the rogue kingdom's).
+    rogue_roll: int | None = None
 
 
 ARMY_ID_KEYS = ("army", "opponent_army", "target")  # the keys of an event's data that hold army ids

@@ -1,0 +1,134 @@
+"""Rogue Kingdom: the organizer marks a player out, and the kingdom becomes a Rogue Kingdom.
+
+Rulebook: Player Issues > Rogue Kingdom ("If a player drops out of the Campaign mid-way, their
+kingdom becomes a Rogue Kingdom. A Rogue Kingdom is wracked by civil war as it lacks a leader to
+control it"). What a foreign army finds there is the Rogue Kingdom (D6) table, rolled by the
+turn's resolution (orders/rules/resolution/movement.py); this module writes the change of hands.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+
+from briternia.errors import DomainError
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from kingdoms.models import Alliance, Army, Kingdom
+from kingdoms.rules.alliances import BreakKind
+from kingdoms.services.campaigns import player_user_invite
+from kingdoms.services.world import world_changed
+
+from ..models import Turn
+from .events import turn_event_record
+from .turns import current_turn
+
+PHASE = "organizer"
+
+
+def _open_turn(kingdom: Kingdom, what: str) -> Turn:
+    """The campaign's turn, open for orders: a kingdom changes hands only then (decision 150)."""
+    turn = current_turn(kingdom.campaign)
+    if turn is None:
+        raise DomainError(f"{kingdom.name} cannot {what} before the campaign has started (Rogue Kingdom).")
+    if turn.status != Turn.Status.ORDERS_OPEN:
+        raise DomainError(
+            f"{kingdom.name} cannot {what} while turn {turn.number} is {turn.get_status_display().lower()}: "
+            "do it when the next turn opens for orders, once its battles are settled (Rogue Kingdom)."
+        )
+    return turn
+
+
+@transaction.atomic
+def kingdom_rogue_declare(*, kingdom: Kingdom, why: str = "") -> Kingdom:
+    """The kingdom's player is out: it becomes a Rogue Kingdom from the turn open now. Its players
+    lose it, its armies and Elite Defense Forces leave the map (the Rogue Kingdom table stands for
+    whatever holds its provinces, decision 152), its alliance ends with no gold paid back (decision
+    154), and from now on it files no orders and never misses them. Its provinces, towns, cities,
+    capitol and treasury stay as they are, for a new player (New Player Option). Refused while the
+    turn is being resolved or its battles are open (decision 150), and for the Ancient Dead."""
+    kingdom = Kingdom.objects.select_for_update().select_related("campaign").get(pk=kingdom.pk)
+    if kingdom.is_ancient_dead:
+        raise DomainError("The Ancient Dead are the organizer's: they cannot become a Rogue Kingdom (Rogue Kingdom).")
+    if kingdom.is_rogue:
+        raise DomainError(f"{kingdom.name} is a Rogue Kingdom already, since turn {kingdom.rogue_turn}.")
+    turn = _open_turn(kingdom, "become a Rogue Kingdom")
+    armies, ended = rogue_rows_write(kingdom=kingdom, turn_number=turn.number)
+    reason = f" ({why.strip()})" if why.strip() else ""
+    turn_event_record(
+        turn,
+        Event(
+            phase=PHASE,
+            code=EventCode.ROGUE_KINGDOM,
+            text=f"The player of {kingdom.name} is out of the campaign{reason}: {kingdom.name} becomes a Rogue "
+            f"Kingdom, wracked by civil war; its armies are gone and a foreign army entering its provinces rolls "
+            "on the Rogue Kingdom table (Rogue Kingdom).",
+            kingdom=kingdom.id,
+            data={"armies": armies, "alliances_ended": ended},
+        ),
+    )
+    return kingdom
+
+
+def rogue_rows_write(*, kingdom: Kingdom, turn_number: int) -> tuple[int, int]:
+    """The kingdom is a Rogue Kingdom from `turn_number`: its players lose it, its armies and Elite
+    Defense Forces leave the map, its fortifications and its alliance end (no gold back). Returns how
+    many armies and alliances ended. The marking out and the resolution (Loss of the Capitol) share it."""
+    kingdom.rogue_turn = turn_number
+    kingdom.save(update_fields=["rogue_turn"])
+    kingdom.players.clear()
+    armies = list(Army.objects.filter(kingdom=kingdom, status=Army.Status.ACTIVE))
+    for army in armies:
+        army.status = Army.Status.DISBANDED
+        army.fortified_in = None
+    Army.objects.bulk_update(armies, ["status", "fortified_in"])
+    kingdom.campaign.provinces.filter(controller=kingdom, fortified=True).update(fortified=False)
+    ended = list(
+        Alliance.objects.filter(
+            Q(first=kingdom) | Q(second=kingdom), campaign=kingdom.campaign, ended_turn__isnull=True
+        )
+    )
+    for alliance in ended:
+        alliance.ended_turn = turn_number
+        alliance.ended_how = BreakKind.CANCELLED.value
+        alliance.save(update_fields=["ended_turn", "ended_how"])
+    world_changed(kingdom.campaign_id)  # mid-week too: the order sheets' kept worlds are stale
+    return len(armies), len(ended)
+
+
+@transaction.atomic
+def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
+    """New Player Option: the organizer gives the Rogue Kingdom to a new player, or to one who lost
+    their kingdom, invited by email (the setup's invitation). "The civil war is over and the lands
+    return as they were with towns, cities, and treasury restored (but not the armies)": the
+    provinces, towns and cities it still holds and its treasury (which collected nothing meanwhile,
+    decision 155) are the new player's; its armies stay gone. It files orders from the turn open now."""
+    kingdom = Kingdom.objects.select_for_update().select_related("campaign").get(pk=kingdom.pk)
+    email = email.strip().lower()
+    errors = []
+    if not kingdom.is_rogue:
+        errors.append(f"{kingdom.name} is not a Rogue Kingdom: only a Rogue Kingdom is given to a new player.")
+    if "@" not in email:
+        errors.append(f"'{email}' is not an email address.")
+    elif kingdom.campaign.kingdoms.filter(players__email__iexact=email).exists():
+        errors.append(f"{email} already plays a kingdom in this campaign.")
+    if errors:
+        raise DomainError(errors)
+    turn = _open_turn(kingdom, "be given to a new player")
+    since = kingdom.rogue_turn
+    kingdom.rogue_turn = None
+    kingdom.save(update_fields=["rogue_turn"])
+    world_changed(kingdom.campaign_id)
+    player_user_invite(email=email, kingdom=kingdom)
+    turn_event_record(
+        turn,
+        Event(
+            phase=PHASE,
+            code=EventCode.NEW_PLAYER,
+            text=f"{kingdom.name} has a new leader: the civil war is over, its lands, towns, cities and treasury "
+            "return as they were, without armies (New Player Option).",
+            kingdom=kingdom.id,
+            data={"rogue_since": since},
+        ),
+    )
+    return kingdom

@@ -1,0 +1,175 @@
+"""Joint kingdoms through the site, on the demo campaign (turn 1 open for orders): the organizer
+adds a co-player to Ostland (page and API), who is invited by email and then sees and files for
+Ostland like Alice, its player; a co-player declares independence with the provinces, city and army
+Ostland gives, as a new kingdom (page and API), told in both kingdoms' reports and the bulletin.
+Bad input is refused whole and changes nothing. Rulebook: Player Issues, "Player joins
+mid-campaign / joint kingdoms"; decisions 224-228."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province
+from orders.models import OrderSheet, TurnEvent
+from outbox.models import Email
+from reports.services.reports import bulletin_context, kingdom_report_context
+from tests.battle_setup import army_with_list
+from tests.clients import api_as, error_details, pages_as
+
+ERIN = "erin@example.org"
+
+
+@pytest.fixture
+def k(demo_campaign):
+    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
+
+
+@pytest.fixture
+def turn(demo_campaign):
+    return demo_campaign.turns.get(number=1)
+
+
+def _lines(context) -> list[str]:
+    return [e.text for _, rows in context["phases"] for e in rows]
+
+
+@pytest.fixture
+def erin(k):
+    """Erin joins Ostland through the organizer's page (she logs in with her address)."""
+    response = pages_as("organizer").post(f"/kingdoms/{k['Ostland'].pk}/co-players/", {"email": ERIN})
+    assert response.status_code == 302
+    return get_user_model().objects.get(email=ERIN)
+
+
+def test_the_organizer_adds_a_co_player_who_sees_and_files_for_the_kingdom(turn, k, erin):
+    ostland = k["Ostland"]
+    assert set(ostland.players.values_list("username", flat=True)) == {"alice", ERIN}
+    (invitation,) = Email.objects.filter(kind=Email.Kind.INVITATION, to=[ERIN])
+    assert "You will share the kingdom of Ostland (Empire) with its players: a joint kingdom." in invitation.text
+    assert "/accounts/reset/" in invitation.text
+    # Erin sees Ostland's private pages and files its order sheet, as Alice would.
+    assert api_as(ERIN).get(f"/api/kingdoms/{ostland.pk}/").json()["treasury"] == ostland.treasury_balance()
+    assert "Elector Count Valten" in pages_as(ERIN).get(f"/kingdoms/{ostland.pk}/").content.decode()
+    holds = [{"army": a.pk, "kind": "hold"} for a in ostland.armies.filter(kind="field")]
+    filed = api_as(ERIN).put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
+    assert filed.status_code == 200, filed.json()
+    assert OrderSheet.objects.get(turn=turn, kingdom=ostland).status == OrderSheet.Status.SUBMITTED
+    # Secrecy: another kingdom's stays hidden from her; the kingdom's page lists its players.
+    assert api_as(ERIN).get(f"/api/kingdoms/{k['Karak Dumn'].pk}/").status_code == 404
+    public = api_as("bob").get(f"/api/campaigns/{ostland.campaign_id}/kingdoms/").json()
+    (row,) = [r for r in public if r["name"] == "Ostland"]
+    assert len(row["players"]) == 2 and ERIN not in row["players"]  # names, never the address
+
+
+def test_a_co_player_is_refused_whole_when_they_play_another_kingdom_or_for_the_ancient_dead(k):
+    refused = api_as("organizer").post(
+        f"/api/kingdoms/{k['Ostland'].pk}/co-players/", {"email": "carol@briternia.local"}, format="json"
+    )
+    assert refused.status_code == 400
+    assert error_details(refused) == [
+        "carol@briternia.local already plays Karak Dumn in this campaign: a person plays one kingdom of it."
+    ]
+    ancient = api_as("organizer").post(
+        f"/api/kingdoms/{k['The Ancient Dead'].pk}/co-players/", {"email": "x@example.org"}, format="json"
+    )
+    assert ancient.status_code == 400 and "they take no co-player" in error_details(ancient)[0]
+    assert not get_user_model().objects.filter(email="x@example.org").exists()
+    added = api_as("organizer").post(f"/api/kingdoms/{k['Ostland'].pk}/co-players/", {"email": ERIN}, format="json")
+    assert added.status_code == 201 and len(added.json()["players"]) == 2
+
+
+@pytest.fixture
+def wardens(demo_campaign, k):
+    """Ostland's Wardens in Hartwood (62), led by Captain Aldric, a General bearing an item."""
+    ostland = k["Ostland"]
+    army = army_with_list(
+        ostland, "Wardens", Province.objects.get(campaign=demo_campaign, number=62), [("Halberdiers", 60, 6)]
+    )
+    captain = army.units.create(name="Captain Aldric", category="character", models_count=1, points_per_model=55)
+    Character.objects.create(unit=captain, kingdom=ostland, rank="hero", role="general")
+    ArmoryItem.objects.create(kingdom=ostland, name="Sword of Hartwood", points=25, bearer=captain)
+    return army
+
+
+def test_a_co_player_declares_independence_with_a_city_a_province_and_an_army(turn, k, erin, wardens):
+    """Ostland gives Eldenhall (61, a city) and Hartwood (62) with the Wardens to Erin, who declares
+    Eldenmark independent: Eldenhall is its capitol, Captain Aldric its Warlord; Erin plays
+    Eldenmark and no longer Ostland; both reports and the bulletin tell it."""
+    ostland = k["Ostland"]
+    page = pages_as("organizer").get(f"/kingdoms/{ostland.pk}/independence/").content.decode()
+    assert 'value="61"' in page and 'value="71"' not in page  # the capitol is not offered
+    assert f'value="{wardens.pk}"' in page and "1st Army" not in page  # nor the Warlord's army
+    response = pages_as("organizer").post(
+        f"/kingdoms/{ostland.pk}/independence/",
+        {"co_player": str(erin.pk), "name": "Eldenmark", "provinces": ["61", "62"], "armies": [str(wardens.pk)]},
+    )
+    assert response.status_code == 302
+    new = Kingdom.objects.get(campaign=ostland.campaign, name="Eldenmark")
+    assert response["Location"] == f"/kingdoms/{new.pk}/"
+    assert (new.army_type, new.capitol.number, new.treasury_balance()) == ("empire", 61, 0)
+    assert list(new.players.all()) == [erin] and list(ostland.players.values_list("username", flat=True)) == ["alice"]
+    assert sorted(new.provinces.values_list("number", flat=True)) == [61, 62]
+    assert sorted(ostland.provinces.values_list("number", flat=True)) == [71]
+    wardens.refresh_from_db()
+    assert wardens.kingdom == new
+    aldric = Character.objects.get(unit__name="Captain Aldric")
+    assert (aldric.kingdom, aldric.role) == (new, "warlord")
+    assert ArmoryItem.objects.get(name="Sword of Hartwood").kingdom == new
+    assert Campaign.objects.get(pk=ostland.campaign_id).player_count == 5
+    # Erin now plays Eldenmark: Ostland's pages are closed to her, Eldenmark's open.
+    assert api_as(ERIN).get(f"/api/kingdoms/{ostland.pk}/").status_code == 404
+    assert api_as(ERIN).get(f"/api/kingdoms/{new.pk}/").status_code == 200
+    assert api_as("alice").get(f"/api/kingdoms/{new.pk}/").status_code == 404
+    # The open turn's log: a line in each kingdom's report, and the bulletin.
+    told = "Eldenmark declares independence from Ostland with 61 Eldenhall, 62 Hartwood and Wardens; its capitol is "
+    assert any(line.startswith(told) for line in _lines(kingdom_report_context(turn=turn, kingdom=new)))
+    assert (
+        "Ostland gives 61 Eldenhall, 62 Hartwood and Wardens to Eldenmark, which declares its independence "
+        "(Joint kingdoms)." in _lines(kingdom_report_context(turn=turn, kingdom=ostland))
+    )
+    assert "Eldenmark declares independence from Ostland (Joint kingdoms)." in bulletin_context(turn=turn)["changes"]
+    assert not any("Ostland gives" in line for line in bulletin_context(turn=turn)["changes"])
+
+
+def test_independence_is_refused_whole_with_the_reasons(turn, k, erin, wardens):
+    ostland = k["Ostland"]
+    first = ostland.armies.get(name="1st Army")
+    url = f"/api/kingdoms/{ostland.pk}/independence/"
+    refused = api_as("organizer").post(
+        url, {"co_player": erin.pk, "name": "Karak Dumn", "provinces": [62, 71], "armies": [first.pk]}, format="json"
+    )
+    assert refused.status_code == 400
+    assert error_details(refused) == ["There is already a kingdom called Karak Dumn in this campaign."]
+    refused = api_as("organizer").post(
+        url, {"co_player": erin.pk, "name": "Eldenmark", "provinces": [61, 71], "armies": [first.pk]}, format="json"
+    )
+    assert refused.status_code == 400
+    assert error_details(refused) == [
+        "71 Tidewater is Ostland's capitol: the parent kingdom keeps it (Joint kingdoms; decision 226).",
+        "1st Army carries Ostland's Warlord, who stays with the parent kingdom (Warlord; decision 227).",
+    ]
+    alice = get_user_model().objects.get(username="alice")
+    lonely = api_as("organizer").post(
+        f"/api/kingdoms/{k['Karak Dumn'].pk}/independence/",
+        {"co_player": alice.pk, "name": "Eldenmark", "provinces": [8]},
+        format="json",
+    )
+    assert lonely.status_code == 400 and "is not a co-player of Karak Dumn" in error_details(lonely)[0]
+    # Once Ostland's orders are in, the gift waits for the next turn (decision 225).
+    holds = [{"army": a.pk, "kind": "hold"} for a in ostland.armies.filter(kind="field")]
+    assert (
+        api_as("alice")
+        .put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
+        .status_code
+        == 200
+    )
+    late = api_as("organizer").post(
+        url, {"co_player": erin.pk, "name": "Eldenmark", "provinces": [61, 62], "armies": [wardens.pk]}, format="json"
+    )
+    assert late.status_code == 400 and "orders for turn 1 are in" in error_details(late)[0]
+    # Nothing changed.
+    assert not Kingdom.objects.filter(name="Eldenmark").exists()
+    assert sorted(ostland.provinces.values_list("number", flat=True)) == [61, 62, 71]
+    assert Army.objects.get(pk=wardens.pk).kingdom == ostland
+    assert not TurnEvent.objects.filter(code__in=["kingdom-independent", "independence-given"]).exists()
