@@ -29,6 +29,8 @@ class Email(models.Model):
         BULLETIN = "bulletin", "Bulletin"
         SCENARIO_SHEET = "scenario-sheet", "Scenario sheet"
         ORGANIZER_ALERT = "organizer-alert", "Alert to the organizer"
+        SETUP = "setup", "Setup step"
+        BATTLE_MESSAGE = "battle-message", "Message to a battle's opponent"
 
     kind = models.CharField(max_length=32, choices=Kind.choices)
     campaign = models.ForeignKey("kingdoms.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
@@ -37,6 +39,8 @@ class Email(models.Model):
     key = models.CharField(max_length=200, blank=True)
     # The addresses, one message to all (an announcement goes to every player of the campaign).
     to = models.JSONField(default=list)
+    # Where a reply goes: the sender of a message between players; blank, the campaign's organizer.
+    reply_to = models.EmailField(blank=True)
     # What was rendered when the email was queued: a receipt says what was accepted then.
     subject = models.TextField()
     text = models.TextField()

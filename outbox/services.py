@@ -77,12 +77,14 @@ def email_queue(
     key: str = "",
     model: type[AnEmail] = Email,
     after_commit: bool = True,
+    reply_to: str = "",
     **link: Any,
 ) -> AnEmail | None:
     """Render emails/<template>-* now and queue the email to `to` (one message to all of them).
 
     With a `key`, an email queued before under the same key is returned as it is: queuing twice sends
     once. `model` is Email or a model that extends it (reports.ReportEmail, with `link`: the report).
+    `reply_to`: where replies go (blank: the campaign's organizer).
     The send task is enqueued once the caller's transaction commits; with `after_commit=False` the
     caller enqueues it (a task outside any transaction). Nobody to write to: nothing, and None."""
     addresses = list(dict.fromkeys(address for address in to if address))
@@ -100,6 +102,7 @@ def email_queue(
                 turn_id=turn_id,
                 key=key,
                 to=addresses,
+                reply_to=reply_to,
                 subject=rendered.subject,
                 text=rendered.text,
                 html=rendered.html,
@@ -188,8 +191,9 @@ def email_deliver(*, email_id: int) -> Delivery:
 def _smtp_send(row: Email) -> None:
     """One message per address, over one connection: a player never sees the others' addresses
     (an announcement goes to every player of the campaign). A campaign's email answers to its
-    organizer (Reply-To), who runs it; the site's own address takes no replies."""
-    reply_to = _organizer_address(row)
+    organizer (Reply-To), who runs it, unless it carries a player's message (its sender); the site's
+    own address takes no replies."""
+    reply_to = row.reply_to or _organizer_address(row)
     messages = []
     for address in row.to:
         message = EmailMultiAlternatives(

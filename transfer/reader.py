@@ -88,6 +88,7 @@ from .schema import (
     EMAIL_KEY_KEYS,
     EMAIL_KEY_ROWS,
     EMAIL_KEYS,
+    EMAIL_OPTIONAL_KEYS,
     EMAIL_V3_FIELDS,
     EMAIL_V3_KEYS,
     ENTRIES_KEYS,
@@ -971,7 +972,7 @@ class Reader(Reading):
         keys: set[tuple[str, int, str]] = set()
         for index, row in enumerate(rows):
             where = label(f"emails[{index}]", row, "kind")
-            values = self.keys(row, where, EMAIL_KEYS)
+            values = self.keys(row, where, EMAIL_KEYS, optional=EMAIL_OPTIONAL_KEYS)
             if values is None:
                 continue
             relations = {

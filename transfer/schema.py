@@ -408,6 +408,7 @@ EMAIL_KEYS = {
     "turn": INT.or_null(),
     "key": OBJECT.or_null(),
     "to": STR_LIST,
+    "reply_to": STR,
     "subject": STR,
     "text": STR,
     "html": STR,
@@ -422,6 +423,9 @@ EMAIL_KEYS = {
     "sent_at": TIMESTAMP.or_null(),
     "report_email": OBJECT.or_null(),
 }
+# Where replies to an email go (a player's message to a battle's opponent: its sender) came with
+# issue 18: an older document's emails answer to the organizer.
+EMAIL_OPTIONAL_KEYS = ("reply_to",)
 # What an email that delivers a report adds (reports.ReportEmail): the report, by the keys above;
 # the reader it was sent to, by username (null once the account is gone); PDF attached or a link.
 REPORT_EMAIL_KEYS = {"report": OBJECT, "user": STR.or_null(), "attach_pdf": BOOL}

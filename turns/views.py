@@ -14,6 +14,8 @@ from briternia.flash import flash_outcome
 from kingdoms import selectors
 from kingdoms.forms import InviteForm
 from kingdoms.models import Campaign, DiceRoll, Kingdom
+from kingdoms.rules.tables import ArmyType
+from kingdoms.services.armies import army_lists_standing
 from kingdoms.services.campaigns import setup_next_kingdom
 from kingdoms.views import setup_forms
 from orders.models import OrderSheet
@@ -80,7 +82,9 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "picking": picking,
         "may_pick": may_pick,
         "setup_rolls": DiceRoll.objects.filter(campaign=campaign, turn=0, stream="home-selection"),
-        "invite_form": InviteForm() if organizer and campaign.status == Campaign.Status.INVITING else None,
+        # The invite form goes once every player kingdom is invited; the roll button stays.
+        "invite_form": InviteForm() if organizer and _inviting(campaign) else None,
+        "army_lists": army_lists_standing(campaign) if organizer else [],
         "failed_emails": campaign_email_failures(campaign) if organizer else 0,
         # The user's private address of the campaign's deadlines, for a calendar to subscribe to.
         "calendar_url": request.build_absolute_uri(
@@ -91,6 +95,11 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
         context.update(setup_forms(campaign, picking))
     context.update(_turn_panel(campaign, own))
     return render(request, "kingdoms/campaign_detail.html", context)
+
+
+def _inviting(campaign: Campaign) -> bool:
+    invited = campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD).count()
+    return campaign.status == Campaign.Status.INVITING and invited < campaign.player_count
 
 
 def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
@@ -143,6 +145,23 @@ def army_list_problems(army: Army) -> list[str]:
     """Why the stored list of `army` breaks the rules (an empty list has no General)."""
     units, items = army_entries(army)
     return army_list_errors(_draft(army, units, items), _roster(army))
+
+
+@dataclass(frozen=True)
+class ArmyListStanding:
+    """One army's list at setup, as the organizer sees it before pressing Start."""
+
+    army: Army
+    problems: list[str]  # empty: the list is valid
+
+
+def army_lists_standing(campaign: Campaign) -> list[ArmyListStanding]:
+    """Every active army's list while the players enter them (none at any other time): the lists
+    that Start checks, each valid or with what is wrong."""
+    if campaign.status != Campaign.Status.ARMY_LISTS:
+        return []
+    armies = Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE).select_related("kingdom")
+    return [ArmyListStanding(army=army, problems=army_list_problems(army)) for army in armies.order_by("kingdom__name", "pk")]
 
 
 def army_list_paid(army: Army) -> bool:

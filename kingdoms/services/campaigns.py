@@ -20,6 +20,7 @@ from ..rules.tables import (
     ArmyType,
 )
 from .dice import campaign_dice, dice_rolls_save
+from .setup_emails import army_lists_announce, home_rolls_announce, next_pick_announce
 
 User = get_user_model()
 
@@ -175,6 +176,8 @@ def home_selection_start(*, campaign: Campaign, dice: Dice | None = None) -> dic
     dice_rolls_save(campaign=campaign, turn=0, dice=dice, stream="home-selection")
     campaign.status = Campaign.Status.HOMES
     campaign.save(update_fields=["status"])
+    home_rolls_announce(campaign=campaign, kingdoms=kingdoms)
+    next_pick_announce(campaign=campaign, picking=setup_next_kingdom(campaign))
     return rolls.values
 
 
@@ -238,6 +241,7 @@ def home_pick(*, campaign: Campaign, kingdom: Kingdom, number: int) -> Province:
     if setup_next_kingdom(campaign) is None:
         campaign.status = Campaign.Status.PROVINCES
         campaign.save(update_fields=["status"])
+    next_pick_announce(campaign=campaign, picking=setup_next_kingdom(campaign))
     return home
 
 
@@ -270,6 +274,9 @@ def adjacent_pick(*, campaign: Campaign, kingdom: Kingdom, numbers: list[int]) -
     if setup_next_kingdom(campaign) is None:
         campaign.status = Campaign.Status.ARMY_LISTS
         campaign.save(update_fields=["status"])
+        army_lists_announce(campaign=campaign, kingdoms=_player_kingdoms(campaign))
+    else:
+        next_pick_announce(campaign=campaign, picking=setup_next_kingdom(campaign))
     return picked
 
 
@@ -277,14 +284,12 @@ def adjacent_pick(*, campaign: Campaign, kingdom: Kingdom, numbers: list[int]) -
 def campaign_setup_close(*, campaign: Campaign) -> Campaign:
     """Close setup once every kingdom's army lists are valid: the campaign is running (the turn
     cycle then opens turn 1: turns.services.cycle.campaign_start)."""
-    from .armies import army_list_problems
+    from .armies import army_lists_standing
 
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     if campaign.status != Campaign.Status.ARMY_LISTS:
         raise DomainError("The campaign can start once every home and province has been picked.")
-    problems: list[str] = []
-    for army in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE).select_related("kingdom"):
-        problems += [f"{army.kingdom}: {p}" for p in army_list_problems(army)]
+    problems = [f"{list_.army.kingdom}: {p}" for list_ in army_lists_standing(campaign) for p in list_.problems]
     if problems:
         raise DomainError(problems)
     Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.RUNNING)

@@ -1,4 +1,5 @@
-"""Invitation emails: a link that lets a new player set their password."""
+"""Invitation emails: a link that lets a new player set their password; a player who already has
+an account (one with a password) gets a plain invitation with the campaign's link."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ def invitation_queue(*, user: AbstractBaseUser, kingdom: Kingdom, joint: bool = 
     """Queue the invitation, rendered now (inside the inviting transaction); it is sent once that
     transaction has committed. Inviting again queues a second, equally valid link. `joint`: a
     co-player, who shares the kingdom with its players (Joint kingdoms)."""
+    existing = user.has_usable_password()
+    link = site_url() + reverse("campaign", args=[kingdom.campaign_id]) if existing else invitation_link(user)
     email_queue(
         template="invitation",
         kind=Email.Kind.INVITATION,
@@ -34,7 +37,8 @@ def invitation_queue(*, user: AbstractBaseUser, kingdom: Kingdom, joint: bool = 
             "user": user,
             "kingdom": kingdom,
             "campaign": kingdom.campaign,
-            "link": invitation_link(user),
+            "link": link,
+            "existing": existing,
             "joint": joint,
         },
         campaign_id=kingdom.campaign_id,

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
+from briternia.site import site_url
 from kingdoms.models import Campaign, Kingdom
+from kingdoms.rules.tables import ArmyType
 from kingdoms.people import display_name
 from outbox.models import Email
 from outbox.services import email_queue
@@ -115,3 +119,22 @@ def orders_held_announce(*, turn: Turn, missing: int, total: int) -> None:
         turn_id=turn.pk,
         key=f"orders-held:{turn.pk}:{turn.orders_deadline.isoformat()}",
     )
+
+
+def campaign_started_announce(*, turn: Turn) -> None:
+    """The campaign has started: each player kingdom is told that turn 1 is open, with the link to
+    its order sheet and the orders deadline (the last email of the setup)."""
+    campaign = turn.campaign
+    orders_deadline = deadline_text(turn.orders_deadline, campaign.time_zone)
+    campaign_link = site_url() + reverse("campaign", args=[campaign.pk])
+    for kingdom in campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD).prefetch_related("players"):
+        kingdom_email_queue(
+            template="campaign-started",
+            kind=Email.Kind.SETUP,
+            kingdom=kingdom,
+            turn=turn,
+            key="",
+            orders_deadline=orders_deadline,
+            link=site_url() + reverse("order-sheet-kingdom", args=[turn.pk, kingdom.pk]),
+            campaign_link=campaign_link,
+        )

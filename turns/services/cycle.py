@@ -34,6 +34,7 @@ from kingdoms.services.ancient_dead import ancient_dead_setup
 from kingdoms.services.campaigns import campaign_setup_close
 from orders.models import Turn
 from orders.rules.resolution.pipeline import Resolution, resolve_orders
+from orders.services.emails import campaign_started_announce
 from orders.services.resolution import DICE_STREAM as ORDERS_STREAM
 from orders.services.resolution import ancient_dead_dice, resolution_write, turn_state_load
 from orders.services.turns import turn_open
@@ -81,7 +82,8 @@ def campaign_start(*, campaign: Campaign) -> Campaign:
     with transaction.atomic():
         campaign = campaign_setup_close(campaign=campaign)
         ancient_dead_setup(campaign=campaign)  # their Army Table, now that the players are known
-        turn_open(campaign=campaign, number=1)
+        turn = turn_open(campaign=campaign, number=1)
+        campaign_started_announce(turn=turn)
     campaign.refresh_from_db()
     return campaign
 
