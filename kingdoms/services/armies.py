@@ -161,7 +161,10 @@ def army_lists_standing(campaign: Campaign) -> list[ArmyListStanding]:
     if campaign.status != Campaign.Status.ARMY_LISTS:
         return []
     armies = Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE).select_related("kingdom")
-    return [ArmyListStanding(army=army, problems=army_list_problems(army)) for army in armies.order_by("kingdom__name", "pk")]
+    return [
+        ArmyListStanding(army=army, problems=army_list_problems(army))
+        for army in armies.order_by("kingdom__name", "pk")
+    ]
 
 
 def army_list_paid(army: Army) -> bool:

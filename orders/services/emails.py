@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from briternia.site import site_url
 from kingdoms.models import Campaign, Kingdom
-from kingdoms.rules.tables import ArmyType
 from kingdoms.people import display_name
+from kingdoms.rules.tables import ArmyType
 from outbox.models import Email
 from outbox.services import email_queue
 
