@@ -89,7 +89,7 @@ def _queue(campaign, **overrides) -> Email | None:
 def test_every_email_of_the_campaign_is_a_row_of_its_kind(
     demo_campaign, turn, ostland, django_capture_on_commit_callbacks
 ):
-    """Invitations, receipts, announcements and reminders: rows of the campaign (and turn), sent."""
+    """Invitations, the setup's steps, receipts, announcements and reminders: rows of the campaign (and turn), sent."""
     with django_capture_on_commit_callbacks(execute=True):
         _submit(turn, ostland)
         _deadline_one_day_later(turn)
@@ -97,11 +97,16 @@ def test_every_email_of_the_campaign_is_a_row_of_its_kind(
     with django_capture_on_commit_callbacks(execute=True):
         orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=23))
     emails = Email.objects.filter(campaign=demo_campaign)
-    kinds = sorted((e.kind, e.turn_id) for e in emails)
+    by_kind = lambda pair: (pair[0], pair[1] or 0)  # noqa: E731 (a setup email has a turn or none)
+    kinds = sorted(((e.kind, e.turn_id) for e in emails), key=by_kind)
     assert kinds == sorted(
         [(Email.Kind.INVITATION, None)] * 4
+        # The setup's steps (issue 18): 4 rolls, 8 "your turn to pick", 4 army lists; turn 1 open.
+        + [(Email.Kind.SETUP, None)] * 16
+        + [(Email.Kind.SETUP, turn.pk)] * 4
         + [(Email.Kind.ORDERS_RECEIPT, turn.pk), (Email.Kind.ANNOUNCEMENT, turn.pk)]
-        + [(Email.Kind.ORDERS_REMINDER, turn.pk)] * 3  # Ostland has submitted
+        + [(Email.Kind.ORDERS_REMINDER, turn.pk)] * 3,  # Ostland has submitted
+        key=by_kind,
     )
     assert {e.status for e in emails} == {Email.Status.SENT}
     # One message per address of each row (an announcement goes to every player, each alone).

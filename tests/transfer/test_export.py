@@ -299,7 +299,7 @@ def test_a_snapshot_naming_an_army_outside_the_campaign_stops_the_export(reports
 
 
 def test_every_email_is_in_the_document_in_the_order_it_was_queued_each_key_by_natural_key(eventful_campaign):
-    """eventful_campaign's services invited its four players, queued receipts for Ostland's two
+    """eventful_campaign's services invited its four players, emailed each setup step, queued receipts for Ostland's two
     submissions and announced the schedule and the two deadline changes; an orders reminder and
     another invitation after them."""
     turn = eventful_campaign.turns.get(number=1)
@@ -327,6 +327,8 @@ def test_every_email_is_in_the_document_in_the_order_it_was_queued_each_key_by_n
     keys = [(e["kind"], e["key"] and e["key"]["prefix"], e["key"] and e["key"]["row"]) for e in emails]
     assert keys == [
         *[("invitation", None, None)] * 4,
+        # The setup's steps (issue 18): 4 rolls, 8 "your turn to pick", 4 army lists, 4 turn 1 open.
+        *[("setup", None, None)] * 20,
         ("orders-receipt", "orders-receipt", {"turn": 1, "kingdom": "Ostland", "submission": 0}),
         ("orders-receipt", "orders-receipt", {"turn": 1, "kingdom": "Ostland", "submission": 1}),
         ("announcement", "deadline-change", {"turn": 1, "change": 0}),
