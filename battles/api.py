@@ -21,7 +21,7 @@ from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award
-from .services.summaries import battle_rule, battle_standing, side_name, standing_text, summary_sheet_save
+from .services.summaries import battle_rule, battle_standing_text, side_name, summary_sheet_save
 
 RESULT_VALUES = [v for v, _ in RESULT_CHOICES]
 
@@ -59,7 +59,7 @@ def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
     }
     if organizer:
         passed = timezone.now() > battle.turn.results_deadline
-        data["standing"] = standing_text(battle_standing(battle, deadline_passed=passed))
+        data["standing"] = battle_standing_text(battle, deadline_passed=passed)
     return data
 
 

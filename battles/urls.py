@@ -5,6 +5,7 @@ from . import views
 urlpatterns = [
     path("turns/<int:turn_id>/battles/", views.turn_battles_page, name="turn-battles"),
     path("battles/<int:battle_id>/", views.battle_page, name="battle"),
+    path("battles/<int:battle_id>/message/", views.battle_message, name="battle-message"),
     path("battles/<int:battle_id>/scenario.pdf", views.battle_scenario_pdf, name="battle-scenario-pdf"),
     path("battles/<int:battle_id>/sheet/", views.summary_sheet_page, name="summary-sheet"),
     path("battles/<int:battle_id>/sheet/<int:kingdom_id>/", views.summary_sheet_page, name="summary-sheet-kingdom"),

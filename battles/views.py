@@ -26,17 +26,18 @@ from orders.services.turns import turn_clock
 from . import selectors
 from .models import RESULT_CHOICES, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from .services.opponents import MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
 from .services.summaries import (
     REROLL_LABELS,
     battle_rule,
-    battle_standing,
+    battle_standing_text,
     filing_kingdoms,
+    players_standing_text,
     side_name,
     stand_ins_text,
-    standing_text,
     summary_sheet_filed,
     summary_sheet_form,
     summary_sheet_save,
@@ -70,7 +71,7 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "own_files": own is not None and own.pk in filing_kingdoms(b),
         }
         if organizer:
-            row["standing_text"] = standing_text(battle_standing(b, deadline_passed=passed))
+            row["standing_text"] = battle_standing_text(b, deadline_passed=passed)
             row["sheets"] = [(names[k], sheets.get(k)) for k in filing_kingdoms(b)]
         rows.append(row)
     return render(
@@ -94,25 +95,49 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
 def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
     battle = selectors.battle_get(user=request.user, battle_id=battle_id)
     organizer = is_organizer(request.user, battle.turn.campaign)
+    own = kingdom_of(user=request.user, campaign=battle.turn.campaign)
+    passed = _deadline_passed(battle.turn)
     context = scenario_sheet_context(battle)
     context.update(
         {
             "organizer": organizer,
+            # The other side, by name, and a way to write to them (issue 18).
+            "opponents": opponents_of(battle, own) if own is not None else [],
+            "message_max": MESSAGE_MAX,
+            # Their two sheets disagree, or the organizer's ruling (rules decision 320).
+            "players_standing": players_standing_text(battle, deadline_passed=passed),
             "sheets": selectors.summary_sheets_visible(user=request.user, battle=battle),
             "attacker_name": side_name(battle, "attacker"),
             "defender_name": side_name(battle, "defender"),
             "results": RESULT_CHOICES,
-            "own": kingdom_of(user=request.user, campaign=battle.turn.campaign),
+            "own": own,
             "filing": filing_kingdoms(battle),
             # The Campaign Must Go On: who played the battle for an absent player (decision 223).
             "stand_ins": stand_ins_text(battle),
         }
     )
     if organizer:
-        context["standing_text"] = standing_text(battle_standing(battle, deadline_passed=_deadline_passed(battle.turn)))
+        context["standing_text"] = battle_standing_text(battle, deadline_passed=passed)
         names = dict(battle.turn.campaign.kingdoms.values_list("id", "name"))
         context["filing_names"] = [(k, names[k]) for k in filing_kingdoms(battle)]
     return render(request, "battles/battle.html", context)
+
+
+@login_required
+@require_POST
+def battle_message(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """A player of the battle writes to the other side's players; the site emails it."""
+    battle = selectors.battle_get(user=request.user, battle_id=battle_id)
+    own = kingdom_of(user=request.user, campaign=battle.turn.campaign)
+    try:
+        count = battle_message_send(
+            battle=battle, sender=request.user, kingdom=own, text=request.POST.get("message", "")
+        )
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        messages.success(request, f"Your message is on its way to {count} player{'s' if count != 1 else ''}.")
+    return redirect("battle", battle_id=battle.pk)
 
 
 @login_required

@@ -19,6 +19,7 @@ from orders.rules.resolution.battles import GUERRILLA_WARFARE
 from ..models import Battle
 from ..rules.injuries import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from .opponents import side_players
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
 BLUNDERED = GUERRILLA_WARFARE[1].code  # Guerrilla Warfare (D6), 1: Blundered!
@@ -181,6 +182,8 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
             "ancient_dead": army is not None and _ancient_dead_sized(battle, kingdom),
             "supports": [s for s in supports if s.side == side],
             "wounded": wounded.get(army.id, []) if army is not None else [],
+            # Who plays it, by display name, to book the game with (issue 18).
+            "players": side_players(battle, side),
         }
 
     # Earlier injuries that matter for this battle (Deep Wound, Old Battle Wound).

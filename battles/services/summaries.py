@@ -571,10 +571,40 @@ def final_result_text(battle: Battle) -> str:
     return text[0].upper() + text[1:]
 
 
+def _winner(standing: Outcome) -> str:
+    return f"the {standing.victor} wins" if standing.victor else "no victor"
+
+
+def ruling_text(battle: Battle) -> str:
+    """The organizer's ruling in words ("" when there is none): it decides the result, so it never
+    reads as an agreement of the sheets."""
+    standing = battle_standing(battle, deadline_passed=True)
+    if not battle.ruling_result or not isinstance(standing, Outcome):
+        return ""
+    note = f" Note: {battle.ruling_note}" if battle.ruling_note else ""
+    return f"Decided by the organizer: {standing.attacker.result.label} for the attacker; {_winner(standing)}.{note}"
+
+
+def battle_standing_text(battle: Battle, *, deadline_passed: bool) -> str:
+    """The organizer's one line on where the battle's result stands: the ruling when there is one."""
+    return ruling_text(battle) or standing_text(battle_standing(battle, deadline_passed=deadline_passed))
+
+
+def players_standing_text(battle: Battle, *, deadline_passed: bool) -> str:
+    """What the battle's players are told of its result before the aftermath: the organizer's
+    ruling, or that their two sheets disagree and on what (rules decision 320); "" otherwise."""
+    if battle.ruling_result:
+        return ruling_text(battle)
+    standing = battle_standing(battle, deadline_passed=deadline_passed)
+    if isinstance(standing, Conflict):
+        return f"Your two turn summary sheets disagree: {standing.message} The organizer decides the result."
+    return ""
+
+
 def standing_text(standing: Outcome | Conflict | Pending) -> str:
     """The organizer's one line on where a battle's result stands."""
     if isinstance(standing, Outcome):
-        winner = f"the {standing.victor} wins" if standing.victor else "no victor"
+        winner = _winner(standing)
         sides = (("attacker", standing.attacker), ("defender", standing.defender))
         if all(o.filed for _, o in sides):
             return f"Agreed: {standing.attacker.result.label} for the attacker; {winner}."

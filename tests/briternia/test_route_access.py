@@ -123,6 +123,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "summary-sheet": ("GET", LOGIN, 404, 200, 404),
     "summary-sheet-kingdom": ("GET", LOGIN, 404, 200, 200),
     "battle-ruling": ("POST", LOGIN, 404, 404, 302),  # the organizer's empty ruling: refused, flashed
+    # A message to the battle's other side: the battle's players' (an empty one refused, flashed).
+    "battle-message": ("POST", LOGIN, 404, 302, 302),
     "story-bonus": ("POST", LOGIN, 404, 404, 404),  # no sheet yet
     "army-painted": ("POST", LOGIN, 404, 404, None),
     "character-retire": ("POST", LOGIN, 404, None, 404),
