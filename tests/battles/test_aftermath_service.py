@@ -269,7 +269,7 @@ def test_the_aftermath_and_ruling_endpoints_are_the_organizer_s(
     waiting = organizer.post(f"/api/turns/{turn.pk}/aftermath/")
     assert waiting.status_code == 400 and any("62 Hartwood" in m for m in error_details(waiting))
     ruled = organizer.post(f"/api/battles/{battles[62].pk}/ruling/", {"result": "minor-victory"}, format="json")
-    assert ruled.status_code == 200 and ruled.json()["standing"].startswith("Agreed")
+    assert ruled.status_code == 200 and ruled.json()["standing"].startswith("Decided by the organizer: Minor victory")
     _save(battles[61], k["Da Red Fang"], result="draw")
     _save(battles[61], k["Ostland"], result="draw")
     with django_capture_on_commit_callbacks(execute=True):
