@@ -23,7 +23,7 @@ from orders.models import Turn, TurnEvent
 from tests.battle_setup import file_battle_orders
 from turns.services.cycle import orders_phase_run
 
-from .conftest import Outbox, login
+from .conftest import Outbox, html_of, login, text_of
 
 
 @pytest.fixture
@@ -97,6 +97,19 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     dave.get_by_label("Battle result (your side)").select_option("major-victory")
     dave.get_by_role("button", name="Submit the sheet").click()
     expect(dave.locator("#sheets")).to_contain_text("Major victory")
+    # Both see that their sheets disagree (rules decision 320), and whom they fight.
+    expect(dave.locator("#players-standing")).to_contain_text("Your two turn summary sheets disagree")
+    expect(dave.locator("#opponents")).to_contain_text("Ostland (alice)")
+    alice.reload()
+    expect(alice.locator("#players-standing")).to_contain_text("the defender a minor loss")
+    # dave writes to alice through the site: emailed, Reply-To dave, no address on the page.
+    dave.get_by_label("Write to them").fill("Shall we replay it on Thursday?")
+    dave.get_by_role("button", name="Send the message").click()
+    expect(dave.locator("ul.messages")).to_contain_text("Your message is on its way to 1 player.")
+    (note,) = [m for m in outbox.to("alice@briternia.local") if "writes about the battle" in m["Subject"]]
+    assert note["Reply-To"] == "dave@briternia.local"
+    assert "Shall we replay it on Thursday?" in text_of(note) and "Shall we replay it on Thursday?" in html_of(note)
+    expect(dave.locator("#opponents")).not_to_contain_text("@")
 
     # The organizer sees the conflict, decides it, enters Ostland's sheet for Eldenhall from
     # bob's account of it, and runs the aftermath.
@@ -119,7 +132,15 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     organizer.locator("#ruling select[name=result]").select_option("minor-victory")
     organizer.locator("#ruling input[name=note]").fill("Both agreed on the phone: a minor victory.")
     organizer.get_by_role("button", name="Decide").click()
-    expect(organizer.locator("#standing")).to_contain_text("Agreed")
+    # A ruling is a decision, never "Agreed"; both players see it.
+    expect(organizer.locator("#standing")).to_contain_text("Decided by the organizer: Minor victory for the attacker")
+    expect(organizer.locator("#standing")).not_to_contain_text("Agreed")
+    for player in (alice, dave):
+        player.reload()
+        expect(player.locator("#players-standing")).to_contain_text(
+            "Decided by the organizer: Minor victory for the attacker; the attacker wins. "
+            "Note: Both agreed on the phone: a minor victory."
+        )
 
     ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
     organizer.goto(f"{live_server.url}/battles/{eldenhall.pk}/sheet/{ostland.pk}/")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable
+from email.message import EmailMessage
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -67,6 +68,11 @@ def test_organizer_creates_campaign_and_invited_players_set_their_passwords(
         expect(page.locator("#kingdoms tr", has_text=kingdom_name)).to_contain_text(army_label)
     # The campaign has its two players: no more invitations, the dice can be rolled.
     assert campaign.kingdoms.exclude(army_type="ancient-dead").count() == 2
+    expect(page.get_by_role("button", name="Send the invitation")).to_have_count(0)
+    expect(page.locator("#everyone-invited")).to_have_text(
+        "Every player is invited: roll for home selection when you are ready."
+    )
+    expect(page.get_by_role("button", name="Roll for home selection")).to_be_visible()
 
     assert len(outbox.messages()) == 2
     for address, kingdom_name, _ in players:
@@ -89,8 +95,15 @@ def _rolls_table(page: Page):
     return page.locator("h3:has-text('Home selection rolls (2D6)') + table tr")
 
 
+def _one_link(message: EmailMessage, live_server, path: str) -> str:
+    """The one link to `path` on the live server, in both parts of the email."""
+    (link,) = set(re.findall(re.escape(live_server.url + path) + r"\S*?(?=[\s\"<]|$)", text_of(message)))
+    assert link in html_of(message)
+    return link
+
+
 def test_home_and_adjacent_province_selection(
-    page: Page, open_page: Callable[[], Page], live_server, invited_campaign: Campaign
+    page: Page, open_page: Callable[[], Page], live_server, invited_campaign: Campaign, outbox: Outbox
 ):
     campaign = invited_campaign
     campaign_url = f"{live_server.url}/campaigns/{campaign.pk}/"
@@ -115,9 +128,15 @@ def test_home_and_adjacent_province_selection(
     # Highest roll picks its home first; the player present picks, the organizer picks for the absent one.
     first, second = sorted(campaign.kingdoms.exclude(army_type="ancient-dead"), key=lambda k: -k.home_roll)
     expect(organizer_page.locator("#picking")).to_have_text(f"It is {first.name}'s turn to pick.")
+    # Each player learns their roll by email, and the first to pick that it is their turn, with the link.
+    for kingdom in (first, second):
+        (rolled,) = [m for m in outbox.to(kingdom.players.get().email) if "home selection is rolled" in m["Subject"]]
+        assert f"{kingdom.name} rolled {kingdom.home_roll}." in text_of(rolled)
+    (your_turn,) = [m for m in outbox.to(first.players.get().email) if "your turn to pick" in m["Subject"]]
+    assert your_turn["Subject"] == f"Browser Campaign: your turn to pick a capitol site for {first.name}"
     player_page = open_page()
     login(player_page, live_server, first.players.get().username, PASSWORD)
-    player_page.goto(campaign_url)
+    player_page.goto(_one_link(your_turn, live_server, f"/campaigns/{campaign.pk}/"))
     player_page.get_by_label("Capitol site").select_option("11")
     player_page.get_by_role("button", name="Take this capitol site").click()
     _message(player_page, f"{first.name} makes province 11 its capitol.")
@@ -163,6 +182,16 @@ def test_home_and_adjacent_province_selection(
     assert sorted(Province.objects.filter(controller=second).values_list("number", flat=True)) == [61, 62, 71]
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ARMY_LISTS
+
+    # Every player is asked by email for their army list; the link opens the editor.
+    (asked,) = [m for m in outbox.to(first.players.get().email) if "enter the army list" in m["Subject"]]
+    army = first.armies.get()
+    player_page.goto(_one_link(asked, live_server, f"/armies/{army.pk}/edit/"))
+    expect(player_page.get_by_role("heading", level=1)).to_have_text(f"{army.name}: army list")
+    assert [m for m in outbox.to(second.players.get().email) if "enter the army list" in m["Subject"]]
+    # The organizer sees whose list is valid before pressing Start: none yet.
+    organizer_page.reload()
+    expect(organizer_page.locator("#army-lists tr", has_text=first.name)).to_contain_text("Not valid yet")
 
 
 def _fill_unit(page: Page, row: int, **fields: str | bool) -> None:
