@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from battles.models import Battle, ResultsReminder
+from battles.services.opponents import battle_message_send
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
 from kingdoms.models import (
@@ -278,7 +279,8 @@ def played_campaign(transactional_db):
     the aftermath, every report rendered and emailed, turn 2 opened), and the rows that turn does
     not make: a deadline moved (and announced), orders reminders, a results reminder queued and not
     sent, emails that failed (reports' keeping their PDFs, a receipt), a player's report
-    preferences. Every kind of email, each keyed by the row it was queued for but the invitations.
+    preferences, a message between a battle's players. Every kind of email, each keyed by the row it
+    was queued for but the invitations, the setup's and the messages.
     Each table's ids in a range of its own (tests/transfer/rows.py), the copy's too."""
     with ids_set_apart():
         campaign = demo_campaign_create()
@@ -328,6 +330,14 @@ def played_campaign(transactional_db):
         )
         # The organizer's alert of a turn held with too many orders missing (turns/services/sweep.py).
         orders_held_announce(turn=turn_1, missing=3, total=4)
+        # A player's message to the other side of a battle: it answers to the sender (Reply-To).
+        hartwood = Battle.objects.get(turn=turn_1, province__number=62)
+        battle_message_send(
+            battle=hartwood,
+            sender=User.objects.get(username="dave"),
+            kingdom=hartwood.attacker_kingdom,
+            text="Rematch on Thursday?",
+        )
         # Bob's report emails failed after their last try: they keep their attachments.
         ReportEmail.objects.filter(report__turn__campaign=campaign, to=["bob@briternia.local"]).update(
             status=ReportEmail.Status.FAILED,
