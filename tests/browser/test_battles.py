@@ -65,6 +65,11 @@ def test_scenario_sheets_arrive_as_pdf_by_email(posted: Turn, outbox: Outbox) ->
     engagement = battle.scenario["engagement"]["name"]
     assert "Battle in 62 Hartwood" in text and engagement in text
     assert "Tor Anlec: Raiders" in text and "Wardens" in text
+    # The sheet and the email name the players of each side, never their addresses (issue 18).
+    assert "Tor Anlec (dave)" in text and "Ostland (alice)" in text
+    players = "Players: Tor Anlec (dave) against Ostland (alice)."
+    assert players in text_of(dave[0]) and players in html_of(dave[0])
+    assert f"/battles/{battle.pk}/" in text_of(dave[0])
 
 
 def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
