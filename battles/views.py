@@ -72,6 +72,8 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
         }
         if organizer:
             row["standing_text"] = battle_standing_text(b, deadline_passed=passed)
+        else:  # their sheets' disagreement, or the ruling (rules decision 320)
+            row["players_standing"] = players_standing_text(b, deadline_passed=passed)
             row["sheets"] = [(names[k], sheets.get(k)) for k in filing_kingdoms(b)]
         rows.append(row)
     return render(

@@ -106,6 +106,10 @@ def test_both_players_see_that_their_sheets_disagree_then_the_organizer_s_ruling
             "victory (it should be a minor loss). The organizer decides the result."
         ) in page
     assert "disagree" not in _page("bob", Battle.objects.get(turn=hartwood.turn, province__number=61)).content.decode()
+    # The turn's battles page says it too, to the battle's players alone.
+    battles_page = f"/turns/{hartwood.turn.pk}/battles/"
+    assert "Your two turn summary sheets disagree" in pages_as("dave").get(battles_page).content.decode()
+    assert "disagree" not in pages_as("bob").get(battles_page).content.decode()
 
     battle_rule(
         battle=hartwood,
