@@ -46,6 +46,14 @@ class InviteForm(forms.Form):
     email = forms.EmailField()
     kingdom_name = forms.CharField(max_length=100)
     army_type = forms.ChoiceField(choices=[(t.value, ARMY_TYPE_LABELS[t]) for t in PLAYER_ARMY_TYPES])
+    # The name the other players see until the player chooses one (on the set-password page);
+    # blank: one derived from the kingdom. An account that exists keeps the name it has.
+    display_name = forms.CharField(
+        max_length=DISPLAY_NAME_MAX,
+        required=False,
+        label="Player's display name (optional)",
+        help_text="What the other players see of this player; never an email address.",
+    )
 
 
 class HomePickForm(forms.Form):

@@ -105,20 +105,23 @@ def _ancient_dead_create(*, campaign: Campaign, organizer: AbstractBaseUser) -> 
     return kingdom
 
 
-def invited_user(*, email: str, kingdom_name: str) -> AbstractBaseUser:
-    """The account an invitation goes to: the one with the address, or a new one that logs in
-    with it; the others see a name derived from the kingdom until the player chooses one when
-    setting the password."""
+def invited_user(*, email: str, kingdom_name: str, display_name: str = "") -> AbstractBaseUser:
+    """The account an invitation goes to: the one with the address (with the name it has), or a
+    new one that logs in with it; the others see the name the organizer gave, else one derived
+    from the kingdom, until the player chooses one when setting the password."""
     user = User.objects.filter(email__iexact=email).first()
     if user is None:
-        user = User.objects.create_user(username=email, email=email, first_name=invited_display_name(kingdom_name))
+        name = display_name.strip() or invited_display_name(kingdom_name)
+        user = User.objects.create_user(username=email, email=email, first_name=name)
         user.set_unusable_password()
         user.save()
     return user
 
 
 @transaction.atomic
-def player_invite(*, campaign: Campaign, email: str, kingdom_name: str, army_type: str) -> Kingdom:
+def player_invite(
+    *, campaign: Campaign, email: str, kingdom_name: str, army_type: str, display_name: str = ""
+) -> Kingdom:
     """Add a player kingdom and invite its player by email (a link to set a password)."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     errors: list[str] = []
@@ -138,20 +141,22 @@ def player_invite(*, campaign: Campaign, email: str, kingdom_name: str, army_typ
         errors.append(f"'{army_type}' is not an army type a player may take.")
     if players.filter(players__email__iexact=email).exists():
         errors.append(f"{email} already plays a kingdom in this campaign.")
+    if "@" in display_name:
+        errors.append("The player's display name has no '@': the other players see it; give a name, not an address.")
     if errors:
         raise DomainError(errors)
 
     kingdom = Kingdom.objects.create(campaign=campaign, name=kingdom_name.strip(), army_type=army_type)
-    player_user_invite(email=email, kingdom=kingdom)
+    player_user_invite(email=email, kingdom=kingdom, display_name=display_name)
     return kingdom
 
 
-def player_user_invite(*, email: str, kingdom: Kingdom) -> AbstractBaseUser:
+def player_user_invite(*, email: str, kingdom: Kingdom, display_name: str = "") -> AbstractBaseUser:
     """The user with `email` (made now when there is none) joins `kingdom` as its player and is
     invited by email: at setup, and when a Rogue Kingdom is given to a new player (New Player Option)."""
     from .invitations import invitation_queue  # late import: emails depend on the sites' URLs
 
-    user = invited_user(email=email, kingdom_name=kingdom.name)
+    user = invited_user(email=email, kingdom_name=kingdom.name, display_name=display_name)
     kingdom.players.add(user)
     invitation_queue(user=user, kingdom=kingdom)
     return user

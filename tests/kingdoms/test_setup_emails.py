@@ -178,3 +178,21 @@ def test_the_invite_form_goes_once_every_player_is_invited(new_campaign, invited
     invited_campaign.player_count = 5
     invited_campaign.save(update_fields=["player_count"])
     assert "Send the invitation" in client.get(f"/campaigns/{invited_campaign.pk}/").content.decode()
+
+
+def test_the_organizer_may_name_a_new_player_at_invitation_never_by_an_address(new_campaign, organizer):
+    """The other players see the name given at invitation (the player may change it when setting
+    the password); an address is refused as a name, and nothing is saved."""
+    client = Client()
+    client.force_login(organizer)
+    invite = f"/campaigns/{new_campaign.pk}/invite/"
+    fields = {"email": "nell@example.org", "kingdom_name": "Nordland", "army_type": "empire"}
+    refused = client.post(invite, {**fields, "display_name": "nell@example.org"}, follow=True).content.decode()
+    assert "The player&#x27;s display name has no &#x27;@&#x27;" in refused
+    assert not new_campaign.kingdoms.filter(name="Nordland").exists()
+    client.post(invite, {**fields, "display_name": "Nell the Bold"})
+    player = new_campaign.kingdoms.get(name="Nordland").players.get()
+    assert player.first_name == "Nell the Bold"
+    page = client.get(f"/campaigns/{new_campaign.pk}/").content.decode()
+    kingdoms_table = page.split('id="kingdoms"')[1].split("</table>")[0]
+    assert "Nell the Bold" in kingdoms_table and "nell@" not in kingdoms_table
