@@ -7,7 +7,7 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 
-from ..models import ArmoryItem, Army, Campaign, Character, Kingdom, RosterAdjustment, Unit
+from ..models import ArmoryItem, Army, Campaign, Character, DraftedArmyList, Kingdom, RosterAdjustment, Unit
 from ..rules.army_lists import (
     ArmyListDraft,
     CharacterEntry,
@@ -145,6 +145,37 @@ def army_list_problems(army: Army) -> list[str]:
     return army_list_errors(_draft(army, units, items), _roster(army))
 
 
+def army_list_check(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> list[str]:
+    """Why the list `units` and `items` would be refused for `army` by the rules (nothing is saved):
+    the editor's "what is wrong" while a list is written."""
+    return army_list_errors(_draft(army, units, items), _roster(army))
+
+
+DRAFT_PREFIXES = ("units-", "items-")
+DRAFT_MAX_CHARS = 100_000  # far more than the longest list; a post beyond it is no list
+
+
+def army_list_draft_save(*, army: Army, rows: dict[str, str]) -> DraftedArmyList:
+    """Keep the editor's rows of `army` as they are, valid or not (only the list fields are kept).
+    The army's list does not change: a draft never counts (for the campaign's Start or a battle)."""
+    if army.status != Army.Status.ACTIVE:
+        raise DomainError(f"{army.name} is disbanded; its list cannot change.")
+    if army_list_locked(army):
+        raise DomainError(
+            f"{army.name}: the composition of an Elite Defense Force cannot change once its list is entered; "
+            "only its battles change it (Battle for Towns, Cities, and Capitols)."
+        )
+    kept = {k: str(v) for k, v in rows.items() if k.startswith(DRAFT_PREFIXES)}
+    if sum(len(k) + len(v) for k, v in kept.items()) > DRAFT_MAX_CHARS:
+        raise DomainError(f"{army.name}: the draft is too long to keep ({DRAFT_MAX_CHARS:,} characters at most).")
+    draft, _ = DraftedArmyList.objects.update_or_create(army=army, defaults={"rows": kept})
+    return draft
+
+
+def army_list_draft_discard(*, army: Army) -> None:
+    DraftedArmyList.objects.filter(army=army).delete()
+
+
 def army_list_paid(army: Army) -> bool:
     """The list is entered and the campaign runs: from now on it changes only by what is paid
     (gold for a creation or upgrade, experience on the order sheet) and by the rules (XP7)."""
@@ -190,7 +221,7 @@ def army_list_save(
     foreign = [u.key for u in units if u.key is not None and u.key not in stored]
     if foreign:
         raise DomainError(f"{army.name}: unit {foreign[0]} is not part of this army.")
-    errors = army_list_errors(_draft(army, units, items), _roster(army))
+    errors = army_list_check(army, units, items)
     if errors:
         raise DomainError(errors)
     if army_list_paid(army):
@@ -231,6 +262,7 @@ def army_list_save(
         army.losses_before_list = 0
         army.save(update_fields=["list_due", "losses_before_list"])
     _free_rolls(army)
+    DraftedArmyList.objects.filter(army=army).delete()  # the list entered is the one kept now
     return army
 
 
