@@ -313,15 +313,19 @@ def _list_check(army: Army, units: forms.BaseFormSet, items: forms.BaseFormSet) 
     the same): a row that does not parse is named by its number."""
     problems: list[str] = []
     entries: dict[str, list[Any]] = {"units": [], "items": []}
-    for what, formset in (("Unit", units), ("Item", items)):
+    if not units.is_bound:  # the list as entered
+        entries["units"], entries["items"] = army_services.army_entries(army)
+    for what, formset in (("Unit", units), ("Item", items)) if units.is_bound else ():
         if not formset.management_form.is_valid():
             return {"total": 0, "problems": ["The form is incomplete: reload the page."], "valid": False}
         for number, form in enumerate(formset.forms, start=1):
+            if form["DELETE"].data:  # a row marked for removal is not part of the list, whatever it holds
+                continue
             if not form.is_valid():
                 for name, errors in form.errors.items():
                     label = form.fields[name].label if name in form.fields else name
                     problems += [f"{what} row {number}: {label or name}: {e}" for e in errors]
-            elif form.cleaned_data and not form.cleaned_data.get("DELETE"):
+            elif form.cleaned_data:
                 entries["units" if what == "Unit" else "items"].append(form.entry())
     total = sum(u.points for u in entries["units"]) + sum(i.points for i in entries["items"])
     if not problems:
