@@ -347,6 +347,25 @@ PROBLEM_FIELDS: dict[SheetProblemCode, str] = {
     SheetProblemCode.LOOTED: "province",
     SheetProblemCode.OCCUPIED: "province",
 }
+# The problems of the sheet's other parts: beside the part (its rows are not told apart by the check).
+C = SheetProblemCode
+PROBLEM_SECTIONS: dict[SheetProblemCode, str] = {
+    C.OVER_BUDGET: "gold",
+    C.ARMY_LIMIT: "creations",
+    C.PURCHASE: "purchases",
+    C.EXPERIENCE_SHORT: "purchases",
+    C.TRANSFER: "transfers",
+    C.ITEM_TRANSFER: "item_transfers",
+    C.LAND_SALE: "land_deals",
+    C.LAND_SALE_TWICE: "land_deals",
+    C.CAPITOL: "capitol",
+    C.GARRISON_TWICE: "garrisons",
+    C.GARRISON_ANCIENT_DEAD: "garrisons",
+    C.GARRISON_NOT_OWN_SETTLEMENT: "garrisons",
+    C.GARRISON_REINFORCED: "garrisons",
+    **{code: "alliance" for code in SheetProblemCode if code.value.startswith("alliance-")},
+}
+SECTIONS = tuple(dict.fromkeys(PROBLEM_SECTIONS.values()))
 ARMY_FIELDS = ("kind", "target", "support", "path_1", "upgrade_to", "buy_depot", "disaster_choice", "defend_with")
 ARMY_FIELDS += ("losses_from", "take_control")
 CREATION_FIELDS = ("name", "points", "province")

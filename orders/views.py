@@ -23,10 +23,10 @@ from kingdoms.services.spending import deliveries_of_kingdom
 
 from . import selectors
 from .entries import entries_from_json
-from .forms import ARMY_FIELDS, CREATION_FIELDS, OrderSheetForm, place_problems
+from .forms import ARMY_FIELDS, CREATION_FIELDS, PROBLEM_SECTIONS, SECTIONS, OrderSheetForm, place_problems
 from .models import CampaignSchedule, OrderSheet, Turn
 from .rules.schedule import deadline_text
-from .rules.sheets import SheetCheck, order_sheet_check
+from .rules.sheets import SheetCheck, SheetProblemCode, order_sheet_check
 from .rules.targets import sheet_targets
 from .services.calendar import calendar_key_read, deadlines_calendar
 from .services.emails import receipt_content
@@ -112,21 +112,28 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     all_errors = errors or (check.errors if check else [])
     if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
         refused = order_sheet_problems_data(check.error_problems, check.names) if check and not errors else []
+    # Each problem beside what mends it: a part of the sheet (purchases, transfers, the gold...), or
+    # the field of an army's row found by the army's id (never by its name: "A1" is the beginning of
+    # "A10"), or of a new army's row; named as in the list above, which keeps them all.
+    sections: dict[str, list[str]] = {name: [] for name in SECTIONS}
+    for p in refused:
+        if (section := PROBLEM_SECTIONS.get(SheetProblemCode(p["code"]))) is not None:
+            sections[section].append(p["message"])
+    in_rows = [p for p in refused if SheetProblemCode(p["code"]) not in PROBLEM_SECTIONS]
     for army_form in form.armies:
-        # Each problem beside the field of its army's row that mends it, found by the army's id
-        # (never by its name: "A1" is the beginning of "A10"), named as in the list above.
-        place_problems(army_form, [p for p in refused if army_form.army.id in p["armies"]], ARMY_FIELDS)
+        place_problems(army_form, [p for p in in_rows if army_form.army.id in p["armies"]], ARMY_FIELDS)
     rows = form.creation_rows()
     for creation_form in form.creations:
         entry = rows.index(creation_form) if creation_form in rows else None
         place_problems(
-            creation_form, [p for p in refused if entry is not None and p.get("creation") == entry], CREATION_FIELDS
+            creation_form, [p for p in in_rows if entry is not None and p.get("creation") == entry], CREATION_FIELDS
         )
     context = {
         "turn": turn,
         "campaign": turn.campaign,
         "kingdom": kingdom,
         "form": form,
+        "sections": sections,
         "sheet": sheet,
         "errors": all_errors,
         "warnings": check.warnings if check else [],

@@ -103,3 +103,18 @@ def test_each_refusal_stands_beside_its_field(alice_client, turn, ostland, army)
     # The drafted choices come back, the illegal first step still shown so it can be mended.
     assert str(forest.number) in _options(page, f"{prefix}-path_1")
     assert not ostland.order_sheets.exists()
+
+
+def test_a_problem_of_the_sheet_s_other_parts_stands_beside_that_part(alice_client, turn, ostland, army, demo_campaign):
+    """Treasury: a sheet spending more than the treasury and the turn's taxes is refused, and the
+    words stand under the sheet's gold as well as in the list above."""
+    fang = Kingdom.objects.get(campaign=demo_campaign, name="Da Red Fang")
+    response = alice_client.post(
+        _url(turn, ostland),
+        {f"army-{army.pk}-kind": "hold", "transfer-0-kingdom": fang.pk, "transfer-0-gold": 10**9, "action": "submit"},
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    gold = page.split("<h2>Gold</h2>")[1].split('<table id="gold"')[0]
+    assert "field-error" in gold and "gold short (Treasury" in gold
+    assert "gold short" not in page.split("<h2>Gold</h2>")[0].split('id="order-sheet"')[1]
