@@ -10,8 +10,9 @@ from django.contrib.auth.forms import SetPasswordForm
 
 from .people import DISPLAY_NAME_MAX, display_name
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
+from .rules.deserts import RUNE_SMITH_ARMIES
 from .rules.maps import MapError, MapSpec, load_default_map, map_from_json
-from .rules.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES
+from .rules.tables import ARCHETYPE_LABELS, ARCHETYPE_TABLE, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES, ArmyType
 
 MAX_MAP_BYTES = 1_000_000
 
@@ -72,6 +73,13 @@ class AdjacentPickForm(forms.Form):
         self.fields["provinces"].choices = choices
 
 
+def _label_controls(form: forms.Form) -> None:
+    """Each control of a table row names itself (the row read alone, or on a phone where the
+    table's header is out of sight)."""
+    for name, field in form.fields.items():
+        field.widget.attrs.setdefault("aria-label", str(field.label or name.replace("_", " ").capitalize()))
+
+
 class UnitForm(forms.Form):
     key = forms.IntegerField(required=False, widget=forms.HiddenInput)
     name = forms.CharField(max_length=100)
@@ -94,6 +102,22 @@ class UnitForm(forms.Form):
         min_value=0, max_value=5, initial=0, required=False, label="Magic level", help_text="A Wizard's level."
     )
     rune_smith = forms.BooleanField(required=False, label="Rune smith")
+
+    def __init__(self, *args: Any, army_type: ArmyType | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if army_type is not None:
+            # The drop-down offers the Archetype Table's archetypes of the army type (and a value
+            # the row already holds, which the check then refuses in its own words: the field
+            # parses every archetype).
+            held = self["archetype"].value() or ""
+            allowed = {a.value for a in ARCHETYPE_TABLE[army_type]}
+            self.fields["archetype"].widget.choices = [("", "-")] + [
+                (value, label) for value, label in ARCHETYPE_LABELS.items() if value in allowed or value == held
+            ]
+        # The field still parses (a crafted rune smith gets the check's words); the page shows it
+        # only to the armies that may have one.
+        self.offers_rune_smith = army_type is None or army_type in RUNE_SMITH_ARMIES
+        _label_controls(self)
 
     def entry(self) -> UnitEntry:
         d = self.cleaned_data
@@ -126,6 +150,10 @@ class ItemForm(forms.Form):
     points = forms.IntegerField(min_value=0)
     common = forms.BooleanField(required=False, help_text="Common magic items may be duplicated.")
     bearer = forms.CharField(max_length=100, help_text="The unit or character carrying it.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _label_controls(self)
 
     def entry(self) -> ItemEntry:
         d = self.cleaned_data

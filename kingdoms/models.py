@@ -478,6 +478,19 @@ class RosterAdjustment(models.Model):
         return f"{self.army}: list corrected in turn {self.turn} ({self.reason})"
 
 
+class DraftedArmyList(models.Model):
+    """An army list as its player left it in the editor, saved without being entered: the rows as
+    posted, complete or not. Nothing counts it: the army's list is its units, which only a valid
+    list replaces (kingdoms.services.armies.army_list_save); the campaign's Start reads those."""
+
+    army = models.OneToOneField(Army, on_delete=models.CASCADE, related_name="drafted_list")
+    rows = models.JSONField(help_text="The editor's fields as posted: name -> value.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.army}: drafted list"
+
+
 class DiceRoll(models.Model):
     """A roll of the dice kernel, kept with its purpose and whom it concerns."""
 

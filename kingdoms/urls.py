@@ -17,4 +17,5 @@ urlpatterns = [
     path("armies/<int:army_id>/", views.army_page, name="army"),
     path("armies/<int:army_id>/experience/", views.army_experience_adjust, name="army-experience-adjust"),
     path("armies/<int:army_id>/edit/", views.army_edit, name="army-edit"),
+    path("armies/<int:army_id>/list/check/", views.army_list_check, name="army-list-check"),
 ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetConfirmView
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -27,7 +30,7 @@ from .forms import (
     item_initial,
     unit_initial,
 )
-from .models import Campaign, Character, Kingdom
+from .models import Army, Campaign, Character, DraftedArmyList, Kingdom
 from .people import display_name
 from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
@@ -289,12 +292,71 @@ def army_experience_adjust(request: HttpRequest, army_id: int) -> HttpResponse:
     return redirect("army", army_id=army.pk)
 
 
+def _list_formsets(army: Army, data: Any = None) -> tuple[forms.BaseFormSet, forms.BaseFormSet]:
+    """The editor's rows: posted (or drafted) `data`, else the army's list as entered. A unit's
+    choices are the ones its army type may take."""
+    kwargs = {"army_type": army.kingdom.army_type_enum}
+    if data is not None:
+        return (
+            UnitFormSet(data, prefix="units", form_kwargs=kwargs),
+            ItemFormSet(data, prefix="items"),
+        )
+    unit_entries, item_entries = army_services.army_entries(army)
+    return (
+        UnitFormSet(initial=[unit_initial(u) for u in unit_entries], prefix="units", form_kwargs=kwargs),
+        ItemFormSet(initial=[item_initial(i) for i in item_entries], prefix="items"),
+    )
+
+
+def _list_check(army: Army, units: forms.BaseFormSet, items: forms.BaseFormSet) -> dict[str, Any]:
+    """The rows' running total and what is wrong with them, as the rules see it (the save checks
+    the same): a row that does not parse is named by its number."""
+    problems: list[str] = []
+    entries: dict[str, list[Any]] = {"units": [], "items": []}
+    if not units.is_bound:  # the list as entered
+        entries["units"], entries["items"] = army_services.army_entries(army)
+    for what, formset in (("Unit", units), ("Item", items)) if units.is_bound else ():
+        if not formset.management_form.is_valid():
+            return {"total": 0, "problems": ["The form is incomplete: reload the page."], "valid": False}
+        for number, form in enumerate(formset.forms, start=1):
+            if form["DELETE"].data:  # a row marked for removal is not part of the list, whatever it holds
+                continue
+            if not form.is_valid():
+                for name, errors in form.errors.items():
+                    label = form.fields[name].label if name in form.fields else name
+                    problems += [f"{what} row {number}: {label or name}: {e}" for e in errors]
+            elif form.cleaned_data:
+                entries["units" if what == "Unit" else "items"].append(form.entry())
+    total = sum(u.points for u in entries["units"]) + sum(i.points for i in entries["items"])
+    if not problems:
+        problems = army_services.army_list_check(army, entries["units"], entries["items"])
+    return {"total": total, "problems": problems, "valid": not problems}
+
+
 @login_required
 def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
+    """The army-list editor: save the list (entered only when the rules accept it), or keep the
+    rows as a draft, valid or not, to go on with later (a draft never counts)."""
     army = selectors.army_private_get(user=request.user, army_id=army_id)
+    units_errors: list[str] = []
+    drafted = DraftedArmyList.objects.filter(army=army).first()
     if request.method == "POST":
-        units = UnitFormSet(request.POST, prefix="units")
-        items = ItemFormSet(request.POST, prefix="items")
+        action = request.POST.get("action", "save")
+        try:
+            if action == "draft":
+                army_services.army_list_draft_save(army=army, rows=request.POST.dict())
+                messages.success(
+                    request, f"Draft of {army.name}'s list kept. It does not count until you save the list."
+                )
+                return redirect("army-edit", army_id=army.pk)
+            if action == "discard":
+                army_services.army_list_draft_discard(army=army)
+                messages.success(request, f"Draft discarded: the editor shows {army.name}'s list as entered.")
+                return redirect("army-edit", army_id=army.pk)
+        except DomainError as exc:
+            flash_errors(request, exc)
+            return redirect("army-edit", army_id=army.pk)
+        units, items = _list_formsets(army, request.POST)
         if units.is_valid() and items.is_valid():
             try:
                 army_services.army_list_save(
@@ -312,10 +374,7 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
         else:
             units_errors = ["Correct the rows marked below."]
     else:
-        unit_entries, item_entries = army_services.army_entries(army)
-        units = UnitFormSet(initial=[unit_initial(u) for u in unit_entries], prefix="units")
-        items = ItemFormSet(initial=[item_initial(i) for i in item_entries], prefix="items")
-        units_errors = []
+        units, items = _list_formsets(army, drafted.rows if drafted else None)
     return render(
         request,
         "kingdoms/army_edit.html",
@@ -326,6 +385,8 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
             "units": units,
             "items": items,
             "errors": units_errors,
+            "drafted": drafted if request.method == "GET" else None,
+            "check": _list_check(army, units, items),
             "movements": army.movements.select_related("province"),
             "characters": [
                 (c, character_record(c.injuries))
@@ -339,3 +400,13 @@ def army_edit(request: HttpRequest, army_id: int) -> HttpResponse:
         },
         status=400 if units_errors else 200,
     )
+
+
+@login_required
+@require_POST
+def army_list_check(request: HttpRequest, army_id: int) -> JsonResponse:
+    """The editor's rows as posted, checked and totalled (nothing is saved): the page asks while
+    the player writes, so the running total and what is wrong stay in view."""
+    army = selectors.army_private_get(user=request.user, army_id=army_id)
+    units, items = _list_formsets(army, request.POST)
+    return JsonResponse(_list_check(army, units, items))

@@ -28,10 +28,12 @@ from .rules.sheets import (
     Purchase,
     ReinforceGarrison,
     SheetEntries,
+    SheetProblemCode,
     TransferGold,
     TransferItem,
     UpgradeArmy,
 )
+from .rules.targets import ArmyTargets, SheetTargets
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
 CREATION_ROWS = 2
@@ -46,6 +48,15 @@ def _label(p: Province) -> str:
     if p.razed:
         extra.append("razed")
     return f"{p.number} {p.name} ({', '.join(extra)})"
+
+
+def _offer_only(form: forms.Form, name: str, legal: tuple[int, ...], provinces: dict[int, Province]) -> None:
+    """Narrow the drop-down of `name` to the `legal` provinces, keeping the value the sheet holds
+    (a draft's choice the rules no longer allow stays visible, and the check says why)."""
+    raw = form.data.get(form.add_prefix(name)) if form.is_bound else form.initial.get(name)
+    held = int(raw) if str(raw or "").isdigit() else None
+    numbers = [n for n in provinces if n in legal or n == held]
+    form.fields[name].widget.choices = [("", "-")] + [(n, _label(provinces[n])) for n in sorted(numbers)]
 
 
 class ArmyOrderForm(forms.Form):
@@ -77,9 +88,18 @@ class ArmyOrderForm(forms.Form):
         required=False, label="Take control of an ally's province it moves into (breaks the alliance)"
     )
 
-    def __init__(self, *args: Any, army: Army, neighbours: list[Province], reach: list[Province], **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        army: Army,
+        neighbours: list[Province],
+        reach: list[Province],
+        targets: ArmyTargets | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         self.army = army
+        self.targets = targets
         # Foraging and Guerrilla Tactics losses: the rank and file of its list (a character never
         # takes them); left empty, core units first (kingdoms.rules.losses).
         rank_and_file = [u.name for u in army.units.all() if u.category != "character"]
@@ -89,6 +109,17 @@ class ArmyOrderForm(forms.Form):
         self.fields["support"].choices = adjacent
         self.fields["path_1"].choices = adjacent
         self.fields["path_2"].choices = [("", "-")] + [(p.number, _label(p)) for p in reach]
+        if targets is not None:
+            # The fields parse any adjacent province (a value the rules refuse gets the check's words,
+            # naming the rule); the drop-downs offer only what the check accepts.
+            by_number = {p.number: p for p in [*neighbours, *reach]}
+            for name, legal in (
+                ("target", targets.move),
+                ("support", targets.support),
+                ("path_1", targets.march_firsts),
+                ("path_2", targets.march_seconds),
+            ):
+                _offer_only(self, name, legal, by_number)
 
     @property
     def field_messages(self) -> list[str]:
@@ -122,9 +153,11 @@ class CreateArmyForm(forms.Form):
     points = forms.IntegerField(required=False, min_value=0)
     province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
 
-    def __init__(self, *args: Any, provinces: list[Province], **kwargs: Any):
+    def __init__(self, *args: Any, provinces: list[Province], legal: tuple[int, ...] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["province"].choices = [("", "-")] + [(p.number, _label(p)) for p in provinces]
+        if legal is not None:
+            _offer_only(self, "province", legal, {p.number: p for p in provinces})
 
     def creation(self) -> CreateArmy | None:
         d = self.cleaned_data
@@ -283,10 +316,84 @@ class CapitolMoveForm(forms.Form):
         return (MoveCapitol(province=city),) if city else ()
 
 
+# Where the page puts each of the check's problems: beside the field that mends it.
+PROBLEM_FIELDS: dict[SheetProblemCode, str] = {
+    SheetProblemCode.NO_TARGET: "target",
+    SheetProblemCode.NOT_ADJACENT: "target",
+    SheetProblemCode.ALREADY_THERE: "target",
+    SheetProblemCode.TAKE_CONTROL: "take_control",
+    SheetProblemCode.NO_SUPPORT_PROVINCE: "support",
+    SheetProblemCode.SUPPORT_WRONG_ORDER: "support",
+    SheetProblemCode.SUPPORT_NOT_BORDERING: "support",
+    SheetProblemCode.FORCED_MARCH_PATH: "path_1",
+    SheetProblemCode.FORCED_MARCH_NOT_ADJACENT: "path_1",
+    SheetProblemCode.FORCED_MARCH_DESERT: "path_1",
+    SheetProblemCode.FORCED_MARCH_TERRAIN: "path_1",
+    SheetProblemCode.DISASTER_CHOICE: "disaster_choice",
+    SheetProblemCode.DEFEND_WITH: "defend_with",
+    SheetProblemCode.DEFEND_WITH_NO_GARRISON: "defend_with",
+    SheetProblemCode.LOSSES_FROM: "losses_from",
+    SheetProblemCode.UPGRADED_TWICE: "upgrade_to",
+    SheetProblemCode.UPGRADE_NOT_IN_SETTLEMENT: "upgrade_to",
+    SheetProblemCode.UPGRADE_NOT_LARGER: "upgrade_to",
+    SheetProblemCode.DEPOT_TWICE: "buy_depot",
+    SheetProblemCode.DEPOT_HELD: "buy_depot",
+    SheetProblemCode.DEPOT_NOT_IN_SETTLEMENT: "buy_depot",
+    SheetProblemCode.NO_NAME: "name",
+    SheetProblemCode.NAME_TAKEN: "name",
+    SheetProblemCode.ARMY_SIZE: "points",
+    SheetProblemCode.NOT_ON_MAP: "province",  # of a new army; an army's own lands on its order
+    SheetProblemCode.NOT_YOURS: "province",
+    SheetProblemCode.LOOTED: "province",
+    SheetProblemCode.OCCUPIED: "province",
+}
+# The problems of the sheet's other parts: beside the part (its rows are not told apart by the check).
+C = SheetProblemCode
+PROBLEM_SECTIONS: dict[SheetProblemCode, str] = {
+    C.OVER_BUDGET: "gold",
+    C.ARMY_LIMIT: "creations",
+    C.PURCHASE: "purchases",
+    C.EXPERIENCE_SHORT: "purchases",
+    C.TRANSFER: "transfers",
+    C.ITEM_TRANSFER: "item_transfers",
+    C.LAND_SALE: "land_deals",
+    C.LAND_SALE_TWICE: "land_deals",
+    C.CAPITOL: "capitol",
+    C.GARRISON_TWICE: "garrisons",
+    C.GARRISON_ANCIENT_DEAD: "garrisons",
+    C.GARRISON_NOT_OWN_SETTLEMENT: "garrisons",
+    C.GARRISON_REINFORCED: "garrisons",
+    **{code: "alliance" for code in SheetProblemCode if code.value.startswith("alliance-")},
+}
+SECTIONS = tuple(dict.fromkeys(PROBLEM_SECTIONS.values()))
+ARMY_FIELDS = ("kind", "target", "support", "path_1", "upgrade_to", "buy_depot", "disaster_choice", "defend_with")
+ARMY_FIELDS += ("losses_from", "take_control")
+CREATION_FIELDS = ("name", "points", "province")
+
+
+def place_problems(form: forms.Form, problems: list[dict[str, Any]], fields: tuple[str, ...]) -> None:
+    """Set `form.problems`: field -> the messages beside it (its own parse errors, then the
+    check's), a problem whose field the row does not have standing beside the first."""
+    placed: dict[str, list[str]] = {name: [] for name in fields}
+    for name, errors in form.errors.items():
+        placed[name if name in placed else fields[0]] += list(errors)
+    for p in problems:
+        name = PROBLEM_FIELDS.get(SheetProblemCode(p["code"]), fields[0])
+        placed[name if name in placed else fields[0]].append(p["message"])
+    form.problems = placed  # type: ignore[attr-defined]
+
+
 class OrderSheetForm:
     """The whole sheet: `armies` (one ArmyOrderForm each), `creations`, `garrisons`."""
 
-    def __init__(self, data: Any = None, *, kingdom: Kingdom, initial: SheetEntries | None = None):
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        kingdom: Kingdom,
+        initial: SheetEntries | None = None,
+        targets: SheetTargets | None = None,
+    ):
         self.kingdom = kingdom
         campaign = kingdom.campaign
         provinces = {p.id: p for p in campaign.provinces.prefetch_related("neighbours")}
@@ -321,7 +428,13 @@ class OrderSheetForm:
                 "take_control": o.take_control if o else False,
             }
             form = ArmyOrderForm(
-                data, prefix=f"army-{army.id}", initial=init, army=army, neighbours=neighbours, reach=reach
+                data,
+                prefix=f"army-{army.id}",
+                initial=init,
+                army=army,
+                neighbours=neighbours,
+                reach=reach,
+                targets=targets.armies.get(army.id) if targets else None,
             )
             form.province = here
             # Battle for Towns, Cities, and Capitols: its garrison may fight instead of the army. The
@@ -334,11 +447,13 @@ class OrderSheetForm:
             self.armies.append(form)
         own = sorted((p for p in provinces.values() if p.controller_id == kingdom.id), key=lambda p: p.number)
         created = list(initial.creations) + [None] * CREATION_ROWS
+        self.filed_creations = len(initial.creations)
         self.creations = [
             CreateArmyForm(
                 data,
                 prefix=f"create-{i}",
                 provinces=own,
+                legal=targets.creation_provinces if targets else None,
                 initial={"name": c.name, "points": c.points, "province": c.province} if c else None,
             )
             for i, c in enumerate(created[: max(CREATION_ROWS, len(initial.creations))])
@@ -421,6 +536,30 @@ class OrderSheetForm:
             initial={"city": initial.capitol_moves[0].province if initial.capitol_moves else None},
         )
         self.data = data
+        self._label_controls()
+
+    def _label_controls(self) -> None:
+        """The controls of the sheet's table rows carry their own names (a screen reader, a phone
+        where the table's header scrolled away): "Purchase 2: Models"."""
+        rows: list[tuple[str, list[forms.Form]]] = [
+            ("New army", self.creations),
+            ("Purchase", self.purchases),
+            ("Transfer of gold", self.transfers),
+            ("Transfer of an item", self.item_transfers),
+            ("Land deal", self.land_deals),
+        ]
+        for what, forms_ in rows:
+            for number, form in enumerate(forms_, start=1):
+                for name, field in form.fields.items():
+                    label = field.label or name.replace("_", " ").capitalize()
+                    field.widget.attrs.setdefault("aria-label", f"{what} {number}: {label}")
+
+    def creation_rows(self) -> list[CreateArmyForm]:
+        """The rows that hold the sheet's new armies, in the order of its entries (a problem's
+        `creation` index points into this list)."""
+        if self.data is None:
+            return self.creations[: self.filed_creations]
+        return [f for f in self.creations if f.is_valid() and f.creation() is not None]
 
     def is_valid(self) -> bool:
         forms_ = [

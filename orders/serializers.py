@@ -281,6 +281,9 @@ class SheetProblemSerializer(serializers.Serializer):
     code = serializers.ChoiceField(choices=[c.value for c in SheetProblemCode], help_text="Stable, one per rule.")
     army = serializers.IntegerField(allow_null=True, help_text="The army whose row it belongs to (null: the sheet's).")
     armies = serializers.ListField(child=serializers.IntegerField(), help_text="Every army it concerns.")
+    creation = serializers.IntegerField(
+        allow_null=True, help_text="The new army's entry it concerns, by its index among the sheet's creations."
+    )
     text = serializers.CharField(help_text="The words, without the army's name.")
     message = serializers.CharField(help_text="The words naming the army once, as in `errors` and `warnings`.")
 

@@ -18,15 +18,16 @@ from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kingdoms.models import Army, Character
 from kingdoms.people import display_name
-from kingdoms.selectors import campaign_get, is_organizer, kingdom_private_get
+from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_private_get
 from kingdoms.services.spending import deliveries_of_kingdom
 
 from . import selectors
 from .entries import entries_from_json
-from .forms import OrderSheetForm
+from .forms import ARMY_FIELDS, CREATION_FIELDS, PROBLEM_SECTIONS, SECTIONS, OrderSheetForm, place_problems
 from .models import CampaignSchedule, OrderSheet, Turn
 from .rules.schedule import deadline_text
-from .rules.sheets import SheetCheck, order_sheet_check
+from .rules.sheets import SheetCheck, SheetProblemCode, order_sheet_check
+from .rules.targets import sheet_targets
 from .services.calendar import calendar_key_read, deadlines_calendar
 from .services.emails import receipt_content
 from .services.independence import independence_declare
@@ -74,8 +75,10 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     initial = entries_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
     refused: list[dict] | None = None  # the service's structured refusals, when it gave them
+    ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+    targets = sheet_targets(ctx)  # the drop-downs offer what the check accepts (orders.rules.targets)
     if request.method == "POST":
-        form = OrderSheetForm(request.POST, kingdom=kingdom)
+        form = OrderSheetForm(request.POST, kingdom=kingdom, targets=targets)
         action = request.POST.get("action", "draft")
         if not form.is_valid():
             errors = form.field_errors
@@ -101,27 +104,36 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 else:
                     messages.success(request, "Draft saved (not submitted).")
                 return redirect("order-sheet-kingdom", turn_id=turn.pk, kingdom_id=kingdom.pk)
-        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
         check = order_sheet_check(form.entries(), ctx) if form.is_valid() else None
     else:
-        form = OrderSheetForm(kingdom=kingdom, initial=initial)
-        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+        form = OrderSheetForm(kingdom=kingdom, initial=initial, targets=targets)
         check = order_sheet_check(initial, ctx) if initial else None
     submitted = standing_submission(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
     if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
         refused = order_sheet_problems_data(check.error_problems, check.names) if check and not errors else []
+    # Each problem beside what mends it: a part of the sheet (purchases, transfers, the gold...), or
+    # the field of an army's row found by the army's id (never by its name: "A1" is the beginning of
+    # "A10"), or of a new army's row; named as in the list above, which keeps them all.
+    sections: dict[str, list[str]] = {name: [] for name in SECTIONS}
+    for p in refused:
+        if (section := PROBLEM_SECTIONS.get(SheetProblemCode(p["code"]))) is not None:
+            sections[section].append(p["message"])
+    in_rows = [p for p in refused if SheetProblemCode(p["code"]) not in PROBLEM_SECTIONS]
     for army_form in form.armies:
-        # Each problem beside its army's row, found by the army's id (never by its name: "A1" is
-        # the beginning of "A10"), named as in the list above.
-        army_form.messages = army_form.field_messages + [
-            p["message"] for p in refused if army_form.army.id in p["armies"]
-        ]
+        place_problems(army_form, [p for p in in_rows if army_form.army.id in p["armies"]], ARMY_FIELDS)
+    rows = form.creation_rows()
+    for creation_form in form.creations:
+        entry = rows.index(creation_form) if creation_form in rows else None
+        place_problems(
+            creation_form, [p for p in in_rows if entry is not None and p.get("creation") == entry], CREATION_FIELDS
+        )
     context = {
         "turn": turn,
         "campaign": turn.campaign,
         "kingdom": kingdom,
         "form": form,
+        "sections": sections,
         "sheet": sheet,
         "errors": all_errors,
         "warnings": check.warnings if check else [],
@@ -146,6 +158,9 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         else None,
         "draft_differs": sheet is not None and submitted is not None and submitted.entries != sheet.entries,
         "organizer": is_organizer(request.user, turn.campaign),
+        # The map beside the sheet, with the kingdom's own armies; the script draws the orders on it.
+        "map_svg": campaign_map_svg(campaign=turn.campaign, viewer=kingdom),
+        "targets": targets.as_data(),
         **_deadline_context(turn),
     }
     return render(request, "orders/order_sheet.html", context, status=400 if errors else 200)

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 
-from ..models import ArmoryItem, Army, Campaign, Character, Kingdom, RosterAdjustment, Unit
+from ..models import ArmoryItem, Army, Campaign, Character, DraftedArmyList, Kingdom, RosterAdjustment, Unit
 from ..rules.army_lists import (
     ArmyListDraft,
     CharacterEntry,
@@ -92,6 +92,20 @@ def _is_elite_defense_force(army: Army) -> bool:
     return army.kind == Army.Kind.GARRISON and not capitol_garrison
 
 
+def _refuse_a_fixed_list(army: Army, *, entered: bool) -> None:
+    """A list nobody may change (nor draft): a disbanded army's, or an Elite Defense Force's once
+    `entered` (army_list_locked)."""
+    if army.status != Army.Status.ACTIVE:
+        raise DomainError(f"{army.name} is disbanded; its list cannot change.")
+    if entered and _is_elite_defense_force(army):
+        # Battle for Towns, Cities, and Capitols: "The composition of the Elite Defense Force cannot
+        # change". Its list is entered once; casualties, recovery and injuries are the aftermath's.
+        raise DomainError(
+            f"{army.name}: the composition of an Elite Defense Force cannot change once its list is entered; "
+            "only its battles change it (Battle for Towns, Cities, and Capitols)."
+        )
+
+
 def army_list_locked(army: Army) -> bool:
     """Battle for Towns, Cities, and Capitols: an Elite Defense Force whose list is entered cannot
     change its composition."""
@@ -167,6 +181,31 @@ def army_lists_standing(campaign: Campaign) -> list[ArmyListStanding]:
     ]
 
 
+def army_list_check(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> list[str]:
+    """Why the list `units` and `items` would be refused for `army` by the rules (nothing is saved):
+    the editor's "what is wrong" while a list is written."""
+    return army_list_errors(_draft(army, units, items), _roster(army))
+
+
+DRAFT_PREFIXES = ("units-", "items-")
+DRAFT_MAX_CHARS = 100_000  # far more than the longest list; a post beyond it is no list
+
+
+def army_list_draft_save(*, army: Army, rows: dict[str, str]) -> DraftedArmyList:
+    """Keep the editor's rows of `army` as they are, valid or not (only the list fields are kept).
+    The army's list does not change: a draft never counts (for the campaign's Start or a battle)."""
+    _refuse_a_fixed_list(army, entered=army.units.exists())
+    kept = {k: str(v) for k, v in rows.items() if k.startswith(DRAFT_PREFIXES)}
+    if sum(len(k) + len(v) for k, v in kept.items()) > DRAFT_MAX_CHARS:
+        raise DomainError(f"{army.name}: the draft is too long to keep ({DRAFT_MAX_CHARS:,} characters at most).")
+    draft, _ = DraftedArmyList.objects.update_or_create(army=army, defaults={"rows": kept})
+    return draft
+
+
+def army_list_draft_discard(*, army: Army) -> None:
+    DraftedArmyList.objects.filter(army=army).delete()
+
+
 def army_list_paid(army: Army) -> bool:
     """The list is entered and the campaign runs: from now on it changes only by what is paid
     (gold for a creation or upgrade, experience on the order sheet) and by the rules (XP7)."""
@@ -192,16 +231,8 @@ def army_list_save(
     sheet (XP7); the organizer may save it with a reason (`correction`), kept as a RosterAdjustment.
     """
     army = Army.objects.select_for_update().select_related("kingdom__campaign").get(pk=army.pk)
-    if army.status != Army.Status.ACTIVE:
-        raise DomainError(f"{army.name} is disbanded; its list cannot change.")
     stored = {u.id: u for u in army.units.select_related("character")}
-    if stored and _is_elite_defense_force(army):  # army_list_locked
-        # Battle for Towns, Cities, and Capitols: "The composition of the Elite Defense Force cannot
-        # change". Its list is entered once; casualties, recovery and injuries are the aftermath's.
-        raise DomainError(
-            f"{army.name}: the composition of an Elite Defense Force cannot change once its list is entered; "
-            "only its battles change it (Battle for Towns, Cities, and Capitols)."
-        )
+    _refuse_a_fixed_list(army, entered=bool(stored))
     keys = [u.key for u in units if u.key is not None]
     twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
@@ -212,7 +243,7 @@ def army_list_save(
     foreign = [u.key for u in units if u.key is not None and u.key not in stored]
     if foreign:
         raise DomainError(f"{army.name}: unit {foreign[0]} is not part of this army.")
-    errors = army_list_errors(_draft(army, units, items), _roster(army))
+    errors = army_list_check(army, units, items)
     if errors:
         raise DomainError(errors)
     if army_list_paid(army):
@@ -253,6 +284,7 @@ def army_list_save(
         army.losses_before_list = 0
         army.save(update_fields=["list_due", "losses_before_list"])
     _free_rolls(army)
+    DraftedArmyList.objects.filter(army=army).delete()  # the list entered is the one kept now
     return army
 
 

@@ -397,6 +397,7 @@ class SheetProblem:
     army: int | None = None
     others: tuple[int, ...] = ()
     subject: bool = False
+    creation: int | None = None  # a new army's entry, by its place among the sheet's creations
 
     @property
     def armies(self) -> tuple[int, ...]:
@@ -526,6 +527,13 @@ def _check_orders(entries: SheetEntries, ctx: SheetContext, upgraded: set[int], 
             check.error_problems.append(_no_such_army(order.army))
             continue
         check.error_problems += _order_errors(order, army, ctx, army.id in upgraded)
+
+
+def army_order_problems(order: ArmyOrder, ctx: SheetContext) -> list[SheetProblem]:
+    """What the check finds wrong with one army's order alone (no other entry of the sheet): the
+    legal targets the sheet offers are the ones it accepts (orders.rules.targets)."""
+    army = ctx.armies.get(order.army)
+    return [_no_such_army(order.army)] if army is None else _order_errors(order, army, ctx, upgrading=False)
 
 
 def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgrading: bool) -> list[SheetProblem]:
@@ -1061,19 +1069,24 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
     names = Counter(c.name.strip().lower() for c in entries.creations)
     used = {n.lower() for n in ctx.army_names}
     placed: set[int] = set()
-    for creation in entries.creations:
-        # A new army has no id to be placed by: its label is part of the words.
+    for index, creation in enumerate(entries.creations):
+        # A new army has no id to be placed by: its label is part of the words, its index says
+        # which entry of the sheet it is (the page puts the problem beside that row).
         label = f"New army '{creation.name.strip()}'" if creation.name.strip() else "A new army"
         province = ctx.province(creation.province)
+
+        def problem(code: SheetProblemCode, text: str, index: int = index) -> SheetProblem:
+            return SheetProblem(code, text, creation=index)
+
         if not creation.name.strip():
-            check.error_problems.append(SheetProblem(SheetProblemCode.NO_NAME, f"{label} needs a name."))
+            check.error_problems.append(problem(SheetProblemCode.NO_NAME, f"{label} needs a name."))
         elif creation.name.strip().lower() in used or names[creation.name.strip().lower()] > 1:
             check.error_problems.append(
-                SheetProblem(SheetProblemCode.NAME_TAKEN, f"{label}: the kingdom already has an army of that name.")
+                problem(SheetProblemCode.NAME_TAKEN, f"{label}: the kingdom already has an army of that name.")
             )
         if not ARMY_MIN_POINTS <= creation.points <= ARMY_MAX_POINTS:
             check.error_problems.append(
-                SheetProblem(
+                problem(
                     SheetProblemCode.ARMY_SIZE,
                     f"{label}: an army of {creation.points:,} points cannot be created; armies are "
                     f"{ARMY_MIN_POINTS:,} to {ARMY_MAX_POINTS:,} points (Army Restrictions).",
@@ -1081,12 +1094,12 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
             )
         if province is None:
             check.error_problems.append(
-                SheetProblem(SheetProblemCode.NOT_ON_MAP, f"{label}: province {creation.province} is not on the map.")
+                problem(SheetProblemCode.NOT_ON_MAP, f"{label}: province {creation.province} is not on the map.")
             )
             continue
         if province.controller != ctx.kingdom:
             check.error_problems.append(
-                SheetProblem(
+                problem(
                     SheetProblemCode.NOT_YOURS,
                     f"{label}: {province} is not yours; new armies are placed in a province you control "
                     "(3. Create / Upgrade Armies).",
@@ -1094,7 +1107,7 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
             )
         elif province.looted_in(ctx.turn):
             check.error_problems.append(
-                SheetProblem(
+                problem(
                     SheetProblemCode.LOOTED,
                     f"{label}: {province} was looted and cannot create armies until the start of the next full "
                     "turn (Looting).",
@@ -1102,7 +1115,7 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
             )
         elif province.number in occupied or province.number in placed:
             check.error_problems.append(
-                SheetProblem(
+                problem(
                     SheetProblemCode.OCCUPIED,
                     f"{label}: {province} is occupied; new armies are placed in an unoccupied province "
                     "(3. Create / Upgrade Armies).",
@@ -1127,6 +1140,13 @@ def _check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                     f"{controlled} provinces and {ctx.player_count} players the Army Table allows {allowed}.",
                 )
             )
+
+
+def creation_problems(creation: CreateArmy, ctx: SheetContext) -> list[SheetProblem]:
+    """What the check finds wrong with one new army alone (the sheet's other entries aside)."""
+    check = SheetCheck()
+    _check_creations(SheetEntries(creations=(creation,)), ctx, check)
+    return check.error_problems
 
 
 def _in_own_settlement(army: ArmyState, ctx: SheetContext) -> ProvinceState | None:

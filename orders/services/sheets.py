@@ -107,6 +107,7 @@ def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[i
             "code": p.code.value,
             "army": p.army,
             "armies": list(p.armies),
+            "creation": p.creation,
             "text": p.text,
             "message": p.message(names),
         }

@@ -105,6 +105,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "army": ("GET", LOGIN, 404, 200, 200),
     "army-experience-adjust": ("POST", LOGIN, 404, 404, None),
     "army-edit": ("GET", LOGIN, 404, 200, 200),
+    "army-list-check": ("POST", LOGIN, 404, 200, 200),  # checks the rows posted, saves nothing
     "order-sheet": ("GET", LOGIN, 200, 200, 200),  # your own kingdom's; the organizer's overview
     "order-sheet-kingdom": ("GET", LOGIN, 404, 200, 200),
     "order-receipt": ("GET", LOGIN, 404, 200, 200),

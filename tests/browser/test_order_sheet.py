@@ -17,6 +17,8 @@ from playwright.sync_api import Locator, Page, expect
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Army, Campaign, Kingdom, Province
 from orders.models import OrderSheet, OrderSubmission, Turn
+from orders.rules.targets import SheetTargets, sheet_targets
+from orders.services.sheets import order_sheet_context_load
 
 from .conftest import Outbox, login, text_of
 
@@ -92,6 +94,30 @@ def _order(row: Locator, kind: str, *, target: Province | None = None, path: tup
         _field(row, "path_2").select_option(str(path[1].number))
 
 
+def _options(select: Locator) -> list[str]:
+    return select.locator("option").evaluate_all("options => options.map(o => o.value)")
+
+
+def _craft(select: Locator, province: Province) -> None:
+    """Choose a province the page does not offer, as a crafted request would."""
+    select.evaluate(
+        "(select, number) => { select.add(new Option('crafted', number)); select.value = number; }",
+        str(province.number),
+    )
+
+
+def _targets(kingdom: Kingdom) -> SheetTargets:
+    turn = Turn.objects.get(campaign=kingdom.campaign, number=1)
+    return sheet_targets(order_sheet_context_load(kingdom=kingdom, turn=turn))
+
+
+def _arrows(page: Page, kind: str) -> list[str]:
+    """The provinces each arrow of `kind` on the map passes through, in the armies' order."""
+    return page.locator(f"#order-arrows .arrow-{kind}").evaluate_all(
+        "lines => lines.map(l => l.getAttribute('data-provinces'))"
+    )
+
+
 def _submit(page: Page) -> None:
     page.get_by_role("button", name="Submit orders").click()
 
@@ -120,11 +146,17 @@ def test_player_is_refused_a_non_adjacent_march_fixes_it_and_gets_a_receipt(
     row = _row(page, army)
     expect(row).to_contain_text(f"in {here.number} {here.name}")
     # Only the provinces adjacent to the army are offered as a Move's target.
-    offered = _field(row, "target").locator("option").evaluate_all("options => options.map(o => o.value)")
+    offered = _options(_field(row, "target"))
     assert offered == ["", *[str(p.number) for p in neighbours]]
 
-    # A Forced March whose second step does not border the first: refused, naming army and rule.
-    _order(row, "Forced March", path=(first, far))
+    # A Forced March: its second step offers only what the rules allow from the first (plains, for
+    # the Empire, adjacent to the first); one crafted past the page is refused, naming army and rule.
+    _order(row, "Forced March")
+    _field(row, "path_1").select_option(str(first.number))
+    seconds = _options(_field(row, "path_2"))
+    legal = _targets(ostland).armies[army.pk].march[first.number]
+    assert seconds == ["", *map(str, legal)] and str(far.number) not in seconds
+    _craft(_field(row, "path_2"), far)
     _submit(page)
     expected = f"1st Army: {_label(far)} is not adjacent to {_label(first)} (Forced March)."
     expect(page.locator("#sheet-errors")).to_contain_text("The sheet is refused as a whole:")
@@ -136,9 +168,7 @@ def test_player_is_refused_a_non_adjacent_march_fixes_it_and_gets_a_receipt(
     # A crafted Move into the far province (an option the page never offers): refused too.
     row = _row(page, army)
     _field(row, "kind").select_option(label="Move")
-    _field(row, "target").evaluate(
-        "(select, number) => { select.add(new Option('crafted', number)); select.value = number; }", str(far.number)
-    )
+    _craft(_field(row, "target"), far)
     _submit(page)
     expect(page.locator("#sheet-errors li")).to_have_text(
         [f"1st Army: target: Select a valid choice. {far.number} is not one of the available choices."]
@@ -181,23 +211,38 @@ def test_move_and_forced_march_for_two_armies(page: Page, live_server, campaign:
     expect(page.locator("tr.army-row")).to_have_count(2)
     row = _row(page, second_army)
     expect(row).to_contain_text(f"in {_label(home)}")
-    targets = {name: row.locator(f"label.{name}") for name in ("t-move", "t-support", "t-fm")}
+    targets = {name: row.locator(f".{name}") for name in ("t-move", "t-support", "t-fm")}
 
-    # The script shows only the target fields the chosen order uses.
+    # The script shows only the target fields the chosen order uses: "Support the battle in" for a
+    # Support, and for a Move only once the player asks to support a battle too (Move and / or Support).
+    also = row.locator("label.t-also-support")
     for kind, shown in [
         ("Hold", set()),
-        ("Move", {"t-move", "t-support"}),
+        ("Move", {"t-move"}),
         ("Support", {"t-support"}),
         ("Forced March", {"t-fm"}),
         ("Raze and Move", {"t-move"}),
         ("Hold", set()),
     ]:
         _field(row, "kind").select_option(label=kind)
+        (expect(also).to_be_visible if kind == "Move" else expect(also).to_be_hidden)()
         for name, label in targets.items():
             (expect(label).to_be_visible if name in shown else expect(label).to_be_hidden)()
+    _field(row, "kind").select_option(label="Move")
+    also.locator("input").check()
+    expect(targets["t-support"]).to_be_visible()
 
+    # Each drafted order is drawn on the map as the player writes it.
+    _field(row, "kind").select_option(label="Support")
+    _field(row, "support").select_option(str(capitol.number))
+    assert _arrows(page, "support") == [f"{home.number} {capitol.number}"]
     _order(_row(page, first_army), "Move", target=move_into)
-    _order(row, "Forced March", path=(step, far))
+    assert _arrows(page, "move") == [f"{capitol.number} {move_into.number}"]
+    _order(row, "Forced March")
+    assert _arrows(page, "support") == []  # the hidden support is cleared, never filed by mistake
+    _field(row, "path_1").select_option(str(step.number))
+    assert _arrows(page, "march") == [f"{home.number} {step.number}"]
+    _craft(_field(row, "path_2"), far)
     _submit(page)
     expected = f"2nd Army: {_label(far)} is not adjacent to {_label(step)} (Forced March)."
     expect(page.locator("#sheet-errors li")).to_have_text([expected])
@@ -205,11 +250,12 @@ def test_move_and_forced_march_for_two_armies(page: Page, live_server, campaign:
     expect(_row(page, second_army).locator(".army-error")).to_have_text([expected])
     expect(_row(page, first_army).locator(".army-error")).to_have_count(0)
     expect(_field(_row(page, first_army), "target")).to_have_value(str(move_into.number))
-    expect(_row(page, second_army).locator("label.t-fm")).to_be_visible()
-    expect(_row(page, second_army).locator("label.t-move")).to_be_hidden()
+    expect(_row(page, second_army).locator(".t-fm")).to_be_visible()
+    expect(_row(page, second_army).locator(".t-move")).to_be_hidden()
     assert _submissions(ostland) == []
 
     _field(_row(page, second_army), "path_2").select_option(str(good.number))
+    assert _arrows(page, "march") == [f"{home.number} {step.number} {good.number}"]
     _submit(page)
     expect(page.get_by_role("heading", level=1)).to_have_text("Ostland: orders received for turn 1")
     expect(page.locator("#receipt-orders li")).to_have_text(
@@ -305,3 +351,21 @@ def test_a_sheet_after_the_deadline_is_refused(page: Page, live_server, campaign
     (submission,) = _submissions(ostland)
     assert submission.entries["orders"][0]["target"] == first.number
     assert OrderSheet.objects.get(kingdom=ostland).entries["orders"][0]["target"] == first.number
+
+
+def test_on_a_phone_the_map_zooms_and_the_sheet_fits(page: Page, live_server, campaign: Campaign, ostland: Kingdom):
+    """At 390 px (a phone) nothing overflows the page sideways, the map stands above the sheet and
+    its zoom buttons enlarge it within its frame, and an order is drawn on it as it is chosen."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    army = Army.objects.get(kingdom=ostland, name="1st Army")
+    into = army.province.neighbours.filter(controller=None).order_by("number").first()
+    _open_sheet(page, live_server, campaign)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    map_box = page.locator("#sheet-map").bounding_box()
+    assert map_box["y"] < page.locator("#order-sheet").bounding_box()["y"]
+    width = page.locator("#sheet-map svg").bounding_box()["width"]
+    page.get_by_role("button", name="Zoom in").click()
+    assert page.locator("#sheet-map svg").bounding_box()["width"] > 1.4 * width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the frame scrolls, not the page
+    _order(_row(page, army), "Move", target=into)
+    assert _arrows(page, "move") == [f"{army.province.number} {into.number}"]

@@ -65,6 +65,10 @@ NOT_COMPARED = {"kingdoms.Campaign.world_version"}
 NOT_IN_THE_DOCUMENT = {
     "transfer.Snapshot": "a copy of the campaign's own document, taken before a phase; the site's safeguard",
     "transfer.RestoreRecord": "the site's record of a restore, which the restore itself must not undo",
+    "kingdoms.DraftedArmyList": (
+        "a player's army list as left in the editor, never entered: nothing counts it (the army's list is "
+        "its units, which travel); rows as posted, naming the units by database id (docs/architecture.md)"
+    ),
 }
 
 # Text fields that hold ids the document keeps as they are (compared as text, not as the rows they
