@@ -29,6 +29,7 @@ class Email(models.Model):
         BULLETIN = "bulletin", "Bulletin"
         SCENARIO_SHEET = "scenario-sheet", "Scenario sheet"
         ORGANIZER_ALERT = "organizer-alert", "Alert to the organizer"
+        CO_PLAYER_REMOVED = "co-player-removed", "A co-player removed from a joint kingdom"
 
     kind = models.CharField(max_length=32, choices=Kind.choices)
     campaign = models.ForeignKey("kingdoms.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
