@@ -225,3 +225,25 @@ def test_a_kingdoms_last_player_or_a_stranger_is_not_removed(k, erin):
     assert list(ostland.players.values_list("username", flat=True)) == ["alice"]
     assert Email.objects.filter(kind=Email.Kind.CO_PLAYER_REMOVED).count() == 1
     assert 'id="co-players"' not in pages_as("organizer").get(f"/kingdoms/{ostland.pk}/").content.decode()
+
+
+def test_the_independence_page_names_what_is_missing_or_no_longer_offered(turn, k, erin, wardens):
+    """Joint kingdoms, decision 230: the page's form says what is wrong with the input in sentences
+    (no co-player chosen, no name, a province or army the page did not offer) and changes nothing."""
+    ostland = k["Ostland"]
+    url = f"/kingdoms/{ostland.pk}/independence/"
+    refused = pages_as("organizer").post(url, {"co_player": "", "name": " ", "provinces": ["61"]})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "Choose the co-player of Ostland who declares independence." in page
+    assert "Name the new kingdom (at most 100 characters)." in page
+    assert 'value="61" id="id_provinces_0" checked' in page  # what was ticked stays ticked
+    stale = pages_as("organizer").post(
+        url, {"co_player": str(erin.pk), "name": "Eldenmark", "provinces": ["71", "62"], "armies": ["999999"]}
+    )
+    assert stale.status_code == 400
+    page = stale.content.decode()
+    assert "Province 71 is not one Ostland can give now (its capitol stays): reload the page." in page
+    assert "Army 999999 is not one Ostland can give now (the Warlord&#x27;s stays): reload the page." in page
+    assert not Kingdom.objects.filter(name="Eldenmark").exists()
+    assert list(ostland.players.values_list("email", flat=True)).count(ERIN) == 1
