@@ -186,7 +186,8 @@ def test_the_organizer_removes_a_co_player_who_loses_the_kingdom_at_once(turn, k
     holds = [{"army": a.pk, "kind": "hold"} for a in ostland.armies.filter(kind="field")]
     erin_api = APIClient()
     erin_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=erin)[0].key}")
-    assert erin_api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json").status_code == 200
+    filed = erin_api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
+    assert filed.status_code == 200
     erin_pages = pages_as(ERIN)
     assert erin_pages.get(f"/kingdoms/{ostland.pk}/").status_code == 200
 
