@@ -3,7 +3,8 @@ service and the pure check decide."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import asdict
 from typing import Any, TypeVar
 
 from django import forms
@@ -218,6 +219,7 @@ class ToKingdomForm(forms.Form):
 
     kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
     kingdom_label = ""
+    prefix = ""  # of its rows' field names: <prefix>-<row>-<field>; a row's initial data is its entry's fields
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -235,6 +237,7 @@ class GoldTransferForm(ToKingdomForm):
     """Transfer of Gold: gold to another player's kingdom (10% fee on top, arrives the turn after next)."""
 
     kingdom_label = "Transfer gold to"
+    prefix = "transfer"
     gold = forms.IntegerField(required=False, min_value=1, label="Gold")
 
     def transfer(self) -> TransferGold | None:
@@ -249,6 +252,7 @@ class ItemTransferForm(ToKingdomForm):
     (10% of its gold cost, double its points, on top; arrives the turn after next)."""
 
     kingdom_label = "Transfer the item to"
+    prefix = "item-transfer"
     item = forms.CharField(required=False, max_length=100, label="Magic item")
 
     def transfer(self) -> TransferItem | None:
@@ -263,6 +267,7 @@ class LandDealForm(ToKingdomForm):
     (none of its towns, cities or capitol) and the gold it pays; the other declares its side too."""
 
     kingdom_label = "Land deal with"
+    prefix = "land"
     province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Province you give")
     gold = forms.IntegerField(required=False, min_value=0, label="Gold you pay")
 
@@ -286,18 +291,10 @@ class LandDealForm(ToKingdomForm):
 RowForm = TypeVar("RowForm", bound=ToKingdomForm)
 
 
-def _rows(
-    form_class: type[RowForm],
-    data: Any,
-    *,
-    prefix: str,
-    kingdom: Kingdom,
-    entries: Iterable[Any],
-    initial_of: Callable[[Any], dict[str, Any]],
-) -> list[RowForm]:
+def _rows(form_class: type[RowForm], data: Any, kingdom: Kingdom, entries: Iterable[Any]) -> list[RowForm]:
     """One form per entry the sheet holds, and one empty row below them (save, and another comes back)."""
     return [
-        form_class(data, prefix=f"{prefix}-{i}", kingdom=kingdom, initial=initial_of(e) if e else None)
+        form_class(data, prefix=f"{form_class.prefix}-{i}", kingdom=kingdom, initial=asdict(e) if e else None)
         for i, e in enumerate([*entries, None])
     ]
 
@@ -423,30 +420,9 @@ class OrderSheetForm:
                 "end": bool(initial.alliance_ends),
             },
         )
-        self.transfers = _rows(
-            GoldTransferForm,
-            data,
-            prefix="transfer",
-            kingdom=kingdom,
-            entries=initial.gold_transfers,
-            initial_of=lambda t: {"kingdom": t.kingdom, "gold": t.gold},
-        )
-        self.item_transfers = _rows(
-            ItemTransferForm,
-            data,
-            prefix="item-transfer",
-            kingdom=kingdom,
-            entries=initial.item_transfers,
-            initial_of=lambda t: {"kingdom": t.kingdom, "item": t.item},
-        )
-        self.land_deals = _rows(
-            LandDealForm,
-            data,
-            prefix="land",
-            kingdom=kingdom,
-            entries=initial.land_deals,
-            initial_of=lambda d: {"kingdom": d.kingdom, "province": d.province, "gold": d.gold},
-        )
+        self.transfers = _rows(GoldTransferForm, data, kingdom, initial.gold_transfers)
+        self.item_transfers = _rows(ItemTransferForm, data, kingdom, initial.item_transfers)
+        self.land_deals = _rows(LandDealForm, data, kingdom, initial.land_deals)
         self.capitol = CapitolMoveForm(
             data,
             prefix="capitol",
