@@ -349,11 +349,12 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     # Every model of a campaign has rows here, or the comparison proves nothing for it: a new model
     # needs rows in played_campaign.
     assert sorted(label for label, rows in original.items() if not rows) == []
-    # Every kind of email, in every state but in flight, each keyed by its row but the invitations.
+    # Every kind of email, in every state but in flight, each keyed by its row but the invitations
+    # and a co-player's removal (no row names them).
     emails = Email.objects.filter(campaign=played_campaign)
     assert set(emails.values_list("kind", flat=True)) == set(Email.Kind.values)
     assert set(emails.values_list("status", flat=True)) == {"queued", "sent", "failed"}
-    assert set(emails.filter(key="").values_list("kind", flat=True)) == {"invitation"}
+    assert set(emails.filter(key="").values_list("kind", flat=True)) == {"invitation", "co-player-removed"}
     assert emails.exclude(attachment=None).exists()
     assert differences(original, copy) == {}  # the copy's keys name the copy's rows
     assert User.objects.count() == users_before  # the same accounts
