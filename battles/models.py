@@ -45,6 +45,11 @@ class Battle(models.Model):
     )
     both_moved = models.BooleanField(default=False, help_text="Both armies moved in: neither defends.")
     assault = models.BooleanField(default=False, help_text="Over a town, city or capitol: always an Assault.")
+    skirmish = models.BooleanField(
+        default=False,
+        help_text="Rogue Kingdom, scouting forces: a ruins style battle for control, the entering kingdom's Tomb "
+        "Raiders against a 150-point warband; its army does not fight.",
+    )
     garrison_points = models.PositiveIntegerField(default=0)
     garrison_defenses = models.PositiveSmallIntegerField(default=0)
     fortified_points = models.PositiveIntegerField(default=0)

@@ -156,6 +156,8 @@ class EventCode(StrEnum):
     LOOTED = "looted"
     WIPED_OUT = "wiped-out"  # nowhere to retreat
     RETREATED = "retreated"  # data: from
+    # Rogue Kingdom, scouting forces: the Tomb Raiders did not win; the army never entered (data: back_to)
+    SKIRMISH_LOST = "skirmish-lost"
     NEGOTIATION_PAID = "negotiation-paid"
     NEGOTIATION_RECEIVED = "negotiation-received"
     EXPERIENCE = "experience"

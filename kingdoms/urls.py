@@ -13,6 +13,11 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/pick/", views.campaign_pick, name="campaign-pick"),
     path("kingdoms/<int:kingdom_id>/", views.kingdom_detail, name="kingdom"),
     path("kingdoms/<int:kingdom_id>/co-players/", views.kingdom_co_player_add, name="kingdom-co-player-add"),
+    path(
+        "kingdoms/<int:kingdom_id>/co-players/<int:user_id>/remove/",
+        views.kingdom_co_player_remove,
+        name="kingdom-co-player-remove",
+    ),
     path("characters/<int:character_id>/ability/", views.character_choose_ability, name="character-choose-ability"),
     path("armies/<int:army_id>/", views.army_page, name="army"),
     path("armies/<int:army_id>/experience/", views.army_experience_adjust, name="army-experience-adjust"),

@@ -36,7 +36,7 @@ from .rules.character_record import character_record
 from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
-from .services.co_players import co_player_add
+from .services.co_players import co_player_add, co_player_remove
 from .services.experience import experience_adjust
 from .services.spending import deliveries_on_the_way
 
@@ -198,6 +198,7 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "dice_rolls": selectors.dice_rolls_of(kingdom),
             "plays": kingdom.players.filter(pk=request.user.pk).exists(),
             "players": [display_name(p) for p in kingdom.players.order_by("id")],
+            "player_rows": [(p.pk, display_name(p)) for p in kingdom.players.order_by("id")],
             "organizer": selectors.is_organizer(request.user, kingdom.campaign),
             "heirs": [c for c in characters if c.alive and c.role == Character.Role.GENERAL],
             "characters": [
@@ -225,6 +226,22 @@ def kingdom_co_player_add(request: HttpRequest, kingdom_id: int) -> HttpResponse
         flash_errors(request, exc)
     else:
         messages.success(request, f"{email.strip()} is invited to share {kingdom.name} (a joint kingdom).")
+    return redirect("kingdom", kingdom_id=kingdom.pk)
+
+
+@login_required
+@require_POST
+def kingdom_co_player_remove(request: HttpRequest, kingdom_id: int, user_id: int) -> HttpResponse:
+    """Joint kingdoms: the organizer removes a co-player (the button asks for confirmation first)."""
+    kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+    if not selectors.is_organizer(request.user, kingdom.campaign):
+        raise Http404
+    try:
+        removed = co_player_remove(kingdom=kingdom, user_id=user_id)
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        messages.success(request, f"{display_name(removed)} no longer plays {kingdom.name}; they are told by email.")
     return redirect("kingdom", kingdom_id=kingdom.pk)
 
 

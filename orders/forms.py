@@ -3,9 +3,12 @@ service and the pure check decide."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import asdict
+from typing import Any, TypeVar
 
 from django import forms
+from django.db.models import QuerySet
 
 from kingdoms.models import Army, Kingdom, Province
 from kingdoms.rules.alliances import TrustLevel, trust_level
@@ -243,16 +246,32 @@ class AllianceForm(forms.Form):
         return ()
 
 
-class GoldTransferForm(forms.Form):
-    """Transfer of Gold: gold to another player's kingdom (10% fee on top, arrives the turn after next)."""
+class ToKingdomForm(forms.Form):
+    """A row of the sheet that goes to another kingdom of the campaign (Transfer of Gold, Land Sales):
+    its `kingdom` lists the kingdoms it may go to (`receivers`), under the row's own label."""
 
-    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Transfer gold to")
-    gold = forms.IntegerField(required=False, min_value=1, label="Gold")
+    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
+    kingdom_label = ""
+    prefix = ""  # of its rows' field names: <prefix>-<row>-<field>; a row's initial data is its entry's fields
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        others = kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).exclude(army_type="ancient-dead").order_by("name")
-        self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in others]
+        self.fields["kingdom"].label = self.kingdom_label
+        receivers = self.receivers(kingdom).order_by("name")
+        self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in receivers]
+
+    @staticmethod
+    def receivers(kingdom: Kingdom) -> QuerySet[Kingdom]:
+        """Another player's kingdom (Transfer of Gold): any but the Ancient Dead."""
+        return kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).exclude(army_type="ancient-dead")
+
+
+class GoldTransferForm(ToKingdomForm):
+    """Transfer of Gold: gold to another player's kingdom (10% fee on top, arrives the turn after next)."""
+
+    kingdom_label = "Transfer gold to"
+    prefix = "transfer"
+    gold = forms.IntegerField(required=False, min_value=1, label="Gold")
 
     def transfer(self) -> TransferGold | None:
         d = self.cleaned_data
@@ -261,44 +280,60 @@ class GoldTransferForm(forms.Form):
         return TransferGold(kingdom=d.get("kingdom") or 0, gold=d.get("gold") or 0)
 
 
-class ItemTransferForm(GoldTransferForm):
+class ItemTransferForm(ToKingdomForm):
     """Transfer of Gold (items): a magic item the kingdom holds, by name, to another player's kingdom
     (10% of its gold cost, double its points, on top; arrives the turn after next)."""
 
-    gold = None  # type: ignore[assignment]
+    kingdom_label = "Transfer the item to"
+    prefix = "item-transfer"
     item = forms.CharField(required=False, max_length=100, label="Magic item")
 
-    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
-        super().__init__(*args, kingdom=kingdom, **kwargs)
-        self.fields["kingdom"].label = "Transfer the item to"
-
-    def transfer(self) -> TransferItem | None:  # type: ignore[override]
+    def transfer(self) -> TransferItem | None:
         d = self.cleaned_data
         if not d.get("kingdom") and not (d.get("item") or "").strip():
             return None
         return TransferItem(kingdom=d.get("kingdom") or 0, item=(d.get("item") or "").strip())
 
 
-class LandDealForm(forms.Form):
+class LandDealForm(ToKingdomForm):
     """Land Sales: this kingdom's side of a deal with another player's kingdom: the province it gives
     (none of its towns, cities or capitol) and the gold it pays; the other declares its side too."""
 
-    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Land deal with")
+    kingdom_label = "Land deal with"
+    prefix = "land"
     province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Province you give")
     gold = forms.IntegerField(required=False, min_value=0, label="Gold you pay")
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        others = kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).filing_orders().order_by("name")
-        self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in others]
+        super().__init__(*args, kingdom=kingdom, **kwargs)
         own = kingdom.provinces.filter(settlement="none").exclude(pk=kingdom.capitol_id).order_by("number")
         self.fields["province"].choices = [("", "none (you receive)")] + [(p.number, str(p)) for p in own]
+
+    @staticmethod
+    def receivers(kingdom: Kingdom) -> QuerySet[Kingdom]:
+        """A kingdom with a player to agree (Land Sales): not the Ancient Dead, not a Rogue Kingdom."""
+        return kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).filing_orders()
 
     def deal(self) -> LandDeal | None:
         d = self.cleaned_data
         if not d.get("kingdom"):
             return None
         return LandDeal(kingdom=d["kingdom"], province=d.get("province"), gold=d.get("gold") or 0)
+
+
+RowForm = TypeVar("RowForm", bound=ToKingdomForm)
+
+
+def _rows(form_class: type[RowForm], data: Any, kingdom: Kingdom, entries: Iterable[Any]) -> list[RowForm]:
+    """One form per entry the sheet holds, and one empty row below them (save, and another comes back)."""
+    return [
+        form_class(data, prefix=f"{form_class.prefix}-{i}", kingdom=kingdom, initial=asdict(e) if e else None)
+        for i, e in enumerate([*entries, None])
+    ]
+
+
+def _row_errors(rows: Iterable[forms.Form], what: str) -> list[str]:
+    return [f"{what}: {field}: {e}" for form in rows for field, errors in form.errors.items() for e in errors]
 
 
 class CapitolMoveForm(forms.Form):
@@ -500,35 +535,9 @@ class OrderSheetForm:
                 "end": bool(initial.alliance_ends),
             },
         )
-        sent = list(initial.gold_transfers) + [None]
-        self.transfers = [
-            GoldTransferForm(
-                data,
-                prefix=f"transfer-{i}",
-                kingdom=kingdom,
-                initial={"kingdom": t.kingdom, "gold": t.gold} if t else None,
-            )
-            for i, t in enumerate(sent)
-        ]
-        items_sent = list(initial.item_transfers) + [None]
-        self.item_transfers = [
-            ItemTransferForm(
-                data,
-                prefix=f"item-transfer-{i}",
-                kingdom=kingdom,
-                initial={"kingdom": t.kingdom, "item": t.item} if t else None,
-            )
-            for i, t in enumerate(items_sent)
-        ]
-        self.land_deals = [
-            LandDealForm(
-                data,
-                prefix=f"land-{i}",
-                kingdom=kingdom,
-                initial={"kingdom": d.kingdom, "province": d.province, "gold": d.gold} if d else None,
-            )
-            for i, d in enumerate([*initial.land_deals, None])
-        ]
+        self.transfers = _rows(GoldTransferForm, data, kingdom, initial.gold_transfers)
+        self.item_transfers = _rows(ItemTransferForm, data, kingdom, initial.item_transfers)
+        self.land_deals = _rows(LandDealForm, data, kingdom, initial.land_deals)
         self.capitol = CapitolMoveForm(
             data,
             prefix="capitol",
@@ -580,25 +589,15 @@ class OrderSheetForm:
         out = []
         for form in self.armies:
             out += form.field_messages
-        for form in self.creations:
-            for field, errors in form.errors.items():
-                out += [f"New army: {field}: {e}" for e in errors]
-        for form in self.purchases:
-            for field, errors in form.errors.items():
-                out += [f"Purchase: {field}: {e}" for e in errors]
+        out += _row_errors(self.creations, "New army")
+        out += _row_errors(self.purchases, "Purchase")
         for errors in self.garrisons.errors.values():
             out += [f"Garrisons: {e}" for e in errors]
         for field, errors in self.alliance.errors.items():
             out += [f"Alliance: {field}: {e}" for e in errors]
-        for form in self.transfers:
-            for field, errors in form.errors.items():
-                out += [f"Transfer of gold: {field}: {e}" for e in errors]
-        for form in self.item_transfers:
-            for field, errors in form.errors.items():
-                out += [f"Transfer of an item: {field}: {e}" for e in errors]
-        for form in self.land_deals:
-            for field, errors in form.errors.items():
-                out += [f"Land deal: {field}: {e}" for e in errors]
+        out += _row_errors(self.transfers, "Transfer of gold")
+        out += _row_errors(self.item_transfers, "Transfer of an item")
+        out += _row_errors(self.land_deals, "Land deal")
         for field, errors in self.capitol.errors.items():
             out += [f"Capitol: {field}: {e}" for e in errors]
         return out

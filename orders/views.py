@@ -24,6 +24,7 @@ from kingdoms.services.spending import deliveries_of_kingdom
 from . import selectors
 from .entries import entries_from_json
 from .forms import ARMY_FIELDS, CREATION_FIELDS, PROBLEM_SECTIONS, SECTIONS, OrderSheetForm, place_problems
+from .independence_form import IndependenceForm
 from .models import CampaignSchedule, OrderSheet, Turn
 from .rules.schedule import deadline_text
 from .rules.sheets import SheetCheck, SheetProblemCode, order_sheet_check
@@ -400,45 +401,48 @@ def independence_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     kingdom = kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
     if not is_organizer(request.user, kingdom.campaign):
         raise Http404
-    players = {p.pk: p for p in kingdom.players.order_by("id")}
-    errors: list[str] = []
-    chosen: dict[str, object] = {"provinces": set(), "armies": set(), "co_player": "", "name": ""}
-    if request.method == "POST":
-        provinces = {int(v) for v in request.POST.getlist("provinces") if v.isdigit()}
-        armies = {int(v) for v in request.POST.getlist("armies") if v.isdigit()}
-        co_player = request.POST.get("co_player", "")
-        name = request.POST.get("name", "")
-        chosen = {"provinces": provinces, "armies": armies, "co_player": co_player, "name": name}
-        player = players.get(int(co_player)) if co_player.isdigit() else None
-        try:
-            if player is None:
-                raise DomainError(f"Choose the co-player of {kingdom.name} who declares independence.")
-            new = independence_declare(
-                kingdom=kingdom, co_player=player, name=name, provinces=sorted(provinces), armies=sorted(armies)
-            )
-        except DomainError as exc:
-            errors = exc.messages
-        else:
-            messages.success(request, f"{new.name} declares independence from {kingdom.name}.")
-            return redirect("kingdom", kingdom_id=new.pk)
     warlord_army = (
         Character.objects.filter(kingdom=kingdom, alive=True, role=Character.Role.WARLORD)
         .values_list("unit__army_id", flat=True)
         .first()
     )
+    form = IndependenceForm(
+        request.POST or None,
+        kingdom=kingdom,
+        players=list(kingdom.players.order_by("id")),
+        provinces=list(kingdom.provinces.exclude(pk=kingdom.capitol_id).order_by("number")),
+        armies=list(
+            Army.objects.filter(kingdom=kingdom, kind=Army.Kind.FIELD, status=Army.Status.ACTIVE)
+            .exclude(pk=warlord_army)
+            .select_related("province")
+            .order_by("id")
+        ),
+    )
+    errors: list[str] = []
+    if request.method == "POST":
+        if not form.is_valid():
+            errors = form.messages
+        else:
+            try:
+                new = independence_declare(
+                    kingdom=kingdom,
+                    co_player=form.co_player_user,
+                    name=form.cleaned_data["name"],
+                    provinces=sorted(form.cleaned_data["provinces"]),
+                    armies=sorted(form.cleaned_data["armies"]),
+                )
+            except DomainError as exc:
+                errors = exc.messages
+            else:
+                messages.success(request, f"{new.name} declares independence from {kingdom.name}.")
+                return redirect("kingdom", kingdom_id=new.pk)
     return render(
         request,
         "orders/independence.html",
         {
             "kingdom": kingdom,
             "campaign": kingdom.campaign,
-            "players": [(pk, display_name(p)) for pk, p in players.items()],
-            "provinces": kingdom.provinces.exclude(pk=kingdom.capitol_id).order_by("number"),
-            "armies": Army.objects.filter(kingdom=kingdom, kind=Army.Kind.FIELD, status=Army.Status.ACTIVE)
-            .exclude(pk=warlord_army)
-            .select_related("province")
-            .order_by("id"),
-            "chosen": chosen,
+            "form": form,
             "errors": errors,
         },
         status=400 if errors else 200,

@@ -31,6 +31,7 @@ class Email(models.Model):
         ORGANIZER_ALERT = "organizer-alert", "Alert to the organizer"
         SETUP = "setup", "Setup step"
         BATTLE_MESSAGE = "battle-message", "Message to a battle's opponent"
+        CO_PLAYER_REMOVED = "co-player-removed", "A co-player removed from a joint kingdom"
 
     kind = models.CharField(max_length=32, choices=Kind.choices)
     campaign = models.ForeignKey("kingdoms.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="+")

@@ -357,6 +357,7 @@ BATTLE_KEYS = {
     "defender_army": ARMY_KEY.or_null(),
     "both_moved": BOOL,
     "assault": BOOL,
+    "skirmish": BOOL,
     "garrison_points": INT,
     "garrison_defenses": INT,
     "fortified_points": INT,
@@ -478,6 +479,7 @@ BATTLE_OPTIONAL_KEYS = (
     "summary_sheets",
     "old_wounds",  # Old Battle Wound rolled at posting (issue 14)
     "ancient_dead_points",  # The Ancient Dead's size in the battle (issue 16)
+    "skirmish",  # Rogue Kingdom scouting forces: a ruins style battle (issue 15, decision 231)
 )
 # A turn summary sheet: its casualties name units by place, like an item's bearer, and the
 # characters lost by their unit's place.

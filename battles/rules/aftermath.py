@@ -150,6 +150,8 @@ class BattleA:
     defender: SideA
     outcome: Outcome
     both_moved: bool = False
+    # Rogue Kingdom, scouting forces: the attacker's Tomb Raiders skirmished, its army did not fight
+    skirmish: bool = False
 
 
 @dataclass(frozen=True)
@@ -250,34 +252,19 @@ class _AftermathRun:
     # -- per battle ----------------------------------------------------------------------------
 
     def battle(self, battle: BattleA) -> BattleSettled:
+        if battle.skirmish:
+            return self._skirmish(battle)
         state = self.state
         province = state.provinces[battle.province]
         outcome = battle.outcome
         sides = {"attacker": battle.attacker, "defender": battle.defender}
         results = {"attacker": outcome.attacker, "defender": outcome.defender}
         victor = outcome.victor
-        for side_name, side in sides.items():
+        for side in sides.values():
             if side.army is not None:
                 self.fought.add(side.army)
             self.fought.update(side.supports)
-            result = results[side_name]
-            other = results["defender" if side_name == "attacker" else "attacker"]
-            text = f"Battle in {province}: {result.result.label.lower()} for {self._side_label(side)}"
-            # 8. End of Turn (R2): a missing sheet is a major loss for that side only; the other
-            # side's result stands as its sheet reported it, so the two need not mirror.
-            if not result.filed:
-                text += ", for want of a turn summary sheet by the deadline (8. End of Turn)"
-            elif not other.filed:
-                text += " (the opponent filed no turn summary sheet by the deadline; 8. End of Turn)"
-            self.event(
-                EventCode.BATTLE_RESULT,
-                text + ".",
-                kingdom=side.kingdom,
-                army=side.army,
-                province=battle.province,
-                data={"result": result.result.value, "side": side_name, "filed": result.filed},
-            )
-
+        self._result_events(battle, province)
         self._withdrawals(battle)
         self.missed = set()
         for side in sides.values():
@@ -326,6 +313,73 @@ class _AftermathRun:
                     )
         return BattleSettled(
             battle=battle.id, result=outcome.attacker.result, defender_result=outcome.defender.result, victor=victor
+        )
+
+    def _result_events(self, battle: BattleA, province: ProvinceState) -> None:
+        """Each side's result in its kingdom's log."""
+        outcome = battle.outcome
+        sides = {"attacker": battle.attacker, "defender": battle.defender}
+        results = {"attacker": outcome.attacker, "defender": outcome.defender}
+        for side_name, side in sides.items():
+            result = results[side_name]
+            other = results["defender" if side_name == "attacker" else "attacker"]
+            label = self._side_label(side)
+            if battle.skirmish:  # Rogue Kingdom, scouting forces (decision 231)
+                kingdom = self.state.kingdoms[side.kingdom].name if side.kingdom is not None else "a Rogue Kingdom"
+                label = f"{kingdom}'s Tomb Raiders" if side is battle.attacker else f"the scouting forces of {kingdom}"
+            text = f"Battle in {province}: {result.result.label.lower()} for {label}"
+            # 8. End of Turn (R2): a missing sheet is a major loss for that side only; the other
+            # side's result stands as its sheet reported it, so the two need not mirror.
+            if not result.filed:
+                text += ", for want of a turn summary sheet by the deadline (8. End of Turn)"
+            elif not other.filed:
+                text += " (the opponent filed no turn summary sheet by the deadline; 8. End of Turn)"
+            self.event(
+                EventCode.BATTLE_RESULT,
+                text + ".",
+                kingdom=side.kingdom,
+                army=side.army,
+                province=battle.province,
+                data={"result": result.result.value, "side": side_name, "filed": result.filed},
+            )
+
+    def _skirmish(self, battle: BattleA) -> BattleSettled:
+        """Rogue Kingdom, scouting forces (decision 231): "Fight a ruins style battle for control";
+        in a ruins battle "the player uses their Tomb Raider force ... If the player loses the
+        skirmish, their army may not move into to the province this turn". The army did not fight:
+        no casualties, recovery, injuries, experience or victory gold (what the Tomb Raiders lose is
+        their own: Maintaining / Changing Tomb Raiders). Won: the army takes the province as any
+        victor that moved in (Army Restrictions; a Rogue Kingdom's town gives nothing, decision
+        151). Otherwise it goes back where it came from: it never entered."""
+        state = self.state
+        province = state.provinces[battle.province]
+        outcome = battle.outcome
+        self._result_events(battle, province)
+        side = battle.attacker
+        assert side.army is not None
+        army = state.armies[side.army]
+        if outcome.victor == "attacker" and self._may_claim(side, province):
+            self._conquer(province, side)
+        elif not army.disbanded:
+            back = state.came_from.get(army.id)
+            if back is None or back == battle.province or self._occupied(back, army.id):
+                self._retreat(army.id, battle.province)  # nowhere to go back to: the retreat's choices
+            else:
+                self._put(replace(army, province=back))
+                self.event(
+                    EventCode.SKIRMISH_LOST,
+                    f"{state.kingdoms[army.kingdom].name}'s Tomb Raiders did not win the skirmish for {province}: "
+                    f"{army.name} may not move into it this turn and stays in {state.provinces[back]} (Ruins).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=back,
+                    data={"back_to": back, "from": battle.province},
+                )
+        return BattleSettled(
+            battle=battle.id,
+            result=outcome.attacker.result,
+            defender_result=outcome.defender.result,
+            victor=outcome.victor,
         )
 
     def _withdrawals(self, battle: BattleA) -> None:

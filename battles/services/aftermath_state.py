@@ -173,6 +173,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 ),
                 outcome=standing,
                 both_moved=battle.both_moved,
+                skirmish=battle.skirmish,
             )
         )
     return state

@@ -57,6 +57,9 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
     settlement = province.settlement
     if battle.defender_kingdom is not None and battle.defender_kingdom.capitol_id == province.id:
         settlement = "capitol"
+    if battle.skirmish:
+        # Rogue Kingdom, scouting forces: "a ruins style battle" (Tomb Raider Scenario & Terrain; decision 231).
+        settlement = "ruins"
     sides = {s.side for s in battle.supports.all()}
     garrison = f"Garrison of {province.name}"
     # A garrison supports the defending field army; with an Elite Defense Force (or the Ancient
@@ -127,6 +130,8 @@ def old_wounds_roll(battle: Battle, dice: SeededDice) -> list[dict[str, Any]]:
     """Old Battle Wound, rolled by the engine as the battle is posted: a D6 per wound for each
     character of the two fighting armies (one who must miss it for a Deep Wound rolls nothing);
     on a 1 he cannot take part, and the scenario sheet says so."""
+    if battle.skirmish:
+        return []  # the Tomb Raiders skirmish: no character of the army takes part (decision 231)
     armies = [a for a in (battle.attacker_army_id, battle.defender_army_id) if a]
     rows = []
     characters = Character.objects.filter(unit__army_id__in=armies, alive=True).select_related("unit")

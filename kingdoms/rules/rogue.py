@@ -39,6 +39,14 @@ ROGUE_KINGDOM_TABLE: dict[int, RogueKingdomRow] = {
 }
 
 
+# Scouting forces: "Fight a ruins style battle for control (see Ruins and Tomb Raiders)". A ruins
+# battle is the Tomb Raiders' skirmish ("The player uses their Tomb Raider force to secure the
+# ruins. If the player loses the skirmish, their army may not move into to the province this
+# turn"), against "a generic warband, of 150 points" (Tomb Raid). Decision 231.
+SCOUTING_FORCES_POINTS = 150
+TOMB_RAIDERS_POINTS = 150  # Creating Tomb Raiders: "You have 150 points to create your Tomb Raider force"
+
+
 def rogue_kingdom_roll(roll: int) -> RogueKingdomRow:
     """The Rogue Kingdom (D6) row for a D6 `roll`."""
     return ROGUE_KINGDOM_TABLE[roll]

@@ -35,6 +35,31 @@ def _due(turn: Turn, sent_codes: list[EventCode], arrived_code: EventCode) -> tu
     return sorted(due, key=lambda e: (e.turn.number, e.sequence)), start
 
 
+def _arrival(
+    turn: Turn,
+    sent: TurnEvent,
+    code: EventCode,
+    *,
+    sequence: int,
+    to: Kingdom,
+    text: str,
+    gold: int = 0,
+    **data: object,
+) -> TurnEvent:
+    """The receiver's event of what `sent` sent, arriving at the beginning of `turn` (not saved yet).
+    Its data names the sending event by turn, kingdom and sequence: how `_due` knows it arrived."""
+    return TurnEvent(
+        turn=turn,
+        sequence=sequence,
+        phase=PHASE_ARRIVALS,
+        code=code,
+        text=text,
+        kingdom=to,
+        gold=gold,
+        data={"from_kingdom": sent.kingdom_id, "sent_turn": sent.turn.number, "sequence": sent.sequence, **data},
+    )
+
+
 def gold_transfers_arrive(*, turn: Turn) -> list[TurnEvent]:
     """Each transfer sent for `turn` (its TRANSFER_SENT or NEGOTIATION_PAID event says when it
     arrives) is paid into the receiver's treasury: a ledger row and an event for the receiver. Safe
@@ -57,16 +82,7 @@ def gold_transfers_arrive(*, turn: Turn) -> list[TurnEvent]:
             kingdom=receiver, turn=turn.number, amount=gold, reason=TreasuryEntry.Reason.TRANSFER, note=text[:200]
         )
         rows.append(
-            TurnEvent(
-                turn=turn,
-                sequence=start + len(rows),
-                phase=PHASE_ARRIVALS,
-                code=EventCode.TRANSFER_ARRIVED,
-                text=text,
-                kingdom=receiver,
-                gold=gold,
-                data={"from_kingdom": e.kingdom_id, "sent_turn": e.turn.number, "sequence": e.sequence},
-            )
+            _arrival(turn, e, EventCode.TRANSFER_ARRIVED, sequence=start + len(rows), to=receiver, text=text, gold=gold)
         )
     return TurnEvent.objects.bulk_create(rows)
 
@@ -106,14 +122,6 @@ def items_arrive(*, turn: Turn) -> list[TurnEvent]:
                 + ("it goes back to the sender's armory." if keeper is not None else "it is lost.")
             )
         rows.append(
-            TurnEvent(
-                turn=turn,
-                sequence=start + len(rows),
-                phase=PHASE_ARRIVALS,
-                code=EventCode.ITEM_ARRIVED,
-                text=text,
-                kingdom=receiver,
-                data={"from_kingdom": e.kingdom_id, "sent_turn": e.turn.number, "sequence": e.sequence, "name": name},
-            )
+            _arrival(turn, e, EventCode.ITEM_ARRIVED, sequence=start + len(rows), to=receiver, text=text, name=name)
         )
     return TurnEvent.objects.bulk_create(rows)

@@ -1051,3 +1051,58 @@ def test_a_city_won_from_a_rogue_kingdom_gives_no_city_and_no_loot():
     assert [e for e in result.events if e.code == "capitol-lost"] == []
     (conquered,) = [e for e in result.events if e.code == "province-conquered"]
     assert "no town or city and nothing to loot" in conquered.text
+
+
+def _scouting_forces_skirmish(result: R) -> Scene:
+    """Avalon's Host moved from 2 into Brython's 5 (Brython is a Rogue Kingdom) and rolled Scouting
+    forces: its Tomb Raiders skirmished for the province. Its sheet reports losses anyway."""
+    world = Scene()
+    world.kingdoms[BRYTHON] = replace(world.kingdoms[BRYTHON], rogue=True)
+    world.province(5, controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2, experience=0)
+    world.battle(
+        result,
+        SideA(AVALON, HOST, casualties=(Casualty(101, models_lost=8),), points_faced=150),
+        SideA(BRYTHON, None),
+        skirmish=True,
+    )
+    return world
+
+
+def test_rogue_kingdom_scouting_forces_the_tomb_raiders_win_and_the_army_takes_the_province():
+    """Rogue Kingdom, scouting forces: "Fight a ruins style battle for control" (decision 231). The
+    army did not fight: its list loses nothing, it earns no experience and no victory gold, and no
+    character rolls for injuries (no dice are rolled at all)."""
+    result = _scouting_forces_skirmish(R.MAJOR_VICTORY).run([])
+
+    assert result.state.provinces[5].controller == AVALON
+    host = result.state.armies[HOST]
+    assert (host.province, host.experience, host.disbanded) == (5, 0, False)
+    assert result.state.units[101].models_count == 20
+    assert result.state.kingdoms[AVALON].treasury == 1000
+    codes = [e.code for e in result.events]
+    assert codes.count(EventCode.BATTLE_RESULT) == 2 and EventCode.PROVINCE_CONQUERED in codes
+    assert not {EventCode.VICTORY_GOLD, EventCode.EXPERIENCE, EventCode.RETREATED} & set(codes)
+    results = [e.text for e in result.events if e.code == EventCode.BATTLE_RESULT]
+    assert results == [
+        f"Battle in {result.state.provinces[5]}: major victory for Avalon's Tomb Raiders.",
+        f"Battle in {result.state.provinces[5]}: major loss for the scouting forces of Brython.",
+    ]
+
+
+@pytest.mark.parametrize("lost", [R.MINOR_LOSS, R.DRAW])
+def test_rogue_kingdom_scouting_forces_the_tomb_raiders_lose_and_the_army_may_not_move_in(lost):
+    """Ruins: "If the player loses the skirmish, their army may not move into to the province this
+    turn": the army stays where it came from, whole; no retreat (decision 231)."""
+    result = _scouting_forces_skirmish(lost).run([])
+
+    assert result.state.provinces[5].controller == BRYTHON
+    assert result.state.armies[HOST].province == 2
+    assert result.state.units[101].models_count == 20
+    (back,) = [e for e in result.events if e.code == EventCode.SKIRMISH_LOST]
+    assert back.text == (
+        "Avalon's Tomb Raiders did not win the skirmish for 5 P5: Army 10 may not move into it this turn and "
+        "stays in 2 P2 (Ruins)."
+    )
+    codes = {e.code for e in result.events}
+    assert not {EventCode.RETREATED, EventCode.WIPED_OUT, EventCode.NO_VICTOR, EventCode.EXPERIENCE} & codes

@@ -100,6 +100,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "campaign-pick": ("POST", LOGIN, 302, 302, 302),  # setup is over: "not your turn to pick"
     "kingdom": ("GET", LOGIN, 404, 200, 200),
     "kingdom-co-player-add": ("POST", LOGIN, 404, 404, 302),  # the organizer's empty address: refused, flashed
+    "kingdom-co-player-remove": ("POST", LOGIN, 404, 404, 302),  # Alice, Ostland's only player: refused, flashed
     "kingdom-independence": ("GET", LOGIN, 404, 404, 200),
     "character-choose-ability": ("POST", LOGIN, 404, None, None),
     "army": ("GET", LOGIN, 404, 200, 200),
@@ -197,6 +198,7 @@ def world(demo_campaign, django_capture_on_commit_callbacks):
         "report_id": TurnReport.objects.get(battle=battle).pk,
         "email_id": Email.objects.filter(campaign=demo_campaign).first().pk,
         "snapshot_id": Snapshot.objects.get(campaign=demo_campaign).pk,
+        "user_id": user_named("alice").pk,
         "uidb64": "MQ",
         "token": "set-password",
         "key": "not-a-signed-key",

@@ -102,6 +102,20 @@ def login(page: Page, live_server, username: str, password: str) -> None:
     expect(page.locator("header .who")).to_have_text(display_name(get_user_model().objects.get(username=username)))
 
 
+def password_set(page: Page, link: str, password: str, display_name: str | None = None) -> None:
+    """Follow a set-password link (invitation or reset) and choose `password` (and the name the
+    other players see, which starts derived from the kingdom, never the address)."""
+    page.goto(link)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Set your password")
+    expect(page.get_by_label("Display name")).not_to_have_value(re.compile("@"))
+    if display_name:
+        page.get_by_label("Display name").fill(display_name)
+    page.get_by_label("New password:", exact=True).fill(password)
+    page.get_by_label("New password confirmation").fill(password)
+    page.get_by_role("button", name="Set my password").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Your password is set")
+
+
 class Outbox:
     """The .eml files the site wrote, read back as email messages."""
 

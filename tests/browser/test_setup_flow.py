@@ -4,7 +4,6 @@ adjacent provinces, the starting army list, password reset, and what a player ma
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable
 from email.message import EmailMessage
 
@@ -16,23 +15,9 @@ from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province, Unit
 from kingdoms.rules.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, Archetype
 
-from .conftest import PASSWORD, Outbox, html_of, link_in, login, text_of
+from .conftest import PASSWORD, Outbox, html_of, link_in, login, password_set, text_of
 
 NEW_PASSWORD = "wyverns-over-highcastle-42"
-
-
-def _set_password(page: Page, link: str, password: str, display_name: str | None = None) -> None:
-    """Follow a set-password link (invitation or reset) and choose `password` (and the name the
-    other players see, which starts derived from the kingdom, never the address)."""
-    page.goto(link)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Set your password")
-    expect(page.get_by_label("Display name")).not_to_have_value(re.compile("@"))
-    if display_name:
-        page.get_by_label("Display name").fill(display_name)
-    page.get_by_label("New password:", exact=True).fill(password)
-    page.get_by_label("New password confirmation").fill(password)
-    page.get_by_role("button", name="Set my password").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Your password is set")
 
 
 def _message(page: Page, text: str) -> None:
@@ -83,7 +68,7 @@ def test_organizer_creates_campaign_and_invited_players_set_their_passwords(
         assert f"Your login name is {address}." in text_of(invitation)
 
         player_page = open_page()
-        _set_password(player_page, link, NEW_PASSWORD, display_name=f"{kingdom_name}'s lord")
+        password_set(player_page, link, NEW_PASSWORD, display_name=f"{kingdom_name}'s lord")
         login(player_page, live_server, address, NEW_PASSWORD)
         expect(player_page.locator("header .who")).to_have_text(f"{kingdom_name}'s lord")
         player_page.get_by_role("link", name="Albion Rising").click()
@@ -348,7 +333,7 @@ def test_password_reset_by_email(page: Page, live_server, make_user, outbox: Out
     assert reset["To"] == "carla@example.org"
     assert reset["Subject"] == "Briternia: reset your password"
     assert "(carla)" in text_of(reset)
-    _set_password(page, link_in(reset, live_server), NEW_PASSWORD)
+    password_set(page, link_in(reset, live_server), NEW_PASSWORD)
 
     # The old password no longer opens the account; the new one does.
     page.goto(f"{live_server.url}/accounts/login/")

@@ -173,3 +173,78 @@ def test_independence_is_refused_whole_with_the_reasons(turn, k, erin, wardens):
     assert sorted(ostland.provinces.values_list("number", flat=True)) == [61, 62, 71]
     assert Army.objects.get(pk=wardens.pk).kingdom == ostland
     assert not TurnEvent.objects.filter(code__in=["kingdom-independent", "independence-given"]).exists()
+
+
+def test_the_organizer_removes_a_co_player_who_loses_the_kingdom_at_once(turn, k, erin):
+    """Joint kingdoms, decision 229: the organizer removes Erin from Ostland on its page (the button
+    asks first). Her session and her API token, both opened before, are refused Ostland's pages,
+    API and order sheet from that request on; she is told by email; what she filed stands."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    ostland = k["Ostland"]
+    holds = [{"army": a.pk, "kind": "hold"} for a in ostland.armies.filter(kind="field")]
+    erin_api = APIClient()
+    erin_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=erin)[0].key}")
+    filed = erin_api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
+    assert filed.status_code == 200
+    erin_pages = pages_as(ERIN)
+    assert erin_pages.get(f"/kingdoms/{ostland.pk}/").status_code == 200
+
+    page = pages_as("organizer").get(f"/kingdoms/{ostland.pk}/").content.decode()
+    assert f'action="/kingdoms/{ostland.pk}/co-players/{erin.pk}/remove/" data-confirm="Remove ' in page
+    response = pages_as("organizer").post(f"/kingdoms/{ostland.pk}/co-players/{erin.pk}/remove/", follow=True)
+    assert "no longer plays Ostland; they are told by email." in response.content.decode()
+
+    assert list(ostland.players.values_list("username", flat=True)) == ["alice"]
+    assert erin_pages.get(f"/kingdoms/{ostland.pk}/").status_code == 404
+    assert erin_pages.get(f"/turns/{turn.pk}/orders/{ostland.pk}/").status_code == 404
+    assert erin_api.get(f"/api/kingdoms/{ostland.pk}/").status_code == 404
+    assert erin_api.get(f"/api/kingdoms/{ostland.pk}/ledger/").status_code == 404
+    refiled = erin_api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
+    assert refiled.status_code == 404  # she plays no kingdom of the campaign now
+    assert OrderSheet.objects.get(turn=turn, kingdom=ostland).status == OrderSheet.Status.SUBMITTED
+    (told,) = Email.objects.filter(kind=Email.Kind.CO_PLAYER_REMOVED)
+    assert told.to == [ERIN] and "removed you from the players of Ostland" in told.text
+    # Alice plays on as before.
+    assert pages_as("alice").get(f"/kingdoms/{ostland.pk}/").status_code == 200
+
+
+def test_a_kingdoms_last_player_or_a_stranger_is_not_removed(k, erin):
+    """Decision 229: a kingdom keeps one player (the leader page marks the last one out); only the
+    organizer removes; nothing changes on a refusal."""
+    ostland = k["Ostland"]
+    bob = get_user_model().objects.get(username="bob")
+    url = f"/kingdoms/{ostland.pk}/co-players/{bob.pk}/remove/"
+    refused = pages_as("organizer").post(url, follow=True).content.decode()
+    assert "That person is not a player of Ostland: there is nobody to remove." in refused
+    assert pages_as("alice").post(f"/kingdoms/{ostland.pk}/co-players/{erin.pk}/remove/").status_code == 404
+    assert pages_as("organizer").post(f"/kingdoms/{ostland.pk}/co-players/{erin.pk}/remove/").status_code == 302
+    alice = get_user_model().objects.get(username="alice")
+    last = pages_as("organizer").post(f"/kingdoms/{ostland.pk}/co-players/{alice.pk}/remove/", follow=True)
+    assert "is Ostland&#x27;s only player: a kingdom keeps one." in last.content.decode()
+    assert list(ostland.players.values_list("username", flat=True)) == ["alice"]
+    assert Email.objects.filter(kind=Email.Kind.CO_PLAYER_REMOVED).count() == 1
+    assert 'id="co-players"' not in pages_as("organizer").get(f"/kingdoms/{ostland.pk}/").content.decode()
+
+
+def test_the_independence_page_names_what_is_missing_or_no_longer_offered(turn, k, erin, wardens):
+    """Joint kingdoms, decision 230: the page's form says what is wrong with the input in sentences
+    (no co-player chosen, no name, a province or army the page did not offer) and changes nothing."""
+    ostland = k["Ostland"]
+    url = f"/kingdoms/{ostland.pk}/independence/"
+    refused = pages_as("organizer").post(url, {"co_player": "", "name": " ", "provinces": ["61"]})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "Choose the co-player of Ostland who declares independence." in page
+    assert "Name the new kingdom (at most 100 characters)." in page
+    assert 'value="61" id="id_provinces_0" checked' in page  # what was ticked stays ticked
+    stale = pages_as("organizer").post(
+        url, {"co_player": str(erin.pk), "name": "Eldenmark", "provinces": ["71", "62"], "armies": ["999999"]}
+    )
+    assert stale.status_code == 400
+    page = stale.content.decode()
+    assert "Province 71 is not one Ostland can give now (its capitol stays): reload the page." in page
+    assert "Army 999999 is not one Ostland can give now (the Warlord&#x27;s stays): reload the page." in page
+    assert not Kingdom.objects.filter(name="Eldenmark").exists()
+    assert list(ostland.players.values_list("email", flat=True)).count(ERIN) == 1

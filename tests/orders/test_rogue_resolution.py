@@ -87,12 +87,26 @@ def test_rogue_kingdom_table_an_army_defends_the_province_in_a_battle_for_the_ro
 
 @pytest.mark.parametrize("face", [2, 3])
 def test_rogue_kingdom_table_scouting_forces_a_ruins_style_battle(face):
-    result = resolve(state((11, 2)), [face])
+    """Scouting forces: "Fight a ruins style battle for control (see Ruins and Tomb Raiders)": the
+    kingdom's Tomb Raiders skirmish against a 150-point warband; the army does not fight, and no
+    detachment supports it (decision 231)."""
+    s = state((11, 2))
+    s.world.armies[12] = wb.army(12, AVALON, 4)
+    support = ArmyOrder(12, OrderKind.SUPPORT, support=2)
+    s.orders[12] = support
+    s.sheets[AVALON] = SheetEntries(orders=(s.orders[11], support))
+    result = resolve(s, [face])
 
     (battle,) = result.battles
-    assert (battle.defender_kingdom, battle.garrison_points) == (BRYTHON, 0)
-    assert any("ruins style battle" in n and "Tomb Raider" in n for n in battle.notes)
-    assert result.state.provinces[2].controller == BRYTHON
+    assert (battle.defender_kingdom, battle.defender_army, battle.skirmish) == (BRYTHON, None, True)
+    assert (battle.garrison_points, battle.supports, battle.assault) == (150, [], False)
+    (note,) = battle.notes
+    assert "a ruins style battle for control" in note and "Avalon's Tomb Raiders (150 points)" in note
+    assert "generic warband of 150 points" in note and "The army does not fight" in note
+    assert result.state.provinces[2].controller == BRYTHON  # until the Tomb Raiders win
+    (attacks, defends) = of(result.events, EventCode.BATTLE_SCHEDULED)
+    assert "attacks the scouting forces of the Rogue Kingdom Brython (a Tomb Raiders' skirmish)" in attacks.text
+    assert [e.army for e in of(result.events, EventCode.SUPPORT_NO_BATTLE)] == [12]
 
 
 def test_no_roll_for_a_province_of_a_kingdom_that_is_not_rogue():

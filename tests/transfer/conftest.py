@@ -26,6 +26,7 @@ from kingdoms.models import (
     TreasuryEntry,
     Unit,
 )
+from kingdoms.services.co_players import co_player_add, co_player_remove
 from orders.models import OrdersReminder, Turn
 from orders.rules.schedule import deadline_text
 from orders.rules.sheets import (
@@ -279,8 +280,9 @@ def played_campaign(transactional_db):
     the aftermath, every report rendered and emailed, turn 2 opened), and the rows that turn does
     not make: a deadline moved (and announced), orders reminders, a results reminder queued and not
     sent, emails that failed (reports' keeping their PDFs, a receipt), a player's report
-    preferences, a message between a battle's players. Every kind of email, each keyed by the row it
-    was queued for but the invitations, the setup's and the messages.
+    preferences, a message between a battle's players, a co-player added and removed. Every kind of
+    email, each keyed by the row it was queued for but the invitations, the setup's, the messages and
+    the co-player's removal (no row names them).
     Each table's ids in a range of its own (tests/transfer/rows.py), the copy's too."""
     with ids_set_apart():
         campaign = demo_campaign_create()
@@ -338,6 +340,8 @@ def played_campaign(transactional_db):
             kingdom=hartwood.attacker_kingdom,
             text="Rematch on Thursday?",
         )
+        # Joint kingdoms: a co-player added to Ostland and removed again, told by email (decision 229).
+        co_player_remove(kingdom=ostland, user_id=co_player_add(kingdom=ostland, email="erin@example.org").pk)
         # Bob's report emails failed after their last try: they keep their attachments.
         ReportEmail.objects.filter(report__turn__campaign=campaign, to=["bob@briternia.local"]).update(
             status=ReportEmail.Status.FAILED,

@@ -350,11 +350,17 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     # needs rows in played_campaign.
     assert sorted(label for label, rows in original.items() if not rows) == []
     # Every kind of email, in every state but in flight, each keyed by its row but the invitations,
-    # the setup's and the messages between players (each happens once); a message's Reply-To too.
+    # the setup's, the messages between players and a co-player's removal (no row names them); a
+    # message's Reply-To too.
     emails = Email.objects.filter(campaign=played_campaign)
     assert set(emails.values_list("kind", flat=True)) == set(Email.Kind.values)
     assert set(emails.values_list("status", flat=True)) == {"queued", "sent", "failed"}
-    assert set(emails.filter(key="").values_list("kind", flat=True)) == {"invitation", "setup", "battle-message"}
+    assert set(emails.filter(key="").values_list("kind", flat=True)) == {
+        "invitation",
+        "setup",
+        "battle-message",
+        "co-player-removed",
+    }
     assert emails.get(kind="battle-message").reply_to == "dave@briternia.local"
     assert emails.exclude(attachment=None).exists()
     assert differences(original, copy) == {}  # the copy's keys name the copy's rows

@@ -16,7 +16,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.rules.alliances import ALLIANCE_SUPPORT_POINTS, support_arrival
 from kingdoms.rules.losses import lose_points
-from kingdoms.rules.rogue import RogueForce, rogue_kingdom_roll
+from kingdoms.rules.rogue import SCOUTING_FORCES_POINTS, TOMB_RAIDERS_POINTS, RogueForce, rogue_kingdom_roll
 from kingdoms.rules.world import ArmyState
 
 from ..sheets import DEFEND_WITH_GARRISON, OrderKind
@@ -175,13 +175,15 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
         battle = _schedule(state, contact, events)
         if battle is None:
             continue
+        battles.append(battle)
+        if battle.skirmish:
+            continue  # the Tomb Raiders' skirmish: no army fights it, so none supports it (decision 231)
         _guerrilla(state, battle, dice, events)
         _supports(state, battle, fighting, supporting, supporters.get(battle.province, []), dice, events)
         _defended_obstacles(state, battle, dice, events)
         _ancient_dead_size(state, battle, events)
         _setup_notes(state, battle, contact)
-        battles.append(battle)
-    _supports_without_battle(state, battles, fighting, events)
+    _supports_without_battle(state, [b for b in battles if not b.skirmish], fighting, events)
     return battles
 
 
@@ -307,11 +309,17 @@ def _rogue_forces(state: TurnState, battle: BattleS, roll: int) -> str:
     battle.garrison_points = row.points
     battle.assault = False
     if row.force is RogueForce.SCOUTING:
+        # Decision 231: the army does not fight; its kingdom's Tomb Raiders skirmish for control.
+        battle.skirmish = True
+        battle.garrison_points = SCOUTING_FORCES_POINTS
         battle.notes.append(
-            f"Scouting forces of {rogue}: fight a ruins style battle for control, with a "
-            "Tomb Raider force (Rogue Kingdom; Ruins and Tomb Raiders). Any non-allied player or a guest plays them."
+            f"Scouting forces of {rogue}: a ruins style battle for control (Rogue Kingdom; Ruins). "
+            f"{state.kingdoms[battle.attacker_kingdom].name}'s Tomb Raiders ({TOMB_RAIDERS_POINTS} points) skirmish "
+            f"against a generic warband of {SCOUTING_FORCES_POINTS} points, as in a Tomb Raid (Tomb Raider Scenario & "
+            "Terrain); any non-allied player or a guest plays the warband. The army does not fight: it takes the "
+            "province if the Tomb Raiders win, and may not move into it this turn if they do not."
         )
-        return f"the scouting forces of {rogue}"
+        return f"the scouting forces of {rogue} (a Tomb Raiders' skirmish)"
     battle.notes.append(
         f"{row.label} of {rogue}: a {row.points:,}-point army (Rogue Kingdom). Any "
         "non-allied player or a guest plays it."

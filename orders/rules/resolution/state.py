@@ -84,6 +84,8 @@ class BattleS:
     defended_obstacles: int | None = None  # pieces of defenses from the Defended Obstacles roll
     guerrilla: dict[str, Any] | None = None  # {"army": smaller army, "roll": d6, "target": army, "points_lost": n}
     assault: bool = False  # over a town, city or capitol: always Assault
+    # Rogue Kingdom, scouting forces: a ruins style battle for control (Tomb Raiders; decision 231)
+    skirmish: bool = False
     # The Ancient Dead: Armies: their army's size in this battle (its opponent's after supports, less 250)
     ancient_dead_points: int | None = None
     notes: list[str] = field(default_factory=list)
