@@ -17,7 +17,6 @@ from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kingdoms.models import Army, Character
-from kingdoms.people import display_name
 from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_private_get
 from kingdoms.services.spending import deliveries_of_kingdom
 

@@ -4,6 +4,7 @@ adjacent provinces, the starting army list, password reset, and what a player ma
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from email.message import EmailMessage
 
