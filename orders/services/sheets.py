@@ -176,7 +176,11 @@ def order_sheet_save(
                 taxes=check.taxes,
             )
             submission.receipt = receipt_content(
-                submission=submission, kingdom=kingdom, turn=turn, lists_due=[row["message"] for row in lists_due]
+                submission=submission,
+                kingdom=kingdom,
+                turn=turn,
+                lists_due=[row["message"] for row in lists_due],
+                world=ctx.world,
             )
             submission.save()
             orders_receipt_queue(submission=submission, kingdom=kingdom, turn=turn)
