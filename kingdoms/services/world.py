@@ -44,16 +44,20 @@ class _Armies:
 
 
 def _armies_load(armies_query: QuerySet[Army], number_of: Mapping[int, int]) -> _Armies:
-    """The active armies of `armies_query` standing on the map, with their lists, in three queries."""
-    rows = list(armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False).values(*_ARMY_FIELDS))
+    """The active armies of `armies_query` standing on the map, with their lists, in four queries
+    (armies, units, items, characters), in the order of their kingdoms and ids."""
+    rows = list(
+        armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False)
+        # By the model's order (kingdom, id), without the joins its default ordering brings.
+        .order_by("kingdom_id", "id")
+        .values(*_ARMY_FIELDS)
+    )
     army_ids = [a["id"] for a in rows]
-    units: dict[int, list[UnitState]] = defaultdict(list)
+    listed_units: dict[int, list[UnitState]] = defaultdict(list)
     for unit_id, army_id, name, category, models_count, per_model, equipment, one_use in (
-        Unit.objects.filter(army__in=armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False))
-        .order_by("army", "position", "id")
-        .values_list(*_UNIT_FIELDS)
+        Unit.objects.filter(army_id__in=army_ids).order_by("army_id", "position", "id").values_list(*_UNIT_FIELDS)
     ):
-        units[army_id].append(
+        listed_units[army_id].append(
             UnitState(
                 id=unit_id,
                 army=army_id,
@@ -65,15 +69,17 @@ def _armies_load(armies_query: QuerySet[Army], number_of: Mapping[int, int]) -> 
                 one_use=one_use,
             )
         )
-    item_points = dict(
-        ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
-        .values_list("bearer__army")
-        .annotate(total=Sum("points"))
-    )
+    units = {a["id"]: listed_units[a["id"]] for a in rows if a["id"] in listed_units}  # in the armies' order
+    # Each army's magic items, read once: their points count in its list, and a Scarab Amulet among
+    # them is worn (Deserts).
+    item_points: dict[int, int] = defaultdict(int)
     amulets: dict[int, int] = defaultdict(int)
-    for army_id, name in ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False).values_list(
-        "bearer__army", "name"
+    for army_id, name, points in (
+        ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
+        .order_by()
+        .values_list("bearer__army", "name", "points")
     ):
+        item_points[army_id] += points
         amulets[army_id] += is_scarab_amulet(name)
     casters: dict[int, list[Caster]] = defaultdict(list)
     for army_id, wizard, level, rune_smith in Character.objects.filter(unit__army__in=army_ids, alive=True).values_list(
@@ -207,8 +213,9 @@ _kept: OrderedDict[int, tuple[tuple[int, int], World, dict[int, int]]] = Ordered
 _kept_lock = threading.Lock()
 
 
-def _kept_world(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[int, int]]:
-    version = Campaign.objects.filter(pk=campaign.pk).values_list("world_version", flat=True).get()
+def _kept_world(*, campaign: Campaign, turn_number: int, version: int | None) -> tuple[World, dict[int, int]]:
+    if version is None:
+        version = Campaign.objects.filter(pk=campaign.pk).values_list("world_version", flat=True).get()
     key = (version, turn_number)
     with _kept_lock:
         kept = _kept.get(campaign.pk)
@@ -224,7 +231,7 @@ def _kept_world(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[in
     return world, number_of
 
 
-def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int) -> World:
+def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int, world_version: int | None = None) -> World:
     """The world as `kingdom`'s order sheet is checked against it: `world_load`'s, with the
     kingdom's own armies, lists and treasury read now, and the rest of the campaign (the map, the
     other kingdoms, the alliances) from a copy this process keeps while the campaign's
@@ -233,15 +240,18 @@ def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int) -> 
     the admin or a restore, each of which calls `world_changed`. Saves loading the whole map for
     every sheet of the weekly rush (docs/performance.md, "Order sheets under load").
 
+    `world_version`: the campaign's, as the caller has just read it (under the turn's lock);
+    by default it is read here.
+
     The world returned is the caller's: its dicts are copies, so the kept one never changes."""
-    shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number)
+    shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number, version=world_version)
     own = _armies_load(Army.objects.filter(kingdom_id=kingdom), number_of)
     others_field = {i: a for i, a in shared.armies.items() if a.kingdom != kingdom}
     others_garrisons = {i: a for i, a in shared.garrisons.items() if a.kingdom != kingdom}
     units = {i: u for i, u in shared.units.items() if i in others_field or i in others_garrisons}
     kingdoms = dict(shared.kingdoms)
     if kingdom in kingdoms:
-        total = TreasuryEntry.objects.filter(kingdom_id=kingdom).aggregate(total=Sum("amount"))["total"] or 0
+        total = TreasuryEntry.objects.filter(kingdom_id=kingdom).order_by().aggregate(total=Sum("amount"))["total"] or 0
         kingdoms[kingdom] = replace(kingdoms[kingdom], treasury=total)
     return replace(
         shared,

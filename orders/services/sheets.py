@@ -25,12 +25,15 @@ from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
 
 
-def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
+def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn, world_version: int | None = None) -> SheetContext:
     """Everything the sheet check needs: the campaign's world as `turn` finds it, seen by the
     kingdom, with every name it has given an army; in a fixed number of queries whatever the
-    map's size, and without reading the whole map again while it has not changed."""
-    world = world_for_kingdom(campaign=kingdom.campaign, turn_number=turn.number, kingdom=kingdom.id)
-    names = frozenset(Army.objects.filter(kingdom=kingdom).values_list("name", flat=True))
+    map's size, and without reading the whole map again while it has not changed.
+    `world_version`: the campaign's, as the caller has just read it (`world_for_kingdom`)."""
+    world = world_for_kingdom(
+        campaign=kingdom.campaign, turn_number=turn.number, kingdom=kingdom.id, world_version=world_version
+    )
+    names = frozenset(Army.objects.filter(kingdom=kingdom).order_by().values_list("name", flat=True))
     roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id)[kingdom.id]
     return order_sheet_context(world, kingdom.id, army_names=names, roster=roster)
 
@@ -144,8 +147,9 @@ def order_sheet_save(
     arrived_at = arrived_at or timezone.now()
     if kingdom.campaign_id != turn.campaign_id:
         raise DomainError("This kingdom is not in this turn's campaign.")
-    # A late sheet is refused at once, before it waits for anything (a resolution in progress).
-    errors = orders_open_errors(Turn.objects.select_related("campaign").get(pk=turn.pk), arrived_at)
+    # A late sheet is refused at once, before it waits for anything (a resolution in progress): by
+    # the turn as the caller has just read it (the request's); read again under the lock below.
+    errors = orders_open_errors(turn, arrived_at)
     if errors:
         raise DomainError(errors)
     with transaction.atomic():
@@ -154,13 +158,18 @@ def order_sheet_save(
         errors = orders_open_errors(turn, arrived_at)  # as it stands now that no claim can start
         if errors:
             raise DomainError(errors)
-        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+        # The campaign was read with the turn, under its lock: its world_version says whether the
+        # kept world stands, without reading it again.
+        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version)
         check = order_sheet_check(entries, ctx)
         lists_due = lists_due_data(ctx=ctx, turn=turn)
         if submit and not check.ok:
             raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
-        OrderSheet.objects.get_or_create(turn=turn, kingdom=kingdom)
+        # The sheet's row, made if it is the first save (a save racing this one for the same new
+        # sheet waits for it, and finds the row), then locked: two statements either way.
+        OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
         sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
+        sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
         sheet.entries = entries_to_json(entries)
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
