@@ -4,18 +4,25 @@ items and deliveries on the way, read in a fixed number of queries (Spending Exp
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 from ..models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Unit
 from ..rules.experience import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
 
 
-def spending_rosters_load(*, campaign: Campaign, kingdom: int | None = None) -> dict[int, SpendingRoster]:
-    """kingdom id -> its SpendingRoster (only `kingdom`'s when given). Read as rows, not model
-    instances, and without the joins the models' default orderings bring: every order sheet's
-    check reads its kingdom's (docs/performance.md, "Order sheets under load")."""
-    armies = Army.objects.filter(status=Army.Status.ACTIVE).order_by()
-    armies = armies.filter(kingdom__campaign=campaign) if kingdom is None else armies.filter(kingdom_id=kingdom)
-    army_kingdom = dict(armies.values_list("id", "kingdom_id"))
+def spending_rosters_load(
+    *, campaign: Campaign, kingdom: int | None = None, active_armies: Iterable[int] | None = None
+) -> dict[int, SpendingRoster]:
+    """kingdom id -> its SpendingRoster (only `kingdom`'s when given; with it, `active_armies` may
+    name its active armies if the caller has read them). Read as rows, not model instances, and
+    without the joins the models' default orderings bring: every order sheet's check reads its
+    kingdom's (docs/performance.md, "Order sheets under load")."""
+    if kingdom is not None and active_armies is not None:
+        army_kingdom = dict.fromkeys(active_armies, kingdom)
+    else:
+        armies = Army.objects.filter(status=Army.Status.ACTIVE).order_by()
+        armies = armies.filter(kingdom__campaign=campaign) if kingdom is None else armies.filter(kingdom_id=kingdom)
+        army_kingdom = dict(armies.values_list("id", "kingdom_id"))
     units: dict[int, list[UnitRecord]] = defaultdict(list)
     for army_id, name, category, models_count, per_model, veteran_level, veteran_eligible in (
         Unit.objects.filter(army_id__in=army_kingdom)

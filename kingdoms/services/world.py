@@ -43,15 +43,17 @@ class _Armies:
     units: dict[int, tuple[UnitState, ...]]
 
 
-def _armies_load(armies_query: QuerySet[Army], number_of: Mapping[int, int]) -> _Armies:
-    """The active armies of `armies_query` standing on the map, with their lists, in four queries
-    (armies, units, items, characters), in the order of their kingdoms and ids."""
-    rows = list(
-        armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False)
-        # By the model's order (kingdom, id), without the joins its default ordering brings.
-        .order_by("kingdom_id", "id")
-        .values(*_ARMY_FIELDS)
-    )
+def army_rows(armies_query: QuerySet[Army]) -> list[dict[str, Any]]:
+    """The armies of `armies_query` as the world reads them (and their status), in the model's
+    order (kingdom, id) without the joins its default ordering brings: one query. The order sheet
+    reads its kingdom's once for the world, the names it has used and its spending roster."""
+    return list(armies_query.order_by("kingdom_id", "id").values(*_ARMY_FIELDS, "status"))
+
+
+def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int]) -> _Armies:
+    """The active ones of `armies` (`army_rows`) standing on the map, with their lists, in three
+    queries (units, items, characters)."""
+    rows = [a for a in armies if a["status"] == Army.Status.ACTIVE and a["province_id"] is not None]
     army_ids = [a["id"] for a in rows]
     listed_units: dict[int, list[UnitState]] = defaultdict(list)
     for unit_id, army_id, name, category, models_count, per_model, equipment, one_use in (
@@ -130,7 +132,10 @@ def _world_and_numbers(*, campaign: Campaign, turn_number: int) -> tuple[World, 
     treasury = dict(
         TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
     )
-    armies = _armies_load(Army.objects.filter(kingdom__campaign=campaign), number_of)
+    armies = _armies_load(
+        army_rows(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, province__isnull=False)),
+        number_of,
+    )
     garrisoned = {garrison.province for garrison in armies.garrisons.values()}
     warlords = dict(
         Character.objects.filter(kingdom__campaign=campaign, role=Character.Role.WARLORD, alive=True).values_list(
@@ -231,7 +236,14 @@ def _kept_world(*, campaign: Campaign, turn_number: int, version: int | None) ->
     return world, number_of
 
 
-def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int, world_version: int | None = None) -> World:
+def world_for_kingdom(
+    *,
+    campaign: Campaign,
+    turn_number: int,
+    kingdom: int,
+    world_version: int | None = None,
+    own_armies: list[dict[str, Any]] | None = None,
+) -> World:
     """The world as `kingdom`'s order sheet is checked against it: `world_load`'s, with the
     kingdom's own armies, lists and treasury read now, and the rest of the campaign (the map, the
     other kingdoms, the alliances) from a copy this process keeps while the campaign's
@@ -241,11 +253,13 @@ def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int, wor
     every sheet of the weekly rush (docs/performance.md, "Order sheets under load").
 
     `world_version`: the campaign's, as the caller has just read it (under the turn's lock);
-    by default it is read here.
+    by default it is read here. `own_armies`: the kingdom's `army_rows`, if the caller has read them.
 
     The world returned is the caller's: its dicts are copies, so the kept one never changes."""
     shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number, version=world_version)
-    own = _armies_load(Army.objects.filter(kingdom_id=kingdom), number_of)
+    if own_armies is None:
+        own_armies = army_rows(Army.objects.filter(kingdom_id=kingdom))
+    own = _armies_load(own_armies, number_of)
     others_field = {i: a for i, a in shared.armies.items() if a.kingdom != kingdom}
     others_garrisons = {i: a for i, a in shared.garrisons.items() if a.kingdom != kingdom}
     units = {i: u for i, u in shared.units.items() if i in others_field or i in others_garrisons}

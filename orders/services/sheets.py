@@ -15,7 +15,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Army, Kingdom
 from kingdoms.rules.tables import ArmyType
 from kingdoms.services.spending import spending_rosters_load
-from kingdoms.services.world import world_for_kingdom
+from kingdoms.services.world import army_rows, world_for_kingdom
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
@@ -30,11 +30,17 @@ def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn, world_version: int
     kingdom, with every name it has given an army; in a fixed number of queries whatever the
     map's size, and without reading the whole map again while it has not changed.
     `world_version`: the campaign's, as the caller has just read it (`world_for_kingdom`)."""
+    armies = army_rows(Army.objects.filter(kingdom=kingdom))  # read once: the world, the names, the roster
     world = world_for_kingdom(
-        campaign=kingdom.campaign, turn_number=turn.number, kingdom=kingdom.id, world_version=world_version
+        campaign=kingdom.campaign,
+        turn_number=turn.number,
+        kingdom=kingdom.id,
+        world_version=world_version,
+        own_armies=armies,
     )
-    names = frozenset(Army.objects.filter(kingdom=kingdom).order_by().values_list("name", flat=True))
-    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id)[kingdom.id]
+    names = frozenset(a["name"] for a in armies)
+    active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
+    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active)[kingdom.id]
     return order_sheet_context(world, kingdom.id, army_names=names, roster=roster)
 
 
