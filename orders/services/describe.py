@@ -31,7 +31,9 @@ class _Map(NamedTuple):
 def _map_read(kingdom: Kingdom) -> _Map:
     # Tuples, not model instances: a large map's thousands of instances were most of a
     # submission's cost (docs/performance.md).
-    rows = list(kingdom.campaign.provinces.order_by().values_list("id", "number", "name", "controller_id", "settlement"))
+    rows = list(
+        kingdom.campaign.provinces.order_by().values_list("id", "number", "name", "controller_id", "settlement")
+    )
     return _Map(
         names={number: f"{number} {name}" for _, number, name, _, _ in rows},
         # Battle for Towns, Cities, and Capitols: where a garrison of the kingdom's may fight instead of its army.
