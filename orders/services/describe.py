@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from kingdoms.models import Army, Kingdom
@@ -23,9 +24,42 @@ class _ArmyRow(NamedTuple):
 
 
 class _Map(NamedTuple):
-    names: dict[int, str]  # province number -> "12 Name"
-    garrisoned: set[int]  # the kingdom's towns, cities and capitol: where its garrison may fight
+    names: Mapping[int, str]  # province number -> "12 Name"
+    garrisoned: Container[int]  # the kingdom's towns, cities and capitol: where its garrison may fight
     kingdoms: dict[int, str] | None  # kingdom id -> name; None: read when a line needs one
+
+
+class _WorldNames(Mapping[int, str]):
+    """A world's province names, each written when a line names it (a receipt names a few of a
+    large map's provinces)."""
+
+    def __init__(self, world: World) -> None:
+        self._provinces = world.provinces
+
+    def __getitem__(self, number: int) -> str:
+        return str(self._provinces[number])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._provinces)
+
+    def __len__(self) -> int:
+        return len(self._provinces)
+
+
+class _WorldGarrisons(Container[int]):
+    """Where the kingdom's garrison may fight in the world: its towns, cities and capitol."""
+
+    def __init__(self, world: World, kingdom: int) -> None:
+        self._provinces, self._kingdom = world.provinces, kingdom
+        self._capitol = world.kingdoms[kingdom].capitol if kingdom in world.kingdoms else None
+
+    def __contains__(self, number: object) -> bool:
+        province = self._provinces.get(number) if isinstance(number, int) else None
+        return (
+            province is not None
+            and province.controller == self._kingdom
+            and (province.settlement in (Settlement.TOWN, Settlement.CITY) or number == self._capitol)
+        )
 
 
 def _map_read(kingdom: Kingdom) -> _Map:
@@ -50,15 +84,9 @@ def _map_of_world(kingdom: Kingdom, world: World) -> _Map:
     """The same as `_map_read`, from the world the sheet was just checked against (the order
     sheets' kept world: the map changes only in a phase, the admin or a restore, each of which
     makes it read again), so a receipt reads no province."""
-    capitol = world.kingdoms[kingdom.id].capitol if kingdom.id in world.kingdoms else None
     return _Map(
-        names={number: str(p) for number, p in world.provinces.items()},
-        garrisoned={
-            number
-            for number, p in world.provinces.items()
-            if p.controller == kingdom.id
-            and (p.settlement in (Settlement.TOWN, Settlement.CITY) or (capitol is not None and number == capitol))
-        },
+        names=_WorldNames(world),
+        garrisoned=_WorldGarrisons(world, kingdom.id),
         kingdoms={k.id: k.name for k in world.kingdoms.values()},
     )
 
