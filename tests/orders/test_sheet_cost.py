@@ -82,6 +82,10 @@ def test_the_receipt_says_what_one_written_from_the_database_says(demo_campaign,
     from the world the sheet was checked against; it says word for word what a description read
     from the database says, for every kingdom."""
     turn = demo_campaign.turns.get(number=1)
+    # A capitol that is neither a town nor a city: its garrison may still fight there.
+    ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+    Province.objects.filter(pk=ostland.capitol_id).update(settlement="none")
+    garrison_lines: list[str] = []
     for name, kingdom in (
         ("alice", "Ostland"),
         ("bob", "Da Red Fang"),
@@ -96,6 +100,13 @@ def test_the_receipt_says_what_one_written_from_the_database_says(demo_campaign,
         assert submission.receipt["kingdom"] == from_database["kingdom"]
         ctx = order_sheet_context_load(kingdom=realm, turn=turn)
         assert describe_entries(kingdom=realm, entries=submission.entries, world=ctx.world) == from_database
+        # Armies that hold where they stand: in their capitol the garrison may fight for them.
+        holding = {"orders": [{"army": a.id, "kind": "hold"} for a in realm.armies.filter(kind="field")]}
+        said = describe_entries(kingdom=realm, entries=holding, world=ctx.world)
+        assert said == describe_entries(kingdom=realm, entries=holding)
+        garrison_lines += [line for line in said["orders"] if "the garrison supports it" in line]
+    assert garrison_lines  # the towns, cities and capitols were compared, not only the names
+    assert [line for line in garrison_lines if line.startswith(ostland.armies.get(kind="field").name)]
 
 
 @pytest.mark.skipif(
