@@ -6,31 +6,35 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from ..models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Unit
+from ..models import ArmoryItem, Army, Campaign, Delivery, Kingdom
 from ..rules.experience import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
+from .world import ListRows, list_rows
 
 
 def spending_rosters_load(
-    *, campaign: Campaign, kingdom: int | None = None, active_armies: Iterable[int] | None = None
+    *,
+    campaign: Campaign,
+    kingdom: int | None = None,
+    active_armies: Iterable[int] | None = None,
+    lists: ListRows | None = None,
 ) -> dict[int, SpendingRoster]:
     """kingdom id -> its SpendingRoster (only `kingdom`'s when given; with it, `active_armies` may
-    name its active armies if the caller has read them). Read as rows, not model instances, and
-    without the joins the models' default orderings bring: every order sheet's check reads its
-    kingdom's (docs/performance.md, "Order sheets under load")."""
+    name its active armies and `lists` be their `list_rows`, if the caller has read them). Read as
+    rows, not model instances, and without the joins the models' default orderings bring: every
+    order sheet's check reads its kingdom's (docs/performance.md, "Order sheets under load")."""
     if kingdom is not None and active_armies is not None:
         army_kingdom = dict.fromkeys(active_armies, kingdom)
     else:
         armies = Army.objects.filter(status=Army.Status.ACTIVE).order_by()
         armies = armies.filter(kingdom__campaign=campaign) if kingdom is None else armies.filter(kingdom_id=kingdom)
         army_kingdom = dict(armies.values_list("id", "kingdom_id"))
+        lists = None  # read for the armies just found
+    if lists is None:
+        lists = list_rows(list(army_kingdom))
     units: dict[int, list[UnitRecord]] = defaultdict(list)
-    for army_id, name, category, models_count, per_model, veteran_level, veteran_eligible in (
-        Unit.objects.filter(army_id__in=army_kingdom)
-        .order_by("army_id", "position", "id")
-        .values_list(
-            "army_id", "name", "category", "models_count", "points_per_model", "veteran_level", "veteran_eligible"
-        )
-    ):
+    for _, army_id, name, category, models_count, per_model, _, _, veteran_level, veteran_eligible in lists.units:
+        if army_id not in army_kingdom:
+            continue
         units[army_kingdom[army_id]].append(
             UnitRecord(
                 army=army_id,
@@ -43,20 +47,10 @@ def spending_rosters_load(
             )
         )
     characters: dict[int, list[CharacterRecord]] = defaultdict(list)
-    for row in Character.objects.filter(unit__army_id__in=army_kingdom, alive=True).values_list(
-        "kingdom_id",
-        "unit__army_id",
-        "unit__name",
-        "role",
-        "rank",
-        "unit__points_per_model",
-        "archetype",
-        "abilities",
-        "battles_survived",
-        "battles_at_last_ability",
-        "ability_choice_pending",
-    ):
-        kingdom_id, army_id, name, role, rank, points, archetype, abilities, survived, at_last, pending = row
+    for row in lists.characters:
+        army_id, _, _, _, kingdom_id, name, points, role, rank, archetype, abilities, survived, at_last, pending = row
+        if army_id not in army_kingdom:
+            continue
         characters[kingdom_id].append(
             CharacterRecord(
                 army=army_id,

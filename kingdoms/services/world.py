@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,7 +31,16 @@ _ARMY_FIELDS = (
     "losses_before_list", "created_turn", "upgraded_turn", "last_battle_turn", "recover_streak", "co_occupying",
     "fortified_in_id",
 )  # fmt: skip
-_UNIT_FIELDS = ("id", "army_id", "name", "category", "models_count", "points_per_model", "equipment_points", "one_use")
+_UNIT_FIELDS = (
+    "id", "army_id", "name", "category", "models_count", "points_per_model", "equipment_points", "one_use",
+    "veteran_level", "veteran_eligible",  # the spending roster's (Spending Experience)
+)  # fmt: skip
+_CHARACTER_FIELDS = (
+    "unit__army_id", "wizard", "magic_level", "rune_smith",
+    # the spending roster's (Spending Experience)
+    "kingdom_id", "unit__name", "unit__points_per_model", "role", "rank", "archetype", "abilities",
+    "battles_survived", "battles_at_last_ability", "ability_choice_pending",
+)  # fmt: skip
 _TERRAIN = {t.value: t for t in Terrain}
 _SETTLEMENT = {s.value: s for s in Settlement}
 
@@ -50,15 +59,41 @@ def army_rows(armies_query: QuerySet[Army]) -> list[dict[str, Any]]:
     return list(armies_query.order_by("kingdom_id", "id").values(*_ARMY_FIELDS, "status"))
 
 
-def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int]) -> _Armies:
-    """The active ones of `armies` (`army_rows`) standing on the map, with their lists, in three
-    queries (units, items, characters)."""
+@dataclass(frozen=True)
+class ListRows:
+    """Some armies' lists as read once (`list_rows`): their units in list order and their living
+    characters, as tuples of _UNIT_FIELDS and _CHARACTER_FIELDS. An order sheet's check reads its
+    kingdom's once for the world and for the spending roster."""
+
+    units: list[tuple[Any, ...]]
+    characters: list[tuple[Any, ...]]
+
+
+def list_rows(army_ids: Collection[int]) -> ListRows:
+    """The lists of the armies `army_ids`: two queries."""
+    return ListRows(
+        units=list(
+            Unit.objects.filter(army_id__in=army_ids).order_by("army_id", "position", "id").values_list(*_UNIT_FIELDS)
+        ),
+        characters=list(
+            Character.objects.filter(unit__army_id__in=army_ids, alive=True).values_list(*_CHARACTER_FIELDS)
+        ),
+    )
+
+
+def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lists: ListRows | None = None) -> _Armies:
+    """The active ones of `armies` (`army_rows`) standing on the map, with their lists (`lists`:
+    read before for these armies or more; by default read here), in one to three queries (units
+    and characters unless given, items)."""
     rows = [a for a in armies if a["status"] == Army.Status.ACTIVE and a["province_id"] is not None]
     army_ids = [a["id"] for a in rows]
+    on_map = set(army_ids)
+    if lists is None:
+        lists = list_rows(army_ids)
     listed_units: dict[int, list[UnitState]] = defaultdict(list)
-    for unit_id, army_id, name, category, models_count, per_model, equipment, one_use in (
-        Unit.objects.filter(army_id__in=army_ids).order_by("army_id", "position", "id").values_list(*_UNIT_FIELDS)
-    ):
+    for unit_id, army_id, name, category, models_count, per_model, equipment, one_use, *_ in lists.units:
+        if army_id not in on_map:
+            continue
         listed_units[army_id].append(
             UnitState(
                 id=unit_id,
@@ -84,10 +119,9 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int]) -> 
         item_points[army_id] += points
         amulets[army_id] += is_scarab_amulet(name)
     casters: dict[int, list[Caster]] = defaultdict(list)
-    for army_id, wizard, level, rune_smith in Character.objects.filter(unit__army__in=army_ids, alive=True).values_list(
-        "unit__army", "wizard", "magic_level", "rune_smith"
-    ):
-        casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
+    for army_id, wizard, level, rune_smith, *_ in lists.characters:
+        if army_id in on_map:
+            casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
 
     def army_state(army: dict[str, Any]) -> ArmyState:
         listed = sum(u.points for u in units.get(army["id"], ())) + (item_points.get(army["id"]) or 0)
@@ -243,6 +277,7 @@ def world_for_kingdom(
     kingdom: int,
     world_version: int | None = None,
     own_armies: list[dict[str, Any]] | None = None,
+    own_lists: ListRows | None = None,
 ) -> World:
     """The world as `kingdom`'s order sheet is checked against it: `world_load`'s, with the
     kingdom's own armies, lists and treasury read now, and the rest of the campaign (the map, the
@@ -253,13 +288,14 @@ def world_for_kingdom(
     every sheet of the weekly rush (docs/performance.md, "Order sheets under load").
 
     `world_version`: the campaign's, as the caller has just read it (under the turn's lock);
-    by default it is read here. `own_armies`: the kingdom's `army_rows`, if the caller has read them.
+    by default it is read here. `own_armies`: the kingdom's `army_rows`, and `own_lists` the
+    `list_rows` of its active armies (or more), if the caller has read them.
 
     The world returned is the caller's: its dicts are copies, so the kept one never changes."""
     shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number, version=world_version)
     if own_armies is None:
         own_armies = army_rows(Army.objects.filter(kingdom_id=kingdom))
-    own = _armies_load(own_armies, number_of)
+    own = _armies_load(own_armies, number_of, own_lists)
     others_field = {i: a for i, a in shared.armies.items() if a.kingdom != kingdom}
     others_garrisons = {i: a for i, a in shared.garrisons.items() if a.kingdom != kingdom}
     units = {i: u for i, u in shared.units.items() if i in others_field or i in others_garrisons}

@@ -15,7 +15,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.rules.tables import ArmyType
 from kingdoms.services.spending import spending_rosters_load
-from kingdoms.services.world import army_rows, world_for_kingdom
+from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
@@ -32,17 +32,22 @@ def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn, world_version: int
     kingdom, with every name it has given an army; in a fixed number of queries whatever the
     map's size, and without reading the whole map again while it has not changed.
     `world_version`: the campaign's, as the caller has just read it (`world_for_kingdom`)."""
-    armies = army_rows(Army.objects.filter(kingdom=kingdom))  # read once: the world, the names, the roster
+    # The kingdom's armies and their lists read once, for the world, the names and the roster.
+    armies = army_rows(Army.objects.filter(kingdom=kingdom))
+    active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
+    lists = list_rows(active)
     world = world_for_kingdom(
         campaign=kingdom.campaign,
         turn_number=turn.number,
         kingdom=kingdom.id,
         world_version=world_version,
         own_armies=armies,
+        own_lists=lists,
     )
     names = frozenset(a["name"] for a in armies)
-    active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
-    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active)[kingdom.id]
+    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active, lists=lists)[
+        kingdom.id
+    ]
     return order_sheet_context(world, kingdom.id, army_names=names, roster=roster)
 
 

@@ -21,13 +21,14 @@ from orders.services.sheets import order_sheet_context_load, order_sheet_save
 from tests.clients import user_named
 
 # One full submission through the API once the campaign's world is kept: the turn and the
-# kingdom, the turn read again under its share lock, the kingdom's armies, lists, items, characters,
-# gold and deliveries, the sheet made and locked, the armies for the receipt, the submission, the
-# receipt email, the answer's standing submission; and the savepoints around the writes. Measured
-# (2026-11-24): 25 on PostgreSQL, 26 on SQLite (its write lock is an update of its own); a token's
-# lookup adds one (the test client authenticates without). It was 37 before issue 17's second pass.
-# A change that adds a query to every submission should be a decision, not an accident.
-MAX_QUERIES_PER_SUBMISSION = 26
+# kingdom, the turn read again under its share lock, the kingdom's armies, lists (units and
+# characters), items, gold and deliveries, the sheet made and locked, the armies for the receipt,
+# the submission, the receipt email, the answer's standing submission; and the savepoints around
+# the writes. Measured (2026-11-24): 23 on PostgreSQL, 24 on SQLite (its write lock is an update of
+# its own); a token's lookup adds one (the test client authenticates without). It was 37 before
+# issue 17's second pass. A change that adds a query to every submission should be a decision, not
+# an accident.
+MAX_QUERIES_PER_SUBMISSION = 24
 
 
 def _orders_for(kingdom: Kingdom) -> list[dict]:
