@@ -4,70 +4,95 @@ items and deliveries on the way, read in a fixed number of queries (Spending Exp
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
-from ..models import ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Unit
+from ..models import ArmoryItem, Army, Campaign, Delivery, Kingdom
 from ..rules.experience import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
+from .world import ListRows, list_rows
 
 
-def spending_rosters_load(*, campaign: Campaign, kingdom: int | None = None) -> dict[int, SpendingRoster]:
-    """kingdom id -> its SpendingRoster (only `kingdom`'s when given)."""
-    armies = Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE)
-    if kingdom is not None:
-        armies = armies.filter(kingdom_id=kingdom)
-    army_kingdom = dict(armies.values_list("id", "kingdom_id"))
+def spending_rosters_load(
+    *,
+    campaign: Campaign,
+    kingdom: int | None = None,
+    active_armies: Iterable[int] | None = None,
+    lists: ListRows | None = None,
+) -> dict[int, SpendingRoster]:
+    """kingdom id -> its SpendingRoster (only `kingdom`'s when given; with it, `active_armies` may
+    name its active armies and `lists` be their `list_rows`, if the caller has read them). Read as
+    rows, not model instances, and without the joins the models' default orderings bring: every
+    order sheet's check reads its kingdom's (docs/performance.md, "Order sheets under load")."""
+    if kingdom is not None and active_armies is not None:
+        army_kingdom = dict.fromkeys(active_armies, kingdom)
+    else:
+        armies = Army.objects.filter(status=Army.Status.ACTIVE).order_by()
+        armies = armies.filter(kingdom__campaign=campaign) if kingdom is None else armies.filter(kingdom_id=kingdom)
+        army_kingdom = dict(armies.values_list("id", "kingdom_id"))
+        lists = None  # read for the armies just found
+    if lists is None:
+        lists = list_rows(list(army_kingdom))
     units: dict[int, list[UnitRecord]] = defaultdict(list)
-    for u in Unit.objects.filter(army_id__in=army_kingdom).order_by("army", "position", "id"):
-        units[army_kingdom[u.army_id]].append(
+    for _, army_id, name, category, models_count, per_model, _, _, veteran_level, veteran_eligible in lists.units:
+        if army_id not in army_kingdom:
+            continue
+        units[army_kingdom[army_id]].append(
             UnitRecord(
-                army=u.army_id,
-                name=u.name,
-                category=u.category,
-                models=u.models_count,
-                points_per_model=u.points_per_model,
-                veteran_level=u.veteran_level,
-                veteran_eligible=u.veteran_eligible,
+                army=army_id,
+                name=name,
+                category=category,
+                models=models_count,
+                points_per_model=per_model,
+                veteran_level=veteran_level,
+                veteran_eligible=veteran_eligible,
             )
         )
     characters: dict[int, list[CharacterRecord]] = defaultdict(list)
-    for c in Character.objects.filter(unit__army_id__in=army_kingdom, alive=True).select_related("unit"):
-        characters[c.kingdom_id].append(
+    for row in lists.characters:
+        army_id, _, _, _, kingdom_id, name, points, role, rank, archetype, abilities, survived, at_last, pending = row
+        if army_id not in army_kingdom:
+            continue
+        characters[kingdom_id].append(
             CharacterRecord(
-                army=c.unit.army_id,
-                name=c.unit.name,
-                role=c.role,
-                rank=c.rank,
-                points=c.unit.points_per_model,
-                archetype=c.archetype,
-                abilities=tuple(c.abilities),
-                battles_survived=c.battles_survived,
-                battles_at_last_ability=c.battles_at_last_ability,
-                ability_choice_pending=c.ability_choice_pending,
+                army=army_id,
+                name=name,
+                role=role,
+                rank=rank,
+                points=points,
+                archetype=archetype,
+                abilities=tuple(abilities),
+                battles_survived=survived,
+                battles_at_last_ability=at_last,
+                ability_choice_pending=pending,
             )
         )
+    # The kingdom's magic items, read once: the names of its own (not common) ones, wherever they
+    # are, and the armory of those not lost with a disbanded army.
     items: dict[int, set[str]] = defaultdict(set)
-    held = ArmoryItem.objects.filter(kingdom__campaign=campaign, common=False, destroyed=False)
-    if kingdom is not None:
-        held = held.filter(kingdom_id=kingdom)  # only its roster is returned
-    for kingdom_id, name in held.values_list("kingdom_id", "name"):
-        items[kingdom_id].add(name.strip().lower())
     armory: dict[int, list[ItemRecord]] = defaultdict(list)
-    every_item = ArmoryItem.objects.filter(kingdom__campaign=campaign, destroyed=False)
-    if kingdom is not None:
-        every_item = every_item.filter(kingdom_id=kingdom)
+    every_item = ArmoryItem.objects.filter(destroyed=False).order_by()
+    every_item = (
+        every_item.filter(kingdom__campaign=campaign) if kingdom is None else every_item.filter(kingdom_id=kingdom)
+    )
     carried = every_item.values_list("id", "kingdom_id", "name", "points", "common", "bearer__army_id")
     for item_id, kingdom_id, name, points, common, army_id in carried:
+        if not common:
+            items[kingdom_id].add(name.strip().lower())
         if army_id is not None and army_id not in army_kingdom:
             continue  # carried in a disbanded army: lost with it
         armory[kingdom_id].append(ItemRecord(item_id, name, points, common, army_id))
     on_the_way: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     depots: dict[int, set[int]] = defaultdict(set)
-    for d in Delivery.objects.filter(army_id__in=army_kingdom, status=Delivery.Status.ON_THE_WAY):
-        k = army_kingdom[d.army_id]
-        on_the_way[k][d.army_id] += d.points
-        if d.kind == PurchaseKind.SUPPLY_DEPOT:
-            depots[k].add(d.army_id)
-        if d.kind == PurchaseKind.ITEM and not d.common:
-            items[k].add(d.name.strip().lower())
+    for army_id, points, kind, common, name in (
+        Delivery.objects.filter(army_id__in=army_kingdom, status=Delivery.Status.ON_THE_WAY)
+        .order_by()
+        .values_list("army_id", "points", "kind", "common", "name")
+    ):
+        k = army_kingdom[army_id]
+        on_the_way[k][army_id] += points
+        if kind == PurchaseKind.SUPPLY_DEPOT:
+            depots[k].add(army_id)
+        if kind == PurchaseKind.ITEM and not common:
+            items[k].add(name.strip().lower())
     kingdoms = set(army_kingdom.values()) | set(items) | set(armory)
     if kingdom is not None:
         kingdoms = {kingdom}

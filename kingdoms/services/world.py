@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,7 +31,16 @@ _ARMY_FIELDS = (
     "losses_before_list", "created_turn", "upgraded_turn", "last_battle_turn", "recover_streak", "co_occupying",
     "fortified_in_id",
 )  # fmt: skip
-_UNIT_FIELDS = ("id", "army_id", "name", "category", "models_count", "points_per_model", "equipment_points", "one_use")
+_UNIT_FIELDS = (
+    "id", "army_id", "name", "category", "models_count", "points_per_model", "equipment_points", "one_use",
+    "veteran_level", "veteran_eligible",  # the spending roster's (Spending Experience)
+)  # fmt: skip
+_CHARACTER_FIELDS = (
+    "unit__army_id", "wizard", "magic_level", "rune_smith",
+    # the spending roster's (Spending Experience)
+    "kingdom_id", "unit__name", "unit__points_per_model", "role", "rank", "archetype", "abilities",
+    "battles_survived", "battles_at_last_ability", "ability_choice_pending",
+)  # fmt: skip
 _TERRAIN = {t.value: t for t in Terrain}
 _SETTLEMENT = {s.value: s for s in Settlement}
 
@@ -43,17 +52,49 @@ class _Armies:
     units: dict[int, tuple[UnitState, ...]]
 
 
-def _armies_load(armies_query: QuerySet[Army], number_of: Mapping[int, int]) -> _Armies:
-    """The active armies of `armies_query` standing on the map, with their lists, in three queries."""
-    rows = list(armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False).values(*_ARMY_FIELDS))
+def army_rows(armies_query: QuerySet[Army]) -> list[dict[str, Any]]:
+    """The armies of `armies_query` as the world reads them (and their status), in the model's
+    order (kingdom, id) without the joins its default ordering brings: one query. The order sheet
+    reads its kingdom's once for the world, the names it has used and its spending roster."""
+    return list(armies_query.order_by("kingdom_id", "id").values(*_ARMY_FIELDS, "status"))
+
+
+@dataclass(frozen=True)
+class ListRows:
+    """Some armies' lists as read once (`list_rows`): their units in list order and their living
+    characters, as tuples of _UNIT_FIELDS and _CHARACTER_FIELDS. An order sheet's check reads its
+    kingdom's once for the world and for the spending roster."""
+
+    units: list[tuple[Any, ...]]
+    characters: list[tuple[Any, ...]]
+
+
+def list_rows(army_ids: Collection[int]) -> ListRows:
+    """The lists of the armies `army_ids`: two queries."""
+    return ListRows(
+        units=list(
+            Unit.objects.filter(army_id__in=army_ids).order_by("army_id", "position", "id").values_list(*_UNIT_FIELDS)
+        ),
+        characters=list(
+            Character.objects.filter(unit__army_id__in=army_ids, alive=True).values_list(*_CHARACTER_FIELDS)
+        ),
+    )
+
+
+def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lists: ListRows | None = None) -> _Armies:
+    """The active ones of `armies` (`army_rows`) standing on the map, with their lists (`lists`:
+    read before for these armies or more; by default read here), in one to three queries (units
+    and characters unless given, items)."""
+    rows = [a for a in armies if a["status"] == Army.Status.ACTIVE and a["province_id"] is not None]
     army_ids = [a["id"] for a in rows]
-    units: dict[int, list[UnitState]] = defaultdict(list)
-    for unit_id, army_id, name, category, models_count, per_model, equipment, one_use in (
-        Unit.objects.filter(army__in=armies_query.filter(status=Army.Status.ACTIVE, province__isnull=False))
-        .order_by("army", "position", "id")
-        .values_list(*_UNIT_FIELDS)
-    ):
-        units[army_id].append(
+    on_map = set(army_ids)
+    if lists is None:
+        lists = list_rows(army_ids)
+    listed_units: dict[int, list[UnitState]] = defaultdict(list)
+    for unit_id, army_id, name, category, models_count, per_model, equipment, one_use, *_ in lists.units:
+        if army_id not in on_map:
+            continue
+        listed_units[army_id].append(
             UnitState(
                 id=unit_id,
                 army=army_id,
@@ -65,21 +106,22 @@ def _armies_load(armies_query: QuerySet[Army], number_of: Mapping[int, int]) -> 
                 one_use=one_use,
             )
         )
-    item_points = dict(
-        ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
-        .values_list("bearer__army")
-        .annotate(total=Sum("points"))
-    )
+    units = {a["id"]: listed_units[a["id"]] for a in rows if a["id"] in listed_units}  # in the armies' order
+    # Each army's magic items, read once: their points count in its list, and a Scarab Amulet among
+    # them is worn (Deserts).
+    item_points: dict[int, int] = defaultdict(int)
     amulets: dict[int, int] = defaultdict(int)
-    for army_id, name in ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False).values_list(
-        "bearer__army", "name"
+    for army_id, name, points in (
+        ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
+        .order_by()
+        .values_list("bearer__army", "name", "points")
     ):
+        item_points[army_id] += points
         amulets[army_id] += is_scarab_amulet(name)
     casters: dict[int, list[Caster]] = defaultdict(list)
-    for army_id, wizard, level, rune_smith in Character.objects.filter(unit__army__in=army_ids, alive=True).values_list(
-        "unit__army", "wizard", "magic_level", "rune_smith"
-    ):
-        casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
+    for army_id, wizard, level, rune_smith, *_ in lists.characters:
+        if army_id in on_map:
+            casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
 
     def army_state(army: dict[str, Any]) -> ArmyState:
         listed = sum(u.points for u in units.get(army["id"], ())) + (item_points.get(army["id"]) or 0)
@@ -124,7 +166,10 @@ def _world_and_numbers(*, campaign: Campaign, turn_number: int) -> tuple[World, 
     treasury = dict(
         TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
     )
-    armies = _armies_load(Army.objects.filter(kingdom__campaign=campaign), number_of)
+    armies = _armies_load(
+        army_rows(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, province__isnull=False)),
+        number_of,
+    )
     garrisoned = {garrison.province for garrison in armies.garrisons.values()}
     warlords = dict(
         Character.objects.filter(kingdom__campaign=campaign, role=Character.Role.WARLORD, alive=True).values_list(
@@ -207,8 +252,9 @@ _kept: OrderedDict[int, tuple[tuple[int, int], World, dict[int, int]]] = Ordered
 _kept_lock = threading.Lock()
 
 
-def _kept_world(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[int, int]]:
-    version = Campaign.objects.filter(pk=campaign.pk).values_list("world_version", flat=True).get()
+def _kept_world(*, campaign: Campaign, turn_number: int, version: int | None) -> tuple[World, dict[int, int]]:
+    if version is None:
+        version = Campaign.objects.filter(pk=campaign.pk).values_list("world_version", flat=True).get()
     key = (version, turn_number)
     with _kept_lock:
         kept = _kept.get(campaign.pk)
@@ -224,7 +270,15 @@ def _kept_world(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[in
     return world, number_of
 
 
-def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int) -> World:
+def world_for_kingdom(
+    *,
+    campaign: Campaign,
+    turn_number: int,
+    kingdom: int,
+    world_version: int | None = None,
+    own_armies: list[dict[str, Any]] | None = None,
+    own_lists: ListRows | None = None,
+) -> World:
     """The world as `kingdom`'s order sheet is checked against it: `world_load`'s, with the
     kingdom's own armies, lists and treasury read now, and the rest of the campaign (the map, the
     other kingdoms, the alliances) from a copy this process keeps while the campaign's
@@ -233,15 +287,21 @@ def world_for_kingdom(*, campaign: Campaign, turn_number: int, kingdom: int) -> 
     the admin or a restore, each of which calls `world_changed`. Saves loading the whole map for
     every sheet of the weekly rush (docs/performance.md, "Order sheets under load").
 
+    `world_version`: the campaign's, as the caller has just read it (under the turn's lock);
+    by default it is read here. `own_armies`: the kingdom's `army_rows`, and `own_lists` the
+    `list_rows` of its active armies (or more), if the caller has read them.
+
     The world returned is the caller's: its dicts are copies, so the kept one never changes."""
-    shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number)
-    own = _armies_load(Army.objects.filter(kingdom_id=kingdom), number_of)
+    shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number, version=world_version)
+    if own_armies is None:
+        own_armies = army_rows(Army.objects.filter(kingdom_id=kingdom))
+    own = _armies_load(own_armies, number_of, own_lists)
     others_field = {i: a for i, a in shared.armies.items() if a.kingdom != kingdom}
     others_garrisons = {i: a for i, a in shared.garrisons.items() if a.kingdom != kingdom}
     units = {i: u for i, u in shared.units.items() if i in others_field or i in others_garrisons}
     kingdoms = dict(shared.kingdoms)
     if kingdom in kingdoms:
-        total = TreasuryEntry.objects.filter(kingdom_id=kingdom).aggregate(total=Sum("amount"))["total"] or 0
+        total = TreasuryEntry.objects.filter(kingdom_id=kingdom).order_by().aggregate(total=Sum("amount"))["total"] or 0
         kingdoms[kingdom] = replace(kingdoms[kingdom], treasury=total)
     return replace(
         shared,

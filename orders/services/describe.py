@@ -2,23 +2,108 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Container, Iterator, Mapping
+from typing import Any, NamedTuple
 
 from kingdoms.models import Army, Kingdom
+from kingdoms.rules.tables import Settlement
+from kingdoms.rules.world import World
 
 from ..entries import entries_from_json
 from ..rules.purchases import purchase_words
 from ..rules.sheets import DEFEND_WITH_GARRISON, OrderKind
 
 
+class _ArmyRow(NamedTuple):
+    id: int
+    name: str
+    kind: str
+    status: str
+    supply_depot: bool
+    province: int | None  # its number; None off the map
+
+
+class _Map(NamedTuple):
+    names: Mapping[int, str]  # province number -> "12 Name"
+    garrisoned: Container[int]  # the kingdom's towns, cities and capitol: where its garrison may fight
+    kingdoms: dict[int, str] | None  # kingdom id -> name; None: read when a line needs one
+
+
+class _WorldNames(Mapping[int, str]):
+    """A world's province names, each written when a line names it (a receipt names a few of a
+    large map's provinces)."""
+
+    def __init__(self, world: World) -> None:
+        self._provinces = world.provinces
+
+    def __getitem__(self, number: int) -> str:
+        return str(self._provinces[number])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._provinces)
+
+    def __len__(self) -> int:
+        return len(self._provinces)
+
+
+class _WorldGarrisons(Container[int]):
+    """Where the kingdom's garrison may fight in the world: its towns, cities and capitol."""
+
+    def __init__(self, world: World, kingdom: int) -> None:
+        self._provinces, self._kingdom = world.provinces, kingdom
+        self._capitol = world.kingdoms[kingdom].capitol if kingdom in world.kingdoms else None
+
+    def __contains__(self, number: object) -> bool:
+        province = self._provinces.get(number) if isinstance(number, int) else None
+        return (
+            province is not None
+            and province.controller == self._kingdom
+            and (province.settlement in (Settlement.TOWN, Settlement.CITY) or number == self._capitol)
+        )
+
+
+def _map_read(kingdom: Kingdom) -> _Map:
+    # Tuples, not model instances: a large map's thousands of instances were most of a
+    # submission's cost (docs/performance.md).
+    rows = list(
+        kingdom.campaign.provinces.order_by().values_list("id", "number", "name", "controller_id", "settlement")
+    )
+    return _Map(
+        names={number: f"{number} {name}" for _, number, name, _, _ in rows},
+        # Battle for Towns, Cities, and Capitols: where a garrison of the kingdom's may fight instead of its army.
+        garrisoned={
+            number
+            for pk, number, _, controller, settlement in rows
+            if controller == kingdom.id and (settlement in ("town", "city") or pk == kingdom.capitol_id)
+        },
+        kingdoms=None,
+    )
+
+
+def _map_of_world(kingdom: Kingdom, world: World) -> _Map:
+    """The same as `_map_read`, from the world the sheet was just checked against (the order
+    sheets' kept world: the map changes only in a phase, the admin or a restore, each of which
+    makes it read again), so a receipt reads no province."""
+    return _Map(
+        names=_WorldNames(world),
+        garrisoned=_WorldGarrisons(world, kingdom.id),
+        kingdoms={k.id: k.name for k in world.kingdoms.values()},
+    )
+
+
 def describe_entries(
-    *, kingdom: Kingdom, entries: dict[str, Any], positions: dict[int, int] | None = None
+    *,
+    kingdom: Kingdom,
+    entries: dict[str, Any],
+    positions: dict[int, int] | None = None,
+    world: World | None = None,
 ) -> dict[str, list[str]]:
     """{'orders': [...one line per army...], 'kingdom': [...creations, upgrades, purchases...]}.
     Armies without an order are listed as holding, as the rules make them. `positions` (army id
     -> province number) says where the armies stood when the orders were given (a turn report is
-    written after they moved); by default, where they stand now."""
-    described = describe_orders(kingdom=kingdom, entries=entries, positions=positions)
+    written after they moved); by default, where they stand now. `world`: the world the sheet was
+    checked against, whose map and kingdoms' names are used instead of reading them again."""
+    described = describe_orders(kingdom=kingdom, entries=entries, positions=positions, world=world)
     return {"orders": [line for _, line in described["orders"]], "kingdom": described["kingdom"]}
 
 
@@ -28,29 +113,27 @@ def describe_orders(
     entries: dict[str, Any],
     positions: dict[int, int] | None = None,
     armies_of_the_turn: set[int] | None = None,
+    world: World | None = None,
 ) -> dict[str, Any]:
     """As `describe_entries`, with each army's line keyed by the army's id:
     {'orders': [(army id, line), ...], 'kingdom': [...]}. `armies_of_the_turn`: only these armies
     (a report of a past turn leaves out the armies raised since)."""
     sheet = entries_from_json(entries)
-    # Tuples, not model instances: every receipt reads the whole map's names (a large map's
-    # thousands of instances were most of a submission's cost, docs/performance.md).
-    rows = list(kingdom.campaign.provinces.values_list("id", "number", "name", "controller_id", "settlement"))
-    provinces = {number: f"{number} {name}" for _, number, name, _, _ in rows}
-    # Battle for Towns, Cities, and Capitols: where a garrison of the kingdom's may fight instead of its army.
-    garrisoned = {
-        number
-        for pk, number, _, controller, settlement in rows
-        if controller == kingdom.id and (settlement in ("town", "city") or pk == kingdom.capitol_id)
+    the_map = _map_read(kingdom) if world is None else _map_of_world(kingdom, world)
+    provinces, garrisoned = the_map.names, the_map.garrisoned
+    armies = {
+        row[0]: _ArmyRow(*row)
+        for row in Army.objects.filter(kingdom=kingdom)
+        .order_by("id")
+        .values_list("id", "name", "kind", "status", "supply_depot", "province__number")
     }
-    armies = {a.id: a for a in Army.objects.filter(kingdom=kingdom).select_related("province")}
     ordered = {o.army: o for o in sheet.orders}
 
     def where(number: int | None) -> str:
         return provinces.get(number, f"province {number}") if number is not None else "?"
 
     lines: list[tuple[int, str]] = []
-    for army in sorted(armies.values(), key=lambda a: a.id):
+    for army in armies.values():  # by id
         order = ordered.get(army.id)
         if army.kind != Army.Kind.FIELD or (army.status != Army.Status.ACTIVE and order is None):
             continue
@@ -59,7 +142,7 @@ def describe_orders(
         if positions is not None and army.id in positions:
             number: int | None = positions[army.id]
         else:
-            number = army.province.number if army.province else None
+            number = army.province
         start = f"{army.name} (in {where(number)})"
         losses = sheet.losses_first(army.id)
         losses_note = f" (losses first from {losses})" if losses else ""
@@ -98,7 +181,12 @@ def describe_orders(
     kingdom_lines += [
         purchase_words(p, armies[p.army].name if p.army in armies else f"Army {p.army}") for p in sheet.purchases
     ]
-    others = {k.id: k.name for k in kingdom.campaign.kingdoms.all()}
+    others = the_map.kingdoms
+    if others is None and (
+        sheet.alliances or sheet.alliance_ends or sheet.gold_transfers or sheet.item_transfers or sheet.land_deals
+    ):
+        others = dict(kingdom.campaign.kingdoms.order_by().values_list("id", "name"))
+    others = others or {}
     kingdom_lines += [f"Declare an alliance with {others.get(a.kingdom, a.kingdom)}" for a in sheet.alliances]
     kingdom_lines += [
         f"Announce the end of the alliance with {others.get(a.kingdom, a.kingdom)}" for a in sheet.alliance_ends

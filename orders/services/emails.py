@@ -12,6 +12,7 @@ from briternia.site import site_url
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.people import display_name
 from kingdoms.rules.tables import ArmyType
+from kingdoms.rules.world import World
 from outbox.models import Email
 from outbox.services import email_queue
 
@@ -36,13 +37,19 @@ def kingdom_email_queue(*, template: str, kind: str, kingdom: Kingdom, turn: Tur
 
 
 def receipt_content(
-    *, submission: OrderSubmission, kingdom: Kingdom, turn: Turn, lists_due: list[str] | None = None
+    *,
+    submission: OrderSubmission,
+    kingdom: Kingdom,
+    turn: Turn,
+    lists_due: list[str] | None = None,
+    world: World | None = None,
 ) -> dict[str, Any]:
     """The receipt of a submission as written when it is accepted, kept on the submission
     (`OrderSubmission.receipt`): when it arrived (to the second, in the campaign's time zone), the
     orders in words with where each army stood then, the deadline, the army lists due. The receipt
-    page and the email show this, never a description written again later."""
-    lines = describe_entries(kingdom=kingdom, entries=submission.entries)
+    page and the email show this, never a description written again later. `world`: the world the
+    sheet was checked against (its map and names; `describe_entries`)."""
+    lines = describe_entries(kingdom=kingdom, entries=submission.entries, world=world)
     return {
         "received": moment_text(submission.submitted_at, turn.campaign.time_zone),
         "by": display_name(submission.submitted_by) if submission.submitted_by else "",

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
-from kingdoms.models import Army, Kingdom
+from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.rules.tables import ArmyType
 from kingdoms.services.spending import spending_rosters_load
-from kingdoms.services.world import world_for_kingdom
+from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
@@ -24,14 +24,30 @@ from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem,
 from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
 
+ModelT = TypeVar("ModelT", bound=models.Model)
 
-def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn) -> SheetContext:
+
+def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn, world_version: int | None = None) -> SheetContext:
     """Everything the sheet check needs: the campaign's world as `turn` finds it, seen by the
     kingdom, with every name it has given an army; in a fixed number of queries whatever the
-    map's size, and without reading the whole map again while it has not changed."""
-    world = world_for_kingdom(campaign=kingdom.campaign, turn_number=turn.number, kingdom=kingdom.id)
-    names = frozenset(Army.objects.filter(kingdom=kingdom).values_list("name", flat=True))
-    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id)[kingdom.id]
+    map's size, and without reading the whole map again while it has not changed.
+    `world_version`: the campaign's, as the caller has just read it (`world_for_kingdom`)."""
+    # The kingdom's armies and their lists read once, for the world, the names and the roster.
+    armies = army_rows(Army.objects.filter(kingdom=kingdom))
+    active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
+    lists = list_rows(active)
+    world = world_for_kingdom(
+        campaign=kingdom.campaign,
+        turn_number=turn.number,
+        kingdom=kingdom.id,
+        world_version=world_version,
+        own_armies=armies,
+        own_lists=lists,
+    )
+    names = frozenset(a["name"] for a in armies)
+    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active, lists=lists)[
+        kingdom.id
+    ]
     return order_sheet_context(world, kingdom.id, army_names=names, roster=roster)
 
 
@@ -84,18 +100,49 @@ def orders_open_errors(turn: Turn, arrived_at: dt.datetime) -> list[str]:
     return []
 
 
-def _turn_share_lock(turn_id: int) -> None:
-    """Hold the turn row with a share lock until the sheet's transaction ends (PostgreSQL): sheets of
-    different kingdoms hold it together and never wait for each other, while the orders phase's
-    claim (an UPDATE of the row) waits until every sheet already in flight is saved, so the
-    resolution reads them all. SQLite runs one writer at a time and has no row locks: the sheet
-    takes the database's write lock first (an update that changes nothing), so a claim cannot commit
-    between its reading the turn and its writing the submission."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(f"SELECT 1 FROM {Turn._meta.db_table} WHERE id = %s FOR SHARE", [turn_id])
-        else:
+def _turn_share_locked(turn_id: int) -> Turn:
+    """The turn with its campaign, read under a share lock of the turn row held until the sheet's
+    transaction ends (PostgreSQL; one statement): sheets of different kingdoms hold it together and
+    never wait for each other, while the orders phase's claim (an UPDATE of the row) waits until
+    every sheet already in flight is saved, so the resolution reads them all. SQLite runs one writer
+    at a time and has no row locks: the sheet takes the database's write lock first (an update that
+    changes nothing), so a claim cannot commit between its reading the turn and its writing the
+    submission."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
             cursor.execute(f"UPDATE {Turn._meta.db_table} SET status = status WHERE id = %s", [turn_id])
+        return Turn.objects.select_related("campaign").get(pk=turn_id)
+    # Django locks rows only FOR UPDATE (select_for_update), which would make the sheets wait for
+    # each other: the turn and its campaign are read with the share lock by hand.
+    quote = connection.ops.quote_name
+    turn_fields, campaign_fields = Turn._meta.concrete_fields, Campaign._meta.concrete_fields
+    columns = [f"t.{quote(f.column)}" for f in turn_fields] + [f"c.{quote(f.column)}" for f in campaign_fields]
+    campaign_column = quote(Turn._meta.get_field("campaign").column)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(columns)} FROM {quote(Turn._meta.db_table)} t "
+            f"INNER JOIN {quote(Campaign._meta.db_table)} c ON c.id = t.{campaign_column} "
+            "WHERE t.id = %s FOR SHARE OF t",
+            [turn_id],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Turn.DoesNotExist(f"No turn {turn_id}.")
+    turn = _model_from_row(Turn, row[: len(turn_fields)])
+    turn.campaign = _model_from_row(Campaign, row[len(turn_fields) :])
+    return turn
+
+
+def _model_from_row(model: type[ModelT], values: Sequence[Any]) -> ModelT:
+    """An instance of `model` from its concrete fields' column values, converted as a query would."""
+    fields = model._meta.concrete_fields
+    converted = []
+    for field, value in zip(fields, values, strict=True):
+        column = field.get_col(model._meta.db_table)
+        for convert in connection.ops.get_db_converters(column) + field.get_db_converters(connection):
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
 
 def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -145,23 +192,28 @@ def order_sheet_save(
     arrived_at = arrived_at or timezone.now()
     if kingdom.campaign_id != turn.campaign_id:
         raise DomainError("This kingdom is not in this turn's campaign.")
-    # A late sheet is refused at once, before it waits for anything (a resolution in progress).
-    errors = orders_open_errors(Turn.objects.select_related("campaign").get(pk=turn.pk), arrived_at)
+    # A late sheet is refused at once, before it waits for anything (a resolution in progress): by
+    # the turn as the caller has just read it (the request's); read again under the lock below.
+    errors = orders_open_errors(turn, arrived_at)
     if errors:
         raise DomainError(errors)
     with transaction.atomic():
-        _turn_share_lock(turn.pk)
-        turn = Turn.objects.select_related("campaign").get(pk=turn.pk)
+        turn = _turn_share_locked(turn.pk)
         errors = orders_open_errors(turn, arrived_at)  # as it stands now that no claim can start
         if errors:
             raise DomainError(errors)
-        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+        # The campaign was read with the turn, under its lock: its world_version says whether the
+        # kept world stands, without reading it again.
+        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version)
         check = order_sheet_check(entries, ctx)
         lists_due = lists_due_data(ctx=ctx, turn=turn)
         if submit and not check.ok:
             raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
-        OrderSheet.objects.get_or_create(turn=turn, kingdom=kingdom)
+        # The sheet's row, made if it is the first save (a save racing this one for the same new
+        # sheet waits for it, and finds the row), then locked: two statements either way.
+        OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
         sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
+        sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
         sheet.entries = entries_to_json(entries)
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
@@ -177,7 +229,11 @@ def order_sheet_save(
                 taxes=check.taxes,
             )
             submission.receipt = receipt_content(
-                submission=submission, kingdom=kingdom, turn=turn, lists_due=[row["message"] for row in lists_due]
+                submission=submission,
+                kingdom=kingdom,
+                turn=turn,
+                lists_due=[row["message"] for row in lists_due],
+                world=ctx.world,
             )
             submission.save()
             orders_receipt_queue(submission=submission, kingdom=kingdom, turn=turn)
