@@ -49,7 +49,12 @@ run: demo-data
 stack: $(VENV)/.requirements-dev.stamp
 	HOST=$(HOST) PORT=$(PORT) deploy/stack.sh
 
-test: $(VENV)/.requirements-dev.stamp
+# The test-only tools from npm (axe-core for the accessibility test), at the lock file's pinned versions.
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: $(VENV)/.requirements-dev.stamp node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -91,7 +96,12 @@ bench: $(VENV)/.requirements-dev.stamp
 # The weekly rush on the real stack: gunicorn on PostgreSQL (a scratch database), 200 players filing
 # through the API all at once and spread over a minute (demo/management/commands/loadtest.py).
 LOAD_PG := postgres://postgres@127.0.0.1:5432/briternia_load
-loadtest: $(VENV)/.requirements-dev.stamp
+load# The test-only tools from npm (axe-core for the accessibility test), at the lock file's pinned versions.
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: $(VENV)/.requirements-dev.stamp node_modules/.package-lock.json
 	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS briternia_load" >/dev/null
 	createdb -h 127.0.0.1 -U postgres briternia_load
 	DATABASE_URL=$(LOAD_PG) $(PY) manage.py migrate --noinput -v0
