@@ -96,12 +96,7 @@ bench: $(VENV)/.requirements-dev.stamp
 # The weekly rush on the real stack: gunicorn on PostgreSQL (a scratch database), 200 players filing
 # through the API all at once and spread over a minute (demo/management/commands/loadtest.py).
 LOAD_PG := postgres://postgres@127.0.0.1:5432/briternia_load
-load# The test-only tools from npm (axe-core for the accessibility test), at the lock file's pinned versions.
-node_modules/.package-lock.json: package-lock.json
-	npm ci --no-audit --no-fund
-	touch $@
-
-test: $(VENV)/.requirements-dev.stamp node_modules/.package-lock.json
+loadtest: $(VENV)/.requirements-dev.stamp
 	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS briternia_load" >/dev/null
 	createdb -h 127.0.0.1 -U postgres briternia_load
 	DATABASE_URL=$(LOAD_PG) $(PY) manage.py migrate --noinput -v0
