@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from briternia.form_labels import controls_name
 from kingdoms.models import Army, Kingdom, Province
 from kingdoms.rules.alliances import TrustLevel, trust_level
 from kingdoms.rules.experience import PURCHASE_LABELS, PurchaseKind
@@ -48,6 +49,12 @@ def _label(p: Province) -> str:
     return f"{p.number} {p.name} ({', '.join(extra)})"
 
 
+def _row_of(prefix: str | None) -> str:
+    """ "create-0" -> "row 1": the row of a sheet's table a repeated form is drawn in."""
+    index = (prefix or "").rsplit("-", 1)[-1]
+    return f"row {int(index) + 1}" if index.isdigit() else "row"
+
+
 class ArmyOrderForm(forms.Form):
     kind = forms.ChoiceField(choices=ORDER_CHOICES, initial="hold", label="Order")
     target = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Into")
@@ -80,6 +87,8 @@ class ArmyOrderForm(forms.Form):
     def __init__(self, *args: Any, army: Army, neighbours: list[Province], reach: list[Province], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.army = army
+        # The order's drop-down sits in the army's row without a <label> (the other fields have theirs).
+        controls_name(self, army.name, "kind")
         # Foraging and Guerrilla Tactics losses: the rank and file of its list (a character never
         # takes them); left empty, core units first (kingdoms.rules.losses).
         rank_and_file = [u.name for u in army.units.all() if u.category != "character"]
@@ -125,6 +134,7 @@ class CreateArmyForm(forms.Form):
     def __init__(self, *args: Any, provinces: list[Province], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["province"].choices = [("", "-")] + [(p.number, _label(p)) for p in provinces]
+        controls_name(self, _row_of(self.prefix))
 
     def creation(self) -> CreateArmy | None:
         d = self.cleaned_data
@@ -152,6 +162,7 @@ class PurchaseForm(forms.Form):
     def __init__(self, *args: Any, armies: list[Army], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["army"].choices = [("", "-")] + [(a.id, a.name) for a in armies]
+        controls_name(self, _row_of(self.prefix))
 
     def purchase(self) -> Purchase | None:
         d = self.cleaned_data
@@ -213,13 +224,16 @@ class AllianceForm(forms.Form):
 class GoldTransferForm(forms.Form):
     """Transfer of Gold: gold to another player's kingdom (10% fee on top, arrives the turn after next)."""
 
-    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Transfer gold to")
+    kingdom = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
     gold = forms.IntegerField(required=False, min_value=1, label="Gold")
+    recipient_label = "Transfer gold to"
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
         super().__init__(*args, **kwargs)
         others = kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).exclude(army_type="ancient-dead").order_by("name")
         self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in others]
+        self.fields["kingdom"].label = self.recipient_label
+        controls_name(self, _row_of(self.prefix))
 
     def transfer(self) -> TransferGold | None:
         d = self.cleaned_data
@@ -234,10 +248,7 @@ class ItemTransferForm(GoldTransferForm):
 
     gold = None  # type: ignore[assignment]
     item = forms.CharField(required=False, max_length=100, label="Magic item")
-
-    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
-        super().__init__(*args, kingdom=kingdom, **kwargs)
-        self.fields["kingdom"].label = "Transfer the item to"
+    recipient_label = "Transfer the item to"
 
     def transfer(self) -> TransferItem | None:  # type: ignore[override]
         d = self.cleaned_data
@@ -260,6 +271,7 @@ class LandDealForm(forms.Form):
         self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in others]
         own = kingdom.provinces.filter(settlement="none").exclude(pk=kingdom.capitol_id).order_by("number")
         self.fields["province"].choices = [("", "none (you receive)")] + [(p.number, str(p)) for p in own]
+        controls_name(self, _row_of(self.prefix))
 
     def deal(self) -> LandDeal | None:
         d = self.cleaned_data
