@@ -39,6 +39,7 @@ AXE_JS = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "ax
 pytestmark = pytest.mark.django_db
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+ANONYMOUS = ""  # the pages' user before logging in
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,8 @@ def _paths(played: Campaign, setup: Campaign) -> dict[str, tuple[str, str]]:
     snapshot = Snapshot.objects.filter(campaign=played, turn_number=reported.number).order_by("pk").first()
     assert snapshot is not None
     return {
+        # Before logging in.
+        "login": (ANONYMOUS, "/accounts/login/"),
         # A player's pages.
         "home": ("alice", "/"),
         "campaign": ("alice", f"/campaigns/{played.pk}/"),
@@ -79,6 +82,7 @@ def _paths(played: Campaign, setup: Campaign) -> dict[str, tuple[str, str]]:
         "preferences": ("alice", "/account/reports/"),
         "turn-history": ("alice", f"/campaigns/{played.pk}/history/"),
         "api-token": ("alice", "/account/api-token/"),
+        "display-name": ("alice", "/account/name/"),
         "scenario-generator": ("alice", "/scenario/"),
         # The organizer's pages.
         "setup-new-campaign": ("organizer", "/campaigns/new/"),
@@ -134,7 +138,8 @@ def pages(site: Site, browser: Browser) -> Iterator[dict[str, Page]]:
         context = browser.new_context()
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
-        login(page, site, username, DEMO_PASSWORD)
+        if username != ANONYMOUS:
+            login(page, site, username, DEMO_PASSWORD)
         opened[username] = page
     yield opened
     for page in opened.values():
@@ -154,6 +159,7 @@ def _violations(page: Page) -> list[str]:
 
 
 PAGE_NAMES = [
+    "login",
     "home",
     "campaign",
     "kingdom",
@@ -170,6 +176,7 @@ PAGE_NAMES = [
     "preferences",
     "turn-history",
     "api-token",
+    "display-name",
     "scenario-generator",
     "setup-new-campaign",
     "setup-invitations",
@@ -205,3 +212,22 @@ def test_page_has_no_accessibility_violation_and_fits_the_screen(
 
 def test_every_page_is_checked(site: Site) -> None:
     assert sorted(PAGE_NAMES) == sorted(site.paths)
+
+
+def test_the_map_fits_a_phone_and_may_be_zoomed(site: Site, pages: dict[str, Page]) -> None:
+    """At 390 px the campaign map shrinks to the screen (its SVG scales with its viewBox), the page
+    lets the player pinch-zoom (no user-scalable=no or maximum-scale in the viewport meta), and a
+    link opens the map full size on its own."""
+    page = pages["alice"]
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}{site.paths['campaign'][1]}")
+    viewport_meta = page.locator("meta[name=viewport]").get_attribute("content") or ""
+    assert "width=device-width" in viewport_meta
+    assert "user-scalable" not in viewport_meta and "maximum-scale" not in viewport_meta
+    map_svg = page.locator("#campaign-map svg")
+    assert map_svg.get_attribute("viewBox")
+    box = map_svg.bounding_box()
+    assert box is not None and box["x"] > 0 and box["x"] + box["width"] <= PHONE["width"]
+    full_size = page.get_by_role("link", name="The map full size")
+    response = page.request.get(f"{site.url}{full_size.get_attribute('href')}")
+    assert response.status == 200 and response.headers["content-type"].startswith("image/svg+xml")
