@@ -15,6 +15,7 @@ campaign built once, and flushes the database itself when the module ends.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,10 +147,21 @@ def pages(site: Site, browser: Browser) -> Iterator[dict[str, Page]]:
         page.context.close()
 
 
-def _violations(page: Page) -> list[str]:
+@pytest.fixture(scope="module")
+def axe_js() -> str:
+    """axe-core's script, as npm installed it (`npm ci` at the repository root; `make test` does)."""
+    if not AXE_JS.exists():
+        reason = f"axe-core is not installed at {AXE_JS}: run `npm ci` at the repository root."
+        if os.environ.get("BRITERNIA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"BRITERNIA_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    return AXE_JS.read_text()
+
+
+def _violations(page: Page, axe_js: str) -> list[str]:
     """axe-core's violations on the page, one line each: rule, impact, and the first elements."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE_JS.read_text())
+        page.evaluate(axe_js)
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     lines = []
     for violation in result["violations"]:
@@ -196,14 +208,14 @@ PAGE_NAMES = [
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 @pytest.mark.parametrize("name", PAGE_NAMES)
 def test_page_has_no_accessibility_violation_and_fits_the_screen(
-    site: Site, pages: dict[str, Page], name: str, viewport: dict[str, int]
+    axe_js: str, site: Site, pages: dict[str, Page], name: str, viewport: dict[str, int]
 ) -> None:
     username, path = site.paths[name]
     page = pages[username]
     page.set_viewport_size(viewport)
     response = page.goto(f"{site.url}{path}")
     assert response is not None and response.status == 200, f"{path} answered {response and response.status}"
-    problems = _violations(page)
+    problems = _violations(page, axe_js)
     scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     if scroll_width > inner_width:
         problems.append(f"horizontal overflow: the page is {scroll_width} px wide in a {inner_width} px window")
