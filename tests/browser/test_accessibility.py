@@ -31,6 +31,8 @@ from demo.turn import demo_turn_play
 from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
+from tests.battle_setup import file_battle_orders
+from turns.services.cycle import orders_phase_run
 
 from .conftest import TIMEOUT_MS, login
 
@@ -49,7 +51,7 @@ class Site:
     paths: dict[str, tuple[str, str]]  # page name -> (username, path)
 
 
-def _paths(played: Campaign, setup: Campaign) -> dict[str, tuple[str, str]]:
+def _paths(played: Campaign, setup: Campaign, fighting: Campaign) -> dict[str, tuple[str, str]]:
     """The pages to check, each opened as the user who would open it (alice leads Ostland)."""
     from battles.models import Battle
     from transfer.models import Snapshot
@@ -61,6 +63,9 @@ def _paths(played: Campaign, setup: Campaign) -> dict[str, tuple[str, str]]:
     current = played.turns.order_by("-number").first()
     assert current is not None
     battle = Battle.objects.filter(turn=reported, province__number=62).get()
+    fought = fighting.turns.get(number=1)
+    fighting_ostland = Kingdom.objects.get(campaign=fighting, name="Ostland")
+    open_battle = Battle.objects.filter(turn=fought, province__number=62).get()
     snapshot = Snapshot.objects.filter(campaign=played, turn_number=reported.number).order_by("pk").first()
     assert snapshot is not None
     return {
@@ -85,6 +90,10 @@ def _paths(played: Campaign, setup: Campaign) -> dict[str, tuple[str, str]]:
         "api-token": ("alice", "/account/api-token/"),
         "display-name": ("alice", "/account/name/"),
         "scenario-generator": ("alice", "/scenario/"),
+        # A turn in its battles phase: the summary sheet to fill in.
+        "open-turn-battles": ("alice", f"/turns/{fought.pk}/battles/"),
+        "open-battle": ("alice", f"/battles/{open_battle.pk}/"),
+        "open-summary-sheet": ("alice", f"/battles/{open_battle.pk}/sheet/"),
         # The organizer's pages.
         "setup-new-campaign": ("organizer", "/campaigns/new/"),
         "setup-invitations": ("organizer", f"/campaigns/{setup.pk}/"),
@@ -98,6 +107,8 @@ def _paths(played: Campaign, setup: Campaign) -> dict[str, tuple[str, str]]:
         "restore": ("organizer", f"/turns/{reported.pk}/snapshots/"),
         "restore-confirm": ("organizer", f"/turns/{reported.pk}/snapshots/{snapshot.pk}/restore/"),
         "organizer-summary-sheet": ("organizer", f"/battles/{battle.pk}/sheet/{ostland.pk}/"),
+        "organizer-open-summary-sheet": ("organizer", f"/battles/{open_battle.pk}/sheet/{fighting_ostland.pk}/"),
+        "organizer-open-turn-battles": ("organizer", f"/turns/{fought.pk}/battles/"),
         # The organizer's forms on a player's army page (painted, experience).
         "organizer-army": ("organizer", f"/armies/{army.pk}/"),
     }
@@ -105,8 +116,8 @@ def _paths(played: Campaign, setup: Campaign) -> dict[str, tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]:
-    """A demo campaign with turn 1 played and reported, and a second campaign in setup (its
-    invitations page), served by a live server of the module's own."""
+    """A demo campaign with turn 1 played and reported, a second in its battles phase, and a third
+    in setup (its invitations page), served by a live server of the module's own."""
     with django_db_blocker.unblock(), override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
         server = None
         try:
@@ -122,7 +133,12 @@ def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]
             campaign_services.player_invite(
                 campaign=setup, email="alice@briternia.local", kingdom_name="Middenland", army_type="empire"
             )
-            paths = _paths(played, setup)
+            # A second demo campaign whose turn 1 is resolved into battles, awaiting their sheets.
+            fighting = demo_campaign_create()
+            fighting_turn = fighting.turns.get(number=1)
+            file_battle_orders(fighting, fighting_turn)
+            assert orders_phase_run(turn_id=fighting_turn.pk).resolved
+            paths = _paths(played, setup, fighting)
             server = LiveServer("localhost")
             yield Site(url=server.url, paths=paths)
         finally:
@@ -183,6 +199,9 @@ PAGE_NAMES = [
     "turn-battles",
     "battle",
     "summary-sheet",
+    "open-turn-battles",
+    "open-battle",
+    "open-summary-sheet",
     "turn-results",
     "reports",
     "preferences",
@@ -201,6 +220,8 @@ PAGE_NAMES = [
     "restore",
     "restore-confirm",
     "organizer-summary-sheet",
+    "organizer-open-summary-sheet",
+    "organizer-open-turn-battles",
     "organizer-army",
 ]
 
