@@ -71,6 +71,8 @@ def _paths(played: Campaign, setup: Campaign, fighting: Campaign) -> dict[str, t
     return {
         # Before logging in.
         "login": (ANONYMOUS, "/accounts/login/"),
+        "password-reset": (ANONYMOUS, "/accounts/password_reset/"),
+        "not-found": ("alice", "/no-such-page/"),
         # A player's pages.
         "home": ("alice", "/"),
         "campaign": ("alice", f"/campaigns/{played.pk}/"),
@@ -188,6 +190,8 @@ def _violations(page: Page, axe_js: str) -> list[str]:
 
 PAGE_NAMES = [
     "login",
+    "password-reset",
+    "not-found",
     "home",
     "campaign",
     "kingdom",
@@ -235,7 +239,8 @@ def test_page_has_no_accessibility_violation_and_fits_the_screen(
     page = pages[username]
     page.set_viewport_size(viewport)
     response = page.goto(f"{site.url}{path}")
-    assert response is not None and response.status == 200, f"{path} answered {response and response.status}"
+    expected = 404 if name == "not-found" else 200
+    assert response is not None and response.status == expected, f"{path} answered {response and response.status}"
     problems = _violations(page, axe_js)
     scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     if scroll_width > inner_width:
