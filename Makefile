@@ -49,7 +49,12 @@ run: demo-data
 stack: $(VENV)/.requirements-dev.stamp
 	HOST=$(HOST) PORT=$(PORT) deploy/stack.sh
 
-test: $(VENV)/.requirements-dev.stamp
+# The test-only tools from npm (axe-core for the accessibility test), at the lock file's pinned versions.
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: $(VENV)/.requirements-dev.stamp node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy

@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import SetPasswordForm
 
+from briternia.form_labels import RowLabelledFormSet
+
 from .people import DISPLAY_NAME_MAX, display_name
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from .rules.deserts import RUNE_SMITH_ARMIES
@@ -160,8 +162,8 @@ class ItemForm(forms.Form):
         return ItemEntry(name=d["name"], points=d["points"], common=d.get("common", False), bearer=d["bearer"])
 
 
-UnitFormSet = forms.formset_factory(UnitForm, extra=3, can_delete=True)
-ItemFormSet = forms.formset_factory(ItemForm, extra=2, can_delete=True)
+UnitFormSet = forms.formset_factory(UnitForm, formset=RowLabelledFormSet, extra=3, can_delete=True)
+ItemFormSet = forms.formset_factory(ItemForm, formset=RowLabelledFormSet, extra=2, can_delete=True)
 
 
 def unit_initial(entry: UnitEntry) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from django import forms
 from django.db.models import QuerySet
 
+from briternia.form_labels import controls_name
 from kingdoms.models import Army, Kingdom, Province
 from kingdoms.rules.alliances import TrustLevel, trust_level
 from kingdoms.rules.experience import PURCHASE_LABELS, PurchaseKind
@@ -62,6 +63,12 @@ def _offer_only(form: forms.Form, name: str, legal: tuple[int, ...], provinces: 
     form.fields[name].widget.choices = [("", "-")] + [(n, _label(provinces[n])) for n in sorted(numbers)]
 
 
+def _row_of(prefix: str | None) -> str:
+    """ "create-0" -> "row 1": the row of a sheet's table a repeated form is drawn in."""
+    index = (prefix or "").rsplit("-", 1)[-1]
+    return f"row {int(index) + 1}" if index.isdigit() else "row"
+
+
 class ArmyOrderForm(forms.Form):
     kind = forms.ChoiceField(choices=ORDER_CHOICES, initial="hold", label="Order")
     target = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Into")
@@ -103,6 +110,8 @@ class ArmyOrderForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.army = army
         self.targets = targets
+        # The order's drop-down sits in the army's row without a <label> (the other fields have theirs).
+        controls_name(self, army.name, "kind")
         # Foraging and Guerrilla Tactics losses: the rank and file of its list (a character never
         # takes them); left empty, core units first (kingdoms.rules.losses).
         rank_and_file = [u.name for u in army.units.all() if u.category != "character"]
@@ -161,6 +170,7 @@ class CreateArmyForm(forms.Form):
         self.fields["province"].choices = [("", "-")] + [(p.number, _label(p)) for p in provinces]
         if legal is not None:
             _offer_only(self, "province", legal, {p.number: p for p in provinces})
+        controls_name(self, _row_of(self.prefix))
 
     def creation(self) -> CreateArmy | None:
         d = self.cleaned_data
@@ -188,6 +198,7 @@ class PurchaseForm(forms.Form):
     def __init__(self, *args: Any, armies: list[Army], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["army"].choices = [("", "-")] + [(a.id, a.name) for a in armies]
+        controls_name(self, _row_of(self.prefix))
 
     def purchase(self) -> Purchase | None:
         d = self.cleaned_data
@@ -259,6 +270,7 @@ class ToKingdomForm(forms.Form):
         self.fields["kingdom"].label = self.kingdom_label
         receivers = self.receivers(kingdom).order_by("name")
         self.fields["kingdom"].choices = [("", "-")] + [(k.id, k.name) for k in receivers]
+        controls_name(self, _row_of(self.prefix))
 
     @staticmethod
     def receivers(kingdom: Kingdom) -> QuerySet[Kingdom]:
@@ -308,6 +320,7 @@ class LandDealForm(ToKingdomForm):
         super().__init__(*args, kingdom=kingdom, **kwargs)
         own = kingdom.provinces.filter(settlement="none").exclude(pk=kingdom.capitol_id).order_by("number")
         self.fields["province"].choices = [("", "none (you receive)")] + [(p.number, str(p)) for p in own]
+        controls_name(self, _row_of(self.prefix))
 
     @staticmethod
     def receivers(kingdom: Kingdom) -> QuerySet[Kingdom]:

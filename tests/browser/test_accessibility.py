@@ -1,0 +1,271 @@
+"""Every page a player and the organizer can open, checked by axe-core in real Chromium at a
+desktop width and at a phone's 390 px (issue 18, point 10: phones and accessibility).
+
+A page fails on any axe-core violation (unlabelled controls, empty table headers, contrast,
+landmarks...) and on horizontal overflow (the page wider than the window, so a phone user must
+scroll sideways). axe-core comes from npm at the version pinned in package-lock.json (`make test`
+runs `npm ci`); it is evaluated into the page as text because the site's Content-Security-Policy
+refuses injected script tags.
+
+Speed: one browser (the session's), one played demo campaign and one live server for the whole
+module, one logged-in browser context per user. pytest-django's `live_server` fixture would flush
+the database after every test, so the module runs its own server (pytest-django's LiveServer) on a
+campaign built once, and flushes the database itself when the module ends.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
+
+from demo.campaign import DEMO_PASSWORD, demo_campaign_create
+from demo.turn import demo_turn_play
+from kingdoms.models import Army, Campaign, Kingdom
+from kingdoms.rules.maps import load_default_map
+from kingdoms.services import campaigns as campaign_services
+from tests.battle_setup import file_battle_orders
+from turns.services.cycle import orders_phase_run
+
+from .conftest import TIMEOUT_MS, login
+
+AXE_JS = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# The test database must exist for the module's campaign (pytest-django creates it only for tests
+# that ask for it); each test's own transaction is empty, as the tests only drive the browser.
+pytestmark = pytest.mark.django_db
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+ANONYMOUS = ""  # the pages' user before logging in
+
+
+@dataclass(frozen=True)
+class Site:
+    url: str
+    paths: dict[str, tuple[str, str]]  # page name -> (username, path)
+
+
+def _paths(played: Campaign, setup: Campaign, fighting: Campaign) -> dict[str, tuple[str, str]]:
+    """The pages to check, each opened as the user who would open it (alice leads Ostland)."""
+    from battles.models import Battle
+    from transfer.models import Snapshot
+
+    ostland = Kingdom.objects.get(campaign=played, name="Ostland")
+    army = Army.objects.filter(kingdom=ostland).order_by("pk").first()
+    assert army is not None
+    reported = played.turns.get(number=1)
+    current = played.turns.order_by("-number").first()
+    assert current is not None
+    battle = Battle.objects.filter(turn=reported, province__number=62).get()
+    fought = fighting.turns.get(number=1)
+    fighting_ostland = Kingdom.objects.get(campaign=fighting, name="Ostland")
+    open_battle = Battle.objects.filter(turn=fought, province__number=62).get()
+    snapshot = Snapshot.objects.filter(campaign=played, turn_number=reported.number).order_by("pk").first()
+    assert snapshot is not None
+    return {
+        # Before logging in.
+        "login": (ANONYMOUS, "/accounts/login/"),
+        "password-reset": (ANONYMOUS, "/accounts/password_reset/"),
+        "not-found": ("alice", "/no-such-page/"),
+        # A player's pages.
+        "home": ("alice", "/"),
+        "campaign": ("alice", f"/campaigns/{played.pk}/"),
+        "kingdom": ("alice", f"/kingdoms/{ostland.pk}/"),
+        "army": ("alice", f"/armies/{army.pk}/"),
+        "army-list-editor": ("alice", f"/armies/{army.pk}/edit/"),
+        "order-sheet": ("alice", f"/turns/{current.pk}/orders/"),
+        "past-order-sheet": ("alice", f"/turns/{reported.pk}/orders/"),
+        "receipt": ("alice", f"/turns/{reported.pk}/orders/{ostland.pk}/receipt/"),
+        "turn-battles": ("alice", f"/turns/{reported.pk}/battles/"),
+        "battle": ("alice", f"/battles/{battle.pk}/"),
+        "summary-sheet": ("alice", f"/battles/{battle.pk}/sheet/"),
+        "turn-results": ("alice", f"/turns/{reported.pk}/results/"),
+        "reports": ("alice", "/reports/"),
+        "preferences": ("alice", "/account/reports/"),
+        "turn-history": ("alice", f"/campaigns/{played.pk}/history/"),
+        "api-token": ("alice", "/account/api-token/"),
+        "display-name": ("alice", "/account/name/"),
+        "scenario-generator": ("alice", "/scenario/"),
+        # A turn in its battles phase: the summary sheet to fill in.
+        "open-turn-battles": ("alice", f"/turns/{fought.pk}/battles/"),
+        "open-battle": ("alice", f"/battles/{open_battle.pk}/"),
+        "open-summary-sheet": ("alice", f"/battles/{open_battle.pk}/sheet/"),
+        # The organizer's pages.
+        "setup-new-campaign": ("organizer", "/campaigns/new/"),
+        "setup-invitations": ("organizer", f"/campaigns/{setup.pk}/"),
+        # The deadlines form, the pause and the schedule are on the organizer's campaign page.
+        "organizer-campaign": ("organizer", f"/campaigns/{played.pk}/"),
+        "sheets-overview": ("organizer", f"/turns/{current.pk}/sheets/"),
+        "turn-preview": ("organizer", f"/turns/{current.pk}/preview/"),
+        "leader": ("organizer", f"/kingdoms/{ostland.pk}/leader/"),
+        "deliveries": ("organizer", f"/turns/{reported.pk}/deliveries/"),
+        "emails": ("organizer", f"/campaigns/{played.pk}/emails/"),
+        "restore": ("organizer", f"/turns/{reported.pk}/snapshots/"),
+        "restore-confirm": ("organizer", f"/turns/{reported.pk}/snapshots/{snapshot.pk}/restore/"),
+        "organizer-summary-sheet": ("organizer", f"/battles/{battle.pk}/sheet/{ostland.pk}/"),
+        "organizer-open-summary-sheet": ("organizer", f"/battles/{open_battle.pk}/sheet/{fighting_ostland.pk}/"),
+        "organizer-open-turn-battles": ("organizer", f"/turns/{fought.pk}/battles/"),
+        # The organizer's forms on a player's army page (painted, experience).
+        "organizer-army": ("organizer", f"/armies/{army.pk}/"),
+    }
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]:
+    """A demo campaign with turn 1 played and reported, a second in its battles phase, and a third
+    in setup (its invitations page), served by a live server of the module's own."""
+    with django_db_blocker.unblock(), override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+        server = None
+        try:
+            played = demo_campaign_create()
+            demo_turn_play(played)
+            setup = campaign_services.campaign_create(
+                name="Setup Campaign",
+                organizer=played.organizer,
+                player_count=2,
+                time_zone="Europe/London",
+                map_spec=load_default_map(),
+            )
+            campaign_services.player_invite(
+                campaign=setup, email="alice@briternia.local", kingdom_name="Middenland", army_type="empire"
+            )
+            # A second demo campaign whose turn 1 is resolved into battles, awaiting their sheets.
+            fighting = demo_campaign_create()
+            fighting_turn = fighting.turns.get(number=1)
+            file_battle_orders(fighting, fighting_turn)
+            assert orders_phase_run(turn_id=fighting_turn.pk).resolved
+            paths = _paths(played, setup, fighting)
+            server = LiveServer("localhost")
+            yield Site(url=server.url, paths=paths)
+        finally:
+            if server is not None:
+                server.stop()
+            call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture(scope="module")
+def pages(site: Site, browser: Browser) -> Iterator[dict[str, Page]]:
+    """One logged-in page per user, shared by the module's tests."""
+    opened: dict[str, Page] = {}
+    for username in {user for user, _ in site.paths.values()}:
+        context = browser.new_context()
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        if username != ANONYMOUS:
+            login(page, site, username, DEMO_PASSWORD)
+        opened[username] = page
+    yield opened
+    for page in opened.values():
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def axe_js() -> str:
+    """axe-core's script, as npm installed it (`npm ci` at the repository root; `make test` does)."""
+    if not AXE_JS.exists():
+        reason = f"axe-core is not installed at {AXE_JS}: run `npm ci` at the repository root."
+        if os.environ.get("BRITERNIA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"BRITERNIA_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    return AXE_JS.read_text()
+
+
+def _violations(page: Page, axe_js: str) -> list[str]:
+    """axe-core's violations on the page, one line each: rule, impact, and the first elements."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(axe_js)
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    lines = []
+    for violation in result["violations"]:
+        targets = [" ".join(node["target"]) for node in violation["nodes"]]
+        lines.append(f"{violation['id']} ({violation['impact']}, {len(targets)}): {violation['help']}: {targets[:5]}")
+    return lines
+
+
+PAGE_NAMES = [
+    "login",
+    "password-reset",
+    "not-found",
+    "home",
+    "campaign",
+    "kingdom",
+    "army",
+    "army-list-editor",
+    "order-sheet",
+    "past-order-sheet",
+    "receipt",
+    "turn-battles",
+    "battle",
+    "summary-sheet",
+    "open-turn-battles",
+    "open-battle",
+    "open-summary-sheet",
+    "turn-results",
+    "reports",
+    "preferences",
+    "turn-history",
+    "api-token",
+    "display-name",
+    "scenario-generator",
+    "setup-new-campaign",
+    "setup-invitations",
+    "organizer-campaign",
+    "sheets-overview",
+    "turn-preview",
+    "leader",
+    "deliveries",
+    "emails",
+    "restore",
+    "restore-confirm",
+    "organizer-summary-sheet",
+    "organizer-open-summary-sheet",
+    "organizer-open-turn-battles",
+    "organizer-army",
+]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_page_has_no_accessibility_violation_and_fits_the_screen(
+    axe_js: str, site: Site, pages: dict[str, Page], name: str, viewport: dict[str, int]
+) -> None:
+    username, path = site.paths[name]
+    page = pages[username]
+    page.set_viewport_size(viewport)
+    response = page.goto(f"{site.url}{path}")
+    expected = 404 if name == "not-found" else 200
+    assert response is not None and response.status == expected, f"{path} answered {response and response.status}"
+    problems = _violations(page, axe_js)
+    scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if scroll_width > inner_width:
+        problems.append(f"horizontal overflow: the page is {scroll_width} px wide in a {inner_width} px window")
+    assert not problems, f"{name} ({path}) at {viewport['width']} px:\n" + "\n".join(problems)
+
+
+def test_every_page_is_checked(site: Site) -> None:
+    assert sorted(PAGE_NAMES) == sorted(site.paths)
+
+
+def test_the_map_fits_a_phone_and_may_be_zoomed(site: Site, pages: dict[str, Page]) -> None:
+    """At 390 px the campaign map shrinks to the screen (its SVG scales with its viewBox), the page
+    lets the player pinch-zoom (no user-scalable=no or maximum-scale in the viewport meta), and a
+    link opens the map full size on its own."""
+    page = pages["alice"]
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}{site.paths['campaign'][1]}")
+    viewport_meta = page.locator("meta[name=viewport]").get_attribute("content") or ""
+    assert "width=device-width" in viewport_meta
+    assert "user-scalable" not in viewport_meta and "maximum-scale" not in viewport_meta
+    map_svg = page.locator("#campaign-map svg")
+    assert map_svg.get_attribute("viewBox")
+    box = map_svg.bounding_box()
+    assert box is not None and box["x"] > 0 and box["x"] + box["width"] <= PHONE["width"]
+    full_size = page.get_by_role("link", name="The map full size")
+    response = page.request.get(f"{site.url}{full_size.get_attribute('href')}")
+    assert response.status == 200 and response.headers["content-type"].startswith("image/svg+xml")
