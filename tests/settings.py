@@ -28,3 +28,9 @@ STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.s
 # it, and PBKDF2's deliberate slowness cost about 4 s each time. Tests never need a strong hash; the
 # production settings keep Django's default (docs/architecture.md, "Test speed").
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# A new database connection for each request, as Django's default: the suite's live servers and
+# in-process Celery workers run in threads that end, and a connection kept open by a finished thread
+# would stop the test database from being dropped. Production keeps its connections
+# (briternia/settings.py, DATABASE_CONN_MAX_AGE; tests/briternia/test_settings.py checks it).
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

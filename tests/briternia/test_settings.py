@@ -38,6 +38,8 @@ print(json.dumps({
     "serializer": settings.CELERY_TASK_SERIALIZER,
     "beat": sorted(settings.CELERY_BEAT_SCHEDULE),
     "debug": settings.DEBUG,
+    "conn_max_age": settings.DATABASES["default"].get("CONN_MAX_AGE", 0),
+    "conn_health_checks": settings.DATABASES["default"].get("CONN_HEALTH_CHECKS", False),
 }))
 """
 
@@ -62,21 +64,28 @@ def test_no_configuration_means_the_embedded_default(tmp_path):
     assert s["outbox"] == str(tmp_path / "var" / "outbox")
     assert s["acks_late"] is True and s["serializer"] == "json"
     assert s["beat"] == ["deadline-sweep"]
+    assert s["conn_max_age"] == 0  # SQLite: a connection costs nothing to open
+
+
+POSTGRES = {
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/briternia",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "EMAIL_HOST": "smtp.example.org",
+    "SECRET_KEY": "x" * 50,
+}
 
 
 def test_environment_switches_to_postgres_redis_and_smtp(tmp_path):
-    result = run_settings(
-        tmp_path,
-        DATABASE_URL="postgres://postgres@127.0.0.1:5432/briternia",
-        REDIS_URL="redis://127.0.0.1:6379/0",
-        EMAIL_HOST="smtp.example.org",
-        SECRET_KEY="x" * 50,
-    )
+    result = run_settings(tmp_path, **POSTGRES)
     assert result.returncode == 0, result.stderr
     s = json.loads(result.stdout)
     assert s["engine"] == "django.db.backends.postgresql" and s["name"] == "briternia"
     assert s["eager"] is False and s["broker"] == "redis://127.0.0.1:6379/0"
     assert s["email"] == "django.core.mail.backends.smtp.EmailBackend"
+    # A web process keeps its PostgreSQL connection between requests (docs/performance.md).
+    assert s["conn_max_age"] == 600 and s["conn_health_checks"] is True
+    fresh = json.loads(run_settings(tmp_path, **{**POSTGRES, "DATABASE_CONN_MAX_AGE": "0"}).stdout)
+    assert fresh["conn_max_age"] == 0
 
 
 def test_debug_is_off_by_default_and_then_a_secret_key_is_required(tmp_path):
