@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -52,6 +52,24 @@ class MapArmyMarker:
     province: int
     label: str
     kingdom: str  # a MapKingdomView.key
+
+
+@dataclass(frozen=True)
+class MapArrow:
+    """An army's move this turn: `path` runs from the province it left through every province it
+    passed (a Forced March) to the one it entered, drawn as an arrow in its kingdom's colour."""
+
+    path: tuple[int, ...]
+    label: str
+    kingdom: str  # a MapKingdomView.key
+
+
+@dataclass(frozen=True)
+class MapBattleMarker:
+    """A battle of the turn in a province, drawn as crossed swords; `label` names it (its tooltip)."""
+
+    province: int
+    label: str
 
 
 # Saturated colours that stand out against every terrain fill; the first eight (one per
@@ -134,13 +152,20 @@ def render_map_svg(
     armies: Iterable[MapArmyMarker] = (),
     title: str = "",
     only_armies: bool = False,
+    arrows: Iterable[MapArrow] = (),
+    battles: Iterable[MapBattleMarker] = (),
 ) -> str:
     """The map as an SVG document string: one square per province at (col, row), filled by
     terrain and bordered in its controller's colour, with settlements, pyramid, razing,
     fortification and army flags, and a legend below naming every kingdom's colour.
 
-    `only_armies`: the army flags alone on a transparent canvas of the same size, to lay over a
-    picture of the map without them (the PDF reports draw the costly map once per turn).
+    `arrows`: the turn's moves, drawn over the provinces; `battles`: the turn's battles, crossed
+    swords on their provinces. Which of them a reader may see is the caller's choice (rules
+    decision 340).
+
+    `only_armies`: the army flags and the arrows alone on a transparent canvas of the same size, to
+    lay over a picture of the map without them (the PDF reports draw the costly map once per turn);
+    battle markers belong to that picture.
 
     Raises ValueError when the views disagree (an unknown terrain, settlement, kingdom or
     province; two provinces on one number or square; a colour that is not '#rrggbb').
@@ -151,6 +176,8 @@ def render_map_svg(
     kingdom_by_key = _check_kingdoms(kingdom_list)
     _check_provinces(province_list, kingdom_by_key)
     armies_by_province = _group_armies(army_list, province_list, kingdom_by_key)
+    arrow_list, battle_list = list(arrows), list(battles)
+    _check_turn_marks(arrow_list, battle_list, province_list, kingdom_by_key)
 
     min_col = min((p.col for p in province_list), default=0)
     min_row = min((p.row for p in province_list), default=0)
@@ -165,6 +192,13 @@ def render_map_svg(
     height = legend_top + legend_height + MARGIN
 
     heading = title or "Campaign map"
+
+    def centre(number: int) -> tuple[float, float]:
+        province = by_number[number]
+        return map_left + (province.col - min_col + 0.5) * CELL, map_top + (province.row - min_row + 0.5) * CELL
+
+    by_number = {p.number: p for p in province_list}
+    arrow_parts = _arrows(arrow_list, centre, kingdom_by_key)
     if only_armies:
         overlay = [
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -175,6 +209,7 @@ def render_map_svg(
                 x = map_left + (province.col - min_col) * CELL
                 y = map_top + (province.row - min_row) * CELL
                 overlay.extend(_army_flags(armies_by_province[province.number], x, y, kingdom_by_key))
+        overlay.extend(arrow_parts)
         overlay.append("</svg>")
         return "\n".join(overlay).encode("ascii", "xmlcharrefreplace").decode("ascii")
     parts = [
@@ -196,6 +231,8 @@ def render_map_svg(
         controller = kingdom_by_key[province.controller] if province.controller else None
         parts.extend(_province(province, x, y, controller, armies_by_province[province.number], kingdom_by_key))
     parts.append("</g>")
+    parts.extend(arrow_parts)
+    parts.extend(_battle_markers(battle_list, centre))
     if province_list:
         parts.append(
             f'<rect class="map-frame" x="{map_left}" y="{map_top}" width="{map_width}" '
@@ -253,6 +290,80 @@ def _group_armies(
             raise ValueError(f"Army {army.label!r} belongs to unknown kingdom {army.kingdom!r}.")
         grouped[army.province].append(army)
     return grouped
+
+
+def _check_turn_marks(
+    arrows: list[MapArrow],
+    battles: list[MapBattleMarker],
+    provinces: list[MapProvinceView],
+    kingdoms: dict[str, MapKingdomView],
+) -> None:
+    numbers = {p.number for p in provinces}
+    for arrow in arrows:
+        if len(arrow.path) < 2 or any(n not in numbers for n in arrow.path):
+            raise ValueError(f"The move of {arrow.label!r} runs {list(arrow.path)}, not between provinces on the map.")
+        if arrow.kingdom not in kingdoms:
+            raise ValueError(f"The move of {arrow.label!r} belongs to unknown kingdom {arrow.kingdom!r}.")
+    for battle in battles:
+        if battle.province not in numbers:
+            raise ValueError(f"Battle {battle.label!r} is in province {battle.province}, which is not on the map.")
+
+
+# --- the turn's moves and battles ----------------------------------------------------------
+
+# Where a province's middle is drawn: province number -> (x, y).
+_Centre = Callable[[int], tuple[float, float]]
+
+
+def _arrows(arrows: list[MapArrow], centre: _Centre, kingdoms: dict[str, MapKingdomView]) -> list[str]:
+    """Each move as a line from the middle of the province left through each province passed to
+    the one entered, ending in a computed arrowhead (no <marker>: PDF renderers support it unevenly).
+    A dark casing under the kingdom's colour keeps it readable on every terrain."""
+    if not arrows:
+        return []
+    parts = ['<g class="moves">']
+    for arrow in arrows:
+        kingdom = kingdoms[arrow.kingdom]
+        points = [centre(n) for n in arrow.path]
+        # Stop short of the destination's middle, so the head points at the province, not past it.
+        (x1, y1), (x2, y2) = points[-2], points[-1]
+        length = math.hypot(x2 - x1, y2 - y1) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        tip = (x2 - ux * 14, y2 - uy * 14)
+        base = (tip[0] - ux * 13, tip[1] - uy * 13)
+        shaft = " ".join(f"{x:g},{y:g}" for x, y in [*points[:-1], base])
+        head = " ".join(
+            f"{x:.1f},{y:.1f}"
+            for x, y in (tip, (base[0] - uy * 8, base[1] + ux * 8), (base[0] + uy * 8, base[1] - ux * 8))
+        )
+        names = " to ".join(str(n) for n in arrow.path)
+        parts.append(
+            f'<g class="move" data-kingdom={quoteattr(kingdom.key)} data-path="{"-".join(map(str, arrow.path))}">'
+            f"<title>{escape(f'{arrow.label} ({kingdom.name}) moved {names}')}</title>"
+            f'<polyline points="{shaft}" fill="none" stroke="#2b2418" stroke-width="7" stroke-linejoin="round" '
+            'stroke-linecap="round" stroke-opacity="0.7"/>'
+            f'<polyline points="{shaft}" fill="none" stroke="{kingdom.colour}" stroke-width="4" '
+            'stroke-linejoin="round" stroke-linecap="round"/>'
+            f'<polygon points="{head}" fill="{kingdom.colour}" stroke="#2b2418" stroke-width="1.2"/>'
+            "</g>"
+        )
+    parts.append("</g>")
+    return parts
+
+
+def _battle_markers(battles: list[MapBattleMarker], centre: _Centre) -> list[str]:
+    """Crossed swords at the right of each battle's province, above the settlement symbol."""
+    if not battles:
+        return []
+    parts = ['<g class="battles">']
+    for battle in battles:
+        x, y = centre(battle.province)
+        parts.append(
+            f'<g class="battle" data-province="{battle.province}"><title>{escape(battle.label)}</title>'
+            f"{_at(x + CELL / 2 - 17, y - 8, _crossed_swords())}</g>"
+        )
+    parts.append("</g>")
+    return parts
 
 
 # --- one province --------------------------------------------------------------------------
@@ -498,6 +609,15 @@ def _capitol_site_ring(radius: float) -> str:
     )
 
 
+def _crossed_swords() -> str:
+    blade = '<line x1="-7" y1="-7" x2="7" y2="7"/><line x1="7" y1="-7" x2="-7" y2="7"/>'
+    guards = '<line x1="-7" y1="1" x2="-1" y2="7"/><line x1="7" y1="1" x2="1" y2="7"/>'
+    return (
+        '<g class="battle-symbol"><circle r="12" fill="#b3001b" stroke="#fbf8f0" stroke-width="1.5"/>'
+        f'<g stroke="#ffffff" stroke-width="2.2" stroke-linecap="round">{blade}{guards}</g></g>'
+    )
+
+
 def _fortification() -> str:
     return (
         '<path class="fortified-symbol" d="M0,12 V3 H3 V0 H6 V3 H9 V0 H12 V3 H15 V0 H18 V3 H21 V12 Z" '
@@ -560,6 +680,13 @@ def _legend(kingdoms: list[MapKingdomView], *, left: int, top: int, width: int) 
         (square("#f2efe6", _hatching(1, 1, swatch - 2)), "Razed"),
         (_at(0, 4, _fortification(), 0.95), "Fortified"),
         (_flag("1", example, 0, 3, width=swatch, height=13, cls="legend-army"), "Army"),
+        # Every map's legend names them, so a map and its overlay of moves keep the same size.
+        (
+            '<polyline points="1,10 12,10" stroke="#8a8a8a" stroke-width="4"/>'
+            '<polygon points="19,10 11,4 11,16" fill="#8a8a8a" stroke="#2b2418" stroke-width="1"/>',
+            "Move this turn",
+        ),
+        (symbol(_crossed_swords(), 0.8), "Battle this turn"),
     ]
     kingdom_entries = [(square("#f2efe6", border=k.colour), k.name) for k in kingdoms]
     kingdom_entries.append((square("#f2efe6"), NEUTRAL_LABEL))

@@ -6,7 +6,7 @@ Whatever a user may not see is "not found" (404), never "forbidden", so its exis
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -15,7 +15,15 @@ from django.http import Http404
 
 from kernel.event_codes import EventCode
 
-from .map_svg import MapArmyMarker, MapKingdomView, MapProvinceView, kingdom_colour, render_map_svg
+from .map_svg import (
+    MapArmyMarker,
+    MapArrow,
+    MapBattleMarker,
+    MapKingdomView,
+    MapProvinceView,
+    kingdom_colour,
+    render_map_svg,
+)
 from .models import Alliance, Army, Campaign, Character, DiceRoll, ExperienceEntry, Kingdom, Province, TreasuryEntry
 from .rules.setup import army_limit
 from .rules.world import counted_points
@@ -214,10 +222,15 @@ def army_counted_points(army: Army) -> int:
     )
 
 
+def map_kingdom_key(kingdom_id: int) -> str:
+    """How the map's drawing names a kingdom (MapKingdomView.key): for arrows drawn by a caller."""
+    return str(kingdom_id)
+
+
 def _map_views(campaign: Campaign) -> tuple[list[MapProvinceView], list[MapKingdomView], dict[int, str]]:
     """The public map's provinces and kingdoms (and each kingdom's key), in two queries."""
     kingdoms = list(campaign.kingdoms.order_by("id"))
-    keys = {k.id: str(k.id) for k in kingdoms}
+    keys = {k.id: map_kingdom_key(k.id) for k in kingdoms}
     capitols = {k.capitol_id for k in kingdoms if k.capitol_id}
     provinces = [
         MapProvinceView(
@@ -247,11 +260,18 @@ def _map_title(campaign: Campaign, turn: int | None) -> str:
 
 
 def campaign_map_svg(
-    *, campaign: Campaign, viewer: Kingdom | None = None, only_armies: bool = False, turn: int | None = None
+    *,
+    campaign: Campaign,
+    viewer: Kingdom | None = None,
+    only_armies: bool = False,
+    turn: int | None = None,
+    arrows: Iterable[MapArrow] = (),
+    battles: Iterable[MapBattleMarker] = (),
 ) -> str:
     """The map as SVG: the public view, plus the viewer kingdom's own armies when given
     (`only_armies`: those alone, on a transparent canvas the size of the map). `turn` names the
-    turn in the title (by default the campaign's current turn)."""
+    turn in the title (by default the campaign's current turn). `arrows` and `battles`: the
+    turn's moves and battles the reader may see (the caller decides: rules decision 340)."""
     provinces, kingdoms, keys = _map_views(campaign)
     armies: list[MapArmyMarker] = []
     if viewer is not None:
@@ -265,12 +285,17 @@ def campaign_map_svg(
         armies=armies,
         title=_map_title(campaign, turn),
         only_armies=only_armies,
+        arrows=arrows,
+        battles=battles,
     )
 
 
-def campaign_army_overlays(*, campaign: Campaign, turn: int | None = None) -> dict[int, str]:
+def campaign_army_overlays(
+    *, campaign: Campaign, turn: int | None = None, arrows: Iterable[MapArrow] = ()
+) -> dict[int, str]:
     """Each kingdom's own armies alone, on a transparent canvas the size of the map (to lay over
-    the public map's picture), for every kingdom at once: kingdom id -> SVG."""
+    the public map's picture), for every kingdom at once: kingdom id -> SVG. `arrows`: the turn's
+    moves of every kingdom; each overlay draws its own kingdom's only (rules decision 340)."""
     provinces, kingdoms, keys = _map_views(campaign)
     by_kingdom: dict[int, list[MapArmyMarker]] = {k: [] for k in keys}
     for army in Army.objects.filter(
@@ -280,8 +305,16 @@ def campaign_army_overlays(*, campaign: Campaign, turn: int | None = None) -> di
             MapArmyMarker(province=army.province.number, label=army.name, kingdom=keys[army.kingdom_id])
         )
     title = _map_title(campaign, turn)
+    arrow_list = list(arrows)
     return {
-        kingdom_id: render_map_svg(provinces=provinces, kingdoms=kingdoms, armies=armies, title=title, only_armies=True)
+        kingdom_id: render_map_svg(
+            provinces=provinces,
+            kingdoms=kingdoms,
+            armies=armies,
+            title=title,
+            only_armies=True,
+            arrows=[a for a in arrow_list if a.kingdom == keys[kingdom_id]],
+        )
         for kingdom_id, armies in by_kingdom.items()
     }
 

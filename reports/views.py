@@ -24,6 +24,7 @@ from outbox.services import email_resend
 from . import selectors
 from .models import TurnReport
 from .services.reports import report_render_again
+from .turn_map import turn_results_map_svg
 
 
 @login_required
@@ -125,8 +126,11 @@ def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
     turn = turn_get(user=request.user, turn_id=turn_id)
     results = selectors.turn_results(user=request.user, turn=turn)
     progress = turn_progress(turn, organizer=results["organizer"])
+    map_svg = turn_results_map_svg(
+        turn=turn, own=results["own"], organizer=results["organizer"], battles=results["battles"]
+    )
     return render(
         request,
         "orders/turn_results.html",
-        {"turn": turn, "campaign": turn.campaign, "progress": progress, **results},
+        {"turn": turn, "campaign": turn.campaign, "progress": progress, "map_svg": map_svg, **results},
     )

@@ -24,6 +24,7 @@ from orders.selectors import turn_get
 from orders.services.calendar import calendar_key
 from orders.services.progress import turn_progress
 from orders.services.turns import current_turn, turn_clock
+from reports.league import league_table
 from reports.selectors import campaign_email_failures
 
 from .services.cycle import campaign_start as campaign_start_service
@@ -114,6 +115,7 @@ def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
         "own_sheet": sheet,
         "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
         "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),
+        "league": league_table(campaign=campaign, turn=turn),
     }
 
 

@@ -31,6 +31,7 @@ from orders.services.describe import describe_orders
 from orders.services.sheets import standing_submission
 
 from ..models import TurnMap, TurnReport
+from ..turn_map import turn_battle_markers, turn_move_arrows
 
 # A queued report older than this lost its task; one rendering longer than this lost its worker.
 REPORT_LOST_AFTER = dt.timedelta(minutes=5)
@@ -97,14 +98,16 @@ def _with_experience_of_the_turn(armies: list[dict[str, Any]], *, turn: int) -> 
 
 def turn_reports_create(*, turn: Turn) -> None:
     """The turn is over (called in the aftermath's transaction, so nothing of the next turn is
-    in yet): keep the turn's public map, and queue a report per kingdom, holding what the next
-    turn will change (the kingdom's armies, listed and drawn), and the bulletin. Made once."""
+    in yet): keep the turn's public map with its battles, and queue a report per kingdom, holding
+    what the next turn will change (the kingdom's armies and its moves of the turn, listed and
+    drawn: rules decision 340), and the bulletin. Made once."""
     campaign = turn.campaign
     if not TurnMap.objects.filter(turn=turn).exists():
         # The picture for the PDFs is drawn after the commit (turn_reports_start): it takes seconds.
-        TurnMap.objects.create(turn=turn, svg=campaign_map_svg(campaign=campaign, turn=turn.number))
+        svg = campaign_map_svg(campaign=campaign, turn=turn.number, battles=turn_battle_markers(turn))
+        TurnMap.objects.create(turn=turn, svg=svg)
     existing = set(TurnReport.objects.filter(turn=turn).values_list("kind", "kingdom_id"))
-    overlays = campaign_army_overlays(campaign=campaign, turn=turn.number)
+    overlays = campaign_army_overlays(campaign=campaign, turn=turn.number, arrows=turn_move_arrows(turn, kingdom=None))
     armies: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for army in _active_armies().filter(kingdom__campaign=campaign):
         armies[army.kingdom_id].append(_army_row(army))
@@ -151,6 +154,7 @@ def _map_picture(turn: Turn) -> str:
     if turn_map is not None and turn_map.png:
         png = bytes(turn_map.png)
     else:  # a turn without a stored map (one that has not ended): the map as it stands
+        # No battle markers: before the bulletin a turn's battles are their own kingdoms' business.
         png = svg_to_png(campaign_map_svg(campaign=turn.campaign, turn=turn.number))
     return base64.b64encode(png).decode("ascii")
 
@@ -247,7 +251,13 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
     ]
     if snapshot is None:
         armies = [_army_row(a) for a in _active_armies().filter(kingdom=kingdom)]
-        armies_svg = campaign_map_svg(campaign=campaign, viewer=kingdom, only_armies=True, turn=turn.number)
+        armies_svg = campaign_map_svg(
+            campaign=campaign,
+            viewer=kingdom,
+            only_armies=True,
+            turn=turn.number,
+            arrows=turn_move_arrows(turn, kingdom=kingdom),
+        )
     else:
         armies, armies_svg = snapshot["armies"], snapshot["armies_svg"]
     armies = _with_experience_of_the_turn(armies, turn=turn.number)

@@ -16,6 +16,7 @@ campaign built once, and flushes the database itself when the module ends.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -269,3 +270,23 @@ def test_the_map_fits_a_phone_and_may_be_zoomed(site: Site, pages: dict[str, Pag
     full_size = page.get_by_role("link", name="The map full size")
     response = page.request.get(f"{site.url}{full_size.get_attribute('href')}")
     assert response.status == 200 and response.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_the_league_table_and_the_turn_s_map_fit_a_phone(site: Site, pages: dict[str, Page]) -> None:
+    """Issue 18, what would delight them: at 390 px the campaign page's league table (named by its
+    caption, gold as a band: decision 341) stays inside the screen, scrolling in its own box, and the
+    turn's results page draws the battles Ostland fought on the turn's map (decision 340)."""
+    page = pages["alice"]
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}{site.paths['campaign'][1]}")
+    league = page.get_by_role("table", name=re.compile("lands, battles won, gold as a rank band"))
+    box = league.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert league.get_by_role("rowheader", name="Ostland").is_visible()
+    bands = league.locator("tbody tr td:nth-of-type(5)").all_inner_texts()
+    assert bands and set(bands) <= {"richest third", "middle", "poorest third", "-"}
+    page.goto(f"{site.url}{site.paths['turn-results'][1]}")
+    turn_map = page.locator("#turn-map svg")
+    box = turn_map.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+    assert turn_map.locator("g.battle").count() >= 1

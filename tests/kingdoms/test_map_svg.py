@@ -10,6 +10,8 @@ import pytest
 from kingdoms.map_svg import (
     KINGDOM_PALETTE,
     MapArmyMarker,
+    MapArrow,
+    MapBattleMarker,
     MapKingdomView,
     MapProvinceView,
     kingdom_colour,
@@ -253,3 +255,44 @@ def test_kingdom_colour_cycles_through_the_palette() -> None:
     assert kingdom_colour(len(KINGDOM_PALETTE)) == KINGDOM_PALETTE[0]
     with pytest.raises(ValueError):
         kingdom_colour(-1)
+
+
+def test_the_turn_s_moves_are_arrows_and_its_battles_crossed_swords() -> None:
+    """Movement and Forced March (rules decision 340): an arrow from the province left through the
+    one passed to the one entered, in the army's kingdom's colour; each battle a marker on its province."""
+    svg = render_map_svg(
+        provinces=two_by_two(),
+        kingdoms=[RED, BLUE],
+        arrows=[MapArrow(path=(1, 2, 4), label="Raiders", kingdom="red")],
+        battles=[MapBattleMarker(province=4, label="Battle in The Pyramid: Raiders against the Azure Court")],
+    )
+    root = parse(svg)
+    (move,) = [g for g in root.iter(f"{SVG}g") if has_class(g, "move")]
+    assert move.get("data-path") == "1-2-4" and move.get("data-kingdom") == "red"
+    assert "#d7191c" in colours_used(move)
+    assert move.findtext(f"{SVG}title") == "Raiders (Crimson Throne) moved 1 to 2 to 4"
+    (battle,) = [g for g in root.iter(f"{SVG}g") if has_class(g, "battle")]
+    assert battle.get("data-province") == "4" and "Battle in The Pyramid" in battle.findtext(f"{SVG}title")
+
+
+def test_an_overlay_carries_its_arrows_and_keeps_the_map_s_size() -> None:
+    """The private report lays its own moves over the public map's picture: same canvas, no battles."""
+    public = parse(render_map_svg(provinces=two_by_two(), kingdoms=[RED, BLUE], battles=[MapBattleMarker(4, "x")]))
+    overlay = parse(
+        render_map_svg(
+            provinces=two_by_two(),
+            kingdoms=[RED, BLUE],
+            arrows=[MapArrow(path=(3, 1), label="Boyz", kingdom="blue")],
+            only_armies=True,
+        )
+    )
+    assert overlay.get("viewBox") == public.get("viewBox")
+    assert [g for g in overlay.iter(f"{SVG}g") if has_class(g, "move")]
+    assert not [g for g in overlay.iter(f"{SVG}g") if has_class(g, "battle")]
+
+
+def test_a_move_off_the_map_is_refused_with_the_army_named() -> None:
+    with pytest.raises(ValueError, match="Raiders"):
+        render_map_svg(
+            provinces=two_by_two(), kingdoms=[RED], arrows=[MapArrow(path=(1, 9), label="Raiders", kingdom="red")]
+        )

@@ -1,10 +1,16 @@
-"""Fixtures the order tests share: the demo campaign's first turn and Alice's kingdom."""
+"""Fixtures the order tests share: the demo campaign's first turn, Alice's kingdom, the demo's
+kingdoms by name and its turn 1 played through (the reports' and the league table's tests)."""
 
 from __future__ import annotations
 
 import pytest
+from django.core import mail
 
-from kingdoms.models import Kingdom
+from battles.models import Battle
+from kingdoms.models import Kingdom, Unit
+from orders.models import Turn
+from tests.battle_setup import file_battle_orders, sheet_filed
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 
 @pytest.fixture
@@ -15,3 +21,29 @@ def turn(demo_campaign):
 @pytest.fixture
 def ostland(demo_campaign):
     return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+
+
+@pytest.fixture
+def k(demo_campaign):
+    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
+
+
+@pytest.fixture
+def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
+    """Turn 1 of the demo campaign played through: orders, battles, sheets, the aftermath; the
+    reports are rendered and sent when the aftermath commits."""
+    turn = demo_campaign.turns.get(number=1)
+    file_battle_orders(demo_campaign, turn)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_phase_run(turn_id=turn.pk).resolved
+    battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+    sheet_filed(battles[62], k["Tor Anlec"], result="minor-victory")
+    losses = [{"unit": halberdiers.id, "models_lost": 10}]
+    sheet_filed(battles[62], k["Ostland"], result="minor-loss", casualties=losses)
+    sheet_filed(battles[61], k["Da Red Fang"], result="minor-loss")
+    sheet_filed(battles[61], k["Ostland"], result="minor-victory")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert aftermath_phase_run(turn_id=turn.pk).resolved
+    return turn

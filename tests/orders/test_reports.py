@@ -19,9 +19,8 @@ from freezegun import freeze_time
 from pypdf import PdfReader
 
 from battles.models import Battle
-from battles.services.summaries import summary_sheet_save
 from kernel.event_codes import EventCode
-from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry, Unit
+from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry
 from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
@@ -30,7 +29,7 @@ from outbox.tasks import email_send
 from reports.models import ReportEmail, TurnMap, TurnReport
 from reports.services.deliveries import report_emails_queue
 from reports.services.reports import report_render, reports_to_render, turn_reports_create
-from tests.battle_setup import file_battle_orders
+from tests.battle_setup import file_battle_orders, sheet_filed
 from tests.conftest import needs_broker
 from tests.smtp import send_as_the_worker_would
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
@@ -45,35 +44,6 @@ def client_for(username: str) -> Client:
     client = Client()
     client.force_login(get_user_model().objects.get(username=username))
     return client
-
-
-def _save(battle, kingdom, **data):
-    summary_sheet_save(battle=battle, kingdom=kingdom, data=data, entered_by=kingdom.players.first())
-
-
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
-
-
-@pytest.fixture
-def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
-    """Turn 1 of the demo campaign played through: orders, battles, sheets, the aftermath; the
-    reports are rendered and sent when the aftermath commits."""
-    turn = demo_campaign.turns.get(number=1)
-    file_battle_orders(demo_campaign, turn)
-    with django_capture_on_commit_callbacks(execute=True):
-        assert orders_phase_run(turn_id=turn.pk).resolved
-    battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
-    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
-    _save(battles[62], k["Tor Anlec"], result="minor-victory")
-    _save(battles[62], k["Ostland"], result="minor-loss", casualties=[{"unit": halberdiers.id, "models_lost": 10}])
-    _save(battles[61], k["Da Red Fang"], result="minor-loss")
-    _save(battles[61], k["Ostland"], result="minor-victory")
-    mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
-        assert aftermath_phase_run(turn_id=turn.pk).resolved
-    return turn
 
 
 def report_of(turn, kingdom=None) -> TurnReport:
@@ -290,10 +260,10 @@ def test_the_whole_turn_goes_out_through_a_real_worker(celery_worker, transactio
     assert turn.status == Turn.Status.BATTLES, turn.resolution_error
     kingdoms = {x.name: x for x in campaign.kingdoms.all()}
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
-    _save(battles[62], kingdoms["Tor Anlec"], result="draw")
-    _save(battles[62], kingdoms["Ostland"], result="draw")
-    _save(battles[61], kingdoms["Da Red Fang"], result="major-loss")
-    _save(battles[61], kingdoms["Ostland"], result="major-victory")
+    sheet_filed(battles[62], kingdoms["Tor Anlec"], result="draw")
+    sheet_filed(battles[62], kingdoms["Ostland"], result="draw")
+    sheet_filed(battles[61], kingdoms["Da Red Fang"], result="major-loss")
+    sheet_filed(battles[61], kingdoms["Ostland"], result="major-victory")
     assert client.post(f"/turns/{turn.pk}/aftermath/").status_code == 302
     expected = None
     for _ in range(600):

@@ -2,6 +2,7 @@
 buttons and preview, the API, and the sweep that resolves turns whose deadline has passed."""
 
 import datetime as dt
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -48,6 +49,11 @@ def test_a_player_sees_their_own_events_rolls_and_battles_only(client, users, tu
     assert "Karak Dumn sent no orders: every army holds." in page
     assert "Taxes" in page
     assert "No battles." in page
+    # The turn's map is the public map (every kingdom's name and lands, as on the campaign page)
+    # with the reader's own moves and battles only (decision 340): none here.
+    public_map = re.search(r'<div class="map" id="turn-map">.*?</svg>', page, re.S).group(0)
+    assert 'class="move"' not in public_map and 'class="battle"' not in public_map
+    page = page.replace(public_map, "")
     assert "Ostland" not in page and "Tor Anlec" not in page and "Raiders" not in page
 
     client.force_login(users["alice"])  # Ostland: defends its capitol
