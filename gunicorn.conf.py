@@ -7,8 +7,11 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}")
-# Two workers per core plus one, as gunicorn's documentation suggests, unless told otherwise.
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+# One worker per core plus one, unless told otherwise. A request here is CPU work (the sheet check,
+# templates), and PostgreSQL shares the machine: `make loadtest` on 2 cores answered 50 concurrent
+# submissions faster with 3 workers (p95 0.8 s) than with 4 (1.0 s) or gunicorn's usual 2 x cores + 1
+# (docs/performance.md). The extra one keeps a slow request (a PDF) from holding a core's only worker.
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
 # A PDF or a preview may take a few seconds; a worker stuck far longer is restarted.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30

@@ -1,12 +1,13 @@
 """manage.py loadtest: the weekly rush, measured (issue 17, `make loadtest`).
 
 Generates a running campaign of 200 kingdoms (one player each, with an API token), starts gunicorn
-(the Procfile's server, 4 workers, DEBUG off) on 127.0.0.1 against the configured database, and
-has every player file a full order sheet through the API twice: all at once (50 at a time), then
-spread over a minute as a real deadline brings them. Prints p50, p95, max and throughput of each
-wave and checks the database: every submission there (none lost), once (none doubled) and exactly
-as sent (none wrong). Sends traffic only to 127.0.0.1, bounded in requests (2 x 200) and time
-(30 s a request, 5 minutes in all); stops the server it started, by its process group.
+(the Procfile's server with its production workers, cores + 1 unless WEB_CONCURRENCY says, DEBUG
+off) on 127.0.0.1 against the configured database, and has every player file a full order sheet
+through the API twice: all at once (50 at a time), then spread over a minute as a real deadline
+brings them. Prints p50, p95, max and throughput of each wave and checks the database: every
+submission there (none lost), once (none doubled) and exactly as sent (none wrong). Sends traffic
+only to 127.0.0.1, bounded in requests (2 x 200) and time (30 s a request, 5 minutes in all);
+stops the server it started, by its process group.
 """
 
 from __future__ import annotations
@@ -159,7 +160,6 @@ class Command(BaseCommand):
             "SECURE_SSL_REDIRECT": "0",
             "HOST": "127.0.0.1",
             "PORT": str(port),
-            "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "4"),
             "LOG_LEVEL": "WARNING",
         }
         log = Path(settings.VAR_DIR) / "loadtest-gunicorn.log"
