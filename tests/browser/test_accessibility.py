@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.management import call_command
 from django.test import override_settings
 from playwright.sync_api import Browser, Page
@@ -32,6 +33,8 @@ from demo.turn import demo_turn_play
 from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
+from kingdoms.services.co_players import co_player_add
+from kingdoms.services.invitations import invitation_link
 from tests.battle_setup import file_battle_orders
 from turns.services.cycle import orders_phase_run
 
@@ -52,7 +55,9 @@ class Site:
     paths: dict[str, tuple[str, str]]  # page name -> (username, path)
 
 
-def _paths(played: Campaign, setup: Campaign, fighting: Campaign) -> dict[str, tuple[str, str]]:
+def _paths(
+    played: Campaign, setup: Campaign, fighting: Campaign, invited: AbstractBaseUser
+) -> dict[str, tuple[str, str]]:
     """The pages to check, each opened as the user who would open it (alice leads Ostland)."""
     from battles.models import Battle
     from transfer.models import Snapshot
@@ -73,6 +78,8 @@ def _paths(played: Campaign, setup: Campaign, fighting: Campaign) -> dict[str, t
         # Before logging in.
         "login": (ANONYMOUS, "/accounts/login/"),
         "password-reset": (ANONYMOUS, "/accounts/password_reset/"),
+        # The invitation's set-password link (Django redirects it to its set-password form).
+        "set-password": (ANONYMOUS, _invitation_path(invited)),
         "not-found": ("alice", "/no-such-page/"),
         # A player's pages.
         "home": ("alice", "/"),
@@ -114,7 +121,15 @@ def _paths(played: Campaign, setup: Campaign, fighting: Campaign) -> dict[str, t
         "organizer-open-turn-battles": ("organizer", f"/turns/{fought.pk}/battles/"),
         # The organizer's forms on a player's army page (painted, experience).
         "organizer-army": ("organizer", f"/armies/{army.pk}/"),
+        # Joint kingdoms: the fighting campaign's Ostland has a co-player, who may declare independence.
+        "independence": ("organizer", f"/kingdoms/{fighting_ostland.pk}/independence/"),
     }
+
+
+def _invitation_path(user: AbstractBaseUser) -> str:
+    """The path of the set-password link the invitation email carries."""
+    link = invitation_link(user)
+    return link[link.index("/accounts/") :]
 
 
 @pytest.fixture(scope="module")
@@ -136,12 +151,17 @@ def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]
             campaign_services.player_invite(
                 campaign=setup, email="alice@briternia.local", kingdom_name="Middenland", army_type="empire"
             )
+            # A newcomer (no account yet), whose invitation links to the set-password page.
+            newcomer = campaign_services.player_invite(
+                campaign=setup, email="newcomer@briternia.local", kingdom_name="Nordland", army_type="empire"
+            ).players.get()
             # A second demo campaign whose turn 1 is resolved into battles, awaiting their sheets.
             fighting = demo_campaign_create()
             fighting_turn = fighting.turns.get(number=1)
             file_battle_orders(fighting, fighting_turn)
             assert orders_phase_run(turn_id=fighting_turn.pk).resolved
-            paths = _paths(played, setup, fighting)
+            co_player_add(kingdom=fighting.kingdoms.get(name="Ostland"), email="erin@briternia.local")
+            paths = _paths(played, setup, fighting, newcomer)
             server = LiveServer("localhost")
             yield Site(url=server.url, paths=paths)
         finally:
@@ -192,6 +212,7 @@ def _violations(page: Page, axe_js: str) -> list[str]:
 PAGE_NAMES = [
     "login",
     "password-reset",
+    "set-password",
     "not-found",
     "home",
     "campaign",
@@ -228,6 +249,7 @@ PAGE_NAMES = [
     "organizer-open-summary-sheet",
     "organizer-open-turn-battles",
     "organizer-army",
+    "independence",
 ]
 
 
@@ -242,6 +264,8 @@ def test_page_has_no_accessibility_violation_and_fits_the_screen(
     response = page.goto(f"{site.url}{path}")
     expected = 404 if name == "not-found" else 200
     assert response is not None and response.status == expected, f"{path} answered {response and response.status}"
+    if name == "set-password":  # the form itself, not the page saying the link is no longer valid
+        assert page.locator("input[name=new_password1]").count() == 1, "the invitation's link showed no password form"
     problems = _violations(page, axe_js)
     scroll_width, inner_width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     if scroll_width > inner_width:
