@@ -12,9 +12,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
+from demo.campaign import ANCIENT_DEAD_LISTS, SAMPLE_LISTS
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province, Unit
 from kingdoms.rules.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, Archetype
+from kingdoms.services import armies as army_services
 
 from .conftest import PASSWORD, Outbox, html_of, link_in, login, password_set, text_of
 
@@ -372,3 +374,38 @@ def test_player_cannot_open_another_kingdom_or_its_army(page: Page, live_server,
     expect(page.locator("#kingdoms tr", has_text="Karak Azgal")).to_be_visible()
     expect(page.locator("#kingdoms a", has_text="Karak Azgal")).to_have_count(0)
     expect(page.locator("#kingdoms a", has_text="Reikland")).to_have_count(1)
+
+
+def test_the_organizer_starts_the_campaign_and_each_player_opens_their_order_sheet_from_the_email(
+    page: Page, open_page: Callable[[], Page], live_server, army_lists_campaign: Campaign, outbox: Outbox
+):
+    """Issue 18, point 2 (setup is silent) and Campaign Schedule: with every army list valid, the
+    organizer sees them all valid and presses Start; each player's "turn 1 is open" email links, in
+    both its parts, to their own order sheet, which opens for them."""
+    campaign = army_lists_campaign
+    for army in Army.objects.filter(kingdom__campaign=campaign):
+        kingdom = army.kingdom
+        units, items = ANCIENT_DEAD_LISTS[army.name] if kingdom.is_ancient_dead else SAMPLE_LISTS[kingdom.army_type]
+        army_services.army_list_save(army=army, units=units, items=items)
+
+    login(page, live_server, "organizer", PASSWORD)
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/")
+    lists = page.locator("#army-lists tr", has_text="Valid")
+    expect(lists).to_have_count(Army.objects.filter(kingdom__campaign=campaign).count())
+    expect(page.locator("#army-lists")).not_to_contain_text("Not valid yet")
+    page.get_by_role("button", name="Start the campaign").click()
+    _message(page, "The campaign has begun: turn 1.")
+    turn = campaign.turns.get(number=1)
+
+    for username, kingdom_name in [("anna", "Reikland"), ("bert", "Karak Azgal")]:
+        kingdom = Kingdom.objects.get(campaign=campaign, name=kingdom_name)
+        (started,) = [m for m in outbox.to(f"{username}@example.org") if "has started" in m["Subject"]]
+        assert started["Subject"] == "Browser Campaign has started: turn 1 is open for orders"
+        link = _one_link(started, live_server, f"/turns/{turn.pk}/orders/{kingdom.pk}/")
+        player_page = open_page()
+        login(player_page, live_server, username, PASSWORD)
+        player_page.goto(link)
+        expect(player_page.get_by_role("heading", level=1)).to_have_text(f"{kingdom_name}: orders for turn 1")
+        expect(player_page.get_by_role("button", name="Submit orders")).to_be_enabled()
+    # Nobody else is told: the organizer, who pressed Start, runs the Ancient Dead.
+    assert not [m for m in outbox.to("organizer@example.org") if "has started" in m["Subject"]]
