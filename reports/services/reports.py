@@ -22,8 +22,9 @@ from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from briternia.queue import task_enqueue_after_commit
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
-from kingdoms.models import Army, DiceRoll, ExperienceEntry, Kingdom, TreasuryEntry
+from kingdoms.models import Army, Character, DiceRoll, ExperienceEntry, Kingdom, TreasuryEntry
 from kingdoms.rules.alliances import TrustLevel
+from kingdoms.rules.character_record import character_record
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
 from orders.models import OrderSheet, Turn, TurnEvent
 from orders.rules.schedule import deadline_text, moment_text
@@ -81,6 +82,29 @@ def _army_row(army: Army) -> dict[str, Any]:
     }
 
 
+def _character_rows(kingdom_id: int) -> list[dict[str, Any]]:
+    """The kingdom's living characters as its private report lists them (and keeps them, in the
+    report's snapshot): name, role, archetype, abilities and injuries (Characters; Injuries)."""
+    characters = (
+        Character.objects.filter(kingdom_id=kingdom_id, alive=True)
+        .select_related("unit__army")
+        .order_by("unit__army_id", "id")
+    )
+    return [
+        {
+            "name": c.unit.name,
+            "army": c.unit.army.name,
+            "role": f"{c.get_role_display()} ({c.get_rank_display()})",
+            "archetype": c.get_archetype_display(),
+            "abilities": list(c.abilities),
+            "battles_survived": c.battles_survived,
+            # His injuries in words (the army page's record), then what they mean for his next battle.
+            "injuries": [*(record := character_record(c.injuries)).injuries, *record.standing],
+        }
+        for c in characters
+    ]
+
+
 def _with_experience_of_the_turn(armies: list[dict[str, Any]], *, turn: int) -> list[dict[str, Any]]:
     """Each army's experience earned and spent this turn, from its ledger rows of the turn (battles,
     stories, purchases, corrections), beside the balance the turn left it with."""
@@ -116,7 +140,11 @@ def turn_reports_create(*, turn: Turn) -> None:
         rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.BULLETIN))
     for kingdom in campaign.kingdoms.order_by("id"):
         if (TurnReport.Kind.KINGDOM, kingdom.id) not in existing:
-            snapshot = {"armies": armies[kingdom.id], "armies_svg": overlays[kingdom.id]}
+            snapshot = {
+                "armies": armies[kingdom.id],
+                "armies_svg": overlays[kingdom.id],
+                "characters": _character_rows(kingdom.id),
+            }
             rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.KINGDOM, kingdom=kingdom, snapshot=snapshot))
     TurnReport.objects.bulk_create(rows)
 
@@ -261,6 +289,9 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
     else:
         armies, armies_svg = snapshot["armies"], snapshot["armies_svg"]
     armies = _with_experience_of_the_turn(armies, turn=turn.number)
+    # The roster as the turn left it; a report kept before the roster was (no "characters" key)
+    # lists it as it stands now.
+    characters = snapshot["characters"] if snapshot and "characters" in snapshot else _character_rows(kingdom.id)
     rolls = [
         r
         for r in DiceRoll.objects.filter(campaign=campaign, turn=turn.number).order_by("stream", "sequence")
@@ -285,6 +316,7 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         "phases": phases,
         "battles": _battle_rows(battles),
         "armies": armies,
+        "characters": characters,
         "rolls": rolls,
         "next_turn": next_turn,
         "next_orders_deadline": deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else "",

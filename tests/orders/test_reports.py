@@ -19,8 +19,9 @@ from freezegun import freeze_time
 from pypdf import PdfReader
 
 from battles.models import Battle
+from battles.rules.injuries import ARM, Injury
 from kernel.event_codes import EventCode
-from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry
+from kingdoms.models import Character, Kingdom, ReportPreferences, TreasuryEntry
 from orders.models import Turn, TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
@@ -587,3 +588,43 @@ def test_the_report_says_a_new_army_s_list_is_due_and_by_when(demo_campaign, k, 
         text
     ), text[text.index("Your armies") :][:500]
     assert "Iron Guard Its list is due" in text and "1000" in text[text.index("Iron Guard Its list") :][:200]
+
+
+def test_the_private_report_lists_the_kingdom_s_characters_and_no_other_s(demo_campaign, k):
+    """Issue 18, what would delight them: the private report carries the kingdom's character roster
+    (Characters: role, Archetype and its Abilities; Injuries: the chart's result and what it
+    means), and only the reader's own kingdom's (Secrecy: another kingdom's characters are its own)."""
+    turn = demo_campaign.turns.get(number=1)
+    ostland, dumn = k["Ostland"], k["Karak Dumn"]
+    roster = list(Character.objects.filter(kingdom=ostland, alive=True).select_related("unit__army"))
+    assert any(c.archetype and c.abilities for c in roster), "the demo's Ostland has a General with abilities"
+    wounded = roster[0]
+    wounded.injuries = [
+        {
+            **Injury(
+                code=ARM.code, label=ARM.label, text=ARM.text, roll=31, stats={"WS": -1}, detail="light wound, -1 WS"
+            ).as_json(),
+            "turn": 1,
+        }
+    ]
+    wounded.save(update_fields=["injuries"])
+    reports_made_and_rendered(turn)
+
+    alice = " ".join(pdf_text(bytes(report_of(turn, ostland).pdf)).split())
+    assert "Your characters" in alice
+    for character in roster:
+        assert character.unit.name in alice, character
+        if character.archetype:
+            assert character.get_archetype_display() in alice, character
+        for ability in character.abilities:
+            assert ability in alice, (character, ability)
+    assert f"{ARM.label}: light wound, -1 WS (turn 1)" in alice
+
+    carol = " ".join(pdf_text(bytes(report_of(turn, dumn).pdf)).split())
+    assert "Your characters" in carol
+    theirs = {c.unit.name for c in Character.objects.filter(kingdom=dumn)}
+    assert any(c.unit.name not in theirs for c in roster)
+    for character in roster:
+        if character.unit.name not in theirs:
+            assert character.unit.name not in carol, character
+    assert "light wound, -1 WS" not in carol
