@@ -9,9 +9,10 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from demo.campaign import demo_campaign_create
-from kingdoms.models import Campaign
+from kingdoms.models import Campaign, Kingdom
 from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
+from orders.models import Turn
 from tests.smtp import FlakySMTP, free_port, use_smtp
 
 PASSWORD = "a-long-test-password"
@@ -114,6 +115,18 @@ def demo_campaign(db, django_capture_on_commit_callbacks) -> Campaign:
     """The demo campaign: set up through the real services and running on turn 1."""
     with django_capture_on_commit_callbacks(execute=True):
         return demo_campaign_create()
+
+
+@pytest.fixture
+def k(demo_campaign) -> dict[str, Kingdom]:
+    """The demo campaign's kingdoms by name."""
+    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
+
+
+@pytest.fixture
+def turn(demo_campaign) -> Turn:
+    """The demo campaign's turn 1."""
+    return demo_campaign.turns.get(number=1)
 
 
 @pytest.fixture

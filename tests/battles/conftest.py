@@ -5,19 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from kingdoms.models import Kingdom, Province
+from kingdoms.models import Province
 from tests.battle_setup import file_battle_orders
 from turns.services.cycle import orders_phase_run
-
-
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
-
-
-@pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from battles.services.rewards import story_bonus_award
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, ExperienceEntry, Kingdom, Unit
+from kingdoms.models import Army, ExperienceEntry, Unit
 from kingdoms.services.experience import experience_ledger_total
 from orders.models import Turn, TurnEvent
 from reports.models import TurnReport
@@ -32,11 +32,6 @@ PRIVATE_STORY = "Our Greatswords hid in the mill: the elves never knew."
 
 def _save(battle, kingdom, **data):
     return summary_sheet_save(battle=battle, kingdom=kingdom, data=data, entered_by=kingdom.players.first())
-
-
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
 
 
 @pytest.fixture

@@ -20,16 +20,6 @@ from tests.clients import api_as, error_details, pages_as
 ERIN = "erin@example.org"
 
 
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
-
-
-@pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
 def _lines(context) -> list[str]:
     return [e.text for _, rows in context["phases"] for e in rows]
 

@@ -3,7 +3,6 @@ the same state for the sheet check, the turn's resolution and the aftermath."""
 
 from __future__ import annotations
 
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -14,11 +13,6 @@ from kingdoms.rules.tables import ArmyKind, Settlement, Terrain
 from kingdoms.services.world import world_load
 from orders.services.resolution import turn_state_load
 from orders.services.sheets import order_sheet_context_load
-
-
-@pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
 
 
 def test_the_world_is_loaded_in_the_same_number_of_queries_for_10_and_100_armies(demo_campaign):

@@ -14,18 +14,8 @@ from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 
 @pytest.fixture
-def turn(demo_campaign):
-    return demo_campaign.turns.get(number=1)
-
-
-@pytest.fixture
 def ostland(demo_campaign):
     return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
-
-
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
 
 
 @pytest.fixture

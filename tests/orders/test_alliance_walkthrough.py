@@ -12,7 +12,6 @@ Issues (Rogue Kingdom, New Player Option)."""
 
 from __future__ import annotations
 
-import pytest
 from django.test import Client
 
 from battles.models import Battle
@@ -26,11 +25,6 @@ from tests.orders.test_reports import pdf_text
 
 # Alliance Support Arrival (D6, Trusted Allies: no modifier): 1-3 Unexpected Delay, 4-6 On Time.
 ON_TIME_FROM = 4
-
-
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
 
 
 def _province(campaign, number: int) -> Province:

@@ -2,18 +2,11 @@
 turn's resolution with its ledger rows and events, shown to both players and in the bulletin,
 broken by invasion; secrecy: a declaration nobody answered is told to its kingdom only."""
 
-import pytest
-
-from kingdoms.models import Alliance, Army, Kingdom, TreasuryEntry
+from kingdoms.models import Alliance, Army, TreasuryEntry
 from orders.models import OrderSheet, Turn, TurnEvent
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, error_details, pages_as
 from turns.services.cycle import orders_phase_run
-
-
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
 
 
 def _lines(context) -> list[str]:

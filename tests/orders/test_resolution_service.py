@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from battles.models import Battle
-from kingdoms.models import Army, ArmyMovement, DiceRoll, Kingdom, Province, TreasuryEntry
+from kingdoms.models import Army, ArmyMovement, DiceRoll, Province, TreasuryEntry
 from orders.models import OrderSheet, Turn, TurnEvent
 from orders.rules.schedule import deadline_text
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
@@ -18,11 +18,6 @@ from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from tests.conftest import needs_broker
 from turns.services.cycle import orders_phase_run
-
-
-@pytest.fixture
-def k(demo_campaign):
-    return {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
 
 
 def submit(kingdom, turn, *orders):
