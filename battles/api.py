@@ -1,5 +1,6 @@
-"""REST API of battles: the turn's battles, a battle with its scenario, your turn summary sheet,
-the organizer's ruling and the aftermath. The same services and checks as the pages."""
+"""REST API of battles: the turn's battles, a battle with its scenario, its players by name, the
+sheets' disagreement and the organizer's ruling, a message to the other side, your turn summary
+sheet, the organizer's ruling and the aftermath. The same services and checks as the pages."""
 
 from __future__ import annotations
 
@@ -7,26 +8,42 @@ from typing import Any
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from briternia.api import KingdomQuery, kingdom_query
-from kingdoms.selectors import army_private_get, is_organizer
+from kingdoms.models import Kingdom
+from kingdoms.selectors import army_private_get, is_organizer, kingdom_of
 from orders.selectors import turn_get
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .services.opponents import MESSAGE_MAX, SideKingdom, battle_message_send, opponents_of, side_players
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award
-from .services.summaries import battle_rule, battle_standing_text, side_name, summary_sheet_save
+from .services.summaries import (
+    battle_rule,
+    battle_standing_text,
+    disagreement_text,
+    ruling_text,
+    side_name,
+    summary_sheet_save,
+)
 
 RESULT_VALUES = [v for v, _ in RESULT_CHOICES]
 
 
-def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
+def _side_kingdoms_data(sides: list[SideKingdom]) -> list[dict[str, Any]]:
+    return [{"kingdom": s.kingdom.pk, "kingdom_name": s.kingdom.name, "players": s.players} for s in sides]
+
+
+def _battle_data(battle: Battle, *, organizer: bool, reader: Kingdom | None) -> dict[str, Any]:
+    """The battle as its reader may see it: `reader` is the reader's kingdom in the campaign (None:
+    the organizer who plays none); `standing` is the organizer's alone."""
+    passed = timezone.now() > battle.turn.results_deadline
     data: dict[str, Any] = {
         "id": battle.pk,
         "turn": battle.turn.number,
@@ -56,9 +73,14 @@ def _battle_data(battle: Battle, *, organizer: bool) -> dict[str, Any]:
         # The defender's own result: not the mirror of the attacker's when a sheet was missing.
         "defender_result": battle.defender_result or None,
         "victor": battle.victor or None,
+        # Who fights it, by display name (never an address), as the battle page names them.
+        "players": {side: _side_kingdoms_data(side_players(battle, side)) for side in ("attacker", "defender")},
+        "opponents": _side_kingdoms_data(opponents_of(battle, reader)) if reader is not None else [],
+        # Rules decision 320: the battle's readers see that the sheets disagree, then the ruling.
+        "disagreement": disagreement_text(battle, deadline_passed=passed) or None,
+        "ruling": ruling_text(battle) or None,
     }
     if organizer:
-        passed = timezone.now() > battle.turn.results_deadline
         data["standing"] = battle_standing_text(battle, deadline_passed=passed)
     return data
 
@@ -75,6 +97,17 @@ class BattleSupportSerializer(serializers.Serializer):
     side = serializers.CharField()
     points = serializers.IntegerField()
     arrival = serializers.IntegerField(allow_null=True, help_text="Support Arrival D6.")
+
+
+class SideKingdomSerializer(serializers.Serializer):
+    kingdom = serializers.IntegerField()
+    kingdom_name = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField(), help_text="Display names, never addresses.")
+
+
+class BattlePlayersSerializer(serializers.Serializer):
+    attacker = SideKingdomSerializer(many=True)
+    defender = SideKingdomSerializer(many=True)
 
 
 class BattleSerializer(serializers.Serializer):
@@ -96,6 +129,17 @@ class BattleSerializer(serializers.Serializer):
     result = serializers.CharField(allow_null=True)
     defender_result = serializers.CharField(allow_null=True)
     victor = serializers.CharField(allow_null=True)
+    players = BattlePlayersSerializer(
+        help_text="The kingdoms on each side (the main army's, then each supporting detachment's) and their "
+        "players' display names."
+    )
+    opponents = SideKingdomSerializer(
+        many=True, help_text="The other side's kingdoms and players, for your kingdom (empty if you play none)."
+    )
+    disagreement = serializers.CharField(
+        allow_null=True, help_text="On what the two turn summary sheets disagree, until the organizer rules."
+    )
+    ruling = serializers.CharField(allow_null=True, help_text="The organizer's ruling on the result, once made.")
     standing = serializers.CharField(required=False, help_text="Organizer only: where the sheets stand.")
 
 
@@ -106,16 +150,63 @@ class TurnBattlesApi(APIView):
     def get(self, request: Request, turn_id: int) -> Response:
         turn = turn_get(user=request.user, turn_id=turn_id)
         organizer = is_organizer(request.user, turn.campaign)
+        reader = kingdom_of(user=request.user, campaign=turn.campaign)
         return Response(
-            [_battle_data(b, organizer=organizer) for b in selectors.turn_battles(user=request.user, turn=turn)]
+            [
+                _battle_data(b, organizer=organizer, reader=reader)
+                for b in selectors.turn_battles(user=request.user, turn=turn)
+            ]
         )
 
 
+def _battle_response(request: Request, battle: Battle) -> Response:
+    campaign = battle.turn.campaign
+    return Response(
+        _battle_data(
+            battle,
+            organizer=is_organizer(request.user, campaign),
+            reader=kingdom_of(user=request.user, campaign=campaign),
+        )
+    )
+
+
 class BattleApi(APIView):
+    """A battle of your kingdom's (the organizer: any): its forces, scenario, players by name, the
+    sheets' disagreement and the ruling; anyone else gets 404."""
+
     @extend_schema(responses=BattleSerializer)
     def get(self, request: Request, battle_id: int) -> Response:
+        return _battle_response(request, selectors.battle_get(user=request.user, battle_id=battle_id))
+
+
+class BattleMessageInput(serializers.Serializer):
+    message = serializers.CharField(
+        allow_blank=True, trim_whitespace=False, help_text=f"At most {MESSAGE_MAX:,} characters."
+    )
+
+
+class BattleMessageSentSerializer(serializers.Serializer):
+    recipients = serializers.IntegerField(help_text="How many players the message is emailed to.")
+
+
+class BattleMessageApi(APIView):
+    """A player of the battle writes to the other side's players (rules decision 321): the site
+    emails it, Reply-To your address; their addresses are never shown. Refused with 400 and the
+    reason (an empty or too long message, you play neither side, more than 5 messages
+    an hour about the battle: rules decision 363); a battle you do not fight in: 404."""
+
+    @extend_schema(request=BattleMessageInput, responses={201: BattleMessageSentSerializer})
+    def post(self, request: Request, battle_id: int) -> Response:
         battle = selectors.battle_get(user=request.user, battle_id=battle_id)
-        return Response(_battle_data(battle, organizer=is_organizer(request.user, battle.turn.campaign)))
+        data = BattleMessageInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        count = battle_message_send(
+            battle=battle,
+            sender=request.user,
+            kingdom=kingdom_of(user=request.user, campaign=battle.turn.campaign),
+            text=data.validated_data["message"],
+        )
+        return Response({"recipients": count}, status=status.HTTP_201_CREATED)
 
 
 class CasualtyInput(serializers.Serializer):
@@ -266,7 +357,7 @@ class BattleRulingApi(APIView):
         data = RulingInput(data=request.data)
         data.is_valid(raise_exception=True)
         battle = battle_rule(battle=battle, ruled_by=request.user, **data.validated_data)
-        return Response(_battle_data(selectors.battle_get(user=request.user, battle_id=battle.pk), organizer=True))
+        return _battle_response(request, selectors.battle_get(user=request.user, battle_id=battle.pk))
 
 
 class StoryBonusInput(serializers.Serializer):

@@ -5,6 +5,7 @@ from . import api
 urlpatterns = [
     path("turns/<int:turn_id>/battles/", api.TurnBattlesApi.as_view(), name="api-turn-battles"),
     path("battles/<int:battle_id>/", api.BattleApi.as_view(), name="api-battle"),
+    path("battles/<int:battle_id>/message/", api.BattleMessageApi.as_view(), name="api-battle-message"),
     path("battles/<int:battle_id>/sheet/", api.SummarySheetApi.as_view(), name="api-summary-sheet"),
     path("characters/<int:character_id>/retire/", api.CharacterRetireApi.as_view(), name="api-character-retire"),
     path("battles/<int:battle_id>/ruling/", api.BattleRulingApi.as_view(), name="api-battle-ruling"),

@@ -206,3 +206,19 @@ class ResultsReminder(models.Model):
 
     def __str__(self) -> str:
         return f"Results reminder to {self.kingdom} for {self.turn}"
+
+
+class BattleMessage(models.Model):
+    """A message a player of a battle sent its other side through the site (rules decision 321):
+    the email itself is an outbox row; this records who wrote about which battle and when, which
+    the rate limit counts (rules decision 363)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="messages")
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["battle", "sent_at", "id"]
+
+    def __str__(self) -> str:
+        return f"A message about {self.battle} at {self.sent_at:%Y-%m-%d %H:%M}"

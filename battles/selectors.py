@@ -1,14 +1,18 @@
 """Reads of battles with visibility: a battle, its scenario and its sheets are seen by the kingdoms
 that fight in it (supports included) and the organizer; to anyone else it is not found. A player
-sees only their own kingdom's turn summary sheet, never the opponent's."""
+sees only their own kingdom's turn summary sheet, never the opponent's. The players' battle stories
+(Stories Are Nice) are read by everyone in the campaign once the turn is reported, a private one by
+its kingdom and the organizer only (rules decisions 360-361)."""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Trim
 from django.http import Http404
 
-from kingdoms.models import Character, Kingdom
+from kingdoms.models import Campaign, Character, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
+from orders.models import Turn
 
 from .models import Battle, TurnSummarySheet
 
@@ -83,3 +87,47 @@ def own_character_get(*, user: AnyUser, character_id: int) -> Character:
     if character is None or not user.is_authenticated or not character.kingdom.players.filter(pk=user.pk).exists():
         raise Http404("No such character.")
     return character
+
+
+def _stories(campaign: Campaign) -> QuerySet[TurnSummarySheet]:
+    """The campaign's stories that may be read at all (rules decision 360): written on a submitted
+    sheet (the one the aftermath read; a draft counts for nothing) of a battle whose turn is
+    reported, so its result is public, as the bulletin that prints them. Newest first."""
+    return (
+        TurnSummarySheet.objects.filter(
+            battle__turn__campaign=campaign,
+            battle__turn__status=Turn.Status.REPORTED,
+            status=TurnSummarySheet.Status.SUBMITTED,
+        )
+        .annotate(story_text=Trim("story"))
+        .exclude(story_text="")
+        .select_related(
+            "kingdom",
+            "entered_by",
+            "battle__turn",
+            "battle__province",
+            "battle__attacker_kingdom",
+            "battle__defender_kingdom",
+        )
+        .prefetch_related("kingdom__players", "battle__supports")
+        .order_by("-battle__turn__number", "-submitted_at", "-id")
+    )
+
+
+def stories_visible(*, user: AnyUser, campaign: Campaign, public_only: bool = False) -> QuerySet[TurnSummarySheet]:
+    """The campaign's battle stories the user may read, newest first: every public one, and a private
+    one for its own kingdom's players and the organizer (rules decision 361); `public_only`: the
+    public ones alone (the campaign page, which everyone sees alike). The campaign must be one the
+    user may see (kingdoms.selectors.campaign_get)."""
+    stories = _stories(campaign)
+    if public_only:
+        return stories.filter(story_private=False)
+    if is_organizer(user, campaign):
+        return stories
+    own = kingdom_of(user=user, campaign=campaign)
+    return stories.filter(Q(story_private=False) | Q(kingdom=own)) if own else stories.filter(story_private=False)
+
+
+def battle_stories(*, user: AnyUser, battle: Battle) -> list[TurnSummarySheet]:
+    """The battle's stories the user may read (the battle itself read through battle_get)."""
+    return list(stories_visible(user=user, campaign=battle.turn.campaign).filter(battle=battle).order_by("kingdom"))

@@ -3,6 +3,7 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("campaigns/<int:campaign_id>/stories/", views.campaign_stories_page, name="campaign-stories"),
     path("turns/<int:turn_id>/battles/", views.turn_battles_page, name="turn-battles"),
     path("battles/<int:battle_id>/", views.battle_page, name="battle"),
     path("battles/<int:battle_id>/message/", views.battle_message, name="battle-message"),

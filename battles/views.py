@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -16,7 +17,7 @@ from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
-from kingdoms.selectors import army_private_get, is_organizer, kingdom_of
+from kingdoms.selectors import army_private_get, campaign_get, is_organizer, kingdom_of
 from orders.models import Turn
 from orders.rules.schedule import deadline_text
 from orders.selectors import turn_get
@@ -26,10 +27,11 @@ from orders.services.turns import turn_clock
 from . import selectors
 from .models import RESULT_CHOICES, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
-from .services.opponents import MESSAGE_MAX, battle_message_send, opponents_of
+from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
+from .services.stories import STORIES_PER_PAGE, STORY_EXPERIENCE, stories_of
 from .services.summaries import (
     REROLL_LABELS,
     battle_rule,
@@ -106,6 +108,7 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
             # The other side, by name, and a way to write to them (issue 18).
             "opponents": opponents_of(battle, own) if own is not None else [],
             "message_max": MESSAGE_MAX,
+            "message_limit": MESSAGE_LIMIT,
             # Their two sheets disagree, or the organizer's ruling (rules decision 320).
             "players_standing": players_standing_text(battle, deadline_passed=passed),
             "sheets": selectors.summary_sheets_visible(user=request.user, battle=battle),
@@ -116,6 +119,8 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
             "filing": filing_kingdoms(battle),
             # The Campaign Must Go On: who played the battle for an absent player (decision 223).
             "stand_ins": stand_ins_text(battle),
+            # Stories Are Nice: the battle's stories, once the turn is reported (decisions 360-361).
+            "stories": _battle_stories(request, battle, organizer=organizer, own=own),
         }
     )
     if organizer:
@@ -123,6 +128,47 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
         names = dict(battle.turn.campaign.kingdoms.values_list("id", "name"))
         context["filing_names"] = [(k, names[k]) for k in filing_kingdoms(battle)]
     return render(request, "battles/battle.html", context)
+
+
+def _battle_stories(request: HttpRequest, battle, *, organizer: bool, own) -> list:  # type: ignore[no-untyped-def]
+    sheets = selectors.battle_stories(user=request.user, battle=battle)
+    if not sheets:
+        return []
+    campaign = battle.turn.campaign
+    order = list(selectors.stories_visible(user=request.user, campaign=campaign).values_list("id", flat=True))
+    return stories_of(sheets, organizer=organizer, own=own, order=order)
+
+
+@login_required
+def campaign_stories_page(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Every battle story of the campaign the user may read, newest first, in full, a page at a time
+    (Stories Are Nice; each story has its anchor, which the campaign page links to)."""
+    campaign = campaign_get(user=request.user, campaign_id=campaign_id)
+    organizer = is_organizer(request.user, campaign)
+    own = kingdom_of(user=request.user, campaign=campaign)
+    visible = selectors.stories_visible(user=request.user, campaign=campaign)
+    page = Paginator(visible, STORIES_PER_PAGE).get_page(request.GET.get("page"))
+    order = list(visible.values_list("id", flat=True))
+    return render(
+        request,
+        "battles/campaign_stories.html",
+        {
+            "campaign": campaign,
+            "page": page,
+            "stories": stories_of(page.object_list, organizer=organizer, own=own, order=order),
+            "organizer": organizer,
+            "own": own,
+            "story_experience": STORY_EXPERIENCE,
+            "writing_turn": _writing_turn(campaign, own),
+        },
+    )
+
+
+def _writing_turn(campaign, own) -> Turn | None:  # type: ignore[no-untyped-def]
+    """The turn whose turn summary sheets the player may write a story on now, if any."""
+    if own is None:
+        return None
+    return campaign.turns.filter(status=Turn.Status.BATTLES).order_by("-number").first()
 
 
 @login_required

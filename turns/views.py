@@ -10,6 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from battles import selectors as battle_selectors
+from battles.services.stories import STORIES_ON_CAMPAIGN_PAGE, STORY_EXPERIENCE, stories_of
 from briternia.flash import flash_outcome
 from kingdoms import selectors
 from kingdoms.forms import InviteForm
@@ -95,6 +97,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if may_pick:
         context.update(setup_forms(campaign, picking))
     context.update(_turn_panel(campaign, own))
+    context.update(_stories_panel(request, campaign, organizer=organizer, own=own))
     return render(request, "kingdoms/campaign_detail.html", context)
 
 
@@ -116,6 +119,19 @@ def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
         "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
         "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),
         "league": league_table(campaign=campaign, turn=turn),
+    }
+
+
+def _stories_panel(request: HttpRequest, campaign: Campaign, *, organizer: bool, own: Kingdom | None) -> dict:
+    """Stories Are Nice: the newest public battle stories (rules decisions 360-361), shortened, each
+    linking to where the stories page has it in full."""
+    visible = battle_selectors.stories_visible(user=request.user, campaign=campaign)
+    order = list(visible.values_list("id", flat=True))
+    public = battle_selectors.stories_visible(user=request.user, campaign=campaign, public_only=True)
+    return {
+        "stories": stories_of(public[:STORIES_ON_CAMPAIGN_PAGE], organizer=organizer, own=own, order=order),
+        "stories_total": len(order),
+        "story_experience": STORY_EXPERIENCE,
     }
 
 

@@ -5,21 +5,30 @@ by the outbox, one message per address, with Reply-To the sender (rules decision
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from briternia.errors import DomainError
 from briternia.site import site_url
 from kingdoms.models import Kingdom
 from kingdoms.people import display_name
+from orders.rules.schedule import moment_text
 from outbox.models import Email
 from outbox.services import email_queue
 
-from ..models import Battle
+from ..models import Battle, BattleMessage
 
 MESSAGE_MAX = 2000  # characters: a note to book a game, not a letter
+# Rules decision 363: at most this many messages per sender and battle in any hour. Booking a game
+# takes a message or two (the replies go by email, Reply-To the sender); the limit stops a flood
+# (a script on the API, a form posted again and again) from filling the opponents' inboxes.
+MESSAGE_LIMIT = 5
+MESSAGE_WINDOW = dt.timedelta(hours=1)
 SIDES = ("attacker", "defender")
 
 
@@ -65,11 +74,38 @@ def opponents_of(battle: Battle, kingdom: Kingdom) -> list[SideKingdom]:
     return [] if side is None else side_players(battle, _other(side))
 
 
-def battle_message_send(*, battle: Battle, sender: AbstractBaseUser, kingdom: Kingdom | None, text: str) -> int:
+def _rate_limit_refusal(battle: Battle, sender: AbstractBaseUser, now: dt.datetime) -> str:
+    """Why the sender may not write about this battle now (rules decision 363), or ""."""
+    sent = list(
+        BattleMessage.objects.filter(battle=battle, sender=sender, sent_at__gt=now - MESSAGE_WINDOW)
+        .order_by("sent_at")
+        .values_list("sent_at", flat=True)
+    )
+    if len(sent) < MESSAGE_LIMIT:
+        return ""
+    # The oldest message of the window leaves it first: one more may go then.
+    free_at = sent[len(sent) - MESSAGE_LIMIT] + MESSAGE_WINDOW
+    return (
+        f"Battle in {battle.province}: you have sent {len(sent)} messages about this battle in the last hour, "
+        f"the most the site sends (at most {MESSAGE_LIMIT} an hour per battle); you may write again from "
+        f"{moment_text(free_at, battle.turn.campaign.time_zone)}, or answer by email."
+    )
+
+
+def battle_message_send(
+    *,
+    battle: Battle,
+    sender: AbstractBaseUser,
+    kingdom: Kingdom | None,
+    text: str,
+    now: dt.datetime | None = None,
+) -> int:
     """Email `text` from a player of the battle to the other side's players (how many will get it).
 
     Refused whole, nothing queued: a sender who plays no kingdom of the battle, an empty or too long
-    message, nobody on the other side to write to."""
+    message, nobody on the other side to write to, a sender who reached the hour's limit of messages
+    about this battle (MESSAGE_LIMIT, rules decision 363)."""
+    now = now or timezone.now()
     side = side_of_kingdom(battle, kingdom) if kingdom is not None else None
     text = text.strip()
     errors = []
@@ -86,6 +122,19 @@ def battle_message_send(*, battle: Battle, sender: AbstractBaseUser, kingdom: Ki
     recipients = [address for address in recipients if address != sender.email]
     if not recipients:
         raise DomainError(f"Battle in {battle.province}: nobody on the other side has an address to write to.")
+    with transaction.atomic():
+        # The battle's row locked: two messages posted at once are counted one after the other.
+        Battle.objects.select_for_update().filter(pk=battle.pk).first()
+        if refusal := _rate_limit_refusal(battle, sender, now):
+            raise DomainError(refusal)
+        BattleMessage.objects.create(battle=battle, sender=sender, sent_at=now)
+        _message_queue(battle=battle, sender=sender, kingdom=kingdom, recipients=recipients, text=text)
+    return len(set(recipients))
+
+
+def _message_queue(
+    *, battle: Battle, sender: AbstractBaseUser, kingdom: Kingdom, recipients: list[str], text: str
+) -> None:
     email_queue(
         template="battle-message",
         kind=Email.Kind.BATTLE_MESSAGE,
@@ -103,4 +152,3 @@ def battle_message_send(*, battle: Battle, sender: AbstractBaseUser, kingdom: Ki
         campaign_id=battle.turn.campaign_id,
         turn_id=battle.turn_id,
     )
-    return len(set(recipients))

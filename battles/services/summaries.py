@@ -590,14 +590,22 @@ def battle_standing_text(battle: Battle, *, deadline_passed: bool) -> str:
     return ruling_text(battle) or standing_text(battle_standing(battle, deadline_passed=deadline_passed))
 
 
+def disagreement_text(battle: Battle, *, deadline_passed: bool) -> str:
+    """On what the battle's two sheets disagree, while no ruling decides it ("" otherwise): the
+    sentence the organizer reads, which the battle's players read too (rules decision 320)."""
+    if battle.ruling_result:
+        return ""
+    standing = battle_standing(battle, deadline_passed=deadline_passed)
+    return standing.message if isinstance(standing, Conflict) else ""
+
+
 def players_standing_text(battle: Battle, *, deadline_passed: bool) -> str:
     """What the battle's players are told of its result before the aftermath: the organizer's
     ruling, or that their two sheets disagree and on what (rules decision 320); "" otherwise."""
     if battle.ruling_result:
         return ruling_text(battle)
-    standing = battle_standing(battle, deadline_passed=deadline_passed)
-    if isinstance(standing, Conflict):
-        return f"Your two turn summary sheets disagree: {standing.message} The organizer decides the result."
+    if disagreement := disagreement_text(battle, deadline_passed=deadline_passed):
+        return f"Your two turn summary sheets disagree: {disagreement} The organizer decides the result."
     return ""
 
 
