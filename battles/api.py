@@ -36,6 +36,10 @@ from .services.summaries import (
 RESULT_VALUES = [v for v, _ in RESULT_CHOICES]
 
 
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _side_kingdoms_data(sides: list[SideKingdom]) -> list[dict[str, Any]]:
     return [{"kingdom": s.kingdom.pk, "kingdom_name": s.kingdom.name, "players": s.players} for s in sides]
 
@@ -77,7 +81,7 @@ def _battle_data(battle: Battle, *, organizer: bool, reader: Kingdom | None) -> 
         "players": {side: _side_kingdoms_data(side_players(battle, side)) for side in ("attacker", "defender")},
         "opponents": _side_kingdoms_data(opponents_of(battle, reader)) if reader is not None else [],
         # Rules decision 320: the battle's readers see that the sheets disagree, then the ruling.
-        "disagreement": disagreement_text(battle, deadline_passed=passed) or None,
+        "disagreement": _sentence(disagreement_text(battle, deadline_passed=passed)) or None,
         "ruling": ruling_text(battle) or None,
     }
     if organizer:

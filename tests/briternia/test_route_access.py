@@ -80,6 +80,9 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-turn-preview": ("GET", 401, 404, 404, 400),  # organizer: only an open turn is previewed
     "api-turn-battles": ("GET", 401, 200, 200, 200),  # each sees their own battles (secrecy tests)
     "api-battle": ("GET", 401, 404, 200, 200),
+    # A message to the battle's other side: the battle's players'; an empty request is refused
+    # (the organizer, who plays neither side, is refused too: rules decision 321).
+    "api-battle-message": ("POST", 401, 404, 400, 400),
     "api-summary-sheet": ("GET", 401, 404, 404, 404),  # a filing side's sheet: none filed yet
     "api-character-retire": ("POST", 401, 404, None, 404),
     "api-battle-ruling": ("POST", 401, 404, 404, 400),
@@ -132,6 +135,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "character-retire": ("POST", LOGIN, 404, None, 404),
     "turn-results": ("GET", LOGIN, 200, 200, 200),
     "campaign-history": ("GET", LOGIN, 200, 200, 200),
+    # The battle stories: everyone in the campaign (a private story: its kingdom and the organizer).
+    "campaign-stories": ("GET", LOGIN, 200, 200, 200),
     "my-reports": ("GET", LOGIN, 302, 302, 302),  # one campaign each: its history
     "report": ("GET", LOGIN, 404, 200, 200),
     "turn-deliveries": ("GET", LOGIN, 404, 404, 200),
