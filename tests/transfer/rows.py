@@ -65,6 +65,10 @@ NOT_COMPARED = {"kingdoms.Campaign.world_version"}
 NOT_IN_THE_DOCUMENT = {
     "transfer.Snapshot": "a copy of the campaign's own document, taken before a phase; the site's safeguard",
     "transfer.RestoreRecord": "the site's record of a restore, which the restore itself must not undo",
+    "battles.BattleMessage": (
+        "the record of who wrote to a battle's other side and when, which only the hour's rate limit reads "
+        "(rules decision 363); the message itself is an email, which travels"
+    ),
     "kingdoms.DraftedArmyList": (
         "a player's army list as left in the editor, never entered: nothing counts it (the army's list is "
         "its units, which travel); rows as posted, naming the units by database id (docs/architecture.md)"
