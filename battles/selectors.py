@@ -130,4 +130,4 @@ def stories_visible(*, user: AnyUser, campaign: Campaign, public_only: bool = Fa
 
 def battle_stories(*, user: AnyUser, battle: Battle) -> list[TurnSummarySheet]:
     """The battle's stories the user may read (the battle itself read through battle_get)."""
-    return list(stories_visible(user=user, campaign=battle.turn.campaign).filter(battle=battle).order_by("kingdom"))
+    return list(stories_visible(user=user, campaign=battle.turn.campaign).filter(battle=battle).order_by("kingdom_id"))

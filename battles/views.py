@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
+from kingdoms.models import Campaign, Kingdom
 from kingdoms.rules.maps import TERRAINS
 from kingdoms.selectors import army_private_get, campaign_get, is_organizer, kingdom_of
 from orders.models import Turn
@@ -25,13 +26,13 @@ from orders.services.progress import turn_progress
 from orders.services.turns import turn_clock
 
 from . import selectors
-from .models import RESULT_CHOICES, TurnSummarySheet
+from .models import RESULT_CHOICES, Battle, TurnSummarySheet
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
 from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
-from .services.stories import STORIES_PER_PAGE, STORY_EXPERIENCE, stories_of
+from .services.stories import STORIES_PER_PAGE, STORY_EXPERIENCE, Story, stories_of
 from .services.summaries import (
     REROLL_LABELS,
     battle_rule,
@@ -130,7 +131,7 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
     return render(request, "battles/battle.html", context)
 
 
-def _battle_stories(request: HttpRequest, battle, *, organizer: bool, own) -> list:  # type: ignore[no-untyped-def]
+def _battle_stories(request: HttpRequest, battle: Battle, *, organizer: bool, own: Kingdom | None) -> list[Story]:
     sheets = selectors.battle_stories(user=request.user, battle=battle)
     if not sheets:
         return []
@@ -164,7 +165,7 @@ def campaign_stories_page(request: HttpRequest, campaign_id: int) -> HttpRespons
     )
 
 
-def _writing_turn(campaign, own) -> Turn | None:  # type: ignore[no-untyped-def]
+def _writing_turn(campaign: Campaign, own: Kingdom | None) -> Turn | None:
     """The turn whose turn summary sheets the player may write a story on now, if any."""
     if own is None:
         return None
