@@ -223,3 +223,22 @@ def test_a_story_the_organizer_entered_is_signed_by_the_kingdom_s_players(
     _aftermath(turn, django_capture_on_commit_callbacks)
     stories = _section(_html("bob", f"/campaigns/{demo_campaign.pk}/"), 'id="stories"')
     assert "By <strong>dave</strong> (Tor Anlec)" in stories and "organizer" not in stories
+
+
+def test_the_campaign_page_shows_the_three_newest_stories_and_the_stories_page_all(
+    posted, k, turn, demo_campaign, django_capture_on_commit_callbacks
+):
+    """Four public stories of one turn, filed one after the other: the campaign page has the three
+    filed last, newest first; the stories page all four."""
+    stories = [f"Story {n}: the dice were kind." for n in range(1, 5)]
+    _save(posted[62], k["Tor Anlec"], "dave", result="minor-victory", story=stories[0])
+    _save(posted[62], k["Ostland"], "alice", result="minor-loss", story=stories[1])
+    _save(posted[61], k["Da Red Fang"], "bob", result="minor-loss", story=stories[2])
+    _save(posted[61], k["Ostland"], "alice", result="minor-victory", story=stories[3])
+    _aftermath(turn, django_capture_on_commit_callbacks)
+    section = _section(_html("carol", f"/campaigns/{demo_campaign.pk}/"), 'id="stories"')
+    assert stories[0] not in section
+    assert [section.index(s) for s in reversed(stories[1:])] == sorted(section.index(s) for s in stories[1:])
+    assert "All the campaign's battle stories (4)" in section
+    page = _html("carol", f"/campaigns/{demo_campaign.pk}/stories/")
+    assert [page.index(s) for s in reversed(stories)] == sorted(page.index(s) for s in stories)
