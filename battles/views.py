@@ -29,7 +29,7 @@ from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scen
 from .services.opponents import MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
-from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
+from .services.scenarios import deployment_figure, scenario_sheet_context, scenario_sheet_pdf
 from .services.summaries import (
     REROLL_LABELS,
     battle_rule,
@@ -391,7 +391,14 @@ def scenario_generator_page(request: HttpRequest) -> HttpResponse:
             defending=not request.GET.get("both_moved"),
         )
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
-        context.update({"scenario": scenario, "sections": scenario_lines(scenario), "seed": seed})
+        context.update(
+            {
+                "scenario": scenario,
+                "sections": scenario_lines(scenario),
+                "seed": seed,
+                "deployment": deployment_figure(scenario),
+            }
+        )
     return render(request, "battles/scenario_generator.html", context)
 
 

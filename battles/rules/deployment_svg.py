@@ -100,8 +100,8 @@ def deployment_words(
     if m.defender_chooses_edge:
         edge = "long table edge" if table.width != table.depth else "table edge"
         lines.append(
-            f"The Defender chooses which {edge} he is defending: the sketch shows the north one, the Attacker's "
-            "zone faces it across the table."
+            f"The Defender's zone is drawn on the north edge: he chooses which {edge} he defends, and the "
+            "Attacker's zone faces it across the table."
         )
     lines.append(
         f"The table is {inches(table.width)} by {inches(table.depth)} inches ({table.width // 12} by "
@@ -216,9 +216,10 @@ def deployment_diagram(scenario: Scenario, *, skirmish: bool = False, ident: str
     height = MARGIN_TOP + table.depth * SCALE + MARGIN_BOTTOM
     x0, y0 = _xy((0, 0))
     x1, y1 = _xy((table.width, table.depth))
+    shape = " deployment-map-square" if table.width == table.depth else ""
     title_id, desc_id, clip = f"{ident}-title", f"{ident}-desc", f"{ident}-table"
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="deployment-map" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="deployment-map{shape}" role="img" '
         f'aria-labelledby="{title_id} {desc_id}" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
         f'height="{height:g}">',
         f'<title id="{title_id}">{escape(title)}</title>',

@@ -5,11 +5,13 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.utils.safestring import mark_safe
 
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
 
+from ...rules.deployment_svg import deployment_diagram
 from ...rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 
 SETTLEMENTS = ("none", "town", "city", "capitol", "ruins")
@@ -44,9 +46,14 @@ class Command(BaseCommand):
             self.stdout.write(self.style.MIGRATE_HEADING(section.title))
             for paragraph in section.paragraphs:
                 self.stdout.write(f"  {paragraph}")
+        diagram = deployment_diagram(scenario)
+        for line in diagram.lines:
+            self.stdout.write(f"  {line}")
         if o["pdf"]:
+            deployment = {"title": diagram.title, "lines": diagram.lines, "svg": mark_safe(diagram.svg)}
             pdf = pdf_render(
-                "battles/scenario_standalone_print.html", {"sections": sections, "seed": seed, "setup": setup}
+                "battles/scenario_standalone_print.html",
+                {"sections": sections, "seed": seed, "setup": setup, "deployment": deployment},
             )
             Path(o["pdf"]).write_bytes(pdf)
             self.stdout.write(self.style.SUCCESS(f"Scenario sheet written to {o['pdf']}"))
