@@ -14,6 +14,7 @@ from django.test import Client
 from pypdf import PdfReader
 
 from battles.models import Battle
+from battles.rules.deployment_svg import deployment_diagram
 from battles.rules.scenario import Scenario, scenario_generate
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
 from kernel.dice import SeededDice
@@ -142,6 +143,27 @@ def test_the_scenario_pdf_page_serves_the_sheet(turn, battles_posted):
     assert "Battle in 62 Hartwood" in _pdf_text(response.content)
 
 
+def test_the_scenario_pdf_draws_the_deployment_map_with_its_labels(turn, battles_posted):
+    """Issue 18 (what would delight them): 4. Determine Deployment's map, drawn under its step as a
+    sketch of our own (decision 350), its labels and its words read back from the PDF's text."""
+    for battle in Battle.objects.filter(turn=turn):
+        scenario = Scenario.from_json(battle.scenario)
+        diagram = deployment_diagram(scenario)
+        text = " ".join(_pdf_text(_client("alice").get(f"/battles/{battle.pk}/scenario.pdf").content).split())
+        assert f"4. Deployment: {scenario.deployment['map']}" in text
+        assert "North edge: 72 in. (6 ft)" in text and "West edge: 48 in. (4 ft)" in text
+        assert "A sketch: the rulebook's map governs." in text
+        for line in diagram.lines:  # the words under the drawing
+            assert line in text, line
+        engagement = scenario.engagement["name"]
+        labels = {"Assault": ["Defender", "Attacker"], "Pitched Battle": ["Zone A", "Zone B"]}.get(
+            engagement, ["Entry point A", "Entry point B"]
+        )
+        assert all(label in text for label in labels), (battle.province, labels)
+        if engagement == "Assault":
+            assert f"{scenario.defender}'s zone (the Defender)" in text
+
+
 def test_the_sheet_names_a_wounded_general_who_must_miss_the_battle(turn, battles_posted):
     """Character Injury Chart: a Deep Wound from an earlier battle (one battle still to miss) and
     an Old Battle Wound are printed with the forces, for the players to apply at the table."""
@@ -170,6 +192,9 @@ def test_the_stand_alone_generator_page_rolls_a_scenario_for_any_province():
     response = client.get("/scenario/", {"terrain": "forest", "settlement": "town", "seed": "abc"})
     assert response.status_code == 200
     assert "Assault" in response.content.decode()  # SG1: a town is always an Assault
+    # The Deployment Map is drawn under its step, named for the Attacker and the Defender.
+    assert 'role="img" aria-labelledby="deployment-title deployment-desc"' in response.content.decode()
+    assert "(a sketch): where Attacker and Defender deploy, on a 6 by 4 foot table" in response.content.decode()
     same = client.get("/scenario/", {"terrain": "forest", "settlement": "town", "seed": "abc"})
     assert same.content.decode().count("scenario-step") == response.content.decode().count("scenario-step")
     refused = client.get("/scenario/", {"terrain": "lava", "settlement": "none"})
@@ -183,4 +208,7 @@ def test_the_scenario_command_prints_and_writes_a_pdf(tmp_path, capsys):
     call_command("scenario", terrain="mountains", settlement="city", seed="s1", pdf=str(pdf))
     out = capsys.readouterr().out
     assert "Assault" in out and "seed s1" in out
-    assert "Assault" in _pdf_text(pdf.read_bytes())
+    assert "Defender's zone (the Defender)" in out
+    text = " ".join(_pdf_text(pdf.read_bytes()).split())
+    assert "Assault" in text and "A sketch: the rulebook's map governs." in text
+    assert "North edge: 72 in. (6 ft)" in text and "Defender's zone (the Defender)" in text

@@ -42,13 +42,13 @@ class Command(BaseCommand):
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
         sections = scenario_lines(scenario)
         self.stdout.write(f"Scenario for a {o['terrain']} province ({o['settlement']}), seed {seed}\n")
+        diagram = deployment_diagram(scenario)
         for section in sections:
             self.stdout.write(self.style.MIGRATE_HEADING(section.title))
             for paragraph in section.paragraphs:
                 self.stdout.write(f"  {paragraph}")
-        diagram = deployment_diagram(scenario)
-        for line in diagram.lines:
-            self.stdout.write(f"  {line}")
+            for line in diagram.lines if section.diagram else []:  # the Deployment Map in words
+                self.stdout.write(f"  {line}")
         if o["pdf"]:
             deployment = {"title": diagram.title, "lines": diagram.lines, "svg": mark_safe(diagram.svg)}
             pdf = pdf_render(
