@@ -15,6 +15,7 @@ shorter table (decision 351). Pure Python.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from .scenario_tables import ASSAULT, MEETING, PITCHED
@@ -160,9 +161,7 @@ DEPLOYMENT_MAP_GEOMETRY: dict[str, DeploymentMap] = {
     f"{ASSAULT} 2": DeploymentMap(
         f"{ASSAULT} 2",
         zones=(
-            Zone(
-                DEFENDER, "the centre of the table", (_rect(24, 12, 48, 36),), Measure((22, 12), (22, 36), "left")
-            ),
+            Zone(DEFENDER, "the centre of the table", (_rect(24, 12, 48, 36),), Measure((22, 12), (22, 36), "left")),
             Zone(
                 ATTACKER,
                 "along {west} and along {east}",
@@ -212,7 +211,7 @@ def where_text(where: str, table: Table) -> str:
 
 def measure_length(measure: Measure) -> float:
     (x0, y0), (x1, y1) = measure.start, measure.end
-    return round(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5, 1)
+    return round(math.hypot(x1 - x0, y1 - y0), 1)
 
 
 def inches(value: float) -> str:

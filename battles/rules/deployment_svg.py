@@ -81,9 +81,7 @@ def deployment_words(
     lines = []
     for zone in m.zones:
         deep = inches(measure_length(zone.depth))
-        lines.append(
-            f"{_zone_name(zone, attacker, defender)}: {where_text(zone.where, table)}, {deep} inches deep."
-        )
+        lines.append(f"{_zone_name(zone, attacker, defender)}: {where_text(zone.where, table)}, {deep} inches deep.")
     for entry in m.entries:
         lines.append(f"Entry point {entry.side}: {where_text(entry.where, table)}.")
     other = defender if chooser == attacker else attacker

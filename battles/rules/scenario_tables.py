@@ -312,7 +312,9 @@ TOMB_RAIDER_TABLE_NOTE = (
     "Tomb Raider Scenario & Terrain: a 4x4 table; the deployment zones are the map's, fitted to the 4 foot width."
 )
 # On a square table no edge is the long one: the Defender of Assault 1 or 3 chooses any edge.
-TOMB_RAIDER_DEFENDER_EDGE = "the Defender chooses which table edge he is defending (on the 4x4 table every edge is 4 feet)"
+TOMB_RAIDER_DEFENDER_EDGE = (
+    "the Defender chooses which table edge he is defending (on the 4x4 table every edge is 4 feet)"
+)
 TOMB_RAIDER_GAME_LENGTH = (
     "Tomb Raider Scenario & Terrain: the game lasts until one side withdraws or until the Game Length ends."
 )

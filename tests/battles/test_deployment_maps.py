@@ -145,7 +145,7 @@ def test_meeting_engagement_entry_points_and_the_advance_reach():
     assert any("within 12 inches of the enemy entry point" in line for line in diagram.lines)
     assert diagram.svg.count('stroke-dasharray="8 6"') == 2
     plain = deployment_diagram(_scenario(MEETING, "Meeting Engagement 1"))
-    assert 'stroke-dasharray' not in plain.svg and not any("Advance" in line for line in plain.lines)
+    assert "stroke-dasharray" not in plain.svg and not any("Advance" in line for line in plain.lines)
 
 
 @pytest.mark.parametrize(("name", "chooses"), [("Assault 1", True), ("Assault 2", False), ("Assault 3", True)])

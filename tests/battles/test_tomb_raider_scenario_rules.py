@@ -54,7 +54,7 @@ def test_an_objective_that_rolls_for_or_else_is_or_else_without_the_roll(objecti
 def test_do_as_you_see_fit_chosen_capture_or_vengeance_is_or_else():
     scenario = skirmish(ruins(objective=(1, 1)))  # 2: Do as you see fit.
     assert scenario.objective["or_else"] is None
-    assert any("chooses Capture or Vengeance plays it as an \"Or Else!\"" in n for n in scenario.objective["notes"])
+    assert any('chooses Capture or Vengeance plays it as an "Or Else!"' in n for n in scenario.objective["notes"])
 
 
 def test_an_objective_without_or_else_stays_without():
@@ -68,7 +68,8 @@ def test_the_sheet_prints_the_tomb_raider_rules_first_and_the_game_length_rule()
     scenario = skirmish(ruins())
     sections = scenario_lines(scenario)
     assert (sections[0].title, sections[0].paragraphs) == (TOMB_RAIDER_SECTION, list(TOMB_RAIDER_RULES))
-    assert "3. The Tomb Raider Captain counts as the Army General for scenario objective purposes." in sections[0].paragraphs
+    captain = "3. The Tomb Raider Captain counts as the Army General for scenario objective purposes."
+    assert captain in sections[0].paragraphs
     length = next(s for s in sections if s.title.startswith("7. First turn and game length"))
     assert length.paragraphs[-1] == (
         "Tomb Raider Scenario & Terrain: the game lasts until one side withdraws or until the Game Length ends."
