@@ -389,6 +389,8 @@ def scenario_generator_page(request: HttpRequest) -> HttpResponse:
                 fortified=bool(request.GET.get("fortified")),
             ),
             defending=not request.GET.get("both_moved"),
+            # A Tomb Raider match (a Raid, Recon or Sabotage, or a skirmish): Tomb Raider Scenario & Terrain.
+            skirmish=bool(request.GET.get("tomb_raiders")),
         )
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
         context.update(

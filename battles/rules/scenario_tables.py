@@ -291,15 +291,15 @@ FIRST_TURN_TEXT = (
 # following rules" (the Tomb Raiders' skirmish, decisions 231 and 352). Printed on the sheet.
 TOMB_RAIDER_SECTION = "Tomb Raider Scenario & Terrain"
 TOMB_RAIDER_RULES: tuple[str, ...] = (
-    "A Tomb Raiders' skirmish: the Scenario Generator with the rules of Tomb Raider Scenario & Terrain.",
+    "A Tomb Raider match: the Scenario Generator with the rules of Tomb Raider Scenario & Terrain.",
     "1. Play on a 4x4 table, with a generous amount of terrain. Woods & ruins are best for Ruins games and more "
     "dwellings is appropriate for Recon & Sabotage games. The deployment zones are drawn to the 4x4 table.",
     '2. Any Scenario Objective that rolls for the "Or Else!" special rule automatically becomes an "Or Else!" '
     "objective scenario.",
     "3. The Tomb Raider Captain counts as the Army General for scenario objective purposes.",
     "4. Games last until one side withdraws or until the Game Length ends.",
-    "The army takes no losses in a skirmish: the Tomb Raiders' own losses are yours to keep (Maintaining / "
-    "Changing Tomb Raiders).",
+    "The Tomb Raiders fight, not an army: no army's list loses anything; the Tomb Raiders' own losses are yours "
+    "to keep (Maintaining / Changing Tomb Raiders).",
 )
 TOMB_RAIDER_OR_ELSE = (
     'Tomb Raider Scenario & Terrain: no roll; an objective that rolls for "Or Else!" automatically becomes an '

@@ -197,6 +197,11 @@ def test_the_stand_alone_generator_page_rolls_a_scenario_for_any_province():
     assert "(a sketch): where Attacker and Defender deploy, on a 6 by 4 foot table" in response.content.decode()
     same = client.get("/scenario/", {"terrain": "forest", "settlement": "town", "seed": "abc"})
     assert same.content.decode().count("scenario-step") == response.content.decode().count("scenario-step")
+    # A Tomb Raider match: Tomb Raider Scenario & Terrain, the map on a 4 by 4 foot table (decision 352).
+    raid = client.get("/scenario/", {"terrain": "forest", "settlement": "ruins", "seed": "abc", "tomb_raiders": "on"})
+    assert "<h3>Tomb Raider Scenario &amp; Terrain</h3>" in raid.content.decode()
+    assert "deploy, on a 4 by 4 foot table" in raid.content.decode()
+    assert "<h3>Tomb Raider Scenario" not in response.content.decode()
     refused = client.get("/scenario/", {"terrain": "lava", "settlement": "none"})
     assert refused.status_code == 400
     assert "Terrain: choose one of plains, forest" in refused.content.decode()

@@ -27,6 +27,11 @@ class Command(BaseCommand):
         parser.add_argument("--fortified", action="store_true", help="The defender is fortified.")
         parser.add_argument("--attacker-supported", action="store_true")
         parser.add_argument("--defender-supported", action="store_true")
+        parser.add_argument(
+            "--tomb-raiders",
+            action="store_true",
+            help="A Tomb Raider match: Tomb Raider Scenario & Terrain (a 4x4 table).",
+        )
         parser.add_argument("--seed", default="", help="The same seed gives the same scenario.")
         parser.add_argument("--pdf", default="", help="Also write the scenario sheet to this PDF file.")
 
@@ -38,6 +43,7 @@ class Command(BaseCommand):
             attacker=ScenarioSide(name="Attacker", supported=o["attacker_supported"]),
             defender=ScenarioSide(name="Defender", supported=o["defender_supported"], fortified=o["fortified"]),
             defending=not o["both_moved"],
+            skirmish=o["tomb_raiders"],
         )
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
         sections = scenario_lines(scenario)
