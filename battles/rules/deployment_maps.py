@@ -65,7 +65,7 @@ class Measure(NamedTuple):
 
 class Zone(NamedTuple):
     side: str  # SIDE_A, SIDE_B, DEFENDER or ATTACKER
-    # Where it lies, in words; "{north}" etc. is the edge as the table names it (Table.edge).
+    # Where it lies, in words ("along {north}"); "{north}" etc. is the edge as the table names it (Table.edge).
     where: str
     areas: tuple[tuple[Point, ...], ...]  # polygons (clockwise from the north-west), one or more
     depth: Measure  # how deep the zone reaches from its edge, drawn and said in words
@@ -107,13 +107,13 @@ DEPLOYMENT_MAP_GEOMETRY: dict[str, DeploymentMap] = {
         zones=(
             Zone(
                 SIDE_A,
-                "the north-west table quarter, cut back from the centre",
+                "in the north-west table quarter, cut back from the centre",
                 (((0, 0), (36, 0), (36, 12), (24, 12), (24, 24), (0, 24)),),
                 Measure((6, 0), (6, 24)),
             ),
             Zone(
                 SIDE_B,
-                "the south-east table quarter, cut back from the centre",
+                "in the south-east table quarter, cut back from the centre",
                 (((48, 24), (72, 24), (72, 48), (36, 48), (36, 36), (48, 36)),),
                 Measure((66, 24), (66, 48)),
             ),
@@ -161,7 +161,7 @@ DEPLOYMENT_MAP_GEOMETRY: dict[str, DeploymentMap] = {
     f"{ASSAULT} 2": DeploymentMap(
         f"{ASSAULT} 2",
         zones=(
-            Zone(DEFENDER, "the centre of the table", (_rect(24, 12, 48, 36),), Measure((22, 12), (22, 36), "left")),
+            Zone(DEFENDER, "in the centre of the table", (_rect(24, 12, 48, 36),), Measure((22, 12), (22, 36), "left")),
             Zone(
                 ATTACKER,
                 "along {west} and along {east}",
@@ -174,7 +174,7 @@ DEPLOYMENT_MAP_GEOMETRY: dict[str, DeploymentMap] = {
     f"{ASSAULT} 3": DeploymentMap(
         f"{ASSAULT} 3",
         zones=(
-            Zone(DEFENDER, "the middle of {north}", (_rect(18, 0, 54, 18),), Measure((18, 0), (18, 18))),
+            Zone(DEFENDER, "in the middle of {north}", (_rect(18, 0, 54, 18),), Measure((18, 0), (18, 18))),
             Zone(ATTACKER, "along {south}", (_rect(0, 36, 72, 48),), Measure((6, 36), (6, 48))),
         ),
         defender_chooses_edge=True,

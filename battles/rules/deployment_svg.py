@@ -57,20 +57,23 @@ def scenario_table(*, skirmish: bool) -> Table:
     return TOMB_RAIDER_TABLE if skirmish else STANDARD_TABLE
 
 
-def _zone_name(zone: Zone, attacker: str, defender: str) -> str:
-    if zone.side == DEFENDER:
-        return f"{defender}'s zone (the Defender)"
-    if zone.side == ATTACKER:
-        return f"{attacker}'s zone (the Attacker)"
-    return f"Zone {zone.side}"
+def _zone_words(zone: Zone, table: Table, attacker: str, defender: str) -> str:
+    """'The Defender (Reikland: Second Army) deploys along the north long edge, 12 inches deep.'"""
+    where = f"{where_text(zone.where, table)}, {inches(measure_length(zone.depth))} inches deep"
+    if zone.side in (DEFENDER, ATTACKER):
+        role, name = _zone_label(zone, attacker, defender)
+        who = f"The {role} ({name})" if name else f"The {role}"
+        return f"{who} deploys {where}."
+    return f"Zone {zone.side}: {where}."
 
 
 def _zone_label(zone: Zone, attacker: str, defender: str) -> tuple[str, str]:
-    """The two lines written in the zone: who, and (in an Assault) the army's name."""
+    """The two lines written in the zone: who, and (in an Assault) the army's name, unless the
+    stand-alone generator's sides are named just "Attacker" and "Defender"."""
     if zone.side == DEFENDER:
-        return "Defender", defender
+        return "Defender", "" if defender == "Defender" else defender
     if zone.side == ATTACKER:
-        return "Attacker", attacker
+        return "Attacker", "" if attacker == "Attacker" else attacker
     return f"Zone {zone.side}", ""
 
 
@@ -80,8 +83,7 @@ def deployment_words(
     """The map in words, a sentence a line."""
     lines = []
     for zone in m.zones:
-        deep = inches(measure_length(zone.depth))
-        lines.append(f"{_zone_name(zone, attacker, defender)}: {where_text(zone.where, table)}, {deep} inches deep.")
+        lines.append(_zone_words(zone, table, attacker, defender))
     for entry in m.entries:
         lines.append(f"Entry point {entry.side}: {where_text(entry.where, table)}.")
     other = defender if chooser == attacker else attacker

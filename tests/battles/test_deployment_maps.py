@@ -108,8 +108,8 @@ def test_each_map_is_drawn_named_with_both_sides_and_said_in_words(kind, name):
     assert "The table is 72 by 48 inches (6 by 4 feet); north is at the top." in diagram.lines
     if kind == ASSAULT:
         assert "Defender" in drawn and "Attacker" in drawn and "Reikland: <Second> & Co" in drawn
-        assert any(line.startswith("Reikland: <Second> & Co's zone (the Defender): ") for line in diagram.lines)
-        assert any(line.startswith("Ostland: 1st Army's zone (the Attacker): ") for line in diagram.lines)
+        assert any(line.startswith("The Defender (Reikland: <Second> & Co) deploys ") for line in diagram.lines)
+        assert any(line.startswith("The Attacker (Ostland: 1st Army) deploys ") for line in diagram.lines)
     elif kind == PITCHED:
         assert "Zone A" in drawn and "Zone B" in drawn and re.search(r"\d+ in\.", drawn)
     else:
@@ -165,8 +165,8 @@ def test_assault_1_and_3_the_defender_chooses_the_long_edge(name, chooses):
 def test_assault_2_is_a_defended_position_in_the_middle():
     lines = deployment_diagram(_scenario(ASSAULT, "Assault 2")).lines
     assert lines[:2] == [
-        "Reikland: <Second> & Co's zone (the Defender): the centre of the table, 24 inches deep.",
-        "Ostland: 1st Army's zone (the Attacker): along the west short edge and along the east short edge, "
+        "The Defender (Reikland: <Second> & Co) deploys in the centre of the table, 24 inches deep.",
+        "The Attacker (Ostland: 1st Army) deploys along the west short edge and along the east short edge, "
         "12 inches deep.",
     ]
 
@@ -186,7 +186,7 @@ def test_the_tomb_raiders_table_is_4_by_4_feet_and_the_zones_fit_it():
     assert "on a 4 by 4 foot table" in diagram.title
     assert "North edge: 48 in. (4 ft)" in diagram.svg and "West edge: 48 in. (4 ft)" in diagram.svg
     assert "The table is 48 by 48 inches (4 by 4 feet); north is at the top." in diagram.lines
-    assert "Reikland: <Second> & Co's zone (the Defender): along the north edge, 12 inches deep." in diagram.lines
+    assert "The Defender (Reikland: <Second> & Co) deploys along the north edge, 12 inches deep." in diagram.lines
     assert any("he chooses which table edge he defends" in line for line in diagram.lines)
     assert not any("long edge" in line or "long table" in line for line in diagram.lines)
     assert "deployment-map-square" in diagram.svg

@@ -11,6 +11,7 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.test import Client
+from django.utils.html import escape
 from pypdf import PdfReader
 
 from battles.models import Battle
@@ -97,6 +98,21 @@ def test_each_battle_s_players_and_the_organizer_get_its_scenario_sheet_as_a_pdf
     assert battle.scenario_sent_at is not None
 
 
+def test_the_scenario_email_says_the_deployment_map_in_words_in_both_parts(turn, battles_posted):
+    """The email's text and HTML parts carry the Deployment Map in words (decision 350); the drawing
+    itself is in the attached PDF, since mail readers drop inline SVG."""
+    battle = Battle.objects.get(turn=turn, province__number=62)
+    diagram = deployment_diagram(Scenario.from_json(battle.scenario))
+    email = next(m for m in mail.outbox if m.subject.endswith("62 Hartwood") and m.to == ["dave@briternia.local"])
+    (html, _mimetype) = email.alternatives[0]
+    assert f"Deployment Map: {diagram.title}" in email.body
+    assert f"Deployment Map: {escape(diagram.title)}" in html
+    for line in diagram.lines:
+        assert f"  {line}\n" in email.body
+        assert f"<li>{escape(line)}</li>" in html
+    assert "<svg" not in html
+
+
 def test_sending_again_sends_nothing_twice(turn, battles_posted):
     before = len(mail.outbox)
     assert turn_reports_start.delay(turn_id=turn.pk).get() == 0
@@ -161,7 +177,7 @@ def test_the_scenario_pdf_draws_the_deployment_map_with_its_labels(turn, battles
         )
         assert all(label in text for label in labels), (battle.province, labels)
         if engagement == "Assault":
-            assert f"{scenario.defender}'s zone (the Defender)" in text
+            assert f"The Defender ({scenario.defender}) deploys" in text
 
 
 def test_the_sheet_names_a_wounded_general_who_must_miss_the_battle(turn, battles_posted):
@@ -213,7 +229,7 @@ def test_the_scenario_command_prints_and_writes_a_pdf(tmp_path, capsys):
     call_command("scenario", terrain="mountains", settlement="city", seed="s1", pdf=str(pdf))
     out = capsys.readouterr().out
     assert "Assault" in out and "seed s1" in out
-    assert "Defender's zone (the Defender)" in out
+    assert "The Defender deploys in the centre of the table, 24 inches deep." in out
     text = " ".join(_pdf_text(pdf.read_bytes()).split())
     assert "Assault" in text and "A sketch: the rulebook's map governs." in text
-    assert "North edge: 72 in. (6 ft)" in text and "Defender's zone (the Defender)" in text
+    assert "North edge: 72 in. (6 ft)" in text and "The Defender deploys" in text
