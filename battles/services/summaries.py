@@ -307,8 +307,8 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
         character = characters.get(_count(raw) or 0)
         if character is None and form.skirmish:
             errors.append(
-                f"Characters: no character of {form.kingdom.name}'s army takes part in the Tomb Raiders' skirmish "
-                "(decision 231)."
+                f"Injury rerolls: no character of {form.kingdom.name}'s army takes part in the Tomb Raiders' "
+                "skirmish (decision 231)."
             )
             break
         if character is None:

@@ -21,7 +21,7 @@ from battles.rules.scenario_tables import RUINS_TEXT
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Kingdom, Province, Unit
+from kingdoms.models import Army, Character, Kingdom, Province, Unit
 from orders.models import TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.rogue import kingdom_rogue_declare
@@ -140,6 +140,18 @@ def test_the_skirmish_s_turn_summary_sheet_asks_for_no_losses(skirmish):
     assert 'id="skirmish-no-losses"' in page and "takes no losses" in page
     assert 'id="casualties"' not in page and 'name="lost-' not in page and 'name="character-' not in page
     assert "If your Warlord dies" not in page
+    general = Character.objects.filter(unit__army=army).order_by("id").first()
+    with pytest.raises(DomainError) as refused:
+        summary_sheet_save(
+            battle=battle,
+            kingdom=ostland,
+            data={"result": "minor-loss", "characters_lost": [general.pk], "injury_rerolls": {str(general.pk): "dead"}},
+            entered_by=ostland.players.first(),
+        )
+    assert refused.value.messages == [
+        "Characters: no character of Ostland's army takes part in the Tomb Raiders' skirmish (decision 231).",
+        "Injury rerolls: no character of Ostland's army takes part in the Tomb Raiders' skirmish (decision 231).",
+    ]
     response = client.post(f"/battles/{battle.pk}/sheet/", {"result": "minor-victory", "action": "submit"})
     assert response.status_code == 302
     sheet = TurnSummarySheet.objects.get(battle=battle, kingdom=ostland)
