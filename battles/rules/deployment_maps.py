@@ -69,6 +69,9 @@ class Zone(NamedTuple):
     where: str
     areas: tuple[tuple[Point, ...], ...]  # polygons (clockwise from the north-west), one or more
     depth: Measure  # how deep the zone reaches from its edge, drawn and said in words
+    # Where its name is written; None: the middle of each area (an L-shaped zone needs a place clear
+    # of its measure).
+    label_at: Point | None = None
 
 
 class EntryPoint(NamedTuple):
@@ -110,12 +113,14 @@ DEPLOYMENT_MAP_GEOMETRY: dict[str, DeploymentMap] = {
                 "in the north-west table quarter, cut back from the centre",
                 (((0, 0), (36, 0), (36, 12), (24, 12), (24, 24), (0, 24)),),
                 Measure((6, 0), (6, 24)),
+                label_at=(15, 18),
             ),
             Zone(
                 SIDE_B,
                 "in the south-east table quarter, cut back from the centre",
                 (((48, 24), (72, 24), (72, 48), (36, 48), (36, 36), (48, 36)),),
-                Measure((66, 24), (66, 48)),
+                Measure((66, 24), (66, 48), "left"),
+                label_at=(57, 30),
             ),
         ),
     ),
@@ -174,7 +179,7 @@ DEPLOYMENT_MAP_GEOMETRY: dict[str, DeploymentMap] = {
     f"{ASSAULT} 3": DeploymentMap(
         f"{ASSAULT} 3",
         zones=(
-            Zone(DEFENDER, "in the middle of {north}", (_rect(18, 0, 54, 18),), Measure((18, 0), (18, 18))),
+            Zone(DEFENDER, "in the middle of {north}", (_rect(18, 0, 54, 18),), Measure((18, 0), (18, 18), "left")),
             Zone(ATTACKER, "along {south}", (_rect(0, 36, 72, 48),), Measure((6, 36), (6, 48))),
         ),
         defender_chooses_edge=True,
@@ -197,6 +202,7 @@ def deployment_map(name: str, table: Table = STANDARD_TABLE) -> DeploymentMap:
         z._replace(
             areas=tuple(tuple(_scaled(p, sx) for p in area) for area in z.areas),
             depth=z.depth._replace(start=_scaled(z.depth.start, sx), end=_scaled(z.depth.end, sx)),
+            label_at=_scaled(z.label_at, sx) if z.label_at else None,
         )
         for z in base.zones
     )

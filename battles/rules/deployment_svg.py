@@ -157,7 +157,7 @@ def _zone_svg(zone: Zone, attacker: str, defender: str) -> list[str]:
         )
     for area in zone.areas:
         xs, ys = [p[0] for p in area], [p[1] for p in area]
-        cx, cy = _xy(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
+        cx, cy = _xy(zone.label_at or ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
         room = (max(xs) - min(xs)) * SCALE * 0.9
         if name:
             parts.append(_text(cx, cy - 4, role, _font_for(role, room), extra=' font-weight="bold"'))
@@ -183,15 +183,19 @@ def _entry_svg(entry: EntryPoint, table: Table, advance: bool, clip: str) -> lis
             f'<circle cx="{x:g}" cy="{y:g}" r="{r}" fill="none" stroke="{EDGES[entry.side]}" stroke-width="2" '
             f'stroke-dasharray="8 6" clip-path="url(#{clip})"/>'
         )
+    # The marker, cut to the table: a half disc on an edge, a quarter in a corner (clear of the edges' labels).
     parts.append(
-        f'<circle cx="{x:g}" cy="{y:g}" r="{2 * SCALE}" fill="{EDGES[entry.side]}" stroke="{INK}" stroke-width="1"/>'
+        f'<circle cx="{x:g}" cy="{y:g}" r="{3 * SCALE}" fill="{EDGES[entry.side]}" stroke="{INK}" stroke-width="1" '
+        f'clip-path="url(#{clip})"/>'
     )
-    # The label sits inside the table, toward its centre.
-    cx, cy = table.width / 2, table.depth / 2
-    dx, dy = cx - entry.at[0], cy - entry.at[1]
-    length = (dx * dx + dy * dy) ** 0.5 or 1
-    lx, ly = _xy((entry.at[0] + dx / length * 9, entry.at[1] + dy / length * 9))
-    parts.append(_text(lx, ly + 7, f"Entry point {entry.side}", 20, extra=' font-weight="bold"'))
+    # The label sits inside the table, clear of the marker: beside it on a west or east edge, below
+    # or above it on a north or south edge (a corner: both).
+    at_x, at_y = entry.at
+    anchor = "start" if at_x == 0 else "end" if at_x == table.width else "middle"
+    lx = at_x + 4 if anchor == "start" else at_x - 4 if anchor == "end" else at_x
+    ly = at_y + 5.5 if at_y == 0 else at_y - 4 if at_y == table.depth else at_y + 0.7
+    x_text, y_text = _xy((lx, ly))
+    parts.append(_text(x_text, y_text, f"Entry point {entry.side}", 20, anchor=anchor, extra=' font-weight="bold"'))
     return parts
 
 

@@ -23,6 +23,7 @@ from battles.rules.deployment_maps import (
     Table,
     deployment_map,
     measure_length,
+    point_in_area,
     point_in_zone,
 )
 from battles.rules.deployment_svg import SKETCH_NOTE, deployment_diagram
@@ -70,6 +71,10 @@ def test_each_map_lies_on_the_table_its_two_sides_apart(kind, name, table):
     for zone in m.zones:
         for area in zone.areas:
             assert all(0 <= x <= table.width and 0 <= y <= table.depth for x, y in area), (name, zone.side)
+            # The zone's name is written inside it.
+            xs, ys = [x for x, _ in area], [y for _, y in area]
+            label = zone.label_at or ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+            assert point_in_area(label, area), (name, zone.side, label)
         assert measure_length(zone.depth) > 0
     if kind == MEETING:
         assert not m.zones and [e.side for e in m.entries] == [SIDE_A, SIDE_B]
