@@ -31,7 +31,7 @@ from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scen
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
-from .services.scenarios import scenario_sheet_context, scenario_sheet_pdf
+from .services.scenarios import deployment_figure, scenario_sheet_context, scenario_sheet_pdf
 from .services.stories import STORIES_PER_PAGE, STORY_EXPERIENCE, Story, stories_of
 from .services.summaries import (
     REROLL_LABELS,
@@ -436,9 +436,18 @@ def scenario_generator_page(request: HttpRequest) -> HttpResponse:
                 fortified=bool(request.GET.get("fortified")),
             ),
             defending=not request.GET.get("both_moved"),
+            # A Tomb Raider match (a Raid, Recon or Sabotage, or a skirmish): Tomb Raider Scenario & Terrain.
+            skirmish=bool(request.GET.get("tomb_raiders")),
         )
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
-        context.update({"scenario": scenario, "sections": scenario_lines(scenario), "seed": seed})
+        context.update(
+            {
+                "scenario": scenario,
+                "sections": scenario_lines(scenario),
+                "seed": seed,
+                "deployment": deployment_figure(scenario),
+            }
+        )
     return render(request, "battles/scenario_generator.html", context)
 
 

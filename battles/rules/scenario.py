@@ -23,6 +23,7 @@ from .scenario_tables import (
     DEPLOY_ARMIES,
     DEPLOYMENT_MAPS,
     DESCRIPTION_OF_OBJECTIVES,
+    DO_AS_YOU_SEE_FIT,
     ENGAGEMENT_TEXT,
     ENGAGEMENT_TYPE,
     FIRST_TURN_TEXT,
@@ -44,6 +45,13 @@ from .scenario_tables import (
     TERRAIN_MODIFIERS,
     TERRAIN_PIECE,
     TERRAIN_PIECES_COUNT,
+    TOMB_RAIDER_DEFENDER_EDGE,
+    TOMB_RAIDER_GAME_LENGTH,
+    TOMB_RAIDER_OR_ELSE,
+    TOMB_RAIDER_OR_ELSE_CHOSEN,
+    TOMB_RAIDER_RULES,
+    TOMB_RAIDER_SECTION,
+    TOMB_RAIDER_TABLE_NOTE,
 )
 
 # Archetype Abilities that set terms of the scenario. An ability may set more than one term
@@ -135,6 +143,9 @@ class ScenarioSetup:
     attacker: ScenarioSide
     defender: ScenarioSide
     defending: bool = True  # False: both armies moved in at the same time
+    # The Tomb Raiders' skirmish (Rogue Kingdom, scouting forces; decision 231): the Scenario
+    # Generator with the rules of Tomb Raider Scenario & Terrain (decision 352).
+    skirmish: bool = False
 
 
 @dataclass(frozen=True)
@@ -164,6 +175,9 @@ class Scenario:
     first_turn: dict[str, Any]  # roll-off with modifiers, notes
     game_length: dict[str, Any]  # roll, turns (0: random)
     abilities: list[str] = field(default_factory=list)  # notes on abilities applied or cancelled
+    # Tomb Raider Scenario & Terrain applies (a 4 by 4 foot table; absent from scenarios stored
+    # before it was kept, which were all battles of armies).
+    skirmish: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -177,6 +191,7 @@ class Scenario:
 class ScenarioSection:
     title: str
     paragraphs: list[str]
+    diagram: bool = False  # the sheet draws the Deployment Map with this step
 
 
 def _ids(side: ScenarioSide) -> dict[str, list[int]]:
@@ -270,7 +285,11 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         "secret": name in SECRET_OBJECTIVES,
         "notes": [],
     }
-    if name in OR_ELSE_OBJECTIVES:
+    if name in OR_ELSE_OBJECTIVES and setup.skirmish:
+        # Tomb Raider Scenario & Terrain, 2.: no roll, it "automatically becomes" an Or Else! objective.
+        objective["or_else"] = True
+        objective["notes"].append(TOMB_RAIDER_OR_ELSE)
+    elif name in OR_ELSE_OBJECTIVES:
         or_else_roll = dice.d6(purpose=f'Scenario: "Or Else!" ({name})', **both)
         objective["or_else_roll"] = or_else_roll
         objective["or_else"] = or_else_roll >= OR_ELSE_MIN
@@ -278,6 +297,8 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         objective["or_else"] = True
     if objective["secret"]:
         objective["notes"].append("A secret choice left to each player: note it, then reveal it.")
+    if name == DO_AS_YOU_SEE_FIT and setup.skirmish:
+        objective["notes"].append(TOMB_RAIDER_OR_ELSE_CHOSEN)
     # Raider and Murderous are different effects: they do not cancel, each is its player's choice.
     for effect, target in ((OBJECTIVE_ADVANCE, ADVANCE), (OBJECTIVE_KILL_THEM_ALL, KILL_THEM_ALL)):
         for e in active.get(effect, []) if name != target else []:
@@ -309,11 +330,14 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
     for e in active.get(CHOOSE_DEPLOYMENT_ZONE, []):
         deployment["notes"].append(f"{e.name} may choose which deployment zone to take ({_named(e)}).")
     # The rulebook's note under Deploy Armies, Assault, printed here once and only where it applies.
+    edge_note = TOMB_RAIDER_DEFENDER_EDGE if setup.skirmish else ASSAULT_DEFENDER_EDGE
+    if setup.skirmish:
+        deployment["notes"].append(TOMB_RAIDER_TABLE_NOTE)
     if kind == ASSAULT and roll in ASSAULT_DEFENDER_CHOOSES_EDGE:
-        deployment["notes"].append(f"In {deployment['map']} {ASSAULT_DEFENDER_EDGE}.")
+        deployment["notes"].append(f"In {deployment['map']} {edge_note}.")
     elif kind == ASSAULT and active.get(CHOOSE_DEPLOYMENT_MAP):
         maps = " or ".join(DEPLOYMENT_MAPS[ASSAULT][n] for n in ASSAULT_DEFENDER_CHOOSES_EDGE)
-        deployment["notes"].append(f"If {maps} is chosen instead, {ASSAULT_DEFENDER_EDGE}.")
+        deployment["notes"].append(f"If {maps} is chosen instead, {edge_note}.")
 
     # 5. Special circumstances: each player's D6.
     a = dice.d6(purpose=f"Scenario: special circumstances: {setup.attacker.name}", **_ids(setup.attacker))
@@ -425,6 +449,7 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         first_turn=first_turn,
         game_length=game_length,
         abilities=ability_notes,
+        skirmish=setup.skirmish,
     )
 
 
@@ -515,6 +540,8 @@ def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
     """The scenario in words, step by step, for the sheet (page, PDF and email)."""
     s = scenario
     sections = []
+    if s.skirmish:
+        sections.append(ScenarioSection(TOMB_RAIDER_SECTION, list(TOMB_RAIDER_RULES)))
     engagement = s.engagement
     how = (
         "always an Assault in a battle for a town, city or capitol"
@@ -558,6 +585,7 @@ def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
         ScenarioSection(
             f"4. Deployment: {deployment['map']}",
             [f"Rolled {deployment['roll']} (D3): deployment map {deployment['map']}.", *deployment["notes"]],
+            diagram=True,
         )
     )
     special = s.special
@@ -591,6 +619,8 @@ def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
     ]
     if length["turns"] == RANDOM:
         paragraphs.append(RANDOM_GAME_LENGTH)
+    if s.skirmish:
+        paragraphs.append(TOMB_RAIDER_GAME_LENGTH)
     sections.append(ScenarioSection(f"7. First turn and game length: {turns}", paragraphs))
     if s.abilities:
         sections.append(ScenarioSection("Archetype Abilities", list(s.abilities)))

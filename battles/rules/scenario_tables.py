@@ -286,3 +286,35 @@ RANDOM_GAME_LENGTH = (
 FIRST_TURN_TEXT = (
     "The player who scores the highest may choose to have the first turn or to allow his opponent to have first turn."
 )
+
+# Tomb Raider Scenario & Terrain: "Use the Scenario Generator in the Appendix section but with the
+# following rules" (the Tomb Raiders' skirmish, decisions 231 and 352). Printed on the sheet.
+TOMB_RAIDER_SECTION = "Tomb Raider Scenario & Terrain"
+TOMB_RAIDER_RULES: tuple[str, ...] = (
+    "A Tomb Raider match: the Scenario Generator with the rules of Tomb Raider Scenario & Terrain.",
+    "1. Play on a 4x4 table, with a generous amount of terrain. Woods & ruins are best for Ruins games and more "
+    "dwellings is appropriate for Recon & Sabotage games. The deployment zones are drawn to the 4x4 table.",
+    '2. Any Scenario Objective that rolls for the "Or Else!" special rule automatically becomes an "Or Else!" '
+    "objective scenario.",
+    "3. The Tomb Raider Captain counts as the Army General for scenario objective purposes.",
+    "4. Games last until one side withdraws or until the Game Length ends.",
+    "The Tomb Raiders fight, not an army: no army's list loses anything; the Tomb Raiders' own losses are yours "
+    "to keep (Maintaining / Changing Tomb Raiders).",
+)
+TOMB_RAIDER_OR_ELSE = (
+    'Tomb Raider Scenario & Terrain: no roll; an objective that rolls for "Or Else!" automatically becomes an '
+    '"Or Else!" objective.'
+)
+TOMB_RAIDER_OR_ELSE_CHOSEN = (
+    'Tomb Raider Scenario & Terrain: a player who chooses Capture or Vengeance plays it as an "Or Else!" objective.'
+)
+TOMB_RAIDER_TABLE_NOTE = (
+    "Tomb Raider Scenario & Terrain: a 4x4 table; the deployment zones are the map's, fitted to the 4 foot width."
+)
+# On a square table no edge is the long one: the Defender of Assault 1 or 3 chooses any edge.
+TOMB_RAIDER_DEFENDER_EDGE = (
+    "the Defender chooses which table edge he is defending (on the 4x4 table every edge is 4 feet)"
+)
+TOMB_RAIDER_GAME_LENGTH = (
+    "Tomb Raider Scenario & Terrain: the game lasts until one side withdraws or until the Game Length ends."
+)

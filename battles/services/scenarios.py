@@ -7,6 +7,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
+from django.utils.safestring import mark_safe
 
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
@@ -17,6 +18,7 @@ from kingdoms.services.dice import dice_rolls_save_many
 from orders.rules.resolution.battles import GUERRILLA_WARFARE
 
 from ..models import Battle
+from ..rules.deployment_svg import deployment_diagram
 from ..rules.injuries import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
 from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 from .opponents import side_players
@@ -60,6 +62,10 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
     if battle.skirmish:
         # Rogue Kingdom, scouting forces: "a ruins style battle" (Tomb Raider Scenario & Terrain; decision 231).
         settlement = "ruins"
+        # The army's General does not fight the skirmish (no character of the army takes part): the Tomb
+        # Raider Captain is the General for the objectives (Tomb Raider Scenario & Terrain, 3.), and the
+        # General's Archetype Abilities set no terms of it (decision 352).
+        abilities = {}
     sides = {s.side for s in battle.supports.all()}
     garrison = f"Garrison of {province.name}"
     # A garrison supports the defending field army; with an Elite Defense Force (or the Ancient
@@ -96,6 +102,7 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         attacker=attacker,
         defender=defender,
         defending=not battle.both_moved,
+        skirmish=battle.skirmish,
     )
 
 
@@ -172,6 +179,13 @@ def _force_points(battle: Battle, army: Army | None, kingdom: Kingdom | None) ->
     return army_counted_points(army)
 
 
+def deployment_figure(scenario: Scenario, *, skirmish: bool = False) -> dict[str, Any]:
+    """The scenario's Deployment Map for a template (battles/_deployment.html): the SVG sketch (built
+    by battles.rules.deployment_svg, which escapes every name) and the same in words."""
+    diagram = deployment_diagram(scenario, skirmish=skirmish)
+    return {"title": diagram.title, "lines": diagram.lines, "svg": mark_safe(diagram.svg)}
+
+
 def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
     """What the scenario sheet shows: every rolled result in full, and the forces of each side."""
     scenario = battle_scenario(battle)
@@ -207,6 +221,8 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
         "campaign": battle.turn.campaign,
         "scenario": scenario,
         "sections": scenario_lines(scenario) if scenario else [],
+        # A skirmish stored before the scenario kept "skirmish" is one all the same (battle.skirmish).
+        "deployment": deployment_figure(scenario, skirmish=battle.skirmish) if scenario else None,
         "attacker": force("attacker"),
         "defender": force("defender"),
     }

@@ -93,6 +93,8 @@ class SummarySheetForm:
     # The Campaign Must Go On: the campaign's players other than the kingdom's own (user id -> name),
     # one of whom may have played the battle for it.
     stand_ins: dict[int, str]
+    # The Tomb Raiders' skirmish: the army takes no losses; the sheet asks for none.
+    skirmish: bool = False
 
 
 REROLL_LABELS = {
@@ -106,7 +108,9 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
     side = side_of(battle, kingdom.id)
     if side is None:
         raise DomainError(f"{kingdom.name} did not fight the battle in {battle.province}.")
-    armies = side_army_ids(battle, side)
+    # The Tomb Raiders' skirmish: the army did not fight, so no unit or character of it is reported
+    # (decision 231: its list loses nothing whatever a sheet says).
+    armies = [] if battle.skirmish else side_army_ids(battle, side)
     units = list(
         Unit.objects.filter(army_id__in=armies, army__kingdom=kingdom)
         .select_related("army")
@@ -127,7 +131,9 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
         may_loot=may_loot(battle, side, kingdom),
         opponent=other,
         detachments={s.army_id: s.points for s in battle.supports.all() if s.side == side},
-        heirs=list(
+        heirs=[]
+        if battle.skirmish  # no Warlord can die in it
+        else list(
             Character.objects.filter(kingdom=kingdom, alive=True, role=Character.Role.GENERAL)
             .select_related("unit__army")
             .order_by("unit__army_id", "id")
@@ -139,6 +145,7 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
             if s.side == side and s.allied
         },
         stand_ins=_stand_ins(battle, kingdom),
+        skirmish=battle.skirmish,
     )
 
 
@@ -199,6 +206,12 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
             errors.append("Casualties: each row is a unit with its losses.")
             continue
         unit = units.get(_count(row.get("unit")) or 0)
+        if unit is None and form.skirmish:
+            errors.append(
+                f"Casualties: {form.kingdom.name}'s army did not fight the Tomb Raiders' skirmish and takes no "
+                "losses (Ruins; decision 231)."
+            )
+            break
         if unit is None:
             errors.append(
                 f"Casualties: unit {row.get('unit')!r} is not one of {form.kingdom.name}'s units in this battle."
@@ -236,6 +249,12 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
     lost_characters = []
     for raw in data.get("characters_lost") or []:
         character = characters.get(_count(raw) or 0)
+        if character is None and form.skirmish:
+            errors.append(
+                f"Characters: no character of {form.kingdom.name}'s army takes part in the Tomb Raiders' skirmish "
+                "(decision 231)."
+            )
+            break
         if character is None:
             errors.append(f"Characters: {raw!r} is not one of {form.kingdom.name}'s characters in this battle.")
         elif character.id not in lost_characters:
@@ -286,6 +305,12 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
         if not choice:
             continue
         character = characters.get(_count(raw) or 0)
+        if character is None and form.skirmish:
+            errors.append(
+                f"Injury rerolls: no character of {form.kingdom.name}'s army takes part in the Tomb Raiders' "
+                "skirmish (decision 231)."
+            )
+            break
         if character is None:
             errors.append(f"Injury rerolls: {raw!r} is not one of {form.kingdom.name}'s characters in this battle.")
         elif choice not in INJURY_REROLL_CHOICES:

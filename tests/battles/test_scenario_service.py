@@ -11,9 +11,11 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.test import Client
+from django.utils.html import escape
 from pypdf import PdfReader
 
 from battles.models import Battle
+from battles.rules.deployment_svg import deployment_diagram
 from battles.rules.scenario import Scenario, scenario_generate
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
 from kernel.dice import SeededDice
@@ -96,6 +98,21 @@ def test_each_battle_s_players_and_the_organizer_get_its_scenario_sheet_as_a_pdf
     assert battle.scenario_sent_at is not None
 
 
+def test_the_scenario_email_says_the_deployment_map_in_words_in_both_parts(turn, battles_posted):
+    """The email's text and HTML parts carry the Deployment Map in words (decision 350); the drawing
+    itself is in the attached PDF, since mail readers drop inline SVG."""
+    battle = Battle.objects.get(turn=turn, province__number=62)
+    diagram = deployment_diagram(Scenario.from_json(battle.scenario))
+    email = next(m for m in mail.outbox if m.subject.endswith("62 Hartwood") and m.to == ["dave@briternia.local"])
+    (html, _mimetype) = email.alternatives[0]
+    assert f"Deployment Map: {diagram.title}" in email.body
+    assert f"Deployment Map: {escape(diagram.title)}" in html
+    for line in diagram.lines:
+        assert f"  {line}\n" in email.body
+        assert f"<li>{escape(line)}</li>" in html
+    assert "<svg" not in html
+
+
 def test_sending_again_sends_nothing_twice(turn, battles_posted):
     before = len(mail.outbox)
     assert turn_reports_start.delay(turn_id=turn.pk).get() == 0
@@ -142,6 +159,27 @@ def test_the_scenario_pdf_page_serves_the_sheet(turn, battles_posted):
     assert "Battle in 62 Hartwood" in _pdf_text(response.content)
 
 
+def test_the_scenario_pdf_draws_the_deployment_map_with_its_labels(turn, battles_posted):
+    """Issue 18 (what would delight them): 4. Determine Deployment's map, drawn under its step as a
+    sketch of our own (decision 350), its labels and its words read back from the PDF's text."""
+    for battle in Battle.objects.filter(turn=turn):
+        scenario = Scenario.from_json(battle.scenario)
+        diagram = deployment_diagram(scenario)
+        text = " ".join(_pdf_text(_client("alice").get(f"/battles/{battle.pk}/scenario.pdf").content).split())
+        assert f"4. Deployment: {scenario.deployment['map']}" in text
+        assert "North edge: 72 in. (6 ft)" in text and "West edge: 48 in. (4 ft)" in text
+        assert "A sketch: the rulebook's map governs." in text
+        for line in diagram.lines:  # the words under the drawing
+            assert line in text, line
+        engagement = scenario.engagement["name"]
+        labels = {"Assault": ["Defender", "Attacker"], "Pitched Battle": ["Zone A", "Zone B"]}.get(
+            engagement, ["Entry point A", "Entry point B"]
+        )
+        assert all(label in text for label in labels), (battle.province, labels)
+        if engagement == "Assault":
+            assert f"The Defender ({scenario.defender}) deploys" in text
+
+
 def test_the_sheet_names_a_wounded_general_who_must_miss_the_battle(turn, battles_posted):
     """Character Injury Chart: a Deep Wound from an earlier battle (one battle still to miss) and
     an Old Battle Wound are printed with the forces, for the players to apply at the table."""
@@ -170,8 +208,16 @@ def test_the_stand_alone_generator_page_rolls_a_scenario_for_any_province():
     response = client.get("/scenario/", {"terrain": "forest", "settlement": "town", "seed": "abc"})
     assert response.status_code == 200
     assert "Assault" in response.content.decode()  # SG1: a town is always an Assault
+    # The Deployment Map is drawn under its step, named for the Attacker and the Defender.
+    assert 'role="img" aria-labelledby="deployment-title deployment-desc"' in response.content.decode()
+    assert "(a sketch): where Attacker and Defender deploy, on a 6 by 4 foot table" in response.content.decode()
     same = client.get("/scenario/", {"terrain": "forest", "settlement": "town", "seed": "abc"})
     assert same.content.decode().count("scenario-step") == response.content.decode().count("scenario-step")
+    # A Tomb Raider match: Tomb Raider Scenario & Terrain, the map on a 4 by 4 foot table (decision 352).
+    raid = client.get("/scenario/", {"terrain": "forest", "settlement": "ruins", "seed": "abc", "tomb_raiders": "on"})
+    assert "<h3>Tomb Raider Scenario &amp; Terrain</h3>" in raid.content.decode()
+    assert "deploy, on a 4 by 4 foot table" in raid.content.decode()
+    assert "<h3>Tomb Raider Scenario" not in response.content.decode()
     refused = client.get("/scenario/", {"terrain": "lava", "settlement": "none"})
     assert refused.status_code == 400
     assert "Terrain: choose one of plains, forest" in refused.content.decode()
@@ -183,4 +229,7 @@ def test_the_scenario_command_prints_and_writes_a_pdf(tmp_path, capsys):
     call_command("scenario", terrain="mountains", settlement="city", seed="s1", pdf=str(pdf))
     out = capsys.readouterr().out
     assert "Assault" in out and "seed s1" in out
-    assert "Assault" in _pdf_text(pdf.read_bytes())
+    assert "The Defender deploys in the centre of the table, 24 inches deep." in out
+    text = " ".join(_pdf_text(pdf.read_bytes()).split())
+    assert "Assault" in text and "A sketch: the rulebook's map governs." in text
+    assert "North edge: 72 in. (6 ft)" in text and "The Defender deploys" in text

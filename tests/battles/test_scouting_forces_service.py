@@ -9,14 +9,19 @@ checks it, so a change to the dice streams fails here, saying so, rather than te
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
+from pypdf import PdfReader
 
-from battles.models import Battle
+from battles.models import Battle, TurnSummarySheet
 from battles.rules.scenario_tables import RUINS_TEXT
 from battles.services.summaries import summary_sheet_save
+from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Kingdom, Province, Unit
+from kingdoms.models import Army, Character, Kingdom, Province, Unit
 from orders.models import TurnEvent
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.rogue import kingdom_rogue_declare
@@ -24,6 +29,10 @@ from orders.services.sheets import order_sheet_save
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 SEED = "scouting-5"
+
+
+def _pdf_text(content: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(content)).pages)
 
 
 @pytest.fixture
@@ -70,11 +79,20 @@ def test_scouting_forces_are_posted_as_a_tomb_raiders_skirmish_and_the_army_stay
 
     models = dict(Unit.objects.filter(army=army).values_list("id", "models_count"))
     swordsmen = Unit.objects.get(army=army, name="Swordsmen")
+    # The army takes no losses in the skirmish: a sheet reporting some is refused, naming the rule.
+    with pytest.raises(DomainError) as refused:
+        summary_sheet_save(
+            battle=battle,
+            kingdom=ostland,
+            data={"result": "minor-loss", "casualties": [{"unit": swordsmen.pk, "models_lost": 5}]},
+            entered_by=ostland.players.first(),
+        )
+    assert refused.value.messages == [
+        "Casualties: Ostland's army did not fight the Tomb Raiders' skirmish and takes no losses (Ruins; decision 231)."
+    ]
+    assert not TurnSummarySheet.objects.filter(battle=battle).exists()
     summary_sheet_save(
-        battle=battle,
-        kingdom=ostland,
-        data={"result": "minor-loss", "casualties": [{"unit": swordsmen.pk, "models_lost": 5}]},
-        entered_by=ostland.players.first(),
+        battle=battle, kingdom=ostland, data={"result": "minor-loss"}, entered_by=ostland.players.first()
     )
     organizer = get_user_model().objects.get(username="organizer")
     summary_sheet_save(
@@ -91,3 +109,50 @@ def test_scouting_forces_are_posted_as_a_tomb_raiders_skirmish_and_the_army_stay
     assert dict(Unit.objects.filter(army=army).values_list("id", "models_count")) == models
     (lost,) = TurnEvent.objects.filter(turn=turn, code=EventCode.SKIRMISH_LOST)
     assert lost.kingdom == ostland and "may not move into it this turn" in lost.text
+
+
+def test_the_skirmish_s_scenario_sheet_follows_tomb_raider_scenario_and_terrain(skirmish):
+    """Tomb Raider Scenario & Terrain on the sheet (decisions 351, 352): the scenario is the
+    skirmish's, its rules printed, the Deployment Map drawn on a 4 by 4 foot table; the army's
+    General's abilities set no terms of it (he does not fight: decision 231)."""
+    turn, ostland, tor, army, start, target = skirmish
+    battle = Battle.objects.get(turn=turn)
+    assert battle.scenario["skirmish"] is True and battle.scenario["abilities"] == []
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "Tomb Raider Scenario &amp; Terrain" in page
+    assert 'class="deployment-map deployment-map-square"' in page
+    text = " ".join(_pdf_text(client.get(f"/battles/{battle.pk}/scenario.pdf").content).split())
+    assert "Tomb Raider Scenario & Terrain" in text
+    assert "3. The Tomb Raider Captain counts as the Army General for scenario objective purposes." in text
+    assert "North edge: 48 in. (4 ft)" in text and "The table is 48 by 48 inches (4 by 4 feet)" in text
+
+
+def test_the_skirmish_s_turn_summary_sheet_asks_for_no_losses(skirmish):
+    """The aftermath ignores the army's losses in a skirmish (decision 231), so its sheet has no
+    casualty boxes and no characters to mark, and says why."""
+    turn, ostland, tor, army, start, target = skirmish
+    battle = Battle.objects.get(turn=turn)
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="alice"))
+    page = client.get(f"/battles/{battle.pk}/sheet/").content.decode()
+    assert 'id="skirmish-no-losses"' in page and "takes no losses" in page
+    assert 'id="casualties"' not in page and 'name="lost-' not in page and 'name="character-' not in page
+    assert "If your Warlord dies" not in page
+    general = Character.objects.filter(unit__army=army).order_by("id").first()
+    with pytest.raises(DomainError) as refused:
+        summary_sheet_save(
+            battle=battle,
+            kingdom=ostland,
+            data={"result": "minor-loss", "characters_lost": [general.pk], "injury_rerolls": {str(general.pk): "dead"}},
+            entered_by=ostland.players.first(),
+        )
+    assert refused.value.messages == [
+        "Characters: no character of Ostland's army takes part in the Tomb Raiders' skirmish (decision 231).",
+        "Injury rerolls: no character of Ostland's army takes part in the Tomb Raiders' skirmish (decision 231).",
+    ]
+    response = client.post(f"/battles/{battle.pk}/sheet/", {"result": "minor-victory", "action": "submit"})
+    assert response.status_code == 302
+    sheet = TurnSummarySheet.objects.get(battle=battle, kingdom=ostland)
+    assert (sheet.result, sheet.casualties, sheet.characters_lost) == ("minor-victory", [], [])

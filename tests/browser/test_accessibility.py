@@ -101,6 +101,8 @@ def _paths(
         "api-token": ("alice", "/account/api-token/"),
         "display-name": ("alice", "/account/name/"),
         "scenario-generator": ("alice", "/scenario/"),
+        # A scenario rolled, its Deployment Map drawn (an Assault: both zones named).
+        "scenario-generator-rolled": ("alice", "/scenario/?terrain=forest&settlement=town&seed=axe"),
         # A turn in its battles phase: the summary sheet to fill in.
         "open-turn-battles": ("alice", f"/turns/{fought.pk}/battles/"),
         "open-battle": ("alice", f"/battles/{open_battle.pk}/"),
@@ -237,6 +239,7 @@ PAGE_NAMES = [
     "api-token",
     "display-name",
     "scenario-generator",
+    "scenario-generator-rolled",
     "setup-new-campaign",
     "setup-invitations",
     "organizer-campaign",

@@ -10,6 +10,7 @@ Eldenhall."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -186,3 +187,23 @@ def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     assert [m["Subject"] for m in outbox.to("alice@briternia.local") if "turn report" in m["Subject"]] == [
         "Demo: The Awakening of the Ancients, turn 1: Ostland's turn report"
     ]
+
+
+def test_the_battle_page_draws_where_each_army_deploys(posted: Turn, open_page, live_server) -> None:
+    """Issue 18 (what would delight them): the scenario's Deployment Map (4. Determine Deployment)
+    is drawn under its step on the battle page, an image named after the map and both armies and
+    described in words, labelled a sketch (decision 350); on a phone it shrinks to the screen."""
+    hartwood = Battle.objects.get(turn=posted, province__number=62)
+    name = hartwood.scenario["deployment"]["map"]
+    page = open_page()
+    _open_battle(page, live_server, "alice", "62 Hartwood")
+    step = page.locator(".scenario-step").filter(has=page.get_by_role("heading", name=f"4. Deployment: {name}"))
+    diagram = step.get_by_role("img", name=re.compile(re.escape(f"{name} (a sketch): where Tor Anlec: Raiders")))
+    expect(diagram).to_be_visible()
+    expect(diagram).to_have_accessible_name(re.compile(r"Ostland: Wardens deploy, on a 6 by 4 foot table"))
+    expect(diagram).to_have_accessible_name(re.compile(re.escape("A sketch: the rulebook's map governs.")))
+    expect(step.locator("svg.deployment-map text").filter(has_text="North edge: 72 in. (6 ft)")).to_have_count(1)
+    expect(step.locator(".deployment-key")).to_contain_text("The table is 72 by 48 inches (6 by 4 feet)")
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = diagram.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390

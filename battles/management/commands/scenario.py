@@ -5,11 +5,13 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.utils.safestring import mark_safe
 
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice, new_seed
 from kingdoms.rules.maps import TERRAINS
 
+from ...rules.deployment_svg import deployment_diagram
 from ...rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 
 SETTLEMENTS = ("none", "town", "city", "capitol", "ruins")
@@ -25,6 +27,11 @@ class Command(BaseCommand):
         parser.add_argument("--fortified", action="store_true", help="The defender is fortified.")
         parser.add_argument("--attacker-supported", action="store_true")
         parser.add_argument("--defender-supported", action="store_true")
+        parser.add_argument(
+            "--tomb-raiders",
+            action="store_true",
+            help="A Tomb Raider match: Tomb Raider Scenario & Terrain (a 4x4 table).",
+        )
         parser.add_argument("--seed", default="", help="The same seed gives the same scenario.")
         parser.add_argument("--pdf", default="", help="Also write the scenario sheet to this PDF file.")
 
@@ -36,17 +43,23 @@ class Command(BaseCommand):
             attacker=ScenarioSide(name="Attacker", supported=o["attacker_supported"]),
             defender=ScenarioSide(name="Defender", supported=o["defender_supported"], fortified=o["fortified"]),
             defending=not o["both_moved"],
+            skirmish=o["tomb_raiders"],
         )
         scenario = scenario_generate(setup, SeededDice(seed=seed, stream="scenario"))
         sections = scenario_lines(scenario)
         self.stdout.write(f"Scenario for a {o['terrain']} province ({o['settlement']}), seed {seed}\n")
+        diagram = deployment_diagram(scenario)
         for section in sections:
             self.stdout.write(self.style.MIGRATE_HEADING(section.title))
             for paragraph in section.paragraphs:
                 self.stdout.write(f"  {paragraph}")
+            for line in diagram.lines if section.diagram else []:  # the Deployment Map in words
+                self.stdout.write(f"  {line}")
         if o["pdf"]:
+            deployment = {"title": diagram.title, "lines": diagram.lines, "svg": mark_safe(diagram.svg)}
             pdf = pdf_render(
-                "battles/scenario_standalone_print.html", {"sections": sections, "seed": seed, "setup": setup}
+                "battles/scenario_standalone_print.html",
+                {"sections": sections, "seed": seed, "setup": setup, "deployment": deployment},
             )
             Path(o["pdf"]).write_bytes(pdf)
             self.stdout.write(self.style.SUCCESS(f"Scenario sheet written to {o['pdf']}"))
