@@ -320,7 +320,12 @@ class LandDealForm(ToKingdomForm):
     kingdom_label = "Land deal with"
     prefix = "land"
     province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Province you give")
-    gold = forms.IntegerField(required=False, min_value=0, label="Gold you pay")
+    gold = forms.IntegerField(
+        required=False,
+        min_value=0,
+        label="Gold you pay",
+        error_messages={"min_value": "Pay 0 gold or more (Land Sales)."},
+    )
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
         super().__init__(*args, kingdom=kingdom, **kwargs)

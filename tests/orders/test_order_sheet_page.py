@@ -195,17 +195,27 @@ def test_the_sheet_s_other_parts_refuse_beside_their_rows(alice_client, turn, os
     assert ostland.order_sheets.get().entries == drafted  # the draft as it was: nothing saved
 
 
-def test_a_gold_transfer_of_nothing_is_refused_beside_its_gold(alice_client, turn, ostland, army, demo_campaign):
-    """Transfer of Gold: a positive amount. The field's own refusal (a request past the page's
-    minimum) stands beside it, naming the rule, and nothing is saved."""
+def test_a_field_s_own_refusal_stands_beside_it_naming_the_rule(alice_client, turn, ostland, army, demo_campaign):
+    """Transfer of Gold: a positive amount; Land Sales: the gold paid is 0 or more. A field's own
+    refusal (a request past the page's minimum) stands beside it, naming the rule, and nothing is
+    saved."""
     anlec = Kingdom.objects.get(campaign=demo_campaign, name="Tor Anlec")
     response = alice_client.post(
         _url(turn, ostland),
-        {f"army-{army.pk}-kind": "hold", "transfer-0-kingdom": anlec.pk, "transfer-0-gold": 0, "action": "submit"},
+        {
+            f"army-{army.pk}-kind": "hold",
+            "transfer-0-kingdom": anlec.pk,
+            "transfer-0-gold": 0,
+            "land-0-kingdom": anlec.pk,
+            "land-0-gold": -5,
+            "action": "submit",
+        },
     )
     assert response.status_code == 400
     page = response.content.decode()
     assert "Transfer a positive amount of gold (Transfer of Gold)." in _described(page, "transfer-0-gold")
+    assert "Pay 0 gold or more (Land Sales)." in _described(page, "land-0-gold")
+    assert "aria-invalid" not in _control(page, "transfer-0-kingdom")
     assert not ostland.order_sheets.exists()
 
 
