@@ -59,7 +59,8 @@ class KingdomAdmin(CampaignScopedAdmin):
     campaign_path = "campaign"
     list_display = ["name", "campaign", "army_type", "capitol", "home_roll"]
     list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), "army_type"]
-    filter_horizontal = ["players"]
+    # A kingdom has a player or a few: the plain multiple select, labelled, rather than Django's
+    # two-box chooser, whose search icons carry an aria-label axe-core refuses (aria-prohibited-attr).
     inlines = [TreasuryEntryInline]
 
 

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from . import selectors
 from .models import Army, Campaign, Character, Kingdom, Province
+from .people import display_name
 from .serializers import (
     AdjacentPickInputSerializer,
     AllianceSerializer,
@@ -30,7 +31,7 @@ from .serializers import (
 )
 from .services import armies as army_services
 from .services import campaigns as campaign_services
-from .services.co_players import co_player_add
+from .services.co_players import co_player_add, co_player_remove
 from .services.experience import experience_adjust
 
 
@@ -123,20 +124,58 @@ class CoPlayerInput(serializers.Serializer):
     email = serializers.CharField(max_length=254, help_text="The co-player's address: they are invited by email.")
 
 
+class KingdomPlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The user's id: DELETE co-players/<id>/ removes a co-player.")
+    name = serializers.CharField(help_text="Their display name.")
+
+
+def _organizers_kingdom(request: Request, kingdom_id: int) -> Kingdom:
+    """The kingdom, for its campaign's organizer; 404 for anyone else (a player of it included)."""
+    kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
+    if not selectors.is_organizer(request.user, kingdom.campaign):
+        raise Http404("No such kingdom.")
+    return kingdom
+
+
 class KingdomCoPlayersApi(APIView):
-    """Organizer only (404 for anyone else): add a co-player to the kingdom (Joint kingdoms), who is
-    invited by email and then sees and files for the kingdom like its players."""
+    """Organizer only (404 for anyone else): the kingdom's players (GET), and add a co-player to the
+    kingdom (POST; Joint kingdoms), who is invited by email and then sees and files for the kingdom
+    like its players."""
+
+    @extend_schema(responses=KingdomPlayerSerializer(many=True))
+    def get(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = _organizers_kingdom(request, kingdom_id)
+        players = [{"id": p.pk, "name": display_name(p)} for p in kingdom.players.order_by("id")]
+        return Response(KingdomPlayerSerializer(players, many=True).data)
 
     @extend_schema(request=CoPlayerInput, responses={201: KingdomPublicSerializer})
     def post(self, request: Request, kingdom_id: int) -> Response:
-        kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
-        if not selectors.is_organizer(request.user, kingdom.campaign):
-            raise Http404("No such kingdom.")
+        kingdom = _organizers_kingdom(request, kingdom_id)
         data = CoPlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
         co_player_add(kingdom=kingdom, email=data.validated_data["email"])
         public = selectors.kingdoms_public(campaign=kingdom.campaign).get(pk=kingdom.pk)
         return Response(KingdomPublicSerializer(public).data, status=201)
+
+
+class KingdomCoPlayerApi(APIView):
+    """Organizer only (404 for anyone else): remove a co-player from the kingdom (Joint kingdoms,
+    decision 229). From the next request they see and file nothing of it, by their session or their
+    API token; they are told by email; what they filed stands. A kingdom keeps one player (its last
+    is marked out on the leader page, Rogue Kingdom): removing it, or someone who does not play the
+    kingdom, is refused (400) and nothing changes."""
+
+    @extend_schema(
+        responses={200: KingdomPublicSerializer},
+        description="Remove the co-player `user_id` (a user id, as the kingdom's page names them) from the "
+        "kingdom's players (GET co-players/ lists them with their ids); answers the kingdom as the public "
+        "sees it, its players now.",
+    )
+    def delete(self, request: Request, kingdom_id: int, user_id: int) -> Response:
+        kingdom = _organizers_kingdom(request, kingdom_id)
+        co_player_remove(kingdom=kingdom, user_id=user_id)
+        public = selectors.kingdoms_public(campaign=kingdom.campaign).get(pk=kingdom.pk)
+        return Response(KingdomPublicSerializer(public).data)
 
 
 class KingdomLedgerApi(APIView):

@@ -13,6 +13,11 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/setup/provinces/", api.AdjacentPickApi.as_view(), name="api-setup-provinces"),
     path("kingdoms/<int:kingdom_id>/", api.KingdomApi.as_view(), name="api-kingdom"),
     path("kingdoms/<int:kingdom_id>/co-players/", api.KingdomCoPlayersApi.as_view(), name="api-kingdom-co-players"),
+    path(
+        "kingdoms/<int:kingdom_id>/co-players/<int:user_id>/",
+        api.KingdomCoPlayerApi.as_view(),
+        name="api-kingdom-co-player",
+    ),
     path("kingdoms/<int:kingdom_id>/ledger/", api.KingdomLedgerApi.as_view(), name="api-kingdom-ledger"),
     path("kingdoms/<int:kingdom_id>/armies/", api.KingdomArmiesApi.as_view(), name="api-kingdom-armies"),
     path("kingdoms/<int:kingdom_id>/characters/", api.KingdomCharactersApi.as_view(), name="api-kingdom-characters"),

@@ -3,7 +3,8 @@ service and the pure check decide."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from typing import Any, TypeVar
 
@@ -283,7 +284,12 @@ class GoldTransferForm(ToKingdomForm):
 
     kingdom_label = "Transfer gold to"
     prefix = "transfer"
-    gold = forms.IntegerField(required=False, min_value=1, label="Gold")
+    gold = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="Gold",
+        error_messages={"min_value": "Transfer a positive amount of gold (Transfer of Gold)."},
+    )
 
     def transfer(self) -> TransferGold | None:
         d = self.cleaned_data
@@ -314,7 +320,12 @@ class LandDealForm(ToKingdomForm):
     kingdom_label = "Land deal with"
     prefix = "land"
     province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Province you give")
-    gold = forms.IntegerField(required=False, min_value=0, label="Gold you pay")
+    gold = forms.IntegerField(
+        required=False,
+        min_value=0,
+        label="Gold you pay",
+        error_messages={"min_value": "Pay 0 gold or more (Land Sales)."},
+    )
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
         super().__init__(*args, kingdom=kingdom, **kwargs)
@@ -337,11 +348,27 @@ class LandDealForm(ToKingdomForm):
 RowForm = TypeVar("RowForm", bound=ToKingdomForm)
 
 
+MAX_POSTED_ROWS = 100  # rows of one part a posted sheet may hold (a crafted index past it is ignored)
+
+
+def posted_rows(data: Any, prefix: str) -> int:
+    """How many rows of the part `prefix` the posted sheet holds (the page drew its rows from the
+    saved sheet, so a posted sheet may hold more than the one the form is built with: each kept)."""
+    if not data:
+        return 0
+    pattern = re.compile(rf"{re.escape(prefix)}-(\d+)-")
+    indices = [int(m[1]) for key in data if (m := pattern.match(key)) and int(m[1]) < MAX_POSTED_ROWS]
+    return max(indices, default=-1) + 1
+
+
 def _rows(form_class: type[RowForm], data: Any, kingdom: Kingdom, entries: Iterable[Any]) -> list[RowForm]:
-    """One form per entry the sheet holds, and one empty row below them (save, and another comes back)."""
+    """One form per entry the sheet holds (or row it posts), and one empty row below them (save,
+    and another comes back)."""
+    filed: list[Any] = list(entries)
+    filed += [None] * max(1, posted_rows(data, form_class.prefix) - len(filed))
     return [
         form_class(data, prefix=f"{form_class.prefix}-{i}", kingdom=kingdom, initial=asdict(e) if e else None)
-        for i, e in enumerate([*entries, None])
+        for i, e in enumerate(filed)
     ]
 
 
@@ -414,21 +441,48 @@ PROBLEM_SECTIONS: dict[SheetProblemCode, str] = {
     **{code: "alliance" for code in SheetProblemCode if code.value.startswith("alliance-")},
 }
 SECTIONS = tuple(dict.fromkeys(PROBLEM_SECTIONS.values()))
+# An entry's field named as the page's form names it, where the two differ (by the entry's part).
+ENTRY_FIELDS: dict[str, dict[str, str]] = {"capitol_moves": {"province": "city"}}
+# The fields of the rows of the sheet's other parts, the first standing for the row.
+PURCHASE_FIELDS = ("army", "kind", "unit", "models", "points", "name", "category", "common", "runic")
+GOLD_TRANSFER_FIELDS = ("kingdom", "gold")
+ITEM_TRANSFER_FIELDS = ("kingdom", "item")
+LAND_DEAL_FIELDS = ("kingdom", "province", "gold")
+CAPITOL_FIELDS = ("city",)
 ARMY_FIELDS = ("kind", "target", "support", "path_1", "upgrade_to", "buy_depot", "disaster_choice", "defend_with")
 ARMY_FIELDS += ("losses_from", "take_control")
 CREATION_FIELDS = ("name", "points", "province")
 
 
+class FieldProblems(list[str]):
+    """The messages beside one field, and the id the field's aria-describedby points at."""
+
+    def __init__(self, messages: Iterable[str] = (), *, id: str = "") -> None:
+        super().__init__(messages)
+        self.id = id
+
+
 def place_problems(form: forms.Form, problems: list[dict[str, Any]], fields: tuple[str, ...]) -> None:
     """Set `form.problems`: field -> the messages beside it (its own parse errors, then the
-    check's), a problem whose field the row does not have standing beside the first."""
+    check's), a problem whose field the row does not have standing beside the first. A problem
+    names its field by the check's code (an army's or a new army's row: PROBLEM_FIELDS) or by its
+    entry's field (the sheet's other parts: `entry_field`, ENTRY_FIELDS). Each field with a
+    message is marked invalid and described by it (aria-invalid, aria-describedby)."""
     placed: dict[str, list[str]] = {name: [] for name in fields}
     for name, errors in form.errors.items():
         placed[name if name in placed else fields[0]] += list(errors)
     for p in problems:
-        name = PROBLEM_FIELDS.get(SheetProblemCode(p["code"]), fields[0])
+        name = p.get("entry_field") or PROBLEM_FIELDS.get(SheetProblemCode(p["code"]), fields[0])
+        name = ENTRY_FIELDS.get(p.get("part") or "", {}).get(name, name)
         placed[name if name in placed else fields[0]].append(p["message"])
-    form.problems = placed  # type: ignore[attr-defined]
+    form.problems = {}  # type: ignore[attr-defined]
+    for name, messages in placed.items():
+        error_id = f"{form[name].auto_id}-error"
+        form.problems[name] = FieldProblems(messages, id=error_id)  # type: ignore[attr-defined]
+        if messages:
+            attrs = form.fields[name].widget.attrs
+            attrs["aria-invalid"] = "true"
+            attrs["aria-describedby"] = " ".join(filter(None, (attrs.get("aria-describedby"), error_id)))
 
 
 class OrderSheetForm:
@@ -496,6 +550,10 @@ class OrderSheetForm:
         own = sorted((p for p in provinces.values() if p.controller_id == kingdom.id), key=lambda p: p.number)
         created = list(initial.creations) + [None] * CREATION_ROWS
         self.filed_creations = len(initial.creations)
+        self.filed_entries = {
+            part: len(getattr(initial, part))
+            for part in ("purchases", "gold_transfers", "item_transfers", "land_deals", "capitol_moves")
+        }
         self.creations = [
             CreateArmyForm(
                 data,
@@ -504,7 +562,11 @@ class OrderSheetForm:
                 legal=targets.creation_provinces if targets else None,
                 initial={"name": c.name, "points": c.points, "province": c.province} if c else None,
             )
-            for i, c in enumerate(created[: max(CREATION_ROWS, len(initial.creations))])
+            for i, c in enumerate(
+                (created + [None] * posted_rows(data, "create"))[
+                    : max(CREATION_ROWS, len(initial.creations), posted_rows(data, "create"))
+                ]
+            )
         ]
         reinforced = set(
             kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON).values_list(
@@ -517,7 +579,7 @@ class OrderSheetForm:
         self.garrisons = GarrisonsForm(
             data, provinces=sorted(provinces.values(), key=lambda p: p.number), initial={"garrison": sorted(chosen)}
         )
-        bought = list(initial.purchases) + [None] * PURCHASE_ROWS
+        bought = list(initial.purchases) + [None] * max(PURCHASE_ROWS, posted_rows(data, "purchase"))
         self.purchases = [
             PurchaseForm(
                 data,
@@ -582,6 +644,41 @@ class OrderSheetForm:
         if self.data is None:
             return self.creations[: self.filed_creations]
         return [f for f in self.creations if f.is_valid() and f.creation() is not None]
+
+    def entry_rows(self) -> dict[str, tuple[list[forms.Form], tuple[str, ...]]]:
+        """The sheet's other parts by their SheetEntries name: the rows that hold their entries, in
+        the order of the entries (a problem's `entry` points into this list), and the rows' fields."""
+        filed = self.filed_entries
+        bound = self.data is not None
+
+        def holding(rows: Sequence[forms.Form], part: str, entry: Callable[[Any], Any]) -> list[forms.Form]:
+            if not bound:
+                return list(rows[: filed[part]])
+            return [f for f in rows if f.is_valid() and entry(f) is not None]
+
+        return {
+            "purchases": (holding(self.purchases, "purchases", PurchaseForm.purchase), PURCHASE_FIELDS),
+            "gold_transfers": (
+                holding(self.transfers, "gold_transfers", GoldTransferForm.transfer),
+                GOLD_TRANSFER_FIELDS,
+            ),
+            "item_transfers": (
+                holding(self.item_transfers, "item_transfers", ItemTransferForm.transfer),
+                ITEM_TRANSFER_FIELDS,
+            ),
+            "land_deals": (holding(self.land_deals, "land_deals", LandDealForm.deal), LAND_DEAL_FIELDS),
+            "capitol_moves": (holding([self.capitol], "capitol_moves", lambda f: f.moves() or None), CAPITOL_FIELDS),
+        }
+
+    def all_entry_rows(self) -> list[tuple[forms.Form, tuple[str, ...]]]:
+        """Every row of the sheet's other parts, empty ones too, with its fields."""
+        return [
+            *((f, PURCHASE_FIELDS) for f in self.purchases),
+            *((f, GOLD_TRANSFER_FIELDS) for f in self.transfers),
+            *((f, ITEM_TRANSFER_FIELDS) for f in self.item_transfers),
+            *((f, LAND_DEAL_FIELDS) for f in self.land_deals),
+            (self.capitol, CAPITOL_FIELDS),
+        ]
 
     def is_valid(self) -> bool:
         forms_ = [

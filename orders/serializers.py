@@ -284,6 +284,13 @@ class SheetProblemSerializer(serializers.Serializer):
     creation = serializers.IntegerField(
         allow_null=True, help_text="The new army's entry it concerns, by its index among the sheet's creations."
     )
+    part = serializers.CharField(
+        allow_blank=True,
+        help_text='The part of the sheet whose entry it concerns ("purchases", "gold_transfers", "item_transfers", '
+        '"land_deals", "capitol_moves"); "" when none.',
+    )
+    entry = serializers.IntegerField(allow_null=True, help_text="That entry, by its index among the part's entries.")
+    entry_field = serializers.CharField(allow_blank=True, help_text='The entry\'s field it is about ("gold").')
     text = serializers.CharField(help_text="The words, without the army's name.")
     message = serializers.CharField(help_text="The words naming the army once, as in `errors` and `warnings`.")
 

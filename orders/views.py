@@ -115,11 +115,23 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     # Each problem beside what mends it: a part of the sheet (purchases, transfers, the gold...), or
     # the field of an army's row found by the army's id (never by its name: "A1" is the beginning of
     # "A10"), or of a new army's row; named as in the list above, which keeps them all.
+    # A problem of the sheet's other parts (a purchase, a transfer, a land deal, the capitol) stands in
+    # the row of the entry it names (`part`, `entry`); one whose row the page does not show (an entry
+    # sent by the API only) stands under its part.
     sections: dict[str, list[str]] = {name: [] for name in SECTIONS}
+    entry_rows = form.entry_rows()
+    by_row: dict[int, list[dict]] = {}
+    in_rows = []
     for p in refused:
-        if (section := PROBLEM_SECTIONS.get(SheetProblemCode(p["code"]))) is not None:
+        rows = entry_rows.get(p.get("part") or "", ([], ()))[0]
+        if p.get("entry") is not None and p["entry"] < len(rows):
+            by_row.setdefault(id(rows[p["entry"]]), []).append(p)
+        elif (section := PROBLEM_SECTIONS.get(SheetProblemCode(p["code"]))) is not None:
             sections[section].append(p["message"])
-    in_rows = [p for p in refused if SheetProblemCode(p["code"]) not in PROBLEM_SECTIONS]
+        else:
+            in_rows.append(p)
+    for row_form, fields in form.all_entry_rows():
+        place_problems(row_form, by_row.get(id(row_form), []), fields)
     for army_form in form.armies:
         place_problems(army_form, [p for p in in_rows if army_form.army.id in p["armies"]], ARMY_FIELDS)
     rows = form.creation_rows()

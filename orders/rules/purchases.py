@@ -31,7 +31,7 @@ from kingdoms.rules.experience import (
 from kingdoms.rules.tables import ARMY_MAX_POINTS, ArmyType
 from kingdoms.rules.world import ArmyState, World
 
-from .sheets import Purchase, SheetCheck, SheetContext, SheetEntries, SheetProblem, SheetProblemCode
+from .sheets import Purchase, SheetCheck, SheetContext, SheetEntries, SheetProblem, SheetProblemCode, entry_at
 
 TROOP_CATEGORIES = tuple(c for c in CATEGORIES if c != "character")
 
@@ -86,7 +86,7 @@ def purchase_priced(
     if kind == PurchaseKind.EQUIPMENT:
         unit = roster.unit(army.id, purchase.unit)
         words = f"{purchase.points} points of equipment for {purchase.unit.strip() or 'a unit'}"
-        refusal = "" if unit else f"{purchase.unit.strip() or 'the unit named'} is not a unit of its list."
+        refusal = "" if unit else _not_listed(purchase)
         if purchase.points <= 0:
             refusal = refusal or "equipment is bought by its points, more than 0 (Spending Experience)."
         return PricedPurchase(purchase, equipment_cost(purchase.points), words, purchase.points, refusal)
@@ -126,11 +126,12 @@ def purchase_priced(
 
 
 def _not_listed(purchase: Purchase) -> str:
-    return f"{purchase.unit.strip() or 'the unit named'} is not a unit of its list."
+    return f"{purchase.unit.strip() or 'the unit named'} is not a unit of its list (Spending Experience)."
 
 
 def _not_a_character(purchase: Purchase) -> str:
-    return f"{purchase.unit.strip() or 'the character named'} is not a living character of the army."
+    who = purchase.unit.strip() or "the character named"
+    return f"{who} is not a living character of the army (Spending Experience)."
 
 
 def _recruits(purchase: Purchase, roster: SpendingRoster) -> PricedPurchase:
@@ -151,7 +152,7 @@ def _recruits(purchase: Purchase, roster: SpendingRoster) -> PricedPurchase:
     words = f"a new unit of {purchase.models} {name or '(no name)'} ({points} points)"
     refusal = ""
     if not name:
-        refusal = "a new unit of recruits needs a name."
+        refusal = "a new unit of recruits needs a name (Spending Experience)."
     elif roster.unit(purchase.army, name) is not None:
         refusal = f"the list already has a unit named {name}; buy recruits for it by naming it as the unit."
     elif purchase.category not in TROOP_CATEGORIES:
@@ -197,7 +198,8 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
         return
     arrives = delivery_turn(ctx.turn)
     by_army: dict[int, list[PricedPurchase]] = {}
-    for purchase in entries.purchases:
+    rows: dict[int, int] = {}  # id(priced) -> its entry: a problem stands beside the row that mends it
+    for index, purchase in enumerate(entries.purchases):
         army = ctx.armies.get(purchase.army)
         if army is None or army.disbanded:
             check.error_problems.append(
@@ -206,31 +208,49 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                     "is not one of your active armies; only an army spends its experience (Spending Experience).",
                     purchase.army,
                     subject=True,
+                    **entry_at("purchases", index, "army"),
                 )
             )
             continue
         priced = purchase_priced(purchase, army, ctx.army_type, ctx.world, ctx.roster)
         by_army.setdefault(army.id, []).append(priced)
+        rows[id(priced)] = index
         if priced.refusal:
-            check.error_problems.append(SheetProblem(SheetProblemCode.PURCHASE, priced.refusal, army.id))
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.PURCHASE,
+                    priced.refusal,
+                    army.id,
+                    **entry_at("purchases", index, refused_field(purchase)),
+                )
+            )
             continue
         when = f", arriving at the start of turn {arrives}" if priced.delivered else ""
         check.experience_costs.setdefault(army.id, []).append((f"{priced.words}{when}", priced.cost))
 
     gold_depots = {d.army for d in entries.depots}
-    items = Counter(p.name.strip().lower() for p in entries.purchases if p.kind == PurchaseKind.ITEM and not p.common)
-    for name, count in items.items():
+    items = [
+        (index, p.name.strip().lower())
+        for index, p in enumerate(entries.purchases)
+        if p.kind == PurchaseKind.ITEM and not p.common
+    ]
+    counts = Counter(name for _, name in items)
+    for name, count in counts.items():
         if count > 1:
+            second = [index for index, bought in items if bought == name][1]
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.PURCHASE,
                     f"The sheet buys {name} {count} times; the kingdom has only one of each magic item that is not "
                     "common (Armory).",
+                    **entry_at("purchases", second, "name"),
                 )
             )
     for army_id, bought in sorted(by_army.items()):
         army = ctx.armies[army_id]
-        _once_each(army, bought, gold_depots, check)
+        _once_each(army, bought, gold_depots, check, rows)
+        # The army's purchases together: beside the last of them, the one that tips it over.
+        last = entry_at("purchases", rows[id(bought[-1])], "army")
         spent = check.experience_spent(army_id)
         if spent > army.experience:
             check.error_problems.append(
@@ -239,6 +259,7 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                     f"spends {spent} experience on its purchases but has {army.experience} (Spending Experience).",
                     army_id,
                     subject=True,
+                    **last,
                 )
             )
         added = sum(p.points for p in bought if not p.refusal)
@@ -251,11 +272,31 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                     f"counts {army.points:,} points{way}; buying {added:,} more would take it past the maximum army "
                     f"size of {ARMY_MAX_POINTS:,} points (Army Restrictions).",
                     army_id,
+                    **last,
                 )
             )
 
 
-def _once_each(army: ArmyState, priced: list[PricedPurchase], gold_depots: set[int], check: SheetCheck) -> None:
+def refused_field(purchase: Purchase) -> str:
+    """The field of a purchase its refusal on its own is about, for the row that shows it: the unit
+    or character it is for, the new unit's or item's name, or what is bought."""
+    if purchase.kind == PurchaseKind.ITEM or (purchase.kind == PurchaseKind.RECRUITS and not purchase.unit.strip()):
+        return "name"
+    if purchase.kind == PurchaseKind.SUPPLY_DEPOT or purchase.kind not in PurchaseKind.ALL:
+        return "kind"
+    return "unit"
+
+
+def _once_each(
+    army: ArmyState, priced: list[PricedPurchase], gold_depots: set[int], check: SheetCheck, rows: dict[int, int]
+) -> None:
+    """One Veteran level and one roll a unit or General, one supply depot: each problem beside the
+    purchase that makes it two (`rows`: id(priced) -> its entry)."""
+
+    def second(kinds: tuple[str, ...], name: str) -> int:
+        same = [p for p in priced if p.purchase.kind in kinds and p.purchase.unit.strip().lower() == name]
+        return rows[id(same[1])]
+
     veterans = Counter(p.purchase.unit.strip().lower() for p in priced if p.purchase.kind == PurchaseKind.VETERAN)
     for name, count in veterans.items():
         if count > 1:
@@ -265,13 +306,11 @@ def _once_each(army: ArmyState, priced: list[PricedPurchase], gold_depots: set[i
                     f"{name} is raised {count} Veteran levels in one sheet; a unit goes up one level per battle "
                     "(Veteran Status).",
                     army.id,
+                    **entry_at("purchases", second((PurchaseKind.VETERAN,), name), "unit"),
                 )
             )
-    rolls = Counter(
-        p.purchase.unit.strip().lower()
-        for p in priced
-        if p.purchase.kind in (PurchaseKind.ADVANCEMENT, PurchaseKind.PROMOTION)
-    )
+    roll_kinds = (PurchaseKind.ADVANCEMENT, PurchaseKind.PROMOTION)
+    rolls = Counter(p.purchase.unit.strip().lower() for p in priced if p.purchase.kind in roll_kinds)
     for name, count in rolls.items():
         if count > 1:
             check.error_problems.append(
@@ -280,14 +319,17 @@ def _once_each(army: ArmyState, priced: list[PricedPurchase], gold_depots: set[i
                     f"{name} is named for more than one roll or promotion in one sheet; one at a time "
                     "(Character Archetypes and Advancement, Warlord).",
                     army.id,
+                    **entry_at("purchases", second(roll_kinds, name), "unit"),
                 )
             )
-    depots = sum(1 for p in priced if p.purchase.kind == PurchaseKind.SUPPLY_DEPOT)
-    if depots > 1 or (depots and army.id in gold_depots):
+    depots = [p for p in priced if p.purchase.kind == PurchaseKind.SUPPLY_DEPOT]
+    if len(depots) > 1 or (depots and army.id in gold_depots):
+        # The second depot of the purchases, or the one beside the gold depot the army's row buys.
         check.error_problems.append(
             SheetProblem(
                 SheetProblemCode.DEPOT_TWICE,
                 "a supply depot is bought twice in one sheet; an army has one supply depot at a time (Supply Depot).",
                 army.id,
+                **entry_at("purchases", rows[id(depots[1 if len(depots) > 1 else 0])], "kind"),
             )
         )

@@ -398,6 +398,12 @@ class SheetProblem:
     others: tuple[int, ...] = ()
     subject: bool = False
     creation: int | None = None  # a new army's entry, by its place among the sheet's creations
+    # The entry of another part of the sheet it is about (the row that mends it): `part` names the
+    # SheetEntries field ("purchases", "gold_transfers", "item_transfers", "land_deals",
+    # "capitol_moves"), `entry` the entry's place in it, `entry_field` the entry's field ("gold").
+    part: str = ""
+    entry: int | None = None
+    entry_field: str = ""
 
     @property
     def armies(self) -> tuple[int, ...]:
@@ -497,6 +503,11 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
         )
     _warnings(entries, ctx, check)
     return check
+
+
+def entry_at(part: str, entry: int, entry_field: str) -> dict[str, Any]:
+    """A problem's place: the entry of the sheet's `part` it is about, and the entry's field."""
+    return {"part": part, "entry": entry, "entry_field": entry_field}
 
 
 def _where(ctx: SheetContext, number: int | None) -> str:
@@ -870,7 +881,7 @@ def _check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
     """Transfer of Gold: to another player's kingdom of the campaign, a positive amount, the 10%
     fee paid on top by the sender (counted in what the sheet spends)."""
     _check_item_transfers(entries, ctx, check)
-    for transfer in entries.gold_transfers:
+    for index, transfer in enumerate(entries.gold_transfers):
         other = _receiver(ctx, transfer.kingdom)
         if other is None:
             check.error_problems.append(
@@ -878,6 +889,7 @@ def _check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                     SheetProblemCode.TRANSFER,
                     f"Kingdom {transfer.kingdom} is not another player's kingdom of this campaign: gold is "
                     "transferred to one (Transfer of Gold).",
+                    **entry_at("gold_transfers", index, "kingdom"),
                 )
             )
             continue
@@ -887,6 +899,7 @@ def _check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                     SheetProblemCode.TRANSFER,
                     f"A transfer to {other.name} of {transfer.gold:,} gold: transfer a positive amount "
                     "(Transfer of Gold).",
+                    **entry_at("gold_transfers", index, "gold"),
                 )
             )
             continue
@@ -906,7 +919,7 @@ def _check_item_transfers(entries: SheetEntries, ctx: SheetContext, check: Sheet
     another player's kingdom; the sender pays 10% of the item's gold cost (counted in what the sheet
     spends). Decision 143."""
     sent: Counter[str] = Counter()
-    for transfer in entries.item_transfers:
+    for index, transfer in enumerate(entries.item_transfers):
         other = _receiver(ctx, transfer.kingdom)
         name = transfer.item.strip()
         if other is None:
@@ -915,6 +928,7 @@ def _check_item_transfers(entries: SheetEntries, ctx: SheetContext, check: Sheet
                     SheetProblemCode.ITEM_TRANSFER,
                     f"Kingdom {transfer.kingdom} is not another player's kingdom of this campaign: {name or 'an item'} "
                     "is transferred to one (Transfer of Gold).",
+                    **entry_at("item_transfers", index, "kingdom"),
                 )
             )
             continue
@@ -927,6 +941,7 @@ def _check_item_transfers(entries: SheetEntries, ctx: SheetContext, check: Sheet
                     SheetProblemCode.ITEM_TRANSFER,
                     f"The transfer of {name or 'an item'} to {other.name}: the kingdom {have}, in its armies or its "
                     "armory (Transfer of Gold).",
+                    **entry_at("item_transfers", index, "item"),
                 )
             )
             continue
@@ -949,7 +964,7 @@ def _check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetChec
     world = ctx.world
     seen: set[int] = set()
     given: set[int] = set()
-    for deal in entries.land_deals:
+    for index, deal in enumerate(entries.land_deals):
         other = world.kingdoms.get(deal.kingdom)
         if other is None or other.id == ctx.kingdom or other.ancient_dead or other.rogue:
             check.error_problems.append(
@@ -957,6 +972,7 @@ def _check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetChec
                     SheetProblemCode.LAND_SALE,
                     f"Kingdom {deal.kingdom} is not another player's kingdom of this campaign: land is given, sold "
                     "or traded to one (Land Sales).",
+                    **entry_at("land_deals", index, "kingdom"),
                 )
             )
             continue
@@ -966,6 +982,7 @@ def _check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetChec
                     SheetProblemCode.LAND_SALE_TWICE,
                     f"A second land deal with {other.name} this turn: provinces change hands at the rate of one "
                     "province per turn per player receiving the land (Land Sales).",
+                    **entry_at("land_deals", index, "kingdom"),
                 )
             )
             continue
@@ -975,6 +992,7 @@ def _check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetChec
                 SheetProblem(
                     SheetProblemCode.LAND_SALE,
                     f"The land deal with {other.name} pays {deal.gold:,} gold: pay 0 or more (Land Sales).",
+                    **entry_at("land_deals", index, "gold"),
                 )
             )
         if deal.province is not None:
@@ -989,7 +1007,11 @@ def _check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetChec
                 why = f"{province} is given twice"
             if why:
                 check.error_problems.append(
-                    SheetProblem(SheetProblemCode.LAND_SALE, f"The land deal with {other.name}: {why} (Land Sales).")
+                    SheetProblem(
+                        SheetProblemCode.LAND_SALE,
+                        f"The land deal with {other.name}: {why} (Land Sales).",
+                        **entry_at("land_deals", index, "province"),
+                    )
                 )
                 continue
             given.add(deal.province)
@@ -1000,15 +1022,25 @@ def _check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetChec
 def _check_capitol_moves(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     """Loss of the Capitol: the capitol moves to another city of the kingdom where its Warlord stands,
     for 1,000 gold (once a turn); after the capitol was lost, the coronation is free (decision 159)."""
-    for move in entries.capitol_moves:
+    for index, move in enumerate(entries.capitol_moves):
         why = capitol_move_refusal(ctx.world, ctx.kingdom, move.province)
         if why:
-            check.error_problems.append(SheetProblem(SheetProblemCode.CAPITOL, f"{why} (Loss of the Capitol)."))
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.CAPITOL,
+                    f"{why} (Loss of the Capitol).",
+                    **entry_at("capitol_moves", index, "province"),
+                )
+            )
             continue
         check.costs.append((f"Move the capitol to {ctx.world.provinces[move.province]}", CAPITOL_MOVE_GOLD))
     if len(entries.capitol_moves) > 1:
         check.error_problems.append(
-            SheetProblem(SheetProblemCode.CAPITOL, "The capitol moves once a turn (Loss of the Capitol).")
+            SheetProblem(
+                SheetProblemCode.CAPITOL,
+                "The capitol moves once a turn (Loss of the Capitol).",
+                **entry_at("capitol_moves", 1, "province"),
+            )
         )
 
 

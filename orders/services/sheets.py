@@ -147,7 +147,8 @@ def _model_from_row(model: type[ModelT], values: Sequence[Any]) -> ModelT:
 
 def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
     """The sheet check's problems as the API gives them (and the order page places them): the
-    stable code, the army whose row it belongs to and every army it concerns (ids), the words
+    stable code, the army whose row it belongs to and every army it concerns (ids), the entry of the
+    sheet's other parts it is about (part, entry, entry_field), the words
     without the army's name, and the message that names it once."""
     return [
         {
@@ -155,6 +156,9 @@ def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[i
             "army": p.army,
             "armies": list(p.armies),
             "creation": p.creation,
+            "part": p.part,
+            "entry": p.entry,
+            "entry_field": p.entry_field,
             "text": p.text,
             "message": p.message(names),
         }

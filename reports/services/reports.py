@@ -56,7 +56,17 @@ PHASE_TITLES = {
     "orders": "4-5. Orders",
     "battles": "6. Battles",
     "aftermath": "7. Aftermath",
+    "capitol": "Loss of the Capitol",
+    "land": "Land Sales",
+    "ancient-dead": "The Ancient Dead",
+    "retirement": "Retired characters (Character Injury Chart)",
+    "organizer": "The organizer",
 }
+
+
+def phase_title(phase: str) -> str:
+    """A phase of the turn as the report heads it: its rulebook title ("ancient-dead" never shows)."""
+    return PHASE_TITLES.get(phase) or phase.replace("-", " ").capitalize()
 
 
 def _active_armies() -> QuerySet[Army]:
@@ -94,7 +104,10 @@ def _character_rows(kingdom_id: int) -> list[dict[str, Any]]:
         {
             "name": c.unit.name,
             "army": c.unit.army.name,
-            "role": f"{c.get_role_display()} ({c.get_rank_display()})",
+            # "Warlord (Lord)", "General (Hero)"; a Hero once ("Hero", never "Hero (Hero)").
+            "role": c.get_role_display()
+            if c.get_role_display() == c.get_rank_display()
+            else f"{c.get_role_display()} ({c.get_rank_display()})",
             "archetype": c.get_archetype_display(),
             "abilities": list(c.abilities),
             "battles_survived": c.battles_survived,
@@ -237,7 +250,7 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
     by_phase: dict[str, list[TurnEvent]] = defaultdict(list)
     for e in events:
         by_phase[e.phase].append(e)
-    phases = [(PHASE_TITLES.get(p, p), rows) for p, rows in by_phase.items()]
+    phases = [(phase_title(p), rows) for p, rows in by_phase.items()]
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom, status=OrderSheet.Status.SUBMITTED).first()
     # The orders that resolved: the standing submission, never a draft saved after it.
     submission = standing_submission(sheet) if sheet else None

@@ -66,6 +66,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-kingdom-ledger": ("GET", 401, 404, 200, 200),
     # Joint kingdoms: the organizer's; an empty request is refused (nothing changes).
     "api-kingdom-co-players": ("POST", 401, 404, 404, 400),
+    # Removing one (decision 229): Alice is Ostland's only player, so the organizer is refused (400).
+    "api-kingdom-co-player": ("DELETE", 401, 404, 404, 400),
     "api-kingdom-independence": ("POST", 401, 404, 404, 400),
     "api-kingdom-armies": ("GET", 401, 404, 200, 200),
     "api-kingdom-characters": ("GET", 401, 404, 200, 200),
@@ -254,7 +256,7 @@ def test_each_route_answers_each_role_as_its_rule_says(world):
             if method == "GET":
                 response = client.get(url)
             elif api:
-                response = client.post(url, {}, format="json")
+                response = client.generic(method, url, "{}", content_type="application/json")
             else:
                 response = client.post(url, {})
             got.append(_outcome(response, api=api))
@@ -263,7 +265,7 @@ def test_each_route_answers_each_role_as_its_rule_says(world):
     assert not wrong, "\n".join(wrong)
 
 
-WRITES = ("POST", "PUT", "PATCH")
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 
 # The schema and its page answer in their own formats (YAML, HTML), with the same refusals.

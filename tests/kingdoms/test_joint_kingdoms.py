@@ -218,6 +218,66 @@ def test_a_kingdoms_last_player_or_a_stranger_is_not_removed(k, erin):
     assert 'id="co-players"' not in pages_as("organizer").get(f"/kingdoms/{ostland.pk}/").content.decode()
 
 
+def test_the_organizer_removes_a_co_player_through_the_api_whose_token_is_refused_at_once(turn, k, erin):
+    """Joint kingdoms, decision 229, through the API: the organizer lists Ostland's players with their
+    ids and removes Erin (DELETE); her API token and her session, opened before, are refused
+    Ostland from the next request on; she is told by email; what she filed stands."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    ostland = k["Ostland"]
+    holds = [{"army": a.pk, "kind": "hold"} for a in ostland.armies.filter(kind="field")]
+    erin_api = APIClient()
+    erin_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=erin)[0].key}")
+    filed = erin_api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
+    assert filed.status_code == 200
+    erin_pages = pages_as(ERIN)
+    assert erin_pages.get(f"/kingdoms/{ostland.pk}/").status_code == 200
+
+    listed = api_as("organizer").get(f"/api/kingdoms/{ostland.pk}/co-players/").json()
+    alice = get_user_model().objects.get(username="alice")
+    assert [p["id"] for p in listed] == [alice.pk, erin.pk]
+    removed = api_as("organizer").delete(f"/api/kingdoms/{ostland.pk}/co-players/{erin.pk}/")
+    assert removed.status_code == 200
+    assert removed.json()["players"] == [p["name"] for p in listed if p["id"] == alice.pk]
+
+    assert list(ostland.players.values_list("username", flat=True)) == ["alice"]
+    assert erin_api.get(f"/api/kingdoms/{ostland.pk}/").status_code == 404
+    assert erin_api.get(f"/api/kingdoms/{ostland.pk}/armies/").status_code == 404
+    refiled = erin_api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
+    assert refiled.status_code == 404
+    assert erin_pages.get(f"/kingdoms/{ostland.pk}/").status_code == 404
+    assert OrderSheet.objects.get(turn=turn, kingdom=ostland).status == OrderSheet.Status.SUBMITTED
+    (told,) = Email.objects.filter(kind=Email.Kind.CO_PLAYER_REMOVED)
+    assert told.to == [ERIN] and "removed you from the players of Ostland" in told.text
+    assert "removed you from the players of <strong>Ostland</strong>" in told.html
+    assert api_as("alice").get(f"/api/kingdoms/{ostland.pk}/").status_code == 200
+
+
+def test_a_player_may_not_remove_a_co_player_through_the_api_nor_the_last_one_be_removed(k, erin):
+    """Decision 229: only the organizer removes (a player of the kingdom, even the one removed, is
+    answered 404, as for a kingdom they may not see the players of); a kingdom keeps one player and
+    a stranger is nobody to remove (400, the one error shape, naming the rule); nothing changes."""
+    ostland = k["Ostland"]
+    alice = get_user_model().objects.get(username="alice")
+    url = f"/api/kingdoms/{ostland.pk}/co-players/{erin.pk}/"
+    for who in ("alice", ERIN, "bob"):
+        assert api_as(who).delete(url).status_code == 404
+        assert api_as(who).get(f"/api/kingdoms/{ostland.pk}/co-players/").status_code == 404
+    bob = get_user_model().objects.get(username="bob")
+    stranger = api_as("organizer").delete(f"/api/kingdoms/{ostland.pk}/co-players/{bob.pk}/")
+    assert stranger.status_code == 400
+    assert error_details(stranger) == ["That person is not a player of Ostland: there is nobody to remove."]
+    assert list(ostland.players.order_by("id").values_list("username", flat=True)) == ["alice", ERIN]
+    assert api_as("organizer").delete(url).status_code == 200
+    last = api_as("organizer").delete(f"/api/kingdoms/{ostland.pk}/co-players/{alice.pk}/")
+    assert last.status_code == 400
+    (detail,) = error_details(last)
+    assert "is Ostland's only player: a kingdom keeps one." in detail and "(Rogue Kingdom)" in detail
+    assert list(ostland.players.values_list("username", flat=True)) == ["alice"]
+    assert Email.objects.filter(kind=Email.Kind.CO_PLAYER_REMOVED).count() == 1
+
+
 def test_the_independence_page_names_what_is_missing_or_no_longer_offered(turn, k, erin, wardens):
     """Joint kingdoms, decision 230: the page's form says what is wrong with the input in sentences
     (no co-player chosen, no name, a province or army the page did not offer) and changes nothing."""

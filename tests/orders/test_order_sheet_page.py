@@ -118,3 +118,126 @@ def test_a_problem_of_the_sheet_s_other_parts_stands_beside_that_part(alice_clie
     gold = page.split("<h2>Gold</h2>")[1].split('<table id="gold"')[0]
     assert "field-error" in gold and "gold short (Treasury" in gold
     assert "gold short" not in page.split("<h2>Gold</h2>")[0].split('id="order-sheet"')[1]
+
+
+def _control(page: str, name: str) -> str:
+    """The opening tag of the control named `name`."""
+    return re.search(rf'<(?:select|input)[^>]*name="{re.escape(name)}"[^>]*>', page)[0]
+
+
+def _described(page: str, name: str) -> str:
+    """The words the control `name` is described by (aria-describedby), its being marked invalid checked."""
+    control = _control(page, name)
+    assert 'aria-invalid="true"' in control, control
+    error_id = re.search(r'aria-describedby="([^"]*)"', control)[1].split()[-1]
+    return re.search(rf'<div class="field-problems" id="{re.escape(error_id)}">(.*?)</div>', page, re.S)[1]
+
+
+def test_the_sheet_s_other_parts_refuse_beside_their_rows(alice_client, turn, ostland, army, demo_campaign):
+    """Each refusal of the sheet's other parts stands beside the row and field it is about, the field
+    marked invalid and described by the words (which name the thing and the rule), and the rest of
+    the part's rows left alone: Transfer of Gold (an item the kingdom does not hold, in the second
+    row), Land Sales (a second deal with the same kingdom), Loss of the Capitol (the Warlord is not
+    in that city), Spending Experience (recruits for a unit not on the list). Nothing is saved."""
+    dumn = Kingdom.objects.get(campaign=demo_campaign, name="Karak Dumn")
+    anlec = Kingdom.objects.get(campaign=demo_campaign, name="Tor Anlec")
+    city = ostland.provinces.filter(settlement="city").exclude(pk=ostland.capitol_id).order_by("number").first()
+    given = ostland.provinces.filter(settlement="none").exclude(pk=ostland.capitol_id).order_by("number").first()
+    first_rows = {
+        f"army-{army.pk}-kind": "hold",
+        "item-transfer-0-kingdom": dumn.pk,
+        "item-transfer-0-item": "Enchanted Shield",
+        "land-0-kingdom": dumn.pk,
+        "land-0-province": given.number,
+    }
+    # A draft with one row of each: the sheet comes back with a second, empty row below.
+    assert alice_client.post(_url(turn, ostland), {**first_rows, "action": "draft"}).status_code == 302
+    drafted = ostland.order_sheets.get().entries
+    response = alice_client.post(
+        _url(turn, ostland),
+        {
+            **first_rows,
+            "item-transfer-1-kingdom": anlec.pk,
+            "item-transfer-1-item": "Crown of Nowhere",
+            "land-1-kingdom": dumn.pk,
+            "capitol-city": city.number,
+            "purchase-0-army": army.pk,
+            "purchase-0-kind": "recruits",
+            "purchase-0-unit": "Nobody",
+            "purchase-0-models": 5,
+            "action": "submit",
+        },
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Crown of Nowhere to Tor Anlec: the kingdom holds no magic item of that name" in _described(
+        page, "item-transfer-1-item"
+    )
+    assert "(Transfer of Gold)" in _described(page, "item-transfer-1-item")
+    assert "aria-invalid" not in _control(page, "item-transfer-0-item")
+    assert "A second land deal with Karak Dumn this turn" in _described(page, "land-1-kingdom")
+    assert "(Land Sales)" in _described(page, "land-1-kingdom")
+    assert "aria-invalid" not in _control(page, "land-0-kingdom")
+    assert f"Your Warlord does not stand in {city}" in _described(page, "capitol-city")
+    assert "(Loss of the Capitol)" in _described(page, "capitol-city")
+    assert "1st Army: Nobody is not a unit of its list (Spending Experience)." in _described(page, "purchase-0-unit")
+    assert "aria-invalid" not in _control(page, "purchase-0-army")
+    # Under the parts' headings only their rows speak: nothing stands under the headings themselves.
+    for heading, table in [
+        ('<h3 id="item-transfers-title">', '<table id="item-transfers"'),
+        ('<h2 id="land-sales">', '<table id="land-deals"'),
+        ("<h2>Spending experience</h2>", '<table id="purchases"'),
+    ]:
+        assert "field-error" not in page.split(heading)[1].split(table)[0]
+    # The whole list stays above the sheet.
+    above = page.split('id="sheet-errors"')[1].split("</div>")[0]
+    assert "Nobody is not a unit of its list" in above and "A second land deal" in above
+    assert ostland.order_sheets.get().entries == drafted  # the draft as it was: nothing saved
+
+
+def test_a_field_s_own_refusal_stands_beside_it_naming_the_rule(alice_client, turn, ostland, army, demo_campaign):
+    """Transfer of Gold: a positive amount; Land Sales: the gold paid is 0 or more. A field's own
+    refusal (a request past the page's minimum) stands beside it, naming the rule, and nothing is
+    saved."""
+    anlec = Kingdom.objects.get(campaign=demo_campaign, name="Tor Anlec")
+    response = alice_client.post(
+        _url(turn, ostland),
+        {
+            f"army-{army.pk}-kind": "hold",
+            "transfer-0-kingdom": anlec.pk,
+            "transfer-0-gold": 0,
+            "land-0-kingdom": anlec.pk,
+            "land-0-gold": -5,
+            "action": "submit",
+        },
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Transfer a positive amount of gold (Transfer of Gold)." in _described(page, "transfer-0-gold")
+    assert "Pay 0 gold or more (Land Sales)." in _described(page, "land-0-gold")
+    assert "aria-invalid" not in _control(page, "transfer-0-kingdom")
+    assert not ostland.order_sheets.exists()
+
+
+def test_a_drafted_problem_stands_beside_its_row_when_the_sheet_is_opened_again(alice_client, turn, ostland, army):
+    """A draft is kept with its errors; opened again, the check's words stand in the drafted row
+    (Loss of the Capitol)."""
+    city = ostland.provinces.filter(settlement="city").exclude(pk=ostland.capitol_id).order_by("number").first()
+    drafted = {f"army-{army.pk}-kind": "hold", "capitol-city": city.number, "action": "draft"}
+    alice_client.post(_url(turn, ostland), drafted)
+    page = alice_client.get(_url(turn, ostland)).content.decode()
+    assert f"Your Warlord does not stand in {city}" in _described(page, "capitol-city")
+
+
+def test_a_row_added_below_a_drafted_one_is_kept(alice_client, turn, ostland, army, demo_campaign):
+    """The page draws one empty row below the drafted ones (Transfer of Gold); what the player writes
+    in it is saved with them, never dropped because the sheet posted holds more rows than before."""
+    anlec = Kingdom.objects.get(campaign=demo_campaign, name="Tor Anlec")
+    dumn = Kingdom.objects.get(campaign=demo_campaign, name="Karak Dumn")
+    first = {f"army-{army.pk}-kind": "hold", "transfer-0-kingdom": anlec.pk, "transfer-0-gold": 100}
+    alice_client.post(_url(turn, ostland), {**first, "action": "draft"})
+    assert 'name="transfer-1-gold"' in alice_client.get(_url(turn, ostland)).content.decode()
+    second = {"transfer-1-kingdom": dumn.pk, "transfer-1-gold": 50}
+    assert alice_client.post(_url(turn, ostland), {**first, **second, "action": "draft"}).status_code == 302
+    transfers = ostland.order_sheets.get().entries["gold_transfers"]
+    assert [(t["kingdom"], t["gold"]) for t in transfers] == [(anlec.pk, 100), (dumn.pk, 50)]
