@@ -98,6 +98,16 @@ def test_every_kingdom_gets_its_own_report_and_every_player_the_bulletin(reporte
     assert turn_emails.filter(status=ReportEmail.Status.SENT).count() == len(mail.outbox) == turn_emails.count()
 
 
+def test_the_report_email_says_where_to_write_the_next_orders_in_both_parts(reported, k, settings):
+    """Issue 18 (every player learns what to do next from their inbox): the turn report's email
+    links to the campaign page, where the next order sheet is, in its HTML part as in its text."""
+    message = next(m for m in mail.outbox if m.subject.endswith("Ostland's turn report"))
+    link = f"{settings.SITE_URL}/campaigns/{k['Ostland'].campaign_id}/"
+    assert "Orders for turn 2 are due by" in message.body and link in message.body
+    (html,) = [content for content, mimetype in message.alternatives if mimetype == "text/html"]
+    assert f'<a href="{link}">write them from the campaign page</a>' in html
+
+
 def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(reported, k):
     ostland = k["Ostland"]
     text = pdf_text(bytes(report_of(reported, ostland).pdf))
