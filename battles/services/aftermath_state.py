@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmoryItem, Army, Character, Unit
+from kingdoms.models import ArmoryItem, Army, Character, Kingdom, Unit
 from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
 
@@ -144,18 +144,26 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
             else:
                 support_points[s.side] += s.points
 
-        def points(army_id: int | None) -> int:
+        def points(army_id: int | None, kingdom: Kingdom | None) -> int:
             # A field army, or the Elite Defense Force (Capitol Garrison) that fought as the defender.
             on_the_map = army_id in state.armies or army_id in state.garrisons
-            return state.army_points(army_id) if army_id is not None and on_the_map else 0
+            if army_id is None or not on_the_map:
+                return 0
+            # An army of the Ancient Dead stood on the table at 250 points less than its opponent,
+            # whatever its list holds (The Ancient Dead: Armies; rules decision 370).
+            if battle.ancient_dead_points is not None and kingdom is not None and kingdom.is_ancient_dead:
+                return battle.ancient_dead_points
+            return state.army_points(army_id)
 
         faced: dict[str, Any] = {
-            "attacker": points(battle.defender_army_id)
+            "attacker": points(battle.defender_army_id, battle.defender_kingdom)
             + support_points["defender"]
             + turned["attacker"]
             + battle.garrison_points
             + battle.fortified_points,
-            "defender": points(battle.attacker_army_id) + support_points["attacker"] + turned["defender"],
+            "defender": points(battle.attacker_army_id, battle.attacker_kingdom)
+            + support_points["attacker"]
+            + turned["defender"],
         }
         state.battles.append(
             BattleA(
