@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmoryItem, Army, Character, Kingdom, Unit
+from kingdoms.models import ArmoryItem, Army, Character, Unit
 from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
 
@@ -60,6 +60,20 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
         sitting_out=sitting_out,
         withdrawn=tuple(int(a) for a in sheet.support_withdrawn if int(a) in supports),
     )
+
+
+def _army_on_the_table(state: AftermathState, battle: Battle, side: str) -> int:
+    """The points of the side's army as it stood on the table: a field army, or the Elite Defense
+    Force (Capitol Garrison) that fought as the defender; an army of the Ancient Dead at the 250
+    points less than its opponent it fought at, whatever its list holds (The Ancient Dead: Armies;
+    rules decision 370)."""
+    army_id = battle.attacker_army_id if side == "attacker" else battle.defender_army_id
+    kingdom = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
+    if army_id is None or not (army_id in state.armies or army_id in state.garrisons):
+        return 0
+    if battle.ancient_dead_points is not None and kingdom is not None and kingdom.is_ancient_dead:
+        return battle.ancient_dead_points
+    return state.army_points(army_id)
 
 
 def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
@@ -144,26 +158,13 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
             else:
                 support_points[s.side] += s.points
 
-        def points(army_id: int | None, kingdom: Kingdom | None) -> int:
-            # A field army, or the Elite Defense Force (Capitol Garrison) that fought as the defender.
-            on_the_map = army_id in state.armies or army_id in state.garrisons
-            if army_id is None or not on_the_map:
-                return 0
-            # An army of the Ancient Dead stood on the table at 250 points less than its opponent,
-            # whatever its list holds (The Ancient Dead: Armies; rules decision 370).
-            if battle.ancient_dead_points is not None and kingdom is not None and kingdom.is_ancient_dead:
-                return battle.ancient_dead_points
-            return state.army_points(army_id)
-
         faced: dict[str, Any] = {
-            "attacker": points(battle.defender_army_id, battle.defender_kingdom)
+            "attacker": _army_on_the_table(state, battle, "defender")
             + support_points["defender"]
             + turned["attacker"]
             + battle.garrison_points
             + battle.fortified_points,
-            "defender": points(battle.attacker_army_id, battle.attacker_kingdom)
-            + support_points["attacker"]
-            + turned["defender"],
+            "defender": _army_on_the_table(state, battle, "attacker") + support_points["attacker"] + turned["defender"],
         }
         state.battles.append(
             BattleA(
