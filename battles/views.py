@@ -116,6 +116,8 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
             "filing": filing_kingdoms(battle),
             # The Campaign Must Go On: who played the battle for an absent player (decision 223).
             "stand_ins": stand_ins_text(battle),
+            # Where the players book their game, the deadline of its sheets counts down (issue 18, point 5).
+            "clock": turn_clock(battle.turn),
         }
     )
     if organizer:

@@ -473,6 +473,7 @@ def _battles_are_fought(turn: Turn, live_server, outbox: Outbox) -> list[Battle]
             assert page is not None
             page.goto(_link(email, live_server, rf"/battles/{battle.pk}/"))
             expect(page.get_by_role("heading", level=1)).to_have_text(f"Battle in {battle.province}")
+            expect(page.locator("#deadline-clock")).to_contain_text("Turn summary sheets due")  # point 5
             for other in others:
                 expect(page.locator("#opponents")).to_contain_text(f"{other.kingdom} ({other.name})")
             _no_page_problem(page)
