@@ -409,6 +409,7 @@ def _queued_for_a_worker() -> Iterator[None]:
     run tasks in-process), so the page shows the work waiting. Then a worker takes the one task the
     click queued off the broker (nothing is left there for a later test's worker); the walk runs
     the task as that worker would."""
+    celery_app.control.purge()  # whatever an earlier test left on a real broker is not this click's
     celery_app.conf.task_always_eager = False
     try:
         yield
