@@ -273,8 +273,8 @@ def _enter_list(page: Page, units: list[UnitEntry], items: list[ItemEntry]) -> N
         _fill_row(
             page, f"units-{row}", name=unit.name, category=unit.category, models=unit.models,
             points_per_model=unit.points_per_model, equipment_points=unit.equipment_points or None,
-            one_use=unit.one_use or None, rank=c and c.rank, role=c and c.role, archetype=c and c.archetype,
-            wizard=(c and c.wizard) or None,
+            one_use=unit.one_use or None, rank=c.rank if c else None, role=c.role if c else None,
+            archetype=c.archetype if c else None, wizard=(c.wizard or None) if c else None,
         )  # fmt: skip
         if row == 2 and len(units) > 3:
             # The running total follows the writing, and what is still wrong shows; nothing is saved.
@@ -621,6 +621,8 @@ def _a_deadline_changes(organizer: Page, turn: Turn, live_server, outbox: Outbox
 def test_four_turns_as_four_players_and_their_organizer_live_them(
     page: Page, open_page: Callable[[], Page], live_server, organizer, outbox: Outbox
 ) -> None:
+    for player in PLAYERS:  # nobody has a browser or has read an email yet (a rerun starts afresh)
+        player.page, player.seen = None, set()
     organizer_page = page
     campaign = _organizer_creates_the_campaign_and_invites(organizer_page, live_server, outbox)
     _players_accept(open_page, live_server, outbox)
