@@ -555,6 +555,7 @@ def _reports_arrive(turn: Turn, battles: list[Battle], outbox: Outbox) -> None:
         pdf = _pdf_of(report_email)
         assert f"{player.kingdom}: turn {turn.number}" in pdf
         assert f"Next: orders for turn {turn.number + 1} are due by" in pdf
+        assert f"from {player.name}: the version that resolved" in pdf and player.email not in pdf  # point 2
         warlord = next(u for u in LISTS[player.kingdom][0] if u.character and u.character.role == "warlord")
         assert "Your characters" in pdf and warlord.name in pdf
         for battle in battles:

@@ -108,6 +108,22 @@ def test_the_report_email_says_where_to_write_the_next_orders_in_both_parts(repo
     assert f'<a href="{link}">write them from the campaign page</a>' in html
 
 
+def test_the_report_says_who_filed_the_orders_by_the_name_the_players_see(
+    demo_campaign, k, django_capture_on_commit_callbacks
+):
+    """Issue 18, point 2 (a display name, never the address): the private report names who
+    submitted the orders that resolved as the site names them, as the receipt does. The
+    walk-through found an invited player's login, their email address, there."""
+    alice = get_user_model().objects.get(username="alice")
+    alice.username, alice.first_name = alice.email, "Alice of the Marches"  # an invited player logs in by address
+    alice.save(update_fields=["username", "first_name"])
+    turn = demo_campaign.turns.get(number=1)
+    play_the_turn_with(turn, k["Ostland"], [], django_capture_on_commit_callbacks)
+    text = " ".join(pdf_text(bytes(report_of(turn, k["Ostland"]).pdf)).split())
+    assert "from Alice of the Marches" in text
+    assert alice.email not in text
+
+
 def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(reported, k):
     ostland = k["Ostland"]
     text = pdf_text(bytes(report_of(reported, ostland).pdf))
