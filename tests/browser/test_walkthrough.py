@@ -65,9 +65,12 @@ class Player:
         """The player's emails whose subject contains `subject`, oldest first."""
         return [m for m in outbox.to(self.email) if subject in str(m["Subject"])]
 
+    def unread(self, outbox: Outbox, subject: str) -> list[EmailMessage]:
+        return [m for m in self.inbox(outbox, subject) if str(m["Message-ID"]) not in self.seen]
+
     def new_email(self, outbox: Outbox, subject: str) -> EmailMessage:
         """The one email with `subject` this player has not read yet; read now."""
-        unread = [m for m in self.inbox(outbox, subject) if str(m["Message-ID"]) not in self.seen]
+        unread = self.unread(outbox, subject)
         assert len(unread) == 1, f"{self.email}: expected one new '{subject}' email, found {len(unread)}"
         self.seen.add(str(unread[0]["Message-ID"]))
         return unread[0]
@@ -222,12 +225,7 @@ def _homes_and_provinces_are_picked(organizer: Page, campaign: Campaign, live_se
     picks = 0
     while Campaign.objects.get(pk=campaign.pk).status in (Campaign.Status.HOMES, Campaign.Status.PROVINCES):
         # Whoever's turn it is has exactly one unread "your turn to pick" email; nobody else has.
-        waiting = [
-            p
-            for p in PLAYERS
-            if len(p.inbox(outbox, "your turn to pick"))
-            > len([m for m in p.inbox(outbox, "your turn to pick") if str(m["Message-ID"]) in p.seen])
-        ]
+        waiting = [p for p in PLAYERS if p.unread(outbox, "your turn to pick")]
         assert len(waiting) == 1, f"after {picks} picks, {[p.kingdom for p in waiting]} were told to pick"
         (player,) = waiting
         email = player.new_email(outbox, "your turn to pick")
@@ -395,7 +393,9 @@ def _every_player_files_orders(turn: Turn, live_server, outbox: Outbox) -> None:
             report = player.new_email(outbox, f"turn {turn.number - 1}: {player.kingdom}'s turn report")
             page.goto(_link(report, live_server, rf"/campaigns/{turn.campaign_id}/"))
             expect(page.locator("#deadline-clock")).to_contain_text("Orders due")
-            expect(page.locator("#calendar a")).to_have_attribute("href", re.compile(rf"^{live_server.url}/calendar/"))
+            expect(page.locator("#calendar a")).to_have_attribute(
+                "href", re.compile("^" + re.escape(f"{live_server.url}/calendar/"))
+            )
             _no_page_problem(page)
             page.get_by_role("link", name="Your order sheet").click()
         _files_orders(player, turn, refused_first=(turn.number == 1 and player is DORA))
