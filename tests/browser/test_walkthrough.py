@@ -459,7 +459,11 @@ def _players_of(battle: Battle) -> list[tuple[Player, str]]:
 def _battles_are_fought(turn: Turn, live_server, outbox: Outbox) -> list[Battle]:
     """Every battle's players read the scenario email, write to each other through the battle page
     (point 6), file their turn summary sheets from the email's link; a disagreement is ruled."""
-    battles = list(Battle.objects.filter(turn=turn).select_related("province", "attacker_kingdom", "defender_kingdom"))
+    battles = list(
+        Battle.objects.filter(turn=turn)
+        .select_related("province", "attacker_kingdom", "defender_kingdom")
+        .order_by("province__number")
+    )
     for battle in battles:
         players = _players_of(battle)
         for player, side in players:
