@@ -122,6 +122,8 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
             "stand_ins": stand_ins_text(battle),
             # Stories Are Nice: the battle's stories, once the turn is reported (decisions 360-361).
             "stories": _battle_stories(request, battle, organizer=organizer, own=own),
+            # Where the players book their game, the deadline of its sheets counts down (issue 18, point 5).
+            "clock": turn_clock(battle.turn),
         }
     )
     if organizer:

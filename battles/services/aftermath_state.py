@@ -62,6 +62,20 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
     )
 
 
+def _army_on_the_table(state: AftermathState, battle: Battle, side: str) -> int:
+    """The points of the side's army as it stood on the table: a field army, or the Elite Defense
+    Force (Capitol Garrison) that fought as the defender; an army of the Ancient Dead at the 250
+    points less than its opponent it fought at, whatever its list holds (The Ancient Dead: Armies;
+    rules decision 370)."""
+    army_id = battle.attacker_army_id if side == "attacker" else battle.defender_army_id
+    kingdom = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
+    if army_id is None or not (army_id in state.armies or army_id in state.garrisons):
+        return 0
+    if battle.ancient_dead_points is not None and kingdom is not None and kingdom.is_ancient_dead:
+        return battle.ancient_dead_points
+    return state.army_points(army_id)
+
+
 def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     """The state the aftermath rules need. Raises ValueError if a battle is not settled (the
     service checks first, and refuses with the reasons)."""
@@ -144,18 +158,13 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
             else:
                 support_points[s.side] += s.points
 
-        def points(army_id: int | None) -> int:
-            # A field army, or the Elite Defense Force (Capitol Garrison) that fought as the defender.
-            on_the_map = army_id in state.armies or army_id in state.garrisons
-            return state.army_points(army_id) if army_id is not None and on_the_map else 0
-
         faced: dict[str, Any] = {
-            "attacker": points(battle.defender_army_id)
+            "attacker": _army_on_the_table(state, battle, "defender")
             + support_points["defender"]
             + turned["attacker"]
             + battle.garrison_points
             + battle.fortified_points,
-            "defender": points(battle.attacker_army_id) + support_points["attacker"] + turned["defender"],
+            "defender": _army_on_the_table(state, battle, "attacker") + support_points["attacker"] + turned["defender"],
         }
         state.battles.append(
             BattleA(

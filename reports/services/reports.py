@@ -23,6 +23,7 @@ from briternia.pdf import pdf_render, svg_to_png
 from briternia.queue import task_enqueue_after_commit
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, Character, DiceRoll, ExperienceEntry, Kingdom, TreasuryEntry
+from kingdoms.people import display_name
 from kingdoms.rules.alliances import TrustLevel
 from kingdoms.rules.character_record import character_record
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
@@ -325,7 +326,8 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         "kingdom_orders": described["kingdom"],
         "missed_orders": sheet is None and not kingdom.is_ancient_dead,
         "orders_received": moment_text(submission.submitted_at, campaign.time_zone) if submission else "",
-        "orders_received_by": getattr(submission.submitted_by, "username", "") if submission else "",
+        # The name the players see, never a login that may be an address (issue 18, point 2).
+        "orders_received_by": display_name(submission.submitted_by) if submission and submission.submitted_by else "",
         "phases": phases,
         "battles": _battle_rows(battles),
         "armies": armies,

@@ -90,6 +90,12 @@ def test_the_battles_phase_counts_down_to_the_results_deadline_and_says_when_it_
     expect(clock.locator(".clock-when")).to_contain_text(_local_words(turn.results_deadline))
     expect(clock.locator(".clock-left")).to_have_text(re.compile(r"^\d+ days? \d+ hours? left$"))
     expect(clock).not_to_contain_text("Orders due")
+    # The battle page, where the players book their game, counts down to the same deadline.
+    battle = turn.battles.order_by("pk").first()
+    assert battle is not None
+    page.goto(f"{live_server.url}/battles/{battle.pk}/")
+    expect(page.locator("#deadline-clock")).to_contain_text("Turn summary sheets due")
+    expect(page.locator("#deadline-clock .clock-when")).to_contain_text(_local_words(turn.results_deadline))
 
     Turn.objects.filter(pk=turn.pk).update(results_deadline=timezone.now() - dt.timedelta(minutes=5))
     page.goto(f"{live_server.url}/turns/{turn.pk}/battles/")

@@ -22,8 +22,9 @@ from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnMap
 from reports.services.reports import bulletin_context
+from tests.battle_setup import sheet_filed
 from tests.clients import pages_as, user_named
-from turns.services.cycle import orders_phase_run
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 pytestmark = pytest.mark.django_db
 
@@ -115,6 +116,37 @@ def test_case_AD2_the_scenario_sheet_shows_their_size_for_the_battle(demo_campai
     page = pages_as("organizer").get(f"/battles/{battle.pk}/").content.decode()
     assert "950 points: the Ancient Dead, 250 less than their opponent after supports" in page
     assert not TurnEvent.objects.filter(turn=turn, code=EventCode.GUERRILLA, province=target.number).exists()
+
+
+def test_case_AD3_victory_over_them_pays_for_the_points_they_fought_at(demo_campaign) -> None:
+    """Looting ("100 gold pieces for each 500 points of army faced", here 150 for a major victory)
+    and The Ancient Dead: Armies (rules decision 370): Karak Dumn's 1,200-point army beats a risen
+    host that fought it at 950 points; the army faced is the host as it stood on the table (one full
+    500), not the points of its list."""
+    turn = demo_campaign.turns.get(number=1)
+    kingdom = ancient_dead(demo_campaign)
+    host = kingdom.armies.filter(kind=Army.Kind.FIELD).exclude(name="First Host").order_by("id").first()
+    target = host.province.neighbours.exclude(terrain="desert").filter(armies__isnull=True).order_by("number").first()
+    karak = demo_campaign.kingdoms.get(name="Karak Dumn")
+    ironguard = army_with_list(karak, "Ironguard", target, [("Warriors", 100, 12)])
+    order_sheet_save(
+        kingdom=kingdom,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(host.id, OrderKind.MOVE, target=target.number),)),
+        submitted_by=user_named("organizer"),
+        submit=True,
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    orders_phase_run(turn_id=turn.pk)
+    battle = Battle.objects.get(turn=turn, province=target)
+    assert (battle.defender_army, battle.ancient_dead_points) == (ironguard, 950)
+    assert Army.objects.get(pk=host.pk).size > 1000  # its list would have paid twice as much
+
+    sheet_filed(battle, karak, result="major-victory")
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+    (gold,) = TurnEvent.objects.filter(turn=turn, code=EventCode.VICTORY_GOLD, kingdom=karak)
+    assert gold.gold == 150
+    assert gold.text == f"Victory gold for the major victory in {target}: 150 (950 points faced; Looting)."
 
 
 def test_the_demo_turn_has_their_computed_move_and_the_first_desert_on_the_map_and_in_the_bulletin(

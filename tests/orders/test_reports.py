@@ -98,6 +98,32 @@ def test_every_kingdom_gets_its_own_report_and_every_player_the_bulletin(reporte
     assert turn_emails.filter(status=ReportEmail.Status.SENT).count() == len(mail.outbox) == turn_emails.count()
 
 
+def test_the_report_email_says_where_to_write_the_next_orders_in_both_parts(reported, k, settings):
+    """Issue 18 (every player learns what to do next from their inbox): the turn report's email
+    links to the campaign page, where the next order sheet is, in its HTML part as in its text."""
+    message = next(m for m in mail.outbox if m.subject.endswith("Ostland's turn report"))
+    link = f"{settings.SITE_URL}/campaigns/{k['Ostland'].campaign_id}/"
+    assert "Orders for turn 2 are due by" in message.body and link in message.body
+    (html,) = [content for content, mimetype in message.alternatives if mimetype == "text/html"]
+    assert f'<a href="{link}">write them from the campaign page</a>' in html
+
+
+def test_the_report_says_who_filed_the_orders_by_the_name_the_players_see(
+    demo_campaign, k, django_capture_on_commit_callbacks
+):
+    """Issue 18, point 2 (a display name, never the address): the private report names who
+    submitted the orders that resolved as the site names them, as the receipt does. The
+    walk-through found an invited player's login, their email address, there."""
+    alice = get_user_model().objects.get(username="alice")
+    alice.username, alice.first_name = alice.email, "Alice of the Marches"  # an invited player logs in by address
+    alice.save(update_fields=["username", "first_name"])
+    turn = demo_campaign.turns.get(number=1)
+    play_the_turn_with(turn, k["Ostland"], [], django_capture_on_commit_callbacks)
+    text = " ".join(pdf_text(bytes(report_of(turn, k["Ostland"]).pdf)).split())
+    assert "from Alice of the Marches" in text
+    assert alice.email not in text
+
+
 def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(reported, k):
     ostland = k["Ostland"]
     text = pdf_text(bytes(report_of(reported, ostland).pdf))
