@@ -23,6 +23,9 @@ from kernel.dice import ScriptedDice
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
+from orders.models import Turn
+from tests.battle_setup import file_battle_orders
+from turns.services.cycle import orders_phase_run
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -214,3 +217,13 @@ def army_lists_campaign(invited_campaign) -> Campaign:
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ARMY_LISTS
     return campaign
+
+
+@pytest.fixture
+def posted(outbox: Outbox, demo_campaign: Campaign) -> Turn:
+    """The demo campaign's turn 1 resolved into its two battles (the scenario emails go to the outbox)."""
+    turn = demo_campaign.turns.get(number=1)
+    file_battle_orders(demo_campaign, turn)
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    turn.refresh_from_db()
+    return turn

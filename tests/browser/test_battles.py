@@ -12,29 +12,16 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
 from battles.models import Battle, TurnSummarySheet
 from battles.rules.recovery import RANK_AND_FILE_RECOVERY, models_recovered
 from demo.campaign import DEMO_PASSWORD
-from kingdoms.models import Army, Campaign, Kingdom, Province, Unit
+from kingdoms.models import Army, Kingdom, Province, Unit
 from orders.models import Turn, TurnEvent
-from tests.battle_setup import file_battle_orders
-from turns.services.cycle import orders_phase_run
 
 from .conftest import Outbox, html_of, login, text_of
-
-
-@pytest.fixture
-def posted(outbox: Outbox, demo_campaign: Campaign) -> Turn:
-    """Turn 1 resolved into its two battles (the scenario emails go to the outbox)."""
-    turn = demo_campaign.turns.get(number=1)
-    file_battle_orders(demo_campaign, turn)
-    assert orders_phase_run(turn_id=turn.pk).resolved
-    turn.refresh_from_db()
-    return turn
 
 
 def _pdf_text(content: bytes) -> str:

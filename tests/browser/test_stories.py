@@ -8,31 +8,20 @@ Ostland's Wardens (alice) in Hartwood; Da Red Fang (bob) assaults Ostland's Elde
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
 from demo.campaign import DEMO_PASSWORD
-from kingdoms.models import Campaign, Kingdom
+from kingdoms.models import Kingdom
 from orders.models import Turn
-from tests.battle_setup import file_battle_orders
 from tests.clients import user_named
-from turns.services.cycle import aftermath_phase_run, orders_phase_run
+from turns.services.cycle import aftermath_phase_run
 
-from .conftest import Outbox, login
+from .conftest import login
 
 DAVE_STORY = "The <em>Silver Helms</em> broke the Halberdiers at the ford.\n\nThe river ran red till dusk."
 ALICE_STORY = "Our Greatswords hid in the mill: the elves never knew."
-
-
-@pytest.fixture
-def posted(outbox: Outbox, demo_campaign: Campaign) -> Turn:
-    turn = demo_campaign.turns.get(number=1)
-    file_battle_orders(demo_campaign, turn)
-    assert orders_phase_run(turn_id=turn.pk).resolved
-    turn.refresh_from_db()
-    return turn
 
 
 def _sheet(battle: Battle, kingdom: str, player: str, **data: object) -> None:

@@ -165,14 +165,12 @@ def test_independence_is_refused_whole_with_the_reasons(turn, k, erin, wardens):
     assert not TurnEvent.objects.filter(code__in=["kingdom-independent", "independence-given"]).exists()
 
 
-def test_the_organizer_removes_a_co_player_who_loses_the_kingdom_at_once(turn, k, erin):
-    """Joint kingdoms, decision 229: the organizer removes Erin from Ostland on its page (the button
-    asks first). Her session and her API token, both opened before, are refused Ostland's pages,
-    API and order sheet from that request on; she is told by email; what she filed stands."""
+def _erin_files_ostlands_sheet(turn, ostland, erin):  # type: ignore[no-untyped-def]
+    """Erin, Ostland's co-player, opens a session and an API token and files Ostland's sheet (every
+    army holds) through the API: (her API client, her pages client, the orders filed)."""
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
-    ostland = k["Ostland"]
     holds = [{"army": a.pk, "kind": "hold"} for a in ostland.armies.filter(kind="field")]
     erin_api = APIClient()
     erin_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=erin)[0].key}")
@@ -180,6 +178,15 @@ def test_the_organizer_removes_a_co_player_who_loses_the_kingdom_at_once(turn, k
     assert filed.status_code == 200
     erin_pages = pages_as(ERIN)
     assert erin_pages.get(f"/kingdoms/{ostland.pk}/").status_code == 200
+    return erin_api, erin_pages, holds
+
+
+def test_the_organizer_removes_a_co_player_who_loses_the_kingdom_at_once(turn, k, erin):
+    """Joint kingdoms, decision 229: the organizer removes Erin from Ostland on its page (the button
+    asks first). Her session and her API token, both opened before, are refused Ostland's pages,
+    API and order sheet from that request on; she is told by email; what she filed stands."""
+    ostland = k["Ostland"]
+    erin_api, erin_pages, holds = _erin_files_ostlands_sheet(turn, ostland, erin)
 
     page = pages_as("organizer").get(f"/kingdoms/{ostland.pk}/").content.decode()
     assert f'action="/kingdoms/{ostland.pk}/co-players/{erin.pk}/remove/" data-confirm="Remove ' in page
@@ -222,17 +229,8 @@ def test_the_organizer_removes_a_co_player_through_the_api_whose_token_is_refuse
     """Joint kingdoms, decision 229, through the API: the organizer lists Ostland's players with their
     ids and removes Erin (DELETE); her API token and her session, opened before, are refused
     Ostland from the next request on; she is told by email; what she filed stands."""
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
-
     ostland = k["Ostland"]
-    holds = [{"army": a.pk, "kind": "hold"} for a in ostland.armies.filter(kind="field")]
-    erin_api = APIClient()
-    erin_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=erin)[0].key}")
-    filed = erin_api.put(f"/api/turns/{turn.pk}/sheet/", {"orders": holds, "submit": True}, format="json")
-    assert filed.status_code == 200
-    erin_pages = pages_as(ERIN)
-    assert erin_pages.get(f"/kingdoms/{ostland.pk}/").status_code == 200
+    erin_api, erin_pages, holds = _erin_files_ostlands_sheet(turn, ostland, erin)
 
     listed = api_as("organizer").get(f"/api/kingdoms/{ostland.pk}/co-players/").json()
     alice = get_user_model().objects.get(username="alice")

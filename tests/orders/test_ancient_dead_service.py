@@ -12,11 +12,11 @@ from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_context
 from demo.turn import army_with_list, demo_turn_play
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Character, DiceRoll, Kingdom, Province
+from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province
 from kingdoms.rules.tables import ArmyType
 from kingdoms.services.world import world_load
 from orders.entries import entries_from_json
-from orders.models import OrderSheet, TurnEvent
+from orders.models import OrderSheet, Turn, TurnEvent
 from orders.rules.ancient_dead import ancient_dead_orders
 from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
@@ -90,9 +90,9 @@ def test_their_orders_are_drafted_when_the_turn_opens_and_the_organizer_may_chan
     assert not TurnEvent.objects.filter(turn=turn, kingdom=kingdom, code=EventCode.MISSED_ORDERS).exists()
 
 
-def test_case_AD2_the_scenario_sheet_shows_their_size_for_the_battle(demo_campaign) -> None:
-    """The Ancient Dead: Armies (rule case AD2): a risen host attacks Karak Dumn's 1,200-point army
-    next to the desert: it fights at 950 points, and the scenario sheet says so."""
+def _host_attacks_ironguard(demo_campaign: Campaign) -> tuple[Turn, Army, Kingdom, Army, Battle]:
+    """Turn 1 resolved with a risen host (not the First Host) attacking Karak Dumn's 1,200-point
+    Ironguard, raised in the free province next to the desert: (turn, host, karak, ironguard, battle)."""
     turn = demo_campaign.turns.get(number=1)
     kingdom = ancient_dead(demo_campaign)
     host = kingdom.armies.filter(kind=Army.Kind.FIELD).exclude(name="First Host").order_by("id").first()
@@ -108,8 +108,15 @@ def test_case_AD2_the_scenario_sheet_shows_their_size_for_the_battle(demo_campai
         arrived_at=turn.orders_deadline - dt.timedelta(days=1),
     )
     orders_phase_run(turn_id=turn.pk)
-
     battle = Battle.objects.get(turn=turn, province=target)
+    return turn, host, karak, ironguard, battle
+
+
+def test_case_AD2_the_scenario_sheet_shows_their_size_for_the_battle(demo_campaign) -> None:
+    """The Ancient Dead: Armies (rule case AD2): a risen host attacks Karak Dumn's 1,200-point army
+    next to the desert: it fights at 950 points, and the scenario sheet says so."""
+    turn, host, karak, ironguard, battle = _host_attacks_ironguard(demo_campaign)
+    target = battle.province
     assert (battle.attacker_army, battle.defender_army, battle.ancient_dead_points) == (host, ironguard, 950)
     context = scenario_sheet_context(battle)
     assert (context["attacker"]["points"], context["defender"]["points"]) == (950, 1200)
@@ -123,22 +130,8 @@ def test_case_AD3_victory_over_them_pays_for_the_points_they_fought_at(demo_camp
     and The Ancient Dead: Armies (rules decision 370): Karak Dumn's 1,200-point army beats a risen
     host that fought it at 950 points; the army faced is the host as it stood on the table (one full
     500), not the points of its list."""
-    turn = demo_campaign.turns.get(number=1)
-    kingdom = ancient_dead(demo_campaign)
-    host = kingdom.armies.filter(kind=Army.Kind.FIELD).exclude(name="First Host").order_by("id").first()
-    target = host.province.neighbours.exclude(terrain="desert").filter(armies__isnull=True).order_by("number").first()
-    karak = demo_campaign.kingdoms.get(name="Karak Dumn")
-    ironguard = army_with_list(karak, "Ironguard", target, [("Warriors", 100, 12)])
-    order_sheet_save(
-        kingdom=kingdom,
-        turn=turn,
-        entries=SheetEntries(orders=(ArmyOrder(host.id, OrderKind.MOVE, target=target.number),)),
-        submitted_by=user_named("organizer"),
-        submit=True,
-        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
-    )
-    orders_phase_run(turn_id=turn.pk)
-    battle = Battle.objects.get(turn=turn, province=target)
+    turn, host, karak, ironguard, battle = _host_attacks_ironguard(demo_campaign)
+    target = battle.province
     assert (battle.defender_army, battle.ancient_dead_points) == (ironguard, 950)
     assert Army.objects.get(pk=host.pk).size > 1000  # its list would have paid twice as much
 
