@@ -202,7 +202,9 @@ def render_map_svg(
     if only_armies:
         overlay = [
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'width="{width}" height="{height}" font-family={quoteattr(FONT_FAMILY)}>'
+            f'width="{width}" height="{height}" font-family={quoteattr(FONT_FAMILY)}>',
+            # The tagged PDF's words for the overlay (briternia/pdf.py): the map under it has its own.
+            f"<title>{escape(heading)}: the armies and their moves</title>",
         ]
         for province in sorted(province_list, key=lambda p: p.number):
             if armies_by_province[province.number]:

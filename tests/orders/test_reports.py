@@ -148,6 +148,40 @@ def test_the_report_holds_the_kingdom_s_ledger_orders_battles_and_deadlines(repo
     assert "Page 1 of" in text
 
 
+def _structure(content: bytes) -> tuple[dict, list[tuple[str, str | None]]]:  # type: ignore[type-arg]
+    """A PDF's catalog and its tagged structure as (role, alternative text) in reading order."""
+    root = PdfReader(io.BytesIO(content)).trailer["/Root"]
+
+    def walk(node):  # type: ignore[no-untyped-def]
+        node = node.get_object()
+        if isinstance(node, list):
+            for child in node:
+                yield from walk(child)
+        elif hasattr(node, "get") and "/S" in node:
+            yield str(node["/S"]), (str(node["/Alt"]) if "/Alt" in node else None)
+            if "/K" in node:
+                yield from walk(node["/K"])
+
+    return root, list(walk(root["/StructTreeRoot"]["/K"])) if "/StructTreeRoot" in root else []
+
+
+def test_the_reports_are_tagged_pdfs_a_screen_reader_can_follow(reported, k):
+    """Issue 18, point 10 (phones and access), for the PDFs everyone receives: the report and the
+    bulletin carry their language, their headings and tables as structure, and words for every
+    picture (the map, and the overlay of the kingdom's armies and moves)."""
+    for report in (report_of(reported, k["Ostland"]), report_of(reported)):
+        root, structure = _structure(bytes(report.pdf))
+        assert bool(root["/MarkInfo"]["/Marked"]) and root["/Lang"] == "en"
+        roles = [role for role, _ in structure]
+        assert roles.count("/H1") == 1 and "/H2" in roles, report
+        assert "/Table" in roles and "/TH" in roles and "/TD" in roles, report
+        figures = [alt for role, alt in structure if role == "/Figure"]
+        assert figures and all(figures), (report, figures)
+        assert "The map" in figures
+    _, structure = _structure(bytes(report_of(reported, k["Ostland"]).pdf))
+    assert any(alt and alt.endswith(": the armies and their moves") for _, alt in structure)
+
+
 def test_no_report_shows_another_kingdom_s_private_data(reported, k):
     carol = pdf_text(bytes(report_of(reported, k["Karak Dumn"]).pdf))
     for secret in ("Wardens", "Raiders", "Boyz", "Halberdiers", "Tor Anlec: ", "Casualty Recovery"):
