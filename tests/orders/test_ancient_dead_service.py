@@ -125,7 +125,7 @@ def test_case_AD2_the_scenario_sheet_shows_their_size_for_the_battle(demo_campai
     assert not TurnEvent.objects.filter(turn=turn, code=EventCode.GUERRILLA, province=target.number).exists()
 
 
-def test_case_AD3_victory_over_them_pays_for_the_points_they_fought_at(demo_campaign) -> None:
+def test_victory_over_the_ancient_dead_pays_for_the_points_they_fought_at(demo_campaign) -> None:
     """Looting ("100 gold pieces for each 500 points of army faced", here 150 for a major victory)
     and The Ancient Dead: Armies (rules decision 370): Karak Dumn's 1,200-point army beats a risen
     host that fought it at 950 points; the army faced is the host as it stood on the table (one full
