@@ -42,7 +42,8 @@ class ProvinceAdmin(CampaignScopedAdmin):
     list_display = ["number", "name", "campaign", "terrain", "settlement", "controller", "razed", "fortified"]
     list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), "terrain", "settlement", "razed", "fortified"]
     search_fields = ["name"]
-    filter_horizontal = ["neighbours"]
+    # A province's neighbours are a plain multiple select, as a kingdom's players are (below): Django's
+    # two-box chooser carries search icons with an aria-label axe-core refuses (aria-prohibited-attr).
 
 
 class TreasuryEntryInline(CampaignScopedInline, admin.TabularInline):

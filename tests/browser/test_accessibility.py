@@ -128,11 +128,12 @@ def _paths(
         "independence": ("organizer", f"/kingdoms/{fighting_ostland.pk}/independence/"),
         # The API's documentation (Swagger UI), linked from the API token page.
         "api-docs": ("alice", "/api/docs/"),
-        # The admin a staff organizer opens: its index, a list and an object's form (with an inline
-        # and a two-box chooser of players).
+        # The admin a staff organizer opens: its index, a list and objects' forms (a kingdom's with an
+        # inline and its players, a province's with its neighbours).
         "admin-index": ("organizer", "/admin/"),
         "admin-changelist": ("organizer", "/admin/kingdoms/kingdom/"),
         "admin-change-form": ("organizer", f"/admin/kingdoms/kingdom/{ostland.pk}/change/"),
+        "admin-province-form": ("organizer", f"/admin/kingdoms/province/{ostland.capitol_id}/change/"),
     }
 
 
@@ -297,6 +298,7 @@ PAGE_NAMES = [
     "admin-index",
     "admin-changelist",
     "admin-change-form",
+    "admin-province-form",
 ]
 
 
