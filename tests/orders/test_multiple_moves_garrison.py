@@ -27,7 +27,8 @@ from tests.orders.resolving import of, resolve
 #   9 10 11 12
 #  13 14 15 16
 # Ostland (1) holds 5; Da Red Fang (2) holds 1 and the town in 10 (no army of theirs stands
-# there); Karak Dumn (3) holds 11; 8 is a desert (its Ancient Dead garrison), held by no player.
+# there); Karak Dumn (3) holds 11; 8 is a desert with its Ancient Dead garrison (the desert test
+# gives it to the Ancient Dead).
 OSTLAND, FANG, KARAK = 1, 2, 3
 CONTROL = {5: OSTLAND, 1: FANG, 10: FANG, 11: KARAK}
 TOWN, DESERT = 10, 8
