@@ -38,7 +38,7 @@ from briternia.celery import app as celery_app
 from demo.campaign import SAMPLE_LISTS
 from kingdoms.models import Army, Campaign, Kingdom, Province
 from kingdoms.rules.army_lists import CharacterEntry, ItemEntry, UnitEntry
-from orders.models import OrderSheet, Turn
+from orders.models import OrderSheet, Turn, TurnEvent
 from turns.tasks import aftermath_phase_task, orders_phase_task
 
 from .conftest import PASSWORD, Outbox, html_of, link_in, login, password_set, text_of
@@ -108,8 +108,8 @@ LISTS = {
 # The orders of each turn: kingdom -> {army name: (order kind, target province)}. Turn 1 brings
 # the armies forward; turn 2 fights (Ostland attacks Da Red Fang's army in 13; Karak Dumn and Tor
 # Anlec march into the deserts by the pyramid, held by Ancient Dead garrisons); turn 3 Ostland
-# marches on Da Red Fang's town of 22; turn 4 everyone holds (the story the dice then tell is
-# asserted at the end of the walk).
+# marches on Da Red Fang's town of 22 (as does an Ancient Dead host); turn 4 everyone holds (the
+# story the dice then tell is asserted at the end of the walk).
 ORDERS: dict[int, dict[str, dict[str, tuple[str, int | None]]]] = {
     1: {"Ostland": {"1st Army": ("move", 12)}, "Da Red Fang": {"1st Army": ("move", 13)},
         "Karak Dumn": {"1st Army": ("move", 39)}, "Tor Anlec": {"1st Army": ("move", 43)}},
@@ -656,13 +656,28 @@ def test_four_turns_as_four_players_and_their_organizer_live_them(
     # Ancient Dead host rose into the desert it made of 23. Turn 2: Ostland beat Da Red Fang's army
     # in 13 (the organizer's ruling), Karak Dumn and Tor Anlec beat the garrisons of the deserts
     # they entered, and Da Red Fang's town of 22 threw back the host. Turn 3: Ostland and the host
-    # both entered 22; Ostland won, looted the town and holds it; turn 4 it held it against the host.
-    assert [[(b.province.number, b.attacker_kingdom.name) for b in fought[n]] for n in range(1, 5)] == [
+    # both marched on 22, whose garrison occupies it for Da Red Fang: three unallied kingdoms, so
+    # the two movers rolled (decision 372); the host's lower roll held it, Ostland moved in, beat
+    # the town's garrison, looted the town and holds it; turn 4 it held it against the host.
+    assert [
+        [(b.province.number, b.attacker_kingdom.name, b.defender_kingdom.name) for b in fought[n]] for n in range(1, 5)
+    ] == [
         [],
-        [(13, "Ostland"), (22, "The Ancient Dead"), (40, "Karak Dumn"), (42, "Tor Anlec")],
-        [(22, "Ostland")],
-        [(22, "The Ancient Dead")],
+        [
+            (13, "Ostland", "Da Red Fang"),
+            (22, "The Ancient Dead", "Da Red Fang"),
+            (40, "Karak Dumn", "The Ancient Dead"),
+            (42, "Tor Anlec", "The Ancient Dead"),
+        ],
+        [(22, "Ostland", "Da Red Fang")],
+        [(22, "The Ancient Dead", "Ostland")],
     ]
+    (garrison_battle,) = fought[3]  # Battle for Towns, Cities, and Capitols: the garrison alone defends
+    assert (garrison_battle.defender_army, garrison_battle.garrison_points) == (None, 750)
+    (held,) = TurnEvent.objects.filter(turn__campaign=campaign, turn__number=3, code="multiple-moves")
+    assert held.kingdom is not None and held.kingdom.name == "The Ancient Dead"
+    assert held.text.startswith("Multiple moves into 22 Sandgate, which Da Red Fang's town garrison defends: ")
+    assert held.text.endswith(", lower than the others, and holds (Multiple Moves into Battle).")
     assert Province.objects.get(campaign=campaign, number=22).controller.name == "Ostland"
     # Decision 370: the town's garrison faced the host at the 500 points it fought at (750 - 250).
     (bert_report,) = BERT.inbox(outbox, "turn 2: Da Red Fang's turn report")

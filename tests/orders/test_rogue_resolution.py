@@ -140,3 +140,22 @@ def test_two_kingdoms_entering_the_same_rogue_province_fight_each_other_without_
     (battle,) = result.battles
     assert {battle.attacker_kingdom, battle.defender_kingdom} == {AVALON, 3}
     assert result.state.provinces[2].controller == BRYTHON
+
+
+def test_two_kingdoms_entering_a_rogue_kingdom_s_town_fight_each_other_without_a_roll():
+    """Decision 153 where a town stands (decision 372 leaves it so): a Rogue Kingdom's town is
+    defended by what the Rogue Kingdom table gives an army entering alone, not by a garrison, so it
+    is no third side in Multiple Moves into Battle: the two foreign armies move in and meet first."""
+    s = state((12, 5))
+    s.world.kingdoms[3] = wb.kingdom(3, "Carnwyl", ArmyType.ORCS_AND_GOBLINS)
+    s.world.armies[13] = wb.army(13, 3, 9)
+    order = ArmyOrder(13, OrderKind.MOVE, target=5)
+    s.orders[13] = order
+    s.sheets[3] = SheetEntries(orders=(order,))
+    result = resolve(s, [])
+
+    assert of(result.events, EventCode.MULTIPLE_MOVES) == of(result.events, EventCode.ROGUE_KINGDOM_ROLL) == []
+    assert (result.state.armies[12].province, result.state.armies[13].province) == (5, 5)
+    (battle,) = result.battles
+    assert {battle.attacker_kingdom, battle.defender_kingdom} == {AVALON, 3} and not battle.garrison_defends
+    assert result.state.provinces[5].controller == BRYTHON

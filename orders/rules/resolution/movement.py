@@ -442,22 +442,55 @@ def _roll_off(dice: Dice, armies: list[ArmyState], purpose: str) -> dict[int, in
             rolls[a.id] = dice.d6(purpose=f"{a.name}: {purpose} (tie)", kingdoms=[a.kingdom], armies=[a.id])
 
 
+def garrison_defends(state: TurnState, number: int) -> bool:
+    """Whether province `number`'s garrison fights an army of another kingdom (not its ally) that
+    enters it with no army there: a kingdom's town or city, its capitol among them (Battle for Towns,
+    Cities, and Capitols), or a desert with its 1,000-point Ancient Dead garrison (The Ancient Dead:
+    Deserts; decision 32). A Rogue Kingdom's land is not: an army entering it alone rolls on the Rogue
+    Kingdom table instead (decision 153). The one notion of a defending garrison for the contacts
+    and for Multiple Moves into Battle (decision 372)."""
+    province = state.provinces[number]
+    owner = province.controller
+    if province.rogue or (owner is not None and state.kingdoms[owner].rogue):
+        return False
+    return province.terrain == "desert" or (owner is not None and province.settlement in ("town", "city"))
+
+
+def _garrison_words(state: TurnState, number: int) -> str:
+    """The garrison that defends province `number`, for the events: "Da Red Fang's town garrison"."""
+    province = state.provinces[number]
+    if province.terrain == "desert":
+        return "its Ancient Dead garrison"
+    assert province.controller is not None  # garrison_defends: a town or city has its kingdom
+    owner = state.kingdoms[province.controller]
+    return f"{owner.name}'s {'capitol' if owner.capitol == number else province.settlement} garrison"
+
+
 def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # type: ignore[no-untyped-def]
     """Three or more unallied kingdoms may not share a province: the kingdoms moving in roll, and
     only as many move as leave two kingdoms there; the others hold (B5). Two allies count as one
-    side (decision 138)."""
+    side (decision 138). A garrison that defends its province (`garrison_defends`) occupies it for
+    its kingdom as an army that stays (decision 372): "a third unallied player" whose garrison
+    "cannot leave the province", so of two unallied kingdoms moving into a third's garrisoned town
+    the higher roll moves in and fights the garrison, the other holds. An ally's garrison is the
+    mover's own side."""
 
-    def side(kingdom: int) -> int:
-        alliance = state.world.alliance_of(kingdom)
+    def side(kingdom: int | None) -> int | None:
+        # None: a desert no kingdom holds, whose Ancient Dead garrison is a side of its own
+        alliance = state.world.alliance_of(kingdom) if kingdom is not None else None
         return alliance.first if alliance is not None else kingdom
 
     by_target: dict[int, list[int]] = defaultdict(list)
     for army_id, (target, _) in sorted(moves.items()):
         by_target[target].append(army_id)
-    staying: dict[int, set[int]] = defaultdict(set)  # province -> sides whose armies stay there
+    staying: dict[int, set[int | None]] = defaultdict(set)  # province -> sides that stay there
     for a in state.armies.values():
         if a.id not in moves and not a.disbanded:
             staying[start[a.id]].add(side(a.kingdom))
+    for target in by_target:
+        if garrison_defends(state, target):
+            # Decision 372: the garrison cannot leave its province: its kingdom occupies it as an army that stays.
+            staying[target].add(side(state.provinces[target].controller))
     for target, army_ids in sorted(by_target.items()):
         occupiers = staying.get(target, set())
         movers = [state.armies[i] for i in army_ids if side(state.armies[i].kingdom) not in occupiers]
@@ -465,7 +498,8 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
             continue
         rolls = _roll_off(dice, movers, "multiple moves into battle")
         ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
-        room = 2 - len(occupiers)
+        room = max(0, 2 - len(occupiers))
+        garrisoned = f", which {_garrison_words(state, target)} defends" if garrison_defends(state, target) else ""
         for army in ranked[room:]:
             _cancel(
                 state,
@@ -473,8 +507,8 @@ def _multiple_moves_into_battle(state, dice, events, moves, start) -> None:  # t
                 moves,
                 army.id,
                 EventCode.MULTIPLE_MOVES,
-                f"Multiple moves into {state.provinces[target]}: {army.name} rolls {rolls[army.id]}, "
-                "lower than the others, and holds.",
+                f"Multiple moves into {state.provinces[target]}{garrisoned}: {army.name} rolls {rolls[army.id]}, "
+                "lower than the others, and holds (Multiple Moves into Battle).",
             )
             staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
 
@@ -523,8 +557,7 @@ def _contacts_and_claims(
                 if contact is not None:
                     contacts.append(contact)
                 continue
-            defended = province.terrain == "desert" or (owner is not None and province.settlement in ("town", "city"))
-            if defended:
+            if garrison_defends(state, number):
                 contacts.append(Contact(province=number, attacker=army.id))
             else:
                 _claim(state, events, army, number)
