@@ -137,3 +137,20 @@ def test_an_ally_s_garrison_is_no_third_side_the_two_movers_meet_without_a_roll(
     assert of(result.events, EventCode.MULTIPLE_MOVES) == []
     assert (result.state.armies[11].province, result.state.armies[13].province) == (TOWN, TOWN)
     assert battles_of(result) == [(TOWN, OSTLAND, KARAK, 13, False)]
+
+
+def test_an_army_moving_into_its_own_garrisoned_town_is_there_already_and_never_rolls():
+    """Decision 372 (and decision 31, the kingdom already in a province never rolls): Da Red Fang's
+    army marches into its own town of 10 while Ostland and Karak Dumn move in too. The town is Da Red
+    Fang's by its garrison, so only the two others roll: Karak Dumn's 5 beats Ostland's 2 and moves
+    in, Ostland holds, and Da Red Fang's army, never rolling, takes its place in its town and meets
+    Karak Dumn there."""
+    dice = ScriptedDice(faces=[2, 5])
+    result = resolve_orders(moving_in(TOWN, (11, OSTLAND, 5), (12, FANG, 6), (13, KARAK, 11)), dice)
+
+    assert [r.purpose for r in dice.rolls] == ["A11: multiple moves into battle", "A13: multiple moves into battle"]
+    assert [result.state.armies[a].province for a in (11, 12, 13)] == [5, TOWN, TOWN]
+    (held,) = of(result.events, EventCode.MULTIPLE_MOVES)
+    assert (held.kingdom, held.army) == (OSTLAND, 11)
+    (battle,) = result.battles
+    assert battle.province == TOWN and {battle.attacker_kingdom, battle.defender_kingdom} == {KARAK, FANG}
