@@ -27,12 +27,13 @@ from orders.services.turns import turn_clock
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .rules.aftermath import STORY_EXPERIENCE
 from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
 from .services.scenarios import deployment_figure, scenario_sheet_context, scenario_sheet_pdf
-from .services.stories import STORIES_PER_PAGE, STORY_EXPERIENCE, Story, stories_of
+from .services.stories import STORIES_PER_PAGE, Story, stories_of
 from .services.summaries import (
     REROLL_LABELS,
     battle_rule,

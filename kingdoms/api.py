@@ -129,14 +129,6 @@ class KingdomPlayerSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="Their display name.")
 
 
-def _organizers_kingdom(request: Request, kingdom_id: int) -> Kingdom:
-    """The kingdom, for its campaign's organizer; 404 for anyone else (a player of it included)."""
-    kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
-    if not selectors.is_organizer(request.user, kingdom.campaign):
-        raise Http404("No such kingdom.")
-    return kingdom
-
-
 class KingdomCoPlayersApi(APIView):
     """Organizer only (404 for anyone else): the kingdom's players (GET), and add a co-player to the
     kingdom (POST; Joint kingdoms), who is invited by email and then sees and files for the kingdom
@@ -144,13 +136,13 @@ class KingdomCoPlayersApi(APIView):
 
     @extend_schema(responses=KingdomPlayerSerializer(many=True))
     def get(self, request: Request, kingdom_id: int) -> Response:
-        kingdom = _organizers_kingdom(request, kingdom_id)
+        kingdom = selectors.kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
         players = [{"id": p.pk, "name": display_name(p)} for p in kingdom.players.order_by("id")]
         return Response(KingdomPlayerSerializer(players, many=True).data)
 
     @extend_schema(request=CoPlayerInput, responses={201: KingdomPublicSerializer})
     def post(self, request: Request, kingdom_id: int) -> Response:
-        kingdom = _organizers_kingdom(request, kingdom_id)
+        kingdom = selectors.kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
         data = CoPlayerInput(data=request.data)
         data.is_valid(raise_exception=True)
         co_player_add(kingdom=kingdom, email=data.validated_data["email"])
@@ -172,7 +164,7 @@ class KingdomCoPlayerApi(APIView):
         "sees it, its players now.",
     )
     def delete(self, request: Request, kingdom_id: int, user_id: int) -> Response:
-        kingdom = _organizers_kingdom(request, kingdom_id)
+        kingdom = selectors.kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
         co_player_remove(kingdom=kingdom, user_id=user_id)
         public = selectors.kingdoms_public(campaign=kingdom.campaign).get(pk=kingdom.pk)
         return Response(KingdomPublicSerializer(public).data)

@@ -100,6 +100,15 @@ def kingdom_private_get(*, user: AnyUser, kingdom_id: int) -> Kingdom:
     return kingdom
 
 
+def kingdom_organized_get(*, user: AnyUser, kingdom_id: int) -> Kingdom:
+    """The kingdom, for its campaign's organizer (the organizer's own forms and endpoints on it); to
+    anyone else, a player of it included, it is not found."""
+    kingdom = kingdom_private_get(user=user, kingdom_id=kingdom_id)
+    if not is_organizer(user, kingdom.campaign):
+        raise Http404("No such kingdom.")
+    return kingdom
+
+
 def army_private_get(*, user: AnyUser, army_id: int) -> Army:
     army = (
         _private(Army.objects.select_related("kingdom__campaign", "province"), user, "kingdom__")

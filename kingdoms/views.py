@@ -184,6 +184,7 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
     armies = list(selectors.armies_of(kingdom))
     characters = Character.objects.filter(kingdom=kingdom).select_related("unit__army").order_by("unit__army", "id")
+    player_rows = [(p.pk, display_name(p)) for p in kingdom.players.order_by("id")]
     return render(
         request,
         "kingdoms/kingdom_detail.html",
@@ -197,8 +198,8 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "army_allowance": selectors.army_allowance(kingdom),
             "dice_rolls": selectors.dice_rolls_of(kingdom),
             "plays": kingdom.players.filter(pk=request.user.pk).exists(),
-            "players": [display_name(p) for p in kingdom.players.order_by("id")],
-            "player_rows": [(p.pk, display_name(p)) for p in kingdom.players.order_by("id")],
+            "players": [name for _, name in player_rows],
+            "player_rows": player_rows,
             "organizer": selectors.is_organizer(request.user, kingdom.campaign),
             "heirs": [c for c in characters if c.alive and c.role == Character.Role.GENERAL],
             "characters": [
@@ -216,9 +217,7 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
 @require_POST
 def kingdom_co_player_add(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     """Joint kingdoms: the organizer adds a co-player, invited by email."""
-    kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
-    if not selectors.is_organizer(request.user, kingdom.campaign):
-        raise Http404
+    kingdom = selectors.kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
     email = request.POST.get("email", "")
     try:
         co_player_add(kingdom=kingdom, email=email)
@@ -233,9 +232,7 @@ def kingdom_co_player_add(request: HttpRequest, kingdom_id: int) -> HttpResponse
 @require_POST
 def kingdom_co_player_remove(request: HttpRequest, kingdom_id: int, user_id: int) -> HttpResponse:
     """Joint kingdoms: the organizer removes a co-player (the button asks for confirmation first)."""
-    kingdom = selectors.kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
-    if not selectors.is_organizer(request.user, kingdom.campaign):
-        raise Http404
+    kingdom = selectors.kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
     try:
         removed = co_player_remove(kingdom=kingdom, user_id=user_id)
     except DomainError as exc:

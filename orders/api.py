@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -13,7 +12,7 @@ from rest_framework.views import APIView
 from briternia.api import KingdomQuery, kingdom_query
 from briternia.arrival import arrived_at
 from briternia.errors import DomainError
-from kingdoms.selectors import campaign_get, is_organizer, kingdom_private_get, kingdoms_public
+from kingdoms.selectors import campaign_get, is_organizer, kingdom_organized_get, kingdoms_public
 from kingdoms.serializers import KingdomPublicSerializer
 
 from . import selectors
@@ -195,9 +194,7 @@ class IndependenceApi(APIView):
 
     @extend_schema(request=IndependenceInput, responses={201: KingdomPublicSerializer})
     def post(self, request: Request, kingdom_id: int) -> Response:
-        kingdom = kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
-        if not is_organizer(request.user, kingdom.campaign):
-            raise Http404("No such kingdom.")
+        kingdom = kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
         data = IndependenceInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data

@@ -110,7 +110,6 @@ class ArmyOrderForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.army = army
-        self.targets = targets
         # The order's drop-down sits in the army's row without a <label> (the other fields have theirs).
         controls_name(self, army.name, "kind")
         # Foraging and Guerrilla Tactics losses: the rank and file of its list (a character never
@@ -331,7 +330,6 @@ class LandDealForm(ToKingdomForm):
         super().__init__(*args, kingdom=kingdom, **kwargs)
         own = kingdom.provinces.filter(settlement="none").exclude(pk=kingdom.capitol_id).order_by("number")
         self.fields["province"].choices = [("", "none (you receive)")] + [(p.number, str(p)) for p in own]
-        controls_name(self, _row_of(self.prefix))
 
     @staticmethod
     def receivers(kingdom: Kingdom) -> QuerySet[Kingdom]:
@@ -548,7 +546,9 @@ class OrderSheetForm:
             )
             self.armies.append(form)
         own = sorted((p for p in provinces.values() if p.controller_id == kingdom.id), key=lambda p: p.number)
-        created = list(initial.creations) + [None] * CREATION_ROWS
+        # The filed new armies, then empty rows: at least CREATION_ROWS, and as many as were posted.
+        creation_rows = max(CREATION_ROWS, len(initial.creations), posted_rows(data, "create"))
+        created = [*initial.creations, *[None] * (creation_rows - len(initial.creations))]
         self.filed_creations = len(initial.creations)
         self.filed_entries = {
             part: len(getattr(initial, part))
@@ -562,11 +562,7 @@ class OrderSheetForm:
                 legal=targets.creation_provinces if targets else None,
                 initial={"name": c.name, "points": c.points, "province": c.province} if c else None,
             )
-            for i, c in enumerate(
-                (created + [None] * posted_rows(data, "create"))[
-                    : max(CREATION_ROWS, len(initial.creations), posted_rows(data, "create"))
-                ]
-            )
+            for i, c in enumerate(created)
         ]
         reinforced = set(
             kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON).values_list(
@@ -620,23 +616,6 @@ class OrderSheetForm:
             initial={"city": initial.capitol_moves[0].province if initial.capitol_moves else None},
         )
         self.data = data
-        self._label_controls()
-
-    def _label_controls(self) -> None:
-        """The controls of the sheet's table rows carry their own names (a screen reader, a phone
-        where the table's header scrolled away): "Purchase 2: Models"."""
-        rows: list[tuple[str, list[forms.Form]]] = [
-            ("New army", self.creations),
-            ("Purchase", self.purchases),
-            ("Transfer of gold", self.transfers),
-            ("Transfer of an item", self.item_transfers),
-            ("Land deal", self.land_deals),
-        ]
-        for what, forms_ in rows:
-            for number, form in enumerate(forms_, start=1):
-                for name, field in form.fields.items():
-                    label = field.label or name.replace("_", " ").capitalize()
-                    field.widget.attrs.setdefault("aria-label", f"{what} {number}: {label}")
 
     def creation_rows(self) -> list[CreateArmyForm]:
         """The rows that hold the sheet's new armies, in the order of its entries (a problem's

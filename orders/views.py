@@ -17,7 +17,7 @@ from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kingdoms.models import Army, Character
-from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_private_get
+from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_organized_get
 from kingdoms.services.spending import deliveries_of_kingdom
 
 from . import selectors
@@ -75,10 +75,10 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     initial = entries_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
     refused: list[dict] | None = None  # the service's structured refusals, when it gave them
-    ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
-    targets = sheet_targets(ctx)  # the drop-downs offer what the check accepts (orders.rules.targets)
     if request.method == "POST":
-        form = OrderSheetForm(request.POST, kingdom=kingdom, targets=targets)
+        # The fields parse any adjacent province, so the save needs no offered targets: the sheet's
+        # context and its targets are worked out below, only for a page drawn again.
+        form = OrderSheetForm(request.POST, kingdom=kingdom)
         action = request.POST.get("action", "draft")
         if not form.is_valid():
             errors = form.field_errors
@@ -104,6 +104,10 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 else:
                     messages.success(request, "Draft saved (not submitted).")
                 return redirect("order-sheet-kingdom", turn_id=turn.pk, kingdom_id=kingdom.pk)
+    ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+    targets = sheet_targets(ctx)  # the drop-downs offer what the check accepts (orders.rules.targets)
+    if request.method == "POST":
+        form = OrderSheetForm(request.POST, kingdom=kingdom, targets=targets)
         check = order_sheet_check(form.entries(), ctx) if form.is_valid() else None
     else:
         form = OrderSheetForm(kingdom=kingdom, initial=initial, targets=targets)
@@ -409,9 +413,7 @@ def turn_preview_page(request: HttpRequest, turn_id: int) -> HttpResponse:
 def independence_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     """Joint kingdoms (organizer only): a co-player declares independence with the provinces,
     towns, cities and armies the kingdom gives."""
-    kingdom = kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
-    if not is_organizer(request.user, kingdom.campaign):
-        raise Http404
+    kingdom = kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
     warlord_army = (
         Character.objects.filter(kingdom=kingdom, alive=True, role=Character.Role.WARLORD)
         .values_list("unit__army_id", flat=True)
@@ -473,9 +475,7 @@ def kingdom_leader_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     """Organizer only (anyone else gets 404): who leads the kingdom. Mark its player out, and the
     kingdom becomes a Rogue Kingdom; give a Rogue Kingdom to a new or returning player (New Player
     Option), invited by email."""
-    kingdom = kingdom_private_get(user=request.user, kingdom_id=kingdom_id)
-    if not is_organizer(request.user, kingdom.campaign):
-        raise Http404
+    kingdom = kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
     rogue_form, player_form = RogueForm(), NewPlayerForm()
     if request.method == "POST":
         action = request.POST.get("action")

@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from battles import selectors as battle_selectors
-from battles.services.stories import STORIES_ON_CAMPAIGN_PAGE, STORY_EXPERIENCE, stories_of
+from battles.rules.aftermath import STORY_EXPERIENCE
+from battles.services.stories import STORIES_ON_CAMPAIGN_PAGE, stories_of
 from briternia.flash import flash_outcome
 from kingdoms import selectors
 from kingdoms.forms import InviteForm

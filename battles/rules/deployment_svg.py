@@ -199,7 +199,7 @@ def _entry_svg(entry: EntryPoint, table: Table, advance: bool, clip: str) -> lis
     return parts
 
 
-def deployment_diagram(scenario: Scenario, *, skirmish: bool = False, ident: str = "deployment") -> DeploymentDiagram:
+def deployment_diagram(scenario: Scenario, *, skirmish: bool = False) -> DeploymentDiagram:
     """The scenario's Deployment Map for its battle: the zones or entry points with the armies'
     names, the table's edges and the depths in inches, as an SVG and in words."""
     table = scenario_table(skirmish=skirmish or scenario.skirmish)
@@ -221,7 +221,7 @@ def deployment_diagram(scenario: Scenario, *, skirmish: bool = False, ident: str
     x0, y0 = _xy((0, 0))
     x1, y1 = _xy((table.width, table.depth))
     shape = " deployment-map-square" if table.width == table.depth else ""
-    title_id, desc_id, clip = f"{ident}-title", f"{ident}-desc", f"{ident}-table"
+    title_id, desc_id, clip = "deployment-title", "deployment-desc", "deployment-table"
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="deployment-map{shape}" role="img" '
         f'aria-labelledby="{title_id} {desc_id}" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '

@@ -21,7 +21,6 @@ from ..models import Battle, TurnSummarySheet
 STORIES_PER_PAGE = 10
 STORIES_ON_CAMPAIGN_PAGE = 3
 EXCERPT_MAX = 500  # characters of a story on the campaign page; the rest on the stories page
-STORY_EXPERIENCE = 3  # Stories Are Nice: "three bonus Experience Points", once per turn
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,11 @@ from collections.abc import Container, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from kingdoms.models import Army, Kingdom
-from kingdoms.rules.tables import Settlement
 from kingdoms.rules.world import World
 
 from ..entries import entries_from_json
 from ..rules.purchases import purchase_words
-from ..rules.sheets import DEFEND_WITH_GARRISON, OrderKind
+from ..rules.sheets import DEFEND_WITH_GARRISON, OrderKind, garrisoned_by
 
 
 class _ArmyRow(NamedTuple):
@@ -50,16 +49,10 @@ class _WorldGarrisons(Container[int]):
     """Where the kingdom's garrison may fight in the world: its towns, cities and capitol."""
 
     def __init__(self, world: World, kingdom: int) -> None:
-        self._provinces, self._kingdom = world.provinces, kingdom
-        self._capitol = world.kingdoms[kingdom].capitol if kingdom in world.kingdoms else None
+        self._world, self._kingdom = world, kingdom
 
     def __contains__(self, number: object) -> bool:
-        province = self._provinces.get(number) if isinstance(number, int) else None
-        return (
-            province is not None
-            and province.controller == self._kingdom
-            and (province.settlement in (Settlement.TOWN, Settlement.CITY) or number == self._capitol)
-        )
+        return isinstance(number, int) and garrisoned_by(self._world, number, self._kingdom)
 
 
 def _map_read(kingdom: Kingdom) -> _Map:

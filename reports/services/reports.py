@@ -10,6 +10,7 @@ import base64
 import datetime as dt
 import time
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import QuerySet, Sum
@@ -93,14 +94,13 @@ def _army_row(army: Army) -> dict[str, Any]:
     }
 
 
-def _character_rows(kingdom_id: int) -> list[dict[str, Any]]:
-    """The kingdom's living characters as its private report lists them (and keeps them, in the
+def _living_characters() -> QuerySet[Character]:
+    return Character.objects.filter(alive=True).select_related("unit__army").order_by("unit__army_id", "id")
+
+
+def _character_rows(characters: Iterable[Character]) -> list[dict[str, Any]]:
+    """A kingdom's living characters as its private report lists them (and keeps them, in the
     report's snapshot): name, role, archetype, abilities and injuries (Characters; Injuries)."""
-    characters = (
-        Character.objects.filter(kingdom_id=kingdom_id, alive=True)
-        .select_related("unit__army")
-        .order_by("unit__army_id", "id")
-    )
     return [
         {
             "name": c.unit.name,
@@ -149,6 +149,9 @@ def turn_reports_create(*, turn: Turn) -> None:
     armies: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for army in _active_armies().filter(kingdom__campaign=campaign):
         armies[army.kingdom_id].append(_army_row(army))
+    characters: dict[int, list[Character]] = defaultdict(list)
+    for character in _living_characters().filter(kingdom__campaign=campaign):
+        characters[character.kingdom_id].append(character)
     rows = []
     if (TurnReport.Kind.BULLETIN, None) not in existing:
         rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.BULLETIN))
@@ -157,7 +160,7 @@ def turn_reports_create(*, turn: Turn) -> None:
             snapshot = {
                 "armies": armies[kingdom.id],
                 "armies_svg": overlays[kingdom.id],
-                "characters": _character_rows(kingdom.id),
+                "characters": _character_rows(characters[kingdom.id]),
             }
             rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.KINGDOM, kingdom=kingdom, snapshot=snapshot))
     TurnReport.objects.bulk_create(rows)
@@ -305,7 +308,11 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
     armies = _with_experience_of_the_turn(armies, turn=turn.number)
     # The roster as the turn left it; a report kept before the roster was (no "characters" key)
     # lists it as it stands now.
-    characters = snapshot["characters"] if snapshot and "characters" in snapshot else _character_rows(kingdom.id)
+    characters = (
+        snapshot["characters"]
+        if snapshot and "characters" in snapshot
+        else _character_rows(_living_characters().filter(kingdom=kingdom))
+    )
     rolls = [
         r
         for r in DiceRoll.objects.filter(campaign=campaign, turn=turn.number).order_by("stream", "sequence")
