@@ -87,6 +87,7 @@ class UnitInline(CampaignScopedInline, admin.TabularInline):
         "equipment_points",
         "veteran_level",
         "one_use",
+        "living",
         "models_lost",
     ]
     show_change_link = True

@@ -13,6 +13,7 @@ from briternia.form_labels import RowLabelledFormSet
 from .people import DISPLAY_NAME_MAX, display_name
 from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from .rules.deserts import RUNE_SMITH_ARMIES
+from .rules.experience import CURSE_OF_THE_DEAD
 from .rules.maps import MapError, MapSpec, load_default_map, map_from_json
 from .rules.tables import ARCHETYPE_LABELS, ARCHETYPE_TABLE, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES, ArmyType
 
@@ -93,6 +94,7 @@ class UnitForm(forms.Form):
     equipment_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Equipment points")
     veteran_level = forms.IntegerField(min_value=0, max_value=3, initial=0, required=False, label="Veteran")
     one_use = forms.BooleanField(required=False, label="One use")
+    living = forms.BooleanField(required=False, label="Living (not undead)")
     rank = forms.ChoiceField(choices=[("hero", "Hero"), ("lord", "Lord")], required=False, initial="hero")
     role = forms.ChoiceField(
         choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False, initial="hero"
@@ -119,6 +121,8 @@ class UnitForm(forms.Form):
         # The field still parses (a crafted rune smith gets the check's words); the page shows it
         # only to the armies that may have one.
         self.offers_rune_smith = army_type is None or army_type in RUNE_SMITH_ARMIES
+        # Curse of the Dead: only an undead army's list says which of its units live.
+        self.offers_living = army_type is None or army_type in CURSE_OF_THE_DEAD
         _label_controls(self)
 
     def entry(self) -> UnitEntry:
@@ -143,6 +147,7 @@ class UnitForm(forms.Form):
             equipment_points=d.get("equipment_points") or 0,
             veteran_level=d.get("veteran_level") or 0,
             one_use=d.get("one_use", False),
+            living=d.get("living", False),
             character=character,
         )
 
@@ -177,6 +182,7 @@ def unit_initial(entry: UnitEntry) -> dict[str, Any]:
         "equipment_points": entry.equipment_points,
         "veteran_level": entry.veteran_level,
         "one_use": entry.one_use,
+        "living": entry.living,
         "rank": c.rank if c else "hero",
         "role": c.role if c else "hero",
         "archetype": (c.archetype or "") if c else "",

@@ -342,6 +342,13 @@ class Unit(models.Model):
         default=False, help_text="Kept more than half its models in its last battle: may buy the next level."
     )
     one_use = models.BooleanField(default=False, help_text="One-use troops (Night Goblin Fanatics and the like).")
+    # Curse of the Dead: "the undead units in the army cannot spend experience points on Veteran
+    # Status". A unit of a Tomb Kings or Vampire Counts army is undead unless its list says it lives.
+    living = models.BooleanField(
+        default=False,
+        help_text="A living unit of an undead army (Tomb Kings, Vampire Counts): mercenaries and the like, "
+        "not under the Curse of the Dead.",
+    )
     models_lost = models.PositiveIntegerField(default=0, help_text="Casualties over the campaign, after recovery.")
 
     class Meta:

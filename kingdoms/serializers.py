@@ -154,6 +154,7 @@ class UnitSerializer(serializers.ModelSerializer):
             "equipment_points",
             "veteran_level",
             "one_use",
+            "living",
             "models_lost",
             "points",
             "character",
@@ -259,6 +260,11 @@ class UnitInputSerializer(serializers.Serializer):
     equipment_points = serializers.IntegerField(min_value=0, default=0)
     veteran_level = serializers.IntegerField(min_value=0, max_value=3, default=0)
     one_use = serializers.BooleanField(default=False)
+    living = serializers.BooleanField(
+        default=False,
+        help_text="A living unit of a Tomb Kings or Vampire Counts army (mercenaries and the like): it may become "
+        "a Veteran; their other units are undead (Curse of the Dead).",
+    )
     rank = serializers.ChoiceField(choices=["lord", "hero"], default="hero")
     role = serializers.ChoiceField(choices=["warlord", "general", "hero"], default="hero")
     archetype = serializers.ChoiceField(choices=list(ARCHETYPE_LABELS), required=False, allow_null=True)
@@ -290,6 +296,7 @@ class UnitInputSerializer(serializers.Serializer):
             equipment_points=data["equipment_points"],
             veteran_level=data["veteran_level"],
             one_use=data["one_use"],
+            living=data["living"],
             character=character,
         )
 

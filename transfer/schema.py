@@ -217,11 +217,12 @@ UNIT_KEYS = {
     "equipment_points": INT,
     "veteran_level": INT,
     "one_use": BOOL,
+    "living": BOOL,
     "models_lost": INT,
     "veteran_eligible": BOOL,
     "character": OBJECT.or_null(),
 }
-UNIT_OPTIONAL_KEYS = ("veteran_eligible",)
+UNIT_OPTIONAL_KEYS = ("veteran_eligible", "living")  # "living" came with XP8's correction
 CHARACTER_KEYS = {
     "kingdom": STR,
     "rank": STR,

@@ -32,7 +32,6 @@ import logging
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from briternia.errors import DomainError
@@ -42,6 +41,7 @@ from kingdoms.selectors import AnyUser, is_organizer
 from kingdoms.services.world import world_changed
 from orders.models import Turn, TurnEvent
 from orders.services.emails import campaign_player_addresses
+from orders.services.events import turn_event_sequence_next
 from outbox.models import Email
 from outbox.services import email_queue
 from turns.services.phases import Phase
@@ -232,11 +232,10 @@ def _restore_events_write(campaign: Campaign) -> None:
         restored_at = record.restored_at.isoformat()
         if turn is None or turn.events.filter(code=EventCode.TURN_RESTORED, data__restored_at=restored_at).exists():
             continue
-        last = turn.events.aggregate(last=Max("sequence"))["last"]
         by = display_name(record.restored_by) if record.restored_by else "the organizer"
         TurnEvent.objects.create(
             turn=turn,
-            sequence=(last or 0) + 1,
+            sequence=turn_event_sequence_next(turn),
             phase="restore",
             code=EventCode.TURN_RESTORED,
             text=f"Turn {turn.number} was restored by {by} to its state before {record.get_phase_display()}.",

@@ -24,6 +24,7 @@ from kernel.events import Event
 from kernel.ledger import LedgerReason
 from kingdoms.rules.alliances import BreakKind
 from kingdoms.rules.character_record import abilities_kept, deep_wound_battles_left
+from kingdoms.rules.experience import CURSE_OF_THE_DEAD
 from kingdoms.rules.succession import HeirCandidate, succession_text, warlord_heir
 from kingdoms.rules.tables import ARMY_DISBANDED_AT_OR_BELOW, ARMY_MIN_POINTS, ArmyKind, ArmyType, Settlement
 from kingdoms.rules.world import LOOTED_TURNS, ArmyState, OnTheWorld, ProvinceState, World, lose_fortifications
@@ -48,9 +49,6 @@ VETERAN_LEVEL_MAX = 3
 PRESS_THE_ADVANTAGE = "Press the Advantage"
 PRESS_THE_ADVANTAGE_EXPERIENCE = 25
 GENERAL_ROLES = ("warlord", "general")  # the Warlord leads the army he is in
-# Tomb Kings and Vampire Counts, "Curse of the Dead": "the undead units in the army cannot spend
-# experience points on Veteran Status"; the Ancient Dead are a Tomb Kings army.
-CURSE_OF_THE_DEAD = frozenset({ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS, ArmyType.ANCIENT_DEAD})
 # Spending Experience: "To reroll a result on the Character Injury Table (25 Experience Points =
 # 1 reroll; the second roll stands regardless of the result)". What the player asks for on the
 # turn summary sheet: a reroll of a Dead result only, or of any result that harms him.
@@ -78,6 +76,7 @@ class UnitA:
     points_per_model: int
     equipment_points: int = 0
     one_use: bool = False
+    living: bool = False  # a living unit of an undead army (Curse of the Dead)
     veteran_level: int = 0
     veteran_eligible: bool = False
     character: bool = False  # a character's one-model unit: not a regiment, no Veteran Status
@@ -895,8 +894,8 @@ class _AftermathRun:
         """Veteran Status, judged after Casualty Recovery: a unit that kept more than half of the
         models it began the battle with is eligible for its next level; a veteran unit that lost
         half or more drops a level. One line for each, per army. Curse of the Dead (Tomb Kings,
-        Vampire Counts, and so the Ancient Dead): their units cannot spend experience on Veteran
-        Status, so none is made eligible."""
+        Vampire Counts, and so the Ancient Dead): their undead units cannot spend experience on
+        Veteran Status, so none is made eligible; a unit the list marks living (XP8) is."""
         army_type = self.state.kingdoms[army.kingdom].army_type
         cursed = army_type in CURSE_OF_THE_DEAD
         eligible: list[tuple[str, str]] = []  # (unit, what the line says of it)
@@ -906,7 +905,8 @@ class _AftermathRun:
                 continue
             kept = unit.models_count
             if kept * 2 > began:
-                if not cursed and unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
+                undead = cursed and not unit.living
+                if not undead and unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
                     unit.veteran_eligible = True
                     eligible.append((unit.name, f"kept {kept} of {began}, to +{unit.veteran_level + 1}"))
             else:

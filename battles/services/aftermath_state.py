@@ -109,6 +109,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 points_per_model=u.points_per_model,
                 equipment_points=u.equipment_points,
                 one_use=u.one_use,
+                living=u.living,
                 veteran_level=u.veteran_level,
                 veteran_eligible=u.veteran_eligible,
                 character=u.category == Unit.Category.CHARACTER,

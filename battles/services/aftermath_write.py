@@ -12,6 +12,7 @@ from kingdoms.services.alliances import alliances_write, without_alliance_id
 from kingdoms.services.dice import dice_rolls_save
 from kingdoms.services.experience import experience_rows_write
 from orders.models import Turn, TurnEvent
+from orders.services.events import turn_event_sequence_next
 
 from ..models import Battle
 from ..rules.aftermath import AftermathResult, AftermathState
@@ -124,7 +125,7 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         before={a: before.world.army(a).experience for a in after_armies},
         after={a: after.experience for a, after in after_armies.items()},
     )
-    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
+    start = turn_event_sequence_next(turn)
     TurnEvent.objects.bulk_create(
         TurnEvent(
             turn=turn,

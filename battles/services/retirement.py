@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
 
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Character, Kingdom, TreasuryEntry
 from kingdoms.rules.succession import HeirCandidate, succession_text, warlord_heir
 from orders.models import Turn, TurnEvent
+from orders.services.events import turn_event_sequence_next
 
 PHASE = "retirement"
 KEEP_ITEMS_FACTOR = 2  # "pay double the cost of the magic items" in gold
@@ -34,7 +34,7 @@ def _events_append(kingdom: Kingdom, events: list[dict]) -> None:
     turn = Turn.objects.filter(campaign_id=kingdom.campaign_id, number=kingdom.campaign.current_turn).first()
     if turn is None:
         return  # the campaign is still being set up: no turn to tell it in
-    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
+    start = turn_event_sequence_next(turn)
     TurnEvent.objects.bulk_create(
         TurnEvent(turn=turn, sequence=start + i, phase=PHASE, kingdom=kingdom, **e) for i, e in enumerate(events)
     )

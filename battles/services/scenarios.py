@@ -71,9 +71,9 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
     # A garrison supports the defending field army; with an Elite Defense Force (or the Ancient
     # Dead's Capitol Garrison) as the defending army, it is the main force.
     garrison_supports = battle.defender_army is not None and battle.defender_army.kind == Army.Kind.FIELD
-    # Guerrilla Tactics, Blundered!: +1 for first turn to the army the saboteurs blundered against (R5).
+    # Guerrilla Tactics, Blundered!: +1 for first turn to the smaller army, whose saboteurs rolled (R5).
     blundered = (battle.guerrilla or {}).get("result") == BLUNDERED
-    blunder_target = (battle.guerrilla or {}).get("target") if blundered else None
+    blunder_target = (battle.guerrilla or {}).get("army") if blundered else None
     attacker = ScenarioSide(
         name=_side_name(battle.attacker_kingdom, battle.attacker_army, garrison),
         kingdom=battle.attacker_kingdom_id,

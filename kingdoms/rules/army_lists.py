@@ -47,6 +47,7 @@ class UnitEntry:
     equipment_points: int = 0
     veteran_level: int = 0
     one_use: bool = False
+    living: bool = False  # a living unit of an undead army (Curse of the Dead)
     character: CharacterEntry | None = None
     key: int | None = None  # the stored unit's id when editing an existing list
 

@@ -110,6 +110,7 @@ class UnitRecord:
     points_per_model: int
     veteran_level: int = 0
     veteran_eligible: bool = False
+    living: bool = False  # a living unit of an undead army (Curse of the Dead)
 
 
 @dataclass(frozen=True)
@@ -167,8 +168,9 @@ class SpendingRoster:
 
 def veteran_refusal(unit: UnitRecord, army_type: ArmyType) -> str:
     """Why `unit` cannot buy its next Veteran level ("" when it can). Veteran Status: only a unit
-    eligible by its last battle, one level per battle, +3 at most; Curse of the Dead: no undead unit."""
-    if army_type in CURSE_OF_THE_DEAD:
+    eligible by its last battle, one level per battle, +3 at most; Curse of the Dead: no undead unit
+    (every unit of a Tomb Kings or Vampire Counts army but one its list marks living)."""
+    if army_type in CURSE_OF_THE_DEAD and not unit.living:
         return (
             f"{unit.name} cannot become a Veteran: the undead units of {army_type.label} cannot spend experience "
             "on Veteran Status (Curse of the Dead)."

@@ -42,6 +42,7 @@ def army_entries(army: Army) -> tuple[list[UnitEntry], list[ItemEntry]]:
             equipment_points=u.equipment_points,
             veteran_level=u.veteran_level,
             one_use=u.one_use,
+            living=u.living,
             character=_character_entry(u),
         )
         for u in units
@@ -263,6 +264,7 @@ def army_list_save(
         unit.equipment_points = entry.equipment_points
         unit.veteran_level = entry.veteran_level
         unit.one_use = entry.one_use
+        unit.living = entry.living
         unit.save()
         _character_save(unit, entry.character)
         saved[unit.name.lower()] = unit

@@ -32,7 +32,8 @@ def spending_rosters_load(
     if lists is None:
         lists = list_rows(list(army_kingdom))
     units: dict[int, list[UnitRecord]] = defaultdict(list)
-    for _, army_id, name, category, models_count, per_model, _, _, veteran_level, veteran_eligible in lists.units:
+    for row in lists.units:
+        _, army_id, name, category, models_count, per_model, _, _, veteran_level, veteran_eligible, living = row
         if army_id not in army_kingdom:
             continue
         units[army_kingdom[army_id]].append(
@@ -44,6 +45,7 @@ def spending_rosters_load(
                 points_per_model=per_model,
                 veteran_level=veteran_level,
                 veteran_eligible=veteran_eligible,
+                living=living,
             )
         )
     characters: dict[int, list[CharacterRecord]] = defaultdict(list)

@@ -33,7 +33,7 @@ _ARMY_FIELDS = (
 )  # fmt: skip
 _UNIT_FIELDS = (
     "id", "army_id", "name", "category", "models_count", "points_per_model", "equipment_points", "one_use",
-    "veteran_level", "veteran_eligible",  # the spending roster's (Spending Experience)
+    "veteran_level", "veteran_eligible", "living",  # the spending roster's (Spending Experience)
 )  # fmt: skip
 _CHARACTER_FIELDS = (
     "unit__army_id", "wizard", "magic_level", "rune_smith",

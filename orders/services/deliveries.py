@@ -10,6 +10,7 @@ from kingdoms.models import ArmoryItem, Army, Delivery, Unit
 from kingdoms.rules.experience import PurchaseKind
 
 from ..models import Turn, TurnEvent
+from .events import turn_event_sequence_next
 
 PHASE_DELIVERIES = "deliveries"
 
@@ -23,7 +24,7 @@ def deliveries_arrive(*, turn: Turn) -> list[TurnEvent]:
         .select_related("army__kingdom")
         .order_by("army__kingdom", "army", "id")
     )
-    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or -1) + 1
+    start = turn_event_sequence_next(turn)
     rows = []
     for delivery in due:
         army = delivery.army

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F
 
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
@@ -17,6 +17,7 @@ from kingdoms.rules.succession import HeirCandidate
 from kingdoms.services.world import world_changed, world_load
 
 from ..models import OrderSheet, Turn, TurnEvent
+from .events import turn_event_sequence_next
 
 PHASE = "independence"
 NAME_MAX = 100  # Kingdom.name
@@ -108,8 +109,7 @@ def independence_declare(
         else "; it has no General to be its Warlord"
     )
     capitol = f"; its capitol is {world.provinces[gift.capitol]}" if gift.capitol is not None else ""
-    last = TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"]
-    start = 0 if last is None else last + 1
+    start = turn_event_sequence_next(turn)
     data = {"provinces": list(gift.provinces)}
     TurnEvent.objects.bulk_create(
         [

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 
-from django.db.models import Max
 from django.utils import timezone
 
 from kernel.dice import SeededDice
@@ -24,6 +23,7 @@ from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from ..rules.resolution.pipeline import Resolution, resolve_orders
 from ..rules.resolution.state import TurnState, with_real_army_ids
+from .events import turn_event_sequence_next
 from .purchases import purchases_write
 from .rogue import rogue_rows_write
 
@@ -252,8 +252,7 @@ def resolution_write(
     purchases_write(turn=turn.number, events=resolution.events)
     # After what the turn's log already holds: the deliveries that arrived when the turn opened,
     # and the organizer's events between the phases (an army marked painted, an extra for a story).
-    last = TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"]
-    start = 0 if last is None else last + 1
+    start = turn_event_sequence_next(turn)
     TurnEvent.objects.bulk_create(
         TurnEvent(
             turn=turn,

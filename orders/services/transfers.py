@@ -4,12 +4,11 @@ order sheet or as money negotiations on a turn summary sheet (rules decisions 14
 
 from __future__ import annotations
 
-from django.db.models import Max
-
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Kingdom, TreasuryEntry
 
 from ..models import Turn, TurnEvent
+from .events import turn_event_sequence_next
 
 PHASE_ARRIVALS = "deliveries"
 
@@ -30,7 +29,7 @@ def _due(turn: Turn, sent_codes: list[EventCode], arrived_code: EventCode) -> tu
         (e.data.get("sent_turn"), e.data.get("from_kingdom"), e.data.get("sequence"))
         for e in TurnEvent.objects.filter(turn=turn, code=arrived_code)
     }
-    start = (TurnEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or -1) + 1
+    start = turn_event_sequence_next(turn)
     due = [e for e in sent if (e.turn.number, e.kingdom_id, e.sequence) not in arrived]
     return sorted(due, key=lambda e: (e.turn.number, e.sequence)), start
 

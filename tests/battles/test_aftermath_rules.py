@@ -910,6 +910,20 @@ def test_curse_of_the_dead_units_are_never_made_eligible_for_veteran_status(army
     assert [e.army for e in result.events if e.code == "veteran-eligible"] == [GUARD]
 
 
+def test_case_XP8_a_living_unit_of_an_undead_army_is_made_eligible_for_veteran_status():
+    """Curse of the Dead binds "the undead units in the army" only: a unit the Tomb Kings' list marks
+    living (a mercenary unit) that kept more than half its models is eligible for its next level;
+    the army's undead units beside it are not."""
+    world = Scene()
+    world.kingdoms[AVALON] = replace(world.kingdoms[AVALON], army_type=ArmyType.TOMB_KINGS)
+    field_battle(world, R.MINOR_VICTORY)
+    world.units[101].living = True
+    result = world.run([])
+    assert result.state.units[101].veteran_eligible
+    host = [e for e in result.events if e.code == "veteran-eligible" and e.army == HOST]
+    assert len(host) == 1 and result.state.units[101].name in host[0].text
+
+
 # -- words: each thing once, nothing empty (issue 13) -----------------------------------------------
 
 

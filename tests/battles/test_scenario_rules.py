@@ -251,11 +251,11 @@ def test_supported_against_unsupported_when_both_moved():
     assert scenario.first_turn["winner"] == "Brython: Guard"
 
 
-def test_case_R5_blundered_gives_the_larger_army_plus_1_for_first_turn():
-    """Guerrilla Tactics, Blundered!: "+1 to your roll for first turn"; rule case R5 reads it for
-    the larger army, whose camp the smaller army's saboteurs blundered into. Its 3+1 beats 3."""
-    larger = ScenarioSide(name="Brython: Guard", kingdom=2, army=20, blunder_bonus=True)
-    scenario = roll(script(first=(3, 3)), defender=larger)[0]
+def test_case_R5_the_blundered_side_has_plus_1_on_its_roll_for_first_turn():
+    """Guerrilla Tactics, Blundered!: "+1 to your roll for first turn", for the smaller army whose
+    saboteurs rolled (rule case R5; here the defender). Its 3+1 beats 3."""
+    smaller = ScenarioSide(name="Brython: Guard", kingdom=2, army=20, blunder_bonus=True)
+    scenario = roll(script(first=(3, 3)), defender=smaller)[0]
     off = scenario.first_turn["roll_off"]
     assert (off["attacker_modifier"], off["defender_modifier"], off["winner"]) == (0, 1, "defender")
     assert scenario.first_turn["winner"] == "Brython: Guard"

@@ -57,6 +57,21 @@ def test_posting_the_battles_rolls_and_records_each_scenario(turn, battles_poste
     assert Scenario.from_json(hartwood.scenario).as_json() == hartwood.scenario
 
 
+def test_case_R5_the_scenario_gives_the_blunder_s_plus_1_to_the_smaller_army_that_rolled(turn, battles_posted):
+    """Guerrilla Tactics, Blundered!: the scenario's first-turn roll adds +1 for the army whose
+    saboteurs rolled (the guerrilla record's "army"), never for the army they raided ("target")."""
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    hartwood.guerrilla = {
+        "army": hartwood.defender_army_id,
+        "roll": 1,
+        "result": "blundered",
+        "target": hartwood.attacker_army_id,
+        "points_lost": 0,
+    }
+    setup = scenario_setup(hartwood, {})
+    assert (setup.attacker.blunder_bonus, setup.defender.blunder_bonus) == (False, True)
+
+
 def test_the_supported_defender_is_known_to_the_scenario(turn, battles_posted):
     """6. Fight Battles: the 1st Army's detachment supports the Wardens in Hartwood."""
     hartwood = Battle.objects.get(turn=turn, province__number=62)

@@ -5,6 +5,8 @@ Archetypes and Advancement, Warlord, Armory, Army Restrictions, Supply Depot, Ar
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kernel.dice import ScriptedDice
@@ -313,13 +315,26 @@ def test_a_supply_depot_costs_20_and_only_an_army_without_one_buys_it():
 
 
 @pytest.mark.parametrize("army_type", [ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS, ArmyType.ANCIENT_DEAD])
-def test_case_XP8_tomb_kings_and_vampire_counts_units_cannot_become_veterans(army_type):
+def test_case_XP8_the_undead_units_of_tomb_kings_and_vampire_counts_cannot_become_veterans(army_type):
     """XP8 (Curse of the Dead): "the undead units in the army cannot spend experience points on
-    Veteran Status"; the Ancient Dead are a Tomb Kings army."""
+    Veteran Status"; the Ancient Dead are a Tomb Kings army. A unit is undead unless its list
+    marks it living."""
     result = check(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type)
     assert not result.ok and "(Curse of the Dead)" in result.errors[0]
     [event] = spending(resolve(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type))
     assert event.code == EventCode.PURCHASE_REFUSED and event.experience == 0
+
+
+@pytest.mark.parametrize("army_type", [ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS])
+def test_case_XP8_a_living_unit_of_an_undead_army_can_become_a_veteran(army_type):
+    """XP8: a living unit of the same army (a mercenary unit, say) is not under the Curse: it buys
+    its next level for 10 like any other eligible unit."""
+    living = replace(KNIGHTS, living=True)
+    the_roster = roster(units=(SPEARMEN, living))
+    result = check(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type, the_roster=the_roster)
+    assert result.ok and result.experience_spent(ARMY) == 10
+    [event] = spending(resolve(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type, the_roster=the_roster))
+    assert event.code == EventCode.VETERAN_STATUS and event.experience == -10
 
 
 # --- the turn refuses what is no longer possible ----------------------------------------------

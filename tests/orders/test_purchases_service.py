@@ -339,3 +339,29 @@ def test_the_schema_documents_purchases_on_the_way_and_the_correction(client, os
     schema = client.get("/api/schema/").content.decode()
     assert "PurchaseInput" in schema and "arrive at the start of the turn after next" in schema
     assert "on_the_way" in schema and "ArmyExperience" in schema and "correction" in schema
+
+
+def test_case_XP8_a_unit_marked_living_on_a_vampire_counts_list_buys_its_veteran_level(
+    api_client_for, army, ostland, turn
+):
+    """Curse of the Dead through the list editor and the order sheet: in a Vampire Counts army the
+    eligible Halberdiers are undead and refused, until the list marks them living (a mercenary
+    unit); then the sheet buys their +1 for 10 experience."""
+    Kingdom.objects.filter(pk=ostland.pk).update(army_type="vampire-counts")
+    client = api_client_for(player(ostland))
+    sheet = {"orders": [], "purchases": [{"army": army.id, "kind": "veteran", "unit": "Halberdiers"}], "submit": True}
+    refused = client.put(f"/api/turns/{turn.pk}/sheet/", sheet, format="json")
+    assert refused.status_code == 400
+    assert any("(Curse of the Dead)" in message for message in error_details(refused))
+
+    payload = _edit_payload(army)
+    for unit in payload["units"]:
+        unit["living"] = unit["name"] == "Halberdiers"
+    saved = client.put(f"/api/armies/{army.id}/", payload, format="json")
+    assert saved.status_code == 200, saved.json()
+    assert [u["name"] for u in saved.json()["units"] if u["living"]] == ["Halberdiers"]
+
+    accepted = client.put(f"/api/turns/{turn.pk}/sheet/", sheet, format="json")
+    assert accepted.status_code == 200, accepted.json()
+    [row] = [r for r in accepted.json()["check"]["experience"] if r["army"] == army.id]
+    assert row["spent"] == 10 and "Halberdiers" in row["purchases"][0]["what"]

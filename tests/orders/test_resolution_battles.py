@@ -612,16 +612,18 @@ def test_case_B4_an_ambush_costs_the_1500_point_army_150_points() -> None:
     assert state.armies[10].points == 1350
 
 
-def test_case_B4_a_blunder_does_no_damage_and_gives_plus_1_for_first_turn() -> None:
-    """Guerrilla Tactics, Blundered!: no damage; the larger army has +1 for first turn (rule case R5)."""
+def test_case_R5_a_blunder_does_no_damage_and_gives_the_smaller_army_plus_1_for_first_turn() -> None:
+    """Guerrilla Tactics, Blundered! ("Your saboteurs barely make it back alive. No damage is done
+    ... +1 to your roll for first turn"): no damage; the smaller army, whose saboteurs rolled on the
+    table, has +1 for first turn (rule cases B4, R5)."""
     state, (battle,), events, _ = resolve(army_vs_army(1000, 1500), [ATTACK_5], faces=[1])
 
     assert battle.guerrilla is not None
     assert (battle.guerrilla["result"], battle.guerrilla["points_lost"]) == ("blundered", 0)
     assert (battle.guerrilla["army"], battle.guerrilla["target"]) == (10, 20)
     assert state.armies[20].points == 1500
-    assert any("Army 20 +1 to its roll for first turn" in note for note in battle.notes)
-    assert all("Army 20 has +1 to its roll for first turn" in e.text for e in codes(events, "guerrilla"))
+    assert any("Army 10 +1 to its roll for first turn" in note for note in battle.notes)
+    assert all("Army 10 has +1 to its roll for first turn" in e.text for e in codes(events, "guerrilla"))
 
 
 def test_case_B4_the_loss_is_rounded_down() -> None:

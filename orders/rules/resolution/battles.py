@@ -411,8 +411,9 @@ def _ancient_dead_size(state: TurnState, battle: BattleS, events: list[Event]) -
 def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event]) -> None:
     """Guerrilla Tactics (B4): only between two armies, on their own points; a garrison (its Elite
     Defense Force or Capitol Garrison included) never rolls and is never the target. Called before
-    any Support Arrival roll of the battle. "Blundered!" gives the larger army, whose camp the
-    saboteurs blundered into, +1 on its roll for first turn (rule case R5; the scenario rolls it)."""
+    any Support Arrival roll of the battle. "Blundered!" ("Your saboteurs barely make it back alive
+    ... +1 to your roll for first turn") speaks to the player who rolls: the smaller army has +1 on
+    its roll for first turn (rule case R5; the scenario rolls it)."""
     if battle.defender_army is None or battle.garrison_defends:
         return
     attacker = state.armies[battle.attacker_army]
@@ -444,8 +445,8 @@ def _guerrilla(state: TurnState, battle: BattleS, dice: Dice, events: list[Event
         "points_lost": points_lost,
     }
     if result.code == "blundered":
-        outcome = f"no damage is done; {larger.name} has +1 to its roll for first turn"
-        battle.notes.append(f"{larger.name} +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
+        outcome = f"no damage is done; {smaller.name} has +1 to its roll for first turn"
+        battle.notes.append(f"{smaller.name} +1 to its roll for first turn (Guerrilla Tactics: Blundered!).")
     else:
         outcome = f"{larger.name} loses {points_lost:,} points ({result.percent}%), counted as destroyed"
         battle.notes.append(f"{larger.name} fights {points_lost:,} points short (Guerrilla Tactics: {result.label}).")
