@@ -9,7 +9,7 @@ from django.db import models
 from kingdoms.models import Army, Kingdom, Province
 
 # The ladder of results a turn summary sheet reports, from the filing side's point of view
-# (battles.rules.results.BattleResult holds the same values).
+# (rulebook.turn.aftermath.results.BattleResult holds the same values).
 RESULT_CHOICES = [
     ("massacre", "Massacre (massacred the opponent)"),
     ("major-victory", "Major victory"),
@@ -61,7 +61,7 @@ class Battle(models.Model):
     defended_obstacles = models.PositiveSmallIntegerField(null=True, blank=True)
     guerrilla = models.JSONField(null=True, blank=True)
     notes = models.JSONField(default=list, blank=True)
-    scenario = models.JSONField(null=True, blank=True, help_text="The Scenario Generator's results (battles.rules).")
+    scenario = models.JSONField(null=True, blank=True, help_text="The Scenario Generator's results (rulebook).")
     # Old Battle Wound, rolled when the battle is posted: [{"character": id, "name": str, "army": id,
     # "rolls": [faces], "out": bool}]; on a 1 the character cannot take part.
     old_wounds = models.JSONField(default=list, blank=True)

@@ -17,18 +17,18 @@ from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.models import Campaign, Kingdom
-from kingdoms.rules.maps import TERRAINS
 from kingdoms.selectors import army_private_get, campaign_get, is_organizer, kingdom_of
 from orders.models import Turn
-from orders.rules.schedule import deadline_text
 from orders.selectors import turn_get
 from orders.services.progress import turn_progress
 from orders.services.turns import turn_clock
+from rulebook.campaign_schedule import deadline_text
+from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from rulebook.setup.maps import TERRAINS
+from rulebook.turn.aftermath.run import STORY_EXPERIENCE
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
-from .rules.aftermath import STORY_EXPERIENCE
-from .rules.scenario import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given

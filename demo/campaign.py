@@ -6,10 +6,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from kingdoms.models import Army, Campaign, Kingdom
-from kingdoms.rules.army_lists import CharacterEntry, ItemEntry, UnitEntry
-from kingdoms.rules.maps import load_default_map
 from kingdoms.services import armies as army_services
 from kingdoms.services import campaigns as campaign_services
+from rulebook.armies.army_lists import CharacterEntry, ItemEntry, UnitEntry
+from rulebook.setup.maps import load_default_map
 from turns.services.cycle import campaign_start
 
 DEMO_PASSWORD = "briternia"

@@ -13,9 +13,9 @@ from django.db import transaction
 from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Army, Campaign, Character, Kingdom, Province, Unit
-from kingdoms.rules.tables import STARTING_ABILITIES, Archetype
-from orders.rules.sheets import ArmyOrder, DeclareAlliance, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
+from rulebook.tables import STARTING_ABILITIES, Archetype
+from rulebook.turn.write_orders.sheets import ArmyOrder, DeclareAlliance, OrderKind, SheetEntries
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 

@@ -14,11 +14,11 @@ from enum import StrEnum
 
 
 class EventCode(StrEnum):
-    # 1. Tally Gold (orders/rules/resolution/economy.py)
+    # 1. Tally Gold (rulebook/turn/economy.py)
     TAXES = "taxes"
     IMPERIAL_TAXATION = "imperial-taxation"  # the Empire's levy on the same sources
 
-    # Allies (orders/rules/resolution/alliances.py): declared on the order sheets, at the beginning of
+    # Allies (rulebook/allies/declarations.py): declared on the order sheets, at the beginning of
     # the turn after 1. Tally Gold; broken by announcement (the sheet), invasion or raze (4-5. Orders).
     ALLIANCE_FORMED = "alliance-formed"  # one per ally, 1,000 gold each (data: alliance, ally, trust)
     ALLIANCE_NOT_RECOGNISED = "alliance-not-recognised"  # only one of the two declared it: nothing paid
@@ -33,11 +33,11 @@ class EventCode(StrEnum):
     KINGDOM_INDEPENDENT = "kingdom-independent"  # the new kingdom's, public (data: from_kingdom, provinces)
     INDEPENDENCE_GIVEN = "independence-given"  # the parent's (data: to, provinces)
 
-    # Transfer of Gold (orders/rules/resolution/alliances.py; arrival: orders/services/transfers.py)
+    # Transfer of Gold (rulebook/allies/declarations.py; arrival: orders/services/transfers.py)
     TRANSFER_SENT = "transfer-sent"  # the gold and its 10% fee leave (data: to, gold, fee, arrives)
     TRANSFER_REFUSED = "transfer-refused"  # the treasury cannot pay it now: nothing leaves
     TRANSFER_ARRIVED = "transfer-arrived"  # at the beginning of the turn after next (data: from_kingdom, sent_turn)
-    # Items (orders/rules/resolution/transfers.py; arrival: orders/services/transfers.py)
+    # Items (rulebook/player_issues/transfer_of_gold.py; arrival: orders/services/transfers.py)
     ITEM_SENT = "item-sent"  # the item leaves its bearer, its fee the treasury (data: to, item_id, name, points...)
     ITEM_TRANSFER_REFUSED = "item-transfer-refused"  # the item or the fee is not there now: nothing leaves
     ITEM_ARRIVED = "item-arrived"  # in the receiver's armory (data: from_kingdom, sent_turn, sequence)
@@ -65,7 +65,7 @@ class EventCode(StrEnum):
     SETTLEMENT_UNAVAILABLE = "settlement-unavailable"  # the province is no longer yours, or occupied
     ARMY_UNAVAILABLE = "army-unavailable"  # the army is no longer active
     SUPPLY_DEPOT_HELD = "supply-depot-held"  # a 12 on the Foraging Table already gave it one
-    # Spending Experience (orders/rules/resolution/spending.py): each purchase spends the army's experience
+    # Spending Experience (rulebook/turn/spending.py): each purchase spends the army's experience
     PURCHASE_ORDERED = "purchase-ordered"  # recruits, equipment, an item, a depot: a delivery (data: delivery)
     VETERAN_STATUS = "veteran-status"  # a unit one Veteran level up (data: unit, level)
     ARCHETYPE_ROLL = "archetype-roll"  # a roll on the Archetype Advancement Table (data: faces, ability)
@@ -75,7 +75,7 @@ class EventCode(StrEnum):
     DELIVERY_ARRIVED = "delivery-arrived"
     DELIVERY_LOST = "delivery-lost"  # its army was disbanded meanwhile
 
-    # 4-5. Orders (orders/rules/resolution/movement.py)
+    # 4-5. Orders (rulebook/turn/executing_orders.py)
     MISSED_ORDERS = "missed-orders"  # a kingdom sent no orders: every army holds
     ORDER_ILLEGAL = "order-illegal"  # the sheet check refuses the order now: it holds (data: problem)
     RAZED = "razed"
@@ -105,36 +105,36 @@ class EventCode(StrEnum):
     RECOVER_FAILED = "recover-failed"
     RECOVER_IN_BATTLE = "recover-in-battle"
 
-    # The Ancient Dead (orders/rules/resolution/ancient_dead.py)
+    # The Ancient Dead (rulebook/ancient_dead/turn_steps.py)
     ANCIENT_DEAD_RISEN = "ancient-dead-risen"  # a new army rises from the desert (Armies)
     INCANTATION = "incantation"  # a province turned to plains by the Liche Priests (Movement)
     DESERT_SPREAD = "desert-spread"  # a province turned to desert (Movement)
     DESERT_RUINS = "desert-ruins"  # a town or city turned desert: sacked, ruins (Deserts)
     ANCIENT_DEAD_SIZE = "ancient-dead-size"  # an Ancient Dead army's size in a battle (Armies)
     RETURN_TO_THE_TOMB = "return-to-the-tomb"  # their capitol taken: they advance no more
-    # Deserts, a Scarab Amulet and a mage / rune smith (orders/rules/resolution/deserts.py)
+    # Deserts, a Scarab Amulet and a mage / rune smith (rulebook/ancient_dead/deserts_turned.py)
     DESERT_REVERSAL_ROLL = "desert-reversal-roll"  # each D6, the first and each reroll (data: face, bonus)
     DESERT_REVERSED = "desert-reversed"  # the desert is plains again, its garrison gone (public)
     DESERT_NOT_REVERSED = "desert-not-reversed"  # every roll short of 6: it stays desert
     DESERT_REVERSAL_IN_BATTLE = "desert-reversal-in-battle"  # a battle there this turn: no attempt
 
-    # Rogue Kingdom (kingdoms/services/rogue.py, orders/rules/resolution/movement.py)
+    # Rogue Kingdom (kingdoms/services/rogue.py, rulebook/turn/executing_orders.py)
     ROGUE_KINGDOM = "rogue-kingdom"  # the player is out: the kingdom becomes a Rogue Kingdom
     ROGUE_KINGDOM_ROLL = "rogue-kingdom-roll"  # a foreign army entered (data: roll, force, points)
-    # Land Sales and Civil Unrest (orders/rules/resolution/land.py)
+    # Land Sales and Civil Unrest (rulebook/player_issues/land_sales.py)
     LAND_DEAL = "land-deal"  # one per side (data: with, given, received, gold)
     LAND_DEAL_NOT_AGREED = "land-deal-not-agreed"  # only one side declared it: nothing changes hands
     LAND_DEAL_REFUSED = "land-deal-refused"  # the rules refuse it now (data: reason)
     CIVIL_UNREST = "civil-unrest"  # a newly acquired province without its owner's army (data: roll)
     PACIFIED = "pacified"  # the new owner's army stands in it: no Civil Unrest
-    # Loss of the Capitol (orders/rules/resolution/capitol.py)
+    # Loss of the Capitol (rulebook/loss_of_the_capitol.py)
     CAPITOL_MOVED = "capitol-moved"  # the Warlord moved the capitol (1,000 gold)
     CORONATION = "coronation"  # the Warlord crowned in a city after the capitol was lost
     CAPITOL_COUNTDOWN = "capitol-countdown"  # data: turns_left
     PLAYER_OUT = "player-out"  # no coronation in three turns: the kingdom becomes a Rogue Kingdom
     NEW_PLAYER = "new-player"  # New Player Option: a Rogue Kingdom given to a new or returning player
 
-    # 6. Fight Battles: the scheduling (orders/rules/resolution/battles.py)
+    # 6. Fight Battles: the scheduling (rulebook/turn/fight_battles.py)
     BATTLE_SCHEDULED = "battle-scheduled"  # one per side (data: opponent_kingdom, opponent_army)
     NO_BATTLE = "no-battle"
     GUERRILLA = "guerrilla"  # Guerrilla Tactics
@@ -143,7 +143,7 @@ class EventCode(StrEnum):
     SUPPORT_NO_BATTLE = "support-no-battle"  # no battle in the province it supports
     DEFENDED_OBSTACLES = "defended-obstacles"  # Fortify: the defender's defenses
 
-    # 7. Aftermath and 8. End of Turn (battles/rules/aftermath.py)
+    # 7. Aftermath and 8. End of Turn (rulebook/turn/aftermath/run.py)
     BATTLE_RESULT = "battle-result"
     VICTORY_GOLD = "victory-gold"
     DETACHMENT_RETURNED = "detachment-returned"

@@ -9,13 +9,13 @@ from django import forms
 from django.contrib.auth.forms import SetPasswordForm
 
 from briternia.form_labels import RowLabelledFormSet
+from rulebook.ancient_dead.deserts import RUNE_SMITH_ARMIES
+from rulebook.armies.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
+from rulebook.experience.spending import CURSE_OF_THE_DEAD
+from rulebook.setup.maps import MapError, MapSpec, load_default_map, map_from_json
+from rulebook.tables import ARCHETYPE_LABELS, ARCHETYPE_TABLE, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES, ArmyType
 
 from .people import DISPLAY_NAME_MAX, display_name
-from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
-from .rules.deserts import RUNE_SMITH_ARMIES
-from .rules.experience import CURSE_OF_THE_DEAD
-from .rules.maps import MapError, MapSpec, load_default_map, map_from_json
-from .rules.tables import ARCHETYPE_LABELS, ARCHETYPE_TABLE, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES, ArmyType
 
 MAX_MAP_BYTES = 1_000_000
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from kingdoms.rules.maps import SETTLEMENTS, TERRAINS
+from rulebook.setup.maps import SETTLEMENTS, TERRAINS
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The campaign world: campaigns, the map, kingdoms, the treasury ledger, armies and dice rolls.
 
-State and database constraints only; the rules live in kingdoms/rules/, the writes in
+State and database constraints only; the rules live in rulebook/, the writes in
 kingdoms/services/.
 """
 
@@ -14,10 +14,10 @@ from django.db import models
 from django.db.models import Q, Sum
 from django.db.models.functions import Lower
 
-from .rules.alliances import BREAK_LABELS, TRUST_LEVEL_LABELS, TrustLevel
-from .rules.army_lists import CATEGORIES
-from .rules.maps import SETTLEMENTS, TERRAINS
-from .rules.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, ArmyType
+from rulebook.allies.chart import BREAK_LABELS, TRUST_LEVEL_LABELS, TrustLevel
+from rulebook.armies.army_lists import CATEGORIES
+from rulebook.setup.maps import SETTLEMENTS, TERRAINS
+from rulebook.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, ArmyType
 
 
 def _validate_time_zone(value: str) -> None:

@@ -14,6 +14,8 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from kernel.event_codes import EventCode
+from rulebook.setup.homes import army_limit
+from rulebook.world import counted_points
 
 from .map_svg import (
     MapArmyMarker,
@@ -25,8 +27,6 @@ from .map_svg import (
     render_map_svg,
 )
 from .models import Alliance, Army, Campaign, Character, DiceRoll, ExperienceEntry, Kingdom, Province, TreasuryEntry
-from .rules.setup import army_limit
-from .rules.world import counted_points
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -222,7 +222,7 @@ def army_list_is_due(army: Army) -> bool:
 
 def army_counted_points(army: Army) -> int:
     """The points the army counts as: its list's, or while its list is due the points paid for it
-    less its losses since (kingdoms.rules.world.counted_points); uses prefetched rows."""
+    less its losses since (rulebook.world.counted_points); uses prefetched rows."""
     return counted_points(
         size=army.size,
         list_points=army_points(army),

@@ -6,11 +6,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from rulebook.archetypes.character_record import character_record
+from rulebook.armies.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
+from rulebook.tables import ARCHETYPE_LABELS
+
 from .models import Alliance, ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Province, TreasuryEntry, Unit
 from .people import display_name
-from .rules.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
-from .rules.character_record import character_record
-from .rules.tables import ARCHETYPE_LABELS
 
 
 class CampaignSerializer(serializers.ModelSerializer):

@@ -14,6 +14,8 @@ from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
 from briternia.flash import flash_errors
+from rulebook.archetypes.character_record import character_record
+from rulebook.tables import ARCHETYPE_ADVANCEMENT, Archetype
 
 from . import selectors
 from .forms import (
@@ -32,8 +34,6 @@ from .forms import (
 )
 from .models import Army, Campaign, Character, DraftedArmyList, Kingdom
 from .people import display_name
-from .rules.character_record import character_record
-from .rules.tables import ARCHETYPE_ADVANCEMENT, Archetype
 from .services import armies as army_services
 from .services import campaigns as campaign_services
 from .services.co_players import co_player_add, co_player_remove

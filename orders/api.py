@@ -14,11 +14,11 @@ from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from kingdoms.selectors import campaign_get, is_organizer, kingdom_organized_get, kingdoms_public
 from kingdoms.serializers import KingdomPublicSerializer
+from rulebook.turn.write_orders.sheets import SheetCheck, order_sheet_check
 
 from . import selectors
 from .entries import entries_from_json
 from .models import OrderSheet, Turn
-from .rules.sheets import SheetCheck, order_sheet_check
 from .serializers import (
     DeadlinesInput,
     DraftSerializer,

@@ -13,11 +13,10 @@ from django.db.models import QuerySet
 
 from briternia.form_labels import controls_name
 from kingdoms.models import Army, Kingdom, Province
-from kingdoms.rules.alliances import TrustLevel, trust_level
-from kingdoms.rules.experience import PURCHASE_LABELS, PurchaseKind
 from kingdoms.selectors import alliance_in_force
-
-from .rules.sheets import (
+from rulebook.allies.chart import TrustLevel, trust_level
+from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
+from rulebook.turn.write_orders.sheets import (
     DEFEND_WITH_ARMY,
     DEFEND_WITH_GARRISON,
     MOVING_ORDERS,
@@ -38,7 +37,7 @@ from .rules.sheets import (
     TransferItem,
     UpgradeArmy,
 )
-from .rules.targets import ArmyTargets, SheetTargets
+from rulebook.turn.write_orders.targets import ArmyTargets, SheetTargets
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
 CREATION_ROWS = 2
@@ -113,7 +112,7 @@ class ArmyOrderForm(forms.Form):
         # The order's drop-down sits in the army's row without a <label> (the other fields have theirs).
         controls_name(self, army.name, "kind")
         # Foraging and Guerrilla Tactics losses: the rank and file of its list (a character never
-        # takes them); left empty, core units first (kingdoms.rules.losses).
+        # takes them); left empty, core units first (rulebook.armies.losses).
         rank_and_file = [u.name for u in army.units.all() if u.category != "character"]
         self.fields["losses_from"].choices = [("", "core units first")] + [(n, n) for n in rank_and_file]
         adjacent = [("", "-")] + [(p.number, _label(p)) for p in neighbours]

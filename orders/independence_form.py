@@ -1,6 +1,6 @@
 """The independence page's form (Joint kingdoms): who declares it, the new kingdom's name, and what
 the kingdom gives. It checks the input's shape against what the page offered; the rules
-(kingdoms/rules/independence.py, through orders/services/independence.py) decide the rest."""
+(rulebook/player_issues/joint_kingdoms.py, through orders/services/independence.py) decide the rest."""
 
 from __future__ import annotations
 

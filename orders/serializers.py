@@ -5,10 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from kernel.events import Event
-from kingdoms.rules.experience import PurchaseKind
-
-from .models import OrderSheet, Turn, TurnEvent
-from .rules.sheets import (
+from rulebook.experience.spending import PurchaseKind
+from rulebook.turn.write_orders.sheets import (
     DEFEND_CHOICES,
     DEFEND_WITH_ARMY,
     DISASTER_CHOICES,
@@ -29,6 +27,8 @@ from .rules.sheets import (
     TransferItem,
     UpgradeArmy,
 )
+
+from .models import OrderSheet, Turn, TurnEvent
 
 
 class TurnSerializer(serializers.ModelSerializer):

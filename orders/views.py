@@ -19,15 +19,15 @@ from briternia.flash import flash_errors
 from kingdoms.models import Army, Character
 from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_organized_get
 from kingdoms.services.spending import deliveries_of_kingdom
+from rulebook.campaign_schedule import deadline_text
+from rulebook.turn.write_orders.sheets import SheetCheck, SheetProblemCode, order_sheet_check
+from rulebook.turn.write_orders.targets import sheet_targets
 
 from . import selectors
 from .entries import entries_from_json
 from .forms import ARMY_FIELDS, CREATION_FIELDS, PROBLEM_SECTIONS, SECTIONS, OrderSheetForm, place_problems
 from .independence_form import IndependenceForm
 from .models import CampaignSchedule, OrderSheet, Turn
-from .rules.schedule import deadline_text
-from .rules.sheets import SheetCheck, SheetProblemCode, order_sheet_check
-from .rules.targets import sheet_targets
 from .services.calendar import calendar_key_read, deadlines_calendar
 from .services.emails import receipt_content
 from .services.independence import independence_declare
@@ -105,7 +105,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                     messages.success(request, "Draft saved (not submitted).")
                 return redirect("order-sheet-kingdom", turn_id=turn.pk, kingdom_id=kingdom.pk)
     ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
-    targets = sheet_targets(ctx)  # the drop-downs offer what the check accepts (orders.rules.targets)
+    targets = sheet_targets(ctx)  # the drop-downs offer what the check accepts (rulebook.turn.write_orders.targets)
     if request.method == "POST":
         form = OrderSheetForm(request.POST, kingdom=kingdom, targets=targets)
         check = order_sheet_check(form.entries(), ctx) if form.is_valid() else None

@@ -1,7 +1,7 @@
 """The campaign page's league table: what every player of the campaign may know of every kingdom.
 
 Provinces, towns and cities held and battles won are public (the map and the bulletin show them);
-the treasury is secret, so it shows as a gold rank band (kingdoms.rules.league, rules decision 341);
+the treasury is secret, so it shows as a gold rank band (rulebook.treasury.league, rules decision 341);
 and of the current turn's orders only whether the kingdom has submitted its sheet, never what.
 """
 
@@ -14,9 +14,9 @@ from django.db.models import Sum
 
 from battles.models import Battle
 from kingdoms.models import Campaign, Kingdom, TreasuryEntry
-from kingdoms.rules.league import gold_bands
-from kingdoms.rules.tables import Settlement
 from orders.models import OrderSheet, Turn
+from rulebook.tables import Settlement
+from rulebook.treasury.league import gold_bands
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Building the world state (kingdoms.rules.world) by hand for the pure rule tests: the sheet check,
+"""Building the world state (rulebook.world) by hand for the pure rule tests: the sheet check,
 the turn's resolution and the aftermath all read the same records."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from kingdoms.rules.tables import ArmyKind, ArmyType, Settlement, Terrain
-from kingdoms.rules.world import ArmyState, KingdomState, ProvinceState, World
+from rulebook.tables import ArmyKind, ArmyType, Settlement, Terrain
+from rulebook.world import ArmyState, KingdomState, ProvinceState, World
 
 
 def grid(cols: int, rows: int | None = None) -> dict[int, frozenset[int]]:

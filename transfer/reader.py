@@ -10,10 +10,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import models
 
-from kingdoms.rules.experience import PurchaseKind
-from kingdoms.rules.tables import ArmyType
-from orders.rules.sheets import DEFEND_CHOICES, DISASTER_CHOICES
 from reports.services.deliveries import EMAIL_KINDS
+from rulebook.experience.spending import PurchaseKind
+from rulebook.tables import ArmyType
+from rulebook.turn.write_orders.sheets import DEFEND_CHOICES, DISASTER_CHOICES
 
 from .campaign_models import (
     Alliance,

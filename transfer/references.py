@@ -44,17 +44,17 @@ Reference = str | ListOf
 References = Mapping[str, Reference]
 
 # The values of an event's data and of a battle's guerrilla that hold database ids, as the
-# resolution writes them (orders/rules/resolution/): by event code, then key. By code, not by key
+# resolution writes them (rulebook/turn/): by event code, then key. By code, not by key
 # alone: the same key means different things in different events ("from" is a province in
 # "moved", a size in "army-upgraded"). Province numbers there (an event's "province",
 # data["battle"], data["path"]) stay as they are.
 GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
 EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # movement.py
-    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # battles/rules/aftermath.py
+    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/aftermath/run.py
     EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
     EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
-    # Allies (orders/rules/resolution/alliances.py, movement.py)
+    # Allies (rulebook/allies/declarations.py, movement.py)
     EventCode.ALLIANCE_FORMED: {"ally": KINGDOM_ID},
     EventCode.ALLIANCE_NOT_RECOGNISED: {"ally": KINGDOM_ID},
     EventCode.ALLIANCE_REFUSED: {"ally": KINGDOM_ID},
@@ -65,7 +65,7 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.TRANSFER_SENT: {"to": KINGDOM_ID},
     EventCode.TRANSFER_REFUSED: {"to": KINGDOM_ID},
     EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM_ID},
-    # Money negotiations as a Transfer of Gold (battles/rules/aftermath.py), items (resolution/transfers.py)
+    # Money negotiations as a Transfer of Gold (rulebook/turn/aftermath/run.py), items (resolution/transfers.py)
     EventCode.NEGOTIATION_PAID: {"to": KINGDOM_ID},
     EventCode.NEGOTIATION_RECEIVED: {"from_kingdom": KINGDOM_ID},
     EventCode.ITEM_SENT: {"to": KINGDOM_ID},  # its "item_id" is the row the writer removed: no longer there

@@ -11,24 +11,24 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from battles import selectors as battle_selectors
-from battles.rules.aftermath import STORY_EXPERIENCE
 from battles.services.stories import STORIES_ON_CAMPAIGN_PAGE, stories_of
 from briternia.flash import flash_outcome
 from kingdoms import selectors
 from kingdoms.forms import InviteForm
 from kingdoms.models import Campaign, DiceRoll, Kingdom
-from kingdoms.rules.tables import ArmyType
 from kingdoms.services.armies import army_lists_standing
 from kingdoms.services.campaigns import setup_next_kingdom
 from kingdoms.views import setup_forms
 from orders.models import OrderSheet
-from orders.rules.schedule import deadline_text
 from orders.selectors import turn_get
 from orders.services.calendar import calendar_key
 from orders.services.progress import turn_progress
 from orders.services.turns import current_turn, turn_clock
 from reports.league import league_table
 from reports.selectors import campaign_email_failures
+from rulebook.campaign_schedule import deadline_text
+from rulebook.tables import ArmyType
+from rulebook.turn.aftermath.run import STORY_EXPERIENCE
 
 from .services.cycle import campaign_start as campaign_start_service
 from .services.requests import aftermath_phase_request, orders_phase_request

@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='battle',
             name='scenario',
-            field=models.JSONField(blank=True, help_text="The Scenario Generator's results (battles.rules).", null=True),
+            field=models.JSONField(blank=True, help_text="The Scenario Generator's results (rulebook).", null=True),
         ),
         migrations.AddField(
             model_name='battle',

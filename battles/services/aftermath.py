@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from kernel.dice import SeededDice
 from orders.models import CampaignSchedule, Turn
+from rulebook.turn.aftermath.results import Outcome
+from rulebook.turn.aftermath.run import AftermathResult, resolve_aftermath
 
 from ..models import Battle
-from ..rules.aftermath import AftermathResult, resolve_aftermath
-from ..rules.results import Outcome
 from .aftermath_state import aftermath_state_load
 from .summaries import battle_standing
 

@@ -11,9 +11,8 @@ from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Character, Unit
 from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
-
-from ..models import Battle, TurnSummarySheet
-from ..rules.aftermath import (
+from rulebook.turn.aftermath.results import Outcome
+from rulebook.turn.aftermath.run import (
     AftermathState,
     BattleA,
     Casualty,
@@ -22,7 +21,8 @@ from ..rules.aftermath import (
     SideA,
     UnitA,
 )
-from ..rules.results import Outcome
+
+from ..models import Battle, TurnSummarySheet
 from .summaries import battle_standing
 
 

@@ -13,9 +13,9 @@ from kingdoms.services.dice import dice_rolls_save
 from kingdoms.services.experience import experience_rows_write
 from orders.models import Turn, TurnEvent
 from orders.services.events import turn_event_sequence_next
+from rulebook.turn.aftermath.run import AftermathResult, AftermathState
 
 from ..models import Battle
-from ..rules.aftermath import AftermathResult, AftermathState
 
 
 def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult, dice: SeededDice) -> None:

@@ -17,9 +17,9 @@ from briternia.errors import DomainError
 from briternia.site import site_url
 from kingdoms.models import Kingdom
 from kingdoms.people import display_name
-from orders.rules.schedule import moment_text
 from outbox.models import Email
 from outbox.services import email_queue
+from rulebook.campaign_schedule import moment_text
 
 from ..models import Battle, BattleMessage
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kingdoms.models import Province
 from orders.models import Turn
-from orders.rules.resolution.pipeline import Resolution
-from orders.rules.resolution.state import with_real_army_ids
+from rulebook.turn.pipeline import Resolution
+from rulebook.turn.state import with_real_army_ids
 
 from ..models import Battle, BattleSupport
 

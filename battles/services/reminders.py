@@ -10,9 +10,9 @@ from django.db import IntegrityError, transaction
 
 from kingdoms.models import Kingdom
 from orders.models import CampaignSchedule, Turn
-from orders.rules.schedule import REMINDER_BEFORE, deadline_text, time_left_text
 from orders.services.emails import kingdom_email_queue
 from outbox.models import Email
+from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text, time_left_text
 
 from ..models import Battle, ResultsReminder, TurnSummarySheet
 from .summaries import filing_kingdoms

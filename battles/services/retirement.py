@@ -1,7 +1,7 @@
 """Retiring a character (Character Injury Chart: "the character may be retired"): he counts as dead
 and takes his items with him, unless the kingdom pays "2x the value of the items" in gold to keep
 them, in its armory, for another character. A retiring Warlord is succeeded as a dead one is
-(Warlord; kingdoms.rules.succession). The player does it from the kingdom's page or the API."""
+(Warlord; rulebook.warlord.succession). The player does it from the kingdom's page or the API."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from django.db import transaction
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Character, Kingdom, TreasuryEntry
-from kingdoms.rules.succession import HeirCandidate, succession_text, warlord_heir
 from orders.models import Turn, TurnEvent
 from orders.services.events import turn_event_sequence_next
+from rulebook.warlord.succession import HeirCandidate, succession_text, warlord_heir
 
 PHASE = "retirement"
 KEEP_ITEMS_FACTOR = 2  # "pay double the cost of the magic items" in gold

@@ -12,15 +12,15 @@ from django.utils.safestring import mark_safe
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Character, Kingdom
-from kingdoms.rules.character_record import abilities_kept, deep_wound_to_miss, old_wounds
 from kingdoms.selectors import army_counted_points
 from kingdoms.services.dice import dice_rolls_save_many
-from orders.rules.resolution.battles import GUERRILLA_WARFARE
+from rulebook.archetypes.character_record import abilities_kept, deep_wound_to_miss, old_wounds
+from rulebook.scenario.deployment_svg import deployment_diagram
+from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from rulebook.turn.aftermath.injury_chart import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
+from rulebook.turn.fight_battles import GUERRILLA_WARFARE
 
 from ..models import Battle
-from ..rules.deployment_svg import deployment_diagram
-from ..rules.injuries import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
-from ..rules.scenario import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
 from .opponents import side_players
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
@@ -181,7 +181,7 @@ def _force_points(battle: Battle, army: Army | None, kingdom: Kingdom | None) ->
 
 def deployment_figure(scenario: Scenario, *, skirmish: bool = False) -> dict[str, Any]:
     """The scenario's Deployment Map for a template (battles/_deployment.html): the SVG sketch (built
-    by battles.rules.deployment_svg, which escapes every name) and the same in words."""
+    by rulebook.scenario.deployment_svg, which escapes every name) and the same in words."""
     diagram = deployment_diagram(scenario, skirmish=skirmish)
     return {"title": diagram.title, "lines": diagram.lines, "svg": mark_safe(diagram.svg)}
 

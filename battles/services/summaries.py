@@ -14,13 +14,13 @@ from django.utils import timezone
 from briternia.errors import DomainError
 from kingdoms.models import Character, Kingdom, Unit
 from kingdoms.people import display_name
-from kingdoms.rules.tables import ArmyType
 from orders.models import Turn
-from orders.rules.tables import transfer_fee
+from rulebook.tables import ArmyType
+from rulebook.turn.aftermath.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
+from rulebook.turn.aftermath.run import INJURY_REROLL_CHOICES, INJURY_REROLL_EXPERIENCE, REROLL_DEAD, REROLL_HARMED
+from rulebook.turn.tables import transfer_fee
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
-from ..rules.aftermath import INJURY_REROLL_CHOICES, INJURY_REROLL_EXPERIENCE, REROLL_DEAD, REROLL_HARMED
-from ..rules.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
 
 RESULTS = dict(RESULT_CHOICES)
 LOOTABLE = ("town", "city")

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 import django.db.models.functions.text
 import kingdoms.models
-import kingdoms.rules.tables
+import rulebook.tables
 from django.conf import settings
 from django.db import migrations, models
 
@@ -176,7 +176,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('rank', models.CharField(choices=[('lord', 'Lord'), ('hero', 'Hero')], default='hero', max_length=8)),
                 ('role', models.CharField(choices=[('warlord', 'Warlord'), ('general', 'General'), ('hero', 'Hero')], default='hero', max_length=8)),
-                ('archetype', models.CharField(blank=True, choices=[(kingdoms.rules.tables.Archetype['BARBARIAN'], 'Barbarian'), (kingdoms.rules.tables.Archetype['INTELLECTUAL'], 'Intellectual / Tactician'), (kingdoms.rules.tables.Archetype['INTIMIDATOR'], 'Intimidator'), (kingdoms.rules.tables.Archetype['MAGICIAN'], 'Magician'), (kingdoms.rules.tables.Archetype['NOBLE'], 'Noble'), (kingdoms.rules.tables.Archetype['PSYCHOPATH'], 'Psychopath / Zealot'), (kingdoms.rules.tables.Archetype['ROGUE'], 'Rogue / Trickster'), (kingdoms.rules.tables.Archetype['VETERAN'], 'Veteran')], max_length=16)),
+                ('archetype', models.CharField(blank=True, choices=[(rulebook.tables.Archetype['BARBARIAN'], 'Barbarian'), (rulebook.tables.Archetype['INTELLECTUAL'], 'Intellectual / Tactician'), (rulebook.tables.Archetype['INTIMIDATOR'], 'Intimidator'), (rulebook.tables.Archetype['MAGICIAN'], 'Magician'), (rulebook.tables.Archetype['NOBLE'], 'Noble'), (rulebook.tables.Archetype['PSYCHOPATH'], 'Psychopath / Zealot'), (rulebook.tables.Archetype['ROGUE'], 'Rogue / Trickster'), (rulebook.tables.Archetype['VETERAN'], 'Veteran')], max_length=16)),
                 ('abilities', models.JSONField(blank=True, default=list, help_text='Starting Ability first, then advancements.')),
                 ('ability_choice_pending', models.BooleanField(default=False, help_text='Rolled a 6 (Choose) on the advancement table and has not chosen yet.')),
                 ('monstrous_mount', models.BooleanField(default=False)),

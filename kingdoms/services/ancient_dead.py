@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from rulebook.ancient_dead.armies import ancient_dead_rise
+
 from ..models import Army, ArmyMovement, Campaign, Province
-from ..rules.ancient_dead import ancient_dead_rise
 from .dice import campaign_dice, dice_rolls_save
 from .world import world_load
 

@@ -8,9 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from briternia.errors import DomainError
-
-from ..models import ArmoryItem, Army, Campaign, Character, DraftedArmyList, Kingdom, RosterAdjustment, Unit
-from ..rules.army_lists import (
+from rulebook.armies.army_lists import (
     ArmyListDraft,
     CharacterEntry,
     ItemEntry,
@@ -18,14 +16,16 @@ from ..rules.army_lists import (
     UnitEntry,
     army_list_errors,
 )
-from ..rules.experience import delivery_turn, list_additions
-from ..rules.tables import (
+from rulebook.experience.spending import delivery_turn, list_additions
+from rulebook.tables import (
     ADVANCEMENT_CHOOSE,
     ARCHETYPE_ADVANCEMENT,
     STARTING_ABILITIES,
     Archetype,
     Settlement,
 )
+
+from ..models import ArmoryItem, Army, Campaign, Character, DraftedArmyList, Kingdom, RosterAdjustment, Unit
 from .dice import campaign_dice, dice_rolls_save
 
 

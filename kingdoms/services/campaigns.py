@@ -8,17 +8,17 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 from kernel.dice import Dice, new_seed
-
-from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
-from ..people import invited_display_name
-from ..rules import setup as setup_rules
-from ..rules.maps import MapSpec
-from ..rules.tables import (
+from rulebook import setup as setup_rules
+from rulebook.setup.maps import MapSpec
+from rulebook.tables import (
     PLAYER_ARMY_TYPES,
     STARTING_ARMY_POINTS,
     STARTING_GOLD,
     ArmyType,
 )
+
+from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
+from ..people import invited_display_name
 from .dice import campaign_dice, dice_rolls_save
 from .setup_emails import army_lists_announce, home_rolls_announce, next_pick_announce
 

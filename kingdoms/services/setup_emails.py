@@ -13,9 +13,9 @@ from django.urls import reverse
 from briternia.site import site_url
 from outbox.models import Email
 from outbox.services import email_queue
+from rulebook import setup as setup_rules
 
 from ..models import Army, Campaign, Kingdom
-from ..rules import setup as setup_rules
 
 
 def kingdom_players_email(*, template: str, kingdom: Kingdom, **context: Any) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from rulebook.experience.spending import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
+
 from ..models import ArmoryItem, Army, Campaign, Delivery, Kingdom
-from ..rules.experience import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
 from .world import ListRows, list_rows
 
 

@@ -1,4 +1,4 @@
-"""Loading the campaign's world state (kingdoms.rules.world) from the database: the one loader the
+"""Loading the campaign's world state (rulebook.world) from the database: the one loader the
 order-sheet check, the turn's resolution and the aftermath share, and the order-sheet check's
 kept copy of it (`world_for_kingdom`)."""
 
@@ -12,11 +12,12 @@ from typing import Any
 
 from django.db.models import F, QuerySet, Sum
 
+from rulebook.allies.chart import AllianceState, TrustLevel
+from rulebook.ancient_dead.deserts import Caster, best_magic_level, is_scarab_amulet
+from rulebook.tables import ArmyKind, ArmyType, Settlement, Terrain
+from rulebook.world import ArmyState, KingdomState, ProvinceState, UnitState, World, counted_points
+
 from ..models import Alliance, ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
-from ..rules.alliances import AllianceState, TrustLevel
-from ..rules.deserts import Caster, best_magic_level, is_scarab_amulet
-from ..rules.tables import ArmyKind, ArmyType, Settlement, Terrain
-from ..rules.world import ArmyState, KingdomState, ProvinceState, UnitState, World, counted_points
 from ..selectors import campaign_adjacency
 
 # Rows are read as tuples and dicts, not model instances: building thousands of instances was most

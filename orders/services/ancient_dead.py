@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from kingdoms.models import Kingdom
-from kingdoms.rules.tables import ArmyType
 from kingdoms.services.world import world_load
+from rulebook.ancient_dead.movement import ancient_dead_orders
+from rulebook.tables import ArmyType
+from rulebook.turn.write_orders.sheets import SheetEntries
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, Turn
-from ..rules.ancient_dead import ancient_dead_orders
-from ..rules.sheets import SheetEntries
 
 
 def ancient_dead_sheet_draft(*, turn: Turn) -> OrderSheet | None:

@@ -16,9 +16,9 @@ from django.core import signing
 from icalendar import Alarm, Calendar, Event
 
 from kingdoms.models import Campaign
+from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text
 
 from ..models import Turn
-from ..rules.schedule import REMINDER_BEFORE, deadline_text
 
 CALENDAR_SALT = "briternia.deadlines-calendar"
 PRODID = "-//Briternia//Campaign deadlines//EN"

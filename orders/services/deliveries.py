@@ -7,7 +7,7 @@ from django.db.models import Max
 
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Delivery, Unit
-from kingdoms.rules.experience import PurchaseKind
+from rulebook.experience.spending import PurchaseKind
 
 from ..models import Turn, TurnEvent
 from .events import turn_event_sequence_next

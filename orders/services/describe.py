@@ -6,11 +6,11 @@ from collections.abc import Container, Iterator, Mapping
 from typing import Any, NamedTuple
 
 from kingdoms.models import Army, Kingdom
-from kingdoms.rules.world import World
+from rulebook.experience.purchases import purchase_words
+from rulebook.turn.write_orders.sheets import DEFEND_WITH_GARRISON, OrderKind, garrisoned_by
+from rulebook.world import World
 
 from ..entries import entries_from_json
-from ..rules.purchases import purchase_words
-from ..rules.sheets import DEFEND_WITH_GARRISON, OrderKind, garrisoned_by
 
 
 class _ArmyRow(NamedTuple):

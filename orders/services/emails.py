@@ -11,13 +11,13 @@ from django.urls import reverse
 from briternia.site import site_url
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.people import display_name
-from kingdoms.rules.tables import ArmyType
-from kingdoms.rules.world import World
 from outbox.models import Email
 from outbox.services import email_queue
+from rulebook.campaign_schedule import deadline_text, moment_text
+from rulebook.tables import ArmyType
+from rulebook.world import World
 
 from ..models import DeadlineChange, OrderSubmission, Turn
-from ..rules.schedule import deadline_text, moment_text
 from .calendar import deadlines_calendar
 from .describe import describe_entries, new_lists_note
 

@@ -1,6 +1,6 @@
 """Joint kingdoms: a co-player declares independence with the provinces, towns, cities and armies
 its kingdom gives (Player Issues, "Player joins mid-campaign / joint kingdoms"). The organizer
-enters it through the site; the rules check it (kingdoms/rules/independence.py), this writes it
+enters it through the site; the rules check it (rulebook/player_issues/joint_kingdoms.py), this writes it
 whole, with an event in each kingdom's log of the open turn."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from django.db.models import F
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province
-from kingdoms.rules.independence import independence_check
-from kingdoms.rules.succession import HeirCandidate
 from kingdoms.services.world import world_changed, world_load
+from rulebook.player_issues.joint_kingdoms import independence_check
+from rulebook.warlord.succession import HeirCandidate
 
 from ..models import OrderSheet, Turn, TurnEvent
 from .events import turn_event_sequence_next

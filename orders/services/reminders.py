@@ -8,9 +8,9 @@ from django.db import IntegrityError, transaction
 
 from kingdoms.models import Kingdom
 from outbox.models import Email
+from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text, time_left_text
 
 from ..models import CampaignSchedule, OrderSheet, OrdersReminder, Turn
-from ..rules.schedule import REMINDER_BEFORE, deadline_text, time_left_text
 from .emails import kingdom_email_queue
 
 

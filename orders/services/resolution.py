@@ -18,11 +18,11 @@ from kingdoms.services.alliances import alliances_write, without_alliance_id
 from kingdoms.services.experience import experience_rows_write
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
+from rulebook.turn.pipeline import Resolution, resolve_orders
+from rulebook.turn.state import TurnState, with_real_army_ids
 
 from ..entries import entries_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
-from ..rules.resolution.pipeline import Resolution, resolve_orders
-from ..rules.resolution.state import TurnState, with_real_army_ids
 from .events import turn_event_sequence_next
 from .purchases import purchases_write
 from .rogue import rogue_rows_write

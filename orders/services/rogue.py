@@ -3,7 +3,7 @@
 Rulebook: Player Issues > Rogue Kingdom ("If a player drops out of the Campaign mid-way, their
 kingdom becomes a Rogue Kingdom. A Rogue Kingdom is wracked by civil war as it lacks a leader to
 control it"). What a foreign army finds there is the Rogue Kingdom (D6) table, rolled by the
-turn's resolution (orders/rules/resolution/movement.py); this module writes the change of hands.
+turn's resolution (rulebook/turn/executing_orders.py); this module writes the change of hands.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Alliance, Army, Kingdom
-from kingdoms.rules.alliances import BreakKind
 from kingdoms.services.campaigns import player_user_invite
 from kingdoms.services.world import world_changed
+from rulebook.allies.chart import BreakKind
 
 from ..models import Turn
 from .events import turn_event_record

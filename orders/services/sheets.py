@@ -13,14 +13,21 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, Campaign, Kingdom
-from kingdoms.rules.tables import ArmyType
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
+from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text
+from rulebook.tables import ArmyType
+from rulebook.turn.write_orders.sheets import (
+    SheetCheck,
+    SheetContext,
+    SheetEntries,
+    SheetProblem,
+    order_sheet_check,
+    order_sheet_context,
+)
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
-from ..rules.schedule import deadline_text, late_refusal_text, moment_text
-from ..rules.sheets import SheetCheck, SheetContext, SheetEntries, SheetProblem, order_sheet_check, order_sheet_context
 from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
 

@@ -14,9 +14,9 @@ from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_context
 from kingdoms.models import ReportPreferences
 from orders.models import Turn
-from orders.rules.schedule import deadline_text
 from outbox.models import Email
 from outbox.services import email_queue, email_render
+from rulebook.campaign_schedule import deadline_text
 
 from ..models import ReportEmail, TurnReport
 

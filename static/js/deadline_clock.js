@@ -32,7 +32,7 @@
     return parts.join(" ") + " left";
   }
 
-  // The server's words (orders/rules/schedule.py deadline_text), in the reader's zone:
+  // The server's words (rulebook/campaign_schedule.py deadline_text), in the reader's zone:
   // "Sunday 29 November 2026, 15:00 (your time, America/New_York)".
   function localText(date) {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;

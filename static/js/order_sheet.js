@@ -1,7 +1,7 @@
 // The order sheet (templates/orders/order_sheet.html): each army row shows only the fields its
 // order uses, the Forced March's second step offers only the provinces the rules allow from the
 // first, and every drafted order is drawn on the map beside the sheet as an arrow. The legal
-// targets come from the server (orders/rules/targets.py, the sheet check itself) as JSON data;
+// targets come from the server (rulebook/turn/write_orders/targets.py, the sheet check itself) as JSON data;
 // the server's check stays the authority. Without JavaScript every field shows and the server
 // ignores the ones an order does not use. A static file: the CSP allows no inline script.
 (function () {

@@ -28,7 +28,7 @@ def hartwood(turn, battles_posted) -> Battle:
 def allied_support(k, hartwood) -> Army:
     """Ostland (Empire) and Karak Dumn (Dwarfs) allied before turn 1 (Trusted Allies), and Karak
     Dumn's 1st Army sent Ostland 300 points of core troops in Hartwood: an ally's detachment, as
-    the resolution writes it (AL3 is tested in tests/orders/test_alliance_resolution.py)."""
+    the resolution writes it (AL3 is tested in tests/rulebook/allies/test_declarations.py)."""
     ostland, karak = k["Ostland"], k["Karak Dumn"]
     Alliance.objects.create(campaign=ostland.campaign, first=ostland, second=karak, trust="T", formed_turn=0)
     army = karak.armies.get(name="1st Army")

@@ -8,7 +8,7 @@ import pytest
 from battles.models import Battle, TurnSummarySheet
 from briternia.middleware import NUL_MESSAGE
 from orders.models import CampaignSchedule
-from orders.rules.tables import transfer_affordable, transfer_fee
+from rulebook.turn.tables import transfer_affordable, transfer_fee
 from tests.clients import api_as, error_details, pages_as
 
 

@@ -14,12 +14,12 @@ from battles.models import Battle
 from battles.services.scenarios import general_abilities, scenario_setup
 from battles.services.summaries import summary_sheet_form, summary_sheet_save
 from kingdoms.models import Army, Character, Province, Unit
-from kingdoms.rules.army_lists import CharacterEntry, UnitEntry
 from kingdoms.services.armies import army_list_save
 from orders.models import TurnEvent
-from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnReport
+from rulebook.armies.army_lists import CharacterEntry, UnitEntry
+from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import army_with_list
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 

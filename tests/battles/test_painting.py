@@ -1,5 +1,5 @@
 """Painting Counts: "the painted army gets +1 to the die roll for first turn and picking table
-sides". The rules with scripted dice (battles/rules/scenario.py), the organizer marking an army
+sides". The rules with scripted dice (rulebook/scenario/generator.py), the organizer marking an army
 painted (battles/services/rewards.py, its page and API), and the scenario the battle then gets."""
 
 from __future__ import annotations
@@ -7,15 +7,15 @@ from __future__ import annotations
 import pytest
 
 from battles.models import Battle
-from battles.rules.scenario import ScenarioSide, scenario_lines
 from battles.services.rewards import army_painted_set
 from battles.services.scenarios import general_abilities, scenario_setup
 from kernel.event_codes import EventCode
 from kingdoms.models import Army
 from orders.models import TurnEvent
-from tests.battles.test_scenario_rules import ATTACKER, DEFENDER, roll, script
+from rulebook.scenario.generator import ScenarioSide, scenario_lines
 from tests.clients import api_as as _api
 from tests.clients import pages_as as _page
+from tests.rulebook.scenario.test_generator import ATTACKER, DEFENDER, roll, script
 from turns.services.cycle import orders_phase_run
 
 PAINTED_ATTACKER = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, painted=True)

@@ -15,13 +15,13 @@ from django.utils.html import escape
 from pypdf import PdfReader
 
 from battles.models import Battle
-from battles.rules.deployment_svg import deployment_diagram
-from battles.rules.scenario import Scenario, scenario_generate
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
 from kernel.dice import SeededDice
 from kingdoms.models import DiceRoll
 from reports.models import ReportEmail, TurnReport
 from reports.tasks import report_render_task, turn_reports_start
+from rulebook.scenario.deployment_svg import deployment_diagram
+from rulebook.scenario.generator import Scenario, scenario_generate
 
 
 def _pdf_text(content: bytes) -> str:

@@ -14,11 +14,11 @@ from freezegun import freeze_time
 from rest_framework.test import APIClient
 
 from battles.models import Battle, ResultsReminder, TurnSummarySheet
-from battles.rules.results import Conflict, Outcome, Pending
 from battles.services.reminders import results_reminders_queue
 from battles.services.summaries import battle_rule, battle_standing, summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Unit
+from rulebook.turn.aftermath.results import Conflict, Outcome, Pending
 from tests.clients import error_details
 
 

@@ -31,10 +31,10 @@ from pytest_django.live_server_helper import LiveServer
 from demo.campaign import DEMO_PASSWORD, demo_campaign_create
 from demo.turn import demo_turn_play
 from kingdoms.models import Army, Campaign, Kingdom
-from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
 from kingdoms.services.co_players import co_player_add
 from kingdoms.services.invitations import invitation_link
+from rulebook.setup.maps import load_default_map
 from tests.battle_setup import file_battle_orders
 from turns.services.cycle import orders_phase_run
 

@@ -10,8 +10,8 @@ from playwright.sync_api import Page, expect
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, Campaign, DraftedArmyList, Kingdom, Unit
-from kingdoms.rules.tables import ARCHETYPE_TABLE, ArmyType
 from kingdoms.services.campaigns import campaign_setup_close
+from rulebook.tables import ARCHETYPE_TABLE, ArmyType
 
 from .conftest import PASSWORD, login
 

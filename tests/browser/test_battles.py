@@ -16,10 +16,10 @@ from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
 from battles.models import Battle, TurnSummarySheet
-from battles.rules.recovery import RANK_AND_FILE_RECOVERY, models_recovered
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Army, Kingdom, Province, Unit
 from orders.models import Turn, TurnEvent
+from rulebook.turn.aftermath.casualty_recovery import RANK_AND_FILE_RECOVERY, models_recovered
 
 from .conftest import Outbox, html_of, login, text_of
 

@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 from demo.campaign import ANCIENT_DEAD_LISTS, SAMPLE_LISTS
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province, Unit
-from kingdoms.rules.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, Archetype
 from kingdoms.services import armies as army_services
+from rulebook.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, Archetype
 
 from .conftest import PASSWORD, Outbox, html_of, link_in, login, password_set, text_of
 

@@ -11,9 +11,9 @@ import re
 import pytest
 
 from kingdoms.models import Army, DraftedArmyList, Kingdom, Unit
-from kingdoms.rules.tables import ARCHETYPE_TABLE, ArmyType
 from kingdoms.selectors import army_points
 from kingdoms.services.armies import army_list_problems
+from rulebook.tables import ARCHETYPE_TABLE, ArmyType
 from tests.clients import pages_as
 
 

@@ -1,4 +1,4 @@
-"""Army-Specific Rules that depend on where an army was created (kingdoms/rules/army_origins.py,
+"""Army-Specific Rules that depend on where an army was created (rulebook/army_specific/origins.py,
 through the list check and kingdoms/services/armies.py): Lizardmen, "Temple Dwellers"; Hordes of
 Chaos, "Shrine Cultists". Units are recognised by name (rules decision 66)."""
 
@@ -8,9 +8,9 @@ import pytest
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, ArmyMovement, Kingdom, Province
-from kingdoms.rules.army_lists import ArmyListDraft, CharacterEntry, KingdomRoster, UnitEntry, army_list_errors
-from kingdoms.rules.tables import ArmyType
 from kingdoms.services.armies import army_list_save
+from rulebook.armies.army_lists import ArmyListDraft, CharacterEntry, KingdomRoster, UnitEntry, army_list_errors
+from rulebook.tables import ArmyType
 from tests.clients import error_details
 
 SKINK_PRIEST = UnitEntry("Skink Priest", "character", 1, 65, character=CharacterEntry("hero", "general", "veteran"))

@@ -1,4 +1,4 @@
-"""A character's record on the army's page and in the army API (kingdoms/rules/character_record.py):
+"""A character's record on the army's page and in the army API (rulebook/archetypes/character_record.py):
 rank, role, archetype, abilities, injuries with their effects, battles survived, the battles he
 must still miss (Deep Wound) and his Old Battle Wounds. Rulebook: Character Injury Chart,
 Character Archetypes and Advancement. Secrecy: another kingdom's army is 404."""
@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from kingdoms.models import Army, Character
-from kingdoms.rules.character_record import character_record
+from rulebook.archetypes.character_record import character_record
 
 WOUNDS = [
     {"code": "leg-wound", "label": "Leg Wound", "detail": "-1 M", "stats": {"M": -1}, "turn": 2},

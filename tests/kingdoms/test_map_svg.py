@@ -17,7 +17,7 @@ from kingdoms.map_svg import (
     kingdom_colour,
     render_map_svg,
 )
-from kingdoms.rules.maps import load_default_map
+from rulebook.setup.maps import load_default_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 

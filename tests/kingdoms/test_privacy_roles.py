@@ -10,9 +10,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from kingdoms.models import Campaign, Kingdom
-from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
 from kingdoms.services.invitations import invitation_link
+from rulebook.setup.maps import load_default_map
 from tests.conftest import PASSWORD
 
 

@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.celery_worker, needs_broker]
 
 
 def test_invitation_is_sent_by_a_real_worker_after_commit(celery_worker, organizer):
-    from kingdoms.rules.maps import load_default_map
+    from rulebook.setup.maps import load_default_map
 
     campaign = campaign_services.campaign_create(
         name="Worker", organizer=organizer, player_count=2, time_zone="UTC", map_spec=load_default_map()

@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from kingdoms.models import Army, Campaign, Kingdom
-from kingdoms.rules.maps import load_default_map
+from rulebook.setup.maps import load_default_map
 from tests.conftest import PASSWORD
 
 

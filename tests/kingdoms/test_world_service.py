@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from battles.services.aftermath_state import aftermath_state_load
 from kingdoms.models import ArmoryItem, Army, Province
-from kingdoms.rules.tables import ArmyKind, Settlement, Terrain
 from kingdoms.services.world import world_load
 from orders.services.resolution import turn_state_load
 from orders.services.sheets import order_sheet_context_load
+from rulebook.tables import ArmyKind, Settlement, Terrain
 
 
 def test_the_world_is_loaded_in_the_same_number_of_queries_for_10_and_100_armies(demo_campaign):

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 from kernel.dice import ScriptedDice
 from kernel.events import Event
-from orders.rules.resolution.pipeline import Resolution, resolve_orders
-from orders.rules.resolution.state import TurnState
+from rulebook.turn.pipeline import Resolution, resolve_orders
+from rulebook.turn.state import TurnState
 
 
 def resolve(state: TurnState, faces: Iterable[int] = ()) -> Resolution:

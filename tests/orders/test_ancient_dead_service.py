@@ -13,15 +13,15 @@ from battles.services.scenarios import scenario_sheet_context
 from demo.turn import army_with_list, demo_turn_play
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province
-from kingdoms.rules.tables import ArmyType
 from kingdoms.services.world import world_load
 from orders.entries import entries_from_json
 from orders.models import OrderSheet, Turn, TurnEvent
-from orders.rules.ancient_dead import ancient_dead_orders
-from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnMap
 from reports.services.reports import bulletin_context
+from rulebook.ancient_dead.movement import ancient_dead_orders
+from rulebook.tables import ArmyType
+from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import sheet_filed
 from tests.clients import pages_as, user_named
 from turns.services.cycle import aftermath_phase_run, orders_phase_run

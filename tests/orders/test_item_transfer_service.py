@@ -7,9 +7,9 @@ import pytest
 
 from kingdoms.models import ArmoryItem, Kingdom, TreasuryEntry
 from orders.models import OrderSheet, Turn, TurnEvent
-from orders.rules.tables import item_transfer_fee
 from orders.services.transfers import items_arrive
 from reports.services.reports import kingdom_report_context
+from rulebook.turn.tables import item_transfer_fee
 from tests.clients import api_as, error_details, pages_as
 from turns.services.cycle import orders_phase_run
 

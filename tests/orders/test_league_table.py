@@ -9,8 +9,8 @@ import datetime as dt
 import re
 
 from kingdoms.models import TreasuryEntry
-from orders.rules.sheets import SheetEntries, TransferGold
 from orders.services.sheets import order_sheet_save
+from rulebook.turn.write_orders.sheets import SheetEntries, TransferGold
 from tests.orders.test_reports import client_for
 
 

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from kingdoms.models import Army, Kingdom
-from orders.rules.targets import sheet_targets
 from orders.services.sheets import order_sheet_context_load
+from rulebook.turn.write_orders.targets import sheet_targets
 
 
 @pytest.fixture

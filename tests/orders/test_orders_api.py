@@ -366,7 +366,7 @@ def test_the_form_names_the_unit_that_takes_the_army_s_losses_first(client, user
 
 def test_the_sheet_page_and_the_api_say_which_lists_are_due_and_by_when(client, api_client_for, users, kingdoms, turn):
     from kingdoms.models import Army
-    from orders.rules.schedule import deadline_text
+    from rulebook.campaign_schedule import deadline_text
 
     ostland = kingdoms["Ostland"]
     raised = Army.objects.create(

@@ -19,17 +19,17 @@ from freezegun import freeze_time
 from pypdf import PdfReader
 
 from battles.models import Battle
-from battles.rules.injuries import ARM, Injury
 from kernel.event_codes import EventCode
 from kingdoms.models import Character, Kingdom, ReportPreferences, TreasuryEntry
 from orders.models import Turn, TurnEvent
-from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
 from outbox.services import EMAIL_TRIES
 from outbox.tasks import email_send
 from reports.models import ReportEmail, TurnMap, TurnReport
 from reports.services.deliveries import report_emails_queue
 from reports.services.reports import report_render, reports_to_render, turn_reports_create
+from rulebook.turn.aftermath.injury_chart import ARM, Injury
+from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import file_battle_orders, sheet_filed
 from tests.conftest import needs_broker
 from tests.smtp import send_as_the_worker_would
@@ -618,8 +618,8 @@ def test_the_report_says_a_new_army_s_list_is_due_and_by_when(demo_campaign, k, 
     its list is entered; the turn report tells its kingdom the list is due by the next orders
     deadline (docs/rules-decisions.md, decision 26a)."""
     from kingdoms.models import Army
-    from orders.rules.schedule import deadline_text
-    from orders.rules.sheets import CreateArmy
+    from rulebook.campaign_schedule import deadline_text
+    from rulebook.turn.write_orders.sheets import CreateArmy
 
     turn = demo_campaign.turns.get(number=1)
     dwarfs = k["Karak Dumn"]

@@ -11,11 +11,11 @@ from django.db import connection
 from battles.models import Battle
 from kingdoms.models import Army, ArmyMovement, DiceRoll, Province, TreasuryEntry
 from orders.models import OrderSheet, Turn, TurnEvent
-from orders.rules.schedule import deadline_text
-from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.resolution import turn_preview, turn_state_load
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
+from rulebook.campaign_schedule import deadline_text
+from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
 from tests.conftest import needs_broker
 from turns.services.cycle import orders_phase_run
 
@@ -369,9 +369,9 @@ def test_case_R7_foraging_losses_are_written_to_the_list_and_counted_once(turn, 
     from django.db import transaction
 
     from kernel.dice import ScriptedDice
-    from orders.rules.resolution.economy import maintain_armies
-    from orders.rules.resolution.pipeline import Resolution
     from orders.services.resolution import resolution_write
+    from rulebook.turn.economy import maintain_armies
+    from rulebook.turn.pipeline import Resolution
 
     ostland = k["Ostland"]
     army = Army.objects.create(kingdom=ostland, name="Wardens", province=ostland.capitol, size=1500)
@@ -407,10 +407,10 @@ def test_case_R7_guerrilla_losses_are_written_to_the_list_a_whole_unit_included(
     from django.db import transaction
 
     from kernel.dice import ScriptedDice
-    from orders.rules.resolution.battles import build_battles
-    from orders.rules.resolution.pipeline import Resolution
-    from orders.rules.resolution.state import Contact
     from orders.services.resolution import resolution_write
+    from rulebook.turn.fight_battles import build_battles
+    from rulebook.turn.pipeline import Resolution
+    from rulebook.turn.state import Contact
 
     ostland, tor = k["Ostland"], k["Tor Anlec"]
     field = ostland.capitol.neighbours.filter(controller=None).exclude(terrain="desert").order_by("number")[0]

@@ -13,15 +13,15 @@ from briternia.errors import DomainError
 from demo.turn import army_with_list
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Character, DiceRoll, Kingdom, Province
-from kingdoms.rules.army_lists import ItemEntry, UnitEntry
 from kingdoms.services.armies import army_entries, army_list_save
 from kingdoms.services.world import world_load
 from orders.models import OrderSheet, TurnEvent
-from orders.rules.ancient_dead import ancient_dead_orders
-from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnMap
 from reports.services.reports import bulletin_context, kingdom_report_context
+from rulebook.ancient_dead.movement import ancient_dead_orders
+from rulebook.armies.army_lists import ItemEntry, UnitEntry
+from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
 from tests.clients import api_as, error_details, pages_as, user_named
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 

@@ -10,10 +10,10 @@ from freezegun import freeze_time
 
 from briternia.errors import DomainError
 from orders.models import DeadlineChange, OrderSheet, OrderSubmission
-from orders.rules.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save, submitted_entries
 from orders.services.turns import campaign_pause, deadline_change
+from rulebook.turn.write_orders.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries
 from turns.tasks import deadline_sweep
 
 

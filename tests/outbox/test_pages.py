@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 
-from kingdoms.rules.maps import load_default_map
 from kingdoms.services import campaigns as campaign_services
 from outbox.models import Email
+from rulebook.setup.maps import load_default_map
 
 
 def client_for(username: str) -> Client:

@@ -18,13 +18,13 @@ from briternia.errors import DomainError
 from kingdoms.models import Army, Kingdom
 from kingdoms.services import campaigns as campaign_services
 from orders.models import Turn
-from orders.rules.sheets import ArmyOrder, OrderKind, SheetEntries
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change
 from outbox.models import Email
 from outbox.services import EMAIL_TRIES, NOT_ENQUEUED, email_queue, email_resend
 from outbox.tasks import email_send
+from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
 from tests.smtp import send_as_the_worker_would
 from turns.tasks import deadline_sweep
 

@@ -28,8 +28,16 @@ from kingdoms.models import (
 )
 from kingdoms.services.co_players import co_player_add, co_player_remove
 from orders.models import OrdersReminder, Turn
-from orders.rules.schedule import deadline_text
-from orders.rules.sheets import (
+from orders.services.emails import orders_held_announce
+from orders.services.reminders import orders_reminders_queue
+from orders.services.sheets import order_sheet_save
+from orders.services.turns import deadline_change, schedule_set
+from outbox.models import Email
+from outbox.services import email_queue
+from reports.services.deliveries import report_emails_queue
+from reports.services.reports import turn_reports_create
+from rulebook.campaign_schedule import deadline_text
+from rulebook.turn.write_orders.sheets import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
@@ -40,14 +48,6 @@ from orders.rules.sheets import (
     SheetEntries,
     UpgradeArmy,
 )
-from orders.services.emails import orders_held_announce
-from orders.services.reminders import orders_reminders_queue
-from orders.services.sheets import order_sheet_save
-from orders.services.turns import deadline_change, schedule_set
-from outbox.models import Email
-from outbox.services import email_queue
-from reports.services.deliveries import report_emails_queue
-from reports.services.reports import turn_reports_create
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import ids_set_apart
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport

@@ -38,9 +38,9 @@ from orders.models import (
     Turn,
     TurnEvent,
 )
-from orders.rules.sheets import CreateArmy, SheetEntries
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
+from rulebook.turn.write_orders.sheets import CreateArmy, SheetEntries
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import NOT_IN_THE_DOCUMENT
 from transfer import schema

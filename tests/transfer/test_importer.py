@@ -10,8 +10,8 @@ from battles.models import Battle, BattleSupport
 from battles.services.scenarios import scenario_stream
 from kingdoms.models import Army, ReportPreferences
 from orders.models import OrderSheet, OrderSubmission
-from orders.rules.sheets import OrderKind
 from reports.services.deliveries import report_emails_queue
+from rulebook.turn.write_orders.sheets import OrderKind
 from tests.transfer.documents import PDF, RESOLUTION_COUNTS, as_version, campaign_counts, kingdom_index, refused
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export

@@ -244,7 +244,7 @@ def test_import_keeps_the_schedule_turns_sheets_and_submissions(eventful_campaig
 # --- the resolution: turn events, battles and their supports ----------------------------------
 
 # The keys of an event's data and of a battle's guerrilla that hold ids, as the resolution writes
-# them (orders/rules/resolution/): written out here rather than taken from the module under test.
+# them (rulebook/turn/): written out here rather than taken from the module under test.
 KINGDOM_IDS_IN_DATA = {"from_kingdom", "opponent_kingdom"}
 ARMY_IDS_IN_DATA = {"opponent_army", "army", "target"}
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from battles.rules.aftermath import AftermathResult, resolve_aftermath
 from battles.services.aftermath import DICE_STREAM as AFTERMATH_STREAM
 from battles.services.aftermath import aftermath_blockers
 from battles.services.aftermath_state import aftermath_state_load
@@ -33,13 +32,14 @@ from kingdoms.models import Campaign
 from kingdoms.services.ancient_dead import ancient_dead_setup
 from kingdoms.services.campaigns import campaign_setup_close
 from orders.models import Turn
-from orders.rules.resolution.pipeline import Resolution, resolve_orders
 from orders.services.emails import campaign_started_announce
 from orders.services.resolution import DICE_STREAM as ORDERS_STREAM
 from orders.services.resolution import ancient_dead_dice, resolution_write, turn_state_load
 from orders.services.turns import turn_open
 from reports.services.reports import battle_scenario_reports_create, turn_reports_create
 from reports.tasks import turn_reports_start
+from rulebook.turn.aftermath.run import AftermathResult, resolve_aftermath
+from rulebook.turn.pipeline import Resolution, resolve_orders
 
 from .phases import Phase, phase_run
 from .sanity import phase_sanity_check

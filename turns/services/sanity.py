@@ -6,13 +6,13 @@ from __future__ import annotations
 from battles.models import Battle
 from briternia.errors import DomainError
 from kingdoms.models import Army
-from kingdoms.rules.sanity import world_problems
 from kingdoms.services.world import world_load
 from orders.models import Turn
+from rulebook.sanity import world_problems
 
 
 def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) -> None:
-    """Refuse the state `phase_name` left: kingdoms.rules.sanity's problems of the world, and any
+    """Refuse the state `phase_name` left: rulebook.sanity's problems of the world, and any
     army of the campaign left active with no province (the world's loader would not see it).
     `battles_waiting`: the turn's battles are posted and not yet fought (after the orders phase)."""
     world = world_load(campaign=turn.campaign, turn_number=turn.number)

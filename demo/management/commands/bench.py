@@ -18,11 +18,11 @@ from django.test.utils import CaptureQueriesContext
 
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
-from kingdoms.rules.tables import PLAYER_ARMY_TYPES
 from orders.models import OrderSheet, OrderSubmission
-from orders.rules.resolution.pipeline import resolve_orders
 from orders.services.resolution import DICE_STREAM, turn_state_load
 from orders.services.turns import turn_open
+from rulebook.tables import PLAYER_ARMY_TYPES
+from rulebook.turn.pipeline import resolve_orders
 from turns.services.cycle import orders_phase_run
 
 SIZES = [

@@ -1,1 +1,0 @@
-"""The battles rules core: scenario generator, results, recovery, injuries, aftermath (pure Python)."""

@@ -1,0 +1,2 @@
+"""Character Archetypes and Advancement: what a character's record (abilities, injuries) means (pure
+Python)."""

@@ -1,0 +1,627 @@
+"""The Scenario Generator (Appendix), all eight steps, for one battle (pure Python).
+
+Each step's result is kept structurally (stored on the battle as JSON) and in words for the
+scenario sheet. The Archetype Abilities that set terms of the scenario are applied from the
+Generals' abilities; the same effect on both sides cancels (Character Archetypes and Advancement).
+Rule cases SG1-SG4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, NamedTuple
+
+from kernel.dice import Dice
+from rulebook.scenario.tables import (
+    ADVANCE,
+    ALWAYS_ASSAULT,
+    ASSAULT,
+    ASSAULT_DEFENDER_CHOOSES_EDGE,
+    ASSAULT_DEFENDER_EDGE,
+    BRING_ME_VICTORY,
+    DEPLOY_ARMIES,
+    DEPLOYMENT_MAPS,
+    DESCRIPTION_OF_OBJECTIVES,
+    DO_AS_YOU_SEE_FIT,
+    ENGAGEMENT_TEXT,
+    ENGAGEMENT_TYPE,
+    FIRST_TURN_TEXT,
+    GAME_LENGTH,
+    KILL_THEM_ALL,
+    MAJOR_EVENTS_TABLE,
+    MEETING,
+    MINOR_EVENT_TOTAL,
+    MINOR_EVENTS_TABLE,
+    OR_ELSE_MIN,
+    OR_ELSE_OBJECTIVES,
+    RANDOM,
+    RANDOM_GAME_LENGTH,
+    RIVER,
+    RUINS_TEXT,
+    SCENARIO_OBJECTIVE_TABLE,
+    SECRET_OBJECTIVES,
+    SETTLEMENT_MODIFIER,
+    TERRAIN_MODIFIERS,
+    TERRAIN_PIECE,
+    TERRAIN_PIECES_COUNT,
+    TOMB_RAIDER_DEFENDER_EDGE,
+    TOMB_RAIDER_GAME_LENGTH,
+    TOMB_RAIDER_OR_ELSE,
+    TOMB_RAIDER_OR_ELSE_CHOSEN,
+    TOMB_RAIDER_RULES,
+    TOMB_RAIDER_SECTION,
+    TOMB_RAIDER_TABLE_NOTE,
+)
+
+# Archetype Abilities that set terms of the scenario. An ability may set more than one term
+# (Dictate Terms: the map and the first turn), so each term is an effect of its own: the same
+# effect on both sides cancels, the ability's other effects stand (Character Archetypes and
+# Advancement: "the same ability (or two different Abilities with the same effect)").
+NO_OR_ELSE = "no-or-else"
+CHOOSE_OBJECTIVE = "choose-objective"
+OBJECTIVE_ADVANCE = "objective-advance"
+OBJECTIVE_KILL_THEM_ALL = "objective-kill-them-all"
+CHOOSE_ARMY_SIZE = "choose-army-size"
+SET_UP_TERRAIN = "set-up-terrain"
+NOMINATE_NORTH = "nominate-north"
+CHOOSE_DEPLOYMENT_MAP = "choose-deployment-map"
+CHOOSE_DEPLOYMENT_ZONE = "choose-deployment-zone"
+CHOOSE_FIRST_TURN = "choose-first-turn"
+REVEAL_OBJECTIVE = "reveal-objective"
+# effect -> (what it lets the side do, what cancels when both sides have it), in sheet order.
+SCENARIO_EFFECTS: dict[str, tuple[str, str]] = {
+    NO_OR_ELSE: ('never fights toward the "Or Else!" special rule: it is disregarded', 'the "Or Else!" rule'),
+    CHOOSE_OBJECTIVE: ("may choose the scenario objective", "the choice of scenario objective"),
+    OBJECTIVE_ADVANCE: ("may replace the objective with Advance", "replacing the objective with Advance"),
+    OBJECTIVE_KILL_THEM_ALL: (
+        "may replace the objective with Kill them all!",
+        "replacing the objective with Kill them all!",
+    ),
+    CHOOSE_ARMY_SIZE: (
+        "may choose the size of the armies for the battle, one size for both armies, not below 1,000 points "
+        "nor above the smaller army's size; models left behind do not count as casualties and rejoin their "
+        "armies after the battle",
+        "the choice of army size",
+    ),
+    SET_UP_TERRAIN: ("may set up the terrain in any manner (within reason)", "setting up the terrain"),
+    NOMINATE_NORTH: (
+        "may nominate which table edge represents north after terrain is set up",
+        "nominating north",
+    ),
+    CHOOSE_DEPLOYMENT_MAP: ("may choose which Deployment Map to use", "the choice of Deployment Map"),
+    CHOOSE_DEPLOYMENT_ZONE: ("may choose which deployment zone to deploy in", "the choice of deployment zone"),
+    CHOOSE_FIRST_TURN: ("may choose to go first", "the choice to go first"),
+    REVEAL_OBJECTIVE: ("sees the opponent's secret objective revealed", "revealing the secret objectives"),
+}
+# ability -> its effects.
+SCENARIO_ABILITIES: dict[str, tuple[str, ...]] = {
+    "Noblesse Oblige": (NO_OR_ELSE,),
+    "Pick Your Fights": (CHOOSE_OBJECTIVE,),
+    "Chain of Command": (CHOOSE_OBJECTIVE,),
+    "Raider": (OBJECTIVE_ADVANCE,),
+    "Murderous": (OBJECTIVE_KILL_THEM_ALL,),
+    "Even the Odds": (CHOOSE_ARMY_SIZE,),
+    "Lay of the Land": (SET_UP_TERRAIN,),
+    "Absolute Direction": (NOMINATE_NORTH, CHOOSE_DEPLOYMENT_ZONE),
+    "Dictate Terms": (CHOOSE_DEPLOYMENT_MAP, CHOOSE_FIRST_TURN),
+    "Choose Your Ground": (CHOOSE_DEPLOYMENT_MAP, CHOOSE_DEPLOYMENT_ZONE),
+    "Advantage of Ground": (CHOOSE_DEPLOYMENT_ZONE,),
+    "Military Intelligence": (REVEAL_OBJECTIVE,),
+    "Scrying": (REVEAL_OBJECTIVE,),
+}
+# Both sides not fighting toward "Or Else!" agree rather than cancel.
+NOT_CANCELLED: frozenset[str] = frozenset({NO_OR_ELSE})
+
+
+class ActiveEffect(NamedTuple):
+    side: str  # "attacker" or "defender"
+    name: str  # the side's name
+    abilities: tuple[str, ...]  # the General's abilities giving the effect
+
+
+@dataclass(frozen=True)
+class ScenarioSide:
+    name: str
+    kingdom: int | None = None
+    army: int | None = None
+    general_abilities: frozenset[str] = frozenset()
+    supported: bool = False
+    fortified: bool = False
+    # Guerrilla Tactics, Blundered!: the saboteurs blundered against this side: +1 to its roll for
+    # first turn (rule case R5).
+    blunder_bonus: bool = False
+    # Painting Counts: the organizer marked the army painted: +1 to its rolls for first turn and
+    # for picking table sides.
+    painted: bool = False
+
+
+@dataclass(frozen=True)
+class ScenarioSetup:
+    terrain: str  # plains, forest, mountains, marshland, desert
+    settlement: str  # none, town, city, capitol, ruins
+    attacker: ScenarioSide
+    defender: ScenarioSide
+    defending: bool = True  # False: both armies moved in at the same time
+    # The Tomb Raiders' skirmish (Rogue Kingdom, scouting forces; decision 231): the Scenario
+    # Generator with the rules of Tomb Raider Scenario & Terrain (decision 352).
+    skirmish: bool = False
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """A contest of dice (ties rerolled): each round's totals with modifiers, and the winner."""
+
+    attacker_rolls: list[int]
+    defender_rolls: list[int]
+    attacker_modifier: int
+    defender_modifier: int
+    winner: str  # "attacker" or "defender"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    attacker: str
+    defender: str
+    terrain: str
+    settlement: str
+    engagement: dict[str, Any]  # name, roll (None when forced), forced
+    objective: dict[str, Any]  # name, roll, or_else, or_else_roll, secret, notes
+    terrain_pieces: dict[str, Any]  # count_roll, count, pieces, notes
+    deployment: dict[str, Any]  # roll, map, notes
+    special: dict[str, Any]  # rolls, kind (major/minor/none), name, text
+    sides: dict[str, Any]  # who chooses sides: roll-off or notes
+    deploy: dict[str, Any]  # who deploys first
+    first_turn: dict[str, Any]  # roll-off with modifiers, notes
+    game_length: dict[str, Any]  # roll, turns (0: random)
+    abilities: list[str] = field(default_factory=list)  # notes on abilities applied or cancelled
+    # Tomb Raider Scenario & Terrain applies (a 4 by 4 foot table; absent from scenarios stored
+    # before it was kept, which were all battles of armies).
+    skirmish: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Scenario:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class ScenarioSection:
+    title: str
+    paragraphs: list[str]
+    diagram: bool = False  # the sheet draws the Deployment Map with this step
+
+
+def _ids(side: ScenarioSide) -> dict[str, list[int]]:
+    return {
+        "kingdoms": [side.kingdom] if side.kingdom is not None else [],
+        "armies": [side.army] if side.army is not None else [],
+    }
+
+
+def _ability_effects(setup: ScenarioSetup) -> tuple[dict[str, list[ActiveEffect]], list[str]]:
+    """Each effect -> the sides it applies to, after cancelling; and the notes for the sheet.
+
+    The same effect on both sides cancels (except Noblesse Oblige, on which both sides agree);
+    the abilities' other effects stand. An ability twice on one side does not stack."""
+    by_effect: dict[str, dict[str, list[str]]] = {}
+    for key, side in (("attacker", setup.attacker), ("defender", setup.defender)):
+        for ability in sorted(side.general_abilities):
+            for effect in SCENARIO_ABILITIES.get(ability, ()):
+                by_effect.setdefault(effect, {}).setdefault(key, []).append(ability)
+    active: dict[str, list[ActiveEffect]] = {}
+    cancelled: set[str] = set()
+    notes: list[str] = []
+    for effect, (_, what) in SCENARIO_EFFECTS.items():
+        by_side = by_effect.get(effect, {})
+        if len(by_side) == 2 and effect not in NOT_CANCELLED:
+            cancelled.add(effect)
+            names = ", ".join(sorted({a for abilities in by_side.values() for a in abilities}))
+            notes.append(f"Both Generals have {names}: the abilities cancel each other out ({what}).")
+            continue
+        for key, abilities in by_side.items():
+            side = setup.attacker if key == "attacker" else setup.defender
+            active.setdefault(effect, []).append(ActiveEffect(key, side.name, tuple(abilities)))
+    for side in (setup.attacker, setup.defender):
+        for ability in sorted(side.general_abilities):
+            standing = [SCENARIO_EFFECTS[e][0] for e in SCENARIO_ABILITIES.get(ability, ()) if e not in cancelled]
+            if standing:
+                notes.append(f"{side.name} ({ability}) {' and '.join(standing)}.")
+    return active, notes
+
+
+def _named(effect: ActiveEffect) -> str:
+    return ", ".join(effect.abilities)
+
+
+def _roll_off(
+    dice: Dice,
+    setup: ScenarioSetup,
+    purpose: str,
+    *,
+    attacker_dice: str = "D6",
+    attacker_modifier: int = 0,
+    defender_modifier: int = 0,
+) -> RollOff:
+    attacker_rolls: list[int] = []
+    defender_rolls: list[int] = []
+    while True:
+        a = dice.roll(attacker_dice, purpose=f"{purpose}: {setup.attacker.name}", **_ids(setup.attacker)).total
+        d = dice.roll("D6", purpose=f"{purpose}: {setup.defender.name}", **_ids(setup.defender)).total
+        attacker_rolls.append(a)
+        defender_rolls.append(d)
+        if a + attacker_modifier != d + defender_modifier:
+            winner = "attacker" if a + attacker_modifier > d + defender_modifier else "defender"
+            return RollOff(attacker_rolls, defender_rolls, attacker_modifier, defender_modifier, winner)
+
+
+def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
+    """Roll every step of the Scenario Generator for a battle."""
+    both = {
+        "kingdoms": _ids(setup.attacker)["kingdoms"] + _ids(setup.defender)["kingdoms"],
+        "armies": _ids(setup.attacker)["armies"] + _ids(setup.defender)["armies"],
+    }
+    active, ability_notes = _ability_effects(setup)
+
+    # 1. Engagement type: a battle for a town, city or capitol is always an Assault (SG1).
+    engagement: dict[str, Any]
+    if setup.settlement in ALWAYS_ASSAULT:
+        engagement = {"name": ASSAULT, "roll": None, "forced": True}
+    else:
+        roll = dice.d6(purpose="Scenario: engagement type", **both)
+        engagement = {"name": ENGAGEMENT_TYPE[roll], "roll": roll, "forced": False}
+    kind: str = engagement["name"]
+
+    # 2. Objective (2D6 on the engagement type's column); Capture and Vengeance roll for "Or Else!".
+    roll = dice.two_d6(purpose=f"Scenario: objective ({kind})", **both)
+    name = SCENARIO_OBJECTIVE_TABLE[kind][roll]
+    objective: dict[str, Any] = {
+        "name": name,
+        "roll": roll,
+        "or_else": None,
+        "or_else_roll": None,
+        "secret": name in SECRET_OBJECTIVES,
+        "notes": [],
+    }
+    if name in OR_ELSE_OBJECTIVES and setup.skirmish:
+        # Tomb Raider Scenario & Terrain, 2.: no roll, it "automatically becomes" an Or Else! objective.
+        objective["or_else"] = True
+        objective["notes"].append(TOMB_RAIDER_OR_ELSE)
+    elif name in OR_ELSE_OBJECTIVES:
+        or_else_roll = dice.d6(purpose=f'Scenario: "Or Else!" ({name})', **both)
+        objective["or_else_roll"] = or_else_roll
+        objective["or_else"] = or_else_roll >= OR_ELSE_MIN
+    if name == BRING_ME_VICTORY:
+        objective["or_else"] = True
+    if objective["secret"]:
+        objective["notes"].append("A secret choice left to each player: note it, then reveal it.")
+    if name == DO_AS_YOU_SEE_FIT and setup.skirmish:
+        objective["notes"].append(TOMB_RAIDER_OR_ELSE_CHOSEN)
+    # Raider and Murderous are different effects: they do not cancel, each is its player's choice.
+    for effect, target in ((OBJECTIVE_ADVANCE, ADVANCE), (OBJECTIVE_KILL_THEM_ALL, KILL_THEM_ALL)):
+        for e in active.get(effect, []) if name != target else []:
+            objective["notes"].append(f"{e.name} may replace the objective with {target} ({_named(e)}).")
+    for e in active.get(CHOOSE_OBJECTIVE, []):
+        objective["notes"].append(f"{e.name} may choose the scenario objective instead ({_named(e)}).")
+    for e in active.get(REVEAL_OBJECTIVE, []):
+        if objective["secret"]:
+            objective["notes"].append(f"The opponent must reveal his secret objective to {e.name} ({_named(e)}).")
+    if objective["or_else"] and active.get(NO_OR_ELSE):
+        names = " and ".join(e.name for e in active[NO_OR_ELSE])
+        objective["or_else"] = False
+        objective["notes"].append(f'Noblesse Oblige ({names}): the "Or Else!" special rule is disregarded.')
+
+    # 3. Terrain: the province's modifiers first, then the pieces rolled one by one.
+    terrain = _terrain(setup, dice, both)
+    for e in active.get(SET_UP_TERRAIN, []):
+        terrain["notes"].append(f"{e.name} may set up the terrain as he wishes ({_named(e)}).")
+    for e in active.get(NOMINATE_NORTH, []):
+        terrain["notes"].append(
+            f"{e.name} may nominate which table edge represents north after terrain is set up ({_named(e)})."
+        )
+
+    # 4. Deployment map (D3).
+    roll = dice.d3(purpose=f"Scenario: deployment map ({kind})", **both)
+    deployment: dict[str, Any] = {"roll": roll, "map": DEPLOYMENT_MAPS[kind][roll], "notes": []}
+    for e in active.get(CHOOSE_DEPLOYMENT_MAP, []):
+        deployment["notes"].append(f"Rolled {roll}; {e.name} may choose the Deployment Map instead ({_named(e)}).")
+    for e in active.get(CHOOSE_DEPLOYMENT_ZONE, []):
+        deployment["notes"].append(f"{e.name} may choose which deployment zone to take ({_named(e)}).")
+    # The rulebook's note under Deploy Armies, Assault, printed here once and only where it applies.
+    edge_note = TOMB_RAIDER_DEFENDER_EDGE if setup.skirmish else ASSAULT_DEFENDER_EDGE
+    if setup.skirmish:
+        deployment["notes"].append(TOMB_RAIDER_TABLE_NOTE)
+    if kind == ASSAULT and roll in ASSAULT_DEFENDER_CHOOSES_EDGE:
+        deployment["notes"].append(f"In {deployment['map']} {edge_note}.")
+    elif kind == ASSAULT and active.get(CHOOSE_DEPLOYMENT_MAP):
+        maps = " or ".join(DEPLOYMENT_MAPS[ASSAULT][n] for n in ASSAULT_DEFENDER_CHOOSES_EDGE)
+        deployment["notes"].append(f"If {maps} is chosen instead, {edge_note}.")
+
+    # 5. Special circumstances: each player's D6.
+    a = dice.d6(purpose=f"Scenario: special circumstances: {setup.attacker.name}", **_ids(setup.attacker))
+    d = dice.d6(purpose=f"Scenario: special circumstances: {setup.defender.name}", **_ids(setup.defender))
+    if a == d:
+        event, text = MAJOR_EVENTS_TABLE[a]
+        special = {"rolls": [a, d], "kind": "major", "name": event, "text": text}
+    elif a + d == MINOR_EVENT_TOTAL:
+        event, text = MINOR_EVENTS_TABLE[min(a, d)]
+        special = {"rolls": [a, d], "kind": "minor", "name": event, "text": text}
+    else:
+        special = {"rolls": [a, d], "kind": "none", "name": "None", "text": "No special circumstances for the battle."}
+
+    # Choosing sides (6. Fight Battles, Fortify).
+    sides = _sides(setup, dice)
+
+    # 6. Deploy armies.
+    if kind == ASSAULT:
+        deploy: dict[str, Any] = {
+            "roll_off": None,
+            "first": "defender",
+            "text": f"{setup.defender.name} (the Defender) deploys first.",
+        }
+    else:
+        off = _roll_off(dice, setup, "Scenario: deployment roll-off")
+        winner = setup.attacker.name if off.winner == "attacker" else setup.defender.name
+        if kind == MEETING:
+            # The winner does not choose the order: he chooses an entry point and moves on first.
+            deploy = {
+                "roll_off": asdict(off),
+                "first": off.winner,
+                "text": f"{winner} scores highest, chooses an entry point and moves a unit onto the table first; "
+                "then the players alternate, a unit at a time, the other player from the other entry point.",
+            }
+        else:
+            deploy = {
+                "roll_off": asdict(off),
+                "first": None,
+                "text": f"{winner} wins the roll and chooses to deploy first or second.",
+            }
+
+    # 7. First turn: D6 each (2D6 for the Assault attacker), ties rerolled, with the modifiers the
+    # rulebook names (cumulative, 6. Fight Battles): the unsupported army when both moved in and one
+    # was supported (6. Fight Battles), the attacker of a fortified army (Fortify), the side a
+    # Guerrilla Tactics roll blundered against (Blundered!); deploying first is settled at the table.
+    first_notes: list[str] = []
+    attacker_modifier = defender_modifier = 0
+    if not setup.defending and setup.attacker.supported != setup.defender.supported:
+        if setup.attacker.supported:
+            defender_modifier += 1
+            first_notes.append(f"{setup.defender.name} is unsupported: +1 to go first (6. Fight Battles).")
+        else:
+            attacker_modifier += 1
+            first_notes.append(f"{setup.attacker.name} is unsupported: +1 to go first (6. Fight Battles).")
+    if setup.defending and setup.defender.fortified:
+        attacker_modifier += 1
+        first_notes.append(f"{setup.attacker.name} attacks a fortified army: +1 to go first (Fortify).")
+    # The side's own +1s to its roll for first turn, each with its rule; they add up.
+    for side in (setup.attacker, setup.defender):
+        bonuses = [
+            (side.blunder_bonus, f"{side.name}: +1 to its roll for first turn (Guerrilla Tactics: Blundered!)."),
+            (side.painted, f"{side.name} is a painted army: +1 to its roll for first turn (Painting Counts)."),
+        ]
+        for applies, note in bonuses:
+            if not applies:
+                continue
+            if side is setup.attacker:
+                attacker_modifier += 1
+            else:
+                defender_modifier += 1
+            first_notes.append(note)
+    if kind != ASSAULT:
+        first_notes.append(
+            "The player who finished deploying first adds +1 to his roll: settle it at the table, "
+            "rolling as shown plus that +1."
+        )
+    for e in active.get(CHOOSE_FIRST_TURN, []):
+        first_notes.append(f"{e.name} may choose to go first ({_named(e)}).")
+    off = _roll_off(
+        dice,
+        setup,
+        "Scenario: first turn",
+        attacker_dice="2D6" if kind == ASSAULT else "D6",
+        attacker_modifier=attacker_modifier,
+        defender_modifier=defender_modifier,
+    )
+    first_turn = {
+        "roll_off": asdict(off),
+        "notes": first_notes,
+        "winner": setup.attacker.name if off.winner == "attacker" else setup.defender.name,
+    }
+
+    # Game length (D6 on the engagement type's row).
+    roll = dice.d6(purpose=f"Scenario: game length ({kind})", **both)
+    game_length = {"roll": roll, "turns": GAME_LENGTH[kind][roll]}
+
+    return Scenario(
+        attacker=setup.attacker.name,
+        defender=setup.defender.name,
+        terrain=setup.terrain,
+        settlement=setup.settlement,
+        engagement=engagement,
+        objective=objective,
+        terrain_pieces=terrain,
+        deployment=deployment,
+        special=special,
+        sides=sides,
+        deploy=deploy,
+        first_turn=first_turn,
+        game_length=game_length,
+        abilities=ability_notes,
+        skirmish=setup.skirmish,
+    )
+
+
+def _terrain(setup: ScenarioSetup, dice: Dice, ids: dict[str, list[int]]) -> dict[str, Any]:
+    notes: list[str] = []
+    if setup.settlement == "ruins":
+        return {"count_roll": None, "count": 0, "pieces": [], "notes": [RUINS_TEXT]}
+    count_roll = dice.d6(purpose="Scenario: number of terrain pieces", **ids)
+    count = TERRAIN_PIECES_COUNT[count_roll]
+    pieces: list[str] = []
+    modifier = TERRAIN_MODIFIERS.get(setup.terrain, TERRAIN_MODIFIERS["plains"])
+    notes.append(modifier.text)
+    settlement = setup.settlement in ALWAYS_ASSAULT
+    if settlement:
+        notes.append(SETTLEMENT_MODIFIER.text)
+        first = dice.roll(SETTLEMENT_MODIFIER.dice, purpose="Scenario: buildings of the town or city", **ids).total
+        pieces += [SETTLEMENT_MODIFIER.piece or ""] * first
+    if modifier.piece:
+        first = dice.roll(modifier.dice, purpose=f"Scenario: {setup.terrain} pieces", **ids).total
+        pieces += [modifier.piece] * first
+    pieces = pieces[:count]
+    river = False
+    while len(pieces) < count:
+        face = dice.d6(purpose="Scenario: terrain piece", **ids)
+        piece = TERRAIN_PIECE[face]
+        if piece == RIVER:
+            if river:
+                continue  # only one river: re-roll
+            river = True
+        pieces.append(piece)
+    if modifier.extra:
+        extra = dice.roll(modifier.extra_dice, purpose=f"Scenario: {modifier.extra.lower()}s", **ids).total
+        pieces += [modifier.extra] * extra
+    if settlement and river:
+        notes.append("A bridge crosses the river.")
+    return {"count_roll": count_roll, "count": count, "pieces": pieces, "notes": notes}
+
+
+def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
+    """Who chooses the table side: a fortified defender chooses; otherwise a roll-off where an army
+    that did not move and is attacked gets +1, and when both moved a supported army against an
+    unsupported one gets +1 (6. Fight Battles)."""
+    if setup.defending and setup.defender.fortified:
+        return {
+            "roll_off": None,
+            "winner": setup.defender.name,
+            "text": f"{setup.defender.name} is fortified and chooses its table side(s) after terrain is placed "
+            "(Fortify).",
+        }
+    attacker_modifier = defender_modifier = 0
+    notes = []
+    if setup.defending:
+        defender_modifier += 1
+        notes.append(f"{setup.defender.name} did not move and is attacked: +1 to choose sides.")
+    elif setup.attacker.supported != setup.defender.supported:
+        if setup.attacker.supported:
+            attacker_modifier += 1
+            notes.append(f"{setup.attacker.name} is supported: +1 to choose sides.")
+        else:
+            defender_modifier += 1
+            notes.append(f"{setup.defender.name} is supported: +1 to choose sides.")
+    # Painting Counts: "+1 to the die roll for ... picking table sides", cumulative with the others.
+    for side in (setup.attacker, setup.defender):
+        if side.painted:
+            if side is setup.attacker:
+                attacker_modifier += 1
+            else:
+                defender_modifier += 1
+            notes.append(f"{side.name} is a painted army: +1 to choose sides (Painting Counts).")
+    off = _roll_off(
+        dice, setup, "Scenario: choose sides", attacker_modifier=attacker_modifier, defender_modifier=defender_modifier
+    )
+    winner = setup.attacker.name if off.winner == "attacker" else setup.defender.name
+    return {"roll_off": asdict(off), "winner": winner, "text": " ".join([*notes, f"{winner} chooses the table side."])}
+
+
+def _roll_off_text(off: dict[str, Any], attacker: str, defender: str) -> str:
+    rounds = []
+    for a, d in zip(off["attacker_rolls"], off["defender_rolls"], strict=True):
+        am = f"{a}{off['attacker_modifier']:+d}" if off["attacker_modifier"] else f"{a}"
+        dm = f"{d}{off['defender_modifier']:+d}" if off["defender_modifier"] else f"{d}"
+        rounds.append(f"{attacker} {am}, {defender} {dm}")
+    text = "; tie, rerolled: ".join(rounds)
+    return f"{text}." if len(rounds) == 1 else f"{text}."
+
+
+def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
+    """The scenario in words, step by step, for the sheet (page, PDF and email)."""
+    s = scenario
+    sections = []
+    if s.skirmish:
+        sections.append(ScenarioSection(TOMB_RAIDER_SECTION, list(TOMB_RAIDER_RULES)))
+    engagement = s.engagement
+    how = (
+        "always an Assault in a battle for a town, city or capitol"
+        if engagement["forced"]
+        else f"rolled {engagement['roll']}"
+    )
+    sections.append(
+        ScenarioSection(
+            f"1. Engagement type: {engagement['name']}",
+            [f"{engagement['name']} ({how}). {ENGAGEMENT_TEXT[engagement['name']]}"],
+        )
+    )
+    objective = s.objective
+    description = DESCRIPTION_OF_OBJECTIVES[objective["name"]]
+    title = objective["name"] + (' — "Or Else!"' if objective["or_else"] else "")
+    paragraphs = [
+        f"Rolled {objective['roll']} on the {engagement['name']} column.",
+        description.victory,
+        f"Special rules: {description.special}",
+    ]
+    if objective["or_else_roll"] is not None:
+        paragraphs.append(
+            f'"Or Else!" roll: {objective["or_else_roll"]} '
+            f"({'4+: it is an Or Else! objective' if objective['or_else_roll'] >= OR_ELSE_MIN else 'no Or Else!'})."
+        )
+    paragraphs += objective["notes"]
+    sections.append(ScenarioSection(f"2. Objective: {title}", paragraphs))
+    terrain = s.terrain_pieces
+    pieces = ", ".join(terrain["pieces"]) or "none"
+    paragraphs = list(terrain["notes"])
+    if terrain["count_roll"] is not None:
+        paragraphs.insert(0, f"Rolled {terrain['count_roll']}: {terrain['count']} pieces of terrain.")
+    paragraphs.append(f"Pieces: {pieces}.")
+    sections.append(
+        ScenarioSection(
+            f"3. Terrain: {s.terrain}" + (f", {s.settlement}" if s.settlement != "none" else ""), paragraphs
+        )
+    )
+    deployment = s.deployment
+    sections.append(
+        ScenarioSection(
+            f"4. Deployment: {deployment['map']}",
+            [f"Rolled {deployment['roll']} (D3): deployment map {deployment['map']}.", *deployment["notes"]],
+            diagram=True,
+        )
+    )
+    special = s.special
+    rolls = f"The players rolled {special['rolls'][0]} and {special['rolls'][1]}"
+    if special["kind"] == "none":
+        paragraphs = [f"{rolls}: no double and no 7, so no special circumstances."]
+    else:
+        table = "Major Events Table (a double)" if special["kind"] == "major" else "Minor Events Table (a total of 7)"
+        paragraphs = [f"{rolls}: {table}.", f"{special['name']}. {special['text']}"]
+    sections.append(ScenarioSection(f"5. Special circumstances: {special['name']}", paragraphs))
+    sides = s.sides
+    paragraphs = [sides["text"]]
+    if sides["roll_off"]:
+        paragraphs.insert(
+            0, "Choosing sides (a D6 each, ties rerolled): " + _roll_off_text(sides["roll_off"], s.attacker, s.defender)
+        )
+    paragraphs.append(s.deploy["text"])
+    if s.deploy["roll_off"]:
+        paragraphs.append("Deployment roll-off: " + _roll_off_text(s.deploy["roll_off"], s.attacker, s.defender))
+    paragraphs.append(DEPLOY_ARMIES[engagement["name"]])
+    sections.append(ScenarioSection("6. Deploy armies", paragraphs))
+    first = s.first_turn
+    dice_text = "2D6 for the Attacker in an Assault" if engagement["name"] == ASSAULT else "a D6 each"
+    length = s.game_length
+    turns = "Random" if length["turns"] == RANDOM else f"{length['turns']} turns"
+    paragraphs = [
+        f"First turn ({dice_text}, ties rerolled): " + _roll_off_text(first["roll_off"], s.attacker, s.defender),
+        f"{first['winner']} scores highest. {FIRST_TURN_TEXT}",
+        *first["notes"],
+        f"Game length: rolled {length['roll']}: {turns}.",
+    ]
+    if length["turns"] == RANDOM:
+        paragraphs.append(RANDOM_GAME_LENGTH)
+    if s.skirmish:
+        paragraphs.append(TOMB_RAIDER_GAME_LENGTH)
+    sections.append(ScenarioSection(f"7. First turn and game length: {turns}", paragraphs))
+    if s.abilities:
+        sections.append(ScenarioSection("Archetype Abilities", list(s.abilities)))
+    sections.append(ScenarioSection("8. Begin the Battle!", [f"{s.attacker} against {s.defender}."]))
+    return sections

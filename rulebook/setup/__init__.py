@@ -1,0 +1,1 @@
+"""Setup: the campaign map, home selection and province picks (pure Python)."""

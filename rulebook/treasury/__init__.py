@@ -1,0 +1,1 @@
+"""Treasury: what the campaign shows of the kingdoms' gold (pure Python)."""

@@ -1,0 +1,118 @@
+"""The state a turn resolves, and the events it produces (pure Python)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulebook.armies.losses import ListLoss
+from rulebook.experience.spending import SpendingRoster
+from rulebook.turn.write_orders.sheets import ArmyOrder, SheetEntries
+from rulebook.world import ArmyState, OnTheWorld, UnitState, World
+
+
+@dataclass
+class TurnState(OnTheWorld):
+    """The world as the turn's orders find it, with the turn's own: each army's order and each
+    kingdom's submitted sheet. The phases read the world's parts as `state.armies`, `state.provinces`...;
+    they replace its frozen records in a working copy, never change them."""
+
+    world: World
+    orders: dict[int, ArmyOrder] = field(default_factory=dict)  # army id -> its (normalised) order
+    sheets: dict[int, SheetEntries] = field(default_factory=dict)  # kingdom id -> its submitted sheet
+    missed_orders: frozenset[int] = frozenset()  # kingdoms that filed no sheet by the deadline (rule case O1)
+    # kingdom id -> its lists, characters and items, for the purchases with experience (never changed)
+    rosters: dict[int, SpendingRoster] = field(default_factory=dict)
+
+    def working_copy(self) -> TurnState:
+        """A copy the phases may change: the world's working copy and the orders (normalising
+        replaces them); the sheets are never changed and are shared."""
+        return TurnState(
+            world=self.world.working_copy(),
+            orders=dict(self.orders),
+            sheets=dict(self.sheets),
+            missed_orders=self.missed_orders,
+            rosters=self.rosters,
+        )
+
+    def losses_first(self, army: ArmyState) -> str:
+        """The unit the army's kingdom named on its sheet to take the army's losses first ("": none)."""
+        sheet = self.sheets.get(army.kingdom)
+        return sheet.losses_first(army.id) if sheet is not None else ""
+
+    def units_of(self, army: ArmyState) -> tuple[UnitState, ...]:
+        """The army's list (no units: its list is not entered)."""
+        return self.world.units.get(army.id, ())
+
+    def put_loss(self, loss: ListLoss) -> ArmyState:
+        """Record what a loss did: the army's record and its list (the writer stores both)."""
+        self.world.armies[loss.army.id] = loss.army
+        if loss.taken:
+            self.world.units[loss.army.id] = loss.units
+        return loss.army
+
+
+@dataclass(frozen=True)
+class SupportS:
+    army: int
+    kingdom: int
+    side: str  # "attacker" or "defender"
+    points: int  # the detachment, at most 200 points of core troops
+    arrival: int | None = None  # the Support Arrival D6 (1-2 delayed, 3-6 on time)
+
+
+@dataclass
+class BattleS:
+    """A battle scheduled by the turn."""
+
+    province: int
+    attacker_kingdom: int
+    attacker_army: int
+    defender_kingdom: int | None  # None: a neutral or Ancient Dead desert garrison
+    # The defending army: a field army, or the army row of a garrison that defends (its Elite Defense
+    # Force, the Ancient Dead's Capitol Garrison); None: a garrison without an army row defends.
+    defender_army: int | None
+    garrison_points: int = 0  # the local garrison force fighting (as the defender, or supporting the army)
+    garrison_defenses: int = 0
+    # Battle for Towns, Cities, and Capitols: the garrison is the defending side's main force (alone,
+    # or chosen over the army that stands there, `garrison_army`, which then supports it).
+    garrison_defends: bool = False
+    army_with_garrison: int | None = None  # the field army standing where its garrison defends
+    supports: list[SupportS] = field(default_factory=list)
+    fortified_points: int = 0  # 200 extra core troops for a fortified defender
+    defended_obstacles: int | None = None  # pieces of defenses from the Defended Obstacles roll
+    guerrilla: dict[str, Any] | None = None  # {"army": smaller army, "roll": d6, "target": army, "points_lost": n}
+    assault: bool = False  # over a town, city or capitol: always Assault
+    # Rogue Kingdom, scouting forces: a ruins style battle for control (Tomb Raiders; decision 231)
+    skirmish: bool = False
+    # The Ancient Dead: Armies: their army's size in this battle (its opponent's after supports, less 250)
+    ancient_dead_points: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Contact:
+    """Where the orders brought enemies together (made by the orders phase, read by the battles phase).
+
+    `attacker` moved into `province`; `defender` is the army that stood there (or that moved in at
+    the same time: `both_moved`), or None when the province's garrison defends it (an enemy town,
+    city or capitol with no army in it, or a desert's Ancient Dead garrison)."""
+
+    province: int
+    attacker: int
+    defender: int | None = None
+    both_moved: bool = False
+    # Rogue Kingdom: the Rogue Kingdom (D6) roll of an army entering a Rogue Kingdom's province; the
+    # forces it rolled defend the province (no garrison, no army of the rogue kingdom's).
+    rogue_roll: int | None = None
+
+
+ARMY_ID_KEYS = ("army", "opponent_army", "target")  # the keys of an event's data that hold army ids
+
+
+def with_real_army_ids(data: dict[str, Any] | None, id_map: dict[int, int]) -> dict[str, Any] | None:
+    """Armies raised this turn have temporary (negative) ids in the rules' data: the real ones, once
+    their rows exist (`id_map`: temporary id -> row id)."""
+    if not data:
+        return data
+    return {k: id_map.get(v, v) if k in ARMY_ID_KEYS and isinstance(v, int) else v for k, v in data.items()}

@@ -1,0 +1,1 @@
+"""Warlord: who leads the kingdom, and who succeeds him (pure Python)."""

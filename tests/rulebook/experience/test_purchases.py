@@ -1,0 +1,390 @@
+"""Spending experience on the order sheet (pure rules): the sheet's check of purchases
+(rulebook/experience/purchases.py), their costs (rulebook/experience/spending.py) and the turn's spending
+(rulebook/turn/spending.py). Rulebook: Spending Experience, Veteran Status, Character
+Archetypes and Advancement, Warlord, Armory, Army Restrictions, Supply Depot, Army-Specific Rules."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from kernel.dice import ScriptedDice
+from kernel.event_codes import EventCode
+from rulebook.armies.army_lists import ItemEntry, UnitEntry
+from rulebook.experience.spending import (
+    CharacterRecord,
+    SpendingRoster,
+    UnitRecord,
+    advancement_cost,
+    item_cost,
+    list_additions,
+    recruits_cost,
+)
+from rulebook.tables import ArmyType
+from rulebook.turn.pipeline import resolve_orders
+from rulebook.turn.state import TurnState
+from rulebook.turn.write_orders.sheets import (
+    Purchase,
+    SheetEntries,
+    SheetProblemCode,
+    order_sheet_check,
+    order_sheet_context,
+)
+from tests import world_builders as wb
+
+ME = 1
+ARMY = 10
+OTHER_ARMY = 11
+
+SPEARMEN = UnitRecord(ARMY, "Spearmen", "core", models=10, points_per_model=6)
+KNIGHTS = UnitRecord(ARMY, "Knights", "special", models=8, points_per_model=23, veteran_eligible=True)
+GENERAL = CharacterRecord(
+    ARMY,
+    "Baron Ulrich",
+    role="general",
+    rank="hero",
+    points=70,
+    archetype="noble",
+    abilities=("Noblesse Oblige",),
+    battles_survived=3,
+)
+WARLORD = CharacterRecord(
+    OTHER_ARMY,
+    "Prince Hakim",
+    role="warlord",
+    rank="hero",
+    points=90,
+    archetype="noble",
+    abilities=("Noblesse Oblige",),
+)
+
+
+def roster(**changes) -> SpendingRoster:
+    base = {"units": (SPEARMEN, KNIGHTS), "characters": (GENERAL, WARLORD)}
+    return SpendingRoster(**{**base, **changes})
+
+
+def world(
+    *, army_type=ArmyType.EMPIRE, experience=60, points=1500, other_points=1200, turn=2, settlement="none", **army_kw
+):
+    return wb.world(
+        provinces=[wb.province(1, "plains", settlement, controller=ME), wb.province(2, controller=ME)],
+        kingdoms=[wb.kingdom(ME, "Mine", army_type, treasury=0)],
+        armies=[
+            wb.army(ARMY, ME, 1, points, name="1st Army", experience=experience, **army_kw),
+            wb.army(OTHER_ARMY, ME, 2, other_points, name="2nd Army", experience=100),
+        ],
+        adjacency=wb.grid(2, 1),
+        turn=turn,
+    )
+
+
+def check(*purchases: Purchase, the_roster: SpendingRoster | None = None, **world_kw):
+    ctx = order_sheet_context(world(**world_kw), ME, roster=the_roster or roster())
+    return order_sheet_check(SheetEntries(purchases=purchases), ctx)
+
+
+def resolve(*purchases: Purchase, faces=(), the_roster: SpendingRoster | None = None, **world_kw):
+    state = TurnState(
+        world=world(**world_kw),
+        sheets={ME: SheetEntries(purchases=purchases)},
+        rosters={ME: the_roster or roster()},
+    )
+    return resolve_orders(state, ScriptedDice(faces=list(faces)))
+
+
+def spending(resolution):
+    codes = {
+        EventCode.PURCHASE_ORDERED,
+        EventCode.VETERAN_STATUS,
+        EventCode.ARCHETYPE_ROLL,
+        EventCode.PROMOTION,
+        EventCode.PURCHASE_REFUSED,
+    }
+    return [e for e in resolution.events if e.code in codes]
+
+
+# --- XP1: recruits ------------------------------------------------------------------------
+
+
+def test_case_XP1_ten_spearmen_cost_six_experience_and_arrive_at_the_start_of_the_turn_after_next():
+    """XP1 (Spending Experience: 1 experience = 10 points of recruits, a one Turn Delay): an army with
+    60 experience replaces 10 lost Spearmen (60 points) in turn 2: 6 experience, arriving in turn 4."""
+    recruits = Purchase(ARMY, "recruits", unit="Spearmen", models=10)
+    result = check(recruits)
+    assert result.ok, result.errors
+    assert result.experience_costs[ARMY] == [("10 Spearmen (60 points), arriving at the start of turn 4", 6)]
+
+    resolution = resolve(recruits)
+    [event] = spending(resolution)
+    assert event.code == EventCode.PURCHASE_ORDERED and event.experience == -6
+    assert event.data["arrives_turn"] == 4 and event.data["points_per_model"] == 6
+    assert resolution.state.armies[ARMY].experience == 54
+    assert "arrives at the start of turn 4" in event.text
+
+
+def test_recruits_round_up_to_the_next_ten_points_and_a_new_unit_is_priced_by_its_models():
+    """Spending Experience: a part of 10 points costs a whole experience point."""
+    assert recruits_cost(61) == 7 and recruits_cost(60) == 6 and recruits_cost(0) == 0
+    new_unit = Purchase(ARMY, "recruits", name="Handgunners", category="core", models=10, points=8)
+    result = check(new_unit)
+    assert result.ok and result.experience_spent(ARMY) == 8
+
+
+def test_recruits_never_take_an_army_past_2000_points_counting_what_is_on_the_way():
+    """Spending Experience: "as long as you follow the Army Restrictions of maximum army size of
+    2000 points"; troops already on the way count."""
+    recruits = Purchase(ARMY, "recruits", unit="Spearmen", models=10)
+    assert check(recruits, points=1940).ok
+    refused = check(recruits, points=1900, the_roster=roster(on_the_way_points={ARMY: 50}))
+    assert [p.code for p in refused.error_problems] == [SheetProblemCode.ARMY_SIZE]
+    assert "1st Army: counts 1,900 points with 50 points on the way" in refused.errors[0]
+
+
+def test_an_army_cannot_spend_more_experience_than_it_has():
+    result = check(Purchase(ARMY, "recruits", unit="Spearmen", models=10), experience=5)
+    assert result.errors == ["1st Army spends 6 experience on its purchases but has 5 (Spending Experience)."]
+
+
+def test_a_disbanded_or_unknown_army_cannot_spend():
+    result = check(Purchase(99, "supply-depot"))
+    assert [p.code for p in result.error_problems] == [SheetProblemCode.NO_SUCH_ARMY]
+
+
+# --- XP2: magic items and the Armory ------------------------------------------------------
+
+
+def test_case_XP2_a_25_point_item_costs_25_and_one_already_in_the_kingdom_cannot_be_bought():
+    """XP2 (Spending Experience, Armory): a 25-point magic item for an existing character costs 25
+    experience and arrives with the one Turn Delay; an item already in another army of the kingdom
+    (or its armory, or on the way) cannot be bought."""
+    sword = Purchase(ARMY, "item", unit="Baron Ulrich", name="Sword of Might", points=25)
+    result = check(sword)
+    assert result.ok and result.experience_spent(ARMY) == 25
+    [event] = spending(resolve(sword))
+    assert event.experience == -25 and event.data["arrives_turn"] == 4
+
+    refused = check(sword, the_roster=roster(items=frozenset({"sword of might"})))
+    assert refused.errors == [
+        "1st Army: the kingdom already has Sword of Might (in an army, its armory or on the way); it has only one "
+        "of each magic item that is not common (Armory)."
+    ]
+    # A common item may be had many times.
+    assert check(
+        Purchase(ARMY, "item", unit="Baron Ulrich", name="Sword of Might", points=25, common=True),
+        the_roster=roster(items=frozenset({"sword of might"})),
+    ).ok
+
+
+def test_perfectionists_pay_20_percent_more_for_runic_items_away_from_a_town_or_city():
+    """Army-Specific Rules, Perfectionists (Dwarfs, Chaos Dwarves)."""
+    assert item_cost(25, runic=True, army_type=ArmyType.DWARFS, in_town_or_city=False) == 30
+    assert item_cost(25, runic=True, army_type=ArmyType.DWARFS, in_town_or_city=True) == 25
+    assert item_cost(25, runic=True, army_type=ArmyType.EMPIRE, in_town_or_city=False) == 25
+    rune = Purchase(ARMY, "item", unit="Baron Ulrich", name="Rune of Cleaving", points=25, runic=True)
+    assert check(rune, army_type=ArmyType.DWARFS).experience_spent(ARMY) == 30
+    assert check(rune, army_type=ArmyType.DWARFS, settlement="town").experience_spent(ARMY) == 25
+
+
+def test_an_item_is_carried_by_a_character():
+    result = check(Purchase(ARMY, "item", unit="Spearmen", name="Banner of Might", points=25))
+    assert "is not a living character of the army" in result.errors[0]
+
+
+# --- XP3: Veteran Status ------------------------------------------------------------------
+
+
+def test_case_XP3_an_eligible_unit_becomes_plus_1_veteran_for_10_and_not_twice_without_a_battle():
+    """XP3 (Veteran Status): a unit that kept more than 50% of its models after recovery becomes +1
+    Veteran for 10 experience; a second level in the same turn without another battle is refused
+    (in the same sheet, or once the first has used its eligibility). The level lost by a unit
+    that lost 50% or more is the aftermath's:
+    tests/rulebook/turn/aftermath/test_aftermath.py::test_veteran_eligibility_and_loss_are_judged_after_recovery."""
+    veteran = Purchase(ARMY, "veteran", unit="Knights")
+    result = check(veteran)
+    assert result.ok and result.experience_costs[ARMY] == [("Knights to +1 Veteran", 10)]
+    resolution = resolve(veteran)
+    [event] = spending(resolution)
+    assert event.code == EventCode.VETERAN_STATUS and event.experience == -10
+    assert event.data["level"] == 1 and resolution.state.armies[ARMY].experience == 50
+
+    twice = check(veteran, veteran)
+    assert any("raised 2 Veteran levels in one sheet" in e for e in twice.errors)
+    used = roster(units=(SPEARMEN, UnitRecord(ARMY, "Knights", "special", 8, 23, veteran_level=1)))
+    refused = check(veteran, the_roster=used)
+    assert refused.errors == [
+        "1st Army: Knights is not eligible for +2 Veteran: a unit goes up one level for each battle it survives "
+        "with more than 50% of its models (Veteran Status)."
+    ]
+
+
+def test_no_unit_goes_past_plus_3_veteran():
+    top = UnitRecord(ARMY, "Knights", "special", 8, 23, veteran_level=3, veteran_eligible=True)
+    assert (
+        "already +3 Veteran"
+        in check(Purchase(ARMY, "veteran", unit="Knights"), the_roster=roster(units=(top,))).errors[0]
+    )
+
+
+# --- XP4: the Archetype roll ----------------------------------------------------------------
+
+
+def test_case_XP4_a_general_who_survived_three_battles_rolls_for_25_and_never_past_six_abilities():
+    """XP4 (Character Archetypes and Advancement, Vain and Overconfident, Curse of the Dead): 25
+    experience (High Elves 35, Tomb Kings and Vampire Counts 40); with six abilities he may not roll."""
+    roll = Purchase(ARMY, "advancement", unit="Baron Ulrich")
+    assert check(roll).experience_spent(ARMY) == 25
+    assert advancement_cost(ArmyType.HIGH_ELVES) == 35
+    assert advancement_cost(ArmyType.TOMB_KINGS) == advancement_cost(ArmyType.VAMPIRE_COUNTS) == 40
+
+    resolution = resolve(roll, faces=[2])  # Noble table, 2: Despise Cowardice
+    [event] = spending(resolution)
+    assert event.code == EventCode.ARCHETYPE_ROLL and event.experience == -25
+    assert event.data["ability"] == "Despise Cowardice" and event.data["faces"] == [2]
+
+    six = CharacterRecord(
+        ARMY,
+        "Baron Ulrich",
+        "general",
+        "hero",
+        70,
+        archetype="noble",
+        abilities=("Noblesse Oblige", "Duelist", "Despise Cowardice", "Choose Your Ground", "Challenger", "Bravado"),
+        battles_survived=9,
+    )
+    refused = check(roll, the_roster=roster(characters=(six,)))
+    assert "a character may never have more than six" in refused.errors[0]
+
+
+def test_a_general_rolls_again_only_three_battles_after_his_last_ability():
+    """Character Archetypes and Advancement: "he must survive three more battles before he is
+    eligible for another roll"."""
+    recent = CharacterRecord(
+        ARMY, "Baron Ulrich", "general", "hero", 70, archetype="noble", battles_survived=5, battles_at_last_ability=3
+    )
+    result = check(Purchase(ARMY, "advancement", unit="Baron Ulrich"), the_roster=roster(characters=(recent,)))
+    assert "has survived 2 battle(s) since his last ability" in result.errors[0]
+
+
+def test_an_ability_he_holds_is_rolled_again_and_a_6_leaves_the_choice_to_the_player():
+    """Decision 71 (docs/rules-decisions.md): a result he already holds is rolled again; a 6 (Choose)
+    leaves the choice pending for the player."""
+    holder = CharacterRecord(
+        ARMY,
+        "Baron Ulrich",
+        "general",
+        "hero",
+        70,
+        archetype="noble",
+        abilities=("Noblesse Oblige", "Duelist"),
+        battles_survived=3,
+    )
+    [event] = spending(
+        resolve(
+            Purchase(ARMY, "advancement", unit="Baron Ulrich"), faces=[1, 5], the_roster=roster(characters=(holder,))
+        )
+    )
+    assert event.data["faces"] == [1, 5] and event.data["ability"] == "Challenger"
+    [choice] = spending(resolve(Purchase(ARMY, "advancement", unit="Baron Ulrich"), faces=[6]))
+    assert choice.data["choose"] and not choice.data["ability"]
+
+
+def test_the_warlord_is_promoted_to_lord_level_for_the_point_difference():
+    """Warlord (XP6's cost): promoting the Warlord to Lord level costs the point difference
+    (a Tomb Prince of 90 to a Tomb King of 160: 70); a Lord is not promoted."""
+    promotion = Purchase(OTHER_ARMY, "promotion", unit="Prince Hakim", points=160)
+    result = check(promotion, army_type=ArmyType.TOMB_KINGS)
+    assert result.ok and result.experience_spent(OTHER_ARMY) == 70
+    [event] = spending(resolve(promotion, army_type=ArmyType.TOMB_KINGS))
+    assert event.code == EventCode.PROMOTION and event.experience == -70
+    # His model costs the Lord's points at once: the army may not pass 2,000 points by it.
+    too_big = check(promotion, army_type=ArmyType.TOMB_KINGS, other_points=1950)
+    assert [p.code for p in too_big.error_problems] == [SheetProblemCode.ARMY_SIZE]
+    general = check(Purchase(ARMY, "promotion", unit="Baron Ulrich", points=160))
+    assert "only the Warlord is promoted" in general.errors[0]
+
+
+# --- Supply Depot ---------------------------------------------------------------------------
+
+
+def test_a_supply_depot_costs_20_and_only_an_army_without_one_buys_it():
+    """Supply Depot: "It can also be purchased for 20 experience points but will suffer a one Turn Delay"."""
+    depot = Purchase(ARMY, "supply-depot")
+    assert check(depot, supply_depot=False).experience_spent(ARMY) == 20
+    assert "already has a supply depot" in check(depot, supply_depot=True).errors[0]
+    on_the_way = check(depot, supply_depot=False, the_roster=roster(depots_on_the_way=frozenset({ARMY})))
+    assert "on the way" in on_the_way.errors[0]
+
+
+# --- XP8: Curse of the Dead -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("army_type", [ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS, ArmyType.ANCIENT_DEAD])
+def test_case_XP8_the_undead_units_of_tomb_kings_and_vampire_counts_cannot_become_veterans(army_type):
+    """XP8 (Curse of the Dead): "the undead units in the army cannot spend experience points on
+    Veteran Status"; the Ancient Dead are a Tomb Kings army. A unit is undead unless its list
+    marks it living."""
+    result = check(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type)
+    assert not result.ok and "(Curse of the Dead)" in result.errors[0]
+    [event] = spending(resolve(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type))
+    assert event.code == EventCode.PURCHASE_REFUSED and event.experience == 0
+
+
+@pytest.mark.parametrize("army_type", [ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS])
+def test_case_XP8_a_living_unit_of_an_undead_army_can_become_a_veteran(army_type):
+    """XP8: a living unit of the same army (a mercenary unit, say) is not under the Curse: it buys
+    its next level for 10 like any other eligible unit."""
+    living = replace(KNIGHTS, living=True)
+    the_roster = roster(units=(SPEARMEN, living))
+    result = check(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type, the_roster=the_roster)
+    assert result.ok and result.experience_spent(ARMY) == 10
+    [event] = spending(resolve(Purchase(ARMY, "veteran", unit="Knights"), army_type=army_type, the_roster=the_roster))
+    assert event.code == EventCode.VETERAN_STATUS and event.experience == -10
+
+
+# --- the turn refuses what is no longer possible ----------------------------------------------
+
+
+def test_a_purchase_the_army_can_no_longer_afford_is_not_made():
+    """Spending at 3. Create / Upgrade Armies: the experience as the phase finds it."""
+    resolution = resolve(Purchase(ARMY, "veteran", unit="Knights"), experience=5)
+    [event] = spending(resolution)
+    assert event.code == EventCode.PURCHASE_REFUSED and "has 5" in event.text
+    assert resolution.state.armies[ARMY].experience == 5
+
+
+# --- XP7: the list editor cannot add for free -------------------------------------------------
+
+
+def _units(spearmen: int = 20, veteran: int = 0, equipment: int = 0) -> list[UnitEntry]:
+    return [
+        UnitEntry("Spearmen", "core", spearmen, 6, equipment_points=equipment, veteran_level=veteran, key=1),
+        UnitEntry("Baron Ulrich", "character", 1, 70, key=2),
+    ]
+
+
+def test_case_XP7_a_list_edit_that_adds_models_or_items_without_paying_is_refused():
+    """XP7 (Spending Experience): an edit that adds models, items, equipment or Veteran levels says
+    what it costs and how to buy it; removing, and moving an item between characters, add nothing."""
+    before = _units(spearmen=10)
+    axe = ItemEntry("Rune Axe", 25, bearer="Baron Ulrich")
+    added = list_additions(before, [], _units(spearmen=20), [axe], label="1st Army", arrives_turn=4)
+    assert added == [
+        "1st Army: 10 Spearmen (60 points) are bought with experience on the order sheet: 6 experience, arriving "
+        "at the start of turn 4 (Spending Experience).",
+        "1st Army: Rune Axe (25 points) is a magic item bought with experience on the order sheet: 25 experience, "
+        "arriving at the start of turn 4 (Spending Experience).",
+    ]
+    veteran = list_additions(before, [], _units(spearmen=10, veteran=1), [], label="1st Army", arrives_turn=4)
+    assert "Veteran Status is bought with experience on the order sheet" in veteran[0]
+    new_unit = list_additions(
+        before, [], [*before, UnitEntry("Archers", "core", 10, 8)], [], label="1st Army", arrives_turn=4
+    )
+    assert "10 Archers (80 points) are bought" in new_unit[0]
+    # Removing models, renaming, reordering and moving an item add nothing.
+    moved = ItemEntry("Rune Axe", 25, bearer="Spearmen")
+    assert (
+        list_additions(before, [axe], list(reversed(_units(spearmen=8))), [moved], label="1st Army", arrives_turn=4)
+        == []
+    )

@@ -1,0 +1,434 @@
+"""Phases 4-5, executing orders (rulebook/turn/executing_orders.py), with scripted dice.
+Rulebook: 5. Executing Orders (Raze, Move, Don't Pass in the Night, Occupied Province, Fortify,
+Recover, Hold), Army-Specific Rules (Forced March), Multiple Moves into Battle, Army Restrictions."""
+
+from kernel.dice import ScriptedDice
+from rulebook.tables import ArmyType
+from rulebook.turn.executing_orders import execute_orders, normalise_orders
+from rulebook.turn.state import TurnState
+from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind
+from rulebook.world import ArmyState
+from tests import world_builders as wb
+
+# A 4 x 4 grid of sections numbered row by row (corner-to-corner counts as adjacent):
+#   1  2  3  4
+#   5  6  7  8
+#   9 10 11 12
+#  13 14 15 16
+TERRAIN = {3: "forest", 7: "forest", 8: "desert", 4: "mountains"}
+SETTLEMENT = {10: "town"}
+
+
+def state(armies, orders=(), control=None, types=None, razed=(), fortified=()) -> TurnState:
+    types = types or {}
+    control = control or {}
+    world = wb.world(
+        provinces=[
+            wb.province(
+                n,
+                TERRAIN.get(n, "plains"),
+                SETTLEMENT.get(n, "none"),
+                controller=control.get(n),
+                razed=n in razed,
+                fortified=n in fortified,
+            )
+            for n in range(1, 17)
+        ],
+        kingdoms=[wb.kingdom(k, f"K{k}", types.get(k, ArmyType.EMPIRE), treasury=1000) for k in (1, 2, 3)],
+        armies=armies,
+        adjacency=wb.grid(4),
+        turn=2,
+        player_count=3,
+    )
+    return TurnState(world=world, orders={o.army: o for o in orders})
+
+
+def army(id, kingdom, province, points=1500, **kw) -> ArmyState:
+    return wb.army(id, kingdom, province, points, name=f"A{id}", **kw)
+
+
+def run(s: TurnState, faces=()):
+    dice = ScriptedDice(faces=list(faces))
+    events = []
+    normalise_orders(s, events)
+    contacts = execute_orders(s, dice, events)
+    assert dice.unused == [], "every scripted die is used"
+    return contacts, events, dice
+
+
+def codes(events):
+    return [e.code for e in events]
+
+
+def test_case_O1_a_kingdom_without_orders_holds_everywhere_and_is_recorded():
+    s = state([army(1, 1, 6), army(2, 1, 11)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
+    s.missed_orders = frozenset({1})
+    contacts, events, _ = run(s)
+    assert (s.armies[1].province, s.armies[2].province) == (6, 11)
+    assert "missed-orders" in codes(events)
+    assert all(o.kind is OrderKind.HOLD for o in s.orders.values())
+
+
+def test_case_O3_raze_and_move_moves_on_3_plus_and_stays_on_1_2():
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.RAZE_MOVE, target=7)])
+    run(s, faces=[3])
+    assert s.provinces[6].razed and s.armies[1].province == 7
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.RAZE_MOVE, target=7)])
+    _, events, dice = run(s, faces=[2])
+    assert s.provinces[6].razed and s.armies[1].province == 6
+    assert "raze-too-long" in codes(events) and "raze then move" in dice.rolls[0].purpose
+
+
+def test_case_O4_dont_pass_in_the_night():
+    # A (kingdom 1) in 6 and B (kingdom 2) in 7 move into each other's province. Ties roll again.
+    s = state(
+        [army(1, 1, 6), army(2, 2, 7)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=7), ArmyOrder(2, OrderKind.MOVE, target=6)],
+    )
+    contacts, events, _ = run(s, faces=[4, 4, 5, 2])
+    assert s.armies[1].province == 7 and s.armies[2].province == 7  # A moves into Q; B stays in Q
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(7, 1, 2)]
+    assert "passed-in-the-night" in codes(events)
+
+
+def test_case_O5_occupied_province_the_highest_roll_moves():
+    s = state(
+        [army(1, 1, 5), army(2, 1, 7)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=6), ArmyOrder(2, OrderKind.MOVE, target=6)],
+    )
+    _, events, _ = run(s, faces=[2, 5])
+    assert s.armies[2].province == 6 and s.armies[1].province == 5
+    assert "occupied-province" in codes(events)
+
+
+def test_occupied_province_the_army_staying_there_rolls_too_and_keeps_it_on_the_highest():
+    """Occupied Province: "two or more friendly armies attempt to move into or occupy the same
+    province, roll a d6 for each army": the friendly army staying there occupies it and rolls; on
+    the highest the mover remains stationary, as if given Hold."""
+    s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)])
+    _, events, dice = run(s, faces=[5, 2])  # A2 (staying) 5, A1 (moving in) 2
+    assert [r.purpose for r in dice.rolls] == ["A2: occupied province", "A1: occupied province"]
+    assert (s.armies[1].province, s.armies[2].province) == (5, 6)
+    assert not s.armies[1].co_occupying and not s.armies[2].co_occupying
+    (occupied,) = [e for e in events if e.code == "occupied-province"]
+    assert occupied.text == "Occupied Province: A2 (5) stays in 6 P6; A1 (2) does not move in and holds."
+
+
+def test_case_O5_occupied_province_ties_roll_again():
+    s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)])
+    _, _, dice = run(s, faces=[4, 4, 3, 6])  # a tie, then A2 3, A1 6
+    assert [r.purpose for r in dice.rolls][2:] == ["A2: occupied province (tie)", "A1: occupied province (tie)"]
+    assert s.armies[1].province == 6
+
+
+def test_occupied_province_a_mover_that_beats_the_army_staying_there_moves_in_and_shares_it():
+    """Decision 29: "The army with the highest result may move, the rest ... remain stationary" and
+    "each province can only support one army at a time": the winner moves in beside the army that
+    stays, which keeps the province; the winner shares it as after a failed Forced March (it does not
+    count as being there: an enemy moving in fights the army that stays), and must move out next turn."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 6), army(3, 2, 7)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=6), ArmyOrder(3, OrderKind.MOVE, target=6)],
+        control={6: 1},
+    )
+    contacts, events, _ = run(s, faces=[2, 5])  # A2 (staying) 2, A1 (moving in) 5
+    assert (s.armies[1].province, s.armies[2].province) == (6, 6)
+    assert s.armies[1].co_occupying and not s.armies[2].co_occupying
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 3, 2)]
+    (occupied,) = [e for e in events if e.code == "occupied-province"]
+    assert occupied.text == (
+        "Occupied Province: A1 (5) beats A2 (2) and moves into 6 P6, which A2 keeps: A1 shares it, does not "
+        "count as being there (it cannot be attacked or lend support) and must move out next turn (Occupied "
+        "Province; Forced March)."
+    )
+    # Next turn it has not moved out: the province cannot support two armies, it forages.
+    s.orders = {1: ArmyOrder(1, OrderKind.HOLD), 2: ArmyOrder(2, OrderKind.HOLD), 3: ArmyOrder(3, OrderKind.HOLD)}
+    _, events, dice = run(s, faces=[4, 4])
+    assert "co-occupying-stayed" in codes(events) and dice.rolls[0].purpose == "A1: Foraging Table"
+
+
+def test_occupied_province_a_move_cancelled_by_a_roll_can_bring_its_army_into_another_roll():
+    """A1 loses to A2 for 6 and stays in 5, where A3 means to move: A1 now occupies 5 and rolls with A3."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 7), army(3, 1, 9)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=6),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=5),
+        ],
+    )
+    _, _, dice = run(s, faces=[1, 6, 6, 2])  # for 6: A1 1, A2 6; for 5: A1 (staying) 6, A3 2
+    assert [r.purpose for r in dice.rolls] == [
+        "A1: occupied province",
+        "A2: occupied province",
+        "A1: occupied province",
+        "A3: occupied province",
+    ]
+    assert (s.armies[1].province, s.armies[2].province, s.armies[3].province) == (5, 6, 9)
+
+
+def test_case_O6_fortify_after_a_battle_last_turn_holds_and_razed_cannot_be_fortified():
+    s = state(
+        [army(1, 1, 6, last_battle_turn=1), army(2, 1, 11)],  # fought last turn
+        orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.FORTIFY)],
+        razed=(11,),
+    )
+    _, events, _ = run(s)
+    assert not s.provinces[6].fortified and not s.provinces[11].fortified
+    (held,) = [e for e in events if e.code == "fortify-after-battle"]
+    assert held.text == "A1 was in a battle last turn (turn 1): it cannot fortify 6 P6 this turn and holds (Fortify)."
+    assert "order-illegal" in codes(events)  # the sheet check refuses fortifying a razed province
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.FORTIFY)])
+    _, events, _ = run(s)
+    assert s.provinces[6].fortified and s.armies[1].fortified_in == 6
+    assert [e.text for e in events if e.code == "fortified"] == [
+        "A1 fortifies 6 P6: the bonuses are its own while it stays there (Fortify)."
+    ]
+
+
+def test_an_army_that_holds_fortifications_keeps_them_when_its_fortify_acts_as_hold():
+    """Fortify: the bonuses are lost only "when the Fortified army moves away and / or when the
+    control of the province changes"; a Fortify that acts as Hold after last turn's battle does not."""
+    s = state(
+        [army(1, 1, 6, last_battle_turn=1, fortified_in=6)], orders=[ArmyOrder(1, OrderKind.FORTIFY)], fortified=(6,)
+    )
+    run(s)
+    assert s.provinces[6].fortified and s.world.fortifier(6) == s.armies[1]
+
+
+def test_a_fortified_army_that_moves_away_loses_its_fortifications():
+    """Fortify: "All Fortification bonuses are lost when the Fortified army moves away" (a Move or a
+    Forced March alike); the report says so, and the army that comes in after it has none."""
+    s = state(
+        [army(1, 1, 6, fortified_in=6), army(2, 1, 5)],
+        orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(7, 3)), ArmyOrder(2, OrderKind.MOVE, target=6)],
+        fortified=(6,),
+    )
+    s.provinces[3] = wb.province_with(s.provinces[3], terrain="plains")
+    s.provinces[7] = wb.province_with(s.provinces[7], terrain="plains")
+    _, events, _ = run(s, faces=[5])
+    assert (s.armies[1].province, s.armies[2].province) == (3, 6)
+    assert not s.provinces[6].fortified and s.armies[1].fortified_in is None
+    assert [e.text for e in events if e.code == "fortification-lost"] == [
+        "The fortifications of 6 P6 are lost: A1 moved away (Fortify)."
+    ]
+
+
+def test_a_fortified_army_that_razes_its_province_and_moves_is_told_once_that_the_fortifications_are_lost():
+    s = state([army(1, 1, 6, fortified_in=6)], orders=[ArmyOrder(1, OrderKind.RAZE_MOVE, target=7)], fortified=(6,))
+    _, events, _ = run(s, faces=[3])
+    assert s.armies[1].province == 7 and s.armies[1].fortified_in is None and not s.provinces[6].fortified
+    assert [e.text for e in events if "fortifications" in e.text] == ["A1 razes 6 P6; its fortifications are lost."]
+
+
+def test_a_fortified_army_disbanded_by_foraging_loses_its_fortifications():
+    s = state([army(1, 1, 6, fortified_in=6, disbanded=True)], orders=[ArmyOrder(1, OrderKind.HOLD)], fortified=(6,))
+    _, events, _ = run(s)
+    assert not s.provinces[6].fortified
+    assert [e.text for e in events if e.code == "fortification-lost"] == [
+        "The fortifications of 6 P6 are lost: A1 was disbanded (Fortify)."
+    ]
+
+
+def test_an_army_sharing_a_province_does_not_fortify_it():
+    """It "does not count as being there" (Forced March; Occupied Province): it holds, with the reason."""
+    s = state(
+        [army(1, 1, 6, co_occupying=True), army(2, 1, 6)],
+        orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.HOLD)],
+    )
+    _, events, _ = run(s, faces=[4, 4])  # it did not move out: the Foraging Table
+    assert not s.provinces[6].fortified
+    assert [e.text for e in events if e.code == "fortify-co-occupying"] == [
+        "A1 shares 6 P6 with a friendly army and does not count as being there: it cannot fortify it and holds "
+        "(Forced March; Occupied Province)."
+    ]
+
+
+def test_a_province_razed_this_turn_is_not_fortified_and_the_army_is_told_why():
+    """Raze comes before Fortify (5. Executing Orders): A2, sharing 6, razes it; A1's Fortify, legal
+    when written, holds with the reason "Razed provinces cannot be Fortified unless ... Recovered"."""
+    s = state(
+        [army(1, 1, 6), army(2, 1, 6, co_occupying=True)],
+        orders=[ArmyOrder(1, OrderKind.FORTIFY), ArmyOrder(2, OrderKind.RAZE_HOLD)],
+    )
+    _, events, _ = run(s, faces=[4, 4])  # A2 did not move out: the Foraging Table
+    assert s.provinces[6].razed and not s.provinces[6].fortified
+    assert [e.text for e in events if e.code == "fortify-razed"] == [
+        "6 P6 is razed and cannot be fortified until it is recovered: A1 holds (Fortify)."
+    ]
+
+
+def test_a_disbanded_army_s_order_is_not_executed_and_no_false_reason_is_given():
+    """An army disbanded in 2. Maintain Armies is gone: it does not move, and no refusal of its
+    order stands in for the real reason (its disbanding, reported there)."""
+    s = state([army(1, 1, 5, disbanded=True)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)])
+    _, events, _ = run(s)
+    assert s.armies[1].province == 5 and events == []
+
+
+def test_case_O7_recover_4_plus_plus_one_per_consecutive_turn_natural_1_fails():
+    s = state([army(1, 1, 6)], orders=[ArmyOrder(1, OrderKind.RECOVER)], razed=(6,))
+    run(s, faces=[3])
+    assert s.provinces[6].razed and s.armies[1].recover_streak == 1
+    s.orders = {1: ArmyOrder(1, OrderKind.RECOVER)}
+    run(s, faces=[3])  # second turn: 3 + 1 = 4
+    assert not s.provinces[6].razed
+    s = state([army(1, 1, 6, recover_streak=2)], orders=[ArmyOrder(1, OrderKind.RECOVER)], razed=(6,))
+    run(s, faces=[1])  # a natural 1 always fails, even at +2
+    assert s.provinces[6].razed
+
+
+def test_case_O7_an_army_brought_to_battle_does_not_roll_to_recover():
+    s = state(
+        [army(1, 1, 6), army(2, 2, 7)],
+        orders=[ArmyOrder(1, OrderKind.RECOVER), ArmyOrder(2, OrderKind.MOVE, target=6)],
+        razed=(6,),
+    )
+    contacts, events, dice = run(s)
+    assert dice.rolls == [] and "recover-in-battle" in codes(events)
+    (refused,) = [e for e in events if e.code == "recover-in-battle"]
+    assert refused.text == "A1 is being attacked: it cannot recover 6 P6 this turn (Recover)."
+    assert [(c.attacker, c.defender) for c in contacts] == [(2, 1)]
+
+
+def test_case_O8_orcs_forced_march_through_forest_at_minus_one():
+    types = {1: ArmyType.ORCS_AND_GOBLINS}
+    orders = [ArmyOrder(1, OrderKind.FORCED_MARCH, path=(7, 3))]
+    s = state([army(1, 1, 6)], orders=orders, types=types)
+    _, _, dice = run(s, faces=[2])  # 2 - 1 = 1: Mutiny, it holds
+    assert s.armies[1].province == 6 and "-1 off plains" in dice.rolls[0].purpose
+    s = state([army(1, 1, 6)], orders=orders, types=types)
+    run(s, faces=[4])  # 3: Fatigue, one province
+    assert s.armies[1].province == 7
+    s = state([army(1, 1, 6)], orders=orders, types=types)
+    contacts, events, _ = run(s, faces=[5])  # 4: two provinces; claims only where it ends
+    assert s.armies[1].province == 3
+    assert s.provinces[3].controller == 1 and s.provinces[7].controller is None
+
+
+def test_case_O8_empire_rerolls_mutiny_on_plains():
+    s = state([army(1, 1, 5)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
+    _, _, dice = run(s, faces=[1, 6])
+    assert s.armies[1].province == 11 and "reroll" in dice.rolls[1].purpose
+
+
+def test_case_O8_no_forced_march_through_an_enemy_occupied_province():
+    s = state([army(1, 1, 5), army(2, 2, 6)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
+    contacts, events, dice = run(s)
+    assert dice.rolls == [] and "forced-march-blocked" in codes(events)
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 1, 2)]
+
+
+def test_failed_forced_march_through_a_friendly_province_co_occupies():
+    s = state([army(1, 1, 5), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
+    _, events, _ = run(s, faces=[2])
+    assert s.armies[1].province == 6 and s.armies[1].co_occupying
+    assert "co-occupying" in codes(events)
+
+
+def test_case_O9_an_army_under_1000_points_does_not_claim():
+    s = state([army(1, 1, 5, points=900)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)], control={6: 2})
+    _, events, _ = run(s)
+    assert s.armies[1].province == 6 and s.provinces[6].controller == 2
+    assert "too-small-to-claim" in codes(events)
+
+
+def test_case_O10_orders_execute_raze_then_moves_then_fortify_then_recover():
+    s = state(
+        [army(1, 1, 6), army(2, 1, 11), army(3, 1, 1)],
+        orders=[
+            ArmyOrder(1, OrderKind.RAZE_HOLD),
+            ArmyOrder(2, OrderKind.RECOVER),
+            ArmyOrder(3, OrderKind.MOVE, target=2),
+        ],
+        razed=(11,),
+    )
+    _, events, _ = run(s, faces=[6])
+    order = [c for c in codes(events) if c in ("razed", "moved", "recovered")]
+    assert order == ["razed", "moved", "recovered"]
+
+
+def test_case_B1_enemy_province_without_army_or_settlement_changes_control_without_battle():
+    s = state([army(1, 1, 5, points=1000)], orders=[ArmyOrder(1, OrderKind.MOVE, target=6)], control={6: 2})
+    contacts, events, _ = run(s)
+    assert contacts == [] and s.provinces[6].controller == 1
+    assert {"province-claimed", "province-lost"} <= set(codes(events))
+
+
+def test_case_B2_moving_into_an_enemy_town_without_army_meets_its_garrison():
+    s = state([army(1, 1, 5)], orders=[ArmyOrder(1, OrderKind.MOVE, target=10)], control={10: 2})
+    contacts, _, _ = run(s)
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(10, 1, None)]
+    assert s.provinces[10].controller == 2
+
+
+def test_case_B5_three_unallied_kingdoms_into_one_province_the_lowest_holds():
+    s = state(
+        [army(1, 1, 5), army(2, 2, 7), army(3, 3, 11)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=6),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+        ],
+    )
+    contacts, events, _ = run(s, faces=[5, 2, 4])
+    assert s.armies[2].province == 7 and {s.armies[1].province, s.armies[3].province} == {6}
+    assert [(c.province, {c.attacker, c.defender}, c.both_moved) for c in contacts] == [(6, {1, 3}, True)]
+    assert "multiple-moves" in codes(events)
+
+
+def test_moving_into_a_desert_meets_the_ancient_dead_garrison():
+    s = state([army(1, 1, 4)], orders=[ArmyOrder(1, OrderKind.MOVE, target=8)])
+    contacts, _, _ = run(s)
+    assert [(c.province, c.defender) for c in contacts] == [(8, None)]
+
+
+def test_a_co_occupying_army_that_does_not_move_out_forages():
+    s = state([army(1, 1, 6, co_occupying=True), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.HOLD)])
+    _, events, dice = run(s, faces=[4, 4])  # 8 on the Foraging Table: no forced march, nothing lost
+    assert "co-occupying-stayed" in codes(events)
+    assert dice.rolls[0].purpose == "A1: Foraging Table"
+    assert s.armies[1].co_occupying
+
+
+def test_a_co_occupying_army_that_moves_out_no_longer_shares():
+    s = state([army(1, 1, 6, co_occupying=True), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
+    _, events, dice = run(s)
+    assert dice.rolls == [] and not s.armies[1].co_occupying and s.armies[1].province == 7
+
+
+def test_an_order_the_check_refuses_now_holds_and_its_event_names_the_army_once():
+    """The normalisation's event says why in words that name the army once ("A1: 16 P16 is not
+    adjacent ...", never "A1: A1: ..."), and keeps the sheet check's code in its data."""
+    s = state(
+        [army(1, 1, 1), army(2, 1, 11, created_turn=2)],
+        orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 16)), ArmyOrder(2, OrderKind.MOVE, target=12)],
+    )
+    _, events, _ = run(s)
+    illegal = {e.army: e for e in events if e.code == "order-illegal"}
+    assert illegal[1].text == "A1: 16 P16 is not adjacent to 6 P6 (Forced March). It holds."
+    assert illegal[1].data == {"problem": "forced-march-not-adjacent"}
+    assert illegal[2].text.startswith("A2 was created this turn: newly made")
+    assert illegal[2].data == {"problem": "new-army-moves"}
+    assert all(e.text.count(f"A{army_id}") == 1 for army_id, e in illegal.items())
+    assert (s.armies[1].province, s.armies[2].province) == (1, 11)
+
+
+def test_an_order_refused_or_cut_short_keeps_the_army_s_standing_choices():
+    """Battle for Towns, Cities, and Capitols: the player chose on the sheet who defends the town
+    if the army is attacked there. An order the check refuses (Hold instead) and a raze then move
+    that takes too long (it stays) keep that choice and the Foraging Table's answers."""
+    s = state(
+        [army(1, 1, 10), army(2, 1, 9)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=16, defend_with="garrison", disaster_choice="disband"),
+            ArmyOrder(2, OrderKind.RAZE_MOVE, target=13, disaster_choice="disband", pay_for_depot=False),
+        ],
+        control={10: 1},
+    )
+    _, events, _ = run(s, faces=[2])  # the raze then move rolls 2: it stays
+    assert "order-illegal" in codes(events) and "raze-too-long" in codes(events)
+    assert s.orders[1] == ArmyOrder(1, OrderKind.HOLD, defend_with="garrison", disaster_choice="disband")
+    assert s.orders[2] == ArmyOrder(2, OrderKind.HOLD, disaster_choice="disband", pay_for_depot=False)
