@@ -23,7 +23,8 @@ from orders.selectors import turn_get
 from orders.services.progress import turn_progress
 from orders.services.turns import turn_clock
 from rulebook.campaign_schedule import deadline_text
-from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate
+from rulebook.scenario.sheet import scenario_lines
 from rulebook.setup.maps import TERRAINS
 from rulebook.turn.aftermath.run import STORY_EXPERIENCE
 

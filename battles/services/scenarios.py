@@ -16,7 +16,8 @@ from kingdoms.selectors import army_counted_points
 from kingdoms.services.dice import dice_rolls_save_many
 from rulebook.archetypes.character_record import abilities_kept, deep_wound_to_miss, old_wounds
 from rulebook.scenario.deployment_svg import deployment_diagram
-from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate
+from rulebook.scenario.sheet import scenario_lines
 from rulebook.turn.aftermath.injury_chart import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
 from rulebook.turn.fight_battles import GUERRILLA_WARFARE
 

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from briternia.errors import DomainError
 from kernel.dice import Dice, new_seed
-from rulebook import setup as setup_rules
+from rulebook.setup import homes as setup_rules
 from rulebook.setup.maps import MapSpec
 from rulebook.tables import (
     PLAYER_ARMY_TYPES,

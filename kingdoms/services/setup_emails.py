@@ -13,7 +13,7 @@ from django.urls import reverse
 from briternia.site import site_url
 from outbox.models import Email
 from outbox.services import email_queue
-from rulebook import setup as setup_rules
+from rulebook.setup import homes as setup_rules
 
 from ..models import Army, Campaign, Kingdom
 

@@ -19,13 +19,9 @@ from rulebook.scenario.tables import (
     ASSAULT_DEFENDER_CHOOSES_EDGE,
     ASSAULT_DEFENDER_EDGE,
     BRING_ME_VICTORY,
-    DEPLOY_ARMIES,
     DEPLOYMENT_MAPS,
-    DESCRIPTION_OF_OBJECTIVES,
     DO_AS_YOU_SEE_FIT,
-    ENGAGEMENT_TEXT,
     ENGAGEMENT_TYPE,
-    FIRST_TURN_TEXT,
     GAME_LENGTH,
     KILL_THEM_ALL,
     MAJOR_EVENTS_TABLE,
@@ -34,8 +30,6 @@ from rulebook.scenario.tables import (
     MINOR_EVENTS_TABLE,
     OR_ELSE_MIN,
     OR_ELSE_OBJECTIVES,
-    RANDOM,
-    RANDOM_GAME_LENGTH,
     RIVER,
     RUINS_TEXT,
     SCENARIO_OBJECTIVE_TABLE,
@@ -45,11 +39,8 @@ from rulebook.scenario.tables import (
     TERRAIN_PIECE,
     TERRAIN_PIECES_COUNT,
     TOMB_RAIDER_DEFENDER_EDGE,
-    TOMB_RAIDER_GAME_LENGTH,
     TOMB_RAIDER_OR_ELSE,
     TOMB_RAIDER_OR_ELSE_CHOSEN,
-    TOMB_RAIDER_RULES,
-    TOMB_RAIDER_SECTION,
     TOMB_RAIDER_TABLE_NOTE,
 )
 
@@ -184,13 +175,6 @@ class Scenario:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Scenario:
         return cls(**data)
-
-
-@dataclass(frozen=True)
-class ScenarioSection:
-    title: str
-    paragraphs: list[str]
-    diagram: bool = False  # the sheet draws the Deployment Map with this step
 
 
 def _ids(side: ScenarioSide) -> dict[str, list[int]]:
@@ -523,105 +507,3 @@ def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
     )
     winner = setup.attacker.name if off.winner == "attacker" else setup.defender.name
     return {"roll_off": asdict(off), "winner": winner, "text": " ".join([*notes, f"{winner} chooses the table side."])}
-
-
-def _roll_off_text(off: dict[str, Any], attacker: str, defender: str) -> str:
-    rounds = []
-    for a, d in zip(off["attacker_rolls"], off["defender_rolls"], strict=True):
-        am = f"{a}{off['attacker_modifier']:+d}" if off["attacker_modifier"] else f"{a}"
-        dm = f"{d}{off['defender_modifier']:+d}" if off["defender_modifier"] else f"{d}"
-        rounds.append(f"{attacker} {am}, {defender} {dm}")
-    text = "; tie, rerolled: ".join(rounds)
-    return f"{text}." if len(rounds) == 1 else f"{text}."
-
-
-def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
-    """The scenario in words, step by step, for the sheet (page, PDF and email)."""
-    s = scenario
-    sections = []
-    if s.skirmish:
-        sections.append(ScenarioSection(TOMB_RAIDER_SECTION, list(TOMB_RAIDER_RULES)))
-    engagement = s.engagement
-    how = (
-        "always an Assault in a battle for a town, city or capitol"
-        if engagement["forced"]
-        else f"rolled {engagement['roll']}"
-    )
-    sections.append(
-        ScenarioSection(
-            f"1. Engagement type: {engagement['name']}",
-            [f"{engagement['name']} ({how}). {ENGAGEMENT_TEXT[engagement['name']]}"],
-        )
-    )
-    objective = s.objective
-    description = DESCRIPTION_OF_OBJECTIVES[objective["name"]]
-    title = objective["name"] + (' — "Or Else!"' if objective["or_else"] else "")
-    paragraphs = [
-        f"Rolled {objective['roll']} on the {engagement['name']} column.",
-        description.victory,
-        f"Special rules: {description.special}",
-    ]
-    if objective["or_else_roll"] is not None:
-        paragraphs.append(
-            f'"Or Else!" roll: {objective["or_else_roll"]} '
-            f"({'4+: it is an Or Else! objective' if objective['or_else_roll'] >= OR_ELSE_MIN else 'no Or Else!'})."
-        )
-    paragraphs += objective["notes"]
-    sections.append(ScenarioSection(f"2. Objective: {title}", paragraphs))
-    terrain = s.terrain_pieces
-    pieces = ", ".join(terrain["pieces"]) or "none"
-    paragraphs = list(terrain["notes"])
-    if terrain["count_roll"] is not None:
-        paragraphs.insert(0, f"Rolled {terrain['count_roll']}: {terrain['count']} pieces of terrain.")
-    paragraphs.append(f"Pieces: {pieces}.")
-    sections.append(
-        ScenarioSection(
-            f"3. Terrain: {s.terrain}" + (f", {s.settlement}" if s.settlement != "none" else ""), paragraphs
-        )
-    )
-    deployment = s.deployment
-    sections.append(
-        ScenarioSection(
-            f"4. Deployment: {deployment['map']}",
-            [f"Rolled {deployment['roll']} (D3): deployment map {deployment['map']}.", *deployment["notes"]],
-            diagram=True,
-        )
-    )
-    special = s.special
-    rolls = f"The players rolled {special['rolls'][0]} and {special['rolls'][1]}"
-    if special["kind"] == "none":
-        paragraphs = [f"{rolls}: no double and no 7, so no special circumstances."]
-    else:
-        table = "Major Events Table (a double)" if special["kind"] == "major" else "Minor Events Table (a total of 7)"
-        paragraphs = [f"{rolls}: {table}.", f"{special['name']}. {special['text']}"]
-    sections.append(ScenarioSection(f"5. Special circumstances: {special['name']}", paragraphs))
-    sides = s.sides
-    paragraphs = [sides["text"]]
-    if sides["roll_off"]:
-        paragraphs.insert(
-            0, "Choosing sides (a D6 each, ties rerolled): " + _roll_off_text(sides["roll_off"], s.attacker, s.defender)
-        )
-    paragraphs.append(s.deploy["text"])
-    if s.deploy["roll_off"]:
-        paragraphs.append("Deployment roll-off: " + _roll_off_text(s.deploy["roll_off"], s.attacker, s.defender))
-    paragraphs.append(DEPLOY_ARMIES[engagement["name"]])
-    sections.append(ScenarioSection("6. Deploy armies", paragraphs))
-    first = s.first_turn
-    dice_text = "2D6 for the Attacker in an Assault" if engagement["name"] == ASSAULT else "a D6 each"
-    length = s.game_length
-    turns = "Random" if length["turns"] == RANDOM else f"{length['turns']} turns"
-    paragraphs = [
-        f"First turn ({dice_text}, ties rerolled): " + _roll_off_text(first["roll_off"], s.attacker, s.defender),
-        f"{first['winner']} scores highest. {FIRST_TURN_TEXT}",
-        *first["notes"],
-        f"Game length: rolled {length['roll']}: {turns}.",
-    ]
-    if length["turns"] == RANDOM:
-        paragraphs.append(RANDOM_GAME_LENGTH)
-    if s.skirmish:
-        paragraphs.append(TOMB_RAIDER_GAME_LENGTH)
-    sections.append(ScenarioSection(f"7. First turn and game length: {turns}", paragraphs))
-    if s.abilities:
-        sections.append(ScenarioSection("Archetype Abilities", list(s.abilities)))
-    sections.append(ScenarioSection("8. Begin the Battle!", [f"{s.attacker} against {s.defender}."]))
-    return sections

@@ -10,7 +10,8 @@ from django.utils.safestring import mark_safe
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice, new_seed
 from rulebook.scenario.deployment_svg import deployment_diagram
-from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate
+from rulebook.scenario.sheet import scenario_lines
 from rulebook.setup.maps import TERRAINS
 
 SETTLEMENTS = ("none", "town", "city", "capitol", "ruins")

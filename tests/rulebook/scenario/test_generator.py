@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from kernel.dice import ScriptedDice
-from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate, scenario_lines
+from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate
+from rulebook.scenario.sheet import scenario_lines
 from rulebook.scenario.tables import (
     ENGAGEMENT_TYPE,
     GAME_LENGTH,

@@ -14,7 +14,8 @@ import pytest
 
 from kernel.dice import ScriptedDice
 from rulebook.scenario.deployment_svg import deployment_diagram
-from rulebook.scenario.generator import Scenario, ScenarioSetup, scenario_generate, scenario_lines
+from rulebook.scenario.generator import Scenario, ScenarioSetup, scenario_generate
+from rulebook.scenario.sheet import scenario_lines
 from rulebook.scenario.tables import TOMB_RAIDER_RULES, TOMB_RAIDER_SECTION
 from tests.rulebook.scenario.test_generator import ATTACKER, DEFENDER, script
 
