@@ -96,6 +96,15 @@ class Battle(models.Model):
             s.kingdom_id == kingdom_id for s in self.supports.all()
         )
 
+    def filing_kingdom_ids(self) -> list[int]:
+        """The kingdoms that file a sheet for the battle: the attacker, and the defender when a player
+        commands it (a neutral or Ancient Dead garrison files none). Supports come from the side's
+        own kingdom, so its sheet covers their detachments."""
+        ids = [self.attacker_kingdom_id]
+        if self.defender_kingdom_id is not None and self.defender_kingdom_id != self.attacker_kingdom_id:
+            ids.append(self.defender_kingdom_id)
+        return ids
+
 
 class BattleSupport(models.Model):
     """A detachment of at most 200 points of core troops sent by an adjacent army (Support)."""

@@ -57,8 +57,6 @@ def turn_battles(*, user: AnyUser, turn) -> list[Battle]:  # type: ignore[no-unt
 
 def summary_sheet_kingdom_get(*, user: AnyUser, battle: Battle, kingdom_id: int | None = None) -> Kingdom:
     """Whose sheet the user asks for: their own kingdom's, or any filing kingdom's for the organizer."""
-    from .services.summaries import filing_kingdoms
-
     campaign = battle.turn.campaign
     if kingdom_id is not None and is_organizer(user, campaign):
         kingdom = campaign.kingdoms.filter(pk=kingdom_id).first()
@@ -66,7 +64,7 @@ def summary_sheet_kingdom_get(*, user: AnyUser, battle: Battle, kingdom_id: int 
         kingdom = kingdom_of(user=user, campaign=campaign)
         if kingdom_id is not None and (kingdom is None or kingdom.pk != kingdom_id):
             kingdom = None
-    if kingdom is None or kingdom.pk not in filing_kingdoms(battle):
+    if kingdom is None or kingdom.pk not in battle.filing_kingdom_ids():
         raise Http404("No such sheet.")
     return kingdom
 

@@ -39,7 +39,6 @@ from .services.summaries import (
     REROLL_LABELS,
     battle_rule,
     battle_standing_text,
-    filing_kingdoms,
     players_standing_text,
     side_name,
     stand_ins_text,
@@ -73,13 +72,13 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "attacker": side_name(b, "attacker"),
             "defender": side_name(b, "defender"),
             "own_sheet": sheets.get(own.pk) if own else None,
-            "own_files": own is not None and own.pk in filing_kingdoms(b),
+            "own_files": own is not None and own.pk in b.filing_kingdom_ids(),
         }
         if organizer:
             row["standing_text"] = battle_standing_text(b, deadline_passed=passed)
         else:  # their sheets' disagreement, or the ruling (rules decision 320)
             row["players_standing"] = players_standing_text(b, deadline_passed=passed)
-            row["sheets"] = [(names[k], sheets.get(k)) for k in filing_kingdoms(b)]
+            row["sheets"] = [(names[k], sheets.get(k)) for k in b.filing_kingdom_ids()]
         rows.append(row)
     return render(
         request,
@@ -119,7 +118,7 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
             "defender_name": side_name(battle, "defender"),
             "results": RESULT_CHOICES,
             "own": own,
-            "filing": filing_kingdoms(battle),
+            "filing": battle.filing_kingdom_ids(),
             # The Campaign Must Go On: who played the battle for an absent player (decision 223).
             "stand_ins": stand_ins_text(battle),
             # Stories Are Nice: the battle's stories, once the turn is reported (decisions 360-361).
@@ -131,7 +130,7 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
     if organizer:
         context["standing_text"] = battle_standing_text(battle, deadline_passed=passed)
         names = dict(battle.turn.campaign.kingdoms.values_list("id", "name"))
-        context["filing_names"] = [(k, names[k]) for k in filing_kingdoms(battle)]
+        context["filing_names"] = [(k, names[k]) for k in battle.filing_kingdom_ids()]
     return render(request, "battles/battle.html", context)
 
 

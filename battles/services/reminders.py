@@ -15,7 +15,6 @@ from outbox.models import Email
 from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text, time_left_text
 
 from ..models import Battle, ResultsReminder, TurnSummarySheet
-from .summaries import filing_kingdoms
 
 
 def results_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
@@ -38,7 +37,7 @@ def results_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
             submitted = {
                 s.kingdom_id for s in battle.summary_sheets.all() if s.status == TurnSummarySheet.Status.SUBMITTED
             }
-            for kingdom_id in filing_kingdoms(battle):
+            for kingdom_id in battle.filing_kingdom_ids():
                 if kingdom_id not in submitted:
                     owed[kingdom_id].append(battle)
         already = set(turn.results_reminders.values_list("kingdom_id", flat=True))

@@ -30,16 +30,6 @@ NEGOTIATION_GOLD_MAX = 2_147_483_647  # the column's (PositiveIntegerField) boun
 GUEST_NAME_MAX = 100  # TurnSummarySheet.played_by_guest
 
 
-def filing_kingdoms(battle: Battle) -> list[int]:
-    """The kingdoms that file a sheet for the battle: the attacker, and the defender when a player
-    commands it (a neutral or Ancient Dead garrison files none). Supports come from the side's
-    own kingdom, so its sheet covers their detachments."""
-    ids = [battle.attacker_kingdom_id]
-    if battle.defender_kingdom_id is not None and battle.defender_kingdom_id != battle.attacker_kingdom_id:
-        ids.append(battle.defender_kingdom_id)
-    return ids
-
-
 def owes_sheet(battle: Battle, side: str) -> bool:
     """8. End of Turn is the players' duty: a side with no player (a neutral garrison, or the
     Ancient Dead, whom the organizer plays) owes no sheet; the organizer may still enter one."""

@@ -1,7 +1,8 @@
 """The import contract (pyproject.toml, [tool.importlinter]; `make test` runs `lint-imports`) holds
-on the tree, and it fails when a rules module imports Django or an app imports a layer above it
-(docs/architecture.md, "Layout and the direction of imports"). Each case runs lint-imports on a
-copy of the project's packages."""
+on the tree, and it fails when a rules module imports Django, an app imports a layer above it, or,
+inside an app, a service, selector or model imports an adapter (a view, API, form, serializer, task,
+admin, command) or a module is given no room (docs/architecture.md, "Layout and the direction of
+imports"). Each case runs lint-imports on a copy of the project's packages."""
 
 from __future__ import annotations
 
@@ -65,6 +66,21 @@ def test_the_tree_keeps_every_contract(tmp_path: Path) -> None:
         ("kingdoms/services/campaigns.py", "from turns.services import cycle", "The apps in layers"),
         ("reports/selectors.py", "import transfer.export", "The apps in layers"),
         ("battles/views.py", "from briternia import urls", "Only the project's entry points"),
+        # Inside each app: a service, selector or model never imports an adapter, and every module has its room.
+        ("orders/services/sheets.py", "from orders import views", "Inside each app, the adapters stand above"),
+        ("kingdoms/selectors.py", "from kingdoms.forms import InviteForm", "Inside each app, the adapters stand above"),
+        ("battles/selectors.py", "from battles.services import summaries", "Inside each app, the adapters stand above"),
+        ("outbox/models.py", "from outbox import admin", "Inside each app, the adapters stand above"),
+        ("orders/helpers.py", "from orders import models", "Inside each app, the adapters stand above"),
+        (
+            "battles/services/rewards.py",
+            "from kingdoms.serializers import KingdomPublicSerializer",
+            "No service, selector",
+        ),
+        ("kingdoms/services/armies.py", "from outbox.tasks import email_send", "No service, selector"),
+        ("reports/selectors.py", "from orders.api import OrderSheetApi", "No service, selector"),
+        ("transfer/export.py", "from transfer import views", "Inside transfer, the pages and commands"),
+        ("demo/campaign.py", "from demo.management.commands import demo_campaign", "Inside demo, the commands"),
     ],
 )
 def test_a_forbidden_import_breaks_the_contract(tmp_path: Path, module: str, line: str, broken: str) -> None:
