@@ -26,7 +26,7 @@ from rulebook.campaign_schedule import deadline_text
 from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate
 from rulebook.scenario.sheet import scenario_lines
 from rulebook.setup.maps import TERRAINS
-from rulebook.turn.aftermath.run import STORY_EXPERIENCE
+from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet

@@ -143,7 +143,7 @@ class EventCode(StrEnum):
     SUPPORT_NO_BATTLE = "support-no-battle"  # no battle in the province it supports
     DEFENDED_OBSTACLES = "defended-obstacles"  # Fortify: the defender's defenses
 
-    # 7. Aftermath and 8. End of Turn (rulebook/turn/aftermath/run.py)
+    # 7. Aftermath and 8. End of Turn (rulebook/turn/aftermath/)
     BATTLE_RESULT = "battle-result"
     VICTORY_GOLD = "victory-gold"
     DETACHMENT_RETURNED = "detachment-returned"

@@ -51,7 +51,7 @@ References = Mapping[str, Reference]
 GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
 EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # movement.py
-    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/aftermath/run.py
+    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/aftermath/retreats.py
     EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
     EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
     # Allies (rulebook/allies/declarations.py, movement.py)
@@ -65,7 +65,8 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.TRANSFER_SENT: {"to": KINGDOM_ID},
     EventCode.TRANSFER_REFUSED: {"to": KINGDOM_ID},
     EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM_ID},
-    # Money negotiations as a Transfer of Gold (rulebook/turn/aftermath/run.py), items (resolution/transfers.py)
+    # Money negotiations as a Transfer of Gold (rulebook/turn/aftermath/negotiations.py),
+    # items (resolution/transfers.py)
     EventCode.NEGOTIATION_PAID: {"to": KINGDOM_ID},
     EventCode.NEGOTIATION_RECEIVED: {"from_kingdom": KINGDOM_ID},
     EventCode.ITEM_SENT: {"to": KINGDOM_ID},  # its "item_id" is the row the writer removed: no longer there

@@ -28,7 +28,7 @@ from reports.league import league_table
 from reports.selectors import campaign_email_failures
 from rulebook.campaign_schedule import deadline_text
 from rulebook.tables import ArmyType
-from rulebook.turn.aftermath.run import STORY_EXPERIENCE
+from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
 
 from .services.cycle import campaign_start as campaign_start_service
 from .services.requests import aftermath_phase_request, orders_phase_request

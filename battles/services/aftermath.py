@@ -15,7 +15,8 @@ from django.utils import timezone
 from kernel.dice import SeededDice
 from orders.models import CampaignSchedule, Turn
 from rulebook.turn.aftermath.results import Outcome
-from rulebook.turn.aftermath.run import AftermathResult, resolve_aftermath
+from rulebook.turn.aftermath.run import resolve_aftermath
+from rulebook.turn.aftermath.state import AftermathResult
 
 from ..models import Battle
 from .aftermath_state import aftermath_state_load

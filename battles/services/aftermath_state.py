@@ -12,7 +12,7 @@ from kingdoms.models import ArmoryItem, Army, Character, Unit
 from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
 from rulebook.turn.aftermath.results import Outcome
-from rulebook.turn.aftermath.run import (
+from rulebook.turn.aftermath.state import (
     AftermathState,
     BattleA,
     Casualty,

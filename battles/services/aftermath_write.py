@@ -13,7 +13,7 @@ from kingdoms.services.dice import dice_rolls_save
 from kingdoms.services.experience import experience_rows_write
 from orders.models import Turn, TurnEvent
 from orders.services.events import turn_event_sequence_next
-from rulebook.turn.aftermath.run import AftermathResult, AftermathState
+from rulebook.turn.aftermath.state import AftermathResult, AftermathState
 
 from ..models import Battle
 

@@ -16,8 +16,13 @@ from kingdoms.models import Character, Kingdom, Unit
 from kingdoms.people import display_name
 from orders.models import Turn
 from rulebook.tables import ArmyType
+from rulebook.turn.aftermath.character_injuries import (
+    INJURY_REROLL_CHOICES,
+    INJURY_REROLL_EXPERIENCE,
+    REROLL_DEAD,
+    REROLL_HARMED,
+)
 from rulebook.turn.aftermath.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
-from rulebook.turn.aftermath.run import INJURY_REROLL_CHOICES, INJURY_REROLL_EXPERIENCE, REROLL_DEAD, REROLL_HARMED
 from rulebook.turn.tables import transfer_fee
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet

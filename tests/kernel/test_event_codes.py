@@ -11,7 +11,7 @@ from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 
 ROOT = Path(__file__).resolve().parents[2]
 # Where events are made: the turn's phases and the aftermath.
-EMITTERS = [*sorted((ROOT / "rulebook/turn").glob("*.py")), ROOT / "rulebook/turn/aftermath/run.py"]
+EMITTERS = [*sorted((ROOT / "rulebook/turn").glob("*.py")), *sorted((ROOT / "rulebook/turn/aftermath").glob("*.py"))]
 
 
 def test_codes_are_kebab_case_and_unique():

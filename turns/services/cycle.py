@@ -38,7 +38,8 @@ from orders.services.resolution import ancient_dead_dice, resolution_write, turn
 from orders.services.turns import turn_open
 from reports.services.reports import battle_scenario_reports_create, turn_reports_create
 from reports.tasks import turn_reports_start
-from rulebook.turn.aftermath.run import AftermathResult, resolve_aftermath
+from rulebook.turn.aftermath.run import resolve_aftermath
+from rulebook.turn.aftermath.state import AftermathResult
 from rulebook.turn.pipeline import Resolution, resolve_orders
 
 from .phases import Phase, phase_run

@@ -16,7 +16,8 @@ from rulebook.allies.chart import AllianceState
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import BattleResult as R
 from rulebook.turn.aftermath.results import Outcome, SideOutcome
-from rulebook.turn.aftermath.run import (
+from rulebook.turn.aftermath.run import resolve_aftermath
+from rulebook.turn.aftermath.state import (
     AftermathState,
     BattleA,
     Casualty,
@@ -24,7 +25,6 @@ from rulebook.turn.aftermath.run import (
     ItemA,
     SideA,
     UnitA,
-    resolve_aftermath,
 )
 from rulebook.world import ArmyState, ProvinceState, World
 from tests.world_builders import army, grid, kingdom, province, province_with

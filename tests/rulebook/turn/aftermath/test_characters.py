@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import BattleResult as R
-from rulebook.turn.aftermath.run import CharacterA, UnitA
+from rulebook.turn.aftermath.state import CharacterA, UnitA
 from rulebook.warlord.succession import HeirCandidate, warlord_heir
 from tests.rulebook.turn.aftermath.test_aftermath import (
     AVALON,

@@ -1,0 +1,302 @@
+"""7. Aftermath: the victor keeps the province (taking it, if it moved in: the Elite Defense Force
+there perishes, its town or city is looted or sacked), the loser retreats or is wiped out; a Rogue
+Kingdom's scouting skirmish (pure Python).
+
+Rulebook: 7. Aftermath, Army Restrictions (fewer than 1000 points cannot claim), Battle for Towns,
+Cities, and Capitols (the Elite Defense Force perishes with its town), Allies (retreat into an
+allied province), Loss of the Capitol, Return to the Tomb, Rogue Kingdom (decisions 151, 231).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kernel.dice import Dice
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from rulebook.tables import ARMY_MIN_POINTS
+from rulebook.turn.aftermath.end_of_turn import result_events
+from rulebook.turn.aftermath.looting import SACK_GOLD, loot
+from rulebook.turn.aftermath.state import (
+    PHASE,
+    AftermathState,
+    BattleA,
+    BattleSettled,
+    SideA,
+    army_name,
+    disband,
+    put_army,
+)
+from rulebook.world import ProvinceState
+
+
+def province_and_retreats(
+    state: AftermathState,
+    dice: Dice,
+    events: list[Event],
+    battle: BattleA,
+    province: ProvinceState,
+    victor: str | None,
+) -> None:
+    """The victor keeps the province and the loser retreats; with no victor, an army that moved in
+    goes back."""
+    attacker, defender = battle.attacker, battle.defender
+    retreating: list[int] = []
+    if victor is not None:
+        winner, loser = (attacker, defender) if victor == "attacker" else (defender, attacker)
+        if loser.army is not None:
+            retreating.append(loser.army)
+        # An army of the loser's that stood where its garrison fought (Battle for Towns, Cities,
+        # and Capitols) was on the side that lost: it cannot stay beside the victor.
+        retreating += [
+            a.id
+            for a in sorted(state.armies.values(), key=lambda a: a.id)
+            if a.province == battle.province and a.kingdom == loser.kingdom and not a.disbanded
+            if a.id != loser.army
+        ]
+        # The victor keeps the province: the attacker moved in and takes it; so does a defender
+        # that moved in as well (both moved). A defender that stood its ground keeps what it held.
+        if (victor == "attacker" or battle.both_moved) and may_claim(state, events, winner, province):
+            conquer(state, dice, events, province, winner)
+    else:
+        # No victor: the province stays as it was; an army that moved in goes back, a
+        # defender that stood its ground stays (docs/rules-decisions.md).
+        if attacker.army is not None:
+            retreating.append(attacker.army)
+        if defender.army is not None and (battle.both_moved or battle.outcome.defender.result.is_loss):
+            retreating.append(defender.army)
+        events.append(
+            Event(
+                PHASE,
+                EventCode.NO_VICTOR,
+                f"Nobody won the battle in {province}: it stays "
+                + (f"with {state.kingdoms[province.controller].name}." if province.controller else "neutral."),
+                province=battle.province,
+            )
+        )
+    for army_id in retreating:
+        retreat(state, events, army_id, battle.province)
+
+
+def may_claim(state: AftermathState, events: list[Event], side: SideA, province: ProvinceState) -> bool:
+    """Army Restrictions: "Armies less than 1000 points cannot claim provinces" (R1). The army
+    counts as it fought the battle: its points when the victor keeps the province, the first
+    step of 7. Aftermath, before Casualty Recovery applies the battle's losses (the same count a
+    move's claim uses). Its support detachments return to their parents and do not count."""
+    if side.army is None or side.kingdom is None or province.controller == side.kingdom:
+        return True
+    army = state.world.army(side.army)
+    if army.points >= ARMY_MIN_POINTS:
+        return True
+    holder = state.kingdoms[province.controller].name if province.controller is not None else None
+    stays = f"with {holder}" if holder else "neutral"
+    # Looting follows the capture (Orcs & Goblins: "When they capture a city or town"; a looted
+    # town "becomes under the control of the conquerors"): no claim, no looting or sacking.
+    untouched = f"; its {province.settlement} is neither looted nor sacked" if province.settlement in SACK_GOLD else ""
+    events.append(
+        Event(
+            PHASE,
+            EventCode.TOO_SMALL_TO_CLAIM,
+            f"{army.name} won with {army.points:,} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
+            f"{province}, which stays {stays}{untouched} (Army Restrictions).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=province.number,
+            data={"points": army.points},
+        )
+    )
+    return False
+
+
+def conquer(state: AftermathState, dice: Dice, events: list[Event], province: ProvinceState, side: SideA) -> None:
+    """The winning side takes the province: the Elite Defense Force there perishes, a town or
+    city is looted or sacked, control changes. Its own province it simply keeps."""
+    winner = side.kingdom
+    assert winner is not None  # only a neutral garrison has no kingdom, and it never moves in
+    loser = province.controller
+    if loser == winner:
+        # Nothing to conquer: a kingdom does not loot its own town.
+        return
+    for army in sorted(state.garrisons.values(), key=lambda a: a.id):
+        # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
+        # Elite Defense Force has perished to the last man.
+        if army.province == province.number and not army.disbanded and army.kingdom != winner:
+            disband(state, army)
+            state.provinces[province.number] = replace(state.provinces[province.number], elite_defense=False)
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.ELITE_DEFENSE_FORCE_PERISHED,
+                    f"The Elite Defense Force of {province.name} perished to the last man.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+    rogue = loser is not None and state.kingdoms[loser].rogue
+    abandoned = ""
+    if rogue and province.settlement in SACK_GOLD:
+        # Rogue Kingdom: "taking these from a Rogue Kingdom will not give the attacking player a
+        # town or city or a chance to loot" (decision 151).
+        abandoned = (
+            f"; its {province.settlement} is abandoned, without wealth or supplies: no town or city and nothing "
+            "to loot (Rogue Kingdom)"
+        )
+        state.provinces[province.number] = state.provinces[province.number].abandoned()
+    elif province.settlement in SACK_GOLD:
+        loot(state, dice, events, province, side)
+    state.provinces[province.number] = state.provinces[province.number].taken_by(winner)
+    events.append(
+        Event(
+            PHASE,
+            EventCode.PROVINCE_CONQUERED,
+            f"{state.kingdoms[winner].name} takes {province} with {army_name(state, side.army)}{abandoned}.",
+            kingdom=winner,
+            army=side.army,
+            province=province.number,
+            data={"from_kingdom": loser},
+        )
+    )
+    if loser is not None and loser != winner:
+        events.append(
+            Event(
+                PHASE,
+                EventCode.PROVINCE_LOST,
+                f"{province} is lost to {state.kingdoms[winner].name}.",
+                kingdom=loser,
+                province=province.number,
+            )
+        )
+        if state.kingdoms[loser].capitol == province.number and state.kingdoms[loser].ancient_dead:
+            # Return to the Tomb: the capitol destroyed and the Warlord, who must remain with
+            # its garrison, laid to rest with it: they advance no more (rules decision 108).
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.RETURN_TO_THE_TOMB,
+                    f"The pyramid {province} has fallen to {state.kingdoms[winner].name} and the Warlord of the "
+                    "Ancient Dead is laid to permanent rest with its garrison: the Ancient Dead return to the tomb. "
+                    "Their armies rise and advance no more; the campaign goes on (Return to the Tomb).",
+                    kingdom=loser,
+                    province=province.number,
+                )
+            )
+        elif state.kingdoms[loser].capitol == province.number and not rogue:
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.CAPITOL_LOST,
+                    f"{state.kingdoms[loser].name} has lost its capitol {province}: the Warlord has 3 turns to "
+                    "reach another of its cities for a coronation (Loss of the Capitol).",
+                    kingdom=loser,
+                    province=province.number,
+                )
+            )
+
+
+def _occupied(state: AftermathState, number: int, moving: int) -> bool:
+    return any(a.province == number and not a.disbanded and a.id != moving for a in state.armies.values())
+
+
+def retreat(state: AftermathState, events: list[Event], army_id: int, battle_province: int) -> None:
+    """7. Aftermath: back where it came from if it can; else (or if it did not move) to an
+    adjacent province without an army: a home territory first, then neutral, then allied
+    (Allies: "Armies may retreat into allied provinces. Control of the province does not change
+    hands"), then another kingdom's; the lowest number within each. Nowhere: wiped out."""
+    if army_id in state.garrisons:
+        return  # an Elite Defense Force cannot leave its town (Battle for Towns, Cities, and Capitols)
+    army = state.armies[army_id]
+    if army.disbanded:
+        return
+    target: int | None = None
+    how = ""
+    came_from = state.came_from.get(army_id)
+    if came_from is not None and came_from != battle_province and not _occupied(state, came_from, army_id):
+        target, how = came_from, "back where it came from"
+    else:
+
+        def rank(number: int) -> int:
+            controller = state.provinces[number].controller
+            if controller == army.kingdom:
+                return 0
+            if controller is None:
+                return 1
+            return 2 if state.allied(army.kingdom, controller) else 3
+
+        free = [
+            n
+            for n in sorted(state.adjacency.get(battle_province, frozenset()))
+            if n != battle_province and n in state.provinces and not _occupied(state, n, army_id)
+        ]
+        if free:
+            target = min(free, key=lambda n: (rank(n), n))
+            how = ("to its own", "to the neutral", "to the allied", "to the foreign")[rank(target)] + " province"
+    if target is None:
+        disband(state, army)
+        events.append(
+            Event(
+                PHASE,
+                EventCode.WIPED_OUT,
+                f"{army.name} has nowhere to retreat from {state.provinces[battle_province]} and is wiped out "
+                "(7. Aftermath); its magic items are lost.",
+                kingdom=army.kingdom,
+                army=army_id,
+                province=battle_province,
+            )
+        )
+        return
+    army = put_army(state, replace(army, province=target))
+    events.append(
+        Event(
+            PHASE,
+            EventCode.RETREATED,
+            f"{army.name} retreats from {state.provinces[battle_province]} {how} {state.provinces[target]}"
+            + (" (it does not claim it)." if state.provinces[target].controller not in (army.kingdom,) else "."),
+            kingdom=army.kingdom,
+            army=army_id,
+            province=target,
+            data={"from": battle_province},
+        )
+    )
+
+
+def skirmish(state: AftermathState, dice: Dice, events: list[Event], battle: BattleA) -> BattleSettled:
+    """Rogue Kingdom, scouting forces (decision 231): "Fight a ruins style battle for control";
+    in a ruins battle "the player uses their Tomb Raider force ... If the player loses the
+    skirmish, their army may not move into to the province this turn". The army did not fight:
+    no casualties, recovery, injuries, experience or victory gold (what the Tomb Raiders lose is
+    their own: Maintaining / Changing Tomb Raiders). Won: the army takes the province as any
+    victor that moved in (Army Restrictions; a Rogue Kingdom's town gives nothing, decision
+    151). Otherwise it goes back where it came from: it never entered."""
+    province = state.provinces[battle.province]
+    outcome = battle.outcome
+    result_events(state, events, battle, province)
+    side = battle.attacker
+    assert side.army is not None
+    army = state.armies[side.army]
+    if outcome.victor == "attacker" and may_claim(state, events, side, province):
+        conquer(state, dice, events, province, side)
+    elif not army.disbanded:
+        back = state.came_from.get(army.id)
+        if back is None or back == battle.province or _occupied(state, back, army.id):
+            retreat(state, events, army.id, battle.province)  # nowhere to go back to: the retreat's choices
+        else:
+            put_army(state, replace(army, province=back))
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.SKIRMISH_LOST,
+                    f"{state.kingdoms[army.kingdom].name}'s Tomb Raiders did not win the skirmish for {province}: "
+                    f"{army.name} may not move into it this turn and stays in {state.provinces[back]} (Ruins).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=back,
+                    data={"back_to": back, "from": battle.province},
+                )
+            )
+    return BattleSettled(
+        battle=battle.id,
+        result=outcome.attacker.result,
+        defender_result=outcome.defender.result,
+        victor=outcome.victor,
+    )

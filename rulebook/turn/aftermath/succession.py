@@ -1,0 +1,60 @@
+"""The Warlord's succession in the aftermath: when he dies, a General of his kingdom succeeds him
+(pure Python; the choice of heir is rulebook.warlord.succession's).
+
+Rulebook: Warlord.
+"""
+
+from __future__ import annotations
+
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from rulebook.turn.aftermath.state import PHASE, AftermathState, CharacterA
+from rulebook.warlord.succession import HeirCandidate, succession_text, warlord_heir
+
+
+def heir_choices(state: AftermathState) -> dict[int, int]:
+    """Warlord: the General each kingdom's player named for a tie, on any of its sheets of the
+    turn (the first, in province order)."""
+    chosen: dict[int, int] = {}
+    for battle in sorted(state.battles, key=lambda b: (b.province, b.id)):
+        for side in (battle.attacker, battle.defender):
+            if side.kingdom is not None and side.warlord_heir is not None:
+                chosen.setdefault(side.kingdom, side.warlord_heir)
+    return chosen
+
+
+def succession(state: AftermathState, events: list[Event], dead: CharacterA) -> None:
+    """Warlord: the General with the most experience (his army's) becomes Warlord; a tie goes
+    to the General the player named, else to the oldest army's (rulebook.warlord.succession)."""
+    candidates = []
+    for character in state.characters.values():
+        if character.kingdom != dead.kingdom or not character.alive or character.role != "general":
+            continue
+        army_id = state.units[character.unit].army
+        army = state.armies.get(army_id) or state.garrisons.get(army_id)
+        if army is None or army.disbanded:
+            continue
+        candidates.append(HeirCandidate(character.id, character.name, army.id, army.name, army.experience))
+    kingdom = state.kingdoms[dead.kingdom].name
+    heir = warlord_heir(candidates, heir_choices(state).get(dead.kingdom))
+    if heir is None:
+        events.append(
+            Event(
+                PHASE,
+                EventCode.NO_WARLORD,
+                f"{kingdom}'s Warlord {dead.name} is dead and no General can succeed him.",
+                kingdom=dead.kingdom,
+            )
+        )
+        return
+    state.characters[heir.candidate.character].role = "warlord"
+    events.append(
+        Event(
+            PHASE,
+            EventCode.WARLORD_SUCCESSION,
+            succession_text(kingdom, dead.name, heir),
+            kingdom=dead.kingdom,
+            army=heir.candidate.army,
+            data={"character": heir.candidate.name, "how": heir.how, "tied": list(heir.tied)},
+        )
+    )
