@@ -14,7 +14,7 @@ from enum import StrEnum
 
 
 class EventCode(StrEnum):
-    # 1. Tally Gold (rulebook/turn/economy.py)
+    # 1. Tally Gold (rulebook/turn/tally_gold.py)
     TAXES = "taxes"
     IMPERIAL_TAXATION = "imperial-taxation"  # the Empire's levy on the same sources
 
@@ -42,7 +42,7 @@ class EventCode(StrEnum):
     ITEM_TRANSFER_REFUSED = "item-transfer-refused"  # the item or the fee is not there now: nothing leaves
     ITEM_ARRIVED = "item-arrived"  # in the receiver's armory (data: from_kingdom, sent_turn, sequence)
 
-    # 2. Maintain Armies: the Foraging Table (economy.py)
+    # 2. Maintain Armies: the Foraging Table (rulebook/turn/maintain_armies.py)
     FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose
     FORAGING_RECOVERY = "foraging-recovery"  # 2, casualties: their Rank and File Recovery roll
     FORAGING_LOSSES = "foraging-losses"  # 3-4: D6 x 50 points lost, no Forced March
@@ -56,7 +56,8 @@ class EventCode(StrEnum):
     # rows of both exist, so both values stay.
     ARMY_DISBANDED = "army-disbanded"
 
-    # 3. Create / Upgrade Armies (economy.py): what the sheet bought, or why it was not bought
+    # 3. Create / Upgrade Armies (rulebook/turn/create_upgrade_armies.py): what the sheet bought, or
+    # why it was not bought
     ARMY_CREATED = "army-created"
     ARMY_UPGRADED = "army-upgraded"
     SUPPLY_DEPOT = "supply-depot"

@@ -15,6 +15,7 @@ from rulebook.allies.chart import BreakKind
 from rulebook.allies.declarations import alliance_break
 from rulebook.player_issues.rogue_kingdom import RogueForce, rogue_kingdom_roll
 from rulebook.tables import ARMY_MIN_POINTS, ArmyType
+from rulebook.turn.maintain_armies import forage_army
 from rulebook.turn.state import Contact, TurnState
 from rulebook.turn.write_orders.sheets import (
     MOVING_ORDERS,
@@ -679,8 +680,6 @@ def _co_occupation_follow_up(
 ) -> None:
     """Forced March: an army left sharing a friendly province must move out the next turn; if it
     does not, it rolls on the Foraging Table as if it had lost its supply depot."""
-    from rulebook.turn.economy import forage_army  # the table lives with phase 2
-
     for army_id in sorted(sharing):
         army = state.armies[army_id]
         if army.disbanded:

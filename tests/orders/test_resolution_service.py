@@ -370,7 +370,7 @@ def test_case_R7_foraging_losses_are_written_to_the_list_and_counted_once(turn, 
 
     from kernel.dice import ScriptedDice
     from orders.services.resolution import resolution_write
-    from rulebook.turn.economy import maintain_armies
+    from rulebook.turn.maintain_armies import maintain_armies
     from rulebook.turn.pipeline import Resolution
 
     ostland = k["Ostland"]
