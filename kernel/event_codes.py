@@ -76,7 +76,7 @@ class EventCode(StrEnum):
     DELIVERY_ARRIVED = "delivery-arrived"
     DELIVERY_LOST = "delivery-lost"  # its army was disbanded meanwhile
 
-    # 4-5. Orders (rulebook/turn/executing_orders.py)
+    # 4-5. Orders (rulebook/turn/executing_orders/)
     MISSED_ORDERS = "missed-orders"  # a kingdom sent no orders: every army holds
     ORDER_ILLEGAL = "order-illegal"  # the sheet check refuses the order now: it holds (data: problem)
     RAZED = "razed"
@@ -119,7 +119,7 @@ class EventCode(StrEnum):
     DESERT_NOT_REVERSED = "desert-not-reversed"  # every roll short of 6: it stays desert
     DESERT_REVERSAL_IN_BATTLE = "desert-reversal-in-battle"  # a battle there this turn: no attempt
 
-    # Rogue Kingdom (kingdoms/services/rogue.py, rulebook/turn/executing_orders.py)
+    # Rogue Kingdom (kingdoms/services/rogue.py, rulebook/turn/executing_orders/contacts.py)
     ROGUE_KINGDOM = "rogue-kingdom"  # the player is out: the kingdom becomes a Rogue Kingdom
     ROGUE_KINGDOM_ROLL = "rogue-kingdom-roll"  # a foreign army entered (data: roll, force, points)
     # Land Sales and Civil Unrest (rulebook/player_issues/land_sales.py)
