@@ -135,7 +135,7 @@ class EventCode(StrEnum):
     PLAYER_OUT = "player-out"  # no coronation in three turns: the kingdom becomes a Rogue Kingdom
     NEW_PLAYER = "new-player"  # New Player Option: a Rogue Kingdom given to a new or returning player
 
-    # 6. Fight Battles: the scheduling (rulebook/turn/fight_battles.py)
+    # 6. Fight Battles: the scheduling (rulebook/turn/fight_battles/)
     BATTLE_SCHEDULED = "battle-scheduled"  # one per side (data: opponent_kingdom, opponent_army)
     NO_BATTLE = "no-battle"
     GUERRILLA = "guerrilla"  # Guerrilla Tactics

@@ -15,7 +15,7 @@ from rulebook.player_issues.transfer_of_gold import send_items
 from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
 from rulebook.turn.executing_orders.normalise import normalise_orders
 from rulebook.turn.executing_orders.run import execute_orders
-from rulebook.turn.fight_battles import build_battles
+from rulebook.turn.fight_battles.scheduling import build_battles
 from rulebook.turn.maintain_armies import maintain_armies
 from rulebook.turn.spending import spend_experience
 from rulebook.turn.state import BattleS, Contact, TurnState
