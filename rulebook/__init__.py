@@ -43,7 +43,7 @@ SECTIONS: dict[str, str] = {
     "Campaign Turn Sequence": "rulebook.turn.pipeline",
     "1. Tally Gold": "rulebook.turn.tally_gold",
     "2. Maintain Armies": "rulebook.turn.maintain_armies",
-    "Foraging Table (2D6)": "rulebook.tables",
+    "Foraging Table (2D6)": "rulebook.turn.maintain_armies",
     "3. Create / Upgrade Armies": "rulebook.turn.create_upgrade_armies",
     "Supply Depot": "rulebook.turn.create_upgrade_armies",
     "4. Write Orders": "rulebook.turn.write_orders.sheets",
@@ -76,7 +76,7 @@ SECTIONS: dict[str, str] = {
     "Alliance Trust Level": "rulebook.allies.chart",
     "Alliance Support Arrival (D6)": "rulebook.allies.chart",
     "Army-Specific Rules": "rulebook.army_specific.origins",
-    "Forced March (D6)": "rulebook.turn.tables",
+    "Forced March (D6)": "rulebook.turn.executing_orders.forced_march",
     "Loss of the Capitol": "rulebook.loss_of_the_capitol",
     # Ruins and Tomb Raiders: the chapter of issues 31 and 32; the skirmish is the generator's.
     "Ruins": "rulebook.ruins_and_tomb_raiders",

@@ -26,6 +26,9 @@ PLAINS_REROLL = frozenset(
 def forced_march(
     state: TurnState, dice: Dice, events: list[Event], army: ArmyState, order: ArmyOrder, start: dict[int, int]
 ) -> tuple[int, list[int]] | None:
+    """Forced March (D6) for an army ordered two provinces on: (destination, provinces passed
+    through), one province only when it may not march, is blocked or fatigued; None when it
+    mutinies and holds."""
     first, second = order.path
     kingdom = state.kingdoms[army.kingdom]
     if army.no_forced_march:

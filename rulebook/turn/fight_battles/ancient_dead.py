@@ -8,12 +8,12 @@ from kernel.events import Event
 from rulebook.turn.fight_battles import PHASE
 from rulebook.turn.state import BattleS, TurnState
 
+ANCIENT_DEAD_HANDICAP = 250  # The Ancient Dead: Armies: "always 250 points less than the army they are facing"
+
 
 def is_ancient_dead(state: TurnState, kingdom: int) -> bool:
+    """Whether `kingdom` is the Ancient Dead's: its armies never support, nor roll Guerrilla Tactics."""
     return state.kingdoms[kingdom].ancient_dead
-
-
-ANCIENT_DEAD_HANDICAP = 250  # The Ancient Dead: Armies: "always 250 points less than the army they are facing"
 
 
 def _side_points(state: TurnState, battle: BattleS, side: str) -> int:
