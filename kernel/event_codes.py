@@ -14,7 +14,7 @@ from enum import StrEnum
 
 
 class EventCode(StrEnum):
-    # 1. Tally Gold (rulebook/turn/economy.py)
+    # 1. Tally Gold (rulebook/turn/tally_gold.py)
     TAXES = "taxes"
     IMPERIAL_TAXATION = "imperial-taxation"  # the Empire's levy on the same sources
 
@@ -42,7 +42,7 @@ class EventCode(StrEnum):
     ITEM_TRANSFER_REFUSED = "item-transfer-refused"  # the item or the fee is not there now: nothing leaves
     ITEM_ARRIVED = "item-arrived"  # in the receiver's armory (data: from_kingdom, sent_turn, sequence)
 
-    # 2. Maintain Armies: the Foraging Table (economy.py)
+    # 2. Maintain Armies: the Foraging Table (rulebook/turn/maintain_armies.py)
     FORAGING_DISASTER = "foraging-disaster"  # 2: casualties or disbanding, as the order chose
     FORAGING_RECOVERY = "foraging-recovery"  # 2, casualties: their Rank and File Recovery roll
     FORAGING_LOSSES = "foraging-losses"  # 3-4: D6 x 50 points lost, no Forced March
@@ -56,7 +56,8 @@ class EventCode(StrEnum):
     # rows of both exist, so both values stay.
     ARMY_DISBANDED = "army-disbanded"
 
-    # 3. Create / Upgrade Armies (economy.py): what the sheet bought, or why it was not bought
+    # 3. Create / Upgrade Armies (rulebook/turn/create_upgrade_armies.py): what the sheet bought, or
+    # why it was not bought
     ARMY_CREATED = "army-created"
     ARMY_UPGRADED = "army-upgraded"
     SUPPLY_DEPOT = "supply-depot"
@@ -75,7 +76,7 @@ class EventCode(StrEnum):
     DELIVERY_ARRIVED = "delivery-arrived"
     DELIVERY_LOST = "delivery-lost"  # its army was disbanded meanwhile
 
-    # 4-5. Orders (rulebook/turn/executing_orders.py)
+    # 4-5. Orders (rulebook/turn/executing_orders/)
     MISSED_ORDERS = "missed-orders"  # a kingdom sent no orders: every army holds
     ORDER_ILLEGAL = "order-illegal"  # the sheet check refuses the order now: it holds (data: problem)
     RAZED = "razed"
@@ -118,7 +119,7 @@ class EventCode(StrEnum):
     DESERT_NOT_REVERSED = "desert-not-reversed"  # every roll short of 6: it stays desert
     DESERT_REVERSAL_IN_BATTLE = "desert-reversal-in-battle"  # a battle there this turn: no attempt
 
-    # Rogue Kingdom (kingdoms/services/rogue.py, rulebook/turn/executing_orders.py)
+    # Rogue Kingdom (kingdoms/services/rogue.py, rulebook/turn/executing_orders/contacts.py)
     ROGUE_KINGDOM = "rogue-kingdom"  # the player is out: the kingdom becomes a Rogue Kingdom
     ROGUE_KINGDOM_ROLL = "rogue-kingdom-roll"  # a foreign army entered (data: roll, force, points)
     # Land Sales and Civil Unrest (rulebook/player_issues/land_sales.py)
@@ -134,7 +135,7 @@ class EventCode(StrEnum):
     PLAYER_OUT = "player-out"  # no coronation in three turns: the kingdom becomes a Rogue Kingdom
     NEW_PLAYER = "new-player"  # New Player Option: a Rogue Kingdom given to a new or returning player
 
-    # 6. Fight Battles: the scheduling (rulebook/turn/fight_battles.py)
+    # 6. Fight Battles: the scheduling (rulebook/turn/fight_battles/)
     BATTLE_SCHEDULED = "battle-scheduled"  # one per side (data: opponent_kingdom, opponent_army)
     NO_BATTLE = "no-battle"
     GUERRILLA = "guerrilla"  # Guerrilla Tactics

@@ -48,13 +48,14 @@ References = Mapping[str, Reference]
 # alone: the same key means different things in different events ("from" is a province in
 # "moved", a size in "army-upgraded"). Province numbers there (an event's "province",
 # data["battle"], data["path"]) stay as they are.
-GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # battles.py _guerrilla
+GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # fight_battles/guerrilla_tactics.py
 EVENT_DATA_REFERENCES: dict[str, References] = {
-    EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # movement.py
+    EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/executing_orders/
     EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/aftermath/retreats.py
-    EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},  # battles.py
-    EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # battles.py: the battle's guerrilla
-    # Allies (rulebook/allies/declarations.py, movement.py)
+    # rulebook/turn/fight_battles/scheduling.py
+    EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},
+    EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # fight_battles/guerrilla_tactics.py: the battle's guerrilla
+    # Allies (rulebook/allies/declarations.py, rulebook/turn/executing_orders/contacts.py, fight_battles/support.py)
     EventCode.ALLIANCE_FORMED: {"ally": KINGDOM_ID},
     EventCode.ALLIANCE_NOT_RECOGNISED: {"ally": KINGDOM_ID},
     EventCode.ALLIANCE_REFUSED: {"ally": KINGDOM_ID},

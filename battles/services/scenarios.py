@@ -19,7 +19,7 @@ from rulebook.scenario.deployment_svg import deployment_diagram
 from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate
 from rulebook.scenario.sheet import scenario_lines
 from rulebook.turn.aftermath.injury_chart import OLD_WOUND_ACTS_UP, injuries_standing, old_wound_roll
-from rulebook.turn.fight_battles import GUERRILLA_WARFARE
+from rulebook.turn.fight_battles.guerrilla_tactics import GUERRILLA_WARFARE
 
 from ..models import Battle
 from .opponents import side_players

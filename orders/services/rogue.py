@@ -3,7 +3,7 @@
 Rulebook: Player Issues > Rogue Kingdom ("If a player drops out of the Campaign mid-way, their
 kingdom becomes a Rogue Kingdom. A Rogue Kingdom is wracked by civil war as it lacks a leader to
 control it"). What a foreign army finds there is the Rogue Kingdom (D6) table, rolled by the
-turn's resolution (rulebook/turn/executing_orders.py); this module writes the change of hands.
+turn's resolution (rulebook/turn/executing_orders/contacts.py); this module writes the change of hands.
 """
 
 from __future__ import annotations

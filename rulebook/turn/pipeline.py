@@ -12,11 +12,14 @@ from rulebook.ancient_dead.turn_steps import ancient_dead_rise, recite_incantati
 from rulebook.loss_of_the_capitol import coronations, move_capitols, players_out
 from rulebook.player_issues.land_sales import civil_unrest, settle_land_deals
 from rulebook.player_issues.transfer_of_gold import send_items
-from rulebook.turn.economy import create_and_upgrade_armies, maintain_armies, tally_gold
-from rulebook.turn.executing_orders import execute_orders, normalise_orders
-from rulebook.turn.fight_battles import build_battles
+from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
+from rulebook.turn.executing_orders.normalise import normalise_orders
+from rulebook.turn.executing_orders.run import execute_orders
+from rulebook.turn.fight_battles.scheduling import build_battles
+from rulebook.turn.maintain_armies import maintain_armies
 from rulebook.turn.spending import spend_experience
 from rulebook.turn.state import BattleS, Contact, TurnState
+from rulebook.turn.tally_gold import tally_gold
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from kernel.events import Event
 from rulebook.experience.purchases import PricedPurchase, purchase_priced
 from rulebook.experience.spending import PurchaseKind, SpendingRoster, advancement_roll, delivery_turn
 from rulebook.tables import Archetype
-from rulebook.turn.economy import PHASE_CREATE_UPGRADE
+from rulebook.turn.create_upgrade_armies import PHASE_CREATE_UPGRADE
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.sheets import Purchase
 

@@ -370,7 +370,7 @@ def test_case_R7_foraging_losses_are_written_to_the_list_and_counted_once(turn, 
 
     from kernel.dice import ScriptedDice
     from orders.services.resolution import resolution_write
-    from rulebook.turn.economy import maintain_armies
+    from rulebook.turn.maintain_armies import maintain_armies
     from rulebook.turn.pipeline import Resolution
 
     ostland = k["Ostland"]
@@ -408,7 +408,7 @@ def test_case_R7_guerrilla_losses_are_written_to_the_list_a_whole_unit_included(
 
     from kernel.dice import ScriptedDice
     from orders.services.resolution import resolution_write
-    from rulebook.turn.fight_battles import build_battles
+    from rulebook.turn.fight_battles.scheduling import build_battles
     from rulebook.turn.pipeline import Resolution
     from rulebook.turn.state import Contact
 

@@ -1,4 +1,4 @@
-"""Allies in the turn's resolution (rulebook/allies/declarations.py, movement.py) and the sheet
+"""Allies in the turn's resolution (rulebook/allies/declarations.py, turn/executing_orders/) and the sheet
 check (rulebook/turn/write_orders/sheets.py), with scripted dice. Rulebook: Allies (Alliance Chart, breaking an
 alliance)."""
 

@@ -19,7 +19,7 @@ from rulebook.ancient_dead.armies import (
 from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.setup.maps import load_default_map
 from rulebook.tables import ArmyType, Settlement, Terrain
-from rulebook.turn.fight_battles import DESERT_GARRISON_POINTS, province_garrison
+from rulebook.turn.fight_battles.towns_cities_capitols import DESERT_GARRISON_POINTS, province_garrison
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
 from rulebook.turn.tally_gold import tax_tally

@@ -65,7 +65,7 @@ def test_a_roll_of_4_with_a_level_2_mage_makes_6_and_turns_the_desert_to_plains(
     assert dice.unused == [] and "6+, +2" in dice.rolls[0].purpose
     roll = resolution.events[-2]
     assert roll.data == {"face": 4, "bonus": 2, "reroll": False} and "rolls 4 +2" in roll.text
-    from rulebook.turn.fight_battles import province_garrison
+    from rulebook.turn.fight_battles.towns_cities_capitols import province_garrison
 
     assert province_garrison(resolution.state, DESERT) is None
 

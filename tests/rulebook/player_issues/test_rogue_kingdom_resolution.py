@@ -1,6 +1,6 @@
-"""Rogue Kingdom in the turn's resolution (rulebook/turn/executing_orders.py, battles.py), with
-scripted dice: a foreign army entering a Rogue Kingdom's province rolls on the Rogue Kingdom (D6)
-table. Rulebook: Player Issues > Rogue Kingdom."""
+"""Rogue Kingdom in the turn's resolution (rulebook/turn/executing_orders/contacts.py,
+fight_battles/scheduling.py), with scripted dice: a foreign army entering a Rogue Kingdom's province
+rolls on the Rogue Kingdom (D6) table. Rulebook: Player Issues > Rogue Kingdom."""
 
 import pytest
 

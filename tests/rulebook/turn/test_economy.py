@@ -11,16 +11,10 @@ from kernel.dice import DiceScriptExhausted, ScriptedDice
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.tables import ArmyType
-from rulebook.turn.economy import (
-    FORAGING_TABLE,
-    IMPERIAL_TAXATION,
-    TAXES,
-    create_and_upgrade_armies,
-    foraging_outcome,
-    maintain_armies,
-    tally_gold,
-)
+from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
+from rulebook.turn.maintain_armies import FORAGING_TABLE, foraging_outcome, maintain_armies
 from rulebook.turn.state import TurnState
+from rulebook.turn.tally_gold import IMPERIAL_TAXATION, TAXES, tally_gold
 from rulebook.turn.write_orders.sheets import (
     ArmyOrder,
     BuySupplyDepot,

@@ -1,10 +1,11 @@
-"""Phases 4-5, executing orders (rulebook/turn/executing_orders.py), with scripted dice.
+"""Phases 4-5, executing orders (rulebook/turn/executing_orders/), with scripted dice.
 Rulebook: 5. Executing Orders (Raze, Move, Don't Pass in the Night, Occupied Province, Fortify,
 Recover, Hold), Army-Specific Rules (Forced March), Multiple Moves into Battle, Army Restrictions."""
 
 from kernel.dice import ScriptedDice
 from rulebook.tables import ArmyType
-from rulebook.turn.executing_orders import execute_orders, normalise_orders
+from rulebook.turn.executing_orders.normalise import normalise_orders
+from rulebook.turn.executing_orders.run import execute_orders
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind
 from rulebook.world import ArmyState

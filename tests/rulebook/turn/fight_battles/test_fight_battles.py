@@ -1,4 +1,4 @@
-"""Phase 6, Fight Battles: scheduling (rulebook/turn/fight_battles.py). Rule cases B2, B3, B4;
+"""Phase 6, Fight Battles: scheduling (rulebook/turn/fight_battles/). Rule cases B2, B3, B4;
 garrisons, the Elite Defense Force, deserts, Fortify and Defended Obstacles. No database."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from kernel.dice import ScriptedDice
 from kernel.events import Event
 from rulebook.tables import ArmyType
-from rulebook.turn.fight_battles import build_battles
+from rulebook.turn.fight_battles.scheduling import build_battles
 from rulebook.turn.state import (
     BattleS,
     Contact,

@@ -1,5 +1,6 @@
 """A garrison counts in Multiple Moves into Battle (decision 372), through the turn's resolution
-(rulebook/turn/executing_orders.py, battles.py) with scripted dice.
+(rulebook/turn/executing_orders/multiple_moves_into_battle.py, fight_battles/scheduling.py) with
+scripted dice.
 
 Rulebook: Multiple Moves into Battle ("If two attacking players are not in alliance and try to
 attack the same province that is occupied by a third unallied player, then a three player roll for

@@ -1,0 +1,195 @@
+"""Where the moves leave enemies together: the contacts 6. Fight Battles schedules, and the
+provinces that change hands without a fight (Army Restrictions), with an ally's province passed
+through (Allies) and a Rogue Kingdom's entered (Rogue Kingdom). Pure Python."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from kernel.dice import Dice
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from rulebook.player_issues.rogue_kingdom import RogueForce, rogue_kingdom_roll
+from rulebook.tables import ARMY_MIN_POINTS
+from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.state import Contact, TurnState
+from rulebook.world import ArmyState
+
+
+def garrison_defends(state: TurnState, number: int) -> bool:
+    """Whether province `number`'s garrison fights an army of another kingdom (not its ally) that
+    enters it with no army there: a kingdom's town or city, its capitol among them (Battle for Towns,
+    Cities, and Capitols), or a desert with its 1,000-point Ancient Dead garrison (The Ancient Dead:
+    Deserts; decision 32). A Rogue Kingdom's land is not: an army entering it alone rolls on the Rogue
+    Kingdom table instead (decision 153). The one notion of a defending garrison for the contacts
+    and for Multiple Moves into Battle (decision 372)."""
+    province = state.provinces[number]
+    owner = province.controller
+    if province.rogue or (owner is not None and state.kingdoms[owner].rogue):
+        return False
+    return province.terrain == "desert" or (owner is not None and province.settlement in ("town", "city"))
+
+
+def contacts_and_claims(
+    state: TurnState, dice: Dice, events: list[Event], start: dict[int, int], moved: set[int]
+) -> list[Contact]:
+    """Where the moves leave enemies together, the contacts 6. Fight Battles schedules (the armies
+    that moved attack those that stayed; two that both moved in meet); a province entered with no
+    enemy there is claimed, passed through as an ally's, or rolled for as a Rogue Kingdom's."""
+    contacts: list[Contact] = []
+    present: dict[int, list[ArmyState]] = defaultdict(list)
+    for a in state.armies.values():
+        if not a.disbanded and not a.co_occupying:
+            present[a.province].append(a)
+    for number in sorted(present):
+        province = state.provinces[number]
+        here = present[number]
+        kingdoms = sorted({a.kingdom for a in here})
+        movers = sorted((a for a in here if a.id in moved), key=lambda a: a.id)
+        stayers = sorted((a for a in here if a.id not in moved), key=lambda a: a.id)
+        hostile = any(not state.allied(a, b) for a in kingdoms for b in kingdoms if a < b)
+        if hostile:
+            # Allies never fight each other when they meet: an army's enemies are the other kingdoms' but its ally's.
+            def enemies(a: ArmyState, b: ArmyState) -> bool:
+                return a.kingdom != b.kingdom and not state.allied(a.kingdom, b.kingdom)
+
+            if stayers:
+                for attacker in movers:
+                    defender = next((d for d in stayers if enemies(attacker, d)), None)
+                    if defender is not None:
+                        contacts.append(Contact(province=number, attacker=attacker.id, defender=defender.id))
+            else:
+                first = movers[0]
+                second = next((m for m in movers if enemies(first, m)), None)
+                if second is None:  # the first mover's allies only: the others' enemies meet them
+                    first, second = next((a, b) for a in movers for b in movers if enemies(a, b))
+                contacts.append(Contact(province=number, attacker=first.id, defender=second.id, both_moved=True))
+            continue
+        for army in movers:
+            owner = province.controller
+            if owner == army.kingdom:
+                continue
+            if state.allied(owner, army.kingdom):
+                _ally_passage(state, events, army, number)
+                continue
+            if province.rogue or (owner is not None and state.kingdoms[owner].rogue):
+                contact = _rogue_kingdom_entered(state, dice, events, army, number)
+                if contact is not None:
+                    contacts.append(contact)
+                continue
+            if garrison_defends(state, number):
+                contacts.append(Contact(province=number, attacker=army.id))
+            else:
+                _claim(state, events, army, number)
+    return contacts
+
+
+def _claim(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:
+    """The army claims province `number` unopposed (Army Restrictions: with 1,000 points or more). A
+    town or city taken from a Rogue Kingdom is no town or city for its taker (Rogue Kingdom)."""
+    province = state.provinces[number]
+    owner = province.controller
+    if army.points < ARMY_MIN_POINTS:
+        events.append(
+            Event(
+                PHASE,
+                EventCode.TOO_SMALL_TO_CLAIM,
+                f"{army.name} has {army.points} points, fewer than {ARMY_MIN_POINTS:,}: it cannot claim "
+                f"{province} (Army Restrictions).",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=number,
+            )
+        )
+        return
+    abandoned = ""
+    if owner is not None and state.kingdoms[owner].rogue and province.settlement in ("town", "city"):
+        taker = state.kingdoms[army.kingdom].name
+        abandoned = f": its {province.settlement} is abandoned, no town or city for {taker} (Rogue Kingdom)"
+        province = province.abandoned()
+    province = province.taken_by(army.kingdom)
+    state.provinces[number] = province
+    events.append(
+        Event(
+            PHASE,
+            EventCode.PROVINCE_CLAIMED,
+            f"{army.name} claims {province}{abandoned}.",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=number,
+            data={"from_kingdom": owner},
+        )
+    )
+    if owner is not None:
+        events.append(
+            Event(
+                PHASE,
+                EventCode.PROVINCE_LOST,
+                f"{province} is taken by {state.kingdoms[army.kingdom].name}.",
+                kingdom=owner,
+                province=number,
+            )
+        )
+
+
+def _rogue_kingdom_entered(
+    state: TurnState, dice: Dice, events: list[Event], army: ArmyState, number: int
+) -> Contact | None:
+    """Rogue Kingdom: "If a foreign army enters the land, roll on the following table": Empty, the
+    province is the army's; otherwise a battle against the scouting forces (a ruins style battle) or a
+    1,000, 1,500 or 2,000-point army, scheduled like any other (the contact carries the roll)."""
+    province = state.provinces[number]
+    owner = state.kingdoms.get(province.controller) if province.controller is not None else None
+    whose = f"a province of the Rogue Kingdom {owner.name}" if owner is not None else "a Rogue Kingdom province"
+    roll = dice.d6(purpose=f"{army.name}: Rogue Kingdom ({province})", kingdoms=[army.kingdom], armies=[army.id])
+    row = rogue_kingdom_roll(roll)
+    found = {
+        RogueForce.EMPTY: "the province is empty",
+        RogueForce.SCOUTING: "scouting forces: a ruins style battle for control (Ruins and Tomb Raiders)",
+    }.get(row.force, f"a {row.points:,}-point army")
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ROGUE_KINGDOM_ROLL,
+            f"{army.name} enters {province}, {whose}, and rolls {roll} on the "
+            f"Rogue Kingdom table: {row.label}, {found}.",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=number,
+            data={"roll": roll, "force": row.force.value, "points": row.points, "rogue_kingdom": province.controller},
+        )
+    )
+    if row.force is RogueForce.EMPTY:
+        _claim(state, events, army, number)
+        return None
+    return Contact(province=number, attacker=army.id, rogue_roll=roll)
+
+
+def _ally_passage(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:
+    """Allies: "Armies may move through their allies' province without control of the province
+    exchanging hands." The ally learns of the army in its province (the rules reveal it, decision 139)."""
+    province = state.provinces[number]
+    owner = province.controller
+    assert owner is not None
+    own, ally = state.kingdoms[army.kingdom].name, state.kingdoms[owner].name
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ALLY_PASSAGE,
+            f"{army.name} stands in {province}, a province of its ally {ally}: control does not change hands (Allies).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=number,
+        )
+    )
+    events.append(
+        Event(
+            PHASE,
+            EventCode.ALLY_PASSAGE,
+            f"{own}'s army {army.name} ({army.points:,} points) enters your province {province} as an ally: control "
+            "does not change hands (Allies).",
+            kingdom=owner,
+            province=number,
+            data={"ally": army.kingdom},
+        )
+    )

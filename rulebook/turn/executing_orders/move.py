@@ -1,0 +1,81 @@
+"""Move: the moves the orders intend (a Forced March rolled for), the cancelling of a move that a
+roll-off stops (Don't Pass in the Night, Occupied Province, Multiple Moves into Battle), and the
+moves made (pure Python)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kernel.dice import Dice
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.executing_orders.forced_march import forced_march
+from rulebook.turn.state import TurnState
+from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.world import ArmyState
+
+Moves = dict[int, tuple[int, list[int]]]  # army -> (destination, provinces passed through)
+
+
+def intended_moves(state: TurnState, dice: Dice, events: list[Event], start: dict[int, int]) -> Moves:
+    """army -> (destination, provinces passed through) for every army that will try to move."""
+    moves: Moves = {}
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        order = state.orders[army.id]
+        if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE) and order.target is not None:
+            moves[army.id] = (order.target, [])
+        elif order.kind is OrderKind.FORCED_MARCH and len(order.path) == 2:
+            result = forced_march(state, dice, events, army, order, start)
+            if result is not None:
+                moves[army.id] = result
+    return moves
+
+
+def make_moves(state: TurnState, events: list[Event], moves: Moves, start: dict[int, int]) -> None:
+    """Every move the roll-offs left stands: the army is in its destination."""
+    for army_id, (province, passed) in sorted(moves.items()):
+        army = replace(state.armies[army_id], province=province)
+        state.armies[army_id] = army
+        events.append(
+            Event(
+                PHASE,
+                EventCode.MOVED,
+                f"{army.name} moves {'through ' + ', '.join(map(_name(state), passed)) + ' to ' if passed else 'into '}"
+                f"{state.provinces[province]}.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province,
+                data={"from": start[army_id], "path": [*passed, province]},
+            )
+        )
+
+
+def _name(state: TurnState):  # type: ignore[no-untyped-def]
+    return lambda number: str(state.provinces[number])
+
+
+def cancel(
+    state: TurnState,
+    events: list[Event],
+    moves: Moves,
+    army_id: int,
+    code: EventCode,
+    text: str,
+) -> None:
+    """The army's move is cancelled (`code`, `text` say why): it stays where it started."""
+    moves.pop(army_id, None)
+    army = state.armies[army_id]
+    events.append(Event(PHASE, code, text, kingdom=army.kingdom, army=army_id, province=army.province))
+
+
+def roll_off(dice: Dice, armies: list[ArmyState], purpose: str) -> dict[int, int]:
+    """A D6 each; ties among the highest roll again (only the tied ones)."""
+    rolls = {a.id: dice.d6(purpose=f"{a.name}: {purpose}", kingdoms=[a.kingdom], armies=[a.id]) for a in armies}
+    while True:
+        top = max(rolls.values())
+        tied = [a for a in armies if rolls[a.id] == top]
+        if len(tied) == 1:
+            return rolls
+        for a in tied:
+            rolls[a.id] = dice.d6(purpose=f"{a.name}: {purpose} (tie)", kingdoms=[a.kingdom], armies=[a.id])

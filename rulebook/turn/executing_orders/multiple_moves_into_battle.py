@@ -1,0 +1,72 @@
+"""Multiple Moves into Battle: no more than two unallied sides in a province; a garrison that
+defends its province is one of them (pure Python)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from kernel.dice import Dice
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from rulebook.turn.executing_orders.contacts import garrison_defends
+from rulebook.turn.executing_orders.move import Moves, cancel, roll_off
+from rulebook.turn.state import TurnState
+
+
+def _garrison_words(state: TurnState, number: int) -> str:
+    """The garrison that defends province `number`, for the events: "Da Red Fang's town garrison"."""
+    province = state.provinces[number]
+    if province.terrain == "desert":
+        return "its Ancient Dead garrison"
+    assert province.controller is not None  # garrison_defends: a town or city has its kingdom
+    owner = state.kingdoms[province.controller]
+    return f"{owner.name}'s {'capitol' if owner.capitol == number else province.settlement} garrison"
+
+
+def multiple_moves_into_battle(
+    state: TurnState, dice: Dice, events: list[Event], moves: Moves, start: dict[int, int]
+) -> None:
+    """Three or more unallied kingdoms may not share a province: the kingdoms moving in roll, and
+    only as many move as leave two kingdoms there; the others hold (B5). Two allies count as one
+    side (decision 138). A garrison that defends its province (`garrison_defends`) occupies it for
+    its kingdom as an army that stays (decision 372): "a third unallied player" whose garrison
+    "cannot leave the province", so of two unallied kingdoms moving into a third's garrisoned town
+    the higher roll moves in and fights the garrison, the other holds. An ally's garrison is the
+    mover's own side."""
+
+    def side(kingdom: int | None) -> int | None:
+        # None: a desert no kingdom holds, whose Ancient Dead garrison is a side of its own
+        alliance = state.world.alliance_of(kingdom) if kingdom is not None else None
+        return alliance.first if alliance is not None else kingdom
+
+    by_target: dict[int, list[int]] = defaultdict(list)
+    for army_id, (target, _) in sorted(moves.items()):
+        by_target[target].append(army_id)
+    staying: dict[int, set[int | None]] = defaultdict(set)  # province -> sides that stay there
+    for a in state.armies.values():
+        if a.id not in moves and not a.disbanded:
+            staying[start[a.id]].add(side(a.kingdom))
+    for target in by_target:
+        if garrison_defends(state, target):
+            # Decision 372: the garrison cannot leave its province: its kingdom occupies it as an army that stays.
+            staying[target].add(side(state.provinces[target].controller))
+    for target, army_ids in sorted(by_target.items()):
+        occupiers = staying.get(target, set())
+        movers = [state.armies[i] for i in army_ids if side(state.armies[i].kingdom) not in occupiers]
+        if len(occupiers) + len({side(m.kingdom) for m in movers}) <= 2:
+            continue
+        rolls = roll_off(dice, movers, "multiple moves into battle")
+        ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
+        room = max(0, 2 - len(occupiers))
+        garrisoned = f", which {_garrison_words(state, target)} defends" if garrison_defends(state, target) else ""
+        for army in ranked[room:]:
+            cancel(
+                state,
+                events,
+                moves,
+                army.id,
+                EventCode.MULTIPLE_MOVES,
+                f"Multiple moves into {state.provinces[target]}{garrisoned}: {army.name} rolls {rolls[army.id]}, "
+                "lower than the others, and holds (Multiple Moves into Battle).",
+            )
+            staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started

@@ -1,0 +1,66 @@
+"""Recover: an army not attacked rolls to recover its razed province (pure Python)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kernel.dice import Dice
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.state import TurnState
+from rulebook.turn.write_orders.sheets import OrderKind
+
+RECOVER_NEEDS = 4  # Recover: 4+, +1 for each earlier consecutive turn; a natural 1 fails
+
+
+def recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[int]) -> None:
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        if state.orders[army.id].kind is not OrderKind.RECOVER:
+            state.armies[army.id] = replace(army, recover_streak=0)
+            continue
+        province = state.provinces[army.province]
+        if army.id in fighting:
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.RECOVER_IN_BATTLE,
+                    f"{army.name} is being attacked: it cannot recover {province} this turn (Recover).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+            continue
+        if not province.razed:
+            continue
+        roll = dice.d6(
+            purpose=f"{army.name}: recover {province} (4+, +{army.recover_streak})",
+            kingdoms=[army.kingdom],
+            armies=[army.id],
+        )
+        if roll != 1 and roll + army.recover_streak >= RECOVER_NEEDS:
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.RECOVERED,
+                    f"{army.name} rolls {roll}+{army.recover_streak}: {province} is recovered.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )
+            state.provinces[province.number] = replace(province, razed=False)
+            state.armies[army.id] = replace(army, recover_streak=0)
+        else:
+            state.armies[army.id] = replace(army, recover_streak=army.recover_streak + 1)
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.RECOVER_FAILED,
+                    f"{army.name} rolls {roll}: {province} is not recovered yet.",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=province.number,
+                )
+            )

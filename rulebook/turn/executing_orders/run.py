@@ -1,0 +1,69 @@
+"""5. Executing Orders: the orders carried out in the rulebook's order (pure Python).
+
+Raze, then the moves (Move, Forced March, Don't Pass in the Night, Occupied Province, Multiple Moves
+into Battle), the contacts and claims they make, then Fortify and Recover; Hold does nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kernel.dice import Dice
+from kernel.events import Event
+from rulebook.allies.chart import BreakKind
+from rulebook.allies.declarations import alliance_break
+from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.executing_orders.contacts import contacts_and_claims
+from rulebook.turn.executing_orders.dont_pass_in_the_night import dont_pass_in_the_night
+from rulebook.turn.executing_orders.forced_march import co_occupation_follow_up
+from rulebook.turn.executing_orders.fortify import fortify
+from rulebook.turn.executing_orders.move import intended_moves, make_moves
+from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
+from rulebook.turn.executing_orders.occupied_province import occupied_province
+from rulebook.turn.executing_orders.raze import raze
+from rulebook.turn.executing_orders.recover import recover
+from rulebook.turn.state import Contact, TurnState
+from rulebook.world import lose_fortifications
+
+
+def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Contact]:
+    """Phase 5: raze, then moves and supports, then fortify, recover, hold. Returns the contacts
+    (where enemies meet) for the battles phase; claims provinces that change hands without a fight."""
+    start = {a.id: a.province for a in state.armies.values()}
+    sharing = {a.id for a in state.armies.values() if a.co_occupying}  # from a failed forced march last turn
+    for army_id in sharing:
+        # Its moves this turn follow the usual rules; if it stays, the follow-up marks it again.
+        state.armies[army_id] = replace(state.armies[army_id], co_occupying=False)
+    _invasions(state, events)
+    raze(state, dice, events)
+    destinations = intended_moves(state, dice, events, start)
+    dont_pass_in_the_night(state, dice, events, destinations, start)
+    occupied_province(state, dice, events, destinations, start)
+    multiple_moves_into_battle(state, dice, events, destinations, start)
+    make_moves(state, events, destinations, start)
+    co_occupation_follow_up(state, dice, events, sharing, start)
+    # Moves, forced marches and disbandings are done: a Fortified army that left loses its bonuses.
+    events += lose_fortifications(state.world, PHASE)
+    contacts = contacts_and_claims(state, dice, events, start, set(destinations))
+    fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
+    # Fortify comes before 6. Fight Battles: an army attacked this turn fortifies all the same (R12).
+    fortify(state, events)
+    recover(state, dice, events, fighting)
+    return contacts
+
+
+def _invasions(state: TurnState, events: list[Event]) -> None:
+    """Allies, Invasion: "An army can end an alliance by taking control of one or more allied
+    provinces. The backstabber must note this in their orders": an army whose order takes control of
+    the ally's province it moves into breaks the alliance before the moves (decision 137), so it
+    moves in as an enemy (it claims the province, or fights for it). Without the note it takes nothing."""
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        order = state.orders[army.id]
+        target = order.destination
+        if not order.take_control or target is None or target not in state.provinces:
+            continue
+        alliance = state.world.alliance_between(army.kingdom, state.provinces[target].controller)
+        if alliance is not None:
+            alliance_break(
+                state, alliance, by=army.kingdom, how=BreakKind.INVASION, phase=PHASE, events=events, province=target
+            )
