@@ -24,7 +24,7 @@ from rulebook.tables import ARMY_DISBANDED_AT_OR_BELOW, RANK_AND_FILE_RECOVERY, 
 from rulebook.turn.state import TurnState
 from rulebook.turn.tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost
 from rulebook.turn.tally_gold import IMPERIAL_TAXATION, TAXES, tax_tally
-from rulebook.turn.write_orders.sheets import ArmyOrder
+from rulebook.turn.write_orders.records import ArmyOrder
 from rulebook.world import ArmyState, KingdomState
 
 __all__ = [

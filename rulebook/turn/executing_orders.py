@@ -16,15 +16,9 @@ from rulebook.allies.declarations import alliance_break
 from rulebook.player_issues.rogue_kingdom import RogueForce, rogue_kingdom_roll
 from rulebook.tables import ARMY_MIN_POINTS, ArmyType
 from rulebook.turn.state import Contact, TurnState
-from rulebook.turn.write_orders.sheets import (
-    MOVING_ORDERS,
-    ArmyOrder,
-    OrderKind,
-    SheetContext,
-    SheetEntries,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import SheetContext, order_sheet_context
+from rulebook.turn.write_orders.records import MOVING_ORDERS, ArmyOrder, OrderKind, SheetEntries
 from rulebook.world import ArmyState, lose_fortifications
 
 PHASE = "orders"

@@ -23,7 +23,7 @@ from rulebook.player_issues.rogue_kingdom import (
     rogue_kingdom_roll,
 )
 from rulebook.turn.state import BattleS, Contact, SupportS, TurnState
-from rulebook.turn.write_orders.sheets import DEFEND_WITH_GARRISON, OrderKind
+from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, OrderKind
 from rulebook.world import ArmyState
 
 PHASE = "battles"

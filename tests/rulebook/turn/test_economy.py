@@ -21,7 +21,7 @@ from rulebook.turn.economy import (
     tally_gold,
 )
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,

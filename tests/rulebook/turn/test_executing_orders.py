@@ -6,7 +6,7 @@ from kernel.dice import ScriptedDice
 from rulebook.tables import ArmyType
 from rulebook.turn.executing_orders import execute_orders, normalise_orders
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind
 from rulebook.world import ArmyState
 from tests import world_builders as wb
 
