@@ -12,7 +12,14 @@ from collections import Counter
 from rulebook.turn.tables import forced_march_terrain
 from rulebook.turn.write_orders.context import SheetContext, where
 from rulebook.turn.write_orders.garrisons import garrisoned_by
-from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode, no_such_army
+from rulebook.turn.write_orders.problems import (
+    SheetCheck,
+    SheetProblem,
+    SheetProblemCode,
+    armies_named_twice,
+    each_army,
+    no_such_army,
+)
 from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
     DEFEND_WITH_GARRISON,
@@ -37,11 +44,7 @@ def check_orders(entries: SheetEntries, ctx: SheetContext, upgraded: set[int], c
                     subject=True,
                 )
             )
-    for order in entries.orders:
-        army = ctx.armies.get(order.army)
-        if army is None:
-            check.error_problems.append(no_such_army(order.army))
-            continue
+    for order, army in each_army(entries.orders, ctx, check):
         check.error_problems += _order_errors(order, army, ctx, army.id in upgraded)
 
 
@@ -304,21 +307,16 @@ def _forced_march_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext) -
 def check_losses(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     """The unit named to take an army's losses first: one of its list's rank and file (a character
     never takes them), one choice per army."""
-    for army_id, count in Counter(c.army for c in entries.losses).items():
-        if count > 1 and army_id in ctx.armies:
-            check.error_problems.append(
-                SheetProblem(
-                    SheetProblemCode.LOSSES_FROM,
-                    "names more than one unit to take its losses first.",
-                    army_id,
-                    subject=True,
-                )
+    for army_id in armies_named_twice(entries.losses, ctx):
+        check.error_problems.append(
+            SheetProblem(
+                SheetProblemCode.LOSSES_FROM,
+                "names more than one unit to take its losses first.",
+                army_id,
+                subject=True,
             )
-    for choice in entries.losses:
-        army = ctx.armies.get(choice.army)
-        if army is None:
-            check.error_problems.append(no_such_army(choice.army))
-            continue
+        )
+    for choice, army in each_army(entries.losses, ctx, check):
         units = {u.name.strip().lower(): u for u in ctx.world.units.get(army.id, ())}
         unit = units.get(choice.unit.strip().lower())
         if unit is None or unit.character:

@@ -10,7 +10,13 @@ from rulebook.setup.homes import army_limit
 from rulebook.tables import ARMY_MAX_POINTS, ARMY_MIN_POINTS
 from rulebook.turn.tables import creation_cost
 from rulebook.turn.write_orders.context import SheetContext, where
-from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode, no_such_army
+from rulebook.turn.write_orders.problems import (
+    SheetCheck,
+    SheetProblem,
+    SheetProblemCode,
+    armies_named_twice,
+    each_army,
+)
 from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
 from rulebook.world import ArmyState, ProvinceState
 
@@ -108,16 +114,11 @@ def in_own_settlement(army: ArmyState, ctx: SheetContext) -> ProvinceState | Non
 
 
 def check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
-    for army_id, count in Counter(u.army for u in entries.upgrades).items():
-        if count > 1 and army_id in ctx.armies:
-            check.error_problems.append(
-                SheetProblem(SheetProblemCode.UPGRADED_TWICE, "is upgraded twice in one sheet.", army_id, subject=True)
-            )
-    for upgrade in entries.upgrades:
-        army = ctx.armies.get(upgrade.army)
-        if army is None:
-            check.error_problems.append(no_such_army(upgrade.army))
-            continue
+    for army_id in armies_named_twice(entries.upgrades, ctx):
+        check.error_problems.append(
+            SheetProblem(SheetProblemCode.UPGRADED_TWICE, "is upgraded twice in one sheet.", army_id, subject=True)
+        )
+    for upgrade, army in each_army(entries.upgrades, ctx, check):
         town = in_own_settlement(army, ctx)
         if town is None:
             check.error_problems.append(

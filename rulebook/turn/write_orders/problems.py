@@ -9,10 +9,14 @@ not the army: whoever shows a problem out of its army's row adds the name once
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol, TypeVar
+
+from rulebook.turn.write_orders.context import SheetContext
+from rulebook.world import ArmyState
 
 
 class SheetProblemCode(StrEnum):
@@ -181,3 +185,29 @@ class SheetCheck:
 def no_such_army(army_id: int) -> SheetProblem:
     # Named by id: it is none of the kingdom's armies, so the message says "Army <id>".
     return SheetProblem(SheetProblemCode.NO_SUCH_ARMY, "is not one of your active armies.", army_id, subject=True)
+
+
+class ArmyEntry(Protocol):
+    """An entry of the sheet for one of the kingdom's armies (an order, a losses choice, an upgrade, a depot)."""
+
+    @property
+    def army(self) -> int: ...
+
+
+Entry = TypeVar("Entry", bound=ArmyEntry)
+
+
+def armies_named_twice(entries: Iterable[ArmyEntry], ctx: SheetContext) -> list[int]:
+    """The kingdom's armies that more than one of `entries` names, in the order they are first named."""
+    return [army for army, count in Counter(e.army for e in entries).items() if count > 1 and army in ctx.armies]
+
+
+def each_army(entries: Iterable[Entry], ctx: SheetContext, check: SheetCheck) -> Iterator[tuple[Entry, ArmyState]]:
+    """Each entry with the army it names, in the sheet's order; an entry that names none of the
+    kingdom's armies is refused (NO_SUCH_ARMY) in its place instead."""
+    for entry in entries:
+        army = ctx.armies.get(entry.army)
+        if army is None:
+            check.error_problems.append(no_such_army(entry.army))
+            continue
+        yield entry, army

@@ -4,30 +4,29 @@ bought with experience are purchases (rulebook.experience.purchases).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from rulebook.turn.tables import SUPPLY_DEPOT_GOLD
 from rulebook.turn.write_orders.context import SheetContext, where
 from rulebook.turn.write_orders.create_upgrade import in_own_settlement
-from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode, no_such_army
+from rulebook.turn.write_orders.problems import (
+    SheetCheck,
+    SheetProblem,
+    SheetProblemCode,
+    armies_named_twice,
+    each_army,
+)
 from rulebook.turn.write_orders.records import SheetEntries
 
 
 def check_depots(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
-    for army_id, count in Counter(d.army for d in entries.depots).items():
-        if count > 1 and army_id in ctx.armies:
-            check.error_problems.append(
-                SheetProblem(
-                    SheetProblemCode.DEPOT_TWICE,
-                    "a supply depot is bought twice in one sheet; an army has one supply depot at a time.",
-                    army_id,
-                )
+    for army_id in armies_named_twice(entries.depots, ctx):
+        check.error_problems.append(
+            SheetProblem(
+                SheetProblemCode.DEPOT_TWICE,
+                "a supply depot is bought twice in one sheet; an army has one supply depot at a time.",
+                army_id,
             )
-    for depot in entries.depots:
-        army = ctx.armies.get(depot.army)
-        if army is None:
-            check.error_problems.append(no_such_army(depot.army))
-            continue
+        )
+    for _depot, army in each_army(entries.depots, ctx, check):
         if army.supply_depot:
             check.error_problems.append(
                 SheetProblem(SheetProblemCode.DEPOT_HELD, "already has a supply depot.", army.id, subject=True)
