@@ -1,7 +1,8 @@
 """The targets the order sheet offers: for each army, the provinces its Move, Support and Forced
 March may name; for a new army, the provinces it may be raised in. Each candidate is put to the
-sheet check itself (rulebook.turn.write_orders.check), so the page offers what the check accepts and the rules
-are written once; the check stays the authority over what is filed."""
+sheet check itself (army_orders.army_order_problems, create_upgrade.creation_problems), so the page
+offers what the check accepts and the rules are written once; the check stays the authority over what
+is filed."""
 
 from __future__ import annotations
 
