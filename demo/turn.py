@@ -15,7 +15,7 @@ from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Army, Campaign, Character, Kingdom, Province, Unit
 from orders.services.sheets import order_sheet_save
 from rulebook.tables import STARTING_ABILITIES, Archetype
-from rulebook.turn.write_orders.sheets import ArmyOrder, DeclareAlliance, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, DeclareAlliance, OrderKind, SheetEntries
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 

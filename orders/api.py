@@ -14,7 +14,8 @@ from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from kingdoms.selectors import campaign_get, is_organizer, kingdom_organized_get, kingdoms_public
 from kingdoms.serializers import KingdomPublicSerializer
-from rulebook.turn.write_orders.sheets import SheetCheck, order_sheet_check
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.problems import SheetCheck
 
 from . import selectors
 from .entries import entries_from_json

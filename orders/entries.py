@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.records import (
     DEFEND_WITH_ARMY,
     ArmyOrder,
     BuySupplyDepot,

@@ -16,7 +16,8 @@ from kingdoms.models import Army, Kingdom, Province
 from kingdoms.selectors import alliance_in_force
 from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import (
     DEFEND_WITH_ARMY,
     DEFEND_WITH_GARRISON,
     MOVING_ORDERS,
@@ -32,7 +33,6 @@ from rulebook.turn.write_orders.sheets import (
     Purchase,
     ReinforceGarrison,
     SheetEntries,
-    SheetProblemCode,
     TransferGold,
     TransferItem,
     UpgradeArmy,

@@ -109,7 +109,7 @@ class DeadlineChange(models.Model):
 
 class OrderSheet(models.Model):
     """A kingdom's orders for a turn. `entries` holds the sheet as the player wrote it (the
-    schema of rulebook.turn.write_orders.sheets.SheetEntries, see orders/entries.py); the last submission stands."""
+    schema of rulebook.turn.write_orders.records.SheetEntries, see orders/entries.py); the last submission stands."""
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"

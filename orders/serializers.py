@@ -6,7 +6,8 @@ from rest_framework import serializers
 
 from kernel.events import Event
 from rulebook.experience.spending import PurchaseKind
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
     DEFEND_WITH_ARMY,
     DISASTER_CHOICES,
@@ -22,7 +23,6 @@ from rulebook.turn.write_orders.sheets import (
     Purchase,
     ReinforceGarrison,
     SheetEntries,
-    SheetProblemCode,
     TransferGold,
     TransferItem,
     UpgradeArmy,

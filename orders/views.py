@@ -20,7 +20,8 @@ from kingdoms.models import Army, Character
 from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_organized_get
 from kingdoms.services.spending import deliveries_of_kingdom
 from rulebook.campaign_schedule import deadline_text
-from rulebook.turn.write_orders.sheets import SheetCheck, SheetProblemCode, order_sheet_check
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.problems import SheetCheck, SheetProblemCode
 from rulebook.turn.write_orders.targets import sheet_targets
 
 from . import selectors

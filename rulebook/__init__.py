@@ -46,7 +46,7 @@ SECTIONS: dict[str, str] = {
     "Foraging Table (2D6)": "rulebook.turn.maintain_armies",
     "3. Create / Upgrade Armies": "rulebook.turn.create_upgrade_armies",
     "Supply Depot": "rulebook.turn.create_upgrade_armies",
-    "4. Write Orders": "rulebook.turn.write_orders.sheets",
+    "4. Write Orders": "rulebook.turn.write_orders.army_orders",
     "5. Executing Orders": "rulebook.turn.executing_orders.run",
     "Raze": "rulebook.turn.executing_orders.raze",
     "Move": "rulebook.turn.executing_orders.move",
@@ -120,7 +120,7 @@ SECTIONS: dict[str, str] = {
     # Appendix: the schedule, the order sheet and the Scenario Generator.
     "Appendix": "rulebook",
     "Campaign Schedule": "rulebook.campaign_schedule",
-    "Order Sheet": "rulebook.turn.write_orders.sheets",
+    "Order Sheet": "rulebook.turn.write_orders.records",
     "Description of Objectives": "rulebook.scenario.tables",
     "3. Determine Terrain": "rulebook.scenario.tables",
     "4. Determine Deployment": "rulebook.scenario.deployment_maps",

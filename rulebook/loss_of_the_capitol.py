@@ -16,7 +16,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import CAPITOL_MOVE_GOLD, capitol_move_refusal
+from rulebook.turn.write_orders.capitol_move import CAPITOL_MOVE_GOLD, capitol_move_refusal
 
 PHASE = "capitol"
 CORONATION_TURNS = 3  # "has 3 turns to get their Warlord into another city for a coronation ceremony"

@@ -13,7 +13,7 @@ from django.db import models
 from reports.services.deliveries import EMAIL_KINDS
 from rulebook.experience.spending import PurchaseKind
 from rulebook.tables import ArmyType
-from rulebook.turn.write_orders.sheets import DEFEND_CHOICES, DISASTER_CHOICES
+from rulebook.turn.write_orders.records import DEFEND_CHOICES, DISASTER_CHOICES
 
 from .campaign_models import (
     Alliance,

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 
 from django.db import models
 
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 
 from .campaign_models import (
     Alliance,

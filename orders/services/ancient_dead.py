@@ -6,7 +6,7 @@ from kingdoms.models import Kingdom
 from kingdoms.services.world import world_load
 from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.tables import ArmyType
-from rulebook.turn.write_orders.sheets import SheetEntries
+from rulebook.turn.write_orders.records import SheetEntries
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, Turn

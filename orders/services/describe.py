@@ -7,7 +7,8 @@ from typing import Any, NamedTuple
 
 from kingdoms.models import Army, Kingdom
 from rulebook.experience.purchases import purchase_words
-from rulebook.turn.write_orders.sheets import DEFEND_WITH_GARRISON, OrderKind, garrisoned_by
+from rulebook.turn.write_orders.garrisons import garrisoned_by
+from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, OrderKind
 from rulebook.world import World
 
 from ..entries import entries_from_json

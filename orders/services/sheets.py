@@ -17,14 +17,10 @@ from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
 from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text
 from rulebook.tables import ArmyType
-from rulebook.turn.write_orders.sheets import (
-    SheetCheck,
-    SheetContext,
-    SheetEntries,
-    SheetProblem,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import SheetContext, order_sheet_context
+from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem
+from rulebook.turn.write_orders.records import SheetEntries
 
 from ..entries import entries_to_json
 from ..models import OrderSheet, OrderSubmission, Turn

@@ -26,7 +26,7 @@ from rulebook.allies.chart import (
 )
 from rulebook.turn.state import TurnState
 from rulebook.turn.tables import TRANSFER_ARRIVES_AFTER, transfer_fee
-from rulebook.turn.write_orders.sheets import SheetEntries
+from rulebook.turn.write_orders.records import SheetEntries
 from rulebook.world import OnTheWorld
 
 PHASE = "alliances"

@@ -16,7 +16,7 @@ from kernel.events import Event
 from rulebook.ancient_dead.deserts import DESERT_REVERSAL_NEEDS, desert_reversal_roll
 from rulebook.tables import Terrain
 from rulebook.turn.state import BattleS, TurnState
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 from rulebook.world import ArmyState
 
 PHASE = "orders"

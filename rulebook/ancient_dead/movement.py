@@ -28,7 +28,7 @@ from rulebook.ancient_dead.armies import (
     is_desert,
     returned_to_the_tomb,
 )
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind
 from rulebook.world import ArmyState, World
 
 

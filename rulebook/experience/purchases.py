@@ -29,15 +29,9 @@ from rulebook.experience.spending import (
     veteran_refusal,
 )
 from rulebook.tables import ARMY_MAX_POINTS, ArmyType
-from rulebook.turn.write_orders.sheets import (
-    Purchase,
-    SheetCheck,
-    SheetContext,
-    SheetEntries,
-    SheetProblem,
-    SheetProblemCode,
-    entry_at,
-)
+from rulebook.turn.write_orders.context import SheetContext
+from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
+from rulebook.turn.write_orders.records import Purchase, SheetEntries, entry_at
 from rulebook.world import ArmyState, World
 
 TROOP_CATEGORIES = tuple(c for c in CATEGORIES if c != "character")

@@ -3,7 +3,7 @@
 Rulebook sections: Spending Experience, Veteran Status, Character Archetypes and Advancement,
 Warlord, Armory, Army Restrictions, Supply Depot, Army-Specific Rules (Perfectionists, Vain and
 Overconfident, Curse of the Dead). The tables are data named after the rulebook's; the order
-sheet's check (rulebook.turn.write_orders.sheets) and the turn's spending (rulebook.turn.spending)
+sheet's check (rulebook.turn.write_orders.check) and the turn's spending (rulebook.turn.spending)
 both ask these functions, so a purchase costs the same wherever it is reckoned.
 """
 

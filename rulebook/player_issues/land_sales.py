@@ -17,7 +17,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import LandDeal
+from rulebook.turn.write_orders.records import LandDeal
 
 PHASE = "land"
 CIVIL_UNREST_NEEDS = 4  # Civil Unrest: "On a roll of a 4+ on a D6, the province becomes a Rogue Kingdom province"

@@ -19,7 +19,7 @@ from rulebook.armies.losses import (
 from rulebook.tables import ARMY_DISBANDED_AT_OR_BELOW, RANK_AND_FILE_RECOVERY, models_recovered
 from rulebook.turn.state import TurnState
 from rulebook.turn.tally_gold import add_gold
-from rulebook.turn.write_orders.sheets import ArmyOrder
+from rulebook.turn.write_orders.records import ArmyOrder
 from rulebook.world import ArmyState
 
 PHASE_MAINTAIN_ARMIES = "maintain-armies"

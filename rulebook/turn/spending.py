@@ -21,7 +21,7 @@ from rulebook.experience.spending import PurchaseKind, SpendingRoster, advanceme
 from rulebook.tables import Archetype
 from rulebook.turn.create_upgrade_armies import PHASE_CREATE_UPGRADE
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import Purchase
+from rulebook.turn.write_orders.records import Purchase
 
 PHASE_SPENDING = PHASE_CREATE_UPGRADE  # Spending Experience is part of phase 3
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from rulebook.armies.losses import ListLoss
 from rulebook.experience.spending import SpendingRoster
-from rulebook.turn.write_orders.sheets import ArmyOrder, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, SheetEntries
 from rulebook.world import ArmyState, OnTheWorld, UnitState, World
 
 

@@ -19,7 +19,7 @@ from orders.models import TurnEvent
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnReport
 from rulebook.armies.army_lists import CharacterEntry, UnitEntry
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import army_with_list
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 

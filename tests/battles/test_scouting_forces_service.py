@@ -25,7 +25,7 @@ from orders.models import TurnEvent
 from orders.services.rogue import kingdom_rogue_declare
 from orders.services.sheets import order_sheet_save
 from rulebook.scenario.tables import RUINS_TEXT
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 SEED = "scouting-5"

@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from kingdoms.models import Army, Campaign, Kingdom, TreasuryEntry, Unit
 from kingdoms.services.world import world_for_kingdom, world_load
 from orders.services.sheets import order_sheet_save
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries, SheetProblemCode
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.clients import pages_as, user_named
 from turns.services.cycle import orders_phase_run
 

@@ -21,7 +21,7 @@ from reports.models import TurnMap
 from reports.services.reports import bulletin_context
 from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.tables import ArmyType
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import sheet_filed
 from tests.clients import pages_as, user_named
 from turns.services.cycle import aftermath_phase_run, orders_phase_run

@@ -29,7 +29,7 @@ from reports.models import ReportEmail, TurnMap, TurnReport
 from reports.services.deliveries import report_emails_queue
 from reports.services.reports import report_render, reports_to_render, turn_reports_create
 from rulebook.turn.aftermath.injury_chart import ARM, Injury
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import file_battle_orders, sheet_filed
 from tests.conftest import needs_broker
 from tests.smtp import send_as_the_worker_would
@@ -619,7 +619,7 @@ def test_the_report_says_a_new_army_s_list_is_due_and_by_when(demo_campaign, k, 
     deadline (docs/rules-decisions.md, decision 26a)."""
     from kingdoms.models import Army
     from rulebook.campaign_schedule import deadline_text
-    from rulebook.turn.write_orders.sheets import CreateArmy
+    from rulebook.turn.write_orders.records import CreateArmy
 
     turn = demo_campaign.turns.get(number=1)
     dwarfs = k["Karak Dumn"]

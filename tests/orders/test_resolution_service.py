@@ -15,7 +15,7 @@ from orders.services.resolution import turn_preview, turn_state_load
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from rulebook.campaign_schedule import deadline_text
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.conftest import needs_broker
 from turns.services.cycle import orders_phase_run
 

@@ -21,7 +21,7 @@ from reports.models import TurnMap
 from reports.services.reports import bulletin_context, kingdom_report_context
 from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.armies.army_lists import ItemEntry, UnitEntry
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.clients import api_as, error_details, pages_as, user_named
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 

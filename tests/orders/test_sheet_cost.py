@@ -17,7 +17,7 @@ from kingdoms.models import Army, Kingdom, Province, Unit
 from orders.models import OrderSubmission, Turn
 from orders.services.describe import describe_entries
 from orders.services.sheets import order_sheet_context_load, order_sheet_save
-from rulebook.turn.write_orders.sheets import SheetEntries
+from rulebook.turn.write_orders.records import SheetEntries
 from tests.clients import user_named
 
 # One full submission through the API once the campaign's world is kept: the turn and the

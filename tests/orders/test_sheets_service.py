@@ -13,7 +13,7 @@ from orders.models import DeadlineChange, OrderSheet, OrderSubmission
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save, submitted_entries
 from orders.services.turns import campaign_pause, deadline_change
-from rulebook.turn.write_orders.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, OrderKind, SheetEntries
 from turns.tasks import deadline_sweep
 
 

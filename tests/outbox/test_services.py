@@ -24,7 +24,7 @@ from orders.services.turns import deadline_change
 from outbox.models import Email
 from outbox.services import EMAIL_TRIES, NOT_ENQUEUED, email_queue, email_resend
 from outbox.tasks import email_send
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.smtp import send_as_the_worker_would
 from turns.tasks import deadline_sweep
 

@@ -7,15 +7,10 @@ from dataclasses import replace
 from kernel.event_codes import EventCode
 from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import (
-    ArmyOrder,
-    MoveCapitol,
-    OrderKind,
-    SheetEntries,
-    SheetProblemCode,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import ArmyOrder, MoveCapitol, OrderKind, SheetEntries
 from tests import world_builders as wb
 from tests.orders.resolving import of, resolve
 

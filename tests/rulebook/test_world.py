@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from rulebook.tables import ArmyType, Settlement, Terrain
-from rulebook.turn.write_orders.sheets import order_sheet_context
+from rulebook.turn.write_orders.context import order_sheet_context
 from rulebook.world import LOOTED_TURNS, lose_fortifications
 from tests import world_builders as wb
 

@@ -37,7 +37,7 @@ from outbox.services import email_queue
 from reports.services.deliveries import report_emails_queue
 from reports.services.reports import turn_reports_create
 from rulebook.campaign_schedule import deadline_text
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,

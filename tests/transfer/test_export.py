@@ -40,7 +40,7 @@ from orders.models import (
 )
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
-from rulebook.turn.write_orders.sheets import CreateArmy, SheetEntries
+from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import NOT_IN_THE_DOCUMENT
 from transfer import schema

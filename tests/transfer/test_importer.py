@@ -11,7 +11,7 @@ from battles.services.scenarios import scenario_stream
 from kingdoms.models import Army, ReportPreferences
 from orders.models import OrderSheet, OrderSubmission
 from reports.services.deliveries import report_emails_queue
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 from tests.transfer.documents import PDF, RESOLUTION_COUNTS, as_version, campaign_counts, kingdom_index, refused
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export

@@ -12,7 +12,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.maintain_armies import forage_army
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import ArmyOrder
+from rulebook.turn.write_orders.records import ArmyOrder
 from rulebook.world import ArmyState
 
 # Forced March (D6): 1 Mutiny (holds), 2-3 Fatigue (one province), 4-6 Forced March (two provinces).

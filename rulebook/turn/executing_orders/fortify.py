@@ -8,7 +8,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 
 
 def fortify(state: TurnState, events: list[Event]) -> None:

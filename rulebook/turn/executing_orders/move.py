@@ -12,7 +12,7 @@ from kernel.events import Event
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.executing_orders.forced_march import forced_march
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 from rulebook.world import ArmyState
 
 Moves = dict[int, tuple[int, list[int]]]  # army -> (destination, provinces passed through)

@@ -7,14 +7,9 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import (
-    ArmyOrder,
-    OrderKind,
-    SheetContext,
-    SheetEntries,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import SheetContext, order_sheet_context
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 
 
 def normalise_orders(state: TurnState, events: list[Event]) -> None:

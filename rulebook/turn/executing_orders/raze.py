@@ -12,7 +12,7 @@ from rulebook.allies.chart import BreakKind
 from rulebook.allies.declarations import alliance_break
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 
 RAZE_MOVE_NEEDS = 3  # Raze: after razing, a D6 of 3+ lets the army move
 

@@ -9,7 +9,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 
 RECOVER_NEEDS = 4  # Recover: 4+, +1 for each earlier consecutive turn; a natural 1 fails
 

@@ -11,7 +11,7 @@ from rulebook.allies.chart import ALLIANCE_SUPPORT_POINTS, support_arrival
 from rulebook.turn.fight_battles import PHASE
 from rulebook.turn.fight_battles.ancient_dead import is_ancient_dead
 from rulebook.turn.state import BattleS, SupportS, TurnState
-from rulebook.turn.write_orders.sheets import OrderKind
+from rulebook.turn.write_orders.records import OrderKind
 from rulebook.world import ArmyState
 
 SUPPORT_DETACHMENT_MAX = 200  # Support: one detachment of core troops

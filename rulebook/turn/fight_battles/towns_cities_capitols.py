@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rulebook.turn.state import BattleS, TurnState
-from rulebook.turn.write_orders.sheets import DEFEND_WITH_GARRISON
+from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON
 from rulebook.world import ArmyState
 
 

@@ -1,7 +1,8 @@
 """The targets the order sheet offers: for each army, the provinces its Move, Support and Forced
 March may name; for a new army, the provinces it may be raised in. Each candidate is put to the
-sheet check itself (rulebook.turn.write_orders.sheets), so the page offers what the check accepts and the rules
-are written once; the check stays the authority over what is filed."""
+sheet check itself (army_orders.army_order_problems, create_upgrade.creation_problems), so the page
+offers what the check accepts and the rules are written once; the check stays the authority over what
+is filed."""
 
 from __future__ import annotations
 
@@ -9,15 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulebook.tables import ARMY_MIN_POINTS
-from rulebook.turn.write_orders.sheets import (
-    ArmyOrder,
-    CreateArmy,
-    OrderKind,
-    SheetContext,
-    SheetProblemCode,
-    army_order_problems,
-    creation_problems,
-)
+from rulebook.turn.write_orders.army_orders import army_order_problems
+from rulebook.turn.write_orders.context import SheetContext
+from rulebook.turn.write_orders.create_upgrade import creation_problems
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, OrderKind
 
 # The problems of a new army that are about its province (its name and size are the player's to fix).
 PLACEMENT_CODES = frozenset(

@@ -1,5 +1,5 @@
 """Allies in the turn's resolution (rulebook/allies/declarations.py, turn/executing_orders/) and the sheet
-check (rulebook/turn/write_orders/sheets.py), with scripted dice. Rulebook: Allies (Alliance Chart, breaking an
+check (rulebook/turn/write_orders/alliances.py), with scripted dice. Rulebook: Allies (Alliance Chart, breaking an
 alliance)."""
 
 from kernel.dice import ScriptedDice
@@ -7,16 +7,16 @@ from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.tables import ArmyType
 from rulebook.turn.pipeline import resolve_orders
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import (
     ArmyOrder,
     DeclareAlliance,
     EndAlliance,
     OrderKind,
     SheetEntries,
-    SheetProblemCode,
     TransferGold,
-    order_sheet_check,
-    order_sheet_context,
 )
 from tests import world_builders as wb
 

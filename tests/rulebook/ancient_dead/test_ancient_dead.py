@@ -23,7 +23,9 @@ from rulebook.turn.fight_battles.towns_cities_capitols import DESERT_GARRISON_PO
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
 from rulebook.turn.tally_gold import tax_tally
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries, order_sheet_check, order_sheet_context
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from rulebook.world import ArmyState, World
 from tests import world_builders as wb
 

@@ -14,14 +14,10 @@ from rulebook.armies.army_lists import ArmyListDraft, CharacterEntry, KingdomRos
 from rulebook.tables import ArmyType, Terrain
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import (
-    ArmyOrder,
-    OrderKind,
-    SheetEntries,
-    SheetProblemCode,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from rulebook.world import ArmyState, World
 from tests import world_builders as wb
 from tests.rulebook.ancient_dead.test_ancient_dead import AVALON, DEAD, PYRAMID, grid_world, host

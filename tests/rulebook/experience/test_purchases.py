@@ -24,13 +24,10 @@ from rulebook.experience.spending import (
 from rulebook.tables import ArmyType
 from rulebook.turn.pipeline import resolve_orders
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import (
-    Purchase,
-    SheetEntries,
-    SheetProblemCode,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import Purchase, SheetEntries
 from tests import world_builders as wb
 
 ME = 1

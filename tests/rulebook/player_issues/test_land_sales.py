@@ -1,4 +1,4 @@
-"""Land Sales and Civil Unrest in the sheet check (rulebook/turn/write_orders/sheets.py) and the turn's resolution
+"""Land Sales and Civil Unrest in the sheet check (rulebook/turn/write_orders/land_sales.py) and the turn's resolution
 (rulebook/player_issues/land_sales.py), with scripted dice. Rulebook: Player Issues > Land Sales."""
 
 from dataclasses import replace
@@ -6,15 +6,10 @@ from dataclasses import replace
 from kernel.event_codes import EventCode
 from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import (
-    ArmyOrder,
-    LandDeal,
-    OrderKind,
-    SheetEntries,
-    SheetProblemCode,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import ArmyOrder, LandDeal, OrderKind, SheetEntries
 from tests import world_builders as wb
 from tests.orders.resolving import of, resolve
 

@@ -7,7 +7,7 @@ import pytest
 from kernel.event_codes import EventCode
 from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests import world_builders as wb
 from tests.orders.resolving import of, resolve
 

@@ -1,4 +1,4 @@
-"""Transfer of Gold, the items (rulebook/turn/write_orders/sheets.py, rulebook/player_issues/transfer_of_gold.py):
+"""Transfer of Gold, the items (rulebook/turn/write_orders/transfers.py, rulebook/player_issues/transfer_of_gold.py):
 "Kingdoms may transfer gold and items between each other, but they will be subject to a 10%
 transportation fee and suffer a one Turn Delay ... An item's gold cost is double its point value."
 No database. Rules decision 143."""
@@ -8,13 +8,10 @@ from dataclasses import replace
 from kernel.event_codes import EventCode
 from rulebook.experience.spending import ItemRecord, SpendingRoster
 from rulebook.turn.tally_gold import tax_tally
-from rulebook.turn.write_orders.sheets import (
-    SheetEntries,
-    SheetProblemCode,
-    TransferItem,
-    order_sheet_check,
-    order_sheet_context,
-)
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import SheetEntries, TransferItem
 from tests import world_builders as wb
 from tests.rulebook.allies.test_declarations import of, resolve, state
 

@@ -15,7 +15,7 @@ from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
 from rulebook.turn.maintain_armies import FORAGING_TABLE, foraging_outcome, maintain_armies
 from rulebook.turn.state import TurnState
 from rulebook.turn.tally_gold import IMPERIAL_TAXATION, TAXES, tally_gold
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,

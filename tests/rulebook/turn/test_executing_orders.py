@@ -7,7 +7,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.executing_orders.normalise import normalise_orders
 from rulebook.turn.executing_orders.run import execute_orders
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind
 from rulebook.world import ArmyState
 from tests import world_builders as wb
 

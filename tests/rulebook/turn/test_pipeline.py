@@ -7,7 +7,7 @@ from kernel.dice import ScriptedDice, SeededDice
 from rulebook.tables import ArmyType
 from rulebook.turn.pipeline import resolve_orders
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries, UpgradeArmy
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries, UpgradeArmy
 from rulebook.world import ArmyState, World
 from tests import world_builders as wb
 

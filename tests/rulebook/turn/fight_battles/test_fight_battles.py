@@ -18,7 +18,7 @@ from rulebook.turn.state import (
     SupportS,
     TurnState,
 )
-from rulebook.turn.write_orders.sheets import ArmyOrder, LossesFrom, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, LossesFrom, OrderKind, SheetEntries
 from rulebook.world import ArmyState, UnitState
 from tests import world_builders as wb
 

@@ -18,7 +18,7 @@ from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.tables import ArmyType
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.sheets import ArmyOrder, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests import world_builders as wb
 from tests.orders.resolving import of, resolve
 

@@ -1,5 +1,6 @@
-"""Order sheet rules (rulebook/turn/write_orders/sheets.py): 3. Create / Upgrade Armies, Supply Depot,
-4. Write Orders, 5. Executing Orders, Army-Specific Rules (forced march), Army Restrictions."""
+"""Order sheet rules (rulebook/turn/write_orders/: check.py and a module per part of the sheet):
+3. Create / Upgrade Armies, Supply Depot, 4. Write Orders, 5. Executing Orders, Army-Specific Rules
+(forced march), Army Restrictions."""
 
 import re
 
@@ -7,7 +8,10 @@ import pytest
 
 from rulebook.tables import ArmyType
 from rulebook.turn.tables import creation_cost
-from rulebook.turn.write_orders.sheets import (
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.problems import SheetProblemCode
+from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
@@ -15,10 +19,7 @@ from rulebook.turn.write_orders.sheets import (
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
-    SheetProblemCode,
     UpgradeArmy,
-    order_sheet_check,
-    order_sheet_context,
 )
 from rulebook.world import ArmyState, UnitState
 from tests import world_builders as wb

@@ -9,7 +9,8 @@ Army-Specific Rules; Deserts; 3. Create / Upgrade Armies. The map of tests/ruleb
 """
 
 from rulebook.tables import ArmyType
-from rulebook.turn.write_orders.sheets import ArmyOrder, CreateArmy, OrderKind, SheetEntries, order_sheet_check
+from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, OrderKind, SheetEntries
 from rulebook.turn.write_orders.targets import army_targets, creation_provinces, sheet_targets
 from tests.rulebook.turn.write_orders.test_sheets import context, own_army
 

@@ -1,0 +1,94 @@
+"""What the sheet check reads: the world as the kingdom finds it, with its own armies, the names
+they have used and its roster (`SheetContext`, made by `order_sheet_context`) (pure Python).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from rulebook.experience.spending import SpendingRoster
+from rulebook.tables import ArmyType
+from rulebook.turn.tally_gold import tax_tally
+from rulebook.world import ArmyState, ProvinceState, World
+
+
+@dataclass(frozen=True)
+class SheetContext:
+    """What the check needs to know: the world as the kingdom finds it (the public map, its own
+    treasury and capitol) with the kingdom's own field armies and every name it has given an army.
+    Made by `order_sheet_context`, so the form, the API and the turn's normalisation see the same state."""
+
+    world: World
+    kingdom: int
+    armies: dict[int, ArmyState]  # the kingdom's own field armies
+    army_names: frozenset[str] = frozenset()  # every army name the kingdom has used (names stay unique)
+    roster: SpendingRoster = field(default_factory=SpendingRoster)  # its lists, characters, items, on the way
+
+    @property
+    def army_type(self) -> ArmyType:
+        return self.world.kingdoms[self.kingdom].army_type
+
+    @property
+    def turn(self) -> int:
+        return self.world.turn
+
+    @property
+    def treasury(self) -> int:
+        return self.world.kingdoms[self.kingdom].treasury
+
+    @property
+    def player_count(self) -> int:
+        return self.world.player_count
+
+    @property
+    def capitol(self) -> int | None:
+        return self.world.kingdoms[self.kingdom].capitol
+
+    @property
+    def provinces(self) -> dict[int, ProvinceState]:
+        return self.world.provinces
+
+    def adjacent(self, a: int, b: int) -> bool:
+        return self.world.adjacent(a, b)
+
+    def province(self, number: int) -> ProvinceState | None:
+        return self.world.provinces.get(number)
+
+    @cached_property
+    def taxes(self) -> int:
+        """What this turn's 1. Tally Gold will bring the kingdom (net of Imperial Taxation), which
+        its sheet may spend: reckoned once per context (the turn's normalisation checks each order
+        on its own against one context)."""
+        return tax_tally(self.world, self.kingdom).net
+
+    @property
+    def lists_due(self) -> list[ArmyState]:
+        """The kingdom's armies whose list is due (raised or upgraded, not entered since): each
+        counts at the points paid for it until it is."""
+        return sorted((a for a in self.armies.values() if a.list_due), key=lambda a: a.id)
+
+
+def order_sheet_context(
+    world: World,
+    kingdom: int,
+    *,
+    army_names: frozenset[str] = frozenset(),
+    roster: SpendingRoster | None = None,
+) -> SheetContext:
+    """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
+    the world; a turn's working copy may hold some disbanded this turn, whose orders are then checked
+    as written."""
+    return SheetContext(
+        world=world,
+        kingdom=kingdom,
+        armies={a.id: a for a in world.armies.values() if a.kingdom == kingdom},
+        army_names=army_names,
+        roster=roster or SpendingRoster(),
+    )
+
+
+def where(ctx: SheetContext, number: int | None) -> str:
+    """A province as the problems name it: the map's words for it, or its number when the map has none."""
+    province = ctx.province(number) if number is not None else None
+    return str(province) if province else f"province {number}"
