@@ -18,7 +18,7 @@ from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.problems import SheetCheck
 
 from . import selectors
-from .entries import entries_from_json
+from .entries import sheet_from_json
 from .models import OrderSheet, Turn
 from .serializers import (
     DeadlinesInput,
@@ -108,7 +108,7 @@ class OrderSheetApi(APIView):
         if sheet is None:
             raise NotFound("Nothing filed yet: every army holds.")
         ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
-        check = order_sheet_check(entries_from_json(sheet.entries), ctx)
+        check = order_sheet_check(sheet_from_json(sheet.entries), ctx)
         return Response({**_sheet_versions(sheet), "check": _check_data(check, lists_due_data(ctx=ctx, turn=turn))})
 
     @extend_schema(

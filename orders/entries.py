@@ -1,93 +1,208 @@
-"""The JSON form of an order sheet's entries (stored on OrderSheet.entries and submissions)."""
+"""The order sheet's codec: the one JSON form of an order sheet's entries (the pure records of
+rulebook.turn.write_orders.records), and the one reading of it.
+
+Every channel goes through it: the API serializer validates types and ranges (for the OpenAPI
+schema) and hands its validated data to `sheet_from_json`; the page's form builds the same JSON
+from its cleaned data; the services store `sheet_to_json`'s dict on OrderSheet.entries and
+OrderSubmission.entries; the export writes it (transfer/export.py) and the import's schema is
+read from `SECTIONS` (transfer/schema.py); receipts and reports describe the records decoded here.
+
+The JSON holds one list per part of the sheet, named as `SheetEntries` names it ("orders",
+"creations", ... "capitol_moves"), and one object per entry whose keys are the record's fields
+(a tuple as a list, an order's kind as its value). `SECTIONS` is read from the records, so a field
+added to a record is written, read and carried by the export without another mapping.
+
+Older sheets stay readable: a part missing from the JSON has no entries (a sheet written before
+that part existed, or never saved: {}), and a key missing from an entry takes the record's default
+(an order filed before `defend_with` means the army defends, as it always did). A key without a
+default must be there. Anything else malformed raises `SheetCodecError` naming the field.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
+import types
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from briternia.errors import DomainError
+from rulebook.experience.spending import PurchaseKind
 from rulebook.turn.write_orders.records import (
-    DEFEND_WITH_ARMY,
-    ArmyOrder,
-    BuySupplyDepot,
-    CreateArmy,
-    DeclareAlliance,
-    EndAlliance,
-    LandDeal,
-    LossesFrom,
-    MoveCapitol,
+    DEFEND_CHOICES,
+    DISASTER_CHOICES,
     OrderKind,
-    Purchase,
-    ReinforceGarrison,
     SheetEntries,
-    TransferGold,
-    TransferItem,
-    UpgradeArmy,
 )
 
+INT, INT_OR_NULL, STR, BOOL, INT_LIST = "int", "int-or-null", "str", "bool", "int-list"
+KIND_WORDS = {
+    INT: "an integer",
+    INT_OR_NULL: "an integer or null",
+    STR: "a string",
+    BOOL: "true or false",
+    INT_LIST: "a list of integers",
+}
+# The keys whose string is one of a few values (by part of the sheet).
+CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
+    "orders": {
+        "kind": tuple(k.value for k in OrderKind),
+        "disaster_choice": DISASTER_CHOICES,
+        "defend_with": DEFEND_CHOICES,
+    },
+    "purchases": {"kind": tuple(PurchaseKind.ALL)},
+}
+NO_DEFAULT = object()
 
-def entries_to_json(entries: SheetEntries) -> dict[str, Any]:
+
+class SheetCodecError(DomainError):
+    """The JSON is not an order sheet's entries: `field` names where ("orders[0].kind")."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field, self.problem = field, problem
+        super().__init__(f"Order sheet entries, {field}: {problem}")
+
+
+@dataclass(frozen=True)
+class EntryField:
+    """One key of an entry: its JSON kind, the values it may take (none: any of its kind) and the
+    record's default for a sheet that has not got it (NO_DEFAULT: required)."""
+
+    name: str
+    kind: str
+    choices: tuple[str, ...] = ()
+    default: Any = NO_DEFAULT
+
+    @property
+    def required(self) -> bool:
+        return self.default is NO_DEFAULT
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of the sheet: its name in SheetEntries and the JSON, its record and the record's fields."""
+
+    name: str
+    record: type
+    fields: tuple[EntryField, ...]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+
+def _kind_of(hint: Any) -> str:
+    if hint is bool:
+        return BOOL
+    if hint is int:
+        return INT
+    if hint is str or (isinstance(hint, type) and issubclass(hint, str)):
+        return STR  # OrderKind: its value
+    if get_origin(hint) in (Union, types.UnionType) and set(get_args(hint)) == {int, type(None)}:
+        return INT_OR_NULL
+    if get_origin(hint) is tuple and get_args(hint) == (int, ...):
+        return INT_LIST
+    raise TypeError(f"no JSON kind for {hint!r}")  # a record's new field of a new type: give it one
+
+
+def _section(name: str, record: type) -> Section:
+    hints = get_type_hints(record)
+    entry_fields = []
+    for f in fields(record):
+        default = f.default if f.default is not MISSING else NO_DEFAULT
+        if isinstance(default, OrderKind):
+            default = default.value
+        choices = CHOICES.get(name, {}).get(f.name, ())
+        entry_fields.append(EntryField(f.name, _kind_of(hints[f.name]), choices, default))
+    return Section(name, record, tuple(entry_fields))
+
+
+SECTIONS: dict[str, Section] = {
+    name: _section(name, get_args(hint)[0]) for name, hint in get_type_hints(SheetEntries).items()
+}
+RECORD_SECTIONS: dict[type, Section] = {section.record: section for section in SECTIONS.values()}
+
+
+def sheet_to_json(entries: SheetEntries) -> dict[str, Any]:
+    """The sheet as stored and exchanged: every part, every key of every entry."""
     return {
-        "orders": [
-            {
-                "army": o.army,
-                "kind": o.kind.value,
-                "target": o.target,
-                "support": o.support,
-                "path": list(o.path),
-                "disaster_choice": o.disaster_choice,
-                "pay_for_depot": o.pay_for_depot,
-                "defend_with": o.defend_with,
-                "take_control": o.take_control,
-            }
-            for o in entries.orders
-        ],
-        "creations": [{"name": c.name, "points": c.points, "province": c.province} for c in entries.creations],
-        "upgrades": [{"army": u.army, "points": u.points} for u in entries.upgrades],
-        "depots": [{"army": d.army} for d in entries.depots],
-        "garrisons": [{"province": g.province} for g in entries.garrisons],
-        "losses": [{"army": c.army, "unit": c.unit} for c in entries.losses],
-        "purchases": [asdict(p) for p in entries.purchases],
-        "alliances": [{"kingdom": a.kingdom} for a in entries.alliances],
-        "alliance_ends": [{"kingdom": a.kingdom} for a in entries.alliance_ends],
-        "gold_transfers": [{"kingdom": t.kingdom, "gold": t.gold} for t in entries.gold_transfers],
-        "item_transfers": [{"kingdom": t.kingdom, "item": t.item} for t in entries.item_transfers],
-        "land_deals": [{"kingdom": d.kingdom, "province": d.province, "gold": d.gold} for d in entries.land_deals],
-        "capitol_moves": [{"province": m.province} for m in entries.capitol_moves],
+        section.name: [entry_json(entry) for entry in getattr(entries, section.name)] for section in SECTIONS.values()
     }
 
 
-def entries_from_json(data: dict[str, Any]) -> SheetEntries:
-    """The inverse of entries_to_json; the data has been validated by the form or serializer."""
-    return SheetEntries(
-        orders=tuple(
-            ArmyOrder(
-                army=o["army"],
-                kind=OrderKind(o.get("kind", "hold")),
-                target=o.get("target"),
-                support=o.get("support"),
-                path=tuple(o.get("path") or ()),
-                disaster_choice=o.get("disaster_choice", "casualties"),
-                pay_for_depot=o.get("pay_for_depot", True),
-                # Sheets filed before the choice existed: the army fights, as it always did.
-                defend_with=o.get("defend_with", DEFEND_WITH_ARMY),
-                take_control=o.get("take_control", False),
-            )
-            for o in data.get("orders", [])
-        ),
-        creations=tuple(CreateArmy(**c) for c in data.get("creations", [])),
-        upgrades=tuple(UpgradeArmy(**u) for u in data.get("upgrades", [])),
-        depots=tuple(BuySupplyDepot(**d) for d in data.get("depots", [])),
-        garrisons=tuple(ReinforceGarrison(**g) for g in data.get("garrisons", [])),
-        losses=tuple(LossesFrom(**c) for c in data.get("losses", [])),
-        # Sheets filed before purchases with experience existed have none.
-        purchases=tuple(Purchase(**p) for p in data.get("purchases", [])),
-        # Sheets filed before alliances existed declare none.
-        alliances=tuple(DeclareAlliance(**a) for a in data.get("alliances", [])),
-        alliance_ends=tuple(EndAlliance(**a) for a in data.get("alliance_ends", [])),
-        gold_transfers=tuple(TransferGold(**t) for t in data.get("gold_transfers", [])),
-        # Sheets filed before items could be transferred send none.
-        item_transfers=tuple(TransferItem(**t) for t in data.get("item_transfers", [])),
-        # Sheets filed before Land Sales existed make no deal.
-        land_deals=tuple(LandDeal(**d) for d in data.get("land_deals", [])),
-        capitol_moves=tuple(MoveCapitol(**m) for m in data.get("capitol_moves", [])),
-    )
+def entry_json(entry: Any) -> dict[str, Any]:
+    """One entry (a record of SheetEntries) as the sheet's JSON holds it."""
+    return {f.name: _json_value(getattr(entry, f.name)) for f in RECORD_SECTIONS[type(entry)].fields}
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, OrderKind):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def sheet_from_json(data: Mapping[str, Any]) -> SheetEntries:
+    """The records of the sheet `data` holds (the inverse of sheet_to_json; older sheets read as
+    the module says). Raises SheetCodecError naming the first malformed field."""
+    if not isinstance(data, Mapping):
+        raise SheetCodecError("the sheet", f"should be an object, not {_shown(data)}.")
+    unknown = [name for name in data if name not in SECTIONS]
+    if unknown:
+        raise SheetCodecError(str(unknown[0]), "is no part of an order sheet.")
+    parts: dict[str, tuple[Any, ...]] = {}
+    for name, items in data.items():
+        if not isinstance(items, list | tuple):
+            raise SheetCodecError(name, f"should be a list, not {_shown(items)}.")
+        parts[name] = tuple(_entry(SECTIONS[name], item, f"{name}[{index}]") for index, item in enumerate(items))
+    return SheetEntries(**parts)
+
+
+def _entry(section: Section, item: Any, where: str) -> Any:
+    if not isinstance(item, Mapping):
+        raise SheetCodecError(where, f"should be an object, not {_shown(item)}.")
+    unknown = [key for key in item if key not in section.keys]
+    if unknown:
+        raise SheetCodecError(f"{where}.{unknown[0]}", "is no field of the entry.")
+    values: dict[str, Any] = {}
+    for f in section.fields:
+        field_where = f"{where}.{f.name}"
+        if f.name not in item:
+            if f.required:
+                raise SheetCodecError(field_where, "is missing.")
+            continue  # the record's default
+        value = item[f.name]
+        if not _is_kind(value, f.kind):
+            raise SheetCodecError(field_where, f"should be {KIND_WORDS[f.kind]}, not {_shown(value)}.")
+        if f.choices and value not in f.choices:
+            raise SheetCodecError(field_where, f"should be one of {', '.join(f.choices)}, not {_shown(value)}.")
+        values[f.name] = _record_value(section, f, value)
+    return section.record(**values)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    if kind == INT:
+        return _is_int(value)
+    if kind == INT_OR_NULL:
+        return value is None or _is_int(value)
+    if kind == STR:
+        return isinstance(value, str)
+    if kind == BOOL:
+        return isinstance(value, bool)
+    return isinstance(value, list | tuple) and all(_is_int(x) for x in value)
+
+
+def _record_value(section: Section, f: EntryField, value: Any) -> Any:
+    if f.kind == INT_LIST:
+        return tuple(value)
+    if section.name == "orders" and f.name == "kind":
+        return OrderKind(value)
+    return value
+
+
+def _shown(value: Any) -> str:
+    return f"{value!r:.40}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict
 from typing import Any, TypeVar
 
 from django import forms
@@ -22,22 +21,12 @@ from rulebook.turn.write_orders.records import (
     DEFEND_WITH_GARRISON,
     MOVING_ORDERS,
     ArmyOrder,
-    BuySupplyDepot,
-    CreateArmy,
-    DeclareAlliance,
-    EndAlliance,
-    LandDeal,
-    LossesFrom,
-    MoveCapitol,
     OrderKind,
-    Purchase,
-    ReinforceGarrison,
     SheetEntries,
-    TransferGold,
-    TransferItem,
-    UpgradeArmy,
 )
 from rulebook.turn.write_orders.targets import ArmyTargets, SheetTargets
+
+from .entries import entry_json, sheet_from_json, sheet_to_json
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
 CREATION_ROWS = 2
@@ -137,26 +126,34 @@ class ArmyOrderForm(forms.Form):
         """This army's field errors, named (the page lists them above the sheet as well)."""
         return [f"{self.army.name}: {field}: {e}" for field, errors in self.errors.items() for e in errors]
 
-    def order(self) -> ArmyOrder:
+    def order(self) -> dict[str, Any]:
+        """The army's order, as the sheet's JSON holds it (orders/entries.py)."""
         d = self.cleaned_data
         kind = OrderKind(d["kind"])
-        return ArmyOrder(
-            army=self.army.id,
-            kind=kind,
-            target=d.get("target") if kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE) else None,
-            support=d.get("support") if kind in (OrderKind.MOVE, OrderKind.SUPPORT) else None,
-            path=tuple(p for p in (d.get("path_1"), d.get("path_2")) if p is not None)
+        return {
+            "army": self.army.id,
+            "kind": kind.value,
+            "target": d.get("target") if kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE) else None,
+            "support": d.get("support") if kind in (OrderKind.MOVE, OrderKind.SUPPORT) else None,
+            "path": [p for p in (d.get("path_1"), d.get("path_2")) if p is not None]
             if kind is OrderKind.FORCED_MARCH
-            else (),
-            disaster_choice=d.get("disaster_choice") or "casualties",
-            pay_for_depot=bool(d.get("pay_for_depot")),
-            defend_with=d.get("defend_with") or DEFEND_WITH_ARMY,
-            take_control=bool(d.get("take_control")) and kind in MOVING_ORDERS,
-        )
+            else [],
+            "disaster_choice": d.get("disaster_choice") or "casualties",
+            "pay_for_depot": bool(d.get("pay_for_depot")),
+            "defend_with": d.get("defend_with") or DEFEND_WITH_ARMY,
+            "take_control": bool(d.get("take_control")) and kind in MOVING_ORDERS,
+        }
 
-    def losses(self) -> LossesFrom | None:
+    def upgrade(self) -> dict[str, Any] | None:
+        points = self.cleaned_data.get("upgrade_to")
+        return {"army": self.army.id, "points": points} if points else None
+
+    def depot(self) -> dict[str, Any] | None:
+        return {"army": self.army.id} if self.cleaned_data.get("buy_depot") else None
+
+    def losses(self) -> dict[str, Any] | None:
         unit = self.cleaned_data.get("losses_from") or ""
-        return LossesFrom(army=self.army.id, unit=unit) if unit else None
+        return {"army": self.army.id, "unit": unit} if unit else None
 
 
 class CreateArmyForm(forms.Form):
@@ -171,11 +168,11 @@ class CreateArmyForm(forms.Form):
             _offer_only(self, "province", legal, {p.number: p for p in provinces})
         controls_name(self, _row_of(self.prefix))
 
-    def creation(self) -> CreateArmy | None:
+    def creation(self) -> dict[str, Any] | None:
         d = self.cleaned_data
         if not (d.get("name") or d.get("points") or d.get("province")):
             return None
-        return CreateArmy(name=d.get("name") or "", points=d.get("points") or 0, province=d.get("province") or 0)
+        return {"name": d.get("name") or "", "points": d.get("points") or 0, "province": d.get("province") or 0}
 
 
 class PurchaseForm(forms.Form):
@@ -199,21 +196,21 @@ class PurchaseForm(forms.Form):
         self.fields["army"].choices = [("", "-")] + [(a.id, a.name) for a in armies]
         controls_name(self, _row_of(self.prefix))
 
-    def purchase(self) -> Purchase | None:
+    def purchase(self) -> dict[str, Any] | None:
         d = self.cleaned_data
         if not (d.get("army") and d.get("kind")):
             return None
-        return Purchase(
-            army=d["army"],
-            kind=d["kind"],
-            unit=d.get("unit") or "",
-            models=d.get("models") or 0,
-            points=d.get("points") or 0,
-            name=d.get("name") or "",
-            category=d.get("category") or "",
-            common=bool(d.get("common")),
-            runic=bool(d.get("runic")),
-        )
+        return {
+            "army": d["army"],
+            "kind": d["kind"],
+            "unit": d.get("unit") or "",
+            "models": d.get("models") or 0,
+            "points": d.get("points") or 0,
+            "name": d.get("name") or "",
+            "category": d.get("category") or "",
+            "common": bool(d.get("common")),
+            "runic": bool(d.get("runic")),
+        }
 
 
 class GarrisonsForm(forms.Form):
@@ -246,14 +243,14 @@ class AllianceForm(forms.Form):
         self.alliance = alliance_in_force(kingdom)
         self.ally = self.alliance.other(kingdom) if self.alliance else None
 
-    def declarations(self) -> tuple[DeclareAlliance, ...]:
+    def declarations(self) -> list[dict[str, Any]]:
         chosen = self.cleaned_data.get("declare")
-        return (DeclareAlliance(kingdom=chosen),) if chosen else ()
+        return [{"kingdom": chosen}] if chosen else []
 
-    def ends(self) -> tuple[EndAlliance, ...]:
+    def ends(self) -> list[dict[str, Any]]:
         if self.ally is not None and self.cleaned_data.get("end"):
-            return (EndAlliance(kingdom=self.ally.id),)
-        return ()
+            return [{"kingdom": self.ally.id}]
+        return []
 
 
 class ToKingdomForm(forms.Form):
@@ -289,11 +286,11 @@ class GoldTransferForm(ToKingdomForm):
         error_messages={"min_value": "Transfer a positive amount of gold (Transfer of Gold)."},
     )
 
-    def transfer(self) -> TransferGold | None:
+    def transfer(self) -> dict[str, Any] | None:
         d = self.cleaned_data
         if not d.get("kingdom") and not d.get("gold"):
             return None
-        return TransferGold(kingdom=d.get("kingdom") or 0, gold=d.get("gold") or 0)
+        return {"kingdom": d.get("kingdom") or 0, "gold": d.get("gold") or 0}
 
 
 class ItemTransferForm(ToKingdomForm):
@@ -304,11 +301,11 @@ class ItemTransferForm(ToKingdomForm):
     prefix = "item-transfer"
     item = forms.CharField(required=False, max_length=100, label="Magic item")
 
-    def transfer(self) -> TransferItem | None:
+    def transfer(self) -> dict[str, Any] | None:
         d = self.cleaned_data
         if not d.get("kingdom") and not (d.get("item") or "").strip():
             return None
-        return TransferItem(kingdom=d.get("kingdom") or 0, item=(d.get("item") or "").strip())
+        return {"kingdom": d.get("kingdom") or 0, "item": (d.get("item") or "").strip()}
 
 
 class LandDealForm(ToKingdomForm):
@@ -335,11 +332,11 @@ class LandDealForm(ToKingdomForm):
         """A kingdom with a player to agree (Land Sales): not the Ancient Dead, not a Rogue Kingdom."""
         return kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).filing_orders()
 
-    def deal(self) -> LandDeal | None:
+    def deal(self) -> dict[str, Any] | None:
         d = self.cleaned_data
         if not d.get("kingdom"):
             return None
-        return LandDeal(kingdom=d["kingdom"], province=d.get("province"), gold=d.get("gold") or 0)
+        return {"kingdom": d["kingdom"], "province": d.get("province"), "gold": d.get("gold") or 0}
 
 
 RowForm = TypeVar("RowForm", bound=ToKingdomForm)
@@ -358,14 +355,13 @@ def posted_rows(data: Any, prefix: str) -> int:
     return max(indices, default=-1) + 1
 
 
-def _rows(form_class: type[RowForm], data: Any, kingdom: Kingdom, entries: Iterable[Any]) -> list[RowForm]:
+def _rows(form_class: type[RowForm], data: Any, kingdom: Kingdom, entries: Iterable[dict[str, Any]]) -> list[RowForm]:
     """One form per entry the sheet holds (or row it posts), and one empty row below them (save,
     and another comes back)."""
     filed: list[Any] = list(entries)
     filed += [None] * max(1, posted_rows(data, form_class.prefix) - len(filed))
     return [
-        form_class(data, prefix=f"{form_class.prefix}-{i}", kingdom=kingdom, initial=asdict(e) if e else None)
-        for i, e in enumerate(filed)
+        form_class(data, prefix=f"{form_class.prefix}-{i}", kingdom=kingdom, initial=e) for i, e in enumerate(filed)
     ]
 
 
@@ -383,9 +379,9 @@ class CapitolMoveForm(forms.Form):
         cities = kingdom.provinces.filter(settlement="city").exclude(pk=kingdom.capitol_id).order_by("number")
         self.fields["city"].choices = [("", "-")] + [(p.number, str(p)) for p in cities]
 
-    def moves(self) -> tuple[MoveCapitol, ...]:
+    def moves(self) -> list[dict[str, Any]]:
         city = self.cleaned_data.get("city")
-        return (MoveCapitol(province=city),) if city else ()
+        return [{"province": city}] if city else []
 
 
 # Where the page puts each of the check's problems: beside the field that mends it.
@@ -501,30 +497,31 @@ class OrderSheetForm:
             .prefetch_related("units")
             .order_by("id")
         )
-        initial = initial or SheetEntries()
-        orders = {o.army: o for o in initial.orders}
-        upgrades = {u.army: u.points for u in initial.upgrades}
-        depots = {d.army for d in initial.depots}
-        losses = {c.army: c.unit for c in initial.losses}
+        # The saved sheet's rows in the codec's JSON form: the shape the posted rows are read back into.
+        saved = sheet_to_json(initial or SheetEntries())
+        orders = {o["army"]: o for o in saved["orders"]}
+        upgrades = {u["army"]: u["points"] for u in saved["upgrades"]}
+        depots = {d["army"] for d in saved["depots"]}
+        losses = {c["army"]: c["unit"] for c in saved["losses"]}
         self.armies: list[ArmyOrderForm] = []
         for army in armies:
             here = provinces[army.province_id]
             neighbours = sorted(here.neighbours.all(), key=lambda p: p.number)
             reach = sorted({n for p in neighbours for n in p.neighbours.all()} - {here}, key=lambda p: p.number)
-            o = orders.get(army.id)
+            o = orders.get(army.id) or entry_json(ArmyOrder(army=army.id))  # none filed: it holds
             init = {
-                "kind": o.kind.value if o else "hold",
-                "target": o.target if o else None,
-                "support": o.support if o else None,
-                "path_1": o.path[0] if o and len(o.path) > 0 else None,
-                "path_2": o.path[1] if o and len(o.path) > 1 else None,
-                "disaster_choice": o.disaster_choice if o else "casualties",
-                "pay_for_depot": o.pay_for_depot if o else True,
-                "defend_with": o.defend_with if o else DEFEND_WITH_ARMY,
+                "kind": o["kind"],
+                "target": o["target"],
+                "support": o["support"],
+                "path_1": o["path"][0] if len(o["path"]) > 0 else None,
+                "path_2": o["path"][1] if len(o["path"]) > 1 else None,
+                "disaster_choice": o["disaster_choice"],
+                "pay_for_depot": o["pay_for_depot"],
+                "defend_with": o["defend_with"],
                 "upgrade_to": upgrades.get(army.id),
                 "buy_depot": army.id in depots,
                 "losses_from": losses.get(army.id, ""),
-                "take_control": o.take_control if o else False,
+                "take_control": o["take_control"],
             }
             form = ArmyOrderForm(
                 data,
@@ -546,11 +543,11 @@ class OrderSheetForm:
             self.armies.append(form)
         own = sorted((p for p in provinces.values() if p.controller_id == kingdom.id), key=lambda p: p.number)
         # The filed new armies, then empty rows: at least CREATION_ROWS, and as many as were posted.
-        creation_rows = max(CREATION_ROWS, len(initial.creations), posted_rows(data, "create"))
-        created = [*initial.creations, *[None] * (creation_rows - len(initial.creations))]
-        self.filed_creations = len(initial.creations)
+        creation_rows = max(CREATION_ROWS, len(saved["creations"]), posted_rows(data, "create"))
+        created = [*saved["creations"], *[None] * (creation_rows - len(saved["creations"]))]
+        self.filed_creations = len(saved["creations"])
         self.filed_entries = {
-            part: len(getattr(initial, part))
+            part: len(saved[part])
             for part in ("purchases", "gold_transfers", "item_transfers", "land_deals", "capitol_moves")
         }
         self.creations = [
@@ -559,7 +556,7 @@ class OrderSheetForm:
                 prefix=f"create-{i}",
                 provinces=own,
                 legal=targets.creation_provinces if targets else None,
-                initial={"name": c.name, "points": c.points, "province": c.province} if c else None,
+                initial=c,
             )
             for i, c in enumerate(created)
         ]
@@ -568,31 +565,20 @@ class OrderSheetForm:
                 "province__number", flat=True
             )
         )
-        chosen = {g.province for g in initial.garrisons}
+        chosen = {g["province"] for g in saved["garrisons"]}
         self.garrison_options = [(p, p.number in reinforced) for p in own if p.settlement in ("town", "city")]
         self.garrisons_chosen = chosen
         self.garrisons = GarrisonsForm(
             data, provinces=sorted(provinces.values(), key=lambda p: p.number), initial={"garrison": sorted(chosen)}
         )
-        bought = list(initial.purchases) + [None] * max(PURCHASE_ROWS, posted_rows(data, "purchase"))
+        bought = list(saved["purchases"]) + [None] * max(PURCHASE_ROWS, posted_rows(data, "purchase"))
         self.purchases = [
             PurchaseForm(
                 data,
                 prefix=f"purchase-{i}",
                 armies=armies,
-                initial={
-                    "army": p.army,
-                    "kind": p.kind,
-                    "unit": p.unit,
-                    "models": p.models or None,
-                    "points": p.points or None,
-                    "name": p.name,
-                    "category": p.category,
-                    "common": p.common,
-                    "runic": p.runic,
-                }
-                if p
-                else None,
+                # An empty number field, not 0, where the purchase has none.
+                initial={**p, "models": p["models"] or None, "points": p["points"] or None} if p else None,
             )
             for i, p in enumerate(bought)
         ]
@@ -601,18 +587,18 @@ class OrderSheetForm:
             prefix="alliance",
             kingdom=kingdom,
             initial={
-                "declare": initial.alliances[0].kingdom if initial.alliances else None,
-                "end": bool(initial.alliance_ends),
+                "declare": saved["alliances"][0]["kingdom"] if saved["alliances"] else None,
+                "end": bool(saved["alliance_ends"]),
             },
         )
-        self.transfers = _rows(GoldTransferForm, data, kingdom, initial.gold_transfers)
-        self.item_transfers = _rows(ItemTransferForm, data, kingdom, initial.item_transfers)
-        self.land_deals = _rows(LandDealForm, data, kingdom, initial.land_deals)
+        self.transfers = _rows(GoldTransferForm, data, kingdom, saved["gold_transfers"])
+        self.item_transfers = _rows(ItemTransferForm, data, kingdom, saved["item_transfers"])
+        self.land_deals = _rows(LandDealForm, data, kingdom, saved["land_deals"])
         self.capitol = CapitolMoveForm(
             data,
             prefix="capitol",
             kingdom=kingdom,
-            initial={"city": initial.capitol_moves[0].province if initial.capitol_moves else None},
+            initial={"city": saved["capitol_moves"][0]["province"] if saved["capitol_moves"] else None},
         )
         self.data = data
 
@@ -690,32 +676,28 @@ class OrderSheetForm:
             out += [f"Capitol: {field}: {e}" for e in errors]
         return out
 
+    def sheet_json(self) -> dict[str, Any]:
+        """The sheet its rows hold, in the codec's JSON form (orders/entries.py), as the API takes it."""
+
+        def filled(entries: Iterable[dict[str, Any] | None]) -> list[dict[str, Any]]:
+            return [e for e in entries if e is not None]
+
+        garrisons = self.garrisons.cleaned_data["garrison"] if self.data else []
+        return {
+            "orders": [f.order() for f in self.armies],
+            "creations": filled(f.creation() for f in self.creations),
+            "upgrades": filled(f.upgrade() for f in self.armies),
+            "depots": filled(f.depot() for f in self.armies),
+            "garrisons": [{"province": n} for n in garrisons],
+            "losses": filled(f.losses() for f in self.armies),
+            "purchases": filled(f.purchase() for f in self.purchases),
+            "alliances": self.alliance.declarations(),
+            "alliance_ends": self.alliance.ends(),
+            "gold_transfers": filled(f.transfer() for f in self.transfers),
+            "item_transfers": filled(f.transfer() for f in self.item_transfers),
+            "land_deals": filled(f.deal() for f in self.land_deals),
+            "capitol_moves": self.capitol.moves(),
+        }
+
     def entries(self) -> SheetEntries:
-        orders = tuple(f.order() for f in self.armies)
-        upgrades = tuple(
-            UpgradeArmy(army=f.army.id, points=f.cleaned_data["upgrade_to"])
-            for f in self.armies
-            if f.cleaned_data.get("upgrade_to")
-        )
-        depots = tuple(BuySupplyDepot(army=f.army.id) for f in self.armies if f.cleaned_data.get("buy_depot"))
-        creations = tuple(c for c in (f.creation() for f in self.creations) if c is not None)
-        garrisons = tuple(
-            ReinforceGarrison(province=n) for n in (self.garrisons.cleaned_data["garrison"] if self.data else [])
-        )
-        losses = tuple(choice for choice in (f.losses() for f in self.armies) if choice is not None)
-        purchases = tuple(p for p in (f.purchase() for f in self.purchases) if p is not None)
-        return SheetEntries(
-            orders=orders,
-            creations=creations,
-            upgrades=upgrades,
-            depots=depots,
-            garrisons=garrisons,
-            losses=losses,
-            purchases=purchases,
-            alliances=self.alliance.declarations(),
-            alliance_ends=self.alliance.ends(),
-            gold_transfers=tuple(t for t in (f.transfer() for f in self.transfers) if t is not None),
-            item_transfers=tuple(t for t in (f.transfer() for f in self.item_transfers) if t is not None),
-            land_deals=tuple(d for d in (f.deal() for f in self.land_deals) if d is not None),
-            capitol_moves=self.capitol.moves(),
-        )
+        return sheet_from_json(self.sheet_json())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from kernel.events import Event
@@ -11,23 +13,11 @@ from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
     DEFEND_WITH_ARMY,
     DISASTER_CHOICES,
-    ArmyOrder,
-    BuySupplyDepot,
-    CreateArmy,
-    DeclareAlliance,
-    EndAlliance,
-    LandDeal,
-    LossesFrom,
-    MoveCapitol,
     OrderKind,
-    Purchase,
-    ReinforceGarrison,
     SheetEntries,
-    TransferGold,
-    TransferItem,
-    UpgradeArmy,
 )
 
+from .entries import sheet_from_json
 from .models import OrderSheet, Turn, TurnEvent
 
 
@@ -206,36 +196,12 @@ class OrderSheetInput(serializers.Serializer):
             )
         return attrs
 
+    def sheet_json(self) -> dict[str, Any]:
+        """The validated sheet in the codec's JSON form (orders/entries.py): every part, without `submit`."""
+        return {part: items for part, items in self.validated_data.items() if part != "submit"}
+
     def entries(self) -> SheetEntries:
-        d = self.validated_data
-        return SheetEntries(
-            orders=tuple(
-                ArmyOrder(
-                    army=o["army"],
-                    kind=OrderKind(o["kind"]),
-                    target=o.get("target"),
-                    support=o.get("support"),
-                    path=tuple(o.get("path") or ()),
-                    disaster_choice=o["disaster_choice"],
-                    pay_for_depot=o["pay_for_depot"],
-                    defend_with=o["defend_with"],
-                    take_control=o["take_control"],
-                )
-                for o in d["orders"]
-            ),
-            creations=tuple(CreateArmy(**c) for c in d["creations"]),
-            upgrades=tuple(UpgradeArmy(**u) for u in d["upgrades"]),
-            depots=tuple(BuySupplyDepot(**x) for x in d["depots"]),
-            garrisons=tuple(ReinforceGarrison(**x) for x in d["garrisons"]),
-            losses=tuple(LossesFrom(**x) for x in d["losses"]),
-            purchases=tuple(Purchase(**x) for x in d["purchases"]),
-            alliances=tuple(DeclareAlliance(**x) for x in d["alliances"]),
-            alliance_ends=tuple(EndAlliance(**x) for x in d["alliance_ends"]),
-            gold_transfers=tuple(TransferGold(**x) for x in d["gold_transfers"]),
-            item_transfers=tuple(TransferItem(**x) for x in d["item_transfers"]),
-            land_deals=tuple(LandDeal(**x) for x in d["land_deals"]),
-            capitol_moves=tuple(MoveCapitol(**x) for x in d["capitol_moves"]),
-        )
+        return sheet_from_json(self.sheet_json())
 
 
 class OrderSheetSerializer(serializers.ModelSerializer):

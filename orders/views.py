@@ -25,7 +25,7 @@ from rulebook.turn.write_orders.problems import SheetCheck, SheetProblemCode
 from rulebook.turn.write_orders.targets import sheet_targets
 
 from . import selectors
-from .entries import entries_from_json
+from .entries import sheet_from_json
 from .forms import ARMY_FIELDS, CREATION_FIELDS, PROBLEM_SECTIONS, SECTIONS, OrderSheetForm, place_problems
 from .independence_form import IndependenceForm
 from .models import CampaignSchedule, OrderSheet, Turn
@@ -73,7 +73,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
     if turn.status != Turn.Status.ORDERS_OPEN:
         return _order_sheet_closed(request, turn=turn, kingdom=kingdom, sheet=sheet)
-    initial = entries_from_json(sheet.entries) if sheet else None
+    initial = sheet_from_json(sheet.entries) if sheet else None
     errors: list[str] = []
     refused: list[dict] | None = None  # the service's structured refusals, when it gave them
     if request.method == "POST":

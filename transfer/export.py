@@ -15,6 +15,7 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from briternia.errors import DomainError
+from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
     Alliance,
@@ -80,8 +81,6 @@ from .schema import (
     EMAIL_FIELDS,
     EMAIL_KEY_ROWS,
     EMAIL_KEYS,
-    ENTRY_KINGDOM_SECTIONS,
-    ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
     EXPERIENCE_FIELDS,
@@ -257,28 +256,25 @@ class _Names:
 
         return translated(data, references, named)
 
-    def entries(self, data: Any, what: str) -> Any:
-        """Sheet entries with army keys for the army ids; the rest as it is stored."""
-        if not isinstance(data, dict):
-            return data  # not entries at all: the import refuses it, naming it
+    def entries(self, data: Any, what: str) -> dict[str, Any]:
+        """The sheet's entries as the sheet's codec writes them (orders/entries.py: every part, every
+        key), with [kingdom name, army name] for each army id and the kingdom's name for each kingdom
+        id. Entries the codec cannot read stop the export, naming the sheet and the field."""
+        try:
+            written = sheet_to_json(sheet_from_json(data))
+        except SheetCodecError as exc:
+            raise DomainError(f"{what} cannot be read: {exc.field} {exc.problem}") from exc
         return {
-            section: [
-                {**item, "army": list(_inside(self.army_key, item["army"], what))}
-                if isinstance(item, dict) and "army" in item
-                else item
-                for item in items
-            ]
-            if section in ENTRY_SECTIONS and "army" in ENTRY_SECTIONS[section] and isinstance(items, list)
-            else [
-                {**item, "kingdom": _inside(self.kingdom_name, item["kingdom"], what)}
-                if isinstance(item, dict) and "kingdom" in item
-                else item
-                for item in items
-            ]
-            if section in ENTRY_KINGDOM_SECTIONS and isinstance(items, list)
-            else items
-            for section, items in data.items()
+            section: [{key: self.entry_reference(key, value, what) for key, value in item.items()} for item in items]
+            for section, items in written.items()
         }
+
+    def entry_reference(self, key: str, value: Any, what: str) -> Any:
+        if key == "army":
+            return list(_inside(self.army_key, value, what))
+        if key == "kingdom":
+            return _inside(self.kingdom_name, value, what)
+        return value
 
 
 def _names(campaign: Campaign) -> _Names:

@@ -10,10 +10,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import models
 
+from orders import entries as codec
 from reports.services.deliveries import EMAIL_KINDS
-from rulebook.experience.spending import PurchaseKind
 from rulebook.tables import ArmyType
-from rulebook.turn.write_orders.records import DEFEND_CHOICES, DISASTER_CHOICES
 
 from .campaign_models import (
     Alliance,
@@ -109,7 +108,6 @@ from .schema import (
     MAP_KEYS,
     MOVEMENT_FIELDS,
     MOVEMENT_KEYS,
-    ORDER_KINDS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     PROVINCE_OPTIONAL_KEYS,
@@ -890,28 +888,11 @@ class Reader(Reading):
                     self.army_by_key(kingdom_name, army_name, item_where)
                 if section in ENTRY_KINGDOM_SECTIONS:
                     self.kingdom_named(item_values.get("kingdom"), item_where)
-                    continue
-                kind = item_values.get("kind", ORDER_KINDS[0])
-                if section == "purchases":
-                    if kind not in PurchaseKind.ALL:
-                        self.problem(
-                            item_where, f'"kind" should be one of {", ".join(PurchaseKind.ALL)}, not {kind!r:.40}.'
-                        )
-                    continue
-                if kind not in ORDER_KINDS:
-                    self.problem(item_where, f'"kind" should be one of {", ".join(ORDER_KINDS)}, not {kind!r:.40}.')
-                choice = item_values.get("disaster_choice", DISASTER_CHOICES[0])
-                if choice not in DISASTER_CHOICES:
-                    self.problem(
-                        item_where,
-                        f'"disaster_choice" should be one of {", ".join(DISASTER_CHOICES)}, not {choice!r:.40}.',
-                    )
-                defend_with = item_values.get("defend_with", DEFEND_CHOICES[0])
-                if defend_with not in DEFEND_CHOICES:
-                    self.problem(
-                        item_where,
-                        f'"defend_with" should be one of {", ".join(DEFEND_CHOICES)}, not {defend_with!r:.40}.',
-                    )
+                # The values the codec allows (an order's kind, a purchase's...), as it says them.
+                for key, choices in ((f.name, f.choices) for f in codec.SECTIONS[section].fields if f.choices):
+                    if key in item_values and item_values[key] not in choices:
+                        value = item_values[key]
+                        self.problem(item_where, f'"{key}" should be one of {", ".join(choices)}, not {value!r:.40}.')
         return values  # written only when nothing was reported: then all of `data`
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 
 from django.db import models
 
-from rulebook.turn.write_orders.records import OrderKind
+from orders import entries as codec
 
 from .campaign_models import (
     Alliance,
@@ -535,55 +535,31 @@ CASUALTY_KEYS = {
     "one_use_used": BOOL,
 }
 SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "arrival": INT.or_null()}
-# An order sheet's entries, as orders/entries.py writes them. A section may be missing (a sheet
-# never saved by the services holds {}); the objects in a section have all their keys.
+# An order sheet's entries, as the sheet's codec writes them (orders/entries.py: its SECTIONS, read
+# from the records), but for the references: an army by [kingdom name, army name], a kingdom by its
+# name. A section may be missing (a sheet never saved by the services holds {}); the objects in a
+# section have all their keys but ENTRY_OPTIONAL_KEYS. Sections were added within version 5:
+# purchases (issue 14, Spending Experience), alliances, alliance_ends, gold_transfers,
+# item_transfers, land_deals and capitol_moves (issue 15): a sheet written before has none.
+ENTRY_KINDS = {
+    codec.INT: INT,
+    codec.INT_OR_NULL: INT.or_null(),
+    codec.STR: STR,
+    codec.BOOL: BOOL,
+    codec.INT_LIST: INT_LIST,
+}
+ENTRY_REFERENCE_KINDS = {"army": ARMY_KEY, "kingdom": STR}
 ENTRY_SECTIONS = {
-    "orders": {
-        "army": ARMY_KEY,
-        "kind": STR,
-        "target": INT.or_null(),
-        "support": INT.or_null(),
-        "path": INT_LIST,
-        "disaster_choice": STR,
-        "pay_for_depot": BOOL,
-        "defend_with": STR,
-        "take_control": BOOL,
-    },
-    "creations": {"name": STR, "points": INT, "province": INT},
-    "upgrades": {"army": ARMY_KEY, "points": INT},
-    "depots": {"army": ARMY_KEY},
-    "garrisons": {"province": INT},
-    "losses": {"army": ARMY_KEY, "unit": STR},
-    # Added within version 5 (issue 14, Spending Experience): a sheet written before has none.
-    "purchases": {
-        "army": ARMY_KEY,
-        "kind": STR,
-        "unit": STR,
-        "models": INT,
-        "points": INT,
-        "name": STR,
-        "category": STR,
-        "common": BOOL,
-        "runic": BOOL,
-    },
-    # Added within version 5 (issue 15, Allies): the kingdom by name; a sheet written before has none.
-    "alliances": {"kingdom": STR},
-    "alliance_ends": {"kingdom": STR},
-    "gold_transfers": {"kingdom": STR, "gold": INT},
-    "item_transfers": {"kingdom": STR, "item": STR},
-    # Added within version 5 (issue 15, Land Sales): a sheet written before has none.
-    "land_deals": {"kingdom": STR, "province": INT.or_null(), "gold": INT},
-    # Added within version 5 (issue 15, Loss of the Capitol): a sheet written before has none.
-    "capitol_moves": {"province": INT},
+    section.name: {f.name: ENTRY_REFERENCE_KINDS.get(f.name) or ENTRY_KINDS[f.kind] for f in section.fields}
+    for section in codec.SECTIONS.values()
 }
 # The sections whose objects name a kingdom (by id as stored, by name in the document).
-ENTRY_KINGDOM_SECTIONS = ("alliances", "alliance_ends", "gold_transfers", "item_transfers", "land_deals")
+ENTRY_KINGDOM_SECTIONS = tuple(name for name, keys in ENTRY_SECTIONS.items() if "kingdom" in keys)
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 # Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and
 # Capitols): a sheet written before it is still read, and means the army defends.
 # The same for an army taking an ally's province (Allies, Invasion: issue 15).
 ENTRY_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {"orders": ("defend_with", "take_control")}
-ORDER_KINDS = [kind.value for kind in OrderKind]
 TOP_KEYS = {
     "format": STR,
     "version": INT,

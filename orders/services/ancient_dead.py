@@ -8,7 +8,7 @@ from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.tables import ArmyType
 from rulebook.turn.write_orders.records import SheetEntries
 
-from ..entries import entries_to_json
+from ..entries import sheet_to_json
 from ..models import OrderSheet, Turn
 
 
@@ -25,6 +25,6 @@ def ancient_dead_sheet_draft(*, turn: Turn) -> OrderSheet | None:
     if not orders:
         return None
     sheet, _ = OrderSheet.objects.get_or_create(
-        turn=turn, kingdom=kingdom, defaults={"entries": entries_to_json(SheetEntries(orders=orders))}
+        turn=turn, kingdom=kingdom, defaults={"entries": sheet_to_json(SheetEntries(orders=orders))}
     )
     return sheet

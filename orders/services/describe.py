@@ -11,7 +11,7 @@ from rulebook.turn.write_orders.garrisons import garrisoned_by
 from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, OrderKind
 from rulebook.world import World
 
-from ..entries import entries_from_json
+from ..entries import sheet_from_json
 
 
 class _ArmyRow(NamedTuple):
@@ -112,7 +112,7 @@ def describe_orders(
     """As `describe_entries`, with each army's line keyed by the army's id:
     {'orders': [(army id, line), ...], 'kingdom': [...]}. `armies_of_the_turn`: only these armies
     (a report of a past turn leaves out the armies raised since)."""
-    sheet = entries_from_json(entries)
+    sheet = sheet_from_json(entries)
     the_map = _map_read(kingdom) if world is None else _map_of_world(kingdom, world)
     provinces, garrisoned = the_map.names, the_map.garrisoned
     armies = {
@@ -204,7 +204,7 @@ def describe_orders(
 def new_lists_note(*, entries: dict[str, Any], turn_number: int) -> str:
     """What a sheet that raises or upgrades armies leaves the player to do: enter each one's list
     by the next turn's orders deadline (until then it counts at the points paid for it)."""
-    sheet = entries_from_json(entries)
+    sheet = sheet_from_json(entries)
     if not (sheet.creations or sheet.upgrades):
         return ""
     return (

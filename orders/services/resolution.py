@@ -21,7 +21,7 @@ from kingdoms.services.world import world_load
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState, with_real_army_ids
 
-from ..entries import entries_from_json
+from ..entries import sheet_from_json
 from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
 from .events import turn_event_sequence_next
 from .purchases import purchases_write
@@ -54,7 +54,7 @@ def turn_state_load(turn: Turn) -> TurnState:
         submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
     # A Rogue Kingdom has no leader: a sheet its player submitted before being marked out is not resolved.
     rogue = {k.id for k in world.kingdoms.values() if k.rogue}
-    sheets = {k: entries_from_json(e) for k, e in submitted.items() if k not in rogue}
+    sheets = {k: sheet_from_json(e) for k, e in submitted.items() if k not in rogue}
     orders = {o.army: o for entries in sheets.values() for o in entries.orders}
     return TurnState(
         world=world,

@@ -22,7 +22,7 @@ from rulebook.turn.write_orders.context import SheetContext, order_sheet_context
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem
 from rulebook.turn.write_orders.records import SheetEntries
 
-from ..entries import entries_to_json
+from ..entries import sheet_to_json
 from ..models import OrderSheet, OrderSubmission, Turn
 from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
@@ -221,7 +221,7 @@ def order_sheet_save(
         OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
         sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
         sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
-        sheet.entries = entries_to_json(entries)
+        sheet.entries = sheet_to_json(entries)
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
             sheet.submitted_at = max(sheet.submitted_at or arrived_at, arrived_at)

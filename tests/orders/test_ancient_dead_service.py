@@ -14,7 +14,7 @@ from demo.turn import army_with_list, demo_turn_play
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province
 from kingdoms.services.world import world_load
-from orders.entries import entries_from_json
+from orders.entries import sheet_from_json
 from orders.models import OrderSheet, Turn, TurnEvent
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnMap
@@ -61,7 +61,7 @@ def test_their_orders_are_drafted_when_the_turn_opens_and_the_organizer_may_chan
     sheet = OrderSheet.objects.get(turn=turn, kingdom=kingdom)
     assert sheet.status == OrderSheet.Status.DRAFT
     computed = ancient_dead_orders(world_load(campaign=demo_campaign, turn_number=1))
-    assert entries_from_json(sheet.entries).orders == computed
+    assert sheet_from_json(sheet.entries).orders == computed
     assert all(o.kind is OrderKind.MOVE for o in computed)
 
     organizer = pages_as("organizer")

@@ -303,7 +303,7 @@ def test_an_order_from_before_the_choice_of_who_defends_is_read_as_the_army_defe
             del order["defend_with"]
     imported = campaign_import(document=older)
     sheet = imported.turns.get(number=1).sheets.get(kingdom__name="Ostland")
-    assert "defend_with" not in sheet.entries["orders"][0]  # kept as written; entries_from_json reads "army"
+    assert "defend_with" not in sheet.entries["orders"][0]  # kept as written; sheet_from_json reads "army"
 
     ostland["entries"]["orders"][0]["defend_with"] = "everyone"
     assert (
