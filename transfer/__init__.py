@@ -52,10 +52,15 @@ A user's report preferences (kingdoms.ReportPreferences) are the account's, not 
 they travel in the user's object, and the import gives them to the accounts it creates; an
 existing account is reused as it is, its own preferences kept.
 
-An order sheet's "entries" (orders/entries.py) are kept as they are, but for the armies they
-name (orders[].army, upgrades[].army, depots[].army): database ids there, [kingdom name, army
-name] in the document, like a dice roll's armies. The province numbers in entries are kept as
-written, valid or not: a draft may hold any number, and the sheet check reports it.
+An order sheet's "entries" are written as the sheet's one codec writes them (orders/entries.py:
+every part, every key; the import's keys for them, schema.ENTRY_SECTIONS, are read from its
+SECTIONS), but for the armies and kingdoms they name (orders[].army, upgrades[].army, ...,
+gold_transfers[].kingdom, ...): database ids there, [kingdom name, army name] and the kingdom's
+name in the document, like a dice roll's armies. Stored entries the codec cannot read stop the
+export, naming the sheet and the field. The import keeps a document's entries as written (an
+older sheet without a later key stays without it; the codec reads it with the record's default).
+The province numbers in entries are kept as written, valid or not: a draft may hold any number,
+and the sheet check reports it.
 
 A turn event's "data", a battle's "guerrilla" and a report's "snapshot" are kept as they are
 too, but for the values that hold kingdom or army ids (references.py: the keys the resolution and

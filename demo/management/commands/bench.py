@@ -18,11 +18,13 @@ from django.test.utils import CaptureQueriesContext
 
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Campaign, Kingdom, Province, TreasuryEntry, Unit
+from orders.entries import sheet_to_json
 from orders.models import OrderSheet, OrderSubmission
 from orders.services.resolution import DICE_STREAM, turn_state_load
 from orders.services.turns import turn_open
 from rulebook.tables import PLAYER_ARMY_TYPES
 from rulebook.turn.pipeline import resolve_orders
+from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from turns.services.cycle import orders_phase_run
 
 SIZES = [
@@ -37,22 +39,14 @@ TERRAINS = ["plains", "plains", "plains", "forest", "mountains", "marshland"]
 def sheet_entries_generate(
     *, kingdom: Kingdom, armies: list[Army], neighbours: dict[int, list[int]], number_of: dict[int, int], rng: Any
 ) -> dict[str, Any]:
-    """A sheet for `kingdom` as the API takes it: most of its armies move to a neighbouring province."""
-    orders = []
-    for army in (a for a in armies if a.kingdom_id == kingdom.id):
-        if rng.random() < 0.8:
-            orders.append(
-                {
-                    "army": army.id,
-                    "kind": "move",
-                    "target": rng.choice(neighbours[number_of[army.province_id]]),
-                    "support": None,
-                    "path": [],
-                    "disaster_choice": "casualties",
-                    "pay_for_depot": True,
-                }
-            )
-    return {"orders": orders, "creations": [], "upgrades": [], "depots": [], "garrisons": []}
+    """A sheet for `kingdom` as the API takes it (the codec's JSON, orders/entries.py): most of its
+    armies move to a neighbouring province."""
+    orders = [
+        ArmyOrder(army.id, OrderKind.MOVE, target=rng.choice(neighbours[number_of[army.province_id]]))
+        for army in armies
+        if army.kingdom_id == kingdom.id and rng.random() < 0.8
+    ]
+    return sheet_to_json(SheetEntries(orders=tuple(orders)))
 
 
 def campaign_generate(
