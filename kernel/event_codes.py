@@ -123,7 +123,8 @@ class EventCode(StrEnum):
     ROGUE_KINGDOM = "rogue-kingdom"  # the player is out: the kingdom becomes a Rogue Kingdom
     ROGUE_KINGDOM_ROLL = "rogue-kingdom-roll"  # a foreign army entered (data: roll, force, points)
     # Land Sales and Civil Unrest (rulebook/player_issues/land_sales.py)
-    LAND_DEAL = "land-deal"  # one per side (data: with, given, received, gold)
+    LAND_DEAL = "land-deal"  # one per side (data: with, given, received, gold: the price it pays)
+    LAND_PRICE_PAID = "land-price-paid"  # the price and its 10% fee leave (data: to, gold, fee, arrives)
     LAND_DEAL_NOT_AGREED = "land-deal-not-agreed"  # only one side declared it: nothing changes hands
     LAND_DEAL_REFUSED = "land-deal-refused"  # the rules refuse it now (data: reason)
     CIVIL_UNREST = "civil-unrest"  # a newly acquired province without its owner's army (data: roll)

@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 
 from briternia.form_labels import controls_name
 from kingdoms.models import Army, Kingdom, Province
-from kingdoms.selectors import alliance_in_force
+from kingdoms.selectors import alliance_in_force, army_counted_points
 from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
 from rulebook.turn.write_orders.problems import SheetProblemCode
@@ -494,7 +494,7 @@ class OrderSheetForm:
         provinces = {p.id: p for p in campaign.provinces.prefetch_related("neighbours")}
         armies = list(
             kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.FIELD, province__isnull=False)
-            .prefetch_related("units")
+            .prefetch_related("units__items")
             .order_by("id")
         )
         # The saved sheet's rows in the codec's JSON form: the shape the posted rows are read back into.
@@ -533,6 +533,8 @@ class OrderSheetForm:
                 targets=targets.armies.get(army.id) if targets else None,
             )
             form.province = here
+            # What the army counts now (its list after its losses): an upgrade is measured from it.
+            form.points = army_counted_points(army)
             # Battle for Towns, Cities, and Capitols: its garrison may fight instead of the army. The
             # Ancient Dead's pyramid is always defended by its Capitol Garrison (The Ancient Dead: Setup).
             form.garrisoned = (

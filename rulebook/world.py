@@ -58,7 +58,7 @@ class ProvinceState:
 
     def abandoned(self) -> ProvinceState:
         """Rogue Kingdom: taking a town or city from a Rogue Kingdom "will not give the attacking player a
-        town or city or a chance to loot": it is taken as a plain province (decision 151)."""
+        town or city or a chance to loot": it is taken as a plain province (decision 383)."""
         return replace(self, settlement=Settlement.NONE, elite_defense=False, looted_turn=None)
 
     def taken_by(self, kingdom: int | None) -> ProvinceState:

@@ -70,6 +70,7 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     # items (resolution/transfers.py)
     EventCode.NEGOTIATION_PAID: {"to": KINGDOM_ID},
     EventCode.NEGOTIATION_RECEIVED: {"from_kingdom": KINGDOM_ID},
+    EventCode.LAND_PRICE_PAID: {"to": KINGDOM_ID},  # Land Sales: the price as a Transfer of Gold
     EventCode.ITEM_SENT: {"to": KINGDOM_ID},  # its "item_id" is the row the writer removed: no longer there
     EventCode.ITEM_TRANSFER_REFUSED: {"to": KINGDOM_ID},
     EventCode.ITEM_ARRIVED: {"from_kingdom": KINGDOM_ID},

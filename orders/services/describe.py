@@ -195,7 +195,7 @@ def describe_orders(
     for deal in sheet.land_deals:
         parts = [f"give {where(deal.province)}"] if deal.province is not None else ["receive"]
         if deal.gold:
-            parts.append(f"pay {deal.gold:,} gold")
+            parts.append(f"pay {deal.gold:,} gold (10% fee on top)")
         kingdom_lines.append(f"Land deal with {others.get(deal.kingdom, deal.kingdom)}: {', '.join(parts)}")
     kingdom_lines += [f"Move the capitol to {where(m.province)} (1,000 gold)" for m in sheet.capitol_moves]
     return {"orders": lines, "kingdom": kingdom_lines}

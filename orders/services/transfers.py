@@ -1,6 +1,7 @@
 """The beginning of a turn: the gold transferred two turns before arrives (Player Issues, Transfer
 of Gold: "if it were transferred in Turn 2, it will arrive at the beginning of Turn 4"), from an
-order sheet or as money negotiations on a turn summary sheet (rules decisions 141, 142)."""
+order sheet, as money negotiations on a turn summary sheet, or as a land sale's price (rules
+decisions 141, 142, 384)."""
 
 from __future__ import annotations
 
@@ -59,12 +60,21 @@ def _arrival(
     )
 
 
+# The events that send gold arriving the turn after next: how the arrival says it was sent, and the
+# reason of the receiver's ledger row.
+_HOW_SENT: dict[EventCode, tuple[str, str]] = {
+    EventCode.TRANSFER_SENT: ("sent", TreasuryEntry.Reason.TRANSFER),
+    EventCode.NEGOTIATION_PAID: ("paid in money negotiations after a battle", TreasuryEntry.Reason.TRANSFER),
+    EventCode.LAND_PRICE_PAID: ("paid for land", TreasuryEntry.Reason.LAND_SALE),
+}
+
+
 def gold_transfers_arrive(*, turn: Turn) -> list[TurnEvent]:
-    """Each transfer sent for `turn` (its TRANSFER_SENT or NEGOTIATION_PAID event says when it
+    """Each transfer sent for `turn` (its TRANSFER_SENT, NEGOTIATION_PAID or LAND_PRICE_PAID event says when it
     arrives) is paid into the receiver's treasury: a ledger row and an event for the receiver. Safe
     twice: a transfer whose arrival is recorded is not paid again. Call in the transaction that opens
     the turn."""
-    due, start = _due(turn, [EventCode.TRANSFER_SENT, EventCode.NEGOTIATION_PAID], EventCode.TRANSFER_ARRIVED)
+    due, start = _due(turn, list(_HOW_SENT), EventCode.TRANSFER_ARRIVED)
     receivers = {k.id: k for k in Kingdom.objects.filter(campaign=turn.campaign)}
     rows = []
     for e in due:
@@ -72,14 +82,12 @@ def gold_transfers_arrive(*, turn: Turn) -> list[TurnEvent]:
         if receiver is None or e.kingdom is None:
             continue
         gold = int(e.data["gold"])
-        how = "paid in money negotiations after a battle" if e.code == EventCode.NEGOTIATION_PAID else "sent"
+        how, reason = _HOW_SENT[EventCode(e.code)]
         text = (
             f"{gold:,} gold {how} by {e.kingdom.name} in turn {e.turn.number} arrives in the treasury "
             "(Transfer of Gold)."
         )
-        TreasuryEntry.objects.create(
-            kingdom=receiver, turn=turn.number, amount=gold, reason=TreasuryEntry.Reason.TRANSFER, note=text[:200]
-        )
+        TreasuryEntry.objects.create(kingdom=receiver, turn=turn.number, amount=gold, reason=reason, note=text[:200])
         rows.append(
             _arrival(turn, e, EventCode.TRANSFER_ARRIVED, sequence=start + len(rows), to=receiver, text=text, gold=gold)
         )

@@ -6,6 +6,11 @@ one province per turn per player receiving the land ... Towns or cities may not 
 sold. If a newly acquired province does not have an army of the new controlling player on it by the
 next turn it may go into Civil Unrest ... On a roll of a 4+ on a D6, the province becomes a Rogue
 Kingdom province ... and is no longer in the player's control."
+
+The price is gold sent to another kingdom: a Transfer of Gold ("subject to a 10% transportation fee
+and suffer a one Turn Delay"). The payer pays it and its fee when the deal is settled; it arrives in
+the seller's treasury at the beginning of the turn after next (orders/services/transfers.py reads
+the LAND_PRICE_PAID event's `to`, `gold` and `arrives`). Decision 384.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.turn.state import TurnState
+from rulebook.turn.tables import TRANSFER_ARRIVES_AFTER, transfer_fee
 from rulebook.turn.write_orders.records import LandDeal
 
 PHASE = "land"
@@ -30,9 +36,10 @@ def _add_gold(state: TurnState, kingdom: int, gold: int) -> None:
 
 def settle_land_deals(state: TurnState, events: list[Event]) -> None:
     """At the beginning of the turn (after the alliances): every land deal both kingdoms declared on
-    this turn's sheets, in the order of the first kingdom's id. A province changes hands with its gold
-    paid at once (decision 156); a kingdom receives at most one province a turn, so a later deal that
-    would give it a second is refused, as is one whose province or gold is no longer there."""
+    this turn's sheets, in the order of the first kingdom's id. A province changes hands now; its price
+    is a Transfer of Gold, paid with its 10% fee now and arriving the turn after next (decision 384).
+    A kingdom receives at most one province a turn, so a later deal that would give it a second is
+    refused, as is one whose province, or gold with its fee, is no longer there."""
     wants: dict[tuple[int, int], LandDeal] = {}
     for kingdom_id, sheet in sorted(state.sheets.items()):
         if kingdom_id in state.missed_orders or state.kingdoms[kingdom_id].rogue:
@@ -92,8 +99,12 @@ def _refusal(state: TurnState, first: tuple[int, LandDeal], second: tuple[int, L
                     "turn per player receiving the land"
                 )
         treasury = state.kingdoms[giver].treasury
-        if deal.gold > treasury:
-            return f"{giver_name} cannot pay the {deal.gold:,} gold (its treasury holds {treasury:,})"
+        fee = transfer_fee(deal.gold)
+        if deal.gold + fee > treasury:
+            return (
+                f"{giver_name} cannot pay the {deal.gold:,} gold and its {fee:,} transportation fee (its treasury "
+                f"holds {treasury:,}; Transfer of Gold)"
+            )
     return ""
 
 
@@ -107,6 +118,7 @@ def _deal(
             province = state.provinces[deal.province].taken_by(receiver)
             state.provinces[deal.province] = replace(province, land_sale_turn=state.turn)
             received.add(receiver)
+    arrives = state.turn + TRANSFER_ARRIVES_AFTER
     for (giver, deal), (receiver, other) in ((first, second), (second, first)):
         name, other_name = state.kingdoms[giver].name, state.kingdoms[receiver].name
         parts = []
@@ -115,12 +127,9 @@ def _deal(
         if other.province is not None:
             parts.append(f"receives {state.provinces[other.province]}")
         if deal.gold:
-            parts.append(f"pays {deal.gold:,} gold")
+            parts.append(f"pays {deal.gold:,} gold (+{transfer_fee(deal.gold):,} transportation fee)")
         if other.gold:
-            parts.append(f"is paid {other.gold:,} gold")
-        gold = other.gold - deal.gold
-        if gold:
-            _add_gold(state, giver, gold)
+            parts.append(f"is paid {other.gold:,} gold, arriving at the beginning of turn {arrives}")
         unrest = (
             f" If no army of {name}'s stands in {state.provinces[other.province]} by the next turn, it may go into "
             "Civil Unrest."
@@ -134,11 +143,34 @@ def _deal(
                 f"Land deal with {other_name}: {name} {', '.join(parts)} (Land Sales).{unrest}",
                 kingdom=giver,
                 province=deal.province if deal.province is not None else other.province,
-                gold=gold,
-                ledger_reason=LedgerReason.LAND_SALE if gold else "",
-                data={"with": receiver, "given": deal.province, "received": other.province, "gold": gold},
+                data={"with": receiver, "given": deal.province, "received": other.province, "gold": deal.gold},
             )
         )
+        if deal.gold:
+            _pay_price(state, events, giver, receiver, deal, arrives)
+
+
+def _pay_price(state: TurnState, events: list[Event], payer: int, seller: int, deal: LandDeal, arrives: int) -> None:
+    """Transfer of Gold: "subject to a 10% transportation fee and suffer a one Turn Delay": the price
+    and its fee leave the payer's treasury now; the price arrives in the seller's at the beginning of
+    the turn after next (decision 384)."""
+    fee = transfer_fee(deal.gold)
+    _add_gold(state, payer, -(deal.gold + fee))
+    names = state.kingdoms[payer].name, state.kingdoms[seller].name
+    events.append(
+        Event(
+            PHASE,
+            EventCode.LAND_PRICE_PAID,
+            f"{names[0]} pays {names[1]} {deal.gold:,} gold for land, and {fee:,} in transportation fees "
+            f"({deal.gold + fee:,} in all); it arrives at the beginning of turn {arrives} (Land Sales; Transfer "
+            "of Gold).",
+            kingdom=payer,
+            province=deal.province,
+            gold=-(deal.gold + fee),
+            ledger_reason=LedgerReason.LAND_SALE,
+            data={"to": seller, "gold": deal.gold, "fee": fee, "arrives": arrives},
+        )
+    )
 
 
 def civil_unrest(state: TurnState, dice: Dice, events: list[Event]) -> None:

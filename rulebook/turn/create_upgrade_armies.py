@@ -134,9 +134,23 @@ def _upgrade(state: TurnState, kingdom: KingdomState, army_id: int, new_size: in
     army = _active_army(state, kingdom, army_id, "upgrade", events)
     if army is None:
         return
-    added = new_size - army.size
+    # "Pay the gold difference and recreate it at a higher point value": both the gold and the
+    # points added are measured from what the army counts now (its list after its losses, the
+    # foraging of 2. Maintain Armies included), not from the points it was raised at.
+    added = new_size - army.points
+    if added <= 0:
+        # The sheet refused it when checked; the army's list may have been entered since.
+        _unavailable(
+            kingdom,
+            EventCode.ARMY_UNAVAILABLE,
+            f"{army.name} is not upgraded: it counts {army.points:,} points already, and an upgrade to "
+            f"{new_size:,} would not raise it (3. Create / Upgrade Armies).",
+            events,
+            army=army.id,
+        )
+        return
     loses_experience = added >= 500  # C2: too many new recruits to keep the army's experience
-    text = f"{army.name} is upgraded from {army.size:,} to {new_size:,} points for {added:,} gold"
+    text = f"{army.name} is upgraded from {army.points:,} to {new_size:,} points for {added:,} gold"
     if loses_experience:
         text += "; adding 500 points or more, it loses all its experience points and veteran status"
     event = Event(
@@ -149,7 +163,7 @@ def _upgrade(state: TurnState, kingdom: KingdomState, army_id: int, new_size: in
         gold=-added,
         ledger_reason=LedgerReason.ARMY_UPGRADED,
         experience=-army.experience if loses_experience else 0,
-        data={"from": army.size, "to": new_size, "experience_lost": army.experience if loses_experience else 0},
+        data={"from": army.points, "to": new_size, "experience_lost": army.experience if loses_experience else 0},
     )
     if not _spend(state, kingdom, added, f"The upgrade of {army.name} to {new_size:,} points", event, events):
         return

@@ -4,7 +4,7 @@ Kingdom's scouting skirmish (pure Python).
 
 Rulebook: 7. Aftermath, Army Restrictions (fewer than 1000 points cannot claim), Battle for Towns,
 Cities, and Capitols (the Elite Defense Force perishes with its town), Allies (retreat into an
-allied province), Loss of the Capitol, Return to the Tomb, Rogue Kingdom (decisions 151, 231).
+allied province), Loss of the Capitol, Return to the Tomb, Rogue Kingdom (decisions 231, 383).
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
     abandoned = ""
     if rogue and province.settlement in SACK_GOLD:
         # Rogue Kingdom: "taking these from a Rogue Kingdom will not give the attacking player a
-        # town or city or a chance to loot" (decision 151).
+        # town or city or a chance to loot" (decision 383).
         abandoned = (
             f"; its {province.settlement} is abandoned, without wealth or supplies: no town or city and nothing "
             "to loot (Rogue Kingdom)"

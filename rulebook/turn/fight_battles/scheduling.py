@@ -151,8 +151,9 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
 def _rogue_forces(state: TurnState, battle: BattleS, roll: int) -> str:
     """Rogue Kingdom: the forces the army rolled defend the province, for the Rogue Kingdom (its side
     is played by "any non-allied player or by a non-campaign player"). They stand instead of any
-    garrison, and no battle there is an Assault: the civil war has emptied its towns and cities
-    (decision 151). Returns their label."""
+    garrison; a battle for its town or city is an Assault like any other ("The Engagement Type is
+    always Assault"), but the scouting forces' skirmish is a ruins style battle, never an Assault
+    (decision 383). Returns their label."""
     row = rogue_kingdom_roll(roll)
     controller = state.provinces[battle.province].controller
     # A province lost to Civil Unrest is a Rogue Kingdom province of no kingdom: its forces fight for none.
@@ -160,10 +161,11 @@ def _rogue_forces(state: TurnState, battle: BattleS, roll: int) -> str:
     battle.defender_kingdom = controller
     battle.garrison_defends = True
     battle.garrison_points = row.points
-    battle.assault = False
     if row.force is RogueForce.SCOUTING:
-        # Decision 231: the army does not fight; its kingdom's Tomb Raiders skirmish for control.
+        # Decision 231: the army does not fight; its kingdom's Tomb Raiders skirmish for control, on
+        # the ruins' terms (the scenario's settlement is "ruins"): not the Assault of a town's battle.
         battle.skirmish = True
+        battle.assault = False
         battle.garrison_points = SCOUTING_FORCES_POINTS
         battle.notes.append(
             f"Scouting forces of {rogue}: a ruins style battle for control (Rogue Kingdom; Ruins). "

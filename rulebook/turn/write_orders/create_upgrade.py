@@ -137,11 +137,13 @@ def check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) 
                     army.id,
                 )
             )
-        if upgrade.points <= army.size:
+        # "Pay the gold difference and recreate it at a higher point value": the difference from what
+        # the army counts now (its list, after its losses), not from the points it was raised at.
+        if upgrade.points <= army.points:
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.UPGRADE_NOT_LARGER,
-                    f"an upgrade to {upgrade.points:,} points does not raise the army above its {army.size:,} "
+                    f"an upgrade to {upgrade.points:,} points does not raise the army above its {army.points:,} "
                     "points (3. Create / Upgrade Armies).",
                     army.id,
                 )
@@ -157,5 +159,8 @@ def check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) 
             )
         else:
             check.costs.append(
-                (f"Upgrade {army.name} from {army.size:,} to {upgrade.points:,} points", upgrade.points - army.size)
+                (
+                    f"Upgrade {army.name} from {army.points:,} to {upgrade.points:,} points",
+                    upgrade.points - army.points,
+                )
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rulebook.turn.tables import TRANSFER_ARRIVES_AFTER, transfer_fee
 from rulebook.turn.write_orders.context import SheetContext
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
 from rulebook.turn.write_orders.records import SheetEntries, entry_at
@@ -11,7 +12,7 @@ def check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
     """Land Sales: "Provinces may be given away, bought, or traded at the rate of one province per turn
     per player receiving the land ... Towns or cities may not be given away or sold": one deal per
     other kingdom a turn, the province given one's own and neither a town, a city nor the capitol;
-    the gold paid is counted in what the sheet spends."""
+    the gold paid is counted in what the sheet spends, with its Transfer of Gold fee."""
     world = ctx.world
     seen: set[int] = set()
     given: set[int] = set()
@@ -67,4 +68,13 @@ def check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
                 continue
             given.add(deal.province)
         if deal.gold > 0:
-            check.costs.append((f"Land deal with {other.name}: {deal.gold:,} gold", deal.gold))
+            # The price is a Transfer of Gold: its 10% fee is paid on top, and the gold arrives in the
+            # other kingdom's treasury the turn after next (decision 384).
+            fee = transfer_fee(deal.gold)
+            check.costs.append(
+                (
+                    f"Land deal with {other.name}: {deal.gold:,} gold (+{fee:,} transportation fee; arrives at the "
+                    f"beginning of turn {ctx.turn + TRANSFER_ARRIVES_AFTER})",
+                    deal.gold + fee,
+                )
+            )

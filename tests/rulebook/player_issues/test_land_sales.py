@@ -6,6 +6,7 @@ from dataclasses import replace
 from kernel.event_codes import EventCode
 from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
+from rulebook.turn.tables import transfer_affordable
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import order_sheet_context
 from rulebook.turn.write_orders.problems import SheetProblemCode
@@ -51,8 +52,10 @@ def check(entries, kingdom=AVALON):
 
 def test_case_AL6_a_province_is_sold_to_a_neighbour_and_a_second_sale_to_the_same_receiver_is_refused():
     """AL6: Avalon sells 2 to Brython for 600 gold, both declaring it on their sheets: the province
-    changes hands and the gold is paid at once (decision 156). A second province for Brython the same
-    turn is refused, on the sheet and in the resolution (Carnwyl's gift)."""
+    changes hands now, and the price is a Transfer of Gold (decision 384): Brython pays 600 and its
+    60 transportation fee now, and the 600 arrive in Avalon's treasury at the beginning of turn 4.
+    A second province for Brython the same turn is refused, on the sheet and in the resolution
+    (Carnwyl's gift)."""
     twice = check(SheetEntries(land_deals=(LandDeal(BRYTHON, province=2), LandDeal(BRYTHON, province=5))))
     assert [p.code for p in twice.error_problems] == [SheetProblemCode.LAND_SALE_TWICE]
     assert "one province per turn per player receiving the land" in twice.error_problems[0].text
@@ -62,23 +65,62 @@ def test_case_AL6_a_province_is_sold_to_a_neighbour_and_a_second_sale_to_the_sam
         BRYTHON: SheetEntries(land_deals=(LandDeal(AVALON, gold=600), LandDeal(CARNWYL))),
         CARNWYL: SheetEntries(land_deals=(LandDeal(BRYTHON, province=9),)),
     }
-    assert check(sheets[BRYTHON], BRYTHON).costs[-1] == ("Land deal with Avalon: 600 gold", 600)
     result = resolve(state(sheets))
 
     assert result.state.provinces[2].controller == BRYTHON
     assert result.state.provinces[2].land_sale_turn == 2
     taxes = {e.kingdom: e.gold for e in of(result.events, EventCode.TAXES)}
-    assert result.state.kingdoms[AVALON].treasury == 2000 + taxes[AVALON] + 600
-    assert result.state.kingdoms[BRYTHON].treasury == 2000 + taxes[BRYTHON] - 600
+    assert result.state.kingdoms[AVALON].treasury == 2000 + taxes[AVALON]  # the price is on its way
+    assert result.state.kingdoms[BRYTHON].treasury == 2000 + taxes[BRYTHON] - 660
     sold = of(result.events, EventCode.LAND_DEAL)
-    assert [(e.kingdom, e.gold, e.ledger_reason) for e in sold] == [
-        (AVALON, 600, "land-sale"),
-        (BRYTHON, -600, "land-sale"),
-    ]
+    assert [(e.kingdom, e.gold, e.ledger_reason) for e in sold] == [(AVALON, 0, ""), (BRYTHON, 0, "")]
     assert "gives 2 P2 to Brython" in sold[0].text and "Civil Unrest" in sold[1].text
+    assert "is paid 600 gold, arriving at the beginning of turn 4" in sold[0].text
+    (paid,) = of(result.events, EventCode.LAND_PRICE_PAID)
+    assert (paid.kingdom, paid.gold, paid.ledger_reason) == (BRYTHON, -660, "land-sale")
+    assert paid.data == {"to": AVALON, "gold": 600, "fee": 60, "arrives": 4}
     (refused, _) = of(result.events, EventCode.LAND_DEAL_REFUSED)
     assert "Brython has received a province this turn already" in refused.text
     assert result.state.provinces[9].controller == CARNWYL
+
+
+def test_case_AL6_transfer_of_gold_the_sheet_counts_a_land_price_with_its_fee():
+    """Land Sales, Transfer of Gold: "subject to a 10% transportation fee ... to transfer 1,000 gold
+    pieces to another player, it will cost 1,100 gold". The sheet counts the price and its fee in
+    what it spends, and refuses a price the kingdom could pay but not with its fee (decision 384)."""
+    sale = check(SheetEntries(land_deals=(LandDeal(AVALON, gold=600),)), BRYTHON)
+    assert sale.ok, sale.errors
+    assert sale.costs == [
+        ("Land deal with Avalon: 600 gold (+60 transportation fee; arrives at the beginning of turn 4)", 660)
+    ]
+
+    available = check(SheetEntries(), BRYTHON).available
+    most = transfer_affordable(available, available)
+    assert check(SheetEntries(land_deals=(LandDeal(AVALON, gold=most),)), BRYTHON).ok
+    short = check(SheetEntries(land_deals=(LandDeal(AVALON, gold=most + 1),)), BRYTHON)
+    assert most + 1 <= available  # the price alone would fit
+    assert [p.code for p in short.error_problems] == [SheetProblemCode.OVER_BUDGET]
+
+
+def test_transfer_of_gold_a_land_price_the_treasury_cannot_pay_with_its_fee_is_refused():
+    """Land Sales, Transfer of Gold: at the resolution the payer pays the price and its 10% fee; a
+    price its treasury holds but not with the fee refuses the deal, naming the rule, and nothing
+    changes hands (decision 384)."""
+    taxes = {e.kingdom: e.gold for e in of(resolve(state({})).events, EventCode.TAXES)}
+    price = 2000 + taxes[BRYTHON] - 1
+    sheets = {
+        AVALON: SheetEntries(land_deals=(LandDeal(BRYTHON, province=2),)),
+        BRYTHON: SheetEntries(land_deals=(LandDeal(AVALON, gold=price),)),
+    }
+    result = resolve(state(sheets))
+
+    assert result.state.provinces[2].controller == AVALON
+    assert of(result.events, EventCode.LAND_PRICE_PAID) == []
+    refused = of(result.events, EventCode.LAND_DEAL_REFUSED)
+    assert [e.kingdom for e in refused] == [AVALON, BRYTHON]
+    assert f"Brython cannot pay the {price:,} gold and its" in refused[0].text
+    assert "transportation fee" in refused[0].text and "Transfer of Gold" in refused[0].text
+    assert result.state.kingdoms[BRYTHON].treasury == 2000 + taxes[BRYTHON]
 
 
 def test_case_AL6_no_army_there_by_the_next_turn_4_plus_makes_it_a_rogue_kingdom_province():

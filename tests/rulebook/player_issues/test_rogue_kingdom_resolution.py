@@ -52,7 +52,7 @@ def test_rogue_kingdom_table_empty_the_province_is_the_army_s():
 
 def test_a_town_taken_from_a_rogue_kingdom_is_no_town_for_its_taker():
     """Rogue Kingdom: "taking these from a Rogue Kingdom will not give the attacking player a town or
-    city or a chance to loot" (decision 151)."""
+    city or a chance to loot" (decision 383)."""
     result = resolve(state((12, 5)), [1])
 
     taken = result.state.provinces[5]
@@ -65,7 +65,7 @@ def test_a_town_taken_from_a_rogue_kingdom_is_no_town_for_its_taker():
 @pytest.mark.parametrize(
     ("face", "points", "label"), [(4, 1000, "Small Army"), (5, 1500, "Medium Army"), (6, 2000, "Large Army")]
 )
-def test_rogue_kingdom_table_an_army_defends_the_province_in_a_battle_for_the_rogue_kingdom(face, points, label):
+def test_rogue_kingdom_table_an_army_defends_the_rogue_kingdom_s_town_in_an_assault(face, points, label):
     result = resolve(state((12, 5)), [face])
 
     (battle,) = result.battles
@@ -76,13 +76,38 @@ def test_rogue_kingdom_table_an_army_defends_the_province_in_a_battle_for_the_ro
         None,
     )
     assert (battle.garrison_defends, battle.garrison_points, battle.garrison_defenses) == (True, points, 0)
-    # The rolled army stands instead of the town's garrison, and the town is no Assault (decision 151).
-    assert battle.assault is False
+    # The rolled army stands instead of the town's garrison; the battle for the town is an Assault
+    # (Battle for Towns, Cities, and Capitols; decision 383).
+    assert battle.assault is True
     assert any(label in n and "non-allied player or a guest" in n for n in battle.notes)
     assert result.state.provinces[5].controller == BRYTHON  # held until the battle is won
     scheduled = of(result.events, EventCode.BATTLE_SCHEDULED)
     assert [e.kingdom for e in scheduled] == [AVALON, BRYTHON]
     assert f"({points:,} points)" in scheduled[0].text
+    assert all(e.text.endswith("It is an Assault.") and e.data["assault"] for e in scheduled)
+
+
+@pytest.mark.parametrize(("move", "face"), [((12, 5), 4), ((12, 5), 6), ((11, 2), 5)])
+def test_battle_for_towns_cities_and_capitols_a_rogue_kingdom_s_town_is_always_an_assault(move, face):
+    """Battle for Towns, Cities, and Capitols: "The Engagement Type is always Assault in a battle for
+    a town, city, or capitol", a Rogue Kingdom's too (Rogue Kingdom: "These battles may be fought by
+    any non-allied player"): the forces the table rolls defend Brython's town in an Assault; a plain
+    province of the Rogue Kingdom is no Assault (decision 383)."""
+    result = resolve(state(move), [face])
+
+    (battle,) = result.battles
+    assert battle.assault is (move[1] == 5)
+    assert all(e.data["assault"] is battle.assault for e in of(result.events, EventCode.BATTLE_SCHEDULED))
+
+
+def test_rogue_kingdom_scouting_forces_in_a_town_skirmish_on_the_ruins_terms_not_as_an_assault():
+    """Rogue Kingdom: scouting forces are "a ruins style battle for control": the Tomb Raiders'
+    skirmish (decision 231), on the ruins' terms, not the Assault of an army's battle for the town
+    (decision 383)."""
+    result = resolve(state((12, 5)), [3])
+
+    (battle,) = result.battles
+    assert (battle.skirmish, battle.assault) == (True, False)
 
 
 @pytest.mark.parametrize("face", [2, 3])

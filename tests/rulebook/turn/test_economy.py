@@ -570,7 +570,10 @@ def test_case_C1_wildlings_and_mercenaries_in_a_city_execution(army_type, cost):
     assert state.kingdoms[K].treasury == 2000 - cost
 
 
-def test_case_C2_upgrade_by_less_than_500_keeps_experience_execution():
+def test_case_C2_upgrade_by_less_than_500_of_its_current_points_keeps_experience_execution():
+    """3. Create / Upgrade Armies: "pay the gold difference and recreate it at a higher point value".
+    Raised at 1,200 and now at 1,150 after losses, the army goes to 1,600 for the 450 it gains, and
+    450 is less than 500: it keeps its experience."""
     sheet = SheetEntries(upgrades=(UpgradeArmy(1, 1600),))
     state = build(
         provinces=[province(1, settlement="town")],
@@ -582,8 +585,8 @@ def test_case_C2_upgrade_by_less_than_500_keeps_experience_execution():
 
     create_and_upgrade_armies(state, events)
 
-    assert ledger(events) == [("army-upgraded", -400, LedgerReason.ARMY_UPGRADED)]
-    assert state.kingdoms[K].treasury == 600
+    assert ledger(events) == [("army-upgraded", -450, LedgerReason.ARMY_UPGRADED)]
+    assert state.kingdoms[K].treasury == 550
     upgraded = state.armies[1]
     assert (upgraded.size, upgraded.points, upgraded.upgraded_turn) == (1600, 1600, TURN)
     assert upgraded.experience == 120
@@ -608,6 +611,60 @@ def test_case_C2_upgrade_by_500_or_more_loses_experience_execution():
     assert state.armies[1].size == 1500
     assert state.armies[1].experience == 0
     assert state.armies[1].veteran_status_lost is True
+
+
+@pytest.mark.parametrize(
+    ("raised", "now", "gold"),
+    [
+        (2000, 1300, 700),  # back to the size it was raised at: 700 added, 700 >= 500
+        (1500, 900, 1100),  # 1,100 points added, not the 500 between its raised size and 2,000
+    ],
+)
+def test_case_C2_an_upgrade_is_measured_from_the_army_s_current_points(raised, now, gold):
+    """3. Create / Upgrade Armies: "pay the gold difference and recreate it at a higher point value";
+    "adding 500 or more points ... will lose all its experience points and veteran status". The
+    difference is from what the army counts now, after its losses, not from the points it was
+    raised at: both the gold and the points added."""
+    sheet = SheetEntries(upgrades=(UpgradeArmy(1, 2000),))
+    state = build(
+        provinces=[province(1, settlement="town")],
+        armies=[army(1, points=now, size=raised, depot=True, experience=90)],
+        treasury=2000,
+        sheet=sheet,
+    )
+    events: list[Event] = []
+
+    create_and_upgrade_armies(state, events)
+
+    assert ledger(events) == [("army-upgraded", -gold, LedgerReason.ARMY_UPGRADED)]
+    assert events[0].data == {"from": now, "to": 2000, "experience_lost": 90}
+    assert f"upgraded from {now:,} to 2,000 points for {gold:,} gold" in events[0].text
+    assert state.kingdoms[K].treasury == 2000 - gold
+    upgraded = state.armies[1]
+    assert (upgraded.size, upgraded.points, upgraded.list_due) == (2000, 2000, True)
+    assert upgraded.experience == 0
+    assert upgraded.veteran_status_lost is True
+
+
+def test_an_upgrade_that_would_not_raise_the_army_s_current_points_is_not_made():
+    """3. Create / Upgrade Armies: an upgrade recreates the army "at a higher point value". One
+    that reaches the resolution (its list entered since the sheet was checked) and would not raise
+    what the army counts now is skipped, with the rule named, and costs nothing."""
+    sheet = SheetEntries(upgrades=(UpgradeArmy(1, 1500),))
+    state = build(
+        provinces=[province(1, settlement="town")],
+        armies=[army(1, points=1500, size=1500, depot=True, experience=40)],
+        treasury=1000,
+        sheet=sheet,
+    )
+    events: list[Event] = []
+
+    create_and_upgrade_armies(state, events)
+
+    assert codes(events) == ["army-unavailable"]
+    assert "counts 1,500 points already" in events[0].text
+    assert state.kingdoms[K].treasury == 1000
+    assert state.armies[1].experience == 40 and state.armies[1].upgraded_turn is None
 
 
 def test_case_R6_the_upgrade_is_paid_from_the_taxes_collected_first():

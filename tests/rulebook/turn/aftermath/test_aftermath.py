@@ -1051,7 +1051,7 @@ def test_the_pyramid_taken_the_ancient_dead_return_to_the_tomb():
 def test_a_city_won_from_a_rogue_kingdom_gives_no_city_and_no_loot():
     """Rogue Kingdom: "taking these from a Rogue Kingdom will not give the attacking player a town or
     city or a chance to loot"; its capitol falls without a Loss of the Capitol for a kingdom already
-    out (decision 151)."""
+    out (decision 383)."""
     world = Scene()
     world.kingdoms[BRYTHON] = replace(world.kingdoms[BRYTHON], rogue=True, capitol=5)
     world.province(5, settlement="city", controller=BRYTHON)

@@ -109,6 +109,19 @@ def test_case_C2_upgrade_costs_the_difference():
     assert result.ok and result.gold == 500
 
 
+@pytest.mark.parametrize(("raised", "now", "gold"), [(2000, 1300, 700), (1500, 900, 1100)])
+def test_case_C2_the_sheet_charges_an_upgrade_from_the_army_s_current_points(raised, now, gold):
+    """3. Create / Upgrade Armies: "pay the gold difference and recreate it at a higher point
+    value". The sheet measures from what the army counts now (its list after its losses), so an
+    army raised at 2,000 and now at 1,300 may go back to 2,000, for 700."""
+    armies = (wb.army(10, ME, 2, now, name="1st Army", size=raised),)
+    result = check(SheetEntries(upgrades=(UpgradeArmy(10, 2000),)), armies=armies)
+    assert result.ok, result.errors
+    assert result.costs == [(f"Upgrade 1st Army from {now:,} to 2,000 points", gold)]
+    refused = check(SheetEntries(upgrades=(UpgradeArmy(10, now),)), armies=armies)
+    assert f"does not raise the army above its {now:,} points" in only_errors(refused)
+
+
 def test_upgrade_only_in_a_town_or_city_you_control_and_never_above_2000():
     armies = (own_army(id=10, name="1st Army", province=6, size=1200),)
     assert "upgraded in a town or city you control" in only_errors(
