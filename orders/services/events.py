@@ -52,15 +52,4 @@ def turn_events_append(
 
 def turn_event_record(turn: Turn, event: Event) -> TurnEvent:
     """The event at the end of the turn's log, so the turn's reports and bulletin tell it."""
-    return TurnEvent.objects.create(
-        turn=turn,
-        sequence=turn_event_sequence_next(turn),
-        phase=event.phase,
-        code=event.code,
-        text=event.text,
-        kingdom_id=event.kingdom,
-        army_id=event.army,
-        province=event.province,
-        gold=event.gold,
-        data=event.data,
-    )
+    return turn_events_append(turn, [event])[0]
