@@ -8,24 +8,23 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from dataclasses import replace
 
 from django.utils import timezone
 
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmoryItem, Army, ArmyMovement, Campaign, DiceRoll, Kingdom, Province, TreasuryEntry, Unit
-from kingdoms.services.alliances import alliances_write, without_alliance_id
-from kingdoms.services.experience import experience_rows_write
+from kingdoms.models import ArmyMovement, DiceRoll
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
+from kingdoms.services.world_write import PROVINCE_FIELDS, world_write
 from rulebook.turn.pipeline import Resolution, resolve_orders
-from rulebook.turn.state import TurnState, with_real_army_ids
+from rulebook.turn.state import TurnState
 
 from ..entries import sheet_from_json
-from ..models import OrderSheet, OrderSubmission, Turn, TurnEvent
-from .events import turn_event_sequence_next
+from ..models import OrderSheet, OrderSubmission, Turn
+from .events import turn_events_append
 from .purchases import purchases_write
-from .rogue import rogue_rows_write
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
@@ -76,38 +75,6 @@ def turn_preview(*, turn: Turn) -> Resolution:
     )
 
 
-def _lists_write(before: TurnState, state: TurnState) -> None:
-    """The models the turn's losses took off the armies' lists (foraging, Guerrilla Tactics): each
-    unit's models, and its casualties over the campaign."""
-    left = {u.id: u.models for units in state.world.units.values() for u in units}
-    lost = {
-        u.id: u.models - left[u.id]
-        for units in before.world.units.values()
-        for u in units
-        if u.id in left and left[u.id] != u.models
-    }
-    rows = list(Unit.objects.filter(pk__in=lost))
-    for row in rows:
-        row.models_count = left[row.id]
-        row.models_lost += lost[row.id]
-    Unit.objects.bulk_update(rows, ["models_count", "models_lost"])
-
-
-def _kingdoms_write(before: TurnState, state: TurnState, campaign: Campaign, turn_number: int) -> None:
-    """Loss of the Capitol: a capitol moved or crowned, the countdown's start cleared; a kingdom whose
-    player is out becomes a Rogue Kingdom (its rows as when the organizer marks a player out)."""
-    for kingdom_id, after in state.kingdoms.items():
-        was = before.kingdoms[kingdom_id]
-        if (after.capitol, after.capitol_lost_turn, after.rogue) == (was.capitol, was.capitol_lost_turn, was.rogue):
-            continue
-        row = Kingdom.objects.get(pk=kingdom_id, campaign=campaign)
-        row.capitol = Province.objects.get(campaign=campaign, number=after.capitol) if after.capitol else None
-        row.capitol_lost_turn = after.capitol_lost_turn
-        row.save(update_fields=["capitol", "capitol_lost_turn"])
-        if after.rogue and not was.rogue:
-            rogue_rows_write(kingdom=row, turn_number=turn_number)
-
-
 def resolution_write(
     *,
     turn: Turn,
@@ -116,158 +83,40 @@ def resolution_write(
     dice: SeededDice,
     ancient_dice: SeededDice | None = None,
 ) -> dict[int, int]:
-    """Write what the orders did (armies, provinces, ledger, events, movements, dice rolls) in bulk.
-    Returns the real ids of the armies raised this turn (they had negative ids in the rules), for
-    the battles' rows."""
-    state = resolution.state
+    """Write what the orders did: the world (kingdoms.services.world_write: armies, lists, items,
+    provinces, kingdoms, alliances, ledgers), the purchases, the events, the movements and the dice
+    rolls, in bulk. Returns the real ids of the armies raised this turn (they had negative ids in
+    the rules), for the battles' rows."""
     campaign = turn.campaign
-    provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
-    armies = {a.id: a for a in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE)}
-    id_map: dict[int, int] = {}
-
-    # New armies (negative ids in the state) get rows first, so events can point at them.
-    new = sorted((a for a in state.armies.values() if a.id < 0), key=lambda a: -a.id)
-    rows = Army.objects.bulk_create(
-        Army(
-            kingdom_id=a.kingdom,
-            name=a.name,
-            province=provinces[a.province],
-            size=a.size,
-            supply_depot=a.supply_depot,
-            created_turn=turn.number,
-            list_due=True,  # it counts at the points paid for it until its list is entered
-            losses_before_list=a.losses_before_list,
-        )
-        for a in new
-    )
-    for army, row in zip(new, rows, strict=True):
-        id_map[army.id] = row.id
-        armies[row.id] = row
-    ArmyMovement.objects.bulk_create(
-        ArmyMovement(army=row, turn=turn.number, step=0, province=row.province) for row in rows
-    )
-
+    # Fortify: not the turn after a battle. The armies that will fight it (the battles are posted next).
     fighting = {b.attacker_army for b in resolution.battles} | {
         b.defender_army for b in resolution.battles if b.defender_army is not None
     }
-    changed: list[Army] = []
-    for army in state.armies.values():
-        if army.id < 0:
-            continue
-        row = armies[army.id]
-        row.province = provinces[army.province]
-        row.size = army.size
-        row.supply_depot = army.supply_depot
-        row.experience = army.experience
-        row.upgraded_turn = army.upgraded_turn
-        row.recover_streak = army.recover_streak
-        row.co_occupying = army.co_occupying
-        row.fortified_in = provinces[army.fortified_in] if army.fortified_in is not None else None
-        row.status = Army.Status.DISBANDED if army.disbanded else Army.Status.ACTIVE
-        # Troops lost this turn (foraging, guerrilla) were taken off the list (written below), or,
-        # while the list is due, are kept as the points it leaves out.
-        row.list_due = army.list_due
-        row.losses_before_list = army.losses_before_list
-        if army.id in fighting:
-            row.last_battle_turn = turn.number
-        changed.append(row)
-    Army.objects.bulk_update(
-        changed,
-        [
-            "province",
-            "size",
-            "supply_depot",
-            "experience",
-            "upgraded_turn",
-            "recover_streak",
-            "co_occupying",
-            "fortified_in",
-            "status",
-            "list_due",
-            "losses_before_list",
-            "last_battle_turn",
-        ],
+    after = replace(
+        resolution.state.world,
+        armies={
+            i: replace(a, last_battle_turn=turn.number) if i in fighting else a
+            for i, a in resolution.state.world.armies.items()
+        },
     )
-    _lists_write(before, state)
-    if any(a.veteran_status_lost for a in state.armies.values()):
-        Unit.objects.filter(army_id__in=[a.id for a in state.armies.values() if a.veteran_status_lost]).update(
-            veteran_level=0
-        )
-    ArmoryItem.objects.filter(bearer__army_id__in=[a.id for a in state.armies.values() if a.disbanded]).update(
-        destroyed=True
+    written = world_write(
+        turn=turn.number,
+        campaign=campaign,
+        before=before.world,
+        after=after,
+        events=resolution.events,
+        # The orders leave a province's looting date as stored (a Rogue Kingdom's town abandoned keeps it).
+        province_fields=[f for f in PROVINCE_FIELDS if f != "looted_turn"],
     )
-    # Transfer of Gold: an item sent leaves its bearer (or the armory) now; its ITEM_SENT event carries
-    # it to the receiver's armory at the beginning of the turn after next (orders/services/transfers.py).
-    ArmoryItem.objects.filter(
-        pk__in=[e.data["item_id"] for e in resolution.events if e.code == EventCode.ITEM_SENT]
-    ).delete()
-
-    reinforced = {a.province_id for a in armies.values() if a.kind == Army.Kind.GARRISON}
-    elite_defense_forces = []
-    for number, province in state.provinces.items():
-        row = provinces[number]
-        row.controller_id, row.razed, row.fortified = province.controller, province.razed, province.fortified
-        # The Ancient Dead's incantations turn the land to plains, then desert (and towns to ruins).
-        row.terrain, row.settlement = province.terrain.value, province.settlement.value
-        row.incantation = province.incantation
-        row.land_sale_turn, row.rogue = province.land_sale_turn, province.rogue
-        if province.elite_defense and row.id not in reinforced:
-            elite_defense_forces.append(
-                Army(
-                    kingdom_id=province.controller,
-                    name=f"Elite Defense Force of {row.name}",
-                    kind=Army.Kind.GARRISON,
-                    province=row,
-                    size=500,
-                    created_turn=turn.number,
-                )
-            )
-    Army.objects.bulk_create(elite_defense_forces)
-    Province.objects.bulk_update(
-        list(provinces.values()),
-        ["controller", "razed", "fortified", "terrain", "settlement", "incantation", "land_sale_turn", "rogue"],
-    )
+    id_map, provinces = written.army_ids, written.provinces
 
     def army_id(value: int | None) -> int | None:
         return id_map.get(value, value) if value is not None else None
 
-    alliances_write(campaign=campaign, turn=turn.number, events=resolution.events)
-    _kingdoms_write(before, state, campaign, turn.number)
-
-    def with_army_ids(data: dict | None) -> dict | None:
-        return without_alliance_id(with_real_army_ids(data, id_map))
-
-    TreasuryEntry.objects.bulk_create(
-        TreasuryEntry(kingdom_id=e.kingdom, turn=turn.number, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
-        for e in resolution.events
-        if e.gold and e.kingdom is not None
-    )
-    experience_rows_write(
-        turn=turn.number,
-        events=resolution.events,
-        before={a.id: a.experience for a in before.armies.values()},
-        after={a.id: a.experience for a in state.armies.values()},
-        army_id=lambda a: id_map.get(a, a),
-    )
     purchases_write(turn=turn.number, events=resolution.events)
     # After what the turn's log already holds: the deliveries that arrived when the turn opened,
     # and the organizer's events between the phases (an army marked painted, an extra for a story).
-    start = turn_event_sequence_next(turn)
-    TurnEvent.objects.bulk_create(
-        TurnEvent(
-            turn=turn,
-            sequence=start + i,
-            phase=e.phase,
-            code=e.code,
-            text=e.text,
-            kingdom_id=e.kingdom,
-            army_id=army_id(e.army),
-            province=e.province,
-            gold=e.gold,
-            data=with_army_ids(e.data),
-        )
-        for i, e in enumerate(resolution.events)
-    )
+    turn_events_append(turn, resolution.events, id_map)
     steps: dict[int, int] = defaultdict(int)
     movements = []
     for e in resolution.events:

@@ -9,15 +9,14 @@ turn's resolution (rulebook/turn/executing_orders/contacts.py); this module writ
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
 
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from kingdoms.models import Alliance, Army, Kingdom
+from kingdoms.models import Kingdom
 from kingdoms.services.campaigns import player_user_invite
+from kingdoms.services.rogue import rogue_rows_write
 from kingdoms.services.world import world_changed
-from rulebook.allies.chart import BreakKind
 
 from ..models import Turn
 from .events import turn_event_record
@@ -68,32 +67,6 @@ def kingdom_rogue_declare(*, kingdom: Kingdom, why: str = "") -> Kingdom:
         ),
     )
     return kingdom
-
-
-def rogue_rows_write(*, kingdom: Kingdom, turn_number: int) -> tuple[int, int]:
-    """The kingdom is a Rogue Kingdom from `turn_number`: its players lose it, its armies and Elite
-    Defense Forces leave the map, its fortifications and its alliance end (no gold back). Returns how
-    many armies and alliances ended. The marking out and the resolution (Loss of the Capitol) share it."""
-    kingdom.rogue_turn = turn_number
-    kingdom.save(update_fields=["rogue_turn"])
-    kingdom.players.clear()
-    armies = list(Army.objects.filter(kingdom=kingdom, status=Army.Status.ACTIVE))
-    for army in armies:
-        army.status = Army.Status.DISBANDED
-        army.fortified_in = None
-    Army.objects.bulk_update(armies, ["status", "fortified_in"])
-    kingdom.campaign.provinces.filter(controller=kingdom, fortified=True).update(fortified=False)
-    ended = list(
-        Alliance.objects.filter(
-            Q(first=kingdom) | Q(second=kingdom), campaign=kingdom.campaign, ended_turn__isnull=True
-        )
-    )
-    for alliance in ended:
-        alliance.ended_turn = turn_number
-        alliance.ended_how = BreakKind.CANCELLED.value
-        alliance.save(update_fields=["ended_turn", "ended_how"])
-    world_changed(kingdom.campaign_id)  # mid-week too: the order sheets' kept worlds are stale
-    return len(armies), len(ended)
 
 
 @transaction.atomic

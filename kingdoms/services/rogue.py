@@ -1,0 +1,38 @@
+"""Rogue Kingdom: the rows of a kingdom whose player is out (Player Issues > Rogue Kingdom). The
+organizer's marking out (orders.services.rogue) and the turn's writer (Loss of the Capitol,
+kingdoms.services.world_write) share them."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from rulebook.allies.chart import BreakKind
+
+from ..models import Alliance, Army, Kingdom
+from .world import world_changed
+
+
+def rogue_rows_write(*, kingdom: Kingdom, turn_number: int) -> tuple[int, int]:
+    """The kingdom is a Rogue Kingdom from `turn_number`: its players lose it, its armies and Elite
+    Defense Forces leave the map, its fortifications and its alliance end (no gold back). Returns how
+    many armies and alliances ended. The marking out and the resolution (Loss of the Capitol) share it."""
+    kingdom.rogue_turn = turn_number
+    kingdom.save(update_fields=["rogue_turn"])
+    kingdom.players.clear()
+    armies = list(Army.objects.filter(kingdom=kingdom, status=Army.Status.ACTIVE))
+    for army in armies:
+        army.status = Army.Status.DISBANDED
+        army.fortified_in = None
+    Army.objects.bulk_update(armies, ["status", "fortified_in"])
+    kingdom.campaign.provinces.filter(controller=kingdom, fortified=True).update(fortified=False)
+    ended = list(
+        Alliance.objects.filter(
+            Q(first=kingdom) | Q(second=kingdom), campaign=kingdom.campaign, ended_turn__isnull=True
+        )
+    )
+    for alliance in ended:
+        alliance.ended_turn = turn_number
+        alliance.ended_how = BreakKind.CANCELLED.value
+        alliance.save(update_fields=["ended_turn", "ended_how"])
+    world_changed(kingdom.campaign_id)  # mid-week too: the order sheets' kept worlds are stale
+    return len(armies), len(ended)
