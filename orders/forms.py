@@ -25,7 +25,6 @@ from rulebook.turn.write_orders.records import (
     BuySupplyDepot,
     CreateArmy,
     DeclareAlliance,
-    EndAlliance,
     LandDeal,
     LossesFrom,
     MoveCapitol,
@@ -228,11 +227,11 @@ class GarrisonsForm(forms.Form):
 
 
 class AllianceForm(forms.Form):
-    """Allies: declare an alliance (both kingdoms on the same turn, 1,000 gold each), or announce the
-    end of the kingdom's alliance. The choices are the kingdoms the Alliance Chart lets it ally with."""
+    """Allies: declare an alliance (both kingdoms on the same turn, 1,000 gold each). The choices are
+    the kingdoms the Alliance Chart lets it ally with. The end of an alliance is announced during the
+    End of Turn (battles.services.announcements), not here (decision 382)."""
 
     declare = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Declare an alliance with")
-    end = forms.BooleanField(required=False, label="Announce the end of the alliance")
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -249,11 +248,6 @@ class AllianceForm(forms.Form):
     def declarations(self) -> tuple[DeclareAlliance, ...]:
         chosen = self.cleaned_data.get("declare")
         return (DeclareAlliance(kingdom=chosen),) if chosen else ()
-
-    def ends(self) -> tuple[EndAlliance, ...]:
-        if self.ally is not None and self.cleaned_data.get("end"):
-            return (EndAlliance(kingdom=self.ally.id),)
-        return ()
 
 
 class ToKingdomForm(forms.Form):
@@ -600,10 +594,7 @@ class OrderSheetForm:
             data,
             prefix="alliance",
             kingdom=kingdom,
-            initial={
-                "declare": initial.alliances[0].kingdom if initial.alliances else None,
-                "end": bool(initial.alliance_ends),
-            },
+            initial={"declare": initial.alliances[0].kingdom if initial.alliances else None},
         )
         self.transfers = _rows(GoldTransferForm, data, kingdom, initial.gold_transfers)
         self.item_transfers = _rows(ItemTransferForm, data, kingdom, initial.item_transfers)
@@ -713,7 +704,6 @@ class OrderSheetForm:
             losses=losses,
             purchases=purchases,
             alliances=self.alliance.declarations(),
-            alliance_ends=self.alliance.ends(),
             gold_transfers=tuple(t for t in (f.transfer() for f in self.transfers) if t is not None),
             item_transfers=tuple(t for t in (f.transfer() for f in self.item_transfers) if t is not None),
             land_deals=tuple(d for d in (f.deal() for f in self.land_deals) if d is not None),
