@@ -141,7 +141,8 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         )
         for i, e in enumerate(result.events)
     )
-    # Allies: an alliance broken by withdrawal of support in a battle ends this turn.
+    # Allies: an alliance broken by withdrawal of support in a battle, or announced over during the End
+    # of Turn, ends with this turn: the next turn loads it ended (decision 382).
     alliances_write(campaign=campaign, turn=turn.number, events=result.events)
     dice_rolls_save(campaign=campaign, turn=turn.number, dice=dice)
     rows = {b.id: b for b in Battle.objects.filter(turn=turn)}
