@@ -186,7 +186,7 @@ class OrderSheetInput(serializers.Serializer):
         default=list,
         help_text="Allies, Announcement: refused (code alliance-end-at-end-of-turn). The end of an alliance is "
         "announced during the End of Turn: on a turn summary sheet (announce_alliance_end) or with "
-        "POST /api/kingdoms/{id}/alliance-end/ while the turn's battles are played.",
+        "POST /api/turns/{id}/alliance-end/ while the turn's battles are played.",
     )
     land_deals = LandDealInput(
         many=True,

@@ -8,7 +8,10 @@ results; turn 2 loads it ended. Rulebook: Allies; 8. End of Turn."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+from freezegun import freeze_time
 
 from battles.models import AllianceEndAnnouncement, Battle, TurnSummarySheet
 from kingdoms.models import Alliance, TreasuryEntry
@@ -200,3 +203,23 @@ def test_an_order_sheet_announcing_an_end_is_refused_pointing_to_the_end_of_turn
     # Outside the End of Turn (turn 2 takes orders) an announcement is refused too.
     late = api_as("carol").post(f"/api/turns/{turn_2.pk}/alliance-end/", {"ally": ostland.pk}, format="json")
     assert late.status_code == 400 and "during the End of Turn" in error_details(late)[0]
+
+
+def test_after_the_results_deadline_only_the_organizer_announces_or_withdraws(turn, k, alliance):
+    """8. End of Turn ends at the results deadline (decision 382): a player's announcement after it
+    is refused, nothing saved; the organizer names the kingdom (?kingdom=) and may still make or
+    withdraw it until the aftermath, as it enters sheets (decision 60)."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    url = f"/api/turns/{turn.pk}/alliance-end/"
+    with freeze_time(turn.results_deadline + dt.timedelta(minutes=1)):
+        late = api_as("carol").post(url, {"ally": ostland.pk}, format="json")
+        assert late.status_code == 400 and "The results deadline has passed" in error_details(late)[0]
+        assert not AllianceEndAnnouncement.objects.exists()
+        made = api_as("organizer").post(f"{url}?kingdom={karak.pk}", {"ally": ostland.pk}, format="json")
+        assert made.status_code == 200 and made.json() == {"kingdom": karak.pk, "ally": ostland.pk, "announced": True}
+        announcement = AllianceEndAnnouncement.objects.get()
+        assert (announcement.kingdom, announcement.by_organizer) == (karak, True)
+        assert api_as("carol").delete(url).status_code == 400  # the player's End of Turn is over
+        withdrawn = api_as("organizer").delete(f"{url}?kingdom={karak.pk}")
+        assert withdrawn.status_code == 200 and withdrawn.json()["announced"] is False
+    assert not AllianceEndAnnouncement.objects.exists()

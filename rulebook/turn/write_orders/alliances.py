@@ -71,7 +71,7 @@ def check_alliances(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
             SheetProblem(
                 SheetProblemCode.ALLIANCE_END_AT_END_OF_TURN,
                 f"The end of an alliance (with {name}) is not announced on the order sheet: it is announced during "
-                'the End of Turn, on your turn summary sheet or with "Announce the end of an alliance" while the '
-                "turn's battles are played, and the rules for allies cease the next turn (Allies, Announcement).",
+                "the End of Turn, on your turn summary sheet or on the turn's battles page while its battles are "
+                "played, and the rules for allies cease the next turn (Allies, Announcement).",
             )
         )
