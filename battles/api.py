@@ -16,11 +16,12 @@ from rest_framework.views import APIView
 
 from briternia.api import KingdomQuery, kingdom_query
 from kingdoms.models import Kingdom
-from kingdoms.selectors import army_private_get, is_organizer, kingdom_of
+from kingdoms.selectors import alliance_in_force, army_private_get, is_organizer, kingdom_of
 from orders.selectors import turn_get
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .services.announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 from .services.opponents import MESSAGE_MAX, SideKingdom, battle_message_send, opponents_of, side_players
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award
@@ -260,6 +261,14 @@ class SummarySheetInput(serializers.Serializer):
         help_text="Allies, Withdraw of support: the parent armies of an ally's detachments on this side that "
         "withdrew their support in the battle (it breaks the alliance).",
     )
+    announce_alliance_end = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Allies, Announcement: true announces the end of this kingdom's alliance during the End of Turn "
+        "(the rules for allies cease next turn; one announcement a turn for all the kingdom's sheets); false "
+        "withdraws it; null or absent leaves it as it stands.",
+    )
     played_by_player = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -277,6 +286,13 @@ class SummarySheetInput(serializers.Serializer):
 
 
 class SummarySheetSerializer(serializers.ModelSerializer):
+    alliance_end_announced = serializers.SerializerMethodField(
+        help_text="Allies, Announcement: the kingdom has announced the end of its alliance this End of Turn."
+    )
+
+    def get_alliance_end_announced(self, sheet: TurnSummarySheet) -> bool:
+        return alliance_end_announced(kingdom=sheet.kingdom, turn=sheet.battle.turn) is not None
+
     class Meta:
         model = TurnSummarySheet
         fields = [
@@ -300,6 +316,7 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "support_withdrawn",
             "played_by_player",
             "played_by_guest",
+            "alliance_end_announced",
             "by_organizer",
             "submitted_at",
         ]
@@ -341,6 +358,67 @@ class SummarySheetApi(APIView):
             by_organizer=organizer and not own,
         )
         return Response(SummarySheetSerializer(sheet).data)
+
+
+class AllianceEndInput(serializers.Serializer):
+    ally = serializers.IntegerField(
+        min_value=1, max_value=2**63 - 1, help_text="The kingdom whose alliance with yours is over: your ally."
+    )
+
+
+class AllianceEndSerializer(serializers.Serializer):
+    kingdom = serializers.IntegerField()
+    ally = serializers.IntegerField(allow_null=True, help_text="The kingdom's ally (null: it has none).")
+    announced = serializers.BooleanField(help_text="The end of the alliance is announced this End of Turn.")
+
+
+def _alliance_end_data(kingdom: Kingdom, turn: Any) -> dict[str, Any]:
+    alliance = alliance_in_force(kingdom)
+    return {
+        "kingdom": kingdom.pk,
+        "ally": alliance.other(kingdom).pk if alliance is not None else None,
+        "announced": alliance_end_announced(kingdom=kingdom, turn=turn) is not None,
+    }
+
+
+class AllianceEndApi(APIView):
+    """Allies, Announcement: "During the End of Campaign Turn, a player can announce that an alliance
+    is broken" (decision 385). While the turn's battles are played (until the results deadline; the
+    organizer's until the aftermath), POST announces the end of your kingdom's alliance with `ally`,
+    DELETE withdraws it; the same announcement as a turn summary sheet's `announce_alliance_end`, for
+    a kingdom with or without a battle. The rules for allies cease next turn; the turn's results make
+    it public. The organizer names a kingdom with ?kingdom=<id>."""
+
+    def _target(self, request: Request, turn_id: int) -> tuple[Any, Kingdom, bool]:
+        turn = turn_get(user=request.user, turn_id=turn_id)
+        kingdom = selectors.end_of_turn_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_query(request))
+        organizer = is_organizer(request.user, turn.campaign)
+        return turn, kingdom, organizer and kingdom not in request.user.kingdoms.all()
+
+    @extend_schema(parameters=[KingdomQuery], responses=AllianceEndSerializer)
+    def get(self, request: Request, turn_id: int) -> Response:
+        turn, kingdom, _ = self._target(request, turn_id)
+        return Response(_alliance_end_data(kingdom, turn))
+
+    @extend_schema(parameters=[KingdomQuery], request=AllianceEndInput, responses=AllianceEndSerializer)
+    def post(self, request: Request, turn_id: int) -> Response:
+        turn, kingdom, by_organizer = self._target(request, turn_id)
+        data = AllianceEndInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        alliance_end_announce(
+            kingdom=kingdom,
+            turn=turn,
+            ally_id=data.validated_data["ally"],
+            entered_by=request.user,
+            by_organizer=by_organizer,
+        )
+        return Response(_alliance_end_data(kingdom, turn))
+
+    @extend_schema(parameters=[KingdomQuery], request=None, responses=AllianceEndSerializer)
+    def delete(self, request: Request, turn_id: int) -> Response:
+        turn, kingdom, by_organizer = self._target(request, turn_id)
+        alliance_end_withdraw(kingdom=kingdom, turn=turn, by_organizer=by_organizer)
+        return Response(_alliance_end_data(kingdom, turn))
 
 
 class RulingInput(serializers.Serializer):

@@ -4,6 +4,7 @@ from . import api
 
 urlpatterns = [
     path("turns/<int:turn_id>/battles/", api.TurnBattlesApi.as_view(), name="api-turn-battles"),
+    path("turns/<int:turn_id>/alliance-end/", api.AllianceEndApi.as_view(), name="api-alliance-end"),
     path("battles/<int:battle_id>/", api.BattleApi.as_view(), name="api-battle"),
     path("battles/<int:battle_id>/message/", api.BattleMessageApi.as_view(), name="api-battle-message"),
     path("battles/<int:battle_id>/sheet/", api.SummarySheetApi.as_view(), name="api-summary-sheet"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from kingdoms.models import Army, Kingdom, Province
+from kingdoms.models import Alliance, Army, Kingdom, Province
 
 # The ladder of results a turn summary sheet reports, from the filing side's point of view
 # (rulebook.turn.aftermath.results.BattleResult holds the same values).
@@ -231,3 +231,27 @@ class BattleMessage(models.Model):
 
     def __str__(self) -> str:
         return f"A message about {self.battle} at {self.sent_at:%Y-%m-%d %H:%M}"
+
+
+class AllianceEndAnnouncement(models.Model):
+    """Allies, Announcement: a kingdom announces, during the End of Turn, that its alliance is over
+    (decision 385). Made on any of its turn summary sheets or, with no battle to report, on the
+    turn's battles page; one per kingdom and turn (a kingdom has one alliance), withdrawn until the
+    results deadline. Private until the aftermath, which ends the alliance with the turn: then the
+    events and the bulletin make it public."""
+
+    turn = models.ForeignKey("orders.Turn", on_delete=models.CASCADE, related_name="alliance_end_announcements")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
+    alliance = models.ForeignKey(Alliance, on_delete=models.CASCADE, related_name="end_announcements")
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    by_organizer = models.BooleanField(default=False)
+    announced_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn", "kingdom"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "kingdom"], name="alliance_end_announcement_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kingdom} announces the end of {self.alliance} ({self.turn})"

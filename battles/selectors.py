@@ -69,6 +69,20 @@ def summary_sheet_kingdom_get(*, user: AnyUser, battle: Battle, kingdom_id: int 
     return kingdom
 
 
+def end_of_turn_kingdom_get(*, user: AnyUser, turn: Turn, kingdom_id: int | None = None) -> Kingdom:
+    """The kingdom whose End of Turn announcement the user asks for: their own, or any player's
+    kingdom for the organizer (?kingdom=). Anything else is not found."""
+    campaign = turn.campaign
+    own = kingdom_of(user=user, campaign=campaign)
+    if kingdom_id is not None and is_organizer(user, campaign):
+        kingdom = campaign.kingdoms.filter(pk=kingdom_id).first()
+    else:
+        kingdom = own if own is not None and kingdom_id in (None, own.pk) else None
+    if kingdom is None or kingdom.is_ancient_dead:
+        raise Http404("No such kingdom.")
+    return kingdom
+
+
 def summary_sheets_visible(*, user: AnyUser, battle: Battle) -> list[TurnSummarySheet]:
     """The organizer sees both sheets; a player only their own."""
     sheets = list(battle.summary_sheets.all())

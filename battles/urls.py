@@ -5,6 +5,7 @@ from . import views
 urlpatterns = [
     path("campaigns/<int:campaign_id>/stories/", views.campaign_stories_page, name="campaign-stories"),
     path("turns/<int:turn_id>/battles/", views.turn_battles_page, name="turn-battles"),
+    path("turns/<int:turn_id>/alliance-end/", views.turn_alliance_end, name="turn-alliance-end"),
     path("battles/<int:battle_id>/", views.battle_page, name="battle"),
     path("battles/<int:battle_id>/message/", views.battle_message, name="battle-message"),
     path("battles/<int:battle_id>/scenario.pdf", views.battle_scenario_pdf, name="battle-scenario-pdf"),

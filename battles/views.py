@@ -17,7 +17,7 @@ from briternia.errors import DomainError
 from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.models import Campaign, Kingdom
-from kingdoms.selectors import army_private_get, campaign_get, is_organizer, kingdom_of
+from kingdoms.selectors import alliance_in_force, army_private_get, campaign_get, is_organizer, kingdom_of
 from orders.models import Turn
 from orders.selectors import turn_get
 from orders.services.progress import turn_progress
@@ -30,6 +30,7 @@ from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .services.announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
@@ -93,8 +94,48 @@ def turn_battles_page(request: HttpRequest, turn_id: int) -> HttpResponse:
             "results_deadline": deadline_text(turn.results_deadline, turn.campaign.time_zone),
             "clock": turn_clock(turn),
             "progress": turn_progress(turn, organizer=organizer),
+            "alliance_end": _alliance_end_panel(own, turn),
         },
     )
+
+
+def _alliance_end_panel(own: Kingdom | None, turn: Turn) -> dict[str, Any] | None:
+    """Allies, Announcement: the player's kingdom's alliance and whether it announced its end this
+    End of Turn (None: no kingdom, or no ally)."""
+    alliance = alliance_in_force(own) if own is not None and not own.is_ancient_dead else None
+    if own is None or alliance is None:
+        return None
+    return {
+        "ally": alliance.other(own),
+        "announced": alliance_end_announced(kingdom=own, turn=turn) is not None,
+        "open": turn.status == Turn.Status.BATTLES and not _deadline_passed(turn),
+    }
+
+
+@login_required
+@require_POST
+def turn_alliance_end(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """Allies, Announcement: the player announces (or withdraws) the end of its kingdom's alliance
+    during the End of Turn, with or without a battle (decision 385)."""
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    kingdom = selectors.end_of_turn_kingdom_get(user=request.user, turn=turn)
+    try:
+        if request.POST.get("action") == "withdraw":
+            alliance_end_withdraw(kingdom=kingdom, turn=turn)
+            messages.success(request, "Your announcement is withdrawn: the alliance holds.")
+        else:
+            ally = request.POST.get("ally", "")
+            alliance_end_announce(
+                kingdom=kingdom, turn=turn, ally_id=int(ally) if ally.isdigit() else None, entered_by=request.user
+            )
+            messages.success(
+                request,
+                "The end of your alliance is announced: the rules for allies cease next turn; everyone reads it in "
+                "this turn's results.",
+            )
+    except DomainError as exc:
+        flash_errors(request, exc)
+    return redirect("turn-battles", turn_id=turn.pk)
 
 
 @login_required
@@ -230,6 +271,8 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "backstab": post.get("backstab"),
         "warlord_heir": post.get("warlord_heir", ""),
         "support_withdrawn": [a for a in form.allied_detachments if post.get(f"withdrawn-{a}")],
+        # Allies, Announcement: the box is on the page only when the kingdom has an ally
+        "announce_alliance_end": bool(post.get("announce_alliance_end")) if form.ally else None,
         "played_by_player": post.get("played_by_player", ""),
         "played_by_guest": post.get("played_by_guest", ""),
     }
@@ -284,6 +327,8 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "played_by_player": sheet.played_by_player_id,
             "played_by_guest": sheet.played_by_guest,
         }
+    if request.method != "POST":
+        values["announce_alliance_end"] = form.alliance_end_announced
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
     unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]
     lost_characters = {int(c) for c in values.get("characters_lost", []) if str(c).isdigit()}

@@ -225,11 +225,11 @@ class GarrisonsForm(forms.Form):
 
 
 class AllianceForm(forms.Form):
-    """Allies: declare an alliance (both kingdoms on the same turn, 1,000 gold each), or announce the
-    end of the kingdom's alliance. The choices are the kingdoms the Alliance Chart lets it ally with."""
+    """Allies: declare an alliance (both kingdoms on the same turn, 1,000 gold each). The choices are
+    the kingdoms the Alliance Chart lets it ally with. The end of an alliance is announced during the
+    End of Turn (battles.services.announcements), not here (decision 385)."""
 
     declare = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Declare an alliance with")
-    end = forms.BooleanField(required=False, label="Announce the end of the alliance")
 
     def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -246,11 +246,6 @@ class AllianceForm(forms.Form):
     def declarations(self) -> list[dict[str, Any]]:
         chosen = self.cleaned_data.get("declare")
         return [{"kingdom": chosen}] if chosen else []
-
-    def ends(self) -> list[dict[str, Any]]:
-        if self.ally is not None and self.cleaned_data.get("end"):
-            return [{"kingdom": self.ally.id}]
-        return []
 
 
 class ToKingdomForm(forms.Form):
@@ -588,10 +583,7 @@ class OrderSheetForm:
             data,
             prefix="alliance",
             kingdom=kingdom,
-            initial={
-                "declare": saved["alliances"][0]["kingdom"] if saved["alliances"] else None,
-                "end": bool(saved["alliance_ends"]),
-            },
+            initial={"declare": saved["alliances"][0]["kingdom"] if saved["alliances"] else None},
         )
         self.transfers = _rows(GoldTransferForm, data, kingdom, saved["gold_transfers"])
         self.item_transfers = _rows(ItemTransferForm, data, kingdom, saved["item_transfers"])
@@ -694,7 +686,7 @@ class OrderSheetForm:
             "losses": filled(f.losses() for f in self.armies),
             "purchases": filled(f.purchase() for f in self.purchases),
             "alliances": self.alliance.declarations(),
-            "alliance_ends": self.alliance.ends(),
+            "alliance_ends": [],  # announced during the End of Turn, never on the order sheet (decision 385)
             "gold_transfers": filled(f.transfer() for f in self.transfers),
             "item_transfers": filled(f.transfer() for f in self.item_transfers),
             "land_deals": filled(f.deal() for f in self.land_deals),

@@ -172,7 +172,11 @@ class OrderSheetInput(serializers.Serializer):
         "pays 10% of its gold cost (double its points), it arrives at the beginning of the turn after next.",
     )
     alliance_ends = KingdomRefInput(
-        many=True, default=list, help_text="Allies, Announcement: the ally whose alliance this sheet ends."
+        many=True,
+        default=list,
+        help_text="Allies, Announcement: refused (code alliance-end-at-end-of-turn). The end of an alliance is "
+        "announced during the End of Turn: on a turn summary sheet (announce_alliance_end) or with "
+        "POST /api/turns/{id}/alliance-end/ while the turn's battles are played.",
     )
     land_deals = LandDealInput(
         many=True,

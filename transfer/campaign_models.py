@@ -3,7 +3,7 @@ package take them from here, so a model that moves to another app changes one li
 
 from django.contrib.auth import get_user_model
 
-from battles.models import Battle, BattleSupport, ResultsReminder, TurnSummarySheet
+from battles.models import AllianceEndAnnouncement, Battle, BattleSupport, ResultsReminder, TurnSummarySheet
 from kingdoms.models import (
     Alliance,
     ArmoryItem,
@@ -36,6 +36,7 @@ from reports.models import ReportEmail, TurnMap, TurnReport
 User = get_user_model()
 
 __all__ = [
+    "AllianceEndAnnouncement",
     "Alliance",
     "ArmoryItem",
     "Army",

@@ -19,6 +19,7 @@ from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
     Alliance,
+    AllianceEndAnnouncement,
     Army,
     ArmyMovement,
     Battle,
@@ -62,6 +63,8 @@ from .references import (
     translated,
 )
 from .schema import (
+    ALLIANCE_END_FIELDS,
+    ALLIANCE_END_KEYS,
     ALLIANCE_FIELDS,
     ALLIANCE_KEYS,
     ARMY_FIELDS,
@@ -334,6 +337,7 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
     ids |= set(sheets.values_list("entered_by_id", flat=True))
     ids |= set(sheets.values_list("played_by_player_id", flat=True))  # The Campaign Must Go On
+    ids |= set(AllianceEndAnnouncement.objects.filter(**turns).values_list("entered_by_id", flat=True))
     ids |= set(
         ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
             "user_id", flat=True
@@ -455,6 +459,9 @@ def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
     )
 
 
+ALLIANCE_ORDER = ("formed_turn", "id")  # the document's alliances, which announcements name by place
+
+
 def _alliances_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     def row(alliance: Alliance) -> dict[str, Any]:
         what = f"the alliance formed in turn {alliance.formed_turn}"
@@ -467,7 +474,7 @@ def _alliances_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]
             broken_by=names.kingdom(alliance.broken_by_id, what),
         )
 
-    return [row(alliance) for alliance in Alliance.objects.filter(campaign=campaign).order_by("formed_turn", "id")]
+    return [row(alliance) for alliance in Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER)]
 
 
 def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
@@ -536,8 +543,24 @@ class _TurnRows:
     supports: dict[int, list[BattleSupport]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
     results_reminders: dict[int, list[ResultsReminder]]
+    alliance_end_announcements: dict[int, list[AllianceEndAnnouncement]]
+    alliance_places: dict[int, int]  # alliance id -> its place in the document's alliances
     maps: dict[int, TurnMap]
     reports: dict[int, list[TurnReport]]
+
+
+def _alliance_end_row(
+    announcement: AllianceEndAnnouncement, turn: Turn, names: _Names, alliances: dict[int, int]
+) -> dict[str, Any]:
+    """Allies, Announcement: the alliance named by its place in the document's alliances."""
+    return _row(
+        ALLIANCE_END_KEYS,
+        ALLIANCE_END_FIELDS,
+        announcement,
+        kingdom=names.kingdom(announcement.kingdom_id, f"an alliance's end announced in turn {turn.number}"),
+        alliance=alliances[announcement.alliance_id],
+        entered_by=_username(announcement.entered_by),
+    )
 
 
 def _turn_rows(campaign: Campaign) -> _TurnRows:
@@ -569,6 +592,18 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
         results_reminders=_grouped(
             ResultsReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"
         ),
+        alliance_end_announcements=_grouped(
+            AllianceEndAnnouncement.objects.filter(**turns)
+            .select_related("alliance", "entered_by")
+            .order_by("turn_id", "kingdom_id", "id"),
+            "turn_id",
+        ),
+        alliance_places={
+            pk: place
+            for place, pk in enumerate(
+                Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER).values_list("id", flat=True)
+            )
+        },
         maps={turn_map.turn_id: turn_map for turn_map in TurnMap.objects.filter(**turns)},
         reports=_grouped(TurnReport.objects.filter(**turns).order_by("turn_id", "id"), "turn_id"),
     )
@@ -608,6 +643,10 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
                 kingdom=names.kingdom(reminder.kingdom_id, f"a results reminder of turn {turn.number}"),
             )
             for reminder in rows.results_reminders.get(turn.id, [])
+        ],
+        alliance_end_announcements=[
+            _alliance_end_row(announcement, turn, names, rows.alliance_places)
+            for announcement in rows.alliance_end_announcements.get(turn.id, [])
         ],
         map=None if turn.id not in rows.maps else _row(MAP_KEYS, MAP_FIELDS, rows.maps[turn.id]),
         reports=[

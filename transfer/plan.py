@@ -8,6 +8,7 @@ from typing import Any
 
 from .campaign_models import (
     Alliance,
+    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -120,6 +121,7 @@ class TurnPlan:
     # Each battle of the document's list at its place, None where it could not be read (reported).
     battle_places: list[BattlePlan | None] = field(default_factory=list)
     results_reminders: list[ResultsReminder] = field(default_factory=list)
+    alliance_end_announcements: list[AllianceEndAnnouncement] = field(default_factory=list)
     map: TurnMap | None = None
     reports: list[ReportPlan] = field(default_factory=list)
 

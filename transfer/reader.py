@@ -16,6 +16,7 @@ from rulebook.tables import ArmyType
 
 from .campaign_models import (
     Alliance,
+    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -61,6 +62,8 @@ from .references import (
     stream_text,
 )
 from .schema import (
+    ALLIANCE_END_FIELDS,
+    ALLIANCE_END_KEYS,
     ALLIANCE_FIELDS,
     ALLIANCE_KEYS,
     ARMY_FIELDS,
@@ -480,10 +483,14 @@ class Reader(Reading):
             self.character_kingdoms.append((where, character, character_values["kingdom"]))
 
     def alliances(self, rows: list[Any]) -> None:
+        # Each alliance by its place in the document (None: unreadable, reported): an announcement
+        # of its end names it so.
+        self.alliance_at: list[Alliance | None] = []
         for index, row in enumerate(rows):
             where = f"alliances[{index}]"
             values = self.keys(row, where, ALLIANCE_KEYS)
             if values is None:
+                self.alliance_at.append(None)
                 continue
             self.plan.alliances.append(
                 self.instance(
@@ -498,6 +505,7 @@ class Reader(Reading):
                     broken_by=self.kingdom_named(values.get("broken_by"), where),
                 )
             )
+            self.alliance_at.append(self.plan.alliances[-1])
 
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
@@ -638,6 +646,7 @@ class Reader(Reading):
             self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
         self.reminders(plan, values.get("reminders", []), where)
         self.results_reminders(plan, values.get("results_reminders", []), where)
+        self.alliance_end_announcements(plan, values.get("alliance_end_announcements", []), where)
         self.events(plan, values.get("events", []), where)
         for index, row in enumerate(values.get("battles", [])):
             self.battle(plan, row, f"{where} / battles[{index}]")
@@ -690,6 +699,43 @@ class Reader(Reading):
             )
             turn.results_reminders.append(reminder)
             self.keyed["results-reminder"][(turn.turn.number, values.get("kingdom"))] = reminder
+
+    def alliance_end_announcements(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
+        """Allies, Announcement: each names its alliance by its place in the document's alliances."""
+        announced: set[str] = set()
+        for index, row in enumerate(rows):
+            row_where = label(f"{where} / alliance_end_announcements[{index}]", row, "kingdom")
+            values = self.keys(row, row_where, ALLIANCE_END_KEYS)
+            if values is None:
+                continue
+            kingdom = self.kingdom_named(values.get("kingdom"), row_where)
+            if kingdom is None:
+                continue
+            if kingdom.name in announced:
+                self.problem(row_where, f"{kingdom.name} announces the end of an alliance twice in this turn.")
+            announced.add(kingdom.name)
+            place = values.get("alliance")
+            alliance = (
+                self.alliance_at[place] if isinstance(place, int) and 0 <= place < len(self.alliance_at) else None
+            )
+            members = {getattr(getattr(alliance, side, None), "name", None) for side in ("first", "second")}
+            if alliance is None or kingdom.name not in members:
+                self.problem(
+                    row_where, f"alliance {place!r:.20} is not one of {kingdom.name}'s in the document's alliances."
+                )
+                continue
+            turn.alliance_end_announcements.append(
+                self.instance(
+                    AllianceEndAnnouncement,
+                    values,
+                    ALLIANCE_END_FIELDS,
+                    row_where,
+                    turn=turn.turn,
+                    kingdom=kingdom,
+                    alliance=alliance,
+                    entered_by=self.actor(values.get("entered_by"), f"{row_where} / entered_by"),
+                )
+            )
 
     def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
         previous: int | None = None

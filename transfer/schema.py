@@ -23,6 +23,7 @@ from orders import entries as codec
 
 from .campaign_models import (
     Alliance,
+    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -296,6 +297,7 @@ TURN_KEYS = {
     "events": LIST,
     "battles": LIST,
     "results_reminders": LIST,
+    "alliance_end_announcements": LIST,
     "map": OBJECT.or_null(),
     "reports": LIST,
 }
@@ -304,6 +306,8 @@ TURN_OPTIONAL_KEYS = (
     "events",
     "battles",
     "results_reminders",
+    # Allies, Announcement (issue 28): a document written before has no announcements.
+    "alliance_end_announcements",
     "orders_requested_at",
     "aftermath_requested_at",
     "held_at",
@@ -338,6 +342,15 @@ SUBMISSION_KEYS = {
 # requested, the receipt as written when the sheet was accepted.
 SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt")
 REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
+# Allies, Announcement: the kingdom that announced the end of its alliance during the turn's End of
+# Turn; `alliance` is the alliance's place in the document's `alliances` (two kingdoms may ally twice).
+ALLIANCE_END_KEYS = {
+    "kingdom": STR,
+    "alliance": INT,
+    "entered_by": STR.or_null(),
+    "by_organizer": BOOL,
+    "announced_at": TIMESTAMP,
+}
 EVENT_KEYS = {
     "sequence": INT,
     "phase": STR,
@@ -649,6 +662,7 @@ SUMMARY_SHEET_FIELDS = plain(
     translated=["casualties", "characters_lost", "injury_rerolls", "support_withdrawn"],
 )
 RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
+ALLIANCE_END_FIELDS = plain(AllianceEndAnnouncement, ALLIANCE_END_KEYS)
 SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
 MAP_FIELDS = plain(TurnMap, MAP_KEYS)

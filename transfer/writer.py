@@ -9,6 +9,7 @@ from django.db import models
 
 from .campaign_models import (
     Alliance,
+    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     ArmyMovement,
@@ -245,6 +246,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
     _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])
+    _create_keeping_times(AllianceEndAnnouncement, [a for t in plan.turns for a in t.alliance_end_announcements])
 
 
 def _write_reports(plan: Plan) -> None:

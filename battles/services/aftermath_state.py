@@ -23,6 +23,7 @@ from rulebook.turn.aftermath.state import (
 )
 
 from ..models import Battle, TurnSummarySheet
+from .announcements import announced_ends
 from .summaries import battle_standing
 
 
@@ -132,6 +133,8 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         items={i.id: ItemA(id=i.id, name=i.name, points=i.points, bearer=i.bearer_id) for i in items},
         battles=[],
         came_from=came_from,
+        # Allies, Announcement: the ends announced during this End of Turn (decision 385)
+        announced_ends=announced_ends(turn),
     )
 
     deadline_passed = now > turn.results_deadline

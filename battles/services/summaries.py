@@ -14,6 +14,7 @@ from django.utils import timezone
 from briternia.errors import DomainError
 from kingdoms.models import Character, Kingdom, Unit
 from kingdoms.people import display_name
+from kingdoms.selectors import alliance_in_force
 from orders.models import Turn
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.character_injuries import (
@@ -26,6 +27,7 @@ from rulebook.turn.aftermath.results import BattleResult, Conflict, Outcome, Pen
 from rulebook.turn.tables import transfer_fee
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 
 RESULTS = dict(RESULT_CHOICES)
 LOOTABLE = ("town", "city")
@@ -90,6 +92,10 @@ class SummarySheetForm:
     stand_ins: dict[int, str]
     # The Tomb Raiders' skirmish: the army takes no losses; the sheet asks for none.
     skirmish: bool = False
+    # Allies, Announcement: the kingdom's ally ("" when it has none), and whether it has announced the
+    # end of their alliance this End of Turn (on any of its sheets or the battles page: decision 385).
+    ally: str = ""
+    alliance_end_announced: bool = False
 
 
 REROLL_LABELS = {
@@ -141,6 +147,8 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
         },
         stand_ins=_stand_ins(battle, kingdom),
         skirmish=battle.skirmish,
+        ally=alliance.other(kingdom).name if (alliance := alliance_in_force(kingdom)) is not None else "",
+        alliance_end_announced=alliance_end_announced(kingdom=kingdom, turn=battle.turn) is not None,
     )
 
 
@@ -336,11 +344,19 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
                 "alone may succeed the Warlord."
             )
     withdrawn = _withdrawn_clean(form, data.get("support_withdrawn"), errors)
+    # Allies, Announcement (decision 385): None leaves the kingdom's announcement as it stands.
+    announce = None if data.get("announce_alliance_end") is None else _flag(data.get("announce_alliance_end"))
+    if announce and not form.ally:
+        errors.append(
+            f"Announce the end of the alliance: {form.kingdom.name} is in no alliance; there is no alliance to "
+            "announce the end of (Allies, Announcement)."
+        )
     played_by = _played_by_clean(form, data, by_organizer=by_organizer, errors=errors)
     if errors:
         raise DomainError(errors)
     return {
         **played_by,
+        "announce_alliance_end": announce,
         "support_withdrawn": withdrawn,
         "injury_rerolls": rerolls,
         "backstab": backstab,
@@ -484,10 +500,12 @@ def summary_sheet_save(
     by_organizer: bool = False,
 ) -> TurnSummarySheet:
     """Save (and by default submit) a kingdom's sheet for a battle. An invalid sheet is refused
-    as a whole and nothing is saved."""
+    as a whole and nothing is saved. `announce_alliance_end` in `data` makes (true) or withdraws
+    (false) the kingdom's announcement of the end of its alliance; absent or None leaves it."""
     battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
     _open_for_summary_sheets(battle, by_organizer=by_organizer)
     clean = summary_sheet_clean(summary_sheet_form(battle=battle, kingdom=kingdom), data, by_organizer=by_organizer)
+    announce = clean.pop("announce_alliance_end")
     sheet, _ = TurnSummarySheet.objects.get_or_create(
         battle=battle, kingdom=kingdom, defaults={"result": clean["result"]}
     )
@@ -502,6 +520,11 @@ def summary_sheet_save(
     if battle.status == Battle.Status.SCHEDULED and submit:
         battle.status = Battle.Status.REPORTED
         battle.save(update_fields=["status"])
+    # Allies, Announcement: the sheet carries the kingdom's one announcement of this End of Turn.
+    if announce:
+        alliance_end_announce(kingdom=kingdom, turn=battle.turn, entered_by=entered_by, by_organizer=by_organizer)
+    elif announce is False:
+        alliance_end_withdraw(kingdom=kingdom, turn=battle.turn, by_organizer=by_organizer)
     return sheet
 
 

@@ -1,16 +1,19 @@
-"""Allies: alliances declared and announced over on the order sheets, and broken by invasion or raze
-(pure Python).
+"""Allies: alliances declared on the order sheets, announced over during the End of Turn, and broken by
+invasion, raze or withdrawal of support (pure Python).
 
 Rulebook: Allies. "Players must declare an alliance at the beginning of a turn when they submit
 their orders. Both players MUST declare their alliance or else the alliance will not be
 recognized"; "To form an alliance it will cost both players 1000 gold pieces. If the alliance is
 broken, the person who did not break the alliance will receive their 1000 gold pieces back and the
 1000 gold pieces from their former ally for a grand total of 2000 gold pieces. If the alliance is
-mutually canceled, neither party in the alliance will receive their gold back."
+mutually canceled, neither party in the alliance will receive their gold back." Announcement:
+"During the End of Campaign Turn, a player can announce that an alliance is broken. During the next
+Campaign Turn, the rules for allies cease to apply for the two realms in question."
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from kernel.event_codes import EventCode
@@ -26,7 +29,6 @@ from rulebook.allies.chart import (
 )
 from rulebook.turn.state import TurnState
 from rulebook.turn.tables import TRANSFER_ARRIVES_AFTER, transfer_fee
-from rulebook.turn.write_orders.records import SheetEntries
 from rulebook.world import OnTheWorld
 
 PHASE = "alliances"
@@ -46,10 +48,9 @@ def _add_gold(state: OnTheWorld, kingdom: int, gold: int) -> None:
 
 
 def settle_alliances(state: TurnState, events: list[Event]) -> None:
-    """At the beginning of the turn (after 1. Tally Gold): the ends the sheets announce (decision 135:
-    an end announced on this turn's sheet is the announcement at the end of the last turn, so the
-    rules for allies cease this turn), then the alliances both kingdoms declared."""
-    _announced_ends(state, events)
+    """At the beginning of the turn (after 1. Tally Gold): the alliances both kingdoms declared. An
+    end is announced during the End of Turn (alliance_ends_announced), never on the order sheet
+    (decision 135 withdrawn, decision 385)."""
     _declarations(state, events)
 
 
@@ -96,21 +97,26 @@ def send_gold(state: TurnState, events: list[Event]) -> None:
             )
 
 
-def _announced_ends(state: TurnState, events: list[Event]) -> None:
-    for alliance in sorted(state.world.alliances.values(), key=lambda a: a.id):
-        announced = [
-            k
-            for k in (alliance.first, alliance.second)
-            if any(e.kingdom == alliance.other(k) for e in _sheet(state, k).alliance_ends)
-        ]
-        if len(announced) == 2:
-            alliance_cancel(state, alliance, events)
-        elif announced:
-            alliance_break(state, alliance, by=announced[0], how=BreakKind.ANNOUNCEMENT, phase=PHASE, events=events)
-
-
-def _sheet(state: TurnState, kingdom: int) -> SheetEntries:
-    return state.sheets.get(kingdom) or SheetEntries()
+def alliance_ends_announced(
+    state: OnTheWorld, announced: Iterable[tuple[int, int]], *, phase: str, events: list[Event]
+) -> None:
+    """Allies, Announcement: the ends announced during this End of Turn, as (kingdom, ally) pairs.
+    Announced by one: broken by it (2,000 gold to the other); by both: cancelled (no gold back). Run
+    after the turn's battles are settled, so the alliance held for all of this turn (its retreats
+    included) and the next turn's world loads it ended: "During the next Campaign Turn, the rules for
+    allies cease to apply" (decision 385). An announcement to a kingdom that is no longer an ally
+    (the alliance was broken this turn already, by a withdrawal of support) does nothing."""
+    by_alliance: dict[int, list[int]] = {}
+    for kingdom, ally in sorted(set(announced)):
+        alliance = state.world.alliance_between(kingdom, ally)
+        if alliance is not None and kingdom not in by_alliance.setdefault(alliance.id, []):
+            by_alliance[alliance.id].append(kingdom)
+    for alliance_id, kingdoms in sorted(by_alliance.items()):
+        alliance = state.world.alliances[alliance_id]
+        if len(kingdoms) == 2:
+            alliance_cancel(state, alliance, events, phase=phase)
+        else:
+            alliance_break(state, alliance, by=kingdoms[0], how=BreakKind.ANNOUNCEMENT, phase=phase, events=events)
 
 
 def _declarations(state: TurnState, events: list[Event]) -> None:
@@ -180,14 +186,14 @@ def _declarations(state: TurnState, events: list[Event]) -> None:
             )
 
 
-def alliance_cancel(state: TurnState, alliance: AllianceState, events: list[Event]) -> None:
+def alliance_cancel(state: OnTheWorld, alliance: AllianceState, events: list[Event], *, phase: str = PHASE) -> None:
     """Both allies announced its end: it is cancelled, neither gets gold back."""
     del state.world.alliances[alliance.id]
     for k in (alliance.first, alliance.second):
         o = alliance.other(k)
         events.append(
             Event(
-                PHASE,
+                phase,
                 EventCode.ALLIANCE_CANCELLED,
                 f"The alliance of {state.kingdoms[k].name} and {state.kingdoms[o].name} is cancelled by both: "
                 "neither receives its gold back (Allies).",
@@ -210,7 +216,8 @@ def alliance_break(
     """Kingdom `by` breaks the alliance: the rules for allies cease at once for the two kingdoms,
     and the one that did not break it receives 2,000 gold (its own 1,000 back and its former ally's).
     An event for each, the betrayed one's a ledger row. Any phase's state that holds the world may
-    call it: the orders (announcement, invasion, raze) and the aftermath (withdrawal of support)."""
+    call it: the orders (invasion, raze) and the aftermath (withdrawal of support; the announcements of
+    the End of Turn)."""
     del state.world.alliances[alliance.id]
     betrayed = alliance.other(by)
     breaker, victim = state.kingdoms[by].name, state.kingdoms[betrayed].name

@@ -81,6 +81,9 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-turn-deadlines": ("POST", 401, 404, 404, None),
     "api-turn-preview": ("GET", 401, 404, 404, 400),  # organizer: only an open turn is previewed
     "api-turn-battles": ("GET", 401, 200, 200, 200),  # each sees their own battles (secrecy tests)
+    # Allies, Announcement: each player's own kingdom; the organizer names one (?kingdom=), its own
+    # Ancient Dead have no alliance to end
+    "api-alliance-end": ("GET", 401, 200, 200, 404),
     "api-battle": ("GET", 401, 404, 200, 200),
     # A message to the battle's other side: the battle's players'; an empty request is refused
     # (the organizer, who plays neither side, is refused too: rules decision 321).
@@ -125,6 +128,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "campaign-pause": ("POST", LOGIN, 404, 404, None),
     "campaign-schedule": ("POST", LOGIN, 404, 404, None),
     "turn-battles": ("GET", LOGIN, 200, 200, 200),
+    # Allies, Announcement: a player without an alliance is refused, flashed; the organizer plays none
+    "turn-alliance-end": ("POST", LOGIN, 302, 302, 404),
     "battle": ("GET", LOGIN, 404, 200, 200),
     "battle-scenario-pdf": ("GET", LOGIN, 404, 200, 200),
     "summary-sheet": ("GET", LOGIN, 404, 200, 404),

@@ -6,7 +6,7 @@ from datetime import time, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from battles.models import Battle, ResultsReminder
+from battles.models import AllianceEndAnnouncement, Battle, ResultsReminder
 from battles.services.opponents import battle_message_send
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
@@ -300,7 +300,7 @@ def played_campaign(transactional_db):
         # them at once), its email queued as battles/services/reminders.py queues it, and not sent yet.
         turn_1, ostland = campaign.turns.get(number=1), campaign.kingdoms.get(name="Ostland")
         # An alliance (Allies) the demo's turn does not make: Ostland and Karak Dumn, broken by invasion.
-        Alliance.objects.create(
+        broken = Alliance.objects.create(
             campaign=campaign,
             first=ostland,
             second=campaign.kingdoms.get(name="Karak Dumn"),
@@ -309,6 +309,13 @@ def played_campaign(transactional_db):
             ended_turn=1,
             ended_how="invasion",
             broken_by=ostland,
+        )
+        # Allies, Announcement: Karak Dumn announced its end during turn 1's End of Turn (decision 385).
+        AllianceEndAnnouncement.objects.create(
+            turn=turn_1,
+            kingdom=broken.second,
+            alliance=broken,
+            entered_by=get_user_model().objects.get(username="carol"),
         )
         # A Rogue Kingdom (its player marked out in turn 2): the mark travels with the kingdom.
         campaign.kingdoms.filter(name="Tor Anlec").update(rogue_turn=2)

@@ -10,7 +10,7 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from battles.models import Battle, BattleSupport, ResultsReminder, TurnSummarySheet
+from battles.models import AllianceEndAnnouncement, Battle, BattleSupport, ResultsReminder, TurnSummarySheet
 from briternia.errors import DomainError
 from kingdoms.models import (
     Alliance,
@@ -115,6 +115,8 @@ def test_every_field_of_the_models_is_in_the_document():
         BattleSupport: schema.SUPPORT_KEYS,
         TurnSummarySheet: schema.SUMMARY_SHEET_KEYS,
         ResultsReminder: schema.REMINDER_KEYS,
+        # Allies, Announcement: in its turn's object ("turn"), its alliance named by place
+        AllianceEndAnnouncement: schema.ALLIANCE_END_KEYS,
         TurnMap: schema.MAP_KEYS,
         TurnReport: schema.REPORT_KEYS,
         Email: {**schema.EMAIL_KEYS, "key": "by the row it names"},

@@ -1,15 +1,17 @@
 """The battles' results as the sheets settled them, and the turn's end (pure Python): each side's
 result in its kingdom's log (a missing turn summary sheet said so), and, after all the battles,
-Army Restrictions over every army that fought.
+Army Restrictions over every army that fought, then the ends of alliances announced during the End
+of Turn.
 
 Rulebook: 8. End of Turn (a missing sheet: rulebook.turn.aftermath.results settles it), Army
-Restrictions (500 points or less is disbanded). Rule cases A6, R2.
+Restrictions (500 points or less is disbanded), Allies (Announcement). Rule cases A6, R2.
 """
 
 from __future__ import annotations
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
+from rulebook.allies.declarations import alliance_ends_announced
 from rulebook.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind
 from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA, SideA, army_name, disband
 from rulebook.world import ProvinceState
@@ -75,3 +77,11 @@ def disband_the_small(state: AftermathState, events: list[Event], fought: set[in
                     data={"points": points},
                 )
             )
+
+
+def alliances_announced_over(state: AftermathState, events: list[Event]) -> None:
+    """Allies, Announcement: "During the End of Campaign Turn, a player can announce that an alliance
+    is broken. During the next Campaign Turn, the rules for allies cease to apply". Last of the
+    turn, after every battle's aftermath (a retreat still reads the alliance): the alliance ends with
+    this turn, so the next turn's world loads it ended (decision 385)."""
+    alliance_ends_announced(state, state.announced_ends, phase=PHASE, events=events)

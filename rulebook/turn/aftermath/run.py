@@ -4,7 +4,8 @@ Per battle, in a fixed order (province number, then battle id): the victor keeps
 the loser retreats (or is wiped out); looting or sacking; victory gold; money negotiations;
 experience; casualty recovery (one-use troops included); character injuries (and the Warlord's
 succession); veteran status; Press the Advantage. Then, over every army that fought, Army
-Restrictions: 500 points or less is disbanded.
+Restrictions: 500 points or less is disbanded. Last, the ends of alliances announced during the End of
+Turn (Allies, Announcement).
 
 Each step is a function over the one state (rulebook.turn.aftermath.state), in the module of its
 rulebook section: retreats (7. Aftermath), looting (Looting), negotiations (Transfer of Gold),
@@ -20,7 +21,7 @@ from kernel.dice import Dice
 from kernel.events import Event
 from rulebook.turn.aftermath.casualty_recovery import recovery
 from rulebook.turn.aftermath.character_injuries import deep_wounds, injuries, old_wounds, survived
-from rulebook.turn.aftermath.end_of_turn import disband_the_small, result_events
+from rulebook.turn.aftermath.end_of_turn import alliances_announced_over, disband_the_small, result_events
 from rulebook.turn.aftermath.experience import battle_experience, press_the_advantage, pressing_general
 from rulebook.turn.aftermath.looting import victory_gold_paid
 from rulebook.turn.aftermath.negotiations import negotiations
@@ -83,4 +84,5 @@ def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:
     ]
     disband_the_small(work, events, fought)
     events += lose_fortifications(work.world, PHASE)  # Fortify: a Fortified army retreated or is gone
+    alliances_announced_over(work, events)  # Allies, Announcement: the alliance ends with this turn
     return AftermathResult(state=work, events=events, battles=settled)

@@ -123,6 +123,9 @@ class AftermathState(OnTheWorld):
     items: dict[int, ItemA]  # magic items borne by those units
     battles: list[BattleA]
     came_from: dict[int, int] = field(default_factory=dict)  # army id -> province it moved from this turn
+    # Allies, Announcement: (kingdom, ally) for each end of an alliance announced during this End of
+    # Turn (a turn summary sheet, or the end-of-turn announcement of a kingdom without a battle).
+    announced_ends: tuple[tuple[int, int], ...] = ()
 
     def working_copy(self) -> AftermathState:
         """A copy the rules may change: the world's working copy, and copies of the units,
@@ -135,6 +138,7 @@ class AftermathState(OnTheWorld):
             items={i: copy.copy(v) for i, v in self.items.items()},
             battles=list(self.battles),
             came_from=self.came_from,
+            announced_ends=self.announced_ends,
         )
 
     def army_points(self, army_id: int) -> int:

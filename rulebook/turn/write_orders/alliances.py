@@ -1,4 +1,5 @@
-"""The alliances the sheet declares and ends (Allies, Alliance Chart, Announcement) (pure Python)."""
+"""The alliances the sheet declares (Allies, Alliance Chart); an end announced here is refused
+(Announcement: during the End of Turn) (pure Python)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from rulebook.turn.write_orders.records import SheetEntries
 def check_alliances(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     """Allies: an alliance is declared with another player's kingdom the Alliance Chart lets the
     kingdom ally with, one a turn, neither of the two allied already ("only a total of two kingdoms
-    per alliance"), for 1,000 gold; an end is announced to an ally."""
+    per alliance"), for 1,000 gold. An end of an alliance is announced during the End of Turn, not
+    here: an order sheet that announces one is refused (Announcement; decision 385)."""
     world = ctx.world
     own = world.kingdoms[ctx.kingdom]
     if len(entries.alliances) > 1:
@@ -64,11 +66,12 @@ def check_alliances(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
         check.costs.append((f"Alliance with {other.name} ({trust.label})", ALLIANCE_GOLD))
     for ended in entries.alliance_ends:
         other = world.kingdoms.get(ended.kingdom)
-        if other is None or not world.allied(ctx.kingdom, other.id):
-            name = other.name if other is not None else f"Kingdom {ended.kingdom}"
-            check.error_problems.append(
-                SheetProblem(
-                    SheetProblemCode.ALLIANCE_NOT_ALLIED,
-                    f"{name} is not your ally: there is no alliance to announce the end of (Allies, Announcement).",
-                )
+        name = other.name if other is not None else f"Kingdom {ended.kingdom}"
+        check.error_problems.append(
+            SheetProblem(
+                SheetProblemCode.ALLIANCE_END_AT_END_OF_TURN,
+                f"The end of an alliance (with {name}) is not announced on the order sheet: it is announced during "
+                "the End of Turn, on your turn summary sheet or on the turn's battles page while its battles are "
+                "played, and the rules for allies cease the next turn (Allies, Announcement).",
             )
+        )

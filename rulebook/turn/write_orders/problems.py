@@ -85,6 +85,9 @@ class SheetProblemCode(StrEnum):
     ALLIANCE_FULL = "alliance-full"  # two kingdoms to an alliance: one of them is allied already
     ALLIANCE_TWICE = "alliance-twice"  # one alliance declared a turn
     ALLIANCE_NOT_ALLIED = "alliance-not-allied"  # an end announced to a kingdom that is no ally
+    # Allies, Announcement: the end is announced during the End of Turn (the turn summary sheet or the
+    # end-of-turn announcement), never on the order sheet (decision 385)
+    ALLIANCE_END_AT_END_OF_TURN = "alliance-end-at-end-of-turn"
     TAKE_CONTROL = "take-control"  # Invasion: only a move into a province takes it
     TRANSFER = "transfer"  # Transfer of Gold: to another player's kingdom, a positive amount
     ITEM_TRANSFER = "item-transfer"  # Transfer of Gold (items): an item the kingdom holds, to another player's

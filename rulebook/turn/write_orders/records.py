@@ -141,8 +141,10 @@ class DeclareAlliance:
 
 @dataclass(frozen=True)
 class EndAlliance:
-    """Allies, Announcement: the sheet announces that the alliance with `kingdom` is over. Both
-    allies announcing it in the same turn cancel it (no gold back)."""
+    """Allies, Announcement: an order sheet's announcement that the alliance with `kingdom` is over.
+    Refused by the sheet check: the rulebook has the end announced "during the End of Campaign
+    Turn", which the turn summary sheet and the end-of-turn announcement carry (decision 385); kept
+    so that sheets stored before can still be read."""
 
     kingdom: int
 

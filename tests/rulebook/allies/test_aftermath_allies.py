@@ -1,5 +1,6 @@
 """Allies in the aftermath (rulebook/turn/aftermath/run.py), with scripted dice and no database:
-"Withdraw of support" reported on the turn summary sheet breaks the alliance, and "Armies may
+"Withdraw of support" reported on the turn summary sheet breaks the alliance, an end announced
+during the End of Turn ends it with the turn ("Announcement"), and "Armies may
 retreat into allied provinces. Control of the province does not change hands" (the third retreat
 choice of 7. Aftermath). Rulebook: Allies; 7. Aftermath."""
 
@@ -73,7 +74,7 @@ def test_an_ally_whose_support_did_not_withdraw_keeps_the_alliance():
 
 
 def test_a_withdrawal_reported_after_the_alliance_ended_pays_nothing():
-    """An alliance already ended (announced over at the beginning of the turn) is not broken twice:
+    """An alliance already ended (announced over at the end of the last turn) is not broken twice:
     the rules for allies no longer applied to the battle."""
     world = scene()
     supported_battle(world, R.MINOR_LOSS, withdrawn=(SQUIRES,))
@@ -120,3 +121,84 @@ def test_case_A5_a_neutral_province_comes_before_an_allied_one_and_without_the_a
         world.province(n, controller=AVALON)
     world.province(9, controller=CARNWYL)
     assert world.run([]).state.armies[GUARD].province == 1
+
+
+# -- Allies, Announcement: "During the End of Campaign Turn, a player can announce that an alliance is
+# broken. During the next Campaign Turn, the rules for allies cease to apply" (decision 385).
+
+
+def test_an_end_announced_during_the_end_of_turn_breaks_the_alliance_with_the_turn_and_pays_the_other_2000():
+    """Allies, Announcement: Carnwyl, which fought no battle, announces the end of its alliance with
+    Avalon during the End of Turn. The aftermath ends it last (phase "aftermath"), so the world the
+    next turn loads has no alliance; Avalon receives 2,000 gold (its own 1,000 back and Carnwyl's)."""
+    world = scene(AVALON_CARNWYL)
+    world.announced_ends = ((CARNWYL, AVALON),)
+    result = world.run([])
+
+    assert result.state.world.alliances == {}
+    broken = [e for e in result.events if e.code == "alliance-broken"]
+    assert [(e.phase, e.kingdom, e.gold, e.ledger_reason) for e in broken] == [
+        ("aftermath", CARNWYL, 0, ""),
+        ("aftermath", AVALON, 2000, "alliance"),
+    ]
+    assert all(e.data["how"] == "announcement" and e.data["broken_by"] == CARNWYL for e in broken)
+    assert broken[1].text == (
+        "Carnwyl breaks its alliance with Avalon by announcement: Avalon receives 2,000 gold, its own 1,000 back "
+        "and Carnwyl's (Allies)."
+    )
+    assert result.state.kingdoms[AVALON].treasury == 1000 + 2000
+    assert result.state.kingdoms[CARNWYL].treasury == 0
+
+
+def test_case_AL4_an_alliance_cancelled_by_both_gives_no_gold_back():
+    """Allies: "If the alliance is mutually canceled, neither party in the alliance will receive their
+    gold back": both announce during the same End of Turn (rule case AL4's cancellation)."""
+    world = scene(AVALON_CARNWYL)
+    world.announced_ends = ((AVALON, CARNWYL), (CARNWYL, AVALON))
+    result = world.run([])
+    assert result.state.world.alliances == {}
+    cancelled = [e for e in result.events if e.code == "alliance-cancelled"]
+    assert [(e.phase, e.kingdom, e.gold) for e in cancelled] == [("aftermath", AVALON, 0), ("aftermath", CARNWYL, 0)]
+    assert not [e for e in result.events if e.code == "alliance-broken"]
+    assert result.state.kingdoms[AVALON].treasury == 1000
+
+
+def test_the_alliance_announced_over_still_holds_for_this_turn_s_retreats():
+    """Allies, Announcement: the rules for allies cease during the NEXT Campaign Turn. Brython
+    announces the end of its alliance with Carnwyl this End of Turn; its beaten Guard still retreats
+    into its ally's 9 without claiming it (7. Aftermath, third choice), then the alliance ends."""
+    world = scene(BRYTHON_CARNWYL)
+    world.announced_ends = ((BRYTHON, CARNWYL),)
+    guard_beaten(world)
+    for n in (1, 2, 3, 4, 6, 7, 8):
+        world.province(n, controller=AVALON)
+    world.province(9, controller=CARNWYL)
+    result = world.run([])
+
+    assert result.state.armies[GUARD].province == 9
+    assert result.state.provinces[9].controller == CARNWYL
+    assert result.state.world.alliances == {}
+    codes = [e.code for e in result.events]
+    assert codes.index("retreated") < codes.index("alliance-broken")
+
+
+def test_an_end_announced_after_a_withdrawal_broke_the_alliance_does_nothing_more():
+    """Allies: an alliance broken this turn by a withdrawal of support is not broken again by the
+    betrayed's announcement: Avalon receives its 2,000 once, and nothing is cancelled."""
+    world = scene(AVALON_CARNWYL)
+    world.announced_ends = ((AVALON, CARNWYL),)
+    supported_battle(world, R.MINOR_LOSS, withdrawn=(SQUIRES,))
+    result = world.run([])
+    broken = [e for e in result.events if e.code == "alliance-broken"]
+    assert [(e.kingdom, e.data["how"]) for e in broken] == [(CARNWYL, "withdrawal"), (AVALON, "withdrawal")]
+    assert not [e for e in result.events if e.code == "alliance-cancelled"]
+    assert result.state.kingdoms[AVALON].treasury == 1000 + 2000
+
+
+def test_an_end_announced_to_a_kingdom_that_is_no_ally_does_nothing():
+    """Refused where it is filed (decision 385); should one reach the aftermath, no alliance ends."""
+    world = scene(BRYTHON_CARNWYL)
+    world.announced_ends = ((AVALON, CARNWYL),)
+    result = world.run([])
+    assert list(result.state.world.alliances) == [BRYTHON_CARNWYL.id]
+    assert not [e for e in result.events if e.code.startswith("alliance-")]

@@ -186,29 +186,23 @@ def test_case_AL4_an_army_moving_through_without_saying_so_takes_nothing():
     assert of(result.events, "alliance-broken") == [] and of(result.events, "province-claimed") == []
 
 
-def test_case_AL4_an_alliance_cancelled_by_both_gives_no_gold_back():
-    s = state(
-        sheets={1: SheetEntries(alliance_ends=(EndAlliance(2),)), 2: SheetEntries(alliance_ends=(EndAlliance(1),))},
-        alliances=[ALLIANCE],
-    )
-    result = resolve(s)
-    assert result.state.world.alliances == {}
-    cancelled = of(result.events, "alliance-cancelled")
-    assert [(e.kingdom, e.gold) for e in cancelled] == [(1, 0), (2, 0)]
-
-
-def test_an_alliance_announced_over_by_one_pays_the_other_2000_and_the_rules_cease_this_turn():
-    """Allies, Announcement: the end announced on this turn's sheet (decision 135); an army moving
-    into the former ally's province this turn claims it."""
+def test_an_end_stored_on_an_order_sheet_no_longer_ends_the_alliance_at_the_resolution():
+    """Allies, Announcement: "During the End of Campaign Turn, a player can announce that an alliance
+    is broken" (decision 385; decision 135 withdrawn). An end on an order sheet stored before is not
+    an announcement: the alliance holds for the turn's orders and K1's army moving into its ally's 7
+    claims nothing."""
     s = state(
         armies=[wb.army(1, 1, 6)],
-        sheets={1: SheetEntries(orders=(ArmyOrder(1, OrderKind.MOVE, target=7),), alliance_ends=(EndAlliance(2),))},
+        sheets={
+            1: SheetEntries(orders=(ArmyOrder(1, OrderKind.MOVE, target=7),), alliance_ends=(EndAlliance(2),)),
+            2: SheetEntries(alliance_ends=(EndAlliance(1),)),
+        },
         alliances=[ALLIANCE],
     )
     result = resolve(s)
-    broken = of(result.events, "alliance-broken")
-    assert [(e.kingdom, e.gold, e.data["how"]) for e in broken] == [(1, 0, "announcement"), (2, 2000, "announcement")]
-    assert result.state.provinces[7].controller == 1
+    assert list(result.state.world.alliances) == [7]
+    assert of(result.events, "alliance-broken") == [] and of(result.events, "alliance-cancelled") == []
+    assert result.state.provinces[7].controller == 2
 
 
 def test_razing_an_ally_province_it_occupies_breaks_the_alliance_and_takes_it():
@@ -235,9 +229,17 @@ def test_take_control_on_an_order_that_moves_nowhere_is_refused():
     assert [p.code for p in check.error_problems] == [SheetProblemCode.TAKE_CONTROL]
 
 
-def test_an_end_announced_to_a_kingdom_that_is_no_ally_is_refused():
-    check = order_sheet_check(SheetEntries(alliance_ends=(EndAlliance(4),)), order_sheet_context(state().world, 1))
-    assert [p.code for p in check.error_problems] == [SheetProblemCode.ALLIANCE_NOT_ALLIED]
+def test_an_end_announced_on_the_order_sheet_is_refused_pointing_to_the_end_of_turn():
+    """Allies, Announcement: the end is announced "During the End of Campaign Turn", not on the order
+    sheet (decision 385): the sheet is refused, naming the rule and where to announce, ally or not."""
+    for ally in (2, 4):
+        check = order_sheet_check(
+            SheetEntries(alliance_ends=(EndAlliance(ally),)), order_sheet_context(state(alliances=[ALLIANCE]).world, 1)
+        )
+        assert [p.code for p in check.error_problems] == [SheetProblemCode.ALLIANCE_END_AT_END_OF_TURN]
+        (problem,) = check.error_problems
+        assert f"with K{ally}" in problem.text
+        assert "turn summary sheet" in problem.text and "(Allies, Announcement)" in problem.text
 
 
 def _battle_with_ally_support(alliance: AllianceState, supporter_kingdom: int, faces):

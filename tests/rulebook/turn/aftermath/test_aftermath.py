@@ -64,6 +64,7 @@ class Scene:
         self.items: dict[int, ItemA] = {}
         self.battles: list[BattleA] = []
         self.alliances: dict[int, AllianceState] = {}  # Allies: the alliances in force
+        self.announced_ends: tuple[tuple[int, int], ...] = ()  # Allies, Announcement: (kingdom, ally)
 
     def army(
         self,
@@ -113,7 +114,9 @@ class Scene:
             garrisons=self.garrisons,
             alliances=dict(self.alliances),
         )
-        state = AftermathState(world, self.units, self.characters, self.items, self.battles, self.came_from)
+        state = AftermathState(
+            world, self.units, self.characters, self.items, self.battles, self.came_from, self.announced_ends
+        )
         dice = ScriptedDice(faces=faces)
         result = resolve_aftermath(state, dice)
         assert dice.unused == []
