@@ -11,6 +11,7 @@ from briternia.errors import DomainError
 from rulebook.armies.army_lists import (
     ArmyListDraft,
     CharacterEntry,
+    EarnedUnit,
     ItemEntry,
     KingdomRoster,
     UnitEntry,
@@ -153,7 +154,14 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         lost_before_list=army.losses_before_list if entering else 0,
         from_settlement=from_settlement,
         origin=origin,
+        earned=None if army_list_paid(army) else _earned(army),
     )
+
+
+def _earned(army: Army) -> dict[int, EarnedUnit]:
+    """What each stored unit of `army` earned and was bought (Veteran Status): its level, its models."""
+    rows = army.units.values_list("id", "veteran_level", "models_count")
+    return {key: EarnedUnit(veteran_level=level, models=models) for key, level, models in rows}
 
 
 def army_list_problems(army: Army) -> list[str]:

@@ -65,6 +65,14 @@ class ItemEntry:
 
 
 @dataclass(frozen=True)
+class EarnedUnit:
+    """What a stored unit has earned and been bought (Veteran Status): its level and its models."""
+
+    veteran_level: int
+    models: int
+
+
+@dataclass(frozen=True)
 class ArmyListDraft:
     label: str  # how messages name the army, e.g. "1st Army"
     army_type: ArmyType
@@ -83,6 +91,9 @@ class ArmyListDraft:
     # army with the Warlord, exempt); `origin` says where it was created, for the messages.
     from_settlement: bool = True
     origin: str = ""
+    # Veteran Status against what was bought: stored unit key -> what it earned. None: not checked
+    # here (an entered list of a running campaign, whose edits Spending Experience prices, XP7).
+    earned: dict[int, EarnedUnit] | None = None
 
     @property
     def points(self) -> int:
@@ -109,6 +120,8 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
             errors.append(f"{a}: two units are named '{name}'; give each unit its own name.")
     for unit in draft.units:
         errors += _unit_errors(a, unit, draft.army_type, roster)
+    if draft.earned is not None:
+        errors += veteran_errors(a, draft.units, draft.earned)
 
     points = draft.points
     if draft.garrison:
@@ -186,6 +199,33 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
             errors.append(
                 f"{a}: {item.name} is already carried by another of the kingdom's armies; only one army "
                 "can have an armory item (Armory)."
+            )
+    return errors
+
+
+def veteran_errors(a: str, units: tuple[UnitEntry, ...], earned: dict[int, EarnedUnit]) -> list[str]:
+    """A list entered (a new army, an upgraded one, the starting army) against what was bought.
+
+    Veteran Status is earned in battle and bought with experience, a level at a time: no unit is
+    typed at a level it has not (a new unit, a starting army's, has none; an upgrade of 500 points
+    or more wiped the army's, 3. Create / Upgrade Armies). A Veteran unit "may only be expanded"
+    by experience recruits: the re-entered list of a gold upgrade gives it no more models."""
+    errors: list[str] = []
+    for unit in units:
+        name = unit.name.strip() or "a unit"
+        was = earned.get(unit.key) if unit.key is not None else None
+        level = was.veteran_level if was is not None else 0
+        if unit.veteran_level > level:
+            errors.append(
+                f"{a}: {name} is typed at +{unit.veteran_level} Veteran but has +{level}: a unit earns Veteran Status "
+                "in battle and buys it with experience, a level at a time (Veteran Status); a new unit has none, "
+                "and an upgrade of 500 points or more wipes it (3. Create / Upgrade Armies)."
+            )
+        if was is not None and was.veteran_level > 0 and unit.veteran_level > 0 and unit.models > was.models:
+            errors.append(
+                f"{a}: {name} is a +{unit.veteran_level} Veteran unit of {was.models} models; it grows only by "
+                "recruits bought with experience on the order sheet, not by the gold of an army's creation or "
+                f"upgrade ({unit.models} models entered; Veteran Status, Spending Experience)."
             )
     return errors
 
