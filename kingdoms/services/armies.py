@@ -155,6 +155,9 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         from_settlement=from_settlement,
         origin=origin,
         earned=None if army_list_paid(army) else _earned(army),
+        # Perfectionists: an upgrade is made in a town or city ("move it into a town or city"); a new
+        # army's list is fitted where it was raised.
+        fitted_in_settlement=from_settlement or army.upgraded_turn is not None,
     )
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rulebook.ancient_dead.deserts import Caster, caster_errors
-from rulebook.army_specific.origins import OriginUnit, origin_errors
+from rulebook.army_specific.origins import OriginUnit, is_runic, origin_errors, perfectionists_cost
 from rulebook.tables import (
     ARCHETYPE_TABLE,
     ARMY_MAX_POINTS,
@@ -94,10 +94,25 @@ class ArmyListDraft:
     # Veteran Status against what was bought: stored unit key -> what it earned. None: not checked
     # here (an entered list of a running campaign, whose edits Spending Experience prices, XP7).
     earned: dict[int, EarnedUnit] | None = None
+    # Perfectionists: where the list's items are fitted: a town or city (no surcharge) or not. A new
+    # army's list is fitted where it was raised; an upgrade is made in a town or city.
+    fitted_in_settlement: bool = True
 
     @property
     def points(self) -> int:
         return sum(u.points for u in self.units) + sum(i.points for i in self.items)
+
+    @property
+    def perfectionists_surcharge(self) -> int:
+        """Perfectionists: what the list's runic items cost beyond their points in the gold that
+        raised the army (0 for other armies, or when fitted in a town or city)."""
+        return sum(
+            perfectionists_cost(
+                i.points, runic=is_runic(i.name), army_type=self.army_type, in_town_or_city=self.fitted_in_settlement
+            )
+            - i.points
+            for i in self.items
+        )
 
 
 @dataclass(frozen=True)
@@ -250,6 +265,13 @@ def _size_errors(draft: ArmyListDraft) -> list[str]:
     if points > paid:
         lost = f" and lost {draft.lost_before_list} before its list was entered" if draft.lost_before_list else ""
         return [f"{a}: the list totals {points} points but the army was raised at {draft.size} points{lost}."]
+    surcharge = draft.perfectionists_surcharge if draft.entering else 0
+    if points + surcharge > paid:
+        return [
+            f"{a}: the list totals {points} points and its runic items cost {surcharge} more, fitted away from a "
+            f"town or city {draft.origin or 'where it was raised'} (Perfectionists); the army was raised at "
+            f"{draft.size} points."
+        ]
     return []
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from rulebook.ancient_dead.deserts import is_scarab_amulet
 from rulebook.armies.army_lists import CATEGORIES
+from rulebook.army_specific.origins import is_runic
 from rulebook.experience.spending import (
     SUPPLY_DEPOT_EXPERIENCE,
     PurchaseKind,
@@ -168,7 +169,8 @@ def _item(
 ) -> PricedPurchase:
     province = world.provinces.get(army.province)
     in_town_or_city = province is not None and province.settlement.town_or_city
-    cost = item_cost(purchase.points, runic=purchase.runic, army_type=army_type, in_town_or_city=in_town_or_city)
+    runic = purchase.runic or is_runic(purchase.name)  # a rune in the name is runic, ticked or not
+    cost = item_cost(purchase.points, runic=runic, army_type=army_type, in_town_or_city=in_town_or_city)
     name = purchase.name.strip()
     words = f"{name or 'a magic item'} ({purchase.points} points) for {purchase.unit.strip() or 'a character'}"
     refusal = ""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from kernel.dice import Dice
 from rulebook.ancient_dead.deserts import is_scarab_amulet
 from rulebook.armies.army_lists import MAX_VETERAN_LEVEL, ItemEntry, UnitEntry
+from rulebook.army_specific.origins import perfectionists_cost
 from rulebook.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, MAX_ABILITIES, Archetype, ArmyType
 
 # Spending Experience: "1 Experience Point = 10 points to be spent on recruits".
@@ -34,9 +35,6 @@ ADVANCEMENT_EXPERIENCE_BY_ARMY_TYPE: dict[ArmyType, int] = {
     **{t: 35 for t in VAIN_AND_OVERCONFIDENT},
     **{t: 40 for t in CURSE_OF_THE_DEAD},
 }
-# Perfectionists (Dwarfs, Chaos Dwarves): runic items cost 20% more when not in a town or city.
-PERFECTIONISTS = frozenset({ArmyType.DWARFS, ArmyType.CHAOS_DWARVES})
-PERFECTIONISTS_SURCHARGE_PERCENT = 20
 
 
 class PurchaseKind:
@@ -81,11 +79,11 @@ def equipment_cost(points: int) -> int:
 
 def item_cost(points: int, *, runic: bool, army_type: ArmyType, in_town_or_city: bool) -> int:
     """A magic item, 1 experience a point; Perfectionists: a runic item fitted away from a town or
-    city costs 20% more (rounded up: the rune smith does not give change)."""
-    cost = equipment_cost(points)
-    if runic and army_type in PERFECTIONISTS and not in_town_or_city:
-        cost = ceil_div(cost * (100 + PERFECTIONISTS_SURCHARGE_PERCENT), 100)
-    return cost
+    city costs 20% more (rounded up). `runic`: the sheet says so; an item whose name carries a rune
+    is runic whatever the sheet says (decision 383)."""
+    return perfectionists_cost(
+        equipment_cost(points), runic=runic, army_type=army_type, in_town_or_city=in_town_or_city
+    )
 
 
 def advancement_cost(army_type: ArmyType) -> int:

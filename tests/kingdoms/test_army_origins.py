@@ -1,15 +1,25 @@
 """Army-Specific Rules that depend on where an army was created (rulebook/army_specific/origins.py,
 through the list check and kingdoms/services/armies.py): Lizardmen, "Temple Dwellers"; Hordes of
-Chaos, "Shrine Cultists". Units are recognised by name (rules decision 66)."""
+Chaos, "Shrine Cultists"; Dwarfs and Chaos Dwarfs, "Perfectionists". Units and runic items are
+recognised by name (rules decisions 66 and 383)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, ArmyMovement, Kingdom, Province
-from kingdoms.services.armies import army_list_save
-from rulebook.armies.army_lists import ArmyListDraft, CharacterEntry, KingdomRoster, UnitEntry, army_list_errors
+from kingdoms.services.armies import army_entries, army_list_save
+from rulebook.armies.army_lists import (
+    ArmyListDraft,
+    CharacterEntry,
+    ItemEntry,
+    KingdomRoster,
+    UnitEntry,
+    army_list_errors,
+)
 from rulebook.tables import ArmyType
 from tests.clients import error_details
 
@@ -179,3 +189,67 @@ def test_the_api_refuses_the_list_whole_naming_the_rule(lizard_kingdom, demo_cam
     assert response.status_code == 400
     assert "(Temple Dwellers)" in error_details(response)[0]
     assert not army.units.exists()
+
+
+THANE = UnitEntry("Thane Grimnir", "character", 1, 70, character=CharacterEntry("hero", "general", "veteran"))
+MASTER_RUNE = ItemEntry("Master Rune of Valaya", 100, bearer="Thane Grimnir")
+
+
+def _dwarf_units(warriors: int) -> list[UnitEntry]:
+    return [THANE, UnitEntry("Dwarf Warriors", "core", warriors, 9), UnitEntry("Thunderers", "core", 20, 11)]
+
+
+def test_perfectionists_runic_items_bought_with_gold_away_from_a_town_cost_20_percent_more():
+    """Army-Specific Rules, Perfectionists: "Runic items cost 20% more in gold (or experience points)
+    if equipped when not in a town or city": the gold of a new army raised in the wilds pays them
+    120%, so its list holds 20 points less than it was raised at (decision 383)."""
+    full = _dwarf_units(130)  # 70 + 1170 + 220 + 100 (the rune) = 1560
+    raised = ArmyListDraft(
+        "2nd Army",
+        ArmyType.DWARFS,
+        1560,
+        tuple(full),
+        (MASTER_RUNE,),
+        from_settlement=False,
+        origin=NOWHERE,
+        fitted_in_settlement=False,
+    )
+    assert raised.perfectionists_surcharge == 20
+    assert army_list_errors(raised, KingdomRoster()) == [
+        f"2nd Army: the list totals 1560 points and its runic items cost 20 more, fitted away from a town or city "
+        f"{NOWHERE} (Perfectionists); the army was raised at 1560 points."
+    ]
+    smaller = replace(raised, units=tuple(_dwarf_units(127)))  # 1533 points + 20 = 1553
+    assert army_list_errors(smaller, KingdomRoster()) == []
+    in_town = replace(raised, fitted_in_settlement=True, from_settlement=True)
+    assert army_list_errors(in_town, KingdomRoster()) == []
+    empire = replace(raised, army_type=ArmyType.EMPIRE)
+    assert empire.perfectionists_surcharge == 0
+
+
+def test_perfectionists_the_list_of_a_dwarf_army_raised_in_the_wilds_pays_for_its_runes(demo_campaign):
+    """Through the list editor's service: Karak Dumn (Dwarfs) raise an army outside a town; its
+    list with a Master Rune is refused whole until it leaves room for the rune smith's 20%."""
+    dwarfs = Kingdom.objects.get(campaign=demo_campaign, name="Karak Dumn")
+    wilds = (
+        Province.objects.filter(campaign=demo_campaign, settlement="none")
+        .exclude(pk__in=Kingdom.objects.exclude(capitol=None).values("capitol"))
+        .first()
+    )
+    army = _raised_in(dwarfs, wilds)
+    Army.objects.filter(pk=army.pk).update(size=1560)
+    army.refresh_from_db()
+    with pytest.raises(DomainError, match=r"its runic items cost 20 more.*\(Perfectionists\)"):
+        army_list_save(army=army, units=_dwarf_units(130), items=[MASTER_RUNE])
+    assert not army.units.exists()
+    army_list_save(army=army, units=_dwarf_units(127), items=[MASTER_RUNE])
+    assert army.units.count() == 3
+    # An upgrade is made in a town or city: the list re-entered after it pays the rune's points only.
+    Army.objects.filter(pk=army.pk).update(list_due=True, upgraded_turn=1)
+    army.refresh_from_db()
+    units, _ = army_entries(army)
+    warriors = next(u for u in units if u.name == "Dwarf Warriors")
+    army_list_save(
+        army=army, units=[replace(warriors, models=130) if u is warriors else u for u in units], items=[MASTER_RUNE]
+    )
+    assert army.units.get(name="Dwarf Warriors").models_count == 130

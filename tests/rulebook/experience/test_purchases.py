@@ -184,6 +184,13 @@ def test_perfectionists_pay_20_percent_more_for_runic_items_away_from_a_town_or_
     assert check(rune, army_type=ArmyType.DWARFS, settlement="town").experience_spent(ARMY) == 25
 
 
+def test_perfectionists_an_item_that_names_its_rune_is_runic_though_the_sheet_does_not_say_so():
+    """Army-Specific Rules, Perfectionists: "Runic items cost 20% more"; a rune in the item's name
+    makes it runic, ticked or not (decision 383), as on an army list bought with gold."""
+    unticked = Purchase(ARMY, "item", unit="Baron Ulrich", name="Master Rune of Valaya", points=25)
+    assert check(unticked, army_type=ArmyType.DWARFS).experience_spent(ARMY) == 30
+
+
 def test_an_item_is_carried_by_a_character():
     result = check(Purchase(ARMY, "item", unit="Spearmen", name="Banner of Might", points=25))
     assert "is not a living character of the army" in result.errors[0]
