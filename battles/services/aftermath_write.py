@@ -17,6 +17,8 @@ from rulebook.turn.aftermath.state import AftermathResult, AftermathState
 
 from ..models import Battle
 
+_COMMAND_FIELDS = ("champion_points", "standard_points", "musician_points")
+
 
 def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult, dice: SeededDice) -> None:
     state = result.state
@@ -60,19 +62,23 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     changed_units = []
     for unit_id, after in state.units.items():
         was = before.units[unit_id]
-        if (after.models_count, after.veteran_level, after.veteran_eligible) == (
-            was.models_count,
-            was.veteran_level,
-            was.veteran_eligible,
-        ):
+        fields = ("models_count", "veteran_level", "veteran_eligible", "equipment_points", *_COMMAND_FIELDS)
+        if all(getattr(after, f) == getattr(was, f) for f in fields):
             continue
         row = units[unit_id]
         row.models_lost += max(0, was.models_count - after.models_count)
         row.models_count = after.models_count
         row.veteran_level = after.veteran_level
         row.veteran_eligible = after.veteran_eligible
+        # Robbed: a character's mundane equipment is lost; Casualty Recovery: a command model lost.
+        row.equipment_points = after.equipment_points
+        for name in _COMMAND_FIELDS:
+            setattr(row, name, getattr(after, name))
         changed_units.append(row)
-    Unit.objects.bulk_update(changed_units, ["models_lost", "models_count", "veteran_level", "veteran_eligible"])
+    Unit.objects.bulk_update(
+        changed_units,
+        ["models_lost", "models_count", "veteran_level", "veteran_eligible", "equipment_points", *_COMMAND_FIELDS],
+    )
 
     # Characters one by one, the dead first: a kingdom has one living Warlord at every moment.
     characters = {c.id: c for c in Character.objects.filter(pk__in=list(state.characters))}

@@ -73,3 +73,27 @@ def test_veteran_status_a_veteran_unit_grows_only_by_experience_recruits_not_by_
     grown = replace(unit, models=unit.models + 5, veteran_level=0)
     army_services.army_list_save(army=army, units=[grown if e.key == unit.key else e for e in entries], items=items)
     assert army.units.get(pk=unit.key).models_count == unit.models + 5
+
+
+def test_army_restrictions_a_special_character_is_refused_unless_the_campaign_allows_them(k, demo_campaign):
+    """Army Restrictions, "NO special characters may be used, unless specified by the campaign
+    organizer": the campaign's setting is off by default; a list row marked special character is
+    refused whole, naming the rule; once the organizer allows them the same list is saved."""
+    from kingdoms.models import Campaign
+
+    assert not demo_campaign.special_characters
+    army = k["Ostland"].armies.filter(kind=Army.Kind.FIELD).order_by("pk").first()
+    entries, items = army_services.army_entries(army)
+    hero = next(e for e in entries if e.character and e.character.role == "hero")
+    units = [replace(e, special_character=True) if e is hero else e for e in entries]
+    with pytest.raises(DomainError) as refused:
+        army_services.army_list_save(army=army, units=units, items=items)
+    assert refused.value.messages == [
+        f"{army.name}: {hero.name} is a special character; no special characters may be used unless the campaign "
+        "organizer allows them (Army Restrictions)."
+    ]
+    assert not army.units.filter(special_character=True).exists()
+    Campaign.objects.filter(pk=demo_campaign.pk).update(special_characters=True)
+    army = Army.objects.get(pk=army.pk)
+    army_services.army_list_save(army=army, units=units, items=items)
+    assert army.units.get(pk=hero.key).special_character

@@ -253,3 +253,54 @@ def test_perfectionists_the_list_of_a_dwarf_army_raised_in_the_wilds_pays_for_it
         army=army, units=[replace(warriors, models=130) if u is warriors else u for u in units], items=[MASTER_RUNE]
     )
     assert army.units.get(name="Dwarf Warriors").models_count == 130
+
+
+def test_dogs_of_war_hired_into_an_army_raised_in_a_town_pay_no_discount():
+    """3. Create / Upgrade Armies: "Dogs of War units are not subject to the 10% discount as they
+    are mercenaries after all": an Empire army raised in a town for 1,350 gold (1,500 points) whose
+    list hires 300 points of Dogs of War pays them 300 gold, the rest 90%: 1,080 + 300 = 1,380
+    gold, more than was paid; with 270 points of other troops fewer it fits (decision 384)."""
+    general = UnitEntry("Captain Brandt", "character", 1, 100, character=CharacterEntry("hero", "general", "veteran"))
+    pikes = UnitEntry("Pikemen of Tilea", "core", 30, 10, dogs_of_war=True)
+    units = (general, UnitEntry("Halberdiers", "core", 220, 5), pikes)  # 100 + 1100 + 300 = 1500
+    raised = ArmyListDraft("2nd Army", ArmyType.EMPIRE, 1500, units, creation_discount_percent=10)
+    assert army_list_errors(raised, KingdomRoster()) == [
+        "2nd Army: Pikemen of Tilea: Dogs of War units are not subject to the town discount, as they are "
+        "mercenaries (3. Create / Upgrade Armies); at full price for them the list costs 1,380 gold and the "
+        "army was raised for 1,350."
+    ]
+    fewer = (general, UnitEntry("Halberdiers", "core", 166, 5), pikes)  # 1,230 points: 837 + 300 = 1,137 gold
+    assert army_list_errors(replace(raised, units=fewer), KingdomRoster()) == []
+    # No discount was given (raised in the wilds, or the starting army): the mercenaries cost as much as the rest.
+    assert army_list_errors(replace(raised, creation_discount_percent=0), KingdomRoster()) == []
+    unhired = (general, UnitEntry("Halberdiers", "core", 220, 5), replace(pikes, dogs_of_war=False))
+    assert army_list_errors(replace(raised, units=unhired), KingdomRoster()) == []
+
+
+def test_dogs_of_war_the_list_editor_prices_hired_units_of_an_army_raised_in_a_town(demo_campaign, api_client_for):
+    """Through the API: the list of an army Ostland raised in a town refuses hired Dogs of War at the
+    discounted price, whole, naming the rule; the flag is kept on the unit once the list fits."""
+    ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+    town = Province.objects.filter(campaign=demo_campaign, settlement="town").first()
+    army = _raised_in(ostland, town)
+    general = {
+        "name": "Captain Brandt",
+        "category": "character",
+        "models": 1,
+        "points_per_model": 100,
+        "rank": "hero",
+        "role": "general",
+        "archetype": "veteran",
+    }
+    pikes = {"name": "Pikemen of Tilea", "category": "core", "models": 30, "points_per_model": 10, "dogs_of_war": True}
+    client = api_client_for(ostland.players.first())
+    body = {
+        "units": [general, {"name": "Halberdiers", "category": "core", "models": 220, "points_per_model": 5}, pikes]
+    }
+    response = client.put(f"/api/armies/{army.pk}/", body, format="json")
+    assert response.status_code == 400
+    assert "Dogs of War units are not subject to the town discount" in error_details(response)[0]
+    assert not army.units.exists()
+    body["units"][1]["models"] = 210
+    assert client.put(f"/api/armies/{army.pk}/", body, format="json").status_code == 200
+    assert army.units.get(name="Pikemen of Tilea").dogs_of_war
