@@ -27,7 +27,7 @@ def players_out(state: TurnState, events: list[Event]) -> None:
     whose Warlord was not crowned is out (decision 159): it becomes a Rogue Kingdom, its armies leave
     the map, its alliance ends and its sheet is not resolved. A city the Warlord's army conquered in
     the battles of the third turn still counts ("conquer one from another nation in this time"):
-    he is crowned there instead (decision 386)."""
+    he is crowned there instead (decision 390)."""
     for kingdom in sorted(state.kingdoms.values(), key=lambda k: k.id):
         lost = kingdom.capitol_lost_turn
         if lost is None or kingdom.rogue or state.turn <= lost + CORONATION_TURNS:

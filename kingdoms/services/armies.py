@@ -172,7 +172,7 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
 def _creation_discount(army: Army, *, starting_army: bool, in_settlement: bool) -> int:
     """The town or city discount (percent) the army's creation was given: none for the starting
     army (no gold bought it), an army raised outside a town or city, or one upgraded since (the
-    upgrade's gold has no discount; decision 384)."""
+    upgrade's gold has no discount; decision 388)."""
     if starting_army or not in_settlement or army.upgraded_turn is not None or army.kind != Army.Kind.FIELD:
         return 0
     return SETTLEMENT_CREATION_DISCOUNT.get(army.kingdom.army_type_enum, DEFAULT_SETTLEMENT_CREATION_DISCOUNT)
@@ -391,7 +391,7 @@ def _free_rolls(army: Army) -> None:
         dice = campaign_dice(campaign=campaign, stream=f"warlord-free-roll:{army.kingdom_id}")
         if dice.rolls or campaign.dice_rolls.filter(stream=dice.stream).exists():
             continue  # rolled before (the Warlord's list was saved again)
-        # An ability that cannot work for him (Immune to Psychology, undead) is rolled again (decision 388).
+        # An ability that cannot work for him (Immune to Psychology, undead) is rolled again (decision 392).
         useless = useless_abilities(
             army_type=army.kingdom.army_type_enum,
             immune_to_psychology=warlord.immune_to_psychology,

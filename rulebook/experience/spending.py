@@ -86,7 +86,7 @@ def equipment_cost(points: int) -> int:
 def item_cost(points: int, *, runic: bool, army_type: ArmyType, in_town_or_city: bool) -> int:
     """A magic item, 1 experience a point; Perfectionists: a runic item fitted away from a town or
     city costs 20% more (rounded up). `runic`: the sheet says so; an item whose name carries a rune
-    is runic whatever the sheet says (decision 383)."""
+    is runic whatever the sheet says (decision 387)."""
     return perfectionists_cost(
         equipment_cost(points), runic=runic, army_type=army_type, in_town_or_city=in_town_or_city
     )
@@ -255,7 +255,7 @@ def promotion_cost(character: CharacterRecord, lord_points: int) -> int:
 # Character Archetypes and Advancement: "some of the Archetype Abilities affect a character's or
 # unit's Psychology or ability to pass Leadership Tests. Characters that are Immune to Psychology or
 # would otherwise be unaffected by such Abilities (i.e. undead characters for whom such an Ability
-# would be useless) may reroll the skill in question" (decision 388). The psychology tests Immune to
+# would be useless) may reroll the skill in question" (decision 392). The psychology tests Immune to
 # Psychology passes (Panic, Fear, Terror); the undead are immune too and take no Break Tests.
 PSYCHOLOGY_ABILITIES = frozenset({"Bravado", "Fearless", "Unflinching"})
 BREAK_TEST_ABILITIES = frozenset({"Hold Fast", "Dauntless"})
@@ -291,7 +291,7 @@ def advancement_roll(
     purpose: str = "",
 ) -> AdvancementRoll:
     """A roll on the Archetype Advancement Table: a 6 is Choose; an ability he already holds, or one
-    that cannot work for him (`useless`, decision 388), is rolled again (docs/rules-decisions.md), so
+    that cannot work for him (`useless`, decision 392), is rolled again (docs/rules-decisions.md), so
     a roll gives him something new he can use."""
     table = ARCHETYPE_ADVANCEMENT[archetype]
     faces: list[int] = []
@@ -364,7 +364,7 @@ def list_additions(
         old_level = old.character.magic_level if old.character else 0
         if unit.character and unit.character.magic_level > max(old_level, 1):
             # A Wizard's level is his army book's when the list is entered; later only the Magician's
-            # Potential raises it (Character Archetypes), bought on the order sheet (decision 387).
+            # Potential raises it (Character Archetypes), bought on the order sheet (decision 391).
             found.append(
                 f"{label}: {name} at magic level {unit.character.magic_level} instead of {max(old_level, 1)}: a "
                 f"Wizard gains a level only by the Magician's Potential, {POTENTIAL_EXPERIENCE} experience bought "

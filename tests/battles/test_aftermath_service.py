@@ -402,7 +402,7 @@ def test_money_negotiations_leave_with_their_fee_and_arrive_at_the_beginning_of_
 
 def test_robbed_takes_the_character_s_equipment_and_items_off_the_list(turn, k, battles, monkeypatch):
     """Character Injury Chart, 46-51 Robbed: "his equipment and magic items are lost": the aftermath
-    writes his unit without its mundane equipment points and his magic items destroyed (decision 385)."""
+    writes his unit without its mundane equipment points and his magic items destroyed (decision 389)."""
     from kingdoms.models import ArmoryItem, Character
     from rulebook.turn.aftermath import character_injuries
     from rulebook.turn.aftermath.injury_chart import ROBBED, Injury
@@ -429,7 +429,7 @@ def test_robbed_takes_the_character_s_equipment_and_items_off_the_list(turn, k, 
 
 def test_casualty_recovery_a_champion_that_fails_its_roll_leaves_the_list(turn, k, battles, monkeypatch):
     """Casualty Recovery: the Wardens' Halberdiers lose their champion (10 points of their 25 of
-    equipment) and he fails his 4+: the aftermath writes the unit without him (decision 390)."""
+    equipment) and he fails his 4+: the aftermath writes the unit without him (decision 394)."""
     from rulebook.turn.aftermath import casualty_recovery
 
     monkeypatch.setattr(casualty_recovery, "COMMAND_RECOVERY_MIN", 7)  # every command model fails

@@ -61,7 +61,7 @@ def test_veteran_status_a_level_an_upgrade_of_500_points_wiped_is_not_retyped(k)
 def test_veteran_status_a_veteran_unit_grows_only_by_experience_recruits_not_by_a_gold_upgrade(k):
     """Veteran Status: "Veteran units may only be expanded" by recruits bought with experience; the
     re-entered list of a gold upgrade gives the unit no more models. The same unit without its
-    level is no longer a Veteran unit and may take the upgrade's recruits (rules decision 382)."""
+    level is no longer a Veteran unit and may take the upgrade's recruits (rules decision 386)."""
     army, unit = _upgraded(k["Ostland"], veteran_level=1)
     messages = _refused(army, replace(unit, models=unit.models + 5))
     assert messages == [

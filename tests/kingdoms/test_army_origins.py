@@ -1,7 +1,7 @@
 """Army-Specific Rules that depend on where an army was created (rulebook/army_specific/origins.py,
 through the list check and kingdoms/services/armies.py): Lizardmen, "Temple Dwellers"; Hordes of
 Chaos, "Shrine Cultists"; Dwarfs and Chaos Dwarfs, "Perfectionists". Units and runic items are
-recognised by name (rules decisions 66 and 383)."""
+recognised by name (rules decisions 66 and 387)."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def _dwarf_units(warriors: int) -> list[UnitEntry]:
 def test_perfectionists_runic_items_bought_with_gold_away_from_a_town_cost_20_percent_more():
     """Army-Specific Rules, Perfectionists: "Runic items cost 20% more in gold (or experience points)
     if equipped when not in a town or city": the gold of a new army raised in the wilds pays them
-    120%, so its list holds 20 points less than it was raised at (decision 383)."""
+    120%, so its list holds 20 points less than it was raised at (decision 387)."""
     full = _dwarf_units(130)  # 70 + 1170 + 220 + 100 (the rune) = 1560
     raised = ArmyListDraft(
         "2nd Army",
@@ -259,7 +259,7 @@ def test_dogs_of_war_hired_into_an_army_raised_in_a_town_pay_no_discount():
     """3. Create / Upgrade Armies: "Dogs of War units are not subject to the 10% discount as they
     are mercenaries after all": an Empire army raised in a town for 1,350 gold (1,500 points) whose
     list hires 300 points of Dogs of War pays them 300 gold, the rest 90%: 1,080 + 300 = 1,380
-    gold, more than was paid; with 270 points of other troops fewer it fits (decision 384)."""
+    gold, more than was paid; with 270 points of other troops fewer it fits (decision 388)."""
     general = UnitEntry("Captain Brandt", "character", 1, 100, character=CharacterEntry("hero", "general", "veteran"))
     pikes = UnitEntry("Pikemen of Tilea", "core", 30, 10, dogs_of_war=True)
     units = (general, UnitEntry("Halberdiers", "core", 220, 5), pikes)  # 100 + 1100 + 300 = 1500

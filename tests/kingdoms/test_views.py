@@ -63,7 +63,7 @@ def test_organizer_creates_a_campaign_from_the_default_map(organizer_client):
 
 def test_army_restrictions_the_organizer_allows_special_characters_when_creating_the_campaign(organizer_client):
     """Army Restrictions: "NO special characters may be used, unless specified by the campaign
-    organizer": off by default, the organizer's choice on the campaign form (decision 389)."""
+    organizer": off by default, the organizer's choice on the campaign form (decision 393)."""
     organizer_client.post("/campaigns/new/", {"name": "Plain", "player_count": 4, "time_zone": "UTC"})
     organizer_client.post(
         "/campaigns/new/", {"name": "Heroic", "player_count": 4, "time_zone": "UTC", "special_characters": "on"}

@@ -18,7 +18,7 @@ def test_case_AL7_the_coronation_is_written_and_a_kingdom_out_of_turns_becomes_a
     assert city.settlement == "city" and city.controller_id == ostland.id
     Kingdom.objects.filter(pk=ostland.pk).update(capitol=None, capitol_lost_turn=4)
     # Tor Anlec lost its capitol in turn 1 (taken by Da Red Fang) and has not been crowned since: the
-    # turn is now turn 5. (Its Warlord in a city of its own would be crowned, decision 386.)
+    # turn is now turn 5. (Its Warlord in a city of its own would be crowned, decision 390.)
     lost_city = tor.capitol
     Province.objects.filter(pk=lost_city.pk).update(
         controller=Kingdom.objects.get(campaign=demo_campaign, name="Da Red Fang")

@@ -371,7 +371,7 @@ def test_case_XP8_a_unit_marked_living_on_a_vampire_counts_list_buys_its_veteran
 def test_the_magician_s_potential_is_bought_on_the_sheet_and_raises_his_magic_level(
     api_client_for, army, turn, ostland
 ):
-    """Character Archetypes and Advancement, Magician, Potential (decision 387): the order sheet (API)
+    """Character Archetypes and Advancement, Magician, Potential (decision 391): the order sheet (API)
     buys it for 75 experience; the turn raises the Wizard's stored level by one and marks it used, and
     a second purchase is refused by the sheet's check naming the rule."""
     unit = army.units.create(name="Magister Holst", category="character", models_count=1, points_per_model=100)
@@ -399,7 +399,7 @@ def test_the_magician_s_potential_is_bought_on_the_sheet_and_raises_his_magic_le
 
 
 def test_immune_to_psychology_is_entered_on_the_list_and_read_by_the_archetype_roll(army, demo_campaign):
-    """Character Archetypes and Advancement (decision 388): the list marks a character Immune to
+    """Character Archetypes and Advancement (decision 392): the list marks a character Immune to
     Psychology; the spending roster the Archetype roll reads carries it, with his unit's living mark."""
     from kingdoms.services.spending import spending_rosters_load
 

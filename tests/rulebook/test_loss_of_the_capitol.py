@@ -117,7 +117,7 @@ def test_case_AL7_a_city_the_warlord_conquers_in_the_battles_of_the_third_turn_s
     """Loss of the Capitol: "If they cannot reach one of their cities or conquer one from another
     nation in this time": Avalon lost its capitol in turn 2; in turn 5, its third, its Warlord's army
     attacks Brython's city in 9 and wins it in the aftermath. When turn 6 begins Avalon is not out:
-    its Warlord is crowned in 9, the new capitol (decision 386)."""
+    its Warlord is crowned in 9, the new capitol (decision 390)."""
     last = of(resolve(state(turn=5, capitol=None, capitol_lost_turn=2)).events, EventCode.CAPITOL_COUNTDOWN)[0]
     assert "unless the Warlord's army conquers a city in its battles" in last.text
     s = state(turn=6, capitol=None, capitol_lost_turn=2)

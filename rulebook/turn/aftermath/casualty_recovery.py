@@ -100,7 +100,7 @@ def command_recovery(
 ) -> None:
     """Casualty Recovery: "Champions, Standards, and Musicians that are casualties may each be
     recovered on a D6 roll of a 4+". A D6 each; one line for the army. One that fails leaves the
-    list: its points (the list's `<model>_points`) come off the unit's equipment (decision 390); a
+    list: its points (the list's `<model>_points`) come off the unit's equipment (decision 394); a
     list that does not say what it cost leaves the player to remove it."""
     rolled: list[dict[str, object]] = []
     for unit, casualty in losses:

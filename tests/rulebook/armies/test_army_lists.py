@@ -219,7 +219,7 @@ def test_veteran_status_a_list_entered_types_no_level_a_unit_has_not_earned():
 
 def test_army_restrictions_no_special_characters_unless_the_organizer_allows_them():
     """Army Restrictions: "NO special characters may be used, unless specified by the campaign
-    organizer" (decision 389): a row marked special character is refused, naming the rule, unless
+    organizer" (decision 393): a row marked special character is refused, naming the rule, unless
     the campaign allows them."""
     karl = UnitEntry("Karl Franz", "character", 1, 150, character=CharacterEntry("hero"), special_character=True)
     errors = army_list_errors(draft([WARLORD, karl, core(1200)]), KingdomRoster())
@@ -232,7 +232,7 @@ def test_army_restrictions_no_special_characters_unless_the_organizer_allows_the
 
 
 def test_casualty_recovery_a_unit_s_command_models_are_priced_within_its_equipment():
-    """Casualty Recovery (decision 390): the list says what a unit's champion, standard and musician
+    """Casualty Recovery (decision 394): the list says what a unit's champion, standard and musician
     cost, as part of its equipment points, so a lost one can leave the list."""
     knights = UnitEntry("Knights", "special", 8, 23, equipment_points=20, champion_points=12, standard_points=10)
     errors = army_list_errors(draft([WARLORD, knights, core(1000, "Spearmen")]), KingdomRoster())

@@ -188,7 +188,7 @@ def test_perfectionists_pay_20_percent_more_for_runic_items_away_from_a_town_or_
 
 def test_perfectionists_an_item_that_names_its_rune_is_runic_though_the_sheet_does_not_say_so():
     """Army-Specific Rules, Perfectionists: "Runic items cost 20% more"; a rune in the item's name
-    makes it runic, ticked or not (decision 383), as on an army list bought with gold."""
+    makes it runic, ticked or not (decision 387), as on an army list bought with gold."""
     unticked = Purchase(ARMY, "item", unit="Baron Ulrich", name="Master Rune of Valaya", points=25)
     assert check(unticked, army_type=ArmyType.DWARFS).experience_spent(ARMY) == 30
 
@@ -327,7 +327,7 @@ MAGICIAN = CharacterRecord(
 def test_the_magician_s_potential_is_bought_on_the_sheet_for_75_once_per_campaign():
     """Character Archetypes and Advancement, Magician, 3 Potential: "If the controlling player spends
     an additional 75 Experience Points, the character gains one magic level ... This ability may be
-    used once per magician per campaign." Bought with the army's experience at once (decision 387)."""
+    used once per magician per campaign." Bought with the army's experience at once (decision 391)."""
     potential = Purchase(ARMY, "potential", unit="Magister Holst")
     magician = roster(characters=(MAGICIAN, WARLORD))
     result = check(potential, the_roster=magician, experience=80)
@@ -351,7 +351,7 @@ def test_the_magician_s_potential_is_bought_on_the_sheet_for_75_once_per_campaig
 def test_an_archetype_ability_that_cannot_work_for_the_character_is_rolled_again():
     """Character Archetypes and Advancement: "Characters that are Immune to Psychology or would
     otherwise be unaffected by such Abilities (i.e. undead characters ...) may reroll the skill in
-    question" (decision 388). A Vampire Counts Barbarian rolls 1, Bravado (a Panic test he never
+    question" (decision 392). A Vampire Counts Barbarian rolls 1, Bravado (a Panic test he never
     takes): rolled again, 2, Lay of the Land. An Empire Veteran marked Immune to Psychology rolls 2,
     Fearless: rolled again, 5. His Starting Ability stays whatever it is."""
     roll = Purchase(ARMY, "advancement", unit="Baron Ulrich")

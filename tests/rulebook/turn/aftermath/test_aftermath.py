@@ -307,7 +307,7 @@ def test_command_models_and_one_use_troops_recover_on_4_plus():
 def test_casualty_recovery_a_command_model_that_fails_its_4_plus_leaves_the_list():
     """Casualty Recovery: a champion, standard or musician that is a casualty comes back on a 4+;
     one that fails leaves the list as lost rank and file do: its points (the list's) come off the
-    unit's equipment (decision 390). One the list does not price is left to the player."""
+    unit's equipment (decision 394). One the list does not price is left to the player."""
     world = Scene()
     lost = (Casualty(101, champion=True, standard=True, musician=True),)
     field_battle(world, R.DRAW, attacker={"casualties": lost})
@@ -392,7 +392,7 @@ def test_a_tie_for_the_succession_goes_to_the_oldest_army():
 def test_robbed_and_survives_against_the_odds():
     """Character Injury Chart (D66): 46-51 Robbed, "his equipment and magic items are lost": the
     magic items are destroyed and his mundane equipment leaves the list (his unit's equipment
-    points, decision 385); 66 Survives Against the Odds, 15 experience."""
+    points, decision 389); 66 Survives Against the Odds, 15 experience."""
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
