@@ -71,6 +71,7 @@ class EventCode(StrEnum):
     VETERAN_STATUS = "veteran-status"  # a unit one Veteran level up (data: unit, level)
     ARCHETYPE_ROLL = "archetype-roll"  # a roll on the Archetype Advancement Table (data: faces, ability)
     PROMOTION = "promotion"  # the Warlord promoted to Lord level (data: unit, points)
+    POTENTIAL = "potential"  # Magician, Potential: one more magic level (data: unit, level)
     PURCHASE_REFUSED = "purchase-refused"  # the rules or the army's experience refuse it now (data: reason)
     # The beginning of a turn (orders/services/deliveries.py): what was bought two turns before
     DELIVERY_ARRIVED = "delivery-arrived"

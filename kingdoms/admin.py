@@ -31,7 +31,7 @@ class ProvinceInline(CampaignScopedInline, admin.TabularInline):
 @admin.register(Campaign)
 class CampaignAdmin(CampaignScopedAdmin):
     campaign_path = ""
-    list_display = ["name", "organizer", "player_count", "status", "current_turn", "created_at"]
+    list_display = ["name", "organizer", "player_count", "status", "current_turn", "special_characters", "created_at"]
     list_filter = ["status"]
     search_fields = ["name"]
 
@@ -88,6 +88,8 @@ class UnitInline(CampaignScopedInline, admin.TabularInline):
         "veteran_level",
         "one_use",
         "living",
+        "dogs_of_war",
+        "special_character",
         "models_lost",
     ]
     show_change_link = True

@@ -29,6 +29,11 @@ class CampaignCreateForm(forms.Form):
         label="Map (JSON)",
         help_text="Leave empty for the default Briternia map. See docs/maps.md for the format.",
     )
+    special_characters = forms.BooleanField(
+        required=False,
+        label="Allow special characters",
+        help_text="Army Restrictions: no special characters may be used unless the organizer allows them.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -95,6 +100,11 @@ class UnitForm(forms.Form):
     veteran_level = forms.IntegerField(min_value=0, max_value=3, initial=0, required=False, label="Veteran")
     one_use = forms.BooleanField(required=False, label="One use")
     living = forms.BooleanField(required=False, label="Living (not undead)")
+    dogs_of_war = forms.BooleanField(required=False, label="Dogs of War (hired)")
+    special_character = forms.BooleanField(required=False, label="Special character")
+    champion_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Champion (points)")
+    standard_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Standard (points)")
+    musician_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Musician (points)")
     rank = forms.ChoiceField(choices=[("hero", "Hero"), ("lord", "Lord")], required=False, initial="hero")
     role = forms.ChoiceField(
         choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False, initial="hero"
@@ -106,6 +116,7 @@ class UnitForm(forms.Form):
         min_value=0, max_value=5, initial=0, required=False, label="Magic level", help_text="A Wizard's level."
     )
     rune_smith = forms.BooleanField(required=False, label="Rune smith")
+    immune_to_psychology = forms.BooleanField(required=False, label="Immune to Psychology")
 
     def __init__(self, *args: Any, army_type: ArmyType | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -123,6 +134,8 @@ class UnitForm(forms.Form):
         self.offers_rune_smith = army_type is None or army_type in RUNE_SMITH_ARMIES
         # Curse of the Dead: only an undead army's list says which of its units live.
         self.offers_living = army_type is None or army_type in CURSE_OF_THE_DEAD
+        # Dogs of War hired into another kingdom's army (a Dogs of War kingdom's are all mercenaries).
+        self.offers_dogs_of_war = army_type is not ArmyType.DOGS_OF_WAR
         _label_controls(self)
 
     def entry(self) -> UnitEntry:
@@ -137,6 +150,7 @@ class UnitForm(forms.Form):
                 wizard=d.get("wizard", False),
                 magic_level=d.get("magic_level") or 0,
                 rune_smith=d.get("rune_smith", False),
+                immune_to_psychology=d.get("immune_to_psychology", False),
             )
         return UnitEntry(
             key=d.get("key"),
@@ -148,6 +162,11 @@ class UnitForm(forms.Form):
             veteran_level=d.get("veteran_level") or 0,
             one_use=d.get("one_use", False),
             living=d.get("living", False),
+            dogs_of_war=d.get("dogs_of_war", False),
+            special_character=d.get("special_character", False),
+            champion_points=d.get("champion_points") or 0,
+            standard_points=d.get("standard_points") or 0,
+            musician_points=d.get("musician_points") or 0,
             character=character,
         )
 
@@ -183,6 +202,11 @@ def unit_initial(entry: UnitEntry) -> dict[str, Any]:
         "veteran_level": entry.veteran_level,
         "one_use": entry.one_use,
         "living": entry.living,
+        "dogs_of_war": entry.dogs_of_war,
+        "special_character": entry.special_character,
+        "champion_points": entry.champion_points,
+        "standard_points": entry.standard_points,
+        "musician_points": entry.musician_points,
         "rank": c.rank if c else "hero",
         "role": c.role if c else "hero",
         "archetype": (c.archetype or "") if c else "",
@@ -190,6 +214,7 @@ def unit_initial(entry: UnitEntry) -> dict[str, Any]:
         "wizard": c.wizard if c else False,
         "magic_level": c.magic_level if c else 0,
         "rune_smith": c.rune_smith if c else False,
+        "immune_to_psychology": c.immune_to_psychology if c else False,
     }
 
 

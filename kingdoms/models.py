@@ -41,6 +41,12 @@ class Campaign(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.INVITING)
     map_name = models.CharField(max_length=100)
     setup_seed = models.CharField(max_length=32, help_text="Seed of the setup dice (home selection, free rolls).")
+    # Army Restrictions: "NO special characters may be used, unless specified by the campaign organizer."
+    special_characters = models.BooleanField(
+        "Special characters allowed",
+        default=False,
+        help_text="Army Restrictions: no special characters unless the organizer allows them.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # Counts the changes to the campaign's world made outside a kingdom's own order sheet (every
     # phase of the turn, the admin, a restore): the order-sheet check keeps the world it loaded
@@ -337,6 +343,11 @@ class Unit(models.Model):
     models_count = models.PositiveIntegerField("models")
     points_per_model = models.PositiveIntegerField()
     equipment_points = models.PositiveIntegerField(default=0, help_text="Command, mundane equipment, upgrades.")
+    # Casualty Recovery: a champion, standard or musician that fails its 4+ leaves the list. Their
+    # points are part of equipment_points; 0: the unit has none (or its list does not say).
+    champion_points = models.PositiveIntegerField(default=0, help_text="Its champion's points (in equipment).")
+    standard_points = models.PositiveIntegerField(default=0, help_text="Its standard bearer's points (in equipment).")
+    musician_points = models.PositiveIntegerField(default=0, help_text="Its musician's points (in equipment).")
     veteran_level = models.PositiveSmallIntegerField(default=0)
     veteran_eligible = models.BooleanField(
         default=False, help_text="Kept more than half its models in its last battle: may buy the next level."
@@ -348,6 +359,15 @@ class Unit(models.Model):
         default=False,
         help_text="A living unit of an undead army (Tomb Kings, Vampire Counts): mercenaries and the like, "
         "not under the Curse of the Dead.",
+    )
+    # 3. Create / Upgrade Armies: "Dogs of War units are not subject to the 10% discount as they are
+    # mercenaries after all": a unit hired into another kingdom's army says so on its list.
+    dogs_of_war = models.BooleanField(
+        default=False,
+        help_text="A Dogs of War unit hired into this army: mercenaries pay no town discount.",
+    )
+    special_character = models.BooleanField(
+        default=False, help_text="A special character of the army book: only when the campaign allows them."
     )
     models_lost = models.PositiveIntegerField(default=0, help_text="Casualties over the campaign, after recovery.")
 
@@ -391,6 +411,14 @@ class Character(models.Model):
     )
     rune_smith = models.BooleanField(
         default=False, help_text="A Dwarf or Chaos Dwarf rune smith: with a Scarab Amulet he may turn a desert."
+    )
+    immune_to_psychology = models.BooleanField(
+        default=False,
+        help_text="Immune to Psychology by his army book: a psychology Archetype Ability rolled for him is rolled "
+        "again (undead characters are, without the flag).",
+    )
+    potential_used = models.BooleanField(
+        default=False, help_text="Magician, Potential: he bought his extra magic level (once per campaign)."
     )
     battles_survived = models.PositiveIntegerField(default=0)
     battles_at_last_ability = models.PositiveIntegerField(

@@ -125,6 +125,8 @@ class CharacterSerializer(serializers.ModelSerializer):
             "wizard",
             "magic_level",
             "rune_smith",
+            "immune_to_psychology",
+            "potential_used",
             "battles_survived",
             "injuries",
             "record",
@@ -156,6 +158,11 @@ class UnitSerializer(serializers.ModelSerializer):
             "veteran_level",
             "one_use",
             "living",
+            "dogs_of_war",
+            "special_character",
+            "champion_points",
+            "standard_points",
+            "musician_points",
             "models_lost",
             "points",
             "character",
@@ -266,6 +273,24 @@ class UnitInputSerializer(serializers.Serializer):
         help_text="A living unit of a Tomb Kings or Vampire Counts army (mercenaries and the like): it may become "
         "a Veteran; their other units are undead (Curse of the Dead).",
     )
+    dogs_of_war = serializers.BooleanField(
+        default=False,
+        help_text="A Dogs of War unit hired into another kingdom's army: mercenaries pay no town discount "
+        "(3. Create / Upgrade Armies).",
+    )
+    champion_points = serializers.IntegerField(
+        min_value=0, default=0, help_text="Its champion's points, part of `equipment_points` (0: none)."
+    )
+    standard_points = serializers.IntegerField(
+        min_value=0, default=0, help_text="Its standard bearer's points, part of `equipment_points` (0: none)."
+    )
+    musician_points = serializers.IntegerField(
+        min_value=0, default=0, help_text="Its musician's points, part of `equipment_points` (0: none)."
+    )
+    special_character = serializers.BooleanField(
+        default=False,
+        help_text="A special character of the army book: refused unless the organizer allows them (Army Restrictions).",
+    )
     rank = serializers.ChoiceField(choices=["lord", "hero"], default="hero")
     role = serializers.ChoiceField(choices=["warlord", "general", "hero"], default="hero")
     archetype = serializers.ChoiceField(choices=list(ARCHETYPE_LABELS), required=False, allow_null=True)
@@ -275,6 +300,10 @@ class UnitInputSerializer(serializers.Serializer):
         min_value=0, max_value=5, default=0, help_text="A Wizard's magic level (0: not entered, counts as 1)."
     )
     rune_smith = serializers.BooleanField(default=False, help_text="A Dwarf or Chaos Dwarf rune smith.")
+    immune_to_psychology = serializers.BooleanField(
+        default=False,
+        help_text="A character Immune to Psychology: a psychology Archetype Ability rolled for him is rolled again.",
+    )
 
     def entry(self, data: dict) -> UnitEntry:
         character = None
@@ -287,6 +316,7 @@ class UnitInputSerializer(serializers.Serializer):
                 wizard=data["wizard"],
                 magic_level=data["magic_level"],
                 rune_smith=data["rune_smith"],
+                immune_to_psychology=data["immune_to_psychology"],
             )
         return UnitEntry(
             key=data.get("id"),
@@ -298,6 +328,11 @@ class UnitInputSerializer(serializers.Serializer):
             veteran_level=data["veteran_level"],
             one_use=data["one_use"],
             living=data["living"],
+            dogs_of_war=data["dogs_of_war"],
+            special_character=data["special_character"],
+            champion_points=data["champion_points"],
+            standard_points=data["standard_points"],
+            musician_points=data["musician_points"],
             character=character,
         )
 

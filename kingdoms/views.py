@@ -77,6 +77,7 @@ def campaign_create(request: HttpRequest) -> HttpResponse:
                 player_count=form.cleaned_data["player_count"],
                 time_zone=form.cleaned_data["time_zone"],
                 map_spec=form.cleaned_data["map_file"],
+                special_characters=form.cleaned_data["special_characters"],
             )
         except DomainError as exc:
             for message in exc.messages:

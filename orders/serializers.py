@@ -104,7 +104,8 @@ class PurchaseInput(serializers.Serializer):
         "1 experience per 10 points), equipment (`points` for the unit `unit`, 1 a point), item (the magic item "
         "`name` of `points` for the character `unit`; `common`, `runic`), supply-depot (20), veteran (the unit "
         "`unit` to its next level, 10), advancement (a roll for the General `unit`: 25, Elves 35, undead 40), "
-        "promotion (the Warlord `unit` to a Lord of `points` base points: the difference). Recruits, equipment, "
+        "promotion (the Warlord `unit` to a Lord of `points` base points: the difference), potential (the "
+        "Magician `unit` with the Potential ability gains one magic level, 75, once). Recruits, equipment, "
         "items and depots arrive at the start of the turn after next.",
     )
     unit = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)

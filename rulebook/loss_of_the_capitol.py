@@ -25,10 +25,14 @@ CORONATION_TURNS = 3  # "has 3 turns to get their Warlord into another city for 
 def players_out(state: TurnState, events: list[Event]) -> None:
     """At the beginning of the turn: a kingdom whose capitol was lost more than three turns ago and
     whose Warlord was not crowned is out (decision 159): it becomes a Rogue Kingdom, its armies leave
-    the map, its alliance ends and its sheet is not resolved."""
+    the map, its alliance ends and its sheet is not resolved. A city the Warlord's army conquered in
+    the battles of the third turn still counts ("conquer one from another nation in this time"):
+    he is crowned there instead (decision 390)."""
     for kingdom in sorted(state.kingdoms.values(), key=lambda k: k.id):
         lost = kingdom.capitol_lost_turn
         if lost is None or kingdom.rogue or state.turn <= lost + CORONATION_TURNS:
+            continue
+        if _crown(state, events, kingdom.id, why=f"the city it conquered in the battles of turn {state.turn - 1}"):
             continue
         state.kingdoms[kingdom.id] = replace(kingdom, rogue=True, capitol_lost_turn=None)
         for army in list(state.armies.values()) + list(state.garrisons.values()):
@@ -101,28 +105,14 @@ def coronations(state: TurnState, events: list[Event]) -> None:
         lost = kingdom.capitol_lost_turn
         if lost is None or kingdom.rogue:
             continue
-        warlord = state.armies.get(kingdom.warlord_army) if kingdom.warlord_army is not None else None
-        if warlord is not None and not warlord.disbanded:
-            city = state.provinces[warlord.province]
-            if city.controller == kingdom.id and city.settlement == "city":
-                state.kingdoms[kingdom.id] = replace(kingdom, capitol=city.number, capitol_lost_turn=None)
-                events.append(
-                    Event(
-                        PHASE,
-                        EventCode.CORONATION,
-                        f"The Warlord of {kingdom.name} is crowned in {city}: it is the new capitol (Loss of the "
-                        "Capitol).",
-                        kingdom=kingdom.id,
-                        province=city.number,
-                        army=warlord.id,
-                    )
-                )
-                continue
+        if _crown(state, events, kingdom.id):
+            continue
         left = lost + CORONATION_TURNS - state.turn
         when = (
             f"{left} more turn{'s' if left != 1 else ''} to crown the Warlord in a city of yours"
             if left > 0
-            else "this was the last turn: without a coronation the player is out when the next turn begins"
+            else "this is the last turn: unless the Warlord's army conquers a city in its battles, the player is "
+            "out when the next turn begins"
         )
         events.append(
             Event(
@@ -133,3 +123,28 @@ def coronations(state: TurnState, events: list[Event]) -> None:
                 data={"turns_left": left},
             )
         )
+
+
+def _crown(state: TurnState, events: list[Event], kingdom_id: int, *, why: str = "") -> bool:
+    """Crown the Warlord of a kingdom without a capitol in the city of its own his army stands in
+    (kept, or conquered): it becomes the capitol, free. False: he stands in no city of his."""
+    kingdom = state.kingdoms[kingdom_id]
+    warlord = state.armies.get(kingdom.warlord_army) if kingdom.warlord_army is not None else None
+    if warlord is None or warlord.disbanded:
+        return False
+    city = state.provinces[warlord.province]
+    if city.controller != kingdom.id or city.settlement != "city":
+        return False
+    state.kingdoms[kingdom.id] = replace(kingdom, capitol=city.number, capitol_lost_turn=None)
+    events.append(
+        Event(
+            PHASE,
+            EventCode.CORONATION,
+            f"The Warlord of {kingdom.name} is crowned in {city}{f', {why}' if why else ''}: it is the new capitol "
+            "(Loss of the Capitol).",
+            kingdom=kingdom.id,
+            province=city.number,
+            army=warlord.id,
+        )
+    )
+    return True

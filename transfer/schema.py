@@ -88,8 +88,10 @@ CAMPAIGN_KEYS = {
     "created_at": TIMESTAMP,
     # Added within version 5 (the order sheets' kept world): a document written before has none.
     "world_version": INT,
+    # Added with issue 28: the organizer allows special characters (Army Restrictions).
+    "special_characters": BOOL,
 }
-CAMPAIGN_OPTIONAL_KEYS = ("world_version",)
+CAMPAIGN_OPTIONAL_KEYS = ("world_version", "special_characters")
 USER_KEYS = {
     "username": STR,
     "email": STR,
@@ -219,11 +221,25 @@ UNIT_KEYS = {
     "veteran_level": INT,
     "one_use": BOOL,
     "living": BOOL,
+    "dogs_of_war": BOOL,
+    "special_character": BOOL,
+    "champion_points": INT,
+    "standard_points": INT,
+    "musician_points": INT,
     "models_lost": INT,
     "veteran_eligible": BOOL,
     "character": OBJECT.or_null(),
 }
-UNIT_OPTIONAL_KEYS = ("veteran_eligible", "living")  # "living" came with XP8's correction
+# "living" came with XP8's correction, "dogs_of_war" with issue 28 (hired mercenaries).
+UNIT_OPTIONAL_KEYS = (
+    "veteran_eligible",
+    "living",
+    "dogs_of_war",
+    "special_character",
+    "champion_points",
+    "standard_points",
+    "musician_points",
+)
 CHARACTER_KEYS = {
     "kingdom": STR,
     "rank": STR,
@@ -235,6 +251,8 @@ CHARACTER_KEYS = {
     "wizard": BOOL,
     "magic_level": INT,
     "rune_smith": BOOL,
+    "potential_used": BOOL,
+    "immune_to_psychology": BOOL,
     "battles_survived": INT,
     "battles_at_last_ability": INT,
     "injuries": LIST,
@@ -242,7 +260,14 @@ CHARACTER_KEYS = {
 }
 # Added within version 5 (issue 14): battles survived when he last gained an ability.
 # Added within version 5 (the Scarab Amulet, issue 16): a Wizard's magic level, a rune smith.
-CHARACTER_OPTIONAL_KEYS = ("battles_at_last_ability", "magic_level", "rune_smith")
+# Added with issue 28: the Magician's Potential used; Immune to Psychology (Archetype rerolls).
+CHARACTER_OPTIONAL_KEYS = (
+    "battles_at_last_ability",
+    "magic_level",
+    "rune_smith",
+    "potential_used",
+    "immune_to_psychology",
+)
 ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the

@@ -114,6 +114,9 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 veteran_level=u.veteran_level,
                 veteran_eligible=u.veteran_eligible,
                 character=u.category == Unit.Category.CHARACTER,
+                champion_points=u.champion_points,
+                standard_points=u.standard_points,
+                musician_points=u.musician_points,
             )
             for u in units
         },

@@ -28,7 +28,14 @@ AFTERMATH_PROVINCE_FIELDS = ("controller", "settlement", "looted_turn", "fortifi
 
 def _unit_lines(state: AftermathState) -> dict[int, UnitLine]:
     return {
-        u.id: UnitLine(models=u.models_count, veteran_level=u.veteran_level, veteran_eligible=u.veteran_eligible)
+        u.id: UnitLine(
+            models=u.models_count,
+            veteran_level=u.veteran_level,
+            veteran_eligible=u.veteran_eligible,
+            # Robbed: a character's mundane equipment is lost; Casualty Recovery: a command model lost.
+            equipment_points=u.equipment_points,
+            command_points=(u.champion_points, u.standard_points, u.musician_points),
+        )
         for u in state.units.values()
     }
 

@@ -11,19 +11,20 @@ from briternia.errors import DomainError
 from rulebook.armies.army_lists import (
     ArmyListDraft,
     CharacterEntry,
+    EarnedUnit,
     ItemEntry,
     KingdomRoster,
     UnitEntry,
     army_list_errors,
 )
-from rulebook.experience.spending import delivery_turn, list_additions
+from rulebook.experience.spending import advancement_roll, delivery_turn, list_additions, useless_abilities
 from rulebook.tables import (
-    ADVANCEMENT_CHOOSE,
     ARCHETYPE_ADVANCEMENT,
     STARTING_ABILITIES,
     Archetype,
     Settlement,
 )
+from rulebook.turn.tables import DEFAULT_SETTLEMENT_CREATION_DISCOUNT, SETTLEMENT_CREATION_DISCOUNT
 
 from ..models import ArmoryItem, Army, Campaign, Character, DraftedArmyList, Kingdom, RosterAdjustment, Unit
 from .dice import campaign_dice, dice_rolls_save
@@ -43,6 +44,11 @@ def army_entries(army: Army) -> tuple[list[UnitEntry], list[ItemEntry]]:
             veteran_level=u.veteran_level,
             one_use=u.one_use,
             living=u.living,
+            dogs_of_war=u.dogs_of_war,
+            special_character=u.special_character,
+            champion_points=u.champion_points,
+            standard_points=u.standard_points,
+            musician_points=u.musician_points,
             character=_character_entry(u),
         )
         for u in units
@@ -68,6 +74,7 @@ def _character_entry(unit: Unit) -> CharacterEntry | None:
         wizard=character.wizard,
         magic_level=character.magic_level,
         rune_smith=character.rune_smith,
+        immune_to_psychology=character.immune_to_psychology,
     )
 
 
@@ -153,7 +160,28 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         lost_before_list=army.losses_before_list if entering else 0,
         from_settlement=from_settlement,
         origin=origin,
+        earned=None if army_list_paid(army) else _earned(army),
+        # Perfectionists: an upgrade is made in a town or city ("move it into a town or city"); a new
+        # army's list is fitted where it was raised.
+        fitted_in_settlement=from_settlement or army.upgraded_turn is not None,
+        special_characters_allowed=kingdom.campaign.special_characters,
+        creation_discount_percent=_creation_discount(army, starting_army=starting_army, in_settlement=from_settlement),
     )
+
+
+def _creation_discount(army: Army, *, starting_army: bool, in_settlement: bool) -> int:
+    """The town or city discount (percent) the army's creation was given: none for the starting
+    army (no gold bought it), an army raised outside a town or city, or one upgraded since (the
+    upgrade's gold has no discount; decision 388)."""
+    if starting_army or not in_settlement or army.upgraded_turn is not None or army.kind != Army.Kind.FIELD:
+        return 0
+    return SETTLEMENT_CREATION_DISCOUNT.get(army.kingdom.army_type_enum, DEFAULT_SETTLEMENT_CREATION_DISCOUNT)
+
+
+def _earned(army: Army) -> dict[int, EarnedUnit]:
+    """What each stored unit of `army` earned and was bought (Veteran Status): its level, its models."""
+    rows = army.units.values_list("id", "veteran_level", "models_count")
+    return {key: EarnedUnit(veteran_level=level, models=models) for key, level, models in rows}
 
 
 def army_list_problems(army: Army) -> list[str]:
@@ -265,6 +293,11 @@ def army_list_save(
         unit.veteran_level = entry.veteran_level
         unit.one_use = entry.one_use
         unit.living = entry.living
+        unit.dogs_of_war = entry.dogs_of_war
+        unit.special_character = entry.special_character
+        unit.champion_points = entry.champion_points
+        unit.standard_points = entry.standard_points
+        unit.musician_points = entry.musician_points
         unit.save()
         _character_save(unit, entry.character)
         saved[unit.name.lower()] = unit
@@ -340,6 +373,7 @@ def _character_save(unit: Unit, entry: CharacterEntry | None) -> None:
     character.wizard = entry.wizard
     character.magic_level = entry.magic_level
     character.rune_smith = entry.rune_smith
+    character.immune_to_psychology = entry.immune_to_psychology
     if entry.archetype and not character.archetype:
         character.archetype = entry.archetype
         character.abilities = [STARTING_ABILITIES[Archetype(entry.archetype)]]
@@ -357,11 +391,26 @@ def _free_rolls(army: Army) -> None:
         dice = campaign_dice(campaign=campaign, stream=f"warlord-free-roll:{army.kingdom_id}")
         if dice.rolls or campaign.dice_rolls.filter(stream=dice.stream).exists():
             continue  # rolled before (the Warlord's list was saved again)
-        face = dice.d6(purpose=f"free roll on the {warlord.get_archetype_display()} table", kingdoms=[army.kingdom_id])
-        if face == ADVANCEMENT_CHOOSE:
+        # An ability that cannot work for him (Immune to Psychology, undead) is rolled again (decision 392).
+        useless = useless_abilities(
+            army_type=army.kingdom.army_type_enum,
+            immune_to_psychology=warlord.immune_to_psychology,
+            living=warlord.unit.living,
+        )
+        roll = advancement_roll(
+            Archetype(warlord.archetype),
+            tuple(warlord.abilities),
+            dice,
+            who=warlord.unit.name,
+            kingdom=army.kingdom_id,
+            army=army.id,
+            useless=useless,
+            purpose=f"free roll on the {warlord.get_archetype_display()} table",
+        )
+        if roll.choose:
             warlord.ability_choice_pending = True
-        else:
-            warlord.abilities = [*warlord.abilities, ARCHETYPE_ADVANCEMENT[Archetype(warlord.archetype)][face - 1]]
+        elif roll.ability:
+            warlord.abilities = [*warlord.abilities, roll.ability]
         warlord.save(update_fields=["abilities", "ability_choice_pending"])
         dice_rolls_save(campaign=campaign, turn=0, dice=dice)
 

@@ -36,8 +36,10 @@ def campaign_create(
     player_count: int,
     time_zone: str,
     map_spec: MapSpec,
+    special_characters: bool = False,
 ) -> Campaign:
-    """A new campaign on `map_spec`, with the organizer-run Ancient Dead in the central desert."""
+    """A new campaign on `map_spec`, with the organizer-run Ancient Dead in the central desert.
+    `special_characters`: the organizer allows them (Army Restrictions; off by default)."""
     errors: list[str] = []
     if not name.strip():
         errors.append("Give the campaign a name.")
@@ -58,6 +60,7 @@ def campaign_create(
         time_zone=time_zone,
         map_name=map_spec.name,
         setup_seed=new_seed(),
+        special_characters=special_characters,
     )
     campaign.full_clean()
     provinces = Province.objects.bulk_create(

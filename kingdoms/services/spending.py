@@ -51,7 +51,8 @@ def spending_rosters_load(
         )
     characters: dict[int, list[CharacterRecord]] = defaultdict(list)
     for row in lists.characters:
-        army_id, _, _, _, kingdom_id, name, points, role, rank, archetype, abilities, survived, at_last, pending = row
+        army_id, wizard, magic_level, _, kingdom_id, name, points, role, rank, archetype, abilities, *rest = row
+        survived, at_last, pending, potential_used, immune, living = rest
         if army_id not in army_kingdom:
             continue
         characters[kingdom_id].append(
@@ -66,6 +67,11 @@ def spending_rosters_load(
                 battles_survived=survived,
                 battles_at_last_ability=at_last,
                 ability_choice_pending=pending,
+                wizard=wizard,
+                magic_level=magic_level,
+                potential_used=potential_used,
+                immune_to_psychology=immune,
+                living=living,
             )
         )
     # The kingdom's magic items, read once: the names of its own (not common) ones, wherever they

@@ -40,7 +40,8 @@ _CHARACTER_FIELDS = (
     "unit__army_id", "wizard", "magic_level", "rune_smith",
     # the spending roster's (Spending Experience)
     "kingdom_id", "unit__name", "unit__points_per_model", "role", "rank", "archetype", "abilities",
-    "battles_survived", "battles_at_last_ability", "ability_choice_pending",
+    "battles_survived", "battles_at_last_ability", "ability_choice_pending", "potential_used",
+    "immune_to_psychology", "unit__living",
 )  # fmt: skip
 _TERRAIN = {t.value: t for t in Terrain}
 _SETTLEMENT = {s.value: s for s in Settlement}

@@ -40,6 +40,8 @@ class UnitLine:
     models: int
     veteran_level: int | None = None
     veteran_eligible: bool | None = None
+    equipment_points: int | None = None
+    command_points: tuple[int, int, int] | None = None  # champion, standard, musician (Casualty Recovery)
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,23 @@ def _lists_write(before: Mapping[int, UnitLine], after: Mapping[int, UnitLine], 
             row.veteran_level = line.veteran_level
         if line.veteran_eligible is not None:
             row.veteran_eligible = line.veteran_eligible
-    Unit.objects.bulk_update(rows, ["models_lost", "models_count", "veteran_level", "veteran_eligible"])
+        if line.equipment_points is not None:
+            row.equipment_points = line.equipment_points
+        if line.command_points is not None:
+            row.champion_points, row.standard_points, row.musician_points = line.command_points
+    Unit.objects.bulk_update(
+        rows,
+        [
+            "models_lost",
+            "models_count",
+            "veteran_level",
+            "veteran_eligible",
+            "equipment_points",
+            "champion_points",
+            "standard_points",
+            "musician_points",
+        ],
+    )
     veterans_lost = [a.id for a in after_world.armies.values() if a.veteran_status_lost]
     if veterans_lost:
         Unit.objects.filter(army_id__in=veterans_lost).update(veteran_level=0)

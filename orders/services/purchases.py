@@ -53,6 +53,10 @@ def purchases_write(*, turn: int, events: Iterable[Event]) -> None:
             # "he must survive three more battles before he is eligible for another roll"
             character.battles_at_last_ability = character.battles_survived
             character.save(update_fields=["abilities", "ability_choice_pending", "battles_at_last_ability"])
+        elif event.code == EventCode.POTENTIAL:
+            Character.objects.filter(unit=_unit(event.army, data["unit"])).update(
+                magic_level=data["level"], potential_used=True
+            )
         elif event.code == EventCode.PROMOTION:
             unit = _unit(event.army, data["unit"])
             if unit is not None:

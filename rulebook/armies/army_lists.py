@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rulebook.ancient_dead.deserts import Caster, caster_errors
-from rulebook.army_specific.origins import OriginUnit, origin_errors
+from rulebook.army_specific.origins import OriginUnit, is_runic, origin_errors, perfectionists_cost
 from rulebook.tables import (
     ARCHETYPE_TABLE,
     ARMY_MAX_POINTS,
@@ -36,6 +36,7 @@ class CharacterEntry:
     wizard: bool = False
     magic_level: int = 0  # a Wizard's level (0: not entered, read as 1); none for others (Deserts)
     rune_smith: bool = False  # a Dwarf or Chaos Dwarf rune smith: he may turn a desert (Deserts)
+    immune_to_psychology: bool = False  # by his army book: psychology Archetype Abilities are rerolled
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,12 @@ class UnitEntry:
     veteran_level: int = 0
     one_use: bool = False
     living: bool = False  # a living unit of an undead army (Curse of the Dead)
+    dogs_of_war: bool = False  # hired into another kingdom's army: no town discount (3. Create / Upgrade Armies)
+    special_character: bool = False  # a special character of the army book (Army Restrictions)
+    # Casualty Recovery: its command models' points, part of equipment_points (0: none).
+    champion_points: int = 0
+    standard_points: int = 0
+    musician_points: int = 0
     character: CharacterEntry | None = None
     key: int | None = None  # the stored unit's id when editing an existing list
 
@@ -62,6 +69,14 @@ class ItemEntry:
     points: int
     common: bool = False
     bearer: str = ""  # the name of the unit (or character) in this army that carries it
+
+
+@dataclass(frozen=True)
+class EarnedUnit:
+    """What a stored unit has earned and been bought (Veteran Status): its level and its models."""
+
+    veteran_level: int
+    models: int
 
 
 @dataclass(frozen=True)
@@ -83,10 +98,33 @@ class ArmyListDraft:
     # army with the Warlord, exempt); `origin` says where it was created, for the messages.
     from_settlement: bool = True
     origin: str = ""
+    # Veteran Status against what was bought: stored unit key -> what it earned. None: not checked
+    # here (an entered list of a running campaign, whose edits Spending Experience prices, XP7).
+    earned: dict[int, EarnedUnit] | None = None
+    # Perfectionists: where the list's items are fitted: a town or city (no surcharge) or not. A new
+    # army's list is fitted where it was raised; an upgrade is made in a town or city.
+    fitted_in_settlement: bool = True
+    # 3. Create / Upgrade Armies: the town or city discount (percent) the army's creation was given;
+    # its list's Dogs of War units ("mercenaries after all") are paid at full price out of it.
+    creation_discount_percent: int = 0
+    # Army Restrictions: "NO special characters may be used, unless specified by the campaign organizer".
+    special_characters_allowed: bool = False
 
     @property
     def points(self) -> int:
         return sum(u.points for u in self.units) + sum(i.points for i in self.items)
+
+    @property
+    def perfectionists_surcharge(self) -> int:
+        """Perfectionists: what the list's runic items cost beyond their points in the gold that
+        raised the army (0 for other armies, or when fitted in a town or city)."""
+        return sum(
+            perfectionists_cost(
+                i.points, runic=is_runic(i.name), army_type=self.army_type, in_town_or_city=self.fitted_in_settlement
+            )
+            - i.points
+            for i in self.items
+        )
 
 
 @dataclass(frozen=True)
@@ -109,6 +147,15 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
             errors.append(f"{a}: two units are named '{name}'; give each unit its own name.")
     for unit in draft.units:
         errors += _unit_errors(a, unit, draft.army_type, roster)
+    if draft.earned is not None:
+        errors += veteran_errors(a, draft.units, draft.earned)
+    if not draft.special_characters_allowed:
+        for unit in draft.units:
+            if unit.special_character:
+                errors.append(
+                    f"{a}: {unit.name.strip() or 'a unit'} is a special character; no special characters may be "
+                    "used unless the campaign organizer allows them (Army Restrictions)."
+                )
 
     points = draft.points
     if draft.garrison:
@@ -190,6 +237,33 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
     return errors
 
 
+def veteran_errors(a: str, units: tuple[UnitEntry, ...], earned: dict[int, EarnedUnit]) -> list[str]:
+    """A list entered (a new army, an upgraded one, the starting army) against what was bought.
+
+    Veteran Status is earned in battle and bought with experience, a level at a time: no unit is
+    typed at a level it has not (a new unit, a starting army's, has none; an upgrade of 500 points
+    or more wiped the army's, 3. Create / Upgrade Armies). A Veteran unit "may only be expanded"
+    by experience recruits: the re-entered list of a gold upgrade gives it no more models."""
+    errors: list[str] = []
+    for unit in units:
+        name = unit.name.strip() or "a unit"
+        was = earned.get(unit.key) if unit.key is not None else None
+        level = was.veteran_level if was is not None else 0
+        if unit.veteran_level > level:
+            errors.append(
+                f"{a}: {name} is typed at +{unit.veteran_level} Veteran but has +{level}: a unit earns Veteran Status "
+                "in battle and buys it with experience, a level at a time (Veteran Status); a new unit has none, "
+                "and an upgrade of 500 points or more wipes it (3. Create / Upgrade Armies)."
+            )
+        if was is not None and was.veteran_level > 0 and unit.veteran_level > 0 and unit.models > was.models:
+            errors.append(
+                f"{a}: {name} is a +{unit.veteran_level} Veteran unit of {was.models} models; it grows only by "
+                "recruits bought with experience on the order sheet, not by the gold of an army's creation or "
+                f"upgrade ({unit.models} models entered; Veteran Status, Spending Experience)."
+            )
+    return errors
+
+
 def _size_errors(draft: ArmyListDraft) -> list[str]:
     """The list's total against the army's size: one error, the first that applies."""
     a, points = draft.label, draft.points
@@ -210,6 +284,26 @@ def _size_errors(draft: ArmyListDraft) -> list[str]:
     if points > paid:
         lost = f" and lost {draft.lost_before_list} before its list was entered" if draft.lost_before_list else ""
         return [f"{a}: the list totals {points} points but the army was raised at {draft.size} points{lost}."]
+    hired = [u for u in draft.units if u.dogs_of_war]
+    if draft.entering and draft.creation_discount_percent and hired:
+        share = 100 - draft.creation_discount_percent
+        hired_points = sum(u.points for u in hired)
+        gold = -(-(points - hired_points) * share // 100) + hired_points
+        paid_gold = -(-paid * share // 100)
+        if gold > paid_gold:
+            names = ", ".join(u.name.strip() for u in hired)
+            return [
+                f"{a}: {names}: Dogs of War units are not subject to the town discount, as they are mercenaries "
+                f"(3. Create / Upgrade Armies); at full price for them the list costs {gold:,} gold and the army "
+                f"was raised for {paid_gold:,}."
+            ]
+    surcharge = draft.perfectionists_surcharge if draft.entering else 0
+    if points + surcharge > paid:
+        return [
+            f"{a}: the list totals {points} points and its runic items cost {surcharge} more, fitted away from a "
+            f"town or city {draft.origin or 'where it was raised'} (Perfectionists); the army was raised at "
+            f"{draft.size} points."
+        ]
     return []
 
 
@@ -224,6 +318,14 @@ def _unit_errors(a: str, unit: UnitEntry, army_type: ArmyType, roster: KingdomRo
         errors.append(f"{a}: {u} must have at least one model.")
     if unit.points_per_model < 0 or unit.equipment_points < 0:
         errors.append(f"{a}: {u} cannot cost negative points.")
+    command = unit.champion_points + unit.standard_points + unit.musician_points
+    if min(unit.champion_points, unit.standard_points, unit.musician_points) < 0:
+        errors.append(f"{a}: {u} cannot have command models of negative points.")
+    elif command > unit.equipment_points:
+        errors.append(
+            f"{a}: the champion, standard and musician of {u} ({command} points) are part of its equipment "
+            f"points ({unit.equipment_points}); enter them there too (Casualty Recovery)."
+        )
     if not 0 <= unit.veteran_level <= MAX_VETERAN_LEVEL:
         errors.append(f"{a}: {u} has veteran level {unit.veteran_level}; Veteran Status goes from +0 to +3.")
     character = unit.character

@@ -4,6 +4,8 @@ Hordes of Chaos, "Shrine Cultists": a mortal army may not include daemons, nor a
 mortals, and a mortal army may not give troops a Mark of Chaos other than Undivided, unless the army
 came from a town or city (the starting army with the Warlord is exempt). Lizardmen, "Temple
 Dwellers": no Temple Guard and no Sacred Spawnings unless the army was created in a town or city.
+Dwarfs and Chaos Dwarfs, "Perfectionists": runic items cost 20% more in gold (or experience) when
+equipped away from a town or city.
 
 An army list names its units in words, so a unit is recognised by its name (rules decision 66):
 the words below, matched case-insensitively anywhere in the unit's name. A Mark of Chaos is written
@@ -48,6 +50,12 @@ DAEMON_WORDS: tuple[str, ...] = (
 # A Mark of Chaos other than Undivided names its god.
 MARK_WORDS: tuple[str, ...] = ("khorne", "nurgle", "tzeentch", "slaanesh")
 
+# Perfectionists (Dwarfs, Chaos Dwarfs): a runic item names its rune ("Master Rune of Valaya",
+# "Rune of Cleaving", "Runic Banner"), so "rune" anywhere in an item's name marks it runic.
+PERFECTIONISTS = frozenset({ArmyType.DWARFS, ArmyType.CHAOS_DWARVES})
+PERFECTIONISTS_SURCHARGE_PERCENT = 20
+RUNIC_WORDS: tuple[str, ...] = ("rune",)
+
 
 @dataclass(frozen=True)
 class OriginUnit:
@@ -62,6 +70,18 @@ def _named(name: str, words: tuple[str, ...]) -> bool:
 
 def is_daemon(name: str) -> bool:
     return _named(name, DAEMON_WORDS)
+
+
+def is_runic(name: str) -> bool:
+    return _named(name, RUNIC_WORDS)
+
+
+def perfectionists_cost(cost: int, *, runic: bool, army_type: ArmyType, in_town_or_city: bool) -> int:
+    """Perfectionists: a runic item of a Dwarf or Chaos Dwarf army equipped away from a town or city
+    costs 20% more, gold or experience alike (rounded up: the rune smith does not give change)."""
+    if runic and army_type in PERFECTIONISTS and not in_town_or_city:
+        return -(-cost * (100 + PERFECTIONISTS_SURCHARGE_PERCENT) // 100)
+    return cost
 
 
 def origin_errors(

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from rulebook.ancient_dead.deserts import is_scarab_amulet
 from rulebook.armies.army_lists import CATEGORIES
+from rulebook.army_specific.origins import is_runic
 from rulebook.experience.spending import (
+    POTENTIAL_EXPERIENCE,
     SUPPLY_DEPOT_EXPERIENCE,
     PurchaseKind,
     SpendingRoster,
@@ -23,6 +25,7 @@ from rulebook.experience.spending import (
     delivery_turn,
     equipment_cost,
     item_cost,
+    potential_refusal,
     promotion_cost,
     promotion_refusal,
     recruits_cost,
@@ -71,6 +74,8 @@ def purchase_words(purchase: Purchase, army_name: str) -> str:
         what = f"a roll on {unit}'s Archetype Advancement Table"
     elif kind == PurchaseKind.PROMOTION:
         what = f"{unit} promoted to a Lord of {purchase.points} points"
+    elif kind == PurchaseKind.POTENTIAL:
+        what = f"{unit}'s Potential, one more magic level"
     else:
         what = kind
     return f"{army_name} spends experience on {what}"
@@ -121,6 +126,12 @@ def purchase_priced(
         cost = promotion_cost(character, purchase.points)
         # His model costs the Lord's points from then on: the army grows by the difference.
         return PricedPurchase(purchase, cost, words, cost, promotion_refusal(character, purchase.points))
+    if kind == PurchaseKind.POTENTIAL:
+        character = roster.character(army.id, purchase.unit)
+        words = f"{purchase.unit.strip() or 'the Magician'}'s Potential (one more magic level)"
+        if character is None:
+            return PricedPurchase(purchase, POTENTIAL_EXPERIENCE, words, 0, _not_a_character(purchase))
+        return PricedPurchase(purchase, POTENTIAL_EXPERIENCE, words, 0, potential_refusal(character))
     return PricedPurchase(
         purchase, 0, kind, 0, f"'{kind}' is not a purchase; use one of {', '.join(PurchaseKind.ALL)}."
     )
@@ -168,7 +179,8 @@ def _item(
 ) -> PricedPurchase:
     province = world.provinces.get(army.province)
     in_town_or_city = province is not None and province.settlement.town_or_city
-    cost = item_cost(purchase.points, runic=purchase.runic, army_type=army_type, in_town_or_city=in_town_or_city)
+    runic = purchase.runic or is_runic(purchase.name)  # a rune in the name is runic, ticked or not
+    cost = item_cost(purchase.points, runic=runic, army_type=army_type, in_town_or_city=in_town_or_city)
     name = purchase.name.strip()
     words = f"{name or 'a magic item'} ({purchase.points} points) for {purchase.unit.strip() or 'a character'}"
     refusal = ""
@@ -310,14 +322,14 @@ def _once_each(
                     **entry_at("purchases", second((PurchaseKind.VETERAN,), name), "unit"),
                 )
             )
-    roll_kinds = (PurchaseKind.ADVANCEMENT, PurchaseKind.PROMOTION)
+    roll_kinds = (PurchaseKind.ADVANCEMENT, PurchaseKind.PROMOTION, PurchaseKind.POTENTIAL)
     rolls = Counter(p.purchase.unit.strip().lower() for p in priced if p.purchase.kind in roll_kinds)
     for name, count in rolls.items():
         if count > 1:
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.PURCHASE,
-                    f"{name} is named for more than one roll or promotion in one sheet; one at a time "
+                    f"{name} is named for more than one roll, promotion or Potential in one sheet; one at a time "
                     "(Character Archetypes and Advancement, Warlord).",
                     army.id,
                     **entry_at("purchases", second(roll_kinds, name), "unit"),

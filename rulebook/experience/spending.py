@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from kernel.dice import Dice
 from rulebook.ancient_dead.deserts import is_scarab_amulet
 from rulebook.armies.army_lists import MAX_VETERAN_LEVEL, ItemEntry, UnitEntry
+from rulebook.army_specific.origins import perfectionists_cost
 from rulebook.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, MAX_ABILITIES, Archetype, ArmyType
 
 # Spending Experience: "1 Experience Point = 10 points to be spent on recruits".
@@ -27,6 +28,10 @@ DELIVERY_DELAY_TURNS = 2
 # Character Archetypes and Advancement: a roll costs 25, every three battles survived.
 ADVANCEMENT_EXPERIENCE = 25
 BATTLES_BETWEEN_ABILITIES = 3
+# Magician, Potential: "If the controlling player spends an additional 75 Experience Points, the
+# character gains one magic level ... This ability may be used once per magician per campaign."
+POTENTIAL = "Potential"
+POTENTIAL_EXPERIENCE = 75
 # Army-Specific Rules: Vain and Overconfident (the Elves), Curse of the Dead (the undead).
 VAIN_AND_OVERCONFIDENT = frozenset({ArmyType.DARK_ELVES, ArmyType.HIGH_ELVES, ArmyType.WOOD_ELVES})
 CURSE_OF_THE_DEAD = frozenset({ArmyType.TOMB_KINGS, ArmyType.VAMPIRE_COUNTS, ArmyType.ANCIENT_DEAD})
@@ -34,9 +39,6 @@ ADVANCEMENT_EXPERIENCE_BY_ARMY_TYPE: dict[ArmyType, int] = {
     **{t: 35 for t in VAIN_AND_OVERCONFIDENT},
     **{t: 40 for t in CURSE_OF_THE_DEAD},
 }
-# Perfectionists (Dwarfs, Chaos Dwarves): runic items cost 20% more when not in a town or city.
-PERFECTIONISTS = frozenset({ArmyType.DWARFS, ArmyType.CHAOS_DWARVES})
-PERFECTIONISTS_SURCHARGE_PERCENT = 20
 
 
 class PurchaseKind:
@@ -49,8 +51,9 @@ class PurchaseKind:
     VETERAN = "veteran"
     ADVANCEMENT = "advancement"
     PROMOTION = "promotion"
+    POTENTIAL = "potential"  # Magician, Potential: one more magic level
 
-    ALL = (RECRUITS, EQUIPMENT, ITEM, SUPPLY_DEPOT, VETERAN, ADVANCEMENT, PROMOTION)
+    ALL = (RECRUITS, EQUIPMENT, ITEM, SUPPLY_DEPOT, VETERAN, ADVANCEMENT, PROMOTION, POTENTIAL)
     # Those that arrive at the beginning of the turn after next (a delivery); the others act at once.
     DELIVERED = frozenset({RECRUITS, EQUIPMENT, ITEM, SUPPLY_DEPOT})
 
@@ -63,6 +66,7 @@ PURCHASE_LABELS = {
     PurchaseKind.VETERAN: "Veteran Status",
     PurchaseKind.ADVANCEMENT: "Archetype roll",
     PurchaseKind.PROMOTION: "Promotion to Lord",
+    PurchaseKind.POTENTIAL: "Magician's Potential (+1 magic level)",
 }
 
 
@@ -81,11 +85,11 @@ def equipment_cost(points: int) -> int:
 
 def item_cost(points: int, *, runic: bool, army_type: ArmyType, in_town_or_city: bool) -> int:
     """A magic item, 1 experience a point; Perfectionists: a runic item fitted away from a town or
-    city costs 20% more (rounded up: the rune smith does not give change)."""
-    cost = equipment_cost(points)
-    if runic and army_type in PERFECTIONISTS and not in_town_or_city:
-        cost = ceil_div(cost * (100 + PERFECTIONISTS_SURCHARGE_PERCENT), 100)
-    return cost
+    city costs 20% more (rounded up). `runic`: the sheet says so; an item whose name carries a rune
+    is runic whatever the sheet says (decision 387)."""
+    return perfectionists_cost(
+        equipment_cost(points), runic=runic, army_type=army_type, in_town_or_city=in_town_or_city
+    )
 
 
 def advancement_cost(army_type: ArmyType) -> int:
@@ -126,6 +130,11 @@ class CharacterRecord:
     battles_survived: int = 0
     battles_at_last_ability: int = 0
     ability_choice_pending: bool = False
+    wizard: bool = False
+    magic_level: int = 0  # as entered (0: not entered, read as 1)
+    potential_used: bool = False  # Magician, Potential: bought once per campaign
+    immune_to_psychology: bool = False  # by his army book (the list says so)
+    living: bool = False  # his unit is marked living in an undead army (Curse of the Dead)
 
 
 @dataclass(frozen=True)
@@ -206,6 +215,24 @@ def advancement_refusal(character: CharacterRecord) -> str:
     return ""
 
 
+def potential_refusal(character: CharacterRecord) -> str:
+    """Why `character` cannot buy his Magician's Potential, one more magic level ("" when he can):
+    a Magician with the Potential ability, a Wizard, once per campaign."""
+    if character.archetype != Archetype.MAGICIAN.value or POTENTIAL not in character.abilities:
+        return (
+            f"{character.name} does not have the Magician's Potential ability (Character Archetypes and "
+            "Advancement, Magician)."
+        )
+    if character.potential_used:
+        return (
+            f"{character.name} has already used his Potential; it may be used once per magician per campaign "
+            "(Character Archetypes and Advancement, Magician)."
+        )
+    if not character.wizard:
+        return f"{character.name} is not a Wizard; only a Wizard has a magic level (Character Archetypes)."
+    return ""
+
+
 def promotion_refusal(character: CharacterRecord, lord_points: int) -> str:
     """Why the Warlord `character` cannot be promoted to a Lord of `lord_points` ("" when he can)."""
     if character.role != "warlord":
@@ -225,6 +252,26 @@ def promotion_cost(character: CharacterRecord, lord_points: int) -> int:
     return max(lord_points - character.points, 0)
 
 
+# Character Archetypes and Advancement: "some of the Archetype Abilities affect a character's or
+# unit's Psychology or ability to pass Leadership Tests. Characters that are Immune to Psychology or
+# would otherwise be unaffected by such Abilities (i.e. undead characters for whom such an Ability
+# would be useless) may reroll the skill in question" (decision 392). The psychology tests Immune to
+# Psychology passes (Panic, Fear, Terror); the undead are immune too and take no Break Tests.
+PSYCHOLOGY_ABILITIES = frozenset({"Bravado", "Fearless", "Unflinching"})
+BREAK_TEST_ABILITIES = frozenset({"Hold Fast", "Dauntless"})
+
+
+def useless_abilities(*, army_type: ArmyType, immune_to_psychology: bool, living: bool) -> frozenset[str]:
+    """The Archetype Abilities that cannot work for the character, which he rolls again: psychology
+    ones for one Immune to Psychology, those and the Break Test ones for an undead character (of a
+    Curse of the Dead army, his unit not marked living). Never his Starting Ability."""
+    if army_type in CURSE_OF_THE_DEAD and not living:
+        return PSYCHOLOGY_ABILITIES | BREAK_TEST_ABILITIES
+    if immune_to_psychology:
+        return PSYCHOLOGY_ABILITIES
+    return frozenset()
+
+
 @dataclass(frozen=True)
 class AdvancementRoll:
     faces: tuple[int, ...]  # every D6 rolled, rerolls of abilities already held included
@@ -233,17 +280,29 @@ class AdvancementRoll:
 
 
 def advancement_roll(
-    archetype: Archetype, held: tuple[str, ...], dice: Dice, *, who: str, kingdom: int, army: int
+    archetype: Archetype,
+    held: tuple[str, ...],
+    dice: Dice,
+    *,
+    who: str,
+    kingdom: int,
+    army: int,
+    useless: frozenset[str] = frozenset(),
+    purpose: str = "",
 ) -> AdvancementRoll:
-    """A roll on the Archetype Advancement Table: a 6 is Choose; an ability he already holds is
-    rolled again (docs/rules-decisions.md), so a roll always gives him something new."""
+    """A roll on the Archetype Advancement Table: a 6 is Choose; an ability he already holds, or one
+    that cannot work for him (`useless`, decision 392), is rolled again (docs/rules-decisions.md), so
+    a roll gives him something new he can use."""
     table = ARCHETYPE_ADVANCEMENT[archetype]
     faces: list[int] = []
+    held = (*held, *useless)
     if all(a in held for a in table):
         return AdvancementRoll(())  # nothing new on his table (a character with six abilities never rolls)
     while True:
         face = dice.d6(
-            purpose=f"{who}: roll on the {archetype.label} Advancement Table", kingdoms=[kingdom], armies=[army]
+            purpose=purpose or f"{who}: roll on the {archetype.label} Advancement Table",
+            kingdoms=[kingdom],
+            armies=[army],
         )
         faces.append(face)
         if face == ADVANCEMENT_CHOOSE:
@@ -305,11 +364,11 @@ def list_additions(
         old_level = old.character.magic_level if old.character else 0
         if unit.character and unit.character.magic_level > max(old_level, 1):
             # A Wizard's level is his army book's when the list is entered; later only the Magician's
-            # Potential raises it (Character Archetypes), which the organizer records (decision 109).
+            # Potential raises it (Character Archetypes), bought on the order sheet (decision 391).
             found.append(
                 f"{label}: {name} at magic level {unit.character.magic_level} instead of {max(old_level, 1)}: a "
-                "Wizard gains a level only by the Magician's Potential (75 experience, Character Archetypes); "
-                "the organizer records it"
+                f"Wizard gains a level only by the Magician's Potential, {POTENTIAL_EXPERIENCE} experience bought "
+                "on the order sheet (Character Archetypes)"
             )
     held: dict[str, int] = {}
     for item in before_items:

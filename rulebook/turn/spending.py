@@ -16,8 +16,15 @@ from typing import Any
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
+from rulebook.ancient_dead.deserts import MIN_WIZARD_LEVEL
 from rulebook.experience.purchases import PricedPurchase, purchase_priced
-from rulebook.experience.spending import PurchaseKind, SpendingRoster, advancement_roll, delivery_turn
+from rulebook.experience.spending import (
+    PurchaseKind,
+    SpendingRoster,
+    advancement_roll,
+    delivery_turn,
+    useless_abilities,
+)
 from rulebook.tables import Archetype
 from rulebook.turn.create_upgrade_armies import PHASE_CREATE_UPGRADE
 from rulebook.turn.state import TurnState
@@ -108,8 +115,19 @@ def _event(
     elif purchase.kind == PurchaseKind.ADVANCEMENT:
         character = roster.character(army, purchase.unit)
         assert character is not None  # purchase_priced refused it otherwise
+        useless = useless_abilities(
+            army_type=state.kingdoms[kingdom].army_type,
+            immune_to_psychology=character.immune_to_psychology,
+            living=character.living,
+        )
         roll = advancement_roll(
-            Archetype(character.archetype), character.abilities, dice, who=character.name, kingdom=kingdom, army=army
+            Archetype(character.archetype),
+            character.abilities,
+            dice,
+            who=character.name,
+            kingdom=kingdom,
+            army=army,
+            useless=useless,
         )
         data.update(unit=character.name, faces=list(roll.faces), ability=roll.ability, choose=roll.choose)
         code = EventCode.ARCHETYPE_ROLL
@@ -117,10 +135,20 @@ def _event(
         gained = f"he gains {roll.ability}"
         if roll.choose:
             gained = "a 6: the player chooses one of the table's abilities"
-        again = " (an ability he holds is rolled again)" if len(roll.faces) > 1 else ""
+        again = " (an ability he holds or cannot use is rolled again)" if len(roll.faces) > 1 else ""
         text = (
             f"{name}: {character.name} rolls on the {Archetype(character.archetype).label} Advancement Table "
             f"{spent}: {rolled}{again}; {gained} (Character Archetypes and Advancement)."
+        )
+    elif purchase.kind == PurchaseKind.POTENTIAL:
+        character = roster.character(army, purchase.unit)
+        assert character is not None  # purchase_priced refused it otherwise
+        level = max(character.magic_level, MIN_WIZARD_LEVEL) + 1
+        data.update(unit=character.name, level=level)
+        code = EventCode.POTENTIAL
+        text = (
+            f"{name}: the Magician {character.name} uses his Potential {spent}: he is now a level {level} Wizard "
+            "(Character Archetypes and Advancement, Magician)."
         )
     else:  # promotion
         data.update(unit=purchase.unit.strip(), points=purchase.points)

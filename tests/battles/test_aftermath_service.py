@@ -398,3 +398,54 @@ def test_money_negotiations_leave_with_their_fee_and_arrive_at_the_beginning_of_
     assert (received.amount, received.turn) == (500, 3)
     (arrived,) = TurnEvent.objects.filter(turn=third, code="transfer-arrived")
     assert arrived.kingdom == k["Tor Anlec"] and "paid in money negotiations after a battle by Ostland" in arrived.text
+
+
+def test_robbed_takes_the_character_s_equipment_and_items_off_the_list(turn, k, battles, monkeypatch):
+    """Character Injury Chart, 46-51 Robbed: "his equipment and magic items are lost": the aftermath
+    writes his unit without its mundane equipment points and his magic items destroyed (decision 389)."""
+    from kingdoms.models import ArmoryItem, Character
+    from rulebook.turn.aftermath import character_injuries
+    from rulebook.turn.aftermath.injury_chart import ROBBED, Injury
+
+    raiders = Army.objects.get(name="Raiders")
+    unit = raiders.units.create(
+        name="Captain Eldril", category="character", models_count=1, points_per_model=70, equipment_points=9
+    )
+    captain = Character.objects.create(unit=unit, kingdom=k["Tor Anlec"], role=Character.Role.HERO)
+    sword = ArmoryItem.objects.create(kingdom=k["Tor Anlec"], name="Sword of Battle", points=25, bearer=unit)
+    robbed = Injury(
+        code=ROBBED.code, label=ROBBED.label, text=ROBBED.text, roll=46, items_lost=True, detail="equipment lost"
+    )
+    monkeypatch.setattr(character_injuries, "injury_roll", lambda *args, **kw: [robbed])
+    _save(battles[62], k["Tor Anlec"], result="minor-victory", characters_lost=[captain.id])
+    _save(battles[62], k["Ostland"], result="minor-loss")
+    _save(battles[61], k["Da Red Fang"], result="draw")
+    _save(battles[61], k["Ostland"], result="draw")
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+    unit.refresh_from_db()
+    sword.refresh_from_db()
+    assert (unit.equipment_points, unit.models_count, sword.destroyed) == (0, 1, True)
+
+
+def test_casualty_recovery_a_champion_that_fails_its_roll_leaves_the_list(turn, k, battles, monkeypatch):
+    """Casualty Recovery: the Wardens' Halberdiers lose their champion (10 points of their 25 of
+    equipment) and he fails his 4+: the aftermath writes the unit without him (decision 394)."""
+    from rulebook.turn.aftermath import casualty_recovery
+
+    monkeypatch.setattr(casualty_recovery, "COMMAND_RECOVERY_MIN", 7)  # every command model fails
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+    Unit.objects.filter(pk=halberdiers.pk).update(equipment_points=25, champion_points=10)
+    _save(battles[62], k["Tor Anlec"], result="minor-victory")
+    _save(
+        battles[62],
+        k["Ostland"],
+        result="minor-loss",
+        casualties=[{"unit": halberdiers.id, "models_lost": 0, "champion": True}],
+    )
+    _save(battles[61], k["Da Red Fang"], result="draw")
+    _save(battles[61], k["Ostland"], result="draw")
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+    halberdiers.refresh_from_db()
+    assert (halberdiers.champion_points, halberdiers.equipment_points) == (0, 15)
+    event = TurnEvent.objects.get(turn=turn, code="command-recovery")
+    assert "Halberdiers' champion" in event.text and "it leaves the list (10 points)" in event.text

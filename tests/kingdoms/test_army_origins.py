@@ -1,15 +1,25 @@
 """Army-Specific Rules that depend on where an army was created (rulebook/army_specific/origins.py,
 through the list check and kingdoms/services/armies.py): Lizardmen, "Temple Dwellers"; Hordes of
-Chaos, "Shrine Cultists". Units are recognised by name (rules decision 66)."""
+Chaos, "Shrine Cultists"; Dwarfs and Chaos Dwarfs, "Perfectionists". Units and runic items are
+recognised by name (rules decisions 66 and 387)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, ArmyMovement, Kingdom, Province
-from kingdoms.services.armies import army_list_save
-from rulebook.armies.army_lists import ArmyListDraft, CharacterEntry, KingdomRoster, UnitEntry, army_list_errors
+from kingdoms.services.armies import army_entries, army_list_save
+from rulebook.armies.army_lists import (
+    ArmyListDraft,
+    CharacterEntry,
+    ItemEntry,
+    KingdomRoster,
+    UnitEntry,
+    army_list_errors,
+)
 from rulebook.tables import ArmyType
 from tests.clients import error_details
 
@@ -179,3 +189,118 @@ def test_the_api_refuses_the_list_whole_naming_the_rule(lizard_kingdom, demo_cam
     assert response.status_code == 400
     assert "(Temple Dwellers)" in error_details(response)[0]
     assert not army.units.exists()
+
+
+THANE = UnitEntry("Thane Grimnir", "character", 1, 70, character=CharacterEntry("hero", "general", "veteran"))
+MASTER_RUNE = ItemEntry("Master Rune of Valaya", 100, bearer="Thane Grimnir")
+
+
+def _dwarf_units(warriors: int) -> list[UnitEntry]:
+    return [THANE, UnitEntry("Dwarf Warriors", "core", warriors, 9), UnitEntry("Thunderers", "core", 20, 11)]
+
+
+def test_perfectionists_runic_items_bought_with_gold_away_from_a_town_cost_20_percent_more():
+    """Army-Specific Rules, Perfectionists: "Runic items cost 20% more in gold (or experience points)
+    if equipped when not in a town or city": the gold of a new army raised in the wilds pays them
+    120%, so its list holds 20 points less than it was raised at (decision 387)."""
+    full = _dwarf_units(130)  # 70 + 1170 + 220 + 100 (the rune) = 1560
+    raised = ArmyListDraft(
+        "2nd Army",
+        ArmyType.DWARFS,
+        1560,
+        tuple(full),
+        (MASTER_RUNE,),
+        from_settlement=False,
+        origin=NOWHERE,
+        fitted_in_settlement=False,
+    )
+    assert raised.perfectionists_surcharge == 20
+    assert army_list_errors(raised, KingdomRoster()) == [
+        f"2nd Army: the list totals 1560 points and its runic items cost 20 more, fitted away from a town or city "
+        f"{NOWHERE} (Perfectionists); the army was raised at 1560 points."
+    ]
+    smaller = replace(raised, units=tuple(_dwarf_units(127)))  # 1533 points + 20 = 1553
+    assert army_list_errors(smaller, KingdomRoster()) == []
+    in_town = replace(raised, fitted_in_settlement=True, from_settlement=True)
+    assert army_list_errors(in_town, KingdomRoster()) == []
+    empire = replace(raised, army_type=ArmyType.EMPIRE)
+    assert empire.perfectionists_surcharge == 0
+
+
+def test_perfectionists_the_list_of_a_dwarf_army_raised_in_the_wilds_pays_for_its_runes(demo_campaign):
+    """Through the list editor's service: Karak Dumn (Dwarfs) raise an army outside a town; its
+    list with a Master Rune is refused whole until it leaves room for the rune smith's 20%."""
+    dwarfs = Kingdom.objects.get(campaign=demo_campaign, name="Karak Dumn")
+    wilds = (
+        Province.objects.filter(campaign=demo_campaign, settlement="none")
+        .exclude(pk__in=Kingdom.objects.exclude(capitol=None).values("capitol"))
+        .first()
+    )
+    army = _raised_in(dwarfs, wilds)
+    Army.objects.filter(pk=army.pk).update(size=1560)
+    army.refresh_from_db()
+    with pytest.raises(DomainError, match=r"its runic items cost 20 more.*\(Perfectionists\)"):
+        army_list_save(army=army, units=_dwarf_units(130), items=[MASTER_RUNE])
+    assert not army.units.exists()
+    army_list_save(army=army, units=_dwarf_units(127), items=[MASTER_RUNE])
+    assert army.units.count() == 3
+    # An upgrade is made in a town or city: the list re-entered after it pays the rune's points only.
+    Army.objects.filter(pk=army.pk).update(list_due=True, upgraded_turn=1)
+    army.refresh_from_db()
+    units, _ = army_entries(army)
+    warriors = next(u for u in units if u.name == "Dwarf Warriors")
+    army_list_save(
+        army=army, units=[replace(warriors, models=130) if u is warriors else u for u in units], items=[MASTER_RUNE]
+    )
+    assert army.units.get(name="Dwarf Warriors").models_count == 130
+
+
+def test_dogs_of_war_hired_into_an_army_raised_in_a_town_pay_no_discount():
+    """3. Create / Upgrade Armies: "Dogs of War units are not subject to the 10% discount as they
+    are mercenaries after all": an Empire army raised in a town for 1,350 gold (1,500 points) whose
+    list hires 300 points of Dogs of War pays them 300 gold, the rest 90%: 1,080 + 300 = 1,380
+    gold, more than was paid; with 270 points of other troops fewer it fits (decision 388)."""
+    general = UnitEntry("Captain Brandt", "character", 1, 100, character=CharacterEntry("hero", "general", "veteran"))
+    pikes = UnitEntry("Pikemen of Tilea", "core", 30, 10, dogs_of_war=True)
+    units = (general, UnitEntry("Halberdiers", "core", 220, 5), pikes)  # 100 + 1100 + 300 = 1500
+    raised = ArmyListDraft("2nd Army", ArmyType.EMPIRE, 1500, units, creation_discount_percent=10)
+    assert army_list_errors(raised, KingdomRoster()) == [
+        "2nd Army: Pikemen of Tilea: Dogs of War units are not subject to the town discount, as they are "
+        "mercenaries (3. Create / Upgrade Armies); at full price for them the list costs 1,380 gold and the "
+        "army was raised for 1,350."
+    ]
+    fewer = (general, UnitEntry("Halberdiers", "core", 166, 5), pikes)  # 1,230 points: 837 + 300 = 1,137 gold
+    assert army_list_errors(replace(raised, units=fewer), KingdomRoster()) == []
+    # No discount was given (raised in the wilds, or the starting army): the mercenaries cost as much as the rest.
+    assert army_list_errors(replace(raised, creation_discount_percent=0), KingdomRoster()) == []
+    unhired = (general, UnitEntry("Halberdiers", "core", 220, 5), replace(pikes, dogs_of_war=False))
+    assert army_list_errors(replace(raised, units=unhired), KingdomRoster()) == []
+
+
+def test_dogs_of_war_the_list_editor_prices_hired_units_of_an_army_raised_in_a_town(demo_campaign, api_client_for):
+    """Through the API: the list of an army Ostland raised in a town refuses hired Dogs of War at the
+    discounted price, whole, naming the rule; the flag is kept on the unit once the list fits."""
+    ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+    town = Province.objects.filter(campaign=demo_campaign, settlement="town").first()
+    army = _raised_in(ostland, town)
+    general = {
+        "name": "Captain Brandt",
+        "category": "character",
+        "models": 1,
+        "points_per_model": 100,
+        "rank": "hero",
+        "role": "general",
+        "archetype": "veteran",
+    }
+    pikes = {"name": "Pikemen of Tilea", "category": "core", "models": 30, "points_per_model": 10, "dogs_of_war": True}
+    client = api_client_for(ostland.players.first())
+    body = {
+        "units": [general, {"name": "Halberdiers", "category": "core", "models": 220, "points_per_model": 5}, pikes]
+    }
+    response = client.put(f"/api/armies/{army.pk}/", body, format="json")
+    assert response.status_code == 400
+    assert "Dogs of War units are not subject to the town discount" in error_details(response)[0]
+    assert not army.units.exists()
+    body["units"][1]["models"] = 210
+    assert client.put(f"/api/armies/{army.pk}/", body, format="json").status_code == 200
+    assert army.units.get(name="Pikemen of Tilea").dogs_of_war

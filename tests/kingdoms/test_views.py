@@ -61,6 +61,17 @@ def test_organizer_creates_a_campaign_from_the_default_map(organizer_client):
     assert campaign.provinces.count() == len(load_default_map().provinces)
 
 
+def test_army_restrictions_the_organizer_allows_special_characters_when_creating_the_campaign(organizer_client):
+    """Army Restrictions: "NO special characters may be used, unless specified by the campaign
+    organizer": off by default, the organizer's choice on the campaign form (decision 393)."""
+    organizer_client.post("/campaigns/new/", {"name": "Plain", "player_count": 4, "time_zone": "UTC"})
+    organizer_client.post(
+        "/campaigns/new/", {"name": "Heroic", "player_count": 4, "time_zone": "UTC", "special_characters": "on"}
+    )
+    assert not Campaign.objects.get(name="Plain").special_characters
+    assert Campaign.objects.get(name="Heroic").special_characters
+
+
 def test_organizer_loads_their_own_map_from_a_json_file(organizer_client):
     response = organizer_client.post(
         "/campaigns/new/",

@@ -3,7 +3,7 @@ phase writes the coronation, and a kingdom whose three turns ran out becomes a R
 database (its players, armies and alliance gone). Rulebook: Loss of the Capitol."""
 
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Character, Kingdom
+from kingdoms.models import Army, Character, Kingdom, Province
 from orders.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
@@ -17,7 +17,12 @@ def test_case_AL7_the_coronation_is_written_and_a_kingdom_out_of_turns_becomes_a
     city = warlord_army.province
     assert city.settlement == "city" and city.controller_id == ostland.id
     Kingdom.objects.filter(pk=ostland.pk).update(capitol=None, capitol_lost_turn=4)
-    # Tor Anlec lost its capitol in turn 1 and has not been crowned since: the turn is now turn 5.
+    # Tor Anlec lost its capitol in turn 1 (taken by Da Red Fang) and has not been crowned since: the
+    # turn is now turn 5. (Its Warlord in a city of its own would be crowned, decision 390.)
+    lost_city = tor.capitol
+    Province.objects.filter(pk=lost_city.pk).update(
+        controller=Kingdom.objects.get(campaign=demo_campaign, name="Da Red Fang")
+    )
     Kingdom.objects.filter(pk=tor.pk).update(capitol=None, capitol_lost_turn=1)
     Turn.objects.filter(pk=turn.pk).update(number=5)
 

@@ -6,6 +6,7 @@ Character Archetypes and Advancement."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -365,3 +366,48 @@ def test_case_XP8_a_unit_marked_living_on_a_vampire_counts_list_buys_its_veteran
     assert accepted.status_code == 200, accepted.json()
     [row] = [r for r in accepted.json()["check"]["experience"] if r["army"] == army.id]
     assert row["spent"] == 10 and "Halberdiers" in row["purchases"][0]["what"]
+
+
+def test_the_magician_s_potential_is_bought_on_the_sheet_and_raises_his_magic_level(
+    api_client_for, army, turn, ostland
+):
+    """Character Archetypes and Advancement, Magician, Potential (decision 391): the order sheet (API)
+    buys it for 75 experience; the turn raises the Wizard's stored level by one and marks it used, and
+    a second purchase is refused by the sheet's check naming the rule."""
+    unit = army.units.create(name="Magister Holst", category="character", models_count=1, points_per_model=100)
+    holst = Character.objects.create(
+        unit=unit,
+        kingdom=ostland,
+        role=Character.Role.HERO,
+        archetype="magician",
+        abilities=["Calmer of the Winds", "Potential"],
+        wizard=True,
+        magic_level=2,
+    )
+    api = api_client_for(player(ostland))
+    body = {"orders": [], "purchases": [{"army": army.id, "kind": "potential", "unit": "Magister Holst"}]}
+    response = api.put(f"/api/turns/{turn.pk}/sheet/", {**body, "submit": True}, format="json")
+    assert response.status_code == 200, response.json()
+    turn2 = _next_turn(turn)
+    holst.refresh_from_db()
+    army.refresh_from_db()
+    assert (holst.magic_level, holst.potential_used, army.experience) == (3, True, 25)
+    assert ExperienceEntry.objects.get(army=army, reason="potential").amount == -75
+    again = api.put(f"/api/turns/{turn2.pk}/sheet/", {**body, "submit": True}, format="json")
+    assert again.status_code == 400
+    assert "once per magician per campaign" in error_details(again)[0]
+
+
+def test_immune_to_psychology_is_entered_on_the_list_and_read_by_the_archetype_roll(army, demo_campaign):
+    """Character Archetypes and Advancement (decision 392): the list marks a character Immune to
+    Psychology; the spending roster the Archetype roll reads carries it, with his unit's living mark."""
+    from kingdoms.services.spending import spending_rosters_load
+
+    units, items = army_entries(army)
+    warlord = next(u for u in units if u.character and u.character.role == "warlord")
+    marked = replace(warlord, character=replace(warlord.character, immune_to_psychology=True))
+    army_list_save(army=army, units=[marked if u is warlord else u for u in units], items=items)
+    assert Character.objects.get(unit_id=warlord.key).immune_to_psychology
+    roster = spending_rosters_load(campaign=demo_campaign)[army.kingdom_id]
+    record = roster.character(army.id, warlord.name)
+    assert record is not None and record.immune_to_psychology and not record.living

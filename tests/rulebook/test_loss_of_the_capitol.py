@@ -111,3 +111,23 @@ def test_the_capitol_moves_only_to_an_own_city_where_the_warlord_stands():
     assert "Your Warlord does not stand in 3 P3" in away.error_problems[0].text
     assert "is not a city of yours" in not_a_city.error_problems[0].text
     assert "is not a city of yours" in foreign.error_problems[0].text
+
+
+def test_case_AL7_a_city_the_warlord_conquers_in_the_battles_of_the_third_turn_still_counts():
+    """Loss of the Capitol: "If they cannot reach one of their cities or conquer one from another
+    nation in this time": Avalon lost its capitol in turn 2; in turn 5, its third, its Warlord's army
+    attacks Brython's city in 9 and wins it in the aftermath. When turn 6 begins Avalon is not out:
+    its Warlord is crowned in 9, the new capitol (decision 390)."""
+    last = of(resolve(state(turn=5, capitol=None, capitol_lost_turn=2)).events, EventCode.CAPITOL_COUNTDOWN)[0]
+    assert "unless the Warlord's army conquers a city in its battles" in last.text
+    s = state(turn=6, capitol=None, capitol_lost_turn=2)
+    s.world.armies[11] = replace(s.world.armies[11], province=9)  # the victor of turn 5's battle keeps 9
+    s.world.armies.pop(21)  # Brython's defender retreated
+    s.world.provinces[9] = replace(s.world.provinces[9], controller=AVALON)
+    result = resolve(s)
+
+    avalon = result.state.kingdoms[AVALON]
+    assert (avalon.rogue, avalon.capitol, avalon.capitol_lost_turn) == (False, 9, None)
+    assert of(result.events, EventCode.PLAYER_OUT) == []
+    (crowned,) = of(result.events, EventCode.CORONATION)
+    assert "crowned in 9 P9, the city it conquered in the battles of turn 5" in crowned.text

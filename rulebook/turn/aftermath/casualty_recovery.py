@@ -99,8 +99,10 @@ def command_recovery(
     dice: Dice, events: list[Event], army: ArmyState, losses: list[tuple[UnitA, Casualty]], province: ProvinceState
 ) -> None:
     """Casualty Recovery: "Champions, Standards, and Musicians that are casualties may each be
-    recovered on a D6 roll of a 4+". A D6 each; one line for the army."""
-    rolled = []
+    recovered on a D6 roll of a 4+". A D6 each; one line for the army. One that fails leaves the
+    list: its points (the list's `<model>_points`) come off the unit's equipment (decision 394); a
+    list that does not say what it cost leaves the player to remove it."""
+    rolled: list[dict[str, object]] = []
     for unit, casualty in losses:
         for model in COMMAND_MODELS:
             if getattr(casualty, model):
@@ -109,8 +111,19 @@ def command_recovery(
                     kingdoms=[army.kingdom],
                     armies=[army.id],
                 )
+                recovered = roll >= COMMAND_RECOVERY_MIN
+                points = getattr(unit, f"{model}_points")
+                if not recovered and points:
+                    setattr(unit, f"{model}_points", 0)
+                    unit.equipment_points = max(unit.equipment_points - points, 0)
                 rolled.append(
-                    {"unit": unit.name, "model": model, "roll": roll, "recovered": roll >= COMMAND_RECOVERY_MIN}
+                    {
+                        "unit": unit.name,
+                        "model": model,
+                        "roll": roll,
+                        "recovered": recovered,
+                        "points_removed": 0 if recovered else points,
+                    }
                 )
     if not rolled:
         return
@@ -121,9 +134,7 @@ def command_recovery(
             f"{possessive(army.name)} command models lost in the battle roll a D6 each, 4+ recovers (Casualty "
             "Recovery): "
             + "; ".join(
-                f"{possessive(str(r['unit']))} {r['model']} {r['roll']}, "
-                + ("recovered" if r["recovered"] else "lost (remove it from the list)")
-                for r in rolled
+                f"{possessive(str(r['unit']))} {r['model']} {r['roll']}, " + _command_outcome(r) for r in rolled
             )
             + ".",
             kingdom=army.kingdom,
@@ -132,6 +143,14 @@ def command_recovery(
             data={"rolls": rolled},
         )
     )
+
+
+def _command_outcome(rolled: dict[str, object]) -> str:
+    if rolled["recovered"]:
+        return "recovered"
+    if rolled["points_removed"]:
+        return f"lost: it leaves the list ({rolled['points_removed']} points)"
+    return "lost (remove it from the list)"
 
 
 def one_use_recovery(

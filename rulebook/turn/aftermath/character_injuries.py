@@ -25,6 +25,7 @@ from rulebook.turn.aftermath.state import (
     army_name,
     lose_items,
     perished,
+    robbed,
 )
 from rulebook.turn.aftermath.succession import succession
 from rulebook.world import ArmyState, ProvinceState
@@ -168,7 +169,7 @@ def injuries(
             if injury.experience_bonus and not ancient:
                 army = add_experience(state, army.id, injury.experience_bonus)
             if injury.items_lost:
-                lose_items(state, unit.id)
+                robbed(state, unit.id)
         if any(i.dead or i.retired for i in rolled):
             character_dies(state, events, character, army, retired=not any(i.dead for i in rolled))
 

@@ -38,6 +38,10 @@ class UnitA:
     veteran_level: int = 0
     veteran_eligible: bool = False
     character: bool = False  # a character's one-model unit: not a regiment, no Veteran Status
+    # Casualty Recovery: its command models' points (part of equipment_points; 0: none on the list).
+    champion_points: int = 0
+    standard_points: int = 0
+    musician_points: int = 0
 
     @property
     def points(self) -> int:
@@ -215,6 +219,16 @@ def lose_items(state: AftermathState, unit_id: int) -> None:
     for item in state.items.values():
         if item.bearer == unit_id and not item.destroyed:
             item.destroyed = True
+
+
+def robbed(state: AftermathState, unit_id: int) -> None:
+    """Character Injury Chart, Robbed: "his equipment and magic items are lost": his magic items are
+    destroyed and his mundane equipment (the equipment points of his one-model unit) leaves the
+    list. "New equipment may be purchased as normal" (Spending Experience)."""
+    lose_items(state, unit_id)
+    unit = state.units.get(unit_id)
+    if unit is not None:
+        unit.equipment_points = 0
 
 
 def destroy_items(state: AftermathState, army_id: int) -> None:

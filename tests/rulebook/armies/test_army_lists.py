@@ -1,9 +1,12 @@
 """Army lists under the Army Restrictions, Warlord, Armory and Archetype Table rules
 (rulebook/armies/army_lists.py)."""
 
+from dataclasses import replace
+
 from rulebook.armies.army_lists import (
     ArmyListDraft,
     CharacterEntry,
+    EarnedUnit,
     ItemEntry,
     KingdomRoster,
     UnitEntry,
@@ -188,3 +191,54 @@ def test_unit_fields_are_checked_and_named():
     assert "veteran level 4" in text
     assert "two units are named 'halberdiers'" in text
     assert "Ogres has category 'monsters'" in text
+
+
+def test_veteran_status_a_list_entered_types_no_level_a_unit_has_not_earned():
+    """Veteran Status, 3. Create / Upgrade Armies: a list entered against what was bought: a stored
+    unit keeps at most the level it has, a new unit (a starting army's) has none, and a Veteran unit
+    takes no models from the gold of an upgrade (Spending Experience: only experience recruits)."""
+    vets = UnitEntry("Swordsmen", "core", 20, 5, veteran_level=2, key=7)
+    earned = {7: EarnedUnit(veteran_level=1, models=20)}
+    errors = army_list_errors(draft([WARLORD, vets, core(1000, "Spearmen")], earned=earned), KingdomRoster())
+    assert errors == [
+        "1st Army: Swordsmen is typed at +2 Veteran but has +1: a unit earns Veteran Status in battle and buys it "
+        "with experience, a level at a time (Veteran Status); a new unit has none, and an upgrade of 500 points or "
+        "more wipes it (3. Create / Upgrade Armies)."
+    ]
+    new = UnitEntry("Spearmen", "core", 200, 5, veteran_level=1)
+    errors = army_list_errors(draft([WARLORD, new], earned={}), KingdomRoster())
+    assert len(errors) == 1 and "Spearmen is typed at +1 Veteran but has +0" in errors[0]
+    grown = UnitEntry("Swordsmen", "core", 25, 5, veteran_level=1, key=7)
+    errors = army_list_errors(draft([WARLORD, grown, core(1000, "Spearmen")], earned=earned), KingdomRoster())
+    assert len(errors) == 1 and "grows only by recruits bought with experience" in errors[0]
+    kept = UnitEntry("Swordsmen", "core", 20, 5, veteran_level=1, key=7)
+    assert army_list_errors(draft([WARLORD, kept, core(1000, "Spearmen")], earned=earned), KingdomRoster()) == []
+    # Not checked here once the list is entered and paid (earned None): XP7 prices the edit.
+    assert army_list_errors(draft([WARLORD, vets, core(1000, "Spearmen")]), KingdomRoster()) == []
+
+
+def test_army_restrictions_no_special_characters_unless_the_organizer_allows_them():
+    """Army Restrictions: "NO special characters may be used, unless specified by the campaign
+    organizer" (decision 393): a row marked special character is refused, naming the rule, unless
+    the campaign allows them."""
+    karl = UnitEntry("Karl Franz", "character", 1, 150, character=CharacterEntry("hero"), special_character=True)
+    errors = army_list_errors(draft([WARLORD, karl, core(1200)]), KingdomRoster())
+    assert errors == [
+        "1st Army: Karl Franz is a special character; no special characters may be used unless the campaign "
+        "organizer allows them (Army Restrictions)."
+    ]
+    allowed = draft([WARLORD, karl, core(1200)], special_characters_allowed=True)
+    assert army_list_errors(allowed, KingdomRoster()) == []
+
+
+def test_casualty_recovery_a_unit_s_command_models_are_priced_within_its_equipment():
+    """Casualty Recovery (decision 394): the list says what a unit's champion, standard and musician
+    cost, as part of its equipment points, so a lost one can leave the list."""
+    knights = UnitEntry("Knights", "special", 8, 23, equipment_points=20, champion_points=12, standard_points=10)
+    errors = army_list_errors(draft([WARLORD, knights, core(1000, "Spearmen")]), KingdomRoster())
+    assert errors == [
+        "1st Army: the champion, standard and musician of Knights (22 points) are part of its equipment points "
+        "(20); enter them there too (Casualty Recovery)."
+    ]
+    fits = replace(knights, equipment_points=22)
+    assert army_list_errors(draft([WARLORD, fits, core(1000, "Spearmen")]), KingdomRoster()) == []

@@ -20,6 +20,7 @@ from rulebook.experience.spending import (
     item_cost,
     list_additions,
     recruits_cost,
+    useless_abilities,
 )
 from rulebook.tables import ArmyType
 from rulebook.turn.pipeline import resolve_orders
@@ -97,6 +98,7 @@ def spending(resolution):
         EventCode.VETERAN_STATUS,
         EventCode.ARCHETYPE_ROLL,
         EventCode.PROMOTION,
+        EventCode.POTENTIAL,
         EventCode.PURCHASE_REFUSED,
     }
     return [e for e in resolution.events if e.code in codes]
@@ -182,6 +184,13 @@ def test_perfectionists_pay_20_percent_more_for_runic_items_away_from_a_town_or_
     rune = Purchase(ARMY, "item", unit="Baron Ulrich", name="Rune of Cleaving", points=25, runic=True)
     assert check(rune, army_type=ArmyType.DWARFS).experience_spent(ARMY) == 30
     assert check(rune, army_type=ArmyType.DWARFS, settlement="town").experience_spent(ARMY) == 25
+
+
+def test_perfectionists_an_item_that_names_its_rune_is_runic_though_the_sheet_does_not_say_so():
+    """Army-Specific Rules, Perfectionists: "Runic items cost 20% more"; a rune in the item's name
+    makes it runic, ticked or not (decision 387), as on an army list bought with gold."""
+    unticked = Purchase(ARMY, "item", unit="Baron Ulrich", name="Master Rune of Valaya", points=25)
+    assert check(unticked, army_type=ArmyType.DWARFS).experience_spent(ARMY) == 30
 
 
 def test_an_item_is_carried_by_a_character():
@@ -300,6 +309,75 @@ def test_the_warlord_is_promoted_to_lord_level_for_the_point_difference():
     assert [p.code for p in too_big.error_problems] == [SheetProblemCode.ARMY_SIZE]
     general = check(Purchase(ARMY, "promotion", unit="Baron Ulrich", points=160))
     assert "only the Warlord is promoted" in general.errors[0]
+
+
+MAGICIAN = CharacterRecord(
+    ARMY,
+    "Magister Holst",
+    role="general",
+    rank="hero",
+    points=100,
+    archetype="magician",
+    abilities=("Calmer of the Winds", "Potential"),
+    wizard=True,
+    magic_level=2,
+)
+
+
+def test_the_magician_s_potential_is_bought_on_the_sheet_for_75_once_per_campaign():
+    """Character Archetypes and Advancement, Magician, 3 Potential: "If the controlling player spends
+    an additional 75 Experience Points, the character gains one magic level ... This ability may be
+    used once per magician per campaign." Bought with the army's experience at once (decision 391)."""
+    potential = Purchase(ARMY, "potential", unit="Magister Holst")
+    magician = roster(characters=(MAGICIAN, WARLORD))
+    result = check(potential, the_roster=magician, experience=80)
+    assert result.ok, result.errors
+    assert result.experience_spent(ARMY) == 75
+    resolution = resolve(potential, the_roster=magician, experience=80)
+    [event] = spending(resolution)
+    assert event.code == EventCode.POTENTIAL and event.experience == -75
+    assert event.data == {**event.data, "unit": "Magister Holst", "level": 3}
+    assert "he is now a level 3 Wizard" in event.text and resolution.state.armies[ARMY].experience == 5
+
+    used = roster(characters=(replace(MAGICIAN, potential_used=True), WARLORD))
+    assert "once per magician per campaign" in check(potential, the_roster=used, experience=80).errors[0]
+    without = roster(characters=(replace(MAGICIAN, abilities=("Calmer of the Winds",)), WARLORD))
+    assert "does not have the Magician's Potential" in check(potential, the_roster=without, experience=80).errors[0]
+    assert "does not have the Magician's Potential" in check(Purchase(ARMY, "potential", unit="Baron Ulrich")).errors[0]
+    short = check(potential, the_roster=magician, experience=60)
+    assert not short.ok
+
+
+def test_an_archetype_ability_that_cannot_work_for_the_character_is_rolled_again():
+    """Character Archetypes and Advancement: "Characters that are Immune to Psychology or would
+    otherwise be unaffected by such Abilities (i.e. undead characters ...) may reroll the skill in
+    question" (decision 392). A Vampire Counts Barbarian rolls 1, Bravado (a Panic test he never
+    takes): rolled again, 2, Lay of the Land. An Empire Veteran marked Immune to Psychology rolls 2,
+    Fearless: rolled again, 5. His Starting Ability stays whatever it is."""
+    roll = Purchase(ARMY, "advancement", unit="Baron Ulrich")
+    barbarian = replace(GENERAL, archetype="barbarian", abilities=("Furious Charge",))
+    undead = resolve(roll, faces=[1, 2], army_type=ArmyType.VAMPIRE_COUNTS, the_roster=roster(characters=(barbarian,)))
+    [event] = spending(undead)
+    assert (event.data["faces"], event.data["ability"]) == ([1, 2], "Lay of the Land")
+    assert "cannot use is rolled again" in event.text
+    # A living character of an undead army (his unit marked living) keeps what he rolls.
+    living = roster(characters=(replace(barbarian, living=True),))
+    [kept] = spending(resolve(roll, faces=[1], army_type=ArmyType.VAMPIRE_COUNTS, the_roster=living))
+    assert kept.data["ability"] == "Bravado"
+
+    veteran = replace(GENERAL, archetype="veteran", abilities=("Iron Nerves",), immune_to_psychology=True)
+    [immune] = spending(resolve(roll, faces=[2, 5], the_roster=roster(characters=(veteran,))))
+    assert (immune.data["faces"], immune.data["ability"]) == ([2, 5], "Grizzled Fighters")
+    [plain] = spending(
+        resolve(roll, faces=[2], the_roster=roster(characters=(replace(veteran, immune_to_psychology=False),)))
+    )
+    assert plain.data["ability"] == "Fearless"
+    assert useless_abilities(army_type=ArmyType.EMPIRE, immune_to_psychology=True, living=False) == frozenset(
+        {"Bravado", "Fearless", "Unflinching"}
+    )
+    assert "Iron Nerves" not in useless_abilities(
+        army_type=ArmyType.TOMB_KINGS, immune_to_psychology=True, living=False
+    )
 
 
 # --- Supply Depot ---------------------------------------------------------------------------

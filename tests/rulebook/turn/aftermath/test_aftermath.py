@@ -307,6 +307,27 @@ def test_command_models_and_one_use_troops_recover_on_4_plus():
     assert result.state.units[103].models_count == 0
 
 
+def test_casualty_recovery_a_command_model_that_fails_its_4_plus_leaves_the_list():
+    """Casualty Recovery: a champion, standard or musician that is a casualty comes back on a 4+;
+    one that fails leaves the list as lost rank and file do: its points (the list's) come off the
+    unit's equipment (decision 394). One the list does not price is left to the player."""
+    world = Scene()
+    lost = (Casualty(101, champion=True, standard=True, musician=True),)
+    field_battle(world, R.DRAW, attacker={"casualties": lost})
+    knights = world.units[101]
+    knights.equipment_points, knights.champion_points, knights.standard_points = 30, 16, 14
+    result = world.run([2, 5, 1])  # champion lost (2), standard back (5), musician lost (1)
+    after = result.state.units[101]
+    assert (after.champion_points, after.standard_points, after.musician_points) == (0, 14, 0)
+    assert after.equipment_points == 14
+    [command] = [e for e in result.events if e.code == "command-recovery"]
+    assert command.text == (
+        "Army 10's command models lost in the battle roll a D6 each, 4+ recovers (Casualty Recovery): "
+        "Knights' champion 2, lost: it leaves the list (16 points); Knights' standard 5, recovered; "
+        "Knights' musician 1, lost (remove it from the list)."
+    )
+
+
 def test_veteran_eligibility_and_loss_are_judged_after_recovery():
     """Veteran Status: more than half kept after recovery: eligible; a veteran unit that lost
     half or more drops a level. 20 Knights lose 11, roll 8 (1 in 2), won: 6 back -> 15: eligible.
@@ -372,11 +393,16 @@ def test_a_tie_for_the_succession_goes_to_the_oldest_army():
 
 
 def test_robbed_and_survives_against_the_odds():
+    """Character Injury Chart (D66): 46-51 Robbed, "his equipment and magic items are lost": the
+    magic items are destroyed and his mundane equipment leaves the list (his unit's equipment
+    points, decision 389); 66 Survives Against the Odds, 15 experience."""
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
+    world.units[109].equipment_points = 12  # heavy armour and a shield
     robbed = world.run([4, 6])  # 46: Robbed
     assert robbed.state.items[7].destroyed and robbed.state.characters[1].alive
+    assert robbed.state.units[109].equipment_points == 0 and robbed.state.units[109].models_count == 1
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
