@@ -31,14 +31,12 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     for army_id, after in after_armies.items():
         was = before.world.army(army_id)
         row = armies[army_id]
-        if (after.province, after.experience, after.disbanded, after.fortified_in) == (
-            was.province,
-            was.experience,
-            was.disbanded,
-            was.fortified_in,
-        ):
+        fields = ("province", "experience", "disbanded", "fortified_in", "supply_depot", "spare_carts")
+        if all(getattr(after, f) == getattr(was, f) for f in fields):
             continue
         row.experience = after.experience
+        # Supply Depot: a depot captured (the army forages from now on), a captured cart on the roster.
+        row.supply_depot, row.spare_carts = after.supply_depot, after.spare_carts
         # Fortify: a Fortified army that retreats (or is gone) loses its fortifications.
         row.fortified_in = provinces[after.fortified_in] if after.fortified_in is not None else None
         if after.province != was.province and after.province is not None:
@@ -47,7 +45,9 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         if after.disbanded:
             row.status = Army.Status.DISBANDED
         changed_armies.append(row)
-    Army.objects.bulk_update(changed_armies, ["experience", "province", "status", "fortified_in"])
+    Army.objects.bulk_update(
+        changed_armies, ["experience", "province", "status", "fortified_in", "supply_depot", "spare_carts"]
+    )
     last_step = dict(
         ArmyMovement.objects.filter(army__in=retreats, turn=turn.number).values_list("army").annotate(step=Max("step"))
     )
