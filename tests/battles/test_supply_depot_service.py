@@ -18,6 +18,7 @@ from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import Army
 from orders.models import TurnEvent
+from reports.services.reports import kingdom_report_context
 from tests.clients import error_details
 from turns.services.cycle import aftermath_phase_run
 
@@ -89,6 +90,14 @@ def test_supply_depot_captured_through_the_api_leaves_the_army_without_one_after
     }
     assert "Foraging Table" in told[(EventCode.DEPOT_LOST, k["Ostland"].pk, wardens.pk)]
     assert "150 Victory Points" in told[(EventCode.DEPOT_CAPTURED, k["Tor Anlec"].pk, raiders.pk)]
+    # The reports tell it: each kingdom's turn report has its own line of it.
+    for name, code, army in (
+        ("Ostland", EventCode.DEPOT_LOST, wardens),
+        ("Tor Anlec", EventCode.DEPOT_CAPTURED, raiders),
+    ):
+        context = kingdom_report_context(turn=turn, kingdom=k[name])
+        lines = [e.text for _, rows in context["phases"] for e in rows]
+        assert told[(code, k[name].pk, army.pk)] in lines
 
 
 def test_supply_depot_the_page_records_a_capture_and_a_cart_recaptured(k, hartwood, armies):
