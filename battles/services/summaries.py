@@ -23,6 +23,7 @@ from rulebook.turn.aftermath.character_injuries import (
     REROLL_HARMED,
 )
 from rulebook.turn.aftermath.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
+from rulebook.turn.aftermath.state import possessive
 from rulebook.turn.tables import transfer_fee
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
@@ -444,8 +445,8 @@ def _depots_clean(
         name, carts = form.enemy_carts[army]
         if by not in form.captors:
             errors.append(
-                f"Supply depots captured: {name}'s cart: army {row.get('by')!r} did not fight on {form.kingdom.name}'s "
-                f"side of this battle; name the army of this side that captured it {rule}."
+                f"Supply depots captured: {possessive(name)} cart: army {row.get('by')!r} did not fight on "
+                f"{form.kingdom.name}'s side of this battle; name the army of this side that captured it {rule}."
             )
             continue
         if sum(1 for c in captured if c["army"] == army) >= carts:
@@ -548,7 +549,16 @@ def summary_sheet_filed(sheet: TurnSummarySheet) -> dict[str, Any]:
             }
         )
     characters = Character.objects.filter(pk__in=[int(c) for c in sheet.characters_lost if str(c).isdigit()])
+    carts = [int(c["army"]) for c in sheet.depots_captured] + [int(c["by"]) for c in sheet.depots_captured]
+    army_names = dict(Army.objects.filter(pk__in=carts + list(sheet.carts_recaptured)).values_list("id", "name"))
+
+    def named(army: Any) -> str:
+        return army_names.get(int(army), "an army")
+
     return {
+        # Supply Depot: the carts it reported captured and recaptured, by the armies' names.
+        "depots": [f"{possessive(named(c['army']))} cart captured by {named(c['by'])}" for c in sheet.depots_captured]
+        + [f"{possessive(named(a))} cart recaptured" for a in sheet.carts_recaptured],
         "result": sheet.get_result_display(),
         "casualties": casualties,
         "characters_lost": [f"{c.unit.name} ({c.get_role_display()})" for c in characters.select_related("unit")],

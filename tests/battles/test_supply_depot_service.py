@@ -7,6 +7,8 @@ Rulebook: Supply Depot; 2. Maintain Armies; decisions 382-384."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -16,11 +18,11 @@ from battles.models import Battle, TurnSummarySheet
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army
+from kingdoms.models import Army, DiceRoll
 from orders.models import TurnEvent
 from reports.services.reports import kingdom_report_context
 from tests.clients import error_details
-from turns.services.cycle import aftermath_phase_run
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 
 def _user(name):
@@ -75,7 +77,8 @@ def test_supply_depot_captured_through_the_api_leaves_the_army_without_one_after
     _save(eldenhall, k["Da Red Fang"], result="major-victory")
     _save(eldenhall, k["Ostland"], result="major-loss")
 
-    assert aftermath_phase_run(turn_id=turn.pk).resolved
+    outcome = aftermath_phase_run(turn_id=turn.pk)
+    assert outcome.resolved
     raiders.refresh_from_db()
     wardens.refresh_from_db()
     assert (wardens.supply_depot, wardens.spare_carts) == (False, 0)
@@ -98,6 +101,20 @@ def test_supply_depot_captured_through_the_api_leaves_the_army_without_one_after
         context = kingdom_report_context(turn=turn, kingdom=k[name])
         lines = [e.text for _, rows in context["phases"] for e in rows]
         assert told[(code, k[name].pk, army.pk)] in lines
+
+    # The sheet's page, once the turn has moved on, says what it filed.
+    client = Client()
+    client.force_login(_user("dave"))
+    page = html.unescape(client.get(url.removeprefix("/api")).content.decode())
+    assert "Supply depots: Wardens' cart captured by Raiders." in page
+
+    # 2. Maintain Armies of the next turn: the Wardens roll on the Foraging Table, the Raiders do not.
+    assert orders_phase_run(turn_id=outcome.next_turn.pk).resolved
+    foraging = TurnEvent.objects.filter(turn=outcome.next_turn, phase="maintain-armies", code__startswith="foraging-")
+    assert {e.army_id for e in foraging} == {wardens.pk}
+    assert DiceRoll.objects.filter(
+        campaign=turn.campaign, turn=outcome.next_turn.number, purpose="Wardens: Foraging Table"
+    ).exists()
 
 
 def test_supply_depot_the_page_records_a_capture_and_a_cart_recaptured(k, hartwood, armies):
@@ -171,7 +188,7 @@ def test_supply_depot_every_bad_cart_on_a_sheet_is_named_and_nothing_is_saved(k,
     messages = refused.value.messages
     assert messages[0].startswith(f"Supply depots captured: army {first.pk} brought no cart to this battle")
     assert messages[1] == (
-        f"Supply depots captured: Ostland: Wardens's cart: army {armies['boyz'].pk} did not fight on Tor Anlec's "
+        f"Supply depots captured: Ostland: Wardens' cart: army {armies['boyz'].pk} did not fight on Tor Anlec's "
         "side of this battle; name the army of this side that captured it (Supply Depot)."
     )
     assert messages[2] == (

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA, DepotCapture, SideA, put_army
+from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA, DepotCapture, SideA, possessive, put_army
 from rulebook.world import ArmyState, ProvinceState
 
 REPLACEMENT = (
@@ -47,8 +47,8 @@ def _recaptured(
 ) -> None:
     army = state.world.army(army_id)
     text = (
-        f"{army.name}'s Supply Depot was taken by the enemy in {province}, but friendly forces recaptured the cart "
-        "before the game ended: it is not lost (Supply Depot)."
+        f"{possessive(army.name)} Supply Depot was taken by the enemy in {province}, but friendly forces "
+        "recaptured the cart before the game ended: it is not lost (Supply Depot)."
     )
     for kingdom in dict.fromkeys(k for k in (army.kingdom, captor.kingdom) if k is not None):
         events.append(
@@ -69,8 +69,8 @@ def _lose_cart(
             Event(
                 PHASE,
                 EventCode.SPARE_CART_LOST,
-                f"{by.name} captures one of {army.name}'s carts in {province}: a cart it had captured before, which "
-                "it can afford to lose with no penalty; it keeps its Supply Depot (Supply Depot).",
+                f"{by.name} captures one of {possessive(army.name)} carts in {province}: a cart it had captured "
+                "before, which it can afford to lose with no penalty; it keeps its Supply Depot (Supply Depot).",
                 kingdom=army.kingdom,
                 army=army.id,
                 province=province.number,
@@ -83,7 +83,7 @@ def _lose_cart(
             Event(
                 PHASE,
                 EventCode.DEPOT_LOST,
-                f"{army.name}'s Supply Depot is captured by {_named(state, by)} in {province}: {REPLACEMENT} "
+                f"{possessive(army.name)} Supply Depot is captured by {_named(state, by)} in {province}: {REPLACEMENT} "
                 "(Supply Depot; 2. Maintain Armies).",
                 kingdom=army.kingdom,
                 army=army.id,
@@ -104,9 +104,10 @@ def _gain_cart(state: AftermathState, events: list[Event], capture: DepotCapture
         Event(
             PHASE,
             EventCode.DEPOT_CAPTURED,
-            f"{by.name} captures {_named(state, army)}'s Supply Depot in {province} (150 Victory Points where Victory "
-            f"Points decide the battle): the cart joins {by.name}'s roster as a spare cart ({by.spare_carts} now) and "
-            "must be represented in each battle; it can lose one cart with no penalty (Supply Depot).",
+            f"{by.name} captures {possessive(_named(state, army))} Supply Depot in {province} (150 Victory Points "
+            f"where Victory Points decide the battle): the cart joins {possessive(by.name)} roster as a spare cart "
+            f"({by.spare_carts} now) and must be represented in each battle; it can lose one cart with no penalty "
+            "(Supply Depot).",
             kingdom=by.kingdom,
             army=by.id,
             province=province.number,
