@@ -35,7 +35,7 @@ def depots_captured(state: AftermathState, events: list[Event], battle: BattleA,
                 recaptured[capture.army] -= 1
                 _recaptured(state, events, capture.army, side, province)
                 continue
-            if _lose_cart(state, events, capture, side, province):
+            if _lose_cart(state, events, capture, province):
                 _gain_cart(state, events, capture, province)
         for army_id, left in recaptured.items():
             for _ in range(left):  # recaptured, though the opponent's sheet reports no capture
@@ -50,15 +50,15 @@ def _recaptured(
         f"{possessive(army.name)} Supply Depot was taken by the enemy in {province}, but friendly forces "
         "recaptured the cart before the game ended: it is not lost (Supply Depot)."
     )
-    for kingdom in dict.fromkeys(k for k in (army.kingdom, captor.kingdom) if k is not None):
+    # Each kingdom's event names its own army: a report lists the armies its events name.
+    told = [(army.kingdom, army_id)] + ([(captor.kingdom, captor.army)] if captor.kingdom is not None else [])
+    for kingdom, own in told:
         events.append(
-            Event(PHASE, EventCode.CART_RECAPTURED, text, kingdom=kingdom, army=army_id, province=province.number)
+            Event(PHASE, EventCode.CART_RECAPTURED, text, kingdom=kingdom, army=own, province=province.number)
         )
 
 
-def _lose_cart(
-    state: AftermathState, events: list[Event], capture: DepotCapture, captor: SideA, province: ProvinceState
-) -> bool:
+def _lose_cart(state: AftermathState, events: list[Event], capture: DepotCapture, province: ProvinceState) -> bool:
     """The captured army loses a spare cart if it has one, else its own depot; False: it had no cart
     left (the sheet was checked against the carts it brought; another capture took the last one)."""
     army = state.world.army(capture.army)

@@ -113,7 +113,7 @@ def test_supply_depot_recaptured_before_the_game_ended_is_not_lost():
     assert host.spare_carts == 0
     assert depot_events(result) == [
         (EventCode.CART_RECAPTURED, BRYTHON, GUARD),
-        (EventCode.CART_RECAPTURED, AVALON, GUARD),
+        (EventCode.CART_RECAPTURED, AVALON, HOST),  # each kingdom's event names its own army
     ]
     assert all("not lost" in e.text for e in result.events if e.code == EventCode.CART_RECAPTURED)
 
