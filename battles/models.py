@@ -186,7 +186,7 @@ class TurnSummarySheet(models.Model):
     support_withdrawn = models.JSONField(default=list, blank=True)
     # Supply Depot: the opponent's carts this side captured, [{"army": id, "by": id}] (the army whose
     # cart, the army of this side that took it; once per cart); and this side's armies whose cart
-    # friendly forces recaptured before the game ended, [id] (decisions 382, 384).
+    # friendly forces recaptured before the game ended, [id] (decisions 395, 397).
     depots_captured = models.JSONField(default=list, blank=True)
     carts_recaptured = models.JSONField(default=list, blank=True)
     # The Campaign Must Go On: who played the battle for an absent player (the organizer says so on

@@ -245,7 +245,7 @@ class Army(models.Model):
     supply_depot = models.BooleanField(default=True)
     spare_carts = models.PositiveSmallIntegerField(
         default=0,
-        help_text="Supply Depot: carts captured from enemy armies, on its roster (decision 383). A capture takes "
+        help_text="Supply Depot: carts captured from enemy armies, on its roster (decision 396). A capture takes "
         "one of them first, with no penalty; they do not stand for its own depot.",
     )
     experience = models.PositiveIntegerField(default=0)

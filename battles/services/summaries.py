@@ -91,7 +91,7 @@ class SummarySheetForm:
     stand_ins: dict[int, str]
     # The Tomb Raiders' skirmish: the army takes no losses; the sheet asks for none.
     skirmish: bool = False
-    # Supply Depot (decision 382): the opponent's fighting army whose carts this side may have
+    # Supply Depot (decision 395): the opponent's fighting army whose carts this side may have
     # captured (army id -> "Kingdom: Army" and the carts it brought: its depot and its spare carts);
     # the armies of this side that may have taken them (id -> name); this side's fighting army with
     # a cart on the table, which friendly forces may have recaptured (id -> name).
@@ -163,8 +163,8 @@ def carts_on_the_table(army: Army | None) -> int:
 
 def _carts(battle: Battle, side: str, armies: list[int]) -> dict[str, Any]:
     """Supply Depot: the carts on the table the sheet may report captured or recaptured. Only the
-    fighting armies bring their carts: a support detachment brings none (decision 382)."""
-    if battle.skirmish:  # the Tomb Raiders fight, no army: no cart is on the table (decision 385)
+    fighting armies bring their carts: a support detachment brings none (decision 395)."""
+    if battle.skirmish:  # the Tomb Raiders fight, no army: no cart is on the table (decision 398)
         return {}
     enemy = battle.defender_army if side == "attacker" else battle.attacker_army
     enemy_kingdom = battle.defender_kingdom if side == "attacker" else battle.attacker_kingdom
@@ -419,7 +419,7 @@ def _depots_clean(
 ) -> tuple[list[dict[str, int]], list[int]]:
     """Supply Depot: each cart captured names the opponent's army that brought it to this battle and
     the army of this side that took it, no more carts of an army than it brought; a cart recaptured
-    names this side's army whose cart it was (decisions 382, 384)."""
+    names this side's army whose cart it was (decisions 395, 397)."""
     rule = "(Supply Depot)"
     captured: list[dict[str, int]] = []
     raw = data.get("depots_captured") or []

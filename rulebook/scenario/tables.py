@@ -319,7 +319,7 @@ TOMB_RAIDER_GAME_LENGTH = (
     "Tomb Raider Scenario & Terrain: the game lasts until one side withdraws or until the Game Length ends."
 )
 
-# Supply Depot: what the players need at the table (decision 385: no cart in the Tomb Raiders' skirmish).
+# Supply Depot: what the players need at the table (decision 398: no cart in the Tomb Raiders' skirmish).
 SUPPLY_DEPOT_SECTION = "Supply Depots"
 SUPPLY_DEPOT_VICTORY_POINTS = 150  # "captured Supply Depots count for 150 points"
 SUPPLY_DEPOT_RULES: tuple[str, ...] = (

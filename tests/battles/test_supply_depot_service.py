@@ -3,7 +3,7 @@ page (battles/services/summaries.py, battles/api.py, battles/views.py, battles/s
 a depot captured (whose, by which army) and a cart recaptured are recorded; the aftermath leaves the
 army without a depot (it forages until it buys a replacement) and puts the cart on the captor's
 roster; both kingdoms read it in the turn's log. Bad input is refused whole, naming the rule.
-Rulebook: Supply Depot; 2. Maintain Armies; decisions 382-384."""
+Rulebook: Supply Depot; 2. Maintain Armies; decisions 395-397."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_supply_depot_captured_through_the_api_leaves_the_army_without_one_after
 ):
     """Supply Depot: the Raiders' sheet (the API) reports the Wardens' depot captured by the Raiders;
     after the aftermath the Wardens have none (2. Maintain Armies: they forage from the next turn) and
-    the cart is a spare on the Raiders' roster (decision 383); both kingdoms' logs tell it."""
+    the cart is a spare on the Raiders' roster (decision 396); both kingdoms' logs tell it."""
     raiders, wardens = armies["raiders"], armies["wardens"]
     assert wardens.supply_depot and raiders.supply_depot and raiders.spare_carts == 0
     url = f"/api/battles/{hartwood.pk}/sheet/"
@@ -168,7 +168,7 @@ def test_supply_depot_capturing_the_depot_of_an_army_not_in_the_battle_is_refuse
 
 
 def test_supply_depot_every_bad_cart_on_a_sheet_is_named_and_nothing_is_saved(k, hartwood, armies):
-    """Supply Depot (decision 382): a support detachment brings no cart (the 1st Army's cannot be
+    """Supply Depot (decision 395): a support detachment brings no cart (the 1st Army's cannot be
     captured); the captor must have fought on the sheet's side; an army loses no more carts than it
     brought (the Wardens: their depot alone); only the side's own cart is recaptured."""
     raiders, wardens, first = armies["raiders"], armies["wardens"], armies["first"]

@@ -187,7 +187,7 @@ def test_player_out_of_turn_pick_through_the_api_is_400(api_client_for, invited_
 
 
 def test_supply_depot_an_army_s_captured_carts_are_on_its_api_and_its_kingdom_s_page(alice, ostland):
-    """Supply Depot: "Captured carts may be added to the capturing army's roster" (decision 383): the
+    """Supply Depot: "Captured carts may be added to the capturing army's roster" (decision 396): the
     army's spare carts are in the armies API and on the kingdom's page beside its depot."""
     from django.test import Client
 

@@ -508,7 +508,7 @@ def test_a_withdrawn_ally_support_and_who_played_the_battle_round_trip(resolved_
 
 def test_supply_depot_captures_recaptures_and_spare_carts_round_trip(resolved_campaign):
     """Issue 28, Supply Depot: a sheet's carts captured and recaptured come back naming the copy's
-    armies, and an army's spare carts come back (decision 383)."""
+    armies, and an army's spare carts come back (decision 396)."""
     from battles.models import TurnSummarySheet
 
     ostland = resolved_campaign.kingdoms.get(name="Ostland")

@@ -4,7 +4,7 @@ Rulebook: Supply Depot ("The Supply Depot is captured if the crew is killed / br
 and the unattended cart is touched by any enemy unit. The Supply Depot is not lost if friendly forces
 manage to recapture the cart ... before the game ends." "Captured carts may be added to the capturing
 army's roster ... they can now afford to lose one of their carts with no penalties."); 2. Maintain
-Armies (an army without a Supply Depot rolls on the Foraging Table). Decisions 382-385.
+Armies (an army without a Supply Depot rolls on the Foraging Table). Decisions 395-398.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ REPLACEMENT = (
 def depots_captured(state: AftermathState, events: list[Event], battle: BattleA, province: ProvinceState) -> None:
     """Each cart a side's sheet reports captured leaves the opponent's army (a spare cart first,
     without penalty; else its own Supply Depot, and it forages from then on) and joins the captor's
-    roster as a spare cart (decision 383). A cart the opponent's sheet reports recaptured before the
-    game ended is not lost (decision 384): each recapture undoes one capture of that army's carts."""
+    roster as a spare cart (decision 396). A cart the opponent's sheet reports recaptured before the
+    game ended is not lost (decision 397): each recapture undoes one capture of that army's carts."""
     for side, opponent in ((battle.attacker, battle.defender), (battle.defender, battle.attacker)):
         recaptured = Counter(opponent.carts_recaptured)
         for capture in side.depots_captured:
@@ -96,7 +96,7 @@ def _lose_cart(state: AftermathState, events: list[Event], capture: DepotCapture
 
 def _gain_cart(state: AftermathState, events: list[Event], capture: DepotCapture, province: ProvinceState) -> None:
     """Captured carts join the capturing army's roster and must be represented in each battle; its
-    troops gain no bonus from them (decision 383)."""
+    troops gain no bonus from them (decision 396)."""
     army = state.world.army(capture.army)
     by = state.world.army(capture.by)
     by = put_army(state, replace(by, spare_carts=by.spare_carts + 1))

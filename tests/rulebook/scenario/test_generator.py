@@ -559,7 +559,7 @@ def test_raider_has_nothing_to_replace_when_advance_is_rolled():
 def test_supply_depot_the_scenario_sheet_counts_a_captured_depot_150_victory_points():
     """Supply Depot: "In games where Victory Points determine the outcome, captured Supply Depots count
     for 150 points"; the sheet also says how a depot is captured and recaptured, and to report it on the
-    turn summary sheet. The Tomb Raiders' skirmish brings no cart (decision 385)."""
+    turn summary sheet. The Tomb Raiders' skirmish brings no cart (decision 398)."""
     scenario = roll(script())[0]
     section = next(s for s in scenario_lines(scenario) if s.title == "Supply Depots")
     text = " ".join(section.paragraphs)

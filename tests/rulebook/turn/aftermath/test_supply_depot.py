@@ -35,7 +35,7 @@ def test_supply_depot_captured_leaves_the_army_without_one_and_it_forages_next_t
 
     guard, host = result.state.armies[GUARD], result.state.armies[HOST]
     assert guard.supply_depot is False and guard.spare_carts == 0
-    assert host.supply_depot is True and host.spare_carts == 1  # decision 383: the cart is on its roster
+    assert host.supply_depot is True and host.spare_carts == 1  # decision 396: the cart is on its roster
     assert depot_events(result) == [
         (EventCode.DEPOT_LOST, BRYTHON, GUARD),
         (EventCode.DEPOT_CAPTURED, AVALON, HOST),
@@ -81,7 +81,7 @@ def test_supply_depot_a_spare_cart_is_lost_without_penalty():
 
 
 def test_supply_depot_a_spare_cart_does_not_spare_its_army_the_foraging_table():
-    """Supply Depot: "troops do not gain an extra bonus from the captured Supply Depot(s)" (decision 383):
+    """Supply Depot: "troops do not gain an extra bonus from the captured Supply Depot(s)" (decision 396):
     the Host has no depot of its own; capturing the Guard's does not give it one, so it still forages."""
     world = Scene()
     field_battle(world, R.MINOR_VICTORY, attacker={"depots_captured": (GUARD_TAKEN_BY_HOST,)})
@@ -97,7 +97,7 @@ def test_supply_depot_a_spare_cart_does_not_spare_its_army_the_foraging_table():
 
 def test_supply_depot_recaptured_before_the_game_ended_is_not_lost():
     """Supply Depot: "The Supply Depot is not lost if friendly forces manage to recapture the cart, just
-    as they would capture a standard, before the game ends" (decision 384): the Guard's sheet reports
+    as they would capture a standard, before the game ends" (decision 397): the Guard's sheet reports
     its cart recaptured; the Host's capture of it is undone, and both kingdoms are told."""
     world = Scene()
     field_battle(

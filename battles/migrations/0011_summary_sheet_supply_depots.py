@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('battles', '0009_battle_message'),
+        ('battles', '0010_alliance_end_announcement'),
     ]
 
     operations = [
