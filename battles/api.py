@@ -223,6 +223,11 @@ class CasualtyInput(serializers.Serializer):
     one_use_used = serializers.BooleanField(default=False)
 
 
+class DepotCapturedInput(serializers.Serializer):
+    army = serializers.IntegerField(help_text="The opponent's army whose cart was captured.")
+    by = serializers.IntegerField(help_text="The army of this side that captured it.")
+
+
 class SummarySheetInput(serializers.Serializer):
     result = serializers.ChoiceField(choices=RESULT_VALUES)
     withdrew = serializers.BooleanField(default=False)
@@ -269,6 +274,20 @@ class SummarySheetInput(serializers.Serializer):
         "(the rules for allies cease next turn; one announcement a turn for all the kingdom's sheets); false "
         "withdraws it; null or absent leaves it as it stands.",
     )
+    depots_captured = DepotCapturedInput(
+        many=True,
+        required=False,
+        default=list,
+        help_text="Supply Depot: each cart of the opponent's army captured in the battle (once per cart), and the "
+        "army of this side that took it: its army loses a spare cart, else its depot (and forages); the cart joins "
+        "the captor's roster.",
+    )
+    carts_recaptured = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        default=list,
+        help_text="Supply Depot: this side's army whose cart friendly forces recaptured before the game ended.",
+    )
     played_by_player = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -314,6 +333,8 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "backstab",
             "warlord_heir",
             "support_withdrawn",
+            "depots_captured",
+            "carts_recaptured",
             "played_by_player",
             "played_by_guest",
             "alliance_end_announced",

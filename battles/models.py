@@ -184,6 +184,11 @@ class TurnSummarySheet(models.Model):
     # Allies, "Withdraw of support": the parent armies of an ally's detachments on this side that
     # withdrew their support in the battle (the alliance is broken in the aftermath).
     support_withdrawn = models.JSONField(default=list, blank=True)
+    # Supply Depot: the opponent's carts this side captured, [{"army": id, "by": id}] (the army whose
+    # cart, the army of this side that took it; once per cart); and this side's armies whose cart
+    # friendly forces recaptured before the game ended, [id] (decisions 395, 397).
+    depots_captured = models.JSONField(default=list, blank=True)
+    carts_recaptured = models.JSONField(default=list, blank=True)
     # The Campaign Must Go On: who played the battle for an absent player (the organizer says so on
     # the sheet it files): another player of the campaign, or a guest by name.
     played_by_player = models.ForeignKey(

@@ -273,9 +273,24 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "support_withdrawn": [a for a in form.allied_detachments if post.get(f"withdrawn-{a}")],
         # Allies, Announcement: the box is on the page only when the kingdom has an ally
         "announce_alliance_end": bool(post.get("announce_alliance_end")) if form.ally else None,
+        # Supply Depot: for each enemy army with carts, how many were captured and by which army.
+        "depots_captured": [
+            {"army": army, "by": post.get(f"captured-by-{army}", "")}
+            for army in form.enemy_carts
+            for _ in range(_cart_count(post.get(f"captured-{army}")))
+        ],
+        "carts_recaptured": [a for a in form.own_carts if post.get(f"recaptured-{a}")],
         "played_by_player": post.get("played_by_player", ""),
         "played_by_guest": post.get("played_by_guest", ""),
     }
+
+
+def _cart_count(raw: Any) -> int:
+    """The number of carts the form says were captured (the sheet refuses more than were there)."""
+    try:
+        return max(0, min(int(raw or 0), 100))
+    except (TypeError, ValueError):
+        return 0
 
 
 @login_required
@@ -324,6 +339,8 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "backstab": sheet.backstab,
             "warlord_heir": sheet.warlord_heir_id,
             "support_withdrawn": sheet.support_withdrawn,
+            "depots_captured": sheet.depots_captured,
+            "carts_recaptured": sheet.carts_recaptured,
             "played_by_player": sheet.played_by_player_id,
             "played_by_guest": sheet.played_by_guest,
         }
@@ -337,6 +354,19 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
     heir = str(values.get("warlord_heir") or "")
     withdrawn = {int(a) for a in values.get("support_withdrawn") or [] if str(a).isdigit()}
     detachment_rows = [(army, label, army in withdrawn) for army, label in form.allied_detachments.items()]
+    captured = [c for c in values.get("depots_captured") or [] if isinstance(c, dict)]
+    cart_rows = [
+        (
+            army,
+            label,
+            carts,
+            sum(1 for c in captured if str(c.get("army")) == str(army)),
+            next((str(c.get("by")) for c in captured if str(c.get("army")) == str(army)), ""),
+        )
+        for army, (label, carts) in form.enemy_carts.items()
+    ]
+    recaptured = {str(a) for a in values.get("carts_recaptured") or []}
+    recapture_rows = [(army, name, str(army) in recaptured) for army, name in form.own_carts.items()]
     return render(
         request,
         "battles/summary_sheet.html",
@@ -354,6 +384,8 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "reroll_labels": REROLL_LABELS,
             "heir": heir,
             "detachment_rows": detachment_rows,
+            "cart_rows": cart_rows,
+            "recapture_rows": recapture_rows,
             "played_by_player": str(values.get("played_by_player") or ""),
             "errors": errors,
             "story_bonus_open": _story_bonus_open(organizer, sheet),

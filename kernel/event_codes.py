@@ -161,6 +161,11 @@ class EventCode(StrEnum):
     RETREATED = "retreated"  # data: from
     # Rogue Kingdom, scouting forces: the Tomb Raiders did not win; the army never entered (data: back_to)
     SKIRMISH_LOST = "skirmish-lost"
+    # Supply Depot (rulebook/turn/aftermath/supply_depot.py): one event for each kingdom
+    DEPOT_LOST = "depot-lost"  # the army's own depot captured: it forages until it has one again
+    SPARE_CART_LOST = "spare-cart-lost"  # a captured cart of its roster taken instead: no penalty
+    DEPOT_CAPTURED = "depot-captured"  # the captor's: the cart joins its roster as a spare
+    CART_RECAPTURED = "cart-recaptured"  # friendly forces took the cart back before the game ended
     NEGOTIATION_PAID = "negotiation-paid"
     NEGOTIATION_RECEIVED = "negotiation-received"
     EXPERIENCE = "experience"

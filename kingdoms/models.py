@@ -249,6 +249,11 @@ class Army(models.Model):
     province = models.ForeignKey(Province, null=True, blank=True, on_delete=models.SET_NULL, related_name="armies")
     size = models.PositiveIntegerField(help_text="The points the army was raised (or upgraded) at.")
     supply_depot = models.BooleanField(default=True)
+    spare_carts = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Supply Depot: carts captured from enemy armies, on its roster (decision 396). A capture takes "
+        "one of them first, with no penalty; they do not stand for its own depot.",
+    )
     experience = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     created_turn = models.PositiveIntegerField(default=0)

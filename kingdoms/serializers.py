@@ -197,6 +197,7 @@ class ArmySerializer(serializers.ModelSerializer):
             "size",
             "points",
             "supply_depot",
+            "spare_carts",
             "experience",
             "painted",
             "status",

@@ -99,6 +99,9 @@ class ArmyState:
     points: int  # what it counts as: its list's points, or while its list is due, `counted_points`
     kind: ArmyKind = ArmyKind.FIELD
     supply_depot: bool = True
+    # Supply Depot: the carts it captured, on its roster (decision 396); it "can now afford to lose
+    # one of their carts with no penalties" (a capture takes a spare first), but forages without its own.
+    spare_carts: int = 0
     experience: int = 0
     # Raised or upgraded, its list for `size` not entered yet: it counts at the points paid for it
     # (less `losses_before_list`); the losses it suffers meanwhile are kept as points.

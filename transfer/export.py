@@ -739,6 +739,11 @@ def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names)
         entered_by=_username(sheet.entered_by),
         played_by_player=_username(sheet.played_by_player),
         support_withdrawn=[names.army(int(a), what) for a in sheet.support_withdrawn],
+        depots_captured=[
+            {"army": names.army(int(c["army"]), what), "by": names.army(int(c["by"]), what)}
+            for c in sheet.depots_captured
+        ],
+        carts_recaptured=[names.army(int(a), what) for a in sheet.carts_recaptured],
         casualties=[
             {**{k: v for k, v in c.items() if k != "unit"}, "unit": _id_inside(names.unit_key, c.get("unit"), what)}
             for c in sheet.casualties

@@ -92,6 +92,9 @@ class BattlePlan:
     old_wounds: list[tuple[Unit, Army, dict[str, Any]]] = field(default_factory=list)
     # Allies, Withdraw of support: each sheet's withdrawn detachments' parent armies, by the sheet.
     sheet_withdrawn: dict[int, list[Army]] = field(default_factory=dict)
+    # Supply Depot: each sheet's carts captured (the army whose cart, the army that took it) and
+    # its armies whose cart was recaptured, by the sheet.
+    sheet_carts: dict[int, tuple[list[tuple[Army, Army]], list[Army]]] = field(default_factory=dict)
 
 
 @dataclass

@@ -857,6 +857,8 @@ class Reader(Reading):
             casualties=[],
             characters_lost=[],
             support_withdrawn=[],
+            depots_captured=[],
+            carts_recaptured=[],
         )
         withdrawn: list[Army] = []
         for index, key in enumerate(values.get("support_withdrawn", [])):
@@ -868,6 +870,7 @@ class Reader(Reading):
             if army is not None:
                 withdrawn.append(army)
         battle.sheet_withdrawn[id(sheet)] = withdrawn
+        battle.sheet_carts[id(sheet)] = self._sheet_carts(values, where)
         rerolls: list[tuple[Unit, str]] = []
         for index, row in enumerate(values.get("injury_rerolls", [])):
             row_where = f"{where} / injury_rerolls[{index}]"
@@ -882,6 +885,30 @@ class Reader(Reading):
         sheet.injury_rerolls = {}
         battle.sheets.append((sheet, casualties, characters))
         battle.sheet_characters[id(sheet)] = (rerolls, heir_unit)
+
+    def _sheet_carts(self, values: dict[str, Any], where: str) -> tuple[list[tuple[Army, Army]], list[Army]]:
+        """Supply Depot: a sheet's carts captured (the army whose cart, the army that took it) and its
+        armies whose cart was recaptured, each named by its army key."""
+        captured: list[tuple[Army, Army]] = []
+        for index, row in enumerate(values.get("depots_captured", [])):
+            row_where = f"{where} / depots_captured[{index}]"
+            if not isinstance(row, dict) or not all(ARMY_KEY.accepts(row.get(k)) for k in ("army", "by")):
+                self.problem(row_where, f'a cart captured is an object: "army" and "by", each {ARMY_KEY.label}.')
+                continue
+            army = self.army_named(row["army"], f"{row_where} / army")
+            by = self.army_named(row["by"], f"{row_where} / by")
+            if army is not None and by is not None:
+                captured.append((army, by))
+        recaptured: list[Army] = []
+        for index, key in enumerate(values.get("carts_recaptured", [])):
+            key_where = f"{where} / carts_recaptured[{index}]"
+            if not ARMY_KEY.accepts(key):
+                self.problem(key_where, f"an army is named {ARMY_KEY.label}.")
+                continue
+            army = self.army_named(key, key_where)
+            if army is not None:
+                recaptured.append(army)
+        return captured, recaptured
 
     def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
         where = label(where, data, "kingdom")

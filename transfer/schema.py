@@ -145,6 +145,7 @@ ARMY_KEYS = {
     "kind": STR,
     "size": INT,
     "supply_depot": BOOL,
+    "spare_carts": INT,
     "experience": INT,
     "status": STR,
     "created_turn": INT,
@@ -174,6 +175,7 @@ ARMY_OPTIONAL_KEYS = (
     "painted",
     "deliveries",
     "roster_adjustments",
+    "spare_carts",  # issue 28, Supply Depot: an army written before carries no captured cart
 )
 # Added within version 5 (issue 14, XP7): the organizer's corrections of the army's list, with
 # their reasons; `made_by` is the organizer's username.
@@ -540,6 +542,8 @@ SUMMARY_SHEET_KEYS = {
     "backstab": BOOL,
     "warlord_heir": OBJECT.or_null(),
     "support_withdrawn": LIST,
+    "depots_captured": LIST,
+    "carts_recaptured": LIST,
     "played_by_player": STR.or_null(),
     "played_by_guest": STR,
     "entered_by": STR.or_null(),
@@ -563,6 +567,10 @@ SUMMARY_SHEET_OPTIONAL_KEYS = (
     "support_withdrawn",
     "played_by_player",
     "played_by_guest",
+    # Supply Depot (issue 28): the carts captured ([{"army": army key, "by": army key}]) and recaptured
+    # (army keys); a sheet written before reports none.
+    "depots_captured",
+    "carts_recaptured",
 )
 CASUALTY_KEYS = {
     "unit": OBJECT,
@@ -684,7 +692,14 @@ BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds"
 SUMMARY_SHEET_FIELDS = plain(
     TurnSummarySheet,
     SUMMARY_SHEET_KEYS,
-    translated=["casualties", "characters_lost", "injury_rerolls", "support_withdrawn"],
+    translated=[
+        "casualties",
+        "characters_lost",
+        "injury_rerolls",
+        "support_withdrawn",
+        "depots_captured",
+        "carts_recaptured",
+    ],
 )
 RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
 ALLIANCE_END_FIELDS = plain(AllianceEndAnnouncement, ALLIANCE_END_KEYS)

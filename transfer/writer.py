@@ -243,6 +243,9 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             }
             sheet.warlord_heir = character_of_unit.get(id(heir)) if heir is not None else None
             sheet.support_withdrawn = [army.pk for army in b.sheet_withdrawn.get(id(sheet), [])]
+            captured, recaptured = b.sheet_carts.get(id(sheet), ([], []))
+            sheet.depots_captured = [{"army": army.pk, "by": by.pk} for army, by in captured]
+            sheet.carts_recaptured = [army.pk for army in recaptured]
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
     _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])

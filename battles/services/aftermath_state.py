@@ -17,6 +17,7 @@ from rulebook.turn.aftermath.state import (
     BattleA,
     Casualty,
     CharacterA,
+    DepotCapture,
     ItemA,
     SideA,
     UnitA,
@@ -60,6 +61,8 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
         warlord_heir=sheet.warlord_heir_id,
         sitting_out=sitting_out,
         withdrawn=tuple(int(a) for a in sheet.support_withdrawn if int(a) in supports),
+        depots_captured=tuple(DepotCapture(army=int(c["army"]), by=int(c["by"])) for c in sheet.depots_captured),
+        carts_recaptured=tuple(int(a) for a in sheet.carts_recaptured),
     )
 
 

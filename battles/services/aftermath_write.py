@@ -22,7 +22,8 @@ from rulebook.world import World
 from ..models import Battle
 
 # The army and province columns the aftermath decides (the others it leaves as stored).
-AFTERMATH_ARMY_FIELDS = ("experience", "province", "status", "fortified_in")
+# Supply Depot: a depot captured (the army forages from now on), a captured cart on the roster.
+AFTERMATH_ARMY_FIELDS = ("experience", "province", "status", "fortified_in", "supply_depot", "spare_carts")
 AFTERMATH_PROVINCE_FIELDS = ("controller", "settlement", "looted_turn", "fortified", "rogue", "land_sale_turn")
 
 

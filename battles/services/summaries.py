@@ -4,7 +4,7 @@ opponent's, and ruled on by the organizer when the two disagree (Appendix: Turn 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
-from kingdoms.models import Character, Kingdom, Unit
+from kingdoms.models import Army, Character, Kingdom, Unit
 from kingdoms.people import display_name
 from kingdoms.selectors import alliance_in_force
 from orders.models import Turn
@@ -24,6 +24,7 @@ from rulebook.turn.aftermath.character_injuries import (
     REROLL_HARMED,
 )
 from rulebook.turn.aftermath.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
+from rulebook.turn.aftermath.state import possessive
 from rulebook.turn.tables import transfer_fee
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
@@ -96,6 +97,13 @@ class SummarySheetForm:
     # end of their alliance this End of Turn (on any of its sheets or the battles page: decision 385).
     ally: str = ""
     alliance_end_announced: bool = False
+    # Supply Depot (decision 395): the opponent's fighting army whose carts this side may have
+    # captured (army id -> "Kingdom: Army" and the carts it brought: its depot and its spare carts);
+    # the armies of this side that may have taken them (id -> name); this side's fighting army with
+    # a cart on the table, which friendly forces may have recaptured (id -> name).
+    enemy_carts: dict[int, tuple[str, int]] = field(default_factory=dict)
+    captors: dict[int, str] = field(default_factory=dict)
+    own_carts: dict[int, str] = field(default_factory=dict)
 
 
 REROLL_LABELS = {
@@ -149,7 +157,34 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
         skirmish=battle.skirmish,
         ally=alliance.other(kingdom).name if (alliance := alliance_in_force(kingdom)) is not None else "",
         alliance_end_announced=alliance_end_announced(kingdom=kingdom, turn=battle.turn) is not None,
+        **_carts(battle, side, armies),
     )
+
+
+def carts_on_the_table(army: Army | None) -> int:
+    """Supply Depot: the carts a field army brings to a battle, its own depot and those it captured
+    (they "must be represented in each battle"); a garrison or Elite Defense Force brings none."""
+    if army is None or army.kind != Army.Kind.FIELD:
+        return 0
+    return int(army.supply_depot) + army.spare_carts
+
+
+def _carts(battle: Battle, side: str, armies: list[int]) -> dict[str, Any]:
+    """Supply Depot: the carts on the table the sheet may report captured or recaptured. Only the
+    fighting armies bring their carts: a support detachment brings none (decision 395)."""
+    if battle.skirmish:  # the Tomb Raiders fight, no army: no cart is on the table (decision 398)
+        return {}
+    enemy = battle.defender_army if side == "attacker" else battle.attacker_army
+    enemy_kingdom = battle.defender_kingdom if side == "attacker" else battle.attacker_kingdom
+    own = battle.attacker_army if side == "attacker" else battle.defender_army
+    enemy_carts = {}
+    if carts_on_the_table(enemy):
+        assert enemy is not None
+        label = f"{enemy_kingdom.name}: {enemy.name}" if enemy_kingdom else enemy.name
+        enemy_carts[enemy.id] = (label, carts_on_the_table(enemy))
+    captors = {a.id: a.name for a in Army.objects.filter(pk__in=armies).order_by("id")}
+    own_carts = {own.id: own.name} if own is not None and carts_on_the_table(own) else {}
+    return {"enemy_carts": enemy_carts, "captors": captors, "own_carts": own_carts}
 
 
 def _stand_ins(battle: Battle, kingdom: Kingdom) -> dict[int, str]:
@@ -351,6 +386,7 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
             f"Announce the end of the alliance: {form.kingdom.name} is in no alliance; there is no alliance to "
             "announce the end of (Allies, Announcement)."
         )
+    captured, recaptured = _depots_clean(form, data, errors)
     played_by = _played_by_clean(form, data, by_organizer=by_organizer, errors=errors)
     if errors:
         raise DomainError(errors)
@@ -358,6 +394,8 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
         **played_by,
         "announce_alliance_end": announce,
         "support_withdrawn": withdrawn,
+        "depots_captured": captured,
+        "carts_recaptured": recaptured,
         "injury_rerolls": rerolls,
         "backstab": backstab,
         "warlord_heir": heir,
@@ -390,6 +428,61 @@ def _withdrawn_clean(form: SummarySheetForm, raw: Any, errors: list[str]) -> lis
                 "this battle; only an ally supporting it can withdraw its support (Allies)."
             )
     return withdrawn
+
+
+def _depots_clean(
+    form: SummarySheetForm, data: dict[str, Any], errors: list[str]
+) -> tuple[list[dict[str, int]], list[int]]:
+    """Supply Depot: each cart captured names the opponent's army that brought it to this battle and
+    the army of this side that took it, no more carts of an army than it brought; a cart recaptured
+    names this side's army whose cart it was (decisions 395, 397)."""
+    rule = "(Supply Depot)"
+    captured: list[dict[str, int]] = []
+    raw = data.get("depots_captured") or []
+    if not isinstance(raw, list):
+        errors.append(
+            f"Supply depots captured: each is the army whose cart was captured and the army that took it {rule}."
+        )
+        raw = []
+    for row in raw:
+        if not isinstance(row, dict):
+            errors.append(
+                f"Supply depots captured: each is the army whose cart was captured and the army that took it {rule}."
+            )
+            continue
+        army, by = _count(row.get("army")), _count(row.get("by"))
+        if army not in form.enemy_carts:
+            errors.append(
+                f"Supply depots captured: army {row.get('army')!r} brought no cart to this battle against "
+                f"{form.kingdom.name}: only a cart of the army that fought it here can be captured; a support "
+                f"detachment, a garrison or the Tomb Raiders bring none {rule}."
+            )
+            continue
+        name, carts = form.enemy_carts[army]
+        if by not in form.captors:
+            errors.append(
+                f"Supply depots captured: {possessive(name)} cart: army {row.get('by')!r} did not fight on "
+                f"{form.kingdom.name}'s side of this battle; name the army of this side that captured it {rule}."
+            )
+            continue
+        if sum(1 for c in captured if c["army"] == army) >= carts:
+            errors.append(
+                f"Supply depots captured: {name} brought {carts} cart{'s' if carts != 1 else ''} to this battle (its "
+                f"Supply Depot and the carts it had captured); no more can be captured {rule}."
+            )
+            continue
+        captured.append({"army": army, "by": by})
+    recaptured: list[int] = []
+    for value in data.get("carts_recaptured") or []:
+        army = _count(value)
+        if army not in form.own_carts:
+            errors.append(
+                f"Carts recaptured: army {value!r} is not {form.kingdom.name}'s army with a cart in this battle: only "
+                f"friendly forces recapture their own cart before the game ends {rule}."
+            )
+        elif army not in recaptured:
+            recaptured.append(army)
+    return captured, recaptured
 
 
 def _played_by_clean(
@@ -472,7 +565,16 @@ def summary_sheet_filed(sheet: TurnSummarySheet) -> dict[str, Any]:
             }
         )
     characters = Character.objects.filter(pk__in=[int(c) for c in sheet.characters_lost if str(c).isdigit()])
+    carts = [int(c["army"]) for c in sheet.depots_captured] + [int(c["by"]) for c in sheet.depots_captured]
+    army_names = dict(Army.objects.filter(pk__in=carts + list(sheet.carts_recaptured)).values_list("id", "name"))
+
+    def named(army: Any) -> str:
+        return army_names.get(int(army), "an army")
+
     return {
+        # Supply Depot: the carts it reported captured and recaptured, by the armies' names.
+        "depots": [f"{possessive(named(c['army']))} cart captured by {named(c['by'])}" for c in sheet.depots_captured]
+        + [f"{possessive(named(a))} cart recaptured" for a in sheet.carts_recaptured],
         "result": sheet.get_result_display(),
         "casualties": casualties,
         "characters_lost": [f"{c.unit.name} ({c.get_role_display()})" for c in characters.select_related("unit")],
@@ -509,8 +611,8 @@ def summary_sheet_save(
     sheet, _ = TurnSummarySheet.objects.get_or_create(
         battle=battle, kingdom=kingdom, defaults={"result": clean["result"]}
     )
-    for field, value in clean.items():
-        setattr(sheet, field, value)
+    for name, value in clean.items():
+        setattr(sheet, name, value)
     sheet.entered_by = entered_by  # type: ignore[assignment]
     sheet.by_organizer = by_organizer
     if submit:

@@ -28,7 +28,7 @@ _PROVINCE_FIELDS = (
     "looted_turn", "incantation", "col", "row", "land_sale_turn", "rogue",
 )  # fmt: skip
 _ARMY_FIELDS = (
-    "id", "kingdom_id", "name", "province_id", "size", "kind", "supply_depot", "experience", "list_due",
+    "id", "kingdom_id", "name", "province_id", "size", "kind", "supply_depot", "spare_carts", "experience", "list_due",
     "losses_before_list", "created_turn", "upgraded_turn", "last_battle_turn", "recover_streak", "co_occupying",
     "fortified_in_id",
 )  # fmt: skip
@@ -141,6 +141,7 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lis
             ),
             kind=ArmyKind(army["kind"]),
             supply_depot=army["supply_depot"],
+            spare_carts=army["spare_carts"],
             experience=army["experience"],
             list_due=due,
             losses_before_list=army["losses_before_list"],

@@ -23,7 +23,7 @@ from .rogue import rogue_rows_write
 # (`world_write`): the others it leaves as stored.
 ARMY_FIELDS = (
     "province", "size", "supply_depot", "experience", "upgraded_turn", "recover_streak", "co_occupying",
-    "fortified_in", "status", "list_due", "losses_before_list", "last_battle_turn",
+    "fortified_in", "status", "list_due", "losses_before_list", "last_battle_turn", "spare_carts",
 )  # fmt: skip
 PROVINCE_FIELDS = (
     "controller", "razed", "fortified", "terrain", "settlement", "incantation", "land_sale_turn", "rogue",
@@ -86,6 +86,7 @@ def _army_values(army: ArmyState, provinces: Mapping[int, Province]) -> dict[str
         "list_due": army.list_due,
         "losses_before_list": army.losses_before_list,
         "last_battle_turn": army.last_battle_turn,
+        "spare_carts": army.spare_carts,  # Supply Depot: captured carts on the roster
     }
 
 

@@ -16,6 +16,8 @@ from rulebook.scenario.tables import (
     OR_ELSE_MIN,
     RANDOM,
     RANDOM_GAME_LENGTH,
+    SUPPLY_DEPOT_RULES,
+    SUPPLY_DEPOT_SECTION,
     TOMB_RAIDER_GAME_LENGTH,
     TOMB_RAIDER_RULES,
     TOMB_RAIDER_SECTION,
@@ -127,5 +129,7 @@ def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
     sections.append(ScenarioSection(f"7. First turn and game length: {turns}", paragraphs))
     if s.abilities:
         sections.append(ScenarioSection("Archetype Abilities", list(s.abilities)))
+    if not s.skirmish:  # the Tomb Raiders bring no cart (decision 398)
+        sections.append(ScenarioSection(SUPPLY_DEPOT_SECTION, list(SUPPLY_DEPOT_RULES)))
     sections.append(ScenarioSection("8. Begin the Battle!", [f"{s.attacker} against {s.defender}."]))
     return sections

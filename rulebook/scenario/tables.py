@@ -318,3 +318,21 @@ TOMB_RAIDER_DEFENDER_EDGE = (
 TOMB_RAIDER_GAME_LENGTH = (
     "Tomb Raider Scenario & Terrain: the game lasts until one side withdraws or until the Game Length ends."
 )
+
+# Supply Depot: what the players need at the table (decision 398: no cart in the Tomb Raiders' skirmish).
+SUPPLY_DEPOT_SECTION = "Supply Depots"
+SUPPLY_DEPOT_VICTORY_POINTS = 150  # "captured Supply Depots count for 150 points"
+SUPPLY_DEPOT_RULES: tuple[str, ...] = (
+    "Each army brings its Supply Depot, if it has one, and the carts it has captured (they must be represented "
+    "in each battle): a wagon, cart or other suitable model(s) on a standard chariot base, crewed by three Core "
+    "troopers on foot. Cart: T5, W3. Steed: S3, T1, W2. For missile fire treat it as a war machine, except the "
+    "Steed is hit on a 1; if the steed is lost, the crew pull the cart at half their normal Move rate.",
+    "If charged, the crewmen line up in front of the Supply Depot and try to hold; the cart and steed offer no "
+    "attacks or unit strength. The Supply Depot is captured if the crew is killed / broken in combat (or "
+    "otherwise destroyed) and the unattended cart is touched by any enemy unit. It is not lost if friendly "
+    "forces recapture the cart, just as they would capture a standard, before the game ends.",
+    f"In games where Victory Points determine the outcome, captured Supply Depots count for "
+    f"{SUPPLY_DEPOT_VICTORY_POINTS} Victory Points. Report a captured Supply Depot (whose, and which army took "
+    "it) and a cart recaptured on the turn summary sheet: an army whose own depot is lost forages until it buys "
+    "a replacement; a captured cart joins the captor's roster, and an army can lose such a cart with no penalty.",
+)

@@ -184,3 +184,17 @@ def test_player_out_of_turn_pick_through_the_api_is_400(api_client_for, invited_
     assert response.status_code == 400
     assert f"It is {first.name}'s turn" in error_details(response)[0]
     assert not Army.objects.filter(kingdom=other).exists()
+
+
+def test_supply_depot_an_army_s_captured_carts_are_on_its_api_and_its_kingdom_s_page(alice, ostland):
+    """Supply Depot: "Captured carts may be added to the capturing army's roster" (decision 396): the
+    army's spare carts are in the armies API and on the kingdom's page beside its depot."""
+    from django.test import Client
+
+    army = ostland.armies.filter(kind=Army.Kind.FIELD).order_by("id").first()
+    Army.objects.filter(pk=army.pk).update(spare_carts=2)
+    client = Client()
+    client.force_login(alice)
+    rows = {a["id"]: a for a in client.get(f"/api/kingdoms/{ostland.pk}/armies/").json()}
+    assert (rows[army.pk]["supply_depot"], rows[army.pk]["spare_carts"]) == (True, 2)
+    assert "yes (+2 captured carts)" in client.get(f"/kingdoms/{ostland.pk}/").content.decode()

@@ -504,3 +504,33 @@ def test_a_withdrawn_ally_support_and_who_played_the_battle_round_trip(resolved_
     assert copy_sheets["Ostland"].support_withdrawn == [copy_dwarfs.id]
     assert copy_sheets["Ostland"].played_by_player.username == "carol"
     assert copy_sheets[battle.attacker_kingdom.name].played_by_guest == "Gwen"
+
+
+def test_supply_depot_captures_recaptures_and_spare_carts_round_trip(resolved_campaign):
+    """Issue 28, Supply Depot: a sheet's carts captured and recaptured come back naming the copy's
+    armies, and an army's spare carts come back (decision 396)."""
+    from battles.models import TurnSummarySheet
+
+    ostland = resolved_campaign.kingdoms.get(name="Ostland")
+    first = ostland.armies.get(kind=Army.Kind.FIELD)
+    battle = Battle.objects.get(turn__campaign=resolved_campaign, defender_army=first)
+    attacker = battle.attacker_army
+    Army.objects.filter(pk=attacker.pk).update(spare_carts=2)
+    TurnSummarySheet.objects.create(
+        battle=battle,
+        kingdom=ostland,
+        result="draw",
+        depots_captured=[{"army": attacker.id, "by": first.id}],
+        carts_recaptured=[first.id],
+    )
+    exported = campaign_export(campaign=resolved_campaign)
+    imported = round_trip(resolved_campaign)
+    assert campaign_export(campaign=imported) == exported
+    copy_first = Army.objects.get(kingdom__campaign=imported, kingdom__name="Ostland", name=first.name)
+    copy_attacker = Army.objects.get(
+        kingdom__campaign=imported, kingdom__name=attacker.kingdom.name, name=attacker.name
+    )
+    sheet = TurnSummarySheet.objects.get(battle__turn__campaign=imported, kingdom__name="Ostland")
+    assert sheet.depots_captured == [{"army": copy_attacker.id, "by": copy_first.id}]
+    assert sheet.carts_recaptured == [copy_first.id]
+    assert copy_attacker.spare_carts == 2

@@ -9,7 +9,8 @@ Turn (Allies, Announcement).
 
 Each step is a function over the one state (rulebook.turn.aftermath.state), in the module of its
 rulebook section: retreats (7. Aftermath), looting (Looting), negotiations (Transfer of Gold),
-withdrawal (Allies' withdrawn support, detachments' return), experience (Experience Points,
+withdrawal (Allies' withdrawn support, detachments' return), supply_depot (Supply Depot:
+carts captured and recaptured), experience (Experience Points,
 Stories Are Nice, Veteran Status, Press the Advantage), casualty_recovery (Casualty Recovery),
 character_injuries (Character Injury Chart), succession (Warlord), end_of_turn (the results,
 8. End of Turn, Army Restrictions). Rule cases A1-A8.
@@ -27,6 +28,7 @@ from rulebook.turn.aftermath.looting import victory_gold_paid
 from rulebook.turn.aftermath.negotiations import negotiations
 from rulebook.turn.aftermath.retreats import province_and_retreats, skirmish
 from rulebook.turn.aftermath.state import PHASE, AftermathResult, AftermathState, BattleA, BattleSettled
+from rulebook.turn.aftermath.supply_depot import depots_captured
 from rulebook.turn.aftermath.withdrawal import detachments_return, support_withdrawn
 from rulebook.world import lose_fortifications
 
@@ -48,6 +50,7 @@ def settle_battle(
         fought.update(side.supports)
     result_events(state, events, battle, province)
     support_withdrawn(state, events, battle)
+    depots_captured(state, events, battle, province)  # Supply Depot
     missed: set[int] = set()  # characters who missed the battle (Deep Wound)
     for side in sides.values():
         missed |= deep_wounds(state, events, side, province)

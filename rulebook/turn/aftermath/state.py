@@ -81,6 +81,14 @@ class Casualty:
 
 
 @dataclass(frozen=True)
+class DepotCapture:
+    """Supply Depot: a cart of the opponent's army `army` captured by this side's army `by`."""
+
+    army: int
+    by: int
+
+
+@dataclass(frozen=True)
 class SideA:
     """One side of a battle and what its turn summary sheet reported."""
 
@@ -101,6 +109,10 @@ class SideA:
     # Allies, "Withdraw of support": parent armies of an ally's detachments on this side that withdrew
     # their support in the battle, as this side's sheet reports (decision 220).
     withdrawn: tuple[int, ...] = ()
+    # Supply Depot: the opponent's carts this side captured, and this side's armies whose cart
+    # friendly forces recaptured before the game ended (it is not lost).
+    depots_captured: tuple[DepotCapture, ...] = ()
+    carts_recaptured: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ every table at its edges. Rulebook: Appendix, Scenario Generator (steps 1-8); 6.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kernel.dice import ScriptedDice
@@ -552,3 +554,19 @@ def test_raider_has_nothing_to_replace_when_advance_is_rolled():
     already Advance, so the sheet offers no replacement."""
     scenario = roll(script(objective=(4, 6)), attacker=general("Avalon: Host", "Raider"))[0]
     assert scenario.objective["name"] == "Advance" and scenario.objective["notes"] == []
+
+
+def test_supply_depot_the_scenario_sheet_counts_a_captured_depot_150_victory_points():
+    """Supply Depot: "In games where Victory Points determine the outcome, captured Supply Depots count
+    for 150 points"; the sheet also says how a depot is captured and recaptured, and to report it on the
+    turn summary sheet. The Tomb Raiders' skirmish brings no cart (decision 398)."""
+    scenario = roll(script())[0]
+    section = next(s for s in scenario_lines(scenario) if s.title == "Supply Depots")
+    text = " ".join(section.paragraphs)
+    assert "captured Supply Depots count for 150 Victory Points" in text
+    assert "unattended cart is touched by any enemy unit" in text
+    assert "friendly forces recapture the cart" in text
+    assert "turn summary sheet" in text
+    assert [s.title for s in scenario_lines(scenario)][-2:] == ["Supply Depots", "8. Begin the Battle!"]
+    skirmish = replace(scenario, skirmish=True)
+    assert "Supply Depots" not in [s.title for s in scenario_lines(skirmish)]
