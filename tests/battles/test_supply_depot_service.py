@@ -10,9 +10,7 @@ from __future__ import annotations
 import html
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
-from rest_framework.test import APIClient
 
 from battles.models import Battle, TurnSummarySheet
 from battles.services.summaries import summary_sheet_save
@@ -21,18 +19,8 @@ from kernel.event_codes import EventCode
 from kingdoms.models import Army, DiceRoll
 from orders.models import TurnEvent
 from reports.services.reports import kingdom_report_context
-from tests.clients import error_details
+from tests.clients import api_as, error_details, user_named
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
-
-
-def _user(name):
-    return get_user_model().objects.get(username=name)
-
-
-def _api(name) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(_user(name))
-    return client
 
 
 def _save(battle, kingdom, **data):
@@ -64,14 +52,14 @@ def test_supply_depot_captured_through_the_api_leaves_the_army_without_one_after
     raiders, wardens = armies["raiders"], armies["wardens"]
     assert wardens.supply_depot and raiders.supply_depot and raiders.spare_carts == 0
     url = f"/api/battles/{hartwood.pk}/sheet/"
-    response = _api("dave").put(
+    response = api_as("dave").put(
         url,
         {"result": "minor-victory", "depots_captured": [{"army": wardens.pk, "by": raiders.pk}]},
         format="json",
     )
     assert response.status_code == 200, response.content
     assert response.json()["depots_captured"] == [{"army": wardens.pk, "by": raiders.pk}]
-    assert _api("dave").get(url).json()["carts_recaptured"] == []
+    assert api_as("dave").get(url).json()["carts_recaptured"] == []
     _save(hartwood, k["Ostland"], result="minor-loss")
     eldenhall = Battle.objects.get(turn=turn, province__number=61)  # the turn's other battle
     _save(eldenhall, k["Da Red Fang"], result="major-victory")
@@ -104,7 +92,7 @@ def test_supply_depot_captured_through_the_api_leaves_the_army_without_one_after
 
     # The sheet's page, once the turn has moved on, says what it filed.
     client = Client()
-    client.force_login(_user("dave"))
+    client.force_login(user_named("dave"))
     page = html.unescape(client.get(url.removeprefix("/api")).content.decode())
     assert "Supply depots: Wardens' cart captured by Raiders." in page
 
@@ -123,7 +111,7 @@ def test_supply_depot_the_page_records_a_capture_and_a_cart_recaptured(k, hartwo
     shows it again."""
     raiders, wardens = armies["raiders"], armies["wardens"]
     client = Client()
-    client.force_login(_user("alice"))
+    client.force_login(user_named("alice"))
     url = f"/battles/{hartwood.pk}/sheet/"
     page = client.get(url).content.decode()
     assert "<h2>Supply depots</h2>" in page and "150 Victory Points" in page
@@ -152,7 +140,7 @@ def test_supply_depot_capturing_the_depot_of_an_army_not_in_the_battle_is_refuse
     """Bad input: the Boyz did not fight in Hartwood, so their depot cannot be captured there; the API
     refuses the whole sheet with a message naming the army and the rule, and nothing is saved."""
     boyz = armies["boyz"]
-    response = _api("dave").put(
+    response = api_as("dave").put(
         f"/api/battles/{hartwood.pk}/sheet/",
         {"result": "minor-victory", "depots_captured": [{"army": boyz.pk, "by": armies["raiders"].pk}]},
         format="json",
