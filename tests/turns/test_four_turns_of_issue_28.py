@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from battles.models import Battle
 from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, Province
@@ -90,14 +88,7 @@ def _army(name: str, army_id: int) -> dict[str, Any]:
     return api_as(name).get(f"/api/armies/{army_id}/").json()
 
 
-@pytest.fixture
-def map_picture_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The reports' map picture (WeasyPrint and PDFium, about a second a turn) is not what this test
-    reads: an empty picture instead (the reports' own tests draw it)."""
-    monkeypatch.setattr("reports.services.reports.svg_to_png", lambda svg, **kwargs: b"")
-
-
-def test_four_turns_of_the_demo_campaign_told_in_the_reports(demo_campaign, k, map_picture_skipped) -> None:
+def test_four_turns_of_the_demo_campaign_told_in_the_reports(demo_campaign, k) -> None:
     ostland, fang, karak, tor = k["Ostland"], k["Da Red Fang"], k["Karak Dumn"], k["Tor Anlec"]
     province = {p.number: p for p in Province.objects.filter(campaign=demo_campaign)}
     turn_1 = demo_campaign.turns.get(number=1)
