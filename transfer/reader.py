@@ -860,16 +860,7 @@ class Reader(Reading):
             depots_captured=[],
             carts_recaptured=[],
         )
-        withdrawn: list[Army] = []
-        for index, key in enumerate(values.get("support_withdrawn", [])):
-            key_where = f"{where} / support_withdrawn[{index}]"
-            if not ARMY_KEY.accepts(key):
-                self.problem(key_where, f"an army is named {ARMY_KEY.label}.")
-                continue
-            army = self.army_named(key, key_where)
-            if army is not None:
-                withdrawn.append(army)
-        battle.sheet_withdrawn[id(sheet)] = withdrawn
+        battle.sheet_withdrawn[id(sheet)] = self._armies_listed(values, "support_withdrawn", where)
         battle.sheet_carts[id(sheet)] = self._sheet_carts(values, where)
         rerolls: list[tuple[Unit, str]] = []
         for index, row in enumerate(values.get("injury_rerolls", [])):
@@ -899,16 +890,21 @@ class Reader(Reading):
             by = self.army_named(row["by"], f"{row_where} / by")
             if army is not None and by is not None:
                 captured.append((army, by))
-        recaptured: list[Army] = []
-        for index, key in enumerate(values.get("carts_recaptured", [])):
-            key_where = f"{where} / carts_recaptured[{index}]"
-            if not ARMY_KEY.accepts(key):
+        return captured, self._armies_listed(values, "carts_recaptured", where)
+
+    def _armies_listed(self, values: dict[str, Any], key: str, where: str) -> list[Army]:
+        """The armies a sheet's list `key` names, each by its army key (a key that names none is a
+        problem where it stands)."""
+        armies: list[Army] = []
+        for index, army_key in enumerate(values.get(key, [])):
+            key_where = f"{where} / {key}[{index}]"
+            if not ARMY_KEY.accepts(army_key):
                 self.problem(key_where, f"an army is named {ARMY_KEY.label}.")
                 continue
-            army = self.army_named(key, key_where)
+            army = self.army_named(army_key, key_where)
             if army is not None:
-                recaptured.append(army)
-        return captured, recaptured
+                armies.append(army)
+        return armies
 
     def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
         where = label(where, data, "kingdom")
