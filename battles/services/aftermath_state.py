@@ -12,16 +12,8 @@ from kingdoms.models import ArmoryItem, Army, Character, Unit
 from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
 from rulebook.turn.aftermath.results import Outcome
-from rulebook.turn.aftermath.state import (
-    AftermathState,
-    BattleA,
-    Casualty,
-    CharacterA,
-    DepotCapture,
-    ItemA,
-    SideA,
-    UnitA,
-)
+from rulebook.turn.aftermath.sheets import BattleA, Casualty, DepotCapture, SideA
+from rulebook.turn.aftermath.state import AftermathState, CharacterA, ItemA, UnitA
 
 from ..models import Battle, TurnSummarySheet
 from .announcements import announced_ends

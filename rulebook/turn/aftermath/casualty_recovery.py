@@ -11,7 +11,8 @@ from kernel.events import Event
 # Disaster rolls on it too, in the orders phase below this app.
 from rulebook.tables import RANK_AND_FILE_RECOVERY, RecoveryBand, models_recovered
 from rulebook.turn.aftermath.experience import veterans
-from rulebook.turn.aftermath.state import PHASE, AftermathState, Casualty, SideA, UnitA, possessive
+from rulebook.turn.aftermath.sheets import Casualty, SideA
+from rulebook.turn.aftermath.state import PHASE, AftermathState, UnitA, possessive
 from rulebook.world import ArmyState, ProvinceState
 
 __all__ = [

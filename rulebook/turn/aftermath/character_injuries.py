@@ -15,11 +15,11 @@ from kernel.events import Event
 from rulebook.archetypes.character_record import abilities_kept, deep_wound_battles_left
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.injury_chart import AGAINST_THE_ODDS, FULL, Injury, injury_roll
+from rulebook.turn.aftermath.sheets import SideA
 from rulebook.turn.aftermath.state import (
     PHASE,
     AftermathState,
     CharacterA,
-    SideA,
     add_experience,
     ancient_dead,
     army_name,

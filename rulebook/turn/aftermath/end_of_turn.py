@@ -13,7 +13,8 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.allies.declarations import alliance_ends_announced
 from rulebook.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind
-from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA, SideA, army_name, disband
+from rulebook.turn.aftermath.sheets import BattleA, SideA
+from rulebook.turn.aftermath.state import PHASE, AftermathState, army_name, disband
 from rulebook.world import ProvinceState
 
 

@@ -12,12 +12,11 @@ from kernel.events import Event
 from rulebook.archetypes.character_record import abilities_kept
 from rulebook.experience.spending import CURSE_OF_THE_DEAD
 from rulebook.turn.aftermath.results import BASE_EXPERIENCE, BattleResult, SideOutcome
+from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import (
     PHASE,
     AftermathState,
-    BattleA,
     CharacterA,
-    SideA,
     UnitA,
     add_experience,
     ancient_dead,

@@ -14,7 +14,8 @@ from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.aftermath.results import victory_gold
-from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA, SideA, add_gold, army_name
+from rulebook.turn.aftermath.sheets import BattleA, SideA
+from rulebook.turn.aftermath.state import PHASE, AftermathState, add_gold, army_name
 from rulebook.world import LOOTED_TURNS, ProvinceState
 
 # Looting: gold for a sacked or looted settlement.

@@ -8,7 +8,8 @@ from __future__ import annotations
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA, add_gold
+from rulebook.turn.aftermath.sheets import BattleA
+from rulebook.turn.aftermath.state import PHASE, AftermathState, add_gold
 from rulebook.turn.tables import TRANSFER_ARRIVES_AFTER, transfer_affordable, transfer_fee
 from rulebook.world import ProvinceState
 

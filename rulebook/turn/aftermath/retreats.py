@@ -17,16 +17,8 @@ from kernel.events import Event
 from rulebook.tables import ARMY_MIN_POINTS
 from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.looting import SACK_GOLD, loot
-from rulebook.turn.aftermath.state import (
-    PHASE,
-    AftermathState,
-    BattleA,
-    BattleSettled,
-    SideA,
-    army_name,
-    disband,
-    put_army,
-)
+from rulebook.turn.aftermath.sheets import BattleA, SideA
+from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleSettled, army_name, disband, put_army
 from rulebook.world import ProvinceState
 
 

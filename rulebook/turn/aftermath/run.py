@@ -27,7 +27,8 @@ from rulebook.turn.aftermath.experience import battle_experience, press_the_adva
 from rulebook.turn.aftermath.looting import victory_gold_paid
 from rulebook.turn.aftermath.negotiations import negotiations
 from rulebook.turn.aftermath.retreats import province_and_retreats, skirmish
-from rulebook.turn.aftermath.state import PHASE, AftermathResult, AftermathState, BattleA, BattleSettled
+from rulebook.turn.aftermath.sheets import BattleA
+from rulebook.turn.aftermath.state import PHASE, AftermathResult, AftermathState, BattleSettled
 from rulebook.turn.aftermath.supply_depot import depots_captured
 from rulebook.turn.aftermath.withdrawal import detachments_return, support_withdrawn
 from rulebook.world import lose_fortifications

@@ -14,7 +14,8 @@ from dataclasses import replace
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA, DepotCapture, SideA, possessive, put_army
+from rulebook.turn.aftermath.sheets import BattleA, DepotCapture, SideA
+from rulebook.turn.aftermath.state import PHASE, AftermathState, possessive, put_army
 from rulebook.world import ArmyState, ProvinceState
 
 REPLACEMENT = (

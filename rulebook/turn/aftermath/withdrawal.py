@@ -11,7 +11,8 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.allies.chart import BreakKind
 from rulebook.allies.declarations import alliance_break
-from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleA
+from rulebook.turn.aftermath.sheets import BattleA
+from rulebook.turn.aftermath.state import PHASE, AftermathState
 from rulebook.world import ProvinceState
 
 

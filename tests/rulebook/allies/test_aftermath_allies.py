@@ -9,7 +9,7 @@ from __future__ import annotations
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import BattleResult as R
-from rulebook.turn.aftermath.state import SideA
+from rulebook.turn.aftermath.sheets import SideA
 from tests.rulebook.turn.aftermath.test_aftermath import AVALON, BRYTHON, CARNWYL, GUARD, HOST, HOST_UNITS, Scene
 from tests.world_builders import kingdom
 

@@ -17,15 +17,8 @@ from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import BattleResult as R
 from rulebook.turn.aftermath.results import Outcome, SideOutcome
 from rulebook.turn.aftermath.run import resolve_aftermath
-from rulebook.turn.aftermath.state import (
-    AftermathState,
-    BattleA,
-    Casualty,
-    CharacterA,
-    ItemA,
-    SideA,
-    UnitA,
-)
+from rulebook.turn.aftermath.sheets import BattleA, Casualty, SideA
+from rulebook.turn.aftermath.state import AftermathState, CharacterA, ItemA, UnitA
 from rulebook.world import ArmyState, ProvinceState, World
 from tests.world_builders import army, grid, kingdom, province, province_with
 from tests.world_builders import garrison as _garrison

@@ -12,7 +12,7 @@ from kernel.dice import ScriptedDice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.turn.aftermath.results import BattleResult as R
-from rulebook.turn.aftermath.state import DepotCapture
+from rulebook.turn.aftermath.sheets import DepotCapture
 from rulebook.turn.maintain_armies import maintain_armies
 from rulebook.turn.state import TurnState
 from tests.rulebook.turn.aftermath.test_aftermath import AVALON, BRYTHON, GUARD, HOST, Scene, field_battle
