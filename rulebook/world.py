@@ -1,9 +1,10 @@
 """The campaign's world state as every phase sees it (pure Python, no Django).
 
-One family of frozen records: the provinces, the kingdoms and the armies, held by a `World` with
-the map's adjacency, the turn and the number of players. The order-sheet check, the turn's orders
-resolution and the aftermath all read this one state, loaded once (kingdoms.services.world); each
-phase keeps its own extras (orders, battles, units...) in a container that holds the world.
+One family of frozen records: the provinces, the kingdoms, the armies with their lists' units, and
+(for the aftermath) the characters and magic items, held by a `World` with the map's adjacency, the
+turn and the number of players. The order-sheet check, the turn's orders resolution and the
+aftermath all read this one state, loaded once (kingdoms.services.world); each phase keeps its own
+extras (orders, battles...) in a container that holds the world.
 
 Records are frozen: a phase that changes the state replaces a record in its working copy's dicts
 (`dataclasses.replace`), so the state it was given is never changed and a dry run equals the real
@@ -134,7 +135,8 @@ def counted_points(*, size: int, list_points: int, list_due: bool, losses_before
 
 @dataclass(frozen=True)
 class UnitState:
-    """A unit of an army's list, as the turn's losses read it (foraging, Guerrilla Tactics)."""
+    """A unit of an army's list, as the turn's losses read it (foraging, Guerrilla Tactics) and the
+    aftermath changes it (Casualty Recovery, Veteran Status, a character's injuries)."""
 
     id: int
     army: int
@@ -144,14 +146,48 @@ class UnitState:
     points_per_model: int
     equipment_points: int = 0  # command and upgrades: they go with the unit's last model
     one_use: bool = False
+    living: bool = False  # a living unit of an undead army (Curse of the Dead)
+    veteran_level: int = 0
+    veteran_eligible: bool = False
+    # Casualty Recovery: its command models' points (part of equipment_points; 0: none on the list).
+    champion_points: int = 0
+    standard_points: int = 0
+    musician_points: int = 0
 
     @property
     def character(self) -> bool:
+        """A character's one-model unit: not a regiment, no Veteran Status."""
         return self.category == "character"
 
     @property
     def points(self) -> int:
         return self.models * self.points_per_model + (self.equipment_points if self.models else 0)
+
+
+@dataclass(frozen=True)
+class CharacterState:
+    """A living character of an army on the map: a unit of one model (`unit`) with a role."""
+
+    id: int
+    kingdom: int
+    unit: int  # his one-model unit's id
+    name: str
+    role: str  # warlord, general, hero
+    injuries: tuple[Mapping[str, object], ...] = ()  # the Character Injury Chart's results, as stored
+    alive: bool = True
+    abilities: tuple[str, ...] = ()  # Archetype Abilities: the Starting Ability, then advancements
+    battles_survived: int = 0
+
+
+@dataclass(frozen=True)
+class ItemState:
+    """A magic item borne by a unit of an army on the map."""
+
+    id: int
+    name: str
+    points: int
+    bearer: int | None  # unit id; None: back in the kingdom's armory
+    destroyed: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,6 +209,10 @@ class World:
     units: dict[int, tuple[UnitState, ...]] = field(default_factory=dict)
     # The alliances in force (Allies): alliance id -> its record. Public: every phase may read them.
     alliances: dict[int, AllianceState] = field(default_factory=dict)
+    # The living characters and the magic items of the armies on the map, by id: the aftermath's
+    # (Character Injury Chart, Warlord); loaded only for it (kingdoms.services.world.world_load).
+    characters: dict[int, CharacterState] = field(default_factory=dict)
+    items: dict[int, ItemState] = field(default_factory=dict)
 
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.adjacency.get(a, frozenset())
@@ -226,6 +266,8 @@ class World:
             garrisons=dict(self.garrisons),
             units=dict(self.units),
             alliances=dict(self.alliances),
+            characters=dict(self.characters),
+            items=dict(self.items),
         )
 
 

@@ -1,6 +1,6 @@
-"""Loading the aftermath's state from the database: the campaign's world (kingdoms.services.world),
-and the aftermath's own: where armies moved from this turn, the units, characters and items of the
-kingdoms that fought, and each battle's settled outcome with its sheets."""
+"""Loading the aftermath's state from the database: the campaign's world (kingdoms.services.world,
+with the units, characters and magic items of the armies on the map), and the aftermath's own: where
+armies moved from this turn, and each battle's settled outcome with its sheets."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ import datetime as dt
 from typing import Any
 
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmoryItem, Army, Character, Unit
 from kingdoms.services.world import world_load
 from orders.models import Turn, TurnEvent
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.aftermath.sheets import BattleA, Casualty, DepotCapture, SideA
-from rulebook.turn.aftermath.state import AftermathState, CharacterA, ItemA, UnitA
+from rulebook.turn.aftermath.state import AftermathState
 
 from ..models import Battle, TurnSummarySheet
 from .announcements import announced_ends
@@ -75,7 +74,7 @@ def _army_on_the_table(state: AftermathState, battle: Battle, side: str) -> int:
 def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     """The state the aftermath rules need. Raises ValueError if a battle is not settled (the
     service checks first, and refuses with the reasons)."""
-    world = world_load(campaign=turn.campaign, turn_number=turn.number)
+    world = world_load(campaign=turn.campaign, turn_number=turn.number, characters_and_items=True)
     came_from: dict[int, int] = {}
     for event in TurnEvent.objects.filter(turn=turn, code=EventCode.MOVED).exclude(army=None):
         came_from[event.army_id] = int(event.data["from"])  # type: ignore[index]
@@ -85,50 +84,10 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         .prefetch_related("supports", "summary_sheets")
         .order_by("province__number", "id")
     )
-    # An ally's supporting army (Allies) is of a third kingdom: its units count too, or it would
-    # count 0 points and be disbanded (Army Restrictions).
-    involved = {k for b in battles for k in (b.attacker_kingdom_id, b.defender_kingdom_id) if k}
-    involved |= {s.kingdom_id for b in battles for s in b.supports.all()}
-    units = list(Unit.objects.filter(army__kingdom__in=involved, army__status=Army.Status.ACTIVE))
-    unit_ids = [u.id for u in units]
-    characters = Character.objects.filter(kingdom__in=involved, alive=True, unit__in=unit_ids).select_related("unit")
-    items = ArmoryItem.objects.filter(bearer__in=unit_ids, destroyed=False)
-
     state = AftermathState(
+        # Its units, characters and items are the world's: those of every army on the map, an
+        # ally's supporting army (Allies) among them.
         world=world,
-        units={
-            u.id: UnitA(
-                id=u.id,
-                army=u.army_id,
-                name=u.name,
-                models_count=u.models_count,
-                points_per_model=u.points_per_model,
-                equipment_points=u.equipment_points,
-                one_use=u.one_use,
-                living=u.living,
-                veteran_level=u.veteran_level,
-                veteran_eligible=u.veteran_eligible,
-                character=u.category == Unit.Category.CHARACTER,
-                champion_points=u.champion_points,
-                standard_points=u.standard_points,
-                musician_points=u.musician_points,
-            )
-            for u in units
-        },
-        characters={
-            c.id: CharacterA(
-                id=c.id,
-                kingdom=c.kingdom_id,
-                unit=c.unit_id,
-                name=c.unit.name,
-                role=c.role,
-                injuries=list(c.injuries),
-                abilities=tuple(c.abilities),
-                battles_survived=c.battles_survived,
-            )
-            for c in characters
-        },
-        items={i.id: ItemA(id=i.id, name=i.name, points=i.points, bearer=i.bearer_id) for i in items},
         battles=[],
         came_from=came_from,
         # Allies, Announcement: the ends announced during this End of Turn (decision 385)

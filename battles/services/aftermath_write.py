@@ -17,7 +17,7 @@ from kingdoms.services.world_write import ItemLine, UnitLine, world_write
 from orders.models import Turn
 from orders.services.events import turn_events_append
 from rulebook.turn.aftermath.state import AftermathResult, AftermathState
-from rulebook.world import World
+from rulebook.world import CharacterState, World
 
 from ..models import Battle
 
@@ -30,7 +30,7 @@ AFTERMATH_PROVINCE_FIELDS = ("controller", "settlement", "looted_turn", "fortifi
 def _unit_lines(state: AftermathState) -> dict[int, UnitLine]:
     return {
         u.id: UnitLine(
-            models=u.models_count,
+            models=u.models,
             veteran_level=u.veteran_level,
             veteran_eligible=u.veteran_eligible,
             # Robbed: a character's mundane equipment is lost; Casualty Recovery: a command model lost.
@@ -91,15 +91,18 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     )
 
     # Characters one by one, the dead first: a kingdom has one living Warlord at every moment.
-    characters = {c.id: c for c in Character.objects.filter(pk__in=list(state.characters))}
-    ordered = sorted(state.characters.values(), key=lambda c: (c.alive, c.id))
-    for after in ordered:
-        was = before.characters[after.id]
-        now = (after.alive, after.role, after.injuries, after.battles_survived)
-        if now == (was.alive, was.role, was.injuries, was.battles_survived):
-            continue
-        row = characters[after.id]
-        row.alive, row.role, row.injuries, row.battles_survived = now
+    def kept(c: CharacterState) -> tuple[object, ...]:
+        return (c.alive, c.role, c.injuries, c.battles_survived)
+
+    changed = sorted(
+        (c for c in state.characters.values() if kept(c) != kept(before.characters[c.id])),
+        key=lambda c: (c.alive, c.id),
+    )
+    rows = Character.objects.in_bulk([c.id for c in changed])
+    for after in changed:
+        row = rows[after.id]
+        row.alive, row.role, row.battles_survived = after.alive, after.role, after.battles_survived
+        row.injuries = [dict(i) for i in after.injuries]
         row.save(update_fields=["alive", "role", "injuries", "battles_survived"])
 
     turn_events_append(turn, result.events)

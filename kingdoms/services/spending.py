@@ -34,7 +34,7 @@ def spending_rosters_load(
         lists = list_rows(list(army_kingdom))
     units: dict[int, list[UnitRecord]] = defaultdict(list)
     for row in lists.units:
-        _, army_id, name, category, models_count, per_model, _, _, veteran_level, veteran_eligible, living = row
+        _, army_id, name, category, models_count, per_model, _, _, veteran_level, veteran_eligible, living, *_ = row
         if army_id not in army_kingdom:
             continue
         units[army_kingdom[army_id]].append(

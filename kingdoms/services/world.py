@@ -15,7 +15,16 @@ from django.db.models import F, QuerySet, Sum
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.ancient_dead.deserts import Caster, best_magic_level, is_scarab_amulet
 from rulebook.tables import ArmyKind, ArmyType, Settlement, Terrain
-from rulebook.world import ArmyState, KingdomState, ProvinceState, UnitState, World, counted_points
+from rulebook.world import (
+    ArmyState,
+    CharacterState,
+    ItemState,
+    KingdomState,
+    ProvinceState,
+    UnitState,
+    World,
+    counted_points,
+)
 
 from ..models import Alliance, ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from ..selectors import campaign_adjacency
@@ -35,6 +44,7 @@ _ARMY_FIELDS = (
 _UNIT_FIELDS = (
     "id", "army_id", "name", "category", "models_count", "points_per_model", "equipment_points", "one_use",
     "veteran_level", "veteran_eligible", "living",  # the spending roster's (Spending Experience)
+    "champion_points", "standard_points", "musician_points",  # Casualty Recovery, in the aftermath
 )  # fmt: skip
 _CHARACTER_FIELDS = (
     "unit__army_id", "wizard", "magic_level", "rune_smith",
@@ -52,6 +62,7 @@ class _Armies:
     field: dict[int, ArmyState]
     garrisons: dict[int, ArmyState]
     units: dict[int, tuple[UnitState, ...]]
+    items: dict[int, ItemState]  # the magic items their units bear
 
 
 def army_rows(armies_query: QuerySet[Army]) -> list[dict[str, Any]]:
@@ -93,7 +104,9 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lis
     if lists is None:
         lists = list_rows(army_ids)
     listed_units: dict[int, list[UnitState]] = defaultdict(list)
-    for unit_id, army_id, name, category, models_count, per_model, equipment, one_use, *_ in lists.units:
+    for row in lists.units:
+        unit_id, army_id, name, category, models_count, per_model, equipment, one_use, *rest = row
+        veteran_level, veteran_eligible, living, champion, standard, musician = rest
         if army_id not in on_map:
             continue
         listed_units[army_id].append(
@@ -106,6 +119,12 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lis
                 points_per_model=per_model,
                 equipment_points=equipment,
                 one_use=one_use,
+                living=living,
+                veteran_level=veteran_level,
+                veteran_eligible=veteran_eligible,
+                champion_points=champion,
+                standard_points=standard,
+                musician_points=musician,
             )
         )
     units = {a["id"]: listed_units[a["id"]] for a in rows if a["id"] in listed_units}  # in the armies' order
@@ -113,13 +132,15 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lis
     # them is worn (Deserts).
     item_points: dict[int, int] = defaultdict(int)
     amulets: dict[int, int] = defaultdict(int)
-    for army_id, name, points in (
+    items: dict[int, ItemState] = {}
+    for item_id, bearer, army_id, name, points in (
         ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
         .order_by()
-        .values_list("bearer__army", "name", "points")
+        .values_list("id", "bearer_id", "bearer__army", "name", "points")
     ):
         item_points[army_id] += points
         amulets[army_id] += is_scarab_amulet(name)
+        items[item_id] = ItemState(id=item_id, name=name, points=points, bearer=bearer)
     casters: dict[int, list[Caster]] = defaultdict(list)
     for army_id, wizard, level, rune_smith, *_ in lists.characters:
         if army_id in on_map:
@@ -160,10 +181,35 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lis
         field={a.id: a for a in states if a.kind is ArmyKind.FIELD},
         garrisons={a.id: a for a in states if a.kind is ArmyKind.GARRISON},
         units={army: tuple(unit_rows) for army, unit_rows in units.items()},
+        items=items,
     )
 
 
-def _world_and_numbers(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[int, int]]:
+def _characters_load(army_ids: Collection[int]) -> dict[int, CharacterState]:
+    """The living characters of the armies `army_ids`, by id: one query."""
+    rows = (
+        Character.objects.filter(unit__army_id__in=army_ids, alive=True)
+        .order_by("id")
+        .values_list("id", "kingdom_id", "unit_id", "unit__name", "role", "injuries", "abilities", "battles_survived")
+    )
+    return {
+        character_id: CharacterState(
+            id=character_id,
+            kingdom=kingdom,
+            unit=unit,
+            name=name,
+            role=role,
+            injuries=tuple(injuries),
+            abilities=tuple(abilities),
+            battles_survived=survived,
+        )
+        for character_id, kingdom, unit, name, role, injuries, abilities, survived in rows
+    }
+
+
+def _world_and_numbers(
+    *, campaign: Campaign, turn_number: int, characters_and_items: bool = False
+) -> tuple[World, dict[int, int]]:
     provinces = list(Province.objects.filter(campaign=campaign).values(*_PROVINCE_FIELDS))
     number_of = {p["id"]: p["number"] for p in provinces}
     treasury = dict(
@@ -227,17 +273,20 @@ def _world_and_numbers(*, campaign: Campaign, turn_number: int) -> tuple[World, 
             )
             for a in Alliance.objects.filter(campaign=campaign, ended_turn__isnull=True)
         },
+        characters=_characters_load([*armies.field, *armies.garrisons]) if characters_and_items else {},
+        items=armies.items if characters_and_items else {},
     )
     return world, number_of
 
 
-def world_load(*, campaign: Campaign, turn_number: int) -> World:
+def world_load(*, campaign: Campaign, turn_number: int, characters_and_items: bool = False) -> World:
     """The campaign's provinces, kingdoms (with their treasuries) and active armies with their
     lists as they stand in turn `turn_number`, in a fixed number of queries whatever the size of
     the map or the number of armies. Armies without a province (none stands on the map) are left
     out. An army counts at its list's points, or while its list is due at the points paid for it
-    (`counted_points`)."""
-    return _world_and_numbers(campaign=campaign, turn_number=turn_number)[0]
+    (`counted_points`). `characters_and_items`: with the living characters and the magic items of
+    the armies on the map (the aftermath's; one query more), else the world has none."""
+    return _world_and_numbers(campaign=campaign, turn_number=turn_number, characters_and_items=characters_and_items)[0]
 
 
 def world_changed(campaign_id: int) -> None:
@@ -314,6 +363,8 @@ def world_for_kingdom(
         garrisons=others_garrisons | own.garrisons,
         units=units | own.units,
         alliances=dict(shared.alliances),
+        characters={},  # the aftermath's, not the order sheet's
+        items={},
     )
 
 

@@ -5,7 +5,7 @@ injuries, is rolled in rulebook.turn.aftermath.injury_chart."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 AMNESIA = "amnesia"
@@ -13,24 +13,24 @@ DEEP_WOUND = "deep-wound"
 OLD_BATTLE_WOUND = "old-battle-wound"
 
 
-def deep_wound_battles_left(injury: dict[str, object]) -> int:
+def deep_wound_battles_left(injury: Mapping[str, object]) -> int:
     """Battles of his army the character must still miss for this injury (0 for any other)."""
     if injury.get("code") != DEEP_WOUND:
         return 0
     return max(0, int(str(injury.get("misses_battles") or 0)) - int(str(injury.get("battles_missed") or 0)))
 
 
-def deep_wound_to_miss(injuries: list[dict[str, object]]) -> int:
+def deep_wound_to_miss(injuries: Iterable[Mapping[str, object]]) -> int:
     """The battles of his army the character must still miss (Deep Wound), all wounds together."""
     return sum(deep_wound_battles_left(i) for i in injuries)
 
 
-def old_wounds(injuries: list[dict[str, object]]) -> int:
+def old_wounds(injuries: Iterable[Mapping[str, object]]) -> int:
     """How many Old Battle Wounds the character carries: a D6 each before every battle."""
     return sum(1 for i in injuries if i.get("code") == OLD_BATTLE_WOUND)
 
 
-def abilities_kept(abilities: Iterable[str], injuries: list[dict[str, object]]) -> frozenset[str]:
+def abilities_kept(abilities: Iterable[str], injuries: Iterable[Mapping[str, object]]) -> frozenset[str]:
     """The Archetype Abilities a character can still use: none once Amnesia struck (he "no longer
     can take advantage of any Archetype Abilities including Starting Abilities")."""
     if any(i.get("code") == AMNESIA for i in injuries):

@@ -3,12 +3,14 @@ the same state for the sheet check, the turn's resolution and the aftermath."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from battles.services.aftermath_state import aftermath_state_load
-from kingdoms.models import ArmoryItem, Army, Province
+from kingdoms.models import ArmoryItem, Army, Character, Province
 from kingdoms.services.world import world_load
 from orders.services.resolution import turn_state_load
 from orders.services.sheets import order_sheet_context_load
@@ -73,6 +75,12 @@ def test_the_world_holds_what_the_rows_say(demo_campaign):
     assert (world.armies[upgraded.id].points, world.armies[upgraded.id].list_due) == (1900, True)
     assert world.kingdoms[ostland.id].treasury == ostland.treasury_balance()
     assert world.kingdoms[ostland.id].capitol == ostland.capitol.number
+    # The characters and magic items are the aftermath's: loaded when it asks for them.
+    assert (world.characters, world.items) == ({}, {})
+    aftermath = world_load(campaign=demo_campaign, turn_number=2, characters_and_items=True)
+    assert {i.name for i in aftermath.items.values() if i.bearer == unit.id} >= {"Sword of Testing"}
+    living = Character.objects.filter(unit__army__in=list(world.armies) + list(world.garrisons), alive=True)
+    assert living and {c.id: c.unit for c in aftermath.characters.values()} == {c.id: c.unit_id for c in living}
 
 
 def test_the_sheet_check_the_resolution_and_the_aftermath_read_one_world(turn, demo_campaign):
@@ -80,4 +88,7 @@ def test_the_sheet_check_the_resolution_and_the_aftermath_read_one_world(turn, d
     world = world_load(campaign=demo_campaign, turn_number=turn.number)
     assert order_sheet_context_load(kingdom=ostland, turn=turn).world == world
     assert turn_state_load(turn).world == world
-    assert aftermath_state_load(turn, now=timezone.now()).world == world
+    # The aftermath's is the same world, with the characters and magic items of the armies on the map.
+    aftermath = aftermath_state_load(turn, now=timezone.now()).world
+    assert aftermath == world_load(campaign=demo_campaign, turn_number=turn.number, characters_and_items=True)
+    assert replace(aftermath, characters={}, items={}) == world

@@ -3,6 +3,8 @@ one-use troops, and the recovery of each army that fought (pure Python). Rule ca
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
@@ -12,8 +14,8 @@ from kernel.events import Event
 from rulebook.tables import RANK_AND_FILE_RECOVERY, RecoveryBand, models_recovered
 from rulebook.turn.aftermath.experience import veterans
 from rulebook.turn.aftermath.sheets import Casualty, SideA
-from rulebook.turn.aftermath.state import PHASE, AftermathState, UnitA, possessive
-from rulebook.world import ArmyState, ProvinceState
+from rulebook.turn.aftermath.state import PHASE, AftermathState, possessive, put_unit
+from rulebook.world import ArmyState, ProvinceState, UnitState
 
 __all__ = [
     "COMMAND_MODELS",
@@ -50,13 +52,13 @@ def recovery(
     armies = [a for a in ([side.army] if side.army is not None else []) + list(side.supports)]
     for army_id in dict.fromkeys(armies):
         army = state.world.army(army_id)
-        units = [u for u in state.units.values() if u.army == army_id]
+        units = state.units_of(army_id)
         # The units that fought: the whole army; of a detachment's parent, the units on the sheet.
         fought = units if army_id == side.army else [u for u in units if u.id in by_unit]
         # One-use troops recover by their own D6 roll below, whatever became of them, so
         # their losses are not in the Rank and File roll.
         losses = [(u, by_unit[u.id]) for u in units if u.id in by_unit and not u.one_use]
-        start = {u.id: u.models_count for u in units}
+        start = {u.id: u.models for u in units}
         if army.disbanded:
             continue
         if any(c.models_lost for _, c in losses):
@@ -66,7 +68,7 @@ def recovery(
                 if not casualty.models_lost:
                     continue
                 back = models_recovered(casualty.models_lost, band.fraction, won=won)
-                unit.models_count -= casualty.models_lost - back
+                put_unit(state, replace(unit, models=unit.models - (casualty.models_lost - back)))
                 lines.append(f"{unit.name} {back} of {casualty.models_lost}")
             events.append(
                 Event(
@@ -87,17 +89,23 @@ def recovery(
                     },
                 )
             )
-        command_recovery(dice, events, army, losses, province)
+        command_recovery(state, dice, events, army, losses, province)
         for unit in fought:
             if unit.one_use and start[unit.id] > 0:
-                one_use_recovery(dice, events, army, unit, start[unit.id], by_unit.get(unit.id), province)
+                one_use_recovery(state, dice, events, army, unit, start[unit.id], by_unit.get(unit.id), province)
         # Veteran Status, judged after recovery, for regiments only: a character is a unit of
         # one model, not a regiment.
-        veterans(state, events, army, [(u, start[u.id]) for u in fought if not u.character], province)
+        after = [state.units[u.id] for u in fought if not u.character]
+        veterans(state, events, army, [(u, start[u.id]) for u in after], province)
 
 
 def command_recovery(
-    dice: Dice, events: list[Event], army: ArmyState, losses: list[tuple[UnitA, Casualty]], province: ProvinceState
+    state: AftermathState,
+    dice: Dice,
+    events: list[Event],
+    army: ArmyState,
+    losses: list[tuple[UnitState, Casualty]],
+    province: ProvinceState,
 ) -> None:
     """Casualty Recovery: "Champions, Standards, and Musicians that are casualties may each be
     recovered on a D6 roll of a 4+". A D6 each; one line for the army. One that fails leaves the
@@ -113,10 +121,11 @@ def command_recovery(
                     armies=[army.id],
                 )
                 recovered = roll >= COMMAND_RECOVERY_MIN
-                points = getattr(unit, f"{model}_points")
+                now = state.units[unit.id]  # as the Rank and File roll and the models before left it
+                points = getattr(now, f"{model}_points")
                 if not recovered and points:
-                    setattr(unit, f"{model}_points", 0)
-                    unit.equipment_points = max(unit.equipment_points - points, 0)
+                    changes = {f"{model}_points": 0, "equipment_points": max(now.equipment_points - points, 0)}
+                    put_unit(state, replace(now, **changes))
                 rolled.append(
                     {
                         "unit": unit.name,
@@ -155,10 +164,11 @@ def _command_outcome(rolled: dict[str, object]) -> str:
 
 
 def one_use_recovery(
+    state: AftermathState,
     dice: Dice,
     events: list[Event],
     army: ArmyState,
-    unit: UnitA,
+    unit: UnitState,
     began: int,
     casualty: Casualty | None,
     province: ProvinceState,
@@ -175,7 +185,7 @@ def one_use_recovery(
         armies=[army.id],
     ).faces
     back = sum(1 for face in faces if face >= ONE_USE_RECOVERY_MIN)
-    unit.models_count = back
+    put_unit(state, replace(state.units[unit.id], models=back))
     if back == began:
         outcome = "they all return" if began > 1 else "it returns"
     elif back == 0:

@@ -9,6 +9,8 @@ Rulebook: Character Injury Chart (D66), Spending Experience (a reroll), Noble (R
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
@@ -19,16 +21,18 @@ from rulebook.turn.aftermath.sheets import SideA
 from rulebook.turn.aftermath.state import (
     PHASE,
     AftermathState,
-    CharacterA,
     add_experience,
     ancient_dead,
     army_name,
     lose_items,
     perished,
+    put_character,
+    put_item,
+    put_unit,
     robbed,
 )
 from rulebook.turn.aftermath.succession import succession
-from rulebook.world import ArmyState, ProvinceState
+from rulebook.world import ArmyState, CharacterState, ProvinceState
 
 # Spending Experience: "To reroll a result on the Character Injury Table (25 Experience Points =
 # 1 reroll; the second roll stands regardless of the result)". What the player asks for on the
@@ -56,10 +60,12 @@ def deep_wounds(state: AftermathState, events: list[Event], side: SideA, provinc
         unit = state.units.get(character.unit)
         if not character.alive or unit is None or unit.army != side.army:
             continue
-        for injury in character.injuries:
+        for n, injury in enumerate(character.injuries):
             left = deep_wound_battles_left(injury)
             if left:
-                injury["battles_missed"] = int(str(injury.get("battles_missed") or 0)) + 1
+                counted = {**injury, "battles_missed": int(str(injury.get("battles_missed") or 0)) + 1}
+                wounds = (*character.injuries[:n], counted, *character.injuries[n + 1 :])
+                put_character(state, replace(character, injuries=wounds))
                 missed.add(character.id)
                 events.append(
                     Event(
@@ -122,7 +128,7 @@ def injuries(
         earlier = [i.get("detail", "") for i in character.injuries]
 
         def roll(
-            character: CharacterA = character, army_id: int = army.id, earlier: list[object] = earlier
+            character: CharacterState = character, army_id: int = army.id, earlier: list[object] = earlier
         ) -> list[Injury]:
             return injury_roll(
                 dice,
@@ -147,7 +153,8 @@ def injuries(
             rolled = second
         ancient = ancient_dead(state, character.kingdom)
         for injury in rolled:
-            character.injuries.append({**injury.as_json(), "turn": state.turn})
+            record = {**injury.as_json(), "turn": state.turn}
+            character = put_character(state, replace(character, injuries=(*character.injuries, record)))
             detail = injury.detail
             if injury.experience_bonus and ancient:
                 detail = "no experience, the armies of the Ancient Dead do not gain experience points"
@@ -177,7 +184,7 @@ def injuries(
 def reroll_rule(
     state: AftermathState,
     events: list[Event],
-    character: CharacterA,
+    character: CharacterState,
     army: ArmyState,
     first: list[Injury],
     choice: str,
@@ -213,7 +220,7 @@ def reroll_rule(
 
 def _reroll_event(
     events: list[Event],
-    character: CharacterA,
+    character: CharacterState,
     army: ArmyState,
     rule: str,
     cost: int,
@@ -261,31 +268,30 @@ def survived(state: AftermathState, side: SideA, missed: set[int]) -> None:
     fought, except those who missed the battle (`missed`: Deep Wound; an Old Battle Wound's 1)."""
     if side.army is None or perished(state, side.army):
         return
-    for character in state.characters.values():
+    for character in list(state.characters.values()):
         unit = state.units.get(character.unit)
         if unit is None or unit.army != side.army or not character.alive:
             continue
         if character.id in missed or character.id in side.sitting_out:
             continue
-        character.battles_survived += 1
+        put_character(state, replace(character, battles_survived=character.battles_survived + 1))
 
 
 def character_dies(
-    state: AftermathState, events: list[Event], character: CharacterA, army: ArmyState, *, retired: bool
+    state: AftermathState, events: list[Event], character: CharacterState, army: ArmyState, *, retired: bool
 ) -> None:
     """Dead, or retired (a retired character counts as dead): his items stay with the army, or go
     with him; a Warlord's death calls the succession."""
-    character.alive = False
-    unit = state.units[character.unit]
-    unit.models_count = 0
+    character = put_character(state, replace(character, alive=False))
+    unit = put_unit(state, replace(state.units[character.unit], models=0))
     if retired:
         # A retired character takes his items with him as a gift for service.
         lose_items(state, unit.id)
     else:
         # Dead: the equipment and magic items remain with the army for another character.
-        for item in state.items.values():
+        for item in list(state.items.values()):
             if item.bearer == unit.id and not item.destroyed:
-                item.bearer = None
+                put_item(state, replace(item, bearer=None))
     events.append(
         Event(
             PHASE,

@@ -7,6 +7,8 @@ Experience), The Ancient Dead (no experience), Rogue / Trickster (Press the Adva
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.archetypes.character_record import abilities_kept
@@ -16,13 +18,12 @@ from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import (
     PHASE,
     AftermathState,
-    CharacterA,
-    UnitA,
     add_experience,
     ancient_dead,
     perished,
+    put_unit,
 )
-from rulebook.world import ArmyState, ProvinceState
+from rulebook.world import ArmyState, CharacterState, ProvinceState, UnitState
 
 STORY_EXPERIENCE = 3  # Stories Are Nice: once per turn, to the army written about
 VETERAN_LEVEL_MAX = 3
@@ -134,7 +135,7 @@ def veterans(
     state: AftermathState,
     events: list[Event],
     army: ArmyState,
-    regiments: list[tuple[UnitA, int]],
+    regiments: list[tuple[UnitState, int]],
     province: ProvinceState,
 ) -> None:
     """Veteran Status, judged after Casualty Recovery: a unit that kept more than half of the
@@ -149,17 +150,17 @@ def veterans(
     for unit, began in regiments:
         if began <= 0:
             continue
-        kept = unit.models_count
+        kept = unit.models
         if kept * 2 > began:
             undead = cursed and not unit.living
             if not undead and unit.veteran_level < VETERAN_LEVEL_MAX and not unit.veteran_eligible:
-                unit.veteran_eligible = True
+                put_unit(state, replace(unit, veteran_eligible=True))
                 eligible.append((unit.name, f"kept {kept} of {began}, to +{unit.veteran_level + 1}"))
         else:
-            unit.veteran_eligible = False
+            level = max(unit.veteran_level - 1, 0)
+            put_unit(state, replace(unit, veteran_eligible=False, veteran_level=level))
             if unit.veteran_level > 0:
-                unit.veteran_level -= 1
-                dropped.append((unit.name, f"kept {kept} of {began}, now +{unit.veteran_level}"))
+                dropped.append((unit.name, f"kept {kept} of {began}, now +{level}"))
     if eligible:
         events.append(
             Event(
@@ -188,7 +189,7 @@ def veterans(
         )
 
 
-def pressing_general(state: AftermathState, army_id: int | None) -> CharacterA | None:
+def pressing_general(state: AftermathState, army_id: int | None) -> CharacterState | None:
     """The army's General (its living Warlord if he is in it, else its living General) if he
     can use Press the Advantage: he has it and no Amnesia took his abilities away."""
     if army_id is None:
@@ -209,12 +210,14 @@ def press_the_advantage(
     events: list[Event],
     side: SideA,
     outcome: SideOutcome,
-    general: CharacterA | None,
+    general: CharacterState | None,
     province: ProvinceState,
 ) -> None:
     """Rogue / Trickster, Press the Advantage: 25 more experience for a victory or massacre,
     if the General who led the battle with it survived the injury rolls. An army denied its
     experience (no sheet, A7) gets none of it (docs/rules-decisions.md)."""
+    if general is not None:
+        general = state.characters[general.id]  # as the injury rolls left him
     if side.army is None or general is None or not general.alive or ancient_dead(state, side.kingdom):
         return  # the armies of the Ancient Dead gain no experience, this bonus neither
     if not (outcome.result.is_victory and outcome.experience_allowed):

@@ -7,6 +7,7 @@ chart's "16-21" is 16 and 21, "26-31" is 26 and 31, and so on. The table below i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
@@ -226,7 +227,7 @@ def old_wound_roll(dice: Dice, *, name: str, kingdom: int, army: int, wounds: in
     return [dice.d6(purpose=f"Old Battle Wound: {name}", kingdoms=[kingdom], armies=[army]) for _ in range(wounds)]
 
 
-def injuries_standing(injuries: list[dict[str, object]], old_wound_rolls: list[int] | None = None) -> list[str]:
+def injuries_standing(injuries: Iterable[Mapping[str, object]], old_wound_rolls: list[int] | None = None) -> list[str]:
     """What a character's earlier injuries mean for his army's next battle, for its scenario
     sheet: battles still to miss (Deep Wound) and the rolls before the battle (Old Battle Wound),
     with their faces when the engine rolled them as the battle was posted."""

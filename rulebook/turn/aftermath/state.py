@@ -1,23 +1,25 @@
-"""The aftermath's one state and its records (pure Python): the units, characters and items of
-the kingdoms that fought, each side of a battle as its turn summary sheet reported it, the battles,
-and what the aftermath returns; with the few changes every step of 7. Aftermath makes to it (an
-army put back, disbanded, given experience; a treasury paid; items lost).
+"""The aftermath's one state (pure Python): the world the battles were fought in (its units,
+characters and magic items among its records), the battles as the sheets reported them, and where
+each army moved from this turn; what the aftermath returns; and the few changes every step of 7.
+Aftermath makes to it (an army put back, disbanded, given experience; a unit, a character or an
+item replaced; a treasury paid; items lost).
 
 The steps are small functions over this state, one module per rulebook section, each taking the
 state, the dice and the events list it appends to; rulebook.turn.aftermath.run calls them per
-battle in the fixed order.
+battle in the fixed order. They change the world's working copy by replacing its frozen records
+(`dataclasses.replace`), never a record in place.
 """
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from kernel.events import Event
 from rulebook.tables import ArmyKind
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.sheets import BattleA
-from rulebook.world import ArmyState, OnTheWorld, World
+from rulebook.world import ArmyState, CharacterState, ItemState, OnTheWorld, UnitState, World
 
 PHASE = "aftermath"
 
@@ -26,76 +28,71 @@ def possessive(name: str) -> str:
     return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
-@dataclass
-class UnitA:
-    id: int
-    army: int
-    name: str
-    models_count: int
-    points_per_model: int
-    equipment_points: int = 0
-    one_use: bool = False
-    living: bool = False  # a living unit of an undead army (Curse of the Dead)
-    veteran_level: int = 0
-    veteran_eligible: bool = False
-    character: bool = False  # a character's one-model unit: not a regiment, no Veteran Status
-    # Casualty Recovery: its command models' points (part of equipment_points; 0: none on the list).
-    champion_points: int = 0
-    standard_points: int = 0
-    musician_points: int = 0
+class UnitsById(Mapping[int, UnitState]):
+    """The world's units by id (read only): `World.units` holds them by army, in list order. A unit
+    never changes army in the aftermath, so the index (unit id -> army id) taken from the world it
+    was given stays true of its working copy."""
 
-    @property
-    def points(self) -> int:
-        return self.models_count * self.points_per_model + (self.equipment_points if self.models_count else 0)
+    def __init__(self, by_army: Mapping[int, tuple[UnitState, ...]], army_of: Mapping[int, int]) -> None:
+        self._by_army = by_army
+        self._army_of = army_of
 
+    def __getitem__(self, unit_id: int) -> UnitState:
+        army = self._army_of[unit_id]
+        return next(u for u in self._by_army[army] if u.id == unit_id)
 
-@dataclass
-class CharacterA:
-    id: int
-    kingdom: int
-    unit: int
-    name: str
-    role: str  # warlord, general, hero
-    injuries: list[dict[str, object]] = field(default_factory=list)
-    alive: bool = True
-    abilities: tuple[str, ...] = ()  # Archetype Abilities: the Starting Ability, then advancements
-    battles_survived: int = 0
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._army_of)
 
+    def __len__(self) -> int:
+        return len(self._army_of)
 
-@dataclass
-class ItemA:
-    id: int
-    name: str
-    points: int
-    bearer: int | None  # unit id
-    destroyed: bool = False
+    def __contains__(self, unit_id: object) -> bool:
+        return unit_id in self._army_of
 
 
 @dataclass(frozen=True)
 class AftermathState(OnTheWorld):
-    """The world the battles were fought in, with what the aftermath needs besides: the units,
-    characters and items of the kingdoms that fought, the battles with their settled outcomes, and
-    where each army moved from this turn (its retreat goes back there)."""
+    """The world the battles were fought in, with what the aftermath needs besides: the battles
+    with their settled outcomes, where each army moved from this turn (its retreat goes back
+    there), and the ends of alliances announced. The units, characters and items it reads and
+    changes are the world's."""
 
-    world: World  # every active army of the campaign is in it: retreats must see them all
-    units: dict[int, UnitA]  # the units of the armies that fought
-    characters: dict[int, CharacterA]  # the living characters of the kingdoms that fought
-    items: dict[int, ItemA]  # magic items borne by those units
+    world: World  # every active army of the campaign, with its units, characters and items
     battles: list[BattleA]
     came_from: dict[int, int] = field(default_factory=dict)  # army id -> province it moved from this turn
     # Allies, Announcement: (kingdom, ally) for each end of an alliance announced during this End of
     # Turn (a turn summary sheet, or the end-of-turn announcement of a kingdom without a battle).
     announced_ends: tuple[tuple[int, int], ...] = ()
+    _army_of: dict[int, int] = field(init=False, repr=False, compare=False)  # unit id -> army id
+
+    def __post_init__(self) -> None:
+        army_of = {u.id: army for army, units in self.world.units.items() for u in units}
+        object.__setattr__(self, "_army_of", army_of)
+
+    @property
+    def units(self) -> Mapping[int, UnitState]:
+        """The world's units by id, in the armies' order and each army's list order (`put_unit`
+        replaces one)."""
+        return UnitsById(self.world.units, self._army_of)
+
+    @property
+    def characters(self) -> dict[int, CharacterState]:
+        return self.world.characters
+
+    @property
+    def items(self) -> dict[int, ItemState]:
+        return self.world.items
+
+    def units_of(self, army_id: int) -> tuple[UnitState, ...]:
+        """The army's units, in list order."""
+        return self.world.units.get(army_id, ())
 
     def working_copy(self) -> AftermathState:
-        """A copy the rules may change: the world's working copy, and copies of the units,
-        characters and items (which the rules change in place). The battles and where the
-        armies came from are never changed, so they are shared."""
+        """A copy the rules may change: the world's working copy. The battles and where the armies
+        came from are never changed, so they are shared."""
         return AftermathState(
             world=self.world.working_copy(),
-            units={u: copy.copy(v) for u, v in self.units.items()},
-            characters={c: copy.deepcopy(v) for c, v in self.characters.items()},
-            items={i: copy.copy(v) for i, v in self.items.items()},
             battles=list(self.battles),
             came_from=self.came_from,
             announced_ends=self.announced_ends,
@@ -107,7 +104,7 @@ class AftermathState(OnTheWorld):
         army = self.world.army(army_id)
         if army.list_due:
             return army.points
-        units = [u for u in self.units.values() if u.army == army_id]
+        units = self.units_of(army_id)
         ids = {u.id for u in units}
         items = sum(i.points for i in self.items.values() if i.bearer in ids and not i.destroyed)
         return sum(u.points for u in units) + items
@@ -142,6 +139,25 @@ def put_army(state: AftermathState, army: ArmyState) -> ArmyState:
     return army
 
 
+def put_unit(state: AftermathState, unit: UnitState) -> UnitState:
+    """Replace the unit's record in its army's list, in the working copy (its place kept)."""
+    units = state.world.units
+    units[unit.army] = tuple(unit if u.id == unit.id else u for u in units[unit.army])
+    return unit
+
+
+def put_character(state: AftermathState, character: CharacterState) -> CharacterState:
+    """Replace the character's record in the working copy."""
+    state.characters[character.id] = character
+    return character
+
+
+def put_item(state: AftermathState, item: ItemState) -> ItemState:
+    """Replace the magic item's record in the working copy."""
+    state.items[item.id] = item
+    return item
+
+
 def perished(state: AftermathState, army_id: int) -> bool:
     """An Elite Defense Force (or Capitol Garrison) whose town was conquered: "perished to the
     last man and no recovery rolls are to be made" (Battle for Towns, Cities, and Capitols)."""
@@ -171,10 +187,15 @@ def ancient_dead(state: AftermathState, kingdom: int | None) -> bool:
     return kingdom is not None and state.kingdoms[kingdom].ancient_dead
 
 
+def _destroy_borne(state: AftermathState, bearers: set[int]) -> None:
+    """The magic items the units `bearers` bear are destroyed."""
+    for item in list(state.items.values()):
+        if item.bearer in bearers and not item.destroyed:
+            put_item(state, replace(item, destroyed=True))
+
+
 def lose_items(state: AftermathState, unit_id: int) -> None:
-    for item in state.items.values():
-        if item.bearer == unit_id and not item.destroyed:
-            item.destroyed = True
+    _destroy_borne(state, {unit_id})
 
 
 def robbed(state: AftermathState, unit_id: int) -> None:
@@ -184,11 +205,8 @@ def robbed(state: AftermathState, unit_id: int) -> None:
     lose_items(state, unit_id)
     unit = state.units.get(unit_id)
     if unit is not None:
-        unit.equipment_points = 0
+        put_unit(state, replace(unit, equipment_points=0))
 
 
 def destroy_items(state: AftermathState, army_id: int) -> None:
-    units = {u.id for u in state.units.values() if u.army == army_id}
-    for item in state.items.values():
-        if item.bearer in units:
-            item.destroyed = True
+    _destroy_borne(state, {u.id for u in state.units_of(army_id)})

@@ -6,10 +6,13 @@ Rulebook: Warlord.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.turn.aftermath.state import PHASE, AftermathState, CharacterA
+from rulebook.turn.aftermath.state import PHASE, AftermathState, put_character
 from rulebook.warlord.succession import HeirCandidate, succession_text, warlord_heir
+from rulebook.world import CharacterState
 
 
 def heir_choices(state: AftermathState) -> dict[int, int]:
@@ -23,7 +26,7 @@ def heir_choices(state: AftermathState) -> dict[int, int]:
     return chosen
 
 
-def succession(state: AftermathState, events: list[Event], dead: CharacterA) -> None:
+def succession(state: AftermathState, events: list[Event], dead: CharacterState) -> None:
     """Warlord: the General with the most experience (his army's) becomes Warlord; a tie goes
     to the General the player named, else to the oldest army's (rulebook.warlord.succession)."""
     candidates = []
@@ -47,7 +50,7 @@ def succession(state: AftermathState, events: list[Event], dead: CharacterA) -> 
             )
         )
         return
-    state.characters[heir.candidate.character].role = "warlord"
+    put_character(state, replace(state.characters[heir.candidate.character], role="warlord"))
     events.append(
         Event(
             PHASE,

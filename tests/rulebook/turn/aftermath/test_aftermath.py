@@ -18,8 +18,8 @@ from rulebook.turn.aftermath.results import BattleResult as R
 from rulebook.turn.aftermath.results import Outcome, SideOutcome
 from rulebook.turn.aftermath.run import resolve_aftermath
 from rulebook.turn.aftermath.sheets import BattleA, Casualty, SideA
-from rulebook.turn.aftermath.state import AftermathState, CharacterA, ItemA, UnitA
-from rulebook.world import ArmyState, ProvinceState, World
+from rulebook.turn.aftermath.state import AftermathState
+from rulebook.world import ArmyState, CharacterState, ItemState, ProvinceState, UnitState, World
 from tests.world_builders import army, grid, kingdom, province, province_with
 from tests.world_builders import garrison as _garrison
 
@@ -52,9 +52,9 @@ class Scene:
         self.armies: dict[int, ArmyState] = {}
         self.garrisons: dict[int, ArmyState] = {}
         self.came_from: dict[int, int] = {}
-        self.units: dict[int, UnitA] = {}
-        self.characters: dict[int, CharacterA] = {}
-        self.items: dict[int, ItemA] = {}
+        self.units: dict[int, UnitState] = {}
+        self.characters: dict[int, CharacterState] = {}
+        self.items: dict[int, ItemState] = {}
         self.battles: list[BattleA] = []
         self.alliances: dict[int, AllianceState] = {}  # Allies: the alliances in force
         self.announced_ends: tuple[tuple[int, int], ...] = ()  # Allies, Announcement: (kingdom, ally)
@@ -79,7 +79,7 @@ class Scene:
         if came_from is not None:
             self.came_from[id] = came_from
         for unit_id, name, models, ppm in units:
-            self.units[unit_id] = UnitA(unit_id, id, name, models, ppm)
+            self.units[unit_id] = UnitState(unit_id, id, name, "core", models, ppm)
 
     def province(self, number: int, **changes) -> None:
         self.provinces[number] = province_with(self.provinces[number], **changes)
@@ -97,6 +97,9 @@ class Scene:
         )
 
     def run(self, faces: list[int], turn: int = 4):
+        lists: dict[int, list[UnitState]] = {}
+        for unit in self.units.values():
+            lists.setdefault(unit.army, []).append(unit)
         world = World(
             turn=turn,
             player_count=3,
@@ -105,11 +108,12 @@ class Scene:
             kingdoms=self.kingdoms,
             armies=self.armies,
             garrisons=self.garrisons,
+            units={army: tuple(units) for army, units in lists.items()},
             alliances=dict(self.alliances),
+            characters=dict(self.characters),
+            items=dict(self.items),
         )
-        state = AftermathState(
-            world, self.units, self.characters, self.items, self.battles, self.came_from, self.announced_ends
-        )
+        state = AftermathState(world, self.battles, self.came_from, self.announced_ends)
         dice = ScriptedDice(faces=faces)
         result = resolve_aftermath(state, dice)
         assert dice.unused == []
@@ -185,7 +189,7 @@ def test_case_A5_last_of_all_into_another_kingdom_s_province_which_it_does_not_c
 def test_case_A5_with_nowhere_to_go_the_army_is_wiped_out():
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
-    world.items[1] = ItemA(1, "Rune Axe", 40, bearer=201)
+    world.items[1] = ItemState(1, "Rune Axe", 40, bearer=201)
     for n, army_id in zip([1, 2, 3, 4, 6, 7, 8, 9], range(40, 48), strict=True):
         world.army(army_id, CARNWYL, n, [])
     result = world.run([])
@@ -273,8 +277,8 @@ def test_case_A4_casualty_recovery_rounds_up_for_the_winner_and_down_for_the_los
         defender={"casualties": (Casualty(201, models_lost=8),)},
     )
     result = world.run([3, 3, 2, 4])  # the Host rolls 3+3, the Guard 2+4
-    assert result.state.units[101].models_count == 20 - 8 + 3
-    assert result.state.units[201].models_count == 40 - 8 + 2
+    assert result.state.units[101].models == 20 - 8 + 3
+    assert result.state.units[201].models == 40 - 8 + 2
 
 
 def test_command_models_and_one_use_troops_recover_on_4_plus():
@@ -282,7 +286,7 @@ def test_command_models_and_one_use_troops_recover_on_4_plus():
     a 4+", one line for the army; one-use troops roll a D6 per model (Spending Experience, NOTE)."""
     world = Scene()
     field_battle(world, R.DRAW, attacker={"casualties": (Casualty(101, standard=True, musician=True),)})
-    world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
+    world.units[103] = UnitState(103, HOST, "Fanatics", "core", 3, 25, one_use=True)
     world.battles[0] = BattleA(
         1,
         5,
@@ -297,7 +301,7 @@ def test_command_models_and_one_use_troops_recover_on_4_plus():
         "Army 10's command models lost in the battle roll a D6 each, 4+ recovers (Casualty Recovery): "
         "Knights' standard 4, recovered; Knights' musician 3, lost (remove it from the list)."
     )
-    assert result.state.units[103].models_count == 0
+    assert result.state.units[103].models == 0
 
 
 def test_casualty_recovery_a_command_model_that_fails_its_4_plus_leaves_the_list():
@@ -307,8 +311,7 @@ def test_casualty_recovery_a_command_model_that_fails_its_4_plus_leaves_the_list
     world = Scene()
     lost = (Casualty(101, champion=True, standard=True, musician=True),)
     field_battle(world, R.DRAW, attacker={"casualties": lost})
-    knights = world.units[101]
-    knights.equipment_points, knights.champion_points, knights.standard_points = 30, 16, 14
+    world.units[101] = replace(world.units[101], equipment_points=30, champion_points=16, standard_points=14)
     result = world.run([2, 5, 1])  # champion lost (2), standard back (5), musician lost (1)
     after = result.state.units[101]
     assert (after.champion_points, after.standard_points, after.musician_points) == (0, 14, 0)
@@ -332,9 +335,9 @@ def test_veteran_eligibility_and_loss_are_judged_after_recovery():
         attacker={"casualties": (Casualty(101, models_lost=11),)},
         defender={"casualties": (Casualty(201, models_lost=30),)},
     )
-    world.units[201].veteran_level = 2
+    world.units[201] = replace(world.units[201], veteran_level=2)
     result = world.run([4, 4, 1, 1])
-    assert result.state.units[101].models_count == 15 and result.state.units[101].veteran_eligible
+    assert result.state.units[101].models == 15 and result.state.units[101].veteran_eligible
     assert result.state.units[201].veteran_level == 1 and not result.state.units[201].veteran_eligible
 
 
@@ -345,22 +348,22 @@ def test_case_A6_an_army_at_500_points_or_less_is_disbanded_and_its_items_destro
     field_battle(
         world, R.MAJOR_VICTORY, defender={"casualties": (Casualty(201, models_lost=40), Casualty(202, models_lost=10))}
     )
-    world.items[1] = ItemA(1, "Rune Axe", 40, bearer=202)
+    world.items[1] = ItemState(1, "Rune Axe", 40, bearer=202)
     result = world.run([1, 1])
     assert result.state.armies[GUARD].disbanded and result.state.items[1].destroyed
     assert any(e.code == "disbanded" and "340 points" in e.text for e in result.events)
 
 
 def _characters(world: Scene) -> None:
-    world.units[109] = UnitA(109, HOST, "Lord Aurelian", 1, 150, character=True)
-    world.units[119] = UnitA(119, 11, "Captain Brand", 1, 80, character=True)
-    world.units[129] = UnitA(129, 12, "Captain Corwin", 1, 80, character=True)
+    world.units[109] = UnitState(109, HOST, "Lord Aurelian", "character", 1, 150)
+    world.units[119] = UnitState(119, 11, "Captain Brand", "character", 1, 80)
+    world.units[129] = UnitState(129, 12, "Captain Corwin", "character", 1, 80)
     world.army(11, AVALON, 1, [], experience=40)
     world.army(12, AVALON, 3, [], experience=90)
-    world.characters[1] = CharacterA(1, AVALON, 109, "Lord Aurelian", "warlord")
-    world.characters[2] = CharacterA(2, AVALON, 119, "Captain Brand", "general")
-    world.characters[3] = CharacterA(3, AVALON, 129, "Captain Corwin", "general")
-    world.items[7] = ItemA(7, "Sword of Might", 20, bearer=109)
+    world.characters[1] = CharacterState(1, AVALON, 109, "Lord Aurelian", "warlord")
+    world.characters[2] = CharacterState(2, AVALON, 119, "Captain Brand", "general")
+    world.characters[3] = CharacterState(3, AVALON, 129, "Captain Corwin", "general")
+    world.items[7] = ItemState(7, "Sword of Might", 20, bearer=109)
 
 
 def test_a_dead_warlord_is_succeeded_by_the_most_experienced_general():
@@ -392,10 +395,10 @@ def test_robbed_and_survives_against_the_odds():
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
-    world.units[109].equipment_points = 12  # heavy armour and a shield
+    world.units[109] = replace(world.units[109], equipment_points=12)  # heavy armour and a shield
     robbed = world.run([4, 6])  # 46: Robbed
     assert robbed.state.items[7].destroyed and robbed.state.characters[1].alive
-    assert robbed.state.units[109].equipment_points == 0 and robbed.state.units[109].models_count == 1
+    assert robbed.state.units[109].equipment_points == 0 and robbed.state.units[109].models == 1
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})
     _characters(world)
@@ -513,7 +516,7 @@ def _town_defended_by_its_elite_defense_force(world: Scene, result: R, **defende
     world.province(5, settlement="town", controller=BRYTHON, elite_defense=True)
     world.army(HOST, AVALON, 5, [(101, "Knights", 40, 30)], came_from=2)
     world.army(50, BRYTHON, 5, [(501, "Captain Eda", 1, 100), (502, "Guards", 20, 20)], garrison=True)
-    world.characters[5] = CharacterA(5, BRYTHON, 501, "Captain Eda", "general")
+    world.characters[5] = CharacterState(5, BRYTHON, 501, "Captain Eda", "general")
     world.battle(result, SideA(AVALON, HOST), SideA(BRYTHON, 50, **defender))
 
 
@@ -529,7 +532,7 @@ def test_the_elite_defense_force_is_an_army_in_the_field_experience_recovery_and
     result = world.run([3, 3, 6, 6])
     force = result.state.garrisons[50]
     assert (force.experience, force.province, force.disbanded) == (75 + 15, 5, False)
-    assert result.state.units[502].models_count == 14 + 2
+    assert result.state.units[502].models == 14 + 2
     assert [e.army for e in result.events if e.code == "casualty-recovery"] == [50]
     assert [e.data["code"] for e in result.events if e.code == "injury"] == ["survives-against-the-odds"]
     assert result.state.armies[HOST].province == 2  # the loser retreats; the garrison never does
@@ -608,9 +611,9 @@ def test_every_one_use_unit_that_fought_rolls_for_recovery_released_or_not(faces
     not ticked on its sheet (not released), and still roll, a D6 for each model: each 4+ is back."""
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
-    world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
+    world.units[103] = UnitState(103, HOST, "Fanatics", "core", 3, 25, one_use=True)
     result = world.run(faces)
-    assert result.state.units[103].models_count == models
+    assert result.state.units[103].models == models
     [event] = [e for e in result.events if e.code == "one-use-recovery"]
     assert "not released in the battle" in event.text and event.text.endswith(f"{words}.")
     assert (event.data["released"], event.data["rolls"], event.data["recovered"]) == (False, faces, models)
@@ -623,9 +626,9 @@ def test_one_use_troops_roll_a_d6_per_model_released_or_not():
     4, 5 and 1: two come back, whatever became of them in the battle."""
     world = Scene()
     field_battle(world, R.MINOR_VICTORY, attacker={"casualties": (Casualty(103, models_lost=3, one_use_used=True),)})
-    world.units[103] = UnitA(103, HOST, "Fanatics", 3, 25, one_use=True)
+    world.units[103] = UnitState(103, HOST, "Fanatics", "core", 3, 25, one_use=True)
     result = world.run([4, 5, 1])
-    assert result.state.units[103].models_count == 2
+    assert result.state.units[103].models == 2
     assert not [e for e in result.events if e.code == "casualty-recovery"]
     [event] = [e for e in result.events if e.code == "one-use-recovery"]
     assert event.text == (
@@ -641,11 +644,11 @@ def test_of_a_detachment_s_parent_only_the_one_use_units_on_the_sheet_roll():
     gone; the parent's other Fanatics stayed home and do not roll."""
     world = Scene()
     world.army(30, BRYTHON, 8, [(301, "Miners", 20, 10)])
-    world.units[302] = UnitA(302, 30, "Fanatics", 2, 25, one_use=True)
-    world.units[303] = UnitA(303, 30, "More Fanatics", 2, 25, one_use=True)
+    world.units[302] = UnitState(302, 30, "Fanatics", "core", 2, 25, one_use=True)
+    world.units[303] = UnitState(303, 30, "More Fanatics", "core", 2, 25, one_use=True)
     field_battle(world, R.MINOR_VICTORY, defender={"supports": (30,), "casualties": (Casualty(302, models_lost=1),)})
     result = world.run([3, 2])  # a D6 for each of its 2 models
-    assert result.state.units[302].models_count == 0 and result.state.units[303].models_count == 2
+    assert result.state.units[302].models == 0 and result.state.units[303].models == 2
     assert [e.data["unit"] for e in result.events if e.code == "one-use-recovery"] == ["Fanatics"]
 
 
@@ -656,9 +659,9 @@ def _pressing_generals(world: Scene) -> None:
     """The Host's General is the Warlord, Lord Aurelian; the Guard's is Thane Borri. Both have
     Press the Advantage."""
     _characters(world)
-    world.characters[1].abilities = ("Withdraw", "Press the Advantage")
-    world.units[209] = UnitA(209, GUARD, "Thane Borri", 1, 90, character=True)
-    world.characters[4] = CharacterA(4, BRYTHON, 209, "Thane Borri", "general", abilities=("Press the Advantage",))
+    world.characters[1] = replace(world.characters[1], abilities=("Withdraw", "Press the Advantage"))
+    world.units[209] = UnitState(209, GUARD, "Thane Borri", "character", 1, 90)
+    world.characters[4] = CharacterState(4, BRYTHON, 209, "Thane Borri", "general", abilities=("Press the Advantage",))
 
 
 @pytest.mark.parametrize(
@@ -690,7 +693,7 @@ def test_press_the_advantage_needs_the_general_to_survive_the_battle():
     world = Scene()
     field_battle(world, R.MINOR_VICTORY, attacker={"characters_lost": (1,)})
     _pressing_generals(world)
-    world.characters[3].abilities = ("Press the Advantage",)  # Corwin succeeds him
+    world.characters[3] = replace(world.characters[3], abilities=("Press the Advantage",))  # Corwin succeeds him
     result = world.run([1, 1])
     assert result.state.characters[3].role == "warlord"
     assert result.state.armies[HOST].experience == 75
@@ -710,7 +713,7 @@ def test_press_the_advantage_survives_amnesia_rolled_after_the_battle_but_not_an
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     _pressing_generals(world)
-    world.characters[1].injuries = [{"code": "amnesia", "turn": 2}]
+    world.characters[1] = replace(world.characters[1], injuries=({"code": "amnesia", "turn": 2},))
     earlier = world.run([])
     assert earlier.state.armies[HOST].experience == 75
 
@@ -721,7 +724,7 @@ def test_press_the_advantage_is_the_fighting_army_s_general_s_own():
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
     _characters(world)
-    world.characters[2].abilities = ("Press the Advantage",)
+    world.characters[2] = replace(world.characters[2], abilities=("Press the Advantage",))
     result = world.run([])
     assert result.state.armies[HOST].experience == 75 and result.state.armies[11].experience == 40
 
@@ -745,7 +748,7 @@ def test_one_use_troops_already_gone_do_not_roll_again():
     this one: no roll (docs/rules-decisions.md)."""
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
-    world.units[103] = UnitA(103, HOST, "Fanatics", 0, 25, one_use=True)
+    world.units[103] = UnitState(103, HOST, "Fanatics", "core", 0, 25, one_use=True)
     result = world.run([])
     assert not [e for e in result.events if e.code == "one-use-recovery"]
 
@@ -767,7 +770,7 @@ def test_a_deep_wound_counts_off_the_battles_the_army_plays():
         "must miss this battle (Deep Wound: 2 battles still to miss)"
     ]
 
-    def next_battle(lord: CharacterA):
+    def next_battle(lord: CharacterState):
         """The Host's next battle, with the Lord as the last one left him."""
         world = Scene()
         field_battle(world, R.MINOR_VICTORY)
@@ -853,7 +856,7 @@ def test_case_R1_the_army_counts_as_it_fought_not_after_its_losses():
     world.province(5, controller=BRYTHON)
     field_battle(world, R.MINOR_VICTORY, attacker={"casualties": (Casualty(101, models_lost=10),)})
     result = world.run([1, 1])  # 2: No Recovery
-    assert result.state.units[101].models_count == 10
+    assert result.state.units[101].models == 10
     assert result.state.provinces[5].controller == AVALON
 
 
@@ -899,8 +902,8 @@ def test_case_R11_an_ancient_dead_army_wins_and_gains_no_experience():
     _ancient_dead(world)
     world.army(HOST, CARNWYL, 5, HOST_UNITS, came_from=2)
     world.army(GUARD, BRYTHON, 5, [(201, "Warriors", 40, 15), (202, "Thunderers", 20, 30)])
-    world.units[109] = UnitA(109, HOST, "Tomb Prince Ankhor", 1, 100, character=True)
-    world.characters[1] = CharacterA(
+    world.units[109] = UnitState(109, HOST, "Tomb Prince Ankhor", "character", 1, 100)
+    world.characters[1] = CharacterState(
         1, CARNWYL, 109, "Tomb Prince Ankhor", "general", abilities=("Press the Advantage",)
     )
     world.battle(R.MASSACRE, SideA(CARNWYL, HOST, story=True, characters_lost=(1,)), SideA(BRYTHON, GUARD))
@@ -939,7 +942,7 @@ def test_case_XP8_a_living_unit_of_an_undead_army_is_made_eligible_for_veteran_s
     world = Scene()
     world.kingdoms[AVALON] = replace(world.kingdoms[AVALON], army_type=ArmyType.TOMB_KINGS)
     field_battle(world, R.MINOR_VICTORY)
-    world.units[101].living = True
+    world.units[101] = replace(world.units[101], living=True)
     result = world.run([])
     assert result.state.units[101].veteran_eligible
     host = [e for e in result.events if e.code == "veteran-eligible" and e.army == HOST]
@@ -958,8 +961,8 @@ def test_one_line_per_army_for_veteran_status_gained_or_lost():
         R.MINOR_VICTORY,
         defender={"casualties": (Casualty(201, models_lost=30), Casualty(202, models_lost=15))},
     )
-    world.units[201].veteran_level = 2
-    world.units[202].veteran_level = 1
+    world.units[201] = replace(world.units[201], veteran_level=2)
+    world.units[202] = replace(world.units[202], veteran_level=1)
     result = world.run([1, 1])  # the Guard's recovery: 2, none back
     eligible = [e.text for e in result.events if e.code == "veteran-eligible"]
     assert eligible == [
@@ -1013,7 +1016,7 @@ def test_no_aftermath_line_is_empty_or_repeats_itself():
         },
     )
     _characters(world)
-    world.units[103] = UnitA(103, HOST, "Fanatics", 2, 25, one_use=True)
+    world.units[103] = UnitState(103, HOST, "Fanatics", "core", 2, 25, one_use=True)
     settled = battle_outcome(SideReport(R.MINOR_VICTORY), None, defender_files=True, deadline_passed=True)
     world.battles[0] = replace(world.battles[0], outcome=settled)
     result = world.run([3, 3, 5, 6, 1, 5, 4])  # 2D6 6; champion 5; fanatics 6, 1; D66 54
@@ -1114,7 +1117,7 @@ def test_rogue_kingdom_scouting_forces_the_tomb_raiders_win_and_the_army_takes_t
     assert result.state.provinces[5].controller == AVALON
     host = result.state.armies[HOST]
     assert (host.province, host.experience, host.disbanded) == (5, 0, False)
-    assert result.state.units[101].models_count == 20
+    assert result.state.units[101].models == 20
     assert result.state.kingdoms[AVALON].treasury == 1000
     codes = [e.code for e in result.events]
     assert codes.count(EventCode.BATTLE_RESULT) == 2 and EventCode.PROVINCE_CONQUERED in codes
@@ -1134,7 +1137,7 @@ def test_rogue_kingdom_scouting_forces_the_tomb_raiders_lose_and_the_army_may_no
 
     assert result.state.provinces[5].controller == BRYTHON
     assert result.state.armies[HOST].province == 2
-    assert result.state.units[101].models_count == 20
+    assert result.state.units[101].models == 20
     (back,) = [e for e in result.events if e.code == EventCode.SKIRMISH_LOST]
     assert back.text == (
         "Avalon's Tomb Raiders did not win the skirmish for 5 P5: Army 10 may not move into it this turn and "

@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import BattleResult as R
-from rulebook.turn.aftermath.state import CharacterA, UnitA
 from rulebook.warlord.succession import HeirCandidate, warlord_heir
+from rulebook.world import CharacterState, UnitState
 from tests.rulebook.turn.aftermath.test_aftermath import (
     AVALON,
     BRYTHON,
@@ -27,8 +27,8 @@ DAGOBERT = 8  # a General of the Host
 
 def _host_with_general(world: Scene, **character) -> None:
     _characters(world)
-    world.units[108] = UnitA(108, HOST, "Captain Dagobert", 1, 90, character=True)
-    world.characters[DAGOBERT] = CharacterA(DAGOBERT, AVALON, 108, "Captain Dagobert", "general", **character)
+    world.units[108] = UnitState(108, HOST, "Captain Dagobert", "character", 1, 90)
+    world.characters[DAGOBERT] = CharacterState(DAGOBERT, AVALON, 108, "Captain Dagobert", "general", **character)
 
 
 def _codes(result) -> list[str]:
@@ -117,7 +117,7 @@ def test_resilient_rerolls_a_dead_result_for_free_when_the_player_is_silent():
 def test_resilient_is_lost_with_amnesia():
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (DAGOBERT,)})
-    _host_with_general(world, abilities=("Resilient",), injuries=[{"code": "amnesia"}])
+    _host_with_general(world, abilities=("Resilient",), injuries=({"code": "amnesia"},))
     result = world.run([1, 3])
     assert not result.state.characters[DAGOBERT].alive and "injury-reroll" not in _codes(result)
 
@@ -125,8 +125,8 @@ def test_resilient_is_lost_with_amnesia():
 def _skaven_guard(world: Scene, names: list[str]) -> None:
     world.kingdoms[BRYTHON] = replace(world.kingdoms[BRYTHON], army_type=ArmyType.SKAVEN)
     for n, name in enumerate(names):
-        world.units[300 + n] = UnitA(300 + n, GUARD, name, 1, 90, character=True)
-        world.characters[30 + n] = CharacterA(30 + n, BRYTHON, 300 + n, name, "general" if n == 0 else "hero")
+        world.units[300 + n] = UnitState(300 + n, GUARD, name, "character", 1, 90)
+        world.characters[30 + n] = CharacterState(30 + n, BRYTHON, 300 + n, name, "general" if n == 0 else "hero")
 
 
 def test_backstabbers_the_opponent_forces_one_reroll_of_an_unharmed_result():
@@ -157,12 +157,12 @@ def test_battles_survived_count_the_living_who_fought_after_the_injuries():
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,), "sitting_out": (9,)})
     _host_with_general(world, battles_survived=2)
-    world.units[107] = UnitA(107, HOST, "Captain Wounded", 1, 90, character=True)
-    world.characters[7] = CharacterA(
-        7, AVALON, 107, "Captain Wounded", "hero", injuries=[{"code": "deep-wound", "misses_battles": 1}]
+    world.units[107] = UnitState(107, HOST, "Captain Wounded", "character", 1, 90)
+    world.characters[7] = CharacterState(
+        7, AVALON, 107, "Captain Wounded", "hero", injuries=({"code": "deep-wound", "misses_battles": 1},)
     )
-    world.units[106] = UnitA(106, HOST, "Captain Limp", 1, 90, character=True)
-    world.characters[9] = CharacterA(9, AVALON, 106, "Captain Limp", "hero")
+    world.units[106] = UnitState(106, HOST, "Captain Limp", "character", 1, 90)
+    world.characters[9] = CharacterState(9, AVALON, 106, "Captain Limp", "hero")
     result = world.run([1, 1])  # the Warlord dies
     survived = {c.id: c.battles_survived for c in result.state.characters.values()}
     assert survived == {1: 0, 2: 0, 3: 0, DAGOBERT: 3, 7: 0, 9: 0}
