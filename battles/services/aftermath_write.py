@@ -1,7 +1,7 @@
 """Writing the aftermath back (inside the aftermath's transaction): the world through the one
-writer (kingdoms.services.world_write: armies, units, items, provinces, capitols, alliances,
-ledgers), and the aftermath's own: the retreats' movements, the characters, the events, the dice
-and the battles' results."""
+writer (kingdoms.services.world_write: armies, units, characters, items, provinces, capitols,
+alliances, ledgers), and the aftermath's own: the retreats' movements, the events, the dice and
+the battles' results."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from django.db.models import Max
 
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmyMovement, Character
+from kingdoms.models import ArmyMovement
 from kingdoms.services.dice import dice_rolls_save
-from kingdoms.services.world_write import ItemLine, UnitLine, world_write
+from kingdoms.services.world_write import world_write
 from orders.models import Turn
 from orders.services.events import turn_events_append
 from rulebook.turn.aftermath.state import AftermathResult, AftermathState
-from rulebook.world import CharacterState, World
+from rulebook.world import World
 
 from ..models import Battle
 
@@ -25,24 +25,6 @@ from ..models import Battle
 # Supply Depot: a depot captured (the army forages from now on), a captured cart on the roster.
 AFTERMATH_ARMY_FIELDS = ("experience", "province", "status", "fortified_in", "supply_depot", "spare_carts")
 AFTERMATH_PROVINCE_FIELDS = ("controller", "settlement", "looted_turn", "fortified", "rogue", "land_sale_turn")
-
-
-def _unit_lines(state: AftermathState) -> dict[int, UnitLine]:
-    return {
-        u.id: UnitLine(
-            models=u.models,
-            veteran_level=u.veteran_level,
-            veteran_eligible=u.veteran_eligible,
-            # Robbed: a character's mundane equipment is lost; Casualty Recovery: a command model lost.
-            equipment_points=u.equipment_points,
-            command_points=(u.champion_points, u.standard_points, u.musician_points),
-        )
-        for u in state.units.values()
-    }
-
-
-def _item_lines(state: AftermathState) -> dict[int, ItemLine]:
-    return {i.id: ItemLine(bearer=i.bearer, destroyed=i.destroyed) for i in state.items.values()}
 
 
 def _world_after(turn: Turn, result: AftermathResult) -> World:
@@ -68,8 +50,6 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         events=result.events,
         army_fields=AFTERMATH_ARMY_FIELDS,
         province_fields=AFTERMATH_PROVINCE_FIELDS,
-        units=(_unit_lines(before), _unit_lines(state)),
-        items=(_item_lines(before), _item_lines(state)),
     )
 
     # The retreats: one more step of the turn's movements, to the province the army fell back to.
@@ -89,21 +69,6 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         )
         for army, number in retreats.items()
     )
-
-    # Characters one by one, the dead first: a kingdom has one living Warlord at every moment.
-    def kept(c: CharacterState) -> tuple[object, ...]:
-        return (c.alive, c.role, c.injuries, c.battles_survived)
-
-    changed = sorted(
-        (c for c in state.characters.values() if kept(c) != kept(before.characters[c.id])),
-        key=lambda c: (c.alive, c.id),
-    )
-    rows = Character.objects.in_bulk([c.id for c in changed])
-    for after in changed:
-        row = rows[after.id]
-        row.alive, row.role, row.battles_survived = after.alive, after.role, after.battles_survived
-        row.injuries = [dict(i) for i in after.injuries]
-        row.save(update_fields=["alive", "role", "injuries", "battles_survived"])
 
     turn_events_append(turn, result.events)
     dice_rolls_save(campaign=campaign, turn=turn.number, dice=dice)

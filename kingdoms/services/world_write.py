@@ -1,8 +1,11 @@
 """Writing the campaign's world state (rulebook.world) back to the database: the one writer the
 turn's phases share, as kingdoms.services.world is the one loader. A phase hands it the world as it
-found it and as it leaves it, with its events; it writes every difference in bulk (a fixed number
-of queries, whatever the number of armies), and the ledger and experience rows the events carry.
-What is a phase's own (its battles, sheets, movements, dice, the turn's log) the phase writes."""
+found it and as it leaves it (its working copy), with its events; it writes every record that
+differs (provinces, kingdoms, armies, units, characters, items) in bulk (a fixed number of queries,
+whatever the number of armies; a character changed is one query, for the one-living-Warlord
+constraint), and the alliance, ledger and experience rows the events carry. A world loaded without
+its characters and items (the orders phase's) has none to write. What is a phase's own (its
+battles, sheets, movements, dice, the turn's log) the phase writes."""
 
 from __future__ import annotations
 
@@ -12,9 +15,9 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.world import ArmyState, KingdomState, World
+from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, UnitState, World
 
-from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry, Unit
+from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .alliances import alliances_write
 from .experience import experience_rows_write
 from .rogue import rogue_rows_write
@@ -33,37 +36,12 @@ ELITE_DEFENSE_FORCE_SIZE = 500
 
 
 @dataclass(frozen=True)
-class UnitLine:
-    """A unit's row as a phase finds or leaves it: its models, and its Veteran Status where the
-    phase decides it (None: as stored)."""
-
-    models: int
-    veteran_level: int | None = None
-    veteran_eligible: bool | None = None
-    equipment_points: int | None = None
-    command_points: tuple[int, int, int] | None = None  # champion, standard, musician (Casualty Recovery)
-
-
-@dataclass(frozen=True)
-class ItemLine:
-    """A magic item's row as a phase finds or leaves it."""
-
-    bearer: int | None  # unit id; None: in the kingdom's armory
-    destroyed: bool = False
-
-
-@dataclass(frozen=True)
 class WorldWritten:
     """What the writer made: the real ids of the armies raised (negative ids in the rules), and the
     campaign's province rows by number, for the phase's own rows."""
 
     army_ids: dict[int, int]
     provinces: dict[int, Province]
-
-
-def unit_lines(world: World) -> dict[int, UnitLine]:
-    """The world's army lists as lines: each unit's models (its Veteran Status as stored)."""
-    return {u.id: UnitLine(models=u.models) for units in world.units.values() for u in units}
 
 
 def _armies_of(world: World) -> list[ArmyState]:
@@ -152,23 +130,43 @@ def _armies_write(
     return army_ids
 
 
-def _lists_write(before: Mapping[int, UnitLine], after: Mapping[int, UnitLine], after_world: World) -> None:
-    """Each unit whose line changed: its models, its casualties over the campaign, its Veteran
-    Status; an army upgraded by 500 points or more loses its units' Veteran Status."""
-    changed = {unit: line for unit, line in after.items() if unit in before and before[unit] != line}
+def _unit_kept(unit: UnitState) -> tuple[object, ...]:
+    """What a unit's row keeps of its record: its models and Veteran Status; its equipment (Robbed:
+    a character's mundane equipment is lost) and its command models (Casualty Recovery)."""
+    return (
+        unit.models,
+        unit.veteran_level,
+        unit.veteran_eligible,
+        unit.equipment_points,
+        unit.champion_points,
+        unit.standard_points,
+        unit.musician_points,
+    )
+
+
+def _lists_write(before: World, after: World) -> None:
+    """Each unit whose record changed: its models, its casualties over the campaign, its Veteran
+    Status, its equipment and command; an army upgraded by 500 points or more loses its units'
+    Veteran Status."""
+    was = {u.id: u for units in before.units.values() for u in units}
+    changed = {
+        u.id: u
+        for units in after.units.values()
+        for u in units
+        if u.id in was and _unit_kept(u) != _unit_kept(was[u.id])
+    }
     rows = list(Unit.objects.filter(pk__in=list(changed)))
     for row in rows:
-        line, was = changed[row.id], before[row.id]
-        row.models_lost += max(0, was.models - line.models)
-        row.models_count = line.models
-        if line.veteran_level is not None:
-            row.veteran_level = line.veteran_level
-        if line.veteran_eligible is not None:
-            row.veteran_eligible = line.veteran_eligible
-        if line.equipment_points is not None:
-            row.equipment_points = line.equipment_points
-        if line.command_points is not None:
-            row.champion_points, row.standard_points, row.musician_points = line.command_points
+        unit = changed[row.id]
+        row.models_lost += max(0, was[row.id].models - unit.models)
+        row.models_count = unit.models
+        row.veteran_level, row.veteran_eligible = unit.veteran_level, unit.veteran_eligible
+        row.equipment_points = unit.equipment_points
+        row.champion_points, row.standard_points, row.musician_points = (
+            unit.champion_points,
+            unit.standard_points,
+            unit.musician_points,
+        )
     Unit.objects.bulk_update(
         rows,
         [
@@ -182,23 +180,51 @@ def _lists_write(before: Mapping[int, UnitLine], after: Mapping[int, UnitLine], 
             "musician_points",
         ],
     )
-    veterans_lost = [a.id for a in after_world.armies.values() if a.veteran_status_lost]
+    veterans_lost = [a.id for a in after.armies.values() if a.veteran_status_lost]
     if veterans_lost:
         Unit.objects.filter(army_id__in=veterans_lost).update(veteran_level=0)
 
 
-def _items_write(
-    before: Mapping[int, ItemLine], after: Mapping[int, ItemLine], after_world: World, events: Iterable[Event]
-) -> None:
-    """Each magic item whose line changed; the items of the armies disbanded are destroyed with them;
-    Transfer of Gold: an item sent leaves its bearer (or the armory) now (its ITEM_SENT event carries
-    it to the receiver's armory at the beginning of the turn after next, orders/services/transfers.py)."""
-    changed = {item: line for item, line in after.items() if item in before and before[item] != line}
+def _characters_write(before: World, after: World) -> None:
+    """Each character whose record changed (the Character Injury Chart, a Warlord's death and his
+    successor), one by one and the dead first: a kingdom has one living Warlord at every moment
+    (`one_living_warlord_per_kingdom`, checked row by row), so the dead Warlord's row is written
+    before the General who takes his role."""
+
+    def kept(character: CharacterState) -> tuple[object, ...]:
+        return (character.alive, character.role, character.injuries, character.battles_survived)
+
+    changed = sorted(
+        (
+            c
+            for c in after.characters.values()
+            if c.id in before.characters and kept(c) != kept(before.characters[c.id])
+        ),
+        key=lambda c: (c.alive, c.id),
+    )
+    rows = Character.objects.in_bulk([c.id for c in changed])
+    for character in changed:
+        row = rows[character.id]
+        row.alive, row.role, row.battles_survived = character.alive, character.role, character.battles_survived
+        row.injuries = [dict(i) for i in character.injuries]
+        row.save(update_fields=["alive", "role", "injuries", "battles_survived"])
+
+
+def _items_write(before: World, after: World, events: Iterable[Event]) -> None:
+    """Each magic item whose record changed (its bearer, destroyed); the items of the armies disbanded
+    are destroyed with them; Transfer of Gold: an item sent leaves its bearer (or the armory) now (its
+    ITEM_SENT event carries it to the receiver's armory at the beginning of the turn after next,
+    orders/services/transfers.py)."""
+
+    def kept(item: ItemState) -> tuple[int | None, bool]:
+        return item.bearer, item.destroyed
+
+    changed = {i: item for i, item in after.items.items() if i in before.items and kept(item) != kept(before.items[i])}
     rows = list(ArmoryItem.objects.filter(pk__in=list(changed)))
     for row in rows:
         row.bearer_id, row.destroyed = changed[row.id].bearer, changed[row.id].destroyed
     ArmoryItem.objects.bulk_update(rows, ["bearer", "destroyed"])
-    disbanded = [a.id for a in _armies_of(after_world) if a.disbanded and a.id > 0]
+    disbanded = [a.id for a in _armies_of(after) if a.disbanded and a.id > 0]
     ArmoryItem.objects.filter(bearer__army_id__in=disbanded).update(destroyed=True)
     ArmoryItem.objects.filter(pk__in=[e.data["item_id"] for e in events if e.code == EventCode.ITEM_SENT]).delete()
 
@@ -260,8 +286,6 @@ def world_write(
     events: Sequence[Event],
     army_fields: Collection[str] = ARMY_FIELDS,
     province_fields: Collection[str] = PROVINCE_FIELDS,
-    units: tuple[Mapping[int, UnitLine], Mapping[int, UnitLine]] | None = None,
-    items: tuple[Mapping[int, ItemLine], Mapping[int, ItemLine]] | None = None,
 ) -> WorldWritten:
     """Write what a phase of turn `turn` did to the campaign's world: `before` as it found it,
     `after` as it leaves it, `events` what it said. In bulk, in the caller's transaction:
@@ -269,10 +293,11 @@ def world_write(
     - the armies raised (negative ids: new rows, at step 0 of their movements), each army and Elite
       Defense Force whose `army_fields` differ from its row (the others are left as stored), the
       Veteran Status lost by an upgrade, the Elite Defense Forces of the towns reinforced;
-    - the army lists: each unit whose line changed (`units`, before and after; by default the
-      world's lists, `unit_lines`), its models lost counted in its casualties;
-    - the magic items: each whose line changed (`items`, if the phase decides them), those of the
-      armies disbanded (destroyed), those sent (Transfer of Gold);
+    - the army lists: each unit whose record changed (models, Veteran Status, equipment, command),
+      its models lost counted in its casualties;
+    - the characters whose record changed (alive, role, injuries, battles survived), the dead first;
+    - the magic items: each whose record changed (bearer, destroyed), those of the armies disbanded
+      (destroyed), those sent (Transfer of Gold);
     - each province whose `province_fields` differ from its row;
     - the alliances the events form and end, the kingdoms' capitols and Rogue Kingdoms;
     - the treasury's ledger (each event with gold) and the experience ledger (each event with
@@ -281,10 +306,9 @@ def world_write(
     Returns the raised armies' real ids and the province rows."""
     provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
     army_ids = _armies_write(turn=turn, campaign=campaign, after=after, provinces=provinces, fields=army_fields)
-    lists_before, lists_after = units if units is not None else (unit_lines(before), unit_lines(after))
-    _lists_write(lists_before, lists_after, after)
-    items_before, items_after = items if items is not None else ({}, {})
-    _items_write(items_before, items_after, after, events)
+    _lists_write(before, after)
+    _characters_write(before, after)
+    _items_write(before, after, events)
     _provinces_write(after, provinces, province_fields)
     alliances_write(campaign=campaign, turn=turn, events=events)
     _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, provinces=provinces)
