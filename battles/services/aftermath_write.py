@@ -5,19 +5,15 @@ the battles' results."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from django.db.models import Max
 
 from kernel.dice import SeededDice
-from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
 from kingdoms.services.dice import dice_rolls_save
 from kingdoms.services.world_write import world_write
 from orders.models import Turn
 from orders.services.events import turn_events_append
 from rulebook.turn.aftermath.state import AftermathResult, AftermathState
-from rulebook.world import World
 
 from ..models import Battle
 
@@ -27,18 +23,6 @@ AFTERMATH_ARMY_FIELDS = ("experience", "province", "status", "fortified_in", "su
 AFTERMATH_PROVINCE_FIELDS = ("controller", "settlement", "looted_turn", "fortified", "rogue", "land_sale_turn")
 
 
-def _world_after(turn: Turn, result: AftermathResult) -> World:
-    """The world as the aftermath leaves it. Loss of the Capitol: a kingdom whose capitol is lost
-    (its event) has no capitol from now on, and three turns to crown its Warlord."""
-    world = result.state.world
-    lost = {e.kingdom for e in result.events if e.code == EventCode.CAPITOL_LOST and e.kingdom is not None}
-    kingdoms = {
-        k: replace(record, capitol=None, capitol_lost_turn=turn.number) if k in lost else record
-        for k, record in world.kingdoms.items()
-    }
-    return replace(world, kingdoms=kingdoms)
-
-
 def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult, dice: SeededDice) -> None:
     state = result.state
     campaign = turn.campaign
@@ -46,7 +30,7 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         turn=turn.number,
         campaign=campaign,
         before=before.world,
-        after=_world_after(turn, result),
+        after=state.world,
         events=result.events,
         army_fields=AFTERMATH_ARMY_FIELDS,
         province_fields=AFTERMATH_PROVINCE_FIELDS,

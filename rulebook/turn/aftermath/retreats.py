@@ -174,6 +174,8 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
                 )
             )
         elif state.kingdoms[loser].capitol == province.number and not rogue:
+            # Loss of the Capitol: no capitol from now on, and three turns to crown its Warlord.
+            state.kingdoms[loser] = replace(state.kingdoms[loser], capitol=None, capitol_lost_turn=state.world.turn)
             events.append(
                 Event(
                     PHASE,

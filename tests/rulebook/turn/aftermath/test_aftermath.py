@@ -1073,6 +1073,22 @@ def test_the_pyramid_taken_the_ancient_dead_return_to_the_tomb():
     assert "the campaign goes on" in tomb.text
 
 
+def test_the_capitol_taken_the_kingdom_loses_it_and_its_countdown_starts():
+    """Loss of the Capitol: Avalon takes Brython's capitol city; Brython has no capitol from now on,
+    and three turns from this one to crown its Warlord (the state the writer stores)."""
+    world = Scene()
+    world.kingdoms[BRYTHON] = replace(world.kingdoms[BRYTHON], capitol=5)
+    world.province(5, settlement="city", controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.battle(R.MINOR_VICTORY, SideA(AVALON, HOST, loot_choice="sack"), SideA(BRYTHON, None))
+    result = world.run([], turn=4)
+
+    assert result.state.provinces[5].controller == AVALON
+    brython = result.state.kingdoms[BRYTHON]
+    assert (brython.capitol, brython.capitol_lost_turn) == (None, 4)
+    assert len([e for e in result.events if e.code == "capitol-lost"]) == 1
+
+
 def test_a_city_won_from_a_rogue_kingdom_gives_no_city_and_no_loot():
     """Rogue Kingdom: "taking these from a Rogue Kingdom will not give the attacking player a town or
     city or a chance to loot"; its capitol falls without a Loss of the Capitol for a kingdom already
