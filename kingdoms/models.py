@@ -531,28 +531,6 @@ class DraftedArmyList(models.Model):
         return f"{self.army}: drafted list"
 
 
-class DiceRoll(models.Model):
-    """A roll of the dice kernel, kept with its purpose and whom it concerns."""
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_rolls")
-    turn = models.PositiveIntegerField(help_text="0 for setup.")
-    stream = models.CharField(max_length=100)
-    sequence = models.PositiveIntegerField()
-    expression = models.CharField(max_length=16)
-    faces = models.JSONField()
-    total = models.IntegerField()
-    purpose = models.CharField(max_length=200)
-    kingdoms = models.JSONField(default=list, blank=True)
-    armies = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["campaign", "turn", "id"]
-
-    def __str__(self) -> str:
-        return f"{self.expression} = {self.total} ({self.purpose})"
-
-
 class ReportPreferences(models.Model):
     """How a player receives the turn reports: the address, and the PDF attached or a link."""
 

@@ -10,7 +10,6 @@ from typing import Any
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Character, Unit
 from kingdoms.services.world import world_load
-from orders.models import Turn, TurnEvent
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.aftermath.state import (
     AftermathState,
@@ -22,6 +21,7 @@ from rulebook.turn.aftermath.state import (
     SideA,
     UnitA,
 )
+from turns.models import Turn, TurnEvent
 
 from ..models import Battle, TurnSummarySheet
 from .announcements import announced_ends

@@ -14,10 +14,10 @@ from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement, Character
 from kingdoms.services.dice import dice_rolls_save
 from kingdoms.services.world_write import ItemLine, UnitLine, world_write
-from orders.models import Turn
 from orders.services.events import turn_events_append
 from rulebook.turn.aftermath.state import AftermathResult, AftermathState
 from rulebook.world import World
+from turns.models import Turn
 
 from ..models import Battle
 
