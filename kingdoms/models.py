@@ -1,4 +1,5 @@
-"""The campaign world: campaigns, the map, kingdoms, the treasury ledger, armies and dice rolls.
+"""The campaign world: campaigns, the map, kingdoms, the treasury ledger and armies (the dice rolls
+are the turn cycle's records, turns/models.py).
 
 State and database constraints only; the rules live in rulebook/, the writes in
 kingdoms/services/.

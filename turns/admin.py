@@ -27,4 +27,5 @@ class TurnAdmin(CampaignScopedAdmin):
 class DiceRollAdmin(CampaignScopedAdmin):
     campaign_path = "campaign"
     list_display = ["campaign", "turn", "stream", "expression", "total", "purpose", "created_at"]
-    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), ("turn", admin.RelatedOnlyFieldListFilter)]
+    # A roll's turn is its number (0 for setup), not a relation: filtered by its values.
+    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), "turn"]
