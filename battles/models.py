@@ -27,7 +27,7 @@ class Battle(models.Model):
         REPORTED = "reported", "Results reported"
         RESOLVED = "resolved", "Resolved"
 
-    turn = models.ForeignKey("orders.Turn", on_delete=models.CASCADE, related_name="battles")
+    turn = models.ForeignKey("turns.Turn", on_delete=models.CASCADE, related_name="battles")
     province = models.ForeignKey(Province, on_delete=models.CASCADE, related_name="battles")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED)
     attacker_kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="battles_attacking")
@@ -211,7 +211,7 @@ class TurnSummarySheet(models.Model):
 class ResultsReminder(models.Model):
     """A reminder sent 24 hours before the results deadline; one per kingdom and turn."""
 
-    turn = models.ForeignKey("orders.Turn", on_delete=models.CASCADE, related_name="results_reminders")
+    turn = models.ForeignKey("turns.Turn", on_delete=models.CASCADE, related_name="results_reminders")
     kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
     sent_at = models.DateTimeField(auto_now_add=True)
 
@@ -245,7 +245,7 @@ class AllianceEndAnnouncement(models.Model):
     results deadline. Private until the aftermath, which ends the alliance with the turn: then the
     events and the bulletin make it public."""
 
-    turn = models.ForeignKey("orders.Turn", on_delete=models.CASCADE, related_name="alliance_end_announcements")
+    turn = models.ForeignKey("turns.Turn", on_delete=models.CASCADE, related_name="alliance_end_announcements")
     kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="+")
     alliance = models.ForeignKey(Alliance, on_delete=models.CASCADE, related_name="end_announcements")
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")

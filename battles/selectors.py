@@ -12,7 +12,7 @@ from django.http import Http404
 
 from kingdoms.models import Campaign, Character, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
-from orders.models import Turn
+from turns.models import Turn
 
 from .models import Battle, TurnSummarySheet
 

@@ -18,7 +18,6 @@ from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.selectors import alliance_in_force, army_private_get, campaign_get, is_organizer, kingdom_of
-from orders.models import Turn
 from orders.selectors import turn_get
 from orders.services.progress import turn_progress
 from orders.services.turns import turn_clock
@@ -27,6 +26,7 @@ from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_ge
 from rulebook.scenario.sheet import scenario_lines
 from rulebook.setup.maps import TERRAINS
 from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
+from turns.models import Turn
 
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet

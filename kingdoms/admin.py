@@ -7,18 +7,7 @@ from django.contrib import admin
 
 from briternia.admin import CampaignScopedAdmin, CampaignScopedInline
 
-from .models import (
-    ArmoryItem,
-    Army,
-    ArmyMovement,
-    Campaign,
-    Character,
-    DiceRoll,
-    Kingdom,
-    Province,
-    TreasuryEntry,
-    Unit,
-)
+from .models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 
 
 class ProvinceInline(CampaignScopedInline, admin.TabularInline):
@@ -126,10 +115,3 @@ class ArmoryItemAdmin(CampaignScopedAdmin):
 class ArmyMovementAdmin(CampaignScopedAdmin):
     campaign_path = "army__kingdom__campaign"
     list_display = ["army", "turn", "step", "province"]
-
-
-@admin.register(DiceRoll)
-class DiceRollAdmin(CampaignScopedAdmin):
-    campaign_path = "campaign"
-    list_display = ["campaign", "turn", "stream", "expression", "total", "purpose", "created_at"]
-    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), ("turn", admin.RelatedOnlyFieldListFilter)]

@@ -1,4 +1,5 @@
-"""The campaign world: campaigns, the map, kingdoms, the treasury ledger, armies and dice rolls.
+"""The campaign world: campaigns, the map, kingdoms, the treasury ledger and armies (the dice rolls
+are the turn cycle's records, turns/models.py).
 
 State and database constraints only; the rules live in rulebook/, the writes in
 kingdoms/services/.
@@ -529,28 +530,6 @@ class DraftedArmyList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.army}: drafted list"
-
-
-class DiceRoll(models.Model):
-    """A roll of the dice kernel, kept with its purpose and whom it concerns."""
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_rolls")
-    turn = models.PositiveIntegerField(help_text="0 for setup.")
-    stream = models.CharField(max_length=100)
-    sequence = models.PositiveIntegerField()
-    expression = models.CharField(max_length=16)
-    faces = models.JSONField()
-    total = models.IntegerField()
-    purpose = models.CharField(max_length=200)
-    kingdoms = models.JSONField(default=list, blank=True)
-    armies = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["campaign", "turn", "id"]
-
-    def __str__(self) -> str:
-        return f"{self.expression} = {self.total} ({self.purpose})"
 
 
 class ReportPreferences(models.Model):

@@ -16,6 +16,7 @@ from django.http import Http404
 from kernel.event_codes import EventCode
 from rulebook.setup.homes import army_limit
 from rulebook.world import counted_points
+from turns.models import DiceRoll
 
 from .map_svg import (
     MapArmyMarker,
@@ -26,7 +27,7 @@ from .map_svg import (
     kingdom_colour,
     render_map_svg,
 )
-from .models import Alliance, Army, Campaign, Character, DiceRoll, ExperienceEntry, Kingdom, Province, TreasuryEntry
+from .models import Alliance, Army, Campaign, Character, ExperienceEntry, Kingdom, Province, TreasuryEntry
 
 AnyUser = AbstractBaseUser | AnonymousUser
 

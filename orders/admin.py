@@ -1,30 +1,17 @@
-"""The organizer's back office for turns, deadlines and order sheets."""
+"""The organizer's back office for the schedules and order sheets (the turns' pages are the turn cycle's,
+turns/admin.py)."""
 
 from django.contrib import admin
 
 from briternia.admin import CampaignScopedAdmin, CampaignScopedInline
 
-from .models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission, Turn
+from .models import CampaignSchedule, OrderSheet, OrdersReminder, OrderSubmission
 
 
 @admin.register(CampaignSchedule)
 class CampaignScheduleAdmin(CampaignScopedAdmin):
     campaign_path = "campaign"
     list_display = ["campaign", "__str__", "paused"]
-
-
-class DeadlineChangeInline(CampaignScopedInline, admin.TabularInline):
-    model = DeadlineChange
-    extra = 0
-    readonly_fields = ["kind", "old_value", "new_value", "reason", "changed_by", "changed_at"]
-
-
-@admin.register(Turn)
-class TurnAdmin(CampaignScopedAdmin):
-    campaign_path = "campaign"
-    list_display = ["campaign", "number", "status", "orders_deadline", "results_deadline"]
-    list_filter = [("campaign", admin.RelatedOnlyFieldListFilter), "status"]
-    inlines = [DeadlineChangeInline]
 
 
 class OrderSubmissionInline(CampaignScopedInline, admin.TabularInline):

@@ -16,10 +16,11 @@ from kingdoms.selectors import campaign_get, is_organizer, kingdom_organized_get
 from kingdoms.serializers import KingdomPublicSerializer
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.problems import SheetCheck
+from turns.models import Turn
 
 from . import selectors
 from .entries import sheet_from_json
-from .models import OrderSheet, Turn
+from .models import OrderSheet
 from .serializers import (
     DeadlinesInput,
     DraftSerializer,

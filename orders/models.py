@@ -1,4 +1,5 @@
-"""Turns, their deadlines and schedule, and the kingdoms' order sheets."""
+"""The turns' deadlines and schedule, and the kingdoms' order sheets (the turns themselves are the turn
+cycle's, turns/models.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.db import models
 from django.utils import timezone
 
 from kingdoms.models import Campaign, Kingdom
+from turns.models import Turn
 
 WEEKDAYS = [
     (0, "Monday"),
@@ -46,40 +48,6 @@ class CampaignSchedule(models.Model):
             f"orders {self.get_orders_weekday_display()} {self.orders_time:%H:%M}, "
             f"results {self.get_results_weekday_display()} {self.results_time:%H:%M}"
         )
-
-
-class Turn(models.Model):
-    class Status(models.TextChoices):
-        ORDERS_OPEN = "orders-open", "Orders open"
-        RESOLVING_ORDERS = "resolving-orders", "Resolving orders"
-        BATTLES = "battles", "Battles"
-        RESOLVING_AFTERMATH = "resolving-aftermath", "Resolving aftermath"
-        REPORTED = "reported", "Reported"
-
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="turns")
-    number = models.PositiveIntegerField()
-    status = models.CharField(max_length=24, choices=Status.choices, default=Status.ORDERS_OPEN)
-    orders_deadline = models.DateTimeField()
-    results_deadline = models.DateTimeField()
-    seed = models.CharField(max_length=32, help_text="Seed of the turn's dice.")
-    opened_at = models.DateTimeField(auto_now_add=True)
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    resolution_error = models.TextField(blank=True, help_text="Why the last resolution failed (it changed nothing).")
-    # The organizer asked for a phase (Resolve, Run the aftermath): recorded with the request, so a
-    # lost task (a worker that died, a broker that was down) is taken up by the deadline sweep.
-    # Cleared when the phase runs, or when it is refused (the organizer reads why and asks again).
-    orders_requested_at = models.DateTimeField(null=True, blank=True)
-    aftermath_requested_at = models.DateTimeField(null=True, blank=True)
-    held_at = models.DateTimeField(
-        null=True, blank=True, help_text="The deadline passed with too many orders missing: it waits for the organizer."
-    )
-
-    class Meta:
-        ordering = ["campaign", "number"]
-        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="turn_number_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.campaign}: turn {self.number}"
 
 
 class DeadlineChange(models.Model):
@@ -169,25 +137,3 @@ class OrdersReminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kingdom}: reminder for {self.turn}"
-
-
-class TurnEvent(models.Model):
-    """What happened in a turn, in order: the single source of every report of it."""
-
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="events")
-    sequence = models.PositiveIntegerField()
-    phase = models.CharField(max_length=32)
-    code = models.CharField(max_length=40)
-    text = models.TextField()
-    kingdom = models.ForeignKey(Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    army = models.ForeignKey("kingdoms.Army", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    province = models.PositiveIntegerField(null=True, blank=True, help_text="Province number.")
-    gold = models.IntegerField(default=0)
-    data = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["turn", "sequence"]
-        constraints = [models.UniqueConstraint(fields=["turn", "sequence"], name="turn_event_sequence_unique")]
-
-    def __str__(self) -> str:
-        return f"{self.turn} #{self.sequence} {self.code}"

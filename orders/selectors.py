@@ -7,8 +7,9 @@ from django.http import Http404
 
 from kingdoms.models import Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
+from turns.models import Turn
 
-from .models import OrderSheet, Turn
+from .models import OrderSheet
 
 
 def turn_get(*, user: AnyUser, turn_id: int) -> Turn:

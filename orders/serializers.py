@@ -16,9 +16,10 @@ from rulebook.turn.write_orders.records import (
     OrderKind,
     SheetEntries,
 )
+from turns.models import Turn, TurnEvent
 
 from .entries import sheet_from_json
-from .models import OrderSheet, Turn, TurnEvent
+from .models import OrderSheet
 
 
 class TurnSerializer(serializers.ModelSerializer):

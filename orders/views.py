@@ -23,12 +23,13 @@ from rulebook.campaign_schedule import deadline_text
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblemCode
 from rulebook.turn.write_orders.targets import sheet_targets
+from turns.models import Turn
 
 from . import selectors
 from .entries import sheet_from_json
 from .forms import ARMY_FIELDS, CREATION_FIELDS, PROBLEM_SECTIONS, SECTIONS, OrderSheetForm, place_problems
 from .independence_form import IndependenceForm
-from .models import CampaignSchedule, OrderSheet, Turn
+from .models import CampaignSchedule, OrderSheet
 from .services.calendar import calendar_key_read, deadlines_calendar
 from .services.emails import receipt_content
 from .services.independence import independence_declare

@@ -35,7 +35,7 @@ class Email(models.Model):
 
     kind = models.CharField(max_length=32, choices=Kind.choices)
     campaign = models.ForeignKey("kingdoms.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    turn = models.ForeignKey("orders.Turn", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    turn = models.ForeignKey("turns.Turn", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     # Queuing the same email again (a task run twice, the sweep taking up a report) finds this row.
     key = models.CharField(max_length=200, blank=True)
     # The addresses, one message to all (an announcement goes to every player of the campaign).

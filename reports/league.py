@@ -14,9 +14,10 @@ from django.db.models import Sum
 
 from battles.models import Battle
 from kingdoms.models import Campaign, Kingdom, TreasuryEntry
-from orders.models import OrderSheet, Turn
+from orders.models import OrderSheet
 from rulebook.tables import Settlement
 from rulebook.treasury.league import gold_bands
+from turns.models import Turn
 
 
 @dataclass(frozen=True)

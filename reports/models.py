@@ -8,8 +8,8 @@ from django.db import models
 from django.utils import timezone
 
 from kingdoms.models import Kingdom
-from orders.models import Turn
 from outbox.models import Email
+from turns.models import Turn
 
 
 class TurnMap(models.Model):

@@ -9,10 +9,10 @@ from django.http import Http404
 
 from battles.models import Battle
 from kernel.event_codes import EventCode
-from kingdoms.models import Campaign, DiceRoll, Kingdom
+from kingdoms.models import Campaign, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
-from orders.models import Turn, TurnEvent
 from outbox.models import Email
+from turns.models import DiceRoll, Turn, TurnEvent
 
 from .models import ReportEmail, TurnReport
 

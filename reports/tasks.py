@@ -6,8 +6,8 @@ import datetime as dt
 
 from celery import shared_task
 
-from orders.models import Turn
 from outbox.tasks import email_send
+from turns.models import Turn
 
 from .models import TurnReport
 from .services.deliveries import report_emails_queue

@@ -15,7 +15,7 @@ from kernel.event_codes import EventCode
 from kingdoms.map_svg import MapArrow, MapBattleMarker
 from kingdoms.models import Kingdom
 from kingdoms.selectors import campaign_map_svg, map_kingdom_key
-from orders.models import Turn, TurnEvent
+from turns.models import Turn, TurnEvent
 
 
 def battle_markers(battles: Iterable[Battle]) -> list[MapBattleMarker]:

@@ -11,9 +11,9 @@ from rest_framework.test import APIClient
 from demo.campaign import demo_campaign_create
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services import campaigns as campaign_services
-from orders.models import Turn
 from rulebook.setup.maps import load_default_map
 from tests.smtp import FlakySMTP, free_port, use_smtp
+from turns.models import Turn
 
 PASSWORD = "a-long-test-password"
 

@@ -12,7 +12,6 @@ from kingdoms.models import (
     Campaign,
     Character,
     Delivery,
-    DiceRoll,
     ExperienceEntry,
     Kingdom,
     Province,
@@ -21,17 +20,10 @@ from kingdoms.models import (
     TreasuryEntry,
     Unit,
 )
-from orders.models import (
-    CampaignSchedule,
-    DeadlineChange,
-    OrderSheet,
-    OrdersReminder,
-    OrderSubmission,
-    Turn,
-    TurnEvent,
-)
+from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission
 from outbox.models import Email
 from reports.models import ReportEmail, TurnMap, TurnReport
+from turns.models import DiceRoll, Turn, TurnEvent
 
 User = get_user_model()
 

@@ -120,7 +120,7 @@ def email_key(prefix: str, row_id: int, suffix: str) -> str:
     return f"{prefix}:{row_id}{suffix}"
 
 
-# A dice roll's stream (kingdoms.DiceRoll.stream) names what it rolled for; those of these
+# A dice roll's stream (turns.DiceRoll.stream) names what it rolled for; those of these
 # prefixes hold ids, as the services write them: by prefix, what each part after it holds.
 STREAM_REFERENCES: dict[str, tuple[str, ...]] = {
     "warlord-free-roll": (KINGDOM_ID,),  # kingdoms/services/armies.py _free_rolls: <kingdom id>

@@ -39,11 +39,11 @@ from kernel.event_codes import EventCode
 from kingdoms.people import display_name
 from kingdoms.selectors import AnyUser, is_organizer
 from kingdoms.services.world import world_changed
-from orders.models import Turn, TurnEvent
 from orders.services.emails import campaign_player_addresses
 from orders.services.events import turn_event_sequence_next
 from outbox.models import Email
 from outbox.services import email_queue
+from turns.models import Turn, TurnEvent
 from turns.services.phases import Phase
 
 from .campaign_models import Campaign

@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 
 from briternia.flash import flash_outcome
 from kingdoms.selectors import is_organizer
-from orders.models import Turn
 from orders.selectors import turn_get
+from turns.models import Turn
 
 from .models import RestoreRecord, Snapshot
 from .snapshots import snapshot_refusal, snapshot_restore

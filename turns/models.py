@@ -1,4 +1,10 @@
-"""What the turn cycle keeps of its own: when the deadline sweep last ran (for the health endpoint)."""
+"""The turn cycle's records: the turns, what happened in each (the events every report is written
+from), the dice rolled, and when the deadline sweep last ran (for the health endpoint).
+
+The other apps hang their rows from these (an order sheet, a battle, a report names its turn), so
+this module stands below them all in the import contract (pyproject.toml): it imports no other
+app's models, and names them by label ("kingdoms.Campaign"). Turn, TurnEvent and DiceRoll keep the
+tables they had when the orders and kingdoms apps held them."""
 
 from __future__ import annotations
 
@@ -14,3 +20,84 @@ class SweepRecord(models.Model):
 
     def __str__(self) -> str:
         return f"deadline sweep at {self.ran_at:%Y-%m-%d %H:%M:%S}"
+
+
+class Turn(models.Model):
+    class Status(models.TextChoices):
+        ORDERS_OPEN = "orders-open", "Orders open"
+        RESOLVING_ORDERS = "resolving-orders", "Resolving orders"
+        BATTLES = "battles", "Battles"
+        RESOLVING_AFTERMATH = "resolving-aftermath", "Resolving aftermath"
+        REPORTED = "reported", "Reported"
+
+    campaign = models.ForeignKey("kingdoms.Campaign", on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.ORDERS_OPEN)
+    orders_deadline = models.DateTimeField()
+    results_deadline = models.DateTimeField()
+    seed = models.CharField(max_length=32, help_text="Seed of the turn's dice.")
+    opened_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution_error = models.TextField(blank=True, help_text="Why the last resolution failed (it changed nothing).")
+    # The organizer asked for a phase (Resolve, Run the aftermath): recorded with the request, so a
+    # lost task (a worker that died, a broker that was down) is taken up by the deadline sweep.
+    # Cleared when the phase runs, or when it is refused (the organizer reads why and asks again).
+    orders_requested_at = models.DateTimeField(null=True, blank=True)
+    aftermath_requested_at = models.DateTimeField(null=True, blank=True)
+    held_at = models.DateTimeField(
+        null=True, blank=True, help_text="The deadline passed with too many orders missing: it waits for the organizer."
+    )
+
+    class Meta:
+        db_table = "orders_turn"  # the table it had when the orders app held it: no row moved
+        ordering = ["campaign", "number"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="turn_number_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}: turn {self.number}"
+
+
+class TurnEvent(models.Model):
+    """What happened in a turn, in order: the single source of every report of it."""
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField()
+    phase = models.CharField(max_length=32)
+    code = models.CharField(max_length=40)
+    text = models.TextField()
+    kingdom = models.ForeignKey("kingdoms.Kingdom", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    army = models.ForeignKey("kingdoms.Army", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    province = models.PositiveIntegerField(null=True, blank=True, help_text="Province number.")
+    gold = models.IntegerField(default=0)
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        db_table = "orders_turnevent"
+        ordering = ["turn", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["turn", "sequence"], name="turn_event_sequence_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.turn} #{self.sequence} {self.code}"
+
+
+class DiceRoll(models.Model):
+    """A roll of the dice kernel, kept with its purpose and whom it concerns."""
+
+    campaign = models.ForeignKey("kingdoms.Campaign", on_delete=models.CASCADE, related_name="dice_rolls")
+    turn = models.PositiveIntegerField(help_text="0 for setup.")
+    stream = models.CharField(max_length=100)
+    sequence = models.PositiveIntegerField()
+    expression = models.CharField(max_length=16)
+    faces = models.JSONField()
+    total = models.IntegerField()
+    purpose = models.CharField(max_length=200)
+    kingdoms = models.JSONField(default=list, blank=True)
+    armies = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "kingdoms_diceroll"  # the table it had when the kingdoms app held it
+        ordering = ["campaign", "turn", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.expression} = {self.total} ({self.purpose})"

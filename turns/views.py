@@ -15,7 +15,7 @@ from battles.services.stories import STORIES_ON_CAMPAIGN_PAGE, stories_of
 from briternia.flash import flash_outcome
 from kingdoms import selectors
 from kingdoms.forms import InviteForm
-from kingdoms.models import Campaign, DiceRoll, Kingdom
+from kingdoms.models import Campaign, Kingdom
 from kingdoms.services.armies import army_lists_standing
 from kingdoms.services.campaigns import setup_next_kingdom
 from kingdoms.views import setup_forms
@@ -29,6 +29,7 @@ from reports.selectors import campaign_email_failures
 from rulebook.campaign_schedule import deadline_text
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
+from turns.models import DiceRoll
 
 from .services.cycle import campaign_start as campaign_start_service
 from .services.requests import aftermath_phase_request, orders_phase_request

@@ -13,10 +13,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kernel.dice import SeededDice
-from orders.models import CampaignSchedule, Turn
+from orders.models import CampaignSchedule
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.aftermath.run import resolve_aftermath
 from rulebook.turn.aftermath.state import AftermathResult
+from turns.models import Turn
 
 from ..models import Battle
 from .aftermath_state import aftermath_state_load

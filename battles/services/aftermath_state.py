@@ -9,10 +9,10 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 from kingdoms.services.world import world_load
-from orders.models import Turn, TurnEvent
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.aftermath.sheets import BattleA, Casualty, DepotCapture, SideA
 from rulebook.turn.aftermath.state import AftermathState
+from turns.models import Turn, TurnEvent
 
 from ..models import Battle, TurnSummarySheet
 from .announcements import announced_ends

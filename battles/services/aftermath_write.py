@@ -11,9 +11,9 @@ from kernel.dice import SeededDice
 from kingdoms.models import ArmyMovement
 from kingdoms.services.dice import dice_rolls_save
 from kingdoms.services.world_write import world_write
-from orders.models import Turn
 from orders.services.events import turn_events_append
 from rulebook.turn.aftermath.state import AftermathResult, AftermathState
+from turns.models import Turn
 
 from ..models import Battle
 

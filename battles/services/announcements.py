@@ -16,7 +16,7 @@ from django.utils import timezone
 from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from kingdoms.selectors import alliance_in_force
-from orders.models import Turn
+from turns.models import Turn
 
 from ..models import AllianceEndAnnouncement
 

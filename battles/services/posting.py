@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from kingdoms.models import Province
-from orders.models import Turn
 from rulebook.turn.pipeline import Resolution
 from rulebook.turn.state import with_real_army_ids
+from turns.models import Turn
 
 from ..models import Battle, BattleSupport
 

@@ -9,10 +9,11 @@ from collections import defaultdict
 from django.db import IntegrityError, transaction
 
 from kingdoms.models import Kingdom
-from orders.models import CampaignSchedule, Turn
+from orders.models import CampaignSchedule
 from orders.services.emails import kingdom_email_queue
 from outbox.models import Email
 from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text, time_left_text
+from turns.models import Turn
 
 from ..models import Battle, ResultsReminder, TurnSummarySheet
 

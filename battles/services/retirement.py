@@ -12,9 +12,9 @@ from django.db import transaction
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Character, Kingdom, TreasuryEntry
-from orders.models import Turn, TurnEvent
 from orders.services.events import turn_event_sequence_next
 from rulebook.warlord.succession import HeirCandidate, succession_text, warlord_heir
+from turns.models import Turn, TurnEvent
 
 PHASE = "retirement"
 KEEP_ITEMS_FACTOR = 2  # "pay double the cost of the magic items" in gold

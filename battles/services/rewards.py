@@ -11,9 +11,9 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Army
 from kingdoms.services.experience import experience_award
-from orders.models import TurnEvent
 from orders.services.events import turn_event_record
 from orders.services.turns import current_turn
+from turns.models import TurnEvent
 
 from ..models import TurnSummarySheet
 

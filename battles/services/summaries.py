@@ -15,7 +15,6 @@ from briternia.errors import DomainError
 from kingdoms.models import Army, Character, Kingdom, Unit
 from kingdoms.people import display_name
 from kingdoms.selectors import alliance_in_force
-from orders.models import Turn
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.character_injuries import (
     INJURY_REROLL_CHOICES,
@@ -26,6 +25,7 @@ from rulebook.turn.aftermath.character_injuries import (
 from rulebook.turn.aftermath.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
 from rulebook.turn.aftermath.state import possessive
 from rulebook.turn.tables import transfer_fee
+from turns.models import Turn
 
 from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
 from .announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw

@@ -5,8 +5,9 @@ from collections.abc import Sequence
 from django.db.models import Count
 
 from kernel.dice import Dice, SeededDice
+from turns.models import DiceRoll
 
-from ..models import Campaign, DiceRoll
+from ..models import Campaign
 
 
 def campaign_dice(*, campaign: Campaign, stream: str) -> SeededDice:

@@ -7,9 +7,10 @@ from kingdoms.services.world import world_load
 from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.tables import ArmyType
 from rulebook.turn.write_orders.records import SheetEntries
+from turns.models import Turn
 
 from ..entries import sheet_to_json
-from ..models import OrderSheet, Turn
+from ..models import OrderSheet
 
 
 def ancient_dead_sheet_draft(*, turn: Turn) -> OrderSheet | None:

@@ -17,8 +17,7 @@ from icalendar import Alarm, Calendar, Event
 
 from kingdoms.models import Campaign
 from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text
-
-from ..models import Turn
+from turns.models import Turn
 
 CALENDAR_SALT = "briternia.deadlines-calendar"
 PRODID = "-//Briternia//Campaign deadlines//EN"

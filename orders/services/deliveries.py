@@ -8,8 +8,8 @@ from django.db.models import Max
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Delivery, Unit
 from rulebook.experience.spending import PurchaseKind
+from turns.models import Turn, TurnEvent
 
-from ..models import Turn, TurnEvent
 from .events import turn_event_sequence_next
 
 PHASE_DELIVERIES = "deliveries"

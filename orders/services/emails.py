@@ -16,8 +16,9 @@ from outbox.services import email_queue
 from rulebook.campaign_schedule import deadline_text, moment_text
 from rulebook.tables import ArmyType
 from rulebook.world import World
+from turns.models import Turn
 
-from ..models import DeadlineChange, OrderSubmission, Turn
+from ..models import DeadlineChange, OrderSubmission
 from .calendar import deadlines_calendar
 from .describe import describe_entries, new_lists_note
 

@@ -11,8 +11,7 @@ from django.db.models import Max
 from kernel.events import Event
 from kingdoms.services.alliances import without_alliance_id
 from rulebook.turn.state import with_real_army_ids
-
-from ..models import Turn, TurnEvent
+from turns.models import Turn, TurnEvent
 
 
 def turn_event_sequence_next(turn: Turn) -> int:

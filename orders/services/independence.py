@@ -15,8 +15,9 @@ from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Prov
 from kingdoms.services.world import world_changed, world_load
 from rulebook.player_issues.joint_kingdoms import independence_check
 from rulebook.warlord.succession import HeirCandidate
+from turns.models import Turn, TurnEvent
 
-from ..models import OrderSheet, Turn, TurnEvent
+from ..models import OrderSheet
 from .events import turn_event_sequence_next
 
 PHASE = "independence"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import Turn
+from turns.models import Turn
 
 
 def turn_progress(turn: Turn, *, organizer: bool) -> dict[str, Any]:

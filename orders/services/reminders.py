@@ -9,8 +9,9 @@ from django.db import IntegrityError, transaction
 from kingdoms.models import Kingdom
 from outbox.models import Email
 from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text, time_left_text
+from turns.models import Turn
 
-from ..models import CampaignSchedule, OrderSheet, OrdersReminder, Turn
+from ..models import CampaignSchedule, OrderSheet, OrdersReminder
 from .emails import kingdom_email_queue
 
 

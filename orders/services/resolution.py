@@ -14,15 +14,16 @@ from django.utils import timezone
 
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmyMovement, DiceRoll
+from kingdoms.models import ArmyMovement
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
 from kingdoms.services.world_write import PROVINCE_FIELDS, world_write
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
+from turns.models import DiceRoll, Turn
 
 from ..entries import sheet_from_json
-from ..models import OrderSheet, OrderSubmission, Turn
+from ..models import OrderSheet, OrderSubmission
 from .events import turn_events_append
 from .purchases import purchases_write
 

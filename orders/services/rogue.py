@@ -17,8 +17,8 @@ from kingdoms.models import Kingdom
 from kingdoms.services.campaigns import player_user_invite
 from kingdoms.services.rogue import rogue_rows_write
 from kingdoms.services.world import world_changed
+from turns.models import Turn
 
-from ..models import Turn
 from .events import turn_event_record
 from .turns import current_turn
 

@@ -21,9 +21,10 @@ from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import SheetContext, order_sheet_context
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem
 from rulebook.turn.write_orders.records import SheetEntries
+from turns.models import Turn
 
 from ..entries import sheet_to_json
-from ..models import OrderSheet, OrderSubmission, Turn
+from ..models import OrderSheet, OrderSubmission
 from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
 

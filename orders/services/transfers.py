@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Kingdom, TreasuryEntry
+from turns.models import Turn, TurnEvent
 
-from ..models import Turn, TurnEvent
 from .events import turn_event_sequence_next
 
 PHASE_ARRIVALS = "deliveries"

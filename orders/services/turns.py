@@ -14,8 +14,9 @@ from briternia.errors import DomainError
 from kernel.dice import new_seed
 from kingdoms.models import Campaign
 from rulebook.campaign_schedule import DeadlineClock, deadline_clock, deadline_text, moment_text, turn_deadlines
+from turns.models import Turn
 
-from ..models import CampaignSchedule, DeadlineChange, OrderSheet, Turn
+from ..models import CampaignSchedule, DeadlineChange, OrderSheet
 from .ancient_dead import ancient_dead_sheet_draft
 from .deliveries import deliveries_arrive
 from .emails import deadline_change_announce, orders_held_announce

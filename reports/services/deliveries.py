@@ -13,10 +13,10 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_context
 from kingdoms.models import ReportPreferences
-from orders.models import Turn
 from outbox.models import Email
 from outbox.services import email_queue, email_render
 from rulebook.campaign_schedule import deadline_text
+from turns.models import Turn
 
 from ..models import ReportEmail, TurnReport
 

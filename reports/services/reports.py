@@ -23,15 +23,16 @@ from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from briternia.queue import task_enqueue_after_commit
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
-from kingdoms.models import Army, Character, DiceRoll, ExperienceEntry, Kingdom, TreasuryEntry
+from kingdoms.models import Army, Character, ExperienceEntry, Kingdom, TreasuryEntry
 from kingdoms.people import display_name
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
-from orders.models import OrderSheet, Turn, TurnEvent
+from orders.models import OrderSheet
 from orders.services.describe import describe_orders
 from orders.services.sheets import standing_submission
 from rulebook.allies.chart import TrustLevel
 from rulebook.archetypes.character_record import character_record
 from rulebook.campaign_schedule import deadline_text, moment_text
+from turns.models import DiceRoll, Turn, TurnEvent
 
 from ..models import TurnMap, TurnReport
 from ..turn_map import turn_battle_markers, turn_move_arrows

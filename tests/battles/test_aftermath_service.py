@@ -16,11 +16,11 @@ from battles.models import Battle
 from battles.services.aftermath import aftermath_preview
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
-from kingdoms.models import Army, DiceRoll, Province, TreasuryEntry, Unit
-from orders.models import Turn, TurnEvent
+from kingdoms.models import Army, Province, TreasuryEntry, Unit
 from orders.services.sheets import order_sheet_context_load
 from tests.clients import error_details
 from tests.conftest import needs_broker
+from turns.models import DiceRoll, Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run
 from turns.services.requests import aftermath_phase_request
 from turns.tasks import deadline_sweep

@@ -15,13 +15,13 @@ from freezegun import freeze_time
 
 from battles.models import AllianceEndAnnouncement, Battle, TurnSummarySheet
 from kingdoms.models import Alliance, TreasuryEntry
-from orders.models import TurnEvent
 from orders.services.sheets import order_sheet_context_load
 from reports.services.reports import bulletin_context, kingdom_report_context
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import DeclareAlliance, SheetEntries
 from tests.clients import api_as, error_details, pages_as
+from turns.models import TurnEvent
 from turns.services.cycle import aftermath_phase_run
 
 

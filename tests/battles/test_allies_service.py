@@ -12,9 +12,9 @@ from django.utils import timezone
 from battles.models import Battle, BattleSupport, TurnSummarySheet
 from battles.services.aftermath_state import aftermath_state_load
 from kingdoms.models import Alliance, Army, TreasuryEntry
-from orders.models import TurnEvent
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, error_details, pages_as, user_named
+from turns.models import TurnEvent
 from turns.services.cycle import aftermath_phase_run
 
 

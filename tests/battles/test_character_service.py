@@ -16,7 +16,7 @@ from battles.services.aftermath import aftermath_preview
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kingdoms.models import Army, Character, ExperienceEntry
-from orders.models import TurnEvent
+from turns.models import TurnEvent
 from turns.services.cycle import aftermath_phase_run
 
 
@@ -156,7 +156,7 @@ def test_an_old_battle_wound_is_rolled_when_the_battle_is_posted_and_the_sheet_s
     participate": the engine rolls it when the battle is posted (a recorded die with its purpose);
     the scenario sheet (PDF and page) says he cannot take part, and he survived no battle."""
     from kernel.dice import SeededDice
-    from kingdoms.models import DiceRoll
+    from turns.models import DiceRoll
     from turns.services.cycle import orders_phase_run
 
     wardens = Army.objects.get(name="Wardens")

@@ -15,12 +15,12 @@ from battles.services.scenarios import general_abilities, scenario_setup
 from battles.services.summaries import summary_sheet_form, summary_sheet_save
 from kingdoms.models import Army, Character, Province, Unit
 from kingdoms.services.armies import army_list_save
-from orders.models import TurnEvent
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnReport
 from rulebook.armies.army_lists import CharacterEntry, UnitEntry
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import army_with_list
+from turns.models import TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 

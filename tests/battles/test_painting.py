@@ -11,12 +11,12 @@ from battles.services.rewards import army_painted_set
 from battles.services.scenarios import general_abilities, scenario_setup
 from kernel.event_codes import EventCode
 from kingdoms.models import Army
-from orders.models import TurnEvent
 from rulebook.scenario.generator import ScenarioSide
 from rulebook.scenario.sheet import scenario_lines
 from tests.clients import api_as as _api
 from tests.clients import pages_as as _page
 from tests.rulebook.scenario.test_generator import ATTACKER, DEFENDER, roll, script
+from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
 
 PAINTED_ATTACKER = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, painted=True)

@@ -9,10 +9,10 @@ import pytest
 from django.urls import reverse
 
 from kingdoms.models import ArmoryItem, Army, Character, Kingdom, TreasuryEntry
-from orders.models import TurnEvent
 from tests.clients import api_as as _api
 from tests.clients import error_details
 from tests.clients import pages_as as _page
+from turns.models import TurnEvent
 
 
 @pytest.fixture

@@ -17,11 +17,11 @@ from pypdf import PdfReader
 from battles.models import Battle
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
 from kernel.dice import SeededDice
-from kingdoms.models import DiceRoll
 from reports.models import ReportEmail, TurnReport
 from reports.tasks import report_render_task, turn_reports_start
 from rulebook.scenario.deployment_svg import deployment_diagram
 from rulebook.scenario.generator import Scenario, scenario_generate
+from turns.models import DiceRoll
 
 
 def _pdf_text(content: bytes) -> str:

@@ -21,11 +21,11 @@ from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Character, Kingdom, Province, Unit
-from orders.models import TurnEvent
 from orders.services.rogue import kingdom_rogue_declare
 from orders.services.sheets import order_sheet_save
 from rulebook.scenario.tables import RUINS_TEXT
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
+from turns.models import TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 SEED = "scouting-5"

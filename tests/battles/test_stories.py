@@ -16,7 +16,6 @@ from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, ExperienceEntry, Unit
 from kingdoms.services.experience import experience_ledger_total
-from orders.models import Turn, TurnEvent
 from reports.models import TurnReport
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.battle_setup import file_battle_orders
@@ -24,6 +23,7 @@ from tests.clients import api_as as _api
 from tests.clients import error_details
 from tests.clients import pages_as as _page
 from tests.orders.test_reports import pdf_text
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 PUBLIC_STORY = "The Silver Helms broke the Halberdiers at the ford of Hartwood."

@@ -14,9 +14,9 @@ from django.test import Client
 from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
 from kingdoms.models import Unit
-from orders.models import Turn
 from tests.battle_setup import file_battle_orders
 from tests.clients import pages_as, user_named
+from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 PUBLIC_STORY = "The Silver Helms broke the Halberdiers at the ford of Hartwood."

@@ -16,10 +16,10 @@ from battles.models import Battle, TurnSummarySheet
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, DiceRoll
-from orders.models import TurnEvent
+from kingdoms.models import Army
 from reports.services.reports import kingdom_report_context
 from tests.clients import api_as, error_details, user_named
+from turns.models import DiceRoll, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 

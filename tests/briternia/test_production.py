@@ -215,7 +215,7 @@ def test_make_run_resolves_a_turn_whose_deadline_passed_with_nobody_clicking(dem
         env,
         "shell",
         "-c",
-        "from datetime import timedelta; from django.utils import timezone; from orders.models import Turn; "
+        "from datetime import timedelta; from django.utils import timezone; from turns.models import Turn; "
         "Turn.objects.filter(status='orders-open').update(orders_deadline=timezone.now() - timedelta(seconds=5))",
     )
     before = _turn_status(demo_var)

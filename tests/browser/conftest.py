@@ -22,9 +22,9 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from kernel.dice import ScriptedDice
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services import campaigns as campaign_services
-from orders.models import Turn
 from rulebook.setup.maps import load_default_map
 from tests.battle_setup import file_battle_orders
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

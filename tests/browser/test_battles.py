@@ -18,8 +18,8 @@ from pypdf import PdfReader
 from battles.models import Battle, TurnSummarySheet
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Army, Kingdom, Province, Unit
-from orders.models import Turn, TurnEvent
 from rulebook.turn.aftermath.casualty_recovery import RANK_AND_FILE_RECOVERY, models_recovered
+from turns.models import Turn, TurnEvent
 
 from .conftest import Outbox, html_of, login, text_of
 

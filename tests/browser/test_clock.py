@@ -21,8 +21,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Campaign
-from orders.models import Turn
 from tests.battle_setup import file_battle_orders
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
 from .conftest import TIMEOUT_MS, Outbox, html_of, login, text_of

@@ -14,8 +14,9 @@ from battles.models import Battle, TurnSummarySheet
 from demo.campaign import DEMO_PASSWORD
 from demo.turn import demo_turn_play
 from kingdoms.models import Campaign, Kingdom
-from orders.models import OrderSheet, Turn
+from orders.models import OrderSheet
 from tests.clients import user_named
+from turns.models import Turn
 
 from .conftest import Outbox, login
 

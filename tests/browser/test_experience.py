@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Army, Campaign, Kingdom, Unit
 from kingdoms.services.experience import experience_adjust
-from orders.models import Turn
+from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 from .conftest import Outbox, login

@@ -16,9 +16,10 @@ from playwright.sync_api import Locator, Page, expect
 
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Army, Campaign, Kingdom, Province
-from orders.models import OrderSheet, OrderSubmission, Turn
+from orders.models import OrderSheet, OrderSubmission
 from orders.services.sheets import order_sheet_context_load
 from rulebook.turn.write_orders.targets import SheetTargets, sheet_targets
+from turns.models import Turn
 
 from .conftest import Outbox, login, text_of
 

@@ -11,7 +11,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Campaign, Kingdom, Province
-from orders.models import OrderSheet, Turn
+from orders.models import OrderSheet
+from turns.models import Turn
 
 from .conftest import login
 

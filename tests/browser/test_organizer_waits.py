@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Campaign
-from orders.models import Turn, TurnEvent
 from tests.battle_setup import file_battle_orders
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 from .conftest import Outbox, login

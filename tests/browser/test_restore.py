@@ -10,9 +10,9 @@ from playwright.sync_api import expect
 from battles.models import Battle
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Campaign
-from orders.models import Turn
 from tests.battle_setup import file_battle_orders
 from transfer.models import RestoreRecord, Snapshot
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
 from .conftest import Outbox, login, text_of

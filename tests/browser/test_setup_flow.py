@@ -14,9 +14,10 @@ from playwright.sync_api import Page, expect
 
 from demo.campaign import ANCIENT_DEAD_LISTS, SAMPLE_LISTS
 from kernel.dice import SeededDice
-from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province, Unit
+from kingdoms.models import Army, Campaign, Character, Kingdom, Province, Unit
 from kingdoms.services import armies as army_services
 from rulebook.tables import ADVANCEMENT_CHOOSE, ARCHETYPE_ADVANCEMENT, Archetype
+from turns.models import DiceRoll
 
 from .conftest import PASSWORD, Outbox, html_of, link_in, login, password_set, text_of
 

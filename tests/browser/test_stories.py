@@ -14,8 +14,8 @@ from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Kingdom
-from orders.models import Turn
 from tests.clients import user_named
+from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run
 
 from .conftest import login

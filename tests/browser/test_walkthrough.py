@@ -37,8 +37,9 @@ from battles.models import Battle
 from briternia.celery import app as celery_app
 from demo.campaign import SAMPLE_LISTS
 from kingdoms.models import Army, Campaign, Kingdom, Province
-from orders.models import OrderSheet, Turn, TurnEvent
+from orders.models import OrderSheet
 from rulebook.armies.army_lists import CharacterEntry, ItemEntry, UnitEntry
+from turns.models import Turn, TurnEvent
 from turns.tasks import aftermath_phase_task, orders_phase_task
 
 from .conftest import PASSWORD, Outbox, html_of, link_in, login, password_set, text_of

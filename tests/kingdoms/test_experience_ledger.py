@@ -11,7 +11,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Army, ExperienceEntry
 from kingdoms.services.experience import experience_adjust, experience_rows_write
-from orders.models import TurnEvent
+from turns.models import TurnEvent
 
 
 def test_a_played_turn_leaves_every_army_s_experience_equal_to_its_ledger(

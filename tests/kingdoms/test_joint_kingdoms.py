@@ -11,11 +11,12 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province
-from orders.models import OrderSheet, TurnEvent
+from orders.models import OrderSheet
 from outbox.models import Email
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.battle_setup import army_with_list
 from tests.clients import api_as, error_details, pages_as
+from turns.models import TurnEvent
 
 ERIN = "erin@example.org"
 

@@ -14,7 +14,7 @@ from kernel.dice import ScriptedDice
 from kingdoms.models import Army, Campaign
 from kingdoms.services import armies as army_services
 from kingdoms.services import campaigns as campaign_services
-from orders.models import Turn
+from turns.models import Turn
 from turns.services.cycle import campaign_start
 
 # Setup, rule case S1: 7, 9, 7, 4; the tied 7s re-rolled as 8 and 3.

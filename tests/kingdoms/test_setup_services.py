@@ -7,11 +7,12 @@ from django.core import mail
 
 from briternia.errors import DomainError
 from kernel.dice import ScriptedDice
-from kingdoms.models import Army, Campaign, DiceRoll, Kingdom, Province, TreasuryEntry
+from kingdoms.models import Army, Campaign, Kingdom, Province, TreasuryEntry
 from kingdoms.services import armies as army_services
 from kingdoms.services import campaigns as campaign_services
 from rulebook.armies.army_lists import CharacterEntry, UnitEntry
 from rulebook.setup.maps import load_default_map, map_from_json, map_to_json
+from turns.models import DiceRoll
 from turns.services.cycle import campaign_start
 
 

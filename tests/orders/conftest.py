@@ -8,8 +8,8 @@ from django.core import mail
 
 from battles.models import Battle
 from kingdoms.models import Kingdom, Unit
-from orders.models import Turn
 from tests.battle_setup import file_battle_orders, sheet_filed
+from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 

@@ -3,9 +3,10 @@ turn's resolution with its ledger rows and events, shown to both players and in 
 broken by invasion; secrecy: a declaration nobody answered is told to its kingdom only."""
 
 from kingdoms.models import Alliance, Army, TreasuryEntry
-from orders.models import OrderSheet, Turn, TurnEvent
+from orders.models import OrderSheet
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, error_details, pages_as
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 

@@ -12,10 +12,10 @@ from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_context
 from demo.turn import army_with_list, demo_turn_play
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Campaign, Character, DiceRoll, Kingdom, Province
+from kingdoms.models import Army, Campaign, Character, Kingdom, Province
 from kingdoms.services.world import world_load
 from orders.entries import sheet_from_json
-from orders.models import OrderSheet, Turn, TurnEvent
+from orders.models import OrderSheet
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnMap
 from reports.services.reports import bulletin_context
@@ -24,6 +24,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import sheet_filed
 from tests.clients import pages_as, user_named
+from turns.models import DiceRoll, Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 pytestmark = pytest.mark.django_db

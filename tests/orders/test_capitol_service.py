@@ -4,7 +4,7 @@ database (its players, armies and alliance gone). Rulebook: Loss of the Capitol.
 
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Character, Kingdom, Province
-from orders.models import Turn, TurnEvent
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 

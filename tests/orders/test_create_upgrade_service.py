@@ -4,8 +4,8 @@ higher point value"; "adding 500 or more points ... will lose all its experience
 veteran status"."""
 
 from kingdoms.models import Army, TreasuryEntry
-from orders.models import TurnEvent
 from tests.clients import api_as, pages_as
+from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from kingdoms.models import ArmoryItem, Kingdom, TreasuryEntry
-from orders.models import OrderSheet, Turn, TurnEvent
+from orders.models import OrderSheet
 from orders.services.transfers import items_arrive
 from reports.services.reports import kingdom_report_context
 from rulebook.turn.tables import item_transfer_fee
 from tests.clients import api_as, error_details, pages_as
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 pytestmark = pytest.mark.django_db

@@ -3,10 +3,11 @@ API, the deal written by the turn's resolution (province, ledger rows, both repo
 Rulebook: Player Issues > Land Sales."""
 
 from kingdoms.models import Kingdom, Province, TreasuryEntry
-from orders.models import OrderSubmission, TurnEvent
+from orders.models import OrderSubmission
 from orders.services.transfers import gold_transfers_arrive
 from orders.services.turns import turn_open
 from tests.clients import api_as, error_details, pages_as
+from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
 
 

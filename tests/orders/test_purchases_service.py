@@ -15,8 +15,9 @@ from briternia.errors import DomainError
 from kingdoms.models import ArmoryItem, Army, Character, Delivery, ExperienceEntry, Kingdom, RosterAdjustment, Unit
 from kingdoms.services.armies import army_entries, army_list_save
 from kingdoms.services.experience import experience_adjust, experience_ledger_total
-from orders.models import OrderSheet, Turn, TurnEvent
+from orders.models import OrderSheet
 from tests.clients import error_details
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 

@@ -21,7 +21,6 @@ from pypdf import PdfReader
 from battles.models import Battle
 from kernel.event_codes import EventCode
 from kingdoms.models import Character, Kingdom, ReportPreferences, TreasuryEntry
-from orders.models import Turn, TurnEvent
 from orders.services.sheets import order_sheet_save
 from outbox.services import EMAIL_TRIES
 from outbox.tasks import email_send
@@ -33,6 +32,7 @@ from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntrie
 from tests.battle_setup import file_battle_orders, sheet_filed
 from tests.conftest import needs_broker
 from tests.smtp import send_as_the_worker_would
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 from turns.tasks import deadline_sweep
 

@@ -10,9 +10,9 @@ from freezegun import freeze_time
 
 from battles.models import Battle
 from kingdoms.models import Army, Kingdom
-from orders.models import Turn, TurnEvent
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 from turns.tasks import deadline_sweep
 

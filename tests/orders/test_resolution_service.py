@@ -9,14 +9,15 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from battles.models import Battle
-from kingdoms.models import Army, ArmyMovement, DiceRoll, Province, TreasuryEntry
-from orders.models import OrderSheet, Turn, TurnEvent
+from kingdoms.models import Army, ArmyMovement, Province, TreasuryEntry
+from orders.models import OrderSheet
 from orders.services.resolution import turn_preview, turn_state_load
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from rulebook.campaign_schedule import deadline_text
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.conftest import needs_broker
+from turns.models import DiceRoll, Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 

@@ -7,11 +7,11 @@ import pytest
 
 from kernel.event_codes import EventCode
 from kingdoms.models import Alliance, Army, Kingdom
-from orders.models import Turn, TurnEvent
 from orders.services.turns import orders_missing
 from outbox.models import Email
 from reports.services.reports import bulletin_context
 from tests.clients import pages_as, user_named
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 

@@ -12,10 +12,10 @@ import pytest
 from briternia.errors import DomainError
 from demo.turn import army_with_list
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Character, DiceRoll, Kingdom, Province
+from kingdoms.models import Army, Character, Kingdom, Province
 from kingdoms.services.armies import army_entries, army_list_save
 from kingdoms.services.world import world_load
-from orders.models import OrderSheet, TurnEvent
+from orders.models import OrderSheet
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnMap
 from reports.services.reports import bulletin_context, kingdom_report_context
@@ -23,6 +23,7 @@ from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.armies.army_lists import ItemEntry, UnitEntry
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.clients import api_as, error_details, pages_as, user_named
+from turns.models import DiceRoll, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 pytestmark = pytest.mark.django_db

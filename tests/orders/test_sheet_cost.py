@@ -14,11 +14,12 @@ from django.test.utils import CaptureQueriesContext
 
 from demo.campaign import demo_campaign_create
 from kingdoms.models import Army, Kingdom, Province, Unit
-from orders.models import OrderSubmission, Turn
+from orders.models import OrderSubmission
 from orders.services.describe import describe_entries
 from orders.services.sheets import order_sheet_context_load, order_sheet_save
 from rulebook.turn.write_orders.records import SheetEntries
 from tests.clients import user_named
+from turns.models import Turn
 
 # One full submission through the API once the campaign's world is kept: the turn and the
 # kingdom, the turn read again under its share lock, the kingdom's armies, lists (units and

@@ -12,11 +12,12 @@ from django.core import mail
 from pypdf import PdfReader
 
 from kernel.event_codes import EventCode
-from orders.models import OrderSubmission, TurnEvent
+from orders.models import OrderSubmission
 from outbox.models import Email
 from reports.models import TurnReport
 from tests.clients import api_as, pages_as
 from tests.smtp import send_as_the_worker_would
+from turns.models import TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 

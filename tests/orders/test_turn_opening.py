@@ -11,10 +11,10 @@ from __future__ import annotations
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import ArmoryItem, Kingdom, Province
-from orders.models import TurnEvent
 from orders.services.events import turn_event_record
 from orders.services.turns import turn_open
 from tests.clients import api_as
+from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
 
 

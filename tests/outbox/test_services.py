@@ -17,7 +17,6 @@ from freezegun import freeze_time
 from briternia.errors import DomainError
 from kingdoms.models import Army, Kingdom
 from kingdoms.services import campaigns as campaign_services
-from orders.models import Turn
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change
@@ -26,6 +25,7 @@ from outbox.services import EMAIL_TRIES, NOT_ENQUEUED, email_queue, email_resend
 from outbox.tasks import email_send
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.smtp import send_as_the_worker_would
+from turns.models import Turn
 from turns.tasks import deadline_sweep
 
 

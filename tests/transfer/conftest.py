@@ -18,7 +18,6 @@ from kingdoms.models import (
     Campaign,
     Character,
     Delivery,
-    DiceRoll,
     ExperienceEntry,
     Province,
     ReportPreferences,
@@ -27,7 +26,7 @@ from kingdoms.models import (
     Unit,
 )
 from kingdoms.services.co_players import co_player_add, co_player_remove
-from orders.models import OrdersReminder, Turn
+from orders.models import OrdersReminder
 from orders.services.emails import orders_held_announce
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save
@@ -51,6 +50,7 @@ from rulebook.turn.write_orders.records import (
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import ids_set_apart
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
+from turns.models import DiceRoll, Turn
 from turns.services.cycle import orders_phase_run
 
 User = get_user_model()

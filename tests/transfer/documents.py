@@ -9,23 +9,13 @@ from django.contrib.auth import get_user_model
 
 from battles.models import Battle, BattleSupport
 from briternia.errors import DomainError
-from kingdoms.models import (
-    ArmoryItem,
-    Army,
-    ArmyMovement,
-    Campaign,
-    Character,
-    DiceRoll,
-    Kingdom,
-    Province,
-    TreasuryEntry,
-    Unit,
-)
-from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission, Turn, TurnEvent
+from kingdoms.models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
+from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission
 from outbox.models import Email
 from reports.models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
 from transfer.importer import campaign_import
+from turns.models import DiceRoll, Turn, TurnEvent
 
 User = get_user_model()
 Neighbours = Province.neighbours.through

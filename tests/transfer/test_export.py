@@ -20,7 +20,6 @@ from kingdoms.models import (
     Campaign,
     Character,
     Delivery,
-    DiceRoll,
     ExperienceEntry,
     Kingdom,
     Province,
@@ -29,15 +28,7 @@ from kingdoms.models import (
     TreasuryEntry,
     Unit,
 )
-from orders.models import (
-    CampaignSchedule,
-    DeadlineChange,
-    OrderSheet,
-    OrdersReminder,
-    OrderSubmission,
-    Turn,
-    TurnEvent,
-)
+from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
@@ -46,7 +37,7 @@ from tests.transfer.rows import NOT_IN_THE_DOCUMENT
 from transfer import schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.export import campaign_export
-from turns.models import SweepRecord
+from turns.models import DiceRoll, SweepRecord, Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 User = get_user_model()

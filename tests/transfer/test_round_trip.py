@@ -9,12 +9,13 @@ from django.contrib.auth import get_user_model
 from battles.models import Battle
 from battles.services.scenarios import scenario_stream
 from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, ReportPreferences, TreasuryEntry
-from orders.models import CampaignSchedule, Turn, TurnEvent
+from orders.models import CampaignSchedule
 from tests.transfer.documents import LONG_AGO, RESOLUTION_COUNTS, campaign_counts, round_trip
 from tests.transfer.pages import emails_page, history_page, report_downloads
 from tests.transfer.rows import CampaignRows, differences
 from transfer.campaign_models import Email
 from transfer.export import campaign_export
+from turns.models import Turn, TurnEvent
 
 User = get_user_model()
 Neighbours = Province.neighbours.through

@@ -15,9 +15,8 @@ from battles.models import Battle
 from battles.services.aftermath import aftermaths_due
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Campaign, DiceRoll, TreasuryEntry
+from kingdoms.models import Army, Campaign, TreasuryEntry
 from kingdoms.services.world import world_for_kingdom, world_load
-from orders.models import Turn, TurnEvent
 from orders.services.turns import turns_due
 from outbox.models import Email
 from reports.models import ReportEmail, TurnReport
@@ -26,11 +25,12 @@ from tests.clients import pages_as, user_named
 from tests.transfer.rows import CampaignRows
 from transfer.models import RestoreRecord, Snapshot
 from transfer.snapshots import SNAPSHOTS_KEPT, snapshot_restore
+from turns.models import DiceRoll, Turn, TurnEvent
 from turns.services.cycle import AFTERMATH_PHASE, ORDERS_PHASE, aftermath_phase_run, orders_phase_run
 from turns.services.phases import phase_run
 
 # What a restore adds to the state it brings back: the hold, its event and its email.
-CHANGED_BY_THE_RESTORE = {"orders.Turn", "orders.TurnEvent", "outbox.Email", "reports.ReportEmail"}
+CHANGED_BY_THE_RESTORE = {"turns.Turn", "turns.TurnEvent", "outbox.Email", "reports.ReportEmail"}
 
 
 @pytest.fixture

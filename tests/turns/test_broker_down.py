@@ -14,10 +14,11 @@ from django.utils import timezone
 from briternia.celery import app
 from demo.campaign import demo_campaign_create
 from kingdoms.models import Kingdom
-from orders.models import DeadlineChange, OrderSubmission, Turn
+from orders.models import DeadlineChange, OrderSubmission
 from outbox.models import Email
 from outbox.services import NOT_ENQUEUED
 from tests.clients import api_as, pages_as
+from turns.models import Turn
 from turns.tasks import deadline_sweep
 
 

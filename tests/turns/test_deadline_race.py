@@ -20,10 +20,11 @@ from django.utils import timezone
 
 from demo.campaign import demo_campaign_create
 from kingdoms.models import Army, Kingdom
-from orders.models import OrderSubmission, Turn
+from orders.models import OrderSubmission
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.clients import api_as, user_named
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 from turns.services.sweep import deadline_sweep_run
 

@@ -27,14 +27,14 @@ from battles.models import Battle
 from briternia.celery import app
 from demo.campaign import demo_campaign_create
 from kernel.dice import SeededDice
-from kingdoms.models import DiceRoll, TreasuryEntry
-from orders.models import Turn, TurnEvent
+from kingdoms.models import TreasuryEntry
 from orders.services.resolution import ANCIENT_DEAD_STREAM, DICE_STREAM, ancient_dead_dice, turn_state_load
 from outbox.models import Email
 from rulebook.turn.pipeline import resolve_orders
 from tests.battle_setup import file_battle_orders
 from tests.smtp import FlakySMTP, free_port
 from tests.turns.workers import Worker, needs_postgres_and_broker, wait_until
+from turns.models import DiceRoll, Turn, TurnEvent
 from turns.tasks import deadline_sweep, orders_phase_task
 
 pytestmark = [pytest.mark.celery_worker, needs_postgres_and_broker]

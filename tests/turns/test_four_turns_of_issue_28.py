@@ -28,10 +28,10 @@ from typing import Any
 from battles.models import Battle
 from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, Province
-from orders.models import Turn
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.battle_setup import army_with_list, sheet_filed
 from tests.clients import api_as
+from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 PLAYER = {"Ostland": "alice", "Da Red Fang": "bob", "Karak Dumn": "carol", "Tor Anlec": "dave"}

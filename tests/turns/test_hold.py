@@ -12,9 +12,10 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from demo.campaign import demo_campaign_create
-from orders.models import OrderSheet, Turn
+from orders.models import OrderSheet
 from outbox.models import Email
 from tests.clients import pages_as
+from turns.models import Turn
 from turns.tasks import deadline_sweep
 
 pytestmark = pytest.mark.django_db

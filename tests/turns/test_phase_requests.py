@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from demo.campaign import demo_campaign_create
-from orders.models import Turn
 from tests.clients import api_as, pages_as
+from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 from turns.services.sweep import deadline_sweep_run
 

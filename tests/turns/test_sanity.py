@@ -7,8 +7,8 @@ import pytest
 from briternia.errors import DomainError
 from demo.campaign import demo_campaign_create
 from kingdoms.models import Kingdom, TreasuryEntry
-from orders.models import Turn, TurnEvent
 from tests.clients import pages_as
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 pytestmark = pytest.mark.django_db

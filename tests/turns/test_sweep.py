@@ -14,10 +14,10 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from demo.campaign import demo_campaign_create
-from orders.models import Turn
 from outbox.models import Email
 from outbox.services import EMAIL_TRIES
 from tests.smtp import free_port, use_smtp
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 from turns.tasks import deadline_sweep
 

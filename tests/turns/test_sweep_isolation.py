@@ -11,7 +11,7 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from demo.campaign import demo_campaign_create
-from orders.models import Turn, TurnEvent
+from turns.models import Turn, TurnEvent
 from turns.tasks import deadline_sweep
 
 

@@ -31,7 +31,6 @@ from kernel.dice import SeededDice
 from kingdoms.models import Campaign
 from kingdoms.services.ancient_dead import ancient_dead_setup
 from kingdoms.services.campaigns import campaign_setup_close
-from orders.models import Turn
 from orders.services.emails import campaign_started_announce
 from orders.services.resolution import DICE_STREAM as ORDERS_STREAM
 from orders.services.resolution import ancient_dead_dice, resolution_write, turn_state_load
@@ -41,6 +40,7 @@ from reports.tasks import turn_reports_start
 from rulebook.turn.aftermath.run import resolve_aftermath
 from rulebook.turn.aftermath.state import AftermathResult
 from rulebook.turn.pipeline import Resolution, resolve_orders
+from turns.models import Turn
 
 from .phases import Phase, phase_run
 from .sanity import phase_sanity_check

@@ -19,7 +19,7 @@ from django.db import transaction
 from briternia.errors import DomainError
 from kernel.dice import SeededDice
 from kingdoms.services.world import world_changed
-from orders.models import Turn
+from turns.models import Turn
 
 logger = logging.getLogger(__name__)
 Result = TypeVar("Result")

@@ -12,7 +12,7 @@ from django.utils import timezone
 from battles.services.aftermath import aftermath_blockers
 from briternia.errors import DomainError
 from briternia.queue import task_enqueue_after_commit
-from orders.models import Turn
+from turns.models import Turn
 
 from ..tasks import aftermath_phase_task, orders_phase_task
 

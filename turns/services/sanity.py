@@ -7,8 +7,8 @@ from battles.models import Battle
 from briternia.errors import DomainError
 from kingdoms.models import Army
 from kingdoms.services.world import world_load
-from orders.models import Turn
 from rulebook.sanity import world_problems
+from turns.models import Turn
 
 
 def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) -> None:

@@ -22,9 +22,9 @@ from django.db import connections, transaction
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
 from kingdoms.models import Campaign
-from orders.models import Turn
 from reports.models import TurnMap, TurnReport
 from reports.services.reports import report_pdf, reports_to_render, turn_map_picture_draw, turn_reports_create
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
 from .bench import campaign_generate

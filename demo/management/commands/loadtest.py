@@ -39,7 +39,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from kingdoms.models import Army, Campaign, Province
-from orders.models import OrderSheet, OrderSubmission, Turn
+from orders.models import OrderSheet, OrderSubmission
+from turns.models import Turn
 
 from .bench import campaign_generate, sheet_entries_generate
 

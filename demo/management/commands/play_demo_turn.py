@@ -12,10 +12,10 @@ from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
 from kernel.event_codes import EventCode
 from kingdoms.models import TreasuryEntry
-from orders.models import Turn, TurnEvent
 from reports.models import ReportEmail, TurnReport
 from rulebook.campaign_schedule import deadline_text
 from rulebook.tables import ArmyType
+from turns.models import Turn, TurnEvent
 
 
 class Command(BaseCommand):
