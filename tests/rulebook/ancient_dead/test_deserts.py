@@ -9,7 +9,7 @@ import pytest
 
 from kernel.dice import ScriptedDice
 from kernel.event_codes import EventCode
-from rulebook.ancient_dead.deserts import Caster, best_magic_level
+from rulebook.ancient_dead.deserts import Caster, best_magic_level, desert_reversal_roll
 from rulebook.armies.army_lists import ArmyListDraft, CharacterEntry, KingdomRoster, UnitEntry, army_list_errors
 from rulebook.tables import ArmyType, Terrain
 from rulebook.turn.pipeline import Resolution, resolve_orders
@@ -64,6 +64,22 @@ def test_a_roll_of_4_with_a_level_2_mage_makes_6_and_turns_the_desert_to_plains(
     from rulebook.turn.fight_battles.towns_cities_capitols import province_garrison
 
     assert province_garrison(resolution.state, DESERT) is None
+
+
+def test_case_TR9_an_amulet_and_a_level_2_mage_turn_the_desert_on_4_and_a_second_amulet_rerolls() -> None:
+    """The Ancient Dead: Deserts: "you must roll a 6 on a d6. Add a +1 to your roll for each magic level of
+    the highest mage in the army. You may reroll the die for each additional Scarab Amulet the army
+    possesses": with a level 2 mage a 4 turns it, a 3 does not; a second amulet rerolls a failure once."""
+
+    def attempt(faces: list[int], amulets: int) -> tuple[bool, tuple[int, ...], list[int]]:
+        dice = ScriptedDice(faces=faces)
+        rolled = desert_reversal_roll(dice, level=2, amulets=amulets, purpose="TR9", kingdom=AVALON, army=1)
+        return rolled.succeeded, rolled.faces, dice.unused
+
+    assert attempt([4], 1) == (True, (4,), [])
+    assert attempt([3], 1) == (False, (3,), [])
+    assert attempt([3, 4], 2) == (True, (3, 4), [])
+    assert attempt([3, 2, 6], 2) == (False, (3, 2), [6])  # one reroll, not two
 
 
 def test_a_roll_short_of_6_leaves_the_desert_and_one_amulet_gives_no_reroll() -> None:
