@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from briternia.api import KingdomQuery, kingdom_query
+from briternia.fields import IntegerSerializerField
 from kingdoms.models import Kingdom
 from kingdoms.selectors import alliance_in_force, army_private_get, is_organizer, kingdom_of
 from orders.selectors import turn_get
@@ -91,21 +92,21 @@ def _battle_data(battle: Battle, *, organizer: bool, reader: Kingdom | None) -> 
 
 
 class BattleSideSerializer(serializers.Serializer):
-    kingdom = serializers.IntegerField(allow_null=True)
-    army = serializers.IntegerField(allow_null=True)
+    kingdom = IntegerSerializerField(allow_null=True)
+    army = IntegerSerializerField(allow_null=True)
     name = serializers.CharField()
 
 
 class BattleSupportSerializer(serializers.Serializer):
-    army = serializers.IntegerField()
-    kingdom = serializers.IntegerField()
+    army = IntegerSerializerField()
+    kingdom = IntegerSerializerField()
     side = serializers.CharField()
-    points = serializers.IntegerField()
-    arrival = serializers.IntegerField(allow_null=True, help_text="Support Arrival D6.")
+    points = IntegerSerializerField()
+    arrival = IntegerSerializerField(allow_null=True, help_text="Support Arrival D6.")
 
 
 class SideKingdomSerializer(serializers.Serializer):
-    kingdom = serializers.IntegerField()
+    kingdom = IntegerSerializerField()
     kingdom_name = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField(), help_text="Display names, never addresses.")
 
@@ -118,17 +119,17 @@ class BattlePlayersSerializer(serializers.Serializer):
 class BattleSerializer(serializers.Serializer):
     """A battle as _battle_data shapes it; `standing` for the organizer only."""
 
-    id = serializers.IntegerField()
-    turn = serializers.IntegerField()
-    province = serializers.IntegerField()
+    id = IntegerSerializerField()
+    turn = IntegerSerializerField()
+    province = IntegerSerializerField()
     province_name = serializers.CharField()
     status = serializers.CharField()
     attacker = BattleSideSerializer()
     defender = BattleSideSerializer()
     assault = serializers.BooleanField()
-    garrison_points = serializers.IntegerField()
-    garrison_defenses = serializers.IntegerField()
-    fortified_points = serializers.IntegerField()
+    garrison_points = IntegerSerializerField()
+    garrison_defenses = IntegerSerializerField()
+    fortified_points = IntegerSerializerField()
     supports = BattleSupportSerializer(many=True)
     scenario = serializers.JSONField(allow_null=True, help_text="The Scenario Generator's results.")
     result = serializers.CharField(allow_null=True)
@@ -191,7 +192,7 @@ class BattleMessageInput(serializers.Serializer):
 
 
 class BattleMessageSentSerializer(serializers.Serializer):
-    recipients = serializers.IntegerField(help_text="How many players the message is emailed to.")
+    recipients = IntegerSerializerField(help_text="How many players the message is emailed to.")
 
 
 class BattleMessageApi(APIView):
@@ -215,8 +216,8 @@ class BattleMessageApi(APIView):
 
 
 class CasualtyInput(serializers.Serializer):
-    unit = serializers.IntegerField()
-    models_lost = serializers.IntegerField(min_value=0, default=0)
+    unit = IntegerSerializerField()
+    models_lost = IntegerSerializerField(min_value=0, default=0)
     champion = serializers.BooleanField(default=False)
     standard = serializers.BooleanField(default=False)
     musician = serializers.BooleanField(default=False)
@@ -224,8 +225,8 @@ class CasualtyInput(serializers.Serializer):
 
 
 class DepotCapturedInput(serializers.Serializer):
-    army = serializers.IntegerField(help_text="The opponent's army whose cart was captured.")
-    by = serializers.IntegerField(help_text="The army of this side that captured it.")
+    army = IntegerSerializerField(help_text="The opponent's army whose cart was captured.")
+    by = IntegerSerializerField(help_text="The army of this side that captured it.")
 
 
 class SummarySheetInput(serializers.Serializer):
@@ -233,9 +234,9 @@ class SummarySheetInput(serializers.Serializer):
     withdrew = serializers.BooleanField(default=False)
     opponent_withdrew = serializers.BooleanField(default=False)
     casualties = CasualtyInput(many=True, required=False, default=list)
-    characters_lost = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    characters_lost = serializers.ListField(child=IntegerSerializerField(), required=False, default=list)
     loot_choice = serializers.ChoiceField(choices=["", "loot", "sack"], required=False, default="")
-    negotiation_gold = serializers.IntegerField(
+    negotiation_gold = IntegerSerializerField(
         min_value=0,
         max_value=2_147_483_647,
         required=False,
@@ -256,11 +257,11 @@ class SummarySheetInput(serializers.Serializer):
     backstab = serializers.BooleanField(
         default=False, help_text="Against a Skaven army: force one reroll of an unharmed injury test (Backstabbers)."
     )
-    warlord_heir = serializers.IntegerField(
+    warlord_heir = IntegerSerializerField(
         required=False, allow_null=True, default=None, help_text="The General who succeeds the Warlord on a tie."
     )
     support_withdrawn = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=IntegerSerializerField(),
         required=False,
         default=list,
         help_text="Allies, Withdraw of support: the parent armies of an ally's detachments on this side that "
@@ -283,12 +284,12 @@ class SummarySheetInput(serializers.Serializer):
         "the captor's roster.",
     )
     carts_recaptured = serializers.ListField(
-        child=serializers.IntegerField(),
+        child=IntegerSerializerField(),
         required=False,
         default=list,
         help_text="Supply Depot: this side's army whose cart friendly forces recaptured before the game ended.",
     )
-    played_by_player = serializers.IntegerField(
+    played_by_player = IntegerSerializerField(
         required=False,
         allow_null=True,
         default=None,
@@ -382,14 +383,14 @@ class SummarySheetApi(APIView):
 
 
 class AllianceEndInput(serializers.Serializer):
-    ally = serializers.IntegerField(
+    ally = IntegerSerializerField(
         min_value=1, max_value=2**63 - 1, help_text="The kingdom whose alliance with yours is over: your ally."
     )
 
 
 class AllianceEndSerializer(serializers.Serializer):
-    kingdom = serializers.IntegerField()
-    ally = serializers.IntegerField(allow_null=True, help_text="The kingdom's ally (null: it has none).")
+    kingdom = IntegerSerializerField()
+    ally = IntegerSerializerField(allow_null=True, help_text="The kingdom's ally (null: it has none).")
     announced = serializers.BooleanField(help_text="The end of the alliance is announced this End of Turn.")
 
 
@@ -464,12 +465,12 @@ class BattleRulingApi(APIView):
 
 
 class StoryBonusInput(serializers.Serializer):
-    experience = serializers.IntegerField(help_text="1 or 2 (Stories Are Nice).")
+    experience = IntegerSerializerField(help_text="1 or 2 (Stories Are Nice).")
 
 
 class StoryBonusResultSerializer(serializers.Serializer):
-    army = serializers.IntegerField(allow_null=True)
-    experience = serializers.IntegerField()
+    army = IntegerSerializerField(allow_null=True)
+    experience = IntegerSerializerField()
     text = serializers.CharField()
 
 
@@ -496,7 +497,7 @@ class ArmyPaintedInput(serializers.Serializer):
 
 
 class ArmyPaintedResultSerializer(serializers.Serializer):
-    army = serializers.IntegerField()
+    army = IntegerSerializerField()
     painted = serializers.BooleanField()
 
 
@@ -518,19 +519,19 @@ class CharacterRetireInput(serializers.Serializer):
     keep_items = serializers.BooleanField(
         default=False, help_text="Pay twice the items' points in gold to keep them in the kingdom's armory."
     )
-    warlord_heir = serializers.IntegerField(
+    warlord_heir = IntegerSerializerField(
         required=False, allow_null=True, default=None, help_text="A retiring Warlord: the General to succeed on a tie."
     )
 
 
 class CharacterRetiredSerializer(serializers.Serializer):
-    character = serializers.IntegerField()
+    character = IntegerSerializerField()
     alive = serializers.BooleanField()
     items_kept = serializers.ListField(child=serializers.CharField())
     items_gone = serializers.ListField(child=serializers.CharField())
-    gold = serializers.IntegerField(help_text="The treasury's change (negative: paid to keep the items).")
-    warlord = serializers.IntegerField(allow_null=True, help_text="The Warlord after him (a retiring Warlord).")
-    treasury = serializers.IntegerField()
+    gold = IntegerSerializerField(help_text="The treasury's change (negative: paid to keep the items).")
+    warlord = IntegerSerializerField(allow_null=True, help_text="The Warlord after him (a retiring Warlord).")
+    treasury = IntegerSerializerField()
 
 
 class CharacterRetireApi(APIView):

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.fields import ascii_int, is_ascii_digits
 from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.models import Campaign, Kingdom
@@ -126,7 +127,10 @@ def turn_alliance_end(request: HttpRequest, turn_id: int) -> HttpResponse:
         else:
             ally = request.POST.get("ally", "")
             alliance_end_announce(
-                kingdom=kingdom, turn=turn, ally_id=int(ally) if ally.isdigit() else None, entered_by=request.user
+                kingdom=kingdom,
+                turn=turn,
+                ally_id=int(ally) if is_ascii_digits(ally) else None,
+                entered_by=request.user,
             )
             messages.success(
                 request,
@@ -288,7 +292,7 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
 def _cart_count(raw: Any) -> int:
     """The number of carts the form says were captured (the sheet refuses more than were there)."""
     try:
-        return max(0, min(int(raw or 0), 100))
+        return max(0, min(ascii_int(raw or 0), 100))
     except (TypeError, ValueError):
         return 0
 
@@ -346,13 +350,13 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
         }
     if request.method != "POST":
         values["announce_alliance_end"] = form.alliance_end_announced
-    by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
+    by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if is_ascii_digits(c.get("unit"))}
     unit_rows = [(u, by_unit.get(u.id, {}), form.detachments.get(u.army_id)) for u in form.units]
-    lost_characters = {int(c) for c in values.get("characters_lost", []) if str(c).isdigit()}
+    lost_characters = {int(c) for c in values.get("characters_lost", []) if is_ascii_digits(c)}
     rerolls = values.get("injury_rerolls") or {}
     character_rows = [(c, rerolls.get(str(c.id), "")) for c in form.characters]
     heir = str(values.get("warlord_heir") or "")
-    withdrawn = {int(a) for a in values.get("support_withdrawn") or [] if str(a).isdigit()}
+    withdrawn = {int(a) for a in values.get("support_withdrawn") or [] if is_ascii_digits(a)}
     detachment_rows = [(army, label, army in withdrawn) for army, label in form.allied_detachments.items()]
     captured = [c for c in values.get("depots_captured") or [] if isinstance(c, dict)]
     cart_rows = [
@@ -464,7 +468,7 @@ def story_bonus_page(request: HttpRequest, battle_id: int, kingdom_id: int) -> H
         raise Http404
     raw = request.POST.get("experience", "")
     try:
-        event = story_bonus_award(sheet=sheet, amount=int(raw) if raw.strip().isdigit() else 0)
+        event = story_bonus_award(sheet=sheet, amount=int(raw) if is_ascii_digits(raw.strip()) else 0)
     except DomainError as exc:
         flash_errors(request, exc)
     else:
@@ -541,7 +545,7 @@ def character_retire_page(request: HttpRequest, character_id: int) -> HttpRespon
         done = character_retire(
             character=character,
             keep_items=bool(request.POST.get("keep_items")),
-            heir_choice=int(heir) if heir.isdigit() else None,
+            heir_choice=int(heir) if is_ascii_digits(heir) else None,
         )
     except DomainError as exc:
         flash_errors(request, exc)

@@ -24,6 +24,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 
 from .errors import DomainError
+from .fields import IntegerSerializerField
 
 REFUSED = "refused"  # the code of a domain refusal that carries no code of its own
 
@@ -80,7 +81,7 @@ class ErrorSerializer(serializers.Serializer):
         allow_null=True, help_text="The input field it concerns (`orders.0.target`), or null for the whole request."
     )
     armies = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="A sheet check's refusal: the armies it concerns."
+        child=IntegerSerializerField(), required=False, help_text="A sheet check's refusal: the armies it concerns."
     )
 
 
@@ -118,7 +119,7 @@ class AutoSchema(StandardizedErrorsAutoSchema):
 class KingdomQuery(serializers.Serializer):
     """`?kingdom=<id>`: the organizer names the kingdom whose sheet it is (a player: their own, or 404)."""
 
-    kingdom = serializers.IntegerField(
+    kingdom = IntegerSerializerField(
         required=False, min_value=1, max_value=2**63 - 1, help_text="Organizer only: the kingdom's id."
     )
 

@@ -17,3 +17,18 @@ class LoginGuardBackend(AxesStandaloneBackend):
         if request is None:
             return None
         return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+AUDIT_USERNAME_LENGTH = 255  # axes' AccessAttempt/AccessLog.username column
+
+
+def audited_username(request: Any, credentials: dict[str, Any] | None) -> str | None:
+    """The username axes records and locks out, cut to its column (settings.AXES_USERNAME_CALLABLE):
+    any anonymous client may send a username of any length (Basic auth, `POST /api/token/`), and a
+    longer one made PostgreSQL refuse the audit row with a 500. No account's name is that long
+    (User.username holds 150), so the cut one still fails to log in and is still locked out."""
+    source = credentials or getattr(request, "data", request.POST)
+    username = source.get("username")
+    if not isinstance(username, str):
+        return username
+    return username[:AUDIT_USERNAME_LENGTH]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import re
 from collections.abc import Callable, Iterable
+from itertools import accumulate
 from typing import Any
 
 from django.conf import settings
@@ -11,6 +15,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import escape
 
 from .api import error_body
+
+MAX_JSON_DEPTH = 32  # an order sheet nests 5 deep; a deeper body is no client of ours
+DEPTH_MESSAGE = f"The JSON body nests more than {MAX_JSON_DEPTH} levels deep, which no request needs."
+SIZE_MESSAGE = "The request body is larger than any request needs ({limit} bytes at most)."
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_A_BRACKET = re.compile(rb"[^\[\]{}]")
 
 NUL_MESSAGE = "A text contains a NUL character (\\0), which no field accepts; remove it and send again."
 
@@ -31,35 +41,94 @@ def _values(querydict: Any) -> Iterable[str]:
         yield from values
 
 
+def _refusal(request: HttpRequest, code: str, message: str, status: int) -> HttpResponse:
+    """A guard's refusal: in the API's one error shape under /api/, a short page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(code, message), status=status)
+    return HttpResponse(
+        f"<!doctype html><title>Refused</title><h1>Refused</h1><p>{escape(message)}</p><p>Go back and correct it.</p>",
+        status=status,
+    )
+
+
+def _is_json(request: HttpRequest) -> bool:
+    content_type = request.content_type or ""
+    return content_type == "application/json" or content_type.endswith("+json")
+
+
+def json_depth(body: bytes) -> int:
+    """How deep a JSON text nests its arrays and objects, counted without parsing it (no recursion):
+    strings are taken out, then the brackets are counted."""
+    brackets = _NOT_A_BRACKET.sub(b"", _JSON_STRING.sub(b"", body))
+    if not brackets:
+        return 0
+    return max(accumulate(1 if c in b"[{" else -1 for c in brackets))
+
+
+class BoundBodyMiddleware:
+    """Every body is bounded before anything parses it, for every page and endpoint: a body other
+    than a file upload larger than settings.DATA_UPLOAD_MAX_MEMORY_SIZE is refused with 413, and a
+    JSON body nesting deeper than MAX_JSON_DEPTH with 400 (10,000 brackets made the parser recurse
+    into a 500). Under /api/ the refusal is in the one error shape. Django's own limits still bound
+    a form's fields (DATA_UPLOAD_MAX_NUMBER_FIELDS) and a file upload's parts."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return self.get_response(request)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is not None and length > limit and request.content_type != "multipart/form-data":
+            return _refusal(request, "body_too_large", SIZE_MESSAGE.format(limit=limit), 413)
+        if _is_json(request) and json_depth(request.body) > MAX_JSON_DEPTH:
+            return _refusal(request, "json_too_deep", DEPTH_MESSAGE, 400)
+        return self.get_response(request)
+
+
+def _basic_credentials(authorization: str) -> str:
+    """The `user:password` of a Basic Authorization header, decoded ("" for any other)."""
+    scheme, _, encoded = authorization.partition(" ")
+    if scheme.lower() != "basic":
+        return ""
+    try:
+        return base64.b64decode(encoded.strip(), validate=True).decode("utf-8", "replace")
+    except (ValueError, binascii.Error):
+        return ""
+
+
 class RefuseNulBytesMiddleware:
-    """Every text a client sends, in the query string, a form or a JSON body, is refused whole
-    with 400 when it holds a NUL character: PostgreSQL stores none (it answered 500), SQLite would
-    keep it silently, and no person types one. One guard for every field of every page and
-    endpoint, the admin's too, instead of one validator per field. Uploaded files are not read."""
+    """Every text a client sends, in the query string, a header (Basic credentials decoded), a form
+    or a JSON body, is refused whole with 400 when it holds a NUL character: PostgreSQL stores none
+    (it answered 500), SQLite would keep it silently, and no person types one. One guard for every
+    field of every page and endpoint, the admin's too, instead of one validator per field. Uploaded
+    files are not read."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if self._refused(request):
-            if request.path.startswith("/api/"):
-                return JsonResponse(error_body("nul_character", NUL_MESSAGE), status=400)
-            return HttpResponse(
-                f"<!doctype html><title>Refused</title><h1>Refused</h1><p>{escape(NUL_MESSAGE)}</p>"
-                "<p>Go back and correct it.</p>",
-                status=400,
-            )
+            return _refusal(request, "nul_character", NUL_MESSAGE, 400)
         return self.get_response(request)
 
     def _refused(self, request: HttpRequest) -> bool:
         if "\x00" in request.path or any("\x00" in v for v in _values(request.GET)):
+            return True
+        if any("\x00" in v for k, v in request.META.items() if k.startswith("HTTP_") and isinstance(v, str)):
+            return True  # a header: `Authorization: Token abc\0` reached the token's query
+        if "\x00" in _basic_credentials(request.META.get("HTTP_AUTHORIZATION", "")):
             return True
         if request.method in ("GET", "HEAD", "OPTIONS"):
             return False
         content_type = request.content_type or ""
         if content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
             return any("\x00" in v for v in _values(request.POST))
-        if content_type == "application/json" or content_type.endswith("+json"):
+        if _is_json(request):
             try:
                 data = json.loads(request.body or b"null")
             except ValueError:

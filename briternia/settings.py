@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     # The links of the emails a request queues point at the address it came to (briternia/site.py).
     "briternia.site.SiteUrlMiddleware",
+    "briternia.middleware.BoundBodyMiddleware",
     "briternia.middleware.RefuseNulBytesMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -142,6 +143,8 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+# The username it records is cut to its 255-character column (a longer one was a 500).
+AXES_USERNAME_CALLABLE = "briternia.auth.audited_username"
 
 # Content-Security-Policy (django-csp 4): the site's own scripts and styles only, nothing inline;
 # images may be data: URLs (the map). Permissions-Policy: no browser feature is used.

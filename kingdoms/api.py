@@ -11,6 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from briternia.fields import IntegerSerializerField
+
 from . import selectors
 from .models import Army, Campaign, Character, Kingdom, Province
 from .people import display_name
@@ -125,7 +127,7 @@ class CoPlayerInput(serializers.Serializer):
 
 
 class KingdomPlayerSerializer(serializers.Serializer):
-    id = serializers.IntegerField(help_text="The user's id: DELETE co-players/<id>/ removes a co-player.")
+    id = IntegerSerializerField(help_text="The user's id: DELETE co-players/<id>/ removes a co-player.")
     name = serializers.CharField(help_text="Their display name.")
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import SetPasswordForm
 
+from briternia.fields import IntegerField
 from briternia.form_labels import RowLabelledFormSet
 from rulebook.ancient_dead.deserts import RUNE_SMITH_ARMIES
 from rulebook.armies.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
@@ -22,7 +23,7 @@ MAX_MAP_BYTES = 1_000_000
 
 class CampaignCreateForm(forms.Form):
     name = forms.CharField(max_length=100)
-    player_count = forms.IntegerField(min_value=2, max_value=20, initial=4, label="Number of players")
+    player_count = IntegerField(min_value=2, max_value=20, initial=4, label="Number of players")
     time_zone = forms.ChoiceField(choices=[], initial="Europe/London")
     map_file = forms.FileField(
         required=False,
@@ -89,22 +90,22 @@ def _label_controls(form: forms.Form) -> None:
 
 
 class UnitForm(forms.Form):
-    key = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    key = IntegerField(required=False, widget=forms.HiddenInput)
     name = forms.CharField(max_length=100)
     # Selects start on the option a browser submits for an untouched row, so an empty extra row
     # counts as unchanged and is skipped instead of failing as a half-filled unit.
     category = forms.ChoiceField(choices=[(c, c.title()) for c in CATEGORIES], initial="core")
-    models = forms.IntegerField(min_value=1, initial=1)
-    points_per_model = forms.IntegerField(min_value=0, label="Points per model")
-    equipment_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Equipment points")
-    veteran_level = forms.IntegerField(min_value=0, max_value=3, initial=0, required=False, label="Veteran")
+    models = IntegerField(min_value=1, initial=1)
+    points_per_model = IntegerField(min_value=0, label="Points per model")
+    equipment_points = IntegerField(min_value=0, initial=0, required=False, label="Equipment points")
+    veteran_level = IntegerField(min_value=0, max_value=3, initial=0, required=False, label="Veteran")
     one_use = forms.BooleanField(required=False, label="One use")
     living = forms.BooleanField(required=False, label="Living (not undead)")
     dogs_of_war = forms.BooleanField(required=False, label="Dogs of War (hired)")
     special_character = forms.BooleanField(required=False, label="Special character")
-    champion_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Champion (points)")
-    standard_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Standard (points)")
-    musician_points = forms.IntegerField(min_value=0, initial=0, required=False, label="Musician (points)")
+    champion_points = IntegerField(min_value=0, initial=0, required=False, label="Champion (points)")
+    standard_points = IntegerField(min_value=0, initial=0, required=False, label="Standard (points)")
+    musician_points = IntegerField(min_value=0, initial=0, required=False, label="Musician (points)")
     rank = forms.ChoiceField(choices=[("hero", "Hero"), ("lord", "Lord")], required=False, initial="hero")
     role = forms.ChoiceField(
         choices=[("hero", "Hero"), ("general", "General"), ("warlord", "Warlord")], required=False, initial="hero"
@@ -112,7 +113,7 @@ class UnitForm(forms.Form):
     archetype = forms.ChoiceField(choices=[("", "-")] + list(ARCHETYPE_LABELS.items()), required=False)
     monstrous_mount = forms.BooleanField(required=False, label="Monstrous mount")
     wizard = forms.BooleanField(required=False)
-    magic_level = forms.IntegerField(
+    magic_level = IntegerField(
         min_value=0, max_value=5, initial=0, required=False, label="Magic level", help_text="A Wizard's level."
     )
     rune_smith = forms.BooleanField(required=False, label="Rune smith")
@@ -173,7 +174,7 @@ class UnitForm(forms.Form):
 
 class ItemForm(forms.Form):
     name = forms.CharField(max_length=100)
-    points = forms.IntegerField(min_value=0)
+    points = IntegerField(min_value=0)
     common = forms.BooleanField(required=False, help_text="Common magic items may be duplicated.")
     bearer = forms.CharField(max_length=100, help_text="The unit or character carrying it.")
 

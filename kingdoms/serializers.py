@@ -6,6 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from briternia.fields import IntegerSerializerField
 from rulebook.archetypes.character_record import character_record
 from rulebook.armies.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from rulebook.tables import ARCHETYPE_LABELS
@@ -58,7 +59,7 @@ class ProvinceSerializer(serializers.ModelSerializer):
 class KingdomPublicSerializer(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
     capitol = serializers.SerializerMethodField()
-    province_count = serializers.IntegerField(read_only=True)
+    province_count = IntegerSerializerField(read_only=True)
 
     class Meta:
         model = Kingdom
@@ -74,22 +75,22 @@ class KingdomPublicSerializer(serializers.ModelSerializer):
 
 
 class ExperienceRowSerializer(serializers.Serializer):
-    turn = serializers.IntegerField()
-    amount = serializers.IntegerField()
+    turn = IntegerSerializerField()
+    amount = IntegerSerializerField()
     reason = serializers.CharField(help_text="The reason in words.")
     note = serializers.CharField()
-    balance = serializers.IntegerField(help_text="The army's experience after this row.")
+    balance = IntegerSerializerField(help_text="The army's experience after this row.")
 
 
 class ExperienceLedgerSerializer(serializers.Serializer):
-    earned = serializers.IntegerField()
-    spent = serializers.IntegerField()
-    balance = serializers.IntegerField()
+    earned = IntegerSerializerField()
+    spent = IntegerSerializerField()
+    balance = IntegerSerializerField()
     rows = ExperienceRowSerializer(many=True)
 
 
 class ExperienceAdjustInputSerializer(serializers.Serializer):
-    amount = serializers.IntegerField(help_text="Signed: positive adds experience, negative takes it away.")
+    amount = IntegerSerializerField(help_text="Signed: positive adds experience, negative takes it away.")
     reason = serializers.CharField(max_length=300, allow_blank=True, help_text="Why: it goes into the army's ledger.")
 
 
@@ -101,7 +102,7 @@ class TreasuryEntrySerializer(serializers.ModelSerializer):
 
 class CharacterSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="unit.name")
-    army = serializers.IntegerField(source="unit.army_id")
+    army = IntegerSerializerField(source="unit.army_id")
     record = serializers.SerializerMethodField(
         help_text="His injuries with their effects, battles still to miss (Deep Wound), Old Battle Wounds."
     )
@@ -143,7 +144,7 @@ class ItemSerializer(serializers.ModelSerializer):
 
 
 class UnitSerializer(serializers.ModelSerializer):
-    models = serializers.IntegerField(source="models_count")
+    models = IntegerSerializerField(source="models_count")
     character = CharacterSerializer(read_only=True, default=None, allow_null=True)
 
     class Meta:
@@ -178,7 +179,7 @@ class DeliverySerializer(serializers.ModelSerializer):
 
 
 class ArmySerializer(serializers.ModelSerializer):
-    province = serializers.IntegerField(source="province.number", default=None)
+    province = IntegerSerializerField(source="province.number", default=None)
     units = UnitSerializer(many=True, read_only=True)
     items = serializers.SerializerMethodField()
     on_the_way = serializers.SerializerMethodField(
@@ -223,7 +224,7 @@ class ArmySerializer(serializers.ModelSerializer):
 
 
 class KingdomNameSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = IntegerSerializerField()
     name = serializers.CharField()
 
 
@@ -232,7 +233,7 @@ class AllianceSerializer(serializers.ModelSerializer):
 
     kingdoms = serializers.SerializerMethodField()
     trust_label = serializers.CharField(source="get_trust_display")
-    broken_by = serializers.IntegerField(source="broken_by_id", allow_null=True)
+    broken_by = IntegerSerializerField(source="broken_by_id", allow_null=True)
 
     class Meta:
         model = Alliance
@@ -244,8 +245,8 @@ class AllianceSerializer(serializers.ModelSerializer):
 
 
 class KingdomPrivateSerializer(serializers.ModelSerializer):
-    treasury = serializers.IntegerField(source="treasury_balance")
-    capitol = serializers.IntegerField(source="capitol.number", default=None)
+    treasury = IntegerSerializerField(source="treasury_balance")
+    capitol = IntegerSerializerField(source="capitol.number", default=None)
     alliance = serializers.SerializerMethodField(help_text="The kingdom's alliance in force (Allies), or null.")
 
     class Meta:
@@ -261,13 +262,13 @@ class KingdomPrivateSerializer(serializers.ModelSerializer):
 
 
 class UnitInputSerializer(serializers.Serializer):
-    id = serializers.IntegerField(required=False, allow_null=True, help_text="A stored unit's id, to keep it.")
+    id = IntegerSerializerField(required=False, allow_null=True, help_text="A stored unit's id, to keep it.")
     name = serializers.CharField(max_length=100)
     category = serializers.ChoiceField(choices=CATEGORIES)
-    models = serializers.IntegerField(min_value=1)
-    points_per_model = serializers.IntegerField(min_value=0)
-    equipment_points = serializers.IntegerField(min_value=0, default=0)
-    veteran_level = serializers.IntegerField(min_value=0, max_value=3, default=0)
+    models = IntegerSerializerField(min_value=1)
+    points_per_model = IntegerSerializerField(min_value=0)
+    equipment_points = IntegerSerializerField(min_value=0, default=0)
+    veteran_level = IntegerSerializerField(min_value=0, max_value=3, default=0)
     one_use = serializers.BooleanField(default=False)
     living = serializers.BooleanField(
         default=False,
@@ -279,13 +280,13 @@ class UnitInputSerializer(serializers.Serializer):
         help_text="A Dogs of War unit hired into another kingdom's army: mercenaries pay no town discount "
         "(3. Create / Upgrade Armies).",
     )
-    champion_points = serializers.IntegerField(
+    champion_points = IntegerSerializerField(
         min_value=0, default=0, help_text="Its champion's points, part of `equipment_points` (0: none)."
     )
-    standard_points = serializers.IntegerField(
+    standard_points = IntegerSerializerField(
         min_value=0, default=0, help_text="Its standard bearer's points, part of `equipment_points` (0: none)."
     )
-    musician_points = serializers.IntegerField(
+    musician_points = IntegerSerializerField(
         min_value=0, default=0, help_text="Its musician's points, part of `equipment_points` (0: none)."
     )
     special_character = serializers.BooleanField(
@@ -297,7 +298,7 @@ class UnitInputSerializer(serializers.Serializer):
     archetype = serializers.ChoiceField(choices=list(ARCHETYPE_LABELS), required=False, allow_null=True)
     monstrous_mount = serializers.BooleanField(default=False)
     wizard = serializers.BooleanField(default=False)
-    magic_level = serializers.IntegerField(
+    magic_level = IntegerSerializerField(
         min_value=0, max_value=5, default=0, help_text="A Wizard's magic level (0: not entered, counts as 1)."
     )
     rune_smith = serializers.BooleanField(default=False, help_text="A Dwarf or Chaos Dwarf rune smith.")
@@ -340,7 +341,7 @@ class UnitInputSerializer(serializers.Serializer):
 
 class ItemInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    points = serializers.IntegerField(min_value=0)
+    points = IntegerSerializerField(min_value=0)
     common = serializers.BooleanField(default=False)
     bearer = serializers.CharField(max_length=100)
 
@@ -366,10 +367,10 @@ class ArmyListInputSerializer(serializers.Serializer):
 
 
 class HomePickInputSerializer(serializers.Serializer):
-    province = serializers.IntegerField()
-    kingdom = serializers.IntegerField(required=False, help_text="Organizer only: pick for this kingdom.")
+    province = IntegerSerializerField()
+    kingdom = IntegerSerializerField(required=False, help_text="Organizer only: pick for this kingdom.")
 
 
 class AdjacentPickInputSerializer(serializers.Serializer):
-    provinces = serializers.ListField(child=serializers.IntegerField())
-    kingdom = serializers.IntegerField(required=False, help_text="Organizer only: pick for this kingdom.")
+    provinces = serializers.ListField(child=IntegerSerializerField())
+    kingdom = IntegerSerializerField(required=False, help_text="Organizer only: pick for this kingdom.")

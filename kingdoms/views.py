@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from briternia.errors import DomainError
+from briternia.fields import ascii_int
 from briternia.flash import flash_errors
 from rulebook.archetypes.character_record import character_record
 from rulebook.tables import ARCHETYPE_ADVANCEMENT, Archetype
@@ -292,9 +293,8 @@ def army_experience_adjust(request: HttpRequest, army_id: int) -> HttpResponse:
     campaign = army.kingdom.campaign
     if not selectors.is_organizer(request.user, campaign):
         raise Http404
-    raw = request.POST.get("amount", "").strip()
     try:
-        amount = int(raw)
+        amount = ascii_int(request.POST.get("amount", ""))
     except ValueError:
         messages.error(request, f"{army.name}: the correction is a whole number of experience, + or -.")
         return redirect("army", army_id=army.pk)

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from briternia.api import KingdomQuery, kingdom_query
 from briternia.arrival import arrived_at
 from briternia.errors import DomainError
+from briternia.fields import IntegerSerializerField
 from kingdoms.selectors import campaign_get, is_organizer, kingdom_organized_get, kingdoms_public
 from kingdoms.serializers import KingdomPublicSerializer
 from rulebook.turn.write_orders.check import order_sheet_check
@@ -181,11 +182,11 @@ class TurnPreviewApi(APIView):
 
 
 class IndependenceInput(serializers.Serializer):
-    co_player = serializers.IntegerField(help_text="The user id of the kingdom's co-player who declares independence.")
+    co_player = IntegerSerializerField(help_text="The user id of the kingdom's co-player who declares independence.")
     name = serializers.CharField(max_length=100, help_text="The new kingdom's name.")
-    provinces = serializers.ListField(child=serializers.IntegerField(), help_text="Province numbers given.")
+    provinces = serializers.ListField(child=IntegerSerializerField(), help_text="Province numbers given.")
     armies = serializers.ListField(
-        child=serializers.IntegerField(), required=False, default=list, help_text="Field armies given (ids)."
+        child=IntegerSerializerField(), required=False, default=list, help_text="Field armies given (ids)."
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 from django import forms
 from django.db.models import QuerySet
 
+from briternia.fields import IntegerField, is_ascii_digits
 from briternia.form_labels import controls_name
 from kingdoms.models import Army, Kingdom, Province
 from kingdoms.selectors import alliance_in_force, army_counted_points
@@ -47,7 +48,7 @@ def _offer_only(form: forms.Form, name: str, legal: tuple[int, ...], provinces: 
     """Narrow the drop-down of `name` to the `legal` provinces, keeping the value the sheet holds
     (a draft's choice the rules no longer allow stays visible, and the check says why)."""
     raw = form.data.get(form.add_prefix(name)) if form.is_bound else form.initial.get(name)
-    held = int(raw) if str(raw or "").isdigit() else None
+    held = int(raw) if is_ascii_digits(raw) else None
     numbers = [n for n in provinces if n in legal or n == held]
     form.fields[name].widget.choices = [("", "-")] + [(n, _label(provinces[n])) for n in sorted(numbers)]
 
@@ -55,7 +56,7 @@ def _offer_only(form: forms.Form, name: str, legal: tuple[int, ...], provinces: 
 def _row_of(prefix: str | None) -> str:
     """ "create-0" -> "row 1": the row of a sheet's table a repeated form is drawn in."""
     index = (prefix or "").rsplit("-", 1)[-1]
-    return f"row {int(index) + 1}" if index.isdigit() else "row"
+    return f"row {int(index) + 1}" if is_ascii_digits(index) else "row"
 
 
 class ArmyOrderForm(forms.Form):
@@ -64,7 +65,7 @@ class ArmyOrderForm(forms.Form):
     support = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Support the battle in")
     path_1 = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Forced march through")
     path_2 = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="to")
-    upgrade_to = forms.IntegerField(required=False, min_value=0, label="Upgrade to (points)")
+    upgrade_to = IntegerField(required=False, min_value=0, label="Upgrade to (points)")
     buy_depot = forms.BooleanField(required=False, label="Buy a supply depot (200 gold)")
     disaster_choice = forms.ChoiceField(
         choices=[("casualties", "take 50% casualties"), ("disband", "disband")],
@@ -158,7 +159,7 @@ class ArmyOrderForm(forms.Form):
 
 class CreateArmyForm(forms.Form):
     name = forms.CharField(max_length=100, required=False, label="New army")
-    points = forms.IntegerField(required=False, min_value=0)
+    points = IntegerField(required=False, min_value=0)
     province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
 
     def __init__(self, *args: Any, provinces: list[Province], legal: tuple[int, ...] | None = None, **kwargs: Any):
@@ -182,8 +183,8 @@ class PurchaseForm(forms.Form):
     army = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
     kind = forms.ChoiceField(choices=PURCHASE_CHOICES, required=False, label="Buy")
     unit = forms.CharField(max_length=100, required=False, label="For (unit, character, General, Warlord)")
-    models = forms.IntegerField(required=False, min_value=0, label="Models")
-    points = forms.IntegerField(required=False, min_value=0, label="Points")
+    models = IntegerField(required=False, min_value=0, label="Models")
+    points = IntegerField(required=False, min_value=0, label="Points")
     name = forms.CharField(max_length=100, required=False, label="New unit or item")
     category = forms.ChoiceField(
         choices=[("", "-"), ("core", "core"), ("special", "special"), ("rare", "rare")], required=False
@@ -274,7 +275,7 @@ class GoldTransferForm(ToKingdomForm):
 
     kingdom_label = "Transfer gold to"
     prefix = "transfer"
-    gold = forms.IntegerField(
+    gold = IntegerField(
         required=False,
         min_value=1,
         label="Gold",
@@ -310,7 +311,7 @@ class LandDealForm(ToKingdomForm):
     kingdom_label = "Land deal with"
     prefix = "land"
     province = forms.TypedChoiceField(coerce=int, empty_value=None, required=False, label="Province you give")
-    gold = forms.IntegerField(
+    gold = IntegerField(
         required=False,
         min_value=0,
         label="Gold you pay",

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from briternia.fields import IntegerSerializerField
 from kernel.events import Event
 from rulebook.experience.spending import PurchaseKind
 from rulebook.turn.write_orders.problems import SheetProblemCode
@@ -23,7 +24,7 @@ from .models import OrderSheet
 
 
 class TurnSerializer(serializers.ModelSerializer):
-    campaign = serializers.IntegerField(source="campaign_id")
+    campaign = IntegerSerializerField(source="campaign_id")
     paused = serializers.SerializerMethodField()
 
     class Meta:
@@ -48,11 +49,11 @@ class TurnSerializer(serializers.ModelSerializer):
 
 
 class ArmyOrderInput(serializers.Serializer):
-    army = serializers.IntegerField()
+    army = IntegerSerializerField()
     kind = serializers.ChoiceField(choices=[k.value for k in OrderKind], default="hold")
-    target = serializers.IntegerField(required=False, allow_null=True)
-    support = serializers.IntegerField(required=False, allow_null=True)
-    path = serializers.ListField(child=serializers.IntegerField(), required=False, default=list, max_length=2)
+    target = IntegerSerializerField(required=False, allow_null=True)
+    support = IntegerSerializerField(required=False, allow_null=True)
+    path = serializers.ListField(child=IntegerSerializerField(), required=False, default=list, max_length=2)
     disaster_choice = serializers.ChoiceField(choices=DISASTER_CHOICES, default="casualties")
     pay_for_depot = serializers.BooleanField(default=True)
     defend_with = serializers.ChoiceField(
@@ -71,25 +72,25 @@ class ArmyOrderInput(serializers.Serializer):
 
 class CreateArmyInput(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    points = serializers.IntegerField()
-    province = serializers.IntegerField()
+    points = IntegerSerializerField()
+    province = IntegerSerializerField()
 
 
 class UpgradeArmyInput(serializers.Serializer):
-    army = serializers.IntegerField()
-    points = serializers.IntegerField()
+    army = IntegerSerializerField()
+    points = IntegerSerializerField()
 
 
 class ArmyRefInput(serializers.Serializer):
-    army = serializers.IntegerField()
+    army = IntegerSerializerField()
 
 
 class ProvinceRefInput(serializers.Serializer):
-    province = serializers.IntegerField()
+    province = IntegerSerializerField()
 
 
 class LossesFromInput(serializers.Serializer):
-    army = serializers.IntegerField()
+    army = IntegerSerializerField()
     unit = serializers.CharField(
         max_length=100, help_text="The unit of the army's list (by name) that takes its losses first this turn."
     )
@@ -98,7 +99,7 @@ class LossesFromInput(serializers.Serializer):
 class PurchaseInput(serializers.Serializer):
     """A purchase with the army's experience (Spending Experience); arrives or acts as its kind says."""
 
-    army = serializers.IntegerField()
+    army = IntegerSerializerField()
     kind = serializers.ChoiceField(
         choices=list(PurchaseKind.ALL),
         help_text="recruits (models for the unit `unit`, or a new unit `name`/`category` at `points` a model, "
@@ -110,8 +111,8 @@ class PurchaseInput(serializers.Serializer):
         "items and depots arrive at the start of the turn after next.",
     )
     unit = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
-    models = serializers.IntegerField(required=False, default=0, min_value=0)
-    points = serializers.IntegerField(required=False, default=0, min_value=0)
+    models = IntegerSerializerField(required=False, default=0, min_value=0)
+    points = IntegerSerializerField(required=False, default=0, min_value=0)
     name = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
     category = serializers.CharField(max_length=16, required=False, default="", allow_blank=True)
     common = serializers.BooleanField(required=False, default=False)
@@ -119,25 +120,25 @@ class PurchaseInput(serializers.Serializer):
 
 
 class KingdomRefInput(serializers.Serializer):
-    kingdom = serializers.IntegerField()
+    kingdom = IntegerSerializerField()
 
 
 class TransferGoldInput(serializers.Serializer):
-    kingdom = serializers.IntegerField()
-    gold = serializers.IntegerField()
+    kingdom = IntegerSerializerField()
+    gold = IntegerSerializerField()
 
 
 class TransferItemInput(serializers.Serializer):
-    kingdom = serializers.IntegerField()
+    kingdom = IntegerSerializerField()
     item = serializers.CharField(max_length=100, help_text="The magic item's name, as on the army list or armory.")
 
 
 class LandDealInput(serializers.Serializer):
-    kingdom = serializers.IntegerField(help_text="The other kingdom of the deal.")
-    province = serializers.IntegerField(
+    kingdom = IntegerSerializerField(help_text="The other kingdom of the deal.")
+    province = IntegerSerializerField(
         required=False, allow_null=True, default=None, help_text="The province (number) this kingdom gives, if any."
     )
-    gold = serializers.IntegerField(default=0, help_text="The gold this kingdom pays, paid at once.")
+    gold = IntegerSerializerField(default=0, help_text="The gold this kingdom pays, paid at once.")
 
 
 class OrderSheetInput(serializers.Serializer):
@@ -215,8 +216,8 @@ class OrderSheetSerializer(serializers.ModelSerializer):
     "submitted" when they are the standing submission's, "draft" when they are an unsent draft
     (nothing submitted yet, or saved after the submission, which still stands: see `submitted`)."""
 
-    kingdom = serializers.IntegerField(source="kingdom_id")
-    turn = serializers.IntegerField(source="turn.number")
+    kingdom = IntegerSerializerField(source="kingdom_id")
+    turn = IntegerSerializerField(source="turn.number")
     status = serializers.SerializerMethodField()
 
     class Meta:
@@ -236,7 +237,7 @@ class SubmittedOrdersSerializer(serializers.Serializer):
     submitted_at = serializers.DateTimeField(help_text="When the request arrived: the time that decided it.")
     submitted_by = serializers.CharField(source="submitted_by.username", allow_null=True, default=None)
     entries = serializers.JSONField()
-    gold = serializers.IntegerField()
+    gold = IntegerSerializerField()
     receipt = serializers.JSONField(help_text="The receipt as written when the sheet was accepted.")
 
 
@@ -251,9 +252,9 @@ class SheetProblemSerializer(serializers.Serializer):
     """One problem the sheet check found (orders/services/sheets.py::order_sheet_problems_data)."""
 
     code = serializers.ChoiceField(choices=[c.value for c in SheetProblemCode], help_text="Stable, one per rule.")
-    army = serializers.IntegerField(allow_null=True, help_text="The army whose row it belongs to (null: the sheet's).")
-    armies = serializers.ListField(child=serializers.IntegerField(), help_text="Every army it concerns.")
-    creation = serializers.IntegerField(
+    army = IntegerSerializerField(allow_null=True, help_text="The army whose row it belongs to (null: the sheet's).")
+    armies = serializers.ListField(child=IntegerSerializerField(), help_text="Every army it concerns.")
+    creation = IntegerSerializerField(
         allow_null=True, help_text="The new army's entry it concerns, by its index among the sheet's creations."
     )
     part = serializers.CharField(
@@ -261,31 +262,31 @@ class SheetProblemSerializer(serializers.Serializer):
         help_text='The part of the sheet whose entry it concerns ("purchases", "gold_transfers", "item_transfers", '
         '"land_deals", "capitol_moves"); "" when none.',
     )
-    entry = serializers.IntegerField(allow_null=True, help_text="That entry, by its index among the part's entries.")
+    entry = IntegerSerializerField(allow_null=True, help_text="That entry, by its index among the part's entries.")
     entry_field = serializers.CharField(allow_blank=True, help_text='The entry\'s field it is about ("gold").')
     text = serializers.CharField(help_text="The words, without the army's name.")
     message = serializers.CharField(help_text="The words naming the army once, as in `errors` and `warnings`.")
 
 
 class ListDueSerializer(serializers.Serializer):
-    army = serializers.IntegerField()
+    army = IntegerSerializerField()
     name = serializers.CharField()
-    points = serializers.IntegerField(help_text="What it counts as meanwhile: the points paid for it, less losses.")
+    points = IntegerSerializerField(help_text="What it counts as meanwhile: the points paid for it, less losses.")
     due = serializers.DateTimeField(help_text="Enter the list by then: this turn's orders deadline.")
     message = serializers.CharField()
 
 
 class PurchaseCostSerializer(serializers.Serializer):
     what = serializers.CharField()
-    cost = serializers.IntegerField(help_text="Experience.")
+    cost = IntegerSerializerField(help_text="Experience.")
 
 
 class ArmyExperienceSerializer(serializers.Serializer):
-    army = serializers.IntegerField()
+    army = IntegerSerializerField()
     name = serializers.CharField()
-    experience = serializers.IntegerField(help_text="The army's experience as it stands.")
-    spent = serializers.IntegerField(help_text="What the sheet's purchases cost it.")
-    left = serializers.IntegerField()
+    experience = IntegerSerializerField(help_text="The army's experience as it stands.")
+    spent = IntegerSerializerField(help_text="What the sheet's purchases cost it.")
+    left = IntegerSerializerField()
     purchases = PurchaseCostSerializer(many=True)
 
 
@@ -293,10 +294,10 @@ class SheetCheckSerializer(serializers.Serializer):
     errors = serializers.ListField(child=serializers.CharField())
     warnings = serializers.ListField(child=serializers.CharField())
     costs = serializers.ListField(child=serializers.ListField())
-    gold = serializers.IntegerField()
-    treasury = serializers.IntegerField(help_text="The treasury as it stands.")
-    taxes = serializers.IntegerField(help_text="This turn's taxes (1. Tally Gold comes before Create / Upgrade).")
-    available = serializers.IntegerField(help_text="What the sheet may spend: the treasury and this turn's taxes.")
+    gold = IntegerSerializerField()
+    treasury = IntegerSerializerField(help_text="The treasury as it stands.")
+    taxes = IntegerSerializerField(help_text="This turn's taxes (1. Tally Gold comes before Create / Upgrade).")
+    available = IntegerSerializerField(help_text="What the sheet may spend: the treasury and this turn's taxes.")
     lists_due = ListDueSerializer(many=True, help_text="Armies whose list is due, and by when.")
     experience = ArmyExperienceSerializer(many=True, help_text="Each army's experience and the sheet's purchases.")
     problems = SheetProblemSerializer(many=True, help_text="The errors, structured.")
@@ -316,7 +317,7 @@ class OrderSheetResultSerializer(serializers.Serializer):
 
 
 class SheetStatusSerializer(serializers.Serializer):
-    kingdom = serializers.IntegerField()
+    kingdom = IntegerSerializerField()
     name = serializers.CharField()
     status = serializers.CharField()
     submitted_at = serializers.DateTimeField(allow_null=True)
@@ -332,28 +333,28 @@ class TurnEventSerializer(serializers.Serializer):
     phase = serializers.CharField()
     code = serializers.CharField()
     text = serializers.CharField()
-    kingdom = serializers.IntegerField(allow_null=True)
-    army = serializers.IntegerField(allow_null=True)
-    province = serializers.IntegerField(allow_null=True)
-    gold = serializers.IntegerField()
+    kingdom = IntegerSerializerField(allow_null=True)
+    army = IntegerSerializerField(allow_null=True)
+    province = IntegerSerializerField(allow_null=True)
+    gold = IntegerSerializerField()
     data = serializers.DictField()
 
 
 class BattleSummarySerializer(serializers.Serializer):
-    province = serializers.IntegerField()
-    attacker_kingdom = serializers.IntegerField()
-    attacker_army = serializers.IntegerField()
-    defender_kingdom = serializers.IntegerField(allow_null=True)
-    defender_army = serializers.IntegerField(allow_null=True)
+    province = IntegerSerializerField()
+    attacker_kingdom = IntegerSerializerField()
+    attacker_army = IntegerSerializerField()
+    defender_kingdom = IntegerSerializerField(allow_null=True)
+    defender_army = IntegerSerializerField(allow_null=True)
     assault = serializers.BooleanField()
-    garrison_points = serializers.IntegerField()
+    garrison_points = IntegerSerializerField()
     supports = serializers.ListField(child=serializers.DictField())
 
 
 class DiceRollSerializer(serializers.Serializer):
     expression = serializers.CharField()
-    faces = serializers.ListField(child=serializers.IntegerField())
-    total = serializers.IntegerField()
+    faces = serializers.ListField(child=IntegerSerializerField())
+    total = IntegerSerializerField()
     purpose = serializers.CharField()
 
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
+from briternia.fields import ascii_int, is_ascii_digits
 from kingdoms.models import Army, Character, Kingdom, Unit
 from kingdoms.people import display_name
 from kingdoms.selectors import alliance_in_force
@@ -225,7 +226,7 @@ def _count(raw: Any) -> int | None:
     if isinstance(raw, bool):
         return None
     try:
-        return int(raw)
+        return int(ascii_int(raw))
     except (TypeError, ValueError):
         return None
 
@@ -542,11 +543,11 @@ def summary_sheet_filed(sheet: TurnSummarySheet) -> dict[str, Any]:
     """What a kingdom filed on its sheet, in words, for the sheet's page once the aftermath has run:
     the units and characters named as they were filed (a unit destroyed since keeps its filed
     losses), never today's model counts."""
-    unit_ids = [int(c["unit"]) for c in sheet.casualties if str(c.get("unit", "")).isdigit()]
+    unit_ids = [int(c["unit"]) for c in sheet.casualties if is_ascii_digits(c.get("unit"))]
     units = {u.id: u for u in Unit.objects.filter(pk__in=unit_ids).select_related("army")}
     casualties = []
     for row in sheet.casualties:
-        unit = units.get(int(row["unit"])) if str(row.get("unit", "")).isdigit() else None
+        unit = units.get(int(row["unit"])) if is_ascii_digits(row.get("unit")) else None
         lost = [
             label
             for key, label in (
@@ -564,7 +565,7 @@ def summary_sheet_filed(sheet: TurnSummarySheet) -> dict[str, Any]:
                 "also": ", ".join(lost),
             }
         )
-    characters = Character.objects.filter(pk__in=[int(c) for c in sheet.characters_lost if str(c).isdigit()])
+    characters = Character.objects.filter(pk__in=[int(c) for c in sheet.characters_lost if is_ascii_digits(c)])
     carts = [int(c["army"]) for c in sheet.depots_captured] + [int(c["by"]) for c in sheet.depots_captured]
     army_names = dict(Army.objects.filter(pk__in=carts + list(sheet.carts_recaptured)).values_list("id", "name"))
 

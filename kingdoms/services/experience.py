@@ -69,19 +69,27 @@ def experience_award(*, turn: int, event: Event) -> ExperienceEntry:
     return entry
 
 
+REASON_LENGTH = ExperienceEntry._meta.get_field("note").max_length
+MAX_EXPERIENCE = 2**31 - 1  # the balance's column (Army.experience, an integer on every database)
+
+
 @transaction.atomic
 def experience_adjust(*, army: Army, turn: int, amount: int, reason: str) -> ExperienceEntry:
     """The organizer's correction of an army's experience: a row with its reason, never below 0."""
     reason = reason.strip()
     if not reason:
         raise DomainError(f"Say why the experience of {army.name} is corrected: the reason goes into its ledger.")
+    if len(reason) > REASON_LENGTH:
+        raise DomainError(f"{army.name}: the reason is {len(reason)} characters; {REASON_LENGTH} at most.")
     if amount == 0:
         raise DomainError(f"{army.name}: a correction of 0 experience changes nothing.")
     army = Army.objects.select_for_update().get(pk=army.pk)
     if army.experience + amount < 0:
         raise DomainError(f"{army.name} has {army.experience} experience; it cannot lose {-amount}.")
+    if army.experience + amount > MAX_EXPERIENCE:
+        raise DomainError(f"{army.name} has {army.experience} experience; it cannot hold more than {MAX_EXPERIENCE}.")
     entry = ExperienceEntry.objects.create(
-        army=army, turn=turn, amount=amount, reason=ExperienceEntry.ADJUSTMENT, note=reason[:300]
+        army=army, turn=turn, amount=amount, reason=ExperienceEntry.ADJUSTMENT, note=reason
     )
     Army.objects.filter(pk=army.pk).update(experience=F("experience") + amount)
     return entry

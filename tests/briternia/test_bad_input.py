@@ -1,0 +1,148 @@
+"""Every bad input is a clear 4xx with nothing changed (issue 33): a number beyond its column, a
+username longer than the login audit's column, a body nested or sized beyond any request, a NUL in
+a header, digits other than 0-9. Each of these answered 500 or changed something silently."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from axes.models import AccessAttempt
+from django.test import Client
+from rest_framework.test import APIClient
+
+from kingdoms.models import ExperienceEntry, Kingdom
+from tests.clients import api_as, error_details, error_shape_problems, pages_as
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def army(demo_campaign):
+    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland").armies.get(kind="field")
+
+
+def _ledger(army) -> tuple:
+    army.refresh_from_db()
+    return army.experience, list(army.experience_ledger.values_list("pk", "amount", "note"))
+
+
+# Case 1: an experience correction beyond the column (500 on PostgreSQL from 2**31, on SQLite from 2**63).
+@pytest.mark.parametrize("amount", [2**31, 2**63, -(2**63) - 1])
+def test_an_experience_correction_beyond_its_column_is_refused_through_the_api(army, amount):
+    before = _ledger(army)
+    response = api_as("organizer").post(
+        f"/api/armies/{army.pk}/experience/", {"amount": amount, "reason": "x"}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert not error_shape_problems(response)
+    assert _ledger(army) == before
+
+
+@pytest.mark.parametrize("amount", [str(2**31), str(2**63), "9" * 40])
+def test_an_experience_correction_beyond_its_column_is_refused_by_the_page(army, amount):
+    before = _ledger(army)
+    response = pages_as("organizer").post(f"/armies/{army.pk}/experience/", {"amount": amount, "reason": "x"})
+    assert response.status_code in (302, 400), response.status_code
+    assert _ledger(army) == before
+
+
+def test_a_correction_that_takes_the_balance_beyond_its_column_is_refused(army):
+    room = 2**31 - 1 - army.experience
+    url = f"/api/armies/{army.pk}/experience/"
+    assert api_as("organizer").post(url, {"amount": room, "reason": "x"}, format="json").status_code == 200
+    before = _ledger(army)
+    response = api_as("organizer").post(url, {"amount": 1, "reason": "x"}, format="json")
+    assert response.status_code == 400
+    assert "cannot hold more than 2147483647" in " ".join(error_details(response))
+    pages_as("organizer").post(f"/armies/{army.pk}/experience/", {"amount": "1", "reason": "x"})
+    assert _ledger(army) == before
+
+
+# Case 8: the page stored a 1 MB reason (the API caps it at 300).
+def test_the_experience_page_refuses_a_reason_longer_than_the_ledger_keeps(army):
+    before = _ledger(army)
+    pages_as("organizer").post(f"/armies/{army.pk}/experience/", {"amount": "5", "reason": "x" * 1_000_000})
+    assert _ledger(army) == before
+    response = pages_as("organizer").post(f"/armies/{army.pk}/experience/", {"amount": "5", "reason": "y" * 301})
+    assert _ledger(army) == before
+    assert response.status_code in (302, 400)
+
+
+def test_a_reason_of_300_characters_is_kept_whole(army):
+    pages_as("organizer").post(f"/armies/{army.pk}/experience/", {"amount": "5", "reason": "y" * 300})
+    assert ExperienceEntry.objects.filter(army=army).latest("pk").note == "y" * 300
+
+
+# Case 11: Arabic-Indic and other non-ASCII digits were read as numbers.
+@pytest.mark.parametrize("amount", ["٣", "３", "1_000", "²"])
+def test_digits_other_than_0_to_9_are_refused(army, amount):
+    before = _ledger(army)
+    response = api_as("organizer").post(
+        f"/api/armies/{army.pk}/experience/", {"amount": amount, "reason": "x"}, format="json"
+    )
+    assert response.status_code == 400
+    assert any("0-9" in d for d in error_details(response))
+    page = pages_as("organizer").post(f"/armies/{army.pk}/experience/", {"amount": amount, "reason": "x"})
+    assert page.status_code in (302, 400)
+    assert _ledger(army) == before
+
+
+def test_a_form_s_integer_field_takes_ascii_digits_only():
+    from kingdoms.forms import ItemForm
+
+    form = ItemForm({"name": "Sword", "points": "٣", "bearer": "Hero"})
+    assert not form.is_valid() and "0-9" in str(form.errors["points"])
+    assert ItemForm({"name": "Sword", "points": "3", "bearer": "Hero"}).is_valid()
+
+
+# Case 2: a long username was written into the login audit's 255-character column.
+@pytest.mark.parametrize("length", [300, 1_000_000])
+def test_a_username_longer_than_the_audit_column_is_refused_not_a_500(demo_campaign, length):
+    client = APIClient()
+    response = client.post("/api/token/", {"username": "u" * length, "password": "x"}, format="json")
+    assert response.status_code in (400, 401, 413), response.status_code
+    credentials = base64.b64encode(b"u" * 300 + b":x").decode()
+    response = Client().get("/api/campaigns/", HTTP_AUTHORIZATION=f"Basic {credentials}")
+    assert response.status_code == 401, response.status_code
+    assert all(len(a.username) <= 255 for a in AccessAttempt.objects.all())
+
+
+# Case 3: 10,000 nested brackets made the JSON parser recurse into a 500.
+def test_a_deeply_nested_json_body_is_refused_in_the_one_shape(demo_campaign):
+    turn = demo_campaign.turns.get(number=1)
+    body = "[" * 10_000 + "]" * 10_000
+    response = api_as("alice").put(f"/api/turns/{turn.pk}/sheet/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert not error_shape_problems(response)
+    body = '{"a": "[[[[", "b": ' + "[" * 40 + "]" * 40 + "}"
+    response = api_as("alice").put(f"/api/turns/{turn.pk}/sheet/", body, content_type="application/json")
+    assert response.status_code == 400 and response.json()["errors"][0]["code"] == "json_too_deep"
+
+
+def test_brackets_inside_a_string_are_not_nesting():
+    from briternia.middleware import json_depth
+
+    assert json_depth(b'{"a": "[[[[[[", "b": [1, {"c": "]]]\\"[["}]}') == 3
+
+
+def test_an_oversized_body_is_refused_with_413_in_the_one_shape(demo_campaign, settings):
+    turn = demo_campaign.turns.get(number=1)
+    body = '{"orders": "' + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1) + '"}'
+    response = api_as("alice").put(f"/api/turns/{turn.pk}/sheet/", body, content_type="application/json")
+    assert response.status_code == 413
+    assert not error_shape_problems(response)
+    form = "display_name=" + "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+    page = pages_as("alice").post("/account/name/", form, content_type="application/x-www-form-urlencoded")
+    assert page.status_code == 413
+
+
+# Case 4: a NUL in the Authorization header reached the token's query (500 on PostgreSQL).
+@pytest.mark.parametrize(
+    "authorization",
+    ["Token abcde\x00", "Basic " + base64.b64encode(b"alice\x00:briternia").decode(), "Bearer \x00"],
+)
+def test_a_nul_in_the_authorization_header_is_refused(demo_campaign, authorization):
+    response = Client().get("/api/campaigns/", HTTP_AUTHORIZATION=authorization)
+    assert response.status_code == 400
+    assert not error_shape_problems(response)
