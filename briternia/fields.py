@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from rest_framework import serializers
 
 COLUMN_MIN = -(2**31)
@@ -70,3 +71,14 @@ class IntegerSerializerField(serializers.IntegerField):
         if isinstance(data, str) and not ASCII_INTEGER.fullmatch(data.strip()):
             raise serializers.ValidationError(DIGITS_MESSAGE, code="invalid")
         return super().to_internal_value(data)
+
+
+def address_problem(email: str) -> str | None:
+    """What is wrong with `email` as the one address the product stores or sends to, or None: one
+    address (no comma, no second @), no line break (no header smuggled into a message), no longer
+    than a column holds (254, EmailField's). Django's own validator, for the site and the API alike."""
+    try:
+        validate_email(email)
+    except ValidationError:
+        return f"'{email[:60]}' is not an email address."
+    return None

@@ -123,7 +123,7 @@ class KingdomApi(APIView):
 
 
 class CoPlayerInput(serializers.Serializer):
-    email = serializers.CharField(max_length=254, help_text="The co-player's address: they are invited by email.")
+    email = serializers.EmailField(max_length=254, help_text="The co-player's address: they are invited by email.")
 
 
 class KingdomPlayerSerializer(serializers.Serializer):

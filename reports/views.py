@@ -112,7 +112,8 @@ class ReportPreferencesForm(forms.ModelForm):
 
 @login_required
 def report_preferences(request: HttpRequest) -> HttpResponse:
-    preferences, _ = ReportPreferences.objects.get_or_create(user=request.user)
+    # Read, not made: a refused form leaves no row behind (only a valid one is saved).
+    preferences = ReportPreferences.objects.filter(user=request.user).first() or ReportPreferences(user=request.user)
     form = ReportPreferencesForm(request.POST or None, instance=preferences)
     if request.method == "POST" and form.is_valid():
         form.save()

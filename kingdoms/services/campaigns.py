@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from briternia.errors import DomainError
+from briternia.fields import address_problem
 from kernel.dice import Dice, new_seed
 from rulebook.setup import homes as setup_rules
 from rulebook.setup.maps import MapSpec
@@ -112,6 +113,8 @@ def invited_user(*, email: str, kingdom_name: str, display_name: str = "") -> Ab
     """The account an invitation goes to: the one with the address (with the name it has), or a
     new one that logs in with it; the others see the name the organizer gave, else one derived
     from the kingdom, until the player chooses one when setting the password."""
+    if (problem := address_problem(email)) is not None:
+        raise DomainError(problem)
     user = User.objects.filter(email__iexact=email).first()
     if user is None:
         name = display_name.strip() or invited_display_name(kingdom_name)
@@ -134,8 +137,8 @@ def player_invite(
     players = campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD)
     if players.count() >= campaign.player_count:
         errors.append(f"The campaign already has its {campaign.player_count} player kingdoms.")
-    if "@" not in email:
-        errors.append(f"'{email}' is not an email address.")
+    if (problem := address_problem(email)) is not None:
+        errors.append(problem)
     if not kingdom_name.strip():
         errors.append("Give the kingdom a name.")
     elif campaign.kingdoms.filter(name__iexact=kingdom_name.strip()).exists():

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from briternia.errors import DomainError
+from briternia.fields import address_problem
 from outbox.models import Email
 from outbox.services import email_queue
 
@@ -30,8 +31,8 @@ def co_player_add(*, kingdom: Kingdom, email: str) -> AbstractBaseUser:
     errors: list[str] = []
     if kingdom.is_ancient_dead:
         errors.append("The Ancient Dead are the organizer's: they take no co-player (Joint kingdoms).")
-    if "@" not in email or len(email) > 254:
-        errors.append(f"'{email[:60]}' is not an email address.")
+    if (problem := address_problem(email)) is not None:
+        errors.append(problem)
     elif (playing := campaign.kingdoms.filter(players__email__iexact=email).first()) is not None:
         errors.append(f"{email} already plays {playing.name} in this campaign: a person plays one kingdom of it.")
     elif campaign.organizer.email.lower() == email:

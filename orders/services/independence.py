@@ -58,6 +58,9 @@ def independence_declare(
         errors.append(f"Name the new kingdom (at most {NAME_MAX} characters).")
     elif campaign.kingdoms.filter(name__iexact=name).exists():
         errors.append(f"There is already a kingdom called {name} in this campaign.")
+    for what, given in (("Province", provinces), ("Army", armies)):
+        for twice in sorted({v for v in given if given.count(v) > 1}):
+            errors.append(f"{what} {twice} is given twice: name each once.")
     if errors:
         raise DomainError(errors)
     assert turn is not None

@@ -297,3 +297,32 @@ def test_the_independence_page_names_what_is_missing_or_no_longer_offered(turn, 
     assert "Army 999999 is not one Ostland can give now (the Warlord&#x27;s stays): reload the page." in page
     assert not Kingdom.objects.filter(name="Eldenmark").exists()
     assert list(ostland.players.values_list("email", flat=True)).count(ERIN) == 1
+
+
+# Bad input (issue 33): one address, no line break; each province and army given once.
+@pytest.mark.parametrize("email", ["a@x.org\r\nBcc: evil@x.org", "a@x.org,b@y.org", "a@x.org\nb@y.org", "a b@x.org"])
+def test_a_co_player_s_address_is_one_address_on_the_api_and_the_page(k, email):
+    ostland = k["Ostland"]
+    players, users, emails = set(ostland.players.all()), get_user_model().objects.count(), Email.objects.count()
+    refused = api_as("organizer").post(f"/api/kingdoms/{ostland.pk}/co-players/", {"email": email}, format="json")
+    assert refused.status_code == 400
+    assert error_details(refused)
+    page = pages_as("organizer").post(f"/kingdoms/{ostland.pk}/co-players/", {"email": email})
+    assert page.status_code in (302, 400)
+    assert set(ostland.players.all()) == players
+    assert get_user_model().objects.count() == users and Email.objects.count() == emails
+
+
+def test_a_province_or_an_army_given_twice_is_refused_whole(turn, k, erin, wardens):
+    ostland = k["Ostland"]
+    provinces = sorted(ostland.provinces.values_list("number", flat=True))
+    url = f"/api/kingdoms/{ostland.pk}/independence/"
+    body = {"co_player": erin.pk, "name": "Eldenmark", "provinces": [61, 61], "armies": [wardens.pk, wardens.pk]}
+    refused = api_as("organizer").post(url, body, format="json")
+    assert refused.status_code == 400
+    assert error_details(refused) == [
+        "Province 61 is given twice: name each once.",
+        f"Army {wardens.pk} is given twice: name each once.",
+    ]
+    assert not Kingdom.objects.filter(name="Eldenmark").exists()
+    assert sorted(ostland.provinces.values_list("number", flat=True)) == provinces
