@@ -479,6 +479,7 @@ def kingdom_leader_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     Option), invited by email."""
     kingdom = kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)
     rogue_form, player_form = RogueForm(), NewPlayerForm()
+    refused = False  # a refusal is a 400, as on every other form
     if request.method == "POST":
         action = request.POST.get("action")
         form: forms.Form = RogueForm(request.POST) if action == "rogue" else NewPlayerForm(request.POST)
@@ -496,8 +497,11 @@ def kingdom_leader_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
                     messages.success(request, f"{form.cleaned_data['email']} is invited to lead {kingdom.name}.")
             except DomainError as exc:
                 flash_errors(request, exc)
+                refused = True
             else:
                 return redirect("kingdom-leader", kingdom_id=kingdom.pk)
+        else:
+            refused = True
     kingdom.refresh_from_db()
     return render(
         request,
@@ -509,4 +513,5 @@ def kingdom_leader_page(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "rogue_form": rogue_form,
             "player_form": player_form,
         },
+        status=400 if refused else 200,
     )

@@ -544,6 +544,17 @@ def test_the_preferences_page_sets_the_address_and_link_instead(db, demo_campaig
     assert (preferences.report_email, preferences.attach_pdf) == ("alice@home.example", False)
 
 
+def test_a_refused_preferences_form_leaves_no_row_behind(db, demo_campaign):
+    """Bad input (issue 33): a refused address answered 400 but made an empty preferences row."""
+    ReportPreferences.objects.filter(user__username="alice").delete()
+    response = client_for("alice").post("/account/reports/", {"report_email": "not-an-email"})
+    assert response.status_code == 400
+    assert not ReportPreferences.objects.filter(user__username="alice").exists()
+    response = client_for("alice").post("/account/reports/", {"report_email": "a@x.org\r\nBcc: evil@x.org"})
+    assert response.status_code == 400
+    assert not ReportPreferences.objects.filter(user__username="alice").exists()
+
+
 def test_the_bulletin_brings_news_of_the_ancient_dead(demo_campaign, k, django_capture_on_commit_callbacks):
     """The Ancient Dead march out of the desert and claim a neutral province: every player reads
     it in the bulletin's news of the Ancient Dead, without the army's name."""

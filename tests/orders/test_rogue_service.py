@@ -119,3 +119,28 @@ def test_only_a_rogue_kingdom_is_given_to_a_new_player(tor):
     )
     assert "Tor Anlec is not a Rogue Kingdom" in refused.content.decode()
     assert not Email.objects.filter(kind=Email.Kind.INVITATION, to=["erin@example.com"]).exists()
+
+
+# Bad input (issue 33): a refusal on the leader page is a 400 (it answered 200 with the form's errors).
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "give", "email": "not-an-address"},
+        {"action": "give", "email": "a@x.org\r\nBcc: evil@x.org"},
+        {"action": "rogue", "why": "x" * 1_000_000},
+        {"action": "rogue", "why": "x" * 201},
+    ],
+)
+def test_a_refusal_on_the_leader_page_is_a_400_and_changes_nothing(tor, data):
+    emails = Email.objects.count()
+    response = pages_as("organizer").post(f"/kingdoms/{tor.pk}/leader/", data)
+    assert response.status_code == 400
+    tor.refresh_from_db()
+    assert tor.rogue_turn is None and tor.players.filter(username="dave").exists()
+    assert Email.objects.count() == emails
+
+
+def test_a_refusal_of_the_rules_on_the_leader_page_is_a_400(tor):
+    response = pages_as("organizer").post(f"/kingdoms/{tor.pk}/leader/", {"action": "give", "email": "e@x.org"})
+    assert response.status_code == 400
+    assert "Tor Anlec is not a Rogue Kingdom" in response.content.decode()
