@@ -338,7 +338,22 @@ class LandDealForm(ToKingdomForm):
 RowForm = TypeVar("RowForm", bound=ToKingdomForm)
 
 
-MAX_POSTED_ROWS = 100  # rows of one part a posted sheet may hold (a crafted index past it is ignored)
+MAX_POSTED_ROWS = 100  # rows of one part a posted sheet may hold (a crafted index past it is refused)
+# A field of a row of the sheet's repeated parts: <part>-<row>-<field>.
+_ROW_FIELD = re.compile(r"(item-transfer|create|purchase|transfer|land)-(.*)-[a-z_0-9]+")
+
+
+def unplaced_rows(data: Any) -> list[str]:
+    """The posted fields of a repeated part whose row the form cannot place (an index that is not
+    0 to MAX_POSTED_ROWS - 1 in the digits 0-9: `transfer-1000000-kingdom`, `transfer--1-kingdom`).
+    They were dropped without a word and the sheet went in without them; now they refuse it."""
+    if not data:
+        return []
+    return [
+        key
+        for key in data
+        if (m := _ROW_FIELD.fullmatch(key)) and not (is_ascii_digits(m[2]) and int(m[2]) < MAX_POSTED_ROWS)
+    ]
 
 
 def posted_rows(data: Any, prefix: str) -> int:
@@ -346,7 +361,7 @@ def posted_rows(data: Any, prefix: str) -> int:
     saved sheet, so a posted sheet may hold more than the one the form is built with: each kept)."""
     if not data:
         return 0
-    pattern = re.compile(rf"{re.escape(prefix)}-(\d+)-")
+    pattern = re.compile(rf"{re.escape(prefix)}-([0-9]+)-")
     indices = [int(m[1]) for key in data if (m := pattern.match(key)) and int(m[1]) < MAX_POSTED_ROWS]
     return max(indices, default=-1) + 1
 
@@ -651,11 +666,14 @@ class OrderSheetForm:
             *self.land_deals,
             self.capitol,
         ]
-        return all(f.is_valid() for f in forms_)
+        return all(f.is_valid() for f in forms_) and not unplaced_rows(self.data)
 
     @property
     def field_errors(self) -> list[str]:
-        out = []
+        out = [
+            f"{key}: the sheet has no such row (rows are numbered 0 to {MAX_POSTED_ROWS - 1}); nothing is saved."
+            for key in unplaced_rows(self.data)
+        ]
         for form in self.armies:
             out += form.field_messages
         out += _row_errors(self.creations, "New army")

@@ -106,3 +106,25 @@ def test_the_schema_documents_the_kingdom_query(client):
         params = schema["paths"]["/api/turns/{turn_id}/sheet/"][method]["parameters"]
         kingdom = next(p for p in params if p["name"] == "kingdom")
         assert kingdom["in"] == "query" and kingdom["schema"]["type"] == "integer"
+
+
+@pytest.mark.parametrize("index", ["1000000", "-1", "100", "٣", "x"])
+def test_a_row_the_sheet_form_cannot_place_refuses_the_sheet(turn, ostland, submitted, demo_campaign, index):
+    """Issue 33: `transfer-1000000-kingdom` was dropped without a word and the sheet submitted
+    without it. A row the form cannot place is an error, and nothing is submitted."""
+    from kingdoms.models import Kingdom
+
+    army = ostland.armies.get(kind="field")
+    fang = Kingdom.objects.get(campaign=demo_campaign, name="Da Red Fang")
+    response = pages_as("alice").post(
+        f"/turns/{turn.pk}/orders/{ostland.pk}/",
+        {
+            f"army-{army.pk}-kind": "hold",
+            f"transfer-{index}-kingdom": fang.pk,
+            f"transfer-{index}-gold": "10",
+            "action": "submit",
+        },
+    )
+    assert response.status_code == 400
+    assert f"transfer-{index}-kingdom: the sheet has no such row" in response.content.decode()
+    _unchanged(submitted)
