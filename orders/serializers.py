@@ -326,7 +326,7 @@ class SheetStatusSerializer(serializers.Serializer):
 class DeadlinesInput(serializers.Serializer):
     orders_deadline = serializers.DateTimeField(required=False)
     results_deadline = serializers.DateTimeField(required=False)
-    reason = serializers.CharField(required=False, default="", allow_blank=True)
+    reason = serializers.CharField(required=False, default="", allow_blank=True, max_length=200)
 
 
 class TurnEventSerializer(serializers.Serializer):

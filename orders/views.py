@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from briternia.arrival import arrived_at
 from briternia.errors import DomainError
+from briternia.fields import IntegerField
 from briternia.flash import flash_errors
 from kingdoms.models import Army, Character
 from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_organized_get
@@ -302,6 +303,7 @@ class ScheduleForm(forms.ModelForm):
     class Meta:
         model = CampaignSchedule
         fields = ["orders_weekday", "orders_time", "results_weekday", "results_time", "hold_when_missing"]
+        field_classes = {"hold_when_missing": IntegerField}  # 0-9 only; bounded (and 100 by the model)
         widgets = {
             "orders_time": forms.TimeInput(attrs={"type": "time"}),
             "results_time": forms.TimeInput(attrs={"type": "time"}),

@@ -89,6 +89,9 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     return turn
 
 
+DEADLINE_REASON_LENGTH = DeadlineChange._meta.get_field("reason").max_length
+
+
 @transaction.atomic
 def deadline_change(
     *,
@@ -106,6 +109,8 @@ def deadline_change(
     new_orders = orders_deadline or turn.orders_deadline
     new_results = results_deadline or turn.results_deadline
     errors = []
+    if len(reason) > DEADLINE_REASON_LENGTH:
+        errors.append(f"The reason is {len(reason)} characters; at most {DEADLINE_REASON_LENGTH}.")
     if orders_deadline and turn.status != Turn.Status.ORDERS_OPEN:
         errors.append("The orders of this turn have been resolved; their deadline cannot change.")
     if orders_deadline and orders_deadline <= now:

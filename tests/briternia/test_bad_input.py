@@ -146,3 +146,124 @@ def test_a_nul_in_the_authorization_header_is_refused(demo_campaign, authorizati
     response = Client().get("/api/campaigns/", HTTP_AUTHORIZATION=authorization)
     assert response.status_code == 400
     assert not error_shape_problems(response)
+
+
+# Every field a client fills has its bounds, so the next field added without them fails here.
+APPS = ["briternia", "kingdoms", "orders", "turns", "battles", "outbox", "reports", "transfer"]
+# Text fields whose length the service bounds with its own words (the tests of each assert them).
+BOUNDED_BY_THEIR_SERVICE = {
+    "battles.api.BattleMessageInput.message": "MESSAGE_MAX, battles/services/opponents.py",
+    "battles.api.SummarySheetInput.story": "STORY_MAX, battles/services/summaries.py",
+}
+
+
+def _project_classes(base: type) -> list[type]:
+    import importlib
+    import pkgutil
+
+    for app in APPS:
+        package = importlib.import_module(app)
+        for module in pkgutil.walk_packages(package.__path__, f"{app}."):
+            if ".migrations" not in module.name and ".management" not in module.name:
+                importlib.import_module(module.name)
+
+    def below(cls: type) -> list[type]:
+        return [c for sub in cls.__subclasses__() for c in (sub, *below(sub))]
+
+    return sorted(
+        {c for c in below(base) if c.__module__.split(".")[0] in APPS}, key=lambda c: (c.__module__, c.__name__)
+    )
+
+
+def _unbounded(where: str, field, *, integer: type, char: type, decimal: type, email: type) -> list[str]:  # type: ignore[no-untyped-def]
+    from briternia.fields import IntegerField, IntegerSerializerField
+
+    wrong = []
+    if isinstance(field, integer):
+        if field.min_value is None or field.max_value is None:
+            wrong.append(f"{where}: an integer without min_value and max_value")
+        if not isinstance(field, (IntegerField, IntegerSerializerField)):
+            wrong.append(f"{where}: not briternia.fields' integer (ASCII digits only)")
+    elif isinstance(field, decimal):
+        if field.max_digits is None and field.max_value is None:
+            wrong.append(f"{where}: a decimal without max_digits or max_value")
+    elif isinstance(field, email):
+        if not field.max_length:
+            wrong.append(f"{where}: an email address without max_length")
+    elif isinstance(field, char) and not getattr(field, "choices", None):
+        bounded = field.max_length is not None or where in BOUNDED_BY_THEIR_SERVICE
+        wrong += [] if bounded else [f"{where}: a text without max_length"]
+    return wrong
+
+
+def test_every_form_field_has_its_bounds():
+    from django import forms
+
+    wrong = []
+    for cls in _project_classes(forms.BaseForm):
+        for name, field in getattr(cls, "base_fields", {}).items():
+            if isinstance(field.widget, forms.PasswordInput):
+                continue  # Django's password fields, checked by its validators
+            wrong += _unbounded(
+                f"{cls.__module__}.{cls.__name__}.{name}",
+                field,
+                integer=forms.IntegerField,
+                char=forms.CharField,
+                decimal=forms.DecimalField,
+                email=forms.EmailField,
+            )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_input_serializer_field_has_its_bounds():
+    """The serializers that read a client's input (named ...Input, ...InputSerializer, ...Query:
+    the next test holds every `(data=...)` to that) and those they nest."""
+    from rest_framework import serializers
+
+    wrong: list[str] = []
+
+    def walk(where: str, field) -> None:  # type: ignore[no-untyped-def]
+        if field.read_only:
+            return
+        if isinstance(field, serializers.ListSerializer):
+            field = field.child
+        if isinstance(field, serializers.ListField):
+            walk(f"{where}[]", field.child)
+        elif isinstance(field, serializers.Serializer):
+            for name, inner in field.fields.items():
+                walk(f"{type(field).__module__}.{type(field).__name__}.{name}", inner)
+        else:
+            wrong.extend(
+                _unbounded(
+                    where,
+                    field,
+                    integer=serializers.IntegerField,
+                    char=serializers.CharField,
+                    decimal=serializers.DecimalField,
+                    email=serializers.EmailField,
+                )
+            )
+
+    inputs = [
+        c
+        for c in _project_classes(serializers.Serializer)
+        if c.__name__.endswith(("Input", "InputSerializer", "Query"))
+    ]
+    assert len(inputs) > 20
+    for cls in inputs:
+        walk(cls.__name__, cls())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_serializer_that_reads_input_is_named_so():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readers = {
+        m[1]
+        for app in APPS
+        for path in (root / app).rglob("*.py")
+        for m in re.finditer(r"(\w+)\(data=", path.read_text())
+    }
+    assert readers and all(r.endswith(("Input", "InputSerializer", "Query")) for r in readers), sorted(readers)
