@@ -11,6 +11,7 @@ from axes.models import AccessAttempt
 from django.test import Client
 from rest_framework.test import APIClient
 
+from briternia.admin import CampaignScopedAdmin
 from kingdoms.models import ExperienceEntry, Kingdom
 from tests.clients import api_as, error_details, error_shape_problems, pages_as
 
@@ -267,3 +268,33 @@ def test_every_serializer_that_reads_input_is_named_so():
         for m in re.finditer(r"(\w+)\(data=", path.read_text())
     }
     assert readers and all(r.endswith(("Input", "InputSerializer", "Query")) for r in readers), sorted(readers)
+
+
+# Case 5: the admin's dice-roll list answered 500 for every staff user (a list filter on a non-relation).
+def test_every_admin_list_and_change_page_opens_for_a_staff_organizer(demo_campaign, rf):
+    from django.contrib import admin
+    from django.contrib.auth import get_user_model
+    from django.urls import reverse
+
+    get_user_model().objects.filter(pk=demo_campaign.organizer_id).update(is_staff=True, is_superuser=False)
+    organizer = get_user_model().objects.get(pk=demo_campaign.organizer_id)
+    client = Client()
+    client.force_login(organizer)
+    request = rf.get("/admin/")
+    request.user = organizer
+    failures, opened = [], 0
+    for model, model_admin in admin.site._registry.items():
+        if not isinstance(model_admin, CampaignScopedAdmin):
+            continue
+        name = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+        urls = [reverse(f"{name}_changelist")]
+        obj = model_admin.get_queryset(request).first()
+        if obj is not None:
+            urls.append(reverse(f"{name}_change", args=[obj.pk]))
+        for url in urls:
+            for query in ("", "?q=x", "?o=1", "?turn=1", f"?campaign__id__exact={demo_campaign.pk}"):
+                status = client.get(url + query).status_code
+                opened += 1
+                if status >= 500 or status == 403:
+                    failures.append(f"{url}{query}: {status}")
+    assert opened > 20 and not failures, failures
