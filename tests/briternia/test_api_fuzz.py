@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import os
-from collections import Counter
+from collections import Counter, defaultdict
 
 import pytest
 from django.core.wsgi import get_wsgi_application
@@ -82,3 +82,85 @@ def test_no_request_from_the_schema_answers_500_or_an_undocumented_status(ids):
     assert not failures, "\n\n".join(failures[:20])
     # It did reach the endpoints as alice: her own objects answered, and bad input was refused.
     assert statuses[200] > 20 and statuses[400] > 20 and sum(statuses.values()) > 200, statuses
+
+
+def _operations(ids: dict[str, int]) -> list[tuple[str, str]]:
+    """Every operation of the schema as (method, path), its path's ids the demo's own."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    out = []
+    for path, item in schema["paths"].items():
+        for method in item:
+            out.append((method.upper(), path.format_map(defaultdict(lambda: 1, ids))))
+    return out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nested_and_oversized_bodies_are_refused_in_the_one_shape_by_every_write(ids, settings):
+    """Issue 33: 10,000 brackets made the JSON parser recurse into a 500. Every write refuses a body
+    nested too deep with 400 and one larger than any request with 413, in the one error shape."""
+    from django.test import Client
+
+    from briternia.middleware import MAX_JSON_DEPTH
+    from tests.clients import error_shape_problems
+
+    client = Client()
+    client.force_login(Kingdom.objects.get(pk=ids["kingdom_id"]).players.get())
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    bodies = {
+        "[" * 10_000 + "]" * 10_000: 400,
+        '{"a":' * 10_000 + "1" + "}" * 10_000: 400,
+        "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1): 400,
+        '{"orders": [' + ",".join(["{}"] * (limit // 3 + 1)) + "]}": 413,
+        '"' + "x" * (limit + 1) + '"': 413,
+    }
+    failures, writes = [], 0
+    for method, path in _operations(ids):
+        if method not in ("POST", "PUT", "PATCH"):
+            continue
+        writes += 1
+        for body, status in bodies.items():
+            response = client.generic(method, path, body, content_type="application/json")
+            if response.status_code != status or error_shape_problems(response):
+                failures.append(f"{method} {path} ({len(body)} bytes): {response.status_code}")
+    assert writes > 10 and not failures, failures
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_authorization_header_answers_500(ids):
+    """Issue 33: `Authorization: Token abcde\\0` answered 500 on PostgreSQL. Any header a client
+    sends, on every read of the schema, is a clear 4xx (or the answer itself) in the one shape."""
+    from django.test import Client
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from tests.clients import error_shape_problems
+
+    reads = [path for method, path in _operations(ids) if method == "GET" and "schema" not in path]
+    text = st.text(st.characters(max_codepoint=255), max_size=300)  # a header arrives as latin-1 (WSGI)
+    header = st.one_of(
+        text,
+        text.map(lambda t: f"Token {t}"),
+        text.map(lambda t: f"Bearer {t}"),
+        st.tuples(text, text).map(lambda p: "Basic " + base64.b64encode(f"{p[0]}:{p[1]}".encode()).decode()),
+        st.binary(max_size=300).map(lambda b: "Basic " + base64.b64encode(b).decode()),
+        st.integers(min_value=256, max_value=1_000_000).map(
+            lambda n: "Basic " + base64.b64encode(b"u" * n + b":x").decode()
+        ),
+    )
+    failures: list[str] = []
+
+    @settings(max_examples=150, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(path=st.sampled_from(reads), authorization=header)
+    def run(path: str, authorization: str) -> None:
+        try:
+            response = Client().get(path, HTTP_AUTHORIZATION=authorization)
+        except Exception as exc:  # noqa: BLE001 - a failure to report, not to hide
+            failures.append(f"{path} {authorization[:60]!r}: {exc!r}")
+            return
+        if response.status_code >= 500 or (response.status_code >= 400 and error_shape_problems(response)):
+            failures.append(f"{path} {authorization[:60]!r}: {response.status_code}")
+
+    run()
+    assert not failures, failures[:20]
