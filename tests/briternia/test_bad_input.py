@@ -122,9 +122,12 @@ def test_a_deeply_nested_json_body_is_refused_in_the_one_shape(demo_campaign):
 
 
 def test_brackets_inside_a_string_are_not_nesting():
-    from briternia.middleware import json_depth
+    from briternia.middleware import json_too_deep
 
-    assert json_depth(b'{"a": "[[[[[[", "b": [1, {"c": "]]]\\"[["}]}') == 3
+    assert not json_too_deep(b'{"a": "[[[[[[", "b": [1, {"c": "]]]\\"[["}]}', limit=3)
+    assert json_too_deep(b'{"a": "]]]]", "b": [1, {"c": [[]]}]}', limit=3)
+    assert not json_too_deep(b"[" * 32 + b"]" * 32) and json_too_deep(b"[" * 33 + b"]" * 33)
+    assert not json_too_deep(b"[[]]" * 100_000)
 
 
 def test_an_oversized_body_is_refused_with_413_in_the_one_shape(demo_campaign, settings):
