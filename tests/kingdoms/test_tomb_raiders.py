@@ -1,0 +1,119 @@
+"""A kingdom's Tomb Raider force (issue 31, the warband): saved by kingdoms.services.tomb_raiders
+under the pure check (rulebook.ruins_and_tomb_raiders.force), read through the selector that owns its
+visibility, on the API and the page. The campaign: `invited_campaign`'s four kingdoms (p4's Kingdom 4
+is High Elves), moved to turn 1 of a running campaign."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from briternia.errors import DomainError
+from kingdoms.models import Campaign, Kingdom, TombRaiderEntry, TombRaiderForce
+from kingdoms.services.tomb_raiders import tomb_raider_force_save
+from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES, Role, TroopCategory
+from rulebook.ruins_and_tomb_raiders.force import RaiderEntry as E
+
+
+@pytest.fixture
+def campaign(invited_campaign) -> Campaign:
+    Campaign.objects.filter(pk=invited_campaign.pk).update(status=Campaign.Status.RUNNING, current_turn=1)
+    invited_campaign.refresh_from_db()
+    return invited_campaign
+
+
+@pytest.fixture
+def kingdom(campaign) -> Kingdom:
+    return Kingdom.objects.get(campaign=campaign, name="Kingdom 1")
+
+
+def user(name: str):  # type: ignore[no-untyped-def]
+    return get_user_model().objects.get(username=name)
+
+
+CAPTAIN = E("Captain", 1, 20, role=Role.CAPTAIN, command="champion", unit_type="Swordsmen", leadership=7)
+FORCE_150 = [CAPTAIN, E("Swordsmen", 10, 10), E("Halberdiers", 2, 15)]  # 20 + 100 + 30
+FORCE_151 = [CAPTAIN, E("Swordsmen", 10, 10), E("Halberdiers", 2, 15), E("Free Company", 1, 1)]
+TWO_SPECIAL = [
+    CAPTAIN,
+    E("Greatsword Lieutenant", 1, 14, category=TroopCategory.SPECIAL, role=Role.LIEUTENANT),
+    E("Greatsword", 1, 14, category=TroopCategory.SPECIAL),
+    E("Swordsmen", 5, 10),
+]
+
+
+def stored(kingdom: Kingdom) -> list[tuple[str, int]]:
+    return list(TombRaiderEntry.objects.filter(force__kingdom=kingdom).values_list("name", "models_count"))
+
+
+def test_a_150_point_force_with_its_captain_is_saved(kingdom):
+    force = tomb_raider_force_save(kingdom=kingdom, entries=FORCE_150, saved_by=user("p1"))
+    assert stored(kingdom) == [("Captain", 1), ("Swordsmen", 10), ("Halberdiers", 2)]
+    assert sum(e.points for e in force.entries.all()) == 150
+    # The whole list is added in the turn it is made: 150 points (5 gold a point to go this turn).
+    assert (force.changed_turn, force.points_added) == (1, 150)
+
+
+def test_a_151_point_force_is_refused_whole_naming_the_rule(kingdom):
+    tomb_raider_force_save(kingdom=kingdom, entries=FORCE_150, saved_by=user("p1"))
+    with pytest.raises(DomainError) as refused:
+        tomb_raider_force_save(kingdom=kingdom, entries=FORCE_151, saved_by=user("p1"))
+    assert any("151 points" in m and "Creating Tomb Raiders" in m for m in refused.value.messages)
+    assert [p["code"] for p in refused.value.problems] == ["over-points"]
+    assert len(stored(kingdom)) == 3  # nothing half-saved
+
+
+def test_two_special_models_are_refused_naming_the_entry_and_the_rule(kingdom):
+    with pytest.raises(DomainError) as refused:
+        tomb_raider_force_save(kingdom=kingdom, entries=TWO_SPECIAL, saved_by=user("p1"))
+    messages = " ".join(refused.value.messages)
+    assert "Greatsword is special" in messages
+    assert "more than one model from the Special or Rare selection (Maintaining / Changing Tomb Raiders)" in messages
+    assert {
+        "code": "too-many-special-or-rare",
+        "entries": ["Greatsword"],
+        "rule": "Maintaining / Changing Tomb Raiders",
+    } in refused.value.problems
+    assert stored(kingdom) == []
+    assert not TombRaiderForce.objects.filter(kingdom=kingdom).exists()
+
+
+def test_the_rulebook_sample_high_elves_list_is_accepted(campaign):
+    elves = Kingdom.objects.get(campaign=campaign, name="Kingdom 4")
+    tomb_raider_force_save(kingdom=elves, entries=list(SAMPLE_HIGH_ELVES.entries), saved_by=user("p4"))
+    assert len(stored(elves)) == 5
+
+
+def test_points_added_count_from_the_list_as_the_turn_opened(kingdom, campaign):
+    tomb_raider_force_save(kingdom=kingdom, entries=[CAPTAIN, E("Swordsmen", 5, 10)], saved_by=user("p1"))
+    Campaign.objects.filter(pk=campaign.pk).update(current_turn=2)
+    kingdom.refresh_from_db()
+    # Turn 2: one swordsman more (10 points), then a second change the same turn adds a spearman (11).
+    tomb_raider_force_save(kingdom=kingdom, entries=[CAPTAIN, E("Swordsmen", 6, 10)], saved_by=user("p1"))
+    force = tomb_raider_force_save(
+        kingdom=kingdom, entries=[CAPTAIN, E("Swordsmen", 6, 10), E("Spearman", 1, 11)], saved_by=user("p1")
+    )
+    assert (force.changed_turn, force.points_added) == (2, 21)
+    # Models removed free nothing to be paid (decision 403).
+    force = tomb_raider_force_save(kingdom=kingdom, entries=[CAPTAIN, E("Swordsmen", 4, 10)], saved_by=user("p1"))
+    assert force.points_added == 0
+
+
+def test_models_out_of_action_stay_whatever_the_player_sends(kingdom):
+    tomb_raider_force_save(kingdom=kingdom, entries=FORCE_150, saved_by=user("p1"))
+    TombRaiderEntry.objects.filter(name="Swordsmen").update(out_of_action=2)
+    tomb_raider_force_save(kingdom=kingdom, entries=FORCE_150, saved_by=user("p1"))
+    assert TombRaiderEntry.objects.get(name="Swordsmen").out_of_action == 2
+
+
+def test_refused_for_the_ancient_dead_strangers_and_before_the_army_lists(campaign, kingdom):
+    dead = Kingdom.objects.get(campaign=campaign, army_type="ancient-dead")
+    with pytest.raises(DomainError, match="Ancient Dead keep no Tomb Raiders"):
+        tomb_raider_force_save(kingdom=dead, entries=FORCE_150, saved_by=campaign.organizer)
+    assert not TombRaiderForce.objects.filter(kingdom=dead).exists()
+    with pytest.raises(DomainError, match="players"):
+        tomb_raider_force_save(kingdom=kingdom, entries=FORCE_150, saved_by=user("p2"))
+    tomb_raider_force_save(kingdom=kingdom, entries=FORCE_150, saved_by=campaign.organizer)  # the organizer may
+    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.HOMES)
+    with pytest.raises(DomainError, match="army lists"):
+        tomb_raider_force_save(kingdom=kingdom, entries=FORCE_150, saved_by=user("p1"))
