@@ -19,34 +19,6 @@ from ..models import Campaign, Kingdom, TombRaiderEntry, TombRaiderForce
 EDITABLE_STATUSES = frozenset({Campaign.Status.ARMY_LISTS, Campaign.Status.RUNNING})
 
 
-def raider_entry(entry: TombRaiderEntry) -> RaiderEntry:
-    """A stored entry as the rules' record."""
-    return RaiderEntry(
-        name=entry.name,
-        models=entry.models_count,
-        points_per_model=entry.points_per_model,
-        category=entry.category,
-        base=entry.base,
-        kind=entry.kind,
-        role=entry.role,
-        command=entry.command,
-        missile_weapon=entry.missile_weapon,
-        magic_item=entry.magic_item,
-        magic_user=entry.magic_user,
-        unit_type=entry.unit_type,
-        leadership=entry.leadership,
-        wounds=entry.wounds,
-        promoted=entry.promoted,
-        out_of_action=entry.out_of_action,
-    )
-
-
-def tomb_raiders_of(kingdom: Kingdom) -> TombRaiders:
-    """The kingdom's force as the rules read it (no entries: no force stored yet)."""
-    entries = TombRaiderEntry.objects.filter(force__kingdom=kingdom)
-    return TombRaiders(kingdom.army_type_enum, tuple(raider_entry(e) for e in entries))
-
-
 def _opening(points: dict[str, int], army_type: ArmyType) -> TombRaiders:
     """The list as the turn opened, by name and points: all `points_added` compares."""
     return TombRaiders(army_type, tuple(RaiderEntry(name, 1, p) for name, p in points.items()))
@@ -82,9 +54,14 @@ def tomb_raider_force_save(
     new = TombRaiders(kingdom.army_type_enum, tuple(entries))
     problems = force_problems(new)
     if problems:
+        # The API answers one error per problem with its stable code (briternia/api.py); the page
+        # places each beside its entries.
         raise DomainError(
             [p.message for p in problems],
-            problems=[{"code": str(p.code), "entries": list(p.entries), "rule": p.rule} for p in problems],
+            problems=[
+                {"code": str(p.code), "message": p.message, "armies": [], "entries": list(p.entries), "rule": p.rule}
+                for p in problems
+            ],
         )
     force, _ = TombRaiderForce.objects.get_or_create(kingdom=kingdom)
     turn = kingdom.campaign.current_turn
