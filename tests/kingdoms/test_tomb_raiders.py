@@ -177,3 +177,77 @@ def test_the_api_hides_the_force_from_other_kingdoms_strangers_and_for_the_ancie
     dead = Kingdom.objects.get(campaign=campaign, army_type="ancient-dead")
     organizer = api_client_for(campaign.organizer)
     assert organizer.get(f"/api/kingdoms/{dead.pk}/tomb-raiders/").status_code == 404
+
+
+def posted(entries: list[E], *, extra_empty: int = 1) -> dict[str, str]:
+    """What the page posts: one filled row per entry, then untouched empty rows."""
+    data = {
+        "entries-TOTAL_FORMS": str(len(entries) + extra_empty),
+        "entries-INITIAL_FORMS": "0",
+        "entries-MIN_NUM_FORMS": "0",
+        "entries-MAX_NUM_FORMS": "1000",
+    }
+    for i, e in enumerate(entries):
+        row = {
+            "name": e.name,
+            "models": e.models,
+            "points_per_model": e.points_per_model,
+            "category": str(e.category),
+            "base": str(e.base),
+            "kind": str(e.kind),
+            "role": str(e.role),
+            "command": str(e.command),
+            "leadership": e.leadership,
+            "wounds": e.wounds,
+        }
+        data.update({f"entries-{i}-{k}": str(v) for k, v in row.items()})
+    for i in range(len(entries), len(entries) + extra_empty):
+        data.update(
+            {
+                f"entries-{i}-models": "1",
+                f"entries-{i}-category": "core",
+                f"entries-{i}-base": "25mm",
+                f"entries-{i}-kind": "foot",
+                f"entries-{i}-role": "trooper",
+                f"entries-{i}-command": "none",
+                f"entries-{i}-leadership": "0",
+                f"entries-{i}-wounds": "1",
+            }
+        )
+    return data
+
+
+def test_the_page_saves_the_force_and_shows_it_with_the_captain_s_profile(client, kingdom):
+    client.force_login(user("p1"))
+    assert f'href="/kingdoms/{kingdom.pk}/tomb-raiders/"' in client.get(f"/kingdoms/{kingdom.pk}/").content.decode()
+    response = client.post(f"/kingdoms/{kingdom.pk}/tomb-raiders/", posted(FORCE_150))
+    assert response.status_code == 302
+    assert stored(kingdom) == [("Captain", 1), ("Swordsmen", 10), ("Halberdiers", 2)]
+    page = client.get(f"/kingdoms/{kingdom.pk}/tomb-raiders/").content.decode()
+    assert 'Total: <span id="tomb-raiders-total">150</span> of 150 points' in page
+    assert "The Captain fights at Ld 8, W 2" in page
+    assert 'value="Halberdiers"' in page
+
+
+def test_the_page_shows_each_refusal_beside_its_entry_and_saves_nothing(client, kingdom):
+    client.force_login(user("p1"))
+    response = client.post(f"/kingdoms/{kingdom.pk}/tomb-raiders/", posted(TWO_SPECIAL))
+    assert response.status_code == 400
+    formset = response.context["formset"]
+    by_name = {f.cleaned_data["name"]: f.problems for f in formset.forms if f.cleaned_data}
+    assert any("more than one model from the Special or Rare selection" in p for p in by_name["Greatsword"])
+    assert by_name["Swordsmen"] == []
+    page = response.content.decode()
+    assert 'id="entries-2-problems"' in page  # the third row, the Greatsword's
+    # The 151-point list: the whole force's refusal stands above the rows.
+    response = client.post(f"/kingdoms/{kingdom.pk}/tomb-raiders/", posted(FORCE_151))
+    assert response.status_code == 400
+    assert any("151 points" in e for e in response.context["errors"])
+    assert stored(kingdom) == []
+
+
+def test_the_page_is_not_found_for_another_kingdom_s_player_and_strangers(client, kingdom):
+    client.force_login(user("p2"))
+    assert client.get(f"/kingdoms/{kingdom.pk}/tomb-raiders/").status_code == 404
+    assert client.post(f"/kingdoms/{kingdom.pk}/tomb-raiders/", posted(FORCE_150)).status_code == 404
+    assert stored(kingdom) == []
