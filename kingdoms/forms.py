@@ -293,9 +293,16 @@ class TombRaiderEntryForm(forms.Form):
     unit_type = forms.CharField(max_length=100, required=False, label="Army book unit")
     models = forms.IntegerField(min_value=1, max_value=FORCE_POINTS, initial=1)
     points_per_model = forms.IntegerField(min_value=0, max_value=FORCE_POINTS, label="Points per model")
-    category = forms.ChoiceField(choices=[(c.value, c.value.title()) for c in TroopCategory], initial="core")
-    base = forms.ChoiceField(choices=[(b.value, b.value) for b in Base], initial=Base.MM_25.value)
-    kind = forms.ChoiceField(choices=[(k.value, KIND_LABELS[k]) for k in ModelKind], initial=ModelKind.FOOT.value)
+    category = forms.ChoiceField(
+        choices=[(c.value, c.value.title()) for c in TroopCategory], initial="core", label="Troop category"
+    )
+    base = forms.ChoiceField(
+        choices=[("20mm", "20 mm"), ("25mm", "25 mm"), ("other", "another base (40 mm, cavalry, chariot)")],
+        initial=Base.MM_25.value,
+    )
+    kind = forms.ChoiceField(
+        choices=[(k.value, KIND_LABELS[k]) for k in ModelKind], initial=ModelKind.FOOT.value, label="Models are"
+    )
     role = forms.ChoiceField(choices=[(r.value, r.value.title()) for r in Role], initial=Role.TROOPER.value)
     command = forms.ChoiceField(
         choices=[(c.value, c.value.title()) for c in Command], initial=Command.NONE.value, label="Command model"

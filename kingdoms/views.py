@@ -459,11 +459,14 @@ def tomb_raiders_edit(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     the rules accept it whole, and each refusal is shown beside its entry (Tomb Raiders)."""
     kingdom = selectors.tomb_raiders_private_get(user=request.user, kingdom_id=kingdom_id)
     errors: list[str] = []
+    total: int | None = None  # the rows' total as posted, when they parse
     if request.method == "POST":
         formset = TombRaiderFormSet(request.POST, prefix="entries")
         if formset.is_valid():
+            entries = formset_entries(formset)
+            total = sum(e.points for e in entries)
             try:
-                tomb_raider_force_save(kingdom=kingdom, entries=formset_entries(formset), saved_by=request.user)
+                tomb_raider_force_save(kingdom=kingdom, entries=entries, saved_by=request.user)
             except DomainError as exc:
                 errors = _place_problems(formset, exc.problems) if exc.problems else exc.messages
                 errors = errors or ["The rules refuse the list: see the entries marked below."]
@@ -486,6 +489,13 @@ def tomb_raiders_edit(request: HttpRequest, kingdom_id: int) -> HttpResponse:
     return render(
         request,
         "kingdoms/tomb_raiders.html",
-        {"kingdom": kingdom, "campaign": kingdom.campaign, "view": view, "formset": formset, "errors": errors},
+        {
+            "kingdom": kingdom,
+            "campaign": kingdom.campaign,
+            "view": view,
+            "formset": formset,
+            "errors": errors,
+            "total": view.points if total is None else total,
+        },
         status=400 if request.method == "POST" else 200,
     )

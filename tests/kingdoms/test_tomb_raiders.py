@@ -243,6 +243,7 @@ def test_the_page_shows_each_refusal_beside_its_entry_and_saves_nothing(client, 
     response = client.post(f"/kingdoms/{kingdom.pk}/tomb-raiders/", posted(FORCE_151))
     assert response.status_code == 400
     assert any("151 points" in e for e in response.context["errors"])
+    assert '<span id="tomb-raiders-total">151</span> of 150 points' in response.content.decode()
     assert stored(kingdom) == []
 
 
