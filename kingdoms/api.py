@@ -29,12 +29,15 @@ from .serializers import (
     KingdomPrivateSerializer,
     KingdomPublicSerializer,
     ProvinceSerializer,
+    TombRaidersInputSerializer,
+    TombRaidersSerializer,
     TreasuryEntrySerializer,
 )
 from .services import armies as army_services
 from .services import campaigns as campaign_services
 from .services.co_players import co_player_add, co_player_remove
 from .services.experience import experience_adjust
+from .services.tomb_raiders import tomb_raider_force_save
 
 
 class CampaignListApi(APIView):
@@ -247,3 +250,22 @@ class ArmyExperienceApi(APIView):
         experience_adjust(army=army, turn=campaign.current_turn, **data.validated_data)
         army.refresh_from_db()
         return Response(ExperienceLedgerSerializer(selectors.experience_ledger_of(army)).data)
+
+
+class KingdomTombRaidersApi(APIView):
+    """The kingdom's Tomb Raider force (its players and the organizer; 404 to anyone else, and for
+    the Ancient Dead). PUT replaces the list, all or nothing: a list the rules refuse answers 400
+    with one error per problem, each naming its entries and the rule (Tomb Raiders)."""
+
+    @extend_schema(responses=TombRaidersSerializer)
+    def get(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = selectors.tomb_raiders_private_get(user=request.user, kingdom_id=kingdom_id)
+        return Response(TombRaidersSerializer(selectors.tomb_raiders_view(kingdom)).data)
+
+    @extend_schema(request=TombRaidersInputSerializer, responses=TombRaidersSerializer)
+    def put(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = selectors.tomb_raiders_private_get(user=request.user, kingdom_id=kingdom_id)
+        data = TombRaidersInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tomb_raider_force_save(kingdom=kingdom, entries=data.raider_entries(), saved_by=request.user)
+        return Response(TombRaidersSerializer(selectors.tomb_raiders_view(kingdom)).data)

@@ -21,6 +21,9 @@ urlpatterns = [
     path("kingdoms/<int:kingdom_id>/ledger/", api.KingdomLedgerApi.as_view(), name="api-kingdom-ledger"),
     path("kingdoms/<int:kingdom_id>/armies/", api.KingdomArmiesApi.as_view(), name="api-kingdom-armies"),
     path("kingdoms/<int:kingdom_id>/characters/", api.KingdomCharactersApi.as_view(), name="api-kingdom-characters"),
+    path(
+        "kingdoms/<int:kingdom_id>/tomb-raiders/", api.KingdomTombRaidersApi.as_view(), name="api-kingdom-tomb-raiders"
+    ),
     path("armies/<int:army_id>/", api.ArmyApi.as_view(), name="api-army"),
     path("armies/<int:army_id>/experience/", api.ArmyExperienceApi.as_view(), name="api-army-experience"),
 ]

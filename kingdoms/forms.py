@@ -13,6 +13,17 @@ from briternia.form_labels import RowLabelledFormSet
 from rulebook.ancient_dead.deserts import RUNE_SMITH_ARMIES
 from rulebook.armies.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
 from rulebook.experience.spending import CURSE_OF_THE_DEAD
+from rulebook.ruins_and_tomb_raiders.force import (
+    FORCE_POINTS,
+    KIND_LABELS,
+    MAX_LEADERSHIP,
+    Base,
+    Command,
+    ModelKind,
+    RaiderEntry,
+    Role,
+    TroopCategory,
+)
 from rulebook.setup.maps import MapError, MapSpec, load_default_map, map_from_json
 from rulebook.tables import ARCHETYPE_LABELS, ARCHETYPE_TABLE, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES, ArmyType
 
@@ -273,3 +284,83 @@ class SetPasswordWithNameForm(SetPasswordForm):
     def save(self, commit: bool = True) -> Any:
         self.user.first_name = self.cleaned_data["display_name"]
         return super().save(commit)
+
+
+class TombRaiderEntryForm(forms.Form):
+    """One entry of the Tomb Raider force, marked with what the check needs (Creating Tomb Raiders).
+    Selects start on what an untouched row submits, so an empty extra row is skipped."""
+
+    name = forms.CharField(max_length=100)
+    unit_type = forms.CharField(max_length=100, required=False, label="Army book unit")
+    models = IntegerField(min_value=1, max_value=FORCE_POINTS, initial=1)
+    points_per_model = IntegerField(min_value=0, max_value=FORCE_POINTS, label="Points per model")
+    category = forms.ChoiceField(
+        choices=[(c.value, c.value.title()) for c in TroopCategory], initial="core", label="Troop category"
+    )
+    base = forms.ChoiceField(
+        choices=[("20mm", "20 mm"), ("25mm", "25 mm"), ("other", "another base (40 mm, cavalry, chariot)")],
+        initial=Base.MM_25.value,
+    )
+    kind = forms.ChoiceField(
+        choices=[(k.value, KIND_LABELS[k]) for k in ModelKind], initial=ModelKind.FOOT.value, label="Models are"
+    )
+    role = forms.ChoiceField(choices=[(r.value, r.value.title()) for r in Role], initial=Role.TROOPER.value)
+    command = forms.ChoiceField(
+        choices=[(c.value, c.value.title()) for c in Command], initial=Command.NONE.value, label="Command model"
+    )
+    missile_weapon = forms.BooleanField(required=False, label="Missile weapons")
+    magic_item = forms.BooleanField(required=False, label="Magic item")
+    magic_user = forms.BooleanField(required=False, label="Magic user")
+    leadership = IntegerField(min_value=0, max_value=MAX_LEADERSHIP, initial=0, required=False, label="Ld")
+    wounds = IntegerField(min_value=1, max_value=10, initial=1, required=False, label="W")
+    promoted = forms.BooleanField(required=False, label="Promoted Captain")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems: list[str] = []  # the check's refusals of this entry, shown beside it
+        _label_controls(self)
+
+    def entry(self) -> RaiderEntry:
+        d = self.cleaned_data
+        return RaiderEntry(
+            name=d["name"],
+            models=d["models"],
+            points_per_model=d["points_per_model"],
+            category=TroopCategory(d["category"]),
+            base=Base(d["base"]),
+            kind=ModelKind(d["kind"]),
+            role=Role(d["role"]),
+            command=Command(d["command"]),
+            missile_weapon=d.get("missile_weapon", False),
+            magic_item=d.get("magic_item", False),
+            magic_user=d.get("magic_user", False),
+            unit_type=d.get("unit_type") or "",
+            leadership=d.get("leadership") or 0,
+            wounds=d.get("wounds") or 1,
+            promoted=d.get("promoted", False),
+        )
+
+
+TombRaiderFormSet = forms.formset_factory(
+    TombRaiderEntryForm, formset=RowLabelledFormSet, extra=3, can_delete=True, max_num=FORCE_POINTS, validate_max=True
+)
+
+
+def tomb_raider_initial(entry: RaiderEntry) -> dict[str, Any]:
+    return {
+        "name": entry.name,
+        "unit_type": entry.unit_type,
+        "models": entry.models,
+        "points_per_model": entry.points_per_model,
+        "category": entry.category.value,
+        "base": entry.base.value,
+        "kind": entry.kind.value,
+        "role": entry.role.value,
+        "command": entry.command.value,
+        "missile_weapon": entry.missile_weapon,
+        "magic_item": entry.magic_item,
+        "magic_user": entry.magic_user,
+        "leadership": entry.leadership,
+        "wounds": entry.wounds,
+        "promoted": entry.promoted,
+    }

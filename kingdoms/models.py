@@ -11,12 +11,22 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q, Sum
 from django.db.models.functions import Lower
 
 from rulebook.allies.chart import BREAK_LABELS, TRUST_LEVEL_LABELS, TrustLevel
 from rulebook.armies.army_lists import CATEGORIES
+from rulebook.ruins_and_tomb_raiders.force import (
+    FORCE_POINTS,
+    MAX_LEADERSHIP,
+    Base,
+    Command,
+    ModelKind,
+    Role,
+    TroopCategory,
+)
 from rulebook.setup.maps import SETTLEMENTS, TERRAINS
 from rulebook.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, ArmyType
 
@@ -530,6 +540,96 @@ class DraftedArmyList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.army}: drafted list"
+
+
+class TombRaiderForce(models.Model):
+    """A kingdom's Tomb Raider force (Tomb Raiders: Creating Tomb Raiders): one per kingdom, never the
+    Ancient Dead's (kingdoms.services.tomb_raiders refuses it). Its entries are the list; what the
+    list held as the turn it was last changed opened, and the points added since, are kept for the
+    5 gold a point that lets a force changed this turn go on a mission (Maintaining / Changing)."""
+
+    kingdom = models.OneToOneField(Kingdom, on_delete=models.CASCADE, related_name="tomb_raiders")
+    changed_turn = models.PositiveIntegerField(default=0, help_text="The turn the list was last changed (0: setup).")
+    points_added = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(FORCE_POINTS)],
+        help_text="Points added to the list since the changed turn opened (5 gold a point to go on a mission).",
+    )
+    opening_points = models.JSONField(
+        default=dict, blank=True, help_text="The list as the changed turn opened: entry name (lower case) -> points."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(points_added__lte=FORCE_POINTS), name="tomb_raiders_points_added_max_force_points"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Tomb Raiders of {self.kingdom}"
+
+
+class TombRaiderEntry(models.Model):
+    """Models of one unit type with the same equipment in a Tomb Raider force: what the check
+    (rulebook.ruins_and_tomb_raiders.force.RaiderEntry) needs, as the player marks it."""
+
+    Category = models.TextChoices("Category", [(c.name, c.value) for c in TroopCategory])
+    BaseSize = models.TextChoices("BaseSize", [(b.name, b.value) for b in Base])
+    Kind = models.TextChoices("Kind", [(k.name, k.value) for k in ModelKind])
+    RoleChoice = models.TextChoices("RoleChoice", [(r.name, r.value) for r in Role])
+    CommandChoice = models.TextChoices("CommandChoice", [(c.name, c.value) for c in Command])
+
+    force = models.ForeignKey(TombRaiderForce, on_delete=models.CASCADE, related_name="entries")
+    position = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField(max_length=100)
+    unit_type = models.CharField(max_length=100, blank=True, help_text="The army book's unit it is chosen from.")
+    models_count = models.PositiveSmallIntegerField(
+        "models", validators=[MinValueValidator(1), MaxValueValidator(FORCE_POINTS)]
+    )
+    points_per_model = models.PositiveSmallIntegerField(validators=[MaxValueValidator(FORCE_POINTS)])
+    category = models.CharField(max_length=16, choices=Category.choices, default=TroopCategory.CORE.value)
+    base = models.CharField(max_length=8, choices=BaseSize.choices, default=Base.MM_25.value)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=ModelKind.FOOT.value)
+    role = models.CharField(max_length=16, choices=RoleChoice.choices, default=Role.TROOPER.value)
+    command = models.CharField(max_length=16, choices=CommandChoice.choices, default=Command.NONE.value)
+    missile_weapon = models.BooleanField(default=False)
+    magic_item = models.BooleanField(default=False)
+    magic_user = models.BooleanField(default=False)
+    leadership = models.PositiveSmallIntegerField(
+        default=0, validators=[MaxValueValidator(MAX_LEADERSHIP)], help_text="The army book's Ld (0: not entered)."
+    )
+    wounds = models.PositiveSmallIntegerField(default=1, validators=[MinValueValidator(1), MaxValueValidator(10)])
+    promoted = models.BooleanField(default=False, help_text="A Lieutenant promoted Captain: never the bonus wound.")
+    out_of_action = models.PositiveSmallIntegerField(
+        default=0, help_text="Of its models, those out of action for this turn (Recovery: a 2)."
+    )
+
+    class Meta:
+        ordering = ["force", "position", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(models_count__gte=1, models_count__lte=FORCE_POINTS), name="tomb_raider_entry_models"
+            ),
+            models.CheckConstraint(
+                condition=Q(points_per_model__lte=FORCE_POINTS), name="tomb_raider_entry_points_per_model_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(leadership__lte=MAX_LEADERSHIP, wounds__gte=1, wounds__lte=10),
+                name="tomb_raider_entry_profile",
+            ),
+            models.CheckConstraint(
+                condition=Q(out_of_action__lte=models.F("models_count")), name="tomb_raider_entry_out_of_action"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def points(self) -> int:
+        return self.models_count * self.points_per_model
 
 
 class ReportPreferences(models.Model):

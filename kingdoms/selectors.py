@@ -14,6 +14,21 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from kernel.event_codes import EventCode
+from rulebook.ruins_and_tomb_raiders.force import (
+    FORCE_POINTS,
+    Base,
+    Command,
+    ForceProblem,
+    ModelKind,
+    Profile,
+    RaiderEntry,
+    Role,
+    TombRaiders,
+    TroopCategory,
+    force_problems,
+    officer_profile,
+)
+from rulebook.ruins_and_tomb_raiders.maintaining import change_fee, points_unused
 from rulebook.setup.homes import army_limit
 from rulebook.world import counted_points
 from turns.models import DiceRoll
@@ -27,7 +42,18 @@ from .map_svg import (
     kingdom_colour,
     render_map_svg,
 )
-from .models import Alliance, Army, Campaign, Character, ExperienceEntry, Kingdom, Province, TreasuryEntry
+from .models import (
+    Alliance,
+    Army,
+    Campaign,
+    Character,
+    ExperienceEntry,
+    Kingdom,
+    Province,
+    TombRaiderEntry,
+    TombRaiderForce,
+    TreasuryEntry,
+)
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -341,3 +367,86 @@ def campaign_adjacency(campaign: Campaign, number_of: Mapping[int, int] | None =
     for a, b in pairs:
         adjacency[number_of[a]].add(number_of[b])
     return {number: frozenset(neighbours) for number, neighbours in adjacency.items()}
+
+
+def tomb_raiders_private_get(*, user: AnyUser, kingdom_id: int) -> Kingdom:
+    """The kingdom whose Tomb Raider force the user may see: its players' and the organizer's; to
+    anyone else, and for the Ancient Dead (who keep no Tomb Raiders), it is not found."""
+    kingdom = kingdom_private_get(user=user, kingdom_id=kingdom_id)
+    if kingdom.is_ancient_dead:
+        raise Http404("No such Tomb Raider force.")
+    return kingdom
+
+
+def raider_entry(entry: TombRaiderEntry) -> RaiderEntry:
+    """A stored entry as the rules' record."""
+    return RaiderEntry(
+        name=entry.name,
+        models=entry.models_count,
+        points_per_model=entry.points_per_model,
+        category=TroopCategory(entry.category),
+        base=Base(entry.base),
+        kind=ModelKind(entry.kind),
+        role=Role(entry.role),
+        command=Command(entry.command),
+        missile_weapon=entry.missile_weapon,
+        magic_item=entry.magic_item,
+        magic_user=entry.magic_user,
+        unit_type=entry.unit_type,
+        leadership=entry.leadership,
+        wounds=entry.wounds,
+        promoted=entry.promoted,
+        out_of_action=entry.out_of_action,
+    )
+
+
+def tomb_raiders_of(kingdom: Kingdom) -> TombRaiders:
+    """The kingdom's force as the rules read it (no entries: no force stored yet)."""
+    entries = TombRaiderEntry.objects.filter(force__kingdom=kingdom)
+    return TombRaiders(kingdom.army_type_enum, tuple(raider_entry(e) for e in entries))
+
+
+@dataclass(frozen=True)
+class TombRaidersView:
+    """The force as its pages and the API show it: its entries, total, the Captain's profile as he
+    fights (+1 W, +1 Ld to at most 10), the change of this turn and its fee, and what the check says."""
+
+    force: TombRaiders
+    stored: TombRaiderForce | None
+    captain_profile: Profile | None
+    problems: list[ForceProblem]
+
+    @property
+    def points(self) -> int:
+        return self.force.points
+
+    @property
+    def points_limit(self) -> int:
+        return FORCE_POINTS
+
+    @property
+    def points_unused(self) -> int:
+        return points_unused(self.force)
+
+    @property
+    def changed_turn(self) -> int | None:
+        return self.stored.changed_turn if self.stored else None
+
+    @property
+    def points_added(self) -> int:
+        return self.stored.points_added if self.stored else 0
+
+    @property
+    def change_fee(self) -> int:
+        return change_fee(self.points_added)
+
+
+def tomb_raiders_view(kingdom: Kingdom) -> TombRaidersView:
+    force = tomb_raiders_of(kingdom)
+    captain = force.captain
+    return TombRaidersView(
+        force=force,
+        stored=TombRaiderForce.objects.filter(kingdom=kingdom).first(),
+        captain_profile=officer_profile(captain) if captain else None,
+        problems=force_problems(force) if force.entries else [],
+    )

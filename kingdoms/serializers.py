@@ -9,6 +9,16 @@ from rest_framework import serializers
 from briternia.fields import IntegerSerializerField
 from rulebook.archetypes.character_record import character_record
 from rulebook.armies.army_lists import CATEGORIES, CharacterEntry, ItemEntry, UnitEntry
+from rulebook.ruins_and_tomb_raiders.force import (
+    FORCE_POINTS,
+    MAX_LEADERSHIP,
+    Base,
+    Command,
+    ModelKind,
+    RaiderEntry,
+    Role,
+    TroopCategory,
+)
 from rulebook.tables import ARCHETYPE_LABELS
 
 from .models import Alliance, ArmoryItem, Army, Campaign, Character, Delivery, Kingdom, Province, TreasuryEntry, Unit
@@ -374,3 +384,87 @@ class HomePickInputSerializer(serializers.Serializer):
 class AdjacentPickInputSerializer(serializers.Serializer):
     provinces = serializers.ListField(child=IntegerSerializerField())
     kingdom = IntegerSerializerField(required=False, help_text="Organizer only: pick for this kingdom.")
+
+
+class TombRaiderEntrySerializer(serializers.Serializer):
+    """One entry of a Tomb Raider force: models of one unit type with the same equipment, marked
+    with what the check needs (Tomb Raiders: Creating Tomb Raiders)."""
+
+    name = serializers.CharField(max_length=100)
+    unit_type = serializers.CharField(
+        max_length=100, required=False, default="", allow_blank=True, help_text="The army book's unit it is from."
+    )
+    models = IntegerSerializerField(min_value=1, max_value=FORCE_POINTS)
+    points_per_model = IntegerSerializerField(min_value=0, max_value=FORCE_POINTS)
+    category = serializers.ChoiceField(choices=[c.value for c in TroopCategory], default=TroopCategory.CORE.value)
+    base = serializers.ChoiceField(choices=[b.value for b in Base], default=Base.MM_25.value)
+    kind = serializers.ChoiceField(choices=[k.value for k in ModelKind], default=ModelKind.FOOT.value)
+    role = serializers.ChoiceField(choices=[r.value for r in Role], default=Role.TROOPER.value)
+    command = serializers.ChoiceField(choices=[c.value for c in Command], default=Command.NONE.value)
+    missile_weapon = serializers.BooleanField(default=False)
+    magic_item = serializers.BooleanField(default=False)
+    magic_user = serializers.BooleanField(default=False)
+    leadership = IntegerSerializerField(
+        min_value=0, max_value=MAX_LEADERSHIP, default=0, help_text="The army book's Ld (0: not entered)."
+    )
+    wounds = IntegerSerializerField(min_value=1, max_value=10, default=1)
+    promoted = serializers.BooleanField(default=False, help_text="A Lieutenant promoted Captain (no bonus wound).")
+    out_of_action = IntegerSerializerField(
+        read_only=True, help_text="Of its models, those out of action this turn (Recovery: a 2); set by the recovery."
+    )
+    points = IntegerSerializerField(read_only=True)
+
+    def entry(self, data: dict) -> RaiderEntry:
+        return RaiderEntry(
+            name=data["name"],
+            models=data["models"],
+            points_per_model=data["points_per_model"],
+            category=TroopCategory(data["category"]),
+            base=Base(data["base"]),
+            kind=ModelKind(data["kind"]),
+            role=Role(data["role"]),
+            command=Command(data["command"]),
+            missile_weapon=data["missile_weapon"],
+            magic_item=data["magic_item"],
+            magic_user=data["magic_user"],
+            unit_type=data["unit_type"],
+            leadership=data["leadership"],
+            wounds=data["wounds"],
+            promoted=data["promoted"],
+        )
+
+
+class TombRaidersInputSerializer(serializers.Serializer):
+    entries = TombRaiderEntrySerializer(many=True, max_length=FORCE_POINTS)
+
+    def raider_entries(self) -> list[RaiderEntry]:
+        entry = TombRaiderEntrySerializer()
+        return [entry.entry(e) for e in self.validated_data["entries"]]
+
+
+class ProfileSerializer(serializers.Serializer):
+    leadership = IntegerSerializerField()
+    wounds = IntegerSerializerField()
+
+
+class TombRaiderProblemSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    entries = serializers.ListField(child=serializers.CharField())
+    rule = serializers.CharField()
+
+
+class TombRaidersSerializer(serializers.Serializer):
+    """A kingdom's Tomb Raider force: its entries, total of the 150, the Captain as he fights, the
+    points added in the turn it last changed (5 gold a point to go on a mission that turn), and what
+    the check says of it now (a promotion may leave it over 150, rules decision 404)."""
+
+    entries = TombRaiderEntrySerializer(many=True, source="force.entries")
+    points = IntegerSerializerField()
+    points_limit = IntegerSerializerField()
+    points_unused = IntegerSerializerField()
+    captain_profile = ProfileSerializer(allow_null=True)
+    changed_turn = IntegerSerializerField(allow_null=True)
+    points_added = IntegerSerializerField()
+    change_fee = IntegerSerializerField(help_text="Gold to let the force changed this turn go on a mission.")
+    problems = TombRaiderProblemSerializer(many=True)

@@ -18,6 +18,7 @@ urlpatterns = [
         views.kingdom_co_player_remove,
         name="kingdom-co-player-remove",
     ),
+    path("kingdoms/<int:kingdom_id>/tomb-raiders/", views.tomb_raiders_edit, name="kingdom-tomb-raiders"),
     path("characters/<int:character_id>/ability/", views.character_choose_ability, name="character-choose-ability"),
     path("armies/<int:army_id>/", views.army_page, name="army"),
     path("armies/<int:army_id>/experience/", views.army_experience_adjust, name="army-experience-adjust"),

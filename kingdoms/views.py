@@ -28,9 +28,11 @@ from .forms import (
     InviteForm,
     ItemFormSet,
     SetPasswordWithNameForm,
+    TombRaiderFormSet,
     UnitFormSet,
     formset_entries,
     item_initial,
+    tomb_raider_initial,
     unit_initial,
 )
 from .models import Army, Campaign, Character, DraftedArmyList, Kingdom
@@ -40,6 +42,7 @@ from .services import campaigns as campaign_services
 from .services.co_players import co_player_add, co_player_remove
 from .services.experience import experience_adjust
 from .services.spending import deliveries_on_the_way
+from .services.tomb_raiders import tomb_raider_force_save
 
 
 class PasswordSetView(PasswordResetConfirmView):
@@ -425,3 +428,74 @@ def army_list_check(request: HttpRequest, army_id: int) -> JsonResponse:
     army = selectors.army_private_get(user=request.user, army_id=army_id)
     units, items = _list_formsets(army, request.POST)
     return JsonResponse(_list_check(army, units, items))
+
+
+def _place_problems(formset: forms.BaseFormSet, problems: list[dict[str, Any]]) -> list[str]:
+    """Each refusal beside the entries it names (by name, as the check names them); the ones that
+    name no row (the force as a whole: its total, its missing Captain) are returned for the top."""
+    rows: dict[str, list[forms.Form]] = {}
+    for form in formset.forms:
+        if not form.is_valid() or not form.cleaned_data or form.cleaned_data.get("DELETE"):
+            continue
+        name = (form.cleaned_data.get("name") or "").strip().lower()
+        if name:
+            rows.setdefault(name, []).append(form)
+    whole: list[str] = []
+    for problem in problems:
+        placed = False
+        for name in problem["entries"]:
+            for form in rows.get(name.strip().lower(), []):
+                if problem["message"] not in form.problems:
+                    form.problems.append(problem["message"])
+                placed = True
+        if not placed:
+            whole.append(problem["message"])
+    return whole
+
+
+@login_required
+def tomb_raiders_edit(request: HttpRequest, kingdom_id: int) -> HttpResponse:
+    """The kingdom's Tomb Raider force: add, change and remove entries; the list is saved only when
+    the rules accept it whole, and each refusal is shown beside its entry (Tomb Raiders)."""
+    kingdom = selectors.tomb_raiders_private_get(user=request.user, kingdom_id=kingdom_id)
+    errors: list[str] = []
+    total: int | None = None  # the rows' total as posted, when they parse
+    if request.method == "POST":
+        formset = TombRaiderFormSet(request.POST, prefix="entries")
+        if formset.is_valid():
+            entries = formset_entries(formset)
+            total = sum(e.points for e in entries)
+            try:
+                tomb_raider_force_save(kingdom=kingdom, entries=entries, saved_by=request.user)
+            except DomainError as exc:
+                errors = _place_problems(formset, exc.problems) if exc.problems else exc.messages
+                errors = errors or ["The rules refuse the list: see the entries marked below."]
+            else:
+                messages.success(request, f"The Tomb Raiders of {kingdom.name} are saved.")
+                return redirect("kingdom-tomb-raiders", kingdom_id=kingdom.pk)
+        else:
+            errors = ["Correct the rows marked below."]
+    view = selectors.tomb_raiders_view(kingdom)
+    if request.method != "POST":
+        formset = TombRaiderFormSet(initial=[tomb_raider_initial(e) for e in view.force.entries], prefix="entries")
+        # A stored list the check refuses now (a promotion the points cannot pay, decision 404).
+        stored = {e.name.strip().lower(): form for e, form in zip(view.force.entries, formset.forms, strict=False)}
+        for problem in view.problems:
+            forms_named = [stored[n.strip().lower()] for n in problem.entries if n.strip().lower() in stored]
+            for form in forms_named:
+                form.problems.append(problem.message)
+            if not forms_named:
+                errors.append(problem.message)
+    return render(
+        request,
+        "kingdoms/tomb_raiders.html",
+        {
+            "kingdom": kingdom,
+            "campaign": kingdom.campaign,
+            "view": view,
+            "formset": formset,
+            "errors": errors,
+            "total": view.points if total is None else total,
+        },
+        status=400 if request.method == "POST" else 200,
+    )

@@ -17,6 +17,8 @@ from kingdoms.models import (
     Province,
     ReportPreferences,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
     Unit,
 )
@@ -52,6 +54,8 @@ __all__ = [
     "ReportPreferences",
     "RosterAdjustment",
     "ResultsReminder",
+    "TombRaiderEntry",
+    "TombRaiderForce",
     "TreasuryEntry",
     "Turn",
     "TurnEvent",

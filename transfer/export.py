@@ -40,6 +40,8 @@ from .campaign_models import (
     ReportEmail,
     ResultsReminder,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     Turn,
     TurnEvent,
     TurnMap,
@@ -121,6 +123,10 @@ from .schema import (
     SUMMARY_SHEET_KEYS,
     SUPPORT_FIELDS,
     SUPPORT_KEYS,
+    TOMB_RAIDER_ENTRY_FIELDS,
+    TOMB_RAIDER_ENTRY_KEYS,
+    TOMB_RAIDERS_FIELDS,
+    TOMB_RAIDERS_KEYS,
     TOP_KEYS,
     TREASURY_FIELDS,
     TREASURY_KEYS,
@@ -373,6 +379,19 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 
 
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    forces = {f.kingdom_id: f for f in TombRaiderForce.objects.filter(kingdom__campaign=campaign)}
+    raiders_of = _grouped(
+        TombRaiderEntry.objects.filter(force__kingdom__campaign=campaign).order_by("force_id", "position", "id"),
+        "force_id",
+    )
+
+    def tomb_raiders_row(kingdom_id: int) -> dict[str, Any] | None:
+        force = forces.get(kingdom_id)
+        if force is None:
+            return None
+        entries = [_row(TOMB_RAIDER_ENTRY_KEYS, TOMB_RAIDER_ENTRY_FIELDS, e) for e in raiders_of.get(force.id, [])]
+        return _row(TOMB_RAIDERS_KEYS, TOMB_RAIDERS_FIELDS, force, entries=entries)
+
     armies_of = _grouped(Army.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "id"), "kingdom_id")
     units_of = _grouped(
         Unit.objects.filter(army__kingdom__campaign=campaign)
@@ -437,6 +456,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
                 )
                 for item in kingdom.items.order_by("name", "id")
             ],
+            tomb_raiders=tomb_raiders_row(kingdom.id),
         )
         for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
     ]

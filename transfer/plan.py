@@ -30,6 +30,8 @@ from .campaign_models import (
     ReportPreferences,
     ResultsReminder,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -70,6 +72,8 @@ class KingdomPlan:
     treasury: list[TreasuryEntry] = field(default_factory=list)
     armies: dict[str, ArmyPlan] = field(default_factory=dict)
     armory: list[ArmoryItem] = field(default_factory=list)
+    tomb_raiders: TombRaiderForce | None = None
+    tomb_raider_entries: list[TombRaiderEntry] = field(default_factory=list)
 
 
 @dataclass

@@ -39,6 +39,8 @@ from .campaign_models import (
     ReportPreferences,
     ResultsReminder,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -140,6 +142,10 @@ from .schema import (
     SUMMARY_SHEET_OPTIONAL_KEYS,
     SUPPORT_FIELDS,
     SUPPORT_KEYS,
+    TOMB_RAIDER_ENTRY_FIELDS,
+    TOMB_RAIDER_ENTRY_KEYS,
+    TOMB_RAIDERS_FIELDS,
+    TOMB_RAIDERS_KEYS,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
     TREASURY_FIELDS,
@@ -354,6 +360,32 @@ class Reader(Reading):
                 if item.name.lower() in armory_names:
                     self.problem(row_where, f'the magic item "{item.name}" is already in the armory.')
                 armory_names.append(item.name.lower())
+        if values.get("tomb_raiders") is not None:
+            self.tomb_raiders(plan, values["tomb_raiders"], f"{where} / tomb_raiders")
+
+    def tomb_raiders(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
+        """The kingdom's Tomb Raider force and its entries (never the Ancient Dead's)."""
+        values = self.keys(data, where, TOMB_RAIDERS_KEYS)
+        if values is None:
+            return
+        if kingdom.kingdom.army_type == "ancient-dead":
+            self.problem(where, "the Ancient Dead keep no Tomb Raiders.")
+        force = self.instance(TombRaiderForce, values, TOMB_RAIDERS_FIELDS, where, kingdom=kingdom.kingdom)
+        kingdom.tomb_raiders = force
+        names: list[str] = []
+        for index, row in enumerate(values.get("entries", [])):
+            row_where = label(f"{where} / entries[{index}]", row, "name")
+            row_values = self.keys(row, row_where, TOMB_RAIDER_ENTRY_KEYS)
+            if row_values is None:
+                continue
+            entry = self.instance(TombRaiderEntry, row_values, TOMB_RAIDER_ENTRY_FIELDS, row_where, force=force)
+            if is_int(entry.out_of_action) and is_int(entry.models_count) and entry.out_of_action > entry.models_count:
+                self.problem(row_where, "more models out of action than the entry has.")
+            if isinstance(entry.name, str):
+                if entry.name.strip().lower() in names:
+                    self.problem(row_where, f'two entries are called "{entry.name}".')
+                names.append(entry.name.strip().lower())
+            kingdom.tomb_raider_entries.append(entry)
 
     def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
         where = label(where, data, "name")

@@ -46,6 +46,8 @@ from .campaign_models import (
     ReportPreferences,
     ResultsReminder,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -136,9 +138,39 @@ KINGDOM_KEYS = {
     "treasury": LIST,
     "armies": LIST,
     "armory": LIST,
+    "tomb_raiders": OBJECT.or_null(),
 }
 # Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
-KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn")
+# And within version 5 (issue 31, Tomb Raiders): the kingdom's Tomb Raider force, null when it has none.
+KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn", "tomb_raiders")
+# The Tomb Raider force: the turn it last changed, the points added since that turn opened and the
+# list as it opened (entry name -> points), and its entries in their order.
+TOMB_RAIDERS_KEYS = {
+    "changed_turn": INT,
+    "points_added": INT,
+    "opening_points": OBJECT,
+    "updated_at": TIMESTAMP,
+    "entries": LIST,
+}
+TOMB_RAIDER_ENTRY_KEYS = {
+    "position": INT,
+    "name": STR,
+    "unit_type": STR,
+    "models_count": INT,
+    "points_per_model": INT,
+    "category": STR,
+    "base": STR,
+    "kind": STR,
+    "role": STR,
+    "command": STR,
+    "missile_weapon": BOOL,
+    "magic_item": BOOL,
+    "magic_user": BOOL,
+    "leadership": INT,
+    "wounds": INT,
+    "promoted": BOOL,
+    "out_of_action": INT,
+}
 TREASURY_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
 ARMY_KEYS = {
     "name": STR,
@@ -675,6 +707,8 @@ EXPERIENCE_FIELDS = plain(ExperienceEntry, EXPERIENCE_KEYS)
 DELIVERY_FIELDS = plain(Delivery, DELIVERY_KEYS)
 ROSTER_ADJUSTMENT_FIELDS = plain(RosterAdjustment, ROSTER_ADJUSTMENT_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
+TOMB_RAIDERS_FIELDS = plain(TombRaiderForce, TOMB_RAIDERS_KEYS)
+TOMB_RAIDER_ENTRY_FIELDS = plain(TombRaiderEntry, TOMB_RAIDER_ENTRY_KEYS)
 CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.

@@ -30,6 +30,8 @@ from .campaign_models import (
     ReportPreferences,
     ResultsReminder,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
     Turn,
     TurnEvent,
@@ -182,6 +184,14 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     Unit.objects.bulk_create(unit for a in armies for unit in a.units)
     Character.objects.bulk_create(character for a in armies for character in a.characters)
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
+    forces = [k for k in kingdoms if k.tomb_raiders is not None]
+    for k in forces:
+        k.tomb_raiders.kingdom = k.kingdom  # its id, now that the kingdom exists
+    _create_keeping_times(TombRaiderForce, [k.tomb_raiders for k in forces])
+    for k in forces:
+        for entry in k.tomb_raider_entries:
+            entry.force = k.tomb_raiders
+    TombRaiderEntry.objects.bulk_create(entry for k in forces for entry in k.tomb_raider_entries)
     return armies
 
 

@@ -11,6 +11,7 @@ PRIVATE_KINGDOM_URLS = [
     "/api/kingdoms/{k}/ledger/",
     "/api/kingdoms/{k}/armies/",
     "/api/kingdoms/{k}/characters/",
+    "/api/kingdoms/{k}/tomb-raiders/",
 ]
 
 

@@ -22,10 +22,13 @@ from kingdoms.models import (
     Province,
     ReportPreferences,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
     Unit,
 )
 from kingdoms.services.co_players import co_player_add, co_player_remove
+from kingdoms.services.tomb_raiders import tomb_raider_force_save
 from orders.models import OrdersReminder
 from orders.services.emails import orders_held_announce
 from orders.services.reminders import orders_reminders_queue
@@ -36,6 +39,7 @@ from outbox.services import email_queue
 from reports.services.deliveries import report_emails_queue
 from reports.services.reports import turn_reports_create
 from rulebook.campaign_schedule import deadline_text
+from rulebook.ruins_and_tomb_raiders.force import Base, Command, RaiderEntry, Role
 from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
@@ -135,6 +139,40 @@ def eventful_campaign(demo_campaign: Campaign) -> Campaign:
         broken_by=ostland,
     )
     Alliance.objects.create(campaign=campaign, first=karak, second=tor, trust="D", formed_turn=1)
+    # Tomb Raiders (issue 31): Ostland's force, changed this turn, a swordsman out of action.
+    force = TombRaiderForce.objects.create(
+        kingdom=ostland, changed_turn=1, points_added=14, opening_points={"captain": 20, "swordsmen": 50}
+    )
+    TombRaiderForce.objects.filter(pk=force.pk).update(updated_at=LONG_AGO)
+    TombRaiderEntry.objects.bulk_create(
+        [
+            TombRaiderEntry(
+                force=force,
+                position=0,
+                name="Captain",
+                unit_type="Swordsmen",
+                models_count=1,
+                points_per_model=20,
+                role="captain",
+                command="champion",
+                leadership=7,
+            ),
+            TombRaiderEntry(
+                force=force, position=1, name="Swordsmen", models_count=5, points_per_model=10, out_of_action=1
+            ),
+            TombRaiderEntry(
+                force=force,
+                position=2,
+                name="Greatsword",
+                models_count=1,
+                points_per_model=14,
+                category="special",
+                role="lieutenant",
+                base="20mm",
+                missile_weapon=True,
+            ),
+        ]
+    )
     Campaign.objects.filter(pk=campaign.pk).update(created_at=LONG_AGO)
     campaign.refresh_from_db()
     add_orders(campaign)
@@ -363,6 +401,16 @@ def played_campaign(transactional_db):
             status=Email.Status.FAILED, attempts=1, last_error="550 5.1.1 No such user", sent_at=None
         )
         ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
+        # Tomb Raiders (issue 31): Ostland's force as its player saves it, on turn 2.
+        tomb_raider_force_save(
+            kingdom=ostland,
+            entries=[
+                RaiderEntry("Captain", 1, 20, role=Role.CAPTAIN, command=Command.CHAMPION, leadership=7),
+                RaiderEntry("Swordsmen", 8, 10, missile_weapon=False),
+                RaiderEntry("Crossbowmen", 3, 9, missile_weapon=True, base=Base.MM_20),
+            ],
+            saved_by=User.objects.get(username="alice"),
+        )
         # Spending Experience: recruits on the way (as orders/services/purchases.py writes them) and
         # an organizer's correction of a list (as kingdoms/services/armies.py records it).
         army = ostland.armies.filter(kind=Army.Kind.FIELD, status=Army.Status.ACTIVE).order_by("id").first()

@@ -9,7 +9,19 @@ from django.contrib.auth import get_user_model
 
 from battles.models import Battle, BattleSupport
 from briternia.errors import DomainError
-from kingdoms.models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
+from kingdoms.models import (
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Campaign,
+    Character,
+    Kingdom,
+    Province,
+    TombRaiderEntry,
+    TombRaiderForce,
+    TreasuryEntry,
+    Unit,
+)
 from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission
 from outbox.models import Email
 from reports.models import ReportEmail, TurnMap, TurnReport
@@ -72,6 +84,8 @@ def campaign_counts(campaign: Campaign) -> dict[str, int]:
         "units": Unit.objects.filter(army__kingdom__campaign=campaign).count(),
         "characters": Character.objects.filter(**in_campaign).count(),
         "armory items": ArmoryItem.objects.filter(**in_campaign).count(),
+        "tomb raider forces": TombRaiderForce.objects.filter(**in_campaign).count(),
+        "tomb raider entries": TombRaiderEntry.objects.filter(force__kingdom__campaign=campaign).count(),
         "dice rolls": campaign.dice_rolls.count(),
         "schedules": CampaignSchedule.objects.filter(campaign=campaign).count(),
         "turns": campaign.turns.count(),

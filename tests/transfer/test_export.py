@@ -25,6 +25,8 @@ from kingdoms.models import (
     Province,
     ReportPreferences,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
     Unit,
 )
@@ -94,6 +96,8 @@ def test_every_field_of_the_models_is_in_the_document():
         Unit: schema.UNIT_KEYS,
         Character: {**schema.CHARACTER_KEYS, "kingdom": "named"},
         ArmoryItem: schema.ITEM_KEYS,
+        TombRaiderForce: {**schema.TOMB_RAIDERS_KEYS, "kingdom": "nested in its kingdom"},
+        TombRaiderEntry: {**schema.TOMB_RAIDER_ENTRY_KEYS, "force": "nested in its force"},
         DiceRoll: schema.DICE_KEYS,
         CampaignSchedule: schema.SCHEDULE_KEYS,
         Turn: schema.TURN_KEYS,

@@ -607,3 +607,32 @@ def test_a_sheet_s_choice_of_the_unit_that_takes_the_losses_travels_with_its_arm
     stored = OrderSheet.objects.get(turn__campaign=imported, kingdom__name="Tor Anlec").entries
     assert stored["losses"] == [{"army": raiders.id, "unit": "Spearmen"}]
     assert campaign_export(campaign=imported)["turns"] == document["turns"]
+
+
+def test_a_malformed_tomb_raider_force_is_refused_naming_every_problem(eventful_campaign):
+    document = campaign_export(campaign=eventful_campaign)
+    ostland = document["kingdoms"][kingdom_index(document, "Ostland")]
+    force = ostland["tomb_raiders"]
+    assert [e["name"] for e in force["entries"]] == ["Captain", "Swordsmen", "Greatsword"]
+    force["entries"][1]["out_of_action"] = 6  # of 5 models
+    force["entries"][2]["name"] = "captain"
+    force["entries"][2]["base"] = "40mm"
+    force["entries"][0]["models_count"] = 151
+    dead = document["kingdoms"][kingdom_index(document, "The Ancient Dead")]
+    dead["tomb_raiders"] = copy.deepcopy(force)
+
+    messages = refused(document)
+
+    k = 'kingdoms[{}] "{}" / tomb_raiders'
+    ours, theirs = (
+        k.format(kingdom_index(document, "Ostland"), "Ostland"),
+        k.format(kingdom_index(document, "The Ancient Dead"), "The Ancient Dead"),
+    )
+    expected = [
+        f'{ours} / entries[1] "Swordsmen": more models out of action than the entry has.',
+        f'{ours} / entries[2] "captain": two entries are called "captain".',
+        f'{ours} / entries[2] "captain": "base": Value \'40mm\' is not a valid choice.',
+        f'{ours} / entries[0] "Captain": "models_count": Ensure this value is less than or equal to 150.',
+        f"{theirs}: the Ancient Dead keep no Tomb Raiders.",
+    ]
+    assert [m for m in expected if m not in messages] == [], messages
