@@ -23,6 +23,7 @@ from rulebook.ruins_and_tomb_raiders.force import (
     RaiderEntry,
     Role,
     TroopCategory,
+    raider_entry,
 )
 from rulebook.setup.maps import MapError, MapSpec, load_default_map, map_from_json
 from rulebook.tables import ARCHETYPE_LABELS, ARCHETYPE_TABLE, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES, ArmyType
@@ -321,24 +322,7 @@ class TombRaiderEntryForm(forms.Form):
         _label_controls(self)
 
     def entry(self) -> RaiderEntry:
-        d = self.cleaned_data
-        return RaiderEntry(
-            name=d["name"],
-            models=d["models"],
-            points_per_model=d["points_per_model"],
-            category=TroopCategory(d["category"]),
-            base=Base(d["base"]),
-            kind=ModelKind(d["kind"]),
-            role=Role(d["role"]),
-            command=Command(d["command"]),
-            missile_weapon=d.get("missile_weapon", False),
-            magic_item=d.get("magic_item", False),
-            magic_user=d.get("magic_user", False),
-            unit_type=d.get("unit_type") or "",
-            leadership=d.get("leadership") or 0,
-            wounds=d.get("wounds") or 1,
-            promoted=d.get("promoted", False),
-        )
+        return raider_entry(self.cleaned_data)
 
 
 TombRaiderFormSet = forms.formset_factory(

@@ -18,6 +18,7 @@ from rulebook.ruins_and_tomb_raiders.force import (
     RaiderEntry,
     Role,
     TroopCategory,
+    raider_entry,
 )
 from rulebook.tables import ARCHETYPE_LABELS
 
@@ -415,23 +416,7 @@ class TombRaiderEntrySerializer(serializers.Serializer):
     points = IntegerSerializerField(read_only=True)
 
     def entry(self, data: dict) -> RaiderEntry:
-        return RaiderEntry(
-            name=data["name"],
-            models=data["models"],
-            points_per_model=data["points_per_model"],
-            category=TroopCategory(data["category"]),
-            base=Base(data["base"]),
-            kind=ModelKind(data["kind"]),
-            role=Role(data["role"]),
-            command=Command(data["command"]),
-            missile_weapon=data["missile_weapon"],
-            magic_item=data["magic_item"],
-            magic_user=data["magic_user"],
-            unit_type=data["unit_type"],
-            leadership=data["leadership"],
-            wounds=data["wounds"],
-            promoted=data["promoted"],
-        )
+        return raider_entry(data)
 
 
 class TombRaidersInputSerializer(serializers.Serializer):

@@ -17,8 +17,10 @@ Every problem names the entries it is about and the rule, so a page can show it 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from enum import StrEnum
+from typing import Any
 
 from rulebook.tables import ArmyType
 
@@ -121,6 +123,29 @@ class RaiderEntry:
     @property
     def troop_type(self) -> str:
         return (self.unit_type or self.name).strip().lower()
+
+
+# The entry's fields a player enters, as text where they are the rulebook's kinds; the models out of
+# action are the Recovery's to set (decision 413), never the player's.
+_ENTERED = {f.name for f in fields(RaiderEntry)} - {"out_of_action"}
+_KINDS: dict[str, type[StrEnum]] = {
+    "category": TroopCategory,
+    "base": Base,
+    "kind": ModelKind,
+    "role": Role,
+    "command": Command,
+}
+
+
+def raider_entry(values: Mapping[str, Any]) -> RaiderEntry:
+    """An entry from the plain values the page's form and the API read (the kinds as their text
+    values); a value left out, None or blank takes the entry's default. The one mapping of an
+    entered entry, for both."""
+    given = {name: values[name] for name in _ENTERED if values.get(name) not in (None, "")}
+    for name, kind in _KINDS.items():
+        if name in given:
+            given[name] = kind(given[name])
+    return RaiderEntry(**given)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from rulebook.ruins_and_tomb_raiders.force import (
     force_problems,
     missile_limit,
     officer_profile,
+    raider_entry,
 )
 from rulebook.tables import ArmyType
 
@@ -163,3 +164,25 @@ def test_the_ancient_dead_keep_no_tomb_raiders_and_names_are_unique() -> None:
     assert ForceProblemCode.NO_TOMB_RAIDERS in codes(force(army_type=ArmyType.ANCIENT_DEAD))
     doubled = force(RaiderEntry("Spearmen", 2, 8), RaiderEntry("spearmen ", 2, 8))
     assert codes(doubled) == {ForceProblemCode.DUPLICATE_NAME: ("Spearmen",)}
+
+
+def test_an_entered_entry_reads_the_kinds_as_text_and_never_sets_the_models_out_of_action():
+    """Maintaining / Changing Tomb Raiders: the page and the API map an entry the same way; blank
+    values take the entry's defaults, and the models out of action are the Recovery's (decision 413)."""
+    entry = raider_entry(
+        {
+            "name": "Spearmen",
+            "models": 6,
+            "points_per_model": 9,
+            "category": "special",
+            "role": "lieutenant",
+            "leadership": None,
+            "wounds": "",
+            "out_of_action": 3,
+            "DELETE": False,
+        }
+    )
+    assert entry == RaiderEntry(
+        name="Spearmen", models=6, points_per_model=9, category=TroopCategory.SPECIAL, role=Role.LIEUTENANT
+    )
+    assert entry.out_of_action == 0 and entry.wounds == 1 and entry.leadership == 0
