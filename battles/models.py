@@ -50,6 +50,14 @@ class Battle(models.Model):
         help_text="Rogue Kingdom, scouting forces: a ruins style battle for control, the entering kingdom's Tomb "
         "Raiders against a 150-point warband; its army does not fight.",
     )
+    # The Tomb Raiders' mission this skirmish plays (rulebook.ruins_and_tomb_raiders.tomb_raid.MissionKind's
+    # values); empty for every other battle and for the Rogue Kingdom's scouting forces.
+    mission = models.CharField(
+        max_length=16,
+        blank=True,
+        choices=[("tomb-raid", "Tomb Raid")],
+        help_text="Using Tomb Raiders: the mission this skirmish plays (a Tomb Raid: the army waits on it).",
+    )
     garrison_points = models.PositiveIntegerField(default=0)
     garrison_defenses = models.PositiveSmallIntegerField(default=0)
     fortified_points = models.PositiveIntegerField(default=0)

@@ -102,6 +102,15 @@ class Province(models.Model):
     rogue = models.BooleanField(
         default=False, help_text="Civil Unrest: a Rogue Kingdom province of no kingdom, until an army takes it."
     )
+    ruin_sacked = models.BooleanField(
+        default=False,
+        help_text="The Ancient Dead: Deserts: ruins of a town or city sacked by the desert (a 150-point garrison, "
+        "no Scarab Amulet).",
+    )
+    ruin_raids = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Tomb Raid: how many times its ruins were raided successfully (the first finds the amulet).",
+    )
     # Symmetric: adjacency is stored once per map, corner-to-corner neighbours included for grids.
     neighbours = models.ManyToManyField("self", symmetrical=True, blank=True)
 

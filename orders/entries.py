@@ -27,6 +27,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from briternia.errors import DomainError
 from rulebook.experience.spending import PurchaseKind
+from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
     DISASTER_CHOICES,
@@ -50,6 +51,7 @@ CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
         "defend_with": DEFEND_CHOICES,
     },
     "purchases": {"kind": tuple(PurchaseKind.ALL)},
+    "missions": {"kind": tuple(k.value for k in MissionKind)},
 }
 NO_DEFAULT = object()
 

@@ -49,6 +49,10 @@ class ProvinceState:
     land_sale_turn: int | None = None
     # Civil Unrest: a Rogue Kingdom province of no kingdom (controller None) until an army takes it.
     rogue: bool = False
+    # Ruins: made from a town or city sacked by the desert (a 150-point garrison, no Scarab Amulet), and
+    # how many times they were raided successfully (the first successful raid finds the amulet).
+    ruin_sacked: bool = False
+    ruin_raids: int = 0
 
     def __str__(self) -> str:
         return f"{self.number} {self.name}"

@@ -120,11 +120,14 @@ PROVINCE_KEYS = {
     "incantation": BOOL,
     "land_sale_turn": INT.or_null(),
     "rogue": BOOL,
+    "ruin_sacked": BOOL,
+    "ruin_raids": INT,
 }
 # Added within version 2 (the aftermath; the Ancient Dead's incantations, issue 16): a document
 # written before them is still read.
 # And within version 5 (issue 15, Land Sales and Civil Unrest).
-PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation", "land_sale_turn", "rogue")
+# And within version 5 (issue 31, Tomb Raiders: the ruins' state).
+PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation", "land_sale_turn", "rogue", "ruin_sacked", "ruin_raids")
 KINGDOM_KEYS = {
     "name": STR,
     "army_type": STR,
@@ -431,6 +434,7 @@ BATTLE_KEYS = {
     "both_moved": BOOL,
     "assault": BOOL,
     "skirmish": BOOL,
+    "mission": STR,
     "garrison_points": INT,
     "garrison_defenses": INT,
     "fortified_points": INT,
@@ -553,6 +557,7 @@ BATTLE_OPTIONAL_KEYS = (
     "old_wounds",  # Old Battle Wound rolled at posting (issue 14)
     "ancient_dead_points",  # The Ancient Dead's size in the battle (issue 16)
     "skirmish",  # Rogue Kingdom scouting forces: a ruins style battle (issue 15, decision 231)
+    "mission",  # the Tomb Raiders' mission a skirmish plays (issue 31)
 )
 # A turn summary sheet: its casualties name units by place, like an item's bearer, and the
 # characters lost by their unit's place.

@@ -20,7 +20,9 @@ from ..models import Battle
 # The army and province columns the aftermath decides (the others it leaves as stored).
 # Supply Depot: a depot captured (the army forages from now on), a captured cart on the roster.
 AFTERMATH_ARMY_FIELDS = ("experience", "province", "status", "fortified_in", "supply_depot", "spare_carts")
-AFTERMATH_PROVINCE_FIELDS = ("controller", "settlement", "looted_turn", "fortified", "rogue", "land_sale_turn")
+AFTERMATH_PROVINCE_FIELDS = (
+    "controller", "settlement", "looted_turn", "fortified", "rogue", "land_sale_turn", "ruin_raids",
+)  # fmt: skip
 
 
 def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult, dice: SeededDice) -> None:

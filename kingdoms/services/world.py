@@ -35,6 +35,7 @@ from ..selectors import campaign_adjacency
 _PROVINCE_FIELDS = (
     "id", "number", "name", "terrain", "settlement", "razed", "fortified", "controller_id", "pyramid",
     "looted_turn", "incantation", "col", "row", "land_sale_turn", "rogue",
+    "ruin_sacked", "ruin_raids",
 )  # fmt: skip
 _ARMY_FIELDS = (
     "id", "kingdom_id", "name", "province_id", "size", "kind", "supply_depot", "spare_carts", "experience", "list_due",
@@ -245,6 +246,8 @@ def _world_and_numbers(
                 row=p["row"],
                 land_sale_turn=p["land_sale_turn"],
                 rogue=p["rogue"],
+                ruin_sacked=p["ruin_sacked"],
+                ruin_raids=p["ruin_raids"],
             )
             for p in provinces
         },

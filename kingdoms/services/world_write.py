@@ -30,7 +30,7 @@ ARMY_FIELDS = (
 )  # fmt: skip
 PROVINCE_FIELDS = (
     "controller", "razed", "fortified", "terrain", "settlement", "incantation", "land_sale_turn", "rogue",
-    "looted_turn",
+    "looted_turn", "ruin_sacked", "ruin_raids",
 )  # fmt: skip
 ELITE_DEFENSE_FORCE_SIZE = 500
 
@@ -243,6 +243,8 @@ def _provinces_write(after: World, provinces: Mapping[int, Province], fields: Co
             "land_sale_turn": province.land_sale_turn,
             "rogue": province.rogue,
             "looted_turn": province.looted_turn,
+            "ruin_sacked": province.ruin_sacked,
+            "ruin_raids": province.ruin_raids,
         }
         row = provinces[number]
         stored = {f: getattr(row, row._meta.get_field(f).attname) for f in fields}

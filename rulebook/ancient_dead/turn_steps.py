@@ -73,6 +73,7 @@ def recite_incantations(state: TurnState, battles: list[BattleS], events: list[E
                 province,
                 terrain=Terrain.DESERT,
                 settlement=Settlement.RUINS if ruins else province.settlement,
+                ruin_sacked=province.ruin_sacked or ruins,
                 razed=False,
                 fortified=False,
                 controller=kingdom.id,

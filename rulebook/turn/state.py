@@ -23,6 +23,9 @@ class TurnState(OnTheWorld):
     missed_orders: frozenset[int] = frozenset()  # kingdoms that filed no sheet by the deadline (rule case O1)
     # kingdom id -> its lists, characters and items, for the purchases with experience (never changed)
     rosters: dict[int, SpendingRoster] = field(default_factory=dict)
+    # Using Tomb Raiders: kingdom id -> the ruin (province number) its Tomb Raiders raid this turn, the
+    # mission sent and paid for; an army of the kingdom moving into that ruin waits on the raid.
+    raids: dict[int, int] = field(default_factory=dict)
 
     def working_copy(self) -> TurnState:
         """A copy the phases may change: the world's working copy and the orders (normalising
@@ -33,6 +36,7 @@ class TurnState(OnTheWorld):
             sheets=dict(self.sheets),
             missed_orders=self.missed_orders,
             rosters=self.rosters,
+            raids=dict(self.raids),
         )
 
     def losses_first(self, army: ArmyState) -> str:
@@ -85,6 +89,8 @@ class BattleS:
     assault: bool = False  # over a town, city or capitol: always Assault
     # Rogue Kingdom, scouting forces: a ruins style battle for control (Tomb Raiders; decision 231)
     skirmish: bool = False
+    # The Tomb Raiders' mission the skirmish plays ("tomb-raid": the army waits on it); "" for any other
+    mission: str = ""
     # The Ancient Dead: Armies: their army's size in this battle (its opponent's after supports, less 250)
     ancient_dead_points: int | None = None
     notes: list[str] = field(default_factory=list)

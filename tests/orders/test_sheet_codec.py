@@ -29,6 +29,7 @@ from rulebook.turn.write_orders.records import (
     Purchase,
     ReinforceGarrison,
     SheetEntries,
+    TombRaiderMission,
     TransferGold,
     TransferItem,
     UpgradeArmy,
@@ -79,6 +80,7 @@ SHEETS = {
         land_deals=(LandDeal(31, 41, 100), LandDeal(32), LandDeal(33, None, 300)),
         capitol_moves=(MoveCapitol(42),),
     ),
+    "the Tomb Raiders' mission": SheetEntries(missions=(TombRaiderMission("tomb-raid", 43, pay_change_fee=True),)),
 }
 
 
@@ -221,8 +223,9 @@ def test_write_orders_the_api_the_form_and_the_export_store_the_same_json(api_cl
         capitol_moves=(MoveCapitol(city.number),),
     )
     data = sheet_to_json(sheet)
-    # Every part but the end of an alliance, which the page offers only to a kingdom with an ally.
-    assert [part for part, entries in data.items() if not entries] == ["alliance_ends"]
+    # Every part but the end of an alliance, which the page offers only to a kingdom with an ally, and
+    # the Tomb Raiders' mission, which it offers only to a kingdom with a force and an army moving into ruins.
+    assert [part for part, entries in data.items() if not entries] == ["alliance_ends", "missions"]
     alice = get_user_model().objects.get(username="alice")
 
     response = api_client_for(alice).put(f"/api/turns/{turn.pk}/sheet/", {**data, "submit": False}, format="json")

@@ -190,6 +190,20 @@ class MoveCapitol:
 
 
 @dataclass(frozen=True)
+class TombRaiderMission:
+    """Using Tomb Raiders: "Tomb Raiders may do ONE of the following missions each turn. To send the
+    Tomb Raiders on a mission costs 100 gold from your Treasury." `kind` is one of
+    rulebook.ruins_and_tomb_raiders.tomb_raid.MissionKind's values; a Tomb Raid names the ruin's
+    `province` (one of the kingdom's armies must be ordered into it). `pay_change_fee`: the force
+    was changed this turn and the kingdom pays 5 gold a point added to send it all the same
+    (Maintaining / Changing Tomb Raiders). Reconnaissance and Sabotage add their fields here."""
+
+    kind: str = "tomb-raid"
+    province: int | None = None
+    pay_change_fee: bool = False
+
+
+@dataclass(frozen=True)
 class SheetEntries:
     orders: tuple[ArmyOrder, ...] = ()
     creations: tuple[CreateArmy, ...] = ()
@@ -204,6 +218,7 @@ class SheetEntries:
     item_transfers: tuple[TransferItem, ...] = ()
     land_deals: tuple[LandDeal, ...] = ()
     capitol_moves: tuple[MoveCapitol, ...] = ()
+    missions: tuple[TombRaiderMission, ...] = ()
 
     def losses_first(self, army: int) -> str:
         """The unit named to take the army's losses first ("" when none is)."""
