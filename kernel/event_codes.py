@@ -123,6 +123,9 @@ class EventCode(StrEnum):
     # Rogue Kingdom (kingdoms/services/rogue.py, rulebook/turn/executing_orders/contacts.py)
     ROGUE_KINGDOM = "rogue-kingdom"  # the player is out: the kingdom becomes a Rogue Kingdom
     ROGUE_KINGDOM_ROLL = "rogue-kingdom-roll"  # a foreign army entered (data: roll, force, points)
+    # Ruins and the Tomb Raid (rulebook/turn/executing_orders/ruins.py; decisions 408, 420-424)
+    RUINS_NO_RAID = "ruins-no-raid"  # no Tomb Raid sent there: the army waits outside (data: ruin)
+    RUINS_WAITING = "ruins-waiting"  # another army of the kingdom stands in the ruin on the raid (data: ruin)
     # Land Sales and Civil Unrest (rulebook/player_issues/land_sales.py)
     LAND_DEAL = "land-deal"  # one per side (data: with, given, received, gold: the price it pays)
     LAND_PRICE_PAID = "land-price-paid"  # the price and its 10% fee leave (data: to, gold, fee, arrives)

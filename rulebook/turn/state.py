@@ -111,6 +111,11 @@ class Contact:
     # Rogue Kingdom: the Rogue Kingdom (D6) roll of an army entering a Rogue Kingdom's province; the
     # forces it rolled defend the province (no garrison, no army of the rogue kingdom's).
     rogue_roll: int | None = None
+    # Ruins: the kingdom's Tomb Raid on the ruin `attacker` moves into (no defender: a generic
+    # 150-point warband); the army stands there and waits on it (decision 408), with `waiting`, the
+    # kingdom's other armies that moved into the ruin (decision 421).
+    raid: bool = False
+    waiting: tuple[int, ...] = ()
 
 
 ARMY_ID_KEYS = ("army", "opponent_army", "target")  # the keys of an event's data that hold army ids

@@ -1,7 +1,8 @@
 """5. Executing Orders: the orders carried out in the rulebook's order (pure Python).
 
 Raze, then the moves (Move, Forced March, Don't Pass in the Night, Occupied Province, Multiple Moves
-into Battle), the contacts and claims they make, then Fortify and Recover; Hold does nothing.
+into Battle; a move into Ruins waits on the Tomb Raid), the contacts and claims they make, then
+Fortify and Recover; Hold does nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_m
 from rulebook.turn.executing_orders.occupied_province import occupied_province
 from rulebook.turn.executing_orders.raze import raze
 from rulebook.turn.executing_orders.recover import recover
+from rulebook.turn.executing_orders.ruins import ruins_entries
 from rulebook.turn.state import Contact, TurnState
 from rulebook.world import lose_fortifications
 
@@ -40,11 +42,15 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     dont_pass_in_the_night(state, dice, events, destinations, start)
     occupied_province(state, dice, events, destinations, start)
     multiple_moves_into_battle(state, dice, events, destinations, start)
+    # Ruins: a move into ruins waits on the kingdom's Tomb Raid (decision 408): without one it stays.
+    ruins = ruins_entries(state, events, destinations, start)
     make_moves(state, events, destinations, start)
     co_occupation_follow_up(state, dice, events, sharing, start)
     # Moves, forced marches and disbandings are done: a Fortified army that left loses its bonuses.
     events += lose_fortifications(state.world, PHASE)
-    contacts = contacts_and_claims(state, dice, events, start, set(destinations))
+    # The armies standing in a ruin on their raid neither claim it nor roll for it: the raid decides.
+    moved = set(destinations) - ruins.standing
+    contacts = ruins.raids + contacts_and_claims(state, dice, events, start, moved)
     fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
     # Fortify comes before 6. Fight Battles: an army attacked this turn fortifies all the same (R12).
     fortify(state, events)

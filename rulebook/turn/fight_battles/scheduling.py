@@ -20,6 +20,7 @@ from rulebook.turn.fight_battles.ancient_dead import ancient_dead_size, is_ancie
 from rulebook.turn.fight_battles.defended_obstacles import FORTIFIED_POINTS, defended_obstacles
 from rulebook.turn.fight_battles.guerrilla_tactics import guerrilla_tactics
 from rulebook.turn.fight_battles.support import SUPPORT_MAX, supporters_by_province, supports, supports_without_battle
+from rulebook.turn.fight_battles.tomb_raid import raid_with_battle, tomb_raid_battle
 from rulebook.turn.fight_battles.towns_cities_capitols import (
     garrison_as_defender,
     garrison_chosen,
@@ -43,8 +44,9 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
     supporting: set[int] = set()
     supporters = supporters_by_province(state)
     battles: list[BattleS] = []
+    raided: set[tuple[int, int]] = set()  # (kingdom, ruin): the Tomb Raid goes with one battle
     for contact in contacts:
-        battle = _schedule(state, contact, events)
+        battle = _schedule(state, contact, events, raided)
         if battle is None:
             continue
         battles.append(battle)
@@ -59,7 +61,7 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
     return battles
 
 
-def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> BattleS | None:
+def _schedule(state: TurnState, contact: Contact, events: list[Event], raided: set[tuple[int, int]]) -> BattleS | None:
     province = state.provinces[contact.province]
     attacker = state.armies[contact.attacker]
     garrison = province_garrison(state, province.number)
@@ -72,7 +74,9 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
         # The Engagement Type is always Assault in a battle for a town, city or capitol, whoever defends it.
         assault=settlement_battle(state, province.number),
     )
-    if contact.rogue_roll is not None:
+    if contact.raid:
+        defender_label = tomb_raid_battle(state, battle, contact.waiting)
+    elif contact.rogue_roll is not None:
         defender_label = _rogue_forces(state, battle, contact.rogue_roll)
     elif contact.defender is not None:
         defender = state.armies[contact.defender]
@@ -120,12 +124,16 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event]) -> Battle
         _no_battle(events, attacker, province.number, f"{attacker.name} finds no one to fight in {province}.")
         return None
 
+    raid_with_battle(state, battle, raided)
     assault = " It is an Assault." if battle.assault else ""
+    text = f"{attacker.name} attacks {defender_label} in {province}.{assault}"
+    if contact.raid:
+        text = f"{attacker.name} waits on the Tomb Raid at {province}: it moves in if the raiders succeed (Tomb Raid)."
     events.append(
         Event(
             PHASE,
             EventCode.BATTLE_SCHEDULED,
-            f"{attacker.name} attacks {defender_label} in {province}.{assault}",
+            text,
             kingdom=attacker.kingdom,
             army=attacker.id,
             province=province.number,
@@ -199,6 +207,8 @@ def _scheduled_data(
         "garrison_defenses": battle.garrison_defenses,
         "garrison_defends": battle.garrison_defends,
         "fortified_points": battle.fortified_points,
+        "skirmish": battle.skirmish,
+        "mission": battle.mission,
     }
 
 

@@ -1,0 +1,119 @@
+"""Ruins: an army moving into a province with ruins waits on its kingdom's Tomb Raid (pure Python).
+
+Ruins: "The player uses their Tomb Raider force to secure the ruins ... If the player loses the
+skirmish, their army may not move into to the province this turn." Tomb Raid: "Provided one of your
+armies is moving into a province containing a ruin, the Tomb Raiders can set off ... If the raid is a
+success ... The army is now safely able to move into the province. If the raid was a failure ... The
+army may not move into to the province this turn." (decision 408: every move into ruins waits on a
+raid; decisions 420-424 settle who waits where.)
+
+Run before the moves are made, once the roll-offs have settled which moves stand: an army whose
+kingdom sent no raid to the ruin never moves (it stays where it was, keeping what it held there);
+an army whose kingdom raids the ruin moves in and stands there during the turn, like the scouting
+forces' army (decision 231), while its Tomb Raiders skirmish; the aftermath lets it in or sends it
+back. Where enemies meet in the ruins, or the desert's garrison holds them, the battle is the
+armies' (6. Fight Battles marks the raid on it: `raid_with_battle`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from kernel.event_codes import EventCode
+from kernel.events import Event
+from rulebook.ruins_and_tomb_raiders.tomb_raid import armies_waiting
+from rulebook.tables import Settlement
+from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.executing_orders.contacts import garrison_defends
+from rulebook.turn.executing_orders.move import Moves
+from rulebook.turn.state import Contact, TurnState
+
+
+@dataclass
+class RuinEntries:
+    """What the ruins made of the moves: the raids to schedule (one Contact per kingdom and ruin, its
+    attacker the first of the kingdom's armies moving in), and every army standing in a ruin on its
+    kingdom's raid (the raid's attacker and the others with it): they neither claim nor fight there."""
+
+    raids: list[Contact] = field(default_factory=list)
+    standing: set[int] = field(default_factory=set)
+
+
+def hostile_there(state: TurnState, armies: list[int]) -> bool:
+    """Whether armies of kingdoms that are not allies would stand together (they fight as usual)."""
+    kingdoms = sorted({state.armies[a].kingdom for a in armies})
+    return any(not state.allied(a, b) for a in kingdoms for b in kingdoms if a < b)
+
+
+def ruins_entries(state: TurnState, events: list[Event], moves: Moves, start: dict[int, int]) -> RuinEntries:
+    """Every move into a province with ruins that no enemy would contest waits on the kingdom's Tomb
+    Raid there (`state.raids`; decision 408). No raid: the move is cancelled, the army waits outside
+    (decision 420). A raid: the first army of the kingdom (by id) is the raid's attacker, the others
+    stand with it and share its outcome (decision 421). At a desert's ruin the garrison battle is
+    scheduled as usual and the raid marked on it (decision 409). The Ancient Dead, who keep no Tomb
+    Raiders, walk in (decision 423). `moves` loses the cancelled moves."""
+    entries = RuinEntries()
+    where = {a.id: a.province for a in state.armies.values() if not a.disbanded and not a.co_occupying}
+    for army_id, (to, _) in moves.items():
+        where[army_id] = to
+    present: dict[int, list[int]] = defaultdict(list)
+    for army_id, number in where.items():
+        present[number].append(army_id)
+    for number in sorted(present):
+        province = state.provinces[number]
+        if province.settlement is not Settlement.RUINS or hostile_there(state, present[number]):
+            continue  # no ruins, or enemies meet there: they fight as usual (decision 422)
+        by_kingdom: dict[int, dict[int, int]] = defaultdict(dict)
+        for army_id in present[number]:
+            army = state.armies[army_id]
+            if army_id in moves and start[army_id] != number and not state.kingdoms[army.kingdom].ancient_dead:
+                by_kingdom[army.kingdom][army_id] = number
+        for kingdom, kingdom_moves in sorted(by_kingdom.items()):
+            waiting = armies_waiting(number, kingdom_moves)
+            if state.raids.get(kingdom) != number:
+                for army_id in waiting:
+                    _no_raid(state, events, moves, army_id, number)
+                continue
+            if garrison_defends(state, number):
+                continue  # the desert's garrison: the armies fight it; the raid goes with the battle (409)
+            first, *others = waiting
+            entries.raids.append(Contact(province=number, attacker=first, raid=True, waiting=tuple(others)))
+            entries.standing.update(waiting)
+            for army_id in others:
+                _with_the_raid(state, events, army_id, first, number)
+    return entries
+
+
+def _no_raid(state: TurnState, events: list[Event], moves: Moves, army_id: int, number: int) -> None:
+    """Ruins: without a raid the army "may not move into to the province this turn": it stays where
+    it was (decision 420)."""
+    moves.pop(army_id, None)
+    army = state.armies[army_id]
+    events.append(
+        Event(
+            PHASE,
+            EventCode.RUINS_NO_RAID,
+            f"{army.name} waits outside the ruins of {state.provinces[number]}: no Tomb Raid was sent (Ruins).",
+            kingdom=army.kingdom,
+            army=army_id,
+            province=army.province,
+            data={"ruin": number},
+        )
+    )
+
+
+def _with_the_raid(state: TurnState, events: list[Event], army_id: int, first: int, number: int) -> None:
+    army = state.armies[army_id]
+    events.append(
+        Event(
+            PHASE,
+            EventCode.RUINS_WAITING,
+            f"{army.name} waits on the Tomb Raid at {state.provinces[number]} with {state.armies[first].name}: it "
+            "moves in if the raiders succeed (Tomb Raid).",
+            kingdom=army.kingdom,
+            army=army_id,
+            province=number,
+            data={"ruin": number, "with_army": first},
+        )
+    )
