@@ -28,6 +28,7 @@ def battles_post(*, turn: Turn, resolution: Resolution, army_ids: dict[int, int]
             defender_army_id=army_id(b.defender_army),
             assault=b.assault,
             skirmish=b.skirmish,
+            mission=b.mission,
             garrison_points=b.garrison_points,
             garrison_defenses=b.garrison_defenses,
             fortified_points=b.fortified_points,

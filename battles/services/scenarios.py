@@ -61,7 +61,8 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
     if battle.defender_kingdom is not None and battle.defender_kingdom.capitol_id == province.id:
         settlement = "capitol"
     if battle.skirmish:
-        # Rogue Kingdom, scouting forces: "a ruins style battle" (Tomb Raider Scenario & Terrain; decision 231).
+        # Rogue Kingdom, scouting forces: "a ruins style battle" (Tomb Raider Scenario & Terrain; decision 231);
+        # a Tomb Raid is played on the ruins themselves.
         settlement = "ruins"
         # The army's General does not fight the skirmish (no character of the army takes part): the Tomb
         # Raider Captain is the General for the objectives (Tomb Raider Scenario & Terrain, 3.), and the
@@ -104,6 +105,8 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         defender=defender,
         defending=not battle.both_moved,
         skirmish=battle.skirmish,
+        mission=battle.mission,
+        ruin_sacked=battle.mission != "" and province.ruin_sacked,
     )
 
 

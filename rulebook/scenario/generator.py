@@ -136,6 +136,10 @@ class ScenarioSetup:
     # The Tomb Raiders' skirmish (Rogue Kingdom, scouting forces; decision 231): the Scenario
     # Generator with the rules of Tomb Raider Scenario & Terrain (decision 352).
     skirmish: bool = False
+    # The Tomb Raiders' mission the battle plays ("tomb-raid": a Tomb Raid on the ruins, decision 424),
+    # and whether the ruin is a sacked town's (its opponent the ruin's guard, decision 409).
+    mission: str = ""
+    ruin_sacked: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,9 @@ class Scenario:
     # Tomb Raider Scenario & Terrain applies (a 4 by 4 foot table; absent from scenarios stored
     # before it was kept, which were all battles of armies).
     skirmish: bool = False
+    # The Tomb Raiders' mission played with it ("tomb-raid"; absent from scenarios stored before it).
+    mission: str = ""
+    ruin_sacked: bool = False
 
     def as_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -433,6 +440,8 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         game_length=game_length,
         abilities=ability_notes,
         skirmish=setup.skirmish,
+        mission=setup.mission,
+        ruin_sacked=setup.ruin_sacked,
     )
 
 

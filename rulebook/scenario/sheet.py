@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rulebook.ruins_and_tomb_raiders.generic_opponents import raid_opponent
+from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.scenario.generator import Scenario
 from rulebook.scenario.tables import (
     ASSAULT,
@@ -18,6 +20,17 @@ from rulebook.scenario.tables import (
     RANDOM_GAME_LENGTH,
     SUPPLY_DEPOT_RULES,
     SUPPLY_DEPOT_SECTION,
+    TOMB_RAID_AMULET,
+    TOMB_RAID_ARMY_ENTERS,
+    TOMB_RAID_ARMY_OUT,
+    TOMB_RAID_NO_AMULET,
+    TOMB_RAID_NOTHING_FOUND,
+    TOMB_RAID_PLAYED_BY,
+    TOMB_RAID_RECOVERY,
+    TOMB_RAID_SECTION,
+    TOMB_RAID_SKIRMISH,
+    TOMB_RAID_TREASURE,
+    TOMB_RAID_WITH_BATTLE,
     TOMB_RAIDER_GAME_LENGTH,
     TOMB_RAIDER_RULES,
     TOMB_RAIDER_SECTION,
@@ -41,12 +54,30 @@ def _roll_off_text(off: dict[str, Any], attacker: str, defender: str) -> str:
     return f"{text}." if len(rounds) == 1 else f"{text}."
 
 
+def tomb_raid_lines(s: Scenario) -> list[str]:
+    """Tomb Raid: what the raid is, its opponent (Generic Opponents, or the sacked town's guard:
+    decision 409), who plays it, and what a success, a draw or a failure does (decisions 407, 408).
+    With a battle of the army (the desert's garrison, an enemy army) the raid is a match of its own
+    and the battle's notes say what the army's entry needs."""
+    treasure = TOMB_RAID_TREASURE + (TOMB_RAID_NO_AMULET if s.ruin_sacked else TOMB_RAID_AMULET)
+    return [
+        TOMB_RAID_SKIRMISH if s.skirmish else TOMB_RAID_WITH_BATTLE,
+        *raid_opponent(sacked=s.ruin_sacked),
+        TOMB_RAID_PLAYED_BY,
+        f"{treasure} {TOMB_RAID_ARMY_ENTERS}" if s.skirmish else treasure,
+        TOMB_RAID_ARMY_OUT if s.skirmish else TOMB_RAID_NOTHING_FOUND,
+        TOMB_RAID_RECOVERY,
+    ]
+
+
 def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
     """The scenario in words, step by step, for the sheet (page, PDF and email)."""
     s = scenario
     sections = []
     if s.skirmish:
         sections.append(ScenarioSection(TOMB_RAIDER_SECTION, list(TOMB_RAIDER_RULES)))
+    if s.mission == MissionKind.TOMB_RAID:
+        sections.append(ScenarioSection(TOMB_RAID_SECTION, tomb_raid_lines(s)))
     engagement = s.engagement
     how = (
         "always an Assault in a battle for a town, city or capitol"

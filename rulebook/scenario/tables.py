@@ -319,6 +319,35 @@ TOMB_RAIDER_GAME_LENGTH = (
     "Tomb Raider Scenario & Terrain: the game lasts until one side withdraws or until the Game Length ends."
 )
 
+# Tomb Raid (Using Tomb Raiders): the mission a Tomb Raider match plays on the ruins (decision 424).
+TOMB_RAID_SECTION = "Tomb Raid"
+TOMB_RAID_SKIRMISH = (
+    "A Tomb Raid (Using Tomb Raiders): the kingdom's Tomb Raiders, its warband of 150 points at most, raid the "
+    "ruins. Its army does not fight: it stands at the ruins and waits on the raid."
+)
+TOMB_RAID_WITH_BATTLE = (
+    "A Tomb Raid goes with this battle: the kingdom's Tomb Raiders, its warband of 150 points at most, raid the "
+    "ruins in a Tomb Raider match of their own. Roll its scenario as a Tomb Raider match with the Scenario "
+    "Generator (the site's stand-alone generator offers it), under the rules of Tomb Raider Scenario & Terrain: "
+    'a 4x4 table with woods & ruins; an objective that rolls for "Or Else!" is one; the Tomb Raider Captain '
+    "counts as the Army General; the game lasts until one side withdraws or the Game Length ends."
+)
+TOMB_RAID_PLAYED_BY = "Any non-allied player or a guest plays the warband (Tomb Raid; Generic Opponents)."
+TOMB_RAID_TREASURE = "Success: the Tomb is raided. Roll on Treasure from the Ruins for the kingdom's cut"
+TOMB_RAID_AMULET = (
+    "; the kingdom acquires a Scarab Amulet if it is the first time these ruins were successfully raided."
+)
+TOMB_RAID_NO_AMULET = "; the ruins of a sacked town hold no Scarab Amulet (The Ancient Dead: Deserts)."
+TOMB_RAID_ARMY_ENTERS = "The army is now safely able to move into the province."
+TOMB_RAID_ARMY_OUT = "A draw or a failure: the army may not move into the province this turn (Ruins; decision 407)."
+TOMB_RAID_NOTHING_FOUND = (
+    "A draw or a failure: nothing is found (decision 407). What the army's entry into the province needs besides "
+    "is in the battle's notes (decisions 409, 422)."
+)
+TOMB_RAID_RECOVERY = (
+    "Keep track of the effects on your Tomb Raiders: each raider removed as injured rolls on the Recovery chart."
+)
+
 # Supply Depot: what the players need at the table (decision 398: no cart in the Tomb Raiders' skirmish).
 SUPPLY_DEPOT_SECTION = "Supply Depots"
 SUPPLY_DEPOT_VICTORY_POINTS = 150  # "captured Supply Depots count for 150 points"
