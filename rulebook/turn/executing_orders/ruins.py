@@ -52,7 +52,8 @@ def ruins_entries(state: TurnState, events: list[Event], moves: Moves, start: di
     (decision 420). A raid: the first army of the kingdom (by id) is the raid's attacker, the others
     stand with it and share its outcome (decision 421). At a desert's ruin the garrison battle is
     scheduled as usual and the raid marked on it (decision 409). The Ancient Dead, who keep no Tomb
-    Raiders, walk in (decision 423). `moves` loses the cancelled moves."""
+    Raiders, walk in; in a Rogue Kingdom's ruins the Rogue Kingdom table is rolled as in any of its
+    provinces (decision 423). `moves` loses the cancelled moves."""
     entries = RuinEntries()
     where = {a.id: a.province for a in state.armies.values() if not a.disbanded and not a.co_occupying}
     for army_id, (to, _) in moves.items():
@@ -64,6 +65,9 @@ def ruins_entries(state: TurnState, events: list[Event], moves: Moves, start: di
         province = state.provinces[number]
         if province.settlement is not Settlement.RUINS or hostile_there(state, present[number]):
             continue  # no ruins, or enemies meet there: they fight as usual (decision 422)
+        owner = province.controller
+        if province.rogue or (owner is not None and state.kingdoms[owner].rogue):
+            continue  # a Rogue Kingdom's land: its table is rolled, scouting forces a ruins battle (423)
         by_kingdom: dict[int, dict[int, int]] = defaultdict(dict)
         for army_id in present[number]:
             army = state.armies[army_id]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rulebook.ruins_and_tomb_raiders.generic_opponents import GENERIC_WARBAND_POINTS
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
-from rulebook.tables import Settlement
+from rulebook.tables import Settlement, Terrain
 from rulebook.turn.state import BattleS, TurnState
 
 RAIDERS_POINTS = 150  # Creating Tomb Raiders: "You have 150 points to create your Tomb Raider force"
@@ -74,7 +74,7 @@ def raid_with_battle(state: TurnState, battle: BattleS, marked: set[tuple[int, i
     raiders = f"{state.kingdoms[kingdom].name}'s Tomb Raiders ({RAIDERS_POINTS} points)"
     opponent = raid_opponent_label(state, province.number)
     army = state.armies[battle.attacker_army]
-    if battle.garrison_defends:  # a ruin's only garrison is its desert's (ruins have no town's)
+    if battle.garrison_defends and province.terrain is Terrain.DESERT:  # the desert's Ancient Dead garrison
         battle.notes.append(
             f"Tomb Raid: {raiders} also raid the ruins of {province} against {opponent}, in a Tomb Raider match of "
             f"their own (Tomb Raider Scenario & Terrain). {army.name} moves in only if it beats the garrison (a "

@@ -199,15 +199,17 @@ def test_the_ancient_dead_keep_no_tomb_raiders_and_walk_into_ruins():
     assert of(result.events, EventCode.RUINS_NO_RAID) == []
 
 
-def test_a_rogue_kingdom_s_ruin_the_raid_stands_instead_of_the_rogue_kingdom_roll():
-    """Decision 423: in a Rogue Kingdom's ruins the raid is the ruins style battle for control
-    (Rogue Kingdom, Scouting forces; Ruins): no roll on the Rogue Kingdom table; without a raid
-    the army waits outside and rolls nothing."""
-    raided = resolve(state((11, RUIN), ruin={"rogue": True}, raids={AVALON: RUIN}))
-    (battle,) = raided.battles
-    assert (battle.mission, battle.skirmish, battle.defender_kingdom) == ("tomb-raid", True, None)
-    assert of(raided.events, EventCode.ROGUE_KINGDOM_ROLL) == []
+def test_a_rogue_kingdom_s_ruin_rolls_on_the_rogue_kingdom_table_as_its_other_provinces():
+    """Decision 423: Rogue Kingdom: "If a foreign army enters the land, roll on the following table";
+    its Scouting forces are already "a ruins style battle" (decision 231). So an army entering a Rogue
+    Kingdom's ruins rolls as in any of its provinces, raid or not; a raid sent there goes with the
+    battle the roll brings (a 4: a 1,000-point army)."""
+    rolled = resolve(state((11, RUIN), ruin={"rogue": True}), [2])
+    (battle,) = rolled.battles
+    assert (battle.skirmish, battle.mission, battle.garrison_points) == (True, "", 150)
+    assert of(rolled.events, EventCode.RUINS_NO_RAID) == []
 
-    waited = resolve(state((11, RUIN), ruin={"rogue": True}))
-    assert waited.battles == [] and of(waited.events, EventCode.ROGUE_KINGDOM_ROLL) == []
-    assert waited.state.armies[11].province == 1
+    raided = resolve(state((11, RUIN), ruin={"rogue": True}, raids={AVALON: RUIN}), [4])
+    (battle,) = raided.battles
+    assert (battle.skirmish, battle.mission, battle.garrison_points) == (False, "tomb-raid", 1000)
+    assert any("The battle decides the province as any battle; the raid, the treasure" in n for n in battle.notes)
