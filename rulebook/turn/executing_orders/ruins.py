@@ -18,7 +18,7 @@ armies' (6. Fight Battles marks the raid on it: `raid_with_battle`).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
@@ -93,7 +93,8 @@ def _no_raid(state: TurnState, events: list[Event], moves: Moves, army_id: int, 
     """Ruins: without a raid the army "may not move into to the province this turn": it stays where
     it was (decision 420)."""
     moves.pop(army_id, None)
-    army = state.armies[army_id]
+    # A mover that won Occupied Province against an army of its own in the ruin does not go to share it.
+    army = state.armies[army_id] = replace(state.armies[army_id], co_occupying=False)
     events.append(
         Event(
             PHASE,

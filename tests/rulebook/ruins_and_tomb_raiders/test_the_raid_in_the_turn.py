@@ -128,6 +128,16 @@ def test_two_armies_into_the_same_ruin_without_a_raid_the_winner_waits_outside()
     assert [e.army for e in of(result.events, EventCode.RUINS_NO_RAID)] == [11]
 
 
+def test_an_army_of_the_kingdom_in_the_ruin_does_not_let_another_in_without_a_raid():
+    """Decision 408: every move into ruins waits on a raid, even to join an army of the kingdom
+    standing there; the mover that won Occupied Province stays where it was, sharing nothing."""
+    result = resolve(state((11, RUIN), armies=(wb.army(13, AVALON, RUIN),)), [2, 5])
+
+    assert result.battles == []
+    assert (result.state.armies[11].province, result.state.armies[11].co_occupying) == (1, False)
+    assert [e.army for e in of(result.events, EventCode.RUINS_NO_RAID)] == [11]
+
+
 def test_armies_of_a_kingdom_still_moving_into_one_ruin_all_wait_on_its_raid():
     """Decision 421: should moves of several of the kingdom's armies into the ruin stand after the
     roll-offs, the first by id is the raid's attacker and the others stand with it, sharing its
