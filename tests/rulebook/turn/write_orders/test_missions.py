@@ -101,7 +101,7 @@ def test_the_mission_is_paid_from_what_the_rest_of_the_sheet_leaves() -> None:
 
     (problem,) = errors(depot, context(treasury=149))
     assert place(problem) == ("mission-not-enough-gold", "missions", 0, "province")
-    assert "The mission costs 100 gold; the treasury has 99 for it (Using Tomb Raiders)." == problem.text
+    assert problem.text == "The mission costs 100 gold; the treasury has 99 for it (Using Tomb Raiders)."
 
 
 def test_case_TR3_a_force_changed_this_turn_goes_only_when_the_sheet_pays_5_gold_a_point() -> None:
@@ -136,7 +136,8 @@ def test_a_forced_march_moves_into_the_province_it_ends_in() -> None:
 def test_a_raid_names_a_ruin_and_a_force_able_to_go() -> None:
     """Tomb Raid is made on a ruin; Creating Tomb Raiders, Recovery: a force that exists, keeps the rules,
     and has a model not out of action. The Ancient Dead send none."""
-    not_a_ruin = SheetEntries(orders=(ArmyOrder(11, OrderKind.MOVE, target=4),), missions=(TombRaiderMission(province=4),))
+    into_4 = ArmyOrder(11, OrderKind.MOVE, target=4)
+    not_a_ruin = SheetEntries(orders=(into_4,), missions=(TombRaiderMission(province=4),))
     assert [place(p) for p in errors(not_a_ruin, context())] == [("mission-not-ruins", "missions", 0, "province")]
     unnamed = SheetEntries(orders=(INTO_THE_KEEP,), missions=(TombRaiderMission(),))
     assert [p.code for p in errors(unnamed, context())] == [SheetProblemCode.MISSION_NOT_RUINS]
@@ -149,6 +150,8 @@ def test_a_raid_names_a_ruin_and_a_force_able_to_go() -> None:
     assert [p.code for p in errors(sheet, context(raiders=all_out))] == [SheetProblemCode.MISSION_NO_MODELS_AVAILABLE]
     over = replace(SAMPLE_HIGH_ELVES, entries=(*SAMPLE_HIGH_ELVES.entries, replace(SAMPLE_HIGH_ELVES.entries[-1])))
     assert SheetProblemCode.MISSION_FORCE_INVALID in [p.code for p in errors(sheet, context(raiders=over))]
+    ancient_dead = context(army_type=ArmyType.ANCIENT_DEAD, raiders=None)
+    assert [p.code for p in errors(sheet, ancient_dead)] == [SheetProblemCode.MISSION_ANCIENT_DEAD]
 
 
 def test_a_raid_on_a_sacked_town_s_ruin_is_checked_the_same() -> None:
