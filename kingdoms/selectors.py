@@ -283,6 +283,8 @@ def _map_views(campaign: Campaign) -> tuple[list[MapProvinceView], list[MapKingd
             capitol=p.id in capitols,
             capitol_site=p.capitol_site,
             incantation=p.incantation,
+            ruin_raids=p.ruin_raids,
+            ruin_sacked=p.ruin_sacked,
         )
         for p in campaign.provinces.all()
     ]
