@@ -319,7 +319,7 @@ def test_a_raided_ruin_and_a_sacked_town_s_ruin_are_drawn_and_named() -> None:
         return province_group(root, number).find(f"{SVG}title").text or ""
 
     assert {"ruins-raided", "raided-symbol"} <= classes_in(2)
-    assert "2. Wolfwood (forest, ruins, raided 2 times) - neutral" == title_of(2)
+    assert title_of(2) == "2. Wolfwood (forest, ruins, raided 2 times) - neutral"
     assert not {"ruins-raided", "raided-symbol", "ruins-sacked"} & classes_in(3)
     assert "raided" not in title_of(3) and "sacked" not in title_of(3)
     assert {"ruins-raided", "ruins-sacked"} <= classes_in(4)

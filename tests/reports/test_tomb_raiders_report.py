@@ -131,3 +131,25 @@ def test_the_bulletin_and_the_public_map_tell_the_ruin_raided_not_by_whom(turn, 
 
     Battle.objects.filter(pk=raid.pk).update(result="minor-loss", defender_result="minor-victory", victor="defender")
     assert not any(str(ruin) in line for line in bulletin_context(turn=turn)["changes"])
+
+
+def test_another_kingdom_s_player_reaches_neither_the_report_nor_the_sheet_nor_the_raid(turn, k, ruin, raid) -> None:
+    """Decision 441, endpoint by endpoint: Karak Dumn's player gets 404 for Ostland's report, its sheet
+    (page and API, where the mission is) and the raid's battle page; the turn's results page and API
+    show her nothing of the raid or the force."""
+    from reports.models import TurnReport
+    from reports.services.reports import turn_reports_create
+    from tests.clients import api_as, pages_as
+
+    turn_reports_create(turn=turn)
+    report = TurnReport.objects.get(turn=turn, kingdom=k["Ostland"])
+    carol, carol_api = pages_as("carol"), api_as("carol")
+    assert carol.get(f"/reports/{report.pk}/").status_code == 404
+    assert carol.get(f"/turns/{turn.pk}/orders/{k['Ostland'].pk}/").status_code == 404
+    own_sheet = carol_api.get(f"/api/turns/{turn.pk}/sheet/?kingdom={k['Ostland'].pk}")
+    assert own_sheet.status_code == 404  # her kingdom filed nothing; never Ostland's sheet
+    assert carol.get(f"/battles/{raid.pk}/").status_code == 404
+    for response in (carol.get(f"/turns/{turn.pk}/results/"), carol_api.get(f"/api/turns/{turn.pk}/results/")):
+        assert response.status_code == 200
+        text = response.content.decode()
+        assert "Captain Ulric" not in text and "Tomb Raid on" not in text and f"battles/{raid.pk}/" not in text
