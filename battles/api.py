@@ -247,6 +247,13 @@ class SummarySheetInput(serializers.Serializer):
     story = serializers.CharField(required=False, allow_blank=True, default="")
     story_bonus = serializers.BooleanField(default=False)
     story_private = serializers.BooleanField(default=False, help_text="Stories Are Nice: keep it out of the bulletin.")
+    story_army = IntegerSerializerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Stories Are Nice: on a Tomb Raiders' skirmish's sheet, the kingdom's army that takes the story's "
+        "experience (any of its armies; null: the skirmish's army).",
+    )
     injury_rerolls = serializers.DictField(
         child=serializers.ChoiceField(choices=["dead", "harmed"]),
         required=False,
@@ -329,6 +336,7 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "negotiation_note",
             "story",
             "story_bonus",
+            "story_army",
             "story_private",
             "injury_rerolls",
             "backstab",

@@ -170,6 +170,15 @@ class TurnSummarySheet(models.Model):
         default=False,
         help_text="Stories Are Nice: the player gives the turn's story experience to this battle's army.",
     )
+    story_army = models.ForeignKey(
+        Army,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Stories Are Nice: the army, any of the kingdom's, that takes the experience of a Tomb Raiders' "
+        "story (empty: the skirmish's army).",
+    )
     story_private = models.BooleanField(
         default=False,
         help_text="Stories Are Nice: kept out of the bulletin; only the kingdom and the organizer read it.",

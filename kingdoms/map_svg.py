@@ -34,6 +34,18 @@ class MapProvinceView:
     capitol: bool = False  # this province is a kingdom's capitol
     capitol_site: bool = False  # a predetermined capitol site (drawn subtly, useful during setup)
     incantation: bool = False  # the Ancient Dead's incantations: plains now, desert next turn if they stay
+    # Ruins (Tomb Raiders, Tomb Raid): how many times they were raided successfully (public: decision 442),
+    # and whether they are a town or city the desert sacked (The Ancient Dead: Deserts).
+    ruin_raids: int = 0
+    ruin_sacked: bool = False
+
+    @property
+    def ruins_raided(self) -> bool:
+        return self.settlement == "ruins" and self.ruin_raids > 0
+
+    @property
+    def ruins_sacked(self) -> bool:
+        return self.settlement == "ruins" and self.ruin_sacked
 
 
 @dataclass(frozen=True)
@@ -382,6 +394,7 @@ def _province(
     text_colour = TERRAIN_TEXT_COLOURS[province.terrain]
     classes = ["province", f"terrain-{province.terrain}", f"settlement-{province.settlement}"]
     classes += [flag for flag in ("razed", "fortified", "capitol", "incantation") if getattr(province, flag)]
+    classes += [flag.replace("_", "-") for flag in ("ruins_raided", "ruins_sacked") if getattr(province, flag)]
     if controller is None:
         classes.append("neutral")
     parts = [
@@ -421,6 +434,9 @@ def _province(
         symbols.append(_settlement_symbol(province.settlement, capitol=province.capitol))
     if province.pyramid:
         symbols.append(_pyramid())
+    if province.ruins_raided:
+        # A raided ruin: the open chest beside its symbol (its title says it in words).
+        parts.append(_at(x + 22, y + 64, _raided_chest()))
     spread = 30
     for index, symbol in enumerate(symbols):
         offset = (index - (len(symbols) - 1) / 2) * spread
@@ -440,6 +456,11 @@ def _tooltip(province: MapProvinceView, controller: MapKingdomView | None) -> st
         details.append(province.settlement)
     details += [word for word, flag in (("capitol", province.capitol), ("pyramid", province.pyramid)) if flag]
     details += [word for word, flag in (("razed", province.razed), ("fortified", province.fortified)) if flag]
+    if province.ruins_sacked:
+        details.append("the ruins of a town sacked by the desert")
+    if province.ruins_raided:
+        times = "once" if province.ruin_raids == 1 else f"{province.ruin_raids} times"
+        details.append(f"raided {times}")
     if province.incantation:
         details.append("the Ancient Dead's incantations: desert next turn")
     if province.capitol_site and not province.capitol:
@@ -584,6 +605,17 @@ def _ruins() -> str:
     )
 
 
+def _raided_chest() -> str:
+    """An open treasure chest: the ruins were raided (Tomb Raid)."""
+    return (
+        '<g class="raided-symbol" stroke="#3b2a12" stroke-width="1">'
+        '<rect x="-8" y="-2" width="16" height="9" fill="#8a5a2b"/>'
+        '<path d="M-8,-2 L-6,-9 H8 L8,-2 Z" fill="#b07a3c"/>'
+        '<rect x="-1.5" y="0" width="3" height="3" fill="#e0b43c"/>'
+        "</g>"
+    )
+
+
 def _pyramid() -> str:
     return (
         '<g class="pyramid-symbol" stroke="#5e4a12" stroke-width="1">'
@@ -678,6 +710,7 @@ def _legend(kingdoms: list[MapKingdomView], *, left: int, top: int, width: int) 
         (_at(8, 11, _settlement_symbol("city", capitol=True), 0.5), "Capitol"),
         (symbol(_capitol_site_ring(9), 1.0), "Capitol site"),
         (symbol(_ruins()), "Ruins"),
+        (symbol(_raided_chest(), 0.9), "Ruins raided"),
         (symbol(_pyramid(), 0.55), "Pyramid"),
         (square("#f2efe6", _hatching(1, 1, swatch - 2)), "Razed"),
         (_at(0, 4, _fortification(), 0.95), "Fortified"),

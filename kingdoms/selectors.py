@@ -31,7 +31,7 @@ from rulebook.ruins_and_tomb_raiders.force import (
 from rulebook.ruins_and_tomb_raiders.maintaining import change_fee, points_unused
 from rulebook.setup.homes import army_limit
 from rulebook.world import counted_points
-from turns.models import DiceRoll
+from turns.models import DiceRoll, Turn
 
 from .map_svg import (
     MapArmyMarker,
@@ -283,6 +283,8 @@ def _map_views(campaign: Campaign) -> tuple[list[MapProvinceView], list[MapKingd
             capitol=p.id in capitols,
             capitol_site=p.capitol_site,
             incantation=p.incantation,
+            ruin_raids=p.ruin_raids,
+            ruin_sacked=p.ruin_sacked,
         )
         for p in campaign.provinces.all()
     ]
@@ -467,6 +469,21 @@ class TombRaidersView:
     @property
     def change_fee(self) -> int:
         return change_fee(self.points_added)
+
+    @property
+    def models_available(self) -> int:
+        """The models able to go on a mission this turn: all but those out of action (Recovery: a 2)."""
+        return self.force.models_available
+
+    @property
+    def out_of_action(self) -> list[tuple[str, int]]:
+        """Each entry with models out of action this turn, and how many (Recovery)."""
+        return [(e.name, e.out_of_action) for e in self.force.entries if e.out_of_action]
+
+
+def current_turn_of(campaign: Campaign) -> Turn | None:
+    """The campaign's turn in play (None before the first opens)."""
+    return Turn.objects.filter(campaign=campaign, number=campaign.current_turn).first()
 
 
 def tomb_raiders_view(kingdom: Kingdom) -> TombRaidersView:

@@ -44,6 +44,13 @@ class ProvinceSerializer(serializers.ModelSerializer):
     controller = serializers.PrimaryKeyRelatedField(
         read_only=True, allow_null=True, help_text="The controlling kingdom's id; null: neutral."
     )
+    # Ruins: public, as the map draws them (decision 442): how many times raided, never by whom.
+    ruin_raids = IntegerSerializerField(
+        read_only=True, help_text="Tomb Raid: how many times the province's ruins were raided successfully."
+    )
+    ruin_sacked = serializers.BooleanField(
+        read_only=True, help_text="The Ancient Dead: Deserts: ruins of a town or city the desert sacked."
+    )
 
     class Meta:
         model = Province
@@ -60,6 +67,8 @@ class ProvinceSerializer(serializers.ModelSerializer):
             "fortified",
             "controller",
             "rogue",
+            "ruin_raids",
+            "ruin_sacked",
             "neighbours",
         ]
 
@@ -452,4 +461,7 @@ class TombRaidersSerializer(serializers.Serializer):
     changed_turn = IntegerSerializerField(allow_null=True)
     points_added = IntegerSerializerField()
     change_fee = IntegerSerializerField(help_text="Gold to let the force changed this turn go on a mission.")
+    models_available = IntegerSerializerField(
+        help_text="The models able to go on a mission this turn: all but those out of action (Recovery)."
+    )
     problems = TombRaiderProblemSerializer(many=True)

@@ -207,6 +207,7 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "player_rows": player_rows,
             "organizer": selectors.is_organizer(request.user, kingdom.campaign),
             "heirs": [c for c in characters if c.alive and c.role == Character.Role.GENERAL],
+            "tomb_raiders": None if kingdom.is_ancient_dead else selectors.tomb_raiders_view(kingdom),
             "characters": [
                 (
                     c,
@@ -496,6 +497,8 @@ def tomb_raiders_edit(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "formset": formset,
             "errors": errors,
             "total": view.points if total is None else total,
+            # Where the mission is given: the current turn's order sheet (orders app; its page links by name).
+            "order_turn": selectors.current_turn_of(kingdom.campaign),
         },
         status=400 if request.method == "POST" else 200,
     )

@@ -29,9 +29,10 @@ def battle_markers(battles: Iterable[Battle]) -> list[MapBattleMarker]:
 
 
 def turn_battle_markers(turn: Turn) -> list[MapBattleMarker]:
-    """Every battle of the turn: for its public map, once the turn is over."""
+    """Every battle of the turn: for its public map, once the turn is over. A Tomb Raiders' mission is
+    secret (decision 442): the public map shows the ruin raided, not the raid's skirmish."""
     return battle_markers(
-        Battle.objects.filter(turn=turn).select_related("province", "attacker_kingdom", "defender_kingdom")
+        Battle.objects.filter(turn=turn, mission="").select_related("province", "attacker_kingdom", "defender_kingdom")
     )
 
 

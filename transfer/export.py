@@ -776,6 +776,7 @@ def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names)
         warlord_heir=names.unit(_id_inside(names.unit_of_character, sheet.warlord_heir_id, what), what)
         if sheet.warlord_heir_id
         else None,
+        story_army=names.army(sheet.story_army_id, what),
     )
 
 

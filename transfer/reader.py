@@ -886,6 +886,9 @@ class Reader(Reading):
             kingdom=self.kingdom_named(values.get("kingdom"), where),
             entered_by=self.actor(values.get("entered_by"), f"{where} / entered_by"),
             played_by_player=self.actor(values.get("played_by_player"), f"{where} / played_by_player"),
+            story_army=self.army_named(values["story_army"], f"{where} / story_army")
+            if values.get("story_army") is not None
+            else None,
             casualties=[],
             characters_lost=[],
             support_withdrawn=[],

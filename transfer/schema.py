@@ -574,6 +574,7 @@ SUMMARY_SHEET_KEYS = {
     "negotiation_note": STR,
     "story": STR,
     "story_bonus": BOOL,
+    "story_army": ARMY_KEY.or_null(),
     "story_private": BOOL,
     "injury_rerolls": LIST,
     "backstab": BOOL,
@@ -608,6 +609,9 @@ SUMMARY_SHEET_OPTIONAL_KEYS = (
     # (army keys); a sheet written before reports none.
     "depots_captured",
     "carts_recaptured",
+    # Stories Are Nice for the Tomb Raiders (issue 31): the army named for a skirmish's story (army key);
+    # a sheet written before names none.
+    "story_army",
 )
 CASUALTY_KEYS = {
     "unit": OBJECT,

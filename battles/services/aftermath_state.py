@@ -46,6 +46,7 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
         negotiation_gold=sheet.negotiation_gold,
         story=bool(sheet.story.strip()),
         story_bonus=sheet.story_bonus,
+        story_army=sheet.story_army_id,
         points_faced=faced,
         injury_rerolls=tuple((int(c), str(w)) for c, w in (sheet.injury_rerolls or {}).items()),
         backstab=sheet.backstab,

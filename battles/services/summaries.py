@@ -94,6 +94,9 @@ class SummarySheetForm:
     stand_ins: dict[int, str]
     # The Tomb Raiders' skirmish: the army takes no losses; the sheet asks for none.
     skirmish: bool = False
+    # Stories Are Nice: a Tomb Raiders' story gives its experience to any of the kingdom's armies
+    # (id -> name; its active field armies), the player's choice (decision 444); empty for a battle.
+    story_armies: dict[int, str] = field(default_factory=dict)
     # Allies, Announcement: the kingdom's ally ("" when it has none), and whether it has announced the
     # end of their alliance this End of Turn (on any of its sheets or the battles page: decision 385).
     ally: str = ""
@@ -156,6 +159,13 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
         },
         stand_ins=_stand_ins(battle, kingdom),
         skirmish=battle.skirmish,
+        story_armies=dict(
+            Army.objects.filter(kingdom=kingdom, kind=Army.Kind.FIELD, status=Army.Status.ACTIVE)
+            .order_by("id")
+            .values_list("id", "name")
+        )
+        if battle.skirmish
+        else {},
         ally=alliance.other(kingdom).name if (alliance := alliance_in_force(kingdom)) is not None else "",
         alliance_end_announced=alliance_end_announced(kingdom=kingdom, turn=battle.turn) is not None,
         **_carts(battle, side, armies),
@@ -335,6 +345,7 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
             "Battle report: the story's bonus experience goes to the army written about; write the story of "
             "this battle to give it to this army (Stories Are Nice)."
         )
+    story_army = _story_army_clean(form, data.get("story_army"), has_story=bool(story.strip()), errors=errors)
     rerolls: dict[str, str] = {}
     raw_rerolls = data.get("injury_rerolls") or {}
     if not isinstance(raw_rerolls, dict):
@@ -410,9 +421,38 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
         "negotiation_note": note,
         "story": story,
         "story_bonus": story_bonus,
+        "story_army_id": story_army,
         # Stories Are Nice: the story goes into the bulletin unless the player keeps it private.
         "story_private": _flag(data.get("story_private")),
     }
+
+
+def _story_army_clean(form: SummarySheetForm, raw: Any, *, has_story: bool, errors: list[str]) -> int | None:
+    """Stories Are Nice: "Battle reports from a Tomb Raiders' prospective also count. Players can apply
+    those bonus Experience Points to any of their armies": on a Tomb Raiders' skirmish's sheet, the
+    army named is one of the kingdom's active field armies; a battle's story goes to its own army."""
+    if raw in (None, ""):
+        return None
+    rule = "(Stories Are Nice)"
+    if not form.skirmish:
+        errors.append(
+            f"Battle report: the story of a battle gives its experience to {form.kingdom.name}'s army in it; only "
+            f"a Tomb Raiders' story goes to any army of the player's choice {rule}."
+        )
+        return None
+    army = _count(raw)
+    if army not in form.story_armies:
+        errors.append(
+            f"Battle report: army {raw!r} is not one of {form.kingdom.name}'s armies; the Tomb Raiders' story "
+            f"gives its experience to one of them {rule}."
+        )
+        return None
+    if not has_story:
+        errors.append(
+            f"Battle report: write the Tomb Raiders' story to give its experience to {form.story_armies[army]} {rule}."
+        )
+        return None
+    return army
 
 
 def _withdrawn_clean(form: SummarySheetForm, raw: Any, errors: list[str]) -> list[int]:

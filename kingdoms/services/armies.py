@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -83,7 +84,13 @@ def _roster(army: Army) -> KingdomRoster:
     others = Character.objects.filter(kingdom=army.kingdom, alive=True, unit__army__status=Army.Status.ACTIVE).exclude(
         unit__army=army
     )
-    items = ArmoryItem.objects.filter(kingdom=army.kingdom, common=False).exclude(bearer__army=army, destroyed=False)
+    # The armory's own items (no bearer) are the kingdom's to give to any army: not "elsewhere"
+    # (decision 443); an item destroyed with its army stays counted (Armory: "does not get another one").
+    items = (
+        ArmoryItem.objects.filter(kingdom=army.kingdom, common=False)
+        .exclude(bearer__army=army, destroyed=False)
+        .exclude(bearer__isnull=True, destroyed=False)
+    )
     locked = Character.objects.filter(unit__army=army).exclude(archetype="")
     return KingdomRoster(
         monstrous_mounts_elsewhere=others.filter(monstrous_mount=True).count(),
@@ -275,8 +282,9 @@ def army_list_save(
     errors = army_list_check(army, units, items)
     if errors:
         raise DomainError(errors)
+    taken = _taken_from_the_armory(army, items)
     if army_list_paid(army):
-        _free_additions_refuse(army, units, items, correction.strip(), corrected_by)
+        _free_additions_refuse(army, units, items, correction.strip(), corrected_by, taken)
 
     kept = {u.key for u in units if u.key is not None}
     Unit.objects.filter(pk__in=set(stored) - kept).delete()
@@ -303,6 +311,8 @@ def army_list_save(
         saved[unit.name.lower()] = unit
 
     ArmoryItem.objects.filter(bearer__army=army, destroyed=False).delete()
+    # Items taken from the armory leave it for the army's list (one of each armory item, Armory).
+    ArmoryItem.objects.filter(pk__in=[i.pk for i in taken]).delete()
     ArmoryItem.objects.bulk_create(
         ArmoryItem(
             kingdom=army.kingdom,
@@ -323,17 +333,40 @@ def army_list_save(
     return army
 
 
+def _taken_from_the_armory(army: Army, items: list[ItemEntry]) -> list[ArmoryItem]:
+    """The kingdom's armory items (no bearer: arrived by Transfer of Gold, kept from a retired hero,
+    left by a bearer gone) that the new list puts on the army: those its items name beyond what the
+    army carries already, one armory row for each (decision 443)."""
+    carried = Counter(i.name.strip().lower() for i in army_entries(army)[1])
+    wanted = Counter(i.name.strip().lower() for i in items)
+    extra = wanted - carried
+    if not extra:
+        return []
+    taken: list[ArmoryItem] = []
+    for row in ArmoryItem.objects.filter(kingdom=army.kingdom, bearer__isnull=True, destroyed=False).order_by("id"):
+        key = row.name.strip().lower()
+        if extra[key] > 0:
+            extra[key] -= 1
+            taken.append(row)
+    return taken
+
+
 def _free_additions_refuse(
     army: Army,
     units: list[UnitEntry],
     items: list[ItemEntry],
     correction: str,
     corrected_by: AbstractBaseUser | None,
+    taken: list[ArmoryItem],
 ) -> None:
     """XP7: refuse what the edit would add without paying; the organizer's correction with a reason
-    is recorded instead."""
+    is recorded instead. An item taken from the kingdom's armory is held, not bought (decision 443)."""
     campaign = army.kingdom.campaign
     before_units, before_items = army_entries(army)
+    before_items = [
+        *before_items,
+        *(ItemEntry(name=i.name, points=i.points, common=i.common, bearer="") for i in taken),
+    ]
     added = list_additions(
         before_units,
         before_items,

@@ -26,6 +26,7 @@ from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, Character, ExperienceEntry, Kingdom, TreasuryEntry
 from kingdoms.people import display_name
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
+from orders.entries import sheet_from_json
 from orders.models import OrderSheet
 from orders.services.describe import describe_orders
 from orders.services.sheets import standing_submission
@@ -36,6 +37,7 @@ from turns.models import DiceRoll, Turn, TurnEvent
 
 from ..models import TurnMap, TurnReport
 from ..turn_map import turn_battle_markers, turn_move_arrows
+from .tomb_raiders import mission_lines, ruins_raided_lines, tomb_raider_rows
 
 # A queued report older than this lost its task; one rendering longer than this lost its worker.
 REPORT_LOST_AFTER = dt.timedelta(minutes=5)
@@ -163,6 +165,9 @@ def turn_reports_create(*, turn: Turn) -> None:
                 "armies": armies[kingdom.id],
                 "armies_svg": overlays[kingdom.id],
                 "characters": _character_rows(characters[kingdom.id]),
+                # The force as the turn left it (the aftermath's Recovery changed it): the next turn's
+                # changes are not this report's.
+                "tomb_raiders": tomb_raider_rows(kingdom),
             }
             rows.append(TurnReport(turn=turn, kind=TurnReport.Kind.KINGDOM, kingdom=kingdom, snapshot=snapshot))
     TurnReport.objects.bulk_create(rows)
@@ -315,6 +320,16 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         if snapshot and "characters" in snapshot
         else _character_rows(_living_characters().filter(kingdom=kingdom))
     )
+    # Tomb Raiders: the force (kept with the report; one kept before the force was: as it stands now)
+    # and its mission on the sheet that resolved. Only this kingdom's: never another's (Tomb Raiders:
+    # "stealth and secrecy").
+    tomb_raiders = snapshot["tomb_raiders"] if snapshot and "tomb_raiders" in snapshot else tomb_raider_rows(kingdom)
+    missions = mission_lines(
+        sheet_from_json(submission.entries).missions if submission else (),
+        provinces={p.number: str(p) for p in campaign.provinces.filter(settlement="ruins")},
+        raids=[b for b in battles if b.mission],
+        kingdom=kingdom,
+    )
     rolls = [
         r
         for r in DiceRoll.objects.filter(campaign=campaign, turn=turn.number).order_by("stream", "sequence")
@@ -341,6 +356,8 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         "battles": _battle_rows(battles),
         "armies": armies,
         "characters": characters,
+        "tomb_raiders": tomb_raiders,
+        "missions": missions,
         "rolls": rolls,
         "next_turn": next_turn,
         "next_orders_deadline": deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else "",
@@ -362,11 +379,15 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
         if e.code != EventCode.LAND_DEAL or (e.kingdom_id or 0) < int(e.data.get("with") or 0)
     ]
     ancient = {k for k, v in kingdoms.items() if v.is_ancient_dead}
-    battles = list(
+    every_battle = list(
         Battle.objects.filter(turn=turn)
         .select_related("province", "attacker_kingdom", "attacker_army", "defender_kingdom", "defender_army")
         .prefetch_related("summary_sheets")
     )
+    # A Tomb Raiders' mission is secret (decision 442): not a battle of the bulletin; a ruin raided
+    # successfully is told, not by whom nor what was found.
+    battles = [b for b in every_battle if not b.mission]
+    raided = ruins_raided_lines(every_battle)
     next_turn = _next_turn(turn)
     provinces = {p.number: f"{p.number} {p.name}" for p in campaign.provinces.all()}
     news = [_public_line(e, kingdoms, provinces) for e in public if e.code != EventCode.MISSED_ORDERS]
@@ -378,7 +399,8 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
             line
             for e, line in zip([e for e in public if e.code != EventCode.MISSED_ORDERS], news, strict=True)
             if e.kingdom_id not in ancient
-        ],
+        ]
+        + raided,
         "missed": sorted(
             kingdoms[e.kingdom_id].name for e in public if e.code == EventCode.MISSED_ORDERS and e.kingdom_id
         ),
@@ -393,7 +415,7 @@ def bulletin_context(*, turn: Turn) -> dict[str, Any]:
             if ancient & {b.attacker_kingdom_id, b.defender_kingdom_id}
         ],
         "battles": _battle_rows(battles, public=True),
-        "stories": bulletin_stories(battles, kingdoms),
+        "stories": bulletin_stories(every_battle, kingdoms),
         "next_orders_deadline": deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else "",
     }
 

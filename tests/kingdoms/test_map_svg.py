@@ -296,3 +296,34 @@ def test_a_move_off_the_map_is_refused_with_the_army_named() -> None:
         render_map_svg(
             provinces=two_by_two(), kingdoms=[RED], arrows=[MapArrow(path=(1, 9), label="Raiders", kingdom="red")]
         )
+
+
+def test_a_raided_ruin_and_a_sacked_town_s_ruin_are_drawn_and_named() -> None:
+    """Tomb Raiders, Tomb Raid (issue 31): a ruin raided successfully shows its open chest, and its
+    title says so in words (how many times, never by whom: decision 442); a sacked town's ruin
+    (The Ancient Dead: Deserts) says what it was. A ruin never raided shows neither; the legend
+    names the chest."""
+    views = [
+        MapProvinceView(1, "Highcastle", "plains", "city", 0, 0),
+        MapProvinceView(2, "Wolfwood", "forest", "ruins", 1, 0, ruin_raids=2),
+        MapProvinceView(3, "Blackmire", "marshland", "ruins", 0, 1),
+        MapProvinceView(4, "Ashmound", "desert", "ruins", 1, 1, ruin_sacked=True, ruin_raids=1),
+    ]
+
+    root = parse(render_map_svg(provinces=views, kingdoms=[RED]))
+
+    def classes_in(number: int) -> set[str]:
+        return {c for e in province_group(root, number).iter() for c in (e.get("class") or "").split()}
+
+    def title_of(number: int) -> str:
+        return province_group(root, number).find(f"{SVG}title").text or ""
+
+    assert {"ruins-raided", "raided-symbol"} <= classes_in(2)
+    assert title_of(2) == "2. Wolfwood (forest, ruins, raided 2 times) - neutral"
+    assert not {"ruins-raided", "raided-symbol", "ruins-sacked"} & classes_in(3)
+    assert "raided" not in title_of(3) and "sacked" not in title_of(3)
+    assert {"ruins-raided", "ruins-sacked"} <= classes_in(4)
+    assert "the ruins of a town sacked by the desert, raided once" in title_of(4)
+    assert "ruin" not in " ".join(classes_in(1)) and "raided" not in title_of(1)
+    legend = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert "Ruins raided" in legend

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Campaign, Kingdom, TombRaiderEntry, TombRaiderForce
 from kingdoms.services.tomb_raiders import tomb_raider_force_save
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES, Role, TroopCategory
 from rulebook.ruins_and_tomb_raiders.force import RaiderEntry as E
+from turns.models import Turn
 
 
 @pytest.fixture
@@ -252,3 +254,82 @@ def test_the_page_is_not_found_for_another_kingdom_s_player_and_strangers(client
     assert client.get(f"/kingdoms/{kingdom.pk}/tomb-raiders/").status_code == 404
     assert client.post(f"/kingdoms/{kingdom.pk}/tomb-raiders/", posted(FORCE_150)).status_code == 404
     assert stored(kingdom) == []
+
+
+OFFICERS = [
+    E("Captain Ulric", 1, 20, role=Role.CAPTAIN, command="champion", unit_type="Swordsmen", leadership=7),
+    E("Huntsman Vogt", 1, 14, category=TroopCategory.SPECIAL, role=Role.LIEUTENANT),
+    E("Swordsmen", 8, 10),
+]
+
+
+@pytest.fixture
+def raiders(kingdom) -> TombRaiderForce:
+    """Kingdom 1's force with its Captain and Lieutenant, one Swordsman out of action (Recovery: a 2)."""
+    force = tomb_raider_force_save(kingdom=kingdom, entries=OFFICERS, saved_by=user("p1"))
+    TombRaiderEntry.objects.filter(force=force, name="Swordsmen").update(out_of_action=1)
+    return force
+
+
+def test_the_kingdom_s_pages_and_api_show_its_officers_and_models_out_of_action(
+    client, api_client_for, kingdom, raiders
+):
+    """Its players read the force where they look: the kingdom's page sums it up (points, Captain,
+    Lieutenant, the models able to go and those out of action), the Tomb Raiders page says the same and
+    where a mission is given (the turn's order sheet), and the API payload counts the models able to go."""
+    client.force_login(user("p1"))
+    page = client.get(f"/kingdoms/{kingdom.pk}/").content.decode()
+    assert (
+        "114 of 150 points; Captain: Captain Ulric; Lieutenant: Huntsman Vogt; 9 models able to go on a mission "
+        "(Swordsmen 1 out of action)."
+    ) in page
+    raiders_page = client.get(f"/kingdoms/{kingdom.pk}/tomb-raiders/").content.decode()
+    assert "Captain: Captain Ulric; Lieutenant: Huntsman Vogt." in raiders_page
+    assert "9 models able to go on a mission this turn; out of action for this turn (Recovery): Swordsmen 1." in (
+        raiders_page
+    )
+    assert "on the turn's order sheet" in raiders_page  # no turn opened in this campaign's rows yet
+    turn = Turn.objects.create(
+        campaign=kingdom.campaign, number=1, orders_deadline=timezone.now(), results_deadline=timezone.now(), seed="t1"
+    )
+    raiders_page = client.get(f"/kingdoms/{kingdom.pk}/tomb-raiders/").content.decode()
+    assert f'<a href="/turns/{turn.pk}/orders/{kingdom.pk}/">the order sheet of turn 1</a>' in raiders_page
+    body = api_client_for(user("p1")).get(f"/api/kingdoms/{kingdom.pk}/tomb-raiders/").json()
+    assert body["models_available"] == 9
+    assert [(e["name"], e["role"], e["out_of_action"]) for e in body["entries"]] == [
+        ("Captain Ulric", "captain", 0),
+        ("Huntsman Vogt", "lieutenant", 0),
+        ("Swordsmen", "trooper", 1),
+    ]
+
+
+def test_no_other_kingdom_s_page_or_api_payload_shows_the_force(client, api_client_for, campaign, kingdom, raiders):
+    """Secrecy (Tomb Raiders: "stealth and secrecy"; decision 441), endpoint by endpoint: another
+    kingdom's player gets 404 on every private page and API of Kingdom 1, and nothing of its force on
+    their own kingdom's pages and payloads nor on the campaign's public ones."""
+    other = Kingdom.objects.get(campaign=campaign, name="Kingdom 2")
+    secrets = ("Captain Ulric", "Huntsman Vogt")
+    api = api_client_for(user("p2"))
+    for path in ("", "ledger/", "armies/", "characters/", "tomb-raiders/", "co-players/"):
+        assert api.get(f"/api/kingdoms/{kingdom.pk}/{path}").status_code == 404, path
+    for path in ("", "ledger/", "armies/", "characters/", "tomb-raiders/"):
+        response = api.get(f"/api/kingdoms/{other.pk}/{path}")
+        assert response.status_code == 200, path
+        assert not any(s in response.content.decode() for s in secrets), path
+    for path in ("", "map/", "kingdoms/", "alliances/"):
+        response = api.get(f"/api/campaigns/{campaign.pk}/{path}")
+        assert response.status_code == 200, path
+        assert not any(s in response.content.decode() for s in secrets), path
+
+    client.force_login(user("p2"))
+    for path in (f"/kingdoms/{kingdom.pk}/", f"/kingdoms/{kingdom.pk}/tomb-raiders/"):
+        assert client.get(path).status_code == 404, path
+    for path in (
+        f"/kingdoms/{other.pk}/",
+        f"/kingdoms/{other.pk}/tomb-raiders/",
+        f"/campaigns/{campaign.pk}/",
+        f"/campaigns/{campaign.pk}/map.svg",
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert not any(s in response.content.decode() for s in secrets), path

@@ -183,7 +183,8 @@ def test_the_reports_are_tagged_pdfs_a_screen_reader_can_follow(reported, k):
 
 
 def test_no_report_shows_another_kingdom_s_private_data(reported, k):
-    carol = pdf_text(bytes(report_of(reported, k["Karak Dumn"]).pdf))
+    # The army named "Raiders" is the secret, not the words "Tomb Raiders" (every kingdom's own section).
+    carol = pdf_text(bytes(report_of(reported, k["Karak Dumn"]).pdf)).replace("Tomb Raider", "Tomb-raider")
     for secret in ("Wardens", "Raiders", "Boyz", "Halberdiers", "Tor Anlec: ", "Casualty Recovery"):
         assert secret not in carol, secret
     # Ostland fought both battles: it reads its opponents' army names (the battle reveals them),

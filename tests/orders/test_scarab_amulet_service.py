@@ -194,3 +194,145 @@ def test_the_list_editor_takes_a_wizard_s_magic_level_and_refuses_a_rune_smith_o
     assert response.status_code == 400
     assert "Seekers: Magister Volkmar cannot be a rune smith" in response.content.decode()
     assert not Character.objects.get(unit__army=seekers).rune_smith
+
+
+def _desert_rolled(turn, ostland: Kingdom, army: Army, faces: list[int]) -> None:  # type: ignore[no-untyped-def]
+    """The army's Scarab Amulet order submitted, the Deserts step of the turn run on these faces (every
+    one used) and written as the orders phase writes it: the world, the events, the dice."""
+    from django.db import transaction
+
+    from kernel.dice import ScriptedDice
+    from orders.services.resolution import resolution_write, turn_state_load
+    from rulebook.ancient_dead.deserts_turned import reverse_deserts
+    from rulebook.turn.pipeline import Resolution
+
+    order_sheet_save(
+        kingdom=ostland,
+        turn=turn,
+        entries=SheetEntries(orders=(ArmyOrder(army.id, OrderKind.SCARAB_AMULET),)),
+        submitted_by=user_named("alice"),
+        submit=True,
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    before = turn_state_load(turn)
+    work = before.working_copy()
+    dice = ScriptedDice(faces=faces)
+    events: list = []
+    reverse_deserts(work, [], dice, events)
+    assert dice.unused == [], "every scripted die is used"
+    with transaction.atomic():
+        resolution_write(
+            turn=turn,
+            before=before,
+            resolution=Resolution(state=work, events=events, contacts=[], battles=[]),
+            dice=dice,
+        )
+
+
+def _report_text(turn, kingdom: Kingdom) -> str:  # type: ignore[no-untyped-def]
+    import io
+
+    from pypdf import PdfReader
+
+    from briternia.pdf import pdf_render
+
+    pdf = pdf_render("reports/kingdom_report.html", kingdom_report_context(turn=turn, kingdom=kingdom))
+    return " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
+
+
+@pytest.mark.parametrize(("face", "turned"), [(4, True), (3, False)])
+def test_case_TR9_a_level_2_mage_turns_the_desert_on_a_4_not_on_a_3_and_the_report_says_so(
+    demo_campaign, seekers, ostland, turn, face, turned
+) -> None:
+    """Issue 31, done when: an army with one amulet and a level 2 mage turns a desert to plains on a 4
+    (4 + 2 = 6) and not on a 3; one D6, no reroll (one amulet); the kingdom's PDF report says the roll
+    with its bonus and what came of it."""
+    units, items = _with_amulet(seekers, 2)
+    army_list_save(army=seekers, units=units, items=items, correction="Tomb raid", corrected_by=demo_campaign.organizer)
+    desert = seekers.province
+    _desert_rolled(turn, ostland, seekers, [face])
+
+    desert.refresh_from_db()
+    assert desert.terrain == ("plains" if turned else "desert")
+    text = _report_text(turn, ostland)
+    assert f"Seekers rolls {face} +2 (its best mage's magic level) = {face + 2} for {desert}; it needs 6" in text
+    if turned:
+        assert f"Seekers turns {desert} from desert back to plains with its Scarab Amulet" in text
+    else:
+        assert f"{desert} stays desert: Seekers rolled {face} +2, short of 6" in text
+
+
+def test_case_TR9_each_further_amulet_is_a_reroll_through_the_site(demo_campaign, seekers, ostland, turn) -> None:
+    """Two amulets on the list, as the world loads them: a 2 (+2 = 4) fails, the second amulet's reroll,
+    a 4, turns the desert; both rolls are in the kingdom's events, the second marked a reroll."""
+    units, items = _with_amulet(seekers, 2)
+    items = [*items, ItemEntry("Scarab Amulet", 0, common=True, bearer="Swordsmen")]
+    army_list_save(army=seekers, units=units, items=items, correction="Two raids", corrected_by=demo_campaign.organizer)
+    assert world_load(campaign=demo_campaign, turn_number=1).armies[seekers.id].scarab_amulets == 2
+    desert = seekers.province
+    _desert_rolled(turn, ostland, seekers, [2, 4])
+
+    desert.refresh_from_db()
+    assert (desert.terrain, desert.controller_id) == ("plains", ostland.id)
+    rolls = TurnEvent.objects.filter(turn=turn, code=EventCode.DESERT_REVERSAL_ROLL, army=seekers).order_by("sequence")
+    assert [(e.data["face"], e.data["reroll"]) for e in rolls] == [(2, False), (4, True)]
+    assert "rerolls with an additional Scarab Amulet: 4 +2" in rolls[1].text
+
+
+def test_an_amulet_transferred_counts_for_the_receiving_kingdom_s_army(demo_campaign, seekers, ostland, turn) -> None:
+    """Transfer of Gold (items) and Deserts: Karak Dumn sends its Scarab Amulet to Ostland on turn 1;
+    it arrives in Ostland's armory when turn 3 opens; Ostland's player gives it to Magister Volkmar on
+    the Seekers' list (held, not bought: no correction needed, decision 443), it leaves the armory, and
+    the Seekers carry it as the turn's world reads them."""
+    from kingdoms.models import ArmoryItem
+    from orders.services.transfers import items_arrive
+    from rulebook.turn.write_orders.records import TransferItem
+    from turns.models import Turn
+
+    karak = Kingdom.objects.get(campaign=demo_campaign, name="Karak Dumn")
+    ArmoryItem.objects.create(kingdom=karak, name="Scarab Amulet", points=0, common=True)
+    order_sheet_save(
+        kingdom=karak,
+        turn=turn,
+        entries=SheetEntries(item_transfers=(TransferItem(ostland.id, "Scarab Amulet"),)),
+        submitted_by=user_named("carol"),
+        submit=True,
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    assert not ArmoryItem.objects.filter(kingdom=karak, name="Scarab Amulet").exists()
+    for number in (2, 3):
+        items_arrive(
+            turn=Turn.objects.create(
+                campaign=demo_campaign,
+                number=number,
+                orders_deadline=turn.orders_deadline,
+                results_deadline=turn.results_deadline,
+                seed=f"t{number}",
+            )
+        )
+    (arrived,) = ArmoryItem.objects.filter(kingdom=ostland, name="Scarab Amulet")
+    assert arrived.bearer is None
+
+    units, items = army_entries(seekers)
+    army_list_save(
+        army=seekers,
+        units=units,
+        items=[*items, ItemEntry("Scarab Amulet", 0, common=True, bearer="Magister Volkmar")],
+        corrected_by=user_named("alice"),
+    )
+    (carried,) = ArmoryItem.objects.filter(kingdom=ostland, name="Scarab Amulet")
+    assert carried.bearer.name == "Magister Volkmar"
+    assert world_load(campaign=demo_campaign, turn_number=1).armies[seekers.id].scarab_amulets == 1
+    # A second one is not in the armory: it would be a new amulet, found in ruins, never given for nothing.
+    with pytest.raises(DomainError, match="a Scarab Amulet is not bought"):
+        army_list_save(
+            army=seekers,
+            units=units,
+            items=[
+                *items,
+                ItemEntry("Scarab Amulet", 0, common=True, bearer="Magister Volkmar"),
+                ItemEntry("Scarab Amulet", 0, common=True, bearer="Swordsmen"),
+            ],
+            corrected_by=user_named("alice"),
+        )

@@ -108,6 +108,38 @@ def battle_experience(
         )
 
 
+def tomb_raiders_story(state: AftermathState, events: list[Event], battle: BattleA) -> None:
+    """Stories Are Nice: "Battle reports from a Tomb Raiders' prospective also count. Players can apply
+    those bonus Experience Points to any of their armies." A Tomb Raiders' skirmish (a Tomb Raid, the
+    Rogue Kingdom's scouting forces) gives its army no experience of its own (decision 231), but its
+    story earns the turn's 3 when it is the kingdom's story of the turn (`story_battles`): to the army
+    the player names on the sheet, any of the kingdom's, else to the skirmish's army (decision 444)."""
+    side = battle.attacker
+    if side.kingdom is None or side.army is None or story_battles(state.battles).get(side.kingdom) != battle.id:
+        return
+    named = side.story_army if side.story_army is not None else side.army
+    if named not in state.world.armies or perished(state, named) or ancient_dead(state, side.kingdom):
+        return
+    army = state.world.army(named)
+    if army.kingdom != side.kingdom:
+        return  # the sheet's check names only the kingdom's own armies
+    province = state.provinces[battle.province]
+    army = add_experience(state, army.id, STORY_EXPERIENCE)
+    events.append(
+        Event(
+            PHASE,
+            EventCode.STORY,
+            f"{army.name} gains {STORY_EXPERIENCE} experience for the story of the Tomb Raiders' skirmish in "
+            f"{province} (Stories Are Nice).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=province.number,
+            experience=STORY_EXPERIENCE,
+            data={"experience": STORY_EXPERIENCE, "tomb_raiders": True},
+        )
+    )
+
+
 def story_battles(battles: list[BattleA]) -> dict[int, int]:
     """Stories Are Nice: the bonus comes once per turn, to "the army that the player wrote about";
     with stories of several battles "the player may decide which army": the battle whose sheet

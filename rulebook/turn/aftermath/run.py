@@ -23,7 +23,12 @@ from kernel.events import Event
 from rulebook.turn.aftermath.casualty_recovery import recovery
 from rulebook.turn.aftermath.character_injuries import deep_wounds, injuries, old_wounds, survived
 from rulebook.turn.aftermath.end_of_turn import alliances_announced_over, disband_the_small, result_events
-from rulebook.turn.aftermath.experience import battle_experience, press_the_advantage, pressing_general
+from rulebook.turn.aftermath.experience import (
+    battle_experience,
+    press_the_advantage,
+    pressing_general,
+    tomb_raiders_story,
+)
 from rulebook.turn.aftermath.looting import victory_gold_paid
 from rulebook.turn.aftermath.negotiations import negotiations
 from rulebook.turn.aftermath.retreats import province_and_retreats, skirmish
@@ -40,7 +45,9 @@ def settle_battle(
     """The aftermath of one battle, its steps in the rulebook's order; the armies that fought
     (and their detachments' parents) are added to `fought`."""
     if battle.skirmish:
-        return skirmish(state, dice, events, battle)
+        settled = skirmish(state, dice, events, battle)
+        tomb_raiders_story(state, events, battle)  # Stories Are Nice: to any of the kingdom's armies
+        return settled
     province = state.provinces[battle.province]
     outcome = battle.outcome
     sides = {"attacker": battle.attacker, "defender": battle.defender}

@@ -41,6 +41,9 @@ class SideA:
     negotiation_gold: int = 0  # paid to the opponent
     story: bool = False
     story_bonus: bool = False  # the player gives the turn's story experience to this battle's army
+    # Stories Are Nice: "Battle reports from a Tomb Raiders' prospective ... to any of their armies":
+    # the army the player names for the story of a Tomb Raiders' skirmish (None: the skirmish's army).
+    story_army: int | None = None
     points_faced: int = 0  # the opposing army, its detachments, garrison and fortification
     injury_rerolls: tuple[tuple[int, str], ...] = ()  # (character, REROLL_DEAD or REROLL_HARMED): 25 experience
     backstab: bool = False  # forces the opponent's Skaven army to reroll one injury test (Backstabbers)
