@@ -17,7 +17,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.ancient_dead.deserts import SCARAB_AMULET
-from rulebook.ruins_and_tomb_raiders.force import Role, TombRaiders
+from rulebook.ruins_and_tomb_raiders.force import Command, Role, TombRaiders
 from rulebook.ruins_and_tomb_raiders.maintaining import PromotionRefused, models_killed, promote_captain
 from rulebook.ruins_and_tomb_raiders.recovery import OUTCOME_LABELS, back_in_action, recover
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind, RaidOutcome, RaidResult, Ruin, raid_outcome
@@ -360,8 +360,8 @@ def _promoted(
 
 
 def _champion_upgrade(force: TombRaiders) -> int:
-    """Decision 433: the champion upgrade is the dead Captain's cost over a trooper of his unit type
-    left in the force (what the army book's upgrade cost him); none left: 0, and the player enters it."""
+    """Decision 433: the champion upgrade is the dead Captain's cost over a plain trooper of his unit
+    type in the force (what the army book's upgrade cost him); none: 0, and the player enters it."""
     captain = force.captain
     if captain is None:
         return 0
@@ -369,7 +369,7 @@ def _champion_upgrade(force: TombRaiders) -> int:
         (
             e
             for e in force.entries
-            if e.role is Role.TROOPER and e.troop_type == captain.troop_type and e is not captain
+            if e.role is Role.TROOPER and e.command is Command.NONE and e.troop_type == captain.troop_type
         ),
         None,
     )
