@@ -83,9 +83,7 @@ def _gold(kingdom) -> int:
 
 
 def _entries(kingdom) -> dict[str, tuple[int, int]]:
-    return {
-        e.name: (e.models_count, e.out_of_action) for e in TombRaiderEntry.objects.filter(force__kingdom=kingdom)
-    }
+    return {e.name: (e.models_count, e.out_of_action) for e in TombRaiderEntry.objects.filter(force__kingdom=kingdom)}
 
 
 def test_a_raid_filed_on_the_page_and_settled_by_the_aftermath(raid, api_client_for):

@@ -133,7 +133,7 @@ def test_the_common_items_roll_a_second_d6():
 
 @pytest.mark.parametrize("raid", [RaidResult.FAILURE, RaidResult.DRAW, None])
 def test_case_TR5_a_failed_or_drawn_raid_keeps_the_army_out_and_finds_nothing(raid):
-    """"If the raid was a failure ... The army may not move into to the province this turn"; a draw is
+    """ "If the raid was a failure ... The army may not move into to the province this turn"; a draw is
     no success (decision 407); a raid with no result (no sheet) neither. No die is rolled."""
     world = RaidScene()
     world.raid(raid)
