@@ -81,7 +81,9 @@ def tomb_raid_skirmish(state: AftermathState, dice: Dice, events: list[Event], b
     elif not outcome.army_may_enter:
         kept_out(state, events, side.army, battle.province, _not_won(state, battle), "Tomb Raid")
     else:
-        kept_out(state, events, side.army, battle.province, f"{army_name(state, side.army)} cannot claim it", "Ruins")
+        # Army Restrictions: too small to claim the province (its event says so); it never entered.
+        why = f"{possessive(state.kingdoms[side.kingdom].name)} Tomb Raid on the ruins of {province} succeeded"
+        kept_out(state, events, side.army, battle.province, why, "Army Restrictions")
     return BattleSettled(
         battle=battle.id,
         result=battle.outcome.attacker.result,

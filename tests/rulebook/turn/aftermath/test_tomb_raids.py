@@ -324,3 +324,21 @@ def test_models_out_of_action_are_back_at_the_next_aftermath():
     assert all(e.out_of_action == 0 for e in result.state.tomb_raiders[AVALON].entries)
     (back,) = [e for e in result.events if e.code == EventCode.TOMB_RAIDERS_BACK_IN_ACTION]
     assert back.kingdom == AVALON and "2 models out of action this turn" in back.text
+
+
+def test_a_successful_raid_by_an_army_too_small_to_claim_keeps_the_treasure_but_not_the_province():
+    """Army Restrictions: "Armies less than 1000 points cannot claim provinces": the raid's treasure
+    is found, the army goes back (the scouting forces' skirmish reads the same way)."""
+    world = RaidScene(raids=1)
+    world.armies[HOST] = replace(world.armies[HOST], points=900)
+    world.raid(RaidResult.SUCCESS)
+    result = world.run([3])
+
+    assert _items(result) == [("War Banner", 0, GENERAL_UNIT, AVALON, False)]
+    assert result.state.armies[HOST].province == 2 and result.state.provinces[5].controller is None
+    assert EventCode.TOO_SMALL_TO_CLAIM in {e.code for e in result.events}
+    (back,) = [e for e in result.events if e.code == EventCode.SKIRMISH_LOST]
+    assert back.text == (
+        "Avalon's Tomb Raid on the ruins of 5 P5 succeeded: Army 10 may not move into it this turn and stays in "
+        "2 P2 (Army Restrictions)."
+    )
