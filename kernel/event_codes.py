@@ -137,6 +137,10 @@ class EventCode(StrEnum):
     PLAYER_OUT = "player-out"  # no coronation in three turns: the kingdom becomes a Rogue Kingdom
     NEW_PLAYER = "new-player"  # New Player Option: a Rogue Kingdom given to a new or returning player
 
+    # Using Tomb Raiders (rulebook/ruins_and_tomb_raiders/missions_sent.py), before 5. Executing Orders
+    TOMB_RAID_SENT = "tomb-raid-sent"  # 100 gold (and the change fee) paid (data: province, gold, fee, armies)
+    TOMB_RAID_NOT_SENT = "tomb-raid-not-sent"  # refused now, nothing paid (data: province, problems)
+
     # 6. Fight Battles: the scheduling (rulebook/turn/fight_battles/)
     BATTLE_SCHEDULED = "battle-scheduled"  # one per side (data: opponent_kingdom, opponent_army)
     NO_BATTLE = "no-battle"

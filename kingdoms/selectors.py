@@ -407,6 +407,34 @@ def tomb_raiders_of(kingdom: Kingdom) -> TombRaiders:
 
 
 @dataclass(frozen=True)
+class RaidersForMissions:
+    """A kingdom's force as a mission reads it: the list, and the points added to it since the turn
+    opened (Maintaining / Changing Tomb Raiders: 5 gold a point to send it this turn)."""
+
+    force: TombRaiders
+    points_added: int
+
+
+def tomb_raiders_for_missions(*, kingdom_ids: Iterable[int], turn_number: int) -> dict[int, RaidersForMissions]:
+    """The forces of `kingdom_ids` (those that keep one with entries), in one query: the points added
+    count only when the list was changed in turn `turn_number` (rules decision 413)."""
+    forces: dict[int, list[TombRaiderEntry]] = {}
+    stored: dict[int, TombRaiderForce] = {}
+    rows = TombRaiderEntry.objects.filter(force__kingdom_id__in=list(kingdom_ids)).select_related("force__kingdom")
+    for entry in rows:
+        kingdom = entry.force.kingdom_id
+        forces.setdefault(kingdom, []).append(entry)
+        stored[kingdom] = entry.force
+    return {
+        kingdom: RaidersForMissions(
+            TombRaiders(stored[kingdom].kingdom.army_type_enum, tuple(raider_entry(e) for e in entries)),
+            stored[kingdom].points_added if stored[kingdom].changed_turn == turn_number else 0,
+        )
+        for kingdom, entries in forces.items()
+    }
+
+
+@dataclass(frozen=True)
 class TombRaidersView:
     """The force as its pages and the API show it: its entries, total, the Captain's profile as he
     fights (+1 W, +1 Ld to at most 10), the change of this turn and its fee, and what the check says."""

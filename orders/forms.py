@@ -16,6 +16,8 @@ from kingdoms.models import Army, Kingdom, Province
 from kingdoms.selectors import alliance_in_force, army_counted_points
 from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
+from rulebook.ruins_and_tomb_raiders.maintaining import change_fee
+from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import (
     DEFEND_WITH_ARMY,
@@ -395,6 +397,39 @@ class CapitolMoveForm(forms.Form):
         return [{"province": city}] if city else []
 
 
+class TombRaidForm(forms.Form):
+    """Using Tomb Raiders, Tomb Raid: send the Tomb Raiders into a ruin one of the kingdom's armies is
+    ordered into (100 gold); the change fee's checkbox is shown when the force was changed this turn.
+    The drop-down offers the map's ruins; the field parses any province (the check says why one is not)."""
+
+    province = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label="Send the Tomb Raiders on a Tomb Raid into"
+    )
+    pay_change_fee = forms.BooleanField(required=False, label="Pay the change fee to send them all the same")
+
+    def __init__(self, *args: Any, provinces: dict[int, Province], points_added: int = 0, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["province"].choices = [("", "-")] + [(n, _label(p)) for n, p in sorted(provinces.items())]
+        ruins = tuple(n for n, p in provinces.items() if p.settlement == "ruins")
+        _offer_only(self, "province", ruins, provinces)
+        self.fields["province"].widget.choices[0] = ("", "- (no mission)")
+        self.points_added = points_added  # since the turn opened (Maintaining / Changing Tomb Raiders)
+        self.change_fee = change_fee(points_added)
+        self.fee_shown = points_added > 0 or bool(self.initial.get("pay_change_fee"))
+
+    def missions(self) -> list[dict[str, Any]]:
+        province = self.cleaned_data.get("province")
+        if province is None:
+            return []
+        return [
+            {
+                "kind": MissionKind.TOMB_RAID.value,
+                "province": province,
+                "pay_change_fee": bool(self.cleaned_data.get("pay_change_fee")),
+            }
+        ]
+
+
 # Where the page puts each of the check's problems: beside the field that mends it.
 PROBLEM_FIELDS: dict[SheetProblemCode, str] = {
     SheetProblemCode.NO_TARGET: "target",
@@ -443,6 +478,7 @@ PROBLEM_SECTIONS: dict[SheetProblemCode, str] = {
     C.GARRISON_NOT_OWN_SETTLEMENT: "garrisons",
     C.GARRISON_REINFORCED: "garrisons",
     **{code: "alliance" for code in SheetProblemCode if code.value.startswith("alliance-")},
+    **{code: "missions" for code in SheetProblemCode if code.value.startswith("mission-")},
 }
 SECTIONS = tuple(dict.fromkeys(PROBLEM_SECTIONS.values()))
 # An entry's field named as the page's form names it, where the two differ (by the entry's part).
@@ -453,6 +489,7 @@ GOLD_TRANSFER_FIELDS = ("kingdom", "gold")
 ITEM_TRANSFER_FIELDS = ("kingdom", "item")
 LAND_DEAL_FIELDS = ("kingdom", "province", "gold")
 CAPITOL_FIELDS = ("city",)
+TOMB_RAID_FIELDS = ("province", "pay_change_fee")
 ARMY_FIELDS = ("kind", "target", "support", "path_1", "upgrade_to", "buy_depot", "disaster_choice", "defend_with")
 ARMY_FIELDS += ("losses_from", "take_control")
 CREATION_FIELDS = ("name", "points", "province")
@@ -499,6 +536,7 @@ class OrderSheetForm:
         kingdom: Kingdom,
         initial: SheetEntries | None = None,
         targets: SheetTargets | None = None,
+        raiders_points_added: int = 0,
     ):
         self.kingdom = kingdom
         campaign = kingdom.campaign
@@ -561,7 +599,7 @@ class OrderSheetForm:
         self.filed_creations = len(saved["creations"])
         self.filed_entries = {
             part: len(saved[part])
-            for part in ("purchases", "gold_transfers", "item_transfers", "land_deals", "capitol_moves")
+            for part in ("purchases", "gold_transfers", "item_transfers", "land_deals", "capitol_moves", "missions")
         }
         self.creations = [
             CreateArmyForm(
@@ -610,6 +648,14 @@ class OrderSheetForm:
             kingdom=kingdom,
             initial={"city": saved["capitol_moves"][0]["province"] if saved["capitol_moves"] else None},
         )
+        # Using Tomb Raiders: the sheet's one mission (a second, sent by the API, is refused under the part).
+        self.mission = TombRaidForm(
+            data,
+            prefix="mission",
+            provinces={p.number: p for p in provinces.values()},
+            points_added=raiders_points_added,
+            initial=saved["missions"][0] if saved["missions"] else None,
+        )
         self.data = data
 
     def creation_rows(self) -> list[CreateArmyForm]:
@@ -642,6 +688,7 @@ class OrderSheetForm:
             ),
             "land_deals": (holding(self.land_deals, "land_deals", LandDealForm.deal), LAND_DEAL_FIELDS),
             "capitol_moves": (holding([self.capitol], "capitol_moves", lambda f: f.moves() or None), CAPITOL_FIELDS),
+            "missions": (holding([self.mission], "missions", lambda f: f.missions() or None), TOMB_RAID_FIELDS),
         }
 
     def all_entry_rows(self) -> list[tuple[forms.Form, tuple[str, ...]]]:
@@ -652,6 +699,7 @@ class OrderSheetForm:
             *((f, ITEM_TRANSFER_FIELDS) for f in self.item_transfers),
             *((f, LAND_DEAL_FIELDS) for f in self.land_deals),
             (self.capitol, CAPITOL_FIELDS),
+            (self.mission, TOMB_RAID_FIELDS),
         ]
 
     def is_valid(self) -> bool:
@@ -665,6 +713,7 @@ class OrderSheetForm:
             *self.item_transfers,
             *self.land_deals,
             self.capitol,
+            self.mission,
         ]
         return all(f.is_valid() for f in forms_) and not unplaced_rows(self.data)
 
@@ -687,6 +736,8 @@ class OrderSheetForm:
         out += _row_errors(self.land_deals, "Land deal")
         for field, errors in self.capitol.errors.items():
             out += [f"Capitol: {field}: {e}" for e in errors]
+        for field, errors in self.mission.errors.items():
+            out += [f"Tomb Raiders' mission: {field}: {e}" for e in errors]
         return out
 
     def sheet_json(self) -> dict[str, Any]:
@@ -710,6 +761,7 @@ class OrderSheetForm:
             "item_transfers": filled(f.transfer() for f in self.item_transfers),
             "land_deals": filled(f.deal() for f in self.land_deals),
             "capitol_moves": self.capitol.moves(),
+            "missions": self.mission.missions(),
         }
 
     def entries(self) -> SheetEntries:

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from briternia.fields import IntegerSerializerField
 from kernel.events import Event
 from rulebook.experience.spending import PurchaseKind
+from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
@@ -141,6 +142,28 @@ class LandDealInput(serializers.Serializer):
     gold = IntegerSerializerField(default=0, help_text="The gold this kingdom pays, paid at once.")
 
 
+class TombRaiderMissionInput(serializers.Serializer):
+    """Using Tomb Raiders: the Tomb Raiders' one mission of the turn (100 gold from the treasury)."""
+
+    kind = serializers.ChoiceField(
+        choices=[k.value for k in MissionKind],
+        default=MissionKind.TOMB_RAID.value,
+        help_text="tomb-raid: a raid on a ruin (Reconnaissance and Sabotage are not taken yet).",
+    )
+    province = IntegerSerializerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Tomb Raid: the province (number) with the ruins; one of your armies must be ordered to move "
+        "into it this turn, and waits on the raid: it moves in only if the raid is a success (Ruins).",
+    )
+    pay_change_fee = serializers.BooleanField(
+        default=False,
+        help_text="Your Tomb Raiders were changed this turn: pay 5 gold a point added, with the 100, to send them "
+        "all the same (Maintaining / Changing Tomb Raiders).",
+    )
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(
         many=True,
@@ -191,6 +214,12 @@ class OrderSheetInput(serializers.Serializer):
         many=True,
         default=list,
         help_text="Loss of the Capitol: the city (its Warlord standing in it) the capitol moves to, for 1,000 gold.",
+    )
+    missions = TombRaiderMissionInput(
+        many=True,
+        default=list,
+        help_text="Using Tomb Raiders: at most one mission a turn, 100 gold (and the change fee it pays) taken from "
+        "the treasury when the turn resolves, if it is still able to go then.",
     )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
@@ -260,7 +289,7 @@ class SheetProblemSerializer(serializers.Serializer):
     part = serializers.CharField(
         allow_blank=True,
         help_text='The part of the sheet whose entry it concerns ("purchases", "gold_transfers", "item_transfers", '
-        '"land_deals", "capitol_moves"); "" when none.',
+        '"land_deals", "capitol_moves", "missions"); "" when none.',
     )
     entry = IntegerSerializerField(allow_null=True, help_text="That entry, by its index among the part's entries.")
     entry_field = serializers.CharField(allow_blank=True, help_text='The entry\'s field it is about ("gold").')

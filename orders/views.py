@@ -21,8 +21,12 @@ from kingdoms.models import Army, Character
 from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_organized_get
 from kingdoms.services.spending import deliveries_of_kingdom
 from rulebook.campaign_schedule import deadline_text
+from rulebook.ruins_and_tomb_raiders.tomb_raid import armies_waiting
 from rulebook.turn.write_orders.check import order_sheet_check
+from rulebook.turn.write_orders.context import SheetContext
+from rulebook.turn.write_orders.missions import moves_into
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblemCode
+from rulebook.turn.write_orders.records import SheetEntries
 from rulebook.turn.write_orders.targets import sheet_targets
 from turns.models import Turn
 
@@ -65,6 +69,14 @@ def _deadline_context(turn) -> dict:
         "results_deadline": deadline_text(turn.results_deadline, tz),
         "paused": schedule_of(turn.campaign).paused,
     }
+
+
+def _armies_waiting_on_the_raid(entries: SheetEntries | None, ctx: SheetContext) -> list[str]:
+    """The names of the kingdom's armies ordered into the ruin the sheet's Tomb Raid names (Ruins)."""
+    if entries is None or not entries.missions or entries.missions[0].province is None:
+        return []
+    waiting = armies_waiting(entries.missions[0].province, moves_into(entries.orders, ctx.armies))
+    return [ctx.armies[a].name for a in waiting]
 
 
 @login_required
@@ -110,11 +122,16 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
     targets = sheet_targets(ctx)  # the drop-downs offer what the check accepts (rulebook.turn.write_orders.targets)
     if request.method == "POST":
-        form = OrderSheetForm(request.POST, kingdom=kingdom, targets=targets)
+        form = OrderSheetForm(
+            request.POST, kingdom=kingdom, targets=targets, raiders_points_added=ctx.raiders_points_added
+        )
         check = order_sheet_check(form.entries(), ctx) if form.is_valid() else None
     else:
-        form = OrderSheetForm(kingdom=kingdom, initial=initial, targets=targets)
+        form = OrderSheetForm(
+            kingdom=kingdom, initial=initial, targets=targets, raiders_points_added=ctx.raiders_points_added
+        )
         check = order_sheet_check(initial, ctx) if initial else None
+    waiting = _armies_waiting_on_the_raid(form.entries() if form.is_valid() else initial, ctx)
     submitted = standing_submission(sheet) if sheet else None
     all_errors = errors or (check.errors if check else [])
     if refused is None:  # nothing refused by the service: the check's errors, when they are the ones shown
@@ -180,6 +197,9 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         # The map beside the sheet, with the kingdom's own armies; the script draws the orders on it.
         "map_svg": campaign_map_svg(campaign=turn.campaign, viewer=kingdom),
         "targets": targets.as_data(),
+        # Ruins: the armies whose entry waits on the sheet's Tomb Raid.
+        "raid_waiting": " and ".join(waiting),
+        "raid_waiting_verb": "waits" if len(waiting) == 1 else "wait",
         **_deadline_context(turn),
     }
     return render(request, "orders/order_sheet.html", context, status=400 if errors else 200)

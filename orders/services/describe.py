@@ -7,7 +7,9 @@ from typing import Any, NamedTuple
 
 from kingdoms.models import Army, Kingdom
 from rulebook.experience.purchases import purchase_words
+from rulebook.ruins_and_tomb_raiders.tomb_raid import MISSION_GOLD, armies_waiting
 from rulebook.turn.write_orders.garrisons import garrisoned_by
+from rulebook.turn.write_orders.missions import moves_into
 from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, OrderKind
 from rulebook.world import World
 
@@ -198,6 +200,14 @@ def describe_orders(
             parts.append(f"pay {deal.gold:,} gold (10% fee on top)")
         kingdom_lines.append(f"Land deal with {others.get(deal.kingdom, deal.kingdom)}: {', '.join(parts)}")
     kingdom_lines += [f"Move the capitol to {where(m.province)} (1,000 gold)" for m in sheet.capitol_moves]
+    moves = moves_into(sheet.orders, armies)
+    for mission in sheet.missions:
+        gold = f"{MISSION_GOLD} gold" + (", and the change fee: 5 gold a point added" if mission.pay_change_fee else "")
+        line = f"Tomb Raid on {where(mission.province)} ({gold})"
+        if mission.province is not None and (waiting := armies_waiting(mission.province, moves)):
+            names = " and ".join(armies[a].name for a in waiting)
+            line += f"; {names} {'waits' if len(waiting) == 1 else 'wait'} on the raid to move in (Ruins)"
+        kingdom_lines.append(line)
     return {"orders": lines, "kingdom": kingdom_lines}
 
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
+from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
 from kingdoms.services.world_write import PROVINCE_FIELDS, world_write
@@ -56,6 +57,9 @@ def turn_state_load(turn: Turn) -> TurnState:
     rogue = {k.id for k in world.kingdoms.values() if k.rogue}
     sheets = {k: sheet_from_json(e) for k, e in submitted.items() if k not in rogue}
     orders = {o.army: o for entries in sheets.values() for o in entries.orders}
+    # Using Tomb Raiders: the forces of the kingdoms whose sheet sends them (one query, only then).
+    sending = [k for k, entries in sheets.items() if entries.missions]
+    raiders = tomb_raiders_for_missions(kingdom_ids=sending, turn_number=turn.number) if sending else {}
     return TurnState(
         world=world,
         orders=orders,
@@ -66,6 +70,8 @@ def turn_state_load(turn: Turn) -> TurnState:
         rosters=spending_rosters_load(campaign=turn.campaign)
         if any(s.purchases or s.item_transfers for s in sheets.values())
         else {},
+        raiders={k: r.force for k, r in raiders.items()},
+        raiders_points_added={k: r.points_added for k, r in raiders.items()},
     )
 
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, Campaign, Kingdom
+from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
 from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text
@@ -31,11 +32,15 @@ from .turns import schedule_of
 ModelT = TypeVar("ModelT", bound=models.Model)
 
 
-def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn, world_version: int | None = None) -> SheetContext:
+def order_sheet_context_load(
+    *, kingdom: Kingdom, turn: Turn, world_version: int | None = None, tomb_raiders: bool = True
+) -> SheetContext:
     """Everything the sheet check needs: the campaign's world as `turn` finds it, seen by the
     kingdom, with every name it has given an army; in a fixed number of queries whatever the
     map's size, and without reading the whole map again while it has not changed.
-    `world_version`: the campaign's, as the caller has just read it (`world_for_kingdom`)."""
+    `world_version`: the campaign's, as the caller has just read it (`world_for_kingdom`).
+    `tomb_raiders`: with the kingdom's Tomb Raider force (one query; Using Tomb Raiders): a sheet
+    that sends no mission is checked without it."""
     # The kingdom's armies and their lists read once, for the world, the names and the roster.
     armies = army_rows(Army.objects.filter(kingdom=kingdom))
     active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
@@ -52,7 +57,19 @@ def order_sheet_context_load(*, kingdom: Kingdom, turn: Turn, world_version: int
     roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active, lists=lists)[
         kingdom.id
     ]
-    return order_sheet_context(world, kingdom.id, army_names=names, roster=roster)
+    raiders = (
+        tomb_raiders_for_missions(kingdom_ids=[kingdom.id], turn_number=turn.number).get(kingdom.id)
+        if tomb_raiders and not kingdom.is_ancient_dead
+        else None
+    )
+    return order_sheet_context(
+        world,
+        kingdom.id,
+        army_names=names,
+        roster=roster,
+        raiders=raiders.force if raiders else None,
+        raiders_points_added=raiders.points_added if raiders else 0,
+    )
 
 
 def order_sheet_gold(ctx: SheetContext) -> dict[str, int]:
@@ -212,7 +229,10 @@ def order_sheet_save(
             raise DomainError(errors)
         # The campaign was read with the turn, under its lock: its world_version says whether the
         # kept world stands, without reading it again.
-        ctx = order_sheet_context_load(kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version)
+        # The Tomb Raiders are read only for a sheet that sends them: the weekly rush's sheets send none.
+        ctx = order_sheet_context_load(
+            kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version, tomb_raiders=bool(entries.missions)
+        )
         check = order_sheet_check(entries, ctx)
         lists_due = lists_due_data(ctx=ctx, turn=turn)
         if submit and not check.ok:

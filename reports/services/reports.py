@@ -60,6 +60,7 @@ PHASE_TITLES = {
     "battles": "6. Battles",
     "aftermath": "7. Aftermath",
     "capitol": "Loss of the Capitol",
+    "tomb-raiders": "Tomb Raiders",
     "land": "Land Sales",
     "ancient-dead": "The Ancient Dead",
     "retirement": "Retired characters (Character Injury Chart)",

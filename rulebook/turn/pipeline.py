@@ -12,6 +12,7 @@ from rulebook.ancient_dead.turn_steps import ancient_dead_rise, recite_incantati
 from rulebook.loss_of_the_capitol import coronations, move_capitols, players_out
 from rulebook.player_issues.land_sales import civil_unrest, settle_land_deals
 from rulebook.player_issues.transfer_of_gold import send_items
+from rulebook.ruins_and_tomb_raiders.missions_sent import send_tomb_raiders
 from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
 from rulebook.turn.executing_orders.normalise import normalise_orders
 from rulebook.turn.executing_orders.run import execute_orders
@@ -33,7 +34,8 @@ class Resolution:
 def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = None) -> Resolution:
     """Run 1. Tally Gold, the alliances the sheets declare or end (Allies), 2. Maintain Armies,
     3. Create / Upgrade Armies (gold, then experience; the Ancient Dead's armies rise, with
-    `ancient_dice`, their own stream: none rise without it), 4-5. the orders and 6. the scheduling
+    `ancient_dice`, their own stream: none rise without it), 4-5. the orders (the Tomb Raiders' missions
+    sent once the orders are normalised, before the armies move) and 6. the scheduling
     of battles, in the rulebook's order, then the deserts turned back with a Scarab Amulet and the
     Ancient Dead's incantations. The given state is
     not changed."""
@@ -52,6 +54,7 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
     if ancient_dice is not None:
         ancient_dead_rise(work, ancient_dice, events)
     normalise_orders(work, events)
+    send_tomb_raiders(work, events)  # Using Tomb Raiders: checked again and paid, before any army moves
     contacts = execute_orders(work, dice, events)
     coronations(work, events)  # Loss of the Capitol: the Warlord crowned in a city, or the countdown
     civil_unrest(work, dice, events)  # Land Sales: last turn's new provinces without their owner's army

@@ -7,6 +7,7 @@ from typing import Any
 
 from rulebook.armies.losses import ListLoss
 from rulebook.experience.spending import SpendingRoster
+from rulebook.ruins_and_tomb_raiders.force import TombRaiders
 from rulebook.turn.write_orders.records import ArmyOrder, SheetEntries
 from rulebook.world import ArmyState, OnTheWorld, UnitState, World
 
@@ -26,6 +27,10 @@ class TurnState(OnTheWorld):
     # Using Tomb Raiders: kingdom id -> the ruin (province number) its Tomb Raiders raid this turn, the
     # mission sent and paid for; an army of the kingdom moving into that ruin waits on the raid.
     raids: dict[int, int] = field(default_factory=dict)
+    # Using Tomb Raiders: kingdom id -> its Tomb Raider force, and the points added to it since the turn
+    # opened (Maintaining / Changing), for the kingdoms whose sheet sends a mission (never changed)
+    raiders: dict[int, TombRaiders] = field(default_factory=dict)
+    raiders_points_added: dict[int, int] = field(default_factory=dict)
 
     def working_copy(self) -> TurnState:
         """A copy the phases may change: the world's working copy and the orders (normalising
@@ -37,6 +42,8 @@ class TurnState(OnTheWorld):
             missed_orders=self.missed_orders,
             rosters=self.rosters,
             raids=dict(self.raids),
+            raiders=self.raiders,
+            raiders_points_added=self.raiders_points_added,
         )
 
     def losses_first(self, army: ArmyState) -> str:

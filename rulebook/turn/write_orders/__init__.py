@@ -5,6 +5,7 @@
 of the sheet is checked by the module named after its section of the rulebook: `army_orders` (4. Write
 Orders, 5. Executing Orders), `create_upgrade` (3. Create / Upgrade Armies), `supply_depot`,
 `garrisons` (Battle for Towns, Cities, and Capitols), `alliances` (Allies), `transfers` (Transfer of
-Gold), `land_sales`, `capitol_move` (Loss of the Capitol); the purchases with experience are
-rulebook.experience.purchases'. `check.order_sheet_check` runs them all; `targets` offers what it accepts.
+Gold), `land_sales`, `capitol_move` (Loss of the Capitol), `missions` (Using Tomb Raiders); the
+purchases with experience are rulebook.experience.purchases'. `check.order_sheet_check` runs them all;
+`targets` offers what it accepts.
 """

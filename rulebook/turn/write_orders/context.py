@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from rulebook.experience.spending import SpendingRoster
-from rulebook.tables import ArmyType
+from rulebook.ruins_and_tomb_raiders.force import TombRaiders
+from rulebook.ruins_and_tomb_raiders.tomb_raid import Ruin
+from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.tally_gold import tax_tally
 from rulebook.world import ArmyState, ProvinceState, World
 
@@ -24,6 +26,10 @@ class SheetContext:
     armies: dict[int, ArmyState]  # the kingdom's own field armies
     army_names: frozenset[str] = frozenset()  # every army name the kingdom has used (names stay unique)
     roster: SpendingRoster = field(default_factory=SpendingRoster)  # its lists, characters, items, on the way
+    # Using Tomb Raiders: the kingdom's force (None: it keeps none) and the points added to it since the
+    # turn opened (Maintaining / Changing Tomb Raiders: 5 gold a point to send it this turn)
+    raiders: TombRaiders | None = None
+    raiders_points_added: int = 0
 
     @property
     def army_type(self) -> ArmyType:
@@ -56,6 +62,10 @@ class SheetContext:
         return self.world.provinces.get(number)
 
     @cached_property
+    def ruins(self) -> dict[int, Ruin]:
+        return ruins_of(self.world)
+
+    @cached_property
     def taxes(self) -> int:
         """What this turn's 1. Tally Gold will bring the kingdom (net of Imperial Taxation), which
         its sheet may spend: reckoned once per context (the turn's normalisation checks each order
@@ -75,6 +85,8 @@ def order_sheet_context(
     *,
     army_names: frozenset[str] = frozenset(),
     roster: SpendingRoster | None = None,
+    raiders: TombRaiders | None = None,
+    raiders_points_added: int = 0,
 ) -> SheetContext:
     """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
     the world; a turn's working copy may hold some disbanded this turn, whose orders are then checked
@@ -85,7 +97,19 @@ def order_sheet_context(
         armies={a.id: a for a in world.armies.values() if a.kingdom == kingdom},
         army_names=army_names,
         roster=roster or SpendingRoster(),
+        raiders=raiders,
+        raiders_points_added=raiders_points_added,
     )
+
+
+def ruins_of(world: World) -> dict[int, Ruin]:
+    """The provinces with ruins (Ruins): the map's, sacked by the desert or not, with how many times
+    each was raided successfully."""
+    return {
+        p.number: Ruin(p.number, str(p), sacked=p.ruin_sacked, successful_raids=p.ruin_raids)
+        for p in world.provinces.values()
+        if p.settlement == Settlement.RUINS
+    }
 
 
 def where(ctx: SheetContext, number: int | None) -> str:

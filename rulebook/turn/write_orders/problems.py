@@ -94,6 +94,17 @@ class SheetProblemCode(StrEnum):
     LAND_SALE_TWICE = "land-sale-twice"  # Land Sales: one province per turn per receiving kingdom
     CAPITOL = "capitol"  # Loss of the Capitol: the Warlord in another of the kingdom's cities, 1,000 gold
     LAND_SALE = "land-sale"  # Land Sales: another player's kingdom, one's own province, not a town or city
+    # Using Tomb Raiders, Tomb Raid: the same values as
+    # rulebook.ruins_and_tomb_raiders.tomb_raid.MissionProblemCode, whose words name the rule
+    MISSION_ANCIENT_DEAD = "mission-ancient-dead"
+    MISSION_NO_FORCE = "mission-no-force"
+    MISSION_FORCE_INVALID = "mission-force-invalid"
+    MISSION_CHANGED_NOT_PAID = "mission-changed-not-paid"
+    MISSION_NO_MODELS_AVAILABLE = "mission-no-models-available"
+    MISSION_ONE_A_TURN = "mission-one-a-turn"
+    MISSION_NOT_ENOUGH_GOLD = "mission-not-enough-gold"
+    MISSION_NOT_RUINS = "mission-not-ruins"
+    MISSION_NO_ARMY_MOVING_IN = "mission-no-army-moving-in"
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
@@ -116,7 +127,7 @@ class SheetProblem:
     creation: int | None = None  # a new army's entry, by its place among the sheet's creations
     # The entry of another part of the sheet it is about (the row that mends it): `part` names the
     # SheetEntries field ("purchases", "gold_transfers", "item_transfers", "land_deals",
-    # "capitol_moves"), `entry` the entry's place in it, `entry_field` the entry's field ("gold").
+    # "capitol_moves", "missions"), `entry` the entry's place in it, `entry_field` the entry's field ("gold").
     part: str = ""
     entry: int | None = None
     entry_field: str = ""
