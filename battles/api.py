@@ -229,8 +229,39 @@ class DepotCapturedInput(serializers.Serializer):
     by = IntegerSerializerField(help_text="The army of this side that captured it.")
 
 
+class RaidersLostInput(serializers.Serializer):
+    entry = serializers.CharField(
+        max_length=100, help_text="An entry of the kingdom's Tomb Raider force: its name (or its id)."
+    )
+    killed = IntegerSerializerField(min_value=0, max_value=150, default=0, help_text="Models killed: off the list.")
+    injured = IntegerSerializerField(
+        min_value=0, max_value=150, default=0, help_text="Models removed as injured: each rolls on Recovery."
+    )
+
+
 class SummarySheetInput(serializers.Serializer):
-    result = serializers.ChoiceField(choices=RESULT_VALUES)
+    result = serializers.ChoiceField(
+        choices=RESULT_VALUES,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The battle's result on the ladder, this side's (not asked of a plain ruin's Tomb Raid: its "
+        "raid_result is its result).",
+    )
+    raid_result = serializers.ChoiceField(
+        choices=["success", "draw", "failure"],
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Tomb Raid (the raiding kingdom's sheet): success, draw or failure; a draw is no success.",
+    )
+    raiders = RaidersLostInput(
+        many=True,
+        required=False,
+        default=list,
+        help_text="The Tomb Raiders' skirmish (a raid, the scouting forces): each entry of the force with models "
+        "killed or removed as injured (Maintaining / Changing Tomb Raiders; Recovery).",
+    )
     withdrew = serializers.BooleanField(default=False)
     opponent_withdrew = serializers.BooleanField(default=False)
     casualties = CasualtyInput(many=True, required=False, default=list)
@@ -346,6 +377,8 @@ class SummarySheetSerializer(serializers.ModelSerializer):
             "carts_recaptured",
             "played_by_player",
             "played_by_guest",
+            "raid_result",
+            "raiders",
             "alliance_end_announced",
             "by_organizer",
             "submitted_at",

@@ -21,6 +21,10 @@ RESULT_CHOICES = [
 ]
 
 
+# A Tomb Raid's result on the raiding kingdom's sheet (rulebook.ruins_and_tomb_raiders.tomb_raid.RaidResult).
+RAID_RESULT_CHOICES = [("success", "Success"), ("draw", "Draw"), ("failure", "Failure")]
+
+
 class Battle(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
@@ -212,6 +216,18 @@ class TurnSummarySheet(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     played_by_guest = models.CharField(max_length=100, blank=True)
+    # Tomb Raid: the raid's result, reported by the raiding kingdom (a plain ruin's skirmish has it for
+    # its result on the ladder, decision 430); empty for every other battle.
+    raid_result = models.CharField(
+        max_length=8,
+        choices=RAID_RESULT_CHOICES,
+        blank=True,
+        help_text="Tomb Raid: the raid's result (success, draw or failure); a draw is no success.",
+    )
+    # The Tomb Raiders' skirmish (a raid, the scouting forces): the models of each entry of the kingdom's
+    # force killed (off the list) and removed as injured (they roll on Recovery), [{"entry": name,
+    # "killed": n, "injured": n}] (Maintaining / Changing Tomb Raiders; Recovery).
+    raiders = models.JSONField(default=list, blank=True)
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     by_organizer = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)

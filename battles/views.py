@@ -30,7 +30,7 @@ from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
 from turns.models import Turn
 
 from . import selectors
-from .models import RESULT_CHOICES, Battle, TurnSummarySheet
+from .models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .services.announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
@@ -287,6 +287,16 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
         "carts_recaptured": [a for a in form.own_carts if post.get(f"recaptured-{a}")],
         "played_by_player": post.get("played_by_player", ""),
         "played_by_guest": post.get("played_by_guest", ""),
+        # Tomb Raiders: the raid's result, and each entry's models killed and injured in the skirmish.
+        "raid_result": post.get("raid_result", ""),
+        "raiders": [
+            {
+                "entry": e.name,
+                "killed": post.get(f"raider-killed-{e.id}", ""),
+                "injured": post.get(f"raider-injured-{e.id}", ""),
+            }
+            for e in form.raiders
+        ],
     }
 
 
@@ -349,6 +359,8 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "carts_recaptured": sheet.carts_recaptured,
             "played_by_player": sheet.played_by_player_id,
             "played_by_guest": sheet.played_by_guest,
+            "raid_result": sheet.raid_result,
+            "raiders": sheet.raiders,
         }
     if request.method != "POST":
         values["announce_alliance_end"] = form.alliance_end_announced
@@ -373,6 +385,10 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
     ]
     recaptured = {str(a) for a in values.get("carts_recaptured") or []}
     recapture_rows = [(army, name, str(army) in recaptured) for army, name in form.own_carts.items()]
+    lost_raiders = {
+        str(r.get("entry", "")).strip().lower(): r for r in values.get("raiders") or [] if isinstance(r, dict)
+    }
+    raider_rows = [(e, lost_raiders.get(e.name.strip().lower(), {})) for e in form.raiders]
     return render(
         request,
         "battles/summary_sheet.html",
@@ -392,6 +408,8 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "detachment_rows": detachment_rows,
             "cart_rows": cart_rows,
             "recapture_rows": recapture_rows,
+            "raider_rows": raider_rows,
+            "raid_results": RAID_RESULT_CHOICES,
             "played_by_player": str(values.get("played_by_player") or ""),
             "errors": errors,
             "story_bonus_open": _story_bonus_open(organizer, sheet),

@@ -168,6 +168,17 @@ class EventCode(StrEnum):
     RETREATED = "retreated"  # data: from
     # Rogue Kingdom, scouting forces: the Tomb Raiders did not win; the army never entered (data: back_to)
     SKIRMISH_LOST = "skirmish-lost"
+    # Tomb Raid (rulebook/turn/aftermath/tomb_raids.py): the raid's result for the raiding kingdom
+    TOMB_RAID_SUCCESS = "tomb-raid-success"  # the treasure (data: items, gold, faces, amulet, ruin_raids)
+    TOMB_RAID_FAILED = "tomb-raid-failed"  # a draw, a failure or no result: nothing found (data: result)
+    SCARAB_AMULET_FOUND = "scarab-amulet-found"  # the ruin's first successful raid (data: bearer)
+    RUINS_ITEM_LOST = "ruins-item-lost"  # an armory item the kingdom holds already (Armory; decision 431)
+    # Tomb Raiders after a skirmish (Maintaining / Changing Tomb Raiders; Recovery): one event each
+    TOMB_RAIDERS_KILLED = "tomb-raiders-killed"  # data: killed (entry name -> models)
+    TOMB_RAIDERS_RECOVERY = "tomb-raiders-recovery"  # data: rolls [{entry, face, outcome}]
+    TOMB_RAIDERS_PROMOTED = "tomb-raiders-promoted"  # the Lieutenant is the new Captain (data: captain)
+    TOMB_RAIDERS_NO_CAPTAIN = "tomb-raiders-no-captain"  # the Captain died, no Lieutenant to promote
+    TOMB_RAIDERS_BACK_IN_ACTION = "tomb-raiders-back-in-action"  # the turn out of action is over
     # Supply Depot (rulebook/turn/aftermath/supply_depot.py): one event for each kingdom
     DEPOT_LOST = "depot-lost"  # the army's own depot captured: it forages until it has one again
     SPARE_CART_LOST = "spare-cart-lost"  # a captured cart of its roster taken instead: no penalty

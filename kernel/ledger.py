@@ -21,4 +21,5 @@ class LedgerReason(StrEnum):
     LAND_SALE = "land-sale"  # the price of a province (Land Sales)
     CAPITOL_MOVED = "capitol-moved"  # 1,000 gold to move the capitol (Loss of the Capitol)
     TOMB_RAIDERS = "tomb-raiders"  # 100 gold (and a change fee) to send them on a mission (Using Tomb Raiders)
+    RUINS = "ruins"  # Treasure from the Ruins: a 6 is D6 x 100 gold
     ADJUSTMENT = "adjustment"

@@ -227,6 +227,7 @@ class TreasuryEntry(models.Model):
         LAND_SALE = "land-sale", "Land sale"
         CAPITOL_MOVED = "capitol-moved", "Capitol moved"
         TOMB_RAIDERS = "tomb-raiders", "Tomb Raiders' mission"
+        RUINS = "ruins", "Treasure from the Ruins"
         RETIREMENT = "retirement", "A retired character's items kept"
         ADJUSTMENT = "adjustment", "Organizer's adjustment"
 

@@ -192,6 +192,10 @@ class ItemState:
     points: int
     bearer: int | None  # unit id; None: back in the kingdom's armory
     destroyed: bool = False
+    # An item a phase adds (a negative id until written: Treasure from the Ruins): its kingdom, and
+    # whether it is a common item (the armory's one of each does not hold it).
+    kingdom: int | None = None
+    common: bool = False
 
 
 @dataclass(frozen=True)

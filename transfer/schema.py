@@ -584,6 +584,8 @@ SUMMARY_SHEET_KEYS = {
     "carts_recaptured": LIST,
     "played_by_player": STR.or_null(),
     "played_by_guest": STR,
+    "raid_result": STR,
+    "raiders": LIST,
     "entered_by": STR.or_null(),
     "by_organizer": BOOL,
     "updated_at": TIMESTAMP,
@@ -612,6 +614,10 @@ SUMMARY_SHEET_OPTIONAL_KEYS = (
     # Stories Are Nice for the Tomb Raiders (issue 31): the army named for a skirmish's story (army key);
     # a sheet written before names none.
     "story_army",
+    # Tomb Raid (issue 31): the raid's result and the Tomb Raiders' losses by entry name
+    # ([{"entry": name, "killed": n, "injured": n}]); a sheet written before reports none.
+    "raid_result",
+    "raiders",
 )
 CASUALTY_KEYS = {
     "unit": OBJECT,

@@ -8,10 +8,14 @@ import datetime as dt
 from typing import Any
 
 from kernel.event_codes import EventCode
+from kingdoms.models import ArmoryItem
+from kingdoms.services.tomb_raiders import tomb_raiders_load
 from kingdoms.services.world import world_load
+from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.turn.aftermath.results import Outcome
-from rulebook.turn.aftermath.sheets import BattleA, Casualty, DepotCapture, SideA
+from rulebook.turn.aftermath.sheets import BattleA, Casualty, DepotCapture, RaidersLost, SideA
 from rulebook.turn.aftermath.state import AftermathState
+from rulebook.turn.aftermath.tomb_raids import TOMB_RAID, raid_result_of
 from turns.models import Turn, TurnEvent
 
 from ..models import Battle, TurnSummarySheet
@@ -55,7 +59,25 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
         withdrawn=tuple(int(a) for a in sheet.support_withdrawn if int(a) in supports),
         depots_captured=tuple(DepotCapture(army=int(c["army"]), by=int(c["by"])) for c in sheet.depots_captured),
         carts_recaptured=tuple(int(a) for a in sheet.carts_recaptured),
+        raiders=tuple(
+            RaidersLost(entry=str(r["entry"]), killed=int(r.get("killed", 0)), injured=int(r.get("injured", 0)))
+            for r in sheet.raiders
+        ),
     )
+
+
+def _raid_result(battle: Battle, standing: Outcome, sheet: TurnSummarySheet | None) -> RaidResult | None:
+    """The raid's result (decision 430): a plain ruin's skirmish reads it off its settled result on the
+    ladder (the sheet's, the organizer's ruling, or a missing sheet's major loss); a sacked town's
+    ruin's raid, beside the battle against its garrison, off the raiding kingdom's sheet (none: no
+    success)."""
+    if battle.mission != TOMB_RAID:
+        return None
+    if battle.skirmish:
+        return raid_result_of(standing.attacker.result)
+    if sheet is None or sheet.status != TurnSummarySheet.Status.SUBMITTED or not sheet.raid_result:
+        return None
+    return RaidResult(sheet.raid_result)
 
 
 def _army_on_the_table(state: AftermathState, battle: Battle, side: str) -> int:
@@ -70,6 +92,14 @@ def _army_on_the_table(state: AftermathState, battle: Battle, side: str) -> int:
     if battle.ancient_dead_points is not None and kingdom is not None and kingdom.is_ancient_dead:
         return battle.ancient_dead_points
     return state.army_points(army_id)
+
+
+def _held_items(turn: Turn) -> dict[int, frozenset[str]]:
+    held: dict[int, set[str]] = {}
+    rows = ArmoryItem.objects.filter(kingdom__campaign=turn.campaign, common=False, destroyed=False)
+    for kingdom, name in rows.values_list("kingdom_id", "name"):
+        held.setdefault(kingdom, set()).add(name.strip().lower())
+    return {k: frozenset(names) for k, names in held.items()}
 
 
 def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
@@ -93,6 +123,10 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         came_from=came_from,
         # Allies, Announcement: the ends announced during this End of Turn (decision 385)
         announced_ends=announced_ends(turn),
+        # Tomb Raiders: every kingdom's force (a skirmish changes it), and the armory items each holds
+        # (one of each: an item found in the ruins that a kingdom holds already is lost, decision 431).
+        tomb_raiders=tomb_raiders_load(campaign=turn.campaign),
+        held_items=_held_items(turn),
     )
 
     deadline_passed = now > turn.results_deadline
@@ -145,6 +179,8 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 outcome=standing,
                 both_moved=battle.both_moved,
                 skirmish=battle.skirmish,
+                mission=battle.mission,
+                raid_result=_raid_result(battle, standing, sheets.get(battle.attacker_kingdom_id)),
             )
         )
     return state

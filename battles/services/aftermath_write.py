@@ -1,7 +1,7 @@
 """Writing the aftermath back (inside the aftermath's transaction): the world through the one
 writer (kingdoms.services.world_write: armies, units, characters, items, provinces, capitols,
-alliances, ledgers), and the aftermath's own: the retreats' movements, the events, the dice and
-the battles' results."""
+alliances, ledgers), and the aftermath's own: the retreats' movements, the Tomb Raider forces
+(kingdoms.services.tomb_raiders), the events, the dice and the battles' results."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.db.models import Max
 from kernel.dice import SeededDice
 from kingdoms.models import ArmyMovement
 from kingdoms.services.dice import dice_rolls_save
+from kingdoms.services.tomb_raiders import tomb_raiders_write
 from kingdoms.services.world_write import world_write
 from orders.services.events import turn_events_append
 from rulebook.turn.aftermath.state import AftermathResult, AftermathState
@@ -56,6 +57,8 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
         for army, number in retreats.items()
     )
 
+    # Tomb Raiders: the skirmishes' losses, the Recovery and a promotion (Maintaining / Changing).
+    tomb_raiders_write(before=before.tomb_raiders, after=state.tomb_raiders)
     turn_events_append(turn, result.events)
     dice_rolls_save(campaign=campaign, turn=turn.number, dice=dice)
     rows = {b.id: b for b in Battle.objects.filter(turn=turn)}

@@ -13,9 +13,10 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from briternia.fields import ascii_int, is_ascii_digits
-from kingdoms.models import Army, Character, Kingdom, Unit
+from kingdoms.models import Army, Character, Kingdom, TombRaiderEntry, Unit
 from kingdoms.people import display_name
 from kingdoms.selectors import alliance_in_force
+from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.character_injuries import (
     INJURY_REROLL_CHOICES,
@@ -25,13 +26,15 @@ from rulebook.turn.aftermath.character_injuries import (
 )
 from rulebook.turn.aftermath.results import BattleResult, Conflict, Outcome, Pending, SideReport, battle_outcome, mirror
 from rulebook.turn.aftermath.state import possessive
+from rulebook.turn.aftermath.tomb_raids import LADDER_OF_RAID, RAID_RESULT_LABELS, TOMB_RAID
 from rulebook.turn.tables import transfer_fee
 from turns.models import Turn
 
-from ..models import RESULT_CHOICES, Battle, TurnSummarySheet
+from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 
 RESULTS = dict(RESULT_CHOICES)
+RAID_RESULTS = dict(RAID_RESULT_CHOICES)
 LOOTABLE = ("town", "city")
 NOTE_MAX = 500
 STORY_MAX = 20_000
@@ -108,6 +111,17 @@ class SummarySheetForm:
     enemy_carts: dict[int, tuple[str, int]] = field(default_factory=dict)
     captors: dict[int, str] = field(default_factory=dict)
     own_carts: dict[int, str] = field(default_factory=dict)
+    # Tomb Raiders: the sheet reports a Tomb Raid's result (the raiding kingdom's: a plain ruin's
+    # skirmish has no other result, decision 430), and the models of the kingdom's force the skirmish
+    # killed or injured, for each of its entries (its Tomb Raiders fought: a raid or the scouting forces).
+    raid: bool = False
+    raiders: list[TombRaiderEntry] = field(default_factory=list)
+    raiders_fought: bool = False
+
+    @property
+    def ladder(self) -> bool:
+        """Whether the sheet asks for the battle's result on the ladder: not for a plain ruin's raid."""
+        return not (self.raid and self.skirmish)
 
 
 REROLL_LABELS = {
@@ -169,7 +183,16 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
         ally=alliance.other(kingdom).name if (alliance := alliance_in_force(kingdom)) is not None else "",
         alliance_end_announced=alliance_end_announced(kingdom=kingdom, turn=battle.turn) is not None,
         **_carts(battle, side, armies),
+        **_raiders(battle, side, kingdom),
     )
+
+
+def _raiders(battle: Battle, side: str, kingdom: Kingdom) -> dict[str, Any]:
+    """Tomb Raiders: the attacker's Tomb Raiders fought a skirmish (a raid, the scouting forces) or the
+    raid beside a sacked town's ruin's battle; its sheet reports their losses and the raid's result."""
+    fought = side == "attacker" and (battle.skirmish or battle.mission == TOMB_RAID)
+    entries = list(TombRaiderEntry.objects.filter(force__kingdom=kingdom).order_by("position", "id")) if fought else []
+    return {"raid": side == "attacker" and battle.mission == TOMB_RAID, "raiders": entries, "raiders_fought": fought}
 
 
 def carts_on_the_table(army: Army | None) -> int:
@@ -245,8 +268,13 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
     """Check a whole sheet; every problem is reported at once, naming the unit, army or rule."""
     errors: list[str] = []
     result = data.get("result") or ""
-    if result not in RESULTS:
+    raid_result = _raid_result_clean(form, data.get("raid_result"), errors)
+    if not form.ladder:
+        # A plain ruin's Tomb Raid: the raid's result is the skirmish's, on the ladder (decision 430).
+        result = LADDER_OF_RAID[RaidResult(raid_result)].value if raid_result else ""
+    elif result not in RESULTS:
         errors.append("Battle result: choose one of the results on the ladder (Turn Summary Sheet).")
+    raiders = _raiders_clean(form, data.get("raiders"), errors)
     units = {u.id: u for u in form.units}
     casualties = []
     seen: set[int] = set()
@@ -404,6 +432,8 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
         raise DomainError(errors)
     return {
         **played_by,
+        "raid_result": raid_result,
+        "raiders": raiders,
         "announce_alliance_end": announce,
         "support_withdrawn": withdrawn,
         "depots_captured": captured,
@@ -453,6 +483,83 @@ def _story_army_clean(form: SummarySheetForm, raw: Any, *, has_story: bool, erro
         )
         return None
     return army
+
+
+def _raid_result_clean(form: SummarySheetForm, raw: Any, errors: list[str]) -> str:
+    """Tomb Raid: success, draw or failure, on the raiding kingdom's sheet of a raid only."""
+    value = raw if isinstance(raw, str) else ""
+    if raw not in (None, "") and value not in RAID_RESULTS:
+        errors.append("Tomb Raid: the raid's result is success, draw or failure (Tomb Raid).")
+        return ""
+    if not form.raid:
+        if value:
+            errors.append(
+                f"Tomb Raid: {form.kingdom.name} sent no Tomb Raiders to raid a ruin in this battle; only the raiding "
+                "kingdom reports a raid's result (Tomb Raid)."
+            )
+        return ""
+    if not value:
+        errors.append(
+            f"Tomb Raid: choose the result of {possessive(form.kingdom.name)} raid on the ruins of "
+            f"{form.battle.province}: success, draw or failure (a draw is no success: Tomb Raid; decision 407)."
+        )
+    return value
+
+
+def _raiders_clean(form: SummarySheetForm, raw: Any, errors: list[str]) -> list[dict[str, Any]]:
+    """The Tomb Raiders' losses: for each entry of the kingdom's force (by name, or its id), the models
+    killed (off the list) and removed as injured (a D6 on Recovery each), at most the models that went:
+    those out of action stayed home (Recovery; decision 405)."""
+    rule = "(Maintaining / Changing Tomb Raiders; Recovery)"
+    if raw in (None, ""):
+        return []
+    if not isinstance(raw, list):
+        errors.append(f"Tomb Raiders: each row is an entry of the force with its models killed and injured {rule}.")
+        return []
+    by_name = {e.name.strip().lower(): e for e in form.raiders}
+    by_id = {e.pk: e for e in form.raiders}
+    rows: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for row in raw:
+        if not isinstance(row, dict):
+            errors.append(f"Tomb Raiders: each row is an entry of the force with its models killed and injured {rule}.")
+            continue
+        killed, injured = _count(row.get("killed")), _count(row.get("injured"))
+        if not form.raiders_fought:
+            if killed or injured:
+                errors.append(
+                    f"Tomb Raiders: {possessive(form.kingdom.name)} Tomb Raiders did not fight in this battle; only "
+                    f"a Tomb Raiders' skirmish or raid costs them models {rule}."
+                )
+                break
+            continue
+        raw_entry = row.get("entry")
+        entry = by_id.get(_count(raw_entry) or 0) if is_ascii_digits(raw_entry) else None
+        entry = entry or (by_name.get(raw_entry.strip().lower()) if isinstance(raw_entry, str) else None)
+        if entry is None:
+            errors.append(
+                f"Tomb Raiders: {str(raw_entry)[:100]!r} is not an entry of {possessive(form.kingdom.name)} Tomb "
+                f"Raider force {rule}."
+            )
+            continue
+        if entry.pk in seen:
+            errors.append(f"Tomb Raiders: {entry.name} is listed twice {rule}.")
+            continue
+        seen.add(entry.pk)
+        if killed is None or injured is None or killed < 0 or injured < 0:
+            errors.append(f"Tomb Raiders: {entry.name}: models killed and injured are whole numbers, 0 or more {rule}.")
+            continue
+        went = entry.models_count - entry.out_of_action
+        if killed + injured > went:
+            away = f" ({entry.out_of_action} out of action stayed behind)" if entry.out_of_action else ""
+            errors.append(
+                f"Tomb Raiders: {entry.name} had {went} model{'s' if went != 1 else ''} in the skirmish{away}; "
+                f"{killed} killed and {injured} injured is more {rule}."
+            )
+            continue
+        if killed or injured:
+            rows.append({"entry": entry.name, "killed": killed, "injured": injured})
+    return rows
 
 
 def _withdrawn_clean(form: SummarySheetForm, raw: Any, errors: list[str]) -> list[int]:
@@ -613,6 +720,11 @@ def summary_sheet_filed(sheet: TurnSummarySheet) -> dict[str, Any]:
         return army_names.get(int(army), "an army")
 
     return {
+        "raid_result": RAID_RESULT_LABELS[RaidResult(sheet.raid_result)] if sheet.raid_result else "",
+        "raiders": [
+            f"{r['entry']}: {r.get('killed', 0)} killed, {r.get('injured', 0)} removed as injured"
+            for r in sheet.raiders
+        ],
         # Supply Depot: the carts it reported captured and recaptured, by the armies' names.
         "depots": [f"{possessive(named(c['army']))} cart captured by {named(c['by'])}" for c in sheet.depots_captured]
         + [f"{possessive(named(a))} cart recaptured" for a in sheet.carts_recaptured],

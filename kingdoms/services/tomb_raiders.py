@@ -1,5 +1,7 @@
 """A kingdom's Tomb Raider force: saving its list under Creating Tomb Raiders, all or nothing, and
-keeping what the list held as the turn opened for the 5 gold a point added (Maintaining / Changing)."""
+keeping what the list held as the turn opened for the 5 gold a point added (Maintaining / Changing);
+loading every force for the aftermath and writing what a skirmish's losses and the Recovery made of
+it."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from rulebook.ruins_and_tomb_raiders.maintaining import points_added
 from rulebook.tables import ArmyType
 
 from ..models import Campaign, Kingdom, TombRaiderEntry, TombRaiderForce
+from ..selectors import raider_entry
 
 # Rules decision 412: the force is entered once the kingdoms enter their army lists (the campaign's
 # "Army lists" step) and changed while the campaign runs; before, a kingdom has no army book chosen
@@ -99,3 +102,52 @@ def tomb_raider_force_save(
         for position, e in enumerate(entries)
     )
     return force
+
+
+def tomb_raiders_load(*, campaign: Campaign) -> dict[int, TombRaiders]:
+    """Every kingdom's stored force as the rules read it (kingdom id -> its list), for the aftermath."""
+    forces: dict[int, TombRaiders] = {}
+    rows = TombRaiderForce.objects.filter(kingdom__campaign=campaign).select_related("kingdom").order_by("kingdom_id")
+    entries: dict[int, list[TombRaiderEntry]] = {}
+    for entry in TombRaiderEntry.objects.filter(force__kingdom__campaign=campaign).order_by(
+        "force_id", "position", "id"
+    ):
+        entries.setdefault(entry.force_id, []).append(entry)
+    for force in rows:
+        forces[force.kingdom_id] = TombRaiders(
+            force.kingdom.army_type_enum, tuple(raider_entry(e) for e in entries.get(force.pk, []))
+        )
+    return forces
+
+
+def tomb_raiders_write(*, before: dict[int, TombRaiders], after: dict[int, TombRaiders]) -> None:
+    """Write what the aftermath did to the forces (Maintaining / Changing Tomb Raiders; Recovery): for
+    each kingdom whose list changed, each entry of the same name updated (its models, those out of
+    action, a promotion's role and cost), a new one (a model of a larger entry promoted) created, an
+    entry left with no model deleted. Not a change of the player's: the points added this turn and the
+    list as the turn opened stay as they are (decision 413)."""
+    for kingdom, force in after.items():
+        if before.get(kingdom) == force:
+            continue
+        stored = TombRaiderForce.objects.get(kingdom_id=kingdom)
+        rows = {e.name.strip().lower(): e for e in stored.entries.all()}
+        kept: set[int] = set()
+        for position, entry in enumerate(force.entries):
+            row = rows.get(entry.name.strip().lower()) or TombRaiderEntry(force=stored)
+            row.position = position
+            row.name = entry.name.strip()
+            row.unit_type = entry.unit_type.strip()
+            row.models_count = entry.models
+            row.points_per_model = entry.points_per_model
+            row.category, row.base, row.kind = entry.category, entry.base, entry.kind
+            row.role, row.command = entry.role, entry.command
+            row.missile_weapon, row.magic_item, row.magic_user = (
+                entry.missile_weapon,
+                entry.magic_item,
+                entry.magic_user,
+            )
+            row.leadership, row.wounds, row.promoted = entry.leadership, entry.wounds, entry.promoted
+            row.out_of_action = min(entry.out_of_action, entry.models)
+            row.save()
+            kept.add(row.pk)
+        stored.entries.exclude(pk__in=kept).delete()

@@ -211,7 +211,8 @@ def _characters_write(before: World, after: World) -> None:
 
 
 def _items_write(before: World, after: World, events: Iterable[Event]) -> None:
-    """Each magic item whose record changed (its bearer, destroyed); the items of the armies disbanded
+    """Each magic item whose record changed (its bearer, destroyed); the items a phase added (negative
+    ids: Treasure from the Ruins), new rows of their kingdom's; the items of the armies disbanded
     are destroyed with them; Transfer of Gold: an item sent leaves its bearer (or the armory) now (its
     ITEM_SENT event carries it to the receiver's armory at the beginning of the turn after next,
     orders/services/transfers.py)."""
@@ -224,6 +225,18 @@ def _items_write(before: World, after: World, events: Iterable[Event]) -> None:
     for row in rows:
         row.bearer_id, row.destroyed = changed[row.id].bearer, changed[row.id].destroyed
     ArmoryItem.objects.bulk_update(rows, ["bearer", "destroyed"])
+    ArmoryItem.objects.bulk_create(
+        ArmoryItem(
+            kingdom_id=item.kingdom,
+            name=item.name,
+            points=item.points,
+            common=item.common,
+            bearer_id=item.bearer,
+            destroyed=item.destroyed,
+        )
+        for i, item in sorted(after.items.items(), reverse=True)
+        if i < 0 and item.kingdom is not None
+    )
     disbanded = [a.id for a in _armies_of(after) if a.disbanded and a.id > 0]
     ArmoryItem.objects.filter(bearer__army_id__in=disbanded).update(destroyed=True)
     ArmoryItem.objects.filter(pk__in=[e.data["item_id"] for e in events if e.code == EventCode.ITEM_SENT]).delete()
@@ -298,8 +311,8 @@ def world_write(
     - the army lists: each unit whose record changed (models, Veteran Status, equipment, command),
       its models lost counted in its casualties;
     - the characters whose record changed (alive, role, injuries, battles survived), the dead first;
-    - the magic items: each whose record changed (bearer, destroyed), those of the armies disbanded
-      (destroyed), those sent (Transfer of Gold);
+    - the magic items: each whose record changed (bearer, destroyed), those added (negative ids: found
+      in the ruins), those of the armies disbanded (destroyed), those sent (Transfer of Gold);
     - each province whose `province_fields` differ from its row;
     - the alliances the events form and end, the kingdoms' capitols and Rogue Kingdoms;
     - the treasury's ledger (each event with gold) and the experience ledger (each event with

@@ -29,9 +29,11 @@ def province_and_retreats(
     battle: BattleA,
     province: ProvinceState,
     victor: str | None,
+    entry_refused: str = "",
 ) -> None:
     """The victor keeps the province and the loser retreats; with no victor, an army that moved in
-    goes back."""
+    goes back. `entry_refused`: why the attacker may not move in though it wins (a Tomb Raid that did
+    not succeed, decision 430): it is kept out, and the province stays as it was."""
     attacker, defender = battle.attacker, battle.defender
     retreating: list[int] = []
     if victor is not None:
@@ -48,7 +50,9 @@ def province_and_retreats(
         ]
         # The victor keeps the province: the attacker moved in and takes it; so does a defender
         # that moved in as well (both moved). A defender that stood its ground keeps what it held.
-        if (victor == "attacker" or battle.both_moved) and may_claim(state, events, winner, province):
+        if victor == "attacker" and entry_refused and attacker.army is not None:
+            kept_out(state, events, attacker.army, battle.province, entry_refused, "Tomb Raid")
+        elif (victor == "attacker" or battle.both_moved) and may_claim(state, events, winner, province):
             conquer(state, dice, events, province, winner)
     else:
         # No victor: the province stays as it was; an army that moved in goes back, a
@@ -266,31 +270,42 @@ def skirmish(state: AftermathState, dice: Dice, events: list[Event], battle: Bat
     outcome = battle.outcome
     result_events(state, events, battle, province)
     side = battle.attacker
-    assert side.army is not None
-    army = state.armies[side.army]
+    assert side.army is not None and side.kingdom is not None
     if outcome.victor == "attacker" and may_claim(state, events, side, province):
         conquer(state, dice, events, province, side)
-    elif not army.disbanded:
-        back = state.came_from.get(army.id)
-        if back is None or back == battle.province or _occupied(state, back, army.id):
-            retreat(state, events, army.id, battle.province)  # nowhere to go back to: the retreat's choices
-        else:
-            put_army(state, replace(army, province=back))
-            events.append(
-                Event(
-                    PHASE,
-                    EventCode.SKIRMISH_LOST,
-                    f"{state.kingdoms[army.kingdom].name}'s Tomb Raiders did not win the skirmish for {province}: "
-                    f"{army.name} may not move into it this turn and stays in {state.provinces[back]} (Ruins).",
-                    kingdom=army.kingdom,
-                    army=army.id,
-                    province=back,
-                    data={"back_to": back, "from": battle.province},
-                )
-            )
+    else:
+        why = f"{state.kingdoms[side.kingdom].name}'s Tomb Raiders did not win the skirmish for {province}"
+        kept_out(state, events, side.army, battle.province, why, "Ruins")
     return BattleSettled(
         battle=battle.id,
         result=outcome.attacker.result,
         defender_result=outcome.defender.result,
         victor=outcome.victor,
+    )
+
+
+def kept_out(
+    state: AftermathState, events: list[Event], army_id: int, battle_province: int, why: str, rule: str
+) -> None:
+    """Ruins: "their army may not move into to the province this turn": the army that entered for a
+    Tomb Raiders' skirmish goes back where it came from (it never entered); with nowhere to go back
+    to, the retreat's choices. `why` opens the event's sentence; `rule` closes it."""
+    army = state.armies[army_id]
+    if army.disbanded:
+        return
+    back = state.came_from.get(army.id)
+    if back is None or back == battle_province or _occupied(state, back, army.id):
+        retreat(state, events, army.id, battle_province)
+        return
+    put_army(state, replace(army, province=back))
+    events.append(
+        Event(
+            PHASE,
+            EventCode.SKIRMISH_LOST,
+            f"{why}: {army.name} may not move into it this turn and stays in {state.provinces[back]} ({rule}).",
+            kingdom=army.kingdom,
+            army=army.id,
+            province=back,
+            data={"back_to": back, "from": battle_province},
+        )
     )

@@ -13,7 +13,9 @@ withdrawal (Allies' withdrawn support, detachments' return), supply_depot (Suppl
 carts captured and recaptured), experience (Experience Points,
 Stories Are Nice, Veteran Status, Press the Advantage), casualty_recovery (Casualty Recovery),
 character_injuries (Character Injury Chart), succession (Warlord), end_of_turn (the results,
-8. End of Turn, Army Restrictions). Rule cases A1-A8.
+8. End of Turn, Army Restrictions), tomb_raids (the Tomb Raid's result, Treasure from the Ruins, the
+Tomb Raiders' losses and Recovery; first, the models out of action last turn are back). Rule cases
+A1-A8.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ from rulebook.turn.aftermath.retreats import province_and_retreats, skirmish
 from rulebook.turn.aftermath.sheets import BattleA
 from rulebook.turn.aftermath.state import PHASE, AftermathResult, AftermathState, BattleSettled
 from rulebook.turn.aftermath.supply_depot import depots_captured
+from rulebook.turn.aftermath.tomb_raids import (
+    TOMB_RAID,
+    entry_refused,
+    raid_settled,
+    raiders_back_in_action,
+    raiders_recover,
+    tomb_raid_skirmish,
+)
 from rulebook.turn.aftermath.withdrawal import detachments_return, support_withdrawn
 from rulebook.world import lose_fortifications
 
@@ -45,7 +55,11 @@ def settle_battle(
     """The aftermath of one battle, its steps in the rulebook's order; the armies that fought
     (and their detachments' parents) are added to `fought`."""
     if battle.skirmish:
-        settled = skirmish(state, dice, events, battle)
+        # The Tomb Raiders' skirmish: a plain ruin's Tomb Raid, or the scouting forces of a Rogue
+        # Kingdom; either way the raiders' losses and their Recovery follow.
+        raid = battle.mission == TOMB_RAID
+        settled = (tomb_raid_skirmish if raid else skirmish)(state, dice, events, battle)
+        raiders_recover(state, dice, events, battle)
         tomb_raiders_story(state, events, battle)  # Stories Are Nice: to any of the kingdom's armies
         return settled
     province = state.provinces[battle.province]
@@ -63,7 +77,12 @@ def settle_battle(
     for side in sides.values():
         missed |= deep_wounds(state, events, side, province)
         old_wounds(state, events, side, province)
-    province_and_retreats(state, dice, events, battle, province, outcome.victor)
+    refused = ""
+    if battle.mission == TOMB_RAID:
+        # A sacked town's ruin: the raid goes with the battle against its Ancient Dead garrison
+        # (decision 409): the army moves in only on a victory and a successful raid (decision 430).
+        refused = entry_refused(state, battle, raid_settled(state, dice, events, battle))
+    province_and_retreats(state, dice, events, battle, state.provinces[battle.province], outcome.victor, refused)
     victory_gold_paid(state, events, battle, province)
     negotiations(state, events, battle, province)
     for side_name, side in sides.items():
@@ -80,6 +99,8 @@ def settle_battle(
         survived(state, side, missed)
         press_the_advantage(state, events, side, results[side_name], pressing[side_name], province)
     detachments_return(state, events, battle, province)
+    if battle.mission == TOMB_RAID:
+        raiders_recover(state, dice, events, battle)
     return BattleSettled(
         battle=battle.id, result=outcome.attacker.result, defender_result=outcome.defender.result, victor=outcome.victor
     )
@@ -90,6 +111,7 @@ def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:
     work = state.working_copy()
     events: list[Event] = []
     fought: set[int] = set()
+    raiders_back_in_action(work, events)  # Recovery: the turn out of action is over (decision 432)
     settled = [
         settle_battle(work, dice, events, b, fought) for b in sorted(work.battles, key=lambda b: (b.province, b.id))
     ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.turn.aftermath.results import Outcome
 
 
@@ -26,6 +27,17 @@ class DepotCapture:
 
     army: int
     by: int
+
+
+@dataclass(frozen=True)
+class RaidersLost:
+    """Tomb Raiders: the models of one entry of the kingdom's force the skirmish killed, and those
+    removed as injured (they roll on the Recovery chart). `entry` is the entry's name (unique in a
+    force: Creating Tomb Raiders)."""
+
+    entry: str
+    killed: int = 0
+    injured: int = 0
 
 
 @dataclass(frozen=True)
@@ -56,6 +68,9 @@ class SideA:
     # friendly forces recaptured before the game ended (it is not lost).
     depots_captured: tuple[DepotCapture, ...] = ()
     carts_recaptured: tuple[int, ...] = ()
+    # Tomb Raiders: the models of the side's kingdom's force the skirmish cost it (Maintaining /
+    # Changing Tomb Raiders; Recovery), as its sheet reports them.
+    raiders: tuple[RaidersLost, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -68,3 +83,8 @@ class BattleA:
     both_moved: bool = False
     # Rogue Kingdom, scouting forces: the attacker's Tomb Raiders skirmished, its army did not fight
     skirmish: bool = False
+    # Using Tomb Raiders: the mission the attacker's Tomb Raiders played ("tomb-raid"; "" for any other
+    # battle), and the raid's result (None: none reported, no success). A plain ruin's raid is a
+    # skirmish; a sacked town's ruin's raid goes with the battle against its Ancient Dead garrison.
+    mission: str = ""
+    raid_result: RaidResult | None = None

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from kernel.events import Event
+from rulebook.ruins_and_tomb_raiders.force import TombRaiders
 from rulebook.tables import ArmyKind
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.sheets import BattleA
@@ -64,6 +65,12 @@ class AftermathState(OnTheWorld):
     # Allies, Announcement: (kingdom, ally) for each end of an alliance announced during this End of
     # Turn (a turn summary sheet, or the end-of-turn announcement of a kingdom without a battle).
     announced_ends: tuple[tuple[int, int], ...] = ()
+    # Tomb Raiders: each kingdom's force (kingdom id -> its list), which a skirmish's losses and the
+    # Recovery change (Maintaining / Changing Tomb Raiders; Recovery).
+    tomb_raiders: dict[int, TombRaiders] = field(default_factory=dict)
+    # The magic items each kingdom holds that are not common (names, lower case): the armory has one of
+    # each (Armory), so an item found in the ruins that the kingdom holds already is lost (decision 431).
+    held_items: dict[int, frozenset[str]] = field(default_factory=dict)
     _army_of: dict[int, int] = field(init=False, repr=False, compare=False)  # unit id -> army id
 
     def __post_init__(self) -> None:
@@ -96,6 +103,8 @@ class AftermathState(OnTheWorld):
             battles=list(self.battles),
             came_from=self.came_from,
             announced_ends=self.announced_ends,
+            tomb_raiders=dict(self.tomb_raiders),
+            held_items=dict(self.held_items),
         )
 
     def army_points(self, army_id: int) -> int:
