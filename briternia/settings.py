@@ -256,7 +256,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # else, the bulk of a turn (its reports' PDFs and their emails, the phases, the sweep). Every worker
 # takes `transactional` first; the Procfile adds a `mailer` worker for it alone (README, "Queues").
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = (Queue("transactional"), Queue(CELERY_TASK_DEFAULT_QUEUE))
+# Each queue is bound by its own name: a queue declared without a routing key is bound by the
+# default one ("celery"), and the broker would copy every task of the default queue into it.
+CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name) for name in ("transactional", CELERY_TASK_DEFAULT_QUEUE))
 CELERY_TASK_ROUTES = {"outbox.tasks.email_send": {"queue": "transactional"}}
 # A web request enqueues after its write has committed: with the broker down it must fail fast (a
 # short connect timeout, one retry) and leave the work recorded in the database for the sweep

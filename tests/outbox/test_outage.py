@@ -111,6 +111,16 @@ def test_an_email_a_person_waits_for_goes_on_the_transactional_queue(kind):
     assert app.amqp.router.route({}, task.name)["queue"].name == "transactional"
 
 
+def test_each_queue_receives_only_its_own_tasks():
+    """Each queue is bound by its own routing key: were the transactional queue bound by the
+    default one, the broker would copy every task of the default queue (PDFs, resolutions) into
+    it, for the mailer to run."""
+    bindings = {name: queue.routing_key for name, queue in app.amqp.queues.items()}
+    assert bindings == {"transactional": "transactional", app.conf.task_default_queue: app.conf.task_default_queue}
+    for name in bindings:
+        assert app.amqp.router.route({"queue": name}, "any.task")["queue"].routing_key == name
+
+
 @pytest.mark.parametrize("kind", BULK)
 def test_a_turn_s_reports_go_on_the_bulk_queue_with_the_pdfs(kind):
     task = email_send_task(bulk=Email(kind=kind).bulk)
