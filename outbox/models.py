@@ -19,11 +19,6 @@ from django.utils import timezone
 STALE_AFTER = dt.timedelta(minutes=5)
 
 
-def take_up_default() -> dt.datetime:
-    """A new row's take-up time: its task has STALE_AFTER to take it before the sweep does."""
-    return timezone.now() + STALE_AFTER
-
-
 class Email(models.Model):
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -77,8 +72,9 @@ class Email(models.Model):
     # finds the email not due and leaves it), so the backoff is never cut short.
     retry_at = models.DateTimeField(null=True, blank=True)
     # While queued: when the deadline sweep hands the email to a worker if no task has taken it by
-    # then (a lost task, a retry left to the sweep). Cleared once sent or failed.
-    take_up_at = models.DateTimeField(null=True, blank=True, default=take_up_default)
+    # then (a lost task, a retry left to the sweep); none: STALE_AFTER after it was created (a new
+    # email's task has that long). Cleared once sent or failed.
+    take_up_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -279,7 +279,8 @@ def emails_stale(*, now: dt.datetime) -> list[Email]:
     broker that was down), or their next try is due after a wait left to the sweep. Each is given
     STALE_AFTER before the sweep hands it on again, so a busy queue does not fill with copies (and a
     copy would find the row taken or not due: nothing goes twice, no wait is cut short)."""
-    due = Q(take_up_at__lte=now) & (Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+    take_up = Q(take_up_at__lte=now) | Q(take_up_at__isnull=True, created_at__lte=now - STALE_AFTER)
+    due = take_up & (Q(retry_at__isnull=True) | Q(retry_at__lte=now))
     with transaction.atomic():
         stale = list(
             Email.objects.select_for_update(skip_locked=True)
