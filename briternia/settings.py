@@ -11,6 +11,7 @@ from pathlib import Path
 import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 from whitenoise.compress import Compressor
 
 from .env import env_bool, env_int, env_list, env_str
@@ -207,9 +208,14 @@ else:
     EMAIL_BACKEND = "briternia.mail.EmlFileBackend"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", EMAIL_BACKEND)
 EMAIL_OUTBOX_DIR = Path(env_str("EMAIL_OUTBOX_DIR", str(VAR_DIR / "outbox")))
-# Waits between tries of an email are scaled by this (0 in tests: retry at once). Its name before
-# every email went through the outbox, REPORT_EMAIL_BACKOFF_SCALE, is still read.
+# Waits between tries of an email (outbox.services.RETRY_BACKOFF_SECONDS: over a day) are scaled by
+# this (0 in tests: retry at once). Its name before every email went through the outbox,
+# REPORT_EMAIL_BACKOFF_SCALE, is still read.
 EMAIL_BACKOFF_SCALE = float(env_str("EMAIL_BACKOFF_SCALE", env_str("REPORT_EMAIL_BACKOFF_SCALE")) or "1")
+# A wait up to this long is the retry's countdown on the broker; a longer one is left to the deadline
+# sweep, which hands the email to a worker once it is due: Redis would hand a message held past its
+# visibility timeout (below) to a second worker.
+EMAIL_RETRY_COUNTDOWN_MAX_SECONDS = env_int("EMAIL_RETRY_COUNTDOWN_MAX_SECONDS", 300)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Briternia <organizer@briternia.local>")
 
 # Celery: eager in-process unless a broker is configured. `filesystem://` is the broker `make run`
@@ -233,14 +239,27 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 360)
 CELERY_TIMEZONE = "UTC"
 # Redis hands a task taken by a worker that died to another worker once the visibility timeout
 # passes (the default is one hour): here a minute after the hard time limit, so a lost task is
-# redelivered within minutes. An email's retry waits longer (up to 30 minutes, a countdown): such a
-# message may be redelivered while it waits, which is harmless (the send claims its row under a lock,
-# nothing goes out twice). The deadline sweep takes up a requested phase from the database anyway.
+# redelivered within minutes. An email's retry waits at most EMAIL_RETRY_COUNTDOWN_MAX_SECONDS on the
+# broker (longer waits are the sweep's); a message redelivered anyway is harmless (the send claims
+# its row under a lock and refuses a try before its time: nothing goes out twice, no wait is cut
+# short). The deadline sweep takes up a requested phase from the database anyway.
+# "priority": a worker takes from its queues in the order it lists them (-Q transactional,celery),
+# not in turn, so a receipt never waits behind the PDFs queued before it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
     "socket_connect_timeout": env_int("CELERY_BROKER_CONNECT_TIMEOUT", 1),
     "socket_timeout": 5,
+    "queue_order_strategy": "priority",
 }
+# Two queues. `transactional`: the emails a person is waiting for (a receipt, an invitation and its
+# password link, a reminder, a deadline change; outbox/tasks.py). `celery` (the default): everything
+# else, the bulk of a turn (its reports' PDFs and their emails, the phases, the sweep). Every worker
+# takes `transactional` first; the Procfile adds a `mailer` worker for it alone (README, "Queues").
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+# Each queue is bound by its own name: a queue declared without a routing key is bound by the
+# default one ("celery"), and the broker would copy every task of the default queue into it.
+CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name) for name in ("transactional", CELERY_TASK_DEFAULT_QUEUE))
+CELERY_TASK_ROUTES = {"outbox.tasks.email_send": {"queue": "transactional"}}
 # A web request enqueues after its write has committed: with the broker down it must fail fast (a
 # short connect timeout, one retry) and leave the work recorded in the database for the sweep
 # (briternia/queue.py), never keep the user waiting ~20 s and answer 500.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make stack`: the production stack on this machine: gunicorn, a Celery worker and beat (the
+# `make stack`: the production stack on this machine: gunicorn, Celery workers and beat (the
 # Procfile's processes, run by honcho) on the local PostgreSQL and Redis, DEBUG off, and a local SMTP
 # server keeping every email in var/stack/mailbox/. Served over plain HTTP on 127.0.0.1, so HTTPS
 # redirects and secure-only cookies are off here; a real site sets deploy/production.env.example.
@@ -43,5 +43,5 @@ if url.scheme.startswith("postgres"):
 PY
 python manage.py migrate --noinput
 python manage.py demo_campaign --if-empty
-echo "Serving $SITE_URL (gunicorn, Celery worker and beat, SMTP on 127.0.0.1:$SMTP_PORT; Ctrl-C stops them all)"
+echo "Serving $SITE_URL (gunicorn, Celery worker, mailer and beat, SMTP on 127.0.0.1:$SMTP_PORT; Ctrl-C stops them all)"
 exec honcho -f deploy/Procfile.stack -d . start -p "$PORT"

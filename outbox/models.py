@@ -1,6 +1,7 @@
 """Every email the site sends is one row, rendered when it is queued: the unit of delivery, claimed
-before it is sent (nothing goes out twice), retried on temporary errors, and shown to the organizer
-if it fails.
+before it is sent (nothing goes out twice), retried on temporary errors for a day, and shown to the
+organizer if it fails. A row knows when it may be tried again (retry_at) and when the deadline sweep
+hands it to a worker if no task has taken it by then (take_up_at).
 
 This app stands below kingdoms in the layers, so that every app can queue an email; it imports none
 of them. It names the campaign and the turn an email belongs to by lazy references ("app.Model"),
@@ -8,8 +9,14 @@ which the organizer's pages filter on."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import models
 from django.utils import timezone
+
+# A queued row that no task has taken this long after it was queued (or handed to a worker) lost its
+# task: the deadline sweep hands it to a worker again.
+STALE_AFTER = dt.timedelta(minutes=5)
 
 
 class Email(models.Model):
@@ -32,6 +39,11 @@ class Email(models.Model):
         SETUP = "setup", "Setup step"
         BATTLE_MESSAGE = "battle-message", "Message to a battle's opponent"
         CO_PLAYER_REMOVED = "co-player-removed", "A co-player removed from a joint kingdom"
+
+    # Sent in bulk when a turn's reports go out, with their PDFs: behind every other email, which a
+    # person is waiting for (a receipt, an invitation, a reminder, a deadline change); see
+    # outbox.tasks and the queues in settings (CELERY_TASK_ROUTES).
+    BULK_KINDS = frozenset({Kind.KINGDOM_REPORT, Kind.BULLETIN, Kind.SCENARIO_SHEET})
 
     kind = models.CharField(max_length=32, choices=Kind.choices)
     campaign = models.ForeignKey("kingdoms.Campaign", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
@@ -56,6 +68,13 @@ class Email(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # After a temporary failure: no try starts before this (a duplicate message, or the sweep's,
+    # finds the email not due and leaves it), so the backoff is never cut short.
+    retry_at = models.DateTimeField(null=True, blank=True)
+    # While queued: when the deadline sweep hands the email to a worker if no task has taken it by
+    # then (a lost task, a retry left to the sweep); none: STALE_AFTER after it was created (a new
+    # email's task has that long). Cleared once sent or failed.
+    take_up_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -63,6 +82,7 @@ class Email(models.Model):
         indexes = [
             models.Index(fields=["campaign", "status"], name="outbox_email_campaign_status"),
             models.Index(fields=["status", "created_at"], name="outbox_email_status_created"),
+            models.Index(fields=["status", "take_up_at"], name="outbox_email_status_take_up"),
         ]
 
     def __str__(self) -> str:
@@ -77,3 +97,8 @@ class Email(models.Model):
         """False only for a report email carried over from before the outbox (reports migration
         0002) and not yet sent: its report renders it (reports.services.deliveries)."""
         return bool(self.subject)
+
+    @property
+    def bulk(self) -> bool:
+        """A turn's report, bulletin or scenario sheet: sent behind the email people wait for."""
+        return self.kind in self.BULK_KINDS

@@ -1,8 +1,10 @@
 """The one delivery machinery of every email: queued as a row holding what was rendered (inside the
 caller's transaction, so the email and what it announces commit together), sent by a task after
-commit, claimed under a row lock before SMTP (nothing goes out twice), retried with backoff on
-temporary errors, FAILED after the last try or on a permanent refusal (the organizer sees it and
-resends it with one click). A row whose task was lost in a crash is taken up by the deadline sweep.
+commit (on the transactional queue, or the bulk one for a turn's reports: outbox.tasks), claimed
+under a row lock before SMTP (nothing goes out twice), retried with backoff on temporary errors for
+a day (RETRY_BACKOFF_SECONDS), FAILED after the last try or on a permanent refusal (the organizer
+sees it and resends it with one click). A row whose task was lost in a crash, or whose next try is
+due after a wait too long for the broker to hold, is taken up by the deadline sweep.
 """
 
 from __future__ import annotations
@@ -26,15 +28,16 @@ from briternia.errors import DomainError
 from briternia.queue import task_enqueue
 from briternia.site import site_url
 
-from .models import Email
+from .models import STALE_AFTER, Email
 
 logger = logging.getLogger(__name__)
 
-EMAIL_TRIES = 5
-# Waits after the 1st, 2nd, 3rd and 4th failed try, scaled by settings.EMAIL_BACKOFF_SCALE (tests run
-# them at once).
-RETRY_BACKOFF_SECONDS = (30, 120, 600, 1800)
-STALE_AFTER = dt.timedelta(minutes=5)  # a queued row older than this lost its task
+# The waits after each failed try (seconds, scaled by settings.EMAIL_BACKOFF_SCALE: tests run them
+# at once or fast): quick at first (a server restarting), then hourly for a day. A mail server down
+# for up to 24 hours loses nothing, and once it is back every email goes within the hour; only then
+# is an email FAILED for the organizer to resend. The sum is asserted in tests/outbox/test_outage.py.
+RETRY_BACKOFF_SECONDS: tuple[int, ...] = (30, 120, 600, 1800) + (3600,) * 24
+EMAIL_TRIES = len(RETRY_BACKOFF_SECONDS) + 1
 
 # (file name, content, MIME type), as EmailMessage.attach takes them.
 Attachment = tuple[str, bytes, str]
@@ -116,7 +119,7 @@ def email_queue(
             raise
         return model.objects.get(key=key)  # another task queued it in the meantime
     if after_commit:
-        emails_send_after_commit([email.pk])
+        emails_send_after_commit([email])
     return email
 
 
@@ -125,22 +128,23 @@ def email_queue(
 NOT_ENQUEUED = "Not yet handed to a worker (the task queue was unreachable)"
 
 
-def emails_send_after_commit(email_ids: Iterable[int]) -> None:
-    """Enqueue the send task of each email once the transaction commits. A broker that is down
-    fails fast and loses nothing: the row stays queued, marked NOT_ENQUEUED, and the deadline sweep
-    sends it on its next run; the request whose transaction has committed answers as saved."""
-    from .tasks import email_send
+def emails_send_after_commit(emails: Iterable[Email]) -> None:
+    """Enqueue the send task of each email (on its queue: outbox.tasks.email_send_task) once the
+    transaction commits. A broker that is down fails fast and loses nothing: the row stays queued,
+    marked NOT_ENQUEUED and due at once, and the deadline sweep sends it on its next run; the request
+    whose transaction has committed answers as saved."""
+    from .tasks import email_send_task
 
-    def enqueue(email_id: int) -> None:
+    def enqueue(email_id: int, bulk: bool) -> None:
         def record(exc: Exception) -> None:
-            Email.objects.filter(pk=email_id, status=Email.Status.QUEUED, claimed_at__isnull=True).update(
-                last_error=f"{NOT_ENQUEUED}: {type(exc).__name__}: {exc}"[:2000]
+            Email.objects.filter(pk=email_id, status=Email.Status.QUEUED, attempts=0).update(
+                last_error=f"{NOT_ENQUEUED}: {type(exc).__name__}: {exc}"[:2000], take_up_at=timezone.now()
             )
 
-        task_enqueue(email_send, on_failure=record, email_id=email_id)
+        task_enqueue(email_send_task(bulk=bulk), on_failure=record, email_id=email_id)
 
-    for email_id in email_ids:
-        transaction.on_commit(lambda email_id=email_id: enqueue(email_id), robust=True)
+    for email in emails:
+        transaction.on_commit(lambda email_id=email.pk, bulk=email.bulk: enqueue(email_id, bulk), robust=True)
 
 
 def is_temporary(exc: BaseException) -> bool:
@@ -157,33 +161,54 @@ def is_temporary(exc: BaseException) -> bool:
 @dataclass(frozen=True)
 class Delivery:
     sent: bool
-    retry: bool = False  # a temporary error: try again later
+    retry: bool = False  # a temporary error and a short wait: the task retries itself after `wait`
     attempts: int = 0
+    wait: float = 0.0  # seconds before the next try (a long one is the deadline sweep's)
 
 
 def email_deliver(*, email_id: int) -> Delivery:
     """Send one queued email once. The row is locked and claimed (queued -> sending) in its own
     transaction before the SMTP conversation, so a concurrent or repeated task finds it in flight or
-    sent and does nothing."""
+    sent and does nothing; a task that comes before the email's retry_at (a duplicate message, the
+    sweep's) finds it not due and leaves it: the backoff is never cut short.
+
+    A temporary error queues the email again with its next wait (email_retry_delay): a short one
+    (up to email_retry_countdown_max) is the task's own countdown on the broker, a longer one is left
+    to the deadline sweep, which hands the email to a worker once it is due (take_up_at)."""
     with transaction.atomic():
         row = Email.objects.select_for_update().filter(pk=email_id).order_by("pk").first()
         if row is None or row.status != Email.Status.QUEUED or not row.rendered:
             return Delivery(sent=False)
+        now = timezone.now()
+        if row.retry_at is not None and row.retry_at > now:
+            return Delivery(sent=False, attempts=row.attempts)
         row.status = Email.Status.SENDING
         row.attempts += 1
-        row.claimed_at = timezone.now()
+        row.claimed_at = now
         row.save(update_fields=["status", "attempts", "claimed_at"])
     try:
         _smtp_send(row)
     except Exception as exc:  # every failure is recorded on the row: retried, or shown to the organizer
-        temporary = is_temporary(exc)
-        status = Email.Status.QUEUED if temporary and row.attempts < EMAIL_TRIES else Email.Status.FAILED
-        Email.objects.filter(pk=email_id).update(status=status, last_error=f"{type(exc).__name__}: {exc}"[:2000])
-        logger.warning("Email %s (%s), try %s: %r", email_id, row.kind, row.attempts, exc)
-        return Delivery(sent=False, retry=status == Email.Status.QUEUED, attempts=row.attempts)
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+        logger.warning("Email %s (%s), try %s of %s: %r", email_id, row.kind, row.attempts, EMAIL_TRIES, exc)
+        if not is_temporary(exc) or row.attempts >= EMAIL_TRIES:
+            Email.objects.filter(pk=email_id).update(
+                status=Email.Status.FAILED, last_error=error, retry_at=None, take_up_at=None
+            )
+            return Delivery(sent=False, attempts=row.attempts)
+        wait = email_retry_delay(row.attempts)
+        retry_at = timezone.now() + dt.timedelta(seconds=wait)
+        countdown = wait <= email_retry_countdown_max()
+        # A countdown's message may be lost (a broker restart): the sweep takes the email up
+        # STALE_AFTER after it was due. A longer wait is the sweep's from the start.
+        take_up_at = retry_at + STALE_AFTER if countdown else retry_at
+        Email.objects.filter(pk=email_id).update(
+            status=Email.Status.QUEUED, last_error=error, retry_at=retry_at, take_up_at=take_up_at
+        )
+        return Delivery(sent=False, retry=countdown, attempts=row.attempts, wait=wait)
     # The attachment's bytes are not kept once sent: the PDF stays on the site, as its report.
     Email.objects.filter(pk=email_id).update(
-        status=Email.Status.SENT, sent_at=timezone.now(), last_error="", attachment=None
+        status=Email.Status.SENT, sent_at=timezone.now(), last_error="", attachment=None, retry_at=None, take_up_at=None
     )
     return Delivery(sent=True, attempts=row.attempts)
 
@@ -217,9 +242,17 @@ def _organizer_address(row: Email) -> str:
 
 
 def email_retry_delay(attempts: int) -> float:
-    """Seconds to wait after the `attempts`-th failed try: 30 s, 2 min, 10 min, then 30 min."""
+    """Seconds to wait after the `attempts`-th failed try: 30 s, 2 min, 10 min, 30 min, then every
+    hour (RETRY_BACKOFF_SECONDS, scaled by settings.EMAIL_BACKOFF_SCALE)."""
     scale = float(getattr(settings, "EMAIL_BACKOFF_SCALE", 1.0))
     return scale * RETRY_BACKOFF_SECONDS[min(max(attempts, 1), len(RETRY_BACKOFF_SECONDS)) - 1]
+
+
+def email_retry_countdown_max() -> float:
+    """The longest wait a retry spends as a countdown on the broker (settings): Redis hands a
+    message a worker holds for longer than its visibility timeout to another worker, so a longer
+    wait is not held there but left to the deadline sweep."""
+    return float(getattr(settings, "EMAIL_RETRY_COUNTDOWN_MAX_SECONDS", 300))
 
 
 @transaction.atomic
@@ -235,19 +268,26 @@ def email_resend(*, email: Email) -> None:
         raise DomainError(
             f"The email to {email.to_line} is {email.get_status_display().lower()}: there is nothing to resend."
         )
-    Email.objects.filter(pk=email.pk).update(status=Email.Status.QUEUED, attempts=0, last_error="")
-    emails_send_after_commit([email.pk])
+    Email.objects.filter(pk=email.pk).update(
+        status=Email.Status.QUEUED, attempts=0, last_error="", retry_at=None, take_up_at=timezone.now() + STALE_AFTER
+    )
+    emails_send_after_commit([email])
 
 
-def emails_stale(*, now: dt.datetime) -> list[int]:
-    """Queued rows nobody is working on (their task was lost in a crash, or its retry): for the sweep."""
-    never_tried = Q(claimed_at__isnull=True) & (
-        Q(created_at__lte=now - STALE_AFTER) | Q(last_error__startswith=NOT_ENQUEUED)
-    )
-    retry_lost = Q(claimed_at__lte=now - STALE_AFTER - dt.timedelta(seconds=max(RETRY_BACKOFF_SECONDS)))
-    return list(
-        Email.objects.filter(never_tried | retry_lost, status=Email.Status.QUEUED)
-        .exclude(subject="")  # not rendered yet (carried over from before the outbox): its report renders it
-        .order_by("pk")
-        .values_list("id", flat=True)
-    )
+def emails_stale(*, now: dt.datetime) -> list[Email]:
+    """Queued rows the sweep hands to a worker now (only id, kind): their task was lost (a crash, a
+    broker that was down), or their next try is due after a wait left to the sweep. Each is given
+    STALE_AFTER before the sweep hands it on again, so a busy queue does not fill with copies (and a
+    copy would find the row taken or not due: nothing goes twice, no wait is cut short)."""
+    take_up = Q(take_up_at__lte=now) | Q(take_up_at__isnull=True, created_at__lte=now - STALE_AFTER)
+    due = take_up & (Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+    with transaction.atomic():
+        stale = list(
+            Email.objects.select_for_update(skip_locked=True)
+            .filter(due, status=Email.Status.QUEUED)
+            .exclude(subject="")  # not rendered yet (carried over from before the outbox): its report renders it
+            .order_by("pk")
+            .only("id", "kind")
+        )
+        Email.objects.filter(pk__in=[email.pk for email in stale]).update(take_up_at=now + STALE_AFTER)
+    return stale

@@ -6,7 +6,7 @@ import datetime as dt
 
 from celery import shared_task
 
-from outbox.tasks import email_send
+from outbox.tasks import email_send_bulk
 from turns.models import Turn
 
 from .models import TurnReport
@@ -41,7 +41,7 @@ def report_emails_start(*, report_id: int) -> int:
         return 0
     ids = report_emails_queue(report=report)
     for email_id in ids:
-        email_send.delay(email_id=email_id)  # the emails are committed: report_emails_queue's transaction ended
+        email_send_bulk.delay(email_id=email_id)  # the emails are committed: report_emails_queue's transaction ended
     return len(ids)
 
 

@@ -499,11 +499,15 @@ EMAIL_KEYS = {
     "created_at": TIMESTAMP,
     "claimed_at": TIMESTAMP.or_null(),
     "sent_at": TIMESTAMP.or_null(),
+    "retry_at": TIMESTAMP.or_null(),
+    "take_up_at": TIMESTAMP.or_null(),
     "report_email": OBJECT.or_null(),
 }
 # Where replies to an email go (a player's message to a battle's opponent: its sender) came with
-# issue 18: an older document's emails answer to the organizer.
-EMAIL_OPTIONAL_KEYS = ("reply_to",)
+# issue 18: an older document's emails answer to the organizer. When a queued email may be tried
+# again and when the deadline sweep takes it up came with issue 34: an older document's queued
+# email is taken up five minutes after the import (outbox.models.take_up_default).
+EMAIL_OPTIONAL_KEYS = ("reply_to", "retry_at", "take_up_at")
 # What an email that delivers a report adds (reports.ReportEmail): the report, by the keys above;
 # the reader it was sent to, by username (null once the account is gone); PDF attached or a link.
 REPORT_EMAIL_KEYS = {"report": OBJECT, "user": STR.or_null(), "attach_pdf": BOOL}
