@@ -23,6 +23,7 @@ from orders.selectors import turn_get
 from . import selectors
 from .models import RESULT_CHOICES, Battle, TurnSummarySheet
 from .services.announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
+from .services.healing import healing_potion_use
 from .services.opponents import MESSAGE_MAX, SideKingdom, battle_message_send, opponents_of, side_players
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award
@@ -598,5 +599,28 @@ class CharacterRetireApi(APIView):
                 "gold": -done.gold,
                 "warlord": done.heir.id if done.heir else None,
                 "treasury": character.kingdom.treasury_balance(),
+            }
+        )
+
+
+class CharacterHealedSerializer(serializers.Serializer):
+    character = IntegerSerializerField()
+    injuries_removed = serializers.ListField(child=serializers.CharField())
+    potion_bearer = serializers.CharField(help_text="The character of the army who carried the potion.")
+
+
+class CharacterHealingPotionApi(APIView):
+    """Treasure from the Ruins: one of your injured characters drinks a Healing Potion carried in his
+    army; all his injuries are removed and the potion is gone (400 with the reason otherwise)."""
+
+    @extend_schema(request=None, responses=CharacterHealedSerializer)
+    def post(self, request: Request, character_id: int) -> Response:
+        character = selectors.own_character_get(user=request.user, character_id=character_id)
+        healed = healing_potion_use(character=character)
+        return Response(
+            {
+                "character": character.id,
+                "injuries_removed": healed.injuries_removed,
+                "potion_bearer": healed.potion_bearer,
             }
         )

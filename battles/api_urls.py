@@ -9,6 +9,11 @@ urlpatterns = [
     path("battles/<int:battle_id>/message/", api.BattleMessageApi.as_view(), name="api-battle-message"),
     path("battles/<int:battle_id>/sheet/", api.SummarySheetApi.as_view(), name="api-summary-sheet"),
     path("characters/<int:character_id>/retire/", api.CharacterRetireApi.as_view(), name="api-character-retire"),
+    path(
+        "characters/<int:character_id>/healing-potion/",
+        api.CharacterHealingPotionApi.as_view(),
+        name="api-character-healing-potion",
+    ),
     path("battles/<int:battle_id>/ruling/", api.BattleRulingApi.as_view(), name="api-battle-ruling"),
     path(
         "battles/<int:battle_id>/sheet/<int:kingdom_id>/story-bonus/",

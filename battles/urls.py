@@ -15,5 +15,10 @@ urlpatterns = [
     path("battles/<int:battle_id>/sheet/<int:kingdom_id>/story-bonus/", views.story_bonus_page, name="story-bonus"),
     path("armies/<int:army_id>/painted/", views.army_painted_page, name="army-painted"),
     path("characters/<int:character_id>/retire/", views.character_retire_page, name="character-retire"),
+    path(
+        "characters/<int:character_id>/healing-potion/",
+        views.character_healing_potion_page,
+        name="character-healing-potion",
+    ),
     path("scenario/", views.scenario_generator_page, name="scenario-generator"),
 ]

@@ -32,6 +32,7 @@ from turns.models import Turn
 from . import selectors
 from .models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .services.announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
+from .services.healing import healing_potion_use
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
@@ -573,4 +574,20 @@ def character_retire_page(request: HttpRequest, character_id: int) -> HttpRespon
         kept = f"; {', '.join(done.items_kept)} kept for {done.gold:,} gold" if done.items_kept else ""
         after = f"; {done.heir.unit.name} is the Warlord" if done.heir else ""
         messages.success(request, f"{character.unit.name} retires{kept}{after}.")
+    return redirect("kingdom", kingdom_id=character.kingdom_id)
+
+
+@login_required
+@require_POST
+def character_healing_potion_page(request: HttpRequest, character_id: int) -> HttpResponse:
+    """Treasure from the Ruins: an injured character drinks a Healing Potion his army carries."""
+    character = selectors.own_character_get(user=request.user, character_id=character_id)
+    try:
+        healed = healing_potion_use(character=character)
+    except DomainError as exc:
+        flash_errors(request, exc)
+    else:
+        messages.success(
+            request, f"{character.unit.name} drinks the Healing Potion: {', '.join(healed.injuries_removed)} gone."
+        )
     return redirect("kingdom", kingdom_id=character.kingdom_id)

@@ -207,6 +207,7 @@ class EventCode(StrEnum):
     DEEP_WOUND_MISSED = "deep-wound-missed"
     CHARACTER_DEAD = "character-dead"
     CHARACTER_RETIRED = "character-retired"
+    HEALING_POTION_USED = "healing-potion-used"  # Treasure from the Ruins: all injuries removed
     WARLORD_SUCCESSION = "warlord-succession"
     NO_WARLORD = "no-warlord"
     # An army of 500 points or less after its battles is disbanded (Army Restrictions, in

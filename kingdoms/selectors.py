@@ -29,6 +29,7 @@ from rulebook.ruins_and_tomb_raiders.force import (
     officer_profile,
 )
 from rulebook.ruins_and_tomb_raiders.maintaining import change_fee, points_unused
+from rulebook.ruins_and_tomb_raiders.treasure import HEALING_POTION
 from rulebook.setup.homes import army_limit
 from rulebook.world import counted_points
 from turns.models import DiceRoll, Turn
@@ -44,6 +45,7 @@ from .map_svg import (
 )
 from .models import (
     Alliance,
+    ArmoryItem,
     Army,
     Campaign,
     Character,
@@ -494,4 +496,14 @@ def tomb_raiders_view(kingdom: Kingdom) -> TombRaidersView:
         stored=TombRaiderForce.objects.filter(kingdom=kingdom).first(),
         captain_profile=officer_profile(captain) if captain else None,
         problems=force_problems(force) if force.entries else [],
+    )
+
+
+def healing_potion_armies(kingdom: Kingdom) -> frozenset[int]:
+    """The kingdom's armies with a character carrying a Healing Potion (Treasure from the Ruins):
+    their injured characters may drink it (battles.services.healing, decision 435)."""
+    return frozenset(
+        ArmoryItem.objects.filter(
+            kingdom=kingdom, name__iexact=HEALING_POTION, destroyed=False, bearer__isnull=False
+        ).values_list("bearer__army_id", flat=True)
     )

@@ -207,6 +207,8 @@ def kingdom_detail(request: HttpRequest, kingdom_id: int) -> HttpResponse:
             "player_rows": player_rows,
             "organizer": selectors.is_organizer(request.user, kingdom.campaign),
             "heirs": [c for c in characters if c.alive and c.role == Character.Role.GENERAL],
+            # Treasure from the Ruins: the armies carrying a Healing Potion, for their injured characters
+            "potion_armies": selectors.healing_potion_armies(kingdom),
             "tomb_raiders": None if kingdom.is_ancient_dead else selectors.tomb_raiders_view(kingdom),
             "characters": [
                 (

@@ -29,14 +29,15 @@ class Retirement:
     heir: Character | None  # who became Warlord, if the Warlord retired
 
 
-def _events_append(kingdom: Kingdom, events: list[dict]) -> None:
-    """Write the events into the campaign's current turn, after those already there."""
+def events_append(kingdom: Kingdom, events: list[dict], *, phase: str = PHASE) -> None:
+    """Write the events of a player's act on a character (retiring him, healing him) into the
+    campaign's current turn, after those already there."""
     turn = Turn.objects.filter(campaign_id=kingdom.campaign_id, number=kingdom.campaign.current_turn).first()
     if turn is None:
         return  # the campaign is still being set up: no turn to tell it in
     start = turn_event_sequence_next(turn)
     TurnEvent.objects.bulk_create(
-        TurnEvent(turn=turn, sequence=start + i, phase=PHASE, kingdom=kingdom, **e) for i, e in enumerate(events)
+        TurnEvent(turn=turn, sequence=start + i, phase=phase, kingdom=kingdom, **e) for i, e in enumerate(events)
     )
 
 
@@ -99,7 +100,7 @@ def character_retire(*, character: Character, keep_items: bool, heir_choice: int
         }
     ]
     heir = _succession(character, kingdom, heir_choice, events) if was_warlord else None
-    _events_append(kingdom, events)
+    events_append(kingdom, events)
     return Retirement(character=character, items_kept=kept, items_gone=gone, gold=cost, heir=heir)
 
 

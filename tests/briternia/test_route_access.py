@@ -91,6 +91,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-battle-message": ("POST", 401, 404, 400, 400),
     "api-summary-sheet": ("GET", 401, 404, 404, 404),  # a filing side's sheet: none filed yet
     "api-character-retire": ("POST", 401, 404, None, 404),
+    # Treasure from the Ruins: the player's own character; uninjured, he is refused (nothing changes).
+    "api-character-healing-potion": ("POST", 401, 404, 400, 404),
     "api-battle-ruling": ("POST", 401, 404, 404, 400),
     "api-story-bonus": ("POST", 401, 404, 404, 404),  # no sheet yet
     "api-army-painted": ("POST", 401, 404, 404, 400),
@@ -142,6 +144,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "story-bonus": ("POST", LOGIN, 404, 404, 404),  # no sheet yet
     "army-painted": ("POST", LOGIN, 404, 404, None),
     "character-retire": ("POST", LOGIN, 404, None, 404),
+    "character-healing-potion": ("POST", LOGIN, 404, 302, 404),
     "turn-results": ("GET", LOGIN, 200, 200, 200),
     "campaign-history": ("GET", LOGIN, 200, 200, 200),
     # The battle stories: everyone in the campaign (a private story: its kingdom and the organizer).
