@@ -210,7 +210,8 @@ def test_a_player_builds_tomb_raiders_raids_a_ruin_and_finds_the_treasure(
     (report,) = [m for m in outbox.to(ALICE) if "turn 1: Ostland's turn report" in m["Subject"]]
     pdf = _pdf_of(report)
     assert WAR_BANNER in pdf and "Scarab Amulet" in pdf and "Old Keep" in pdf
-    assert start != ruin
+    army.refresh_from_db()
+    assert army.province_id == ruin.pk != start.pk
 
 
 def test_a_failed_raid_leaves_the_army_outside(
