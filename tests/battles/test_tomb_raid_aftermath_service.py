@@ -115,6 +115,10 @@ def test_a_raid_filed_on_the_page_and_settled_by_the_aftermath(raid, api_client_
         {"entry": "Swordsmen", "killed": 2, "injured": 0},
         {"entry": "Crossbowmen", "killed": 0, "injured": 1},
     ]
+    # The battle's page lists the sheet by the raid's result the player chose, the ladder's reading beside it
+    # (decision 430), never only "Minor victory" (tr-browser: the player could not see what he had filed).
+    listed = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "<td>Tomb Raid: Success (minor victory)</td>" in listed
     # The API shows the sheet as filed.
     got = api_client_for(player).get(f"/api/battles/{battle.pk}/sheet/")
     assert got.status_code == 200 and got.json()["raid_result"] == "success"

@@ -72,6 +72,7 @@ def _paths(
     fought = fighting.turns.get(number=1)
     fighting_ostland = Kingdom.objects.get(campaign=fighting, name="Ostland")
     open_battle = Battle.objects.filter(turn=fought, province__number=62).get()
+    raid = Battle.objects.filter(turn=fought, mission="tomb-raid").get()
     snapshot = Snapshot.objects.filter(campaign=played, turn_number=reported.number).order_by("pk").first()
     assert snapshot is not None
     return {
@@ -107,6 +108,9 @@ def _paths(
         "open-turn-battles": ("alice", f"/turns/{fought.pk}/battles/"),
         "open-battle": ("alice", f"/battles/{open_battle.pk}/"),
         "open-summary-sheet": ("alice", f"/battles/{open_battle.pk}/sheet/"),
+        # Issue 31: the kingdom's Tomb Raiders, and the summary sheet of their raid (its result, their losses).
+        "tomb-raiders": ("alice", f"/kingdoms/{fighting_ostland.pk}/tomb-raiders/"),
+        "raid-summary-sheet": ("alice", f"/battles/{raid.pk}/sheet/"),
         # The organizer's pages.
         "setup-new-campaign": ("organizer", "/campaigns/new/"),
         "setup-invitations": ("organizer", f"/campaigns/{setup.pk}/"),
@@ -135,6 +139,40 @@ def _paths(
         "admin-change-form": ("organizer", f"/admin/kingdoms/kingdom/{ostland.pk}/change/"),
         "admin-province-form": ("organizer", f"/admin/kingdoms/province/{ostland.capitol_id}/change/"),
     }
+
+
+def _tomb_raid_posted(campaign: Campaign) -> None:
+    """Ostland's Tomb Raiders, and their raid on a ruin next to its 1st Army posted as a battle of the
+    campaign's turn 1 (the row the raid's scheduling writes: a skirmish with mission "tomb-raid")."""
+    from battles.models import Battle
+    from kingdoms.models import Province
+    from kingdoms.services.tomb_raiders import tomb_raider_force_save
+    from rulebook.ruins_and_tomb_raiders.force import Command, RaiderEntry, Role, TroopCategory
+
+    ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
+    army = Army.objects.get(kingdom=ostland, name="1st Army")
+    tomb_raider_force_save(
+        kingdom=ostland,
+        entries=[
+            RaiderEntry("Captain Kessler", 1, 23, role=Role.CAPTAIN, command=Command.CHAMPION, unit_type="Swordsmen"),
+            RaiderEntry("Lieutenant Vogt", 1, 15, category=TroopCategory.SPECIAL, role=Role.LIEUTENANT),
+            RaiderEntry("Swordsmen", 14, 8),
+        ],
+        saved_by=ostland.players.first(),
+    )
+    ruin = army.province.neighbours.filter(controller__isnull=True, armies__isnull=True, battles__isnull=True)
+    ruin = ruin.order_by("number").first()
+    assert ruin is not None
+    Province.objects.filter(pk=ruin.pk).update(settlement="ruins")
+    Battle.objects.create(
+        turn=campaign.turns.get(number=1),
+        province=ruin,
+        attacker_kingdom=ostland,
+        attacker_army=army,
+        skirmish=True,
+        mission="tomb-raid",
+        garrison_points=150,
+    )
 
 
 def _invitation_path(user: AbstractBaseUser) -> str:
@@ -172,6 +210,7 @@ def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]
             file_battle_orders(fighting, fighting_turn)
             assert orders_phase_run(turn_id=fighting_turn.pk).resolved
             co_player_add(kingdom=fighting.kingdoms.get(name="Ostland"), email="erin@briternia.local")
+            _tomb_raid_posted(fighting)
             paths = _paths(played, setup, fighting, newcomer)
             server = LiveServer("localhost")
             yield Site(url=server.url, paths=paths)
@@ -270,6 +309,8 @@ PAGE_NAMES = [
     "open-turn-battles",
     "open-battle",
     "open-summary-sheet",
+    "tomb-raiders",
+    "raid-summary-sheet",
     "turn-results",
     "reports",
     "preferences",
