@@ -102,7 +102,8 @@ class Layers:
         return None
 
     def _push(self, layer: Layer) -> None:
-        below = self.built[-1].value if self.built else None
+        # A copy: a build may change the objects it is given, which stay the layer below's.
+        below = copy.deepcopy(self.built[-1].value) if self.built else None
         atomic = transaction.atomic()
         atomic.__enter__()
         saved = list(mail.outbox)
