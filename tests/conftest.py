@@ -14,7 +14,7 @@ from demo.campaign import demo_campaign_create
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services import campaigns as campaign_services
 from rulebook.setup.maps import load_default_map
-from tests.shared_rows import Layer, Layers, grouped, wanted
+from tests.shared_rows import OPEN, Layer, Layers, grouped, wanted
 from tests.smtp import FlakySMTP, free_port, use_smtp
 from turns.models import Turn
 
@@ -116,15 +116,24 @@ def invited_campaign(new_campaign, django_capture_on_commit_callbacks):
 @pytest.fixture(scope="session")
 def shared_layers(django_db_setup, django_db_blocker) -> Iterator[Layers]:
     """The shared builds open on the database (tests/shared_rows.py), rolled back at the end."""
-    layers = Layers()
-    yield layers
+    yield OPEN
     with django_db_blocker.unblock():
-        layers.close()
+        OPEN.close()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Within each file, the tests that share a build run one after another (tests/shared_rows.py)."""
     items[:] = grouped(items)
+
+
+@pytest.fixture(autouse=True)
+def _shared_layers_closed_without_the_database(request, django_db_blocker) -> None:
+    """A test that does not use the database finds no shared build open: it may start a process
+    that works on the test database, which the open build's locks would hold up (PostgreSQL)."""
+    uses_the_database = "_django_db_helper" in request.fixturenames or request.node.get_closest_marker("django_db")
+    if not uses_the_database and OPEN.built:
+        with django_db_blocker.unblock():
+            OPEN.close()
 
 
 @pytest.fixture

@@ -127,6 +127,10 @@ class Layers:
         _world_forgotten()
 
 
+# The layers open on the test database (one database, one connection: the suite's default).
+OPEN = Layers()
+
+
 def commits(item: pytest.Item) -> bool:
     """Whether the test commits for real (as pytest-django decides to give it a TransactionTestCase)."""
     from pytest_django.django_compat import is_django_unittest
