@@ -18,7 +18,6 @@ RULE_CASES = ROOT.parent / "shared" / "rules" / "rule-cases.md"
 # Rule cases whose issue is still open, by prefix: the issue that brings their tests. Remove a
 # prefix when its issue lands.
 AWAITING_THEIR_ISSUE: dict[str, str] = {
-    "TR": "issue 31, Tomb Raiders and the Ruins",
     "RS": "issue 32, Reconnaissance and Sabotage",
 }
 
