@@ -25,6 +25,7 @@ from kingdoms.services.tomb_raiders import tomb_raider_force_save
 from orders.services.events import turn_events_append
 from rulebook.ruins_and_tomb_raiders.force import Command, RaiderEntry, Role, TroopCategory
 from rulebook.ruins_and_tomb_raiders.treasure import COMMON_ITEMS, GOLD_PER_PIP, TREASURE_TABLE
+from tests.battle_setup import raid_posted
 from tests.clients import error_details
 from turns.models import DiceRoll, Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run
@@ -66,15 +67,7 @@ def raid(demo_campaign, k, turn):
         status=Turn.Status.BATTLES, results_deadline=timezone.now() + dt.timedelta(days=3)
     )
     tomb_raider_force_save(kingdom=ostland, entries=FORCE, saved_by=ostland.players.first())
-    battle = Battle.objects.create(
-        turn=turn,
-        province=ruin,
-        attacker_kingdom=ostland,
-        attacker_army=army,
-        skirmish=True,
-        mission="tomb-raid",
-        garrison_points=150,
-    )
+    battle = raid_posted(turn, ruin, ostland, army)
     return battle, ostland, army, start, ruin
 
 

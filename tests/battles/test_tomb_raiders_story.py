@@ -20,6 +20,7 @@ from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Kingdom, Province
 from rulebook.turn.aftermath.run import resolve_aftermath
+from tests.battle_setup import raid_posted
 from tests.clients import api_as, pages_as, user_named
 from turns.models import Turn
 
@@ -39,15 +40,7 @@ def raid(turn, k) -> Battle:
         status=Turn.Status.BATTLES, results_deadline=timezone.now() + dt.timedelta(days=3)
     )
     turn.refresh_from_db()
-    return Battle.objects.create(
-        turn=turn,
-        province=ruin,
-        attacker_kingdom=ostland,
-        attacker_army=army,
-        skirmish=True,
-        mission="tomb-raid",
-        garrison_points=150,
-    )
+    return raid_posted(turn, ruin, ostland, army)
 
 
 def _other_army(kingdom: Kingdom) -> Army:
@@ -62,7 +55,7 @@ def test_the_raid_s_story_gives_its_3_to_the_army_the_player_names(turn, k, raid
     summary_sheet_save(
         battle=raid,
         kingdom=ostland,
-        data={"result": "minor-victory", "story": STORY, "story_army": wardens.pk},
+        data={"raid_result": "success", "story": STORY, "story_army": wardens.pk},
         entered_by=user_named("alice"),
     )
     sheet = TurnSummarySheet.objects.get(battle=raid, kingdom=ostland)
@@ -82,7 +75,7 @@ def test_another_kingdom_s_army_or_a_battle_s_sheet_naming_one_is_refused(turn, 
         summary_sheet_save(
             battle=raid,
             kingdom=ostland,
-            data={"result": "minor-victory", "story": STORY, "story_army": foreign.pk},
+            data={"raid_result": "success", "story": STORY, "story_army": foreign.pk},
             entered_by=user_named("alice"),
         )
     assert refused.value.messages == [
@@ -93,7 +86,7 @@ def test_another_kingdom_s_army_or_a_battle_s_sheet_naming_one_is_refused(turn, 
         summary_sheet_save(
             battle=raid,
             kingdom=ostland,
-            data={"result": "minor-victory", "story_army": _other_army(ostland).pk},
+            data={"raid_result": "success", "story_army": _other_army(ostland).pk},
             entered_by=user_named("alice"),
         )
     assert not TurnSummarySheet.objects.filter(battle=raid).exists()
@@ -120,15 +113,15 @@ def test_the_api_and_the_page_take_the_army_named(turn, k, raid) -> None:
     assert 'name="story_army"' in page and f'<option value="{wardens.pk}">{wardens.name}</option>' in page
     response = pages_as("alice").post(
         f"/battles/{raid.pk}/sheet/",
-        {"result": "minor-victory", "story": STORY, "story_army": str(wardens.pk), "action": "submit"},
+        {"raid_result": "success", "story": STORY, "story_army": str(wardens.pk), "action": "submit"},
     )
     assert response.status_code == 302
     assert TurnSummarySheet.objects.get(battle=raid, kingdom=ostland).story_army == wardens
 
     client = api_as("alice")
     url = f"/api/battles/{raid.pk}/sheet/"
-    saved = client.put(url, {"result": "minor-victory", "story": STORY, "story_army": None}, format="json")
+    saved = client.put(url, {"raid_result": "success", "story": STORY, "story_army": None}, format="json")
     assert saved.status_code == 200, saved.json()
     assert saved.json()["story_army"] is None
-    refused = client.put(url, {"result": "minor-victory", "story": STORY, "story_army": 987654}, format="json")
+    refused = client.put(url, {"raid_result": "success", "story": STORY, "story_army": 987654}, format="json")
     assert refused.status_code == 400

@@ -35,7 +35,7 @@ from kingdoms.services import campaigns as campaign_services
 from kingdoms.services.co_players import co_player_add
 from kingdoms.services.invitations import invitation_link
 from rulebook.setup.maps import load_default_map
-from tests.battle_setup import file_battle_orders
+from tests.battle_setup import file_battle_orders, raid_posted
 from turns.services.cycle import orders_phase_run
 
 from .conftest import TIMEOUT_MS, login
@@ -144,7 +144,6 @@ def _paths(
 def _tomb_raid_posted(campaign: Campaign) -> None:
     """Ostland's Tomb Raiders, and their raid on a ruin next to its 1st Army posted as a battle of the
     campaign's turn 1 (the row the raid's scheduling writes: a skirmish with mission "tomb-raid")."""
-    from battles.models import Battle
     from kingdoms.models import Province
     from kingdoms.services.tomb_raiders import tomb_raider_force_save
     from rulebook.ruins_and_tomb_raiders.force import Command, RaiderEntry, Role, TroopCategory
@@ -164,15 +163,7 @@ def _tomb_raid_posted(campaign: Campaign) -> None:
     ruin = ruin.order_by("number").first()
     assert ruin is not None
     Province.objects.filter(pk=ruin.pk).update(settlement="ruins")
-    Battle.objects.create(
-        turn=campaign.turns.get(number=1),
-        province=ruin,
-        attacker_kingdom=ostland,
-        attacker_army=army,
-        skirmish=True,
-        mission="tomb-raid",
-        garrison_points=150,
-    )
+    raid_posted(campaign.turns.get(number=1), ruin, ostland, army)
 
 
 def _invitation_path(user: AbstractBaseUser) -> str:

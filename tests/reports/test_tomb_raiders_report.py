@@ -23,6 +23,7 @@ from reports.turn_map import turn_battle_markers
 from rulebook.ruins_and_tomb_raiders.force import RaiderEntry as E
 from rulebook.ruins_and_tomb_raiders.force import Role, TroopCategory
 from rulebook.turn.write_orders.records import SheetEntries, TombRaiderMission
+from tests.battle_setup import raid_posted
 from tests.clients import user_named
 from turns.models import Turn
 
@@ -64,13 +65,11 @@ def raid(turn, k, ruin) -> Battle:
     OrderSubmission.objects.create(sheet=sheet, submitted_by=user_named("alice"), entries=entries)
     army = Army.objects.filter(kingdom=ostland, kind=Army.Kind.FIELD).order_by("id").first()
     Province.objects.filter(pk=ruin.pk).update(ruin_raids=1)
-    return Battle.objects.create(
-        turn=turn,
-        province=ruin,
-        attacker_kingdom=ostland,
-        attacker_army=army,
-        skirmish=True,
-        mission="tomb-raid",
+    return raid_posted(
+        turn,
+        ruin,
+        ostland,
+        army,
         status=Battle.Status.RESOLVED,
         result="minor-victory",
         defender_result="minor-loss",
