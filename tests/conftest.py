@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from aiosmtpd.controller import Controller
 from django.conf import settings
@@ -14,7 +12,6 @@ from demo.campaign import demo_campaign_create
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services import campaigns as campaign_services
 from rulebook.setup.maps import load_default_map
-from tests.shared_rows import OPEN, Layer, Layers, grouped, wanted
 from tests.smtp import FlakySMTP, free_port, use_smtp
 from turns.models import Turn
 
@@ -113,58 +110,11 @@ def invited_campaign(new_campaign, django_capture_on_commit_callbacks):
     return new_campaign
 
 
-@pytest.fixture(scope="session")
-def shared_layers(django_db_setup, django_db_blocker) -> Iterator[Layers]:
-    """The shared builds open on the database (tests/shared_rows.py), rolled back at the end."""
-    yield OPEN
-    with django_db_blocker.unblock():
-        OPEN.close()
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Within each file, the tests that share a build run one after another (tests/shared_rows.py)."""
-    items[:] = grouped(items)
-
-
-@pytest.fixture(autouse=True)
-def _shared_layers_closed_without_the_database(request, django_db_blocker) -> None:
-    """A test that does not use the database finds no shared build open: it may start a process
-    that works on the test database, which the open build's locks would hold up (PostgreSQL)."""
-    uses_the_database = "_django_db_helper" in request.fixturenames or request.node.get_closest_marker("django_db")
-    if not uses_the_database and OPEN.built:
-        with django_db_blocker.unblock():
-            OPEN.close()
-
-
 @pytest.fixture
-def _shared_layers_arranged(request, shared_layers: Layers, django_db_blocker) -> None:
-    """The shared builds this test asks for are open, and no other, before its transaction opens.
-    A test that commits for real gets none (its fixtures build their own rows)."""
-    with django_db_blocker.unblock():
-        shared_layers.arrange(request.node, wanted(request.node))
-
-
-@pytest.fixture
-def _django_db_helper(_shared_layers_arranged, _django_db_helper) -> None:
-    """pytest-django's per-test transaction, opened over the shared builds the test asks for."""
-    return _django_db_helper
-
-
-def _demo_campaign_build(below: None, capture) -> Campaign:
-    with capture(execute=True):
+def demo_campaign(db, django_capture_on_commit_callbacks) -> Campaign:
+    """The demo campaign: set up through the real services and running on turn 1."""
+    with django_capture_on_commit_callbacks(execute=True):
         return demo_campaign_create()
-
-
-DEMO = Layer("demo campaign", _demo_campaign_build)
-
-
-@pytest.fixture
-@DEMO.fixture
-def demo_campaign(db, request, shared_layers: Layers, django_capture_on_commit_callbacks) -> Campaign:
-    """The demo campaign: set up through the real services and running on turn 1 (built once for
-    the tests that follow one another and ask for it: tests/shared_rows.py)."""
-    campaign = shared_layers.take(request, DEMO)
-    return campaign or _demo_campaign_build(None, django_capture_on_commit_callbacks)
 
 
 @pytest.fixture

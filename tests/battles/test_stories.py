@@ -14,7 +14,7 @@ from battles.services.rewards import story_bonus_award
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Campaign, ExperienceEntry, Kingdom, Unit
+from kingdoms.models import Army, ExperienceEntry, Unit
 from kingdoms.services.experience import experience_ledger_total
 from reports.models import TurnReport
 from reports.services.reports import bulletin_context, kingdom_report_context
@@ -22,9 +22,7 @@ from tests.battle_setup import file_battle_orders
 from tests.clients import api_as as _api
 from tests.clients import error_details
 from tests.clients import pages_as as _page
-from tests.conftest import DEMO
 from tests.orders.test_reports import pdf_text
-from tests.shared_rows import Layer
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -36,17 +34,18 @@ def _save(battle, kingdom, **data):
     return summary_sheet_save(battle=battle, kingdom=kingdom, data=data, entered_by=kingdom.players.first())
 
 
-def _posted_build(campaign: Campaign, capture) -> dict[int, Battle]:
-    turn = campaign.turns.get(number=1)
-    file_battle_orders(campaign, turn)
-    with capture(execute=True):
+@pytest.fixture
+def posted(demo_campaign, django_capture_on_commit_callbacks) -> dict[int, Battle]:
+    turn = demo_campaign.turns.get(number=1)
+    file_battle_orders(demo_campaign, turn)
+    with django_capture_on_commit_callbacks(execute=True):
         assert orders_phase_run(turn_id=turn.pk).resolved
     return {b.province.number: b for b in Battle.objects.filter(turn=turn)}
 
 
-def _storied_build(posted: dict[int, Battle], capture) -> dict[int, Battle]:
+@pytest.fixture
+def storied(posted, k):
     """Both sides of Hartwood write a story; Ostland keeps its own private."""
-    k = {x.name: x for x in Kingdom.objects.filter(campaign_id=posted[62].turn.campaign_id)}
     halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
     _save(posted[62], k["Tor Anlec"], result="minor-victory", story=PUBLIC_STORY)
     _save(
@@ -62,37 +61,13 @@ def _storied_build(posted: dict[int, Battle], capture) -> dict[int, Battle]:
     return posted
 
 
-def _reported_build(storied: dict[int, Battle], capture) -> Turn:
-    turn = Turn.objects.get(pk=storied[62].turn_id)
+@pytest.fixture
+def reported(demo_campaign, storied, django_capture_on_commit_callbacks) -> Turn:
+    turn = demo_campaign.turns.get(number=1)
     mail.outbox.clear()
-    with capture(execute=True):
+    with django_capture_on_commit_callbacks(execute=True):
         assert aftermath_phase_run(turn_id=turn.pk).resolved
     return turn
-
-
-POSTED = Layer("demo campaign, turn 1 resolved into its battles (stories)", _posted_build, parent=DEMO)
-STORIED = Layer("Hartwood's stories written (stories)", _storied_build, parent=POSTED)
-REPORTED = Layer("the stories' turn reported (stories)", _reported_build, parent=STORIED, clears_outbox=True)
-
-
-# Each built once for the tests that ask for it (tests/shared_rows.py).
-@pytest.fixture
-@POSTED.fixture
-def posted(demo_campaign, request, shared_layers, django_capture_on_commit_callbacks) -> dict[int, Battle]:
-    return shared_layers.take(request, POSTED) or _posted_build(demo_campaign, django_capture_on_commit_callbacks)
-
-
-@pytest.fixture
-@STORIED.fixture
-def storied(posted, k, request, shared_layers):
-    """Both sides of Hartwood write a story; Ostland keeps its own private."""
-    return shared_layers.take(request, STORIED) or _storied_build(posted, None)
-
-
-@pytest.fixture
-@REPORTED.fixture
-def reported(demo_campaign, storied, request, shared_layers, django_capture_on_commit_callbacks) -> Turn:
-    return shared_layers.take(request, REPORTED) or _reported_build(storied, django_capture_on_commit_callbacks)
 
 
 def test_the_bulletin_prints_the_stories_except_a_private_one(storied, demo_campaign):

@@ -7,10 +7,8 @@ import pytest
 from django.core import mail
 
 from battles.models import Battle
-from kingdoms.models import Campaign, Kingdom, Unit
+from kingdoms.models import Kingdom, Unit
 from tests.battle_setup import file_battle_orders, sheet_filed
-from tests.conftest import DEMO
-from tests.shared_rows import Layer
 from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -20,13 +18,13 @@ def ostland(demo_campaign):
     return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
 
 
-def _reported_build(campaign: Campaign, capture) -> Turn:
+@pytest.fixture
+def reported(demo_campaign, k, django_capture_on_commit_callbacks) -> Turn:
     """Turn 1 of the demo campaign played through: orders, battles, sheets, the aftermath; the
     reports are rendered and sent when the aftermath commits."""
-    k = {x.name: x for x in Kingdom.objects.filter(campaign=campaign)}
-    turn = campaign.turns.get(number=1)
-    file_battle_orders(campaign, turn)
-    with capture(execute=True):
+    turn = demo_campaign.turns.get(number=1)
+    file_battle_orders(demo_campaign, turn)
+    with django_capture_on_commit_callbacks(execute=True):
         assert orders_phase_run(turn_id=turn.pk).resolved
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn)}
     halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
@@ -36,19 +34,6 @@ def _reported_build(campaign: Campaign, capture) -> Turn:
     sheet_filed(battles[61], k["Da Red Fang"], result="minor-loss")
     sheet_filed(battles[61], k["Ostland"], result="minor-victory")
     mail.outbox.clear()
-    with capture(execute=True):
+    with django_capture_on_commit_callbacks(execute=True):
         assert aftermath_phase_run(turn_id=turn.pk).resolved
     return turn
-
-
-REPORTED = Layer("demo campaign, turn 1 reported", _reported_build, parent=DEMO, clears_outbox=True)
-
-
-@pytest.fixture
-@REPORTED.fixture
-def reported(demo_campaign, k, request, shared_layers, django_capture_on_commit_callbacks) -> Turn:
-    """Turn 1 of the demo campaign played through: orders, battles, sheets, the aftermath; the
-    reports are rendered and sent when the aftermath commits (built once for the tests that follow
-    one another and ask for it: tests/shared_rows.py). Its outbox holds the aftermath's emails."""
-    turn = shared_layers.take(request, REPORTED)
-    return turn or _reported_build(demo_campaign, django_capture_on_commit_callbacks)

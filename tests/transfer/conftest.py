@@ -51,8 +51,6 @@ from rulebook.turn.write_orders.records import (
     SheetEntries,
     UpgradeArmy,
 )
-from tests.conftest import DEMO
-from tests.shared_rows import Layer
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import ids_set_apart
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
@@ -62,7 +60,8 @@ from turns.services.cycle import orders_phase_run
 User = get_user_model()
 
 
-def _eventful_build(demo_campaign: Campaign, capture) -> Campaign:
+@pytest.fixture
+def eventful_campaign(demo_campaign: Campaign) -> Campaign:
     """The demo campaign with the state setup never produces: razed and fortified provinces,
     a disbanded army, casualties, a dead hero with injuries, a destroyed item, moves over
     several steps, a roll naming armies, and times long past; and orders for turn 1 (see
@@ -180,17 +179,6 @@ def _eventful_build(demo_campaign: Campaign, capture) -> Campaign:
     return campaign
 
 
-EVENTFUL = Layer("demo campaign, eventful (transfer)", _eventful_build, parent=DEMO)
-
-
-@pytest.fixture
-@EVENTFUL.fixture
-def eventful_campaign(demo_campaign: Campaign, request, shared_layers) -> Campaign:
-    """_eventful_build's campaign, built once for the tests that follow one another and ask for it
-    (tests/shared_rows.py)."""
-    return shared_layers.take(request, EVENTFUL) or _eventful_build(demo_campaign, None)
-
-
 def add_orders(campaign: Campaign) -> None:
     """Turn 1's orders through the services: Ostland's sheet submitted twice, Da Red Fang's
     draft naming armies in every section (one of another kingdom), a new weekly schedule, the
@@ -257,7 +245,8 @@ def add_orders(campaign: Campaign) -> None:
     OrdersReminder.objects.filter(pk=reminder.pk).update(sent_at=LONG_AGO)
 
 
-def _resolved_build(demo_campaign: Campaign, capture) -> Campaign:
+@pytest.fixture
+def resolved_campaign(demo_campaign: Campaign) -> Campaign:
     """The demo campaign with turn 1 resolved by the real service. Tor Anlec's Raiders, placed
     next to Ostland's capitol, march in and fight Ostland's 1st Army there (1,000 points against
     about 1,800: guerrilla tactics), supported by Tor Anlec's Outriders from another neighbour;
@@ -320,17 +309,6 @@ def _resolved_build(demo_campaign: Campaign, capture) -> Campaign:
     )
     assert orders_phase_run(turn_id=turn.pk).resolved
     return campaign
-
-
-RESOLVED = Layer("demo campaign, turn 1 resolved (transfer)", _resolved_build, parent=DEMO)
-
-
-@pytest.fixture
-@RESOLVED.fixture
-def resolved_campaign(demo_campaign: Campaign, request, shared_layers) -> Campaign:
-    """_resolved_build's campaign, built once for the tests that follow one another and ask for it
-    (tests/shared_rows.py)."""
-    return shared_layers.take(request, RESOLVED) or _resolved_build(demo_campaign, None)
 
 
 @pytest.fixture
@@ -460,7 +438,8 @@ def played_campaign(transactional_db):
         yield campaign
 
 
-def _reports_made_build(resolved_campaign: Campaign, capture) -> Campaign:
+@pytest.fixture
+def reports_made(resolved_campaign: Campaign) -> Campaign:
     """resolved_campaign with what the end of its turn keeps, made by the service the aftermath
     calls (no rendering: stand-in bytes): the public map and its picture, a queued report per
     kingdom and the bulletin beside the battle's scenario sheet; Ostland's report rendered and
@@ -478,14 +457,3 @@ def _reports_made_build(resolved_campaign: Campaign, capture) -> Campaign:
         status=ReportEmail.Status.FAILED, attempts=5, last_error="451 4.3.0 Try again later"
     )
     return resolved_campaign
-
-
-REPORTS_MADE = Layer("turn 1 resolved, its reports made (transfer)", _reports_made_build, parent=RESOLVED)
-
-
-@pytest.fixture
-@REPORTS_MADE.fixture
-def reports_made(resolved_campaign: Campaign, request, shared_layers) -> Campaign:
-    """_reports_made_build's campaign, built once for the tests that follow one another and ask for
-    it (tests/shared_rows.py)."""
-    return shared_layers.take(request, REPORTS_MADE) or _reports_made_build(resolved_campaign, None)
