@@ -35,7 +35,10 @@ class Battle(models.Model):
     province = models.ForeignKey(Province, on_delete=models.CASCADE, related_name="battles")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.SCHEDULED)
     attacker_kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="battles_attacking")
-    attacker_army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="battles_attacking")
+    # Empty only for a Reconnaissance or Sabotage: the spying kingdom's Tomb Raiders go without an army.
+    attacker_army = models.ForeignKey(
+        Army, null=True, blank=True, on_delete=models.CASCADE, related_name="battles_attacking"
+    )
     defender_kingdom = models.ForeignKey(
         Kingdom, null=True, blank=True, on_delete=models.CASCADE, related_name="battles_defending"
     )
@@ -59,9 +62,13 @@ class Battle(models.Model):
     mission = models.CharField(
         max_length=16,
         blank=True,
-        choices=[("tomb-raid", "Tomb Raid")],
+        choices=[("tomb-raid", "Tomb Raid"), ("reconnaissance", "Reconnaissance"), ("sabotage", "Sabotage")],
         help_text="Using Tomb Raiders: the mission this skirmish plays (a Tomb Raid: the army waits on it).",
     )
+    # Reconnaissance and Sabotage: the mission as sent (rulebook.turn.state.BattleS.mission_detail):
+    # desired, target_army, target_character, defender ("raiders": the rival's own Tomb Raiders, or
+    # "guard": a generic 150-point guard). The attacker is the spying kingdom, the defender its target.
+    mission_detail = models.JSONField(default=dict, blank=True)
     garrison_points = models.PositiveIntegerField(default=0)
     garrison_defenses = models.PositiveSmallIntegerField(default=0)
     fortified_points = models.PositiveIntegerField(default=0)

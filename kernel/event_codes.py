@@ -179,6 +179,22 @@ class EventCode(StrEnum):
     TOMB_RAIDERS_PROMOTED = "tomb-raiders-promoted"  # the Lieutenant is the new Captain (data: captain)
     TOMB_RAIDERS_NO_CAPTAIN = "tomb-raiders-no-captain"  # the Captain died, no Lieutenant to promote
     TOMB_RAIDERS_BACK_IN_ACTION = "tomb-raiders-back-in-action"  # the turn out of action is over
+    # Reconnaissance and Sabotage (rulebook/ruins_and_tomb_raiders/rival_missions.py and the phases that
+    # use what they earn). Every one is a kingdom's own: the spy's, or the target's where it says so.
+    RIVAL_MISSION_SENT = "rival-mission-sent"  # the spy's: 100 gold paid (data: mission, desired, target, ...)
+    RIVAL_MISSION_NOT_SENT = "rival-mission-not-sent"  # the spy's: refused now, nothing paid (data: problems)
+    RAIDERS_COMING = "raiders-coming"  # the target's: raiders come, who defends (data: spy, mission, defender)
+    RIVAL_MISSION_RESULT = "rival-mission-result"  # the spy's: the charts read (data: result, earned, how, faces)
+    RIVAL_MISSION_REPELLED = "rival-mission-repelled"  # the target's: the skirmish's outcome, never what was learned
+    INTELLIGENCE = "intelligence"  # the spy's alone: what a Reconnaissance learned (data: mission, info)
+    THEFT = "theft"  # Sabotage, Theft: one event per treasury (data: face, gold, saboteur, target)
+    RAIDER_CAPTURED = "raider-captured"  # both kingdoms': one model captured (data: captive, entry, captor, owner)
+    CAPTIVE_FATE = "captive-fate"  # both kingdoms': released or executed (data: captive, fate)
+    MISDIRECTION = "misdirection"  # both kingdoms': the army's orders revert to Hold (data: army, order)
+    ARMY_ORDERS_RESPONSE = "army-orders-response"  # the spy's: its army holds in response (data: army, spied)
+    SUPPORT_CANCELLED = "support-cancelled"  # Destroy Communication: both kingdoms' (data: army, battle)
+    SABOTAGE_APPLIED = "sabotage-applied"  # Poison Well, Assassinate, Sappers, Mislabeled goods on their moment
+    SABOTAGE_EXPIRED = "sabotage-expired"  # the saboteur's: Destroy Communication unused within 2 turns
     # Supply Depot (rulebook/turn/aftermath/supply_depot.py): one event for each kingdom
     DEPOT_LOST = "depot-lost"  # the army's own depot captured: it forages until it has one again
     SPARE_CART_LOST = "spare-cart-lost"  # a captured cart of its roster taken instead: no penalty

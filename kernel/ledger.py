@@ -22,4 +22,5 @@ class LedgerReason(StrEnum):
     CAPITOL_MOVED = "capitol-moved"  # 1,000 gold to move the capitol (Loss of the Capitol)
     TOMB_RAIDERS = "tomb-raiders"  # 100 gold (and a change fee) to send them on a mission (Using Tomb Raiders)
     RUINS = "ruins"  # Treasure from the Ruins: a 6 is D6 x 100 gold
+    THEFT = "theft"  # Sabotage, Theft: 150, 200 or 250 gold out of the target's treasury, into the saboteur's
     ADJUSTMENT = "adjustment"

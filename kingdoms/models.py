@@ -27,6 +27,7 @@ from rulebook.ruins_and_tomb_raiders.force import (
     Role,
     TroopCategory,
 )
+from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate, EffectStatus
 from rulebook.setup.maps import SETTLEMENTS, TERRAINS
 from rulebook.tables import ARCHETYPE_LABELS, ARMY_TYPE_LABELS, ArmyType
 
@@ -228,6 +229,7 @@ class TreasuryEntry(models.Model):
         CAPITOL_MOVED = "capitol-moved", "Capitol moved"
         TOMB_RAIDERS = "tomb-raiders", "Tomb Raiders' mission"
         RUINS = "ruins", "Treasure from the Ruins"
+        THEFT = "theft", "Theft (Sabotage)"
         RETIREMENT = "retirement", "A retired character's items kept"
         ADJUSTMENT = "adjustment", "Organizer's adjustment"
 
@@ -641,6 +643,59 @@ class TombRaiderEntry(models.Model):
     @property
     def points(self) -> int:
         return self.models_count * self.points_per_model
+
+
+class MissionEffect(models.Model):
+    """What a Reconnaissance or Sabotage earned (rulebook.ruins_and_tomb_raiders.rival_missions.
+    MissionEffectState): `kingdom` earned it against `target` and keeps it until its moment comes (the
+    next battle, the next army created, the next turn's orders) or it expires (decision 450). Only
+    `kingdom`'s players and the organizer ever read `data` (what a Reconnaissance learned)."""
+
+    Status = models.TextChoices("Status", [(s.name, s.value) for s in EffectStatus])
+
+    campaign = models.ForeignKey("Campaign", on_delete=models.CASCADE, related_name="mission_effects")
+    kingdom = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="mission_effects")
+    target = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="mission_effects_against")
+    mission = models.CharField(max_length=40, help_text="The Reconnaissance or Sabotage mission gained.")
+    earned_turn = models.PositiveIntegerField()
+    target_army = models.ForeignKey(Army, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    target_character = models.ForeignKey(
+        "Character", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    data = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=EffectStatus.PENDING.value)
+    used_turn = models.PositiveIntegerField(null=True, blank=True)
+    expires_turn = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "earned_turn", "id"]
+        indexes = [models.Index(fields=["campaign", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.mission} of {self.kingdom} against {self.target} (turn {self.earned_turn})"
+
+
+class CapturedRaider(models.Model):
+    """A Tomb Raider model captured on a failed Reconnaissance or Sabotage
+    (rulebook.ruins_and_tomb_raiders.rival_missions.CaptiveState): held by `captor` until it decides its
+    fate on a later sheet. `record` is the entry it was taken from, one model, to give it back."""
+
+    Fate = models.TextChoices("Fate", [(f.name, f.value) for f in CaptiveFate])
+
+    campaign = models.ForeignKey("Campaign", on_delete=models.CASCADE, related_name="captured_raiders")
+    captor = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="captives")
+    owner = models.ForeignKey(Kingdom, on_delete=models.CASCADE, related_name="raiders_captured")
+    entry = models.CharField(max_length=100, help_text="The Tomb Raider entry the model was taken from.")
+    record = models.JSONField(default=dict, blank=True, help_text="The entry's record, one model.")
+    captured_turn = models.PositiveIntegerField()
+    fate = models.CharField(max_length=16, choices=Fate.choices, default=CaptiveFate.HELD.value)
+    fate_turn = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "captured_turn", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.entry} of {self.owner}, captive of {self.captor}"
 
 
 class ReportPreferences(models.Model):

@@ -27,6 +27,9 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from briternia.errors import DomainError
 from rulebook.experience.spending import PurchaseKind
+from rulebook.ruins_and_tomb_raiders.reconnaissance import RECONNAISSANCE_MISSIONS
+from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
+from rulebook.ruins_and_tomb_raiders.sabotage import SABOTAGE_MISSIONS
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
@@ -51,7 +54,11 @@ CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
         "defend_with": DEFEND_CHOICES,
     },
     "purchases": {"kind": tuple(PurchaseKind.ALL)},
-    "missions": {"kind": tuple(k.value for k in MissionKind)},
+    "missions": {
+        "kind": tuple(k.value for k in MissionKind),
+        "desired": ("", *(m.mission for m in (*RECONNAISSANCE_MISSIONS, *SABOTAGE_MISSIONS))),
+    },
+    "captive_orders": {"fate": (CaptiveFate.RELEASED.value, CaptiveFate.EXECUTED.value)},
 }
 NO_DEFAULT = object()
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.allies.chart import AllianceState
+from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveState, MissionEffectState
 from rulebook.tables import ArmyKind, ArmyType, Settlement, Terrain
 
 # Looting: "A Looted town / city cannot upgrade or create armies until the beginning of the next
@@ -221,6 +222,11 @@ class World:
     # (Character Injury Chart, Warlord); loaded only for it (kingdoms.services.world.world_load).
     characters: dict[int, CharacterState] = field(default_factory=dict)
     items: dict[int, ItemState] = field(default_factory=dict)
+    # Reconnaissance and Sabotage: the effects gained and not yet used (id -> record; new ones have
+    # negative ids), and the Tomb Raiders held captive, whatever their fate (id -> record). Private:
+    # a phase tells a kingdom only of its own (rulebook.ruins_and_tomb_raiders.rival_missions).
+    mission_effects: dict[int, MissionEffectState] = field(default_factory=dict)
+    captives: dict[int, CaptiveState] = field(default_factory=dict)
 
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.adjacency.get(a, frozenset())
@@ -276,6 +282,8 @@ class World:
             alliances=dict(self.alliances),
             characters=dict(self.characters),
             items=dict(self.items),
+            mission_effects=dict(self.mission_effects),
+            captives=dict(self.captives),
         )
 
 

@@ -180,6 +180,7 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
                 both_moved=battle.both_moved,
                 skirmish=battle.skirmish,
                 mission=battle.mission,
+                mission_detail=battle.mission_detail,
                 raid_result=_raid_result(battle, standing, sheets.get(battle.attacker_kingdom_id)),
             )
         )

@@ -29,6 +29,7 @@ def battles_post(*, turn: Turn, resolution: Resolution, army_ids: dict[int, int]
             assault=b.assault,
             skirmish=b.skirmish,
             mission=b.mission,
+            mission_detail=with_real_army_ids(b.mission_detail, army_ids) or {},
             garrison_points=b.garrison_points,
             garrison_defenses=b.garrison_defenses,
             fortified_points=b.fortified_points,

@@ -28,6 +28,7 @@ from rulebook.world import (
 
 from ..models import Alliance, ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from ..selectors import campaign_adjacency
+from .rival_missions import captives_load, mission_effects_load
 
 # Rows are read as tuples and dicts, not model instances: building thousands of instances was most
 # of the cost of every order sheet's check on a large map (docs/performance.md, "Order sheets
@@ -278,6 +279,8 @@ def _world_and_numbers(
         },
         characters=_characters_load([*armies.field, *armies.garrisons]) if characters_and_items else {},
         items=armies.items if characters_and_items else {},
+        mission_effects=mission_effects_load(campaign),
+        captives=captives_load(campaign),
     )
     return world, number_of
 

@@ -20,6 +20,7 @@ from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, U
 from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .alliances import alliances_write
 from .experience import experience_rows_write
+from .rival_missions import rival_missions_write
 from .rogue import rogue_rows_write
 
 # The columns of an army and of a province the world records. A phase names those it decides
@@ -327,6 +328,7 @@ def world_write(
     _provinces_write(after, provinces, province_fields)
     alliances_write(campaign=campaign, turn=turn, events=events)
     _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, provinces=provinces)
+    rival_missions_write(campaign=campaign, before=before, after=after, army_ids=army_ids)
     TreasuryEntry.objects.bulk_create(
         TreasuryEntry(kingdom_id=e.kingdom, turn=turn, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
         for e in events

@@ -36,9 +36,12 @@ MISSIONS_A_TURN = 1  # "Tomb Raiders may do ONE of the following missions each t
 
 
 class MissionKind(StrEnum):
-    """The Tomb Raiders' missions (Reconnaissance and Sabotage come with issue 32, on the same seam)."""
+    """The Tomb Raiders' missions: the Tomb Raid, and Reconnaissance and Sabotage against a rival kingdom
+    (rulebook.ruins_and_tomb_raiders.reconnaissance and .sabotage hold their lists)."""
 
     TOMB_RAID = "tomb-raid"
+    RECONNAISSANCE = "reconnaissance"
+    SABOTAGE = "sabotage"
 
 
 @dataclass(frozen=True)

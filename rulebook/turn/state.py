@@ -8,7 +8,7 @@ from typing import Any
 from rulebook.armies.losses import ListLoss
 from rulebook.experience.spending import SpendingRoster
 from rulebook.ruins_and_tomb_raiders.force import TombRaiders
-from rulebook.turn.write_orders.records import ArmyOrder, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, SheetEntries, TombRaiderMission
 from rulebook.world import ArmyState, OnTheWorld, UnitState, World
 
 
@@ -27,6 +27,9 @@ class TurnState(OnTheWorld):
     # Using Tomb Raiders: kingdom id -> the ruin (province number) its Tomb Raiders raid this turn, the
     # mission sent and paid for; an army of the kingdom moving into that ruin waits on the raid.
     raids: dict[int, int] = field(default_factory=dict)
+    # Reconnaissance and Sabotage: kingdom id -> the mission against a rival its sheet sent and paid for
+    # this turn (rulebook.ruins_and_tomb_raiders.missions_sent); 6. Fight Battles makes each a skirmish.
+    rival_missions: dict[int, TombRaiderMission] = field(default_factory=dict)
     # Using Tomb Raiders: kingdom id -> its Tomb Raider force, and the points added to it since the turn
     # opened (Maintaining / Changing), for the kingdoms whose sheet sends a mission (never changed)
     raiders: dict[int, TombRaiders] = field(default_factory=dict)
@@ -42,6 +45,7 @@ class TurnState(OnTheWorld):
             missed_orders=self.missed_orders,
             rosters=self.rosters,
             raids=dict(self.raids),
+            rival_missions=dict(self.rival_missions),
             raiders=self.raiders,
             raiders_points_added=self.raiders_points_added,
         )
@@ -98,6 +102,10 @@ class BattleS:
     skirmish: bool = False
     # The Tomb Raiders' mission the skirmish plays ("tomb-raid": the army waits on it); "" for any other
     mission: str = ""
+    # Reconnaissance and Sabotage: the mission as sent (desired, target_army, target_character) and who
+    # defends ("defender": "raiders", the target's own Tomb Raiders, or "guard", a generic 150 points);
+    # the attacker is the spying kingdom (its Tomb Raiders; `attacker_army` None), the defender its target.
+    mission_detail: dict[str, Any] = field(default_factory=dict)
     # The Ancient Dead: Armies: their army's size in this battle (its opponent's after supports, less 250)
     ancient_dead_points: int | None = None
     notes: list[str] = field(default_factory=list)
@@ -125,7 +133,7 @@ class Contact:
     waiting: tuple[int, ...] = ()
 
 
-ARMY_ID_KEYS = ("army", "opponent_army", "target")  # the keys of an event's data that hold army ids
+ARMY_ID_KEYS = ("army", "opponent_army", "target", "target_army")  # the keys of an event's data that hold army ids
 
 
 def with_real_army_ids(data: dict[str, Any] | None, id_map: dict[int, int]) -> dict[str, Any] | None:

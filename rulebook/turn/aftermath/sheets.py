@@ -5,7 +5,9 @@ and change the world (rulebook.turn.aftermath.state)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.turn.aftermath.results import Outcome
@@ -88,3 +90,5 @@ class BattleA:
     # skirmish; a sacked town's ruin's raid goes with the battle against its Ancient Dead garrison.
     mission: str = ""
     raid_result: RaidResult | None = None
+    # Reconnaissance and Sabotage: the mission as sent (rulebook.turn.state.BattleS.mission_detail).
+    mission_detail: Mapping[str, Any] = field(default_factory=dict)

@@ -196,11 +196,39 @@ class TombRaiderMission:
     rulebook.ruins_and_tomb_raiders.tomb_raid.MissionKind's values; a Tomb Raid names the ruin's
     `province` (one of the kingdom's armies must be ordered into it). `pay_change_fee`: the force
     was changed this turn and the kingdom pays 5 gold a point added to send it all the same
-    (Maintaining / Changing Tomb Raiders). Reconnaissance and Sabotage add their fields here."""
+    (Maintaining / Changing Tomb Raiders). Reconnaissance and Sabotage name the rival kingdom
+    (`target_kingdom`, an id), the `desired` mission of their list (a value of
+    rulebook.ruins_and_tomb_raiders.reconnaissance.Reconnaissance or .sabotage.Sabotage) and, where
+    that mission names one, the rival's army (`target_army`) or character (`target_character`)."""
 
     kind: str = "tomb-raid"
     province: int | None = None
     pay_change_fee: bool = False
+    target_kingdom: int | None = None
+    desired: str = ""
+    target_army: int | None = None
+    target_character: int | None = None
+
+
+@dataclass(frozen=True)
+class MissionUse:
+    """An effect a Reconnaissance or Sabotage earned, used on this sheet (decision 450): `effect` is the
+    id of the kingdom's MissionEffect; `army` what it acts on: for Army Orders, one of the kingdom's own
+    armies to "hold" in response; for Destroy Communication, the army whose support is cancelled."""
+
+    effect: int
+    army: int | None = None
+
+
+@dataclass(frozen=True)
+class CaptiveOrder:
+    """ "A kingdom may do anything it wishes with a captured Tomb Raider": the fate the captor gives the
+    captive `captive` (a CapturedRaider id), a value of rulebook.ruins_and_tomb_raiders.rival_missions.
+    CaptiveFate (released or executed; a ransom is agreed between the players and paid by a Transfer of
+    Gold, decision 453)."""
+
+    captive: int
+    fate: str
 
 
 @dataclass(frozen=True)
@@ -219,6 +247,8 @@ class SheetEntries:
     land_deals: tuple[LandDeal, ...] = ()
     capitol_moves: tuple[MoveCapitol, ...] = ()
     missions: tuple[TombRaiderMission, ...] = ()
+    mission_uses: tuple[MissionUse, ...] = ()
+    captive_orders: tuple[CaptiveOrder, ...] = ()
 
     def losses_first(self, army: int) -> str:
         """The unit named to take the army's losses first ("" when none is)."""
