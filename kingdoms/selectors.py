@@ -7,7 +7,7 @@ Whatever a user may not see is "not found" (404), never "forbidden", so its exis
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
@@ -48,6 +48,7 @@ from .models import (
     ArmoryItem,
     Army,
     Campaign,
+    CapturedRaider,
     Character,
     ExperienceEntry,
     Kingdom,
@@ -447,6 +448,8 @@ class TombRaidersView:
     stored: TombRaiderForce | None
     captain_profile: Profile | None
     problems: list[ForceProblem]
+    # Reconnaissance, Sabotage: the captives it holds and its own models held by others (decision 491)
+    captives: list[CaptiveRow] = field(default_factory=list)
 
     @property
     def points(self) -> int:
@@ -496,6 +499,7 @@ def tomb_raiders_view(kingdom: Kingdom) -> TombRaidersView:
         stored=TombRaiderForce.objects.filter(kingdom=kingdom).first(),
         captain_profile=officer_profile(captain) if captain else None,
         problems=force_problems(force) if force.entries else [],
+        captives=captives_of(kingdom),
     )
 
 
@@ -507,3 +511,46 @@ def healing_potion_armies(kingdom: Kingdom) -> frozenset[int]:
             kingdom=kingdom, name__iexact=HEALING_POTION, destroyed=False, bearer__isnull=False
         ).values_list("bearer__army_id", flat=True)
     )
+
+
+@dataclass(frozen=True)
+class CaptiveRow:
+    """A captive as a kingdom's Tomb Raiders page and API list it: held by the kingdom (`held`: it is
+    the captor) or its own model held by another."""
+
+    id: int
+    entry: str
+    held: bool
+    captor: str
+    owner: str
+    captured_turn: int
+    fate: str
+    fate_turn: int | None
+
+    @property
+    def other(self) -> str:
+        """The other kingdom: the owner of a captive the kingdom holds, the captor of its own model."""
+        return self.owner if self.held else self.captor
+
+
+def captives_of(kingdom: Kingdom) -> list[CaptiveRow]:
+    """The captives the kingdom holds and its own models held by others, decided or not, oldest first:
+    a captive is known to its captor and its owner only (decision 491)."""
+    rows = (
+        CapturedRaider.objects.filter(Q(captor=kingdom) | Q(owner=kingdom))
+        .select_related("captor", "owner")
+        .order_by("captured_turn", "id")
+    )
+    return [
+        CaptiveRow(
+            id=row.pk,
+            entry=row.entry,
+            held=row.captor_id == kingdom.pk,
+            captor=row.captor.name,
+            owner=row.owner.name,
+            captured_turn=row.captured_turn,
+            fate=row.fate,
+            fate_turn=row.fate_turn,
+        )
+        for row in rows
+    ]

@@ -448,6 +448,20 @@ class TombRaiderProblemSerializer(serializers.Serializer):
     rule = serializers.CharField()
 
 
+class TombRaiderCaptiveSerializer(serializers.Serializer):
+    """A captured Tomb Raider the kingdom holds, or one of its own models another kingdom holds
+    (Reconnaissance, Sabotage: failure, 1-2; decisions 453 and 491). Known to its captor and its owner only."""
+
+    id = IntegerSerializerField(help_text="The captive's id, as a captive order on the captor's sheet names it.")
+    entry = serializers.CharField(help_text="The Tomb Raider entry the model was taken from (one model).")
+    held = serializers.BooleanField(help_text="True: this kingdom holds it; false: one of its own models, held.")
+    captor = serializers.CharField(help_text="The kingdom that holds it.")
+    owner = serializers.CharField(help_text="The kingdom whose Tomb Raiders it is.")
+    captured_turn = IntegerSerializerField(help_text="Held since the aftermath of this turn.")
+    fate = serializers.ChoiceField(choices=["held", "released", "executed"])
+    fate_turn = IntegerSerializerField(allow_null=True, help_text="The turn whose sheet decided its fate.")
+
+
 class TombRaidersSerializer(serializers.Serializer):
     """A kingdom's Tomb Raider force: its entries, total of the 150, the Captain as he fights, the
     points added in the turn it last changed (5 gold a point to go on a mission that turn), and what
@@ -465,3 +479,4 @@ class TombRaidersSerializer(serializers.Serializer):
         help_text="The models able to go on a mission this turn: all but those out of action (Recovery)."
     )
     problems = TombRaiderProblemSerializer(many=True)
+    captives = TombRaiderCaptiveSerializer(many=True)

@@ -29,6 +29,8 @@ from rulebook.turn.write_orders.records import (
 )
 from rulebook.turn.write_orders.targets import ArmyTargets, SheetTargets
 
+from .captive_forms import CAPTIVE_FIELDS, CaptiveOrderForm, captive_order_rows
+from .captive_forms import PREFIX as CAPTIVE_PREFIX
 from .entries import entry_json, sheet_from_json, sheet_to_json
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
@@ -479,10 +481,11 @@ PROBLEM_SECTIONS: dict[SheetProblemCode, str] = {
     C.GARRISON_REINFORCED: "garrisons",
     **{code: "alliance" for code in SheetProblemCode if code.value.startswith("alliance-")},
     **{code: "missions" for code in SheetProblemCode if code.value.startswith("mission-")},
+    **{code: "captives" for code in SheetProblemCode if code.value.startswith("captive-")},
 }
 SECTIONS = tuple(dict.fromkeys(PROBLEM_SECTIONS.values()))
 # An entry's field named as the page's form names it, where the two differ (by the entry's part).
-ENTRY_FIELDS: dict[str, dict[str, str]] = {"capitol_moves": {"province": "city"}}
+ENTRY_FIELDS: dict[str, dict[str, str]] = {"capitol_moves": {"province": "city"}, "captive_orders": {"captive": "fate"}}
 # The fields of the rows of the sheet's other parts, the first standing for the row.
 PURCHASE_FIELDS = ("army", "kind", "unit", "models", "points", "name", "category", "common", "runic")
 GOLD_TRANSFER_FIELDS = ("kingdom", "gold")
@@ -599,7 +602,15 @@ class OrderSheetForm:
         self.filed_creations = len(saved["creations"])
         self.filed_entries = {
             part: len(saved[part])
-            for part in ("purchases", "gold_transfers", "item_transfers", "land_deals", "capitol_moves", "missions")
+            for part in (
+                "purchases",
+                "gold_transfers",
+                "item_transfers",
+                "land_deals",
+                "capitol_moves",
+                "missions",
+                "captive_orders",
+            )
         }
         self.creations = [
             CreateArmyForm(
@@ -656,6 +667,10 @@ class OrderSheetForm:
             points_added=raiders_points_added,
             initial=saved["missions"][0] if saved["missions"] else None,
         )
+        # Reconnaissance, Sabotage: the fate of each captured Tomb Raider the kingdom holds.
+        self.captives = captive_order_rows(
+            data, kingdom=kingdom, saved=saved["captive_orders"], posted=posted_rows(data, CAPTIVE_PREFIX)
+        )
         self.data = data
 
     def creation_rows(self) -> list[CreateArmyForm]:
@@ -689,6 +704,7 @@ class OrderSheetForm:
             "land_deals": (holding(self.land_deals, "land_deals", LandDealForm.deal), LAND_DEAL_FIELDS),
             "capitol_moves": (holding([self.capitol], "capitol_moves", lambda f: f.moves() or None), CAPITOL_FIELDS),
             "missions": (holding([self.mission], "missions", lambda f: f.missions() or None), TOMB_RAID_FIELDS),
+            "captive_orders": (holding(self.captives, "captive_orders", CaptiveOrderForm.order), CAPTIVE_FIELDS),
         }
 
     def all_entry_rows(self) -> list[tuple[forms.Form, tuple[str, ...]]]:
@@ -700,6 +716,7 @@ class OrderSheetForm:
             *((f, LAND_DEAL_FIELDS) for f in self.land_deals),
             (self.capitol, CAPITOL_FIELDS),
             (self.mission, TOMB_RAID_FIELDS),
+            *((f, CAPTIVE_FIELDS) for f in self.captives),
         ]
 
     def is_valid(self) -> bool:
@@ -714,6 +731,7 @@ class OrderSheetForm:
             *self.land_deals,
             self.capitol,
             self.mission,
+            *self.captives,
         ]
         return all(f.is_valid() for f in forms_) and not unplaced_rows(self.data)
 
@@ -738,6 +756,7 @@ class OrderSheetForm:
             out += [f"Capitol: {field}: {e}" for e in errors]
         for field, errors in self.mission.errors.items():
             out += [f"Tomb Raiders' mission: {field}: {e}" for e in errors]
+        out += _row_errors(self.captives, "Captive")
         return out
 
     def sheet_json(self) -> dict[str, Any]:
@@ -762,6 +781,7 @@ class OrderSheetForm:
             "land_deals": filled(f.deal() for f in self.land_deals),
             "capitol_moves": self.capitol.moves(),
             "missions": self.mission.missions(),
+            "captive_orders": filled(f.order() for f in self.captives),
         }
 
     def entries(self) -> SheetEntries:

@@ -9,6 +9,7 @@ from rest_framework import serializers
 from briternia.fields import IntegerSerializerField
 from kernel.events import Event
 from rulebook.experience.spending import PurchaseKind
+from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import (
@@ -164,6 +165,20 @@ class TombRaiderMissionInput(serializers.Serializer):
     )
 
 
+class CaptiveOrderInput(serializers.Serializer):
+    """Reconnaissance, Sabotage: "A kingdom may do anything it wishes with a captured Tomb Raider"."""
+
+    captive = IntegerSerializerField(
+        help_text="A captive this kingdom holds: its id, as GET /api/kingdoms/{id}/tomb-raiders/ lists it "
+        "(`captives`, held: true)."
+    )
+    fate = serializers.ChoiceField(
+        choices=[CaptiveFate.RELEASED.value, CaptiveFate.EXECUTED.value],
+        help_text="released: the model goes back to its owner's Tomb Raiders when the turn resolves; executed: it "
+        "is gone. A ransom is agreed between the players and paid with the owner's Transfer of Gold.",
+    )
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(
         many=True,
@@ -220,6 +235,12 @@ class OrderSheetInput(serializers.Serializer):
         default=list,
         help_text="Using Tomb Raiders: at most one mission a turn, 100 gold (and the change fee it pays) taken from "
         "the treasury when the turn resolves, if it is still able to go then.",
+    )
+    captive_orders = CaptiveOrderInput(
+        many=True,
+        default=list,
+        help_text="The fate of captured Tomb Raiders this kingdom holds (one order a captive), settled when the "
+        "turn resolves; both kingdoms are told.",
     )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
@@ -289,7 +310,7 @@ class SheetProblemSerializer(serializers.Serializer):
     part = serializers.CharField(
         allow_blank=True,
         help_text='The part of the sheet whose entry it concerns ("purchases", "gold_transfers", "item_transfers", '
-        '"land_deals", "capitol_moves", "missions"); "" when none.',
+        '"land_deals", "capitol_moves", "missions", "captive_orders"); "" when none.',
     )
     entry = IntegerSerializerField(allow_null=True, help_text="That entry, by its index among the part's entries.")
     entry_field = serializers.CharField(allow_blank=True, help_text='The entry\'s field it is about ("gold").')

@@ -16,6 +16,7 @@ from rulebook.ruins_and_tomb_raiders.rival_missions import (
 from rulebook.world import World
 
 from ..models import Campaign, CapturedRaider, MissionEffect
+from .captives import captives_released, captives_returned
 
 
 def mission_effects_load(campaign: Campaign) -> dict[int, MissionEffectState]:
@@ -97,3 +98,5 @@ def rival_missions_write(*, campaign: Campaign, before: World, after: World, arm
         elif before.captives.get(captive.id) != captive:
             CapturedRaider.objects.filter(pk=captive.id).update(**values)
     CapturedRaider.objects.bulk_create(new_captives)
+    # A captive released goes back to its owner's force, with its release (decision 492).
+    captives_returned(captives_released(before, after))

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Container, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from kingdoms.models import Army, Kingdom
+from kingdoms.models import Army, CapturedRaider, Kingdom
 from rulebook.experience.purchases import purchase_words
+from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MISSION_GOLD, armies_waiting
 from rulebook.turn.write_orders.garrisons import garrisoned_by
 from rulebook.turn.write_orders.missions import moves_into
-from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, OrderKind
+from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, CaptiveOrder, OrderKind
 from rulebook.world import World
 
 from ..entries import sheet_from_json
@@ -208,7 +209,26 @@ def describe_orders(
             names = " and ".join(armies[a].name for a in waiting)
             line += f"; {names} {'waits' if len(waiting) == 1 else 'wait'} on the raid to move in (Ruins)"
         kingdom_lines.append(line)
+    kingdom_lines += captive_order_lines(sheet.captive_orders)
     return {"orders": lines, "kingdom": kingdom_lines}
+
+
+def captive_order_lines(orders: Sequence[CaptiveOrder]) -> list[str]:
+    """The sheet's captive orders in words (Reconnaissance, Sabotage; decision 453): one query, only
+    for a sheet that gives one. A captive not known is named by its id (the check refused it)."""
+    if not orders:
+        return []
+    known = {c.pk: c for c in CapturedRaider.objects.filter(pk__in=[o.captive for o in orders]).select_related("owner")}
+    verbs = {CaptiveFate.RELEASED.value: "Release", CaptiveFate.EXECUTED.value: "Execute"}
+    lines = []
+    for order in orders:
+        captive = known.get(order.captive)
+        who = f"{captive.entry} of {captive.owner.name}" if captive else "?"
+        what = f"{verbs.get(order.fate, order.fate)} the captured Tomb Raider {who} (captive {order.captive})"
+        if order.fate == CaptiveFate.RELEASED.value:
+            what += ": back to its owner's Tomb Raiders when the turn resolves"
+        lines.append(what)
+    return lines
 
 
 def new_lists_note(*, entries: dict[str, Any], turn_number: int) -> str:

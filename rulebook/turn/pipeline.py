@@ -12,6 +12,7 @@ from rulebook.ancient_dead.turn_steps import ancient_dead_rise, recite_incantati
 from rulebook.loss_of_the_capitol import coronations, move_capitols, players_out
 from rulebook.player_issues.land_sales import civil_unrest, settle_land_deals
 from rulebook.player_issues.transfer_of_gold import send_items
+from rulebook.ruins_and_tomb_raiders.captives import settle_captives
 from rulebook.ruins_and_tomb_raiders.missions_sent import send_tomb_raiders
 from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
 from rulebook.turn.executing_orders.normalise import normalise_orders
@@ -55,6 +56,7 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
         ancient_dead_rise(work, ancient_dice, events)
     normalise_orders(work, events)
     send_tomb_raiders(work, events)  # Using Tomb Raiders: checked again and paid, before any army moves
+    settle_captives(work, events)  # Reconnaissance, Sabotage: the captor's fate for a captured Tomb Raider
     contacts = execute_orders(work, dice, events)
     coronations(work, events)  # Loss of the Capitol: the Warlord crowned in a city, or the countdown
     civil_unrest(work, dice, events)  # Land Sales: last turn's new provinces without their owner's army

@@ -13,12 +13,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from briternia.errors import DomainError
-from kingdoms.models import Army, Kingdom
+from kingdoms.models import Army, CapturedRaider, Kingdom
 from orders.entries import SECTIONS, SheetCodecError, sheet_from_json, sheet_to_json
 from orders.models import OrderSheet
 from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
+    CaptiveOrder,
     CreateArmy,
     DeclareAlliance,
     EndAlliance,
@@ -81,6 +82,7 @@ SHEETS = {
         capitol_moves=(MoveCapitol(42),),
     ),
     "the Tomb Raiders' mission": SheetEntries(missions=(TombRaiderMission("tomb-raid", 43, pay_change_fee=True),)),
+    "a captive's fate": SheetEntries(captive_orders=(CaptiveOrder(51, "released"), CaptiveOrder(52, "executed"))),
 }
 
 
@@ -208,6 +210,10 @@ def test_write_orders_the_api_the_form_and_the_export_store_the_same_json(api_cl
     given = ostland.provinces.filter(settlement="none").exclude(pk=ostland.capitol_id).order_by("number").first()
     city = ostland.provinces.filter(settlement="city").exclude(pk=ostland.capitol_id).order_by("number").first()
     town = ostland.provinces.filter(settlement__in=("town", "city")).order_by("number").first()
+    # A Tomb Raider of Tor Anlec's Ostland holds (Reconnaissance, Sabotage), whose fate the page offers.
+    held = CapturedRaider.objects.create(
+        campaign=turn.campaign, captor=ostland, owner=anlec, entry="Spearmen", captured_turn=0
+    )
     sheet = SheetEntries(
         orders=(ArmyOrder(army.id, OrderKind.MOVE, target=target.number, disaster_choice="disband"),),
         creations=(CreateArmy("Reserve", 1000, given.number),),
@@ -221,6 +227,7 @@ def test_write_orders_the_api_the_form_and_the_export_store_the_same_json(api_cl
         item_transfers=(TransferItem(dumn.id, "Enchanted Shield"),),
         land_deals=(LandDeal(dumn.id, given.number, 100),),
         capitol_moves=(MoveCapitol(city.number),),
+        captive_orders=(CaptiveOrder(held.pk, "released"),),
     )
     data = sheet_to_json(sheet)
     # Every part but the end of an alliance, which the page offers only to a kingdom with an ally, and

@@ -9,6 +9,7 @@ from rulebook.experience.purchases import check_purchases
 from rulebook.turn.write_orders.alliances import check_alliances
 from rulebook.turn.write_orders.army_orders import check_losses, check_orders, check_warnings
 from rulebook.turn.write_orders.capitol_move import check_capitol_moves
+from rulebook.turn.write_orders.captives import check_captive_orders
 from rulebook.turn.write_orders.context import SheetContext
 from rulebook.turn.write_orders.create_upgrade import check_creations, check_upgrades
 from rulebook.turn.write_orders.garrisons import check_garrisons
@@ -42,6 +43,7 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     check_land_deals(entries, ctx, check)
     check_capitol_moves(entries, ctx, check)
     check_missions(entries, ctx, check)  # last of the spending: the mission takes what the rest leaves
+    check_captive_orders(entries, ctx, check)  # a captive's fate costs nothing
     if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(

@@ -105,6 +105,9 @@ class SheetProblemCode(StrEnum):
     MISSION_NOT_ENOUGH_GOLD = "mission-not-enough-gold"
     MISSION_NOT_RUINS = "mission-not-ruins"
     MISSION_NO_ARMY_MOVING_IN = "mission-no-army-moving-in"
+    # Reconnaissance, Sabotage: a captured Tomb Raider's fate (rulebook.ruins_and_tomb_raiders.captives)
+    CAPTIVE_NOT_HELD = "captive-not-held"  # only the captor decides, once
+    CAPTIVE_TWICE = "captive-twice"  # one order a captive
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
