@@ -73,7 +73,7 @@ DELIVERED_NOW = frozenset(
 )
 
 
-def _when(mission: str, target: str, turn: int) -> str:
+def effect_when(mission: str, target: str, turn: int) -> str:
     """When a pending effect takes effect (decision 450), in the saboteur's result event."""
     words: dict[str, str] = {
         Reconnaissance.ARMY_ORDERS: (
@@ -209,7 +209,7 @@ def _earned(
         expires_turn=turn + DESTROY_COMMUNICATION_TURNS if mission == Sabotage.DESTROY_COMMUNICATION else None,
     )
     state.world.mission_effects[effect.id] = effect
-    return f"{label}, pending: {_when(mission, state.kingdoms[target].name, turn)} (decision 450)."
+    return f"{label}, pending: {effect_when(mission, state.kingdoms[target].name, turn)} (decision 450)."
 
 
 def _named(state: AftermathState, battle: BattleA, mission: str, target: int) -> tuple[int | None, int | None]:
