@@ -331,3 +331,17 @@ def test_war_machines_are_named_by_their_units():
         if is_war_machine(UnitState(1, 1, n, "rare", 1, 100))
     ]
     assert marked == ["Great Cannon", "Bolt Thrower", "Goblin Rock Lobber", "Stone Thrower"]
+
+
+def test_a_character_or_army_no_longer_the_targets_is_reported_not_found():
+    """Decision 475: the sheet named a character who is gone (dead, or his army with him) or an army that is
+    not the target's: the spy learns it is no longer on the map, nothing of anyone else's."""
+    world = MissionScene()
+    world.army(40, CARNWYL, 9, [(401, "Night Goblins", 20, 3)])
+    world.mission("reconnaissance", "character-bio", RaidResult.SUCCESS, target_character=99)
+    world.mission("reconnaissance", "army-statistics", RaidResult.SUCCESS, target_army=40)
+    result = world.run([])
+
+    bio, army = (e.data["info"] for e in _of(result, EventCode.INTELLIGENCE))
+    assert bio == {"found": False} and army == {"found": False}
+    assert "no longer on the map" in _of(result, EventCode.INTELLIGENCE)[1].text
