@@ -24,7 +24,10 @@ from battles.models import Battle
 from briternia.pdf import pdf_render
 from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, MissionEffect, TreasuryEntry
+from orders.entries import sheet_to_json
+from orders.models import OrderSheet, OrderSubmission
 from reports.services.reports import bulletin_context, kingdom_report_context
+from rulebook.turn.write_orders.records import SheetEntries, TombRaiderMission
 from tests.clients import user_named
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run
@@ -70,6 +73,10 @@ def test_case_RS1_treasury_info_reaches_the_spys_report_and_pages_only(turn, k, 
     ostland, karak, fang = k["Ostland"], k["Karak Dumn"], k["Da Red Fang"]
     TreasuryEntry.objects.create(kingdom=karak, turn=turn.number, amount=-340, reason="army-upgraded", note="Hold")
     treasury = _gold(karak)
+    mission = TombRaiderMission("reconnaissance", target_kingdom=karak.pk, desired="treasury-info")
+    entries = sheet_to_json(SheetEntries(missions=(mission,)))
+    sheet = OrderSheet.objects.create(turn=turn, kingdom=ostland, status=OrderSheet.Status.SUBMITTED, entries=entries)
+    OrderSubmission.objects.create(sheet=sheet, submitted_by=user_named("alice"), entries=entries)
     _mission(turn, ostland, karak, "reconnaissance", "treasury-info", "minor-victory")
 
     assert aftermath_phase_run(turn_id=turn.pk).resolved
@@ -79,6 +86,8 @@ def test_case_RS1_treasury_info_reaches_the_spys_report_and_pages_only(turn, k, 
     spy = report_text(turn, ostland)
     assert "Intelligence" in spy and "Treasury Info: Karak Dumn" in spy
     assert f"Treasury: {treasury:,} gold." in spy and "Army upgraded Hold 340" in spy
+    (line,) = kingdom_report_context(turn=turn, kingdom=ostland)["missions"]
+    assert line["outcome"].startswith("Success: what it earned is under What happened")
     target = report_text(turn, karak)
     assert "Ostland's Tomb Raiders came to" in target and "they won the skirmish and got away" in target
     assert "Intelligence" not in target and "Treasury Info" not in target
