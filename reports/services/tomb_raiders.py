@@ -108,7 +108,8 @@ def mission_lines(
 
 def raid_succeeded(battle: Battle) -> bool:
     """The raiders (the attacker) won the skirmish: a success; a draw is not (decision 407)."""
-    return bool(battle.mission) and bool(battle.result) and BattleResult(battle.result).is_victory
+    # A Reconnaissance or Sabotage is no raid of a ruin: its skirmish is the two kingdoms' secret (decision 478).
+    return battle.mission == MissionKind.TOMB_RAID and bool(battle.result) and BattleResult(battle.result).is_victory
 
 
 def ruins_raided_lines(battles: Iterable[Battle]) -> list[str]:

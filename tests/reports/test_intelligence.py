@@ -93,7 +93,11 @@ def test_case_RS1_treasury_info_reaches_the_spys_report_and_pages_only(turn, k, 
     assert "Intelligence" not in target and "Treasury Info" not in target
     third = report_text(turn, fang)
     assert "Intelligence" not in third and "Karak Dumn" not in third.split("Battles")[0]
-    assert "Treasury Info" not in flat(pdf_render("reports/bulletin.html", bulletin_context(turn=turn)))
+    # The bulletin tells nothing of it: no battle, and no "ruins raided" line for a won skirmish.
+    bulletin = bulletin_context(turn=turn)
+    assert not [line for line in bulletin["changes"] if "raided" in line]
+    assert all(not b["battle"].mission for b in bulletin["battles"])
+    assert "Treasury Info" not in flat(pdf_render("reports/bulletin.html", bulletin))
 
     # The spy's page and API list it; the target's players and another kingdom's get 404 on the spy's.
     alice, carol, bob = user_named("alice"), user_named("carol"), user_named("bob")
