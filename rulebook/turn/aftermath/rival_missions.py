@@ -20,7 +20,7 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from rulebook.ruins_and_tomb_raiders.force import RaiderEntry
+from rulebook.ruins_and_tomb_raiders.force import RaiderEntry, TombRaiders
 from rulebook.ruins_and_tomb_raiders.intelligence import (
     IntelligenceDue,
     LedgerRow,
@@ -111,6 +111,9 @@ def rival_mission_skirmish(state: AftermathState, dice: Dice, events: list[Event
     detail = battle.mission_detail
     desired = str(detail.get("desired", ""))
     result = mission_result(battle)
+    # Decision 452: the model captured is one of those left after the losses as filed (neither the
+    # killed nor the injured), taken before the Recovery puts the injured back.
+    left = _left_after_losses(state, battle)
     raiders_recover(state, dice, events, battle)
     if detail.get("defender") == "raiders":
         raiders_recover(state, dice, events, battle, battle.defender)
@@ -151,7 +154,7 @@ def rival_mission_skirmish(state: AftermathState, dice: Dice, events: list[Event
         )
     )
     if earned.capture_face is not None and earned.capture_face <= 2:
-        _captured(state, dice, events, battle)
+        _captured(state, dice, events, battle, left)
     return BattleSettled(
         battle=battle.id,
         result=battle.outcome.attacker.result,
@@ -287,17 +290,31 @@ def entry_record(entry: RaiderEntry) -> dict[str, Any]:
     return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
 
 
-def _captured(state: AftermathState, dice: Dice, events: list[Event], battle: BattleA) -> None:
-    """The failure chart's 1-2: "One random model is captured", of the force left after the skirmish's
-    losses (decision 452). It leaves the spy's force and is held by the target (decision 453); a captured
-    Captain is replaced as a dead one is (decision 477)."""
+def _left_after_losses(state: AftermathState, battle: BattleA) -> TombRaiders | None:
+    """The spy's force less the models its sheet filed as killed or injured (decision 452)."""
+    spy = battle.attacker.kingdom
+    force = state.tomb_raiders.get(spy) if spy is not None else None
+    if force is None:
+        return None
+    lost: dict[str, int] = {}
+    for r in battle.attacker.raiders:
+        lost[r.entry] = lost.get(r.entry, 0) + r.killed + r.injured
+    return models_killed(force, lost).force
+
+
+def _captured(
+    state: AftermathState, dice: Dice, events: list[Event], battle: BattleA, left: TombRaiders | None
+) -> None:
+    """The failure chart's 1-2: "One random model is captured", of the models left after the skirmish's
+    losses as filed (decision 452), after the Recovery (decision 477). It leaves the spy's force and is held
+    by the target (decision 453); a captured Captain is replaced as a dead one is (decision 477)."""
     spy, target = battle.attacker.kingdom, battle.defender.kingdom
     assert spy is not None and target is not None
     force = state.tomb_raiders.get(spy)
-    if force is None:
+    if force is None or left is None:
         return
-    name = captured_model(force, dice, spy=spy, target=target)
-    if name is None:
+    name = captured_model(left, dice, spy=spy, target=target)
+    if name is None or force.entry(name) is None:
         return
     entry = force.entry(name)
     assert entry is not None

@@ -103,6 +103,7 @@ class MissionScene(Scene):
         dice = ScriptedDice(faces=faces)
         result = resolve_aftermath(state, dice)
         assert dice.unused == []
+        self.rolled = [r.expression for r in dice.rolls]
         return result
 
 
@@ -345,3 +346,18 @@ def test_a_character_or_army_no_longer_the_targets_is_reported_not_found():
     bio, army = (e.data["info"] for e in _of(result, EventCode.INTELLIGENCE))
     assert bio == {"found": False} and army == {"found": False}
     assert "no longer on the map" in _of(result, EventCode.INTELLIGENCE)[1].text
+
+
+def test_the_injured_are_not_there_to_be_captured():
+    """Decision 452: the random model is one of those left after the losses as filed: the Archer removed as
+    injured is not among them though the Recovery (a 4) puts him back: a D10 over the other ten models."""
+    world = MissionScene()
+    world.mission("sabotage", "theft", RaidResult.FAILURE, spy_lost=(RaidersLost("Archers with Light Armor", 0, 1),))
+    dice_faces = [4, 2, 10]  # the Archer's Recovery, the failure chart, the D10: the tenth model, an Archer
+    result = world.run(dice_faces)
+
+    (captive,) = result.state.world.captives.values()
+    assert captive.entry == "Archers with Light Armor"
+    assert result.state.tomb_raiders[SPY].entry("Archers with Light Armor").models == 2
+    assert _of(result, EventCode.TOMB_RAIDERS_RECOVERY)  # the injured Archer rolled, and is back
+    assert world.rolled[-1] == "D10"
