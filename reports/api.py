@@ -7,10 +7,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kingdoms.selectors import tomb_raiders_private_get
 from orders.selectors import turn_get
 from orders.serializers import TurnResultsSerializer, TurnSerializer, event_row
 
 from . import selectors
+from .serializers import LEARNED_FIELDS, IntelligenceSerializer
+from .services.intelligence import intelligence_page
 
 
 def _battle_row(b) -> dict:
@@ -45,5 +48,22 @@ class TurnResultsApi(APIView):
                     {"expression": r.expression, "faces": r.faces, "total": r.total, "purpose": r.purpose}
                     for r in results["rolls"]
                 ],
+            }
+        )
+
+
+class KingdomIntelligenceApi(APIView):
+    """What the kingdom's Reconnaissance learned over the campaign, newest first, and the mission effects
+    it holds pending (its players and the organizer; 404 to anyone else, the target among them)."""
+
+    @extend_schema(responses=IntelligenceSerializer)
+    def get(self, request: Request, kingdom_id: int) -> Response:
+        kingdom = tomb_raiders_private_get(user=request.user, kingdom_id=kingdom_id)
+        page = intelligence_page(kingdom)
+        return Response(
+            {
+                "kingdom": kingdom.pk,
+                "learned": [{k: item[k] for k in LEARNED_FIELDS} for item in page["learned"]],
+                "pending": page["pending"],
             }
         )

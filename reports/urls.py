@@ -13,5 +13,7 @@ urlpatterns = [
     path("emails/<int:email_id>/resend/", views.email_resend_view, name="email-resend"),
     # A report email's Resend, at the address it had before every email went through the outbox.
     path("report-emails/<int:email_id>/resend/", views.email_resend_view, name="report-email-resend"),
+    # Reconnaissance: what the kingdom learned, and its pending mission effects (its players and the organizer).
+    path("kingdoms/<int:kingdom_id>/intelligence/", views.kingdom_intelligence, name="kingdom-intelligence"),
     path("account/reports/", views.report_preferences, name="report-preferences"),
 ]

@@ -16,13 +16,14 @@ from django.views.decorators.http import require_POST
 from briternia.errors import DomainError
 from briternia.flash import flash_outcome
 from kingdoms.models import ReportPreferences
-from kingdoms.selectors import campaign_get, campaigns_visible, is_organizer
+from kingdoms.selectors import campaign_get, campaigns_visible, is_organizer, tomb_raiders_private_get
 from orders.selectors import turn_get
 from orders.services.progress import turn_progress
 from outbox.services import email_resend
 
 from . import selectors
 from .models import TurnReport
+from .services.intelligence import intelligence_page
 from .services.reports import report_render_again
 from .turn_map import turn_results_map_svg
 
@@ -134,4 +135,17 @@ def turn_results_page(request: HttpRequest, turn_id: int) -> HttpResponse:
         request,
         "orders/turn_results.html",
         {"turn": turn, "campaign": turn.campaign, "progress": progress, "map_svg": map_svg, **results},
+    )
+
+
+@login_required
+def kingdom_intelligence(request: HttpRequest, kingdom_id: int) -> HttpResponse:
+    """What the kingdom's Reconnaissance learned over the campaign, and the mission effects it holds
+    pending: its players' and the organizer's, 404 to anyone else (the target never reads it)."""
+    kingdom = tomb_raiders_private_get(user=request.user, kingdom_id=kingdom_id)
+    page = intelligence_page(kingdom)
+    return render(
+        request,
+        "reports/intelligence.html",
+        {"kingdom": kingdom, "campaign": kingdom.campaign, "intelligence": page["learned"], **page},
     )

@@ -8,11 +8,13 @@ import datetime as dt
 from typing import Any
 
 from kernel.event_codes import EventCode
-from kingdoms.models import ArmoryItem
+from kingdoms.models import ArmoryItem, Character, TreasuryEntry
 from kingdoms.services.tomb_raiders import tomb_raiders_load
 from kingdoms.services.world import world_load
+from rulebook.ruins_and_tomb_raiders.intelligence import CharacterFacts, LedgerRow, SpiedSources
 from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.turn.aftermath.results import Outcome
+from rulebook.turn.aftermath.rival_missions import RECONNAISSANCE, RIVAL_MISSIONS
 from rulebook.turn.aftermath.sheets import BattleA, Casualty, DepotCapture, RaidersLost, SideA
 from rulebook.turn.aftermath.state import AftermathState
 from rulebook.turn.aftermath.tomb_raids import TOMB_RAID, raid_result_of
@@ -67,10 +69,14 @@ def _side(battle: Battle, side: str, sheet: TurnSummarySheet | None, supports: l
 
 
 def _raid_result(battle: Battle, standing: Outcome, sheet: TurnSummarySheet | None) -> RaidResult | None:
-    """The raid's result (decision 430): a plain ruin's skirmish reads it off its settled result on the
+    """The raid's result (decision 430): a plain ruin's skirmish, and a Reconnaissance or Sabotage skirmish
+    (decision 470), read it off its settled result on the
     ladder (the sheet's, the organizer's ruling, or a missing sheet's major loss); a sacked town's
     ruin's raid, beside the battle against its garrison, off the raiding kingdom's sheet (none: no
     success)."""
+    if battle.skirmish and battle.mission in RIVAL_MISSIONS:
+        # Reconnaissance, Sabotage: read as a plain ruin's raid (decision 470).
+        return raid_result_of(standing.attacker.result)
     if battle.mission != TOMB_RAID:
         return None
     if battle.skirmish:
@@ -102,6 +108,25 @@ def _held_items(turn: Turn) -> dict[int, frozenset[str]]:
     return {k: frozenset(names) for k, names in held.items()}
 
 
+def _spied(turn: Turn, targets: set[int]) -> SpiedSources:
+    """What a Reconnaissance delivered in this aftermath reads besides the world (decisions 471, 472): the
+    targets' ledger rows of this turn, and their characters' rank, Archetype and magic. Read only for the
+    kingdoms a Reconnaissance skirmish was fought against."""
+    if not targets:
+        return SpiedSources()
+    ledger: dict[int, list[LedgerRow]] = {}
+    rows = TreasuryEntry.objects.filter(kingdom__in=targets, turn=turn.number).order_by("created_at", "id")
+    for kingdom, reason, amount, note in rows.values_list("kingdom_id", "reason", "amount", "note"):
+        ledger.setdefault(kingdom, []).append(LedgerRow(reason, amount, note))
+    characters = {
+        pk: CharacterFacts(rank=rank, archetype=archetype, wizard=wizard, magic_level=level)
+        for pk, rank, archetype, wizard, level in Character.objects.filter(kingdom__in=targets, alive=True)
+        .order_by("id")
+        .values_list("id", "rank", "archetype", "wizard", "magic_level")
+    }
+    return SpiedSources(ledger={k: tuple(v) for k, v in ledger.items()}, characters=characters)
+
+
 def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     """The state the aftermath rules need. Raises ValueError if a battle is not settled (the
     service checks first, and refuses with the reasons)."""
@@ -127,6 +152,11 @@ def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
         # (one of each: an item found in the ruins that a kingdom holds already is lost, decision 431).
         tomb_raiders=tomb_raiders_load(campaign=turn.campaign),
         held_items=_held_items(turn),
+        # Reconnaissance: the rows its deliveries read, for the kingdoms spied on (decision 471).
+        spied=_spied(
+            turn,
+            {b.defender_kingdom_id for b in battles if b.mission == RECONNAISSANCE and b.defender_kingdom_id},
+        ),
     )
 
     deadline_passed = now > turn.results_deadline

@@ -37,6 +37,7 @@ from turns.models import DiceRoll, Turn, TurnEvent
 
 from ..models import TurnMap, TurnReport
 from ..turn_map import turn_battle_markers, turn_move_arrows
+from .intelligence import report_intelligence
 from .tomb_raiders import mission_lines, ruins_raided_lines, tomb_raider_rows
 
 # A queued report older than this lost its task; one rendering longer than this lost its worker.
@@ -358,6 +359,8 @@ def kingdom_report_context(*, turn: Turn, kingdom: Kingdom, snapshot: dict[str, 
         "characters": characters,
         "tomb_raiders": tomb_raiders,
         "missions": missions,
+        # Reconnaissance: what this kingdom's raiders learned this turn, its own events only.
+        "intelligence": report_intelligence(turn=turn, kingdom=kingdom),
         "rolls": rolls,
         "next_turn": next_turn,
         "next_orders_deadline": deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else "",

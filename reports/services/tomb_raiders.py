@@ -15,6 +15,8 @@ from kingdoms.selectors import tomb_raiders_view
 from rulebook.ruins_and_tomb_raiders.force import Role
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MISSION_GOLD, MissionKind
 from rulebook.turn.aftermath.results import BattleResult
+from rulebook.turn.aftermath.rival_missions import RIVAL_MISSIONS
+from rulebook.turn.aftermath.tomb_raids import RAID_RESULT_LABELS, raid_result_of
 from rulebook.turn.write_orders.records import TombRaiderMission
 
 ROLE_WORDS = {Role.CAPTAIN: "Captain", Role.LIEUTENANT: "Lieutenant", Role.TROOPER: ""}
@@ -64,6 +66,15 @@ def _raid_result(battle: Battle, kingdom: Kingdom) -> str:
     return f"{ours.label}: a failure; the army may not move into the province this turn (Tomb Raid)."
 
 
+def _rival_result(battle: Battle) -> str:
+    """A Reconnaissance or Sabotage's skirmish from the spy's side: its result, what it earned is in the
+    turn's events (and, for information, under Intelligence)."""
+    if not battle.result:
+        return "the skirmish is played with the turn's battles; its result comes on the turn summary sheet."
+    raid = raid_result_of(BattleResult(battle.result))
+    return f"{RAID_RESULT_LABELS[raid]}: what it earned is under What happened (and Intelligence) below."
+
+
 def mission_lines(
     missions: Iterable[TombRaiderMission],
     *,
@@ -75,6 +86,8 @@ def mission_lines(
     province (Battle.mission), or none (the mission was refused or no army moved in: the turn's
     events say why). `provinces`: the ruins' names by number."""
     played = {b.province.number: b for b in raids if b.mission == MissionKind.TOMB_RAID}
+    # Reconnaissance, Sabotage: the skirmish against the target kingdom (decision 470 reads its result).
+    rivals = {(b.mission, b.defender_kingdom_id): b for b in raids if b.mission in RIVAL_MISSIONS}
     lines = []
     for mission in missions:
         where = provinces.get(mission.province or 0, f"province {mission.province}")
@@ -83,6 +96,10 @@ def mission_lines(
             order = f"Tomb Raid on the ruins of {where} ({MISSION_GOLD} gold{fee})"
         else:
             order = f"{mission.kind} ({MISSION_GOLD} gold{fee})"
+        rival = rivals.get((mission.kind, mission.target_kingdom))
+        if rival is not None:
+            lines.append({"mission": order, "outcome": _rival_result(rival)})
+            continue
         battle = played.get(mission.province or 0)
         outcome = _raid_result(battle, kingdom) if battle else "No raid was played: the turn's events say why."
         lines.append({"mission": order, "outcome": outcome})
@@ -91,7 +108,8 @@ def mission_lines(
 
 def raid_succeeded(battle: Battle) -> bool:
     """The raiders (the attacker) won the skirmish: a success; a draw is not (decision 407)."""
-    return bool(battle.mission) and bool(battle.result) and BattleResult(battle.result).is_victory
+    # A Reconnaissance or Sabotage is no raid of a ruin: its skirmish is the two kingdoms' secret (decision 478).
+    return battle.mission == MissionKind.TOMB_RAID and bool(battle.result) and BattleResult(battle.result).is_victory
 
 
 def ruins_raided_lines(battles: Iterable[Battle]) -> list[str]:

@@ -72,6 +72,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-kingdom-armies": ("GET", 401, 404, 200, 200),
     "api-kingdom-characters": ("GET", 401, 404, 200, 200),
     "api-kingdom-tomb-raiders": ("GET", 401, 404, 200, 200),  # the force: its players' and the organizer's
+    "api-kingdom-intelligence": ("GET", 401, 404, 200, 200),  # what its Reconnaissance learned: the same
     "api-army": ("GET", 401, 404, 200, 200),
     "api-army-experience": ("GET", 401, 404, 200, 200),
     "api-current-turn": ("GET", 401, 200, 200, 200),
@@ -114,6 +115,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "kingdom-co-player-remove": ("POST", LOGIN, 404, 404, 302),  # Alice, Ostland's only player: refused, flashed
     "kingdom-independence": ("GET", LOGIN, 404, 404, 200),
     "kingdom-tomb-raiders": ("GET", LOGIN, 404, 200, 200),  # the Tomb Raider force's page
+    "kingdom-intelligence": ("GET", LOGIN, 404, 200, 200),  # what its Reconnaissance learned (decision 478)
     "character-choose-ability": ("POST", LOGIN, 404, None, None),
     "army": ("GET", LOGIN, 404, 200, 200),
     "army-experience-adjust": ("POST", LOGIN, 404, 404, None),

@@ -14,8 +14,9 @@ carts captured and recaptured), experience (Experience Points,
 Stories Are Nice, Veteran Status, Press the Advantage), casualty_recovery (Casualty Recovery),
 character_injuries (Character Injury Chart), succession (Warlord), end_of_turn (the results,
 8. End of Turn, Army Restrictions), tomb_raids (the Tomb Raid's result, Treasure from the Ruins, the
-Tomb Raiders' losses and Recovery; first, the models out of action last turn are back). Rule cases
-A1-A8.
+Tomb Raiders' losses and Recovery; first, the models out of action last turn are back), rival_missions
+(Reconnaissance and Sabotage: the charts, a captive, what was earned; the information delivered last).
+Rule cases A1-A8.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from rulebook.turn.aftermath.experience import (
 from rulebook.turn.aftermath.looting import victory_gold_paid
 from rulebook.turn.aftermath.negotiations import negotiations
 from rulebook.turn.aftermath.retreats import province_and_retreats, skirmish
+from rulebook.turn.aftermath.rival_missions import RIVAL_MISSIONS, intelligence_delivered, rival_mission_skirmish
 from rulebook.turn.aftermath.sheets import BattleA
 from rulebook.turn.aftermath.state import PHASE, AftermathResult, AftermathState, BattleSettled
 from rulebook.turn.aftermath.supply_depot import depots_captured
@@ -54,6 +56,9 @@ def settle_battle(
 ) -> BattleSettled:
     """The aftermath of one battle, its steps in the rulebook's order; the armies that fought
     (and their detachments' parents) are added to `fought`."""
+    if battle.skirmish and battle.mission in RIVAL_MISSIONS:
+        # Reconnaissance, Sabotage: the spy's Tomb Raiders against the target's; no army fought.
+        return rival_mission_skirmish(state, dice, events, battle)
     if battle.skirmish:
         # The Tomb Raiders' skirmish: a plain ruin's Tomb Raid, or the scouting forces of a Rogue
         # Kingdom; either way the raiders' losses and their Recovery follow.
@@ -118,4 +123,5 @@ def resolve_aftermath(state: AftermathState, dice: Dice) -> AftermathResult:
     disband_the_small(work, events, fought)
     events += lose_fortifications(work.world, PHASE)  # Fortify: a Fortified army retreated or is gone
     alliances_announced_over(work, events)  # Allies, Announcement: the alliance ends with this turn
+    intelligence_delivered(work, events)  # Reconnaissance: from the targets' state now (decision 471)
     return AftermathResult(state=work, events=events, battles=settled)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from kernel.events import Event
 from rulebook.ruins_and_tomb_raiders.force import TombRaiders
+from rulebook.ruins_and_tomb_raiders.intelligence import IntelligenceDue, SpiedSources
 from rulebook.tables import ArmyKind
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.sheets import BattleA
@@ -71,6 +72,11 @@ class AftermathState(OnTheWorld):
     # The magic items each kingdom holds that are not common (names, lower case): the armory has one of
     # each (Armory), so an item found in the ruins that the kingdom holds already is lost (decision 431).
     held_items: dict[int, frozenset[str]] = field(default_factory=dict)
+    # Reconnaissance: what a delivery reads that the world does not hold (the targets' ledger rows of the
+    # turn, their characters' Archetypes and magic), and the deliveries earned, made at the aftermath's
+    # end (decision 471).
+    spied: SpiedSources = field(default_factory=SpiedSources)
+    intelligence_due: list[IntelligenceDue] = field(default_factory=list)
     _army_of: dict[int, int] = field(init=False, repr=False, compare=False)  # unit id -> army id
 
     def __post_init__(self) -> None:
@@ -105,6 +111,8 @@ class AftermathState(OnTheWorld):
             announced_ends=self.announced_ends,
             tomb_raiders=dict(self.tomb_raiders),
             held_items=dict(self.held_items),
+            spied=self.spied,
+            intelligence_due=list(self.intelligence_due),
         )
 
     def army_points(self, army_id: int) -> int:

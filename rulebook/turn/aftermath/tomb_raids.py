@@ -25,7 +25,7 @@ from rulebook.ruins_and_tomb_raiders.treasure import COMMON_ITEMS, HEALING_POTIO
 from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.retreats import conquer, kept_out, may_claim
-from rulebook.turn.aftermath.sheets import BattleA
+from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import (
     PHASE,
     AftermathState,
@@ -261,12 +261,15 @@ def raiders_back_in_action(state: AftermathState, events: list[Event]) -> None:
         )
 
 
-def raiders_recover(state: AftermathState, dice: Dice, events: list[Event], battle: BattleA) -> None:
-    """After a Tomb Raiders' skirmish, for the raiding kingdom's force as its sheet reports it: the
+def raiders_recover(
+    state: AftermathState, dice: Dice, events: list[Event], battle: BattleA, side: SideA | None = None
+) -> None:
+    """After a Tomb Raiders' skirmish, for the raiding kingdom's force (or `side`'s: a rival mission's
+    target whose own raiders defended) as its sheet reports it: the
     killed models leave the list ("subtract their point value from your total"), each model removed
     as injured rolls on the Recovery chart (1 dead, 2 out of action for one turn, 3-6 back), and a
     Captain dead for good is replaced by his Lieutenant (Maintaining / Changing Tomb Raiders)."""
-    side = battle.attacker
+    side = side or battle.attacker
     kingdom = side.kingdom
     if kingdom is None or not side.raiders or kingdom not in state.tomb_raiders:
         return
@@ -307,11 +310,11 @@ def raiders_recover(state: AftermathState, dice: Dice, events: list[Event], batt
         )
     after = recovered.force
     if (casualties.captain_killed or recovered.captain_killed) and after.captain is None:
-        after = _promoted(state, events, kingdom, force, after)
+        after = promoted(state, events, kingdom, force, after)
     state.tomb_raiders[kingdom] = after
 
 
-def _promoted(
+def promoted(
     state: AftermathState, events: list[Event], kingdom: int, before: TombRaiders, after: TombRaiders
 ) -> TombRaiders:
     """ "If a Captain is permanently killed, the Lieutenant will become the new Captain": promoted at
