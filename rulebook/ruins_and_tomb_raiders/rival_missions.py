@@ -79,16 +79,17 @@ def mission_earned(
     """The skirmish's result (the spying kingdom's: "success", "draw" or "failure", as
     rulebook.ruins_and_tomb_raiders.tomb_raid.RaidResult) read on the charts of `section`
     ("Reconnaissance" or "Sabotage", whose list is `missions`). A failure rolls the capture chart
-    (`capture_face`); which model is captured is `captured_model`'s."""
+    (`capture_face`); which model is captured is `captured_model`'s. The charts' dice are the spy's alone:
+    the target's log of rolls must not tell it what the raiders were after (decision 478)."""
     if result == "success":
         return MissionEarned(desired, "a success")
     if result == "draw":
-        face = dice.d6(purpose=f"{section}: a draw", kingdoms=(spy, target))
+        face = dice.d6(purpose=f"{section}: a draw", kingdoms=(spy,))
         if face in DRAW_NOTHING:
             return MissionEarned(None, f"a draw, and a {face}: nothing gained", draw_face=face)
         if face == DRAW_DESIRED:
             return MissionEarned(desired, "a draw, and a 6: Hasty withdraw, the desired mission after all", draw_face=6)
-        second = dice.d6(purpose=f"{section}: a draw, the chart again (skipping the desired)", kingdoms=(spy, target))
+        second = dice.d6(purpose=f"{section}: a draw, the chart again (skipping the desired)", kingdoms=(spy,))
         other = another_mission(missions, desired, second)
         return MissionEarned(
             other.mission,
@@ -96,7 +97,7 @@ def mission_earned(
             draw_face=face,
             another_face=second,
         )
-    face = dice.d6(purpose=f"{section}: a failure", kingdoms=(spy, target))
+    face = dice.d6(purpose=f"{section}: a failure", kingdoms=(spy,))
     captured = face in FAILURE_CAPTURE
     how = f"a failure, and a {face}: " + ("one random model is captured" if captured else "no further damage")
     return MissionEarned(None, how, capture_face=face)

@@ -122,3 +122,17 @@ def test_theft_steals_150_200_or_250_gold(face: int, gold: int) -> None:
     """Sabotage, Theft: "1-2: 150 gold, 3-4: 200 gold, 5-6: 250 gold"."""
     assert theft_roll(ScriptedDice(faces=[face]), saboteur=SPY, target=TARGET) == (face, gold)
     assert THEFT_GOLD[face] == gold
+
+
+def test_the_charts_dice_are_the_spy_s_alone() -> None:
+    """Decision 478: the target's log of rolls must not tell it what the raiders were after: the draw and
+    failure charts' dice are the spy's; the model captured is rolled for both (the target holds it)."""
+    dice = ScriptedDice(faces=[4, 2])
+    mission_earned(
+        "draw", "Reconnaissance", RECONNAISSANCE_MISSIONS, Reconnaissance.TREASURY_INFO, dice, spy=SPY, target=TARGET
+    )
+    assert [roll.kingdoms for roll in dice.rolls] == [(SPY,), (SPY,)]
+    dice = ScriptedDice(faces=[1, 3])
+    mission_earned("failure", "Sabotage", SABOTAGE_MISSIONS, Sabotage.THEFT, dice, spy=SPY, target=TARGET)
+    captured_model(SAMPLE_HIGH_ELVES, dice, spy=SPY, target=TARGET)
+    assert [roll.kingdoms for roll in dice.rolls] == [(SPY,), (SPY, TARGET)]
