@@ -14,6 +14,8 @@ from rulebook.player_issues.land_sales import civil_unrest, settle_land_deals
 from rulebook.player_issues.transfer_of_gold import send_items
 from rulebook.ruins_and_tomb_raiders.missions_sent import send_tomb_raiders
 from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
+from rulebook.turn.executing_orders.army_orders_spied import spy_on_orders
+from rulebook.turn.executing_orders.misdirection import misdirect_armies
 from rulebook.turn.executing_orders.normalise import normalise_orders
 from rulebook.turn.executing_orders.run import execute_orders
 from rulebook.turn.fight_battles.scheduling import build_battles
@@ -54,6 +56,8 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
     if ancient_dice is not None:
         ancient_dead_rise(work, ancient_dice, events)
     normalise_orders(work, events)
+    misdirect_armies(work, events)  # Sabotage, Misdirection: the army's order reverts to Hold
+    spy_on_orders(work, events)  # Reconnaissance, Army Orders: the order as carried out, the spy's response
     send_tomb_raiders(work, events)  # Using Tomb Raiders: checked again and paid, before any army moves
     contacts = execute_orders(work, dice, events)
     coronations(work, events)  # Loss of the Capitol: the Warlord crowned in a city, or the countdown
