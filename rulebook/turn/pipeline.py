@@ -18,6 +18,8 @@ from rulebook.turn.executing_orders.army_orders_spied import spy_on_orders
 from rulebook.turn.executing_orders.misdirection import misdirect_armies
 from rulebook.turn.executing_orders.normalise import normalise_orders
 from rulebook.turn.executing_orders.run import execute_orders
+from rulebook.turn.fight_battles.destroy_communication import communication_expired
+from rulebook.turn.fight_battles.sabotage_effects import sabotage_battles
 from rulebook.turn.fight_battles.scheduling import build_battles
 from rulebook.turn.maintain_armies import maintain_armies
 from rulebook.turn.spending import spend_experience
@@ -63,6 +65,8 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
     coronations(work, events)  # Loss of the Capitol: the Warlord crowned in a city, or the countdown
     civil_unrest(work, dice, events)  # Land Sales: last turn's new provinces without their owner's army
     battles = build_battles(work, contacts, dice, events)
+    sabotage_battles(work, battles, dice, events)  # Poison Well, Assassinate Spiritual Leader, Sappers
+    communication_expired(work, events)  # Destroy Communication: unused within its two turns
     reverse_deserts(work, battles, dice, events)  # Deserts: a Scarab Amulet where no battle is fought
     recite_incantations(work, battles, events)
     return Resolution(state=work, events=events, contacts=contacts, battles=battles)
