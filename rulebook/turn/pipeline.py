@@ -13,6 +13,7 @@ from rulebook.loss_of_the_capitol import coronations, move_capitols, players_out
 from rulebook.player_issues.land_sales import civil_unrest, settle_land_deals
 from rulebook.player_issues.transfer_of_gold import send_items
 from rulebook.ruins_and_tomb_raiders.missions_sent import send_tomb_raiders
+from rulebook.turn.army_construction_spied import spy_on_construction
 from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
 from rulebook.turn.executing_orders.army_orders_spied import spy_on_orders
 from rulebook.turn.executing_orders.misdirection import misdirect_armies
@@ -54,6 +55,7 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
     send_items(work, events)  # ... and the items, 10% of double their points
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
+    spy_on_construction(work, events)  # Reconnaissance, Army Construction Info: the target's next army raised
     spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase
     if ancient_dice is not None:
         ancient_dead_rise(work, ancient_dice, events)

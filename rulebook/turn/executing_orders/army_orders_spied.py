@@ -67,7 +67,6 @@ def spy_on_orders(state: TurnState, events: list[Event]) -> None:
             continue
         order = state.orders.get(army.id) or ArmyOrder(army.id)
         info: dict[str, Any] = {
-            "army": army.id,
             "army_name": army.name,
             "province": army.province,
             "order": order.kind.value,
@@ -82,7 +81,7 @@ def spy_on_orders(state: TurnState, events: list[Event]) -> None:
                 f"Army Orders of {target}: {army.name} in {state.provinces[army.province]} is ordered to "
                 f"{order_words(state, order)} {WHY}.",
                 kingdom=effect.kingdom,
-                data={"mission": effect.mission, "effect": effect.id, "info": info},
+                data={"mission": effect.mission, "effect": effect.id, "target_army": army.id, "info": info},
             )
         )
         _response(state, effect.kingdom, effect.id, army.name, entered(order), events)

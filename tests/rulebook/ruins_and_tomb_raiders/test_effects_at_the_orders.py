@@ -12,7 +12,7 @@ from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, Mission
 from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
-from rulebook.turn.write_orders.records import ArmyOrder, MissionUse, OrderKind, SheetEntries
+from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, MissionUse, OrderKind, SheetEntries
 from tests import world_builders as wb
 from tests.orders.resolving import of, resolve
 
@@ -155,3 +155,50 @@ def test_army_orders_the_response_army_holds_when_the_spied_army_comes_beside_it
     )
     assert result.state.orders[12].kind is OrderKind.HOLD
     assert result.state.armies[12].province == 2
+
+
+def test_army_construction_info_the_spy_learns_where_the_next_army_is_raised_and_its_points():
+    """Reconnaissance, Army Construction Info: "The Location and Army list (no character info) for the
+    next army this Kingdom creates." Brython raises two armies on turn 4: Avalon learns of the first, in
+    3 at 1,200 points, its list not written yet (decision 488); Brython is told nothing of it."""
+    world_state = state(
+        effects=(
+            MissionEffectState(
+                id=7, kingdom=AVALON, target=BRYTHON, mission=Reconnaissance.ARMY_CONSTRUCTION_INFO, earned_turn=EARNED
+            ),
+        )
+    )
+    world_state.sheets[BRYTHON] = SheetEntries(creations=(CreateArmy("Levy", 1200, 3), CreateArmy("Host", 1000, 4)))
+    world_state.world.armies.pop(21)
+    world_state.world.kingdoms[BRYTHON] = replace(world_state.world.kingdoms[BRYTHON], treasury=10_000)
+
+    result = resolve(world_state)
+
+    (intelligence,) = of(result.events, "intelligence")
+    assert intelligence.kingdom == AVALON
+    assert intelligence.text == (
+        "Army Construction Info of Brython: Levy is raised in 3 P3 at 1,200 points; its list is not written yet "
+        "(Reconnaissance: Army Construction Info)."
+    )
+    info = intelligence.data["info"]
+    assert (info["army_name"], info["province"], info["points"], info["list_due"]) == ("Levy", 3, 1200, True)
+    assert result.state.world.mission_effects[7].status is EffectStatus.USED
+
+
+def test_army_construction_info_waits_while_the_target_raises_no_army():
+    result = resolve(
+        state(
+            effects=(
+                MissionEffectState(
+                    id=7,
+                    kingdom=AVALON,
+                    target=BRYTHON,
+                    mission=Reconnaissance.ARMY_CONSTRUCTION_INFO,
+                    earned_turn=EARNED,
+                ),
+            )
+        )
+    )
+
+    assert of(result.events, "intelligence") == []
+    assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
