@@ -105,6 +105,11 @@ class SheetProblemCode(StrEnum):
     MISSION_NOT_ENOUGH_GOLD = "mission-not-enough-gold"
     MISSION_NOT_RUINS = "mission-not-ruins"
     MISSION_NO_ARMY_MOVING_IN = "mission-no-army-moving-in"
+    # Reconnaissance and Sabotage: an effect earned, used on the sheet (write_orders/mission_uses.py)
+    MISSION_USE_NO_EFFECT = "mission-use-no-effect"  # not the kingdom's own pending effect
+    MISSION_USE_NOT_USABLE = "mission-use-not-usable"  # not an effect a sheet uses, or not this turn
+    MISSION_USE_TWICE = "mission-use-twice"  # an effect is used once
+    MISSION_USE_ARMY = "mission-use-army"  # the army named does not fit the effect
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
