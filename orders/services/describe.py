@@ -14,6 +14,7 @@ from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, OrderKind
 from rulebook.world import World
 
 from ..entries import sheet_from_json
+from .mission_uses import mission_use_lines
 
 
 class _ArmyRow(NamedTuple):
@@ -208,6 +209,7 @@ def describe_orders(
             names = " and ".join(armies[a].name for a in waiting)
             line += f"; {names} {'waits' if len(waiting) == 1 else 'wait'} on the raid to move in (Ruins)"
         kingdom_lines.append(line)
+    kingdom_lines += mission_use_lines(kingdom, sheet.mission_uses)  # Reconnaissance and Sabotage: effects used
     return {"orders": lines, "kingdom": kingdom_lines}
 
 

@@ -4,7 +4,9 @@ Decisions 450 and 487.
 "Cancel one support that is from this kingdom or to this kingdom when you wish, but must be used within 2
 turns after success." The saboteur uses it on its sheet of either of the two turns after the success: a
 MissionUse naming the effect and the army whose support it cancels (an army of the target's, or any army
-supporting a battle of the target's side). When the support is given, it is not: the army sends no
+supporting a battle of the target's side), or no army: the first support from or to the target at this
+turn's scheduling, in the battles' order (the target's armies are its secret: the saboteur may know none
+of them; decision 487). When the support is given, it is not: the army sends no
 detachment, and the saboteur, the army's kingdom and (when another) the kingdom it would have supported
 are told. An effect not used by the end of its last turn's scheduling expires.
 """
@@ -14,18 +16,13 @@ from __future__ import annotations
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.ruins_and_tomb_raiders.mission_effects import expired, pending, used
-from rulebook.ruins_and_tomb_raiders.rival_missions import MissionEffectState
 from rulebook.ruins_and_tomb_raiders.sabotage import DESTROY_COMMUNICATION_TURNS, Sabotage
 from rulebook.turn.fight_battles import PHASE
 from rulebook.turn.state import BattleS, TurnState
+from rulebook.turn.write_orders.mission_uses import last_turn
 from rulebook.world import ArmyState
 
 WHY = "(Sabotage: Destroy Communication)"
-
-
-def last_turn(effect: MissionEffectState) -> int:
-    """The last turn the effect may be used: its `expires_turn`, else two turns after the success."""
-    return effect.expires_turn if effect.expires_turn is not None else effect.earned_turn + DESTROY_COMMUNICATION_TURNS
 
 
 def support_cut(state: TurnState, battle: BattleS, army: ArmyState, side: str | None, events: list[Event]) -> bool:
@@ -37,21 +34,31 @@ def support_cut(state: TurnState, battle: BattleS, army: ArmyState, side: str | 
         if state.world.turn > last_turn(effect) or effect.target not in (army.kingdom, supported):
             continue
         sheet = state.sheets.get(effect.kingdom)
-        if sheet is None or not any(u.effect == effect.id and u.army == army.id for u in sheet.mission_uses):
+        # The army named, or none: the first support from or to the target (decision 487).
+        use = next(
+            (u for u in (sheet.mission_uses if sheet else ()) if u.effect == effect.id and u.army in (None, army.id)),
+            None,
+        )
+        if use is None:
             continue
         used(state.world, effect)
         province = state.provinces[battle.province]
         data = {"effect": effect.id, "battle": battle.province, "side": side}
         target = state.kingdoms[effect.target].name
+        # The saboteur learns the army only when it named it: the target's armies are its secret.
+        cut = (
+            f"{army.name}'s communication: its support of the battle in {province} is cancelled"
+            if use.army is not None
+            else f"the communication of a support from or to {target}: the battle in {province} does not get it"
+        )
         events.append(
             Event(
                 PHASE,
                 EventCode.SUPPORT_CANCELLED,
-                f"Your saboteurs cut {army.name}'s communication: its support of the battle in {province} is "
-                f"cancelled ({target}) {WHY}.",
+                f"Your saboteurs cut {cut} {WHY}.",
                 kingdom=effect.kingdom,
                 province=battle.province,
-                data={**data, "target_army": army.id},
+                data={**data, "target_army": use.army},
             )
         )
         told = {army.kingdom} | ({supported} if supported is not None and supported != effect.kingdom else set())

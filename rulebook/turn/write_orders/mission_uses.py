@@ -5,8 +5,9 @@ Two effects are used on a sheet, each naming an army (`MissionUse(effect, army)`
 - Army Orders: one of the kingdom's own armies, which holds "in response or relation to this
   information" if the spied army is ordered into its province or one adjacent to it;
 - Destroy Communication: the army whose support from or to the target is cancelled, on the sheets of the
-  two turns after the success. The target's orders are secret: any army on the map but the kingdom's own
-  may be named; it is cancelled only if it does support from or to the target this turn.
+  two turns after the success, or none: the first support from or to the target this turn. The target's
+  orders and armies are secret: any army but the kingdom's own may be named (never looked up); it is
+  cancelled only if it does support from or to the target this turn.
 The effect must be the kingdom's own and pending; each is used once on a sheet.
 """
 
@@ -24,25 +25,28 @@ USED_ON_A_SHEET = (Reconnaissance.ARMY_ORDERS, Sabotage.DESTROY_COMMUNICATION)
 LABELS = {Reconnaissance.ARMY_ORDERS: "Army Orders", Sabotage.DESTROY_COMMUNICATION: "Destroy Communication"}
 
 
+def usable(effect: MissionEffectState, kingdom: int, turn: int) -> bool:
+    """Whether `kingdom`'s sheet of `turn` may use the effect: its own, pending, Army Orders from the
+    turn after its success (its information arrives at that turn's resolution), Destroy Communication
+    on the two turns after its success."""
+    return (
+        effect.kingdom == kingdom
+        and effect.status is EffectStatus.PENDING
+        and effect.mission in USED_ON_A_SHEET
+        and effect.earned_turn < turn
+        and (effect.mission != Sabotage.DESTROY_COMMUNICATION or turn <= last_turn(effect))
+    )
+
+
 def usable_effects(ctx: SheetContext) -> list[MissionEffectState]:
-    """The kingdom's own pending effects its sheet of this turn may use, oldest first: Army Orders from
-    the turn after its success (its information arrives at that turn's resolution), Destroy
-    Communication on the two turns after its success."""
+    """The kingdom's own pending effects its sheet of this turn may use, oldest first."""
     return sorted(
-        (
-            e
-            for e in ctx.world.mission_effects.values()
-            if e.kingdom == ctx.kingdom
-            and e.status is EffectStatus.PENDING
-            and e.mission in USED_ON_A_SHEET
-            and e.earned_turn < ctx.turn
-            and (e.mission != Sabotage.DESTROY_COMMUNICATION or ctx.turn <= _last_turn(e))
-        ),
+        (e for e in ctx.world.mission_effects.values() if usable(e, ctx.kingdom, ctx.turn)),
         key=lambda e: (e.earned_turn, e.id),
     )
 
 
-def _last_turn(effect: MissionEffectState) -> int:
+def last_turn(effect: MissionEffectState) -> int:
     return effect.expires_turn if effect.expires_turn is not None else effect.earned_turn + DESTROY_COMMUNICATION_TURNS
 
 
@@ -78,14 +82,13 @@ def check_mission_uses(entries: SheetEntries, ctx: SheetContext, check: SheetChe
                 "army",
                 'Army Orders: name one of your own armies, to "hold" in response (Reconnaissance).',
             )
-        elif effect.mission == Sabotage.DESTROY_COMMUNICATION and (
-            use.army is None or use.army not in ctx.world.armies or use.army in ctx.armies
-        ):
+        elif effect.mission == Sabotage.DESTROY_COMMUNICATION and use.army in ctx.armies:
+            # Another kingdom's army is not looked up: whether it exists is its kingdom's secret.
             problem = (
                 SheetProblemCode.MISSION_USE_ARMY,
                 "army",
-                "Destroy Communication: name the army on the map whose support from or to the target you cancel "
-                "(Sabotage).",
+                "Destroy Communication cancels a support from or to the target: name one of their armies or an "
+                "ally's, not your own, or none for the first such support this turn (Sabotage).",
             )
         seen.add(use.effect)
         if problem is not None:

@@ -171,3 +171,65 @@ def test_destroy_communication_without_a_use_is_kept_then_expires_after_its_seco
     (lost,) = of(result.events, "sabotage-expired")
     assert lost.kingdom == CYMRU and "not used within 2 turns" in lost.text
     assert result.state.world.mission_effects[7].status is EffectStatus.EXPIRED
+
+
+def test_destroy_communication_without_an_army_cancels_the_first_support_from_or_to_the_target():
+    """Decision 487: the target's armies are its secret; named with no army, the use cancels the first
+    support from or to Brython at this turn's scheduling."""
+    result = resolve(
+        state(
+            ATTACK_THE_TOWN,
+            ArmyOrder(22, OrderKind.SUPPORT, support=TOWN),
+            effects=(effect(Sabotage.DESTROY_COMMUNICATION),),
+            uses=(MissionUse(7, None),),
+        )
+    )
+
+    assert result.battles[0].supports == []
+    assert [e.kingdom for e in of(result.events, "support-cancelled")] == [CYMRU, BRYTHON]
+
+
+def test_destroy_communication_naming_another_army_leaves_the_support_and_keeps_the_effect():
+    result = resolve(
+        state(
+            ATTACK_THE_TOWN,
+            ArmyOrder(22, OrderKind.SUPPORT, support=TOWN),
+            effects=(effect(Sabotage.DESTROY_COMMUNICATION),),
+            uses=(MissionUse(7, 99),),
+        ),
+        [4],  # army 22's Support Arrival
+    )
+
+    assert [s.army for s in result.battles[0].supports] == [22]
+    assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
+
+
+def test_destroy_communication_the_saboteur_learns_the_army_only_when_it_named_it():
+    named = resolve(
+        state(
+            ATTACK_THE_TOWN,
+            ArmyOrder(22, OrderKind.SUPPORT, support=TOWN),
+            effects=(effect(Sabotage.DESTROY_COMMUNICATION),),
+            uses=(MissionUse(7, 22),),
+        )
+    )
+    unnamed = resolve(
+        state(
+            ATTACK_THE_TOWN,
+            ArmyOrder(22, OrderKind.SUPPORT, support=TOWN),
+            effects=(effect(Sabotage.DESTROY_COMMUNICATION),),
+            uses=(MissionUse(7, None),),
+        )
+    )
+
+    (ours,) = of(named.events, "support-cancelled", CYMRU)
+    assert ours.text == (
+        "Your saboteurs cut Army 22's communication: its support of the battle in 3 Caer Lud is cancelled "
+        "(Sabotage: Destroy Communication)."
+    )
+    (ours,) = of(unnamed.events, "support-cancelled", CYMRU)
+    assert ours.text == (
+        "Your saboteurs cut the communication of a support from or to Brython: the battle in 3 Caer Lud does not "
+        "get it (Sabotage: Destroy Communication)."
+    )
+    assert ours.data["target_army"] is None

@@ -56,8 +56,11 @@ def test_the_sheet_offers_the_kingdom_s_own_effects_usable_this_turn():
     assert [e.id for e in usable_effects(context())] == [CUT, ORDERS]
 
 
-def test_army_orders_names_an_own_army_destroy_communication_another_s():
+def test_army_orders_names_an_own_army_destroy_communication_another_s_or_none():
     assert codes(MissionUse(ORDERS, 11), MissionUse(CUT, 21)) == []
+    assert codes(MissionUse(CUT, None)) == []
+    # Another kingdom's army is never looked up (its existence is its kingdom's secret).
+    assert codes(MissionUse(CUT, 999)) == []
 
 
 def test_each_wrong_use_is_refused_at_its_entry():
