@@ -30,6 +30,7 @@ from rulebook.turn.write_orders.records import (
 from rulebook.turn.write_orders.targets import ArmyTargets, SheetTargets
 
 from .entries import entry_json, sheet_from_json, sheet_to_json
+from .mission_use_forms import MISSION_USE_FIELDS, mission_use_rows
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
 CREATION_ROWS = 2
@@ -479,6 +480,8 @@ PROBLEM_SECTIONS: dict[SheetProblemCode, str] = {
     C.GARRISON_REINFORCED: "garrisons",
     **{code: "alliance" for code in SheetProblemCode if code.value.startswith("alliance-")},
     **{code: "missions" for code in SheetProblemCode if code.value.startswith("mission-")},
+    # Reconnaissance and Sabotage: the effects used (orders/mission_use_forms.py)
+    **{code: "mission_uses" for code in SheetProblemCode if code.value.startswith("mission-use-")},
 }
 SECTIONS = tuple(dict.fromkeys(PROBLEM_SECTIONS.values()))
 # An entry's field named as the page's form names it, where the two differ (by the entry's part).
@@ -656,6 +659,9 @@ class OrderSheetForm:
             points_added=raiders_points_added,
             initial=saved["missions"][0] if saved["missions"] else None,
         )
+        # Reconnaissance and Sabotage: a row for each effect earned that this sheet may use.
+        self.mission_uses = mission_use_rows(data, kingdom, saved["mission_uses"])
+        self.filed_uses = [u["effect"] for u in saved["mission_uses"]]
         self.data = data
 
     def creation_rows(self) -> list[CreateArmyForm]:
@@ -689,7 +695,15 @@ class OrderSheetForm:
             "land_deals": (holding(self.land_deals, "land_deals", LandDealForm.deal), LAND_DEAL_FIELDS),
             "capitol_moves": (holding([self.capitol], "capitol_moves", lambda f: f.moves() or None), CAPITOL_FIELDS),
             "missions": (holding([self.mission], "missions", lambda f: f.missions() or None), TOMB_RAID_FIELDS),
+            "mission_uses": (self._mission_use_rows(), MISSION_USE_FIELDS),
         }
+
+    def _mission_use_rows(self) -> list[forms.Form]:
+        """The rows holding the sheet's mission uses, in the order of its entries."""
+        if self.data is not None:
+            return [f for f in self.mission_uses if f.is_valid() and f.use() is not None]
+        rows = {f.effect.id: f for f in self.mission_uses}
+        return [rows[e] for e in self.filed_uses if e in rows]
 
     def all_entry_rows(self) -> list[tuple[forms.Form, tuple[str, ...]]]:
         """Every row of the sheet's other parts, empty ones too, with its fields."""
@@ -700,6 +714,7 @@ class OrderSheetForm:
             *((f, LAND_DEAL_FIELDS) for f in self.land_deals),
             (self.capitol, CAPITOL_FIELDS),
             (self.mission, TOMB_RAID_FIELDS),
+            *((f, MISSION_USE_FIELDS) for f in self.mission_uses),
         ]
 
     def is_valid(self) -> bool:
@@ -714,6 +729,7 @@ class OrderSheetForm:
             *self.land_deals,
             self.capitol,
             self.mission,
+            *self.mission_uses,
         ]
         return all(f.is_valid() for f in forms_) and not unplaced_rows(self.data)
 
@@ -738,6 +754,7 @@ class OrderSheetForm:
             out += [f"Capitol: {field}: {e}" for e in errors]
         for field, errors in self.mission.errors.items():
             out += [f"Tomb Raiders' mission: {field}: {e}" for e in errors]
+        out += _row_errors(self.mission_uses, "Effect used")
         return out
 
     def sheet_json(self) -> dict[str, Any]:
@@ -762,6 +779,7 @@ class OrderSheetForm:
             "land_deals": filled(f.deal() for f in self.land_deals),
             "capitol_moves": self.capitol.moves(),
             "missions": self.mission.missions(),
+            "mission_uses": [u for f in self.mission_uses if (u := f.use()) is not None],
         }
 
     def entries(self) -> SheetEntries:
