@@ -233,3 +233,19 @@ def test_destroy_communication_the_saboteur_learns_the_army_only_when_it_named_i
         "get it (Sabotage: Destroy Communication)."
     )
     assert ours.data["target_army"] is None
+
+
+def test_sappers_take_the_defended_obstacles_pieces_first():
+    """Decision 486: Brython's army 22 defends its fortified town: Defended Obstacles rolls a 5 (3 pieces),
+    with the town garrison's piece of defenses 4 in all; the D3 rolls 2: two of the Defended Obstacles'
+    pieces are destroyed."""
+    world_state = state(ATTACK_THE_TOWN, effects=(effect(Sabotage.SAPPERS),))
+    world_state.world.armies[22] = wb.army(22, BRYTHON, TOWN, fortified_in=TOWN)
+    world_state.world.provinces[TOWN] = wb.province_with(world_state.world.provinces[TOWN], fortified=True)
+    world_state.orders[22] = ArmyOrder(22)
+
+    result = resolve(world_state, [5, 2])
+
+    (battle,) = result.battles
+    assert (battle.defended_obstacles, battle.garrison_defenses) == (1, 1)
+    assert any(n.startswith("Sappers (Sabotage): D3 = 2: 2 of Brython's 4 barricade piece(s)") for n in battle.notes)
