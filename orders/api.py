@@ -35,6 +35,7 @@ from .serializers import (
     event_row,
 )
 from .services.independence import independence_declare
+from .services.mission_uses import usable_effects_data
 from .services.resolution import turn_preview
 from .services.sheets import (
     lists_due_data,
@@ -111,7 +112,13 @@ class OrderSheetApi(APIView):
             raise NotFound("Nothing filed yet: every army holds.")
         ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
         check = order_sheet_check(sheet_from_json(sheet.entries), ctx)
-        return Response({**_sheet_versions(sheet), "check": _check_data(check, lists_due_data(ctx=ctx, turn=turn))})
+        return Response(
+            {
+                **_sheet_versions(sheet),
+                "check": _check_data(check, lists_due_data(ctx=ctx, turn=turn)),
+                "usable_effects": usable_effects_data(kingdom, turn.number),
+            }
+        )
 
     @extend_schema(
         parameters=[KingdomQuery],
@@ -131,7 +138,13 @@ class OrderSheetApi(APIView):
             submit=data.validated_data["submit"],
             arrived_at=arrived_at(request),
         )
-        return Response({**_sheet_versions(result.sheet), "check": _check_data(result.check, result.lists_due)})
+        return Response(
+            {
+                **_sheet_versions(result.sheet),
+                "check": _check_data(result.check, result.lists_due),
+                "usable_effects": usable_effects_data(kingdom, turn.number),
+            }
+        )
 
 
 class SheetsOverviewApi(APIView):

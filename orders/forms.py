@@ -17,6 +17,8 @@ from kingdoms.selectors import alliance_in_force, army_counted_points
 from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
 from rulebook.ruins_and_tomb_raiders.maintaining import change_fee
+from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
+from rulebook.ruins_and_tomb_raiders.rival_missions import MissionEffectState
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import (
@@ -32,6 +34,7 @@ from rulebook.turn.write_orders.targets import ArmyTargets, SheetTargets
 from .captive_forms import CAPTIVE_FIELDS, CaptiveOrderForm, captive_order_rows
 from .captive_forms import PREFIX as CAPTIVE_PREFIX
 from .entries import entry_json, sheet_from_json, sheet_to_json
+from .services.mission_uses import effect_label, usable_mission_effects
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
 CREATION_ROWS = 2
@@ -482,6 +485,8 @@ PROBLEM_SECTIONS: dict[SheetProblemCode, str] = {
     **{code: "alliance" for code in SheetProblemCode if code.value.startswith("alliance-")},
     **{code: "missions" for code in SheetProblemCode if code.value.startswith("mission-")},
     **{code: "captives" for code in SheetProblemCode if code.value.startswith("captive-")},
+    # Reconnaissance and Sabotage: the effects used (orders/mission_use_forms.py)
+    **{code: "mission_uses" for code in SheetProblemCode if code.value.startswith("mission-use-")},
 }
 SECTIONS = tuple(dict.fromkeys(PROBLEM_SECTIONS.values()))
 # An entry's field named as the page's form names it, where the two differ (by the entry's part).
@@ -671,6 +676,9 @@ class OrderSheetForm:
         self.captives = captive_order_rows(
             data, kingdom=kingdom, saved=saved["captive_orders"], posted=posted_rows(data, CAPTIVE_PREFIX)
         )
+        # Reconnaissance and Sabotage: a row for each effect earned that this sheet may use.
+        self.mission_uses = mission_use_rows(data, kingdom, saved["mission_uses"])
+        self.filed_uses = [u["effect"] for u in saved["mission_uses"]]
         self.data = data
 
     def creation_rows(self) -> list[CreateArmyForm]:
@@ -705,7 +713,15 @@ class OrderSheetForm:
             "capitol_moves": (holding([self.capitol], "capitol_moves", lambda f: f.moves() or None), CAPITOL_FIELDS),
             "missions": (holding([self.mission], "missions", lambda f: f.missions() or None), TOMB_RAID_FIELDS),
             "captive_orders": (holding(self.captives, "captive_orders", CaptiveOrderForm.order), CAPTIVE_FIELDS),
+            "mission_uses": (self._mission_use_rows(), MISSION_USE_FIELDS),
         }
+
+    def _mission_use_rows(self) -> list[forms.Form]:
+        """The rows holding the sheet's mission uses, in the order of its entries."""
+        if self.data is not None:
+            return [f for f in self.mission_uses if f.is_valid() and f.use() is not None]
+        rows = {f.effect.id: f for f in self.mission_uses}
+        return [rows[e] for e in self.filed_uses if e in rows]
 
     def all_entry_rows(self) -> list[tuple[forms.Form, tuple[str, ...]]]:
         """Every row of the sheet's other parts, empty ones too, with its fields."""
@@ -717,6 +733,7 @@ class OrderSheetForm:
             (self.capitol, CAPITOL_FIELDS),
             (self.mission, TOMB_RAID_FIELDS),
             *((f, CAPTIVE_FIELDS) for f in self.captives),
+            *((f, MISSION_USE_FIELDS) for f in self.mission_uses),
         ]
 
     def is_valid(self) -> bool:
@@ -732,6 +749,7 @@ class OrderSheetForm:
             self.capitol,
             self.mission,
             *self.captives,
+            *self.mission_uses,
         ]
         return all(f.is_valid() for f in forms_) and not unplaced_rows(self.data)
 
@@ -757,6 +775,7 @@ class OrderSheetForm:
         for field, errors in self.mission.errors.items():
             out += [f"Tomb Raiders' mission: {field}: {e}" for e in errors]
         out += _row_errors(self.captives, "Captive")
+        out += _row_errors(self.mission_uses, "Effect used")
         return out
 
     def sheet_json(self) -> dict[str, Any]:
@@ -782,7 +801,71 @@ class OrderSheetForm:
             "capitol_moves": self.capitol.moves(),
             "missions": self.mission.missions(),
             "captive_orders": filled(f.order() for f in self.captives),
+            "mission_uses": [u for f in self.mission_uses if (u := f.use()) is not None],
         }
 
     def entries(self) -> SheetEntries:
         return sheet_from_json(self.sheet_json())
+
+
+# -- Reconnaissance and Sabotage: the effects used ---------------------------------------------------
+# One row for each effect the kingdom's Tomb Raiders earned that this turn's sheet may use, with a choice
+# of army (rulebook.turn.write_orders.mission_uses). Army Orders offers the kingdom's own armies (the one
+# that holds in response); Destroy Communication offers "the first support from or to" the target this
+# turn, since the target's armies are its secret (an army named by the API stays offered, by its id).
+
+MISSION_USE_FIELDS = ("army",)
+FIRST_SUPPORT = "first"  # Destroy Communication without an army: the first support from or to the target
+
+
+class MissionUseForm(forms.Form):
+    """One usable effect: not used (""), or used with the army chosen."""
+
+    army = forms.ChoiceField(required=False, label="Use it")
+
+    def __init__(self, *args: Any, effect: MissionEffectState, label: str, own: list[Army], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.effect = effect
+        self.label = label
+        if effect.mission == Reconnaissance.ARMY_ORDERS:
+            choices = [("", "- (no response)")] + [(str(a.id), f"{a.name} holds in response") for a in own]
+        else:
+            choices = [("", "- (not this turn)"), (FIRST_SUPPORT, "Cancel the first support from or to them")]
+        named = self.initial.get("army")
+        if named and str(named) not in {c for c, _ in choices}:
+            choices.append((str(named), f"The army named on the sheet (id {named})"))
+        self.fields["army"].choices = choices
+
+    def use(self) -> dict[str, Any] | None:
+        chosen = self.cleaned_data.get("army") or ""
+        if not chosen:
+            return None
+        return {"effect": self.effect.id, "army": None if chosen == FIRST_SUPPORT else int(chosen)}
+
+
+def mission_use_rows(data: Any, kingdom: Kingdom, saved: list[dict[str, Any]]) -> list[MissionUseForm]:
+    """A row for each effect usable on this turn's sheet, oldest first, with what the sheet filed."""
+    effects = usable_mission_effects(kingdom, kingdom.campaign.current_turn)
+    if not effects:
+        return []
+    filed = {u["effect"]: u for u in saved}
+    names = dict(Kingdom.objects.filter(campaign=kingdom.campaign).values_list("id", "name"))
+    own = list(kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.FIELD).order_by("id"))
+    rows = []
+    for effect in effects:
+        use = filed.get(effect.id)
+        initial = None
+        if use is not None:
+            army = use.get("army")
+            initial = {"army": str(army) if army else FIRST_SUPPORT}
+        rows.append(
+            MissionUseForm(
+                data,
+                prefix=f"use-{effect.id}",
+                effect=effect,
+                label=effect_label(effect, names),
+                own=own,
+                initial=initial,
+            )
+        )
+    return rows

@@ -179,6 +179,23 @@ class CaptiveOrderInput(serializers.Serializer):
     )
 
 
+class MissionUseInput(serializers.Serializer):
+    """Reconnaissance and Sabotage: an effect your Tomb Raiders earned, used on this sheet."""
+
+    effect = IntegerSerializerField(
+        help_text="The effect's id (GET /api/turns/{id}/sheet/ lists yours under `usable_effects`): Army Orders "
+        "from the turn after its success, Destroy Communication within the two turns after it."
+    )
+    army = IntegerSerializerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='Army Orders: one of your armies, which holds "in response" if the army spied on is ordered '
+        "into its province or one adjacent to it. Destroy Communication: the army (not yours) whose support "
+        "from or to the target is cancelled, if it gives one this turn.",
+    )
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(
         many=True,
@@ -241,6 +258,12 @@ class OrderSheetInput(serializers.Serializer):
         default=list,
         help_text="The fate of captured Tomb Raiders this kingdom holds (one order a captive), settled when the "
         "turn resolves; both kingdoms are told.",
+    )
+    mission_uses = MissionUseInput(
+        many=True,
+        default=list,
+        help_text="Reconnaissance and Sabotage: the effects earned used on this sheet (Army Orders' response, "
+        "Destroy Communication's cancelled support); each once.",
     )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
@@ -310,7 +333,7 @@ class SheetProblemSerializer(serializers.Serializer):
     part = serializers.CharField(
         allow_blank=True,
         help_text='The part of the sheet whose entry it concerns ("purchases", "gold_transfers", "item_transfers", '
-        '"land_deals", "capitol_moves", "missions", "captive_orders"); "" when none.',
+        '"land_deals", "capitol_moves", "missions", "captive_orders", "mission_uses"); "" when none.',
     )
     entry = IntegerSerializerField(allow_null=True, help_text="That entry, by its index among the part's entries.")
     entry_field = serializers.CharField(allow_blank=True, help_text='The entry\'s field it is about ("gold").')
@@ -354,6 +377,18 @@ class SheetCheckSerializer(serializers.Serializer):
     warning_problems = SheetProblemSerializer(many=True, help_text="The warnings, structured.")
 
 
+class UsableEffectSerializer(serializers.Serializer):
+    """An effect your Tomb Raiders earned that this turn's sheet may use (orders/services/mission_uses.py)."""
+
+    id = IntegerSerializerField()
+    mission = serializers.CharField(help_text="army-orders or destroy-communication.")
+    label = serializers.CharField()
+    target = IntegerSerializerField(help_text="The kingdom it was earned against.")
+    target_army = IntegerSerializerField(allow_null=True, help_text="Army Orders: the army spied on.")
+    earned_turn = IntegerSerializerField()
+    last_turn = IntegerSerializerField(allow_null=True, help_text="Destroy Communication: the last turn to use it.")
+
+
 class OrderSheetResultSerializer(serializers.Serializer):
     """`sheet`: the working copy, and `check` its check; `submitted`: the orders that will resolve
     (null: nothing submitted, every army holds); `draft`: the unsent draft, when the working copy is
@@ -364,6 +399,9 @@ class OrderSheetResultSerializer(serializers.Serializer):
     draft = DraftSerializer(allow_null=True)
     resolves = serializers.ChoiceField(choices=["submitted", "nothing"])
     check = SheetCheckSerializer()
+    usable_effects = UsableEffectSerializer(
+        many=True, help_text="Reconnaissance and Sabotage: your effects this sheet may use (`mission_uses`)."
+    )
 
 
 class SheetStatusSerializer(serializers.Serializer):

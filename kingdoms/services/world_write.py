@@ -20,6 +20,7 @@ from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, U
 from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .alliances import alliances_write
 from .experience import experience_rows_write
+from .mislabeled_goods import delayed_items_write
 from .rival_missions import rival_missions_write
 from .rogue import rogue_rows_write
 
@@ -325,6 +326,7 @@ def world_write(
     _lists_write(before, after)
     _characters_write(before, after)
     _items_write(before, after, events)
+    delayed_items_write(turn=turn, events=events)  # Sabotage, Mislabeled goods: an item found, on its way
     _provinces_write(after, provinces, province_fields)
     alliances_write(campaign=campaign, turn=turn, events=events)
     _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, provinces=provinces)

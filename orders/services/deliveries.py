@@ -8,6 +8,7 @@ from django.db.models import Max
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Delivery, Unit
 from rulebook.experience.spending import PurchaseKind
+from rulebook.turn.aftermath.mislabeled_goods import FOUND_ITEM
 from turns.models import Turn, TurnEvent
 
 from .events import turn_event_sequence_next
@@ -28,20 +29,23 @@ def deliveries_arrive(*, turn: Turn) -> list[TurnEvent]:
     rows = []
     for delivery in due:
         army = delivery.army
+        # Sabotage, Mislabeled goods: an item found in the field comes as a delivery, not bought.
+        found = delivery.kind == FOUND_ITEM
+        how, rule = ("found", "Sabotage: Mislabeled goods") if found else ("bought", "Spending Experience")
         if army.status != Army.Status.ACTIVE:
             delivery.status = Delivery.Status.LOST
             code = EventCode.DELIVERY_LOST
             text = (
-                f"{delivery.what}, bought for {army.name} in turn {delivery.ordered_turn}, is lost: the army was "
-                "disbanded before it arrived (Spending Experience)."
+                f"{delivery.what}, {how} for {army.name} in turn {delivery.ordered_turn}, is lost: the army was "
+                f"disbanded before it arrived ({rule})."
             )
         else:
             _deliver(delivery)
             delivery.status = Delivery.Status.ARRIVED
             code = EventCode.DELIVERY_ARRIVED
             text = (
-                f"{army.name}: {delivery.what}, bought in turn {delivery.ordered_turn}, arrives and is on its list "
-                "(Spending Experience)."
+                f"{army.name}: {delivery.what}, {how} in turn {delivery.ordered_turn}, arrives and is on its list "
+                f"({rule})."
             )
         delivery.save(update_fields=["status"])
         rows.append(
@@ -83,7 +87,7 @@ def _deliver(delivery: Delivery) -> None:
     elif delivery.kind == PurchaseKind.EQUIPMENT and unit is not None:
         unit.equipment_points += delivery.points
         unit.save(update_fields=["equipment_points"])
-    elif delivery.kind == PurchaseKind.ITEM:
+    elif delivery.kind in (PurchaseKind.ITEM, FOUND_ITEM):
         ArmoryItem.objects.create(
             kingdom=army.kingdom, name=delivery.name, points=delivery.points, common=delivery.common, bearer=unit
         )

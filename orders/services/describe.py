@@ -15,6 +15,7 @@ from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, CaptiveOrde
 from rulebook.world import World
 
 from ..entries import sheet_from_json
+from .mission_uses import mission_use_lines
 
 
 class _ArmyRow(NamedTuple):
@@ -210,6 +211,7 @@ def describe_orders(
             line += f"; {names} {'waits' if len(waiting) == 1 else 'wait'} on the raid to move in (Ruins)"
         kingdom_lines.append(line)
     kingdom_lines += captive_order_lines(sheet.captive_orders)
+    kingdom_lines += mission_use_lines(kingdom, sheet.mission_uses)  # Reconnaissance and Sabotage: effects used
     return {"orders": lines, "kingdom": kingdom_lines}
 
 

@@ -14,9 +14,14 @@ from rulebook.player_issues.land_sales import civil_unrest, settle_land_deals
 from rulebook.player_issues.transfer_of_gold import send_items
 from rulebook.ruins_and_tomb_raiders.captives import settle_captives
 from rulebook.ruins_and_tomb_raiders.missions_sent import send_tomb_raiders
+from rulebook.turn.army_construction_spied import spy_on_construction
 from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
+from rulebook.turn.executing_orders.army_orders_spied import spy_on_orders
+from rulebook.turn.executing_orders.misdirection import misdirect_armies
 from rulebook.turn.executing_orders.normalise import normalise_orders
 from rulebook.turn.executing_orders.run import execute_orders
+from rulebook.turn.fight_battles.destroy_communication import communication_expired
+from rulebook.turn.fight_battles.sabotage_effects import sabotage_battles
 from rulebook.turn.fight_battles.scheduling import build_battles
 from rulebook.turn.maintain_armies import maintain_armies
 from rulebook.turn.spending import spend_experience
@@ -51,16 +56,21 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
     send_items(work, events)  # ... and the items, 10% of double their points
     maintain_armies(work, dice, events)
     create_and_upgrade_armies(work, events)
+    spy_on_construction(work, events)  # Reconnaissance, Army Construction Info: the target's next army raised
     spend_experience(work, dice, events)  # Spending Experience: after the gold, in the same phase
     if ancient_dice is not None:
         ancient_dead_rise(work, ancient_dice, events)
     normalise_orders(work, events)
+    misdirect_armies(work, events)  # Sabotage, Misdirection: the army's order reverts to Hold
+    spy_on_orders(work, events)  # Reconnaissance, Army Orders: the order as carried out, the spy's response
     send_tomb_raiders(work, events)  # Using Tomb Raiders: checked again and paid, before any army moves
     settle_captives(work, events)  # Reconnaissance, Sabotage: the captor's fate for a captured Tomb Raider
     contacts = execute_orders(work, dice, events)
     coronations(work, events)  # Loss of the Capitol: the Warlord crowned in a city, or the countdown
     civil_unrest(work, dice, events)  # Land Sales: last turn's new provinces without their owner's army
     battles = build_battles(work, contacts, dice, events)
+    sabotage_battles(work, battles, dice, events)  # Poison Well, Assassinate Spiritual Leader, Sappers
+    communication_expired(work, events)  # Destroy Communication: unused within its two turns
     reverse_deserts(work, battles, dice, events)  # Deserts: a Scarab Amulet where no battle is fought
     recite_incantations(work, battles, events)
     return Resolution(state=work, events=events, contacts=contacts, battles=battles)

@@ -23,6 +23,7 @@ from rulebook.ruins_and_tomb_raiders.recovery import OUTCOME_LABELS, back_in_act
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind, RaidOutcome, RaidResult, Ruin, raid_outcome
 from rulebook.ruins_and_tomb_raiders.treasure import COMMON_ITEMS, HEALING_POTION, ITEM_NOTES, RUINS_ITEM_POINTS
 from rulebook.turn.aftermath.end_of_turn import result_events
+from rulebook.turn.aftermath.mislabeled_goods import goods_delayed
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.retreats import conquer, kept_out, may_claim
 from rulebook.turn.aftermath.sheets import BattleA, SideA
@@ -142,7 +143,7 @@ def raid_settled(state: AftermathState, dice: Dice, events: list[Event], battle:
         return outcome
     state.provinces[province.number] = replace(province, ruin_raids=outcome.ruin.successful_raids)
     treasure = outcome.treasure
-    found = _items_found(state, events, battle, (*treasure.items, *([outcome.amulet] if outcome.amulet else [])))
+    found = _items_found(state, dice, events, battle, (*treasure.items, *([outcome.amulet] if outcome.amulet else [])))
     if treasure.gold:
         add_gold(state, kingdom, treasure.gold)
     listed = ", ".join(_with_note(i) for i in treasure.items)
@@ -204,7 +205,9 @@ def _bearer(state: AftermathState, army_id: int | None) -> tuple[int | None, str
     return None, ""
 
 
-def _items_found(state: AftermathState, events: list[Event], battle: BattleA, names: tuple[str, ...]) -> dict[str, str]:
+def _items_found(
+    state: AftermathState, dice: Dice, events: list[Event], battle: BattleA, names: tuple[str, ...]
+) -> dict[str, str]:
     """The items found become the kingdom's, at 0 points (Treasure from the Ruins: "do not need to
     be purchased nor do they apply to a character's maximum points of magic items"). An armory item
     the kingdom holds already is lost (Armory: one of each; decision 431)."""
@@ -230,6 +233,18 @@ def _items_found(state: AftermathState, events: list[Event], battle: BattleA, na
             continue
         if not common:
             held.add(name.lower())
+        if goods_delayed(
+            state,
+            dice,
+            events,
+            kingdom=kingdom,
+            army=battle.attacker.army,
+            bearer=unit,
+            name=name,
+            points=RUINS_ITEM_POINTS,
+            common=common,
+        ):
+            continue  # Sabotage, Mislabeled goods: on its way instead (decision 489)
         new_id = min([0, *state.items]) - 1
         put_item(
             state,

@@ -10,6 +10,7 @@ from kernel.events import Event
 from rulebook.allies.chart import ALLIANCE_SUPPORT_POINTS, support_arrival
 from rulebook.turn.fight_battles import PHASE
 from rulebook.turn.fight_battles.ancient_dead import is_ancient_dead
+from rulebook.turn.fight_battles.destroy_communication import support_cut
 from rulebook.turn.state import BattleS, SupportS, TurnState
 from rulebook.turn.write_orders.records import OrderKind
 from rulebook.world import ArmyState
@@ -94,6 +95,8 @@ def supports(
                 )
             )
             continue
+        if not with_garrison and support_cut(state, battle, army, side, events):
+            continue  # Sabotage, Destroy Communication: the support is cancelled, the army sends nothing
         supporting.add(army.id)
         total[side] += points
         if allied:

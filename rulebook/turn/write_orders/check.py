@@ -14,6 +14,7 @@ from rulebook.turn.write_orders.context import SheetContext
 from rulebook.turn.write_orders.create_upgrade import check_creations, check_upgrades
 from rulebook.turn.write_orders.garrisons import check_garrisons
 from rulebook.turn.write_orders.land_sales import check_land_deals
+from rulebook.turn.write_orders.mission_uses import check_mission_uses
 from rulebook.turn.write_orders.missions import check_missions
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
 from rulebook.turn.write_orders.records import SheetEntries
@@ -44,6 +45,7 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
     check_capitol_moves(entries, ctx, check)
     check_missions(entries, ctx, check)  # last of the spending: the mission takes what the rest leaves
     check_captive_orders(entries, ctx, check)  # a captive's fate costs nothing
+    check_mission_uses(entries, ctx, check)  # Reconnaissance and Sabotage: effects earned, used (no gold)
     if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(

@@ -108,6 +108,11 @@ class SheetProblemCode(StrEnum):
     # Reconnaissance, Sabotage: a captured Tomb Raider's fate (rulebook.ruins_and_tomb_raiders.captives)
     CAPTIVE_NOT_HELD = "captive-not-held"  # only the captor decides, once
     CAPTIVE_TWICE = "captive-twice"  # one order a captive
+    # Reconnaissance and Sabotage: an effect earned, used on the sheet (write_orders/mission_uses.py)
+    MISSION_USE_NO_EFFECT = "mission-use-no-effect"  # not the kingdom's own pending effect
+    MISSION_USE_NOT_USABLE = "mission-use-not-usable"  # not an effect a sheet uses, or not this turn
+    MISSION_USE_TWICE = "mission-use-twice"  # an effect is used once
+    MISSION_USE_ARMY = "mission-use-army"  # the army named does not fit the effect
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold

@@ -1,0 +1,76 @@
+"""The order sheet's mission uses, for its page, API and receipt: the kingdom's own effects its sheet may
+use this turn (Army Orders, Destroy Communication; rulebook.turn.write_orders.mission_uses), and the
+receipt's words for each use. Only the kingdom's own effects are ever read here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kingdoms.models import Army, Kingdom, MissionEffect
+from kingdoms.services.rival_missions import mission_effects_load
+from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
+from rulebook.ruins_and_tomb_raiders.rival_missions import MissionEffectState
+from rulebook.turn.write_orders.mission_uses import LABELS, last_turn, usable
+from rulebook.turn.write_orders.records import MissionUse
+
+
+def usable_mission_effects(kingdom: Kingdom, turn: int) -> list[MissionEffectState]:
+    """The kingdom's pending effects its sheet of `turn` may use, oldest first."""
+    effects = mission_effects_load(kingdom.campaign)
+    return sorted((e for e in effects.values() if usable(e, kingdom.id, turn)), key=lambda e: (e.earned_turn, e.id))
+
+
+def effect_label(effect: MissionEffectState, names: dict[int, str]) -> str:
+    """The effect in words: "Army Orders against Brython (turn 3): Army 21"."""
+    label = f"{LABELS.get(effect.mission, effect.mission)} against {names.get(effect.target, effect.target)}"
+    if effect.mission == Reconnaissance.ARMY_ORDERS:
+        return f"{label} (turn {effect.earned_turn})"
+    return f"{label} (turn {effect.earned_turn}, usable until turn {last_turn(effect)})"
+
+
+def mission_use_lines(kingdom: Kingdom, uses: Iterable[MissionUse]) -> list[str]:
+    """The receipt's line for each use of the sheet."""
+    uses = list(uses)
+    if not uses:
+        return []
+    effects = {e.id: e for e in MissionEffect.objects.filter(kingdom=kingdom, pk__in=[u.effect for u in uses])}
+    names = dict(Kingdom.objects.filter(campaign=kingdom.campaign).values_list("id", "name"))
+    # The names of the kingdom's own armies only: another's army named by id stays a number (its secret).
+    armies = dict(
+        Army.objects.filter(kingdom=kingdom, pk__in=[u.army for u in uses if u.army]).values_list("id", "name")
+    )
+    lines = []
+    for use in uses:
+        effect = effects.get(use.effect)
+        army = armies.get(use.army, f"army {use.army}") if use.army else ""
+        if effect is None:
+            lines.append(f"Use of an effect your Tomb Raiders did not earn (effect {use.effect})")
+        elif effect.mission == Reconnaissance.ARMY_ORDERS:
+            lines.append(
+                f"Army Orders against {names.get(effect.target_id)}: {army} holds in response if the army spied on "
+                "is ordered into its province or one adjacent to it (Reconnaissance)"
+            )
+        else:
+            what = f"{army}'s support, if it supports" if army else "the first support"
+            lines.append(
+                f"Destroy Communication against {names.get(effect.target_id)}: cancel {what} from or to them this "
+                "turn (Sabotage)"
+            )
+    return lines
+
+
+def usable_effects_data(kingdom: Kingdom, turn: int) -> list[dict[str, object]]:
+    """The API's `usable_effects`: each effect the kingdom's sheet of `turn` may use, with its words."""
+    names = dict(Kingdom.objects.filter(campaign=kingdom.campaign).values_list("id", "name"))
+    return [
+        {
+            "id": e.id,
+            "mission": e.mission,
+            "label": effect_label(e, names),
+            "target": e.target,
+            "target_army": e.target_army,
+            "earned_turn": e.earned_turn,
+            "last_turn": last_turn(e) if e.mission != Reconnaissance.ARMY_ORDERS else None,
+        }
+        for e in usable_mission_effects(kingdom, turn)
+    ]

@@ -1,0 +1,40 @@
+"""The effects a Reconnaissance or Sabotage earned, at their moment (decision 450), pure Python: the
+pending ones of a mission, in the order they were earned, and the record of one used or expired. The
+phases that apply them (Misdirection and Army Orders after the orders are normalised, Army Construction
+Info at 3. Create / Upgrade Armies, the battle effects and Destroy Communication at 6. Fight Battles,
+Mislabeled goods in the aftermath) read `World.mission_effects` and retire each effect they apply; the
+world's writer stores the change (kingdoms.services.rival_missions)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
+from rulebook.world import World
+
+
+def pending(world: World, mission: str) -> list[MissionEffectState]:
+    """The effects of `mission` still pending, earned before this turn (an effect earned in a turn's
+    aftermath waits for a later turn), oldest first."""
+    return sorted(
+        (
+            e
+            for e in world.mission_effects.values()
+            if e.mission == mission and e.status is EffectStatus.PENDING and e.earned_turn < world.turn
+        ),
+        key=lambda e: (e.earned_turn, e.id),
+    )
+
+
+def used(world: World, effect: MissionEffectState) -> MissionEffectState:
+    """The effect applied this turn: `status` USED, `used_turn` the world's turn."""
+    done = replace(world.mission_effects[effect.id], status=EffectStatus.USED, used_turn=world.turn)
+    world.mission_effects[effect.id] = done
+    return done
+
+
+def expired(world: World, effect: MissionEffectState) -> MissionEffectState:
+    """The effect not used in time: `status` EXPIRED."""
+    done = replace(world.mission_effects[effect.id], status=EffectStatus.EXPIRED)
+    world.mission_effects[effect.id] = done
+    return done

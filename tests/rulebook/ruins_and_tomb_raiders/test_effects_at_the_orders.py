@@ -1,0 +1,204 @@
+"""Reconnaissance and Sabotage effects used when the next orders are normalised
+(rulebook/turn/executing_orders/misdirection.py, army_orders_spied.py): Misdirection and Army Orders.
+Rulebook: Sabotage (Misdirection), Reconnaissance (Army Orders). Decisions 450, 480-483. No database:
+the effects are pending MissionEffect records put in the world directly (the aftermath makes them)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
+from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
+from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
+from rulebook.tables import ArmyType
+from rulebook.turn.state import TurnState
+from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, MissionUse, OrderKind, SheetEntries
+from tests import world_builders as wb
+from tests.orders.resolving import of, resolve
+
+# A 4 x 1 strip: 1 - 2 - 3 - 4. Avalon (1) holds 1 and 2, army 11 in 1; Brython (2) holds 3 and 4,
+# army 21 in 4.
+AVALON, BRYTHON = 1, 2
+EARNED, TURN = 3, 4
+
+
+def state(
+    *orders: ArmyOrder,
+    effects: tuple[MissionEffectState, ...] = (),
+    uses: tuple[MissionUse, ...] = (),
+    missed: frozenset[int] = frozenset(),
+) -> TurnState:
+    control = {1: AVALON, 2: AVALON, 3: BRYTHON, 4: BRYTHON}
+    world = wb.world(
+        provinces=[wb.province(n, "plains", "none", controller=control[n]) for n in range(1, 5)],
+        kingdoms=[
+            wb.kingdom(AVALON, "Avalon", ArmyType.EMPIRE, treasury=1000),
+            wb.kingdom(BRYTHON, "Brython", ArmyType.DWARFS, treasury=1000),
+        ],
+        armies=[wb.army(11, AVALON, 1), wb.army(21, BRYTHON, 4)],
+        adjacency=wb.grid(4, 1),
+        turn=TURN,
+    )
+    world.mission_effects.update({e.id: e for e in effects})
+    sheets: dict[int, list[ArmyOrder]] = {AVALON: [], BRYTHON: []}
+    for order in orders:
+        sheets[world.armies[order.army].kingdom].append(order)
+    return TurnState(
+        world=world,
+        orders={o.army: o for o in orders},
+        sheets={
+            AVALON: SheetEntries(orders=tuple(sheets[AVALON]), mission_uses=uses),
+            BRYTHON: SheetEntries(orders=tuple(sheets[BRYTHON])),
+        },
+        missed_orders=missed,
+    )
+
+
+def effect(mission: str, *, id: int = 7, army: int | None = 21) -> MissionEffectState:
+    return MissionEffectState(
+        id=id, kingdom=AVALON, target=BRYTHON, mission=mission, earned_turn=EARNED, target_army=army
+    )
+
+
+def test_case_RS4_misdirection_the_armys_orders_revert_to_hold_and_both_reports_say_why():
+    """Sabotage, Misdirection: "One army's orders are canceled and revert to "Hold"". Earned on turn 3,
+    it acts on Brython's next orders (decision 450): army 21, ordered to move to 3, holds in 4; Brython's
+    report and Avalon's both say why, and the effect is used on turn 4."""
+    result = resolve(state(ArmyOrder(21, OrderKind.MOVE, target=3), effects=(effect(Sabotage.MISDIRECTION),)))
+
+    assert result.state.orders[21].kind is OrderKind.HOLD
+    assert result.state.armies[21].province == 4
+    (theirs,) = of(result.events, "misdirection", BRYTHON)
+    (ours,) = of(result.events, "misdirection", AVALON)
+    assert theirs.text == "Army 21's orders are cancelled by a saboteur and revert to Hold (Sabotage: Misdirection)."
+    assert (
+        ours.text
+        == "Your saboteurs cancel the orders of Brython's Army 21: it holds this turn (Sabotage: Misdirection)."
+    )
+    # Avalon is not told what the order was: that is Reconnaissance's Army Orders.
+    assert "order" not in ours.data and "Move" not in ours.text
+    done = result.state.world.mission_effects[7]
+    assert (done.status, done.used_turn) == (EffectStatus.USED, TURN)
+
+
+def test_misdirection_an_army_gone_spends_the_effect_and_tells_the_saboteur():
+    """Decision 481: the army named is no longer on the map: the effect is used, only Avalon is told."""
+    result = resolve(state(effects=(effect(Sabotage.MISDIRECTION, army=99),)))
+
+    (spent,) = of(result.events, "misdirection")
+    assert spent.kingdom == AVALON and "no longer on the map" in spent.text
+    assert result.state.world.mission_effects[7].status is EffectStatus.USED
+
+
+def test_misdirection_waits_for_a_target_that_gave_no_orders():
+    """Decision 480: the target's next orders: a kingdom that missed its orders holds anyway."""
+    result = resolve(state(effects=(effect(Sabotage.MISDIRECTION),), missed=frozenset({BRYTHON})))
+
+    assert of(result.events, "misdirection") == []
+    assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
+
+
+def test_an_effect_earned_this_turn_waits_for_the_next():
+    result = resolve(
+        state(
+            ArmyOrder(21, OrderKind.MOVE, target=3), effects=(replace(effect(Sabotage.MISDIRECTION), earned_turn=TURN),)
+        )
+    )
+
+    assert result.state.armies[21].province == 3
+    assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
+
+
+def test_army_orders_the_spy_learns_the_order_and_its_army_holds_in_response():
+    """Reconnaissance, Army Orders: "The orders given to any one army this turn. In addition, may adjust
+    the orders to any one of your own armies to "hold" if it is in response": Avalon learns army 21's
+    order (its alone). Its army 11, named in response, stands in 1, which 3 does not border (decision
+    483): its order stands, and it moves to 2."""
+    result = resolve(
+        state(
+            ArmyOrder(11, OrderKind.MOVE, target=2),
+            ArmyOrder(21, OrderKind.MOVE, target=3),
+            effects=(effect(Reconnaissance.ARMY_ORDERS),),
+            uses=(MissionUse(7, 11),),
+        )
+    )
+
+    (intelligence,) = of(result.events, "intelligence")
+    assert intelligence.kingdom == AVALON
+    assert (
+        intelligence.text
+        == "Army Orders of Brython: Army 21 in 4 P4 is ordered to Move to 3 P3 (Reconnaissance: Army Orders)."
+    )
+    assert intelligence.data["info"]["order"] == "move" and intelligence.data["info"]["to"] == 3
+    (response,) = of(result.events, "army-orders-response", AVALON)
+    assert response.data["held"] is False
+    assert result.state.armies[11].province == 2
+    assert of(result.events, "intelligence", BRYTHON) == of(result.events, "army-orders-response", BRYTHON) == []
+    assert result.state.world.mission_effects[7].status is EffectStatus.USED
+
+
+def test_army_orders_the_response_army_holds_when_the_spied_army_comes_beside_it():
+    """Decision 483: army 21 is ordered into 3, which borders 2 where Avalon's army 12 stands: 12 holds."""
+    world_state = state(
+        ArmyOrder(21, OrderKind.MOVE, target=3),
+        effects=(effect(Reconnaissance.ARMY_ORDERS),),
+        uses=(MissionUse(7, 12),),
+    )
+    world_state.world.armies[12] = wb.army(12, AVALON, 2)
+    world_state.orders[12] = ArmyOrder(12, OrderKind.MOVE, target=1)
+
+    result = resolve(world_state)
+
+    (response,) = of(result.events, "army-orders-response", AVALON)
+    assert response.text == (
+        "Army 12 holds in response: Army 21 is ordered into 3 P3, at or beside 2 P2 (Reconnaissance: Army Orders)."
+    )
+    assert result.state.orders[12].kind is OrderKind.HOLD
+    assert result.state.armies[12].province == 2
+
+
+def test_army_construction_info_the_spy_learns_where_the_next_army_is_raised_and_its_points():
+    """Reconnaissance, Army Construction Info: "The Location and Army list (no character info) for the
+    next army this Kingdom creates." Brython raises two armies on turn 4: Avalon learns of the first, in
+    3 at 1,200 points, its list not written yet (decision 488); Brython is told nothing of it."""
+    world_state = state(
+        effects=(
+            MissionEffectState(
+                id=7, kingdom=AVALON, target=BRYTHON, mission=Reconnaissance.ARMY_CONSTRUCTION_INFO, earned_turn=EARNED
+            ),
+        )
+    )
+    world_state.sheets[BRYTHON] = SheetEntries(creations=(CreateArmy("Levy", 1200, 3), CreateArmy("Host", 1000, 4)))
+    world_state.world.armies.pop(21)
+    world_state.world.kingdoms[BRYTHON] = replace(world_state.world.kingdoms[BRYTHON], treasury=10_000)
+
+    result = resolve(world_state)
+
+    (intelligence,) = of(result.events, "intelligence")
+    assert intelligence.kingdom == AVALON
+    assert intelligence.text == (
+        "Army Construction Info of Brython: Levy is raised in 3 P3 at 1,200 points; its list is not written yet "
+        "(Reconnaissance: Army Construction Info)."
+    )
+    info = intelligence.data["info"]
+    assert (info["army_name"], info["province"], info["points"], info["list_due"]) == ("Levy", 3, 1200, True)
+    assert result.state.world.mission_effects[7].status is EffectStatus.USED
+
+
+def test_army_construction_info_waits_while_the_target_raises_no_army():
+    result = resolve(
+        state(
+            effects=(
+                MissionEffectState(
+                    id=7,
+                    kingdom=AVALON,
+                    target=BRYTHON,
+                    mission=Reconnaissance.ARMY_CONSTRUCTION_INFO,
+                    earned_turn=EARNED,
+                ),
+            )
+        )
+    )
+
+    assert of(result.events, "intelligence") == []
+    assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
