@@ -611,13 +611,15 @@ def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
     named: dict[str, Any] = {"prefix": prefix}
     for reference, number in zip(STREAM_REFERENCES[prefix], numbers, strict=True):
         if reference == PROVINCE_NUMBER:
-            if number not in names.province_number.values():
+            if number is None or number not in names.province_number.values():
                 raise DomainError(f"{refused} names province {number}, which is not a province of the campaign.")
             named[reference] = number
         elif reference == KINGDOM_ID:
-            if number not in names.kingdom_name:
+            if number is None or number not in names.kingdom_name:
                 raise DomainError(f"{refused} names the kingdom {number}, which is not a kingdom of the campaign.")
             named[reference] = names.kingdom_name[number]
+        elif number is None:  # a Reconnaissance or Sabotage's skirmish: no attacker army
+            named[reference] = None
         else:
             if number not in names.army_key:
                 raise DomainError(f"{refused} names the army {number}, which is not an army of the campaign.")

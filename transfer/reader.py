@@ -66,6 +66,7 @@ from .plan import (
 )
 from .reading import Reading, label
 from .references import (
+    ARMY_ID,
     CAPTIVE_PLACE,
     EFFECT_PLACE,
     EVENT_DATA_REFERENCES,
@@ -670,11 +671,14 @@ class Reader(Reading):
                 named.append(value if self.province(value, where) is not None else None)
             elif reference == KINGDOM_ID:
                 named.append(self.kingdom_named(value, where))
+            elif value is None:  # a Reconnaissance or Sabotage's skirmish: no attacker army
+                named.append(None)
             else:
-                named.append(self.army_named(value, where))
-        if any(part is None for part in named):
+                named.append(self.army_named(value, where) or _UNNAMED)
+        references = STREAM_REFERENCES[prefix]
+        if any(part is _UNNAMED or (part is None and r != ARMY_ID) for part, r in zip(named, references, strict=True)):
             return None, None  # reported
-        provisional = tuple(part if isinstance(part, int) else 0 for part in named)
+        provisional = tuple(part if isinstance(part, int) else None if part is None else 0 for part in named)
         return stream_text(prefix, provisional), (prefix, named)
 
     def older_stream(self, planned: DiceRollPlan, values: dict[str, Any]) -> None:
@@ -1262,6 +1266,9 @@ class Reader(Reading):
                 "neither the organizer nor a player of any kingdom, nor named by a turn.",
             )
 
+
+# A reference the document names but the reader found nothing for (reported), where None means null.
+_UNNAMED = object()
 
 # The texts of an email that may be empty: one carried over from before the outbox was never
 # rendered, and its report renders it when it is sent (reports migration 0002).

@@ -149,17 +149,27 @@ STREAM_REFERENCES: dict[str, tuple[str, ...]] = {
 }
 
 
-def stream_ids(stream: str) -> tuple[str, tuple[int, ...] | None] | None:
+# An army id that is no army: a Reconnaissance or Sabotage's skirmish has no attacker army (issue 32),
+# and its scenario's stream says so ("scenario:<province>:None"); null in the document.
+NO_ARMY = "None"
+
+
+def stream_ids(stream: str) -> tuple[str, tuple[int | None, ...] | None] | None:
     """A stream of a prefix of STREAM_REFERENCES as (prefix, the numbers after it, in order):
-    "scenario:4:17" is ("scenario", (4, 17)); (prefix, None) if the rest is of another shape.
-    None for a stream of any other prefix (it holds no id)."""
+    "scenario:4:17" is ("scenario", (4, 17)), "scenario:4:None" ("scenario", (4, None)); (prefix,
+    None) if the rest is of another shape. None for a stream of any other prefix (it holds no id)."""
     prefix, _, rest = stream.partition(":")
     if prefix not in STREAM_REFERENCES:
         return None
     parts = rest.split(":") if rest else []
-    if len(parts) != len(STREAM_REFERENCES[prefix]) or not all(p.isascii() and p.isdigit() for p in parts):
+
+    def number(part: str, reference: str) -> bool:
+        return (part.isascii() and part.isdigit()) or (reference == ARMY_ID and part == NO_ARMY)
+
+    references = STREAM_REFERENCES[prefix]
+    if len(parts) != len(references) or not all(number(p, r) for p, r in zip(parts, references, strict=True)):
         return prefix, None
-    return prefix, tuple(int(p) for p in parts)
+    return prefix, tuple(None if p == NO_ARMY else int(p) for p in parts)
 
 
 def stream_shape(prefix: str) -> str:
@@ -168,6 +178,6 @@ def stream_shape(prefix: str) -> str:
     return ":".join((prefix, *parts))
 
 
-def stream_text(prefix: str, numbers: tuple[int, ...]) -> str:
+def stream_text(prefix: str, numbers: tuple[int | None, ...]) -> str:
     """The stream `stream_ids` splits."""
-    return ":".join((prefix, *(str(n) for n in numbers)))
+    return ":".join((prefix, *(NO_ARMY if n is None else str(n) for n in numbers)))

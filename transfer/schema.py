@@ -327,7 +327,8 @@ STREAM_KEYS: dict[str, dict[str, Kind]] = {
     # "warlord-free-roll:<kingdom id>"
     "warlord-free-roll": {"prefix": STR, KINGDOM_ID: STR},
     # "scenario:<province number>:<attacker army id>"
-    "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY},
+    # the army null for a Reconnaissance or Sabotage's skirmish (no attacker army, issue 32)
+    "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY.or_null()},
 }
 DICE_KEYS = {
     "turn": INT,
