@@ -27,6 +27,15 @@ last error, times); a report's email (reports.ReportEmail) names its report, its
 whether the PDF was attached; and the "alliances" (Allies: each by its two kingdoms' names, its
 trust level, the turns it was formed and ended, how and by whom; a version 5 document written before
 them has none, and sheets' "alliances" and "alliance_ends" name a kingdom by name).
+Reconnaissance and Sabotage (issue 32, within version 5: a document written before has none) add the
+"mission_effects" (each effect earned by its kingdom and target by name, the army and character it
+names by army key and by the character's unit, its status and turns; in the order earned) and the
+"captives" (each Tomb Raider model captured, by captor and owner name, with the entry's record; in the
+order captured). A sheet names an effect (mission_uses[].effect) or a captive
+(captive_orders[].captive) by its place in these lists, and a mission's rival, army and character
+(missions[].target_kingdom, target_army, target_character) like any other kingdom, army and character.
+A rival mission's battle has no attacker army (null), its "mission_detail" names its target army and
+character by their keys, and its scenario's stream names no army ("army": null).
 Timestamps are ISO 8601 strings in UTC, times of day "HH:MM:SS", bytes (a report's PDF, the
 map's picture, an email's attachment) base64; whoever changed a deadline, submitted a sheet or was
 sent a report is named by username (null once the account is gone).

@@ -26,6 +26,7 @@ from .campaign_models import (
     BattleSupport,
     Campaign,
     CampaignSchedule,
+    CapturedRaider,
     Character,
     DeadlineChange,
     Delivery,
@@ -33,6 +34,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    MissionEffect,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
@@ -52,9 +54,15 @@ from .campaign_models import (
 )
 from .kinds import Kind, bytes_text, is_int, time_text
 from .references import (
+    ARMY_ID,
+    CAPTIVE_PLACE,
+    CHARACTER_ID,
+    EFFECT_PLACE,
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
+    MISSION_DETAIL_REFERENCES,
+    MISSION_EFFECT_DATA_REFERENCES,
     PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
@@ -75,6 +83,8 @@ from .schema import (
     BATTLE_KEYS,
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
+    CAPTIVE_FIELDS,
+    CAPTIVE_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
     DEADLINE_CHANGE_FIELDS,
@@ -86,6 +96,7 @@ from .schema import (
     EMAIL_FIELDS,
     EMAIL_KEY_ROWS,
     EMAIL_KEYS,
+    ENTRY_REFERENCES,
     EVENT_FIELDS,
     EVENT_KEYS,
     EXPERIENCE_FIELDS,
@@ -97,6 +108,8 @@ from .schema import (
     KINGDOM_KEYS,
     MAP_FIELDS,
     MAP_KEYS,
+    MISSION_EFFECT_FIELDS,
+    MISSION_EFFECT_KEYS,
     MOVEMENT_FIELDS,
     MOVEMENT_KEYS,
     PROVINCE_FIELDS,
@@ -176,6 +189,8 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "turns": _turns_section(campaign, names),
         "emails": _emails_section(campaign, names),
         "alliances": _alliances_section(campaign, names),
+        "mission_effects": _mission_effects_section(campaign, names),
+        "captives": _captives_section(campaign, names),
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -229,8 +244,9 @@ def _username(user: Any) -> str | None:
 @dataclass(frozen=True)
 class _Names:
     """How the document names what a row refers to: provinces by number, kingdoms by name,
-    armies by [kingdom name, army name], units by {kingdom, army, unit: place in the army's list},
-    battles by their place in their turn's list."""
+    armies by [kingdom name, army name], units by {kingdom, army, unit: place in the army's list}
+    (a character by his unit's), battles by their place in their turn's list, a mission's effects
+    and captives by their place in the document's lists."""
 
     province_number: dict[int, int]
     kingdom_name: dict[int, str]
@@ -238,6 +254,8 @@ class _Names:
     unit_key: dict[int, dict[str, Any]]
     unit_of_character: dict[int, int]
     battle_place: dict[int, int]
+    effect_place: dict[int, int]
+    captive_place: dict[int, int]
 
     def province(self, province_id: int | None, what: str) -> int | None:
         return None if province_id is None else _inside(self.province_number, province_id, what)
@@ -254,16 +272,35 @@ class _Names:
     def battle(self, battle_id: int | None, what: str) -> int | None:
         return None if battle_id is None else _inside(self.battle_place, battle_id, what)
 
+    def character(self, character_id: Any, what: str) -> dict[str, Any] | None:
+        """A character by his unit (an id found in stored JSON is checked to be one)."""
+        if character_id is None:
+            return None
+        return self.unit(_id_inside(self.unit_of_character, character_id, what), what)
+
     def with_names(self, data: Any, references: References, what: str) -> Any:
         """Stored JSON with names for the ids under `references`' keys; the rest as it is."""
 
         def named(reference: str, value: Any, key: str) -> Any:
-            where = f'{what} ("{key}")'
-            if reference == KINGDOM_ID:
-                return _id_inside(self.kingdom_name, value, where)
-            return list(_id_inside(self.army_key, value, where))
+            return self.reference(reference, value, f'{what} ("{key}")')
 
         return translated(data, references, named)
+
+    def reference(self, reference: str, value: Any, what: str) -> Any:
+        """The document's name for an id of the kind `reference` (references.py) found in stored
+        JSON; null stays null."""
+        if value is None:
+            return None
+        if reference == KINGDOM_ID:
+            return _id_inside(self.kingdom_name, value, what)
+        if reference == ARMY_ID:
+            return list(_id_inside(self.army_key, value, what))
+        if reference == CHARACTER_ID:
+            return self.character(value, what)
+        if reference == EFFECT_PLACE:
+            return _id_inside(self.effect_place, value, what)
+        assert reference == CAPTIVE_PLACE, reference
+        return _id_inside(self.captive_place, value, what)
 
     def entries(self, data: Any, what: str) -> dict[str, Any]:
         """The sheet's entries as the sheet's codec writes them (orders/entries.py: every part, every
@@ -279,11 +316,8 @@ class _Names:
         }
 
     def entry_reference(self, key: str, value: Any, what: str) -> Any:
-        if key == "army":
-            return list(_inside(self.army_key, value, what))
-        if key == "kingdom":
-            return _inside(self.kingdom_name, value, what)
-        return value
+        reference = ENTRY_REFERENCES.get(key)
+        return value if reference is None else self.reference(reference, value, what)
 
 
 def _names(campaign: Campaign) -> _Names:
@@ -311,6 +345,18 @@ def _names(campaign: Campaign) -> _Names:
         unit_key=unit_key,
         unit_of_character=dict(Character.objects.filter(kingdom__campaign=campaign).values_list("id", "unit_id")),
         battle_place=_battle_places(campaign),
+        effect_place={
+            pk: place
+            for place, pk in enumerate(
+                MissionEffect.objects.filter(campaign=campaign).order_by(*EFFECT_ORDER).values_list("id", flat=True)
+            )
+        },
+        captive_place={
+            pk: place
+            for place, pk in enumerate(
+                CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER).values_list("id", flat=True)
+            )
+        },
     )
 
 
@@ -497,6 +543,46 @@ def _alliances_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]
     return [row(alliance) for alliance in Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER)]
 
 
+# The document's effects and captives, in the order earned and captured: a sheet names them by place.
+EFFECT_ORDER = ("earned_turn", "id")
+CAPTIVE_ORDER = ("captured_turn", "id")
+
+
+def _mission_effects_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    """Reconnaissance and Sabotage: the effects earned, used, expired or waiting for their moment."""
+
+    def row(effect: MissionEffect) -> dict[str, Any]:
+        what = f"the {effect.mission} earned in turn {effect.earned_turn}"
+        return _row(
+            MISSION_EFFECT_KEYS,
+            MISSION_EFFECT_FIELDS,
+            effect,
+            kingdom=names.kingdom(effect.kingdom_id, what),
+            target=names.kingdom(effect.target_id, what),
+            target_army=names.army(effect.target_army_id, what),
+            target_character=names.character(effect.target_character_id, what),
+            data=names.with_names(effect.data, MISSION_EFFECT_DATA_REFERENCES.get(effect.mission, {}), what),
+        )
+
+    return [row(effect) for effect in MissionEffect.objects.filter(campaign=campaign).order_by(*EFFECT_ORDER)]
+
+
+def _captives_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    """Reconnaissance and Sabotage: the Tomb Raiders captured, held or given their fate."""
+
+    def row(captive: CapturedRaider) -> dict[str, Any]:
+        what = f"the captive {captive.entry} taken in turn {captive.captured_turn}"
+        return _row(
+            CAPTIVE_KEYS,
+            CAPTIVE_FIELDS,
+            captive,
+            captor=names.kingdom(captive.captor_id, what),
+            owner=names.kingdom(captive.owner_id, what),
+        )
+
+    return [row(captive) for captive in CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER)]
+
+
 def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     def row(roll: DiceRoll) -> dict[str, Any]:
         what = f"the dice roll '{roll.purpose}' (turn {roll.turn}, {roll.stream} #{roll.sequence})"
@@ -525,13 +611,15 @@ def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
     named: dict[str, Any] = {"prefix": prefix}
     for reference, number in zip(STREAM_REFERENCES[prefix], numbers, strict=True):
         if reference == PROVINCE_NUMBER:
-            if number not in names.province_number.values():
+            if number is None or number not in names.province_number.values():
                 raise DomainError(f"{refused} names province {number}, which is not a province of the campaign.")
             named[reference] = number
         elif reference == KINGDOM_ID:
-            if number not in names.kingdom_name:
+            if number is None or number not in names.kingdom_name:
                 raise DomainError(f"{refused} names the kingdom {number}, which is not a kingdom of the campaign.")
             named[reference] = names.kingdom_name[number]
+        elif number is None:  # a Reconnaissance or Sabotage's skirmish: no attacker army
+            named[reference] = None
         else:
             if number not in names.army_key:
                 raise DomainError(f"{refused} names the army {number}, which is not an army of the campaign.")
@@ -723,6 +811,7 @@ def _battle_row(battle: Battle, turn: Turn, rows: _TurnRows, names: _Names) -> d
         defender_kingdom=names.kingdom(battle.defender_kingdom_id, what),
         defender_army=names.army(battle.defender_army_id, what),
         guerrilla=names.with_names(battle.guerrilla, GUERRILLA_REFERENCES, f"the guerrilla tactics of {what}"),
+        mission_detail=names.with_names(battle.mission_detail, MISSION_DETAIL_REFERENCES, f"the mission of {what}"),
         supports=[
             _row(
                 SUPPORT_KEYS,

@@ -16,6 +16,7 @@ from .campaign_models import (
     BattleSupport,
     Campaign,
     CampaignSchedule,
+    CapturedRaider,
     Character,
     DeadlineChange,
     Delivery,
@@ -23,6 +24,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    MissionEffect,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
@@ -77,6 +79,16 @@ class KingdomPlan:
 
 
 @dataclass
+class MissionEffectPlan:
+    """A Reconnaissance or Sabotage's effect, with the unit of the character it names and its data as
+    in the document (names for ids): ids once they exist."""
+
+    effect: MissionEffect
+    character: Unit | None
+    data: dict[str, Any]
+
+
+@dataclass
 class SheetPlan:
     sheet: OrderSheet
     entries: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
@@ -87,6 +99,8 @@ class SheetPlan:
 class BattlePlan:
     battle: Battle
     guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
+    # Reconnaissance and Sabotage: the mission as sent, as in the document (MISSION_DETAIL_REFERENCES).
+    mission_detail: dict[str, Any] = field(default_factory=dict)
     supports: list[BattleSupport] = field(default_factory=list)
     # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
     sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
@@ -153,6 +167,9 @@ class Plan:
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
     dice_rolls: list[DiceRollPlan] = field(default_factory=list)
     alliances: list[Alliance] = field(default_factory=list)
+    # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
+    mission_effects: list[MissionEffectPlan] = field(default_factory=list)
+    captives: list[CapturedRaider] = field(default_factory=list)
     schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)

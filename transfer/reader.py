@@ -24,6 +24,7 @@ from .campaign_models import (
     BattleSupport,
     Campaign,
     CampaignSchedule,
+    CapturedRaider,
     Character,
     DeadlineChange,
     Delivery,
@@ -31,6 +32,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    MissionEffect,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
@@ -51,12 +53,27 @@ from .campaign_models import (
     User,
 )
 from .kinds import ARMY_KEY, is_int
-from .plan import ArmyPlan, BattlePlan, DiceRollPlan, EmailPlan, KingdomPlan, ReportPlan, SheetPlan, TurnPlan
+from .plan import (
+    ArmyPlan,
+    BattlePlan,
+    DiceRollPlan,
+    EmailPlan,
+    KingdomPlan,
+    MissionEffectPlan,
+    ReportPlan,
+    SheetPlan,
+    TurnPlan,
+)
 from .reading import Reading, label
 from .references import (
+    ARMY_ID,
+    CAPTIVE_PLACE,
+    EFFECT_PLACE,
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
+    MISSION_DETAIL_REFERENCES,
+    MISSION_EFFECT_DATA_REFERENCES,
     PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
@@ -78,6 +95,8 @@ from .schema import (
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
     CAMPAIGN_OPTIONAL_KEYS,
+    CAPTIVE_FIELDS,
+    CAPTIVE_KEYS,
     CASUALTY_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
@@ -96,8 +115,8 @@ from .schema import (
     EMAIL_V3_FIELDS,
     EMAIL_V3_KEYS,
     ENTRIES_KEYS,
-    ENTRY_KINGDOM_SECTIONS,
     ENTRY_OPTIONAL_KEYS,
+    ENTRY_REFERENCES,
     ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
@@ -111,6 +130,8 @@ from .schema import (
     KINGDOM_OPTIONAL_KEYS,
     MAP_FIELDS,
     MAP_KEYS,
+    MISSION_EFFECT_FIELDS,
+    MISSION_EFFECT_KEYS,
     MOVEMENT_FIELDS,
     MOVEMENT_KEYS,
     PROVINCE_FIELDS,
@@ -180,6 +201,10 @@ class Reader(Reading):
         # The scenario streams of a document before version 5, with their turn and province numbers:
         # translated once the battles are read (older_stream).
         self.older_scenarios: list[tuple[DiceRollPlan, Any, int]] = []
+        # Reconnaissance and Sabotage: the effects and captives at their places in the document (None:
+        # unreadable, reported), as sheets name them.
+        self.effect_at: list[MissionEffect | None] = []
+        self.captive_at: list[CapturedRaider | None] = []
 
     # -- the campaign's world --------------------------------------------------------------------
 
@@ -211,6 +236,8 @@ class Reader(Reading):
         self.kingdoms(top.get("kingdoms", []))
         self.dice_rolls(top.get("dice_rolls", []))
         self.alliances(top.get("alliances", []))
+        self.mission_effects(top.get("mission_effects", []))
+        self.captives(top.get("captives", []))
         self.schedule(top.get("schedule"))
         self.turns(top.get("turns", []))
         self.older_scenario_streams()
@@ -539,6 +566,53 @@ class Reader(Reading):
             )
             self.alliance_at.append(self.plan.alliances[-1])
 
+    def mission_effects(self, rows: list[Any]) -> None:
+        """Reconnaissance and Sabotage: the effects earned. A sheet names one by its place (None:
+        unreadable, reported)."""
+        for index, row in enumerate(rows):
+            where = label(f"mission_effects[{index}]", row, "mission")
+            values = self.keys(row, where, MISSION_EFFECT_KEYS)
+            if values is None:
+                self.effect_at.append(None)
+                continue
+            data = values.get("data", {})
+            self.references(data, MISSION_EFFECT_DATA_REFERENCES.get(values.get("mission", ""), {}), f"{where} / data")
+            character = values.get("target_character")
+            effect = self.instance(
+                MissionEffect,
+                values,
+                MISSION_EFFECT_FIELDS,
+                where,
+                campaign=self.plan.campaign,
+                kingdom=self.kingdom_named(values.get("kingdom"), f"{where} / kingdom"),
+                target=self.kingdom_named(values.get("target"), f"{where} / target"),
+                target_army=self.army_named(values.get("target_army"), f"{where} / target_army"),
+                data={},
+            )
+            unit = None if character is None else self.character(character, f"{where} / target_character")
+            self.plan.mission_effects.append(MissionEffectPlan(effect=effect, character=unit, data=data))
+            self.effect_at.append(effect)
+
+    def captives(self, rows: list[Any]) -> None:
+        """Reconnaissance and Sabotage: the Tomb Raiders captured. A sheet names one by its place."""
+        for index, row in enumerate(rows):
+            where = label(f"captives[{index}]", row, "entry")
+            values = self.keys(row, where, CAPTIVE_KEYS)
+            if values is None:
+                self.captive_at.append(None)
+                continue
+            captive = self.instance(
+                CapturedRaider,
+                values,
+                CAPTIVE_FIELDS,
+                where,
+                campaign=self.plan.campaign,
+                captor=self.kingdom_named(values.get("captor"), f"{where} / captor"),
+                owner=self.kingdom_named(values.get("owner"), f"{where} / owner"),
+            )
+            self.plan.captives.append(captive)
+            self.captive_at.append(captive)
+
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
             where = f"dice_rolls[{index}]"
@@ -597,11 +671,14 @@ class Reader(Reading):
                 named.append(value if self.province(value, where) is not None else None)
             elif reference == KINGDOM_ID:
                 named.append(self.kingdom_named(value, where))
+            elif value is None:  # a Reconnaissance or Sabotage's skirmish: no attacker army
+                named.append(None)
             else:
-                named.append(self.army_named(value, where))
-        if any(part is None for part in named):
+                named.append(self.army_named(value, where) or _UNNAMED)
+        references = STREAM_REFERENCES[prefix]
+        if any(part is _UNNAMED or (part is None and r != ARMY_ID) for part, r in zip(named, references, strict=True)):
             return None, None  # reported
-        provisional = tuple(part if isinstance(part, int) else 0 for part in named)
+        provisional = tuple(part if isinstance(part, int) else None if part is None else 0 for part in named)
         return stream_text(prefix, provisional), (prefix, named)
 
     def older_stream(self, planned: DiceRollPlan, values: dict[str, Any]) -> None:
@@ -808,6 +885,8 @@ class Reader(Reading):
         guerrilla = values.get("guerrilla")
         if guerrilla is not None:
             self.references(guerrilla, GUERRILLA_REFERENCES, f"{where} / guerrilla")
+        mission_detail = values.get("mission_detail", {})
+        self.references(mission_detail, MISSION_DETAIL_REFERENCES, f"{where} / mission_detail")
         battle = self.instance(
             Battle,
             values,
@@ -820,9 +899,10 @@ class Reader(Reading):
             defender_kingdom=self.kingdom_named(values.get("defender_kingdom"), f"{where} / defender_kingdom"),
             defender_army=self.army_named(values.get("defender_army"), f"{where} / defender_army"),
             guerrilla=None,
+            mission_detail={},
             ruled_by=self.actor(values.get("ruled_by"), f"{where} / ruled_by"),
         )
-        plan = BattlePlan(battle=battle, guerrilla=guerrilla)
+        plan = BattlePlan(battle=battle, guerrilla=guerrilla, mission_detail=mission_detail)
         battle.old_wounds = []
         for index, row in enumerate(values.get("old_wounds", [])):
             row_where = f"{where} / old_wounds[{index}]"
@@ -987,17 +1067,26 @@ class Reader(Reading):
                 item_values = self.keys(item, item_where, spec, optional=ENTRY_OPTIONAL_KEYS.get(section, ()))
                 if item_values is None:
                     continue
-                if "army" in item_values:
-                    kingdom_name, army_name = item_values["army"]
-                    self.army_by_key(kingdom_name, army_name, item_where)
-                if section in ENTRY_KINGDOM_SECTIONS:
-                    self.kingdom_named(item_values.get("kingdom"), item_where)
+                for key, value in item_values.items():
+                    if key in ENTRY_REFERENCES and value is not None:
+                        self.entry_reference(ENTRY_REFERENCES[key], value, item_where)
                 # The values the codec allows (an order's kind, a purchase's...), as it says them.
                 for key, choices in ((f.name, f.choices) for f in codec.SECTIONS[section].fields if f.choices):
                     if key in item_values and item_values[key] not in choices:
                         value = item_values[key]
                         self.problem(item_where, f'"{key}" should be one of {", ".join(choices)}, not {value!r:.40}.')
         return values  # written only when nothing was reported: then all of `data`
+
+    def entry_reference(self, reference: str, value: Any, where: str) -> None:
+        """Check what an entry's key names: an effect or a captive by its place in the document's
+        list, anything else as stored JSON names it (Reading.referenced)."""
+        if reference in (EFFECT_PLACE, CAPTIVE_PLACE):
+            listed = self.effect_at if reference == EFFECT_PLACE else self.captive_at
+            what = "mission_effects" if reference == EFFECT_PLACE else "captives"
+            if not 0 <= value < len(listed):
+                self.problem(where, f"the document's {what} have no place {value} (they have {len(listed)}).")
+            return
+        self.referenced(reference, value, where)
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
 
@@ -1177,6 +1266,9 @@ class Reader(Reading):
                 "neither the organizer nor a player of any kingdom, nor named by a turn.",
             )
 
+
+# A reference the document names but the reader found nothing for (reported), where None means null.
+_UNNAMED = object()
 
 # The texts of an email that may be empty: one carried over from before the outbox was never
 # rendered, and its report renders it when it is sent (reports migration 0002).

@@ -13,7 +13,7 @@ from django.db import models
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import Kind, is_int
 from .plan import ArmyPlan, Plan
-from .references import KINGDOM_ID, REFERENCE_KINDS, ListOf, References
+from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
 from .schema import BEARER_KEYS, VERSION, text_fields
 
 
@@ -159,6 +159,17 @@ class Reading:
             return None
         return army.units[place]
 
+    def character(self, reference: Any, where: str) -> Unit | None:
+        """A character named by his unit (as a bearer): the unit, which must have one."""
+        unit = self.bearer(reference, where)
+        if unit is None:
+            return None
+        army = self.plan.kingdoms[reference["kingdom"]].armies[reference["army"]]
+        if not any(c.unit is unit for c in army.characters):
+            self.problem(where, f"the unit at place {reference['unit']} of {reference['army']} is no character.")
+            return None
+        return unit
+
     def references(self, data: dict[str, Any], references: References, where: str) -> None:
         """Check the values of stored JSON that stand for ids: each names a kingdom or an army of
         the document, or is null. The rest of the JSON is kept as it is."""
@@ -179,7 +190,15 @@ class Reading:
             kind = REFERENCE_KINDS[reference]
             if not kind.accepts(value):
                 self.problem(where, f'"{key}" should be {kind.or_null().label}, not {value!r:.60}.')
-            elif reference == KINGDOM_ID:
-                self.kingdom_named(value, f"{where} / {key}")
             else:
-                self.army_named(value, f"{where} / {key}")
+                self.referenced(reference, value, f"{where} / {key}")
+
+    def referenced(self, reference: str, value: Any, where: str) -> Any:
+        """What a reference of a kind references.py names (a kingdom, an army, a character's unit),
+        its shape checked already; None if it names nothing (reported)."""
+        if reference == KINGDOM_ID:
+            return self.kingdom_named(value, where)
+        if reference == ARMY_ID:
+            return self.army_named(value, where)
+        assert reference == CHARACTER_ID, reference
+        return self.character(value, where)

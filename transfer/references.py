@@ -25,12 +25,25 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 
-from .kinds import ARMY_KEY, STR
+from .kinds import ARMY_KEY, INT, OBJECT, STR
 
 KINGDOM_ID, ARMY_ID = "kingdom", "army"
+# A character id: the document names the character by his unit, as an item's bearer
+# ({"kingdom", "army", "unit": place in the army's list}).
+CHARACTER_ID = "character"
+# A Reconnaissance or Sabotage's effect (kingdoms.MissionEffect) and a captured Tomb Raider
+# (kingdoms.CapturedRaider), as a sheet names them: by their place in the document's
+# "mission_effects" and "captives" lists.
+EFFECT_PLACE, CAPTIVE_PLACE = "mission_effect", "captive"
 PROVINCE_NUMBER = "province"  # a province number, kept as it is (not an id)
 # What the document holds in place of each kind of id (the import checks it).
-REFERENCE_KINDS = {KINGDOM_ID: replace(STR, label="a kingdom name"), ARMY_ID: ARMY_KEY}
+REFERENCE_KINDS = {
+    KINGDOM_ID: replace(STR, label="a kingdom name"),
+    ARMY_ID: ARMY_KEY,
+    CHARACTER_ID: replace(OBJECT, label="a character's unit {kingdom, army, unit}"),
+    EFFECT_PLACE: replace(INT, label="a place in the document's mission_effects"),
+    CAPTIVE_PLACE: replace(INT, label="a place in the document's captives"),
+}
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,14 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.KINGDOM_INDEPENDENT: {"from_kingdom": KINGDOM_ID},
     EventCode.INDEPENDENCE_GIVEN: {"to": KINGDOM_ID},
 }
+# Reconnaissance and Sabotage (issue 32): a battle's mission_detail names the army and character the
+# mission was sent against (rulebook/turn/state.py BattleS.mission_detail).
+MISSION_DETAIL_REFERENCES: References = {"target_army": ARMY_ID, "target_character": CHARACTER_ID}
+# What an effect's data holds (kingdoms.MissionEffect.data), by mission: the keys that hold ids. None
+# does yet (a Sappers' D3, a Mislabeled Goods' D2, the information learned): a mission whose data
+# comes to hold a kingdom, army or character id adds its keys here, so the copy's data names the
+# copy's rows.
+MISSION_EFFECT_DATA_REFERENCES: dict[str, References] = {}
 # A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
 # (orders/services/reports.py _army_row), and their flags as SVG (no ids there).
 SNAPSHOT_REFERENCES: References = {"armies": ListOf({"id": ARMY_ID})}
@@ -128,17 +149,27 @@ STREAM_REFERENCES: dict[str, tuple[str, ...]] = {
 }
 
 
-def stream_ids(stream: str) -> tuple[str, tuple[int, ...] | None] | None:
+# An army id that is no army: a Reconnaissance or Sabotage's skirmish has no attacker army (issue 32),
+# and its scenario's stream says so ("scenario:<province>:None"); null in the document.
+NO_ARMY = "None"
+
+
+def stream_ids(stream: str) -> tuple[str, tuple[int | None, ...] | None] | None:
     """A stream of a prefix of STREAM_REFERENCES as (prefix, the numbers after it, in order):
-    "scenario:4:17" is ("scenario", (4, 17)); (prefix, None) if the rest is of another shape.
-    None for a stream of any other prefix (it holds no id)."""
+    "scenario:4:17" is ("scenario", (4, 17)), "scenario:4:None" ("scenario", (4, None)); (prefix,
+    None) if the rest is of another shape. None for a stream of any other prefix (it holds no id)."""
     prefix, _, rest = stream.partition(":")
     if prefix not in STREAM_REFERENCES:
         return None
     parts = rest.split(":") if rest else []
-    if len(parts) != len(STREAM_REFERENCES[prefix]) or not all(p.isascii() and p.isdigit() for p in parts):
+
+    def number(part: str, reference: str) -> bool:
+        return (part.isascii() and part.isdigit()) or (reference == ARMY_ID and part == NO_ARMY)
+
+    references = STREAM_REFERENCES[prefix]
+    if len(parts) != len(references) or not all(number(p, r) for p, r in zip(parts, references, strict=True)):
         return prefix, None
-    return prefix, tuple(int(p) for p in parts)
+    return prefix, tuple(None if p == NO_ARMY else int(p) for p in parts)
 
 
 def stream_shape(prefix: str) -> str:
@@ -147,6 +178,6 @@ def stream_shape(prefix: str) -> str:
     return ":".join((prefix, *parts))
 
 
-def stream_text(prefix: str, numbers: tuple[int, ...]) -> str:
+def stream_text(prefix: str, numbers: tuple[int | None, ...]) -> str:
     """The stream `stream_ids` splits."""
-    return ":".join((prefix, *(str(n) for n in numbers)))
+    return ":".join((prefix, *(NO_ARMY if n is None else str(n) for n in numbers)))

@@ -31,6 +31,7 @@ from .campaign_models import (
     BattleSupport,
     Campaign,
     CampaignSchedule,
+    CapturedRaider,
     Character,
     DeadlineChange,
     Delivery,
@@ -38,6 +39,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    MissionEffect,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
@@ -72,7 +74,15 @@ from .kinds import (
     TIMESTAMP,
     Kind,
 )
-from .references import ARMY_ID, KINGDOM_ID, PROVINCE_NUMBER
+from .references import (
+    ARMY_ID,
+    CAPTIVE_PLACE,
+    CHARACTER_ID,
+    EFFECT_PLACE,
+    KINGDOM_ID,
+    PROVINCE_NUMBER,
+    REFERENCE_KINDS,
+)
 
 FORMAT = "briternia-campaign"
 VERSION = 5
@@ -317,7 +327,8 @@ STREAM_KEYS: dict[str, dict[str, Kind]] = {
     # "warlord-free-roll:<kingdom id>"
     "warlord-free-roll": {"prefix": STR, KINGDOM_ID: STR},
     # "scenario:<province number>:<attacker army id>"
-    "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY},
+    # the army null for a Reconnaissance or Sabotage's skirmish (no attacker army, issue 32)
+    "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY.or_null()},
 }
 DICE_KEYS = {
     "turn": INT,
@@ -428,13 +439,15 @@ BATTLE_KEYS = {
     "province": INT,
     "status": STR,
     "attacker_kingdom": STR,
-    "attacker_army": ARMY_KEY,
+    # Null for a Reconnaissance or Sabotage (issue 32): the spying kingdom's Tomb Raiders go without an army.
+    "attacker_army": ARMY_KEY.or_null(),
     "defender_kingdom": STR.or_null(),
     "defender_army": ARMY_KEY.or_null(),
     "both_moved": BOOL,
     "assault": BOOL,
     "skirmish": BOOL,
     "mission": STR,
+    "mission_detail": OBJECT,
     "garrison_points": INT,
     "garrison_defenses": INT,
     "fortified_points": INT,
@@ -562,6 +575,9 @@ BATTLE_OPTIONAL_KEYS = (
     "ancient_dead_points",  # The Ancient Dead's size in the battle (issue 16)
     "skirmish",  # Rogue Kingdom scouting forces: a ruins style battle (issue 15, decision 231)
     "mission",  # the Tomb Raiders' mission a skirmish plays (issue 31)
+    # Reconnaissance and Sabotage (issue 32): the mission as sent, its target army and character by
+    # their keys (references.MISSION_DETAIL_REFERENCES); a battle written before has none.
+    "mission_detail",
 )
 # A turn summary sheet: its casualties name units by place, like an item's bearer, and the
 # characters lost by their unit's place.
@@ -633,11 +649,13 @@ CASUALTY_KEYS = {
 }
 SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "arrival": INT.or_null()}
 # An order sheet's entries, as the sheet's codec writes them (orders/entries.py: its SECTIONS, read
-# from the records), but for the references: an army by [kingdom name, army name], a kingdom by its
-# name. A section may be missing (a sheet never saved by the services holds {}); the objects in a
-# section have all their keys but ENTRY_OPTIONAL_KEYS. Sections were added within version 5:
-# purchases (issue 14, Spending Experience), alliances, alliance_ends, gold_transfers,
-# item_transfers, land_deals and capitol_moves (issue 15): a sheet written before has none.
+# from the records), but for the references (ENTRY_REFERENCES): an army by [kingdom name, army name], a
+# kingdom by its name, a character by his unit, an effect or a captive by its place in the document's
+# "mission_effects" or "captives". A section may be missing (a sheet never saved by the services holds
+# {}); the objects in a section have all their keys but ENTRY_OPTIONAL_KEYS. Sections were added within
+# version 5: purchases (issue 14, Spending Experience), alliances, alliance_ends, gold_transfers,
+# item_transfers, land_deals and capitol_moves (issue 15), missions (issue 31), mission_uses and
+# captive_orders (issue 32): a sheet written before has none.
 ENTRY_KINDS = {
     codec.INT: INT,
     codec.INT_OR_NULL: INT.or_null(),
@@ -645,18 +663,38 @@ ENTRY_KINDS = {
     codec.BOOL: BOOL,
     codec.INT_LIST: INT_LIST,
 }
-ENTRY_REFERENCE_KINDS = {"army": ARMY_KEY, "kingdom": STR}
-ENTRY_SECTIONS = {
-    section.name: {f.name: ENTRY_REFERENCE_KINDS.get(f.name) or ENTRY_KINDS[f.kind] for f in section.fields}
-    for section in codec.SECTIONS.values()
+# The entries' keys that hold ids, by key, with what they name.
+ENTRY_REFERENCES = {
+    "army": ARMY_ID,
+    "kingdom": KINGDOM_ID,
+    # Reconnaissance and Sabotage (issue 32): the rival a mission is sent against, the effect used, the
+    # captive whose fate is given.
+    "target_kingdom": KINGDOM_ID,
+    "target_army": ARMY_ID,
+    "target_character": CHARACTER_ID,
+    "effect": EFFECT_PLACE,
+    "captive": CAPTIVE_PLACE,
 }
-# The sections whose objects name a kingdom (by id as stored, by name in the document).
-ENTRY_KINGDOM_SECTIONS = tuple(name for name, keys in ENTRY_SECTIONS.items() if "kingdom" in keys)
+
+
+def _entry_kind(field: codec.EntryField) -> Kind:
+    reference = ENTRY_REFERENCES.get(field.name)
+    if reference is None:
+        return ENTRY_KINDS[field.kind]
+    kind = REFERENCE_KINDS[reference]
+    return kind.or_null() if field.kind == codec.INT_OR_NULL else kind
+
+
+ENTRY_SECTIONS = {section.name: {f.name: _entry_kind(f) for f in section.fields} for section in codec.SECTIONS.values()}
 ENTRIES_KEYS = dict.fromkeys(ENTRY_SECTIONS, LIST)
 # Added within version 5 (who defends a town, city or capitol: Battle for Towns, Cities, and
 # Capitols): a sheet written before it is still read, and means the army defends.
-# The same for an army taking an ally's province (Allies, Invasion: issue 15).
-ENTRY_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {"orders": ("defend_with", "take_control")}
+# The same for an army taking an ally's province (Allies, Invasion: issue 15), and for a mission's
+# rival, desired mission, army and character (Reconnaissance and Sabotage, issue 32).
+ENTRY_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {
+    "orders": ("defend_with", "take_control"),
+    "missions": ("target_kingdom", "desired", "target_army", "target_character"),
+}
 TOP_KEYS = {
     "format": STR,
     "version": INT,
@@ -670,9 +708,13 @@ TOP_KEYS = {
     "turns": LIST,
     "emails": LIST,
     "alliances": LIST,
+    "mission_effects": LIST,
+    "captives": LIST,
 }
 # Added within version 5 (issue 15, Allies): a document written before has no alliances.
-TOP_OPTIONAL_KEYS = ("alliances",)
+# And within version 5 (issue 32, Reconnaissance and Sabotage): the effects earned and the Tomb
+# Raiders captured; a document written before has none.
+TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives")
 ALLIANCE_KEYS = {
     "first": STR,
     "second": STR,
@@ -681,6 +723,33 @@ ALLIANCE_KEYS = {
     "ended_turn": INT.or_null(),
     "ended_how": STR,
     "broken_by": STR.or_null(),
+}
+# Reconnaissance and Sabotage (issue 32): an effect earned (kingdoms.MissionEffect) by `kingdom` against
+# `target` (names), the army and character it names by their keys (a character by his unit, as an
+# item's bearer), its data with names for ids (references.MISSION_EFFECT_DATA_REFERENCES). A sheet's
+# mission_uses name an effect by its place in the list (0-based, in the order earned).
+MISSION_EFFECT_KEYS = {
+    "kingdom": STR,
+    "target": STR,
+    "mission": STR,
+    "earned_turn": INT,
+    "target_army": ARMY_KEY.or_null(),
+    "target_character": OBJECT.or_null(),
+    "data": OBJECT,
+    "status": STR,
+    "used_turn": INT.or_null(),
+    "expires_turn": INT.or_null(),
+}
+# A Tomb Raider model captured (kingdoms.CapturedRaider): its captor and owner by name, the entry it was
+# taken from with its record (no ids). A sheet's captive_orders name it by its place in the list.
+CAPTIVE_KEYS = {
+    "captor": STR,
+    "owner": STR,
+    "entry": STR,
+    "record": OBJECT,
+    "captured_turn": INT,
+    "fate": STR,
+    "fate_turn": INT.or_null(),
 }
 # What each version added, by object: a document of an earlier version has none of these keys,
 # and they are refused there rather than ignored.
@@ -716,6 +785,9 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 ALLIANCE_FIELDS = plain(Alliance, ALLIANCE_KEYS)
+# An effect's data may hold ids: the document has names instead.
+MISSION_EFFECT_FIELDS = plain(MissionEffect, MISSION_EFFECT_KEYS, translated=["data"])
+CAPTIVE_FIELDS = plain(CapturedRaider, CAPTIVE_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
@@ -741,7 +813,7 @@ SUBMISSION_FIELDS = plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries
 REMINDER_FIELDS = plain(OrdersReminder, REMINDER_KEYS)
 # An event's data and a battle's guerrilla may hold ids: the document has names instead.
 EVENT_FIELDS = plain(TurnEvent, EVENT_KEYS, translated=["data"])
-BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds"])
+BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
 SUMMARY_SHEET_FIELDS = plain(
     TurnSummarySheet,
     SUMMARY_SHEET_KEYS,

@@ -17,12 +17,14 @@ from .campaign_models import (
     BattleSupport,
     Campaign,
     CampaignSchedule,
+    CapturedRaider,
     Character,
     DeadlineChange,
     Delivery,
     DiceRoll,
     ExperienceEntry,
     Kingdom,
+    MissionEffect,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
@@ -42,16 +44,22 @@ from .campaign_models import (
 )
 from .plan import ArmyPlan, Plan
 from .references import (
+    ARMY_ID,
+    CAPTIVE_PLACE,
+    CHARACTER_ID,
+    EFFECT_PLACE,
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
+    MISSION_DETAIL_REFERENCES,
+    MISSION_EFFECT_DATA_REFERENCES,
     SNAPSHOT_REFERENCES,
     References,
     email_key,
     stream_text,
     translated,
 )
-from .schema import ENTRY_KINGDOM_SECTIONS, ENTRY_SECTIONS
+from .schema import ENTRY_REFERENCES
 
 M = TypeVar("M", bound=models.Model)
 
@@ -74,6 +82,7 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     armies = _write_kingdoms(plan)
     _write_dice_rolls(plan)
     Alliance.objects.bulk_create(plan.alliances)
+    _write_rival_missions(plan)
     if plan.schedule is not None:
         _create_keeping_times(CampaignSchedule, [plan.schedule])
     _write_turns(plan, armies)
@@ -120,25 +129,43 @@ def _army_id(plan: Plan, key: list[str]) -> int:
     return plan.kingdoms[key[0]].armies[key[1]].army.pk
 
 
+def _character_id(plan: Plan, key: dict[str, Any]) -> int:
+    """The character of the unit `key` names (the reader checked it has one)."""
+    army = plan.kingdoms[key["kingdom"]].armies[key["army"]]
+    unit = army.units[key["unit"]]
+    return next(c.pk for c in army.characters if c.unit is unit)
+
+
+def _stored(plan: Plan, reference: str, value: Any) -> Any:
+    """The id of the row just created that the document's `value` names (references.py); null stays null."""
+    if value is None:
+        return None
+    if reference == KINGDOM_ID:
+        return plan.kingdoms[value].kingdom.pk
+    if reference == ARMY_ID:
+        return _army_id(plan, value)
+    if reference == CHARACTER_ID:
+        return _character_id(plan, value)
+    if reference == EFFECT_PLACE:
+        return plan.mission_effects[value].effect.pk
+    assert reference == CAPTIVE_PLACE, reference
+    return plan.captives[value].pk
+
+
 def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
-    """Document entries back as stored: the ids of the armies just created for their keys."""
+    """Document entries back as stored: the ids of the rows just created for their names."""
     return {
-        section: [{**item, "army": _army_id(plan, item["army"])} for item in items]
-        if "army" in ENTRY_SECTIONS[section]
-        else [{**item, "kingdom": plan.kingdoms[item["kingdom"]].kingdom.pk} for item in items]
-        if section in ENTRY_KINGDOM_SECTIONS
-        else items
+        section: [
+            {key: _stored(plan, ENTRY_REFERENCES[key], v) if key in ENTRY_REFERENCES else v for key, v in item.items()}
+            for item in items
+        ]
         for section, items in entries.items()
     }
 
 
 def _with_ids(data: dict[str, Any], references: References, plan: Plan) -> dict[str, Any]:
-    """Document JSON back as stored: the ids of the kingdoms and armies just created for their names."""
-
-    def stored(reference: str, value: Any, key: str) -> Any:
-        return plan.kingdoms[value].kingdom.pk if reference == KINGDOM_ID else _army_id(plan, value)
-
-    return translated(data, references, stored)
+    """Document JSON back as stored: the ids of the rows just created for their names."""
+    return translated(data, references, lambda reference, value, key: _stored(plan, reference, value))
 
 
 def _write_users(plan: Plan) -> None:
@@ -195,6 +222,24 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     return armies
 
 
+def _write_rival_missions(plan: Plan) -> None:
+    """Reconnaissance and Sabotage: the effects earned (naming armies and characters just created) and
+    the Tomb Raiders captured."""
+    for planned in plan.mission_effects:
+        effect = planned.effect
+        effect.data = _with_ids(planned.data, MISSION_EFFECT_DATA_REFERENCES.get(effect.mission, {}), plan)
+        if planned.character is not None:
+            effect.target_character = next(
+                c
+                for k in plan.kingdoms.values()
+                for a in k.armies.values()
+                for c in a.characters
+                if c.unit is planned.character
+            )
+    MissionEffect.objects.bulk_create(planned.effect for planned in plan.mission_effects)
+    CapturedRaider.objects.bulk_create(plan.captives)
+
+
 def _write_dice_rolls(plan: Plan) -> None:
     rolls = []
     for planned in plan.dice_rolls:
@@ -233,6 +278,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
     for battle in battles:
         if battle.guerrilla is not None:
             battle.battle.guerrilla = _with_ids(battle.guerrilla, GUERRILLA_REFERENCES, plan)
+        battle.battle.mission_detail = _with_ids(battle.mission_detail, MISSION_DETAIL_REFERENCES, plan)
         battle.battle.old_wounds = [
             {**rest, "character": character_of_unit[id(unit)].pk, "army": army.pk}
             for unit, army, rest in battle.old_wounds

@@ -16,9 +16,11 @@ from kingdoms.models import (
     Army,
     ArmyMovement,
     Campaign,
+    CapturedRaider,
     Character,
     Delivery,
     ExperienceEntry,
+    MissionEffect,
     Province,
     ReportPreferences,
     RosterAdjustment,
@@ -434,6 +436,44 @@ def played_campaign(transactional_db):
             points_after=1912,
             changes=["1st Army: 2 Swordsmen (12 points) are bought with experience on the order sheet"],
             made_by=campaign.organizer,
+        )
+        # Reconnaissance and Sabotage (issue 32), as the aftermath's writer leaves them
+        # (kingdoms/services/rival_missions.py): Ostland's Army Orders against a Da Red Fang army, waiting
+        # for turn 2's orders, and its Assassinate Spiritual Leader naming a Da Red Fang character, used;
+        # and one of Ostland's Swordsmen captured by Da Red Fang on a failed mission.
+        red_fang = campaign.kingdoms.get(name="Da Red Fang")
+        target_army = red_fang.armies.order_by("id").first()
+        leader = Character.objects.filter(kingdom=red_fang).order_by("id").first()
+        MissionEffect.objects.bulk_create(
+            [
+                MissionEffect(
+                    campaign=campaign,
+                    kingdom=ostland,
+                    target=red_fang,
+                    mission="army-orders",
+                    earned_turn=1,
+                    target_army=target_army,
+                ),
+                MissionEffect(
+                    campaign=campaign,
+                    kingdom=ostland,
+                    target=red_fang,
+                    mission="assassinate-spiritual-leader",
+                    earned_turn=1,
+                    target_character=leader,
+                    data={"leadership": -1},
+                    status="used",
+                    used_turn=2,
+                ),
+            ]
+        )
+        CapturedRaider.objects.create(
+            campaign=campaign,
+            captor=red_fang,
+            owner=ostland,
+            entry="Swordsmen",
+            record={"name": "Swordsmen", "models_count": 1, "points_per_model": 10},
+            captured_turn=1,
         )
         yield campaign
 

@@ -18,10 +18,12 @@ from kingdoms.models import (
     Army,
     ArmyMovement,
     Campaign,
+    CapturedRaider,
     Character,
     Delivery,
     ExperienceEntry,
     Kingdom,
+    MissionEffect,
     Province,
     ReportPreferences,
     RosterAdjustment,
@@ -66,6 +68,8 @@ def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
         "turns",
         "emails",
         "alliances",
+        "mission_effects",
+        "captives",
     ]
     assert (document["format"], document["version"]) == ("briternia-campaign", 5)
 
@@ -98,6 +102,8 @@ def test_every_field_of_the_models_is_in_the_document():
         ArmoryItem: schema.ITEM_KEYS,
         TombRaiderForce: {**schema.TOMB_RAIDERS_KEYS, "kingdom": "nested in its kingdom"},
         TombRaiderEntry: {**schema.TOMB_RAIDER_ENTRY_KEYS, "force": "nested in its force"},
+        MissionEffect: schema.MISSION_EFFECT_KEYS,  # Reconnaissance and Sabotage (issue 32)
+        CapturedRaider: schema.CAPTIVE_KEYS,
         DiceRoll: schema.DICE_KEYS,
         CampaignSchedule: schema.SCHEDULE_KEYS,
         Turn: schema.TURN_KEYS,
