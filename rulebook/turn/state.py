@@ -31,7 +31,8 @@ class TurnState(OnTheWorld):
     # this turn (rulebook.ruins_and_tomb_raiders.missions_sent); 6. Fight Battles makes each a skirmish.
     rival_missions: dict[int, TombRaiderMission] = field(default_factory=dict)
     # Using Tomb Raiders: kingdom id -> its Tomb Raider force, and the points added to it since the turn
-    # opened (Maintaining / Changing), for the kingdoms whose sheet sends a mission (never changed)
+    # opened (Maintaining / Changing), for the kingdoms whose sheet sends a mission and the targets of
+    # their Reconnaissance and Sabotage (whose own raiders may defend) (never changed)
     raiders: dict[int, TombRaiders] = field(default_factory=dict)
     raiders_points_added: dict[int, int] = field(default_factory=dict)
 

@@ -105,6 +105,12 @@ class SheetProblemCode(StrEnum):
     MISSION_NOT_ENOUGH_GOLD = "mission-not-enough-gold"
     MISSION_NOT_RUINS = "mission-not-ruins"
     MISSION_NO_ARMY_MOVING_IN = "mission-no-army-moving-in"
+    MISSION_NO_RIVAL = "mission-no-rival"
+    MISSION_NOT_A_RIVAL = "mission-not-a-rival"
+    MISSION_UNKNOWN_DESIRED = "mission-unknown-desired"
+    MISSION_TARGET_MISSING = "mission-target-missing"
+    MISSION_TARGET_NOT_WANTED = "mission-target-not-wanted"
+    MISSION_TARGET_NOT_KNOWN = "mission-target-not-known"
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
