@@ -235,3 +235,29 @@ def _knowable(what: MissionTarget) -> str:
     if what is MissionTarget.ARMY:
         return "an army of theirs in the field that fought a battle of an earlier turn (the bulletin names it)"
     return "their Warlord, or the General of an army of theirs you may name"
+
+
+# When each mission's effect comes, as the sheet says it beside the choice (decision 450: the skirmish is
+# played with this turn's battles and settled in this turn's aftermath).
+WHEN_IT_TAKES_EFFECT: dict[str, str] = {
+    "character-bio": "delivered after this turn's battles, as the character stands then",
+    "treasury-info": "delivered after this turn's battles: the treasury then, and what was spent this turn and on what",
+    "army-statistics": "delivered after this turn's battles, as the army stands then",
+    "army-orders": "the army's orders of next turn, delivered when next turn resolves; name one of your own armies "
+    "on next turn's sheet to hold in response",
+    "army-construction-info": "delivered when the kingdom next creates an army",
+    "artillery-info": "delivered after this turn's battles",
+    "magic-college-raid": "delivered after this turn's battles",
+    "theft": "the gold moves after this turn's battles",
+    "destroy-communication": "cancel one support on your sheet of next turn or the turn after",
+    "mislabeled-goods": "the kingdom's next magic item found in the field arrives d2 turns later",
+    "poison-well": "the kingdom's next battle with a garrison force, from a later turn",
+    "assassinate-spiritual-leader": "the kingdom's next battle, from a later turn",
+    "sappers": "the kingdom's next battle using barricades, from a later turn",
+    "misdirection": "the army's orders of next turn revert to Hold",
+}
+
+
+def mission_choice_words(listed: ListedMission) -> str:
+    """A desired mission as the sheet offers it: its name, the rulebook's words, and when it takes effect."""
+    return f"{listed.label}: {listed.text} (When: {WHEN_IT_TAKES_EFFECT[listed.mission]}.)"

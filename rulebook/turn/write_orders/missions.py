@@ -13,6 +13,7 @@ Reconnaissance and Sabotage are rulebook.ruins_and_tomb_raiders.rival_mission_or
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
+from dataclasses import dataclass
 
 from rulebook.ruins_and_tomb_raiders.force import TombRaiders
 from rulebook.ruins_and_tomb_raiders.rival_mission_orders import (
@@ -241,3 +242,25 @@ def _check_rival_mission(
         gold = rival_mission_gold(order, ctx.raiders_points_added)
         fee = f", with the change fee of {gold - MISSION_GOLD:,}" if gold > MISSION_GOLD else ""
         check.costs.append((f"{rival_mission_words(mission, ctx.world)} (Tomb Raiders{fee})", gold))
+
+
+@dataclass(frozen=True)
+class RivalChoices:
+    """What the sheet's drop-downs offer a spy (decisions 454 and 455): the rival kingdoms, and their armies
+    and characters it may name, each (id, words), the words naming the kingdom."""
+
+    kingdoms: tuple[tuple[int, str], ...] = ()
+    armies: tuple[tuple[int, str], ...] = ()
+    characters: tuple[tuple[int, str], ...] = ()
+
+
+def rival_choices(world: World, kingdom: int) -> RivalChoices:
+    """The rivals `kingdom`'s sheet may send its Tomb Raiders against, and what it may name of theirs."""
+    rivals = {k.id: k.name for k in world.kingdoms.values() if k.id != kingdom and not k.ancient_dead and not k.rogue}
+    armies = known_armies(world)
+    characters = known_characters(world, armies)
+    return RivalChoices(
+        kingdoms=tuple(sorted(rivals.items(), key=lambda kv: kv[1])),
+        armies=tuple((i, f"{rivals[a.kingdom]}: {a.label}") for i, a in armies.items() if a.kingdom in rivals),
+        characters=tuple((i, f"{rivals[c.kingdom]}: {c.label}") for i, c in characters.items() if c.kingdom in rivals),
+    )
