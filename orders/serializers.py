@@ -167,14 +167,12 @@ class TombRaiderMissionInput(serializers.Serializer):
     target_kingdom = IntegerSerializerField(
         required=False,
         allow_null=True,
-        default=None,
         help_text="Reconnaissance, Sabotage: the rival kingdom (id): another kingdom still in the game, an ally "
         "too, never the Ancient Dead.",
     )
     desired = serializers.ChoiceField(
         choices=[""] + [m.mission for _, listed in RIVAL_LISTS.values() for m in listed],
         required=False,
-        default="",
         help_text="Reconnaissance, Sabotage: the desired mission of the kind's list. When each takes effect: "
         + "; ".join(f"{mission}: {when}" for mission, when in WHEN_IT_TAKES_EFFECT.items())
         + ".",
@@ -182,14 +180,12 @@ class TombRaiderMissionInput(serializers.Serializer):
     target_army = IntegerSerializerField(
         required=False,
         allow_null=True,
-        default=None,
         help_text="Army Statistics, Army Orders, Misdirection (only): the rival's army (id), one of theirs that "
         "fought a battle of an earlier turn.",
     )
     target_character = IntegerSerializerField(
         required=False,
         allow_null=True,
-        default=None,
         help_text="Character Bio (only): the rival's character (id), their Warlord or the General of an army you "
         "may name.",
     )
