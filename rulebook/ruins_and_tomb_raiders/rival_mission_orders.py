@@ -1,5 +1,5 @@
-"""Sending the Tomb Raiders on Reconnaissance or Sabotage: the order and its check, pure Python. Rule case
-RS1; rules decisions 454-457.
+"""Sending the Tomb Raiders on Reconnaissance or Sabotage: the order and its check, pure Python. Rules
+decisions 450, 454 and 455.
 
 Reconnaissance: "Your Tomb Raider's skills make them an excellent choice to gather information on a rival
 Kingdom. To do this, pay the Tomb Raider's fee of 100 gold from your treasury and select a desired mission

@@ -1,5 +1,5 @@
 """The Tomb Raiders' mission the sheet sends (Using Tomb Raiders; Tomb Raid; Reconnaissance; Sabotage)
-(pure Python). Rule cases TR4 and RS1; rules decisions 408, 410, 414 and 454-456.
+(pure Python). Rule case TR4; rules decisions 408, 410, 414, 454 and 455.
 
 "Tomb Raiders may do ONE of the following missions each turn. To send the Tomb Raiders on a mission
 costs 100 gold from your Treasury." Tomb Raid: "Provided one of your armies is moving into a province
