@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
-from kingdoms.models import Army, Kingdom, TombRaiderEntry, TombRaiderForce, TreasuryEntry
+from kingdoms.models import Army, Character, Kingdom, TombRaiderEntry, TombRaiderForce, TreasuryEntry
+from kingdoms.services.world import world_changed
 from orders.models import OrderSheet, OrderSubmission
 from orders.services.resolution import turn_preview, turn_state_load
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
@@ -209,3 +210,53 @@ def test_the_fee_is_paid_when_the_turn_resolves_and_the_mission_is_kept_for_the_
     assert event.data["target_kingdom"] == tor_anlec.pk and event.data["desired"] == "theft"
     assert EventCode.RIVAL_MISSION_SENT not in PUBLIC_EVENT_CODES
     assert not TurnEvent.objects.filter(turn=turn, kingdom=tor_anlec, code__startswith="rival-mission").exists()
+
+
+def test_an_army_of_the_rival_that_fought_is_offered_with_its_general_and_a_misdirection_against_it_goes(
+    client, turn, ostland, tor_anlec, raiders, demo_campaign
+):
+    """Decision 455: an army of the rival that fought a battle of an earlier turn may be named (the
+    bulletin showed it), and for a Character Bio its General, by his place; the Warlord always. Both go,
+    the Character Bio checked again when the turn resolves (the rivals' Warlords and Generals read then)."""
+    general = Character.objects.filter(kingdom=tor_anlec, alive=True).exclude(role=Character.Role.WARLORD).first()
+    Character.objects.filter(pk=general.pk).update(role=Character.Role.GENERAL)  # the army's General
+    fought = Army.objects.get(pk=general.unit.army_id)
+    Army.objects.filter(pk=fought.pk).update(last_battle_turn=0)  # a battle before this turn (the setup's)
+    world_changed(demo_campaign.pk)
+    client.force_login(get_user_model().objects.get(username="alice"))
+    url = f"/turns/{turn.pk}/orders/{ostland.pk}/"
+    page = client.get(url).content.decode()
+    assert f"Tor Anlec: {fought.name}" in _options(page, "mission-target_army")
+    characters = _options(page, "mission-target_character")
+    assert "Tor Anlec: the Warlord" in characters
+    assert f"Tor Anlec: the General of {fought.name}" in characters
+    names = {c.unit.name for c in Character.objects.filter(kingdom=tor_anlec).select_related("unit")}
+    assert not [n for n in names - {"Warlord", "General"} if f": {n}" in characters or f"of {n}<" in characters]
+
+    holding = {f"army-{a.pk}-kind": "hold" for a in Army.objects.filter(kingdom=ostland, kind=Army.Kind.FIELD)}
+    misdirect = {
+        **holding,
+        "mission-kind": "sabotage",
+        "mission-target_kingdom": tor_anlec.pk,
+        "mission-desired": "misdirection",
+        "mission-target_army": fought.pk,
+    }
+    assert client.post(url, {**misdirect, "action": "submit"}).status_code == 302
+    submission = OrderSubmission.objects.get(sheet__kingdom=ostland)
+    assert submission.entries["missions"][0]["target_army"] == fought.pk
+    assert (
+        f"Sabotage (Misdirection) against Tor Anlec: {fought.name}; the army's orders of next turn revert to Hold"
+        in (" ".join(submission.receipt["kingdom"]))
+    )
+
+    # A Character Bio naming the General is checked again when the turn resolves, and goes.
+    bio = {
+        **holding,
+        "mission-kind": "reconnaissance",
+        "mission-target_kingdom": tor_anlec.pk,
+        "mission-desired": "character-bio",
+        "mission-target_character": general.pk,
+    }
+    assert client.post(url, {**bio, "action": "submit"}).status_code == 302
+    resolution = turn_preview(turn=turn)
+    assert resolution.state.rival_missions[ostland.pk].target_character == general.pk
