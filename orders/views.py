@@ -127,7 +127,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
             kingdom=kingdom,
             targets=targets,
             raiders_points_added=ctx.raiders_points_added,
-            rivals=rival_choices(ctx.world, ctx.kingdom),
+            rivals=rival_choices(ctx.world, ctx.kingdom, ctx.rival_characters),
         )
         check = order_sheet_check(form.entries(), ctx) if form.is_valid() else None
     else:
@@ -136,7 +136,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
             initial=initial,
             targets=targets,
             raiders_points_added=ctx.raiders_points_added,
-            rivals=rival_choices(ctx.world, ctx.kingdom),
+            rivals=rival_choices(ctx.world, ctx.kingdom, ctx.rival_characters),
         )
         check = order_sheet_check(initial, ctx) if initial else None
     waiting = _armies_waiting_on_the_raid(form.entries() if form.is_valid() else initial, ctx)

@@ -17,7 +17,7 @@ from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.spending import spending_rosters_load
-from kingdoms.services.spied_characters import with_spied_characters
+from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import world_load
 from kingdoms.services.world_write import PROVINCE_FIELDS, world_write
 from rulebook.turn.pipeline import Resolution, resolve_orders
@@ -69,9 +69,8 @@ def turn_state_load(turn: Turn) -> TurnState:
         if is_rival_mission(m) and m.target_kingdom is not None
     }
     loaded = sorted(sending | targets)
-    if any(m.target_character is not None for entries in sheets.values() for m in entries.missions[:1]):
-        # A Character Bio names a rival's Warlord or General, checked again (decision 455): one query.
-        world = with_spied_characters(world)
+    # A Character Bio names a rival's Warlord or General, checked again (decision 455): one query, only then.
+    bio = any(m.target_character is not None for entries in sheets.values() for m in entries.missions[:1])
     raiders = tomb_raiders_for_missions(kingdom_ids=loaded, turn_number=turn.number) if loaded else {}
     return TurnState(
         world=world,
@@ -85,6 +84,7 @@ def turn_state_load(turn: Turn) -> TurnState:
         else {},
         raiders={k: r.force for k, r in raiders.items()},
         raiders_points_added={k: r.points_added for k, r in raiders.items()},
+        rival_characters=spied_characters_load(world) if bio else {},
     )
 
 

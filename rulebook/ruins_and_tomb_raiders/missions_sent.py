@@ -147,10 +147,15 @@ def _send_rival_mission(state: TurnState, events: list[Event], kingdom_id: int, 
     order = rival_order(mission)
     added = state.raiders_points_added.get(kingdom_id, 0)
     ctx = rival_context(
-        state.world, kingdom_id, force=state.raiders.get(kingdom_id), treasury=kingdom.treasury, points_added=added
+        state.world,
+        kingdom_id,
+        force=state.raiders.get(kingdom_id),
+        treasury=kingdom.treasury,
+        points_added=added,
+        characters=state.rival_characters,
     )
     section = section_of(mission.kind)
-    words = rival_mission_words(mission, state.world)
+    words = rival_mission_words(mission, state.world, state.rival_characters)
     data = {
         "mission": mission.kind,
         "desired": mission.desired,

@@ -9,7 +9,7 @@ from rulebook.armies.losses import ListLoss
 from rulebook.experience.spending import SpendingRoster
 from rulebook.ruins_and_tomb_raiders.force import TombRaiders
 from rulebook.turn.write_orders.records import ArmyOrder, SheetEntries, TombRaiderMission
-from rulebook.world import ArmyState, OnTheWorld, UnitState, World
+from rulebook.world import ArmyState, CharacterState, OnTheWorld, UnitState, World
 
 
 @dataclass
@@ -35,6 +35,9 @@ class TurnState(OnTheWorld):
     # their Reconnaissance and Sabotage (whose own raiders may defend) (never changed)
     raiders: dict[int, TombRaiders] = field(default_factory=dict)
     raiders_points_added: dict[int, int] = field(default_factory=dict)
+    # Reconnaissance, Character Bio: the rivals' Warlords and Generals a spy may name (decision 455), read
+    # only when a sheet names a character (never changed)
+    rival_characters: dict[int, CharacterState] = field(default_factory=dict)
 
     def working_copy(self) -> TurnState:
         """A copy the phases may change: the world's working copy and the orders (normalising
@@ -49,6 +52,7 @@ class TurnState(OnTheWorld):
             rival_missions=dict(self.rival_missions),
             raiders=self.raiders,
             raiders_points_added=self.raiders_points_added,
+            rival_characters=self.rival_characters,
         )
 
     def losses_first(self, army: ArmyState) -> str:

@@ -12,7 +12,7 @@ Reconnaissance and Sabotage are rulebook.ruins_and_tomb_raiders.rival_mission_or
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 
 from rulebook.ruins_and_tomb_raiders.force import TombRaiders
@@ -40,7 +40,7 @@ from rulebook.tables import ArmyKind, ArmyType
 from rulebook.turn.write_orders.context import SheetContext
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
 from rulebook.turn.write_orders.records import MOVING_ORDERS, ArmyOrder, SheetEntries, TombRaiderMission, entry_at
-from rulebook.world import World
+from rulebook.world import CharacterState, World
 
 PART = "missions"
 # The entry's field that mends each problem (the page's mission row: the ruin, the fee's checkbox).
@@ -92,13 +92,17 @@ def known_armies(world: World) -> dict[int, Known]:
     }
 
 
-def known_characters(world: World, armies: dict[int, Known]) -> dict[int, Known]:
+def known_characters(
+    world: World, armies: dict[int, Known], characters: Mapping[int, CharacterState] | None = None
+) -> dict[int, Known]:
     """The characters a spy may name for a Character Bio (decision 455): a rival's Warlord (every kingdom
     has one), and the General of each of its armies the spy may name, named by their place, never by a
-    name the spy has not learned."""
+    name the spy has not learned. `characters`: the rivals' Warlords and Generals read beside the world (the
+    sheet's and the orders phase's worlds hold none)."""
     army_of_unit = {unit.id: army for army, units in world.units.items() for unit in units}
     known: dict[int, Known] = {}
-    for c in sorted(world.characters.values(), key=lambda c: (c.kingdom, c.id)):
+    everyone = {**(characters or {}), **world.characters}
+    for c in sorted(everyone.values(), key=lambda c: (c.kingdom, c.id)):
         if not c.alive:
             continue
         army = army_of_unit.get(c.unit)
@@ -117,6 +121,7 @@ def rival_context(
     treasury: int,
     points_added: int,
     missions: int = 1,
+    characters: Mapping[int, CharacterState] | None = None,
 ) -> RivalContext:
     """What the check of a Reconnaissance or Sabotage reads, from `world` as it stands."""
     armies = known_armies(world)
@@ -127,14 +132,16 @@ def rival_context(
         treasury=treasury,
         kingdoms=rivals_of(world),
         armies=armies,
-        characters=known_characters(world, armies),
+        characters=known_characters(world, armies, characters),
         missions=missions,
         points_added=points_added,
         ancient_dead=spy is not None and spy.ancient_dead,
     )
 
 
-def rival_mission_words(mission: TombRaiderMission, world: World) -> str:
+def rival_mission_words(
+    mission: TombRaiderMission, world: World, characters: Mapping[int, CharacterState] | None = None
+) -> str:
     """The mission as the sheet's lines say it: "Reconnaissance (Treasury Info) against Norsca", with the
     army or character it names."""
     section = section_of(mission.kind)
@@ -146,8 +153,7 @@ def rival_mission_words(mission: TombRaiderMission, world: World) -> str:
     if mission.target_army is not None:
         words += f": {armies[mission.target_army].label if mission.target_army in armies else 'an army'}"
     if mission.target_character is not None:
-        characters = known_characters(world, armies)
-        known = characters.get(mission.target_character)
+        known = known_characters(world, armies, characters).get(mission.target_character)
         words += f": {known.label if known else 'a character'}"
     return words
 
@@ -230,6 +236,7 @@ def _check_rival_mission(
         treasury=check.available - check.gold,  # what the sheet's other spending leaves
         points_added=ctx.raiders_points_added,
         missions=missions,
+        characters=ctx.rival_characters,
     )
     problems = rival_mission_problems(order, rivals)
     problems = [p for p in problems if p.code is not MissionProblemCode.ONE_MISSION or index == 1]
@@ -241,7 +248,8 @@ def _check_rival_mission(
     if not problems:
         gold = rival_mission_gold(order, ctx.raiders_points_added)
         fee = f", with the change fee of {gold - MISSION_GOLD:,}" if gold > MISSION_GOLD else ""
-        check.costs.append((f"{rival_mission_words(mission, ctx.world)} (Tomb Raiders{fee})", gold))
+        words = rival_mission_words(mission, ctx.world, ctx.rival_characters)
+        check.costs.append((f"{words} (Tomb Raiders{fee})", gold))
 
 
 @dataclass(frozen=True)
@@ -254,13 +262,13 @@ class RivalChoices:
     characters: tuple[tuple[int, str], ...] = ()
 
 
-def rival_choices(world: World, kingdom: int) -> RivalChoices:
+def rival_choices(world: World, kingdom: int, characters: Mapping[int, CharacterState] | None = None) -> RivalChoices:
     """The rivals `kingdom`'s sheet may send its Tomb Raiders against, and what it may name of theirs."""
     rivals = {k.id: k.name for k in world.kingdoms.values() if k.id != kingdom and not k.ancient_dead and not k.rogue}
     armies = known_armies(world)
-    characters = known_characters(world, armies)
+    named = known_characters(world, armies, characters)
     return RivalChoices(
         kingdoms=tuple(sorted(rivals.items(), key=lambda kv: kv[1])),
         armies=tuple((i, f"{rivals[a.kingdom]}: {a.label}") for i, a in armies.items() if a.kingdom in rivals),
-        characters=tuple((i, f"{rivals[c.kingdom]}: {c.label}") for i, c in characters.items() if c.kingdom in rivals),
+        characters=tuple((i, f"{rivals[c.kingdom]}: {c.label}") for i, c in named.items() if c.kingdom in rivals),
     )
