@@ -17,7 +17,7 @@ from kingdoms.selectors import alliance_in_force, army_counted_points
 from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
 from rulebook.ruins_and_tomb_raiders.maintaining import change_fee
-from rulebook.ruins_and_tomb_raiders.rival_mission_orders import RIVAL_LISTS, mission_choice_words
+from rulebook.ruins_and_tomb_raiders.rival_mission_orders import RIVAL_LISTS, WHEN_IT_TAKES_EFFECT
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.missions import RivalChoices
 from rulebook.turn.write_orders.problems import SheetProblemCode
@@ -400,10 +400,16 @@ class CapitolMoveForm(forms.Form):
 
 
 def _desired_choices() -> list[tuple[str, Any]]:
-    """The two lists, each mission with the rulebook's words and when it takes effect (decision 450)."""
-    return [("", "-")] + [
-        (section, [(m.mission, mission_choice_words(m)) for m in listed]) for section, listed in RIVAL_LISTS.values()
-    ]
+    """The two lists by their names (the page lists each mission's words and when it takes effect below)."""
+    return [("", "-")] + [(section, [(m.mission, m.label) for m in listed]) for section, listed in RIVAL_LISTS.values()]
+
+
+# The two lists as the page shows them under the choice: each mission's name, the rulebook's words, and
+# when it takes effect (decision 450).
+MISSION_LISTS: list[tuple[str, list[tuple[str, str, str]]]] = [
+    (section, [(m.label, m.text, WHEN_IT_TAKES_EFFECT[m.mission]) for m in listed])
+    for section, listed in RIVAL_LISTS.values()
+]
 
 
 def _offered(choices: Sequence[tuple[int, str]], held: Any, none: str = "-") -> list[tuple[Any, str]]:
@@ -464,6 +470,7 @@ class TombRaidForm(forms.Form):
         self.points_added = points_added  # since the turn opened (Maintaining / Changing Tomb Raiders)
         self.change_fee = change_fee(points_added)
         self.fee_shown = points_added > 0 or bool(self.initial.get("pay_change_fee"))
+        self.mission_lists = MISSION_LISTS
 
     def missions(self) -> list[dict[str, Any]]:
         kind = self.cleaned_data.get("kind") or ""

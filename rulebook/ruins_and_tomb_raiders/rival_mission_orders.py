@@ -256,8 +256,3 @@ WHEN_IT_TAKES_EFFECT: dict[str, str] = {
     "sappers": "the kingdom's next battle using barricades, from a later turn",
     "misdirection": "the army's orders of next turn revert to Hold",
 }
-
-
-def mission_choice_words(listed: ListedMission) -> str:
-    """A desired mission as the sheet offers it: its name, the rulebook's words, and when it takes effect."""
-    return f"{listed.label}: {listed.text} (When: {WHEN_IT_TAKES_EFFECT[listed.mission]}.)"

@@ -149,10 +149,12 @@ def test_the_page_offers_the_rivals_and_the_lists_with_when_and_refuses_beside_t
     rivals = _options(page, "mission-target_kingdom")
     assert "Tor Anlec" in rivals and "Ostland" not in rivals
     assert not [k for k in Kingdom.objects.filter(campaign=turn.campaign, army_type="ancient-dead") if k.name in rivals]
-    desired = _options(page, "mission-desired")
-    assert "Treasury Info: The current funds in the Treasury" in desired
-    assert "When: delivered after this turn&#x27;s battles" in desired
-    assert "Misdirection: One army" in desired and "the army&#x27;s orders of next turn revert to Hold" in desired
+    assert "Treasury Info" in _options(page, "mission-desired") and "Misdirection" in _options(page, "mission-desired")
+    lists = re.search(r'<fieldset id="rival-mission">(.*?)</fieldset>', page, re.S)[1]
+    assert "<dt>Treasury Info</dt><dd>The current funds in the Treasury" in lists
+    assert "When: delivered after this turn&#x27;s battles: the treasury then" in lists
+    assert "<dt>Misdirection</dt><dd>One army" in lists
+    assert "When: the army&#x27;s orders of next turn revert to Hold." in lists
     armies = _options(page, "mission-target_army")
     assert not [a for a in Army.objects.filter(kingdom=tor_anlec) if a.name in armies]
 
