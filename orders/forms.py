@@ -18,8 +18,10 @@ from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
 from rulebook.ruins_and_tomb_raiders.maintaining import change_fee
 from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
+from rulebook.ruins_and_tomb_raiders.rival_mission_orders import RIVAL_LISTS, WHEN_IT_TAKES_EFFECT
 from rulebook.ruins_and_tomb_raiders.rival_missions import MissionEffectState
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
+from rulebook.turn.write_orders.missions import RivalChoices
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import (
     DEFEND_WITH_ARMY,
@@ -402,29 +404,94 @@ class CapitolMoveForm(forms.Form):
         return [{"province": city}] if city else []
 
 
-class TombRaidForm(forms.Form):
-    """Using Tomb Raiders, Tomb Raid: send the Tomb Raiders into a ruin one of the kingdom's armies is
-    ordered into (100 gold); the change fee's checkbox is shown when the force was changed this turn.
-    The drop-down offers the map's ruins; the field parses any province (the check says why one is not)."""
+def _desired_choices() -> list[tuple[str, Any]]:
+    """The two lists by their names (the page lists each mission's words and when it takes effect below)."""
+    return [("", "-")] + [(section, [(m.mission, m.label) for m in listed]) for section, listed in RIVAL_LISTS.values()]
 
+
+# The two lists as the page shows them under the choice: each mission's name, the rulebook's words, and
+# when it takes effect (decision 450).
+MISSION_LISTS: list[tuple[str, list[tuple[str, str, str]]]] = [
+    (section, [(m.label, m.text, WHEN_IT_TAKES_EFFECT[m.mission]) for m in listed])
+    for section, listed in RIVAL_LISTS.values()
+]
+
+
+def _offered(choices: Sequence[tuple[int, str]], held: Any, none: str = "-") -> list[tuple[Any, str]]:
+    """A drop-down's options, keeping the value the sheet holds (a draft's choice no longer offered stays
+    visible, and the check says why)."""
+    offered: list[tuple[Any, str]] = [("", none), *choices]
+    if is_ascii_digits(str(held)) and int(held) not in {i for i, _ in choices}:
+        offered.append((int(held), f"#{held}"))
+    return offered
+
+
+class TombRaidForm(forms.Form):
+    """Using Tomb Raiders: the turn's one mission (100 gold). A Tomb Raid: into a ruin one of the kingdom's
+    armies is ordered into. Reconnaissance or Sabotage: against a rival kingdom, the desired mission of its
+    list and the army or character it names (decisions 454 and 455: the drop-downs offer the rivals and what
+    a spy may name of theirs, `rivals`). The change fee's checkbox is shown when the force was changed this
+    turn. The fields parse any province, kingdom, army or character (the check says why one is not)."""
+
+    kind = forms.ChoiceField(
+        choices=[
+            ("", "- (no mission)"),
+            (MissionKind.TOMB_RAID.value, "Tomb Raid"),
+            (MissionKind.RECONNAISSANCE.value, "Reconnaissance"),
+            (MissionKind.SABOTAGE.value, "Sabotage"),
+        ],
+        required=False,
+        label="Send the Tomb Raiders on",
+    )
     province = forms.TypedChoiceField(
         coerce=int, empty_value=None, required=False, label="Send the Tomb Raiders on a Tomb Raid into"
     )
+    target_kingdom = IntegerField(required=False, label="Against the rival kingdom", widget=forms.Select)
+    desired = forms.ChoiceField(choices=_desired_choices, required=False, label="The desired mission")
+    target_army = IntegerField(required=False, label="The army (Army Statistics, Army Orders, Misdirection)")
+    target_character = IntegerField(required=False, label="The character (Character Bio)")
     pay_change_fee = forms.BooleanField(required=False, label="Pay the change fee to send them all the same")
 
-    def __init__(self, *args: Any, provinces: dict[int, Province], points_added: int = 0, **kwargs: Any):
+    def __init__(
+        self,
+        *args: Any,
+        provinces: dict[int, Province],
+        points_added: int = 0,
+        rivals: RivalChoices | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(*args, **kwargs)
         self.fields["province"].choices = [("", "-")] + [(n, _label(p)) for n, p in sorted(provinces.items())]
         ruins = tuple(n for n, p in provinces.items() if p.settlement == "ruins")
         _offer_only(self, "province", ruins, provinces)
-        self.fields["province"].widget.choices[0] = ("", "- (no mission)")
+        rivals = rivals or RivalChoices()
+        for name, choices in (
+            ("target_kingdom", rivals.kingdoms),
+            ("target_army", rivals.armies),
+            ("target_character", rivals.characters),
+        ):
+            held = self.data.get(self.add_prefix(name)) if self.is_bound else self.initial.get(name)
+            self.fields[name].widget = forms.Select(choices=_offered(choices, held))
         self.points_added = points_added  # since the turn opened (Maintaining / Changing Tomb Raiders)
         self.change_fee = change_fee(points_added)
         self.fee_shown = points_added > 0 or bool(self.initial.get("pay_change_fee"))
+        self.mission_lists = MISSION_LISTS
 
     def missions(self) -> list[dict[str, Any]]:
+        kind = self.cleaned_data.get("kind") or ""
         province = self.cleaned_data.get("province")
-        if province is None:
+        if kind in (MissionKind.RECONNAISSANCE.value, MissionKind.SABOTAGE.value):
+            return [
+                {
+                    "kind": kind,
+                    "target_kingdom": self.cleaned_data.get("target_kingdom"),
+                    "desired": self.cleaned_data.get("desired") or "",
+                    "target_army": self.cleaned_data.get("target_army"),
+                    "target_character": self.cleaned_data.get("target_character"),
+                    "pay_change_fee": bool(self.cleaned_data.get("pay_change_fee")),
+                }
+            ]
+        if province is None:  # a Tomb Raid (the kind chosen, or left empty as before) names its ruin
             return []
         return [
             {
@@ -497,7 +564,8 @@ GOLD_TRANSFER_FIELDS = ("kingdom", "gold")
 ITEM_TRANSFER_FIELDS = ("kingdom", "item")
 LAND_DEAL_FIELDS = ("kingdom", "province", "gold")
 CAPITOL_FIELDS = ("city",)
-TOMB_RAID_FIELDS = ("province", "pay_change_fee")
+TOMB_RAID_FIELDS = ("province", "pay_change_fee", "kind", "target_kingdom", "desired", "target_army")
+TOMB_RAID_FIELDS += ("target_character",)
 ARMY_FIELDS = ("kind", "target", "support", "path_1", "upgrade_to", "buy_depot", "disaster_choice", "defend_with")
 ARMY_FIELDS += ("losses_from", "take_control")
 CREATION_FIELDS = ("name", "points", "province")
@@ -545,6 +613,7 @@ class OrderSheetForm:
         initial: SheetEntries | None = None,
         targets: SheetTargets | None = None,
         raiders_points_added: int = 0,
+        rivals: RivalChoices | None = None,
     ):
         self.kingdom = kingdom
         campaign = kingdom.campaign
@@ -670,6 +739,7 @@ class OrderSheetForm:
             prefix="mission",
             provinces={p.number: p for p in provinces.values()},
             points_added=raiders_points_added,
+            rivals=rivals,
             initial=saved["missions"][0] if saved["missions"] else None,
         )
         # Reconnaissance, Sabotage: the fate of each captured Tomb Raider the kingdom holds.

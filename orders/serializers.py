@@ -9,6 +9,7 @@ from rest_framework import serializers
 from briternia.fields import IntegerSerializerField
 from kernel.events import Event
 from rulebook.experience.spending import PurchaseKind
+from rulebook.ruins_and_tomb_raiders.rival_mission_orders import RIVAL_LISTS, WHEN_IT_TAKES_EFFECT
 from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.turn.write_orders.problems import SheetProblemCode
@@ -149,7 +150,8 @@ class TombRaiderMissionInput(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=[k.value for k in MissionKind],
         default=MissionKind.TOMB_RAID.value,
-        help_text="tomb-raid: a raid on a ruin (Reconnaissance and Sabotage are not taken yet).",
+        help_text="tomb-raid: a raid on a ruin; reconnaissance or sabotage: a mission against a rival kingdom "
+        "(Reconnaissance; Sabotage).",
     )
     province = IntegerSerializerField(
         required=False,
@@ -162,6 +164,31 @@ class TombRaiderMissionInput(serializers.Serializer):
         default=False,
         help_text="Your Tomb Raiders were changed this turn: pay 5 gold a point added, with the 100, to send them "
         "all the same (Maintaining / Changing Tomb Raiders).",
+    )
+    target_kingdom = IntegerSerializerField(
+        required=False,
+        allow_null=True,
+        help_text="Reconnaissance, Sabotage: the rival kingdom (id): another kingdom still in the game, an ally "
+        "too, never the Ancient Dead.",
+    )
+    desired = serializers.ChoiceField(
+        choices=[""] + [m.mission for _, listed in RIVAL_LISTS.values() for m in listed],
+        required=False,
+        help_text="Reconnaissance, Sabotage: the desired mission of the kind's list. When each takes effect: "
+        + "; ".join(f"{mission}: {when}" for mission, when in WHEN_IT_TAKES_EFFECT.items())
+        + ".",
+    )
+    target_army = IntegerSerializerField(
+        required=False,
+        allow_null=True,
+        help_text="Army Statistics, Army Orders, Misdirection (only): the rival's army (id), one of theirs that "
+        "fought a battle of an earlier turn.",
+    )
+    target_character = IntegerSerializerField(
+        required=False,
+        allow_null=True,
+        help_text="Character Bio (only): the rival's character (id), their Warlord or the General of an army you "
+        "may name.",
     )
 
 

@@ -24,7 +24,7 @@ from rulebook.campaign_schedule import deadline_text
 from rulebook.ruins_and_tomb_raiders.tomb_raid import armies_waiting
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import SheetContext
-from rulebook.turn.write_orders.missions import moves_into
+from rulebook.turn.write_orders.missions import moves_into, rival_choices
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblemCode
 from rulebook.turn.write_orders.records import SheetEntries
 from rulebook.turn.write_orders.targets import sheet_targets
@@ -123,12 +123,20 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
     targets = sheet_targets(ctx)  # the drop-downs offer what the check accepts (rulebook.turn.write_orders.targets)
     if request.method == "POST":
         form = OrderSheetForm(
-            request.POST, kingdom=kingdom, targets=targets, raiders_points_added=ctx.raiders_points_added
+            request.POST,
+            kingdom=kingdom,
+            targets=targets,
+            raiders_points_added=ctx.raiders_points_added,
+            rivals=rival_choices(ctx.world, ctx.kingdom, ctx.rival_characters),
         )
         check = order_sheet_check(form.entries(), ctx) if form.is_valid() else None
     else:
         form = OrderSheetForm(
-            kingdom=kingdom, initial=initial, targets=targets, raiders_points_added=ctx.raiders_points_added
+            kingdom=kingdom,
+            initial=initial,
+            targets=targets,
+            raiders_points_added=ctx.raiders_points_added,
+            rivals=rival_choices(ctx.world, ctx.kingdom, ctx.rival_characters),
         )
         check = order_sheet_check(initial, ctx) if initial else None
     waiting = _armies_waiting_on_the_raid(form.entries() if form.is_valid() else initial, ctx)

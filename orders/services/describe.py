@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Container, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from kingdoms.models import Army, CapturedRaider, Kingdom
+from kingdoms.models import Army, CapturedRaider, Character, Kingdom
 from rulebook.experience.purchases import purchase_words
+from rulebook.ruins_and_tomb_raiders.rival_mission_orders import WHEN_IT_TAKES_EFFECT, listed_mission, section_of
 from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MISSION_GOLD, armies_waiting
 from rulebook.turn.write_orders.garrisons import garrisoned_by
-from rulebook.turn.write_orders.missions import moves_into
-from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, CaptiveOrder, OrderKind
+from rulebook.turn.write_orders.missions import is_rival_mission, moves_into, rival_mission_words
+from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON, CaptiveOrder, OrderKind, TombRaiderMission
 from rulebook.world import World
 
 from ..entries import sheet_from_json
@@ -181,7 +182,12 @@ def describe_orders(
     ]
     others = the_map.kingdoms
     if others is None and (
-        sheet.alliances or sheet.alliance_ends or sheet.gold_transfers or sheet.item_transfers or sheet.land_deals
+        sheet.alliances
+        or sheet.alliance_ends
+        or sheet.gold_transfers
+        or sheet.item_transfers
+        or sheet.land_deals
+        or any(is_rival_mission(m) for m in sheet.missions)
     ):
         others = dict(kingdom.campaign.kingdoms.order_by().values_list("id", "name"))
     others = others or {}
@@ -205,6 +211,9 @@ def describe_orders(
     moves = moves_into(sheet.orders, armies)
     for mission in sheet.missions:
         gold = f"{MISSION_GOLD} gold" + (", and the change fee: 5 gold a point added" if mission.pay_change_fee else "")
+        if is_rival_mission(mission):
+            kingdom_lines.append(f"{_rival_mission_line(mission, others, world)} ({gold})")
+            continue
         line = f"Tomb Raid on {where(mission.province)} ({gold})"
         if mission.province is not None and (waiting := armies_waiting(mission.province, moves)):
             names = " and ".join(armies[a].name for a in waiting)
@@ -231,6 +240,41 @@ def captive_order_lines(orders: Sequence[CaptiveOrder]) -> list[str]:
             what += ": back to its owner's Tomb Raiders when the turn resolves"
         lines.append(what)
     return lines
+
+
+def _rival_mission_line(mission: TombRaiderMission, kingdoms: dict[int, str], world: World | None) -> str:
+    """A Reconnaissance or Sabotage as the receipt says it: the mission, the rival, the army or character
+    it names as the spy may know them (decision 455: an army that fought a battle of an earlier turn, the
+    Warlord, a General of such an army), and when it takes effect (decision 450)."""
+    if world is not None:
+        words = rival_mission_words(mission, world)
+    else:
+        listed = listed_mission(mission.kind, mission.desired)
+        target = mission.target_kingdom
+        words = f"{section_of(mission.kind)} ({listed.label if listed else mission.desired or '?'}) against "
+        words += kingdoms.get(target, "?") if target is not None else "no kingdom"
+        if mission.target_army is not None:
+            name = (
+                Army.objects.filter(pk=mission.target_army, kingdom_id=target, last_battle_turn__isnull=False)
+                .values_list("name", flat=True)
+                .first()
+            )
+            words += f": {name or 'an army'}"
+        if mission.target_character is not None:
+            row = (
+                Character.objects.filter(pk=mission.target_character, kingdom_id=target)
+                .values_list("role", "unit__army__name", "unit__army__last_battle_turn")
+                .first()
+            )
+            if row and row[0] == Character.Role.WARLORD:
+                words += ": the Warlord"
+            elif row and row[0] == Character.Role.GENERAL and row[2] is not None:
+                words += f": the General of {row[1]}"
+            else:
+                words += ": a character"
+    listed = listed_mission(mission.kind, mission.desired)
+    when = f"; {WHEN_IT_TAKES_EFFECT[listed.mission]}" if listed else ""
+    return f"{words}{when}"
 
 
 def new_lists_note(*, entries: dict[str, Any], turn_number: int) -> str:

@@ -17,10 +17,12 @@ from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.spending import spending_rosters_load
+from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import world_load
 from kingdoms.services.world_write import PROVINCE_FIELDS, world_write
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
+from rulebook.turn.write_orders.missions import is_rival_mission
 from turns.models import DiceRoll, Turn
 
 from ..entries import sheet_from_json
@@ -57,9 +59,19 @@ def turn_state_load(turn: Turn) -> TurnState:
     rogue = {k.id for k in world.kingdoms.values() if k.rogue}
     sheets = {k: sheet_from_json(e) for k, e in submitted.items() if k not in rogue}
     orders = {o.army: o for entries in sheets.values() for o in entries.orders}
-    # Using Tomb Raiders: the forces of the kingdoms whose sheet sends them (one query, only then).
-    sending = [k for k, entries in sheets.items() if entries.missions]
-    raiders = tomb_raiders_for_missions(kingdom_ids=sending, turn_number=turn.number) if sending else {}
+    # Using Tomb Raiders: the forces of the kingdoms whose sheet sends them (one query, only then), and
+    # of the targets of their Reconnaissance and Sabotage, whose own raiders may defend (issue 32).
+    sending = {k for k, entries in sheets.items() if entries.missions}
+    targets = {
+        m.target_kingdom
+        for entries in sheets.values()
+        for m in entries.missions[:1]
+        if is_rival_mission(m) and m.target_kingdom is not None
+    }
+    loaded = sorted(sending | targets)
+    # A Character Bio names a rival's Warlord or General, checked again (decision 455): one query, only then.
+    bio = any(m.target_character is not None for entries in sheets.values() for m in entries.missions[:1])
+    raiders = tomb_raiders_for_missions(kingdom_ids=loaded, turn_number=turn.number) if loaded else {}
     return TurnState(
         world=world,
         orders=orders,
@@ -72,6 +84,7 @@ def turn_state_load(turn: Turn) -> TurnState:
         else {},
         raiders={k: r.force for k, r in raiders.items()},
         raiders_points_added={k: r.points_added for k, r in raiders.items()},
+        rival_characters=spied_characters_load(world) if bio else {},
     )
 
 

@@ -15,6 +15,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.spending import spending_rosters_load
+from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
 from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text
 from rulebook.tables import ArmyType
@@ -62,6 +63,8 @@ def order_sheet_context_load(
         if tomb_raiders and not kingdom.is_ancient_dead
         else None
     )
+    # Reconnaissance's Character Bio: the rivals' Warlords and Generals a spy may name (decision 455).
+    spied = spied_characters_load(world, spy=kingdom.id) if tomb_raiders and not kingdom.is_ancient_dead else {}
     return order_sheet_context(
         world,
         kingdom.id,
@@ -69,6 +72,7 @@ def order_sheet_context_load(
         roster=roster,
         raiders=raiders.force if raiders else None,
         raiders_points_added=raiders.points_added if raiders else 0,
+        rival_characters=spied,
     )
 
 

@@ -89,6 +89,13 @@ class MissionProblemCode(StrEnum):
     NOT_ENOUGH_GOLD = "mission-not-enough-gold"
     NOT_RUINS = "mission-not-ruins"
     NO_ARMY_MOVING_IN = "mission-no-army-moving-in"
+    # Reconnaissance and Sabotage (rulebook.ruins_and_tomb_raiders.rival_mission_orders)
+    NO_RIVAL = "mission-no-rival"
+    NOT_A_RIVAL = "mission-not-a-rival"
+    UNKNOWN_DESIRED = "mission-unknown-desired"
+    TARGET_MISSING = "mission-target-missing"
+    TARGET_NOT_WANTED = "mission-target-not-wanted"
+    TARGET_NOT_KNOWN = "mission-target-not-known"
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,7 @@ class MissionProblem:
     code: MissionProblemCode
     message: str
     rule: str = TOMB_RAID
+    field: str = ""  # the order's field that mends it, where the code alone does not say (a rival mission's target)
 
 
 def mission_gold(order: TombRaidOrder, points_added: int) -> int:
@@ -140,7 +148,7 @@ def tomb_raid_problems(order: TombRaidOrder, ctx: RaidContext) -> list[MissionPr
                 f"of your armies is moving into a province containing a ruin ({TOMB_RAID}).",
             )
         )
-    problems += _force_ready_problems(order, ctx)
+    problems += force_ready_problems(ctx.force, ctx.points_added, paid=order.pay_change_fee)
     gold = mission_gold(order, ctx.points_added)
     if ctx.treasury < gold:
         fee = f" with the change fee of {change_fee(ctx.points_added):,}" if order.pay_change_fee else ""
@@ -154,9 +162,9 @@ def tomb_raid_problems(order: TombRaidOrder, ctx: RaidContext) -> list[MissionPr
     return problems
 
 
-def _force_ready_problems(order: TombRaidOrder, ctx: RaidContext) -> list[MissionProblem]:
-    """Whether the force is able to go: a valid list, paid for if changed this turn, a model to send."""
-    force = ctx.force
+def force_ready_problems(force: TombRaiders | None, points_added: int, *, paid: bool) -> list[MissionProblem]:
+    """Whether the force is able to go on any mission: a valid list, paid for if changed this turn (`paid`:
+    the sheet pays the change fee for `points_added`), a model to send."""
     if force is None or not force.entries:
         return [
             MissionProblem(
@@ -175,12 +183,12 @@ def _force_ready_problems(order: TombRaidOrder, ctx: RaidContext) -> list[Missio
                 "Creating Tomb Raiders",
             )
         )
-    if not may_go_after_change(ctx.points_added, paid=order.pay_change_fee):
+    if not may_go_after_change(points_added, paid=paid):
         problems.append(
             MissionProblem(
                 MissionProblemCode.CHANGED_NOT_PAID,
-                f"Your Tomb Raiders were changed this turn ({ctx.points_added} points added): they may go only if "
-                f"the kingdom pays {change_fee(ctx.points_added):,} gold, 5 a point (Maintaining / Changing Tomb "
+                f"Your Tomb Raiders were changed this turn ({points_added} points added): they may go only if "
+                f"the kingdom pays {change_fee(points_added):,} gold, 5 a point (Maintaining / Changing Tomb "
                 "Raiders).",
                 "Maintaining / Changing Tomb Raiders",
             )

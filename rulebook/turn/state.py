@@ -9,7 +9,7 @@ from rulebook.armies.losses import ListLoss
 from rulebook.experience.spending import SpendingRoster
 from rulebook.ruins_and_tomb_raiders.force import TombRaiders
 from rulebook.turn.write_orders.records import ArmyOrder, SheetEntries, TombRaiderMission
-from rulebook.world import ArmyState, OnTheWorld, UnitState, World
+from rulebook.world import ArmyState, CharacterState, OnTheWorld, UnitState, World
 
 
 @dataclass
@@ -31,9 +31,13 @@ class TurnState(OnTheWorld):
     # this turn (rulebook.ruins_and_tomb_raiders.missions_sent); 6. Fight Battles makes each a skirmish.
     rival_missions: dict[int, TombRaiderMission] = field(default_factory=dict)
     # Using Tomb Raiders: kingdom id -> its Tomb Raider force, and the points added to it since the turn
-    # opened (Maintaining / Changing), for the kingdoms whose sheet sends a mission (never changed)
+    # opened (Maintaining / Changing), for the kingdoms whose sheet sends a mission and the targets of
+    # their Reconnaissance and Sabotage (whose own raiders may defend) (never changed)
     raiders: dict[int, TombRaiders] = field(default_factory=dict)
     raiders_points_added: dict[int, int] = field(default_factory=dict)
+    # Reconnaissance, Character Bio: the rivals' Warlords and Generals a spy may name (decision 455), read
+    # only when a sheet names a character (never changed)
+    rival_characters: dict[int, CharacterState] = field(default_factory=dict)
 
     def working_copy(self) -> TurnState:
         """A copy the phases may change: the world's working copy and the orders (normalising
@@ -48,6 +52,7 @@ class TurnState(OnTheWorld):
             rival_missions=dict(self.rival_missions),
             raiders=self.raiders,
             raiders_points_added=self.raiders_points_added,
+            rival_characters=self.rival_characters,
         )
 
     def losses_first(self, army: ArmyState) -> str:

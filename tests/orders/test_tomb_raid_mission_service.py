@@ -83,7 +83,17 @@ def test_a_tomb_raid_is_submitted_through_the_api_and_the_receipt_names_the_wait
     assert [f"Tomb Raid on {ruin.number} Old Keep (Using Tomb Raiders)", 100] in check["costs"]
     assert check["errors"] == []
     submission = OrderSubmission.objects.get(sheet__kingdom=ostland)
-    assert submission.entries["missions"] == [{"kind": "tomb-raid", "province": ruin.number, "pay_change_fee": False}]
+    assert submission.entries["missions"] == [
+        {
+            "kind": "tomb-raid",
+            "province": ruin.number,
+            "pay_change_fee": False,
+            "target_kingdom": None,
+            "desired": "",
+            "target_army": None,
+            "target_character": None,
+        }
+    ]
     assert submission.gold == 100
     assert (
         f"Tomb Raid on {ruin.number} Old Keep (100 gold); 1st Army waits on the raid to move in (Ruins)"
@@ -143,7 +153,17 @@ def test_the_page_s_form_sends_the_raid_and_refuses_it_beside_the_ruin(client, t
     assert "1st Army waits on the raid" in page
     assert client.post(url, {**moving, "action": "submit"}).status_code == 302
     entries = OrderSubmission.objects.get(sheet__kingdom=ostland).entries
-    assert entries["missions"] == [{"kind": "tomb-raid", "province": ruin.number, "pay_change_fee": False}]
+    assert entries["missions"] == [
+        {
+            "kind": "tomb-raid",
+            "province": ruin.number,
+            "pay_change_fee": False,
+            "target_kingdom": None,
+            "desired": "",
+            "target_army": None,
+            "target_character": None,
+        }
+    ]
 
 
 def test_the_change_fee_s_checkbox_is_shown_when_the_force_was_changed_this_turn(

@@ -12,7 +12,7 @@ from rulebook.ruins_and_tomb_raiders.force import TombRaiders
 from rulebook.ruins_and_tomb_raiders.tomb_raid import Ruin
 from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.tally_gold import tax_tally
-from rulebook.world import ArmyState, ProvinceState, World
+from rulebook.world import ArmyState, CharacterState, ProvinceState, World
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,9 @@ class SheetContext:
     # turn opened (Maintaining / Changing Tomb Raiders: 5 gold a point to send it this turn)
     raiders: TombRaiders | None = None
     raiders_points_added: int = 0
+    # Reconnaissance, Character Bio: the rivals' Warlords and Generals a spy may name (decision 455), read
+    # beside the world, which holds no characters here
+    rival_characters: dict[int, CharacterState] = field(default_factory=dict)
 
     @property
     def army_type(self) -> ArmyType:
@@ -87,6 +90,7 @@ def order_sheet_context(
     roster: SpendingRoster | None = None,
     raiders: TombRaiders | None = None,
     raiders_points_added: int = 0,
+    rival_characters: dict[int, CharacterState] | None = None,
 ) -> SheetContext:
     """The sheet check's view of `world` for `kingdom`. Its armies are the kingdom's field armies in
     the world; a turn's working copy may hold some disbanded this turn, whose orders are then checked
@@ -99,6 +103,7 @@ def order_sheet_context(
         roster=roster or SpendingRoster(),
         raiders=raiders,
         raiders_points_added=raiders_points_added,
+        rival_characters=rival_characters or {},
     )
 
 

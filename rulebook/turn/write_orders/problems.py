@@ -113,6 +113,12 @@ class SheetProblemCode(StrEnum):
     MISSION_USE_NOT_USABLE = "mission-use-not-usable"  # not an effect a sheet uses, or not this turn
     MISSION_USE_TWICE = "mission-use-twice"  # an effect is used once
     MISSION_USE_ARMY = "mission-use-army"  # the army named does not fit the effect
+    MISSION_NO_RIVAL = "mission-no-rival"
+    MISSION_NOT_A_RIVAL = "mission-not-a-rival"
+    MISSION_UNKNOWN_DESIRED = "mission-unknown-desired"
+    MISSION_TARGET_MISSING = "mission-target-missing"
+    MISSION_TARGET_NOT_WANTED = "mission-target-not-wanted"
+    MISSION_TARGET_NOT_KNOWN = "mission-target-not-known"
     # Warnings: legal, but probably mistaken
     SAME_DESTINATION = "same-destination"  # Occupied Province: a D6 for each army decides which moves
     FORTIFY_AFTER_BATTLE = "fortify-after-battle"  # Fortify: in a battle last turn, it acts as Hold
