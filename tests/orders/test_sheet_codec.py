@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from briternia.errors import DomainError
-from kingdoms.models import Army, CapturedRaider, Kingdom
+from kingdoms.models import Army, CapturedRaider, Kingdom, MissionEffect
 from orders.entries import SECTIONS, SheetCodecError, sheet_from_json, sheet_to_json
 from orders.models import OrderSheet
 from rulebook.turn.write_orders.records import (
@@ -25,6 +25,7 @@ from rulebook.turn.write_orders.records import (
     EndAlliance,
     LandDeal,
     LossesFrom,
+    MissionUse,
     MoveCapitol,
     OrderKind,
     Purchase,
@@ -35,7 +36,7 @@ from rulebook.turn.write_orders.records import (
     TransferItem,
     UpgradeArmy,
 )
-from transfer.export import campaign_export
+from transfer.export import CAPTIVE_ORDER, EFFECT_ORDER, campaign_export
 
 # A handful of sheets that together hold every kind of entry and every kind of order, each value
 # away from its default somewhere.
@@ -83,6 +84,7 @@ SHEETS = {
     ),
     "the Tomb Raiders' mission": SheetEntries(missions=(TombRaiderMission("tomb-raid", 43, pay_change_fee=True),)),
     "a captive's fate": SheetEntries(captive_orders=(CaptiveOrder(51, "released"), CaptiveOrder(52, "executed"))),
+    "an effect the Tomb Raiders earned, used": SheetEntries(mission_uses=(MissionUse(61, 9), MissionUse(62))),
 }
 
 
@@ -184,12 +186,19 @@ def _with_ids(document_entries: dict[str, Any], campaign) -> dict[str, Any]:
     """The export's entries with the ids again for its [kingdom, army] and kingdom names."""
     armies = {(a.kingdom.name, a.name): a.id for a in Army.objects.filter(kingdom__campaign=campaign)}
     kingdoms = {k.name: k.id for k in Kingdom.objects.filter(campaign=campaign)}
+    # An effect used and a captive's fate name their row by its place in the document's lists.
+    effects = list(MissionEffect.objects.filter(campaign=campaign).order_by(*EFFECT_ORDER).values_list("id", flat=True))
+    captives = list(
+        CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER).values_list("id", flat=True)
+    )
     return {
         section: [
             {
                 **item,
-                **({"army": armies[tuple(item["army"])]} if "army" in item else {}),
+                **({"army": armies[tuple(item["army"])] if item["army"] else None} if "army" in item else {}),
                 **({"kingdom": kingdoms[item["kingdom"]]} if "kingdom" in item else {}),
+                **({"effect": effects[item["effect"]]} if "effect" in item else {}),
+                **({"captive": captives[item["captive"]]} if "captive" in item else {}),
             }
             for item in items
         ]
@@ -214,6 +223,15 @@ def test_write_orders_the_api_the_form_and_the_export_store_the_same_json(api_cl
     held = CapturedRaider.objects.create(
         campaign=turn.campaign, captor=ostland, owner=anlec, entry="Spearmen", captured_turn=0
     )
+    # A Destroy Communication Ostland earned against Tor Anlec, which the page offers to use.
+    earned = MissionEffect.objects.create(
+        campaign=turn.campaign,
+        kingdom=ostland,
+        target=anlec,
+        mission="destroy-communication",
+        earned_turn=turn.number - 1,
+        expires_turn=turn.number + 1,
+    )
     sheet = SheetEntries(
         orders=(ArmyOrder(army.id, OrderKind.MOVE, target=target.number, disaster_choice="disband"),),
         creations=(CreateArmy("Reserve", 1000, given.number),),
@@ -228,6 +246,7 @@ def test_write_orders_the_api_the_form_and_the_export_store_the_same_json(api_cl
         land_deals=(LandDeal(dumn.id, given.number, 100),),
         capitol_moves=(MoveCapitol(city.number),),
         captive_orders=(CaptiveOrder(held.pk, "released"),),
+        mission_uses=(MissionUse(earned.pk),),
     )
     data = sheet_to_json(sheet)
     # Every part but the end of an alliance, which the page offers only to a kingdom with an ally, and
