@@ -108,7 +108,8 @@ def test_the_target_learns_raiders_come_and_who_defends_never_the_desired_missio
     assert scheduled.kingdom == AVALON and scheduled.data is not None
     assert (scheduled.data["desired"], scheduled.data["mission"]) == ("treasury-info", "reconnaissance")
     # Nothing of the mission goes to a third kingdom.
-    assert [e for e in result.events if e.kingdom == CORNWALL and e.code in ("raiders-coming", "battle-scheduled")] == []
+    told = {EventCode.RAIDERS_COMING, EventCode.BATTLE_SCHEDULED}
+    assert [e for e in result.events if e.kingdom == CORNWALL and e.code in told] == []
 
 
 def test_the_guard_defends_when_the_target_s_raiders_are_on_a_mission_or_out_of_action_or_none():
