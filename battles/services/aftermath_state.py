@@ -20,6 +20,7 @@ from turns.models import Turn, TurnEvent
 
 from ..models import Battle, TurnSummarySheet
 from .announcements import announced_ends
+from .rival_missions import is_rival_mission
 from .summaries import battle_standing
 
 
@@ -70,8 +71,8 @@ def _raid_result(battle: Battle, standing: Outcome, sheet: TurnSummarySheet | No
     """The raid's result (decision 430): a plain ruin's skirmish reads it off its settled result on the
     ladder (the sheet's, the organizer's ruling, or a missing sheet's major loss); a sacked town's
     ruin's raid, beside the battle against its garrison, off the raiding kingdom's sheet (none: no
-    success)."""
-    if battle.mission != TOMB_RAID:
+    success). A Reconnaissance or Sabotage is a skirmish too: its result is the spy's, on the ladder."""
+    if battle.mission != TOMB_RAID and not is_rival_mission(battle):
         return None
     if battle.skirmish:
         return raid_result_of(standing.attacker.result)

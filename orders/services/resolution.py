@@ -59,7 +59,10 @@ def turn_state_load(turn: Turn) -> TurnState:
     orders = {o.army: o for entries in sheets.values() for o in entries.orders}
     # Using Tomb Raiders: the forces of the kingdoms whose sheet sends them (one query, only then).
     sending = [k for k, entries in sheets.items() if entries.missions]
-    raiders = tomb_raiders_for_missions(kingdom_ids=sending, turn_number=turn.number) if sending else {}
+    # Reconnaissance and Sabotage: a target's own Tomb Raiders may defend the skirmish (decision 460).
+    targets = [m.target_kingdom for e in sheets.values() for m in e.missions if m.target_kingdom is not None]
+    wanted = sorted({*sending, *targets})
+    raiders = tomb_raiders_for_missions(kingdom_ids=wanted, turn_number=turn.number) if wanted else {}
     return TurnState(
         world=world,
         orders=orders,
@@ -96,7 +99,7 @@ def resolution_write(
     the rules), for the battles' rows."""
     campaign = turn.campaign
     # Fortify: not the turn after a battle. The armies that will fight it (the battles are posted next).
-    fighting = {b.attacker_army for b in resolution.battles} | {
+    fighting = {b.attacker_army for b in resolution.battles if b.attacker_army is not None} | {
         b.defender_army for b in resolution.battles if b.defender_army is not None
     }
     after = replace(

@@ -90,8 +90,9 @@ def mission_lines(
 
 
 def raid_succeeded(battle: Battle) -> bool:
-    """The raiders (the attacker) won the skirmish: a success; a draw is not (decision 407)."""
-    return bool(battle.mission) and bool(battle.result) and BattleResult(battle.result).is_victory
+    """The raiders (the attacker) won the Tomb Raid's skirmish: a success; a draw is not (decision 407).
+    A Reconnaissance or Sabotage raids no ruin (and is secret: nothing of it is public)."""
+    return battle.mission == MissionKind.TOMB_RAID and bool(battle.result) and BattleResult(battle.result).is_victory
 
 
 def ruins_raided_lines(battles: Iterable[Battle]) -> list[str]:

@@ -25,7 +25,7 @@ from rulebook.ruins_and_tomb_raiders.treasure import COMMON_ITEMS, HEALING_POTIO
 from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.retreats import conquer, kept_out, may_claim
-from rulebook.turn.aftermath.sheets import BattleA
+from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import (
     PHASE,
     AftermathState,
@@ -265,8 +265,14 @@ def raiders_recover(state: AftermathState, dice: Dice, events: list[Event], batt
     """After a Tomb Raiders' skirmish, for the raiding kingdom's force as its sheet reports it: the
     killed models leave the list ("subtract their point value from your total"), each model removed
     as injured rolls on the Recovery chart (1 dead, 2 out of action for one turn, 3-6 back), and a
-    Captain dead for good is replaced by his Lieutenant (Maintaining / Changing Tomb Raiders)."""
-    side = battle.attacker
+    Captain dead for good is replaced by his Lieutenant (Maintaining / Changing Tomb Raiders). The
+    defender's sheet reports raiders only where its own Tomb Raiders defended a Reconnaissance or
+    Sabotage (decision 464): theirs follow, the attacker's first."""
+    for side in (battle.attacker, battle.defender):
+        _side_raiders_recover(state, dice, events, battle, side)
+
+
+def _side_raiders_recover(state: AftermathState, dice: Dice, events: list[Event], battle: BattleA, side: SideA) -> None:
     kingdom = side.kingdom
     if kingdom is None or not side.raiders or kingdom not in state.tomb_raiders:
         return
