@@ -125,6 +125,8 @@ def email_key(prefix: str, row_id: int, suffix: str) -> str:
 STREAM_REFERENCES: dict[str, tuple[str, ...]] = {
     "warlord-free-roll": (KINGDOM_ID,),  # kingdoms/services/armies.py _free_rolls: <kingdom id>
     "scenario": (PROVINCE_NUMBER, ARMY_ID),  # battles/services/scenarios.py scenario_stream: <province>:<army id>
+    # the same, for a Reconnaissance or Sabotage (no army): <province>:<the spying kingdom's id>
+    "rival-scenario": (PROVINCE_NUMBER, KINGDOM_ID),
 }
 
 

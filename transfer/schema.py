@@ -318,6 +318,8 @@ STREAM_KEYS: dict[str, dict[str, Kind]] = {
     "warlord-free-roll": {"prefix": STR, KINGDOM_ID: STR},
     # "scenario:<province number>:<attacker army id>"
     "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY},
+    # "rival-scenario:<province number>:<the spying kingdom's id>" (a Reconnaissance or Sabotage)
+    "rival-scenario": {"prefix": STR, PROVINCE_NUMBER: INT, KINGDOM_ID: STR},
 }
 DICE_KEYS = {
     "turn": INT,
@@ -428,7 +430,7 @@ BATTLE_KEYS = {
     "province": INT,
     "status": STR,
     "attacker_kingdom": STR,
-    "attacker_army": ARMY_KEY,
+    "attacker_army": ARMY_KEY.or_null(),  # none: a Reconnaissance or Sabotage (the spy's Tomb Raiders)
     "defender_kingdom": STR.or_null(),
     "defender_army": ARMY_KEY.or_null(),
     "both_moved": BOOL,

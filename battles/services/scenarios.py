@@ -32,8 +32,8 @@ BLUNDERED = GUERRILLA_WARFARE[1].code  # Guerrilla Warfare (D6), 1: Blundered!
 def scenario_stream(battle: Battle) -> str:
     """Each battle rolls on its own stream of the turn's seed, so one battle's scenario does not
     depend on how many other battles the turn has."""
-    if battle.attacker_army_id is None:  # a Reconnaissance or Sabotage: no army, one per spying kingdom
-        return f"scenario:{battle.province.number}:{battle.mission}:{battle.attacker_kingdom_id}"
+    if battle.attacker_army_id is None:  # a Reconnaissance or Sabotage: no army; one mission a kingdom a turn
+        return f"rival-scenario:{battle.province.number}:{battle.attacker_kingdom_id}"
     return f"scenario:{battle.province.number}:{battle.attacker_army_id}"
 
 

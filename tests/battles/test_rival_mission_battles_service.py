@@ -26,6 +26,10 @@ from kingdoms.models import TombRaiderEntry
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.tomb_raiders import tomb_raider_force_save
 from orders.services.resolution import turn_state_load
+from outbox.models import Email
+from reports.models import TurnReport
+from reports.services.deliveries import report_emails_queue
+from reports.services.reports import battle_scenario_reports_create, report_render
 from rulebook.ruins_and_tomb_raiders.force import Command, RaiderEntry, Role, TroopCategory
 from rulebook.turn.aftermath.results import Outcome, Pending
 from rulebook.turn.fight_battles.rival_missions import rival_mission_battles
@@ -55,7 +59,7 @@ def _post(turn, missions: dict[int, TombRaiderMission]) -> list[Battle]:
     events: list = []
     battles = rival_mission_battles(state, events)
     rows = battles_post(turn=turn, resolution=Resolution(state, events, [], battles), army_ids={})
-    battle_scenarios_generate(turn=turn)
+    battle_scenario_reports_create(turn=turn, battles=battle_scenarios_generate(turn=turn))
     Turn.objects.filter(pk=turn.pk).update(
         status=Turn.Status.BATTLES, results_deadline=timezone.now() + dt.timedelta(days=3)
     )
@@ -110,6 +114,14 @@ def test_a_reconnaissance_is_posted_and_its_scenario_sheet_hides_the_desired_mis
     # The PDF (and the email, from the same context) goes to both sides: it never names the mission desired.
     pdf = _pdf_text(scenario_sheet_pdf(battle))
     assert "Reconnaissance by Ostland's Tomb Raiders in" in pdf and "Treasury" not in pdf
+    # The scenario sheet's report, rendered and emailed as the turn's tasks do.
+    (report,) = TurnReport.objects.filter(turn=turn, kind=TurnReport.Kind.SCENARIO, battle=battle)
+    assert report_render(report_id=report.pk)
+    report_emails_queue(report=TurnReport.objects.get(pk=report.pk))
+    emails = list(Email.objects.filter(kind=Email.Kind.SCENARIO_SHEET, subject__contains="Reconnaissance by Ostland"))
+    assert {a for e in emails for a in e.to} >= {u.email for u in (*ostland.players.all(), *tor.players.all())}
+    assert not {a for e in emails for a in e.to} & {u.email for u in fang.players.all()}
+    assert all("Attacker: Ostland: Tomb Raiders" in e.text and "Treasury" not in e.text for e in emails)
 
 
 def test_the_spy_files_the_result_on_the_page_and_the_target_its_raiders_losses_through_the_api(
