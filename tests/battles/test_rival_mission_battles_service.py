@@ -111,6 +111,9 @@ def test_a_reconnaissance_is_posted_and_its_scenario_sheet_hides_the_desired_mis
     assert "Treasury Info" not in target_page and "treasury" not in target_page.lower()
     assert "What the raiders desire is Ostland&#x27;s to know: this copy does not say (decision 463)." in target_page
 
+    organizer_page = _client(battle.turn.campaign.organizer).get(f"/battles/{battle.pk}/").content.decode()
+    assert "The mission Ostland desires: Treasury Info" in organizer_page
+
     # The PDF (and the email, from the same context) goes to both sides: it never names the mission desired.
     pdf = _pdf_text(scenario_sheet_pdf(battle))
     assert "Reconnaissance by Ostland's Tomb Raiders in" in pdf and "Treasury" not in pdf
