@@ -50,7 +50,7 @@ def rival_mission_battles(state: TurnState, events: list[Event]) -> list[BattleS
                     f"Your Tomb Raiders find no province of {state.kingdoms[target].name} to enter: there is no "
                     f"{KIND_LABELS.get(mission.kind, mission.kind)} to play.",
                     kingdom=spy,
-                    data={"mission": mission.kind, "target": target},
+                    data={"mission": mission.kind, "target_kingdom": target},
                 )
             )
             continue
