@@ -25,6 +25,7 @@ from battles.services.summaries import battle_standing
 from kingdoms.models import TombRaiderEntry
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.tomb_raiders import tomb_raider_force_save
+from orders.models import OrderSheet, OrderSubmission
 from orders.services.resolution import turn_state_load
 from outbox.models import Email
 from reports.models import TurnReport
@@ -201,3 +202,21 @@ def test_a_third_kingdom_cannot_open_the_battle_its_scenario_or_its_sheets(spies
     assert battles.status_code == 200 and battle.pk not in [b["id"] for b in battles.json()]
     page = third.get(f"/turns/{turn.pk}/battles/").content.decode()
     assert "Reconnaissance" not in page and "Tomb Raiders" not in page
+
+
+def test_the_turn_loads_the_target_s_force_for_a_sheet_that_names_it(spies, turn):
+    """Decision 460: whether the target's own Tomb Raiders defend depends on their force, which the turn
+    loads for every kingdom a submitted sheet's Reconnaissance or Sabotage names (stored as the sheet
+    stores it; the sheet's own check of the mission is another part's)."""
+    ostland, tor, fang = spies
+    sheet = OrderSheet.objects.filter(turn=turn, kingdom=ostland).first() or OrderSheet.objects.create(
+        turn=turn, kingdom=ostland
+    )
+    OrderSheet.objects.filter(pk=sheet.pk).update(status=OrderSheet.Status.SUBMITTED)
+    missions = [{"kind": "reconnaissance", "target_kingdom": tor.pk, "desired": "treasury-info"}]
+    OrderSubmission.objects.create(sheet=sheet, entries={"missions": missions}, submitted_by=ostland.players.first())
+
+    state = turn_state_load(turn)
+
+    assert state.raiders[tor.pk].models == 10 and state.raiders[tor.pk].models_available == 10
+    assert fang.pk not in state.raiders
