@@ -67,6 +67,10 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         # Rogue Kingdom, scouting forces: "a ruins style battle" (Tomb Raider Scenario & Terrain; decision 231);
         # a Tomb Raid is played on the ruins themselves.
         settlement = "ruins"
+        if is_rival_mission(battle):
+            # A Reconnaissance or Sabotage is played where the target is, "more dwellings" than ruins: the
+            # province's terrain rolled as for any battle, no town's buildings and never an Assault (decision 466).
+            settlement = "none"
         # The army's General does not fight the skirmish (no character of the army takes part): the Tomb
         # Raider Captain is the General for the objectives (Tomb Raider Scenario & Terrain, 3.), and the
         # General's Archetype Abilities set no terms of it (decision 352).

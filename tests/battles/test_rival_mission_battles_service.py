@@ -98,6 +98,9 @@ def test_a_reconnaissance_is_posted_and_its_scenario_sheet_hides_the_desired_mis
     assert (battle.mission, battle.skirmish, battle.assault) == ("reconnaissance", True, False)
     assert battle.mission_detail["defender"] == "raiders" and battle.old_wounds == []
     assert battle.scenario["skirmish"] is True and battle.scenario["mission"] == "reconnaissance"
+    # Decision 466: the province's terrain, rolled; not the ruins' standards, not a capitol's Assault.
+    assert battle.scenario["settlement"] == "none" and battle.scenario["engagement"]["forced"] is False
+    assert battle.scenario["terrain_pieces"]["count_roll"] is not None
     assert battle.filing_kingdom_ids() == [ostland.pk, tor.pk]
     title = f"Reconnaissance by Ostland&#x27;s Tomb Raiders in {battle.province}"
 
