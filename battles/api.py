@@ -254,7 +254,8 @@ class SummarySheetInput(serializers.Serializer):
         required=False,
         allow_blank=True,
         default="",
-        help_text="Tomb Raid (the raiding kingdom's sheet): success, draw or failure; a draw is no success.",
+        help_text="Tomb Raid, Reconnaissance or Sabotage (the sheet of the kingdom that sent its Tomb Raiders): "
+        "success, draw or failure; a draw is no success.",
     )
     raiders = RaidersLostInput(
         many=True,

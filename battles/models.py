@@ -118,8 +118,11 @@ class Battle(models.Model):
     def filing_kingdom_ids(self) -> list[int]:
         """The kingdoms that file a sheet for the battle: the attacker, and the defender when a player
         commands it (a neutral or Ancient Dead garrison files none). Supports come from the side's
-        own kingdom, so its sheet covers their detachments."""
+        own kingdom, so its sheet covers their detachments. A Reconnaissance or Sabotage: the spy, and
+        the target only when its own Tomb Raiders defended (their losses); a guard's are no one's."""
         ids = [self.attacker_kingdom_id]
+        if self.mission in ("reconnaissance", "sabotage") and (self.mission_detail or {}).get("defender") != "raiders":
+            return ids
         if self.defender_kingdom_id is not None and self.defender_kingdom_id != self.attacker_kingdom_id:
             ids.append(self.defender_kingdom_id)
         return ids

@@ -149,7 +149,9 @@ def battle_page(request: HttpRequest, battle_id: int) -> HttpResponse:
     organizer = is_organizer(request.user, battle.turn.campaign)
     own = kingdom_of(user=request.user, campaign=battle.turn.campaign)
     passed = _deadline_passed(battle.turn)
-    context = scenario_sheet_context(battle)
+    # A Reconnaissance or Sabotage: what the spy desires is the spy's (and the organizer's) alone (decision 463).
+    reveal = organizer or (own is not None and own.pk == battle.attacker_kingdom_id)
+    context = scenario_sheet_context(battle, reveal_mission=reveal)
     context.update(
         {
             "organizer": organizer,

@@ -458,7 +458,7 @@ class TurnEventSerializer(serializers.Serializer):
 class BattleSummarySerializer(serializers.Serializer):
     province = IntegerSerializerField()
     attacker_kingdom = IntegerSerializerField()
-    attacker_army = IntegerSerializerField()
+    attacker_army = IntegerSerializerField(allow_null=True)  # none: a Reconnaissance or Sabotage
     defender_kingdom = IntegerSerializerField(allow_null=True)
     defender_army = IntegerSerializerField(allow_null=True)
     assault = serializers.BooleanField()

@@ -67,6 +67,8 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/aftermath/retreats.py
     # rulebook/turn/fight_battles/scheduling.py
     EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},
+    EventCode.RAIDERS_COMING: {"spy": KINGDOM_ID},  # fight_battles/rival_missions.py: the target's
+    EventCode.NO_BATTLE: {"target_kingdom": KINGDOM_ID},  # fight_battles/rival_missions.py: no province to enter
     EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # fight_battles/guerrilla_tactics.py: the battle's guerrilla
     # Allies (rulebook/allies/declarations.py, rulebook/turn/executing_orders/contacts.py, fight_battles/support.py)
     EventCode.ALLIANCE_FORMED: {"ally": KINGDOM_ID},
@@ -146,6 +148,8 @@ def email_key(prefix: str, row_id: int, suffix: str) -> str:
 STREAM_REFERENCES: dict[str, tuple[str, ...]] = {
     "warlord-free-roll": (KINGDOM_ID,),  # kingdoms/services/armies.py _free_rolls: <kingdom id>
     "scenario": (PROVINCE_NUMBER, ARMY_ID),  # battles/services/scenarios.py scenario_stream: <province>:<army id>
+    # the same, for a Reconnaissance or Sabotage (no army): <province>:<the spying kingdom's id>
+    "rival-scenario": (PROVINCE_NUMBER, KINGDOM_ID),
 }
 
 

@@ -329,6 +329,8 @@ STREAM_KEYS: dict[str, dict[str, Kind]] = {
     # "scenario:<province number>:<attacker army id>"
     # the army null for a Reconnaissance or Sabotage's skirmish (no attacker army, issue 32)
     "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY.or_null()},
+    # "rival-scenario:<province number>:<the spying kingdom's id>" (a Reconnaissance or Sabotage)
+    "rival-scenario": {"prefix": STR, PROVINCE_NUMBER: INT, KINGDOM_ID: STR},
 }
 DICE_KEYS = {
     "turn": INT,

@@ -23,6 +23,7 @@ from rulebook.turn.fight_battles.guerrilla_tactics import GUERRILLA_WARFARE
 
 from ..models import Battle
 from .opponents import side_players
+from .rival_missions import battle_title, is_rival_mission, rival_mission_sheet, rival_side_name
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
 BLUNDERED = GUERRILLA_WARFARE[1].code  # Guerrilla Warfare (D6), 1: Blundered!
@@ -31,6 +32,8 @@ BLUNDERED = GUERRILLA_WARFARE[1].code  # Guerrilla Warfare (D6), 1: Blundered!
 def scenario_stream(battle: Battle) -> str:
     """Each battle rolls on its own stream of the turn's seed, so one battle's scenario does not
     depend on how many other battles the turn has."""
+    if battle.attacker_army_id is None:  # a Reconnaissance or Sabotage: no army; one mission a kingdom a turn
+        return f"rival-scenario:{battle.province.number}:{battle.attacker_kingdom_id}"
     return f"scenario:{battle.province.number}:{battle.attacker_army_id}"
 
 
@@ -64,6 +67,10 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         # Rogue Kingdom, scouting forces: "a ruins style battle" (Tomb Raider Scenario & Terrain; decision 231);
         # a Tomb Raid is played on the ruins themselves.
         settlement = "ruins"
+        if is_rival_mission(battle):
+            # A Reconnaissance or Sabotage is played where the target is, "more dwellings" than ruins: the
+            # province's terrain rolled as for any battle, no town's buildings and never an Assault (decision 466).
+            settlement = "none"
         # The army's General does not fight the skirmish (no character of the army takes part): the Tomb
         # Raider Captain is the General for the objectives (Tomb Raider Scenario & Terrain, 3.), and the
         # General's Archetype Abilities set no terms of it (decision 352).
@@ -76,8 +83,11 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
     # Guerrilla Tactics, Blundered!: +1 for first turn to the smaller army, whose saboteurs rolled (R5).
     blundered = (battle.guerrilla or {}).get("result") == BLUNDERED
     blunder_target = (battle.guerrilla or {}).get("army") if blundered else None
+    rival = is_rival_mission(battle)
     attacker = ScenarioSide(
-        name=_side_name(battle.attacker_kingdom, battle.attacker_army, garrison),
+        name=rival_side_name(battle, "attacker")
+        if rival
+        else _side_name(battle.attacker_kingdom, battle.attacker_army, garrison),
         kingdom=battle.attacker_kingdom_id,
         army=battle.attacker_army_id,
         general_abilities=abilities.get(battle.attacker_army_id, frozenset()),
@@ -86,7 +96,9 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         painted=battle.attacker_army is not None and battle.attacker_army.painted,
     )
     defender = ScenarioSide(
-        name=_side_name(battle.defender_kingdom, battle.defender_army, garrison),
+        name=rival_side_name(battle, "defender")
+        if rival
+        else _side_name(battle.defender_kingdom, battle.defender_army, garrison),
         kingdom=battle.defender_kingdom_id,
         army=battle.defender_army_id,
         general_abilities=abilities.get(battle.defender_army_id, frozenset())
@@ -190,9 +202,12 @@ def deployment_figure(scenario: Scenario, *, skirmish: bool = False) -> dict[str
     return {"title": diagram.title, "lines": diagram.lines, "svg": mark_safe(diagram.svg)}
 
 
-def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
-    """What the scenario sheet shows: every rolled result in full, and the forces of each side."""
+def scenario_sheet_context(battle: Battle, *, reveal_mission: bool = False) -> dict[str, Any]:
+    """What the scenario sheet shows: every rolled result in full, and the forces of each side.
+    `reveal_mission`: a Reconnaissance or Sabotage's desired mission is printed (the spy's and the
+    organizer's view of the page; never the PDF or the email, which both sides read: decision 463)."""
     scenario = battle_scenario(battle)
+    rival = rival_mission_sheet(battle, reveal=reveal_mission)
     supports = list(battle.supports.select_related("army", "kingdom"))
 
     def force(side: str) -> dict[str, Any]:
@@ -207,6 +222,8 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
             "wounded": wounded.get(army.id, []) if army is not None else [],
             # Who plays it, by display name, to book the game with (issue 18).
             "players": side_players(battle, side),
+            # A Reconnaissance or Sabotage: the Tomb Raiders (or the guard) fight, no army.
+            "label": rival_side_name(battle, side) if rival is not None else "",
         }
 
     # Earlier injuries that matter for this battle (Deep Wound, Old Battle Wound).
@@ -224,7 +241,9 @@ def scenario_sheet_context(battle: Battle) -> dict[str, Any]:
         "turn": battle.turn,
         "campaign": battle.turn.campaign,
         "scenario": scenario,
-        "sections": scenario_lines(scenario) if scenario else [],
+        "sections": scenario_lines(scenario, rival) if scenario else [],
+        "title": battle_title(battle),
+        "rival": rival,
         # A skirmish stored before the scenario kept "skirmish" is one all the same (battle.skirmish).
         "deployment": deployment_figure(scenario, skirmish=battle.skirmish) if scenario else None,
         "attacker": force("attacker"),

@@ -17,6 +17,7 @@ from kingdoms.models import Army, Character, Kingdom, TombRaiderEntry, Unit
 from kingdoms.people import display_name
 from kingdoms.selectors import alliance_in_force
 from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
+from rulebook.scenario.sheet import RIVAL_MISSION_LABELS
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.character_injuries import (
     INJURY_REROLL_CHOICES,
@@ -32,6 +33,7 @@ from turns.models import Turn
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
+from .rival_missions import is_rival_mission, raiders_defend, rival_side_name
 
 RESULTS = dict(RESULT_CHOICES)
 RAID_RESULTS = dict(RAID_RESULT_CHOICES)
@@ -66,7 +68,10 @@ def side_army_ids(battle: Battle, side: str) -> list[int]:
 
 
 def side_name(battle: Battle, side: str) -> str:
-    """'Ostland: First Army', or the garrison that fights for a settlement."""
+    """'Ostland: First Army', or the garrison that fights for a settlement, or a Reconnaissance or
+    Sabotage's Tomb Raiders (or guard)."""
+    if is_rival_mission(battle):
+        return rival_side_name(battle, side)
     army = battle.attacker_army if side == "attacker" else battle.defender_army
     kingdom = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
     if army is not None:
@@ -117,11 +122,21 @@ class SummarySheetForm:
     raid: bool = False
     raiders: list[TombRaiderEntry] = field(default_factory=list)
     raiders_fought: bool = False
+    # Reconnaissance and Sabotage: the mission's name ("" for any other battle); the spy's sheet reports
+    # its result as a raid's (`raid`), the target's only its own Tomb Raiders' losses (`losses_only`).
+    rival_mission: str = ""
+    losses_only: bool = False
 
     @property
     def ladder(self) -> bool:
-        """Whether the sheet asks for the battle's result on the ladder: not for a plain ruin's raid."""
-        return not (self.raid and self.skirmish)
+        """Whether the sheet asks for the battle's result on the ladder: not for a plain ruin's raid, nor
+        for either side of a Reconnaissance or Sabotage."""
+        return not ((self.raid and self.skirmish) or self.losses_only)
+
+    @property
+    def raid_name(self) -> str:
+        """What the sheet's result is of: 'Tomb Raid', 'Reconnaissance' or 'Sabotage'."""
+        return RIVAL_MISSION_LABELS.get(self.rival_mission, "Tomb Raid")
 
 
 REROLL_LABELS = {
@@ -188,11 +203,21 @@ def summary_sheet_form(*, battle: Battle, kingdom: Kingdom) -> SummarySheetForm:
 
 
 def _raiders(battle: Battle, side: str, kingdom: Kingdom) -> dict[str, Any]:
-    """Tomb Raiders: the attacker's Tomb Raiders fought a skirmish (a raid, the scouting forces) or the
-    raid beside a sacked town's ruin's battle; its sheet reports their losses and the raid's result."""
-    fought = side == "attacker" and (battle.skirmish or battle.mission == TOMB_RAID)
+    """Tomb Raiders: the attacker's Tomb Raiders fought a skirmish (a raid, the scouting forces, a
+    Reconnaissance or Sabotage) or the raid beside a sacked town's ruin's battle; its sheet reports their
+    losses and the raid's (the mission's) result. The target of a Reconnaissance or Sabotage whose own
+    Tomb Raiders defended reports their losses alone; a guard's losses are no one's (decisions 464-465)."""
+    rival = is_rival_mission(battle)
+    defended = rival and side == "defender" and raiders_defend(battle)
+    fought = (side == "attacker" and (battle.skirmish or battle.mission == TOMB_RAID)) or defended
     entries = list(TombRaiderEntry.objects.filter(force__kingdom=kingdom).order_by("position", "id")) if fought else []
-    return {"raid": side == "attacker" and battle.mission == TOMB_RAID, "raiders": entries, "raiders_fought": fought}
+    return {
+        "raid": side == "attacker" and (battle.mission == TOMB_RAID or rival),
+        "raiders": entries,
+        "raiders_fought": fought,
+        "rival_mission": battle.mission if rival else "",
+        "losses_only": rival and side == "defender",
+    }
 
 
 def carts_on_the_table(army: Army | None) -> int:
@@ -488,17 +513,30 @@ def _story_army_clean(form: SummarySheetForm, raw: Any, *, has_story: bool, erro
 def _raid_result_clean(form: SummarySheetForm, raw: Any, errors: list[str]) -> str:
     """Tomb Raid: success, draw or failure, on the raiding kingdom's sheet of a raid only."""
     value = raw if isinstance(raw, str) else ""
+    name = form.raid_name
     if raw not in (None, "") and value not in RAID_RESULTS:
-        errors.append("Tomb Raid: the raid's result is success, draw or failure (Tomb Raid).")
+        errors.append(
+            f"{name}: the {'raid' if name == 'Tomb Raid' else 'mission'}'s result is success, draw or failure ({name})."
+        )
         return ""
     if not form.raid:
-        if value:
+        if value and form.rival_mission:
+            errors.append(
+                f"{name}: {form.kingdom.name} defends against the {name}; only the kingdom that sent its Tomb "
+                f"Raiders reports the mission's result ({name})."
+            )
+        elif value:
             errors.append(
                 f"Tomb Raid: {form.kingdom.name} sent no Tomb Raiders to raid a ruin in this battle; only the raiding "
                 "kingdom reports a raid's result (Tomb Raid)."
             )
         return ""
-    if not value:
+    if not value and form.rival_mission:
+        errors.append(
+            f"{name}: choose the result of {possessive(form.kingdom.name)} {name} against {form.opponent}: success, "
+            f"draw or failure (a draw and a failure each roll on the mission's charts: {name})."
+        )
+    elif not value:
         errors.append(
             f"Tomb Raid: choose the result of {possessive(form.kingdom.name)} raid on the ruins of "
             f"{form.battle.province}: success, draw or failure (a draw is no success: Tomb Raid; decision 407)."
@@ -802,6 +840,8 @@ def battle_standing(battle: Battle, *, deadline_passed: bool) -> Outcome | Confl
             opponent_withdrew=battle.ruling_defender_withdrew,
         )
         return battle_outcome(attacker, None, defender_files=False, deadline_passed=True)
+    if is_rival_mission(battle):
+        return _rival_mission_standing(battle, sheets, deadline_passed=deadline_passed)
     return battle_outcome(
         side_report(sheets.get(battle.attacker_kingdom_id)),
         side_report(sheets.get(battle.defender_kingdom_id)) if battle.defender_kingdom_id else None,
@@ -809,6 +849,26 @@ def battle_standing(battle: Battle, *, deadline_passed: bool) -> Outcome | Confl
         defender_files=owes_sheet(battle, "defender"),
         deadline_passed=deadline_passed,
     )
+
+
+def _rival_mission_standing(
+    battle: Battle, sheets: dict[int, TurnSummarySheet], *, deadline_passed: bool
+) -> Outcome | Conflict | Pending:
+    """A Reconnaissance or Sabotage: the spy's sheet alone gives the result (its mission's success, draw or
+    failure on the ladder, decision 430); the target's sheet reports its Tomb Raiders' losses, and is
+    waited for until the results deadline when they defended (decision 465)."""
+    target = sheets.get(battle.defender_kingdom_id) if battle.defender_kingdom_id else None
+    waiting_target = (
+        raiders_defend(battle)
+        and (target is None or target.status != TurnSummarySheet.Status.SUBMITTED)
+        and not deadline_passed
+    )
+    standing = battle_outcome(
+        side_report(sheets.get(battle.attacker_kingdom_id)), None, defender_files=False, deadline_passed=deadline_passed
+    )
+    if waiting_target and not isinstance(standing, Pending):
+        return Pending("waiting for the turn summary sheet of the defender (its Tomb Raiders' losses).")
+    return standing
 
 
 @transaction.atomic

@@ -109,7 +109,7 @@ def resolution_write(
     the rules), for the battles' rows."""
     campaign = turn.campaign
     # Fortify: not the turn after a battle. The armies that will fight it (the battles are posted next).
-    fighting = {b.attacker_army for b in resolution.battles} | {
+    fighting = {b.attacker_army for b in resolution.battles if b.attacker_army is not None} | {
         b.defender_army for b in resolution.battles if b.defender_army is not None
     }
     after = replace(

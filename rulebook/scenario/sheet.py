@@ -6,7 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rulebook.ruins_and_tomb_raiders.generic_opponents import raid_opponent
+from rulebook.ruins_and_tomb_raiders.generic_opponents import (
+    GENERIC_MAX_CORE_TROOP_TYPES,
+    GENERIC_WARBAND_POINTS,
+    raid_opponent,
+)
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.scenario.generator import Scenario
 from rulebook.scenario.tables import (
@@ -35,6 +39,20 @@ from rulebook.scenario.tables import (
     TOMB_RAIDER_RULES,
     TOMB_RAIDER_SECTION,
 )
+
+
+@dataclass(frozen=True)
+class RivalMissionSheet:
+    """What a Reconnaissance or Sabotage's section says beyond the rolled scenario: the kind ("reconnaissance",
+    "sabotage"), the kingdoms by name, the target's army book, who defends ("raiders" or "guard") and the
+    mission desired in words, "" on every copy but the spy's (decision 463)."""
+
+    kind: str
+    spy: str
+    target: str
+    target_book: str
+    defender: str
+    desired: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,14 +88,63 @@ def tomb_raid_lines(s: Scenario) -> list[str]:
     ]
 
 
-def scenario_lines(scenario: Scenario) -> list[ScenarioSection]:
-    """The scenario in words, step by step, for the sheet (page, PDF and email)."""
+RIVAL_MISSION_LABELS = {MissionKind.RECONNAISSANCE.value: "Reconnaissance", MissionKind.SABOTAGE.value: "Sabotage"}
+
+
+def rival_mission_lines(r: RivalMissionSheet) -> list[str]:
+    """Reconnaissance / Sabotage: "Play a Tomb Raider game for the Recon (see Tomb Raider Scenario & Terrain
+    section). The enemy warband represents the guard of the city, magic college, master engineer, etc. and
+    will be a generic force of 150pts built from the player's Army book ... Alternatively, the player may
+    use his own Tomb Raiders to defend if they are not being used for a mission this turn." Who plays
+    whom, the table, who files what; the desired mission only on the spy's copy (decision 463)."""
+    kind = RIVAL_MISSION_LABELS.get(r.kind, r.kind)
+    if r.defender == "raiders":
+        defends = (
+            f"{r.target}'s own Tomb Raiders defend: they are not on a mission this turn ({kind}). Their Captain "
+            "counts as the Army General."
+        )
+    else:
+        defends = (
+            f"{r.target}'s player builds the guard that defends: a generic force of {GENERIC_WARBAND_POINTS} points "
+            f"from {r.target}'s army book ({r.target_book}), chosen as Tomb Raiders are, but no Lieutenant is "
+            f"selected and all models come from {GENERIC_MAX_CORE_TROOP_TYPES} Core troop types at most (Generic "
+            "Opponents). It stands for the guard of the city, magic college, master engineer, etc.; its Captain "
+            "counts as the Army General."
+        )
+    desired = (
+        f"The mission {r.spy} desires: {r.desired}"
+        if r.desired
+        else f"What the raiders desire is {r.spy}'s to know: this copy does not say (decision 463)."
+    )
+    own = (
+        f"; {r.target} files its own Tomb Raiders' losses" if r.defender == "raiders" else f"; {r.target} files nothing"
+    )
+    return [
+        f"{kind} by {r.spy}'s Tomb Raiders against {r.target}: a Tomb Raider match of the two forces; no army "
+        "fights on either side and it is never an Assault.",
+        defends,
+        "Tomb Raider Scenario & Terrain: a 4x4 table with a generous amount of terrain, more dwellings for Recon & "
+        'Sabotage games; an objective that rolls for "Or Else!" is an "Or Else!" objective; the Tomb Raider '
+        "Captain counts as the Army General for the objectives; the game lasts until one side withdraws or the "
+        "Game Length ends.",
+        desired,
+        f"{r.spy} files the mission's result on its turn summary sheet, a success, a draw or a failure (a draw and a "
+        f"failure each roll a D6 on the mission's charts), and its Tomb Raiders' losses{own}.",
+        TOMB_RAID_RECOVERY,
+    ]
+
+
+def scenario_lines(scenario: Scenario, rival: RivalMissionSheet | None = None) -> list[ScenarioSection]:
+    """The scenario in words, step by step, for the sheet (page, PDF and email). `rival`: a Reconnaissance
+    or Sabotage's own words (the battle's, not the rolled scenario's)."""
     s = scenario
     sections = []
     if s.skirmish:
         sections.append(ScenarioSection(TOMB_RAIDER_SECTION, list(TOMB_RAIDER_RULES)))
     if s.mission == MissionKind.TOMB_RAID:
         sections.append(ScenarioSection(TOMB_RAID_SECTION, tomb_raid_lines(s)))
+    if rival is not None and s.mission in RIVAL_MISSION_LABELS:
+        sections.append(ScenarioSection(RIVAL_MISSION_LABELS[s.mission], rival_mission_lines(rival)))
     engagement = s.engagement
     how = (
         "always an Assault in a battle for a town, city or capitol"

@@ -87,7 +87,7 @@ class BattleS:
 
     province: int
     attacker_kingdom: int
-    attacker_army: int
+    attacker_army: int | None  # None: a rival mission's skirmish (the spy's Tomb Raiders, no army)
     defender_kingdom: int | None  # None: a neutral or Ancient Dead desert garrison
     # The defending army: a field army, or the army row of a garrison that defends (its Elite Defense
     # Force, the Ancient Dead's Capitol Garrison); None: a garrison without an army row defends.

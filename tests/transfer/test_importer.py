@@ -550,7 +550,8 @@ def test_streams_that_hold_ids_are_refused_unless_named_by_natural_key(resolved_
     rolls[1]["stream"] = {"prefix": "warlord-free-roll", "kingdom": "Nowhere", "army": ["Ostland", "1st Army"]}
 
     assert refused(document) == [
-        "dice_rolls[0] / stream: \"prefix\" should be one of warlord-free-roll, scenario, not 'battle'.",
+        'dice_rolls[0] / stream: "prefix" should be one of warlord-free-roll, scenario, rival-scenario, '
+        "not 'battle'.",
         'dice_rolls[1] / stream: unknown key "army".',
         'dice_rolls[1] / stream: there is no kingdom called "Nowhere".',
         f"dice_rolls[{warlord}] / stream: 'warlord-free-roll:12' holds ids: "

@@ -21,9 +21,9 @@ def _side_points(state: TurnState, battle: BattleS, side: str) -> int:
     row when the garrison defends), the garrison's and fortification's support of a defending army,
     and every detachment sent to it."""
     supports = sum(s.points for s in battle.supports if s.side == side)
+    army = battle.attacker_army if side == "attacker" else battle.defender_army
     if side == "attacker":
-        return state.armies[battle.attacker_army].points + supports
-    army = battle.defender_army
+        return (state.armies[army].points if army is not None else 0) + supports
     points = state.world.army(army).points if army is not None else 0
     return points + battle.garrison_points + battle.fortified_points + supports
 
@@ -32,7 +32,7 @@ def ancient_dead_size(state: TurnState, battle: BattleS, events: list[Event]) ->
     """The Ancient Dead: Armies: an army of the Ancient Dead is always 250 points smaller than the
     army it faces, after all supports are calculated (rule case AD2); their garrisons (the Capitol
     Garrison with the Warlord, a desert's 1,000 points) keep their size."""
-    if is_ancient_dead(state, battle.attacker_kingdom):
+    if battle.attacker_army is not None and is_ancient_dead(state, battle.attacker_kingdom):
         side, ancient_army, opponent = "attacker", battle.attacker_army, "defender"
     elif (
         battle.defender_kingdom is not None

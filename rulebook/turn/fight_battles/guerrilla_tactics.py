@@ -38,7 +38,7 @@ def guerrilla_tactics(state: TurnState, battle: BattleS, dice: Dice, events: lis
     any Support Arrival roll of the battle. "Blundered!" ("Your saboteurs barely make it back alive
     ... +1 to your roll for first turn") speaks to the player who rolls: the smaller army has +1 on
     its roll for first turn (rule case R5; the scenario rolls it)."""
-    if battle.defender_army is None or battle.garrison_defends:
+    if battle.attacker_army is None or battle.defender_army is None or battle.garrison_defends:
         return
     attacker = state.armies[battle.attacker_army]
     defender = state.armies[battle.defender_army]

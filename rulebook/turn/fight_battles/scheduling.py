@@ -19,6 +19,7 @@ from rulebook.turn.fight_battles import PHASE
 from rulebook.turn.fight_battles.ancient_dead import ancient_dead_size, is_ancient_dead
 from rulebook.turn.fight_battles.defended_obstacles import FORTIFIED_POINTS, defended_obstacles
 from rulebook.turn.fight_battles.guerrilla_tactics import guerrilla_tactics
+from rulebook.turn.fight_battles.rival_missions import rival_mission_battles
 from rulebook.turn.fight_battles.support import SUPPORT_MAX, supporters_by_province, supports, supports_without_battle
 from rulebook.turn.fight_battles.tomb_raid import raid_with_battle, tomb_raid_battle
 from rulebook.turn.fight_battles.towns_cities_capitols import (
@@ -58,6 +59,9 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
         ancient_dead_size(state, battle, events)
         _setup_notes(state, battle, contact)
     supports_without_battle(state, [b for b in battles if not b.skirmish], fighting, events)
+    # Reconnaissance and Sabotage: the missions against a rival, skirmishes of no army (after the armies'
+    # battles, so a support finds its battle among those alone).
+    battles.extend(rival_mission_battles(state, events))
     return battles
 
 
@@ -224,6 +228,7 @@ def _setup_notes(state: TurnState, battle: BattleS, contact: Contact) -> None:
     if fortified is None:
         return
     defender = state.armies[fortified]
+    assert battle.attacker_army is not None  # a contact's battle: an army attacks
     attacker = state.armies[battle.attacker_army]
     if battle.fortified_points:
         battle.notes.append(

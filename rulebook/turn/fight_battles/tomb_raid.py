@@ -42,6 +42,7 @@ def tomb_raid_battle(state: TurnState, battle: BattleS, waiting: tuple[int, ...]
     battle.defender_army = None
     battle.garrison_defends = True
     battle.garrison_points = GENERIC_WARBAND_POINTS
+    assert battle.attacker_army is not None  # the army that moved into the ruin
     army = state.armies[battle.attacker_army]
     battle.notes.append(
         f"{kingdom}'s Tomb Raid on the ruins of {province} (Tomb Raid): its Tomb Raiders ({RAIDERS_POINTS} points) "
@@ -73,6 +74,7 @@ def raid_with_battle(state: TurnState, battle: BattleS, marked: set[tuple[int, i
     battle.mission = MissionKind.TOMB_RAID.value
     raiders = f"{state.kingdoms[kingdom].name}'s Tomb Raiders ({RAIDERS_POINTS} points)"
     opponent = raid_opponent_label(state, province.number)
+    assert battle.attacker_army is not None  # the army that moved into the ruin
     army = state.armies[battle.attacker_army]
     if battle.garrison_defends and province.terrain is Terrain.DESERT:  # the desert's Ancient Dead garrison
         battle.notes.append(

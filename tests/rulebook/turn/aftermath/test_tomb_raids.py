@@ -16,10 +16,11 @@ from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES, Role, TombR
 from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import BattleResult as R
+from rulebook.turn.aftermath.results import Outcome, SideOutcome
 from rulebook.turn.aftermath.run import resolve_aftermath
-from rulebook.turn.aftermath.sheets import RaidersLost, SideA
+from rulebook.turn.aftermath.sheets import BattleA, RaidersLost, SideA
 from rulebook.turn.aftermath.state import AftermathState
-from rulebook.turn.aftermath.tomb_raids import LADDER_OF_RAID, raid_result_of
+from rulebook.turn.aftermath.tomb_raids import LADDER_OF_RAID, raid_result_of, raiders_recover
 from rulebook.world import CharacterState, UnitState, World
 from tests.rulebook.turn.aftermath.test_aftermath import ADJACENCY, AVALON, BRYTHON, HOST, HOST_UNITS, Scene
 from tests.world_builders import kingdom
@@ -342,3 +343,40 @@ def test_a_successful_raid_by_an_army_too_small_to_claim_keeps_the_treasure_but_
         "Avalon's Tomb Raid on the ruins of 5 P5 succeeded: Army 10 may not move into it this turn and stays in "
         "2 P2 (Army Restrictions)."
     )
+
+
+def test_the_target_s_own_tomb_raiders_recover_from_a_reconnaissance_they_defended():
+    """Recovery "after every skirmish": the target of a Reconnaissance whose own Tomb Raiders defended files
+    their losses; the killed leave its list and the injured roll, after the spy's (decision 464)."""
+    world = RaidScene()
+    world.tomb_raiders[BRYTHON] = SAMPLE_HIGH_ELVES
+    battle = BattleA(
+        id=1,
+        province=5,
+        attacker=SideA(AVALON, None, raiders=(RaidersLost("Spearmen", injured=1),)),
+        defender=SideA(BRYTHON, None, raiders=(RaidersLost("Spearmen", killed=2, injured=1),)),
+        outcome=Outcome(attacker=SideOutcome(R.DRAW), defender=SideOutcome(R.DRAW)),
+        skirmish=True,
+        mission="reconnaissance",
+        mission_detail={"desired": "treasury-info", "defender": "raiders"},
+    )
+    world_state = World(
+        turn=4,
+        player_count=3,
+        provinces=world.provinces,
+        adjacency=ADJACENCY,
+        kingdoms=world.kingdoms,
+        armies=world.armies,
+        garrisons=world.garrisons,
+    )
+    state = AftermathState(world_state, [], {}, tomb_raiders=dict(world.tomb_raiders))
+    events: list = []
+    dice = ScriptedDice(faces=[3, 1])  # Avalon's injured Spearman recovers; Brython's dies
+    raiders_recover(state, dice, events, battle)
+    raiders_recover(state, dice, events, battle, battle.defender)
+
+    assert dice.unused == []
+    assert state.tomb_raiders[AVALON].entry("Spearmen").models == 5
+    assert state.tomb_raiders[BRYTHON].entry("Spearmen").models == 2
+    killed = [e for e in events if e.code == EventCode.TOMB_RAIDERS_KILLED]
+    assert [(e.kingdom, e.data["killed"]) for e in killed] == [(BRYTHON, {"Spearmen": 2})]
