@@ -62,11 +62,29 @@ References = Mapping[str, Reference]
 # "moved", a size in "army-upgraded"). Province numbers there (an event's "province",
 # data["battle"], data["path"]) stay as they are.
 GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # fight_battles/guerrilla_tactics.py
+RIVAL_MISSION_DATA: References = {
+    "target_kingdom": KINGDOM_ID,
+    "target_army": ARMY_ID,
+    "target_character": CHARACTER_ID,
+}
 EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/executing_orders/
     EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/aftermath/retreats.py
     # rulebook/turn/fight_battles/scheduling.py
     EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},
+    # Reconnaissance and Sabotage (issue 32): the kingdoms and the armies and characters named. The ids of
+    # an effect or a captive ("effect", "captive") and a battle's province ("battle") stay as they are: a
+    # captive is new (a negative id) in the event that captures it.
+    EventCode.RIVAL_MISSION_SENT: RIVAL_MISSION_DATA,
+    EventCode.RIVAL_MISSION_NOT_SENT: RIVAL_MISSION_DATA,
+    EventCode.RIVAL_MISSION_RESULT: {"target": KINGDOM_ID},
+    EventCode.RIVAL_MISSION_REPELLED: {"spy": KINGDOM_ID},
+    EventCode.INTELLIGENCE: {"target": KINGDOM_ID, "target_army": ARMY_ID},
+    EventCode.THEFT: {"saboteur": KINGDOM_ID, "target": KINGDOM_ID},
+    EventCode.RAIDER_CAPTURED: {"captor": KINGDOM_ID, "owner": KINGDOM_ID},
+    EventCode.CAPTIVE_FATE: {"captor": KINGDOM_ID, "owner": KINGDOM_ID},
+    EventCode.MISDIRECTION: {"target_army": ARMY_ID, "target": KINGDOM_ID},
+    EventCode.SUPPORT_CANCELLED: {"target_army": ARMY_ID},
     EventCode.RAIDERS_COMING: {"spy": KINGDOM_ID},  # fight_battles/rival_missions.py: the target's
     EventCode.NO_BATTLE: {"target_kingdom": KINGDOM_ID},  # fight_battles/rival_missions.py: no province to enter
     EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # fight_battles/guerrilla_tactics.py: the battle's guerrilla

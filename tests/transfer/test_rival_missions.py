@@ -20,7 +20,9 @@ from rulebook.turn.write_orders.records import CaptiveOrder, MissionUse, SheetEn
 from tests.transfer.documents import refused, round_trip
 from transfer.export import campaign_export
 from transfer.importer import campaign_import
-from turns.models import DiceRoll
+from turns.models import DiceRoll, TurnEvent
+
+MISSION_EVENTS = ("rival-mission-sent", "raiders-coming", "theft", "misdirection", "raider-captured")
 
 
 @pytest.fixture
@@ -91,6 +93,25 @@ def spied_campaign(eventful_campaign: Campaign) -> Campaign:
         record={"name": "Boyz", "models_count": 1, "points_per_model": 6},
         captured_turn=1,
     )
+    # The events of a mission name the two kingdoms, the army and the character (transfer/references.py).
+    last = turn.events.order_by("-sequence").values_list("sequence", flat=True).first() or 0
+    TurnEvent.objects.bulk_create(
+        TurnEvent(turn=turn, sequence=last + n, phase="aftermath", code=code, text=code, kingdom=kingdom, data=data)
+        for n, (code, kingdom, data) in enumerate(
+            [
+                (
+                    "rival-mission-sent",
+                    ostland,
+                    {"target_kingdom": red_fang.id, "target_army": army.id, "target_character": warlord.id},
+                ),
+                ("raiders-coming", red_fang, {"spy": ostland.id}),
+                ("theft", red_fang, {"saboteur": ostland.id, "target": red_fang.id, "gold": 200}),
+                ("misdirection", red_fang, {"effect": 5, "target_army": army.id, "target": red_fang.id}),
+                ("raider-captured", red_fang, {"captive": -1, "captor": red_fang.id, "owner": ostland.id}),
+            ],
+            start=1,
+        )
+    )
     first = ostland.armies.get(name="1st Army")
     OrderSheet.objects.filter(turn=turn, kingdom=ostland).update(
         entries=sheet_to_json(
@@ -133,8 +154,15 @@ def test_effects_captives_and_a_rival_mission_come_back_naming_the_copy_s_rows(s
     assert ostland_sheet["entries"]["captive_orders"] == [{"captive": 0, "fate": "released"}]
     assert ostland_sheet["entries"]["missions"][0]["target_kingdom"] == "Da Red Fang"
 
+    events = {e["code"]: e["data"] for e in document["turns"][0]["events"] if e["code"] in MISSION_EVENTS}
+    assert events["rival-mission-sent"]["target_kingdom"] == "Da Red Fang"
+    assert events["rival-mission-sent"]["target_army"] == ["Da Red Fang", "1st Army"]
+    assert events["theft"] == {"saboteur": "Ostland", "target": "Da Red Fang", "gold": 200}
+    assert events["raider-captured"] == {"captive": -1, "captor": "Da Red Fang", "owner": "Ostland"}
+
     imported = round_trip(spied_campaign)
     assert campaign_export(campaign=imported) == document
+    copied = {e.code: e.data for e in TurnEvent.objects.filter(turn__campaign=imported, code__in=MISSION_EVENTS)}
 
     red_fang = imported.kingdoms.get(name="Da Red Fang")
     army = red_fang.armies.get()
@@ -164,6 +192,8 @@ def test_effects_captives_and_a_rival_mission_come_back_naming_the_copy_s_rows(s
         {"effect": effects[1].id, "army": None},
     ]
     assert entries["captive_orders"] == [{"captive": captive.id, "fate": "released"}]
+    assert copied["misdirection"] == {"effect": 5, "target_army": army.id, "target": red_fang.id}
+    assert copied["raiders-coming"] == {"spy": imported.kingdoms.get(name="Ostland").id}
     mission = entries["missions"][0]
     assert (mission["target_kingdom"], mission["target_army"], mission["target_character"]) == (
         red_fang.id,
