@@ -17,9 +17,7 @@ DECISIONS = ROOT / "docs" / "rules-decisions.md"
 RULE_CASES = ROOT.parent / "shared" / "rules" / "rule-cases.md"
 # Rule cases whose issue is still open, by prefix: the issue that brings their tests. Remove a
 # prefix when its issue lands.
-AWAITING_THEIR_ISSUE: dict[str, str] = {
-    "RS": "issue 32, Reconnaissance and Sabotage",
-}
+AWAITING_THEIR_ISSUE: dict[str, str] = {}
 
 
 def _test_names() -> set[str]:
