@@ -7,10 +7,11 @@ world's writer stores the change (kingdoms.services.rival_missions)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from dataclasses import replace
 
 from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
-from rulebook.world import World
+from rulebook.world import ArmyState, World
 
 
 def pending(world: World, mission: str) -> list[MissionEffectState]:
@@ -38,3 +39,18 @@ def expired(world: World, effect: MissionEffectState) -> MissionEffectState:
     done = replace(world.mission_effects[effect.id], status=EffectStatus.EXPIRED)
     world.mission_effects[effect.id] = done
     return done
+
+
+def due_at_the_orders(
+    world: World, mission: str, missed_orders: Collection[int]
+) -> Iterator[tuple[MissionEffectState, ArmyState | None]]:
+    """The effects of `mission` that act on the target army's next orders (Misdirection, Army Orders):
+    each pending one whose target gave orders this turn (one that gave none waits, decision 480), used
+    now, with the army it names (None: no longer on the map, the effect spent all the same, decision
+    481)."""
+    for effect in pending(world, mission):
+        if effect.target in missed_orders:
+            continue
+        army = world.armies.get(effect.target_army) if effect.target_army is not None else None
+        used(world, effect)
+        yield effect, (None if army is None or army.disbanded else army)

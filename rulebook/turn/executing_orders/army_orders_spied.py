@@ -16,7 +16,7 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.ruins_and_tomb_raiders.mission_effects import pending, used
+from rulebook.ruins_and_tomb_raiders.mission_effects import due_at_the_orders
 from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.state import TurnState
@@ -48,13 +48,9 @@ def spy_on_orders(state: TurnState, events: list[Event]) -> None:
     """Each pending Army Orders: the spy's INTELLIGENCE with the army's order (the spy's alone), then the
     response its sheet asked for. A target that gave no orders waits (as Misdirection, decision 480); a
     spied army no longer on the map spends the effect, and the spy is told."""
-    for effect in pending(state.world, Reconnaissance.ARMY_ORDERS):
-        if effect.target in state.missed_orders:
-            continue
+    for effect, army in due_at_the_orders(state.world, Reconnaissance.ARMY_ORDERS, state.missed_orders):
         target = state.kingdoms[effect.target].name
-        army = state.armies.get(effect.target_army) if effect.target_army is not None else None
-        used(state.world, effect)
-        if army is None or army.disbanded:
+        if army is None:
             events.append(
                 Event(
                     PHASE,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.ruins_and_tomb_raiders.mission_effects import pending, used
+from rulebook.ruins_and_tomb_raiders.mission_effects import due_at_the_orders
 from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.state import TurnState
@@ -25,13 +25,9 @@ def misdirect_armies(state: TurnState, events: list[Event]) -> None:
     as any order held). A target that gave no orders this turn holds anyway: the effect waits for the
     next orders it gives (decision 480). An army no longer on the map (destroyed, disbanded) cannot be
     misdirected: the effect is spent all the same, and the saboteur is told (decision 481)."""
-    for effect in pending(state.world, Sabotage.MISDIRECTION):
-        if effect.target in state.missed_orders:
-            continue
+    for effect, army in due_at_the_orders(state.world, Sabotage.MISDIRECTION, state.missed_orders):
         target = state.kingdoms[effect.target].name
-        army = state.armies.get(effect.target_army) if effect.target_army is not None else None
-        used(state.world, effect)
-        if army is None or army.disbanded:
+        if army is None:
             events.append(
                 Event(
                     PHASE,
