@@ -115,9 +115,9 @@ def tomb_raiders_story(state: AftermathState, events: list[Event], battle: Battl
     story earns the turn's 3 when it is the kingdom's story of the turn (`story_battles`): to the army
     the player names on the sheet, any of the kingdom's, else to the skirmish's army (decision 444)."""
     side = battle.attacker
-    if side.kingdom is None or side.army is None or story_battles(state.battles).get(side.kingdom) != battle.id:
-        return
     named = side.story_army if side.story_army is not None else side.army
+    if side.kingdom is None or named is None or story_battles(state.battles).get(side.kingdom) != battle.id:
+        return  # a Reconnaissance or Sabotage has no army of its own: its story goes to the army named
     if named not in state.world.armies or perished(state, named) or ancient_dead(state, side.kingdom):
         return
     army = state.world.army(named)
@@ -148,7 +148,8 @@ def story_battles(battles: list[BattleA]) -> dict[int, int]:
     chosen: dict[int, int] = {}
     for battle in sorted(battles, key=lambda b: (b.province, b.id)):
         for side in (battle.attacker, battle.defender):
-            if side.kingdom is None or side.army is None or not side.story:
+            # A Reconnaissance or Sabotage goes without an army: its story counts for the army named.
+            if side.kingdom is None or (side.army is None and side.story_army is None) or not side.story:
                 continue
             if side.kingdom not in chosen or (
                 side.story_bonus and not _gives_bonus(battles, chosen[side.kingdom], side.kingdom)

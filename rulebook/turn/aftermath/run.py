@@ -58,7 +58,9 @@ def settle_battle(
     (and their detachments' parents) are added to `fought`."""
     if battle.skirmish and battle.mission in RIVAL_MISSIONS:
         # Reconnaissance, Sabotage: the spy's Tomb Raiders against the target's; no army fought.
-        return rival_mission_skirmish(state, dice, events, battle)
+        settled = rival_mission_skirmish(state, dice, events, battle)
+        tomb_raiders_story(state, events, battle)  # Stories Are Nice: to the army the spy names
+        return settled
     if battle.skirmish:
         # The Tomb Raiders' skirmish: a plain ruin's Tomb Raid, or the scouting forces of a Rogue
         # Kingdom; either way the raiders' losses and their Recovery follow.

@@ -25,7 +25,7 @@ from rulebook.turn.aftermath.sheets import RaidersLost, SideA
 from rulebook.turn.aftermath.state import AftermathState
 from rulebook.turn.aftermath.tomb_raids import LADDER_OF_RAID
 from rulebook.world import CharacterState, ItemState, UnitState, World
-from tests.rulebook.turn.aftermath.test_aftermath import ADJACENCY, AVALON, BRYTHON, CARNWYL, Scene
+from tests.rulebook.turn.aftermath.test_aftermath import ADJACENCY, AVALON, BRYTHON, CARNWYL, HOST, HOST_UNITS, Scene
 
 SPY, TARGET = AVALON, BRYTHON
 IRONHOLD = 30  # Brython's army in 7
@@ -361,3 +361,36 @@ def test_the_injured_are_not_there_to_be_captured():
     assert result.state.tomb_raiders[SPY].entry("Archers with Light Armor").models == 2
     assert _of(result, EventCode.TOMB_RAIDERS_RECOVERY)  # the injured Archer rolled, and is back
     assert world.rolled[-1] == "D10"
+
+
+def test_a_spy_s_story_gives_its_experience_to_the_army_it_names() -> None:
+    """Stories Are Nice: "Battle reports from a Tomb Raiders' prospective also count. Players can apply those
+    bonus Experience Points to any of their armies." A Reconnaissance or Sabotage goes without an army: the
+    story's 3 go to the army the spy names on its sheet, and to none when it names none (decision 444)."""
+    scene = MissionScene()
+    scene.army(HOST, SPY, 2, HOST_UNITS)
+    scene.battle(
+        LADDER_OF_RAID[RaidResult.FAILURE],
+        SideA(SPY, None, story=True, story_army=HOST),
+        SideA(TARGET, None),
+        skirmish=True,
+        mission="sabotage",
+        raid_result=RaidResult.FAILURE,
+        mission_detail={"desired": "theft", "defender": "guard"},
+    )
+    result = scene.run([4])  # the failure chart's 4: nothing more
+    (story,) = _of(result, EventCode.STORY, SPY)
+    assert (story.army, story.experience) == (HOST, 3)
+
+    unnamed = MissionScene()
+    unnamed.army(HOST, SPY, 2, HOST_UNITS)
+    unnamed.battle(
+        LADDER_OF_RAID[RaidResult.FAILURE],
+        SideA(SPY, None, story=True),
+        SideA(TARGET, None),
+        skirmish=True,
+        mission="sabotage",
+        raid_result=RaidResult.FAILURE,
+        mission_detail={"desired": "theft", "defender": "guard"},
+    )
+    assert _of(unnamed.run([4]), EventCode.STORY) == []
