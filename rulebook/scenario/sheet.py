@@ -101,7 +101,9 @@ def rival_mission_lines(r: RivalMissionSheet) -> list[str]:
     if r.defender == "raiders":
         defends = (
             f"{r.target}'s own Tomb Raiders defend: they are not on a mission this turn ({kind}). Their Captain "
-            "counts as the Army General."
+            f"counts as the Army General. {r.target}'s player may field a generic {GENERIC_WARBAND_POINTS}-point "
+            'guard instead ("Alternatively, the player may use his own Tomb Raiders to defend"; decision 460): '
+            "then its sheet reports no losses of its Tomb Raiders."
         )
     else:
         defends = (

@@ -52,7 +52,7 @@ def test_the_target_s_copy_says_who_comes_and_who_defends_never_what_is_desired(
     )
     lines = _section(target_copy, mission="reconnaissance")
     text = "\n".join(lines)
-    assert lines[1] == (
+    assert lines[1].startswith(
         "Brython's own Tomb Raiders defend: they are not on a mission this turn (Reconnaissance). Their Captain counts "
         "as the Army General."
     )
@@ -64,3 +64,13 @@ def test_the_target_s_copy_says_who_comes_and_who_defends_never_what_is_desired(
 def test_without_the_battle_s_words_no_section_is_printed():
     """The section needs the battle (who comes, who defends): the scenario alone has no kingdoms."""
     assert _section(None) == []
+
+
+def test_the_target_s_raiders_defend_or_its_player_fields_a_guard():
+    """Reconnaissance: "Alternatively, the player may use his own Tomb Raiders to defend if they are not being
+    used for a mission this turn": the sheet names the raiders, and says the target's player may field the
+    150-point guard instead, its sheet then reporting no losses of its raiders (decision 460)."""
+    copy = RivalMissionSheet(kind="sabotage", spy="Avalon", target="Brython", target_book="Dwarfs", defender="raiders")
+    (line,) = [line for line in _section(copy) if line.startswith("Brython's own Tomb Raiders defend")]
+    assert "Brython's player may field a generic 150-point guard instead" in line
+    assert "its sheet reports no losses of its Tomb Raiders" in line
