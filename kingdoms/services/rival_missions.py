@@ -22,21 +22,26 @@ from .captives import captives_released, captives_returned
 def mission_effects_load(campaign: Campaign) -> dict[int, MissionEffectState]:
     """The campaign's effects still pending, by id."""
     return {
-        row.id: MissionEffectState(
-            id=row.id,
-            kingdom=row.kingdom_id,
-            target=row.target_id,
-            mission=row.mission,
-            earned_turn=row.earned_turn,
-            target_army=row.target_army_id,
-            target_character=row.target_character_id,
-            data=row.data,
-            status=EffectStatus(row.status),
-            used_turn=row.used_turn,
-            expires_turn=row.expires_turn,
-        )
+        row.id: mission_effect_state(row)
         for row in MissionEffect.objects.filter(campaign=campaign, status=EffectStatus.PENDING.value)
     }
+
+
+def mission_effect_state(row: MissionEffect) -> MissionEffectState:
+    """The rules' record of an effect's row."""
+    return MissionEffectState(
+        id=row.id,
+        kingdom=row.kingdom_id,
+        target=row.target_id,
+        mission=row.mission,
+        earned_turn=row.earned_turn,
+        target_army=row.target_army_id,
+        target_character=row.target_character_id,
+        data=row.data,
+        status=EffectStatus(row.status),
+        used_turn=row.used_turn,
+        expires_turn=row.expires_turn,
+    )
 
 
 def captives_load(campaign: Campaign) -> dict[int, CaptiveState]:

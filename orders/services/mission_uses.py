@@ -7,17 +7,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kingdoms.models import Army, Kingdom, MissionEffect
-from kingdoms.services.rival_missions import mission_effects_load
+from kingdoms.services.rival_missions import mission_effect_state
 from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
-from rulebook.ruins_and_tomb_raiders.rival_missions import MissionEffectState
+from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
 from rulebook.turn.write_orders.mission_uses import LABELS, last_turn, usable
 from rulebook.turn.write_orders.records import MissionUse
 
 
 def usable_mission_effects(kingdom: Kingdom, turn: int) -> list[MissionEffectState]:
     """The kingdom's pending effects its sheet of `turn` may use, oldest first."""
-    effects = mission_effects_load(kingdom.campaign)
-    return sorted((e for e in effects.values() if usable(e, kingdom.id, turn)), key=lambda e: (e.earned_turn, e.id))
+    return [effect for effect, _ in _usable_with_targets(kingdom, turn)]
+
+
+def _usable_with_targets(kingdom: Kingdom, turn: int) -> list[tuple[MissionEffectState, str]]:
+    """The usable effects with their target's name, in one query (the sheet's API answers with them on
+    every save: tests/orders/test_sheet_cost.py counts its queries)."""
+    rows = MissionEffect.objects.filter(kingdom=kingdom, status=EffectStatus.PENDING.value).select_related("target")
+    found = [(mission_effect_state(row), row.target.name) for row in rows]
+    return sorted(
+        ((e, name) for e, name in found if usable(e, kingdom.id, turn)),
+        key=lambda pair: (pair[0].earned_turn, pair[0].id),
+    )
 
 
 def effect_label(effect: MissionEffectState, names: dict[int, str]) -> str:
@@ -61,16 +71,15 @@ def mission_use_lines(kingdom: Kingdom, uses: Iterable[MissionUse]) -> list[str]
 
 def usable_effects_data(kingdom: Kingdom, turn: int) -> list[dict[str, object]]:
     """The API's `usable_effects`: each effect the kingdom's sheet of `turn` may use, with its words."""
-    names = dict(Kingdom.objects.filter(campaign=kingdom.campaign).values_list("id", "name"))
     return [
         {
             "id": e.id,
             "mission": e.mission,
-            "label": effect_label(e, names),
+            "label": effect_label(e, {e.target: name}),
             "target": e.target,
             "target_army": e.target_army,
             "earned_turn": e.earned_turn,
             "last_turn": last_turn(e) if e.mission != Reconnaissance.ARMY_ORDERS else None,
         }
-        for e in usable_mission_effects(kingdom, turn)
+        for e, name in _usable_with_targets(kingdom, turn)
     ]
