@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 
+from briternia.fields import IntegerField
 from kingdoms.models import CapturedRaider, Kingdom
 from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 
@@ -20,7 +21,7 @@ PREFIX = "captive"
 class CaptiveOrderForm(forms.Form):
     """One captive's row: which captive (hidden), and its fate ("": it stays held)."""
 
-    captive = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    captive = IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     fate = forms.ChoiceField(
         required=False,
         choices=[
