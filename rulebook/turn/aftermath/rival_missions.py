@@ -12,15 +12,14 @@ only that raiders came and how the skirmish went (RIVAL_MISSION_REPELLED), never
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
-from enum import Enum
 from typing import Any
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
-from rulebook.ruins_and_tomb_raiders.force import RaiderEntry, TombRaiders
+from rulebook.ruins_and_tomb_raiders.captives import captive_record
+from rulebook.ruins_and_tomb_raiders.force import TombRaiders
 from rulebook.ruins_and_tomb_raiders.intelligence import (
     IntelligenceDue,
     LedgerRow,
@@ -283,13 +282,6 @@ def _theft(state: AftermathState, dice: Dice, events: list[Event], battle: Battl
     return gold
 
 
-def entry_record(entry: RaiderEntry) -> dict[str, Any]:
-    """The entry as plain values, one model, none out of action: a captive's record (to give it back)."""
-    values = {f.name: getattr(entry, f.name) for f in fields(RaiderEntry)}
-    values.update(models=1, out_of_action=0)
-    return {k: (v.value if isinstance(v, Enum) else v) for k, v in values.items()}
-
-
 def _left_after_losses(state: AftermathState, battle: BattleA) -> TombRaiders | None:
     """The spy's force less the models its sheet filed as killed or injured (decision 452)."""
     spy = battle.attacker.kingdom
@@ -328,7 +320,7 @@ def _captured(
         captor=target,
         owner=spy,
         entry=entry.name,
-        record=entry_record(entry),
+        record=captive_record(entry),  # the shape returned_to_force reads back
         captured_turn=state.turn,
     )
     state.world.captives[captive.id] = captive
