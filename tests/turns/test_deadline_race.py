@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from demo.campaign import demo_campaign_create
-from kingdoms.models import Army, Kingdom
+from kingdoms.models import Army, Kingdom, Province
 from orders.models import OrderSubmission
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
@@ -39,8 +39,13 @@ OFFSETS = (-0.9, -0.6, -0.35, -0.2, -0.1, -0.03, 0.04, 0.15, 0.4)
 
 def _targets(army: Army) -> list[int | None]:
     """The versions a kingdom cycles through: hold, then moves into its own or neutral neighbours,
-    so two versions in a row never resolve alike."""
-    own = army.province.neighbours.exclude(terrain="desert").filter(controller__in=[None, army.kingdom_id])
+    so two versions in a row never resolve alike. Never into ruins: with no Tomb Raid sent there the
+    army waits outside (Ruins), so that move would resolve as a hold (Tor Anlec's province 1)."""
+    own = (
+        army.province.neighbours.exclude(terrain="desert")
+        .exclude(settlement=Province.Settlement.RUINS)
+        .filter(controller__in=[None, army.kingdom_id])
+    )
     return [None, *sorted(own.values_list("number", flat=True))[:2]]
 
 
