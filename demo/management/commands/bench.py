@@ -140,8 +140,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--keep", action="store_true", help="Keep the generated campaigns.")
+        parser.add_argument(
+            "--submissions", type=int, default=50, help="Warm submissions measured through the API (0: none)."
+        )
 
-    def handle(self, *args: Any, keep: bool, **options: Any) -> None:
+    def handle(self, *args: Any, keep: bool, submissions: int, **options: Any) -> None:
         self.stdout.write(f"{'campaign':48} {'pure rules':>11} {'whole task':>11} {'queries':>8} {'battles':>8}")
         for name, kingdoms, columns, rows, per in SIZES:
             with transaction.atomic():
@@ -167,3 +170,21 @@ class Command(BaseCommand):
             )
             if not keep:
                 campaign.delete()
+        if submissions > 0:
+            self._submissions(submissions)
+
+    def _submissions(self, count: int) -> None:
+        """One warm submission through the API: Python CPU and queries (demo/bench_submission.py)."""
+        from demo.bench_submission import submission_bench  # here: it imports this module (campaign_generate)
+
+        figures = submission_bench(submissions=count)
+        queries = (
+            f"{figures.queries}"
+            if figures.queries == figures.queries_least
+            else (f"{figures.queries_least}-{figures.queries}")
+        )
+        self.stdout.write(
+            f"warm submission through the API ({figures.submissions} submissions, 40 x 40 map): "
+            f"{figures.cpu_ms:.1f} ms of Python CPU and {queries} queries each "
+            "(with the token's lookup, BEGIN and COMMIT)"
+        )
