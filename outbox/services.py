@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import smtplib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -66,6 +66,50 @@ def email_render(*, template: str, context: dict[str, Any]) -> Rendered:
 def _render_plain(name: str, context: dict[str, Any]) -> str:
     # The backend's template wraps Django's own, which renders with autoescaping off when asked.
     return get_template(name).template.render(Context(context, autoescape=False))  # type: ignore[attr-defined]
+
+
+# Emails rendered by the worker, not by the request that queues them (a submission's receipt, issue
+# 35): the request stores one row holding what the email is about (its key) and the address its
+# links point at, and the worker renders it before its first try (`email_deliver`). The app that
+# queues such an email registers, by kind, how its addresses and text are made (the outbox imports
+# no app above it).
+WorkerRender = Callable[[Email], tuple[list[str], Rendered] | None]
+_worker_renders: dict[str, WorkerRender] = {}
+
+
+def email_worker_render_register(kind: str, render: WorkerRender) -> None:
+    """The worker renders the emails of `kind` queued by `email_queue_for_worker` with `render`: from
+    the row, its addresses and what it says, or None when there is nobody to write to (or nothing
+    the key names any more): the row is then dropped, as `email_queue` queues nothing."""
+    _worker_renders[kind] = render
+
+
+def email_queue_for_worker(*, kind: str, key: str, campaign_id: int | None, turn_id: int | None = None) -> Email:
+    """Queue an email the worker renders (its kind registered, `email_worker_render_register`): one
+    insert, no read, inside the caller's transaction; its send task is enqueued once it commits.
+    `key` names what the email is about and must be new (a row made for this email only, such as
+    "orders-receipt:<submission id>"). Until it is rendered the row has no subject and its text
+    holds the address its links point at (the request's, briternia.site)."""
+    email = Email.objects.create(kind=kind, campaign_id=campaign_id, turn_id=turn_id, key=key, text=site_url())
+    emails_send_after_commit([email])
+    return email
+
+
+def _render_for_worker(row: Email) -> bool:
+    """Render a row queued by `email_queue_for_worker` (locked by the caller): False when it has
+    no renderer (a report's email carried over from before the outbox: its report renders it) or
+    nobody to write to (the row is dropped)."""
+    render = _worker_renders.get(row.kind)
+    if render is None:
+        return False
+    made = render(row)
+    if made is None or not (to := list(dict.fromkeys(a for a in made[0] if a))):
+        row.delete()
+        return False
+    rendered = made[1]
+    row.to, row.subject, row.text, row.html = to, rendered.subject, rendered.text, rendered.html
+    row.save(update_fields=["to", "subject", "text", "html"])
+    return True
 
 
 def email_queue(
@@ -177,7 +221,9 @@ def email_deliver(*, email_id: int) -> Delivery:
     to the deadline sweep, which hands the email to a worker once it is due (take_up_at)."""
     with transaction.atomic():
         row = Email.objects.select_for_update().filter(pk=email_id).order_by("pk").first()
-        if row is None or row.status != Email.Status.QUEUED or not row.rendered:
+        if row is None or row.status != Email.Status.QUEUED:
+            return Delivery(sent=False)
+        if not row.rendered and not _render_for_worker(row):
             return Delivery(sent=False)
         now = timezone.now()
         if row.retry_at is not None and row.retry_at > now:
@@ -285,7 +331,9 @@ def emails_stale(*, now: dt.datetime) -> list[Email]:
         stale = list(
             Email.objects.select_for_update(skip_locked=True)
             .filter(due, status=Email.Status.QUEUED)
-            .exclude(subject="")  # not rendered yet (carried over from before the outbox): its report renders it
+            # Not rendered yet and not the worker's to render (carried over from before the outbox):
+            # its report renders it.
+            .exclude(Q(subject="") & ~Q(kind__in=list(_worker_renders)))
             .order_by("pk")
             .only("id", "kind")
         )

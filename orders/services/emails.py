@@ -1,6 +1,7 @@
-"""The orders' emails, rendered when they are queued inside the transaction that makes their news:
-the receipt of a submission (what was accepted then, not what stands later) and the announcement
-of a changed deadline, schedule or pause. Sent by the outbox."""
+"""The orders' emails: the receipt of a submission, queued as one row inside the submitting
+transaction and rendered by the worker from the receipt written at acceptance (what was accepted
+then, not what stands later); the announcement of a changed deadline, schedule or pause, rendered
+when it is queued. Sent by the outbox."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from briternia.site import site_url
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.people import display_name
 from outbox.models import Email
-from outbox.services import email_queue
+from outbox.services import Rendered, email_queue, email_queue_for_worker, email_render
 from rulebook.campaign_schedule import deadline_text, moment_text
 from rulebook.tables import ArmyType
 from rulebook.world import World
@@ -62,18 +63,46 @@ def receipt_content(
     }
 
 
-def orders_receipt_queue(*, submission: OrderSubmission, kingdom: Kingdom, turn: Turn) -> None:
+RECEIPT_KEY_PREFIX = "orders-receipt:"
+
+
+def orders_receipt_queue(*, submission: OrderSubmission, turn: Turn) -> None:
     """Confirm a submission to the kingdom's players with its receipt as written at acceptance (the
-    orders as received, the gold it was checked against, the army lists due)."""
-    kingdom_email_queue(
-        template="orders-receipt",
+    orders as received, the gold it was checked against, the army lists due): one row, which the
+    worker renders (`orders_receipt_render`); the request that submits reads and renders nothing
+    for it."""
+    email_queue_for_worker(
         kind=Email.Kind.ORDERS_RECEIPT,
-        kingdom=kingdom,
-        turn=turn,
-        key=f"orders-receipt:{submission.pk}",
-        submission=submission,
-        receipt=submission.receipt,
+        key=f"{RECEIPT_KEY_PREFIX}{submission.pk}",
+        campaign_id=turn.campaign_id,
+        turn_id=turn.pk,
     )
+
+
+def orders_receipt_render(email: Email) -> tuple[list[str], Rendered] | None:
+    """The receipt email of the submission its key names (registered with the outbox: the worker
+    renders it before its first try), to the kingdom's players: what the submission's receipt says,
+    written when it was accepted, with the links to the address the sheet was submitted at. None
+    when the submission is gone (its campaign deleted or replaced)."""
+    submission_id = int(email.key.removeprefix(RECEIPT_KEY_PREFIX))
+    submission = (
+        OrderSubmission.objects.select_related("sheet__kingdom", "sheet__turn__campaign", "submitted_by")
+        .filter(pk=submission_id)
+        .first()
+    )
+    if submission is None:
+        return None
+    kingdom, turn = submission.sheet.kingdom, submission.sheet.turn
+    receipt = submission.receipt or receipt_content(submission=submission, kingdom=kingdom, turn=turn)
+    context = {
+        "kingdom": kingdom,
+        "turn": turn,
+        "campaign": turn.campaign,
+        "submission": submission,
+        "receipt": receipt,
+        **({"site_url": email.text} if email.text else {}),
+    }
+    return [p.email for p in kingdom.players.all()], email_render(template="orders-receipt", context=context)
 
 
 def campaign_player_addresses(campaign: Campaign) -> set[str]:

@@ -268,7 +268,7 @@ def order_sheet_save(
                 world=ctx.world,
             )
             submission.save()
-            orders_receipt_queue(submission=submission, kingdom=kingdom, turn=turn)
+            orders_receipt_queue(submission=submission, turn=turn)
         # A draft saved after a submission does not withdraw it: the last submission stands
         # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
         sheet.save()
