@@ -13,6 +13,7 @@ from briternia.api import KingdomQuery, kingdom_query
 from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from briternia.fields import IntegerSerializerField
+from kingdoms.models import Kingdom
 from kingdoms.selectors import campaign_get, is_organizer, kingdom_organized_get, kingdoms_public
 from kingdoms.serializers import KingdomPublicSerializer
 from rulebook.turn.write_orders.check import order_sheet_check
@@ -21,7 +22,7 @@ from turns.models import Turn
 
 from . import selectors
 from .entries import sheet_from_json
-from .models import OrderSheet
+from .models import OrderSheet, OrderSubmission
 from .serializers import (
     DeadlinesInput,
     DraftSerializer,
@@ -66,9 +67,10 @@ def _check_data(check: SheetCheck, lists_due: list[dict]) -> dict:
     }
 
 
-def _sheet_versions(sheet: OrderSheet) -> dict:
-    """Which version will resolve: the standing submission, and the unsent draft beside it."""
-    submitted = standing_submission(sheet)
+def _sheet_versions(sheet: OrderSheet, standing: OrderSubmission | None = None) -> dict:
+    """Which version will resolve: the standing submission, and the unsent draft beside it.
+    `standing`: the standing submission if the caller knows it (one it has just written), else read."""
+    submitted = standing or standing_submission(sheet)
     draft_unsent = submitted is None or submitted.entries != sheet.entries
     return {
         "sheet": OrderSheetSerializer(sheet, context={"submitted": submitted}).data,
@@ -100,13 +102,16 @@ class OrderSheetApi(APIView):
     is refused whole with 400: one error per problem of the sheet check, with its code, the words
     naming the army and the rule, and the ids of the armies it concerns (briternia/api.py)."""
 
-    def _kingdom(self, request: Request, turn):  # type: ignore[no-untyped-def]
-        return selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_query(request))
+    def _turn_and_kingdom(self, request: Request, turn_id: int) -> tuple[Turn, Kingdom]:
+        turn, own = selectors.order_sheet_turn_get(user=request.user, turn_id=turn_id)
+        kingdom = selectors.order_sheet_kingdom_get(
+            user=request.user, turn=turn, kingdom_id=kingdom_query(request), own=own
+        )
+        return turn, kingdom
 
     @extend_schema(parameters=[KingdomQuery], responses=OrderSheetResultSerializer)
     def get(self, request: Request, turn_id: int) -> Response:
-        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-        kingdom = self._kingdom(request, turn)
+        turn, kingdom = self._turn_and_kingdom(request, turn_id)
         sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
         if sheet is None:
             raise NotFound("Nothing filed yet: every army holds.")
@@ -126,8 +131,7 @@ class OrderSheetApi(APIView):
         responses=OrderSheetResultSerializer,
     )
     def put(self, request: Request, turn_id: int) -> Response:
-        turn = selectors.turn_get(user=request.user, turn_id=turn_id)
-        kingdom = self._kingdom(request, turn)
+        turn, kingdom = self._turn_and_kingdom(request, turn_id)
         data = OrderSheetInput(data=request.data)
         data.is_valid(raise_exception=True)
         result = order_sheet_save(
@@ -140,9 +144,9 @@ class OrderSheetApi(APIView):
         )
         return Response(
             {
-                **_sheet_versions(result.sheet),
+                **_sheet_versions(result.sheet, result.standing),
                 "check": _check_data(result.check, result.lists_due),
-                "usable_effects": usable_effects_data(kingdom, turn.number),
+                "usable_effects": usable_effects_data(kingdom, turn.number, result.world),
             }
         )
 

@@ -19,18 +19,38 @@ def turn_get(*, user: AnyUser, turn_id: int) -> Turn:
     return turn
 
 
-def order_sheet_kingdom_get(*, user: AnyUser, turn: Turn, kingdom_id: int | None = None) -> Kingdom:
-    """The kingdom whose sheet the user asks for: their own, or any for the organizer."""
+def order_sheet_kingdom_get(
+    *, user: AnyUser, turn: Turn, kingdom_id: int | None = None, own: Kingdom | None = None
+) -> Kingdom:
+    """The kingdom whose sheet the user asks for: their own, or any for the organizer. `own`: the
+    user's own kingdom in the turn's campaign, if the caller has read it (`order_sheet_turn_get`)."""
     if kingdom_id is None:
-        kingdom = kingdom_of(user=user, campaign=turn.campaign)
+        kingdom = own or kingdom_of(user=user, campaign=turn.campaign)
     elif is_organizer(user, turn.campaign):
         kingdom = turn.campaign.kingdoms.filter(pk=kingdom_id).first()
     else:
-        own = kingdom_of(user=user, campaign=turn.campaign)
+        own = own or kingdom_of(user=user, campaign=turn.campaign)
         kingdom = own if own is not None and own.pk == kingdom_id else None
     if kingdom is None:
         raise Http404("No such order sheet.")
     return kingdom
+
+
+def order_sheet_turn_get(*, user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom | None]:
+    """`turn_get` for the order sheet's API, with the user's own kingdom in the campaign (None for
+    its organizer, whose sheet is named: `order_sheet_kingdom_get`). The turn (with its campaign) is
+    read by its id alone and its visibility told by the kingdom's read that follows (a user sees the
+    campaigns they organize or play in, and one who plays in one has a kingdom there), not by a
+    subquery of the visible campaigns: every submission of the weekly rush asks (issue 35)."""
+    turn = Turn.objects.select_related("campaign").filter(pk=turn_id).first() if user.is_authenticated else None
+    if turn is None:
+        raise Http404("No such turn.")
+    if is_organizer(user, turn.campaign):
+        return turn, None
+    own = kingdom_of(user=user, campaign=turn.campaign)
+    if own is None:
+        raise Http404("No such turn.")  # the campaign is not the user's: neither is the turn
+    return turn, own
 
 
 def order_sheets_overview(*, user: AnyUser, turn: Turn) -> list[tuple[Kingdom, OrderSheet | None]]:

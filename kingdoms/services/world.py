@@ -67,11 +67,12 @@ class _Armies:
     items: dict[int, ItemState]  # the magic items their units bear
 
 
-def army_rows(armies_query: QuerySet[Army]) -> list[dict[str, Any]]:
-    """The armies of `armies_query` as the world reads them (and their status), in the model's
-    order (kingdom, id) without the joins its default ordering brings: one query. The order sheet
-    reads its kingdom's once for the world, the names it has used and its spending roster."""
-    return list(armies_query.order_by("kingdom_id", "id").values(*_ARMY_FIELDS, "status"))
+def army_rows(armies_query: QuerySet[Army], *extra: str) -> list[dict[str, Any]]:
+    """The armies of `armies_query` as the world reads them (and their status, and the `extra`
+    fields), in the model's order (kingdom, id) without the joins its default ordering brings: one
+    query. The order sheet reads its kingdom's once for the world, the names it has used, its
+    spending roster and its receipt."""
+    return list(armies_query.order_by("kingdom_id", "id").values(*_ARMY_FIELDS, "status", *extra))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from kingdoms.models import Army, CapturedRaider, Character, Kingdom
@@ -17,6 +17,9 @@ from rulebook.world import World
 
 from ..entries import sheet_from_json
 from .mission_uses import mission_use_lines
+
+# The fields of an army a description reads (`describe_orders`' `army_rows`), in _ArmyRow's order.
+ARMY_ROW_FIELDS = ("id", "name", "kind", "status", "supply_depot", "province__number")
 
 
 class _ArmyRow(NamedTuple):
@@ -96,13 +99,15 @@ def describe_entries(
     entries: dict[str, Any],
     positions: dict[int, int] | None = None,
     world: World | None = None,
+    army_rows: Iterable[Sequence[Any]] | None = None,
 ) -> dict[str, list[str]]:
     """{'orders': [...one line per army...], 'kingdom': [...creations, upgrades, purchases...]}.
     Armies without an order are listed as holding, as the rules make them. `positions` (army id
     -> province number) says where the armies stood when the orders were given (a turn report is
     written after they moved); by default, where they stand now. `world`: the world the sheet was
-    checked against, whose map and kingdoms' names are used instead of reading them again."""
-    described = describe_orders(kingdom=kingdom, entries=entries, positions=positions, world=world)
+    checked against, whose map and kingdoms' names are used instead of reading them again.
+    `army_rows`: every army of the kingdom as ARMY_ROW_FIELDS, by id, if the caller has read them."""
+    described = describe_orders(kingdom=kingdom, entries=entries, positions=positions, world=world, army_rows=army_rows)
     return {"orders": [line for _, line in described["orders"]], "kingdom": described["kingdom"]}
 
 
@@ -113,6 +118,7 @@ def describe_orders(
     positions: dict[int, int] | None = None,
     armies_of_the_turn: set[int] | None = None,
     world: World | None = None,
+    army_rows: Iterable[Sequence[Any]] | None = None,
 ) -> dict[str, Any]:
     """As `describe_entries`, with each army's line keyed by the army's id:
     {'orders': [(army id, line), ...], 'kingdom': [...]}. `armies_of_the_turn`: only these armies
@@ -120,12 +126,9 @@ def describe_orders(
     sheet = sheet_from_json(entries)
     the_map = _map_read(kingdom) if world is None else _map_of_world(kingdom, world)
     provinces, garrisoned = the_map.names, the_map.garrisoned
-    armies = {
-        row[0]: _ArmyRow(*row)
-        for row in Army.objects.filter(kingdom=kingdom)
-        .order_by("id")
-        .values_list("id", "name", "kind", "status", "supply_depot", "province__number")
-    }
+    if army_rows is None:
+        army_rows = Army.objects.filter(kingdom=kingdom).order_by("id").values_list(*ARMY_ROW_FIELDS)
+    armies = {row[0]: _ArmyRow(*row) for row in army_rows}
     ordered = {o.army: o for o in sheet.orders}
 
     def where(number: int | None) -> str:

@@ -5,6 +5,7 @@ when it is queued. Sent by the outbox."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.urls import reverse
@@ -45,13 +46,15 @@ def receipt_content(
     turn: Turn,
     lists_due: list[str] | None = None,
     world: World | None = None,
+    army_rows: Iterable[Sequence[Any]] | None = None,
 ) -> dict[str, Any]:
     """The receipt of a submission as written when it is accepted, kept on the submission
     (`OrderSubmission.receipt`): when it arrived (to the second, in the campaign's time zone), the
     orders in words with where each army stood then, the deadline, the army lists due. The receipt
     page and the email show this, never a description written again later. `world`: the world the
-    sheet was checked against (its map and names; `describe_entries`)."""
-    lines = describe_entries(kingdom=kingdom, entries=submission.entries, world=world)
+    sheet was checked against (its map and names; `describe_entries`), and `army_rows` the
+    kingdom's armies as the check read them (describe.ARMY_ROW_FIELDS)."""
+    lines = describe_entries(kingdom=kingdom, entries=submission.entries, world=world, army_rows=army_rows)
     return {
         "received": moment_text(submission.submitted_at, turn.campaign.time_zone),
         "by": display_name(submission.submitted_by) if submission.submitted_by else "",

@@ -12,6 +12,7 @@ from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
 from rulebook.turn.write_orders.mission_uses import LABELS, last_turn, usable
 from rulebook.turn.write_orders.records import MissionUse
+from rulebook.world import World
 
 
 def usable_mission_effects(kingdom: Kingdom, turn: int) -> list[MissionEffectState]:
@@ -19,11 +20,22 @@ def usable_mission_effects(kingdom: Kingdom, turn: int) -> list[MissionEffectSta
     return [effect for effect, _ in _usable_with_targets(kingdom, turn)]
 
 
-def _usable_with_targets(kingdom: Kingdom, turn: int) -> list[tuple[MissionEffectState, str]]:
+def _usable_with_targets(
+    kingdom: Kingdom, turn: int, world: World | None = None
+) -> list[tuple[MissionEffectState, str]]:
     """The usable effects with their target's name, in one query (the sheet's API answers with them on
-    every save: tests/orders/test_sheet_cost.py counts its queries)."""
-    rows = MissionEffect.objects.filter(kingdom=kingdom, status=EffectStatus.PENDING.value).select_related("target")
-    found = [(mission_effect_state(row), row.target.name) for row in rows]
+    every save: tests/orders/test_sheet_cost.py counts its queries), or none from `world`: the world
+    the kingdom's sheet was just checked against, which holds the campaign's pending effects and the
+    kingdoms' names as they stand (a phase that changes them calls `world_changed`)."""
+    if world is not None:
+        found = [
+            (effect, world.kingdoms[effect.target].name)
+            for effect in world.mission_effects.values()
+            if effect.kingdom == kingdom.id and effect.status is EffectStatus.PENDING
+        ]
+    else:
+        rows = MissionEffect.objects.filter(kingdom=kingdom, status=EffectStatus.PENDING.value).select_related("target")
+        found = [(mission_effect_state(row), row.target.name) for row in rows]
     return sorted(
         ((e, name) for e, name in found if usable(e, kingdom.id, turn)),
         key=lambda pair: (pair[0].earned_turn, pair[0].id),
@@ -69,8 +81,9 @@ def mission_use_lines(kingdom: Kingdom, uses: Iterable[MissionUse]) -> list[str]
     return lines
 
 
-def usable_effects_data(kingdom: Kingdom, turn: int) -> list[dict[str, object]]:
-    """The API's `usable_effects`: each effect the kingdom's sheet of `turn` may use, with its words."""
+def usable_effects_data(kingdom: Kingdom, turn: int, world: World | None = None) -> list[dict[str, object]]:
+    """The API's `usable_effects`: each effect the kingdom's sheet of `turn` may use, with its words;
+    from `world` if given (the world its sheet was just checked against: no query)."""
     return [
         {
             "id": e.id,
@@ -81,5 +94,5 @@ def usable_effects_data(kingdom: Kingdom, turn: int) -> list[dict[str, object]]:
             "earned_turn": e.earned_turn,
             "last_turn": last_turn(e) if e.mission != Reconnaissance.ARMY_ORDERS else None,
         }
-        for e, name in _usable_with_targets(kingdom, turn)
+        for e, name in _usable_with_targets(kingdom, turn, world)
     ]

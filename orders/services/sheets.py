@@ -23,10 +23,12 @@ from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import SheetContext, order_sheet_context
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem
 from rulebook.turn.write_orders.records import SheetEntries
+from rulebook.world import World
 from turns.models import Turn
 
 from ..entries import sheet_to_json
 from ..models import OrderSheet, OrderSubmission
+from .describe import ARMY_ROW_FIELDS
 from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
 
@@ -42,8 +44,17 @@ def order_sheet_context_load(
     `world_version`: the campaign's, as the caller has just read it (`world_for_kingdom`).
     `tomb_raiders`: with the kingdom's Tomb Raider force (one query; Using Tomb Raiders): a sheet
     that sends no mission is checked without it."""
-    # The kingdom's armies and their lists read once, for the world, the names and the roster.
-    armies = army_rows(Army.objects.filter(kingdom=kingdom))
+    return _context_and_armies(kingdom=kingdom, turn=turn, world_version=world_version, tomb_raiders=tomb_raiders)[0]
+
+
+def _context_and_armies(
+    *, kingdom: Kingdom, turn: Turn, world_version: int | None, tomb_raiders: bool
+) -> tuple[SheetContext, list[tuple[Any, ...]]]:
+    """`order_sheet_context_load`'s context, and the kingdom's armies as its receipt describes them
+    (describe.ARMY_ROW_FIELDS, by id): read with them, not again."""
+    # The kingdom's armies and their lists read once, for the world, the names, the roster and the
+    # receipt.
+    armies = army_rows(Army.objects.filter(kingdom=kingdom), "province__number")
     active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
     lists = list_rows(active)
     world = world_for_kingdom(
@@ -65,7 +76,7 @@ def order_sheet_context_load(
     )
     # Reconnaissance's Character Bio: the rivals' Warlords and Generals a spy may name (decision 455).
     spied = spied_characters_load(world, spy=kingdom.id) if tomb_raiders and not kingdom.is_ancient_dead else {}
-    return order_sheet_context(
+    ctx = order_sheet_context(
         world,
         kingdom.id,
         army_names=names,
@@ -74,6 +85,7 @@ def order_sheet_context_load(
         raiders_points_added=raiders.points_added if raiders else 0,
         rival_characters=spied,
     )
+    return ctx, [tuple(a[field] for field in ARMY_ROW_FIELDS) for a in armies]
 
 
 def order_sheet_gold(ctx: SheetContext) -> dict[str, int]:
@@ -196,6 +208,9 @@ class SheetResult:
     sheet: OrderSheet
     check: SheetCheck
     lists_due: list[dict[str, Any]]  # lists_due_data: the kingdom's army lists due, and by when
+    world: World  # the world the sheet was checked against (its answer's usable effects read it)
+    # The submission just written, when it stands (it arrived last): the answer does not read it again.
+    standing: OrderSubmission | None = None
 
 
 def order_sheet_save(
@@ -234,7 +249,7 @@ def order_sheet_save(
         # The campaign was read with the turn, under its lock: its world_version says whether the
         # kept world stands, without reading it again.
         # The Tomb Raiders are read only for a sheet that sends them: the weekly rush's sheets send none.
-        ctx = order_sheet_context_load(
+        ctx, armies = _context_and_armies(
             kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version, tomb_raiders=bool(entries.missions)
         )
         check = order_sheet_check(entries, ctx)
@@ -247,8 +262,11 @@ def order_sheet_save(
         sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
         sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
         sheet.entries = sheet_to_json(entries)
+        standing = None
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
+            # The last to arrive stands (ties: the last written, this one; `standing_submission`).
+            stands = sheet.submitted_at is None or arrived_at >= sheet.submitted_at
             sheet.submitted_at = max(sheet.submitted_at or arrived_at, arrived_at)
             submission = OrderSubmission(
                 sheet=sheet,
@@ -266,13 +284,15 @@ def order_sheet_save(
                 turn=turn,
                 lists_due=[row["message"] for row in lists_due],
                 world=ctx.world,
+                army_rows=armies,
             )
             submission.save()
             orders_receipt_queue(submission=submission, turn=turn)
+            standing = submission if stands else None
         # A draft saved after a submission does not withdraw it: the last submission stands
         # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
         sheet.save()
-    return SheetResult(sheet=sheet, check=check, lists_due=lists_due)
+    return SheetResult(sheet=sheet, check=check, lists_due=lists_due, world=ctx.world, standing=standing)
 
 
 def standing_submission(sheet: OrderSheet) -> OrderSubmission | None:

@@ -310,7 +310,9 @@ def _free_provinces(campaign):
     return free, {n: {q.number for q in p.neighbours.all()} for n, p in provinces.items()}
 
 
-def test_case_R9_an_army_without_its_list_counts_at_the_points_paid_for_it(turn, k, demo_campaign):
+def test_case_R9_an_army_without_its_list_counts_at_the_points_paid_for_it(
+    turn, k, demo_campaign, django_capture_on_commit_callbacks
+):
     """Army Restrictions, 3. Create / Upgrade Armies: a kingdom paid 1,500 gold for each of three new
     armies and has entered none of their lists. Each counts as 1,500 points: one claims a province
     ("Armies less than 1000 points cannot claim provinces"), one is the larger army a 1,000-point
@@ -337,13 +339,14 @@ def test_case_R9_an_army_without_its_list_counts_at_the_points_paid_for_it(turn,
     )
     enemy = Army.objects.create(kingdom=tor, name="Skirmishers", province=province[battle], size=1000)
     enemy.units.create(name="Archers", category="core", models_count=100, points_per_model=10)
-    submit(
-        ostland,
-        turn,
-        ArmyOrder(claimer.id, OrderKind.MOVE, target=claim),
-        ArmyOrder(attacker.id, OrderKind.MOVE, target=battle),
-        ArmyOrder(supporter.id, OrderKind.SUPPORT, support=battle),
-    )
+    with django_capture_on_commit_callbacks(execute=True):  # the worker renders and sends the receipt
+        submit(
+            ostland,
+            turn,
+            ArmyOrder(claimer.id, OrderKind.MOVE, target=claim),
+            ArmyOrder(attacker.id, OrderKind.MOVE, target=battle),
+            ArmyOrder(supporter.id, OrderKind.SUPPORT, support=battle),
+        )
 
     preview = turn_preview(turn=turn)
 
