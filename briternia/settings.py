@@ -127,6 +127,10 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"].setdefault("TEST", {})
+# The order sheets' kept worlds (kingdoms/services/world.py): how many campaigns' maps a process
+# keeps between requests. Size it to the campaigns a web process serves: a campaign whose world is
+# not kept costs its next sheet the whole map's read (about 10 queries and 50 ms; issue 35).
+WORLD_KEPT_CAMPAIGNS = env_int("WORLD_KEPT_CAMPAIGNS", 32)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

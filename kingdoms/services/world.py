@@ -10,6 +10,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.conf import settings
 from django.db.models import F, QuerySet, Sum
 
 from rulebook.allies.chart import AllianceState, TrustLevel
@@ -304,9 +305,10 @@ def world_changed(campaign_id: int) -> None:
 
 
 # The order-sheet check's kept worlds, in this process: campaign id -> ((world_version, turn
-# number), world, province id -> number). A few campaigns' worth: the weekly rush is one or two
-# campaigns filing at once.
-_KEPT_CAPACITY = 8
+# number), world, province id -> number), the least recently used dropped beyond
+# settings.WORLD_KEPT_CAMPAIGNS (the campaigns a process serves: with ten campaigns across four
+# workers, eight kept worlds missed often; issue 35). A change of the world (`world_changed`) or of
+# the turn gives a new key: the kept copy is read again.
 _kept: OrderedDict[int, tuple[tuple[int, int], World, dict[int, int]]] = OrderedDict()
 _kept_lock = threading.Lock()
 
@@ -324,7 +326,7 @@ def _kept_world(*, campaign: Campaign, turn_number: int, version: int | None) ->
     with _kept_lock:
         _kept[campaign.pk] = (key, world, number_of)
         _kept.move_to_end(campaign.pk)
-        while len(_kept) > _KEPT_CAPACITY:
+        while len(_kept) > max(settings.WORLD_KEPT_CAMPAIGNS, 1):
             _kept.popitem(last=False)
     return world, number_of
 

@@ -91,3 +91,28 @@ def test_the_second_sheet_of_a_campaign_reads_no_province_of_the_map(demo_campai
     sql = [q["sql"] for q in queries.captured_queries]
     assert not [s for s in sql if 'FROM "kingdoms_province"' in s]
     assert not [s for s in sql if "kingdoms_province_neighbours" in s]
+
+
+def _reads_the_map(campaign: Campaign) -> bool:
+    """Whether checking a sheet of `campaign` now reads its map (its world was not kept)."""
+    with CaptureQueriesContext(connection) as queries:
+        world_for_kingdom(campaign=campaign, turn_number=1, kingdom=0)
+    return any('FROM "kingdoms_province"' in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_process_keeps_the_worlds_of_as_many_campaigns_as_its_setting_says(organizer, settings):
+    """WORLD_KEPT_CAMPAIGNS (issue 35): the campaigns a process serves are kept; beyond them the one
+    used least recently is dropped and read again when a sheet of it comes."""
+    settings.WORLD_KEPT_CAMPAIGNS = 2
+    first, second, third = (
+        Campaign.objects.create(name=f"Kept {i}", organizer=organizer, player_count=2, status=Campaign.Status.RUNNING)
+        for i in range(3)
+    )
+    assert _reads_the_map(first) and _reads_the_map(second)
+    assert not _reads_the_map(first) and not _reads_the_map(second)  # both kept
+    assert _reads_the_map(third)  # a third: the least recently used (the first) is dropped
+    assert not _reads_the_map(second) and not _reads_the_map(third)
+    assert _reads_the_map(first)  # and the second is dropped for it
+    settings.WORLD_KEPT_CAMPAIGNS = 3
+    assert _reads_the_map(second)
+    assert not any(_reads_the_map(c) for c in (first, second, third))  # all three kept
