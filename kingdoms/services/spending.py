@@ -78,11 +78,15 @@ def spending_rosters_load(
     # are, and the armory of those not lost with a disbanded army.
     items: dict[int, set[str]] = defaultdict(set)
     armory: dict[int, list[ItemRecord]] = defaultdict(list)
-    every_item = ArmoryItem.objects.filter(destroyed=False).order_by()
-    every_item = (
-        every_item.filter(kingdom__campaign=campaign) if kingdom is None else every_item.filter(kingdom_id=kingdom)
-    )
-    carried = every_item.values_list("id", "kingdom_id", "name", "points", "common", "bearer__army_id")
+    if kingdom is not None and lists.items is not None:  # read with the lists (`list_rows`' `kingdom`)
+        carried = [(i, owner, name, points, common, army) for i, owner, name, points, common, _, army in lists.items]
+        carried = [row for row in carried if row[1] == kingdom]
+    else:
+        every_item = ArmoryItem.objects.filter(destroyed=False).order_by()
+        every_item = (
+            every_item.filter(kingdom__campaign=campaign) if kingdom is None else every_item.filter(kingdom_id=kingdom)
+        )
+        carried = list(every_item.values_list("id", "kingdom_id", "name", "points", "common", "bearer__army_id"))
     for item_id, kingdom_id, name, points, common, army_id in carried:
         if not common:
             items[kingdom_id].add(name.strip().lower())

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, QuerySet, Sum
+from django.db.models import F, Q, QuerySet, Sum
 
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.ancient_dead.deserts import Caster, best_magic_level, is_scarab_amulet
@@ -84,16 +84,32 @@ class ListRows:
 
     units: list[tuple[Any, ...]]
     characters: list[tuple[Any, ...]]
+    # With a kingdom (`list_rows`' `kingdom`): the magic items not destroyed that the armies' units
+    # bear or the kingdom owns, as tuples of ITEM_FIELDS; else None (each reader reads its own).
+    items: list[tuple[Any, ...]] | None = None
 
 
-def list_rows(army_ids: Collection[int]) -> ListRows:
-    """The lists of the armies `army_ids`: two queries."""
+# A magic item as `list_rows` reads it: what the world counts in its bearer's army (the points, a
+# Scarab Amulet) and what the spending roster reads (the kingdom's own, common or not).
+ITEM_FIELDS = ("id", "kingdom_id", "name", "points", "common", "bearer_id", "bearer__army_id")
+
+
+def list_rows(army_ids: Collection[int], kingdom: int | None = None) -> ListRows:
+    """The lists of the armies `army_ids`: two queries; with `kingdom` (theirs), a third for the
+    magic items they bear and the kingdom owns, read once for the world and the spending roster."""
     return ListRows(
         units=list(
             Unit.objects.filter(army_id__in=army_ids).order_by("army_id", "position", "id").values_list(*_UNIT_FIELDS)
         ),
         characters=list(
             Character.objects.filter(unit__army_id__in=army_ids, alive=True).values_list(*_CHARACTER_FIELDS)
+        ),
+        items=None
+        if kingdom is None
+        else list(
+            ArmoryItem.objects.filter(Q(kingdom_id=kingdom) | Q(bearer__army_id__in=army_ids), destroyed=False)
+            .order_by()
+            .values_list(*ITEM_FIELDS)
         ),
     )
 
@@ -137,11 +153,17 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lis
     item_points: dict[int, int] = defaultdict(int)
     amulets: dict[int, int] = defaultdict(int)
     items: dict[int, ItemState] = {}
-    for item_id, bearer, army_id, name, points in (
-        ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
-        .order_by()
-        .values_list("id", "bearer_id", "bearer__army", "name", "points")
-    ):
+    if lists.items is not None:  # read with the lists: those borne in these armies
+        borne = [
+            (i, bearer, army, name, points) for i, _, name, points, _, bearer, army in lists.items if army in on_map
+        ]
+    else:
+        borne = list(
+            ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
+            .order_by()
+            .values_list("id", "bearer_id", "bearer__army", "name", "points")
+        )
+    for item_id, bearer, army_id, name, points in borne:
         item_points[army_id] += points
         amulets[army_id] += is_scarab_amulet(name)
         items[item_id] = ItemState(id=item_id, name=name, points=points, bearer=bearer)

@@ -56,7 +56,7 @@ def _context_and_armies(
     # receipt.
     armies = army_rows(Army.objects.filter(kingdom=kingdom), "province__number")
     active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
-    lists = list_rows(active)
+    lists = list_rows(active, kingdom=kingdom.id)  # with the items: the world's and the roster's
     world = world_for_kingdom(
         campaign=kingdom.campaign,
         turn_number=turn.number,
