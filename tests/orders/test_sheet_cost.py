@@ -13,7 +13,8 @@ from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from demo.campaign import demo_campaign_create
-from kingdoms.models import Army, Kingdom, Province, Unit
+from kingdoms.models import Army, Kingdom, MissionEffect, Province, Unit
+from kingdoms.services.world import world_changed
 from orders.models import OrderSubmission
 from orders.services.describe import describe_entries
 from orders.services.sheets import order_sheet_context_load, order_sheet_save
@@ -21,16 +22,17 @@ from rulebook.turn.write_orders.records import SheetEntries
 from tests.clients import user_named
 from turns.models import Turn
 
-# One full submission through the API once the campaign's world is kept: the turn and the
-# kingdom, the turn read again under its share lock, the kingdom's armies, lists (units and
-# characters), items, gold and deliveries, the sheet made and locked, the armies for the receipt,
-# the submission, the receipt email, the answer's standing submission; and the savepoints around
-# the writes. Measured (2026-11-24): 23 on PostgreSQL, 24 on SQLite (its write lock is an update of
-# its own); a token's lookup adds one (the test client authenticates without). It was 37 before
-# issue 17's second pass. A change that adds a query to every submission should be a decision, not
-# an accident: issue 32 added one, the kingdom's usable effects with their targets' names, which the
-# answer carries so an API client can use an effect its Tomb Raiders earned (`usable_effects`).
-MAX_QUERIES_PER_SUBMISSION = 25
+# One full submission through the API once the campaign's world is kept (issue 35): the turn with
+# its campaign (by its id) and the user's kingdom (which tells the turn is visible to them); the
+# turn read again under its share lock; the kingdom's armies, lists (units, characters), magic
+# items, gold and deliveries; the sheet made and locked; the submission; its receipt email's one
+# row (the worker renders it); the sheet's update; and the two statements around the sheet's
+# transaction (here savepoints: the test runs in a transaction; a request's BEGIN and COMMIT).
+# SQLite takes its write lock with an update of its own: one more. A token's lookup adds one (the
+# test client authenticates without). 16 on PostgreSQL, 17 on SQLite (measured 2026-12-06); it was
+# 23 and 24 before issue 35, 37 before issue 17's second pass. A change that adds a query to every
+# submission should be a decision, not an accident.
+MAX_QUERIES_PER_SUBMISSION = 17 if connection.vendor == "sqlite" else 16
 
 
 def _orders_for(kingdom: Kingdom) -> list[dict]:
@@ -78,6 +80,34 @@ def test_a_submission_reads_no_map_and_takes_a_fixed_number_of_queries(demo_camp
     _more_armies(kingdoms["Tor Anlec"], 60)  # the campaign grows: the next check reads it once
     _submit(api_client_for, "alice", kingdoms["Ostland"], turn)
     assert len(_submit(api_client_for, "carol", kingdoms["Karak Dumn"], turn)) == len(sql)
+
+
+def test_a_submissions_answer_is_what_the_sheet_reads_from_the_database(demo_campaign, api_client_for):
+    """Issue 35: the answer to a submission takes the standing submission from what it has just
+    written and the kingdom's usable effects from the world it was checked against, not read again;
+    it says word for word what the sheet's GET (which reads them) says, a later arrival included."""
+    turn = demo_campaign.turns.get(number=1)
+    ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+    fang = Kingdom.objects.get(campaign=demo_campaign, name="Da Red Fang")
+    spied = Army.objects.filter(kingdom=fang, kind="field").first()
+    MissionEffect.objects.create(
+        campaign=demo_campaign, kingdom=ostland, target=fang, mission="army-orders", earned_turn=0, target_army=spied
+    )
+    MissionEffect.objects.create(
+        campaign=demo_campaign, kingdom=ostland, target=fang, mission="destroy-communication", earned_turn=0,
+        expires_turn=2,
+    )  # fmt: skip
+    world_changed(demo_campaign.pk)  # as the phase that earns them does
+    client = api_client_for(user_named("alice"))
+    url = f"/api/turns/{turn.pk}/sheet/"
+    answer = client.put(url, {"orders": _orders_for(ostland), "submit": True}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert len(answer.json()["usable_effects"]) == 2
+    assert answer.json() == client.get(url).json()
+
+    # A draft after it: the submission still stands, the draft is shown beside it.
+    draft = client.put(url, {"orders": [], "submit": False}, format="json")
+    assert draft.json()["draft"] is not None and draft.json() == client.get(url).json()
 
 
 def test_the_receipt_says_what_one_written_from_the_database_says(demo_campaign, api_client_for):
