@@ -174,8 +174,10 @@ class Command(BaseCommand):
             self._submissions(submissions)
 
     def _submissions(self, count: int) -> None:
-        """One warm submission through the API: Python CPU and queries (demo/bench_submission.py)."""
-        from demo.bench_submission import submission_bench  # here: it imports this module (campaign_generate)
+        """One warm submission through the API: Python CPU and queries (demo/management/bench_submission.py)."""
+        from demo.management.bench_submission import (
+            submission_bench,
+        )  # here: it imports this module (campaign_generate)
 
         figures = submission_bench(submissions=count)
         queries = (

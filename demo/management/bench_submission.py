@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext, override_settings
@@ -28,13 +29,12 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from briternia.celery import app
 from kingdoms.models import Army, Campaign, Province
 from kingdoms.services.world import world_kept_forget
 from outbox.models import Email
 from turns.models import Turn
 
-from .management.commands.bench import campaign_generate, sheet_entries_generate
+from .commands.bench import campaign_generate, sheet_entries_generate
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,7 @@ class _Filing:
 def _tasks_to_broker() -> Iterator[None]:
     """The send tasks go to a broker instead of running in-process: kombu's in-memory transport
     when none is configured (the tasks are never run: the bench's campaign and its emails go)."""
+    app = current_app  # the project's (briternia.celery), loaded when Django starts
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = False
     try:
