@@ -1,7 +1,9 @@
-"""Every email the site sends is one row, rendered when it is queued: the unit of delivery, claimed
-before it is sent (nothing goes out twice), retried on temporary errors for a day, and shown to the
-organizer if it fails. A row knows when it may be tried again (retry_at) and when the deadline sweep
-hands it to a worker if no task has taken it by then (take_up_at).
+"""Every email the site sends is one row, rendered when it is queued (a submission's receipt: by the
+worker, before its first try, from what the row names; outbox.services.email_queue_for_worker): the
+unit of delivery, claimed before it is sent (nothing goes out twice), retried on temporary errors
+for a day, and shown to the organizer if it fails. A row knows when it may be tried again
+(retry_at) and when the deadline sweep hands it to a worker if no task has taken it by then
+(take_up_at).
 
 This app stands below kingdoms in the layers, so that every app can queue an email; it imports none
 of them. It names the campaign and the turn an email belongs to by lazy references ("app.Model"),
@@ -54,7 +56,8 @@ class Email(models.Model):
     to = models.JSONField(default=list)
     # Where a reply goes: the sender of a message between players; blank, the campaign's organizer.
     reply_to = models.EmailField(blank=True)
-    # What was rendered when the email was queued: a receipt says what was accepted then.
+    # What was rendered when the email was queued (a receipt: by the worker, from the receipt
+    # written at acceptance): a receipt says what was accepted then.
     subject = models.TextField()
     text = models.TextField()
     html = models.TextField()
@@ -94,8 +97,10 @@ class Email(models.Model):
 
     @property
     def rendered(self) -> bool:
-        """False only for a report email carried over from before the outbox (reports migration
-        0002) and not yet sent: its report renders it (reports.services.deliveries)."""
+        """False for an email the worker renders before its first try (a submission's receipt:
+        outbox.services.email_queue_for_worker; its text holds the address for its links until
+        then), and for a report email carried over from before the outbox (reports migration 0002)
+        and not yet sent: its report renders it (reports.services.deliveries)."""
         return bool(self.subject)
 
     @property
