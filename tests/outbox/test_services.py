@@ -125,6 +125,31 @@ def test_a_receipt_says_what_was_accepted_when_it_was_queued(turn, ostland, djan
     assert f"{army.name} (in " in receipt.body and "Renamed Later" not in receipt.body
 
 
+def test_the_receipt_is_rendered_by_the_worker_to_the_players_as_they_are_then(turn, ostland):
+    """Issue 35: the submitting request stores the receipt as one row, not rendered; the worker
+    renders it before its first try, to the kingdom's players with an address. With none, nothing
+    is sent and the row goes, as `email_queue` queues nothing for nobody."""
+    mail.outbox.clear()
+    _submit(turn, ostland)  # the transaction never commits here: the row waits for its worker
+    (receipt,) = Email.objects.filter(kind=Email.Kind.ORDERS_RECEIPT)
+    assert receipt.status == Email.Status.QUEUED and not receipt.rendered and receipt.to == []
+
+    addresses = sorted(p.email for p in ostland.players.all() if p.email)
+    assert addresses
+    assert send_as_the_worker_would(receipt.pk) == 0
+    receipt.refresh_from_db()
+    assert receipt.status == Email.Status.SENT and receipt.to == addresses
+    assert receipt.subject == f"{turn.campaign.name}, turn {turn.number}: orders received for {ostland.name}"
+    assert sorted(m.to[0] for m in mail.outbox) == addresses
+
+    ostland.players.update(email="")
+    _submit(turn, ostland)
+    (unsent,) = Email.objects.filter(kind=Email.Kind.ORDERS_RECEIPT, status=Email.Status.QUEUED)
+    mail.outbox.clear()
+    assert send_as_the_worker_would(unsent.pk) == 0
+    assert mail.outbox == [] and not Email.objects.filter(pk=unsent.pk).exists()
+
+
 def test_a_refused_submission_queues_no_receipt(turn, ostland):
     army = ostland.armies.get(kind="field")
     far = ostland.campaign.provinces.exclude(pk=army.province_id).exclude(pk__in=army.province.neighbours.all()).first()
