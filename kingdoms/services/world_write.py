@@ -15,7 +15,7 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, UnitState, World
+from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, ProvinceState, UnitState, World
 
 from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .alliances import alliances_write
@@ -23,6 +23,7 @@ from .experience import experience_rows_write
 from .mislabeled_goods import delayed_items_write
 from .rival_missions import rival_missions_write
 from .rogue import rogue_rows_write
+from .rows_update import rows_update
 
 # The columns of an army and of a province the world records. A phase names those it decides
 # (`world_write`): the others it leaves as stored.
@@ -51,17 +52,17 @@ def _armies_of(world: World) -> list[ArmyState]:
     return [*world.armies.values(), *world.garrisons.values()]
 
 
-def _army_values(army: ArmyState, provinces: Mapping[int, Province]) -> dict[str, Any]:
-    """The army's columns (ARMY_FIELDS) as the record has them."""
+def _army_values(army: ArmyState, province_ids: Mapping[int, int]) -> dict[str, Any]:
+    """The army's columns (ARMY_FIELDS) as the record has them (its provinces by row id)."""
     return {
-        "province": provinces[army.province],
+        "province": province_ids[army.province],
         "size": army.size,
         "supply_depot": army.supply_depot,
         "experience": army.experience,
         "upgraded_turn": army.upgraded_turn,
         "recover_streak": army.recover_streak,
         "co_occupying": army.co_occupying,
-        "fortified_in": provinces[army.fortified_in] if army.fortified_in is not None else None,
+        "fortified_in": province_ids[army.fortified_in] if army.fortified_in is not None else None,
         "status": Army.Status.DISBANDED if army.disbanded else Army.Status.ACTIVE,
         "list_due": army.list_due,
         "losses_before_list": army.losses_before_list,
@@ -70,25 +71,24 @@ def _army_values(army: ArmyState, provinces: Mapping[int, Province]) -> dict[str
     }
 
 
-def _set_changed(row: Any, values: Mapping[str, Any], fields: Collection[str]) -> bool:
-    """Give the row the `fields` of `values` (a related row for a foreign key); True if one changed."""
-    changed = False
-    for name in fields:
-        value = values[name]
-        attname = row._meta.get_field(name).attname
-        stored = value.pk if isinstance(value, Province) else value
-        if getattr(row, attname) != stored:
-            setattr(row, name, value)
-            changed = True
-    return changed
+def _changed(was: Mapping[str, Any] | None, now: Mapping[str, Any], fields: Collection[str]) -> dict[str, Any]:
+    """The `fields` of `now` that differ from `was` (all of them for a record `was` does not have)."""
+    return {f: now[f] for f in fields if was is None or was[f] != now[f]}
 
 
 def _armies_write(
-    *, turn: int, campaign: Campaign, after: World, provinces: Mapping[int, Province], fields: Collection[str]
+    *,
+    turn: int,
+    campaign: Campaign,
+    before: World,
+    after: World,
+    provinces: Mapping[int, Province],
+    fields: Collection[str],
 ) -> dict[int, int]:
-    """The armies raised (new rows, at their first step), every army whose `fields` the record
-    changed, and the Elite Defense Forces of the towns reinforced; returns the raised armies' real ids."""
-    rows = {a.id: a for a in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE)}
+    """The armies raised (new rows, at their first step), the fields of each army that the phase
+    changed (its record before and after: a field it did not change is left as stored), and the
+    Elite Defense Forces of the towns reinforced; returns the raised armies' real ids."""
+    province_ids = {number: row.id for number, row in provinces.items()}
     # New armies (negative ids in the state) get rows first, so events can point at them.
     new = sorted((a for a in after.armies.values() if a.id < 0), key=lambda a: -a.id)
     created = Army.objects.bulk_create(
@@ -104,19 +104,31 @@ def _armies_write(
         )
         for a in new
     )
+    # The towns already reinforced (their Elite Defense Force active as the phase found it).
+    reinforced = set(
+        Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON)
+        .values_list("province_id", flat=True)
+        .distinct()
+    )
     army_ids = {army.id: row.id for army, row in zip(new, created, strict=True)}
     ArmyMovement.objects.bulk_create(
         ArmyMovement(army=row, turn=turn, step=0, province=row.province) for row in created
     )
-    changed = [
-        rows[army.id]
-        for army in _armies_of(after)
-        if army.id > 0 and _set_changed(rows[army.id], _army_values(army, provinces), fields)
-    ]
-    Army.objects.bulk_update(changed, [f for f in ARMY_FIELDS if f in fields])
+    was = {a.id: a for a in _armies_of(before)}
+    rows_update(
+        Army,
+        {
+            army.id: _changed(
+                _army_values(was[army.id], province_ids) if army.id in was else None,
+                _army_values(army, province_ids),
+                fields,
+            )
+            for army in _armies_of(after)
+            if army.id > 0
+        },
+    )
 
     # Battle for Towns, Cities, and Capitols: a town or city reinforced gets its Elite Defense Force.
-    reinforced = {row.province_id for row in [*rows.values(), *created] if row.kind == Army.Kind.GARRISON}
     Army.objects.bulk_create(
         Army(
             kingdom_id=province.controller,
@@ -244,30 +256,37 @@ def _items_write(before: World, after: World, events: Iterable[Event]) -> None:
     ArmoryItem.objects.filter(pk__in=[e.data["item_id"] for e in events if e.code == EventCode.ITEM_SENT]).delete()
 
 
-def _provinces_write(after: World, provinces: Mapping[int, Province], fields: Collection[str]) -> None:
-    changed = []
-    for number, province in after.provinces.items():
-        values = {
-            "controller": province.controller,
-            "razed": province.razed,
-            "fortified": province.fortified,
-            # The Ancient Dead's incantations turn the land to plains, then desert (and towns to ruins).
-            "terrain": province.terrain.value,
-            "settlement": province.settlement.value,
-            "incantation": province.incantation,
-            "land_sale_turn": province.land_sale_turn,
-            "rogue": province.rogue,
-            "looted_turn": province.looted_turn,
-            "ruin_sacked": province.ruin_sacked,
-            "ruin_raids": province.ruin_raids,
-        }
-        row = provinces[number]
-        stored = {f: getattr(row, row._meta.get_field(f).attname) for f in fields}
-        if any(stored[f] != values[f] for f in fields):
-            for f in fields:
-                setattr(row, row._meta.get_field(f).attname, values[f])
-            changed.append(row)
-    Province.objects.bulk_update(changed, [f for f in PROVINCE_FIELDS if f in fields])
+def _province_values(province: ProvinceState) -> dict[str, Any]:
+    """The province's columns (PROVINCE_FIELDS) as the record has them."""
+    return {
+        "controller": province.controller,
+        "razed": province.razed,
+        "fortified": province.fortified,
+        # The Ancient Dead's incantations turn the land to plains, then desert (and towns to ruins).
+        "terrain": province.terrain.value,
+        "settlement": province.settlement.value,
+        "incantation": province.incantation,
+        "land_sale_turn": province.land_sale_turn,
+        "rogue": province.rogue,
+        "looted_turn": province.looted_turn,
+        "ruin_sacked": province.ruin_sacked,
+        "ruin_raids": province.ruin_raids,
+    }
+
+
+def _provinces_write(before: World, after: World, provinces: Mapping[int, Province], fields: Collection[str]) -> None:
+    """The fields of each province that the phase changed (a field it did not change is left as stored)."""
+    rows_update(
+        Province,
+        {
+            provinces[number].id: _changed(
+                _province_values(before.provinces[number]) if number in before.provinces else None,
+                _province_values(province),
+                fields,
+            )
+            for number, province in after.provinces.items()
+        },
+    )
 
 
 def _kingdoms_write(
@@ -322,12 +341,14 @@ def world_write(
 
     Returns the raised armies' real ids and the province rows."""
     provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
-    army_ids = _armies_write(turn=turn, campaign=campaign, after=after, provinces=provinces, fields=army_fields)
+    army_ids = _armies_write(
+        turn=turn, campaign=campaign, before=before, after=after, provinces=provinces, fields=army_fields
+    )
     _lists_write(before, after)
     _characters_write(before, after)
     _items_write(before, after, events)
     delayed_items_write(turn=turn, events=events)  # Sabotage, Mislabeled goods: an item found, on its way
-    _provinces_write(after, provinces, province_fields)
+    _provinces_write(before, after, provinces, province_fields)
     alliances_write(campaign=campaign, turn=turn, events=events)
     _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, provinces=provinces)
     rival_missions_write(campaign=campaign, before=before, after=after, army_ids=army_ids)
