@@ -107,6 +107,7 @@ def _armies_write(
     # The towns already reinforced (their Elite Defense Force active as the phase found it).
     reinforced = set(
         Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON)
+        .order_by()  # the model's ordering would join the kingdoms and campaigns to sort
         .values_list("province_id", flat=True)
         .distinct()
     )
