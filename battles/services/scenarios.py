@@ -14,8 +14,8 @@ from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Character, Kingdom
 from kingdoms.selectors import army_counted_points
+from kingdoms.services.bulk_rows import rows_update
 from kingdoms.services.dice import dice_rolls_save_many
-from kingdoms.services.rows_update import rows_update
 from rulebook.archetypes.character_record import abilities_kept, deep_wound_to_miss, old_wounds
 from rulebook.scenario.deployment_svg import deployment_diagram
 from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate

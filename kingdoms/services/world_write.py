@@ -19,11 +19,11 @@ from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, P
 
 from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .alliances import alliances_write
+from .bulk_rows import rows_update
 from .experience import experience_rows_write
 from .mislabeled_goods import delayed_items_write
 from .rival_missions import rival_missions_write
 from .rogue import rogue_rows_write
-from .rows_update import rows_update
 
 # The columns of an army and of a province the world records. A phase names those it decides
 # (`world_write`): the others it leaves as stored.

@@ -1,5 +1,6 @@
-"""Updating many rows of one table in one set-based statement, each row only in the fields that
-changed for it: the one world writer's (kingdoms.services.world_write) and the scenarios' writes.
+"""Writing many rows of one table in one set-based statement: `rows_update` updates each row only in
+the fields that changed for it (the one world writer's, kingdoms.services.world_write, and the
+scenarios' writes); `rows_insert` inserts rows whose ids nobody reads back (a turn's dice rolls).
 
 Django's `bulk_update` builds a `CASE WHEN id = ... THEN ...` per row per field (on the largest
 campaign 28,860 expressions compiled in Python: most of the orders phase's time), and writes every
@@ -14,16 +15,22 @@ writer did not change (a column set behind the writer's back stays set), and the
 only the fields that changed in some row: one statement per table whatever the number of rows
 (PostgreSQL, and SQLite from 3.33 on, have UPDATE ... FROM). On SQLite a statement holds at most
 the connection's limit of parameters (250,000 for the SQLite Python ships), so a table of more
-rows than that allows takes a statement per batch."""
+rows than that allows takes a statement per batch.
+
+`rows_insert` sends the rows as one JSON document that the database unpacks (`jsonb_to_recordset`
+on PostgreSQL, `json_each` on SQLite): one parameter, so one statement however many rows, where
+Django's `bulk_create` prepares and binds every value (on SQLite in batches of 999 parameters);
+ten thousand dice rolls are a third of the orders phase's time that way."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import JSONField, Model
 
 
 def _parameters_limit() -> int:
@@ -87,3 +94,34 @@ def rows_update(model: type[Model], changes: Mapping[int, Mapping[str, Any]]) ->
             )
             statements += 1
     return statements
+
+
+def rows_insert(model: type[Model], rows: Sequence[Model]) -> int:
+    """Insert `rows` (unsaved instances of `model`, their ids left to the database and not read
+    back) in one statement; returns the number of statements run (0 for no rows)."""
+    if not rows:
+        return 0
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    postgres = connection.vendor == "postgresql"
+    document = []
+    for row in rows:
+        record: dict[str, Any] = {}
+        for field in fields:
+            value = field.pre_save(row, add=True)  # the defaults and auto_now_add, as save() would
+            if isinstance(field, JSONField):
+                # PostgreSQL takes the JSON value as it is; SQLite stores its text.
+                record[field.column] = value if postgres else json.dumps(value, cls=field.encoder)
+            else:
+                record[field.column] = field.get_db_prep_save(value, connection)
+        document.append(record)
+    table = connection.ops.quote_name(model._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    if postgres:
+        types = ", ".join(f"{connection.ops.quote_name(f.column)} {f.cast_db_type(connection)}" for f in fields)
+        sql = f"INSERT INTO {table} ({columns}) SELECT {columns} FROM jsonb_to_recordset(%s::jsonb) AS r({types})"
+    else:
+        values = ", ".join(f"json_extract(value, '$.\"{f.column}\"')" for f in fields)
+        sql = f"INSERT INTO {table} ({columns}) SELECT {values} FROM json_each(%s)"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [json.dumps(document, default=str)])
+    return 1
