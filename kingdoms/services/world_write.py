@@ -145,6 +145,12 @@ def _armies_write(
     return army_ids
 
 
+_UNIT_FIELDS = (
+    "models_count", "veteran_level", "veteran_eligible", "equipment_points", "champion_points", "standard_points",
+    "musician_points",
+)  # fmt: skip
+
+
 def _unit_kept(unit: UnitState) -> tuple[object, ...]:
     """What a unit's row keeps of its record: its models and Veteran Status; its equipment (Robbed:
     a character's mundane equipment is lost) and its command models (Casualty Recovery)."""
@@ -160,9 +166,9 @@ def _unit_kept(unit: UnitState) -> tuple[object, ...]:
 
 
 def _lists_write(before: World, after: World) -> None:
-    """Each unit whose record changed: its models, its casualties over the campaign, its Veteran
-    Status, its equipment and command; an army upgraded by 500 points or more loses its units'
-    Veteran Status."""
+    """The fields of each unit whose record changed: its models, its casualties over the campaign,
+    its Veteran Status, its equipment and command; an army upgraded by 500 points or more loses its
+    units' Veteran Status."""
     was = {u.id: u for units in before.units.values() for u in units}
     changed = {
         u.id: u
@@ -170,30 +176,27 @@ def _lists_write(before: World, after: World) -> None:
         for u in units
         if u.id in was and _unit_kept(u) != _unit_kept(was[u.id])
     }
-    rows = list(Unit.objects.filter(pk__in=list(changed)))
-    for row in rows:
-        unit = changed[row.id]
-        row.models_lost += max(0, was[row.id].models - unit.models)
-        row.models_count = unit.models
-        row.veteran_level, row.veteran_eligible = unit.veteran_level, unit.veteran_eligible
-        row.equipment_points = unit.equipment_points
-        row.champion_points, row.standard_points, row.musician_points = (
-            unit.champion_points,
-            unit.standard_points,
-            unit.musician_points,
-        )
-    Unit.objects.bulk_update(
-        rows,
-        [
-            "models_lost",
-            "models_count",
-            "veteran_level",
-            "veteran_eligible",
-            "equipment_points",
-            "champion_points",
-            "standard_points",
-            "musician_points",
-        ],
+    lost = {i: was[i].models - u.models for i, u in changed.items() if u.models < was[i].models}
+    casualties = dict(Unit.objects.filter(pk__in=list(lost)).values_list("id", "models_lost")) if lost else {}
+
+    def values(unit: UnitState) -> dict[str, Any]:
+        return {
+            "models_count": unit.models,
+            "veteran_level": unit.veteran_level,
+            "veteran_eligible": unit.veteran_eligible,
+            "equipment_points": unit.equipment_points,
+            "champion_points": unit.champion_points,
+            "standard_points": unit.standard_points,
+            "musician_points": unit.musician_points,
+        }
+
+    rows_update(
+        Unit,
+        {
+            i: _changed(values(was[i]), values(unit), _UNIT_FIELDS)
+            | ({"models_lost": casualties[i] + lost[i]} if i in lost else {})
+            for i, unit in changed.items()
+        },
     )
     veterans_lost = [a.id for a in after.armies.values() if a.veteran_status_lost]
     if veterans_lost:
