@@ -1,9 +1,12 @@
 """Writing the campaign's world state (rulebook.world) back to the database: the one writer the
 turn's phases share, as kingdoms.services.world is the one loader. A phase hands it the world as it
 found it and as it leaves it (its working copy), with its events; it writes every record that
-differs (provinces, kingdoms, armies, units, characters, items) in bulk (a fixed number of queries,
-whatever the number of armies; a character changed is one query, for the one-living-Warlord
-constraint), and the alliance, ledger and experience rows the events carry. A world loaded without
+differs between the two (provinces, kingdoms, armies, units, characters, items) in bulk (a fixed
+number of queries, whatever the number of armies; a character changed is one query, for the
+one-living-Warlord constraint), and the alliance, ledger and experience rows the events carry.
+The armies, provinces and units are written in the fields that changed only, one set-based
+statement per table (bulk_rows.rows_update): a field the phase did not change is left as stored,
+and the writes grow with what the turn changed, not with the campaign. A world loaded without
 its characters and items (the orders phase's) has none to write. What is a phase's own (its
 battles, sheets, movements, dice, the turn's log) the phase writes."""
 
@@ -331,14 +334,15 @@ def world_write(
     `after` as it leaves it, `events` what it said. In bulk, in the caller's transaction:
 
     - the armies raised (negative ids: new rows, at step 0 of their movements), each army and Elite
-      Defense Force whose `army_fields` differ from its row (the others are left as stored), the
+      Defense Force in the `army_fields` that differ between `before` and `after` (the other fields,
+      and the records that did not change, are left as stored), the
       Veteran Status lost by an upgrade, the Elite Defense Forces of the towns reinforced;
     - the army lists: each unit whose record changed (models, Veteran Status, equipment, command),
       its models lost counted in its casualties;
     - the characters whose record changed (alive, role, injuries, battles survived), the dead first;
     - the magic items: each whose record changed (bearer, destroyed), those added (negative ids: found
       in the ruins), those of the armies disbanded (destroyed), those sent (Transfer of Gold);
-    - each province whose `province_fields` differ from its row;
+    - each province in the `province_fields` that differ between `before` and `after`;
     - the alliances the events form and end, the kingdoms' capitols and Rogue Kingdoms;
     - the treasury's ledger (each event with gold) and the experience ledger (each event with
       experience, checked against the armies' balances).
