@@ -58,13 +58,13 @@ def rows_update(model: type[Model], changes: Mapping[int, Mapping[str, Any]]) ->
     fields = [model._meta.get_field(name) for name in names]
     bit = {name: 1 << i for i, name in enumerate(names)}
     table = connection.ops.quote_name(model._meta.db_table)
-    pk = connection.ops.quote_name(model._meta.pk.column)  # type: ignore[union-attr]
-    columns = [connection.ops.quote_name(f.column) for f in fields]  # type: ignore[attr-defined]
+    pk = connection.ops.quote_name(model._meta.pk.column)
+    columns = [connection.ops.quote_name(f.column) for f in fields]
     postgres = connection.vendor == "postgresql"
     # PostgreSQL types a VALUES list from its rows: every value cast to its column's type (a NULL or
     # a JSON text would not say it); SQLite takes each value as it is.
     casts = (
-        ["::bigint", "::bigint", *(f"::{f.cast_db_type(connection)}" for f in fields)]  # type: ignore[attr-defined]
+        ["::bigint", "::bigint", *(f"::{f.cast_db_type(connection)}" for f in fields)]
         if postgres
         else [""] * (len(fields) + 2)
     )
