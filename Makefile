@@ -76,8 +76,10 @@ clean-var:
 	rm -rf var/
 
 # Benchmarks print figures (docs/performance.md records them): on a scratch SQLite file under var/,
-# and on PostgreSQL too when one answers on 127.0.0.1:5432 (database briternia_bench).
-BENCH_PG ?= postgres://postgres@127.0.0.1:5432/briternia_bench
+# and on PostgreSQL too when one answers on 127.0.0.1:5432 (database briternia_bench, or BENCH_DB:
+# several checkouts benching at once each name their own).
+BENCH_DB ?= briternia_bench
+BENCH_PG ?= postgres://postgres@127.0.0.1:5432/$(BENCH_DB)
 bench: $(VENV)/.requirements-dev.stamp
 	@echo "== SQLite (embedded default)"
 	rm -f var/bench.sqlite3
@@ -86,8 +88,8 @@ bench: $(VENV)/.requirements-dev.stamp
 	DATABASE_URL=sqlite:///$(CURDIR)/var/bench.sqlite3 EMAIL_OUTBOX_DIR=$(CURDIR)/var/bench-outbox $(PY) manage.py bench_reports
 	@if pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then \
 	  echo "== PostgreSQL"; \
-	  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS briternia_bench" >/dev/null && \
-	  createdb -h 127.0.0.1 -U postgres briternia_bench && \
+	  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $(BENCH_DB)" >/dev/null && \
+	  createdb -h 127.0.0.1 -U postgres $(BENCH_DB) && \
 	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py migrate --noinput -v0 && \
 	  DATABASE_URL=$(BENCH_PG) $(PY) manage.py bench && \
 	  DATABASE_URL=$(BENCH_PG) EMAIL_OUTBOX_DIR=$(CURDIR)/var/bench-outbox $(PY) manage.py bench_reports; \

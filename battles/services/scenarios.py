@@ -4,6 +4,7 @@ are posted, stored on the battle, and sent to its players as a PDF scenario shee
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -13,6 +14,7 @@ from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Character, Kingdom
 from kingdoms.selectors import army_counted_points
+from kingdoms.services.bulk_rows import rows_update
 from kingdoms.services.dice import dice_rolls_save_many
 from rulebook.archetypes.character_record import abilities_kept, deep_wound_to_miss, old_wounds
 from rulebook.scenario.deployment_svg import deployment_diagram
@@ -135,30 +137,42 @@ def battle_scenarios_generate(*, turn: Any) -> list[Battle]:
     )
     army_ids = [a for b in battles for a in (b.attacker_army_id, b.defender_army_id) if a]
     abilities = general_abilities(army_ids)
+    characters = living_characters(army_ids)  # once for every battle (a query per battle grew with the turn)
     rolled: list[SeededDice] = []
     for battle in battles:
         dice = SeededDice(seed=turn.seed, stream=scenario_stream(battle))
         battle.scenario = scenario_generate(scenario_setup(battle, abilities), dice).as_json()
         rolled.append(dice)
         wound_dice = SeededDice(seed=turn.seed, stream=f"old-wounds:{scenario_stream(battle)}")
-        battle.old_wounds = old_wounds_roll(battle, wound_dice)
+        battle.old_wounds = old_wounds_roll(battle, wound_dice, characters)
         rolled.append(wound_dice)
-    Battle.objects.bulk_update(battles, ["scenario", "old_wounds"])
+    rows_update(Battle, {b.pk: {"scenario": b.scenario, "old_wounds": b.old_wounds} for b in battles})
     # One insert for every battle's rolls (a query per battle grows with the campaign).
     dice_rolls_save_many(campaign=turn.campaign, turn=turn.number, dice=rolled)
     return battles
 
 
-def old_wounds_roll(battle: Battle, dice: SeededDice) -> list[dict[str, Any]]:
+def living_characters(army_ids: list[int]) -> dict[int, list[Character]]:
+    """The living characters of each army, by id, in one query."""
+    by_army: dict[int, list[Character]] = defaultdict(list)
+    for character in (
+        Character.objects.filter(unit__army_id__in=army_ids, alive=True).select_related("unit").order_by("id")
+    ):
+        by_army[character.unit.army_id].append(character)
+    return by_army
+
+
+def old_wounds_roll(
+    battle: Battle, dice: SeededDice, characters: Mapping[int, list[Character]]
+) -> list[dict[str, Any]]:
     """Old Battle Wound, rolled by the engine as the battle is posted: a D6 per wound for each
-    character of the two fighting armies (one who must miss it for a Deep Wound rolls nothing);
-    on a 1 he cannot take part, and the scenario sheet says so."""
+    character of the two fighting armies (`characters`: the living ones of each army; one who must
+    miss it for a Deep Wound rolls nothing); on a 1 he cannot take part, and the scenario sheet says so."""
     if battle.skirmish:
         return []  # the Tomb Raiders skirmish: no character of the army takes part (decision 231)
-    armies = [a for a in (battle.attacker_army_id, battle.defender_army_id) if a]
+    armies = sorted({a for a in (battle.attacker_army_id, battle.defender_army_id) if a})
     rows = []
-    characters = Character.objects.filter(unit__army_id__in=armies, alive=True).select_related("unit")
-    for character in characters.order_by("unit__army_id", "id"):
+    for character in (c for army in armies for c in characters.get(army, [])):
         wounds = old_wounds(character.injuries)
         if not wounds or deep_wound_to_miss(character.injuries):
             continue

@@ -8,6 +8,7 @@ from kernel.dice import Dice, SeededDice
 from turns.models import DiceRoll
 
 from ..models import Campaign
+from .bulk_rows import rows_insert
 
 
 def campaign_dice(*, campaign: Campaign, stream: str) -> SeededDice:
@@ -31,16 +32,16 @@ def dice_rolls_save(*, campaign: Campaign, turn: int, dice: Dice, stream: str = 
     return DiceRoll.objects.bulk_create(_rows(campaign, turn, stream, start, dice))
 
 
-def dice_rolls_save_many(*, campaign: Campaign, turn: int, dice: Sequence[SeededDice]) -> list[DiceRoll]:
-    """Write the rolls of several streams at once (a turn's scenarios): two queries whatever
-    their number."""
+def dice_rolls_save_many(*, campaign: Campaign, turn: int, dice: Sequence[SeededDice]) -> None:
+    """Write the rolls of several streams at once (a turn's scenarios, the orders phase's two
+    streams): two queries whatever their number (bulk_rows.rows_insert: thousands of rolls)."""
     started = dict(
         DiceRoll.objects.filter(campaign=campaign, turn=turn, stream__in=[d.stream for d in dice])
         .values_list("stream")
         .annotate(n=Count("id"))
     )
     rows = [row for d in dice for row in _rows(campaign, turn, d.stream, started.get(d.stream, 0), d)]
-    return DiceRoll.objects.bulk_create(rows)
+    rows_insert(DiceRoll, rows)
 
 
 def _rows(campaign: Campaign, turn: int, stream: str, start: int, dice: Dice) -> list[DiceRoll]:

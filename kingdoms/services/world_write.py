@@ -1,9 +1,12 @@
 """Writing the campaign's world state (rulebook.world) back to the database: the one writer the
 turn's phases share, as kingdoms.services.world is the one loader. A phase hands it the world as it
 found it and as it leaves it (its working copy), with its events; it writes every record that
-differs (provinces, kingdoms, armies, units, characters, items) in bulk (a fixed number of queries,
-whatever the number of armies; a character changed is one query, for the one-living-Warlord
-constraint), and the alliance, ledger and experience rows the events carry. A world loaded without
+differs between the two (provinces, kingdoms, armies, units, characters, items) in bulk (a fixed
+number of queries, whatever the number of armies; a character changed is one query, for the
+one-living-Warlord constraint), and the alliance, ledger and experience rows the events carry.
+The armies, provinces and units are written in the fields that changed only, one set-based
+statement per table (bulk_rows.rows_update): a field the phase did not change is left as stored,
+and the writes grow with what the turn changed, not with the campaign. A world loaded without
 its characters and items (the orders phase's) has none to write. What is a phase's own (its
 battles, sheets, movements, dice, the turn's log) the phase writes."""
 
@@ -15,10 +18,11 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 from kernel.events import Event
-from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, UnitState, World
+from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, ProvinceState, UnitState, World
 
 from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .alliances import alliances_write
+from .bulk_rows import rows_update
 from .experience import experience_rows_write
 from .mislabeled_goods import delayed_items_write
 from .rival_missions import rival_missions_write
@@ -51,17 +55,17 @@ def _armies_of(world: World) -> list[ArmyState]:
     return [*world.armies.values(), *world.garrisons.values()]
 
 
-def _army_values(army: ArmyState, provinces: Mapping[int, Province]) -> dict[str, Any]:
-    """The army's columns (ARMY_FIELDS) as the record has them."""
+def _army_values(army: ArmyState, province_ids: Mapping[int, int]) -> dict[str, Any]:
+    """The army's columns (ARMY_FIELDS) as the record has them (its provinces by row id)."""
     return {
-        "province": provinces[army.province],
+        "province": province_ids[army.province],
         "size": army.size,
         "supply_depot": army.supply_depot,
         "experience": army.experience,
         "upgraded_turn": army.upgraded_turn,
         "recover_streak": army.recover_streak,
         "co_occupying": army.co_occupying,
-        "fortified_in": provinces[army.fortified_in] if army.fortified_in is not None else None,
+        "fortified_in": province_ids[army.fortified_in] if army.fortified_in is not None else None,
         "status": Army.Status.DISBANDED if army.disbanded else Army.Status.ACTIVE,
         "list_due": army.list_due,
         "losses_before_list": army.losses_before_list,
@@ -70,25 +74,24 @@ def _army_values(army: ArmyState, provinces: Mapping[int, Province]) -> dict[str
     }
 
 
-def _set_changed(row: Any, values: Mapping[str, Any], fields: Collection[str]) -> bool:
-    """Give the row the `fields` of `values` (a related row for a foreign key); True if one changed."""
-    changed = False
-    for name in fields:
-        value = values[name]
-        attname = row._meta.get_field(name).attname
-        stored = value.pk if isinstance(value, Province) else value
-        if getattr(row, attname) != stored:
-            setattr(row, name, value)
-            changed = True
-    return changed
+def _changed(was: Mapping[str, Any] | None, now: Mapping[str, Any], fields: Collection[str]) -> dict[str, Any]:
+    """The `fields` of `now` that differ from `was` (all of them for a record `was` does not have)."""
+    return {f: now[f] for f in fields if was is None or was[f] != now[f]}
 
 
 def _armies_write(
-    *, turn: int, campaign: Campaign, after: World, provinces: Mapping[int, Province], fields: Collection[str]
+    *,
+    turn: int,
+    campaign: Campaign,
+    before: World,
+    after: World,
+    provinces: Mapping[int, Province],
+    fields: Collection[str],
 ) -> dict[int, int]:
-    """The armies raised (new rows, at their first step), every army whose `fields` the record
-    changed, and the Elite Defense Forces of the towns reinforced; returns the raised armies' real ids."""
-    rows = {a.id: a for a in Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE)}
+    """The armies raised (new rows, at their first step), the fields of each army that the phase
+    changed (its record before and after: a field it did not change is left as stored), and the
+    Elite Defense Forces of the towns reinforced; returns the raised armies' real ids."""
+    province_ids = {number: row.id for number, row in provinces.items()}
     # New armies (negative ids in the state) get rows first, so events can point at them.
     new = sorted((a for a in after.armies.values() if a.id < 0), key=lambda a: -a.id)
     created = Army.objects.bulk_create(
@@ -104,19 +107,32 @@ def _armies_write(
         )
         for a in new
     )
+    # The towns already reinforced (their Elite Defense Force active as the phase found it).
+    reinforced = set(
+        Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON)
+        .order_by()  # the model's ordering would join the kingdoms and campaigns to sort
+        .values_list("province_id", flat=True)
+        .distinct()
+    )
     army_ids = {army.id: row.id for army, row in zip(new, created, strict=True)}
     ArmyMovement.objects.bulk_create(
         ArmyMovement(army=row, turn=turn, step=0, province=row.province) for row in created
     )
-    changed = [
-        rows[army.id]
-        for army in _armies_of(after)
-        if army.id > 0 and _set_changed(rows[army.id], _army_values(army, provinces), fields)
-    ]
-    Army.objects.bulk_update(changed, [f for f in ARMY_FIELDS if f in fields])
+    was = {a.id: a for a in _armies_of(before)}
+    rows_update(
+        Army,
+        {
+            army.id: _changed(
+                _army_values(was[army.id], province_ids) if army.id in was else None,
+                _army_values(army, province_ids),
+                fields,
+            )
+            for army in _armies_of(after)
+            if army.id > 0
+        },
+    )
 
     # Battle for Towns, Cities, and Capitols: a town or city reinforced gets its Elite Defense Force.
-    reinforced = {row.province_id for row in [*rows.values(), *created] if row.kind == Army.Kind.GARRISON}
     Army.objects.bulk_create(
         Army(
             kingdom_id=province.controller,
@@ -130,6 +146,12 @@ def _armies_write(
         if province.elite_defense and provinces[number].id not in reinforced
     )
     return army_ids
+
+
+_UNIT_FIELDS = (
+    "models_count", "veteran_level", "veteran_eligible", "equipment_points", "champion_points", "standard_points",
+    "musician_points",
+)  # fmt: skip
 
 
 def _unit_kept(unit: UnitState) -> tuple[object, ...]:
@@ -147,9 +169,9 @@ def _unit_kept(unit: UnitState) -> tuple[object, ...]:
 
 
 def _lists_write(before: World, after: World) -> None:
-    """Each unit whose record changed: its models, its casualties over the campaign, its Veteran
-    Status, its equipment and command; an army upgraded by 500 points or more loses its units'
-    Veteran Status."""
+    """The fields of each unit whose record changed: its models, its casualties over the campaign,
+    its Veteran Status, its equipment and command; an army upgraded by 500 points or more loses its
+    units' Veteran Status."""
     was = {u.id: u for units in before.units.values() for u in units}
     changed = {
         u.id: u
@@ -157,30 +179,27 @@ def _lists_write(before: World, after: World) -> None:
         for u in units
         if u.id in was and _unit_kept(u) != _unit_kept(was[u.id])
     }
-    rows = list(Unit.objects.filter(pk__in=list(changed)))
-    for row in rows:
-        unit = changed[row.id]
-        row.models_lost += max(0, was[row.id].models - unit.models)
-        row.models_count = unit.models
-        row.veteran_level, row.veteran_eligible = unit.veteran_level, unit.veteran_eligible
-        row.equipment_points = unit.equipment_points
-        row.champion_points, row.standard_points, row.musician_points = (
-            unit.champion_points,
-            unit.standard_points,
-            unit.musician_points,
-        )
-    Unit.objects.bulk_update(
-        rows,
-        [
-            "models_lost",
-            "models_count",
-            "veteran_level",
-            "veteran_eligible",
-            "equipment_points",
-            "champion_points",
-            "standard_points",
-            "musician_points",
-        ],
+    lost = {i: was[i].models - u.models for i, u in changed.items() if u.models < was[i].models}
+    casualties = dict(Unit.objects.filter(pk__in=list(lost)).values_list("id", "models_lost")) if lost else {}
+
+    def values(unit: UnitState) -> dict[str, Any]:
+        return {
+            "models_count": unit.models,
+            "veteran_level": unit.veteran_level,
+            "veteran_eligible": unit.veteran_eligible,
+            "equipment_points": unit.equipment_points,
+            "champion_points": unit.champion_points,
+            "standard_points": unit.standard_points,
+            "musician_points": unit.musician_points,
+        }
+
+    rows_update(
+        Unit,
+        {
+            i: _changed(values(was[i]), values(unit), _UNIT_FIELDS)
+            | ({"models_lost": casualties[i] + lost[i]} if i in lost else {})
+            for i, unit in changed.items()
+        },
     )
     veterans_lost = [a.id for a in after.armies.values() if a.veteran_status_lost]
     if veterans_lost:
@@ -244,30 +263,37 @@ def _items_write(before: World, after: World, events: Iterable[Event]) -> None:
     ArmoryItem.objects.filter(pk__in=[e.data["item_id"] for e in events if e.code == EventCode.ITEM_SENT]).delete()
 
 
-def _provinces_write(after: World, provinces: Mapping[int, Province], fields: Collection[str]) -> None:
-    changed = []
-    for number, province in after.provinces.items():
-        values = {
-            "controller": province.controller,
-            "razed": province.razed,
-            "fortified": province.fortified,
-            # The Ancient Dead's incantations turn the land to plains, then desert (and towns to ruins).
-            "terrain": province.terrain.value,
-            "settlement": province.settlement.value,
-            "incantation": province.incantation,
-            "land_sale_turn": province.land_sale_turn,
-            "rogue": province.rogue,
-            "looted_turn": province.looted_turn,
-            "ruin_sacked": province.ruin_sacked,
-            "ruin_raids": province.ruin_raids,
-        }
-        row = provinces[number]
-        stored = {f: getattr(row, row._meta.get_field(f).attname) for f in fields}
-        if any(stored[f] != values[f] for f in fields):
-            for f in fields:
-                setattr(row, row._meta.get_field(f).attname, values[f])
-            changed.append(row)
-    Province.objects.bulk_update(changed, [f for f in PROVINCE_FIELDS if f in fields])
+def _province_values(province: ProvinceState) -> dict[str, Any]:
+    """The province's columns (PROVINCE_FIELDS) as the record has them."""
+    return {
+        "controller": province.controller,
+        "razed": province.razed,
+        "fortified": province.fortified,
+        # The Ancient Dead's incantations turn the land to plains, then desert (and towns to ruins).
+        "terrain": province.terrain.value,
+        "settlement": province.settlement.value,
+        "incantation": province.incantation,
+        "land_sale_turn": province.land_sale_turn,
+        "rogue": province.rogue,
+        "looted_turn": province.looted_turn,
+        "ruin_sacked": province.ruin_sacked,
+        "ruin_raids": province.ruin_raids,
+    }
+
+
+def _provinces_write(before: World, after: World, provinces: Mapping[int, Province], fields: Collection[str]) -> None:
+    """The fields of each province that the phase changed (a field it did not change is left as stored)."""
+    rows_update(
+        Province,
+        {
+            provinces[number].id: _changed(
+                _province_values(before.provinces[number]) if number in before.provinces else None,
+                _province_values(province),
+                fields,
+            )
+            for number, province in after.provinces.items()
+        },
+    )
 
 
 def _kingdoms_write(
@@ -308,26 +334,29 @@ def world_write(
     `after` as it leaves it, `events` what it said. In bulk, in the caller's transaction:
 
     - the armies raised (negative ids: new rows, at step 0 of their movements), each army and Elite
-      Defense Force whose `army_fields` differ from its row (the others are left as stored), the
+      Defense Force in the `army_fields` that differ between `before` and `after` (the other fields,
+      and the records that did not change, are left as stored), the
       Veteran Status lost by an upgrade, the Elite Defense Forces of the towns reinforced;
     - the army lists: each unit whose record changed (models, Veteran Status, equipment, command),
       its models lost counted in its casualties;
     - the characters whose record changed (alive, role, injuries, battles survived), the dead first;
     - the magic items: each whose record changed (bearer, destroyed), those added (negative ids: found
       in the ruins), those of the armies disbanded (destroyed), those sent (Transfer of Gold);
-    - each province whose `province_fields` differ from its row;
+    - each province in the `province_fields` that differ between `before` and `after`;
     - the alliances the events form and end, the kingdoms' capitols and Rogue Kingdoms;
     - the treasury's ledger (each event with gold) and the experience ledger (each event with
       experience, checked against the armies' balances).
 
     Returns the raised armies' real ids and the province rows."""
     provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
-    army_ids = _armies_write(turn=turn, campaign=campaign, after=after, provinces=provinces, fields=army_fields)
+    army_ids = _armies_write(
+        turn=turn, campaign=campaign, before=before, after=after, provinces=provinces, fields=army_fields
+    )
     _lists_write(before, after)
     _characters_write(before, after)
     _items_write(before, after, events)
     delayed_items_write(turn=turn, events=events)  # Sabotage, Mislabeled goods: an item found, on its way
-    _provinces_write(after, provinces, province_fields)
+    _provinces_write(before, after, provinces, province_fields)
     alliances_write(campaign=campaign, turn=turn, events=events)
     _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, provinces=provinces)
     rival_missions_write(campaign=campaign, before=before, after=after, army_ids=army_ids)

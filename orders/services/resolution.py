@@ -16,6 +16,7 @@ from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
 from kingdoms.selectors import tomb_raiders_for_missions
+from kingdoms.services.bulk_rows import rows_insert
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import world_load
@@ -149,11 +150,10 @@ def resolution_write(
                     )
                 )
     ArmyMovement.objects.bulk_create(movements)
-    # The turn's rolls, and the Ancient Dead's on their own stream.
-    for stream, rolled in ((DICE_STREAM, dice), (ANCIENT_DEAD_STREAM, ancient_dice)):
-        if rolled is None:
-            continue
-        DiceRoll.objects.bulk_create(
+    # The turn's rolls, and the Ancient Dead's on their own stream, in one insert.
+    rows_insert(
+        DiceRoll,
+        [
             DiceRoll(
                 campaign=campaign,
                 turn=turn.number,
@@ -166,8 +166,11 @@ def resolution_write(
                 kingdoms=list(r.kingdoms),
                 armies=[army_id(a) for a in r.armies],
             )
+            for stream, rolled in ((DICE_STREAM, dice), (ANCIENT_DEAD_STREAM, ancient_dice))
+            if rolled is not None
             for i, r in enumerate(rolled.rolls)
-        )
+        ],
+    )
     turn.resolved_at = timezone.now()
     turn.save(update_fields=["resolved_at"])
     return id_map

@@ -44,6 +44,7 @@ from turns.models import Turn
 
 from .phases import Phase, phase_run
 from .sanity import phase_sanity_check
+from .steps import phase_step
 
 ORDERS_PHASE = Phase(
     name="orders phase",
@@ -94,14 +95,23 @@ def orders_phase_run(*, turn_id: int) -> OrdersOutcome:
     their scenario sheets. Safe to call twice and concurrently."""
 
     def run(turn: Turn, dice: SeededDice) -> Resolution:
-        before = turn_state_load(turn)
+        # Named steps: `make bench` prints each one's time and queries (turns/services/steps.py).
+        with phase_step("load"):
+            before = turn_state_load(turn)
         ancient = ancient_dead_dice(turn)
-        resolution = resolve_orders(before, dice, ancient)
-        army_ids = resolution_write(turn=turn, before=before, resolution=resolution, dice=dice, ancient_dice=ancient)
-        battles_post(turn=turn, resolution=resolution, army_ids=army_ids)
-        # The battles are posted: each gets its scenario, and its players the scenario sheet.
-        battle_scenario_reports_create(turn=turn, battles=battle_scenarios_generate(turn=turn))
-        phase_sanity_check(turn=turn, phase_name="orders phase", battles_waiting=True)
+        with phase_step("rules"):
+            resolution = resolve_orders(before, dice, ancient)
+        with phase_step("write"):
+            army_ids = resolution_write(
+                turn=turn, before=before, resolution=resolution, dice=dice, ancient_dice=ancient
+            )
+        with phase_step("posting"):
+            battles_post(turn=turn, resolution=resolution, army_ids=army_ids)
+        with phase_step("scenarios"):
+            # The battles are posted: each gets its scenario, and its players the scenario sheet.
+            battle_scenario_reports_create(turn=turn, battles=battle_scenarios_generate(turn=turn))
+        with phase_step("sanity check"):
+            phase_sanity_check(turn=turn, phase_name="orders phase", battles_waiting=True)
         return resolution
 
     outcome = phase_run(ORDERS_PHASE, turn_id=turn_id, run=run, after_commit=_reports_start(turn_id))

@@ -21,6 +21,8 @@ from kernel.dice import SeededDice
 from kingdoms.services.world import world_changed
 from turns.models import Turn
 
+from .steps import phase_step
+
 logger = logging.getLogger(__name__)
 Result = TypeVar("Result")
 
@@ -77,7 +79,8 @@ def phase_run(
                 return PhaseOutcome(resolved=False)
             turn = Turn.objects.select_related("campaign").get(pk=turn_id)
             for hook in _BEFORE_PHASE:
-                hook(turn, phase)
+                with phase_step(hook.__name__.removesuffix("_take")):  # the snapshot (snapshot_take)
+                    hook(turn, phase)
             result = run(turn, SeededDice(seed=turn.seed, stream=phase.dice_stream))
             world_changed(turn.campaign_id)  # the order sheets' kept copies of the world are stale
             Turn.objects.filter(pk=turn_id).update(

@@ -1,8 +1,9 @@
 """manage.py bench: time turn resolution on generated campaigns of growing size.
 
-Prints, per campaign: the pure rules' time, the whole resolution's time (load, rules, writes)
-and its number of database queries. The campaigns are created in the configured database and
-deleted afterwards; `make bench` points it at a scratch SQLite file under var/.
+Prints, per campaign: the pure rules' time, the whole resolution's time (snapshot, load, rules,
+writes, posting, scenarios) and its number of database queries, then each step's time and
+queries. The campaigns are created in the configured database and deleted afterwards; `make bench`
+points it at a scratch SQLite file under var/, then at a scratch PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from rulebook.tables import PLAYER_ARMY_TYPES
 from rulebook.turn.pipeline import resolve_orders
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from turns.services.cycle import orders_phase_run
+from turns.services.steps import phase_steps_recorded
 
 SIZES = [
     # name, kingdoms, columns, rows, armies per kingdom
@@ -156,7 +158,7 @@ class Command(BaseCommand):
             started = time.perf_counter()
             resolve_orders(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))
             pure = time.perf_counter() - started
-            with CaptureQueriesContext(connection) as queries, transaction.atomic():
+            with CaptureQueriesContext(connection) as queries, phase_steps_recorded() as steps, transaction.atomic():
                 started = time.perf_counter()
                 outcome = orders_phase_run(turn_id=turn.pk)
                 whole = time.perf_counter() - started
@@ -167,6 +169,14 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{name:48} {pure * 1000:>9.0f}ms {whole * 1000:>9.0f}ms {len(queries.captured_queries):>8} "
                 f"{battles:>8}"
+            )
+            # The task's steps (turns/services/steps.py), so a regression shows where it is; the rest
+            # of the whole task is the claim, the turn's read and its status written.
+            self.stdout.write(
+                "    steps: "
+                + ", ".join(f"{s.name} {s.seconds * 1000:.0f}ms/{s.queries}q" for s in steps)
+                + f"; outside the steps {(whole - sum(s.seconds for s in steps)) * 1000:.0f}ms/"
+                f"{len(queries.captured_queries) - sum(s.queries for s in steps)}q"
             )
             if not keep:
                 campaign.delete()

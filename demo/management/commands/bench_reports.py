@@ -78,7 +78,9 @@ class Command(BaseCommand):
                 f"demo campaign, the turn's map and {len(demo_ids)} reports, {workers} worker(s): {seconds:.2f} s"
             )
 
-        big = campaign_generate(kingdoms=20, columns=20, rows=20, armies_per_kingdom=2, seed=7)
+        # Opening its turn locks the campaign's row (select_for_update): PostgreSQL wants a transaction.
+        with transaction.atomic():
+            big = campaign_generate(kingdoms=20, columns=20, rows=20, armies_per_kingdom=2, seed=7)
         made.append(big)
         turn = Turn.objects.get(campaign=big, number=1)
         orders_phase_run(turn_id=turn.pk)
