@@ -287,6 +287,16 @@ CELERY_TASK_IGNORE_RESULT = True
 # that arrived in time and are still being checked are in (orders/services/sheets.py).
 PHASE_REQUEST_TAKE_UP_SECONDS = env_int("PHASE_REQUEST_TAKE_UP_SECONDS", 60)
 ORDERS_DEADLINE_GRACE_SECONDS = env_int("ORDERS_DEADLINE_GRACE_SECONDS", 5)
+# A request's arrival (briternia/arrival.py): the proxies whose `X-Request-Start` stamp is believed
+# (addresses or networks, comma-separated; none by default: a proxy that does not set the header
+# passes the client's own on), and how far that stamp may stand from this server's clock: up to
+# MAX_AGE before it (a request queued at the proxy during the rush) and MAX_SKEW after (clocks).
+TRUSTED_PROXY_IPS = env_list("TRUSTED_PROXY_IPS", [])
+ARRIVAL_PROXY_MAX_AGE_SECONDS = env_int("ARRIVAL_PROXY_MAX_AGE_SECONDS", 60)
+ARRIVAL_PROXY_MAX_SKEW_SECONDS = env_int("ARRIVAL_PROXY_MAX_SKEW_SECONDS", 1)
+# No request waits longer than this for a row lock (PostgreSQL `lock_timeout`): a sheet or a click
+# that meets a running phase is answered at once (turns/services/running.py).
+REQUEST_LOCK_TIMEOUT_MS = env_int("REQUEST_LOCK_TIMEOUT_MS", 1000)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The deadline sweep: every minute, resolve whatever turn is due.
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
