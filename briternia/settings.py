@@ -126,6 +126,14 @@ else:
     # health check before a request drops a connection the server has closed.
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # In the web process (briternia/wsgi.py says so) no request waits longer than this for a lock
+    # (PostgreSQL's `lock_timeout`, on every connection, at no cost per query): a click or a sheet that
+    # meets a running phase is answered at once by its mark, and any other wait is cut short with a
+    # clear answer rather than a worker stuck until gunicorn's timeout (briternia/locks.py). The
+    # Celery workers' phases wait as long as their claims need.
+    REQUEST_LOCK_TIMEOUT_MS = env_int("REQUEST_LOCK_TIMEOUT_MS", 1000)
+    if env_bool("BRITERNIA_WEB_PROCESS", False) and REQUEST_LOCK_TIMEOUT_MS > 0:
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={REQUEST_LOCK_TIMEOUT_MS}"
 DATABASES["default"].setdefault("TEST", {})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -294,9 +302,6 @@ ORDERS_DEADLINE_GRACE_SECONDS = env_int("ORDERS_DEADLINE_GRACE_SECONDS", 5)
 TRUSTED_PROXY_IPS = env_list("TRUSTED_PROXY_IPS", [])
 ARRIVAL_PROXY_MAX_AGE_SECONDS = env_int("ARRIVAL_PROXY_MAX_AGE_SECONDS", 60)
 ARRIVAL_PROXY_MAX_SKEW_SECONDS = env_int("ARRIVAL_PROXY_MAX_SKEW_SECONDS", 1)
-# No request waits longer than this for a row lock (PostgreSQL `lock_timeout`): a sheet or a click
-# that meets a running phase is answered at once (turns/services/running.py).
-REQUEST_LOCK_TIMEOUT_MS = env_int("REQUEST_LOCK_TIMEOUT_MS", 1000)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The deadline sweep: every minute, resolve whatever turn is due.
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)
