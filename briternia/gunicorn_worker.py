@@ -7,18 +7,21 @@ sees is when a thread got to it, not when it reached the site. So the loop stamp
 it hands it over, and the thread that serves it leaves the stamp in the WSGI environ under
 briternia.arrival.ENVIRON_KEY, where the arrival middleware takes it (the earliest trusted time wins).
 
-A new connection is stamped only if its request is already there to read: one opened early and
-written late is stamped by the thread instead, so a slow client gains nothing by connecting first.
+A request is stamped when its first bytes are there to read: a connection accepted before its client
+has written waits on the loop's poller (not in a thread) and is stamped when it becomes readable, so
+a client gains nothing by connecting early and writing late.
 """
 
 from __future__ import annotations
 
 import select
+import selectors
 import threading
 import time
+from functools import partial
 from typing import Any
 
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.gthread import DEFAULT_WORKER_DATA_TIMEOUT, ThreadWorker
 
 from .arrival import ENVIRON_KEY
 
@@ -35,7 +38,16 @@ def _readable(sock: Any) -> bool:
 
 class StampingThreadWorker(ThreadWorker):  # type: ignore[misc]
     def enqueue_req(self, conn: Any) -> None:
-        conn.briternia_received_at = time.time() if _readable(conn.sock) else None
+        if not conn.initialized and not conn.data_ready and self.alive and not _readable(conn.sock):
+            # Just accepted, its request not sent yet (the client writes once connected): the loop
+            # waits for it on its poller, as gunicorn does for a connection a thread gave up on, and
+            # stamps it the moment it is readable (on_pending_socket_readable comes back here).
+            conn.sock.setblocking(False)
+            conn.timeout = time.monotonic() + DEFAULT_WORKER_DATA_TIMEOUT + self.cfg.keepalive
+            self.pending_conns.append(conn)
+            self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
+            return
+        conn.briternia_received_at = time.time()
         super().enqueue_req(conn)
 
     def handle(self, conn: Any) -> Any:

@@ -121,9 +121,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 else:
     # Persistent connections (Django's CONN_MAX_AGE): each thread of a gunicorn worker keeps its
-    # PostgreSQL connection from one request to the next (Django's connections are per thread) instead of opening one per request, which costs the
-    # server a new backend process and a cold catalogue cache each time (docs/performance.md). The
-    # health check before a request drops a connection the server has closed.
+    # PostgreSQL connection (Django's are per thread) from one request to the next instead of opening
+    # one per request, which costs the server a new backend process and a cold catalogue cache each
+    # time (docs/performance.md). The health check before a request drops a connection the server
+    # has closed.
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # In the web process (briternia/wsgi.py says so) no request waits longer than this for a lock
