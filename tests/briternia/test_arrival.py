@@ -50,7 +50,7 @@ def test_which_clock_wins() -> None:
     assert arrival_decide(proxy_header="t=997", remote_addr="10.0.0.7", **with_worker) == (995.0, "worker")
 
 
-def test_nothing_is_trusted_by_default(settings) -> None:
+def test_nothing_is_trusted_by_default() -> None:
     from briternia import settings as project_settings
 
     assert project_settings.TRUSTED_PROXY_IPS == []
