@@ -236,3 +236,43 @@ def test_a_sheet_that_meets_a_lock_held_by_something_else_is_answered_within_the
     (detail,) = _details(response)
     assert detail.startswith("This sheet could not be saved just now") and "send it again" in detail
     assert not OrderSubmission.objects.filter(sheet__turn=turn).exists()
+
+
+SHOW_LOCK_TIMEOUT = """
+import os, sys
+if sys.argv[1] == "web":
+    import briternia.wsgi  # the web process, as gunicorn loads it
+else:
+    import django
+    django.setup()  # a Celery worker or a command
+from django.db import connection
+with connection.cursor() as cursor:
+    cursor.execute("SHOW lock_timeout")
+    print(cursor.fetchone()[0])
+"""
+
+
+@pytest.mark.parametrize(("process", "expected"), [("web", "1s"), ("worker", "0")])
+def test_the_web_process_connections_wait_at_most_a_second_for_a_lock(process: str, expected: str) -> None:
+    """The bound every request has (REQUEST_LOCK_TIMEOUT_MS, briternia/settings.py), on a real
+    connection of each kind of process: the workers' phases wait as long as their claims need."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "BRITERNIA_WEB_PROCESS"}}
+    # Any database of the server will do: the maintenance one always exists.
+    server = connection.settings_dict
+    url = f"postgres://{server['USER']}:{server['PASSWORD']}@{server['HOST']}:{server['PORT'] or 5432}/postgres"
+    env.update(DJANGO_SETTINGS_MODULE="briternia.settings", DJANGO_DEBUG="1", DATABASE_URL=url)
+    result = subprocess.run(
+        [sys.executable, "-c", SHOW_LOCK_TIMEOUT, process],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == expected
