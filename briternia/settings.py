@@ -120,12 +120,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL;",
     }
 else:
-    # Persistent connections (Django's CONN_MAX_AGE): a gunicorn worker keeps its PostgreSQL
-    # connection from one request to the next instead of opening one per request, which costs the
-    # server a new backend process and a cold catalogue cache each time (docs/performance.md). The
-    # health check before a request drops a connection the server has closed.
+    # Persistent connections (Django's CONN_MAX_AGE): each thread of a gunicorn worker keeps its
+    # PostgreSQL connection (Django's are per thread) from one request to the next instead of opening
+    # one per request, which costs the server a new backend process and a cold catalogue cache each
+    # time (docs/performance.md). The health check before a request drops a connection the server
+    # has closed.
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # In the web process (briternia/wsgi.py says so) no request waits longer than this for a lock
+    # (PostgreSQL's `lock_timeout`, on every connection, at no cost per query): a click or a sheet that
+    # meets a running phase is answered at once by its mark, and any other wait is cut short with a
+    # clear answer rather than a worker stuck until gunicorn's timeout (briternia/locks.py). The
+    # Celery workers' phases wait as long as their claims need.
+    REQUEST_LOCK_TIMEOUT_MS = env_int("REQUEST_LOCK_TIMEOUT_MS", 1000)
+    if env_bool("BRITERNIA_WEB_PROCESS", False) and REQUEST_LOCK_TIMEOUT_MS > 0:
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = f"-c lock_timeout={REQUEST_LOCK_TIMEOUT_MS}"
 DATABASES["default"].setdefault("TEST", {})
 # The order sheets' kept worlds (kingdoms/services/world.py): how many campaigns' maps a process
 # keeps between requests. Size it to the campaigns a web process serves: a campaign whose world is
@@ -291,6 +300,13 @@ CELERY_TASK_IGNORE_RESULT = True
 # that arrived in time and are still being checked are in (orders/services/sheets.py).
 PHASE_REQUEST_TAKE_UP_SECONDS = env_int("PHASE_REQUEST_TAKE_UP_SECONDS", 60)
 ORDERS_DEADLINE_GRACE_SECONDS = env_int("ORDERS_DEADLINE_GRACE_SECONDS", 5)
+# A request's arrival (briternia/arrival.py): the proxies whose `X-Request-Start` stamp is believed
+# (addresses or networks, comma-separated; none by default: a proxy that does not set the header
+# passes the client's own on), and how far that stamp may stand from this server's clock: up to
+# MAX_AGE before it (a request queued at the proxy during the rush) and MAX_SKEW after (clocks).
+TRUSTED_PROXY_IPS = env_list("TRUSTED_PROXY_IPS", [])
+ARRIVAL_PROXY_MAX_AGE_SECONDS = env_int("ARRIVAL_PROXY_MAX_AGE_SECONDS", 60)
+ARRIVAL_PROXY_MAX_SKEW_SECONDS = env_int("ARRIVAL_PROXY_MAX_SKEW_SECONDS", 1)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The deadline sweep: every minute, resolve whatever turn is due.
 DEADLINE_SWEEP_SECONDS = env_int("DEADLINE_SWEEP_SECONDS", 60)

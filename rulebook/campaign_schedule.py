@@ -52,6 +52,12 @@ def moment_text(when: dt.datetime, time_zone: str) -> str:
     return f"{local:%A} {local.day} {local:%B %Y, %H:%M:%S} ({time_zone})"
 
 
+def precise_moment_text(when: dt.datetime, time_zone: str) -> str:
+    """'Sunday 29 November 2026, 19:59:59.412 (Europe/London)': a request's arrival, near a deadline."""
+    local = when.astimezone(ZoneInfo(time_zone))
+    return f"{local:%A} {local.day} {local:%B %Y, %H:%M:%S}.{local.microsecond // 1000:03d} ({time_zone})"
+
+
 def late_refusal_text(*, arrived: dt.datetime, deadline: dt.datetime, time_zone: str, turn_number: int) -> str:
     """Why a sheet that arrived after the deadline is refused, with both times to the second in the
     campaign's time zone: 'This sheet arrived at 20:00:03, after the deadline of 20:00:00 (Sunday 29

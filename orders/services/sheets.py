@@ -12,12 +12,13 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
+from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
 from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
-from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text
+from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text, precise_moment_text
 from rulebook.tables import ArmyType
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import SheetContext, order_sheet_context
@@ -33,6 +34,9 @@ from .emails import orders_receipt_queue, receipt_content
 from .turns import schedule_of
 
 ModelT = TypeVar("ModelT", bound=models.Model)
+# The orders phase's name (turns/services/cycle.py's ORDERS_PHASE, above this app): its mark says
+# it is running (briternia/locks.py).
+ORDERS_PHASE_NAME = "orders phase"
 
 
 def order_sheet_context_load(
@@ -241,6 +245,63 @@ def order_sheet_save(
     errors = orders_open_errors(turn, arrived_at)
     if errors:
         raise DomainError(errors)
+    # Nor does a sheet queue behind a running orders phase (it holds the turn's row until it commits):
+    # it is answered at once; and no lock is waited on for more than the request's bound.
+    try:
+        phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk)
+        with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
+            return _order_sheet_write(
+                kingdom=kingdom,
+                turn=turn,
+                entries=entries,
+                submitted_by=submitted_by,
+                submit=submit,
+                arrived_at=arrived_at,
+            )
+    except PhaseRunning as running:
+        refusal = resolving_refusal_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=running.since)
+        raise DomainError(refusal) from None
+    except LockBusy:
+        raise DomainError(
+            "This sheet could not be saved just now: another save of your kingdom's sheet, or a change of the "
+            "turn, was in progress. Nothing was saved: send it again."
+        ) from None
+
+
+def resolving_refusal_text(*, kingdom: Kingdom, turn: Turn, arrived_at: dt.datetime, since: dt.datetime) -> str:
+    """Why a sheet is refused while the turn's orders phase runs: it takes no more sheets (those it
+    resolves were all saved before it began); when it began, and which of the kingdom's submissions
+    it uses (read without waiting: the phase changes no submission)."""
+    tz = turn.campaign.time_zone
+    used = (
+        OrderSubmission.objects.filter(sheet__turn=turn, sheet__kingdom=kingdom)
+        .order_by("-submitted_at", "-id")
+        .values_list("submitted_at", flat=True)
+        .first()
+    )
+    uses = (
+        f"it uses your kingdom's submission that arrived at {moment_text(used, tz)}"
+        if used
+        else "it has no submission from your kingdom, whose orders count as missing"
+    )
+    return (
+        f"This sheet arrived at {precise_moment_text(arrived_at, tz)}, but the orders of turn {turn.number} "
+        f"have been resolving since {moment_text(since, tz)} (the deadline: {deadline_text(turn.orders_deadline, tz)}) "
+        f"and take no more sheets: it was not saved. The resolution reads the sheets submitted before it began: "
+        f"{uses}."
+    )
+
+
+def _order_sheet_write(
+    *,
+    kingdom: Kingdom,
+    turn: Turn,
+    entries: SheetEntries,
+    submitted_by: AbstractBaseUser,
+    submit: bool,
+    arrived_at: dt.datetime,
+) -> SheetResult:
+    """order_sheet_save's transaction."""
     with transaction.atomic():
         turn = _turn_share_locked(turn.pk)
         errors = orders_open_errors(turn, arrived_at)  # as it stands now that no claim can start

@@ -266,3 +266,62 @@ def test_sentry_reports_errors_only_when_a_dsn_is_given(tmp_path: Path) -> None:
         text=True,
     )
     assert json.loads(with_dsn.stdout) == [True, dsn], with_dsn.stderr
+
+
+def _put_json(url: str, body: dict, **headers: str) -> tuple[int, dict]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method="PUT", headers={"Content-Type": "application/json", **headers}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_the_procfile_web_process_takes_the_arrival_its_proxy_stamped(tmp_path: Path) -> None:
+    """gunicorn as the Procfile runs it (threaded workers), behind a proxy on 127.0.0.1 that stamps
+    `X-Request-Start` (issue 34): a sheet the proxy stamped before the deadline counts although the
+    deadline has passed since; one stamped absurdly long before is not believed, and is refused.
+    On a demo campaign of its own (the module's is resolved by another test)."""
+    demo_var = tmp_path / "var"
+    demo_var.mkdir()
+    _manage(_env(demo_var, DJANGO_DEBUG="1"), "migrate", "--noinput", "-v0")
+    _manage(_env(demo_var, DJANGO_DEBUG="1"), "demo_campaign")
+    shell = (
+        "import datetime as dt, json; from django.utils import timezone; "
+        "from rest_framework.authtoken.models import Token; from django.contrib.auth import get_user_model; "
+        "from turns.models import Turn; from kingdoms.models import Army; "
+        "turn = Turn.objects.get(number=1, status=Turn.Status.ORDERS_OPEN); "
+        "deadline = timezone.now() - dt.timedelta(seconds=3); "
+        "Turn.objects.filter(pk=turn.pk).update(orders_deadline=deadline); "
+        "token, _ = Token.objects.get_or_create(user=get_user_model().objects.get(username='alice')); "
+        "army = Army.objects.get(kingdom__campaign=turn.campaign, kingdom__name='Ostland', kind='field'); "
+        "print(json.dumps({'turn': turn.pk, 'deadline': deadline.timestamp(), 'token': token.key, 'army': army.id}))"
+    )
+    port = _free_port()
+    env = _env(
+        demo_var,
+        DJANGO_DEBUG="0",
+        SECRET_KEY="s" * 60,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        PORT=str(port),
+        WEB_CONCURRENCY="1",
+        TRUSTED_PROXY_IPS="127.0.0.1",
+    )
+    log = tmp_path / "web.log"
+    web = _start(_procfile_command(ROOT / "Procfile", "web"), env, log)
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/health/", web, log)
+        setup = json.loads(_manage(_env(demo_var, DJANGO_DEBUG="1"), "shell", "-c", shell).strip().splitlines()[-1])
+        url = f"http://127.0.0.1:{port}/api/turns/{setup['turn']}/sheet/"
+        body = {"submit": True, "orders": [{"army": setup["army"], "kind": "hold"}]}
+        auth = {"Authorization": f"Token {setup['token']}"}
+        old, answer = _put_json(url, body, **auth, **{"X-Request-Start": f"t={setup['deadline'] - 600:.3f}"})
+        assert old == 400 and "after the deadline" in answer["errors"][0]["detail"], answer
+        status, answer = _put_json(url, body, **auth, **{"X-Request-Start": f"t={setup['deadline'] - 0.5:.3f}"})
+        assert status == 200, answer
+    finally:
+        _stop(web)
+    assert "StampingThreadWorker" in log.read_text(errors="replace")

@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 from django.db import transaction
 
 from briternia.errors import DomainError
+from briternia.locks import phase_lock_wait_unbounded, phase_running_mark
 from kernel.dice import SeededDice
 from kingdoms.services.world import world_changed
 from turns.models import Turn
@@ -74,9 +75,13 @@ def phase_run(
     failure roll everything back, are recorded on the turn, and are raised again."""
     try:
         with transaction.atomic():
+            phase_lock_wait_unbounded()
             claimed = Turn.objects.filter(pk=turn_id, status=phase.claim_from).update(status=phase.claim_to)
             if not claimed:
                 return PhaseOutcome(resolved=False)
+            # Seen running, and since when, by any request, which then answers at once instead of
+            # waiting on the turn's row until this commits (briternia/locks.py).
+            phase_running_mark(phase.name, turn_id)
             turn = Turn.objects.select_related("campaign").get(pk=turn_id)
             for hook in _BEFORE_PHASE:
                 with phase_step(hook.__name__.removesuffix("_take")):  # the snapshot (snapshot_take)

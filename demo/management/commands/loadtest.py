@@ -1,12 +1,25 @@
 """manage.py loadtest: the weekly rush, measured (issue 17, `make loadtest`).
 
 Generates a running campaign of 200 kingdoms (one player each, with an API token), starts gunicorn
-(the Procfile's server with its production workers, cores + 1 unless WEB_CONCURRENCY says, DEBUG
-off) on 127.0.0.1 against the configured database, and has every player file a full order sheet
+(the Procfile's server with its production workers, cores + 1 unless WEB_CONCURRENCY says, threaded,
+DEBUG off) on 127.0.0.1 against the configured database, and has every player file a full order sheet
 through the API twice: all at once (50 at a time), then spread over a minute as a real deadline
 brings them. Prints p50, p95, max and throughput of each wave and checks the database: every
-submission there (none lost), once (none doubled) and exactly as sent (none wrong). Sends traffic
-only to 127.0.0.1, bounded in requests (2 x 200) and time (30 s a request, 5 minutes in all);
+submission there (none lost), once (none doubled) and exactly as sent (none wrong).
+
+Then the deadline race (issue 34), twice, each on a fresh campaign of `--race-players` kingdoms (80):
+every player sends a sheet at a random moment of the last two seconds before the deadline, and the
+deadline sweep runs in this process from the deadline on (as beat's would, every half second rather
+than every minute) until it has resolved the turn. Prints how many sheets sent in time were refused
+and whether the turn resolved once on the sheets taken in. The second race sends `X-Request-Start`
+as a proxy on 127.0.0.1 would stamp it (the server trusts 127.0.0.1 here: TRUSTED_PROXY_IPS).
+
+Last, two Resolve clicks 100 ms apart while a `--clicks-kingdoms` (100) kingdom resolution runs: the
+first records the request, the resolution starts (in this process, as a Celery worker would take it
+up), the second is answered at once that the turn is being resolved. Prints both answers and their
+times, and counts the 5xx answers in gunicorn's log.
+
+Sends traffic only to 127.0.0.1, bounded in requests and time (30 s a request, 5 minutes a part);
 stops the server it started, by its process group.
 """
 
@@ -34,13 +47,16 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from briternia.locks import phase_running_since
 from kingdoms.models import Army, Campaign, Province
 from orders.models import OrderSheet, OrderSubmission
 from turns.models import Turn
+from turns.services.cycle import orders_phase_run
+from turns.services.sweep import deadline_sweep_run
 
 from .bench import campaign_generate, sheet_entries_generate
 
@@ -49,6 +65,11 @@ CONCURRENCY = 50
 SPREAD_SECONDS = 60
 REQUEST_TIMEOUT = 30
 RUN_LIMIT_SECONDS = 300
+RACE_PLAYERS = 80
+RACE_WINDOW_SECONDS = 2.0  # the sheets are sent in the last two seconds before the deadline
+RACE_LEAD_SECONDS = 6.0  # from the campaign's last write to the window's start: the threads ready
+CLICKS_KINGDOMS = 100
+PARTS = ("rush", "race", "clicks")
 ROOT = Path(settings.BASE_DIR)
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
 
@@ -84,16 +105,50 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--players", type=int, default=PLAYERS)
         parser.add_argument("--spread", type=int, default=SPREAD_SECONDS, help="seconds the second wave spreads over")
+        parser.add_argument("--race-players", type=int, default=RACE_PLAYERS, help="players in the deadline race")
+        parser.add_argument("--clicks-kingdoms", type=int, default=CLICKS_KINGDOMS, help="kingdoms resolved")
+        parser.add_argument(
+            "--only", choices=PARTS, action="append", help="run only this part (repeatable); all by default"
+        )
 
-    def handle(self, *args: Any, players: int, spread: int, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        players: int,
+        spread: int,
+        race_players: int,
+        clicks_kingdoms: int,
+        only: list[str] | None,
+        **options: Any,
+    ) -> None:
         if players < 1 or players > 500 or spread < 1 or spread > 120:
             raise CommandError("--players 1-500, --spread 1-120 seconds: the load test stays bounded.")
-        started = time.monotonic()
-        turn, filings = self._campaign(players)
+        if not 1 <= race_players <= 200 or not 2 <= clicks_kingdoms <= 200:
+            raise CommandError("--race-players 1-200, --clicks-kingdoms 2-200: the load test stays bounded.")
+        parts = set(only or PARTS)
         port = _free_port()
-        server = self._gunicorn(port)
+        log = Path(settings.VAR_DIR) / "loadtest-gunicorn.log"
+        server = self._gunicorn(port, log)
         try:
             self._wait_until_up(port, server)
+            if "rush" in parts:
+                self._rush(port, players, spread)
+            if "race" in parts:
+                for proxy in (False, True):
+                    self._race(port, race_players, proxy=proxy)
+            if "clicks" in parts:
+                self._clicks(port, clicks_kingdoms)
+        finally:
+            self._stop(server)
+        errors = sum(1 for line in log.read_text(errors="replace").splitlines() if "Traceback" in line)
+        self.stdout.write(f"tracebacks in gunicorn's log (var/loadtest-gunicorn.log): {errors}")
+        load = os.getloadavg()
+        self.stdout.write(f"load average (1, 5, 15 min) at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+    def _rush(self, port: int, players: int, spread: int) -> None:
+        started = time.monotonic()
+        turn, filings = self._campaign(players)
+        try:
             url = f"http://127.0.0.1:{port}/api/turns/{turn.pk}/sheet/"
             for wave, schedule in (
                 (f"all at once ({CONCURRENCY} concurrent)", None),
@@ -103,11 +158,178 @@ class Command(BaseCommand):
                 answers, elapsed = self._wave(url, filings, schedule, started)
                 self._print(wave, answers, elapsed, self._check(turn, filings))
         finally:
-            self._stop(server)
-            campaign = Campaign.objects.get(pk=turn.campaign_id)
-            campaign.delete()
-        load = os.getloadavg()
-        self.stdout.write(f"load average (1, 5, 15 min) at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+            Campaign.objects.filter(pk=turn.campaign_id).delete()
+
+    def _race(self, port: int, players: int, *, proxy: bool) -> None:
+        """The deadline race: every player sends in the last RACE_WINDOW_SECONDS, the sweep runs from
+        the deadline until the turn is resolved."""
+        turn, filings = self._campaign(players)
+        try:
+            url = f"http://127.0.0.1:{port}/api/turns/{turn.pk}/sheet/"
+            # Each worker process has read the campaign's world once, as during the week before.
+            self._warm(url, filings)
+            deadline = (timezone.now() + dt.timedelta(seconds=RACE_LEAD_SECONDS + RACE_WINDOW_SECONDS)).replace(
+                microsecond=0
+            ) + dt.timedelta(seconds=1)
+            Turn.objects.filter(pk=turn.pk).update(orders_deadline=deadline)
+            end = deadline.timestamp()
+            rng = random.Random(players + proxy)
+            moments = [end - RACE_WINDOW_SECONDS + rng.uniform(0, RACE_WINDOW_SECONDS - 0.001) for _ in filings]
+            results: list[tuple[Filing, float, int, str]] = []
+            lock = threading.Lock()
+            sweeps: list[dict[str, Any]] = []
+
+            def send(filing: Filing, at: float) -> None:
+                time.sleep(max(0.0, at - time.time()))
+                headers = {"Authorization": f"Token {filing.token}", "Content-Type": "application/json"}
+                sent = time.time()
+                if proxy:
+                    headers["X-Request-Start"] = f"t={sent:.3f}"  # as nginx stamps it: t=${msec}
+                body = json.dumps({**filing.entries, "submit": True}).encode()
+                status, detail = self._put(url, body, headers)
+                with lock:
+                    results.append((filing, sent, status, detail))
+
+            def sweep() -> None:
+                try:
+                    time.sleep(max(0.0, end - time.time()))
+                    stop = time.time() + 120
+                    while (
+                        time.time() < stop
+                        and Turn.objects.filter(
+                            pk=turn.pk, status=Turn.Status.ORDERS_OPEN, held_at__isnull=True
+                        ).exists()
+                    ):
+                        sweeps.append(
+                            dict(
+                                deadline_sweep_run(
+                                    orders_phase=lambda turn_id: orders_phase_run(turn_id=turn_id),
+                                    aftermath_phase=lambda turn_id: None,
+                                )
+                            )
+                        )
+                        time.sleep(0.5)
+                finally:
+                    connection.close()
+
+            threads = [threading.Thread(target=send, args=(f, at)) for f, at in zip(filings, moments, strict=True)]
+            threads.append(threading.Thread(target=sweep))
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(RUN_LIMIT_SECONDS)
+            self._race_print(turn, deadline, results, sweeps, proxy=proxy)
+        finally:
+            Campaign.objects.filter(pk=turn.campaign_id).delete()
+
+    def _race_print(
+        self,
+        turn: Turn,
+        deadline: dt.datetime,
+        results: list[tuple[Filing, float, int, str]],
+        sweeps: list[dict[str, Any]],
+        *,
+        proxy: bool,
+    ) -> None:
+        end = deadline.timestamp()
+        in_time = [r for r in results if r[1] <= end]
+        refused = [r for r in in_time if r[2] != 200]
+        accepted = {r[0].kingdom for r in results if r[2] == 200}
+        turn.refresh_from_db()
+        submissions = list(
+            OrderSubmission.objects.filter(sheet__turn=turn).values_list("sheet__kingdom_id", "submitted_at")
+        )
+        resolutions = sum(s["resolutions"] for s in sweeps)
+        on_their_sheets = (
+            {k for k, _ in submissions} == accepted
+            and len(submissions) == len(accepted)
+            and all(at <= deadline for _, at in submissions)
+        )
+        label = "stamped by the proxy header" if proxy else "stamped by the server"
+        self.stdout.write(
+            f"deadline race ({label}): {len(results)} players in the last {RACE_WINDOW_SECONDS:.0f} s, "
+            f"{len(in_time)} sent in time, refused {len(refused)}; taken in {len(accepted)}; "
+            f"turn {turn.get_status_display().lower()}, resolved {resolutions} time(s), "
+            f"{'on' if on_their_sheets else 'NOT on'} the sheets taken in (all arrived by the deadline); "
+            f"sweep failures {sum(len(s['failed']) for s in sweeps)}"
+        )
+        for _filing, sent, status, detail in refused[:5]:
+            self.stdout.write(f"  refused, sent {sent - end:+.3f} s from the deadline: {status} {detail[:200]}")
+
+    def _warm(self, url: str, filings: list[Filing]) -> None:
+        """A draft from a few players before the race: each worker reads the new campaign's world once."""
+        for filing in filings[:6]:
+            headers = {"Authorization": f"Token {filing.token}", "Content-Type": "application/json"}
+            self._put(url, json.dumps({**filing.entries, "submit": False}).encode(), headers)
+
+    def _put(self, url: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
+        request = urllib.request.Request(url, data=body, method="PUT", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+                return response.status, ""
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+        except OSError as error:
+            return 0, str(error)
+
+    def _post(self, url: str, token: str) -> tuple[int, str, float]:
+        request = urllib.request.Request(url, data=b"", method="POST", headers={"Authorization": f"Token {token}"})
+        begin = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+                return response.status, response.read().decode(errors="replace"), time.perf_counter() - begin
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace"), time.perf_counter() - begin
+        except OSError as error:
+            return 0, str(error), time.perf_counter() - begin
+
+    def _clicks(self, port: int, kingdoms: int) -> None:
+        """Two Resolve clicks 100 ms apart during a `kingdoms`-kingdom resolution."""
+        turn, filings = self._campaign(kingdoms)
+        try:
+            url = f"http://127.0.0.1:{port}/api/turns/{turn.pk}/sheet/"
+            for filing in filings:  # every kingdom's sheet in, so the resolution has work to do
+                self._put(
+                    url,
+                    json.dumps({**filing.entries, "submit": True}).encode(),
+                    {"Authorization": f"Token {filing.token}", "Content-Type": "application/json"},
+                )
+            organizer = Campaign.objects.get(pk=turn.campaign_id).organizer
+            token, _ = Token.objects.get_or_create(user=organizer)
+            resolve = f"http://127.0.0.1:{port}/api/turns/{turn.pk}/resolve/"
+            phase: list[float] = []
+
+            def run_phase() -> None:  # the Celery worker taking up the first click's task
+                try:
+                    begin = time.perf_counter()
+                    orders_phase_run(turn_id=turn.pk)
+                    phase.append(time.perf_counter() - begin)
+                finally:
+                    connection.close()
+
+            first_sent = time.perf_counter()
+            first = self._post(resolve, token.key)
+            worker = threading.Thread(target=run_phase)
+            worker.start()
+            time.sleep(max(0.0, first_sent + 0.1 - time.perf_counter()))
+            # The second click once the worker has claimed the turn (within milliseconds of the first's
+            # answer), so it meets the running resolution.
+            wait_until = time.perf_counter() + 5
+            while phase_running_since("orders phase", turn.pk) is None and time.perf_counter() < wait_until:
+                time.sleep(0.01)
+            second_sent = time.perf_counter()
+            second = self._post(resolve, token.key)
+            worker.join(RUN_LIMIT_SECONDS)
+            turn.refresh_from_db()
+            for name, (status, body, seconds) in (("first", first), ("second", second)):
+                self.stdout.write(f"Resolve click, {name}: {status} in {seconds * 1000:.0f} ms: {body[:220]}")
+            self.stdout.write(
+                f"the second click was sent {(second_sent - first_sent) * 1000:.0f} ms after the first; "
+                f"the {kingdoms}-kingdom resolution took {phase[0] if phase else float('nan'):.1f} s; "
+                f"turn {turn.get_status_display().lower()}"
+            )
+        finally:
+            Campaign.objects.filter(pk=turn.campaign_id).delete()
 
     def _campaign(self, players: int) -> tuple[Turn, list[Filing]]:
         """The generated campaign (bench's), each kingdom with a player and a token, and the sheet
@@ -151,7 +373,7 @@ class Command(BaseCommand):
         Turn.objects.filter(pk=turn.pk).update(orders_deadline=timezone.now() + dt.timedelta(days=30))
         return turn, filings
 
-    def _gunicorn(self, port: int) -> subprocess.Popen[bytes]:
+    def _gunicorn(self, port: int, log: Path) -> subprocess.Popen[bytes]:
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "briternia.settings",
@@ -162,8 +384,9 @@ class Command(BaseCommand):
             "HOST": "127.0.0.1",
             "PORT": str(port),
             "LOG_LEVEL": "WARNING",
+            # The deadline race's second run sends X-Request-Start as a proxy on this host would.
+            "TRUSTED_PROXY_IPS": "127.0.0.1",
         }
-        log = Path(settings.VAR_DIR) / "loadtest-gunicorn.log"
         with log.open("wb") as out:
             return subprocess.Popen(
                 [GUNICORN, "briternia.wsgi", "-c", "gunicorn.conf.py", "--access-logfile", "/dev/null"],

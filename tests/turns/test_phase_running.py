@@ -1,0 +1,278 @@
+"""No request waits on a running phase (issue 34), on PostgreSQL with real threads: a phase of the
+turn is held open in one thread (claimed, its transaction holding the turn's row) while requests
+come in from another, as the organizer and the players send them. Each is answered while the phase
+still runs, in under a second, that it runs and since when, and changes nothing.
+
+The phase is held by a hook that runs in its transaction once it has claimed the turn (the same
+place transfer's snapshot runs: turns/services/phases.py), so the phase is the real one.
+
+SQLite runs one writer at a time and has neither row locks nor advisory locks: CI's PostgreSQL pass
+runs these."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+from collections.abc import Iterator
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.utils import timezone
+
+from demo.campaign import demo_campaign_create
+from kingdoms.models import Army
+from orders.models import OrderSubmission
+from tests.clients import api_as, pages_as
+from turns.models import Turn
+from turns.services import phases
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
+
+pytestmark = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row and advisory locks: CI's PostgreSQL pass runs this"
+)
+
+
+class HeldPhase:
+    """A phase of `turn_id` running in a thread of its own, held open after its claim until released."""
+
+    def __init__(self, run, turn_id: int) -> None:  # type: ignore[no-untyped-def]
+        self.claimed, self.release = threading.Event(), threading.Event()
+        self.started_at: dt.datetime | None = None
+        self.errors: list[BaseException] = []
+
+        def hold(turn: Turn, phase: phases.Phase) -> None:
+            if turn.pk == turn_id:
+                self.started_at = timezone.now()
+                self.claimed.set()
+                self.release.wait(30)
+
+        def phase_thread() -> None:
+            try:
+                run(turn_id=turn_id)
+            except Exception as exc:  # the aftermath refuses once released: its blockers
+                self.errors.append(exc)
+            finally:
+                connection.close()
+
+        self.hook = hold
+        self.thread = threading.Thread(target=phase_thread)
+
+    def __enter__(self) -> HeldPhase:
+        phases.before_phase_register(self.hook)
+        self.thread.start()
+        assert self.claimed.wait(20), "the phase never claimed the turn"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+        self.thread.join(30)
+        phases._BEFORE_PHASE.remove(self.hook)
+        assert not self.thread.is_alive()
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive() and not self.release.is_set()
+
+
+def _timed(send) -> tuple[object, float]:  # type: ignore[no-untyped-def]
+    begin = time.monotonic()
+    try:
+        return send(), time.monotonic() - begin
+    finally:
+        connection.close()  # each request thread's own connection
+
+
+def _in_thread(send) -> tuple[object, float]:  # type: ignore[no-untyped-def]
+    """`send()` in a thread of its own (its own connection, as a request of the web process)."""
+    out: list[tuple[object, float]] = []
+    thread = threading.Thread(target=lambda: out.append(_timed(send)))
+    thread.start()
+    thread.join(20)
+    assert not thread.is_alive(), "the request waited on the phase"
+    return out[0]
+
+
+@pytest.fixture
+def campaign(transactional_db) -> Iterator:
+    yield demo_campaign_create()
+
+
+def _details(response) -> list[str]:  # type: ignore[no-untyped-def]
+    return [e["detail"] for e in response.json()["errors"]]
+
+
+def test_a_second_resolve_while_the_orders_phase_runs_is_answered_at_once_that_it_runs_and_since_when(campaign):
+    turn = campaign.turns.get(number=1)
+    with HeldPhase(orders_phase_run, turn.pk) as phase:
+        api, seconds = _in_thread(lambda: api_as("organizer").post(f"/api/turns/{turn.pk}/resolve/"))
+        assert phase.running  # answered while the phase still holds the turn
+        page, page_seconds = _in_thread(lambda: pages_as("organizer").post(f"/turns/{turn.pk}/resolve/"))
+        assert phase.running
+    assert seconds < 1 and page_seconds < 1, (seconds, page_seconds)
+    assert api.status_code == 400
+    (detail,) = _details(api)
+    assert detail.startswith("Turn 1 is being resolved: it has been running since ")
+    local = phase.started_at.astimezone(ZoneInfo(campaign.time_zone))
+    assert f"{local:%H:%M}" in detail  # when the phase began, in the campaign's time zone
+    # The organizer's page: back on the turn's page, with the same words.
+    assert page.status_code == 302
+    assert [str(m) for m in get_messages(page.wsgi_request)] == [detail]
+    # Nothing was recorded by the refused clicks; the phase ran to its end.
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.BATTLES and turn.orders_requested_at is None
+    assert phase.errors == []
+
+
+def test_a_sheet_sent_while_the_orders_phase_runs_is_answered_at_once(campaign, settings):
+    """In time by its arrival (a resolution the organizer started early), the sheet is refused with
+    the resolution named and what it uses; late, with the two times. Nothing is saved."""
+    turn = campaign.turns.get(number=1)
+    armies = {
+        name: Army.objects.get(kingdom__campaign=campaign, kingdom__name=name, kind="field")
+        for name in ("Ostland", "Da Red Fang")
+    }
+    # Ostland submitted before the resolution began: that is what it resolves.
+    first = api_as("alice").put(
+        f"/api/turns/{turn.pk}/sheet/", {"submit": True, "orders": [{"army": armies["Ostland"].id, "kind": "hold"}]}
+    )
+    assert first.status_code == 200
+    # The organizer resolves a few seconds before the deadline (the turn's row is the phase's from then).
+    deadline = timezone.now() + dt.timedelta(seconds=4)
+    Turn.objects.filter(pk=turn.pk).update(orders_deadline=deadline)
+    with HeldPhase(orders_phase_run, turn.pk) as phase:
+        in_time, seconds = _in_thread(
+            lambda: api_as("alice").put(
+                f"/api/turns/{turn.pk}/sheet/",
+                {"submit": True, "orders": [{"army": armies["Ostland"].id, "kind": "hold"}]},
+                format="json",
+            )
+        )
+        assert phase.running
+        none_yet, none_seconds = _in_thread(
+            lambda: api_as("bob").put(
+                f"/api/turns/{turn.pk}/sheet/",
+                {"submit": True, "orders": [{"army": armies["Da Red Fang"].id, "kind": "hold"}]},
+                format="json",
+            )
+        )
+        assert phase.running
+        # The deadline passes while the phase runs: a sheet after it is refused as late, at once.
+        time.sleep(max(0.0, (deadline - timezone.now()).total_seconds() + 0.1))
+        late, late_seconds = _in_thread(
+            lambda: api_as("bob").put(
+                f"/api/turns/{turn.pk}/sheet/",
+                {"submit": True, "orders": [{"army": armies["Da Red Fang"].id, "kind": "hold"}]},
+                format="json",
+            )
+        )
+        assert phase.running
+    assert max(seconds, none_seconds, late_seconds) < 1, (seconds, none_seconds, late_seconds)
+    assert in_time.status_code == 400
+    (detail,) = _details(in_time)
+    assert "but the orders of turn 1 have been resolving since " in detail
+    assert "it was not saved" in detail
+    assert "it uses your kingdom's submission that arrived at " in detail
+    (detail,) = _details(none_yet)
+    assert "it has no submission from your kingdom, whose orders count as missing" in detail
+    (detail,) = _details(late)
+    assert detail.startswith("This sheet arrived at ") and "after the deadline of" in detail
+    assert OrderSubmission.objects.filter(sheet__turn=turn).count() == 1  # Ostland's first, nothing since
+    assert phase.errors == []
+
+
+def test_run_the_aftermath_while_it_runs_is_answered_at_once(campaign):
+    turn = campaign.turns.get(number=1)
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    with HeldPhase(aftermath_phase_run, turn.pk) as phase:
+        api, seconds = _in_thread(lambda: api_as("organizer").post(f"/api/turns/{turn.pk}/aftermath/"))
+        assert phase.running
+    assert seconds < 1, seconds
+    assert api.status_code == 400
+    (detail,) = _details(api)
+    assert detail.startswith("The aftermath of turn 1 is being resolved: it has been running since ")
+    turn.refresh_from_db()
+    assert turn.aftermath_requested_at is None
+
+
+def test_a_sheet_that_meets_a_lock_held_by_something_else_is_answered_within_the_bound(campaign):
+    """The web process's connections wait at most REQUEST_LOCK_TIMEOUT_MS for a lock (briternia/
+    settings.py sets it there; the request thread here sets the same on its connection): a sheet
+    behind another holder of the turn's row (the sweep holding a turn for the organizer) is told to
+    send it again, in about a second, rather than left waiting."""
+    turn = campaign.turns.get(number=1)
+    army = Army.objects.get(kingdom__campaign=campaign, kingdom__name="Ostland", kind="field")
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                Turn.objects.select_for_update().get(pk=turn.pk)
+                held.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    def send():  # type: ignore[no-untyped-def]
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '1000ms'")
+        body = {"submit": True, "orders": [{"army": army.id, "kind": "hold"}]}
+        return api_as("alice").put(f"/api/turns/{turn.pk}/sheet/", body, format="json")
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert held.wait(10)
+        response, seconds = _in_thread(send)
+    finally:
+        release.set()
+        thread.join(10)
+    assert seconds < 3, seconds
+    assert response.status_code == 400
+    (detail,) = _details(response)
+    assert detail.startswith("This sheet could not be saved just now") and "send it again" in detail
+    assert not OrderSubmission.objects.filter(sheet__turn=turn).exists()
+
+
+SHOW_LOCK_TIMEOUT = """
+import os, sys
+if sys.argv[1] == "web":
+    import briternia.wsgi  # the web process, as gunicorn loads it
+else:
+    import django
+    django.setup()  # a Celery worker or a command
+from django.db import connection
+with connection.cursor() as cursor:
+    cursor.execute("SHOW lock_timeout")
+    print(cursor.fetchone()[0])
+"""
+
+
+@pytest.mark.parametrize(("process", "expected"), [("web", "1s"), ("worker", "0")])
+def test_the_web_process_connections_wait_at_most_a_second_for_a_lock(process: str, expected: str) -> None:
+    """The bound every request has (REQUEST_LOCK_TIMEOUT_MS, briternia/settings.py), on a real
+    connection of each kind of process: the workers' phases wait as long as their claims need."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "BRITERNIA_WEB_PROCESS"}}
+    # Any database of the server will do: the maintenance one always exists.
+    server = connection.settings_dict
+    url = f"postgres://{server['USER']}:{server['PASSWORD']}@{server['HOST']}:{server['PORT'] or 5432}/postgres"
+    env.update(DJANGO_SETTINGS_MODULE="briternia.settings", DJANGO_DEBUG="1", DATABASE_URL=url)
+    result = subprocess.run(
+        [sys.executable, "-c", SHOW_LOCK_TIMEOUT, process],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == expected
