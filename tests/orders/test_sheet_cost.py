@@ -28,11 +28,13 @@ from turns.models import Turn
 # items, gold and deliveries; the sheet made and locked; the submission; its receipt email's one
 # row (the worker renders it); the sheet's update; and the two statements around the sheet's
 # transaction (here savepoints: the test runs in a transaction; a request's BEGIN and COMMIT).
-# SQLite takes its write lock with an update of its own: one more. A token's lookup adds one (the
-# test client authenticates without). 16 on PostgreSQL, 17 on SQLite (measured 2026-12-06); it was
+# SQLite takes its write lock with an update of its own: one more; PostgreSQL asks once whether the
+# orders phase runs (briternia/locks.py, issue 34: answered at once instead of waiting on the turn's
+# row). A token's lookup adds one (the test client authenticates without). 17 on both (measured
+# 2026-12-06); it was
 # 23 and 24 before issue 35, 37 before issue 17's second pass. A change that adds a query to every
 # submission should be a decision, not an accident.
-MAX_QUERIES_PER_SUBMISSION = 17 if connection.vendor == "sqlite" else 16
+MAX_QUERIES_PER_SUBMISSION = 17
 
 
 def _orders_for(kingdom: Kingdom) -> list[dict]:
