@@ -20,6 +20,7 @@ from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 from .campaign_models import (
     Alliance,
     AllianceEndAnnouncement,
+    ArmoryItem,
     Army,
     ArmyMovement,
     Battle,
@@ -44,6 +45,7 @@ from .campaign_models import (
     RosterAdjustment,
     TombRaiderEntry,
     TombRaiderForce,
+    TreasuryEntry,
     Turn,
     TurnEvent,
     TurnMap,
@@ -425,6 +427,14 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 
 
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
+    # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
+    ledger_of = _grouped(
+        TreasuryEntry.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "turn", "id"), "kingdom_id"
+    )
+    items_of = _grouped(
+        ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
+    )
     forces = {f.kingdom_id: f for f in TombRaiderForce.objects.filter(kingdom__campaign=campaign)}
     raiders_of = _grouped(
         TombRaiderEntry.objects.filter(force__kingdom__campaign=campaign).order_by("force_id", "position", "id"),
@@ -491,7 +501,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             kingdom,
             players=sorted(user.username for user in kingdom.players.all()),
             capitol=names.province(kingdom.capitol_id, kingdom.name),
-            treasury=[_row(TREASURY_KEYS, TREASURY_FIELDS, entry) for entry in kingdom.ledger.order_by("turn", "id")],
+            treasury=[_row(TREASURY_KEYS, TREASURY_FIELDS, entry) for entry in ledger_of.get(kingdom.id, [])],
             armies=[army_row(army) for army in armies_of.get(kingdom.id, [])],
             armory=[
                 _row(
@@ -500,7 +510,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
                     item,
                     bearer=None if item.bearer_id is None else names.unit(item.bearer_id, item.name),
                 )
-                for item in kingdom.items.order_by("name", "id")
+                for item in items_of.get(kingdom.id, [])
             ],
             tomb_raiders=tomb_raiders_row(kingdom.id),
         )
