@@ -54,13 +54,14 @@ node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
+# The suite ends by naming its ten slowest tests (setup, call or teardown), so a test that grows slow is seen.
 test: $(VENV)/.requirements-dev.stamp node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest --durations=10 $(PYTEST_ARGS)
 
 lint: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check .

@@ -12,6 +12,7 @@ from demo.campaign import demo_campaign_create
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services import campaigns as campaign_services
 from rulebook.setup.maps import load_default_map
+from tests.shared_rows import RECORDED, Layer, Layers
 from tests.smtp import FlakySMTP, free_port, use_smtp
 from turns.models import Turn
 
@@ -110,11 +111,26 @@ def invited_campaign(new_campaign, django_capture_on_commit_callbacks):
     return new_campaign
 
 
-@pytest.fixture
-def demo_campaign(db, django_capture_on_commit_callbacks) -> Campaign:
-    """The demo campaign: set up through the real services and running on turn 1."""
-    with django_capture_on_commit_callbacks(execute=True):
+@pytest.fixture(scope="session")
+def shared_layers(django_db_setup) -> Layers:
+    """The shared builds of this run, each recorded once and written into each test that asks
+    for it (tests/shared_rows.py)."""
+    return RECORDED
+
+
+def _demo_campaign_build(below: None, capture) -> Campaign:
+    with capture(execute=True):
         return demo_campaign_create()
+
+
+DEMO = Layer("demo campaign", _demo_campaign_build)
+
+
+@pytest.fixture
+def demo_campaign(db, shared_layers: Layers) -> Campaign:
+    """The demo campaign: set up through the real services and running on turn 1 (built once per
+    run, its rows written into each test that asks for it: tests/shared_rows.py)."""
+    return shared_layers.take(DEMO)
 
 
 @pytest.fixture

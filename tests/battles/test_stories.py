@@ -14,7 +14,7 @@ from battles.services.rewards import story_bonus_award
 from battles.services.summaries import summary_sheet_save
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, ExperienceEntry, Unit
+from kingdoms.models import Army, Campaign, ExperienceEntry, Kingdom, Unit
 from kingdoms.services.experience import experience_ledger_total
 from reports.models import TurnReport
 from reports.services.reports import bulletin_context, kingdom_report_context
@@ -22,7 +22,9 @@ from tests.battle_setup import file_battle_orders
 from tests.clients import api_as as _api
 from tests.clients import error_details
 from tests.clients import pages_as as _page
+from tests.conftest import DEMO
 from tests.orders.test_reports import pdf_text
+from tests.shared_rows import Layer
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -34,18 +36,17 @@ def _save(battle, kingdom, **data):
     return summary_sheet_save(battle=battle, kingdom=kingdom, data=data, entered_by=kingdom.players.first())
 
 
-@pytest.fixture
-def posted(demo_campaign, django_capture_on_commit_callbacks) -> dict[int, Battle]:
-    turn = demo_campaign.turns.get(number=1)
-    file_battle_orders(demo_campaign, turn)
-    with django_capture_on_commit_callbacks(execute=True):
+def _posted_build(campaign: Campaign, capture) -> dict[int, Battle]:
+    turn = campaign.turns.get(number=1)
+    file_battle_orders(campaign, turn)
+    with capture(execute=True):
         assert orders_phase_run(turn_id=turn.pk).resolved
     return {b.province.number: b for b in Battle.objects.filter(turn=turn)}
 
 
-@pytest.fixture
-def storied(posted, k):
+def _storied_build(posted: dict[int, Battle], capture) -> dict[int, Battle]:
     """Both sides of Hartwood write a story; Ostland keeps its own private."""
+    k = {x.name: x for x in Kingdom.objects.filter(campaign_id=posted[62].turn.campaign_id)}
     halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
     _save(posted[62], k["Tor Anlec"], result="minor-victory", story=PUBLIC_STORY)
     _save(
@@ -61,13 +62,34 @@ def storied(posted, k):
     return posted
 
 
-@pytest.fixture
-def reported(demo_campaign, storied, django_capture_on_commit_callbacks) -> Turn:
-    turn = demo_campaign.turns.get(number=1)
+def _reported_build(storied: dict[int, Battle], capture) -> Turn:
+    turn = Turn.objects.get(pk=storied[62].turn_id)
     mail.outbox.clear()
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         assert aftermath_phase_run(turn_id=turn.pk).resolved
     return turn
+
+
+POSTED = Layer("demo campaign, turn 1 resolved into its battles (stories)", _posted_build, parent=DEMO)
+STORIED = Layer("Hartwood's stories written (stories)", _storied_build, parent=POSTED)
+REPORTED = Layer("the stories' turn reported (stories)", _reported_build, parent=STORIED, clears_outbox=True)
+
+
+# Each built once per run (tests/shared_rows.py).
+@pytest.fixture
+def posted(demo_campaign, shared_layers) -> dict[int, Battle]:
+    return shared_layers.take(POSTED)
+
+
+@pytest.fixture
+def storied(posted, k, shared_layers):
+    """Both sides of Hartwood write a story; Ostland keeps its own private."""
+    return shared_layers.take(STORIED)
+
+
+@pytest.fixture
+def reported(demo_campaign, storied, shared_layers) -> Turn:
+    return shared_layers.take(REPORTED)
 
 
 def test_the_bulletin_prints_the_stories_except_a_private_one(storied, demo_campaign):

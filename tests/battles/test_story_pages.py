@@ -13,9 +13,11 @@ from django.test import Client
 
 from battles.models import Battle
 from battles.services.summaries import summary_sheet_save
-from kingdoms.models import Unit
+from kingdoms.models import Campaign, Kingdom, Unit
 from tests.battle_setup import file_battle_orders
 from tests.clients import pages_as, user_named
+from tests.conftest import DEMO
+from tests.shared_rows import Layer
 from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -27,14 +29,35 @@ def _save(battle: Battle, kingdom, entered_by: str, **data):  # type: ignore[no-
     return summary_sheet_save(battle=battle, kingdom=kingdom, data=data, entered_by=user_named(entered_by))
 
 
-@pytest.fixture
-def posted(demo_campaign, turn, django_capture_on_commit_callbacks) -> dict[int, Battle]:
-    """Turn 1 resolved into its battles: Tor Anlec (dave) attacks Ostland (alice) in 62 Hartwood; Da
-    Red Fang (bob) fights Ostland in 61. Karak Dumn (carol) fights in neither."""
-    file_battle_orders(demo_campaign, turn)
-    with django_capture_on_commit_callbacks(execute=True):
+def _posted_build(campaign: Campaign, capture) -> dict[int, Battle]:
+    turn = campaign.turns.get(number=1)
+    file_battle_orders(campaign, turn)
+    with capture(execute=True):
         assert orders_phase_run(turn_id=turn.pk).resolved
     return {b.province.number: b for b in Battle.objects.filter(turn=turn)}
+
+
+def _storied_build(posted: dict[int, Battle], capture) -> dict[int, Battle]:
+    _file_sheets(posted, {x.name: x for x in Kingdom.objects.filter(campaign_id=posted[62].turn.campaign_id)})
+    return posted
+
+
+def _reported_build(storied: dict[int, Battle], capture) -> dict[int, Battle]:
+    _aftermath(storied[62].turn, capture)
+    return storied
+
+
+POSTED = Layer("demo campaign, turn 1 resolved into its battles (story pages)", _posted_build, parent=DEMO)
+STORIED = Layer("the battles' sheets filed with their stories (story pages)", _storied_build, parent=POSTED)
+REPORTED = Layer("the stories' turn reported (story pages)", _reported_build, parent=STORIED, clears_outbox=True)
+
+
+@pytest.fixture
+def posted(demo_campaign, turn, shared_layers) -> dict[int, Battle]:
+    """Turn 1 resolved into its battles: Tor Anlec (dave) attacks Ostland (alice) in 62 Hartwood; Da
+    Red Fang (bob) fights Ostland in 61. Karak Dumn (carol) fights in neither. (This and the next
+    two are built once per run: tests/shared_rows.py.)"""
+    return shared_layers.take(POSTED)
 
 
 def _file_sheets(posted: dict[int, Battle], k, *, dave_story: str = PUBLIC_STORY) -> None:
@@ -60,15 +83,13 @@ def _aftermath(turn: Turn, capture) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def storied(posted, k) -> dict[int, Battle]:
-    _file_sheets(posted, k)
-    return posted
+def storied(posted, k, shared_layers) -> dict[int, Battle]:
+    return shared_layers.take(STORIED)
 
 
 @pytest.fixture
-def reported(storied, turn, django_capture_on_commit_callbacks) -> dict[int, Battle]:
-    _aftermath(turn, django_capture_on_commit_callbacks)
-    return storied
+def reported(storied, turn, shared_layers) -> dict[int, Battle]:
+    return shared_layers.take(REPORTED)
 
 
 def _html(name: str, path: str) -> str:

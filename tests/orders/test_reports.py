@@ -20,7 +20,7 @@ from pypdf import PdfReader
 
 from battles.models import Battle
 from kernel.event_codes import EventCode
-from kingdoms.models import Character, Kingdom, ReportPreferences, TreasuryEntry
+from kingdoms.models import Campaign, Character, Kingdom, ReportPreferences, TreasuryEntry
 from orders.services.sheets import order_sheet_save
 from outbox.services import EMAIL_TRIES
 from outbox.tasks import email_send
@@ -30,7 +30,8 @@ from reports.services.reports import report_render, reports_to_render, turn_repo
 from rulebook.turn.aftermath.injury_chart import ARM, Injury
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import file_battle_orders, sheet_filed
-from tests.conftest import needs_broker
+from tests.conftest import DEMO, needs_broker
+from tests.shared_rows import Layer
 from tests.smtp import send_as_the_worker_would
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
@@ -239,14 +240,24 @@ def test_a_player_may_take_a_link_instead_and_choose_the_address(demo_campaign, 
     assert f"/reports/{report.pk}/" in message.body
 
 
-@pytest.fixture
-def one_email(demo_campaign, k) -> ReportEmail:
+def _one_email_build(campaign: Campaign, capture) -> ReportEmail:
     """Ostland's report of a (quiet) turn 1, rendered, with its one email queued."""
-    turn = demo_campaign.turns.get(number=1)
+    turn = campaign.turns.get(number=1)
+    ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
     reports_made_and_rendered(turn)
-    TurnReport.objects.filter(turn=turn).exclude(kingdom=k["Ostland"]).delete()  # this test's one report
-    (email_id,) = report_emails_queue(report=report_of(turn, k["Ostland"]))
+    TurnReport.objects.filter(turn=turn).exclude(kingdom=ostland).delete()  # this test's one report
+    (email_id,) = report_emails_queue(report=report_of(turn, ostland))
     return ReportEmail.objects.get(pk=email_id)
+
+
+ONE_EMAIL = Layer("demo campaign, Ostland's quiet turn 1 reported, its email queued", _one_email_build, parent=DEMO)
+
+
+@pytest.fixture
+def one_email(demo_campaign, k, shared_layers) -> ReportEmail:
+    """Ostland's report of a (quiet) turn 1, rendered, with its one email queued (built once per
+    run: tests/shared_rows.py)."""
+    return shared_layers.take(ONE_EMAIL)
 
 
 def test_an_smtp_server_that_fails_twice_then_accepts_gives_one_sent_email(smtp, one_email):

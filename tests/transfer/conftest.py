@@ -1,6 +1,7 @@
 """Campaigns the transfer tests export: one with the state setup never produces and orders filed,
 one with a resolved turn, one played through a whole turn with its reports."""
 
+from collections.abc import Iterator
 from datetime import time, timedelta
 
 import pytest
@@ -53,6 +54,8 @@ from rulebook.turn.write_orders.records import (
     SheetEntries,
     UpgradeArmy,
 )
+from tests.conftest import DEMO
+from tests.shared_rows import Layer
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
 from tests.transfer.rows import ids_set_apart
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
@@ -62,8 +65,7 @@ from turns.services.cycle import orders_phase_run
 User = get_user_model()
 
 
-@pytest.fixture
-def eventful_campaign(demo_campaign: Campaign) -> Campaign:
+def _eventful_build(demo_campaign: Campaign, capture) -> Campaign:
     """The demo campaign with the state setup never produces: razed and fortified provinces,
     a disbanded army, casualties, a dead hero with injuries, a destroyed item, moves over
     several steps, a roll naming armies, and times long past; and orders for turn 1 (see
@@ -181,6 +183,15 @@ def eventful_campaign(demo_campaign: Campaign) -> Campaign:
     return campaign
 
 
+EVENTFUL = Layer("demo campaign, eventful (transfer)", _eventful_build, parent=DEMO)
+
+
+@pytest.fixture
+def eventful_campaign(demo_campaign: Campaign, shared_layers) -> Campaign:
+    """_eventful_build's campaign, built once per run (tests/shared_rows.py)."""
+    return shared_layers.take(EVENTFUL)
+
+
 def add_orders(campaign: Campaign) -> None:
     """Turn 1's orders through the services: Ostland's sheet submitted twice, Da Red Fang's
     draft naming armies in every section (one of another kingdom), a new weekly schedule, the
@@ -247,8 +258,7 @@ def add_orders(campaign: Campaign) -> None:
     OrdersReminder.objects.filter(pk=reminder.pk).update(sent_at=LONG_AGO)
 
 
-@pytest.fixture
-def resolved_campaign(demo_campaign: Campaign) -> Campaign:
+def _resolved_build(demo_campaign: Campaign, capture) -> Campaign:
     """The demo campaign with turn 1 resolved by the real service. Tor Anlec's Raiders, placed
     next to Ostland's capitol, march in and fight Ostland's 1st Army there (1,000 points against
     about 1,800: guerrilla tactics), supported by Tor Anlec's Outriders from another neighbour;
@@ -313,8 +323,16 @@ def resolved_campaign(demo_campaign: Campaign) -> Campaign:
     return campaign
 
 
+RESOLVED = Layer("demo campaign, turn 1 resolved (transfer)", _resolved_build, parent=DEMO)
+
+
 @pytest.fixture
-def played_campaign(transactional_db):
+def resolved_campaign(demo_campaign: Campaign, shared_layers) -> Campaign:
+    """_resolved_build's campaign, built once per run (tests/shared_rows.py)."""
+    return shared_layers.take(RESOLVED)
+
+
+def _played_build(below: None, capture) -> Campaign:
     """The demo campaign with turn 1 played through as `make demo` plays it (demo/turn.py: the
     invitations, orders and their receipts, battles and their scenario sheets, turn summary sheets,
     the aftermath, every report rendered and emailed, turn 2 opened), and the rows that turn does
@@ -324,162 +342,171 @@ def played_campaign(transactional_db):
     email, each keyed by the row it was queued for but the invitations, the setup's, the messages and
     the co-player's removal (no row names them).
     Each table's ids in a range of its own (tests/transfer/rows.py), the copy's too."""
-    with ids_set_apart():
-        campaign = demo_campaign_create()
-        demo_turn_play(campaign)
-        turn_2 = campaign.turns.get(number=2)
-        deadline_change(
-            turn=turn_2,
-            changed_by=campaign.organizer,
-            orders_deadline=turn_2.orders_deadline + timedelta(days=1),
-            reason="Holiday",
-        )
-        turn_2.refresh_from_db()
-        assert orders_reminders_queue(now=turn_2.orders_deadline - timedelta(hours=1))
-        # The results reminder of a turn that waited for its battles' sheets (demo_turn_play files
-        # them at once), its email queued as battles/services/reminders.py queues it, and not sent yet.
-        turn_1, ostland = campaign.turns.get(number=1), campaign.kingdoms.get(name="Ostland")
-        # An alliance (Allies) the demo's turn does not make: Ostland and Karak Dumn, broken by invasion.
-        broken = Alliance.objects.create(
-            campaign=campaign,
-            first=ostland,
-            second=campaign.kingdoms.get(name="Karak Dumn"),
-            trust="T",
-            formed_turn=1,
-            ended_turn=1,
-            ended_how="invasion",
-            broken_by=ostland,
-        )
-        # Allies, Announcement: Karak Dumn announced its end during turn 1's End of Turn (decision 385).
-        AllianceEndAnnouncement.objects.create(
-            turn=turn_1,
-            kingdom=broken.second,
-            alliance=broken,
-            entered_by=get_user_model().objects.get(username="carol"),
-        )
-        # A Rogue Kingdom (its player marked out in turn 2): the mark travels with the kingdom.
-        campaign.kingdoms.filter(name="Tor Anlec").update(rogue_turn=2)
-        reminder = ResultsReminder.objects.create(turn=turn_1, kingdom=ostland)
-        email_queue(
-            template="results-reminder",
-            kind=Email.Kind.RESULTS_REMINDER,
-            to=[player.email for player in ostland.players.all()],
-            context={
-                "kingdom": ostland,
-                "turn": turn_1,
-                "campaign": campaign,
-                "battles": list(Battle.objects.filter(turn=turn_1, attacker_kingdom=ostland)),
-                "deadline": deadline_text(turn_1.results_deadline, campaign.time_zone),
-                "time_left": "a day",
-            },
-            campaign_id=campaign.pk,
-            turn_id=turn_1.pk,
-            key=f"results-reminder:{reminder.pk}",
-            after_commit=False,
-        )
-        # The organizer's alert of a turn held with too many orders missing (turns/services/sweep.py).
-        orders_held_announce(turn=turn_1, missing=3, total=4)
-        # A player's message to the other side of a battle: it answers to the sender (Reply-To).
-        hartwood = Battle.objects.get(turn=turn_1, province__number=62)
-        battle_message_send(
-            battle=hartwood,
-            sender=User.objects.get(username="dave"),
-            kingdom=hartwood.attacker_kingdom,
-            text="Rematch on Thursday?",
-        )
-        # Joint kingdoms: a co-player added to Ostland and removed again, told by email (decision 229).
-        co_player_remove(kingdom=ostland, user_id=co_player_add(kingdom=ostland, email="erin@example.org").pk)
-        # Bob's report emails failed after their last try: they keep their attachments.
-        ReportEmail.objects.filter(report__turn__campaign=campaign, to=["bob@briternia.local"]).update(
-            status=ReportEmail.Status.FAILED,
-            attempts=5,
-            last_error="451 4.3.0 Try again later",
-            sent_at=None,
-            attachment=PDF,
-        )
-        # And an order receipt that failed on its first try (a permanent refusal).
-        receipt = Email.objects.filter(campaign=campaign, kind=Email.Kind.ORDERS_RECEIPT).order_by("id").first()
-        Email.objects.filter(pk=receipt.pk).update(
-            status=Email.Status.FAILED, attempts=1, last_error="550 5.1.1 No such user", sent_at=None
-        )
-        ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
-        # Tomb Raiders (issue 31): Ostland's force as its player saves it, on turn 2.
-        tomb_raider_force_save(
-            kingdom=ostland,
-            entries=[
-                RaiderEntry("Captain", 1, 20, role=Role.CAPTAIN, command=Command.CHAMPION, leadership=7),
-                RaiderEntry("Swordsmen", 8, 10, missile_weapon=False),
-                RaiderEntry("Crossbowmen", 3, 9, missile_weapon=True, base=Base.MM_20),
-            ],
-            saved_by=User.objects.get(username="alice"),
-        )
-        # Spending Experience: recruits on the way (as orders/services/purchases.py writes them) and
-        # an organizer's correction of a list (as kingdoms/services/armies.py records it).
-        army = ostland.armies.filter(kind=Army.Kind.FIELD, status=Army.Status.ACTIVE).order_by("id").first()
-        Delivery.objects.create(
-            army=army,
-            kind="recruits",
-            what="10 Swordsmen (60 points)",
-            unit="Swordsmen",
-            models_count=10,
-            points=60,
-            points_per_model=6,
-            cost=6,
-            ordered_turn=2,
-            arrives_turn=4,
-        )
-        RosterAdjustment.objects.create(
-            army=army,
-            turn=2,
-            reason="Two Swordsmen were left out by mistake",
-            points_before=1900,
-            points_after=1912,
-            changes=["1st Army: 2 Swordsmen (12 points) are bought with experience on the order sheet"],
-            made_by=campaign.organizer,
-        )
-        # Reconnaissance and Sabotage (issue 32), as the aftermath's writer leaves them
-        # (kingdoms/services/rival_missions.py): Ostland's Army Orders against a Da Red Fang army, waiting
-        # for turn 2's orders, and its Assassinate Spiritual Leader naming a Da Red Fang character, used;
-        # and one of Ostland's Swordsmen captured by Da Red Fang on a failed mission.
-        red_fang = campaign.kingdoms.get(name="Da Red Fang")
-        target_army = red_fang.armies.order_by("id").first()
-        leader = Character.objects.filter(kingdom=red_fang).order_by("id").first()
-        MissionEffect.objects.bulk_create(
-            [
-                MissionEffect(
-                    campaign=campaign,
-                    kingdom=ostland,
-                    target=red_fang,
-                    mission="army-orders",
-                    earned_turn=1,
-                    target_army=target_army,
-                ),
-                MissionEffect(
-                    campaign=campaign,
-                    kingdom=ostland,
-                    target=red_fang,
-                    mission="assassinate-spiritual-leader",
-                    earned_turn=1,
-                    target_character=leader,
-                    data={"leadership": -1},
-                    status="used",
-                    used_turn=2,
-                ),
-            ]
-        )
-        CapturedRaider.objects.create(
-            campaign=campaign,
-            captor=red_fang,
-            owner=ostland,
-            entry="Swordsmen",
-            record={"name": "Swordsmen", "models_count": 1, "points_per_model": 10},
-            captured_turn=1,
-        )
-        yield campaign
+    campaign = demo_campaign_create()
+    demo_turn_play(campaign)
+    turn_2 = campaign.turns.get(number=2)
+    deadline_change(
+        turn=turn_2,
+        changed_by=campaign.organizer,
+        orders_deadline=turn_2.orders_deadline + timedelta(days=1),
+        reason="Holiday",
+    )
+    turn_2.refresh_from_db()
+    assert orders_reminders_queue(now=turn_2.orders_deadline - timedelta(hours=1))
+    # The results reminder of a turn that waited for its battles' sheets (demo_turn_play files
+    # them at once), its email queued as battles/services/reminders.py queues it, and not sent yet.
+    turn_1, ostland = campaign.turns.get(number=1), campaign.kingdoms.get(name="Ostland")
+    # An alliance (Allies) the demo's turn does not make: Ostland and Karak Dumn, broken by invasion.
+    broken = Alliance.objects.create(
+        campaign=campaign,
+        first=ostland,
+        second=campaign.kingdoms.get(name="Karak Dumn"),
+        trust="T",
+        formed_turn=1,
+        ended_turn=1,
+        ended_how="invasion",
+        broken_by=ostland,
+    )
+    # Allies, Announcement: Karak Dumn announced its end during turn 1's End of Turn (decision 385).
+    AllianceEndAnnouncement.objects.create(
+        turn=turn_1,
+        kingdom=broken.second,
+        alliance=broken,
+        entered_by=get_user_model().objects.get(username="carol"),
+    )
+    # A Rogue Kingdom (its player marked out in turn 2): the mark travels with the kingdom.
+    campaign.kingdoms.filter(name="Tor Anlec").update(rogue_turn=2)
+    reminder = ResultsReminder.objects.create(turn=turn_1, kingdom=ostland)
+    email_queue(
+        template="results-reminder",
+        kind=Email.Kind.RESULTS_REMINDER,
+        to=[player.email for player in ostland.players.all()],
+        context={
+            "kingdom": ostland,
+            "turn": turn_1,
+            "campaign": campaign,
+            "battles": list(Battle.objects.filter(turn=turn_1, attacker_kingdom=ostland)),
+            "deadline": deadline_text(turn_1.results_deadline, campaign.time_zone),
+            "time_left": "a day",
+        },
+        campaign_id=campaign.pk,
+        turn_id=turn_1.pk,
+        key=f"results-reminder:{reminder.pk}",
+        after_commit=False,
+    )
+    # The organizer's alert of a turn held with too many orders missing (turns/services/sweep.py).
+    orders_held_announce(turn=turn_1, missing=3, total=4)
+    # A player's message to the other side of a battle: it answers to the sender (Reply-To).
+    hartwood = Battle.objects.get(turn=turn_1, province__number=62)
+    battle_message_send(
+        battle=hartwood,
+        sender=User.objects.get(username="dave"),
+        kingdom=hartwood.attacker_kingdom,
+        text="Rematch on Thursday?",
+    )
+    # Joint kingdoms: a co-player added to Ostland and removed again, told by email (decision 229).
+    co_player_remove(kingdom=ostland, user_id=co_player_add(kingdom=ostland, email="erin@example.org").pk)
+    # Bob's report emails failed after their last try: they keep their attachments.
+    ReportEmail.objects.filter(report__turn__campaign=campaign, to=["bob@briternia.local"]).update(
+        status=ReportEmail.Status.FAILED,
+        attempts=5,
+        last_error="451 4.3.0 Try again later",
+        sent_at=None,
+        attachment=PDF,
+    )
+    # And an order receipt that failed on its first try (a permanent refusal).
+    receipt = Email.objects.filter(campaign=campaign, kind=Email.Kind.ORDERS_RECEIPT).order_by("id").first()
+    Email.objects.filter(pk=receipt.pk).update(
+        status=Email.Status.FAILED, attempts=1, last_error="550 5.1.1 No such user", sent_at=None
+    )
+    ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
+    # Tomb Raiders (issue 31): Ostland's force as its player saves it, on turn 2.
+    tomb_raider_force_save(
+        kingdom=ostland,
+        entries=[
+            RaiderEntry("Captain", 1, 20, role=Role.CAPTAIN, command=Command.CHAMPION, leadership=7),
+            RaiderEntry("Swordsmen", 8, 10, missile_weapon=False),
+            RaiderEntry("Crossbowmen", 3, 9, missile_weapon=True, base=Base.MM_20),
+        ],
+        saved_by=User.objects.get(username="alice"),
+    )
+    # Spending Experience: recruits on the way (as orders/services/purchases.py writes them) and
+    # an organizer's correction of a list (as kingdoms/services/armies.py records it).
+    army = ostland.armies.filter(kind=Army.Kind.FIELD, status=Army.Status.ACTIVE).order_by("id").first()
+    Delivery.objects.create(
+        army=army,
+        kind="recruits",
+        what="10 Swordsmen (60 points)",
+        unit="Swordsmen",
+        models_count=10,
+        points=60,
+        points_per_model=6,
+        cost=6,
+        ordered_turn=2,
+        arrives_turn=4,
+    )
+    RosterAdjustment.objects.create(
+        army=army,
+        turn=2,
+        reason="Two Swordsmen were left out by mistake",
+        points_before=1900,
+        points_after=1912,
+        changes=["1st Army: 2 Swordsmen (12 points) are bought with experience on the order sheet"],
+        made_by=campaign.organizer,
+    )
+    # Reconnaissance and Sabotage (issue 32), as the aftermath's writer leaves them
+    # (kingdoms/services/rival_missions.py): Ostland's Army Orders against a Da Red Fang army, waiting
+    # for turn 2's orders, and its Assassinate Spiritual Leader naming a Da Red Fang character, used;
+    # and one of Ostland's Swordsmen captured by Da Red Fang on a failed mission.
+    red_fang = campaign.kingdoms.get(name="Da Red Fang")
+    target_army = red_fang.armies.order_by("id").first()
+    leader = Character.objects.filter(kingdom=red_fang).order_by("id").first()
+    MissionEffect.objects.bulk_create(
+        [
+            MissionEffect(
+                campaign=campaign,
+                kingdom=ostland,
+                target=red_fang,
+                mission="army-orders",
+                earned_turn=1,
+                target_army=target_army,
+            ),
+            MissionEffect(
+                campaign=campaign,
+                kingdom=ostland,
+                target=red_fang,
+                mission="assassinate-spiritual-leader",
+                earned_turn=1,
+                target_character=leader,
+                data={"leadership": -1},
+                status="used",
+                used_turn=2,
+            ),
+        ]
+    )
+    CapturedRaider.objects.create(
+        campaign=campaign,
+        captor=red_fang,
+        owner=ostland,
+        entry="Swordsmen",
+        record={"name": "Swordsmen", "models_count": 1, "points_per_model": 10},
+        captured_turn=1,
+    )
+    return campaign
+
+
+PLAYED = Layer("demo campaign, turn 1 played as make demo plays it (transfer)", _played_build, commits=True)
 
 
 @pytest.fixture
-def reports_made(resolved_campaign: Campaign) -> Campaign:
+def played_campaign(transactional_db, shared_layers) -> Iterator[Campaign]:
+    """_played_build's campaign, built once per run (tests/shared_rows.py); the test runs with each
+    table's ids set apart, as the build was."""
+    with ids_set_apart():
+        yield shared_layers.take(PLAYED)
+
+
+def _reports_made_build(resolved_campaign: Campaign, capture) -> Campaign:
     """resolved_campaign with what the end of its turn keeps, made by the service the aftermath
     calls (no rendering: stand-in bytes): the public map and its picture, a queued report per
     kingdom and the bulletin beside the battle's scenario sheet; Ostland's report rendered and
@@ -497,3 +524,12 @@ def reports_made(resolved_campaign: Campaign) -> Campaign:
         status=ReportEmail.Status.FAILED, attempts=5, last_error="451 4.3.0 Try again later"
     )
     return resolved_campaign
+
+
+REPORTS_MADE = Layer("turn 1 resolved, its reports made (transfer)", _reports_made_build, parent=RESOLVED)
+
+
+@pytest.fixture
+def reports_made(resolved_campaign: Campaign, shared_layers) -> Campaign:
+    """_reports_made_build's campaign, built once per run (tests/shared_rows.py)."""
+    return shared_layers.take(REPORTS_MADE)
