@@ -126,6 +126,18 @@ def test_a_second_resolve_while_the_orders_phase_runs_is_answered_at_once_that_i
     assert phase.errors == []
 
 
+def _hold_sent(username: str, army: Army, turn: Turn) -> tuple[object, float]:
+    """The player's sheet holding `army`, submitted through the API in another thread: its answer
+    and how long it took."""
+    return _in_thread(
+        lambda: api_as(username).put(
+            f"/api/turns/{turn.pk}/sheet/",
+            {"submit": True, "orders": [{"army": army.id, "kind": "hold"}]},
+            format="json",
+        )
+    )
+
+
 def test_a_sheet_sent_while_the_orders_phase_runs_is_answered_at_once(campaign, settings):
     """In time by its arrival (a resolution the organizer started early), the sheet is refused with
     the resolution named and what it uses; late, with the two times. Nothing is saved."""
@@ -143,31 +155,13 @@ def test_a_sheet_sent_while_the_orders_phase_runs_is_answered_at_once(campaign, 
     deadline = timezone.now() + dt.timedelta(seconds=4)
     Turn.objects.filter(pk=turn.pk).update(orders_deadline=deadline)
     with HeldPhase(orders_phase_run, turn.pk) as phase:
-        in_time, seconds = _in_thread(
-            lambda: api_as("alice").put(
-                f"/api/turns/{turn.pk}/sheet/",
-                {"submit": True, "orders": [{"army": armies["Ostland"].id, "kind": "hold"}]},
-                format="json",
-            )
-        )
+        in_time, seconds = _hold_sent("alice", armies["Ostland"], turn)
         assert phase.running
-        none_yet, none_seconds = _in_thread(
-            lambda: api_as("bob").put(
-                f"/api/turns/{turn.pk}/sheet/",
-                {"submit": True, "orders": [{"army": armies["Da Red Fang"].id, "kind": "hold"}]},
-                format="json",
-            )
-        )
+        none_yet, none_seconds = _hold_sent("bob", armies["Da Red Fang"], turn)
         assert phase.running
         # The deadline passes while the phase runs: a sheet after it is refused as late, at once.
         time.sleep(max(0.0, (deadline - timezone.now()).total_seconds() + 0.1))
-        late, late_seconds = _in_thread(
-            lambda: api_as("bob").put(
-                f"/api/turns/{turn.pk}/sheet/",
-                {"submit": True, "orders": [{"army": armies["Da Red Fang"].id, "kind": "hold"}]},
-                format="json",
-            )
-        )
+        late, late_seconds = _hold_sent("bob", armies["Da Red Fang"], turn)
         assert phase.running
     assert max(seconds, none_seconds, late_seconds) < 1, (seconds, none_seconds, late_seconds)
     assert in_time.status_code == 400
