@@ -29,12 +29,12 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from kingdoms.models import Army, Campaign, Province
+from kingdoms.models import Campaign
 from kingdoms.services.world import world_kept_forget
 from outbox.models import Email
 from turns.models import Turn
 
-from .commands.bench import campaign_generate, sheet_entries_generate
+from .commands.bench import campaign_generate, kingdom_sheets_generate
 
 
 @dataclass(frozen=True)
@@ -83,24 +83,10 @@ def _campaign(kingdoms: int) -> tuple[Turn, list[_Filing]]:
         }
         turn = campaign.turns.get(number=1)
         Turn.objects.filter(pk=turn.pk).update(orders_deadline=timezone.now() + dt.timedelta(days=30))
-    armies = list(Army.objects.filter(kingdom__campaign=campaign))
-    number_of = dict(Province.objects.filter(campaign=campaign).values_list("id", "number"))
-    neighbours: dict[int, list[int]] = {}
-    for a, b in Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
-        "from_province__number", "to_province__number"
-    ):
-        neighbours.setdefault(a, []).append(b)
+    sheets = kingdom_sheets_generate(campaign=campaign, kingdoms=realms, rng=rng)
     filings = [
-        _Filing(
-            token=tokens[user.id],
-            body={
-                **sheet_entries_generate(
-                    kingdom=kingdom, armies=armies, neighbours=neighbours, number_of=number_of, rng=rng
-                ),
-                "submit": True,
-            },
-        )
-        for kingdom, user in zip(realms, users, strict=True)
+        _Filing(token=tokens[user.id], body={**sheet, "submit": True})
+        for sheet, user in zip(sheets, users, strict=True)
     ]
     return turn, filings
 

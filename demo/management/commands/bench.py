@@ -51,6 +51,22 @@ def sheet_entries_generate(
     return sheet_to_json(SheetEntries(orders=tuple(orders)))
 
 
+def kingdom_sheets_generate(*, campaign: Campaign, kingdoms: list[Kingdom], rng: Any) -> list[dict[str, Any]]:
+    """A generated sheet (sheet_entries_generate) for each of `kingdoms`, in their order, from the
+    campaign's stored armies and map: what the load test and the submission bench file."""
+    armies = list(Army.objects.filter(kingdom__campaign=campaign))
+    number_of = dict(Province.objects.filter(campaign=campaign).values_list("id", "number"))
+    neighbours: dict[int, list[int]] = {}
+    for a, b in Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
+        "from_province__number", "to_province__number"
+    ):
+        neighbours.setdefault(a, []).append(b)
+    return [
+        sheet_entries_generate(kingdom=k, armies=armies, neighbours=neighbours, number_of=number_of, rng=rng)
+        for k in kingdoms
+    ]
+
+
 def campaign_generate(
     *, kingdoms: int, columns: int, rows: int, armies_per_kingdom: int, seed: int, sheets: bool = True
 ) -> Campaign:

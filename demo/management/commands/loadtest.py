@@ -52,13 +52,13 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from briternia.locks import phase_running_since
-from kingdoms.models import Army, Campaign, Province
+from kingdoms.models import Campaign
 from orders.models import OrderSheet, OrderSubmission
 from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 from turns.services.sweep import deadline_sweep_run
 
-from .bench import campaign_generate, sheet_entries_generate
+from .bench import campaign_generate, kingdom_sheets_generate
 
 PLAYERS = 200
 CONCURRENCY = 50
@@ -351,22 +351,10 @@ class Command(BaseCommand):
                 kingdom.players.add(user)
             made = Token.objects.bulk_create(Token(user=u, key=Token.generate_key()) for u in users)
             tokens = {t.user_id: t.key for t in made}
-        armies = list(Army.objects.filter(kingdom__campaign=campaign))
-        number_of = dict(Province.objects.filter(campaign=campaign).values_list("id", "number"))
-        neighbours: dict[int, list[int]] = {}
-        for a, b in Province.neighbours.through.objects.filter(from_province__campaign=campaign).values_list(
-            "from_province__number", "to_province__number"
-        ):
-            neighbours.setdefault(a, []).append(b)
+        sheets = kingdom_sheets_generate(campaign=campaign, kingdoms=kingdoms, rng=rng)
         filings = [
-            Filing(
-                kingdom=kingdom.id,
-                token=tokens[user.id],
-                entries=sheet_entries_generate(
-                    kingdom=kingdom, armies=armies, neighbours=neighbours, number_of=number_of, rng=rng
-                ),
-            )
-            for kingdom, user in zip(kingdoms, users, strict=True)
+            Filing(kingdom=kingdom.id, token=tokens[user.id], entries=sheet)
+            for kingdom, user, sheet in zip(kingdoms, users, sheets, strict=True)
         ]
         turn = campaign.turns.get(number=1)
         # The deadline far enough ahead for both waves.
