@@ -363,6 +363,8 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
         "battle-message",
         "co-player-removed",
         "summary-receipt",
+        "kingdom-message",
+        "message-digest",
     }
     assert emails.get(kind="battle-message").reply_to == "dave@briternia.local"
     assert emails.exclude(attachment=None).exists()
