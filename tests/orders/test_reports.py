@@ -391,7 +391,11 @@ def test_make_demo_plays_a_whole_turn_and_every_player_gets_a_report(transaction
     # the organizer.
     assert "61 Eldenhall, a battle for the city (engagement: Assault)" in summary
     assert "62 Hartwood, a battle in the field" in summary
-    scenarios = sorted((m["Subject"].split("battle in ")[1], m["To"]) for m in messages if "battle in" in m["Subject"])
+    scenarios = sorted(
+        (m["Subject"].split("battle in ")[1], m["To"])
+        for m in messages
+        if m["Subject"].split(": ")[-1].startswith("battle in")
+    )
     assert scenarios == [
         ("61 Eldenhall", "alice@briternia.local"),
         ("61 Eldenhall", "bob@briternia.local"),
