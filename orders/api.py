@@ -70,7 +70,9 @@ def _check_data(check: SheetCheck, lists_due: list[dict]) -> dict:
 
 
 def _sheet_versions(sheet: OrderSheet, standing: OrderSubmission | None = None) -> dict:
-    """Which version will resolve: the standing submission, and the unsent draft beside it.
+    """Which version will resolve: the standing submission, and the unsent draft beside it; and the
+    submissions kept for the record (never resolved), read only if the sheet may have any (a sheet
+    just saved knows: `has_records`, read with its row).
     `standing`: the standing submission if the caller knows it (one it has just written), else read."""
     submitted = standing or standing_submission(sheet)
     draft_unsent = submitted is None or submitted.entries != sheet.entries
@@ -79,7 +81,9 @@ def _sheet_versions(sheet: OrderSheet, standing: OrderSubmission | None = None) 
         "submitted": SubmittedOrdersSerializer(submitted).data if submitted else None,
         "draft": DraftSerializer(sheet).data if draft_unsent else None,
         "resolves": "submitted" if submitted else "nothing",
-        "kept_for_record": RecordSerializer(record_submissions(sheet), many=True).data,
+        "kept_for_record": RecordSerializer(
+            record_submissions(sheet) if getattr(sheet, "has_records", True) else [], many=True
+        ).data,
     }
 
 

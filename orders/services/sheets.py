@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, models, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from briternia.errors import DomainError
@@ -359,7 +360,13 @@ def _order_sheet_write(
         # The sheet's row, made if it is the first save (a save racing this one for the same new
         # sheet waits for it, and finds the row), then locked: two statements either way.
         OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
-        sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
+        # With whether any of its submissions was kept for the record (the answer lists them; read
+        # in the same statement, so the weekly rush's sheets, which have none, read nothing more).
+        sheet = (
+            OrderSheet.objects.select_for_update()
+            .annotate(has_records=Exists(OrderSubmission.objects.filter(sheet=OuterRef("pk"), for_record=True)))
+            .get(turn=turn, kingdom=kingdom)
+        )
         sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
         sheet.entries = sheet_to_json(entries)
         standing = None
@@ -425,6 +432,7 @@ def _order_sheet_record(
         OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
         sheet = OrderSheet.objects.get(turn=turn, kingdom=kingdom)
         sheet.turn, sheet.kingdom = turn, kingdom
+        sheet.has_records = True
         submission = OrderSubmission(
             sheet=sheet,
             submitted_by=submitted_by,

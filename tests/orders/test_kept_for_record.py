@@ -128,3 +128,19 @@ def test_the_closed_sheet_page_lists_what_was_kept_for_the_record(turn, filed):
     page = pages_as("bob").get(f"/turns/{turn.pk}/orders/{red_fang.pk}/").content.decode()
     assert "Nothing was submitted for this turn in time to resolve" in page
     assert RECORD in page.split('id="kept-for-record"')[1].split("</ul>")[0]
+
+
+def test_after_a_resolution_that_failed_a_new_submission_stands_and_what_was_kept_stays_kept(turn, filed):
+    """A phase that fails changes nothing and leaves the turn open; what it met stays kept for the
+    record. A sheet submitted then stands and resolves; its answer lists what was kept, word for word
+    as the sheet's GET does."""
+    _ostland, red_fang, _army = filed
+    army = _field_army(red_fang)
+    body = {"submit": True, "orders": [{"army": army.id, "kind": "hold"}]}
+    answer = api_as("bob").put(f"/api/turns/{turn.pk}/sheet/", body, format="json")
+    assert answer.status_code == 200, answer.content
+    data = answer.json()
+    assert data["resolves"] == "submitted" and data["submitted"]["entries"]["orders"][0]["kind"] == "hold"
+    assert [r["entries"]["orders"][0]["kind"] for r in data["kept_for_record"]] == ["fortify"]
+    assert data == api_as("bob").get(f"/api/turns/{turn.pk}/sheet/").json()
+    assert turn_state_load(turn).sheets[red_fang.id].orders[0].kind is OrderKind.HOLD
