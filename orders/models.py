@@ -117,7 +117,7 @@ class OrderSubmission(models.Model):
     # the orders in words with where each army stood then, the deadline, the lists due. The receipt
     # page and the email show it; neither is written again later. Empty for older submissions.
     receipt = models.JSONField(default=dict, blank=True)
-    # Kept for the record, never resolved (issue 34; rules decision 495): a sheet that arrived in time
+    # Kept for the record, never resolved (issue 34; rules decision 520): a sheet that arrived in time
     # while the turn's orders phase was already running (the organizer resolved before the
     # deadline). It never stands, is never resolved and never counts as orders in; its receipt
     # (`receipt["record"]`) says when it arrived, since when the turn was being resolved and which

@@ -343,7 +343,7 @@ class SubmittedOrdersSerializer(serializers.Serializer):
 
 class RecordSerializer(SubmittedOrdersSerializer):
     """A submission kept for the record, never resolved: it arrived in time while the turn was
-    already being resolved (rules decision 495)."""
+    already being resolved (rules decision 520)."""
 
     message = serializers.CharField(
         source="receipt.record",

@@ -269,7 +269,7 @@ def deadlines_feed(request: HttpRequest, key: str) -> HttpResponse:
 @login_required
 def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpResponse:
     """The receipt of the submission that stands, as it was written when it was accepted, and those
-    of the submissions kept for the record (never resolved: rules decision 495)."""
+    of the submissions kept for the record (never resolved: rules decision 520)."""
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
     kingdom = selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()

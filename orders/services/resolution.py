@@ -51,7 +51,7 @@ def turn_state_load(turn: Turn) -> TurnState:
     ancient = [k.id for k in world.kingdoms.values() if k.ancient_dead]
     for draft in OrderSheet.objects.filter(turn=turn, kingdom__in=ancient, status=OrderSheet.Status.DRAFT):
         submitted[draft.kingdom_id] = draft.entries
-    # Never a submission kept for the record (it arrived while this phase ran: rules decision 495).
+    # Never a submission kept for the record (it arrived while this phase ran: rules decision 520).
     for sub in resolving_submissions(turn).filter(sheet__status=OrderSheet.Status.SUBMITTED).select_related("sheet"):
         submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
     # A Rogue Kingdom has no leader: a sheet its player submitted before being marked out is not resolved.

@@ -242,7 +242,7 @@ def order_sheet_save(
     row, which other kingdoms' saves share and the orders phase's claim waits for.
 
     While the orders phase runs (it holds the turn's row) nothing waits for it: a submission in time
-    is kept for the record, never resolved (`SheetResult.record`; rules decision 495), a draft is
+    is kept for the record, never resolved (`SheetResult.record`; rules decision 520), a draft is
     refused.
     """
     arrived_at = arrived_at or timezone.now()
@@ -256,7 +256,7 @@ def order_sheet_save(
     # Nor does a sheet queue behind a running orders phase (it holds the turn's row until it commits):
     # it is answered at once; and no lock is waited on for more than the request's bound. A
     # submission in time that meets the running phase is kept for the record (Campaign Schedule:
-    # orders are due by the deadline; rules decision 495); a draft is refused.
+    # orders are due by the deadline; rules decision 520); a draft is refused.
     try:
         phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk)
         with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
@@ -311,7 +311,7 @@ def resolving_refusal_text(*, kingdom: Kingdom, turn: Turn, arrived_at: dt.datet
 def record_text(*, kingdom: Kingdom, turn: Turn, arrived_at: dt.datetime, since: dt.datetime) -> str:
     """What a sheet kept for the record says (its answer, its receipt and its email): it arrived (to
     the millisecond) before the deadline, but the turn was already being resolved, since when, and
-    which of the kingdom's submissions the resolution uses (rules decision 495)."""
+    which of the kingdom's submissions the resolution uses (rules decision 520)."""
     tz = turn.campaign.time_zone
     return (
         f"Accepted for the record at {precise_moment_text(arrived_at, tz)}: this sheet arrived before the deadline "
@@ -412,7 +412,7 @@ def _order_sheet_record(
     since: dt.datetime,
 ) -> SheetResult:
     """A submission that arrived in time while the orders phase runs, kept for the record and never
-    resolved (rules decision 495): checked like any (a sheet with errors is refused whole), written
+    resolved (rules decision 520): checked like any (a sheet with errors is refused whole), written
     with its receipt and email, without waiting on the turn's row the phase holds (no share lock:
     the turn and the world are read as they stood before the phase; the rows written only reference
     the turn, which the phase's update of its status does not block). The sheet's working copy and

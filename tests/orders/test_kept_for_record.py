@@ -1,5 +1,5 @@
 """A submission kept for the record (issue 34; Campaign Schedule: orders are due by the deadline; rules
-decision 495): a sheet that arrived in time while the turn was already being resolved. It never
+decision 520): a sheet that arrived in time while the turn was already being resolved. It never
 stands, is never resolved and never counts as orders in; the kingdom and the organizer see it, no
 other kingdom does.
 

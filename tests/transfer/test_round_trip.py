@@ -246,7 +246,7 @@ def test_import_keeps_the_schedule_turns_sheets_and_submissions(eventful_campaig
 
 def test_a_submission_kept_for_the_record_comes_back_kept_for_the_record(eventful_campaign):
     """A sheet that arrived in time while the turn was already being resolved is kept for the record,
-    never resolved (issue 34; Campaign Schedule, rules decision 495): the copy keeps it so, in its
+    never resolved (issue 34; Campaign Schedule, rules decision 520): the copy keeps it so, in its
     place among the sheet's submissions, and the copy's standing submission is the same one."""
     sheet = OrderSheet.objects.get(turn__campaign=eventful_campaign, kingdom__name="Ostland")
     last = sheet.submissions.order_by("submitted_at", "id").last()

@@ -144,7 +144,7 @@ def _sent(username: str, army: Army, turn: Turn, kind: str, *, submit: bool = Tr
 
 
 def test_a_sheet_sent_in_time_while_the_orders_phase_runs_is_kept_for_the_record_at_once(campaign):
-    """Campaign Schedule: orders are due by the deadline (rules decisions 180 and 495). The organizer
+    """Campaign Schedule: orders are due by the deadline (rules decisions 180 and 520). The organizer
     resolves before the deadline; sheets sent while that runs are answered at once: one in time is
     accepted for the record (202: its arrival to the millisecond, since when the turn was being
     resolved, which submission the resolution uses), kept, and never resolved; a draft is refused;
