@@ -349,14 +349,7 @@ def _order_sheet_write(
             raise DomainError(errors)
         # The campaign was read with the turn, under its lock: its world_version says whether the
         # kept world stands, without reading it again.
-        # The Tomb Raiders are read only for a sheet that sends them: the weekly rush's sheets send none.
-        ctx, armies = _context_and_armies(
-            kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version, tomb_raiders=bool(entries.missions)
-        )
-        check = order_sheet_check(entries, ctx)
-        lists_due = lists_due_data(ctx=ctx, turn=turn)
-        if submit and not check.ok:
-            raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
+        checked = _sheet_checked(kingdom=kingdom, turn=turn, entries=entries, submit=submit)
         # The sheet's row, made if it is the first save (a save racing this one for the same new
         # sheet waits for it, and finds the row), then locked: two statements either way.
         OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
@@ -368,38 +361,82 @@ def _order_sheet_write(
             .get(turn=turn, kingdom=kingdom)
         )
         sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
-        sheet.entries = sheet_to_json(entries)
+        sheet.entries = checked.entries_json
         standing = None
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
             # The last to arrive stands (ties: the last written, this one; `standing_submission`).
             stands = sheet.submitted_at is None or arrived_at >= sheet.submitted_at
             sheet.submitted_at = max(sheet.submitted_at or arrived_at, arrived_at)
-            submission = OrderSubmission(
-                sheet=sheet,
-                submitted_by=submitted_by,
-                submitted_at=arrived_at,
-                entries=sheet.entries,
-                gold=check.gold,
-                warnings=check.warnings,
-                treasury=check.treasury,
-                taxes=check.taxes,
+            submission = _submission_write(
+                sheet=sheet, checked=checked, submitted_by=submitted_by, arrived_at=arrived_at
             )
-            submission.receipt = receipt_content(
-                submission=submission,
-                kingdom=kingdom,
-                turn=turn,
-                lists_due=[row["message"] for row in lists_due],
-                world=ctx.world,
-                army_rows=armies,
-            )
-            submission.save()
-            orders_receipt_queue(submission=submission, turn=turn)
             standing = submission if stands else None
         # A draft saved after a submission does not withdraw it: the last submission stands
         # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
         sheet.save()
-    return SheetResult(sheet=sheet, check=check, lists_due=lists_due, world=ctx.world, standing=standing)
+    return SheetResult(
+        sheet=sheet, check=checked.check, lists_due=checked.lists_due, world=checked.ctx.world, standing=standing
+    )
+
+
+@dataclass(frozen=True)
+class _Checked:
+    entries_json: dict[str, Any]  # the sheet as stored (orders/entries.py)
+    ctx: SheetContext
+    armies: list[tuple[Any, ...]]  # the kingdom's armies as its receipt describes them (describe.ARMY_ROW_FIELDS)
+    check: SheetCheck
+    lists_due: list[dict[str, Any]]
+
+
+def _sheet_checked(*, kingdom: Kingdom, turn: Turn, entries: SheetEntries, submit: bool) -> _Checked:
+    """The sheet checked against the world as `turn` (read by the caller, with its campaign's
+    world_version) finds it; a submission with any error refused whole. The Tomb Raiders are read
+    only for a sheet that sends them: the weekly rush's sheets send none."""
+    ctx, armies = _context_and_armies(
+        kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version, tomb_raiders=bool(entries.missions)
+    )
+    check = order_sheet_check(entries, ctx)
+    if submit and not check.ok:
+        raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
+    lists_due = lists_due_data(ctx=ctx, turn=turn)
+    return _Checked(entries_json=sheet_to_json(entries), ctx=ctx, armies=armies, check=check, lists_due=lists_due)
+
+
+def _submission_write(
+    *,
+    sheet: OrderSheet,
+    checked: _Checked,
+    submitted_by: AbstractBaseUser,
+    arrived_at: dt.datetime,
+    record: str = "",
+) -> OrderSubmission:
+    """The submission of the checked sheet, with its receipt written now, saved, and its receipt
+    email queued. `record`: kept for the record, never resolved, with what its receipt says."""
+    check = checked.check
+    submission = OrderSubmission(
+        sheet=sheet,
+        submitted_by=submitted_by,
+        submitted_at=arrived_at,
+        entries=checked.entries_json,
+        gold=check.gold,
+        warnings=check.warnings,
+        treasury=check.treasury,
+        taxes=check.taxes,
+        for_record=bool(record),
+    )
+    submission.receipt = receipt_content(
+        submission=submission,
+        kingdom=sheet.kingdom,
+        turn=sheet.turn,
+        lists_due=[row["message"] for row in checked.lists_due],
+        world=checked.ctx.world,
+        army_rows=checked.armies,
+        record=record,
+    )
+    submission.save()
+    orders_receipt_queue(submission=submission, turn=sheet.turn)
+    return submission
 
 
 def _order_sheet_record(
@@ -418,44 +455,22 @@ def _order_sheet_record(
     the turn, which the phase's update of its status does not block). The sheet's working copy and
     status stay as they were: nothing of this one resolves."""
     with transaction.atomic():
-        ctx, armies = _context_and_armies(
-            kingdom=kingdom,
-            turn=turn,
-            world_version=turn.campaign.world_version,
-            tomb_raiders=bool(entries.missions),
-        )
-        check = order_sheet_check(entries, ctx)
-        lists_due = lists_due_data(ctx=ctx, turn=turn)
-        if not check.ok:
-            raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
+        checked = _sheet_checked(kingdom=kingdom, turn=turn, entries=entries, submit=True)
         # A kingdom with no sheet yet gets an empty draft to hang it on (not submitted: still missing).
         OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
         sheet = OrderSheet.objects.get(turn=turn, kingdom=kingdom)
         sheet.turn, sheet.kingdom = turn, kingdom
         sheet.has_records = True
-        submission = OrderSubmission(
+        submission = _submission_write(
             sheet=sheet,
+            checked=checked,
             submitted_by=submitted_by,
-            submitted_at=arrived_at,
-            entries=sheet_to_json(entries),
-            gold=check.gold,
-            warnings=check.warnings,
-            treasury=check.treasury,
-            taxes=check.taxes,
-            for_record=True,
-        )
-        submission.receipt = receipt_content(
-            submission=submission,
-            kingdom=kingdom,
-            turn=turn,
-            lists_due=[row["message"] for row in lists_due],
-            world=ctx.world,
-            army_rows=armies,
+            arrived_at=arrived_at,
             record=record_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=since),
         )
-        submission.save()
-        orders_receipt_queue(submission=submission, turn=turn)
-    return SheetResult(sheet=sheet, check=check, lists_due=lists_due, world=ctx.world, record=submission)
+    return SheetResult(
+        sheet=sheet, check=checked.check, lists_due=checked.lists_due, world=checked.ctx.world, record=submission
+    )
 
 
 def resolving_submissions(turn: Turn) -> models.QuerySet[OrderSubmission]:
