@@ -415,10 +415,12 @@ SUBMISSION_KEYS = {
     "treasury": INT.or_null(),
     "taxes": INT.or_null(),
     "receipt": OBJECT,
+    "for_record": BOOL,
 }
 # Added within version 5 (issue 13): the gold the sheet was checked against; (issue 20) the phases
-# requested, the receipt as written when the sheet was accepted.
-SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt")
+# requested, the receipt as written when the sheet was accepted; (issue 34) a submission kept for the
+# record, never resolved (a document written before holds none: every submission there may resolve).
+SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt", "for_record")
 REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
 # Allies, Announcement: the kingdom that announced the end of its alliance during the turn's End of
 # Turn; `alliance` is the alliance's place in the document's `alliances` (two kingdoms may ally twice).
