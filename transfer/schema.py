@@ -114,9 +114,15 @@ USER_KEYS = {
 }
 # The user's own settings, kept with the account (kingdoms.ReportPreferences): null when the user
 # never set them.
-REPORT_PREFERENCES_KEYS = {"report_email": STR, "attach_pdf": BOOL, "message_emails": STR}
-# Added with issue 37 (diplomacy): how messages reach the player; a document written before has none.
-REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails",)
+REPORT_PREFERENCES_KEYS = {
+    "report_email": STR,
+    "attach_pdf": BOOL,
+    "message_emails": STR,
+    "messages_digest_at": TIMESTAMP.or_null(),
+}
+# Added with issue 37 (diplomacy): how messages reach the player and when the last digest went; a
+# document written before has neither.
+REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails", "messages_digest_at")
 PROVINCE_KEYS = {
     "number": INT,
     "name": STR,
