@@ -32,7 +32,8 @@ from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
 from turns.models import DiceRoll
 
 from .services.cycle import campaign_start as campaign_start_service
-from .services.requests import aftermath_phase_request, orders_phase_request
+from .services.desk import desk_armies, desk_failed_emails, desk_items
+from .services.requests import aftermath_phase_request, orders_phase_request, phase_retry_request
 
 
 @login_required
@@ -98,7 +99,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     }
     if may_pick:
         context.update(setup_forms(campaign, picking))
-    context.update(_turn_panel(campaign, own))
+    context.update(_turn_panel(campaign, own, organizer=organizer))
     context.update(_stories_panel(request, campaign, organizer=organizer, own=own))
     return render(request, "kingdoms/campaign_detail.html", context)
 
@@ -108,7 +109,7 @@ def _inviting(campaign: Campaign) -> bool:
     return campaign.status == Campaign.Status.INVITING and invited < campaign.player_count
 
 
-def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
+def _turn_panel(campaign: Campaign, own: Kingdom | None, *, organizer: bool) -> dict:
     """The current turn, its deadline and the player's sheet status."""
     turn = current_turn(campaign)
     if turn is None:
@@ -121,6 +122,7 @@ def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
         "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
         "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),
         "league": league_table(campaign=campaign, turn=turn),
+        "progress": turn_progress(turn, organizer=organizer),
     }
 
 
@@ -145,3 +147,46 @@ def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
         raise Http404
     flash_outcome(request, lambda: campaign_start_service(campaign=campaign), success="The campaign has begun: turn 1.")
     return redirect("campaign", campaign_id=campaign.pk)
+
+
+def _organizer_campaign(request: HttpRequest, campaign_id: int) -> Campaign:
+    """The campaign, to its organizer; to anyone else (its players included) it is not found."""
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not selectors.is_organizer(request.user, campaign):
+        raise Http404("No such page.")
+    return campaign
+
+
+@login_required
+def campaign_desk(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The game master's desk: every army where it stands (never shown to a player) and what is
+    outstanding, each with its action."""
+    campaign = _organizer_campaign(request, campaign_id)
+    turn = current_turn(campaign)
+    return render(
+        request,
+        "turns/desk.html",
+        {
+            "campaign": campaign,
+            "turn": turn,
+            "items": desk_items(campaign),
+            "failed_emails": desk_failed_emails(campaign),
+            "map_svg": selectors.campaign_map_svg(campaign=campaign, every_army=True),
+            "armies": desk_armies(campaign),
+        },
+    )
+
+
+@login_required
+@require_POST
+def phase_retry(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """The desk's Retry of a failed phase: it runs now (the task after this request commits)."""
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    if not selectors.is_organizer(request.user, turn.campaign):
+        raise Http404
+    flash_outcome(
+        request,
+        lambda: phase_retry_request(turn=turn),
+        success=f"Turn {turn.number}: the failed phase runs again now; this page shows how it went.",
+    )
+    return redirect("campaign-desk", campaign_id=turn.campaign_id)
