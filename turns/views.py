@@ -29,20 +29,26 @@ from reports.selectors import campaign_email_failures
 from rulebook.campaign_schedule import deadline_text
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
-from turns.models import DiceRoll
+from turns.models import DiceRoll, Turn
 
 from .services.cycle import campaign_start as campaign_start_service
 from .services.desk import desk_armies, desk_failed_emails, desk_items
 from .services.requests import aftermath_phase_request, orders_phase_request, phase_retry_request
 
 
+def _organizer_turn(request: HttpRequest, turn_id: int) -> Turn:
+    """The turn, to its campaign's organizer; to anyone else it is not found."""
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    if not selectors.is_organizer(request.user, turn.campaign):
+        raise Http404
+    return turn
+
+
 @login_required
 @require_POST
 def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
     """The organizer's Resolve button: the task runs after this request's transaction commits."""
-    turn = turn_get(user=request.user, turn_id=turn_id)
-    if not selectors.is_organizer(request.user, turn.campaign):
-        raise Http404
+    turn = _organizer_turn(request, turn_id)
     success = (
         f"Turn {turn.number} is being resolved: your request is recorded, and if no worker takes it up at "
         "once the deadline sweep runs it within two minutes."
@@ -54,9 +60,7 @@ def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
-    turn = turn_get(user=request.user, turn_id=turn_id)
-    if not selectors.is_organizer(request.user, turn.campaign):
-        raise Http404
+    turn = _organizer_turn(request, turn_id)
     success = (
         f"The aftermath of turn {turn.number} is being resolved: your request is recorded, and if no worker "
         "takes it up at once the deadline sweep runs it within two minutes."
@@ -142,9 +146,7 @@ def _stories_panel(request: HttpRequest, campaign: Campaign, *, organizer: bool,
 @login_required
 @require_POST
 def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    if not selectors.is_organizer(request.user, campaign):
-        raise Http404
+    campaign = _organizer_campaign(request, campaign_id)
     flash_outcome(request, lambda: campaign_start_service(campaign=campaign), success="The campaign has begun: turn 1.")
     return redirect("campaign", campaign_id=campaign.pk)
 
@@ -181,9 +183,7 @@ def campaign_desk(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def phase_retry(request: HttpRequest, turn_id: int) -> HttpResponse:
     """The desk's Retry of a failed phase: it runs now (the task after this request commits)."""
-    turn = turn_get(user=request.user, turn_id=turn_id)
-    if not selectors.is_organizer(request.user, turn.campaign):
-        raise Http404
+    turn = _organizer_turn(request, turn_id)
     flash_outcome(
         request,
         lambda: phase_retry_request(turn=turn),

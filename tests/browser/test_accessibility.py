@@ -36,6 +36,7 @@ from kingdoms.services.co_players import co_player_add
 from kingdoms.services.invitations import invitation_link
 from rulebook.setup.maps import load_default_map
 from tests.battle_setup import file_battle_orders, raid_posted
+from tests.smtp import email_failed_create
 from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
@@ -176,21 +177,10 @@ def _tomb_raid_posted(campaign: Campaign) -> None:
 def _failures_recorded(played: Campaign, fighting_turn: Turn) -> None:
     """An email of the played campaign that failed, and the fighting campaign's aftermath failed (as
     phase_run records a failure after its transaction rolled back), for the desks' lists."""
-    from outbox.models import Email
     from turns.services.cycle import AFTERMATH_PHASE
     from turns.services.phases import failure_text, phase_failure_record
 
-    Email.objects.create(
-        kind=Email.Kind.INVITATION,
-        campaign=played,
-        to=["bob@briternia.local"],
-        subject="You are invited",
-        text="t",
-        html="h",
-        status=Email.Status.FAILED,
-        attempts=29,
-        last_error="550 mailbox unavailable",
-    )
+    email_failed_create(played)
     phase_failure_record(AFTERMATH_PHASE, fighting_turn.pk, failure_text(AFTERMATH_PHASE, OSError("disk full")))
 
 

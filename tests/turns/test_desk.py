@@ -16,8 +16,8 @@ from kingdoms.models import Army, Campaign
 from orders.models import CampaignSchedule, OrderSheet
 from outbox.models import Email
 from tests.battle_setup import sheet_filed
-from tests.battles.conftest import BATTLES_FILED, BATTLES_POSTED
 from tests.clients import api_as, pages_as
+from tests.smtp import email_failed_create
 from turns.models import Turn
 
 pytestmark = pytest.mark.django_db
@@ -87,17 +87,7 @@ def test_the_desk_lists_the_orders_not_in_a_held_or_paused_turn_and_failed_email
 
     Turn.objects.filter(pk=turn.pk).update(held_at=turn.orders_deadline)
     CampaignSchedule.objects.filter(campaign=demo_campaign).update(paused=True)
-    failed = Email.objects.create(
-        kind=Email.Kind.INVITATION,
-        campaign=demo_campaign,
-        to=["bob@briternia.local"],
-        subject="You are invited",
-        text="t",
-        html="h",
-        status=Email.Status.FAILED,
-        attempts=29,
-        last_error="550 mailbox unavailable",
-    )
+    failed = email_failed_create(demo_campaign)
     assert _kinds(demo_campaign) == ["turn-held", "campaign-paused", *["orders-missing"] * 3, "email-failed"]
     page = organizer.get(url).content.decode()
     assert "Turn 1 is held since" in page and "The campaign is paused" in page
@@ -112,16 +102,8 @@ def test_the_desk_lists_the_orders_not_in_a_held_or_paused_turn_and_failed_email
     assert "email-failed" not in _kinds(demo_campaign)
 
 
-@pytest.fixture
-def posted(demo_campaign, turn, shared_layers) -> Turn:
-    shared_layers.take(BATTLES_FILED)
-    shared_layers.take(BATTLES_POSTED)
-    turn.refresh_from_db()
-    return turn
-
-
-def test_the_desk_lists_disagreements_to_rule_on_and_sheets_missing(posted) -> None:
-    turn = posted
+def test_the_desk_lists_disagreements_to_rule_on_and_sheets_missing(battles_posted_turn) -> None:
+    turn = battles_posted_turn
     battles = {b.province.number: b for b in Battle.objects.filter(turn=turn).select_related("province")}
     hartwood = battles[62]
     sheet_filed(hartwood, hartwood.attacker_kingdom, result="minor-victory")

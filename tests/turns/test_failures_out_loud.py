@@ -17,7 +17,6 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from outbox.models import Email
-from tests.battles.conftest import BATTLES_FILED, BATTLES_POSTED
 from tests.clients import pages_as
 from turns.models import Turn, TurnEvent, phase_retry_delay
 from turns.services.cycle import aftermath_phase_run
@@ -134,17 +133,10 @@ def test_a_failing_orders_phase_is_said_out_loud_backed_off_emailed_once_and_ret
     assert len(_alerts(campaign)) == 1
 
 
-@pytest.fixture
-def posted(demo_campaign, turn, shared_layers) -> Turn:
-    """Turn 1 resolved into its battles (tests/battles/conftest.py's shared build)."""
-    shared_layers.take(BATTLES_FILED)
-    shared_layers.take(BATTLES_POSTED)
-    turn.refresh_from_db()
-    return turn
-
-
-def test_an_aftermath_asked_for_then_failing_says_failed_not_queued_on_every_page(posted, full_disk) -> None:
-    turn = posted
+def test_an_aftermath_asked_for_then_failing_says_failed_not_queued_on_every_page(
+    battles_posted_turn, full_disk
+) -> None:
+    turn = battles_posted_turn
     Turn.objects.filter(pk=turn.pk).update(results_deadline=timezone.now() - dt.timedelta(minutes=1))
     organizer = pages_as("organizer")
     # The organizer's Run the aftermath: recorded, its task not yet run (no commit callbacks here).
