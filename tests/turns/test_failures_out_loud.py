@@ -10,6 +10,7 @@ tests/turns/test_sweep_isolation.py does; nothing of the project's own code is r
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.test import Client
@@ -116,9 +117,12 @@ def test_a_failing_orders_phase_is_said_out_loud_backed_off_emailed_once_and_ret
     assert "Run the orders phase of turn 1 now?" in desk  # the Retry asks first
     assert f'href="/turns/{turn.pk}/snapshots/"' in desk
 
-    # Retry is the organizer's, by POST only.
+    # Retry is the organizer's, by POST only, with the form's CSRF token.
     assert pages_as("alice").post(f"/turns/{turn.pk}/retry/").status_code == 404
     assert organizer.get(f"/turns/{turn.pk}/retry/").status_code == 405
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(campaign.organizer)
+    assert forged.post(f"/turns/{turn.pk}/retry/").status_code == 403
 
     # Once the disk has room, the desk's Retry runs it now, not at the sweep's next try.
     full_disk.undo()
@@ -157,6 +161,11 @@ def test_an_aftermath_asked_for_then_failing_says_failed_not_queued_on_every_pag
     for name in ("alice", "dave"):
         page = _page(pages_as(name), f"/turns/{turn.pk}/battles/")
         assert "The aftermath of turn 1 FAILED" in page and "disk full" not in page
+    # The desk offers the snapshot to restore: the campaign before turn 1's orders phase (the failed
+    # aftermath's own snapshot rolled back with it).
+    desk = _page(organizer, f"/campaigns/{turn.campaign_id}/desk/")
+    restore = rf'href="/turns/{turn.pk}/snapshots/\d+/restore/">Restore to before the orders phase of turn 1<'
+    assert re.search(restore, desk)
     # The page's polling script reloads on the change: its state says failed.
     status = organizer.get(f"/turns/{turn.pk}/status/").json()
     assert status["failed"] and not status["running"] and status["tries"] == 1
