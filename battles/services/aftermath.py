@@ -53,10 +53,8 @@ def aftermaths_due(*, now: dt.datetime) -> list[int]:
     # A turn held for the organizer (restored to before its aftermath) waits for the button.
     passed = Q(results_deadline__lte=now, held_at__isnull=True) & ~Q(campaign_id__in=paused)
     requested = Q(aftermath_requested_at__lte=now - take_up)
-    turns = Turn.objects.filter(passed | requested, phase_not_backed_off(now), status=Turn.Status.BATTLES).order_by(
-        "id"
-    )
-    return [t.pk for t in turns if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]
+    turns = Turn.objects.filter(passed | requested, phase_not_backed_off(now), status=Turn.Status.BATTLES)
+    return [t.pk for t in turns.order_by("id") if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]
 
 
 def aftermath_preview(*, turn: Turn) -> AftermathResult:
