@@ -375,6 +375,10 @@ TURN_KEYS = {
     "orders_requested_at": TIMESTAMP.or_null(),
     "aftermath_requested_at": TIMESTAMP.or_null(),
     "held_at": TIMESTAMP.or_null(),
+    "phase_failures": INT,
+    "phase_failed_since": TIMESTAMP.or_null(),
+    "phase_failed_at": TIMESTAMP.or_null(),
+    "phase_retry_at": TIMESTAMP.or_null(),
     "deadline_changes": LIST,
     "sheets": LIST,
     "reminders": LIST,
@@ -395,6 +399,11 @@ TURN_OPTIONAL_KEYS = (
     "orders_requested_at",
     "aftermath_requested_at",
     "held_at",
+    # Issue 37: the failed phase's tries and backoff; a document written before has none.
+    "phase_failures",
+    "phase_failed_since",
+    "phase_failed_at",
+    "phase_retry_at",
 )
 DEADLINE_CHANGE_KEYS = {
     "kind": STR,

@@ -17,7 +17,7 @@ from orders.models import CampaignSchedule
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.aftermath.run import resolve_aftermath
 from rulebook.turn.aftermath.state import AftermathResult
-from turns.models import Turn
+from turns.models import Turn, phase_not_backed_off
 
 from ..models import Battle
 from .aftermath_state import aftermath_state_load
@@ -46,14 +46,15 @@ def aftermaths_due(*, now: dt.datetime) -> list[int]:
     """Turns waiting on battles whose aftermath the sweep runs: those whose results deadline has
     passed (campaign not paused, turn not held), and those the organizer asked for whose task has not run after
     PHASE_REQUEST_TAKE_UP_SECONDS (lost with a worker, or never enqueued); never one with a result
-    left in conflict (it waits for the organizer's ruling)."""
+    left in conflict (it waits for the organizer's ruling), nor one whose failed aftermath waits out its
+    backoff (turns.models.phase_retry_delay)."""
     take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
     # A turn held for the organizer (restored to before its aftermath) waits for the button.
     passed = Q(results_deadline__lte=now, held_at__isnull=True) & ~Q(campaign_id__in=paused)
     requested = Q(aftermath_requested_at__lte=now - take_up)
-    turns = Turn.objects.filter(passed | requested, status=Turn.Status.BATTLES).order_by("id")
-    return [t.pk for t in turns if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]
+    turns = Turn.objects.filter(passed | requested, phase_not_backed_off(now), status=Turn.Status.BATTLES)
+    return [t.pk for t in turns.order_by("id") if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]
 
 
 def aftermath_preview(*, turn: Turn) -> AftermathResult:

@@ -101,6 +101,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-turn-results": ("GET", 401, 200, 200, 200),
     "api-turn-resolve": ("POST", 401, 404, 404, None),
     "api-turn-aftermath": ("POST", 401, 404, 404, None),
+    "api-campaign-desk": ("GET", 401, 404, 404, 200),  # the game master's desk: the organizer's alone
     # Pages.
     "home": ("GET", 200, 200, 200, 200),
     "account-name": ("GET", LOGIN, 200, 200, 200),  # your own display name
@@ -159,11 +160,13 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "turn-deliveries": ("GET", LOGIN, 404, 404, 200),
     "report-render-again": ("POST", LOGIN, 404, 404, None),
     "campaign-emails": ("GET", LOGIN, 404, 404, 200),
+    "campaign-desk": ("GET", LOGIN, 404, 404, 200),  # every army on the map: never a player's
     "email-resend": ("POST", LOGIN, 404, 404, None),
     "report-email-resend": ("POST", LOGIN, 404, 404, None),
     "report-preferences": ("GET", LOGIN, 200, 200, 200),
     "turn-resolve": ("POST", LOGIN, 404, 404, None),
     "turn-aftermath": ("POST", LOGIN, 404, 404, None),
+    "turn-retry": ("POST", LOGIN, 404, 404, None),
     "turn-status": (
         "GET",
         LOGIN,
