@@ -108,6 +108,21 @@ def orders_receipt_render(email: Email) -> tuple[list[str], Rendered] | None:
     return [p.email for p in kingdom.players.all()], email_render(template="orders-receipt", context=context)
 
 
+def sheet_answer_queue(
+    *, user: Any, subject: str, lines: Sequence[str], campaign_id: int | None, turn_id: int | None = None
+) -> Email | None:
+    """The answer to a sheet filed by email (a draft saved, a refusal), to the user's registered
+    address: never to the address the mail came from, which proves nothing. None: no address."""
+    return email_queue(
+        template="sheet-answer",
+        kind=Email.Kind.SHEET_ANSWER,
+        to=[user.email],
+        context={"subject": subject, "lines": list(lines)},
+        campaign_id=campaign_id,
+        turn_id=turn_id,
+    )
+
+
 def campaign_player_addresses(campaign: Campaign) -> set[str]:
     """The address of every player of the campaign: who an announcement goes to."""
     return {p.email for k in campaign.kingdoms.prefetch_related("players") for p in k.players.all() if p.email}

@@ -215,6 +215,8 @@ class SheetResult:
     world: World  # the world the sheet was checked against (its answer's usable effects read it)
     # The submission just written, when it stands (it arrived last): the answer does not read it again.
     standing: OrderSubmission | None = None
+    # The submission just written, whether it stands or not (a draft: none).
+    submission: OrderSubmission | None = None
 
 
 def order_sheet_save(
@@ -225,6 +227,7 @@ def order_sheet_save(
     submitted_by: AbstractBaseUser,
     submit: bool,
     arrived_at: dt.datetime | None = None,
+    receipt_notes: Sequence[str] = (),
 ) -> SheetResult:
     """Save the kingdom's sheet as a draft, or submit it.
 
@@ -233,6 +236,7 @@ def order_sheet_save(
     written now; the last one to arrive stands. `arrived_at` (the request's arrival,
     briternia/arrival.py) decides whether it is in time, and is the time recorded and stated: a
     sheet that arrived by the deadline is taken in even if the deadline passes while it is checked.
+    `receipt_notes`: lines the receipt adds (a sheet filed by email: what its mail carried besides).
 
     Locks: the kingdom's sheet row (one save of a kingdom at a time) and a share lock on the turn
     row, which other kingdoms' saves share and the orders phase's claim waits for.
@@ -257,6 +261,7 @@ def order_sheet_save(
                 submitted_by=submitted_by,
                 submit=submit,
                 arrived_at=arrived_at,
+                receipt_notes=receipt_notes,
             )
     except PhaseRunning as running:
         refusal = resolving_refusal_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=running.since)
@@ -300,6 +305,7 @@ def _order_sheet_write(
     submitted_by: AbstractBaseUser,
     submit: bool,
     arrived_at: dt.datetime,
+    receipt_notes: Sequence[str] = (),
 ) -> SheetResult:
     """order_sheet_save's transaction."""
     with transaction.atomic():
@@ -323,7 +329,7 @@ def _order_sheet_write(
         sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
         sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
         sheet.entries = sheet_to_json(entries)
-        standing = None
+        standing = submission = None
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
             # The last to arrive stands (ties: the last written, this one; `standing_submission`).
@@ -347,13 +353,17 @@ def _order_sheet_write(
                 world=ctx.world,
                 army_rows=armies,
             )
+            if receipt_notes:
+                submission.receipt["notes"] = list(receipt_notes)
             submission.save()
             orders_receipt_queue(submission=submission, turn=turn)
             standing = submission if stands else None
         # A draft saved after a submission does not withdraw it: the last submission stands
         # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
         sheet.save()
-    return SheetResult(sheet=sheet, check=check, lists_due=lists_due, world=ctx.world, standing=standing)
+    return SheetResult(
+        sheet=sheet, check=check, lists_due=lists_due, world=ctx.world, standing=standing, submission=submission
+    )
 
 
 def standing_submission(sheet: OrderSheet) -> OrderSubmission | None:

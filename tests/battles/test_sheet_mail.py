@@ -1,0 +1,174 @@
+"""Sheets filed by email (battles.services.sheet_mail.sheet_text_file): the order sheet's text from
+the turn's email, edited and sent back, files through the same service and check as the site
+(Appendix: Order Sheet; 4. Write Orders; Campaign Schedule: "Email Turn Orders to campaign organizer")."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+
+from battles.services.sheet_mail import sheet_text_file
+from kingdoms.models import Army, Kingdom
+from orders.entries import sheet_from_json
+from orders.models import OrderSheet, OrderSubmission
+from orders.services.sheet_text import order_sheet_text
+from outbox.models import Email
+from rulebook.turn.write_orders.records import OrderKind
+
+
+@pytest.fixture
+def alice(demo_campaign):
+    return get_user_model().objects.get(username="alice")
+
+
+@pytest.fixture
+def ostland(k):
+    return k["Ostland"]
+
+
+@pytest.fixture
+def two_armies(ostland):
+    """Ostland's field army and a second one beside it (two blocks on the sheet)."""
+    first = ostland.armies.get(kind="field")
+    second = Army.objects.create(kingdom=ostland, name="Second Host", province=first.province, size=1000)
+    return first, second
+
+
+def _neighbour(army, *, skip=()):
+    return army.province.neighbours.exclude(terrain="desert").exclude(number__in=skip).order_by("number").first()
+
+
+def _far(army):
+    near = [army.province_id, *army.province.neighbours.values_list("pk", flat=True)]
+    return army.province.campaign.provinces.exclude(pk__in=near).order_by("number").first()
+
+
+def _ordered(text: str, army: str, order: str, *, written: str = "") -> str:
+    """The text with the order of `army`'s block replaced, as a player edits it (the army's name
+    `written` otherwise, if given)."""
+    lines = text.splitlines()
+    start = lines.index(f"Army name / number: {army}")
+    if written:
+        lines[start] = f"army name / number:  {written}"
+    at = next(i for i in range(start, len(lines)) if lines[i].startswith("Order:"))
+    lines[at] = f"Order: {order}"
+    return "\n".join(lines)
+
+
+def _sheets():
+    return list(OrderSheet.objects.order_by("id").values_list("id", "kingdom", "status", "entries"))
+
+
+def _now(turn):
+    return turn.orders_deadline - dt.timedelta(hours=1)
+
+
+def test_two_armies_orders_changed_are_submitted_through_the_same_check(turn, ostland, alice, two_armies):
+    first, second = two_armies
+    text = order_sheet_text(kingdom=ostland, turn=turn)
+    assert "Army name / number: Second Host" in text and f"Army name / number: {first.name}" in text
+    one, two = _neighbour(first), _neighbour(second, skip=[_neighbour(first).number])
+    text = _ordered(text, first.name, f"Move into Province # {one.number}")
+    text = _ordered(text, "Second Host", f"move into province #{two.number}", written="second  HOST")
+    filing = sheet_text_file(user=alice, text=text, arrived_at=_now(turn), subject="Re: your orders")
+    assert filing.accepted, filing.text
+    submission = OrderSubmission.objects.get(sheet__kingdom=ostland)
+    orders = {o.army: o for o in sheet_from_json(submission.entries).orders}
+    assert (orders[first.id].kind, orders[first.id].target) == (OrderKind.MOVE, one.number)
+    assert (orders[second.id].kind, orders[second.id].target) == (OrderKind.MOVE, two.number)
+    # The answer is the site's receipt, queued once, to the kingdom's registered addresses.
+    receipt = Email.objects.get(pk=filing.email_id)
+    assert receipt.kind == Email.Kind.ORDERS_RECEIPT
+    assert Email.objects.filter(kind__in=[Email.Kind.ORDERS_RECEIPT, Email.Kind.SHEET_ANSWER]).count() == 1
+    assert "orders received for Ostland" in filing.subject and "This sheet was filed by email." in filing.text
+    # The sheet as it stands now is the text that was filed.
+    assert order_sheet_text(kingdom=ostland, turn=turn) == order_sheet_text(
+        kingdom=ostland, turn=turn, entries=sheet_from_json(submission.entries)
+    )
+
+
+def test_an_illegal_move_is_refused_naming_army_province_and_line_and_the_earlier_submission_stands(
+    turn, ostland, alice, two_armies
+):
+    first, _ = two_armies
+    good = _ordered(order_sheet_text(kingdom=ostland, turn=turn), first.name, f"Move into {_neighbour(first).number}")
+    assert sheet_text_file(user=alice, text=good, arrived_at=_now(turn)).accepted
+    standing = OrderSubmission.objects.get()
+    far = _far(first)
+    bad = _ordered(order_sheet_text(kingdom=ostland, turn=turn), first.name, f"Move into Province # {far.number}")
+    line = bad.splitlines().index(f"Army name / number: {first.name}") + 1
+    filing = sheet_text_file(user=alice, text=bad, arrived_at=_now(turn) + dt.timedelta(minutes=1))
+    assert not filing.accepted
+    assert "nothing was saved" in filing.text
+    problem = next(t for t in filing.text.splitlines() if t.startswith(f"Line {line}: "))
+    assert first.name in problem and str(far.number) in problem
+    assert list(OrderSubmission.objects.all()) == [standing]
+    answer = Email.objects.get(pk=filing.email_id)
+    assert answer.kind == Email.Kind.SHEET_ANSWER and answer.to == [alice.email]
+    assert problem in answer.text
+
+
+def test_draft_keyword_in_the_subject_or_the_sheet_saves_without_submitting(turn, ostland, alice, two_armies):
+    first, _ = two_armies
+    text = _ordered(order_sheet_text(kingdom=ostland, turn=turn), first.name, f"Move into {_neighbour(first).number}")
+    filing = sheet_text_file(user=alice, text=text, arrived_at=_now(turn), subject="DRAFT orders")
+    assert filing.accepted and "draft" in filing.subject and "NOT submitted" in filing.text
+    assert not OrderSubmission.objects.exists()
+    assert OrderSheet.objects.get(kingdom=ostland).status == OrderSheet.Status.DRAFT
+    filing = sheet_text_file(user=alice, text=text.replace("Draft: no", "Draft: yes"), arrived_at=_now(turn))
+    assert filing.accepted and not OrderSubmission.objects.exists()
+
+
+def test_a_sheet_for_another_kingdom_is_refused_and_nothing_saved(turn, k, alice, ostland):
+    text = order_sheet_text(kingdom=k["Da Red Fang"], turn=turn)
+    before = _sheets()
+    filing = sheet_text_file(user=alice, text=text, arrived_at=_now(turn))
+    assert not filing.accepted
+    assert 'You are not a player of "Da Red Fang"' in filing.text and "Ostland" in filing.text
+    assert _sheets() == before
+    assert Email.objects.get(pk=filing.email_id).to == [alice.email]
+
+
+def test_a_closed_turn_and_an_unknown_campaign_are_refused(turn, ostland, alice):
+    text = order_sheet_text(kingdom=ostland, turn=turn)
+    before = _sheets()
+    late = sheet_text_file(user=alice, text=text, arrived_at=turn.orders_deadline + dt.timedelta(seconds=1))
+    assert not late.accepted and "after the deadline" in late.text
+    unknown = sheet_text_file(user=alice, text=text.replace(turn.campaign.name, "Nowhere"), arrived_at=_now(turn))
+    assert not unknown.accepted and 'no campaign named "Nowhere"' in unknown.text
+    no_turn = sheet_text_file(user=alice, text=text.replace("Turn: 1", "Turn: 9"), arrived_at=_now(turn))
+    assert not no_turn.accepted and "has no turn 9" in no_turn.text
+    assert _sheets() == before
+
+
+def test_a_sheet_received_one_second_before_the_deadline_counts(turn, ostland, alice):
+    """The arrival is when the mail server received it, not when it is read."""
+    text = order_sheet_text(kingdom=ostland, turn=turn)
+    filing = sheet_text_file(user=alice, text=text, arrived_at=turn.orders_deadline - dt.timedelta(seconds=1))
+    assert filing.accepted
+    assert OrderSubmission.objects.get().submitted_at == turn.orders_deadline - dt.timedelta(seconds=1)
+
+
+def test_garbage_is_answered_by_line_and_nothing_saved(turn, ostland, alice):
+    before = _sheets()
+    text = order_sheet_text(kingdom=ostland, turn=turn) + "\nThanks, see you Tuesday!\nOrder: dance a jig\n"
+    filing = sheet_text_file(user=alice, text=text, arrived_at=_now(turn), notes=["The attachment a.pdf was ignored."])
+    assert not filing.accepted and "could not be read" in filing.text
+    count = len(text.splitlines())
+    assert f'Line {count - 1}: "Thanks, see you Tuesday!" is no line of an order sheet' in filing.text
+    assert f"Line {count}: " in filing.text
+    assert filing.text.endswith("The attachment a.pdf was ignored.")
+    assert _sheets() == before
+    empty = sheet_text_file(user=alice, text="", arrived_at=_now(turn))
+    assert not empty.accepted and "which campaign" in empty.text
+    mail.outbox.clear()
+
+
+def test_notes_go_into_the_receipt(turn, ostland, alice):
+    text = order_sheet_text(kingdom=ostland, turn=turn)
+    filing = sheet_text_file(user=alice, text=text, arrived_at=_now(turn), notes=["The attachment a.pdf was ignored."])
+    assert filing.accepted and "The attachment a.pdf was ignored." in filing.text
+    assert Kingdom.objects.get(pk=ostland.pk).name == "Ostland"
