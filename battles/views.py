@@ -48,6 +48,7 @@ from .services.summaries import (
     summary_sheet_filed,
     summary_sheet_form,
     summary_sheet_save,
+    summary_sheet_values,
 )
 
 SETTLEMENT_CHOICES = ("none", "town", "city", "capitol", "ruins")
@@ -341,30 +342,7 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             messages.success(request, f"The turn summary sheet of {kingdom.name} for {battle.province} is saved.")
             return redirect("battle", battle_id=battle.pk)
     elif sheet is not None:
-        values = {
-            "result": sheet.result,
-            "withdrew": sheet.withdrew,
-            "opponent_withdrew": sheet.opponent_withdrew,
-            "casualties": sheet.casualties,
-            "characters_lost": sheet.characters_lost,
-            "loot_choice": sheet.loot_choice,
-            "negotiation_gold": sheet.negotiation_gold,
-            "negotiation_note": sheet.negotiation_note,
-            "story": sheet.story,
-            "story_bonus": sheet.story_bonus,
-            "story_army": sheet.story_army_id,
-            "story_private": sheet.story_private,
-            "injury_rerolls": sheet.injury_rerolls,
-            "backstab": sheet.backstab,
-            "warlord_heir": sheet.warlord_heir_id,
-            "support_withdrawn": sheet.support_withdrawn,
-            "depots_captured": sheet.depots_captured,
-            "carts_recaptured": sheet.carts_recaptured,
-            "played_by_player": sheet.played_by_player_id,
-            "played_by_guest": sheet.played_by_guest,
-            "raid_result": sheet.raid_result,
-            "raiders": sheet.raiders,
-        }
+        values = summary_sheet_values(sheet)
     if request.method != "POST":
         values["announce_alliance_end"] = form.alliance_end_announced
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if is_ascii_digits(c.get("unit"))}

@@ -35,7 +35,9 @@ def sheet_text_file(
     whole sheet is; bad input is answered, never raised."""
     header = sheet_text_header(text)
     if normalized(SUMMARY_KEY) in header:
-        filing = summary_sheet_text_file(user=user, header=header, text=text, subject=subject, notes=notes)
+        filing = summary_sheet_text_file(
+            user=user, header=header, text=text, arrived_at=arrived_at, subject=subject, notes=notes
+        )
     else:
         filing = order_sheet_text_file(
             user=user, header=header, text=text, arrived_at=arrived_at, subject=subject, notes=notes

@@ -172,3 +172,80 @@ def test_notes_go_into_the_receipt(turn, ostland, alice):
     filing = sheet_text_file(user=alice, text=text, arrived_at=_now(turn), notes=["The attachment a.pdf was ignored."])
     assert filing.accepted and "The attachment a.pdf was ignored." in filing.text
     assert Kingdom.objects.get(pk=ostland.pk).name == "Ostland"
+
+
+# The turn summary sheet (Appendix: Turn Summary Sheet; Campaign Schedule: "Email Turn Summary Sheet
+# to campaign organizer").
+
+
+@pytest.fixture
+def hartwood(turn, battles_posted):
+    from battles.models import Battle
+
+    return Battle.objects.get(turn=turn, province__number=62)
+
+
+def _unit_line(text: str, unit: str, replacement: str) -> str:
+    return "\n".join(replacement if line.startswith(f"Unit: {unit};") else line for line in text.splitlines())
+
+
+def test_a_summary_sheet_is_filed_from_its_text(hartwood, k, alice):
+    from battles.models import TurnSummarySheet
+    from battles.services.summary_text import summary_sheet_text
+    from kingdoms.models import Unit
+
+    text = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"])
+    assert text.startswith(f"Turn summary sheet: battle {hartwood.pk}\n")
+    assert "Unit: Halberdiers (Wardens); models lost = 0;" in text
+    text = text.replace("Battle result: none", "Battle result: Minor Loss")
+    text = _unit_line(text, "Halberdiers (Wardens)", "Unit: halberdiers (wardens); models lost = 10; standard = yes")
+    text += "We held the bridge until dusk.\nThen we ran.\n"
+    filing = sheet_text_file(user=alice, text=text, arrived_at=hartwood.turn.results_deadline - dt.timedelta(hours=1))
+    assert filing.accepted, filing.text
+    sheet = TurnSummarySheet.objects.get(battle=hartwood, kingdom=k["Ostland"])
+    halberdiers = Unit.objects.get(army__name="Wardens", name="Halberdiers")
+    assert sheet.status == TurnSummarySheet.Status.SUBMITTED and sheet.result == "minor-loss"
+    assert sheet.casualties == [
+        {
+            "unit": halberdiers.id,
+            "models_lost": 10,
+            "champion": False,
+            "standard": True,
+            "musician": False,
+            "one_use_used": False,
+        }
+    ]
+    assert sheet.story == "We held the bridge until dusk.\nThen we ran."
+    assert "Halberdiers (Wardens): 10 models lost, standard" in filing.text
+    # The sheet's text, pre-filled again, is what was filed.
+    again = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"])
+    assert "Battle result: minor loss" in again and "models lost = 10; champion = no; standard = yes" in again
+    assert again.endswith("Then we ran.\n")
+
+
+def test_a_summary_sheet_refused_names_the_unit_line_and_rule_and_saves_nothing(hartwood, k, alice):
+    from battles.models import TurnSummarySheet
+    from battles.services.summary_text import summary_sheet_text
+
+    text = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"]).replace(
+        "Battle result: none", "Battle result: draw"
+    )
+    text = _unit_line(text, "Halberdiers (Wardens)", "Unit: Halberdiers (Wardens); models lost = 61")
+    line = next(i for i, t in enumerate(text.splitlines(), start=1) if t.startswith("Unit: Halberdiers (Wardens)"))
+    filing = sheet_text_file(user=alice, text=text, arrived_at=hartwood.turn.results_deadline - dt.timedelta(hours=1))
+    assert not filing.accepted
+    assert f"Line {line}: Casualties: Halberdiers (Wardens) has 60 models; it cannot lose 61 (Casualty Recovery)." in (
+        filing.text
+    )
+    assert not TurnSummarySheet.objects.filter(battle=hartwood).exists()
+    late = sheet_text_file(user=alice, text=text, arrived_at=hartwood.turn.results_deadline + dt.timedelta(seconds=1))
+    assert not late.accepted and "results deadline has passed" in late.text
+
+
+def test_a_summary_sheet_of_a_battle_not_fought_is_refused(hartwood, k):
+    from battles.services.summary_text import summary_sheet_text
+
+    text = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"])
+    bystander = next(p for x in k.values() if not hartwood.involves(x.id) for p in x.players.all())
+    filing = sheet_text_file(user=bystander, text=text, arrived_at=hartwood.turn.results_deadline)
+    assert not filing.accepted and "You fought no battle" in filing.text
