@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from orders.services.sheet_text import TextFiling, order_sheet_text_file
+from orders.services.sheet_mail import TextFiling, order_sheet_text_file
 from orders.sheet_text import SUMMARY_KEY, normalized, sheet_text_header
 
 from .summary_text import summary_sheet_text_file

@@ -21,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from orders.services.emails import sheet_answer_queue
-from orders.services.sheet_text import DRAFT_SUBJECT, TextFiling, sheet_text_subject
+from orders.services.sheet_mail import DRAFT_SUBJECT, TextFiling, sheet_text_subject
 from orders.sheet_text import HELP, NO, SUMMARY_KEY, YES, normalized
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet

@@ -249,3 +249,19 @@ def test_a_summary_sheet_of_a_battle_not_fought_is_refused(hartwood, k):
     bystander = next(p for x in k.values() if not hartwood.involves(x.id) for p in x.players.all())
     filing = sheet_text_file(user=bystander, text=text, arrived_at=hartwood.turn.results_deadline)
     assert not filing.accepted and "You fought no battle" in filing.text
+
+
+def test_the_scenario_email_carries_the_turn_summary_sheet(turn, k, battles_posted):
+    from battles.models import Battle
+    from reports.models import ReportEmail
+    from tests.orders.test_sheet_emails import sheet_of
+
+    alice = get_user_model().objects.get(username="alice")
+    battle = Battle.objects.get(turn=turn, province__number=62)
+    email = ReportEmail.objects.get(report__battle=battle, user=alice)
+    assert f"Turn summary sheet: battle {battle.pk}\n" in email.text and "Kingdom: Ostland\n" in email.text
+    organizer = ReportEmail.objects.get(report__battle=battle, user=turn.campaign.organizer)
+    assert "Turn summary sheet:" not in organizer.text
+    sheet = sheet_of(email.text).replace("Battle result: none", "Battle result: minor victory")
+    filing = sheet_text_file(user=alice, text=sheet, arrived_at=turn.results_deadline - dt.timedelta(hours=1))
+    assert filing.accepted, filing.text
