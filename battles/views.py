@@ -19,6 +19,7 @@ from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.selectors import alliance_in_force, army_private_get, campaign_get, is_organizer, kingdom_of
+from kingdoms.services.mail_addresses import orders_address_for
 from orders.selectors import turn_get
 from orders.services.progress import turn_progress
 from orders.services.turns import turn_clock
@@ -50,6 +51,7 @@ from .services.summaries import (
     summary_sheet_save,
     summary_sheet_values,
 )
+from .services.summary_text import summary_sheet_text
 
 SETTLEMENT_CHOICES = ("none", "town", "city", "capitol", "ruins")
 
@@ -398,6 +400,15 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "by_organizer": by_organizer,
             "results_deadline": deadline_text(battle.turn.results_deadline, battle.turn.campaign.time_zone),
             "clock": turn_clock(battle.turn),
+            # File by email (issue 36): the sheet as text, for the kingdom's own players only.
+            **(
+                {
+                    "sheet_text": summary_sheet_text(battle=battle, kingdom=kingdom),
+                    "orders_address": orders_address_for(request.user, battle.turn.campaign),
+                }
+                if kingdom.players.filter(pk=request.user.pk).exists()
+                else {}
+            ),
         },
         status=400 if errors else 200,
     )

@@ -37,10 +37,12 @@ def order_sheet_prefilled(*, kingdom: Kingdom, turn: Turn, ctx: SheetContext) ->
     return SheetEntries(**{**entries.__dict__, "orders": entries.orders + missing})
 
 
-def order_sheet_text(*, kingdom: Kingdom, turn: Turn, entries: SheetEntries | None = None) -> str:
+def order_sheet_text(
+    *, kingdom: Kingdom, turn: Turn, entries: SheetEntries | None = None, ctx: SheetContext | None = None
+) -> str:
     """The kingdom's order sheet for `turn` as text (orders.sheet_text): `entries`, or the sheet as
-    it stands (`order_sheet_prefilled`)."""
-    ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
+    it stands (`order_sheet_prefilled`). `ctx`: the sheet's context, if the caller has loaded it."""
+    ctx = ctx or order_sheet_context_load(kingdom=kingdom, turn=turn)
     if entries is None:
         entries = order_sheet_prefilled(kingdom=kingdom, turn=turn, ctx=ctx)
     return sheet_text_write(

@@ -9,6 +9,8 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.test import Client
+from django.utils.html import escape
 
 from battles.services.sheet_mail import sheet_text_file
 from kingdoms.models import Army, Kingdom
@@ -84,10 +86,29 @@ def test_two_armies_orders_changed_are_submitted_through_the_same_check(turn, os
     assert receipt.kind == Email.Kind.ORDERS_RECEIPT
     assert Email.objects.filter(kind__in=[Email.Kind.ORDERS_RECEIPT, Email.Kind.SHEET_ANSWER]).count() == 1
     assert "orders received for Ostland" in filing.subject and "This sheet was filed by email." in filing.text
-    # The sheet as it stands now is the text that was filed.
-    assert order_sheet_text(kingdom=ostland, turn=turn) == order_sheet_text(
-        kingdom=ostland, turn=turn, entries=sheet_from_json(submission.entries)
-    )
+    # The sheet as it stands now is the text that was filed, and the site's page shows it.
+    filed = order_sheet_text(kingdom=ostland, turn=turn, entries=sheet_from_json(submission.entries))
+    assert order_sheet_text(kingdom=ostland, turn=turn) == filed
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/turns/{turn.pk}/orders/")
+    assert page.status_code == 200
+    assert escape(filed) in page.content.decode()
+    assert "File by email" in page.content.decode()
+
+
+def test_only_the_kingdoms_own_players_see_its_sheet_as_text(turn, ostland, alice):
+    """Secrecy: the organizer sees Ostland's page, not its text to file by email (he files none); a
+    rival sees no page at all."""
+    organizer = turn.campaign.organizer
+    client = Client()
+    client.force_login(organizer)
+    page = client.get(f"/turns/{turn.pk}/orders/{ostland.pk}/")
+    assert page.status_code == 200 and "File by email" not in page.content.decode()
+    bob = get_user_model().objects.get(username="bob")
+    client.force_login(bob)
+    assert client.get(f"/turns/{turn.pk}/orders/{ostland.pk}/").status_code == 404
+    assert "Kingdom: Ostland" not in client.get(f"/turns/{turn.pk}/orders/").content.decode()
 
 
 def test_an_illegal_move_is_refused_naming_army_province_and_line_and_the_earlier_submission_stands(
@@ -221,6 +242,13 @@ def test_a_summary_sheet_is_filed_from_its_text(hartwood, k, alice):
     again = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"])
     assert "Battle result: minor loss" in again and "models lost = 10; champion = no; standard = yes" in again
     assert again.endswith("Then we ran.\n")
+    # Its page shows the same text, to Ostland's player only.
+    client = Client()
+    client.force_login(alice)
+    assert escape(again) in client.get(f"/battles/{hartwood.pk}/sheet/").content.decode()
+    client.force_login(hartwood.turn.campaign.organizer)
+    organizer_page = client.get(f"/battles/{hartwood.pk}/sheet/{k['Ostland'].pk}/").content.decode()
+    assert "Kingdom: Ostland" not in organizer_page
 
 
 def test_a_summary_sheet_refused_names_the_unit_line_and_rule_and_saves_nothing(hartwood, k, alice):
