@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from briternia.errors import DomainError
+from briternia.fields import COLUMN_MAX
 from rulebook.experience.spending import PurchaseKind
 from rulebook.turn.write_orders.records import OrderKind, SheetEntries
 
@@ -164,8 +165,7 @@ class SheetNames:
             if own is not None and kind == "armies":
                 found.sort(key=lambda pk: (pk in self.own_armies) != own)
             return found[0]
-        digits = key.removeprefix("#").strip().replace(",", "")
-        return int(digits) if digits.isascii() and digits.isdigit() else None
+        return whole_number(key.removeprefix("#").strip())
 
 
 @dataclass(frozen=True)
@@ -200,6 +200,15 @@ class SheetText:
 
 class SheetTextError(DomainError):
     """The text is no order sheet: every line that cannot be read, "Line 7: ..."."""
+
+
+def whole_number(text: str) -> int | None:
+    """A whole number written in ASCII digits (commas between thousands allowed), no more than a
+    column holds; else None."""
+    digits = text.replace(",", "")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(COLUMN_MAX)):
+        return None
+    return int(digits) if int(digits) <= COLUMN_MAX else None
 
 
 def normalized(text: str) -> str:
@@ -402,7 +411,9 @@ def _order_read(current: dict[str, Any], value: str, names: SheetNames) -> str:
             f"{_shown(value)} is no order: write Hold, Raze and Hold, Raze and Move, Move, Support, Forced March, "
             "Fortify or Recover (4. Write Orders)."
         )
-    numbers = [int(n) for n in re.findall(r"\d+", words)]
+    numbers = [whole_number(n) for n in re.findall(r"\d+", words)]
+    if None in numbers:
+        return f"{_shown(value)}: a Province # is a number of the map."
     current["kind"] = kind.value
     army = names.name("armies", current["army"])
     if kind in STAYING:
@@ -493,15 +504,15 @@ def _value_read(kind: str, written: str) -> Any:
     if kind in (INT, INT_OR_NULL):
         if kind == INT_OR_NULL and text in ("", "none"):
             return None
-        digits = text.replace(",", "")
-        if not (digits.isascii() and digits.isdigit()):
-            raise ValueError(f"{_shown(written)}: write a whole number.")
-        return int(digits)
+        number = whole_number(text)
+        if number is None:
+            raise ValueError(f"{_shown(written)}: write a whole number (0 to {COLUMN_MAX:,}).")
+        return number
     if kind == INT_LIST:
-        numbers = [n.strip() for n in text.replace("#", "").split(",") if n.strip()]
-        if not all(n.isascii() and n.isdigit() for n in numbers):
+        numbers = [whole_number(n.strip()) for n in text.replace("#", "").split(",") if n.strip()]
+        if None in numbers:
             raise ValueError(f"{_shown(written)}: write numbers separated by commas.")
-        return [int(n) for n in numbers]
+        return numbers
     return written.strip()  # a string (its choices are the codec's to check)
 
 

@@ -33,6 +33,7 @@ def sheet_text_file(
     server received it: the deadline's arrival). A draft keyword in `subject` ("DRAFT") or a "Draft:
     yes" line saves without submitting; `notes` are added to the answer. Nothing is saved unless the
     whole sheet is; bad input is answered, never raised."""
+    text = text.replace("\ufeff", "")  # a byte-order mark some mail clients leave before the first line
     header = sheet_text_header(text)
     if normalized(SUMMARY_KEY) in header:
         filing = summary_sheet_text_file(

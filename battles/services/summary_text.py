@@ -22,7 +22,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from orders.services.emails import sheet_answer_queue
 from orders.services.sheet_mail import DRAFT_SUBJECT, TextFiling, sheet_text_subject
-from orders.sheet_text import HELP, NO, SUMMARY_KEY, YES, normalized
+from orders.sheet_text import HELP, NO, SUMMARY_KEY, YES, normalized, whole_number
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .summaries import (
@@ -66,8 +66,7 @@ class _Labels:
         for pk, label in getattr(self, kind).items():
             if normalized(label) == key:
                 return pk
-        digits = key.removeprefix("#")
-        return int(digits) if digits.isascii() and digits.isdigit() else None
+        return whole_number(key.removeprefix("#"))
 
 
 def _unique(labels: Mapping[int, str]) -> dict[int, str]:
@@ -280,10 +279,10 @@ def _flag(value: str) -> bool:
 
 
 def _number(value: str) -> int:
-    digits = normalized(value).replace(",", "")
-    if not (digits.isascii() and digits.isdigit()):
+    number = whole_number(normalized(value))
+    if number is None:
         raise ValueError(f'"{value[:40]}": write a whole number.')
-    return int(digits)
+    return number
 
 
 def _pairs(value: str) -> tuple[str, dict[str, str]]:
@@ -442,9 +441,10 @@ def summary_sheet_text_file(
     names; a draft when it says "Draft: yes" or the subject says draft. Refused whole, or saved."""
     written = header.get(normalized(SUMMARY_KEY), "")
     match = re.search(r"\d+", written)
+    number = whole_number(match.group()) if match else None
     battle = (
-        Battle.objects.select_related("turn__campaign", "province").filter(pk=int(match.group())).first()
-        if match
+        Battle.objects.select_related("turn__campaign", "province").filter(pk=number).first()
+        if number is not None
         else None
     )
     own = (

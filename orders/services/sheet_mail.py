@@ -16,7 +16,7 @@ from kingdoms.models import Campaign, Kingdom
 from outbox.models import Email
 from turns.models import Turn
 
-from ..sheet_text import SheetText, SheetTextError, normalized, sheet_text_read
+from ..sheet_text import SheetText, SheetTextError, normalized, sheet_text_read, whole_number
 from .emails import RECEIPT_KEY_PREFIX, orders_receipt_render, sheet_answer_queue
 from .sheet_text import sheet_names
 from .sheets import order_sheet_context_load, order_sheet_problems_data, order_sheet_save
@@ -143,12 +143,12 @@ def _sheet_target(*, user: AbstractBaseUser, header: dict[str, str]) -> tuple[Ca
             )
     else:
         kingdom = named[0]
-    number = normalized(header.get("turn", ""))
-    if not (number.isascii() and number.isdigit()):
+    number = whole_number(normalized(header.get("turn", "")))
+    if number is None:
         raise DomainError('The sheet does not say which turn it is for: write "Turn: <number>".')
-    turn = Turn.objects.select_related("campaign").filter(campaign=campaign, number=int(number)).first()
+    turn = Turn.objects.select_related("campaign").filter(campaign=campaign, number=number).first()
     if turn is None:
-        raise DomainError(f"{campaign.name} has no turn {int(number)}: nothing was saved.")
+        raise DomainError(f"{campaign.name} has no turn {number}: nothing was saved.")
     return campaign, turn, kingdom
 
 

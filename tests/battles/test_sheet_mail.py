@@ -162,6 +162,10 @@ def test_a_closed_turn_and_an_unknown_campaign_are_refused(turn, ostland, alice)
     assert not unknown.accepted and 'no campaign named "Nowhere"' in unknown.text
     no_turn = sheet_text_file(user=alice, text=text.replace("Turn: 1", "Turn: 9"), arrived_at=_now(turn))
     assert not no_turn.accepted and "has no turn 9" in no_turn.text
+    huge = sheet_text_file(
+        user=alice, text=text.replace("Turn: 1", "Turn: 99999999999999999999"), arrived_at=_now(turn)
+    )
+    assert not huge.accepted and "which turn" in huge.text
     assert _sheets() == before
 
 
@@ -183,6 +187,10 @@ def test_garbage_is_answered_by_line_and_nothing_saved(turn, ostland, alice):
     assert f"Line {count}: " in filing.text
     assert filing.text.endswith("The attachment a.pdf was ignored.")
     assert _sheets() == before
+    marked = sheet_text_file(
+        user=alice, text="\ufeff" + order_sheet_text(kingdom=ostland, turn=turn), arrived_at=_now(turn)
+    )
+    assert marked.accepted, marked.text
     empty = sheet_text_file(user=alice, text="", arrived_at=_now(turn))
     assert not empty.accepted and "which campaign" in empty.text
     mail.outbox.clear()

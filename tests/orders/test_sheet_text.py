@@ -153,6 +153,7 @@ def test_draft_line():
 def test_every_garbage_line_is_named_by_its_number():
     text = (
         "Campaign: Old World\nHello organizer!\nArmy name / number: Nobody\nOrder: dance\nTransfer gold: gold = lots\n"
+        "Transfer gold: kingdom = Ostland; gold = 99999999999999999999\n"
     )
     with pytest.raises(SheetTextError) as refused:
         sheet_text_read(text, NAMES)
@@ -161,6 +162,7 @@ def test_every_garbage_line_is_named_by_its_number():
     assert messages[1].startswith('Line 3: no army of yours is named "Nobody"')
     assert messages[2].startswith('Line 4: "Order: dance" belongs in an army\'s block')
     assert messages[3].startswith('Line 5 (Transfer gold): gold: "lots": write a whole number')
+    assert messages[4].startswith('Line 6 (Transfer gold): gold: "99999999999999999999": write a whole number (0 to')
 
 
 def test_an_order_that_stays_is_given_where_the_army_stands():
