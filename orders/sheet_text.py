@@ -170,9 +170,14 @@ class SheetNames:
 
 @dataclass(frozen=True)
 class SheetLine:
+    """A line of a sheet's text that says something: its number, "key: value" (the key normalized;
+    `colon` False for a line without one, whose `text` is all it holds)."""
+
     number: int
-    key: str  # normalized
+    key: str
     value: str
+    colon: bool = True
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -295,16 +300,16 @@ def _value_text(value: Any) -> str:
 # Reading.
 
 
-def sheet_text_lines(text: str) -> list[SheetLine]:
-    """The lines that say something ("key: value"; help, blank and other lines are left out, and
-    read by `sheet_text_read`): the header is read from these before the names are known."""
+def sheet_text_lines(text: str, *, every: bool = False) -> list[SheetLine]:
+    """The lines that say something, "key: value" (blank and help lines left out); with `every`,
+    lines without a colon too (which are no line of a sheet: the reader names them)."""
     lines = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        if not stripped or stripped.startswith(HELP) or ":" not in stripped:
+        if not stripped or stripped.startswith(HELP) or (":" not in stripped and not every):
             continue
-        key, _, value = stripped.partition(":")
-        lines.append(SheetLine(number, normalized(key), value.strip()))
+        key, colon, value = stripped.partition(":")
+        lines.append(SheetLine(number, normalized(key), value.strip(), bool(colon), stripped))
     return lines
 
 
@@ -329,14 +334,10 @@ def sheet_text_read(text: str, names: SheetNames) -> SheetText:
     by_label = {normalized(part.label): name for name, part in PARTS.items()}
     army_keys = {normalized(key): attribute for key, attribute, _ in ARMY_LINES}
     current: dict[str, Any] | None = None  # the army block being read
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith(HELP):
-            continue
-        key, colon, value = stripped.partition(":")
-        key, value = normalized(key), value.strip()
+    for line in sheet_text_lines(text, every=True):
+        number, key, value, stripped = line.number, line.key, line.value, line.text
         where = f"Line {number}"
-        if not colon:
+        if not line.colon:
             problems.append(f'{where}: {_shown(stripped)} is no line of an order sheet (a line is "key: value").')
             continue
         header_key = HEADER_ALIASES.get(key, key)

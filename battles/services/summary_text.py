@@ -22,7 +22,7 @@ from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from orders.services.emails import sheet_answer_queue
 from orders.services.sheet_mail import DRAFT_SUBJECT, TextFiling, sheet_text_subject
-from orders.sheet_text import HELP, NO, SUMMARY_KEY, YES, normalized, whole_number
+from orders.sheet_text import HELP, NO, SUMMARY_KEY, YES, normalized, sheet_text_lines, whole_number
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .summaries import (
@@ -175,11 +175,14 @@ def summary_sheet_text(*, battle: Battle, kingdom: Kingdom) -> str:
             f"{HELP} Warlord: the General who succeeds if the Warlord dies and Generals tie: none, {heirs}",
             f"Warlord heir: {labels.characters.get(int(heir), NONE) if heir else NONE}",
         ]
-    if form.allied_detachments:
-        withdrawn = {int(a) for a in values.get("support_withdrawn") or [] if str(a).isdigit()}
-        lines.append(f"{HELP} Allies: an ally's detachment that withdrew its support (Allies, Withdraw of support)")
-        for army in form.allied_detachments:
-            lines.append(f"Allied support withdrawn: {labels.armies[army]}; withdrawn = {_yes(army in withdrawn)}")
+    lines += _army_flags(
+        "Allied support withdrawn",
+        "withdrawn",
+        "Allies: an ally's detachment that withdrew its support (Allies, Withdraw of support)",
+        armies=form.allied_detachments,
+        chosen=values.get("support_withdrawn"),
+        labels=labels,
+    )
     if form.enemy_carts:
         lines.append(f"{HELP} Supply Depot: a cart captured: the army that brought it, and yours that took it")
         for row in values.get("depots_captured") or []:
@@ -187,11 +190,14 @@ def summary_sheet_text(*, battle: Battle, kingdom: Kingdom) -> str:
                 f"Cart captured: army = {labels.armies.get(int(row['army']), '#' + str(row['army']))}; "
                 f"by = {labels.armies.get(int(row['by']), '#' + str(row['by']))}"
             )
-    if form.own_carts:
-        recaptured = {int(a) for a in values.get("carts_recaptured") or [] if str(a).isdigit()}
-        lines.append(f"{HELP} Supply Depot: your army's cart recaptured before the game ended")
-        for army in form.own_carts:
-            lines.append(f"Cart recaptured: {labels.armies[army]}; recaptured = {_yes(army in recaptured)}")
+    lines += _army_flags(
+        "Cart recaptured",
+        "recaptured",
+        "Supply Depot: your army's cart recaptured before the game ended",
+        armies=form.own_carts,
+        chosen=values.get("carts_recaptured"),
+        labels=labels,
+    )
     if form.ally:
         lines += [
             f"{HELP} Allies, Announcement: announce the end of your alliance with {form.ally}",
@@ -213,6 +219,16 @@ def summary_sheet_text(*, battle: Battle, kingdom: Kingdom) -> str:
     ]
     story = str(values.get("story") or "")
     return "\n".join(lines) + "\n" + (story + "\n" if story else "")
+
+
+def _army_flags(
+    key: str, flag: str, help_text: str, *, armies: Mapping[int, Any], chosen: Any, labels: _Labels
+) -> list[str]:
+    """A line for each of `armies`, saying yes or no to `flag` (those in `chosen`, ids), after its help."""
+    if not armies:
+        return []
+    ids = {int(a) for a in chosen or [] if str(a).isdigit()}
+    return [f"{HELP} {help_text}"] + [f"{key}: {labels.armies[a]}; {flag} = {_yes(a in ids)}" for a in armies]
 
 
 def _choice(values: Mapping[str, Any], key: str) -> str:
@@ -247,23 +263,18 @@ def summary_sheet_text_read(text: str, form: SummarySheetForm) -> _Read:
     }
     raid_results = {normalized(k): k for k, _ in RAID_RESULT_CHOICES}
     text_lines = text.splitlines()
-    for number, line in enumerate(text_lines, start=1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith(HELP):
-            continue
-        key, colon, value = stripped.partition(":")
-        key, value = normalized(key), value.strip()
-        where = f"Line {number}"
+    for line in sheet_text_lines(text, every=True):
+        number, key, value = line.number, line.key, line.value
         read.lines.setdefault(key, number)
         if key == normalized(STORY_KEY):
             data["story"] = "\n".join([value, *text_lines[number:]] if value else text_lines[number:]).strip()
             break
         try:
-            if not colon:
-                raise ValueError(f'"{stripped[:60]}" is no line of a turn summary sheet (a line is "key: value").')
+            if not line.colon:
+                raise ValueError(f'"{line.text[:60]}" is no line of a turn summary sheet (a line is "key: value").')
             _line_read(key, value, form, labels, data, read, number, results, raid_results)
         except ValueError as exc:
-            problems.append(f"{where}: {exc}")
+            problems.append(f"Line {number}: {exc}")
     if problems:
         raise DomainError(problems)
     return read
