@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from rulebook.turn.write_orders.records import OrderKind, SheetEntries
 from .entries import BOOL, INT, INT_LIST, INT_OR_NULL, SECTIONS, SheetCodecError, sheet_from_json, sheet_to_json
 
 HELP = "#"
+HELP_WIDTH = 72  # mail clients break lines longer than about 76 characters
 ARMY_KEY = "Army name / number"
 HEADER_KEYS = {"campaign": "Campaign", "turn": "Turn", "kingdom": "Kingdom", "draft": "Draft"}
 # Other words for the header's keys (the rulebook's Order Sheet says "Kingdom played").
@@ -235,9 +237,9 @@ def sheet_text_write(*, header: Mapping[str, Any], entries: SheetEntries, names:
     lines = [f"{HEADER_KEYS.get(key, key.capitalize())}: {value}" for key, value in header.items()]
     lines += [
         "",
-        f"{HELP} Army orders (Appendix: Order Sheet; 4. Write Orders): one block per army, beginning with its name.",
-        f"{HELP} Order: Hold, Raze and Hold, Fortify, Recover (in the Province # it stands in), Move or Raze and Move",
-        f"{HELP} into Province # N, Support battles in Province # N, Forced March through Province # A, B.",
+        f"{HELP} Army orders (Appendix: Order Sheet; 4. Write Orders): one block per army, beginning with its name. "
+        "Order: Hold, Raze and Hold, Fortify, Recover (in the Province # it stands in), Move or Raze and Move "
+        "into Province # N, Support battles in Province # N, Forced March through Province # A, B.",
     ]
     for index, (order, raw) in enumerate(zip(entries.orders, data["orders"], strict=True)):
         lines += _army_block(order, raw, names, help_lines=index == 0)
@@ -249,7 +251,26 @@ def sheet_text_write(*, header: Mapping[str, Any], entries: SheetEntries, names:
         lines += ["", f"{HELP} {part.label}: {part.help}.", f"{HELP} {part.label}: {keys}"]
         for raw in data[name]:
             lines.append(f"{part.label}: {_entry_text(section, raw, names)}")
-    return "\n".join(lines) + "\n"
+    return sheet_text_joined(lines)
+
+
+def sheet_text_joined(lines: list[str]) -> str:
+    """The lines as one text, each line of help wrapped to HELP_WIDTH: a mail client that breaks long
+    lines when it sends a reply must not turn the end of a help line into a line of the sheet."""
+    out: list[str] = []
+    for line in lines:
+        if line.startswith(HELP) and len(line) > HELP_WIDTH:
+            out += textwrap.wrap(
+                line.removeprefix(HELP).strip(),
+                HELP_WIDTH,
+                initial_indent=f"{HELP} ",
+                subsequent_indent=f"{HELP} ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def _army_block(order: Any, raw: Mapping[str, Any], names: SheetNames, *, help_lines: bool) -> list[str]:

@@ -22,7 +22,16 @@ from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from orders.services.emails import sheet_answer_queue
 from orders.services.sheet_mail import DRAFT_SUBJECT, TextFiling, sheet_text_subject
-from orders.sheet_text import HELP, NO, SUMMARY_KEY, YES, normalized, sheet_text_lines, whole_number
+from orders.sheet_text import (
+    HELP,
+    NO,
+    SUMMARY_KEY,
+    YES,
+    normalized,
+    sheet_text_joined,
+    sheet_text_lines,
+    whole_number,
+)
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .summaries import (
@@ -36,6 +45,7 @@ from .summaries import (
 )
 
 STORY_KEY = "Story"
+UNIT_FLAGS = ("champion", "standard", "musician", "one_use_used")
 NONE = "none"
 
 
@@ -121,27 +131,30 @@ def summary_sheet_text(*, battle: Battle, kingdom: Kingdom) -> str:
     if form.units:
         by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if str(c.get("unit", "")).isdigit()}
         lines.append(
-            f"{HELP} Casualties: each unit's models lost, and its champion, standard, musician and one-use item lost "
-            "(Casualty Recovery)"
+            f'{HELP} Casualties: each unit\'s models lost; add "; champion = yes" (standard, musician, one use '
+            "used) for what else it lost (Casualty Recovery)"
         )
         for unit in form.units:
             row = by_unit.get(unit.id, {})
+            lost = [f"{name.replace('_', ' ')} = yes" for name in UNIT_FLAGS if row.get(name)]
             lines.append(
-                f"Unit: {labels.units[unit.id]}; models lost = {int(row.get('models_lost') or 0)}; "
-                f"champion = {_yes(row.get('champion'))}; standard = {_yes(row.get('standard'))}; "
-                f"musician = {_yes(row.get('musician'))}; one use used = {_yes(row.get('one_use_used'))}"
+                "; ".join(
+                    [f"Unit: {labels.units[unit.id]}", f"models lost = {int(row.get('models_lost') or 0)}", *lost]
+                )
             )
     if form.characters:
         lost = {int(c) for c in values.get("characters_lost", []) if str(c).isdigit()}
         rerolls = values.get("injury_rerolls") or {}
         choices = ", ".join(f"{key} ({label})" for key, label in REROLL_LABELS.items())
         lines.append(
-            f"{HELP} Characters: removed as a casualty (Character Injury Chart), and a reroll bought: none, {choices}"
+            f'{HELP} Characters: removed as a casualty (Character Injury Chart); add "; injury reroll = " and a '
+            f"reroll bought: {choices}"
         )
         for character in form.characters:
+            reroll = rerolls.get(str(character.id))
             lines.append(
-                f"Character: {labels.characters[character.id]}; removed as casualty = {_yes(character.id in lost)}; "
-                f"injury reroll = {rerolls.get(str(character.id)) or NONE}"
+                f"Character: {labels.characters[character.id]}; removed as casualty = {_yes(character.id in lost)}"
+                + (f"; injury reroll = {reroll}" if reroll else "")
             )
     if form.raiders_fought:
         lost_raiders = {normalized(str(r.get("entry", ""))): r for r in values.get("raiders") or []}
@@ -218,7 +231,7 @@ def summary_sheet_text(*, battle: Battle, kingdom: Kingdom) -> str:
         f"{STORY_KEY}:",
     ]
     story = str(values.get("story") or "")
-    return "\n".join(lines) + "\n" + (story + "\n" if story else "")
+    return sheet_text_joined(lines) + (story + "\n" if story else "")
 
 
 def _army_flags(
@@ -341,10 +354,7 @@ def _line_read(  # noqa: C901 (one branch per line of the sheet)
             {
                 "unit": unit,
                 "models_lost": _number(fields.get("models lost", "0")),
-                **{
-                    name.replace(" ", "_"): _flag(fields.get(name, "no"))
-                    for name in ("champion", "standard", "musician", "one use used")
-                },
+                **{name: _flag(fields.get(name.replace("_", " "), "no")) for name in UNIT_FLAGS},
             }
         )
     elif key == "character":

@@ -225,7 +225,8 @@ def test_a_summary_sheet_is_filed_from_its_text(hartwood, k, alice):
 
     text = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"])
     assert text.startswith(f"Turn summary sheet: battle {hartwood.pk}\n")
-    assert "Unit: Halberdiers (Wardens); models lost = 0;" in text
+    assert "Unit: Halberdiers (Wardens); models lost = 0\n" in text
+    assert max(len(line) for line in text.splitlines() if line.startswith("#")) <= 72
     text = text.replace("Battle result: none", "Battle result: Minor Loss")
     text = _unit_line(text, "Halberdiers (Wardens)", "Unit: halberdiers (wardens); models lost = 10; standard = yes")
     text += "We held the bridge until dusk.\nThen we ran.\n"
@@ -248,7 +249,10 @@ def test_a_summary_sheet_is_filed_from_its_text(hartwood, k, alice):
     assert "Halberdiers (Wardens): 10 models lost, standard" in filing.text
     # The sheet's text, pre-filled again, is what was filed.
     again = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"])
-    assert "Battle result: minor loss" in again and "models lost = 10; champion = no; standard = yes" in again
+    assert (
+        "Battle result: minor loss" in again
+        and "Unit: Halberdiers (Wardens); models lost = 10; standard = yes\n" in again
+    )
     assert again.endswith("Then we ran.\n")
     # Its page shows the same text, to Ostland's player only.
     client = Client()

@@ -109,8 +109,13 @@ def test_every_part_of_the_sheet_round_trips():
 def test_every_part_has_a_label_and_help():
     assert set(PARTS) == set(SECTIONS) - {"orders"}
     text = sheet_text_write(header=HEADER, entries=SheetEntries(), names=NAMES)
+    # Help lines are wrapped short, so a mail client breaking long lines leaves them help.
+    assert max(len(line) for line in text.splitlines() if line.startswith("#")) <= 72
+    unwrapped = " ".join(
+        line.removeprefix("# ") if line.startswith("# ") else "\n" + line for line in text.splitlines()
+    )
     for part in PARTS.values():
-        assert f"# {part.label}: {part.help}." in text
+        assert f"{part.label}: {part.help}." in unwrapped
 
 
 def test_the_rulebooks_order_sheet_words():
