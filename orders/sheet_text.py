@@ -218,6 +218,16 @@ def whole_number(text: str) -> int | None:
     return int(digits) if int(digits) <= COLUMN_MAX else None
 
 
+PROBLEMS_SHOWN = 50  # a mail of a thousand bad lines is answered with the first of them
+
+
+def problems_shown(problems: list[str]) -> list[str]:
+    """The first PROBLEMS_SHOWN problems, and how many more there are."""
+    if len(problems) <= PROBLEMS_SHOWN:
+        return problems
+    return [*problems[:PROBLEMS_SHOWN], f"... and {len(problems) - PROBLEMS_SHOWN} more lines that cannot be read."]
+
+
 def normalized(text: str) -> str:
     return " ".join(text.replace("_", " ").split()).casefold()
 
@@ -417,7 +427,7 @@ def sheet_text_read(text: str, names: SheetNames) -> SheetText:
         elif normalized(header["draft"]) not in NO:
             problems.append(f"Draft: {_shown(header['draft'])}: write yes or no.")
     if problems:
-        raise SheetTextError(problems)
+        raise SheetTextError(problems_shown(problems))
     try:
         entries = sheet_from_json(data)
     except SheetCodecError as exc:

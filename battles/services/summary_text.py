@@ -28,6 +28,7 @@ from orders.sheet_text import (
     SUMMARY_KEY,
     YES,
     normalized,
+    problems_shown,
     sheet_text_joined,
     sheet_text_lines,
     whole_number,
@@ -289,7 +290,7 @@ def summary_sheet_text_read(text: str, form: SummarySheetForm) -> _Read:
         except ValueError as exc:
             problems.append(f"Line {number}: {exc}")
     if problems:
-        raise DomainError(problems)
+        raise DomainError(problems_shown(problems))
     return read
 
 

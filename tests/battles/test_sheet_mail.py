@@ -191,6 +191,10 @@ def test_garbage_is_answered_by_line_and_nothing_saved(turn, ostland, alice):
         user=alice, text="\ufeff" + order_sheet_text(kingdom=ostland, turn=turn), arrived_at=_now(turn)
     )
     assert marked.accepted, marked.text
+    flood = sheet_text_file(
+        user=alice, text=order_sheet_text(kingdom=ostland, turn=turn) + "spam\n" * 100_000, arrived_at=_now(turn)
+    )
+    assert not flood.accepted and flood.text.count("\nLine ") == 50 and "and 99950 more lines" in flood.text
     empty = sheet_text_file(user=alice, text="", arrived_at=_now(turn))
     assert not empty.accepted and "which campaign" in empty.text
     mail.outbox.clear()
