@@ -257,7 +257,7 @@ def sheet_text_write(*, header: Mapping[str, Any], entries: SheetEntries, names:
         if name == "orders":
             continue
         part = PARTS[name]
-        keys = ", ".join(f.name.replace("_", " ") for f in section.fields)
+        keys = "; ".join(f"{f.name.replace('_', ' ')} = ..." for f in section.fields)
         lines += ["", f"{HELP} {part.label}: {part.help}.", f"{HELP} {part.label}: {keys}"]
         for raw in data[name]:
             lines.append(f"{part.label}: {_entry_text(section, raw, names)}")
