@@ -41,6 +41,10 @@ class Email(models.Model):
         SETUP = "setup", "Setup step"
         BATTLE_MESSAGE = "battle-message", "Message to a battle's opponent"
         CO_PLAYER_REMOVED = "co-player-removed", "A co-player removed from a joint kingdom"
+        SUMMARY_RECEIPT = "summary-receipt", "Turn summary sheet receipt"
+        BATTLE_RULING = "battle-ruling", "Battle's sheets disagree, or the organizer's ruling"
+        KINGDOM_MESSAGE = "kingdom-message", "Message between kingdoms, or the organizer's announcement"
+        MESSAGE_DIGEST = "message-digest", "The day's messages between kingdoms"
         SHEET_ANSWER = "sheet-answer", "Answer to a sheet filed by email"
 
     # Sent in bulk when a turn's reports go out, with their PDFs: behind every other email, which a

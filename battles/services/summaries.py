@@ -5,6 +5,7 @@ opponent's, and ruled on by the organizer when the two disagree (Appendix: Turn 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,7 @@ from turns.models import Turn
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 from .rival_missions import is_rival_mission, raiders_defend, rival_side_name
+from .rulings import disagreement_queue, ruling_queue, summary_receipt_queue
 
 RESULTS = dict(RESULT_CHOICES)
 RAID_RESULTS = dict(RAID_RESULT_CHOICES)
@@ -822,10 +824,13 @@ def summary_sheet_save(
     submit: bool = True,
     by_organizer: bool = False,
     arrived_at: dt.datetime | None = None,
+    receipt_notes: Sequence[str] = (),
 ) -> TurnSummarySheet:
     """Save (and by default submit) a kingdom's sheet for a battle. An invalid sheet is refused
     as a whole and nothing is saved. `announce_alliance_end` in `data` makes (true) or withdraws
-    (false) the kingdom's announcement of the end of its alliance; absent or None leaves it."""
+    (false) the kingdom's announcement of the end of its alliance; absent or None leaves it.
+    `arrived_at`: when the sheet arrived (a mail's: when the mail server received it; default now);
+    `receipt_notes`: lines its receipt adds."""
     battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
     _open_for_summary_sheets(battle, by_organizer=by_organizer, arrived_at=arrived_at)
     clean = summary_sheet_clean(summary_sheet_form(battle=battle, kingdom=kingdom), data, by_organizer=by_organizer)
@@ -844,6 +849,12 @@ def summary_sheet_save(
     if battle.status == Battle.Status.SCHEDULED and submit:
         battle.status = Battle.Status.REPORTED
         battle.save(update_fields=["status"])
+    if submit:
+        # Rulings told (issue 37): a receipt for every sheet, and both sides told when they disagree.
+        by = display_name(entered_by) if entered_by is not None else ""
+        summary_receipt_queue(sheet, summary_sheet_filed(sheet), entered_by_name=by, notes=receipt_notes)
+        if disagreement := disagreement_text(battle, deadline_passed=timezone.now() > battle.turn.results_deadline):
+            disagreement_queue(battle, disagreement)
     # Allies, Announcement: the sheet carries the kingdom's one announcement of this End of Turn.
     if announce:
         alliance_end_announce(kingdom=kingdom, turn=battle.turn, entered_by=entered_by, by_organizer=by_organizer)
@@ -937,6 +948,7 @@ def battle_rule(
             "ruled_by",
         ]
     )
+    ruling_queue(battle, ruling_text(battle))
     return battle
 
 
@@ -972,6 +984,13 @@ def ruling_text(battle: Battle) -> str:
         return ""
     note = f" Note: {battle.ruling_note}" if battle.ruling_note else ""
     return f"Decided by the organizer: {standing.attacker.result.label} for the attacker; {_winner(standing)}.{note}"
+
+
+def ruling_line(battle: Battle) -> str:
+    """The reports' and the bulletin's line under a result the organizer decided ("" otherwise)."""
+    if not battle.ruling_result:
+        return ""
+    return "Decided by the organizer" + (f": {battle.ruling_note}" if battle.ruling_note else ".")
 
 
 def battle_standing_text(battle: Battle, *, deadline_passed: bool) -> str:

@@ -33,8 +33,10 @@ from orders.sheet_text import (
     sheet_text_lines,
     whole_number,
 )
+from outbox.models import Email
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
+from .rulings import summary_receipt_key
 from .summaries import (
     REROLL_LABELS,
     SummarySheetForm,
@@ -491,7 +493,13 @@ def summary_sheet_text_file(
         read = summary_sheet_text_read(text, form)
         draft = read.draft or bool(DRAFT_SUBJECT.search(subject))
         sheet = summary_sheet_save(
-            battle=battle, kingdom=own, data=read.data, entered_by=user, submit=not draft, arrived_at=arrived_at
+            battle=battle,
+            kingdom=own,
+            data=read.data,
+            entered_by=user,
+            submit=not draft,
+            arrived_at=arrived_at,
+            receipt_notes=["This sheet was filed by email.", *notes],
         )
     except DomainError as exc:
         lines = [
@@ -500,6 +508,11 @@ def summary_sheet_text_file(
             *notes,
         ]
         return _answer(user=user, subject=sheet_text_subject(campaign, f"{title}: refused"), lines=lines, battle=battle)
+    if not draft:
+        # Submitted: the answer is the receipt the site sends too (to the kingdom's players), not a second email.
+        receipt = Email.objects.filter(key=summary_receipt_key(sheet)).first()
+        if receipt is not None:
+            return TextFiling(accepted=True, subject=receipt.subject, lines=receipt.text.splitlines(), email=receipt)
     filed = summary_sheet_filed(sheet)
     state = "saved as a draft: it is NOT submitted" if draft else "submitted"
     lines = [

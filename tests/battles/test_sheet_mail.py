@@ -250,7 +250,10 @@ def test_a_summary_sheet_is_filed_from_its_text(hartwood, k, alice):
         }
     ]
     assert sheet.story == "We held the bridge until dusk.\nThen we ran."
-    assert "Halberdiers (Wardens): 10 models lost, standard" in filing.text
+    # The answer is the site's receipt of a turn summary sheet (one email, to Ostland's players).
+    assert "Halberdiers (Wardens): 10 models lost; standard" in filing.text
+    assert "This sheet was filed by email." in filing.text
+    assert Email.objects.get(pk=filing.email_id).kind == Email.Kind.SUMMARY_RECEIPT
     # The sheet's text, pre-filled again, is what was filed.
     again = summary_sheet_text(battle=hartwood, kingdom=k["Ostland"])
     assert (

@@ -60,6 +60,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-campaign-map": ("GET", 401, 200, 200, 200),
     "api-campaign-kingdoms": ("GET", 401, 200, 200, 200),
     "api-campaign-alliances": ("GET", 401, 200, 200, 200),  # alliances are public once made
+    "api-campaign-messages": ("GET", 401, 200, 200, 200),  # each reads their kingdom's messages only
     "api-setup-home": ("POST", 401, 400, 400, 400),  # an empty pick is refused whatever the role
     "api-setup-provinces": ("POST", 401, 400, 400, 400),
     "api-kingdom": ("GET", 401, 404, 200, 200),
@@ -149,6 +150,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "character-healing-potion": ("POST", LOGIN, 404, 302, 404),
     "turn-results": ("GET", LOGIN, 200, 200, 200),
     "campaign-history": ("GET", LOGIN, 200, 200, 200),
+    # Diplomacy: every player of the campaign has its page (each reads only their kingdom's messages).
+    "campaign-messages": ("GET", LOGIN, 200, 200, 200),
     # The battle stories: everyone in the campaign (a private story: its kingdom and the organizer).
     "campaign-stories": ("GET", LOGIN, 200, 200, 200),
     "my-reports": ("GET", LOGIN, 302, 302, 302),  # one campaign each: its history
