@@ -39,15 +39,6 @@ def _context(battle: Battle) -> dict[str, Any]:
     }
 
 
-SUMMARY_RECEIPT_KEY_PREFIX = "summary-receipt:"
-
-
-def summary_receipt_key(sheet: TurnSummarySheet) -> str:
-    """The receipt's key: one per submission (its sheet and the moment it arrived)."""
-    assert sheet.submitted_at is not None
-    return f"{SUMMARY_RECEIPT_KEY_PREFIX}{sheet.pk}:{sheet.submitted_at.isoformat()}"
-
-
 def summary_receipt_queue(
     sheet: TurnSummarySheet, filed: dict[str, Any], *, entered_by_name: str, notes: Sequence[str] = ()
 ) -> Email | None:
@@ -71,9 +62,7 @@ def summary_receipt_queue(
         },
         campaign_id=battle.turn.campaign_id,
         turn_id=battle.turn_id,
-        # Each submission queues its own receipt once, in the transaction that accepts it; the key
-        # lets a sheet filed by email answer with it (battles.services.summary_text).
-        key=summary_receipt_key(sheet),
+        # No key: each submission queues its own receipt once, in the transaction that accepts it.
     )
 
 

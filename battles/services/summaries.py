@@ -830,7 +830,8 @@ def summary_sheet_save(
     as a whole and nothing is saved. `announce_alliance_end` in `data` makes (true) or withdraws
     (false) the kingdom's announcement of the end of its alliance; absent or None leaves it.
     `arrived_at`: when the sheet arrived (a mail's: when the mail server received it; default now);
-    `receipt_notes`: lines its receipt adds."""
+    `receipt_notes`: lines its receipt adds. The sheet returned carries `receipt_email`, the receipt
+    queued for a submission (None for a draft, or nobody to write to)."""
     battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
     _open_for_summary_sheets(battle, by_organizer=by_organizer, arrived_at=arrived_at)
     clean = summary_sheet_clean(summary_sheet_form(battle=battle, kingdom=kingdom), data, by_organizer=by_organizer)
@@ -842,6 +843,7 @@ def summary_sheet_save(
         setattr(sheet, name, value)
     sheet.entered_by = entered_by  # type: ignore[assignment]
     sheet.by_organizer = by_organizer
+    sheet.receipt_email = None
     if submit:
         sheet.status = TurnSummarySheet.Status.SUBMITTED
         sheet.submitted_at = arrived_at or timezone.now()
@@ -852,7 +854,9 @@ def summary_sheet_save(
     if submit:
         # Rulings told (issue 37): a receipt for every sheet, and both sides told when they disagree.
         by = display_name(entered_by) if entered_by is not None else ""
-        summary_receipt_queue(sheet, summary_sheet_filed(sheet), entered_by_name=by, notes=receipt_notes)
+        sheet.receipt_email = summary_receipt_queue(
+            sheet, summary_sheet_filed(sheet), entered_by_name=by, notes=receipt_notes
+        )
         if disagreement := disagreement_text(battle, deadline_passed=timezone.now() > battle.turn.results_deadline):
             disagreement_queue(battle, disagreement)
     # Allies, Announcement: the sheet carries the kingdom's one announcement of this End of Turn.

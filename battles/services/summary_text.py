@@ -33,10 +33,8 @@ from orders.sheet_text import (
     sheet_text_lines,
     whole_number,
 )
-from outbox.models import Email
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
-from .rulings import summary_receipt_key
 from .summaries import (
     REROLL_LABELS,
     SummarySheetForm,
@@ -510,7 +508,7 @@ def summary_sheet_text_file(
         return _answer(user=user, subject=sheet_text_subject(campaign, f"{title}: refused"), lines=lines, battle=battle)
     if not draft:
         # Submitted: the answer is the receipt the site sends too (to the kingdom's players), not a second email.
-        receipt = Email.objects.filter(key=summary_receipt_key(sheet)).first()
+        receipt = sheet.receipt_email
         if receipt is not None:
             return TextFiling(accepted=True, subject=receipt.subject, lines=receipt.text.splitlines(), email=receipt)
     filed = summary_sheet_filed(sheet)

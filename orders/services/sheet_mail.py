@@ -114,10 +114,18 @@ def order_sheet_text_file(
             **ids,
         )
     # Submitted: the answer is the receipt the site sends too (to the kingdom's players), not a second email.
-    assert result.submission is not None
-    receipt = Email.objects.get(key=f"{RECEIPT_KEY_PREFIX}{result.submission.pk}")
-    rendered = orders_receipt_render(receipt)
-    assert rendered is not None
+    # A submission that met the running orders phase is kept for the record (decision 520): its receipt
+    # says so, and is the answer as well.
+    submission = result.submission or result.record
+    receipt = Email.objects.filter(key=f"{RECEIPT_KEY_PREFIX}{submission.pk}").first() if submission else None
+    rendered = orders_receipt_render(receipt) if receipt is not None else None
+    if receipt is None or rendered is None:  # nobody to write to: the answer is said, not sent
+        return TextFiling(
+            accepted=True,
+            subject=sheet_text_subject(campaign.name, f"{title}: submitted"),
+            lines=[f"{kingdom.name}'s orders for turn {turn.number} are submitted.", *notes],
+            email=None,
+        )
     return TextFiling(accepted=True, subject=rendered[1].subject, lines=rendered[1].text.splitlines(), email=receipt)
 
 
