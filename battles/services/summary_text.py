@@ -21,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from orders.services.emails import sheet_answer_queue
-from orders.services.sheet_mail import DRAFT_SUBJECT, TextFiling, sheet_text_subject
+from orders.services.sheet_mail import DRAFT_SUBJECT, FILED_BY_EMAIL, TextFiling, sheet_text_subject
 from orders.sheet_text import (
     HELP,
     NO,
@@ -497,7 +497,7 @@ def summary_sheet_text_file(
             entered_by=user,
             submit=not draft,
             arrived_at=arrived_at,
-            receipt_notes=["This sheet was filed by email.", *notes],
+            receipt_notes=[FILED_BY_EMAIL, *notes],
         )
     except DomainError as exc:
         lines = [
@@ -524,7 +524,7 @@ def summary_sheet_text_file(
         *([f"Tomb Raid: {filed['raid_result']}"] if filed["raid_result"] else []),
         *filed["raiders"],
         *filed["depots"],
-        "This sheet was filed by email.",
+        FILED_BY_EMAIL,
         *notes,
     ]
     what = "draft saved" if draft else "submitted"

@@ -23,6 +23,7 @@ from .sheets import order_sheet_context_load, order_sheet_problems_data, order_s
 
 # A mail's subject that says the sheet is a draft (saved, not submitted).
 DRAFT_SUBJECT = re.compile(r"\bdraft\b", re.IGNORECASE)
+FILED_BY_EMAIL = "This sheet was filed by email."  # the receipt's first line for a sheet filed by email
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def order_sheet_text_file(
             submitted_by=user,
             submit=not draft,
             arrived_at=arrived_at,
-            receipt_notes=["This sheet was filed by email.", *notes],
+            receipt_notes=[FILED_BY_EMAIL, *notes],
         )
     except SheetTextError as exc:
         lines = [
