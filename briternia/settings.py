@@ -232,6 +232,8 @@ EMAIL_BACKOFF_SCALE = float(env_str("EMAIL_BACKOFF_SCALE", env_str("REPORT_EMAIL
 # visibility timeout (below) to a second worker.
 EMAIL_RETRY_COUNTDOWN_MAX_SECONDS = env_int("EMAIL_RETRY_COUNTDOWN_MAX_SECONDS", 300)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Briternia <organizer@briternia.local>")
+# Sheets by email (issue 36): where a player sends an order or turn summary sheet as text.
+ORDERS_EMAIL_ADDRESS = env_str("ORDERS_EMAIL_ADDRESS", "orders@localhost")
 
 # Celery: eager in-process unless a broker is configured. `filesystem://` is the broker `make run`
 # uses: a real worker and beat with no server, the messages as files under var/broker/.
