@@ -4,6 +4,8 @@ render-again), and the player's report preferences."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -105,6 +107,14 @@ def report_render_again_view(request: HttpRequest, report_id: int) -> HttpRespon
 
 
 class ReportPreferencesForm(forms.ModelForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form posted without it (an older page, a script) keeps the player's choice.
+        self.fields["message_emails"].required = False
+
+    def clean_message_emails(self) -> str:
+        return self.cleaned_data.get("message_emails") or self.instance.message_emails
+
     class Meta:
         model = ReportPreferences
         fields = ["report_email", "attach_pdf", "message_emails"]

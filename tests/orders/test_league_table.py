@@ -16,7 +16,7 @@ from tests.orders.test_reports import client_for
 
 def league_rows(html: str) -> dict[str, list[str]]:
     """The league table's rows by kingdom name: the cells' text, in the columns' order."""
-    table = re.search(r'<table id="league">(.*?)</table>', html, re.S)
+    table = re.search(r'<table id="league"[^>]*>(.*?)</table>', html, re.S)
     assert table, "the campaign page has no league table"
     rows = {}
     for row in re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S):

@@ -105,9 +105,14 @@ def test_the_sweep_resolves_a_turn_once_its_deadline_has_passed(turn):
         assert deadline_sweep.delay().get()["resolutions"] == 0
     with freeze_time(turn.orders_deadline + dt.timedelta(minutes=1)):
         assert deadline_sweep.delay().get()["resolutions"] == 1
-        assert deadline_sweep.delay().get()["resolutions"] == 0
+        turn.refresh_from_db()
+        assert turn.status == Turn.Status.BATTLES
+        # Once: the next sweep resolves nothing more, and, the turn having no battles, runs its
+        # aftermath (decision 511).
+        again = deadline_sweep.delay().get()
+        assert (again["resolutions"], again["aftermaths"]) == (0, 1)
     turn.refresh_from_db()
-    assert turn.status == Turn.Status.BATTLES
+    assert turn.status == Turn.Status.REPORTED
 
 
 def test_the_sweep_leaves_a_paused_campaign_alone(turn, demo_campaign):
