@@ -24,6 +24,7 @@ PACKAGES = [
     "orders",
     "battles",
     "reports",
+    "inbox",
     "turns",
     "demo",
     "transfer",
