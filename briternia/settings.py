@@ -250,7 +250,10 @@ INBOX_IMAP_FOLDER = env_str("INBOX_IMAP_FOLDER", "INBOX")
 INBOX_POLL_SECONDS = env_int("INBOX_POLL_SECONDS", 30)
 # The local mail drop (a Maildir; the embedded default's orders address, and `make stack`'s SMTP
 # receiver delivers there): each file in its new/ is read by the beat and moved to cur/. Empty: none.
-INBOX_MAILDROP_DIR = env_str("INBOX_MAILDROP_DIR", str(VAR_DIR / "maildrop"))
+INBOX_MAILDROP_DIR = env_str("INBOX_MAILDROP_DIR") or str(VAR_DIR / "maildrop")
+if str(VAR_DIR / "maildrop") == INBOX_MAILDROP_DIR:
+    for _folder in ("new", "cur", "tmp"):  # the embedded default's: ready for a .eml saved by hand
+        (VAR_DIR / "maildrop" / _folder).mkdir(parents=True, exist_ok=True)
 # An email provider's inbound webhook (django-anymail, Postmark's format) at /anymail/postmark/inbound/,
 # guarded by HTTP basic auth: the provider's webhook URL is https://<user:password>@<site>/anymail/postmark/inbound/.
 ANYMAIL = {"WEBHOOK_SECRET": env_str("ANYMAIL_WEBHOOK_SECRET", "")}

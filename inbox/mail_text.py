@@ -36,6 +36,7 @@ _ORIGINAL = re.compile(r"^\s*-{2,}\s*Original Message\s*-{2,}\s*$", re.IGNORECAS
 _OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")  # Outlook's line above the quoted "From: ..." block
 _SIGNATURE = re.compile(r"^-- ?$")  # the signature delimiter ("-- "; some clients drop its space)
 _QUOTE = re.compile(r"^\s*>")
+_SHEET_LINE = re.compile(r"^[^:>]{1,60}:\s*\S")  # "Move into Province #: 12"
 
 
 def html_to_text(html: str) -> str:
@@ -129,6 +130,9 @@ def reply_sheet_text(text: str) -> str:
     start = next((i for i, line in enumerate(lines) if _QUOTE.match(line) and SHEET_HEADER.match(_unquote(line))), None)
     if start is not None:
         end = max(i for i, line in enumerate(lines) if _QUOTE.match(line))
+        # Lines typed below the quote that read as the sheet's ("Key: value") belong to it.
+        while end + 1 < len(lines) and _SHEET_LINE.match(lines[end + 1]):
+            end += 1
         sheet = []
         for line in lines[start : end + 1]:
             plain = _unquote(line)

@@ -173,12 +173,21 @@ def message_process(*, row_id: int) -> InboundMessage:
             return row
     except Exception as exc:
         logger.exception("Mail %s could not be processed: kept as failed", row_id)
-        InboundMessage.objects.filter(pk=row_id).update(
-            status=InboundMessage.Status.FAILED,
-            reason=f"Could not be processed ({type(exc).__name__}: {exc})"[:2000],
-            processed_at=timezone.now(),
-        )
-        return InboundMessage.objects.get(pk=row_id)
+        failed = InboundMessage.objects.get(pk=row_id)
+        failed.status = InboundMessage.Status.FAILED
+        failed.reason = f"Could not be processed ({type(exc).__name__}: {exc})"[:2000]
+        failed.processed_at = timezone.now()
+        try:  # who it is from, so that the organizer sees it (the processing's own finding was rolled back)
+            failed.user, failed.sender_user = _identify(failed)
+        except Exception:  # noqa: BLE001 - the failure is recorded whatever the headers hold
+            logger.exception("Mail %s: its sender could not be identified", row_id)
+        failed.save()
+        return failed
+
+
+def _identify(row: InboundMessage):  # type: ignore[no-untyped-def]
+    """The account the message's secret names, and the account registered with its From address."""
+    return _secret_user(_headers(bytes(row.raw))), registered_user_for(row.sender_address)
 
 
 def _process(row: InboundMessage) -> None:
@@ -186,6 +195,8 @@ def _process(row: InboundMessage) -> None:
     raw = bytes(row.raw)
     headers = _headers(raw)
     sender = row.sender_address
+    user, row.sender_user = _identify(row)
+    row.user = user
     if (why := auto_reply_reason(headers, own_addresses=_own_addresses())) is not None:
         row.status, row.reason = InboundMessage.Status.IGNORED, f"Not answered: {why}."
         return
@@ -193,9 +204,6 @@ def _process(row: InboundMessage) -> None:
         row.status = InboundMessage.Status.IGNORED
         row.reason = f"Not answered: more than {settings.INBOX_THROTTLE_PER_MINUTE} mails a minute from {sender}."
         return
-    user = _secret_user(headers)
-    row.user = user
-    row.sender_user = registered_user_for(sender)
     if row.size > settings.INBOX_MAX_BYTES:
         row.status = InboundMessage.Status.REFUSED
         row.reason = (
