@@ -78,6 +78,14 @@ def orders_address_secret(address: str) -> str | None:
     return secret if secret and all(c in SECRET_ALPHABET for c in secret) else None
 
 
+def is_orders_address(address: str) -> bool:
+    """The orders address itself, or one of its plus-addresses (any case)."""
+    local, domain = _orders_address_parts()
+    bare = (parseaddr(address)[1] or "").strip().lower()
+    their_local, _, their_domain = bare.rpartition("@")
+    return their_domain == domain.lower() and their_local.partition("+")[0] == local.lower()
+
+
 def mail_secret_owner(secret: str):  # type: ignore[no-untyped-def]
     """The active account whose secret this is, or None."""
     if not secret:
