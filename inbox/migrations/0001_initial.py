@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('kingdoms', '0030_player_mail_secret'),
-        ('outbox', '0007_email_kind_mail_refused'),
+        ('outbox', '0006_email_retry_at_and_take_up_at'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
