@@ -5,8 +5,9 @@ database.
   is read as text with Beautiful Soup (its visible text, one line per block); the part's charset
   decoded (latin-1, windows-1252 ...), and a charset Python does not know read as UTF-8, else as
   windows-1252, rather than refused. Attachments are not read: each is named in a note for the answer.
-- `reply_sheet_text`: the sheet in a reply. Mail programs quote what is answered ("> " lines, "On
-  ... wrote:", Outlook's "-----Original Message-----") and add signatures ("-- "); those are dropped.
+- `reply_sheet_text`: the sheet in a reply, from its first header line ("Campaign:"; a greeting above
+  it is dropped). Mail programs quote what is answered ("> " lines, "On ... wrote:", Outlook's
+  "-----Original Message-----") and add signatures ("-- "); those are dropped.
   But the sheet is often the quoted part (the player edits the sheet quoted from the email that
   carried it): when the player's own text holds no sheet header and the quoted text does, the
   quoted sheet is un-quoted (one level of "> " removed, the player's lines written between the
@@ -124,7 +125,9 @@ def reply_sheet_text(text: str) -> str:
         if not _QUOTE.match(line):
             own.append(line)
     if _has_sheet(own):
-        return "\n".join(own).strip() + "\n"
+        # From the sheet's first line: a greeting written above it is not part of it.
+        first = next(i for i, line in enumerate(own) if SHEET_HEADER.match(line))
+        return "\n".join(own[first:]).strip() + "\n"
     # The sheet in the quoted text: from its first header line to the last quoted line, un-quoted,
     # with the player's own lines between them (an order typed into the quote) kept.
     start = next((i for i, line in enumerate(lines) if _QUOTE.match(line) and SHEET_HEADER.match(_unquote(line))), None)

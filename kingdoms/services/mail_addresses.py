@@ -19,9 +19,10 @@ from email.utils import parseaddr
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
-from ..models import PlayerMailSecret
+from ..models import Campaign, PlayerMailSecret
 
 SECRET_ALPHABET = string.ascii_lowercase + string.digits
 SECRET_LENGTH = 26
@@ -38,7 +39,7 @@ def _orders_address_parts() -> tuple[str, str]:
     return local, domain
 
 
-def mail_secret_for(user) -> str:  # type: ignore[no-untyped-def]
+def mail_secret_for(user: AbstractBaseUser) -> str:
     """The account's secret, made on first use."""
     existing = PlayerMailSecret.objects.filter(user=user).values_list("secret", flat=True).first()
     if existing:
@@ -51,15 +52,15 @@ def mail_secret_for(user) -> str:  # type: ignore[no-untyped-def]
 
 
 @transaction.atomic
-def mail_secret_replace(*, user) -> str:  # type: ignore[no-untyped-def]
+def mail_secret_replace(*, user: AbstractBaseUser) -> str:
     """A new secret for `user`; mail to the old address is refused from now on."""
     secret = _secret_new()
     PlayerMailSecret.objects.update_or_create(user=user, defaults={"secret": secret})
     return secret
 
 
-def orders_address_for(user, campaign) -> str:  # type: ignore[no-untyped-def]
-    """The address `user` sends their sheets for `campaign` to: the orders address with their secret.
+def orders_address_for(user: AbstractBaseUser, campaign: Campaign | None) -> str:
+    """The address `user` sends their sheets of `campaign` to: the orders address with their secret.
     The secret is the account's (one for every campaign: kingdoms.models.PlayerMailSecret)."""
     local, domain = _orders_address_parts()
     return str(Address(username=f"{local}+{mail_secret_for(user)}", domain=domain))

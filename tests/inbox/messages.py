@@ -18,6 +18,7 @@ def mail(
     headers: dict[str, str] | None = None,
     message_id: str | None = None,
     attachments: tuple[tuple[str, bytes, str], ...] = (),
+    charset: str = "utf-8",
 ) -> bytes:
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, to, subject
@@ -26,11 +27,11 @@ def mail(
     for name, value in (headers or {}).items():
         message[name] = value
     if text is not None:
-        message.set_content(text)
+        message.set_content(text, charset=charset)
         if html is not None:
-            message.add_alternative(html, subtype="html")
+            message.add_alternative(html, subtype="html", charset=charset)
     elif html is not None:
-        message.set_content(html, subtype="html")
+        message.set_content(html, subtype="html", charset=charset)
     for name, content, mimetype in attachments:
         maintype, subtype = mimetype.split("/")
         message.add_attachment(content, maintype=maintype, subtype=subtype, filename=name)
