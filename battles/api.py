@@ -565,6 +565,14 @@ class CharacterRetireInput(serializers.Serializer):
     warlord_heir = IntegerSerializerField(
         required=False, allow_null=True, default=None, help_text="A retiring Warlord: the General to succeed on a tie."
     )
+    confirm = serializers.BooleanField(
+        help_text="Must be true: a retirement cannot be undone (the site asks first; the API asks for this)."
+    )
+
+    def validate_confirm(self, value: bool) -> bool:
+        if not value:
+            raise serializers.ValidationError("A retirement cannot be undone: send confirm: true to retire him.")
+        return value
 
 
 class CharacterRetiredSerializer(serializers.Serializer):
@@ -579,7 +587,8 @@ class CharacterRetiredSerializer(serializers.Serializer):
 
 class CharacterRetireApi(APIView):
     """Retire one of your characters (Character Injury Chart): he counts as dead and takes his items,
-    unless `keep_items` pays twice their points in gold (refused with 400 if the treasury cannot)."""
+    unless `keep_items` pays twice their points in gold (refused with 400 if the treasury cannot).
+    It cannot be undone: the request must say `confirm: true`."""
 
     @extend_schema(request=CharacterRetireInput, responses=CharacterRetiredSerializer)
     def post(self, request: Request, character_id: int) -> Response:

@@ -34,7 +34,7 @@ from .models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummaryShee
 from .services.announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 from .services.healing import healing_potion_use
 from .services.opponents import MESSAGE_LIMIT, MESSAGE_MAX, battle_message_send, opponents_of
-from .services.retirement import character_retire
+from .services.retirement import character_retire, retirement_preview, warlord_heirs
 from .services.rewards import army_painted_set, story_bonus_award, story_bonus_given
 from .services.scenarios import deployment_figure, scenario_sheet_context, scenario_sheet_pdf
 from .services.stories import STORIES_PER_PAGE, Story, stories_of
@@ -564,6 +564,9 @@ def character_retire_page(request: HttpRequest, character_id: int) -> HttpRespon
     """Retire a character from the kingdom's page: keep his items for twice their points in gold."""
     character = selectors.own_character_get(user=request.user, character_id=character_id)
     heir = request.POST.get("warlord_heir", "")
+    if request.POST.get("confirmed") != "yes":
+        # A retirement cannot be taken back: the kingdom page's button only asks (issue 37).
+        return _character_retire_confirm(request, character, heir)
     try:
         done = character_retire(
             character=character,
@@ -577,6 +580,24 @@ def character_retire_page(request: HttpRequest, character_id: int) -> HttpRespon
         after = f"; {done.heir.unit.name} is the Warlord" if done.heir else ""
         messages.success(request, f"{character.unit.name} retires{kept}{after}.")
     return redirect("kingdom", kingdom_id=character.kingdom_id)
+
+
+def _character_retire_confirm(request: HttpRequest, character: Any, heir: str) -> HttpResponse:
+    preview = retirement_preview(character)
+    heir_name = ""
+    if preview.is_warlord and is_ascii_digits(heir):
+        heir_name = next((g.unit.name for g in warlord_heirs(character.kingdom) if g.pk == int(heir)), "")
+    return render(
+        request,
+        "battles/character_retire_confirm.html",
+        {
+            "character": character,
+            "preview": preview,
+            "keep_items": bool(request.POST.get("keep_items")),
+            "warlord_heir": heir,
+            "heir_name": heir_name,
+        },
+    )
 
 
 @login_required

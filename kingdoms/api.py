@@ -166,7 +166,8 @@ class KingdomCoPlayerApi(APIView):
         responses={200: KingdomPublicSerializer},
         description="Remove the co-player `user_id` (a user id, as the kingdom's page names them) from the "
         "kingdom's players (GET co-players/ lists them with their ids); answers the kingdom as the public "
-        "sees it, its players now.",
+        "sees it, its players now. Taken back by adding them again (POST co-players/ with their address): "
+        "nothing of theirs is lost.",
     )
     def delete(self, request: Request, kingdom_id: int, user_id: int) -> Response:
         kingdom = selectors.kingdom_organized_get(user=request.user, kingdom_id=kingdom_id)

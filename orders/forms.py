@@ -130,6 +130,14 @@ class ArmyOrderForm(forms.Form):
                 ("path_2", targets.march_seconds),
             ):
                 _offer_only(self, name, legal, by_number)
+            # Only the orders the rules allow the army here (issue 37: Recover or the Scarab Amulet
+            # offered where illegal); a drafted order no longer legal stays, and the check says why.
+            # The widget's list only: the field still parses every kind, so a crafted one gets the
+            # check's words, naming the rule.
+            raw = self.data.get(self.add_prefix("kind")) if self.is_bound else self.initial.get("kind")
+            self.fields["kind"].widget.choices = [
+                (value, label) for value, label in ORDER_CHOICES if value in targets.kinds or value == raw
+            ]
 
     @property
     def field_messages(self) -> list[str]:
@@ -185,13 +193,32 @@ class CreateArmyForm(forms.Form):
         return {"name": d.get("name") or "", "points": d.get("points") or 0, "province": d.get("province") or 0}
 
 
+def _unit_choices(armies: list[Army], filed: str) -> list[Any]:
+    """Each army's units and characters, grouped under the army's name (the page's script shows only
+    the chosen army's group); a filed name no longer on any list stays offered, to be mended."""
+    groups: list[Any] = [("", "-")]
+    names = set()
+    for army in armies:
+        units = sorted(army.units.all(), key=lambda u: (u.category != "character", u.name))
+        group = [(u.name, f"{u.name} (character)" if u.category == "character" else u.name) for u in units]
+        names |= {u.name for u in units}
+        if group:
+            groups.append((army.name, group))
+    if filed and filed not in names:
+        groups.insert(1, (filed, f"{filed} (as filed: not on the army's list)"))
+    return groups
+
+
 class PurchaseForm(forms.Form):
     """One purchase with an army's experience (Spending Experience): what the kind needs is filled,
     the rest left empty; the check says what is missing."""
 
     army = forms.TypedChoiceField(coerce=int, empty_value=None, required=False)
     kind = forms.ChoiceField(choices=PURCHASE_CHOICES, required=False, label="Buy")
-    unit = forms.CharField(max_length=100, required=False, label="For (unit, character, General, Warlord)")
+    # Chosen from the army's own list (issue 37: "Halbardiers" typed was caught only on Check). Still
+    # a text field underneath: a name the page never offered (a crafted post, a draft naming a unit
+    # since lost) reaches the check, which refuses it in its own words (Spending Experience).
+    unit = forms.CharField(max_length=100, required=False, label="For (unit or character)", widget=forms.Select)
     models = IntegerField(required=False, min_value=0, label="Models")
     points = IntegerField(required=False, min_value=0, label="Points")
     name = forms.CharField(max_length=100, required=False, label="New unit or item")
@@ -204,6 +231,10 @@ class PurchaseForm(forms.Form):
     def __init__(self, *args: Any, armies: list[Army], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["army"].choices = [("", "-")] + [(a.id, a.name) for a in armies]
+        # What was posted (a refused sheet comes back as sent) or, unposted, what was filed.
+        filed = self.data.get(self.add_prefix("unit"), "") if self.is_bound else self.initial.get("unit") or ""
+        self.fields["unit"].widget.choices = _unit_choices(armies, str(filed)[:100])
+        self.fields["unit"].widget.attrs.pop("maxlength", None)  # a list has no length to type
         controls_name(self, _row_of(self.prefix))
 
     def purchase(self) -> dict[str, Any] | None:

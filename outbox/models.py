@@ -41,6 +41,8 @@ class Email(models.Model):
         SETUP = "setup", "Setup step"
         BATTLE_MESSAGE = "battle-message", "Message to a battle's opponent"
         CO_PLAYER_REMOVED = "co-player-removed", "A co-player removed from a joint kingdom"
+        SUMMARY_RECEIPT = "summary-receipt", "Turn summary sheet receipt"
+        BATTLE_RULING = "battle-ruling", "Battle's sheets disagree, or the organizer's ruling"
         MAIL_REFUSED = "mail-refused", "Answer to a mail refused unread"
 
     # Sent in bulk when a turn's reports go out, with their PDFs: behind every other email, which a

@@ -32,10 +32,19 @@ def turn_deadlines(
     results_weekday: int,
     results_time: dt.time,
     time_zone: str,
+    previous_orders: dt.datetime | None = None,
 ) -> tuple[dt.datetime, dt.datetime]:
     """The orders deadline (the next orders day at least MIN_ORDERS_WINDOW after the turn opens)
-    and the results deadline (the next results day after the orders deadline)."""
-    orders = next_weekly(opened + MIN_ORDERS_WINDOW, weekday=orders_weekday, at=orders_time, time_zone=time_zone)
+    and the results deadline (the next results day after the orders deadline).
+
+    `previous_orders`: the last turn's orders deadline. The schedule is weekly: a turn whose
+    predecessor was resolved early still gets the orders day after its predecessor's, never the same
+    one (issue 37; rules decision 510), so an early resolution does not squeeze three turns into
+    one week."""
+    earliest = opened + MIN_ORDERS_WINDOW
+    if previous_orders is not None:
+        earliest = max(earliest, previous_orders)
+    orders = next_weekly(earliest, weekday=orders_weekday, at=orders_time, time_zone=time_zone)
     results = next_weekly(orders, weekday=results_weekday, at=results_time, time_zone=time_zone)
     return orders, results
 

@@ -997,4 +997,7 @@ def _keyed_rows(campaign: Campaign, names: _Names) -> dict[str, dict[int, dict[s
             keyed[prefix][reminder_id] = {"turn": number, "kingdom": kingdom}
     for turn_id, number in Turn.objects.filter(campaign=campaign).values_list("id", "number"):
         keyed["orders-held"][turn_id] = {"turn": number}
+    for battle_id, number in Battle.objects.filter(**turns).values_list("id", "turn__number"):
+        battle = {"turn": number, "battle": names.battle(battle_id, f"a battle of turn {number}")}
+        keyed["battle-disagreement"][battle_id] = keyed["battle-ruling"][battle_id] = battle
     return keyed

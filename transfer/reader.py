@@ -918,6 +918,8 @@ class Reader(Reading):
             if unit is not None and army is not None:
                 plan.old_wounds.append((unit, army, {k: v for k, v in row.items() if k not in ("character", "army")}))
         turn.battles.append(plan)
+        for prefix in ("battle-disagreement", "battle-ruling"):
+            self.keyed[prefix][(turn.turn.number, len(turn.battle_places))] = battle
         turn.battle_places.append(plan)
         for index, row in enumerate(values.get("summary_sheets", [])):
             self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")

@@ -546,6 +546,10 @@ EMAIL_KEY_ROWS: dict[str, dict[str, Kind]] = {
     "results-reminder": {"turn": INT, "kingdom": STR},
     # orders/services/emails.py: orders-held:<turn>:<its orders deadline> (the organizer's alert)
     "orders-held": {"turn": INT},
+    # battles/services/rulings.py: battle-disagreement:<battle>:<digest>, battle-ruling:<battle>:<digest>,
+    # the battle by its place in its turn's "battles"
+    "battle-disagreement": {"turn": INT, "battle": INT},
+    "battle-ruling": {"turn": INT, "battle": INT},
 }
 # Version 3's "emails" were the reports' emails alone, one address each (read into the shape above).
 EMAIL_V3_KEYS = {

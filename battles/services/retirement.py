@@ -41,6 +41,33 @@ def events_append(kingdom: Kingdom, events: list[dict], *, phase: str = PHASE) -
     )
 
 
+@dataclass(frozen=True)
+class RetirementPreview:
+    """What a retirement would do, for the page that asks before it is done."""
+
+    character: Character
+    items: list[ArmoryItem]
+    keep_cost: int  # the gold to keep every item (twice their points)
+    treasury: int
+    is_warlord: bool
+
+
+def _items_borne(character: Character) -> list[ArmoryItem]:
+    return list(ArmoryItem.objects.filter(bearer=character.unit, destroyed=False).order_by("name"))
+
+
+def retirement_preview(character: Character) -> RetirementPreview:
+    """What retiring the character would cost and take, read without changing anything."""
+    items = _items_borne(character)
+    return RetirementPreview(
+        character=character,
+        items=items,
+        keep_cost=KEEP_ITEMS_FACTOR * sum(i.points for i in items),
+        treasury=character.kingdom.treasury_balance(),
+        is_warlord=character.role == Character.Role.WARLORD,
+    )
+
+
 @transaction.atomic
 def character_retire(*, character: Character, keep_items: bool, heir_choice: int | None = None) -> Retirement:
     """Retire the character. Refused whole if he is already gone, or if the treasury cannot pay to
@@ -52,7 +79,7 @@ def character_retire(*, character: Character, keep_items: bool, heir_choice: int
     name = character.unit.name
     if not character.alive:
         raise DomainError(f"{name} is no longer with {kingdom.name}'s armies: he cannot retire.")
-    items = list(ArmoryItem.objects.filter(bearer=character.unit, destroyed=False).order_by("name"))
+    items = _items_borne(character)
     cost = KEEP_ITEMS_FACTOR * sum(i.points for i in items) if keep_items else 0
     balance = kingdom.treasury_balance()
     if cost > balance:
@@ -104,13 +131,17 @@ def character_retire(*, character: Character, keep_items: bool, heir_choice: int
     return Retirement(character=character, items_kept=kept, items_gone=gone, gold=cost, heir=heir)
 
 
-def _succession(gone: Character, kingdom: Kingdom, choice: int | None, events: list[dict]) -> Character | None:
-    generals = {
-        c.id: c
-        for c in Character.objects.filter(
+def warlord_heirs(kingdom: Kingdom) -> list[Character]:
+    """The Generals of the kingdom's active armies, from whom a Warlord's heir is chosen."""
+    return list(
+        Character.objects.filter(
             kingdom=kingdom, alive=True, role=Character.Role.GENERAL, unit__army__status=Army.Status.ACTIVE
         ).select_related("unit__army")
-    }
+    )
+
+
+def _succession(gone: Character, kingdom: Kingdom, choice: int | None, events: list[dict]) -> Character | None:
+    generals = {c.id: c for c in warlord_heirs(kingdom)}
     heir = warlord_heir(
         (
             HeirCandidate(c.id, c.unit.name, c.unit.army_id, c.unit.army.name, c.unit.army.experience)

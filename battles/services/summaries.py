@@ -34,6 +34,7 @@ from turns.models import Turn
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
 from .rival_missions import is_rival_mission, raiders_defend, rival_side_name
+from .rulings import disagreement_queue, ruling_queue, summary_receipt_queue
 
 RESULTS = dict(RESULT_CHOICES)
 RAID_RESULTS = dict(RAID_RESULT_CHOICES)
@@ -813,6 +814,12 @@ def summary_sheet_save(
     if battle.status == Battle.Status.SCHEDULED and submit:
         battle.status = Battle.Status.REPORTED
         battle.save(update_fields=["status"])
+    if submit:
+        # Rulings told (issue 37): a receipt for every sheet, and both sides told when they disagree.
+        by = display_name(entered_by) if entered_by is not None else ""
+        summary_receipt_queue(sheet, summary_sheet_filed(sheet), entered_by_name=by)
+        if disagreement := disagreement_text(battle, deadline_passed=timezone.now() > battle.turn.results_deadline):
+            disagreement_queue(battle, disagreement)
     # Allies, Announcement: the sheet carries the kingdom's one announcement of this End of Turn.
     if announce:
         alliance_end_announce(kingdom=kingdom, turn=battle.turn, entered_by=entered_by, by_organizer=by_organizer)
@@ -906,6 +913,7 @@ def battle_rule(
             "ruled_by",
         ]
     )
+    ruling_queue(battle, ruling_text(battle))
     return battle
 
 
@@ -941,6 +949,13 @@ def ruling_text(battle: Battle) -> str:
         return ""
     note = f" Note: {battle.ruling_note}" if battle.ruling_note else ""
     return f"Decided by the organizer: {standing.attacker.result.label} for the attacker; {_winner(standing)}.{note}"
+
+
+def ruling_line(battle: Battle) -> str:
+    """The reports' and the bulletin's line under a result the organizer decided ("" otherwise)."""
+    if not battle.ruling_result:
+        return ""
+    return "Decided by the organizer" + (f": {battle.ruling_note}" if battle.ruling_note else ".")
 
 
 def battle_standing_text(battle: Battle, *, deadline_passed: bool) -> str:

@@ -67,8 +67,10 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
     the campaign's current turn."""
     now = now or timezone.now()
     schedule = schedule_of(campaign)
+    previous = Turn.objects.filter(campaign=campaign, number=number - 1).values_list("orders_deadline", flat=True)
     orders, results = turn_deadlines(
         now,
+        previous_orders=previous.first(),
         orders_weekday=schedule.orders_weekday,
         orders_time=schedule.orders_time,
         results_weekday=schedule.results_weekday,

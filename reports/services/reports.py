@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_pdf
-from battles.services.summaries import final_result_text, side_name, stand_ins_text
+from battles.services.summaries import final_result_text, ruling_line, side_name, stand_ins_text
 from briternia.errors import DomainError
 from briternia.pdf import pdf_render, svg_to_png
 from briternia.queue import task_enqueue_after_commit
@@ -237,8 +237,9 @@ def _battle_rows(battles: list[Battle], *, public: bool = False) -> list[dict[st
                 "objective": (scenario.get("objective") or {}).get("name", "-"),
                 "result": final_result_text(b) or "not reported",
                 "victor": {"attacker": name(b, "attacker"), "defender": name(b, "defender")}.get(b.victor, "nobody"),
-                # The Campaign Must Go On: who played it for an absent player (decision 223).
-                "stand_ins": stand_ins_text(b),
+                # The Campaign Must Go On: who played it for an absent player (decision 223); and the
+                # organizer's ruling with its note, when the sheets did not settle it (issue 37).
+                "stand_ins": stand_ins_text(b) + ([ruling_line(b)] if b.ruling_result else []),
             }
         )
     return rows

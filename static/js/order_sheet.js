@@ -188,6 +188,30 @@
     show();
   });
 
+  // Spending Experience: the "For" list shows only the chosen army's units and characters (each
+  // army's are an optgroup named after it); a unit of another army chosen before is cleared.
+  document.querySelectorAll("tr.purchase-row").forEach(function (row) {
+    var army = row.querySelector('select[name$="-army"]');
+    var unit = row.querySelector('select[name$="-unit"]');
+    if (!army || !unit) {
+      return;
+    }
+    function narrow() {
+      var chosen = army.selectedIndex > 0 ? army.options[army.selectedIndex].text : null;
+      unit.querySelectorAll("optgroup").forEach(function (group) {
+        var shown = chosen === null || group.label === chosen;
+        group.hidden = !shown;
+        group.disabled = !shown;
+      });
+      var selected = unit.options[unit.selectedIndex];
+      if (selected && selected.parentElement.tagName === "OPTGROUP" && selected.parentElement.disabled) {
+        unit.value = "";
+      }
+    }
+    army.addEventListener("change", narrow);
+    narrow();
+  });
+
   // Zoom: the map grows inside its scrolling frame (a phone pinches the page as well).
   var frame = document.getElementById("sheet-map");
   var zoom = 1;

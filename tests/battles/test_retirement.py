@@ -31,7 +31,15 @@ def test_a_player_retires_a_hero_and_keeps_his_shield_for_twice_its_points(ostla
     reiner = _character("Captain Reiner")
     page = _page("alice").get(reverse("kingdom", kwargs={"kingdom_id": ostland.pk})).content.decode()
     assert f'action="/characters/{reiner.pk}/retire/"' in page
-    response = _page("alice").post(f"/characters/{reiner.pk}/retire/", {"keep_items": "on"})
+    asked = _page("alice").post(f"/characters/{reiner.pk}/retire/", {"keep_items": "on"})
+    # The button only asks: a retirement cannot be taken back (issue 37).
+    assert asked.status_code == 200
+    question = asked.content.decode()
+    assert "Retire Captain Reiner?" in question and "cannot be undone" in question
+    assert "Enchanted Shield" in question and "20 gold" in question
+    reiner.refresh_from_db()
+    assert reiner.alive and ostland.treasury_balance() == before
+    response = _page("alice").post(f"/characters/{reiner.pk}/retire/", {"keep_items": "on", "confirmed": "yes"})
     assert response.status_code == 302
     reiner.refresh_from_db()
     assert not reiner.alive and reiner.unit.models_count == 0
@@ -56,7 +64,9 @@ def test_a_retiring_warlord_takes_his_runefang_and_the_chosen_general_succeeds(o
         generals.append(Character.objects.create(unit=unit, kingdom=ostland, role="general"))
     valten = _character("Elector Count Valten")
     response = _api("alice").post(
-        f"/api/characters/{valten.pk}/retire/", {"keep_items": False, "warlord_heir": generals[1].pk}, format="json"
+        f"/api/characters/{valten.pk}/retire/",
+        {"keep_items": False, "warlord_heir": generals[1].pk, "confirm": True},
+        format="json",
     )
     assert response.status_code == 200, response.json()
     assert response.json()["items_gone"] == ["Runefang"] and response.json()["warlord"] == generals[1].pk
@@ -72,7 +82,9 @@ def test_keeping_the_items_is_refused_when_the_treasury_cannot_pay(ostland):
     is refused whole: he is still the Warlord, the sword still his, no gold moved."""
     TreasuryEntry.objects.create(kingdom=ostland, turn=1, amount=100 - ostland.treasury_balance(), reason="adjustment")
     valten = _character("Elector Count Valten")
-    response = _api("alice").post(f"/api/characters/{valten.pk}/retire/", {"keep_items": True}, format="json")
+    response = _api("alice").post(
+        f"/api/characters/{valten.pk}/retire/", {"keep_items": True, "confirm": True}, format="json"
+    )
     assert response.status_code == 400
     assert any("costs 170 gold" in m and "holds 100" in m for m in error_details(response))
     valten.refresh_from_db()
@@ -85,5 +97,34 @@ def test_another_kingdom_s_character_cannot_be_retired_nor_seen(ostland):
     valten = _character("Elector Count Valten")
     assert _api("dave").post(f"/api/characters/{valten.pk}/retire/", {}, format="json").status_code == 404
     assert _page("dave").post(f"/characters/{valten.pk}/retire/", {}).status_code == 404
+    assert _page("dave").post(f"/characters/{valten.pk}/retire/", {"confirmed": "yes"}).status_code == 404
     valten.refresh_from_db()
     assert valten.alive
+
+
+def test_the_api_refuses_a_retirement_not_confirmed(ostland):
+    """A retirement cannot be undone: without `confirm: true` the API refuses it and he stays."""
+    valten = _character("Elector Count Valten")
+    response = _api("alice").post(f"/api/characters/{valten.pk}/retire/", {"keep_items": False}, format="json")
+    assert response.status_code == 400
+    response = _api("alice").post(
+        f"/api/characters/{valten.pk}/retire/", {"keep_items": False, "confirm": False}, format="json"
+    )
+    assert response.status_code == 400 and any("cannot be undone" in m for m in error_details(response))
+    valten.refresh_from_db()
+    assert valten.alive and valten.role == "warlord"
+
+
+def test_the_warlord_s_retirement_page_names_his_heir_and_nothing_changes_until_confirmed(ostland):
+    """Retiring the Warlord from the page asks first, naming who succeeds him (Warlord)."""
+    valten = _character("Elector Count Valten")
+    first = Army.objects.filter(kingdom=ostland, kind="field").order_by("id").first()
+    unit = first.units.create(name="Captain Holt", category="character", models_count=1, points_per_model=60)
+    holt = Character.objects.create(unit=unit, kingdom=ostland, role="general")
+    asked = _page("alice").post(f"/characters/{valten.pk}/retire/", {"warlord_heir": str(holt.pk)})
+    question = asked.content.decode()
+    assert asked.status_code == 200 and "He is the Warlord: Captain Holt succeeds him on a tie" in question
+    assert "Runefang" in question and "takes his magic items with him" in question
+    assert f'name="warlord_heir" value="{holt.pk}"' in question
+    valten.refresh_from_db()
+    assert valten.alive and valten.role == "warlord"

@@ -47,7 +47,11 @@ def test_a_player_buys_recruits_on_the_order_sheet_and_finds_them_on_the_list_wh
     page.get_by_role("link", name="Your order sheet").click()
     page.locator("select[name='purchase-0-army']").select_option(label="1st Army")
     page.locator("select[name='purchase-0-kind']").select_option("recruits")
-    page.locator("input[name='purchase-0-unit']").fill("Swordsmen")
+    # Issue 37, choose don't type: the 1st Army's own units and characters, and only its.
+    unit = page.locator("select[name='purchase-0-unit']")
+    expect(unit.locator("optgroup:not([hidden])")).to_have_count(1)
+    expect(unit.locator("optgroup:not([hidden])")).to_have_attribute("label", "1st Army")
+    unit.select_option("Swordsmen")
     page.locator("input[name='purchase-0-models']").fill("10")
     page.get_by_role("button", name="Submit orders").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Ostland: orders received for turn 1")

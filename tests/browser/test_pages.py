@@ -66,3 +66,37 @@ def test_the_api_docs_have_a_way_back(page: Page, live_server, campaign: Campaig
     expect(page.locator("#swagger-ui")).to_be_attached()
     page.get_by_role("link", name="Back to Briternia").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Briternia: The Awakening of the Ancients")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_retire_asks_first_and_no_keeps_him(page: Page, live_server, campaign: Campaign, width: int) -> None:
+    """Issue 37, confirm or undo: one click on Retire beside a character no longer retires him. The
+    question page says what is lost (Character Injury Chart: he counts as dead, his items go with him
+    unless paid for), passes axe-core and fits the screen; "No, keep him" leaves him with his army,
+    and "Yes" retires him."""
+    from kingdoms.models import Character
+
+    from .test_accessibility import AXE_JS, _violations
+
+    ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
+    reiner = Character.objects.get(kingdom=ostland, unit__name="Captain Reiner")
+    page.set_viewport_size({"width": width, "height": 900})
+    login(page, live_server, "alice", DEMO_PASSWORD)
+    page.goto(f"{live_server.url}/kingdoms/{ostland.pk}/")
+    row = page.locator("#characters tr", has_text="Captain Reiner")
+    row.get_by_role("button", name="Retire").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Retire Captain Reiner?")
+    expect(page.locator("#retire-consequences")).to_contain_text("cannot be undone")
+    assert not _violations(page, AXE_JS.read_text())
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    reiner.refresh_from_db()
+    assert reiner.alive
+    page.get_by_role("link", name="No, keep him").click()
+    expect(page).to_have_title("Ostland · Briternia")
+    reiner.refresh_from_db()
+    assert reiner.alive
+    page.locator("#characters tr", has_text="Captain Reiner").get_by_role("button", name="Retire").click()
+    page.get_by_role("button", name="Yes, retire Captain Reiner").click()
+    expect(page.locator(".messages").first).to_contain_text("Captain Reiner retires")
+    reiner.refresh_from_db()
+    assert not reiner.alive

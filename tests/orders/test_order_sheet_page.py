@@ -241,3 +241,55 @@ def test_a_row_added_below_a_drafted_one_is_kept(alice_client, turn, ostland, ar
     assert alice_client.post(_url(turn, ostland), {**first, **second, "action": "draft"}).status_code == 302
     transfers = ostland.order_sheets.get().entries["gold_transfers"]
     assert [(t["kingdom"], t["gold"]) for t in transfers] == [(anlec.pk, 100), (dumn.pk, 50)]
+
+
+def test_a_purchase_s_unit_is_chosen_from_the_kingdom_s_own_lists(alice_client, turn, ostland, army, demo_campaign):
+    """Issue 37, choose don't type (Spending Experience: a purchase is for a unit or character of the
+    army's list): each row's "For" is a list grouped by army, Ostland's units and characters only; a
+    filed name no longer on any list stays offered, marked, so the refusal can be mended."""
+    page = alice_client.get(_url(turn, ostland)).content.decode()
+    control = re.search(r'<select[^>]*name="purchase-0-unit".*?</select>', page, re.S)[0]
+    groups = re.findall(r'<optgroup label="([^"]*)"', control)
+    assert groups == [a.name for a in ostland.armies.filter(kind="field", status="active").order_by("id")]
+    assert '<option value="Swordsmen">Swordsmen</option>' in control
+    assert '<option value="Captain Reiner">Captain Reiner (character)</option>' in control
+    others = Kingdom.objects.filter(campaign=demo_campaign).exclude(pk=ostland.pk)
+    foreign = {
+        u.name
+        for k in others
+        for a in k.armies.all()
+        for u in a.units.all()
+        if not ostland.armies.filter(units__name=u.name).exists()
+    }
+    assert foreign and not any(f'value="{name}"' in control for name in foreign)
+    alice_client.post(
+        _url(turn, ostland),
+        {
+            f"army-{army.pk}-kind": "hold",
+            "purchase-0-army": army.pk,
+            "purchase-0-kind": "recruits",
+            "purchase-0-unit": "Nobody",
+            "action": "draft",
+        },
+    )
+    page = alice_client.get(_url(turn, ostland)).content.decode()
+    control = re.search(r'<select[^>]*name="purchase-0-unit".*?</select>', page, re.S)[0]
+    assert '<option value="Nobody" selected>Nobody (as filed: not on the army&#x27;s list)</option>' in control
+
+
+def test_the_order_list_offers_only_what_the_army_may_do_here(alice_client, turn, ostland, army):
+    """Issue 37: no Recover for an army in a province that is not razed (Recover), no Scarab Amulet
+    for a kingdom that is not the Ancient Dead (The Ancient Dead: Deserts); Hold, Move, Support are."""
+    page = alice_client.get(_url(turn, ostland)).content.decode()
+    kinds = _options(page, f"army-{army.pk}-kind")
+    assert {"hold", "move", "support"} <= set(kinds)
+    assert "recover" not in kinds and "scarab-amulet" not in kinds
+
+
+def test_an_order_the_list_did_not_offer_is_refused_in_the_rule_s_words(alice_client, turn, ostland, army):
+    """A crafted Recover (never offered: the province is not razed) gets the check's words, not a
+    form's "select a valid choice", and nothing is saved."""
+    response = alice_client.post(_url(turn, ostland), {f"army-{army.pk}-kind": "recover", "action": "submit"})
+    assert response.status_code == 400
+    assert "is not razed; Recover is for razed provinces (Recover)." in response.content.decode()
+    assert not ostland.order_sheets.exists()

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 
 from battles.models import AllianceEndAnnouncement, Battle, ResultsReminder
 from battles.services.opponents import battle_message_send
+from battles.services.rulings import disagreement_queue, ruling_queue
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
 from kingdoms.models import (
@@ -339,8 +340,8 @@ def _played_build(below: None, capture) -> Campaign:
     not make: a deadline moved (and announced), orders reminders, a results reminder queued and not
     sent, emails that failed (reports' keeping their PDFs, a receipt), a player's report
     preferences, a message between a battle's players, a co-player added and removed. Every kind of
-    email, each keyed by the row it was queued for but the invitations, the setup's, the messages and
-    the co-player's removal (no row names them).
+    email, each keyed by the row it was queued for but the invitations, the setup's, the messages,
+    the co-player's removal and the turn summary sheets' receipts (no row names them).
     Each table's ids in a range of its own (tests/transfer/rows.py), the copy's too."""
     campaign = demo_campaign_create()
     demo_turn_play(campaign)
@@ -404,6 +405,10 @@ def _played_build(below: None, capture) -> Campaign:
         kingdom=hartwood.attacker_kingdom,
         text="Rematch on Thursday?",
     )
+    # Rulings told (issue 37): the sides told that their sheets disagreed, then of the ruling (each
+    # keyed by the battle; the turn summary sheets' receipts, from demo_turn_play, have no key).
+    disagreement_queue(hartwood, "Tor Anlec claims a major victory, Ostland a draw.")
+    ruling_queue(hartwood, "Decided by the organizer: Minor victory for the attacker; the attacker wins.")
     # Joint kingdoms: a co-player added to Ostland and removed again, told by email (decision 229).
     co_player_remove(kingdom=ostland, user_id=co_player_add(kingdom=ostland, email="erin@example.org").pk)
     # Bob's report emails failed after their last try: they keep their attachments.

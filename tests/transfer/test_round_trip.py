@@ -351,7 +351,8 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     # needs rows in played_campaign.
     assert sorted(label for label, rows in original.items() if not rows) == []
     # Every kind of email, in every state but in flight, each keyed by its row but the invitations,
-    # the setup's, the messages between players and a co-player's removal (no row names them); a
+    # the setup's, the messages between players, a co-player's removal and the turn summary sheets'
+    # receipts (no row names them); a
     # message's Reply-To too.
     emails = Email.objects.filter(campaign=played_campaign)
     assert set(emails.values_list("kind", flat=True)) == set(Email.Kind.values)
@@ -361,6 +362,7 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
         "setup",
         "battle-message",
         "co-player-removed",
+        "summary-receipt",
     }
     assert emails.get(kind="battle-message").reply_to == "dave@briternia.local"
     assert emails.exclude(attachment=None).exists()

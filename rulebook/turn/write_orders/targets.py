@@ -31,6 +31,8 @@ class ArmyTargets:
     move: tuple[int, ...] = ()
     support: tuple[int, ...] = ()
     march: dict[int, tuple[int, ...]] = field(default_factory=dict)  # first step -> the second steps from it
+    # The order kinds the check accepts for the army here (with some target, for those that take one).
+    kinds: tuple[OrderKind, ...] = (OrderKind.HOLD,)
 
     @property
     def march_firsts(self) -> tuple[int, ...]:
@@ -88,7 +90,23 @@ def army_targets(army_id: int, ctx: SheetContext) -> ArmyTargets:
         )
         if seconds:
             march[first] = seconds
-    return ArmyTargets(province=here, move=move, support=support, march=march)
+    raze_move = any(
+        _accepted(ArmyOrder(army=army_id, kind=OrderKind.RAZE_MOVE, target=n), ctx, baseline) for n in neighbours
+    )
+    with_target = {
+        OrderKind.MOVE: bool(move),
+        OrderKind.RAZE_MOVE: raze_move,
+        OrderKind.SUPPORT: bool(support),
+        OrderKind.FORCED_MARCH: bool(march),
+    }
+    kinds = tuple(
+        kind
+        for kind in OrderKind
+        if kind == OrderKind.HOLD
+        or with_target.get(kind, False)
+        or (kind not in with_target and _accepted(ArmyOrder(army=army_id, kind=kind), ctx, baseline))
+    )
+    return ArmyTargets(province=here, move=move, support=support, march=march, kinds=kinds)
 
 
 def creation_provinces(ctx: SheetContext) -> tuple[int, ...]:

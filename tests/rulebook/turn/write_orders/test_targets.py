@@ -72,3 +72,32 @@ def test_the_page_data_lists_every_army():
     assert data["armies"]["10"]["province"] == 6
     assert data["armies"]["10"]["march"]["1"] == [2, 5]
     assert data["creation_provinces"] == [1, 2, 5]
+
+
+def test_only_the_orders_the_rules_allow_the_army_here_are_offered():
+    """Issue 37, order kinds offered only where legal. Recover is for razed provinces (Recover); the
+    Scarab Amulet is the Ancient Dead's, in a desert (The Ancient Dead: Deserts); a new army neither
+    moves nor supports (3. Create / Upgrade Armies). Hold is always offered."""
+    ctx = context(armies=(own_army(id=10, name="1st Army", province=6, size=2000),))
+    kinds = army_targets(10, ctx).kinds
+    assert OrderKind.HOLD in kinds and OrderKind.MOVE in kinds and OrderKind.SUPPORT in kinds
+    assert OrderKind.FORCED_MARCH in kinds and OrderKind.FORTIFY in kinds
+    assert OrderKind.RECOVER not in kinds and OrderKind.SCARAB_AMULET not in kinds
+    razed = context(armies=(own_army(id=10, name="1st Army", province=6, size=2000),), razed=(6,))
+    assert OrderKind.RECOVER in army_targets(10, razed).kinds
+    new = context(armies=(own_army(id=10, name="1st Army", province=6, size=2000, created_turn=3),))
+    new_kinds = army_targets(10, new).kinds
+    assert OrderKind.MOVE not in new_kinds and OrderKind.SUPPORT not in new_kinds and OrderKind.HOLD in new_kinds
+    # Every kind offered is one the check accepts with some target (or none, for those without).
+    for kind in kinds:
+        t = army_targets(10, ctx)
+        target = {OrderKind.MOVE: t.move, OrderKind.RAZE_MOVE: t.move}.get(kind)
+        order = ArmyOrder(
+            army=10,
+            kind=kind,
+            target=target[0] if target else None,
+            support=t.support[0] if kind == OrderKind.SUPPORT else None,
+            path=(next(iter(t.march)), t.march[next(iter(t.march))][0]) if kind == OrderKind.FORCED_MARCH else (),
+        )
+        if kind != OrderKind.RAZE_MOVE:
+            assert order_sheet_check(SheetEntries(orders=(order,)), ctx).ok, kind
