@@ -66,28 +66,28 @@ def orders_address_for(user: AbstractBaseUser, campaign: Campaign | None) -> str
     return str(Address(username=f"{local}+{mail_secret_for(user)}", domain=domain))
 
 
-def orders_address_secret(address: str) -> str | None:
-    """The secret of a plus-address to the orders address (`orders+<secret>@domain`, any case), or
-    None for any other address."""
+def _plus_part(address: str) -> str | None:
+    """For the orders address or one of its plus-addresses (any case): the plus part ("" for the
+    bare address); None for any other address."""
     local, domain = _orders_address_parts()
-    address = (parseaddr(address)[1] or "").strip().lower()
-    their_local, _, their_domain = address.rpartition("@")
-    base, plus, secret = their_local.partition("+")
-    if not plus or base != local.lower() or their_domain != domain.lower():
-        return None
-    secret = secret.strip()
+    bare = (parseaddr(address)[1] or "").strip().lower()
+    their_local, _, their_domain = bare.rpartition("@")
+    base, _, plus = their_local.partition("+")
+    return plus.strip() if base == local.lower() and their_domain == domain.lower() else None
+
+
+def orders_address_secret(address: str) -> str | None:
+    """The secret of a plus-address to the orders address (`orders+<secret>@domain`), or None."""
+    secret = _plus_part(address)
     return secret if secret and all(c in SECRET_ALPHABET for c in secret) else None
 
 
 def is_orders_address(address: str) -> bool:
     """The orders address itself, or one of its plus-addresses (any case)."""
-    local, domain = _orders_address_parts()
-    bare = (parseaddr(address)[1] or "").strip().lower()
-    their_local, _, their_domain = bare.rpartition("@")
-    return their_domain == domain.lower() and their_local.partition("+")[0] == local.lower()
+    return _plus_part(address) is not None
 
 
-def mail_secret_owner(secret: str):  # type: ignore[no-untyped-def]
+def mail_secret_owner(secret: str) -> AbstractBaseUser | None:
     """The active account whose secret this is, or None."""
     if not secret:
         return None
@@ -103,7 +103,7 @@ def orders_address_masked(text: str) -> str:
     return re.sub(rf"(?i)\b({re.escape(local)})\+[^@\s<>,]*@", r"\1+…@", text)
 
 
-def registered_user_for(address: str):  # type: ignore[no-untyped-def]
+def registered_user_for(address: str) -> AbstractBaseUser | None:
     """The one active account registered with this address (case aside), or None (none, or several)."""
     address = (parseaddr(address)[1] or "").strip()
     if not address:
