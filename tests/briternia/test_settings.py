@@ -63,7 +63,7 @@ def test_no_configuration_means_the_embedded_default(tmp_path):
     assert s["email"] == "briternia.mail.EmlFileBackend"
     assert s["outbox"] == str(tmp_path / "var" / "outbox")
     assert s["acks_late"] is True and s["serializer"] == "json"
-    assert s["beat"] == ["deadline-sweep"]
+    assert s["beat"] == ["deadline-sweep", "inbox-poll"]  # the sweep, and mail coming in (the mail drop)
     assert s["conn_max_age"] == 0  # SQLite: a connection costs nothing to open
 
 
