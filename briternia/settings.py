@@ -9,6 +9,7 @@ import datetime as dt
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Queue
@@ -55,6 +56,7 @@ INSTALLED_APPS = [
     "briternia",
     "outbox",
     "kingdoms",
+    "diplomacy",
     "orders",
     "battles",
     "reports",
@@ -346,6 +348,11 @@ CELERY_BEAT_SCHEDULE = {
     "inbox-poll": {
         "task": "inbox.tasks.inbox_poll",
         "schedule": float(INBOX_POLL_SECONDS),
+    },
+    # Diplomacy: the day's digest of messages, for the players who chose it (diplomacy/tasks.py).
+    "message-digests": {
+        "task": "diplomacy.tasks.message_digests",
+        "schedule": crontab(hour=7, minute=0),
     },
 }
 

@@ -522,12 +522,20 @@ def _army_flags(armies: list[MapArmyMarker], x: int, y: int, kingdoms: dict[str,
     return parts
 
 
+FLAG_FONT = 8  # an army's flag's label, in the map's units
+FLAG_FONT_MIN = 5  # the smallest a long name is drawn before it is cut
+
+
 def _flag(label: str, kingdom: MapKingdomView, x: float, y: float, *, width: float, height: float, cls: str) -> str:
     """A flag: a short pole and a pennant in the kingdom's colour carrying the label."""
     text_colour = _readable_on(kingdom.colour)
     pennant_x = x + 3
     pennant_width = width - 3
-    max_chars = max(1, int((pennant_width - 4) / (8 * 0.62)))
+    # A long name is drawn smaller until it fits (down to FLAG_FONT_MIN), and only cut beyond that:
+    # "Host of Whispering Dunes" is read whole, not "Host of Whisper…" (issue 37).
+    fits = (pennant_width - 4) / (FLAG_FONT * 0.62)
+    font = FLAG_FONT if len(label) <= fits else max(FLAG_FONT_MIN, FLAG_FONT * fits / len(label))
+    max_chars = max(1, int((pennant_width - 4) / (font * 0.62)))
     shown = label if len(label) <= max_chars else label[: max_chars - 1] + "…"
     return (
         f'<g class="{cls}" data-kingdom={quoteattr(kingdom.key)}>'
@@ -537,7 +545,7 @@ def _flag(label: str, kingdom: MapKingdomView, x: float, y: float, *, width: flo
         f'<rect x="{pennant_x:g}" y="{y:g}" width="{pennant_width:g}" height="{height}" rx="2" '
         f'fill="{kingdom.colour}" stroke="#2b2418" stroke-width="0.8"/>'
         f'<text x="{pennant_x + pennant_width / 2:g}" y="{y + height - 3.5:g}" text-anchor="middle" '
-        f'font-size="8" font-weight="bold" fill="{text_colour}">{escape(shown)}</text>'
+        f'font-size="{font:.3g}" font-weight="bold" fill="{text_colour}">{escape(shown)}</text>'
         "</g>"
     )
 

@@ -705,6 +705,16 @@ class ReportPreferences(models.Model):
     report_email = models.EmailField(blank=True, help_text="Empty: the account's own address.")
     attach_pdf = models.BooleanField(default=True, help_text="Off: the email carries a link to the report instead.")
 
+    class MessageEmails(models.TextChoices):
+        EACH = "each", "An email for each message"
+        DIGEST = "digest", "One email a day with the day's messages"
+        NONE = "none", "No email: I read them on the site"
+
+    # Diplomacy (issue 37): how the player hears of the messages other kingdoms send them.
+    message_emails = models.CharField(max_length=8, choices=MessageEmails.choices, default=MessageEmails.EACH)
+    # The last daily digest sent (diplomacy.services.digests): the next one tells what came after.
+    messages_digest_at = models.DateTimeField(null=True, blank=True)
+
     def __str__(self) -> str:
         return f"Report preferences of {self.user}"
 

@@ -17,7 +17,7 @@ class CampaignScheduleAdmin(CampaignScopedAdmin):
 class OrderSubmissionInline(CampaignScopedInline, admin.TabularInline):
     model = OrderSubmission
     extra = 0
-    readonly_fields = ["submitted_by", "submitted_at", "entries", "gold", "warnings"]
+    readonly_fields = ["submitted_by", "submitted_at", "entries", "gold", "warnings", "for_record"]
 
 
 @admin.register(OrderSheet)

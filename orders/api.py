@@ -29,6 +29,7 @@ from .serializers import (
     OrderSheetInput,
     OrderSheetResultSerializer,
     OrderSheetSerializer,
+    RecordSerializer,
     SheetStatusSerializer,
     SubmittedOrdersSerializer,
     TurnEventSerializer,
@@ -43,6 +44,7 @@ from .services.sheets import (
     order_sheet_context_load,
     order_sheet_problems_data,
     order_sheet_save,
+    record_submissions,
     standing_submission,
 )
 from .services.turns import current_turn, deadline_change
@@ -68,7 +70,9 @@ def _check_data(check: SheetCheck, lists_due: list[dict]) -> dict:
 
 
 def _sheet_versions(sheet: OrderSheet, standing: OrderSubmission | None = None) -> dict:
-    """Which version will resolve: the standing submission, and the unsent draft beside it.
+    """Which version will resolve: the standing submission, and the unsent draft beside it; and the
+    submissions kept for the record (never resolved), read only if the sheet may have any (a sheet
+    just saved knows: `has_records`, read with its row).
     `standing`: the standing submission if the caller knows it (one it has just written), else read."""
     submitted = standing or standing_submission(sheet)
     draft_unsent = submitted is None or submitted.entries != sheet.entries
@@ -77,6 +81,9 @@ def _sheet_versions(sheet: OrderSheet, standing: OrderSubmission | None = None) 
         "submitted": SubmittedOrdersSerializer(submitted).data if submitted else None,
         "draft": DraftSerializer(sheet).data if draft_unsent else None,
         "resolves": "submitted" if submitted else "nothing",
+        "kept_for_record": RecordSerializer(
+            record_submissions(sheet) if getattr(sheet, "has_records", True) else [], many=True
+        ).data,
     }
 
 
@@ -142,12 +149,17 @@ class OrderSheetApi(APIView):
             submit=data.validated_data["submit"],
             arrived_at=arrived_at(request),
         )
+        # A sheet in time that met the running resolution: 202, kept for the record and not resolved
+        # (`record`, its message), beside what the resolution uses (`submitted`).
+        record = {"record": RecordSerializer(result.record).data} if result.record else {}
         return Response(
             {
                 **_sheet_versions(result.sheet, result.standing),
+                **record,
                 "check": _check_data(result.check, result.lists_due),
                 "usable_effects": usable_effects_data(kingdom, turn.number, result.world),
-            }
+            },
+            status=202 if result.record else 200,
         )
 
 
@@ -165,6 +177,7 @@ class SheetsOverviewApi(APIView):
                     "name": k.name,
                     "status": s.status if s else "missing",
                     "submitted_at": s.submitted_at if s else None,
+                    "kept_for_record": s.kept_for_record if s else 0,
                 }
                 for k, s in rows
             ]

@@ -101,7 +101,7 @@ class OrderSheet(models.Model):
 class OrderSubmission(models.Model):
     """Each submission kept as received: who, when, what. `submitted_at` is the time the request
     arrived, the one time that decided it was in time (it is what the receipt states); the last
-    submission by that time stands (`standing_submission`)."""
+    submission by that time stands (`standing_submission`), a submission kept for the record never."""
 
     sheet = models.ForeignKey(OrderSheet, on_delete=models.CASCADE, related_name="submissions")
     submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
@@ -117,6 +117,16 @@ class OrderSubmission(models.Model):
     # the orders in words with where each army stood then, the deadline, the lists due. The receipt
     # page and the email show it; neither is written again later. Empty for older submissions.
     receipt = models.JSONField(default=dict, blank=True)
+    # Kept for the record, never resolved (issue 34; rules decision 520): a sheet that arrived in time
+    # while the turn's orders phase was already running (the organizer resolved before the
+    # deadline). It never stands, is never resolved and never counts as orders in; its receipt
+    # (`receipt["record"]`) says when it arrived, since when the turn was being resolved and which
+    # submission the resolution used.
+    for_record = models.BooleanField(
+        "kept for the record, not resolved",
+        default=False,
+        help_text="Arrived in time while the turn was already being resolved: kept, never resolved.",
+    )
 
     class Meta:
         ordering = ["sheet", "submitted_at", "id"]

@@ -3,6 +3,7 @@ sheets; the organizer sees every sheet and who has not submitted. Anything else 
 
 from __future__ import annotations
 
+from django.db.models import Count, Q
 from django.http import Http404
 
 from kingdoms.models import Kingdom
@@ -59,5 +60,12 @@ def order_sheets_overview(*, user: AnyUser, turn: Turn) -> list[tuple[Kingdom, O
     """Organizer only: every kingdom with its sheet (None when it has filed nothing)."""
     if not is_organizer(user, turn.campaign):
         raise Http404("No such page.")
-    sheets = {s.kingdom_id: s for s in OrderSheet.objects.filter(turn=turn)}
+    # With how many submissions may resolve and how many are kept for the record (never resolved).
+    sheets = {
+        s.kingdom_id: s
+        for s in OrderSheet.objects.filter(turn=turn).annotate(
+            resolving=Count("submissions", filter=Q(submissions__for_record=False)),
+            kept_for_record=Count("submissions", filter=Q(submissions__for_record=True)),
+        )
+    }
     return [(k, sheets.get(k.id)) for k in turn.campaign.kingdoms.order_by("id")]

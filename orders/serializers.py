@@ -341,6 +341,18 @@ class SubmittedOrdersSerializer(serializers.Serializer):
     receipt = serializers.JSONField(help_text="The receipt as written when the sheet was accepted.")
 
 
+class RecordSerializer(SubmittedOrdersSerializer):
+    """A submission kept for the record, never resolved: it arrived in time while the turn was
+    already being resolved (rules decision 520)."""
+
+    message = serializers.CharField(
+        source="receipt.record",
+        default="",
+        help_text="Accepted for the record at (to the millisecond), since when the turn was being resolved, "
+        "and which submission the resolution uses.",
+    )
+
+
 class DraftSerializer(serializers.Serializer):
     """An unsent draft: saved, not submitted; it will not resolve unless submitted."""
 
@@ -419,12 +431,22 @@ class UsableEffectSerializer(serializers.Serializer):
 class OrderSheetResultSerializer(serializers.Serializer):
     """`sheet`: the working copy, and `check` its check; `submitted`: the orders that will resolve
     (null: nothing submitted, every army holds); `draft`: the unsent draft, when the working copy is
-    not the submission (null otherwise); `resolves`: "submitted" or "nothing"."""
+    not the submission (null otherwise); `resolves`: "submitted" or "nothing"; `kept_for_record`:
+    the submissions kept for the record, never resolved; `record` (PUT answered 202): the one just
+    kept."""
 
     sheet = OrderSheetSerializer()
     submitted = SubmittedOrdersSerializer(allow_null=True)
     draft = DraftSerializer(allow_null=True)
     resolves = serializers.ChoiceField(choices=["submitted", "nothing"])
+    kept_for_record = RecordSerializer(
+        many=True, help_text="The kingdom's submissions kept for the record, not resolved (the last first)."
+    )
+    record = RecordSerializer(
+        required=False,
+        help_text="PUT answered 202 only: the submission just kept for the record (it met the running "
+        "resolution); `submitted` is still what the resolution uses.",
+    )
     check = SheetCheckSerializer()
     usable_effects = UsableEffectSerializer(
         many=True, help_text="Reconnaissance and Sabotage: your effects this sheet may use (`mission_uses`)."
@@ -436,6 +458,7 @@ class SheetStatusSerializer(serializers.Serializer):
     name = serializers.CharField()
     status = serializers.CharField()
     submitted_at = serializers.DateTimeField(allow_null=True)
+    kept_for_record = IntegerSerializerField(help_text="Submissions kept for the record, not resolved.")
 
 
 class DeadlinesInput(serializers.Serializer):

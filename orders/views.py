@@ -17,10 +17,11 @@ from briternia.arrival import arrived_at
 from briternia.errors import DomainError
 from briternia.fields import IntegerField
 from briternia.flash import flash_errors
+from briternia.locks import phase_running_since
 from kingdoms.models import Army, Character
 from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_organized_get
 from kingdoms.services.spending import deliveries_of_kingdom
-from rulebook.campaign_schedule import deadline_text
+from rulebook.campaign_schedule import deadline_text, moment_text
 from rulebook.ruins_and_tomb_raiders.tomb_raid import armies_waiting
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import SheetContext
@@ -42,12 +43,14 @@ from .services.progress import turn_progress
 from .services.resolution import turn_preview
 from .services.rogue import kingdom_rogue_declare, rogue_kingdom_give
 from .services.sheets import (
+    ORDERS_PHASE_NAME,
     lists_due_data,
     order_sheet_context_load,
     order_sheet_gold,
     order_sheet_problems_data,
     order_sheet_save,
     orders_open_errors,
+    record_submissions,
     standing_submission,
 )
 from .services.turns import (
@@ -99,7 +102,7 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
             errors = form.field_errors
         else:
             try:
-                order_sheet_save(
+                saved = order_sheet_save(
                     kingdom=kingdom,
                     turn=turn,
                     entries=form.entries(),
@@ -111,6 +114,9 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
                 errors = exc.messages
                 refused = exc.problems
             else:
+                if saved.record is not None:  # it met the running resolution: kept, not resolved
+                    messages.warning(request, saved.record.receipt["record"])
+                    return redirect("order-receipt", turn_id=turn.pk, kingdom_id=kingdom.pk)
                 if action == "submit":
                     messages.success(request, "Your orders are submitted. A receipt is on its way by email.")
                     return redirect("order-receipt", turn_id=turn.pk, kingdom_id=kingdom.pk)
@@ -232,6 +238,7 @@ def _order_sheet_closed(request: HttpRequest, *, turn: Turn, kingdom, sheet: Ord
             "sheet": sheet,
             "submitted": submitted,
             "receipt": receipt,
+            "records": record_submissions(sheet) if sheet else [],
             "errors": errors,
             "closed": closed_text(turn),
         },
@@ -261,15 +268,21 @@ def deadlines_feed(request: HttpRequest, key: str) -> HttpResponse:
 
 @login_required
 def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpResponse:
-    """The receipt of the submission that stands, as it was written when it was accepted."""
+    """The receipt of the submission that stands, as it was written when it was accepted, and those
+    of the submissions kept for the record (never resolved: rules decision 520)."""
     turn = selectors.turn_get(user=request.user, turn_id=turn_id)
     kingdom = selectors.order_sheet_kingdom_get(user=request.user, turn=turn, kingdom_id=kingdom_id)
     sheet = OrderSheet.objects.filter(turn=turn, kingdom=kingdom).first()
     submission = standing_submission(sheet) if sheet else None
-    if sheet is None or submission is None:
+    records = record_submissions(sheet) if sheet else []
+    if sheet is None or (submission is None and not records):
         raise Http404("Nothing submitted yet.")
     # A submission accepted before receipts were kept: written now, from the orders as received.
-    receipt = submission.receipt or receipt_content(submission=submission, kingdom=kingdom, turn=turn)
+    receipt = (
+        (submission.receipt or receipt_content(submission=submission, kingdom=kingdom, turn=turn))
+        if submission
+        else None
+    )
     return render(
         request,
         "orders/order_receipt.html",
@@ -280,10 +293,25 @@ def order_receipt(request: HttpRequest, turn_id: int, kingdom_id: int) -> HttpRe
             "submission": submission,
             "receipt": receipt,
             "submissions": sheet.submissions.select_related("submitted_by").order_by("-submitted_at", "-id"),
-            "draft_differs": sheet.entries != submission.entries,
-            "closed": closed_text(turn) if turn.status != Turn.Status.ORDERS_OPEN else "",
+            "records": records,
+            "draft_differs": submission is not None and sheet.entries != submission.entries,
+            "closed": _receipt_closed_text(turn),
             **_deadline_context(turn),
         },
+    )
+
+
+def _receipt_closed_text(turn: Turn) -> str:
+    """Why the receipt's orders can no longer change: the turn is closed, or its orders phase is
+    running (seen without waiting, briternia/locks.py); empty while they may."""
+    if turn.status != Turn.Status.ORDERS_OPEN:
+        return closed_text(turn)
+    since = phase_running_since(ORDERS_PHASE_NAME, turn.pk)
+    if since is None:
+        return ""
+    return (
+        f"Turn {turn.number} is being resolved (since {moment_text(since, turn.campaign.time_zone)}): "
+        "its orders take no more sheets."
     )
 
 

@@ -43,6 +43,8 @@ class Email(models.Model):
         CO_PLAYER_REMOVED = "co-player-removed", "A co-player removed from a joint kingdom"
         SUMMARY_RECEIPT = "summary-receipt", "Turn summary sheet receipt"
         BATTLE_RULING = "battle-ruling", "Battle's sheets disagree, or the organizer's ruling"
+        KINGDOM_MESSAGE = "kingdom-message", "Message between kingdoms, or the organizer's announcement"
+        MESSAGE_DIGEST = "message-digest", "The day's messages between kingdoms"
         MAIL_REFUSED = "mail-refused", "Answer to a mail refused unread"
 
     # Sent in bulk when a turn's reports go out, with their PDFs: behind every other email, which a

@@ -107,8 +107,12 @@ def report_render_again_view(request: HttpRequest, report_id: int) -> HttpRespon
 class ReportPreferencesForm(forms.ModelForm):
     class Meta:
         model = ReportPreferences
-        fields = ["report_email", "attach_pdf"]
-        labels = {"report_email": "Send my turn reports to", "attach_pdf": "Attach the PDF (off: a link instead)"}
+        fields = ["report_email", "attach_pdf", "message_emails"]
+        labels = {
+            "report_email": "Send my turn reports to",
+            "attach_pdf": "Attach the PDF (off: a link instead)",
+            "message_emails": "Messages from other kingdoms",
+        }
 
 
 @login_required

@@ -4,6 +4,7 @@ package take them from here, so a model that moves to another app changes one li
 from django.contrib.auth import get_user_model
 
 from battles.models import AllianceEndAnnouncement, Battle, BattleSupport, ResultsReminder, TurnSummarySheet
+from diplomacy.models import Message
 from kingdoms.models import (
     Alliance,
     ArmoryItem,
@@ -49,6 +50,7 @@ __all__ = [
     "Email",
     "ExperienceEntry",
     "Kingdom",
+    "Message",
     "MissionEffect",
     "OrderSheet",
     "OrderSubmission",

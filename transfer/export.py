@@ -35,6 +35,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    Message,
     MissionEffect,
     OrderSheet,
     OrdersReminder,
@@ -110,6 +111,8 @@ from .schema import (
     KINGDOM_KEYS,
     MAP_FIELDS,
     MAP_KEYS,
+    MESSAGE_FIELDS,
+    MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
     MISSION_EFFECT_KEYS,
     MOVEMENT_FIELDS,
@@ -193,6 +196,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "alliances": _alliances_section(campaign, names),
         "mission_effects": _mission_effects_section(campaign, names),
         "captives": _captives_section(campaign, names),
+        "messages": _messages_section(campaign, names),
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -392,6 +396,7 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     ids |= set(sheets.values_list("entered_by_id", flat=True))
     ids |= set(sheets.values_list("played_by_player_id", flat=True))  # The Campaign Must Go On
     ids |= set(AllianceEndAnnouncement.objects.filter(**turns).values_list("entered_by_id", flat=True))
+    ids |= set(Message.objects.filter(campaign=campaign).values_list("sender_id", flat=True))
     ids |= set(
         ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
             "user_id", flat=True
@@ -551,6 +556,24 @@ def _alliances_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]
         )
 
     return [row(alliance) for alliance in Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER)]
+
+
+def _messages_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    """Diplomacy: every message of the campaign, oldest first, kingdoms by name, writers by username."""
+
+    def row(message: Message) -> dict[str, Any]:
+        what = f"a message of turn {message.turn_number}"
+        return _row(
+            MESSAGE_KEYS,
+            MESSAGE_FIELDS,
+            message,
+            sender=_username(message.sender),
+            sender_kingdom=names.kingdom(message.sender_kingdom_id, what),
+            recipients=sorted(names.kingdom(k.pk, what) for k in message.recipients.all()),
+        )
+
+    messages = Message.objects.filter(campaign=campaign).select_related("sender").prefetch_related("recipients")
+    return [row(message) for message in messages.order_by("sent_at", "id")]
 
 
 # The document's effects and captives, in the order earned and captured: a sheet names them by place.

@@ -24,6 +24,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    Message,
     MissionEffect,
     OrderSheet,
     OrdersReminder,
@@ -170,6 +171,8 @@ class Plan:
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
     mission_effects: list[MissionEffectPlan] = field(default_factory=list)
     captives: list[CapturedRaider] = field(default_factory=list)
+    # Diplomacy: each message with the names of the kingdoms it was written to.
+    messages: list[tuple[Message, list[Kingdom]]] = field(default_factory=list)
     schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)

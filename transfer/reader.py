@@ -32,6 +32,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    Message,
     MissionEffect,
     OrderSheet,
     OrdersReminder,
@@ -130,6 +131,8 @@ from .schema import (
     KINGDOM_OPTIONAL_KEYS,
     MAP_FIELDS,
     MAP_KEYS,
+    MESSAGE_FIELDS,
+    MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
     MISSION_EFFECT_KEYS,
     MOVEMENT_FIELDS,
@@ -146,6 +149,7 @@ from .schema import (
     REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
+    REPORT_PREFERENCES_OPTIONAL_KEYS,
     RESULTS_REMINDER_FIELDS,
     ROSTER_ADJUSTMENT_FIELDS,
     ROSTER_ADJUSTMENT_KEYS,
@@ -238,6 +242,7 @@ class Reader(Reading):
         self.alliances(top.get("alliances", []))
         self.mission_effects(top.get("mission_effects", []))
         self.captives(top.get("captives", []))
+        self.messages(top.get("messages", []))
         self.schedule(top.get("schedule"))
         self.turns(top.get("turns", []))
         self.older_scenario_streams()
@@ -272,7 +277,7 @@ class Reader(Reading):
         """A user's report preferences (null: never set)."""
         if data is None:
             return None
-        values = self.keys(data, where, REPORT_PREFERENCES_KEYS)
+        values = self.keys(data, where, REPORT_PREFERENCES_KEYS, optional=REPORT_PREFERENCES_OPTIONAL_KEYS)
         if values is None:
             return None
         return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
@@ -612,6 +617,31 @@ class Reader(Reading):
             )
             self.plan.captives.append(captive)
             self.captive_at.append(captive)
+
+    def messages(self, rows: list[Any]) -> None:
+        """Diplomacy: the messages between kingdoms and the organizer's announcements."""
+        for index, row in enumerate(rows):
+            where = f"messages[{index}]"
+            values = self.keys(row, where, MESSAGE_KEYS)
+            if values is None:
+                continue
+            recipients = []
+            for name in values.get("recipients", []):
+                kingdom = self.kingdom_named(name, f"{where} / recipients")
+                if kingdom is not None:
+                    recipients.append(kingdom)
+            message = self.instance(
+                Message,
+                values,
+                MESSAGE_FIELDS,
+                where,
+                campaign=self.plan.campaign,
+                sender=self.actor(values.get("sender"), f"{where} / sender"),
+                sender_kingdom=self.kingdom_named(values.get("sender_kingdom"), f"{where} / sender_kingdom"),
+            )
+            if (message.sender_kingdom is None) != bool(values.get("announcement")):
+                self.problem(where, "a message is the organizer's announcement or written by a kingdom, never both.")
+            self.plan.messages.append((message, recipients))
 
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):

@@ -39,6 +39,7 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
+    Message,
     MissionEffect,
     OrderSheet,
     OrdersReminder,
@@ -113,7 +114,9 @@ USER_KEYS = {
 }
 # The user's own settings, kept with the account (kingdoms.ReportPreferences): null when the user
 # never set them.
-REPORT_PREFERENCES_KEYS = {"report_email": STR, "attach_pdf": BOOL}
+REPORT_PREFERENCES_KEYS = {"report_email": STR, "attach_pdf": BOOL, "message_emails": STR}
+# Added with issue 37 (diplomacy): how messages reach the player; a document written before has none.
+REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails",)
 PROVINCE_KEYS = {
     "number": INT,
     "name": STR,
@@ -412,10 +415,12 @@ SUBMISSION_KEYS = {
     "treasury": INT.or_null(),
     "taxes": INT.or_null(),
     "receipt": OBJECT,
+    "for_record": BOOL,
 }
 # Added within version 5 (issue 13): the gold the sheet was checked against; (issue 20) the phases
-# requested, the receipt as written when the sheet was accepted.
-SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt")
+# requested, the receipt as written when the sheet was accepted; (issue 34) a submission kept for the
+# record, never resolved (a document written before holds none: every submission there may resolve).
+SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt", "for_record")
 REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
 # Allies, Announcement: the kingdom that announced the end of its alliance during the turn's End of
 # Turn; `alliance` is the alliance's place in the document's `alliances` (two kingdoms may ally twice).
@@ -716,11 +721,25 @@ TOP_KEYS = {
     "alliances": LIST,
     "mission_effects": LIST,
     "captives": LIST,
+    "messages": LIST,
 }
 # Added within version 5 (issue 15, Allies): a document written before has no alliances.
 # And within version 5 (issue 32, Reconnaissance and Sabotage): the effects earned and the Tomb
 # Raiders captured; a document written before has none.
-TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives")
+# And with issue 37 (diplomacy): the messages between kingdoms; a document written before has none.
+TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
+# A message between kingdoms (diplomacy.Message): its writer by username (null once the account is
+# gone), the kingdom it speaks for and those it was written to by name (none for an announcement,
+# which went to every kingdom named in `recipients`).
+MESSAGE_KEYS = {
+    "turn_number": INT,
+    "sender": STR.or_null(),
+    "sender_kingdom": STR.or_null(),
+    "announcement": BOOL,
+    "recipients": LIST,
+    "text": STR,
+    "sent_at": TIMESTAMP,
+}
 ALLIANCE_KEYS = {
     "first": STR,
     "second": STR,
@@ -794,6 +813,7 @@ ALLIANCE_FIELDS = plain(Alliance, ALLIANCE_KEYS)
 # An effect's data may hold ids: the document has names instead.
 MISSION_EFFECT_FIELDS = plain(MissionEffect, MISSION_EFFECT_KEYS, translated=["data"])
 CAPTIVE_FIELDS = plain(CapturedRaider, CAPTIVE_KEYS)
+MESSAGE_FIELDS = plain(Message, MESSAGE_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)

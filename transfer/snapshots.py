@@ -128,7 +128,9 @@ def snapshot_restore(*, snapshot_id: int, user: AnyUser, now: dt.datetime | None
         if refusal:
             raise DomainError(refusal)
         document = snapshot.unpacked()
-        document["emails"] = _emails_kept(snapshot, document, campaign_export(campaign=campaign))
+        now_document = campaign_export(campaign=campaign)
+        document["emails"] = _emails_kept(snapshot, document, now_document)
+        document["messages"] = _messages_kept(document, now_document)
         plan = campaign_plan_read(document=document)  # every problem found before anything is deleted
         _ids_kept(plan, campaign)
         _campaign_rows_delete(campaign)
@@ -196,6 +198,18 @@ def _emails_kept(snapshot: Snapshot, document: dict[str, Any], now: dict[str, An
         elif row["status"] == Email.Status.SENT:
             turn = row["turn"] if row["turn"] in turns else None
             kept.append({**row, "key": None, "report_email": None, "turn": turn})
+    return kept
+
+
+def _messages_kept(document: dict[str, Any], now: dict[str, Any]) -> list[dict[str, Any]]:
+    """Diplomacy: the letters written stay written (a restore undoes the game, not what the players
+    said to each other), but those of a kingdom the restore undoes, and that kingdom among the
+    recipients of the others."""
+    kingdoms = {row["name"] for row in document["kingdoms"]}
+    kept = []
+    for row in now["messages"]:
+        if row["sender_kingdom"] is None or row["sender_kingdom"] in kingdoms:
+            kept.append({**row, "recipients": [name for name in row["recipients"] if name in kingdoms]})
     return kept
 
 

@@ -24,6 +24,7 @@ from .campaign_models import (
     DiceRoll,
     ExperienceEntry,
     Kingdom,
+    Message,
     MissionEffect,
     OrderSheet,
     OrdersReminder,
@@ -88,7 +89,19 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     _write_turns(plan, armies)
     _write_reports(plan)
     _write_emails(plan)
+    _write_messages(plan)
     return campaign
+
+
+def _write_messages(plan: Plan) -> None:
+    """Diplomacy: the messages, then who each was written to."""
+    messages = [message for message, _ in plan.messages]
+    Message.objects.bulk_create(messages)
+    Message.recipients.through.objects.bulk_create(
+        Message.recipients.through(message_id=message.pk, kingdom_id=kingdom.pk)
+        for message, recipients in plan.messages
+        for kingdom in recipients
+    )
 
 
 def _stamped(model: type[models.Model]) -> list[str]:

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('kingdoms', '0030_player_mail_secret'),
+        ('kingdoms', '0029_rival_missions'),
         ('outbox', '0006_email_retry_at_and_take_up_at'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -47,13 +47,16 @@ def receipt_content(
     lists_due: list[str] | None = None,
     world: World | None = None,
     army_rows: Iterable[Sequence[Any]] | None = None,
+    record: str = "",
 ) -> dict[str, Any]:
     """The receipt of a submission as written when it is accepted, kept on the submission
     (`OrderSubmission.receipt`): when it arrived (to the second, in the campaign's time zone), the
     orders in words with where each army stood then, the deadline, the army lists due. The receipt
     page and the email show this, never a description written again later. `world`: the world the
     sheet was checked against (its map and names; `describe_entries`), and `army_rows` the
-    kingdom's armies as the check read them (describe.ARMY_ROW_FIELDS)."""
+    kingdom's armies as the check read them (describe.ARMY_ROW_FIELDS). `record`: for a submission
+    kept for the record, what it says (orders.services.sheets.record_text: accepted at, the running
+    resolution, what it uses)."""
     lines = describe_entries(kingdom=kingdom, entries=submission.entries, world=world, army_rows=army_rows)
     return {
         "received": moment_text(submission.submitted_at, turn.campaign.time_zone),
@@ -63,6 +66,7 @@ def receipt_content(
         "deadline": deadline_text(turn.orders_deadline, turn.campaign.time_zone),
         "lists_due": list(lists_due or []),
         "new_lists": new_lists_note(entries=submission.entries, turn_number=turn.number),
+        **({"record": record} if record else {}),
     }
 
 

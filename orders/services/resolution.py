@@ -27,9 +27,10 @@ from rulebook.turn.write_orders.missions import is_rival_mission
 from turns.models import DiceRoll, Turn
 
 from ..entries import sheet_from_json
-from ..models import OrderSheet, OrderSubmission
+from ..models import OrderSheet
 from .events import turn_events_append
 from .purchases import purchases_write
+from .sheets import resolving_submissions
 
 logger = logging.getLogger(__name__)
 DICE_STREAM = "turn-resolution"
@@ -50,11 +51,8 @@ def turn_state_load(turn: Turn) -> TurnState:
     ancient = [k.id for k in world.kingdoms.values() if k.ancient_dead]
     for draft in OrderSheet.objects.filter(turn=turn, kingdom__in=ancient, status=OrderSheet.Status.DRAFT):
         submitted[draft.kingdom_id] = draft.entries
-    for sub in (
-        OrderSubmission.objects.filter(sheet__turn=turn, sheet__status=OrderSheet.Status.SUBMITTED)
-        .select_related("sheet")
-        .order_by("submitted_at", "id")
-    ):
+    # Never a submission kept for the record (it arrived while this phase ran: rules decision 520).
+    for sub in resolving_submissions(turn).filter(sheet__status=OrderSheet.Status.SUBMITTED).select_related("sheet"):
         submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
     # A Rogue Kingdom has no leader: a sheet its player submitted before being marked out is not resolved.
     rogue = {k.id for k in world.kingdoms.values() if k.rogue}

@@ -9,11 +9,13 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, models, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from briternia.errors import DomainError
 from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
 from kingdoms.models import Army, Campaign, Kingdom
+from kingdoms.people import display_name
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.spied_characters import spied_characters_load
@@ -215,6 +217,8 @@ class SheetResult:
     world: World  # the world the sheet was checked against (its answer's usable effects read it)
     # The submission just written, when it stands (it arrived last): the answer does not read it again.
     standing: OrderSubmission | None = None
+    # The submission just kept for the record (it met the running orders phase): never resolved.
+    record: OrderSubmission | None = None
 
 
 def order_sheet_save(
@@ -236,6 +240,10 @@ def order_sheet_save(
 
     Locks: the kingdom's sheet row (one save of a kingdom at a time) and a share lock on the turn
     row, which other kingdoms' saves share and the orders phase's claim waits for.
+
+    While the orders phase runs (it holds the turn's row) nothing waits for it: a submission in time
+    is kept for the record, never resolved (`SheetResult.record`; rules decision 520), a draft is
+    refused.
     """
     arrived_at = arrived_at or timezone.now()
     if kingdom.campaign_id != turn.campaign_id:
@@ -246,7 +254,9 @@ def order_sheet_save(
     if errors:
         raise DomainError(errors)
     # Nor does a sheet queue behind a running orders phase (it holds the turn's row until it commits):
-    # it is answered at once; and no lock is waited on for more than the request's bound.
+    # it is answered at once; and no lock is waited on for more than the request's bound. A
+    # submission in time that meets the running phase is kept for the record (Campaign Schedule:
+    # orders are due by the deadline; rules decision 520); a draft is refused.
     try:
         phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk)
         with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
@@ -259,37 +269,67 @@ def order_sheet_save(
                 arrived_at=arrived_at,
             )
     except PhaseRunning as running:
-        refusal = resolving_refusal_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=running.since)
-        raise DomainError(refusal) from None
+        if not submit:
+            refusal = resolving_refusal_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=running.since)
+            raise DomainError(refusal) from None
+        since = running.since
     except LockBusy:
         raise DomainError(
             "This sheet could not be saved just now: another save of your kingdom's sheet, or a change of the "
             "turn, was in progress. Nothing was saved: send it again."
         ) from None
+    try:
+        with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
+            return _order_sheet_record(
+                kingdom=kingdom,
+                turn=turn,
+                entries=entries,
+                submitted_by=submitted_by,
+                arrived_at=arrived_at,
+                since=since,
+            )
+    except (LockBusy, PhaseRunning):
+        raise DomainError(
+            "This sheet could not be kept just now: the turn is being resolved and your kingdom's sheet was "
+            "busy. Nothing was saved: send it again."
+        ) from None
 
 
 def resolving_refusal_text(*, kingdom: Kingdom, turn: Turn, arrived_at: dt.datetime, since: dt.datetime) -> str:
-    """Why a sheet is refused while the turn's orders phase runs: it takes no more sheets (those it
+    """Why a draft is refused while the turn's orders phase runs: it takes no more sheets (those it
     resolves were all saved before it began); when it began, and which of the kingdom's submissions
-    it uses (read without waiting: the phase changes no submission)."""
+    it uses."""
     tz = turn.campaign.time_zone
-    used = (
-        OrderSubmission.objects.filter(sheet__turn=turn, sheet__kingdom=kingdom)
-        .order_by("-submitted_at", "-id")
-        .values_list("submitted_at", flat=True)
-        .first()
-    )
-    uses = (
-        f"it uses your kingdom's submission that arrived at {moment_text(used, tz)}"
-        if used
-        else "it has no submission from your kingdom, whose orders count as missing"
-    )
     return (
         f"This sheet arrived at {precise_moment_text(arrived_at, tz)}, but the orders of turn {turn.number} "
         f"have been resolving since {moment_text(since, tz)} (the deadline: {deadline_text(turn.orders_deadline, tz)}) "
         f"and take no more sheets: it was not saved. The resolution reads the sheets submitted before it began: "
-        f"{uses}."
+        f"it {_resolution_uses_text(kingdom=kingdom, turn=turn)}."
     )
+
+
+def record_text(*, kingdom: Kingdom, turn: Turn, arrived_at: dt.datetime, since: dt.datetime) -> str:
+    """What a sheet kept for the record says (its answer, its receipt and its email): it arrived (to
+    the millisecond) before the deadline, but the turn was already being resolved, since when, and
+    which of the kingdom's submissions the resolution uses (rules decision 520)."""
+    tz = turn.campaign.time_zone
+    return (
+        f"Accepted for the record at {precise_moment_text(arrived_at, tz)}: this sheet arrived before the deadline "
+        f"({deadline_text(turn.orders_deadline, tz)}), but turn {turn.number} was already being resolved (since "
+        f"{moment_text(since, tz)}), so it is kept for the record and not resolved. The resolution "
+        f"{_resolution_uses_text(kingdom=kingdom, turn=turn)}."
+    )
+
+
+def _resolution_uses_text(*, kingdom: Kingdom, turn: Turn) -> str:
+    """Which of the kingdom's submissions the running orders phase resolves (read without waiting:
+    the phase changes no submission; every submission it resolves was saved before it began)."""
+    tz = turn.campaign.time_zone
+    used = resolving_submissions(turn).filter(sheet__kingdom=kingdom).select_related("submitted_by").last()
+    if used is None:
+        return "has no submission from your kingdom, whose orders count as missing"
+    by = f" from {display_name(used.submitted_by)}" if used.submitted_by else ""
+    return f"uses your kingdom's submission that arrived at {moment_text(used.submitted_at, tz)}{by}"
 
 
 def _order_sheet_write(
@@ -309,56 +349,153 @@ def _order_sheet_write(
             raise DomainError(errors)
         # The campaign was read with the turn, under its lock: its world_version says whether the
         # kept world stands, without reading it again.
-        # The Tomb Raiders are read only for a sheet that sends them: the weekly rush's sheets send none.
-        ctx, armies = _context_and_armies(
-            kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version, tomb_raiders=bool(entries.missions)
-        )
-        check = order_sheet_check(entries, ctx)
-        lists_due = lists_due_data(ctx=ctx, turn=turn)
-        if submit and not check.ok:
-            raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
+        checked = _sheet_checked(kingdom=kingdom, turn=turn, entries=entries, submit=submit)
         # The sheet's row, made if it is the first save (a save racing this one for the same new
         # sheet waits for it, and finds the row), then locked: two statements either way.
         OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
-        sheet = OrderSheet.objects.select_for_update().get(turn=turn, kingdom=kingdom)
+        # With whether any of its submissions was kept for the record (the answer lists them; read
+        # in the same statement, so the weekly rush's sheets, which have none, read nothing more).
+        sheet = (
+            OrderSheet.objects.select_for_update()
+            .annotate(has_records=Exists(OrderSubmission.objects.filter(sheet=OuterRef("pk"), for_record=True)))
+            .get(turn=turn, kingdom=kingdom)
+        )
         sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
-        sheet.entries = sheet_to_json(entries)
+        sheet.entries = checked.entries_json
         standing = None
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
             # The last to arrive stands (ties: the last written, this one; `standing_submission`).
             stands = sheet.submitted_at is None or arrived_at >= sheet.submitted_at
             sheet.submitted_at = max(sheet.submitted_at or arrived_at, arrived_at)
-            submission = OrderSubmission(
-                sheet=sheet,
-                submitted_by=submitted_by,
-                submitted_at=arrived_at,
-                entries=sheet.entries,
-                gold=check.gold,
-                warnings=check.warnings,
-                treasury=check.treasury,
-                taxes=check.taxes,
+            submission = _submission_write(
+                sheet=sheet, checked=checked, submitted_by=submitted_by, arrived_at=arrived_at
             )
-            submission.receipt = receipt_content(
-                submission=submission,
-                kingdom=kingdom,
-                turn=turn,
-                lists_due=[row["message"] for row in lists_due],
-                world=ctx.world,
-                army_rows=armies,
-            )
-            submission.save()
-            orders_receipt_queue(submission=submission, turn=turn)
             standing = submission if stands else None
         # A draft saved after a submission does not withdraw it: the last submission stands
         # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
         sheet.save()
-    return SheetResult(sheet=sheet, check=check, lists_due=lists_due, world=ctx.world, standing=standing)
+    return SheetResult(
+        sheet=sheet, check=checked.check, lists_due=checked.lists_due, world=checked.ctx.world, standing=standing
+    )
+
+
+@dataclass(frozen=True)
+class _Checked:
+    entries_json: dict[str, Any]  # the sheet as stored (orders/entries.py)
+    ctx: SheetContext
+    armies: list[tuple[Any, ...]]  # the kingdom's armies as its receipt describes them (describe.ARMY_ROW_FIELDS)
+    check: SheetCheck
+    lists_due: list[dict[str, Any]]
+
+
+def _sheet_checked(*, kingdom: Kingdom, turn: Turn, entries: SheetEntries, submit: bool) -> _Checked:
+    """The sheet checked against the world as `turn` (read by the caller, with its campaign's
+    world_version) finds it; a submission with any error refused whole. The Tomb Raiders are read
+    only for a sheet that sends them: the weekly rush's sheets send none."""
+    ctx, armies = _context_and_armies(
+        kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version, tomb_raiders=bool(entries.missions)
+    )
+    check = order_sheet_check(entries, ctx)
+    if submit and not check.ok:
+        raise DomainError(check.errors, problems=order_sheet_problems_data(check.error_problems, check.names))
+    lists_due = lists_due_data(ctx=ctx, turn=turn)
+    return _Checked(entries_json=sheet_to_json(entries), ctx=ctx, armies=armies, check=check, lists_due=lists_due)
+
+
+def _submission_write(
+    *,
+    sheet: OrderSheet,
+    checked: _Checked,
+    submitted_by: AbstractBaseUser,
+    arrived_at: dt.datetime,
+    record: str = "",
+) -> OrderSubmission:
+    """The submission of the checked sheet, with its receipt written now, saved, and its receipt
+    email queued. `record`: kept for the record, never resolved, with what its receipt says."""
+    check = checked.check
+    submission = OrderSubmission(
+        sheet=sheet,
+        submitted_by=submitted_by,
+        submitted_at=arrived_at,
+        entries=checked.entries_json,
+        gold=check.gold,
+        warnings=check.warnings,
+        treasury=check.treasury,
+        taxes=check.taxes,
+        for_record=bool(record),
+    )
+    submission.receipt = receipt_content(
+        submission=submission,
+        kingdom=sheet.kingdom,
+        turn=sheet.turn,
+        lists_due=[row["message"] for row in checked.lists_due],
+        world=checked.ctx.world,
+        army_rows=checked.armies,
+        record=record,
+    )
+    submission.save()
+    orders_receipt_queue(submission=submission, turn=sheet.turn)
+    return submission
+
+
+def _order_sheet_record(
+    *,
+    kingdom: Kingdom,
+    turn: Turn,
+    entries: SheetEntries,
+    submitted_by: AbstractBaseUser,
+    arrived_at: dt.datetime,
+    since: dt.datetime,
+) -> SheetResult:
+    """A submission that arrived in time while the orders phase runs, kept for the record and never
+    resolved (rules decision 520): checked like any (a sheet with errors is refused whole), written
+    with its receipt and email, without waiting on the turn's row the phase holds (no share lock:
+    the turn and the world are read as they stood before the phase; the rows written only reference
+    the turn, which the phase's update of its status does not block). The sheet's working copy and
+    status stay as they were: nothing of this one resolves."""
+    with transaction.atomic():
+        checked = _sheet_checked(kingdom=kingdom, turn=turn, entries=entries, submit=True)
+        # A kingdom with no sheet yet gets an empty draft to hang it on (not submitted: still missing).
+        OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
+        sheet = OrderSheet.objects.get(turn=turn, kingdom=kingdom)
+        sheet.turn, sheet.kingdom = turn, kingdom
+        sheet.has_records = True
+        submission = _submission_write(
+            sheet=sheet,
+            checked=checked,
+            submitted_by=submitted_by,
+            arrived_at=arrived_at,
+            record=record_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=since),
+        )
+    return SheetResult(
+        sheet=sheet, check=checked.check, lists_due=checked.lists_due, world=checked.ctx.world, record=submission
+    )
+
+
+def resolving_submissions(turn: Turn) -> models.QuerySet[OrderSubmission]:
+    """The turn's submissions that may resolve, in the order they stand (the last of a sheet's
+    stands): every one but those kept for the record. The resolution reads these
+    (orders.services.resolution.turn_state_load)."""
+    return OrderSubmission.objects.filter(sheet__turn=turn, for_record=False).order_by("submitted_at", "id")
 
 
 def standing_submission(sheet: OrderSheet) -> OrderSubmission | None:
-    """The submission that stands and will resolve: the last to arrive (ties: the last written)."""
-    return sheet.submissions.select_related("submitted_by").order_by("-submitted_at", "-id").first()
+    """The submission that stands and will resolve: the last to arrive (ties: the last written);
+    never one kept for the record."""
+    return (
+        sheet.submissions.filter(for_record=False)
+        .select_related("submitted_by")
+        .order_by("-submitted_at", "-id")
+        .first()
+    )
+
+
+def record_submissions(sheet: OrderSheet) -> list[OrderSubmission]:
+    """The sheet's submissions kept for the record, not resolved (the last to arrive first)."""
+    return list(
+        sheet.submissions.filter(for_record=True).select_related("submitted_by").order_by("-submitted_at", "-id")
+    )
 
 
 def submitted_entries(sheet: OrderSheet) -> dict | None:

@@ -8,15 +8,17 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_context
-from kingdoms.models import ReportPreferences
+from kernel.event_codes import EventCode
+from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry
 from outbox.models import Email
 from outbox.services import email_queue, email_render
 from rulebook.campaign_schedule import deadline_text
-from turns.models import Turn
+from turns.models import Turn, TurnEvent
 
 from ..models import ReportEmail, TurnReport
 
@@ -67,8 +69,48 @@ def _email_template_and_context(report: TurnReport) -> tuple[str, dict[str, Any]
         return "battle-scenario", context
     next_turn = Turn.objects.filter(campaign=campaign, number=turn.number + 1).first()
     context["kingdom"] = report.kingdom
+    # One line of what happened, in the email itself (issue 37): the PDF or the link has the rest.
+    context["what_happened"] = bulletin_line(turn) if report.is_bulletin else kingdom_turn_line(turn, report.kingdom)
     context["next_orders_deadline"] = deadline_text(next_turn.orders_deadline, campaign.time_zone) if next_turn else ""
     return ("turn-bulletin" if report.is_bulletin else "turn-report"), context
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def kingdom_turn_line(turn: Turn, kingdom: Kingdom) -> str:
+    """'Ostland in turn 1: 2 battles (1 won, 1 lost, 0 drawn); 4 provinces; treasury 5,525 gold
+    (+630 this turn).' From the stored rows (the battles' settled victors, the ledger)."""
+    ledger = TreasuryEntry.objects.filter(kingdom=kingdom)
+    change = ledger.filter(turn=turn.number).aggregate(total=Sum("amount"))["total"] or 0
+    balance = ledger.filter(turn__lte=turn.number).aggregate(total=Sum("amount"))["total"] or 0
+    won = lost = drawn = 0
+    battles = Battle.objects.filter(turn=turn).filter(Q(attacker_kingdom=kingdom) | Q(defender_kingdom=kingdom))
+    for battle in battles.filter(mission=""):  # the Tomb Raiders' missions are skirmishes, told apart
+        side = "attacker" if battle.attacker_kingdom_id == kingdom.pk else "defender"
+        if not battle.victor:
+            drawn += 1
+        elif battle.victor == side:
+            won += 1
+        else:
+            lost += 1
+    fought = won + lost + drawn
+    battles_text = f"{_count(fought, 'battle')} ({won} won, {lost} lost, {drawn} drawn)" if fought else "no battle"
+    provinces = kingdom.provinces.count()
+    return (
+        f"{kingdom.name} in turn {turn.number}: {battles_text}; {_count(provinces, 'province')}; "
+        f"treasury {balance:,} gold ({change:+,} this turn)."
+    )
+
+
+def bulletin_line(turn: Turn) -> str:
+    """'Turn 1: 2 battles fought; 3 provinces changed hands.' (public facts only)."""
+    battles = Battle.objects.filter(turn=turn, mission="").count()  # missions are secret (decision 442)
+    changed = TurnEvent.objects.filter(
+        turn=turn, code__in=[EventCode.PROVINCE_CLAIMED, EventCode.PROVINCE_CONQUERED]
+    ).count()
+    return f"Turn {turn.number}: {_count(battles, 'battle')} fought; {_count(changed, 'province')} changed hands."
 
 
 EMAIL_KINDS = {

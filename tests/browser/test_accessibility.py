@@ -99,6 +99,8 @@ def _paths(
         "preferences": ("alice", "/account/reports/"),
         "turn-history": ("alice", f"/campaigns/{played.pk}/history/"),
         "stories": ("alice", f"/campaigns/{played.pk}/stories/"),
+        # Diplomacy (issue 37): the messages between kingdoms and the form to write one.
+        "messages": ("alice", f"/campaigns/{played.pk}/messages/"),
         "api-token": ("alice", "/account/api-token/"),
         "display-name": ("alice", "/account/name/"),
         "scenario-generator": ("alice", "/scenario/"),
@@ -181,6 +183,7 @@ def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]
         try:
             played = demo_campaign_create()
             demo_turn_play(played)
+            _letters_written(played)
             setup = campaign_services.campaign_create(
                 name="Setup Campaign",
                 organizer=played.organizer,
@@ -216,6 +219,23 @@ def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]
                 for connection in server.thread.connections_override.values():
                     connection.inc_thread_sharing()
             call_command("flush", interactive=False, verbosity=0)
+
+
+def _letters_written(campaign: Campaign) -> None:
+    """Diplomacy: a letter between kingdoms and the organizer's announcement, for the messages page."""
+    from diplomacy.services.messages import message_send
+
+    alice = campaign.kingdoms.get(name="Ostland").players.get()
+    message_send(
+        campaign=campaign,
+        sender=alice,
+        kingdom=campaign.kingdoms.get(name="Ostland"),
+        to=[campaign.kingdoms.get(name="Tor Anlec").pk],
+        text="Shall we share the pass?\nOur scouts saw orcs.",
+    )
+    message_send(
+        campaign=campaign, sender=campaign.organizer, kingdom=None, to=[], text="No games Tuesday.", announcement=True
+    )
 
 
 @pytest.fixture(scope="module")
@@ -314,6 +334,7 @@ PAGE_NAMES = [
     "preferences",
     "turn-history",
     "stories",
+    "messages",
     "api-token",
     "display-name",
     "scenario-generator",

@@ -327,3 +327,26 @@ def test_a_raided_ruin_and_a_sacked_town_s_ruin_are_drawn_and_named() -> None:
     assert "ruin" not in " ".join(classes_in(1)) and "raided" not in title_of(1)
     legend = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
     assert "Ruins raided" in legend
+
+
+def test_a_long_army_name_is_drawn_smaller_before_it_is_cut() -> None:
+    """Issue 37: "Host of Whispering Dunes" on its flag reads whole (in a smaller font), not
+    "Host of Whisper…"; a name too long even then is cut, the whole name kept in the flag's title."""
+    long_name = "Host of Whispering Dunes"
+    too_long = "The Eternal Legion of the Whispering Dunes and the Sunken Necropolis"
+    root = parse(
+        render_map_svg(
+            provinces=two_by_two(),
+            kingdoms=[RED],
+            armies=[
+                MapArmyMarker(province=1, label=long_name, kingdom="red"),
+                MapArmyMarker(province=4, label=too_long, kingdom="red"),
+            ],
+        )
+    )
+    shown = {t.text: float(t.get("font-size")) for flag in armies_in(root) for t in flag.iter(f"{SVG}text")}
+    assert shown[long_name] < 8
+    (cut,) = [text for text in shown if text.endswith("…")]
+    assert too_long.startswith(cut[:-1]) and shown[cut] == 5
+    titles = [t.text for flag in armies_in(root) for t in flag.iter(f"{SVG}title")]
+    assert f"{too_long} (Crimson Throne)" in titles

@@ -109,6 +109,26 @@ def test_the_report_email_says_where_to_write_the_next_orders_in_both_parts(repo
     assert f'<a href="{link}">write them from the campaign page</a>' in html
 
 
+def test_the_report_emails_say_in_a_line_what_happened(reported, k):
+    """Issue 37: the email carries a line of what happened, not only the PDF and a link: Ostland's
+    its battles won and lost, its provinces and its treasury with the turn's change (read from the
+    ledger); the bulletin's the battles fought and the provinces that changed hands."""
+    from django.db.models import Sum
+
+    from kingdoms.models import TreasuryEntry
+
+    ostland = k["Ostland"]
+    message = next(m for m in mail.outbox if m.subject.endswith("Ostland's turn report"))
+    change = TreasuryEntry.objects.filter(kingdom=ostland, turn=1).aggregate(total=Sum("amount"))["total"]
+    balance = TreasuryEntry.objects.filter(kingdom=ostland, turn__lte=1).aggregate(total=Sum("amount"))["total"]
+    line = f"treasury {balance:,} gold ({change:+,} this turn)."
+    assert "Ostland in turn 1: 2 battles (" in message.body and line in message.body
+    (html,) = [content for content, mimetype in message.alternatives if mimetype == "text/html"]
+    assert "Ostland in turn 1: 2 battles (" in html
+    bulletin = next(m for m in mail.outbox if "bulletin" in m.subject.lower())
+    assert "Turn 1: 2 battles fought;" in bulletin.body
+
+
 def test_the_report_says_who_filed_the_orders_by_the_name_the_players_see(
     demo_campaign, k, django_capture_on_commit_callbacks
 ):
@@ -391,7 +411,11 @@ def test_make_demo_plays_a_whole_turn_and_every_player_gets_a_report(transaction
     # the organizer.
     assert "61 Eldenhall, a battle for the city (engagement: Assault)" in summary
     assert "62 Hartwood, a battle in the field" in summary
-    scenarios = sorted((m["Subject"].split("battle in ")[1], m["To"]) for m in messages if "battle in" in m["Subject"])
+    scenarios = sorted(
+        (m["Subject"].split("battle in ")[1], m["To"])
+        for m in messages
+        if m["Subject"].split(": ")[-1].startswith("battle in")
+    )
     assert scenarios == [
         ("61 Eldenhall", "alice@briternia.local"),
         ("61 Eldenhall", "bob@briternia.local"),

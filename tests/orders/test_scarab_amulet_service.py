@@ -155,13 +155,16 @@ def test_the_api_takes_the_order_and_refuses_it_naming_the_army_and_the_rule(dem
     assert client.get(f"/api/turns/{turn.pk}/sheet/").json()["sheet"]["entries"]["orders"][0]["kind"] == KIND
 
 
-def test_the_sheet_page_offers_the_order_and_shows_why_it_is_refused(demo_campaign, seekers, ostland, turn):
-    """The order sheet's form: the Scarab Amulet is one of the orders; without an amulet the page
-    shows the error on the army's row and saves nothing; with one the sheet is submitted."""
+def test_the_sheet_page_offers_the_order_only_with_an_amulet_and_says_why_it_is_refused(
+    demo_campaign, seekers, ostland, turn
+):
+    """The order sheet's form: without an amulet the page does not offer the Scarab Amulet (issue 37:
+    only the orders the rules allow), and one posted anyway is refused on the army's row, nothing
+    saved; with an amulet on the list the page offers it and the sheet is submitted."""
     client = pages_as("alice")
     url = f"/turns/{turn.pk}/orders/{ostland.pk}/"
     page = client.get(url).content.decode()
-    assert f'value="{KIND}"' in page and "Scarab Amulet: turn the desert to plains" in page
+    assert f'value="{KIND}"' not in page
 
     prefix = f"army-{seekers.id}"
     form = {f"army-{a.id}-kind": "hold" for a in ostland.armies.filter(kind=Army.Kind.FIELD)}
@@ -173,6 +176,8 @@ def test_the_sheet_page_offers_the_order_and_shows_why_it_is_refused(demo_campai
 
     units, items = _with_amulet(seekers, 1)
     army_list_save(army=seekers, units=units, items=items, correction="Tomb raid", corrected_by=demo_campaign.organizer)
+    page = client.get(url).content.decode()
+    assert f'value="{KIND}"' in page and "Scarab Amulet: turn the desert to plains" in page
     submitted = client.post(url, form)
     assert submitted.status_code == 302
     receipt = client.get(submitted["Location"]).content.decode()

@@ -6,12 +6,15 @@ from datetime import time, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from battles.models import AllianceEndAnnouncement, Battle, ResultsReminder
 from battles.services.opponents import battle_message_send
 from battles.services.rulings import disagreement_queue, ruling_queue
 from demo.campaign import demo_campaign_create
 from demo.turn import demo_turn_play
+from diplomacy.services.digests import message_digests_send
+from diplomacy.services.messages import message_send
 from kingdoms.models import (
     Alliance,
     ArmoryItem,
@@ -424,7 +427,21 @@ def _played_build(below: None, capture) -> Campaign:
     Email.objects.filter(pk=receipt.pk).update(
         status=Email.Status.FAILED, attempts=1, last_error="550 5.1.1 No such user", sent_at=None
     )
-    ReportPreferences.objects.create(user=User.objects.get(username="alice"), report_email="alice@home.example")
+    ReportPreferences.objects.create(
+        user=User.objects.get(username="alice"), report_email="alice@home.example", message_emails="digest"
+    )
+    # Diplomacy (issue 37): a letter from Ostland to two kingdoms, and the organizer's announcement.
+    message_send(
+        campaign=campaign,
+        sender=User.objects.get(username="alice"),
+        kingdom=ostland,
+        to=[campaign.kingdoms.get(name=name).pk for name in ("Tor Anlec", "Karak Dumn")],
+        text="Shall we share the pass?",
+    )
+    message_send(
+        campaign=campaign, sender=campaign.organizer, kingdom=None, to=[], text="No games Tuesday.", announcement=True
+    )
+    assert message_digests_send(now=timezone.now() + timedelta(minutes=1)) == 1  # alice's: the announcement
     # Tomb Raiders (issue 31): Ostland's force as its player saves it, on turn 2.
     tomb_raider_force_save(
         kingdom=ostland,

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from battles.models import Battle
 from battles.services.scenarios import scenario_stream
 from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, ReportPreferences, TreasuryEntry
-from orders.models import CampaignSchedule
+from orders.models import CampaignSchedule, OrderSheet, OrderSubmission
+from orders.services.sheets import standing_submission
 from tests.transfer.documents import LONG_AGO, RESOLUTION_COUNTS, campaign_counts, round_trip
 from tests.transfer.pages import emails_page, history_page, report_downloads
 from tests.transfer.rows import CampaignRows, differences
@@ -204,6 +205,7 @@ def orders_state(campaign: Campaign) -> dict:
                                 named_entries(sub.entries, armies),
                                 sub.gold,
                                 sub.warnings,
+                                sub.for_record,
                             )
                             for sub in s.submissions.order_by("submitted_at", "id")
                         ],
@@ -240,6 +242,27 @@ def test_import_keeps_the_schedule_turns_sheets_and_submissions(eventful_campaig
 
     assert orders_state(imported) == before  # ids of the imported armies, times as they were
     assert User.objects.filter(username="marshal").count() == 1  # the same account, reused
+
+
+def test_a_submission_kept_for_the_record_comes_back_kept_for_the_record(eventful_campaign):
+    """A sheet that arrived in time while the turn was already being resolved is kept for the record,
+    never resolved (issue 34; Campaign Schedule, rules decision 520): the copy keeps it so, in its
+    place among the sheet's submissions, and the copy's standing submission is the same one."""
+    sheet = OrderSheet.objects.get(turn__campaign=eventful_campaign, kingdom__name="Ostland")
+    last = sheet.submissions.order_by("submitted_at", "id").last()
+    OrderSubmission.objects.filter(pk=last.pk).update(for_record=True)
+    standing = standing_submission(sheet)
+    assert standing is not None and standing.pk != last.pk
+
+    imported = round_trip(eventful_campaign)
+
+    # Every submission with its orders, in order, and whether it is kept for the record.
+    assert orders_state(imported) == orders_state(eventful_campaign)
+    copy = OrderSheet.objects.get(turn__campaign=imported, kingdom__name="Ostland")
+    assert [s.for_record for s in copy.submissions.order_by("submitted_at", "id")] == [False, True]
+    copy_standing = standing_submission(copy)
+    assert copy_standing is not None and not copy_standing.for_record
+    assert copy_standing.gold == standing.gold and copy_standing.submitted_at == standing.submitted_at
 
 
 # --- the resolution: turn events, battles and their supports ----------------------------------
@@ -363,6 +386,8 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
         "battle-message",
         "co-player-removed",
         "summary-receipt",
+        "kingdom-message",
+        "message-digest",
     }
     assert emails.get(kind="battle-message").reply_to == "dave@briternia.local"
     assert emails.exclude(attachment=None).exists()

@@ -12,9 +12,12 @@ runs these."""
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 import threading
 import time
 from collections.abc import Iterator
+from email import message_from_bytes, policy
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -23,10 +26,11 @@ from django.db import connection
 from django.utils import timezone
 
 from demo.campaign import demo_campaign_create
+from kernel.event_codes import EventCode
 from kingdoms.models import Army
-from orders.models import OrderSubmission
+from orders.models import OrderSheet, OrderSubmission
 from tests.clients import api_as, pages_as
-from turns.models import Turn
+from turns.models import Turn, TurnEvent
 from turns.services import phases
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -126,26 +130,29 @@ def test_a_second_resolve_while_the_orders_phase_runs_is_answered_at_once_that_i
     assert phase.errors == []
 
 
-def _hold_sent(username: str, army: Army, turn: Turn) -> tuple[object, float]:
-    """The player's sheet holding `army`, submitted through the API in another thread: its answer
-    and how long it took."""
+def _sent(username: str, army: Army, turn: Turn, kind: str, *, submit: bool = True) -> tuple[object, float]:
+    """The player's sheet giving `army` the order `kind`, submitted (or saved as a draft) through the
+    API in another thread: its answer and how long it took."""
     return _in_thread(
         lambda: api_as(username).put(
             f"/api/turns/{turn.pk}/sheet/",
-            {"submit": True, "orders": [{"army": army.id, "kind": "hold"}]},
+            {"submit": submit, "orders": [{"army": army.id, "kind": kind}]},
             format="json",
         )
     )
 
 
-def test_a_sheet_sent_while_the_orders_phase_runs_is_answered_at_once(campaign, settings):
-    """In time by its arrival (a resolution the organizer started early), the sheet is refused with
-    the resolution named and what it uses; late, with the two times. Nothing is saved."""
+def test_a_sheet_sent_in_time_while_the_orders_phase_runs_is_kept_for_the_record_at_once(campaign, smtp):
+    """Campaign Schedule: orders are due by the deadline (rules decisions 180 and 520). The organizer
+    resolves before the deadline; sheets sent while that runs are answered at once: one in time is
+    accepted for the record (202: its arrival to the millisecond, since when the turn was being
+    resolved, which submission the resolution uses), kept, and never resolved; a draft is refused;
+    one after the deadline is refused with the two times. The resolution runs on what was
+    submitted before it began."""
+    server = smtp(0)  # the receipts go out through a real SMTP server
     turn = campaign.turns.get(number=1)
-    armies = {
-        name: Army.objects.get(kingdom__campaign=campaign, kingdom__name=name, kind="field")
-        for name in ("Ostland", "Da Red Fang")
-    }
+    ostland, red_fang = (campaign.kingdoms.get(name=name) for name in ("Ostland", "Da Red Fang"))
+    armies = {k.name: Army.objects.get(kingdom=k, kind="field") for k in (ostland, red_fang)}
     # Ostland submitted before the resolution began: that is what it resolves.
     first = api_as("alice").put(
         f"/api/turns/{turn.pk}/sheet/", {"submit": True, "orders": [{"army": armies["Ostland"].id, "kind": "hold"}]}
@@ -155,26 +162,77 @@ def test_a_sheet_sent_while_the_orders_phase_runs_is_answered_at_once(campaign, 
     deadline = timezone.now() + dt.timedelta(seconds=4)
     Turn.objects.filter(pk=turn.pk).update(orders_deadline=deadline)
     with HeldPhase(orders_phase_run, turn.pk) as phase:
-        in_time, seconds = _hold_sent("alice", armies["Ostland"], turn)
+        in_time, seconds = _sent("alice", armies["Ostland"], turn, "fortify")
+        assert phase.running  # answered while the phase still holds the turn
+        none_yet, none_seconds = _sent("bob", armies["Da Red Fang"], turn, "fortify")
         assert phase.running
-        none_yet, none_seconds = _hold_sent("bob", armies["Da Red Fang"], turn)
+        # The order page: on to the receipt, with the same words.
+        page, page_seconds = _in_thread(
+            lambda: pages_as("bob").post(
+                f"/turns/{turn.pk}/orders/{red_fang.pk}/",
+                {f"army-{armies['Da Red Fang'].pk}-kind": "hold", "action": "submit"},
+            )
+        )
+        assert phase.running
+        draft, draft_seconds = _sent("alice", armies["Ostland"], turn, "hold", submit=False)
         assert phase.running
         # The deadline passes while the phase runs: a sheet after it is refused as late, at once.
         time.sleep(max(0.0, (deadline - timezone.now()).total_seconds() + 0.1))
-        late, late_seconds = _hold_sent("bob", armies["Da Red Fang"], turn)
+        late, late_seconds = _sent("bob", armies["Da Red Fang"], turn, "hold")
         assert phase.running
-    assert max(seconds, none_seconds, late_seconds) < 1, (seconds, none_seconds, late_seconds)
-    assert in_time.status_code == 400
-    (detail,) = _details(in_time)
-    assert "but the orders of turn 1 have been resolving since " in detail
-    assert "it was not saved" in detail
-    assert "it uses your kingdom's submission that arrived at " in detail
-    (detail,) = _details(none_yet)
-    assert "it has no submission from your kingdom, whose orders count as missing" in detail
+    times = (seconds, none_seconds, page_seconds, draft_seconds, late_seconds)
+    assert max(times) < 1, times
+    assert phase.errors == []
+
+    assert in_time.status_code == 202, in_time.content
+    body = in_time.json()
+    message = body["record"]["message"]
+    local = phase.started_at.astimezone(ZoneInfo(campaign.time_zone))
+    assert re.match(r"Accepted for the record at \w+ \d+ \w+ \d{4}, \d\d:\d\d:\d\d\.\d{3} \(", message), message
+    assert "this sheet arrived before the deadline" in message
+    assert f"but turn 1 was already being resolved (since {local:%A} {local.day}" in message
+    assert "kept for the record and not resolved" in message
+    assert "The resolution uses your kingdom's submission that arrived at " in message and "from alice" in message
+    assert body["record"]["entries"]["orders"][0]["kind"] == "fortify"
+    assert body["submitted"]["entries"]["orders"][0]["kind"] == "hold"  # what the resolution uses
+    assert body["kept_for_record"][0]["message"] == message
+    assert none_yet.status_code == 202
+    assert (
+        "The resolution has no submission from your kingdom, whose orders count as missing."
+        in (none_yet.json()["record"]["message"])
+    )
+    assert page.status_code == 302 and page["Location"] == f"/turns/{turn.pk}/orders/{red_fang.pk}/receipt/"
+    (flash,) = [str(m) for m in get_messages(page.wsgi_request)]
+    assert flash.startswith("Accepted for the record at ") and "count as missing" in flash
+    assert draft.status_code == 400
+    (detail,) = _details(draft)
+    assert "have been resolving since " in detail and "it was not saved" in detail
     (detail,) = _details(late)
     assert detail.startswith("This sheet arrived at ") and "after the deadline of" in detail
-    assert OrderSubmission.objects.filter(sheet__turn=turn).count() == 1  # Ostland's first, nothing since
-    assert phase.errors == []
+
+    # Kept: Ostland's sent in time, Da Red Fang's two; none resolved, none standing, none orders in.
+    kept = OrderSubmission.objects.filter(sheet__turn=turn, for_record=True)
+    assert sorted(s.sheet.kingdom.name for s in kept) == ["Da Red Fang", "Da Red Fang", "Ostland"]
+    assert all(s.submitted_at <= deadline for s in kept)
+    assert OrderSubmission.objects.filter(sheet__turn=turn, for_record=False).count() == 1  # Ostland's first
+    assert OrderSheet.objects.get(turn=turn, kingdom=red_fang).status == OrderSheet.Status.DRAFT
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.BATTLES
+    ostland_codes = set(TurnEvent.objects.filter(turn=turn, army=armies["Ostland"]).values_list("code", flat=True))
+    assert EventCode.FORTIFIED not in ostland_codes  # the Hold submitted before, not the Fortify kept
+    assert TurnEvent.objects.filter(turn=turn, kingdom=red_fang, code=EventCode.MISSED_ORDERS).exists()
+    # The receipt email of each, as the mail server received it: kept for the record, not resolved.
+    received = [message_from_bytes(e.content, policy=policy.default) for e in server.received]
+    kept_mail = [m for m in received if "kept for the record (not resolved)" in str(m["subject"])]
+    assert len(kept_mail) == 3, [str(m["subject"]) for m in received]
+    texts = [" ".join(m.get_body(preferencelist=("plain",)).get_content().split()) for m in kept_mail]
+    for submission in kept:
+        assert sum(" ".join(submission.receipt["record"].split()) in text for text in texts) == 1
+    assert all("they do not resolve" in text and "the last submission stands" not in text for text in texts)
+    # The receipt page, after the resolution: what stood and resolved, and what was kept beside it.
+    receipt = html.unescape(pages_as("alice").get(f"/turns/{turn.pk}/orders/{ostland.pk}/receipt/").content.decode())
+    assert "Kept for the record, not resolved" in receipt and message in receipt
+    assert pages_as("alice").get(f"/turns/{turn.pk}/orders/{red_fang.pk}/receipt/").status_code == 404
 
 
 def test_run_the_aftermath_while_it_runs_is_answered_at_once(campaign):

@@ -237,7 +237,9 @@ class Command(BaseCommand):
         accepted = {r[0].kingdom for r in results if r[2] == 200}
         turn.refresh_from_db()
         submissions = list(
-            OrderSubmission.objects.filter(sheet__turn=turn).values_list("sheet__kingdom_id", "submitted_at")
+            OrderSubmission.objects.filter(sheet__turn=turn, for_record=False).values_list(
+                "sheet__kingdom_id", "submitted_at"
+            )
         )
         resolutions = sum(s["resolutions"] for s in sweeps)
         on_their_sheets = (
@@ -446,7 +448,7 @@ class Command(BaseCommand):
         """Lost: a kingdom with no submission; doubled: with more than one; wrong: whose submission
         is not the sheet it sent (the orders compared army by army)."""
         counts: dict[int, list[dict[str, Any]]] = {}
-        for kingdom_id, entries in OrderSubmission.objects.filter(sheet__turn=turn).values_list(
+        for kingdom_id, entries in OrderSubmission.objects.filter(sheet__turn=turn, for_record=False).values_list(
             "sheet__kingdom_id", "entries"
         ):
             counts.setdefault(kingdom_id, []).append(entries)
