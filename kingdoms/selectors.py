@@ -308,17 +308,23 @@ def campaign_map_svg(
     turn: int | None = None,
     arrows: Iterable[MapArrow] = (),
     battles: Iterable[MapBattleMarker] = (),
+    every_army: bool = False,
 ) -> str:
     """The map as SVG: the public view, plus the viewer kingdom's own armies when given
     (`only_armies`: those alone, on a transparent canvas the size of the map). `turn` names the
     turn in the title (by default the campaign's current turn). `arrows` and `battles`: the
-    turn's moves and battles the reader may see (the caller decides: rules decision 340)."""
+    turn's moves and battles the reader may see (the caller decides: rules decision 340).
+    `every_army`: every kingdom's armies where they stand, the game master's view (the organizer's
+    desk only: never a player's page)."""
     provinces, kingdoms, keys = _map_views(campaign)
     armies: list[MapArmyMarker] = []
-    if viewer is not None:
+    if every_army or viewer is not None:
+        standing = Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, province__isnull=False)
+        if not every_army:
+            standing = standing.filter(kingdom=viewer)
         armies = [
-            MapArmyMarker(province=a.province.number, label=a.name, kingdom=keys[viewer.id])
-            for a in viewer.armies.filter(status=Army.Status.ACTIVE, province__isnull=False).select_related("province")
+            MapArmyMarker(province=a.province.number, label=a.name, kingdom=keys[a.kingdom_id])
+            for a in standing.select_related("province").order_by("kingdom_id", "id")
         ]
     return render_map_svg(
         provinces=provinces,

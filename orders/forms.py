@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 
 from briternia.fields import IntegerField, is_ascii_digits
 from briternia.form_labels import controls_name
-from kingdoms.models import Army, Kingdom, Province
+from kingdoms.models import ArmoryItem, Army, Kingdom, Province
 from kingdoms.selectors import alliance_in_force, army_counted_points
 from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.experience.spending import PURCHASE_LABELS, PurchaseKind
@@ -335,7 +335,19 @@ class ItemTransferForm(ToKingdomForm):
 
     kingdom_label = "Transfer the item to"
     prefix = "item-transfer"
-    item = forms.CharField(required=False, max_length=100, label="Magic item")
+    # Chosen from the kingdom's own magic items (issue 37), a text field underneath: a name the page
+    # never offered reaches the check, which refuses it in its words (Transfer of Gold).
+    item = forms.CharField(required=False, max_length=100, label="Magic item", widget=forms.Select)
+
+    def __init__(self, *args: Any, kingdom: Kingdom, **kwargs: Any):
+        super().__init__(*args, kingdom=kingdom, **kwargs)
+        held = sorted({i.name for i in ArmoryItem.objects.filter(kingdom=kingdom, destroyed=False)}, key=str.lower)
+        filed = self.data.get(self.add_prefix("item"), "") if self.is_bound else self.initial.get("item") or ""
+        choices: list[Any] = [("", "-")] + [(name, name) for name in held]
+        if filed and filed not in held:
+            choices.insert(1, (str(filed)[:100], f"{str(filed)[:100]} (as filed: the kingdom holds none)"))
+        self.fields["item"].widget.choices = choices
+        self.fields["item"].widget.attrs.pop("maxlength", None)
 
     def transfer(self) -> dict[str, Any] | None:
         d = self.cleaned_data

@@ -10,6 +10,7 @@ import threading
 from aiosmtpd.smtp import Envelope
 from celery.exceptions import Retry
 
+from outbox.models import Email
 from outbox.tasks import email_send
 
 
@@ -61,3 +62,19 @@ def send_as_the_worker_would(email_id: int) -> int:
             retries += 1
             continue
         return retries
+
+
+def email_failed_create(campaign, *, to: str = "bob@briternia.local") -> Email:  # type: ignore[no-untyped-def]
+    """An invitation of the campaign that the mail server refused for good: FAILED, for the organizer
+    to resend (the desk's and the Emails page's lists)."""
+    return Email.objects.create(
+        kind=Email.Kind.INVITATION,
+        campaign=campaign,
+        to=[to],
+        subject="You are invited",
+        text="t",
+        html="h",
+        status=Email.Status.FAILED,
+        attempts=29,
+        last_error="550 mailbox unavailable",
+    )

@@ -114,9 +114,15 @@ USER_KEYS = {
 }
 # The user's own settings, kept with the account (kingdoms.ReportPreferences): null when the user
 # never set them.
-REPORT_PREFERENCES_KEYS = {"report_email": STR, "attach_pdf": BOOL, "message_emails": STR}
-# Added with issue 37 (diplomacy): how messages reach the player; a document written before has none.
-REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails",)
+REPORT_PREFERENCES_KEYS = {
+    "report_email": STR,
+    "attach_pdf": BOOL,
+    "message_emails": STR,
+    "messages_digest_at": TIMESTAMP.or_null(),
+}
+# Added with issue 37 (diplomacy): how messages reach the player and when the last digest went; a
+# document written before has neither.
+REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails", "messages_digest_at")
 PROVINCE_KEYS = {
     "number": INT,
     "name": STR,
@@ -369,6 +375,10 @@ TURN_KEYS = {
     "orders_requested_at": TIMESTAMP.or_null(),
     "aftermath_requested_at": TIMESTAMP.or_null(),
     "held_at": TIMESTAMP.or_null(),
+    "phase_failures": INT,
+    "phase_failed_since": TIMESTAMP.or_null(),
+    "phase_failed_at": TIMESTAMP.or_null(),
+    "phase_retry_at": TIMESTAMP.or_null(),
     "deadline_changes": LIST,
     "sheets": LIST,
     "reminders": LIST,
@@ -389,6 +399,11 @@ TURN_OPTIONAL_KEYS = (
     "orders_requested_at",
     "aftermath_requested_at",
     "held_at",
+    # Issue 37: the failed phase's tries and backoff; a document written before has none.
+    "phase_failures",
+    "phase_failed_since",
+    "phase_failed_at",
+    "phase_retry_at",
 )
 DEADLINE_CHANGE_KEYS = {
     "kind": STR,

@@ -32,6 +32,7 @@ import logging
 from typing import Any
 
 from django.db import DatabaseError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from briternia.errors import DomainError
@@ -44,7 +45,8 @@ from orders.services.emails import campaign_player_addresses
 from orders.services.events import turn_event_sequence_next
 from outbox.models import Email
 from outbox.services import email_queue
-from turns.models import Turn, TurnEvent
+from turns.models import PHASE_FAILURE_CLEARED, Turn, TurnEvent
+from turns.services.desk import DeskAction
 from turns.services.phases import Phase
 
 from .campaign_models import Campaign
@@ -90,7 +92,9 @@ def snapshot_take(turn: Turn, phase: Phase) -> Snapshot | None:
 def _before_the_claim(document: dict[str, Any], number: int, phase: Phase) -> None:
     for row in document["turns"]:
         if row["number"] == number:
-            row.update({"status": phase.claim_from, phase.requested: None, "resolution_error": ""})
+            row.update(
+                {"status": phase.claim_from, phase.requested: None, "resolution_error": "", **PHASE_FAILURE_CLEARED}
+            )
 
 
 def snapshot_refusal(snapshot: Snapshot, campaign: Campaign) -> str | None:
@@ -278,3 +282,16 @@ def _restore_announce(record: RestoreRecord, turn: Turn) -> None:
         campaign_id=campaign.pk,
         turn_id=turn.pk,
     )
+
+
+def desk_snapshot_action(campaign: Campaign) -> DeskAction | None:
+    """For the game master's desk, beside a failed phase: the newest snapshot the campaign may be
+    restored to (its confirmation page), or None."""
+    turns = dict(campaign.turns.values_list("number", "pk"))
+    for snapshot in Snapshot.objects.filter(campaign=campaign).defer("document"):
+        if snapshot.turn_number in turns and snapshot_refusal(snapshot, campaign) is None:
+            return DeskAction(
+                label=f"Restore to before {snapshot.get_phase_display()} of turn {snapshot.turn_number}",
+                url=reverse("snapshot-restore", args=[turns[snapshot.turn_number], snapshot.pk]),
+            )
+    return None

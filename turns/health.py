@@ -1,5 +1,8 @@
-"""The health endpoint a load balancer or monitor polls: the database, the broker, and the time of
-the deadline sweep's last run. 200 when the site can serve and queue work, 503 otherwise."""
+"""The health endpoint a load balancer or monitor polls: the database, the broker, the time of
+the deadline sweep's last run, and how many turns wait on a phase that failed (a monitor alerts on
+it; which turns, and why, only their organizers read, on the game master's desk). 200 when the site
+can serve and queue work, 503 otherwise: a failed phase is the organizer's to put right, not a site
+that cannot serve."""
 
 from __future__ import annotations
 
@@ -13,10 +16,13 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from .models import SweepRecord
+from .models import SweepRecord, Turn
 
 # A sweep older than this many intervals means beat or the worker has stopped.
 SWEEP_OVERDUE_INTERVALS = 3
+# When this process started: before any sweep has run, the sweep is overdue only once the process
+# has been up for SWEEP_OVERDUE_INTERVALS (a first start is not a stopped beat).
+_STARTED = timezone.now()
 
 
 def _database() -> str:
@@ -40,6 +46,14 @@ def _broker() -> str:
     return "ok"
 
 
+def _phases_failed() -> int:
+    """How many turns wait on a phase whose last try failed (counted, never named: this page is public)."""
+    waiting = Turn.objects.filter(
+        phase_failed_at__isnull=False, status__in=[Turn.Status.ORDERS_OPEN, Turn.Status.BATTLES]
+    ).only("status", "phase_failed_at", "orders_requested_at", "aftermath_requested_at")
+    return sum(1 for turn in waiting if turn.phase_failed)
+
+
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
@@ -48,7 +62,8 @@ def health(request: HttpRequest) -> JsonResponse:
     broker = _broker()
     record = SweepRecord.objects.order_by("-ran_at").first() if database == "ok" else None
     interval = timedelta(seconds=settings.DEADLINE_SWEEP_SECONDS)
-    overdue = record is None or timezone.now() - record.ran_at > SWEEP_OVERDUE_INTERVALS * interval
+    last = record.ran_at if record is not None else _STARTED
+    overdue = timezone.now() - last > SWEEP_OVERDUE_INTERVALS * interval
     healthy = database == "ok" and broker in {"ok", "in-process"}
     body = {
         "status": "ok" if healthy else "error",
@@ -56,5 +71,6 @@ def health(request: HttpRequest) -> JsonResponse:
         "broker": broker,
         "last_sweep": record.ran_at.isoformat() if record else None,
         "sweep_overdue": overdue and not current_app.conf.task_always_eager,
+        "phase_failed": _phases_failed() if database == "ok" else None,
     }
     return JsonResponse(body, status=200 if healthy else 503)

@@ -8,6 +8,8 @@ tables they had when the orders and kingdoms apps held them."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import models
 
 
@@ -47,6 +49,17 @@ class Turn(models.Model):
     held_at = models.DateTimeField(
         null=True, blank=True, help_text="The deadline passed with too many orders missing: it waits for the organizer."
     )
+    # The phase waiting on this turn failed (an error, or a refusal of the rules' sanity check):
+    # tries in a row, since when, the last, and when the deadline sweep tries again (backed off:
+    # phase_retry_delay). All cleared when the phase runs; the organizer's Retry runs it at once.
+    phase_failures = models.PositiveIntegerField(default=0, help_text="Failed tries in a row of the waiting phase.")
+    phase_failed_since = models.DateTimeField(
+        null=True, blank=True, help_text="The first failed try of this run of failures."
+    )
+    phase_failed_at = models.DateTimeField(null=True, blank=True, help_text="The last failed try.")
+    phase_retry_at = models.DateTimeField(
+        null=True, blank=True, help_text="The deadline sweep does not try the failed phase again before this."
+    )
 
     class Meta:
         db_table = "orders_turn"  # the table it had when the orders app held it: no row moved
@@ -55,6 +68,44 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign}: turn {self.number}"
+
+    @property
+    def phase_failed(self) -> bool:
+        """The waiting phase's last try failed, and no request of the organizer's came since."""
+        if self.phase_failed_at is None or self.status not in (self.Status.ORDERS_OPEN, self.Status.BATTLES):
+            return False
+        requested = self.orders_requested_at if self.status == self.Status.ORDERS_OPEN else self.aftermath_requested_at
+        return requested is None or requested <= self.phase_failed_at
+
+    @property
+    def phase_failed_name(self) -> str:
+        """The phase that failed, in words: the orders phase or the aftermath."""
+        return "orders phase" if self.status == self.Status.ORDERS_OPEN else "aftermath"
+
+
+# The deadline sweep's wait before it tries a failed phase again: 1, 2, 4 ... minutes, an hour at
+# most, so a failure that repeats is not tried every minute for ever (a crash-looping job pushed aside).
+PHASE_RETRY_FIRST = dt.timedelta(minutes=1)
+PHASE_RETRY_LONGEST = dt.timedelta(hours=1)
+
+
+def phase_retry_delay(failures: int) -> dt.timedelta:
+    """The wait after the `failures`-th failed try in a row (1 -> a minute, doubling, capped)."""
+    return min(PHASE_RETRY_FIRST * 2 ** min(max(failures - 1, 0), 16), PHASE_RETRY_LONGEST)
+
+
+# What a phase that ran (or a restore to before it) leaves of the failures: none.
+PHASE_FAILURE_CLEARED: dict[str, object] = {
+    "phase_failures": 0,
+    "phase_failed_since": None,
+    "phase_failed_at": None,
+    "phase_retry_at": None,
+}
+
+
+def phase_not_backed_off(now: dt.datetime) -> models.Q:
+    """The turns the sweep may try now: no failed phase waiting out its backoff."""
+    return models.Q(phase_retry_at__isnull=True) | models.Q(phase_retry_at__lte=now)
 
 
 class TurnEvent(models.Model):

@@ -9,4 +9,6 @@ urlpatterns = [
     path("turns/<int:turn_id>/aftermath/", views.aftermath_run, name="turn-aftermath"),
     path("campaigns/<int:campaign_id>/", views.campaign_detail, name="campaign"),
     path("campaigns/<int:campaign_id>/start/", views.campaign_start, name="campaign-start"),
+    path("campaigns/<int:campaign_id>/desk/", views.campaign_desk, name="campaign-desk"),
+    path("turns/<int:turn_id>/retry/", views.phase_retry, name="turn-retry"),
 ]

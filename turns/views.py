@@ -29,19 +29,26 @@ from reports.selectors import campaign_email_failures
 from rulebook.campaign_schedule import deadline_text
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.experience import STORY_EXPERIENCE
-from turns.models import DiceRoll
+from turns.models import DiceRoll, Turn
 
 from .services.cycle import campaign_start as campaign_start_service
-from .services.requests import aftermath_phase_request, orders_phase_request
+from .services.desk import desk_armies, desk_failed_emails, desk_items
+from .services.requests import aftermath_phase_request, orders_phase_request, phase_retry_request
+
+
+def _organizer_turn(request: HttpRequest, turn_id: int) -> Turn:
+    """The turn, to its campaign's organizer; to anyone else it is not found."""
+    turn = turn_get(user=request.user, turn_id=turn_id)
+    if not selectors.is_organizer(request.user, turn.campaign):
+        raise Http404
+    return turn
 
 
 @login_required
 @require_POST
 def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
     """The organizer's Resolve button: the task runs after this request's transaction commits."""
-    turn = turn_get(user=request.user, turn_id=turn_id)
-    if not selectors.is_organizer(request.user, turn.campaign):
-        raise Http404
+    turn = _organizer_turn(request, turn_id)
     success = (
         f"Turn {turn.number} is being resolved: your request is recorded, and if no worker takes it up at "
         "once the deadline sweep runs it within two minutes."
@@ -53,9 +60,7 @@ def turn_resolve_now(request: HttpRequest, turn_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def aftermath_run(request: HttpRequest, turn_id: int) -> HttpResponse:
-    turn = turn_get(user=request.user, turn_id=turn_id)
-    if not selectors.is_organizer(request.user, turn.campaign):
-        raise Http404
+    turn = _organizer_turn(request, turn_id)
     success = (
         f"The aftermath of turn {turn.number} is being resolved: your request is recorded, and if no worker "
         "takes it up at once the deadline sweep runs it within two minutes."
@@ -98,7 +103,7 @@ def campaign_detail(request: HttpRequest, campaign_id: int) -> HttpResponse:
     }
     if may_pick:
         context.update(setup_forms(campaign, picking))
-    context.update(_turn_panel(campaign, own))
+    context.update(_turn_panel(campaign, own, organizer=organizer))
     context.update(_stories_panel(request, campaign, organizer=organizer, own=own))
     return render(request, "kingdoms/campaign_detail.html", context)
 
@@ -108,7 +113,7 @@ def _inviting(campaign: Campaign) -> bool:
     return campaign.status == Campaign.Status.INVITING and invited < campaign.player_count
 
 
-def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
+def _turn_panel(campaign: Campaign, own: Kingdom | None, *, organizer: bool) -> dict:
     """The current turn, its deadline and the player's sheet status."""
     turn = current_turn(campaign)
     if turn is None:
@@ -121,6 +126,7 @@ def _turn_panel(campaign: Campaign, own: Kingdom | None) -> dict:
         "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
         "past_turns": list(campaign.turns.filter(number__lt=turn.number).order_by("-number")),
         "league": league_table(campaign=campaign, turn=turn),
+        "progress": turn_progress(turn, organizer=organizer),
     }
 
 
@@ -140,8 +146,47 @@ def _stories_panel(request: HttpRequest, campaign: Campaign, *, organizer: bool,
 @login_required
 @require_POST
 def campaign_start(request: HttpRequest, campaign_id: int) -> HttpResponse:
-    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    if not selectors.is_organizer(request.user, campaign):
-        raise Http404
+    campaign = _organizer_campaign(request, campaign_id)
     flash_outcome(request, lambda: campaign_start_service(campaign=campaign), success="The campaign has begun: turn 1.")
     return redirect("campaign", campaign_id=campaign.pk)
+
+
+def _organizer_campaign(request: HttpRequest, campaign_id: int) -> Campaign:
+    """The campaign, to its organizer; to anyone else (its players included) it is not found."""
+    campaign = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not selectors.is_organizer(request.user, campaign):
+        raise Http404("No such page.")
+    return campaign
+
+
+@login_required
+def campaign_desk(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The game master's desk: every army where it stands (never shown to a player) and what is
+    outstanding, each with its action."""
+    campaign = _organizer_campaign(request, campaign_id)
+    turn = current_turn(campaign)
+    return render(
+        request,
+        "turns/desk.html",
+        {
+            "campaign": campaign,
+            "turn": turn,
+            "items": desk_items(campaign),
+            "failed_emails": desk_failed_emails(campaign),
+            "map_svg": selectors.campaign_map_svg(campaign=campaign, every_army=True),
+            "armies": desk_armies(campaign),
+        },
+    )
+
+
+@login_required
+@require_POST
+def phase_retry(request: HttpRequest, turn_id: int) -> HttpResponse:
+    """The desk's Retry of a failed phase: it runs now (the task after this request commits)."""
+    turn = _organizer_turn(request, turn_id)
+    flash_outcome(
+        request,
+        lambda: phase_retry_request(turn=turn),
+        success=f"Turn {turn.number}: the failed phase runs again now; this page shows how it went.",
+    )
+    return redirect("campaign-desk", campaign_id=turn.campaign_id)

@@ -13,11 +13,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kernel.dice import SeededDice
+from kingdoms.models import Alliance
 from orders.models import CampaignSchedule
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.aftermath.run import resolve_aftermath
 from rulebook.turn.aftermath.state import AftermathResult
-from turns.models import Turn
+from turns.models import Turn, phase_not_backed_off
 
 from ..models import Battle
 from .aftermath_state import aftermath_state_load
@@ -44,16 +45,25 @@ def aftermath_blockers(turn: Turn, *, deadline_passed: bool) -> list[str]:
 
 def aftermaths_due(*, now: dt.datetime) -> list[int]:
     """Turns waiting on battles whose aftermath the sweep runs: those whose results deadline has
-    passed (campaign not paused, turn not held), and those the organizer asked for whose task has not run after
+    passed (campaign not paused, turn not held), those whose battles are all settled with no
+    alliance left to announce over (decision 511), and those the organizer asked for whose task has not run after
     PHASE_REQUEST_TAKE_UP_SECONDS (lost with a worker, or never enqueued); never one with a result
-    left in conflict (it waits for the organizer's ruling)."""
+    left in conflict (it waits for the organizer's ruling), nor one whose failed aftermath waits out its
+    backoff (turns.models.phase_retry_delay)."""
     take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
     # A turn held for the organizer (restored to before its aftermath) waits for the button.
     passed = Q(results_deadline__lte=now, held_at__isnull=True) & ~Q(campaign_id__in=paused)
     requested = Q(aftermath_requested_at__lte=now - take_up)
-    turns = Turn.objects.filter(passed | requested, status=Turn.Status.BATTLES).order_by("id")
-    return [t.pk for t in turns if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]
+    # The schedule keeps its rhythm (issue 37, rules decision 511): a turn whose battles are all
+    # settled, or that has none, moves on by itself before its results deadline (the blockers below,
+    # read before the deadline, keep one waiting for a sheet or a ruling) unless a kingdom of the
+    # campaign is in an alliance it may still announce over during the End of Turn, which lasts
+    # until the results deadline (Allies, Announcement; decision 385).
+    allied = Alliance.objects.filter(ended_turn__isnull=True).values("campaign_id")
+    settled = Q(held_at__isnull=True) & ~Q(campaign_id__in=paused) & ~Q(campaign_id__in=allied)
+    turns = Turn.objects.filter(passed | requested | settled, phase_not_backed_off(now), status=Turn.Status.BATTLES)
+    return [t.pk for t in turns.order_by("id") if not aftermath_blockers(t, deadline_passed=now > t.results_deadline)]
 
 
 def aftermath_preview(*, turn: Turn) -> AftermathResult:

@@ -14,7 +14,7 @@ from briternia.errors import DomainError
 from kernel.dice import new_seed
 from kingdoms.models import Campaign
 from rulebook.campaign_schedule import DeadlineClock, deadline_clock, deadline_text, moment_text, turn_deadlines
-from turns.models import Turn
+from turns.models import Turn, phase_not_backed_off
 
 from ..models import CampaignSchedule, DeadlineChange, OrderSheet
 from .ancient_dead import ancient_dead_sheet_draft
@@ -202,14 +202,15 @@ def turns_due(*, now: dt.datetime) -> list[int]:
     ago, so a sheet that arrived in time and is still being checked is in before the claim (it holds
     the turn's share lock, the claim waits for it; see orders/services/sheets.py); and those the
     organizer asked to resolve whose task has not run after PHASE_REQUEST_TAKE_UP_SECONDS (lost with
-    a worker, or never enqueued), paused or held or not."""
+    a worker, or never enqueued), paused or held or not; never one whose failed phase waits out its
+    backoff (turns.models.phase_retry_delay: the organizer's Retry runs it at once)."""
     grace = dt.timedelta(seconds=float(settings.ORDERS_DEADLINE_GRACE_SECONDS))
     take_up = dt.timedelta(seconds=settings.PHASE_REQUEST_TAKE_UP_SECONDS)
     paused = CampaignSchedule.objects.filter(paused=True).values("campaign_id")
     passed = Q(orders_deadline__lte=now - grace, held_at__isnull=True) & ~Q(campaign_id__in=paused)
     requested = Q(orders_requested_at__lte=now - take_up)
     return list(
-        Turn.objects.filter(passed | requested, status=Turn.Status.ORDERS_OPEN)
+        Turn.objects.filter(passed | requested, phase_not_backed_off(now), status=Turn.Status.ORDERS_OPEN)
         .order_by("id")
         .values_list("id", flat=True)
     )

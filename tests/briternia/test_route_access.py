@@ -60,6 +60,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-campaign-map": ("GET", 401, 200, 200, 200),
     "api-campaign-kingdoms": ("GET", 401, 200, 200, 200),
     "api-campaign-alliances": ("GET", 401, 200, 200, 200),  # alliances are public once made
+    "api-campaign-messages": ("GET", 401, 200, 200, 200),  # each reads their kingdom's messages only
     "api-setup-home": ("POST", 401, 400, 400, 400),  # an empty pick is refused whatever the role
     "api-setup-provinces": ("POST", 401, 400, 400, 400),
     "api-kingdom": ("GET", 401, 404, 200, 200),
@@ -100,6 +101,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "api-turn-results": ("GET", 401, 200, 200, 200),
     "api-turn-resolve": ("POST", 401, 404, 404, None),
     "api-turn-aftermath": ("POST", 401, 404, 404, None),
+    "api-campaign-desk": ("GET", 401, 404, 404, 200),  # the game master's desk: the organizer's alone
     # Pages.
     "home": ("GET", 200, 200, 200, 200),
     "account-name": ("GET", LOGIN, 200, 200, 200),  # your own display name
@@ -152,6 +154,8 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "character-healing-potion": ("POST", LOGIN, 404, 302, 404),
     "turn-results": ("GET", LOGIN, 200, 200, 200),
     "campaign-history": ("GET", LOGIN, 200, 200, 200),
+    # Diplomacy: every player of the campaign has its page (each reads only their kingdom's messages).
+    "campaign-messages": ("GET", LOGIN, 200, 200, 200),
     # The battle stories: everyone in the campaign (a private story: its kingdom and the organizer).
     "campaign-stories": ("GET", LOGIN, 200, 200, 200),
     "my-reports": ("GET", LOGIN, 302, 302, 302),  # one campaign each: its history
@@ -159,12 +163,14 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "turn-deliveries": ("GET", LOGIN, 404, 404, 200),
     "report-render-again": ("POST", LOGIN, 404, 404, None),
     "campaign-emails": ("GET", LOGIN, 404, 404, 200),
+    "campaign-desk": ("GET", LOGIN, 404, 404, 200),  # every army on the map: never a player's
     "campaign-mail-received": ("GET", LOGIN, 404, 404, 200),  # the mail received: the organizer's
     "email-resend": ("POST", LOGIN, 404, 404, None),
     "report-email-resend": ("POST", LOGIN, 404, 404, None),
     "report-preferences": ("GET", LOGIN, 200, 200, 200),
     "turn-resolve": ("POST", LOGIN, 404, 404, None),
     "turn-aftermath": ("POST", LOGIN, 404, 404, None),
+    "turn-retry": ("POST", LOGIN, 404, 404, None),
     "turn-status": (
         "GET",
         LOGIN,

@@ -36,6 +36,8 @@ from kingdoms.services.co_players import co_player_add
 from kingdoms.services.invitations import invitation_link
 from rulebook.setup.maps import load_default_map
 from tests.battle_setup import file_battle_orders, raid_posted
+from tests.smtp import email_failed_create
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
 from .conftest import TIMEOUT_MS, login
@@ -130,6 +132,10 @@ def _paths(
         "organizer-open-turn-battles": ("organizer", f"/turns/{fought.pk}/battles/"),
         # The organizer's forms on a player's army page (painted, experience).
         "organizer-army": ("organizer", f"/armies/{army.pk}/"),
+        # Issue 37: the game master's desk (every army on the map, what is outstanding, a failed
+        # email), and the fighting campaign's, whose aftermath failed (the reason, Retry, Restore).
+        "desk": ("organizer", f"/campaigns/{played.pk}/desk/"),
+        "desk-failed": ("organizer", f"/campaigns/{fighting.pk}/desk/"),
         # Joint kingdoms: the fighting campaign's Ostland has a co-player, who may declare independence.
         "independence": ("organizer", f"/kingdoms/{fighting_ostland.pk}/independence/"),
         # The API's documentation (Swagger UI), linked from the API token page.
@@ -166,6 +172,16 @@ def _tomb_raid_posted(campaign: Campaign) -> None:
     assert ruin is not None
     Province.objects.filter(pk=ruin.pk).update(settlement="ruins")
     raid_posted(campaign.turns.get(number=1), ruin, ostland, army)
+
+
+def _failures_recorded(played: Campaign, fighting_turn: Turn) -> None:
+    """An email of the played campaign that failed, and the fighting campaign's aftermath failed (as
+    phase_run records a failure after its transaction rolled back), for the desks' lists."""
+    from turns.services.cycle import AFTERMATH_PHASE
+    from turns.services.phases import failure_text, phase_failure_record
+
+    email_failed_create(played)
+    phase_failure_record(AFTERMATH_PHASE, fighting_turn.pk, failure_text(AFTERMATH_PHASE, OSError("disk full")))
 
 
 def _invitation_path(user: AbstractBaseUser) -> str:
@@ -205,6 +221,7 @@ def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]
             assert orders_phase_run(turn_id=fighting_turn.pk).resolved
             co_player_add(kingdom=fighting.kingdoms.get(name="Ostland"), email="erin@briternia.local")
             _tomb_raid_posted(fighting)
+            _failures_recorded(played, fighting_turn)
             paths = _paths(played, setup, fighting, newcomer)
             server = LiveServer("localhost")
             yield Site(url=server.url, paths=paths)
@@ -353,6 +370,8 @@ PAGE_NAMES = [
     "organizer-open-summary-sheet",
     "organizer-open-turn-battles",
     "organizer-army",
+    "desk",
+    "desk-failed",
     "independence",
     "api-docs",
     "admin-index",

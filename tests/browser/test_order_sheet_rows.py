@@ -51,21 +51,28 @@ def _other_rows_clean(table: Locator, row: int) -> None:
 def test_an_item_transfer_the_kingdom_cannot_make_is_refused_in_its_row(
     page: Page, live_server, demo_campaign: Campaign, ostland: Kingdom
 ):
-    """Transfer of Gold: an item the kingdom holds, in its armies or its armory."""
+    """Transfer of Gold: an item the kingdom holds, as many of a name as it holds. The item is chosen
+    from the kingdom's own (issue 37); Ostland holds one Enchanted Shield, drafted to Karak Dumn in
+    the first row: the second row, sending it to Tor Anlec too, is the one refused."""
     _open_sheet(page, live_server, demo_campaign)
     page.locator("select[name='item-transfer-0-kingdom']").select_option(label="Karak Dumn")
-    item = page.locator("input[name='item-transfer-0-item']")
-    item.fill("Crown of Nowhere")
+    page.locator("select[name='item-transfer-0-item']").select_option("Enchanted Shield")
+    page.get_by_role("button", name="Save draft").click()
+    drafted = OrderSheet.objects.get(kingdom=ostland).entries
+    page.locator("select[name='item-transfer-1-kingdom']").select_option(label="Tor Anlec")
+    item = page.locator("select[name='item-transfer-1-item']")
+    item.select_option("Enchanted Shield")
     _submit(page)
     words = (
-        "The transfer of Crown of Nowhere to Karak Dumn: the kingdom holds no magic item of that name, in its "
-        "armies or its armory (Transfer of Gold)."
+        "The transfer of Enchanted Shield to Tor Anlec: the kingdom holds 1, in its armies or its armory "
+        "(Transfer of Gold)."
     )
     expect(page.locator("#sheet-errors li")).to_have_text([words])
-    _refused_beside(page.locator("input[name='item-transfer-0-item']"), words)
-    expect(page.locator("select[name='item-transfer-0-kingdom']")).not_to_have_attribute("aria-invalid", "true")
+    _refused_beside(item, words)
+    expect(page.locator("select[name='item-transfer-1-kingdom']")).not_to_have_attribute("aria-invalid", "true")
     expect(page.locator("#item-transfers-title + .field-problems")).to_have_count(0)
-    assert not OrderSheet.objects.filter(kingdom=ostland).exists()
+    _other_rows_clean(page.locator("#item-transfers"), 1)
+    assert OrderSheet.objects.get(kingdom=ostland).entries == drafted
 
 
 def test_a_second_land_deal_with_one_kingdom_is_refused_in_its_row(

@@ -79,9 +79,11 @@ def test_the_page_shows_the_work_under_way_and_updates_itself_when_it_is_done(
     assert not errors, errors
 
 
-def test_a_failed_resolution_reads_as_a_sentence_never_a_traceback(
+def test_a_failed_resolution_reads_as_a_sentence_never_a_traceback_and_the_desk_retries_it(
     page: Page, live_server, turn: Turn, monkeypatch
 ) -> None:
+    errors = _console_errors(page)
+
     def boom(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("disk full")
 
@@ -91,14 +93,36 @@ def test_a_failed_resolution_reads_as_a_sentence_never_a_traceback(
     monkeypatch.undo()
 
     login(page, live_server, "organizer", DEMO_PASSWORD)
-    for path in [f"/turns/{turn.pk}/results/", f"/turns/{turn.pk}/sheets/"]:
+    for path in [f"/turns/{turn.pk}/results/", f"/turns/{turn.pk}/sheets/", f"/campaigns/{turn.campaign_id}/"]:
         page.goto(f"{live_server.url}{path}")
         failure = page.locator("#turn-progress")
-        expect(failure).to_contain_text("The last resolution failed and changed nothing")
+        expect(failure).to_contain_text("FAILED. The orders phase of turn 1 FAILED and changed nothing.")
         expect(failure).to_contain_text("The orders phase failed on an error in the site and changed nothing")
         expect(failure).to_contain_text("RuntimeError: disk full")
         expect(page.locator("body")).not_to_contain_text("Traceback")
         expect(page.locator("body")).not_to_contain_text('File "')
+
+    # Issue 37: the link leads to the desk, which says why, since when, and offers Retry; Retry asks
+    # first, and once accepted runs the phase now (the disk has room again).
+    page.get_by_role("link", name="retry it or restore a snapshot from the game master's desk").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The game master's desk")
+    failed = page.locator("#failures")
+    expect(failed).to_contain_text("FAILED: the orders phase of turn 1 changed nothing.")
+    expect(failed).to_contain_text("RuntimeError: disk full")
+    expect(failed).to_contain_text("(1 try in a row)")
+    retry = page.get_by_role("button", name="Retry the orders phase of turn 1 now")
+    asked = _decline_next_question(page)
+    retry.click()
+    expect(retry).to_be_visible()
+    assert asked and "Run the orders phase of turn 1 now?" in asked[0]
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.ORDERS_OPEN
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    retry.click()
+    expect(page.locator(".messages")).to_contain_text("the failed phase runs again now")
+    expect(page.locator("#failures")).to_have_count(0)
+    assert Turn.objects.get(pk=turn.pk).status == Turn.Status.BATTLES
+    assert not errors, errors
 
 
 def test_the_aftermath_asks_first(page: Page, live_server, turn: Turn) -> None:

@@ -21,6 +21,7 @@ PACKAGES = [
     "briternia",
     "outbox",
     "kingdoms",
+    "diplomacy",
     "orders",
     "battles",
     "reports",

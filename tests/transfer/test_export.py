@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 
 from battles.models import AllianceEndAnnouncement, Battle, BattleSupport, ResultsReminder, TurnSummarySheet
 from briternia.errors import DomainError
+from diplomacy.models import Message
 from kingdoms.models import (
     Alliance,
     ArmoryItem,
@@ -71,6 +72,7 @@ def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
         "alliances",
         "mission_effects",
         "captives",
+        "messages",
     ]
     assert (document["format"], document["version"]) == ("briternia-campaign", 5)
 
@@ -124,6 +126,7 @@ def test_every_field_of_the_models_is_in_the_document():
         Email: {**schema.EMAIL_KEYS, "key": "by the row it names"},
         ReportEmail: {**schema.EMAIL_KEYS, **schema.REPORT_EMAIL_KEYS, "email_ptr": "the email it extends"},
         ReportPreferences: schema.REPORT_PREFERENCES_KEYS,  # in its user's object
+        Message: schema.MESSAGE_KEYS,  # diplomacy (issue 37): the campaign's messages
     }
     for model, keys in specs.items():
         fields = {f.name for f in [*model._meta.concrete_fields, *model._meta.many_to_many]}
@@ -287,7 +290,12 @@ def test_a_user_s_report_preferences_are_in_their_object(demo_campaign):
     alice = User.objects.get(username="alice")
     ReportPreferences.objects.create(user=alice, report_email="alice@home.example", attach_pdf=False)
     users = {u["username"]: u for u in campaign_export(campaign=demo_campaign)["users"]}
-    assert users["alice"]["report_preferences"] == {"report_email": "alice@home.example", "attach_pdf": False}
+    assert users["alice"]["report_preferences"] == {
+        "report_email": "alice@home.example",
+        "attach_pdf": False,
+        "message_emails": "each",
+        "messages_digest_at": None,
+    }
     assert users["bob"]["report_preferences"] is None  # never set
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from briternia.celery import app
+from tests.battles.conftest import BATTLES_FILED, BATTLES_POSTED
 from tests.smtp import free_port
+from turns.models import Turn
 
 
 @pytest.fixture
@@ -28,3 +30,12 @@ def _reset_connections() -> None:
     app.amqp._producer_pool = None
     app._backend_cache = None
     app._local.backend = None
+
+
+@pytest.fixture
+def battles_posted_turn(demo_campaign, turn, shared_layers) -> Turn:
+    """The demo's turn 1 resolved into its battles (tests/battles/conftest.py's shared builds)."""
+    shared_layers.take(BATTLES_FILED)
+    shared_layers.take(BATTLES_POSTED)
+    turn.refresh_from_db()
+    return turn

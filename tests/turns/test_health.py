@@ -3,11 +3,15 @@ last run, without logging in and without any campaign's data."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
 import pytest
 from celery import current_app
+from django.conf import settings
 from django.test import Client
+from django.utils import timezone
+from freezegun import freeze_time
 
 from turns.tasks import deadline_sweep
 
@@ -23,6 +27,7 @@ def test_health_answers_without_login_and_shows_the_sweep_once_it_ran(client: Cl
         "broker": "in-process",
         "last_sweep": None,
         "sweep_overdue": False,
+        "phase_failed": 0,
     }
 
     deadline_sweep.delay()
@@ -51,7 +56,12 @@ def test_health_is_503_when_the_broker_does_not_answer(client: Client) -> None:
     body = response.json()
     assert body["status"] == "error" and body["database"] == "ok"
     assert body["broker"].startswith("error: ")
-    assert body["sweep_overdue"] is True  # no sweep has ever run
+    # No sweep has run yet: on a first start that is no stopped beat (issue 37) ...
+    assert body["sweep_overdue"] is False
+    # ... until the site has been up for three sweep intervals without one.
+    later = timezone.now() + 3 * dt.timedelta(seconds=settings.DEADLINE_SWEEP_SECONDS) + dt.timedelta(seconds=5)
+    with freeze_time(later):
+        assert client.get("/health/").json()["sweep_overdue"] is True
 
 
 def test_health_answers_over_plain_http_when_pages_redirect_to_https(client: Client, settings) -> None:

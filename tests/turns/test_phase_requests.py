@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from demo.campaign import demo_campaign_create
+from kingdoms.models import Alliance
 from tests.clients import api_as, pages_as
 from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
@@ -46,6 +47,12 @@ def test_a_resolve_and_an_aftermath_whose_tasks_never_ran_are_taken_up_by_the_sw
     assert sweep(requested + take_up)["resolutions"] == 1
     turn.refresh_from_db()
     assert turn.status == Turn.Status.BATTLES and turn.orders_requested_at is None
+    # Two kingdoms allied: the End of Turn stays open to the results deadline (decision 511), so only
+    # the organizer's click moves this battle-less turn on early.
+    kingdoms = {k.name: k for k in turn.campaign.kingdoms.all()}
+    Alliance.objects.create(
+        campaign=turn.campaign, first=kingdoms["Ostland"], second=kingdoms["Karak Dumn"], trust="T", formed_turn=1
+    )
     assert sweep(requested + 2 * take_up)["resolutions"] == 0  # once
 
     # Nobody filed orders, so no battles: the aftermath may run before the results deadline.

@@ -15,13 +15,17 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from briternia.errors import DomainError
 from briternia.locks import phase_lock_wait_unbounded, phase_running_mark
 from kernel.dice import SeededDice
 from kingdoms.services.world import world_changed
-from turns.models import Turn
+from turns.models import PHASE_FAILURE_CLEARED, Turn, phase_retry_delay
 
+from .failures import phase_failure_announce
 from .steps import phase_step
 
 logger = logging.getLogger(__name__)
@@ -94,21 +98,41 @@ def phase_run(
                 resolution_error="",
                 held_at=None,
                 **{phase.requested: None},
+                **PHASE_FAILURE_CLEARED,
             )
             if after_commit is not None:
                 transaction.on_commit(after_commit)
             return PhaseOutcome(resolved=True, result=result)
     except DomainError as exc:
         # Refused (it cannot run yet): the request is answered with the reason; the organizer asks again.
-        Turn.objects.filter(pk=turn_id).update(
-            resolution_error=f"{phase.waits}: " + "; ".join(exc.messages), **{phase.requested: None}
-        )
+        phase_failure_record(phase, turn_id, f"{phase.waits}: " + "; ".join(exc.messages), **{phase.requested: None})
         raise
     except Exception as exc:
         logger.exception("The %s of turn %s failed", phase.name, turn_id)
         # The organizer reads a sentence, never a traceback (that is in the site's log).
-        Turn.objects.filter(pk=turn_id).update(resolution_error=failure_text(phase, exc))
+        phase_failure_record(phase, turn_id, failure_text(phase, exc))
         raise
+
+
+def phase_failure_record(phase: Phase, turn_id: int, error: str, **fields: object) -> None:
+    """After the phase's transaction rolled back: the failure on the turn, counted (tries in a row,
+    since when, the last), and the sweep's next try backed off (1, 2, 4 ... minutes, an hour at most:
+    turns.models.phase_retry_delay), so a failure that repeats is not tried every minute for ever."""
+    now = timezone.now()
+    Turn.objects.filter(pk=turn_id).update(
+        resolution_error=error,
+        phase_failures=F("phase_failures") + 1,
+        phase_failed_since=Coalesce(F("phase_failed_since"), Value(now)),
+        phase_failed_at=now,
+        **fields,
+    )
+    turn = Turn.objects.select_related("campaign__organizer").get(pk=turn_id)
+    Turn.objects.filter(pk=turn_id).update(phase_retry_at=now + phase_retry_delay(turn.phase_failures))
+    turn.phase_retry_at = now + phase_retry_delay(turn.phase_failures)
+    try:
+        phase_failure_announce(turn)
+    except Exception:  # telling the organizer never hides the failure itself
+        logger.exception("The failure of turn %s could not be told to the organizer", turn_id)
 
 
 def failure_text(phase: Phase, exc: Exception) -> str:
@@ -116,5 +140,6 @@ def failure_text(phase: Phase, exc: Exception) -> str:
     what = f"{type(exc).__name__}: {exc}"[:300]
     return (
         f"The {phase.name} failed on an error in the site and changed nothing ({what}). "
-        "Its full report is in the site's log. Run it again; if it fails again, tell the site's administrator."
+        "Its full report is in the site's log. Retry it from the game master's desk; if it fails again, "
+        "restore the campaign's last snapshot or tell the site's administrator."
     )

@@ -85,3 +85,19 @@ def aftermath_phase_request(*, turn: Turn, now: dt.datetime | None = None) -> No
     if not _guarded(AFTERMATH_PHASE, turn, what, record):
         raise DomainError(f"The aftermath of turn {turn.number} is being resolved already.")
     task_enqueue_after_commit(aftermath_phase_task, turn_id=turn.pk)
+
+
+def phase_retry_request(*, turn: Turn, now: dt.datetime | None = None) -> str:
+    """The desk's Retry: the failed phase waiting on the turn runs now (recorded, then its task), its
+    backoff lifted, so the sweep takes it up at once if the task is lost. Returns what was asked."""
+    now = now or timezone.now()
+    if not turn.phase_failed:
+        raise DomainError(f"Nothing of turn {turn.number} has failed: there is nothing to retry.")
+    if turn.status == Turn.Status.ORDERS_OPEN:
+        orders_phase_request(turn=turn, now=now)
+        what = f"The orders phase of turn {turn.number}"
+    else:
+        aftermath_phase_request(turn=turn, now=now)
+        what = f"The aftermath of turn {turn.number}"
+    Turn.objects.filter(pk=turn.pk).update(phase_retry_at=None)
+    return what

@@ -69,15 +69,23 @@ def deadline_sweep_run(
     report["reminders"] += step("results reminders", lambda: len(results_reminders_queue(now=now)))
     held: list[int] = []
 
+    started: set[int] = set()
+
     def orders_phase_unless_held(turn_id: int) -> object:
         if turn_hold_if_orders_missing(turn_id=turn_id, now=now):
             held.append(turn_id)
             return None
+        started.add(turn_id)
         return orders_phase(turn_id)
+
+    def aftermaths_due_now() -> list[int]:
+        # A sweep that resolves a turn's orders does not also end it (a turn without battles moves on
+        # by itself, decision 511): its players read the orders' results first, until the next sweep.
+        return [turn_id for turn_id in aftermaths_due(now=now) if turn_id not in started]
 
     report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase_unless_held) - len(held)
     report["held"] = len(held)
-    report["aftermaths"] = each("aftermath", lambda: aftermaths_due(now=now), aftermath_phase)
+    report["aftermaths"] = each("aftermath", aftermaths_due_now, aftermath_phase)
     report["deliveries"] = step("reports taken up", lambda: reports_take_up(now=now))
     report["deliveries"] += step("emails taken up", lambda: emails_take_up(now=now))
     return report
