@@ -19,6 +19,7 @@ from briternia.flash import flash_errors
 from kernel.dice import SeededDice, new_seed
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.selectors import alliance_in_force, army_private_get, campaign_get, is_organizer, kingdom_of
+from kingdoms.services.mail_addresses import orders_address_for
 from orders.selectors import turn_get
 from orders.services.progress import turn_progress
 from orders.services.turns import turn_clock
@@ -48,7 +49,9 @@ from .services.summaries import (
     summary_sheet_filed,
     summary_sheet_form,
     summary_sheet_save,
+    summary_sheet_values,
 )
+from .services.summary_text import summary_sheet_text
 
 SETTLEMENT_CHOICES = ("none", "town", "city", "capitol", "ruins")
 
@@ -341,30 +344,7 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             messages.success(request, f"The turn summary sheet of {kingdom.name} for {battle.province} is saved.")
             return redirect("battle", battle_id=battle.pk)
     elif sheet is not None:
-        values = {
-            "result": sheet.result,
-            "withdrew": sheet.withdrew,
-            "opponent_withdrew": sheet.opponent_withdrew,
-            "casualties": sheet.casualties,
-            "characters_lost": sheet.characters_lost,
-            "loot_choice": sheet.loot_choice,
-            "negotiation_gold": sheet.negotiation_gold,
-            "negotiation_note": sheet.negotiation_note,
-            "story": sheet.story,
-            "story_bonus": sheet.story_bonus,
-            "story_army": sheet.story_army_id,
-            "story_private": sheet.story_private,
-            "injury_rerolls": sheet.injury_rerolls,
-            "backstab": sheet.backstab,
-            "warlord_heir": sheet.warlord_heir_id,
-            "support_withdrawn": sheet.support_withdrawn,
-            "depots_captured": sheet.depots_captured,
-            "carts_recaptured": sheet.carts_recaptured,
-            "played_by_player": sheet.played_by_player_id,
-            "played_by_guest": sheet.played_by_guest,
-            "raid_result": sheet.raid_result,
-            "raiders": sheet.raiders,
-        }
+        values = summary_sheet_values(sheet)
     if request.method != "POST":
         values["announce_alliance_end"] = form.alliance_end_announced
     by_unit = {int(c["unit"]): c for c in values.get("casualties", []) if is_ascii_digits(c.get("unit"))}
@@ -420,6 +400,15 @@ def summary_sheet_page(request: HttpRequest, battle_id: int, kingdom_id: int | N
             "by_organizer": by_organizer,
             "results_deadline": deadline_text(battle.turn.results_deadline, battle.turn.campaign.time_zone),
             "clock": turn_clock(battle.turn),
+            # File by email (issue 36): the sheet as text, for the kingdom's own players only.
+            **(
+                {
+                    "sheet_text": summary_sheet_text(battle=battle, kingdom=kingdom),
+                    "orders_address": orders_address_for(request.user, battle.turn.campaign),
+                }
+                if kingdom.players.filter(pk=request.user.pk).exists()
+                else {}
+            ),
         },
         status=400 if errors else 200,
     )

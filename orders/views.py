@@ -20,6 +20,7 @@ from briternia.flash import flash_errors
 from briternia.locks import phase_running_since
 from kingdoms.models import Army, Character
 from kingdoms.selectors import campaign_get, campaign_map_svg, is_organizer, kingdom_organized_get
+from kingdoms.services.mail_addresses import orders_address_for
 from kingdoms.services.spending import deliveries_of_kingdom
 from rulebook.campaign_schedule import deadline_text, moment_text
 from rulebook.ruins_and_tomb_raiders.tomb_raid import armies_waiting
@@ -42,6 +43,7 @@ from .services.independence import independence_declare
 from .services.progress import turn_progress
 from .services.resolution import turn_preview
 from .services.rogue import kingdom_rogue_declare, rogue_kingdom_give
+from .services.sheet_text import order_sheet_text
 from .services.sheets import (
     ORDERS_PHASE_NAME,
     lists_due_data,
@@ -215,6 +217,15 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         "raid_waiting": " and ".join(waiting),
         "raid_waiting_verb": "waits" if len(waiting) == 1 else "wait",
         **_deadline_context(turn),
+        # File by email (issue 36): the sheet as it stands, as text, for the kingdom's own players only.
+        **(
+            {
+                "sheet_text": order_sheet_text(kingdom=kingdom, turn=turn, ctx=ctx),
+                "orders_address": orders_address_for(request.user, turn.campaign),
+            }
+            if kingdom.players.filter(pk=request.user.pk).exists()
+            else {}
+        ),
     }
     return render(request, "orders/order_sheet.html", context, status=400 if errors else 200)
 

@@ -45,7 +45,7 @@ class Email(models.Model):
         BATTLE_RULING = "battle-ruling", "Battle's sheets disagree, or the organizer's ruling"
         KINGDOM_MESSAGE = "kingdom-message", "Message between kingdoms, or the organizer's announcement"
         MESSAGE_DIGEST = "message-digest", "The day's messages between kingdoms"
-        MAIL_REFUSED = "mail-refused", "Answer to a mail refused unread"
+        SHEET_ANSWER = "sheet-answer", "Answer to a sheet filed by email"
 
     # Sent in bulk when a turn's reports go out, with their PDFs: behind every other email, which a
     # person is waiting for (a receipt, an invitation, a reminder, a deadline change); see

@@ -7,6 +7,7 @@ them, so it imports nothing of it."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from django.urls import reverse
@@ -38,9 +39,12 @@ def _context(battle: Battle) -> dict[str, Any]:
     }
 
 
-def summary_receipt_queue(sheet: TurnSummarySheet, filed: dict[str, Any], *, entered_by_name: str) -> Email | None:
+def summary_receipt_queue(
+    sheet: TurnSummarySheet, filed: dict[str, Any], *, entered_by_name: str, notes: Sequence[str] = ()
+) -> Email | None:
     """The receipt of a submitted sheet, to its kingdom's players: what was filed, when and by whom
-    (as an order sheet's receipt). One per submission: a sheet submitted again gets a new one."""
+    (as an order sheet's receipt). One per submission: a sheet submitted again gets a new one.
+    `notes`: lines it adds (a sheet filed by email: what its mail carried besides)."""
     battle = sheet.battle
     return email_queue(
         template="summary-receipt",
@@ -54,6 +58,7 @@ def summary_receipt_queue(sheet: TurnSummarySheet, filed: dict[str, Any], *, ent
             "by": entered_by_name,
             "received": moment_text(sheet.submitted_at, battle.turn.campaign.time_zone) if sheet.submitted_at else "",
             "sheet_link": site_url() + reverse("summary-sheet", args=[battle.pk]),
+            "notes": list(notes),
         },
         campaign_id=battle.turn.campaign_id,
         turn_id=battle.turn_id,

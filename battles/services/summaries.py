@@ -4,6 +4,8 @@ opponent's, and ruled on by the organizer when the two disagree (Appendix: Turn 
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -774,12 +776,41 @@ def summary_sheet_filed(sheet: TurnSummarySheet) -> dict[str, Any]:
     }
 
 
-def _open_for_summary_sheets(battle: Battle, *, by_organizer: bool) -> None:
+def summary_sheet_values(sheet: TurnSummarySheet) -> dict[str, Any]:
+    """What a kingdom's sheet holds, as its page's form and `summary_sheet_save` take it (its text too)."""
+    return {
+        "result": sheet.result,
+        "withdrew": sheet.withdrew,
+        "opponent_withdrew": sheet.opponent_withdrew,
+        "casualties": sheet.casualties,
+        "characters_lost": sheet.characters_lost,
+        "loot_choice": sheet.loot_choice,
+        "negotiation_gold": sheet.negotiation_gold,
+        "negotiation_note": sheet.negotiation_note,
+        "story": sheet.story,
+        "story_bonus": sheet.story_bonus,
+        "story_army": sheet.story_army_id,
+        "story_private": sheet.story_private,
+        "injury_rerolls": sheet.injury_rerolls,
+        "backstab": sheet.backstab,
+        "warlord_heir": sheet.warlord_heir_id,
+        "support_withdrawn": sheet.support_withdrawn,
+        "depots_captured": sheet.depots_captured,
+        "carts_recaptured": sheet.carts_recaptured,
+        "played_by_player": sheet.played_by_player_id,
+        "played_by_guest": sheet.played_by_guest,
+        "raid_result": sheet.raid_result,
+        "raiders": sheet.raiders,
+    }
 
+
+def _open_for_summary_sheets(battle: Battle, *, by_organizer: bool, arrived_at: dt.datetime | None = None) -> None:
+    """Sheets change while the turn's battles are open; a player's until the results deadline, by the
+    sheet's arrival (a mail's: when the mail server received it)."""
     turn = battle.turn
     if turn.status != Turn.Status.BATTLES:
         raise DomainError(f"Turn {turn.number} is {turn.get_status_display().lower()}: sheets can no longer change.")
-    if not by_organizer and timezone.now() > turn.results_deadline:
+    if not by_organizer and (arrived_at or timezone.now()) > turn.results_deadline:
         raise DomainError("The results deadline has passed: ask the organizer to enter your sheet (8. End of Turn).")
 
 
@@ -792,12 +823,17 @@ def summary_sheet_save(
     entered_by: AbstractBaseUser | None,
     submit: bool = True,
     by_organizer: bool = False,
+    arrived_at: dt.datetime | None = None,
+    receipt_notes: Sequence[str] = (),
 ) -> TurnSummarySheet:
     """Save (and by default submit) a kingdom's sheet for a battle. An invalid sheet is refused
     as a whole and nothing is saved. `announce_alliance_end` in `data` makes (true) or withdraws
-    (false) the kingdom's announcement of the end of its alliance; absent or None leaves it."""
+    (false) the kingdom's announcement of the end of its alliance; absent or None leaves it.
+    `arrived_at`: when the sheet arrived (a mail's: when the mail server received it; default now);
+    `receipt_notes`: lines its receipt adds. The sheet returned carries `receipt_email`, the receipt
+    queued for a submission (None for a draft, or nobody to write to)."""
     battle = Battle.objects.select_for_update().select_related("turn", "province").get(pk=battle.pk)
-    _open_for_summary_sheets(battle, by_organizer=by_organizer)
+    _open_for_summary_sheets(battle, by_organizer=by_organizer, arrived_at=arrived_at)
     clean = summary_sheet_clean(summary_sheet_form(battle=battle, kingdom=kingdom), data, by_organizer=by_organizer)
     announce = clean.pop("announce_alliance_end")
     sheet, _ = TurnSummarySheet.objects.get_or_create(
@@ -807,9 +843,10 @@ def summary_sheet_save(
         setattr(sheet, name, value)
     sheet.entered_by = entered_by  # type: ignore[assignment]
     sheet.by_organizer = by_organizer
+    sheet.receipt_email = None
     if submit:
         sheet.status = TurnSummarySheet.Status.SUBMITTED
-        sheet.submitted_at = timezone.now()
+        sheet.submitted_at = arrived_at or timezone.now()
     sheet.save()
     if battle.status == Battle.Status.SCHEDULED and submit:
         battle.status = Battle.Status.REPORTED
@@ -817,7 +854,9 @@ def summary_sheet_save(
     if submit:
         # Rulings told (issue 37): a receipt for every sheet, and both sides told when they disagree.
         by = display_name(entered_by) if entered_by is not None else ""
-        summary_receipt_queue(sheet, summary_sheet_filed(sheet), entered_by_name=by)
+        sheet.receipt_email = summary_receipt_queue(
+            sheet, summary_sheet_filed(sheet), entered_by_name=by, notes=receipt_notes
+        )
         if disagreement := disagreement_text(battle, deadline_passed=timezone.now() > battle.turn.results_deadline):
             disagreement_queue(battle, disagreement)
     # Allies, Announcement: the sheet carries the kingdom's one announcement of this End of Turn.

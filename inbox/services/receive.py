@@ -35,17 +35,19 @@ from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from battles.services.sheet_mail import sheet_text_file
 from kingdoms.services.mail_addresses import (
     mail_secret_owner,
     orders_address_for,
     orders_address_secret,
     registered_user_for,
 )
+from orders.services.emails import sheet_answer_queue
 from outbox.models import Email
-from outbox.services import email_queue
 
 from ..mail_text import address_of, auto_reply_reason, message_text, reply_sheet_text
 from ..models import InboundMessage
@@ -140,22 +142,24 @@ def _secret_user(headers: Message):  # type: ignore[no-untyped-def]
     return None
 
 
-def _refusal_queue(row: InboundMessage, *, user, reason: str) -> Email | None:  # type: ignore[no-untyped-def]
-    """The short answer to a mail refused unread, to `user`'s registered address (once per mail)."""
-    if user is None or not user.email:
+def _refusal_queue(row: InboundMessage, *, user: AbstractBaseUser | None, reason: str) -> Email | None:
+    """The short answer to a mail refused unread, to `user`'s registered address (the same kind of
+    answer as a refused sheet's, orders.services.emails.sheet_answer_queue)."""
+    if user is None:
         return None
-    return email_queue(
-        template="mail-refused",
-        kind=Email.Kind.MAIL_REFUSED,
-        to=[user.email],
-        context={
-            "reason": reason,
-            "subject": row.subject,
-            "received_at": row.received_at,
-            "orders_address": orders_address_for(user, None),
-        },
+    received = timezone.localtime(row.received_at, dt.UTC).strftime("%a %d %b %Y, %H:%M:%S UTC")
+    return sheet_answer_queue(
+        user=user,
+        subject=f'Your mail "{row.subject[:60]}" was not read',
+        lines=[
+            f'Your mail "{row.subject}", received {received}, was not read and nothing was filed.',
+            reason,
+            'Send your sheets to your own orders address (shown only to you, on your "Orders by email" page):',
+            orders_address_for(user, None),
+            "If you did not send this mail, someone else wrote your address in its From line: nothing was done "
+            "with it.",
+        ],
         campaign_id=None,
-        key=f"mail-refused:{row.pk}",
     )
 
 
@@ -221,8 +225,6 @@ def _process(row: InboundMessage) -> None:
         row.status = InboundMessage.Status.IGNORED
         row.reason = f"Not answered: more than {settings.INBOX_THROTTLE_PER_MINUTE} mails a minute for this account."
         return
-    from battles.services.sheet_mail import sheet_text_file  # TODO(mailin): top-level once mailtext lands
-
     message = BytesParser(policy=policy.default).parsebytes(raw)
     text, notes = message_text(message)  # type: ignore[arg-type]
     filing = sheet_text_file(

@@ -8,15 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.urls import reverse
-
-from briternia.site import site_url
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.people import display_name
 from outbox.models import Email
 from outbox.services import Rendered, email_queue, email_queue_for_worker, email_render
 from rulebook.campaign_schedule import deadline_text, moment_text
-from rulebook.tables import ArmyType
 from rulebook.world import World
 from turns.models import Turn
 
@@ -25,17 +21,29 @@ from .calendar import deadlines_calendar
 from .describe import describe_entries, new_lists_note
 
 
-def kingdom_email_queue(*, template: str, kind: str, kingdom: Kingdom, turn: Turn, key: str, **context: Any) -> None:
-    """Queue an email about `turn` to the kingdom's players (receipts, reminders): its templates
-    read the kingdom, the turn and the campaign besides `context`."""
+def kingdom_email_queue(
+    *,
+    template: str,
+    kind: str,
+    kingdom: Kingdom,
+    turn: Turn,
+    key: str,
+    players: Sequence[Any] | None = None,
+    reply_to: str = "",
+    **context: Any,
+) -> None:
+    """Queue an email about `turn` to the kingdom's players (receipts, reminders), or to those of them
+    in `players`: its templates read the kingdom, the turn and the campaign besides `context`.
+    `reply_to`: where a reply goes (blank: the campaign's organizer)."""
     email_queue(
         template=template,
         kind=kind,
-        to=[p.email for p in kingdom.players.all() if p.email],
+        to=[p.email for p in (kingdom.players.all() if players is None else players) if p.email],
         context={"kingdom": kingdom, "turn": turn, "campaign": turn.campaign, **context},
         campaign_id=turn.campaign_id,
         turn_id=turn.pk,
         key=key,
+        reply_to=reply_to,
     )
 
 
@@ -112,6 +120,21 @@ def orders_receipt_render(email: Email) -> tuple[list[str], Rendered] | None:
     return [p.email for p in kingdom.players.all()], email_render(template="orders-receipt", context=context)
 
 
+def sheet_answer_queue(
+    *, user: Any, subject: str, lines: Sequence[str], campaign_id: int | None, turn_id: int | None = None
+) -> Email | None:
+    """The answer to a sheet filed by email (a draft saved, a refusal), to the user's registered
+    address: never to the address the mail came from, which proves nothing. None: no address."""
+    return email_queue(
+        template="sheet-answer",
+        kind=Email.Kind.SHEET_ANSWER,
+        to=[user.email],
+        context={"subject": subject, "lines": list(lines)},
+        campaign_id=campaign_id,
+        turn_id=turn_id,
+    )
+
+
 def campaign_player_addresses(campaign: Campaign) -> set[str]:
     """The address of every player of the campaign: who an announcement goes to."""
     return {p.email for k in campaign.kingdoms.prefetch_related("players") for p in k.players.all() if p.email}
@@ -163,22 +186,3 @@ def orders_held_announce(*, turn: Turn, missing: int, total: int) -> None:
         turn_id=turn.pk,
         key=f"orders-held:{turn.pk}:{turn.orders_deadline.isoformat()}",
     )
-
-
-def campaign_started_announce(*, turn: Turn) -> None:
-    """The campaign has started: each player kingdom is told that turn 1 is open, with the link to
-    its order sheet and the orders deadline (the last email of the setup)."""
-    campaign = turn.campaign
-    orders_deadline = deadline_text(turn.orders_deadline, campaign.time_zone)
-    campaign_link = site_url() + reverse("campaign", args=[campaign.pk])
-    for kingdom in campaign.kingdoms.exclude(army_type=ArmyType.ANCIENT_DEAD).prefetch_related("players"):
-        kingdom_email_queue(
-            template="campaign-started",
-            kind=Email.Kind.SETUP,
-            kingdom=kingdom,
-            turn=turn,
-            key="",
-            orders_deadline=orders_deadline,
-            link=site_url() + reverse("order-sheet-kingdom", args=[turn.pk, kingdom.pk]),
-            campaign_link=campaign_link,
-        )

@@ -12,7 +12,7 @@ from rulebook.campaign_schedule import REMINDER_BEFORE, deadline_text, time_left
 from turns.models import Turn
 
 from ..models import CampaignSchedule, OrderSheet, OrdersReminder
-from .emails import kingdom_email_queue
+from .opening_emails import kingdom_sheet_email_queue
 
 
 def orders_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
@@ -41,7 +41,7 @@ def orders_reminders_queue(*, now: dt.datetime) -> list[Kingdom]:
             try:
                 with transaction.atomic():
                     reminder = OrdersReminder.objects.create(turn=turn, kingdom=kingdom)
-                    kingdom_email_queue(
+                    kingdom_sheet_email_queue(
                         template="orders-reminder",
                         kind=Email.Kind.ORDERS_REMINDER,
                         kingdom=kingdom,

@@ -219,6 +219,8 @@ class SheetResult:
     standing: OrderSubmission | None = None
     # The submission just kept for the record (it met the running orders phase): never resolved.
     record: OrderSubmission | None = None
+    # The submission just written, whether it stands or not (a draft: none; kept for the record: `record`).
+    submission: OrderSubmission | None = None
 
 
 def order_sheet_save(
@@ -229,6 +231,7 @@ def order_sheet_save(
     submitted_by: AbstractBaseUser,
     submit: bool,
     arrived_at: dt.datetime | None = None,
+    receipt_notes: Sequence[str] = (),
 ) -> SheetResult:
     """Save the kingdom's sheet as a draft, or submit it.
 
@@ -237,6 +240,7 @@ def order_sheet_save(
     written now; the last one to arrive stands. `arrived_at` (the request's arrival,
     briternia/arrival.py) decides whether it is in time, and is the time recorded and stated: a
     sheet that arrived by the deadline is taken in even if the deadline passes while it is checked.
+    `receipt_notes`: lines the receipt adds (a sheet filed by email: what its mail carried besides).
 
     Locks: the kingdom's sheet row (one save of a kingdom at a time) and a share lock on the turn
     row, which other kingdoms' saves share and the orders phase's claim waits for.
@@ -267,6 +271,7 @@ def order_sheet_save(
                 submitted_by=submitted_by,
                 submit=submit,
                 arrived_at=arrived_at,
+                receipt_notes=receipt_notes,
             )
     except PhaseRunning as running:
         if not submit:
@@ -287,6 +292,7 @@ def order_sheet_save(
                 submitted_by=submitted_by,
                 arrived_at=arrived_at,
                 since=since,
+                receipt_notes=receipt_notes,
             )
     except (LockBusy, PhaseRunning):
         raise DomainError(
@@ -340,6 +346,7 @@ def _order_sheet_write(
     submitted_by: AbstractBaseUser,
     submit: bool,
     arrived_at: dt.datetime,
+    receipt_notes: Sequence[str] = (),
 ) -> SheetResult:
     """order_sheet_save's transaction."""
     with transaction.atomic():
@@ -362,21 +369,26 @@ def _order_sheet_write(
         )
         sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
         sheet.entries = checked.entries_json
-        standing = None
+        standing = submission = None
         if submit:
             sheet.status = OrderSheet.Status.SUBMITTED
             # The last to arrive stands (ties: the last written, this one; `standing_submission`).
             stands = sheet.submitted_at is None or arrived_at >= sheet.submitted_at
             sheet.submitted_at = max(sheet.submitted_at or arrived_at, arrived_at)
             submission = _submission_write(
-                sheet=sheet, checked=checked, submitted_by=submitted_by, arrived_at=arrived_at
+                sheet=sheet, checked=checked, submitted_by=submitted_by, arrived_at=arrived_at, notes=receipt_notes
             )
             standing = submission if stands else None
         # A draft saved after a submission does not withdraw it: the last submission stands
         # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
         sheet.save()
     return SheetResult(
-        sheet=sheet, check=checked.check, lists_due=checked.lists_due, world=checked.ctx.world, standing=standing
+        sheet=sheet,
+        check=checked.check,
+        lists_due=checked.lists_due,
+        world=checked.ctx.world,
+        standing=standing,
+        submission=submission,
     )
 
 
@@ -410,9 +422,11 @@ def _submission_write(
     submitted_by: AbstractBaseUser,
     arrived_at: dt.datetime,
     record: str = "",
+    notes: Sequence[str] = (),
 ) -> OrderSubmission:
     """The submission of the checked sheet, with its receipt written now, saved, and its receipt
-    email queued. `record`: kept for the record, never resolved, with what its receipt says."""
+    email queued. `record`: kept for the record, never resolved, with what its receipt says; `notes`:
+    lines the receipt adds."""
     check = checked.check
     submission = OrderSubmission(
         sheet=sheet,
@@ -434,6 +448,8 @@ def _submission_write(
         army_rows=checked.armies,
         record=record,
     )
+    if notes:
+        submission.receipt["notes"] = list(notes)
     submission.save()
     orders_receipt_queue(submission=submission, turn=sheet.turn)
     return submission
@@ -447,6 +463,7 @@ def _order_sheet_record(
     submitted_by: AbstractBaseUser,
     arrived_at: dt.datetime,
     since: dt.datetime,
+    receipt_notes: Sequence[str] = (),
 ) -> SheetResult:
     """A submission that arrived in time while the orders phase runs, kept for the record and never
     resolved (rules decision 520): checked like any (a sheet with errors is refused whole), written
@@ -467,6 +484,7 @@ def _order_sheet_record(
             submitted_by=submitted_by,
             arrived_at=arrived_at,
             record=record_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=since),
+            notes=receipt_notes,
         )
     return SheetResult(
         sheet=sheet, check=checked.check, lists_due=checked.lists_due, world=checked.ctx.world, record=submission

@@ -4,6 +4,7 @@ claimed, retried, failed, resent, taken up after a crash)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -13,11 +14,15 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_context
+from battles.services.summary_text import summary_sheet_text
 from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, ReportPreferences, TreasuryEntry
+from kingdoms.services.mail_addresses import orders_address_for
+from orders.services.sheet_text import order_sheet_text
 from outbox.models import Email
 from outbox.services import email_queue, email_render
 from rulebook.campaign_schedule import deadline_text
+from rulebook.tables import ArmyType
 from turns.models import Turn, TurnEvent
 
 from ..models import ReportEmail, TurnReport
@@ -126,13 +131,16 @@ def report_emails_queue(*, report: TurnReport) -> list[int]:
     runs in the render task (or the sweep), after the report is stored."""
     template, context = _email_template_and_context(report)
     pdf = (report.filename, bytes(report.pdf), "application/pdf") if report.pdf else None
+    sheets = _sheets_by_email(report)
     with transaction.atomic():
         for user, address, attach in report_recipients(report):
+            sheet = sheets(user)
             email_queue(
                 template=template,
                 kind=EMAIL_KINDS[report.kind],
                 to=[address],
-                context={**context, "attached": attach and pdf is not None},
+                context={**context, "attached": attach and pdf is not None, **sheet},
+                reply_to=sheet.get("orders_address", ""),
                 campaign_id=report.turn.campaign_id,
                 turn_id=report.turn_id,
                 attachment=pdf if attach else None,
@@ -149,6 +157,35 @@ def report_emails_queue(*, report: TurnReport) -> list[int]:
         if report.is_scenario:
             Battle.objects.filter(pk=report.battle_id, scenario_sent_at__isnull=True).update(scenario_sent_at=now)
     return list(report.emails.filter(status=Email.Status.QUEUED).values_list("id", flat=True))
+
+
+def _sheets_by_email(report: TurnReport) -> Callable[[Any], dict[str, str]]:
+    """For each reader, the sheet they may reply with (issue 36), as the email's context (`sheet_text`
+    and `orders_address`, where a reply goes), or nothing: a kingdom's report carries the kingdom's
+    order sheet of the turn it opens to its players; a scenario sheet carries the reader's turn summary
+    sheet of the battle, if their kingdom files one."""
+    campaign = report.turn.campaign
+    texts: dict[int, str] = {}
+    if report.is_scenario:
+        battle = report.battle
+        filing = battle.filing_kingdom_ids()
+        if battle.turn.status == Turn.Status.BATTLES:
+            for kingdom in Kingdom.objects.filter(pk__in=filing).exclude(army_type=ArmyType.ANCIENT_DEAD):
+                texts[kingdom.pk] = summary_sheet_text(battle=battle, kingdom=kingdom)
+    elif report.kingdom_id is not None and not report.kingdom.is_ancient_dead:
+        opened = Turn.objects.filter(
+            campaign=campaign, number=report.turn.number + 1, status=Turn.Status.ORDERS_OPEN
+        ).first()
+        if opened is not None:
+            texts[report.kingdom_id] = order_sheet_text(kingdom=report.kingdom, turn=opened)
+
+    def sheet(user: Any) -> dict[str, str]:
+        kingdom = next((k for k in texts if user.kingdoms.filter(pk=k).exists()), None)
+        if kingdom is None:
+            return {}
+        return {"sheet_text": texts[kingdom], "orders_address": orders_address_for(user, campaign)}
+
+    return sheet
 
 
 def _carried_over_emails_render(

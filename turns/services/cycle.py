@@ -31,7 +31,7 @@ from kernel.dice import SeededDice
 from kingdoms.models import Campaign
 from kingdoms.services.ancient_dead import ancient_dead_setup
 from kingdoms.services.campaigns import campaign_setup_close
-from orders.services.emails import campaign_started_announce
+from orders.services.opening_emails import campaign_started_announce
 from orders.services.resolution import DICE_STREAM as ORDERS_STREAM
 from orders.services.resolution import ancient_dead_dice, resolution_write, turn_state_load
 from orders.services.turns import turn_open
