@@ -205,7 +205,7 @@ def test_a_replayed_accepted_mail_files_nothing_twice(turn, alice, two_armies, r
 def test_a_forged_reply_without_the_secret_changes_nothing(turn, alice, two_armies, reminder):
     first, _ = two_armies
     raw = reply(reminder, {first.name: f"Move into {neighbour(first).number}"})
-    forged = raw.replace(reminder.reply_to.encode(), b"orders@briternia.test")
+    forged = raw.replace(reminder.reply_to.encode(), b"orders@localhost")
     row = message_receive(forged, received_at=turn.orders_deadline - dt.timedelta(hours=1), source="imap")
     assert row.status == InboundMessage.Status.REFUSED and row.user is None
     assert not OrderSubmission.objects.exists()
