@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "orders",
     "battles",
     "reports",
+    "inbox",
     "turns",
     "demo",
     "transfer",
@@ -232,8 +233,32 @@ EMAIL_BACKOFF_SCALE = float(env_str("EMAIL_BACKOFF_SCALE", env_str("REPORT_EMAIL
 # visibility timeout (below) to a second worker.
 EMAIL_RETRY_COUNTDOWN_MAX_SECONDS = env_int("EMAIL_RETRY_COUNTDOWN_MAX_SECONDS", 300)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Briternia <organizer@briternia.local>")
-# Sheets by email (issue 36): where a player sends an order or turn summary sheet as text.
+
+# Orders by email (issue 36; README, "Orders by email"). Players send their sheets to this address
+# with their own secret as its plus part (orders+<secret>@...: kingdoms/services/mail_addresses.py).
 ORDERS_EMAIL_ADDRESS = env_str("ORDERS_EMAIL_ADDRESS", "orders@localhost")
+# A mail bigger than this is refused with a short answer, unread (bytes, the whole message).
+INBOX_MAX_BYTES = env_int("INBOX_MAX_BYTES", 512 * 1024)
+# More mails than this from one sender (or for one account) within a minute are recorded, neither
+# filed nor answered.
+INBOX_THROTTLE_PER_MINUTE = env_int("INBOX_THROTTLE_PER_MINUTE", 20)
+# The mailbox read over IMAP by the worker's beat every INBOX_POLL_SECONDS (no host: not read).
+INBOX_IMAP_HOST = env_str("INBOX_IMAP_HOST", "")
+INBOX_IMAP_SSL = env_bool("INBOX_IMAP_SSL", True)
+INBOX_IMAP_PORT = env_int("INBOX_IMAP_PORT", 993 if INBOX_IMAP_SSL else 143)
+INBOX_IMAP_USER = env_str("INBOX_IMAP_USER", "")
+INBOX_IMAP_PASSWORD = env_str("INBOX_IMAP_PASSWORD", "")
+INBOX_IMAP_FOLDER = env_str("INBOX_IMAP_FOLDER", "INBOX")
+INBOX_POLL_SECONDS = env_int("INBOX_POLL_SECONDS", 30)
+# The local mail drop (a Maildir; the embedded default's orders address, and `make stack`'s SMTP
+# receiver delivers there): each file in its new/ is read by the beat and moved to cur/. Empty: none.
+INBOX_MAILDROP_DIR = env_str("INBOX_MAILDROP_DIR") or str(VAR_DIR / "maildrop")
+if str(VAR_DIR / "maildrop") == INBOX_MAILDROP_DIR:
+    for _folder in ("new", "cur", "tmp"):  # the embedded default's: ready for a .eml saved by hand
+        (VAR_DIR / "maildrop" / _folder).mkdir(parents=True, exist_ok=True)
+# An email provider's inbound webhook (django-anymail, Postmark's format) at /anymail/postmark/inbound/,
+# guarded by HTTP basic auth: the provider's webhook URL is https://<user:password>@<site>/anymail/postmark/inbound/.
+ANYMAIL = {"WEBHOOK_SECRET": env_str("ANYMAIL_WEBHOOK_SECRET", "")}
 
 # Celery: eager in-process unless a broker is configured. `filesystem://` is the broker `make run`
 # uses: a real worker and beat with no server, the messages as files under var/broker/.
@@ -318,6 +343,11 @@ CELERY_BEAT_SCHEDULE = {
     "deadline-sweep": {
         "task": "turns.tasks.deadline_sweep",
         "schedule": float(DEADLINE_SWEEP_SECONDS),
+    },
+    # Orders by email: the mailbox (when INBOX_IMAP_HOST is set) and the local mail drop.
+    "inbox-poll": {
+        "task": "inbox.tasks.inbox_poll",
+        "schedule": float(INBOX_POLL_SECONDS),
     },
     # Diplomacy: the day's digest of messages, for the players who chose it (diplomacy/tasks.py).
     "message-digests": {

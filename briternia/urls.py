@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("orders.urls")),
     path("", include("battles.urls")),
     path("", include("reports.urls")),
+    path("", include("inbox.urls")),
     path("", include("turns.urls")),
     path("", include("transfer.urls")),
 ]

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `make stack`: the production stack on this machine: gunicorn, Celery workers and beat (the
 # Procfile's processes, run by honcho) on the local PostgreSQL and Redis, DEBUG off, and a local SMTP
-# server keeping every email in var/stack/mailbox/. Served over plain HTTP on 127.0.0.1, so HTTPS
+# server keeping every email in var/stack/mailbox/ but the mail to the orders address
+# (orders@localhost and the players' plus-addresses), which it delivers into var/stack/maildrop/ for
+# the beat to read (orders by email, README). Served over plain HTTP on 127.0.0.1, so HTTPS
 # redirects and secure-only cookies are off here; a real site sets deploy/production.env.example.
 # Every variable below may be given instead.
 set -euo pipefail
@@ -14,6 +16,7 @@ export DJANGO_DEBUG=0
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/briternia}"
 export CELERY_BROKER_URL="${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0}"
 export SMTP_PORT="${SMTP_PORT:-1025}"
+export ORDERS_EMAIL_ADDRESS="${ORDERS_EMAIL_ADDRESS:-orders@localhost}"
 export EMAIL_HOST="${EMAIL_HOST:-127.0.0.1}" EMAIL_PORT="${EMAIL_PORT:-$SMTP_PORT}" EMAIL_USE_TLS="${EMAIL_USE_TLS:-0}"
 export HOST="${HOST:-127.0.0.1}" PORT="${PORT:-8000}"
 export SITE_URL="${SITE_URL:-http://$HOST:$PORT}" ALLOWED_HOSTS="${ALLOWED_HOSTS:-$HOST,localhost}"
@@ -43,5 +46,5 @@ if url.scheme.startswith("postgres"):
 PY
 python manage.py migrate --noinput
 python manage.py demo_campaign --if-empty
-echo "Serving $SITE_URL (gunicorn, Celery worker, mailer and beat, SMTP on 127.0.0.1:$SMTP_PORT; Ctrl-C stops them all)"
+echo "Serving $SITE_URL (gunicorn, Celery worker, mailer and beat, SMTP on 127.0.0.1:$SMTP_PORT, which takes mail for $ORDERS_EMAIL_ADDRESS; Ctrl-C stops them all)"
 exec honcho -f deploy/Procfile.stack -d . start -p "$PORT"

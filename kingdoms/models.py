@@ -717,3 +717,20 @@ class ReportPreferences(models.Model):
 
     def __str__(self) -> str:
         return f"Report preferences of {self.user}"
+
+
+class PlayerMailSecret(models.Model):
+    """The secret in a player's orders address (`orders+<secret>@example.org`, issue 36): a mail to
+    the orders address is filed for the account whose secret its address carries, never for whoever
+    its From header names (a header anyone can write). One per account, not per campaign: it is a
+    credential of the person, like the API token (one thing to replace when it leaks), and the sheet
+    in the mail names its campaign itself. Replaced by its owner on the "Orders by email" page; shown
+    to nobody else (kingdoms.services.mail_addresses)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_secret")
+    # Lowercase letters and digits only: a plus-address survives mail servers that fold case.
+    secret = models.CharField(max_length=40, unique=True)
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Orders address secret of {self.user}"

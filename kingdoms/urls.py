@@ -5,6 +5,7 @@ from . import tokens, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("account/name/", views.account_name, name="account-name"),
+    path("account/orders-address/", views.account_orders_address, name="account-orders-address"),
     path("account/api-token/", tokens.api_token_page, name="api-token"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),
     path("campaigns/<int:campaign_id>/map.svg", views.campaign_map_svg, name="campaign-map"),

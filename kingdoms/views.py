@@ -41,6 +41,7 @@ from .services import armies as army_services
 from .services import campaigns as campaign_services
 from .services.co_players import co_player_add, co_player_remove
 from .services.experience import experience_adjust
+from .services.mail_addresses import mail_secret_replace, orders_address_for
 from .services.spending import deliveries_on_the_way
 from .services.tomb_raiders import tomb_raider_force_save
 
@@ -61,6 +62,21 @@ def account_name(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"The other players now see you as {request.user.first_name}.")
         return redirect("account-name")
     return render(request, "kingdoms/account_name.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def account_orders_address(request: HttpRequest) -> HttpResponse:
+    """The player's own orders address (its secret is theirs alone) and the button that replaces it."""
+    if request.method == "POST":
+        mail_secret_replace(user=request.user)
+        messages.success(request, "Your orders address is replaced: mail sent to the old one is refused from now on.")
+        return redirect("account-orders-address")
+    campaigns = Campaign.objects.filter(kingdoms__players=request.user).distinct()
+    return render(
+        request,
+        "kingdoms/account_orders_address.html",
+        {"address": orders_address_for(request.user, None), "campaigns": campaigns},
+    )
 
 
 def home(request: HttpRequest) -> HttpResponse:

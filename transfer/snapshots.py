@@ -36,6 +36,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from briternia.errors import DomainError
+from inbox.models import InboundMessage
 from kernel.event_codes import EventCode
 from kingdoms.people import display_name
 from kingdoms.selectors import AnyUser, is_organizer
@@ -166,7 +167,9 @@ def _campaign_rows_delete(campaign: Campaign) -> None:
     for relation in Campaign._meta.get_fields(include_hidden=True):
         if relation.auto_created and not relation.concrete and (relation.one_to_many or relation.one_to_one):
             model = relation.related_model
-            if model not in (Snapshot, RestoreRecord):
+            # The mail received (inbox) is the transport's record, not the campaign's state: kept, so
+            # a mail processed before the restore is still known by its Message-ID (never filed twice).
+            if model not in (Snapshot, RestoreRecord, InboundMessage):
                 model._base_manager.filter(**{relation.field.name: campaign}).delete()
 
 

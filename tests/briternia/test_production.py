@@ -233,6 +233,37 @@ def test_make_run_resolves_a_turn_whose_deadline_passed_with_nobody_clicking(dem
     assert "deadline_sweep" in log.read_text(errors="replace")
 
 
+def test_make_run_reads_a_mail_saved_into_the_mail_drop(demo_var: Path, tmp_path: Path) -> None:
+    """Orders by email on the embedded default (README, "Orders by email"): a .eml saved into
+    var/maildrop/new/ is read by `make run`'s worker and beat (deploy/Procfile.run), recorded, moved
+    to cur/ and answered (here: it carries no secret, so the answer goes to the registered address of
+    the account its From names, as a .eml in var/outbox/). The poll every second, not every 30."""
+    env = _env(demo_var, DJANGO_DEBUG="1", CELERY_BROKER_URL="filesystem://", INBOX_POLL_SECONDS="1")
+    mail = (
+        b"From: Alice <alice@briternia.local>\r\nTo: orders@localhost\r\nSubject: my orders\r\n"
+        b"Message-ID: <make-run-drop@example.org>\r\n\r\nCampaign: Demo\r\n"
+    )
+    (demo_var / "maildrop" / "new" / "orders.eml").write_bytes(mail)
+    log = tmp_path / "worker.log"
+    worker = _start(_procfile_command(ROOT / "deploy" / "Procfile.run", "worker"), env, log)
+
+    def recorded() -> list[tuple[str, str]]:
+        with sqlite3.connect(demo_var / "briternia.sqlite3", timeout=20) as db:
+            return db.execute("SELECT status, reason FROM inbox_inboundmessage").fetchall()
+
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not recorded():
+            assert worker.poll() is None, log.read_text(errors="replace")
+            time.sleep(0.5)
+    finally:
+        _stop(worker)
+    assert recorded() == [("refused", "No valid secret in the address it was sent to: not read, not filed.")]
+    assert [p.name for p in (demo_var / "maildrop" / "cur").iterdir()] == ["orders.eml:2,S"]
+    answers = [p.read_text(errors="replace") for p in (demo_var / "outbox").glob("*.eml")]
+    assert any("was not read" in a and "To: alice@briternia.local" in a for a in answers)
+
+
 PRINT_LOG = "import django, logging; django.setup(); logging.getLogger('briternia.test').warning('turn %s resolved', 3)"
 
 

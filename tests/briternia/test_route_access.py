@@ -106,6 +106,9 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "home": ("GET", 200, 200, 200, 200),
     "account-name": ("GET", LOGIN, 200, 200, 200),  # your own display name
     "api-token": ("GET", LOGIN, 200, 200, 200),  # your own API token
+    "account-orders-address": ("GET", LOGIN, 200, 200, 200),  # your own orders address (its secret yours alone)
+    # Postmark's inbound webhook: HTTP basic auth with ANYMAIL_WEBHOOK_SECRET, closed while none is set.
+    "postmark-inbound": ("POST", 400, 400, 400, 400),
     "scenario-generator": ("GET", 200, 200, 200, 200),  # a stand-alone tool, no campaign
     "campaign-create": ("GET", LOGIN, 404, 404, 200),  # staff only
     "campaign-map": ("GET", LOGIN, 200, 200, 200),
@@ -161,6 +164,7 @@ ROUTES: dict[str, tuple[str, object, object, object, object]] = {
     "report-render-again": ("POST", LOGIN, 404, 404, None),
     "campaign-emails": ("GET", LOGIN, 404, 404, 200),
     "campaign-desk": ("GET", LOGIN, 404, 404, 200),  # every army on the map: never a player's
+    "campaign-mail-received": ("GET", LOGIN, 404, 404, 200),  # the mail received: the organizer's
     "email-resend": ("POST", LOGIN, 404, 404, None),
     "report-email-resend": ("POST", LOGIN, 404, 404, None),
     "report-preferences": ("GET", LOGIN, 200, 200, 200),

@@ -63,7 +63,8 @@ def test_no_configuration_means_the_embedded_default(tmp_path):
     assert s["email"] == "briternia.mail.EmlFileBackend"
     assert s["outbox"] == str(tmp_path / "var" / "outbox")
     assert s["acks_late"] is True and s["serializer"] == "json"
-    assert s["beat"] == ["deadline-sweep", "message-digests"]
+    # the sweep, mail coming in (the mail drop) and the diplomacy's daily digest
+    assert s["beat"] == ["deadline-sweep", "inbox-poll", "message-digests"]
     assert s["conn_max_age"] == 0  # SQLite: a connection costs nothing to open
 
 

@@ -25,6 +25,7 @@ PACKAGES = [
     "orders",
     "battles",
     "reports",
+    "inbox",
     "turns",
     "demo",
     "transfer",

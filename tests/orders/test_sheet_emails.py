@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from battles.services.sheet_mail import sheet_text_file
+from kingdoms.services.mail_addresses import orders_address_for
 from orders.models import OrderSubmission
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheet_text import order_sheet_text
@@ -33,7 +33,7 @@ def test_the_campaigns_start_carries_each_kingdoms_sheet_to_its_own_players(turn
     started = Email.objects.filter(kind=Email.Kind.SETUP, subject__contains="started")
     ostland = [e for e in started if "Kingdom: Ostland\n" in e.text]
     assert len(ostland) == 1 and ostland[0].to == [alice.email]
-    assert ostland[0].reply_to == settings.ORDERS_EMAIL_ADDRESS
+    assert ostland[0].reply_to == orders_address_for(alice, turn.campaign)  # her own, her secret in it
     assert "Turn: 1\nKingdom: Ostland\nDraft: no\n" in ostland[0].text
     assert "<pre>Campaign:" in ostland[0].html
 
@@ -47,7 +47,7 @@ def test_the_reminder_carries_the_draft_and_its_reply_files_it(turn, k):
     order_sheet_save(kingdom=ostland, turn=turn, entries=draft, submitted_by=alice, submit=False)
     orders_reminders_queue(now=turn.orders_deadline - dt.timedelta(hours=2))
     reminder = Email.objects.get(kind=Email.Kind.ORDERS_REMINDER, to=[alice.email])
-    assert reminder.reply_to == settings.ORDERS_EMAIL_ADDRESS
+    assert reminder.reply_to == orders_address_for(alice, turn.campaign)
     sheet = sheet_of(reminder.text)
     assert sheet.strip() == order_sheet_text(kingdom=ostland, turn=turn).strip()
     assert f"Army name / number: {army.name}\nOrder: Move into Province # {target.number}\n" in sheet
@@ -63,6 +63,6 @@ def test_the_turn_report_carries_the_next_turns_sheet(reported, k):
     alice = get_user_model().objects.get(username="alice")
     email = ReportEmail.objects.get(report__turn=reported, report__kingdom=k["Ostland"], user=alice)
     assert "Turn: 2\nKingdom: Ostland\n" in email.text
-    assert email.reply_to == settings.ORDERS_EMAIL_ADDRESS
+    assert email.reply_to == orders_address_for(alice, reported.campaign)
     bulletin = ReportEmail.objects.filter(report__turn=reported, report__kind=TurnReport.Kind.BULLETIN)
     assert bulletin.exists() and not any("Army name / number" in e.text for e in bulletin)

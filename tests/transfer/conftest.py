@@ -37,7 +37,7 @@ from kingdoms.models import (
 from kingdoms.services.co_players import co_player_add, co_player_remove
 from kingdoms.services.tomb_raiders import tomb_raider_force_save
 from orders.models import OrdersReminder
-from orders.services.emails import orders_held_announce
+from orders.services.emails import orders_held_announce, sheet_answer_queue
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import deadline_change, schedule_set
@@ -442,6 +442,14 @@ def _played_build(below: None, capture) -> Campaign:
         campaign=campaign, sender=campaign.organizer, kingdom=None, to=[], text="No games Tuesday.", announcement=True
     )
     assert message_digests_send(now=timezone.now() + timedelta(minutes=1)) == 1  # alice's: the announcement
+    # Sheets by email (issue 36): the answer to a sheet refused, to the player's registered address.
+    sheet_answer_queue(
+        user=User.objects.get(username="alice"),
+        subject="Turn 1, Ostland: orders refused",
+        lines=["Line 9: 1st Army cannot move into Province # 40: it is not adjacent."],
+        campaign_id=campaign.pk,
+        turn_id=turn_1.pk,
+    )
     # Tomb Raiders (issue 31): Ostland's force as its player saves it, on turn 2.
     tomb_raider_force_save(
         kingdom=ostland,

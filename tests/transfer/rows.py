@@ -49,6 +49,10 @@ NOT_CAMPAIGN_DATA = {
     "axes.AccessAttemptExpiration": "when a failed login stops counting (django-axes)",
     "axes.AccessFailureLog": "the site's log of failed logins (django-axes)",
     "axes.AccessLog": "the site's log of logins (django-axes)",
+    "kingdoms.PlayerMailSecret": (
+        "the secret of a player's orders address: a credential of the account, like its API token, never "
+        "written into a document the organizer downloads"
+    ),
     "turns.SweepRecord": "the site's deadline sweep, shared by every campaign (the health endpoint reads it)",
     "kingdoms.ReportPreferences": (
         "a user's own settings: they travel with the account in the document's users, and the import gives "
@@ -63,6 +67,11 @@ NOT_CAMPAIGN_DATA = {
 NOT_COMPARED = {"kingdoms.Campaign.world_version"}
 
 NOT_IN_THE_DOCUMENT = {
+    "inbox.InboundMessage": (
+        "the transport's record of the mail received (issue 36), the site's log like the deadline sweep's: "
+        "what a mail filed travels as its order sheet, submission and answer email; a restore must not "
+        "forget which Message-IDs were processed, or a replayed mail would be filed again"
+    ),
     "transfer.Snapshot": "a copy of the campaign's own document, taken before a phase; the site's safeguard",
     "transfer.RestoreRecord": "the site's record of a restore, which the restore itself must not undo",
     "battles.BattleMessage": (

@@ -374,9 +374,8 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
     # needs rows in played_campaign.
     assert sorted(label for label, rows in original.items() if not rows) == []
     # Every kind of email, in every state but in flight, each keyed by its row but the invitations,
-    # the setup's, the messages between players, a co-player's removal and the turn summary sheets'
-    # receipts (no row names them); a
-    # message's Reply-To too.
+    # the setup's, the messages between players, a co-player's removal, the turn summary sheets'
+    # receipts and the answers to sheets sent by email (no row names them); a message's Reply-To too.
     emails = Email.objects.filter(campaign=played_campaign)
     assert set(emails.values_list("kind", flat=True)) == set(Email.Kind.values)
     assert set(emails.values_list("status", flat=True)) == {"queued", "sent", "failed"}
@@ -386,6 +385,7 @@ def test_a_played_turn_comes_back_row_for_row_and_page_for_page(played_campaign)
         "battle-message",
         "co-player-removed",
         "summary-receipt",
+        "sheet-answer",
         "kingdom-message",
         "message-digest",
     }

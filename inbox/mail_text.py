@@ -1,0 +1,190 @@
+"""A received mail as the text of a sheet (issue 36): pure helpers over Python's `email` package, no
+database.
+
+- `message_text`: the body a person wrote. The plain-text part when there is one; an HTML-only mail
+  is read as text with Beautiful Soup (its visible text, one line per block); the part's charset
+  decoded (latin-1, windows-1252 ...), and a charset Python does not know read as UTF-8, else as
+  windows-1252, rather than refused. Attachments are not read: each is named in a note for the answer.
+- `reply_sheet_text`: the sheet in a reply, from its first header line ("Campaign:"; a greeting above
+  it is dropped). Mail programs quote what is answered ("> " lines, "On ... wrote:", Outlook's
+  "-----Original Message-----") and add signatures ("-- "); those are dropped.
+  But the sheet is often the quoted part (the player edits the sheet quoted from the email that
+  carried it): when the player's own text holds no sheet header and the quoted text does, the
+  quoted sheet is un-quoted (one level of "> " removed, the player's lines written between the
+  quoted ones kept).
+
+A small function of our own rather than a reply-parsing library (mail-parser-reply,
+email-reply-parser): those throw the quoted part away, and here it is often the sheet.
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage, Message
+from email.utils import parseaddr
+
+from bs4 import BeautifulSoup
+
+# A line that begins a sheet (orders/sheet_text.py's header: "Campaign: ...", or a summary's
+# "Turn summary sheet: ...").
+SHEET_HEADER = re.compile(r"^\s*(campaign|turn summary sheet)\s*:", re.IGNORECASE)
+# "On Mon, 7 Dec 2026 at 10:00, Organizer <o@example.org> wrote:" (Gmail, Apple Mail, Thunderbird),
+# sometimes folded over two lines; "Le ... a écrit :" and such are not recognised (a quote marked
+# with "> " is, whatever its heading says).
+_WROTE = re.compile(r"^\s*On\b.*\bwrote:\s*$", re.IGNORECASE)
+_WROTE_START = re.compile(r"^\s*On\b.*\d", re.IGNORECASE)
+_ORIGINAL = re.compile(r"^\s*-{2,}\s*Original Message\s*-{2,}\s*$", re.IGNORECASE)
+_OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")  # Outlook's line above the quoted "From: ..." block
+_SIGNATURE = re.compile(r"^-- ?$")  # the signature delimiter ("-- "; some clients drop its space)
+_QUOTE = re.compile(r"^\s*>")
+_SHEET_LINE = re.compile(r"^[^:>]{1,60}:\s*\S")  # "Move into Province #: 12"
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of an HTML mail, one line per block (paragraph, line break, table row)."""
+    soup = BeautifulSoup(html, "html.parser")
+    for hidden in soup(["script", "style", "head", "title"]):
+        hidden.decompose()
+    for br in soup.find_all("br"):
+        br.replace_with("\n")
+    for block in soup.find_all(["p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre"]):
+        block.insert_before("\n")
+        block.insert_after("\n")
+    # A blockquote is what HTML mail programs quote with: it is marked as quoted text is in plain text.
+    for quote in soup.find_all("blockquote"):
+        inner = quote.get_text()
+        quote.replace_with("\n".join(f"> {line}" for line in inner.splitlines()))
+    lines = [line.replace("\xa0", " ").rstrip() for line in soup.get_text().splitlines()]
+    text = "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def part_text(part: Message) -> str:
+    """A text part decoded by its charset; a charset Python does not know (or bytes that are not in
+    it) read as UTF-8, else as windows-1252: a word may come out wrong, never the whole mail refused."""
+    try:
+        content = part.get_content()  # type: ignore[attr-defined]
+        if isinstance(content, str):
+            return content
+    except (LookupError, UnicodeError, AssertionError, ValueError):
+        pass
+    payload = part.get_payload(decode=True)
+    data = payload if isinstance(payload, bytes) else str(part.get_payload()).encode("utf-8", "replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def message_text(message: EmailMessage) -> tuple[str, list[str]]:
+    """The body of `message` as text, and the notes for the answer (each attachment ignored)."""
+    notes: list[str] = []
+    body = message.get_body(preferencelist=("plain", "html"))
+    if body is None:
+        text = ""
+    elif body.get_content_type() == "text/html":
+        text = html_to_text(part_text(body))
+    else:
+        text = part_text(body)
+    for attachment in message.iter_attachments():
+        if attachment is body:
+            continue
+        name = attachment.get_filename() or attachment.get_content_type()
+        notes.append(f"The attachment {name} was ignored: write the sheet in the mail itself.")
+    return text.replace("\r\n", "\n").replace("\r", "\n"), notes
+
+
+def _unquote(line: str) -> str:
+    """One level of quoting removed ("> x" and ">x" become "x")."""
+    stripped = line.lstrip()
+    if stripped.startswith(">"):
+        stripped = stripped[1:]
+        return stripped[1:] if stripped.startswith(" ") else stripped
+    return line
+
+
+def _has_sheet(lines: list[str]) -> bool:
+    return any(SHEET_HEADER.match(line) for line in lines)
+
+
+def reply_sheet_text(text: str) -> str:
+    """The sheet in a mail's text (module docstring): the player's own text without what it quotes
+    and its signature; or, when only the quoted text holds a sheet, that sheet un-quoted."""
+    lines = text.splitlines()
+    # Where the quoted message begins, when it is not marked line by line (Outlook, "On ... wrote:").
+    cut = len(lines)
+    for index, line in enumerate(lines):
+        folded_wrote = _WROTE_START.match(line) and index + 1 < len(lines) and lines[index + 1].strip() == "wrote:"
+        if _WROTE.match(line) or folded_wrote or _ORIGINAL.match(line) or _OUTLOOK_RULE.match(line):
+            cut = index
+            break
+    own: list[str] = []
+    for line in lines[:cut]:
+        if _SIGNATURE.match(line):
+            break
+        if not _QUOTE.match(line):
+            own.append(line)
+    if _has_sheet(own):
+        # From the sheet's first line: a greeting written above it is not part of it.
+        first = next(i for i, line in enumerate(own) if SHEET_HEADER.match(line))
+        return "\n".join(own[first:]).strip() + "\n"
+    # The sheet in the quoted text: from its first header line to the last quoted line, un-quoted,
+    # with the player's own lines between them (an order typed into the quote) kept.
+    start = next((i for i, line in enumerate(lines) if _QUOTE.match(line) and SHEET_HEADER.match(_unquote(line))), None)
+    if start is not None:
+        end = max(i for i, line in enumerate(lines) if _QUOTE.match(line))
+        # Lines typed below the quote that read as the sheet's ("Key: value") belong to it.
+        while end + 1 < len(lines) and _SHEET_LINE.match(lines[end + 1]):
+            end += 1
+        sheet = []
+        for line in lines[start : end + 1]:
+            plain = _unquote(line)
+            if _SIGNATURE.match(plain):
+                break
+            if not _WROTE.match(plain):
+                sheet.append(plain)
+        return "\n".join(sheet).strip() + "\n"
+    # A sheet below an Outlook-style heading, not marked line by line.
+    rest = [line for line in lines[cut:] if not _QUOTE.match(line)]
+    if _has_sheet(rest):
+        first = next(i for i, line in enumerate(rest) if SHEET_HEADER.match(line))
+        sheet = []
+        for line in rest[first:]:
+            if _SIGNATURE.match(line):
+                break
+            sheet.append(line)
+        return "\n".join(sheet).strip() + "\n"
+    return "\n".join(own).strip() + "\n"
+
+
+def auto_reply_reason(message: Message, *, own_addresses: set[str]) -> str | None:
+    """Why `message` must never be answered (an auto-reply, a bounce, a list's mail, our own mail come
+    back: answering would start a loop), or None."""
+    auto = str(message.get("Auto-Submitted", "") or "").strip().lower()
+    if auto and auto != "no":
+        return f"an automatic message (Auto-Submitted: {auto[:40]})"
+    precedence = str(message.get("Precedence", "") or "").strip().lower()
+    if precedence in {"bulk", "junk", "list"}:
+        return f"a bulk message (Precedence: {precedence})"
+    for header in ("X-Autoreply", "X-Autorespond", "X-Autoresponder"):
+        if message.get(header) is not None:
+            return f"an automatic reply ({header})"
+    if message.get("List-Id") is not None:
+        return "a mailing list's message (List-Id)"
+    return_path = message.get("Return-Path")
+    if return_path is not None and str(return_path).strip() in {"<>", ""}:
+        return "a bounce (empty Return-Path)"
+    if message.get_content_type() == "multipart/report":
+        return "a delivery report"
+    sender = address_of(str(message.get("From", "") or ""))
+    local, _, domain = sender.partition("@")
+    if local in {"mailer-daemon", "postmaster"}:
+        return f"a mail server's message ({sender})"
+    if sender in own_addresses or f"{local.partition('+')[0]}@{domain}" in own_addresses:
+        return f"from our own address ({sender})"
+    return None
+
+
+def address_of(header: str) -> str:
+    """The bare address of a From/To header value, lowercased ("" when there is none)."""
+    return parseaddr(header)[1].strip().lower()

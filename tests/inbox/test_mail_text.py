@@ -1,0 +1,111 @@
+"""A mail's body as the text of a sheet (inbox/mail_text.py): HTML-only mail read as text, charsets
+decoded (a broken one too), attachments named for the answer, quotes and signatures dropped, and a
+sheet edited inside the quote of a reply un-quoted."""
+
+from __future__ import annotations
+
+from email import policy
+from email.parser import BytesParser
+
+from inbox.mail_text import message_text, reply_sheet_text
+
+from .messages import mail
+
+
+def parsed(raw: bytes):  # type: ignore[no-untyped-def]
+    return BytesParser(policy=policy.default).parsebytes(raw)
+
+
+def test_an_html_only_mail_is_read_as_its_visible_text():
+    html = (
+        "<html><head><style>p{color:red}</style></head><body>"
+        "<p>Campaign: Test Campaign</p><div>Turn: 1<br>Kingdom: Ostland</div>"
+        "<p>Move into Province #:&nbsp;12</p><script>alert(1)</script></body></html>"
+    )
+    text, notes = message_text(parsed(mail(to="o@x", text=None, html=html)))
+    assert [line for line in text.splitlines() if line] == [
+        "Campaign: Test Campaign",
+        "Turn: 1",
+        "Kingdom: Ostland",
+        "Move into Province #: 12",
+    ]
+    assert "color" not in text and "alert" not in text
+    assert notes == []
+
+
+def test_a_plain_part_is_preferred_to_the_html_one():
+    text, _ = message_text(parsed(mail(to="o@x", text="Campaign: plain\n", html="<p>Campaign: html</p>")))
+    assert text == "Campaign: plain\n"
+
+
+def test_a_latin_1_mail_is_decoded():
+    raw = (
+        "From: p1@example.org\r\nTo: o@x\r\nSubject: ordres\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        "Kingdom: Bretonnia\r\nArmy name / number: Arm\xe9e du Roi\r\n"
+    ).encode("latin-1")
+    text, _ = message_text(parsed(raw))
+    assert "Army name / number: Armée du Roi" in text
+
+
+def test_a_charset_python_does_not_know_is_read_rather_than_refused():
+    raw = (
+        b"From: p1@example.org\r\nTo: o@x\r\nSubject: x\r\nMIME-Version: 1.0\r\n"
+        b"Content-Type: text/plain; charset=x-no-such-charset\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+        b"Campaign: Test\r\nArmy name / number: Arm\xc3\xa9e\r\n"
+    )
+    text, _ = message_text(parsed(raw))
+    assert "Army name / number: Armée" in text
+    raw_cp1252 = raw.replace(b"Arm\xc3\xa9e", b"Arm\xe9e")
+    text, _ = message_text(parsed(raw_cp1252))
+    assert "Army name / number: Armée" in text
+
+
+def test_attachments_are_ignored_and_named_for_the_answer():
+    raw = mail(
+        to="o@x",
+        text="Campaign: Test\n",
+        attachments=(("orders.pdf", b"%PDF-1.4", "application/pdf"), ("sheet.txt", b"Campaign: other", "text/plain")),
+    )
+    text, notes = message_text(parsed(raw))
+    assert text == "Campaign: Test\n"
+    assert notes == [
+        "The attachment orders.pdf was ignored: write the sheet in the mail itself.",
+        "The attachment sheet.txt was ignored: write the sheet in the mail itself.",
+    ]
+
+
+SHEET = "Campaign: Test Campaign\nTurn: 1\nKingdom: Ostland\n\nArmy name / number: 1st Army\nMove into Province #: 12\n"
+
+
+def test_the_players_own_sheet_is_kept_and_the_quote_and_signature_dropped():
+    text = (
+        SHEET
+        + "\n-- \nHans, Ostland\n\nOn Sun, 6 Dec 2026 at 10:00, Briternia <organizer@x> wrote:\n"
+        + "".join(f"> {line}\n" for line in SHEET.replace("12", "7").splitlines())
+    )
+    assert reply_sheet_text(text) == SHEET
+
+
+def test_a_sheet_edited_inside_the_quote_is_unquoted_with_the_lines_typed_into_it():
+    quoted = "".join(f"> {line}\n" if line else ">\n" for line in SHEET.splitlines())
+    quoted = quoted.replace("> Move into Province #: 12\n", "Move into Province #: 14\n")  # typed over the quote
+    text = "Here are my orders.\n\nThanks\n-- \nHans\n\nOn Sun, 6 Dec 2026, Briternia <o@x> wrote:\n" + quoted
+    assert reply_sheet_text(text) == SHEET.replace("12", "14")
+
+
+def test_a_folded_on_wrote_heading_and_nested_quotes():
+    quoted = "".join(f"> {line}\n" for line in SHEET.splitlines()) + ">> an older mail\n"
+    text = "ok\n\nOn Sun, 6 Dec 2026 at 10:00, Briternia Organizer\n<organizer@example.org>\nwrote:\n" + quoted
+    sheet = reply_sheet_text(text)
+    assert sheet.startswith("Campaign: Test Campaign\n")
+    assert "> an older mail" in sheet  # one level of quoting removed, no more
+
+
+def test_an_outlook_reply_below_original_message():
+    text = "Done.\n\n-----Original Message-----\nFrom: Briternia\nSent: Sunday\n\n" + SHEET
+    assert reply_sheet_text(text) == SHEET
+
+
+def test_a_mail_with_no_sheet_gives_the_players_text_without_quotes():
+    assert reply_sheet_text("Hello\n> quoted\n-- \nsig\n") == "Hello\n"
