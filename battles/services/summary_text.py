@@ -271,7 +271,7 @@ def summary_sheet_text_read(text: str, form: SummarySheetForm) -> _Read:
         "depots_captured": [],
         "carts_recaptured": [],
     }
-    read = _Read(data=data, draft=False, lines={}, labelled={})
+    read = _Read(data, draft=False, lines={}, labelled={})
     results = {normalized(k.replace("-", " ")): k for k, _ in RESULT_CHOICES} | {
         normalized(label): k for k, label in RESULT_CHOICES
     }

@@ -153,11 +153,13 @@ def test_a_nul_in_the_authorization_header_is_refused(demo_campaign, authorizati
 
 
 # Every field a client fills has its bounds, so the next field added without them fails here.
-APPS = ["briternia", "kingdoms", "orders", "turns", "battles", "outbox", "reports", "transfer"]
+APPS = ["briternia", "kingdoms", "diplomacy", "orders", "turns", "battles", "inbox", "outbox", "reports", "transfer"]
 # Text fields whose length the service bounds with its own words (the tests of each assert them).
 BOUNDED_BY_THEIR_SERVICE = {
     "battles.api.BattleMessageInput.message": "MESSAGE_MAX, battles/services/opponents.py",
     "battles.api.SummarySheetInput.story": "STORY_MAX, battles/services/summaries.py",
+    # Diplomacy: the page and the API refuse a long message in the service's words (tests/diplomacy).
+    "diplomacy.forms.MessageForm.text": "MESSAGE_MAX, diplomacy/services/messages.py",
 }
 
 
