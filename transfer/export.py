@@ -1019,7 +1019,7 @@ def _keyed_rows(campaign: Campaign, names: _Names) -> dict[str, dict[int, dict[s
             kingdom = names.kingdom(kingdom_id, f"a reminder of turn {number}")
             keyed[prefix][reminder_id] = {"turn": number, "kingdom": kingdom}
     for turn_id, number in Turn.objects.filter(campaign=campaign).values_list("id", "number"):
-        keyed["orders-held"][turn_id] = {"turn": number}
+        keyed["orders-held"][turn_id] = keyed["phase-failed"][turn_id] = {"turn": number}
     for battle_id, number in Battle.objects.filter(**turns).values_list("id", "turn__number"):
         battle = {"turn": number, "battle": names.battle(battle_id, f"a battle of turn {number}")}
         keyed["battle-disagreement"][battle_id] = keyed["battle-ruling"][battle_id] = battle

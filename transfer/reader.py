@@ -777,6 +777,7 @@ class Reader(Reading):
         plan = TurnPlan(turn=turn)
         self.plan.turns.append(plan)
         self.keyed["orders-held"][(values.get("number"),)] = turn
+        self.keyed["phase-failed"][(values.get("number"),)] = turn
         self.turns_by_number.setdefault(values.get("number"), turn)
         for index, row in enumerate(values.get("deadline_changes", [])):
             self.deadline_change(plan, row, index, f"{where} / deadline_changes[{index}]")

@@ -566,6 +566,8 @@ EMAIL_KEY_ROWS: dict[str, dict[str, Kind]] = {
     "results-reminder": {"turn": INT, "kingdom": STR},
     # orders/services/emails.py: orders-held:<turn>:<its orders deadline> (the organizer's alert)
     "orders-held": {"turn": INT},
+    # turns/services/failures.py: phase-failed:<turn>:<status>:<since> (the organizer's alert, issue 37)
+    "phase-failed": {"turn": INT},
     # battles/services/rulings.py: battle-disagreement:<battle>:<digest>, battle-ruling:<battle>:<digest>,
     # the battle by its place in its turn's "battles"
     "battle-disagreement": {"turn": INT, "battle": INT},

@@ -411,3 +411,26 @@ def test_a_stream_naming_what_is_not_the_campaign_s_is_refused(demo_campaign, st
     )
     with pytest.raises(DomainError, match=rf"cannot be exported: the stream of the dice roll .*{message}"):
         campaign_export(campaign=demo_campaign)
+
+
+def test_a_campaign_whose_phase_failed_exports_and_imports_with_its_alert(demo_campaign):
+    """Issue 37: the organizer's alert of a failed phase is keyed by its turn; the export names the turn
+    by number (no database id), and the import writes the key again with the copy's turn."""
+    from django.utils import timezone
+
+    from tests.transfer.documents import round_trip
+    from turns.models import Turn
+    from turns.services.failures import phase_failure_announce
+
+    turn = demo_campaign.turns.get(number=1)
+    Turn.objects.filter(pk=turn.pk).update(
+        phase_failures=1, phase_failed_since=timezone.now(), phase_failed_at=timezone.now(), resolution_error="Boom"
+    )
+    turn.refresh_from_db()
+    phase_failure_announce(turn)
+    document = campaign_export(campaign=demo_campaign)
+    (alert,) = [e for e in document["emails"] if (e["key"] or {}).get("prefix") == "phase-failed"]
+    assert alert["key"]["row"] == {"turn": 1} and alert["key"]["suffix"].startswith(":orders-open:")
+    copy = round_trip(demo_campaign)
+    copied = Email.objects.get(campaign=copy, key__startswith="phase-failed:")
+    assert copied.key.startswith(f"phase-failed:{copy.turns.get(number=1).pk}:orders-open:")

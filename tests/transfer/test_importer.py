@@ -442,8 +442,8 @@ def test_malformed_emails_are_refused_naming_every_problem(reports_made):
         f'emails[{first + 3}] "orders-receipt" / turn: there is no turn 9 among the document\'s turns.',
         f'emails[{first + 3}] "orders-receipt": "to" should be a list of strings, not \'alice@briternia.local\'.',
         f'emails[{first + 3}] "orders-receipt" / key: "prefix" should be one of report, orders-receipt, '
-        "deadline-change, orders-reminder, results-reminder, orders-held, battle-disagreement, battle-ruling, "
-        "not 'password-reset'.",
+        "deadline-change, orders-reminder, results-reminder, orders-held, phase-failed, battle-disagreement, "
+        "battle-ruling, not 'password-reset'.",
     ]
     assert [m for m in expected if m not in messages] == [], messages
 
