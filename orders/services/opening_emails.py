@@ -40,7 +40,8 @@ def kingdom_sheet_email_queue(
             kind=kind,
             kingdom=kingdom,
             turn=turn,
-            key=f"{key}:{group[0].pk}" if key and len(groups) > 1 else key,
+            # Each player's email its own key, by username: a database id would travel in the export.
+            key=f"{key}:{group[0].get_username()}" if key and len(groups) > 1 else key,
             players=group,
             reply_to=address,
             sheet_text=text,
