@@ -22,7 +22,7 @@ from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, P
 
 from ..models import ArmoryItem, Army, ArmyMovement, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
 from .alliances import alliances_write
-from .bulk_rows import rows_update
+from .bulk_rows import records_insert, rows_update
 from .experience import experience_rows_write
 from .mislabeled_goods import delayed_items_write
 from .rival_missions import rival_missions_write
@@ -360,10 +360,13 @@ def world_write(
     alliances_write(campaign=campaign, turn=turn, events=events)
     _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, provinces=provinces)
     rival_missions_write(campaign=campaign, before=before, after=after, army_ids=army_ids)
-    TreasuryEntry.objects.bulk_create(
-        TreasuryEntry(kingdom_id=e.kingdom, turn=turn, amount=e.gold, reason=e.ledger_reason, note=e.text[:200])
-        for e in events
-        if e.gold and e.kingdom is not None
+    records_insert(
+        TreasuryEntry,
+        [
+            {"kingdom_id": e.kingdom, "turn": turn, "amount": e.gold, "reason": e.ledger_reason, "note": e.text[:200]}
+            for e in events
+            if e.gold and e.kingdom is not None
+        ],
     )
     experience_rows_write(
         turn=turn,

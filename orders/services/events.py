@@ -10,6 +10,7 @@ from django.db.models import Max
 
 from kernel.events import Event
 from kingdoms.services.alliances import without_alliance_id
+from kingdoms.services.bulk_rows import records_insert
 from rulebook.turn.state import with_real_army_ids
 from turns.models import Turn, TurnEvent
 
@@ -22,33 +23,45 @@ def turn_event_sequence_next(turn: Turn) -> int:
     return 0 if last is None else last + 1
 
 
-def turn_events_append(
-    turn: Turn, events: Iterable[Event], army_ids: Mapping[int, int] | None = None
-) -> list[TurnEvent]:
-    """A phase's events at the end of the turn's log, in one batch: after what it already holds (the
-    deliveries that arrived when the turn opened, the organizer's events between the phases, an
-    earlier phase's). `army_ids`: the real ids of the armies the phase raised (negative ids in the
-    rules), for the events that name them; the alliances are named by their kingdoms, not by the
-    rules' ids (`without_alliance_id`)."""
+def turn_events_append(turn: Turn, events: Iterable[Event], army_ids: Mapping[int, int] | None = None) -> int:
+    """A phase's events at the end of the turn's log, in one batch (bulk_rows.records_insert: COPY on
+    PostgreSQL, a turn's thousands of events without a model instance each): after what it already
+    holds (the deliveries that arrived when the turn opened, the organizer's events between the
+    phases, an earlier phase's). `army_ids`: the real ids of the armies the phase raised (negative
+    ids in the rules), for the events that name them; the alliances are named by their kingdoms, not
+    by the rules' ids (`without_alliance_id`). Returns the number of events written."""
     ids = dict(army_ids or {})
     start = turn_event_sequence_next(turn)
-    return TurnEvent.objects.bulk_create(
-        TurnEvent(
-            turn=turn,
-            sequence=start + i,
-            phase=e.phase,
-            code=e.code,
-            text=e.text,
-            kingdom_id=e.kingdom,
-            army_id=ids.get(e.army, e.army) if e.army is not None else None,
-            province=e.province,
-            gold=e.gold,
-            data=without_alliance_id(with_real_army_ids(e.data, ids)),
-        )
+    rows = [
+        {
+            "turn_id": turn.pk,
+            "sequence": start + i,
+            "phase": e.phase,
+            "code": e.code,
+            "text": e.text,
+            "kingdom_id": e.kingdom,
+            "army_id": ids.get(e.army, e.army) if e.army is not None else None,
+            "province": e.province,
+            "gold": e.gold,
+            "data": without_alliance_id(with_real_army_ids(e.data, ids)),
+        }
         for i, e in enumerate(events)
-    )
+    ]
+    records_insert(TurnEvent, rows)
+    return len(rows)
 
 
 def turn_event_record(turn: Turn, event: Event) -> TurnEvent:
     """The event at the end of the turn's log, so the turn's reports and bulletin tell it."""
-    return turn_events_append(turn, [event])[0]
+    return TurnEvent.objects.create(
+        turn=turn,
+        sequence=turn_event_sequence_next(turn),
+        phase=event.phase,
+        code=event.code,
+        text=event.text,
+        kingdom_id=event.kingdom,
+        army_id=event.army,
+        province=event.province,
+        gold=event.gold,
+        data=without_alliance_id(event.data),
+    )

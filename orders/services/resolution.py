@@ -16,7 +16,7 @@ from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
 from kingdoms.selectors import tomb_raiders_for_missions
-from kingdoms.services.bulk_rows import rows_insert
+from kingdoms.services.bulk_rows import records_insert
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import world_load
@@ -143,27 +143,30 @@ def resolution_write(
             for number in e.data.get("path", []):
                 steps[e.army] += 1
                 movements.append(
-                    ArmyMovement(
-                        army_id=army_id(e.army), turn=turn.number, step=steps[e.army], province=provinces[number]
-                    )
+                    {
+                        "army_id": army_id(e.army),
+                        "turn": turn.number,
+                        "step": steps[e.army],
+                        "province_id": provinces[number].id,
+                    }
                 )
-    ArmyMovement.objects.bulk_create(movements)
+    records_insert(ArmyMovement, movements)
     # The turn's rolls, and the Ancient Dead's on their own stream, in one insert.
-    rows_insert(
+    records_insert(
         DiceRoll,
         [
-            DiceRoll(
-                campaign=campaign,
-                turn=turn.number,
-                stream=stream,
-                sequence=i,
-                expression=r.expression,
-                faces=list(r.faces),
-                total=r.total,
-                purpose=r.purpose,
-                kingdoms=list(r.kingdoms),
-                armies=[army_id(a) for a in r.armies],
-            )
+            {
+                "campaign_id": campaign.pk,
+                "turn": turn.number,
+                "stream": stream,
+                "sequence": i,
+                "expression": r.expression,
+                "faces": list(r.faces),
+                "total": r.total,
+                "purpose": r.purpose,
+                "kingdoms": list(r.kingdoms),
+                "armies": [army_id(a) for a in r.armies],
+            }
             for stream, rolled in ((DICE_STREAM, dice), (ANCIENT_DEAD_STREAM, ancient_dice))
             if rolled is not None
             for i, r in enumerate(rolled.rolls)

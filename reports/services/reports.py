@@ -26,6 +26,7 @@ from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, Character, ExperienceEntry, Kingdom, TreasuryEntry
 from kingdoms.people import display_name
 from kingdoms.selectors import army_counted_points, army_list_is_due, campaign_army_overlays, campaign_map_svg
+from kingdoms.services.bulk_rows import records_insert
 from orders.entries import sheet_from_json
 from orders.models import OrderSheet
 from orders.services.describe import describe_orders
@@ -177,8 +178,11 @@ def turn_reports_create(*, turn: Turn) -> None:
 def battle_scenario_reports_create(*, turn: Turn, battles: list[Battle]) -> None:
     """The battles are posted (called in the resolution's transaction): a queued scenario sheet
     per battle, delivered like every report."""
-    TurnReport.objects.bulk_create(
-        [TurnReport(turn=turn, kind=TurnReport.Kind.SCENARIO, battle=battle) for battle in battles],
+    # One statement, no model instance per sheet (bulk_rows.records_insert); a battle's sheet queued
+    # already stays as it is.
+    records_insert(
+        TurnReport,
+        [{"turn_id": turn.pk, "kind": TurnReport.Kind.SCENARIO, "battle_id": battle.pk} for battle in battles],
         ignore_conflicts=True,
     )
 

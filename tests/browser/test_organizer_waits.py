@@ -12,7 +12,8 @@ from playwright.sync_api import Page, expect
 from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Campaign
 from tests.battle_setup import file_battle_orders
-from turns.models import Turn, TurnEvent
+from tests.turns.refusals import events_refused
+from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
 from .conftest import Outbox, login
@@ -80,17 +81,12 @@ def test_the_page_shows_the_work_under_way_and_updates_itself_when_it_is_done(
 
 
 def test_a_failed_resolution_reads_as_a_sentence_never_a_traceback_and_the_desk_retries_it(
-    page: Page, live_server, turn: Turn, monkeypatch
+    page: Page, live_server, turn: Turn
 ) -> None:
     errors = _console_errors(page)
 
-    def boom(*args, **kwargs):  # type: ignore[no-untyped-def]
-        raise RuntimeError("disk full")
-
-    monkeypatch.setattr(TurnEvent.objects, "bulk_create", boom)
-    with pytest.raises(RuntimeError):
+    with events_refused(RuntimeError("disk full")), pytest.raises(RuntimeError):
         orders_phase_run(turn_id=turn.pk)
-    monkeypatch.undo()
 
     login(page, live_server, "organizer", DEMO_PASSWORD)
     for path in [f"/turns/{turn.pk}/results/", f"/turns/{turn.pk}/sheets/", f"/campaigns/{turn.campaign_id}/"]:

@@ -1,13 +1,15 @@
 """The set-based writes (kingdoms/services/bulk_rows.py) store what Django's own save would, on both
-databases: text with quotes and percent signs, JSON of every shape, the creation time."""
+databases: text with quotes and percent signs, JSON of every shape, the creation time, the defaults
+of the fields a record leaves out (the COPY of PostgreSQL and the VALUES of SQLite alike)."""
 
 from __future__ import annotations
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from kingdoms.services.bulk_rows import rows_insert, rows_update
-from turns.models import DiceRoll
+from kernel.event_codes import EventCode
+from kingdoms.services.bulk_rows import records_insert, rows_insert, rows_update
+from turns.models import DiceRoll, TurnEvent
 
 AWKWARD = 'it\'s 100% "fine"; ünïcode — and a \\ backslash'
 
@@ -65,3 +67,36 @@ def test_rows_updated_only_in_the_fields_named_for_each(demo_campaign):
     assert (first.purpose, first.faces, first.expression, first.total) == (AWKWARD, {"a": [1, 2]}, "2D6", 1)
     assert (second.kingdoms, second.expression, second.total, second.purpose) == ("just text", "D6", 99, "roll 1")
     assert (third_now.purpose, third_now.faces, third_now.total) == (third.purpose, third.faces, third.total)
+
+
+def test_records_take_their_defaults_their_enumerations_values_and_skip_conflicts_when_asked(demo_campaign):
+    turn = demo_campaign.turns.get(number=1)
+    # A record leaves out the fields with a default (gold, data); a code is a StrEnum, stored as its value.
+    with CaptureQueriesContext(connection) as queries:
+        written = records_insert(
+            TurnEvent,
+            [
+                {"turn_id": turn.pk, "sequence": 900, "phase": "p", "code": EventCode.MOVED, "text": AWKWARD},
+                {"turn_id": turn.pk, "sequence": 901, "phase": "p", "code": "x", "text": "", "data": {"a": [1]}},
+            ],
+        )
+    assert written == 1 and len(queries.captured_queries) == 1  # a COPY on PostgreSQL, counted as any query
+    stored = list(TurnEvent.objects.filter(turn=turn, sequence__gte=900).order_by("sequence"))
+    assert [(e.code, e.text, e.gold, e.data, e.kingdom_id) for e in stored] == [
+        ("moved", AWKWARD, 0, {}, None),
+        ("x", "", 0, {"a": [1]}, None),
+    ]
+    # A row breaking the unique (turn, sequence) is skipped, the others written.
+    records_insert(
+        TurnEvent,
+        [
+            {"turn_id": turn.pk, "sequence": 900, "phase": "again", "code": "y", "text": "no"},
+            {"turn_id": turn.pk, "sequence": 902, "phase": "p", "code": "z", "text": "yes"},
+        ],
+        ignore_conflicts=True,
+    )
+    assert list(TurnEvent.objects.filter(turn=turn, sequence__gte=900).values_list("sequence", "code")) == [
+        (900, "moved"),
+        (901, "x"),
+        (902, "z"),
+    ]

@@ -19,7 +19,8 @@ from freezegun import freeze_time
 
 from outbox.models import Email
 from tests.clients import pages_as
-from turns.models import Turn, TurnEvent, phase_retry_delay
+from tests.turns.refusals import events_refused
+from turns.models import Turn, phase_retry_delay
 from turns.services.cycle import aftermath_phase_run
 from turns.tasks import deadline_sweep
 
@@ -27,14 +28,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def full_disk(monkeypatch):
+def full_disk():
     """The database refuses every turn's events until the test calls `undo()` (the disk has room)."""
-
-    def refuse(*args, **kwargs):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(TurnEvent.objects, "bulk_create", refuse)
-    return monkeypatch
+    with events_refused(OSError("disk full")) as refused:
+        yield refused
 
 
 def _sweep_at(when: dt.datetime, capture) -> dict:

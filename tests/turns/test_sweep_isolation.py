@@ -11,11 +11,12 @@ from django.utils import timezone
 from freezegun import freeze_time
 
 from demo.campaign import demo_campaign_create
+from tests.turns.refusals import turn_events_refused
 from turns.models import Turn, TurnEvent
 from turns.tasks import deadline_sweep
 
 
-def test_one_turn_failing_to_resolve_stops_no_other(db, django_capture_on_commit_callbacks, monkeypatch):
+def test_one_turn_failing_to_resolve_stops_no_other(db, django_capture_on_commit_callbacks):
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
         broken, sound = demo_campaign_create(), demo_campaign_create()
@@ -23,16 +24,11 @@ def test_one_turn_failing_to_resolve_stops_no_other(db, django_capture_on_commit
     broken_turn, sound_turn = broken.turns.get(number=1), sound.turns.get(number=1)
 
     # The database refuses the broken campaign's events (a full disk, say), and only those.
-    write_events = TurnEvent.objects.bulk_create
-
-    def refuse_the_broken_turn(rows, *args, **kwargs):
-        rows = list(rows)
-        if any(row.turn_id == broken_turn.pk for row in rows):
-            raise OSError("disk full")
-        return write_events(rows, *args, **kwargs)
-
-    monkeypatch.setattr(TurnEvent.objects, "bulk_create", refuse_the_broken_turn)
-    with freeze_time(now), django_capture_on_commit_callbacks(execute=True):
+    with (
+        turn_events_refused(broken_turn, "disk full"),
+        freeze_time(now),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         report = deadline_sweep.delay().get()
 
     assert report["failed"] == [f"orders phase of turn {broken_turn.pk}"]
@@ -44,7 +40,6 @@ def test_one_turn_failing_to_resolve_stops_no_other(db, django_capture_on_commit
     assert sound_turn.status == Turn.Status.BATTLES and TurnEvent.objects.filter(turn=sound_turn).exists()
 
     # Once the disk has room again, the next sweep resolves it.
-    monkeypatch.undo()
     with freeze_time(now + dt.timedelta(minutes=1)), django_capture_on_commit_callbacks(execute=True):
         assert deadline_sweep.delay().get()["resolutions"] == 1
     broken_turn.refresh_from_db()
