@@ -570,3 +570,21 @@ def test_supply_depot_the_scenario_sheet_counts_a_captured_depot_150_victory_poi
     assert [s.title for s in scenario_lines(scenario)][-2:] == ["Supply Depots", "8. Begin the Battle!"]
     skirmish = replace(scenario, skirmish=True)
     assert "Supply Depots" not in [s.title for s in scenario_lines(skirmish)]
+
+
+@pytest.mark.parametrize("settlement", ["none", "town", "city", "capitol", "ruins"])
+def test_the_stored_scenario_is_what_asdict_gives(settlement):
+    """`as_json` builds the stored scenario by hand (speed): the same dicts, lists and values as
+    `dataclasses.asdict`, for scenarios of every kind of settlement and seeded rolls."""
+    from dataclasses import asdict
+
+    from kernel.dice import SeededDice
+
+    generals = ScenarioSide(name="A", kingdom=1, army=2, general_abilities=frozenset({"Raider", "Dictate Terms"}))
+    for stream in range(20):
+        scenario = scenario_generate(
+            setup(settlement=settlement, attacker=generals), SeededDice(seed="x", stream=str(stream))
+        )
+        stored = scenario.as_json()
+        assert stored == asdict(scenario)
+        assert repr(stored) == repr(asdict(scenario))  # the same types too: lists stay lists, tuples tuples
