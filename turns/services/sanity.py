@@ -3,19 +3,24 @@
 
 from __future__ import annotations
 
+from django.db.models import Sum
+
 from battles.models import Battle
 from briternia.errors import DomainError
-from kingdoms.models import Army
-from kingdoms.services.world import world_load
+from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
+from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.sanity import world_problems
+from rulebook.tables import ArmyType, Terrain
+from rulebook.world import ArmyState, KingdomState, ProvinceState, World
 from turns.models import Turn
 
 
 def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) -> None:
-    """Refuse the state `phase_name` left: rulebook.sanity's problems of the world, and any
-    army of the campaign left active with no province (the world's loader would not see it).
-    `battles_waiting`: the turn's battles are posted and not yet fought (after the orders phase)."""
-    world = world_load(campaign=turn.campaign, turn_number=turn.number)
+    """Refuse the state `phase_name` left: rulebook.sanity's problems of the world as stored
+    (`sanity_world_load`), and any army of the campaign left active with no province (the world's
+    loader would not see it). `battles_waiting`: the turn's battles are posted and not yet fought
+    (after the orders phase)."""
+    world = sanity_world_load(turn=turn)
     battle_provinces = (
         frozenset(Battle.objects.filter(turn=turn).values_list("province__number", flat=True))
         if battles_waiting
@@ -30,3 +35,53 @@ def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) ->
     ]
     if problems:
         raise DomainError([f"the {phase_name} was rolled back, its result fails the sanity check", *problems])
+
+
+def sanity_world_load(*, turn: Turn) -> World:
+    """The campaign's world as stored, in what `world_problems` reads of it and nothing more: the
+    kingdoms with their treasuries, the provinces' names, the active field armies standing on the
+    map (where they stand, as world_load places them) and the alliances in force, in five queries of
+    plain rows. The rest is left out or at its default (no army lists, so every army's points are 0;
+    no adjacency, no garrisons, no missions): the whole world (kingdoms.services.world.world_load)
+    costs more than the rest of the check together on a large campaign, and the phase has read it
+    once already. The check still reads what the phase wrote, not what it meant to write."""
+    campaign = turn.campaign
+    provinces = {
+        row_id: ProvinceState(number=number, name=name, terrain=Terrain(terrain))
+        for row_id, number, name, terrain in Province.objects.filter(campaign=campaign)
+        .order_by()
+        .values_list("id", "number", "name", "terrain")
+    }
+    treasury = dict(
+        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
+    )
+    armies = (
+        Army.objects.filter(
+            kingdom__campaign=campaign, status=Army.Status.ACTIVE, kind=Army.Kind.FIELD, province__isnull=False
+        )
+        .order_by()
+        .values_list("id", "kingdom_id", "name", "province_id")
+    )
+    return World(
+        turn=turn.number,
+        player_count=campaign.player_count,
+        provinces={p.number: p for p in provinces.values()},
+        adjacency={},
+        kingdoms={
+            k: KingdomState(id=k, name=name, army_type=ArmyType(army_type), treasury=treasury.get(k, 0))
+            for k, name, army_type in Kingdom.objects.filter(campaign=campaign)
+            .order_by()
+            .values_list("id", "name", "army_type")
+        },
+        armies={
+            a: ArmyState(id=a, kingdom=kingdom, name=name, province=provinces[province].number, size=0, points=0)
+            for a, kingdom, name, province in armies
+        },
+        garrisons={},
+        alliances={
+            a: AllianceState(id=a, first=first, second=second, trust=TrustLevel(trust), formed_turn=formed)
+            for a, first, second, trust, formed in Alliance.objects.filter(
+                campaign=campaign, ended_turn__isnull=True
+            ).values_list("id", "first_id", "second_id", "trust", "formed_turn")
+        },
+    )
