@@ -19,6 +19,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from briternia.collector import collector_paused
 from briternia.errors import DomainError
 from briternia.locks import phase_lock_wait_unbounded, phase_running_mark
 from kernel.dice import SeededDice
@@ -78,7 +79,8 @@ def phase_run(
     Safe to call twice and concurrently. A DomainError (the phase cannot run yet) and any other
     failure roll everything back, are recorded on the turn, and are raised again."""
     try:
-        with transaction.atomic():
+        # The collector paused: a phase builds objects by the hundred thousand (briternia/collector.py).
+        with collector_paused(), transaction.atomic():
             phase_lock_wait_unbounded()
             claimed = Turn.objects.filter(pk=turn_id, status=phase.claim_from).update(status=phase.claim_to)
             if not claimed:

@@ -161,43 +161,63 @@ class Command(BaseCommand):
         parser.add_argument(
             "--submissions", type=int, default=50, help="Warm submissions measured through the API (0: none)."
         )
+        parser.add_argument(
+            "--kingdoms",
+            type=int,
+            action="append",
+            choices=[size[1] for size in SIZES],
+            help="Only the campaign of this many kingdoms (repeat for several; default: every size).",
+        )
+        parser.add_argument(
+            "--repeat",
+            type=int,
+            default=1,
+            help="Resolve each campaign's turn this many times (each rolled back): the spread on a busy machine.",
+        )
 
-    def handle(self, *args: Any, keep: bool, submissions: int, **options: Any) -> None:
+    def handle(
+        self, *args: Any, keep: bool, submissions: int, kingdoms: list[int] | None, repeat: int, **options: Any
+    ) -> None:
         self.stdout.write(f"{'campaign':48} {'pure rules':>11} {'whole task':>11} {'queries':>8} {'battles':>8}")
-        for name, kingdoms, columns, rows, per in SIZES:
+        for name, size, columns, rows, per in SIZES:
+            if kingdoms and size not in kingdoms:
+                continue
             with transaction.atomic():
-                campaign = campaign_generate(
-                    kingdoms=kingdoms, columns=columns, rows=rows, armies_per_kingdom=per, seed=1
-                )
-            turn = campaign.turns.get()
-            state = turn_state_load(turn)
-            started = time.perf_counter()
-            resolve_orders(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))
-            pure = time.perf_counter() - started
-            with CaptureQueriesContext(connection) as queries, phase_steps_recorded() as steps, transaction.atomic():
-                started = time.perf_counter()
-                outcome = orders_phase_run(turn_id=turn.pk)
-                whole = time.perf_counter() - started
-                # Rolled back: the scenario emails that follow the commit are a task of their own
-                # (and the campaign is deleted anyway).
-                transaction.set_rollback(True)
-            battles = len(outcome.resolution.battles) if outcome.resolution else 0
-            self.stdout.write(
-                f"{name:48} {pure * 1000:>9.0f}ms {whole * 1000:>9.0f}ms {len(queries.captured_queries):>8} "
-                f"{battles:>8}"
-            )
-            # The task's steps (turns/services/steps.py), so a regression shows where it is; the rest
-            # of the whole task is the claim, the turn's read and its status written.
-            self.stdout.write(
-                "    steps: "
-                + ", ".join(f"{s.name} {s.seconds * 1000:.0f}ms/{s.queries}q" for s in steps)
-                + f"; outside the steps {(whole - sum(s.seconds for s in steps)) * 1000:.0f}ms/"
-                f"{len(queries.captured_queries) - sum(s.queries for s in steps)}q"
-            )
+                campaign = campaign_generate(kingdoms=size, columns=columns, rows=rows, armies_per_kingdom=per, seed=1)
+            for _ in range(repeat):
+                self._resolve(name, campaign)
             if not keep:
                 campaign.delete()
         if submissions > 0:
             self._submissions(submissions)
+
+    def _resolve(self, name: str, campaign: Campaign) -> None:
+        """Time the pure rules and the whole orders-phase task of the campaign's turn, and print them
+        with each step's time and queries. The task is rolled back: its turn can be resolved again."""
+        turn = campaign.turns.get()
+        state = turn_state_load(turn)
+        started = time.perf_counter()
+        resolve_orders(state, SeededDice(seed=turn.seed, stream=DICE_STREAM))
+        pure = time.perf_counter() - started
+        with CaptureQueriesContext(connection) as queries, phase_steps_recorded() as steps, transaction.atomic():
+            started = time.perf_counter()
+            outcome = orders_phase_run(turn_id=turn.pk)
+            whole = time.perf_counter() - started
+            # Rolled back: the scenario emails that follow the commit are a task of their own
+            # (and the campaign is deleted anyway).
+            transaction.set_rollback(True)
+        battles = len(outcome.resolution.battles) if outcome.resolution else 0
+        self.stdout.write(
+            f"{name:48} {pure * 1000:>9.0f}ms {whole * 1000:>9.0f}ms {len(queries.captured_queries):>8} {battles:>8}"
+        )
+        # The task's steps (turns/services/steps.py), so a regression shows where it is; the rest
+        # of the whole task is the claim, the turn's read and its status written.
+        self.stdout.write(
+            "    steps: "
+            + ", ".join(f"{s.name} {s.seconds * 1000:.0f}ms/{s.queries}q" for s in steps)
+            + f"; outside the steps {(whole - sum(s.seconds for s in steps)) * 1000:.0f}ms/"
+            f"{len(queries.captured_queries) - sum(s.queries for s in steps)}q"
+        )
 
     def _submissions(self, count: int) -> None:
         """One warm submission through the API: Python CPU and queries (demo/management/bench_submission.py)."""
