@@ -52,7 +52,10 @@ def aftermath_write(turn: Turn, before: AftermathState, result: AftermathResult,
     )
     ArmyMovement.objects.bulk_create(
         ArmyMovement(
-            army_id=army, turn=turn.number, step=(last_step.get(army) or 0) + 1, province=written.provinces[number]
+            army_id=army,
+            turn=turn.number,
+            step=(last_step.get(army) or 0) + 1,
+            province_id=written.province_ids[number],
         )
         for army, number in retreats.items()
     )

@@ -16,12 +16,13 @@ def battles_post(*, turn: Turn, resolution: Resolution, army_ids: dict[int, int]
     def army_id(value: int | None) -> int | None:
         return army_ids.get(value, value) if value is not None else None
 
-    provinces = {p.number: p for p in Province.objects.filter(campaign_id=turn.campaign_id)}
+    # Ids by number, not rows (two thousand model instances on a large map).
+    province_ids = dict(Province.objects.filter(campaign_id=turn.campaign_id).values_list("number", "id"))
     both_moved = {c.province for c in resolution.contacts if c.both_moved}
     rows = Battle.objects.bulk_create(
         Battle(
             turn=turn,
-            province=provinces[b.province],
+            province_id=province_ids[b.province],
             attacker_kingdom_id=b.attacker_kingdom,
             attacker_army_id=army_id(b.attacker_army),
             defender_kingdom_id=b.defender_kingdom,

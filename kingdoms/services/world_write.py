@@ -44,10 +44,10 @@ ELITE_DEFENSE_FORCE_SIZE = 500
 @dataclass(frozen=True)
 class WorldWritten:
     """What the writer made: the real ids of the armies raised (negative ids in the rules), and the
-    campaign's province rows by number, for the phase's own rows."""
+    ids of the campaign's province rows by number, for the phase's own rows."""
 
     army_ids: dict[int, int]
-    provinces: dict[int, Province]
+    province_ids: dict[int, int]
 
 
 def _armies_of(world: World) -> list[ArmyState]:
@@ -85,20 +85,19 @@ def _armies_write(
     campaign: Campaign,
     before: World,
     after: World,
-    provinces: Mapping[int, Province],
+    province_ids: Mapping[int, int],
     fields: Collection[str],
 ) -> dict[int, int]:
     """The armies raised (new rows, at their first step), the fields of each army that the phase
     changed (its record before and after: a field it did not change is left as stored), and the
     Elite Defense Forces of the towns reinforced; returns the raised armies' real ids."""
-    province_ids = {number: row.id for number, row in provinces.items()}
     # New armies (negative ids in the state) get rows first, so events can point at them.
     new = sorted((a for a in after.armies.values() if a.id < 0), key=lambda a: -a.id)
     created = Army.objects.bulk_create(
         Army(
             kingdom_id=a.kingdom,
             name=a.name,
-            province=provinces[a.province],
+            province_id=province_ids[a.province],
             size=a.size,
             supply_depot=a.supply_depot,
             created_turn=turn,
@@ -116,7 +115,7 @@ def _armies_write(
     )
     army_ids = {army.id: row.id for army, row in zip(new, created, strict=True)}
     ArmyMovement.objects.bulk_create(
-        ArmyMovement(army=row, turn=turn, step=0, province=row.province) for row in created
+        ArmyMovement(army=row, turn=turn, step=0, province_id=row.province_id) for row in created
     )
     was = {a.id: a for a in _armies_of(before)}
     rows_update(
@@ -136,14 +135,14 @@ def _armies_write(
     Army.objects.bulk_create(
         Army(
             kingdom_id=province.controller,
-            name=f"Elite Defense Force of {provinces[number].name}",
+            name=f"Elite Defense Force of {province.name}",
             kind=Army.Kind.GARRISON,
-            province=provinces[number],
+            province_id=province_ids[number],
             size=ELITE_DEFENSE_FORCE_SIZE,
             created_turn=turn,
         )
         for number, province in after.provinces.items()
-        if province.elite_defense and provinces[number].id not in reinforced
+        if province.elite_defense and province_ids[number] not in reinforced
     )
     return army_ids
 
@@ -281,12 +280,12 @@ def _province_values(province: ProvinceState) -> dict[str, Any]:
     }
 
 
-def _provinces_write(before: World, after: World, provinces: Mapping[int, Province], fields: Collection[str]) -> None:
+def _provinces_write(before: World, after: World, province_ids: Mapping[int, int], fields: Collection[str]) -> None:
     """The fields of each province that the phase changed (a field it did not change is left as stored)."""
     rows_update(
         Province,
         {
-            provinces[number].id: _changed(
+            province_ids[number]: _changed(
                 _province_values(before.provinces[number]) if number in before.provinces else None,
                 _province_values(province),
                 fields,
@@ -297,7 +296,7 @@ def _provinces_write(before: World, after: World, provinces: Mapping[int, Provin
 
 
 def _kingdoms_write(
-    *, turn: int, campaign: Campaign, before: World, after: World, provinces: Mapping[int, Province]
+    *, turn: int, campaign: Campaign, before: World, after: World, province_ids: Mapping[int, int]
 ) -> None:
     """Loss of the Capitol: a capitol lost, moved or crowned, the countdown's start set or cleared; a
     kingdom whose player is out becomes a Rogue Kingdom (its rows as when the organizer marks a
@@ -312,7 +311,7 @@ def _kingdoms_write(
     rows = Kingdom.objects.filter(pk__in=list(changed), campaign=campaign).in_bulk()
     for kingdom_id, record in changed.items():
         row = rows[kingdom_id]
-        row.capitol = provinces[record.capitol] if record.capitol else None
+        row.capitol_id = province_ids[record.capitol] if record.capitol else None
         row.capitol_lost_turn = record.capitol_lost_turn
     Kingdom.objects.bulk_update(list(rows.values()), ["capitol", "capitol_lost_turn"])
     for kingdom_id, record in changed.items():
@@ -347,18 +346,19 @@ def world_write(
     - the treasury's ledger (each event with gold) and the experience ledger (each event with
       experience, checked against the armies' balances).
 
-    Returns the raised armies' real ids and the province rows."""
-    provinces = {p.number: p for p in Province.objects.filter(campaign=campaign)}
+    Returns the raised armies' real ids and the province rows' ids by number."""
+    # Ids by number, not rows: two thousand model instances cost more than the rest of the reads.
+    province_ids = dict(Province.objects.filter(campaign=campaign).values_list("number", "id"))
     army_ids = _armies_write(
-        turn=turn, campaign=campaign, before=before, after=after, provinces=provinces, fields=army_fields
+        turn=turn, campaign=campaign, before=before, after=after, province_ids=province_ids, fields=army_fields
     )
     _lists_write(before, after)
     _characters_write(before, after)
     _items_write(before, after, events)
     delayed_items_write(turn=turn, events=events)  # Sabotage, Mislabeled goods: an item found, on its way
-    _provinces_write(before, after, provinces, province_fields)
+    _provinces_write(before, after, province_ids, province_fields)
     alliances_write(campaign=campaign, turn=turn, events=events)
-    _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, provinces=provinces)
+    _kingdoms_write(turn=turn, campaign=campaign, before=before, after=after, province_ids=province_ids)
     rival_missions_write(campaign=campaign, before=before, after=after, army_ids=army_ids)
     records_insert(
         TreasuryEntry,
@@ -375,4 +375,4 @@ def world_write(
         after={a.id: a.experience for a in _armies_of(after)},
         army_id=lambda a: army_ids.get(a, a),
     )
-    return WorldWritten(army_ids=army_ids, provinces=provinces)
+    return WorldWritten(army_ids=army_ids, province_ids=province_ids)

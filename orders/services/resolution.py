@@ -127,7 +127,7 @@ def resolution_write(
         # The orders leave a province's looting date as stored (a Rogue Kingdom's town abandoned keeps it).
         province_fields=[f for f in PROVINCE_FIELDS if f != "looted_turn"],
     )
-    id_map, provinces = written.army_ids, written.provinces
+    id_map, province_ids = written.army_ids, written.province_ids
 
     def army_id(value: int | None) -> int | None:
         return id_map.get(value, value) if value is not None else None
@@ -147,7 +147,7 @@ def resolution_write(
                         "army_id": army_id(e.army),
                         "turn": turn.number,
                         "step": steps[e.army],
-                        "province_id": provinces[number].id,
+                        "province_id": province_ids[number],
                     }
                 )
     records_insert(ArmyMovement, movements)
