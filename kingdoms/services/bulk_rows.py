@@ -24,9 +24,9 @@ rows than that allows takes a statement per batch.
 `records_insert` (and `rows_insert`, the same from model instances) sends the rows to PostgreSQL
 with `COPY ... FROM STDIN` (psycopg's copy support): one statement however many rows, the values
 written by psycopg's C adapters, where Django's `bulk_create` prepares, adapts and quotes every
-value in Python and builds a model instance per row. Ten thousand dice rolls, measured on the
-orders phase's largest campaign: about 110-150 ms against 170-200 ms as one JSON document unpacked
-by `jsonb_to_recordset` (the way before it, still used for an insert that skips conflicting rows,
+value in Python and builds a model instance per row. Ten thousand dice rolls (measured on a busy
+machine, the least of seven runs): about 120 ms against 170 ms as one JSON document unpacked by
+`jsonb_to_recordset` (the way before it, still used for an insert that skips conflicting rows,
 which COPY cannot) and 500 ms with instances and `bulk_create`. On SQLite, where unpacking JSON in
 the database is slower (measured too), it is a multi-row VALUES as Django's bulk_create writes,
 in batches of SQLite's real limit of parameters rather than Django's 999."""
