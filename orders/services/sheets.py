@@ -14,12 +14,13 @@ from django.utils import timezone
 
 from briternia.errors import DomainError
 from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
-from kingdoms.models import Army, Campaign, Kingdom
+from kingdoms.models import Campaign, Kingdom
 from kingdoms.people import display_name
 from kingdoms.selectors import tomb_raiders_for_missions
+from kingdoms.services.kingdom_rows import KingdomRows, kingdom_rows_read
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.spied_characters import spied_characters_load
-from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
+from kingdoms.services.world import world_for_kingdom
 from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text, precise_moment_text
 from rulebook.tables import ArmyType
 from rulebook.turn.write_orders.check import order_sheet_check
@@ -39,6 +40,8 @@ ModelT = TypeVar("ModelT", bound=models.Model)
 # The orders phase's name (turns/services/cycle.py's ORDERS_PHASE, above this app): its mark says
 # it is running (briternia/locks.py).
 ORDERS_PHASE_NAME = "orders phase"
+# The kingdom's armies' fields the receipt reads beside the world's (describe.ARMY_ROW_FIELDS).
+ARMY_EXTRA = ("province__number",)
 
 
 def order_sheet_context_load(
@@ -54,15 +57,17 @@ def order_sheet_context_load(
 
 
 def _context_and_armies(
-    *, kingdom: Kingdom, turn: Turn, world_version: int | None, tomb_raiders: bool
+    *, kingdom: Kingdom, turn: Turn, world_version: int | None, tomb_raiders: bool, rows: KingdomRows | None = None
 ) -> tuple[SheetContext, list[tuple[Any, ...]]]:
     """`order_sheet_context_load`'s context, and the kingdom's armies as its receipt describes them
-    (describe.ARMY_ROW_FIELDS, by id): read with them, not again."""
+    (describe.ARMY_ROW_FIELDS, by id): read with them, not again. `rows`: the kingdom's own rows
+    (`kingdom_row_sets` with ARMY_EXTRA), if the caller has read them; else read here, in one
+    statement."""
+    if rows is None:
+        rows = kingdom_rows_read(kingdom.id, *ARMY_EXTRA)
     # The kingdom's armies and their lists read once, for the world, the names, the roster and the
     # receipt.
-    armies = army_rows(Army.objects.filter(kingdom=kingdom), "province__number")
-    active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
-    lists = list_rows(active, kingdom=kingdom.id)  # with the items: the world's and the roster's
+    armies, active, lists = rows.armies, rows.active, rows.lists
     world = world_for_kingdom(
         campaign=kingdom.campaign,
         turn_number=turn.number,
@@ -70,11 +75,12 @@ def _context_and_armies(
         world_version=world_version,
         own_armies=armies,
         own_lists=lists,
+        own_treasury=rows.treasury,
     )
     names = frozenset(a["name"] for a in armies)
-    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active, lists=lists)[
-        kingdom.id
-    ]
+    roster = spending_rosters_load(
+        campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active, lists=lists, deliveries=rows.deliveries
+    )[kingdom.id]
     raiders = (
         tomb_raiders_for_missions(kingdom_ids=[kingdom.id], turn_number=turn.number).get(kingdom.id)
         if tomb_raiders and not kingdom.is_ancient_dead
