@@ -22,19 +22,30 @@ from rulebook.turn.write_orders.records import SheetEntries
 from tests.clients import user_named
 from turns.models import Turn
 
-# One full submission through the API once the campaign's world is kept (issue 35): the turn with
-# its campaign (by its id) and the user's kingdom (which tells the turn is visible to them); the
-# turn read again under its share lock; the kingdom's armies, lists (units, characters), magic
-# items, gold and deliveries; the sheet made and locked; the submission; its receipt email's one
-# row (the worker renders it); the sheet's update; and the two statements around the sheet's
-# transaction (here savepoints: the test runs in a transaction; a request's BEGIN and COMMIT).
-# SQLite takes its write lock with an update of its own: one more; PostgreSQL asks once whether the
-# orders phase runs (briternia/locks.py, issue 34: answered at once instead of waiting on the turn's
-# row). A token's lookup adds one (the test client authenticates without). 17 on both (measured
-# 2026-12-06); it was
-# 23 and 24 before issue 35, 37 before issue 17's second pass. A change that adds a query to every
-# submission should be a decision, not an accident.
-MAX_QUERIES_PER_SUBMISSION = 17
+# One full submission through the API once the campaign's world is kept (issue 35), each statement
+# and why it is needed:
+#  1. the turn with its campaign and the user's kingdom there (orders.selectors.order_sheet_turn_get):
+#     whether the user may see the turn (404 if not) and whose sheet it is; a late sheet is refused
+#     by it before anything waits;
+#  2. the sheet's transaction begins (here a savepoint: the test runs in a transaction; a request's
+#     BEGIN);
+#  3. the turn and its campaign again, under the turn's share lock (taken without waiting, so a
+#     running orders phase is found at once; SQLite: its write lock, an update returning the rows),
+#     with the kingdom's own rows in the same statement: its armies, their units, characters and
+#     magic items, its gold and its deliveries on the way (orders.services.sheet_statements): the
+#     deadline and the turn's status as they stand once no claim can start, the campaign's
+#     world_version (whether the kept world stands) and what the kingdom changes itself during the week;
+#  4. the sheet's row made or updated and locked (an upsert returning it, and whether any of its
+#     submissions was kept for the record);
+#  5. the submission, with its receipt;
+#  6. its receipt email's one row (the worker renders it);
+#  7. the transaction's end (a request's COMMIT; here the savepoint's release).
+# The same on both databases. A token's lookup adds one (the test client authenticates without):
+# 8 for a script's request, issue 35's target. PostgreSQL asks whether the orders phase runs
+# (briternia/locks.py, issue 34) only when the turn's row is held. It was 17 on both (2026-12-06),
+# 23 and 24 before issue 35's first pass, 37 before issue 17's second pass. A change that adds a
+# query to every submission should be a decision, not an accident.
+MAX_QUERIES_PER_SUBMISSION = 7
 
 
 def _orders_for(kingdom: Kingdom) -> list[dict]:
