@@ -12,8 +12,10 @@ back as text or a float, so `RowSet` refuses one.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -31,22 +33,22 @@ class RowSet:
     query: models.QuerySet[Any]
     order: tuple[int, ...] = ()
     keys_only: int = 0
+    # The model field behind each selected column (None for an annotation, such as a sum).
+    fields: tuple[models.Field[Any, Any] | None, ...] = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
-        for field in self._fields():
-            if field is not None and not isinstance(field, _JSON_SAFE):
-                raise TypeError(f"{field!r} does not travel as JSON unchanged: read it with a query of its own.")
-
-    def _fields(self) -> list[models.Field[Any, Any] | None]:
-        """The model field behind each selected column (None for an annotation, such as a sum)."""
         query = self.query.query
         annotations = set(query.annotation_select)
-        return [None if name in annotations else _field(self.query.model, name) for name in _selected(query)]
+        fields = tuple(None if name in annotations else _field(self.query.model, name) for name in _selected(query))
+        for selected in fields:
+            if selected is not None and not isinstance(selected, _JSON_SAFE):
+                raise TypeError(f"{selected!r} does not travel as JSON unchanged: read it with a query of its own.")
+        object.__setattr__(self, "fields", fields)
 
     def column_sql(self) -> tuple[str, list[Any]]:
         """The scalar subquery that reads the rows as one JSON array of arrays, and its parameters."""
         sql, params = self.query.query.sql_with_params()
-        fields = self._fields()
+        fields = self.fields
         names = [f"c{i}" for i in range(len(fields))]
         if connection.vendor == "postgresql":
             items = ", ".join(names)
@@ -62,7 +64,7 @@ class RowSet:
     def decode(self, value: Any) -> list[tuple[Any, ...]]:
         """The rows of the column `column_sql` read, as `values_list` gives them."""
         rows = json.loads(value) if isinstance(value, str | bytes) else value
-        flags = [i for i, f in enumerate(self._fields()) if isinstance(f, models.BooleanField)]
+        flags = [i for i, f in enumerate(self.fields) if isinstance(f, models.BooleanField)]
         if flags and connection.vendor != "postgresql":
             for row in rows:
                 for i in flags:
@@ -102,23 +104,71 @@ def _field(model: type[models.Model], path: str) -> models.Field[Any, Any]:
     return model._meta.get_field(last)  # type: ignore[return-value]
 
 
-def row_sets_read(row_sets: Sequence[RowSet]) -> list[list[tuple[Any, ...]]]:
-    """The rows of each of `row_sets`, in one statement."""
+@dataclass(frozen=True)
+class RowSetsCompiled:
+    """Row sets that differ only by one value (a kingdom's id), compiled once (`row_sets_compiled`):
+    building and compiling the ORM's queries was most of what reading them cost."""
+
+    row_sets: tuple[RowSet, ...]
+    sql: str  # the columns, comma-separated
+    params: tuple[Any, ...]  # with the placeholder value where the value goes
+    at: tuple[int, ...]  # where the value goes in `params`
+
+    def columns(self, value: int) -> tuple[str, list[Any]]:
+        """The columns' SQL and their parameters for `value`."""
+        params = list(self.params)
+        for i in self.at:
+            params[i] = value
+        return self.sql, params
+
+    def decode(self, values: Sequence[Any]) -> list[list[tuple[Any, ...]]]:
+        """The rows of each row set, from the columns read (in their order)."""
+        return [rows.decode(value) for rows, value in zip(self.row_sets, values, strict=True)]
+
+
+# No id is negative: the placeholder is found among the compiled parameters and nowhere else.
+_PLACEHOLDER = -735_173_517
+
+
+def row_sets_compiled(build: Callable[[int], Sequence[RowSet]]) -> RowSetsCompiled:
+    """The row sets `build(value)` makes, compiled for this connection's database once, for any
+    value: callers keep the result (per database vendor)."""
+    row_sets = tuple(build(_PLACEHOLDER))
     columns = [rows.column_sql() for rows in row_sets]
+    params = tuple(p for _, column_params in columns for p in column_params)
+    at = tuple(i for i, p in enumerate(params) if type(p) is int and p == _PLACEHOLDER)
+    if not at or any(str(_PLACEHOLDER) in sql for sql, _ in columns):
+        raise ValueError("The row sets must take the value as a query parameter.")
+    return RowSetsCompiled(row_sets=row_sets, sql=", ".join(sql for sql, _ in columns), params=params, at=at)
+
+
+def row_sets_read(compiled: RowSetsCompiled, value: int) -> list[list[tuple[Any, ...]]]:
+    """The rows of each of the compiled row sets for `value`, in one statement."""
+    sql, params = compiled.columns(value)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join(sql for sql, _ in columns), [p for _, params in columns for p in params])
+        cursor.execute(f"SELECT {sql}", params)
         values = cursor.fetchone()
-    return [rows.decode(value) for rows, value in zip(row_sets, values, strict=True)]
+    return compiled.decode(values)
 
 
 def model_from_row(model: type[ModelT], values: Sequence[Any]) -> ModelT:
     """An instance of `model` from its concrete fields' column values, converted as a query would
     (a row read by a hand-written statement)."""
+    names, converters = _converters(model, connection.vendor)
+    converted = list(values)
+    for i, column, convert in converters:
+        converted[i] = convert(converted[i], column, connection)
+    return model.from_db(connection.alias, names, converted)
+
+
+@functools.cache
+def _converters(model: type[models.Model], vendor: str) -> tuple[list[str], list[tuple[int, Any, Any]]]:
+    """`model`'s concrete fields' attribute names, and each column's converters from the database's
+    values (by the field's index), as a query applies them; looked up once per model."""
     fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values, strict=True):
-        column = field.get_col(model._meta.db_table)
-        for convert in connection.ops.get_db_converters(column) + field.get_db_converters(connection):
-            value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+    converters = []
+    for i, concrete in enumerate(fields):
+        column = concrete.get_col(model._meta.db_table)
+        for convert in connection.ops.get_db_converters(column) + concrete.get_db_converters(connection):
+            converters.append((i, column, convert))
+    return [f.attname for f in fields], converters

@@ -3,6 +3,8 @@ sheets; the organizer sees every sheet and who has not submitted. Anything else 
 
 from __future__ import annotations
 
+import functools
+
 from django.db import connection
 from django.db.models import Count, Q
 from django.http import Http404
@@ -61,32 +63,14 @@ def _turn_and_own_kingdom(user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom | 
     """The turn with its campaign and the user's first kingdom in it (None if they play none), or
     None if there is no such turn: one hand-written statement (the ORM would read the kingdom with a
     query of its own)."""
-    quote = connection.ops.quote_name
-    turn_fields, campaign_fields = Turn._meta.concrete_fields, Campaign._meta.concrete_fields
-    kingdom_fields = Kingdom._meta.concrete_fields
-    players = Kingdom.players.through._meta
-    player_kingdom = quote(Kingdom.players.field.m2m_column_name())
-    player_user = quote(Kingdom.players.field.m2m_reverse_name())
-    columns = (
-        [f"t.{quote(f.column)}" for f in turn_fields]
-        + [f"c.{quote(f.column)}" for f in campaign_fields]
-        + [f"k.{quote(f.column)}" for f in kingdom_fields]
-    )
-    kingdom_table, campaign_column = quote(Kingdom._meta.db_table), quote(Kingdom._meta.get_field("campaign").column)
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {quote(Turn._meta.db_table)} t "
-        f"INNER JOIN {quote(Campaign._meta.db_table)} c ON c.id = t.{quote(Turn._meta.get_field('campaign').column)} "
-        f"LEFT OUTER JOIN {kingdom_table} k ON k.id = ("
-        f"SELECT k2.id FROM {kingdom_table} k2 INNER JOIN {quote(players.db_table)} p ON p.{player_kingdom} = k2.id "
-        f"WHERE k2.{campaign_column} = c.id AND p.{player_user} = %s ORDER BY k2.id LIMIT 1) "
-        "WHERE t.id = %s"
-    )
+    sql = _turn_and_own_kingdom_sql(connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, [user.pk, turn_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    split, own_at = len(turn_fields), len(turn_fields) + len(campaign_fields)
+    split = len(Turn._meta.concrete_fields)
+    own_at = split + len(Campaign._meta.concrete_fields)
     turn = model_from_row(Turn, row[:split])
     turn.campaign = model_from_row(Campaign, row[split:own_at])
     own = None
@@ -94,6 +78,30 @@ def _turn_and_own_kingdom(user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom | 
         own = model_from_row(Kingdom, row[own_at:])
         own.campaign = turn.campaign
     return turn, own
+
+
+@functools.cache
+def _turn_and_own_kingdom_sql(vendor: str) -> str:
+    """`_turn_and_own_kingdom`'s statement (built once)."""
+    quote = connection.ops.quote_name
+    turn_fields, campaign_fields = Turn._meta.concrete_fields, Campaign._meta.concrete_fields
+    players = Kingdom.players.through._meta
+    player_kingdom = quote(Kingdom.players.field.m2m_column_name())
+    player_user = quote(Kingdom.players.field.m2m_reverse_name())
+    columns = (
+        [f"t.{quote(f.column)}" for f in turn_fields]
+        + [f"c.{quote(f.column)}" for f in campaign_fields]
+        + [f"k.{quote(f.column)}" for f in Kingdom._meta.concrete_fields]
+    )
+    kingdom_table, campaign_column = quote(Kingdom._meta.db_table), quote(Kingdom._meta.get_field("campaign").column)
+    return (
+        f"SELECT {', '.join(columns)} FROM {quote(Turn._meta.db_table)} t "
+        f"INNER JOIN {quote(Campaign._meta.db_table)} c ON c.id = t.{quote(Turn._meta.get_field('campaign').column)} "
+        f"LEFT OUTER JOIN {kingdom_table} k ON k.id = ("
+        f"SELECT k2.id FROM {kingdom_table} k2 INNER JOIN {quote(players.db_table)} p ON p.{player_kingdom} = k2.id "
+        f"WHERE k2.{campaign_column} = c.id AND p.{player_user} = %s ORDER BY k2.id LIMIT 1) "
+        "WHERE t.id = %s"
+    )
 
 
 def order_sheets_overview(*, user: AnyUser, turn: Turn) -> list[tuple[Kingdom, OrderSheet | None]]:

@@ -6,13 +6,15 @@ one query each they were six of a submission's queries and a third of its CPU.""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q, Sum
 
-from briternia.one_statement import RowSet, row_sets_read
+from briternia.one_statement import RowSet, RowSetsCompiled, row_sets_compiled, row_sets_read
 
 from ..models import ArmoryItem, Army, Character, Delivery, TreasuryEntry, Unit
 from .world import _ARMY_FIELDS, _CHARACTER_FIELDS, _UNIT_FIELDS, ITEM_FIELDS, ListRows
@@ -37,9 +39,8 @@ class KingdomRows:
 
 
 def kingdom_row_sets(kingdom: int, *army_extra: str) -> list[RowSet]:
-    """The row sets of `kingdom`'s own rows (`KingdomRows`), to be read in one statement with
-    whatever else the caller's statement reads (briternia.one_statement); `army_extra`: more of its
-    armies' fields (`province__number`). Decoded by `kingdom_rows_decode`."""
+    """The row sets of `kingdom`'s own rows (`KingdomRows`); `army_extra`: more of its armies'
+    fields (`province__number`). Compiled once by `kingdom_rows_compiled`."""
     active = Army.objects.filter(kingdom_id=kingdom, status=Army.Status.ACTIVE).order_by().values("id")
     return [
         # In `army_rows`' order (kingdom, id) and `list_rows`' (the units in list order); the others
@@ -76,14 +77,25 @@ def kingdom_row_sets(kingdom: int, *army_extra: str) -> list[RowSet]:
     ]
 
 
-def kingdom_rows_decode(row_sets: Sequence[RowSet], values: Sequence[Any], *army_extra: str) -> KingdomRows:
-    """`KingdomRows` from the columns `kingdom_row_sets`' row sets read (in their order)."""
-    return _kingdom_rows([rows.decode(value) for rows, value in zip(row_sets, values, strict=True)], army_extra)
+def kingdom_rows_compiled(*army_extra: str) -> RowSetsCompiled:
+    """`kingdom_row_sets` compiled for any kingdom (once per process and database), to be read in
+    one statement with whatever else the caller's statement reads (briternia.one_statement)."""
+    return _compiled(connection.vendor, army_extra)
+
+
+@functools.cache
+def _compiled(vendor: str, army_extra: tuple[str, ...]) -> RowSetsCompiled:
+    return row_sets_compiled(lambda kingdom: kingdom_row_sets(kingdom, *army_extra))
+
+
+def kingdom_rows_decode(compiled: RowSetsCompiled, values: Sequence[Any], *army_extra: str) -> KingdomRows:
+    """`KingdomRows` from the columns of `kingdom_rows_compiled(*army_extra)` as read."""
+    return _kingdom_rows(compiled.decode(values), army_extra)
 
 
 def kingdom_rows_read(kingdom: int, *army_extra: str) -> KingdomRows:
     """`kingdom`'s own rows, in one statement (`kingdom_row_sets`)."""
-    return _kingdom_rows(row_sets_read(kingdom_row_sets(kingdom, *army_extra)), army_extra)
+    return _kingdom_rows(row_sets_read(kingdom_rows_compiled(*army_extra), kingdom), army_extra)
 
 
 def _kingdom_rows(decoded: Sequence[list[tuple[Any, ...]]], army_extra: Sequence[str]) -> KingdomRows:

@@ -6,6 +6,7 @@ the path every submission of the weekly rush takes (docs/performance.md, "One wa
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from typing import Any
 
 from django.db import connection
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from briternia.one_statement import model_from_row
 from kingdoms.models import Campaign, Kingdom
-from kingdoms.services.kingdom_rows import KingdomRows, kingdom_row_sets, kingdom_rows_decode
+from kingdoms.services.kingdom_rows import KingdomRows, kingdom_rows_compiled, kingdom_rows_decode
 from turns.models import Turn
 
 from ..models import OrderSheet, OrderSubmission
@@ -41,69 +42,49 @@ def turn_share_locked(
     SQLite runs one writer at a time and has no row locks: the sheet takes the database's write lock
     first, with an update that changes nothing and returns the rows (RETURNING), so a claim cannot
     commit between its reading the turn and its writing the submission."""
-    quote = connection.ops.quote_name
-    turn_fields, campaign_fields = Turn._meta.concrete_fields, Campaign._meta.concrete_fields
-    row_sets = kingdom_row_sets(kingdom, *ARMY_EXTRA) if kingdom is not None and not (wait and _pg()) else []
-    row_set_columns = [rows.column_sql() for rows in row_sets]
-    extra_sql = "".join(f", {sql}" for sql, _ in row_set_columns)
-    extra_params = [p for _, params in row_set_columns for p in params]
-    turn_table, campaign_table = quote(Turn._meta.db_table), quote(Campaign._meta.db_table)
-    campaign_column = quote(Turn._meta.get_field("campaign").column)
-    if _pg():
-        columns = [f"t.{quote(f.column)}" for f in turn_fields] + [f"c.{quote(f.column)}" for f in campaign_fields]
-        sql = (
-            f"SELECT {', '.join(columns)}{extra_sql} FROM {turn_table} t "
-            f"INNER JOIN {campaign_table} c ON c.id = t.{campaign_column} "
-            f"WHERE t.id = %s FOR SHARE OF t{'' if wait else ' NOWAIT'}"
-        )
-        params = [*extra_params, turn_id]
-    else:
-        columns = [f"{turn_table}.{quote(f.column)}" for f in turn_fields] + [
-            f"(SELECT c.{quote(f.column)} FROM {campaign_table} c WHERE c.id = {turn_table}.{campaign_column})"
-            for f in campaign_fields
-        ]
-        sql = f"UPDATE {turn_table} SET status = status WHERE id = %s RETURNING {', '.join(columns)}{extra_sql}"
-        params = [turn_id, *extra_params]
+    compiled = kingdom_rows_compiled(*ARMY_EXTRA) if kingdom is not None and not (wait and _pg()) else None
+    extra_sql, extra_params = compiled.columns(kingdom) if compiled and kingdom is not None else ("", [])
+    head, tail = _turn_share_locked_sql(connection.vendor, wait=wait)
+    params = [*extra_params, turn_id] if _pg() else [turn_id, *extra_params]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(f"{head}, {extra_sql}{tail}" if extra_sql else f"{head}{tail}", params)
         row = cursor.fetchone()
     if row is None:
         raise Turn.DoesNotExist(f"No turn {turn_id}.")
-    split = len(turn_fields) + len(campaign_fields)
-    turn = model_from_row(Turn, row[: len(turn_fields)])
-    turn.campaign = model_from_row(Campaign, row[len(turn_fields) : split])
-    return turn, kingdom_rows_decode(row_sets, row[split:], *ARMY_EXTRA) if row_sets else None
+    turn_count, campaign_count = len(Turn._meta.concrete_fields), len(Campaign._meta.concrete_fields)
+    split = turn_count + campaign_count
+    turn = model_from_row(Turn, row[:turn_count])
+    turn.campaign = model_from_row(Campaign, row[turn_count:split])
+    return turn, kingdom_rows_decode(compiled, row[split:], *ARMY_EXTRA) if compiled else None
 
 
-def _pg() -> bool:
-    return connection.vendor == "postgresql"
+@functools.cache
+def _turn_share_locked_sql(vendor: str, *, wait: bool) -> tuple[str, str]:
+    """`turn_share_locked`'s statement (built once), in two: the kingdom's rows go between."""
+    quote = connection.ops.quote_name
+    turn_fields, campaign_fields = Turn._meta.concrete_fields, Campaign._meta.concrete_fields
+    turn_table, campaign_table = quote(Turn._meta.db_table), quote(Campaign._meta.db_table)
+    campaign_column = quote(Turn._meta.get_field("campaign").column)
+    if vendor == "postgresql":
+        columns = [f"t.{quote(f.column)}" for f in turn_fields] + [f"c.{quote(f.column)}" for f in campaign_fields]
+        return (
+            f"SELECT {', '.join(columns)}",
+            f" FROM {turn_table} t INNER JOIN {campaign_table} c ON c.id = t.{campaign_column} "
+            f"WHERE t.id = %s FOR SHARE OF t{'' if wait else ' NOWAIT'}",
+        )
+    columns = [f"{turn_table}.{quote(f.column)}" for f in turn_fields] + [
+        f"(SELECT c.{quote(f.column)} FROM {campaign_table} c WHERE c.id = {turn_table}.{campaign_column})"
+        for f in campaign_fields
+    ]
+    return f"UPDATE {turn_table} SET status = status WHERE id = %s RETURNING {', '.join(columns)}", ""
 
 
-def sheet_row_written(
-    *, turn: Turn, kingdom: Kingdom, entries: dict[str, Any], submit: bool, arrived_at: dt.datetime
-) -> OrderSheet:
-    """The kingdom's sheet for the turn made, or updated, and locked until the transaction ends, in
-    one statement (an INSERT ... ON CONFLICT DO UPDATE ... RETURNING, where it was a make, a lock
-    and an update): `entries` is its working copy; a submission (`submit`) marks it submitted and
-    moves its `submitted_at` to `arrived_at` unless a later arrival stands already. A save racing
-    this one for the same sheet waits for it, then updates what it wrote.
-
-    The sheet returned carries `has_records` (whether any of its submissions was kept for the
-    record: the answer lists them), read in the same statement, and its turn and kingdom."""
+@functools.cache
+def _sheet_row_written_sql(vendor: str, *, submit: bool, columns: tuple[str, ...]) -> str:
+    """`sheet_row_written`'s statement for `columns`' values (built once)."""
     quote = connection.ops.quote_name
     table = quote(OrderSheet._meta.db_table)
     field = OrderSheet._meta.get_field
-    now = timezone.now()
-    values = {
-        "turn_id": turn.pk,
-        "kingdom_id": kingdom.pk,
-        "status": OrderSheet.Status.SUBMITTED if submit else OrderSheet.Status.DRAFT,
-        "entries": entries,
-        "updated_at": now,
-        "submitted_at": arrived_at if submit else None,
-    }
-    columns = [field(name).column for name in values]
-    params = [field(name).get_db_prep_save(value, connection) for name, value in values.items()]
     updated = ["entries", "updated_at"]
     if submit:
         updated.append("status")
@@ -121,12 +102,41 @@ def sheet_row_written(
         f"WHERE s.{quote(kept('sheet').column)} = {table}.id AND s.{quote(kept('for_record').column)})"
     )
     returned = [f"{table}.{quote(f.column)}" for f in OrderSheet._meta.concrete_fields]
-    sql = (
-        f"INSERT INTO {table} ({', '.join(quote(c) for c in columns)}) VALUES ({', '.join(['%s'] * len(columns))}) "
+    return (
+        f"INSERT INTO {table} ({', '.join(quote(field(c).column) for c in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))}) "
         f"ON CONFLICT ({quote(field('turn').column)}, {quote(field('kingdom').column)}) "
         f"DO UPDATE SET {', '.join(assignments)} "
         f"RETURNING {', '.join(returned)}, {records}"
     )
+
+
+def _pg() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def sheet_row_written(
+    *, turn: Turn, kingdom: Kingdom, entries: dict[str, Any], submit: bool, arrived_at: dt.datetime
+) -> OrderSheet:
+    """The kingdom's sheet for the turn made, or updated, and locked until the transaction ends, in
+    one statement (an INSERT ... ON CONFLICT DO UPDATE ... RETURNING, where it was a make, a lock
+    and an update): `entries` is its working copy; a submission (`submit`) marks it submitted and
+    moves its `submitted_at` to `arrived_at` unless a later arrival stands already. A save racing
+    this one for the same sheet waits for it, then updates what it wrote.
+
+    The sheet returned carries `has_records` (whether any of its submissions was kept for the
+    record: the answer lists them), read in the same statement, and its turn and kingdom."""
+    values = {
+        "turn_id": turn.pk,
+        "kingdom_id": kingdom.pk,
+        "status": OrderSheet.Status.SUBMITTED if submit else OrderSheet.Status.DRAFT,
+        "entries": entries,
+        "updated_at": timezone.now(),
+        "submitted_at": arrived_at if submit else None,
+    }
+    field = OrderSheet._meta.get_field
+    params = [field(name).get_db_prep_save(value, connection) for name, value in values.items()]
+    sql = _sheet_row_written_sql(connection.vendor, submit=submit, columns=tuple(values))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
