@@ -7,6 +7,7 @@ phase's claim waits for them all."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.db import OperationalError, connection, transaction
@@ -203,3 +204,41 @@ def test_sheets_of_two_kingdoms_do_not_wait_for_each_other_and_the_claim_waits_f
     assert OrderSubmission.objects.filter(sheet__turn=turn).count() == 2
     with transaction.atomic():  # both saved: the claim takes the row at once
         assert list(Turn.objects.select_for_update(nowait=True).filter(pk=turn.pk))
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks and concurrent writers: CI's PostgreSQL pass runs this"
+)
+def test_a_sheet_behind_a_short_hold_of_the_turns_row_waits_for_it_and_is_saved(transactional_db):
+    """A submission takes the turn's share lock without waiting (so a running phase is answered at
+    once, issue 34), but a row held by something else for a moment (a change of the deadline) is
+    then waited for within the request's bound: the sheet is saved, not refused."""
+    campaign = demo_campaign_create()
+    turn = campaign.turns.get(number=1)
+    ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
+    held = threading.Event()
+
+    def holds_the_turn_a_moment() -> None:
+        try:
+            with transaction.atomic():
+                list(Turn.objects.select_for_update().filter(pk=turn.pk))
+                held.set()
+                time.sleep(0.4)
+        finally:
+            held.set()
+            connection.close()
+
+    holder = threading.Thread(target=holds_the_turn_a_moment)
+    holder.start()
+    try:
+        assert held.wait(30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '3s'")
+            result = order_sheet_save(
+                kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=user_named("alice"), submit=True
+            )
+    finally:
+        holder.join(30)
+    assert result.standing is not None
+    assert OrderSubmission.objects.filter(sheet__turn=turn, sheet__kingdom=ostland).count() == 1
