@@ -9,9 +9,10 @@ import datetime as dt
 import functools
 from typing import Any
 
-from django.db import connection
+from django.db import OperationalError, connection
 from django.utils import timezone
 
+from briternia.locks import LOCK_NOT_AVAILABLE
 from briternia.one_statement import model_from_row
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services.kingdom_rows import KingdomRows, kingdom_rows_compiled, kingdom_rows_decode
@@ -21,6 +22,11 @@ from ..models import OrderSheet, OrderSubmission
 
 # The kingdom's armies' fields the receipt reads beside the world's (describe.ARMY_ROW_FIELDS).
 ARMY_EXTRA = ("province__number",)
+
+
+class TurnRowHeld(Exception):
+    """The turn's row is held (by a running phase, or a change of the turn) and its share lock was
+    not waited for (`turn_share_locked` without `wait`); the transaction is to be rolled back."""
 
 
 def turn_share_locked(
@@ -34,8 +40,8 @@ def turn_share_locked(
     other, while the orders phase's claim (an UPDATE of the row) waits until every sheet already in
     flight is saved, so the resolution reads them all. Django locks rows only FOR UPDATE
     (select_for_update), which would make the sheets wait for each other: the statement is written
-    by hand. Without `wait` the lock is not waited for (NOWAIT: the caller is told at once that the
-    row is held, by a running phase above all, instead of queueing on it); the kingdom's rows are
+    by hand. Without `wait` the lock is not waited for (NOWAIT: TurnRowHeld is raised at once if
+    the row is held, by a running phase above all, instead of queueing on it); the kingdom's rows are
     read only then: a statement that waited for the lock would have read them as they stood before
     it waited.
 
@@ -47,7 +53,12 @@ def turn_share_locked(
     head, tail = _turn_share_locked_sql(connection.vendor, wait=wait)
     params = [*extra_params, turn_id] if _pg() else [turn_id, *extra_params]
     with connection.cursor() as cursor:
-        cursor.execute(f"{head}, {extra_sql}{tail}" if extra_sql else f"{head}{tail}", params)
+        try:
+            cursor.execute(f"{head}, {extra_sql}{tail}" if extra_sql else f"{head}{tail}", params)
+        except OperationalError as exc:
+            if not wait and getattr(exc.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+                raise TurnRowHeld(turn_id) from exc
+            raise
         row = cursor.fetchone()
     if row is None:
         raise Turn.DoesNotExist(f"No turn {turn_id}.")

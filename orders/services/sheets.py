@@ -13,7 +13,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
-from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short
+from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
 from kingdoms.models import Kingdom
 from kingdoms.people import display_name
 from kingdoms.selectors import tomb_raiders_for_missions
@@ -34,7 +34,7 @@ from ..entries import sheet_to_json
 from ..models import OrderSheet, OrderSubmission
 from .describe import ARMY_ROW_FIELDS
 from .emails import orders_receipt_queue, receipt_content
-from .sheet_statements import ARMY_EXTRA, sheet_row_written, turn_share_locked
+from .sheet_statements import ARMY_EXTRA, TurnRowHeld, sheet_row_written, turn_share_locked
 from .turns import schedule_of
 
 ModelT = TypeVar("ModelT", bound=models.Model)
@@ -238,7 +238,8 @@ def order_sheet_save(
             # not at every submission.
             with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
                 return save(wait=False)
-        except LockBusy:
+        except TurnRowHeld:
+            phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk, fresh=True)
             # Held by something else (a change of the turn's deadline, a claim still waiting for the
             # sheets in flight): waited for, within the request's bound.
             with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
