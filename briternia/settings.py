@@ -363,7 +363,7 @@ REST_FRAMEWORK = {
         # Basic first: its WWW-Authenticate header makes a missing or wrong credential a 401.
         # Scripts: `Authorization: Token <key>` (kingdoms/tokens.py); the browser: its session.
         "rest_framework.authentication.BasicAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "briternia.auth.TokenAuthentication",  # REST framework's, its query built once (issue 35)
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -3,10 +3,14 @@ sheets; the organizer sees every sheet and who has not submitted. Anything else 
 
 from __future__ import annotations
 
+import functools
+
+from django.db import connection
 from django.db.models import Count, Q
 from django.http import Http404
 
-from kingdoms.models import Kingdom
+from briternia.one_statement import model_from_row
+from kingdoms.models import Campaign, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
 from turns.models import Turn
 
@@ -39,21 +43,65 @@ def order_sheet_kingdom_get(
 
 def order_sheet_turn_get(*, user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom | None]:
     """`turn_get` for the order sheet's API, with the user's own kingdom in the campaign (None for
-    its organizer, whose sheet is named: `order_sheet_kingdom_get`). The turn (with its campaign) is
-    read by its id alone and its visibility told by the kingdom's read that follows (a user sees the
-    campaigns they organize or play in, and one who plays in one has a kingdom there), not by a
-    subquery of the visible campaigns: every submission of the weekly rush asks (issue 35)."""
-    # By its id alone: not in Turn's default order (by its campaign's date), which joins for nothing.
-    found = Turn.objects.select_related("campaign").filter(pk=turn_id).order_by()[:1] if user.is_authenticated else []
-    turn = next(iter(found), None)
-    if turn is None:
+    its organizer, whose sheet is named: `order_sheet_kingdom_get`). The turn, its campaign and the
+    user's kingdom there (`kingdom_of`'s: the first they play) are read in one statement, and the
+    turn's visibility told by them (a user sees the campaigns they organize or play in, and one who
+    plays in one has a kingdom there), not by a subquery of the visible campaigns: every submission
+    of the weekly rush asks (issue 35)."""
+    row = _turn_and_own_kingdom(user, turn_id) if user.is_authenticated else None
+    if row is None:
         raise Http404("No such turn.")
+    turn, own = row
     if is_organizer(user, turn.campaign):
         return turn, None
-    own = kingdom_of(user=user, campaign=turn.campaign)
     if own is None:
         raise Http404("No such turn.")  # the campaign is not the user's: neither is the turn
     return turn, own
+
+
+def _turn_and_own_kingdom(user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom | None] | None:
+    """The turn with its campaign and the user's first kingdom in it (None if they play none), or
+    None if there is no such turn: one hand-written statement (the ORM would read the kingdom with a
+    query of its own)."""
+    sql = _turn_and_own_kingdom_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk, turn_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    split = len(Turn._meta.concrete_fields)
+    own_at = split + len(Campaign._meta.concrete_fields)
+    turn = model_from_row(Turn, row[:split])
+    turn.campaign = model_from_row(Campaign, row[split:own_at])
+    own = None
+    if row[own_at] is not None:
+        own = model_from_row(Kingdom, row[own_at:])
+        own.campaign = turn.campaign
+    return turn, own
+
+
+@functools.cache
+def _turn_and_own_kingdom_sql(vendor: str) -> str:
+    """`_turn_and_own_kingdom`'s statement (built once)."""
+    quote = connection.ops.quote_name
+    turn_fields, campaign_fields = Turn._meta.concrete_fields, Campaign._meta.concrete_fields
+    players = Kingdom.players.through._meta
+    player_kingdom = quote(Kingdom.players.field.m2m_column_name())
+    player_user = quote(Kingdom.players.field.m2m_reverse_name())
+    columns = (
+        [f"t.{quote(f.column)}" for f in turn_fields]
+        + [f"c.{quote(f.column)}" for f in campaign_fields]
+        + [f"k.{quote(f.column)}" for f in Kingdom._meta.concrete_fields]
+    )
+    kingdom_table, campaign_column = quote(Kingdom._meta.db_table), quote(Kingdom._meta.get_field("campaign").column)
+    return (
+        f"SELECT {', '.join(columns)} FROM {quote(Turn._meta.db_table)} t "
+        f"INNER JOIN {quote(Campaign._meta.db_table)} c ON c.id = t.{quote(Turn._meta.get_field('campaign').column)} "
+        f"LEFT OUTER JOIN {kingdom_table} k ON k.id = ("
+        f"SELECT k2.id FROM {kingdom_table} k2 INNER JOIN {quote(players.db_table)} p ON p.{player_kingdom} = k2.id "
+        f"WHERE k2.{campaign_column} = c.id AND p.{player_user} = %s ORDER BY k2.id LIMIT 1) "
+        "WHERE t.id = %s"
+    )
 
 
 def order_sheets_overview(*, user: AnyUser, turn: Turn) -> list[tuple[Kingdom, OrderSheet | None]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 from rulebook.experience.spending import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
 
@@ -18,9 +19,11 @@ def spending_rosters_load(
     kingdom: int | None = None,
     active_armies: Iterable[int] | None = None,
     lists: ListRows | None = None,
+    deliveries: list[tuple[Any, ...]] | None = None,
 ) -> dict[int, SpendingRoster]:
     """kingdom id -> its SpendingRoster (only `kingdom`'s when given; with it, `active_armies` may
-    name its active armies and `lists` be their `list_rows`, if the caller has read them). Read as
+    name its active armies, `lists` be their `list_rows` and `deliveries` their deliveries on the way
+    (kingdom_rows.DELIVERY_FIELDS), if the caller has read them). Read as
     rows, not model instances, and without the joins the models' default orderings bring: every
     order sheet's check reads its kingdom's (docs/performance.md, "Order sheets under load")."""
     if kingdom is not None and active_armies is not None:
@@ -95,11 +98,13 @@ def spending_rosters_load(
         armory[kingdom_id].append(ItemRecord(item_id, name, points, common, army_id))
     on_the_way: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     depots: dict[int, set[int]] = defaultdict(set)
-    for army_id, points, kind, common, name in (
-        Delivery.objects.filter(army_id__in=army_kingdom, status=Delivery.Status.ON_THE_WAY)
-        .order_by()
-        .values_list("army_id", "points", "kind", "common", "name")
-    ):
+    if deliveries is None or active_armies is None or kingdom is None:
+        deliveries = list(
+            Delivery.objects.filter(army_id__in=army_kingdom, status=Delivery.Status.ON_THE_WAY)
+            .order_by()
+            .values_list("army_id", "points", "kind", "common", "name")
+        )
+    for army_id, points, kind, common, name in deliveries:
         k = army_kingdom[army_id]
         on_the_way[k][army_id] += points
         if kind == PurchaseKind.SUPPLY_DEPOT:

@@ -361,6 +361,7 @@ def world_for_kingdom(
     world_version: int | None = None,
     own_armies: list[dict[str, Any]] | None = None,
     own_lists: ListRows | None = None,
+    own_treasury: int | None = None,
 ) -> World:
     """The world as `kingdom`'s order sheet is checked against it: `world_load`'s, with the
     kingdom's own armies, lists and treasury read now, and the rest of the campaign (the map, the
@@ -372,7 +373,8 @@ def world_for_kingdom(
 
     `world_version`: the campaign's, as the caller has just read it (under the turn's lock);
     by default it is read here. `own_armies`: the kingdom's `army_rows`, and `own_lists` the
-    `list_rows` of its active armies (or more), if the caller has read them.
+    `list_rows` of its active armies (or more), and `own_treasury` its gold, if the caller has read
+    them (`kingdom_rows`: in one statement).
 
     The world returned is the caller's: its dicts are copies, so the kept one never changes."""
     shared, number_of = _kept_world(campaign=campaign, turn_number=turn_number, version=world_version)
@@ -384,8 +386,11 @@ def world_for_kingdom(
     units = {i: u for i, u in shared.units.items() if i in others_field or i in others_garrisons}
     kingdoms = dict(shared.kingdoms)
     if kingdom in kingdoms:
-        total = TreasuryEntry.objects.filter(kingdom_id=kingdom).order_by().aggregate(total=Sum("amount"))["total"] or 0
-        kingdoms[kingdom] = replace(kingdoms[kingdom], treasury=total)
+        if own_treasury is None:
+            own_treasury = (
+                TreasuryEntry.objects.filter(kingdom_id=kingdom).order_by().aggregate(total=Sum("amount"))["total"] or 0
+            )
+        kingdoms[kingdom] = replace(kingdoms[kingdom], treasury=own_treasury)
     return replace(
         shared,
         provinces=dict(shared.provinces),

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, models, transaction
-from django.db.models import Exists, OuterRef
+from django.db import models, transaction
 from django.utils import timezone
 
 from briternia.errors import DomainError
 from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
-from kingdoms.models import Army, Campaign, Kingdom
+from kingdoms.models import Kingdom
 from kingdoms.people import display_name
 from kingdoms.selectors import tomb_raiders_for_missions
+from kingdoms.services.kingdom_rows import KingdomRows, kingdom_rows_read
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.spied_characters import spied_characters_load
-from kingdoms.services.world import army_rows, list_rows, world_for_kingdom
+from kingdoms.services.world import world_for_kingdom
 from rulebook.campaign_schedule import deadline_text, late_refusal_text, moment_text, precise_moment_text
 from rulebook.tables import ArmyType
 from rulebook.turn.write_orders.check import order_sheet_check
@@ -33,6 +34,7 @@ from ..entries import sheet_to_json
 from ..models import OrderSheet, OrderSubmission
 from .describe import ARMY_ROW_FIELDS
 from .emails import orders_receipt_queue, receipt_content
+from .sheet_statements import ARMY_EXTRA, TurnRowHeld, sheet_row_written, turn_share_locked
 from .turns import schedule_of
 
 ModelT = TypeVar("ModelT", bound=models.Model)
@@ -54,15 +56,17 @@ def order_sheet_context_load(
 
 
 def _context_and_armies(
-    *, kingdom: Kingdom, turn: Turn, world_version: int | None, tomb_raiders: bool
+    *, kingdom: Kingdom, turn: Turn, world_version: int | None, tomb_raiders: bool, rows: KingdomRows | None = None
 ) -> tuple[SheetContext, list[tuple[Any, ...]]]:
     """`order_sheet_context_load`'s context, and the kingdom's armies as its receipt describes them
-    (describe.ARMY_ROW_FIELDS, by id): read with them, not again."""
+    (describe.ARMY_ROW_FIELDS, by id): read with them, not again. `rows`: the kingdom's own rows
+    (`kingdom_row_sets` with ARMY_EXTRA), if the caller has read them; else read here, in one
+    statement."""
+    if rows is None:
+        rows = kingdom_rows_read(kingdom.id, *ARMY_EXTRA)
     # The kingdom's armies and their lists read once, for the world, the names, the roster and the
     # receipt.
-    armies = army_rows(Army.objects.filter(kingdom=kingdom), "province__number")
-    active = [a["id"] for a in armies if a["status"] == Army.Status.ACTIVE]
-    lists = list_rows(active, kingdom=kingdom.id)  # with the items: the world's and the roster's
+    armies, active, lists = rows.armies, rows.active, rows.lists
     world = world_for_kingdom(
         campaign=kingdom.campaign,
         turn_number=turn.number,
@@ -70,11 +74,12 @@ def _context_and_armies(
         world_version=world_version,
         own_armies=armies,
         own_lists=lists,
+        own_treasury=rows.treasury,
     )
     names = frozenset(a["name"] for a in armies)
-    roster = spending_rosters_load(campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active, lists=lists)[
-        kingdom.id
-    ]
+    roster = spending_rosters_load(
+        campaign=kingdom.campaign, kingdom=kingdom.id, active_armies=active, lists=lists, deliveries=rows.deliveries
+    )[kingdom.id]
     raiders = (
         tomb_raiders_for_missions(kingdom_ids=[kingdom.id], turn_number=turn.number).get(kingdom.id)
         if tomb_raiders and not kingdom.is_ancient_dead
@@ -141,51 +146,6 @@ def orders_open_errors(turn: Turn, arrived_at: dt.datetime) -> list[str]:
             f"this sheet arrived at {moment_text(arrived_at, tz)}."
         ]
     return []
-
-
-def _turn_share_locked(turn_id: int) -> Turn:
-    """The turn with its campaign, read under a share lock of the turn row held until the sheet's
-    transaction ends (PostgreSQL; one statement): sheets of different kingdoms hold it together and
-    never wait for each other, while the orders phase's claim (an UPDATE of the row) waits until
-    every sheet already in flight is saved, so the resolution reads them all. SQLite runs one writer
-    at a time and has no row locks: the sheet takes the database's write lock first (an update that
-    changes nothing), so a claim cannot commit between its reading the turn and its writing the
-    submission."""
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(f"UPDATE {Turn._meta.db_table} SET status = status WHERE id = %s", [turn_id])
-        return Turn.objects.select_related("campaign").get(pk=turn_id)
-    # Django locks rows only FOR UPDATE (select_for_update), which would make the sheets wait for
-    # each other: the turn and its campaign are read with the share lock by hand.
-    quote = connection.ops.quote_name
-    turn_fields, campaign_fields = Turn._meta.concrete_fields, Campaign._meta.concrete_fields
-    columns = [f"t.{quote(f.column)}" for f in turn_fields] + [f"c.{quote(f.column)}" for f in campaign_fields]
-    campaign_column = quote(Turn._meta.get_field("campaign").column)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {', '.join(columns)} FROM {quote(Turn._meta.db_table)} t "
-            f"INNER JOIN {quote(Campaign._meta.db_table)} c ON c.id = t.{campaign_column} "
-            "WHERE t.id = %s FOR SHARE OF t",
-            [turn_id],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        raise Turn.DoesNotExist(f"No turn {turn_id}.")
-    turn = _model_from_row(Turn, row[: len(turn_fields)])
-    turn.campaign = _model_from_row(Campaign, row[len(turn_fields) :])
-    return turn
-
-
-def _model_from_row(model: type[ModelT], values: Sequence[Any]) -> ModelT:
-    """An instance of `model` from its concrete fields' column values, converted as a query would."""
-    fields = model._meta.concrete_fields
-    converted = []
-    for field, value in zip(fields, values, strict=True):
-        column = field.get_col(model._meta.db_table)
-        for convert in connection.ops.get_db_converters(column) + field.get_db_converters(connection):
-            value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
 
 def order_sheet_problems_data(problems: Iterable[SheetProblem], names: Mapping[int, str]) -> list[dict[str, Any]]:
@@ -261,18 +221,29 @@ def order_sheet_save(
     # it is answered at once; and no lock is waited on for more than the request's bound. A
     # submission in time that meets the running phase is kept for the record (Campaign Schedule:
     # orders are due by the deadline; rules decision 520); a draft is refused.
+    save = functools.partial(
+        _order_sheet_write,
+        kingdom=kingdom,
+        turn=turn,
+        entries=entries,
+        submitted_by=submitted_by,
+        submit=submit,
+        arrived_at=arrived_at,
+        receipt_notes=receipt_notes,
+    )
     try:
-        phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk)
-        with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
-            return _order_sheet_write(
-                kingdom=kingdom,
-                turn=turn,
-                entries=entries,
-                submitted_by=submitted_by,
-                submit=submit,
-                arrived_at=arrived_at,
-                receipt_notes=receipt_notes,
-            )
+        try:
+            # The turn's share lock taken without waiting: a row held (by a running phase above all)
+            # is found at once, and only then is it asked whether the phase runs (briternia/locks.py),
+            # not at every submission.
+            with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
+                return save(wait=False)
+        except TurnRowHeld:
+            phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk, fresh=True)
+            # Held by something else (a change of the turn's deadline, a claim still waiting for the
+            # sheets in flight): waited for, within the request's bound.
+            with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk):
+                return save(wait=True)
     except PhaseRunning as running:
         if not submit:
             refusal = resolving_refusal_text(kingdom=kingdom, turn=turn, arrived_at=arrived_at, since=running.since)
@@ -347,41 +318,33 @@ def _order_sheet_write(
     submit: bool,
     arrived_at: dt.datetime,
     receipt_notes: Sequence[str] = (),
+    wait: bool = True,
 ) -> SheetResult:
-    """order_sheet_save's transaction."""
+    """order_sheet_save's transaction. `wait`: whether the turn's share lock is waited for (within
+    the request's bound), or found held at once (`turn_share_locked`)."""
     with transaction.atomic():
-        turn = _turn_share_locked(turn.pk)
+        turn, rows = turn_share_locked(turn.pk, kingdom=kingdom.pk, wait=wait)
         errors = orders_open_errors(turn, arrived_at)  # as it stands now that no claim can start
         if errors:
             raise DomainError(errors)
         # The campaign was read with the turn, under its lock: its world_version says whether the
         # kept world stands, without reading it again.
-        checked = _sheet_checked(kingdom=kingdom, turn=turn, entries=entries, submit=submit)
-        # The sheet's row, made if it is the first save (a save racing this one for the same new
-        # sheet waits for it, and finds the row), then locked: two statements either way.
-        OrderSheet.objects.bulk_create([OrderSheet(turn=turn, kingdom=kingdom)], ignore_conflicts=True)
-        # With whether any of its submissions was kept for the record (the answer lists them; read
-        # in the same statement, so the weekly rush's sheets, which have none, read nothing more).
-        sheet = (
-            OrderSheet.objects.select_for_update()
-            .annotate(has_records=Exists(OrderSubmission.objects.filter(sheet=OuterRef("pk"), for_record=True)))
-            .get(turn=turn, kingdom=kingdom)
+        checked = _sheet_checked(kingdom=kingdom, turn=turn, entries=entries, submit=submit, rows=rows)
+        # The sheet's row made or updated, and locked (a save racing this one for the same sheet
+        # waits for it); a draft saved after a submission does not withdraw it: the last submission
+        # stands (the turn resolves `standing_submission`), and every page says the draft is not
+        # submitted.
+        sheet = sheet_row_written(
+            turn=turn, kingdom=kingdom, entries=checked.entries_json, submit=submit, arrived_at=arrived_at
         )
-        sheet.turn, sheet.kingdom = turn, kingdom  # the answer reads them: not again
-        sheet.entries = checked.entries_json
         standing = submission = None
         if submit:
-            sheet.status = OrderSheet.Status.SUBMITTED
-            # The last to arrive stands (ties: the last written, this one; `standing_submission`).
-            stands = sheet.submitted_at is None or arrived_at >= sheet.submitted_at
-            sheet.submitted_at = max(sheet.submitted_at or arrived_at, arrived_at)
             submission = _submission_write(
                 sheet=sheet, checked=checked, submitted_by=submitted_by, arrived_at=arrived_at, notes=receipt_notes
             )
-            standing = submission if stands else None
-        # A draft saved after a submission does not withdraw it: the last submission stands
-        # (the turn resolves `standing_submission`), and every page says the draft is not submitted.
-        sheet.save()
+            # The last to arrive stands (ties: the last written, this one; `standing_submission`):
+            # the sheet's time is now the latest arrival.
+            standing = submission if sheet.submitted_at == arrived_at else None
     return SheetResult(
         sheet=sheet,
         check=checked.check,
@@ -401,12 +364,19 @@ class _Checked:
     lists_due: list[dict[str, Any]]
 
 
-def _sheet_checked(*, kingdom: Kingdom, turn: Turn, entries: SheetEntries, submit: bool) -> _Checked:
+def _sheet_checked(
+    *, kingdom: Kingdom, turn: Turn, entries: SheetEntries, submit: bool, rows: KingdomRows | None = None
+) -> _Checked:
     """The sheet checked against the world as `turn` (read by the caller, with its campaign's
     world_version) finds it; a submission with any error refused whole. The Tomb Raiders are read
-    only for a sheet that sends them: the weekly rush's sheets send none."""
+    only for a sheet that sends them: the weekly rush's sheets send none. `rows`: the kingdom's own
+    rows, if the caller has read them (`turn_share_locked`)."""
     ctx, armies = _context_and_armies(
-        kingdom=kingdom, turn=turn, world_version=turn.campaign.world_version, tomb_raiders=bool(entries.missions)
+        kingdom=kingdom,
+        turn=turn,
+        world_version=turn.campaign.world_version,
+        tomb_raiders=bool(entries.missions),
+        rows=rows,
     )
     check = order_sheet_check(entries, ctx)
     if submit and not check.ok:

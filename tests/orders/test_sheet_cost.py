@@ -7,6 +7,7 @@ phase's claim waits for them all."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from django.db import OperationalError, connection, transaction
@@ -22,19 +23,30 @@ from rulebook.turn.write_orders.records import SheetEntries
 from tests.clients import user_named
 from turns.models import Turn
 
-# One full submission through the API once the campaign's world is kept (issue 35): the turn with
-# its campaign (by its id) and the user's kingdom (which tells the turn is visible to them); the
-# turn read again under its share lock; the kingdom's armies, lists (units, characters), magic
-# items, gold and deliveries; the sheet made and locked; the submission; its receipt email's one
-# row (the worker renders it); the sheet's update; and the two statements around the sheet's
-# transaction (here savepoints: the test runs in a transaction; a request's BEGIN and COMMIT).
-# SQLite takes its write lock with an update of its own: one more; PostgreSQL asks once whether the
-# orders phase runs (briternia/locks.py, issue 34: answered at once instead of waiting on the turn's
-# row). A token's lookup adds one (the test client authenticates without). 17 on both (measured
-# 2026-12-06); it was
-# 23 and 24 before issue 35, 37 before issue 17's second pass. A change that adds a query to every
-# submission should be a decision, not an accident.
-MAX_QUERIES_PER_SUBMISSION = 17
+# One full submission through the API once the campaign's world is kept (issue 35), each statement
+# and why it is needed:
+#  1. the turn with its campaign and the user's kingdom there (orders.selectors.order_sheet_turn_get):
+#     whether the user may see the turn (404 if not) and whose sheet it is; a late sheet is refused
+#     by it before anything waits;
+#  2. the sheet's transaction begins (here a savepoint: the test runs in a transaction; a request's
+#     BEGIN);
+#  3. the turn and its campaign again, under the turn's share lock (taken without waiting, so a
+#     running orders phase is found at once; SQLite: its write lock, an update returning the rows),
+#     with the kingdom's own rows in the same statement: its armies, their units, characters and
+#     magic items, its gold and its deliveries on the way (orders.services.sheet_statements): the
+#     deadline and the turn's status as they stand once no claim can start, the campaign's
+#     world_version (whether the kept world stands) and what the kingdom changes itself during the week;
+#  4. the sheet's row made or updated and locked (an upsert returning it, and whether any of its
+#     submissions was kept for the record);
+#  5. the submission, with its receipt;
+#  6. its receipt email's one row (the worker renders it);
+#  7. the transaction's end (a request's COMMIT; here the savepoint's release).
+# The same on both databases. A token's lookup adds one (the test client authenticates without):
+# 8 for a script's request, issue 35's target. PostgreSQL asks whether the orders phase runs
+# (briternia/locks.py, issue 34) only when the turn's row is held. It was 17 on both (2026-12-06),
+# 23 and 24 before issue 35's first pass, 37 before issue 17's second pass. A change that adds a
+# query to every submission should be a decision, not an accident.
+MAX_QUERIES_PER_SUBMISSION = 7
 
 
 def _orders_for(kingdom: Kingdom) -> list[dict]:
@@ -192,3 +204,41 @@ def test_sheets_of_two_kingdoms_do_not_wait_for_each_other_and_the_claim_waits_f
     assert OrderSubmission.objects.filter(sheet__turn=turn).count() == 2
     with transaction.atomic():  # both saved: the claim takes the row at once
         assert list(Turn.objects.select_for_update(nowait=True).filter(pk=turn.pk))
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="row locks and concurrent writers: CI's PostgreSQL pass runs this"
+)
+def test_a_sheet_behind_a_short_hold_of_the_turns_row_waits_for_it_and_is_saved(transactional_db):
+    """A submission takes the turn's share lock without waiting (so a running phase is answered at
+    once, issue 34), but a row held by something else for a moment (a change of the deadline) is
+    then waited for within the request's bound: the sheet is saved, not refused."""
+    campaign = demo_campaign_create()
+    turn = campaign.turns.get(number=1)
+    ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
+    held = threading.Event()
+
+    def holds_the_turn_a_moment() -> None:
+        try:
+            with transaction.atomic():
+                list(Turn.objects.select_for_update().filter(pk=turn.pk))
+                held.set()
+                time.sleep(0.4)
+        finally:
+            held.set()
+            connection.close()
+
+    holder = threading.Thread(target=holds_the_turn_a_moment)
+    holder.start()
+    try:
+        assert held.wait(30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '3s'")
+            result = order_sheet_save(
+                kingdom=ostland, turn=turn, entries=SheetEntries(), submitted_by=user_named("alice"), submit=True
+            )
+    finally:
+        holder.join(30)
+    assert result.standing is not None
+    assert OrderSubmission.objects.filter(sheet__turn=turn, sheet__kingdom=ostland).count() == 1
