@@ -39,9 +39,9 @@ from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
-from tests.transfer.rows import NOT_IN_THE_DOCUMENT
 from transfer import schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
+from transfer.exceptions import NOT_IN_THE_DOCUMENT
 from transfer.export import campaign_export
 from turns.models import DiceRoll, SweepRecord, Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
@@ -137,9 +137,9 @@ def test_every_field_of_the_models_is_in_the_document():
     own_apps = [
         a for a in apps.get_app_configs() if a.path.startswith(str(settings.BASE_DIR)) and "-packages" not in a.path
     ]
-    # The deadline sweep's last run is the site's, shared by every campaign (rows.NOT_CAMPAIGN_DATA);
-    # the snapshots and restore records are the site's safeguards, not state (rows.NOT_IN_THE_DOCUMENT).
-    # A player's orders address secret is a credential of the account, never in a document (rows.NOT_CAMPAIGN_DATA).
+    # The deadline sweep's last run is the site's, shared by every campaign (transfer/exceptions.py NOT_CAMPAIGN_DATA);
+    # the snapshots and restore records are the site's safeguards, not state (NOT_IN_THE_DOCUMENT).
+    # A player's orders address secret is a credential of the account, never in a document (NOT_CAMPAIGN_DATA).
     left_out = {SweepRecord, PlayerMailSecret, *(apps.get_model(label) for label in NOT_IN_THE_DOCUMENT)}
     assert {m for app in own_apps for m in app.get_models()} - left_out == set(specs)
 
