@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime, time
 from typing import Any, TypeVar
 
 from django.db import models, transaction
@@ -22,7 +23,6 @@ from .campaign_models import (
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
     BattleSupport,
     Campaign,
@@ -30,10 +30,8 @@ from .campaign_models import (
     CapturedRaider,
     Character,
     DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
-    ExperienceEntry,
     Kingdom,
     Message,
     MissionEffect,
@@ -43,10 +41,8 @@ from .campaign_models import (
     Province,
     ReportEmail,
     ResultsReminder,
-    RosterAdjustment,
     TombRaiderEntry,
     TombRaiderForce,
-    TreasuryEntry,
     Turn,
     TurnEvent,
     TurnMap,
@@ -56,6 +52,18 @@ from .campaign_models import (
     User,
 )
 from .kinds import Kind, bytes_text, is_int, time_text
+from .layout import (
+    ARMY,
+    ARMY_CHILDREN,
+    DEADLINE_CHANGES,
+    KINGDOM,
+    KINGDOM_CHILDREN,
+    LAYOUTS,
+    PROVINCE,
+    TURN_CHILDREN,
+    USERNAME,
+    Layout,
+)
 from .references import (
     ARMY_ID,
     CAPTIVE_PLACE,
@@ -90,10 +98,6 @@ from .schema import (
     CAPTIVE_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
-    DEADLINE_CHANGE_FIELDS,
-    DEADLINE_CHANGE_KEYS,
-    DELIVERY_FIELDS,
-    DELIVERY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -102,8 +106,6 @@ from .schema import (
     ENTRY_REFERENCES,
     EVENT_FIELDS,
     EVENT_KEYS,
-    EXPERIENCE_FIELDS,
-    EXPERIENCE_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
@@ -115,21 +117,14 @@ from .schema import (
     MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
     MISSION_EFFECT_KEYS,
-    MOVEMENT_FIELDS,
-    MOVEMENT_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
-    REMINDER_FIELDS,
-    REMINDER_KEYS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
     REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
-    RESULTS_REMINDER_FIELDS,
-    ROSTER_ADJUSTMENT_FIELDS,
-    ROSTER_ADJUSTMENT_KEYS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
     SHEET_FIELDS,
@@ -146,8 +141,6 @@ from .schema import (
     TOMB_RAIDERS_FIELDS,
     TOMB_RAIDERS_KEYS,
     TOP_KEYS,
-    TREASURY_FIELDS,
-    TREASURY_KEYS,
     TURN_FIELDS,
     TURN_KEYS,
     UNIT_FIELDS,
@@ -167,7 +160,7 @@ _BATTLE_ORDER = ("turn_id", "province__number", "id")
 # A sheet's submissions and a turn's deadline changes, in time order: an email's key names them
 # by their place in these lists.
 _SUBMISSION_ORDER = ("sheet_id", "submitted_at", "id")
-_CHANGE_ORDER = ("turn_id", "changed_at", "id")
+_CHANGE_ORDER = ("turn_id", *DEADLINE_CHANGES.order, "id")
 
 
 @transaction.atomic
@@ -212,6 +205,39 @@ def _row(keys: Mapping[str, Kind], fields: list[str], instance: models.Model, **
     texts = {name: _as_text(getattr(instance, name)) for name in text_fields(type(instance)) if name in keys}
     values = {**{name: getattr(instance, name) for name in fields}, **texts, **others}
     return {key: values[key] for key in keys}
+
+
+def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int, list[dict[str, Any]]]:
+    """The campaign's rows of `layout`'s model as the document writes them, by the id of the row
+    they are listed under, each list in its order: one query, whatever the campaign's size."""
+    fields = layout.fields()
+    columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
+    rows = (
+        layout.model._base_manager.filter(**{layout.path: campaign})
+        .order_by(f"{layout.parent}_id", *layout.order, "id")
+        .values_list(f"{layout.parent}_id", *columns)
+    )
+    what = f"a row of {layout.model._meta.verbose_name_plural}"
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for parent_id, *values in rows:
+        grouped.setdefault(parent_id, []).append(
+            {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
+        )
+    return grouped
+
+
+def _written(layout: Layout, field: models.Field, value: Any, names: _Names, what: str) -> Any:  # type: ignore[type-arg]
+    """A field's value as the document writes it: a reference by natural key, a time or bytes as text."""
+    named = layout.names.get(field.name)
+    if named == PROVINCE:
+        return names.province(value, what)
+    if named == KINGDOM:
+        return names.kingdom(value, what)
+    if named == ARMY:
+        return names.army(value, what)
+    if isinstance(value, datetime | time | bytes | memoryview):
+        return _as_text(value)
+    return value  # a username (the join reads it), or the field's own value
 
 
 def _as_text(value: Any) -> str | None:
@@ -391,7 +417,11 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     ids |= set(DeadlineChange.objects.filter(**turns).values_list("changed_by_id", flat=True))
     ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
-    ids |= set(RosterAdjustment.objects.filter(army__kingdom__campaign=campaign).values_list("made_by_id", flat=True))
+    for layout in LAYOUTS:  # who made the rows the engine writes (a roster adjustment's organizer)
+        for name in (name for name, how in layout.names.items() if how == USERNAME):
+            ids |= set(
+                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(f"{name}_id", flat=True)
+            )
     sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
     ids |= set(sheets.values_list("entered_by_id", flat=True))
     ids |= set(sheets.values_list("played_by_player_id", flat=True))  # The Campaign Must Go On
@@ -434,9 +464,7 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
     # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
-    ledger_of = _grouped(
-        TreasuryEntry.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "turn", "id"), "kingdom_id"
-    )
+    children = {layout.key: _layout_rows(layout, campaign, names) for layout in LAYOUTS}
     items_of = _grouped(
         ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
     )
@@ -460,21 +488,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
         .order_by("army_id", "position", "id"),
         "army_id",
     )
-    movements_of = _grouped(
-        ArmyMovement.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "step"), "army_id"
-    )
-    adjustments_of = _grouped(
-        RosterAdjustment.objects.filter(army__kingdom__campaign=campaign)
-        .select_related("made_by")
-        .order_by("army_id", "turn", "id"),
-        "army_id",
-    )
-    deliveries_of = _grouped(
-        Delivery.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "id"), "army_id"
-    )
-    experience_of = _grouped(
-        ExperienceEntry.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "id"), "army_id"
-    )
 
     def army_row(army: Army) -> dict[str, Any]:
         what = f"the army {army.name}"
@@ -484,19 +497,8 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             army,
             province=names.province(army.province_id, what),
             fortified_in=names.province(army.fortified_in_id, what),
-            movements=[
-                _row(MOVEMENT_KEYS, MOVEMENT_FIELDS, m, province=names.province(m.province_id, what))
-                for m in movements_of.get(army.id, [])
-            ],
             units=[_unit_row(unit, names) for unit in units_of.get(army.id, [])],
-            experience_ledger=[
-                _row(EXPERIENCE_KEYS, EXPERIENCE_FIELDS, entry) for entry in experience_of.get(army.id, [])
-            ],
-            deliveries=[_row(DELIVERY_KEYS, DELIVERY_FIELDS, d) for d in deliveries_of.get(army.id, [])],
-            roster_adjustments=[
-                _row(ROSTER_ADJUSTMENT_KEYS, ROSTER_ADJUSTMENT_FIELDS, r, made_by=_username(r.made_by))
-                for r in adjustments_of.get(army.id, [])
-            ],
+            **{layout.key: children[layout.key].get(army.id, []) for layout in ARMY_CHILDREN},
         )
 
     return [
@@ -506,7 +508,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             kingdom,
             players=sorted(user.username for user in kingdom.players.all()),
             capitol=names.province(kingdom.capitol_id, kingdom.name),
-            treasury=[_row(TREASURY_KEYS, TREASURY_FIELDS, entry) for entry in ledger_of.get(kingdom.id, [])],
+            **{layout.key: children[layout.key].get(kingdom.id, []) for layout in KINGDOM_CHILDREN},
             armies=[army_row(army) for army in armies_of.get(kingdom.id, [])],
             armory=[
                 _row(
@@ -675,15 +677,13 @@ def _schedule_section(campaign: Campaign) -> dict[str, Any] | None:
 class _TurnRows:
     """The rows of every turn of the campaign, each table read once, by the id of its parent."""
 
-    changes: dict[int, list[DeadlineChange]]
+    children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (layout.TURN_CHILDREN), by key
     sheets: dict[int, list[OrderSheet]]
     submissions: dict[int, list[OrderSubmission]]
-    reminders: dict[int, list[OrdersReminder]]
     events: dict[int, list[TurnEvent]]
     battles: dict[int, list[Battle]]
     supports: dict[int, list[BattleSupport]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
-    results_reminders: dict[int, list[ResultsReminder]]
     alliance_end_announcements: dict[int, list[AllianceEndAnnouncement]]
     alliance_places: dict[int, int]  # alliance id -> its place in the document's alliances
     maps: dict[int, TurnMap]
@@ -704,13 +704,10 @@ def _alliance_end_row(
     )
 
 
-def _turn_rows(campaign: Campaign) -> _TurnRows:
+def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
     turns = {"turn__campaign": campaign}
     return _TurnRows(
-        changes=_grouped(
-            DeadlineChange.objects.filter(**turns).select_related("changed_by").order_by(*_CHANGE_ORDER),
-            "turn_id",
-        ),
+        children={layout.key: _layout_rows(layout, campaign, names) for layout in TURN_CHILDREN},
         sheets=_grouped(OrderSheet.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
         submissions=_grouped(
             OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
@@ -718,7 +715,6 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
             .order_by(*_SUBMISSION_ORDER),
             "sheet_id",
         ),
-        reminders=_grouped(OrdersReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
         events=_grouped(TurnEvent.objects.filter(**turns).order_by("turn_id", "sequence", "id"), "turn_id"),
         battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
         supports=_grouped(
@@ -729,9 +725,6 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
             .select_related("entered_by", "played_by_player")
             .order_by("battle_id", "kingdom_id", "id"),
             "battle_id",
-        ),
-        results_reminders=_grouped(
-            ResultsReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"
         ),
         alliance_end_announcements=_grouped(
             AllianceEndAnnouncement.objects.filter(**turns)
@@ -751,7 +744,7 @@ def _turn_rows(campaign: Campaign) -> _TurnRows:
 
 
 def _turns_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    rows = _turn_rows(campaign)
+    rows = _turn_rows(campaign, names)
     return [_turn_row(turn, rows, names) for turn in campaign.turns.order_by("number", "id")]
 
 
@@ -760,31 +753,10 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
         TURN_KEYS,
         TURN_FIELDS,
         turn,
-        deadline_changes=[
-            _row(DEADLINE_CHANGE_KEYS, DEADLINE_CHANGE_FIELDS, change, changed_by=_username(change.changed_by))
-            for change in rows.changes.get(turn.id, [])
-        ],
+        **{layout.key: rows.children[layout.key].get(turn.id, []) for layout in TURN_CHILDREN},
         sheets=[_sheet_row(sheet, turn, rows, names) for sheet in rows.sheets.get(turn.id, [])],
-        reminders=[
-            _row(
-                REMINDER_KEYS,
-                REMINDER_FIELDS,
-                reminder,
-                kingdom=names.kingdom(reminder.kingdom_id, f"a reminder of turn {turn.number}"),
-            )
-            for reminder in rows.reminders.get(turn.id, [])
-        ],
         events=[_event_row(event, turn, names) for event in rows.events.get(turn.id, [])],
         battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
-        results_reminders=[
-            _row(
-                REMINDER_KEYS,
-                RESULTS_REMINDER_FIELDS,
-                reminder,
-                kingdom=names.kingdom(reminder.kingdom_id, f"a results reminder of turn {turn.number}"),
-            )
-            for reminder in rows.results_reminders.get(turn.id, [])
-        ],
         alliance_end_announcements=[
             _alliance_end_row(announcement, turn, names, rows.alliance_places)
             for announcement in rows.alliance_end_announcements.get(turn.id, [])

@@ -11,31 +11,23 @@ from .campaign_models import (
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
     BattleSupport,
     Campaign,
     CampaignSchedule,
     CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
-    ExperienceEntry,
     Kingdom,
     Message,
     MissionEffect,
     OrderSheet,
-    OrdersReminder,
     OrderSubmission,
     Province,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
     TombRaiderEntry,
     TombRaiderForce,
-    TreasuryEntry,
     Turn,
     TurnEvent,
     TurnMap,
@@ -48,10 +40,8 @@ from .campaign_models import (
 @dataclass
 class ArmyPlan:
     army: Army
-    movements: list[ArmyMovement] = field(default_factory=list)
-    experience: list[ExperienceEntry] = field(default_factory=list)
-    deliveries: list[Delivery] = field(default_factory=list)
-    adjustments: list[RosterAdjustment] = field(default_factory=list)
+    # The rows the engine reads (transfer/layout.py ARMY_CHILDREN), by their list's key.
+    rows: dict[str, list[Any]] = field(default_factory=dict)
     units: list[Unit] = field(default_factory=list)
     characters: list[Character] = field(default_factory=list)
 
@@ -72,7 +62,8 @@ class DiceRollPlan:
 class KingdomPlan:
     kingdom: Kingdom
     players: list[str]
-    treasury: list[TreasuryEntry] = field(default_factory=list)
+    # The rows the engine reads (transfer/layout.py KINGDOM_CHILDREN), by their list's key.
+    rows: dict[str, list[Any]] = field(default_factory=dict)
     armies: dict[str, ArmyPlan] = field(default_factory=dict)
     armory: list[ArmoryItem] = field(default_factory=list)
     tomb_raiders: TombRaiderForce | None = None
@@ -134,15 +125,14 @@ class EmailPlan:
 @dataclass
 class TurnPlan:
     turn: Turn
-    changes: list[DeadlineChange] = field(default_factory=list)
+    # The rows the engine reads (transfer/layout.py TURN_CHILDREN), by their list's key.
+    rows: dict[str, list[Any]] = field(default_factory=dict)
     sheets: list[SheetPlan] = field(default_factory=list)
-    reminders: list[OrdersReminder] = field(default_factory=list)
     # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
     events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
     battles: list[BattlePlan] = field(default_factory=list)
     # Each battle of the document's list at its place, None where it could not be read (reported).
     battle_places: list[BattlePlan | None] = field(default_factory=list)
-    results_reminders: list[ResultsReminder] = field(default_factory=list)
     alliance_end_announcements: list[AllianceEndAnnouncement] = field(default_factory=list)
     map: TurnMap | None = None
     reports: list[ReportPlan] = field(default_factory=list)

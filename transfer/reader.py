@@ -19,15 +19,12 @@ from .campaign_models import (
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
     BattleSupport,
     Campaign,
     CampaignSchedule,
     CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
@@ -35,16 +32,12 @@ from .campaign_models import (
     Message,
     MissionEffect,
     OrderSheet,
-    OrdersReminder,
     OrderSubmission,
     Province,
     ReportEmail,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
     TombRaiderEntry,
     TombRaiderForce,
-    TreasuryEntry,
     Turn,
     TurnEvent,
     TurnMap,
@@ -54,6 +47,16 @@ from .campaign_models import (
     User,
 )
 from .kinds import ARMY_KEY, is_int
+from .layout import (
+    ARMY_CHILDREN,
+    DEADLINE_CHANGES,
+    EXPERIENCE_LEDGER,
+    KINGDOM_CHILDREN,
+    MOVEMENTS,
+    ORDERS_REMINDERS,
+    RESULTS_REMINDERS,
+    TURN_CHILDREN,
+)
 from .plan import (
     ArmyPlan,
     BattlePlan,
@@ -102,10 +105,6 @@ from .schema import (
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
     CHARACTER_OPTIONAL_KEYS,
-    DEADLINE_CHANGE_FIELDS,
-    DEADLINE_CHANGE_KEYS,
-    DELIVERY_FIELDS,
-    DELIVERY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -121,8 +120,6 @@ from .schema import (
     ENTRY_SECTIONS,
     EVENT_FIELDS,
     EVENT_KEYS,
-    EXPERIENCE_FIELDS,
-    EXPERIENCE_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
@@ -135,14 +132,10 @@ from .schema import (
     MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
     MISSION_EFFECT_KEYS,
-    MOVEMENT_FIELDS,
-    MOVEMENT_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     PROVINCE_OPTIONAL_KEYS,
     READABLE_VERSIONS,
-    REMINDER_FIELDS,
-    REMINDER_KEYS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
@@ -150,9 +143,6 @@ from .schema import (
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     REPORT_PREFERENCES_OPTIONAL_KEYS,
-    RESULTS_REMINDER_FIELDS,
-    ROSTER_ADJUSTMENT_FIELDS,
-    ROSTER_ADJUSTMENT_KEYS,
     SCHEDULE_FIELDS,
     SCHEDULE_KEYS,
     SCHEDULE_OPTIONAL_KEYS,
@@ -173,8 +163,6 @@ from .schema import (
     TOMB_RAIDERS_KEYS,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
-    TREASURY_FIELDS,
-    TREASURY_KEYS,
     TURN_FIELDS,
     TURN_KEYS,
     TURN_OPTIONAL_KEYS,
@@ -369,12 +357,10 @@ class Reader(Reading):
         if len(set(players)) != len(players):
             self.problem(f"{where} / players", "a player is listed twice.")
         plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
-        for index, row in enumerate(values.get("treasury", [])):
-            row_where = f"{where} / treasury[{index}]"
-            row_values = self.keys(row, row_where, TREASURY_KEYS)
-            if row_values is not None:
-                entry = self.instance(TreasuryEntry, row_values, TREASURY_FIELDS, row_where, kingdom=kingdom)
-                plan.treasury.append(entry)
+        for layout in KINGDOM_CHILDREN:
+            plan.rows[layout.key] = list(
+                self.layout_rows(layout, values.get(layout.key, []), where, kingdom=kingdom).values()
+            )
         for index, row in enumerate(values.get("armies", [])):
             self.army(plan, row, f"{where} / armies[{index}]")
         armory_names: list[str] = []
@@ -455,51 +441,31 @@ class Reader(Reading):
             self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')
             return
         plan = kingdom.armies[name] = ArmyPlan(army=army)
+        for layout in ARMY_CHILDREN:
+            plan.rows[layout.key] = list(
+                self.layout_rows(layout, values.get(layout.key, []), where, army=army).values()
+            )
         steps: set[tuple[Any, Any]] = set()
-        for index, row in enumerate(values.get("movements", [])):
-            row_where = f"{where} / movements[{index}]"
-            row_values = self.keys(row, row_where, MOVEMENT_KEYS)
-            if row_values is None:
-                continue
-            province = self.province(row_values.get("province"), row_where)
-            movement = self.instance(ArmyMovement, row_values, MOVEMENT_FIELDS, row_where, army=army, province=province)
-            step = (row_values.get("turn"), row_values.get("step"))
+        for index, movement in enumerate(plan.rows[MOVEMENTS.key]):
+            step = (movement.turn, movement.step)
             if step in steps:
-                self.problem(row_where, f"turn {step[0]} step {step[1]} appears twice.")
+                self.problem(f"{where} / movements[{index}]", f"turn {step[0]} step {step[1]} appears twice.")
             steps.add(step)
-            plan.movements.append(movement)
         for index, row in enumerate(values.get("units", [])):
             self.unit(plan, row, f"{where} / units[{index}]")
         self.experience_ledger(plan, values, where)
-        for index, row in enumerate(values.get("deliveries", [])):
-            row_where = f"{where} / deliveries[{index}]"
-            row_values = self.keys(row, row_where, DELIVERY_KEYS)
-            if row_values is not None:
-                plan.deliveries.append(self.instance(Delivery, row_values, DELIVERY_FIELDS, row_where, army=army))
-        for index, row in enumerate(values.get("roster_adjustments", [])):
-            row_where = f"{where} / roster_adjustments[{index}]"
-            row_values = self.keys(row, row_where, ROSTER_ADJUSTMENT_KEYS)
-            if row_values is not None:
-                plan.adjustments.append(
-                    self.instance(
-                        RosterAdjustment,
-                        row_values,
-                        ROSTER_ADJUSTMENT_FIELDS,
-                        row_where,
-                        army=army,
-                        made_by=self.actor(row_values.get("made_by"), f"{row_where} / made_by"),
-                    )
-                )
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
 
     def experience_ledger(self, plan: ArmyPlan, values: dict[str, Any], where: str) -> None:
-        """The army's experience ledger, which must add up to its experience; a document written
-        before the ledger carries the balance alone, read as one carried-over row."""
+        """The army's experience ledger (read with its other lists), which must add up to its
+        experience; a document written before the ledger carries the balance alone, read as one
+        carried-over row."""
         army = plan.army
+        ledger = plan.rows[EXPERIENCE_LEDGER.key]
         if "experience_ledger" not in values:
             if isinstance(army.experience, int) and army.experience > 0:
-                plan.experience.append(
+                ledger.append(
                     ExperienceEntry(
                         army=army,
                         turn=0,
@@ -509,14 +475,7 @@ class Reader(Reading):
                     )
                 )
             return
-        for index, row in enumerate(values["experience_ledger"]):
-            row_where = f"{where} / experience_ledger[{index}]"
-            row_values = self.keys(row, row_where, EXPERIENCE_KEYS)
-            if row_values is not None:
-                plan.experience.append(
-                    self.instance(ExperienceEntry, row_values, EXPERIENCE_FIELDS, row_where, army=army)
-                )
-        total = sum(e.amount for e in plan.experience if isinstance(e.amount, int))
+        total = sum(e.amount for e in ledger if isinstance(e.amount, int))
         if isinstance(army.experience, int) and total != army.experience:
             self.problem(
                 f"{where} / experience_ledger",
@@ -779,13 +738,29 @@ class Reader(Reading):
         self.keyed["orders-held"][(values.get("number"),)] = turn
         self.keyed["phase-failed"][(values.get("number"),)] = turn
         self.turns_by_number.setdefault(values.get("number"), turn)
-        for index, row in enumerate(values.get("deadline_changes", [])):
-            self.deadline_change(plan, row, index, f"{where} / deadline_changes[{index}]")
+        number = turn.number
+        read = {
+            layout.key: self.layout_rows(layout, values.get(layout.key, []), where, turn=turn)
+            for layout in TURN_CHILDREN
+        }
+        for key, rows in read.items():
+            plan.rows[key] = list(rows.values())
+        for index, change in read[DEADLINE_CHANGES.key].items():
+            self.keyed["deadline-change"][(number, index)] = change  # an email's key names it by place
+        reminded: set[str] = set()
+        for index in read[ORDERS_REMINDERS.key]:
+            name = values["reminders"][index].get("kingdom")
+            if name in self.plan.kingdoms:
+                if name in reminded:
+                    row_where = label(f"{where} / reminders[{index}]", values["reminders"][index], "kingdom")
+                    self.problem(row_where, f"{name} is reminded twice for this turn.")
+                reminded.add(name)
+        for layout, prefix in ((ORDERS_REMINDERS, "orders-reminder"), (RESULTS_REMINDERS, "results-reminder")):
+            for index, reminder in read[layout.key].items():
+                self.keyed[prefix][(number, values[layout.key][index].get("kingdom"))] = reminder
         sheet_kingdoms: set[str] = set()
         for index, row in enumerate(values.get("sheets", [])):
             self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
-        self.reminders(plan, values.get("reminders", []), where)
-        self.results_reminders(plan, values.get("results_reminders", []), where)
         self.alliance_end_announcements(plan, values.get("alliance_end_announcements", []), where)
         self.events(plan, values.get("events", []), where)
         for index, row in enumerate(values.get("battles", [])):
@@ -793,52 +768,6 @@ class Reader(Reading):
         self.turn_map(plan, values.get("map"), f"{where} / map")
         for index, row in enumerate(values.get("reports", [])):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
-
-    def deadline_change(self, turn: TurnPlan, data: Any, index: int, where: str) -> None:
-        values = self.keys(data, where, DEADLINE_CHANGE_KEYS)
-        if values is not None:
-            changed_by = self.actor(values.get("changed_by"), f"{where} / changed_by")
-            change = self.instance(
-                DeadlineChange, values, DEADLINE_CHANGE_FIELDS, where, turn=turn.turn, changed_by=changed_by
-            )
-            turn.changes.append(change)
-            self.keyed["deadline-change"][(turn.turn.number, index)] = change
-
-    def reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        reminded: set[str] = set()
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / reminders[{index}]", row, "kingdom")
-            values = self.keys(row, row_where, REMINDER_KEYS)
-            if values is None:
-                continue
-            name = values.get("kingdom")
-            kingdom = self.kingdom_named(name, row_where)
-            if kingdom is not None:
-                if kingdom.name in reminded:
-                    self.problem(row_where, f"{name} is reminded twice for this turn.")
-                reminded.add(kingdom.name)
-            reminder = self.instance(
-                OrdersReminder, values, REMINDER_FIELDS, row_where, turn=turn.turn, kingdom=kingdom
-            )
-            turn.reminders.append(reminder)
-            self.keyed["orders-reminder"][(turn.turn.number, name)] = reminder
-
-    def results_reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / results_reminders[{index}]", row, "kingdom")
-            values = self.keys(row, row_where, REMINDER_KEYS)
-            if values is None:
-                continue
-            reminder = self.instance(
-                ResultsReminder,
-                values,
-                RESULTS_REMINDER_FIELDS,
-                row_where,
-                turn=turn.turn,
-                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
-            )
-            turn.results_reminders.append(reminder)
-            self.keyed["results-reminder"][(turn.turn.number, values.get("kingdom"))] = reminder
 
     def alliance_end_announcements(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
         """Allies, Announcement: each names its alliance by its place in the document's alliances."""

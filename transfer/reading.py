@@ -12,6 +12,7 @@ from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import Kind, is_int
+from .layout import ARMY, KINGDOM, PROVINCE, USERNAME, Layout
 from .plan import ArmyPlan, Plan
 from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
 from .schema import BEARER_KEYS, VERSION, text_fields
@@ -106,6 +107,40 @@ class Reading:
                 for message in messages:
                     self.problem(where, f'"{name}": {message}')
         return instance
+
+    def layout_rows(self, layout: Layout, rows: Any, where: str, **relations: Any) -> dict[int, Any]:
+        """The unsaved rows of `layout`'s model listed under `where` (its parent's object) by their
+        place in the list, each object's keys and kinds read from the model (transfer/layout.py), the
+        rows it names found by natural key; `relations` set on each (its parent). Problems reported,
+        their rows left out."""
+        keys, optional, own = layout.keys(), layout.optional(), layout.own()
+        found = {}
+        for index, row in enumerate(rows):
+            row_where = f"{where} / {layout.key}[{index}]"
+            if layout.label is not None:
+                row_where = label(row_where, row, layout.label)
+            values = self.keys(row, row_where, keys, optional=optional)
+            if values is None:
+                continue
+            named = {
+                # The key that names the row is named by its where already.
+                name: self.named(how, values.get(name), row_where if name == layout.label else f"{row_where} / {name}")
+                for name, how in layout.names.items()
+            }
+            found[index] = self.instance(layout.model, values, own, row_where, **relations, **named)
+        return found
+
+    def named(self, how: str, value: Any, where: str) -> Any:
+        """The row a document's value names the way `how` says (transfer/layout.py), or None (null,
+        or reported)."""
+        if how == USERNAME:
+            return self.actor(value, where)
+        if how == PROVINCE:
+            return self.province(value, where)
+        if how == KINGDOM:
+            return self.kingdom_named(value, where)
+        assert how == ARMY, how
+        return self.army_named(value, where)
 
     def user(self, username: str, where: str) -> None:
         if username not in self.plan.users:

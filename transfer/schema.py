@@ -26,32 +26,24 @@ from .campaign_models import (
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
     BattleSupport,
     Campaign,
     CampaignSchedule,
     CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
-    ExperienceEntry,
     Kingdom,
     Message,
     MissionEffect,
     OrderSheet,
-    OrdersReminder,
     OrderSubmission,
     Province,
     ReportEmail,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
     TombRaiderEntry,
     TombRaiderForce,
-    TreasuryEntry,
     Turn,
     TurnEvent,
     TurnMap,
@@ -193,7 +185,6 @@ TOMB_RAIDER_ENTRY_KEYS = {
     "promoted": BOOL,
     "out_of_action": INT,
 }
-TREASURY_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
 ARMY_KEYS = {
     "name": STR,
     "kind": STR,
@@ -220,7 +211,9 @@ ARMY_KEYS = {
 }
 # Added within version 5 (issue 13): a document written before them is still read. Fortify (the
 # bonuses are the army's that fortified the province): its fortified provinces are given to their
-# controller's army there. Losses counted once: the model's defaults.
+# controller's army there. Losses counted once: the model's defaults. Within version 5 too (issue 14):
+# the experience ledger (an older document's balance is read as one carried-over row), the deliveries
+# bought with experience and the organizer's roster adjustments.
 ARMY_OPTIONAL_KEYS = (
     "fortified_in",
     "list_due",
@@ -231,42 +224,10 @@ ARMY_OPTIONAL_KEYS = (
     "roster_adjustments",
     "spare_carts",  # issue 28, Supply Depot: an army written before carries no captured cart
 )
-# Added within version 5 (issue 14, XP7): the organizer's corrections of the army's list, with
-# their reasons; `made_by` is the organizer's username.
-ROSTER_ADJUSTMENT_KEYS = {
-    "turn": INT,
-    "reason": STR,
-    "points_before": INT,
-    "points_after": INT,
-    "changes": STR_LIST,
-    "made_by": STR.or_null(),
-    "created_at": TIMESTAMP,
-}
-# Added within version 5 (issue 14, Spending Experience): what the army bought with experience and
-# its state (on the way, arrived, lost). A document written before has none.
-DELIVERY_KEYS = {
-    "kind": STR,
-    "what": STR,
-    "unit": STR,
-    "models_count": INT,
-    "points": INT,
-    "points_per_model": INT,
-    "name": STR,
-    "category": STR,
-    "common": BOOL,
-    "cost": INT,
-    "ordered_turn": INT,
-    "arrives_turn": INT,
-    "status": STR,
-}
-# Added within version 5 (issue 14): the experience ledger. A document written before it carries
-# the army's balance alone, read as one "carried-over" row (as migration kingdoms/0007 did).
-EXPERIENCE_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
 # Written before issue 13, read and no longer written: `pending_losses`, read as migration
 # kingdoms/0006 read the column (an army with a list drops them: the list is what counts; one
 # without keeps them as the points its list, when entered, leaves out).
 ARMY_RETIRED_KEYS = {"pending_losses": INT}
-MOVEMENT_KEYS = {"turn": INT, "step": INT, "province": INT}
 UNIT_KEYS = {
     "position": INT,
     "name": STR,
@@ -405,14 +366,6 @@ TURN_OPTIONAL_KEYS = (
     "phase_failed_at",
     "phase_retry_at",
 )
-DEADLINE_CHANGE_KEYS = {
-    "kind": STR,
-    "old_value": STR,
-    "new_value": STR,
-    "reason": STR,
-    "changed_by": STR.or_null(),
-    "changed_at": TIMESTAMP,
-}
 SHEET_KEYS = {
     "kingdom": STR,
     "status": STR,
@@ -436,7 +389,6 @@ SUBMISSION_KEYS = {
 # requested, the receipt as written when the sheet was accepted; (issue 34) a submission kept for the
 # record, never resolved (a document written before holds none: every submission there may resolve).
 SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt", "for_record")
-REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
 # Allies, Announcement: the kingdom that announced the end of its alliance during the turn's End of
 # Turn; `alliance` is the alliance's place in the document's `alliances` (two kingdoms may ally twice).
 ALLIANCE_END_KEYS = {
@@ -834,12 +786,7 @@ MESSAGE_FIELDS = plain(Message, MESSAGE_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
-TREASURY_FIELDS = plain(TreasuryEntry, TREASURY_KEYS)
 ARMY_FIELDS = plain(Army, ARMY_KEYS)
-MOVEMENT_FIELDS = plain(ArmyMovement, MOVEMENT_KEYS)
-EXPERIENCE_FIELDS = plain(ExperienceEntry, EXPERIENCE_KEYS)
-DELIVERY_FIELDS = plain(Delivery, DELIVERY_KEYS)
-ROSTER_ADJUSTMENT_FIELDS = plain(RosterAdjustment, ROSTER_ADJUSTMENT_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
 TOMB_RAIDERS_FIELDS = plain(TombRaiderForce, TOMB_RAIDERS_KEYS)
 TOMB_RAIDER_ENTRY_FIELDS = plain(TombRaiderEntry, TOMB_RAIDER_ENTRY_KEYS)
@@ -849,11 +796,9 @@ ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 SCHEDULE_FIELDS = plain(CampaignSchedule, SCHEDULE_KEYS)
 TURN_FIELDS = plain(Turn, TURN_KEYS)
-DEADLINE_CHANGE_FIELDS = plain(DeadlineChange, DEADLINE_CHANGE_KEYS)
 # Entries hold army ids: the document has army keys instead.
 SHEET_FIELDS = plain(OrderSheet, SHEET_KEYS, translated=["entries"])
 SUBMISSION_FIELDS = plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries"])
-REMINDER_FIELDS = plain(OrdersReminder, REMINDER_KEYS)
 # An event's data and a battle's guerrilla may hold ids: the document has names instead.
 EVENT_FIELDS = plain(TurnEvent, EVENT_KEYS, translated=["data"])
 BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
@@ -869,7 +814,6 @@ SUMMARY_SHEET_FIELDS = plain(
         "carts_recaptured",
     ],
 )
-RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
 ALLIANCE_END_FIELDS = plain(AllianceEndAnnouncement, ALLIANCE_END_KEYS)
 SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)

@@ -12,30 +12,22 @@ from .campaign_models import (
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
     BattleSupport,
     Campaign,
     CampaignSchedule,
     CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
-    ExperienceEntry,
     Kingdom,
     Message,
     MissionEffect,
     OrderSheet,
-    OrdersReminder,
     OrderSubmission,
     Province,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
     TombRaiderEntry,
     TombRaiderForce,
-    TreasuryEntry,
     Turn,
     TurnEvent,
     TurnMap,
@@ -43,6 +35,7 @@ from .campaign_models import (
     TurnSummarySheet,
     Unit,
 )
+from .layout import ARMY_CHILDREN, KINGDOM_CHILDREN, TURN_CHILDREN
 from .plan import ArmyPlan, Plan
 from .references import (
     ARMY_ID,
@@ -213,14 +206,13 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    _create_keeping_times(TreasuryEntry, [entry for k in kingdoms for entry in k.treasury])
+    for layout in KINGDOM_CHILDREN:
+        _create_keeping_times(layout.model, [row for k in kingdoms for row in k.rows.get(layout.key, [])])
 
     armies = [army for k in kingdoms for army in k.armies.values()]
     Army.objects.bulk_create(a.army for a in armies)
-    ArmyMovement.objects.bulk_create(movement for a in armies for movement in a.movements)
-    _create_keeping_times(ExperienceEntry, [entry for a in armies for entry in a.experience])
-    Delivery.objects.bulk_create(delivery for a in armies for delivery in a.deliveries)
-    _create_keeping_times(RosterAdjustment, [row for a in armies for row in a.adjustments])
+    for layout in ARMY_CHILDREN:
+        _create_keeping_times(layout.model, [row for a in armies for row in a.rows.get(layout.key, [])])
     Unit.objects.bulk_create(unit for a in armies for unit in a.units)
     Character.objects.bulk_create(character for a in armies for character in a.characters)
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
@@ -271,7 +263,8 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
     """The turns with what was filed (deadline changes, sheets, reminders) and what their
     resolution and aftermath recorded (events, battles, supports, summary sheets)."""
     _create_keeping_times(Turn, [t.turn for t in plan.turns])
-    _create_keeping_times(DeadlineChange, [change for t in plan.turns for change in t.changes])
+    for layout in TURN_CHILDREN:
+        _create_keeping_times(layout.model, [row for t in plan.turns for row in t.rows.get(layout.key, [])])
     sheets = [sheet for t in plan.turns for sheet in t.sheets]
     for sheet in sheets:
         sheet.sheet.entries = _entries_with_ids(sheet.entries, plan)
@@ -279,7 +272,6 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             submission.entries = _entries_with_ids(entries, plan)
     _create_keeping_times(OrderSheet, [s.sheet for s in sheets])
     _create_keeping_times(OrderSubmission, [submission for s in sheets for submission, _ in s.submissions])
-    _create_keeping_times(OrdersReminder, [reminder for t in plan.turns for reminder in t.reminders])
     events = []
     for t in plan.turns:
         for event, data in t.events:
@@ -317,7 +309,6 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             sheet.carts_recaptured = [army.pk for army in recaptured]
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
-    _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])
     _create_keeping_times(AllianceEndAnnouncement, [a for t in plan.turns for a in t.alliance_end_announcements])
 
 

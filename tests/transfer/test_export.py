@@ -39,7 +39,7 @@ from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
-from transfer import schema
+from transfer import layout, schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.exceptions import NOT_IN_THE_DOCUMENT
 from transfer.export import campaign_export
@@ -94,12 +94,12 @@ def test_every_field_of_the_models_is_in_the_document():
         Province: {**schema.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
         Kingdom: schema.KINGDOM_KEYS,
         Alliance: schema.ALLIANCE_KEYS,
-        TreasuryEntry: schema.TREASURY_KEYS,
+        TreasuryEntry: layout.TREASURY.keys(),
         Army: schema.ARMY_KEYS,
-        ArmyMovement: schema.MOVEMENT_KEYS,
-        ExperienceEntry: schema.EXPERIENCE_KEYS,
-        Delivery: schema.DELIVERY_KEYS,
-        RosterAdjustment: schema.ROSTER_ADJUSTMENT_KEYS,
+        ArmyMovement: layout.MOVEMENTS.keys(),
+        ExperienceEntry: layout.EXPERIENCE_LEDGER.keys(),
+        Delivery: layout.DELIVERIES.keys(),
+        RosterAdjustment: layout.ROSTER_ADJUSTMENTS.keys(),
         Unit: schema.UNIT_KEYS,
         Character: {**schema.CHARACTER_KEYS, "kingdom": "named"},
         ArmoryItem: schema.ITEM_KEYS,
@@ -110,15 +110,15 @@ def test_every_field_of_the_models_is_in_the_document():
         DiceRoll: schema.DICE_KEYS,
         CampaignSchedule: schema.SCHEDULE_KEYS,
         Turn: schema.TURN_KEYS,
-        DeadlineChange: schema.DEADLINE_CHANGE_KEYS,
+        DeadlineChange: layout.DEADLINE_CHANGES.keys(),
         OrderSheet: schema.SHEET_KEYS,
         OrderSubmission: schema.SUBMISSION_KEYS,
-        OrdersReminder: schema.REMINDER_KEYS,
+        OrdersReminder: layout.ORDERS_REMINDERS.keys(),
         TurnEvent: schema.EVENT_KEYS,
         Battle: schema.BATTLE_KEYS,
         BattleSupport: schema.SUPPORT_KEYS,
         TurnSummarySheet: schema.SUMMARY_SHEET_KEYS,
-        ResultsReminder: schema.REMINDER_KEYS,
+        ResultsReminder: layout.RESULTS_REMINDERS.keys(),
         # Allies, Announcement: in its turn's object ("turn"), its alliance named by place
         AllianceEndAnnouncement: schema.ALLIANCE_END_KEYS,
         TurnMap: schema.MAP_KEYS,

@@ -1,0 +1,152 @@
+"""The document read from the models: each model's keys and their JSON kinds derived from its own
+fields (Django's `_meta`), with a small declared layout per model saying what the fields cannot:
+where its rows sit (the parent they are listed under, in which order) and how it names the rows
+it refers to (a province by number, a kingdom by name, an army by its key, a user by username).
+
+A field added to a model travels with no edit here: it is written under its own name, read back
+by its kind, and, since a document written before it lacks it, it may be absent when the field
+has a default (read as the default) or may be null; a field with neither is required. A model
+listed here is exported, read and written by the engine (export.py `layout_children`, the
+reader's `Reader.layout_children`, writer.py); the models not listed yet keep their hand-kept
+keys in schema.py (issue 30: they move here one by one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.db import models
+
+from .campaign_models import (
+    ArmyMovement,
+    DeadlineChange,
+    Delivery,
+    ExperienceEntry,
+    OrdersReminder,
+    ResultsReminder,
+    RosterAdjustment,
+    TreasuryEntry,
+)
+from .kinds import (
+    ARMY_KEY,
+    BASE64,
+    BOOL,
+    INT,
+    LIST,
+    NUMBER,
+    OBJECT,
+    STR,
+    STR_LIST,
+    TIME_OF_DAY,
+    TIMESTAMP,
+    Kind,
+)
+
+# How the document names the row a foreign key points to.
+USERNAME = "username"  # a user by username (null once the account is gone)
+PROVINCE = "province"  # a province by number
+KINGDOM = "kingdom"  # a kingdom by name
+ARMY = "army"  # an army by [kingdom name, army name]
+NAMED_KINDS: dict[str, Kind] = {USERNAME: STR, PROVINCE: INT, KINGDOM: STR, ARMY: ARMY_KEY}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a model's rows sit in the document and what its fields cannot say themselves."""
+
+    model: type[models.Model]
+    # The key of the list the rows sit in, under their parent's object.
+    key: str
+    # The foreign key to the row they are listed under: not written (the nesting says it).
+    parent: str
+    # The lookup from the model to its campaign (one query reads the campaign's rows).
+    path: str
+    # The rows' order in their list, after their parent (ties broken by creation).
+    order: tuple[str, ...] = ()
+    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY).
+    names: Mapping[str, str] = field(default_factory=dict)
+    # JSON kinds narrower than the field's own (a JSON list that holds strings).
+    kinds: Mapping[str, Kind] = field(default_factory=dict)
+    # The key whose value names a row in the import's messages (reminders[0] "Ostland").
+    label: str | None = None
+
+    def fields(self) -> list[models.Field]:  # type: ignore[type-arg]
+        """The fields written, in the model's order: all but the id and the parent."""
+        return [f for f in self.model._meta.concrete_fields if not f.primary_key and f.name != self.parent]
+
+    def keys(self) -> dict[str, Kind]:
+        """Every key of the model's object with the JSON kind it holds."""
+        return {f.name: self.kind(f) for f in self.fields()}
+
+    def optional(self) -> tuple[str, ...]:
+        """The keys a document may lack: those of fields with a default or that may be null (a
+        document written before the field was added is read with the default, or null)."""
+        return tuple(f.name for f in self.fields() if f.has_default() or f.null)
+
+    def kind(self, field: models.Field) -> Kind:  # type: ignore[type-arg]
+        kind = self.kinds.get(field.name) or (
+            NAMED_KINDS[self.names[field.name]] if field.is_relation else field_kind(field)
+        )
+        return kind.or_null() if field.null else kind
+
+    def own(self) -> list[str]:
+        """The fields kept as they are: neither a reference by natural key nor written as text."""
+        return [f.name for f in self.fields() if not f.is_relation and not _as_text(f)]
+
+
+def _as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
+    return isinstance(field, models.DateField | models.TimeField | models.BinaryField)
+
+
+def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
+    """The JSON kind a model field is written as."""
+    if isinstance(field, models.BooleanField):
+        return BOOL
+    if isinstance(field, models.IntegerField):
+        return INT
+    if isinstance(field, models.FloatField):
+        return NUMBER
+    if isinstance(field, models.DateTimeField):
+        return TIMESTAMP
+    if isinstance(field, models.TimeField):
+        return TIME_OF_DAY
+    if isinstance(field, models.BinaryField):
+        return BASE64
+    if isinstance(field, models.JSONField):
+        return LIST if field.default is list else OBJECT
+    if isinstance(field, models.CharField | models.TextField):
+        return STR
+    raise TypeError(f"The document has no JSON kind for {field.model._meta.label}.{field.name} ({field!r})")
+
+
+# A kingdom's ledger, in turn order.
+TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign", order=("turn",))
+# An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
+IN_ARMY = ("army", "army__kingdom__campaign")
+MOVEMENTS = Layout(ArmyMovement, "movements", *IN_ARMY, order=("turn", "step"), names={"province": PROVINCE})
+EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY, order=("turn",))
+DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY)
+ROSTER_ADJUSTMENTS = Layout(
+    RosterAdjustment,
+    "roster_adjustments",
+    *IN_ARMY,
+    order=("turn",),
+    names={"made_by": USERNAME},
+    kinds={"changes": STR_LIST},
+)
+ARMY_CHILDREN = (MOVEMENTS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
+KINGDOM_CHILDREN = (TREASURY,)
+# A turn's lists: its deadline changes in time order (an email's key names one by its place), the
+# kingdoms reminded of their orders and of their results (one each).
+IN_TURN = ("turn", "turn__campaign")
+DEADLINE_CHANGES = Layout(
+    DeadlineChange, "deadline_changes", *IN_TURN, order=("changed_at",), names={"changed_by": USERNAME}
+)
+ORDERS_REMINDERS = Layout(OrdersReminder, "reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom")
+RESULTS_REMINDERS = Layout(
+    ResultsReminder, "results_reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom"
+)
+TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS)
+# Every model the engine carries.
+LAYOUTS = (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN)
