@@ -24,7 +24,6 @@ from .campaign_models import (
     ArmoryItem,
     Army,
     Battle,
-    BattleSupport,
     Campaign,
     CampaignSchedule,
     CapturedRaider,
@@ -53,8 +52,12 @@ from .campaign_models import (
 )
 from .kinds import Kind, bytes_text, is_int, time_text
 from .layout import (
+    ALLIANCES,
     ARMY,
     ARMY_CHILDREN,
+    BATTLE_CHILDREN,
+    CAMPAIGN_CHILDREN,
+    CAPTIVES,
     DEADLINE_CHANGES,
     KINGDOM,
     KINGDOM_CHILDREN,
@@ -86,16 +89,12 @@ from .references import (
 from .schema import (
     ALLIANCE_END_FIELDS,
     ALLIANCE_END_KEYS,
-    ALLIANCE_FIELDS,
-    ALLIANCE_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
-    CAPTIVE_FIELDS,
-    CAPTIVE_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
     DICE_FIELDS,
@@ -134,8 +133,6 @@ from .schema import (
     SUBMISSION_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
-    SUPPORT_FIELDS,
-    SUPPORT_KEYS,
     TOMB_RAIDER_ENTRY_FIELDS,
     TOMB_RAIDER_ENTRY_KEYS,
     TOMB_RAIDERS_FIELDS,
@@ -186,9 +183,8 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "schedule": _schedule_section(campaign),
         "turns": _turns_section(campaign, names),
         "emails": _emails_section(campaign, names),
-        "alliances": _alliances_section(campaign, names),
+        **{layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, []) for layout in CAMPAIGN_CHILDREN},
         "mission_effects": _mission_effects_section(campaign, names),
-        "captives": _captives_section(campaign, names),
         "messages": _messages_section(campaign, names),
     }
     return {key: document[key] for key in TOP_KEYS}
@@ -542,22 +538,7 @@ def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
     )
 
 
-ALLIANCE_ORDER = ("formed_turn", "id")  # the document's alliances, which announcements name by place
-
-
-def _alliances_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    def row(alliance: Alliance) -> dict[str, Any]:
-        what = f"the alliance formed in turn {alliance.formed_turn}"
-        return _row(
-            ALLIANCE_KEYS,
-            ALLIANCE_FIELDS,
-            alliance,
-            first=names.kingdom(alliance.first_id, what),
-            second=names.kingdom(alliance.second_id, what),
-            broken_by=names.kingdom(alliance.broken_by_id, what),
-        )
-
-    return [row(alliance) for alliance in Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER)]
+ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which announcements name by place
 
 
 def _messages_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
@@ -580,7 +561,7 @@ def _messages_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
 
 # The document's effects and captives, in the order earned and captured: a sheet names them by place.
 EFFECT_ORDER = ("earned_turn", "id")
-CAPTIVE_ORDER = ("captured_turn", "id")
+CAPTIVE_ORDER = (*CAPTIVES.order, "id")
 
 
 def _mission_effects_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
@@ -600,22 +581,6 @@ def _mission_effects_section(campaign: Campaign, names: _Names) -> list[dict[str
         )
 
     return [row(effect) for effect in MissionEffect.objects.filter(campaign=campaign).order_by(*EFFECT_ORDER)]
-
-
-def _captives_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Reconnaissance and Sabotage: the Tomb Raiders captured, held or given their fate."""
-
-    def row(captive: CapturedRaider) -> dict[str, Any]:
-        what = f"the captive {captive.entry} taken in turn {captive.captured_turn}"
-        return _row(
-            CAPTIVE_KEYS,
-            CAPTIVE_FIELDS,
-            captive,
-            captor=names.kingdom(captive.captor_id, what),
-            owner=names.kingdom(captive.owner_id, what),
-        )
-
-    return [row(captive) for captive in CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER)]
 
 
 def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
@@ -677,12 +642,11 @@ def _schedule_section(campaign: Campaign) -> dict[str, Any] | None:
 class _TurnRows:
     """The rows of every turn of the campaign, each table read once, by the id of its parent."""
 
-    children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (layout.TURN_CHILDREN), by key
+    children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (TURN_, BATTLE_CHILDREN), by key
     sheets: dict[int, list[OrderSheet]]
     submissions: dict[int, list[OrderSubmission]]
     events: dict[int, list[TurnEvent]]
     battles: dict[int, list[Battle]]
-    supports: dict[int, list[BattleSupport]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
     alliance_end_announcements: dict[int, list[AllianceEndAnnouncement]]
     alliance_places: dict[int, int]  # alliance id -> its place in the document's alliances
@@ -707,7 +671,7 @@ def _alliance_end_row(
 def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
     turns = {"turn__campaign": campaign}
     return _TurnRows(
-        children={layout.key: _layout_rows(layout, campaign, names) for layout in TURN_CHILDREN},
+        children={layout.key: _layout_rows(layout, campaign, names) for layout in (*TURN_CHILDREN, *BATTLE_CHILDREN)},
         sheets=_grouped(OrderSheet.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
         submissions=_grouped(
             OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
@@ -717,9 +681,6 @@ def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
         ),
         events=_grouped(TurnEvent.objects.filter(**turns).order_by("turn_id", "sequence", "id"), "turn_id"),
         battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
-        supports=_grouped(
-            BattleSupport.objects.filter(battle__turn__campaign=campaign).order_by("battle_id", "id"), "battle_id"
-        ),
         summary_sheets=_grouped(
             TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
             .select_related("entered_by", "played_by_player")
@@ -817,16 +778,7 @@ def _battle_row(battle: Battle, turn: Turn, rows: _TurnRows, names: _Names) -> d
         defender_army=names.army(battle.defender_army_id, what),
         guerrilla=names.with_names(battle.guerrilla, GUERRILLA_REFERENCES, f"the guerrilla tactics of {what}"),
         mission_detail=names.with_names(battle.mission_detail, MISSION_DETAIL_REFERENCES, f"the mission of {what}"),
-        supports=[
-            _row(
-                SUPPORT_KEYS,
-                SUPPORT_FIELDS,
-                support,
-                army=names.army(support.army_id, f"a support of {what}"),
-                kingdom=names.kingdom(support.kingdom_id, f"a support of {what}"),
-            )
-            for support in rows.supports.get(battle.id, [])
-        ],
+        **{layout.key: rows.children[layout.key].get(battle.id, []) for layout in BATTLE_CHILDREN},
         ruled_by=_username(battle.ruled_by),
         # Old Battle Wound: each character by his unit's place, his army by its key.
         old_wounds=[

@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 from django.db import models
 
 from .campaign_models import (
+    Alliance,
     ArmyMovement,
+    BattleSupport,
+    CapturedRaider,
     DeadlineChange,
     Delivery,
     ExperienceEntry,
@@ -70,6 +73,8 @@ class Layout:
     kinds: Mapping[str, Kind] = field(default_factory=dict)
     # The key whose value names a row in the import's messages (reminders[0] "Ostland").
     label: str | None = None
+    # Texts the site writes empty though a form would refuse them (an alliance not ended: no "how").
+    blank: tuple[str, ...] = ()
 
     def fields(self) -> list[models.Field]:  # type: ignore[type-arg]
         """The fields written, in the model's order: all but the id and the parent."""
@@ -148,5 +153,31 @@ RESULTS_REMINDERS = Layout(
     ResultsReminder, "results_reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom"
 )
 TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS)
+# The armies that support a battle.
+SUPPORTS = Layout(
+    BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
+)
+BATTLE_CHILDREN = (SUPPORTS,)
+# The campaign's own lists, at the top of the document: its alliances in the order formed (an
+# announcement of an alliance's end names it by its place) and the Tomb Raiders captured (a sheet's
+# captive orders name them by place, issue 32).
+IN_CAMPAIGN = ("campaign", "campaign")
+ALLIANCES = Layout(
+    Alliance,
+    "alliances",
+    *IN_CAMPAIGN,
+    order=("formed_turn",),
+    names={"first": KINGDOM, "second": KINGDOM, "broken_by": KINGDOM},
+    blank=("ended_how",),
+)
+CAPTIVES = Layout(
+    CapturedRaider,
+    "captives",
+    *IN_CAMPAIGN,
+    order=("captured_turn",),
+    names={"captor": KINGDOM, "owner": KINGDOM},
+    label="entry",
+)
+CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES)
 # Every model the engine carries.
-LAYOUTS = (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN)
+LAYOUTS = (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)

@@ -7,15 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .campaign_models import (
-    Alliance,
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
-    BattleSupport,
     Campaign,
     CampaignSchedule,
-    CapturedRaider,
     Character,
     DiceRoll,
     Email,
@@ -93,7 +90,8 @@ class BattlePlan:
     guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
     # Reconnaissance and Sabotage: the mission as sent, as in the document (MISSION_DETAIL_REFERENCES).
     mission_detail: dict[str, Any] = field(default_factory=dict)
-    supports: list[BattleSupport] = field(default_factory=list)
+    # The rows the engine reads (transfer/layout.py BATTLE_CHILDREN), by their list's key.
+    rows: dict[str, list[Any]] = field(default_factory=dict)
     # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
     sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
     # Each sheet's characters to reroll (unit, choice) and its Warlord's heir (unit), by the sheet.
@@ -157,10 +155,10 @@ class Plan:
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
     dice_rolls: list[DiceRollPlan] = field(default_factory=list)
-    alliances: list[Alliance] = field(default_factory=list)
+    # The rows the engine reads (transfer/layout.py CAMPAIGN_CHILDREN: alliances, captives), by key.
+    rows: dict[str, list[Any]] = field(default_factory=dict)
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
     mission_effects: list[MissionEffectPlan] = field(default_factory=list)
-    captives: list[CapturedRaider] = field(default_factory=list)
     # Diplomacy: each message with the names of the kingdoms it was written to.
     messages: list[tuple[Message, list[Kingdom]]] = field(default_factory=list)
     schedule: CampaignSchedule | None = None

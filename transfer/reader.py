@@ -20,7 +20,6 @@ from .campaign_models import (
     ArmoryItem,
     Army,
     Battle,
-    BattleSupport,
     Campaign,
     CampaignSchedule,
     CapturedRaider,
@@ -48,7 +47,11 @@ from .campaign_models import (
 )
 from .kinds import ARMY_KEY, is_int
 from .layout import (
+    ALLIANCES,
     ARMY_CHILDREN,
+    BATTLE_CHILDREN,
+    CAMPAIGN_CHILDREN,
+    CAPTIVES,
     DEADLINE_CHANGES,
     EXPERIENCE_LEDGER,
     KINGDOM_CHILDREN,
@@ -87,8 +90,6 @@ from .references import (
 from .schema import (
     ALLIANCE_END_FIELDS,
     ALLIANCE_END_KEYS,
-    ALLIANCE_FIELDS,
-    ALLIANCE_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     ARMY_OPTIONAL_KEYS,
@@ -99,8 +100,6 @@ from .schema import (
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
     CAMPAIGN_OPTIONAL_KEYS,
-    CAPTIVE_FIELDS,
-    CAPTIVE_KEYS,
     CASUALTY_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
@@ -155,8 +154,6 @@ from .schema import (
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
     SUMMARY_SHEET_OPTIONAL_KEYS,
-    SUPPORT_FIELDS,
-    SUPPORT_KEYS,
     TOMB_RAIDER_ENTRY_FIELDS,
     TOMB_RAIDER_ENTRY_KEYS,
     TOMB_RAIDERS_FIELDS,
@@ -197,6 +194,7 @@ class Reader(Reading):
         # unreadable, reported), as sheets name them.
         self.effect_at: list[MissionEffect | None] = []
         self.captive_at: list[CapturedRaider | None] = []
+        self.alliance_at: list[Alliance | None] = []
 
     # -- the campaign's world --------------------------------------------------------------------
 
@@ -227,9 +225,8 @@ class Reader(Reading):
         self.adjacency(top.get("adjacency", []))
         self.kingdoms(top.get("kingdoms", []))
         self.dice_rolls(top.get("dice_rolls", []))
-        self.alliances(top.get("alliances", []))
+        self.campaign_lists(top)
         self.mission_effects(top.get("mission_effects", []))
-        self.captives(top.get("captives", []))
         self.messages(top.get("messages", []))
         self.schedule(top.get("schedule"))
         self.turns(top.get("turns", []))
@@ -505,30 +502,17 @@ class Reader(Reading):
         if "kingdom" in character_values:
             self.character_kingdoms.append((where, character, character_values["kingdom"]))
 
-    def alliances(self, rows: list[Any]) -> None:
-        # Each alliance by its place in the document (None: unreadable, reported): an announcement
-        # of its end names it so.
-        self.alliance_at: list[Alliance | None] = []
-        for index, row in enumerate(rows):
-            where = f"alliances[{index}]"
-            values = self.keys(row, where, ALLIANCE_KEYS)
-            if values is None:
-                self.alliance_at.append(None)
-                continue
-            self.plan.alliances.append(
-                self.instance(
-                    Alliance,
-                    values,
-                    ALLIANCE_FIELDS,
-                    where,
-                    blank=["ended_how"],
-                    campaign=self.plan.campaign,
-                    first=self.kingdom_named(values.get("first"), where),
-                    second=self.kingdom_named(values.get("second"), where),
-                    broken_by=self.kingdom_named(values.get("broken_by"), where),
-                )
-            )
-            self.alliance_at.append(self.plan.alliances[-1])
+    def campaign_lists(self, top: dict[str, Any]) -> None:
+        """The campaign's own lists the engine reads (transfer/layout.py CAMPAIGN_CHILDREN). The
+        alliances and the captives by their place in the document (None: unreadable, reported): an
+        announcement of an alliance's end and a sheet's captive orders name them so."""
+        read = {
+            layout.key: self.layout_rows(layout, top.get(layout.key, []), "", campaign=self.plan.campaign)
+            for layout in CAMPAIGN_CHILDREN
+        }
+        self.plan.rows = {key: list(rows.values()) for key, rows in read.items()}
+        self.alliance_at = [read[ALLIANCES.key].get(i) for i in range(len(top.get(ALLIANCES.key, [])))]
+        self.captive_at = [read[CAPTIVES.key].get(i) for i in range(len(top.get(CAPTIVES.key, [])))]
 
     def mission_effects(self, rows: list[Any]) -> None:
         """Reconnaissance and Sabotage: the effects earned. A sheet names one by its place (None:
@@ -556,26 +540,6 @@ class Reader(Reading):
             unit = None if character is None else self.character(character, f"{where} / target_character")
             self.plan.mission_effects.append(MissionEffectPlan(effect=effect, character=unit, data=data))
             self.effect_at.append(effect)
-
-    def captives(self, rows: list[Any]) -> None:
-        """Reconnaissance and Sabotage: the Tomb Raiders captured. A sheet names one by its place."""
-        for index, row in enumerate(rows):
-            where = label(f"captives[{index}]", row, "entry")
-            values = self.keys(row, where, CAPTIVE_KEYS)
-            if values is None:
-                self.captive_at.append(None)
-                continue
-            captive = self.instance(
-                CapturedRaider,
-                values,
-                CAPTIVE_FIELDS,
-                where,
-                campaign=self.plan.campaign,
-                captor=self.kingdom_named(values.get("captor"), f"{where} / captor"),
-                owner=self.kingdom_named(values.get("owner"), f"{where} / owner"),
-            )
-            self.plan.captives.append(captive)
-            self.captive_at.append(captive)
 
     def messages(self, rows: list[Any]) -> None:
         """Diplomacy: the messages between kingdoms and the organizer's announcements."""
@@ -883,22 +847,9 @@ class Reader(Reading):
         turn.battle_places.append(plan)
         for index, row in enumerate(values.get("summary_sheets", [])):
             self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
-        for index, row in enumerate(values.get("supports", [])):
-            row_where = f"{where} / supports[{index}]"
-            row_values = self.keys(row, row_where, SUPPORT_KEYS)
-            if row_values is None:
-                continue
-            plan.supports.append(
-                self.instance(
-                    BattleSupport,
-                    row_values,
-                    SUPPORT_FIELDS,
-                    row_where,
-                    battle=battle,
-                    army=self.army_named(row_values.get("army"), row_where),
-                    kingdom=self.kingdom_named(row_values.get("kingdom"), row_where),
-                )
-            )
+        for layout in BATTLE_CHILDREN:
+            supports = self.layout_rows(layout, values.get(layout.key, []), where, battle=battle)
+            plan.rows[layout.key] = list(supports.values())
 
     def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
         where = label(where, data, "kingdom")

@@ -116,7 +116,7 @@ class Reading:
         keys, optional, own = layout.keys(), layout.optional(), layout.own()
         found = {}
         for index, row in enumerate(rows):
-            row_where = f"{where} / {layout.key}[{index}]"
+            row_where = f"{where} / {layout.key}[{index}]" if where else f"{layout.key}[{index}]"
             if layout.label is not None:
                 row_where = label(row_where, row, layout.label)
             values = self.keys(row, row_where, keys, optional=optional)
@@ -127,7 +127,7 @@ class Reading:
                 name: self.named(how, values.get(name), row_where if name == layout.label else f"{row_where} / {name}")
                 for name, how in layout.names.items()
             }
-            found[index] = self.instance(layout.model, values, own, row_where, **relations, **named)
+            found[index] = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
         return found
 
     def named(self, how: str, value: Any, where: str) -> Any:

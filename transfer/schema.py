@@ -22,15 +22,12 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    Alliance,
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
-    BattleSupport,
     Campaign,
     CampaignSchedule,
-    CapturedRaider,
     Character,
     DiceRoll,
     Email,
@@ -627,7 +624,6 @@ CASUALTY_KEYS = {
     "musician": BOOL,
     "one_use_used": BOOL,
 }
-SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "arrival": INT.or_null()}
 # An order sheet's entries, as the sheet's codec writes them (orders/entries.py: its SECTIONS, read
 # from the records), but for the references (ENTRY_REFERENCES): an army by [kingdom name, army name], a
 # kingdom by its name, a character by his unit, an effect or a captive by its place in the document's
@@ -709,15 +705,6 @@ MESSAGE_KEYS = {
     "text": STR,
     "sent_at": TIMESTAMP,
 }
-ALLIANCE_KEYS = {
-    "first": STR,
-    "second": STR,
-    "trust": STR,
-    "formed_turn": INT,
-    "ended_turn": INT.or_null(),
-    "ended_how": STR,
-    "broken_by": STR.or_null(),
-}
 # Reconnaissance and Sabotage (issue 32): an effect earned (kingdoms.MissionEffect) by `kingdom` against
 # `target` (names), the army and character it names by their keys (a character by his unit, as an
 # item's bearer), its data with names for ids (references.MISSION_EFFECT_DATA_REFERENCES). A sheet's
@@ -733,17 +720,6 @@ MISSION_EFFECT_KEYS = {
     "status": STR,
     "used_turn": INT.or_null(),
     "expires_turn": INT.or_null(),
-}
-# A Tomb Raider model captured (kingdoms.CapturedRaider): its captor and owner by name, the entry it was
-# taken from with its record (no ids). A sheet's captive_orders name it by its place in the list.
-CAPTIVE_KEYS = {
-    "captor": STR,
-    "owner": STR,
-    "entry": STR,
-    "record": OBJECT,
-    "captured_turn": INT,
-    "fate": STR,
-    "fate_turn": INT.or_null(),
 }
 # What each version added, by object: a document of an earlier version has none of these keys,
 # and they are refused there rather than ignored.
@@ -778,10 +754,8 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
-ALLIANCE_FIELDS = plain(Alliance, ALLIANCE_KEYS)
 # An effect's data may hold ids: the document has names instead.
 MISSION_EFFECT_FIELDS = plain(MissionEffect, MISSION_EFFECT_KEYS, translated=["data"])
-CAPTIVE_FIELDS = plain(CapturedRaider, CAPTIVE_KEYS)
 MESSAGE_FIELDS = plain(Message, MESSAGE_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
@@ -815,7 +789,6 @@ SUMMARY_SHEET_FIELDS = plain(
     ],
 )
 ALLIANCE_END_FIELDS = plain(AllianceEndAnnouncement, ALLIANCE_END_KEYS)
-SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
 MAP_FIELDS = plain(TurnMap, MAP_KEYS)
 # A report's snapshot may hold ids: the document has names instead.

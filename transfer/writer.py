@@ -8,15 +8,12 @@ from typing import Any, TypeVar
 from django.db import models
 
 from .campaign_models import (
-    Alliance,
     AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
-    BattleSupport,
     Campaign,
     CampaignSchedule,
-    CapturedRaider,
     Character,
     DiceRoll,
     Kingdom,
@@ -35,7 +32,7 @@ from .campaign_models import (
     TurnSummarySheet,
     Unit,
 )
-from .layout import ARMY_CHILDREN, KINGDOM_CHILDREN, TURN_CHILDREN
+from .layout import ARMY_CHILDREN, BATTLE_CHILDREN, CAMPAIGN_CHILDREN, CAPTIVES, KINGDOM_CHILDREN, TURN_CHILDREN
 from .plan import ArmyPlan, Plan
 from .references import (
     ARMY_ID,
@@ -75,7 +72,8 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     _write_map(plan)
     armies = _write_kingdoms(plan)
     _write_dice_rolls(plan)
-    Alliance.objects.bulk_create(plan.alliances)
+    for layout in CAMPAIGN_CHILDREN:
+        _create_keeping_times(layout.model, plan.rows.get(layout.key, []))
     _write_rival_missions(plan)
     if plan.schedule is not None:
         _create_keeping_times(CampaignSchedule, [plan.schedule])
@@ -155,7 +153,7 @@ def _stored(plan: Plan, reference: str, value: Any) -> Any:
     if reference == EFFECT_PLACE:
         return plan.mission_effects[value].effect.pk
     assert reference == CAPTIVE_PLACE, reference
-    return plan.captives[value].pk
+    return plan.rows[CAPTIVES.key][value].pk
 
 
 def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
@@ -242,7 +240,6 @@ def _write_rival_missions(plan: Plan) -> None:
                 if c.unit is planned.character
             )
     MissionEffect.objects.bulk_create(planned.effect for planned in plan.mission_effects)
-    CapturedRaider.objects.bulk_create(plan.captives)
 
 
 def _write_dice_rolls(plan: Plan) -> None:
@@ -290,7 +287,8 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             if id(unit) in character_of_unit
         ]
     _create_keeping_times(Battle, [b.battle for b in battles])
-    _create_keeping_times(BattleSupport, [support for b in battles for support in b.supports])
+    for layout in BATTLE_CHILDREN:
+        _create_keeping_times(layout.model, [row for b in battles for row in b.rows.get(layout.key, [])])
     summary_sheets = []
     for b in battles:
         for sheet, casualties, characters in b.sheets:

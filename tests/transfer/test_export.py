@@ -93,7 +93,7 @@ def test_every_field_of_the_models_is_in_the_document():
         Campaign: schema.CAMPAIGN_KEYS,
         Province: {**schema.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
         Kingdom: schema.KINGDOM_KEYS,
-        Alliance: schema.ALLIANCE_KEYS,
+        Alliance: layout.ALLIANCES.keys(),
         TreasuryEntry: layout.TREASURY.keys(),
         Army: schema.ARMY_KEYS,
         ArmyMovement: layout.MOVEMENTS.keys(),
@@ -106,7 +106,7 @@ def test_every_field_of_the_models_is_in_the_document():
         TombRaiderForce: {**schema.TOMB_RAIDERS_KEYS, "kingdom": "nested in its kingdom"},
         TombRaiderEntry: {**schema.TOMB_RAIDER_ENTRY_KEYS, "force": "nested in its force"},
         MissionEffect: schema.MISSION_EFFECT_KEYS,  # Reconnaissance and Sabotage (issue 32)
-        CapturedRaider: schema.CAPTIVE_KEYS,
+        CapturedRaider: layout.CAPTIVES.keys(),
         DiceRoll: schema.DICE_KEYS,
         CampaignSchedule: schema.SCHEDULE_KEYS,
         Turn: schema.TURN_KEYS,
@@ -116,7 +116,7 @@ def test_every_field_of_the_models_is_in_the_document():
         OrdersReminder: layout.ORDERS_REMINDERS.keys(),
         TurnEvent: schema.EVENT_KEYS,
         Battle: schema.BATTLE_KEYS,
-        BattleSupport: schema.SUPPORT_KEYS,
+        BattleSupport: layout.SUPPORTS.keys(),
         TurnSummarySheet: schema.SUMMARY_SHEET_KEYS,
         ResultsReminder: layout.RESULTS_REMINDERS.keys(),
         # Allies, Announcement: in its turn's object ("turn"), its alliance named by place
