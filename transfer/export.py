@@ -25,7 +25,6 @@ from .campaign_models import (
     Army,
     Battle,
     Campaign,
-    CampaignSchedule,
     CapturedRaider,
     Character,
     DeadlineChange,
@@ -40,11 +39,8 @@ from .campaign_models import (
     Province,
     ReportEmail,
     ResultsReminder,
-    TombRaiderEntry,
-    TombRaiderForce,
     Turn,
     TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -110,8 +106,6 @@ from .schema import (
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
-    MAP_FIELDS,
-    MAP_KEYS,
     MESSAGE_FIELDS,
     MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
@@ -124,8 +118,6 @@ from .schema import (
     REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
-    SCHEDULE_FIELDS,
-    SCHEDULE_KEYS,
     SHEET_FIELDS,
     SHEET_KEYS,
     STREAM_KEYS,
@@ -133,10 +125,6 @@ from .schema import (
     SUBMISSION_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
-    TOMB_RAIDER_ENTRY_FIELDS,
-    TOMB_RAIDER_ENTRY_KEYS,
-    TOMB_RAIDERS_FIELDS,
-    TOMB_RAIDERS_KEYS,
     TOP_KEYS,
     TURN_FIELDS,
     TURN_KEYS,
@@ -180,10 +168,12 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "adjacency": _adjacency_section(campaign, names),
         "kingdoms": _kingdoms_section(campaign, names),
         "dice_rolls": _dice_rolls_section(campaign, names),
-        "schedule": _schedule_section(campaign),
         "turns": _turns_section(campaign, names),
         "emails": _emails_section(campaign, names),
-        **{layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, []) for layout in CAMPAIGN_CHILDREN},
+        **{
+            layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, layout.empty())
+            for layout in CAMPAIGN_CHILDREN
+        },
         "mission_effects": _mission_effects_section(campaign, names),
         "messages": _messages_section(campaign, names),
     }
@@ -203,22 +193,27 @@ def _row(keys: Mapping[str, Kind], fields: list[str], instance: models.Model, **
     return {key: values[key] for key in keys}
 
 
-def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int, list[dict[str, Any]]]:
-    """The campaign's rows of `layout`'s model as the document writes them, by the id of the row
-    they are listed under, each list in its order: one query, whatever the campaign's size."""
+def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int, Any]:
+    """The campaign's rows of `layout`'s model as the document writes them, with their children, by
+    the id of the row they are listed under: each a list in its order, or for a single row, the
+    row or null. One query per model, whatever the campaign's size."""
+    children = {child.key: _layout_rows(child, campaign, names) for child in layout.children}
     fields = layout.fields()
     columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
     rows = (
         layout.model._base_manager.filter(**{layout.path: campaign})
         .order_by(f"{layout.parent}_id", *layout.order, "id")
-        .values_list(f"{layout.parent}_id", *columns)
+        .values_list(f"{layout.parent}_id", "pk", *columns)
     )
     what = f"a row of {layout.model._meta.verbose_name_plural}"
     grouped: dict[int, list[dict[str, Any]]] = {}
-    for parent_id, *values in rows:
-        grouped.setdefault(parent_id, []).append(
-            {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
-        )
+    for parent_id, pk, *values in rows:
+        row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
+        for child in layout.children:
+            row[child.key] = children[child.key].get(pk, child.empty())
+        grouped.setdefault(parent_id, []).append(row)
+    if layout.single:
+        return {parent_id: found[0] for parent_id, found in grouped.items()}
     return grouped
 
 
@@ -464,19 +459,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
     items_of = _grouped(
         ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
     )
-    forces = {f.kingdom_id: f for f in TombRaiderForce.objects.filter(kingdom__campaign=campaign)}
-    raiders_of = _grouped(
-        TombRaiderEntry.objects.filter(force__kingdom__campaign=campaign).order_by("force_id", "position", "id"),
-        "force_id",
-    )
-
-    def tomb_raiders_row(kingdom_id: int) -> dict[str, Any] | None:
-        force = forces.get(kingdom_id)
-        if force is None:
-            return None
-        entries = [_row(TOMB_RAIDER_ENTRY_KEYS, TOMB_RAIDER_ENTRY_FIELDS, e) for e in raiders_of.get(force.id, [])]
-        return _row(TOMB_RAIDERS_KEYS, TOMB_RAIDERS_FIELDS, force, entries=entries)
-
     armies_of = _grouped(Army.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "id"), "kingdom_id")
     units_of = _grouped(
         Unit.objects.filter(army__kingdom__campaign=campaign)
@@ -504,7 +486,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             kingdom,
             players=sorted(user.username for user in kingdom.players.all()),
             capitol=names.province(kingdom.capitol_id, kingdom.name),
-            **{layout.key: children[layout.key].get(kingdom.id, []) for layout in KINGDOM_CHILDREN},
+            **{layout.key: children[layout.key].get(kingdom.id, layout.empty()) for layout in KINGDOM_CHILDREN},
             armies=[army_row(army) for army in armies_of.get(kingdom.id, [])],
             armory=[
                 _row(
@@ -515,7 +497,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
                 )
                 for item in items_of.get(kingdom.id, [])
             ],
-            tomb_raiders=tomb_raiders_row(kingdom.id),
         )
         for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
     ]
@@ -628,12 +609,6 @@ def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
     return named
 
 
-def _schedule_section(campaign: Campaign) -> dict[str, Any] | None:
-    """None while the campaign has none: the orders app makes the rulebook's on first use."""
-    schedule = CampaignSchedule.objects.filter(campaign=campaign).first()
-    return None if schedule is None else _row(SCHEDULE_KEYS, SCHEDULE_FIELDS, schedule)
-
-
 # ---------------------------------------------------------------------------------------------
 # The turns, with what was filed and what their resolution recorded
 
@@ -650,7 +625,6 @@ class _TurnRows:
     summary_sheets: dict[int, list[TurnSummarySheet]]
     alliance_end_announcements: dict[int, list[AllianceEndAnnouncement]]
     alliance_places: dict[int, int]  # alliance id -> its place in the document's alliances
-    maps: dict[int, TurnMap]
     reports: dict[int, list[TurnReport]]
 
 
@@ -699,7 +673,6 @@ def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
                 Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER).values_list("id", flat=True)
             )
         },
-        maps={turn_map.turn_id: turn_map for turn_map in TurnMap.objects.filter(**turns)},
         reports=_grouped(TurnReport.objects.filter(**turns).order_by("turn_id", "id"), "turn_id"),
     )
 
@@ -714,7 +687,7 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
         TURN_KEYS,
         TURN_FIELDS,
         turn,
-        **{layout.key: rows.children[layout.key].get(turn.id, []) for layout in TURN_CHILDREN},
+        **{layout.key: rows.children[layout.key].get(turn.id, layout.empty()) for layout in TURN_CHILDREN},
         sheets=[_sheet_row(sheet, turn, rows, names) for sheet in rows.sheets.get(turn.id, [])],
         events=[_event_row(event, turn, names) for event in rows.events.get(turn.id, [])],
         battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
@@ -722,7 +695,6 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
             _alliance_end_row(announcement, turn, names, rows.alliance_places)
             for announcement in rows.alliance_end_announcements.get(turn.id, [])
         ],
-        map=None if turn.id not in rows.maps else _row(MAP_KEYS, MAP_FIELDS, rows.maps[turn.id]),
         reports=[
             _report_row(report, turn, names)
             for report in sorted(rows.reports.get(turn.id, []), key=lambda r: _report_order(r, names))

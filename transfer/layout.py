@@ -13,8 +13,9 @@ keys in schema.py (issue 30: they move here one by one).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import models
 
@@ -22,6 +23,7 @@ from .campaign_models import (
     Alliance,
     ArmyMovement,
     BattleSupport,
+    CampaignSchedule,
     CapturedRaider,
     DeadlineChange,
     Delivery,
@@ -29,7 +31,10 @@ from .campaign_models import (
     OrdersReminder,
     ResultsReminder,
     RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
     TreasuryEntry,
+    TurnMap,
 )
 from .kinds import (
     ARMY_KEY,
@@ -44,6 +49,7 @@ from .kinds import (
     TIME_OF_DAY,
     TIMESTAMP,
     Kind,
+    is_int,
 )
 
 # How the document names the row a foreign key points to.
@@ -75,19 +81,40 @@ class Layout:
     label: str | None = None
     # Texts the site writes empty though a form would refuse them (an alliance not ended: no "how").
     blank: tuple[str, ...] = ()
+    # One row or none, written as an object or null rather than a list (a turn's map).
+    single: bool = False
+    # The layouts of the rows listed under each row (a Tomb Raider force's entries), after its fields.
+    children: tuple[Layout, ...] = ()
+    # What the import checks of the rows of one list beyond their fields (two entries of one name):
+    # given the reader's `problem(where, message)` and the rows read, each with where it is.
+    check: Callable[[Callable[[str, str], None], list[tuple[str, Any]]], None] | None = None
 
     def fields(self) -> list[models.Field]:  # type: ignore[type-arg]
         """The fields written, in the model's order: all but the id and the parent."""
         return [f for f in self.model._meta.concrete_fields if not f.primary_key and f.name != self.parent]
 
     def keys(self) -> dict[str, Kind]:
-        """Every key of the model's object with the JSON kind it holds."""
-        return {f.name: self.kind(f) for f in self.fields()}
+        """Every key of the model's object with the JSON kind it holds, its children's last."""
+        return {f.name: self.kind(f) for f in self.fields()} | {
+            child.key: OBJECT.or_null() if child.single else LIST for child in self.children
+        }
 
     def optional(self) -> tuple[str, ...]:
         """The keys a document may lack: those of fields with a default or that may be null (a
-        document written before the field was added is read with the default, or null)."""
-        return tuple(f.name for f in self.fields() if f.has_default() or f.null)
+        document written before the field was added is read with the default, or null), and the
+        children's (a document written before their model has none)."""
+        return (
+            *(f.name for f in self.fields() if f.has_default() or f.null),
+            *(child.key for child in self.children),
+        )
+
+    def empty(self) -> Any:
+        """What the document holds when there is no row: null for a single row, else an empty list."""
+        return None if self.single else []
+
+    def family(self) -> tuple[Layout, ...]:
+        """This layout and its children's, parents first (the order the writer creates them in)."""
+        return (self, *(layout for child in self.children for layout in child.family()))
 
     def kind(self, field: models.Field) -> Kind:  # type: ignore[type-arg]
         kind = self.kinds.get(field.name) or (
@@ -141,7 +168,41 @@ ROSTER_ADJUSTMENTS = Layout(
     kinds={"changes": STR_LIST},
 )
 ARMY_CHILDREN = (MOVEMENTS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
-KINGDOM_CHILDREN = (TREASURY,)
+
+
+def _raider_entries_checked(problem: Callable[[str, str], None], entries: list[tuple[str, Any]]) -> None:
+    """A Tomb Raider force's entries: models enough for those out of action, a name each."""
+    names: list[str] = []
+    for where, entry in entries:
+        counts = (entry.out_of_action, entry.models_count)
+        if all(is_int(n) for n in counts) and counts[0] > counts[1]:
+            problem(where, "more models out of action than the entry has.")
+        if isinstance(entry.name, str):
+            if entry.name.strip().lower() in names:
+                problem(where, f'two entries are called "{entry.name}".')
+            names.append(entry.name.strip().lower())
+
+
+# A kingdom's Tomb Raider force (null when it has none): its entries in their order.
+TOMB_RAIDERS = Layout(
+    TombRaiderForce,
+    "tomb_raiders",
+    "kingdom",
+    "kingdom__campaign",
+    single=True,
+    children=(
+        Layout(
+            TombRaiderEntry,
+            "entries",
+            "force",
+            "force__kingdom__campaign",
+            ("position",),
+            label="name",
+            check=_raider_entries_checked,
+        ),
+    ),
+)
+KINGDOM_CHILDREN = (TREASURY, TOMB_RAIDERS)
 # A turn's lists: its deadline changes in time order (an email's key names one by its place), the
 # kingdoms reminded of their orders and of their results (one each).
 IN_TURN = ("turn", "turn__campaign")
@@ -152,7 +213,9 @@ ORDERS_REMINDERS = Layout(OrdersReminder, "reminders", *IN_TURN, ("kingdom_id",)
 RESULTS_REMINDERS = Layout(
     ResultsReminder, "results_reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom"
 )
-TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS)
+# The public map the turn ended with (null before), the picture for the PDFs in base64.
+TURN_MAP = Layout(TurnMap, "map", *IN_TURN, single=True)
+TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS, TURN_MAP)
 # The armies that support a battle.
 SUPPORTS = Layout(
     BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
@@ -178,6 +241,12 @@ CAPTIVES = Layout(
     names={"captor": KINGDOM, "owner": KINGDOM},
     label="entry",
 )
-CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES)
+# The orders app's schedule (null while the campaign has none: the rulebook's is made on first use).
+SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
+CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, SCHEDULE)
 # Every model the engine carries.
-LAYOUTS = (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+LAYOUTS = tuple(
+    layout
+    for top in (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+    for layout in top.family()
+)

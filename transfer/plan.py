@@ -12,7 +12,6 @@ from .campaign_models import (
     Army,
     Battle,
     Campaign,
-    CampaignSchedule,
     Character,
     DiceRoll,
     Email,
@@ -23,11 +22,8 @@ from .campaign_models import (
     OrderSubmission,
     Province,
     ReportPreferences,
-    TombRaiderEntry,
-    TombRaiderForce,
     Turn,
     TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -37,8 +33,6 @@ from .campaign_models import (
 @dataclass
 class ArmyPlan:
     army: Army
-    # The rows the engine reads (transfer/layout.py ARMY_CHILDREN), by their list's key.
-    rows: dict[str, list[Any]] = field(default_factory=dict)
     units: list[Unit] = field(default_factory=list)
     characters: list[Character] = field(default_factory=list)
 
@@ -59,12 +53,8 @@ class DiceRollPlan:
 class KingdomPlan:
     kingdom: Kingdom
     players: list[str]
-    # The rows the engine reads (transfer/layout.py KINGDOM_CHILDREN), by their list's key.
-    rows: dict[str, list[Any]] = field(default_factory=dict)
     armies: dict[str, ArmyPlan] = field(default_factory=dict)
     armory: list[ArmoryItem] = field(default_factory=list)
-    tomb_raiders: TombRaiderForce | None = None
-    tomb_raider_entries: list[TombRaiderEntry] = field(default_factory=list)
 
 
 @dataclass
@@ -90,8 +80,6 @@ class BattlePlan:
     guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
     # Reconnaissance and Sabotage: the mission as sent, as in the document (MISSION_DETAIL_REFERENCES).
     mission_detail: dict[str, Any] = field(default_factory=dict)
-    # The rows the engine reads (transfer/layout.py BATTLE_CHILDREN), by their list's key.
-    rows: dict[str, list[Any]] = field(default_factory=dict)
     # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
     sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
     # Each sheet's characters to reroll (unit, choice) and its Warlord's heir (unit), by the sheet.
@@ -123,8 +111,6 @@ class EmailPlan:
 @dataclass
 class TurnPlan:
     turn: Turn
-    # The rows the engine reads (transfer/layout.py TURN_CHILDREN), by their list's key.
-    rows: dict[str, list[Any]] = field(default_factory=dict)
     sheets: list[SheetPlan] = field(default_factory=list)
     # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
     events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
@@ -132,7 +118,6 @@ class TurnPlan:
     # Each battle of the document's list at its place, None where it could not be read (reported).
     battle_places: list[BattlePlan | None] = field(default_factory=list)
     alliance_end_announcements: list[AllianceEndAnnouncement] = field(default_factory=list)
-    map: TurnMap | None = None
     reports: list[ReportPlan] = field(default_factory=list)
 
 
@@ -155,13 +140,12 @@ class Plan:
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
     dice_rolls: list[DiceRollPlan] = field(default_factory=list)
-    # The rows the engine reads (transfer/layout.py CAMPAIGN_CHILDREN: alliances, captives), by key.
+    # Every row the engine reads (transfer/layout.py), by its model's label, in the document's order.
     rows: dict[str, list[Any]] = field(default_factory=dict)
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
     mission_effects: list[MissionEffectPlan] = field(default_factory=list)
     # Diplomacy: each message with the names of the kingdoms it was written to.
     messages: list[tuple[Message, list[Kingdom]]] = field(default_factory=list)
-    schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)
     # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the

@@ -21,7 +21,6 @@ from .campaign_models import (
     Army,
     Battle,
     Campaign,
-    CampaignSchedule,
     CapturedRaider,
     Character,
     DiceRoll,
@@ -35,11 +34,8 @@ from .campaign_models import (
     Province,
     ReportEmail,
     ReportPreferences,
-    TombRaiderEntry,
-    TombRaiderForce,
     Turn,
     TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -125,8 +121,6 @@ from .schema import (
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
     KINGDOM_OPTIONAL_KEYS,
-    MAP_FIELDS,
-    MAP_KEYS,
     MESSAGE_FIELDS,
     MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
@@ -142,9 +136,6 @@ from .schema import (
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     REPORT_PREFERENCES_OPTIONAL_KEYS,
-    SCHEDULE_FIELDS,
-    SCHEDULE_KEYS,
-    SCHEDULE_OPTIONAL_KEYS,
     SHEET_FIELDS,
     SHEET_KEYS,
     STREAM_KEYS,
@@ -154,10 +145,6 @@ from .schema import (
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
     SUMMARY_SHEET_OPTIONAL_KEYS,
-    TOMB_RAIDER_ENTRY_FIELDS,
-    TOMB_RAIDER_ENTRY_KEYS,
-    TOMB_RAIDERS_FIELDS,
-    TOMB_RAIDERS_KEYS,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
     TURN_FIELDS,
@@ -228,7 +215,6 @@ class Reader(Reading):
         self.campaign_lists(top)
         self.mission_effects(top.get("mission_effects", []))
         self.messages(top.get("messages", []))
-        self.schedule(top.get("schedule"))
         self.turns(top.get("turns", []))
         self.older_scenario_streams()
         self.emails(top.get("emails", []))
@@ -355,9 +341,7 @@ class Reader(Reading):
             self.problem(f"{where} / players", "a player is listed twice.")
         plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
         for layout in KINGDOM_CHILDREN:
-            plan.rows[layout.key] = list(
-                self.layout_rows(layout, values.get(layout.key, []), where, kingdom=kingdom).values()
-            )
+            self.layout_rows(layout, values.get(layout.key, layout.empty()), where, kingdom=kingdom)
         for index, row in enumerate(values.get("armies", [])):
             self.army(plan, row, f"{where} / armies[{index}]")
         armory_names: list[str] = []
@@ -375,32 +359,8 @@ class Reader(Reading):
                 if item.name.lower() in armory_names:
                     self.problem(row_where, f'the magic item "{item.name}" is already in the armory.')
                 armory_names.append(item.name.lower())
-        if values.get("tomb_raiders") is not None:
-            self.tomb_raiders(plan, values["tomb_raiders"], f"{where} / tomb_raiders")
-
-    def tomb_raiders(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
-        """The kingdom's Tomb Raider force and its entries (never the Ancient Dead's)."""
-        values = self.keys(data, where, TOMB_RAIDERS_KEYS)
-        if values is None:
-            return
-        if kingdom.kingdom.army_type == "ancient-dead":
-            self.problem(where, "the Ancient Dead keep no Tomb Raiders.")
-        force = self.instance(TombRaiderForce, values, TOMB_RAIDERS_FIELDS, where, kingdom=kingdom.kingdom)
-        kingdom.tomb_raiders = force
-        names: list[str] = []
-        for index, row in enumerate(values.get("entries", [])):
-            row_where = label(f"{where} / entries[{index}]", row, "name")
-            row_values = self.keys(row, row_where, TOMB_RAIDER_ENTRY_KEYS)
-            if row_values is None:
-                continue
-            entry = self.instance(TombRaiderEntry, row_values, TOMB_RAIDER_ENTRY_FIELDS, row_where, force=force)
-            if is_int(entry.out_of_action) and is_int(entry.models_count) and entry.out_of_action > entry.models_count:
-                self.problem(row_where, "more models out of action than the entry has.")
-            if isinstance(entry.name, str):
-                if entry.name.strip().lower() in names:
-                    self.problem(row_where, f'two entries are called "{entry.name}".')
-                names.append(entry.name.strip().lower())
-            kingdom.tomb_raider_entries.append(entry)
+        if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":
+            self.problem(f"{where} / tomb_raiders", "the Ancient Dead keep no Tomb Raiders.")
 
     def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
         where = label(where, data, "name")
@@ -438,31 +398,29 @@ class Reader(Reading):
             self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')
             return
         plan = kingdom.armies[name] = ArmyPlan(army=army)
-        for layout in ARMY_CHILDREN:
-            plan.rows[layout.key] = list(
-                self.layout_rows(layout, values.get(layout.key, []), where, army=army).values()
-            )
+        read = {
+            layout.key: self.layout_rows(layout, values.get(layout.key, []), where, army=army)
+            for layout in ARMY_CHILDREN
+        }
         steps: set[tuple[Any, Any]] = set()
-        for index, movement in enumerate(plan.rows[MOVEMENTS.key]):
+        for index, movement in read[MOVEMENTS.key].items():
             step = (movement.turn, movement.step)
             if step in steps:
                 self.problem(f"{where} / movements[{index}]", f"turn {step[0]} step {step[1]} appears twice.")
             steps.add(step)
         for index, row in enumerate(values.get("units", [])):
             self.unit(plan, row, f"{where} / units[{index}]")
-        self.experience_ledger(plan, values, where)
+        self.experience_ledger(army, list(read[EXPERIENCE_LEDGER.key].values()), values, where)
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
 
-    def experience_ledger(self, plan: ArmyPlan, values: dict[str, Any], where: str) -> None:
+    def experience_ledger(self, army: Army, ledger: list[ExperienceEntry], values: dict[str, Any], where: str) -> None:
         """The army's experience ledger (read with its other lists), which must add up to its
         experience; a document written before the ledger carries the balance alone, read as one
         carried-over row."""
-        army = plan.army
-        ledger = plan.rows[EXPERIENCE_LEDGER.key]
         if "experience_ledger" not in values:
             if isinstance(army.experience, int) and army.experience > 0:
-                ledger.append(
+                self.plan.rows.setdefault(ExperienceEntry._meta.label, []).append(
                     ExperienceEntry(
                         army=army,
                         turn=0,
@@ -507,10 +465,9 @@ class Reader(Reading):
         alliances and the captives by their place in the document (None: unreadable, reported): an
         announcement of an alliance's end and a sheet's captive orders name them so."""
         read = {
-            layout.key: self.layout_rows(layout, top.get(layout.key, []), "", campaign=self.plan.campaign)
+            layout.key: self.layout_rows(layout, top.get(layout.key, layout.empty()), "", campaign=self.plan.campaign)
             for layout in CAMPAIGN_CHILDREN
         }
-        self.plan.rows = {key: list(rows.values()) for key, rows in read.items()}
         self.alliance_at = [read[ALLIANCES.key].get(i) for i in range(len(top.get(ALLIANCES.key, [])))]
         self.captive_at = [read[CAPTIVES.key].get(i) for i in range(len(top.get(CAPTIVES.key, [])))]
 
@@ -664,15 +621,6 @@ class Reader(Reading):
             if len(attackers) == 1 and None not in attackers.values():
                 planned.stream = ("scenario", [province, *attackers.values()])
 
-    def schedule(self, data: Any) -> None:
-        if data is None:
-            return  # the campaign has none yet: the orders app makes the rulebook's on first use
-        values = self.keys(data, "schedule", SCHEDULE_KEYS, optional=SCHEDULE_OPTIONAL_KEYS)
-        if values is not None:
-            self.plan.schedule = self.instance(
-                CampaignSchedule, values, SCHEDULE_FIELDS, "schedule", campaign=self.plan.campaign
-            )
-
     # -- the orders app: the schedule and the turns ------------------------------------------
 
     def turns(self, rows: list[Any]) -> None:
@@ -704,11 +652,9 @@ class Reader(Reading):
         self.turns_by_number.setdefault(values.get("number"), turn)
         number = turn.number
         read = {
-            layout.key: self.layout_rows(layout, values.get(layout.key, []), where, turn=turn)
+            layout.key: self.layout_rows(layout, values.get(layout.key, layout.empty()), where, turn=turn)
             for layout in TURN_CHILDREN
         }
-        for key, rows in read.items():
-            plan.rows[key] = list(rows.values())
         for index, change in read[DEADLINE_CHANGES.key].items():
             self.keyed["deadline-change"][(number, index)] = change  # an email's key names it by place
         reminded: set[str] = set()
@@ -729,7 +675,6 @@ class Reader(Reading):
         self.events(plan, values.get("events", []), where)
         for index, row in enumerate(values.get("battles", [])):
             self.battle(plan, row, f"{where} / battles[{index}]")
-        self.turn_map(plan, values.get("map"), f"{where} / map")
         for index, row in enumerate(values.get("reports", [])):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
 
@@ -848,8 +793,7 @@ class Reader(Reading):
         for index, row in enumerate(values.get("summary_sheets", [])):
             self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
         for layout in BATTLE_CHILDREN:
-            supports = self.layout_rows(layout, values.get(layout.key, []), where, battle=battle)
-            plan.rows[layout.key] = list(supports.values())
+            self.layout_rows(layout, values.get(layout.key, []), where, battle=battle)
 
     def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
         where = label(where, data, "kingdom")
@@ -1002,13 +946,6 @@ class Reader(Reading):
         self.referenced(reference, value, where)
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
-
-    def turn_map(self, turn: TurnPlan, data: Any, where: str) -> None:
-        if data is None:
-            return  # the turn has not ended yet
-        values = self.keys(data, where, MAP_KEYS)
-        if values is not None:
-            turn.map = self.instance(TurnMap, values, MAP_FIELDS, where, turn=turn.turn)
 
     def report(self, turn: TurnPlan, number: Any, data: Any, where: str, battles_read: bool) -> None:
         where = label(where, data, "kingdom" if isinstance(data, dict) and data.get("kingdom") else "kind")

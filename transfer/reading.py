@@ -108,15 +108,23 @@ class Reading:
                     self.problem(where, f'"{name}": {message}')
         return instance
 
-    def layout_rows(self, layout: Layout, rows: Any, where: str, **relations: Any) -> dict[int, Any]:
-        """The unsaved rows of `layout`'s model listed under `where` (its parent's object) by their
-        place in the list, each object's keys and kinds read from the model (transfer/layout.py), the
-        rows it names found by natural key; `relations` set on each (its parent). Problems reported,
-        their rows left out."""
+    def layout_rows(self, layout: Layout, data: Any, where: str, **relations: Any) -> dict[int, Any]:
+        """The unsaved rows of `layout`'s model listed under `where` (its parent's object), and their
+        children's, each object's keys and kinds read from the model (transfer/layout.py), the rows it
+        names found by natural key, `relations` set on each (its parent). Kept in the plan for the
+        writer (Plan.rows) and returned by their place in the list (a single row: place 0). Problems
+        reported, their rows left out."""
+        if layout.single:
+            rows, places = ([] if data is None else [data]), [f"{where} / {layout.key}" if where else layout.key]
+        else:
+            rows, places = (
+                data,
+                [f"{where} / {layout.key}[{i}]" if where else f"{layout.key}[{i}]" for i in range(len(data))],
+            )
         keys, optional, own = layout.keys(), layout.optional(), layout.own()
         found = {}
-        for index, row in enumerate(rows):
-            row_where = f"{where} / {layout.key}[{index}]" if where else f"{layout.key}[{index}]"
+        read: list[tuple[str, Any]] = []
+        for index, (row, row_where) in enumerate(zip(rows, places, strict=False)):
             if layout.label is not None:
                 row_where = label(row_where, row, layout.label)
             values = self.keys(row, row_where, keys, optional=optional)
@@ -127,7 +135,14 @@ class Reading:
                 name: self.named(how, values.get(name), row_where if name == layout.label else f"{row_where} / {name}")
                 for name, how in layout.names.items()
             }
-            found[index] = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
+            instance = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
+            found[index] = instance
+            read.append((row_where, instance))
+            self.plan.rows.setdefault(layout.model._meta.label, []).append(instance)
+            for child in layout.children:
+                self.layout_rows(child, values.get(child.key, child.empty()), row_where, **{child.parent: instance})
+        if layout.check is not None:
+            layout.check(self.problem, read)
         return found
 
     def named(self, how: str, value: Any, where: str) -> Any:

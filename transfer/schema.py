@@ -27,7 +27,6 @@ from .campaign_models import (
     Army,
     Battle,
     Campaign,
-    CampaignSchedule,
     Character,
     DiceRoll,
     Email,
@@ -39,11 +38,8 @@ from .campaign_models import (
     Province,
     ReportEmail,
     ReportPreferences,
-    TombRaiderEntry,
-    TombRaiderForce,
     Turn,
     TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -60,7 +56,6 @@ from .kinds import (
     OBJECT,
     STR,
     STR_LIST,
-    TIME_OF_DAY,
     TIMESTAMP,
     Kind,
 )
@@ -154,34 +149,6 @@ KINGDOM_KEYS = {
 # Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
 # And within version 5 (issue 31, Tomb Raiders): the kingdom's Tomb Raider force, null when it has none.
 KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn", "tomb_raiders")
-# The Tomb Raider force: the turn it last changed, the points added since that turn opened and the
-# list as it opened (entry name -> points), and its entries in their order.
-TOMB_RAIDERS_KEYS = {
-    "changed_turn": INT,
-    "points_added": INT,
-    "opening_points": OBJECT,
-    "updated_at": TIMESTAMP,
-    "entries": LIST,
-}
-TOMB_RAIDER_ENTRY_KEYS = {
-    "position": INT,
-    "name": STR,
-    "unit_type": STR,
-    "models_count": INT,
-    "points_per_model": INT,
-    "category": STR,
-    "base": STR,
-    "kind": STR,
-    "role": STR,
-    "command": STR,
-    "missile_weapon": BOOL,
-    "magic_item": BOOL,
-    "magic_user": BOOL,
-    "leadership": INT,
-    "wounds": INT,
-    "promoted": BOOL,
-    "out_of_action": INT,
-}
 ARMY_KEYS = {
     "name": STR,
     "kind": STR,
@@ -311,16 +278,6 @@ DICE_KEYS = {
     "armies": LIST,
     "created_at": TIMESTAMP,
 }
-SCHEDULE_KEYS = {
-    "orders_weekday": INT,
-    "orders_time": TIME_OF_DAY,
-    "results_weekday": INT,
-    "results_time": TIME_OF_DAY,
-    "paused": BOOL,
-    "hold_when_missing": INT,
-}
-# Added within version 5 (issue 17): a document written before it holds no turn for missing orders.
-SCHEDULE_OPTIONAL_KEYS = ("hold_when_missing",)
 TURN_KEYS = {
     "number": INT,
     "status": STR,
@@ -440,8 +397,6 @@ BATTLE_KEYS = {
     "victor": STR,
     "summary_sheets": LIST,
 }
-# The public map kept when the turn ended (null before), the picture for the PDFs in base64.
-MAP_KEYS = {"svg": STR, "png": BASE64.or_null(), "created_at": TIMESTAMP}
 # A report of the turn: a kingdom's (naming it), the bulletin (naming nothing) or a battle's
 # scenario sheet (naming the battle by its place in the turn's "battles" list, 0-based). Its PDF
 # in base64; its snapshot holds army ids (SNAPSHOT_REFERENCES): army keys in the document.
@@ -762,13 +717,10 @@ PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
 ARMY_FIELDS = plain(Army, ARMY_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
-TOMB_RAIDERS_FIELDS = plain(TombRaiderForce, TOMB_RAIDERS_KEYS)
-TOMB_RAIDER_ENTRY_FIELDS = plain(TombRaiderEntry, TOMB_RAIDER_ENTRY_KEYS)
 CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
-SCHEDULE_FIELDS = plain(CampaignSchedule, SCHEDULE_KEYS)
 TURN_FIELDS = plain(Turn, TURN_KEYS)
 # Entries hold army ids: the document has army keys instead.
 SHEET_FIELDS = plain(OrderSheet, SHEET_KEYS, translated=["entries"])
@@ -790,7 +742,6 @@ SUMMARY_SHEET_FIELDS = plain(
 )
 ALLIANCE_END_FIELDS = plain(AllianceEndAnnouncement, ALLIANCE_END_KEYS)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
-MAP_FIELDS = plain(TurnMap, MAP_KEYS)
 # A report's snapshot may hold ids: the document has names instead.
 REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])
 # An email's key holds an id: the document names its row instead.

@@ -13,7 +13,6 @@ from .campaign_models import (
     Army,
     Battle,
     Campaign,
-    CampaignSchedule,
     Character,
     DiceRoll,
     Kingdom,
@@ -23,16 +22,26 @@ from .campaign_models import (
     OrderSubmission,
     Province,
     ReportPreferences,
-    TombRaiderEntry,
-    TombRaiderForce,
     Turn,
     TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
 )
-from .layout import ARMY_CHILDREN, BATTLE_CHILDREN, CAMPAIGN_CHILDREN, CAPTIVES, KINGDOM_CHILDREN, TURN_CHILDREN
+from .layout import (
+    ALLIANCES,
+    ARMY_CHILDREN,
+    BATTLE_CHILDREN,
+    CAPTIVES,
+    DEADLINE_CHANGES,
+    ORDERS_REMINDERS,
+    RESULTS_REMINDERS,
+    SCHEDULE,
+    TOMB_RAIDERS,
+    TREASURY,
+    TURN_MAP,
+    Layout,
+)
 from .plan import ArmyPlan, Plan
 from .references import (
     ARMY_ID,
@@ -72,11 +81,9 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     _write_map(plan)
     armies = _write_kingdoms(plan)
     _write_dice_rolls(plan)
-    for layout in CAMPAIGN_CHILDREN:
-        _create_keeping_times(layout.model, plan.rows.get(layout.key, []))
+    _write_layouts(plan, (ALLIANCES, CAPTIVES))
     _write_rival_missions(plan)
-    if plan.schedule is not None:
-        _create_keeping_times(CampaignSchedule, [plan.schedule])
+    _write_layouts(plan, (SCHEDULE,))
     _write_turns(plan, armies)
     _write_reports(plan)
     _write_emails(plan)
@@ -93,6 +100,16 @@ def _write_messages(plan: Plan) -> None:
         for message, recipients in plan.messages
         for kingdom in recipients
     )
+
+
+def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
+    """The rows the engine read (transfer/layout.py) of `layouts` and their children, parents first,
+    in the document's order, with the times they carry."""
+    for layout in (family for top in layouts for family in top.family()):
+        rows = plan.rows.get(layout.model._meta.label, [])
+        for row in rows:
+            setattr(row, layout.parent, getattr(row, layout.parent))  # its parent's id, now that it exists
+        _create_keeping_times(layout.model, rows)
 
 
 def _stamped(model: type[models.Model]) -> list[str]:
@@ -153,7 +170,7 @@ def _stored(plan: Plan, reference: str, value: Any) -> Any:
     if reference == EFFECT_PLACE:
         return plan.mission_effects[value].effect.pk
     assert reference == CAPTIVE_PLACE, reference
-    return plan.rows[CAPTIVES.key][value].pk
+    return plan.rows[CAPTIVES.model._meta.label][value].pk
 
 
 def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
@@ -204,24 +221,15 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    for layout in KINGDOM_CHILDREN:
-        _create_keeping_times(layout.model, [row for k in kingdoms for row in k.rows.get(layout.key, [])])
+    _write_layouts(plan, (TREASURY,))
 
     armies = [army for k in kingdoms for army in k.armies.values()]
     Army.objects.bulk_create(a.army for a in armies)
-    for layout in ARMY_CHILDREN:
-        _create_keeping_times(layout.model, [row for a in armies for row in a.rows.get(layout.key, [])])
+    _write_layouts(plan, ARMY_CHILDREN)
     Unit.objects.bulk_create(unit for a in armies for unit in a.units)
     Character.objects.bulk_create(character for a in armies for character in a.characters)
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
-    forces = [k for k in kingdoms if k.tomb_raiders is not None]
-    for k in forces:
-        k.tomb_raiders.kingdom = k.kingdom  # its id, now that the kingdom exists
-    _create_keeping_times(TombRaiderForce, [k.tomb_raiders for k in forces])
-    for k in forces:
-        for entry in k.tomb_raider_entries:
-            entry.force = k.tomb_raiders
-    TombRaiderEntry.objects.bulk_create(entry for k in forces for entry in k.tomb_raider_entries)
+    _write_layouts(plan, (TOMB_RAIDERS,))
     return armies
 
 
@@ -260,8 +268,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
     """The turns with what was filed (deadline changes, sheets, reminders) and what their
     resolution and aftermath recorded (events, battles, supports, summary sheets)."""
     _create_keeping_times(Turn, [t.turn for t in plan.turns])
-    for layout in TURN_CHILDREN:
-        _create_keeping_times(layout.model, [row for t in plan.turns for row in t.rows.get(layout.key, [])])
+    _write_layouts(plan, (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS))
     sheets = [sheet for t in plan.turns for sheet in t.sheets]
     for sheet in sheets:
         sheet.sheet.entries = _entries_with_ids(sheet.entries, plan)
@@ -287,8 +294,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             if id(unit) in character_of_unit
         ]
     _create_keeping_times(Battle, [b.battle for b in battles])
-    for layout in BATTLE_CHILDREN:
-        _create_keeping_times(layout.model, [row for b in battles for row in b.rows.get(layout.key, [])])
+    _write_layouts(plan, BATTLE_CHILDREN)
     summary_sheets = []
     for b in battles:
         for sheet, casualties, characters in b.sheets:
@@ -313,7 +319,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
 def _write_reports(plan: Plan) -> None:
     """The public map each turn ended with, and its reports (their snapshots with the ids of the
     armies just created)."""
-    _create_keeping_times(TurnMap, [t.map for t in plan.turns if t.map is not None])
+    _write_layouts(plan, (TURN_MAP,))
     reports = []
     for t in plan.turns:
         for report in t.reports:
