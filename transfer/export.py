@@ -405,10 +405,9 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     turns = {"turn__campaign": campaign}
     ids = {campaign.organizer_id}
     ids |= set(Kingdom.players.through.objects.filter(kingdom__campaign=campaign).values_list("user_id", flat=True))
-    ids |= set(DeadlineChange.objects.filter(**turns).values_list("changed_by_id", flat=True))
     ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
-    for layout in LAYOUTS:  # who made the rows the engine writes (a roster adjustment's organizer)
+    for layout in LAYOUTS:  # who made the rows the engine writes (a deadline change, a roster adjustment)
         for name in (name for name, how in layout.names.items() if how == USERNAME):
             ids |= set(
                 layout.model._base_manager.filter(**{layout.path: campaign}).values_list(f"{name}_id", flat=True)
@@ -455,7 +454,7 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
     # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
-    children = {layout.key: _layout_rows(layout, campaign, names) for layout in LAYOUTS}
+    children = {layout.key: _layout_rows(layout, campaign, names) for layout in (*KINGDOM_CHILDREN, *ARMY_CHILDREN)}
     items_of = _grouped(
         ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
     )
@@ -831,7 +830,7 @@ def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
         for part in ReportEmail.objects.filter(mine | Q(report__turn__campaign=campaign)).select_related("user")
     }
     keyed = _keyed_rows(campaign, names)
-    turn_number = dict(campaign.turns.values_list("id", "number"))
+    turn_number = {turn_id: row["turn"] for turn_id, row in keyed["orders-held"].items()}  # every turn, read once
 
     def row(email: Email) -> dict[str, Any]:
         what = f"the {email.kind} email to {email.to_line} queued at {time_text(email.created_at)}"
