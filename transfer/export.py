@@ -20,7 +20,6 @@ from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
     Alliance,
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
@@ -31,7 +30,6 @@ from .campaign_models import (
     DiceRoll,
     Email,
     Kingdom,
-    Message,
     MissionEffect,
     OrderSheet,
     OrdersReminder,
@@ -48,6 +46,7 @@ from .campaign_models import (
 )
 from .kinds import Kind, bytes_text, is_int, time_text
 from .layout import (
+    ALLIANCE,
     ALLIANCES,
     ARMY,
     ARMY_CHILDREN,
@@ -83,8 +82,6 @@ from .references import (
     translated,
 )
 from .schema import (
-    ALLIANCE_END_FIELDS,
-    ALLIANCE_END_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     BATTLE_FIELDS,
@@ -106,8 +103,6 @@ from .schema import (
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
-    MESSAGE_FIELDS,
-    MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
     MISSION_EFFECT_KEYS,
     PROVINCE_FIELDS,
@@ -175,7 +170,6 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             for layout in CAMPAIGN_CHILDREN
         },
         "mission_effects": _mission_effects_section(campaign, names),
-        "messages": _messages_section(campaign, names),
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -198,7 +192,8 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
     the id of the row they are listed under: each a list in its order, or for a single row, the
     row or null. One query per model, whatever the campaign's size."""
     children = {child.key: _layout_rows(child, campaign, names) for child in layout.children}
-    fields = layout.fields()
+    many = {f.name: _many_to_many(layout, f, campaign, names) for f in layout.fields() if f.many_to_many}
+    fields = [f for f in layout.fields() if not f.many_to_many]
     columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
     rows = (
         layout.model._base_manager.filter(**{layout.path: campaign})
@@ -209,12 +204,25 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
     grouped: dict[int, list[dict[str, Any]]] = {}
     for parent_id, pk, *values in rows:
         row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
+        row |= {name: named.get(pk, []) for name, named in many.items()}
+        row = {f.name: row[f.name] for f in layout.fields()}  # in the model's order
         for child in layout.children:
             row[child.key] = children[child.key].get(pk, child.empty())
         grouped.setdefault(parent_id, []).append(row)
     if layout.single:
         return {parent_id: found[0] for parent_id, found in grouped.items()}
     return grouped
+
+
+def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names) -> dict[int, list[Any]]:
+    """A many-to-many field's rows as the document names them (sorted), by the id of the row naming them."""
+    source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
+    pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign})
+    what = f"a row of {layout.model._meta.verbose_name_plural} ({field.name})"
+    found: dict[int, list[Any]] = {}
+    for row_id, named_id in pairs.values_list(f"{source}_id", f"{target}_id"):
+        found.setdefault(row_id, []).append(_written(layout, field, named_id, names, what))
+    return {row_id: sorted(named) for row_id, named in found.items()}
 
 
 def _written(layout: Layout, field: models.Field, value: Any, names: _Names, what: str) -> Any:  # type: ignore[type-arg]
@@ -226,6 +234,8 @@ def _written(layout: Layout, field: models.Field, value: Any, names: _Names, wha
         return names.kingdom(value, what)
     if named == ARMY:
         return names.army(value, what)
+    if named == ALLIANCE:
+        return None if value is None else _inside(names.alliance_place, value, what)
     if isinstance(value, datetime | time | bytes | memoryview):
         return _as_text(value)
     return value  # a username (the join reads it), or the field's own value
@@ -279,6 +289,7 @@ class _Names:
     battle_place: dict[int, int]
     effect_place: dict[int, int]
     captive_place: dict[int, int]
+    alliance_place: dict[int, int]
 
     def province(self, province_id: int | None, what: str) -> int | None:
         return None if province_id is None else _inside(self.province_number, province_id, what)
@@ -380,6 +391,12 @@ def _names(campaign: Campaign) -> _Names:
                 CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER).values_list("id", flat=True)
             )
         },
+        alliance_place={
+            pk: place
+            for place, pk in enumerate(
+                Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER).values_list("id", flat=True)
+            )
+        },
     )
 
 
@@ -415,8 +432,6 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
     ids |= set(sheets.values_list("entered_by_id", flat=True))
     ids |= set(sheets.values_list("played_by_player_id", flat=True))  # The Campaign Must Go On
-    ids |= set(AllianceEndAnnouncement.objects.filter(**turns).values_list("entered_by_id", flat=True))
-    ids |= set(Message.objects.filter(campaign=campaign).values_list("sender_id", flat=True))
     ids |= set(
         ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
             "user_id", flat=True
@@ -521,24 +536,6 @@ def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
 ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which announcements name by place
 
 
-def _messages_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Diplomacy: every message of the campaign, oldest first, kingdoms by name, writers by username."""
-
-    def row(message: Message) -> dict[str, Any]:
-        what = f"a message of turn {message.turn_number}"
-        return _row(
-            MESSAGE_KEYS,
-            MESSAGE_FIELDS,
-            message,
-            sender=_username(message.sender),
-            sender_kingdom=names.kingdom(message.sender_kingdom_id, what),
-            recipients=sorted(names.kingdom(k.pk, what) for k in message.recipients.all()),
-        )
-
-    messages = Message.objects.filter(campaign=campaign).select_related("sender").prefetch_related("recipients")
-    return [row(message) for message in messages.order_by("sent_at", "id")]
-
-
 # The document's effects and captives, in the order earned and captured: a sheet names them by place.
 EFFECT_ORDER = ("earned_turn", "id")
 CAPTIVE_ORDER = (*CAPTIVES.order, "id")
@@ -622,23 +619,7 @@ class _TurnRows:
     events: dict[int, list[TurnEvent]]
     battles: dict[int, list[Battle]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
-    alliance_end_announcements: dict[int, list[AllianceEndAnnouncement]]
-    alliance_places: dict[int, int]  # alliance id -> its place in the document's alliances
     reports: dict[int, list[TurnReport]]
-
-
-def _alliance_end_row(
-    announcement: AllianceEndAnnouncement, turn: Turn, names: _Names, alliances: dict[int, int]
-) -> dict[str, Any]:
-    """Allies, Announcement: the alliance named by its place in the document's alliances."""
-    return _row(
-        ALLIANCE_END_KEYS,
-        ALLIANCE_END_FIELDS,
-        announcement,
-        kingdom=names.kingdom(announcement.kingdom_id, f"an alliance's end announced in turn {turn.number}"),
-        alliance=alliances[announcement.alliance_id],
-        entered_by=_username(announcement.entered_by),
-    )
 
 
 def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
@@ -660,18 +641,6 @@ def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
             .order_by("battle_id", "kingdom_id", "id"),
             "battle_id",
         ),
-        alliance_end_announcements=_grouped(
-            AllianceEndAnnouncement.objects.filter(**turns)
-            .select_related("alliance", "entered_by")
-            .order_by("turn_id", "kingdom_id", "id"),
-            "turn_id",
-        ),
-        alliance_places={
-            pk: place
-            for place, pk in enumerate(
-                Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER).values_list("id", flat=True)
-            )
-        },
         reports=_grouped(TurnReport.objects.filter(**turns).order_by("turn_id", "id"), "turn_id"),
     )
 
@@ -690,10 +659,6 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
         sheets=[_sheet_row(sheet, turn, rows, names) for sheet in rows.sheets.get(turn.id, [])],
         events=[_event_row(event, turn, names) for event in rows.events.get(turn.id, [])],
         battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
-        alliance_end_announcements=[
-            _alliance_end_row(announcement, turn, names, rows.alliance_places)
-            for announcement in rows.alliance_end_announcements.get(turn.id, [])
-        ],
         reports=[
             _report_row(report, turn, names)
             for report in sorted(rows.reports.get(turn.id, []), key=lambda r: _report_order(r, names))

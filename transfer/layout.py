@@ -21,6 +21,7 @@ from django.db import models
 
 from .campaign_models import (
     Alliance,
+    AllianceEndAnnouncement,
     ArmyMovement,
     BattleSupport,
     CampaignSchedule,
@@ -28,6 +29,7 @@ from .campaign_models import (
     DeadlineChange,
     Delivery,
     ExperienceEntry,
+    Message,
     OrdersReminder,
     ResultsReminder,
     RosterAdjustment,
@@ -57,7 +59,8 @@ USERNAME = "username"  # a user by username (null once the account is gone)
 PROVINCE = "province"  # a province by number
 KINGDOM = "kingdom"  # a kingdom by name
 ARMY = "army"  # an army by [kingdom name, army name]
-NAMED_KINDS: dict[str, Kind] = {USERNAME: STR, PROVINCE: INT, KINGDOM: STR, ARMY: ARMY_KEY}
+ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
+NAMED_KINDS: dict[str, Kind] = {USERNAME: STR, PROVINCE: INT, KINGDOM: STR, ARMY: ARMY_KEY, ALLIANCE: INT}
 
 
 @dataclass(frozen=True)
@@ -90,8 +93,11 @@ class Layout:
     check: Callable[[Callable[[str, str], None], list[tuple[str, Any]]], None] | None = None
 
     def fields(self) -> list[models.Field]:  # type: ignore[type-arg]
-        """The fields written, in the model's order: all but the id and the parent."""
-        return [f for f in self.model._meta.concrete_fields if not f.primary_key and f.name != self.parent]
+        """The fields written, in the order the model declares them (its many-to-many fields among
+        them): all but the id and the parent."""
+        meta = self.model._meta
+        fields = [f for f in [*meta.concrete_fields, *meta.many_to_many] if not f.primary_key and f.name != self.parent]
+        return sorted(fields, key=lambda f: f.creation_counter)
 
     def keys(self) -> dict[str, Kind]:
         """Every key of the model's object with the JSON kind it holds, its children's last."""
@@ -101,10 +107,10 @@ class Layout:
 
     def optional(self) -> tuple[str, ...]:
         """The keys a document may lack: those of fields with a default or that may be null (a
-        document written before the field was added is read with the default, or null), and the
-        children's (a document written before their model has none)."""
+        document written before the field was added is read with the default, or null), many-to-many
+        (none), and the children's (a document written before their model has none)."""
         return (
-            *(f.name for f in self.fields() if f.has_default() or f.null),
+            *(f.name for f in self.fields() if f.has_default() or f.null or f.many_to_many),
             *(child.key for child in self.children),
         )
 
@@ -117,6 +123,8 @@ class Layout:
         return (self, *(layout for child in self.children for layout in child.family()))
 
     def kind(self, field: models.Field) -> Kind:  # type: ignore[type-arg]
+        if field.many_to_many:
+            return self.kinds.get(field.name, LIST)  # each row it names, named as `names` says
         kind = self.kinds.get(field.name) or (
             NAMED_KINDS[self.names[field.name]] if field.is_relation else field_kind(field)
         )
@@ -215,7 +223,33 @@ RESULTS_REMINDERS = Layout(
 )
 # The public map the turn ended with (null before), the picture for the PDFs in base64.
 TURN_MAP = Layout(TurnMap, "map", *IN_TURN, single=True)
-TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS, TURN_MAP)
+
+
+def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: list[tuple[str, Any]]) -> None:
+    """Allies, Announcement: a kingdom announces the end of one alliance of its own in a turn."""
+    announced: set[str] = set()
+    for where, announcement in announcements:
+        kingdom, alliance = getattr(announcement, "kingdom", None), getattr(announcement, "alliance", None)
+        if kingdom is None or alliance is None:
+            continue  # reported
+        if kingdom.name in announced:
+            problem(where, f"{kingdom.name} announces the end of an alliance twice in this turn.")
+        announced.add(kingdom.name)
+        if kingdom.name not in {getattr(getattr(alliance, side, None), "name", None) for side in ("first", "second")}:
+            problem(where, f"the alliance is not one of {kingdom.name}'s in the document's alliances.")
+
+
+# Allies, Announcement: the kingdoms that announced the end of an alliance during the turn's End of Turn.
+ALLIANCE_ENDS = Layout(
+    AllianceEndAnnouncement,
+    "alliance_end_announcements",
+    *IN_TURN,
+    ("kingdom_id",),
+    {"kingdom": KINGDOM, "alliance": ALLIANCE, "entered_by": USERNAME},
+    label="kingdom",
+    check=_alliance_ends_checked,
+)
+TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS, ALLIANCE_ENDS, TURN_MAP)
 # The armies that support a battle.
 SUPPORTS = Layout(
     BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
@@ -243,7 +277,25 @@ CAPTIVES = Layout(
 )
 # The orders app's schedule (null while the campaign has none: the rulebook's is made on first use).
 SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
-CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, SCHEDULE)
+
+
+def _messages_checked(problem: Callable[[str, str], None], messages: list[tuple[str, Any]]) -> None:
+    for where, message in messages:
+        if (getattr(message, "sender_kingdom", None) is None) != bool(message.announcement):
+            problem(where, "a message is the organizer's announcement or written by a kingdom, never both.")
+
+
+# Diplomacy (issue 37): the messages between kingdoms and the organizer's announcements, oldest first,
+# each to the kingdoms named in its recipients.
+MESSAGES = Layout(
+    Message,
+    "messages",
+    *IN_CAMPAIGN,
+    order=("sent_at",),
+    names={"sender": USERNAME, "sender_kingdom": KINGDOM, "recipients": KINGDOM},
+    check=_messages_checked,
+)
+CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, SCHEDULE, MESSAGES)
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout

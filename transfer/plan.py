@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .campaign_models import (
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
@@ -16,7 +15,6 @@ from .campaign_models import (
     DiceRoll,
     Email,
     Kingdom,
-    Message,
     MissionEffect,
     OrderSheet,
     OrderSubmission,
@@ -117,7 +115,6 @@ class TurnPlan:
     battles: list[BattlePlan] = field(default_factory=list)
     # Each battle of the document's list at its place, None where it could not be read (reported).
     battle_places: list[BattlePlan | None] = field(default_factory=list)
-    alliance_end_announcements: list[AllianceEndAnnouncement] = field(default_factory=list)
     reports: list[ReportPlan] = field(default_factory=list)
 
 
@@ -140,12 +137,12 @@ class Plan:
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
     dice_rolls: list[DiceRollPlan] = field(default_factory=list)
-    # Every row the engine reads (transfer/layout.py), by its model's label, in the document's order.
+    # Every row the engine reads (transfer/layout.py), by its model's label, in the document's order,
+    # and each one's many-to-many field with the rows it names.
     rows: dict[str, list[Any]] = field(default_factory=dict)
+    many_to_many: list[tuple[Any, str, list[Any]]] = field(default_factory=list)
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
     mission_effects: list[MissionEffectPlan] = field(default_factory=list)
-    # Diplomacy: each message with the names of the kingdoms it was written to.
-    messages: list[tuple[Message, list[Kingdom]]] = field(default_factory=list)
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)
     # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the

@@ -15,8 +15,6 @@ from reports.services.deliveries import EMAIL_KINDS
 from rulebook.tables import ArmyType
 
 from .campaign_models import (
-    Alliance,
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
@@ -27,7 +25,6 @@ from .campaign_models import (
     Email,
     ExperienceEntry,
     Kingdom,
-    Message,
     MissionEffect,
     OrderSheet,
     OrderSubmission,
@@ -84,8 +81,6 @@ from .references import (
     stream_text,
 )
 from .schema import (
-    ALLIANCE_END_FIELDS,
-    ALLIANCE_END_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     ARMY_OPTIONAL_KEYS,
@@ -121,8 +116,6 @@ from .schema import (
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
     KINGDOM_OPTIONAL_KEYS,
-    MESSAGE_FIELDS,
-    MESSAGE_KEYS,
     MISSION_EFFECT_FIELDS,
     MISSION_EFFECT_KEYS,
     PROVINCE_FIELDS,
@@ -181,7 +174,6 @@ class Reader(Reading):
         # unreadable, reported), as sheets name them.
         self.effect_at: list[MissionEffect | None] = []
         self.captive_at: list[CapturedRaider | None] = []
-        self.alliance_at: list[Alliance | None] = []
 
     # -- the campaign's world --------------------------------------------------------------------
 
@@ -214,7 +206,6 @@ class Reader(Reading):
         self.dice_rolls(top.get("dice_rolls", []))
         self.campaign_lists(top)
         self.mission_effects(top.get("mission_effects", []))
-        self.messages(top.get("messages", []))
         self.turns(top.get("turns", []))
         self.older_scenario_streams()
         self.emails(top.get("emails", []))
@@ -498,31 +489,6 @@ class Reader(Reading):
             self.plan.mission_effects.append(MissionEffectPlan(effect=effect, character=unit, data=data))
             self.effect_at.append(effect)
 
-    def messages(self, rows: list[Any]) -> None:
-        """Diplomacy: the messages between kingdoms and the organizer's announcements."""
-        for index, row in enumerate(rows):
-            where = f"messages[{index}]"
-            values = self.keys(row, where, MESSAGE_KEYS)
-            if values is None:
-                continue
-            recipients = []
-            for name in values.get("recipients", []):
-                kingdom = self.kingdom_named(name, f"{where} / recipients")
-                if kingdom is not None:
-                    recipients.append(kingdom)
-            message = self.instance(
-                Message,
-                values,
-                MESSAGE_FIELDS,
-                where,
-                campaign=self.plan.campaign,
-                sender=self.actor(values.get("sender"), f"{where} / sender"),
-                sender_kingdom=self.kingdom_named(values.get("sender_kingdom"), f"{where} / sender_kingdom"),
-            )
-            if (message.sender_kingdom is None) != bool(values.get("announcement")):
-                self.problem(where, "a message is the organizer's announcement or written by a kingdom, never both.")
-            self.plan.messages.append((message, recipients))
-
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
             where = f"dice_rolls[{index}]"
@@ -671,49 +637,11 @@ class Reader(Reading):
         sheet_kingdoms: set[str] = set()
         for index, row in enumerate(values.get("sheets", [])):
             self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
-        self.alliance_end_announcements(plan, values.get("alliance_end_announcements", []), where)
         self.events(plan, values.get("events", []), where)
         for index, row in enumerate(values.get("battles", [])):
             self.battle(plan, row, f"{where} / battles[{index}]")
         for index, row in enumerate(values.get("reports", [])):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
-
-    def alliance_end_announcements(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        """Allies, Announcement: each names its alliance by its place in the document's alliances."""
-        announced: set[str] = set()
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / alliance_end_announcements[{index}]", row, "kingdom")
-            values = self.keys(row, row_where, ALLIANCE_END_KEYS)
-            if values is None:
-                continue
-            kingdom = self.kingdom_named(values.get("kingdom"), row_where)
-            if kingdom is None:
-                continue
-            if kingdom.name in announced:
-                self.problem(row_where, f"{kingdom.name} announces the end of an alliance twice in this turn.")
-            announced.add(kingdom.name)
-            place = values.get("alliance")
-            alliance = (
-                self.alliance_at[place] if isinstance(place, int) and 0 <= place < len(self.alliance_at) else None
-            )
-            members = {getattr(getattr(alliance, side, None), "name", None) for side in ("first", "second")}
-            if alliance is None or kingdom.name not in members:
-                self.problem(
-                    row_where, f"alliance {place!r:.20} is not one of {kingdom.name}'s in the document's alliances."
-                )
-                continue
-            turn.alliance_end_announcements.append(
-                self.instance(
-                    AllianceEndAnnouncement,
-                    values,
-                    ALLIANCE_END_FIELDS,
-                    row_where,
-                    turn=turn.turn,
-                    kingdom=kingdom,
-                    alliance=alliance,
-                    entered_by=self.actor(values.get("entered_by"), f"{row_where} / entered_by"),
-                )
-            )
 
     def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
         previous: int | None = None

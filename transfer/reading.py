@@ -12,7 +12,7 @@ from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import Kind, is_int
-from .layout import ARMY, KINGDOM, PROVINCE, USERNAME, Layout
+from .layout import ALLIANCE, ARMY, KINGDOM, PROVINCE, USERNAME, Layout
 from .plan import ArmyPlan, Plan
 from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
 from .schema import BEARER_KEYS, VERSION, text_fields
@@ -40,6 +40,8 @@ class Reading:
         self.errors: list[str] = []
         self.plan = Plan()
         self.version = VERSION  # the document's, once read
+        # The alliances by their place in the document (None: unreadable, reported), once read.
+        self.alliance_at: list[Any] = []
 
     def problem(self, where: str, message: str) -> None:
         self.errors.append(f"{where}: {message}" if where else message)
@@ -130,13 +132,21 @@ class Reading:
             values = self.keys(row, row_where, keys, optional=optional)
             if values is None:
                 continue
+            many = {
+                f.name: [self.named(layout.names[f.name], item, f"{row_where} / {f.name}") for item in values[f.name]]
+                for f in layout.fields()
+                if f.many_to_many and f.name in values
+            }
             named = {
                 # The key that names the row is named by its where already.
                 name: self.named(how, values.get(name), row_where if name == layout.label else f"{row_where} / {name}")
                 for name, how in layout.names.items()
+                if not layout.model._meta.get_field(name).many_to_many
             }
             instance = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
             found[index] = instance
+            for name, rows_named in many.items():  # written once the rows exist
+                self.plan.many_to_many.append((instance, name, [r for r in rows_named if r is not None]))
             read.append((row_where, instance))
             self.plan.rows.setdefault(layout.model._meta.label, []).append(instance)
             for child in layout.children:
@@ -154,8 +164,19 @@ class Reading:
             return self.province(value, where)
         if how == KINGDOM:
             return self.kingdom_named(value, where)
+        if how == ALLIANCE:
+            return self.alliance_placed(value, where)
         assert how == ARMY, how
         return self.army_named(value, where)
+
+    def alliance_placed(self, place: int | None, where: str) -> Any:
+        """The alliance at `place` in the document's "alliances" (read before), or None (reported)."""
+        if place is None:
+            return None
+        if not 0 <= place < len(self.alliance_at):
+            self.problem(where, f"the document's alliances have no place {place} (they have {len(self.alliance_at)}).")
+            return None
+        return self.alliance_at[place]  # None if unreadable (reported)
 
     def user(self, username: str, where: str) -> None:
         if username not in self.plan.users:

@@ -22,7 +22,6 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
@@ -31,7 +30,6 @@ from .campaign_models import (
     DiceRoll,
     Email,
     Kingdom,
-    Message,
     MissionEffect,
     OrderSheet,
     OrderSubmission,
@@ -343,15 +341,6 @@ SUBMISSION_KEYS = {
 # requested, the receipt as written when the sheet was accepted; (issue 34) a submission kept for the
 # record, never resolved (a document written before holds none: every submission there may resolve).
 SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt", "for_record")
-# Allies, Announcement: the kingdom that announced the end of its alliance during the turn's End of
-# Turn; `alliance` is the alliance's place in the document's `alliances` (two kingdoms may ally twice).
-ALLIANCE_END_KEYS = {
-    "kingdom": STR,
-    "alliance": INT,
-    "entered_by": STR.or_null(),
-    "by_organizer": BOOL,
-    "announced_at": TIMESTAMP,
-}
 EVENT_KEYS = {
     "sequence": INT,
     "phase": STR,
@@ -648,18 +637,6 @@ TOP_KEYS = {
 # Raiders captured; a document written before has none.
 # And with issue 37 (diplomacy): the messages between kingdoms; a document written before has none.
 TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
-# A message between kingdoms (diplomacy.Message): its writer by username (null once the account is
-# gone), the kingdom it speaks for and those it was written to by name (none for an announcement,
-# which went to every kingdom named in `recipients`).
-MESSAGE_KEYS = {
-    "turn_number": INT,
-    "sender": STR.or_null(),
-    "sender_kingdom": STR.or_null(),
-    "announcement": BOOL,
-    "recipients": LIST,
-    "text": STR,
-    "sent_at": TIMESTAMP,
-}
 # Reconnaissance and Sabotage (issue 32): an effect earned (kingdoms.MissionEffect) by `kingdom` against
 # `target` (names), the army and character it names by their keys (a character by his unit, as an
 # item's bearer), its data with names for ids (references.MISSION_EFFECT_DATA_REFERENCES). A sheet's
@@ -711,7 +688,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 # An effect's data may hold ids: the document has names instead.
 MISSION_EFFECT_FIELDS = plain(MissionEffect, MISSION_EFFECT_KEYS, translated=["data"])
-MESSAGE_FIELDS = plain(Message, MESSAGE_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
@@ -740,7 +716,6 @@ SUMMARY_SHEET_FIELDS = plain(
         "carts_recaptured",
     ],
 )
-ALLIANCE_END_FIELDS = plain(AllianceEndAnnouncement, ALLIANCE_END_KEYS)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
 # A report's snapshot may hold ids: the document has names instead.
 REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])

@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 from django.db import models
 
 from .campaign_models import (
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     Battle,
@@ -16,7 +15,6 @@ from .campaign_models import (
     Character,
     DiceRoll,
     Kingdom,
-    Message,
     MissionEffect,
     OrderSheet,
     OrderSubmission,
@@ -29,11 +27,13 @@ from .campaign_models import (
     Unit,
 )
 from .layout import (
+    ALLIANCE_ENDS,
     ALLIANCES,
     ARMY_CHILDREN,
     BATTLE_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
+    MESSAGES,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
     SCHEDULE,
@@ -87,19 +87,8 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     _write_turns(plan, armies)
     _write_reports(plan)
     _write_emails(plan)
-    _write_messages(plan)
+    _write_layouts(plan, (MESSAGES,))
     return campaign
-
-
-def _write_messages(plan: Plan) -> None:
-    """Diplomacy: the messages, then who each was written to."""
-    messages = [message for message, _ in plan.messages]
-    Message.objects.bulk_create(messages)
-    Message.recipients.through.objects.bulk_create(
-        Message.recipients.through(message_id=message.pk, kingdom_id=kingdom.pk)
-        for message, recipients in plan.messages
-        for kingdom in recipients
-    )
 
 
 def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
@@ -110,6 +99,15 @@ def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
         for row in rows:
             setattr(row, layout.parent, getattr(row, layout.parent))  # its parent's id, now that it exists
         _create_keeping_times(layout.model, rows)
+        for field in (f for f in layout.fields() if f.many_to_many):
+            through = field.remote_field.through
+            source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
+            through.objects.bulk_create(
+                through(**{f"{source}_id": row.pk, f"{target}_id": named.pk})
+                for row, name, rows_named in plan.many_to_many
+                if name == field.name and type(row) is layout.model
+                for named in rows_named
+            )
 
 
 def _stamped(model: type[models.Model]) -> list[str]:
@@ -313,7 +311,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             sheet.carts_recaptured = [army.pk for army in recaptured]
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
-    _create_keeping_times(AllianceEndAnnouncement, [a for t in plan.turns for a in t.alliance_end_announcements])
+    _write_layouts(plan, (ALLIANCE_ENDS,))
 
 
 def _write_reports(plan: Plan) -> None:
