@@ -53,10 +53,12 @@ from .layout import (
     BATTLE_CHILDREN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
+    CHARACTER,
     DEADLINE_CHANGES,
     KINGDOM,
     KINGDOM_CHILDREN,
     LAYOUTS,
+    MISSION_EFFECTS,
     PROVINCE,
     TURN_CHILDREN,
     USERNAME,
@@ -71,7 +73,6 @@ from .references import (
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
-    MISSION_EFFECT_DATA_REFERENCES,
     PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
@@ -103,8 +104,6 @@ from .schema import (
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
-    MISSION_EFFECT_FIELDS,
-    MISSION_EFFECT_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     REPORT_EMAIL_FIELDS,
@@ -169,7 +168,6 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
             layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, layout.empty())
             for layout in CAMPAIGN_CHILDREN
         },
-        "mission_effects": _mission_effects_section(campaign, names),
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -204,6 +202,8 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
     grouped: dict[int, list[dict[str, Any]]] = {}
     for parent_id, pk, *values in rows:
         row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
+        for name, references in layout.references.items():
+            row[name] = names.with_names(row[name], references(row), what)
         row |= {name: named.get(pk, []) for name, named in many.items()}
         row = {f.name: row[f.name] for f in layout.fields()}  # in the model's order
         for child in layout.children:
@@ -234,6 +234,8 @@ def _written(layout: Layout, field: models.Field, value: Any, names: _Names, wha
         return names.kingdom(value, what)
     if named == ARMY:
         return names.army(value, what)
+    if named == CHARACTER:
+        return names.character(value, what)
     if named == ALLIANCE:
         return None if value is None else _inside(names.alliance_place, value, what)
     if isinstance(value, datetime | time | bytes | memoryview):
@@ -537,27 +539,8 @@ ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which ann
 
 
 # The document's effects and captives, in the order earned and captured: a sheet names them by place.
-EFFECT_ORDER = ("earned_turn", "id")
+EFFECT_ORDER = (*MISSION_EFFECTS.order, "id")
 CAPTIVE_ORDER = (*CAPTIVES.order, "id")
-
-
-def _mission_effects_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Reconnaissance and Sabotage: the effects earned, used, expired or waiting for their moment."""
-
-    def row(effect: MissionEffect) -> dict[str, Any]:
-        what = f"the {effect.mission} earned in turn {effect.earned_turn}"
-        return _row(
-            MISSION_EFFECT_KEYS,
-            MISSION_EFFECT_FIELDS,
-            effect,
-            kingdom=names.kingdom(effect.kingdom_id, what),
-            target=names.kingdom(effect.target_id, what),
-            target_army=names.army(effect.target_army_id, what),
-            target_character=names.character(effect.target_character_id, what),
-            data=names.with_names(effect.data, MISSION_EFFECT_DATA_REFERENCES.get(effect.mission, {}), what),
-        )
-
-    return [row(effect) for effect in MissionEffect.objects.filter(campaign=campaign).order_by(*EFFECT_ORDER)]
 
 
 def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:

@@ -30,6 +30,7 @@ from .campaign_models import (
     Delivery,
     ExperienceEntry,
     Message,
+    MissionEffect,
     OrdersReminder,
     ResultsReminder,
     RosterAdjustment,
@@ -53,6 +54,7 @@ from .kinds import (
     Kind,
     is_int,
 )
+from .references import CHARACTER_ID, MISSION_EFFECT_DATA_REFERENCES, REFERENCE_KINDS, References
 
 # How the document names the row a foreign key points to.
 USERNAME = "username"  # a user by username (null once the account is gone)
@@ -60,7 +62,15 @@ PROVINCE = "province"  # a province by number
 KINGDOM = "kingdom"  # a kingdom by name
 ARMY = "army"  # an army by [kingdom name, army name]
 ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
-NAMED_KINDS: dict[str, Kind] = {USERNAME: STR, PROVINCE: INT, KINGDOM: STR, ARMY: ARMY_KEY, ALLIANCE: INT}
+CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
+NAMED_KINDS: dict[str, Kind] = {
+    USERNAME: STR,
+    PROVINCE: INT,
+    KINGDOM: STR,
+    ARMY: ARMY_KEY,
+    ALLIANCE: INT,
+    CHARACTER: REFERENCE_KINDS[CHARACTER_ID],
+}
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,9 @@ class Layout:
     single: bool = False
     # The layouts of the rows listed under each row (a Tomb Raider force's entries), after its fields.
     children: tuple[Layout, ...] = ()
+    # The JSON fields that hold ids (transfer/references.py), with what the ids name: by the row's
+    # values as the document has them (an effect's data, by its mission).
+    references: Mapping[str, Callable[[Mapping[str, Any]], References]] = field(default_factory=dict)
     # What the import checks of the rows of one list beyond their fields (two entries of one name):
     # given the reader's `problem(where, message)` and the rows read, each with where it is.
     check: Callable[[Callable[[str, str], None], list[tuple[str, Any]]], None] | None = None
@@ -131,8 +144,9 @@ class Layout:
         return kind.or_null() if field.null else kind
 
     def own(self) -> list[str]:
-        """The fields kept as they are: neither a reference by natural key nor written as text."""
-        return [f.name for f in self.fields() if not f.is_relation and not _as_text(f)]
+        """The fields kept as they are: neither a reference by natural key, nor JSON holding ids, nor
+        written as text."""
+        return [f.name for f in self.fields() if not (f.is_relation or _as_text(f) or f.name in self.references)]
 
 
 def _as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
@@ -295,7 +309,18 @@ MESSAGES = Layout(
     names={"sender": USERNAME, "sender_kingdom": KINGDOM, "recipients": KINGDOM},
     check=_messages_checked,
 )
-CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, SCHEDULE, MESSAGES)
+# Reconnaissance and Sabotage (issue 32): the effects earned, in the order earned (a sheet's
+# mission_uses name them by place), the army and character each names, its data with names for ids.
+MISSION_EFFECTS = Layout(
+    MissionEffect,
+    "mission_effects",
+    *IN_CAMPAIGN,
+    order=("earned_turn",),
+    names={"kingdom": KINGDOM, "target": KINGDOM, "target_army": ARMY, "target_character": CHARACTER},
+    references={"data": lambda row: MISSION_EFFECT_DATA_REFERENCES.get(row.get("mission", ""), {})},
+    label="mission",
+)
+CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout

@@ -15,7 +15,6 @@ from .campaign_models import (
     DiceRoll,
     Email,
     Kingdom,
-    MissionEffect,
     OrderSheet,
     OrderSubmission,
     Province,
@@ -53,16 +52,6 @@ class KingdomPlan:
     players: list[str]
     armies: dict[str, ArmyPlan] = field(default_factory=dict)
     armory: list[ArmoryItem] = field(default_factory=list)
-
-
-@dataclass
-class MissionEffectPlan:
-    """A Reconnaissance or Sabotage's effect, with the unit of the character it names and its data as
-    in the document (names for ids): ids once they exist."""
-
-    effect: MissionEffect
-    character: Unit | None
-    data: dict[str, Any]
 
 
 @dataclass
@@ -141,8 +130,10 @@ class Plan:
     # and each one's many-to-many field with the rows it names.
     rows: dict[str, list[Any]] = field(default_factory=dict)
     many_to_many: list[tuple[Any, str, list[Any]]] = field(default_factory=list)
+    # Each JSON field that holds ids (transfer/references.py) as the document has it, names for ids:
+    # (row, field, what its ids name, the JSON), written with the ids once the rows it names exist.
+    translated: list[tuple[Any, str, Any, Any]] = field(default_factory=list)
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
-    mission_effects: list[MissionEffectPlan] = field(default_factory=list)
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)
     # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the

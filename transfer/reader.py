@@ -48,6 +48,7 @@ from .layout import (
     DEADLINE_CHANGES,
     EXPERIENCE_LEDGER,
     KINGDOM_CHILDREN,
+    MISSION_EFFECTS,
     MOVEMENTS,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
@@ -59,7 +60,6 @@ from .plan import (
     DiceRollPlan,
     EmailPlan,
     KingdomPlan,
-    MissionEffectPlan,
     ReportPlan,
     SheetPlan,
     TurnPlan,
@@ -73,7 +73,6 @@ from .references import (
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
-    MISSION_EFFECT_DATA_REFERENCES,
     PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
@@ -116,8 +115,6 @@ from .schema import (
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
     KINGDOM_OPTIONAL_KEYS,
-    MISSION_EFFECT_FIELDS,
-    MISSION_EFFECT_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     PROVINCE_OPTIONAL_KEYS,
@@ -205,7 +202,6 @@ class Reader(Reading):
         self.kingdoms(top.get("kingdoms", []))
         self.dice_rolls(top.get("dice_rolls", []))
         self.campaign_lists(top)
-        self.mission_effects(top.get("mission_effects", []))
         self.turns(top.get("turns", []))
         self.older_scenario_streams()
         self.emails(top.get("emails", []))
@@ -461,33 +457,7 @@ class Reader(Reading):
         }
         self.alliance_at = [read[ALLIANCES.key].get(i) for i in range(len(top.get(ALLIANCES.key, [])))]
         self.captive_at = [read[CAPTIVES.key].get(i) for i in range(len(top.get(CAPTIVES.key, [])))]
-
-    def mission_effects(self, rows: list[Any]) -> None:
-        """Reconnaissance and Sabotage: the effects earned. A sheet names one by its place (None:
-        unreadable, reported)."""
-        for index, row in enumerate(rows):
-            where = label(f"mission_effects[{index}]", row, "mission")
-            values = self.keys(row, where, MISSION_EFFECT_KEYS)
-            if values is None:
-                self.effect_at.append(None)
-                continue
-            data = values.get("data", {})
-            self.references(data, MISSION_EFFECT_DATA_REFERENCES.get(values.get("mission", ""), {}), f"{where} / data")
-            character = values.get("target_character")
-            effect = self.instance(
-                MissionEffect,
-                values,
-                MISSION_EFFECT_FIELDS,
-                where,
-                campaign=self.plan.campaign,
-                kingdom=self.kingdom_named(values.get("kingdom"), f"{where} / kingdom"),
-                target=self.kingdom_named(values.get("target"), f"{where} / target"),
-                target_army=self.army_named(values.get("target_army"), f"{where} / target_army"),
-                data={},
-            )
-            unit = None if character is None else self.character(character, f"{where} / target_character")
-            self.plan.mission_effects.append(MissionEffectPlan(effect=effect, character=unit, data=data))
-            self.effect_at.append(effect)
+        self.effect_at = [read[MISSION_EFFECTS.key].get(i) for i in range(len(top.get(MISSION_EFFECTS.key, [])))]
 
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):

@@ -12,7 +12,7 @@ from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import Kind, is_int
-from .layout import ALLIANCE, ARMY, KINGDOM, PROVINCE, USERNAME, Layout
+from .layout import ALLIANCE, ARMY, CHARACTER, KINGDOM, PROVINCE, USERNAME, Layout
 from .plan import ArmyPlan, Plan
 from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
 from .schema import BEARER_KEYS, VERSION, text_fields
@@ -143,7 +143,14 @@ class Reading:
                 for name, how in layout.names.items()
                 if not layout.model._meta.get_field(name).many_to_many
             }
+            for name, references in layout.references.items():
+                if name in values:  # written with ids once the rows it names exist (Plan.translated)
+                    self.references(values[name], references(values), f"{row_where} / {name}")
+                    named[name] = {}
             instance = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
+            for name, references in layout.references.items():
+                if name in values:
+                    self.plan.translated.append((instance, name, references(values), values[name]))
             found[index] = instance
             for name, rows_named in many.items():  # written once the rows exist
                 self.plan.many_to_many.append((instance, name, [r for r in rows_named if r is not None]))
@@ -166,6 +173,10 @@ class Reading:
             return self.kingdom_named(value, where)
         if how == ALLIANCE:
             return self.alliance_placed(value, where)
+        if how == CHARACTER:
+            unit = None if value is None else self.character(value, where)
+            army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
+            return None if army is None else next(c for c in army.characters if c.unit is unit)
         assert how == ARMY, how
         return self.army_named(value, where)
 

@@ -30,7 +30,6 @@ from .campaign_models import (
     DiceRoll,
     Email,
     Kingdom,
-    MissionEffect,
     OrderSheet,
     OrderSubmission,
     Province,
@@ -637,22 +636,6 @@ TOP_KEYS = {
 # Raiders captured; a document written before has none.
 # And with issue 37 (diplomacy): the messages between kingdoms; a document written before has none.
 TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
-# Reconnaissance and Sabotage (issue 32): an effect earned (kingdoms.MissionEffect) by `kingdom` against
-# `target` (names), the army and character it names by their keys (a character by his unit, as an
-# item's bearer), its data with names for ids (references.MISSION_EFFECT_DATA_REFERENCES). A sheet's
-# mission_uses name an effect by its place in the list (0-based, in the order earned).
-MISSION_EFFECT_KEYS = {
-    "kingdom": STR,
-    "target": STR,
-    "mission": STR,
-    "earned_turn": INT,
-    "target_army": ARMY_KEY.or_null(),
-    "target_character": OBJECT.or_null(),
-    "data": OBJECT,
-    "status": STR,
-    "used_turn": INT.or_null(),
-    "expires_turn": INT.or_null(),
-}
 # What each version added, by object: a document of an earlier version has none of these keys,
 # and they are refused there rather than ignored.
 ADDED_IN_VERSION: dict[str, dict[int, tuple[str, ...]]] = {
@@ -686,8 +669,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
-# An effect's data may hold ids: the document has names instead.
-MISSION_EFFECT_FIELDS = plain(MissionEffect, MISSION_EFFECT_KEYS, translated=["data"])
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)

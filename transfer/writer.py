@@ -15,7 +15,6 @@ from .campaign_models import (
     Character,
     DiceRoll,
     Kingdom,
-    MissionEffect,
     OrderSheet,
     OrderSubmission,
     Province,
@@ -34,6 +33,7 @@ from .layout import (
     CAPTIVES,
     DEADLINE_CHANGES,
     MESSAGES,
+    MISSION_EFFECTS,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
     SCHEDULE,
@@ -52,7 +52,6 @@ from .references import (
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
-    MISSION_EFFECT_DATA_REFERENCES,
     SNAPSHOT_REFERENCES,
     References,
     email_key,
@@ -82,7 +81,7 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     armies = _write_kingdoms(plan)
     _write_dice_rolls(plan)
     _write_layouts(plan, (ALLIANCES, CAPTIVES))
-    _write_rival_missions(plan)
+    _write_layouts(plan, (MISSION_EFFECTS,))
     _write_layouts(plan, (SCHEDULE,))
     _write_turns(plan, armies)
     _write_reports(plan)
@@ -98,6 +97,9 @@ def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
         rows = plan.rows.get(layout.model._meta.label, [])
         for row in rows:
             setattr(row, layout.parent, getattr(row, layout.parent))  # its parent's id, now that it exists
+        for row, name, references, data in plan.translated:
+            if type(row) is layout.model:
+                setattr(row, name, _with_ids(data, references, plan))
         _create_keeping_times(layout.model, rows)
         for field in (f for f in layout.fields() if f.many_to_many):
             through = field.remote_field.through
@@ -166,7 +168,7 @@ def _stored(plan: Plan, reference: str, value: Any) -> Any:
     if reference == CHARACTER_ID:
         return _character_id(plan, value)
     if reference == EFFECT_PLACE:
-        return plan.mission_effects[value].effect.pk
+        return plan.rows[MISSION_EFFECTS.model._meta.label][value].pk
     assert reference == CAPTIVE_PLACE, reference
     return plan.rows[CAPTIVES.model._meta.label][value].pk
 
@@ -229,23 +231,6 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
     _write_layouts(plan, (TOMB_RAIDERS,))
     return armies
-
-
-def _write_rival_missions(plan: Plan) -> None:
-    """Reconnaissance and Sabotage: the effects earned (naming armies and characters just created) and
-    the Tomb Raiders captured."""
-    for planned in plan.mission_effects:
-        effect = planned.effect
-        effect.data = _with_ids(planned.data, MISSION_EFFECT_DATA_REFERENCES.get(effect.mission, {}), plan)
-        if planned.character is not None:
-            effect.target_character = next(
-                c
-                for k in plan.kingdoms.values()
-                for a in k.armies.values()
-                for c in a.characters
-                if c.unit is planned.character
-            )
-    MissionEffect.objects.bulk_create(planned.effect for planned in plan.mission_effects)
 
 
 def _write_dice_rolls(plan: Plan) -> None:

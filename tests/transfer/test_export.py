@@ -105,7 +105,7 @@ def test_every_field_of_the_models_is_in_the_document():
         ArmoryItem: schema.ITEM_KEYS,
         TombRaiderForce: {**layout.TOMB_RAIDERS.keys(), "kingdom": "nested in its kingdom"},
         TombRaiderEntry: {**layout.TOMB_RAIDERS.children[0].keys(), "force": "nested in its force"},
-        MissionEffect: schema.MISSION_EFFECT_KEYS,  # Reconnaissance and Sabotage (issue 32)
+        MissionEffect: layout.MISSION_EFFECTS.keys(),  # Reconnaissance and Sabotage (issue 32)
         CapturedRaider: layout.CAPTIVES.keys(),
         DiceRoll: schema.DICE_KEYS,
         CampaignSchedule: layout.SCHEDULE.keys(),
