@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import date, time
 from typing import Any, TypeVar
 
 from django.db import models, transaction
@@ -238,7 +238,7 @@ def _written(layout: Layout, field: models.Field, value: Any, names: _Names, wha
         return names.character(value, what)
     if named == ALLIANCE:
         return None if value is None else _inside(names.alliance_place, value, what)
-    if isinstance(value, datetime | time | bytes | memoryview):
+    if isinstance(value, date | time | bytes | memoryview):  # a datetime is a date
         return _as_text(value)
     return value  # a username (the join reads it), or the field's own value
 

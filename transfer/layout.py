@@ -43,6 +43,7 @@ from .kinds import (
     ARMY_KEY,
     BASE64,
     BOOL,
+    DATE,
     INT,
     LIST,
     NUMBER,
@@ -165,6 +166,8 @@ def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
         return TIMESTAMP
     if isinstance(field, models.TimeField):
         return TIME_OF_DAY
+    if isinstance(field, models.DateField):
+        return DATE
     if isinstance(field, models.BinaryField):
         return BASE64
     if isinstance(field, models.JSONField):
