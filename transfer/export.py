@@ -38,7 +38,6 @@ from .campaign_models import (
     ReportEmail,
     ResultsReminder,
     Turn,
-    TurnEvent,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -69,7 +68,6 @@ from .references import (
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
-    EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
@@ -97,8 +95,6 @@ from .schema import (
     EMAIL_KEY_ROWS,
     EMAIL_KEYS,
     ENTRY_REFERENCES,
-    EVENT_FIELDS,
-    EVENT_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
@@ -193,14 +189,19 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
     many = {f.name: _many_to_many(layout, f, campaign, names) for f in layout.fields() if f.many_to_many}
     fields = [f for f in layout.fields() if not f.many_to_many]
     columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
+    lookups = layout.what_lookups()
     rows = (
         layout.model._base_manager.filter(**{layout.path: campaign})
         .order_by(f"{layout.parent}_id", *layout.order, "id")
-        .values_list(f"{layout.parent}_id", "pk", *columns)
+        .values_list(f"{layout.parent}_id", "pk", *lookups, *columns)
     )
-    what = f"a row of {layout.model._meta.verbose_name_plural}"
     grouped: dict[int, list[dict[str, Any]]] = {}
-    for parent_id, pk, *values in rows:
+    for parent_id, pk, *found in rows:
+        named, values = dict(zip(lookups, found, strict=False)), found[len(lookups) :]
+        if layout.what is None:
+            what = f"a row of {layout.model._meta.verbose_name_plural}"
+        else:
+            what = layout.what.format(**{f.name: v for f, v in zip(fields, values, strict=True)}, **named)
         row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
         for name, references in layout.references.items():
             row[name] = names.with_names(row[name], references(row), what)
@@ -599,7 +600,6 @@ class _TurnRows:
     children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (TURN_, BATTLE_CHILDREN), by key
     sheets: dict[int, list[OrderSheet]]
     submissions: dict[int, list[OrderSubmission]]
-    events: dict[int, list[TurnEvent]]
     battles: dict[int, list[Battle]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
     reports: dict[int, list[TurnReport]]
@@ -616,7 +616,6 @@ def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
             .order_by(*_SUBMISSION_ORDER),
             "sheet_id",
         ),
-        events=_grouped(TurnEvent.objects.filter(**turns).order_by("turn_id", "sequence", "id"), "turn_id"),
         battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
         summary_sheets=_grouped(
             TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
@@ -640,7 +639,6 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
         turn,
         **{layout.key: rows.children[layout.key].get(turn.id, layout.empty()) for layout in TURN_CHILDREN},
         sheets=[_sheet_row(sheet, turn, rows, names) for sheet in rows.sheets.get(turn.id, [])],
-        events=[_event_row(event, turn, names) for event in rows.events.get(turn.id, [])],
         battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
         reports=[
             _report_row(report, turn, names)
@@ -668,18 +666,6 @@ def _sheet_row(sheet: OrderSheet, turn: Turn, rows: _TurnRows, names: _Names) ->
             )
             for submission in rows.submissions.get(sheet.id, [])
         ],
-    )
-
-
-def _event_row(event: TurnEvent, turn: Turn, names: _Names) -> dict[str, Any]:
-    what = f"the event #{event.sequence} ({event.code}) of turn {turn.number}"
-    return _row(
-        EVENT_KEYS,
-        EVENT_FIELDS,
-        event,
-        kingdom=names.kingdom(event.kingdom_id, what),
-        army=names.army(event.army_id, what),
-        data=names.with_names(event.data, EVENT_DATA_REFERENCES.get(event.code, {}), what),
     )
 
 

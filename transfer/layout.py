@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from string import Formatter
 from typing import Any
 
 from django.db import models
@@ -37,6 +38,7 @@ from .campaign_models import (
     TombRaiderEntry,
     TombRaiderForce,
     TreasuryEntry,
+    TurnEvent,
     TurnMap,
 )
 from .kinds import (
@@ -55,7 +57,13 @@ from .kinds import (
     Kind,
     is_int,
 )
-from .references import CHARACTER_ID, MISSION_EFFECT_DATA_REFERENCES, REFERENCE_KINDS, References
+from .references import (
+    CHARACTER_ID,
+    EVENT_DATA_REFERENCES,
+    MISSION_EFFECT_DATA_REFERENCES,
+    REFERENCE_KINDS,
+    References,
+)
 
 # How the document names the row a foreign key points to.
 USERNAME = "username"  # a user by username (null once the account is gone)
@@ -105,6 +113,18 @@ class Layout:
     # What the import checks of the rows of one list beyond their fields (two entries of one name):
     # given the reader's `problem(where, message)` and the rows read, each with where it is.
     check: Callable[[Callable[[str, str], None], list[tuple[str, Any]]], None] | None = None
+    # How the export's errors name a row, a format string of its fields' and lookups' values (the
+    # event #{sequence} ({code}) of turn {turn__number}): read in the same query as the row.
+    what: str | None = None
+    # The references whose problems the import reports at the row itself rather than under their key
+    # (an event's kingdom and army: the event is what is wrong).
+    named_at_row: tuple[str, ...] = ()
+
+    def what_lookups(self) -> list[str]:
+        """The values `what` names that are not the row's own fields (a lookup through its parent)."""
+        own = {f.attname for f in self.fields()} | {f.name for f in self.fields()}
+        names = [name for _, name, _, _ in Formatter().parse(self.what or "") if name]
+        return [name for name in dict.fromkeys(names) if name not in own]
 
     def fields(self) -> list[models.Field]:  # type: ignore[type-arg]
         """The fields written, in the order the model declares them (its many-to-many fields among
@@ -266,7 +286,38 @@ ALLIANCE_ENDS = Layout(
     label="kingdom",
     check=_alliance_ends_checked,
 )
-TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS, ALLIANCE_ENDS, TURN_MAP)
+
+
+def _events_checked(problem: Callable[[str, str], None], events: list[tuple[str, Any]]) -> None:
+    """The turn's record is read in order: each sequence once, ascending."""
+    previous: int | None = None
+    for where, event in events:
+        if not is_int(event.sequence):
+            continue  # reported
+        if previous is not None and event.sequence <= previous:
+            problem(
+                where,
+                f"sequence {event.sequence} should come after {previous}: "
+                "the events are listed in sequence order, each sequence once.",
+            )
+        previous = event.sequence
+
+
+# What the turn's resolution and aftermath recorded, in sequence order: the kingdom and army each
+# names, its data with names for the ids its code keeps there (references.py EVENT_DATA_REFERENCES).
+EVENTS = Layout(
+    TurnEvent,
+    "events",
+    *IN_TURN,
+    order=("sequence",),
+    names={"kingdom": KINGDOM, "army": ARMY},
+    references={"data": lambda row: EVENT_DATA_REFERENCES.get(row.get("code", ""), {})},
+    label="code",
+    check=_events_checked,
+    what="the event #{sequence} ({code}) of turn {turn__number}",
+    named_at_row=("kingdom", "army"),
+)
+TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS, EVENTS, ALLIANCE_ENDS, TURN_MAP)
 # The armies that support a battle.
 SUPPORTS = Layout(
     BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}

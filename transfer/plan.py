@@ -20,7 +20,6 @@ from .campaign_models import (
     Province,
     ReportPreferences,
     Turn,
-    TurnEvent,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -99,8 +98,6 @@ class EmailPlan:
 class TurnPlan:
     turn: Turn
     sheets: list[SheetPlan] = field(default_factory=list)
-    # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
-    events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
     battles: list[BattlePlan] = field(default_factory=list)
     # Each battle of the document's list at its place, None where it could not be read (reported).
     battle_places: list[BattlePlan | None] = field(default_factory=list)

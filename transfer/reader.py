@@ -32,7 +32,6 @@ from .campaign_models import (
     ReportEmail,
     ReportPreferences,
     Turn,
-    TurnEvent,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -69,7 +68,6 @@ from .references import (
     ARMY_ID,
     CAPTIVE_PLACE,
     EFFECT_PLACE,
-    EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
@@ -107,8 +105,6 @@ from .schema import (
     ENTRY_OPTIONAL_KEYS,
     ENTRY_REFERENCES,
     ENTRY_SECTIONS,
-    EVENT_FIELDS,
-    EVENT_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
@@ -607,41 +603,10 @@ class Reader(Reading):
         sheet_kingdoms: set[str] = set()
         for index, row in enumerate(values.get("sheets", [])):
             self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
-        self.events(plan, values.get("events", []), where)
         for index, row in enumerate(values.get("battles", [])):
             self.battle(plan, row, f"{where} / battles[{index}]")
         for index, row in enumerate(values.get("reports", [])):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
-
-    def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        previous: int | None = None
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / events[{index}]", row, "code")
-            values = self.keys(row, row_where, EVENT_KEYS)
-            if values is None:
-                continue
-            sequence = values.get("sequence")
-            if sequence is not None:
-                if previous is not None and sequence <= previous:
-                    self.problem(
-                        row_where,
-                        f"sequence {sequence} should come after {previous}: "
-                        "the events are listed in sequence order, each sequence once.",
-                    )
-                previous = sequence
-            data = values.get("data", {})
-            self.references(data, EVENT_DATA_REFERENCES.get(values.get("code", ""), {}), f"{row_where} / data")
-            event = self.instance(
-                TurnEvent,
-                values,
-                EVENT_FIELDS,
-                row_where,
-                turn=turn.turn,
-                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
-                army=self.army_named(values.get("army"), row_where),
-                data={},
-            )
-            turn.events.append((event, data))
 
     def battle(self, turn: TurnPlan, data: Any, where: str) -> None:
         where = label(where, data, "province")

@@ -139,7 +139,11 @@ class Reading:
             }
             named = {
                 # The key that names the row is named by its where already.
-                name: self.named(how, values.get(name), row_where if name == layout.label else f"{row_where} / {name}")
+                name: self.named(
+                    how,
+                    values.get(name),
+                    row_where if name == layout.label or name in layout.named_at_row else f"{row_where} / {name}",
+                )
                 for name, how in layout.names.items()
                 if not layout.model._meta.get_field(name).many_to_many
             }

@@ -36,7 +36,6 @@ from .campaign_models import (
     ReportEmail,
     ReportPreferences,
     Turn,
-    TurnEvent,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -340,17 +339,6 @@ SUBMISSION_KEYS = {
 # requested, the receipt as written when the sheet was accepted; (issue 34) a submission kept for the
 # record, never resolved (a document written before holds none: every submission there may resolve).
 SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt", "for_record")
-EVENT_KEYS = {
-    "sequence": INT,
-    "phase": STR,
-    "code": STR,
-    "text": STR,
-    "kingdom": STR.or_null(),
-    "army": ARMY_KEY.or_null(),
-    "province": INT.or_null(),  # a province number, as the model keeps it
-    "gold": INT,
-    "data": OBJECT,
-}
 BATTLE_KEYS = {
     "province": INT,
     "status": STR,
@@ -682,8 +670,6 @@ TURN_FIELDS = plain(Turn, TURN_KEYS)
 # Entries hold army ids: the document has army keys instead.
 SHEET_FIELDS = plain(OrderSheet, SHEET_KEYS, translated=["entries"])
 SUBMISSION_FIELDS = plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries"])
-# An event's data and a battle's guerrilla may hold ids: the document has names instead.
-EVENT_FIELDS = plain(TurnEvent, EVENT_KEYS, translated=["data"])
 BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
 SUMMARY_SHEET_FIELDS = plain(
     TurnSummarySheet,

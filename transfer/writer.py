@@ -20,7 +20,6 @@ from .campaign_models import (
     Province,
     ReportPreferences,
     Turn,
-    TurnEvent,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -32,6 +31,7 @@ from .layout import (
     BATTLE_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
+    EVENTS,
     MESSAGES,
     MISSION_EFFECTS,
     ORDERS_REMINDERS,
@@ -48,7 +48,6 @@ from .references import (
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
-    EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
@@ -259,12 +258,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             submission.entries = _entries_with_ids(entries, plan)
     _create_keeping_times(OrderSheet, [s.sheet for s in sheets])
     _create_keeping_times(OrderSubmission, [submission for s in sheets for submission, _ in s.submissions])
-    events = []
-    for t in plan.turns:
-        for event, data in t.events:
-            event.data = _with_ids(data, EVENT_DATA_REFERENCES.get(event.code, {}), plan)
-            events.append(event)
-    _create_keeping_times(TurnEvent, events)
+    _write_layouts(plan, (EVENTS,))
     battles = [battle for t in plan.turns for battle in t.battles]
     character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
     for battle in battles:

@@ -114,7 +114,7 @@ def test_every_field_of_the_models_is_in_the_document():
         OrderSheet: schema.SHEET_KEYS,
         OrderSubmission: schema.SUBMISSION_KEYS,
         OrdersReminder: layout.ORDERS_REMINDERS.keys(),
-        TurnEvent: schema.EVENT_KEYS,
+        TurnEvent: layout.EVENTS.keys(),
         Battle: schema.BATTLE_KEYS,
         BattleSupport: layout.SUPPORTS.keys(),
         TurnSummarySheet: schema.SUMMARY_SHEET_KEYS,
