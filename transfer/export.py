@@ -31,7 +31,6 @@ from .campaign_models import (
     Email,
     Kingdom,
     MissionEffect,
-    OrderSheet,
     OrdersReminder,
     OrderSubmission,
     Province,
@@ -108,11 +107,7 @@ from .schema import (
     REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
-    SHEET_FIELDS,
-    SHEET_KEYS,
     STREAM_KEYS,
-    SUBMISSION_FIELDS,
-    SUBMISSION_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
     TOP_KEYS,
@@ -205,6 +200,8 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
         row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
         for name, references in layout.references.items():
             row[name] = names.with_names(row[name], references(row), what)
+        for name in layout.entries:
+            row[name] = names.entries(row[name], what)
         row |= {name: named.get(pk, []) for name, named in many.items()}
         row = {f.name: row[f.name] for f in layout.fields()}  # in the model's order
         for child in layout.children:
@@ -425,9 +422,9 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     turns = {"turn__campaign": campaign}
     ids = {campaign.organizer_id}
     ids |= set(Kingdom.players.through.objects.filter(kingdom__campaign=campaign).values_list("user_id", flat=True))
-    ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
-    for layout in LAYOUTS:  # who made the rows the engine writes (a deadline change, a roster adjustment)
+    # who made the rows the engine writes (a deadline change, a roster adjustment, a submission)
+    for layout in LAYOUTS:
         for name in (name for name, how in layout.names.items() if how == USERNAME):
             ids |= set(
                 layout.model._base_manager.filter(**{layout.path: campaign}).values_list(f"{name}_id", flat=True)
@@ -598,8 +595,6 @@ class _TurnRows:
     """The rows of every turn of the campaign, each table read once, by the id of its parent."""
 
     children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (TURN_, BATTLE_CHILDREN), by key
-    sheets: dict[int, list[OrderSheet]]
-    submissions: dict[int, list[OrderSubmission]]
     battles: dict[int, list[Battle]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
     reports: dict[int, list[TurnReport]]
@@ -609,13 +604,6 @@ def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
     turns = {"turn__campaign": campaign}
     return _TurnRows(
         children={layout.key: _layout_rows(layout, campaign, names) for layout in (*TURN_CHILDREN, *BATTLE_CHILDREN)},
-        sheets=_grouped(OrderSheet.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
-        submissions=_grouped(
-            OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
-            .select_related("submitted_by")
-            .order_by(*_SUBMISSION_ORDER),
-            "sheet_id",
-        ),
         battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
         summary_sheets=_grouped(
             TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
@@ -638,33 +626,10 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
         TURN_FIELDS,
         turn,
         **{layout.key: rows.children[layout.key].get(turn.id, layout.empty()) for layout in TURN_CHILDREN},
-        sheets=[_sheet_row(sheet, turn, rows, names) for sheet in rows.sheets.get(turn.id, [])],
         battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
         reports=[
             _report_row(report, turn, names)
             for report in sorted(rows.reports.get(turn.id, []), key=lambda r: _report_order(r, names))
-        ],
-    )
-
-
-def _sheet_row(sheet: OrderSheet, turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
-    kingdom = names.kingdom(sheet.kingdom_id, f"an order sheet of turn {turn.number}")
-    what = f"the order sheet of {kingdom} for turn {turn.number}"
-    return _row(
-        SHEET_KEYS,
-        SHEET_FIELDS,
-        sheet,
-        kingdom=kingdom,
-        entries=names.entries(sheet.entries, what),
-        submissions=[
-            _row(
-                SUBMISSION_KEYS,
-                SUBMISSION_FIELDS,
-                submission,
-                submitted_by=_username(submission.submitted_by),
-                entries=names.entries(submission.entries, f"a submission of {what}"),
-            )
-            for submission in rows.submissions.get(sheet.id, [])
         ],
     )
 

@@ -32,7 +32,9 @@ from .campaign_models import (
     ExperienceEntry,
     Message,
     MissionEffect,
+    OrderSheet,
     OrdersReminder,
+    OrderSubmission,
     ResultsReminder,
     RosterAdjustment,
     TombRaiderEntry,
@@ -119,6 +121,9 @@ class Layout:
     # The references whose problems the import reports at the row itself rather than under their key
     # (an event's kingdom and army: the event is what is wrong).
     named_at_row: tuple[str, ...] = ()
+    # The JSON fields that hold a sheet's entries, read and written by the sheets' codec
+    # (orders/entries.py) with names for ids (schema.ENTRY_REFERENCES).
+    entries: tuple[str, ...] = ()
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -167,7 +172,11 @@ class Layout:
     def own(self) -> list[str]:
         """The fields kept as they are: neither a reference by natural key, nor JSON holding ids, nor
         written as text."""
-        return [f.name for f in self.fields() if not (f.is_relation or _as_text(f) or f.name in self.references)]
+        return [
+            f.name
+            for f in self.fields()
+            if not (f.is_relation or _as_text(f) or f.name in self.references or f.name in self.entries)
+        ]
 
 
 def _as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
@@ -317,7 +326,45 @@ EVENTS = Layout(
     what="the event #{sequence} ({code}) of turn {turn__number}",
     named_at_row=("kingdom", "army"),
 )
-TURN_CHILDREN = (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS, EVENTS, ALLIANCE_ENDS, TURN_MAP)
+
+
+def _sheets_checked(problem: Callable[[str, str], None], sheets: list[tuple[str, Any]]) -> None:
+    kingdoms: set[str] = set()
+    for where, sheet in sheets:
+        kingdom = getattr(sheet, "kingdom", None)
+        if kingdom is not None:
+            if kingdom.name in kingdoms:
+                problem(where, f"{kingdom.name} has two order sheets for this turn.")
+            kingdoms.add(kingdom.name)
+
+
+# The kingdoms' order sheets, one a kingdom, each with what was submitted in time order (an email's
+# key names a submission by its place), their entries as the sheets' codec writes them.
+SHEETS = Layout(
+    OrderSheet,
+    "sheets",
+    *IN_TURN,
+    order=("kingdom_id",),
+    names={"kingdom": KINGDOM},
+    label="kingdom",
+    check=_sheets_checked,
+    what="the order sheet of {kingdom__name} for turn {turn__number}",
+    entries=("entries",),
+    children=(
+        Layout(
+            OrderSubmission,
+            "submissions",
+            "sheet",
+            "sheet__turn__campaign",
+            order=("submitted_at",),
+            names={"submitted_by": USERNAME},
+            kinds={"warnings": STR_LIST},
+            what="a submission of the order sheet of {sheet__kingdom__name} for turn {sheet__turn__number}",
+            entries=("entries",),
+        ),
+    ),
+)
+TURN_CHILDREN = (DEADLINE_CHANGES, SHEETS, ORDERS_REMINDERS, RESULTS_REMINDERS, EVENTS, ALLIANCE_ENDS, TURN_MAP)
 # The armies that support a battle.
 SUPPORTS = Layout(
     BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}

@@ -15,8 +15,6 @@ from .campaign_models import (
     DiceRoll,
     Email,
     Kingdom,
-    OrderSheet,
-    OrderSubmission,
     Province,
     ReportPreferences,
     Turn,
@@ -51,13 +49,6 @@ class KingdomPlan:
     players: list[str]
     armies: dict[str, ArmyPlan] = field(default_factory=dict)
     armory: list[ArmoryItem] = field(default_factory=list)
-
-
-@dataclass
-class SheetPlan:
-    sheet: OrderSheet
-    entries: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
-    submissions: list[tuple[OrderSubmission, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -97,7 +88,6 @@ class EmailPlan:
 @dataclass
 class TurnPlan:
     turn: Turn
-    sheets: list[SheetPlan] = field(default_factory=list)
     battles: list[BattlePlan] = field(default_factory=list)
     # Each battle of the document's list at its place, None where it could not be read (reported).
     battle_places: list[BattlePlan | None] = field(default_factory=list)
@@ -130,6 +120,8 @@ class Plan:
     # Each JSON field that holds ids (transfer/references.py) as the document has it, names for ids:
     # (row, field, what its ids name, the JSON), written with the ids once the rows it names exist.
     translated: list[tuple[Any, str, Any, Any]] = field(default_factory=list)
+    # Each field that holds a sheet's entries (Layout.entries) as the document has them: (row, field, entries).
+    entries: list[tuple[Any, str, dict[str, Any]]] = field(default_factory=list)
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)

@@ -26,8 +26,6 @@ from .campaign_models import (
     ExperienceEntry,
     Kingdom,
     MissionEffect,
-    OrderSheet,
-    OrderSubmission,
     Province,
     ReportEmail,
     ReportPreferences,
@@ -51,6 +49,7 @@ from .layout import (
     MOVEMENTS,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
+    SHEETS,
     TURN_CHILDREN,
 )
 from .plan import (
@@ -60,7 +59,6 @@ from .plan import (
     EmailPlan,
     KingdomPlan,
     ReportPlan,
-    SheetPlan,
     TurnPlan,
 )
 from .reading import Reading, label
@@ -122,12 +120,7 @@ from .schema import (
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     REPORT_PREFERENCES_OPTIONAL_KEYS,
-    SHEET_FIELDS,
-    SHEET_KEYS,
     STREAM_KEYS,
-    SUBMISSION_FIELDS,
-    SUBMISSION_KEYS,
-    SUBMISSION_OPTIONAL_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
     SUMMARY_SHEET_OPTIONAL_KEYS,
@@ -600,9 +593,10 @@ class Reader(Reading):
         for layout, prefix in ((ORDERS_REMINDERS, "orders-reminder"), (RESULTS_REMINDERS, "results-reminder")):
             for index, reminder in read[layout.key].items():
                 self.keyed[prefix][(number, values[layout.key][index].get("kingdom"))] = reminder
-        sheet_kingdoms: set[str] = set()
-        for index, row in enumerate(values.get("sheets", [])):
-            self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
+        for index, sheet in read[SHEETS.key].items():
+            name = values[SHEETS.key][index].get("kingdom")
+            for place, submission in self.listed[id(sheet), "submissions"].items():
+                self.keyed["orders-receipt"][(number, name, place)] = submission  # an email's key names it so
         for index, row in enumerate(values.get("battles", [])):
             self.battle(plan, row, f"{where} / battles[{index}]")
         for index, row in enumerate(values.get("reports", [])):
@@ -740,38 +734,6 @@ class Reader(Reading):
             if army is not None:
                 armies.append(army)
         return armies
-
-    def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
-        where = label(where, data, "kingdom")
-        values = self.keys(data, where, SHEET_KEYS)
-        if values is None:
-            return
-        name = values.get("kingdom")
-        kingdom = self.kingdom_named(name, where)
-        if kingdom is not None:
-            if kingdom.name in kingdoms:
-                self.problem(where, f"{name} has two order sheets for this turn.")
-            kingdoms.add(kingdom.name)
-        sheet = self.instance(OrderSheet, values, SHEET_FIELDS, where, turn=turn.turn, kingdom=kingdom, entries={})
-        plan = SheetPlan(sheet=sheet, entries=self.entries(values.get("entries"), f"{where} / entries"))
-        turn.sheets.append(plan)
-        for index, row in enumerate(values.get("submissions", [])):
-            row_where = f"{where} / submissions[{index}]"
-            row_values = self.keys(row, row_where, SUBMISSION_KEYS, optional=SUBMISSION_OPTIONAL_KEYS)
-            if row_values is None:
-                continue
-            submitted_by = self.actor(row_values.get("submitted_by"), f"{row_where} / submitted_by")
-            submission = self.instance(
-                OrderSubmission,
-                row_values,
-                SUBMISSION_FIELDS,
-                row_where,
-                sheet=sheet,
-                submitted_by=submitted_by,
-                entries={},
-            )
-            plan.submissions.append((submission, self.entries(row_values.get("entries"), f"{row_where} / entries")))
-            self.keyed["orders-receipt"][(turn.turn.number, name, index)] = submission
 
     def entries(self, data: Any, where: str) -> dict[str, Any]:
         """Sheet entries as orders/entries.py writes them, every army key naming an army of the

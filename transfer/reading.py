@@ -42,6 +42,8 @@ class Reading:
         self.version = VERSION  # the document's, once read
         # The alliances by their place in the document (None: unreadable, reported), once read.
         self.alliance_at: list[Any] = []
+        # The rows of each child layout read under a row, by their place: by (id of the row, the key).
+        self.listed: dict[tuple[int, str], dict[int, Any]] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.errors.append(f"{where}: {message}" if where else message)
@@ -151,20 +153,32 @@ class Reading:
                 if name in values:  # written with ids once the rows it names exist (Plan.translated)
                     self.references(values[name], references(values), f"{row_where} / {name}")
                     named[name] = {}
+            for name in (name for name in layout.entries if name not in row and name in optional):
+                # The codec writes every sheet's entries, an empty draft's too: none is a broken sheet.
+                self.problem(row_where, f'"{name}" is missing.')
+            entries = {name: self.entries(values.get(name), f"{row_where} / {name}") for name in layout.entries}
+            named |= {name: {} for name in entries}  # written with ids once the rows they name exist
             instance = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
             for name, references in layout.references.items():
                 if name in values:
                     self.plan.translated.append((instance, name, references(values), values[name]))
             found[index] = instance
+            self.plan.entries.extend((instance, name, data) for name, data in entries.items())
             for name, rows_named in many.items():  # written once the rows exist
                 self.plan.many_to_many.append((instance, name, [r for r in rows_named if r is not None]))
             read.append((row_where, instance))
             self.plan.rows.setdefault(layout.model._meta.label, []).append(instance)
             for child in layout.children:
-                self.layout_rows(child, values.get(child.key, child.empty()), row_where, **{child.parent: instance})
+                self.listed[id(instance), child.key] = self.layout_rows(
+                    child, values.get(child.key, child.empty()), row_where, **{child.parent: instance}
+                )
         if layout.check is not None:
             layout.check(self.problem, read)
         return found
+
+    def entries(self, data: Any, where: str) -> dict[str, Any]:
+        """A sheet's entries checked by the sheets' codec (the Reader's): what the writer stores."""
+        raise NotImplementedError
 
     def named(self, how: str, value: Any, where: str) -> Any:
         """The row a document's value names the way `how` says (transfer/layout.py), or None (null,

@@ -30,8 +30,6 @@ from .campaign_models import (
     DiceRoll,
     Email,
     Kingdom,
-    OrderSheet,
-    OrderSubmission,
     Province,
     ReportEmail,
     ReportPreferences,
@@ -316,29 +314,6 @@ TURN_OPTIONAL_KEYS = (
     "phase_failed_at",
     "phase_retry_at",
 )
-SHEET_KEYS = {
-    "kingdom": STR,
-    "status": STR,
-    "entries": OBJECT,
-    "updated_at": TIMESTAMP,
-    "submitted_at": TIMESTAMP.or_null(),
-    "submissions": LIST,
-}
-SUBMISSION_KEYS = {
-    "submitted_by": STR.or_null(),
-    "submitted_at": TIMESTAMP,
-    "entries": OBJECT,
-    "gold": INT,
-    "warnings": STR_LIST,
-    "treasury": INT.or_null(),
-    "taxes": INT.or_null(),
-    "receipt": OBJECT,
-    "for_record": BOOL,
-}
-# Added within version 5 (issue 13): the gold the sheet was checked against; (issue 20) the phases
-# requested, the receipt as written when the sheet was accepted; (issue 34) a submission kept for the
-# record, never resolved (a document written before holds none: every submission there may resolve).
-SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt", "for_record")
 BATTLE_KEYS = {
     "province": INT,
     "status": STR,
@@ -668,8 +643,6 @@ ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 TURN_FIELDS = plain(Turn, TURN_KEYS)
 # Entries hold army ids: the document has army keys instead.
-SHEET_FIELDS = plain(OrderSheet, SHEET_KEYS, translated=["entries"])
-SUBMISSION_FIELDS = plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries"])
 BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
 SUMMARY_SHEET_FIELDS = plain(
     TurnSummarySheet,

@@ -15,8 +15,6 @@ from .campaign_models import (
     Character,
     DiceRoll,
     Kingdom,
-    OrderSheet,
-    OrderSubmission,
     Province,
     ReportPreferences,
     Turn,
@@ -37,6 +35,7 @@ from .layout import (
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
     SCHEDULE,
+    SHEETS,
     TOMB_RAIDERS,
     TREASURY,
     TURN_MAP,
@@ -99,6 +98,9 @@ def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
         for row, name, references, data in plan.translated:
             if type(row) is layout.model:
                 setattr(row, name, _with_ids(data, references, plan))
+        for row, name, entries in plan.entries:
+            if type(row) is layout.model:
+                setattr(row, name, _entries_with_ids(entries, plan))
         _create_keeping_times(layout.model, rows)
         for field in (f for f in layout.fields() if f.many_to_many):
             through = field.remote_field.through
@@ -251,13 +253,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
     resolution and aftermath recorded (events, battles, supports, summary sheets)."""
     _create_keeping_times(Turn, [t.turn for t in plan.turns])
     _write_layouts(plan, (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS))
-    sheets = [sheet for t in plan.turns for sheet in t.sheets]
-    for sheet in sheets:
-        sheet.sheet.entries = _entries_with_ids(sheet.entries, plan)
-        for submission, entries in sheet.submissions:
-            submission.entries = _entries_with_ids(entries, plan)
-    _create_keeping_times(OrderSheet, [s.sheet for s in sheets])
-    _create_keeping_times(OrderSubmission, [submission for s in sheets for submission, _ in s.submissions])
+    _write_layouts(plan, (SHEETS,))
     _write_layouts(plan, (EVENTS,))
     battles = [battle for t in plan.turns for battle in t.battles]
     character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
