@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date, time
 from typing import Any, TypeVar
 
 from django.db import models, transaction
@@ -19,53 +20,56 @@ from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
     Alliance,
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
-    BattleSupport,
     Campaign,
-    CampaignSchedule,
     CapturedRaider,
     Character,
     DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
-    ExperienceEntry,
     Kingdom,
-    Message,
     MissionEffect,
-    OrderSheet,
     OrdersReminder,
     OrderSubmission,
     Province,
     ReportEmail,
     ResultsReminder,
-    RosterAdjustment,
-    TombRaiderEntry,
-    TombRaiderForce,
-    TreasuryEntry,
     Turn,
-    TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
     User,
 )
 from .kinds import Kind, bytes_text, is_int, time_text
+from .layout import (
+    ALLIANCE,
+    ALLIANCES,
+    ARMY,
+    ARMY_CHILDREN,
+    BATTLE_CHILDREN,
+    CAMPAIGN_CHILDREN,
+    CAPTIVES,
+    CHARACTER,
+    DEADLINE_CHANGES,
+    KINGDOM,
+    KINGDOM_CHILDREN,
+    LAYOUTS,
+    MISSION_EFFECTS,
+    PROVINCE,
+    TURN_CHILDREN,
+    USERNAME,
+    Layout,
+)
 from .references import (
     ARMY_ID,
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
-    EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
-    MISSION_EFFECT_DATA_REFERENCES,
     PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
@@ -76,78 +80,37 @@ from .references import (
     translated,
 )
 from .schema import (
-    ALLIANCE_END_FIELDS,
-    ALLIANCE_END_KEYS,
-    ALLIANCE_FIELDS,
-    ALLIANCE_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
-    CAPTIVE_FIELDS,
-    CAPTIVE_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
-    DEADLINE_CHANGE_FIELDS,
-    DEADLINE_CHANGE_KEYS,
-    DELIVERY_FIELDS,
-    DELIVERY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
     EMAIL_KEY_ROWS,
     EMAIL_KEYS,
     ENTRY_REFERENCES,
-    EVENT_FIELDS,
-    EVENT_KEYS,
-    EXPERIENCE_FIELDS,
-    EXPERIENCE_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
-    MAP_FIELDS,
-    MAP_KEYS,
-    MESSAGE_FIELDS,
-    MESSAGE_KEYS,
-    MISSION_EFFECT_FIELDS,
-    MISSION_EFFECT_KEYS,
-    MOVEMENT_FIELDS,
-    MOVEMENT_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
-    REMINDER_FIELDS,
-    REMINDER_KEYS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
     REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
-    RESULTS_REMINDER_FIELDS,
-    ROSTER_ADJUSTMENT_FIELDS,
-    ROSTER_ADJUSTMENT_KEYS,
-    SCHEDULE_FIELDS,
-    SCHEDULE_KEYS,
-    SHEET_FIELDS,
-    SHEET_KEYS,
     STREAM_KEYS,
-    SUBMISSION_FIELDS,
-    SUBMISSION_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
-    SUPPORT_FIELDS,
-    SUPPORT_KEYS,
-    TOMB_RAIDER_ENTRY_FIELDS,
-    TOMB_RAIDER_ENTRY_KEYS,
-    TOMB_RAIDERS_FIELDS,
-    TOMB_RAIDERS_KEYS,
     TOP_KEYS,
-    TREASURY_FIELDS,
-    TREASURY_KEYS,
     TURN_FIELDS,
     TURN_KEYS,
     UNIT_FIELDS,
@@ -167,7 +130,7 @@ _BATTLE_ORDER = ("turn_id", "province__number", "id")
 # A sheet's submissions and a turn's deadline changes, in time order: an email's key names them
 # by their place in these lists.
 _SUBMISSION_ORDER = ("sheet_id", "submitted_at", "id")
-_CHANGE_ORDER = ("turn_id", "changed_at", "id")
+_CHANGE_ORDER = ("turn_id", *DEADLINE_CHANGES.order, "id")
 
 
 @transaction.atomic
@@ -190,13 +153,12 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "adjacency": _adjacency_section(campaign, names),
         "kingdoms": _kingdoms_section(campaign, names),
         "dice_rolls": _dice_rolls_section(campaign, names),
-        "schedule": _schedule_section(campaign),
         "turns": _turns_section(campaign, names),
         "emails": _emails_section(campaign, names),
-        "alliances": _alliances_section(campaign, names),
-        "mission_effects": _mission_effects_section(campaign, names),
-        "captives": _captives_section(campaign, names),
-        "messages": _messages_section(campaign, names),
+        **{
+            layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, layout.empty())
+            for layout in CAMPAIGN_CHILDREN
+        },
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -212,6 +174,71 @@ def _row(keys: Mapping[str, Kind], fields: list[str], instance: models.Model, **
     texts = {name: _as_text(getattr(instance, name)) for name in text_fields(type(instance)) if name in keys}
     values = {**{name: getattr(instance, name) for name in fields}, **texts, **others}
     return {key: values[key] for key in keys}
+
+
+def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int, Any]:
+    """The campaign's rows of `layout`'s model as the document writes them, with their children, by
+    the id of the row they are listed under: each a list in its order, or for a single row, the
+    row or null. One query per model, whatever the campaign's size."""
+    children = {child.key: _layout_rows(child, campaign, names) for child in layout.children}
+    many = {f.name: _many_to_many(layout, f, campaign, names) for f in layout.fields() if f.many_to_many}
+    fields = [f for f in layout.fields() if not f.many_to_many]
+    columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
+    lookups = layout.what_lookups()
+    rows = (
+        layout.model._base_manager.filter(**{layout.path: campaign})
+        .order_by(f"{layout.parent}_id", *layout.order, "id")
+        .values_list(f"{layout.parent}_id", "pk", *lookups, *columns)
+    )
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for parent_id, pk, *found in rows:
+        named, values = dict(zip(lookups, found, strict=False)), found[len(lookups) :]
+        if layout.what is None:
+            what = f"a row of {layout.model._meta.verbose_name_plural}"
+        else:
+            what = layout.what.format(**{f.name: v for f, v in zip(fields, values, strict=True)}, **named)
+        row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
+        for name, references in layout.references.items():
+            row[name] = names.with_names(row[name], references(row), what)
+        for name in layout.entries:
+            row[name] = names.entries(row[name], what)
+        row |= {name: named.get(pk, []) for name, named in many.items()}
+        row = {f.name: row[f.name] for f in layout.fields()}  # in the model's order
+        for child in layout.children:
+            row[child.key] = children[child.key].get(pk, child.empty())
+        grouped.setdefault(parent_id, []).append(row)
+    if layout.single:
+        return {parent_id: found[0] for parent_id, found in grouped.items()}
+    return grouped
+
+
+def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names) -> dict[int, list[Any]]:
+    """A many-to-many field's rows as the document names them (sorted), by the id of the row naming them."""
+    source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
+    pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign})
+    what = f"a row of {layout.model._meta.verbose_name_plural} ({field.name})"
+    found: dict[int, list[Any]] = {}
+    for row_id, named_id in pairs.values_list(f"{source}_id", f"{target}_id"):
+        found.setdefault(row_id, []).append(_written(layout, field, named_id, names, what))
+    return {row_id: sorted(named) for row_id, named in found.items()}
+
+
+def _written(layout: Layout, field: models.Field, value: Any, names: _Names, what: str) -> Any:  # type: ignore[type-arg]
+    """A field's value as the document writes it: a reference by natural key, a time or bytes as text."""
+    named = layout.names.get(field.name)
+    if named == PROVINCE:
+        return names.province(value, what)
+    if named == KINGDOM:
+        return names.kingdom(value, what)
+    if named == ARMY:
+        return names.army(value, what)
+    if named == CHARACTER:
+        return names.character(value, what)
+    if named == ALLIANCE:
+        return None if value is None else _inside(names.alliance_place, value, what)
+    if isinstance(value, date | time | bytes | memoryview):  # a datetime is a date
+        return _as_text(value)
+    return value  # a username (the join reads it), or the field's own value
 
 
 def _as_text(value: Any) -> str | None:
@@ -262,6 +289,7 @@ class _Names:
     battle_place: dict[int, int]
     effect_place: dict[int, int]
     captive_place: dict[int, int]
+    alliance_place: dict[int, int]
 
     def province(self, province_id: int | None, what: str) -> int | None:
         return None if province_id is None else _inside(self.province_number, province_id, what)
@@ -363,6 +391,12 @@ def _names(campaign: Campaign) -> _Names:
                 CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER).values_list("id", flat=True)
             )
         },
+        alliance_place={
+            pk: place
+            for place, pk in enumerate(
+                Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER).values_list("id", flat=True)
+            )
+        },
     )
 
 
@@ -388,15 +422,16 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     turns = {"turn__campaign": campaign}
     ids = {campaign.organizer_id}
     ids |= set(Kingdom.players.through.objects.filter(kingdom__campaign=campaign).values_list("user_id", flat=True))
-    ids |= set(DeadlineChange.objects.filter(**turns).values_list("changed_by_id", flat=True))
-    ids |= set(OrderSubmission.objects.filter(sheet__turn__campaign=campaign).values_list("submitted_by_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
-    ids |= set(RosterAdjustment.objects.filter(army__kingdom__campaign=campaign).values_list("made_by_id", flat=True))
+    # who made the rows the engine writes (a deadline change, a roster adjustment, a submission)
+    for layout in LAYOUTS:
+        for name in (name for name, how in layout.names.items() if how == USERNAME):
+            ids |= set(
+                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(f"{name}_id", flat=True)
+            )
     sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
     ids |= set(sheets.values_list("entered_by_id", flat=True))
     ids |= set(sheets.values_list("played_by_player_id", flat=True))  # The Campaign Must Go On
-    ids |= set(AllianceEndAnnouncement.objects.filter(**turns).values_list("entered_by_id", flat=True))
-    ids |= set(Message.objects.filter(campaign=campaign).values_list("sender_id", flat=True))
     ids |= set(
         ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
             "user_id", flat=True
@@ -434,46 +469,16 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
     # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
-    ledger_of = _grouped(
-        TreasuryEntry.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "turn", "id"), "kingdom_id"
-    )
+    children = {layout.key: _layout_rows(layout, campaign, names) for layout in (*KINGDOM_CHILDREN, *ARMY_CHILDREN)}
     items_of = _grouped(
         ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
     )
-    forces = {f.kingdom_id: f for f in TombRaiderForce.objects.filter(kingdom__campaign=campaign)}
-    raiders_of = _grouped(
-        TombRaiderEntry.objects.filter(force__kingdom__campaign=campaign).order_by("force_id", "position", "id"),
-        "force_id",
-    )
-
-    def tomb_raiders_row(kingdom_id: int) -> dict[str, Any] | None:
-        force = forces.get(kingdom_id)
-        if force is None:
-            return None
-        entries = [_row(TOMB_RAIDER_ENTRY_KEYS, TOMB_RAIDER_ENTRY_FIELDS, e) for e in raiders_of.get(force.id, [])]
-        return _row(TOMB_RAIDERS_KEYS, TOMB_RAIDERS_FIELDS, force, entries=entries)
-
     armies_of = _grouped(Army.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "id"), "kingdom_id")
     units_of = _grouped(
         Unit.objects.filter(army__kingdom__campaign=campaign)
         .select_related("character")
         .order_by("army_id", "position", "id"),
         "army_id",
-    )
-    movements_of = _grouped(
-        ArmyMovement.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "step"), "army_id"
-    )
-    adjustments_of = _grouped(
-        RosterAdjustment.objects.filter(army__kingdom__campaign=campaign)
-        .select_related("made_by")
-        .order_by("army_id", "turn", "id"),
-        "army_id",
-    )
-    deliveries_of = _grouped(
-        Delivery.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "id"), "army_id"
-    )
-    experience_of = _grouped(
-        ExperienceEntry.objects.filter(army__kingdom__campaign=campaign).order_by("army_id", "turn", "id"), "army_id"
     )
 
     def army_row(army: Army) -> dict[str, Any]:
@@ -484,19 +489,8 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             army,
             province=names.province(army.province_id, what),
             fortified_in=names.province(army.fortified_in_id, what),
-            movements=[
-                _row(MOVEMENT_KEYS, MOVEMENT_FIELDS, m, province=names.province(m.province_id, what))
-                for m in movements_of.get(army.id, [])
-            ],
             units=[_unit_row(unit, names) for unit in units_of.get(army.id, [])],
-            experience_ledger=[
-                _row(EXPERIENCE_KEYS, EXPERIENCE_FIELDS, entry) for entry in experience_of.get(army.id, [])
-            ],
-            deliveries=[_row(DELIVERY_KEYS, DELIVERY_FIELDS, d) for d in deliveries_of.get(army.id, [])],
-            roster_adjustments=[
-                _row(ROSTER_ADJUSTMENT_KEYS, ROSTER_ADJUSTMENT_FIELDS, r, made_by=_username(r.made_by))
-                for r in adjustments_of.get(army.id, [])
-            ],
+            **{layout.key: children[layout.key].get(army.id, []) for layout in ARMY_CHILDREN},
         )
 
     return [
@@ -506,7 +500,7 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             kingdom,
             players=sorted(user.username for user in kingdom.players.all()),
             capitol=names.province(kingdom.capitol_id, kingdom.name),
-            treasury=[_row(TREASURY_KEYS, TREASURY_FIELDS, entry) for entry in ledger_of.get(kingdom.id, [])],
+            **{layout.key: children[layout.key].get(kingdom.id, layout.empty()) for layout in KINGDOM_CHILDREN},
             armies=[army_row(army) for army in armies_of.get(kingdom.id, [])],
             armory=[
                 _row(
@@ -517,7 +511,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
                 )
                 for item in items_of.get(kingdom.id, [])
             ],
-            tomb_raiders=tomb_raiders_row(kingdom.id),
         )
         for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
     ]
@@ -540,80 +533,12 @@ def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
     )
 
 
-ALLIANCE_ORDER = ("formed_turn", "id")  # the document's alliances, which announcements name by place
-
-
-def _alliances_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    def row(alliance: Alliance) -> dict[str, Any]:
-        what = f"the alliance formed in turn {alliance.formed_turn}"
-        return _row(
-            ALLIANCE_KEYS,
-            ALLIANCE_FIELDS,
-            alliance,
-            first=names.kingdom(alliance.first_id, what),
-            second=names.kingdom(alliance.second_id, what),
-            broken_by=names.kingdom(alliance.broken_by_id, what),
-        )
-
-    return [row(alliance) for alliance in Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER)]
-
-
-def _messages_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Diplomacy: every message of the campaign, oldest first, kingdoms by name, writers by username."""
-
-    def row(message: Message) -> dict[str, Any]:
-        what = f"a message of turn {message.turn_number}"
-        return _row(
-            MESSAGE_KEYS,
-            MESSAGE_FIELDS,
-            message,
-            sender=_username(message.sender),
-            sender_kingdom=names.kingdom(message.sender_kingdom_id, what),
-            recipients=sorted(names.kingdom(k.pk, what) for k in message.recipients.all()),
-        )
-
-    messages = Message.objects.filter(campaign=campaign).select_related("sender").prefetch_related("recipients")
-    return [row(message) for message in messages.order_by("sent_at", "id")]
+ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which announcements name by place
 
 
 # The document's effects and captives, in the order earned and captured: a sheet names them by place.
-EFFECT_ORDER = ("earned_turn", "id")
-CAPTIVE_ORDER = ("captured_turn", "id")
-
-
-def _mission_effects_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Reconnaissance and Sabotage: the effects earned, used, expired or waiting for their moment."""
-
-    def row(effect: MissionEffect) -> dict[str, Any]:
-        what = f"the {effect.mission} earned in turn {effect.earned_turn}"
-        return _row(
-            MISSION_EFFECT_KEYS,
-            MISSION_EFFECT_FIELDS,
-            effect,
-            kingdom=names.kingdom(effect.kingdom_id, what),
-            target=names.kingdom(effect.target_id, what),
-            target_army=names.army(effect.target_army_id, what),
-            target_character=names.character(effect.target_character_id, what),
-            data=names.with_names(effect.data, MISSION_EFFECT_DATA_REFERENCES.get(effect.mission, {}), what),
-        )
-
-    return [row(effect) for effect in MissionEffect.objects.filter(campaign=campaign).order_by(*EFFECT_ORDER)]
-
-
-def _captives_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Reconnaissance and Sabotage: the Tomb Raiders captured, held or given their fate."""
-
-    def row(captive: CapturedRaider) -> dict[str, Any]:
-        what = f"the captive {captive.entry} taken in turn {captive.captured_turn}"
-        return _row(
-            CAPTIVE_KEYS,
-            CAPTIVE_FIELDS,
-            captive,
-            captor=names.kingdom(captive.captor_id, what),
-            owner=names.kingdom(captive.owner_id, what),
-        )
-
-    return [row(captive) for captive in CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER)]
+EFFECT_ORDER = (*MISSION_EFFECTS.order, "id")
+CAPTIVE_ORDER = (*CAPTIVES.order, "id")
 
 
 def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
@@ -661,12 +586,6 @@ def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
     return named
 
 
-def _schedule_section(campaign: Campaign) -> dict[str, Any] | None:
-    """None while the campaign has none: the orders app makes the rulebook's on first use."""
-    schedule = CampaignSchedule.objects.filter(campaign=campaign).first()
-    return None if schedule is None else _row(SCHEDULE_KEYS, SCHEDULE_FIELDS, schedule)
-
-
 # ---------------------------------------------------------------------------------------------
 # The turns, with what was filed and what their resolution recorded
 
@@ -675,83 +594,29 @@ def _schedule_section(campaign: Campaign) -> dict[str, Any] | None:
 class _TurnRows:
     """The rows of every turn of the campaign, each table read once, by the id of its parent."""
 
-    changes: dict[int, list[DeadlineChange]]
-    sheets: dict[int, list[OrderSheet]]
-    submissions: dict[int, list[OrderSubmission]]
-    reminders: dict[int, list[OrdersReminder]]
-    events: dict[int, list[TurnEvent]]
+    children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (TURN_, BATTLE_CHILDREN), by key
     battles: dict[int, list[Battle]]
-    supports: dict[int, list[BattleSupport]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
-    results_reminders: dict[int, list[ResultsReminder]]
-    alliance_end_announcements: dict[int, list[AllianceEndAnnouncement]]
-    alliance_places: dict[int, int]  # alliance id -> its place in the document's alliances
-    maps: dict[int, TurnMap]
     reports: dict[int, list[TurnReport]]
 
 
-def _alliance_end_row(
-    announcement: AllianceEndAnnouncement, turn: Turn, names: _Names, alliances: dict[int, int]
-) -> dict[str, Any]:
-    """Allies, Announcement: the alliance named by its place in the document's alliances."""
-    return _row(
-        ALLIANCE_END_KEYS,
-        ALLIANCE_END_FIELDS,
-        announcement,
-        kingdom=names.kingdom(announcement.kingdom_id, f"an alliance's end announced in turn {turn.number}"),
-        alliance=alliances[announcement.alliance_id],
-        entered_by=_username(announcement.entered_by),
-    )
-
-
-def _turn_rows(campaign: Campaign) -> _TurnRows:
+def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
     turns = {"turn__campaign": campaign}
     return _TurnRows(
-        changes=_grouped(
-            DeadlineChange.objects.filter(**turns).select_related("changed_by").order_by(*_CHANGE_ORDER),
-            "turn_id",
-        ),
-        sheets=_grouped(OrderSheet.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
-        submissions=_grouped(
-            OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
-            .select_related("submitted_by")
-            .order_by(*_SUBMISSION_ORDER),
-            "sheet_id",
-        ),
-        reminders=_grouped(OrdersReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"),
-        events=_grouped(TurnEvent.objects.filter(**turns).order_by("turn_id", "sequence", "id"), "turn_id"),
+        children={layout.key: _layout_rows(layout, campaign, names) for layout in (*TURN_CHILDREN, *BATTLE_CHILDREN)},
         battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
-        supports=_grouped(
-            BattleSupport.objects.filter(battle__turn__campaign=campaign).order_by("battle_id", "id"), "battle_id"
-        ),
         summary_sheets=_grouped(
             TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
             .select_related("entered_by", "played_by_player")
             .order_by("battle_id", "kingdom_id", "id"),
             "battle_id",
         ),
-        results_reminders=_grouped(
-            ResultsReminder.objects.filter(**turns).order_by("turn_id", "kingdom_id", "id"), "turn_id"
-        ),
-        alliance_end_announcements=_grouped(
-            AllianceEndAnnouncement.objects.filter(**turns)
-            .select_related("alliance", "entered_by")
-            .order_by("turn_id", "kingdom_id", "id"),
-            "turn_id",
-        ),
-        alliance_places={
-            pk: place
-            for place, pk in enumerate(
-                Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER).values_list("id", flat=True)
-            )
-        },
-        maps={turn_map.turn_id: turn_map for turn_map in TurnMap.objects.filter(**turns)},
         reports=_grouped(TurnReport.objects.filter(**turns).order_by("turn_id", "id"), "turn_id"),
     )
 
 
 def _turns_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    rows = _turn_rows(campaign)
+    rows = _turn_rows(campaign, names)
     return [_turn_row(turn, rows, names) for turn in campaign.turns.order_by("number", "id")]
 
 
@@ -760,74 +625,12 @@ def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
         TURN_KEYS,
         TURN_FIELDS,
         turn,
-        deadline_changes=[
-            _row(DEADLINE_CHANGE_KEYS, DEADLINE_CHANGE_FIELDS, change, changed_by=_username(change.changed_by))
-            for change in rows.changes.get(turn.id, [])
-        ],
-        sheets=[_sheet_row(sheet, turn, rows, names) for sheet in rows.sheets.get(turn.id, [])],
-        reminders=[
-            _row(
-                REMINDER_KEYS,
-                REMINDER_FIELDS,
-                reminder,
-                kingdom=names.kingdom(reminder.kingdom_id, f"a reminder of turn {turn.number}"),
-            )
-            for reminder in rows.reminders.get(turn.id, [])
-        ],
-        events=[_event_row(event, turn, names) for event in rows.events.get(turn.id, [])],
+        **{layout.key: rows.children[layout.key].get(turn.id, layout.empty()) for layout in TURN_CHILDREN},
         battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
-        results_reminders=[
-            _row(
-                REMINDER_KEYS,
-                RESULTS_REMINDER_FIELDS,
-                reminder,
-                kingdom=names.kingdom(reminder.kingdom_id, f"a results reminder of turn {turn.number}"),
-            )
-            for reminder in rows.results_reminders.get(turn.id, [])
-        ],
-        alliance_end_announcements=[
-            _alliance_end_row(announcement, turn, names, rows.alliance_places)
-            for announcement in rows.alliance_end_announcements.get(turn.id, [])
-        ],
-        map=None if turn.id not in rows.maps else _row(MAP_KEYS, MAP_FIELDS, rows.maps[turn.id]),
         reports=[
             _report_row(report, turn, names)
             for report in sorted(rows.reports.get(turn.id, []), key=lambda r: _report_order(r, names))
         ],
-    )
-
-
-def _sheet_row(sheet: OrderSheet, turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
-    kingdom = names.kingdom(sheet.kingdom_id, f"an order sheet of turn {turn.number}")
-    what = f"the order sheet of {kingdom} for turn {turn.number}"
-    return _row(
-        SHEET_KEYS,
-        SHEET_FIELDS,
-        sheet,
-        kingdom=kingdom,
-        entries=names.entries(sheet.entries, what),
-        submissions=[
-            _row(
-                SUBMISSION_KEYS,
-                SUBMISSION_FIELDS,
-                submission,
-                submitted_by=_username(submission.submitted_by),
-                entries=names.entries(submission.entries, f"a submission of {what}"),
-            )
-            for submission in rows.submissions.get(sheet.id, [])
-        ],
-    )
-
-
-def _event_row(event: TurnEvent, turn: Turn, names: _Names) -> dict[str, Any]:
-    what = f"the event #{event.sequence} ({event.code}) of turn {turn.number}"
-    return _row(
-        EVENT_KEYS,
-        EVENT_FIELDS,
-        event,
-        kingdom=names.kingdom(event.kingdom_id, what),
-        army=names.army(event.army_id, what),
-        data=names.with_names(event.data, EVENT_DATA_REFERENCES.get(event.code, {}), what),
     )
 
 
@@ -845,16 +648,7 @@ def _battle_row(battle: Battle, turn: Turn, rows: _TurnRows, names: _Names) -> d
         defender_army=names.army(battle.defender_army_id, what),
         guerrilla=names.with_names(battle.guerrilla, GUERRILLA_REFERENCES, f"the guerrilla tactics of {what}"),
         mission_detail=names.with_names(battle.mission_detail, MISSION_DETAIL_REFERENCES, f"the mission of {what}"),
-        supports=[
-            _row(
-                SUPPORT_KEYS,
-                SUPPORT_FIELDS,
-                support,
-                army=names.army(support.army_id, f"a support of {what}"),
-                kingdom=names.kingdom(support.kingdom_id, f"a support of {what}"),
-            )
-            for support in rows.supports.get(battle.id, [])
-        ],
+        **{layout.key: rows.children[layout.key].get(battle.id, []) for layout in BATTLE_CHILDREN},
         ruled_by=_username(battle.ruled_by),
         # Old Battle Wound: each character by his unit's place, his army by its key.
         old_wounds=[
@@ -935,7 +729,7 @@ def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
         for part in ReportEmail.objects.filter(mine | Q(report__turn__campaign=campaign)).select_related("user")
     }
     keyed = _keyed_rows(campaign, names)
-    turn_number = dict(campaign.turns.values_list("id", "number"))
+    turn_number = {turn_id: row["turn"] for turn_id, row in keyed["orders-held"].items()}  # every turn, read once
 
     def row(email: Email) -> dict[str, Any]:
         what = f"the {email.kind} email to {email.to_line} queued at {time_text(email.created_at)}"

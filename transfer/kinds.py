@@ -7,7 +7,7 @@ import base64
 import binascii
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, time
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 
@@ -58,6 +58,16 @@ def _is_time_of_day(value: Any) -> bool:
     return parsed.tzinfo is None  # read in the campaign's time zone, as the schedule is
 
 
+def _is_date(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return len(value) == 10  # YYYY-MM-DD, as the export writes it
+
+
 STR = Kind("a string", lambda v: isinstance(v, str))
 INT = Kind("an integer", is_int)
 NUMBER = Kind("a number", lambda v: is_int(v) or isinstance(v, float), read=float)
@@ -68,6 +78,7 @@ TIMESTAMP = Kind("an ISO 8601 time with its UTC offset", _is_timestamp, read=dat
 INT_LIST = Kind("a list of integers", lambda v: isinstance(v, list) and all(is_int(x) for x in v))
 STR_LIST = Kind("a list of strings", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v))
 TIME_OF_DAY = Kind("a time of day (HH:MM:SS)", _is_time_of_day, read=time.fromisoformat)
+DATE = Kind("a date (YYYY-MM-DD)", _is_date, read=date.fromisoformat)
 BASE64 = Kind("base64 text", _is_base64, read=lambda v: base64.b64decode(v, validate=True))
 ARMY_KEY = Kind(
     "[kingdom name, army name]", lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)
@@ -79,7 +90,7 @@ def timestamp_text(value: datetime) -> str:
     return value.astimezone(UTC).isoformat()
 
 
-def time_text(value: datetime | time | None) -> str | None:
+def time_text(value: datetime | date | time | None) -> str | None:
     if value is None:
         return None
     return timestamp_text(value) if isinstance(value, datetime) else value.isoformat()

@@ -3,7 +3,7 @@ record of every restore.
 
 Both are the site's record of what it did to a campaign, not the campaign's state: a restore
 replaces the campaign's state with a snapshot's and must not replace the snapshots or the record
-of itself, so neither travels in the campaign's document (tests/transfer/rows.py NOT_CAMPAIGN_DATA).
+of itself, so neither travels in the campaign's document (transfer/exceptions.py NOT_CAMPAIGN_DATA).
 They name the turn by its number, not by a foreign key: a restore writes the turns anew.
 """
 

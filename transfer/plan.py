@@ -7,38 +7,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .campaign_models import (
-    Alliance,
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
-    BattleSupport,
     Campaign,
-    CampaignSchedule,
-    CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
-    ExperienceEntry,
     Kingdom,
-    Message,
-    MissionEffect,
-    OrderSheet,
-    OrdersReminder,
-    OrderSubmission,
     Province,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
-    TombRaiderEntry,
-    TombRaiderForce,
-    TreasuryEntry,
     Turn,
-    TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -48,10 +27,6 @@ from .campaign_models import (
 @dataclass
 class ArmyPlan:
     army: Army
-    movements: list[ArmyMovement] = field(default_factory=list)
-    experience: list[ExperienceEntry] = field(default_factory=list)
-    deliveries: list[Delivery] = field(default_factory=list)
-    adjustments: list[RosterAdjustment] = field(default_factory=list)
     units: list[Unit] = field(default_factory=list)
     characters: list[Character] = field(default_factory=list)
 
@@ -72,28 +47,8 @@ class DiceRollPlan:
 class KingdomPlan:
     kingdom: Kingdom
     players: list[str]
-    treasury: list[TreasuryEntry] = field(default_factory=list)
     armies: dict[str, ArmyPlan] = field(default_factory=dict)
     armory: list[ArmoryItem] = field(default_factory=list)
-    tomb_raiders: TombRaiderForce | None = None
-    tomb_raider_entries: list[TombRaiderEntry] = field(default_factory=list)
-
-
-@dataclass
-class MissionEffectPlan:
-    """A Reconnaissance or Sabotage's effect, with the unit of the character it names and its data as
-    in the document (names for ids): ids once they exist."""
-
-    effect: MissionEffect
-    character: Unit | None
-    data: dict[str, Any]
-
-
-@dataclass
-class SheetPlan:
-    sheet: OrderSheet
-    entries: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
-    submissions: list[tuple[OrderSubmission, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -102,7 +57,6 @@ class BattlePlan:
     guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
     # Reconnaissance and Sabotage: the mission as sent, as in the document (MISSION_DETAIL_REFERENCES).
     mission_detail: dict[str, Any] = field(default_factory=dict)
-    supports: list[BattleSupport] = field(default_factory=list)
     # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
     sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
     # Each sheet's characters to reroll (unit, choice) and its Warlord's heir (unit), by the sheet.
@@ -134,17 +88,9 @@ class EmailPlan:
 @dataclass
 class TurnPlan:
     turn: Turn
-    changes: list[DeadlineChange] = field(default_factory=list)
-    sheets: list[SheetPlan] = field(default_factory=list)
-    reminders: list[OrdersReminder] = field(default_factory=list)
-    # Each event with its data as in the document, names for ids (see EVENT_DATA_REFERENCES).
-    events: list[tuple[TurnEvent, dict[str, Any]]] = field(default_factory=list)
     battles: list[BattlePlan] = field(default_factory=list)
     # Each battle of the document's list at its place, None where it could not be read (reported).
     battle_places: list[BattlePlan | None] = field(default_factory=list)
-    results_reminders: list[ResultsReminder] = field(default_factory=list)
-    alliance_end_announcements: list[AllianceEndAnnouncement] = field(default_factory=list)
-    map: TurnMap | None = None
     reports: list[ReportPlan] = field(default_factory=list)
 
 
@@ -167,13 +113,16 @@ class Plan:
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
     dice_rolls: list[DiceRollPlan] = field(default_factory=list)
-    alliances: list[Alliance] = field(default_factory=list)
+    # Every row the engine reads (transfer/layout.py), by its model's label, in the document's order,
+    # and each one's many-to-many field with the rows it names.
+    rows: dict[str, list[Any]] = field(default_factory=dict)
+    many_to_many: list[tuple[Any, str, list[Any]]] = field(default_factory=list)
+    # Each JSON field that holds ids (transfer/references.py) as the document has it, names for ids:
+    # (row, field, what its ids name, the JSON), written with the ids once the rows it names exist.
+    translated: list[tuple[Any, str, Any, Any]] = field(default_factory=list)
+    # Each field that holds a sheet's entries (Layout.entries) as the document has them: (row, field, entries).
+    entries: list[tuple[Any, str, dict[str, Any]]] = field(default_factory=list)
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
-    mission_effects: list[MissionEffectPlan] = field(default_factory=list)
-    captives: list[CapturedRaider] = field(default_factory=list)
-    # Diplomacy: each message with the names of the kingdoms it was written to.
-    messages: list[tuple[Message, list[Kingdom]]] = field(default_factory=list)
-    schedule: CampaignSchedule | None = None
     turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)
     # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the

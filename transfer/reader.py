@@ -15,54 +15,50 @@ from reports.services.deliveries import EMAIL_KINDS
 from rulebook.tables import ArmyType
 
 from .campaign_models import (
-    Alliance,
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
-    BattleSupport,
     Campaign,
-    CampaignSchedule,
     CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
     ExperienceEntry,
     Kingdom,
-    Message,
     MissionEffect,
-    OrderSheet,
-    OrdersReminder,
-    OrderSubmission,
     Province,
     ReportEmail,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
-    TombRaiderEntry,
-    TombRaiderForce,
-    TreasuryEntry,
     Turn,
-    TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
     User,
 )
 from .kinds import ARMY_KEY, is_int
+from .layout import (
+    ALLIANCES,
+    ARMY_CHILDREN,
+    BATTLE_CHILDREN,
+    CAMPAIGN_CHILDREN,
+    CAPTIVES,
+    DEADLINE_CHANGES,
+    EXPERIENCE_LEDGER,
+    KINGDOM_CHILDREN,
+    MISSION_EFFECTS,
+    MOVEMENTS,
+    ORDERS_REMINDERS,
+    RESULTS_REMINDERS,
+    SHEETS,
+    TURN_CHILDREN,
+)
 from .plan import (
     ArmyPlan,
     BattlePlan,
     DiceRollPlan,
     EmailPlan,
     KingdomPlan,
-    MissionEffectPlan,
     ReportPlan,
-    SheetPlan,
     TurnPlan,
 )
 from .reading import Reading, label
@@ -70,11 +66,9 @@ from .references import (
     ARMY_ID,
     CAPTIVE_PLACE,
     EFFECT_PLACE,
-    EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
-    MISSION_EFFECT_DATA_REFERENCES,
     PROVINCE_NUMBER,
     SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
@@ -82,10 +76,6 @@ from .references import (
     stream_text,
 )
 from .schema import (
-    ALLIANCE_END_FIELDS,
-    ALLIANCE_END_KEYS,
-    ALLIANCE_FIELDS,
-    ALLIANCE_KEYS,
     ARMY_FIELDS,
     ARMY_KEYS,
     ARMY_OPTIONAL_KEYS,
@@ -96,16 +86,10 @@ from .schema import (
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
     CAMPAIGN_OPTIONAL_KEYS,
-    CAPTIVE_FIELDS,
-    CAPTIVE_KEYS,
     CASUALTY_KEYS,
     CHARACTER_FIELDS,
     CHARACTER_KEYS,
     CHARACTER_OPTIONAL_KEYS,
-    DEADLINE_CHANGE_FIELDS,
-    DEADLINE_CHANGE_KEYS,
-    DELIVERY_FIELDS,
-    DELIVERY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -119,30 +103,16 @@ from .schema import (
     ENTRY_OPTIONAL_KEYS,
     ENTRY_REFERENCES,
     ENTRY_SECTIONS,
-    EVENT_FIELDS,
-    EVENT_KEYS,
-    EXPERIENCE_FIELDS,
-    EXPERIENCE_KEYS,
     FORMAT,
     ITEM_FIELDS,
     ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
     KINGDOM_OPTIONAL_KEYS,
-    MAP_FIELDS,
-    MAP_KEYS,
-    MESSAGE_FIELDS,
-    MESSAGE_KEYS,
-    MISSION_EFFECT_FIELDS,
-    MISSION_EFFECT_KEYS,
-    MOVEMENT_FIELDS,
-    MOVEMENT_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     PROVINCE_OPTIONAL_KEYS,
     READABLE_VERSIONS,
-    REMINDER_FIELDS,
-    REMINDER_KEYS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
@@ -150,31 +120,12 @@ from .schema import (
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     REPORT_PREFERENCES_OPTIONAL_KEYS,
-    RESULTS_REMINDER_FIELDS,
-    ROSTER_ADJUSTMENT_FIELDS,
-    ROSTER_ADJUSTMENT_KEYS,
-    SCHEDULE_FIELDS,
-    SCHEDULE_KEYS,
-    SCHEDULE_OPTIONAL_KEYS,
-    SHEET_FIELDS,
-    SHEET_KEYS,
     STREAM_KEYS,
-    SUBMISSION_FIELDS,
-    SUBMISSION_KEYS,
-    SUBMISSION_OPTIONAL_KEYS,
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
     SUMMARY_SHEET_OPTIONAL_KEYS,
-    SUPPORT_FIELDS,
-    SUPPORT_KEYS,
-    TOMB_RAIDER_ENTRY_FIELDS,
-    TOMB_RAIDER_ENTRY_KEYS,
-    TOMB_RAIDERS_FIELDS,
-    TOMB_RAIDERS_KEYS,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
-    TREASURY_FIELDS,
-    TREASURY_KEYS,
     TURN_FIELDS,
     TURN_KEYS,
     TURN_OPTIONAL_KEYS,
@@ -239,11 +190,7 @@ class Reader(Reading):
         self.adjacency(top.get("adjacency", []))
         self.kingdoms(top.get("kingdoms", []))
         self.dice_rolls(top.get("dice_rolls", []))
-        self.alliances(top.get("alliances", []))
-        self.mission_effects(top.get("mission_effects", []))
-        self.captives(top.get("captives", []))
-        self.messages(top.get("messages", []))
-        self.schedule(top.get("schedule"))
+        self.campaign_lists(top)
         self.turns(top.get("turns", []))
         self.older_scenario_streams()
         self.emails(top.get("emails", []))
@@ -369,12 +316,8 @@ class Reader(Reading):
         if len(set(players)) != len(players):
             self.problem(f"{where} / players", "a player is listed twice.")
         plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
-        for index, row in enumerate(values.get("treasury", [])):
-            row_where = f"{where} / treasury[{index}]"
-            row_values = self.keys(row, row_where, TREASURY_KEYS)
-            if row_values is not None:
-                entry = self.instance(TreasuryEntry, row_values, TREASURY_FIELDS, row_where, kingdom=kingdom)
-                plan.treasury.append(entry)
+        for layout in KINGDOM_CHILDREN:
+            self.layout_rows(layout, values.get(layout.key, layout.empty()), where, kingdom=kingdom)
         for index, row in enumerate(values.get("armies", [])):
             self.army(plan, row, f"{where} / armies[{index}]")
         armory_names: list[str] = []
@@ -392,32 +335,8 @@ class Reader(Reading):
                 if item.name.lower() in armory_names:
                     self.problem(row_where, f'the magic item "{item.name}" is already in the armory.')
                 armory_names.append(item.name.lower())
-        if values.get("tomb_raiders") is not None:
-            self.tomb_raiders(plan, values["tomb_raiders"], f"{where} / tomb_raiders")
-
-    def tomb_raiders(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
-        """The kingdom's Tomb Raider force and its entries (never the Ancient Dead's)."""
-        values = self.keys(data, where, TOMB_RAIDERS_KEYS)
-        if values is None:
-            return
-        if kingdom.kingdom.army_type == "ancient-dead":
-            self.problem(where, "the Ancient Dead keep no Tomb Raiders.")
-        force = self.instance(TombRaiderForce, values, TOMB_RAIDERS_FIELDS, where, kingdom=kingdom.kingdom)
-        kingdom.tomb_raiders = force
-        names: list[str] = []
-        for index, row in enumerate(values.get("entries", [])):
-            row_where = label(f"{where} / entries[{index}]", row, "name")
-            row_values = self.keys(row, row_where, TOMB_RAIDER_ENTRY_KEYS)
-            if row_values is None:
-                continue
-            entry = self.instance(TombRaiderEntry, row_values, TOMB_RAIDER_ENTRY_FIELDS, row_where, force=force)
-            if is_int(entry.out_of_action) and is_int(entry.models_count) and entry.out_of_action > entry.models_count:
-                self.problem(row_where, "more models out of action than the entry has.")
-            if isinstance(entry.name, str):
-                if entry.name.strip().lower() in names:
-                    self.problem(row_where, f'two entries are called "{entry.name}".')
-                names.append(entry.name.strip().lower())
-            kingdom.tomb_raider_entries.append(entry)
+        if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":
+            self.problem(f"{where} / tomb_raiders", "the Ancient Dead keep no Tomb Raiders.")
 
     def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
         where = label(where, data, "name")
@@ -455,51 +374,29 @@ class Reader(Reading):
             self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')
             return
         plan = kingdom.armies[name] = ArmyPlan(army=army)
+        read = {
+            layout.key: self.layout_rows(layout, values.get(layout.key, []), where, army=army)
+            for layout in ARMY_CHILDREN
+        }
         steps: set[tuple[Any, Any]] = set()
-        for index, row in enumerate(values.get("movements", [])):
-            row_where = f"{where} / movements[{index}]"
-            row_values = self.keys(row, row_where, MOVEMENT_KEYS)
-            if row_values is None:
-                continue
-            province = self.province(row_values.get("province"), row_where)
-            movement = self.instance(ArmyMovement, row_values, MOVEMENT_FIELDS, row_where, army=army, province=province)
-            step = (row_values.get("turn"), row_values.get("step"))
+        for index, movement in read[MOVEMENTS.key].items():
+            step = (movement.turn, movement.step)
             if step in steps:
-                self.problem(row_where, f"turn {step[0]} step {step[1]} appears twice.")
+                self.problem(f"{where} / movements[{index}]", f"turn {step[0]} step {step[1]} appears twice.")
             steps.add(step)
-            plan.movements.append(movement)
         for index, row in enumerate(values.get("units", [])):
             self.unit(plan, row, f"{where} / units[{index}]")
-        self.experience_ledger(plan, values, where)
-        for index, row in enumerate(values.get("deliveries", [])):
-            row_where = f"{where} / deliveries[{index}]"
-            row_values = self.keys(row, row_where, DELIVERY_KEYS)
-            if row_values is not None:
-                plan.deliveries.append(self.instance(Delivery, row_values, DELIVERY_FIELDS, row_where, army=army))
-        for index, row in enumerate(values.get("roster_adjustments", [])):
-            row_where = f"{where} / roster_adjustments[{index}]"
-            row_values = self.keys(row, row_where, ROSTER_ADJUSTMENT_KEYS)
-            if row_values is not None:
-                plan.adjustments.append(
-                    self.instance(
-                        RosterAdjustment,
-                        row_values,
-                        ROSTER_ADJUSTMENT_FIELDS,
-                        row_where,
-                        army=army,
-                        made_by=self.actor(row_values.get("made_by"), f"{row_where} / made_by"),
-                    )
-                )
+        self.experience_ledger(army, list(read[EXPERIENCE_LEDGER.key].values()), values, where)
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
 
-    def experience_ledger(self, plan: ArmyPlan, values: dict[str, Any], where: str) -> None:
-        """The army's experience ledger, which must add up to its experience; a document written
-        before the ledger carries the balance alone, read as one carried-over row."""
-        army = plan.army
+    def experience_ledger(self, army: Army, ledger: list[ExperienceEntry], values: dict[str, Any], where: str) -> None:
+        """The army's experience ledger (read with its other lists), which must add up to its
+        experience; a document written before the ledger carries the balance alone, read as one
+        carried-over row."""
         if "experience_ledger" not in values:
             if isinstance(army.experience, int) and army.experience > 0:
-                plan.experience.append(
+                self.plan.rows.setdefault(ExperienceEntry._meta.label, []).append(
                     ExperienceEntry(
                         army=army,
                         turn=0,
@@ -509,14 +406,7 @@ class Reader(Reading):
                     )
                 )
             return
-        for index, row in enumerate(values["experience_ledger"]):
-            row_where = f"{where} / experience_ledger[{index}]"
-            row_values = self.keys(row, row_where, EXPERIENCE_KEYS)
-            if row_values is not None:
-                plan.experience.append(
-                    self.instance(ExperienceEntry, row_values, EXPERIENCE_FIELDS, row_where, army=army)
-                )
-        total = sum(e.amount for e in plan.experience if isinstance(e.amount, int))
+        total = sum(e.amount for e in ledger if isinstance(e.amount, int))
         if isinstance(army.experience, int) and total != army.experience:
             self.problem(
                 f"{where} / experience_ledger",
@@ -546,102 +436,17 @@ class Reader(Reading):
         if "kingdom" in character_values:
             self.character_kingdoms.append((where, character, character_values["kingdom"]))
 
-    def alliances(self, rows: list[Any]) -> None:
-        # Each alliance by its place in the document (None: unreadable, reported): an announcement
-        # of its end names it so.
-        self.alliance_at: list[Alliance | None] = []
-        for index, row in enumerate(rows):
-            where = f"alliances[{index}]"
-            values = self.keys(row, where, ALLIANCE_KEYS)
-            if values is None:
-                self.alliance_at.append(None)
-                continue
-            self.plan.alliances.append(
-                self.instance(
-                    Alliance,
-                    values,
-                    ALLIANCE_FIELDS,
-                    where,
-                    blank=["ended_how"],
-                    campaign=self.plan.campaign,
-                    first=self.kingdom_named(values.get("first"), where),
-                    second=self.kingdom_named(values.get("second"), where),
-                    broken_by=self.kingdom_named(values.get("broken_by"), where),
-                )
-            )
-            self.alliance_at.append(self.plan.alliances[-1])
-
-    def mission_effects(self, rows: list[Any]) -> None:
-        """Reconnaissance and Sabotage: the effects earned. A sheet names one by its place (None:
-        unreadable, reported)."""
-        for index, row in enumerate(rows):
-            where = label(f"mission_effects[{index}]", row, "mission")
-            values = self.keys(row, where, MISSION_EFFECT_KEYS)
-            if values is None:
-                self.effect_at.append(None)
-                continue
-            data = values.get("data", {})
-            self.references(data, MISSION_EFFECT_DATA_REFERENCES.get(values.get("mission", ""), {}), f"{where} / data")
-            character = values.get("target_character")
-            effect = self.instance(
-                MissionEffect,
-                values,
-                MISSION_EFFECT_FIELDS,
-                where,
-                campaign=self.plan.campaign,
-                kingdom=self.kingdom_named(values.get("kingdom"), f"{where} / kingdom"),
-                target=self.kingdom_named(values.get("target"), f"{where} / target"),
-                target_army=self.army_named(values.get("target_army"), f"{where} / target_army"),
-                data={},
-            )
-            unit = None if character is None else self.character(character, f"{where} / target_character")
-            self.plan.mission_effects.append(MissionEffectPlan(effect=effect, character=unit, data=data))
-            self.effect_at.append(effect)
-
-    def captives(self, rows: list[Any]) -> None:
-        """Reconnaissance and Sabotage: the Tomb Raiders captured. A sheet names one by its place."""
-        for index, row in enumerate(rows):
-            where = label(f"captives[{index}]", row, "entry")
-            values = self.keys(row, where, CAPTIVE_KEYS)
-            if values is None:
-                self.captive_at.append(None)
-                continue
-            captive = self.instance(
-                CapturedRaider,
-                values,
-                CAPTIVE_FIELDS,
-                where,
-                campaign=self.plan.campaign,
-                captor=self.kingdom_named(values.get("captor"), f"{where} / captor"),
-                owner=self.kingdom_named(values.get("owner"), f"{where} / owner"),
-            )
-            self.plan.captives.append(captive)
-            self.captive_at.append(captive)
-
-    def messages(self, rows: list[Any]) -> None:
-        """Diplomacy: the messages between kingdoms and the organizer's announcements."""
-        for index, row in enumerate(rows):
-            where = f"messages[{index}]"
-            values = self.keys(row, where, MESSAGE_KEYS)
-            if values is None:
-                continue
-            recipients = []
-            for name in values.get("recipients", []):
-                kingdom = self.kingdom_named(name, f"{where} / recipients")
-                if kingdom is not None:
-                    recipients.append(kingdom)
-            message = self.instance(
-                Message,
-                values,
-                MESSAGE_FIELDS,
-                where,
-                campaign=self.plan.campaign,
-                sender=self.actor(values.get("sender"), f"{where} / sender"),
-                sender_kingdom=self.kingdom_named(values.get("sender_kingdom"), f"{where} / sender_kingdom"),
-            )
-            if (message.sender_kingdom is None) != bool(values.get("announcement")):
-                self.problem(where, "a message is the organizer's announcement or written by a kingdom, never both.")
-            self.plan.messages.append((message, recipients))
+    def campaign_lists(self, top: dict[str, Any]) -> None:
+        """The campaign's own lists the engine reads (transfer/layout.py CAMPAIGN_CHILDREN). The
+        alliances and the captives by their place in the document (None: unreadable, reported): an
+        announcement of an alliance's end and a sheet's captive orders name them so."""
+        read = {
+            layout.key: self.layout_rows(layout, top.get(layout.key, layout.empty()), "", campaign=self.plan.campaign)
+            for layout in CAMPAIGN_CHILDREN
+        }
+        self.alliance_at = [read[ALLIANCES.key].get(i) for i in range(len(top.get(ALLIANCES.key, [])))]
+        self.captive_at = [read[CAPTIVES.key].get(i) for i in range(len(top.get(CAPTIVES.key, [])))]
+        self.effect_at = [read[MISSION_EFFECTS.key].get(i) for i in range(len(top.get(MISSION_EFFECTS.key, [])))]
 
     def dice_rolls(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
@@ -741,15 +546,6 @@ class Reader(Reading):
             if len(attackers) == 1 and None not in attackers.values():
                 planned.stream = ("scenario", [province, *attackers.values()])
 
-    def schedule(self, data: Any) -> None:
-        if data is None:
-            return  # the campaign has none yet: the orders app makes the rulebook's on first use
-        values = self.keys(data, "schedule", SCHEDULE_KEYS, optional=SCHEDULE_OPTIONAL_KEYS)
-        if values is not None:
-            self.plan.schedule = self.instance(
-                CampaignSchedule, values, SCHEDULE_FIELDS, "schedule", campaign=self.plan.campaign
-            )
-
     # -- the orders app: the schedule and the turns ------------------------------------------
 
     def turns(self, rows: list[Any]) -> None:
@@ -779,133 +575,32 @@ class Reader(Reading):
         self.keyed["orders-held"][(values.get("number"),)] = turn
         self.keyed["phase-failed"][(values.get("number"),)] = turn
         self.turns_by_number.setdefault(values.get("number"), turn)
-        for index, row in enumerate(values.get("deadline_changes", [])):
-            self.deadline_change(plan, row, index, f"{where} / deadline_changes[{index}]")
-        sheet_kingdoms: set[str] = set()
-        for index, row in enumerate(values.get("sheets", [])):
-            self.sheet(plan, row, f"{where} / sheets[{index}]", sheet_kingdoms)
-        self.reminders(plan, values.get("reminders", []), where)
-        self.results_reminders(plan, values.get("results_reminders", []), where)
-        self.alliance_end_announcements(plan, values.get("alliance_end_announcements", []), where)
-        self.events(plan, values.get("events", []), where)
+        number = turn.number
+        read = {
+            layout.key: self.layout_rows(layout, values.get(layout.key, layout.empty()), where, turn=turn)
+            for layout in TURN_CHILDREN
+        }
+        for index, change in read[DEADLINE_CHANGES.key].items():
+            self.keyed["deadline-change"][(number, index)] = change  # an email's key names it by place
+        reminded: set[str] = set()
+        for index in read[ORDERS_REMINDERS.key]:
+            name = values["reminders"][index].get("kingdom")
+            if name in self.plan.kingdoms:
+                if name in reminded:
+                    row_where = label(f"{where} / reminders[{index}]", values["reminders"][index], "kingdom")
+                    self.problem(row_where, f"{name} is reminded twice for this turn.")
+                reminded.add(name)
+        for layout, prefix in ((ORDERS_REMINDERS, "orders-reminder"), (RESULTS_REMINDERS, "results-reminder")):
+            for index, reminder in read[layout.key].items():
+                self.keyed[prefix][(number, values[layout.key][index].get("kingdom"))] = reminder
+        for index, sheet in read[SHEETS.key].items():
+            name = values[SHEETS.key][index].get("kingdom")
+            for place, submission in self.listed[id(sheet), "submissions"].items():
+                self.keyed["orders-receipt"][(number, name, place)] = submission  # an email's key names it so
         for index, row in enumerate(values.get("battles", [])):
             self.battle(plan, row, f"{where} / battles[{index}]")
-        self.turn_map(plan, values.get("map"), f"{where} / map")
         for index, row in enumerate(values.get("reports", [])):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
-
-    def deadline_change(self, turn: TurnPlan, data: Any, index: int, where: str) -> None:
-        values = self.keys(data, where, DEADLINE_CHANGE_KEYS)
-        if values is not None:
-            changed_by = self.actor(values.get("changed_by"), f"{where} / changed_by")
-            change = self.instance(
-                DeadlineChange, values, DEADLINE_CHANGE_FIELDS, where, turn=turn.turn, changed_by=changed_by
-            )
-            turn.changes.append(change)
-            self.keyed["deadline-change"][(turn.turn.number, index)] = change
-
-    def reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        reminded: set[str] = set()
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / reminders[{index}]", row, "kingdom")
-            values = self.keys(row, row_where, REMINDER_KEYS)
-            if values is None:
-                continue
-            name = values.get("kingdom")
-            kingdom = self.kingdom_named(name, row_where)
-            if kingdom is not None:
-                if kingdom.name in reminded:
-                    self.problem(row_where, f"{name} is reminded twice for this turn.")
-                reminded.add(kingdom.name)
-            reminder = self.instance(
-                OrdersReminder, values, REMINDER_FIELDS, row_where, turn=turn.turn, kingdom=kingdom
-            )
-            turn.reminders.append(reminder)
-            self.keyed["orders-reminder"][(turn.turn.number, name)] = reminder
-
-    def results_reminders(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / results_reminders[{index}]", row, "kingdom")
-            values = self.keys(row, row_where, REMINDER_KEYS)
-            if values is None:
-                continue
-            reminder = self.instance(
-                ResultsReminder,
-                values,
-                RESULTS_REMINDER_FIELDS,
-                row_where,
-                turn=turn.turn,
-                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
-            )
-            turn.results_reminders.append(reminder)
-            self.keyed["results-reminder"][(turn.turn.number, values.get("kingdom"))] = reminder
-
-    def alliance_end_announcements(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        """Allies, Announcement: each names its alliance by its place in the document's alliances."""
-        announced: set[str] = set()
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / alliance_end_announcements[{index}]", row, "kingdom")
-            values = self.keys(row, row_where, ALLIANCE_END_KEYS)
-            if values is None:
-                continue
-            kingdom = self.kingdom_named(values.get("kingdom"), row_where)
-            if kingdom is None:
-                continue
-            if kingdom.name in announced:
-                self.problem(row_where, f"{kingdom.name} announces the end of an alliance twice in this turn.")
-            announced.add(kingdom.name)
-            place = values.get("alliance")
-            alliance = (
-                self.alliance_at[place] if isinstance(place, int) and 0 <= place < len(self.alliance_at) else None
-            )
-            members = {getattr(getattr(alliance, side, None), "name", None) for side in ("first", "second")}
-            if alliance is None or kingdom.name not in members:
-                self.problem(
-                    row_where, f"alliance {place!r:.20} is not one of {kingdom.name}'s in the document's alliances."
-                )
-                continue
-            turn.alliance_end_announcements.append(
-                self.instance(
-                    AllianceEndAnnouncement,
-                    values,
-                    ALLIANCE_END_FIELDS,
-                    row_where,
-                    turn=turn.turn,
-                    kingdom=kingdom,
-                    alliance=alliance,
-                    entered_by=self.actor(values.get("entered_by"), f"{row_where} / entered_by"),
-                )
-            )
-
-    def events(self, turn: TurnPlan, rows: list[Any], where: str) -> None:
-        previous: int | None = None
-        for index, row in enumerate(rows):
-            row_where = label(f"{where} / events[{index}]", row, "code")
-            values = self.keys(row, row_where, EVENT_KEYS)
-            if values is None:
-                continue
-            sequence = values.get("sequence")
-            if sequence is not None:
-                if previous is not None and sequence <= previous:
-                    self.problem(
-                        row_where,
-                        f"sequence {sequence} should come after {previous}: "
-                        "the events are listed in sequence order, each sequence once.",
-                    )
-                previous = sequence
-            data = values.get("data", {})
-            self.references(data, EVENT_DATA_REFERENCES.get(values.get("code", ""), {}), f"{row_where} / data")
-            event = self.instance(
-                TurnEvent,
-                values,
-                EVENT_FIELDS,
-                row_where,
-                turn=turn.turn,
-                kingdom=self.kingdom_named(values.get("kingdom"), row_where),
-                army=self.army_named(values.get("army"), row_where),
-                data={},
-            )
-            turn.events.append((event, data))
 
     def battle(self, turn: TurnPlan, data: Any, where: str) -> None:
         where = label(where, data, "province")
@@ -954,22 +649,8 @@ class Reader(Reading):
         turn.battle_places.append(plan)
         for index, row in enumerate(values.get("summary_sheets", [])):
             self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
-        for index, row in enumerate(values.get("supports", [])):
-            row_where = f"{where} / supports[{index}]"
-            row_values = self.keys(row, row_where, SUPPORT_KEYS)
-            if row_values is None:
-                continue
-            plan.supports.append(
-                self.instance(
-                    BattleSupport,
-                    row_values,
-                    SUPPORT_FIELDS,
-                    row_where,
-                    battle=battle,
-                    army=self.army_named(row_values.get("army"), row_where),
-                    kingdom=self.kingdom_named(row_values.get("kingdom"), row_where),
-                )
-            )
+        for layout in BATTLE_CHILDREN:
+            self.layout_rows(layout, values.get(layout.key, []), where, battle=battle)
 
     def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
         where = label(where, data, "kingdom")
@@ -1054,38 +735,6 @@ class Reader(Reading):
                 armies.append(army)
         return armies
 
-    def sheet(self, turn: TurnPlan, data: Any, where: str, kingdoms: set[str]) -> None:
-        where = label(where, data, "kingdom")
-        values = self.keys(data, where, SHEET_KEYS)
-        if values is None:
-            return
-        name = values.get("kingdom")
-        kingdom = self.kingdom_named(name, where)
-        if kingdom is not None:
-            if kingdom.name in kingdoms:
-                self.problem(where, f"{name} has two order sheets for this turn.")
-            kingdoms.add(kingdom.name)
-        sheet = self.instance(OrderSheet, values, SHEET_FIELDS, where, turn=turn.turn, kingdom=kingdom, entries={})
-        plan = SheetPlan(sheet=sheet, entries=self.entries(values.get("entries"), f"{where} / entries"))
-        turn.sheets.append(plan)
-        for index, row in enumerate(values.get("submissions", [])):
-            row_where = f"{where} / submissions[{index}]"
-            row_values = self.keys(row, row_where, SUBMISSION_KEYS, optional=SUBMISSION_OPTIONAL_KEYS)
-            if row_values is None:
-                continue
-            submitted_by = self.actor(row_values.get("submitted_by"), f"{row_where} / submitted_by")
-            submission = self.instance(
-                OrderSubmission,
-                row_values,
-                SUBMISSION_FIELDS,
-                row_where,
-                sheet=sheet,
-                submitted_by=submitted_by,
-                entries={},
-            )
-            plan.submissions.append((submission, self.entries(row_values.get("entries"), f"{row_where} / entries")))
-            self.keyed["orders-receipt"][(turn.turn.number, name, index)] = submission
-
     def entries(self, data: Any, where: str) -> dict[str, Any]:
         """Sheet entries as orders/entries.py writes them, every army key naming an army of the
         document. Province numbers are not checked: a draft may hold any, as the site allows."""
@@ -1122,13 +771,6 @@ class Reader(Reading):
         self.referenced(reference, value, where)
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
-
-    def turn_map(self, turn: TurnPlan, data: Any, where: str) -> None:
-        if data is None:
-            return  # the turn has not ended yet
-        values = self.keys(data, where, MAP_KEYS)
-        if values is not None:
-            turn.map = self.instance(TurnMap, values, MAP_FIELDS, where, turn=turn.turn)
 
     def report(self, turn: TurnPlan, number: Any, data: Any, where: str, battles_read: bool) -> None:
         where = label(where, data, "kingdom" if isinstance(data, dict) and data.get("kingdom") else "kind")

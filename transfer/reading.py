@@ -12,6 +12,7 @@ from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import Kind, is_int
+from .layout import ALLIANCE, ARMY, CHARACTER, KINGDOM, PROVINCE, USERNAME, Layout
 from .plan import ArmyPlan, Plan
 from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
 from .schema import BEARER_KEYS, VERSION, text_fields
@@ -39,6 +40,10 @@ class Reading:
         self.errors: list[str] = []
         self.plan = Plan()
         self.version = VERSION  # the document's, once read
+        # The alliances by their place in the document (None: unreadable, reported), once read.
+        self.alliance_at: list[Any] = []
+        # The rows of each child layout read under a row, by their place: by (id of the row, the key).
+        self.listed: dict[tuple[int, str], dict[int, Any]] = {}
 
     def problem(self, where: str, message: str) -> None:
         self.errors.append(f"{where}: {message}" if where else message)
@@ -106,6 +111,101 @@ class Reading:
                 for message in messages:
                     self.problem(where, f'"{name}": {message}')
         return instance
+
+    def layout_rows(self, layout: Layout, data: Any, where: str, **relations: Any) -> dict[int, Any]:
+        """The unsaved rows of `layout`'s model listed under `where` (its parent's object), and their
+        children's, each object's keys and kinds read from the model (transfer/layout.py), the rows it
+        names found by natural key, `relations` set on each (its parent). Kept in the plan for the
+        writer (Plan.rows) and returned by their place in the list (a single row: place 0). Problems
+        reported, their rows left out."""
+        if layout.single:
+            rows, places = ([] if data is None else [data]), [f"{where} / {layout.key}" if where else layout.key]
+        else:
+            rows, places = (
+                data,
+                [f"{where} / {layout.key}[{i}]" if where else f"{layout.key}[{i}]" for i in range(len(data))],
+            )
+        keys, optional, own = layout.keys(), layout.optional(), layout.own()
+        found = {}
+        read: list[tuple[str, Any]] = []
+        for index, (row, row_where) in enumerate(zip(rows, places, strict=False)):
+            if layout.label is not None:
+                row_where = label(row_where, row, layout.label)
+            values = self.keys(row, row_where, keys, optional=optional)
+            if values is None:
+                continue
+            many = {
+                f.name: [self.named(layout.names[f.name], item, f"{row_where} / {f.name}") for item in values[f.name]]
+                for f in layout.fields()
+                if f.many_to_many and f.name in values
+            }
+            named = {
+                # The key that names the row is named by its where already.
+                name: self.named(
+                    how,
+                    values.get(name),
+                    row_where if name == layout.label or name in layout.named_at_row else f"{row_where} / {name}",
+                )
+                for name, how in layout.names.items()
+                if not layout.model._meta.get_field(name).many_to_many
+            }
+            for name, references in layout.references.items():
+                if name in values:  # written with ids once the rows it names exist (Plan.translated)
+                    self.references(values[name], references(values), f"{row_where} / {name}")
+                    named[name] = {}
+            for name in (name for name in layout.entries if name not in row and name in optional):
+                # The codec writes every sheet's entries, an empty draft's too: none is a broken sheet.
+                self.problem(row_where, f'"{name}" is missing.')
+            entries = {name: self.entries(values.get(name), f"{row_where} / {name}") for name in layout.entries}
+            named |= {name: {} for name in entries}  # written with ids once the rows they name exist
+            instance = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
+            for name, references in layout.references.items():
+                if name in values:
+                    self.plan.translated.append((instance, name, references(values), values[name]))
+            found[index] = instance
+            self.plan.entries.extend((instance, name, data) for name, data in entries.items())
+            for name, rows_named in many.items():  # written once the rows exist
+                self.plan.many_to_many.append((instance, name, [r for r in rows_named if r is not None]))
+            read.append((row_where, instance))
+            self.plan.rows.setdefault(layout.model._meta.label, []).append(instance)
+            for child in layout.children:
+                self.listed[id(instance), child.key] = self.layout_rows(
+                    child, values.get(child.key, child.empty()), row_where, **{child.parent: instance}
+                )
+        if layout.check is not None:
+            layout.check(self.problem, read)
+        return found
+
+    def entries(self, data: Any, where: str) -> dict[str, Any]:
+        """A sheet's entries checked by the sheets' codec (the Reader's): what the writer stores."""
+        raise NotImplementedError
+
+    def named(self, how: str, value: Any, where: str) -> Any:
+        """The row a document's value names the way `how` says (transfer/layout.py), or None (null,
+        or reported)."""
+        if how == USERNAME:
+            return self.actor(value, where)
+        if how == PROVINCE:
+            return self.province(value, where)
+        if how == KINGDOM:
+            return self.kingdom_named(value, where)
+        if how == ALLIANCE:
+            return self.alliance_placed(value, where)
+        if how == CHARACTER:
+            unit = None if value is None else self.character(value, where)
+            army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
+            return None if army is None else next(c for c in army.characters if c.unit is unit)
+        assert how == ARMY, how
+        return self.army_named(value, where)
+
+    def alliance_placed(self, place: int | None, where: str) -> Any:
+        """The alliance at `place` in the document's "alliances" (read before), or None (reported)."""
+        if place is None:
+            return None
+        if not 0 <= place < len(self.alliance_at):
+            self.problem(where, f"the document's alliances have no place {place} (they have {len(self.alliance_at)}).")
+            return None
+        return self.alliance_at[place]  # None if unreadable (reported)
 
     def user(self, username: str, where: str) -> None:
         if username not in self.plan.users:

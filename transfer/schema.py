@@ -22,39 +22,18 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    Alliance,
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
-    BattleSupport,
     Campaign,
-    CampaignSchedule,
-    CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
     Email,
-    ExperienceEntry,
     Kingdom,
-    Message,
-    MissionEffect,
-    OrderSheet,
-    OrdersReminder,
-    OrderSubmission,
     Province,
     ReportEmail,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
-    TombRaiderEntry,
-    TombRaiderForce,
-    TreasuryEntry,
     Turn,
-    TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
@@ -71,7 +50,6 @@ from .kinds import (
     OBJECT,
     STR,
     STR_LIST,
-    TIME_OF_DAY,
     TIMESTAMP,
     Kind,
 )
@@ -165,35 +143,6 @@ KINGDOM_KEYS = {
 # Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
 # And within version 5 (issue 31, Tomb Raiders): the kingdom's Tomb Raider force, null when it has none.
 KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn", "tomb_raiders")
-# The Tomb Raider force: the turn it last changed, the points added since that turn opened and the
-# list as it opened (entry name -> points), and its entries in their order.
-TOMB_RAIDERS_KEYS = {
-    "changed_turn": INT,
-    "points_added": INT,
-    "opening_points": OBJECT,
-    "updated_at": TIMESTAMP,
-    "entries": LIST,
-}
-TOMB_RAIDER_ENTRY_KEYS = {
-    "position": INT,
-    "name": STR,
-    "unit_type": STR,
-    "models_count": INT,
-    "points_per_model": INT,
-    "category": STR,
-    "base": STR,
-    "kind": STR,
-    "role": STR,
-    "command": STR,
-    "missile_weapon": BOOL,
-    "magic_item": BOOL,
-    "magic_user": BOOL,
-    "leadership": INT,
-    "wounds": INT,
-    "promoted": BOOL,
-    "out_of_action": INT,
-}
-TREASURY_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
 ARMY_KEYS = {
     "name": STR,
     "kind": STR,
@@ -220,7 +169,9 @@ ARMY_KEYS = {
 }
 # Added within version 5 (issue 13): a document written before them is still read. Fortify (the
 # bonuses are the army's that fortified the province): its fortified provinces are given to their
-# controller's army there. Losses counted once: the model's defaults.
+# controller's army there. Losses counted once: the model's defaults. Within version 5 too (issue 14):
+# the experience ledger (an older document's balance is read as one carried-over row), the deliveries
+# bought with experience and the organizer's roster adjustments.
 ARMY_OPTIONAL_KEYS = (
     "fortified_in",
     "list_due",
@@ -231,42 +182,10 @@ ARMY_OPTIONAL_KEYS = (
     "roster_adjustments",
     "spare_carts",  # issue 28, Supply Depot: an army written before carries no captured cart
 )
-# Added within version 5 (issue 14, XP7): the organizer's corrections of the army's list, with
-# their reasons; `made_by` is the organizer's username.
-ROSTER_ADJUSTMENT_KEYS = {
-    "turn": INT,
-    "reason": STR,
-    "points_before": INT,
-    "points_after": INT,
-    "changes": STR_LIST,
-    "made_by": STR.or_null(),
-    "created_at": TIMESTAMP,
-}
-# Added within version 5 (issue 14, Spending Experience): what the army bought with experience and
-# its state (on the way, arrived, lost). A document written before has none.
-DELIVERY_KEYS = {
-    "kind": STR,
-    "what": STR,
-    "unit": STR,
-    "models_count": INT,
-    "points": INT,
-    "points_per_model": INT,
-    "name": STR,
-    "category": STR,
-    "common": BOOL,
-    "cost": INT,
-    "ordered_turn": INT,
-    "arrives_turn": INT,
-    "status": STR,
-}
-# Added within version 5 (issue 14): the experience ledger. A document written before it carries
-# the army's balance alone, read as one "carried-over" row (as migration kingdoms/0007 did).
-EXPERIENCE_KEYS = {"turn": INT, "amount": INT, "reason": STR, "note": STR, "created_at": TIMESTAMP}
 # Written before issue 13, read and no longer written: `pending_losses`, read as migration
 # kingdoms/0006 read the column (an army with a list drops them: the list is what counts; one
 # without keeps them as the points its list, when entered, leaves out).
 ARMY_RETIRED_KEYS = {"pending_losses": INT}
-MOVEMENT_KEYS = {"turn": INT, "step": INT, "province": INT}
 UNIT_KEYS = {
     "position": INT,
     "name": STR,
@@ -353,16 +272,6 @@ DICE_KEYS = {
     "armies": LIST,
     "created_at": TIMESTAMP,
 }
-SCHEDULE_KEYS = {
-    "orders_weekday": INT,
-    "orders_time": TIME_OF_DAY,
-    "results_weekday": INT,
-    "results_time": TIME_OF_DAY,
-    "paused": BOOL,
-    "hold_when_missing": INT,
-}
-# Added within version 5 (issue 17): a document written before it holds no turn for missing orders.
-SCHEDULE_OPTIONAL_KEYS = ("hold_when_missing",)
 TURN_KEYS = {
     "number": INT,
     "status": STR,
@@ -405,58 +314,6 @@ TURN_OPTIONAL_KEYS = (
     "phase_failed_at",
     "phase_retry_at",
 )
-DEADLINE_CHANGE_KEYS = {
-    "kind": STR,
-    "old_value": STR,
-    "new_value": STR,
-    "reason": STR,
-    "changed_by": STR.or_null(),
-    "changed_at": TIMESTAMP,
-}
-SHEET_KEYS = {
-    "kingdom": STR,
-    "status": STR,
-    "entries": OBJECT,
-    "updated_at": TIMESTAMP,
-    "submitted_at": TIMESTAMP.or_null(),
-    "submissions": LIST,
-}
-SUBMISSION_KEYS = {
-    "submitted_by": STR.or_null(),
-    "submitted_at": TIMESTAMP,
-    "entries": OBJECT,
-    "gold": INT,
-    "warnings": STR_LIST,
-    "treasury": INT.or_null(),
-    "taxes": INT.or_null(),
-    "receipt": OBJECT,
-    "for_record": BOOL,
-}
-# Added within version 5 (issue 13): the gold the sheet was checked against; (issue 20) the phases
-# requested, the receipt as written when the sheet was accepted; (issue 34) a submission kept for the
-# record, never resolved (a document written before holds none: every submission there may resolve).
-SUBMISSION_OPTIONAL_KEYS = ("treasury", "taxes", "receipt", "for_record")
-REMINDER_KEYS = {"kingdom": STR, "sent_at": TIMESTAMP}
-# Allies, Announcement: the kingdom that announced the end of its alliance during the turn's End of
-# Turn; `alliance` is the alliance's place in the document's `alliances` (two kingdoms may ally twice).
-ALLIANCE_END_KEYS = {
-    "kingdom": STR,
-    "alliance": INT,
-    "entered_by": STR.or_null(),
-    "by_organizer": BOOL,
-    "announced_at": TIMESTAMP,
-}
-EVENT_KEYS = {
-    "sequence": INT,
-    "phase": STR,
-    "code": STR,
-    "text": STR,
-    "kingdom": STR.or_null(),
-    "army": ARMY_KEY.or_null(),
-    "province": INT.or_null(),  # a province number, as the model keeps it
-    "gold": INT,
-    "data": OBJECT,
-}
 BATTLE_KEYS = {
     "province": INT,
     "status": STR,
@@ -491,8 +348,6 @@ BATTLE_KEYS = {
     "victor": STR,
     "summary_sheets": LIST,
 }
-# The public map kept when the turn ended (null before), the picture for the PDFs in base64.
-MAP_KEYS = {"svg": STR, "png": BASE64.or_null(), "created_at": TIMESTAMP}
 # A report of the turn: a kingdom's (naming it), the bulletin (naming nothing) or a battle's
 # scenario sheet (naming the battle by its place in the turn's "battles" list, 0-based). Its PDF
 # in base64; its snapshot holds army ids (SNAPSHOT_REFERENCES): army keys in the document.
@@ -675,7 +530,6 @@ CASUALTY_KEYS = {
     "musician": BOOL,
     "one_use_used": BOOL,
 }
-SUPPORT_KEYS = {"army": ARMY_KEY, "kingdom": STR, "side": STR, "points": INT, "arrival": INT.or_null()}
 # An order sheet's entries, as the sheet's codec writes them (orders/entries.py: its SECTIONS, read
 # from the records), but for the references (ENTRY_REFERENCES): an army by [kingdom name, army name], a
 # kingdom by its name, a character by his unit, an effect or a captive by its place in the document's
@@ -745,54 +599,6 @@ TOP_KEYS = {
 # Raiders captured; a document written before has none.
 # And with issue 37 (diplomacy): the messages between kingdoms; a document written before has none.
 TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
-# A message between kingdoms (diplomacy.Message): its writer by username (null once the account is
-# gone), the kingdom it speaks for and those it was written to by name (none for an announcement,
-# which went to every kingdom named in `recipients`).
-MESSAGE_KEYS = {
-    "turn_number": INT,
-    "sender": STR.or_null(),
-    "sender_kingdom": STR.or_null(),
-    "announcement": BOOL,
-    "recipients": LIST,
-    "text": STR,
-    "sent_at": TIMESTAMP,
-}
-ALLIANCE_KEYS = {
-    "first": STR,
-    "second": STR,
-    "trust": STR,
-    "formed_turn": INT,
-    "ended_turn": INT.or_null(),
-    "ended_how": STR,
-    "broken_by": STR.or_null(),
-}
-# Reconnaissance and Sabotage (issue 32): an effect earned (kingdoms.MissionEffect) by `kingdom` against
-# `target` (names), the army and character it names by their keys (a character by his unit, as an
-# item's bearer), its data with names for ids (references.MISSION_EFFECT_DATA_REFERENCES). A sheet's
-# mission_uses name an effect by its place in the list (0-based, in the order earned).
-MISSION_EFFECT_KEYS = {
-    "kingdom": STR,
-    "target": STR,
-    "mission": STR,
-    "earned_turn": INT,
-    "target_army": ARMY_KEY.or_null(),
-    "target_character": OBJECT.or_null(),
-    "data": OBJECT,
-    "status": STR,
-    "used_turn": INT.or_null(),
-    "expires_turn": INT.or_null(),
-}
-# A Tomb Raider model captured (kingdoms.CapturedRaider): its captor and owner by name, the entry it was
-# taken from with its record (no ids). A sheet's captive_orders name it by its place in the list.
-CAPTIVE_KEYS = {
-    "captor": STR,
-    "owner": STR,
-    "entry": STR,
-    "record": OBJECT,
-    "captured_turn": INT,
-    "fate": STR,
-    "fate_turn": INT.or_null(),
-}
 # What each version added, by object: a document of an earlier version has none of these keys,
 # and they are refused there rather than ignored.
 ADDED_IN_VERSION: dict[str, dict[int, tuple[str, ...]]] = {
@@ -826,36 +632,17 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
-ALLIANCE_FIELDS = plain(Alliance, ALLIANCE_KEYS)
-# An effect's data may hold ids: the document has names instead.
-MISSION_EFFECT_FIELDS = plain(MissionEffect, MISSION_EFFECT_KEYS, translated=["data"])
-CAPTIVE_FIELDS = plain(CapturedRaider, CAPTIVE_KEYS)
-MESSAGE_FIELDS = plain(Message, MESSAGE_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
-TREASURY_FIELDS = plain(TreasuryEntry, TREASURY_KEYS)
 ARMY_FIELDS = plain(Army, ARMY_KEYS)
-MOVEMENT_FIELDS = plain(ArmyMovement, MOVEMENT_KEYS)
-EXPERIENCE_FIELDS = plain(ExperienceEntry, EXPERIENCE_KEYS)
-DELIVERY_FIELDS = plain(Delivery, DELIVERY_KEYS)
-ROSTER_ADJUSTMENT_FIELDS = plain(RosterAdjustment, ROSTER_ADJUSTMENT_KEYS)
 UNIT_FIELDS = plain(Unit, UNIT_KEYS)
-TOMB_RAIDERS_FIELDS = plain(TombRaiderForce, TOMB_RAIDERS_KEYS)
-TOMB_RAIDER_ENTRY_FIELDS = plain(TombRaiderEntry, TOMB_RAIDER_ENTRY_KEYS)
 CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
-SCHEDULE_FIELDS = plain(CampaignSchedule, SCHEDULE_KEYS)
 TURN_FIELDS = plain(Turn, TURN_KEYS)
-DEADLINE_CHANGE_FIELDS = plain(DeadlineChange, DEADLINE_CHANGE_KEYS)
 # Entries hold army ids: the document has army keys instead.
-SHEET_FIELDS = plain(OrderSheet, SHEET_KEYS, translated=["entries"])
-SUBMISSION_FIELDS = plain(OrderSubmission, SUBMISSION_KEYS, translated=["entries"])
-REMINDER_FIELDS = plain(OrdersReminder, REMINDER_KEYS)
-# An event's data and a battle's guerrilla may hold ids: the document has names instead.
-EVENT_FIELDS = plain(TurnEvent, EVENT_KEYS, translated=["data"])
 BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
 SUMMARY_SHEET_FIELDS = plain(
     TurnSummarySheet,
@@ -869,11 +656,7 @@ SUMMARY_SHEET_FIELDS = plain(
         "carts_recaptured",
     ],
 )
-RESULTS_REMINDER_FIELDS = plain(ResultsReminder, REMINDER_KEYS)
-ALLIANCE_END_FIELDS = plain(AllianceEndAnnouncement, ALLIANCE_END_KEYS)
-SUPPORT_FIELDS = plain(BattleSupport, SUPPORT_KEYS)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
-MAP_FIELDS = plain(TurnMap, MAP_KEYS)
 # A report's snapshot may hold ids: the document has names instead.
 REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])
 # An email's key holds an id: the document names its row instead.

@@ -8,40 +8,38 @@ from typing import Any, TypeVar
 from django.db import models
 
 from .campaign_models import (
-    Alliance,
-    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
-    ArmyMovement,
     Battle,
-    BattleSupport,
     Campaign,
-    CampaignSchedule,
-    CapturedRaider,
     Character,
-    DeadlineChange,
-    Delivery,
     DiceRoll,
-    ExperienceEntry,
     Kingdom,
-    Message,
-    MissionEffect,
-    OrderSheet,
-    OrdersReminder,
-    OrderSubmission,
     Province,
     ReportPreferences,
-    ResultsReminder,
-    RosterAdjustment,
-    TombRaiderEntry,
-    TombRaiderForce,
-    TreasuryEntry,
     Turn,
-    TurnEvent,
-    TurnMap,
     TurnReport,
     TurnSummarySheet,
     Unit,
+)
+from .layout import (
+    ALLIANCE_ENDS,
+    ALLIANCES,
+    ARMY_CHILDREN,
+    BATTLE_CHILDREN,
+    CAPTIVES,
+    DEADLINE_CHANGES,
+    EVENTS,
+    MESSAGES,
+    MISSION_EFFECTS,
+    ORDERS_REMINDERS,
+    RESULTS_REMINDERS,
+    SCHEDULE,
+    SHEETS,
+    TOMB_RAIDERS,
+    TREASURY,
+    TURN_MAP,
+    Layout,
 )
 from .plan import ArmyPlan, Plan
 from .references import (
@@ -49,11 +47,9 @@ from .references import (
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
-    EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
-    MISSION_EFFECT_DATA_REFERENCES,
     SNAPSHOT_REFERENCES,
     References,
     email_key,
@@ -82,26 +78,39 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     _write_map(plan)
     armies = _write_kingdoms(plan)
     _write_dice_rolls(plan)
-    Alliance.objects.bulk_create(plan.alliances)
-    _write_rival_missions(plan)
-    if plan.schedule is not None:
-        _create_keeping_times(CampaignSchedule, [plan.schedule])
+    _write_layouts(plan, (ALLIANCES, CAPTIVES))
+    _write_layouts(plan, (MISSION_EFFECTS,))
+    _write_layouts(plan, (SCHEDULE,))
     _write_turns(plan, armies)
     _write_reports(plan)
     _write_emails(plan)
-    _write_messages(plan)
+    _write_layouts(plan, (MESSAGES,))
     return campaign
 
 
-def _write_messages(plan: Plan) -> None:
-    """Diplomacy: the messages, then who each was written to."""
-    messages = [message for message, _ in plan.messages]
-    Message.objects.bulk_create(messages)
-    Message.recipients.through.objects.bulk_create(
-        Message.recipients.through(message_id=message.pk, kingdom_id=kingdom.pk)
-        for message, recipients in plan.messages
-        for kingdom in recipients
-    )
+def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
+    """The rows the engine read (transfer/layout.py) of `layouts` and their children, parents first,
+    in the document's order, with the times they carry."""
+    for layout in (family for top in layouts for family in top.family()):
+        rows = plan.rows.get(layout.model._meta.label, [])
+        for row in rows:
+            setattr(row, layout.parent, getattr(row, layout.parent))  # its parent's id, now that it exists
+        for row, name, references, data in plan.translated:
+            if type(row) is layout.model:
+                setattr(row, name, _with_ids(data, references, plan))
+        for row, name, entries in plan.entries:
+            if type(row) is layout.model:
+                setattr(row, name, _entries_with_ids(entries, plan))
+        _create_keeping_times(layout.model, rows)
+        for field in (f for f in layout.fields() if f.many_to_many):
+            through = field.remote_field.through
+            source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
+            through.objects.bulk_create(
+                through(**{f"{source}_id": row.pk, f"{target}_id": named.pk})
+                for row, name, rows_named in plan.many_to_many
+                if name == field.name and type(row) is layout.model
+                for named in rows_named
+            )
 
 
 def _stamped(model: type[models.Model]) -> list[str]:
@@ -160,9 +169,9 @@ def _stored(plan: Plan, reference: str, value: Any) -> Any:
     if reference == CHARACTER_ID:
         return _character_id(plan, value)
     if reference == EFFECT_PLACE:
-        return plan.mission_effects[value].effect.pk
+        return plan.rows[MISSION_EFFECTS.model._meta.label][value].pk
     assert reference == CAPTIVE_PLACE, reference
-    return plan.captives[value].pk
+    return plan.rows[CAPTIVES.model._meta.label][value].pk
 
 
 def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
@@ -213,44 +222,16 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    _create_keeping_times(TreasuryEntry, [entry for k in kingdoms for entry in k.treasury])
+    _write_layouts(plan, (TREASURY,))
 
     armies = [army for k in kingdoms for army in k.armies.values()]
     Army.objects.bulk_create(a.army for a in armies)
-    ArmyMovement.objects.bulk_create(movement for a in armies for movement in a.movements)
-    _create_keeping_times(ExperienceEntry, [entry for a in armies for entry in a.experience])
-    Delivery.objects.bulk_create(delivery for a in armies for delivery in a.deliveries)
-    _create_keeping_times(RosterAdjustment, [row for a in armies for row in a.adjustments])
+    _write_layouts(plan, ARMY_CHILDREN)
     Unit.objects.bulk_create(unit for a in armies for unit in a.units)
     Character.objects.bulk_create(character for a in armies for character in a.characters)
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
-    forces = [k for k in kingdoms if k.tomb_raiders is not None]
-    for k in forces:
-        k.tomb_raiders.kingdom = k.kingdom  # its id, now that the kingdom exists
-    _create_keeping_times(TombRaiderForce, [k.tomb_raiders for k in forces])
-    for k in forces:
-        for entry in k.tomb_raider_entries:
-            entry.force = k.tomb_raiders
-    TombRaiderEntry.objects.bulk_create(entry for k in forces for entry in k.tomb_raider_entries)
+    _write_layouts(plan, (TOMB_RAIDERS,))
     return armies
-
-
-def _write_rival_missions(plan: Plan) -> None:
-    """Reconnaissance and Sabotage: the effects earned (naming armies and characters just created) and
-    the Tomb Raiders captured."""
-    for planned in plan.mission_effects:
-        effect = planned.effect
-        effect.data = _with_ids(planned.data, MISSION_EFFECT_DATA_REFERENCES.get(effect.mission, {}), plan)
-        if planned.character is not None:
-            effect.target_character = next(
-                c
-                for k in plan.kingdoms.values()
-                for a in k.armies.values()
-                for c in a.characters
-                if c.unit is planned.character
-            )
-    MissionEffect.objects.bulk_create(planned.effect for planned in plan.mission_effects)
-    CapturedRaider.objects.bulk_create(plan.captives)
 
 
 def _write_dice_rolls(plan: Plan) -> None:
@@ -271,21 +252,9 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
     """The turns with what was filed (deadline changes, sheets, reminders) and what their
     resolution and aftermath recorded (events, battles, supports, summary sheets)."""
     _create_keeping_times(Turn, [t.turn for t in plan.turns])
-    _create_keeping_times(DeadlineChange, [change for t in plan.turns for change in t.changes])
-    sheets = [sheet for t in plan.turns for sheet in t.sheets]
-    for sheet in sheets:
-        sheet.sheet.entries = _entries_with_ids(sheet.entries, plan)
-        for submission, entries in sheet.submissions:
-            submission.entries = _entries_with_ids(entries, plan)
-    _create_keeping_times(OrderSheet, [s.sheet for s in sheets])
-    _create_keeping_times(OrderSubmission, [submission for s in sheets for submission, _ in s.submissions])
-    _create_keeping_times(OrdersReminder, [reminder for t in plan.turns for reminder in t.reminders])
-    events = []
-    for t in plan.turns:
-        for event, data in t.events:
-            event.data = _with_ids(data, EVENT_DATA_REFERENCES.get(event.code, {}), plan)
-            events.append(event)
-    _create_keeping_times(TurnEvent, events)
+    _write_layouts(plan, (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS))
+    _write_layouts(plan, (SHEETS,))
+    _write_layouts(plan, (EVENTS,))
     battles = [battle for t in plan.turns for battle in t.battles]
     character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
     for battle in battles:
@@ -298,7 +267,7 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             if id(unit) in character_of_unit
         ]
     _create_keeping_times(Battle, [b.battle for b in battles])
-    _create_keeping_times(BattleSupport, [support for b in battles for support in b.supports])
+    _write_layouts(plan, BATTLE_CHILDREN)
     summary_sheets = []
     for b in battles:
         for sheet, casualties, characters in b.sheets:
@@ -317,14 +286,13 @@ def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
             sheet.carts_recaptured = [army.pk for army in recaptured]
             summary_sheets.append(sheet)
     _create_keeping_times(TurnSummarySheet, summary_sheets)
-    _create_keeping_times(ResultsReminder, [r for t in plan.turns for r in t.results_reminders])
-    _create_keeping_times(AllianceEndAnnouncement, [a for t in plan.turns for a in t.alliance_end_announcements])
+    _write_layouts(plan, (ALLIANCE_ENDS,))
 
 
 def _write_reports(plan: Plan) -> None:
     """The public map each turn ended with, and its reports (their snapshots with the ids of the
     armies just created)."""
-    _create_keeping_times(TurnMap, [t.map for t in plan.turns if t.map is not None])
+    _write_layouts(plan, (TURN_MAP,))
     reports = []
     for t in plan.turns:
         for report in t.reports:

@@ -5,7 +5,7 @@ every model that a chain of foreign keys leads to kingdoms.Campaign (any app, an
 each made comparable: its database id left out, each foreign key replaced by the identity of the
 row it points to (a natural key from the model's unique constraints, else that row's own
 comparable form), a user by username, bytes by their digest. A model no chain of foreign keys
-relates to a campaign must be listed in NOT_CAMPAIGN_DATA, with the reason: so a new model
+relates to a campaign must be listed in transfer/exceptions.py's NOT_CAMPAIGN_DATA, with the reason: so a new model
 fails the comparison until the export carries it, or this list says why it need not.
 
 Ids kept inside JSON fields and text are found generically too: `ids_set_apart` starts every
@@ -29,60 +29,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, models
 
 from kingdoms.models import Campaign
+from transfer.exceptions import NOT_CAMPAIGN_DATA, NOT_COMPARED, NOT_IN_THE_DOCUMENT
 
 User = get_user_model()
-
-# Models that hold no campaign's data, each with the reason.
-NOT_CAMPAIGN_DATA = {
-    "admin.LogEntry": "the admin's log of edits",
-    "auth.Group": "permission groups of the site",
-    "auth.Group_permissions": "permission groups of the site",
-    "auth.Permission": "permissions of the site",
-    "auth.User": "accounts are the site's, shared by campaigns: a campaign's rows name them by username",
-    "auth.User_groups": "an account's permissions",
-    "auth.User_user_permissions": "an account's permissions",
-    "contenttypes.ContentType": "the site's table of models",
-    "sessions.Session": "logins",
-    "authtoken.Token": "an account's API token: the site's, not a campaign's",
-    "authtoken.TokenProxy": "the admin's view of the API tokens",
-    "axes.AccessAttempt": "the site's failed logins (django-axes' lockout), by username and address",
-    "axes.AccessAttemptExpiration": "when a failed login stops counting (django-axes)",
-    "axes.AccessFailureLog": "the site's log of failed logins (django-axes)",
-    "axes.AccessLog": "the site's log of logins (django-axes)",
-    "kingdoms.PlayerMailSecret": (
-        "the secret of a player's orders address: a credential of the account, like its API token, never "
-        "written into a document the organizer downloads"
-    ),
-    "turns.SweepRecord": "the site's deadline sweep, shared by every campaign (the health endpoint reads it)",
-    "kingdoms.ReportPreferences": (
-        "a user's own settings: they travel with the account in the document's users, and the import gives "
-        "them to the accounts it creates (tests/transfer/test_importer.py)"
-    ),
-}
-
-# Models related to a campaign whose rows are not its state and do not travel in its document, each
-# with the reason: the safeguards' records, which a restore (transfer/snapshots.py) must not replace.
-# Fields carried but not compared row for row: a restore moves the count of the world's changes on
-# (the order sheets' kept world, kingdoms/services/world.py), so it never equals the snapshot's.
-NOT_COMPARED = {"kingdoms.Campaign.world_version"}
-
-NOT_IN_THE_DOCUMENT = {
-    "inbox.InboundMessage": (
-        "the transport's record of the mail received (issue 36), the site's log like the deadline sweep's: "
-        "what a mail filed travels as its order sheet, submission and answer email; a restore must not "
-        "forget which Message-IDs were processed, or a replayed mail would be filed again"
-    ),
-    "transfer.Snapshot": "a copy of the campaign's own document, taken before a phase; the site's safeguard",
-    "transfer.RestoreRecord": "the site's record of a restore, which the restore itself must not undo",
-    "battles.BattleMessage": (
-        "the record of who wrote to a battle's other side and when, which only the hour's rate limit reads "
-        "(rules decision 363); the message itself is an email, which travels"
-    ),
-    "kingdoms.DraftedArmyList": (
-        "a player's army list as left in the editor, never entered: nothing counts it (the army's list is "
-        "its units, which travel); rows as posted, naming the units by database id (docs/architecture.md)"
-    ),
-}
 
 # Text fields that hold ids the document keeps as they are (compared as text, not as the rows they
 # name), each with the reason. None since format version 5 (a dice roll's stream travels by

@@ -39,9 +39,9 @@ from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
-from tests.transfer.rows import NOT_IN_THE_DOCUMENT
-from transfer import schema
+from transfer import layout, schema
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
+from transfer.exceptions import NOT_IN_THE_DOCUMENT
 from transfer.export import campaign_export
 from turns.models import DiceRoll, SweepRecord, Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
@@ -93,40 +93,40 @@ def test_every_field_of_the_models_is_in_the_document():
         Campaign: schema.CAMPAIGN_KEYS,
         Province: {**schema.PROVINCE_KEYS, "neighbours": "the top-level adjacency"},
         Kingdom: schema.KINGDOM_KEYS,
-        Alliance: schema.ALLIANCE_KEYS,
-        TreasuryEntry: schema.TREASURY_KEYS,
+        Alliance: layout.ALLIANCES.keys(),
+        TreasuryEntry: layout.TREASURY.keys(),
         Army: schema.ARMY_KEYS,
-        ArmyMovement: schema.MOVEMENT_KEYS,
-        ExperienceEntry: schema.EXPERIENCE_KEYS,
-        Delivery: schema.DELIVERY_KEYS,
-        RosterAdjustment: schema.ROSTER_ADJUSTMENT_KEYS,
+        ArmyMovement: layout.MOVEMENTS.keys(),
+        ExperienceEntry: layout.EXPERIENCE_LEDGER.keys(),
+        Delivery: layout.DELIVERIES.keys(),
+        RosterAdjustment: layout.ROSTER_ADJUSTMENTS.keys(),
         Unit: schema.UNIT_KEYS,
         Character: {**schema.CHARACTER_KEYS, "kingdom": "named"},
         ArmoryItem: schema.ITEM_KEYS,
-        TombRaiderForce: {**schema.TOMB_RAIDERS_KEYS, "kingdom": "nested in its kingdom"},
-        TombRaiderEntry: {**schema.TOMB_RAIDER_ENTRY_KEYS, "force": "nested in its force"},
-        MissionEffect: schema.MISSION_EFFECT_KEYS,  # Reconnaissance and Sabotage (issue 32)
-        CapturedRaider: schema.CAPTIVE_KEYS,
+        TombRaiderForce: {**layout.TOMB_RAIDERS.keys(), "kingdom": "nested in its kingdom"},
+        TombRaiderEntry: {**layout.TOMB_RAIDERS.children[0].keys(), "force": "nested in its force"},
+        MissionEffect: layout.MISSION_EFFECTS.keys(),  # Reconnaissance and Sabotage (issue 32)
+        CapturedRaider: layout.CAPTIVES.keys(),
         DiceRoll: schema.DICE_KEYS,
-        CampaignSchedule: schema.SCHEDULE_KEYS,
+        CampaignSchedule: layout.SCHEDULE.keys(),
         Turn: schema.TURN_KEYS,
-        DeadlineChange: schema.DEADLINE_CHANGE_KEYS,
-        OrderSheet: schema.SHEET_KEYS,
-        OrderSubmission: schema.SUBMISSION_KEYS,
-        OrdersReminder: schema.REMINDER_KEYS,
-        TurnEvent: schema.EVENT_KEYS,
+        DeadlineChange: layout.DEADLINE_CHANGES.keys(),
+        OrderSheet: layout.SHEETS.keys(),
+        OrderSubmission: layout.SHEETS.children[0].keys(),
+        OrdersReminder: layout.ORDERS_REMINDERS.keys(),
+        TurnEvent: layout.EVENTS.keys(),
         Battle: schema.BATTLE_KEYS,
-        BattleSupport: schema.SUPPORT_KEYS,
+        BattleSupport: layout.SUPPORTS.keys(),
         TurnSummarySheet: schema.SUMMARY_SHEET_KEYS,
-        ResultsReminder: schema.REMINDER_KEYS,
+        ResultsReminder: layout.RESULTS_REMINDERS.keys(),
         # Allies, Announcement: in its turn's object ("turn"), its alliance named by place
-        AllianceEndAnnouncement: schema.ALLIANCE_END_KEYS,
-        TurnMap: schema.MAP_KEYS,
+        AllianceEndAnnouncement: layout.ALLIANCE_ENDS.keys(),
+        TurnMap: layout.TURN_MAP.keys(),
         TurnReport: schema.REPORT_KEYS,
         Email: {**schema.EMAIL_KEYS, "key": "by the row it names"},
         ReportEmail: {**schema.EMAIL_KEYS, **schema.REPORT_EMAIL_KEYS, "email_ptr": "the email it extends"},
         ReportPreferences: schema.REPORT_PREFERENCES_KEYS,  # in its user's object
-        Message: schema.MESSAGE_KEYS,  # diplomacy (issue 37): the campaign's messages
+        Message: layout.MESSAGES.keys(),  # diplomacy (issue 37): the campaign's messages
     }
     for model, keys in specs.items():
         fields = {f.name for f in [*model._meta.concrete_fields, *model._meta.many_to_many]}
@@ -137,9 +137,9 @@ def test_every_field_of_the_models_is_in_the_document():
     own_apps = [
         a for a in apps.get_app_configs() if a.path.startswith(str(settings.BASE_DIR)) and "-packages" not in a.path
     ]
-    # The deadline sweep's last run is the site's, shared by every campaign (rows.NOT_CAMPAIGN_DATA);
-    # the snapshots and restore records are the site's safeguards, not state (rows.NOT_IN_THE_DOCUMENT).
-    # A player's orders address secret is a credential of the account, never in a document (rows.NOT_CAMPAIGN_DATA).
+    # The deadline sweep's last run is the site's, shared by every campaign (transfer/exceptions.py NOT_CAMPAIGN_DATA);
+    # the snapshots and restore records are the site's safeguards, not state (NOT_IN_THE_DOCUMENT).
+    # A player's orders address secret is a credential of the account, never in a document (NOT_CAMPAIGN_DATA).
     left_out = {SweepRecord, PlayerMailSecret, *(apps.get_model(label) for label in NOT_IN_THE_DOCUMENT)}
     assert {m for app in own_apps for m in app.get_models()} - left_out == set(specs)
 

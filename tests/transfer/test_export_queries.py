@@ -5,6 +5,8 @@ campaigns are `make bench`'s generated ones (demo/management/commands/bench.py).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -65,3 +67,14 @@ def test_each_kingdom_s_treasury_and_armory_are_its_own_rows_in_its_own_order(db
         ]
         assert [e["note"] for e in row["treasury"]] == ["", "Dragon Bow", "Upkeep", "Wizarding Hat", "Taxes"]
         assert [i["points"] for i in row["armory"]] == [50, 15, 5, 40]
+
+
+def test_the_export_reads_nothing_twice(db):
+    """Each read of the export is made once: a table read again the same way is time the snapshot
+    before every phase pays for nothing (as when a model's rows were read both by the engine,
+    transfer/layout.py, and again by a section that did not need them)."""
+    campaign = _campaign(4, 8)
+    with CaptureQueriesContext(connection) as queries:
+        campaign_export(campaign=campaign)
+    statements = Counter(query["sql"] for query in queries.captured_queries)
+    assert [sql for sql, count in statements.items() if count > 1] == []

@@ -1,0 +1,44 @@
+"""The engine's reading of the models (transfer/layout.py): every field a campaign model holds has a
+JSON kind, so a field added to a model is written and read by its type with no edit to transfer/."""
+
+from datetime import date
+
+import pytest
+from django.apps import apps
+from django.db import models
+
+from tests.transfer.rows import campaign_models
+from transfer.kinds import DATE, time_text
+from transfer.layout import LAYOUTS, field_kind
+
+
+def test_every_field_of_every_campaign_model_has_a_json_kind():
+    for label in campaign_models():
+        for field in apps.get_model(label)._meta.concrete_fields:
+            if not (field.primary_key or field.is_relation):
+                assert field_kind(field).label, f"{label}.{field.name}"
+
+
+def test_a_date_travels_as_its_iso_date():
+    kind = field_kind(models.DateField())
+    assert kind is DATE and time_text(date(2024, 3, 1)) == "2024-03-01"
+    assert kind.accepts("2024-03-01") and kind.read("2024-03-01") == date(2024, 3, 1)
+    assert not kind.accepts("2024-03-01T12:00:00+00:00") and not kind.accepts("1 March")
+
+
+def test_a_field_of_a_type_the_document_cannot_write_is_refused_by_name():
+    field = models.DecimalField(max_digits=5, decimal_places=2)
+    field.set_attributes_from_name("price")
+    field.model = apps.get_model("kingdoms.TreasuryEntry")
+    with pytest.raises(TypeError, match=r"kingdoms.TreasuryEntry.price"):
+        field_kind(field)
+
+
+def test_a_key_may_be_absent_when_its_field_has_a_default_or_may_be_null():
+    """A document written before a field was added lacks its key: read with the default (or null);
+    a field with neither must be there."""
+    for layout in LAYOUTS:
+        optional = set(layout.optional())
+        for field in layout.fields():
+            may_lack = bool(field.has_default() or field.null or field.many_to_many)
+            assert (field.name in optional) == may_lack, f"{layout.model._meta.label}.{field.name}"

@@ -1,0 +1,430 @@
+"""The document read from the models: each model's keys and their JSON kinds derived from its own
+fields (Django's `_meta`), with a small declared layout per model saying what the fields cannot:
+where its rows sit (the parent they are listed under, in which order) and how it names the rows
+it refers to (a province by number, a kingdom by name, an army by its key, a user by username).
+
+A field added to a model travels with no edit here: it is written under its own name, read back
+by its kind, and, since a document written before it lacks it, it may be absent when the field
+has a default (read as the default) or may be null; a field with neither is required. A model
+listed here is exported, read and written by the engine (export.py `layout_children`, the
+reader's `Reader.layout_children`, writer.py); the models not listed yet keep their hand-kept
+keys in schema.py (issue 30: they move here one by one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from string import Formatter
+from typing import Any
+
+from django.db import models
+
+from .campaign_models import (
+    Alliance,
+    AllianceEndAnnouncement,
+    ArmyMovement,
+    BattleSupport,
+    CampaignSchedule,
+    CapturedRaider,
+    DeadlineChange,
+    Delivery,
+    ExperienceEntry,
+    Message,
+    MissionEffect,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
+    ResultsReminder,
+    RosterAdjustment,
+    TombRaiderEntry,
+    TombRaiderForce,
+    TreasuryEntry,
+    TurnEvent,
+    TurnMap,
+)
+from .kinds import (
+    ARMY_KEY,
+    BASE64,
+    BOOL,
+    DATE,
+    INT,
+    LIST,
+    NUMBER,
+    OBJECT,
+    STR,
+    STR_LIST,
+    TIME_OF_DAY,
+    TIMESTAMP,
+    Kind,
+    is_int,
+)
+from .references import (
+    CHARACTER_ID,
+    EVENT_DATA_REFERENCES,
+    MISSION_EFFECT_DATA_REFERENCES,
+    REFERENCE_KINDS,
+    References,
+)
+
+# How the document names the row a foreign key points to.
+USERNAME = "username"  # a user by username (null once the account is gone)
+PROVINCE = "province"  # a province by number
+KINGDOM = "kingdom"  # a kingdom by name
+ARMY = "army"  # an army by [kingdom name, army name]
+ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
+CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
+NAMED_KINDS: dict[str, Kind] = {
+    USERNAME: STR,
+    PROVINCE: INT,
+    KINGDOM: STR,
+    ARMY: ARMY_KEY,
+    ALLIANCE: INT,
+    CHARACTER: REFERENCE_KINDS[CHARACTER_ID],
+}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a model's rows sit in the document and what its fields cannot say themselves."""
+
+    model: type[models.Model]
+    # The key of the list the rows sit in, under their parent's object.
+    key: str
+    # The foreign key to the row they are listed under: not written (the nesting says it).
+    parent: str
+    # The lookup from the model to its campaign (one query reads the campaign's rows).
+    path: str
+    # The rows' order in their list, after their parent (ties broken by creation).
+    order: tuple[str, ...] = ()
+    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY).
+    names: Mapping[str, str] = field(default_factory=dict)
+    # JSON kinds narrower than the field's own (a JSON list that holds strings).
+    kinds: Mapping[str, Kind] = field(default_factory=dict)
+    # The key whose value names a row in the import's messages (reminders[0] "Ostland").
+    label: str | None = None
+    # Texts the site writes empty though a form would refuse them (an alliance not ended: no "how").
+    blank: tuple[str, ...] = ()
+    # One row or none, written as an object or null rather than a list (a turn's map).
+    single: bool = False
+    # The layouts of the rows listed under each row (a Tomb Raider force's entries), after its fields.
+    children: tuple[Layout, ...] = ()
+    # The JSON fields that hold ids (transfer/references.py), with what the ids name: by the row's
+    # values as the document has them (an effect's data, by its mission).
+    references: Mapping[str, Callable[[Mapping[str, Any]], References]] = field(default_factory=dict)
+    # What the import checks of the rows of one list beyond their fields (two entries of one name):
+    # given the reader's `problem(where, message)` and the rows read, each with where it is.
+    check: Callable[[Callable[[str, str], None], list[tuple[str, Any]]], None] | None = None
+    # How the export's errors name a row, a format string of its fields' and lookups' values (the
+    # event #{sequence} ({code}) of turn {turn__number}): read in the same query as the row.
+    what: str | None = None
+    # The references whose problems the import reports at the row itself rather than under their key
+    # (an event's kingdom and army: the event is what is wrong).
+    named_at_row: tuple[str, ...] = ()
+    # The JSON fields that hold a sheet's entries, read and written by the sheets' codec
+    # (orders/entries.py) with names for ids (schema.ENTRY_REFERENCES).
+    entries: tuple[str, ...] = ()
+
+    def what_lookups(self) -> list[str]:
+        """The values `what` names that are not the row's own fields (a lookup through its parent)."""
+        own = {f.attname for f in self.fields()} | {f.name for f in self.fields()}
+        names = [name for _, name, _, _ in Formatter().parse(self.what or "") if name]
+        return [name for name in dict.fromkeys(names) if name not in own]
+
+    def fields(self) -> list[models.Field]:  # type: ignore[type-arg]
+        """The fields written, in the order the model declares them (its many-to-many fields among
+        them): all but the id and the parent."""
+        meta = self.model._meta
+        fields = [f for f in [*meta.concrete_fields, *meta.many_to_many] if not f.primary_key and f.name != self.parent]
+        return sorted(fields, key=lambda f: f.creation_counter)
+
+    def keys(self) -> dict[str, Kind]:
+        """Every key of the model's object with the JSON kind it holds, its children's last."""
+        return {f.name: self.kind(f) for f in self.fields()} | {
+            child.key: OBJECT.or_null() if child.single else LIST for child in self.children
+        }
+
+    def optional(self) -> tuple[str, ...]:
+        """The keys a document may lack: those of fields with a default or that may be null (a
+        document written before the field was added is read with the default, or null), many-to-many
+        (none), and the children's (a document written before their model has none)."""
+        return (
+            *(f.name for f in self.fields() if f.has_default() or f.null or f.many_to_many),
+            *(child.key for child in self.children),
+        )
+
+    def empty(self) -> Any:
+        """What the document holds when there is no row: null for a single row, else an empty list."""
+        return None if self.single else []
+
+    def family(self) -> tuple[Layout, ...]:
+        """This layout and its children's, parents first (the order the writer creates them in)."""
+        return (self, *(layout for child in self.children for layout in child.family()))
+
+    def kind(self, field: models.Field) -> Kind:  # type: ignore[type-arg]
+        if field.many_to_many:
+            return self.kinds.get(field.name, LIST)  # each row it names, named as `names` says
+        kind = self.kinds.get(field.name) or (
+            NAMED_KINDS[self.names[field.name]] if field.is_relation else field_kind(field)
+        )
+        return kind.or_null() if field.null else kind
+
+    def own(self) -> list[str]:
+        """The fields kept as they are: neither a reference by natural key, nor JSON holding ids, nor
+        written as text."""
+        return [
+            f.name
+            for f in self.fields()
+            if not (f.is_relation or _as_text(f) or f.name in self.references or f.name in self.entries)
+        ]
+
+
+def _as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
+    return isinstance(field, models.DateField | models.TimeField | models.BinaryField)
+
+
+def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
+    """The JSON kind a model field is written as."""
+    if isinstance(field, models.BooleanField):
+        return BOOL
+    if isinstance(field, models.IntegerField):
+        return INT
+    if isinstance(field, models.FloatField):
+        return NUMBER
+    if isinstance(field, models.DateTimeField):
+        return TIMESTAMP
+    if isinstance(field, models.TimeField):
+        return TIME_OF_DAY
+    if isinstance(field, models.DateField):
+        return DATE
+    if isinstance(field, models.BinaryField):
+        return BASE64
+    if isinstance(field, models.JSONField):
+        return LIST if field.default is list else OBJECT
+    if isinstance(field, models.CharField | models.TextField):
+        return STR
+    raise TypeError(f"The document has no JSON kind for {field.model._meta.label}.{field.name} ({field!r})")
+
+
+# A kingdom's ledger, in turn order.
+TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign", order=("turn",))
+# An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
+IN_ARMY = ("army", "army__kingdom__campaign")
+MOVEMENTS = Layout(ArmyMovement, "movements", *IN_ARMY, order=("turn", "step"), names={"province": PROVINCE})
+EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY, order=("turn",))
+DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY)
+ROSTER_ADJUSTMENTS = Layout(
+    RosterAdjustment,
+    "roster_adjustments",
+    *IN_ARMY,
+    order=("turn",),
+    names={"made_by": USERNAME},
+    kinds={"changes": STR_LIST},
+)
+ARMY_CHILDREN = (MOVEMENTS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
+
+
+def _raider_entries_checked(problem: Callable[[str, str], None], entries: list[tuple[str, Any]]) -> None:
+    """A Tomb Raider force's entries: models enough for those out of action, a name each."""
+    names: list[str] = []
+    for where, entry in entries:
+        counts = (entry.out_of_action, entry.models_count)
+        if all(is_int(n) for n in counts) and counts[0] > counts[1]:
+            problem(where, "more models out of action than the entry has.")
+        if isinstance(entry.name, str):
+            if entry.name.strip().lower() in names:
+                problem(where, f'two entries are called "{entry.name}".')
+            names.append(entry.name.strip().lower())
+
+
+# A kingdom's Tomb Raider force (null when it has none): its entries in their order.
+TOMB_RAIDERS = Layout(
+    TombRaiderForce,
+    "tomb_raiders",
+    "kingdom",
+    "kingdom__campaign",
+    single=True,
+    children=(
+        Layout(
+            TombRaiderEntry,
+            "entries",
+            "force",
+            "force__kingdom__campaign",
+            ("position",),
+            label="name",
+            check=_raider_entries_checked,
+        ),
+    ),
+)
+KINGDOM_CHILDREN = (TREASURY, TOMB_RAIDERS)
+# A turn's lists: its deadline changes in time order (an email's key names one by its place), the
+# kingdoms reminded of their orders and of their results (one each).
+IN_TURN = ("turn", "turn__campaign")
+DEADLINE_CHANGES = Layout(
+    DeadlineChange, "deadline_changes", *IN_TURN, order=("changed_at",), names={"changed_by": USERNAME}
+)
+ORDERS_REMINDERS = Layout(OrdersReminder, "reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom")
+RESULTS_REMINDERS = Layout(
+    ResultsReminder, "results_reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom"
+)
+# The public map the turn ended with (null before), the picture for the PDFs in base64.
+TURN_MAP = Layout(TurnMap, "map", *IN_TURN, single=True)
+
+
+def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: list[tuple[str, Any]]) -> None:
+    """Allies, Announcement: a kingdom announces the end of one alliance of its own in a turn."""
+    announced: set[str] = set()
+    for where, announcement in announcements:
+        kingdom, alliance = getattr(announcement, "kingdom", None), getattr(announcement, "alliance", None)
+        if kingdom is None or alliance is None:
+            continue  # reported
+        if kingdom.name in announced:
+            problem(where, f"{kingdom.name} announces the end of an alliance twice in this turn.")
+        announced.add(kingdom.name)
+        if kingdom.name not in {getattr(getattr(alliance, side, None), "name", None) for side in ("first", "second")}:
+            problem(where, f"the alliance is not one of {kingdom.name}'s in the document's alliances.")
+
+
+# Allies, Announcement: the kingdoms that announced the end of an alliance during the turn's End of Turn.
+ALLIANCE_ENDS = Layout(
+    AllianceEndAnnouncement,
+    "alliance_end_announcements",
+    *IN_TURN,
+    ("kingdom_id",),
+    {"kingdom": KINGDOM, "alliance": ALLIANCE, "entered_by": USERNAME},
+    label="kingdom",
+    check=_alliance_ends_checked,
+)
+
+
+def _events_checked(problem: Callable[[str, str], None], events: list[tuple[str, Any]]) -> None:
+    """The turn's record is read in order: each sequence once, ascending."""
+    previous: int | None = None
+    for where, event in events:
+        if not is_int(event.sequence):
+            continue  # reported
+        if previous is not None and event.sequence <= previous:
+            problem(
+                where,
+                f"sequence {event.sequence} should come after {previous}: "
+                "the events are listed in sequence order, each sequence once.",
+            )
+        previous = event.sequence
+
+
+# What the turn's resolution and aftermath recorded, in sequence order: the kingdom and army each
+# names, its data with names for the ids its code keeps there (references.py EVENT_DATA_REFERENCES).
+EVENTS = Layout(
+    TurnEvent,
+    "events",
+    *IN_TURN,
+    order=("sequence",),
+    names={"kingdom": KINGDOM, "army": ARMY},
+    references={"data": lambda row: EVENT_DATA_REFERENCES.get(row.get("code", ""), {})},
+    label="code",
+    check=_events_checked,
+    what="the event #{sequence} ({code}) of turn {turn__number}",
+    named_at_row=("kingdom", "army"),
+)
+
+
+def _sheets_checked(problem: Callable[[str, str], None], sheets: list[tuple[str, Any]]) -> None:
+    kingdoms: set[str] = set()
+    for where, sheet in sheets:
+        kingdom = getattr(sheet, "kingdom", None)
+        if kingdom is not None:
+            if kingdom.name in kingdoms:
+                problem(where, f"{kingdom.name} has two order sheets for this turn.")
+            kingdoms.add(kingdom.name)
+
+
+# The kingdoms' order sheets, one a kingdom, each with what was submitted in time order (an email's
+# key names a submission by its place), their entries as the sheets' codec writes them.
+SHEETS = Layout(
+    OrderSheet,
+    "sheets",
+    *IN_TURN,
+    order=("kingdom_id",),
+    names={"kingdom": KINGDOM},
+    label="kingdom",
+    check=_sheets_checked,
+    what="the order sheet of {kingdom__name} for turn {turn__number}",
+    entries=("entries",),
+    children=(
+        Layout(
+            OrderSubmission,
+            "submissions",
+            "sheet",
+            "sheet__turn__campaign",
+            order=("submitted_at",),
+            names={"submitted_by": USERNAME},
+            kinds={"warnings": STR_LIST},
+            what="a submission of the order sheet of {sheet__kingdom__name} for turn {sheet__turn__number}",
+            entries=("entries",),
+        ),
+    ),
+)
+TURN_CHILDREN = (DEADLINE_CHANGES, SHEETS, ORDERS_REMINDERS, RESULTS_REMINDERS, EVENTS, ALLIANCE_ENDS, TURN_MAP)
+# The armies that support a battle.
+SUPPORTS = Layout(
+    BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
+)
+BATTLE_CHILDREN = (SUPPORTS,)
+# The campaign's own lists, at the top of the document: its alliances in the order formed (an
+# announcement of an alliance's end names it by its place) and the Tomb Raiders captured (a sheet's
+# captive orders name them by place, issue 32).
+IN_CAMPAIGN = ("campaign", "campaign")
+ALLIANCES = Layout(
+    Alliance,
+    "alliances",
+    *IN_CAMPAIGN,
+    order=("formed_turn",),
+    names={"first": KINGDOM, "second": KINGDOM, "broken_by": KINGDOM},
+    blank=("ended_how",),
+)
+CAPTIVES = Layout(
+    CapturedRaider,
+    "captives",
+    *IN_CAMPAIGN,
+    order=("captured_turn",),
+    names={"captor": KINGDOM, "owner": KINGDOM},
+    label="entry",
+)
+# The orders app's schedule (null while the campaign has none: the rulebook's is made on first use).
+SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
+
+
+def _messages_checked(problem: Callable[[str, str], None], messages: list[tuple[str, Any]]) -> None:
+    for where, message in messages:
+        if (getattr(message, "sender_kingdom", None) is None) != bool(message.announcement):
+            problem(where, "a message is the organizer's announcement or written by a kingdom, never both.")
+
+
+# Diplomacy (issue 37): the messages between kingdoms and the organizer's announcements, oldest first,
+# each to the kingdoms named in its recipients.
+MESSAGES = Layout(
+    Message,
+    "messages",
+    *IN_CAMPAIGN,
+    order=("sent_at",),
+    names={"sender": USERNAME, "sender_kingdom": KINGDOM, "recipients": KINGDOM},
+    check=_messages_checked,
+)
+# Reconnaissance and Sabotage (issue 32): the effects earned, in the order earned (a sheet's
+# mission_uses name them by place), the army and character each names, its data with names for ids.
+MISSION_EFFECTS = Layout(
+    MissionEffect,
+    "mission_effects",
+    *IN_CAMPAIGN,
+    order=("earned_turn",),
+    names={"kingdom": KINGDOM, "target": KINGDOM, "target_army": ARMY, "target_character": CHARACTER},
+    references={"data": lambda row: MISSION_EFFECT_DATA_REFERENCES.get(row.get("mission", ""), {})},
+    label="mission",
+)
+CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
+# Every model the engine carries.
+LAYOUTS = tuple(
+    layout
+    for top in (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+    for layout in top.family()
+)
