@@ -12,12 +12,27 @@ from kingdoms.models import ArmoryItem, Army, Character, Kingdom, TreasuryEntry
 from tests.clients import api_as as _api
 from tests.clients import error_details
 from tests.clients import pages_as as _page
+from tests.kingdoms.builders import army_built, campaign_built, character_built, item_built, kingdom_built, unit_built
+from tests.turns.builders import turn_built
 from turns.models import TurnEvent
 
 
 @pytest.fixture
-def ostland(demo_campaign) -> Kingdom:
-    return Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+def ostland(db) -> Kingdom:
+    """Ostland (alice) on turn 1, its 1st Army led by Elector Count Valten, the Warlord, with the
+    Runefang, and Captain Reiner with the Enchanted Shield, as in the demo; Tor Anlec (dave) beside it.
+    Built directly (tests/kingdoms/builders.py): the rows retiring reads, not the demo campaign."""
+    campaign = campaign_built()
+    turn_built(campaign)
+    ostland = kingdom_built(campaign, "Ostland", player="alice", capitol=1, gold=500)
+    kingdom_built(campaign, "Tor Anlec", player="dave", army_type="high-elves", capitol=4)
+    army = army_built(ostland, province=1)
+    valten = character_built(army, "Elector Count Valten", points=90, role="warlord", rank="lord", archetype="noble")
+    reiner = character_built(army, "Captain Reiner", points=50)
+    unit_built(army, "Halberdiers")
+    item_built(ostland, "Runefang", 85, bearer=valten)
+    item_built(ostland, "Enchanted Shield", 10, bearer=reiner, common=True)
+    return ostland
 
 
 def _character(name: str) -> Character:

@@ -23,7 +23,7 @@ from tests.clients import api_as as _api
 from tests.clients import error_details
 from tests.clients import pages_as as _page
 from tests.conftest import DEMO
-from tests.orders.test_reports import pdf_text
+from tests.reports.test_reports import pdf_text
 from tests.shared_rows import Layer
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run

@@ -90,7 +90,7 @@ def test_public_map_and_kingdoms_reveal_no_armies_or_treasury(api_client_for, al
 def test_army_list_through_the_api(api_client_for, alice, ostland):
     army = ostland.armies.get()
     # Its list is due (as after an upgrade): it is entered freely. An entered list grows only by what
-    # is paid for (XP7: tests/orders/test_purchases_service.py).
+    # is paid for (XP7: tests/kingdoms/test_purchases_service.py).
     Army.objects.filter(pk=army.pk).update(list_due=True)
     client = api_client_for(alice)
     data = client.get(f"/api/armies/{army.pk}/").json()

@@ -160,7 +160,7 @@ def test_army_list_form_saves_and_refuses_a_bad_list_whole(client, demo_campaign
     client.login(username="alice", password="briternia")
     army = Kingdom.objects.get(campaign=demo_campaign, name="Ostland").armies.get()
     # Its list is due (as after an upgrade): it is entered freely. An entered list grows only by what
-    # is paid for (XP7: tests/orders/test_purchases_service.py).
+    # is paid for (XP7: tests/kingdoms/test_purchases_service.py).
     Army.objects.filter(pk=army.pk).update(list_due=True)
     form = client.get(f"/armies/{army.pk}/edit/").context
     units, items = form["units"], form["items"]

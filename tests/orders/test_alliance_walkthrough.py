@@ -20,7 +20,7 @@ from outbox.models import Email
 from reports.models import TurnReport
 from tests.battle_setup import army_with_list
 from tests.clients import api_as, pages_as
-from tests.orders.test_reports import pdf_text
+from tests.reports.test_reports import pdf_text
 from turns.models import Turn, TurnEvent
 
 # Alliance Support Arrival (D6, Trusted Allies: no modifier): 1-3 Unexpected Delay, 4-6 On Time.

@@ -2,12 +2,40 @@
 turn's resolution with its ledger rows and events, shown to both players and in the bulletin,
 broken by invasion; secrecy: a declaration nobody answered is told to its kingdom only."""
 
-from kingdoms.models import Alliance, Army, TreasuryEntry
+import pytest
+
+from kingdoms.models import Alliance, Army, Kingdom, TreasuryEntry
 from orders.models import OrderSheet
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, error_details, pages_as
+from tests.kingdoms.builders import army_built, campaign_built, kingdom_built, unit_built
+from tests.turns.builders import turn_built
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
+
+
+@pytest.fixture
+def turn(db) -> Turn:
+    """Turn 1 of the demo's four kingdoms and players on a row of eight provinces, built directly
+    (tests/kingdoms/builders.py; the alliances need no more of the demo campaign): Ostland (alice,
+    Empire) in 1, Da Red Fang (bob, Orcs & Goblins) in 3, Karak Dumn (carol, Dwarfs) in 5 holding
+    6 too, Tor Anlec (dave, High Elves) in 8; each with 3,000 gold and a 1st Army in its capitol."""
+    campaign = campaign_built(player_count=4, provinces=8)
+    for name, player, army_type, capitol in (
+        ("Ostland", "alice", "empire", 1),
+        ("Da Red Fang", "bob", "orcs-and-goblins", 3),
+        ("Karak Dumn", "carol", "dwarfs", 5),
+        ("Tor Anlec", "dave", "high-elves", 8),
+    ):
+        kingdom = kingdom_built(campaign, name, player=player, army_type=army_type, capitol=capitol, gold=3000)
+        unit_built(army_built(kingdom, province=capitol), "Spearmen", models_count=100, points_per_model=20)
+    campaign.provinces.filter(number=6).update(controller=Kingdom.objects.get(campaign=campaign, name="Karak Dumn"))
+    return turn_built(campaign)
+
+
+@pytest.fixture
+def k(turn) -> dict[str, Kingdom]:
+    return {x.name: x for x in Kingdom.objects.filter(campaign=turn.campaign)}
 
 
 def _lines(context) -> list[str]:
@@ -181,10 +209,12 @@ def test_case_AL5_gold_transferred_on_the_order_sheet_arrives_two_turns_later(tu
     assert event.kingdom == karak and event.turn == later[3] and "sent by Ostland in turn 1" in event.text
 
 
-def test_the_demo_turn_makes_an_alliance_in_turn_1(demo_campaign, k, django_capture_on_commit_callbacks):
+def test_the_demo_turn_makes_an_alliance_in_turn_1(demo_campaign, django_capture_on_commit_callbacks):
     """make demo (issue 15): Ostland and Karak Dumn declare each other on their turn 1 order sheets;
     the alliance is made, each pays 1,000 gold, and both reports and the bulletin tell it."""
     from demo.turn import demo_turn_play
+
+    k = {x.name: x for x in Kingdom.objects.filter(campaign=demo_campaign)}
 
     with django_capture_on_commit_callbacks(execute=True):
         demo_turn_play(demo_campaign)

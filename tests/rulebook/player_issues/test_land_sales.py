@@ -12,7 +12,7 @@ from rulebook.turn.write_orders.context import order_sheet_context
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import ArmyOrder, LandDeal, OrderKind, SheetEntries
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 # A 3 x 3 grid (corner to corner adjacent):
 #   1 2 3

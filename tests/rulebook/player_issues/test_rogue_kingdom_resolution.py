@@ -9,7 +9,7 @@ from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 # A 3 x 3 grid (corner to corner adjacent):
 #   1 2 3

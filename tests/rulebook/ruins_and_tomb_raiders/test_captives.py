@@ -20,7 +20,7 @@ from rulebook.turn.write_orders.context import order_sheet_context
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import CaptiveOrder, SheetEntries
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 ELVES, DWARFS, ORCS = 1, 2, 3
 # The Dwarfs caught one of the Elves' Spearmen on turn 2 (captive 7), the Orcs one of the Elves' too

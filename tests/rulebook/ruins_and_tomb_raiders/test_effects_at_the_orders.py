@@ -14,7 +14,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, MissionUse, OrderKind, SheetEntries
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 # A 4 x 1 strip: 1 - 2 - 3 - 4. Avalon (1) holds 1 and 2, army 11 in 1; Brython (2) holds 3 and 4,
 # army 21 in 4.

@@ -11,7 +11,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, MissionUse, OrderKind, SheetEntries
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 # A strip 1 - 2 - 3 - 4 - 5. Avalon (1) holds 1 and 2, its army 11 in 2; Brython (2) holds 3 (a town,
 # or a city) to 5, its army 22 in 4. Cymru (3) is the saboteur, in none of these battles.

@@ -14,7 +14,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries, TombRaiderMission
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 ELVES, DWARFS = 1, 2
 # A 3 x 3 grid (corner to corner adjacent), ruins in 5 (the Old Keep). The Elves' army 11 stands in 1,

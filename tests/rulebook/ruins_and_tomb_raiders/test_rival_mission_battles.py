@@ -13,7 +13,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import SheetEntries, TombRaiderMission
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 # A 3 x 3 grid. Avalon (1) holds 1, 2 and 4 (capitol 1); Brython (2) holds 3, 6 and 9 (capitol 6);
 # Cornwall (3) holds 7 and 8 (capitol 8). Armies: 11 of Avalon in 1, 21 of Brython in 3, 31 of Cornwall in 7.

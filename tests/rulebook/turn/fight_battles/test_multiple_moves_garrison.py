@@ -20,7 +20,7 @@ from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests import world_builders as wb
-from tests.orders.resolving import of, resolve
+from tests.rulebook.resolving import of, resolve
 
 # A 4 x 4 grid (corner to corner adjacent):
 #   1  2  3  4

@@ -11,7 +11,7 @@ import re
 from kingdoms.models import TreasuryEntry
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.records import SheetEntries, TransferGold
-from tests.orders.test_reports import client_for
+from tests.reports.test_reports import client_for
 
 
 def league_rows(html: str) -> dict[str, list[str]]:

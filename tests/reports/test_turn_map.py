@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from reports.models import TurnMap, TurnReport
-from tests.orders.test_reports import client_for
+from tests.reports.test_reports import client_for
 
 
 def moves(svg: str) -> set[str]:
