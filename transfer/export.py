@@ -86,8 +86,6 @@ from .schema import (
     BATTLE_KEYS,
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
-    CHARACTER_FIELDS,
-    CHARACTER_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -113,8 +111,6 @@ from .schema import (
     TOP_KEYS,
     TURN_FIELDS,
     TURN_KEYS,
-    UNIT_FIELDS,
-    UNIT_KEYS,
     USER_FIELDS,
     USER_KEYS,
     VERSION,
@@ -474,12 +470,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
         ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
     )
     armies_of = _grouped(Army.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "id"), "kingdom_id")
-    units_of = _grouped(
-        Unit.objects.filter(army__kingdom__campaign=campaign)
-        .select_related("character")
-        .order_by("army_id", "position", "id"),
-        "army_id",
-    )
 
     def army_row(army: Army) -> dict[str, Any]:
         what = f"the army {army.name}"
@@ -489,7 +479,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             army,
             province=names.province(army.province_id, what),
             fortified_in=names.province(army.fortified_in_id, what),
-            units=[_unit_row(unit, names) for unit in units_of.get(army.id, [])],
             **{layout.key: children[layout.key].get(army.id, []) for layout in ARMY_CHILDREN},
         )
 
@@ -514,23 +503,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
         )
         for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
     ]
-
-
-def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
-    character = getattr(unit, "character", None)
-    return _row(
-        UNIT_KEYS,
-        UNIT_FIELDS,
-        unit,
-        character=None
-        if character is None
-        else _row(
-            CHARACTER_KEYS,
-            CHARACTER_FIELDS,
-            character,
-            kingdom=names.kingdom(character.kingdom_id, f"the character {unit.name}"),
-        ),
-    )
 
 
 ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which announcements name by place

@@ -27,6 +27,7 @@ from .campaign_models import (
     BattleSupport,
     CampaignSchedule,
     CapturedRaider,
+    Character,
     DeadlineChange,
     Delivery,
     ExperienceEntry,
@@ -42,6 +43,7 @@ from .campaign_models import (
     TreasuryEntry,
     TurnEvent,
     TurnMap,
+    Unit,
 )
 from .kinds import (
     ARMY_KEY,
@@ -124,6 +126,9 @@ class Layout:
     # The JSON fields that hold a sheet's entries, read and written by the sheets' codec
     # (orders/entries.py) with names for ids (schema.ENTRY_REFERENCES).
     entries: tuple[str, ...] = ()
+    # The references to a kingdom resolved once every kingdom is read (a character may serve a
+    # kingdom listed after his army's): the reader's `late`.
+    late: tuple[str, ...] = ()
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -221,7 +226,39 @@ ROSTER_ADJUSTMENTS = Layout(
     names={"made_by": USERNAME},
     kinds={"changes": STR_LIST},
 )
-ARMY_CHILDREN = (MOVEMENTS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
+
+
+def _units_checked(problem: Callable[[str, str], None], units: list[tuple[str, Any]]) -> None:
+    for where, unit in units:
+        if is_int(unit.veteran_level) and unit.veteran_level > 3:
+            problem(where, "the veteran level is at most 3.")
+
+
+# An army's units in their order (a bearer, a character, names a unit by its place in the list),
+# each with its character (null for none), who serves a kingdom by name.
+UNITS = Layout(
+    Unit,
+    "units",
+    *IN_ARMY,
+    order=("position",),
+    label="name",
+    check=_units_checked,
+    children=(
+        Layout(
+            Character,
+            "character",
+            "unit",
+            "unit__army__kingdom__campaign",
+            names={"kingdom": KINGDOM},
+            kinds={"abilities": STR_LIST},
+            single=True,
+            what="the character {unit__name}",
+            named_at_row=("kingdom",),
+            late=("kingdom",),
+        ),
+    ),
+)
+ARMY_CHILDREN = (MOVEMENTS, UNITS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
 
 
 def _raider_entries_checked(problem: Callable[[str, str], None], entries: list[tuple[str, Any]]) -> None:

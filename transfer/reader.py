@@ -51,6 +51,7 @@ from .layout import (
     RESULTS_REMINDERS,
     SHEETS,
     TURN_CHILDREN,
+    UNITS,
 )
 from .plan import (
     ArmyPlan,
@@ -87,9 +88,6 @@ from .schema import (
     CAMPAIGN_KEYS,
     CAMPAIGN_OPTIONAL_KEYS,
     CASUALTY_KEYS,
-    CHARACTER_FIELDS,
-    CHARACTER_KEYS,
-    CHARACTER_OPTIONAL_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -129,9 +127,6 @@ from .schema import (
     TURN_FIELDS,
     TURN_KEYS,
     TURN_OPTIONAL_KEYS,
-    UNIT_FIELDS,
-    UNIT_KEYS,
-    UNIT_OPTIONAL_KEYS,
     USER_FIELDS,
     USER_KEYS,
     keys_of_version,
@@ -144,9 +139,8 @@ class Reader(Reading):
 
     def __init__(self) -> None:
         super().__init__()
-        # Characters' kingdoms and items' bearers may name any kingdom or army: resolved once
-        # every kingdom has been read.
-        self.character_kingdoms: list[tuple[str, Character, str]] = []
+        # Items' bearers may name any kingdom's army: resolved once every kingdom has been read
+        # (as characters' kingdoms: Reading.late).
         self.bearers: list[tuple[str, ArmoryItem, Any]] = []
         # The rows an email's key may name (schema.EMAIL_KEY_ROWS), by prefix, then by the values of
         # their natural key in the order of its keys (a report: turn number, kind, kingdom, battle);
@@ -280,13 +274,13 @@ class Reader(Reading):
             if name not in self.plan.kingdoms:
                 self.problem(f"province {number} / controller", f'there is no kingdom called "{name}".')
         living_warlords: dict[str, int] = {}
-        for where, character, name in self.character_kingdoms:
-            if name not in self.plan.kingdoms:
-                self.problem(where, f'there is no kingdom called "{name}".')
-                continue
-            character.kingdom = self.plan.kingdoms[name].kingdom
-            if character.role == Character.Role.WARLORD and character.alive is True:
-                living_warlords[name] = living_warlords.get(name, 0) + 1
+        for where, row, field_name, how, value in self.late:
+            named = self.named(how, value, where)
+            if named is None:
+                continue  # reported
+            setattr(row, field_name, named)
+            if isinstance(row, Character) and row.role == Character.Role.WARLORD and row.alive is True:
+                living_warlords[value] = living_warlords.get(value, 0) + 1
         for name, count in sorted(living_warlords.items()):
             if count > 1:
                 self.problem(f'kingdom "{name}"', f"a kingdom has one living Warlord, not {count}.")
@@ -384,8 +378,12 @@ class Reader(Reading):
             if step in steps:
                 self.problem(f"{where} / movements[{index}]", f"turn {step[0]} step {step[1]} appears twice.")
             steps.add(step)
-        for index, row in enumerate(values.get("units", [])):
-            self.unit(plan, row, f"{where} / units[{index}]")
+        # A unit that cannot be read still holds its place: bearers refer to units by place.
+        units = read[UNITS.key]
+        plan.units = [units.get(index) or Unit(army=army) for index in range(len(values.get(UNITS.key, [])))]
+        plan.characters = [
+            character for unit in units.values() for character in self.listed[id(unit), "character"].values()
+        ]
         self.experience_ledger(army, list(read[EXPERIENCE_LEDGER.key].values()), values, where)
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
@@ -412,29 +410,6 @@ class Reader(Reading):
                 f"{where} / experience_ledger",
                 f"the rows add up to {total} experience, but the army has {army.experience}.",
             )
-
-    def unit(self, army: ArmyPlan, data: Any, where: str) -> None:
-        where = label(where, data, "name")
-        values = self.keys(data, where, UNIT_KEYS, optional=UNIT_OPTIONAL_KEYS)
-        # A unit that cannot be read still holds its place: bearers refer to units by place.
-        unit = (
-            Unit(army=army.army) if values is None else self.instance(Unit, values, UNIT_FIELDS, where, army=army.army)
-        )
-        army.units.append(unit)
-        if values is None:
-            return
-        if is_int(unit.veteran_level) and unit.veteran_level > 3:
-            self.problem(where, "the veteran level is at most 3.")
-        if values.get("character") is None:
-            return
-        where = f"{where} / character"
-        character_values = self.keys(values["character"], where, CHARACTER_KEYS, optional=CHARACTER_OPTIONAL_KEYS)
-        if character_values is None:
-            return
-        character = self.instance(Character, character_values, CHARACTER_FIELDS, where, unit=unit)
-        army.characters.append(character)
-        if "kingdom" in character_values:
-            self.character_kingdoms.append((where, character, character_values["kingdom"]))
 
     def campaign_lists(self, top: dict[str, Any]) -> None:
         """The campaign's own lists the engine reads (transfer/layout.py CAMPAIGN_CHILDREN). The

@@ -44,6 +44,9 @@ class Reading:
         self.alliance_at: list[Any] = []
         # The rows of each child layout read under a row, by their place: by (id of the row, the key).
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}
+        # The references a layout resolves once every kingdom is read (Layout.late): where, the row,
+        # the field, how it names its row and the value (Reader.kingdoms resolves them).
+        self.late: list[tuple[str, Any, str, str, Any]] = []
 
     def problem(self, where: str, message: str) -> None:
         self.errors.append(f"{where}: {message}" if where else message)
@@ -147,7 +150,7 @@ class Reading:
                     row_where if name == layout.label or name in layout.named_at_row else f"{row_where} / {name}",
                 )
                 for name, how in layout.names.items()
-                if not layout.model._meta.get_field(name).many_to_many
+                if not layout.model._meta.get_field(name).many_to_many and name not in layout.late
             }
             for name, references in layout.references.items():
                 if name in values:  # written with ids once the rows it names exist (Plan.translated)
@@ -163,6 +166,17 @@ class Reading:
                 if name in values:
                     self.plan.translated.append((instance, name, references(values), values[name]))
             found[index] = instance
+            self.late.extend(
+                (
+                    row_where if name in layout.named_at_row else f"{row_where} / {name}",
+                    instance,
+                    name,
+                    how,
+                    values[name],
+                )
+                for name, how in layout.names.items()
+                if name in layout.late and name in values
+            )
             self.plan.entries.extend((instance, name, data) for name, data in entries.items())
             for name, rows_named in many.items():  # written once the rows exist
                 self.plan.many_to_many.append((instance, name, [r for r in rows_named if r is not None]))

@@ -26,7 +26,6 @@ from .campaign_models import (
     Army,
     Battle,
     Campaign,
-    Character,
     DiceRoll,
     Email,
     Kingdom,
@@ -36,7 +35,6 @@ from .campaign_models import (
     Turn,
     TurnReport,
     TurnSummarySheet,
-    Unit,
     User,
 )
 from .kinds import (
@@ -186,63 +184,6 @@ ARMY_OPTIONAL_KEYS = (
 # kingdoms/0006 read the column (an army with a list drops them: the list is what counts; one
 # without keeps them as the points its list, when entered, leaves out).
 ARMY_RETIRED_KEYS = {"pending_losses": INT}
-UNIT_KEYS = {
-    "position": INT,
-    "name": STR,
-    "category": STR,
-    "models_count": INT,
-    "points_per_model": INT,
-    "equipment_points": INT,
-    "veteran_level": INT,
-    "one_use": BOOL,
-    "living": BOOL,
-    "dogs_of_war": BOOL,
-    "special_character": BOOL,
-    "champion_points": INT,
-    "standard_points": INT,
-    "musician_points": INT,
-    "models_lost": INT,
-    "veteran_eligible": BOOL,
-    "character": OBJECT.or_null(),
-}
-# "living" came with XP8's correction, "dogs_of_war" with issue 28 (hired mercenaries).
-UNIT_OPTIONAL_KEYS = (
-    "veteran_eligible",
-    "living",
-    "dogs_of_war",
-    "special_character",
-    "champion_points",
-    "standard_points",
-    "musician_points",
-)
-CHARACTER_KEYS = {
-    "kingdom": STR,
-    "rank": STR,
-    "role": STR,
-    "archetype": STR,
-    "abilities": STR_LIST,
-    "ability_choice_pending": BOOL,
-    "monstrous_mount": BOOL,
-    "wizard": BOOL,
-    "magic_level": INT,
-    "rune_smith": BOOL,
-    "potential_used": BOOL,
-    "immune_to_psychology": BOOL,
-    "battles_survived": INT,
-    "battles_at_last_ability": INT,
-    "injuries": LIST,
-    "alive": BOOL,
-}
-# Added within version 5 (issue 14): battles survived when he last gained an ability.
-# Added within version 5 (the Scarab Amulet, issue 16): a Wizard's magic level, a rune smith.
-# Added with issue 28: the Magician's Potential used; Immune to Psychology (Archetype rerolls).
-CHARACTER_OPTIONAL_KEYS = (
-    "battles_at_last_ability",
-    "magic_level",
-    "rune_smith",
-    "potential_used",
-    "immune_to_psychology",
-)
 ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
@@ -636,8 +577,6 @@ USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
 ARMY_FIELDS = plain(Army, ARMY_KEYS)
-UNIT_FIELDS = plain(Unit, UNIT_KEYS)
-CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])

@@ -12,7 +12,6 @@ from .campaign_models import (
     Army,
     Battle,
     Campaign,
-    Character,
     DiceRoll,
     Kingdom,
     Province,
@@ -20,7 +19,6 @@ from .campaign_models import (
     Turn,
     TurnReport,
     TurnSummarySheet,
-    Unit,
 )
 from .layout import (
     ALLIANCE_ENDS,
@@ -227,8 +225,6 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     armies = [army for k in kingdoms for army in k.armies.values()]
     Army.objects.bulk_create(a.army for a in armies)
     _write_layouts(plan, ARMY_CHILDREN)
-    Unit.objects.bulk_create(unit for a in armies for unit in a.units)
-    Character.objects.bulk_create(character for a in armies for character in a.characters)
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
     _write_layouts(plan, (TOMB_RAIDERS,))
     return armies
