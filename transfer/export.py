@@ -47,7 +47,6 @@ from .layout import (
     ALLIANCE,
     ALLIANCES,
     ARMY,
-    ARMY_CHILDREN,
     BATTLE_CHILDREN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
@@ -80,8 +79,6 @@ from .references import (
     translated,
 )
 from .schema import (
-    ARMY_FIELDS,
-    ARMY_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     CAMPAIGN_FIELDS,
@@ -465,22 +462,10 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
     # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
-    children = {layout.key: _layout_rows(layout, campaign, names) for layout in (*KINGDOM_CHILDREN, *ARMY_CHILDREN)}
+    children = {layout.key: _layout_rows(layout, campaign, names) for layout in KINGDOM_CHILDREN}
     items_of = _grouped(
         ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
     )
-    armies_of = _grouped(Army.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "id"), "kingdom_id")
-
-    def army_row(army: Army) -> dict[str, Any]:
-        what = f"the army {army.name}"
-        return _row(
-            ARMY_KEYS,
-            ARMY_FIELDS,
-            army,
-            province=names.province(army.province_id, what),
-            fortified_in=names.province(army.fortified_in_id, what),
-            **{layout.key: children[layout.key].get(army.id, []) for layout in ARMY_CHILDREN},
-        )
 
     return [
         _row(
@@ -490,7 +475,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             players=sorted(user.username for user in kingdom.players.all()),
             capitol=names.province(kingdom.capitol_id, kingdom.name),
             **{layout.key: children[layout.key].get(kingdom.id, layout.empty()) for layout in KINGDOM_CHILDREN},
-            armies=[army_row(army) for army in armies_of.get(kingdom.id, [])],
             armory=[
                 _row(
                     ITEM_KEYS,

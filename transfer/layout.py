@@ -23,6 +23,7 @@ from django.db import models
 from .campaign_models import (
     Alliance,
     AllianceEndAnnouncement,
+    Army,
     ArmyMovement,
     BattleSupport,
     CampaignSchedule,
@@ -129,6 +130,9 @@ class Layout:
     # The references to a kingdom resolved once every kingdom is read (a character may serve a
     # kingdom listed after his army's): the reader's `late`.
     late: tuple[str, ...] = ()
+    # Keys an older document wrote that the model no longer holds: read (their kind checked) for
+    # what the reader makes of them, never written.
+    retired: Mapping[str, Kind] = field(default_factory=dict)
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -215,7 +219,25 @@ def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
 TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign", order=("turn",))
 # An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
 IN_ARMY = ("army", "army__kingdom__campaign")
-MOVEMENTS = Layout(ArmyMovement, "movements", *IN_ARMY, order=("turn", "step"), names={"province": PROVINCE})
+
+
+def _movements_checked(problem: Callable[[str, str], None], movements: list[tuple[str, Any]]) -> None:
+    steps: set[tuple[Any, Any]] = set()
+    for where, movement in movements:
+        step = (movement.turn, movement.step)
+        if step in steps:
+            problem(where, f"turn {step[0]} step {step[1]} appears twice.")
+        steps.add(step)
+
+
+MOVEMENTS = Layout(
+    ArmyMovement,
+    "movements",
+    *IN_ARMY,
+    order=("turn", "step"),
+    names={"province": PROVINCE},
+    check=_movements_checked,
+)
 EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY, order=("turn",))
 DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY)
 ROSTER_ADJUSTMENTS = Layout(
@@ -261,6 +283,31 @@ UNITS = Layout(
 ARMY_CHILDREN = (MOVEMENTS, UNITS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
 
 
+def _armies_checked(problem: Callable[[str, str], None], armies: list[tuple[str, Any]]) -> None:
+    names: set[str] = set()
+    for where, army in armies:
+        if army.name in names:
+            problem(where, f'{army.kingdom.name} has two armies called "{army.name}".')
+        names.add(army.name)
+
+
+# A kingdom's armies (an army key names one by [kingdom name, army name]), with their lists. Written
+# before issue 13, read and no longer written: `pending_losses` (the reader's Reader.army_read).
+ARMIES = Layout(
+    Army,
+    "armies",
+    "kingdom",
+    "kingdom__campaign",
+    names={"province": PROVINCE, "fortified_in": PROVINCE},
+    label="name",
+    check=_armies_checked,
+    children=ARMY_CHILDREN,
+    what="the army {name}",
+    named_at_row=("province",),
+    retired={"pending_losses": INT},
+)
+
+
 def _raider_entries_checked(problem: Callable[[str, str], None], entries: list[tuple[str, Any]]) -> None:
     """A Tomb Raider force's entries: models enough for those out of action, a name each."""
     names: list[str] = []
@@ -293,7 +340,7 @@ TOMB_RAIDERS = Layout(
         ),
     ),
 )
-KINGDOM_CHILDREN = (TREASURY, TOMB_RAIDERS)
+KINGDOM_CHILDREN = (TREASURY, ARMIES, TOMB_RAIDERS)
 # A turn's lists: its deadline changes in time order (an email's key names one by its place), the
 # kingdoms reminded of their orders and of their results (one each).
 IN_TURN = ("turn", "turn__campaign")
@@ -462,6 +509,6 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout
-    for top in (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+    for top in (*KINGDOM_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
     for layout in top.family()
 )

@@ -38,7 +38,7 @@ from .campaign_models import (
 from .kinds import ARMY_KEY, is_int
 from .layout import (
     ALLIANCES,
-    ARMY_CHILDREN,
+    ARMIES,
     BATTLE_CHILDREN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
@@ -46,7 +46,6 @@ from .layout import (
     EXPERIENCE_LEDGER,
     KINGDOM_CHILDREN,
     MISSION_EFFECTS,
-    MOVEMENTS,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
     SHEETS,
@@ -77,10 +76,6 @@ from .references import (
     stream_text,
 )
 from .schema import (
-    ARMY_FIELDS,
-    ARMY_KEYS,
-    ARMY_OPTIONAL_KEYS,
-    ARMY_RETIRED_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     BATTLE_OPTIONAL_KEYS,
@@ -310,10 +305,13 @@ class Reader(Reading):
         if len(set(players)) != len(players):
             self.problem(f"{where} / players", "a player is listed twice.")
         plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
-        for layout in KINGDOM_CHILDREN:
-            self.layout_rows(layout, values.get(layout.key, layout.empty()), where, kingdom=kingdom)
-        for index, row in enumerate(values.get("armies", [])):
-            self.army(plan, row, f"{where} / armies[{index}]")
+        read = {
+            layout.key: self.layout_rows(layout, values.get(layout.key, layout.empty()), where, kingdom=kingdom)
+            for layout in KINGDOM_CHILDREN
+        }
+        for index, army in read[ARMIES.key].items():
+            data = values[ARMIES.key][index]
+            self.army_read(plan, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
         armory_names: list[str] = []
         for index, row in enumerate(values.get("armory", [])):
             row_where = f"{where} / armory[{index}]"
@@ -332,19 +330,17 @@ class Reader(Reading):
         if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":
             self.problem(f"{where} / tomb_raiders", "the Ancient Dead keep no Tomb Raiders.")
 
-    def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
-        where = label(where, data, "name")
-        values = self.keys(
-            data, where, {**ARMY_KEYS, **ARMY_RETIRED_KEYS}, optional=(*ARMY_OPTIONAL_KEYS, *ARMY_RETIRED_KEYS)
-        )
-        if values is None or "name" not in values:
-            return
-        name = values["name"]
-        province = self.province(values.get("province"), where)
-        if "fortified_in" in values:
-            fortified_in = self.province(values["fortified_in"], f"{where} / fortified_in")
-        elif (
-            province is not None
+    def army_read(self, kingdom: KingdomPlan, army: Army, values: dict[str, Any], where: str) -> None:
+        """What an army read by the engine (transfer/layout.py ARMIES) needs beyond its fields: its
+        place in its kingdom's plan (an army key names it), what a document written before a key
+        meant, its ledger's total."""
+        if not isinstance(army.name, str) or army.name in kingdom.armies:
+            return  # reported
+        plan = kingdom.armies[army.name] = ArmyPlan(army=army)
+        province = army.province
+        if (
+            "fortified_in" not in values
+            and province is not None
             and province.fortified is True
             and self.plan.controllers.get(province.number) == kingdom.kingdom.name
             and values.get("kind") == Army.Kind.FIELD
@@ -352,39 +348,17 @@ class Reader(Reading):
             and values.get("co_occupying") is not True
         ):
             # A document written before the key: the province's own army there had fortified it.
-            fortified_in = province
-        else:
-            fortified_in = None
-        army = self.instance(
-            Army,
-            values,
-            ARMY_FIELDS,
-            where,
-            kingdom=kingdom.kingdom,
-            province=province,
-            fortified_in=fortified_in,
-        )
-        if name in kingdom.armies:
-            self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')
-            return
-        plan = kingdom.armies[name] = ArmyPlan(army=army)
-        read = {
-            layout.key: self.layout_rows(layout, values.get(layout.key, []), where, army=army)
-            for layout in ARMY_CHILDREN
-        }
-        steps: set[tuple[Any, Any]] = set()
-        for index, movement in read[MOVEMENTS.key].items():
-            step = (movement.turn, movement.step)
-            if step in steps:
-                self.problem(f"{where} / movements[{index}]", f"turn {step[0]} step {step[1]} appears twice.")
-            steps.add(step)
+            army.fortified_in = province
         # A unit that cannot be read still holds its place: bearers refer to units by place.
-        units = read[UNITS.key]
+        units = self.listed[id(army), UNITS.key]
         plan.units = [units.get(index) or Unit(army=army) for index in range(len(values.get(UNITS.key, [])))]
         plan.characters = [
             character for unit in units.values() for character in self.listed[id(unit), "character"].values()
         ]
-        self.experience_ledger(army, list(read[EXPERIENCE_LEDGER.key].values()), values, where)
+        self.experience_ledger(army, list(self.listed[id(army), EXPERIENCE_LEDGER.key].values()), values, where)
+        # `pending_losses` (retired with issue 13) read as migration kingdoms/0006 read the column: an
+        # army with a list drops them (the list is what counts); one without keeps them as the points
+        # its list, when entered, leaves out.
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
 

@@ -23,7 +23,6 @@ from orders import entries as codec
 
 from .campaign_models import (
     ArmoryItem,
-    Army,
     Battle,
     Campaign,
     DiceRoll,
@@ -141,49 +140,6 @@ KINGDOM_KEYS = {
 # Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
 # And within version 5 (issue 31, Tomb Raiders): the kingdom's Tomb Raider force, null when it has none.
 KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn", "tomb_raiders")
-ARMY_KEYS = {
-    "name": STR,
-    "kind": STR,
-    "size": INT,
-    "supply_depot": BOOL,
-    "spare_carts": INT,
-    "experience": INT,
-    "status": STR,
-    "created_turn": INT,
-    "upgraded_turn": INT.or_null(),
-    "last_battle_turn": INT.or_null(),
-    "recover_streak": INT,
-    "co_occupying": BOOL,
-    "list_due": BOOL,
-    "losses_before_list": INT,
-    "painted": BOOL,
-    "province": INT.or_null(),
-    "fortified_in": INT.or_null(),
-    "movements": LIST,
-    "units": LIST,
-    "experience_ledger": LIST,
-    "deliveries": LIST,
-    "roster_adjustments": LIST,
-}
-# Added within version 5 (issue 13): a document written before them is still read. Fortify (the
-# bonuses are the army's that fortified the province): its fortified provinces are given to their
-# controller's army there. Losses counted once: the model's defaults. Within version 5 too (issue 14):
-# the experience ledger (an older document's balance is read as one carried-over row), the deliveries
-# bought with experience and the organizer's roster adjustments.
-ARMY_OPTIONAL_KEYS = (
-    "fortified_in",
-    "list_due",
-    "losses_before_list",
-    "experience_ledger",
-    "painted",
-    "deliveries",
-    "roster_adjustments",
-    "spare_carts",  # issue 28, Supply Depot: an army written before carries no captured cart
-)
-# Written before issue 13, read and no longer written: `pending_losses`, read as migration
-# kingdoms/0006 read the column (an army with a list drops them: the list is what counts; one
-# without keeps them as the points its list, when entered, leaves out).
-ARMY_RETIRED_KEYS = {"pending_losses": INT}
 ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
@@ -576,7 +532,6 @@ CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
-ARMY_FIELDS = plain(Army, ARMY_KEYS)
 ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])

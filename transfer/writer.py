@@ -9,7 +9,6 @@ from django.db import models
 
 from .campaign_models import (
     ArmoryItem,
-    Army,
     Battle,
     Campaign,
     DiceRoll,
@@ -23,7 +22,7 @@ from .campaign_models import (
 from .layout import (
     ALLIANCE_ENDS,
     ALLIANCES,
-    ARMY_CHILDREN,
+    ARMIES,
     BATTLE_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
@@ -220,11 +219,8 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    _write_layouts(plan, (TREASURY,))
-
+    _write_layouts(plan, (TREASURY, ARMIES))
     armies = [army for k in kingdoms for army in k.armies.values()]
-    Army.objects.bulk_create(a.army for a in armies)
-    _write_layouts(plan, ARMY_CHILDREN)
     ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
     _write_layouts(plan, (TOMB_RAIDERS,))
     return armies

@@ -95,7 +95,7 @@ def test_every_field_of_the_models_is_in_the_document():
         Kingdom: schema.KINGDOM_KEYS,
         Alliance: layout.ALLIANCES.keys(),
         TreasuryEntry: layout.TREASURY.keys(),
-        Army: schema.ARMY_KEYS,
+        Army: layout.ARMIES.keys(),
         ArmyMovement: layout.MOVEMENTS.keys(),
         ExperienceEntry: layout.EXPERIENCE_LEDGER.keys(),
         Delivery: layout.DELIVERIES.keys(),
