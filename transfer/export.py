@@ -20,7 +20,6 @@ from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
     Alliance,
-    ArmoryItem,
     Army,
     Battle,
     Campaign,
@@ -58,6 +57,7 @@ from .layout import (
     MISSION_EFFECTS,
     PROVINCE,
     TURN_CHILDREN,
+    UNIT,
     USERNAME,
     Layout,
 )
@@ -90,8 +90,6 @@ from .schema import (
     EMAIL_KEYS,
     ENTRY_REFERENCES,
     FORMAT,
-    ITEM_FIELDS,
-    ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
     PROVINCE_FIELDS,
@@ -227,6 +225,8 @@ def _written(layout: Layout, field: models.Field, value: Any, names: _Names, wha
         return names.army(value, what)
     if named == CHARACTER:
         return names.character(value, what)
+    if named == UNIT:
+        return None if value is None else names.unit(value, what)
     if named == ALLIANCE:
         return None if value is None else _inside(names.alliance_place, value, what)
     if isinstance(value, date | time | bytes | memoryview):  # a datetime is a date
@@ -463,9 +463,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
     # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
     # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
     children = {layout.key: _layout_rows(layout, campaign, names) for layout in KINGDOM_CHILDREN}
-    items_of = _grouped(
-        ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
-    )
 
     return [
         _row(
@@ -475,15 +472,6 @@ def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]
             players=sorted(user.username for user in kingdom.players.all()),
             capitol=names.province(kingdom.capitol_id, kingdom.name),
             **{layout.key: children[layout.key].get(kingdom.id, layout.empty()) for layout in KINGDOM_CHILDREN},
-            armory=[
-                _row(
-                    ITEM_KEYS,
-                    ITEM_FIELDS,
-                    item,
-                    bearer=None if item.bearer_id is None else names.unit(item.bearer_id, item.name),
-                )
-                for item in items_of.get(kingdom.id, [])
-            ],
         )
         for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
     ]

@@ -23,6 +23,7 @@ from django.db import models
 from .campaign_models import (
     Alliance,
     AllianceEndAnnouncement,
+    ArmoryItem,
     Army,
     ArmyMovement,
     BattleSupport,
@@ -77,6 +78,7 @@ KINGDOM = "kingdom"  # a kingdom by name
 ARMY = "army"  # an army by [kingdom name, army name]
 ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
 CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
+UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
 NAMED_KINDS: dict[str, Kind] = {
     USERNAME: STR,
     PROVINCE: INT,
@@ -84,6 +86,7 @@ NAMED_KINDS: dict[str, Kind] = {
     ARMY: ARMY_KEY,
     ALLIANCE: INT,
     CHARACTER: REFERENCE_KINDS[CHARACTER_ID],
+    UNIT: OBJECT,
 }
 
 
@@ -100,7 +103,7 @@ class Layout:
     path: str
     # The rows' order in their list, after their parent (ties broken by creation).
     order: tuple[str, ...] = ()
-    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY).
+    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY, CHARACTER, UNIT...).
     names: Mapping[str, str] = field(default_factory=dict)
     # JSON kinds narrower than the field's own (a JSON list that holds strings).
     kinds: Mapping[str, Kind] = field(default_factory=dict)
@@ -127,8 +130,8 @@ class Layout:
     # The JSON fields that hold a sheet's entries, read and written by the sheets' codec
     # (orders/entries.py) with names for ids (schema.ENTRY_REFERENCES).
     entries: tuple[str, ...] = ()
-    # The references to a kingdom resolved once every kingdom is read (a character may serve a
-    # kingdom listed after his army's): the reader's `late`.
+    # The references resolved once every kingdom is read (a character may serve a kingdom listed
+    # after his army's, an item be borne by its unit): the reader's `late`.
     late: tuple[str, ...] = ()
     # Keys an older document wrote that the model no longer holds: read (their kind checked) for
     # what the reader makes of them, never written.
@@ -340,7 +343,32 @@ TOMB_RAIDERS = Layout(
         ),
     ),
 )
-KINGDOM_CHILDREN = (TREASURY, ARMIES, TOMB_RAIDERS)
+
+
+def _armory_checked(problem: Callable[[str, str], None], items: list[tuple[str, Any]]) -> None:
+    names: list[str] = []
+    for where, item in items:
+        if item.common is False and isinstance(item.name, str):
+            # The database keeps one of each magic item per kingdom, whatever the case.
+            if item.name.lower() in names:
+                problem(where, f'the magic item "{item.name}" is already in the armory.')
+            names.append(item.name.lower())
+
+
+# A kingdom's armory by name, each item with the unit bearing it (null for none), which may be
+# another kingdom's (resolved once every kingdom is read).
+ARMORY = Layout(
+    ArmoryItem,
+    "armory",
+    "kingdom",
+    "kingdom__campaign",
+    order=("name",),
+    names={"bearer": UNIT},
+    check=_armory_checked,
+    what="{name}",
+    late=("bearer",),
+)
+KINGDOM_CHILDREN = (TREASURY, ARMIES, ARMORY, TOMB_RAIDERS)
 # A turn's lists: its deadline changes in time order (an email's key names one by its place), the
 # kingdoms reminded of their orders and of their results (one each).
 IN_TURN = ("turn", "turn__campaign")

@@ -15,7 +15,6 @@ from reports.services.deliveries import EMAIL_KINDS
 from rulebook.tables import ArmyType
 
 from .campaign_models import (
-    ArmoryItem,
     Army,
     Battle,
     Campaign,
@@ -97,8 +96,6 @@ from .schema import (
     ENTRY_REFERENCES,
     ENTRY_SECTIONS,
     FORMAT,
-    ITEM_FIELDS,
-    ITEM_KEYS,
     KINGDOM_FIELDS,
     KINGDOM_KEYS,
     KINGDOM_OPTIONAL_KEYS,
@@ -134,9 +131,6 @@ class Reader(Reading):
 
     def __init__(self) -> None:
         super().__init__()
-        # Items' bearers may name any kingdom's army: resolved once every kingdom has been read
-        # (as characters' kingdoms: Reading.late).
-        self.bearers: list[tuple[str, ArmoryItem, Any]] = []
         # The rows an email's key may name (schema.EMAIL_KEY_ROWS), by prefix, then by the values of
         # their natural key in the order of its keys (a report: turn number, kind, kingdom, battle);
         # an email's report part names its report the same way.
@@ -279,8 +273,6 @@ class Reader(Reading):
         for name, count in sorted(living_warlords.items()):
             if count > 1:
                 self.problem(f'kingdom "{name}"', f"a kingdom has one living Warlord, not {count}.")
-        for where, item, reference in self.bearers:
-            item.bearer = self.bearer(reference, where)
 
     def kingdom(self, data: Any, where: str) -> None:
         where = label(where, data, "name")
@@ -312,21 +304,6 @@ class Reader(Reading):
         for index, army in read[ARMIES.key].items():
             data = values[ARMIES.key][index]
             self.army_read(plan, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
-        armory_names: list[str] = []
-        for index, row in enumerate(values.get("armory", [])):
-            row_where = f"{where} / armory[{index}]"
-            row_values = self.keys(row, row_where, ITEM_KEYS)
-            if row_values is None:
-                continue
-            item = self.instance(ArmoryItem, row_values, ITEM_FIELDS, row_where, kingdom=kingdom)
-            plan.armory.append(item)
-            if row_values.get("bearer") is not None:
-                self.bearers.append((f"{row_where} / bearer", item, row_values["bearer"]))
-            if item.common is False and isinstance(item.name, str):
-                # The database keeps one of each magic item per kingdom, whatever the case.
-                if item.name.lower() in armory_names:
-                    self.problem(row_where, f'the magic item "{item.name}" is already in the armory.')
-                armory_names.append(item.name.lower())
         if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":
             self.problem(f"{where} / tomb_raiders", "the Ancient Dead keep no Tomb Raiders.")
 

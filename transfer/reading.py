@@ -12,7 +12,7 @@ from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import Kind, is_int
-from .layout import ALLIANCE, ARMY, CHARACTER, KINGDOM, PROVINCE, USERNAME, Layout
+from .layout import ALLIANCE, ARMY, CHARACTER, KINGDOM, PROVINCE, UNIT, USERNAME, Layout
 from .plan import ArmyPlan, Plan
 from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
 from .schema import BEARER_KEYS, VERSION, text_fields
@@ -209,6 +209,8 @@ class Reading:
             unit = None if value is None else self.character(value, where)
             army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
             return None if army is None else next(c for c in army.characters if c.unit is unit)
+        if how == UNIT:
+            return None if value is None else self.bearer(value, where)
         assert how == ARMY, how
         return self.army_named(value, where)
 

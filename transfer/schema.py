@@ -22,7 +22,6 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    ArmoryItem,
     Battle,
     Campaign,
     DiceRoll,
@@ -140,7 +139,6 @@ KINGDOM_KEYS = {
 # Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
 # And within version 5 (issue 31, Tomb Raiders): the kingdom's Tomb Raider force, null when it has none.
 KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn", "tomb_raiders")
-ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
 # streams that hold ids (references.STREAM_REFERENCES): an object with the prefix and, by its keys
@@ -532,7 +530,6 @@ CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
-ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 TURN_FIELDS = plain(Turn, TURN_KEYS)

@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 from django.db import models
 
 from .campaign_models import (
-    ArmoryItem,
     Battle,
     Campaign,
     DiceRoll,
@@ -23,6 +22,7 @@ from .layout import (
     ALLIANCE_ENDS,
     ALLIANCES,
     ARMIES,
+    ARMORY,
     BATTLE_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
@@ -221,8 +221,7 @@ def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
     _write_layouts(plan, (TREASURY, ARMIES))
     armies = [army for k in kingdoms for army in k.armies.values()]
-    ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
-    _write_layouts(plan, (TOMB_RAIDERS,))
+    _write_layouts(plan, (ARMORY, TOMB_RAIDERS))
     return armies
 
 

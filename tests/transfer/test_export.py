@@ -102,7 +102,7 @@ def test_every_field_of_the_models_is_in_the_document():
         RosterAdjustment: layout.ROSTER_ADJUSTMENTS.keys(),
         Unit: layout.UNITS.keys(),
         Character: layout.UNITS.children[0].keys(),
-        ArmoryItem: schema.ITEM_KEYS,
+        ArmoryItem: layout.ARMORY.keys(),
         TombRaiderForce: {**layout.TOMB_RAIDERS.keys(), "kingdom": "nested in its kingdom"},
         TombRaiderEntry: {**layout.TOMB_RAIDERS.children[0].keys(), "force": "nested in its force"},
         MissionEffect: layout.MISSION_EFFECTS.keys(),  # Reconnaissance and Sabotage (issue 32)
