@@ -28,7 +28,6 @@ from .campaign_models import (
     DeadlineChange,
     DiceRoll,
     Email,
-    Kingdom,
     MissionEffect,
     OrdersReminder,
     OrderSubmission,
@@ -52,7 +51,7 @@ from .layout import (
     CHARACTER,
     DEADLINE_CHANGES,
     KINGDOM,
-    KINGDOM_CHILDREN,
+    KINGDOMS,
     LAYOUTS,
     MISSION_EFFECTS,
     PROVINCE,
@@ -90,8 +89,6 @@ from .schema import (
     EMAIL_KEYS,
     ENTRY_REFERENCES,
     FORMAT,
-    KINGDOM_FIELDS,
-    KINGDOM_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     REPORT_EMAIL_FIELDS,
@@ -209,7 +206,9 @@ def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names)
     pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign})
     what = f"a row of {layout.model._meta.verbose_name_plural} ({field.name})"
     found: dict[int, list[Any]] = {}
-    for row_id, named_id in pairs.values_list(f"{source}_id", f"{target}_id"):
+    # A user by username (the join reads it), any other row by its id, named as `names` says.
+    column = f"{target}__username" if layout.names.get(field.name) == USERNAME else f"{target}_id"
+    for row_id, named_id in pairs.values_list(f"{source}_id", column):
         found.setdefault(row_id, []).append(_written(layout, field, named_id, names, what))
     return {row_id: sorted(named) for row_id, named in found.items()}
 
@@ -414,13 +413,14 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     each with their report preferences: a user's own settings, which travel with the account."""
     turns = {"turn__campaign": campaign}
     ids = {campaign.organizer_id}
-    ids |= set(Kingdom.players.through.objects.filter(kingdom__campaign=campaign).values_list("user_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
     # who made the rows the engine writes (a deadline change, a roster adjustment, a submission)
     for layout in LAYOUTS:
         for name in (name for name, how in layout.names.items() if how == USERNAME):
             ids |= set(
-                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(f"{name}_id", flat=True)
+                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(
+                    name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
+                )
             )
     sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
     ids |= set(sheets.values_list("entered_by_id", flat=True))
@@ -460,21 +460,9 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 
 
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
-    # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
-    children = {layout.key: _layout_rows(layout, campaign, names) for layout in KINGDOM_CHILDREN}
-
-    return [
-        _row(
-            KINGDOM_KEYS,
-            KINGDOM_FIELDS,
-            kingdom,
-            players=sorted(user.username for user in kingdom.players.all()),
-            capitol=names.province(kingdom.capitol_id, kingdom.name),
-            **{layout.key: children[layout.key].get(kingdom.id, layout.empty()) for layout in KINGDOM_CHILDREN},
-        )
-        for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
-    ]
+    # Each table read once for the campaign, its rows grouped by kingdom (or army, or unit) in the
+    # order of each kingdom's list: the export's queries do not grow with the kingdoms.
+    return _layout_rows(KINGDOMS, campaign, names).get(campaign.id, [])
 
 
 ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which announcements name by place

@@ -33,6 +33,7 @@ from .campaign_models import (
     DeadlineChange,
     Delivery,
     ExperienceEntry,
+    Kingdom,
     Message,
     MissionEffect,
     OrderSheet,
@@ -502,6 +503,29 @@ CAPTIVES = Layout(
     names={"captor": KINGDOM, "owner": KINGDOM},
     label="entry",
 )
+
+
+def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: list[tuple[str, Any]]) -> None:
+    names: set[str] = set()
+    for where, kingdom in kingdoms:
+        if kingdom.name in names:
+            problem(where, f'there are two kingdoms called "{kingdom.name}".')
+        names.add(kingdom.name)
+
+
+# The kingdoms (a kingdom is named by its name), their players by username, their capitol by number,
+# with their ledger, armies, armory and Tomb Raiders (the reader's Reader.kingdom_read).
+KINGDOMS = Layout(
+    Kingdom,
+    "kingdoms",
+    *IN_CAMPAIGN,
+    names={"players": USERNAME, "capitol": PROVINCE},
+    kinds={"players": STR_LIST},
+    label="name",
+    check=_kingdoms_checked,
+    what="the kingdom {name}",
+    children=KINGDOM_CHILDREN,
+)
 # The orders app's schedule (null while the campaign has none: the rulebook's is made on first use).
 SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
 
@@ -536,7 +560,5 @@ MISSION_EFFECTS = Layout(
 CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # Every model the engine carries.
 LAYOUTS = tuple(
-    layout
-    for top in (*KINGDOM_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
-    for layout in top.family()
+    layout for top in (KINGDOMS, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN) for layout in top.family()
 )

@@ -43,7 +43,7 @@ from .layout import (
     CAPTIVES,
     DEADLINE_CHANGES,
     EXPERIENCE_LEDGER,
-    KINGDOM_CHILDREN,
+    KINGDOMS,
     MISSION_EFFECTS,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
@@ -96,9 +96,6 @@ from .schema import (
     ENTRY_REFERENCES,
     ENTRY_SECTIONS,
     FORMAT,
-    KINGDOM_FIELDS,
-    KINGDOM_KEYS,
-    KINGDOM_OPTIONAL_KEYS,
     PROVINCE_FIELDS,
     PROVINCE_KEYS,
     PROVINCE_OPTIONAL_KEYS,
@@ -254,8 +251,8 @@ class Reader(Reading):
                 self.plan.adjacency.add((a, b))
 
     def kingdoms(self, rows: list[Any]) -> None:
-        for index, row in enumerate(rows):
-            self.kingdom(row, f"kingdoms[{index}]")
+        for index, kingdom in self.layout_rows(KINGDOMS, rows, "", campaign=self.plan.campaign).items():
+            self.kingdom_read(kingdom, rows[index], label(f"{KINGDOMS.key}[{index}]", rows[index], "name"))
         ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
         if len(ancient_dead) > 1:
             self.problem("kingdoms", f"a campaign has one Ancient Dead kingdom, not {len(ancient_dead)}.")
@@ -274,34 +271,17 @@ class Reader(Reading):
             if count > 1:
                 self.problem(f'kingdom "{name}"', f"a kingdom has one living Warlord, not {count}.")
 
-    def kingdom(self, data: Any, where: str) -> None:
-        where = label(where, data, "name")
-        values = self.keys(data, where, KINGDOM_KEYS, optional=KINGDOM_OPTIONAL_KEYS)
-        if values is None or "name" not in values:
-            return
-        name = values["name"]
-        kingdom = self.instance(
-            Kingdom,
-            values,
-            KINGDOM_FIELDS,
-            where,
-            campaign=self.plan.campaign,
-            capitol=self.province(values.get("capitol"), f"{where} / capitol"),
-        )
-        if name in self.plan.kingdoms:
-            self.problem(where, f'there are two kingdoms called "{name}".')
-            return
+    def kingdom_read(self, kingdom: Kingdom, values: dict[str, Any], where: str) -> None:
+        """What a kingdom read by the engine (transfer/layout.py KINGDOMS) needs beyond its fields and
+        lists: its place in the plan (the document names it by name), its armies' (army_read)."""
+        if not isinstance(kingdom.name, str) or kingdom.name in self.plan.kingdoms:
+            return  # reported
         players = values.get("players", [])
-        for username in players:
-            self.user(username, f"{where} / players")
+        players = players if isinstance(players, list) else []  # reported
         if len(set(players)) != len(players):
             self.problem(f"{where} / players", "a player is listed twice.")
-        plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
-        read = {
-            layout.key: self.layout_rows(layout, values.get(layout.key, layout.empty()), where, kingdom=kingdom)
-            for layout in KINGDOM_CHILDREN
-        }
-        for index, army in read[ARMIES.key].items():
+        plan = self.plan.kingdoms[kingdom.name] = KingdomPlan(kingdom=kingdom, players=players)
+        for index, army in self.listed[id(kingdom), ARMIES.key].items():
             data = values[ARMIES.key][index]
             self.army_read(plan, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
         if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":

@@ -26,7 +26,6 @@ from .campaign_models import (
     Campaign,
     DiceRoll,
     Email,
-    Kingdom,
     Province,
     ReportEmail,
     ReportPreferences,
@@ -121,24 +120,6 @@ PROVINCE_KEYS = {
 # And within version 5 (issue 15, Land Sales and Civil Unrest).
 # And within version 5 (issue 31, Tomb Raiders: the ruins' state).
 PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation", "land_sale_turn", "rogue", "ruin_sacked", "ruin_raids")
-KINGDOM_KEYS = {
-    "name": STR,
-    "army_type": STR,
-    "home_roll": INT.or_null(),
-    "picked_provinces": BOOL,
-    "rogue_turn": INT.or_null(),
-    "capitol_lost_turn": INT.or_null(),
-    "created_at": TIMESTAMP,
-    "players": STR_LIST,
-    "capitol": INT.or_null(),
-    "treasury": LIST,
-    "armies": LIST,
-    "armory": LIST,
-    "tomb_raiders": OBJECT.or_null(),
-}
-# Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
-# And within version 5 (issue 31, Tomb Raiders): the kingdom's Tomb Raider force, null when it has none.
-KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn", "tomb_raiders")
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
 # streams that hold ids (references.STREAM_REFERENCES): an object with the prefix and, by its keys
@@ -529,7 +510,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
-KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 TURN_FIELDS = plain(Turn, TURN_KEYS)

@@ -11,7 +11,6 @@ from .campaign_models import (
     Battle,
     Campaign,
     DiceRoll,
-    Kingdom,
     Province,
     ReportPreferences,
     Turn,
@@ -21,20 +20,17 @@ from .campaign_models import (
 from .layout import (
     ALLIANCE_ENDS,
     ALLIANCES,
-    ARMIES,
-    ARMORY,
     BATTLE_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
     EVENTS,
+    KINGDOMS,
     MESSAGES,
     MISSION_EFFECTS,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
     SCHEDULE,
     SHEETS,
-    TOMB_RAIDERS,
-    TREASURY,
     TURN_MAP,
     Layout,
 )
@@ -207,22 +203,14 @@ def _write_map(plan: Plan) -> None:
 
 
 def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
-    """The kingdoms with their players, the provinces they control, their ledgers, armies and
-    armories. Returns the armies' plans."""
-    kingdoms = list(plan.kingdoms.values())
-    _create_keeping_times(Kingdom, [k.kingdom for k in kingdoms])
-    Players = Kingdom.players.through
-    Players.objects.bulk_create(
-        Players(kingdom_id=k.kingdom.pk, user_id=plan.users[username].pk) for k in kingdoms for username in k.players
-    )
-    # Provinces are created before kingdoms (a kingdom's capitol is a province).
+    """The kingdoms with their players, ledgers, armies, armories and Tomb Raiders (created after
+    the provinces: a kingdom's capitol is a province), then the provinces they control. Returns the
+    armies' plans."""
+    _write_layouts(plan, (KINGDOMS,))
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    _write_layouts(plan, (TREASURY, ARMIES))
-    armies = [army for k in kingdoms for army in k.armies.values()]
-    _write_layouts(plan, (ARMORY, TOMB_RAIDERS))
-    return armies
+    return [army for k in plan.kingdoms.values() for army in k.armies.values()]
 
 
 def _write_dice_rolls(plan: Plan) -> None:
