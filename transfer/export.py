@@ -55,6 +55,7 @@ from .layout import (
     LAYOUTS,
     MISSION_EFFECTS,
     PROVINCE,
+    PROVINCES,
     TURN_CHILDREN,
     UNIT,
     USERNAME,
@@ -89,8 +90,6 @@ from .schema import (
     EMAIL_KEYS,
     ENTRY_REFERENCES,
     FORMAT,
-    PROVINCE_FIELDS,
-    PROVINCE_KEYS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
@@ -443,10 +442,7 @@ def _preferences_row(user: Any) -> dict[str, Any] | None:
 
 
 def _provinces_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    return [
-        _row(PROVINCE_KEYS, PROVINCE_FIELDS, p, controller=names.kingdom(p.controller_id, f"province {p.number}"))
-        for p in campaign.provinces.order_by("number")
-    ]
+    return _layout_rows(PROVINCES, campaign, names).get(campaign.id, [])
 
 
 def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:

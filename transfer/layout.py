@@ -39,6 +39,7 @@ from .campaign_models import (
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
+    Province,
     ResultsReminder,
     RosterAdjustment,
     TombRaiderEntry,
@@ -137,6 +138,8 @@ class Layout:
     # Keys an older document wrote that the model no longer holds: read (their kind checked) for
     # what the reader makes of them, never written.
     retired: Mapping[str, Kind] = field(default_factory=dict)
+    # Fields the document carries elsewhere, not in the row (a province's neighbours: the adjacency).
+    elsewhere: tuple[str, ...] = ()
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -148,7 +151,11 @@ class Layout:
         """The fields written, in the order the model declares them (its many-to-many fields among
         them): all but the id and the parent."""
         meta = self.model._meta
-        fields = [f for f in [*meta.concrete_fields, *meta.many_to_many] if not f.primary_key and f.name != self.parent]
+        fields = [
+            f
+            for f in [*meta.concrete_fields, *meta.many_to_many]
+            if not (f.primary_key or f.name == self.parent or f.name in self.elsewhere)
+        ]
         return sorted(fields, key=lambda f: f.creation_counter)
 
     def keys(self) -> dict[str, Kind]:
@@ -505,6 +512,33 @@ CAPTIVES = Layout(
 )
 
 
+def _provinces_checked(problem: Callable[[str, str], None], provinces: list[tuple[str, Any]]) -> None:
+    numbers: set[Any] = set()
+    for where, province in provinces:
+        if province.razed is True and province.fortified is True:
+            problem(where, "a province cannot be both razed and fortified.")
+        if province.number in numbers:
+            problem(where, f"province {province.number} appears twice.")
+        numbers.add(province.number)
+
+
+# The map's provinces by number (the document names a province by its number), each with the
+# kingdom controlling it (resolved once every kingdom is read); their neighbours are the document's
+# "adjacency".
+PROVINCES = Layout(
+    Province,
+    "provinces",
+    *IN_CAMPAIGN,
+    order=("number",),
+    names={"controller": KINGDOM},
+    label="number",
+    check=_provinces_checked,
+    what="province {number}",
+    late=("controller",),
+    elsewhere=("neighbours",),
+)
+
+
 def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: list[tuple[str, Any]]) -> None:
     names: set[str] = set()
     for where, kingdom in kingdoms:
@@ -560,5 +594,7 @@ MISSION_EFFECTS = Layout(
 CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # Every model the engine carries.
 LAYOUTS = tuple(
-    layout for top in (KINGDOMS, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN) for layout in top.family()
+    layout
+    for top in (PROVINCES, KINGDOMS, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+    for layout in top.family()
 )

@@ -25,7 +25,6 @@ from .campaign_models import (
     ExperienceEntry,
     Kingdom,
     MissionEffect,
-    Province,
     ReportEmail,
     ReportPreferences,
     Turn,
@@ -46,6 +45,7 @@ from .layout import (
     KINGDOMS,
     MISSION_EFFECTS,
     ORDERS_REMINDERS,
+    PROVINCES,
     RESULTS_REMINDERS,
     SHEETS,
     TURN_CHILDREN,
@@ -96,9 +96,6 @@ from .schema import (
     ENTRY_REFERENCES,
     ENTRY_SECTIONS,
     FORMAT,
-    PROVINCE_FIELDS,
-    PROVINCE_KEYS,
-    PROVINCE_OPTIONAL_KEYS,
     READABLE_VERSIONS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
@@ -219,22 +216,15 @@ class Reader(Reading):
             self.user(values["organizer"], "campaign / organizer")
 
     def provinces(self, rows: list[Any]) -> None:
-        for index, row in enumerate(rows):
-            where = label(f"provinces[{index}]", row, "number")
-            values = self.keys(row, where, PROVINCE_KEYS, optional=PROVINCE_OPTIONAL_KEYS)
-            if values is None or "number" not in values:
-                continue  # reported; without its number nothing can refer to it
-            number = values["number"]
-            province = self.instance(Province, values, PROVINCE_FIELDS, where, campaign=self.plan.campaign)
-            if province.razed is True and province.fortified is True:
-                self.problem(where, "a province cannot be both razed and fortified.")
-            if number in self.plan.provinces:
-                self.problem(where, f"province {number} appears twice.")
-                continue
-            self.plan.provinces[number] = province
-            controller = values.get("controller")
+        """The map's provinces (transfer/layout.py PROVINCES), kept by number: what names a province
+        finds it; a province without a number cannot be named (reported)."""
+        for index, province in self.layout_rows(PROVINCES, rows, "", campaign=self.plan.campaign).items():
+            if not is_int(province.number) or province.number in self.plan.provinces:
+                continue  # reported
+            self.plan.provinces[province.number] = province
+            controller = rows[index].get("controller")
             if controller is not None:
-                self.plan.controllers[number] = controller
+                self.plan.controllers[province.number] = controller
 
     def adjacency(self, rows: list[Any]) -> None:
         for index, pair in enumerate(rows):
@@ -256,9 +246,6 @@ class Reader(Reading):
         ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
         if len(ancient_dead) > 1:
             self.problem("kingdoms", f"a campaign has one Ancient Dead kingdom, not {len(ancient_dead)}.")
-        for number, name in sorted(self.plan.controllers.items()):
-            if name not in self.plan.kingdoms:
-                self.problem(f"province {number} / controller", f'there is no kingdom called "{name}".')
         living_warlords: dict[str, int] = {}
         for where, row, field_name, how, value in self.late:
             named = self.named(how, value, where)

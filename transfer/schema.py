@@ -26,7 +26,6 @@ from .campaign_models import (
     Campaign,
     DiceRoll,
     Email,
-    Province,
     ReportEmail,
     ReportPreferences,
     Turn,
@@ -96,30 +95,6 @@ REPORT_PREFERENCES_KEYS = {
 # Added with issue 37 (diplomacy): how messages reach the player and when the last digest went; a
 # document written before has neither.
 REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails", "messages_digest_at")
-PROVINCE_KEYS = {
-    "number": INT,
-    "name": STR,
-    "terrain": STR,
-    "settlement": STR,
-    "capitol_site": BOOL,
-    "pyramid": BOOL,
-    "col": INT,
-    "row": INT,
-    "razed": BOOL,
-    "fortified": BOOL,
-    "controller": STR.or_null(),
-    "looted_turn": INT.or_null(),
-    "incantation": BOOL,
-    "land_sale_turn": INT.or_null(),
-    "rogue": BOOL,
-    "ruin_sacked": BOOL,
-    "ruin_raids": INT,
-}
-# Added within version 2 (the aftermath; the Ancient Dead's incantations, issue 16): a document
-# written before them is still read.
-# And within version 5 (issue 15, Land Sales and Civil Unrest).
-# And within version 5 (issue 31, Tomb Raiders: the ruins' state).
-PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation", "land_sale_turn", "rogue", "ruin_sacked", "ruin_raids")
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
 # streams that hold ids (references.STREAM_REFERENCES): an object with the prefix and, by its keys
@@ -509,7 +484,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
-PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 TURN_FIELDS = plain(Turn, TURN_KEYS)

@@ -192,6 +192,8 @@ def _write_users(plan: Plan) -> None:
 
 
 def _write_map(plan: Plan) -> None:
+    for province in plan.provinces.values():
+        province.controller = None  # a kingdom, created after the map: set then (_write_kingdoms)
     Province.objects.bulk_create(plan.provinces.values())
     Through = Province.neighbours.through
     Through.objects.bulk_create(
