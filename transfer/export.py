@@ -20,7 +20,6 @@ from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
     Alliance,
-    ArmoryItem,
     Army,
     Battle,
     Campaign,
@@ -29,7 +28,6 @@ from .campaign_models import (
     DeadlineChange,
     DiceRoll,
     Email,
-    Kingdom,
     MissionEffect,
     OrdersReminder,
     OrderSubmission,
@@ -47,18 +45,19 @@ from .layout import (
     ALLIANCE,
     ALLIANCES,
     ARMY,
-    ARMY_CHILDREN,
     BATTLE_CHILDREN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     CHARACTER,
     DEADLINE_CHANGES,
     KINGDOM,
-    KINGDOM_CHILDREN,
+    KINGDOMS,
     LAYOUTS,
     MISSION_EFFECTS,
     PROVINCE,
+    PROVINCES,
     TURN_CHILDREN,
+    UNIT,
     USERNAME,
     Layout,
 )
@@ -80,14 +79,10 @@ from .references import (
     translated,
 )
 from .schema import (
-    ARMY_FIELDS,
-    ARMY_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     CAMPAIGN_FIELDS,
     CAMPAIGN_KEYS,
-    CHARACTER_FIELDS,
-    CHARACTER_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -95,12 +90,6 @@ from .schema import (
     EMAIL_KEYS,
     ENTRY_REFERENCES,
     FORMAT,
-    ITEM_FIELDS,
-    ITEM_KEYS,
-    KINGDOM_FIELDS,
-    KINGDOM_KEYS,
-    PROVINCE_FIELDS,
-    PROVINCE_KEYS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
     REPORT_FIELDS,
@@ -113,8 +102,6 @@ from .schema import (
     TOP_KEYS,
     TURN_FIELDS,
     TURN_KEYS,
-    UNIT_FIELDS,
-    UNIT_KEYS,
     USER_FIELDS,
     USER_KEYS,
     VERSION,
@@ -218,7 +205,9 @@ def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names)
     pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign})
     what = f"a row of {layout.model._meta.verbose_name_plural} ({field.name})"
     found: dict[int, list[Any]] = {}
-    for row_id, named_id in pairs.values_list(f"{source}_id", f"{target}_id"):
+    # A user by username (the join reads it), any other row by its id, named as `names` says.
+    column = f"{target}__username" if layout.names.get(field.name) == USERNAME else f"{target}_id"
+    for row_id, named_id in pairs.values_list(f"{source}_id", column):
         found.setdefault(row_id, []).append(_written(layout, field, named_id, names, what))
     return {row_id: sorted(named) for row_id, named in found.items()}
 
@@ -234,6 +223,8 @@ def _written(layout: Layout, field: models.Field, value: Any, names: _Names, wha
         return names.army(value, what)
     if named == CHARACTER:
         return names.character(value, what)
+    if named == UNIT:
+        return None if value is None else names.unit(value, what)
     if named == ALLIANCE:
         return None if value is None else _inside(names.alliance_place, value, what)
     if isinstance(value, date | time | bytes | memoryview):  # a datetime is a date
@@ -421,13 +412,14 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     each with their report preferences: a user's own settings, which travel with the account."""
     turns = {"turn__campaign": campaign}
     ids = {campaign.organizer_id}
-    ids |= set(Kingdom.players.through.objects.filter(kingdom__campaign=campaign).values_list("user_id", flat=True))
     ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
     # who made the rows the engine writes (a deadline change, a roster adjustment, a submission)
     for layout in LAYOUTS:
         for name in (name for name, how in layout.names.items() if how == USERNAME):
             ids |= set(
-                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(f"{name}_id", flat=True)
+                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(
+                    name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
+                )
             )
     sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
     ids |= set(sheets.values_list("entered_by_id", flat=True))
@@ -450,10 +442,7 @@ def _preferences_row(user: Any) -> dict[str, Any] | None:
 
 
 def _provinces_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    return [
-        _row(PROVINCE_KEYS, PROVINCE_FIELDS, p, controller=names.kingdom(p.controller_id, f"province {p.number}"))
-        for p in campaign.provinces.order_by("number")
-    ]
+    return _layout_rows(PROVINCES, campaign, names).get(campaign.id, [])
 
 
 def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
@@ -467,70 +456,9 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 
 
 def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    # Each table read once for the campaign, its rows grouped by kingdom (or force, or army) in
-    # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
-    children = {layout.key: _layout_rows(layout, campaign, names) for layout in (*KINGDOM_CHILDREN, *ARMY_CHILDREN)}
-    items_of = _grouped(
-        ArmoryItem.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "name", "id"), "kingdom_id"
-    )
-    armies_of = _grouped(Army.objects.filter(kingdom__campaign=campaign).order_by("kingdom_id", "id"), "kingdom_id")
-    units_of = _grouped(
-        Unit.objects.filter(army__kingdom__campaign=campaign)
-        .select_related("character")
-        .order_by("army_id", "position", "id"),
-        "army_id",
-    )
-
-    def army_row(army: Army) -> dict[str, Any]:
-        what = f"the army {army.name}"
-        return _row(
-            ARMY_KEYS,
-            ARMY_FIELDS,
-            army,
-            province=names.province(army.province_id, what),
-            fortified_in=names.province(army.fortified_in_id, what),
-            units=[_unit_row(unit, names) for unit in units_of.get(army.id, [])],
-            **{layout.key: children[layout.key].get(army.id, []) for layout in ARMY_CHILDREN},
-        )
-
-    return [
-        _row(
-            KINGDOM_KEYS,
-            KINGDOM_FIELDS,
-            kingdom,
-            players=sorted(user.username for user in kingdom.players.all()),
-            capitol=names.province(kingdom.capitol_id, kingdom.name),
-            **{layout.key: children[layout.key].get(kingdom.id, layout.empty()) for layout in KINGDOM_CHILDREN},
-            armies=[army_row(army) for army in armies_of.get(kingdom.id, [])],
-            armory=[
-                _row(
-                    ITEM_KEYS,
-                    ITEM_FIELDS,
-                    item,
-                    bearer=None if item.bearer_id is None else names.unit(item.bearer_id, item.name),
-                )
-                for item in items_of.get(kingdom.id, [])
-            ],
-        )
-        for kingdom in campaign.kingdoms.order_by("id").prefetch_related("players")
-    ]
-
-
-def _unit_row(unit: Unit, names: _Names) -> dict[str, Any]:
-    character = getattr(unit, "character", None)
-    return _row(
-        UNIT_KEYS,
-        UNIT_FIELDS,
-        unit,
-        character=None
-        if character is None
-        else _row(
-            CHARACTER_KEYS,
-            CHARACTER_FIELDS,
-            character,
-            kingdom=names.kingdom(character.kingdom_id, f"the character {unit.name}"),
-        ),
-    )
+    # Each table read once for the campaign, its rows grouped by kingdom (or army, or unit) in the
+    # order of each kingdom's list: the export's queries do not grow with the kingdoms.
+    return _layout_rows(KINGDOMS, campaign, names).get(campaign.id, [])
 
 
 ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which announcements name by place

@@ -23,18 +23,23 @@ from django.db import models
 from .campaign_models import (
     Alliance,
     AllianceEndAnnouncement,
+    ArmoryItem,
+    Army,
     ArmyMovement,
     BattleSupport,
     CampaignSchedule,
     CapturedRaider,
+    Character,
     DeadlineChange,
     Delivery,
     ExperienceEntry,
+    Kingdom,
     Message,
     MissionEffect,
     OrderSheet,
     OrdersReminder,
     OrderSubmission,
+    Province,
     ResultsReminder,
     RosterAdjustment,
     TombRaiderEntry,
@@ -42,6 +47,7 @@ from .campaign_models import (
     TreasuryEntry,
     TurnEvent,
     TurnMap,
+    Unit,
 )
 from .kinds import (
     ARMY_KEY,
@@ -74,6 +80,7 @@ KINGDOM = "kingdom"  # a kingdom by name
 ARMY = "army"  # an army by [kingdom name, army name]
 ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
 CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
+UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
 NAMED_KINDS: dict[str, Kind] = {
     USERNAME: STR,
     PROVINCE: INT,
@@ -81,6 +88,7 @@ NAMED_KINDS: dict[str, Kind] = {
     ARMY: ARMY_KEY,
     ALLIANCE: INT,
     CHARACTER: REFERENCE_KINDS[CHARACTER_ID],
+    UNIT: OBJECT,
 }
 
 
@@ -97,7 +105,7 @@ class Layout:
     path: str
     # The rows' order in their list, after their parent (ties broken by creation).
     order: tuple[str, ...] = ()
-    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY).
+    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY, CHARACTER, UNIT...).
     names: Mapping[str, str] = field(default_factory=dict)
     # JSON kinds narrower than the field's own (a JSON list that holds strings).
     kinds: Mapping[str, Kind] = field(default_factory=dict)
@@ -124,6 +132,14 @@ class Layout:
     # The JSON fields that hold a sheet's entries, read and written by the sheets' codec
     # (orders/entries.py) with names for ids (schema.ENTRY_REFERENCES).
     entries: tuple[str, ...] = ()
+    # The references resolved once every kingdom is read (a character may serve a kingdom listed
+    # after his army's, an item be borne by its unit): the reader's `late`.
+    late: tuple[str, ...] = ()
+    # Keys an older document wrote that the model no longer holds: read (their kind checked) for
+    # what the reader makes of them, never written.
+    retired: Mapping[str, Kind] = field(default_factory=dict)
+    # Fields the document carries elsewhere, not in the row (a province's neighbours: the adjacency).
+    elsewhere: tuple[str, ...] = ()
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -135,7 +151,11 @@ class Layout:
         """The fields written, in the order the model declares them (its many-to-many fields among
         them): all but the id and the parent."""
         meta = self.model._meta
-        fields = [f for f in [*meta.concrete_fields, *meta.many_to_many] if not f.primary_key and f.name != self.parent]
+        fields = [
+            f
+            for f in [*meta.concrete_fields, *meta.many_to_many]
+            if not (f.primary_key or f.name == self.parent or f.name in self.elsewhere)
+        ]
         return sorted(fields, key=lambda f: f.creation_counter)
 
     def keys(self) -> dict[str, Kind]:
@@ -210,7 +230,25 @@ def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
 TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign", order=("turn",))
 # An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
 IN_ARMY = ("army", "army__kingdom__campaign")
-MOVEMENTS = Layout(ArmyMovement, "movements", *IN_ARMY, order=("turn", "step"), names={"province": PROVINCE})
+
+
+def _movements_checked(problem: Callable[[str, str], None], movements: list[tuple[str, Any]]) -> None:
+    steps: set[tuple[Any, Any]] = set()
+    for where, movement in movements:
+        step = (movement.turn, movement.step)
+        if step in steps:
+            problem(where, f"turn {step[0]} step {step[1]} appears twice.")
+        steps.add(step)
+
+
+MOVEMENTS = Layout(
+    ArmyMovement,
+    "movements",
+    *IN_ARMY,
+    order=("turn", "step"),
+    names={"province": PROVINCE},
+    check=_movements_checked,
+)
 EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY, order=("turn",))
 DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY)
 ROSTER_ADJUSTMENTS = Layout(
@@ -221,7 +259,64 @@ ROSTER_ADJUSTMENTS = Layout(
     names={"made_by": USERNAME},
     kinds={"changes": STR_LIST},
 )
-ARMY_CHILDREN = (MOVEMENTS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
+
+
+def _units_checked(problem: Callable[[str, str], None], units: list[tuple[str, Any]]) -> None:
+    for where, unit in units:
+        if is_int(unit.veteran_level) and unit.veteran_level > 3:
+            problem(where, "the veteran level is at most 3.")
+
+
+# An army's units in their order (a bearer, a character, names a unit by its place in the list),
+# each with its character (null for none), who serves a kingdom by name.
+UNITS = Layout(
+    Unit,
+    "units",
+    *IN_ARMY,
+    order=("position",),
+    label="name",
+    check=_units_checked,
+    children=(
+        Layout(
+            Character,
+            "character",
+            "unit",
+            "unit__army__kingdom__campaign",
+            names={"kingdom": KINGDOM},
+            kinds={"abilities": STR_LIST},
+            single=True,
+            what="the character {unit__name}",
+            named_at_row=("kingdom",),
+            late=("kingdom",),
+        ),
+    ),
+)
+ARMY_CHILDREN = (MOVEMENTS, UNITS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
+
+
+def _armies_checked(problem: Callable[[str, str], None], armies: list[tuple[str, Any]]) -> None:
+    names: set[str] = set()
+    for where, army in armies:
+        if army.name in names:
+            problem(where, f'{army.kingdom.name} has two armies called "{army.name}".')
+        names.add(army.name)
+
+
+# A kingdom's armies (an army key names one by [kingdom name, army name]), with their lists. Written
+# before issue 13, read and no longer written: `pending_losses` (the reader's Reader.army_read).
+ARMIES = Layout(
+    Army,
+    "armies",
+    "kingdom",
+    "kingdom__campaign",
+    names={"province": PROVINCE, "fortified_in": PROVINCE},
+    label="name",
+    check=_armies_checked,
+    children=ARMY_CHILDREN,
+    what="the army {name}",
+    named_at_row=("province",),
+    retired={"pending_losses": INT},
+)
 
 
 def _raider_entries_checked(problem: Callable[[str, str], None], entries: list[tuple[str, Any]]) -> None:
@@ -256,7 +351,32 @@ TOMB_RAIDERS = Layout(
         ),
     ),
 )
-KINGDOM_CHILDREN = (TREASURY, TOMB_RAIDERS)
+
+
+def _armory_checked(problem: Callable[[str, str], None], items: list[tuple[str, Any]]) -> None:
+    names: list[str] = []
+    for where, item in items:
+        if item.common is False and isinstance(item.name, str):
+            # The database keeps one of each magic item per kingdom, whatever the case.
+            if item.name.lower() in names:
+                problem(where, f'the magic item "{item.name}" is already in the armory.')
+            names.append(item.name.lower())
+
+
+# A kingdom's armory by name, each item with the unit bearing it (null for none), which may be
+# another kingdom's (resolved once every kingdom is read).
+ARMORY = Layout(
+    ArmoryItem,
+    "armory",
+    "kingdom",
+    "kingdom__campaign",
+    order=("name",),
+    names={"bearer": UNIT},
+    check=_armory_checked,
+    what="{name}",
+    late=("bearer",),
+)
+KINGDOM_CHILDREN = (TREASURY, ARMIES, ARMORY, TOMB_RAIDERS)
 # A turn's lists: its deadline changes in time order (an email's key names one by its place), the
 # kingdoms reminded of their orders and of their results (one each).
 IN_TURN = ("turn", "turn__campaign")
@@ -390,6 +510,56 @@ CAPTIVES = Layout(
     names={"captor": KINGDOM, "owner": KINGDOM},
     label="entry",
 )
+
+
+def _provinces_checked(problem: Callable[[str, str], None], provinces: list[tuple[str, Any]]) -> None:
+    numbers: set[Any] = set()
+    for where, province in provinces:
+        if province.razed is True and province.fortified is True:
+            problem(where, "a province cannot be both razed and fortified.")
+        if province.number in numbers:
+            problem(where, f"province {province.number} appears twice.")
+        numbers.add(province.number)
+
+
+# The map's provinces by number (the document names a province by its number), each with the
+# kingdom controlling it (resolved once every kingdom is read); their neighbours are the document's
+# "adjacency".
+PROVINCES = Layout(
+    Province,
+    "provinces",
+    *IN_CAMPAIGN,
+    order=("number",),
+    names={"controller": KINGDOM},
+    label="number",
+    check=_provinces_checked,
+    what="province {number}",
+    late=("controller",),
+    elsewhere=("neighbours",),
+)
+
+
+def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: list[tuple[str, Any]]) -> None:
+    names: set[str] = set()
+    for where, kingdom in kingdoms:
+        if kingdom.name in names:
+            problem(where, f'there are two kingdoms called "{kingdom.name}".')
+        names.add(kingdom.name)
+
+
+# The kingdoms (a kingdom is named by its name), their players by username, their capitol by number,
+# with their ledger, armies, armory and Tomb Raiders (the reader's Reader.kingdom_read).
+KINGDOMS = Layout(
+    Kingdom,
+    "kingdoms",
+    *IN_CAMPAIGN,
+    names={"players": USERNAME, "capitol": PROVINCE},
+    kinds={"players": STR_LIST},
+    label="name",
+    check=_kingdoms_checked,
+    what="the kingdom {name}",
+    children=KINGDOM_CHILDREN,
+)
 # The orders app's schedule (null while the campaign has none: the rulebook's is made on first use).
 SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
 
@@ -425,6 +595,6 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout
-    for top in (*KINGDOM_CHILDREN, *ARMY_CHILDREN, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+    for top in (PROVINCES, KINGDOMS, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
     for layout in top.family()
 )

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .campaign_models import (
-    ArmoryItem,
     Army,
     Battle,
     Campaign,
@@ -48,7 +47,6 @@ class KingdomPlan:
     kingdom: Kingdom
     players: list[str]
     armies: dict[str, ArmyPlan] = field(default_factory=dict)
-    armory: list[ArmoryItem] = field(default_factory=list)
 
 
 @dataclass

@@ -15,7 +15,6 @@ from reports.services.deliveries import EMAIL_KINDS
 from rulebook.tables import ArmyType
 
 from .campaign_models import (
-    ArmoryItem,
     Army,
     Battle,
     Campaign,
@@ -26,7 +25,6 @@ from .campaign_models import (
     ExperienceEntry,
     Kingdom,
     MissionEffect,
-    Province,
     ReportEmail,
     ReportPreferences,
     Turn,
@@ -38,19 +36,20 @@ from .campaign_models import (
 from .kinds import ARMY_KEY, is_int
 from .layout import (
     ALLIANCES,
-    ARMY_CHILDREN,
+    ARMIES,
     BATTLE_CHILDREN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
     EXPERIENCE_LEDGER,
-    KINGDOM_CHILDREN,
+    KINGDOMS,
     MISSION_EFFECTS,
-    MOVEMENTS,
     ORDERS_REMINDERS,
+    PROVINCES,
     RESULTS_REMINDERS,
     SHEETS,
     TURN_CHILDREN,
+    UNITS,
 )
 from .plan import (
     ArmyPlan,
@@ -76,10 +75,6 @@ from .references import (
     stream_text,
 )
 from .schema import (
-    ARMY_FIELDS,
-    ARMY_KEYS,
-    ARMY_OPTIONAL_KEYS,
-    ARMY_RETIRED_KEYS,
     BATTLE_FIELDS,
     BATTLE_KEYS,
     BATTLE_OPTIONAL_KEYS,
@@ -87,9 +82,6 @@ from .schema import (
     CAMPAIGN_KEYS,
     CAMPAIGN_OPTIONAL_KEYS,
     CASUALTY_KEYS,
-    CHARACTER_FIELDS,
-    CHARACTER_KEYS,
-    CHARACTER_OPTIONAL_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -104,14 +96,6 @@ from .schema import (
     ENTRY_REFERENCES,
     ENTRY_SECTIONS,
     FORMAT,
-    ITEM_FIELDS,
-    ITEM_KEYS,
-    KINGDOM_FIELDS,
-    KINGDOM_KEYS,
-    KINGDOM_OPTIONAL_KEYS,
-    PROVINCE_FIELDS,
-    PROVINCE_KEYS,
-    PROVINCE_OPTIONAL_KEYS,
     READABLE_VERSIONS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
@@ -129,9 +113,6 @@ from .schema import (
     TURN_FIELDS,
     TURN_KEYS,
     TURN_OPTIONAL_KEYS,
-    UNIT_FIELDS,
-    UNIT_KEYS,
-    UNIT_OPTIONAL_KEYS,
     USER_FIELDS,
     USER_KEYS,
     keys_of_version,
@@ -144,10 +125,6 @@ class Reader(Reading):
 
     def __init__(self) -> None:
         super().__init__()
-        # Characters' kingdoms and items' bearers may name any kingdom or army: resolved once
-        # every kingdom has been read.
-        self.character_kingdoms: list[tuple[str, Character, str]] = []
-        self.bearers: list[tuple[str, ArmoryItem, Any]] = []
         # The rows an email's key may name (schema.EMAIL_KEY_ROWS), by prefix, then by the values of
         # their natural key in the order of its keys (a report: turn number, kind, kingdom, battle);
         # an email's report part names its report the same way.
@@ -239,22 +216,15 @@ class Reader(Reading):
             self.user(values["organizer"], "campaign / organizer")
 
     def provinces(self, rows: list[Any]) -> None:
-        for index, row in enumerate(rows):
-            where = label(f"provinces[{index}]", row, "number")
-            values = self.keys(row, where, PROVINCE_KEYS, optional=PROVINCE_OPTIONAL_KEYS)
-            if values is None or "number" not in values:
-                continue  # reported; without its number nothing can refer to it
-            number = values["number"]
-            province = self.instance(Province, values, PROVINCE_FIELDS, where, campaign=self.plan.campaign)
-            if province.razed is True and province.fortified is True:
-                self.problem(where, "a province cannot be both razed and fortified.")
-            if number in self.plan.provinces:
-                self.problem(where, f"province {number} appears twice.")
-                continue
-            self.plan.provinces[number] = province
-            controller = values.get("controller")
+        """The map's provinces (transfer/layout.py PROVINCES), kept by number: what names a province
+        finds it; a province without a number cannot be named (reported)."""
+        for index, province in self.layout_rows(PROVINCES, rows, "", campaign=self.plan.campaign).items():
+            if not is_int(province.number) or province.number in self.plan.provinces:
+                continue  # reported
+            self.plan.provinces[province.number] = province
+            controller = rows[index].get("controller")
             if controller is not None:
-                self.plan.controllers[number] = controller
+                self.plan.controllers[province.number] = controller
 
     def adjacency(self, rows: list[Any]) -> None:
         for index, pair in enumerate(rows):
@@ -271,86 +241,50 @@ class Reader(Reading):
                 self.plan.adjacency.add((a, b))
 
     def kingdoms(self, rows: list[Any]) -> None:
-        for index, row in enumerate(rows):
-            self.kingdom(row, f"kingdoms[{index}]")
+        for index, kingdom in self.layout_rows(KINGDOMS, rows, "", campaign=self.plan.campaign).items():
+            self.kingdom_read(kingdom, rows[index], label(f"{KINGDOMS.key}[{index}]", rows[index], "name"))
         ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
         if len(ancient_dead) > 1:
             self.problem("kingdoms", f"a campaign has one Ancient Dead kingdom, not {len(ancient_dead)}.")
-        for number, name in sorted(self.plan.controllers.items()):
-            if name not in self.plan.kingdoms:
-                self.problem(f"province {number} / controller", f'there is no kingdom called "{name}".')
         living_warlords: dict[str, int] = {}
-        for where, character, name in self.character_kingdoms:
-            if name not in self.plan.kingdoms:
-                self.problem(where, f'there is no kingdom called "{name}".')
-                continue
-            character.kingdom = self.plan.kingdoms[name].kingdom
-            if character.role == Character.Role.WARLORD and character.alive is True:
-                living_warlords[name] = living_warlords.get(name, 0) + 1
+        for where, row, field_name, how, value in self.late:
+            named = self.named(how, value, where)
+            if named is None:
+                continue  # reported
+            setattr(row, field_name, named)
+            if isinstance(row, Character) and row.role == Character.Role.WARLORD and row.alive is True:
+                living_warlords[value] = living_warlords.get(value, 0) + 1
         for name, count in sorted(living_warlords.items()):
             if count > 1:
                 self.problem(f'kingdom "{name}"', f"a kingdom has one living Warlord, not {count}.")
-        for where, item, reference in self.bearers:
-            item.bearer = self.bearer(reference, where)
 
-    def kingdom(self, data: Any, where: str) -> None:
-        where = label(where, data, "name")
-        values = self.keys(data, where, KINGDOM_KEYS, optional=KINGDOM_OPTIONAL_KEYS)
-        if values is None or "name" not in values:
-            return
-        name = values["name"]
-        kingdom = self.instance(
-            Kingdom,
-            values,
-            KINGDOM_FIELDS,
-            where,
-            campaign=self.plan.campaign,
-            capitol=self.province(values.get("capitol"), f"{where} / capitol"),
-        )
-        if name in self.plan.kingdoms:
-            self.problem(where, f'there are two kingdoms called "{name}".')
-            return
+    def kingdom_read(self, kingdom: Kingdom, values: dict[str, Any], where: str) -> None:
+        """What a kingdom read by the engine (transfer/layout.py KINGDOMS) needs beyond its fields and
+        lists: its place in the plan (the document names it by name), its armies' (army_read)."""
+        if not isinstance(kingdom.name, str) or kingdom.name in self.plan.kingdoms:
+            return  # reported
         players = values.get("players", [])
-        for username in players:
-            self.user(username, f"{where} / players")
+        players = players if isinstance(players, list) else []  # reported
         if len(set(players)) != len(players):
             self.problem(f"{where} / players", "a player is listed twice.")
-        plan = self.plan.kingdoms[name] = KingdomPlan(kingdom=kingdom, players=players)
-        for layout in KINGDOM_CHILDREN:
-            self.layout_rows(layout, values.get(layout.key, layout.empty()), where, kingdom=kingdom)
-        for index, row in enumerate(values.get("armies", [])):
-            self.army(plan, row, f"{where} / armies[{index}]")
-        armory_names: list[str] = []
-        for index, row in enumerate(values.get("armory", [])):
-            row_where = f"{where} / armory[{index}]"
-            row_values = self.keys(row, row_where, ITEM_KEYS)
-            if row_values is None:
-                continue
-            item = self.instance(ArmoryItem, row_values, ITEM_FIELDS, row_where, kingdom=kingdom)
-            plan.armory.append(item)
-            if row_values.get("bearer") is not None:
-                self.bearers.append((f"{row_where} / bearer", item, row_values["bearer"]))
-            if item.common is False and isinstance(item.name, str):
-                # The database keeps one of each magic item per kingdom, whatever the case.
-                if item.name.lower() in armory_names:
-                    self.problem(row_where, f'the magic item "{item.name}" is already in the armory.')
-                armory_names.append(item.name.lower())
+        plan = self.plan.kingdoms[kingdom.name] = KingdomPlan(kingdom=kingdom, players=players)
+        for index, army in self.listed[id(kingdom), ARMIES.key].items():
+            data = values[ARMIES.key][index]
+            self.army_read(plan, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
         if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":
             self.problem(f"{where} / tomb_raiders", "the Ancient Dead keep no Tomb Raiders.")
 
-    def army(self, kingdom: KingdomPlan, data: Any, where: str) -> None:
-        where = label(where, data, "name")
-        values = self.keys(
-            data, where, {**ARMY_KEYS, **ARMY_RETIRED_KEYS}, optional=(*ARMY_OPTIONAL_KEYS, *ARMY_RETIRED_KEYS)
-        )
-        if values is None or "name" not in values:
-            return
-        name = values["name"]
-        province = self.province(values.get("province"), where)
-        if "fortified_in" in values:
-            fortified_in = self.province(values["fortified_in"], f"{where} / fortified_in")
-        elif (
-            province is not None
+    def army_read(self, kingdom: KingdomPlan, army: Army, values: dict[str, Any], where: str) -> None:
+        """What an army read by the engine (transfer/layout.py ARMIES) needs beyond its fields: its
+        place in its kingdom's plan (an army key names it), what a document written before a key
+        meant, its ledger's total."""
+        if not isinstance(army.name, str) or army.name in kingdom.armies:
+            return  # reported
+        plan = kingdom.armies[army.name] = ArmyPlan(army=army)
+        province = army.province
+        if (
+            "fortified_in" not in values
+            and province is not None
             and province.fortified is True
             and self.plan.controllers.get(province.number) == kingdom.kingdom.name
             and values.get("kind") == Army.Kind.FIELD
@@ -358,35 +292,17 @@ class Reader(Reading):
             and values.get("co_occupying") is not True
         ):
             # A document written before the key: the province's own army there had fortified it.
-            fortified_in = province
-        else:
-            fortified_in = None
-        army = self.instance(
-            Army,
-            values,
-            ARMY_FIELDS,
-            where,
-            kingdom=kingdom.kingdom,
-            province=province,
-            fortified_in=fortified_in,
-        )
-        if name in kingdom.armies:
-            self.problem(where, f'{kingdom.kingdom.name} has two armies called "{name}".')
-            return
-        plan = kingdom.armies[name] = ArmyPlan(army=army)
-        read = {
-            layout.key: self.layout_rows(layout, values.get(layout.key, []), where, army=army)
-            for layout in ARMY_CHILDREN
-        }
-        steps: set[tuple[Any, Any]] = set()
-        for index, movement in read[MOVEMENTS.key].items():
-            step = (movement.turn, movement.step)
-            if step in steps:
-                self.problem(f"{where} / movements[{index}]", f"turn {step[0]} step {step[1]} appears twice.")
-            steps.add(step)
-        for index, row in enumerate(values.get("units", [])):
-            self.unit(plan, row, f"{where} / units[{index}]")
-        self.experience_ledger(army, list(read[EXPERIENCE_LEDGER.key].values()), values, where)
+            army.fortified_in = province
+        # A unit that cannot be read still holds its place: bearers refer to units by place.
+        units = self.listed[id(army), UNITS.key]
+        plan.units = [units.get(index) or Unit(army=army) for index in range(len(values.get(UNITS.key, [])))]
+        plan.characters = [
+            character for unit in units.values() for character in self.listed[id(unit), "character"].values()
+        ]
+        self.experience_ledger(army, list(self.listed[id(army), EXPERIENCE_LEDGER.key].values()), values, where)
+        # `pending_losses` (retired with issue 13) read as migration kingdoms/0006 read the column: an
+        # army with a list drops them (the list is what counts); one without keeps them as the points
+        # its list, when entered, leaves out.
         if values.get("pending_losses") and not values.get("units") and "losses_before_list" not in values:
             army.losses_before_list = values["pending_losses"]
 
@@ -412,29 +328,6 @@ class Reader(Reading):
                 f"{where} / experience_ledger",
                 f"the rows add up to {total} experience, but the army has {army.experience}.",
             )
-
-    def unit(self, army: ArmyPlan, data: Any, where: str) -> None:
-        where = label(where, data, "name")
-        values = self.keys(data, where, UNIT_KEYS, optional=UNIT_OPTIONAL_KEYS)
-        # A unit that cannot be read still holds its place: bearers refer to units by place.
-        unit = (
-            Unit(army=army.army) if values is None else self.instance(Unit, values, UNIT_FIELDS, where, army=army.army)
-        )
-        army.units.append(unit)
-        if values is None:
-            return
-        if is_int(unit.veteran_level) and unit.veteran_level > 3:
-            self.problem(where, "the veteran level is at most 3.")
-        if values.get("character") is None:
-            return
-        where = f"{where} / character"
-        character_values = self.keys(values["character"], where, CHARACTER_KEYS, optional=CHARACTER_OPTIONAL_KEYS)
-        if character_values is None:
-            return
-        character = self.instance(Character, character_values, CHARACTER_FIELDS, where, unit=unit)
-        army.characters.append(character)
-        if "kingdom" in character_values:
-            self.character_kingdoms.append((where, character, character_values["kingdom"]))
 
     def campaign_lists(self, top: dict[str, Any]) -> None:
         """The campaign's own lists the engine reads (transfer/layout.py CAMPAIGN_CHILDREN). The

@@ -12,7 +12,7 @@ from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import Kind, is_int
-from .layout import ALLIANCE, ARMY, CHARACTER, KINGDOM, PROVINCE, USERNAME, Layout
+from .layout import ALLIANCE, ARMY, CHARACTER, KINGDOM, PROVINCE, UNIT, USERNAME, Layout
 from .plan import ArmyPlan, Plan
 from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
 from .schema import BEARER_KEYS, VERSION, text_fields
@@ -44,6 +44,9 @@ class Reading:
         self.alliance_at: list[Any] = []
         # The rows of each child layout read under a row, by their place: by (id of the row, the key).
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}
+        # The references a layout resolves once every kingdom is read (Layout.late): where, the row,
+        # the field, how it names its row and the value (Reader.kingdoms resolves them).
+        self.late: list[tuple[str, Any, str, str, Any]] = []
 
     def problem(self, where: str, message: str) -> None:
         self.errors.append(f"{where}: {message}" if where else message)
@@ -125,7 +128,7 @@ class Reading:
                 data,
                 [f"{where} / {layout.key}[{i}]" if where else f"{layout.key}[{i}]" for i in range(len(data))],
             )
-        keys, optional, own = layout.keys(), layout.optional(), layout.own()
+        keys, optional, own = {**layout.keys(), **layout.retired}, (*layout.optional(), *layout.retired), layout.own()
         found = {}
         read: list[tuple[str, Any]] = []
         for index, (row, row_where) in enumerate(zip(rows, places, strict=False)):
@@ -147,7 +150,7 @@ class Reading:
                     row_where if name == layout.label or name in layout.named_at_row else f"{row_where} / {name}",
                 )
                 for name, how in layout.names.items()
-                if not layout.model._meta.get_field(name).many_to_many
+                if not layout.model._meta.get_field(name).many_to_many and name not in layout.late
             }
             for name, references in layout.references.items():
                 if name in values:  # written with ids once the rows it names exist (Plan.translated)
@@ -163,6 +166,17 @@ class Reading:
                 if name in values:
                     self.plan.translated.append((instance, name, references(values), values[name]))
             found[index] = instance
+            self.late.extend(
+                (
+                    row_where if name in layout.named_at_row else f"{row_where} / {name}",
+                    instance,
+                    name,
+                    how,
+                    values[name],
+                )
+                for name, how in layout.names.items()
+                if name in layout.late and name in values
+            )
             self.plan.entries.extend((instance, name, data) for name, data in entries.items())
             for name, rows_named in many.items():  # written once the rows exist
                 self.plan.many_to_many.append((instance, name, [r for r in rows_named if r is not None]))
@@ -195,6 +209,8 @@ class Reading:
             unit = None if value is None else self.character(value, where)
             army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
             return None if army is None else next(c for c in army.characters if c.unit is unit)
+        if how == UNIT:
+            return None if value is None else self.bearer(value, where)
         assert how == ARMY, how
         return self.army_named(value, where)
 

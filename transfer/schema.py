@@ -22,21 +22,15 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    ArmoryItem,
-    Army,
     Battle,
     Campaign,
-    Character,
     DiceRoll,
     Email,
-    Kingdom,
-    Province,
     ReportEmail,
     ReportPreferences,
     Turn,
     TurnReport,
     TurnSummarySheet,
-    Unit,
     User,
 )
 from .kinds import (
@@ -101,149 +95,6 @@ REPORT_PREFERENCES_KEYS = {
 # Added with issue 37 (diplomacy): how messages reach the player and when the last digest went; a
 # document written before has neither.
 REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails", "messages_digest_at")
-PROVINCE_KEYS = {
-    "number": INT,
-    "name": STR,
-    "terrain": STR,
-    "settlement": STR,
-    "capitol_site": BOOL,
-    "pyramid": BOOL,
-    "col": INT,
-    "row": INT,
-    "razed": BOOL,
-    "fortified": BOOL,
-    "controller": STR.or_null(),
-    "looted_turn": INT.or_null(),
-    "incantation": BOOL,
-    "land_sale_turn": INT.or_null(),
-    "rogue": BOOL,
-    "ruin_sacked": BOOL,
-    "ruin_raids": INT,
-}
-# Added within version 2 (the aftermath; the Ancient Dead's incantations, issue 16): a document
-# written before them is still read.
-# And within version 5 (issue 15, Land Sales and Civil Unrest).
-# And within version 5 (issue 31, Tomb Raiders: the ruins' state).
-PROVINCE_OPTIONAL_KEYS = ("looted_turn", "incantation", "land_sale_turn", "rogue", "ruin_sacked", "ruin_raids")
-KINGDOM_KEYS = {
-    "name": STR,
-    "army_type": STR,
-    "home_roll": INT.or_null(),
-    "picked_provinces": BOOL,
-    "rogue_turn": INT.or_null(),
-    "capitol_lost_turn": INT.or_null(),
-    "created_at": TIMESTAMP,
-    "players": STR_LIST,
-    "capitol": INT.or_null(),
-    "treasury": LIST,
-    "armies": LIST,
-    "armory": LIST,
-    "tomb_raiders": OBJECT.or_null(),
-}
-# Added within version 5 (issue 15, Rogue Kingdom): a document written before has no rogue kingdom.
-# And within version 5 (issue 31, Tomb Raiders): the kingdom's Tomb Raider force, null when it has none.
-KINGDOM_OPTIONAL_KEYS = ("rogue_turn", "capitol_lost_turn", "tomb_raiders")
-ARMY_KEYS = {
-    "name": STR,
-    "kind": STR,
-    "size": INT,
-    "supply_depot": BOOL,
-    "spare_carts": INT,
-    "experience": INT,
-    "status": STR,
-    "created_turn": INT,
-    "upgraded_turn": INT.or_null(),
-    "last_battle_turn": INT.or_null(),
-    "recover_streak": INT,
-    "co_occupying": BOOL,
-    "list_due": BOOL,
-    "losses_before_list": INT,
-    "painted": BOOL,
-    "province": INT.or_null(),
-    "fortified_in": INT.or_null(),
-    "movements": LIST,
-    "units": LIST,
-    "experience_ledger": LIST,
-    "deliveries": LIST,
-    "roster_adjustments": LIST,
-}
-# Added within version 5 (issue 13): a document written before them is still read. Fortify (the
-# bonuses are the army's that fortified the province): its fortified provinces are given to their
-# controller's army there. Losses counted once: the model's defaults. Within version 5 too (issue 14):
-# the experience ledger (an older document's balance is read as one carried-over row), the deliveries
-# bought with experience and the organizer's roster adjustments.
-ARMY_OPTIONAL_KEYS = (
-    "fortified_in",
-    "list_due",
-    "losses_before_list",
-    "experience_ledger",
-    "painted",
-    "deliveries",
-    "roster_adjustments",
-    "spare_carts",  # issue 28, Supply Depot: an army written before carries no captured cart
-)
-# Written before issue 13, read and no longer written: `pending_losses`, read as migration
-# kingdoms/0006 read the column (an army with a list drops them: the list is what counts; one
-# without keeps them as the points its list, when entered, leaves out).
-ARMY_RETIRED_KEYS = {"pending_losses": INT}
-UNIT_KEYS = {
-    "position": INT,
-    "name": STR,
-    "category": STR,
-    "models_count": INT,
-    "points_per_model": INT,
-    "equipment_points": INT,
-    "veteran_level": INT,
-    "one_use": BOOL,
-    "living": BOOL,
-    "dogs_of_war": BOOL,
-    "special_character": BOOL,
-    "champion_points": INT,
-    "standard_points": INT,
-    "musician_points": INT,
-    "models_lost": INT,
-    "veteran_eligible": BOOL,
-    "character": OBJECT.or_null(),
-}
-# "living" came with XP8's correction, "dogs_of_war" with issue 28 (hired mercenaries).
-UNIT_OPTIONAL_KEYS = (
-    "veteran_eligible",
-    "living",
-    "dogs_of_war",
-    "special_character",
-    "champion_points",
-    "standard_points",
-    "musician_points",
-)
-CHARACTER_KEYS = {
-    "kingdom": STR,
-    "rank": STR,
-    "role": STR,
-    "archetype": STR,
-    "abilities": STR_LIST,
-    "ability_choice_pending": BOOL,
-    "monstrous_mount": BOOL,
-    "wizard": BOOL,
-    "magic_level": INT,
-    "rune_smith": BOOL,
-    "potential_used": BOOL,
-    "immune_to_psychology": BOOL,
-    "battles_survived": INT,
-    "battles_at_last_ability": INT,
-    "injuries": LIST,
-    "alive": BOOL,
-}
-# Added within version 5 (issue 14): battles survived when he last gained an ability.
-# Added within version 5 (the Scarab Amulet, issue 16): a Wizard's magic level, a rune smith.
-# Added with issue 28: the Magician's Potential used; Immune to Psychology (Archetype rerolls).
-CHARACTER_OPTIONAL_KEYS = (
-    "battles_at_last_ability",
-    "magic_level",
-    "rune_smith",
-    "potential_used",
-    "immune_to_psychology",
-)
-ITEM_KEYS = {"name": STR, "points": INT, "common": BOOL, "destroyed": BOOL, "bearer": OBJECT.or_null()}
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
 # streams that hold ids (references.STREAM_REFERENCES): an object with the prefix and, by its keys
@@ -633,12 +484,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
-PROVINCE_FIELDS = plain(Province, PROVINCE_KEYS)
-KINGDOM_FIELDS = plain(Kingdom, KINGDOM_KEYS)
-ARMY_FIELDS = plain(Army, ARMY_KEYS)
-UNIT_FIELDS = plain(Unit, UNIT_KEYS)
-CHARACTER_FIELDS = plain(Character, CHARACTER_KEYS)
-ITEM_FIELDS = plain(ArmoryItem, ITEM_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 TURN_FIELDS = plain(Turn, TURN_KEYS)

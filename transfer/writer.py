@@ -8,36 +8,29 @@ from typing import Any, TypeVar
 from django.db import models
 
 from .campaign_models import (
-    ArmoryItem,
-    Army,
     Battle,
     Campaign,
-    Character,
     DiceRoll,
-    Kingdom,
     Province,
     ReportPreferences,
     Turn,
     TurnReport,
     TurnSummarySheet,
-    Unit,
 )
 from .layout import (
     ALLIANCE_ENDS,
     ALLIANCES,
-    ARMY_CHILDREN,
     BATTLE_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
     EVENTS,
+    KINGDOMS,
     MESSAGES,
     MISSION_EFFECTS,
     ORDERS_REMINDERS,
     RESULTS_REMINDERS,
     SCHEDULE,
     SHEETS,
-    TOMB_RAIDERS,
-    TREASURY,
     TURN_MAP,
     Layout,
 )
@@ -199,6 +192,8 @@ def _write_users(plan: Plan) -> None:
 
 
 def _write_map(plan: Plan) -> None:
+    for province in plan.provinces.values():
+        province.controller = None  # a kingdom, created after the map: set then (_write_kingdoms)
     Province.objects.bulk_create(plan.provinces.values())
     Through = Province.neighbours.through
     Through.objects.bulk_create(
@@ -210,28 +205,14 @@ def _write_map(plan: Plan) -> None:
 
 
 def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
-    """The kingdoms with their players, the provinces they control, their ledgers, armies and
-    armories. Returns the armies' plans."""
-    kingdoms = list(plan.kingdoms.values())
-    _create_keeping_times(Kingdom, [k.kingdom for k in kingdoms])
-    Players = Kingdom.players.through
-    Players.objects.bulk_create(
-        Players(kingdom_id=k.kingdom.pk, user_id=plan.users[username].pk) for k in kingdoms for username in k.players
-    )
-    # Provinces are created before kingdoms (a kingdom's capitol is a province).
+    """The kingdoms with their players, ledgers, armies, armories and Tomb Raiders (created after
+    the provinces: a kingdom's capitol is a province), then the provinces they control. Returns the
+    armies' plans."""
+    _write_layouts(plan, (KINGDOMS,))
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    _write_layouts(plan, (TREASURY,))
-
-    armies = [army for k in kingdoms for army in k.armies.values()]
-    Army.objects.bulk_create(a.army for a in armies)
-    _write_layouts(plan, ARMY_CHILDREN)
-    Unit.objects.bulk_create(unit for a in armies for unit in a.units)
-    Character.objects.bulk_create(character for a in armies for character in a.characters)
-    ArmoryItem.objects.bulk_create(item for k in kingdoms for item in k.armory)
-    _write_layouts(plan, (TOMB_RAIDERS,))
-    return armies
+    return [army for k in plan.kingdoms.values() for army in k.armies.values()]
 
 
 def _write_dice_rolls(plan: Plan) -> None:
