@@ -49,6 +49,7 @@ from .layout import (
     RESULTS_REMINDERS,
     SHEETS,
     TURN_CHILDREN,
+    TURNS,
     UNITS,
 )
 from .plan import (
@@ -110,9 +111,6 @@ from .schema import (
     SUMMARY_SHEET_OPTIONAL_KEYS,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
-    TURN_FIELDS,
-    TURN_KEYS,
-    TURN_OPTIONAL_KEYS,
     USER_FIELDS,
     USER_KEYS,
     keys_of_version,
@@ -442,37 +440,21 @@ class Reader(Reading):
     # -- the orders app: the schedule and the turns ------------------------------------------
 
     def turns(self, rows: list[Any]) -> None:
-        numbers: set[int] = set()
-        for index, row in enumerate(rows):
-            where = label(f"turns[{index}]", row, "number")
-            values = self.keys(
-                row, where, keys_of_version(TURN_KEYS, "turn", self.version), optional=TURN_OPTIONAL_KEYS
-            )
-            if values is None:
-                continue
-            if "number" in values:
-                if values["number"] in numbers:
-                    self.problem(where, f"turn {values['number']} appears twice.")
-                numbers.add(values["number"])
-            # A "battles" that is not a list is reported already: what refers to it is not checked.
-            battles_read = not ("battles" in row and "battles" not in values)
-            self.turn(values, where, battles_read)
+        """The turns (transfer/layout.py TURNS) with their lists, then what the engine does not carry
+        yet: their battles and reports (Reader.turn_read)."""
+        for index, turn in self.layout_rows(TURNS, rows, "", campaign=self.plan.campaign).items():
+            self.turn_read(turn, rows[index], label(f"{TURNS.key}[{index}]", rows[index], "number"))
 
-    def turn(self, values: dict[str, Any], where: str, battles_read: bool) -> None:
-        turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
-        orders, results = values.get("orders_deadline"), values.get("results_deadline")
-        if orders is not None and results is not None and results <= orders:
-            self.problem(where, "the results deadline must come after the orders deadline.")
+    def turn_read(self, turn: Turn, values: dict[str, Any], where: str) -> None:
         plan = TurnPlan(turn=turn)
         self.plan.turns.append(plan)
         self.keyed["orders-held"][(values.get("number"),)] = turn
         self.keyed["phase-failed"][(values.get("number"),)] = turn
         self.turns_by_number.setdefault(values.get("number"), turn)
+        # A "battles" that is not a list is reported already: what refers to it is not checked.
+        battles_read = isinstance(values.get("battles", []), list)
         number = turn.number
-        read = {
-            layout.key: self.layout_rows(layout, values.get(layout.key, layout.empty()), where, turn=turn)
-            for layout in TURN_CHILDREN
-        }
+        read = {layout.key: self.listed[id(turn), layout.key] for layout in TURN_CHILDREN}
         for index, change in read[DEADLINE_CHANGES.key].items():
             self.keyed["deadline-change"][(number, index)] = change  # an email's key names it by place
         reminded: set[str] = set()
@@ -490,9 +472,10 @@ class Reader(Reading):
             name = values[SHEETS.key][index].get("kingdom")
             for place, submission in self.listed[id(sheet), "submissions"].items():
                 self.keyed["orders-receipt"][(number, name, place)] = submission  # an email's key names it so
-        for index, row in enumerate(values.get("battles", [])):
+        for index, row in enumerate(values.get("battles", []) if battles_read else []):
             self.battle(plan, row, f"{where} / battles[{index}]")
-        for index, row in enumerate(values.get("reports", [])):
+        reports = values.get("reports", [])
+        for index, row in enumerate(reports if isinstance(reports, list) else []):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
 
     def battle(self, turn: TurnPlan, data: Any, where: str) -> None:

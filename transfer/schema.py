@@ -28,7 +28,6 @@ from .campaign_models import (
     Email,
     ReportEmail,
     ReportPreferences,
-    Turn,
     TurnReport,
     TurnSummarySheet,
     User,
@@ -123,48 +122,6 @@ DICE_KEYS = {
     "armies": LIST,
     "created_at": TIMESTAMP,
 }
-TURN_KEYS = {
-    "number": INT,
-    "status": STR,
-    "orders_deadline": TIMESTAMP,
-    "results_deadline": TIMESTAMP,
-    "seed": STR,
-    "opened_at": TIMESTAMP,
-    "resolved_at": TIMESTAMP.or_null(),
-    "resolution_error": STR,
-    "orders_requested_at": TIMESTAMP.or_null(),
-    "aftermath_requested_at": TIMESTAMP.or_null(),
-    "held_at": TIMESTAMP.or_null(),
-    "phase_failures": INT,
-    "phase_failed_since": TIMESTAMP.or_null(),
-    "phase_failed_at": TIMESTAMP.or_null(),
-    "phase_retry_at": TIMESTAMP.or_null(),
-    "deadline_changes": LIST,
-    "sheets": LIST,
-    "reminders": LIST,
-    "events": LIST,
-    "battles": LIST,
-    "results_reminders": LIST,
-    "alliance_end_announcements": LIST,
-    "map": OBJECT.or_null(),
-    "reports": LIST,
-}
-# Added within version 2: a version 2 document written before them is still read.
-TURN_OPTIONAL_KEYS = (
-    "events",
-    "battles",
-    "results_reminders",
-    # Allies, Announcement (issue 28): a document written before has no announcements.
-    "alliance_end_announcements",
-    "orders_requested_at",
-    "aftermath_requested_at",
-    "held_at",
-    # Issue 37: the failed phase's tries and backoff; a document written before has none.
-    "phase_failures",
-    "phase_failed_since",
-    "phase_failed_at",
-    "phase_retry_at",
-)
 BATTLE_KEYS = {
     "province": INT,
     "status": STR,
@@ -455,7 +412,6 @@ TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
 ADDED_IN_VERSION: dict[str, dict[int, tuple[str, ...]]] = {
     "document": {2: ("schedule", "turns"), 3: ("emails",)},
     "user": {3: ("report_preferences",)},
-    "turn": {3: ("map", "reports")},
 }
 
 
@@ -486,7 +442,6 @@ CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
-TURN_FIELDS = plain(Turn, TURN_KEYS)
 # Entries hold army ids: the document has army keys instead.
 BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
 SUMMARY_SHEET_FIELDS = plain(
