@@ -46,6 +46,7 @@ from .layout import (
     ALLIANCES,
     ARMY,
     BATTLE_CHILDREN,
+    CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     CHARACTER,
@@ -81,8 +82,6 @@ from .references import (
 from .schema import (
     BATTLE_FIELDS,
     BATTLE_KEYS,
-    CAMPAIGN_FIELDS,
-    CAMPAIGN_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -132,7 +131,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     document = {
         "format": FORMAT,
         "version": VERSION,
-        "campaign": _row(CAMPAIGN_KEYS, CAMPAIGN_FIELDS, campaign, organizer=campaign.organizer.username),
+        "campaign": _layout_rows(CAMPAIGN, campaign, names)[campaign.id],
         "users": _users_section(campaign),
         "provinces": _provinces_section(campaign, names),
         "adjacency": _adjacency_section(campaign, names),
@@ -175,10 +174,11 @@ def _layout_rows(
     fields = [f for f in layout.fields() if not f.many_to_many]
     columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
     lookups = layout.what_lookups()
+    parent = f"{layout.parent}_id" if layout.parent else "pk"  # the campaign's row: by its own id
     rows = (
-        layout.model._base_manager.filter(**{layout.path: campaign})
-        .order_by(f"{layout.parent}_id", *layout.order, "id")
-        .values_list(f"{layout.parent}_id", "pk", *lookups, *columns)
+        layout.model._base_manager.filter(**{layout.path: campaign.pk})
+        .order_by(parent, *layout.order, "id")
+        .values_list(parent, "pk", *lookups, *columns)
     )
     grouped: dict[int, list[dict[str, Any]]] = {}
     for parent_id, pk, *found in rows:
@@ -207,7 +207,7 @@ def _layout_rows(
 def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names) -> dict[int, list[Any]]:
     """A many-to-many field's rows as the document names them (sorted), by the id of the row naming them."""
     source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
-    pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign})
+    pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign.pk})
     what = f"a row of {layout.model._meta.verbose_name_plural} ({field.name})"
     found: dict[int, list[Any]] = {}
     # A user by username (the join reads it), any other row by its id, named as `names` says.
@@ -422,7 +422,7 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     for layout in LAYOUTS:
         for name in (name for name, how in layout.names.items() if how == USERNAME):
             ids |= set(
-                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(
+                layout.model._base_manager.filter(**{layout.path: campaign.pk}).values_list(
                     name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
                 )
             )

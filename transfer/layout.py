@@ -27,6 +27,7 @@ from .campaign_models import (
     Army,
     ArmyMovement,
     BattleSupport,
+    Campaign,
     CampaignSchedule,
     CapturedRaider,
     Character,
@@ -100,7 +101,8 @@ class Layout:
     model: type[models.Model]
     # The key of the list the rows sit in, under their parent's object.
     key: str
-    # The foreign key to the row they are listed under: not written (the nesting says it).
+    # The foreign key to the row they are listed under: not written (the nesting says it); none
+    # ("") for the campaign itself.
     parent: str
     # The lookup from the model to its campaign (one query reads the campaign's rows).
     path: str
@@ -634,7 +636,13 @@ MISSION_EFFECTS = Layout(
     label="mission",
 )
 CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
+# The campaign's own row, the document's "campaign": its organizer by username. Its lists sit at the
+# top of the document beside it (CAMPAIGN_CHILDREN, PROVINCES, KINGDOMS, TURNS), read and written by
+# their own layouts.
+CAMPAIGN = Layout(Campaign, "campaign", "", "pk", names={"organizer": USERNAME}, single=True, what="the campaign")
 # Every model the engine carries.
 LAYOUTS = tuple(
-    layout for top in (PROVINCES, KINGDOMS, TURNS, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN) for layout in top.family()
+    layout
+    for top in (CAMPAIGN, PROVINCES, KINGDOMS, TURNS, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+    for layout in top.family()
 )

@@ -17,7 +17,6 @@ from rulebook.tables import ArmyType
 from .campaign_models import (
     Army,
     Battle,
-    Campaign,
     CapturedRaider,
     Character,
     DiceRoll,
@@ -38,6 +37,7 @@ from .layout import (
     ALLIANCES,
     ARMIES,
     BATTLE_CHILDREN,
+    CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
@@ -79,9 +79,6 @@ from .schema import (
     BATTLE_FIELDS,
     BATTLE_KEYS,
     BATTLE_OPTIONAL_KEYS,
-    CAMPAIGN_FIELDS,
-    CAMPAIGN_KEYS,
-    CAMPAIGN_OPTIONAL_KEYS,
     CASUALTY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
@@ -205,13 +202,11 @@ class Reader(Reading):
         return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
 
     def campaign(self, data: Any) -> None:
-        values = self.keys(data, "campaign", CAMPAIGN_KEYS, optional=CAMPAIGN_OPTIONAL_KEYS)
-        if values is None:
-            return
-        self.plan.campaign = self.instance(Campaign, values, CAMPAIGN_FIELDS, "campaign")
-        if "organizer" in values:
-            self.plan.organizer = values["organizer"]
-            self.user(values["organizer"], "campaign / organizer")
+        """The campaign's own row (transfer/layout.py CAMPAIGN), its organizer named by username."""
+        read = self.layout_rows(CAMPAIGN, data, "")
+        if 0 in read:
+            self.plan.campaign = read[0]
+            self.plan.organizer = data.get("organizer")
 
     def provinces(self, rows: list[Any]) -> None:
         """The map's provinces (transfer/layout.py PROVINCES), kept by number: what names a province

@@ -23,7 +23,6 @@ from orders import entries as codec
 
 from .campaign_models import (
     Battle,
-    Campaign,
     DiceRoll,
     Email,
     ReportEmail,
@@ -60,22 +59,6 @@ FORMAT = "briternia-campaign"
 VERSION = 5
 READABLE_VERSIONS = (1, 2, 3, 4, 5)
 
-CAMPAIGN_KEYS = {
-    "name": STR,
-    "organizer": STR,
-    "player_count": INT,
-    "current_turn": INT,
-    "time_zone": STR,
-    "status": STR,
-    "map_name": STR,
-    "setup_seed": STR,
-    "created_at": TIMESTAMP,
-    # Added within version 5 (the order sheets' kept world): a document written before has none.
-    "world_version": INT,
-    # Added with issue 28: the organizer allows special characters (Army Restrictions).
-    "special_characters": BOOL,
-}
-CAMPAIGN_OPTIONAL_KEYS = ("world_version", "special_characters")
 USER_KEYS = {
     "username": STR,
     "email": STR,
@@ -438,7 +421,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
     return [key for key in keys if key in own]
 
 
-CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
