@@ -7,7 +7,7 @@ order, so exporting an imported campaign gives back the document it came from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, time
 from typing import Any, TypeVar
@@ -46,6 +46,7 @@ from .layout import (
     ALLIANCES,
     ARMY,
     BATTLE_CHILDREN,
+    CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     CHARACTER,
@@ -56,7 +57,7 @@ from .layout import (
     MISSION_EFFECTS,
     PROVINCE,
     PROVINCES,
-    TURN_CHILDREN,
+    TURNS,
     UNIT,
     USERNAME,
     Layout,
@@ -81,8 +82,6 @@ from .references import (
 from .schema import (
     BATTLE_FIELDS,
     BATTLE_KEYS,
-    CAMPAIGN_FIELDS,
-    CAMPAIGN_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -100,8 +99,6 @@ from .schema import (
     SUMMARY_SHEET_FIELDS,
     SUMMARY_SHEET_KEYS,
     TOP_KEYS,
-    TURN_FIELDS,
-    TURN_KEYS,
     USER_FIELDS,
     USER_KEYS,
     VERSION,
@@ -134,7 +131,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     document = {
         "format": FORMAT,
         "version": VERSION,
-        "campaign": _row(CAMPAIGN_KEYS, CAMPAIGN_FIELDS, campaign, organizer=campaign.organizer.username),
+        "campaign": _layout_rows(CAMPAIGN, campaign, names)[campaign.id],
         "users": _users_section(campaign),
         "provinces": _provinces_section(campaign, names),
         "adjacency": _adjacency_section(campaign, names),
@@ -163,7 +160,12 @@ def _row(keys: Mapping[str, Kind], fields: list[str], instance: models.Model, **
     return {key: values[key] for key in keys}
 
 
-def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int, Any]:
+def _layout_rows(
+    layout: Layout,
+    campaign: Campaign,
+    names: _Names,
+    by_hand: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None,
+) -> dict[int, Any]:
     """The campaign's rows of `layout`'s model as the document writes them, with their children, by
     the id of the row they are listed under: each a list in its order, or for a single row, the
     row or null. One query per model, whatever the campaign's size."""
@@ -172,10 +174,11 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
     fields = [f for f in layout.fields() if not f.many_to_many]
     columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
     lookups = layout.what_lookups()
+    parent = f"{layout.parent}_id" if layout.parent else "pk"  # the campaign's row: by its own id
     rows = (
-        layout.model._base_manager.filter(**{layout.path: campaign})
-        .order_by(f"{layout.parent}_id", *layout.order, "id")
-        .values_list(f"{layout.parent}_id", "pk", *lookups, *columns)
+        layout.model._base_manager.filter(**{layout.path: campaign.pk})
+        .order_by(parent, *layout.order, "id")
+        .values_list(parent, "pk", *lookups, *columns)
     )
     grouped: dict[int, list[dict[str, Any]]] = {}
     for parent_id, pk, *found in rows:
@@ -193,6 +196,8 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
         row = {f.name: row[f.name] for f in layout.fields()}  # in the model's order
         for child in layout.children:
             row[child.key] = children[child.key].get(pk, child.empty())
+        if by_hand is not None:  # the keys the engine does not carry yet (layout.hand), given the row
+            row |= by_hand(pk, row)
         grouped.setdefault(parent_id, []).append(row)
     if layout.single:
         return {parent_id: found[0] for parent_id, found in grouped.items()}
@@ -202,7 +207,7 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names) -> dict[int,
 def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names) -> dict[int, list[Any]]:
     """A many-to-many field's rows as the document names them (sorted), by the id of the row naming them."""
     source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
-    pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign})
+    pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign.pk})
     what = f"a row of {layout.model._meta.verbose_name_plural} ({field.name})"
     found: dict[int, list[Any]] = {}
     # A user by username (the join reads it), any other row by its id, named as `names` says.
@@ -417,7 +422,7 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     for layout in LAYOUTS:
         for name in (name for name, how in layout.names.items() if how == USERNAME):
             ids |= set(
-                layout.model._base_manager.filter(**{layout.path: campaign}).values_list(
+                layout.model._base_manager.filter(**{layout.path: campaign.pk}).values_list(
                     name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
                 )
             )
@@ -522,7 +527,7 @@ def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
 class _TurnRows:
     """The rows of every turn of the campaign, each table read once, by the id of its parent."""
 
-    children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (TURN_, BATTLE_CHILDREN), by key
+    children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (BATTLE_CHILDREN), by key
     battles: dict[int, list[Battle]]
     summary_sheets: dict[int, list[TurnSummarySheet]]
     reports: dict[int, list[TurnReport]]
@@ -531,7 +536,7 @@ class _TurnRows:
 def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
     turns = {"turn__campaign": campaign}
     return _TurnRows(
-        children={layout.key: _layout_rows(layout, campaign, names) for layout in (*TURN_CHILDREN, *BATTLE_CHILDREN)},
+        children={layout.key: _layout_rows(layout, campaign, names) for layout in BATTLE_CHILDREN},
         battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
         summary_sheets=_grouped(
             TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
@@ -544,27 +549,25 @@ def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
 
 
 def _turns_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
+    """The turns (transfer/layout.py TURNS), each with its battles and reports, by hand."""
     rows = _turn_rows(campaign, names)
-    return [_turn_row(turn, rows, names) for turn in campaign.turns.order_by("number", "id")]
+
+    def by_hand(pk: int, turn: dict[str, Any]) -> dict[str, Any]:
+        number = turn["number"]
+        return {
+            "battles": [_battle_row(battle, number, rows, names) for battle in rows.battles.get(pk, [])],
+            "reports": [
+                _report_row(report, number, names)
+                for report in sorted(rows.reports.get(pk, []), key=lambda r: _report_order(r, names))
+            ],
+        }
+
+    return _layout_rows(TURNS, campaign, names, by_hand).get(campaign.id, [])
 
 
-def _turn_row(turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
-    return _row(
-        TURN_KEYS,
-        TURN_FIELDS,
-        turn,
-        **{layout.key: rows.children[layout.key].get(turn.id, layout.empty()) for layout in TURN_CHILDREN},
-        battles=[_battle_row(battle, turn, rows, names) for battle in rows.battles.get(turn.id, [])],
-        reports=[
-            _report_row(report, turn, names)
-            for report in sorted(rows.reports.get(turn.id, []), key=lambda r: _report_order(r, names))
-        ],
-    )
-
-
-def _battle_row(battle: Battle, turn: Turn, rows: _TurnRows, names: _Names) -> dict[str, Any]:
-    province = names.province(battle.province_id, f"a battle of turn {turn.number}")
-    what = f"the battle in province {province} of turn {turn.number}"
+def _battle_row(battle: Battle, number: int, rows: _TurnRows, names: _Names) -> dict[str, Any]:
+    province = names.province(battle.province_id, f"a battle of turn {number}")
+    what = f"the battle in province {province} of turn {number}"
     return _row(
         BATTLE_KEYS,
         BATTLE_FIELDS,
@@ -633,8 +636,8 @@ def _report_order(report: TurnReport, names: _Names) -> tuple[Any, ...]:
     return (report.kind, report.kingdom_id or 0, names.battle_place.get(report.battle_id or 0, -1), report.id)
 
 
-def _report_row(report: TurnReport, turn: Turn, names: _Names) -> dict[str, Any]:
-    what = f"the {report.kind} report of turn {turn.number}"
+def _report_row(report: TurnReport, number: int, names: _Names) -> dict[str, Any]:
+    what = f"the {report.kind} report of turn {number}"
     return _row(
         REPORT_KEYS,
         REPORT_FIELDS,

@@ -27,6 +27,7 @@ from .campaign_models import (
     Army,
     ArmyMovement,
     BattleSupport,
+    Campaign,
     CampaignSchedule,
     CapturedRaider,
     Character,
@@ -45,6 +46,7 @@ from .campaign_models import (
     TombRaiderEntry,
     TombRaiderForce,
     TreasuryEntry,
+    Turn,
     TurnEvent,
     TurnMap,
     Unit,
@@ -99,7 +101,8 @@ class Layout:
     model: type[models.Model]
     # The key of the list the rows sit in, under their parent's object.
     key: str
-    # The foreign key to the row they are listed under: not written (the nesting says it).
+    # The foreign key to the row they are listed under: not written (the nesting says it); none
+    # ("") for the campaign itself.
     parent: str
     # The lookup from the model to its campaign (one query reads the campaign's rows).
     path: str
@@ -140,6 +143,12 @@ class Layout:
     retired: Mapping[str, Kind] = field(default_factory=dict)
     # Fields the document carries elsewhere, not in the row (a province's neighbours: the adjacency).
     elsewhere: tuple[str, ...] = ()
+    # Keys of the row whose models the engine does not carry yet, read and written by hand after
+    # the row's own (a turn's battles and reports): their kinds. A document may lack them.
+    hand: Mapping[str, Kind] = field(default_factory=dict)
+    # Keys added with a version of the document, by key: one of an earlier version has none of
+    # them, and they are refused there rather than ignored (a turn's map and reports, version 3).
+    added: Mapping[str, int] = field(default_factory=dict)
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -160,9 +169,15 @@ class Layout:
 
     def keys(self) -> dict[str, Kind]:
         """Every key of the model's object with the JSON kind it holds, its children's last."""
-        return {f.name: self.kind(f) for f in self.fields()} | {
-            child.key: OBJECT.or_null() if child.single else LIST for child in self.children
-        }
+        return (
+            {f.name: self.kind(f) for f in self.fields()}
+            | {child.key: OBJECT.or_null() if child.single else LIST for child in self.children}
+            | dict(self.hand)
+        )
+
+    def keys_of_version(self, version: int) -> dict[str, Kind]:
+        """The keys as a document of `version` has them: without those added later."""
+        return {key: kind for key, kind in self.keys().items() if self.added.get(key, 0) <= version}
 
     def optional(self) -> tuple[str, ...]:
         """The keys a document may lack: those of fields with a default or that may be null (a
@@ -171,6 +186,7 @@ class Layout:
         return (
             *(f.name for f in self.fields() if f.has_default() or f.null or f.many_to_many),
             *(child.key for child in self.children),
+            *self.hand,
         )
 
     def empty(self) -> Any:
@@ -485,6 +501,34 @@ SHEETS = Layout(
     ),
 )
 TURN_CHILDREN = (DEADLINE_CHANGES, SHEETS, ORDERS_REMINDERS, RESULTS_REMINDERS, EVENTS, ALLIANCE_ENDS, TURN_MAP)
+
+
+def _turns_checked(problem: Callable[[str, str], None], turns: list[tuple[str, Any]]) -> None:
+    numbers: set[Any] = set()
+    for where, turn in turns:
+        if turn.number in numbers:
+            problem(where, f"turn {turn.number} appears twice.")
+        numbers.add(turn.number)
+        orders, results = turn.orders_deadline, turn.results_deadline
+        if orders is not None and results is not None and results <= orders:
+            problem(where, "the results deadline must come after the orders deadline.")
+
+
+# The campaign's turns by number (an email's key names a turn by its number), with their lists; their
+# battles and reports still read and written by hand (export.py, the reader's Reader.turn_read).
+TURNS = Layout(
+    Turn,
+    "turns",
+    "campaign",
+    "campaign",
+    order=("number",),
+    label="number",
+    check=_turns_checked,
+    children=TURN_CHILDREN,
+    hand={"battles": LIST, "reports": LIST},
+    added={"map": 3, "reports": 3},
+    what="turn {number}",
+)
 # The armies that support a battle.
 SUPPORTS = Layout(
     BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
@@ -592,9 +636,13 @@ MISSION_EFFECTS = Layout(
     label="mission",
 )
 CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
+# The campaign's own row, the document's "campaign": its organizer by username. Its lists sit at the
+# top of the document beside it (CAMPAIGN_CHILDREN, PROVINCES, KINGDOMS, TURNS), read and written by
+# their own layouts.
+CAMPAIGN = Layout(Campaign, "campaign", "", "pk", names={"organizer": USERNAME}, single=True, what="the campaign")
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout
-    for top in (PROVINCES, KINGDOMS, *TURN_CHILDREN, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
+    for top in (CAMPAIGN, PROVINCES, KINGDOMS, TURNS, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
     for layout in top.family()
 )

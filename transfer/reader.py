@@ -17,7 +17,6 @@ from rulebook.tables import ArmyType
 from .campaign_models import (
     Army,
     Battle,
-    Campaign,
     CapturedRaider,
     Character,
     DiceRoll,
@@ -38,6 +37,7 @@ from .layout import (
     ALLIANCES,
     ARMIES,
     BATTLE_CHILDREN,
+    CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     DEADLINE_CHANGES,
@@ -49,6 +49,7 @@ from .layout import (
     RESULTS_REMINDERS,
     SHEETS,
     TURN_CHILDREN,
+    TURNS,
     UNITS,
 )
 from .plan import (
@@ -78,9 +79,6 @@ from .schema import (
     BATTLE_FIELDS,
     BATTLE_KEYS,
     BATTLE_OPTIONAL_KEYS,
-    CAMPAIGN_FIELDS,
-    CAMPAIGN_KEYS,
-    CAMPAIGN_OPTIONAL_KEYS,
     CASUALTY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
@@ -110,9 +108,6 @@ from .schema import (
     SUMMARY_SHEET_OPTIONAL_KEYS,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
-    TURN_FIELDS,
-    TURN_KEYS,
-    TURN_OPTIONAL_KEYS,
     USER_FIELDS,
     USER_KEYS,
     keys_of_version,
@@ -207,13 +202,11 @@ class Reader(Reading):
         return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
 
     def campaign(self, data: Any) -> None:
-        values = self.keys(data, "campaign", CAMPAIGN_KEYS, optional=CAMPAIGN_OPTIONAL_KEYS)
-        if values is None:
-            return
-        self.plan.campaign = self.instance(Campaign, values, CAMPAIGN_FIELDS, "campaign")
-        if "organizer" in values:
-            self.plan.organizer = values["organizer"]
-            self.user(values["organizer"], "campaign / organizer")
+        """The campaign's own row (transfer/layout.py CAMPAIGN), its organizer named by username."""
+        read = self.layout_rows(CAMPAIGN, data, "")
+        if 0 in read:
+            self.plan.campaign = read[0]
+            self.plan.organizer = data.get("organizer")
 
     def provinces(self, rows: list[Any]) -> None:
         """The map's provinces (transfer/layout.py PROVINCES), kept by number: what names a province
@@ -442,37 +435,21 @@ class Reader(Reading):
     # -- the orders app: the schedule and the turns ------------------------------------------
 
     def turns(self, rows: list[Any]) -> None:
-        numbers: set[int] = set()
-        for index, row in enumerate(rows):
-            where = label(f"turns[{index}]", row, "number")
-            values = self.keys(
-                row, where, keys_of_version(TURN_KEYS, "turn", self.version), optional=TURN_OPTIONAL_KEYS
-            )
-            if values is None:
-                continue
-            if "number" in values:
-                if values["number"] in numbers:
-                    self.problem(where, f"turn {values['number']} appears twice.")
-                numbers.add(values["number"])
-            # A "battles" that is not a list is reported already: what refers to it is not checked.
-            battles_read = not ("battles" in row and "battles" not in values)
-            self.turn(values, where, battles_read)
+        """The turns (transfer/layout.py TURNS) with their lists, then what the engine does not carry
+        yet: their battles and reports (Reader.turn_read)."""
+        for index, turn in self.layout_rows(TURNS, rows, "", campaign=self.plan.campaign).items():
+            self.turn_read(turn, rows[index], label(f"{TURNS.key}[{index}]", rows[index], "number"))
 
-    def turn(self, values: dict[str, Any], where: str, battles_read: bool) -> None:
-        turn = self.instance(Turn, values, TURN_FIELDS, where, campaign=self.plan.campaign)
-        orders, results = values.get("orders_deadline"), values.get("results_deadline")
-        if orders is not None and results is not None and results <= orders:
-            self.problem(where, "the results deadline must come after the orders deadline.")
+    def turn_read(self, turn: Turn, values: dict[str, Any], where: str) -> None:
         plan = TurnPlan(turn=turn)
         self.plan.turns.append(plan)
         self.keyed["orders-held"][(values.get("number"),)] = turn
         self.keyed["phase-failed"][(values.get("number"),)] = turn
         self.turns_by_number.setdefault(values.get("number"), turn)
+        # A "battles" that is not a list is reported already: what refers to it is not checked.
+        battles_read = isinstance(values.get("battles", []), list)
         number = turn.number
-        read = {
-            layout.key: self.layout_rows(layout, values.get(layout.key, layout.empty()), where, turn=turn)
-            for layout in TURN_CHILDREN
-        }
+        read = {layout.key: self.listed[id(turn), layout.key] for layout in TURN_CHILDREN}
         for index, change in read[DEADLINE_CHANGES.key].items():
             self.keyed["deadline-change"][(number, index)] = change  # an email's key names it by place
         reminded: set[str] = set()
@@ -490,9 +467,10 @@ class Reader(Reading):
             name = values[SHEETS.key][index].get("kingdom")
             for place, submission in self.listed[id(sheet), "submissions"].items():
                 self.keyed["orders-receipt"][(number, name, place)] = submission  # an email's key names it so
-        for index, row in enumerate(values.get("battles", [])):
+        for index, row in enumerate(values.get("battles", []) if battles_read else []):
             self.battle(plan, row, f"{where} / battles[{index}]")
-        for index, row in enumerate(values.get("reports", [])):
+        reports = values.get("reports", [])
+        for index, row in enumerate(reports if isinstance(reports, list) else []):
             self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
 
     def battle(self, turn: TurnPlan, data: Any, where: str) -> None:

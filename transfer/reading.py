@@ -128,7 +128,11 @@ class Reading:
                 data,
                 [f"{where} / {layout.key}[{i}]" if where else f"{layout.key}[{i}]" for i in range(len(data))],
             )
-        keys, optional, own = {**layout.keys(), **layout.retired}, (*layout.optional(), *layout.retired), layout.own()
+        keys, optional, own = (
+            {**layout.keys_of_version(self.version), **layout.retired},
+            (*layout.optional(), *layout.retired),
+            layout.own(),
+        )
         found = {}
         read: list[tuple[str, Any]] = []
         for index, (row, row_where) in enumerate(zip(rows, places, strict=False)):

@@ -23,12 +23,10 @@ from orders import entries as codec
 
 from .campaign_models import (
     Battle,
-    Campaign,
     DiceRoll,
     Email,
     ReportEmail,
     ReportPreferences,
-    Turn,
     TurnReport,
     TurnSummarySheet,
     User,
@@ -61,22 +59,6 @@ FORMAT = "briternia-campaign"
 VERSION = 5
 READABLE_VERSIONS = (1, 2, 3, 4, 5)
 
-CAMPAIGN_KEYS = {
-    "name": STR,
-    "organizer": STR,
-    "player_count": INT,
-    "current_turn": INT,
-    "time_zone": STR,
-    "status": STR,
-    "map_name": STR,
-    "setup_seed": STR,
-    "created_at": TIMESTAMP,
-    # Added within version 5 (the order sheets' kept world): a document written before has none.
-    "world_version": INT,
-    # Added with issue 28: the organizer allows special characters (Army Restrictions).
-    "special_characters": BOOL,
-}
-CAMPAIGN_OPTIONAL_KEYS = ("world_version", "special_characters")
 USER_KEYS = {
     "username": STR,
     "email": STR,
@@ -123,48 +105,6 @@ DICE_KEYS = {
     "armies": LIST,
     "created_at": TIMESTAMP,
 }
-TURN_KEYS = {
-    "number": INT,
-    "status": STR,
-    "orders_deadline": TIMESTAMP,
-    "results_deadline": TIMESTAMP,
-    "seed": STR,
-    "opened_at": TIMESTAMP,
-    "resolved_at": TIMESTAMP.or_null(),
-    "resolution_error": STR,
-    "orders_requested_at": TIMESTAMP.or_null(),
-    "aftermath_requested_at": TIMESTAMP.or_null(),
-    "held_at": TIMESTAMP.or_null(),
-    "phase_failures": INT,
-    "phase_failed_since": TIMESTAMP.or_null(),
-    "phase_failed_at": TIMESTAMP.or_null(),
-    "phase_retry_at": TIMESTAMP.or_null(),
-    "deadline_changes": LIST,
-    "sheets": LIST,
-    "reminders": LIST,
-    "events": LIST,
-    "battles": LIST,
-    "results_reminders": LIST,
-    "alliance_end_announcements": LIST,
-    "map": OBJECT.or_null(),
-    "reports": LIST,
-}
-# Added within version 2: a version 2 document written before them is still read.
-TURN_OPTIONAL_KEYS = (
-    "events",
-    "battles",
-    "results_reminders",
-    # Allies, Announcement (issue 28): a document written before has no announcements.
-    "alliance_end_announcements",
-    "orders_requested_at",
-    "aftermath_requested_at",
-    "held_at",
-    # Issue 37: the failed phase's tries and backoff; a document written before has none.
-    "phase_failures",
-    "phase_failed_since",
-    "phase_failed_at",
-    "phase_retry_at",
-)
 BATTLE_KEYS = {
     "province": INT,
     "status": STR,
@@ -455,7 +395,6 @@ TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
 ADDED_IN_VERSION: dict[str, dict[int, tuple[str, ...]]] = {
     "document": {2: ("schedule", "turns"), 3: ("emails",)},
     "user": {3: ("report_preferences",)},
-    "turn": {3: ("map", "reports")},
 }
 
 
@@ -482,11 +421,9 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
     return [key for key in keys if key in own]
 
 
-CAMPAIGN_FIELDS = plain(Campaign, CAMPAIGN_KEYS)
 USER_FIELDS = plain(User, USER_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
-TURN_FIELDS = plain(Turn, TURN_KEYS)
 # Entries hold army ids: the document has army keys instead.
 BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
 SUMMARY_SHEET_FIELDS = plain(

@@ -90,7 +90,7 @@ def test_every_field_of_the_models_is_in_the_document():
     """A field added to a model fails here until the document carries it."""
     carried_by_nesting = {"id", "campaign", "kingdom", "army", "unit", "turn", "sheet", "battle", "user"}
     specs = {
-        Campaign: schema.CAMPAIGN_KEYS,
+        Campaign: layout.CAMPAIGN.keys(),
         Province: {**layout.PROVINCES.keys(), "neighbours": "the top-level adjacency"},
         Kingdom: layout.KINGDOMS.keys(),
         Alliance: layout.ALLIANCES.keys(),
@@ -109,7 +109,7 @@ def test_every_field_of_the_models_is_in_the_document():
         CapturedRaider: layout.CAPTIVES.keys(),
         DiceRoll: schema.DICE_KEYS,
         CampaignSchedule: layout.SCHEDULE.keys(),
-        Turn: schema.TURN_KEYS,
+        Turn: layout.TURNS.keys(),
         DeadlineChange: layout.DEADLINE_CHANGES.keys(),
         OrderSheet: layout.SHEETS.keys(),
         OrderSubmission: layout.SHEETS.children[0].keys(),
@@ -155,7 +155,7 @@ def test_an_entry_naming_an_army_outside_the_campaign_stops_the_export(eventful_
 def test_a_resolved_turn_is_in_the_document_by_name(resolved_campaign):
     document = campaign_export(campaign=resolved_campaign)
     (turn,) = document["turns"]
-    assert list(turn) == list(schema.TURN_KEYS)
+    assert list(turn) == list(layout.TURNS.keys())
     events = turn["events"]
     assert [e["sequence"] for e in events] == list(range(len(events)))  # in sequence order
     by_code = {}
@@ -247,7 +247,7 @@ def test_a_resolution_row_naming_an_army_outside_the_campaign_stops_the_export(r
 def test_the_reports_are_in_the_document_by_name_with_their_bytes_in_base64(reports_made):
     document = json.loads(json.dumps(campaign_export(campaign=reports_made)))  # JSON-ready
     (turn,) = document["turns"]
-    assert list(turn) == list(schema.TURN_KEYS)
+    assert list(turn) == list(layout.TURNS.keys())
     assert base64.b64decode(turn["map"]["png"]) == PICTURE and turn["map"]["svg"].startswith("<svg")
     kingdoms = [k.name for k in reports_made.kingdoms.order_by("id")]
     # By kind, then kingdom: the bulletin, a report per kingdom, the scenario sheet of battle 0.
