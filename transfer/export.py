@@ -7,7 +7,7 @@ order, so exporting an imported campaign gives back the document it came from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, time
 from typing import Any, TypeVar
@@ -36,7 +36,6 @@ from .campaign_models import (
     ResultsReminder,
     Turn,
     TurnReport,
-    TurnSummarySheet,
     Unit,
     User,
 )
@@ -45,7 +44,8 @@ from .layout import (
     ALLIANCE,
     ALLIANCES,
     ARMY,
-    BATTLE_CHILDREN,
+    BATTLE,
+    BATTLES,
     CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
@@ -67,21 +67,17 @@ from .references import (
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
-    GUERRILLA_REFERENCES,
     KINGDOM_ID,
-    MISSION_DETAIL_REFERENCES,
     PROVINCE_NUMBER,
-    SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
-    References,
+    UNIT_ID,
+    Reference,
     email_key_parts,
     stream_ids,
     stream_shape,
     translated,
 )
 from .schema import (
-    BATTLE_FIELDS,
-    BATTLE_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -91,13 +87,9 @@ from .schema import (
     FORMAT,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
-    REPORT_FIELDS,
-    REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     STREAM_KEYS,
-    SUMMARY_SHEET_FIELDS,
-    SUMMARY_SHEET_KEYS,
     TOP_KEYS,
     USER_FIELDS,
     USER_KEYS,
@@ -110,7 +102,7 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 # A turn's battles in the document: by province, ties broken by creation.
-_BATTLE_ORDER = ("turn_id", "province__number", "id")
+_BATTLE_ORDER = ("turn_id", *BATTLES.order, "id")
 # A sheet's submissions and a turn's deadline changes, in time order: an email's key names them
 # by their place in these lists.
 _SUBMISSION_ORDER = ("sheet_id", "submitted_at", "id")
@@ -164,7 +156,6 @@ def _layout_rows(
     layout: Layout,
     campaign: Campaign,
     names: _Names,
-    by_hand: Callable[[int, dict[str, Any]], dict[str, Any]] | None = None,
 ) -> dict[int, Any]:
     """The campaign's rows of `layout`'s model as the document writes them, with their children, by
     the id of the row they are listed under: each a list in its order, or for a single row, the
@@ -188,16 +179,15 @@ def _layout_rows(
         else:
             what = layout.what.format(**{f.name: v for f, v in zip(fields, values, strict=True)}, **named)
         row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
-        for name, references in layout.references.items():
-            row[name] = names.with_names(row[name], references(row), what)
+        for name in layout.references:
+            described = f"{layout.described[name]} of {what}" if name in layout.described else what
+            row[name] = names.with_names(row[name], layout.reference(name, row), described)
         for name in layout.entries:
             row[name] = names.entries(row[name], what)
         row |= {name: named.get(pk, []) for name, named in many.items()}
         row = {f.name: row[f.name] for f in layout.fields()}  # in the model's order
         for child in layout.children:
             row[child.key] = children[child.key].get(pk, child.empty())
-        if by_hand is not None:  # the keys the engine does not carry yet (layout.hand), given the row
-            row |= by_hand(pk, row)
         grouped.setdefault(parent_id, []).append(row)
     if layout.single:
         return {parent_id: found[0] for parent_id, found in grouped.items()}
@@ -232,6 +222,8 @@ def _written(layout: Layout, field: models.Field, value: Any, names: _Names, wha
         return None if value is None else names.unit(value, what)
     if named == ALLIANCE:
         return None if value is None else _inside(names.alliance_place, value, what)
+    if named == BATTLE:
+        return names.battle(value, what)
     if isinstance(value, date | time | bytes | memoryview):  # a datetime is a date
         return _as_text(value)
     return value  # a username (the join reads it), or the field's own value
@@ -308,11 +300,11 @@ class _Names:
             return None
         return self.unit(_id_inside(self.unit_of_character, character_id, what), what)
 
-    def with_names(self, data: Any, references: References, what: str) -> Any:
-        """Stored JSON with names for the ids under `references`' keys; the rest as it is."""
+    def with_names(self, data: Any, references: Reference, what: str) -> Any:
+        """Stored JSON with names for the ids `references` says it holds; the rest as it is."""
 
         def named(reference: str, value: Any, key: str) -> Any:
-            return self.reference(reference, value, f'{what} ("{key}")')
+            return self.reference(reference, value, f'{what} ("{key}")' if key else what)
 
         return translated(data, references, named)
 
@@ -327,6 +319,8 @@ class _Names:
             return list(_id_inside(self.army_key, value, what))
         if reference == CHARACTER_ID:
             return self.character(value, what)
+        if reference == UNIT_ID:
+            return _id_inside(self.unit_key, value, what)
         if reference == EFFECT_PLACE:
             return _id_inside(self.effect_place, value, what)
         assert reference == CAPTIVE_PLACE, reference
@@ -415,9 +409,7 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
     """The organizer, the players, and whoever a row of the campaign names (a staff member who
     changed a deadline, who entered a sheet, ruled a battle, was sent a report...), by username,
     each with their report preferences: a user's own settings, which travel with the account."""
-    turns = {"turn__campaign": campaign}
     ids = {campaign.organizer_id}
-    ids |= set(Battle.objects.filter(**turns).values_list("ruled_by_id", flat=True))
     # who made the rows the engine writes (a deadline change, a roster adjustment, a submission)
     for layout in LAYOUTS:
         for name in (name for name, how in layout.names.items() if how == USERNAME):
@@ -426,9 +418,6 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
                     name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
                 )
             )
-    sheets = TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
-    ids |= set(sheets.values_list("entered_by_id", flat=True))
-    ids |= set(sheets.values_list("played_by_player_id", flat=True))  # The Campaign Must Go On
     ids |= set(
         ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
             "user_id", flat=True
@@ -523,129 +512,12 @@ def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
 # The turns, with what was filed and what their resolution recorded
 
 
-@dataclass(frozen=True)
-class _TurnRows:
-    """The rows of every turn of the campaign, each table read once, by the id of its parent."""
-
-    children: dict[str, dict[int, list[dict[str, Any]]]]  # the engine's (BATTLE_CHILDREN), by key
-    battles: dict[int, list[Battle]]
-    summary_sheets: dict[int, list[TurnSummarySheet]]
-    reports: dict[int, list[TurnReport]]
-
-
-def _turn_rows(campaign: Campaign, names: _Names) -> _TurnRows:
-    turns = {"turn__campaign": campaign}
-    return _TurnRows(
-        children={layout.key: _layout_rows(layout, campaign, names) for layout in BATTLE_CHILDREN},
-        battles=_grouped(Battle.objects.filter(**turns).select_related("ruled_by").order_by(*_BATTLE_ORDER), "turn_id"),
-        summary_sheets=_grouped(
-            TurnSummarySheet.objects.filter(battle__turn__campaign=campaign)
-            .select_related("entered_by", "played_by_player")
-            .order_by("battle_id", "kingdom_id", "id"),
-            "battle_id",
-        ),
-        reports=_grouped(TurnReport.objects.filter(**turns).order_by("turn_id", "id"), "turn_id"),
-    )
-
-
 def _turns_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """The turns (transfer/layout.py TURNS), each with its battles and reports, by hand."""
-    rows = _turn_rows(campaign, names)
-
-    def by_hand(pk: int, turn: dict[str, Any]) -> dict[str, Any]:
-        number = turn["number"]
-        return {
-            "battles": [_battle_row(battle, number, rows, names) for battle in rows.battles.get(pk, [])],
-            "reports": [
-                _report_row(report, number, names)
-                for report in sorted(rows.reports.get(pk, []), key=lambda r: _report_order(r, names))
-            ],
-        }
-
-    return _layout_rows(TURNS, campaign, names, by_hand).get(campaign.id, [])
-
-
-def _battle_row(battle: Battle, number: int, rows: _TurnRows, names: _Names) -> dict[str, Any]:
-    province = names.province(battle.province_id, f"a battle of turn {number}")
-    what = f"the battle in province {province} of turn {number}"
-    return _row(
-        BATTLE_KEYS,
-        BATTLE_FIELDS,
-        battle,
-        province=province,
-        attacker_kingdom=names.kingdom(battle.attacker_kingdom_id, what),
-        attacker_army=names.army(battle.attacker_army_id, what),
-        defender_kingdom=names.kingdom(battle.defender_kingdom_id, what),
-        defender_army=names.army(battle.defender_army_id, what),
-        guerrilla=names.with_names(battle.guerrilla, GUERRILLA_REFERENCES, f"the guerrilla tactics of {what}"),
-        mission_detail=names.with_names(battle.mission_detail, MISSION_DETAIL_REFERENCES, f"the mission of {what}"),
-        **{layout.key: rows.children[layout.key].get(battle.id, []) for layout in BATTLE_CHILDREN},
-        ruled_by=_username(battle.ruled_by),
-        # Old Battle Wound: each character by his unit's place, his army by its key.
-        old_wounds=[
-            {
-                **w,
-                "character": names.unit(_id_inside(names.unit_of_character, w["character"], what), what),
-                "army": names.army(w["army"], what),
-            }
-            for w in battle.old_wounds
-        ],
-        summary_sheets=[_summary_sheet_row(sheet, what, names) for sheet in rows.summary_sheets.get(battle.id, [])],
-    )
-
-
-def _summary_sheet_row(sheet: TurnSummarySheet, battle_what: str, names: _Names) -> dict[str, Any]:
-    """Its casualties name units by place, like an item's bearer, and the characters lost by
-    their unit's place."""
-    what = f"the turn summary sheet of {names.kingdom_name.get(sheet.kingdom_id)} for {battle_what}"
-    return _row(
-        SUMMARY_SHEET_KEYS,
-        SUMMARY_SHEET_FIELDS,
-        sheet,
-        kingdom=names.kingdom(sheet.kingdom_id, what),
-        entered_by=_username(sheet.entered_by),
-        played_by_player=_username(sheet.played_by_player),
-        support_withdrawn=[names.army(int(a), what) for a in sheet.support_withdrawn],
-        depots_captured=[
-            {"army": names.army(int(c["army"]), what), "by": names.army(int(c["by"]), what)}
-            for c in sheet.depots_captured
-        ],
-        carts_recaptured=[names.army(int(a), what) for a in sheet.carts_recaptured],
-        casualties=[
-            {**{k: v for k, v in c.items() if k != "unit"}, "unit": _id_inside(names.unit_key, c.get("unit"), what)}
-            for c in sheet.casualties
-        ],
-        characters_lost=[names.unit(_id_inside(names.unit_of_character, c, what), what) for c in sheet.characters_lost],
-        injury_rerolls=[
-            {"character": names.unit(_id_inside(names.unit_of_character, int(c), what), what), "reroll": reroll}
-            for c, reroll in sorted(sheet.injury_rerolls.items(), key=lambda r: int(r[0]))
-        ],
-        warlord_heir=names.unit(_id_inside(names.unit_of_character, sheet.warlord_heir_id, what), what)
-        if sheet.warlord_heir_id
-        else None,
-        story_army=names.army(sheet.story_army_id, what),
-    )
+    return _layout_rows(TURNS, campaign, names).get(campaign.id, [])
 
 
 # ---------------------------------------------------------------------------------------------
 # What the reports made of each turn, and every email of the campaign
-
-
-def _report_order(report: TurnReport, names: _Names) -> tuple[Any, ...]:
-    """Reports in a turn: by kind, then kingdom, then battle (ties broken by creation)."""
-    return (report.kind, report.kingdom_id or 0, names.battle_place.get(report.battle_id or 0, -1), report.id)
-
-
-def _report_row(report: TurnReport, number: int, names: _Names) -> dict[str, Any]:
-    what = f"the {report.kind} report of turn {number}"
-    return _row(
-        REPORT_KEYS,
-        REPORT_FIELDS,
-        report,
-        kingdom=names.kingdom(report.kingdom_id, what),
-        battle=names.battle(report.battle_id, what),
-        snapshot=names.with_names(report.snapshot, SNAPSHOT_REFERENCES, f"the snapshot of {what}"),
-    )
 
 
 def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:

@@ -74,6 +74,7 @@ NUMBER = Kind("a number", lambda v: is_int(v) or isinstance(v, float), read=floa
 BOOL = Kind("true or false", lambda v: isinstance(v, bool))
 LIST = Kind("a list", lambda v: isinstance(v, list))
 OBJECT = Kind("an object", lambda v: isinstance(v, dict))
+ANY = Kind("any JSON value", lambda v: True, nullable=True)
 TIMESTAMP = Kind("an ISO 8601 time with its UTC offset", _is_timestamp, read=datetime.fromisoformat)
 INT_LIST = Kind("a list of integers", lambda v: isinstance(v, list) and all(is_int(x) for x in v))
 STR_LIST = Kind("a list of strings", lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v))

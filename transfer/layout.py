@@ -26,6 +26,7 @@ from .campaign_models import (
     ArmoryItem,
     Army,
     ArmyMovement,
+    Battle,
     BattleSupport,
     Campaign,
     CampaignSchedule,
@@ -49,6 +50,8 @@ from .campaign_models import (
     Turn,
     TurnEvent,
     TurnMap,
+    TurnReport,
+    TurnSummarySheet,
     Unit,
 )
 from .kinds import (
@@ -68,11 +71,18 @@ from .kinds import (
     is_int,
 )
 from .references import (
+    ARMY_ID,
     CHARACTER_ID,
     EVENT_DATA_REFERENCES,
+    GUERRILLA_REFERENCES,
+    MISSION_DETAIL_REFERENCES,
     MISSION_EFFECT_DATA_REFERENCES,
     REFERENCE_KINDS,
-    References,
+    SNAPSHOT_REFERENCES,
+    UNIT_ID,
+    ByIds,
+    ListOf,
+    Reference,
 )
 
 # How the document names the row a foreign key points to.
@@ -83,6 +93,7 @@ ARMY = "army"  # an army by [kingdom name, army name]
 ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
 CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
 UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
+BATTLE = "battle"  # a battle by its place in its turn's "battles"
 NAMED_KINDS: dict[str, Kind] = {
     USERNAME: STR,
     PROVINCE: INT,
@@ -91,7 +102,12 @@ NAMED_KINDS: dict[str, Kind] = {
     ALLIANCE: INT,
     CHARACTER: REFERENCE_KINDS[CHARACTER_ID],
     UNIT: OBJECT,
+    BATTLE: INT,
 }
+
+
+# The rows of one list as the import read them: each with where it is and its values as the document has them.
+Read = list[tuple[str, Any, Mapping[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -112,20 +128,23 @@ class Layout:
     names: Mapping[str, str] = field(default_factory=dict)
     # JSON kinds narrower than the field's own (a JSON list that holds strings).
     kinds: Mapping[str, Kind] = field(default_factory=dict)
-    # The key whose value names a row in the import's messages (reminders[0] "Ostland").
-    label: str | None = None
+    # The key whose value names a row in the import's messages (reminders[0] "Ostland"); the first
+    # that holds a value, of several.
+    label: str | tuple[str, ...] | None = None
     # Texts the site writes empty though a form would refuse them (an alliance not ended: no "how").
     blank: tuple[str, ...] = ()
     # One row or none, written as an object or null rather than a list (a turn's map).
     single: bool = False
     # The layouts of the rows listed under each row (a Tomb Raider force's entries), after its fields.
     children: tuple[Layout, ...] = ()
-    # The JSON fields that hold ids (transfer/references.py), with what the ids name: by the row's
-    # values as the document has them (an effect's data, by its mission).
-    references: Mapping[str, Callable[[Mapping[str, Any]], References]] = field(default_factory=dict)
+    # The JSON fields that hold ids (transfer/references.py), with what the ids name, or how the row's
+    # values as the document has them say it (an effect's data, by its mission).
+    references: Mapping[str, Reference | Callable[[Mapping[str, Any]], Reference]] = field(default_factory=dict)
+    # How the export's errors name such a field of the row ("the guerrilla tactics" of the battle...).
+    described: Mapping[str, str] = field(default_factory=dict)
     # What the import checks of the rows of one list beyond their fields (two entries of one name):
     # given the reader's `problem(where, message)` and the rows read, each with where it is.
-    check: Callable[[Callable[[str, str], None], list[tuple[str, Any]]], None] | None = None
+    check: Callable[[Callable[[str, str], None], Read], None] | None = None
     # How the export's errors name a row, a format string of its fields' and lookups' values (the
     # event #{sequence} ({code}) of turn {turn__number}): read in the same query as the row.
     what: str | None = None
@@ -143,12 +162,14 @@ class Layout:
     retired: Mapping[str, Kind] = field(default_factory=dict)
     # Fields the document carries elsewhere, not in the row (a province's neighbours: the adjacency).
     elsewhere: tuple[str, ...] = ()
-    # Keys of the row whose models the engine does not carry yet, read and written by hand after
-    # the row's own (a turn's battles and reports): their kinds. A document may lack them.
-    hand: Mapping[str, Kind] = field(default_factory=dict)
     # Keys added with a version of the document, by key: one of an earlier version has none of
     # them, and they are refused there rather than ignored (a turn's map and reports, version 3).
     added: Mapping[str, int] = field(default_factory=dict)
+
+    def reference(self, name: str, row: Mapping[str, Any]) -> Reference:
+        """What the ids of the JSON field `name` name, for `row` as the document has it."""
+        found = self.references[name]
+        return found(row) if callable(found) else found
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -169,11 +190,9 @@ class Layout:
 
     def keys(self) -> dict[str, Kind]:
         """Every key of the model's object with the JSON kind it holds, its children's last."""
-        return (
-            {f.name: self.kind(f) for f in self.fields()}
-            | {child.key: OBJECT.or_null() if child.single else LIST for child in self.children}
-            | dict(self.hand)
-        )
+        return {f.name: self.kind(f) for f in self.fields()} | {
+            child.key: OBJECT.or_null() if child.single else LIST for child in self.children
+        }
 
     def keys_of_version(self, version: int) -> dict[str, Kind]:
         """The keys as a document of `version` has them: without those added later."""
@@ -181,12 +200,12 @@ class Layout:
 
     def optional(self) -> tuple[str, ...]:
         """The keys a document may lack: those of fields with a default or that may be null (a
-        document written before the field was added is read with the default, or null), many-to-many
-        (none), and the children's (a document written before their model has none)."""
+        document written before the field was added is read with the default, or null), or texts that
+        may be blank (read as ""), many-to-many (none), and the children's (a document written before
+        their model has none)."""
         return (
-            *(f.name for f in self.fields() if f.has_default() or f.null or f.many_to_many),
+            *(f.name for f in self.fields() if may_lack(f)),
             *(child.key for child in self.children),
-            *self.hand,
         )
 
     def empty(self) -> Any:
@@ -213,6 +232,12 @@ class Layout:
             for f in self.fields()
             if not (f.is_relation or _as_text(f) or f.name in self.references or f.name in self.entries)
         ]
+
+
+def may_lack(field: models.Field) -> bool:  # type: ignore[type-arg]
+    """Whether a document may lack the field's key: read with its default, null, none or blank."""
+    blank_text = field.blank and isinstance(field, models.CharField | models.TextField)
+    return bool(field.has_default() or field.null or field.many_to_many or blank_text)
 
 
 def _as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
@@ -248,9 +273,9 @@ TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__ca
 IN_ARMY = ("army", "army__kingdom__campaign")
 
 
-def _movements_checked(problem: Callable[[str, str], None], movements: list[tuple[str, Any]]) -> None:
+def _movements_checked(problem: Callable[[str, str], None], movements: Read) -> None:
     steps: set[tuple[Any, Any]] = set()
-    for where, movement in movements:
+    for where, movement, _ in movements:
         step = (movement.turn, movement.step)
         if step in steps:
             problem(where, f"turn {step[0]} step {step[1]} appears twice.")
@@ -277,8 +302,8 @@ ROSTER_ADJUSTMENTS = Layout(
 )
 
 
-def _units_checked(problem: Callable[[str, str], None], units: list[tuple[str, Any]]) -> None:
-    for where, unit in units:
+def _units_checked(problem: Callable[[str, str], None], units: Read) -> None:
+    for where, unit, _ in units:
         if is_int(unit.veteran_level) and unit.veteran_level > 3:
             problem(where, "the veteran level is at most 3.")
 
@@ -310,9 +335,9 @@ UNITS = Layout(
 ARMY_CHILDREN = (MOVEMENTS, UNITS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
 
 
-def _armies_checked(problem: Callable[[str, str], None], armies: list[tuple[str, Any]]) -> None:
+def _armies_checked(problem: Callable[[str, str], None], armies: Read) -> None:
     names: set[str] = set()
-    for where, army in armies:
+    for where, army, _ in armies:
         if army.name in names:
             problem(where, f'{army.kingdom.name} has two armies called "{army.name}".')
         names.add(army.name)
@@ -335,10 +360,10 @@ ARMIES = Layout(
 )
 
 
-def _raider_entries_checked(problem: Callable[[str, str], None], entries: list[tuple[str, Any]]) -> None:
+def _raider_entries_checked(problem: Callable[[str, str], None], entries: Read) -> None:
     """A Tomb Raider force's entries: models enough for those out of action, a name each."""
     names: list[str] = []
-    for where, entry in entries:
+    for where, entry, _ in entries:
         counts = (entry.out_of_action, entry.models_count)
         if all(is_int(n) for n in counts) and counts[0] > counts[1]:
             problem(where, "more models out of action than the entry has.")
@@ -369,9 +394,9 @@ TOMB_RAIDERS = Layout(
 )
 
 
-def _armory_checked(problem: Callable[[str, str], None], items: list[tuple[str, Any]]) -> None:
+def _armory_checked(problem: Callable[[str, str], None], items: Read) -> None:
     names: list[str] = []
-    for where, item in items:
+    for where, item, _ in items:
         if item.common is False and isinstance(item.name, str):
             # The database keeps one of each magic item per kingdom, whatever the case.
             if item.name.lower() in names:
@@ -407,10 +432,10 @@ RESULTS_REMINDERS = Layout(
 TURN_MAP = Layout(TurnMap, "map", *IN_TURN, single=True)
 
 
-def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: list[tuple[str, Any]]) -> None:
+def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: Read) -> None:
     """Allies, Announcement: a kingdom announces the end of one alliance of its own in a turn."""
     announced: set[str] = set()
-    for where, announcement in announcements:
+    for where, announcement, _ in announcements:
         kingdom, alliance = getattr(announcement, "kingdom", None), getattr(announcement, "alliance", None)
         if kingdom is None or alliance is None:
             continue  # reported
@@ -433,10 +458,10 @@ ALLIANCE_ENDS = Layout(
 )
 
 
-def _events_checked(problem: Callable[[str, str], None], events: list[tuple[str, Any]]) -> None:
+def _events_checked(problem: Callable[[str, str], None], events: Read) -> None:
     """The turn's record is read in order: each sequence once, ascending."""
     previous: int | None = None
-    for where, event in events:
+    for where, event, _ in events:
         if not is_int(event.sequence):
             continue  # reported
         if previous is not None and event.sequence <= previous:
@@ -464,9 +489,9 @@ EVENTS = Layout(
 )
 
 
-def _sheets_checked(problem: Callable[[str, str], None], sheets: list[tuple[str, Any]]) -> None:
+def _sheets_checked(problem: Callable[[str, str], None], sheets: Read) -> None:
     kingdoms: set[str] = set()
-    for where, sheet in sheets:
+    for where, sheet, _ in sheets:
         kingdom = getattr(sheet, "kingdom", None)
         if kingdom is not None:
             if kingdom.name in kingdoms:
@@ -500,12 +525,11 @@ SHEETS = Layout(
         ),
     ),
 )
-TURN_CHILDREN = (DEADLINE_CHANGES, SHEETS, ORDERS_REMINDERS, RESULTS_REMINDERS, EVENTS, ALLIANCE_ENDS, TURN_MAP)
 
 
-def _turns_checked(problem: Callable[[str, str], None], turns: list[tuple[str, Any]]) -> None:
+def _turns_checked(problem: Callable[[str, str], None], turns: Read) -> None:
     numbers: set[Any] = set()
-    for where, turn in turns:
+    for where, turn, _ in turns:
         if turn.number in numbers:
             problem(where, f"turn {turn.number} appears twice.")
         numbers.add(turn.number)
@@ -514,8 +538,127 @@ def _turns_checked(problem: Callable[[str, str], None], turns: list[tuple[str, A
             problem(where, "the results deadline must come after the orders deadline.")
 
 
-# The campaign's turns by number (an email's key names a turn by its number), with their lists; their
-# battles and reports still read and written by hand (export.py, the reader's Reader.turn_read).
+# The armies that support a battle.
+SUPPORTS = Layout(
+    BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
+)
+# A casualty of a turn summary sheet: its unit by place (as an item's bearer) and what it lost.
+CASUALTY_KEYS = {
+    "unit": REFERENCE_KINDS[UNIT_ID],
+    "models_lost": INT,
+    "champion": BOOL,
+    "standard": BOOL,
+    "musician": BOOL,
+    "one_use_used": BOOL,
+}
+# Each kingdom's turn summary sheet of a battle: the units and characters it names by their unit's
+# place, the armies by their keys (its rerolls on the Character Injury Chart, kept by character id,
+# are written as a list: each character by his unit, with his reroll).
+SUMMARY_SHEETS = Layout(
+    TurnSummarySheet,
+    "summary_sheets",
+    "battle",
+    "battle__turn__campaign",
+    order=("kingdom_id",),
+    names={
+        "kingdom": KINGDOM,
+        "story_army": ARMY,
+        "warlord_heir": CHARACTER,
+        "played_by_player": USERNAME,
+        "entered_by": USERNAME,
+    },
+    kinds={"injury_rerolls": LIST},
+    references={
+        "casualties": ListOf({"unit": UNIT_ID}, keys=CASUALTY_KEYS),
+        "characters_lost": ListOf(CHARACTER_ID),
+        "injury_rerolls": ByIds(CHARACTER_ID, "character", "reroll"),
+        "support_withdrawn": ListOf(ARMY_ID),
+        "depots_captured": ListOf({"army": ARMY_ID, "by": ARMY_ID}),
+        "carts_recaptured": ListOf(ARMY_ID),
+    },
+    label="kingdom",
+    named_at_row=("kingdom",),
+    what="the turn summary sheet of {kingdom__name} for the battle in province {battle__province__number} "
+    "of turn {battle__turn__number}",
+)
+# A turn's battles by province (a report or an email's key names one by its place in the list), the
+# armies and kingdoms on each side, what its JSON names by army key and character's unit (its guerrilla
+# tactics, its mission, its Old Battle Wound rolls), with its supports and summary sheets.
+BATTLES = Layout(
+    Battle,
+    "battles",
+    *IN_TURN,
+    order=("province__number",),
+    names={
+        "province": PROVINCE,
+        "attacker_kingdom": KINGDOM,
+        "attacker_army": ARMY,
+        "defender_kingdom": KINGDOM,
+        "defender_army": ARMY,
+        "ruled_by": USERNAME,
+    },
+    references={
+        "mission_detail": MISSION_DETAIL_REFERENCES,
+        "guerrilla": GUERRILLA_REFERENCES,
+        "old_wounds": ListOf({"character": CHARACTER_ID, "army": ARMY_ID}),
+    },
+    described={"guerrilla": "the guerrilla tactics", "mission_detail": "the mission"},
+    label="province",
+    named_at_row=("province",),
+    what="the battle in province {province__number} of turn {turn__number}",
+    children=(SUPPORTS, SUMMARY_SHEETS),
+)
+
+
+def _reports_checked(problem: Callable[[str, str], None], reports: Read) -> None:
+    """What the database's check constraint asks, said in words before it refuses; one report of each."""
+    subjects = {"kingdom": (True, False), "bulletin": (False, False), "scenario": (False, True)}
+    seen: set[tuple[Any, ...]] = set()
+    for where, report, values in reports:
+        named = (values.get("kingdom") is not None, values.get("battle") is not None)
+        if subjects.get(report.kind, named) != named:
+            problem(
+                where,
+                "a kingdom report names its kingdom and no battle, a bulletin neither, a scenario sheet its battle "
+                "and no kingdom.",
+            )
+        key = (values.get("kind"), values.get("kingdom"), values.get("battle"))
+        if key in seen:
+            problem(where, "the turn has this report twice.")
+        seen.add(key)
+
+
+# What the end of the turn made of it: the kingdoms' reports, the bulletin and the battles' scenario
+# sheets (a battle by its place in the turn's list), by kind, then kingdom, then battle, each with its
+# PDF; a report's snapshot keeps its kingdom's armies by army key.
+REPORTS = Layout(
+    TurnReport,
+    "reports",
+    *IN_TURN,
+    order=("kind", "kingdom_id", "battle__province__number", "battle_id"),
+    names={"kingdom": KINGDOM, "battle": BATTLE},
+    references={"snapshot": SNAPSHOT_REFERENCES},
+    described={"snapshot": "the snapshot"},
+    label=("kingdom", "kind"),
+    check=_reports_checked,
+    what="the {kind} report of turn {turn__number}",
+    named_at_row=("kingdom", "battle"),
+)
+# A turn's lists; its reports after its battles, which they name by place.
+TURN_CHILDREN = (
+    DEADLINE_CHANGES,
+    SHEETS,
+    ORDERS_REMINDERS,
+    RESULTS_REMINDERS,
+    EVENTS,
+    BATTLES,
+    ALLIANCE_ENDS,
+    TURN_MAP,
+    REPORTS,
+)
+
+
+# The campaign's turns by number (an email's key names a turn by its number), with their lists.
 TURNS = Layout(
     Turn,
     "turns",
@@ -525,15 +668,9 @@ TURNS = Layout(
     label="number",
     check=_turns_checked,
     children=TURN_CHILDREN,
-    hand={"battles": LIST, "reports": LIST},
     added={"map": 3, "reports": 3},
     what="turn {number}",
 )
-# The armies that support a battle.
-SUPPORTS = Layout(
-    BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
-)
-BATTLE_CHILDREN = (SUPPORTS,)
 # The campaign's own lists, at the top of the document: its alliances in the order formed (an
 # announcement of an alliance's end names it by its place) and the Tomb Raiders captured (a sheet's
 # captive orders name them by place, issue 32).
@@ -556,9 +693,9 @@ CAPTIVES = Layout(
 )
 
 
-def _provinces_checked(problem: Callable[[str, str], None], provinces: list[tuple[str, Any]]) -> None:
+def _provinces_checked(problem: Callable[[str, str], None], provinces: Read) -> None:
     numbers: set[Any] = set()
-    for where, province in provinces:
+    for where, province, _ in provinces:
         if province.razed is True and province.fortified is True:
             problem(where, "a province cannot be both razed and fortified.")
         if province.number in numbers:
@@ -583,9 +720,9 @@ PROVINCES = Layout(
 )
 
 
-def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: list[tuple[str, Any]]) -> None:
+def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: Read) -> None:
     names: set[str] = set()
-    for where, kingdom in kingdoms:
+    for where, kingdom, _ in kingdoms:
         if kingdom.name in names:
             problem(where, f'there are two kingdoms called "{kingdom.name}".')
         names.add(kingdom.name)
@@ -608,8 +745,8 @@ KINGDOMS = Layout(
 SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
 
 
-def _messages_checked(problem: Callable[[str, str], None], messages: list[tuple[str, Any]]) -> None:
-    for where, message in messages:
+def _messages_checked(problem: Callable[[str, str], None], messages: Read) -> None:
+    for where, message, _ in messages:
         if (getattr(message, "sender_kingdom", None) is None) != bool(message.announcement):
             problem(where, "a message is the organizer's announcement or written by a kingdom, never both.")
 
@@ -641,8 +778,4 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # their own layouts.
 CAMPAIGN = Layout(Campaign, "campaign", "", "pk", names={"organizer": USERNAME}, single=True, what="the campaign")
 # Every model the engine carries.
-LAYOUTS = tuple(
-    layout
-    for top in (CAMPAIGN, PROVINCES, KINGDOMS, TURNS, *BATTLE_CHILDREN, *CAMPAIGN_CHILDREN)
-    for layout in top.family()
-)
+LAYOUTS = tuple(layout for top in (CAMPAIGN, PROVINCES, KINGDOMS, TURNS, *CAMPAIGN_CHILDREN) for layout in top.family())

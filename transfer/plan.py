@@ -8,7 +8,6 @@ from typing import Any
 
 from .campaign_models import (
     Army,
-    Battle,
     Campaign,
     Character,
     DiceRoll,
@@ -16,9 +15,6 @@ from .campaign_models import (
     Kingdom,
     Province,
     ReportPreferences,
-    Turn,
-    TurnReport,
-    TurnSummarySheet,
     Unit,
 )
 
@@ -50,46 +46,12 @@ class KingdomPlan:
 
 
 @dataclass
-class BattlePlan:
-    battle: Battle
-    guerrilla: dict[str, Any] | None  # as in the document, with names: ids once the armies exist
-    # Reconnaissance and Sabotage: the mission as sent, as in the document (MISSION_DETAIL_REFERENCES).
-    mission_detail: dict[str, Any] = field(default_factory=dict)
-    # Each sheet with its casualties' units and its lost characters' units: ids once they exist.
-    sheets: list[tuple[TurnSummarySheet, list[tuple[Unit, dict[str, Any]]], list[Unit]]] = field(default_factory=list)
-    # Each sheet's characters to reroll (unit, choice) and its Warlord's heir (unit), by the sheet.
-    sheet_characters: dict[int, tuple[list[tuple[Unit, str]], Unit | None]] = field(default_factory=dict)
-    # Old Battle Wound: (the character's unit, his army, the rest of the row): ids once they exist.
-    old_wounds: list[tuple[Unit, Army, dict[str, Any]]] = field(default_factory=list)
-    # Allies, Withdraw of support: each sheet's withdrawn detachments' parent armies, by the sheet.
-    sheet_withdrawn: dict[int, list[Army]] = field(default_factory=dict)
-    # Supply Depot: each sheet's carts captured (the army whose cart, the army that took it) and
-    # its armies whose cart was recaptured, by the sheet.
-    sheet_carts: dict[int, tuple[list[tuple[Army, Army]], list[Army]]] = field(default_factory=dict)
-
-
-@dataclass
-class ReportPlan:
-    report: TurnReport
-    snapshot: dict[str, Any]  # as in the document, with army keys: ids once the armies exist
-
-
-@dataclass
 class EmailPlan:
     """An email (a ReportEmail for a report's), and its key as the document names it: the prefix,
     the planned row whose id the key holds once it exists, the text after the id (None: no key)."""
 
     email: Email
     key: tuple[str, Any, str] | None = None
-
-
-@dataclass
-class TurnPlan:
-    turn: Turn
-    battles: list[BattlePlan] = field(default_factory=list)
-    # Each battle of the document's list at its place, None where it could not be read (reported).
-    battle_places: list[BattlePlan | None] = field(default_factory=list)
-    reports: list[ReportPlan] = field(default_factory=list)
 
 
 @dataclass
@@ -121,7 +83,6 @@ class Plan:
     # Each field that holds a sheet's entries (Layout.entries) as the document has them: (row, field, entries).
     entries: list[tuple[Any, str, dict[str, Any]]] = field(default_factory=list)
     # Reconnaissance and Sabotage: in the document's order (sheets name them by place).
-    turns: list[TurnPlan] = field(default_factory=list)
     emails: list[EmailPlan] = field(default_factory=list)
     # Who changed deadlines, submitted sheets, ruled battles or was sent a report: users the
     # document must keep.

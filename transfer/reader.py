@@ -28,15 +28,14 @@ from .campaign_models import (
     ReportPreferences,
     Turn,
     TurnReport,
-    TurnSummarySheet,
     Unit,
     User,
 )
-from .kinds import ARMY_KEY, is_int
+from .kinds import is_int
 from .layout import (
     ALLIANCES,
     ARMIES,
-    BATTLE_CHILDREN,
+    BATTLES,
     CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
@@ -46,6 +45,7 @@ from .layout import (
     MISSION_EFFECTS,
     ORDERS_REMINDERS,
     PROVINCES,
+    REPORTS,
     RESULTS_REMINDERS,
     SHEETS,
     TURN_CHILDREN,
@@ -54,32 +54,22 @@ from .layout import (
 )
 from .plan import (
     ArmyPlan,
-    BattlePlan,
     DiceRollPlan,
     EmailPlan,
     KingdomPlan,
-    ReportPlan,
-    TurnPlan,
 )
 from .reading import Reading, label
 from .references import (
     ARMY_ID,
     CAPTIVE_PLACE,
     EFFECT_PLACE,
-    GUERRILLA_REFERENCES,
     KINGDOM_ID,
-    MISSION_DETAIL_REFERENCES,
     PROVINCE_NUMBER,
-    SNAPSHOT_REFERENCES,
     STREAM_REFERENCES,
     stream_ids,
     stream_text,
 )
 from .schema import (
-    BATTLE_FIELDS,
-    BATTLE_KEYS,
-    BATTLE_OPTIONAL_KEYS,
-    CASUALTY_KEYS,
     DICE_FIELDS,
     DICE_KEYS,
     EMAIL_FIELDS,
@@ -97,15 +87,10 @@ from .schema import (
     READABLE_VERSIONS,
     REPORT_EMAIL_FIELDS,
     REPORT_EMAIL_KEYS,
-    REPORT_FIELDS,
-    REPORT_KEYS,
     REPORT_PREFERENCES_FIELDS,
     REPORT_PREFERENCES_KEYS,
     REPORT_PREFERENCES_OPTIONAL_KEYS,
     STREAM_KEYS,
-    SUMMARY_SHEET_FIELDS,
-    SUMMARY_SHEET_KEYS,
-    SUMMARY_SHEET_OPTIONAL_KEYS,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
     USER_FIELDS,
@@ -423,11 +408,9 @@ class Reader(Reading):
         and their battles are read."""
         for planned, number, province in self.older_scenarios:
             attackers = {
-                id(battle.battle.attacker_army): battle.battle.attacker_army
-                for turn in self.plan.turns
-                if turn.turn.number == number
-                for battle in turn.battles
-                if battle.battle.province is not None and battle.battle.province.number == province
+                id(battle.attacker_army): battle.attacker_army
+                for battle in self.plan.rows.get(Battle._meta.label, [])
+                if battle.turn.number == number and battle.province is not None and battle.province.number == province
             }
             if len(attackers) == 1 and None not in attackers.values():
                 planned.stream = ("scenario", [province, *attackers.values()])
@@ -435,19 +418,15 @@ class Reader(Reading):
     # -- the orders app: the schedule and the turns ------------------------------------------
 
     def turns(self, rows: list[Any]) -> None:
-        """The turns (transfer/layout.py TURNS) with their lists, then what the engine does not carry
-        yet: their battles and reports (Reader.turn_read)."""
+        """The turns (transfer/layout.py TURNS) with their lists, then the rows of them an email's key
+        may name (Reader.turn_read)."""
         for index, turn in self.layout_rows(TURNS, rows, "", campaign=self.plan.campaign).items():
             self.turn_read(turn, rows[index], label(f"{TURNS.key}[{index}]", rows[index], "number"))
 
     def turn_read(self, turn: Turn, values: dict[str, Any], where: str) -> None:
-        plan = TurnPlan(turn=turn)
-        self.plan.turns.append(plan)
         self.keyed["orders-held"][(values.get("number"),)] = turn
         self.keyed["phase-failed"][(values.get("number"),)] = turn
         self.turns_by_number.setdefault(values.get("number"), turn)
-        # A "battles" that is not a list is reported already: what refers to it is not checked.
-        battles_read = isinstance(values.get("battles", []), list)
         number = turn.number
         read = {layout.key: self.listed[id(turn), layout.key] for layout in TURN_CHILDREN}
         for index, change in read[DEADLINE_CHANGES.key].items():
@@ -467,144 +446,12 @@ class Reader(Reading):
             name = values[SHEETS.key][index].get("kingdom")
             for place, submission in self.listed[id(sheet), "submissions"].items():
                 self.keyed["orders-receipt"][(number, name, place)] = submission  # an email's key names it so
-        for index, row in enumerate(values.get("battles", []) if battles_read else []):
-            self.battle(plan, row, f"{where} / battles[{index}]")
-        reports = values.get("reports", [])
-        for index, row in enumerate(reports if isinstance(reports, list) else []):
-            self.report(plan, values.get("number"), row, f"{where} / reports[{index}]", battles_read)
-
-    def battle(self, turn: TurnPlan, data: Any, where: str) -> None:
-        where = label(where, data, "province")
-        values = self.keys(data, where, BATTLE_KEYS, optional=BATTLE_OPTIONAL_KEYS)
-        if values is None:
-            turn.battle_places.append(None)  # it holds its place: reports name battles by place
-            return
-        guerrilla = values.get("guerrilla")
-        if guerrilla is not None:
-            self.references(guerrilla, GUERRILLA_REFERENCES, f"{where} / guerrilla")
-        mission_detail = values.get("mission_detail", {})
-        self.references(mission_detail, MISSION_DETAIL_REFERENCES, f"{where} / mission_detail")
-        battle = self.instance(
-            Battle,
-            values,
-            BATTLE_FIELDS,
-            where,
-            turn=turn.turn,
-            province=self.province(values.get("province"), where),
-            attacker_kingdom=self.kingdom_named(values.get("attacker_kingdom"), f"{where} / attacker_kingdom"),
-            attacker_army=self.army_named(values.get("attacker_army"), f"{where} / attacker_army"),
-            defender_kingdom=self.kingdom_named(values.get("defender_kingdom"), f"{where} / defender_kingdom"),
-            defender_army=self.army_named(values.get("defender_army"), f"{where} / defender_army"),
-            guerrilla=None,
-            mission_detail={},
-            ruled_by=self.actor(values.get("ruled_by"), f"{where} / ruled_by"),
-        )
-        plan = BattlePlan(battle=battle, guerrilla=guerrilla, mission_detail=mission_detail)
-        battle.old_wounds = []
-        for index, row in enumerate(values.get("old_wounds", [])):
-            row_where = f"{where} / old_wounds[{index}]"
-            if not isinstance(row, dict):
-                self.problem(row_where, "an Old Battle Wound roll is an object.")
-                continue
-            unit = self.bearer(row.get("character"), f"{row_where} / character")
-            key = row.get("army")
-            if not (isinstance(key, list) and len(key) == 2):
-                self.problem(f"{row_where} / army", "an army key is [kingdom, army].")
-                continue
-            army = self.army_named(key, f"{row_where} / army")
-            if unit is not None and army is not None:
-                plan.old_wounds.append((unit, army, {k: v for k, v in row.items() if k not in ("character", "army")}))
-        turn.battles.append(plan)
-        for prefix in ("battle-disagreement", "battle-ruling"):
-            self.keyed[prefix][(turn.turn.number, len(turn.battle_places))] = battle
-        turn.battle_places.append(plan)
-        for index, row in enumerate(values.get("summary_sheets", [])):
-            self.summary_sheet(plan, row, f"{where} / summary_sheets[{index}]")
-        for layout in BATTLE_CHILDREN:
-            self.layout_rows(layout, values.get(layout.key, []), where, battle=battle)
-
-    def summary_sheet(self, battle: BattlePlan, data: Any, where: str) -> None:
-        where = label(where, data, "kingdom")
-        values = self.keys(data, where, SUMMARY_SHEET_KEYS, optional=SUMMARY_SHEET_OPTIONAL_KEYS)
-        if values is None:
-            return
-        casualties: list[tuple[Unit, dict[str, Any]]] = []
-        for index, row in enumerate(values.get("casualties", [])):
-            row_where = f"{where} / casualties[{index}]"
-            row_values = self.keys(row, row_where, CASUALTY_KEYS)
-            if row_values is None or "unit" not in row_values:
-                continue
-            unit = self.bearer(row_values["unit"], f"{row_where} / unit")
-            if unit is not None:
-                casualties.append((unit, {k: v for k, v in row_values.items() if k != "unit"}))
-        characters: list[Unit] = []
-        for index, reference in enumerate(values.get("characters_lost", [])):
-            unit = self.bearer(reference, f"{where} / characters_lost[{index}]")
-            if unit is not None:
-                characters.append(unit)
-        sheet = self.instance(
-            TurnSummarySheet,
-            values,
-            SUMMARY_SHEET_FIELDS,
-            where,
-            battle=battle.battle,
-            kingdom=self.kingdom_named(values.get("kingdom"), where),
-            entered_by=self.actor(values.get("entered_by"), f"{where} / entered_by"),
-            played_by_player=self.actor(values.get("played_by_player"), f"{where} / played_by_player"),
-            story_army=self.army_named(values["story_army"], f"{where} / story_army")
-            if values.get("story_army") is not None
-            else None,
-            casualties=[],
-            characters_lost=[],
-            support_withdrawn=[],
-            depots_captured=[],
-            carts_recaptured=[],
-        )
-        battle.sheet_withdrawn[id(sheet)] = self._armies_listed(values, "support_withdrawn", where)
-        battle.sheet_carts[id(sheet)] = self._sheet_carts(values, where)
-        rerolls: list[tuple[Unit, str]] = []
-        for index, row in enumerate(values.get("injury_rerolls", [])):
-            row_where = f"{where} / injury_rerolls[{index}]"
-            if not isinstance(row, dict):
-                self.problem(row_where, "a reroll is an object: the character and the reroll.")
-                continue
-            unit = self.bearer(row.get("character"), f"{row_where} / character")
-            if unit is not None:
-                rerolls.append((unit, str(row.get("reroll", ""))))
-        heir = values.get("warlord_heir")
-        heir_unit = self.bearer(heir, f"{where} / warlord_heir") if heir is not None else None
-        sheet.injury_rerolls = {}
-        battle.sheets.append((sheet, casualties, characters))
-        battle.sheet_characters[id(sheet)] = (rerolls, heir_unit)
-
-    def _sheet_carts(self, values: dict[str, Any], where: str) -> tuple[list[tuple[Army, Army]], list[Army]]:
-        """Supply Depot: a sheet's carts captured (the army whose cart, the army that took it) and its
-        armies whose cart was recaptured, each named by its army key."""
-        captured: list[tuple[Army, Army]] = []
-        for index, row in enumerate(values.get("depots_captured", [])):
-            row_where = f"{where} / depots_captured[{index}]"
-            if not isinstance(row, dict) or not all(ARMY_KEY.accepts(row.get(k)) for k in ("army", "by")):
-                self.problem(row_where, f'a cart captured is an object: "army" and "by", each {ARMY_KEY.label}.')
-                continue
-            army = self.army_named(row["army"], f"{row_where} / army")
-            by = self.army_named(row["by"], f"{row_where} / by")
-            if army is not None and by is not None:
-                captured.append((army, by))
-        return captured, self._armies_listed(values, "carts_recaptured", where)
-
-    def _armies_listed(self, values: dict[str, Any], key: str, where: str) -> list[Army]:
-        """The armies a sheet's list `key` names, each by its army key (a key that names none is a
-        problem where it stands)."""
-        armies: list[Army] = []
-        for index, army_key in enumerate(values.get(key, [])):
-            key_where = f"{where} / {key}[{index}]"
-            if not ARMY_KEY.accepts(army_key):
-                self.problem(key_where, f"an army is named {ARMY_KEY.label}.")
-                continue
-            army = self.army_named(army_key, key_where)
-            if army is not None:
-                armies.append(army)
-        return armies
+        for place, battle in read[BATTLES.key].items():  # an email's key names a battle by its place
+            for prefix in ("battle-disagreement", "battle-ruling"):
+                self.keyed[prefix][(number, place)] = battle
+        for index, report in read[REPORTS.key].items():
+            row = values[REPORTS.key][index]
+            self.keyed["report"][(number, row.get("kind"), row.get("kingdom"), row.get("battle"))] = report
 
     def entries(self, data: Any, where: str) -> dict[str, Any]:
         """Sheet entries as orders/entries.py writes them, every army key naming an army of the
@@ -642,46 +489,6 @@ class Reader(Reading):
         self.referenced(reference, value, where)
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
-
-    def report(self, turn: TurnPlan, number: Any, data: Any, where: str, battles_read: bool) -> None:
-        where = label(where, data, "kingdom" if isinstance(data, dict) and data.get("kingdom") else "kind")
-        values = self.keys(data, where, REPORT_KEYS)
-        if values is None:
-            return
-        kind, place = values.get("kind"), values.get("battle")
-        kingdom = self.kingdom_named(values.get("kingdom"), where)
-        battle = None
-        if place is not None and battles_read:
-            if not 0 <= place < len(turn.battle_places):
-                self.problem(where, f"the turn has no battle at place {place} (it has {len(turn.battle_places)}).")
-            elif turn.battle_places[place] is not None:
-                battle = turn.battle_places[place]
-        # What the database's check constraint asks, said in words before it refuses.
-        subjects = {"kingdom": (True, False), "bulletin": (False, False), "scenario": (False, True)}
-        if kind in subjects and (values.get("kingdom") is not None, place is not None) != subjects[kind]:
-            self.problem(
-                where,
-                "a kingdom report names its kingdom and no battle, a bulletin neither, a scenario sheet its battle "
-                "and no kingdom.",
-            )
-        snapshot = values.get("snapshot", {})
-        self.references(snapshot, SNAPSHOT_REFERENCES, f"{where} / snapshot")
-        report = self.instance(
-            TurnReport,
-            values,
-            REPORT_FIELDS,
-            where,
-            turn=turn.turn,
-            kingdom=kingdom,
-            battle=None if battle is None else battle.battle,
-            snapshot={},
-        )
-        plan = ReportPlan(report=report, snapshot=snapshot)
-        turn.reports.append(plan)
-        key = (number, kind, values.get("kingdom"), place)
-        if key in self.keyed["report"]:
-            self.problem(where, "the turn has this report twice.")
-        self.keyed["report"][key] = report
 
     def emails(self, rows: list[Any]) -> None:
         """Every email of the campaign, as it was rendered and as far as its delivery went; a

@@ -11,16 +11,19 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
-from .kinds import Kind, is_int
-from .layout import ALLIANCE, ARMY, CHARACTER, KINGDOM, PROVINCE, UNIT, USERNAME, Layout
+from .kinds import ANY, OBJECT, Kind, is_int
+from .layout import ALLIANCE, ARMY, BATTLE, CHARACTER, KINGDOM, PROVINCE, UNIT, USERNAME, Layout, Read
 from .plan import ArmyPlan, Plan
-from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, ListOf, References
+from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, UNIT_ID, ByIds, ListOf, Reference
 from .schema import BEARER_KEYS, VERSION, text_fields
 
 
-def label(where: str, data: Any, key: str) -> str:
-    """`where` with the natural key of the object found there, so a message names the thing."""
-    value = data.get(key) if isinstance(data, dict) else None
+def label(where: str, data: Any, key: str | tuple[str, ...]) -> str:
+    """`where` with the natural key of the object found there (the first of `key` that holds one),
+    so a message names the thing."""
+    keys = (key,) if isinstance(key, str) else key
+    values = [data.get(k) for k in keys] if isinstance(data, dict) else []
+    key, value = next(((k, v) for k, v in zip(keys, values, strict=False) if v is not None), (keys[0], None))
     if isinstance(value, str):
         return f'{where} "{value}"'
     if is_int(value):
@@ -44,6 +47,8 @@ class Reading:
         self.alliance_at: list[Any] = []
         # The rows of each child layout read under a row, by their place: by (id of the row, the key).
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}
+        # How many rows each such list holds, read or not (a report names a battle by its place).
+        self.lengths: dict[tuple[int, str], int] = {}
         # The references a layout resolves once every kingdom is read (Layout.late): where, the row,
         # the field, how it names its row and the value (Reader.kingdoms resolves them).
         self.late: list[tuple[str, Any, str, str, Any]] = []
@@ -134,7 +139,7 @@ class Reading:
             layout.own(),
         )
         found = {}
-        read: list[tuple[str, Any]] = []
+        read: Read = []
         for index, (row, row_where) in enumerate(zip(rows, places, strict=False)):
             if layout.label is not None:
                 row_where = label(row_where, row, layout.label)
@@ -146,19 +151,21 @@ class Reading:
                 for f in layout.fields()
                 if f.many_to_many and f.name in values
             }
+            labels = (layout.label,) if isinstance(layout.label, str) else layout.label or ()
             named = {
                 # The key that names the row is named by its where already.
                 name: self.named(
                     how,
                     values.get(name),
-                    row_where if name == layout.label or name in layout.named_at_row else f"{row_where} / {name}",
+                    row_where if name in labels or name in layout.named_at_row else f"{row_where} / {name}",
+                    relations.get(layout.parent),
                 )
                 for name, how in layout.names.items()
                 if not layout.model._meta.get_field(name).many_to_many and name not in layout.late
             }
-            for name, references in layout.references.items():
+            for name in layout.references:
                 if name in values:  # written with ids once the rows it names exist (Plan.translated)
-                    self.references(values[name], references(values), f"{row_where} / {name}")
+                    self.references(values[name], layout.reference(name, values), f"{row_where} / {name}")
                     named[name] = {}
             for name in (name for name in layout.entries if name not in row and name in optional):
                 # The codec writes every sheet's entries, an empty draft's too: none is a broken sheet.
@@ -166,9 +173,9 @@ class Reading:
             entries = {name: self.entries(values.get(name), f"{row_where} / {name}") for name in layout.entries}
             named |= {name: {} for name in entries}  # written with ids once the rows they name exist
             instance = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
-            for name, references in layout.references.items():
+            for name in layout.references:
                 if name in values:
-                    self.plan.translated.append((instance, name, references(values), values[name]))
+                    self.plan.translated.append((instance, name, layout.reference(name, values), values[name]))
             found[index] = instance
             self.late.extend(
                 (
@@ -184,9 +191,11 @@ class Reading:
             self.plan.entries.extend((instance, name, data) for name, data in entries.items())
             for name, rows_named in many.items():  # written once the rows exist
                 self.plan.many_to_many.append((instance, name, [r for r in rows_named if r is not None]))
-            read.append((row_where, instance))
+            read.append((row_where, instance, values))
             self.plan.rows.setdefault(layout.model._meta.label, []).append(instance)
             for child in layout.children:
+                if isinstance(values.get(child.key), list):  # else reported: what names its rows is not checked
+                    self.lengths[id(instance), child.key] = len(values[child.key])
                 self.listed[id(instance), child.key] = self.layout_rows(
                     child, values.get(child.key, child.empty()), row_where, **{child.parent: instance}
                 )
@@ -198,9 +207,9 @@ class Reading:
         """A sheet's entries checked by the sheets' codec (the Reader's): what the writer stores."""
         raise NotImplementedError
 
-    def named(self, how: str, value: Any, where: str) -> Any:
+    def named(self, how: str, value: Any, where: str, parent: Any = None) -> Any:
         """The row a document's value names the way `how` says (transfer/layout.py), or None (null,
-        or reported)."""
+        or reported); a battle among those of `parent`, the row being read's (its turn)."""
         if how == USERNAME:
             return self.actor(value, where)
         if how == PROVINCE:
@@ -215,8 +224,20 @@ class Reading:
             return None if army is None else next(c for c in army.characters if c.unit is unit)
         if how == UNIT:
             return None if value is None else self.bearer(value, where)
+        if how == BATTLE:
+            return None if value is None else self.battle_placed(parent, value, where)
         assert how == ARMY, how
         return self.army_named(value, where)
+
+    def battle_placed(self, turn: Any, place: int, where: str) -> Any:
+        """The battle at `place` in `turn`'s "battles" (read before), or None (reported, or unreadable)."""
+        if (id(turn), "battles") not in self.lengths:
+            return None  # "battles" is no list: reported
+        count = self.lengths[id(turn), "battles"]
+        if not 0 <= place < count:
+            self.problem(where, f"the turn has no battle at place {place} (it has {count}).")
+            return None
+        return self.listed[id(turn), "battles"].get(place)
 
     def alliance_placed(self, place: int | None, where: str) -> Any:
         """The alliance at `place` in the document's "alliances" (read before), or None (reported)."""
@@ -290,28 +311,47 @@ class Reading:
             return None
         return unit
 
-    def references(self, data: dict[str, Any], references: References, where: str) -> None:
-        """Check the values of stored JSON that stand for ids: each names a kingdom or an army of
-        the document, or is null. The rest of the JSON is kept as it is."""
-        for key, reference in references.items():
-            value = data.get(key)
-            if value is None:
-                continue
-            if isinstance(reference, ListOf):
-                if not isinstance(value, list):
-                    self.problem(where, f'"{key}" should be a list or null, not {value!r:.60}.')
-                    continue
-                for index, item in enumerate(value):
-                    if isinstance(item, dict):
-                        self.references(item, reference.references, f"{where} / {key}[{index}]")
-                    else:
-                        self.problem(f"{where} / {key}[{index}]", f"expected an object, found {item!r:.40}.")
-                continue
-            kind = REFERENCE_KINDS[reference]
-            if not kind.accepts(value):
-                self.problem(where, f'"{key}" should be {kind.or_null().label}, not {value!r:.60}.')
+    def references(self, data: Any, references: Reference, where: str, key: str | None = None) -> None:
+        """Check the values of stored JSON that stand for ids (references.py): each names a row of the
+        document, or is null; the rest of the JSON is kept as it is. `data` is the value of `key` in the
+        object at `where`, or with no key, the value at `where` itself (a field's)."""
+        if data is None:
+            return
+        at = where if key is None else f"{where} / {key}"
+        if isinstance(references, str):
+            kind = REFERENCE_KINDS[references]
+            if kind.accepts(data):
+                self.referenced(references, data, at)
+            elif key is None:
+                self.problem(where, f"expected {kind.label}, found {data!r:.40}.")
             else:
-                self.referenced(reference, value, f"{where} / {key}")
+                self.problem(where, f'"{key}" should be {kind.or_null().label}, not {data!r:.60}.')
+            return
+        if isinstance(references, ListOf | ByIds):
+            if not isinstance(data, list):
+                if key is not None:  # a field's own kind is checked with the other keys
+                    self.problem(where, f'"{key}" should be a list or null, not {data!r:.60}.')
+                return
+            for index, item in enumerate(data):
+                self.item(item, references, at, f"{at}[{index}]")
+            return
+        if isinstance(data, dict):  # else its kind is reported
+            for name, reference in references.items():
+                self.references(data.get(name), reference, where, name)
+
+    def item(self, item: Any, references: ListOf | ByIds, at: str, where: str) -> None:
+        """One item of a list of stored JSON that holds ids: an id (reported at the list), or an object."""
+        if isinstance(references, ListOf) and isinstance(references.references, str):
+            self.references(item, references.references, at)
+        elif not isinstance(item, dict):
+            self.problem(where, f"expected an object, found {item!r:.40}.")
+        elif isinstance(references, ByIds):
+            if self.keys(item, where, {references.key: OBJECT, references.value: ANY}) is not None:
+                self.references(item, {references.key: references.reference}, where)
+        else:
+            if references.keys is not None:
+                self.keys(item, where, references.keys)
+            self.references(item, references.references, where)
 
     def referenced(self, reference: str, value: Any, where: str) -> Any:
         """What a reference of a kind references.py names (a kingdom, an army, a character's unit),
@@ -320,5 +360,7 @@ class Reading:
             return self.kingdom_named(value, where)
         if reference == ARMY_ID:
             return self.army_named(value, where)
+        if reference == UNIT_ID:
+            return self.bearer(value, where)
         assert reference == CHARACTER_ID, reference
         return self.character(value, where)

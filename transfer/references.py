@@ -36,11 +36,14 @@ CHARACTER_ID = "character"
 # "mission_effects" and "captives" lists.
 EFFECT_PLACE, CAPTIVE_PLACE = "mission_effect", "captive"
 PROVINCE_NUMBER = "province"  # a province number, kept as it is (not an id)
+# A unit id: the document names the unit by its place, as an item's bearer ({"kingdom", "army", "unit"}).
+UNIT_ID = "unit"
 # What the document holds in place of each kind of id (the import checks it).
 REFERENCE_KINDS = {
     KINGDOM_ID: replace(STR, label="a kingdom name"),
     ARMY_ID: ARMY_KEY,
     CHARACTER_ID: replace(OBJECT, label="a character's unit {kingdom, army, unit}"),
+    UNIT_ID: replace(OBJECT, label="a unit {kingdom, army, unit}"),
     EFFECT_PLACE: replace(INT, label="a place in the document's mission_effects"),
     CAPTIVE_PLACE: replace(INT, label="a place in the document's captives"),
 }
@@ -48,12 +51,24 @@ REFERENCE_KINDS = {
 
 @dataclass(frozen=True)
 class ListOf:
-    """The key holds a list of objects, each with these references."""
+    """The value is a list: of ids (a reference kind) or of objects with these references; `keys`,
+    when given, the keys and kinds each object must have (a casualty's)."""
 
-    references: Mapping[str, Reference]
+    references: Reference
+    keys: Mapping[str, Any] | None = None
 
 
-Reference = str | ListOf
+@dataclass(frozen=True)
+class ByIds:
+    """An object keyed by ids as text (a character's id: what his injury is rerolled for), written as a
+    list of {key: the name of what the id names, value: what the object holds for it}, in the ids' order."""
+
+    reference: str
+    key: str
+    value: str
+
+
+Reference = str | ListOf | ByIds | Mapping[str, "Reference"]
 References = Mapping[str, Reference]
 
 # The values of an event's data and of a battle's guerrilla that hold database ids, as the
@@ -126,24 +141,38 @@ MISSION_EFFECT_DATA_REFERENCES: dict[str, References] = {}
 SNAPSHOT_REFERENCES: References = {"armies": ListOf({"id": ARMY_ID})}
 
 
-def translated(data: Any, references: References, convert: Callable[[str, Any, str], Any]) -> Any:
-    """`data` with `convert(reference, value, key)` in place of each non-null value under
-    `references`' keys (nested lists of objects too); everything else as it is. Data that is
-    not an object is returned as it is: the import refuses it, naming it."""
+def translated(data: Any, references: Reference, convert: Callable[[str, Any, str], Any], key: str = "") -> Any:
+    """`data` with `convert(reference, value, key)` in place of each non-null value `references` says
+    holds an id (under an object's keys, in lists, keyed by ids); everything else as it is. Data of
+    another shape than `references` says is returned as it is: the import refuses it, naming it."""
+    if data is None:
+        return None
+    if isinstance(references, str):
+        return convert(references, data, key)
+    if isinstance(references, ListOf):
+        if not isinstance(data, list):
+            return data
+        return [translated(item, references.references, convert, key) for item in data]
+    if isinstance(references, ByIds):
+        if isinstance(data, dict):  # as stored: the list the document writes, in the ids' order
+            by_id = sorted(data.items(), key=lambda item: int(item[0]) if item[0].isdigit() else -1)
+            return [
+                {references.key: convert(references.reference, _id(k), references.key), references.value: v}
+                for k, v in by_id
+            ]
+        if isinstance(data, list):  # as the document has it: keyed by the ids again
+            return {
+                str(convert(references.reference, item[references.key], references.key)): item[references.value]
+                for item in data
+            }
+        return data
     if not isinstance(data, dict):
         return data
+    return {k: translated(v, references[k], convert, k) if k in references else v for k, v in data.items()}
 
-    def one(key: str, value: Any) -> Any:
-        reference = references.get(key)
-        if reference is None or value is None:
-            return value
-        if isinstance(reference, ListOf):
-            if not isinstance(value, list):
-                return value
-            return [translated(item, reference.references, convert) for item in value]
-        return convert(reference, value, key)
 
-    return {key: one(key, value) for key, value in data.items()}
+def _id(text: str) -> Any:
+    return int(text) if text.isascii() and text.isdigit() else text
 
 
 _EMAIL_KEY = re.compile(r"(?P<prefix>[a-z][a-z-]*):(?P<id>[0-9]+)(?P<suffix>(:.*)?)", re.DOTALL)

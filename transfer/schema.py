@@ -22,13 +22,11 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    Battle,
     DiceRoll,
     Email,
     ReportEmail,
     ReportPreferences,
     TurnReport,
-    TurnSummarySheet,
     User,
 )
 from .kinds import (
@@ -104,40 +102,6 @@ DICE_KEYS = {
     "kingdoms": STR_LIST,
     "armies": LIST,
     "created_at": TIMESTAMP,
-}
-BATTLE_KEYS = {
-    "province": INT,
-    "status": STR,
-    "attacker_kingdom": STR,
-    # Null for a Reconnaissance or Sabotage (issue 32): the spying kingdom's Tomb Raiders go without an army.
-    "attacker_army": ARMY_KEY.or_null(),
-    "defender_kingdom": STR.or_null(),
-    "defender_army": ARMY_KEY.or_null(),
-    "both_moved": BOOL,
-    "assault": BOOL,
-    "skirmish": BOOL,
-    "mission": STR,
-    "mission_detail": OBJECT,
-    "garrison_points": INT,
-    "garrison_defenses": INT,
-    "fortified_points": INT,
-    "ancient_dead_points": INT.or_null(),
-    "defended_obstacles": INT.or_null(),
-    "guerrilla": OBJECT.or_null(),
-    "notes": LIST,
-    "supports": LIST,
-    "scenario": OBJECT.or_null(),
-    "scenario_sent_at": TIMESTAMP.or_null(),
-    "old_wounds": LIST,
-    "ruling_result": STR,
-    "ruling_attacker_withdrew": BOOL,
-    "ruling_defender_withdrew": BOOL,
-    "ruling_note": STR,
-    "ruled_by": STR.or_null(),
-    "result": STR,
-    "defender_result": STR,
-    "victor": STR,
-    "summary_sheets": LIST,
 }
 # A report of the turn: a kingdom's (naming it), the bulletin (naming nothing) or a battle's
 # scenario sheet (naming the battle by its place in the turn's "battles" list, 0-based). Its PDF
@@ -231,95 +195,6 @@ EMAIL_V3_KEYS = {
     "created_at": TIMESTAMP,
     "claimed_at": TIMESTAMP.or_null(),
     "sent_at": TIMESTAMP.or_null(),
-}
-# The battles' aftermath came later within version 2.
-BATTLE_OPTIONAL_KEYS = (
-    "scenario",
-    "scenario_sent_at",
-    "ruling_result",
-    "ruling_attacker_withdrew",
-    "ruling_defender_withdrew",
-    "ruling_note",
-    "ruled_by",
-    "result",
-    "defender_result",
-    "victor",
-    "summary_sheets",
-    "old_wounds",  # Old Battle Wound rolled at posting (issue 14)
-    "ancient_dead_points",  # The Ancient Dead's size in the battle (issue 16)
-    "skirmish",  # Rogue Kingdom scouting forces: a ruins style battle (issue 15, decision 231)
-    "mission",  # the Tomb Raiders' mission a skirmish plays (issue 31)
-    # Reconnaissance and Sabotage (issue 32): the mission as sent, its target army and character by
-    # their keys (references.MISSION_DETAIL_REFERENCES); a battle written before has none.
-    "mission_detail",
-)
-# A turn summary sheet: its casualties name units by place, like an item's bearer, and the
-# characters lost by their unit's place.
-SUMMARY_SHEET_KEYS = {
-    "kingdom": STR,
-    "status": STR,
-    "result": STR,
-    "withdrew": BOOL,
-    "opponent_withdrew": BOOL,
-    "casualties": LIST,
-    "characters_lost": LIST,
-    "loot_choice": STR,
-    "negotiation_gold": INT,
-    "negotiation_note": STR,
-    "story": STR,
-    "story_bonus": BOOL,
-    "story_army": ARMY_KEY.or_null(),
-    "story_private": BOOL,
-    "injury_rerolls": LIST,
-    "backstab": BOOL,
-    "warlord_heir": OBJECT.or_null(),
-    "support_withdrawn": LIST,
-    "depots_captured": LIST,
-    "carts_recaptured": LIST,
-    "played_by_player": STR.or_null(),
-    "played_by_guest": STR,
-    "raid_result": STR,
-    "raiders": LIST,
-    "entered_by": STR.or_null(),
-    "by_organizer": BOOL,
-    "updated_at": TIMESTAMP,
-    "submitted_at": TIMESTAMP.or_null(),
-}
-# The player's choice of the army that gets the turn's story bonus came with issue 13.
-# Painting Counts (Army.painted), a story kept out of the bulletin (story_private), the rerolls on
-# the Character Injury Chart, Backstabbers and the Warlord's heir came with issue 14: a document
-# written before them reads with the models' defaults (unpainted, public, no rerolls); the
-# characters are named by their unit's place.
-# An ally's withdrawal of support (army keys) and who played the battle for an absent player (a
-# username or a guest's name) came with issue 15: an older document reads with none.
-SUMMARY_SHEET_OPTIONAL_KEYS = (
-    "story_bonus",
-    "story_private",
-    "injury_rerolls",
-    "backstab",
-    "warlord_heir",
-    "support_withdrawn",
-    "played_by_player",
-    "played_by_guest",
-    # Supply Depot (issue 28): the carts captured ([{"army": army key, "by": army key}]) and recaptured
-    # (army keys); a sheet written before reports none.
-    "depots_captured",
-    "carts_recaptured",
-    # Stories Are Nice for the Tomb Raiders (issue 31): the army named for a skirmish's story (army key);
-    # a sheet written before names none.
-    "story_army",
-    # Tomb Raid (issue 31): the raid's result and the Tomb Raiders' losses by entry name
-    # ([{"entry": name, "killed": n, "injured": n}]); a sheet written before reports none.
-    "raid_result",
-    "raiders",
-)
-CASUALTY_KEYS = {
-    "unit": OBJECT,
-    "models_lost": INT,
-    "champion": BOOL,
-    "standard": BOOL,
-    "musician": BOOL,
-    "one_use_used": BOOL,
 }
 # An order sheet's entries, as the sheet's codec writes them (orders/entries.py: its SECTIONS, read
 # from the records), but for the references (ENTRY_REFERENCES): an army by [kingdom name, army name], a
@@ -424,20 +299,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 USER_FIELDS = plain(User, USER_KEYS)
 # A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
 DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
-# Entries hold army ids: the document has army keys instead.
-BATTLE_FIELDS = plain(Battle, BATTLE_KEYS, translated=["guerrilla", "old_wounds", "mission_detail"])
-SUMMARY_SHEET_FIELDS = plain(
-    TurnSummarySheet,
-    SUMMARY_SHEET_KEYS,
-    translated=[
-        "casualties",
-        "characters_lost",
-        "injury_rerolls",
-        "support_withdrawn",
-        "depots_captured",
-        "carts_recaptured",
-    ],
-)
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
 # A report's snapshot may hold ids: the document has names instead.
 REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])

@@ -241,8 +241,8 @@ def _ids_kept(plan: Plan, campaign: Campaign) -> None:
         kingdom.kingdom.pk = kingdoms.get(name)
         for army_name, army in kingdom.armies.items():
             army.army.pk = armies.get((name, army_name))
-    for turn in plan.turns:
-        turn.turn.pk = turns.get(turn.turn.number)
+    for turn in plan.rows.get(Turn._meta.label, []):
+        turn.pk = turns.get(turn.number)
 
 
 def _restore_events_write(campaign: Campaign) -> None:

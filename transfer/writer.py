@@ -8,43 +8,30 @@ from typing import Any, TypeVar
 from django.db import models
 
 from .campaign_models import (
-    Battle,
     Campaign,
     DiceRoll,
     Province,
     ReportPreferences,
-    Turn,
-    TurnReport,
-    TurnSummarySheet,
 )
 from .layout import (
-    ALLIANCE_ENDS,
     ALLIANCES,
-    BATTLE_CHILDREN,
     CAPTIVES,
-    DEADLINE_CHANGES,
-    EVENTS,
     KINGDOMS,
     MESSAGES,
     MISSION_EFFECTS,
-    ORDERS_REMINDERS,
-    RESULTS_REMINDERS,
     SCHEDULE,
-    SHEETS,
-    TURN_MAP,
+    TURNS,
     Layout,
 )
-from .plan import ArmyPlan, Plan
+from .plan import Plan
 from .references import (
     ARMY_ID,
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
-    GUERRILLA_REFERENCES,
     KINGDOM_ID,
-    MISSION_DETAIL_REFERENCES,
-    SNAPSHOT_REFERENCES,
-    References,
+    UNIT_ID,
+    Reference,
     email_key,
     stream_text,
     translated,
@@ -69,13 +56,14 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
         campaign.world_version = into.world_version
         _create_one_by_one_keeping_times([campaign])  # saving a row with its id updates it
     _write_map(plan)
-    armies = _write_kingdoms(plan)
+    _write_kingdoms(plan)
     _write_dice_rolls(plan)
     _write_layouts(plan, (ALLIANCES, CAPTIVES))
     _write_layouts(plan, (MISSION_EFFECTS,))
     _write_layouts(plan, (SCHEDULE,))
-    _write_turns(plan, armies)
-    _write_reports(plan)
+    # The turns with what was filed (deadline changes, sheets, reminders), what their resolution and
+    # aftermath recorded (events, battles with their supports and summary sheets) and their reports.
+    _write_layouts(plan, (TURNS,))
     _write_emails(plan)
     _write_layouts(plan, (MESSAGES,))
     return campaign
@@ -161,6 +149,8 @@ def _stored(plan: Plan, reference: str, value: Any) -> Any:
         return _army_id(plan, value)
     if reference == CHARACTER_ID:
         return _character_id(plan, value)
+    if reference == UNIT_ID:
+        return plan.kingdoms[value["kingdom"]].armies[value["army"]].units[value["unit"]].pk
     if reference == EFFECT_PLACE:
         return plan.rows[MISSION_EFFECTS.model._meta.label][value].pk
     assert reference == CAPTIVE_PLACE, reference
@@ -178,7 +168,7 @@ def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
     }
 
 
-def _with_ids(data: dict[str, Any], references: References, plan: Plan) -> dict[str, Any]:
+def _with_ids(data: Any, references: Reference, plan: Plan) -> Any:
     """Document JSON back as stored: the ids of the rows just created for their names."""
     return translated(data, references, lambda reference, value, key: _stored(plan, reference, value))
 
@@ -204,15 +194,13 @@ def _write_map(plan: Plan) -> None:
     )
 
 
-def _write_kingdoms(plan: Plan) -> list[ArmyPlan]:
+def _write_kingdoms(plan: Plan) -> None:
     """The kingdoms with their players, ledgers, armies, armories and Tomb Raiders (created after
-    the provinces: a kingdom's capitol is a province), then the provinces they control. Returns the
-    armies' plans."""
+    the provinces: a kingdom's capitol is a province), then the provinces they control."""
     _write_layouts(plan, (KINGDOMS,))
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-    return [army for k in plan.kingdoms.values() for army in k.armies.values()]
 
 
 def _write_dice_rolls(plan: Plan) -> None:
@@ -227,59 +215,6 @@ def _write_dice_rolls(plan: Plan) -> None:
             roll.stream = stream_text(prefix, tuple(p.pk if isinstance(p, models.Model) else p for p in parts))
         rolls.append(roll)
     _create_keeping_times(DiceRoll, rolls)
-
-
-def _write_turns(plan: Plan, armies: list[ArmyPlan]) -> None:
-    """The turns with what was filed (deadline changes, sheets, reminders) and what their
-    resolution and aftermath recorded (events, battles, supports, summary sheets)."""
-    _create_keeping_times(Turn, [t.turn for t in plan.turns])
-    _write_layouts(plan, (DEADLINE_CHANGES, ORDERS_REMINDERS, RESULTS_REMINDERS))
-    _write_layouts(plan, (SHEETS,))
-    _write_layouts(plan, (EVENTS,))
-    battles = [battle for t in plan.turns for battle in t.battles]
-    character_of_unit = {id(c.unit): c for a in armies for c in a.characters}
-    for battle in battles:
-        if battle.guerrilla is not None:
-            battle.battle.guerrilla = _with_ids(battle.guerrilla, GUERRILLA_REFERENCES, plan)
-        battle.battle.mission_detail = _with_ids(battle.mission_detail, MISSION_DETAIL_REFERENCES, plan)
-        battle.battle.old_wounds = [
-            {**rest, "character": character_of_unit[id(unit)].pk, "army": army.pk}
-            for unit, army, rest in battle.old_wounds
-            if id(unit) in character_of_unit
-        ]
-    _create_keeping_times(Battle, [b.battle for b in battles])
-    _write_layouts(plan, BATTLE_CHILDREN)
-    summary_sheets = []
-    for b in battles:
-        for sheet, casualties, characters in b.sheets:
-            sheet.casualties = [{"unit": unit.pk, **flags} for unit, flags in casualties]
-            sheet.characters_lost = [
-                character_of_unit[id(unit)].pk for unit in characters if id(unit) in character_of_unit
-            ]
-            rerolls, heir = b.sheet_characters.get(id(sheet), ([], None))
-            sheet.injury_rerolls = {
-                str(character_of_unit[id(unit)].pk): reroll for unit, reroll in rerolls if id(unit) in character_of_unit
-            }
-            sheet.warlord_heir = character_of_unit.get(id(heir)) if heir is not None else None
-            sheet.support_withdrawn = [army.pk for army in b.sheet_withdrawn.get(id(sheet), [])]
-            captured, recaptured = b.sheet_carts.get(id(sheet), ([], []))
-            sheet.depots_captured = [{"army": army.pk, "by": by.pk} for army, by in captured]
-            sheet.carts_recaptured = [army.pk for army in recaptured]
-            summary_sheets.append(sheet)
-    _create_keeping_times(TurnSummarySheet, summary_sheets)
-    _write_layouts(plan, (ALLIANCE_ENDS,))
-
-
-def _write_reports(plan: Plan) -> None:
-    """The public map each turn ended with, and its reports (their snapshots with the ids of the
-    armies just created)."""
-    _write_layouts(plan, (TURN_MAP,))
-    reports = []
-    for t in plan.turns:
-        for report in t.reports:
-            report.report.snapshot = _with_ids(report.snapshot, SNAPSHOT_REFERENCES, plan)
-            reports.append(report.report)
-    _create_keeping_times(TurnReport, reports)
 
 
 def _write_emails(plan: Plan) -> None:

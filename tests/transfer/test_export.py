@@ -115,14 +115,14 @@ def test_every_field_of_the_models_is_in_the_document():
         OrderSubmission: layout.SHEETS.children[0].keys(),
         OrdersReminder: layout.ORDERS_REMINDERS.keys(),
         TurnEvent: layout.EVENTS.keys(),
-        Battle: schema.BATTLE_KEYS,
+        Battle: layout.BATTLES.keys(),
         BattleSupport: layout.SUPPORTS.keys(),
-        TurnSummarySheet: schema.SUMMARY_SHEET_KEYS,
+        TurnSummarySheet: layout.SUMMARY_SHEETS.keys(),
         ResultsReminder: layout.RESULTS_REMINDERS.keys(),
         # Allies, Announcement: in its turn's object ("turn"), its alliance named by place
         AllianceEndAnnouncement: layout.ALLIANCE_ENDS.keys(),
         TurnMap: layout.TURN_MAP.keys(),
-        TurnReport: schema.REPORT_KEYS,
+        TurnReport: layout.REPORTS.keys(),
         Email: {**schema.EMAIL_KEYS, "key": "by the row it names"},
         ReportEmail: {**schema.EMAIL_KEYS, **schema.REPORT_EMAIL_KEYS, "email_ptr": "the email it extends"},
         ReportPreferences: schema.REPORT_PREFERENCES_KEYS,  # in its user's object

@@ -35,10 +35,11 @@ def test_a_field_of_a_type_the_document_cannot_write_is_refused_by_name():
 
 
 def test_a_key_may_be_absent_when_its_field_has_a_default_or_may_be_null():
-    """A document written before a field was added lacks its key: read with the default (or null);
-    a field with neither must be there."""
+    """A document written before a field was added lacks its key: read with the default (or null,
+    or, for a text that may be blank, ""); a field with none of them must be there."""
     for layout in LAYOUTS:
         optional = set(layout.optional())
         for field in layout.fields():
-            may_lack = bool(field.has_default() or field.null or field.many_to_many)
+            blank_text = field.blank and isinstance(field, models.CharField | models.TextField)
+            may_lack = bool(field.has_default() or field.null or field.many_to_many or blank_text)
             assert (field.name in optional) == may_lack, f"{layout.model._meta.label}.{field.name}"
