@@ -7,9 +7,8 @@ order, so exporting an imported campaign gives back the document it came from.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import date, time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from django.db import models, transaction
@@ -21,21 +20,13 @@ from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 from .campaign_models import (
     Alliance,
     Army,
-    Battle,
     Campaign,
     CapturedRaider,
     Character,
-    DeadlineChange,
-    DiceRoll,
     Email,
     MissionEffect,
-    OrdersReminder,
-    OrderSubmission,
     Province,
     ReportEmail,
-    ResultsReminder,
-    Turn,
-    TurnReport,
     Unit,
     User,
 )
@@ -51,12 +42,16 @@ from .layout import (
     CAPTIVES,
     CHARACTER,
     DEADLINE_CHANGES,
+    DICE_ROLLS,
+    EMAIL_KEY_ROWS,
     KINGDOM,
     KINGDOMS,
     LAYOUTS,
     MISSION_EFFECTS,
+    PARENTS,
     PROVINCE,
     PROVINCES,
+    REPORTS,
     TURNS,
     UNIT,
     USERNAME,
@@ -69,6 +64,7 @@ from .references import (
     EFFECT_PLACE,
     KINGDOM_ID,
     PROVINCE_NUMBER,
+    STREAM_ID,
     STREAM_REFERENCES,
     UNIT_ID,
     Reference,
@@ -78,10 +74,7 @@ from .references import (
     translated,
 )
 from .schema import (
-    DICE_FIELDS,
-    DICE_KEYS,
     EMAIL_FIELDS,
-    EMAIL_KEY_ROWS,
     EMAIL_KEYS,
     ENTRY_REFERENCES,
     FORMAT,
@@ -128,7 +121,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "provinces": _provinces_section(campaign, names),
         "adjacency": _adjacency_section(campaign, names),
         "kingdoms": _kingdoms_section(campaign, names),
-        "dice_rolls": _dice_rolls_section(campaign, names),
+        "dice_rolls": _layout_rows(DICE_ROLLS, campaign, names).get(campaign.pk, []),
         "turns": _turns_section(campaign, names),
         "emails": _emails_section(campaign, names),
         **{
@@ -171,24 +164,29 @@ def _layout_rows(
         .order_by(parent, *layout.order, "id")
         .values_list(parent, "pk", *lookups, *columns)
     )
+    order = [f.name for f in layout.fields()]  # the model's
+    written = [(f.name, _writer(layout, f, names)) for f in fields]
     grouped: dict[int, list[dict[str, Any]]] = {}
     for parent_id, pk, *found in rows:
         named, values = dict(zip(lookups, found, strict=False)), found[len(lookups) :]
-        if layout.what is None:
-            what = f"a row of {layout.model._meta.verbose_name_plural}"
-        else:
-            what = layout.what.format(**{f.name: v for f, v in zip(fields, values, strict=True)}, **named)
-        row = {f.name: _written(layout, f, value, names, what) for f, value in zip(fields, values, strict=True)}
+        # How the export's errors name the row: written only for an error.
+        what = _What(layout, {f.name: v for f, v in zip(fields, values, strict=True)} | named)
+        row = {
+            name: value if write is None else write(value, what)
+            for (name, write), value in zip(written, values, strict=True)
+        }
         for name in layout.references:
-            described = f"{layout.described[name]} of {what}" if name in layout.described else what
+            described = _What(layout, what.values, layout.described.get(name))
             row[name] = names.with_names(row[name], layout.reference(name, row), described)
         for name in layout.entries:
             row[name] = names.entries(row[name], what)
         row |= {name: named.get(pk, []) for name, named in many.items()}
-        row = {f.name: row[f.name] for f in layout.fields()}  # in the model's order
+        row = {name: row[name] for name in order}
         for child in layout.children:
             row[child.key] = children[child.key].get(pk, child.empty())
         grouped.setdefault(parent_id, []).append(row)
+        # What names the row later (a report its battle, an email's key its row): its place and values.
+        names.rows.setdefault(id(layout), {})[pk] = (parent_id, len(grouped[parent_id]) - 1, row)
     if layout.single:
         return {parent_id: found[0] for parent_id, found in grouped.items()}
     return grouped
@@ -202,31 +200,59 @@ def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names)
     found: dict[int, list[Any]] = {}
     # A user by username (the join reads it), any other row by its id, named as `names` says.
     column = f"{target}__username" if layout.names.get(field.name) == USERNAME else f"{target}_id"
+    write = _writer(layout, field, names)
     for row_id, named_id in pairs.values_list(f"{source}_id", column):
-        found.setdefault(row_id, []).append(_written(layout, field, named_id, names, what))
+        found.setdefault(row_id, []).append(named_id if write is None else write(named_id, what))
     return {row_id: sorted(named) for row_id, named in found.items()}
 
 
-def _written(layout: Layout, field: models.Field, value: Any, names: _Names, what: str) -> Any:  # type: ignore[type-arg]
-    """A field's value as the document writes it: a reference by natural key, a time or bytes as text."""
+class _Keyed:
+    """A JSON field's key, in an export's error: '<what> ("<key>")', written only for an error."""
+
+    def __init__(self, what: object, key: str) -> None:
+        self.what, self.key = what, key
+
+    def __str__(self) -> str:
+        return f'{self.what} ("{self.key}")'
+
+
+class _What:
+    """How the export's errors name a row (Layout.what, from its values), or one of its JSON fields
+    (Layout.described): formatted only when an error is written."""
+
+    def __init__(self, layout: Layout, values: dict[str, Any], described: str | None = None) -> None:
+        self.layout, self.values, self.described = layout, values, described
+
+    def __str__(self) -> str:
+        layout = self.layout
+        what = f"a row of {layout.model._meta.verbose_name_plural}" if layout.what is None else layout.what
+        what = what.format(**self.values)
+        return what if self.described is None else f"{self.described} of {what}"
+
+
+def _writer(layout: Layout, field: models.Field, names: _Names) -> Callable[[Any, Any], Any] | None:  # type: ignore[type-arg]
+    """How a field's value is written in the document: a reference by natural key, a time or bytes as
+    text; None for a value written as it is (a username: the join reads it)."""
     named = layout.names.get(field.name)
+    if named == USERNAME:
+        return None
     if named == PROVINCE:
-        return names.province(value, what)
+        return names.province
     if named == KINGDOM:
-        return names.kingdom(value, what)
+        return names.kingdom
     if named == ARMY:
-        return names.army(value, what)
+        return names.army
     if named == CHARACTER:
-        return names.character(value, what)
+        return names.character
     if named == UNIT:
-        return None if value is None else names.unit(value, what)
+        return lambda value, what: None if value is None else names.unit(value, what)
     if named == ALLIANCE:
-        return None if value is None else _inside(names.alliance_place, value, what)
+        return lambda value, what: None if value is None else _inside(names.alliance_place, value, what)
     if named == BATTLE:
-        return names.battle(value, what)
-    if isinstance(value, date | time | bytes | memoryview):  # a datetime is a date
-        return _as_text(value)
-    return value  # a username (the join reads it), or the field's own value
+        return names.battle
+    if isinstance(field, models.DateField | models.TimeField | models.BinaryField):  # a datetime is a date
+        return lambda value, what: _as_text(value)
+    return None
 
 
 def _as_text(value: Any) -> str | None:
@@ -243,14 +269,14 @@ def _grouped(rows: Iterable[M], parent: str) -> dict[int, list[M]]:
     return groups
 
 
-def _inside(mapping: Mapping[K, V], key: K, what: str) -> V:
+def _inside(mapping: Mapping[K, V], key: K, what: object) -> V:
     """`mapping[key]`, or a DomainError when a row points outside the campaign (a stale id)."""
     if key not in mapping:
         raise DomainError(f"The campaign cannot be exported: {what} refers to something outside the campaign ({key}).")
     return mapping[key]
 
 
-def _id_inside(mapping: Mapping[int, V], value: Any, what: str) -> V:
+def _id_inside(mapping: Mapping[int, V], value: Any, what: object) -> V:
     """`mapping[value]` for an id found in stored JSON, which may hold anything: a DomainError
     unless it is the id of a row of the campaign."""
     if not is_int(value):
@@ -274,41 +300,56 @@ class _Names:
     army_key: dict[int, list[str]]
     unit_key: dict[int, dict[str, Any]]
     unit_of_character: dict[int, int]
-    battle_place: dict[int, int]
     effect_place: dict[int, int]
     captive_place: dict[int, int]
     alliance_place: dict[int, int]
+    # The rows exported, by layout (its id), then by id: the id of the row they are listed under,
+    # their place in that list and the row as written (_layout_rows writes it as it goes).
+    rows: dict[int, dict[int, tuple[int, int, dict[str, Any]]]] = field(default_factory=dict)
 
-    def province(self, province_id: int | None, what: str) -> int | None:
+    def province(self, province_id: int | None, what: object) -> int | None:
         return None if province_id is None else _inside(self.province_number, province_id, what)
 
-    def kingdom(self, kingdom_id: int | None, what: str) -> str | None:
+    def kingdom(self, kingdom_id: int | None, what: object) -> str | None:
         return None if kingdom_id is None else _inside(self.kingdom_name, kingdom_id, what)
 
-    def army(self, army_id: int | None, what: str) -> list[str] | None:
+    def army(self, army_id: int | None, what: object) -> list[str] | None:
         return None if army_id is None else list(_inside(self.army_key, army_id, what))
 
-    def unit(self, unit_id: int, what: str) -> dict[str, Any]:
+    def unit(self, unit_id: int, what: object) -> dict[str, Any]:
         return _inside(self.unit_key, unit_id, what)
 
-    def battle(self, battle_id: int | None, what: str) -> int | None:
-        return None if battle_id is None else _inside(self.battle_place, battle_id, what)
+    def battle(self, battle_id: int | None, what: object) -> int | None:
+        # A turn's battles are written before its reports (layout.py TURN_CHILDREN).
+        return None if battle_id is None else _inside(self.rows[id(BATTLES)], battle_id, what)[1]
 
-    def character(self, character_id: Any, what: str) -> dict[str, Any] | None:
+    def natural(self, layout: Layout, pk: int, what: object) -> dict[str, Any]:
+        """The natural key of `layout`'s row `pk` (Layout.natural), from the rows written."""
+        parent_id, place, row = _inside(self.rows.get(id(layout), {}), pk, what)
+        key = {}
+        for name, source in layout.natural.items():
+            owner, up, found = layout, parent_id, row
+            for _ in range(source.count("^")):
+                owner = PARENTS[id(owner)]
+                up, _, found = self.rows[id(owner)][up]
+            key[name] = place if source == "#" else found[source.lstrip("^")]
+        return key
+
+    def character(self, character_id: Any, what: object) -> dict[str, Any] | None:
         """A character by his unit (an id found in stored JSON is checked to be one)."""
         if character_id is None:
             return None
         return self.unit(_id_inside(self.unit_of_character, character_id, what), what)
 
-    def with_names(self, data: Any, references: Reference, what: str) -> Any:
+    def with_names(self, data: Any, references: Reference, what: object) -> Any:
         """Stored JSON with names for the ids `references` says it holds; the rest as it is."""
 
         def named(reference: str, value: Any, key: str) -> Any:
-            return self.reference(reference, value, f'{what} ("{key}")' if key else what)
+            return self.reference(reference, value, _Keyed(what, key) if key else what)
 
         return translated(data, references, named)
 
-    def reference(self, reference: str, value: Any, what: str) -> Any:
+    def reference(self, reference: str, value: Any, what: object) -> Any:
         """The document's name for an id of the kind `reference` (references.py) found in stored
         JSON; null stays null."""
         if value is None:
@@ -321,12 +362,14 @@ class _Names:
             return self.character(value, what)
         if reference == UNIT_ID:
             return _id_inside(self.unit_key, value, what)
+        if reference == STREAM_ID:
+            return _stream(value, self, what)
         if reference == EFFECT_PLACE:
             return _id_inside(self.effect_place, value, what)
         assert reference == CAPTIVE_PLACE, reference
         return _id_inside(self.captive_place, value, what)
 
-    def entries(self, data: Any, what: str) -> dict[str, Any]:
+    def entries(self, data: Any, what: object) -> dict[str, Any]:
         """The sheet's entries as the sheet's codec writes them (orders/entries.py: every part, every
         key), with [kingdom name, army name] for each army id and the kingdom's name for each kingdom
         id. Entries the codec cannot read stop the export, naming the sheet and the field."""
@@ -339,7 +382,7 @@ class _Names:
             for section, items in written.items()
         }
 
-    def entry_reference(self, key: str, value: Any, what: str) -> Any:
+    def entry_reference(self, key: str, value: Any, what: object) -> Any:
         reference = ENTRY_REFERENCES.get(key)
         return value if reference is None else self.reference(reference, value, what)
 
@@ -368,7 +411,6 @@ def _names(campaign: Campaign) -> _Names:
         army_key=army_key,
         unit_key=unit_key,
         unit_of_character=dict(Character.objects.filter(kingdom__campaign=campaign).values_list("id", "unit_id")),
-        battle_place=_battle_places(campaign),
         effect_place={
             pk: place
             for place, pk in enumerate(
@@ -388,17 +430,6 @@ def _names(campaign: Campaign) -> _Names:
             )
         },
     )
-
-
-def _battle_places(campaign: Campaign) -> dict[int, int]:
-    """Each battle's place in its turn's "battles" list (in the order _turn_rows reads them)."""
-    places: dict[int, int] = {}
-    counts: dict[int, int] = {}
-    for battle_id, turn_id in (
-        Battle.objects.filter(turn__campaign=campaign).order_by(*_BATTLE_ORDER).values_list("id", "turn_id")
-    ):
-        places[battle_id] = counts[turn_id] = counts.get(turn_id, -1) + 1
-    return places
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,22 +494,7 @@ EFFECT_ORDER = (*MISSION_EFFECTS.order, "id")
 CAPTIVE_ORDER = (*CAPTIVES.order, "id")
 
 
-def _dice_rolls_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    def row(roll: DiceRoll) -> dict[str, Any]:
-        what = f"the dice roll '{roll.purpose}' (turn {roll.turn}, {roll.stream} #{roll.sequence})"
-        return _row(
-            DICE_KEYS,
-            DICE_FIELDS,
-            roll,
-            stream=_stream(roll.stream, names, what),
-            kingdoms=[_inside(names.kingdom_name, k, what) for k in roll.kingdoms],
-            armies=[_inside(names.army_key, a, what) for a in roll.armies],
-        )
-
-    return [row(roll) for roll in campaign.dice_rolls.order_by("turn", "id")]
-
-
-def _stream(stream: str, names: _Names, what: str) -> str | dict[str, Any]:
+def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:
     """A roll's stream as it is, or, for one that holds ids (references.STREAM_REFERENCES), the
     object that names them by natural key (schema.STREAM_KEYS)."""
     parts = stream_ids(stream)
@@ -531,8 +547,6 @@ def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
         part.pk: part
         for part in ReportEmail.objects.filter(mine | Q(report__turn__campaign=campaign)).select_related("user")
     }
-    keyed = _keyed_rows(campaign, names)
-    turn_number = {turn_id: row["turn"] for turn_id, row in keyed["orders-held"].items()}  # every turn, read once
 
     def row(email: Email) -> dict[str, Any]:
         what = f"the {email.kind} email to {email.to_line} queued at {time_text(email.created_at)}"
@@ -547,15 +561,15 @@ def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
             EMAIL_KEYS,
             EMAIL_FIELDS,
             email,
-            turn=None if email.turn_id is None else _inside(turn_number, email.turn_id, what),
-            key=_email_key_row(email.key, keyed, what),
+            turn=None if email.turn_id is None else names.natural(TURNS, email.turn_id, what)["turn"],
+            key=_email_key_row(email.key, names, what),
             report_email=None
             if part is None
             else _row(
                 REPORT_EMAIL_KEYS,
                 REPORT_EMAIL_FIELDS,
                 part,
-                report=dict(_inside(keyed["report"], part.report_id, what)),
+                report=names.natural(REPORTS, part.report_id, what),
                 user=_username(part.user),
             ),
         )
@@ -563,61 +577,21 @@ def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     return [row(email) for email in emails]
 
 
-def _email_key_row(key: str, keyed: Mapping[str, Mapping[int, dict[str, Any]]], what: str) -> dict[str, Any] | None:
-    """An email's key in the document: its prefix, the row whose id it holds by natural key, and
-    the text after the id (null for no key)."""
+def _email_key_row(key: str, names: _Names, what: object) -> dict[str, Any] | None:
+    """An email's key in the document: its prefix, the row whose id it holds by natural key
+    (layout.py EMAIL_KEY_ROWS), and the text after the id (null for no key)."""
     if not key:
         return None
     parts = email_key_parts(key)
-    if parts is None or parts[0] not in keyed:
+    if parts is None or parts[0] not in EMAIL_KEY_ROWS:
         # Written as it is, it would name a row of this database in another, or clash beside it.
         raise DomainError(
             f"The campaign cannot be exported: {what} has the key {key!r}, which names no row the document "
-            f"knows how to name (it knows {', '.join(sorted(keyed))})."
+            f"knows how to name (it knows {', '.join(sorted(EMAIL_KEY_ROWS))})."
         )
     prefix, row_id, suffix = parts
-    return {"prefix": prefix, "row": dict(_inside(keyed[prefix], row_id, f"the key of {what}")), "suffix": suffix}
-
-
-def _keyed_rows(campaign: Campaign, names: _Names) -> dict[str, dict[int, dict[str, Any]]]:
-    """By email key prefix (schema.EMAIL_KEY_ROWS), the natural key of every row of the campaign an
-    email's key may hold the id of, by that id."""
-    turns = {"turn__campaign": campaign}
-    keyed: dict[str, dict[int, dict[str, Any]]] = {prefix: {} for prefix in EMAIL_KEY_ROWS}
-    for report_id, number, kind, kingdom_id, battle_id in TurnReport.objects.filter(**turns).values_list(
-        "id", "turn__number", "kind", "kingdom_id", "battle_id"
-    ):
-        what = f"the {kind} report of turn {number}"
-        keyed["report"][report_id] = {
-            "turn": number,
-            "kind": kind,
-            "kingdom": names.kingdom(kingdom_id, what),
-            "battle": names.battle(battle_id, what),
-        }
-    places: dict[int, int] = {}
-    for submission_id, sheet_id, number, kingdom_id in (
-        OrderSubmission.objects.filter(sheet__turn__campaign=campaign)
-        .order_by(*_SUBMISSION_ORDER)
-        .values_list("id", "sheet_id", "sheet__turn__number", "sheet__kingdom_id")
-    ):
-        place = places[sheet_id] = places.get(sheet_id, -1) + 1
-        kingdom = names.kingdom(kingdom_id, f"an order sheet of turn {number}")
-        keyed["orders-receipt"][submission_id] = {"turn": number, "kingdom": kingdom, "submission": place}
-    places = {}
-    for change_id, turn_id, number in (
-        DeadlineChange.objects.filter(**turns).order_by(*_CHANGE_ORDER).values_list("id", "turn_id", "turn__number")
-    ):
-        place = places[turn_id] = places.get(turn_id, -1) + 1
-        keyed["deadline-change"][change_id] = {"turn": number, "change": place}
-    for prefix, model in (("orders-reminder", OrdersReminder), ("results-reminder", ResultsReminder)):
-        for reminder_id, number, kingdom_id in model.objects.filter(**turns).values_list(
-            "id", "turn__number", "kingdom_id"
-        ):
-            kingdom = names.kingdom(kingdom_id, f"a reminder of turn {number}")
-            keyed[prefix][reminder_id] = {"turn": number, "kingdom": kingdom}
-    for turn_id, number in Turn.objects.filter(campaign=campaign).values_list("id", "number"):
-        keyed["orders-held"][turn_id] = keyed["phase-failed"][turn_id] = {"turn": number}
-    for battle_id, number in Battle.objects.filter(**turns).values_list("id", "turn__number"):
-        battle = {"turn": number, "battle": names.battle(battle_id, f"a battle of turn {number}")}
-        keyed["battle-disagreement"][battle_id] = keyed["battle-ruling"][battle_id] = battle
-    return keyed
+    return {
+        "prefix": prefix,
+        "row": names.natural(EMAIL_KEY_ROWS[prefix], row_id, f"the key of {what}"),
+        "suffix": suffix,
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time
 from typing import Any
@@ -100,3 +100,8 @@ def time_text(value: datetime | date | time | None) -> str | None:
 def bytes_text(value: bytes | memoryview | None) -> str | None:
     """Bytes as base64 text (PostgreSQL returns a BinaryField as a memoryview, SQLite as bytes)."""
     return None if value is None else base64.b64encode(bytes(value)).decode("ascii")
+
+
+def of_version(keys: Mapping[str, Kind], added: Mapping[str, int], version: int) -> dict[str, Kind]:
+    """`keys` as a document of `version` has them: without those `added` with a later version."""
+    return {key: kind for key, kind in keys.items() if added.get(key, 0) <= version}

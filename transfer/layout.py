@@ -34,6 +34,7 @@ from .campaign_models import (
     Character,
     DeadlineChange,
     Delivery,
+    DiceRoll,
     ExperienceEntry,
     Kingdom,
     Message,
@@ -60,6 +61,7 @@ from .kinds import (
     BOOL,
     DATE,
     INT,
+    INT_LIST,
     LIST,
     NUMBER,
     OBJECT,
@@ -69,16 +71,19 @@ from .kinds import (
     TIMESTAMP,
     Kind,
     is_int,
+    of_version,
 )
 from .references import (
     ARMY_ID,
     CHARACTER_ID,
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
+    KINGDOM_ID,
     MISSION_DETAIL_REFERENCES,
     MISSION_EFFECT_DATA_REFERENCES,
     REFERENCE_KINDS,
     SNAPSHOT_REFERENCES,
+    STREAM_ID,
     UNIT_ID,
     ByIds,
     ListOf,
@@ -165,6 +170,10 @@ class Layout:
     # Keys added with a version of the document, by key: one of an earlier version has none of
     # them, and they are refused there rather than ignored (a turn's map and reports, version 3).
     added: Mapping[str, int] = field(default_factory=dict)
+    # The row's natural key, as an email's key names it (EMAIL_KEY_ROWS): by the key's own keys, where
+    # each value is: a key of the row ("kind"), of its parent ("^number") or grandparent ("^^number"),
+    # or its place in its list ("#").
+    natural: Mapping[str, str] = field(default_factory=dict)
 
     def reference(self, name: str, row: Mapping[str, Any]) -> Reference:
         """What the ids of the JSON field `name` name, for `row` as the document has it."""
@@ -196,7 +205,7 @@ class Layout:
 
     def keys_of_version(self, version: int) -> dict[str, Kind]:
         """The keys as a document of `version` has them: without those added later."""
-        return {key: kind for key, kind in self.keys().items() if self.added.get(key, 0) <= version}
+        return of_version(self.keys(), self.added, version)
 
     def optional(self) -> tuple[str, ...]:
         """The keys a document may lack: those of fields with a default or that may be null (a
@@ -421,12 +430,45 @@ KINGDOM_CHILDREN = (TREASURY, ARMIES, ARMORY, TOMB_RAIDERS)
 # A turn's lists: its deadline changes in time order (an email's key names one by its place), the
 # kingdoms reminded of their orders and of their results (one each).
 IN_TURN = ("turn", "turn__campaign")
+IN_THEIR_TURN = {"turn": "^number"}  # a natural key's turn, by its number
 DEADLINE_CHANGES = Layout(
-    DeadlineChange, "deadline_changes", *IN_TURN, order=("changed_at",), names={"changed_by": USERNAME}
+    DeadlineChange,
+    "deadline_changes",
+    *IN_TURN,
+    order=("changed_at",),
+    names={"changed_by": USERNAME},
+    natural={**IN_THEIR_TURN, "change": "#"},
 )
-ORDERS_REMINDERS = Layout(OrdersReminder, "reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom")
+
+
+def _reminders_checked(problem: Callable[[str, str], None], reminders: Read) -> None:
+    reminded: set[str] = set()
+    for where, reminder, _ in reminders:
+        kingdom = getattr(reminder, "kingdom", None)
+        if kingdom is not None:
+            if kingdom.name in reminded:
+                problem(where, f"{kingdom.name} is reminded twice for this turn.")
+            reminded.add(kingdom.name)
+
+
+ORDERS_REMINDERS = Layout(
+    OrdersReminder,
+    "reminders",
+    *IN_TURN,
+    ("kingdom_id",),
+    {"kingdom": KINGDOM},
+    label="kingdom",
+    check=_reminders_checked,
+    natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
+)
 RESULTS_REMINDERS = Layout(
-    ResultsReminder, "results_reminders", *IN_TURN, ("kingdom_id",), {"kingdom": KINGDOM}, label="kingdom"
+    ResultsReminder,
+    "results_reminders",
+    *IN_TURN,
+    ("kingdom_id",),
+    {"kingdom": KINGDOM},
+    label="kingdom",
+    natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
 )
 # The public map the turn ended with (null before), the picture for the PDFs in base64.
 TURN_MAP = Layout(TurnMap, "map", *IN_TURN, single=True)
@@ -522,6 +564,7 @@ SHEETS = Layout(
             kinds={"warnings": STR_LIST},
             what="a submission of the order sheet of {sheet__kingdom__name} for turn {sheet__turn__number}",
             entries=("entries",),
+            natural={"turn": "^^number", "kingdom": "^kingdom", "submission": "#"},
         ),
     ),
 )
@@ -607,6 +650,7 @@ BATTLES = Layout(
     named_at_row=("province",),
     what="the battle in province {province__number} of turn {turn__number}",
     children=(SUPPORTS, SUMMARY_SHEETS),
+    natural={**IN_THEIR_TURN, "battle": "#"},
 )
 
 
@@ -643,6 +687,7 @@ REPORTS = Layout(
     check=_reports_checked,
     what="the {kind} report of turn {turn__number}",
     named_at_row=("kingdom", "battle"),
+    natural={**IN_THEIR_TURN, "kind": "kind", "kingdom": "kingdom", "battle": "battle"},
 )
 # A turn's lists; its reports after its battles, which they name by place.
 TURN_CHILDREN = (
@@ -670,6 +715,7 @@ TURNS = Layout(
     children=TURN_CHILDREN,
     added={"map": 3, "reports": 3},
     what="turn {number}",
+    natural={"turn": "number"},
 )
 # The campaign's own lists, at the top of the document: its alliances in the order formed (an
 # announcement of an alliance's end names it by its place) and the Tomb Raiders captured (a sheet's
@@ -772,6 +818,17 @@ MISSION_EFFECTS = Layout(
     references={"data": lambda row: MISSION_EFFECT_DATA_REFERENCES.get(row.get("mission", ""), {})},
     label="mission",
 )
+# The campaign's dice rolls by turn, ties broken by creation: the kingdoms and armies they rolled for
+# by name and army key, their stream as written, but for one that holds ids (references.py).
+DICE_ROLLS = Layout(
+    DiceRoll,
+    "dice_rolls",
+    *IN_CAMPAIGN,
+    order=("turn",),
+    kinds={"stream": REFERENCE_KINDS[STREAM_ID], "faces": INT_LIST, "kingdoms": STR_LIST, "armies": LIST},
+    references={"stream": STREAM_ID, "kingdoms": ListOf(KINGDOM_ID), "armies": ListOf(ARMY_ID)},
+    what="the dice roll '{purpose}' (turn {turn}, {stream} #{sequence})",
+)
 CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # The campaign's own row, the document's "campaign": its organizer by username. Its lists sit at the
 # top of the document beside it (CAMPAIGN_CHILDREN, PROVINCES, KINGDOMS, TURNS), read and written by
@@ -779,3 +836,31 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 CAMPAIGN = Layout(Campaign, "campaign", "", "pk", names={"organizer": USERNAME}, single=True, what="the campaign")
 # Every model the engine carries.
 LAYOUTS = tuple(layout for top in (CAMPAIGN, PROVINCES, KINGDOMS, TURNS, *CAMPAIGN_CHILDREN) for layout in top.family())
+# The layout whose rows' ids an email's key may hold ("<prefix>:<id>", or a report's email's
+# "report:<id>:<address>"), by prefix, as the services write them; the document names the row by its
+# natural key (Layout.natural), and the import writes the key again with the copy's id.
+EMAIL_KEY_ROWS: dict[str, Layout] = {
+    "report": REPORTS,  # reports/services/deliveries.py
+    "orders-receipt": SHEETS.children[0],  # orders/services/emails.py: a submission, by its place in its sheet
+    "deadline-change": DEADLINE_CHANGES,  # orders/services/emails.py
+    "orders-reminder": ORDERS_REMINDERS,  # orders/services/reminders.py (one per kingdom and turn)
+    "results-reminder": RESULTS_REMINDERS,  # battles/services/reminders.py (one per kingdom and turn)
+    "orders-held": TURNS,  # orders/services/emails.py: orders-held:<turn>:<its orders deadline>
+    "phase-failed": TURNS,  # turns/services/failures.py: phase-failed:<turn>:<status>:<since>
+    # battles/services/rulings.py: battle-disagreement:<battle>:<digest>, battle-ruling:<battle>:<digest>
+    "battle-disagreement": BATTLES,
+    "battle-ruling": BATTLES,
+}
+# Each layout's parent layout (a child's natural key may name its parent's keys).
+PARENTS = {id(child): layout for layout in LAYOUTS for child in layout.children}
+
+
+def natural_kinds(layout: Layout) -> dict[str, Kind]:
+    """The keys of `layout`'s natural key with the JSON kind each holds."""
+    kinds: dict[str, Kind] = {}
+    for name, source in layout.natural.items():
+        owner = layout
+        for _ in range(source.count("^")):
+            owner = PARENTS[id(owner)]
+        kinds[name] = INT if source == "#" else owner.keys()[source.lstrip("^")]
+    return kinds

@@ -10,7 +10,6 @@ from .campaign_models import (
     Army,
     Campaign,
     Character,
-    DiceRoll,
     Email,
     Kingdom,
     Province,
@@ -24,18 +23,6 @@ class ArmyPlan:
     army: Army
     units: list[Unit] = field(default_factory=list)
     characters: list[Character] = field(default_factory=list)
-
-
-@dataclass
-class DiceRollPlan:
-    """A dice roll, with what its ids name as the document names it: ids once the rows exist."""
-
-    roll: DiceRoll
-    kingdoms: list[str]
-    armies: list[tuple[str, str]]
-    # A stream that holds ids (references.STREAM_REFERENCES): its prefix and its parts in order, each
-    # the planned kingdom or army whose id it holds, or a province number. None: kept as written.
-    stream: tuple[str, list[Any]] | None = None
 
 
 @dataclass
@@ -72,7 +59,6 @@ class Plan:
     controllers: dict[int, str] = field(default_factory=dict)
     adjacency: set[tuple[int, int]] = field(default_factory=set)
     kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
-    dice_rolls: list[DiceRollPlan] = field(default_factory=list)
     # Every row the engine reads (transfer/layout.py), by its model's label, in the document's order,
     # and each one's many-to-many field with the rows it names.
     rows: dict[str, list[Any]] = field(default_factory=dict)

@@ -31,30 +31,25 @@ from .campaign_models import (
     Unit,
     User,
 )
-from .kinds import is_int
+from .kinds import is_int, of_version
 from .layout import (
     ALLIANCES,
     ARMIES,
-    BATTLES,
     CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
-    DEADLINE_CHANGES,
+    DICE_ROLLS,
+    EMAIL_KEY_ROWS,
     EXPERIENCE_LEDGER,
     KINGDOMS,
     MISSION_EFFECTS,
-    ORDERS_REMINDERS,
     PROVINCES,
-    REPORTS,
-    RESULTS_REMINDERS,
-    SHEETS,
-    TURN_CHILDREN,
     TURNS,
     UNITS,
+    natural_kinds,
 )
 from .plan import (
     ArmyPlan,
-    DiceRollPlan,
     EmailPlan,
     KingdomPlan,
 )
@@ -67,14 +62,10 @@ from .references import (
     PROVINCE_NUMBER,
     STREAM_REFERENCES,
     stream_ids,
-    stream_text,
 )
 from .schema import (
-    DICE_FIELDS,
-    DICE_KEYS,
     EMAIL_FIELDS,
     EMAIL_KEY_KEYS,
-    EMAIL_KEY_ROWS,
     EMAIL_KEYS,
     EMAIL_OPTIONAL_KEYS,
     EMAIL_V3_FIELDS,
@@ -91,11 +82,12 @@ from .schema import (
     REPORT_PREFERENCES_KEYS,
     REPORT_PREFERENCES_OPTIONAL_KEYS,
     STREAM_KEYS,
+    TOP_ADDED,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
+    USER_ADDED,
     USER_FIELDS,
     USER_KEYS,
-    keys_of_version,
 )
 
 
@@ -108,11 +100,9 @@ class Reader(Reading):
         # The rows an email's key may name (schema.EMAIL_KEY_ROWS), by prefix, then by the values of
         # their natural key in the order of its keys (a report: turn number, kind, kingdom, battle);
         # an email's report part names its report the same way.
-        self.keyed: dict[str, dict[tuple[Any, ...], models.Model]] = {prefix: {} for prefix in EMAIL_KEY_ROWS}
-        self.turns_by_number: dict[Any, Turn] = {}
         # The scenario streams of a document before version 5, with their turn and province numbers:
         # translated once the battles are read (older_stream).
-        self.older_scenarios: list[tuple[DiceRollPlan, Any, int]] = []
+        self.older_scenarios: list[tuple[DiceRoll, Any, int]] = []
         # Reconnaissance and Sabotage: the effects and captives at their places in the document (None:
         # unreadable, reported), as sheets name them.
         self.effect_at: list[MissionEffect | None] = []
@@ -137,9 +127,7 @@ class Reader(Reading):
             self.problem("", f"The document's version {found}: this site reads versions {readable}.")
             return
         self.version = version
-        top = self.keys(
-            document, "The document", keys_of_version(TOP_KEYS, "document", version), optional=TOP_OPTIONAL_KEYS
-        )
+        top = self.keys(document, "The document", of_version(TOP_KEYS, TOP_ADDED, version), optional=TOP_OPTIONAL_KEYS)
         assert top is not None  # a dict, checked above
         self.users(top.get("users", []))
         self.campaign(top.get("campaign", {}))
@@ -156,7 +144,7 @@ class Reader(Reading):
     def users(self, rows: list[Any]) -> None:
         for index, row in enumerate(rows):
             where = label(f"users[{index}]", row, "username")
-            values = self.keys(row, where, keys_of_version(USER_KEYS, "user", self.version))
+            values = self.keys(row, where, of_version(USER_KEYS, USER_ADDED, self.version))
             if values is None or "username" not in values:
                 continue
             username = values["username"]
@@ -320,138 +308,83 @@ class Reader(Reading):
         self.effect_at = [read[MISSION_EFFECTS.key].get(i) for i in range(len(top.get(MISSION_EFFECTS.key, [])))]
 
     def dice_rolls(self, rows: list[Any]) -> None:
-        for index, row in enumerate(rows):
-            where = f"dice_rolls[{index}]"
-            values = self.keys(row, where, DICE_KEYS)
-            if values is None:
-                continue
-            kingdoms = values.get("kingdoms", [])
-            for name in kingdoms:
-                if name not in self.plan.kingdoms:
-                    self.problem(f"{where} / kingdoms", f'there is no kingdom called "{name}".')
-            armies: list[tuple[str, str]] = []
-            for key in values.get("armies", []):
-                if not (isinstance(key, list) and len(key) == 2):
-                    self.problem(f"{where} / armies", f"expected [kingdom, army], found {key!r:.40}.")
-                elif self.army_by_key(key[0], key[1], f"{where} / armies") is not None:
-                    armies.append((key[0], key[1]))
-            text, stream = self.stream(values, where)
-            if text is None:  # reported
-                roll = self.instance(DiceRoll, values, DICE_FIELDS, where, campaign=self.plan.campaign, stream="")
-            else:  # checked as a field (its length)
-                fields = [*DICE_FIELDS, "stream"]
-                roll = self.instance(DiceRoll, {**values, "stream": text}, fields, where, campaign=self.plan.campaign)
-            planned = DiceRollPlan(roll=roll, kingdoms=kingdoms, armies=armies, stream=stream)
-            self.plan.dice_rolls.append(planned)
-            if stream is None and self.version < 5 and isinstance(text, str):
-                self.older_stream(planned, values)
+        """The dice rolls (transfer/layout.py DICE_ROLLS); a document's before version 5 with their
+        streams as written (older_stream)."""
+        for index, roll in self.layout_rows(DICE_ROLLS, rows, "", campaign=self.plan.campaign).items():
+            if self.version < 5 and isinstance(rows[index].get("stream"), str):
+                self.older_stream(roll, rows[index])
 
-    def stream(self, values: dict[str, Any], where: str) -> tuple[str | None, tuple[str, list[Any]] | None]:
-        """A roll's stream: its text (for one that holds ids, with ids to come: checked for its
-        length alone) and, for one that holds ids, its prefix and what they name (DiceRollPlan).
-        (None, None) when it is missing or reported."""
-        data = values.get("stream")
-        where = f"{where} / stream"
+    def stream(self, data: Any, where: str) -> None:
+        """Check a roll's stream: a string, or for one that holds ids (references.STREAM_REFERENCES),
+        since version 5, the object that names them by natural key (schema.STREAM_KEYS)."""
         if isinstance(data, str):
             parts = stream_ids(data)
             if parts is not None and self.version >= 5:
                 keys = ", ".join(f'"{key}"' for key in STREAM_KEYS[parts[0]])
                 self.problem(where, f"{data!r:.60} holds ids: write it as an object with {keys}.")
-            return data, None
-        if data is None:
-            return None, None  # missing: reported
+            return
         if self.version < 5:
             self.problem(where, f"a version {self.version} document's stream is a string, not {data!r:.60}.")
-            return None, None
+            return
         prefix = data.get("prefix")
         if prefix not in STREAM_KEYS:
             self.problem(where, f'"prefix" should be one of {", ".join(STREAM_KEYS)}, not {prefix!r:.40}.')
-            return None, None
+            return
         found = self.keys(data, where, STREAM_KEYS[prefix])
         if found is None or len(found) != len(STREAM_KEYS[prefix]):
-            return None, None  # reported
-        named: list[Any] = []
+            return  # reported
         for reference in STREAM_REFERENCES[prefix]:
             value = found[reference]
             if reference == PROVINCE_NUMBER:
-                named.append(value if self.province(value, where) is not None else None)
+                self.province(value, where)
             elif reference == KINGDOM_ID:
-                named.append(self.kingdom_named(value, where))
-            elif value is None:  # a Reconnaissance or Sabotage's skirmish: no attacker army
-                named.append(None)
-            else:
-                named.append(self.army_named(value, where) or _UNNAMED)
-        references = STREAM_REFERENCES[prefix]
-        if any(part is _UNNAMED or (part is None and r != ARMY_ID) for part, r in zip(named, references, strict=True)):
-            return None, None  # reported
-        provisional = tuple(part if isinstance(part, int) else None if part is None else 0 for part in named)
-        return stream_text(prefix, provisional), (prefix, named)
+                self.kingdom_named(value, where)
+            elif value is not None:  # null: a Reconnaissance or Sabotage's skirmish, no attacker army
+                self.army_named(value, where)
 
-    def older_stream(self, planned: DiceRollPlan, values: dict[str, Any]) -> None:
+    def older_stream(self, roll: DiceRoll, values: dict[str, Any]) -> None:
         """A stream of a document written before version 5, as written: with the ids of the site
-        it came from. Translated when the document itself says what they named: a Warlord's free
-        roll rolls for its one kingdom (the roll's "kingdoms"); a battle's scenario, read once the
-        turns are, for the attacker of the one battle of its turn in its province. Otherwise kept as
-        written (naming the original's ids)."""
+        it came from. Named by natural key when the document itself says what they named: a Warlord's
+        free roll rolls for its one kingdom (the roll's "kingdoms"); a battle's scenario, once the
+        turns are read, for the attacker of the one battle of its turn in its province. Otherwise kept
+        as written (naming the original's ids)."""
         parts = stream_ids(values["stream"])
         if parts is None or parts[1] is None:
             return
         prefix, numbers = parts
+        kingdoms = values.get("kingdoms")
         if prefix == "warlord-free-roll":
-            if len(planned.kingdoms) == 1 and planned.kingdoms[0] in self.plan.kingdoms:
-                planned.stream = (prefix, [self.plan.kingdoms[planned.kingdoms[0]].kingdom])
+            if isinstance(kingdoms, list) and len(kingdoms) == 1 and kingdoms[0] in self.plan.kingdoms:
+                self.restream(roll, {"prefix": prefix, KINGDOM_ID: kingdoms[0]})
         elif prefix == "scenario" and "turn" in values:
-            self.older_scenarios.append((planned, values["turn"], numbers[0]))
+            self.older_scenarios.append((roll, values["turn"], numbers[0]))
 
     def older_scenario_streams(self) -> None:
         """The scenario streams of a document before version 5 (older_stream), now that its turns
         and their battles are read."""
-        for planned, number, province in self.older_scenarios:
+        for roll, number, province in self.older_scenarios:
             attackers = {
                 id(battle.attacker_army): battle.attacker_army
                 for battle in self.plan.rows.get(Battle._meta.label, [])
                 if battle.turn.number == number and battle.province is not None and battle.province.number == province
             }
             if len(attackers) == 1 and None not in attackers.values():
-                planned.stream = ("scenario", [province, *attackers.values()])
+                (army,) = attackers.values()
+                key = [army.kingdom.name, army.name]
+                self.restream(roll, {"prefix": "scenario", PROVINCE_NUMBER: province, ARMY_ID: key})
+
+    def restream(self, roll: DiceRoll, named: dict[str, Any]) -> None:
+        """Write an older document's stream as a version 5 document names it (its ids the copy's)."""
+        self.plan.translated = [
+            (row, name, reference, named if row is roll and name == "stream" else data)
+            for row, name, reference, data in self.plan.translated
+        ]
 
     # -- the orders app: the schedule and the turns ------------------------------------------
 
     def turns(self, rows: list[Any]) -> None:
-        """The turns (transfer/layout.py TURNS) with their lists, then the rows of them an email's key
-        may name (Reader.turn_read)."""
-        for index, turn in self.layout_rows(TURNS, rows, "", campaign=self.plan.campaign).items():
-            self.turn_read(turn, rows[index], label(f"{TURNS.key}[{index}]", rows[index], "number"))
-
-    def turn_read(self, turn: Turn, values: dict[str, Any], where: str) -> None:
-        self.keyed["orders-held"][(values.get("number"),)] = turn
-        self.keyed["phase-failed"][(values.get("number"),)] = turn
-        self.turns_by_number.setdefault(values.get("number"), turn)
-        number = turn.number
-        read = {layout.key: self.listed[id(turn), layout.key] for layout in TURN_CHILDREN}
-        for index, change in read[DEADLINE_CHANGES.key].items():
-            self.keyed["deadline-change"][(number, index)] = change  # an email's key names it by place
-        reminded: set[str] = set()
-        for index in read[ORDERS_REMINDERS.key]:
-            name = values["reminders"][index].get("kingdom")
-            if name in self.plan.kingdoms:
-                if name in reminded:
-                    row_where = label(f"{where} / reminders[{index}]", values["reminders"][index], "kingdom")
-                    self.problem(row_where, f"{name} is reminded twice for this turn.")
-                reminded.add(name)
-        for layout, prefix in ((ORDERS_REMINDERS, "orders-reminder"), (RESULTS_REMINDERS, "results-reminder")):
-            for index, reminder in read[layout.key].items():
-                self.keyed[prefix][(number, values[layout.key][index].get("kingdom"))] = reminder
-        for index, sheet in read[SHEETS.key].items():
-            name = values[SHEETS.key][index].get("kingdom")
-            for place, submission in self.listed[id(sheet), "submissions"].items():
-                self.keyed["orders-receipt"][(number, name, place)] = submission  # an email's key names it so
-        for place, battle in read[BATTLES.key].items():  # an email's key names a battle by its place
-            for prefix in ("battle-disagreement", "battle-ruling"):
-                self.keyed[prefix][(number, place)] = battle
-        for index, report in read[REPORTS.key].items():
-            row = values[REPORTS.key][index]
-            self.keyed["report"][(number, row.get("kind"), row.get("kingdom"), row.get("battle"))] = report
+        """The turns (transfer/layout.py TURNS) with their lists."""
+        self.layout_rows(TURNS, rows, "", campaign=self.plan.campaign)
 
     def entries(self, data: Any, where: str) -> dict[str, Any]:
         """Sheet entries as orders/entries.py writes them, every army key naming an army of the
@@ -594,11 +527,11 @@ class Reader(Reading):
     def keyed_row(self, prefix: str, data: Any, where: str) -> Any:
         """The row of the document that `data` names by the natural key of `prefix`'s rows
         (schema.EMAIL_KEY_ROWS), or None (reported)."""
-        spec = EMAIL_KEY_ROWS[prefix]
+        spec = natural_kinds(EMAIL_KEY_ROWS[prefix])
         values = self.keys(data, where, spec)
         if values is None or len(values) != len(spec):
             return None  # reported
-        found = self.keyed[prefix].get(tuple(values[key] for key in spec))
+        found = self.natural.get(id(EMAIL_KEY_ROWS[prefix]), {}).get(tuple(values[key] for key in spec))
         if found is None:
             self.problem(where, _no_such_row(prefix, values))
         return found
@@ -606,9 +539,10 @@ class Reader(Reading):
     def turn_numbered(self, number: Any, where: str) -> Turn | None:
         if number is None:
             return None
-        if number not in self.turns_by_number:
+        turn = self.natural.get(id(TURNS), {}).get((number,))
+        if turn is None:
             self.problem(where, f"there is no turn {number} among the document's turns.")
-        return self.turns_by_number.get(number)
+        return turn
 
     def unreferenced_users(self) -> None:
         used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}

@@ -14,7 +14,7 @@ from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import ANY, OBJECT, Kind, is_int
 from .layout import ALLIANCE, ARMY, BATTLE, CHARACTER, KINGDOM, PROVINCE, UNIT, USERNAME, Layout, Read
 from .plan import ArmyPlan, Plan
-from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, UNIT_ID, ByIds, ListOf, Reference
+from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, STREAM_ID, UNIT_ID, ByIds, ListOf, Reference
 from .schema import BEARER_KEYS, VERSION, text_fields
 
 
@@ -49,6 +49,9 @@ class Reading:
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}
         # How many rows each such list holds, read or not (a report names a battle by its place).
         self.lengths: dict[tuple[int, str], int] = {}
+        # The rows of the layouts with a natural key (an email's key names them so), by layout (its id),
+        # then by the key's values in its order.
+        self.natural: dict[int, dict[tuple[Any, ...], Any]] = {}
         # The references a layout resolves once every kingdom is read (Layout.late): where, the row,
         # the field, how it names its row and the value (Reader.kingdoms resolves them).
         self.late: list[tuple[str, Any, str, str, Any]] = []
@@ -120,7 +123,9 @@ class Reading:
                     self.problem(where, f'"{name}": {message}')
         return instance
 
-    def layout_rows(self, layout: Layout, data: Any, where: str, **relations: Any) -> dict[int, Any]:
+    def layout_rows(
+        self, layout: Layout, data: Any, where: str, parents: tuple[Any, ...] = (), **relations: Any
+    ) -> dict[int, Any]:
         """The unsaved rows of `layout`'s model listed under `where` (its parent's object), and their
         children's, each object's keys and kinds read from the model (transfer/layout.py), the rows it
         names found by natural key, `relations` set on each (its parent). Kept in the plan for the
@@ -197,14 +202,29 @@ class Reading:
                 if isinstance(values.get(child.key), list):  # else reported: what names its rows is not checked
                     self.lengths[id(instance), child.key] = len(values[child.key])
                 self.listed[id(instance), child.key] = self.layout_rows(
-                    child, values.get(child.key, child.empty()), row_where, **{child.parent: instance}
+                    child,
+                    values.get(child.key, child.empty()),
+                    row_where,
+                    (values, *parents),
+                    **{child.parent: instance},
                 )
+            if layout.natural:
+                rows_of = (values, *parents)
+                key = tuple(
+                    index if source == "#" else rows_of[source.count("^")].get(source.lstrip("^"))
+                    for source in layout.natural.values()
+                )
+                self.natural.setdefault(id(layout), {})[key] = instance
         if layout.check is not None:
             layout.check(self.problem, read)
         return found
 
     def entries(self, data: Any, where: str) -> dict[str, Any]:
         """A sheet's entries checked by the sheets' codec (the Reader's): what the writer stores."""
+        raise NotImplementedError
+
+    def stream(self, data: Any, where: str) -> None:
+        """Check a dice roll's stream (the Reader's)."""
         raise NotImplementedError
 
     def named(self, how: str, value: Any, where: str, parent: Any = None) -> Any:
@@ -362,5 +382,7 @@ class Reading:
             return self.army_named(value, where)
         if reference == UNIT_ID:
             return self.bearer(value, where)
+        if reference == STREAM_ID:
+            return self.stream(value, where)
         assert reference == CHARACTER_ID, reference
         return self.character(value, where)

@@ -25,7 +25,7 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 
-from .kinds import ARMY_KEY, INT, OBJECT, STR
+from .kinds import ARMY_KEY, INT, OBJECT, STR, Kind
 
 KINGDOM_ID, ARMY_ID = "kingdom", "army"
 # A character id: the document names the character by his unit, as an item's bearer
@@ -36,6 +36,9 @@ CHARACTER_ID = "character"
 # "mission_effects" and "captives" lists.
 EFFECT_PLACE, CAPTIVE_PLACE = "mission_effect", "captive"
 PROVINCE_NUMBER = "province"  # a province number, kept as it is (not an id)
+# A dice roll's stream, the text naming what it rolled for: those of STREAM_REFERENCES' prefixes hold
+# ids, and the document names them by natural key (an object with the prefix, schema.STREAM_KEYS).
+STREAM_ID = "stream"
 # A unit id: the document names the unit by its place, as an item's bearer ({"kingdom", "army", "unit"}).
 UNIT_ID = "unit"
 # What the document holds in place of each kind of id (the import checks it).
@@ -44,6 +47,7 @@ REFERENCE_KINDS = {
     ARMY_ID: ARMY_KEY,
     CHARACTER_ID: replace(OBJECT, label="a character's unit {kingdom, army, unit}"),
     UNIT_ID: replace(OBJECT, label="a unit {kingdom, army, unit}"),
+    STREAM_ID: Kind("a string or an object", lambda v: isinstance(v, str | dict)),
     EFFECT_PLACE: replace(INT, label="a place in the document's mission_effects"),
     CAPTIVE_PLACE: replace(INT, label="a place in the document's captives"),
 }

@@ -22,7 +22,6 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    DiceRoll,
     Email,
     ReportEmail,
     ReportPreferences,
@@ -81,7 +80,6 @@ BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # below, the kingdom by name, the army by [kingdom name, army name], the province by number; the
 # import writes the stream again with the ids of the rows it creates. Since version 5: an older
 # document's streams are all strings (the reader translates those it can, references.py).
-STREAM = Kind("a string or an object", lambda v: isinstance(v, str | dict))
 STREAM_KEYS: dict[str, dict[str, Kind]] = {
     # "warlord-free-roll:<kingdom id>"
     "warlord-free-roll": {"prefix": STR, KINGDOM_ID: STR},
@@ -90,18 +88,6 @@ STREAM_KEYS: dict[str, dict[str, Kind]] = {
     "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY.or_null()},
     # "rival-scenario:<province number>:<the spying kingdom's id>" (a Reconnaissance or Sabotage)
     "rival-scenario": {"prefix": STR, PROVINCE_NUMBER: INT, KINGDOM_ID: STR},
-}
-DICE_KEYS = {
-    "turn": INT,
-    "stream": STREAM,
-    "sequence": INT,
-    "expression": STR,
-    "faces": INT_LIST,
-    "total": INT,
-    "purpose": STR,
-    "kingdoms": STR_LIST,
-    "armies": LIST,
-    "created_at": TIMESTAMP,
 }
 # A report of the turn: a kingdom's (naming it), the bulletin (naming nothing) or a battle's
 # scenario sheet (naming the battle by its place in the turn's "battles" list, 0-based). Its PDF
@@ -120,8 +106,6 @@ REPORT_KEYS = {
     "emails_queued_at": TIMESTAMP.or_null(),
     "error": STR,
 }
-# A report, as an email names it: by the keys that name it in its turn's "reports" list.
-REPORT_KEY_KEYS = {"turn": INT, "kind": STR, "kingdom": STR.or_null(), "battle": INT.or_null()}
 # Every email of the campaign (outbox.Email), as it was rendered and as far as its delivery went:
 # its turn by number (null: an email of no turn, as an invitation), its addresses, what was rendered
 # (the attachment's bytes in base64, null once sent), its tries and times. A report's email
@@ -160,29 +144,8 @@ REPORT_EMAIL_KEYS = {"report": OBJECT, "user": STR.or_null(), "attach_pdf": BOOL
 # "<prefix>:<id>", and a report's email the address after it (":<address>"). The document holds
 # the prefix, that row by its natural key and the text after the id; the import writes the key
 # again with the id of the row it created (references.py: email_key_parts). Null: no key (an
-# invitation). The prefixes, as the services write them, with the keys that name their rows:
+# invitation). The prefixes and the rows they name: layout.py EMAIL_KEY_ROWS.
 EMAIL_KEY_KEYS = {"prefix": STR, "row": OBJECT, "suffix": STR}
-EMAIL_KEY_ROWS: dict[str, dict[str, Kind]] = {
-    # reports/services/deliveries.py: report:<report>:<address>
-    "report": REPORT_KEY_KEYS,
-    # orders/services/emails.py: orders-receipt:<submission>, the submission by its place (0-based)
-    # in its sheet's "submissions"
-    "orders-receipt": {"turn": INT, "kingdom": STR, "submission": INT},
-    # orders/services/emails.py: deadline-change:<change>, by its place in its turn's "deadline_changes"
-    "deadline-change": {"turn": INT, "change": INT},
-    # orders/services/reminders.py: orders-reminder:<reminder> (one per kingdom and turn)
-    "orders-reminder": {"turn": INT, "kingdom": STR},
-    # battles/services/reminders.py: results-reminder:<reminder> (one per kingdom and turn)
-    "results-reminder": {"turn": INT, "kingdom": STR},
-    # orders/services/emails.py: orders-held:<turn>:<its orders deadline> (the organizer's alert)
-    "orders-held": {"turn": INT},
-    # turns/services/failures.py: phase-failed:<turn>:<status>:<since> (the organizer's alert, issue 37)
-    "phase-failed": {"turn": INT},
-    # battles/services/rulings.py: battle-disagreement:<battle>:<digest>, battle-ruling:<battle>:<digest>,
-    # the battle by its place in its turn's "battles"
-    "battle-disagreement": {"turn": INT, "battle": INT},
-    "battle-ruling": {"turn": INT, "battle": INT},
-}
 # Version 3's "emails" were the reports' emails alone, one address each (read into the shape above).
 EMAIL_V3_KEYS = {
     "report": OBJECT,
@@ -265,18 +228,10 @@ TOP_KEYS = {
 # Raiders captured; a document written before has none.
 # And with issue 37 (diplomacy): the messages between kingdoms; a document written before has none.
 TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
-# What each version added, by object: a document of an earlier version has none of these keys,
-# and they are refused there rather than ignored.
-ADDED_IN_VERSION: dict[str, dict[int, tuple[str, ...]]] = {
-    "document": {2: ("schedule", "turns"), 3: ("emails",)},
-    "user": {3: ("report_preferences",)},
-}
-
-
-def keys_of_version(keys: Mapping[str, Kind], what: str, version: int) -> dict[str, Kind]:
-    """`keys` as a document of `version` has them: without those added later to `what`."""
-    later = {key for added, names in ADDED_IN_VERSION[what].items() if added > version for key in names}
-    return {key: kind for key, kind in keys.items() if key not in later}
+# The keys added with a version, by key: a document of an earlier version has none of them, and they
+# are refused there rather than ignored (kinds.of_version; a layout's own: Layout.added).
+TOP_ADDED = {"schedule": 2, "turns": 2, "emails": 3}
+USER_ADDED = {"report_preferences": 3}
 
 
 def text_fields(model: type[models.Model]) -> set[str]:
@@ -297,8 +252,6 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 
 USER_FIELDS = plain(User, USER_KEYS)
-# A roll's kingdoms and armies, and some streams, hold database ids: the document has names instead.
-DICE_FIELDS = plain(DiceRoll, DICE_KEYS, translated=["kingdoms", "armies", "stream"])
 REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
 # A report's snapshot may hold ids: the document has names instead.
 REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])

@@ -9,13 +9,13 @@ from django.db import models
 
 from .campaign_models import (
     Campaign,
-    DiceRoll,
     Province,
     ReportPreferences,
 )
 from .layout import (
     ALLIANCES,
     CAPTIVES,
+    DICE_ROLLS,
     KINGDOMS,
     MESSAGES,
     MISSION_EFFECTS,
@@ -30,6 +30,9 @@ from .references import (
     CHARACTER_ID,
     EFFECT_PLACE,
     KINGDOM_ID,
+    PROVINCE_NUMBER,
+    STREAM_ID,
+    STREAM_REFERENCES,
     UNIT_ID,
     Reference,
     email_key,
@@ -57,7 +60,7 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
         _create_one_by_one_keeping_times([campaign])  # saving a row with its id updates it
     _write_map(plan)
     _write_kingdoms(plan)
-    _write_dice_rolls(plan)
+    _write_layouts(plan, (DICE_ROLLS,))
     _write_layouts(plan, (ALLIANCES, CAPTIVES))
     _write_layouts(plan, (MISSION_EFFECTS,))
     _write_layouts(plan, (SCHEDULE,))
@@ -149,12 +152,24 @@ def _stored(plan: Plan, reference: str, value: Any) -> Any:
         return _army_id(plan, value)
     if reference == CHARACTER_ID:
         return _character_id(plan, value)
+    if reference == STREAM_ID:
+        return _stream_with_ids(plan, value)
     if reference == UNIT_ID:
         return plan.kingdoms[value["kingdom"]].armies[value["army"]].units[value["unit"]].pk
     if reference == EFFECT_PLACE:
         return plan.rows[MISSION_EFFECTS.model._meta.label][value].pk
     assert reference == CAPTIVE_PLACE, reference
     return plan.rows[CAPTIVES.model._meta.label][value].pk
+
+
+def _stream_with_ids(plan: Plan, stream: str | dict[str, Any]) -> str:
+    """A roll's stream as stored: one the document names by natural key with the ids of the rows just
+    created, so the copy's stream names the copy's kingdom or army; any other as written."""
+    if isinstance(stream, str):
+        return stream
+    prefix = stream["prefix"]
+    numbers = [stream[r] if r == PROVINCE_NUMBER else _stored(plan, r, stream[r]) for r in STREAM_REFERENCES[prefix]]
+    return stream_text(prefix, tuple(numbers))
 
 
 def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
@@ -201,20 +216,6 @@ def _write_kingdoms(plan: Plan) -> None:
     for number, name in plan.controllers.items():
         plan.provinces[number].controller = plan.kingdoms[name].kingdom
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
-
-
-def _write_dice_rolls(plan: Plan) -> None:
-    rolls = []
-    for planned in plan.dice_rolls:
-        roll = planned.roll
-        # The rolls keep ids, not names: those of the kingdoms and armies just created.
-        roll.kingdoms = [plan.kingdoms[name].kingdom.pk for name in planned.kingdoms]
-        roll.armies = [plan.kingdoms[k].armies[a].army.pk for k, a in planned.armies]
-        if planned.stream is not None:  # so the copy's stream names the copy's kingdom or army
-            prefix, parts = planned.stream
-            roll.stream = stream_text(prefix, tuple(p.pk if isinstance(p, models.Model) else p for p in parts))
-        rolls.append(roll)
-    _create_keeping_times(DiceRoll, rolls)
 
 
 def _write_emails(plan: Plan) -> None:

@@ -107,7 +107,7 @@ def test_every_field_of_the_models_is_in_the_document():
         TombRaiderEntry: {**layout.TOMB_RAIDERS.children[0].keys(), "force": "nested in its force"},
         MissionEffect: layout.MISSION_EFFECTS.keys(),  # Reconnaissance and Sabotage (issue 32)
         CapturedRaider: layout.CAPTIVES.keys(),
-        DiceRoll: schema.DICE_KEYS,
+        DiceRoll: layout.DICE_ROLLS.keys(),
         CampaignSchedule: layout.SCHEDULE.keys(),
         Turn: layout.TURNS.keys(),
         DeadlineChange: layout.DEADLINE_CHANGES.keys(),
