@@ -98,13 +98,13 @@ exporting the same campaign twice gives the same JSON; the import creates rows i
 order, so exporting an imported campaign gives back the document it came from.
 
 The package, by concern: kinds.py (the JSON types a key may hold), layout.py (the engine's
-models: each one's keys and kinds derived from its fields, where its rows sit and how it names
-what it refers to; issue 30 moves the models there one by one), schema.py (format, version and
-the hand-kept keys of the models not in layout.py yet), exceptions.py (what the document
+models: each one's keys and kinds derived from its fields, where its rows sit, how it names what
+it refers to and its natural key), schema.py (format, version, the top level's and the users' keys,
+the objects inside JSON and version 3's emails), exceptions.py (what the document
 deliberately leaves out, with the reasons), references.py (ids kept inside stored JSON and their
 names in the document), campaign_models.py (every model the document carries, imported once),
-export.py (campaign_export: the engine's rows, one query per model, and a function per section
-for the rest), and the import: reader.py (the document's sections into a plan of unsaved rows,
+export.py (campaign_export: the engine's rows, one query per model; the users and the adjacency by
+hand), and the import: reader.py (the document's sections into a plan of unsaved rows,
 every problem collected) on reading.py (checking an object key by key, the engine's rows among
 them, finding what it names by natural key), plan.py, writer.py (the plan into rows) and
 importer.py (campaign_import: read, then write or refuse). The commands export_campaign and

@@ -7,7 +7,7 @@ order, so exporting an imported campaign gives back the document it came from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -18,15 +18,11 @@ from briternia.errors import DomainError
 from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
-    Alliance,
     Army,
     Campaign,
-    CapturedRaider,
     Character,
     Email,
-    MissionEffect,
     Province,
-    ReportEmail,
     Unit,
     User,
 )
@@ -41,17 +37,20 @@ from .layout import (
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     CHARACTER,
-    DEADLINE_CHANGES,
     DICE_ROLLS,
     EMAIL_KEY_ROWS,
+    EMAILS,
     KINGDOM,
     KINGDOMS,
     LAYOUTS,
     MISSION_EFFECTS,
     PARENTS,
+    PREFERENCES,
     PROVINCE,
     PROVINCES,
+    REPORT,
     REPORTS,
+    TURN,
     TURNS,
     UNIT,
     USERNAME,
@@ -62,6 +61,7 @@ from .references import (
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
+    EMAIL_KEY_ID,
     KINGDOM_ID,
     PROVINCE_NUMBER,
     STREAM_ID,
@@ -74,14 +74,8 @@ from .references import (
     translated,
 )
 from .schema import (
-    EMAIL_FIELDS,
-    EMAIL_KEYS,
     ENTRY_REFERENCES,
     FORMAT,
-    REPORT_EMAIL_FIELDS,
-    REPORT_EMAIL_KEYS,
-    REPORT_PREFERENCES_FIELDS,
-    REPORT_PREFERENCES_KEYS,
     STREAM_KEYS,
     TOP_KEYS,
     USER_FIELDS,
@@ -90,16 +84,13 @@ from .schema import (
     text_fields,
 )
 
-M = TypeVar("M", bound=models.Model)
 K = TypeVar("K")
 V = TypeVar("V")
 
-# A turn's battles in the document: by province, ties broken by creation.
-_BATTLE_ORDER = ("turn_id", *BATTLES.order, "id")
-# A sheet's submissions and a turn's deadline changes, in time order: an email's key names them
-# by their place in these lists.
-_SUBMISSION_ORDER = ("sheet_id", "submitted_at", "id")
-_CHANGE_ORDER = ("turn_id", *DEADLINE_CHANGES.order, "id")
+
+# The document's lists at its top, by layout, each after those it names rows of by place (an email's
+# key names a turn's rows).
+TOP_LISTS = (PROVINCES, KINGDOMS, DICE_ROLLS, TURNS, EMAILS)
 
 
 @transaction.atomic
@@ -113,21 +104,22 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     # One transaction, so the document is one consistent state of the campaign.
     campaign = Campaign.objects.select_related("organizer").get(pk=campaign.pk)
     names = _names(campaign)
+    _strays(campaign)
+    # The campaign's own lists first: a sheet names an effect and a captive, an announcement an
+    # alliance, by its place in them (_Names.place). The document's order is TOP_KEYS'.
     document = {
+        layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, layout.empty())
+        for layout in CAMPAIGN_CHILDREN
+    }
+    document |= {
         "format": FORMAT,
         "version": VERSION,
         "campaign": _layout_rows(CAMPAIGN, campaign, names)[campaign.id],
         "users": _users_section(campaign),
-        "provinces": _provinces_section(campaign, names),
         "adjacency": _adjacency_section(campaign, names),
-        "kingdoms": _kingdoms_section(campaign, names),
-        "dice_rolls": _layout_rows(DICE_ROLLS, campaign, names).get(campaign.pk, []),
-        "turns": _turns_section(campaign, names),
-        "emails": _emails_section(campaign, names),
-        **{
-            layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, layout.empty())
-            for layout in CAMPAIGN_CHILDREN
-        },
+        # Each table read once for the campaign, its rows grouped by kingdom (or army, or unit) in
+        # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
+        **{layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, []) for layout in TOP_LISTS},
     }
     return {key: document[key] for key in TOP_KEYS}
 
@@ -225,8 +217,12 @@ class _What:
 
     def __str__(self) -> str:
         layout = self.layout
-        what = f"a row of {layout.model._meta.verbose_name_plural}" if layout.what is None else layout.what
-        what = what.format(**self.values)
+        if callable(layout.what):
+            what = layout.what(self.values)
+        elif layout.what is None:
+            what = f"a row of {layout.model._meta.verbose_name_plural}"
+        else:
+            what = layout.what.format(**self.values)
         return what if self.described is None else f"{self.described} of {what}"
 
 
@@ -247,9 +243,13 @@ def _writer(layout: Layout, field: models.Field, names: _Names) -> Callable[[Any
     if named == UNIT:
         return lambda value, what: None if value is None else names.unit(value, what)
     if named == ALLIANCE:
-        return lambda value, what: None if value is None else _inside(names.alliance_place, value, what)
+        return lambda value, what: None if value is None else names.place(ALLIANCES, value, what)
     if named == BATTLE:
         return names.battle
+    if named == TURN:
+        return lambda value, what: None if value is None else names.natural(TURNS, value, what)["turn"]
+    if named == REPORT:
+        return lambda value, what: None if value is None else names.natural(REPORTS, value, what)
     if isinstance(field, models.DateField | models.TimeField | models.BinaryField):  # a datetime is a date
         return lambda value, what: _as_text(value)
     return None
@@ -259,14 +259,6 @@ def _as_text(value: Any) -> str | None:
     if isinstance(value, bytes | memoryview):
         return bytes_text(value)
     return time_text(value)
-
-
-def _grouped(rows: Iterable[M], parent: str) -> dict[int, list[M]]:
-    """`rows` by the id in their `parent` attribute, each list in the rows' order."""
-    groups: dict[int, list[M]] = {}
-    for row in rows:
-        groups.setdefault(getattr(row, parent), []).append(row)
-    return groups
 
 
 def _inside(mapping: Mapping[K, V], key: K, what: object) -> V:
@@ -284,10 +276,6 @@ def _id_inside(mapping: Mapping[int, V], value: Any, what: object) -> V:
     return _inside(mapping, value, what)
 
 
-def _username(user: Any) -> str | None:
-    return None if user is None else user.username
-
-
 @dataclass(frozen=True)
 class _Names:
     """How the document names what a row refers to: provinces by number, kingdoms by name,
@@ -300,9 +288,6 @@ class _Names:
     army_key: dict[int, list[str]]
     unit_key: dict[int, dict[str, Any]]
     unit_of_character: dict[int, int]
-    effect_place: dict[int, int]
-    captive_place: dict[int, int]
-    alliance_place: dict[int, int]
     # The rows exported, by layout (its id), then by id: the id of the row they are listed under,
     # their place in that list and the row as written (_layout_rows writes it as it goes).
     rows: dict[int, dict[int, tuple[int, int, dict[str, Any]]]] = field(default_factory=dict)
@@ -322,6 +307,10 @@ class _Names:
     def battle(self, battle_id: int | None, what: object) -> int | None:
         # A turn's battles are written before its reports (layout.py TURN_CHILDREN).
         return None if battle_id is None else _inside(self.rows[id(BATTLES)], battle_id, what)[1]
+
+    def place(self, layout: Layout, pk: int, what: object) -> int:
+        """The place of `layout`'s row `pk` in its list, as written."""
+        return _inside(self.rows.get(id(layout), {}), pk, what)[1]
 
     def natural(self, layout: Layout, pk: int, what: object) -> dict[str, Any]:
         """The natural key of `layout`'s row `pk` (Layout.natural), from the rows written."""
@@ -364,10 +353,11 @@ class _Names:
             return _id_inside(self.unit_key, value, what)
         if reference == STREAM_ID:
             return _stream(value, self, what)
-        if reference == EFFECT_PLACE:
-            return _id_inside(self.effect_place, value, what)
-        assert reference == CAPTIVE_PLACE, reference
-        return _id_inside(self.captive_place, value, what)
+        if reference == EMAIL_KEY_ID:
+            return _email_key_row(value, self, what)
+        assert reference in (EFFECT_PLACE, CAPTIVE_PLACE), reference
+        # The campaign's effects and captives are written first (campaign_export).
+        return _id_inside(self.rows[id(MISSION_EFFECTS if reference == EFFECT_PLACE else CAPTIVES)], value, what)[1]
 
     def entries(self, data: Any, what: object) -> dict[str, Any]:
         """The sheet's entries as the sheet's codec writes them (orders/entries.py: every part, every
@@ -411,24 +401,6 @@ def _names(campaign: Campaign) -> _Names:
         army_key=army_key,
         unit_key=unit_key,
         unit_of_character=dict(Character.objects.filter(kingdom__campaign=campaign).values_list("id", "unit_id")),
-        effect_place={
-            pk: place
-            for place, pk in enumerate(
-                MissionEffect.objects.filter(campaign=campaign).order_by(*EFFECT_ORDER).values_list("id", flat=True)
-            )
-        },
-        captive_place={
-            pk: place
-            for place, pk in enumerate(
-                CapturedRaider.objects.filter(campaign=campaign).order_by(*CAPTIVE_ORDER).values_list("id", flat=True)
-            )
-        },
-        alliance_place={
-            pk: place
-            for place, pk in enumerate(
-                Alliance.objects.filter(campaign=campaign).order_by(*ALLIANCE_ORDER).values_list("id", flat=True)
-            )
-        },
     )
 
 
@@ -449,11 +421,6 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
                     name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
                 )
             )
-    ids |= set(
-        ReportEmail.objects.filter(Q(campaign=campaign) | Q(report__turn__campaign=campaign)).values_list(
-            "user_id", flat=True
-        )
-    )
     users = User.objects.filter(pk__in=ids - {None}).select_related("report_preferences")
     return [
         _row(USER_KEYS, USER_FIELDS, user, report_preferences=_preferences_row(user))
@@ -463,11 +430,10 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
 
 def _preferences_row(user: Any) -> dict[str, Any] | None:
     preferences = getattr(user, "report_preferences", None)  # none until the user sets them
-    return None if preferences is None else _row(REPORT_PREFERENCES_KEYS, REPORT_PREFERENCES_FIELDS, preferences)
-
-
-def _provinces_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    return _layout_rows(PROVINCES, campaign, names).get(campaign.id, [])
+    if preferences is None:
+        return None
+    written = ((f.name, _writer(PREFERENCES, f, None), getattr(preferences, f.attname)) for f in PREFERENCES.fields())
+    return {name: value if write is None else write(value, "") for name, write, value in written}
 
 
 def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
@@ -480,16 +446,8 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
     return [list(pair) for pair in sorted(adjacency)]
 
 
-def _kingdoms_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    # Each table read once for the campaign, its rows grouped by kingdom (or army, or unit) in the
-    # order of each kingdom's list: the export's queries do not grow with the kingdoms.
-    return _layout_rows(KINGDOMS, campaign, names).get(campaign.id, [])
-
-
-ALLIANCE_ORDER = (*ALLIANCES.order, "id")  # the document's alliances, which announcements name by place
-
-
-# The document's effects and captives, in the order earned and captured: a sheet names them by place.
+# The document's effects and captives, in the order earned and captured: a sheet names them by place
+# (tests/orders/test_sheet_codec.py reads them so).
 EFFECT_ORDER = (*MISSION_EFFECTS.order, "id")
 CAPTIVE_ORDER = (*CAPTIVES.order, "id")
 
@@ -528,53 +486,19 @@ def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:
 # The turns, with what was filed and what their resolution recorded
 
 
-def _turns_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    return _layout_rows(TURNS, campaign, names).get(campaign.id, [])
-
-
 # ---------------------------------------------------------------------------------------------
 # What the reports made of each turn, and every email of the campaign
 
 
-def _emails_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
-    """Every email of the campaign (outbox.Email: invitations, receipts, announcements, reminders,
-    the reports'), in the order they were queued (ties broken by creation), each as it was
-    rendered and as far as its delivery went; a report's email with its report part
-    (reports.ReportEmail). Its key names the row it was queued for by natural key."""
-    mine = Q(campaign=campaign) | Q(turn__campaign=campaign)
-    emails = Email.objects.filter(mine | Q(reportemail__report__turn__campaign=campaign)).order_by("created_at", "id")
-    parts = {
-        part.pk: part
-        for part in ReportEmail.objects.filter(mine | Q(report__turn__campaign=campaign)).select_related("user")
-    }
-
-    def row(email: Email) -> dict[str, Any]:
-        what = f"the {email.kind} email to {email.to_line} queued at {time_text(email.created_at)}"
-        if email.campaign_id != campaign.pk:
-            # Its rows name the campaign (its turn, its report) but it does not: no document says that.
-            raise DomainError(
-                f"The campaign cannot be exported: {what} belongs to "
-                f"{'no campaign' if email.campaign_id is None else f'another campaign ({email.campaign_id})'}."
-            )
-        part = parts.get(email.pk)
-        return _row(
-            EMAIL_KEYS,
-            EMAIL_FIELDS,
-            email,
-            turn=None if email.turn_id is None else names.natural(TURNS, email.turn_id, what)["turn"],
-            key=_email_key_row(email.key, names, what),
-            report_email=None
-            if part is None
-            else _row(
-                REPORT_EMAIL_KEYS,
-                REPORT_EMAIL_FIELDS,
-                part,
-                report=names.natural(REPORTS, part.report_id, what),
-                user=_username(part.user),
-            ),
-        )
-
-    return [row(email) for email in emails]
+def _strays(campaign: Campaign) -> None:
+    """Refuse an email whose rows name the campaign (its turn, its report) though it does not: no
+    document says that (the emails are the campaign's, layout.py EMAILS)."""
+    theirs = Q(turn__campaign=campaign) | Q(reportemail__report__turn__campaign=campaign)
+    stray = Email.objects.filter(theirs).exclude(campaign=campaign).order_by("created_at", "id").first()
+    if stray is not None:
+        what = f"the {stray.kind} email to {stray.to_line} queued at {time_text(stray.created_at)}"
+        belongs = "no campaign" if stray.campaign_id is None else f"another campaign ({stray.campaign_id})"
+        raise DomainError(f"The campaign cannot be exported: {what} belongs to {belongs}.")
 
 
 def _email_key_row(key: str, names: _Names, what: object) -> dict[str, Any] | None:

@@ -5,10 +5,10 @@ it refers to (a province by number, a kingdom by name, an army by its key, a use
 
 A field added to a model travels with no edit here: it is written under its own name, read back
 by its kind, and, since a document written before it lacks it, it may be absent when the field
-has a default (read as the default) or may be null; a field with neither is required. A model
-listed here is exported, read and written by the engine (export.py `layout_children`, the
-reader's `Reader.layout_children`, writer.py); the models not listed yet keep their hand-kept
-keys in schema.py (issue 30: they move here one by one).
+has a default (read as the default), may be null or is a text that may be blank; a field with none
+of them is required. Every campaign model is listed here and exported, read and written by the
+engine (export.py `_layout_rows`, reading.py `Reading.layout_rows`, writer.py `_write_layouts`); the
+accounts (users, with their report preferences) and the map's adjacency are written by hand.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from .campaign_models import (
     DeadlineChange,
     Delivery,
     DiceRoll,
+    Email,
     ExperienceEntry,
     Kingdom,
     Message,
@@ -43,6 +44,8 @@ from .campaign_models import (
     OrdersReminder,
     OrderSubmission,
     Province,
+    ReportEmail,
+    ReportPreferences,
     ResultsReminder,
     RosterAdjustment,
     TombRaiderEntry,
@@ -72,10 +75,12 @@ from .kinds import (
     Kind,
     is_int,
     of_version,
+    time_text,
 )
 from .references import (
     ARMY_ID,
     CHARACTER_ID,
+    EMAIL_KEY_ID,
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
     KINGDOM_ID,
@@ -99,6 +104,8 @@ ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
 CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
 UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
 BATTLE = "battle"  # a battle by its place in its turn's "battles"
+TURN = "turn"  # a turn by its number
+REPORT = "report"  # a report by its natural key (REPORTS.natural)
 NAMED_KINDS: dict[str, Kind] = {
     USERNAME: STR,
     PROVINCE: INT,
@@ -108,6 +115,8 @@ NAMED_KINDS: dict[str, Kind] = {
     CHARACTER: REFERENCE_KINDS[CHARACTER_ID],
     UNIT: OBJECT,
     BATTLE: INT,
+    TURN: INT,
+    REPORT: OBJECT,
 }
 
 
@@ -151,8 +160,9 @@ class Layout:
     # given the reader's `problem(where, message)` and the rows read, each with where it is.
     check: Callable[[Callable[[str, str], None], Read], None] | None = None
     # How the export's errors name a row, a format string of its fields' and lookups' values (the
-    # event #{sequence} ({code}) of turn {turn__number}): read in the same query as the row.
-    what: str | None = None
+    # event #{sequence} ({code}) of turn {turn__number}), read in the same query as the row, or a
+    # function of them.
+    what: str | Callable[[Mapping[str, Any]], str] | None = None
     # The references whose problems the import reports at the row itself rather than under their key
     # (an event's kingdom and army: the event is what is wrong).
     named_at_row: tuple[str, ...] = ()
@@ -183,16 +193,16 @@ class Layout:
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
         own = {f.attname for f in self.fields()} | {f.name for f in self.fields()}
-        names = [name for _, name, _, _ in Formatter().parse(self.what or "") if name]
+        names = [name for _, name, _, _ in Formatter().parse(self.what if isinstance(self.what, str) else "") if name]
         return [name for name in dict.fromkeys(names) if name not in own]
 
     def fields(self) -> list[models.Field]:  # type: ignore[type-arg]
         """The fields written, in the order the model declares them (its many-to-many fields among
         them): all but the id and the parent."""
-        meta = self.model._meta
+        meta = self.model._meta  # a model's own: a child model's (multi-table) are its parent's row's
         fields = [
             f
-            for f in [*meta.concrete_fields, *meta.many_to_many]
+            for f in [*meta.local_concrete_fields, *meta.local_many_to_many]
             if not (f.primary_key or f.name == self.parent or f.name in self.elsewhere)
         ]
         return sorted(fields, key=lambda f: f.creation_counter)
@@ -829,6 +839,51 @@ DICE_ROLLS = Layout(
     references={"stream": STREAM_ID, "kingdoms": ListOf(KINGDOM_ID), "armies": ListOf(ARMY_ID)},
     what="the dice roll '{purpose}' (turn {turn}, {stream} #{sequence})",
 )
+
+
+def _emails_checked(problem: Callable[[str, str], None], emails: Read) -> None:
+    keys: set[str] = set()
+    for where, _, values in emails:
+        key = values.get("key")
+        if isinstance(key, dict):
+            identity = repr(sorted((name, repr(value)) for name, value in key.items()))
+            if identity in keys:
+                problem(where, "another email has the same key: queuing twice sends once.")
+            keys.add(identity)
+
+
+def _email_what(email: Mapping[str, Any]) -> str:
+    return f"the {email['kind']} email to {', '.join(email['to'])} queued at {time_text(email['created_at'])}"
+
+
+# Every email of the campaign (outbox.Email: invitations, receipts, announcements, reminders, the
+# reports'), in the order queued, as it was rendered and as far as its delivery went: its turn by
+# number, its key naming the row it was queued for by natural key (references.EMAIL_KEY_ID), the
+# texts of one never rendered (carried over from before the outbox) empty; a report's email with its
+# report part (reports.ReportEmail, the same row: its report by natural key, its reader by username).
+EMAILS = Layout(
+    Email,
+    "emails",
+    *IN_CAMPAIGN,
+    order=("created_at",),
+    names={"turn": TURN},
+    kinds={"to": STR_LIST, "key": OBJECT.or_null()},
+    references={"key": EMAIL_KEY_ID},
+    label="kind",
+    blank=("subject", "text", "html"),
+    check=_emails_checked,
+    what=_email_what,
+    children=(
+        Layout(
+            ReportEmail,
+            "report_email",
+            "email_ptr",
+            "campaign",
+            names={"report": REPORT, "user": USERNAME},
+            single=True,
+        ),
+    ),
+)
 CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # The campaign's own row, the document's "campaign": its organizer by username. Its lists sit at the
 # top of the document beside it (CAMPAIGN_CHILDREN, PROVINCES, KINGDOMS, TURNS), read and written by
@@ -864,3 +919,8 @@ def natural_kinds(layout: Layout) -> dict[str, Kind]:
             owner = PARENTS[id(owner)]
         kinds[name] = INT if source == "#" else owner.keys()[source.lstrip("^")]
     return kinds
+
+
+# A user's report preferences (kingdoms.ReportPreferences): the account's, not a campaign's (not among
+# LAYOUTS), in the user's object (null when never set); its keys read from the model as a layout's.
+PREFERENCES = Layout(ReportPreferences, "report_preferences", "user", "user", single=True)

@@ -62,6 +62,9 @@ class Plan:
     # Every row the engine reads (transfer/layout.py), by its model's label, in the document's order,
     # and each one's many-to-many field with the rows it names.
     rows: dict[str, list[Any]] = field(default_factory=dict)
+    # The rows of the layouts with a natural key (an email's key names them so), by layout (its id),
+    # then by the key's values in its order.
+    natural: dict[int, dict[tuple[Any, ...], Any]] = field(default_factory=dict)
     many_to_many: list[tuple[Any, str, list[Any]]] = field(default_factory=list)
     # Each JSON field that holds ids (transfer/references.py) as the document has it, names for ids:
     # (row, field, what its ids name, the JSON), written with the ids once the rows it names exist.

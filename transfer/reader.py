@@ -8,7 +8,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.db import models
 
 from orders import entries as codec
 from reports.services.deliveries import EMAIL_KINDS
@@ -20,13 +19,11 @@ from .campaign_models import (
     CapturedRaider,
     Character,
     DiceRoll,
-    Email,
     ExperienceEntry,
     Kingdom,
     MissionEffect,
     ReportEmail,
     ReportPreferences,
-    Turn,
     TurnReport,
     Unit,
     User,
@@ -39,14 +36,14 @@ from .layout import (
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     DICE_ROLLS,
-    EMAIL_KEY_ROWS,
+    EMAILS,
     EXPERIENCE_LEDGER,
     KINGDOMS,
     MISSION_EFFECTS,
+    PREFERENCES,
     PROVINCES,
     TURNS,
     UNITS,
-    natural_kinds,
 )
 from .plan import (
     ArmyPlan,
@@ -64,10 +61,6 @@ from .references import (
     stream_ids,
 )
 from .schema import (
-    EMAIL_FIELDS,
-    EMAIL_KEY_KEYS,
-    EMAIL_KEYS,
-    EMAIL_OPTIONAL_KEYS,
     EMAIL_V3_FIELDS,
     EMAIL_V3_KEYS,
     ENTRIES_KEYS,
@@ -76,11 +69,6 @@ from .schema import (
     ENTRY_SECTIONS,
     FORMAT,
     READABLE_VERSIONS,
-    REPORT_EMAIL_FIELDS,
-    REPORT_EMAIL_KEYS,
-    REPORT_PREFERENCES_FIELDS,
-    REPORT_PREFERENCES_KEYS,
-    REPORT_PREFERENCES_OPTIONAL_KEYS,
     STREAM_KEYS,
     TOP_ADDED,
     TOP_KEYS,
@@ -169,10 +157,10 @@ class Reader(Reading):
         """A user's report preferences (null: never set)."""
         if data is None:
             return None
-        values = self.keys(data, where, REPORT_PREFERENCES_KEYS, optional=REPORT_PREFERENCES_OPTIONAL_KEYS)
+        values = self.keys(data, where, PREFERENCES.keys(), optional=PREFERENCES.optional())
         if values is None:
             return None
-        return self.instance(ReportPreferences, values, REPORT_PREFERENCES_FIELDS, where)
+        return self.instance(ReportPreferences, values, PREFERENCES.own(), where)
 
     def campaign(self, data: Any) -> None:
         """The campaign's own row (transfer/layout.py CAMPAIGN), its organizer named by username."""
@@ -424,48 +412,11 @@ class Reader(Reading):
     # -- what the reports made of each turn, and every email of the campaign ---------------------
 
     def emails(self, rows: list[Any]) -> None:
-        """Every email of the campaign, as it was rendered and as far as its delivery went; a
-        report's email with its report part; each key naming its row by natural key."""
+        """Every email of the campaign (transfer/layout.py EMAILS); version 3's, the reports' alone."""
         if self.version < 4:
             self.report_emails_v3(rows)
-            return
-        keys: set[tuple[str, int, str]] = set()
-        for index, row in enumerate(rows):
-            where = label(f"emails[{index}]", row, "kind")
-            values = self.keys(row, where, EMAIL_KEYS, optional=EMAIL_OPTIONAL_KEYS)
-            if values is None:
-                continue
-            relations = {
-                "campaign": self.plan.campaign,
-                "turn": self.turn_numbered(values.get("turn"), f"{where} / turn"),
-            }
-            if values.get("report_email") is None:
-                email = self.instance(Email, values, EMAIL_FIELDS, where, blank=_UNRENDERED, **relations)
-            else:
-                email = self.report_email(values, where, relations)
-            key = None if values.get("key") is None else self.email_key(values["key"], f"{where} / key")
-            if key is not None:
-                prefix, keyed, suffix = key
-                if (prefix, id(keyed), suffix) in keys:
-                    self.problem(where, "another email has the same key: queuing twice sends once.")
-                keys.add((prefix, id(keyed), suffix))
-            self.plan.emails.append(EmailPlan(email=email, key=key))
-
-    def report_email(self, values: dict[str, Any], where: str, relations: dict[str, Any]) -> ReportEmail:
-        """An email that delivers a report: the email, and its report part (reports.ReportEmail)."""
-        part_where = f"{where} / report_email"
-        part = self.keys(values["report_email"], part_where, REPORT_EMAIL_KEYS) or {}
-        report = self.keyed_row("report", part["report"], f"{part_where} / report") if "report" in part else None
-        return self.instance(
-            ReportEmail,
-            {**values, **part},
-            [*EMAIL_FIELDS, *REPORT_EMAIL_FIELDS],
-            where,
-            blank=_UNRENDERED,
-            report=report,
-            user=self.actor(part.get("user"), f"{part_where} / user"),
-            **relations,
-        )
+        else:
+            self.layout_rows(EMAILS, rows, "", campaign=self.plan.campaign)
 
     def report_emails_v3(self, rows: list[Any]) -> None:
         """Version 3's emails: the reports' alone, each to one address, nothing rendered kept. Read
@@ -511,39 +462,6 @@ class Reader(Reading):
                 report.emails_queued_at = None
             self.plan.emails.append(EmailPlan(email=email, key=("report", report, f":{to}")))
 
-    def email_key(self, data: Any, where: str) -> tuple[str, models.Model, str] | None:
-        """An email's key: its prefix, the row whose id it holds (found by natural key), the text
-        after the id."""
-        values = self.keys(data, where, EMAIL_KEY_KEYS)
-        if values is None or len(values) != len(EMAIL_KEY_KEYS):
-            return None  # reported
-        prefix = values["prefix"]
-        if prefix not in EMAIL_KEY_ROWS:
-            self.problem(where, f'"prefix" should be one of {", ".join(EMAIL_KEY_ROWS)}, not {prefix!r:.40}.')
-            return None
-        row = self.keyed_row(prefix, values["row"], f"{where} / row")
-        return None if row is None else (prefix, row, values["suffix"])
-
-    def keyed_row(self, prefix: str, data: Any, where: str) -> Any:
-        """The row of the document that `data` names by the natural key of `prefix`'s rows
-        (schema.EMAIL_KEY_ROWS), or None (reported)."""
-        spec = natural_kinds(EMAIL_KEY_ROWS[prefix])
-        values = self.keys(data, where, spec)
-        if values is None or len(values) != len(spec):
-            return None  # reported
-        found = self.natural.get(id(EMAIL_KEY_ROWS[prefix]), {}).get(tuple(values[key] for key in spec))
-        if found is None:
-            self.problem(where, _no_such_row(prefix, values))
-        return found
-
-    def turn_numbered(self, number: Any, where: str) -> Turn | None:
-        if number is None:
-            return None
-        turn = self.natural.get(id(TURNS), {}).get((number,))
-        if turn is None:
-            self.problem(where, f"there is no turn {number} among the document's turns.")
-        return turn
-
     def unreferenced_users(self) -> None:
         used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}
         for username in sorted(set(self.plan.users) - used - self.plan.actors):
@@ -552,30 +470,3 @@ class Reader(Reading):
                 f'users "{username}"',
                 "neither the organizer nor a player of any kingdom, nor named by a turn.",
             )
-
-
-# A reference the document names but the reader found nothing for (reported), where None means null.
-_UNNAMED = object()
-
-# The texts of an email that may be empty: one carried over from before the outbox was never
-# rendered, and its report renders it when it is sent (reports migration 0002).
-_UNRENDERED = ("subject", "text", "html")
-
-
-def _no_such_row(prefix: str, values: dict[str, Any]) -> str:
-    turn = f"turn {values['turn']} has no"
-    if prefix == "report":
-        if values["kingdom"] is not None:
-            subject = f' of "{values["kingdom"]}"'
-        elif values["battle"] is not None:
-            subject = f" of the battle at place {values['battle']}"
-        else:
-            subject = ""
-        return f"{turn} {values['kind']} report{subject}."
-    if prefix == "orders-receipt":
-        return f'{turn} submission at place {values["submission"]} of the order sheet of "{values["kingdom"]}".'
-    if prefix == "deadline-change":
-        return f"{turn} deadline change at place {values['change']}."
-    if prefix == "orders-held":
-        return f"there is no turn {values['turn']}."
-    return f'{turn} {prefix.replace("-", " ")} of "{values["kingdom"]}".'

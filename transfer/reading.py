@@ -12,10 +12,37 @@ from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import ANY, OBJECT, Kind, is_int
-from .layout import ALLIANCE, ARMY, BATTLE, CHARACTER, KINGDOM, PROVINCE, UNIT, USERNAME, Layout, Read
+from .layout import (
+    ALLIANCE,
+    ARMY,
+    BATTLE,
+    CHARACTER,
+    EMAIL_KEY_ROWS,
+    KINGDOM,
+    PROVINCE,
+    REPORT,
+    TURN,
+    TURNS,
+    UNIT,
+    USERNAME,
+    Layout,
+    Read,
+    natural_kinds,
+)
 from .plan import ArmyPlan, Plan
-from .references import ARMY_ID, CHARACTER_ID, KINGDOM_ID, REFERENCE_KINDS, STREAM_ID, UNIT_ID, ByIds, ListOf, Reference
-from .schema import BEARER_KEYS, VERSION, text_fields
+from .references import (
+    ARMY_ID,
+    CHARACTER_ID,
+    EMAIL_KEY_ID,
+    KINGDOM_ID,
+    REFERENCE_KINDS,
+    STREAM_ID,
+    UNIT_ID,
+    ByIds,
+    ListOf,
+    Reference,
+)
+from .schema import BEARER_KEYS, EMAIL_KEY_KEYS, VERSION, text_fields
 
 
 def label(where: str, data: Any, key: str | tuple[str, ...]) -> str:
@@ -49,9 +76,6 @@ class Reading:
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}
         # How many rows each such list holds, read or not (a report names a battle by its place).
         self.lengths: dict[tuple[int, str], int] = {}
-        # The rows of the layouts with a natural key (an email's key names them so), by layout (its id),
-        # then by the key's values in its order.
-        self.natural: dict[int, dict[tuple[Any, ...], Any]] = {}
         # The references a layout resolves once every kingdom is read (Layout.late): where, the row,
         # the field, how it names its row and the value (Reader.kingdoms resolves them).
         self.late: list[tuple[str, Any, str, str, Any]] = []
@@ -92,6 +116,7 @@ class Reading:
         where: str,
         *,
         blank: Collection[str] = (),
+        inherited: bool = True,
         **relations: Any,
     ) -> Any:
         """An unsaved `model` row, checked by the model's own field validation (choices, lengths,
@@ -115,6 +140,8 @@ class Reading:
         }
         if model is User:
             exclude.add("password")  # set unusable on import
+        if not inherited:  # a child model's row (multi-table): its parent's fields are read with its parent
+            exclude |= {f.name for f in model._meta.concrete_fields if f.model is not model}
         try:
             instance.clean_fields(exclude=exclude)
         except ValidationError as error:
@@ -177,7 +204,16 @@ class Reading:
                 self.problem(row_where, f'"{name}" is missing.')
             entries = {name: self.entries(values.get(name), f"{row_where} / {name}") for name in layout.entries}
             named |= {name: {} for name in entries}  # written with ids once the rows they name exist
-            instance = self.instance(layout.model, values, own, row_where, blank=layout.blank, **relations, **named)
+            instance = self.instance(
+                layout.model,
+                values,
+                own,
+                row_where,
+                blank=layout.blank,
+                inherited=not layout.model._meta.parents,
+                **relations,
+                **named,
+            )
             for name in layout.references:
                 if name in values:
                     self.plan.translated.append((instance, name, layout.reference(name, values), values[name]))
@@ -214,7 +250,7 @@ class Reading:
                     index if source == "#" else rows_of[source.count("^")].get(source.lstrip("^"))
                     for source in layout.natural.values()
                 )
-                self.natural.setdefault(id(layout), {})[key] = instance
+                self.plan.natural.setdefault(id(layout), {})[key] = instance
         if layout.check is not None:
             layout.check(self.problem, read)
         return found
@@ -246,6 +282,10 @@ class Reading:
             return None if value is None else self.bearer(value, where)
         if how == BATTLE:
             return None if value is None else self.battle_placed(parent, value, where)
+        if how == TURN:
+            return self.turn_numbered(value, where)
+        if how == REPORT:
+            return None if value is None else self.keyed_row("report", value, where)
         assert how == ARMY, how
         return self.army_named(value, where)
 
@@ -258,6 +298,39 @@ class Reading:
             self.problem(where, f"the turn has no battle at place {place} (it has {count}).")
             return None
         return self.listed[id(turn), "battles"].get(place)
+
+    def email_key(self, data: Any, where: str) -> tuple[str, Any, str] | None:
+        """An email's key: its prefix, the row whose id it holds (found by natural key), the text
+        after the id."""
+        values = self.keys(data, where, EMAIL_KEY_KEYS)
+        if values is None or len(values) != len(EMAIL_KEY_KEYS):
+            return None  # reported
+        prefix = values["prefix"]
+        if prefix not in EMAIL_KEY_ROWS:
+            self.problem(where, f'"prefix" should be one of {", ".join(EMAIL_KEY_ROWS)}, not {prefix!r:.40}.')
+            return None
+        row = self.keyed_row(prefix, values["row"], f"{where} / row")
+        return None if row is None else (prefix, row, values["suffix"])
+
+    def keyed_row(self, prefix: str, data: Any, where: str) -> Any:
+        """The row of the document that `data` names by the natural key of `prefix`'s rows
+        (schema.EMAIL_KEY_ROWS), or None (reported)."""
+        spec = natural_kinds(EMAIL_KEY_ROWS[prefix])
+        values = self.keys(data, where, spec)
+        if values is None or len(values) != len(spec):
+            return None  # reported
+        found = self.plan.natural.get(id(EMAIL_KEY_ROWS[prefix]), {}).get(tuple(values[key] for key in spec))
+        if found is None:
+            self.problem(where, _no_such_row(prefix, values))
+        return found
+
+    def turn_numbered(self, number: Any, where: str) -> Any:
+        if number is None:
+            return None
+        turn = self.plan.natural.get(id(TURNS), {}).get((number,))
+        if turn is None:
+            self.problem(where, f"there is no turn {number} among the document's turns.")
+        return turn
 
     def alliance_placed(self, place: int | None, where: str) -> Any:
         """The alliance at `place` in the document's "alliances" (read before), or None (reported)."""
@@ -384,5 +457,26 @@ class Reading:
             return self.bearer(value, where)
         if reference == STREAM_ID:
             return self.stream(value, where)
+        if reference == EMAIL_KEY_ID:
+            return self.email_key(value, where)
         assert reference == CHARACTER_ID, reference
         return self.character(value, where)
+
+
+def _no_such_row(prefix: str, values: dict[str, Any]) -> str:
+    turn = f"turn {values['turn']} has no"
+    if prefix == "report":
+        if values["kingdom"] is not None:
+            subject = f' of "{values["kingdom"]}"'
+        elif values["battle"] is not None:
+            subject = f" of the battle at place {values['battle']}"
+        else:
+            subject = ""
+        return f"{turn} {values['kind']} report{subject}."
+    if prefix == "orders-receipt":
+        return f'{turn} submission at place {values["submission"]} of the order sheet of "{values["kingdom"]}".'
+    if prefix == "deadline-change":
+        return f"{turn} deadline change at place {values['change']}."
+    if prefix == "orders-held":
+        return f"there is no turn {values['turn']}."
+    return f'{turn} {prefix.replace("-", " ")} of "{values["kingdom"]}".'

@@ -39,6 +39,9 @@ PROVINCE_NUMBER = "province"  # a province number, kept as it is (not an id)
 # A dice roll's stream, the text naming what it rolled for: those of STREAM_REFERENCES' prefixes hold
 # ids, and the document names them by natural key (an object with the prefix, schema.STREAM_KEYS).
 STREAM_ID = "stream"
+# An email's key, the text holding the id of the row it was queued for: the document names the row by
+# its natural key ({"prefix", "row", "suffix"}: email_key_parts).
+EMAIL_KEY_ID = "email key"
 # A unit id: the document names the unit by its place, as an item's bearer ({"kingdom", "army", "unit"}).
 UNIT_ID = "unit"
 # What the document holds in place of each kind of id (the import checks it).
@@ -48,6 +51,7 @@ REFERENCE_KINDS = {
     CHARACTER_ID: replace(OBJECT, label="a character's unit {kingdom, army, unit}"),
     UNIT_ID: replace(OBJECT, label="a unit {kingdom, army, unit}"),
     STREAM_ID: Kind("a string or an object", lambda v: isinstance(v, str | dict)),
+    EMAIL_KEY_ID: OBJECT,
     EFFECT_PLACE: replace(INT, label="a place in the document's mission_effects"),
     CAPTIVE_PLACE: replace(INT, label="a place in the document's captives"),
 }

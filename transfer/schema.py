@@ -5,9 +5,10 @@ The module docstring of transfer/__init__.py describes the document as a whole. 
 1, the world (campaign, users, provinces, kingdoms, dice rolls); 2, the orders ("schedule",
 "turns"); 3, the reports (a turn's "map" and "reports", the users' "report_preferences") and the
 reports' emails (EMAIL_V3_KEYS: one address each, nothing rendered kept); 4, every email of the
-campaign as the outbox keeps it (EMAIL_KEYS, with REPORT_EMAIL_KEYS for a report's and its key by
-the row it names, EMAIL_KEY_ROWS); 5, a dice roll's stream that holds ids written with natural keys
-(STREAM_KEYS). Every earlier version is still read.
+campaign as the outbox keeps it (layout.py EMAILS, its key by the row it names: EMAIL_KEY_ROWS); 5, a
+dice roll's stream that holds ids written with natural keys (STREAM_KEYS). Every earlier version is
+still read. The models' keys are layout.py's; what is left here is the document's top level, the
+users' (accounts are the site's, not a campaign's), the objects inside JSON and version 3's emails.
 
 Version 5 is a version, not a compatible change within 4: a version 4 reader would take such a
 stream for a string it keeps as written, or refuse the object, so it must refuse the document.
@@ -22,23 +23,17 @@ from django.db import models
 from orders import entries as codec
 
 from .campaign_models import (
-    Email,
     ReportEmail,
-    ReportPreferences,
-    TurnReport,
     User,
 )
 from .kinds import (
     ARMY_KEY,
-    BASE64,
     BOOL,
     INT,
     INT_LIST,
     LIST,
-    NUMBER,
     OBJECT,
     STR,
-    STR_LIST,
     TIMESTAMP,
     Kind,
 )
@@ -63,17 +58,7 @@ USER_KEYS = {
     "last_name": STR,
     "report_preferences": OBJECT.or_null(),
 }
-# The user's own settings, kept with the account (kingdoms.ReportPreferences): null when the user
-# never set them.
-REPORT_PREFERENCES_KEYS = {
-    "report_email": STR,
-    "attach_pdf": BOOL,
-    "message_emails": STR,
-    "messages_digest_at": TIMESTAMP.or_null(),
-}
-# Added with issue 37 (diplomacy): how messages reach the player and when the last digest went; a
-# document written before has neither.
-REPORT_PREFERENCES_OPTIONAL_KEYS = ("message_emails", "messages_digest_at")
+# The user's report preferences: layout.py PREFERENCES.
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
 # streams that hold ids (references.STREAM_REFERENCES): an object with the prefix and, by its keys
@@ -89,57 +74,6 @@ STREAM_KEYS: dict[str, dict[str, Kind]] = {
     # "rival-scenario:<province number>:<the spying kingdom's id>" (a Reconnaissance or Sabotage)
     "rival-scenario": {"prefix": STR, PROVINCE_NUMBER: INT, KINGDOM_ID: STR},
 }
-# A report of the turn: a kingdom's (naming it), the bulletin (naming nothing) or a battle's
-# scenario sheet (naming the battle by its place in the turn's "battles" list, 0-based). Its PDF
-# in base64; its snapshot holds army ids (SNAPSHOT_REFERENCES): army keys in the document.
-REPORT_KEYS = {
-    "kind": STR,
-    "kingdom": STR.or_null(),
-    "battle": INT.or_null(),
-    "status": STR,
-    "snapshot": OBJECT,
-    "pdf": BASE64.or_null(),
-    "created_at": TIMESTAMP,
-    "render_started_at": TIMESTAMP.or_null(),
-    "rendered_at": TIMESTAMP.or_null(),
-    "render_seconds": NUMBER.or_null(),
-    "emails_queued_at": TIMESTAMP.or_null(),
-    "error": STR,
-}
-# Every email of the campaign (outbox.Email), as it was rendered and as far as its delivery went:
-# its turn by number (null: an email of no turn, as an invitation), its addresses, what was rendered
-# (the attachment's bytes in base64, null once sent), its tries and times. A report's email
-# (reports.ReportEmail) has its report part in "report_email"; any other email, null there.
-EMAIL_KEYS = {
-    "kind": STR,
-    "turn": INT.or_null(),
-    "key": OBJECT.or_null(),
-    "to": STR_LIST,
-    "reply_to": STR,
-    "subject": STR,
-    "text": STR,
-    "html": STR,
-    "attachment_name": STR,
-    "attachment_type": STR,
-    "attachment": BASE64.or_null(),
-    "status": STR,
-    "attempts": INT,
-    "last_error": STR,
-    "created_at": TIMESTAMP,
-    "claimed_at": TIMESTAMP.or_null(),
-    "sent_at": TIMESTAMP.or_null(),
-    "retry_at": TIMESTAMP.or_null(),
-    "take_up_at": TIMESTAMP.or_null(),
-    "report_email": OBJECT.or_null(),
-}
-# Where replies to an email go (a player's message to a battle's opponent: its sender) came with
-# issue 18: an older document's emails answer to the organizer. When a queued email may be tried
-# again and when the deadline sweep takes it up came with issue 34: an older document's queued
-# email is taken up five minutes after the import (outbox.models.take_up_default).
-EMAIL_OPTIONAL_KEYS = ("reply_to", "retry_at", "take_up_at")
-# What an email that delivers a report adds (reports.ReportEmail): the report, by the keys above;
-# the reader it was sent to, by username (null once the account is gone); PDF attached or a link.
-REPORT_EMAIL_KEYS = {"report": OBJECT, "user": STR.or_null(), "attach_pdf": BOOL}
 # An email's key (queuing twice sends once) holds the id of the row the email was queued for:
 # "<prefix>:<id>", and a report's email the address after it (":<address>"). The document holds
 # the prefix, that row by its natural key and the text after the id; the import writes the key
@@ -252,10 +186,5 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
 
 
 USER_FIELDS = plain(User, USER_KEYS)
-REPORT_PREFERENCES_FIELDS = plain(ReportPreferences, REPORT_PREFERENCES_KEYS)
-# A report's snapshot may hold ids: the document has names instead.
-REPORT_FIELDS = plain(TurnReport, REPORT_KEYS, translated=["snapshot"])
 # An email's key holds an id: the document names its row instead.
-EMAIL_FIELDS = plain(Email, EMAIL_KEYS, translated=["key"])
-REPORT_EMAIL_FIELDS = plain(ReportEmail, REPORT_EMAIL_KEYS)
 EMAIL_V3_FIELDS = plain(ReportEmail, EMAIL_V3_KEYS, translated=["to"])

@@ -16,6 +16,8 @@ from .layout import (
     ALLIANCES,
     CAPTIVES,
     DICE_ROLLS,
+    EMAIL_KEY_ROWS,
+    EMAILS,
     KINGDOMS,
     MESSAGES,
     MISSION_EFFECTS,
@@ -29,6 +31,7 @@ from .references import (
     CAPTIVE_PLACE,
     CHARACTER_ID,
     EFFECT_PLACE,
+    EMAIL_KEY_ID,
     KINGDOM_ID,
     PROVINCE_NUMBER,
     STREAM_ID,
@@ -67,7 +70,8 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
     # The turns with what was filed (deadline changes, sheets, reminders), what their resolution and
     # aftermath recorded (events, battles with their supports and summary sheets) and their reports.
     _write_layouts(plan, (TURNS,))
-    _write_emails(plan)
+    _write_layouts(plan, (EMAILS,))
+    _write_emails(plan)  # a version 3 document's (the reports')
     _write_layouts(plan, (MESSAGES,))
     return campaign
 
@@ -81,11 +85,23 @@ def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
             setattr(row, layout.parent, getattr(row, layout.parent))  # its parent's id, now that it exists
         for row, name, references, data in plan.translated:
             if type(row) is layout.model:
-                setattr(row, name, _with_ids(data, references, plan))
+                value = _with_ids(data, references, plan)
+                field = layout.model._meta.get_field(name)
+                # Null in the document for a field that holds none (an email without a key): its empty value.
+                setattr(row, name, field.get_default() if value is None and not field.null else value)
         for row, name, entries in plan.entries:
             if type(row) is layout.model:
                 setattr(row, name, _entries_with_ids(entries, plan))
-        _create_keeping_times(layout.model, rows)
+        if layout.model._meta.parents:
+            # A child model's row (multi-table: a report's email), whose parent's row is written: its own
+            # table's alone (bulk_create refuses such models).
+            relations = [f.name for f in layout.model._meta.local_concrete_fields if f.is_relation]
+            for row in rows:
+                for name in relations:  # the ids of the rows named, now that they exist
+                    setattr(row, name, getattr(row, name))
+                row.save_base(raw=True, force_insert=True)
+        else:
+            _create_keeping_times(layout.model, rows)
         for field in (f for f in layout.fields() if f.many_to_many):
             through = field.remote_field.through
             source, target = field.m2m_field_name(), field.m2m_reverse_field_name()
@@ -154,6 +170,10 @@ def _stored(plan: Plan, reference: str, value: Any) -> Any:
         return _character_id(plan, value)
     if reference == STREAM_ID:
         return _stream_with_ids(plan, value)
+    if reference == EMAIL_KEY_ID:
+        layout = EMAIL_KEY_ROWS[value["prefix"]]
+        row = plan.natural[id(layout)][tuple(value["row"][key] for key in layout.natural)]
+        return email_key(value["prefix"], row.pk, value["suffix"])
     if reference == UNIT_ID:
         return plan.kingdoms[value["kingdom"]].armies[value["army"]].units[value["unit"]].pk
     if reference == EFFECT_PLACE:
@@ -219,10 +239,8 @@ def _write_kingdoms(plan: Plan) -> None:
 
 
 def _write_emails(plan: Plan) -> None:
-    """Every email of the campaign, in the document's order (the order they were queued), each key
-    written again with the id of the row it names, just created: so the copy's keys name the copy's
-    rows, and never clash with the campaign it was exported from. One by one: a report's email is
-    two rows (outbox.Email and reports.ReportEmail), which bulk_create refuses."""
+    """A version 3 document's emails (the reports'), each key written with the id of its report, just
+    created. One by one: a report's email is two rows (outbox.Email and reports.ReportEmail)."""
     for planned in plan.emails:
         if planned.key is not None:
             prefix, row, suffix = planned.key

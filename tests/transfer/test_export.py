@@ -39,7 +39,7 @@ from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
 from tests.transfer.documents import LONG_AGO, PDF, PICTURE
-from transfer import layout, schema
+from transfer import layout
 from transfer.campaign_models import ReportEmail, TurnMap, TurnReport
 from transfer.exceptions import NOT_IN_THE_DOCUMENT
 from transfer.export import campaign_export
@@ -123,9 +123,9 @@ def test_every_field_of_the_models_is_in_the_document():
         AllianceEndAnnouncement: layout.ALLIANCE_ENDS.keys(),
         TurnMap: layout.TURN_MAP.keys(),
         TurnReport: layout.REPORTS.keys(),
-        Email: {**schema.EMAIL_KEYS, "key": "by the row it names"},
-        ReportEmail: {**schema.EMAIL_KEYS, **schema.REPORT_EMAIL_KEYS, "email_ptr": "the email it extends"},
-        ReportPreferences: schema.REPORT_PREFERENCES_KEYS,  # in its user's object
+        Email: {**layout.EMAILS.keys(), "key": "by the row it names"},
+        ReportEmail: {**layout.EMAILS.keys(), **layout.EMAILS.children[0].keys(), "email_ptr": "the email it extends"},
+        ReportPreferences: layout.PREFERENCES.keys(),  # in its user's object
         Message: layout.MESSAGES.keys(),  # diplomacy (issue 37): the campaign's messages
     }
     for model, keys in specs.items():
@@ -335,7 +335,7 @@ def test_every_email_is_in_the_document_in_the_order_it_was_queued_each_key_by_n
 
     emails = campaign_export(campaign=eventful_campaign)["emails"]
 
-    assert [list(e) for e in emails] == [list(schema.EMAIL_KEYS)] * len(emails)
+    assert [list(e) for e in emails] == [list(layout.EMAILS.keys())] * len(emails)
     assert [e["created_at"] for e in emails] == sorted(e["created_at"] for e in emails)
     keys = [(e["kind"], e["key"] and e["key"]["prefix"], e["key"] and e["key"]["row"]) for e in emails]
     assert keys == [
