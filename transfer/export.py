@@ -24,9 +24,8 @@ from .campaign_models import (
     Email,
     Province,
     Unit,
-    User,
 )
-from .kinds import Kind, bytes_text, is_int, time_text
+from .kinds import bytes_text, is_int, time_text
 from .layout import (
     ALLIANCE,
     ALLIANCES,
@@ -45,7 +44,6 @@ from .layout import (
     LAYOUTS,
     MISSION_EFFECTS,
     PARENTS,
-    PREFERENCES,
     PROVINCE,
     PROVINCES,
     REPORT,
@@ -54,6 +52,7 @@ from .layout import (
     TURNS,
     UNIT,
     USERNAME,
+    USERS,
     Layout,
 )
 from .references import (
@@ -78,10 +77,7 @@ from .schema import (
     FORMAT,
     STREAM_KEYS,
     TOP_KEYS,
-    USER_FIELDS,
-    USER_KEYS,
     VERSION,
-    text_fields,
 )
 
 K = TypeVar("K")
@@ -115,7 +111,7 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "campaign": _layout_rows(CAMPAIGN, campaign, names)[campaign.id],
-        "users": _users_section(campaign),
+        "users": _users_section(campaign, names),
         "adjacency": _adjacency_section(campaign, names),
         # Each table read once for the campaign, its rows grouped by kingdom (or army, or unit) in
         # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
@@ -128,32 +124,21 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
 # Rows, and the campaign's natural keys by database id
 
 
-def _row(keys: Mapping[str, Kind], fields: list[str], instance: models.Model, **others: Any) -> dict[str, Any]:
-    """One object of the document: `instance`'s plain `fields`, its times and bytes as text, and
-    the `others` (references by natural key, child lists), in the order of `keys`, the spec the
-    import reads."""
-    texts = {name: _as_text(getattr(instance, name)) for name in text_fields(type(instance)) if name in keys}
-    values = {**{name: getattr(instance, name) for name in fields}, **texts, **others}
-    return {key: values[key] for key in keys}
-
-
-def _layout_rows(
-    layout: Layout,
-    campaign: Campaign,
-    names: _Names,
-) -> dict[int, Any]:
+def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[Any] | None = None) -> dict[int, Any]:
     """The campaign's rows of `layout`'s model as the document writes them, with their children, by
     the id of the row they are listed under: each a list in its order, or for a single row, the
-    row or null. One query per model, whatever the campaign's size."""
-    children = {child.key: _layout_rows(child, campaign, names) for child in layout.children}
+    row or null; or the rows whose `layout.path` is `among`, with theirs (the accounts). One query
+    per model, whatever the campaign's size."""
+    children = {child.key: _layout_rows(child, campaign, names, among) for child in layout.children}
     many = {f.name: _many_to_many(layout, f, campaign, names) for f in layout.fields() if f.many_to_many}
     fields = [f for f in layout.fields() if not f.many_to_many]
     columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
     lookups = layout.what_lookups()
-    parent = f"{layout.parent}_id" if layout.parent else "pk"  # the campaign's row: by its own id
+    parent = f"{layout.parent}_id" if layout.parent else "pk"  # the campaign's row, an account: by its own id
+    within = {layout.path: campaign.pk} if among is None else {f"{layout.path}__in": among}
     rows = (
-        layout.model._base_manager.filter(**{layout.path: campaign.pk})
-        .order_by(parent, *layout.order, "id")
+        layout.model._base_manager.filter(**within)
+        .order_by(*([parent] if layout.parent else []), *layout.order, "id")
         .values_list(parent, "pk", *lookups, *columns)
     )
     order = [f.name for f in layout.fields()]  # the model's
@@ -408,7 +393,7 @@ def _names(campaign: Campaign) -> _Names:
 # The sections of the document
 
 
-def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
+def _users_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     """The organizer, the players, and whoever a row of the campaign names (a staff member who
     changed a deadline, who entered a sheet, ruled a battle, was sent a report...), by username,
     each with their report preferences: a user's own settings, which travel with the account."""
@@ -421,19 +406,8 @@ def _users_section(campaign: Campaign) -> list[dict[str, Any]]:
                     name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
                 )
             )
-    users = User.objects.filter(pk__in=ids - {None}).select_related("report_preferences")
-    return [
-        _row(USER_KEYS, USER_FIELDS, user, report_preferences=_preferences_row(user))
-        for user in sorted(users, key=lambda user: user.username)
-    ]
-
-
-def _preferences_row(user: Any) -> dict[str, Any] | None:
-    preferences = getattr(user, "report_preferences", None)  # none until the user sets them
-    if preferences is None:
-        return None
-    written = ((f.name, _writer(PREFERENCES, f, None), getattr(preferences, f.attname)) for f in PREFERENCES.fields())
-    return {name: value if write is None else write(value, "") for name, write, value in written}
+    users = _layout_rows(USERS, campaign, names, among=ids - {None})
+    return [row for rows in users.values() for row in rows]
 
 
 def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:

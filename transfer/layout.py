@@ -57,6 +57,7 @@ from .campaign_models import (
     TurnReport,
     TurnSummarySheet,
     Unit,
+    User,
 )
 from .kinds import (
     ARMY_KEY,
@@ -184,6 +185,9 @@ class Layout:
     # each value is: a key of the row ("kind"), of its parent ("^number") or grandparent ("^^number"),
     # or its place in its list ("#").
     natural: Mapping[str, str] = field(default_factory=dict)
+    # The only fields written, when not all of the model's (an account's: its password, permissions and
+    # logins are the site's, transfer/exceptions.py).
+    only: tuple[str, ...] = ()
 
     def reference(self, name: str, row: Mapping[str, Any]) -> Reference:
         """What the ids of the JSON field `name` name, for `row` as the document has it."""
@@ -204,6 +208,7 @@ class Layout:
             f
             for f in [*meta.local_concrete_fields, *meta.local_many_to_many]
             if not (f.primary_key or f.name == self.parent or f.name in self.elsewhere)
+            and (not self.only or f.name in self.only)
         ]
         return sorted(fields, key=lambda f: f.creation_counter)
 
@@ -921,6 +926,19 @@ def natural_kinds(layout: Layout) -> dict[str, Kind]:
     return kinds
 
 
-# A user's report preferences (kingdoms.ReportPreferences): the account's, not a campaign's (not among
-# LAYOUTS), in the user's object (null when never set); its keys read from the model as a layout's.
+# The accounts the campaign's rows name (its organizer, players, whoever changed a deadline, ruled a
+# battle, was sent a report...), by username: their names and address, and their report preferences
+# (kingdoms.ReportPreferences, null when never set), which are the account's and travel with it. Not
+# among LAYOUTS: accounts are the site's (the import reuses an existing one as it is).
 PREFERENCES = Layout(ReportPreferences, "report_preferences", "user", "user", single=True)
+USERS = Layout(
+    User,
+    "users",
+    "",
+    "pk",
+    order=("username",),
+    label="username",
+    only=("username", "first_name", "last_name", "email"),
+    children=(PREFERENCES,),
+    added={"report_preferences": 3},
+)

@@ -23,7 +23,6 @@ from .campaign_models import (
     Kingdom,
     MissionEffect,
     ReportEmail,
-    ReportPreferences,
     TurnReport,
     Unit,
     User,
@@ -44,6 +43,7 @@ from .layout import (
     PROVINCES,
     TURNS,
     UNITS,
+    USERS,
 )
 from .plan import (
     ArmyPlan,
@@ -73,9 +73,6 @@ from .schema import (
     TOP_ADDED,
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
-    USER_ADDED,
-    USER_FIELDS,
-    USER_KEYS,
 )
 
 
@@ -130,37 +127,23 @@ class Reader(Reading):
         self.unreferenced_users()
 
     def users(self, rows: list[Any]) -> None:
-        for index, row in enumerate(rows):
-            where = label(f"users[{index}]", row, "username")
-            values = self.keys(row, where, of_version(USER_KEYS, USER_ADDED, self.version))
-            if values is None or "username" not in values:
-                continue
-            username = values["username"]
+        """The accounts (transfer/layout.py USERS) by username: an existing account is reused as it is
+        (the same person on this site, with the report preferences they set here); a new one gets an
+        unusable password and the document's report preferences."""
+        for index, user in self.layout_rows(USERS, rows, "").items():
+            username = user.username
+            if not isinstance(username, str) or "username" not in rows[index]:
+                continue  # reported
             if username in self.plan.users:
-                self.problem(where, "the username appears twice.")
+                self.problem(label(f"users[{index}]", rows[index], "username"), "the username appears twice.")
                 continue
-            preferences = self.preferences(values.get("report_preferences"), f"{where} / report_preferences")
             existing = User.objects.filter(username=username).first()
             if existing is not None:
-                # The same person on this site: their account is kept as it is, with the report
-                # preferences they set here.
                 self.plan.users[username] = existing
                 continue
-            user = self.instance(User, values, USER_FIELDS, where)
             user.set_unusable_password()
             self.plan.users[username] = user
-            if preferences is not None:
-                preferences.user = user
-                self.plan.preferences.append(preferences)
-
-    def preferences(self, data: Any, where: str) -> ReportPreferences | None:
-        """A user's report preferences (null: never set)."""
-        if data is None:
-            return None
-        values = self.keys(data, where, PREFERENCES.keys(), optional=PREFERENCES.optional())
-        if values is None:
-            return None
-        return self.instance(ReportPreferences, values, PREFERENCES.own(), where)
+            self.plan.preferences.extend(self.listed[id(user), PREFERENCES.key].values())
 
     def campaign(self, data: Any) -> None:
         """The campaign's own row (transfer/layout.py CAMPAIGN), its organizer named by username."""

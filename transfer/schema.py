@@ -24,7 +24,6 @@ from orders import entries as codec
 
 from .campaign_models import (
     ReportEmail,
-    User,
 )
 from .kinds import (
     ARMY_KEY,
@@ -51,13 +50,6 @@ FORMAT = "briternia-campaign"
 VERSION = 5
 READABLE_VERSIONS = (1, 2, 3, 4, 5)
 
-USER_KEYS = {
-    "username": STR,
-    "email": STR,
-    "first_name": STR,
-    "last_name": STR,
-    "report_preferences": OBJECT.or_null(),
-}
 # The user's report preferences: layout.py PREFERENCES.
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
@@ -165,7 +157,6 @@ TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
 # The keys added with a version, by key: a document of an earlier version has none of them, and they
 # are refused there rather than ignored (kinds.of_version; a layout's own: Layout.added).
 TOP_ADDED = {"schedule": 2, "turns": 2, "emails": 3}
-USER_ADDED = {"report_preferences": 3}
 
 
 def text_fields(model: type[models.Model]) -> set[str]:
@@ -185,6 +176,5 @@ def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: It
     return [key for key in keys if key in own]
 
 
-USER_FIELDS = plain(User, USER_KEYS)
 # An email's key holds an id: the document names its row instead.
 EMAIL_V3_FIELDS = plain(ReportEmail, EMAIL_V3_KEYS, translated=["to"])
