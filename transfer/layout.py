@@ -895,7 +895,11 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # their own layouts.
 CAMPAIGN = Layout(Campaign, "campaign", "", "pk", names={"organizer": USERNAME}, single=True, what="the campaign")
 # Every model the engine carries.
-LAYOUTS = tuple(layout for top in (CAMPAIGN, PROVINCES, KINGDOMS, TURNS, *CAMPAIGN_CHILDREN) for layout in top.family())
+LAYOUTS = tuple(
+    layout
+    for top in (CAMPAIGN, PROVINCES, KINGDOMS, DICE_ROLLS, TURNS, EMAILS, *CAMPAIGN_CHILDREN)
+    for layout in top.family()
+)
 # The layout whose rows' ids an email's key may hold ("<prefix>:<id>", or a report's email's
 # "report:<id>:<address>"), by prefix, as the services write them; the document names the row by its
 # natural key (Layout.natural), and the import writes the key again with the copy's id.
