@@ -38,6 +38,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 from uuid import UUID
 
@@ -137,6 +138,33 @@ def rows_insert(model: type[Model], rows: Sequence[Model]) -> int:
     return records_insert(model, [{f.attname: f.pre_save(row, add=True) for f in fields} for row in rows])
 
 
+def rows_insert_with_ids(model: type[Model], rows: Sequence[Model]) -> int:
+    """Insert `rows` (unsaved instances of `model`) in their order and give each its primary key, as
+    bulk_create does; returns the number of statements run. On PostgreSQL the ids are drawn from the
+    table's sequence first (one query, in ascending order: what an insert of the rows in their order
+    would have given them) and the rows sent by COPY with them, without bulk_create's statement
+    compiled value by value; elsewhere it is bulk_create (SQLite returns the ids it gave)."""
+    if not rows:
+        return 0
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_create(rows)
+        return 1
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [table, model._meta.pk.column, len(rows)],
+        )
+        ids = sorted(pk for (pk,) in cursor.fetchall())
+    for row, pk in zip(rows, ids, strict=True):
+        row.pk = pk
+        row._state.adding, row._state.db = False, connection.alias  # as bulk_create leaves its rows
+    fields = list(model._meta.concrete_fields)
+    # The defaults and auto_now_add, as save() would.
+    _copy_records(model, fields, [[f.pre_save(row, add=True) for f in fields] for row in rows])
+    return 2
+
+
 def records_insert(model: type[Model], records: Sequence[Mapping[str, Any]], *, ignore_conflicts: bool = False) -> int:
     """Insert `records`, each a mapping of `model`'s field attnames (`campaign_id`, not `campaign`) to
     their values as Python has them, in one statement (on SQLite one per batch of the connection's
@@ -146,8 +174,7 @@ def records_insert(model: type[Model], records: Sequence[Mapping[str, Any]], *, 
     of statements run."""
     if not records:
         return 0
-    fields = _insert_fields(model)
-    rows = _rows_of(fields, records)
+    fields, rows = _rows_of(_insert_fields(model), records)
     if connection.vendor != "postgresql":
         return _insert_values(model, fields, rows, ignore_conflicts=ignore_conflicts)
     table = connection.ops.quote_name(model._meta.db_table)
@@ -164,34 +191,74 @@ def records_insert(model: type[Model], records: Sequence[Mapping[str, Any]], *, 
                 [json.dumps(document, default=_json_default)],
             )
         return 1
-    encoders = [_copy_value(f) for f in fields]
-    _copy(
-        f"COPY {table} ({columns}) FROM STDIN",
-        ([encode(value) for encode, value in zip(encoders, row, strict=True)] for row in rows),
-    )
+    _copy_records(model, fields, rows)
     return 1
+
+
+def _copy_records(model: type[Model], fields: Sequence[Field], rows: Sequence[Sequence[Any]]) -> None:
+    """COPY `rows` (each the values of `fields`, in their order) into `model`'s table (PostgreSQL)."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    encode = _row_encoder(fields)
+    _copy(f"COPY {table} ({columns}) FROM STDIN", (encode(row) for row in rows))
 
 
 def _insert_fields(model: type[Model]) -> list[Field]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
-def _rows_of(fields: Sequence[Field], records: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
-    """Each record's values in the order of `fields`; a field it leaves out takes its default, as a
-    model instance would (Field.get_default), an auto_now(_add) one the time of the insert."""
+def _rows_of(fields: Sequence[Field], records: Sequence[Mapping[str, Any]]) -> tuple[list[Field], list[Sequence[Any]]]:
+    """Each record's values, and the fields they are the values of (`fields`, maybe in another
+    order); a field a record leaves out takes its default, as a model instance would
+    (Field.get_default), an auto_now(_add) one the time of the insert. Records that all name the
+    same fields (a phase's thousands of rows) are read with one itemgetter each, the fields they
+    leave out last, their defaults taken once (the values are only written, never kept)."""
     now = timezone.now()
-    defaults: list[Callable[[], Any]] = [
-        (lambda: now) if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False) else f.get_default
-        for f in fields
-    ]
+
+    def default(field: Field) -> Any:
+        if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
+            return now
+        return field.get_default()
+
+    keys = records[0].keys() if records else {}
+    named = [f for f in fields if f.attname in keys]
+    if named and len(keys) == len(named) and all(record.keys() == keys for record in records):
+        left_out = [f for f in fields if f.attname not in keys]
+        tail = tuple(default(f) for f in left_out)
+        take = itemgetter(*(f.attname for f in named))
+        if len(named) == 1:
+            return [*named, *left_out], [(take(record), *tail) for record in records]
+        return [*named, *left_out], [take(record) + tail for record in records]
     names = [f.attname for f in fields]
-    return [
-        [record[name] if name in record else default() for name, default in zip(names, defaults, strict=True)]
+    return list(fields), [
+        [record[name] if name in record else default(field) for name, field in zip(names, fields, strict=True)]
         for record in records
     ]
 
 
 _PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
+def _row_encoder(fields: Sequence[Field]) -> Callable[[Sequence[Any]], list[Any]]:
+    """How a row of `fields`' values goes into COPY's rows, each value as `_copy_value` writes it:
+    one function for the row rather than one call per value (a turn's COPYs are tens of thousands of
+    values), a plain value left as it is."""
+    json_at = [(i, f.encoder) for i, f in enumerate(fields) if isinstance(f, JSONField)]
+    other_at = [(i, _copy_value(f)) for i, f in enumerate(fields) if not isinstance(f, JSONField)]
+    plain = _PLAIN
+
+    def encode(row: Sequence[Any]) -> list[Any]:
+        out = list(row)
+        for i, encoder in json_at:
+            value = out[i]
+            if value is not None:
+                out[i] = _json_text(value, encoder)
+        for i, value_of in other_at:
+            if type(out[i]) not in plain:
+                out[i] = value_of(out[i])
+        return out
+
+    return encode
 
 
 def _copy_value(field: Field) -> Callable[[Any], Any]:
@@ -217,8 +284,11 @@ def _json_text(value: Any, encoder: type[json.JSONEncoder] | None) -> str:
     """`value` as JSON text. A list of integers (a roll's faces, the kingdoms and armies it concerns:
     three per roll, thousands of rolls a turn) is written directly: json.dumps' own cost per call is
     most of the COPY's Python time for them."""
-    if type(value) is list and all(type(item) is int for item in value):
-        return "[" + ", ".join(map(str, value)) + "]"
+    if type(value) is list:
+        if not value:
+            return "[]"
+        if all(type(item) is int for item in value):
+            return "[" + ", ".join(map(str, value)) + "]"
     return json.dumps(value, cls=encoder)
 
 
