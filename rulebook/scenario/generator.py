@@ -186,13 +186,14 @@ class Scenario:
         """`as_json` for a scenario `scenario_generate` has just made, to be stored and dropped: its
         parts are already plain (dicts, lists, texts and numbers built for it alone), so they are
         the stored JSON's own rather than copied (a large turn stores hundreds)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _SCENARIO_FIELDS}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Scenario:
         return cls(**data)
 
 
+_SCENARIO_FIELDS = tuple(f.name for f in fields(Scenario))
 _ATOMS = frozenset({int, str, bool, float, type(None)})
 
 
