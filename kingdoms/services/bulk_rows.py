@@ -1,7 +1,9 @@
 """Writing many rows of one table in one set-based statement: `rows_update` updates each row only in
 the fields that changed for it (the one world writer's, kingdoms.services.world_write, and the
 scenarios' writes); `records_insert` inserts rows whose ids nobody reads back (a turn's dice rolls,
-events, movements and ledger rows).
+events, movements and ledger rows); `rows_insert_with_ids` inserts rows whose ids are wanted (a
+turn's battles: their supports and scenario sheets name them), the ids drawn from the table's
+sequence first, then the same COPY.
 
 Django's `bulk_update` builds a `CASE WHEN id = ... THEN ...` per row per field (on the largest
 campaign 28,860 expressions compiled in Python: most of the orders phase's time), and writes every
