@@ -177,6 +177,30 @@ def records_insert(model: type[Model], records: Sequence[Mapping[str, Any]], *, 
     if not records:
         return 0
     fields, rows = _rows_of(_insert_fields(model), records)
+    return _rows_insert(model, fields, rows, ignore_conflicts=ignore_conflicts)
+
+
+def values_insert(model: type[Model], names: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> int:
+    """`records_insert`, each record given as the tuple of its values for the field attnames `names`
+    rather than as a mapping (a turn's thousands of dice rolls without a dict each); the fields
+    not named take their defaults. Returns the number of statements run."""
+    if not rows:
+        return 0
+    fields = _insert_fields(model)
+    by_name = {f.attname: f for f in fields}
+    named = [by_name[name] for name in names]
+    left_out = [f for f in fields if f.attname not in set(names)]
+    now = timezone.now()
+    tail = tuple(_default(f, now) for f in left_out)
+    return _rows_insert(
+        model, [*named, *left_out], [row + tail for row in rows] if tail else rows, ignore_conflicts=False
+    )
+
+
+def _rows_insert(
+    model: type[Model], fields: Sequence[Field], rows: Sequence[Sequence[Any]], *, ignore_conflicts: bool
+) -> int:
+    """Insert `rows`, each the values of `fields` in their order (records_insert's and values_insert's)."""
     if connection.vendor != "postgresql":
         return _insert_values(model, fields, rows, ignore_conflicts=ignore_conflicts)
     table = connection.ops.quote_name(model._meta.db_table)
@@ -218,9 +242,7 @@ def _rows_of(fields: Sequence[Field], records: Sequence[Mapping[str, Any]]) -> t
     now = timezone.now()
 
     def default(field: Field) -> Any:
-        if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
-            return now
-        return field.get_default()
+        return _default(field, now)
 
     keys = records[0].keys() if records else {}
     named = [f for f in fields if f.attname in keys]
@@ -236,6 +258,14 @@ def _rows_of(fields: Sequence[Field], records: Sequence[Mapping[str, Any]]) -> t
         [record[name] if name in record else default(field) for name, field in zip(names, fields, strict=True)]
         for record in records
     ]
+
+
+def _default(field: Field, now: dt.datetime) -> Any:
+    """The value of `field` in a row that leaves it out: `now` for an auto_now(_add) field, else
+    its default, as a model instance would take it."""
+    if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
+        return now
+    return field.get_default()
 
 
 _PLAIN = frozenset({int, str, bool, float, type(None)})

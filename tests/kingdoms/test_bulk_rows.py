@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from kernel.event_codes import EventCode
-from kingdoms.services.bulk_rows import records_insert, rows_insert, rows_insert_with_ids, rows_update
+from kingdoms.services.bulk_rows import records_insert, rows_insert, rows_insert_with_ids, rows_update, values_insert
 from turns.models import DiceRoll, TurnEvent
 
 AWKWARD = 'it\'s 100% "fine"; ünïcode — and a \\ backslash'
@@ -68,6 +68,28 @@ def test_rows_inserted_with_their_ids_in_their_order_as_bulk_create_gives_them(d
     # The next row the table's own way takes the next id.
     assert rows_insert(DiceRoll, _rolls(demo_campaign, 1)) == 1
     assert DiceRoll.objects.order_by("-id").values_list("id", flat=True).first() > ids[-1]
+
+
+def test_values_given_as_tuples_are_stored_as_records_would_be_the_others_defaulted(demo_campaign):
+    """The scenarios' thousands of rolls are written from tuples (kingdoms.services.dice)."""
+    turn = demo_campaign.turns.get(number=1)
+    names = ("turn_id", "sequence", "phase", "code", "text", "data")
+    with CaptureQueriesContext(connection) as queries:
+        written = values_insert(
+            TurnEvent,
+            names,
+            [
+                (turn.pk, 950, "p", EventCode.MOVED, AWKWARD, {"path": [3, 4], "none": None}),
+                (turn.pk, 951, "p", "x", "", [1, True, "a"]),
+            ],
+        )
+    assert written == 1 and len(queries.captured_queries) == 1
+    stored = TurnEvent.objects.filter(turn=turn, sequence__gte=950).order_by("sequence")
+    assert [(e.code, e.text, e.data, e.gold, e.kingdom_id, e.army_id) for e in stored] == [
+        ("moved", AWKWARD, {"path": [3, 4], "none": None}, 0, None, None),
+        ("x", "", [1, True, "a"], 0, None, None),
+    ]
+    assert values_insert(TurnEvent, names, []) == 0
 
 
 def test_rows_updated_only_in_the_fields_named_for_each(demo_campaign):
