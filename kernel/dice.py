@@ -37,8 +37,20 @@ def new_seed() -> str:
     return secrets.token_hex(8)
 
 
+_PARSED: dict[str, tuple[int, int]] = {}  # the few expressions the rules use, each parsed once
+
+
 def _parse(expression: str) -> tuple[int, int]:
     """'2D6' -> (2, 6); 'D3' -> (1, 3). D66 is handled by the caller."""
+    parsed = _PARSED.get(expression)
+    if parsed is None:
+        parsed = _parse_new(expression)
+        if len(_PARSED) < 64:  # bounded, should an expression ever come from outside the rules
+            _PARSED[expression] = parsed
+    return parsed
+
+
+def _parse_new(expression: str) -> tuple[int, int]:
     match = _EXPRESSION.match(expression.upper())
     if not match:
         raise ValueError(f"Unknown dice expression {expression!r}.")
@@ -75,7 +87,7 @@ class Dice:
             total = faces[0] * 10 + faces[1]
         else:
             count, sides = _parse(expression)
-            faces = tuple(self._face(sides) for _ in range(count))
+            faces = (self._face(sides),) if count == 1 else tuple(self._face(sides) for _ in range(count))
             total = sum(faces)
         result = Roll(
             expression=expression,

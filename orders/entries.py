@@ -23,6 +23,7 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
+from functools import cached_property
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from briternia.errors import DomainError
@@ -94,9 +95,13 @@ class Section:
     record: type
     fields: tuple[EntryField, ...]
 
-    @property
+    @cached_property  # asked for every key of every entry read (a large turn's thousands)
     def keys(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
+
+    @cached_property
+    def key_set(self) -> frozenset[str]:
+        return frozenset(self.keys)
 
 
 def _kind_of(hint: Any) -> str:
@@ -170,21 +175,20 @@ def sheet_from_json(data: Mapping[str, Any]) -> SheetEntries:
 def _entry(section: Section, item: Any, where: str) -> Any:
     if not isinstance(item, Mapping):
         raise SheetCodecError(where, f"should be an object, not {_shown(item)}.")
-    unknown = [key for key in item if key not in section.keys]
+    unknown = [key for key in item if key not in section.key_set]
     if unknown:
         raise SheetCodecError(f"{where}.{unknown[0]}", "is no field of the entry.")
     values: dict[str, Any] = {}
-    for f in section.fields:
-        field_where = f"{where}.{f.name}"
+    for f in section.fields:  # the field's place in the error only: a turn reads thousands of them
         if f.name not in item:
             if f.required:
-                raise SheetCodecError(field_where, "is missing.")
+                raise SheetCodecError(f"{where}.{f.name}", "is missing.")
             continue  # the record's default
         value = item[f.name]
         if not _is_kind(value, f.kind):
-            raise SheetCodecError(field_where, f"should be {KIND_WORDS[f.kind]}, not {_shown(value)}.")
+            raise SheetCodecError(f"{where}.{f.name}", f"should be {KIND_WORDS[f.kind]}, not {_shown(value)}.")
         if f.choices and value not in f.choices:
-            raise SheetCodecError(field_where, f"should be one of {', '.join(f.choices)}, not {_shown(value)}.")
+            raise SheetCodecError(f"{where}.{f.name}", f"should be one of {', '.join(f.choices)}, not {_shown(value)}.")
         values[f.name] = _record_value(section, f, value)
     return section.record(**values)
 

@@ -4,17 +4,15 @@ are posted, stored on the battle, and sent to its players as a PDF scenario shee
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.db import transaction
 from django.utils.safestring import mark_safe
 
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
 from kingdoms.models import Army, Character, Kingdom
 from kingdoms.selectors import army_counted_points
-from kingdoms.services.bulk_rows import rows_update
 from kingdoms.services.dice import dice_rolls_save_many
 from rulebook.archetypes.character_record import abilities_kept, deep_wound_to_miss, old_wounds
 from rulebook.scenario.deployment_svg import deployment_diagram
@@ -25,6 +23,7 @@ from rulebook.turn.fight_battles.guerrilla_tactics import GUERRILLA_WARFARE
 
 from ..models import Battle
 from .opponents import side_players
+from .posting import BattleToPost
 from .rival_missions import battle_title, is_rival_mission, rival_mission_sheet, rival_side_name
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
@@ -42,11 +41,16 @@ def scenario_stream(battle: Battle) -> str:
 def general_abilities(army_ids: list[int]) -> dict[int, frozenset[str]]:
     """The Archetype Abilities of each army's General (the Warlord leads the army he is in).
     Amnesia takes a character's abilities away (Character Injury Chart)."""
+    return generals_abilities(living_characters(army_ids))
+
+
+def generals_abilities(characters: Mapping[int, list[Character]]) -> dict[int, frozenset[str]]:
+    """`general_abilities` from each army's living characters (`living_characters`)."""
     abilities: dict[int, frozenset[str]] = defaultdict(frozenset)
-    characters = Character.objects.filter(
-        unit__army_id__in=army_ids, role__in=GENERAL_ROLES, alive=True
-    ).select_related("unit")
-    for character in characters.order_by("role", "id"):  # "general" sorts before "warlord": the Warlord wins
+    generals = sorted(
+        (c for army in characters.values() for c in army if c.role in GENERAL_ROLES), key=lambda c: (c.role, c.id)
+    )
+    for character in generals:  # "general" sorts before "warlord": the Warlord wins
         abilities[character.unit.army_id] = abilities_kept(character.abilities, character.injuries)
     return abilities
 
@@ -59,8 +63,11 @@ def _side_name(kingdom: Kingdom | None, army: Any, fallback: str) -> str:
     return fallback
 
 
-def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> ScenarioSetup:
-    """What the Scenario Generator needs to know about a battle."""
+def scenario_setup(
+    battle: Battle, abilities: dict[int, frozenset[str]], supported_sides: frozenset[str] | None = None
+) -> ScenarioSetup:
+    """What the Scenario Generator needs to know about a battle (`supported_sides`: the sides its
+    supports join, read from its stored supports when not given)."""
     province = battle.province
     settlement = province.settlement
     if battle.defender_kingdom is not None and battle.defender_kingdom.capitol_id == province.id:
@@ -77,7 +84,7 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
         # Raider Captain is the General for the objectives (Tomb Raider Scenario & Terrain, 3.), and the
         # General's Archetype Abilities set no terms of it (decision 352).
         abilities = {}
-    sides = {s.side for s in battle.supports.all()}
+    sides = supported_sides if supported_sides is not None else {s.side for s in battle.supports.all()}
     garrison = f"Garrison of {province.name}"
     # A garrison supports the defending field army; with an Elite Defense Force (or the Ancient
     # Dead's Capitol Garrison) as the defending army, it is the main force.
@@ -124,32 +131,28 @@ def scenario_setup(battle: Battle, abilities: dict[int, frozenset[str]]) -> Scen
     )
 
 
-@transaction.atomic
-def battle_scenarios_generate(*, turn: Any) -> list[Battle]:
-    """Roll the scenario of every battle of the turn that has none yet (called in the turn's
-    resolution transaction); every roll is recorded."""
-    battles = list(
-        Battle.objects.filter(turn=turn, scenario__isnull=True)
-        .select_related(
-            "province", "attacker_kingdom", "attacker_army__kingdom", "defender_kingdom", "defender_army__kingdom"
-        )
-        .prefetch_related("supports")
-    )
-    army_ids = [a for b in battles for a in (b.attacker_army_id, b.defender_army_id) if a]
-    abilities = general_abilities(army_ids)
+def battle_scenarios_roll(*, turn: Any, battles: Sequence[BattleToPost]) -> list[BattleToPost]:
+    """Roll the scenario and the Old Battle Wounds of every battle built for posting (in the turn's
+    resolution transaction, before the rows are written), each on its own stream; every roll is
+    recorded. Returns the battles in the order they are rolled and listed: by province, then as
+    the resolution scheduled them."""
+    ordered = sorted(enumerate(battles), key=lambda item: (item[1].row.province.number, item[0]))
+    army_ids = [a for b in battles for a in (b.row.attacker_army_id, b.row.defender_army_id) if a]
     characters = living_characters(army_ids)  # once for every battle (a query per battle grew with the turn)
+    abilities = generals_abilities(characters)
     rolled: list[SeededDice] = []
-    for battle in battles:
+    for _, posted in ordered:
+        battle = posted.row
         dice = SeededDice(seed=turn.seed, stream=scenario_stream(battle))
-        battle.scenario = scenario_generate(scenario_setup(battle, abilities), dice).as_json()
+        scenario = scenario_generate(scenario_setup(battle, abilities, posted.supported_sides), dice)
+        battle.scenario = scenario.as_json_of_new()
         rolled.append(dice)
         wound_dice = SeededDice(seed=turn.seed, stream=f"old-wounds:{scenario_stream(battle)}")
         battle.old_wounds = old_wounds_roll(battle, wound_dice, characters)
         rolled.append(wound_dice)
-    rows_update(Battle, {b.pk: {"scenario": b.scenario, "old_wounds": b.old_wounds} for b in battles})
     # One insert for every battle's rolls (a query per battle grows with the campaign).
     dice_rolls_save_many(campaign=turn.campaign, turn=turn.number, dice=rolled)
-    return battles
+    return [posted for _, posted in ordered]
 
 
 def living_characters(army_ids: list[int]) -> dict[int, list[Character]]:

@@ -1,7 +1,9 @@
 """Writing many rows of one table in one set-based statement: `rows_update` updates each row only in
 the fields that changed for it (the one world writer's, kingdoms.services.world_write, and the
 scenarios' writes); `records_insert` inserts rows whose ids nobody reads back (a turn's dice rolls,
-events, movements and ledger rows).
+events, movements and ledger rows); `rows_insert_with_ids` inserts rows whose ids are wanted (a
+turn's battles: their supports and scenario sheets name them), the ids drawn from the table's
+sequence first, then the same COPY.
 
 Django's `bulk_update` builds a `CASE WHEN id = ... THEN ...` per row per field (on the largest
 campaign 28,860 expressions compiled in Python: most of the orders phase's time), and writes every
@@ -38,6 +40,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 from uuid import UUID
 
@@ -137,6 +140,33 @@ def rows_insert(model: type[Model], rows: Sequence[Model]) -> int:
     return records_insert(model, [{f.attname: f.pre_save(row, add=True) for f in fields} for row in rows])
 
 
+def rows_insert_with_ids(model: type[Model], rows: Sequence[Model]) -> int:
+    """Insert `rows` (unsaved instances of `model`) in their order and give each its primary key, as
+    bulk_create does; returns the number of statements run. On PostgreSQL the ids are drawn from the
+    table's sequence first (one query, in ascending order: what an insert of the rows in their order
+    would have given them) and the rows sent by COPY with them, without bulk_create's statement
+    compiled value by value; elsewhere it is bulk_create (SQLite returns the ids it gave)."""
+    if not rows:
+        return 0
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_create(rows)
+        return 1
+    table = model._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [table, model._meta.pk.column, len(rows)],
+        )
+        ids = sorted(pk for (pk,) in cursor.fetchall())
+    for row, pk in zip(rows, ids, strict=True):
+        row.pk = pk
+        row._state.adding, row._state.db = False, connection.alias  # as bulk_create leaves its rows
+    fields = list(model._meta.concrete_fields)
+    # The defaults and auto_now_add, as save() would.
+    _copy_records(model, fields, [[f.pre_save(row, add=True) for f in fields] for row in rows])
+    return 2
+
+
 def records_insert(model: type[Model], records: Sequence[Mapping[str, Any]], *, ignore_conflicts: bool = False) -> int:
     """Insert `records`, each a mapping of `model`'s field attnames (`campaign_id`, not `campaign`) to
     their values as Python has them, in one statement (on SQLite one per batch of the connection's
@@ -146,8 +176,31 @@ def records_insert(model: type[Model], records: Sequence[Mapping[str, Any]], *, 
     of statements run."""
     if not records:
         return 0
+    fields, rows = _rows_of(_insert_fields(model), records)
+    return _rows_insert(model, fields, rows, ignore_conflicts=ignore_conflicts)
+
+
+def values_insert(model: type[Model], names: Sequence[str], rows: Sequence[tuple[Any, ...]]) -> int:
+    """`records_insert`, each record given as the tuple of its values for the field attnames `names`
+    rather than as a mapping (a turn's thousands of dice rolls without a dict each); the fields
+    not named take their defaults. Returns the number of statements run."""
+    if not rows:
+        return 0
     fields = _insert_fields(model)
-    rows = _rows_of(fields, records)
+    by_name = {f.attname: f for f in fields}
+    named = [by_name[name] for name in names]
+    left_out = [f for f in fields if f.attname not in set(names)]
+    now = timezone.now()
+    tail = tuple(_default(f, now) for f in left_out)
+    return _rows_insert(
+        model, [*named, *left_out], [row + tail for row in rows] if tail else rows, ignore_conflicts=False
+    )
+
+
+def _rows_insert(
+    model: type[Model], fields: Sequence[Field], rows: Sequence[Sequence[Any]], *, ignore_conflicts: bool
+) -> int:
+    """Insert `rows`, each the values of `fields` in their order (records_insert's and values_insert's)."""
     if connection.vendor != "postgresql":
         return _insert_values(model, fields, rows, ignore_conflicts=ignore_conflicts)
     table = connection.ops.quote_name(model._meta.db_table)
@@ -164,34 +217,88 @@ def records_insert(model: type[Model], records: Sequence[Mapping[str, Any]], *, 
                 [json.dumps(document, default=_json_default)],
             )
         return 1
-    encoders = [_copy_value(f) for f in fields]
-    _copy(
-        f"COPY {table} ({columns}) FROM STDIN",
-        ([encode(value) for encode, value in zip(encoders, row, strict=True)] for row in rows),
-    )
+    _copy_records(model, fields, rows)
     return 1
+
+
+def _copy_records(model: type[Model], fields: Sequence[Field], rows: Sequence[Sequence[Any]]) -> None:
+    """COPY `rows` (each the values of `fields`, in their order) into `model`'s table (PostgreSQL)."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    encode = _row_encoder(fields)
+    _copy(f"COPY {table} ({columns}) FROM STDIN", (encode(row) for row in rows))
 
 
 def _insert_fields(model: type[Model]) -> list[Field]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
-def _rows_of(fields: Sequence[Field], records: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
-    """Each record's values in the order of `fields`; a field it leaves out takes its default, as a
-    model instance would (Field.get_default), an auto_now(_add) one the time of the insert."""
+def _rows_of(fields: Sequence[Field], records: Sequence[Mapping[str, Any]]) -> tuple[list[Field], list[Sequence[Any]]]:
+    """Each record's values, and the fields they are the values of (`fields`, maybe in another
+    order); a field a record leaves out takes its default, as a model instance would
+    (Field.get_default), an auto_now(_add) one the time of the insert. Records that all name the
+    same fields (a phase's thousands of rows) are read with one itemgetter each, the fields they
+    leave out last, their defaults taken once (the values are only written, never kept)."""
     now = timezone.now()
-    defaults: list[Callable[[], Any]] = [
-        (lambda: now) if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False) else f.get_default
-        for f in fields
-    ]
+
+    def default(field: Field) -> Any:
+        return _default(field, now)
+
+    keys = records[0].keys() if records else {}
+    named = [f for f in fields if f.attname in keys]
+    if named and len(keys) == len(named) and all(record.keys() == keys for record in records):
+        left_out = [f for f in fields if f.attname not in keys]
+        tail = tuple(default(f) for f in left_out)
+        take = itemgetter(*(f.attname for f in named))
+        if len(named) == 1:
+            return [*named, *left_out], [(take(record), *tail) for record in records]
+        return [*named, *left_out], [take(record) + tail for record in records]
     names = [f.attname for f in fields]
-    return [
-        [record[name] if name in record else default() for name, default in zip(names, defaults, strict=True)]
+    return list(fields), [
+        [record[name] if name in record else default(field) for name, field in zip(names, fields, strict=True)]
         for record in records
     ]
 
 
+def _default(field: Field, now: dt.datetime) -> Any:
+    """The value of `field` in a row that leaves it out: `now` for an auto_now(_add) field, else
+    its default, as a model instance would take it."""
+    if getattr(field, "auto_now_add", False) or getattr(field, "auto_now", False):
+        return now
+    return field.get_default()
+
+
 _PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
+def _row_encoder(fields: Sequence[Field]) -> Callable[[Sequence[Any]], list[Any]]:
+    """How a row of `fields`' values goes into COPY's rows, each value as `_copy_value` writes it:
+    one function for the row rather than one call per value (a turn's COPYs are tens of thousands of
+    values), a plain value left as it is."""
+    json_at = [(i, f.encoder) for i, f in enumerate(fields) if isinstance(f, JSONField)]
+    other_at = [(i, _copy_value(f)) for i, f in enumerate(fields) if not isinstance(f, JSONField)]
+    plain = _PLAIN
+
+    def encode(row: Sequence[Any]) -> list[Any]:
+        out = list(row)
+        for i, encoder in json_at:
+            value = out[i]
+            if value is None:
+                continue
+            if type(value) is list:  # _json_text's list of integers, inline: most of a COPY's JSON values
+                for item in value:
+                    if type(item) is not int:
+                        break
+                else:
+                    out[i] = str(value)  # "[3, 4]", as json.dumps writes it
+                    continue
+            out[i] = json.dumps(value, cls=encoder)
+        for i, value_of in other_at:
+            if type(out[i]) not in plain:
+                out[i] = value_of(out[i])
+        return out
+
+    return encode
 
 
 def _copy_value(field: Field) -> Callable[[Any], Any]:
@@ -218,7 +325,7 @@ def _json_text(value: Any, encoder: type[json.JSONEncoder] | None) -> str:
     three per roll, thousands of rolls a turn) is written directly: json.dumps' own cost per call is
     most of the COPY's Python time for them."""
     if type(value) is list and all(type(item) is int for item in value):
-        return "[" + ", ".join(map(str, value)) + "]"
+        return str(value)  # "[3, 4]", as json.dumps writes it
     return json.dumps(value, cls=encoder)
 
 

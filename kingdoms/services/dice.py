@@ -9,7 +9,7 @@ from kernel.dice import Dice, SeededDice
 from turns.models import DiceRoll
 
 from ..models import Campaign
-from .bulk_rows import records_insert
+from .bulk_rows import values_insert
 
 
 def campaign_dice(*, campaign: Campaign, stream: str) -> SeededDice:
@@ -35,18 +35,51 @@ def dice_rolls_save(*, campaign: Campaign, turn: int, dice: Dice, stream: str = 
 
 def dice_rolls_save_many(*, campaign: Campaign, turn: int, dice: Sequence[SeededDice]) -> None:
     """Write the rolls of several streams at once (a turn's scenarios, the orders phase's two
-    streams): two queries whatever their number (bulk_rows.records_insert: thousands of rolls)."""
+    streams): two queries whatever their number (bulk_rows.values_insert: thousands of rolls)."""
     started = dict(
         DiceRoll.objects.filter(campaign=campaign, turn=turn, stream__in=[d.stream for d in dice])
         .values_list("stream")
         .annotate(n=Count("id"))
     )
-    rows = [row for d in dice for row in _rows(campaign, turn, d.stream, started.get(d.stream, 0), d)]
-    records_insert(DiceRoll, rows)
+    values_insert(
+        DiceRoll,
+        _VALUE_NAMES,
+        [
+            (
+                campaign.pk,
+                turn,
+                d.stream,
+                started.get(d.stream, 0) + index,
+                roll.expression,
+                list(roll.faces),
+                roll.total,
+                roll.purpose,
+                list(roll.kingdoms),
+                list(roll.armies),
+            )
+            for d in dice
+            for index, roll in enumerate(d.rolls)
+        ],
+    )
+
+
+# The fields of a roll's row, in the order dice_rolls_save_many gives them (a tuple per roll, no dict).
+_VALUE_NAMES = (
+    "campaign_id",
+    "turn",
+    "stream",
+    "sequence",
+    "expression",
+    "faces",
+    "total",
+    "purpose",
+    "kingdoms",
+    "armies",
+)
 
 
 def _rows(campaign: Campaign, turn: int, stream: str, start: int, dice: Dice) -> list[dict[str, Any]]:
-    """The rolls of `dice` as DiceRoll records (bulk_rows.records_insert's): no model instance per roll."""
+    """The rolls of `dice` as the fields of DiceRoll rows (dice_rolls_save's)."""
     return [
         {
             "campaign_id": campaign.pk,

@@ -94,9 +94,11 @@ class ListRows:
 ITEM_FIELDS = ("id", "kingdom_id", "name", "points", "common", "bearer_id", "bearer__army_id")
 
 
-def list_rows(army_ids: Collection[int], kingdom: int | None = None) -> ListRows:
-    """The lists of the armies `army_ids`: two queries; with `kingdom` (theirs), a third for the
-    magic items they bear and the kingdom owns, read once for the world and the spending roster."""
+def list_rows(army_ids: Collection[int] | QuerySet[Army], kingdom: int | None = None) -> ListRows:
+    """The lists of the armies `army_ids` (ids, or a query of armies' ids: a campaign's thousand
+    armies by a subquery rather than a thousand parameters compiled and quoted for each query): two
+    queries; with `kingdom` (theirs), a third for the magic items they bear and the kingdom owns,
+    read once for the world and the spending roster."""
     return ListRows(
         units=list(
             Unit.objects.filter(army_id__in=army_ids).order_by("army_id", "position", "id").values_list(*_UNIT_FIELDS)
@@ -114,15 +116,24 @@ def list_rows(army_ids: Collection[int], kingdom: int | None = None) -> ListRows
     )
 
 
-def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lists: ListRows | None = None) -> _Armies:
+def _armies_load(
+    armies: list[dict[str, Any]],
+    number_of: Mapping[int, int],
+    lists: ListRows | None = None,
+    *,
+    read_by: QuerySet[Army] | None = None,
+) -> _Armies:
     """The active ones of `armies` (`army_rows`) standing on the map, with their lists (`lists`:
-    read before for these armies or more; by default read here), in one to three queries (units
-    and characters unless given, items)."""
+    read before for these armies or more; by default read here, for `read_by`'s armies when given:
+    the query `armies` was read by, or one of more armies), in one to three queries (units and
+    characters unless given, items)."""
     rows = [a for a in armies if a["status"] == Army.Status.ACTIVE and a["province_id"] is not None]
     army_ids = [a["id"] for a in rows]
     on_map = set(army_ids)
+    # The lists of the armies read, by the query that read them when given (a subquery, not ids).
+    wanted: Collection[int] | QuerySet[Army] = army_ids if read_by is None else read_by.order_by().values("id")
     if lists is None:
-        lists = list_rows(army_ids)
+        lists = list_rows(wanted)
     listed_units: dict[int, list[UnitState]] = defaultdict(list)
     for row in lists.units:
         unit_id, army_id, name, category, models_count, per_model, equipment, one_use, *rest = row
@@ -159,7 +170,7 @@ def _armies_load(armies: list[dict[str, Any]], number_of: Mapping[int, int], lis
         ]
     else:
         borne = list(
-            ArmoryItem.objects.filter(bearer__army__in=army_ids, destroyed=False)
+            ArmoryItem.objects.filter(bearer__army__in=wanted, destroyed=False)
             .order_by()
             .values_list("id", "bearer_id", "bearer__army", "name", "points")
         )
@@ -241,10 +252,8 @@ def _world_and_numbers(
     treasury = dict(
         TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
     )
-    armies = _armies_load(
-        army_rows(Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, province__isnull=False)),
-        number_of,
-    )
+    on_map = Army.objects.filter(kingdom__campaign=campaign, status=Army.Status.ACTIVE, province__isnull=False)
+    armies = _armies_load(army_rows(on_map), number_of, read_by=on_map)
     garrisoned = {garrison.province for garrison in armies.garrisons.values()}
     warlords = dict(
         Character.objects.filter(kingdom__campaign=campaign, role=Character.Role.WARLORD, alive=True).values_list(

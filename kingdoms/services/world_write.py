@@ -291,6 +291,9 @@ def _provinces_write(before: World, after: World, province_ids: Mapping[int, int
                 fields,
             )
             for number, province in after.provinces.items()
+            # A record the rules left as loaded (the same frozen record) has nothing to write: most
+            # of a large map's 2,000 provinces, not compared field by field.
+            if province is not before.provinces.get(number)
         },
     )
 

@@ -9,7 +9,7 @@ Rule cases SG1-SG4.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, NamedTuple
 
 from kernel.dice import Dice
@@ -182,11 +182,18 @@ class Scenario:
         times faster (`_plain`; a turn's hundreds of battles each store one)."""
         return _plain(self)  # type: ignore[no-any-return]
 
+    def as_json_of_new(self) -> dict[str, Any]:
+        """`as_json` for a scenario `scenario_generate` has just made, to be stored and dropped: its
+        parts are already plain (dicts, lists, texts and numbers built for it alone), so they are
+        the stored JSON's own rather than copied (a large turn stores hundreds)."""
+        return {name: getattr(self, name) for name in _SCENARIO_FIELDS}
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Scenario:
         return cls(**data)
 
 
+_SCENARIO_FIELDS = tuple(f.name for f in fields(Scenario))
 _ATOMS = frozenset({int, str, bool, float, type(None)})
 
 
@@ -380,14 +387,14 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         if kind == MEETING:
             # The winner does not choose the order: he chooses an entry point and moves on first.
             deploy = {
-                "roll_off": asdict(off),
+                "roll_off": _plain(off),
                 "first": off.winner,
                 "text": f"{winner} scores highest, chooses an entry point and moves a unit onto the table first; "
                 "then the players alternate, a unit at a time, the other player from the other entry point.",
             }
         else:
             deploy = {
-                "roll_off": asdict(off),
+                "roll_off": _plain(off),
                 "first": None,
                 "text": f"{winner} wins the roll and chooses to deploy first or second.",
             }
@@ -438,7 +445,7 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         defender_modifier=defender_modifier,
     )
     first_turn = {
-        "roll_off": asdict(off),
+        "roll_off": _plain(off),
         "notes": first_notes,
         "winner": setup.attacker.name if off.winner == "attacker" else setup.defender.name,
     }
@@ -538,4 +545,4 @@ def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
         dice, setup, "Scenario: choose sides", attacker_modifier=attacker_modifier, defender_modifier=defender_modifier
     )
     winner = setup.attacker.name if off.winner == "attacker" else setup.defender.name
-    return {"roll_off": asdict(off), "winner": winner, "text": " ".join([*notes, f"{winner} chooses the table side."])}
+    return {"roll_off": _plain(off), "winner": winner, "text": " ".join([*notes, f"{winner} chooses the table side."])}

@@ -19,8 +19,8 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from battles.models import Battle, TurnSummarySheet
-from battles.services.posting import battles_post
-from battles.services.scenarios import battle_scenarios_generate, scenario_sheet_pdf
+from battles.services.posting import battles_build, battles_insert
+from battles.services.scenarios import battle_scenarios_roll, scenario_sheet_pdf
 from battles.services.summaries import battle_standing
 from kingdoms.models import TombRaiderEntry
 from kingdoms.selectors import tomb_raiders_for_missions
@@ -59,8 +59,11 @@ def _post(turn, missions: dict[int, TombRaiderMission]) -> list[Battle]:
     state.raiders = {k: r.force for k, r in tomb_raiders_for_missions(kingdom_ids=targets, turn_number=1).items()}
     events: list = []
     battles = rival_mission_battles(state, events)
-    rows = battles_post(turn=turn, resolution=Resolution(state, events, [], battles), army_ids={})
-    battle_scenario_reports_create(turn=turn, battles=battle_scenarios_generate(turn=turn))
+    built = battles_build(turn=turn, resolution=Resolution(state, events, [], battles), army_ids={})
+    rolled = battle_scenarios_roll(turn=turn, battles=built)
+    battles_insert(rolled)
+    battle_scenario_reports_create(turn=turn, battles=[b.row for b in rolled])
+    rows = [b.row for b in built]
     Turn.objects.filter(pk=turn.pk).update(
         status=Turn.Status.BATTLES, results_deadline=timezone.now() + dt.timedelta(days=3)
     )

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from kernel.event_codes import EventCode
-from kingdoms.services.bulk_rows import records_insert, rows_insert, rows_update
+from kingdoms.services.bulk_rows import records_insert, rows_insert, rows_insert_with_ids, rows_update, values_insert
 from turns.models import DiceRoll, TurnEvent
 
 AWKWARD = 'it\'s 100% "fine"; ünïcode — and a \\ backslash'
@@ -45,6 +45,51 @@ def test_rows_inserted_in_one_statement_read_back_as_saved(demo_campaign):
     assert all(r.created_at is not None for r in stored)
     assert stored[0].purpose == AWKWARD and stored[0].kingdoms == ["a", {"nested": [1, None, True]}]
     assert rows_insert(DiceRoll, []) == 0
+
+
+def test_rows_inserted_with_their_ids_in_their_order_as_bulk_create_gives_them(demo_campaign):
+    """The battles' rows are written this way: each row gets its id (the supports and the scenario
+    sheets name it), ascending in the rows' order, and reads back as it was built."""
+    before = DiceRoll.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    rows = _rolls(demo_campaign, 120)
+    with CaptureQueriesContext(connection) as queries:
+        rows_insert_with_ids(DiceRoll, rows)
+    # PostgreSQL: the ids drawn from the sequence, then one COPY; SQLite: bulk_create's batches.
+    assert connection.vendor != "postgresql" or len(queries.captured_queries) == 2
+    ids = [r.pk for r in rows]
+    assert ids == sorted(ids) and len(set(ids)) == 120 and ids[0] > before
+    assert not any(r._state.adding for r in rows)
+    fields = ("stream", "sequence", "expression", "faces", "total", "purpose", "kingdoms", "armies")
+    stored = {r.pk: r for r in DiceRoll.objects.filter(pk__in=ids)}
+    assert [tuple(getattr(stored[r.pk], f) for f in fields) for r in rows] == [
+        tuple(getattr(r, f) for f in fields) for r in rows
+    ]
+    assert stored[ids[0]].purpose == AWKWARD and stored[ids[0]].created_at is not None
+    # The next row the table's own way takes the next id.
+    assert rows_insert(DiceRoll, _rolls(demo_campaign, 1)) == 1
+    assert DiceRoll.objects.order_by("-id").values_list("id", flat=True).first() > ids[-1]
+
+
+def test_values_given_as_tuples_are_stored_as_records_would_be_the_others_defaulted(demo_campaign):
+    """The scenarios' thousands of rolls are written from tuples (kingdoms.services.dice)."""
+    turn = demo_campaign.turns.get(number=1)
+    names = ("turn_id", "sequence", "phase", "code", "text", "data")
+    with CaptureQueriesContext(connection) as queries:
+        written = values_insert(
+            TurnEvent,
+            names,
+            [
+                (turn.pk, 950, "p", EventCode.MOVED, AWKWARD, {"path": [3, 4], "none": None}),
+                (turn.pk, 951, "p", "x", "", [1, True, "a"]),
+            ],
+        )
+    assert written == 1 and len(queries.captured_queries) == 1
+    stored = TurnEvent.objects.filter(turn=turn, sequence__gte=950).order_by("sequence")
+    assert [(e.code, e.text, e.data, e.gold, e.kingdom_id, e.army_id) for e in stored] == [
+        ("moved", AWKWARD, {"path": [3, 4], "none": None}, 0, None, None),
+        ("x", "", [1, True, "a"], 0, None, None),
+    ]
+    assert values_insert(TurnEvent, names, []) == 0
 
 
 def test_rows_updated_only_in_the_fields_named_for_each(demo_campaign):

@@ -23,8 +23,8 @@ from battles.services.aftermath import DICE_STREAM as AFTERMATH_STREAM
 from battles.services.aftermath import aftermath_blockers
 from battles.services.aftermath_state import aftermath_state_load
 from battles.services.aftermath_write import aftermath_write
-from battles.services.posting import battles_post
-from battles.services.scenarios import battle_scenarios_generate
+from battles.services.posting import battles_build, battles_insert
+from battles.services.scenarios import battle_scenarios_roll
 from briternia.errors import DomainError
 from briternia.queue import task_enqueue
 from kernel.dice import SeededDice
@@ -105,11 +105,15 @@ def orders_phase_run(*, turn_id: int) -> OrdersOutcome:
             army_ids = resolution_write(
                 turn=turn, before=before, resolution=resolution, dice=dice, ancient_dice=ancient
             )
-        with phase_step("posting"):
-            battles_post(turn=turn, resolution=resolution, army_ids=army_ids)
         with phase_step("scenarios"):
-            # The battles are posted: each gets its scenario, and its players the scenario sheet.
-            battle_scenario_reports_create(turn=turn, battles=battle_scenarios_generate(turn=turn))
+            # Each battle gets its scenario before its row is written, the row written once with it.
+            battles = battle_scenarios_roll(
+                turn=turn, battles=battles_build(turn=turn, resolution=resolution, army_ids=army_ids)
+            )
+        with phase_step("posting"):
+            # The battles are posted with their scenarios, and their players get the scenario sheets.
+            battles_insert(battles)
+            battle_scenario_reports_create(turn=turn, battles=[b.row for b in battles])
         with phase_step("sanity check"):
             phase_sanity_check(turn=turn, phase_name="orders phase", battles_waiting=True)
         return resolution

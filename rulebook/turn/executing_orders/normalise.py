@@ -37,7 +37,7 @@ def normalise_orders(state: TurnState, events: list[Event]) -> None:
             continue
         if army.kingdom not in contexts:
             contexts[army.kingdom] = order_sheet_context(state.world, army.kingdom)
-        check = order_sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom])
+        check = order_sheet_check(SheetEntries(orders=(order,)), contexts[army.kingdom], warnings=False)
         if check.error_problems:
             state.orders[army.id] = order.held()
             problem = check.error_problems[0]

@@ -17,7 +17,8 @@ RECOVER_NEEDS = 4  # Recover: 4+, +1 for each earlier consecutive turn; a natura
 def recover(state: TurnState, dice: Dice, events: list[Event], fighting: set[int]) -> None:
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         if state.orders[army.id].kind is not OrderKind.RECOVER:
-            state.armies[army.id] = replace(army, recover_streak=0)
+            if army.recover_streak:  # the streak broken (a thousand armies: no copy of one that has none)
+                state.armies[army.id] = replace(army, recover_streak=0)
             continue
         province = state.provinces[army.province]
         if army.id in fighting:

@@ -22,9 +22,10 @@ from rulebook.turn.write_orders.supply_depot import check_depots
 from rulebook.turn.write_orders.transfers import check_transfers
 
 
-def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
+def order_sheet_check(entries: SheetEntries, ctx: SheetContext, *, warnings: bool = True) -> SheetCheck:
     """Check a whole sheet: errors refuse it, warnings point at orders that are legal but
-    probably mistaken, costs list the gold it spends."""
+    probably mistaken, costs list the gold it spends. `warnings=False`: the errors and costs only
+    (the resolution checks each army's order again and reads only the errors)."""
     check = SheetCheck(
         names={a.id: a.name for a in ctx.armies.values()},
         treasury=ctx.treasury,
@@ -55,5 +56,6 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext) -> SheetCheck:
                 "comes before 3. Create / Upgrade Armies).",
             )
         )
-    check_warnings(entries, ctx, check)
+    if warnings:
+        check_warnings(entries, ctx, check)
     return check
