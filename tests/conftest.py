@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from battles.models import Battle
 from demo.campaign import demo_campaign_create
+from demo.turn import demo_turn_play
 from kingdoms.models import Campaign, Kingdom, Unit
 from kingdoms.services import campaigns as campaign_services
 from rulebook.setup.maps import load_default_map
@@ -186,6 +187,28 @@ def reported(demo_campaign, k, shared_layers) -> Turn:
     reports are rendered and sent when the aftermath commits (built once per run:
     tests/shared_rows.py). Its outbox holds the aftermath's emails."""
     return shared_layers.take(REPORTED)
+
+
+def _demo_turn_played_build(campaign: Campaign, capture) -> Turn:
+    """Turn 1 of the demo campaign played through as `make demo` plays it (demo/turn.py), its
+    scenario sheets and reports queued, not rendered: the on-commit work (the PDFs, the map's
+    picture, the emails) is left out; what the phases wrote is all there."""
+    with capture(execute=False):
+        demo_turn_play(campaign)
+    return campaign.turns.get(number=1)
+
+
+DEMO_TURN_PLAYED = Layer(
+    "demo campaign, turn 1 played as make demo plays it, reports queued", _demo_turn_played_build, parent=DEMO
+)
+
+
+@pytest.fixture
+def demo_turn_played(demo_campaign, shared_layers) -> Turn:
+    """The demo campaign's turn 1 played through by demo_turn_play, its PDFs and emails queued, not
+    rendered or sent (built once per run: tests/shared_rows.py). For the tests that read what the
+    phases wrote (rows, report contexts, the turn's map), never a PDF."""
+    return shared_layers.take(DEMO_TURN_PLAYED)
 
 
 @pytest.fixture

@@ -28,10 +28,9 @@ from battles.models import Battle
 from kingdoms.models import Kingdom
 from outbox.models import Email
 from reports.models import TurnReport
-from tests.battle_setup import file_battle_orders
+from tests.battles.conftest import BATTLES_FILED, BATTLES_POSTED
 from tests.clients import error_shape_problems, user_named
 from transfer.models import Snapshot
-from turns.services.cycle import orders_phase_run
 
 LOGIN = "login"  # 302 to /accounts/login/
 ADMIN_LOGIN = "admin-login"  # 302 to /admin/login/
@@ -208,12 +207,12 @@ def test_every_route_has_an_access_rule_of_its_own():
 
 
 @pytest.fixture
-def world(demo_campaign, django_capture_on_commit_callbacks):
-    """The demo's turn 1 resolved into battles: every kind of object a route names exists."""
+def world(demo_campaign, shared_layers):
+    """The demo's turn 1 resolved into battles, its scenario sheets rendered and emailed (the
+    battles' shared builds, tests/battles/conftest.py): every kind of object a route names exists."""
+    shared_layers.take(BATTLES_FILED)
+    shared_layers.take(BATTLES_POSTED)
     turn = demo_campaign.turns.get(number=1)
-    file_battle_orders(demo_campaign, turn)
-    with django_capture_on_commit_callbacks(execute=True):
-        assert orders_phase_run(turn_id=turn.pk).resolved
     ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
     battle = Battle.objects.get(turn=turn, province__number=62)
     army = battle.attacker_army if battle.attacker_kingdom_id == ostland.pk else battle.defender_army

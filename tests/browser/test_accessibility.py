@@ -36,6 +36,8 @@ from kingdoms.services.co_players import co_player_add
 from kingdoms.services.invitations import invitation_link
 from rulebook.setup.maps import load_default_map
 from tests.battle_setup import file_battle_orders, raid_posted
+from tests.conftest import DEMO
+from tests.shared_rows import Layers
 from tests.smtp import email_failed_create
 from turns.models import Turn
 from turns.services.cycle import orders_phase_run
@@ -191,13 +193,15 @@ def _invitation_path(user: AbstractBaseUser) -> str:
 
 
 @pytest.fixture(scope="module")
-def site(django_db_setup, django_db_blocker, browser: Browser) -> Iterator[Site]:
+def site(django_db_setup, django_db_blocker, browser: Browser, shared_layers: Layers) -> Iterator[Site]:
     """A demo campaign with turn 1 played and reported, a second in its battles phase, and a third
     in setup (its invitations page), served by a live server of the module's own."""
     with django_db_blocker.unblock(), override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
         server = None
         try:
-            played = demo_campaign_create()
+            # The first demo campaign is the run's shared build (tests/shared_rows.py), written and
+            # committed here; the second is built again (the same rows cannot be written twice).
+            played = shared_layers.take(DEMO)
             demo_turn_play(played)
             _letters_written(played)
             setup = campaign_services.campaign_create(

@@ -11,20 +11,32 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from battles.models import Battle, TurnSummarySheet
-from demo.campaign import DEMO_PASSWORD
+from demo.campaign import DEMO_PASSWORD, demo_campaign_create
 from demo.turn import demo_turn_play
-from kingdoms.models import Campaign, Kingdom
+from kingdoms.models import Kingdom
 from orders.models import OrderSheet
 from tests.clients import user_named
+from tests.shared_rows import Capture, Layer, Layers
 from turns.models import Turn
 
 from .conftest import Outbox, login
 
 
+def _reported_build(below: None, capture: Capture) -> Turn:
+    campaign = demo_campaign_create()
+    demo_turn_play(campaign)
+    return campaign.turns.get(number=1)
+
+
+# Committed as it is built (the live server reads it), as the fixture built it for each test before.
+REPORTED = Layer("demo campaign, turn 1 played and committed (closed turns)", _reported_build, commits=True)
+
+
 @pytest.fixture
-def reported(outbox: Outbox, demo_campaign: Campaign) -> Turn:
-    demo_turn_play(demo_campaign)
-    turn = demo_campaign.turns.get(number=1)
+def reported(outbox: Outbox, transactional_db, shared_layers: Layers) -> Turn:
+    """The demo's turn 1 played through (built once per run, committed: tests/shared_rows.py); its
+    emails, when this fixture builds it, go to the outbox under tmp_path (no test here reads them)."""
+    turn = shared_layers.take(REPORTED)
     assert turn.status == Turn.Status.REPORTED
     return turn
 

@@ -6,7 +6,6 @@ import pytest
 from django.db.models import Sum
 
 from briternia.errors import DomainError
-from demo.turn import demo_turn_play
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Army, ExperienceEntry
@@ -14,12 +13,8 @@ from kingdoms.services.experience import experience_adjust, experience_rows_writ
 from turns.models import TurnEvent
 
 
-def test_a_played_turn_leaves_every_army_s_experience_equal_to_its_ledger(
-    demo_campaign, django_capture_on_commit_callbacks
-):
+def test_a_played_turn_leaves_every_army_s_experience_equal_to_its_ledger(demo_campaign, demo_turn_played):
     # The turn's scenario sheets and reports are queued, not rendered: the ledger is what is checked.
-    with django_capture_on_commit_callbacks(execute=False):
-        demo_turn_play(demo_campaign)
     armies = Army.objects.filter(kingdom__campaign=demo_campaign)
     earned = [a for a in armies if a.experience]
     assert earned, "the demo's battles earn experience"

@@ -10,7 +10,7 @@ import pytest
 
 from battles.models import Battle
 from battles.services.scenarios import scenario_sheet_context
-from demo.turn import army_with_list, demo_turn_play
+from demo.turn import army_with_list
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Campaign, Character, Kingdom, Province
 from kingdoms.services.world import world_load
@@ -24,6 +24,7 @@ from rulebook.tables import ArmyType
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests.battle_setup import sheet_filed
 from tests.clients import pages_as, user_named
+from tests.conftest import DEMO_TURN_PLAYED
 from turns.models import DiceRoll, Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
@@ -144,15 +145,15 @@ def test_victory_over_the_ancient_dead_pays_for_the_points_they_fought_at(demo_c
 
 
 def test_the_demo_turn_has_their_computed_move_and_the_first_desert_on_the_map_and_in_the_bulletin(
-    demo_campaign, django_capture_on_commit_callbacks
+    demo_campaign, shared_layers
 ) -> None:
     """make demo: the Ancient Dead march out by themselves: the First Host leaves the pyramid, the
-    risen hosts turn the land next to the desert, and the turn's map and bulletin show it."""
+    risen hosts turn the land next to the desert, and the turn's map and bulletin show it (the map
+    as the aftermath stored it, the bulletin's context: the PDFs are not rendered here)."""
     turn = demo_campaign.turns.get(number=1)
     kingdom = ancient_dead(demo_campaign)
     computed = {o.army: o.target for o in ancient_dead_orders(world_load(campaign=demo_campaign, turn_number=1))}
-    with django_capture_on_commit_callbacks(execute=True):
-        demo_turn_play(demo_campaign)
+    shared_layers.take(DEMO_TURN_PLAYED)  # demo_turn_play's turn (tests/conftest.py)
 
     for army in kingdom.armies.filter(kind=Army.Kind.FIELD, created_turn=0).select_related("province"):
         assert army.province.number == computed[army.id]  # each went where the engine sent it
