@@ -138,7 +138,7 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[A
     within = {layout.path: campaign.pk} if among is None else {f"{layout.path}__in": among}
     rows = (
         layout.model._base_manager.filter(**within)
-        .order_by(*([parent] if layout.parent else []), *layout.order, "id")
+        .order_by(*([parent] if layout.parent else []), *layout.ordering, "id")
         .values_list(parent, "pk", *lookups, *columns)
     )
     order = [f.name for f in layout.fields()]  # the model's
@@ -422,8 +422,8 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 
 # The document's effects and captives, in the order earned and captured: a sheet names them by place
 # (tests/orders/test_sheet_codec.py reads them so).
-EFFECT_ORDER = (*MISSION_EFFECTS.order, "id")
-CAPTIVE_ORDER = (*CAPTIVES.order, "id")
+EFFECT_ORDER = (*MISSION_EFFECTS.ordering, "id")
+CAPTIVE_ORDER = (*CAPTIVES.ordering, "id")
 
 
 def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:

@@ -1,7 +1,8 @@
 """The document read from the models: each model's keys and their JSON kinds derived from its own
 fields (Django's `_meta`), with a small declared layout per model saying what the fields cannot:
-where its rows sit (the parent they are listed under, in which order) and how it names the rows
-it refers to (a province by number, a kingdom by name, an army by its key, a user by username).
+where its rows sit (the parent they are listed under; the order, when not the model's own Meta.ordering)
+and what its JSON fields name. A foreign key names its row as its target model says (NAMED_BY: a
+province by number, a kingdom by name, an army by its key, a user by username).
 
 A field added to a model travels with no edit here: it is written under its own name, read back
 by its kind, and, since a document written before it lacks it, it may be absent when the field
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from string import Formatter
 from typing import Any
 
@@ -107,6 +109,19 @@ UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
 BATTLE = "battle"  # a battle by its place in its turn's "battles"
 TURN = "turn"  # a turn by its number
 REPORT = "report"  # a report by its natural key (REPORTS.natural)
+# How the document names a row of each model a foreign key points to.
+NAMED_BY: dict[Any, str] = {
+    User: USERNAME,
+    Province: PROVINCE,
+    Kingdom: KINGDOM,
+    Army: ARMY,
+    Alliance: ALLIANCE,
+    Character: CHARACTER,
+    Unit: UNIT,
+    Battle: BATTLE,
+    Turn: TURN,
+    TurnReport: REPORT,
+}
 NAMED_KINDS: dict[str, Kind] = {
     USERNAME: STR,
     PROVINCE: INT,
@@ -137,10 +152,9 @@ class Layout:
     parent: str
     # The lookup from the model to its campaign (one query reads the campaign's rows).
     path: str
-    # The rows' order in their list, after their parent (ties broken by creation).
-    order: tuple[str, ...] = ()
-    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY, CHARACTER, UNIT...).
-    names: Mapping[str, str] = field(default_factory=dict)
+    # The rows' order in their list, after their parent (ties broken by creation), when not the
+    # model's own (its Meta.ordering after the parent: `ordering`).
+    order: tuple[str, ...] | None = None
     # JSON kinds narrower than the field's own (a JSON list that holds strings).
     kinds: Mapping[str, Kind] = field(default_factory=dict)
     # The key whose value names a row in the import's messages (reminders[0] "Ostland"); the first
@@ -188,6 +202,21 @@ class Layout:
     # The only fields written, when not all of the model's (an account's: its password, permissions and
     # logins are the site's, transfer/exceptions.py).
     only: tuple[str, ...] = ()
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """How each foreign key and many-to-many field names its row: by its target model (NAMED_BY)."""
+        return {f.name: NAMED_BY[f.related_model] for f in self.fields() if f.is_relation}
+
+    @cached_property
+    def ordering(self) -> tuple[str, ...]:
+        """The rows' order in their list, after their parent: `order`, or the model's Meta.ordering
+        without the parent and the id (a foreign key by its column: no join)."""
+        if self.order is not None:
+            return self.order
+        meta = self.model._meta
+        columns = {f.name: f.attname for f in meta.concrete_fields if f.is_relation}
+        return tuple(columns.get(name, name) for name in meta.ordering if name not in (self.parent, "id", "pk"))
 
     def reference(self, name: str, row: Mapping[str, Any]) -> Reference:
         """What the ids of the JSON field `name` name, for `row` as the document has it."""
@@ -292,7 +321,7 @@ def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
 
 
 # A kingdom's ledger, in turn order.
-TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign", order=("turn",))
+TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign")
 # An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
 IN_ARMY = ("army", "army__kingdom__campaign")
 
@@ -310,18 +339,14 @@ MOVEMENTS = Layout(
     ArmyMovement,
     "movements",
     *IN_ARMY,
-    order=("turn", "step"),
-    names={"province": PROVINCE},
     check=_movements_checked,
 )
-EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY, order=("turn",))
-DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY)
+EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY)
+DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY, order=())  # by creation, not by arrival
 ROSTER_ADJUSTMENTS = Layout(
     RosterAdjustment,
     "roster_adjustments",
     *IN_ARMY,
-    order=("turn",),
-    names={"made_by": USERNAME},
     kinds={"changes": STR_LIST},
 )
 
@@ -338,7 +363,6 @@ UNITS = Layout(
     Unit,
     "units",
     *IN_ARMY,
-    order=("position",),
     label="name",
     check=_units_checked,
     children=(
@@ -347,7 +371,6 @@ UNITS = Layout(
             "character",
             "unit",
             "unit__army__kingdom__campaign",
-            names={"kingdom": KINGDOM},
             kinds={"abilities": STR_LIST},
             single=True,
             what="the character {unit__name}",
@@ -374,7 +397,6 @@ ARMIES = Layout(
     "armies",
     "kingdom",
     "kingdom__campaign",
-    names={"province": PROVINCE, "fortified_in": PROVINCE},
     label="name",
     check=_armies_checked,
     children=ARMY_CHILDREN,
@@ -410,7 +432,6 @@ TOMB_RAIDERS = Layout(
             "entries",
             "force",
             "force__kingdom__campaign",
-            ("position",),
             label="name",
             check=_raider_entries_checked,
         ),
@@ -435,8 +456,6 @@ ARMORY = Layout(
     "armory",
     "kingdom",
     "kingdom__campaign",
-    order=("name",),
-    names={"bearer": UNIT},
     check=_armory_checked,
     what="{name}",
     late=("bearer",),
@@ -450,8 +469,6 @@ DEADLINE_CHANGES = Layout(
     DeadlineChange,
     "deadline_changes",
     *IN_TURN,
-    order=("changed_at",),
-    names={"changed_by": USERNAME},
     natural={**IN_THEIR_TURN, "change": "#"},
 )
 
@@ -471,7 +488,6 @@ ORDERS_REMINDERS = Layout(
     "reminders",
     *IN_TURN,
     ("kingdom_id",),
-    {"kingdom": KINGDOM},
     label="kingdom",
     check=_reminders_checked,
     natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
@@ -481,7 +497,6 @@ RESULTS_REMINDERS = Layout(
     "results_reminders",
     *IN_TURN,
     ("kingdom_id",),
-    {"kingdom": KINGDOM},
     label="kingdom",
     natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
 )
@@ -508,8 +523,6 @@ ALLIANCE_ENDS = Layout(
     AllianceEndAnnouncement,
     "alliance_end_announcements",
     *IN_TURN,
-    ("kingdom_id",),
-    {"kingdom": KINGDOM, "alliance": ALLIANCE, "entered_by": USERNAME},
     label="kingdom",
     check=_alliance_ends_checked,
 )
@@ -536,8 +549,6 @@ EVENTS = Layout(
     TurnEvent,
     "events",
     *IN_TURN,
-    order=("sequence",),
-    names={"kingdom": KINGDOM, "army": ARMY},
     references={"data": lambda row: EVENT_DATA_REFERENCES.get(row.get("code", ""), {})},
     label="code",
     check=_events_checked,
@@ -562,8 +573,6 @@ SHEETS = Layout(
     OrderSheet,
     "sheets",
     *IN_TURN,
-    order=("kingdom_id",),
-    names={"kingdom": KINGDOM},
     label="kingdom",
     check=_sheets_checked,
     what="the order sheet of {kingdom__name} for turn {turn__number}",
@@ -574,8 +583,6 @@ SHEETS = Layout(
             "submissions",
             "sheet",
             "sheet__turn__campaign",
-            order=("submitted_at",),
-            names={"submitted_by": USERNAME},
             kinds={"warnings": STR_LIST},
             what="a submission of the order sheet of {sheet__kingdom__name} for turn {sheet__turn__number}",
             entries=("entries",),
@@ -597,9 +604,7 @@ def _turns_checked(problem: Callable[[str, str], None], turns: Read) -> None:
 
 
 # The armies that support a battle.
-SUPPORTS = Layout(
-    BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
-)
+SUPPORTS = Layout(BattleSupport, "supports", "battle", "battle__turn__campaign")
 # A casualty of a turn summary sheet: its unit by place (as an item's bearer) and what it lost.
 CASUALTY_KEYS = {
     "unit": REFERENCE_KINDS[UNIT_ID],
@@ -617,14 +622,6 @@ SUMMARY_SHEETS = Layout(
     "summary_sheets",
     "battle",
     "battle__turn__campaign",
-    order=("kingdom_id",),
-    names={
-        "kingdom": KINGDOM,
-        "story_army": ARMY,
-        "warlord_heir": CHARACTER,
-        "played_by_player": USERNAME,
-        "entered_by": USERNAME,
-    },
     kinds={"injury_rerolls": LIST},
     references={
         "casualties": ListOf({"unit": UNIT_ID}, keys=CASUALTY_KEYS),
@@ -646,15 +643,6 @@ BATTLES = Layout(
     Battle,
     "battles",
     *IN_TURN,
-    order=("province__number",),
-    names={
-        "province": PROVINCE,
-        "attacker_kingdom": KINGDOM,
-        "attacker_army": ARMY,
-        "defender_kingdom": KINGDOM,
-        "defender_army": ARMY,
-        "ruled_by": USERNAME,
-    },
     references={
         "mission_detail": MISSION_DETAIL_REFERENCES,
         "guerrilla": GUERRILLA_REFERENCES,
@@ -695,7 +683,6 @@ REPORTS = Layout(
     "reports",
     *IN_TURN,
     order=("kind", "kingdom_id", "battle__province__number", "battle_id"),
-    names={"kingdom": KINGDOM, "battle": BATTLE},
     references={"snapshot": SNAPSHOT_REFERENCES},
     described={"snapshot": "the snapshot"},
     label=("kingdom", "kind"),
@@ -724,7 +711,6 @@ TURNS = Layout(
     "turns",
     "campaign",
     "campaign",
-    order=("number",),
     label="number",
     check=_turns_checked,
     children=TURN_CHILDREN,
@@ -740,16 +726,12 @@ ALLIANCES = Layout(
     Alliance,
     "alliances",
     *IN_CAMPAIGN,
-    order=("formed_turn",),
-    names={"first": KINGDOM, "second": KINGDOM, "broken_by": KINGDOM},
     blank=("ended_how",),
 )
 CAPTIVES = Layout(
     CapturedRaider,
     "captives",
     *IN_CAMPAIGN,
-    order=("captured_turn",),
-    names={"captor": KINGDOM, "owner": KINGDOM},
     label="entry",
 )
 
@@ -771,8 +753,6 @@ PROVINCES = Layout(
     Province,
     "provinces",
     *IN_CAMPAIGN,
-    order=("number",),
-    names={"controller": KINGDOM},
     label="number",
     check=_provinces_checked,
     what="province {number}",
@@ -795,7 +775,6 @@ KINGDOMS = Layout(
     Kingdom,
     "kingdoms",
     *IN_CAMPAIGN,
-    names={"players": USERNAME, "capitol": PROVINCE},
     kinds={"players": STR_LIST},
     label="name",
     check=_kingdoms_checked,
@@ -819,7 +798,6 @@ MESSAGES = Layout(
     "messages",
     *IN_CAMPAIGN,
     order=("sent_at",),
-    names={"sender": USERNAME, "sender_kingdom": KINGDOM, "recipients": KINGDOM},
     check=_messages_checked,
 )
 # Reconnaissance and Sabotage (issue 32): the effects earned, in the order earned (a sheet's
@@ -828,8 +806,6 @@ MISSION_EFFECTS = Layout(
     MissionEffect,
     "mission_effects",
     *IN_CAMPAIGN,
-    order=("earned_turn",),
-    names={"kingdom": KINGDOM, "target": KINGDOM, "target_army": ARMY, "target_character": CHARACTER},
     references={"data": lambda row: MISSION_EFFECT_DATA_REFERENCES.get(row.get("mission", ""), {})},
     label="mission",
 )
@@ -839,7 +815,6 @@ DICE_ROLLS = Layout(
     DiceRoll,
     "dice_rolls",
     *IN_CAMPAIGN,
-    order=("turn",),
     kinds={"stream": REFERENCE_KINDS[STREAM_ID], "faces": INT_LIST, "kingdoms": STR_LIST, "armies": LIST},
     references={"stream": STREAM_ID, "kingdoms": ListOf(KINGDOM_ID), "armies": ListOf(ARMY_ID)},
     what="the dice roll '{purpose}' (turn {turn}, {stream} #{sequence})",
@@ -871,7 +846,6 @@ EMAILS = Layout(
     "emails",
     *IN_CAMPAIGN,
     order=("created_at",),
-    names={"turn": TURN},
     kinds={"to": STR_LIST, "key": OBJECT.or_null()},
     references={"key": EMAIL_KEY_ID},
     label="kind",
@@ -884,7 +858,6 @@ EMAILS = Layout(
             "report_email",
             "email_ptr",
             "campaign",
-            names={"report": REPORT, "user": USERNAME},
             single=True,
         ),
     ),
@@ -893,7 +866,7 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # The campaign's own row, the document's "campaign": its organizer by username. Its lists sit at the
 # top of the document beside it (CAMPAIGN_CHILDREN, PROVINCES, KINGDOMS, TURNS), read and written by
 # their own layouts.
-CAMPAIGN = Layout(Campaign, "campaign", "", "pk", names={"organizer": USERNAME}, single=True, what="the campaign")
+CAMPAIGN = Layout(Campaign, "campaign", "", "pk", single=True, what="the campaign")
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout
