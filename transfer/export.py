@@ -43,7 +43,6 @@ from .layout import (
     KINGDOMS,
     LAYOUTS,
     MISSION_EFFECTS,
-    PARENTS,
     PROVINCE,
     PROVINCES,
     REPORT,
@@ -304,7 +303,7 @@ class _Names:
         for name, source in layout.natural.items():
             owner, up, found = layout, parent_id, row
             for _ in range(source.count("^")):
-                owner = PARENTS[id(owner)]
+                owner = owner.up
                 up, _, found = self.rows[id(owner)][up]
             key[name] = place if source == "#" else found[source.lstrip("^")]
         return key

@@ -150,8 +150,6 @@ class Layout:
     # The foreign key to the row they are listed under: not written (the nesting says it); none
     # ("") for the campaign itself.
     parent: str
-    # The lookup from the model to its campaign (one query reads the campaign's rows).
-    path: str
     # The rows' order in their list, after their parent (ties broken by creation), when not the
     # model's own (its Meta.ordering after the parent: `ordering`).
     order: tuple[str, ...] | None = None
@@ -202,6 +200,23 @@ class Layout:
     # The only fields written, when not all of the model's (an account's: its password, permissions and
     # logins are the site's, transfer/exceptions.py).
     only: tuple[str, ...] = ()
+
+    # The layout of the rows they are listed under (set by that layout).
+    up: Layout | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for child in self.children:
+            object.__setattr__(child, "up", self)
+
+    @cached_property
+    def path(self) -> str:
+        """The lookup from the model to its campaign (one query reads the campaign's rows): its own
+        foreign key to it, else through the rows it is listed under."""
+        if not self.parent:
+            return "pk"  # the campaign's own row, an account
+        if self.up is None or any(f.name == "campaign" for f in self.model._meta.concrete_fields):
+            return "campaign"
+        return self.parent if self.up.path == "pk" else f"{self.parent}__{self.up.path}"
 
     @cached_property
     def names(self) -> dict[str, str]:
@@ -321,9 +336,8 @@ def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
 
 
 # A kingdom's ledger, in turn order.
-TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign")
+TREASURY = Layout(TreasuryEntry, "treasury", "kingdom")
 # An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
-IN_ARMY = ("army", "army__kingdom__campaign")
 
 
 def _movements_checked(problem: Callable[[str, str], None], movements: Read) -> None:
@@ -338,15 +352,15 @@ def _movements_checked(problem: Callable[[str, str], None], movements: Read) -> 
 MOVEMENTS = Layout(
     ArmyMovement,
     "movements",
-    *IN_ARMY,
+    "army",
     check=_movements_checked,
 )
-EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY)
-DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY, order=())  # by creation, not by arrival
+EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", "army")
+DELIVERIES = Layout(Delivery, "deliveries", "army", order=())  # by creation, not by arrival
 ROSTER_ADJUSTMENTS = Layout(
     RosterAdjustment,
     "roster_adjustments",
-    *IN_ARMY,
+    "army",
     kinds={"changes": STR_LIST},
 )
 
@@ -362,7 +376,7 @@ def _units_checked(problem: Callable[[str, str], None], units: Read) -> None:
 UNITS = Layout(
     Unit,
     "units",
-    *IN_ARMY,
+    "army",
     label="name",
     check=_units_checked,
     children=(
@@ -370,7 +384,6 @@ UNITS = Layout(
             Character,
             "character",
             "unit",
-            "unit__army__kingdom__campaign",
             kinds={"abilities": STR_LIST},
             single=True,
             what="the character {unit__name}",
@@ -396,7 +409,6 @@ ARMIES = Layout(
     Army,
     "armies",
     "kingdom",
-    "kingdom__campaign",
     label="name",
     check=_armies_checked,
     children=ARMY_CHILDREN,
@@ -424,14 +436,12 @@ TOMB_RAIDERS = Layout(
     TombRaiderForce,
     "tomb_raiders",
     "kingdom",
-    "kingdom__campaign",
     single=True,
     children=(
         Layout(
             TombRaiderEntry,
             "entries",
             "force",
-            "force__kingdom__campaign",
             label="name",
             check=_raider_entries_checked,
         ),
@@ -455,7 +465,6 @@ ARMORY = Layout(
     ArmoryItem,
     "armory",
     "kingdom",
-    "kingdom__campaign",
     check=_armory_checked,
     what="{name}",
     late=("bearer",),
@@ -463,12 +472,11 @@ ARMORY = Layout(
 KINGDOM_CHILDREN = (TREASURY, ARMIES, ARMORY, TOMB_RAIDERS)
 # A turn's lists: its deadline changes in time order (an email's key names one by its place), the
 # kingdoms reminded of their orders and of their results (one each).
-IN_TURN = ("turn", "turn__campaign")
 IN_THEIR_TURN = {"turn": "^number"}  # a natural key's turn, by its number
 DEADLINE_CHANGES = Layout(
     DeadlineChange,
     "deadline_changes",
-    *IN_TURN,
+    "turn",
     natural={**IN_THEIR_TURN, "change": "#"},
 )
 
@@ -486,7 +494,7 @@ def _reminders_checked(problem: Callable[[str, str], None], reminders: Read) -> 
 ORDERS_REMINDERS = Layout(
     OrdersReminder,
     "reminders",
-    *IN_TURN,
+    "turn",
     ("kingdom_id",),
     label="kingdom",
     check=_reminders_checked,
@@ -495,13 +503,13 @@ ORDERS_REMINDERS = Layout(
 RESULTS_REMINDERS = Layout(
     ResultsReminder,
     "results_reminders",
-    *IN_TURN,
+    "turn",
     ("kingdom_id",),
     label="kingdom",
     natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
 )
 # The public map the turn ended with (null before), the picture for the PDFs in base64.
-TURN_MAP = Layout(TurnMap, "map", *IN_TURN, single=True)
+TURN_MAP = Layout(TurnMap, "map", "turn", single=True)
 
 
 def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: Read) -> None:
@@ -522,7 +530,7 @@ def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: R
 ALLIANCE_ENDS = Layout(
     AllianceEndAnnouncement,
     "alliance_end_announcements",
-    *IN_TURN,
+    "turn",
     label="kingdom",
     check=_alliance_ends_checked,
 )
@@ -548,7 +556,7 @@ def _events_checked(problem: Callable[[str, str], None], events: Read) -> None:
 EVENTS = Layout(
     TurnEvent,
     "events",
-    *IN_TURN,
+    "turn",
     references={"data": lambda row: EVENT_DATA_REFERENCES.get(row.get("code", ""), {})},
     label="code",
     check=_events_checked,
@@ -572,7 +580,7 @@ def _sheets_checked(problem: Callable[[str, str], None], sheets: Read) -> None:
 SHEETS = Layout(
     OrderSheet,
     "sheets",
-    *IN_TURN,
+    "turn",
     label="kingdom",
     check=_sheets_checked,
     what="the order sheet of {kingdom__name} for turn {turn__number}",
@@ -582,7 +590,6 @@ SHEETS = Layout(
             OrderSubmission,
             "submissions",
             "sheet",
-            "sheet__turn__campaign",
             kinds={"warnings": STR_LIST},
             what="a submission of the order sheet of {sheet__kingdom__name} for turn {sheet__turn__number}",
             entries=("entries",),
@@ -604,7 +611,7 @@ def _turns_checked(problem: Callable[[str, str], None], turns: Read) -> None:
 
 
 # The armies that support a battle.
-SUPPORTS = Layout(BattleSupport, "supports", "battle", "battle__turn__campaign")
+SUPPORTS = Layout(BattleSupport, "supports", "battle")
 # A casualty of a turn summary sheet: its unit by place (as an item's bearer) and what it lost.
 CASUALTY_KEYS = {
     "unit": REFERENCE_KINDS[UNIT_ID],
@@ -621,7 +628,6 @@ SUMMARY_SHEETS = Layout(
     TurnSummarySheet,
     "summary_sheets",
     "battle",
-    "battle__turn__campaign",
     kinds={"injury_rerolls": LIST},
     references={
         "casualties": ListOf({"unit": UNIT_ID}, keys=CASUALTY_KEYS),
@@ -642,7 +648,7 @@ SUMMARY_SHEETS = Layout(
 BATTLES = Layout(
     Battle,
     "battles",
-    *IN_TURN,
+    "turn",
     references={
         "mission_detail": MISSION_DETAIL_REFERENCES,
         "guerrilla": GUERRILLA_REFERENCES,
@@ -681,7 +687,7 @@ def _reports_checked(problem: Callable[[str, str], None], reports: Read) -> None
 REPORTS = Layout(
     TurnReport,
     "reports",
-    *IN_TURN,
+    "turn",
     order=("kind", "kingdom_id", "battle__province__number", "battle_id"),
     references={"snapshot": SNAPSHOT_REFERENCES},
     described={"snapshot": "the snapshot"},
@@ -710,7 +716,6 @@ TURNS = Layout(
     Turn,
     "turns",
     "campaign",
-    "campaign",
     label="number",
     check=_turns_checked,
     children=TURN_CHILDREN,
@@ -721,17 +726,16 @@ TURNS = Layout(
 # The campaign's own lists, at the top of the document: its alliances in the order formed (an
 # announcement of an alliance's end names it by its place) and the Tomb Raiders captured (a sheet's
 # captive orders name them by place, issue 32).
-IN_CAMPAIGN = ("campaign", "campaign")
 ALLIANCES = Layout(
     Alliance,
     "alliances",
-    *IN_CAMPAIGN,
+    "campaign",
     blank=("ended_how",),
 )
 CAPTIVES = Layout(
     CapturedRaider,
     "captives",
-    *IN_CAMPAIGN,
+    "campaign",
     label="entry",
 )
 
@@ -752,7 +756,7 @@ def _provinces_checked(problem: Callable[[str, str], None], provinces: Read) -> 
 PROVINCES = Layout(
     Province,
     "provinces",
-    *IN_CAMPAIGN,
+    "campaign",
     label="number",
     check=_provinces_checked,
     what="province {number}",
@@ -774,7 +778,7 @@ def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: Read) -> No
 KINGDOMS = Layout(
     Kingdom,
     "kingdoms",
-    *IN_CAMPAIGN,
+    "campaign",
     kinds={"players": STR_LIST},
     label="name",
     check=_kingdoms_checked,
@@ -782,7 +786,7 @@ KINGDOMS = Layout(
     children=KINGDOM_CHILDREN,
 )
 # The orders app's schedule (null while the campaign has none: the rulebook's is made on first use).
-SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
+SCHEDULE = Layout(CampaignSchedule, "schedule", "campaign", single=True)
 
 
 def _messages_checked(problem: Callable[[str, str], None], messages: Read) -> None:
@@ -796,7 +800,7 @@ def _messages_checked(problem: Callable[[str, str], None], messages: Read) -> No
 MESSAGES = Layout(
     Message,
     "messages",
-    *IN_CAMPAIGN,
+    "campaign",
     order=("sent_at",),
     check=_messages_checked,
 )
@@ -805,7 +809,7 @@ MESSAGES = Layout(
 MISSION_EFFECTS = Layout(
     MissionEffect,
     "mission_effects",
-    *IN_CAMPAIGN,
+    "campaign",
     references={"data": lambda row: MISSION_EFFECT_DATA_REFERENCES.get(row.get("mission", ""), {})},
     label="mission",
 )
@@ -814,7 +818,7 @@ MISSION_EFFECTS = Layout(
 DICE_ROLLS = Layout(
     DiceRoll,
     "dice_rolls",
-    *IN_CAMPAIGN,
+    "campaign",
     kinds={"stream": REFERENCE_KINDS[STREAM_ID], "faces": INT_LIST, "kingdoms": STR_LIST, "armies": LIST},
     references={"stream": STREAM_ID, "kingdoms": ListOf(KINGDOM_ID), "armies": ListOf(ARMY_ID)},
     what="the dice roll '{purpose}' (turn {turn}, {stream} #{sequence})",
@@ -844,7 +848,7 @@ def _email_what(email: Mapping[str, Any]) -> str:
 EMAILS = Layout(
     Email,
     "emails",
-    *IN_CAMPAIGN,
+    "campaign",
     order=("created_at",),
     kinds={"to": STR_LIST, "key": OBJECT.or_null()},
     references={"key": EMAIL_KEY_ID},
@@ -857,7 +861,6 @@ EMAILS = Layout(
             ReportEmail,
             "report_email",
             "email_ptr",
-            "campaign",
             single=True,
         ),
     ),
@@ -866,7 +869,7 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # The campaign's own row, the document's "campaign": its organizer by username. Its lists sit at the
 # top of the document beside it (CAMPAIGN_CHILDREN, PROVINCES, KINGDOMS, TURNS), read and written by
 # their own layouts.
-CAMPAIGN = Layout(Campaign, "campaign", "", "pk", single=True, what="the campaign")
+CAMPAIGN = Layout(Campaign, "campaign", "", single=True, what="the campaign")
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout
@@ -889,7 +892,6 @@ EMAIL_KEY_ROWS: dict[str, Layout] = {
     "battle-ruling": BATTLES,
 }
 # Each layout's parent layout (a child's natural key may name its parent's keys).
-PARENTS = {id(child): layout for layout in LAYOUTS for child in layout.children}
 
 
 def natural_kinds(layout: Layout) -> dict[str, Kind]:
@@ -898,7 +900,7 @@ def natural_kinds(layout: Layout) -> dict[str, Kind]:
     for name, source in layout.natural.items():
         owner = layout
         for _ in range(source.count("^")):
-            owner = PARENTS[id(owner)]
+            owner = owner.up
         kinds[name] = INT if source == "#" else owner.keys()[source.lstrip("^")]
     return kinds
 
@@ -907,12 +909,11 @@ def natural_kinds(layout: Layout) -> dict[str, Kind]:
 # battle, was sent a report...), by username: their names and address, and their report preferences
 # (kingdoms.ReportPreferences, null when never set), which are the account's and travel with it. Not
 # among LAYOUTS: accounts are the site's (the import reuses an existing one as it is).
-PREFERENCES = Layout(ReportPreferences, "report_preferences", "user", "user", single=True)
+PREFERENCES = Layout(ReportPreferences, "report_preferences", "user", single=True)
 USERS = Layout(
     User,
     "users",
     "",
-    "pk",
     order=("username",),
     label="username",
     only=("username", "first_name", "last_name", "email"),
