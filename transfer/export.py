@@ -1,4 +1,4 @@
-"""The export: a campaign as one JSON-ready document, one function per section.
+"""The export: a campaign as one JSON-ready document, each model's rows as its layout says (layout.py).
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document
@@ -453,14 +453,6 @@ def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:
             named[reference] = list(names.army_key[number])
     assert list(named) == list(STREAM_KEYS[prefix])  # the schema names the same keys
     return named
-
-
-# ---------------------------------------------------------------------------------------------
-# The turns, with what was filed and what their resolution recorded
-
-
-# ---------------------------------------------------------------------------------------------
-# What the reports made of each turn, and every email of the campaign
 
 
 def _strays(campaign: Campaign) -> None:

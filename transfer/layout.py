@@ -298,7 +298,7 @@ class Layout:
         return [
             f.name
             for f in self.fields()
-            if not (f.is_relation or _as_text(f) or f.name in self.references or f.name in self.entries)
+            if not (f.is_relation or as_text(f) or f.name in self.references or f.name in self.entries)
         ]
 
 
@@ -308,7 +308,8 @@ def may_lack(field: models.Field) -> bool:  # type: ignore[type-arg]
     return bool(field.has_default() or field.null or field.many_to_many or blank_text)
 
 
-def _as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
+def as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
+    """Whether the field is written as text: a time as ISO 8601, bytes as base64."""
     return isinstance(field, models.DateField | models.TimeField | models.BinaryField)
 
 

@@ -61,7 +61,6 @@ from .references import (
     stream_ids,
 )
 from .schema import (
-    EMAIL_V3_FIELDS,
     EMAIL_V3_KEYS,
     ENTRIES_KEYS,
     ENTRY_OPTIONAL_KEYS,
@@ -424,7 +423,7 @@ class Reader(Reading):
             email = self.instance(
                 ReportEmail,
                 values,
-                EMAIL_V3_FIELDS,
+                ["attach_pdf", "status", "attempts", "last_error"],  # the rest named, or times
                 where,
                 campaign=self.plan.campaign,
                 turn=None if report is None else report.turn,

@@ -27,6 +27,7 @@ from .layout import (
     USERNAME,
     Layout,
     Read,
+    as_text,
     natural_kinds,
 )
 from .plan import ArmyPlan, Plan
@@ -42,7 +43,7 @@ from .references import (
     ListOf,
     Reference,
 )
-from .schema import BEARER_KEYS, EMAIL_KEY_KEYS, VERSION, text_fields
+from .schema import BEARER_KEYS, EMAIL_KEY_KEYS, VERSION
 
 
 def label(where: str, data: Any, key: str | tuple[str, ...]) -> str:
@@ -124,7 +125,8 @@ class Reading:
         fields the reader resolves itself (references, translated values): not checked here. The
         texts named in `blank` may be empty, as the site writes them, though a form would refuse it."""
         instance = model(**{name: values[name] for name in names if name in values}, **relations)
-        times = text_fields(model)  # times and bytes, read from their text by their keys' kinds
+        # Times and bytes, read from their text by their keys' kinds.
+        times = {f.name for f in model._meta.concrete_fields if as_text(f)}
         for name in sorted(times & set(values)):
             setattr(instance, name, values[name])
         # Keys already reported are not reported again.

@@ -16,15 +16,8 @@ stream for a string it keeps as written, or refuse the object, so it must refuse
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
-from django.db import models
-
 from orders import entries as codec
 
-from .campaign_models import (
-    ReportEmail,
-)
 from .kinds import (
     ARMY_KEY,
     BOOL,
@@ -157,24 +150,3 @@ TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
 # The keys added with a version, by key: a document of an earlier version has none of them, and they
 # are refused there rather than ignored (kinds.of_version; a layout's own: Layout.added).
 TOP_ADDED = {"schedule": 2, "turns": 2, "emails": 3}
-
-
-def text_fields(model: type[models.Model]) -> set[str]:
-    """The model's fields written as text: times as ISO 8601, bytes as base64; read back into
-    the fields by their keys' kinds (TIMESTAMP, TIME_OF_DAY, BASE64)."""
-    return {
-        f.name
-        for f in model._meta.concrete_fields
-        if isinstance(f, models.DateField | models.TimeField | models.BinaryField)
-    }
-
-
-def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: Iterable[str] = ()) -> list[str]:
-    """The keys that hold one of `model`'s own fields as it is: not a reference by natural key,
-    a child list, or a time or bytes (written as text)."""
-    own = {f.name for f in model._meta.concrete_fields if not f.is_relation} - text_fields(model) - set(translated)
-    return [key for key in keys if key in own]
-
-
-# An email's key holds an id: the document names its row instead.
-EMAIL_V3_FIELDS = plain(ReportEmail, EMAIL_V3_KEYS, translated=["to"])
