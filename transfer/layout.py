@@ -138,6 +138,30 @@ NAMED_KINDS: dict[str, Kind] = {
 
 # The rows of one list as the import read them: each with where it is and its values as the document has them.
 Read = list[tuple[str, Any, Mapping[str, Any]]]
+# What the import checks of the rows of one list beyond their fields: given the reader's
+# `problem(where, message)` and the rows read.
+Check = Callable[[Callable[[str, str], None], Read], None]
+
+
+def _once(key: Callable[[Any], Any], message: str) -> Check:
+    """A list's check that no two rows share `key` (None: the row is not checked), the second
+    reported with `message` formatted with the row (two kingdoms of one name)."""
+
+    def check(problem: Callable[[str, str], None], rows: Read) -> None:
+        seen: set[Any] = set()
+        for where, row, _ in rows:
+            value = key(row)
+            if value is not None and value in seen:
+                problem(where, message.format(row=row))
+            seen.add(value)
+
+    return check
+
+
+def _kingdom_name(row: Any) -> str | None:
+    """The name of the row's kingdom; None when it has none (reported)."""
+    kingdom = getattr(row, "kingdom", None)
+    return None if kingdom is None else kingdom.name
 
 
 @dataclass(frozen=True)
@@ -171,7 +195,7 @@ class Layout:
     described: Mapping[str, str] = field(default_factory=dict)
     # What the import checks of the rows of one list beyond their fields (two entries of one name):
     # given the reader's `problem(where, message)` and the rows read, each with where it is.
-    check: Callable[[Callable[[str, str], None], Read], None] | None = None
+    check: Check | None = None
     # How the export's errors name a row, a format string of its fields' and lookups' values (the
     # event #{sequence} ({code}) of turn {turn__number}), read in the same query as the row, or a
     # function of them.
@@ -341,20 +365,11 @@ TREASURY = Layout(TreasuryEntry, "treasury", "kingdom")
 # An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
 
 
-def _movements_checked(problem: Callable[[str, str], None], movements: Read) -> None:
-    steps: set[tuple[Any, Any]] = set()
-    for where, movement, _ in movements:
-        step = (movement.turn, movement.step)
-        if step in steps:
-            problem(where, f"turn {step[0]} step {step[1]} appears twice.")
-        steps.add(step)
-
-
 MOVEMENTS = Layout(
     ArmyMovement,
     "movements",
     "army",
-    check=_movements_checked,
+    check=_once(lambda row: (row.turn, row.step), "turn {row.turn} step {row.step} appears twice."),
 )
 EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", "army")
 DELIVERIES = Layout(Delivery, "deliveries", "army", order=())  # by creation, not by arrival
@@ -396,14 +411,6 @@ UNITS = Layout(
 ARMY_CHILDREN = (MOVEMENTS, UNITS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
 
 
-def _armies_checked(problem: Callable[[str, str], None], armies: Read) -> None:
-    names: set[str] = set()
-    for where, army, _ in armies:
-        if army.name in names:
-            problem(where, f'{army.kingdom.name} has two armies called "{army.name}".')
-        names.add(army.name)
-
-
 # A kingdom's armies (an army key names one by [kingdom name, army name]), with their lists. Written
 # before issue 13, read and no longer written: `pending_losses` (the reader's Reader.army_read).
 ARMIES = Layout(
@@ -411,7 +418,7 @@ ARMIES = Layout(
     "armies",
     "kingdom",
     label="name",
-    check=_armies_checked,
+    check=_once(lambda row: (row.name,), '{row.kingdom.name} has two armies called "{row.name}".'),
     children=ARMY_CHILDREN,
     what="the army {name}",
     named_at_row=("province",),
@@ -482,23 +489,13 @@ DEADLINE_CHANGES = Layout(
 )
 
 
-def _reminders_checked(problem: Callable[[str, str], None], reminders: Read) -> None:
-    reminded: set[str] = set()
-    for where, reminder, _ in reminders:
-        kingdom = getattr(reminder, "kingdom", None)
-        if kingdom is not None:
-            if kingdom.name in reminded:
-                problem(where, f"{kingdom.name} is reminded twice for this turn.")
-            reminded.add(kingdom.name)
-
-
 ORDERS_REMINDERS = Layout(
     OrdersReminder,
     "reminders",
     "turn",
     ("kingdom_id",),
     label="kingdom",
-    check=_reminders_checked,
+    check=_once(_kingdom_name, "{row.kingdom.name} is reminded twice for this turn."),
     natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
 )
 RESULTS_REMINDERS = Layout(
@@ -566,16 +563,6 @@ EVENTS = Layout(
 )
 
 
-def _sheets_checked(problem: Callable[[str, str], None], sheets: Read) -> None:
-    kingdoms: set[str] = set()
-    for where, sheet, _ in sheets:
-        kingdom = getattr(sheet, "kingdom", None)
-        if kingdom is not None:
-            if kingdom.name in kingdoms:
-                problem(where, f"{kingdom.name} has two order sheets for this turn.")
-            kingdoms.add(kingdom.name)
-
-
 # The kingdoms' order sheets, one a kingdom, each with what was submitted in time order (an email's
 # key names a submission by its place), their entries as the sheets' codec writes them.
 SHEETS = Layout(
@@ -583,7 +570,7 @@ SHEETS = Layout(
     "sheets",
     "turn",
     label="kingdom",
-    check=_sheets_checked,
+    check=_once(_kingdom_name, "{row.kingdom.name} has two order sheets for this turn."),
     what="the order sheet of {kingdom__name} for turn {turn__number}",
     entries=("entries",),
     children=(
@@ -766,14 +753,6 @@ PROVINCES = Layout(
 )
 
 
-def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: Read) -> None:
-    names: set[str] = set()
-    for where, kingdom, _ in kingdoms:
-        if kingdom.name in names:
-            problem(where, f'there are two kingdoms called "{kingdom.name}".')
-        names.add(kingdom.name)
-
-
 # The kingdoms (a kingdom is named by its name), their players by username, their capitol by number,
 # with their ledger, armies, armory and Tomb Raiders (the reader's Reader.kingdom_read).
 KINGDOMS = Layout(
@@ -782,7 +761,7 @@ KINGDOMS = Layout(
     "campaign",
     kinds={"players": STR_LIST},
     label="name",
-    check=_kingdoms_checked,
+    check=_once(lambda row: (row.name,), 'there are two kingdoms called "{row.name}".'),
     what="the kingdom {name}",
     children=KINGDOM_CHILDREN,
 )

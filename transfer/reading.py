@@ -323,7 +323,7 @@ class Reading:
 
     def keyed_row(self, prefix: str, data: Any, where: str) -> Any:
         """The row of the document that `data` names by the natural key of `prefix`'s rows
-        (schema.EMAIL_KEY_ROWS), or None (reported)."""
+        (layout.py EMAIL_KEY_ROWS), or None (reported)."""
         spec = natural_kinds(EMAIL_KEY_ROWS[prefix])
         values = self.keys(data, where, spec)
         if values is None or len(values) != len(spec):
