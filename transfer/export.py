@@ -1,4 +1,4 @@
-"""The export: a campaign as one JSON-ready document, one function per section.
+"""The export: a campaign as one JSON-ready document, each model's rows as its layout says (layout.py).
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document
@@ -29,31 +29,27 @@ from .kinds import bytes_text, is_int, time_text
 from .layout import (
     ALLIANCE,
     ALLIANCES,
-    ARMY,
     BATTLE,
     BATTLES,
     CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
-    CHARACTER,
     DICE_ROLLS,
     EMAIL_KEY_ROWS,
     EMAILS,
-    KINGDOM,
     KINGDOMS,
     LAYOUTS,
     MISSION_EFFECTS,
-    PARENTS,
     PROVINCE,
     PROVINCES,
     REPORT,
     REPORTS,
     TURN,
     TURNS,
-    UNIT,
     USERNAME,
     USERS,
     Layout,
+    as_text,
 )
 from .references import (
     ARMY_ID,
@@ -75,7 +71,6 @@ from .references import (
 from .schema import (
     ENTRY_REFERENCES,
     FORMAT,
-    STREAM_KEYS,
     TOP_KEYS,
     VERSION,
 )
@@ -138,7 +133,7 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[A
     within = {layout.path: campaign.pk} if among is None else {f"{layout.path}__in": among}
     rows = (
         layout.model._base_manager.filter(**within)
-        .order_by(*([parent] if layout.parent else []), *layout.order, "id")
+        .order_by(*([parent] if layout.parent else []), *layout.ordering, "id")
         .values_list(parent, "pk", *lookups, *columns)
     )
     order = [f.name for f in layout.fields()]  # the model's
@@ -217,25 +212,9 @@ def _writer(layout: Layout, field: models.Field, names: _Names) -> Callable[[Any
     named = layout.names.get(field.name)
     if named == USERNAME:
         return None
-    if named == PROVINCE:
-        return names.province
-    if named == KINGDOM:
-        return names.kingdom
-    if named == ARMY:
-        return names.army
-    if named == CHARACTER:
-        return names.character
-    if named == UNIT:
-        return lambda value, what: None if value is None else names.unit(value, what)
-    if named == ALLIANCE:
-        return lambda value, what: None if value is None else names.place(ALLIANCES, value, what)
-    if named == BATTLE:
-        return names.battle
-    if named == TURN:
-        return lambda value, what: None if value is None else names.natural(TURNS, value, what)["turn"]
-    if named == REPORT:
-        return lambda value, what: None if value is None else names.natural(REPORTS, value, what)
-    if isinstance(field, models.DateField | models.TimeField | models.BinaryField):  # a datetime is a date
+    if named is not None:
+        return lambda value, what: names.reference(named, value, what)
+    if as_text(field):
         return lambda value, what: _as_text(value)
     return None
 
@@ -277,22 +256,6 @@ class _Names:
     # their place in that list and the row as written (_layout_rows writes it as it goes).
     rows: dict[int, dict[int, tuple[int, int, dict[str, Any]]]] = field(default_factory=dict)
 
-    def province(self, province_id: int | None, what: object) -> int | None:
-        return None if province_id is None else _inside(self.province_number, province_id, what)
-
-    def kingdom(self, kingdom_id: int | None, what: object) -> str | None:
-        return None if kingdom_id is None else _inside(self.kingdom_name, kingdom_id, what)
-
-    def army(self, army_id: int | None, what: object) -> list[str] | None:
-        return None if army_id is None else list(_inside(self.army_key, army_id, what))
-
-    def unit(self, unit_id: int, what: object) -> dict[str, Any]:
-        return _inside(self.unit_key, unit_id, what)
-
-    def battle(self, battle_id: int | None, what: object) -> int | None:
-        # A turn's battles are written before its reports (layout.py TURN_CHILDREN).
-        return None if battle_id is None else _inside(self.rows[id(BATTLES)], battle_id, what)[1]
-
     def place(self, layout: Layout, pk: int, what: object) -> int:
         """The place of `layout`'s row `pk` in its list, as written."""
         return _inside(self.rows.get(id(layout), {}), pk, what)[1]
@@ -304,16 +267,10 @@ class _Names:
         for name, source in layout.natural.items():
             owner, up, found = layout, parent_id, row
             for _ in range(source.count("^")):
-                owner = PARENTS[id(owner)]
+                owner = owner.up
                 up, _, found = self.rows[id(owner)][up]
             key[name] = place if source == "#" else found[source.lstrip("^")]
         return key
-
-    def character(self, character_id: Any, what: object) -> dict[str, Any] | None:
-        """A character by his unit (an id found in stored JSON is checked to be one)."""
-        if character_id is None:
-            return None
-        return self.unit(_id_inside(self.unit_of_character, character_id, what), what)
 
     def with_names(self, data: Any, references: Reference, what: object) -> Any:
         """Stored JSON with names for the ids `references` says it holds; the rest as it is."""
@@ -324,16 +281,26 @@ class _Names:
         return translated(data, references, named)
 
     def reference(self, reference: str, value: Any, what: object) -> Any:
-        """The document's name for an id of the kind `reference` (references.py) found in stored
-        JSON; null stays null."""
+        """The document's name for an id of the kind `reference` (layout.py NAMED_BY, references.py),
+        a foreign key's or one found in stored JSON; null stays null."""
         if value is None:
             return None
+        if reference == PROVINCE:
+            return _inside(self.province_number, value, what)
+        if reference == ALLIANCE:
+            return self.place(ALLIANCES, value, what)
+        if reference == BATTLE:  # a turn's battles are written before its reports (layout.py TURN_CHILDREN)
+            return self.place(BATTLES, value, what)
+        if reference == TURN:
+            return self.natural(TURNS, value, what)["turn"]
+        if reference == REPORT:
+            return self.natural(REPORTS, value, what)
         if reference == KINGDOM_ID:
             return _id_inside(self.kingdom_name, value, what)
         if reference == ARMY_ID:
             return list(_id_inside(self.army_key, value, what))
-        if reference == CHARACTER_ID:
-            return self.character(value, what)
+        if reference == CHARACTER_ID:  # by his unit
+            return _inside(self.unit_key, _id_inside(self.unit_of_character, value, what), what)
         if reference == UNIT_ID:
             return _id_inside(self.unit_key, value, what)
         if reference == STREAM_ID:
@@ -422,8 +389,8 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
 
 # The document's effects and captives, in the order earned and captured: a sheet names them by place
 # (tests/orders/test_sheet_codec.py reads them so).
-EFFECT_ORDER = (*MISSION_EFFECTS.order, "id")
-CAPTIVE_ORDER = (*CAPTIVES.order, "id")
+EFFECT_ORDER = (*MISSION_EFFECTS.ordering, "id")
+CAPTIVE_ORDER = (*CAPTIVES.ordering, "id")
 
 
 def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:
@@ -452,16 +419,7 @@ def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:
             if number not in names.army_key:
                 raise DomainError(f"{refused} names the army {number}, which is not an army of the campaign.")
             named[reference] = list(names.army_key[number])
-    assert list(named) == list(STREAM_KEYS[prefix])  # the schema names the same keys
     return named
-
-
-# ---------------------------------------------------------------------------------------------
-# The turns, with what was filed and what their resolution recorded
-
-
-# ---------------------------------------------------------------------------------------------
-# What the reports made of each turn, and every email of the campaign
 
 
 def _strays(campaign: Campaign) -> None:

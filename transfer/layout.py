@@ -1,7 +1,8 @@
 """The document read from the models: each model's keys and their JSON kinds derived from its own
 fields (Django's `_meta`), with a small declared layout per model saying what the fields cannot:
-where its rows sit (the parent they are listed under, in which order) and how it names the rows
-it refers to (a province by number, a kingdom by name, an army by its key, a user by username).
+where its rows sit (the parent they are listed under; the order, when not the model's own Meta.ordering)
+and what its JSON fields name. A foreign key names its row as its target model says (NAMED_BY: a
+province by number, a kingdom by name, an army by its key, a user by username).
 
 A field added to a model travels with no edit here: it is written under its own name, read back
 by its kind, and, since a document written before it lacks it, it may be absent when the field
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from string import Formatter
 from typing import Any
 
@@ -107,6 +109,19 @@ UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
 BATTLE = "battle"  # a battle by its place in its turn's "battles"
 TURN = "turn"  # a turn by its number
 REPORT = "report"  # a report by its natural key (REPORTS.natural)
+# How the document names a row of each model a foreign key points to.
+NAMED_BY: dict[Any, str] = {
+    User: USERNAME,
+    Province: PROVINCE,
+    Kingdom: KINGDOM,
+    Army: ARMY,
+    Alliance: ALLIANCE,
+    Character: CHARACTER,
+    Unit: UNIT,
+    Battle: BATTLE,
+    Turn: TURN,
+    TurnReport: REPORT,
+}
 NAMED_KINDS: dict[str, Kind] = {
     USERNAME: STR,
     PROVINCE: INT,
@@ -123,6 +138,30 @@ NAMED_KINDS: dict[str, Kind] = {
 
 # The rows of one list as the import read them: each with where it is and its values as the document has them.
 Read = list[tuple[str, Any, Mapping[str, Any]]]
+# What the import checks of the rows of one list beyond their fields: given the reader's
+# `problem(where, message)` and the rows read.
+Check = Callable[[Callable[[str, str], None], Read], None]
+
+
+def _once(key: Callable[[Any], Any], message: str) -> Check:
+    """A list's check that no two rows share `key` (None: the row is not checked), the second
+    reported with `message` formatted with the row (two kingdoms of one name)."""
+
+    def check(problem: Callable[[str, str], None], rows: Read) -> None:
+        seen: set[Any] = set()
+        for where, row, _ in rows:
+            value = key(row)
+            if value is not None and value in seen:
+                problem(where, message.format(row=row))
+            seen.add(value)
+
+    return check
+
+
+def _kingdom_name(row: Any) -> str | None:
+    """The name of the row's kingdom; None when it has none (reported)."""
+    kingdom = getattr(row, "kingdom", None)
+    return None if kingdom is None else kingdom.name
 
 
 @dataclass(frozen=True)
@@ -135,12 +174,9 @@ class Layout:
     # The foreign key to the row they are listed under: not written (the nesting says it); none
     # ("") for the campaign itself.
     parent: str
-    # The lookup from the model to its campaign (one query reads the campaign's rows).
-    path: str
-    # The rows' order in their list, after their parent (ties broken by creation).
-    order: tuple[str, ...] = ()
-    # How each foreign key names its row (USERNAME, PROVINCE, KINGDOM, ARMY, CHARACTER, UNIT...).
-    names: Mapping[str, str] = field(default_factory=dict)
+    # The rows' order in their list, after their parent (ties broken by creation), when not the
+    # model's own (its Meta.ordering after the parent: `ordering`).
+    order: tuple[str, ...] | None = None
     # JSON kinds narrower than the field's own (a JSON list that holds strings).
     kinds: Mapping[str, Kind] = field(default_factory=dict)
     # The key whose value names a row in the import's messages (reminders[0] "Ostland"); the first
@@ -159,7 +195,7 @@ class Layout:
     described: Mapping[str, str] = field(default_factory=dict)
     # What the import checks of the rows of one list beyond their fields (two entries of one name):
     # given the reader's `problem(where, message)` and the rows read, each with where it is.
-    check: Callable[[Callable[[str, str], None], Read], None] | None = None
+    check: Check | None = None
     # How the export's errors name a row, a format string of its fields' and lookups' values (the
     # event #{sequence} ({code}) of turn {turn__number}), read in the same query as the row, or a
     # function of them.
@@ -188,6 +224,38 @@ class Layout:
     # The only fields written, when not all of the model's (an account's: its password, permissions and
     # logins are the site's, transfer/exceptions.py).
     only: tuple[str, ...] = ()
+
+    # The layout of the rows they are listed under (set by that layout).
+    up: Layout | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for child in self.children:
+            object.__setattr__(child, "up", self)
+
+    @cached_property
+    def path(self) -> str:
+        """The lookup from the model to its campaign (one query reads the campaign's rows): its own
+        foreign key to it, else through the rows it is listed under."""
+        if not self.parent:
+            return "pk"  # the campaign's own row, an account
+        if self.up is None or any(f.name == "campaign" for f in self.model._meta.concrete_fields):
+            return "campaign"
+        return self.parent if self.up.path == "pk" else f"{self.parent}__{self.up.path}"
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """How each foreign key and many-to-many field names its row: by its target model (NAMED_BY)."""
+        return {f.name: NAMED_BY[f.related_model] for f in self.fields() if f.is_relation}
+
+    @cached_property
+    def ordering(self) -> tuple[str, ...]:
+        """The rows' order in their list, after their parent: `order`, or the model's Meta.ordering
+        without the parent and the id (a foreign key by its column: no join)."""
+        if self.order is not None:
+            return self.order
+        meta = self.model._meta
+        columns = {f.name: f.attname for f in meta.concrete_fields if f.is_relation}
+        return tuple(columns.get(name, name) for name in meta.ordering if name not in (self.parent, "id", "pk"))
 
     def reference(self, name: str, row: Mapping[str, Any]) -> Reference:
         """What the ids of the JSON field `name` name, for `row` as the document has it."""
@@ -254,7 +322,7 @@ class Layout:
         return [
             f.name
             for f in self.fields()
-            if not (f.is_relation or _as_text(f) or f.name in self.references or f.name in self.entries)
+            if not (f.is_relation or as_text(f) or f.name in self.references or f.name in self.entries)
         ]
 
 
@@ -264,7 +332,8 @@ def may_lack(field: models.Field) -> bool:  # type: ignore[type-arg]
     return bool(field.has_default() or field.null or field.many_to_many or blank_text)
 
 
-def _as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
+def as_text(field: models.Field) -> bool:  # type: ignore[type-arg]
+    """Whether the field is written as text: a time as ISO 8601, bytes as base64."""
     return isinstance(field, models.DateField | models.TimeField | models.BinaryField)
 
 
@@ -292,36 +361,22 @@ def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
 
 
 # A kingdom's ledger, in turn order.
-TREASURY = Layout(TreasuryEntry, "treasury", parent="kingdom", path="kingdom__campaign", order=("turn",))
+TREASURY = Layout(TreasuryEntry, "treasury", "kingdom")
 # An army's lists: where it went, its experience ledger, what it bought and the organizer's corrections.
-IN_ARMY = ("army", "army__kingdom__campaign")
-
-
-def _movements_checked(problem: Callable[[str, str], None], movements: Read) -> None:
-    steps: set[tuple[Any, Any]] = set()
-    for where, movement, _ in movements:
-        step = (movement.turn, movement.step)
-        if step in steps:
-            problem(where, f"turn {step[0]} step {step[1]} appears twice.")
-        steps.add(step)
 
 
 MOVEMENTS = Layout(
     ArmyMovement,
     "movements",
-    *IN_ARMY,
-    order=("turn", "step"),
-    names={"province": PROVINCE},
-    check=_movements_checked,
+    "army",
+    check=_once(lambda row: (row.turn, row.step), "turn {row.turn} step {row.step} appears twice."),
 )
-EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", *IN_ARMY, order=("turn",))
-DELIVERIES = Layout(Delivery, "deliveries", *IN_ARMY)
+EXPERIENCE_LEDGER = Layout(ExperienceEntry, "experience_ledger", "army")
+DELIVERIES = Layout(Delivery, "deliveries", "army", order=())  # by creation, not by arrival
 ROSTER_ADJUSTMENTS = Layout(
     RosterAdjustment,
     "roster_adjustments",
-    *IN_ARMY,
-    order=("turn",),
-    names={"made_by": USERNAME},
+    "army",
     kinds={"changes": STR_LIST},
 )
 
@@ -337,8 +392,7 @@ def _units_checked(problem: Callable[[str, str], None], units: Read) -> None:
 UNITS = Layout(
     Unit,
     "units",
-    *IN_ARMY,
-    order=("position",),
+    "army",
     label="name",
     check=_units_checked,
     children=(
@@ -346,8 +400,6 @@ UNITS = Layout(
             Character,
             "character",
             "unit",
-            "unit__army__kingdom__campaign",
-            names={"kingdom": KINGDOM},
             kinds={"abilities": STR_LIST},
             single=True,
             what="the character {unit__name}",
@@ -359,24 +411,14 @@ UNITS = Layout(
 ARMY_CHILDREN = (MOVEMENTS, UNITS, EXPERIENCE_LEDGER, DELIVERIES, ROSTER_ADJUSTMENTS)
 
 
-def _armies_checked(problem: Callable[[str, str], None], armies: Read) -> None:
-    names: set[str] = set()
-    for where, army, _ in armies:
-        if army.name in names:
-            problem(where, f'{army.kingdom.name} has two armies called "{army.name}".')
-        names.add(army.name)
-
-
 # A kingdom's armies (an army key names one by [kingdom name, army name]), with their lists. Written
 # before issue 13, read and no longer written: `pending_losses` (the reader's Reader.army_read).
 ARMIES = Layout(
     Army,
     "armies",
     "kingdom",
-    "kingdom__campaign",
-    names={"province": PROVINCE, "fortified_in": PROVINCE},
     label="name",
-    check=_armies_checked,
+    check=_once(lambda row: (row.name,), '{row.kingdom.name} has two armies called "{row.name}".'),
     children=ARMY_CHILDREN,
     what="the army {name}",
     named_at_row=("province",),
@@ -402,15 +444,12 @@ TOMB_RAIDERS = Layout(
     TombRaiderForce,
     "tomb_raiders",
     "kingdom",
-    "kingdom__campaign",
     single=True,
     children=(
         Layout(
             TombRaiderEntry,
             "entries",
             "force",
-            "force__kingdom__campaign",
-            ("position",),
             label="name",
             check=_raider_entries_checked,
         ),
@@ -434,9 +473,6 @@ ARMORY = Layout(
     ArmoryItem,
     "armory",
     "kingdom",
-    "kingdom__campaign",
-    order=("name",),
-    names={"bearer": UNIT},
     check=_armory_checked,
     what="{name}",
     late=("bearer",),
@@ -444,49 +480,34 @@ ARMORY = Layout(
 KINGDOM_CHILDREN = (TREASURY, ARMIES, ARMORY, TOMB_RAIDERS)
 # A turn's lists: its deadline changes in time order (an email's key names one by its place), the
 # kingdoms reminded of their orders and of their results (one each).
-IN_TURN = ("turn", "turn__campaign")
 IN_THEIR_TURN = {"turn": "^number"}  # a natural key's turn, by its number
 DEADLINE_CHANGES = Layout(
     DeadlineChange,
     "deadline_changes",
-    *IN_TURN,
-    order=("changed_at",),
-    names={"changed_by": USERNAME},
+    "turn",
     natural={**IN_THEIR_TURN, "change": "#"},
 )
-
-
-def _reminders_checked(problem: Callable[[str, str], None], reminders: Read) -> None:
-    reminded: set[str] = set()
-    for where, reminder, _ in reminders:
-        kingdom = getattr(reminder, "kingdom", None)
-        if kingdom is not None:
-            if kingdom.name in reminded:
-                problem(where, f"{kingdom.name} is reminded twice for this turn.")
-            reminded.add(kingdom.name)
 
 
 ORDERS_REMINDERS = Layout(
     OrdersReminder,
     "reminders",
-    *IN_TURN,
+    "turn",
     ("kingdom_id",),
-    {"kingdom": KINGDOM},
     label="kingdom",
-    check=_reminders_checked,
+    check=_once(_kingdom_name, "{row.kingdom.name} is reminded twice for this turn."),
     natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
 )
 RESULTS_REMINDERS = Layout(
     ResultsReminder,
     "results_reminders",
-    *IN_TURN,
+    "turn",
     ("kingdom_id",),
-    {"kingdom": KINGDOM},
     label="kingdom",
     natural={**IN_THEIR_TURN, "kingdom": "kingdom"},
 )
 # The public map the turn ended with (null before), the picture for the PDFs in base64.
-TURN_MAP = Layout(TurnMap, "map", *IN_TURN, single=True)
+TURN_MAP = Layout(TurnMap, "map", "turn", single=True)
 
 
 def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: Read) -> None:
@@ -507,9 +528,7 @@ def _alliance_ends_checked(problem: Callable[[str, str], None], announcements: R
 ALLIANCE_ENDS = Layout(
     AllianceEndAnnouncement,
     "alliance_end_announcements",
-    *IN_TURN,
-    ("kingdom_id",),
-    {"kingdom": KINGDOM, "alliance": ALLIANCE, "entered_by": USERNAME},
+    "turn",
     label="kingdom",
     check=_alliance_ends_checked,
 )
@@ -535,9 +554,7 @@ def _events_checked(problem: Callable[[str, str], None], events: Read) -> None:
 EVENTS = Layout(
     TurnEvent,
     "events",
-    *IN_TURN,
-    order=("sequence",),
-    names={"kingdom": KINGDOM, "army": ARMY},
+    "turn",
     references={"data": lambda row: EVENT_DATA_REFERENCES.get(row.get("code", ""), {})},
     label="code",
     check=_events_checked,
@@ -546,26 +563,14 @@ EVENTS = Layout(
 )
 
 
-def _sheets_checked(problem: Callable[[str, str], None], sheets: Read) -> None:
-    kingdoms: set[str] = set()
-    for where, sheet, _ in sheets:
-        kingdom = getattr(sheet, "kingdom", None)
-        if kingdom is not None:
-            if kingdom.name in kingdoms:
-                problem(where, f"{kingdom.name} has two order sheets for this turn.")
-            kingdoms.add(kingdom.name)
-
-
 # The kingdoms' order sheets, one a kingdom, each with what was submitted in time order (an email's
 # key names a submission by its place), their entries as the sheets' codec writes them.
 SHEETS = Layout(
     OrderSheet,
     "sheets",
-    *IN_TURN,
-    order=("kingdom_id",),
-    names={"kingdom": KINGDOM},
+    "turn",
     label="kingdom",
-    check=_sheets_checked,
+    check=_once(_kingdom_name, "{row.kingdom.name} has two order sheets for this turn."),
     what="the order sheet of {kingdom__name} for turn {turn__number}",
     entries=("entries",),
     children=(
@@ -573,9 +578,6 @@ SHEETS = Layout(
             OrderSubmission,
             "submissions",
             "sheet",
-            "sheet__turn__campaign",
-            order=("submitted_at",),
-            names={"submitted_by": USERNAME},
             kinds={"warnings": STR_LIST},
             what="a submission of the order sheet of {sheet__kingdom__name} for turn {sheet__turn__number}",
             entries=("entries",),
@@ -597,9 +599,7 @@ def _turns_checked(problem: Callable[[str, str], None], turns: Read) -> None:
 
 
 # The armies that support a battle.
-SUPPORTS = Layout(
-    BattleSupport, "supports", "battle", "battle__turn__campaign", names={"army": ARMY, "kingdom": KINGDOM}
-)
+SUPPORTS = Layout(BattleSupport, "supports", "battle")
 # A casualty of a turn summary sheet: its unit by place (as an item's bearer) and what it lost.
 CASUALTY_KEYS = {
     "unit": REFERENCE_KINDS[UNIT_ID],
@@ -616,15 +616,6 @@ SUMMARY_SHEETS = Layout(
     TurnSummarySheet,
     "summary_sheets",
     "battle",
-    "battle__turn__campaign",
-    order=("kingdom_id",),
-    names={
-        "kingdom": KINGDOM,
-        "story_army": ARMY,
-        "warlord_heir": CHARACTER,
-        "played_by_player": USERNAME,
-        "entered_by": USERNAME,
-    },
     kinds={"injury_rerolls": LIST},
     references={
         "casualties": ListOf({"unit": UNIT_ID}, keys=CASUALTY_KEYS),
@@ -645,16 +636,7 @@ SUMMARY_SHEETS = Layout(
 BATTLES = Layout(
     Battle,
     "battles",
-    *IN_TURN,
-    order=("province__number",),
-    names={
-        "province": PROVINCE,
-        "attacker_kingdom": KINGDOM,
-        "attacker_army": ARMY,
-        "defender_kingdom": KINGDOM,
-        "defender_army": ARMY,
-        "ruled_by": USERNAME,
-    },
+    "turn",
     references={
         "mission_detail": MISSION_DETAIL_REFERENCES,
         "guerrilla": GUERRILLA_REFERENCES,
@@ -693,9 +675,8 @@ def _reports_checked(problem: Callable[[str, str], None], reports: Read) -> None
 REPORTS = Layout(
     TurnReport,
     "reports",
-    *IN_TURN,
+    "turn",
     order=("kind", "kingdom_id", "battle__province__number", "battle_id"),
-    names={"kingdom": KINGDOM, "battle": BATTLE},
     references={"snapshot": SNAPSHOT_REFERENCES},
     described={"snapshot": "the snapshot"},
     label=("kingdom", "kind"),
@@ -723,8 +704,6 @@ TURNS = Layout(
     Turn,
     "turns",
     "campaign",
-    "campaign",
-    order=("number",),
     label="number",
     check=_turns_checked,
     children=TURN_CHILDREN,
@@ -735,21 +714,16 @@ TURNS = Layout(
 # The campaign's own lists, at the top of the document: its alliances in the order formed (an
 # announcement of an alliance's end names it by its place) and the Tomb Raiders captured (a sheet's
 # captive orders name them by place, issue 32).
-IN_CAMPAIGN = ("campaign", "campaign")
 ALLIANCES = Layout(
     Alliance,
     "alliances",
-    *IN_CAMPAIGN,
-    order=("formed_turn",),
-    names={"first": KINGDOM, "second": KINGDOM, "broken_by": KINGDOM},
+    "campaign",
     blank=("ended_how",),
 )
 CAPTIVES = Layout(
     CapturedRaider,
     "captives",
-    *IN_CAMPAIGN,
-    order=("captured_turn",),
-    names={"captor": KINGDOM, "owner": KINGDOM},
+    "campaign",
     label="entry",
 )
 
@@ -770,9 +744,7 @@ def _provinces_checked(problem: Callable[[str, str], None], provinces: Read) -> 
 PROVINCES = Layout(
     Province,
     "provinces",
-    *IN_CAMPAIGN,
-    order=("number",),
-    names={"controller": KINGDOM},
+    "campaign",
     label="number",
     check=_provinces_checked,
     what="province {number}",
@@ -781,29 +753,20 @@ PROVINCES = Layout(
 )
 
 
-def _kingdoms_checked(problem: Callable[[str, str], None], kingdoms: Read) -> None:
-    names: set[str] = set()
-    for where, kingdom, _ in kingdoms:
-        if kingdom.name in names:
-            problem(where, f'there are two kingdoms called "{kingdom.name}".')
-        names.add(kingdom.name)
-
-
 # The kingdoms (a kingdom is named by its name), their players by username, their capitol by number,
 # with their ledger, armies, armory and Tomb Raiders (the reader's Reader.kingdom_read).
 KINGDOMS = Layout(
     Kingdom,
     "kingdoms",
-    *IN_CAMPAIGN,
-    names={"players": USERNAME, "capitol": PROVINCE},
+    "campaign",
     kinds={"players": STR_LIST},
     label="name",
-    check=_kingdoms_checked,
+    check=_once(lambda row: (row.name,), 'there are two kingdoms called "{row.name}".'),
     what="the kingdom {name}",
     children=KINGDOM_CHILDREN,
 )
 # The orders app's schedule (null while the campaign has none: the rulebook's is made on first use).
-SCHEDULE = Layout(CampaignSchedule, "schedule", *IN_CAMPAIGN, single=True)
+SCHEDULE = Layout(CampaignSchedule, "schedule", "campaign", single=True)
 
 
 def _messages_checked(problem: Callable[[str, str], None], messages: Read) -> None:
@@ -817,9 +780,8 @@ def _messages_checked(problem: Callable[[str, str], None], messages: Read) -> No
 MESSAGES = Layout(
     Message,
     "messages",
-    *IN_CAMPAIGN,
+    "campaign",
     order=("sent_at",),
-    names={"sender": USERNAME, "sender_kingdom": KINGDOM, "recipients": KINGDOM},
     check=_messages_checked,
 )
 # Reconnaissance and Sabotage (issue 32): the effects earned, in the order earned (a sheet's
@@ -827,9 +789,7 @@ MESSAGES = Layout(
 MISSION_EFFECTS = Layout(
     MissionEffect,
     "mission_effects",
-    *IN_CAMPAIGN,
-    order=("earned_turn",),
-    names={"kingdom": KINGDOM, "target": KINGDOM, "target_army": ARMY, "target_character": CHARACTER},
+    "campaign",
     references={"data": lambda row: MISSION_EFFECT_DATA_REFERENCES.get(row.get("mission", ""), {})},
     label="mission",
 )
@@ -838,8 +798,7 @@ MISSION_EFFECTS = Layout(
 DICE_ROLLS = Layout(
     DiceRoll,
     "dice_rolls",
-    *IN_CAMPAIGN,
-    order=("turn",),
+    "campaign",
     kinds={"stream": REFERENCE_KINDS[STREAM_ID], "faces": INT_LIST, "kingdoms": STR_LIST, "armies": LIST},
     references={"stream": STREAM_ID, "kingdoms": ListOf(KINGDOM_ID), "armies": ListOf(ARMY_ID)},
     what="the dice roll '{purpose}' (turn {turn}, {stream} #{sequence})",
@@ -869,9 +828,8 @@ def _email_what(email: Mapping[str, Any]) -> str:
 EMAILS = Layout(
     Email,
     "emails",
-    *IN_CAMPAIGN,
+    "campaign",
     order=("created_at",),
-    names={"turn": TURN},
     kinds={"to": STR_LIST, "key": OBJECT.or_null()},
     references={"key": EMAIL_KEY_ID},
     label="kind",
@@ -883,8 +841,6 @@ EMAILS = Layout(
             ReportEmail,
             "report_email",
             "email_ptr",
-            "campaign",
-            names={"report": REPORT, "user": USERNAME},
             single=True,
         ),
     ),
@@ -893,7 +849,7 @@ CAMPAIGN_CHILDREN = (ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, MESSAGES)
 # The campaign's own row, the document's "campaign": its organizer by username. Its lists sit at the
 # top of the document beside it (CAMPAIGN_CHILDREN, PROVINCES, KINGDOMS, TURNS), read and written by
 # their own layouts.
-CAMPAIGN = Layout(Campaign, "campaign", "", "pk", names={"organizer": USERNAME}, single=True, what="the campaign")
+CAMPAIGN = Layout(Campaign, "campaign", "", single=True, what="the campaign")
 # Every model the engine carries.
 LAYOUTS = tuple(
     layout
@@ -916,7 +872,6 @@ EMAIL_KEY_ROWS: dict[str, Layout] = {
     "battle-ruling": BATTLES,
 }
 # Each layout's parent layout (a child's natural key may name its parent's keys).
-PARENTS = {id(child): layout for layout in LAYOUTS for child in layout.children}
 
 
 def natural_kinds(layout: Layout) -> dict[str, Kind]:
@@ -925,7 +880,7 @@ def natural_kinds(layout: Layout) -> dict[str, Kind]:
     for name, source in layout.natural.items():
         owner = layout
         for _ in range(source.count("^")):
-            owner = PARENTS[id(owner)]
+            owner = owner.up
         kinds[name] = INT if source == "#" else owner.keys()[source.lstrip("^")]
     return kinds
 
@@ -934,12 +889,11 @@ def natural_kinds(layout: Layout) -> dict[str, Kind]:
 # battle, was sent a report...), by username: their names and address, and their report preferences
 # (kingdoms.ReportPreferences, null when never set), which are the account's and travel with it. Not
 # among LAYOUTS: accounts are the site's (the import reuses an existing one as it is).
-PREFERENCES = Layout(ReportPreferences, "report_preferences", "user", "user", single=True)
+PREFERENCES = Layout(ReportPreferences, "report_preferences", "user", single=True)
 USERS = Layout(
     User,
     "users",
     "",
-    "pk",
     order=("username",),
     label="username",
     only=("username", "first_name", "last_name", "email"),

@@ -16,12 +16,10 @@ from rulebook.tables import ArmyType
 from .campaign_models import (
     Army,
     Battle,
-    CapturedRaider,
     Character,
     DiceRoll,
     ExperienceEntry,
     Kingdom,
-    MissionEffect,
     ReportEmail,
     TurnReport,
     Unit,
@@ -29,16 +27,13 @@ from .campaign_models import (
 )
 from .kinds import is_int, of_version
 from .layout import (
-    ALLIANCES,
     ARMIES,
     CAMPAIGN,
     CAMPAIGN_CHILDREN,
-    CAPTIVES,
     DICE_ROLLS,
     EMAILS,
     EXPERIENCE_LEDGER,
     KINGDOMS,
-    MISSION_EFFECTS,
     PREFERENCES,
     PROVINCES,
     TURNS,
@@ -53,15 +48,12 @@ from .plan import (
 from .reading import Reading, label
 from .references import (
     ARMY_ID,
-    CAPTIVE_PLACE,
-    EFFECT_PLACE,
     KINGDOM_ID,
     PROVINCE_NUMBER,
     STREAM_REFERENCES,
     stream_ids,
 )
 from .schema import (
-    EMAIL_V3_FIELDS,
     EMAIL_V3_KEYS,
     ENTRIES_KEYS,
     ENTRY_OPTIONAL_KEYS,
@@ -82,16 +74,9 @@ class Reader(Reading):
 
     def __init__(self) -> None:
         super().__init__()
-        # The rows an email's key may name (schema.EMAIL_KEY_ROWS), by prefix, then by the values of
-        # their natural key in the order of its keys (a report: turn number, kind, kingdom, battle);
-        # an email's report part names its report the same way.
         # The scenario streams of a document before version 5, with their turn and province numbers:
         # translated once the battles are read (older_stream).
         self.older_scenarios: list[tuple[DiceRoll, Any, int]] = []
-        # Reconnaissance and Sabotage: the effects and captives at their places in the document (None:
-        # unreadable, reported), as sheets name them.
-        self.effect_at: list[MissionEffect | None] = []
-        self.captive_at: list[CapturedRaider | None] = []
 
     # -- the campaign's world --------------------------------------------------------------------
 
@@ -267,16 +252,13 @@ class Reader(Reading):
             )
 
     def campaign_lists(self, top: dict[str, Any]) -> None:
-        """The campaign's own lists the engine reads (transfer/layout.py CAMPAIGN_CHILDREN). The
-        alliances and the captives by their place in the document (None: unreadable, reported): an
-        announcement of an alliance's end and a sheet's captive orders name them so."""
-        read = {
-            layout.key: self.layout_rows(layout, top.get(layout.key, layout.empty()), "", campaign=self.plan.campaign)
-            for layout in CAMPAIGN_CHILDREN
-        }
-        self.alliance_at = [read[ALLIANCES.key].get(i) for i in range(len(top.get(ALLIANCES.key, [])))]
-        self.captive_at = [read[CAPTIVES.key].get(i) for i in range(len(top.get(CAPTIVES.key, [])))]
-        self.effect_at = [read[MISSION_EFFECTS.key].get(i) for i in range(len(top.get(MISSION_EFFECTS.key, [])))]
+        """The campaign's own lists the engine reads (transfer/layout.py CAMPAIGN_CHILDREN), each row
+        by its place in the document (None: unreadable, reported): an announcement of an alliance's
+        end names its alliance so, a sheet an effect or a captive (Reading.placed)."""
+        for layout in CAMPAIGN_CHILDREN:
+            rows = top.get(layout.key, layout.empty())
+            read = self.layout_rows(layout, rows, "", campaign=self.plan.campaign)
+            self.at[layout.key] = [read.get(i) for i in range(len(rows) if isinstance(rows, list) else 0)]
 
     def dice_rolls(self, rows: list[Any]) -> None:
         """The dice rolls (transfer/layout.py DICE_ROLLS); a document's before version 5 with their
@@ -304,14 +286,8 @@ class Reader(Reading):
         found = self.keys(data, where, STREAM_KEYS[prefix])
         if found is None or len(found) != len(STREAM_KEYS[prefix]):
             return  # reported
-        for reference in STREAM_REFERENCES[prefix]:
-            value = found[reference]
-            if reference == PROVINCE_NUMBER:
-                self.province(value, where)
-            elif reference == KINGDOM_ID:
-                self.kingdom_named(value, where)
-            elif value is not None:  # null: a Reconnaissance or Sabotage's skirmish, no attacker army
-                self.army_named(value, where)
+        for reference in STREAM_REFERENCES[prefix]:  # a province by number, a kingdom by name, an army by key
+            self.named(reference, found[reference], where)
 
     def older_stream(self, roll: DiceRoll, values: dict[str, Any]) -> None:
         """A stream of a document written before version 5, as written: with the ids of the site
@@ -373,24 +349,13 @@ class Reader(Reading):
                     continue
                 for key, value in item_values.items():
                     if key in ENTRY_REFERENCES and value is not None:
-                        self.entry_reference(ENTRY_REFERENCES[key], value, item_where)
+                        self.named(ENTRY_REFERENCES[key], value, item_where)
                 # The values the codec allows (an order's kind, a purchase's...), as it says them.
                 for key, choices in ((f.name, f.choices) for f in codec.SECTIONS[section].fields if f.choices):
                     if key in item_values and item_values[key] not in choices:
                         value = item_values[key]
                         self.problem(item_where, f'"{key}" should be one of {", ".join(choices)}, not {value!r:.40}.')
         return values  # written only when nothing was reported: then all of `data`
-
-    def entry_reference(self, reference: str, value: Any, where: str) -> None:
-        """Check what an entry's key names: an effect or a captive by its place in the document's
-        list, anything else as stored JSON names it (Reading.referenced)."""
-        if reference in (EFFECT_PLACE, CAPTIVE_PLACE):
-            listed = self.effect_at if reference == EFFECT_PLACE else self.captive_at
-            what = "mission_effects" if reference == EFFECT_PLACE else "captives"
-            if not 0 <= value < len(listed):
-                self.problem(where, f"the document's {what} have no place {value} (they have {len(listed)}).")
-            return
-        self.referenced(reference, value, where)
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
 
@@ -424,7 +389,7 @@ class Reader(Reading):
             email = self.instance(
                 ReportEmail,
                 values,
-                EMAIL_V3_FIELDS,
+                ["attach_pdf", "status", "attempts", "last_error"],  # the rest named, or times
                 where,
                 campaign=self.plan.campaign,
                 turn=None if report is None else report.turn,

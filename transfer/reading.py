@@ -27,22 +27,24 @@ from .layout import (
     USERNAME,
     Layout,
     Read,
+    as_text,
     natural_kinds,
 )
 from .plan import ArmyPlan, Plan
 from .references import (
-    ARMY_ID,
-    CHARACTER_ID,
+    CAPTIVE_PLACE,
+    EFFECT_PLACE,
     EMAIL_KEY_ID,
-    KINGDOM_ID,
     REFERENCE_KINDS,
     STREAM_ID,
-    UNIT_ID,
     ByIds,
     ListOf,
     Reference,
 )
-from .schema import BEARER_KEYS, EMAIL_KEY_KEYS, VERSION, text_fields
+from .schema import BEARER_KEYS, EMAIL_KEY_KEYS, VERSION
+
+# What a document names by its place in one of the campaign's own lists: the list's key.
+PLACED = {ALLIANCE: "alliances", EFFECT_PLACE: "mission_effects", CAPTIVE_PLACE: "captives"}
 
 
 def label(where: str, data: Any, key: str | tuple[str, ...]) -> str:
@@ -70,8 +72,9 @@ class Reading:
         self.errors: list[str] = []
         self.plan = Plan()
         self.version = VERSION  # the document's, once read
-        # The alliances by their place in the document (None: unreadable, reported), once read.
-        self.alliance_at: list[Any] = []
+        # The rows of the campaign's own lists by their place in the document (None: unreadable,
+        # reported), by the list's key, once read: what names them by place finds them (placed).
+        self.at: dict[str, list[Any]] = {}
         # The rows of each child layout read under a row, by their place: by (id of the row, the key).
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}
         # How many rows each such list holds, read or not (a report names a battle by its place).
@@ -124,7 +127,8 @@ class Reading:
         fields the reader resolves itself (references, translated values): not checked here. The
         texts named in `blank` may be empty, as the site writes them, though a form would refuse it."""
         instance = model(**{name: values[name] for name in names if name in values}, **relations)
-        times = text_fields(model)  # times and bytes, read from their text by their keys' kinds
+        # Times and bytes, read from their text by their keys' kinds.
+        times = {f.name for f in model._meta.concrete_fields if as_text(f)}
         for name in sorted(times & set(values)):
             setattr(instance, name, values[name])
         # Keys already reported are not reported again.
@@ -264,16 +268,17 @@ class Reading:
         raise NotImplementedError
 
     def named(self, how: str, value: Any, where: str, parent: Any = None) -> Any:
-        """The row a document's value names the way `how` says (transfer/layout.py), or None (null,
-        or reported); a battle among those of `parent`, the row being read's (its turn)."""
+        """The row a document's value names the way `how` says (a foreign key's, layout.py NAMED_BY, or
+        an id's in stored JSON, references.py), or None (null, or reported); a battle among those of
+        `parent`, the row being read's (its turn)."""
         if how == USERNAME:
             return self.actor(value, where)
         if how == PROVINCE:
             return self.province(value, where)
         if how == KINGDOM:
             return self.kingdom_named(value, where)
-        if how == ALLIANCE:
-            return self.alliance_placed(value, where)
+        if how in PLACED:
+            return self.placed(PLACED[how], value, where)
         if how == CHARACTER:
             unit = None if value is None else self.character(value, where)
             army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
@@ -286,6 +291,10 @@ class Reading:
             return self.turn_numbered(value, where)
         if how == REPORT:
             return None if value is None else self.keyed_row("report", value, where)
+        if how == STREAM_ID:
+            return self.stream(value, where)
+        if how == EMAIL_KEY_ID:
+            return self.email_key(value, where)
         assert how == ARMY, how
         return self.army_named(value, where)
 
@@ -314,7 +323,7 @@ class Reading:
 
     def keyed_row(self, prefix: str, data: Any, where: str) -> Any:
         """The row of the document that `data` names by the natural key of `prefix`'s rows
-        (schema.EMAIL_KEY_ROWS), or None (reported)."""
+        (layout.py EMAIL_KEY_ROWS), or None (reported)."""
         spec = natural_kinds(EMAIL_KEY_ROWS[prefix])
         values = self.keys(data, where, spec)
         if values is None or len(values) != len(spec):
@@ -332,14 +341,15 @@ class Reading:
             self.problem(where, f"there is no turn {number} among the document's turns.")
         return turn
 
-    def alliance_placed(self, place: int | None, where: str) -> Any:
-        """The alliance at `place` in the document's "alliances" (read before), or None (reported)."""
+    def placed(self, key: str, place: int | None, where: str) -> Any:
+        """The row at `place` in the document's list `key` (read before), or None (null, or reported)."""
         if place is None:
             return None
-        if not 0 <= place < len(self.alliance_at):
-            self.problem(where, f"the document's alliances have no place {place} (they have {len(self.alliance_at)}).")
+        rows = self.at.get(key, [])
+        if not 0 <= place < len(rows):
+            self.problem(where, f"the document's {key} have no place {place} (they have {len(rows)}).")
             return None
-        return self.alliance_at[place]  # None if unreadable (reported)
+        return rows[place]  # None if unreadable (reported)
 
     def user(self, username: str, where: str) -> None:
         if username not in self.plan.users:
@@ -414,7 +424,7 @@ class Reading:
         if isinstance(references, str):
             kind = REFERENCE_KINDS[references]
             if kind.accepts(data):
-                self.referenced(references, data, at)
+                self.named(references, data, at)
             elif key is None:
                 self.problem(where, f"expected {kind.label}, found {data!r:.40}.")
             else:
@@ -445,22 +455,6 @@ class Reading:
             if references.keys is not None:
                 self.keys(item, where, references.keys)
             self.references(item, references.references, where)
-
-    def referenced(self, reference: str, value: Any, where: str) -> Any:
-        """What a reference of a kind references.py names (a kingdom, an army, a character's unit),
-        its shape checked already; None if it names nothing (reported)."""
-        if reference == KINGDOM_ID:
-            return self.kingdom_named(value, where)
-        if reference == ARMY_ID:
-            return self.army_named(value, where)
-        if reference == UNIT_ID:
-            return self.bearer(value, where)
-        if reference == STREAM_ID:
-            return self.stream(value, where)
-        if reference == EMAIL_KEY_ID:
-            return self.email_key(value, where)
-        assert reference == CHARACTER_ID, reference
-        return self.character(value, where)
 
 
 def _no_such_row(prefix: str, values: dict[str, Any]) -> str:

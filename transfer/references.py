@@ -8,7 +8,7 @@ as it is. The tables below say which keys hold ids; `translated` swaps them, eac
 supplying its own conversion.
 
 An email's key holds the id of the row it was queued for ("orders-receipt:<submission id>"):
-`email_key_parts` splits it, the document names that row by natural key (schema.EMAIL_KEY_ROWS),
+`email_key_parts` splits it, the document names that row by natural key (layout.py EMAIL_KEY_ROWS),
 and the import writes the key again with the id of the row it created.
 
 A dice roll's stream names what it rolled for, and two kinds of stream hold ids

@@ -16,15 +16,8 @@ stream for a string it keeps as written, or refuse the object, so it must refuse
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
-from django.db import models
-
 from orders import entries as codec
 
-from .campaign_models import (
-    ReportEmail,
-)
 from .kinds import (
     ARMY_KEY,
     BOOL,
@@ -44,27 +37,26 @@ from .references import (
     KINGDOM_ID,
     PROVINCE_NUMBER,
     REFERENCE_KINDS,
+    STREAM_REFERENCES,
 )
 
 FORMAT = "briternia-campaign"
 VERSION = 5
 READABLE_VERSIONS = (1, 2, 3, 4, 5)
 
-# The user's report preferences: layout.py PREFERENCES.
+# A unit (an item's bearer, a character's unit) by its army's key and its place in the army's list.
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # A dice roll's stream (what it rolled for, seeding its dice) is written as it is, but for the
 # streams that hold ids (references.STREAM_REFERENCES): an object with the prefix and, by its keys
 # below, the kingdom by name, the army by [kingdom name, army name], the province by number; the
 # import writes the stream again with the ids of the rows it creates. Since version 5: an older
 # document's streams are all strings (the reader translates those it can, references.py).
+# A stream's parts (references.STREAM_REFERENCES) as the document names them; an army null for a
+# Reconnaissance or Sabotage's skirmish ("scenario:<province>:None": no attacker army, issue 32).
+STREAM_PART_KINDS = {PROVINCE_NUMBER: INT, KINGDOM_ID: STR, ARMY_ID: ARMY_KEY.or_null()}
 STREAM_KEYS: dict[str, dict[str, Kind]] = {
-    # "warlord-free-roll:<kingdom id>"
-    "warlord-free-roll": {"prefix": STR, KINGDOM_ID: STR},
-    # "scenario:<province number>:<attacker army id>"
-    # the army null for a Reconnaissance or Sabotage's skirmish (no attacker army, issue 32)
-    "scenario": {"prefix": STR, PROVINCE_NUMBER: INT, ARMY_ID: ARMY_KEY.or_null()},
-    # "rival-scenario:<province number>:<the spying kingdom's id>" (a Reconnaissance or Sabotage)
-    "rival-scenario": {"prefix": STR, PROVINCE_NUMBER: INT, KINGDOM_ID: STR},
+    prefix: {"prefix": STR, **{part: STREAM_PART_KINDS[part] for part in parts}}
+    for prefix, parts in STREAM_REFERENCES.items()
 }
 # An email's key (queuing twice sends once) holds the id of the row the email was queued for:
 # "<prefix>:<id>", and a report's email the address after it (":<address>"). The document holds
@@ -157,24 +149,3 @@ TOP_OPTIONAL_KEYS = ("alliances", "mission_effects", "captives", "messages")
 # The keys added with a version, by key: a document of an earlier version has none of them, and they
 # are refused there rather than ignored (kinds.of_version; a layout's own: Layout.added).
 TOP_ADDED = {"schedule": 2, "turns": 2, "emails": 3}
-
-
-def text_fields(model: type[models.Model]) -> set[str]:
-    """The model's fields written as text: times as ISO 8601, bytes as base64; read back into
-    the fields by their keys' kinds (TIMESTAMP, TIME_OF_DAY, BASE64)."""
-    return {
-        f.name
-        for f in model._meta.concrete_fields
-        if isinstance(f, models.DateField | models.TimeField | models.BinaryField)
-    }
-
-
-def plain(model: type[models.Model], keys: Mapping[str, Kind], *, translated: Iterable[str] = ()) -> list[str]:
-    """The keys that hold one of `model`'s own fields as it is: not a reference by natural key,
-    a child list, or a time or bytes (written as text)."""
-    own = {f.name for f in model._meta.concrete_fields if not f.is_relation} - text_fields(model) - set(translated)
-    return [key for key in keys if key in own]
-
-
-# An email's key holds an id: the document names its row instead.
-EMAIL_V3_FIELDS = plain(ReportEmail, EMAIL_V3_KEYS, translated=["to"])

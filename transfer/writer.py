@@ -63,16 +63,9 @@ def plan_write(plan: Plan, *, into: Campaign | None = None) -> Campaign:
         _create_one_by_one_keeping_times([campaign])  # saving a row with its id updates it
     _write_map(plan)
     _write_kingdoms(plan)
-    _write_layouts(plan, (DICE_ROLLS,))
-    _write_layouts(plan, (ALLIANCES, CAPTIVES))
-    _write_layouts(plan, (MISSION_EFFECTS,))
-    _write_layouts(plan, (SCHEDULE,))
-    # The turns with what was filed (deadline changes, sheets, reminders), what their resolution and
-    # aftermath recorded (events, battles with their supports and summary sheets) and their reports.
-    _write_layouts(plan, (TURNS,))
-    _write_layouts(plan, (EMAILS,))
+    # The turns with everything under them, then the emails that name their rows.
+    _write_layouts(plan, (DICE_ROLLS, ALLIANCES, CAPTIVES, MISSION_EFFECTS, SCHEDULE, TURNS, EMAILS, MESSAGES))
     _write_emails(plan)  # a version 3 document's (the reports')
-    _write_layouts(plan, (MESSAGES,))
     return campaign
 
 
