@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DataError, IntegrityError, transaction
 
 from briternia.errors import DomainError
 
@@ -30,8 +30,9 @@ def campaign_plan_write(*, plan: Plan, into: Campaign | None = None) -> Campaign
     try:
         with transaction.atomic():
             return plan_write(plan, into=into)
-    except IntegrityError as error:
-        # A constraint the reader does not check: still refused as a whole, with the reason.
+    except (IntegrityError, DataError) as error:
+        # A constraint or a column's range the reader does not check: still refused as a whole, with
+        # the reason.
         raise DomainError(f"The document breaks a rule of the database: {error}") from error
 
 

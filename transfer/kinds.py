@@ -86,6 +86,12 @@ ARMY_KEY = Kind(
 )
 
 
+def text_of_at_most(length: int) -> Kind:
+    """A string the column can hold: SQLite would keep a longer one, PostgreSQL refuse it only as the
+    row is written, so the reader names the key instead (and every problem at once)."""
+    return Kind(f"a string of at most {length} characters", lambda v: isinstance(v, str) and len(v) <= length)
+
+
 def timestamp_text(value: datetime) -> str:
     # Always UTC, so the same instant is written the same way whatever the database returns.
     return value.astimezone(UTC).isoformat()

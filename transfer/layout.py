@@ -78,6 +78,7 @@ from .kinds import (
     Kind,
     is_int,
     of_version,
+    text_of_at_most,
     time_text,
 )
 from .references import (
@@ -355,6 +356,8 @@ def field_kind(field: models.Field) -> Kind:  # type: ignore[type-arg]
         return BASE64
     if isinstance(field, models.JSONField):
         return LIST if field.default is list else OBJECT
+    if isinstance(field, models.CharField) and field.max_length:
+        return text_of_at_most(field.max_length)
     if isinstance(field, models.CharField | models.TextField):
         return STR
     raise TypeError(f"The document has no JSON kind for {field.model._meta.label}.{field.name} ({field!r})")

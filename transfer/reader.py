@@ -39,6 +39,7 @@ from .layout import (
     TURNS,
     UNITS,
     USERS,
+    field_kind,
 )
 from .plan import (
     ArmyPlan,
@@ -66,6 +67,10 @@ from .schema import (
     TOP_KEYS,
     TOP_OPTIONAL_KEYS,
 )
+
+# A stream written as text must fit its column (a stream of ids, written again on import, does: its
+# prefix and numbers are short).
+STREAM_TEXT = field_kind(DiceRoll._meta.get_field("stream"))
 
 
 class Reader(Reading):
@@ -271,6 +276,9 @@ class Reader(Reading):
         """Check a roll's stream: a string, or for one that holds ids (references.STREAM_REFERENCES),
         since version 5, the object that names them by natural key (schema.STREAM_KEYS)."""
         if isinstance(data, str):
+            if not STREAM_TEXT.accepts(data):
+                self.problem(where, f"the stream should be {STREAM_TEXT.label}, not {data!r:.60}.")
+                return
             parts = stream_ids(data)
             if parts is not None and self.version >= 5:
                 keys = ", ".join(f'"{key}"' for key in STREAM_KEYS[parts[0]])

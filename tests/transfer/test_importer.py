@@ -638,3 +638,19 @@ def test_a_malformed_tomb_raider_force_is_refused_naming_every_problem(eventful_
         f"{theirs}: the Ancient Dead keep no Tomb Raiders.",
     ]
     assert [m for m in expected if m not in messages] == [], messages
+
+
+def test_text_longer_than_its_column_is_refused_naming_the_key(resolved_campaign):
+    # Bad input gets a clear error and changes nothing: SQLite would keep a 101-character army name,
+    # PostgreSQL refuse it only as the row is written; the reader names the key on either.
+    document = campaign_export(campaign=resolved_campaign)
+    document["provinces"][0]["name"] = "A" * 101
+    plain = next(i for i, roll in enumerate(document["dice_rolls"]) if isinstance(roll["stream"], str))
+    document["dice_rolls"][plain]["stream"] = "s" * 101
+
+    assert refused(document) == [
+        f'provinces[0] (number {document["provinces"][0]["number"]}): "name" should be a string of at most 100 '
+        f"characters, not {'A' * 101!r:.60}.",
+        f"dice_rolls[{plain}] / stream: the stream should be a string of at most 100 characters, "
+        f"not {'s' * 101!r:.60}.",
+    ]
