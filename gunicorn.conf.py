@@ -31,3 +31,12 @@ errorlog = "-"
 # Behind a proxy on the same host, trust its X-Forwarded-* headers (Django decides on HTTPS through
 # SECURE_PROXY_SSL_HEADER).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def post_worker_init(worker: object) -> None:
+    """Each worker imports its views and builds its broker's machinery before its first request,
+    not during it (briternia/warm.py): a rush that meets workers just started (or recycled by
+    max_requests) waits for none of it."""
+    from briternia.warm import web_process_warm
+
+    web_process_warm()
