@@ -97,13 +97,13 @@ def _free_port() -> int:
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _process_cpu(pid: int) -> float:
-    """Seconds of CPU (user and system) a process has used so far, from /proc (0 if it is gone)."""
+def _process_cpu(pid: int) -> tuple[float, float]:
+    """Seconds of CPU a process has used so far, in user and system mode, from /proc (0 if it is gone)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        return 0.0, 0.0
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
 
 
 def _group_pids(group: int) -> list[int]:
@@ -143,7 +143,7 @@ class CpuMeter:
         self.server_group = server_group
         self.available = Path("/proc/self/stat").exists()
 
-    def _sample(self) -> dict[str, dict[int, float]]:
+    def _sample(self) -> dict[str, dict[int, tuple[float, float]]]:
         if not self.available:
             return {}
         return {
@@ -155,12 +155,16 @@ class CpuMeter:
     def start(self) -> None:
         self.before = self._sample()
 
-    def stop(self) -> dict[str, float]:
+    def stop(self) -> dict[str, tuple[float, float]]:
+        """Each one's CPU over the wave: (user, system) seconds."""
         after = self._sample()
-        return {
-            who: sum(seconds - self.before.get(who, {}).get(pid, 0.0) for pid, seconds in pids.items())
-            for who, pids in after.items()
-        }
+        used = {}
+        for who, pids in after.items():
+            before = self.before.get(who, {})
+            user = sum(now[0] - before.get(pid, (0.0, 0.0))[0] for pid, now in pids.items())
+            system = sum(now[1] - before.get(pid, (0.0, 0.0))[1] for pid, now in pids.items())
+            used[who] = (user, system)
+        return used
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -533,13 +537,17 @@ class Command(BaseCommand):
         wrong = sum(1 for f in filings if f.kingdom in counts and orders(counts[f.kingdom][-1]) != orders(f.entries))
         return {"lost": lost, "doubled": doubled, "wrong": wrong}
 
-    def _cpu_print(self, cpu: dict[str, float], requests: int, elapsed: float) -> None:
-        """The wave's CPU per request, by whom, and how busy it kept the machine's cores."""
+    def _cpu_print(self, cpu: dict[str, tuple[float, float]], requests: int, elapsed: float) -> None:
+        """The wave's CPU per request, by whom (with the share spent in the kernel), and how busy it
+        kept the machine's cores."""
         if not cpu or not requests:
             return
         cores = os.cpu_count() or 1
-        parts = "  ".join(f"{who} {seconds / requests * 1000:5.1f} ms" for who, seconds in cpu.items())
-        total = sum(cpu.values())
+        parts = "  ".join(
+            f"{who} {(user + system) / requests * 1000:5.1f} ms (sys {system / max(user + system, 1e-9):.0%})"
+            for who, (user, system) in cpu.items()
+        )
+        total = sum(user + system for user, system in cpu.values())
         self.stdout.write(
             f"{'':32} CPU per request: {parts}  (all three {total / requests * 1000:5.1f} ms; "
             f"{total / elapsed / cores:.0%} of {cores} cores over the wave)"
