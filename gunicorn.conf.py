@@ -5,6 +5,7 @@ Everything a host may want to change comes from the environment; the defaults su
 
 import multiprocessing
 import os
+from typing import Any
 
 bind = os.environ.get("GUNICORN_BIND", f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}")
 # One worker per core plus one, unless told otherwise. A request here is CPU work (the sheet check,
@@ -33,10 +34,13 @@ errorlog = "-"
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
-def post_worker_init(worker: object) -> None:
-    """Each worker imports its views and builds its broker's machinery before its first request,
-    not during it (briternia/warm.py): a rush that meets workers just started (or recycled by
-    max_requests) waits for none of it."""
-    from briternia.warm import web_process_warm
+def post_worker_init(worker: Any) -> None:
+    """Each worker imports its views, builds its broker's machinery, and starts its request threads
+    with their database connections before its first request, not during it (briternia/warm.py): a
+    rush that meets workers just started (or recycled by max_requests) waits for none of it."""
+    from briternia.warm import web_process_warm, web_threads_connect
 
     web_process_warm()
+    pool = getattr(worker, "tpool", None)  # the threaded workers' (gthread)
+    if pool is not None:
+        web_threads_connect(pool, worker.cfg.threads)

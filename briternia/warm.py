@@ -11,7 +11,10 @@ anything: a broker that is down is still the first request's to meet (briternia/
 from __future__ import annotations
 
 import logging
+import threading
+from concurrent.futures import Executor, wait
 
+from django.db import connection
 from django.urls import URLResolver, get_resolver
 
 logger = logging.getLogger(__name__)
@@ -41,3 +44,21 @@ def _patterns_compile(resolver: URLResolver) -> None:
         pattern.pattern.regex  # noqa: B018
         if isinstance(pattern, URLResolver):
             _patterns_compile(pattern)
+
+
+def web_threads_connect(pool: Executor, threads: int, *, wait_seconds: float = 5.0) -> None:
+    """Start each of the worker's `threads` request threads (`pool`, gunicorn's, which starts them
+    one by one as requests come) and open its own database connection (Django's are per thread and
+    kept between requests: CONN_MAX_AGE), before the first request: a rush that meets a worker just
+    started waits for neither, and PostgreSQL starts its server processes before it. Waits at most
+    `wait_seconds`; a database that does not answer is the first requests' to meet."""
+    started = threading.Barrier(threads)
+
+    def connect() -> None:
+        try:
+            started.wait(wait_seconds)  # each task held until all have a thread of their own
+            connection.ensure_connection()
+        except Exception:  # noqa: BLE001  (a warm-up: the requests connect as usual)
+            logger.warning("A request thread could not connect to the database before serving", exc_info=True)
+
+    wait([pool.submit(connect) for _ in range(threads)], timeout=wait_seconds)
