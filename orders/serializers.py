@@ -299,14 +299,14 @@ class OrderSheetInput(serializers.Serializer):
     )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
 
-    @classmethod
-    def of(cls, data: Any) -> OrderSheetInput:
+    @staticmethod
+    def of(data: Any) -> OrderSheetInput:
         """The input serializer of one request's `data`, with the fields this thread built for its
         first one (issue 35): REST framework deep-copies a serializer's seventeen nested list fields
         for each instance (about half of validating a sheet), and nothing of a request is kept in
         them: validating stores its state on the serializer (initial and validated data, errors),
         and this one is built per request. Kept per thread, never shared between two at once."""
-        serializer = cls(data=data)
+        serializer = OrderSheetInput(data=data)
         kept = getattr(_kept_fields, "fields", None)
         if kept is None:
             _kept_fields.fields = serializer.fields
