@@ -5,6 +5,7 @@ Everything a host may want to change comes from the environment; the defaults su
 
 import multiprocessing
 import os
+from typing import Any
 
 bind = os.environ.get("GUNICORN_BIND", f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}")
 # One worker per core plus one, unless told otherwise. A request here is CPU work (the sheet check,
@@ -31,3 +32,15 @@ errorlog = "-"
 # Behind a proxy on the same host, trust its X-Forwarded-* headers (Django decides on HTTPS through
 # SECURE_PROXY_SSL_HEADER).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def post_worker_init(worker: Any) -> None:
+    """Each worker imports its views, builds its broker's machinery, and starts its request threads
+    with their database connections before its first request, not during it (briternia/warm.py): a
+    rush that meets workers just started (or recycled by max_requests) waits for none of it."""
+    from briternia.warm import web_process_warm, web_threads_connect
+
+    web_process_warm()
+    pool = getattr(worker, "tpool", None)  # the threaded workers' (gthread)
+    if pool is not None:
+        web_threads_connect(pool, worker.cfg.threads)

@@ -15,6 +15,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
 from .one_statement import model_from_row
+from .prepared import prepared_cursor
 
 
 class LoginGuardBackend(AxesStandaloneBackend):
@@ -51,7 +52,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
     REST framework's words."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_token_sql(connection.vendor), [key])
             row = cursor.fetchone()
         if row is None:

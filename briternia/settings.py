@@ -113,6 +113,7 @@ DATABASES = {
     "default": environ.Env.db_url_config(env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'briternia.sqlite3'}"))
 }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)  # PostgreSQL's (below)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default has a web process and a worker writing the same file: a writer takes the
     # lock when its transaction begins (not half-way, where SQLite cannot wait for it), waits up to
@@ -130,6 +131,14 @@ else:
     # has closed.
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # The weekly rush's hot statements kept prepared on each persistent connection (briternia/
+    # prepared.py): PostgreSQL plans them once per connection, not at every submission. Off behind a
+    # connection pooler in transaction mode (PgBouncer's default), where a statement prepared on one
+    # server connection is not there on the next.
+    if DATABASE_PREPARED_STATEMENTS:
+        # Prepared at their first run: only the server-bound cursors prepare (Django's own bind on
+        # the client and never do).
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0
     # In the web process (briternia/wsgi.py says so) no request waits longer than this for a lock
     # (PostgreSQL's `lock_timeout`, on every connection, at no cost per query): a click or a sheet that
     # meets a running phase is answered at once by its mark, and any other wait is cut short with a

@@ -139,7 +139,7 @@ class OrderSheetApi(APIView):
     )
     def put(self, request: Request, turn_id: int) -> Response:
         turn, kingdom = self._turn_and_kingdom(request, turn_id)
-        data = OrderSheetInput(data=request.data)
+        data = OrderSheetInput.of(request.data)
         data.is_valid(raise_exception=True)
         result = order_sheet_save(
             kingdom=kingdom,

@@ -10,6 +10,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 
 from briternia.one_statement import model_from_row
+from briternia.prepared import prepared_cursor
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
 from turns.models import Turn
@@ -64,7 +65,7 @@ def _turn_and_own_kingdom(user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom | 
     None if there is no such turn: one hand-written statement (the ORM would read the kingdom with a
     query of its own)."""
     sql = _turn_and_own_kingdom_sql(connection.vendor)
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, [user.pk, turn_id])
         row = cursor.fetchone()
     if row is None:

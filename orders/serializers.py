@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from rest_framework import serializers
@@ -223,6 +224,10 @@ class MissionUseInput(serializers.Serializer):
     )
 
 
+# OrderSheetInput.of's fields, built once per thread.
+_kept_fields = threading.local()
+
+
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(
         many=True,
@@ -293,6 +298,21 @@ class OrderSheetInput(serializers.Serializer):
         "Destroy Communication's cancelled support); each once.",
     )
     submit = serializers.BooleanField(default=False, help_text="false saves a draft; true submits (all or nothing).")
+
+    @staticmethod
+    def of(data: Any) -> OrderSheetInput:
+        """The input serializer of one request's `data`, with the fields this thread built for its
+        first one (issue 35): REST framework deep-copies a serializer's seventeen nested list fields
+        for each instance (about half of validating a sheet), and nothing of a request is kept in
+        them: validating stores its state on the serializer (initial and validated data, errors),
+        and this one is built per request. Kept per thread, never shared between two at once."""
+        serializer = OrderSheetInput(data=data)
+        kept = getattr(_kept_fields, "fields", None)
+        if kept is None:
+            _kept_fields.fields = serializer.fields
+        else:
+            serializer.__dict__["fields"] = kept  # Serializer.fields is a cached property
+        return serializer
 
     def validate(self, attrs: dict) -> dict:
         # A submission replaces the one before: one whose orders were lost on the way (a client that

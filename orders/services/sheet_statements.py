@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from briternia.locks import LOCK_NOT_AVAILABLE
 from briternia.one_statement import model_from_row
+from briternia.prepared import prepared_cursor
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services.kingdom_rows import KingdomRows, kingdom_rows_compiled, kingdom_rows_decode
 from turns.models import Turn
@@ -52,7 +53,7 @@ def turn_share_locked(
     extra_sql, extra_params = compiled.columns(kingdom) if compiled and kingdom is not None else ("", [])
     head, tail = _turn_share_locked_sql(connection.vendor, wait=wait)
     params = [*extra_params, turn_id] if _pg() else [turn_id, *extra_params]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         try:
             cursor.execute(f"{head}, {extra_sql}{tail}" if extra_sql else f"{head}{tail}", params)
         except OperationalError as exc:
@@ -148,7 +149,7 @@ def sheet_row_written(
     field = OrderSheet._meta.get_field
     params = [field(name).get_db_prep_save(value, connection) for name, value in values.items()]
     sql = _sheet_row_written_sql(connection.vendor, submit=submit, columns=tuple(values))
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     sheet = model_from_row(OrderSheet, row[:-1])

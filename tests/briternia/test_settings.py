@@ -40,6 +40,7 @@ print(json.dumps({
     "debug": settings.DEBUG,
     "conn_max_age": settings.DATABASES["default"].get("CONN_MAX_AGE", 0),
     "conn_health_checks": settings.DATABASES["default"].get("CONN_HEALTH_CHECKS", False),
+    "prepare_threshold": settings.DATABASES["default"].get("OPTIONS", {}).get("prepare_threshold", "unset"),
 }))
 """
 
@@ -87,6 +88,10 @@ def test_environment_switches_to_postgres_redis_and_smtp(tmp_path):
     assert s["conn_max_age"] == 600 and s["conn_health_checks"] is True
     fresh = json.loads(run_settings(tmp_path, **{**POSTGRES, "DATABASE_CONN_MAX_AGE": "0"}).stdout)
     assert fresh["conn_max_age"] == 0
+    # The hot statements prepared at their first run (briternia/prepared.py), unless a pooler forbids it.
+    assert s["prepare_threshold"] == 0
+    pooled = json.loads(run_settings(tmp_path, **{**POSTGRES, "DATABASE_PREPARED_STATEMENTS": "0"}).stdout)
+    assert pooled["prepare_threshold"] == "unset"
 
 
 def test_debug_is_off_by_default_and_then_a_secret_key_is_required(tmp_path):

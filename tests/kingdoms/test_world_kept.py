@@ -5,13 +5,14 @@ not grow with the campaign's size more than it must)."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from kingdoms.models import Army, Campaign, Kingdom, TreasuryEntry, Unit
-from kingdoms.services.world import world_for_kingdom, world_load
+from kingdoms.services.world import world_for_kingdom, world_kept_forget, world_load
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
@@ -116,3 +117,36 @@ def test_a_process_keeps_the_worlds_of_as_many_campaigns_as_its_setting_says(org
     settings.WORLD_KEPT_CAMPAIGNS = 3
     assert _reads_the_map(second)
     assert not any(_reads_the_map(c) for c in (first, second, third))  # all three kept
+
+
+def test_threads_that_miss_the_kept_world_together_read_the_map_once(transactional_db):
+    """The weekly rush's first sheets reach a worker's threads at once: one reads the campaign's map
+    and the others wait for it and take its copy, rather than each reading the whole map (issue 35)."""
+    from demo.campaign import demo_campaign_create
+
+    campaign = demo_campaign_create()
+    world_kept_forget()  # as a worker finds it after a phase of the turn
+    kingdoms = list(campaign.kingdoms.values_list("id", flat=True)) * 2
+    start = threading.Barrier(len(kingdoms))
+    map_reads: list[int] = []
+    worlds: dict[int, Any] = {}
+
+    def check(index: int, kingdom: int) -> None:
+        try:
+            with CaptureQueriesContext(connection) as queries:
+                start.wait()
+                worlds[index] = world_for_kingdom(campaign=campaign, turn_number=1, kingdom=kingdom)
+            map_reads.append(sum('FROM "kingdoms_province"' in q["sql"] for q in queries.captured_queries))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=check, args=item) for item in enumerate(kingdoms)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert sum(map_reads) == 1 and len(map_reads) == len(kingdoms)
+    # Each thread's world is the turn's, as one read alone gives it (the kept copy shared, not changed).
+    loaded = world_load(campaign=campaign, turn_number=1)
+    assert len(worlds) == len(kingdoms) and all(world == loaded for world in worlds.values())

@@ -128,3 +128,27 @@ def test_a_row_the_sheet_form_cannot_place_refuses_the_sheet(turn, ostland, subm
     assert response.status_code == 400
     assert f"transfer-{index}-kingdom: the sheet has no such row" in response.content.decode()
     _unchanged(submitted)
+
+
+def test_a_threads_kept_input_fields_check_each_sheet_as_fresh_ones_do(db):
+    """Issue 35: the order sheet's input serializer keeps its fields per thread
+    (OrderSheetInput.of). Whatever came before, each body is validated as a serializer built for
+    it alone validates it: the same errors, the same validated sheet, nothing of an earlier one."""
+    from orders.serializers import OrderSheetInput
+
+    bodies = [
+        {"orders": [{"army": 7, "kind": "move", "target": 12}], "submit": True},
+        {"orders": [{"army": "abc", "kind": "fly"}], "creations": "x", "submit": True},
+        {"submit": True},
+        {"orders": [], "purchases": [{"army": 3, "kind": "veteran", "unit": "Spearmen"}], "submit": False},
+        {"orders": [{"army": 7, "kind": "move", "target": 12, "path": [1, 2, 3]}]},
+        {"orders": [{"army": 9}], "land_deals": [{"kingdom": 2, "gold": "lots"}]},
+        {"orders": [{"army": 7, "kind": "move", "target": 12}], "submit": True},
+    ]
+    for body in bodies * 2:
+        kept, fresh = OrderSheetInput.of(body), OrderSheetInput(data=body)
+        assert kept.is_valid() == fresh.is_valid()
+        assert kept.errors == fresh.errors
+        if not fresh.errors:
+            assert kept.validated_data == fresh.validated_data
+            assert kept.sheet_json() == fresh.sheet_json()

@@ -96,6 +96,32 @@ def test_a_submission_reads_no_map_and_takes_a_fixed_number_of_queries(demo_camp
     assert len(_submit(api_client_for, "carol", kingdoms["Karak Dumn"], turn)) == len(sql)
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements: CI's PostgreSQL pass")
+def test_a_submissions_hand_written_statements_are_planned_once_per_connection(demo_campaign, api_client_for):
+    """Issue 35: PostgreSQL keeps the submission's hot statements prepared on the connection
+    (briternia/prepared.py): the turn under its share lock with the kingdom's rows, the sheet's
+    upsert, the turn with the player's kingdom; a second submission runs the same prepared
+    statements, preparing none."""
+
+    def prepared() -> dict[str, int]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+            return dict(cursor.fetchall())
+
+    turn = demo_campaign.turns.get(number=1)
+    kingdoms = {k.name: k for k in demo_campaign.kingdoms.all()}
+    _submit(api_client_for, "alice", kingdoms["Ostland"], turn)
+    first = prepared()
+    assert [s for s in first if "FOR SHARE OF t" in s and "kingdoms_army" in s]
+    assert [s for s in first if s.startswith('INSERT INTO "orders_ordersheet"')]
+    assert [s for s in first if "LEFT OUTER JOIN" in s and 'FROM "orders_turn" t' in s]
+
+    _submit(api_client_for, "bob", kingdoms["Da Red Fang"], turn)
+    second = prepared()
+    assert set(second) == set(first)  # the same statements, run again
+    assert all(second[s] == first[s] + 1 for s in first)
+
+
 def test_a_submissions_answer_is_what_the_sheet_reads_from_the_database(demo_campaign, api_client_for):
     """Issue 35: the answer to a submission takes the standing submission from what it has just
     written and the kingdom's usable effects from the world it was checked against, not read again;

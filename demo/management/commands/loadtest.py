@@ -94,6 +94,79 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _process_cpu(pid: int) -> tuple[float, float]:
+    """Seconds of CPU a process has used so far, in user and system mode, from /proc (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0, 0.0
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+
+
+def _group_pids(group: int) -> list[int]:
+    """The processes of a process group (gunicorn's master and workers: it runs in its own session)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:
+            pids.append(int(entry.name))
+    return pids
+
+
+def _backend_pids() -> list[int]:
+    """PostgreSQL's server processes for this database (the gunicorn threads' connections), but
+    this process's own; none on SQLite."""
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+class CpuMeter:
+    """The CPU the wave cost, by whom: gunicorn (master and workers), this process (the client's
+    threads, and its own few queries), PostgreSQL's server processes serving gunicorn. Read from
+    /proc before and after; a process that ends during the wave (a worker recycled, a connection
+    closed) loses what it used since the start, so the figures are a floor."""
+
+    def __init__(self, server_group: int) -> None:
+        self.server_group = server_group
+        self.available = Path("/proc/self/stat").exists()
+
+    def _sample(self) -> dict[str, dict[int, tuple[float, float]]]:
+        if not self.available:
+            return {}
+        return {
+            "gunicorn": {pid: _process_cpu(pid) for pid in _group_pids(self.server_group)},
+            "client": {os.getpid(): _process_cpu(os.getpid())},
+            "postgres": {pid: _process_cpu(pid) for pid in _backend_pids()},
+        }
+
+    def start(self) -> None:
+        self.before = self._sample()
+
+    def stop(self) -> dict[str, tuple[float, float]]:
+        """Each one's CPU over the wave: (user, system) seconds."""
+        after = self._sample()
+        used = {}
+        for who, pids in after.items():
+            before = self.before.get(who, {})
+            user = sum(now[0] - before.get(pid, (0.0, 0.0))[0] for pid, now in pids.items())
+            system = sum(now[1] - before.get(pid, (0.0, 0.0))[1] for pid, now in pids.items())
+            used[who] = (user, system)
+        return used
+
+
 def _percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -132,7 +205,7 @@ class Command(BaseCommand):
         try:
             self._wait_until_up(port, server)
             if "rush" in parts:
-                self._rush(port, players, spread)
+                self._rush(port, players, spread, CpuMeter(server.pid))
             if "race" in parts:
                 for proxy in (False, True):
                     self._race(port, race_players, proxy=proxy)
@@ -145,7 +218,7 @@ class Command(BaseCommand):
         load = os.getloadavg()
         self.stdout.write(f"load average (1, 5, 15 min) at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
-    def _rush(self, port: int, players: int, spread: int) -> None:
+    def _rush(self, port: int, players: int, spread: int, meter: CpuMeter) -> None:
         started = time.monotonic()
         turn, filings = self._campaign(players)
         try:
@@ -155,8 +228,11 @@ class Command(BaseCommand):
                 (f"spread over {spread} s", spread),
             ):
                 OrderSheet.objects.filter(turn=turn).delete()
+                meter.start()
                 answers, elapsed = self._wave(url, filings, schedule, started)
+                cpu = meter.stop()
                 self._print(wave, answers, elapsed, self._check(turn, filings))
+                self._cpu_print(cpu, len(answers), elapsed)
         finally:
             Campaign.objects.filter(pk=turn.campaign_id).delete()
 
@@ -460,6 +536,22 @@ class Command(BaseCommand):
         doubled = sum(1 for f in filings if len(counts.get(f.kingdom, [])) > 1)
         wrong = sum(1 for f in filings if f.kingdom in counts and orders(counts[f.kingdom][-1]) != orders(f.entries))
         return {"lost": lost, "doubled": doubled, "wrong": wrong}
+
+    def _cpu_print(self, cpu: dict[str, tuple[float, float]], requests: int, elapsed: float) -> None:
+        """The wave's CPU per request, by whom (with the share spent in the kernel), and how busy it
+        kept the machine's cores."""
+        if not cpu or not requests:
+            return
+        cores = os.cpu_count() or 1
+        parts = "  ".join(
+            f"{who} {(user + system) / requests * 1000:5.1f} ms (sys {system / max(user + system, 1e-9):.0%})"
+            for who, (user, system) in cpu.items()
+        )
+        total = sum(user + system for user, system in cpu.values())
+        self.stdout.write(
+            f"{'':32} CPU per request: {parts}  (all three {total / requests * 1000:5.1f} ms; "
+            f"{total / elapsed / cores:.0%} of {cores} cores over the wave)"
+        )
 
     def _print(self, wave: str, answers: list[Answer], elapsed: float, check: dict[str, int]) -> None:
         times = [a.seconds for a in answers]
