@@ -159,9 +159,10 @@ def _commit_checks_run() -> int:
     """What the task's commit would do before it commits, run now (the bench rolls the task back, so
     its commit never runs): on PostgreSQL the deferred foreign-key checks of every row the task
     wrote (Django's foreign keys are DEFERRABLE INITIALLY DEFERRED there: each row inserted, or
-    updated in a key, queues one check per foreign key, run at commit; 0.4-0.7 s for the largest
-    campaign before issue 35's log tables went without them). Run as the step "constraints", so the
-    whole task's time includes it and a regression shows. Returns the statements it sent (0 or 1).
+    updated in a key, queues one check per foreign key, run at commit: 0.22-0.32 s for the largest
+    campaign, 0.04-0.07 s since the turn's logs went without them, turns/models.py). Run as the
+    step "constraints", so the whole task's time includes it and a regression shows. Returns the
+    statements it sent (0 or 1).
     SQLite checks a deferred key as each row is written (its commit only reads a counter): that
     cost is in the steps already."""
     if connection.vendor != "postgresql":
