@@ -349,10 +349,11 @@ class ExperienceEntry(models.Model):
 class ArmyMovement(models.Model):
     """The record of provinces an army passed through each turn (Armies)."""
 
-    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="movements")
+    # Without a constraint in the database, as the turn's other logs (turns/models.py, TurnEvent).
+    army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="movements", db_constraint=False)
     turn = models.PositiveIntegerField()
     step = models.PositiveSmallIntegerField()
-    province = models.ForeignKey(Province, on_delete=models.CASCADE, related_name="+")
+    province = models.ForeignKey(Province, on_delete=models.CASCADE, related_name="+", db_constraint=False)
 
     class Meta:
         ordering = ["army", "turn", "step"]

@@ -14,12 +14,15 @@ from rulebook.tables import ArmyType, Terrain
 from rulebook.world import ArmyState, KingdomState, ProvinceState, World
 from turns.models import Turn
 
+from .log_references import log_references_dangling
+
 
 def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) -> None:
     """Refuse the state `phase_name` left: rulebook.sanity's problems of the world as stored
     (`sanity_world_load`), and any army of the campaign left active with no province (the world's
     loader would not see it). `battles_waiting`: the turn's battles are posted and not yet fought
-    (after the orders phase)."""
+    (after the orders phase); and any of the turn's events or movements naming a kingdom, army or
+    province outside the campaign (`log_references_dangling`)."""
     world = sanity_world_load(turn=turn)
     battle_provinces = (
         frozenset(Battle.objects.filter(turn=turn).values_list("province__number", flat=True))
@@ -33,6 +36,8 @@ def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) ->
             kingdom__campaign=turn.campaign, status=Army.Status.ACTIVE, province__isnull=True
         ).select_related("kingdom")
     ]
+    # What the logs' dropped foreign-key constraints checked at commit (turns/services/log_references.py).
+    problems += log_references_dangling(turn=turn)
     if problems:
         raise DomainError([f"the {phase_name} was rolled back, its result fails the sanity check", *problems])
 
