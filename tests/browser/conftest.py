@@ -23,11 +23,14 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from demo.campaign import demo_campaign_create
+from demo.turn import demo_turn_play
 from kernel.dice import ScriptedDice
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services import campaigns as campaign_services
 from rulebook.setup.maps import load_default_map
 from tests.battle_setup import file_battle_orders
+from tests.shared_rows import Capture, Layer
 from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
@@ -236,6 +239,18 @@ def army_lists_campaign(invited_campaign) -> Campaign:
     campaign.refresh_from_db()
     assert campaign.status == Campaign.Status.ARMY_LISTS
     return campaign
+
+
+def _reported_build(below: None, capture: Capture) -> Turn:
+    campaign = demo_campaign_create()
+    demo_turn_play(campaign)
+    return campaign.turns.get(number=1)
+
+
+# The demo's turn 1 played as `make demo` plays it, every report rendered and sent, committed as it
+# is built (a live server reads it): built once per run for the closed turns' tests and the
+# accessibility module's played campaign.
+REPORTED = Layer("demo campaign, turn 1 played and committed (browser tests)", _reported_build, commits=True)
 
 
 @contextmanager
