@@ -29,20 +29,18 @@ from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
 from demo.campaign import DEMO_PASSWORD, demo_campaign_create
-from demo.turn import demo_turn_play
 from kingdoms.models import Army, Campaign, Kingdom
 from kingdoms.services import campaigns as campaign_services
 from kingdoms.services.co_players import co_player_add
 from kingdoms.services.invitations import invitation_link
 from rulebook.setup.maps import load_default_map
 from tests.battle_setup import file_battle_orders, raid_posted
-from tests.conftest import DEMO
 from tests.shared_rows import Layers
 from tests.smtp import email_failed_create
 from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 
-from .conftest import TIMEOUT_MS, login
+from .conftest import REPORTED, TIMEOUT_MS, login
 
 AXE_JS = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 # The test database must exist for the module's campaign (pytest-django creates it only for tests
@@ -199,10 +197,10 @@ def site(django_db_setup, django_db_blocker, browser: Browser, shared_layers: La
     with django_db_blocker.unblock(), override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
         server = None
         try:
-            # The first demo campaign is the run's shared build (tests/shared_rows.py), written and
-            # committed here; the second is built again (the same rows cannot be written twice).
-            played = shared_layers.take(DEMO)
-            demo_turn_play(played)
+            # The played campaign is the run's shared build, turn 1 played (tests/shared_rows.py; the
+            # closed turns' tests take it too), written and committed here; the second demo campaign
+            # is built again (the same rows cannot be written twice).
+            played = shared_layers.take(REPORTED).campaign
             _letters_written(played)
             setup = campaign_services.campaign_create(
                 name="Setup Campaign",

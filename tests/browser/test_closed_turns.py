@@ -11,25 +11,14 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from battles.models import Battle, TurnSummarySheet
-from demo.campaign import DEMO_PASSWORD, demo_campaign_create
-from demo.turn import demo_turn_play
+from demo.campaign import DEMO_PASSWORD
 from kingdoms.models import Kingdom
 from orders.models import OrderSheet
 from tests.clients import user_named
-from tests.shared_rows import Capture, Layer, Layers
+from tests.shared_rows import Layers
 from turns.models import Turn
 
-from .conftest import Outbox, login
-
-
-def _reported_build(below: None, capture: Capture) -> Turn:
-    campaign = demo_campaign_create()
-    demo_turn_play(campaign)
-    return campaign.turns.get(number=1)
-
-
-# Committed as it is built (the live server reads it), as the fixture built it for each test before.
-REPORTED = Layer("demo campaign, turn 1 played and committed (closed turns)", _reported_build, commits=True)
+from .conftest import REPORTED, Outbox, login
 
 
 @pytest.fixture

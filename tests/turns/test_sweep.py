@@ -16,6 +16,7 @@ from freezegun import freeze_time
 from demo.campaign import demo_campaign_create
 from outbox.models import Email
 from outbox.services import EMAIL_TRIES
+from tests.conftest import DEMO
 from tests.smtp import free_port, use_smtp
 from turns.models import Turn
 from turns.services.cycle import orders_phase_run
@@ -42,13 +43,15 @@ def tasks_retry_in_process():
 
 
 def test_a_mail_server_that_refuses_every_connection_stops_nothing_and_loses_no_reminder(
-    transactional_db, settings, tasks_retry_in_process
+    transactional_db, shared_layers, settings, tasks_retry_in_process
 ):
     """The issue's "Done when": one run of the sweep, with SMTP refusing every connection, resolves
     another campaign's due turn and runs a third's due aftermath; the due reminders end as failed
     emails after their tries; the organizer sees them and resends them."""
     now = timezone.now()
-    reminded, resolved, ended = demo_campaign_create(), demo_campaign_create(), demo_campaign_create()
+    # The run's shared demo campaign (tests/shared_rows.py) for the one resolved; two more built here.
+    resolved = shared_layers.take(DEMO)
+    reminded, ended = demo_campaign_create(), demo_campaign_create()
     Turn.objects.filter(campaign=reminded).update(orders_deadline=now + dt.timedelta(hours=2))
     Turn.objects.filter(campaign=resolved).update(orders_deadline=now - dt.timedelta(minutes=1))
     battles = ended.turns.get(number=1)

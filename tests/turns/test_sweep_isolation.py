@@ -16,10 +16,12 @@ from turns.models import Turn, TurnEvent
 from turns.tasks import deadline_sweep
 
 
-def test_one_turn_failing_to_resolve_stops_no_other(db, django_capture_on_commit_callbacks):
+def test_one_turn_failing_to_resolve_stops_no_other(demo_campaign, django_capture_on_commit_callbacks):
     now = timezone.now()
+    # The run's shared demo campaign (tests/shared_rows.py) and a second one built here.
+    sound = demo_campaign
     with django_capture_on_commit_callbacks(execute=True):
-        broken, sound = demo_campaign_create(), demo_campaign_create()
+        broken = demo_campaign_create()
     Turn.objects.filter(campaign__in=[broken, sound]).update(orders_deadline=now - dt.timedelta(minutes=1))
     broken_turn, sound_turn = broken.turns.get(number=1), sound.turns.get(number=1)
 
