@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 from django.db import models, transaction
@@ -124,44 +125,85 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[A
     the id of the row they are listed under: each a list in its order, or for a single row, the
     row or null; or the rows whose `layout.path` is `among`, with theirs (the accounts). One query
     per model, whatever the campaign's size."""
+    encoder = _encoder(layout)
     children = {child.key: _layout_rows(child, campaign, names, among) for child in layout.children}
-    many = {f.name: _many_to_many(layout, f, campaign, names) for f in layout.fields() if f.many_to_many}
-    fields = [f for f in layout.fields() if not f.many_to_many]
-    columns = [f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields]
-    lookups = layout.what_lookups()
+    many = {f.name: _many_to_many(layout, f, campaign, names) for f in encoder.many}
     parent = f"{layout.parent}_id" if layout.parent else "pk"  # the campaign's row, an account: by its own id
     within = {layout.path: campaign.pk} if among is None else {f"{layout.path}__in": among}
     rows = (
         layout.model._base_manager.filter(**within)
         .order_by(*([parent] if layout.parent else []), *layout.ordering, "id")
-        .values_list(parent, "pk", *lookups, *columns)
+        .values_list(parent, "pk", *encoder.lookups, *encoder.columns)
     )
-    order = [f.name for f in layout.fields()]  # the model's
-    written = [(f.name, _writer(layout, f, names)) for f in fields]
+    keys, start, reference = encoder.keys, 2 + len(encoder.lookups), names.reference
     grouped: dict[int, list[dict[str, Any]]] = {}
-    for parent_id, pk, *found in rows:
-        named, values = dict(zip(lookups, found, strict=False)), found[len(lookups) :]
-        # How the export's errors name the row: written only for an error.
-        what = _What(layout, {f.name: v for f, v in zip(fields, values, strict=True)} | named)
-        row = {
-            name: value if write is None else write(value, what)
-            for (name, write), value in zip(written, values, strict=True)
-        }
+    written = names.rows.setdefault(id(layout), {})
+    for found in rows:
+        parent_id, pk = found[0], found[1]
+        row = dict(zip(keys, found[start:], strict=True))
+        what = _What(encoder, found)  # formatted only for an error
+        for key, kind in encoder.named:
+            row[key] = reference(kind, row[key], what)
+        for key, text in encoder.as_text:
+            row[key] = text(row[key])
         for name in layout.references:
-            described = _What(layout, what.values, layout.described.get(name))
-            row[name] = names.with_names(row[name], layout.reference(name, row), described)
+            row[name] = names.with_names(row[name], layout.reference(name, row), _What(encoder, found, name))
         for name in layout.entries:
             row[name] = names.entries(row[name], what)
-        row |= {name: named.get(pk, []) for name, named in many.items()}
-        row = {name: row[name] for name in order}
+        if encoder.order is not None:  # a many-to-many field among the others: the model's order
+            row = {key: row[key] if key in row else many[key].get(pk, []) for key in encoder.order}
         for child in layout.children:
             row[child.key] = children[child.key].get(pk, child.empty())
-        grouped.setdefault(parent_id, []).append(row)
+        group = grouped.setdefault(parent_id, [])
         # What names the row later (a report its battle, an email's key its row): its place and values.
-        names.rows.setdefault(id(layout), {})[pk] = (parent_id, len(grouped[parent_id]) - 1, row)
+        written[pk] = (parent_id, len(group), row)
+        group.append(row)
     if layout.single:
         return {parent_id: found[0] for parent_id, found in grouped.items()}
     return grouped
+
+
+@dataclass(frozen=True)
+class _Encoder:
+    """How one layout's rows are read and written, decided once per layout: the columns its query
+    reads and the few fields whose values are converted (a reference by natural key, a time or bytes
+    as text); every other value passes through as read."""
+
+    layout: Layout
+    lookups: tuple[str, ...]  # what the errors' `what` names beyond the row's own fields
+    columns: tuple[str, ...]
+    keys: tuple[str, ...]  # the columns' keys in the document
+    named: tuple[tuple[str, str], ...]  # (key, how it names its row), but a username (read by a join)
+    as_text: tuple[tuple[str, Callable[[Any], Any]], ...]
+    many: tuple[Any, ...]  # the many-to-many fields
+    order: tuple[str, ...] | None  # the keys in the model's order, when a many-to-many field sits among them
+
+
+_ENCODERS: dict[int, _Encoder] = {}
+
+
+def _encoder(layout: Layout) -> _Encoder:
+    if id(layout) not in _ENCODERS:
+        fields = [f for f in layout.fields() if not f.many_to_many]
+        many = tuple(f for f in layout.fields() if f.many_to_many)
+        _ENCODERS[id(layout)] = _Encoder(
+            layout=layout,
+            lookups=tuple(layout.what_lookups()),
+            columns=tuple(f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields),
+            keys=tuple(f.name for f in fields),
+            named=tuple(
+                (f.name, layout.names[f.name]) for f in fields if layout.names.get(f.name, USERNAME) != USERNAME
+            ),
+            as_text=tuple((f.name, _text_of(f)) for f in fields if as_text(f)),
+            many=many,
+            order=tuple(f.name for f in layout.fields()) if many else None,
+        )
+    return _ENCODERS[id(layout)]
+
+
+def _text_of(field: models.Field) -> Callable[[Any], Any]:  # type: ignore[type-arg]
+    """How a time or bytes field's value is written: ISO 8601, base64."""
+    return bytes_text if isinstance(field, models.BinaryField) else time_text
 
 
 def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names) -> dict[int, list[Any]]:
@@ -170,11 +212,11 @@ def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names)
     pairs = field.remote_field.through.objects.filter(**{f"{source}__{layout.path}": campaign.pk})
     what = f"a row of {layout.model._meta.verbose_name_plural} ({field.name})"
     found: dict[int, list[Any]] = {}
+    how = layout.names[field.name]
     # A user by username (the join reads it), any other row by its id, named as `names` says.
-    column = f"{target}__username" if layout.names.get(field.name) == USERNAME else f"{target}_id"
-    write = _writer(layout, field, names)
+    column = f"{target}__username" if how == USERNAME else f"{target}_id"
     for row_id, named_id in pairs.values_list(f"{source}_id", column):
-        found.setdefault(row_id, []).append(named_id if write is None else write(named_id, what))
+        found.setdefault(row_id, []).append(named_id if how == USERNAME else names.reference(how, named_id, what))
     return {row_id: sorted(named) for row_id, named in found.items()}
 
 
@@ -189,40 +231,27 @@ class _Keyed:
 
 
 class _What:
-    """How the export's errors name a row (Layout.what, from its values), or one of its JSON fields
-    (Layout.described): formatted only when an error is written."""
+    """How the export's errors name a row (Layout.what, from the values read), or one of its JSON
+    fields (Layout.described): formatted only when an error is written."""
 
-    def __init__(self, layout: Layout, values: dict[str, Any], described: str | None = None) -> None:
-        self.layout, self.values, self.described = layout, values, described
+    __slots__ = ("encoder", "found", "field")
+
+    def __init__(self, encoder: _Encoder, found: tuple[Any, ...], field: str | None = None) -> None:
+        self.encoder, self.found, self.field = encoder, found, field
 
     def __str__(self) -> str:
-        layout = self.layout
+        encoder, layout = self.encoder, self.encoder.layout
+        start = 2 + len(encoder.lookups)
+        values = dict(zip(encoder.keys, self.found[start:], strict=True))
+        values |= dict(zip(encoder.lookups, self.found[2:start], strict=True))
         if callable(layout.what):
-            what = layout.what(self.values)
+            what = layout.what(values)
         elif layout.what is None:
             what = f"a row of {layout.model._meta.verbose_name_plural}"
         else:
-            what = layout.what.format(**self.values)
-        return what if self.described is None else f"{self.described} of {what}"
-
-
-def _writer(layout: Layout, field: models.Field, names: _Names) -> Callable[[Any, Any], Any] | None:  # type: ignore[type-arg]
-    """How a field's value is written in the document: a reference by natural key, a time or bytes as
-    text; None for a value written as it is (a username: the join reads it)."""
-    named = layout.names.get(field.name)
-    if named == USERNAME:
-        return None
-    if named is not None:
-        return lambda value, what: names.reference(named, value, what)
-    if as_text(field):
-        return lambda value, what: _as_text(value)
-    return None
-
-
-def _as_text(value: Any) -> str | None:
-    if isinstance(value, bytes | memoryview):
-        return bytes_text(value)
-    return time_text(value)
+            what = layout.what.format(**values)
+        described = None if self.field is None else layout.described.get(self.field)
+        return what if described is None else f"{described} of {what}"
 
 
 def _inside(mapping: Mapping[K, V], key: K, what: object) -> V:
@@ -240,7 +269,7 @@ def _id_inside(mapping: Mapping[int, V], value: Any, what: object) -> V:
     return _inside(mapping, value, what)
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Names:
     """How the document names what a row refers to: provinces by number, kingdoms by name,
     armies by [kingdom name, army name], units by {kingdom, army, unit: place in the army's list}
@@ -283,33 +312,34 @@ class _Names:
     def reference(self, reference: str, value: Any, what: object) -> Any:
         """The document's name for an id of the kind `reference` (layout.py NAMED_BY, references.py),
         a foreign key's or one found in stored JSON; null stays null."""
-        if value is None:
-            return None
-        if reference == PROVINCE:
-            return _inside(self.province_number, value, what)
-        if reference == ALLIANCE:
-            return self.place(ALLIANCES, value, what)
-        if reference == BATTLE:  # a turn's battles are written before its reports (layout.py TURN_CHILDREN)
-            return self.place(BATTLES, value, what)
-        if reference == TURN:
-            return self.natural(TURNS, value, what)["turn"]
-        if reference == REPORT:
-            return self.natural(REPORTS, value, what)
-        if reference == KINGDOM_ID:
-            return _id_inside(self.kingdom_name, value, what)
-        if reference == ARMY_ID:
-            return list(_id_inside(self.army_key, value, what))
-        if reference == CHARACTER_ID:  # by his unit
-            return _inside(self.unit_key, _id_inside(self.unit_of_character, value, what), what)
-        if reference == UNIT_ID:
-            return _id_inside(self.unit_key, value, what)
-        if reference == STREAM_ID:
-            return _stream(value, self, what)
-        if reference == EMAIL_KEY_ID:
-            return _email_key_row(value, self, what)
-        assert reference in (EFFECT_PLACE, CAPTIVE_PLACE), reference
-        # The campaign's effects and captives are written first (campaign_export).
-        return _id_inside(self.rows[id(MISSION_EFFECTS if reference == EFFECT_PLACE else CAPTIVES)], value, what)[1]
+        return None if value is None else self.naming[reference](value, what)
+
+    @cached_property
+    def naming(self) -> dict[str, Callable[[Any, object], Any]]:
+        """How the document names a row's id, by the kind of reference."""
+
+        def placed(layout: Layout) -> Callable[[Any, object], Any]:
+            return lambda value, what: _id_inside(self.rows[id(layout)], value, what)[1]
+
+        return {
+            PROVINCE: lambda value, what: _inside(self.province_number, value, what),
+            ALLIANCE: lambda value, what: self.place(ALLIANCES, value, what),
+            # A turn's battles are written before its reports (layout.py TURN_CHILDREN).
+            BATTLE: lambda value, what: self.place(BATTLES, value, what),
+            TURN: lambda value, what: self.natural(TURNS, value, what)["turn"],
+            REPORT: lambda value, what: self.natural(REPORTS, value, what),
+            KINGDOM_ID: lambda value, what: _id_inside(self.kingdom_name, value, what),
+            ARMY_ID: lambda value, what: list(_id_inside(self.army_key, value, what)),
+            CHARACTER_ID: lambda value, what: _inside(  # by his unit
+                self.unit_key, _id_inside(self.unit_of_character, value, what), what
+            ),
+            UNIT_ID: lambda value, what: _id_inside(self.unit_key, value, what),
+            STREAM_ID: lambda value, what: _stream(value, self, what),
+            EMAIL_KEY_ID: lambda value, what: _email_key_row(value, self, what),
+            # The campaign's effects and captives are written first (campaign_export).
+            EFFECT_PLACE: placed(MISSION_EFFECTS),
+            CAPTIVE_PLACE: placed(CAPTIVES),
+        }
 
     def entries(self, data: Any, what: object) -> dict[str, Any]:
         """The sheet's entries as the sheet's codec writes them (orders/entries.py: every part, every
@@ -383,7 +413,11 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
         "from_province_id", "to_province_id"
     )
     number = names.province_number
-    adjacency = {tuple(sorted((number[a], _inside(number, b, f"province {number[a]}'s neighbour")))) for a, b in pairs}
+    adjacency = set()
+    for a, b in pairs:
+        if b not in number:
+            _inside(number, b, f"province {number[a]}'s neighbour")
+        adjacency.add((number[a], number[b]) if number[a] < number[b] else (number[b], number[a]))
     return [list(pair) for pair in sorted(adjacency)]
 
 
