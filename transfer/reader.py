@@ -48,8 +48,6 @@ from .plan import (
 )
 from .reading import Reading, label
 from .references import (
-    ARMY_ID,
-    KINGDOM_ID,
     PROVINCE_NUMBER,
     STREAM_REFERENCES,
     stream_ids,
@@ -272,30 +270,35 @@ class Reader(Reading):
             if self.version < 5 and isinstance(rows[index].get("stream"), str):
                 self.older_stream(roll, rows[index])
 
-    def stream(self, data: Any, where: str) -> None:
-        """Check a roll's stream: a string, or for one that holds ids (references.STREAM_REFERENCES),
-        since version 5, the object that names them by natural key (schema.STREAM_KEYS)."""
+    def stream(self, data: Any, where: str) -> str | tuple[str, tuple[Any, ...]] | None:
+        """A roll's stream, checked: a string, or for one that holds ids (references.STREAM_REFERENCES),
+        since version 5, the object that names them by natural key (schema.STREAM_KEYS), read as its
+        prefix and parts (a province's number, the rows named; None: reported)."""
         if isinstance(data, str):
             if not STREAM_TEXT.accepts(data):
                 self.problem(where, f"the stream should be {STREAM_TEXT.label}, not {data!r:.60}.")
-                return
+                return None
             parts = stream_ids(data)
             if parts is not None and self.version >= 5:
                 keys = ", ".join(f'"{key}"' for key in STREAM_KEYS[parts[0]])
                 self.problem(where, f"{data!r:.60} holds ids: write it as an object with {keys}.")
-            return
+            return data
         if self.version < 5:
             self.problem(where, f"a version {self.version} document's stream is a string, not {data!r:.60}.")
-            return
+            return None
         prefix = data.get("prefix")
         if prefix not in STREAM_KEYS:
             self.problem(where, f'"prefix" should be one of {", ".join(STREAM_KEYS)}, not {prefix!r:.40}.')
-            return
+            return None
         found = self.keys(data, where, STREAM_KEYS[prefix])
         if found is None or len(found) != len(STREAM_KEYS[prefix]):
-            return  # reported
-        for reference in STREAM_REFERENCES[prefix]:  # a province by number, a kingdom by name, an army by key
-            self.named(reference, found[reference], where)
+            return None  # reported
+        # A province by number (kept), a kingdom by name, an army by key.
+        named = [self.named(reference, found[reference], where) for reference in STREAM_REFERENCES[prefix]]
+        return prefix, tuple(
+            found[reference] if reference == PROVINCE_NUMBER else row
+            for reference, row in zip(STREAM_REFERENCES[prefix], named, strict=True)
+        )
 
     def older_stream(self, roll: DiceRoll, values: dict[str, Any]) -> None:
         """A stream of a document written before version 5, as written: with the ids of the site
@@ -310,7 +313,7 @@ class Reader(Reading):
         kingdoms = values.get("kingdoms")
         if prefix == "warlord-free-roll":
             if isinstance(kingdoms, list) and len(kingdoms) == 1 and kingdoms[0] in self.plan.kingdoms:
-                self.restream(roll, {"prefix": prefix, KINGDOM_ID: kingdoms[0]})
+                self.restream(roll, (prefix, (self.plan.kingdoms[kingdoms[0]].kingdom,)))
         elif prefix == "scenario" and "turn" in values:
             self.older_scenarios.append((roll, values["turn"], numbers[0]))
 
@@ -325,13 +328,12 @@ class Reader(Reading):
             }
             if len(attackers) == 1 and None not in attackers.values():
                 (army,) = attackers.values()
-                key = [army.kingdom.name, army.name]
-                self.restream(roll, {"prefix": "scenario", PROVINCE_NUMBER: province, ARMY_ID: key})
+                self.restream(roll, ("scenario", (province, army)))
 
-    def restream(self, roll: DiceRoll, named: dict[str, Any]) -> None:
+    def restream(self, roll: DiceRoll, stream: tuple[str, tuple[Any, ...]]) -> None:
         """Write an older document's stream as a version 5 document names it (its ids the copy's)."""
         self.plan.translated = [
-            (row, name, reference, named if row is roll and name == "stream" else data)
+            (row, name, reference, stream if row is roll and name == "stream" else data)
             for row, name, reference, data in self.plan.translated
         ]
 
@@ -349,21 +351,26 @@ class Reader(Reading):
         values = self.keys(data, where, ENTRIES_KEYS, optional=ENTRIES_KEYS)
         if values is None:
             return {}
+        resolved: dict[str, Any] = {section: [] for section in values}
         for section, spec in ENTRY_SECTIONS.items():
             for index, item in enumerate(values.get(section, [])):
                 item_where = f"{where} / {section}[{index}]"
                 item_values = self.keys(item, item_where, spec, optional=ENTRY_OPTIONAL_KEYS.get(section, ()))
                 if item_values is None:
                     continue
-                for key, value in item_values.items():
-                    if key in ENTRY_REFERENCES and value is not None:
-                        self.named(ENTRY_REFERENCES[key], value, item_where)
+                rows = {
+                    key: self.named(ENTRY_REFERENCES[key], value, item_where)
+                    for key, value in item_values.items()
+                    if key in ENTRY_REFERENCES and value is not None
+                }
+                # The rows named in place of their names: written as their ids once they exist.
+                resolved[section].append({key: rows.get(key, value) for key, value in item.items()})
                 # The values the codec allows (an order's kind, a purchase's...), as it says them.
                 for key, choices in ((f.name, f.choices) for f in codec.SECTIONS[section].fields if f.choices):
                     if key in item_values and item_values[key] not in choices:
                         value = item_values[key]
                         self.problem(item_where, f'"{key}" should be one of {", ".join(choices)}, not {value!r:.40}.')
-        return values  # written only when nothing was reported: then all of `data`
+        return resolved  # written only when nothing was reported: then all of `data`
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
 

@@ -199,10 +199,13 @@ class Reading:
                 for name, how in layout.names.items()
                 if not layout.model._meta.get_field(name).many_to_many and name not in layout.late
             }
-            for name in layout.references:
-                if name in values:  # written with ids once the rows it names exist (Plan.translated)
-                    self.references(values[name], layout.reference(name, values), f"{row_where} / {name}")
-                    named[name] = {}
+            # JSON holding ids: the rows it names, resolved now, written as ids once they exist (Plan.translated).
+            resolved = {
+                name: self.references(values[name], layout.reference(name, values), f"{row_where} / {name}")
+                for name in layout.references
+                if name in values
+            }
+            named |= dict.fromkeys(resolved, {})
             for name in (name for name in layout.entries if name not in row and name in optional):
                 # The codec writes every sheet's entries, an empty draft's too: none is a broken sheet.
                 self.problem(row_where, f'"{name}" is missing.')
@@ -218,9 +221,9 @@ class Reading:
                 **relations,
                 **named,
             )
-            for name in layout.references:
-                if name in values:
-                    self.plan.translated.append((instance, name, layout.reference(name, values), values[name]))
+            self.plan.translated.extend(
+                (instance, name, layout.reference(name, values), data) for name, data in resolved.items()
+            )
             found[index] = instance
             self.late.extend(
                 (
@@ -414,47 +417,50 @@ class Reading:
             return None
         return unit
 
-    def references(self, data: Any, references: Reference, where: str, key: str | None = None) -> None:
-        """Check the values of stored JSON that stand for ids (references.py): each names a row of the
-        document, or is null; the rest of the JSON is kept as it is. `data` is the value of `key` in the
-        object at `where`, or with no key, the value at `where` itself (a field's)."""
+    def references(self, data: Any, references: Reference, where: str, key: str | None = None) -> Any:
+        """Stored JSON with the rows of the document its values name in place of the names
+        (references.py), each checked: every such value names a row, or is null; the rest of the JSON
+        is kept as it is. `data` is the value of `key` in the object at `where`, or with no key, the
+        value at `where` itself (a field's)."""
         if data is None:
-            return
+            return None
         at = where if key is None else f"{where} / {key}"
         if isinstance(references, str):
             kind = REFERENCE_KINDS[references]
             if kind.accepts(data):
-                self.named(references, data, at)
-            elif key is None:
+                return self.named(references, data, at)
+            if key is None:
                 self.problem(where, f"expected {kind.label}, found {data!r:.40}.")
             else:
                 self.problem(where, f'"{key}" should be {kind.or_null().label}, not {data!r:.60}.')
-            return
+            return None
         if isinstance(references, ListOf | ByIds):
             if not isinstance(data, list):
                 if key is not None:  # a field's own kind is checked with the other keys
                     self.problem(where, f'"{key}" should be a list or null, not {data!r:.60}.')
-                return
-            for index, item in enumerate(data):
-                self.item(item, references, at, f"{at}[{index}]")
-            return
-        if isinstance(data, dict):  # else its kind is reported
-            for name, reference in references.items():
-                self.references(data.get(name), reference, where, name)
+                return data
+            return [self.item(item, references, at, f"{at}[{index}]") for index, item in enumerate(data)]
+        if not isinstance(data, dict):
+            return data  # its kind is reported
+        found = {
+            name: self.references(data.get(name), reference, where, name) for name, reference in references.items()
+        }
+        return {name: found[name] if name in references else value for name, value in data.items()}
 
-    def item(self, item: Any, references: ListOf | ByIds, at: str, where: str) -> None:
+    def item(self, item: Any, references: ListOf | ByIds, at: str, where: str) -> Any:
         """One item of a list of stored JSON that holds ids: an id (reported at the list), or an object."""
         if isinstance(references, ListOf) and isinstance(references.references, str):
-            self.references(item, references.references, at)
-        elif not isinstance(item, dict):
+            return self.references(item, references.references, at)
+        if not isinstance(item, dict):
             self.problem(where, f"expected an object, found {item!r:.40}.")
         elif isinstance(references, ByIds):
             if self.keys(item, where, {references.key: OBJECT, references.value: ANY}) is not None:
-                self.references(item, {references.key: references.reference}, where)
+                return self.references(item, {references.key: references.reference}, where)
         else:
             if references.keys is not None:
                 self.keys(item, where, references.keys)
-            self.references(item, references.references, where)
+            return self.references(item, references.references, where)
+        return item
 
 
 def _no_such_row(prefix: str, values: dict[str, Any]) -> str:

@@ -16,7 +16,6 @@ from .layout import (
     ALLIANCES,
     CAPTIVES,
     DICE_ROLLS,
-    EMAIL_KEY_ROWS,
     EMAILS,
     KINGDOMS,
     MESSAGES,
@@ -27,16 +26,8 @@ from .layout import (
 )
 from .plan import Plan
 from .references import (
-    ARMY_ID,
-    CAPTIVE_PLACE,
-    CHARACTER_ID,
-    EFFECT_PLACE,
     EMAIL_KEY_ID,
-    KINGDOM_ID,
-    PROVINCE_NUMBER,
     STREAM_ID,
-    STREAM_REFERENCES,
-    UNIT_ID,
     Reference,
     email_key,
     stream_text,
@@ -78,13 +69,13 @@ def _write_layouts(plan: Plan, layouts: tuple[Layout, ...]) -> None:
             setattr(row, layout.parent, getattr(row, layout.parent))  # its parent's id, now that it exists
         for row, name, references, data in plan.translated:
             if type(row) is layout.model:
-                value = _with_ids(data, references, plan)
+                value = _with_ids(data, references)
                 field = layout.model._meta.get_field(name)
                 # Null in the document for a field that holds none (an email without a key): its empty value.
                 setattr(row, name, field.get_default() if value is None and not field.null else value)
         for row, name, entries in plan.entries:
             if type(row) is layout.model:
-                setattr(row, name, _entries_with_ids(entries, plan))
+                setattr(row, name, _entries_with_ids(entries))
         if layout.model._meta.parents:
             # A child model's row (multi-table: a report's email), whose parent's row is written: its own
             # table's alone (bulk_create refuses such models).
@@ -140,65 +131,33 @@ def _create_one_by_one_keeping_times(rows: list[models.Model]) -> None:
             model._base_manager.filter(pk=row.pk).update(**stamps)
 
 
-def _army_id(plan: Plan, key: list[str]) -> int:
-    return plan.kingdoms[key[0]].armies[key[1]].army.pk
-
-
-def _character_id(plan: Plan, key: dict[str, Any]) -> int:
-    """The character of the unit `key` names (the reader checked it has one)."""
-    army = plan.kingdoms[key["kingdom"]].armies[key["army"]]
-    unit = army.units[key["unit"]]
-    return next(c.pk for c in army.characters if c.unit is unit)
-
-
-def _stored(plan: Plan, reference: str, value: Any) -> Any:
-    """The id of the row just created that the document's `value` names (references.py); null stays null."""
-    if value is None:
-        return None
-    if reference == KINGDOM_ID:
-        return plan.kingdoms[value].kingdom.pk
-    if reference == ARMY_ID:
-        return _army_id(plan, value)
-    if reference == CHARACTER_ID:
-        return _character_id(plan, value)
+def _stored(reference: str, row: Any) -> Any:
+    """A value of stored JSON as the reader resolved it (the row it names), as stored: its id, now that
+    it exists; a stream or an email's key written again with it."""
     if reference == STREAM_ID:
-        return _stream_with_ids(plan, value)
+        if isinstance(row, str):
+            return row
+        prefix, parts = row  # a province by number, the rows named
+        return stream_text(prefix, tuple(getattr(part, "pk", part) for part in parts))
     if reference == EMAIL_KEY_ID:
-        layout = EMAIL_KEY_ROWS[value["prefix"]]
-        row = plan.natural[id(layout)][tuple(value["row"][key] for key in layout.natural)]
-        return email_key(value["prefix"], row.pk, value["suffix"])
-    if reference == UNIT_ID:
-        return plan.kingdoms[value["kingdom"]].armies[value["army"]].units[value["unit"]].pk
-    if reference == EFFECT_PLACE:
-        return plan.rows[MISSION_EFFECTS.model._meta.label][value].pk
-    assert reference == CAPTIVE_PLACE, reference
-    return plan.rows[CAPTIVES.model._meta.label][value].pk
+        prefix, named, suffix = row
+        return email_key(prefix, named.pk, suffix)
+    return row.pk
 
 
-def _stream_with_ids(plan: Plan, stream: str | dict[str, Any]) -> str:
-    """A roll's stream as stored: one the document names by natural key with the ids of the rows just
-    created, so the copy's stream names the copy's kingdom or army; any other as written."""
-    if isinstance(stream, str):
-        return stream
-    prefix = stream["prefix"]
-    numbers = [stream[r] if r == PROVINCE_NUMBER else _stored(plan, r, stream[r]) for r in STREAM_REFERENCES[prefix]]
-    return stream_text(prefix, tuple(numbers))
-
-
-def _entries_with_ids(entries: dict[str, Any], plan: Plan) -> dict[str, Any]:
+def _entries_with_ids(entries: dict[str, Any]) -> dict[str, Any]:
     """Document entries back as stored: the ids of the rows just created for their names."""
     return {
         section: [
-            {key: _stored(plan, ENTRY_REFERENCES[key], v) if key in ENTRY_REFERENCES else v for key, v in item.items()}
-            for item in items
+            {key: getattr(v, "pk", v) if key in ENTRY_REFERENCES else v for key, v in item.items()} for item in items
         ]
         for section, items in entries.items()
     }
 
 
-def _with_ids(data: Any, references: Reference, plan: Plan) -> Any:
+def _with_ids(data: Any, references: Reference) -> Any:
     """Document JSON back as stored: the ids of the rows just created for their names."""
-    return translated(data, references, lambda reference, value, key: _stored(plan, reference, value))
+    return translated(data, references, lambda reference, row, key: _stored(reference, row))
 
 
 def _write_users(plan: Plan) -> None:
