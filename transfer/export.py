@@ -32,17 +32,13 @@ from .layout import (
     ALLIANCES,
     BATTLE,
     BATTLES,
-    CAMPAIGN,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
-    DICE_ROLLS,
+    DOCUMENT,
     EMAIL_KEY_ROWS,
-    EMAILS,
-    KINGDOMS,
     LAYOUTS,
     MISSION_EFFECTS,
     PROVINCE,
-    PROVINCES,
     REPORT,
     REPORTS,
     TURN,
@@ -72,17 +68,11 @@ from .references import (
 from .schema import (
     ENTRY_REFERENCES,
     FORMAT,
-    TOP_KEYS,
     VERSION,
 )
 
 K = TypeVar("K")
 V = TypeVar("V")
-
-
-# The document's lists at its top, by layout, each after those it names rows of by place (an email's
-# key names a turn's rows).
-TOP_LISTS = (PROVINCES, KINGDOMS, DICE_ROLLS, TURNS, EMAILS)
 
 
 @transaction.atomic
@@ -97,23 +87,24 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     campaign = Campaign.objects.select_related("organizer").get(pk=campaign.pk)
     names = _names(campaign)
     _strays(campaign)
-    # The campaign's own lists first: a sheet names an effect and a captive, an announcement an
-    # alliance, by its place in them (_Names.place). The document's order is TOP_KEYS'.
-    document = {
-        layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, layout.empty())
-        for layout in CAMPAIGN_CHILDREN
-    }
-    document |= {
-        "format": FORMAT,
-        "version": VERSION,
-        "campaign": _layout_rows(CAMPAIGN, campaign, names)[campaign.id],
-        "users": _users_section(campaign, names),
-        "adjacency": _adjacency_section(campaign, names),
-        # Each table read once for the campaign, its rows grouped by kingdom (or army, or unit) in
-        # the order of each kingdom's list: the export's queries do not grow with the kingdoms.
-        **{layout.key: _layout_rows(layout, campaign, names).get(campaign.pk, []) for layout in TOP_LISTS},
-    }
-    return {key: document[key] for key in TOP_KEYS}
+
+    def rows(layout: Layout) -> Any:
+        # Each table read once for the campaign, its rows grouped by their parent in Python.
+        return _layout_rows(layout, campaign, names).get(campaign.pk, layout.empty())
+
+    # The campaign's own lists first (a sheet names an effect and a captive, an announcement an
+    # alliance, by its place in them: _Names.place), then the rest in the document's order (an
+    # email's key names a turn's rows).
+    written = {layout.key: rows(layout) for layout in CAMPAIGN_CHILDREN}
+    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    for layout in DOCUMENT:
+        if layout is None:
+            document["adjacency"] = _adjacency_section(campaign, names)
+        elif layout is USERS:
+            document["users"] = _users_section(campaign, names)
+        else:
+            document[layout.key] = written[layout.key] if layout.key in written else rows(layout)
+    return document
 
 
 # ---------------------------------------------------------------------------------------------

@@ -903,3 +903,21 @@ USERS = Layout(
     children=(PREFERENCES,),
     added={"report_preferences": 3},
 )
+# The document's top level after its format and version, in its order: each layout's rows (the
+# campaign's object, the others' lists or a single row), and the adjacency (the provinces' neighbours,
+# a shape of its own: None) after the provinces. schema.TOP_KEYS is read from it.
+DOCUMENT: tuple[Layout | None, ...] = (
+    CAMPAIGN,
+    USERS,
+    PROVINCES,
+    None,
+    KINGDOMS,
+    DICE_ROLLS,
+    SCHEDULE,
+    TURNS,
+    EMAILS,
+    ALLIANCES,
+    MISSION_EFFECTS,
+    CAPTIVES,
+    MESSAGES,
+)

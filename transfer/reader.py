@@ -49,6 +49,7 @@ from .plan import (
 from .reading import Reading, label
 from .references import (
     PROVINCE_NUMBER,
+    STREAM_ID,
     STREAM_REFERENCES,
     stream_ids,
 )
@@ -68,7 +69,7 @@ from .schema import (
 
 # A stream written as text must fit its column (a stream of ids, written again on import, does: its
 # prefix and numbers are short).
-STREAM_TEXT = field_kind(DiceRoll._meta.get_field("stream"))
+STREAM_TEXT = field_kind(DICE_ROLLS.model._meta.get_field(STREAM_ID))
 
 
 class Reader(Reading):

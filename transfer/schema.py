@@ -29,6 +29,7 @@ from .kinds import (
     TIMESTAMP,
     Kind,
 )
+from .layout import CAMPAIGN, DOCUMENT, Layout
 from .references import (
     ARMY_ID,
     CAPTIVE_PLACE,
@@ -124,22 +125,18 @@ ENTRY_OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {
     "orders": ("defend_with", "take_control"),
     "missions": ("target_kingdom", "desired", "target_army", "target_character"),
 }
-TOP_KEYS = {
-    "format": STR,
-    "version": INT,
-    "campaign": OBJECT,
-    "users": LIST,
-    "provinces": LIST,
-    "adjacency": LIST,
-    "kingdoms": LIST,
-    "dice_rolls": LIST,
-    "schedule": OBJECT.or_null(),
-    "turns": LIST,
-    "emails": LIST,
-    "alliances": LIST,
-    "mission_effects": LIST,
-    "captives": LIST,
-    "messages": LIST,
+
+
+def _top_kind(layout: Layout | None) -> Kind:
+    if layout is None:
+        return LIST  # the adjacency: pairs of province numbers
+    if not layout.single:
+        return LIST
+    return OBJECT if layout is CAMPAIGN else OBJECT.or_null()
+
+
+TOP_KEYS = {"format": STR, "version": INT} | {
+    ("adjacency" if layout is None else layout.key): _top_kind(layout) for layout in DOCUMENT
 }
 # Added within version 5 (issue 15, Allies): a document written before has no alliances.
 # And within version 5 (issue 32, Reconnaissance and Sabotage): the effects earned and the Tomb

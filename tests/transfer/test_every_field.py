@@ -19,41 +19,51 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.apps import apps
-from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from battles.models import AllianceEndAnnouncement, Battle, BattleSupport, ResultsReminder, TurnSummarySheet
-from diplomacy.models import Message
-from kingdoms.models import (
+from orders import entries as codec
+from tests.transfer.rows import CampaignRows, campaign_models, differences, ids_set_apart
+from transfer.campaign_models import (
     Alliance,
+    AllianceEndAnnouncement,
     ArmoryItem,
     Army,
     ArmyMovement,
+    Battle,
+    BattleSupport,
     Campaign,
+    CampaignSchedule,
     CapturedRaider,
     Character,
+    DeadlineChange,
     Delivery,
+    DiceRoll,
+    Email,
     ExperienceEntry,
     Kingdom,
+    Message,
     MissionEffect,
+    OrderSheet,
+    OrdersReminder,
+    OrderSubmission,
     Province,
+    ReportEmail,
+    ResultsReminder,
     RosterAdjustment,
     TombRaiderEntry,
     TombRaiderForce,
     TreasuryEntry,
+    Turn,
+    TurnEvent,
+    TurnMap,
+    TurnReport,
+    TurnSummarySheet,
     Unit,
+    User,
 )
-from orders import entries as codec
-from orders.models import CampaignSchedule, DeadlineChange, OrderSheet, OrdersReminder, OrderSubmission
-from outbox.models import Email
-from reports.models import ReportEmail, TurnMap, TurnReport
-from tests.transfer.rows import CampaignRows, campaign_models, differences, ids_set_apart
 from transfer.export import campaign_export
 from transfer.importer import campaign_import
-from turns.models import DiceRoll, Turn, TurnEvent
-
-User = get_user_model()
 
 BASE_TIME = datetime(2023, 5, 17, 8, 45, 12, 345678, tzinfo=UTC)
 
