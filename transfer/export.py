@@ -16,7 +16,7 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from briternia.errors import DomainError
-from orders.entries import SheetCodecError, sheet_from_json, sheet_to_json
+from orders.entries import SECTIONS, SheetCodecError, sheet_from_json, sheet_to_json
 
 from .campaign_models import (
     Army,
@@ -25,6 +25,7 @@ from .campaign_models import (
     Email,
     Province,
     Unit,
+    User,
 )
 from .kinds import bytes_text, is_int, time_text
 from .layout import (
@@ -36,7 +37,6 @@ from .layout import (
     CAPTIVES,
     DOCUMENT,
     EMAIL_KEY_ROWS,
-    LAYOUTS,
     MISSION_EFFECTS,
     PROVINCE,
     REPORT,
@@ -68,6 +68,7 @@ from .references import (
 from .schema import (
     ENTRY_REFERENCES,
     FORMAT,
+    TOP_KEYS,
     VERSION,
 )
 
@@ -95,16 +96,13 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     # The campaign's own lists first (a sheet names an effect and a captive, an announcement an
     # alliance, by its place in them: _Names.place), then the rest in the document's order (an
     # email's key names a turn's rows).
-    written = {layout.key: rows(layout) for layout in CAMPAIGN_CHILDREN}
-    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    written: dict[str, Any] = {layout.key: rows(layout) for layout in CAMPAIGN_CHILDREN}
     for layout in DOCUMENT:
-        if layout is None:
-            document["adjacency"] = _adjacency_section(campaign, names)
-        elif layout is USERS:
-            document["users"] = _users_section(campaign, names)
-        else:
-            document[layout.key] = written[layout.key] if layout.key in written else rows(layout)
-    return document
+        if layout is not None and layout is not USERS and layout.key not in written:
+            written[layout.key] = rows(layout)
+    written[USERS.key] = _users_section(campaign, names)  # the accounts the rows written name
+    written["adjacency"] = _adjacency_section(campaign, names)
+    return {"format": FORMAT, "version": VERSION} | {key: written[key] for key in TOP_KEYS if key in written}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -129,9 +127,12 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[A
     keys, start, reference = encoder.keys, 2 + len(encoder.lookups), names.reference
     grouped: dict[int, list[dict[str, Any]]] = {}
     written = names.rows.setdefault(id(layout), {})
+    usernames = [keys.index(key) for key in encoder.usernames]
     for found in rows:
         parent_id, pk = found[0], found[1]
         row = dict(zip(keys, found[start:], strict=True))
+        for index in usernames:
+            names.usernames.add(found[start + index])
         what = _What(encoder, found)  # formatted only for an error
         for key, kind in encoder.named:
             row[key] = reference(kind, row[key], what)
@@ -165,6 +166,7 @@ class _Encoder:
     columns: tuple[str, ...]
     keys: tuple[str, ...]  # the columns' keys in the document
     named: tuple[tuple[str, str], ...]  # (key, how it names its row), but a username (read by a join)
+    usernames: tuple[str, ...]  # the keys that hold one
     as_text: tuple[tuple[str, Callable[[Any], Any]], ...]
     many: tuple[Any, ...]  # the many-to-many fields
     order: tuple[str, ...] | None  # the keys in the model's order, when a many-to-many field sits among them
@@ -185,6 +187,7 @@ def _encoder(layout: Layout) -> _Encoder:
             named=tuple(
                 (f.name, layout.names[f.name]) for f in fields if layout.names.get(f.name, USERNAME) != USERNAME
             ),
+            usernames=tuple(f.name for f in fields if layout.names.get(f.name) == USERNAME),
             as_text=tuple((f.name, _text_of(f)) for f in fields if as_text(f)),
             many=many,
             order=tuple(f.name for f in layout.fields()) if many else None,
@@ -207,6 +210,8 @@ def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names)
     # A user by username (the join reads it), any other row by its id, named as `names` says.
     column = f"{target}__username" if how == USERNAME else f"{target}_id"
     for row_id, named_id in pairs.values_list(f"{source}_id", column):
+        if how == USERNAME:
+            names.usernames.add(named_id)
         found.setdefault(row_id, []).append(named_id if how == USERNAME else names.reference(how, named_id, what))
     return {row_id: sorted(named) for row_id, named in found.items()}
 
@@ -272,6 +277,8 @@ class _Names:
     army_key: dict[int, list[str]]
     unit_key: dict[int, dict[str, Any]]
     unit_of_character: dict[int, int]
+    # The accounts the rows written name, by username (None: a row naming none).
+    usernames: set[str | None] = field(default_factory=set)
     # The rows exported, by layout (its id), then by id: the id of the row they are listed under,
     # their place in that list and the row as written (_layout_rows writes it as it goes).
     rows: dict[int, dict[int, tuple[int, int, dict[str, Any]]]] = field(default_factory=dict)
@@ -340,14 +347,19 @@ class _Names:
             written = sheet_to_json(sheet_from_json(data))
         except SheetCodecError as exc:
             raise DomainError(f"{what} cannot be read: {exc.field} {exc.problem}") from exc
-        return {
-            section: [{key: self.entry_reference(key, value, what) for key, value in item.items()} for item in items]
-            for section, items in written.items()
-        }
+        for section, items in written.items():  # the codec's own dicts, every key in each
+            named = _ENTRY_NAMED[section]
+            for item in items:
+                for key, reference in named:
+                    item[key] = self.reference(reference, item[key], what)
+        return written
 
-    def entry_reference(self, key: str, value: Any, what: object) -> Any:
-        reference = ENTRY_REFERENCES.get(key)
-        return value if reference is None else self.reference(reference, value, what)
+
+# The keys of each section of a sheet's entries that hold ids, with what they name.
+_ENTRY_NAMED = {
+    section.name: [(f.name, ENTRY_REFERENCES[f.name]) for f in section.fields if f.name in ENTRY_REFERENCES]
+    for section in SECTIONS.values()
+}
 
 
 def _names(campaign: Campaign) -> _Names:
@@ -385,16 +397,8 @@ def _users_section(campaign: Campaign, names: _Names) -> list[dict[str, Any]]:
     """The organizer, the players, and whoever a row of the campaign names (a staff member who
     changed a deadline, who entered a sheet, ruled a battle, was sent a report...), by username,
     each with their report preferences: a user's own settings, which travel with the account."""
-    ids = {campaign.organizer_id}
-    # who made the rows the engine writes (a deadline change, a roster adjustment, a submission)
-    for layout in LAYOUTS:
-        for name in (name for name, how in layout.names.items() if how == USERNAME):
-            ids |= set(
-                layout.model._base_manager.filter(**{layout.path: campaign.pk}).values_list(
-                    name if layout.model._meta.get_field(name).many_to_many else f"{name}_id", flat=True
-                )
-            )
-    users = _layout_rows(USERS, campaign, names, among=ids - {None})
+    ids = set(User._base_manager.filter(username__in=names.usernames - {None}).values_list("pk", flat=True))
+    users = _layout_rows(USERS, campaign, names, among=ids)
     return [row for rows in users.values() for row in rows]
 
 
@@ -406,9 +410,10 @@ def _adjacency_section(campaign: Campaign, names: _Names) -> list[list[int]]:
     number = names.province_number
     adjacency = set()
     for a, b in pairs:
-        if b not in number:
-            _inside(number, b, f"province {number[a]}'s neighbour")
-        adjacency.add((number[a], number[b]) if number[a] < number[b] else (number[b], number[a]))
+        x, y = number[a], number.get(b)
+        if y is None:  # refused: a neighbour outside the campaign
+            y = _inside(number, b, f"province {x}'s neighbour")
+        adjacency.add((x, y) if x < y else (y, x))
     return [list(pair) for pair in sorted(adjacency)]
 
 
