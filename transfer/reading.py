@@ -4,7 +4,8 @@ among what has been read. reader.py reads the document's sections with it."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
+from functools import cached_property
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -14,11 +15,14 @@ from .campaign_models import Army, Kingdom, Province, Unit, User
 from .kinds import ANY, OBJECT, Kind, is_int
 from .layout import (
     ALLIANCE,
+    ALLIANCES,
     ARMY,
     BATTLE,
+    CAPTIVES,
     CHARACTER,
     EMAIL_KEY_ROWS,
     KINGDOM,
+    MISSION_EFFECTS,
     PROVINCE,
     REPORT,
     TURN,
@@ -42,9 +46,6 @@ from .references import (
     Reference,
 )
 from .schema import BEARER_KEYS, EMAIL_KEY_KEYS, VERSION
-
-# What a document names by its place in one of the campaign's own lists: the list's key.
-PLACED = {ALLIANCE: "alliances", EFFECT_PLACE: "mission_effects", CAPTIVE_PLACE: "captives"}
 
 
 def label(where: str, data: Any, key: str | tuple[str, ...]) -> str:
@@ -273,33 +274,41 @@ class Reading:
     def named(self, how: str, value: Any, where: str, parent: Any = None) -> Any:
         """The row a document's value names the way `how` says (a foreign key's, layout.py NAMED_BY, or
         an id's in stored JSON, references.py), or None (null, or reported); a battle among those of
-        `parent`, the row being read's (its turn)."""
-        if how == USERNAME:
-            return self.actor(value, where)
-        if how == PROVINCE:
-            return self.province(value, where)
-        if how == KINGDOM:
-            return self.kingdom_named(value, where)
-        if how in PLACED:
-            return self.placed(PLACED[how], value, where)
-        if how == CHARACTER:
-            unit = None if value is None else self.character(value, where)
-            army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
-            return None if army is None else next(c for c in army.characters if c.unit is unit)
-        if how == UNIT:
-            return None if value is None else self.bearer(value, where)
+        `parent`, the row being read's (its turn). The export's `_Names.naming` is its inverse."""
+        if value is None:
+            return None
         if how == BATTLE:
-            return None if value is None else self.battle_placed(parent, value, where)
-        if how == TURN:
-            return self.turn_numbered(value, where)
-        if how == REPORT:
-            return None if value is None else self.keyed_row("report", value, where)
-        if how == STREAM_ID:
-            return self.stream(value, where)
-        if how == EMAIL_KEY_ID:
-            return self.email_key(value, where)
-        assert how == ARMY, how
-        return self.army_named(value, where)
+            return self.battle_placed(parent, value, where)
+        return self.naming[how](value, where)
+
+    @cached_property
+    def naming(self) -> dict[str, Callable[[Any, str], Any]]:
+        """How a document's value of each kind of reference is read: the row it names, or None (reported)."""
+
+        def placed(layout: Layout) -> Callable[[Any, str], Any]:
+            return lambda value, where: self.placed(layout.key, value, where)
+
+        return {
+            USERNAME: self.actor,
+            PROVINCE: self.province,
+            KINGDOM: self.kingdom_named,
+            ARMY: self.army_named,
+            ALLIANCE: placed(ALLIANCES),
+            EFFECT_PLACE: placed(MISSION_EFFECTS),
+            CAPTIVE_PLACE: placed(CAPTIVES),
+            CHARACTER: self.character_named,
+            UNIT: self.bearer,
+            TURN: self.turn_numbered,
+            REPORT: lambda value, where: self.keyed_row("report", value, where),
+            STREAM_ID: self.stream,
+            EMAIL_KEY_ID: self.email_key,
+        }
+
+    def character_named(self, value: Any, where: str) -> Any:
+        """The character a document names by his unit."""
+        unit = self.character(value, where)
+        army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
+        return None if army is None else next(c for c in army.characters if c.unit is unit)
 
     def battle_placed(self, turn: Any, place: int, where: str) -> Any:
         """The battle at `place` in `turn`'s "battles" (read before), or None (reported, or unreadable)."""
