@@ -15,6 +15,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -141,22 +142,49 @@ def password_set(page: Page, link: str, password: str, display_name: str | None 
     expect(page.get_by_role("heading", level=1)).to_have_text("Your password is set")
 
 
+@dataclass(frozen=True)
+class _Read:
+    """One .eml file as parsed: its size then, the message, and the headers the tests filter on
+    (a header is parsed again at each access of the message's own)."""
+
+    size: int
+    message: EmailMessage
+    to: str
+    subject: str
+
+
 class Outbox:
-    """The .eml files the site wrote, read back as email messages."""
+    """The .eml files the site wrote, read back as email messages.
+
+    Each file is parsed once: a walk asks for its mail after every step, and parsing every email
+    again each time (their PDFs attached) grew with the walk's mail (the four-turn walk-through spent
+    most of its own CPU there). A file is written once and never changed; one still being written
+    when read is parsed again once its size has changed."""
 
     def __init__(self, directory: Path):
         self.directory = directory
+        self._read: dict[Path, _Read] = {}
 
     def messages(self) -> list[EmailMessage]:
+        return [read.message for read in self._all()]
+
+    def to(self, address: str, subject: str = "") -> list[EmailMessage]:
+        """The messages to `address` whose subject contains `subject`, oldest first."""
+        return [read.message for read in self._all() if address in read.to and subject in read.subject]
+
+    def _all(self) -> list[_Read]:
         if not self.directory.exists():
             return []
-        return [
-            email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            for path in sorted(self.directory.glob("*.eml"))
-        ]
+        return [self._file(path) for path in sorted(self.directory.glob("*.eml"))]
 
-    def to(self, address: str) -> list[EmailMessage]:
-        return [m for m in self.messages() if address in str(m["To"])]
+    def _file(self, path: Path) -> _Read:
+        read = self._read.get(path)
+        if read is None or read.size != path.stat().st_size:
+            content = path.read_bytes()
+            message = email.message_from_bytes(content, policy=email.policy.default)
+            assert isinstance(message, EmailMessage)
+            read = self._read[path] = _Read(len(content), message, str(message["To"]), str(message["Subject"]))
+        return read
 
 
 def text_of(message: EmailMessage) -> str:

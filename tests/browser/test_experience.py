@@ -16,7 +16,7 @@ from kingdoms.services.experience import experience_adjust
 from turns.models import Turn
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
-from .conftest import Outbox, login
+from .conftest import Outbox, login, on_commit_work_left_out
 
 
 @pytest.fixture
@@ -25,9 +25,12 @@ def campaign(outbox: Outbox, demo_campaign: Campaign) -> Campaign:
 
 
 def _next_turn(turn: Turn) -> Turn:
-    """Resolve `turn` (no battles: nobody moves) through the turn cycle; the next turn opens."""
-    assert orders_phase_run(turn_id=turn.pk).resolved
-    outcome = aftermath_phase_run(turn_id=turn.pk, now=turn.results_deadline + dt.timedelta(minutes=1))
+    """Resolve `turn` (no battles: nobody moves) through the turn cycle; the next turn opens. Its
+    reports stay queued, not rendered (this module reads the army's page, no report)."""
+    with on_commit_work_left_out():
+        assert orders_phase_run(turn_id=turn.pk).resolved
+    with on_commit_work_left_out():
+        outcome = aftermath_phase_run(turn_id=turn.pk, now=turn.results_deadline + dt.timedelta(minutes=1))
     assert outcome.resolved
     return outcome.next_turn
 

@@ -13,11 +13,11 @@ from django.test import Client
 from django.utils import timezone
 from freezegun import freeze_time
 
-from demo.campaign import demo_campaign_create
 from outbox.models import Email
 from outbox.services import EMAIL_TRIES
 from tests.conftest import DEMO
 from tests.smtp import free_port, use_smtp
+from tests.turns.builders import campaign_of_two_built
 from turns.models import Turn
 from turns.services.cycle import orders_phase_run
 from turns.tasks import deadline_sweep
@@ -49,9 +49,10 @@ def test_a_mail_server_that_refuses_every_connection_stops_nothing_and_loses_no_
     another campaign's due turn and runs a third's due aftermath; the due reminders end as failed
     emails after their tries; the organizer sees them and resends them."""
     now = timezone.now()
-    # The run's shared demo campaign (tests/shared_rows.py) for the one resolved; two more built here.
-    resolved = shared_layers.take(DEMO)
-    reminded, ended = demo_campaign_create(), demo_campaign_create()
+    # The run's shared demo campaign (tests/shared_rows.py) for the one reminded (its players and
+    # kingdoms are named below); the resolved and the ended ones are built (tests/turns/builders.py).
+    reminded = shared_layers.take(DEMO)
+    resolved, ended = campaign_of_two_built("Resolved"), campaign_of_two_built("Ended")
     Turn.objects.filter(campaign=reminded).update(orders_deadline=now + dt.timedelta(hours=2))
     Turn.objects.filter(campaign=resolved).update(orders_deadline=now - dt.timedelta(minutes=1))
     battles = ended.turns.get(number=1)
