@@ -322,6 +322,12 @@ class OrderSheetInput(serializers.Serializer):
             serializer.__dict__["fields"] = kept  # Serializer.fields is a cached property
         return serializer
 
+    @staticmethod
+    def thread_fields_build() -> None:
+        """This thread's kept fields built now (a web worker's warm-up, briternia/warm.py), not by
+        the thread's first sheet."""
+        OrderSheetInput.of({})
+
     def validate(self, attrs: dict) -> dict:
         # A submission replaces the one before: one whose orders were lost on the way (a client that
         # sent none) must not turn every army to holding without a word.
