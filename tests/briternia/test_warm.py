@@ -71,3 +71,18 @@ def test_the_process_warm_up_builds_the_submissions_statements():
     assert [cached.cache_info().currsize for cached in built] == [1, 1, 1, 2, 2]
     if connection.vendor == "postgresql":  # (the tests' in-memory SQLite database is never closed)
         assert connection.connection is None  # built without connecting
+
+
+def test_a_warm_worker_keeps_what_it_built_out_of_the_collector_and_spaces_young_collections():
+    import gc
+
+    from briternia.warm import web_process_gc_settle
+
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    try:
+        web_process_gc_settle(young_threshold=12_345)
+        assert gc.get_threshold() == (12_345, before[1], before[2])
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
