@@ -108,7 +108,8 @@ def web_threads_connect(pool: Executor, threads: int, *, wait_seconds: float = 5
     started waits for neither, and PostgreSQL starts its server processes before it. Each thread
     also builds what it would at its first request (`_thread_warm`). Waits at most `wait_seconds`;
     a database that does not answer is the first requests' to meet."""
-    started, holding = threading.Barrier(threads), threading.Barrier(threads)
+    started = threading.Barrier(threads)
+    holding = _ProducerHolding(threads)
 
     def connect() -> None:
         try:
@@ -126,23 +127,48 @@ def web_threads_connect(pool: Executor, threads: int, *, wait_seconds: float = 5
     wait([pool.submit(connect) for _ in range(threads)], timeout=wait_seconds)
 
 
-def _broker_producer_ready(holding: threading.Barrier, wait_seconds: float) -> None:
+class _ProducerHolding:
+    """Which request threads ready a broker producer: as many as the producer pool holds (Celery's
+    `broker_pool_limit`) or the worker has threads, whichever is fewer; each holds its producer
+    until all of them have one (`barrier`)."""
+
+    def __init__(self, threads: int) -> None:
+        from celery import current_app
+
+        limit = current_app.conf.broker_pool_limit or threads
+        self.holders = min(threads, limit)
+        self.barrier = threading.Barrier(self.holders)
+        self._taken = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> bool:
+        """Whether this thread is one of the holders."""
+        with self._lock:
+            self._taken += 1
+            return self._taken <= self.holders
+
+    def abort(self) -> None:
+        self.barrier.abort()
+
+
+def _broker_producer_ready(holding: _ProducerHolding, wait_seconds: float) -> None:
     """A producer of Celery's pool connected to the broker, with the queues declared on its
     channel, as a request's first publish would (a receipt's send task): each new producer's
     connection, its channel, its Redis client (redis-py reads its own version from the installed
     package's metadata for each) and the declaration were about a fifth of a worker's first requests'
-    CPU. Each thread holds its producer until all have one (`holding`), so the pool keeps as many
-    connected producers as the worker has threads. One try within the broker's connect timeout
-    (1 s): a broker that is down is still the first request's to meet (briternia/queue.py)."""
+    CPU. Each holder holds its producer until all have one (`holding`), so the pool keeps as many
+    connected producers as the worker has threads (at most the pool's limit). One try within the
+    broker's connect timeout (1 s): a broker that is down is still the first request's to meet
+    (briternia/queue.py)."""
     from celery import current_app
 
-    if current_app.conf.task_always_eager:
+    if current_app.conf.task_always_eager or not holding.take():
         return
     with current_app.producer_or_acquire() as producer:
         producer.connection.ensure_connection(max_retries=0)
         for queue in current_app.amqp.queues.values():
             producer.maybe_declare(queue)
-        holding.wait(wait_seconds)
+        holding.barrier.wait(wait_seconds)
 
 
 # A web worker's collector: young collections this many allocations apart (Python's default is

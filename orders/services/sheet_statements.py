@@ -50,8 +50,9 @@ def sheet_statements_prepare() -> None:
     web worker's warm-up, briternia/warm.py), run once for a turn and a user that do not exist: the
     server plans each and loads the catalogue of the tables they read for this connection's
     process, which the rush's first sheet on each of the worker's connections paid (about 2 ms of
-    PostgreSQL's CPU per submission of a first wave). Reads nothing, locks nothing, writes nothing."""
-    if not _pg():
+    PostgreSQL's CPU per submission of a first wave). Reads nothing, locks nothing, writes nothing;
+    only on a connection already open (a thread that could not connect leaves it to its requests)."""
+    if not _pg() or connection.connection is None:
         return
     order_sheet_turn_statement_prepare()
     with contextlib.suppress(Turn.DoesNotExist):
