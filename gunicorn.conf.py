@@ -37,10 +37,12 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 def post_worker_init(worker: Any) -> None:
     """Each worker imports its views, builds its broker's machinery, and starts its request threads
     with their database connections before its first request, not during it (briternia/warm.py): a
-    rush that meets workers just started (or recycled by max_requests) waits for none of it."""
-    from briternia.warm import web_process_warm, web_threads_connect
+    rush that meets workers just started (or recycled by max_requests) waits for none of it. Then
+    the collector leaves what it built alone and runs less often (`web_process_gc_settle`)."""
+    from briternia.warm import web_process_gc_settle, web_process_warm, web_threads_connect
 
     web_process_warm()
     pool = getattr(worker, "tpool", None)  # the threaded workers' (gthread)
     if pool is not None:
         web_threads_connect(pool, worker.cfg.threads)
+    web_process_gc_settle()  # last: what the warm-up built is kept out of the collector's passes

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from .one_statement import model_from_row
+from .one_statement import model_from_row, row_converters_build
 from .prepared import prepared_cursor
 
 
@@ -64,6 +64,21 @@ class TokenAuthentication(authentication.TokenAuthentication):
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return user, token
+
+
+def token_statement_build() -> None:
+    """`TokenAuthentication`'s statement and its rows' converters built now (a web worker's warm-up,
+    briternia/warm.py), not by its first requests."""
+    _token_sql(connection.vendor)
+    row_converters_build(Token, get_user_model())
+
+
+def token_statement_prepare() -> None:
+    """`TokenAuthentication`'s statement run once for a key no token has (""): this thread's
+    connection prepares it (a web worker's warm-up, briternia/warm.py)."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_token_sql(connection.vendor), [""])
+        cursor.fetchall()
 
 
 @functools.cache

@@ -161,6 +161,12 @@ def model_from_row(model: type[ModelT], values: Sequence[Any]) -> ModelT:
     return model.from_db(connection.alias, names, converted)
 
 
+def row_converters_build(*models: type[models.Model]) -> None:
+    """Look up each model's converters now (`model_from_row`'s; a web worker's warm-up)."""
+    for model in models:
+        _converters(model, connection.vendor)
+
+
 @functools.cache
 def _converters(model: type[models.Model], vendor: str) -> tuple[list[str], list[tuple[int, Any, Any]]]:
     """`model`'s concrete fields' attribute names, and each column's converters from the database's

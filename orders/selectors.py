@@ -9,7 +9,7 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.http import Http404
 
-from briternia.one_statement import model_from_row
+from briternia.one_statement import model_from_row, row_converters_build
 from briternia.prepared import prepared_cursor
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.selectors import AnyUser, campaigns_visible, is_organizer, kingdom_of
@@ -58,6 +58,21 @@ def order_sheet_turn_get(*, user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom 
     if own is None:
         raise Http404("No such turn.")  # the campaign is not the user's: neither is the turn
     return turn, own
+
+
+def order_sheet_turn_statement_build() -> None:
+    """`order_sheet_turn_get`'s statement and its rows' converters built now (a web worker's
+    warm-up, briternia/warm.py), not by its first requests."""
+    _turn_and_own_kingdom_sql(connection.vendor)
+    row_converters_build(Turn, Campaign, Kingdom)
+
+
+def order_sheet_turn_statement_prepare() -> None:
+    """`order_sheet_turn_get`'s statement run once for a user and a turn that do not exist: this
+    thread's connection prepares it (a web worker's warm-up)."""
+    with prepared_cursor() as cursor:
+        cursor.execute(_turn_and_own_kingdom_sql(connection.vendor), [0, 0])
+        cursor.fetchall()
 
 
 def _turn_and_own_kingdom(user: AnyUser, turn_id: int) -> tuple[Turn, Kingdom | None] | None:

@@ -305,14 +305,28 @@ class OrderSheetInput(serializers.Serializer):
         first one (issue 35): REST framework deep-copies a serializer's seventeen nested list fields
         for each instance (about half of validating a sheet), and nothing of a request is kept in
         them: validating stores its state on the serializer (initial and validated data, errors),
-        and this one is built per request. Kept per thread, never shared between two at once."""
+        and this one is built per request. Kept per thread, never shared between two at once.
+
+        Each reuse binds the kept fields to this request's serializer: a field finds its serializer
+        (`parent`), and through it `root` (its `partial`, its `context`), so left bound to the
+        thread's first one they would read that request's serializer (and keep its data alive).
+        Only the top fields point at it; the nested ones reach it through them."""
         serializer = OrderSheetInput(data=data)
         kept = getattr(_kept_fields, "fields", None)
         if kept is None:
             _kept_fields.fields = serializer.fields
         else:
+            kept.serializer = serializer  # the BindingDict binds any field added later to it
+            for field in kept.values():
+                field.parent = serializer  # Field.bind's assignment (bind itself refuses a second call)
             serializer.__dict__["fields"] = kept  # Serializer.fields is a cached property
         return serializer
+
+    @staticmethod
+    def thread_fields_build() -> None:
+        """This thread's kept fields built now (a web worker's warm-up, briternia/warm.py), not by
+        the thread's first sheet."""
+        OrderSheetInput.of({})
 
     def validate(self, attrs: dict) -> dict:
         # A submission replaces the one before: one whose orders were lost on the way (a client that

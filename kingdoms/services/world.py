@@ -345,7 +345,9 @@ _kept_lock = threading.Lock()
 # One reader of a campaign's world at a time in this process (by campaign id): the threads that
 # miss the kept copy together wait for the first one's read and take it, rather than each reading
 # the whole map (the weekly rush's first sheets, eight threads a worker: about 100 ms of CPU each;
-# issue 35). Dropped with the kept copy.
+# issue 35). An entry lives only while a read is under way: its reader removes it when it is done,
+# whether the read succeeded or raised (a campaign deleted, a database error), so none is left
+# behind for a campaign the process will never read again.
 _reading: dict[int, threading.Lock] = {}
 
 
@@ -368,16 +370,23 @@ def _kept_world(*, campaign: Campaign, turn_number: int, version: int | None) ->
     with _kept_lock:
         reading = _reading.setdefault(campaign.pk, threading.Lock())
     with reading:
-        kept = _kept_get(campaign.pk, key)  # read by the thread this one waited for
-        if kept is not None:
-            return kept
-        world, number_of = _world_and_numbers(campaign=campaign, turn_number=turn_number)
-        with _kept_lock:
-            _kept[campaign.pk] = (key, world, number_of)
-            _kept.move_to_end(campaign.pk)
-            while len(_kept) > max(settings.WORLD_KEPT_CAMPAIGNS, 1):
-                dropped, _ = _kept.popitem(last=False)
-                _reading.pop(dropped, None)
+        try:
+            kept = _kept_get(campaign.pk, key)  # read by the thread this one waited for
+            if kept is not None:
+                return kept
+            world, number_of = _world_and_numbers(campaign=campaign, turn_number=turn_number)
+            with _kept_lock:
+                _kept[campaign.pk] = (key, world, number_of)
+                _kept.move_to_end(campaign.pk)
+                while len(_kept) > max(settings.WORLD_KEPT_CAMPAIGNS, 1):
+                    _kept.popitem(last=False)
+        finally:
+            # Threads already waiting on `reading` still take it (and find the kept copy, or read
+            # themselves if this read raised); one that comes later finds the kept copy, or makes a
+            # new entry. Only this read's own entry is removed: a later reader's is not this one's.
+            with _kept_lock:
+                if _reading.get(campaign.pk) is reading:
+                    del _reading[campaign.pk]
     return world, number_of
 
 

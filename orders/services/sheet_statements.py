@@ -5,6 +5,7 @@ the path every submission of the weekly rush takes (docs/performance.md, "One wa
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 from typing import Any
@@ -13,16 +14,49 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 
 from briternia.locks import LOCK_NOT_AVAILABLE
-from briternia.one_statement import model_from_row
+from briternia.one_statement import model_from_row, row_converters_build
 from briternia.prepared import prepared_cursor
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.services.kingdom_rows import KingdomRows, kingdom_rows_compiled, kingdom_rows_decode
 from turns.models import Turn
 
 from ..models import OrderSheet, OrderSubmission
+from ..selectors import order_sheet_turn_statement_build, order_sheet_turn_statement_prepare
 
 # The kingdom's armies' fields the receipt reads beside the world's (describe.ARMY_ROW_FIELDS).
 ARMY_EXTRA = ("province__number",)
+
+
+# The sheet row's columns as `sheet_row_written` writes them (its statement is built for them).
+SHEET_ROW_COLUMNS = ("turn_id", "kingdom_id", "status", "entries", "updated_at", "submitted_at")
+
+
+def sheet_statements_build() -> None:
+    """Every hand-written statement of a submission built now, with its rows' converters (a web
+    worker's warm-up, briternia/warm.py): built by the first request that needs each, the eight
+    threads of a worker that the rush reaches at once would each build them."""
+    vendor = connection.vendor
+    order_sheet_turn_statement_build()
+    kingdom_rows_compiled(*ARMY_EXTRA)
+    for wait in (True, False):
+        _turn_share_locked_sql(vendor, wait=wait)
+    for submit in (True, False):
+        _sheet_row_written_sql(vendor, submit=submit, columns=SHEET_ROW_COLUMNS)
+    row_converters_build(Turn, Campaign, OrderSheet)
+
+
+def sheet_statements_prepare() -> None:
+    """On PostgreSQL, this thread's connection prepares a submission's reading statements now (a
+    web worker's warm-up, briternia/warm.py), run once for a turn and a user that do not exist: the
+    server plans each and loads the catalogue of the tables they read for this connection's
+    process, which the rush's first sheet on each of the worker's connections paid (about 2 ms of
+    PostgreSQL's CPU per submission of a first wave). Reads nothing, locks nothing, writes nothing;
+    only on a connection already open (a thread that could not connect leaves it to its requests)."""
+    if not _pg() or connection.connection is None:
+        return
+    order_sheet_turn_statement_prepare()
+    with contextlib.suppress(Turn.DoesNotExist):
+        turn_share_locked(0, kingdom=0, wait=False)  # FOR SHARE of no row, outside a transaction
 
 
 class TurnRowHeld(Exception):
@@ -138,17 +172,23 @@ def sheet_row_written(
 
     The sheet returned carries `has_records` (whether any of its submissions was kept for the
     record: the answer lists them), read in the same statement, and its turn and kingdom."""
-    values = {
-        "turn_id": turn.pk,
-        "kingdom_id": kingdom.pk,
-        "status": OrderSheet.Status.SUBMITTED if submit else OrderSheet.Status.DRAFT,
-        "entries": entries,
-        "updated_at": timezone.now(),
-        "submitted_at": arrived_at if submit else None,
-    }
+    values = dict(
+        zip(
+            SHEET_ROW_COLUMNS,
+            (
+                turn.pk,
+                kingdom.pk,
+                OrderSheet.Status.SUBMITTED if submit else OrderSheet.Status.DRAFT,
+                entries,
+                timezone.now(),
+                arrived_at if submit else None,
+            ),
+            strict=True,
+        )
+    )
     field = OrderSheet._meta.get_field
     params = [field(name).get_db_prep_save(value, connection) for name, value in values.items()]
-    sql = _sheet_row_written_sql(connection.vendor, submit=submit, columns=tuple(values))
+    sql = _sheet_row_written_sql(connection.vendor, submit=submit, columns=SHEET_ROW_COLUMNS)
     with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()

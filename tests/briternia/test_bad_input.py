@@ -152,6 +152,28 @@ def test_a_nul_in_the_authorization_header_is_refused(demo_campaign, authorizati
     assert not error_shape_problems(response)
 
 
+# Case 4b: a NUL in a JSON body, whichever encoding json.loads reads (issue 35: the guard parses a
+# body only when its bytes may hold one: the escape in UTF-8, any zero byte in UTF-16 or UTF-32).
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (b'{"name": "a\\u0000b"}', "application/json"),
+        ('{"name": "a\\u0000b"}'.encode("utf-16"), "application/json; charset=utf-16"),
+        ('{"name": "a\\u0000b"}'.encode("utf-32"), "application/json; charset=utf-32"),
+    ],
+)
+def test_a_nul_in_a_json_body_is_refused_before_anything_reads_it(body, content_type):
+    response = Client().generic("POST", "/api/campaigns/", body, content_type=content_type)  # sent as it is
+    assert response.status_code == 400
+    assert "nul_character" in response.content.decode()
+
+
+def test_the_six_characters_of_the_escape_in_a_text_are_no_nul():
+    body = b'{"name": "a\\\\u0000b"}'  # the text a\u0000b: a backslash, then "u0000"
+    response = Client().post("/api/campaigns/", body, content_type="application/json")
+    assert "nul_character" not in response.content.decode()
+
+
 # Every field a client fills has its bounds, so the next field added without them fails here.
 APPS = ["briternia", "kingdoms", "diplomacy", "orders", "turns", "battles", "inbox", "outbox", "reports", "transfer"]
 # Text fields whose length the service bounds with its own words (the tests of each assert them).

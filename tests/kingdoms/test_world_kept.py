@@ -8,11 +8,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from django.db import connection
+import pytest
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from kingdoms.models import Army, Campaign, Kingdom, TreasuryEntry, Unit
-from kingdoms.services.world import world_for_kingdom, world_kept_forget, world_load
+from kingdoms.services.world import _reading, world_for_kingdom, world_kept_forget, world_load
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
@@ -150,3 +152,21 @@ def test_threads_that_miss_the_kept_world_together_read_the_map_once(transaction
     # Each thread's world is the turn's, as one read alone gives it (the kept copy shared, not changed).
     loaded = world_load(campaign=campaign, turn_number=1)
     assert len(worlds) == len(kingdoms) and all(world == loaded for world in worlds.values())
+
+
+def test_a_read_of_the_world_leaves_no_reader_entry_behind_even_when_it_raises(demo_campaign):
+    """The per-campaign reader lock (`_reading`) lives only while a read is under way: a read that
+    raises (here the database refuses every query of a transaction marked for rollback, as after
+    an error) removes it too, and the next sheet reads the world as usual."""
+    world_kept_forget()
+    version = Campaign.objects.get(pk=demo_campaign.pk).world_version
+    ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+    with transaction.atomic():
+        transaction.set_rollback(True)
+        with pytest.raises(TransactionManagementError):
+            world_for_kingdom(campaign=demo_campaign, turn_number=1, kingdom=ostland.id, world_version=version)
+    assert demo_campaign.pk not in _reading
+
+    world = world_for_kingdom(campaign=demo_campaign, turn_number=1, kingdom=ostland.id, world_version=version)
+    assert world == world_load(campaign=demo_campaign, turn_number=1)
+    assert demo_campaign.pk not in _reading

@@ -152,3 +152,28 @@ def test_a_threads_kept_input_fields_check_each_sheet_as_fresh_ones_do(db):
         if not fresh.errors:
             assert kept.validated_data == fresh.validated_data
             assert kept.sheet_json() == fresh.sheet_json()
+
+
+def test_a_threads_kept_input_fields_are_bound_to_each_requests_serializer(db):
+    """The kept fields (OrderSheetInput.of) belong to the serializer of the request at hand: every
+    field's `parent` chain leads to it (`root`, and its `partial` and `context` through it), never to
+    the thread's first request's serializer, which is not kept alive by them either."""
+    from rest_framework.fields import Field
+
+    from orders.serializers import OrderSheetInput
+
+    def every_field(field: Field) -> list[Field]:
+        nested = getattr(field, "child", None)
+        children = [nested] if nested is not None else list(getattr(field, "fields", {}).values())
+        return [field, *(f for child in children for f in every_field(child))]
+
+    first = OrderSheetInput.of({"orders": [], "submit": False})
+    assert first.is_valid()
+    second = OrderSheetInput.of({"orders": [{"army": 7, "kind": "move", "target": 12}], "submit": True})
+    assert second.fields is first.fields  # the same kept fields, built once for the thread
+    nested = [f for top in second.fields.values() for f in every_field(top)]
+    assert len(nested) > len(second.fields)
+    assert all(field.root is second for field in nested)
+    assert all(top.parent is second for top in second.fields.values())
+    assert second.is_valid(), second.errors
+    assert second.validated_data["orders"][0]["target"] == 12
