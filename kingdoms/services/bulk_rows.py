@@ -48,7 +48,8 @@ from django.db import connection
 from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import Field, JSONField, Model
 from django.utils import timezone
-from psycopg.adapt import Transformer
+from psycopg import adapt
+from psycopg.abc import Transformer
 
 from .copy_text import copy_text
 
@@ -323,7 +324,7 @@ def _copy(sql: str, text: Callable[[Transformer], str]) -> None:
 
         def copy(sql: str, params: Any, many: bool, context: Any) -> None:
             connection.validate_no_broken_transaction()
-            data = text(Transformer.from_context(cursor.cursor))
+            data = text(adapt.Transformer.from_context(cursor.cursor))
             with connection.wrap_database_errors, cursor.cursor.copy(sql) as stream:
                 stream.write(data)
 
