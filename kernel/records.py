@@ -27,8 +27,9 @@ def record_made(cls: type[Record], values: Mapping[str, Any]) -> Record:
     replaced alike), made without its __init__ when it can be: every field named in `values` or
     having a plain default (one from a default_factory is made by __init__, as is any name that
     is not a field, which __init__ refuses)."""
-    plan = _PLANS.get(cls, False)
-    if plan is False:
+    try:
+        plan = _PLANS[cls]
+    except KeyError:
         plan = _PLANS[cls] = _plan(cls)
     if plan is None:
         return cls(**values)
