@@ -7,6 +7,7 @@ from django.db.models import Sum
 
 from battles.models import Battle
 from briternia.errors import DomainError
+from kernel.records import record_made
 from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.sanity import world_problems
@@ -64,7 +65,7 @@ def sanity_world_load(*, turn: Turn) -> World:
     )
     # Of the campaign's provinces (an army standing in another's is no province of this map).
     provinces = {
-        row_id: ProvinceState(number=number, name=name, terrain=_TERRAIN[terrain])
+        row_id: record_made(ProvinceState, {"number": number, "name": name, "terrain": _TERRAIN[terrain]})
         for row_id, number, name, terrain in Province.objects.filter(
             campaign=campaign, id__in=armies.values("province_id")
         )
@@ -86,7 +87,17 @@ def sanity_world_load(*, turn: Turn) -> World:
             .values_list("id", "name", "army_type")
         },
         armies={
-            a: ArmyState(id=a, kingdom=kingdom, name=name, province=provinces[province].number, size=0, points=0)
+            a: record_made(
+                ArmyState,
+                {
+                    "id": a,
+                    "kingdom": kingdom,
+                    "name": name,
+                    "province": provinces[province].number,
+                    "size": 0,
+                    "points": 0,
+                },
+            )
             for a, kingdom, name, province in armies
         },
         garrisons={},
