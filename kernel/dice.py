@@ -31,6 +31,25 @@ class Roll:
     kingdoms: tuple[int, ...] = ()
     armies: tuple[int, ...] = ()
 
+    @classmethod
+    def made(
+        cls,
+        expression: str,
+        faces: tuple[int, ...],
+        total: int,
+        purpose: str,
+        kingdoms: tuple[int, ...],
+        armies: tuple[int, ...],
+    ) -> Roll:
+        """The roll, as `Roll(...)` makes it, for the kernel's own rolling: a frozen dataclass's
+        __init__ sets each field through object.__setattr__, most of a roll's cost (a large turn's
+        scenarios roll six thousand times); this fills the new record's attributes at once."""
+        roll = object.__new__(cls)
+        roll.__dict__.update(
+            expression=expression, faces=faces, total=total, purpose=purpose, kingdoms=kingdoms, armies=armies
+        )
+        return roll
+
 
 def new_seed() -> str:
     """A fresh seed to store on a campaign or turn."""
@@ -89,14 +108,7 @@ class Dice:
             count, sides = _parse(expression)
             faces = (self._face(sides),) if count == 1 else tuple(self._face(sides) for _ in range(count))
             total = sum(faces)
-        result = Roll(
-            expression=expression,
-            faces=faces,
-            total=total,
-            purpose=purpose,
-            kingdoms=tuple(kingdoms),
-            armies=tuple(armies),
-        )
+        result = Roll.made(expression, faces, total, purpose, tuple(kingdoms), tuple(armies))
         self.rolls.append(result)
         return result
 
@@ -118,12 +130,21 @@ class SeededDice(Dice):
     stream: str = ""
 
     def __post_init__(self) -> None:
-        # String seeding of random.Random is stable across runs and Python versions (it hashes
-        # with SHA-512), unlike hash() of a str.
-        self._random = random.Random(f"{self.seed}:{self.stream}")
+        self._random: random.Random | None = None  # seeded at the first roll: many streams never roll
 
     def _face(self, sides: int) -> int:
-        return self._random.randint(1, sides)
+        if self._random is None:
+            # String seeding of random.Random is stable across runs and Python versions (it hashes
+            # with SHA-512), unlike hash() of a str.
+            self._random = random.Random(f"{self.seed}:{self.stream}")
+        # What random.randint(1, sides) draws (randrange -> _randbelow: sides.bit_length() random
+        # bits, drawn again while too large), without its calls in between: the same faces (a
+        # test compares them), a third of the time (a large turn's scenarios roll six thousand).
+        bits = sides.bit_length()
+        face = self._random.getrandbits(bits)
+        while face >= sides:
+            face = self._random.getrandbits(bits)
+        return face + 1
 
 
 class DiceScriptExhausted(AssertionError):

@@ -19,6 +19,12 @@ from turns.models import Turn
 
 from ..models import Battle, BattleSupport
 
+# The battle's foreign keys that battles_build fills with the rows the phase read.
+_RELATED = {
+    name: Battle._meta.get_field(name)
+    for name in ("turn", "province", "attacker_kingdom", "attacker_army", "defender_kingdom", "defender_army")
+}
+
 
 @dataclass(frozen=True)
 class BattleToPost:
@@ -58,13 +64,16 @@ def battles_build(*, turn: Turn, resolution: Resolution, army_ids: dict[int, int
     built = []
     for b in resolution.battles:
         attacker, defender = army_id(b.attacker_army), army_id(b.defender_army)
+        related = {
+            "turn": turn,
+            "province": provinces[b.province],
+            "attacker_kingdom": kingdoms[b.attacker_kingdom],
+            "attacker_army": armies[attacker] if attacker is not None else None,
+            "defender_kingdom": kingdoms[b.defender_kingdom] if b.defender_kingdom is not None else None,
+            "defender_army": armies[defender] if defender is not None else None,
+        }
         row = Battle(
-            turn=turn,
-            province=provinces[b.province],
-            attacker_kingdom=kingdoms[b.attacker_kingdom],
-            attacker_army=armies[attacker] if attacker is not None else None,
-            defender_kingdom=kingdoms[b.defender_kingdom] if b.defender_kingdom is not None else None,
-            defender_army=armies[defender] if defender is not None else None,
+            **{_RELATED[name].attname: None if value is None else value.pk for name, value in related.items()},
             assault=b.assault,
             skirmish=b.skirmish,
             mission=b.mission,
@@ -78,6 +87,11 @@ def battles_build(*, turn: Turn, resolution: Resolution, army_ids: dict[int, int
             notes=b.notes,
             both_moved=b.province in both_moved,
         )
+        # The rows it names, as a row read with select_related holds them: given by id and attached
+        # to the row's cache, the related rows' checks (type, database router) are not run again for
+        # each of a turn's hundreds of battles.
+        for name, value in related.items():
+            _RELATED[name].set_cached_value(row, value)
         supports = tuple(
             BattleSupport(
                 army_id=army_id(s.army), kingdom_id=s.kingdom, side=s.side, points=s.points, arrival=s.arrival

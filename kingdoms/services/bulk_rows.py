@@ -38,7 +38,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from operator import itemgetter
 from typing import Any
@@ -48,6 +48,10 @@ from django.db import connection
 from django.db.backends.utils import CursorDebugWrapper
 from django.db.models import Field, JSONField, Model
 from django.utils import timezone
+from psycopg import adapt
+from psycopg.abc import Transformer
+
+from .copy_text import copy_text
 
 
 def _parameters_limit() -> int:
@@ -225,8 +229,11 @@ def _copy_records(model: type[Model], fields: Sequence[Field], rows: Sequence[Se
     """COPY `rows` (each the values of `fields`, in their order) into `model`'s table (PostgreSQL)."""
     table = connection.ops.quote_name(model._meta.db_table)
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    encode = _row_encoder(fields)
-    _copy(f"COPY {table} ({columns}) FROM STDIN", (encode(row) for row in rows))
+    value_of = [_copy_value(f) for f in fields]
+    _copy(
+        f"COPY {table} ({columns}) FROM STDIN",
+        lambda transformer: copy_text(fields, rows, value_of=value_of, transformer=transformer),
+    )
 
 
 def _insert_fields(model: type[Model]) -> list[Field]:
@@ -271,42 +278,12 @@ def _default(field: Field, now: dt.datetime) -> Any:
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
-def _row_encoder(fields: Sequence[Field]) -> Callable[[Sequence[Any]], list[Any]]:
-    """How a row of `fields`' values goes into COPY's rows, each value as `_copy_value` writes it:
-    one function for the row rather than one call per value (a turn's COPYs are tens of thousands of
-    values), a plain value left as it is."""
-    json_at = [(i, f.encoder) for i, f in enumerate(fields) if isinstance(f, JSONField)]
-    other_at = [(i, _copy_value(f)) for i, f in enumerate(fields) if not isinstance(f, JSONField)]
-    plain = _PLAIN
-
-    def encode(row: Sequence[Any]) -> list[Any]:
-        out = list(row)
-        for i, encoder in json_at:
-            value = out[i]
-            if value is None:
-                continue
-            if type(value) is list:  # _json_text's list of integers, inline: most of a COPY's JSON values
-                for item in value:
-                    if type(item) is not int:
-                        break
-                else:
-                    out[i] = str(value)  # "[3, 4]", as json.dumps writes it
-                    continue
-            out[i] = json.dumps(value, cls=encoder)
-        for i, value_of in other_at:
-            if type(out[i]) not in plain:
-                out[i] = value_of(out[i])
-        return out
-
-    return encode
-
-
 def _copy_value(field: Field) -> Callable[[Any], Any]:
     """How a value of `field` goes into COPY's rows: JSON as its text; a plain value as it is (psycopg
     writes it); a str or int enumeration as its value; anything else as Django prepares it."""
     if isinstance(field, JSONField):
         encoder = field.encoder
-        return lambda value: None if value is None else _json_text(value, encoder)
+        return lambda value: None if value is None else json.dumps(value, cls=encoder)
 
     def value_of(value: Any) -> Any:
         if type(value) in _PLAIN:
@@ -318,15 +295,6 @@ def _copy_value(field: Field) -> Callable[[Any], Any]:
         return field.get_db_prep_save(value, connection)
 
     return value_of
-
-
-def _json_text(value: Any, encoder: type[json.JSONEncoder] | None) -> str:
-    """`value` as JSON text. A list of integers (a roll's faces, the kingdoms and armies it concerns:
-    three per roll, thousands of rolls a turn) is written directly: json.dumps' own cost per call is
-    most of the COPY's Python time for them."""
-    if type(value) is list and all(type(item) is int for item in value):
-        return str(value)  # "[3, 4]", as json.dumps writes it
-    return json.dumps(value, cls=encoder)
 
 
 def _json_value(field: Field) -> Callable[[Any], Any]:
@@ -346,18 +314,19 @@ def _json_default(value: Any) -> str:
     raise TypeError(f"{type(value).__name__} does not go into a JSON document of rows")
 
 
-def _copy(sql: str, rows: Iterable[Sequence[Any]]) -> None:
-    """Run `COPY ... FROM STDIN` with `rows` (PostgreSQL, psycopg's copy support) through Django's
-    execute wrappers and query log, as cursor.execute would: psycopg's execute does not take a COPY,
-    and a statement the wrappers did not see would be missing from every count of queries (the
-    tests that pin the phases' queries, `make bench`, phase_steps_recorded)."""
+def _copy(sql: str, text: Callable[[Transformer], str]) -> None:
+    """Run `COPY ... FROM STDIN` with the rows `text(transformer)` writes (PostgreSQL, psycopg's copy
+    support; `transformer`: the connection's adapters) through Django's execute wrappers and query
+    log, as cursor.execute would: psycopg's execute does not take a COPY, and a statement the
+    wrappers did not see would be missing from every count of queries (the tests that pin the
+    phases' queries, `make bench`, phase_steps_recorded)."""
     with connection.cursor() as cursor:
 
         def copy(sql: str, params: Any, many: bool, context: Any) -> None:
             connection.validate_no_broken_transaction()
+            data = text(adapt.Transformer.from_context(cursor.cursor))
             with connection.wrap_database_errors, cursor.cursor.copy(sql) as stream:
-                for row in rows:
-                    stream.write_row(row)
+                stream.write(data)
 
         if isinstance(cursor, CursorDebugWrapper):
             with cursor.debug_sql(sql):

@@ -43,7 +43,7 @@ def dice_rolls_save_many(*, campaign: Campaign, turn: int, dice: Sequence[Seeded
     )
     values_insert(
         DiceRoll,
-        _VALUE_NAMES,
+        DICE_ROLL_FIELDS,
         [
             (
                 campaign.pk,
@@ -63,8 +63,9 @@ def dice_rolls_save_many(*, campaign: Campaign, turn: int, dice: Sequence[Seeded
     )
 
 
-# The fields of a roll's row, in the order dice_rolls_save_many gives them (a tuple per roll, no dict).
-_VALUE_NAMES = (
+# The fields of a roll's row, in the order dice_rolls_save_many gives them (a tuple per roll, no dict):
+# the order phase's own rolls are written the same way (orders.services.resolution).
+DICE_ROLL_FIELDS = (
     "campaign_id",
     "turn",
     "stream",

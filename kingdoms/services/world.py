@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import F, Q, QuerySet, Sum
 
+from kernel.records import record_made
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.ancient_dead.deserts import Caster, best_magic_level, is_scarab_amulet
 from rulebook.tables import ArmyKind, ArmyType, Settlement, Terrain
@@ -141,21 +142,24 @@ def _armies_load(
         if army_id not in on_map:
             continue
         listed_units[army_id].append(
-            UnitState(
-                id=unit_id,
-                army=army_id,
-                name=name,
-                category=category,
-                models=models_count,
-                points_per_model=per_model,
-                equipment_points=equipment,
-                one_use=one_use,
-                living=living,
-                veteran_level=veteran_level,
-                veteran_eligible=veteran_eligible,
-                champion_points=champion,
-                standard_points=standard,
-                musician_points=musician,
+            record_made(
+                UnitState,
+                {
+                    "id": unit_id,
+                    "army": army_id,
+                    "name": name,
+                    "category": category,
+                    "models": models_count,
+                    "points_per_model": per_model,
+                    "equipment_points": equipment,
+                    "one_use": one_use,
+                    "living": living,
+                    "veteran_level": veteran_level,
+                    "veteran_eligible": veteran_eligible,
+                    "champion_points": champion,
+                    "standard_points": standard,
+                    "musician_points": musician,
+                },
             )
         )
     units = {a["id"]: listed_units[a["id"]] for a in rows if a["id"] in listed_units}  # in the armies' order
@@ -188,29 +192,32 @@ def _armies_load(
         # A field army without a list has its list due, whatever the flag says (a new army's rows
         # are made without units); an Elite Defense Force counts its 500 points in the garrison.
         due = army["list_due"] or (army["kind"] == Army.Kind.FIELD and not units.get(army["id"]))
-        return ArmyState(
-            id=army["id"],
-            kingdom=army["kingdom_id"],
-            name=army["name"],
-            province=number_of[army["province_id"]],
-            size=army["size"],
-            points=counted_points(
-                size=army["size"], list_points=listed, list_due=due, losses_before_list=army["losses_before_list"]
-            ),
-            kind=ArmyKind(army["kind"]),
-            supply_depot=army["supply_depot"],
-            spare_carts=army["spare_carts"],
-            experience=army["experience"],
-            list_due=due,
-            losses_before_list=army["losses_before_list"],
-            created_turn=army["created_turn"],
-            upgraded_turn=army["upgraded_turn"],
-            last_battle_turn=army["last_battle_turn"],
-            recover_streak=army["recover_streak"],
-            co_occupying=army["co_occupying"],
-            fortified_in=number_of.get(army["fortified_in_id"]) if army["fortified_in_id"] else None,
-            scarab_amulets=amulets.get(army["id"], 0),
-            magic_level=best_magic_level(casters.get(army["id"], ())),
+        return record_made(
+            ArmyState,
+            {
+                "id": army["id"],
+                "kingdom": army["kingdom_id"],
+                "name": army["name"],
+                "province": number_of[army["province_id"]],
+                "size": army["size"],
+                "points": counted_points(
+                    size=army["size"], list_points=listed, list_due=due, losses_before_list=army["losses_before_list"]
+                ),
+                "kind": ArmyKind(army["kind"]),
+                "supply_depot": army["supply_depot"],
+                "spare_carts": army["spare_carts"],
+                "experience": army["experience"],
+                "list_due": due,
+                "losses_before_list": army["losses_before_list"],
+                "created_turn": army["created_turn"],
+                "upgraded_turn": army["upgraded_turn"],
+                "last_battle_turn": army["last_battle_turn"],
+                "recover_streak": army["recover_streak"],
+                "co_occupying": army["co_occupying"],
+                "fortified_in": number_of.get(army["fortified_in_id"]) if army["fortified_in_id"] else None,
+                "scarab_amulets": amulets.get(army["id"], 0),
+                "magic_level": best_magic_level(casters.get(army["id"], ())),
+            },
         )
 
     states = [army_state(a) for a in rows]
@@ -264,24 +271,27 @@ def _world_and_numbers(
         turn=turn_number,
         player_count=campaign.player_count,
         provinces={
-            p["number"]: ProvinceState(
-                number=p["number"],
-                name=p["name"],
-                terrain=_TERRAIN[p["terrain"]],
-                settlement=_SETTLEMENT[p["settlement"]],
-                razed=p["razed"],
-                fortified=p["fortified"],
-                controller=p["controller_id"],
-                pyramid=p["pyramid"],
-                elite_defense=p["number"] in garrisoned,
-                looted_turn=p["looted_turn"],
-                incantation=p["incantation"],
-                col=p["col"],
-                row=p["row"],
-                land_sale_turn=p["land_sale_turn"],
-                rogue=p["rogue"],
-                ruin_sacked=p["ruin_sacked"],
-                ruin_raids=p["ruin_raids"],
+            p["number"]: record_made(
+                ProvinceState,
+                {
+                    "number": p["number"],
+                    "name": p["name"],
+                    "terrain": _TERRAIN[p["terrain"]],
+                    "settlement": _SETTLEMENT[p["settlement"]],
+                    "razed": p["razed"],
+                    "fortified": p["fortified"],
+                    "controller": p["controller_id"],
+                    "pyramid": p["pyramid"],
+                    "elite_defense": p["number"] in garrisoned,
+                    "looted_turn": p["looted_turn"],
+                    "incantation": p["incantation"],
+                    "col": p["col"],
+                    "row": p["row"],
+                    "land_sale_turn": p["land_sale_turn"],
+                    "rogue": p["rogue"],
+                    "ruin_sacked": p["ruin_sacked"],
+                    "ruin_raids": p["ruin_raids"],
+                },
             )
             for p in provinces
         },

@@ -10,7 +10,7 @@ from django.db.models import Max
 
 from kernel.events import Event
 from kingdoms.services.alliances import without_alliance_id
-from kingdoms.services.bulk_rows import records_insert
+from kingdoms.services.bulk_rows import values_insert
 from rulebook.turn.state import with_real_army_ids
 from turns.models import Turn, TurnEvent
 
@@ -33,22 +33,26 @@ def turn_events_append(turn: Turn, events: Iterable[Event], army_ids: Mapping[in
     ids = dict(army_ids or {})
     start = turn_event_sequence_next(turn)
     rows = [
-        {
-            "turn_id": turn.pk,
-            "sequence": start + i,
-            "phase": e.phase,
-            "code": e.code,
-            "text": e.text,
-            "kingdom_id": e.kingdom,
-            "army_id": ids.get(e.army, e.army) if e.army is not None else None,
-            "province": e.province,
-            "gold": e.gold,
-            "data": without_alliance_id(with_real_army_ids(e.data, ids)),
-        }
+        (
+            turn.pk,
+            start + i,
+            e.phase,
+            e.code,
+            e.text,
+            e.kingdom,
+            ids.get(e.army, e.army) if e.army is not None else None,
+            e.province,
+            e.gold,
+            without_alliance_id(with_real_army_ids(e.data, ids)),
+        )
         for i, e in enumerate(events)
     ]
-    records_insert(TurnEvent, rows)
+    values_insert(TurnEvent, _EVENT_FIELDS, rows)  # a tuple per event, not a dict: thousands a phase
     return len(rows)
+
+
+# The fields of an event's row, in the order turn_events_append gives them.
+_EVENT_FIELDS = ("turn_id", "sequence", "phase", "code", "text", "kingdom_id", "army_id", "province", "gold", "data")
 
 
 def turn_event_record(turn: Turn, event: Event) -> TurnEvent:

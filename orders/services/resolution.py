@@ -16,7 +16,8 @@ from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
 from kingdoms.selectors import tomb_raiders_for_missions
-from kingdoms.services.bulk_rows import records_insert
+from kingdoms.services.bulk_rows import records_insert, values_insert
+from kingdoms.services.dice import DICE_ROLL_FIELDS
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import world_load
@@ -52,8 +53,13 @@ def turn_state_load(turn: Turn) -> TurnState:
     for draft in OrderSheet.objects.filter(turn=turn, kingdom__in=ancient, status=OrderSheet.Status.DRAFT):
         submitted[draft.kingdom_id] = draft.entries
     # Never a submission kept for the record (it arrived while this phase ran: rules decision 520).
-    for sub in resolving_submissions(turn).filter(sheet__status=OrderSheet.Status.SUBMITTED).select_related("sheet"):
-        submitted[sub.sheet.kingdom_id] = sub.entries  # the last submission stands
+    # The kingdoms and entries only: the rows as instances read each sheet's own entries as well.
+    for kingdom_id, entries in (
+        resolving_submissions(turn)
+        .filter(sheet__status=OrderSheet.Status.SUBMITTED)
+        .values_list("sheet__kingdom_id", "entries")
+    ):
+        submitted[kingdom_id] = entries  # the last submission stands
     # A Rogue Kingdom has no leader: a sheet its player submitted before being marked out is not resolved.
     rogue = {k.id for k in world.kingdoms.values() if k.rogue}
     sheets = {k: sheet_from_json(e) for k, e in submitted.items() if k not in rogue}
@@ -152,21 +158,22 @@ def resolution_write(
                 )
     records_insert(ArmyMovement, movements)
     # The turn's rolls, and the Ancient Dead's on their own stream, in one insert.
-    records_insert(
+    values_insert(
         DiceRoll,
+        DICE_ROLL_FIELDS,
         [
-            {
-                "campaign_id": campaign.pk,
-                "turn": turn.number,
-                "stream": stream,
-                "sequence": i,
-                "expression": r.expression,
-                "faces": list(r.faces),
-                "total": r.total,
-                "purpose": r.purpose,
-                "kingdoms": list(r.kingdoms),
-                "armies": [army_id(a) for a in r.armies],
-            }
+            (
+                campaign.pk,
+                turn.number,
+                stream,
+                i,
+                r.expression,
+                list(r.faces),
+                r.total,
+                r.purpose,
+                list(r.kingdoms),
+                [army_id(a) for a in r.armies],
+            )
             for stream, rolled in ((DICE_STREAM, dice), (ANCIENT_DEAD_STREAM, ancient_dice))
             if rolled is not None
             for i, r in enumerate(rolled.rolls)

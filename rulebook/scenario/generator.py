@@ -153,6 +153,17 @@ class RollOff:
     defender_modifier: int
     winner: str  # "attacker" or "defender"
 
+    def as_json(self) -> dict[str, Any]:
+        """The roll-off as a scenario stores it: what `dataclasses.asdict` gives, built by hand (a
+        large turn's scenarios store a thousand)."""
+        return {
+            "attacker_rolls": list(self.attacker_rolls),
+            "defender_rolls": list(self.defender_rolls),
+            "attacker_modifier": self.attacker_modifier,
+            "defender_modifier": self.defender_modifier,
+            "winner": self.winner,
+        }
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -267,9 +278,10 @@ def _roll_off(
 ) -> RollOff:
     attacker_rolls: list[int] = []
     defender_rolls: list[int] = []
+    attacker_ids, defender_ids = _ids(setup.attacker), _ids(setup.defender)
     while True:
-        a = dice.roll(attacker_dice, purpose=f"{purpose}: {setup.attacker.name}", **_ids(setup.attacker)).total
-        d = dice.roll("D6", purpose=f"{purpose}: {setup.defender.name}", **_ids(setup.defender)).total
+        a = dice.roll(attacker_dice, purpose=f"{purpose}: {setup.attacker.name}", **attacker_ids).total
+        d = dice.roll("D6", purpose=f"{purpose}: {setup.defender.name}", **defender_ids).total
         attacker_rolls.append(a)
         defender_rolls.append(d)
         if a + attacker_modifier != d + defender_modifier:
@@ -387,14 +399,14 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         if kind == MEETING:
             # The winner does not choose the order: he chooses an entry point and moves on first.
             deploy = {
-                "roll_off": _plain(off),
+                "roll_off": off.as_json(),
                 "first": off.winner,
                 "text": f"{winner} scores highest, chooses an entry point and moves a unit onto the table first; "
                 "then the players alternate, a unit at a time, the other player from the other entry point.",
             }
         else:
             deploy = {
-                "roll_off": _plain(off),
+                "roll_off": off.as_json(),
                 "first": None,
                 "text": f"{winner} wins the roll and chooses to deploy first or second.",
             }
@@ -445,7 +457,7 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         defender_modifier=defender_modifier,
     )
     first_turn = {
-        "roll_off": _plain(off),
+        "roll_off": off.as_json(),
         "notes": first_notes,
         "winner": setup.attacker.name if off.winner == "attacker" else setup.defender.name,
     }
@@ -545,4 +557,8 @@ def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
         dice, setup, "Scenario: choose sides", attacker_modifier=attacker_modifier, defender_modifier=defender_modifier
     )
     winner = setup.attacker.name if off.winner == "attacker" else setup.defender.name
-    return {"roll_off": _plain(off), "winner": winner, "text": " ".join([*notes, f"{winner} chooses the table side."])}
+    return {
+        "roll_off": off.as_json(),
+        "winner": winner,
+        "text": " ".join([*notes, f"{winner} chooses the table side."]),
+    }

@@ -1,8 +1,11 @@
 """The dice kernel (briternia/dice.py): one place for every random outcome."""
 
+import dataclasses
+import random
+
 import pytest
 
-from kernel.dice import DiceScriptExhausted, ScriptedDice, SeededDice
+from kernel.dice import DiceScriptExhausted, Roll, ScriptedDice, SeededDice
 
 
 def test_same_seed_and_stream_give_the_same_rolls():
@@ -60,3 +63,22 @@ def test_unknown_expression_is_refused():
         SeededDice(seed="a").roll("D1", purpose="x")
     with pytest.raises(ValueError):
         SeededDice(seed="a").roll("two dice", purpose="x")
+
+
+def test_seeded_dice_draw_what_random_randint_draws_from_the_same_seed():
+    """SeededDice draws its faces itself (kernel/dice.py: randint's steps without its calls): every
+    stored roll of every campaign was drawn by random.randint, and a stream replayed must give the
+    same faces again."""
+    for stream in ("turn-resolution", "scenario:17:5501", "ancient-dead"):
+        dice = SeededDice(seed="3f9c8210aa", stream=stream)
+        reference = random.Random(f"3f9c8210aa:{stream}")
+        for sides in (6, 3, 6, 2, 66, 6, 100, 6, 7, 6) * 60:
+            assert dice._face(sides) == reference.randint(1, sides)
+
+
+def test_a_roll_made_by_the_kernel_is_the_record_the_dataclass_makes():
+    roll = SeededDice(seed="s", stream="t").roll("2D6", purpose="x", kingdoms=[1], armies=(2, 3))
+    assert roll == Roll(roll.expression, roll.faces, roll.total, "x", (1,), (2, 3))
+    assert hash(roll) == hash(Roll(roll.expression, roll.faces, roll.total, "x", (1,), (2, 3)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        roll.total = 3  # type: ignore[misc]

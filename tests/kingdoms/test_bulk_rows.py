@@ -145,3 +145,27 @@ def test_records_take_their_defaults_their_enumerations_values_and_skip_conflict
         (901, "x"),
         (902, "z"),
     ]
+
+
+def test_copied_text_keeps_tabs_newlines_backslashes_nulls_and_json_of_every_shape(demo_campaign):
+    """PostgreSQL's COPY is written as text a column at a time (kingdoms/services/copy_text.py): a
+    value holding COPY's delimiter, a line break or a backslash, a NULL among numbers, and JSON that
+    is a list of numbers or anything else read back as they were written (SQLite: the same rows)."""
+    turn = demo_campaign.turns.get(number=1)
+    kingdom = demo_campaign.kingdoms.first()
+    control = "a\ttab, a\nnewline, a\r\nreturn, a \\N that is text, \\t not a tab"
+    names = ("turn_id", "sequence", "phase", "code", "text", "kingdom_id", "province", "gold", "data")
+    rows = [
+        (turn.pk, 800, "p\tq", EventCode.MOVED, control, kingdom.pk, 5, 1, {"text": control, "n": [1, -2]}),
+        (turn.pk, 801, "p", "x", "", None, None, 0, [[1, 2], [3]]),
+        (turn.pk, 802, "p", "x", "\\", kingdom.pk, None, -7, [True, 1.5, None, "é"]),
+        (turn.pk, 803, "p", "x", "plain", None, 0, 2, "just text"),
+    ]
+    assert values_insert(TurnEvent, names, rows) == 1
+    stored = TurnEvent.objects.filter(turn=turn, sequence__gte=800).order_by("sequence")
+    assert [tuple(getattr(e, name) for name in names[1:]) for e in stored] == [
+        (800, "p\tq", "moved", control, kingdom.pk, 5, 1, {"text": control, "n": [1, -2]}),
+        (801, "p", "x", "", None, None, 0, [[1, 2], [3]]),
+        (802, "p", "x", "\\", kingdom.pk, None, -7, [True, 1.5, None, "é"]),
+        (803, "p", "x", "plain", None, 0, 2, "just text"),
+    ]

@@ -7,6 +7,7 @@ from django.db.models import Sum
 
 from battles.models import Battle
 from briternia.errors import DomainError
+from kernel.records import record_made
 from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.sanity import world_problems
@@ -15,6 +16,8 @@ from rulebook.world import ArmyState, KingdomState, ProvinceState, World
 from turns.models import Turn
 
 from .log_references import log_references_dangling
+
+_TERRAIN = {t.value: t for t in Terrain}
 
 
 def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) -> None:
@@ -44,28 +47,33 @@ def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) ->
 
 def sanity_world_load(*, turn: Turn) -> World:
     """The campaign's world as stored, in what `world_problems` reads of it and nothing more: the
-    kingdoms with their treasuries, the provinces' names, the active field armies standing on the
-    map (where they stand, as world_load places them) and the alliances in force, in five queries of
-    plain rows. The rest is left out or at its default (no army lists, so every army's points are 0;
-    no adjacency, no garrisons, no missions): the whole world (kingdoms.services.world.world_load)
-    costs more than the rest of the check together on a large campaign, and the phase has read it
-    once already. The check still reads what the phase wrote, not what it meant to write."""
+    kingdoms with their treasuries, the active field armies standing on the map (where they stand,
+    as world_load places them), the names of the provinces they stand in and the alliances in force,
+    in five queries of plain rows. The rest is left out or at its default (no army lists, so every
+    army's points are 0; no adjacency, no garrisons, no missions; no province without a field army
+    of the campaign in it, which no check reads): the whole world
+    (kingdoms.services.world.world_load) costs more than the rest of the check together on a large
+    campaign, and the phase has read it once already. The check still reads what the phase wrote,
+    not what it meant to write."""
     campaign = turn.campaign
-    provinces = {
-        row_id: ProvinceState(number=number, name=name, terrain=Terrain(terrain))
-        for row_id, number, name, terrain in Province.objects.filter(campaign=campaign)
-        .order_by()
-        .values_list("id", "number", "name", "terrain")
-    }
-    treasury = dict(
-        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
-    )
     armies = (
         Army.objects.filter(
             kingdom__campaign=campaign, status=Army.Status.ACTIVE, kind=Army.Kind.FIELD, province__isnull=False
         )
         .order_by()
         .values_list("id", "kingdom_id", "name", "province_id")
+    )
+    # Of the campaign's provinces (an army standing in another's is no province of this map).
+    provinces = {
+        row_id: record_made(ProvinceState, {"number": number, "name": name, "terrain": _TERRAIN[terrain]})
+        for row_id, number, name, terrain in Province.objects.filter(
+            campaign=campaign, id__in=armies.values("province_id")
+        )
+        .order_by()
+        .values_list("id", "number", "name", "terrain")
+    }
+    treasury = dict(
+        TreasuryEntry.objects.filter(kingdom__campaign=campaign).values_list("kingdom").annotate(total=Sum("amount"))
     )
     return World(
         turn=turn.number,
@@ -79,7 +87,17 @@ def sanity_world_load(*, turn: Turn) -> World:
             .values_list("id", "name", "army_type")
         },
         armies={
-            a: ArmyState(id=a, kingdom=kingdom, name=name, province=provinces[province].number, size=0, points=0)
+            a: record_made(
+                ArmyState,
+                {
+                    "id": a,
+                    "kingdom": kingdom,
+                    "name": name,
+                    "province": provinces[province].number,
+                    "size": 0,
+                    "points": 0,
+                },
+            )
             for a, kingdom, name, province in armies
         },
         garrisons={},
