@@ -146,8 +146,13 @@ class TurnEvent(models.Model):
 class DiceRoll(models.Model):
     """A roll of the dice kernel, kept with its purpose and whom it concerns."""
 
+    # Not indexed by itself: the index below leads with the campaign and serves its lookups too.
     campaign = models.ForeignKey(
-        "kingdoms.Campaign", on_delete=models.CASCADE, related_name="dice_rolls", db_constraint=False
+        "kingdoms.Campaign",
+        on_delete=models.CASCADE,
+        related_name="dice_rolls",
+        db_constraint=False,
+        db_index=False,
     )
     turn = models.PositiveIntegerField(help_text="0 for setup.")
     stream = models.CharField(max_length=100)
@@ -163,6 +168,10 @@ class DiceRoll(models.Model):
     class Meta:
         db_table = "kingdoms_diceroll"  # the table it had when the kingdoms app held it
         ordering = ["campaign", "turn", "id"]
+        # A phase counts each stream's rolls of its turn before it adds more, and the reports read a
+        # turn's rolls: by the campaign alone, that read every roll of the campaign's history,
+        # thousands a turn (issue 35).
+        indexes = [models.Index(fields=["campaign", "turn", "stream"], name="diceroll_turn_stream")]
 
     def __str__(self) -> str:
         return f"{self.expression} = {self.total} ({self.purpose})"
