@@ -48,7 +48,7 @@ from .plan import (
 )
 from .reading import Reading, label
 from .references import (
-    PROVINCE_NUMBER,
+    PROVINCE,
     STREAM_ID,
     STREAM_REFERENCES,
     stream_ids,
@@ -297,7 +297,7 @@ class Reader(Reading):
         # A province by number (kept), a kingdom by name, an army by key.
         named = [self.named(reference, found[reference], where) for reference in STREAM_REFERENCES[prefix]]
         return prefix, tuple(
-            found[reference] if reference == PROVINCE_NUMBER else row
+            found[reference] if reference == PROVINCE else row
             for reference, row in zip(STREAM_REFERENCES[prefix], named, strict=True)
         )
 
