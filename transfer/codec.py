@@ -4,10 +4,6 @@ object by it (reading.py). Nothing here is worked out again for each row."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from django.db import models
 
 from .kinds import Kind, bytes_text, of_version, time_text
@@ -15,28 +11,48 @@ from .layout import Layout, as_text
 from .references import USERNAME
 
 
-@dataclass(frozen=True)
 class Codec:
     """One layout's codec. The export reads the columns and converts only the few fields that need
     it (a reference by natural key, a time or bytes as text); every other value passes through as
     read. The import checks every key by its kind and names the rows the references name."""
 
-    layout: Layout
-    keys: tuple[str, ...]  # the fields written but many-to-many ones, by name: the document's keys
-    columns: tuple[str, ...]  # what the export reads for them (a username by a join)
-    lookups: tuple[str, ...]  # what the export's errors (Layout.what) name beyond the row's own fields
-    named: tuple[tuple[str, str], ...]  # (key, how it names its row), but a username (read by a join)
-    usernames: tuple[str, ...]  # the keys that hold one
-    as_text: tuple[tuple[str, Callable[[Any], Any]], ...]  # a time as ISO 8601, bytes as base64
-    many: tuple[Any, ...]  # the many-to-many fields
-    order: tuple[str, ...] | None  # the keys in the model's order, when a many-to-many field sits among them
-    kinds: dict[str, Kind]  # every key the import reads with its kind, retired ones too
-    optional: tuple[str, ...]  # the keys a document may lack
-    own: tuple[str, ...]  # the fields read as they are: no reference, no JSON holding ids, no text
-    # The references the import resolves as it reads the row, and once every kingdom is read
-    # (Layout.late): (key, how it names its row, whether its problems are reported at the row).
-    now: tuple[tuple[str, str, bool], ...]
-    late: tuple[tuple[str, str, bool], ...]
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        written = layout.fields()
+        fields = [f for f in written if not f.many_to_many]
+        names = layout.names
+        # The export's: the document's keys of the fields but many-to-many ones, the columns read for
+        # them (a username by a join) and what the errors (Layout.what) name beyond them.
+        self.keys = tuple(f.name for f in fields)
+        self.columns = tuple(f"{f.name}__username" if names.get(f.name) == USERNAME else f.attname for f in fields)
+        self.lookups = tuple(layout.what_lookups())
+        # (key, how it names its row), but a username (read by a join); the keys that hold one.
+        self.named = tuple((f.name, names[f.name]) for f in fields if names.get(f.name, USERNAME) != USERNAME)
+        self.usernames = tuple(f.name for f in fields if names.get(f.name) == USERNAME)
+        # A time as ISO 8601, bytes as base64.
+        self.as_text = tuple(
+            (f.name, bytes_text if isinstance(f, models.BinaryField) else time_text) for f in fields if as_text(f)
+        )
+        self.many = tuple(f for f in written if f.many_to_many)
+        # The keys in the model's order, when a many-to-many field sits among them.
+        self.order = tuple(f.name for f in written) if self.many else None
+        # The import's: every key with its kind (retired ones too), those a document may lack, and
+        # the fields read as they are (no reference, no JSON holding ids, no text).
+        self.kinds: dict[str, Kind] = {**layout.keys(), **layout.retired}
+        self.optional = (*layout.optional(), *layout.retired)
+        special = {*layout.references, *layout.entries}
+        self.own = tuple(f.name for f in written if not (f.is_relation or as_text(f) or f.name in special))
+        # The references resolved as the row is read, and once every kingdom is read (Layout.late):
+        # (key, how it names its row, whether its problems are reported at the row: the key that
+        # names the row is named by its where already).
+        labels = (layout.label,) if isinstance(layout.label, str) else layout.label or ()
+        at_row = {*labels, *layout.named_at_row}
+        self.now = tuple(
+            (f.name, names[f.name], f.name in at_row) for f in fields if f.is_relation and f.name not in layout.late
+        )
+        self.late = tuple(
+            (f.name, names[f.name], f.name in layout.named_at_row) for f in fields if f.name in layout.late
+        )
 
     def kinds_of(self, version: int) -> dict[str, Kind]:
         """The keys as a document of `version` has them: without those added later."""
@@ -49,47 +65,5 @@ _CODECS: dict[int, Codec] = {}
 def codec(layout: Layout) -> Codec:
     """`layout`'s codec, made the first time it is asked for (the layouts are the module's constants)."""
     if id(layout) not in _CODECS:
-        _CODECS[id(layout)] = _codec(layout)
+        _CODECS[id(layout)] = Codec(layout)
     return _CODECS[id(layout)]
-
-
-def _codec(layout: Layout) -> Codec:
-    written = layout.fields()
-    fields = [f for f in written if not f.many_to_many]
-    many = tuple(f for f in written if f.many_to_many)
-    names = layout.names
-    labels = (layout.label,) if isinstance(layout.label, str) else layout.label or ()
-    return Codec(
-        layout=layout,
-        keys=tuple(f.name for f in fields),
-        columns=tuple(f"{f.name}__username" if names.get(f.name) == USERNAME else f.attname for f in fields),
-        lookups=tuple(layout.what_lookups()),
-        named=tuple((f.name, names[f.name]) for f in fields if names.get(f.name, USERNAME) != USERNAME),
-        usernames=tuple(f.name for f in fields if names.get(f.name) == USERNAME),
-        as_text=tuple((f.name, _text_of(f)) for f in fields if as_text(f)),
-        many=many,
-        order=tuple(f.name for f in written) if many else None,
-        kinds={**layout.keys(), **layout.retired},
-        optional=(*layout.optional(), *layout.retired),
-        own=tuple(
-            f.name
-            for f in written
-            if not (f.is_relation or as_text(f) or f.name in layout.references or f.name in layout.entries)
-        ),
-        # The key that names the row is named by its where already.
-        now=tuple(
-            (f.name, names[f.name], f.name in labels or f.name in layout.named_at_row)
-            for f in fields
-            if f.is_relation and f.name not in layout.late
-        ),
-        late=tuple(
-            (f.name, names[f.name], f.name in layout.named_at_row)
-            for f in fields
-            if f.is_relation and f.name in layout.late
-        ),
-    )
-
-
-def _text_of(field: models.Field) -> Callable[[Any], Any]:  # type: ignore[type-arg]
-    """How a time or bytes field's value is written: ISO 8601, base64."""
-    return bytes_text if isinstance(field, models.BinaryField) else time_text

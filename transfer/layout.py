@@ -62,7 +62,6 @@ from .campaign_models import (
     User,
 )
 from .kinds import (
-    ARMY_KEY,
     BASE64,
     BOOL,
     DATE,
@@ -116,18 +115,6 @@ NAMED_BY: dict[Any, str] = {
     Battle: BATTLE,
     Turn: TURN,
     TurnReport: REPORT,
-}
-NAMED_KINDS: dict[str, Kind] = {
-    USERNAME: STR,
-    PROVINCE: INT,
-    KINGDOM: STR,
-    ARMY: ARMY_KEY,
-    ALLIANCE: INT,
-    CHARACTER: REFERENCE_KINDS[CHARACTER],
-    UNIT: OBJECT,
-    BATTLE: INT,
-    TURN: INT,
-    REPORT: OBJECT,
 }
 
 
@@ -303,7 +290,7 @@ class Layout:
         if field.many_to_many:
             return self.kinds.get(field.name, LIST)  # each row it names, named as `names` says
         kind = self.kinds.get(field.name) or (
-            NAMED_KINDS[self.names[field.name]] if field.is_relation else field_kind(field)
+            REFERENCE_KINDS[self.names[field.name]] if field.is_relation else field_kind(field)
         )
         return kind.or_null() if field.null else kind
 

@@ -74,8 +74,9 @@ class Reading:
         self.errors: list[str] = []
         self.plan = Plan()
         self.version = VERSION  # the document's, once read
-        # The rows of the campaign's own lists by their place in the document (None: unreadable,
-        # reported), by the list's key, once read: what names them by place finds them (placed).
+        # The rows of each of the document's top-level lists by their place (None: unreadable,
+        # reported), by the list's key, once read: what names them by place finds them (placed: an
+        # announcement of an alliance's end, a sheet's effect or captive).
         self.at: dict[str, list[Any]] = {}
         # The rows of each child layout read under a row, by their place: by (id of the row, the key).
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}

@@ -49,8 +49,14 @@ STREAM_ID = "stream"
 # An email's key, the text holding the id of the row it was queued for: the document names the row by
 # its natural key ({"prefix", "row", "suffix"}: email_key_parts).
 EMAIL_KEY_ID = "email key"
-# What the document holds in place of each kind of id (the import checks it).
+# What the document holds in place of each kind of reference (the import checks it).
 REFERENCE_KINDS = {
+    USERNAME: STR,
+    PROVINCE: INT,
+    ALLIANCE: INT,
+    BATTLE: INT,
+    TURN: INT,
+    REPORT: OBJECT,
     KINGDOM: replace(STR, label="a kingdom name"),
     ARMY: ARMY_KEY,
     CHARACTER: replace(OBJECT, label="a character's unit {kingdom, army, unit}"),
