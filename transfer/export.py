@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
 
-from django.db import models, transaction
+from django.db import transaction
 from django.db.models import Q
 
 from briternia.errors import DomainError
@@ -27,38 +27,37 @@ from .campaign_models import (
     Unit,
     User,
 )
-from .kinds import bytes_text, is_int, time_text
+from .codec import Codec, codec
+from .kinds import is_int, time_text
 from .layout import (
-    ALLIANCE,
     ALLIANCES,
-    BATTLE,
     BATTLES,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     DOCUMENT,
     EMAIL_KEY_ROWS,
     MISSION_EFFECTS,
-    PROVINCE,
-    REPORT,
     REPORTS,
-    TURN,
     TURNS,
-    USERNAME,
     USERS,
     Layout,
-    as_text,
 )
 from .references import (
-    ARMY_ID,
+    ALLIANCE,
+    ARMY,
+    BATTLE,
     CAPTIVE_PLACE,
-    CHARACTER_ID,
+    CHARACTER,
     EFFECT_PLACE,
     EMAIL_KEY_ID,
-    KINGDOM_ID,
-    PROVINCE_NUMBER,
+    KINGDOM,
+    PROVINCE,
+    REPORT,
     STREAM_ID,
     STREAM_REFERENCES,
-    UNIT_ID,
+    TURN,
+    UNIT,
+    USERNAME,
     Reference,
     email_key_parts,
     stream_ids,
@@ -114,36 +113,36 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[A
     the id of the row they are listed under: each a list in its order, or for a single row, the
     row or null; or the rows whose `layout.path` is `among`, with theirs (the accounts). One query
     per model, whatever the campaign's size."""
-    encoder = _encoder(layout)
+    row_codec = codec(layout)
     children = {child.key: _layout_rows(child, campaign, names, among) for child in layout.children}
-    many = {f.name: _many_to_many(layout, f, campaign, names) for f in encoder.many}
+    many = {f.name: _many_to_many(layout, f, campaign, names) for f in row_codec.many}
     parent = f"{layout.parent}_id" if layout.parent else "pk"  # the campaign's row, an account: by its own id
     within = {layout.path: campaign.pk} if among is None else {f"{layout.path}__in": among}
     rows = (
         layout.model._base_manager.filter(**within)
         .order_by(*([parent] if layout.parent else []), *layout.ordering, "id")
-        .values_list(parent, "pk", *encoder.lookups, *encoder.columns)
+        .values_list(parent, "pk", *row_codec.lookups, *row_codec.columns)
     )
-    keys, start, reference = encoder.keys, 2 + len(encoder.lookups), names.reference
+    keys, start, reference = row_codec.keys, 2 + len(row_codec.lookups), names.reference
     grouped: dict[int, list[dict[str, Any]]] = {}
     written = names.rows.setdefault(id(layout), {})
-    usernames = [keys.index(key) for key in encoder.usernames]
+    usernames = [keys.index(key) for key in row_codec.usernames]
     for found in rows:
         parent_id, pk = found[0], found[1]
         row = dict(zip(keys, found[start:], strict=True))
         for index in usernames:
             names.usernames.add(found[start + index])
-        what = _What(encoder, found)  # formatted only for an error
-        for key, kind in encoder.named:
+        what = _What(row_codec, found)  # formatted only for an error
+        for key, kind in row_codec.named:
             row[key] = reference(kind, row[key], what)
-        for key, text in encoder.as_text:
+        for key, text in row_codec.as_text:
             row[key] = text(row[key])
         for name in layout.references:
-            row[name] = names.with_names(row[name], layout.reference(name, row), _What(encoder, found, name))
+            row[name] = names.with_names(row[name], layout.reference(name, row), _What(row_codec, found, name))
         for name in layout.entries:
             row[name] = names.entries(row[name], what)
-        if encoder.order is not None:  # a many-to-many field among the others: the model's order
-            row = {key: row[key] if key in row else many[key].get(pk, []) for key in encoder.order}
+        if row_codec.order is not None:  # a many-to-many field among the others: the model's order
+            row = {key: row[key] if key in row else many[key].get(pk, []) for key in row_codec.order}
         for child in layout.children:
             row[child.key] = children[child.key].get(pk, child.empty())
         group = grouped.setdefault(parent_id, [])
@@ -153,51 +152,6 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[A
     if layout.single:
         return {parent_id: found[0] for parent_id, found in grouped.items()}
     return grouped
-
-
-@dataclass(frozen=True)
-class _Encoder:
-    """How one layout's rows are read and written, decided once per layout: the columns its query
-    reads and the few fields whose values are converted (a reference by natural key, a time or bytes
-    as text); every other value passes through as read."""
-
-    layout: Layout
-    lookups: tuple[str, ...]  # what the errors' `what` names beyond the row's own fields
-    columns: tuple[str, ...]
-    keys: tuple[str, ...]  # the columns' keys in the document
-    named: tuple[tuple[str, str], ...]  # (key, how it names its row), but a username (read by a join)
-    usernames: tuple[str, ...]  # the keys that hold one
-    as_text: tuple[tuple[str, Callable[[Any], Any]], ...]
-    many: tuple[Any, ...]  # the many-to-many fields
-    order: tuple[str, ...] | None  # the keys in the model's order, when a many-to-many field sits among them
-
-
-_ENCODERS: dict[int, _Encoder] = {}
-
-
-def _encoder(layout: Layout) -> _Encoder:
-    if id(layout) not in _ENCODERS:
-        fields = [f for f in layout.fields() if not f.many_to_many]
-        many = tuple(f for f in layout.fields() if f.many_to_many)
-        _ENCODERS[id(layout)] = _Encoder(
-            layout=layout,
-            lookups=tuple(layout.what_lookups()),
-            columns=tuple(f"{f.name}__username" if layout.names.get(f.name) == USERNAME else f.attname for f in fields),
-            keys=tuple(f.name for f in fields),
-            named=tuple(
-                (f.name, layout.names[f.name]) for f in fields if layout.names.get(f.name, USERNAME) != USERNAME
-            ),
-            usernames=tuple(f.name for f in fields if layout.names.get(f.name) == USERNAME),
-            as_text=tuple((f.name, _text_of(f)) for f in fields if as_text(f)),
-            many=many,
-            order=tuple(f.name for f in layout.fields()) if many else None,
-        )
-    return _ENCODERS[id(layout)]
-
-
-def _text_of(field: models.Field) -> Callable[[Any], Any]:  # type: ignore[type-arg]
-    """How a time or bytes field's value is written: ISO 8601, base64."""
-    return bytes_text if isinstance(field, models.BinaryField) else time_text
 
 
 def _many_to_many(layout: Layout, field: Any, campaign: Campaign, names: _Names) -> dict[int, list[Any]]:
@@ -230,16 +184,16 @@ class _What:
     """How the export's errors name a row (Layout.what, from the values read), or one of its JSON
     fields (Layout.described): formatted only when an error is written."""
 
-    __slots__ = ("encoder", "found", "field")
+    __slots__ = ("row_codec", "found", "field")
 
-    def __init__(self, encoder: _Encoder, found: tuple[Any, ...], field: str | None = None) -> None:
-        self.encoder, self.found, self.field = encoder, found, field
+    def __init__(self, row_codec: Codec, found: tuple[Any, ...], field: str | None = None) -> None:
+        self.row_codec, self.found, self.field = row_codec, found, field
 
     def __str__(self) -> str:
-        encoder, layout = self.encoder, self.encoder.layout
-        start = 2 + len(encoder.lookups)
-        values = dict(zip(encoder.keys, self.found[start:], strict=True))
-        values |= dict(zip(encoder.lookups, self.found[2:start], strict=True))
+        row_codec, layout = self.row_codec, self.row_codec.layout
+        start = 2 + len(row_codec.lookups)
+        values = dict(zip(row_codec.keys, self.found[start:], strict=True))
+        values |= dict(zip(row_codec.lookups, self.found[2:start], strict=True))
         if callable(layout.what):
             what = layout.what(values)
         elif layout.what is None:
@@ -326,12 +280,12 @@ class _Names:
             BATTLE: lambda value, what: self.place(BATTLES, value, what),
             TURN: lambda value, what: self.natural(TURNS, value, what)["turn"],
             REPORT: lambda value, what: self.natural(REPORTS, value, what),
-            KINGDOM_ID: lambda value, what: _id_inside(self.kingdom_name, value, what),
-            ARMY_ID: lambda value, what: list(_id_inside(self.army_key, value, what)),
-            CHARACTER_ID: lambda value, what: _inside(  # by his unit
+            KINGDOM: lambda value, what: _id_inside(self.kingdom_name, value, what),
+            ARMY: lambda value, what: list(_id_inside(self.army_key, value, what)),
+            CHARACTER: lambda value, what: _inside(  # by his unit
                 self.unit_key, _id_inside(self.unit_of_character, value, what), what
             ),
-            UNIT_ID: lambda value, what: _id_inside(self.unit_key, value, what),
+            UNIT: lambda value, what: _id_inside(self.unit_key, value, what),
             STREAM_ID: lambda value, what: _stream(value, self, what),
             EMAIL_KEY_ID: lambda value, what: _email_key_row(value, self, what),
             # The campaign's effects and captives are written first (campaign_export).
@@ -435,11 +389,11 @@ def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:
         raise DomainError(f"{refused} should be written {stream_shape(prefix)}.")
     named: dict[str, Any] = {"prefix": prefix}
     for reference, number in zip(STREAM_REFERENCES[prefix], numbers, strict=True):
-        if reference == PROVINCE_NUMBER:
+        if reference == PROVINCE:
             if number is None or number not in names.province_number.values():
                 raise DomainError(f"{refused} names province {number}, which is not a province of the campaign.")
             named[reference] = number
-        elif reference == KINGDOM_ID:
+        elif reference == KINGDOM:
             if number is None or number not in names.kingdom_name:
                 raise DomainError(f"{refused} names the kingdom {number}, which is not a kingdom of the campaign.")
             named[reference] = names.kingdom_name[number]

@@ -62,7 +62,6 @@ from .campaign_models import (
     User,
 )
 from .kinds import (
-    ARMY_KEY,
     BASE64,
     BOOL,
     DATE,
@@ -77,39 +76,33 @@ from .kinds import (
     TIMESTAMP,
     Kind,
     is_int,
-    of_version,
     text_of_at_most,
     time_text,
 )
 from .references import (
-    ARMY_ID,
-    CHARACTER_ID,
+    ALLIANCE,
+    ARMY,
+    BATTLE,
+    CHARACTER,
     EMAIL_KEY_ID,
     EVENT_DATA_REFERENCES,
     GUERRILLA_REFERENCES,
-    KINGDOM_ID,
+    KINGDOM,
     MISSION_DETAIL_REFERENCES,
     MISSION_EFFECT_DATA_REFERENCES,
+    PROVINCE,
     REFERENCE_KINDS,
+    REPORT,
     SNAPSHOT_REFERENCES,
     STREAM_ID,
-    UNIT_ID,
+    TURN,
+    UNIT,
+    USERNAME,
     ByIds,
     ListOf,
     Reference,
 )
 
-# How the document names the row a foreign key points to.
-USERNAME = "username"  # a user by username (null once the account is gone)
-PROVINCE = "province"  # a province by number
-KINGDOM = "kingdom"  # a kingdom by name
-ARMY = "army"  # an army by [kingdom name, army name]
-ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
-CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
-UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
-BATTLE = "battle"  # a battle by its place in its turn's "battles"
-TURN = "turn"  # a turn by its number
-REPORT = "report"  # a report by its natural key (REPORTS.natural)
 # How the document names a row of each model a foreign key points to.
 NAMED_BY: dict[Any, str] = {
     User: USERNAME,
@@ -122,18 +115,6 @@ NAMED_BY: dict[Any, str] = {
     Battle: BATTLE,
     Turn: TURN,
     TurnReport: REPORT,
-}
-NAMED_KINDS: dict[str, Kind] = {
-    USERNAME: STR,
-    PROVINCE: INT,
-    KINGDOM: STR,
-    ARMY: ARMY_KEY,
-    ALLIANCE: INT,
-    CHARACTER: REFERENCE_KINDS[CHARACTER_ID],
-    UNIT: OBJECT,
-    BATTLE: INT,
-    TURN: INT,
-    REPORT: OBJECT,
 }
 
 
@@ -287,10 +268,6 @@ class Layout:
             child.key: OBJECT.or_null() if child.single else LIST for child in self.children
         }
 
-    def keys_of_version(self, version: int) -> dict[str, Kind]:
-        """The keys as a document of `version` has them: without those added later."""
-        return of_version(self.keys(), self.added, version)
-
     def optional(self) -> tuple[str, ...]:
         """The keys a document may lack: those of fields with a default or that may be null (a
         document written before the field was added is read with the default, or null), or texts that
@@ -313,18 +290,9 @@ class Layout:
         if field.many_to_many:
             return self.kinds.get(field.name, LIST)  # each row it names, named as `names` says
         kind = self.kinds.get(field.name) or (
-            NAMED_KINDS[self.names[field.name]] if field.is_relation else field_kind(field)
+            REFERENCE_KINDS[self.names[field.name]] if field.is_relation else field_kind(field)
         )
         return kind.or_null() if field.null else kind
-
-    def own(self) -> list[str]:
-        """The fields kept as they are: neither a reference by natural key, nor JSON holding ids, nor
-        written as text."""
-        return [
-            f.name
-            for f in self.fields()
-            if not (f.is_relation or as_text(f) or f.name in self.references or f.name in self.entries)
-        ]
 
 
 def may_lack(field: models.Field) -> bool:  # type: ignore[type-arg]
@@ -605,7 +573,7 @@ def _turns_checked(problem: Callable[[str, str], None], turns: Read) -> None:
 SUPPORTS = Layout(BattleSupport, "supports", "battle")
 # A casualty of a turn summary sheet: its unit by place (as an item's bearer) and what it lost.
 CASUALTY_KEYS = {
-    "unit": REFERENCE_KINDS[UNIT_ID],
+    "unit": REFERENCE_KINDS[UNIT],
     "models_lost": INT,
     "champion": BOOL,
     "standard": BOOL,
@@ -621,12 +589,12 @@ SUMMARY_SHEETS = Layout(
     "battle",
     kinds={"injury_rerolls": LIST},
     references={
-        "casualties": ListOf({"unit": UNIT_ID}, keys=CASUALTY_KEYS),
-        "characters_lost": ListOf(CHARACTER_ID),
-        "injury_rerolls": ByIds(CHARACTER_ID, "character", "reroll"),
-        "support_withdrawn": ListOf(ARMY_ID),
-        "depots_captured": ListOf({"army": ARMY_ID, "by": ARMY_ID}),
-        "carts_recaptured": ListOf(ARMY_ID),
+        "casualties": ListOf({"unit": UNIT}, keys=CASUALTY_KEYS),
+        "characters_lost": ListOf(CHARACTER),
+        "injury_rerolls": ByIds(CHARACTER, "character", "reroll"),
+        "support_withdrawn": ListOf(ARMY),
+        "depots_captured": ListOf({"army": ARMY, "by": ARMY}),
+        "carts_recaptured": ListOf(ARMY),
     },
     label="kingdom",
     named_at_row=("kingdom",),
@@ -643,7 +611,7 @@ BATTLES = Layout(
     references={
         "mission_detail": MISSION_DETAIL_REFERENCES,
         "guerrilla": GUERRILLA_REFERENCES,
-        "old_wounds": ListOf({"character": CHARACTER_ID, "army": ARMY_ID}),
+        "old_wounds": ListOf({"character": CHARACTER, "army": ARMY}),
     },
     described={"guerrilla": "the guerrilla tactics", "mission_detail": "the mission"},
     label="province",
@@ -803,7 +771,7 @@ DICE_ROLLS = Layout(
     "dice_rolls",
     "campaign",
     kinds={"stream": REFERENCE_KINDS[STREAM_ID], "faces": INT_LIST, "kingdoms": STR_LIST, "armies": LIST},
-    references={"stream": STREAM_ID, "kingdoms": ListOf(KINGDOM_ID), "armies": ListOf(ARMY_ID)},
+    references={"stream": STREAM_ID, "kingdoms": ListOf(KINGDOM), "armies": ListOf(ARMY)},
     what="the dice roll '{purpose}' (turn {turn}, {stream} #{sequence})",
 )
 

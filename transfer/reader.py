@@ -4,6 +4,7 @@ them all at once. Reads the database (existing accounts), never writes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -48,7 +49,7 @@ from .plan import (
 )
 from .reading import Reading, label
 from .references import (
-    PROVINCE_NUMBER,
+    PROVINCE,
     STREAM_ID,
     STREAM_REFERENCES,
     stream_ids,
@@ -70,6 +71,12 @@ from .schema import (
 # A stream written as text must fit its column (a stream of ids, written again on import, does: its
 # prefix and numbers are short).
 STREAM_TEXT = field_kind(DICE_ROLLS.model._meta.get_field(STREAM_ID))
+
+# The document's parts (layout.DOCUMENT; None: the adjacency) in the order they are read: each after
+# those it names. The accounts before whatever names one (the campaign its organizer), the campaign's
+# own lists (an alliance, an effect, a captive) before the turns that name them by place, the turns
+# before the emails whose keys name their rows.
+READ_ORDER = (USERS, CAMPAIGN, PROVINCES, None, KINGDOMS, DICE_ROLLS, *CAMPAIGN_CHILDREN, TURNS, EMAILS)
 
 
 class Reader(Reading):
@@ -103,23 +110,35 @@ class Reader(Reading):
         self.version = version
         top = self.keys(document, "The document", of_version(TOP_KEYS, TOP_ADDED, version), optional=TOP_OPTIONAL_KEYS)
         assert top is not None  # a dict, checked above
-        self.users(top.get("users", []))
-        self.campaign(top.get("campaign", {}))
-        self.provinces(top.get("provinces", []))
-        self.adjacency(top.get("adjacency", []))
-        self.kingdoms(top.get("kingdoms", []))
-        self.dice_rolls(top.get("dice_rolls", []))
-        self.campaign_lists(top)
-        self.turns(top.get("turns", []))
-        self.older_scenario_streams()
-        self.emails(top.get("emails", []))
+        # What each part's rows need once read, beyond their fields (its rows by place, its values).
+        after_read: dict[int, Callable[[dict[int, Any], Any], None]] = {
+            id(USERS): self.users,
+            id(CAMPAIGN): self.campaign,
+            id(PROVINCES): self.provinces,
+            id(KINGDOMS): self.kingdoms,
+            id(DICE_ROLLS): self.dice_rolls,
+            id(TURNS): lambda read, rows: self.older_scenario_streams(),
+        }
+        for layout in READ_ORDER:
+            if layout is None:
+                self.adjacency(top.get("adjacency", []))
+            elif layout is EMAILS and self.version < 4:
+                self.report_emails_v3(top.get(layout.key, []))
+            else:
+                # A campaign without its object: its keys are reported missing.
+                rows = top.get(layout.key, {} if layout is CAMPAIGN else layout.empty())
+                within = {"campaign": self.plan.campaign} if layout.parent == "campaign" else {}
+                read = self.layout_rows(layout, rows, "", **within)
+                self.at[layout.key] = [read.get(i) for i in range(len(rows) if isinstance(rows, list) else 0)]
+                if id(layout) in after_read:
+                    after_read[id(layout)](read, rows)
         self.unreferenced_users()
 
-    def users(self, rows: list[Any]) -> None:
+    def users(self, read: dict[int, Any], rows: list[Any]) -> None:
         """The accounts (transfer/layout.py USERS) by username: an existing account is reused as it is
         (the same person on this site, with the report preferences they set here); a new one gets an
         unusable password and the document's report preferences."""
-        for index, user in self.layout_rows(USERS, rows, "").items():
+        for index, user in read.items():
             username = user.username
             if not isinstance(username, str) or "username" not in rows[index]:
                 continue  # reported
@@ -134,17 +153,16 @@ class Reader(Reading):
             self.plan.users[username] = user
             self.plan.preferences.extend(self.listed[id(user), PREFERENCES.key].values())
 
-    def campaign(self, data: Any) -> None:
+    def campaign(self, read: dict[int, Any], data: Any) -> None:
         """The campaign's own row (transfer/layout.py CAMPAIGN), its organizer named by username."""
-        read = self.layout_rows(CAMPAIGN, data, "")
         if 0 in read:
             self.plan.campaign = read[0]
             self.plan.organizer = data.get("organizer")
 
-    def provinces(self, rows: list[Any]) -> None:
+    def provinces(self, read: dict[int, Any], rows: list[Any]) -> None:
         """The map's provinces (transfer/layout.py PROVINCES), kept by number: what names a province
         finds it; a province without a number cannot be named (reported)."""
-        for index, province in self.layout_rows(PROVINCES, rows, "", campaign=self.plan.campaign).items():
+        for index, province in read.items():
             if not is_int(province.number) or province.number in self.plan.provinces:
                 continue  # reported
             self.plan.provinces[province.number] = province
@@ -166,8 +184,9 @@ class Reader(Reading):
             elif self.province(a, where) is not None and self.province(b, where) is not None:
                 self.plan.adjacency.add((a, b))
 
-    def kingdoms(self, rows: list[Any]) -> None:
-        for index, kingdom in self.layout_rows(KINGDOMS, rows, "", campaign=self.plan.campaign).items():
+    def kingdoms(self, read: dict[int, Any], rows: list[Any]) -> None:
+        """The kingdoms (transfer/layout.py KINGDOMS) by name, then the references read late."""
+        for index, kingdom in read.items():
             self.kingdom_read(kingdom, rows[index], label(f"{KINGDOMS.key}[{index}]", rows[index], "name"))
         ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
         if len(ancient_dead) > 1:
@@ -255,19 +274,10 @@ class Reader(Reading):
                 f"the rows add up to {total} experience, but the army has {army.experience}.",
             )
 
-    def campaign_lists(self, top: dict[str, Any]) -> None:
-        """The campaign's own lists the engine reads (transfer/layout.py CAMPAIGN_CHILDREN), each row
-        by its place in the document (None: unreadable, reported): an announcement of an alliance's
-        end names its alliance so, a sheet an effect or a captive (Reading.placed)."""
-        for layout in CAMPAIGN_CHILDREN:
-            rows = top.get(layout.key, layout.empty())
-            read = self.layout_rows(layout, rows, "", campaign=self.plan.campaign)
-            self.at[layout.key] = [read.get(i) for i in range(len(rows) if isinstance(rows, list) else 0)]
-
-    def dice_rolls(self, rows: list[Any]) -> None:
-        """The dice rolls (transfer/layout.py DICE_ROLLS); a document's before version 5 with their
+    def dice_rolls(self, read: dict[int, Any], rows: list[Any]) -> None:
+        """The dice rolls (transfer/layout.py DICE_ROLLS): a document's before version 5 with their
         streams as written (older_stream)."""
-        for index, roll in self.layout_rows(DICE_ROLLS, rows, "", campaign=self.plan.campaign).items():
+        for index, roll in read.items():
             if self.version < 5 and isinstance(rows[index].get("stream"), str):
                 self.older_stream(roll, rows[index])
 
@@ -297,7 +307,7 @@ class Reader(Reading):
         # A province by number (kept), a kingdom by name, an army by key.
         named = [self.named(reference, found[reference], where) for reference in STREAM_REFERENCES[prefix]]
         return prefix, tuple(
-            found[reference] if reference == PROVINCE_NUMBER else row
+            found[reference] if reference == PROVINCE else row
             for reference, row in zip(STREAM_REFERENCES[prefix], named, strict=True)
         )
 
@@ -338,11 +348,7 @@ class Reader(Reading):
             for row, name, reference, data in self.plan.translated
         ]
 
-    # -- the orders app: the schedule and the turns ------------------------------------------
-
-    def turns(self, rows: list[Any]) -> None:
-        """The turns (transfer/layout.py TURNS) with their lists."""
-        self.layout_rows(TURNS, rows, "", campaign=self.plan.campaign)
+    # -- the orders app: the sheets' entries -------------------------------------------------
 
     def entries(self, data: Any, where: str) -> dict[str, Any]:
         """Sheet entries as orders/entries.py writes them, every army key naming an army of the
@@ -374,13 +380,6 @@ class Reader(Reading):
         return resolved  # written only when nothing was reported: then all of `data`
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
-
-    def emails(self, rows: list[Any]) -> None:
-        """Every email of the campaign (transfer/layout.py EMAILS); version 3's, the reports' alone."""
-        if self.version < 4:
-            self.report_emails_v3(rows)
-        else:
-            self.layout_rows(EMAILS, rows, "", campaign=self.plan.campaign)
 
     def report_emails_v3(self, rows: list[Any]) -> None:
         """Version 3's emails: the reports' alone, each to one address, nothing rendered kept. Read

@@ -12,23 +12,14 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from .campaign_models import Army, Kingdom, Province, Unit, User
+from .codec import codec
 from .kinds import ANY, OBJECT, Kind, is_int
 from .layout import (
-    ALLIANCE,
     ALLIANCES,
-    ARMY,
-    BATTLE,
     CAPTIVES,
-    CHARACTER,
     EMAIL_KEY_ROWS,
-    KINGDOM,
     MISSION_EFFECTS,
-    PROVINCE,
-    REPORT,
-    TURN,
     TURNS,
-    UNIT,
-    USERNAME,
     Layout,
     Read,
     as_text,
@@ -36,11 +27,21 @@ from .layout import (
 )
 from .plan import ArmyPlan, Plan
 from .references import (
+    ALLIANCE,
+    ARMY,
+    BATTLE,
     CAPTIVE_PLACE,
+    CHARACTER,
     EFFECT_PLACE,
     EMAIL_KEY_ID,
+    KINGDOM,
+    PROVINCE,
     REFERENCE_KINDS,
+    REPORT,
     STREAM_ID,
+    TURN,
+    UNIT,
+    USERNAME,
     ByIds,
     ListOf,
     Reference,
@@ -73,8 +74,9 @@ class Reading:
         self.errors: list[str] = []
         self.plan = Plan()
         self.version = VERSION  # the document's, once read
-        # The rows of the campaign's own lists by their place in the document (None: unreadable,
-        # reported), by the list's key, once read: what names them by place finds them (placed).
+        # The rows of each of the document's top-level lists by their place (None: unreadable,
+        # reported), by the list's key, once read: what names them by place finds them (placed: an
+        # announcement of an alliance's end, a sheet's effect or captive).
         self.at: dict[str, list[Any]] = {}
         # The rows of each child layout read under a row, by their place: by (id of the row, the key).
         self.listed: dict[tuple[int, str], dict[int, Any]] = {}
@@ -116,7 +118,7 @@ class Reading:
         self,
         model: type[models.Model],
         values: dict[str, Any],
-        names: list[str],
+        names: Collection[str],
         where: str,
         *,
         blank: Collection[str] = (),
@@ -170,11 +172,8 @@ class Reading:
                 data,
                 [f"{where} / {layout.key}[{i}]" if where else f"{layout.key}[{i}]" for i in range(len(data))],
             )
-        keys, optional, own = (
-            {**layout.keys_of_version(self.version), **layout.retired},
-            (*layout.optional(), *layout.retired),
-            layout.own(),
-        )
+        row_codec = codec(layout)
+        keys, optional, parent = row_codec.kinds_of(self.version), row_codec.optional, relations.get(layout.parent)
         found = {}
         read: Read = []
         for index, (row, row_where) in enumerate(zip(rows, places, strict=False)):
@@ -185,20 +184,12 @@ class Reading:
                 continue
             many = {
                 f.name: [self.named(layout.names[f.name], item, f"{row_where} / {f.name}") for item in values[f.name]]
-                for f in layout.fields()
-                if f.many_to_many and f.name in values
+                for f in row_codec.many
+                if f.name in values
             }
-            labels = (layout.label,) if isinstance(layout.label, str) else layout.label or ()
             named = {
-                # The key that names the row is named by its where already.
-                name: self.named(
-                    how,
-                    values.get(name),
-                    row_where if name in labels or name in layout.named_at_row else f"{row_where} / {name}",
-                    relations.get(layout.parent),
-                )
-                for name, how in layout.names.items()
-                if not layout.model._meta.get_field(name).many_to_many and name not in layout.late
+                name: self.named(how, values.get(name), row_where if at_row else f"{row_where} / {name}", parent)
+                for name, how, at_row in row_codec.now
             }
             # JSON holding ids: the rows it names, resolved now, written as ids once they exist (Plan.translated).
             resolved = {
@@ -215,7 +206,7 @@ class Reading:
             instance = self.instance(
                 layout.model,
                 values,
-                own,
+                row_codec.own,
                 row_where,
                 blank=layout.blank,
                 inherited=not layout.model._meta.parents,
@@ -227,15 +218,9 @@ class Reading:
             )
             found[index] = instance
             self.late.extend(
-                (
-                    row_where if name in layout.named_at_row else f"{row_where} / {name}",
-                    instance,
-                    name,
-                    how,
-                    values[name],
-                )
-                for name, how in layout.names.items()
-                if name in layout.late and name in values
+                (row_where if at_row else f"{row_where} / {name}", instance, name, how, values[name])
+                for name, how, at_row in row_codec.late
+                if name in values
             )
             self.plan.entries.extend((instance, name, data) for name, data in entries.items())
             for name, rows_named in many.items():  # written once the rows exist

@@ -27,29 +27,40 @@ from kernel.event_codes import EventCode
 
 from .kinds import ARMY_KEY, INT, OBJECT, STR, Kind
 
-KINGDOM_ID, ARMY_ID = "kingdom", "army"
-# A character id: the document names the character by his unit, as an item's bearer
-# ({"kingdom", "army", "unit": place in the army's list}).
-CHARACTER_ID = "character"
+# How the document names a row, by the kind of reference: a foreign key's (layout.NAMED_BY) or an id's
+# kept in stored JSON or text (the tables below).
+USERNAME = "username"  # a user by username (null once the account is gone)
+PROVINCE = "province"  # a province by number (inside JSON: a number, kept as it is, not an id)
+KINGDOM = "kingdom"  # a kingdom by name
+ARMY = "army"  # an army by [kingdom name, army name]
+ALLIANCE = "alliance"  # an alliance by its place in the document's "alliances"
+CHARACTER = "character"  # a character by his unit: {kingdom, army, unit: its place in the army's list}
+UNIT = "unit"  # a unit by {kingdom, army, unit: its place in the army's list}
+BATTLE = "battle"  # a battle by its place in its turn's "battles"
+TURN = "turn"  # a turn by its number
+REPORT = "report"  # a report by its natural key (layout.REPORTS.natural)
 # A Reconnaissance or Sabotage's effect (kingdoms.MissionEffect) and a captured Tomb Raider
 # (kingdoms.CapturedRaider), as a sheet names them: by their place in the document's
 # "mission_effects" and "captives" lists.
 EFFECT_PLACE, CAPTIVE_PLACE = "mission_effect", "captive"
-PROVINCE_NUMBER = "province"  # a province number, kept as it is (not an id)
 # A dice roll's stream, the text naming what it rolled for: those of STREAM_REFERENCES' prefixes hold
 # ids, and the document names them by natural key (an object with the prefix, schema.STREAM_KEYS).
 STREAM_ID = "stream"
 # An email's key, the text holding the id of the row it was queued for: the document names the row by
 # its natural key ({"prefix", "row", "suffix"}: email_key_parts).
 EMAIL_KEY_ID = "email key"
-# A unit id: the document names the unit by its place, as an item's bearer ({"kingdom", "army", "unit"}).
-UNIT_ID = "unit"
-# What the document holds in place of each kind of id (the import checks it).
+# What the document holds in place of each kind of reference (the import checks it).
 REFERENCE_KINDS = {
-    KINGDOM_ID: replace(STR, label="a kingdom name"),
-    ARMY_ID: ARMY_KEY,
-    CHARACTER_ID: replace(OBJECT, label="a character's unit {kingdom, army, unit}"),
-    UNIT_ID: replace(OBJECT, label="a unit {kingdom, army, unit}"),
+    USERNAME: STR,
+    PROVINCE: INT,
+    ALLIANCE: INT,
+    BATTLE: INT,
+    TURN: INT,
+    REPORT: OBJECT,
+    KINGDOM: replace(STR, label="a kingdom name"),
+    ARMY: ARMY_KEY,
+    CHARACTER: replace(OBJECT, label="a character's unit {kingdom, army, unit}"),
+    UNIT: replace(OBJECT, label="a unit {kingdom, army, unit}"),
     STREAM_ID: Kind("a string or an object", lambda v: isinstance(v, str | dict)),
     EMAIL_KEY_ID: OBJECT,
     EFFECT_PLACE: replace(INT, label="a place in the document's mission_effects"),
@@ -84,61 +95,61 @@ References = Mapping[str, Reference]
 # alone: the same key means different things in different events ("from" is a province in
 # "moved", a size in "army-upgraded"). Province numbers there (an event's "province",
 # data["battle"], data["path"]) stay as they are.
-GUERRILLA_REFERENCES: References = {"army": ARMY_ID, "target": ARMY_ID}  # fight_battles/guerrilla_tactics.py
+GUERRILLA_REFERENCES: References = {"army": ARMY, "target": ARMY}  # fight_battles/guerrilla_tactics.py
 RIVAL_MISSION_DATA: References = {
-    "target_kingdom": KINGDOM_ID,
-    "target_army": ARMY_ID,
-    "target_character": CHARACTER_ID,
+    "target_kingdom": KINGDOM,
+    "target_army": ARMY,
+    "target_character": CHARACTER,
 }
 EVENT_DATA_REFERENCES: dict[str, References] = {
-    EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/executing_orders/
-    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM_ID},  # rulebook/turn/aftermath/retreats.py
+    EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM},  # rulebook/turn/executing_orders/
+    EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM},  # rulebook/turn/aftermath/retreats.py
     # rulebook/turn/fight_battles/scheduling.py
-    EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM_ID, "opponent_army": ARMY_ID},
+    EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM, "opponent_army": ARMY},
     # Reconnaissance and Sabotage (issue 32): the kingdoms and the armies and characters named. The ids of
     # an effect or a captive ("effect", "captive") and a battle's province ("battle") stay as they are: a
     # captive is new (a negative id) in the event that captures it.
     EventCode.RIVAL_MISSION_SENT: RIVAL_MISSION_DATA,
     EventCode.RIVAL_MISSION_NOT_SENT: RIVAL_MISSION_DATA,
-    EventCode.RIVAL_MISSION_RESULT: {"target": KINGDOM_ID},
-    EventCode.RIVAL_MISSION_REPELLED: {"spy": KINGDOM_ID},
-    EventCode.INTELLIGENCE: {"target": KINGDOM_ID, "target_army": ARMY_ID},
-    EventCode.THEFT: {"saboteur": KINGDOM_ID, "target": KINGDOM_ID},
-    EventCode.RAIDER_CAPTURED: {"captor": KINGDOM_ID, "owner": KINGDOM_ID},
-    EventCode.CAPTIVE_FATE: {"captor": KINGDOM_ID, "owner": KINGDOM_ID},
-    EventCode.MISDIRECTION: {"target_army": ARMY_ID, "target": KINGDOM_ID},
-    EventCode.SUPPORT_CANCELLED: {"target_army": ARMY_ID},
-    EventCode.RAIDERS_COMING: {"spy": KINGDOM_ID},  # fight_battles/rival_missions.py: the target's
-    EventCode.NO_BATTLE: {"target_kingdom": KINGDOM_ID},  # fight_battles/rival_missions.py: no province to enter
+    EventCode.RIVAL_MISSION_RESULT: {"target": KINGDOM},
+    EventCode.RIVAL_MISSION_REPELLED: {"spy": KINGDOM},
+    EventCode.INTELLIGENCE: {"target": KINGDOM, "target_army": ARMY},
+    EventCode.THEFT: {"saboteur": KINGDOM, "target": KINGDOM},
+    EventCode.RAIDER_CAPTURED: {"captor": KINGDOM, "owner": KINGDOM},
+    EventCode.CAPTIVE_FATE: {"captor": KINGDOM, "owner": KINGDOM},
+    EventCode.MISDIRECTION: {"target_army": ARMY, "target": KINGDOM},
+    EventCode.SUPPORT_CANCELLED: {"target_army": ARMY},
+    EventCode.RAIDERS_COMING: {"spy": KINGDOM},  # fight_battles/rival_missions.py: the target's
+    EventCode.NO_BATTLE: {"target_kingdom": KINGDOM},  # fight_battles/rival_missions.py: no province to enter
     EventCode.GUERRILLA: GUERRILLA_REFERENCES,  # fight_battles/guerrilla_tactics.py: the battle's guerrilla
     # Allies (rulebook/allies/declarations.py, rulebook/turn/executing_orders/contacts.py, fight_battles/support.py)
-    EventCode.ALLIANCE_FORMED: {"ally": KINGDOM_ID},
-    EventCode.ALLIANCE_NOT_RECOGNISED: {"ally": KINGDOM_ID},
-    EventCode.ALLIANCE_REFUSED: {"ally": KINGDOM_ID},
-    EventCode.ALLIANCE_BROKEN: {"ally": KINGDOM_ID, "broken_by": KINGDOM_ID},
-    EventCode.ALLIANCE_CANCELLED: {"ally": KINGDOM_ID},
-    EventCode.ALLY_PASSAGE: {"ally": KINGDOM_ID},
-    EventCode.ALLY_SUPPORT: {"ally": KINGDOM_ID},
-    EventCode.TRANSFER_SENT: {"to": KINGDOM_ID},
-    EventCode.TRANSFER_REFUSED: {"to": KINGDOM_ID},
-    EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM_ID},
+    EventCode.ALLIANCE_FORMED: {"ally": KINGDOM},
+    EventCode.ALLIANCE_NOT_RECOGNISED: {"ally": KINGDOM},
+    EventCode.ALLIANCE_REFUSED: {"ally": KINGDOM},
+    EventCode.ALLIANCE_BROKEN: {"ally": KINGDOM, "broken_by": KINGDOM},
+    EventCode.ALLIANCE_CANCELLED: {"ally": KINGDOM},
+    EventCode.ALLY_PASSAGE: {"ally": KINGDOM},
+    EventCode.ALLY_SUPPORT: {"ally": KINGDOM},
+    EventCode.TRANSFER_SENT: {"to": KINGDOM},
+    EventCode.TRANSFER_REFUSED: {"to": KINGDOM},
+    EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM},
     # Money negotiations as a Transfer of Gold (rulebook/turn/aftermath/negotiations.py),
     # items (resolution/transfers.py)
-    EventCode.NEGOTIATION_PAID: {"to": KINGDOM_ID},
-    EventCode.NEGOTIATION_RECEIVED: {"from_kingdom": KINGDOM_ID},
-    EventCode.LAND_PRICE_PAID: {"to": KINGDOM_ID},  # Land Sales: the price as a Transfer of Gold
-    EventCode.ITEM_SENT: {"to": KINGDOM_ID},  # its "item_id" is the row the writer removed: no longer there
-    EventCode.ITEM_TRANSFER_REFUSED: {"to": KINGDOM_ID},
-    EventCode.ITEM_ARRIVED: {"from_kingdom": KINGDOM_ID},
-    EventCode.DESERT_REVERSED: {"from_kingdom": KINGDOM_ID},  # resolution/deserts.py
-    EventCode.SUPPORT: {"ally": KINGDOM_ID},
+    EventCode.NEGOTIATION_PAID: {"to": KINGDOM},
+    EventCode.NEGOTIATION_RECEIVED: {"from_kingdom": KINGDOM},
+    EventCode.LAND_PRICE_PAID: {"to": KINGDOM},  # Land Sales: the price as a Transfer of Gold
+    EventCode.ITEM_SENT: {"to": KINGDOM},  # its "item_id" is the row the writer removed: no longer there
+    EventCode.ITEM_TRANSFER_REFUSED: {"to": KINGDOM},
+    EventCode.ITEM_ARRIVED: {"from_kingdom": KINGDOM},
+    EventCode.DESERT_REVERSED: {"from_kingdom": KINGDOM},  # resolution/deserts.py
+    EventCode.SUPPORT: {"ally": KINGDOM},
     # Joint kingdoms (orders/services/independence.py)
-    EventCode.KINGDOM_INDEPENDENT: {"from_kingdom": KINGDOM_ID},
-    EventCode.INDEPENDENCE_GIVEN: {"to": KINGDOM_ID},
+    EventCode.KINGDOM_INDEPENDENT: {"from_kingdom": KINGDOM},
+    EventCode.INDEPENDENCE_GIVEN: {"to": KINGDOM},
 }
 # Reconnaissance and Sabotage (issue 32): a battle's mission_detail names the army and character the
 # mission was sent against (rulebook/turn/state.py BattleS.mission_detail).
-MISSION_DETAIL_REFERENCES: References = {"target_army": ARMY_ID, "target_character": CHARACTER_ID}
+MISSION_DETAIL_REFERENCES: References = {"target_army": ARMY, "target_character": CHARACTER}
 # What an effect's data holds (kingdoms.MissionEffect.data), by mission: the keys that hold ids. None
 # does yet (a Sappers' D3, a Mislabeled Goods' D2, the information learned): a mission whose data
 # comes to hold a kingdom, army or character id adds its keys here, so the copy's data names the
@@ -146,7 +157,7 @@ MISSION_DETAIL_REFERENCES: References = {"target_army": ARMY_ID, "target_charact
 MISSION_EFFECT_DATA_REFERENCES: dict[str, References] = {}
 # A kingdom report's snapshot: the kingdom's armies as the turn left them, each with its id
 # (orders/services/reports.py _army_row), and their flags as SVG (no ids there).
-SNAPSHOT_REFERENCES: References = {"armies": ListOf({"id": ARMY_ID})}
+SNAPSHOT_REFERENCES: References = {"armies": ListOf({"id": ARMY})}
 
 
 def translated(data: Any, references: Reference, convert: Callable[[str, Any, str], Any], key: str = "") -> Any:
@@ -201,10 +212,10 @@ def email_key(prefix: str, row_id: int, suffix: str) -> str:
 # A dice roll's stream (turns.DiceRoll.stream) names what it rolled for; those of these
 # prefixes hold ids, as the services write them: by prefix, what each part after it holds.
 STREAM_REFERENCES: dict[str, tuple[str, ...]] = {
-    "warlord-free-roll": (KINGDOM_ID,),  # kingdoms/services/armies.py _free_rolls: <kingdom id>
-    "scenario": (PROVINCE_NUMBER, ARMY_ID),  # battles/services/scenarios.py scenario_stream: <province>:<army id>
+    "warlord-free-roll": (KINGDOM,),  # kingdoms/services/armies.py _free_rolls: <kingdom id>
+    "scenario": (PROVINCE, ARMY),  # battles/services/scenarios.py scenario_stream: <province>:<army id>
     # the same, for a Reconnaissance or Sabotage (no army): <province>:<the spying kingdom's id>
-    "rival-scenario": (PROVINCE_NUMBER, KINGDOM_ID),
+    "rival-scenario": (PROVINCE, KINGDOM),
 }
 
 
@@ -223,7 +234,7 @@ def stream_ids(stream: str) -> tuple[str, tuple[int | None, ...] | None] | None:
     parts = rest.split(":") if rest else []
 
     def number(part: str, reference: str) -> bool:
-        return (part.isascii() and part.isdigit()) or (reference == ARMY_ID and part == NO_ARMY)
+        return (part.isascii() and part.isdigit()) or (reference == ARMY and part == NO_ARMY)
 
     references = STREAM_REFERENCES[prefix]
     if len(parts) != len(references) or not all(number(p, r) for p, r in zip(parts, references, strict=True)):
@@ -233,7 +244,7 @@ def stream_ids(stream: str) -> tuple[str, tuple[int | None, ...] | None] | None:
 
 def stream_shape(prefix: str) -> str:
     """How a stream of `prefix` is written: "scenario:<province>:<army id>"."""
-    parts = ("<province>" if r == PROVINCE_NUMBER else f"<{r} id>" for r in STREAM_REFERENCES[prefix])
+    parts = ("<province>" if r == PROVINCE else f"<{r} id>" for r in STREAM_REFERENCES[prefix])
     return ":".join((prefix, *parts))
 
 

@@ -31,12 +31,12 @@ from .kinds import (
 )
 from .layout import CAMPAIGN, DOCUMENT, Layout
 from .references import (
-    ARMY_ID,
+    ARMY,
     CAPTIVE_PLACE,
-    CHARACTER_ID,
+    CHARACTER,
     EFFECT_PLACE,
-    KINGDOM_ID,
-    PROVINCE_NUMBER,
+    KINGDOM,
+    PROVINCE,
     REFERENCE_KINDS,
     STREAM_REFERENCES,
 )
@@ -54,7 +54,7 @@ BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}
 # document's streams are all strings (the reader translates those it can, references.py).
 # A stream's parts (references.STREAM_REFERENCES) as the document names them; an army null for a
 # Reconnaissance or Sabotage's skirmish ("scenario:<province>:None": no attacker army, issue 32).
-STREAM_PART_KINDS = {PROVINCE_NUMBER: INT, KINGDOM_ID: STR, ARMY_ID: ARMY_KEY.or_null()}
+STREAM_PART_KINDS = {PROVINCE: INT, KINGDOM: STR, ARMY: ARMY_KEY.or_null()}
 STREAM_KEYS: dict[str, dict[str, Kind]] = {
     prefix: {"prefix": STR, **{part: STREAM_PART_KINDS[part] for part in parts}}
     for prefix, parts in STREAM_REFERENCES.items()
@@ -95,13 +95,13 @@ ENTRY_KINDS = {
 }
 # The entries' keys that hold ids, by key, with what they name.
 ENTRY_REFERENCES = {
-    "army": ARMY_ID,
-    "kingdom": KINGDOM_ID,
+    "army": ARMY,
+    "kingdom": KINGDOM,
     # Reconnaissance and Sabotage (issue 32): the rival a mission is sent against, the effect used, the
     # captive whose fate is given.
-    "target_kingdom": KINGDOM_ID,
-    "target_army": ARMY_ID,
-    "target_character": CHARACTER_ID,
+    "target_kingdom": KINGDOM,
+    "target_army": ARMY,
+    "target_character": CHARACTER,
     "effect": EFFECT_PLACE,
     "captive": CAPTIVE_PLACE,
 }
