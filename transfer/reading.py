@@ -4,44 +4,26 @@ among what has been read. reader.py reads the document's sections with it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from functools import cached_property
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from .campaign_models import Army, Kingdom, Province, Unit, User
-from .codec import codec
+from .campaign_models import Army, Kingdom, Province, Unit
+from .codec import NAMING, checked, codec
 from .kinds import ANY, OBJECT, Kind, is_int
 from .layout import (
-    ALLIANCES,
-    CAPTIVES,
+    BATTLES,
     EMAIL_KEY_ROWS,
-    MISSION_EFFECTS,
     TURNS,
     Layout,
     Read,
-    as_text,
     natural_kinds,
 )
 from .plan import ArmyPlan, Plan
 from .references import (
-    ALLIANCE,
-    ARMY,
-    BATTLE,
-    CAPTIVE_PLACE,
-    CHARACTER,
-    EFFECT_PLACE,
-    EMAIL_KEY_ID,
-    KINGDOM,
-    PROVINCE,
     REFERENCE_KINDS,
-    REPORT,
-    STREAM_ID,
-    TURN,
-    UNIT,
-    USERNAME,
     ByIds,
     ListOf,
     Reference,
@@ -60,10 +42,6 @@ def label(where: str, data: Any, key: str | tuple[str, ...]) -> str:
     if is_int(value):
         return f"{where} ({key} {value})"
     return where
-
-
-def _relation_fields(model: type[models.Model]) -> set[str]:
-    return {f.name for f in model._meta.concrete_fields if f.is_relation}
 
 
 class Reading:
@@ -129,26 +107,19 @@ class Reading:
         ranges, time zone names). Its times and bytes are taken from `values` too; `relations` are the
         fields the reader resolves itself (references, translated values): not checked here. The
         texts named in `blank` may be empty, as the site writes them, though a form would refuse it."""
+        fields = checked(model)
         instance = model(**{name: values[name] for name in names if name in values}, **relations)
-        # Times and bytes, read from their text by their keys' kinds.
-        times = {f.name for f in model._meta.concrete_fields if as_text(f)}
-        for name in sorted(times & set(values)):
+        for name in fields.times & values.keys():  # read from their text by their keys' kinds
             setattr(instance, name, values[name])
         # Keys already reported are not reported again.
-        missing = {name for name in names if name not in values} | (times - set(values))
-        exclude = _relation_fields(model) | set(relations) | missing
+        missing = {name for name in names if name not in values} | (fields.times - values.keys())
+        exclude = fields.unchecked | set(relations) | missing
         exclude |= {name for name in blank if values.get(name) == ""}
         # An empty JSON list is a value, not a blank field (a submission without warnings holds []);
         # its JSON type is checked already.
-        exclude |= {
-            f.name
-            for f in model._meta.concrete_fields
-            if isinstance(f, models.JSONField) and values.get(f.name) in ([], {})
-        }
-        if model is User:
-            exclude.add("password")  # set unusable on import
+        exclude |= {name for name in fields.json if values.get(name) in ([], {})}
         if not inherited:  # a child model's row (multi-table): its parent's fields are read with its parent
-            exclude |= {f.name for f in model._meta.concrete_fields if f.model is not model}
+            exclude |= fields.inherited
         try:
             instance.clean_fields(exclude=exclude)
         except ValidationError as error:
@@ -259,35 +230,19 @@ class Reading:
     def named(self, how: str, value: Any, where: str, parent: Any = None) -> Any:
         """The row a document's value names the way `how` says (a foreign key's, layout.py NAMED_BY, or
         an id's in stored JSON, references.py), or None (null, or reported); a battle among those of
-        `parent`, the row being read's (its turn). The export's `_Names.naming` is its inverse."""
+        `parent`, the row being read's (its turn). The export's `_Names.reference`
+        is its inverse."""
         if value is None:
             return None
-        if how == BATTLE:
+        named = NAMING[how]
+        if named is BATTLES:  # among the battles of the row's turn
             return self.battle_placed(parent, value, where)
-        return self.naming[how](value, where)
+        if isinstance(named, Layout):
+            return self.placed(named.key, value, where)
+        return getattr(self, named[1])(value, where)
 
-    @cached_property
-    def naming(self) -> dict[str, Callable[[Any, str], Any]]:
-        """How a document's value of each kind of reference is read: the row it names, or None (reported)."""
-
-        def placed(layout: Layout) -> Callable[[Any, str], Any]:
-            return lambda value, where: self.placed(layout.key, value, where)
-
-        return {
-            USERNAME: self.actor,
-            PROVINCE: self.province,
-            KINGDOM: self.kingdom_named,
-            ARMY: self.army_named,
-            ALLIANCE: placed(ALLIANCES),
-            EFFECT_PLACE: placed(MISSION_EFFECTS),
-            CAPTIVE_PLACE: placed(CAPTIVES),
-            CHARACTER: self.character_named,
-            UNIT: self.bearer,
-            TURN: self.turn_numbered,
-            REPORT: lambda value, where: self.keyed_row("report", value, where),
-            STREAM_ID: self.stream,
-            EMAIL_KEY_ID: self.email_key,
-        }
+    def report(self, value: Any, where: str) -> Any:
+        return self.keyed_row("report", value, where)
 
     def character_named(self, value: Any, where: str) -> Any:
         """The character a document names by his unit."""
