@@ -23,7 +23,6 @@ from .campaign_models import (
     Kingdom,
     ReportEmail,
     TurnReport,
-    Unit,
     User,
 )
 from .kinds import is_int, of_version
@@ -38,15 +37,10 @@ from .layout import (
     PREFERENCES,
     PROVINCES,
     TURNS,
-    UNITS,
     USERS,
     field_kind,
 )
-from .plan import (
-    ArmyPlan,
-    EmailPlan,
-    KingdomPlan,
-)
+from .plan import EmailPlan
 from .reading import Reading, label
 from .references import (
     PROVINCE,
@@ -188,7 +182,7 @@ class Reader(Reading):
         """The kingdoms (transfer/layout.py KINGDOMS) by name, then the references read late."""
         for index, kingdom in read.items():
             self.kingdom_read(kingdom, rows[index], label(f"{KINGDOMS.key}[{index}]", rows[index], "name"))
-        ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
+        ancient_dead = [k for k in self.plan.kingdoms.values() if k.army_type == ArmyType.ANCIENT_DEAD]
         if len(ancient_dead) > 1:
             self.problem("kingdoms", f"a campaign has one Ancient Dead kingdom, not {len(ancient_dead)}.")
         living_warlords: dict[str, int] = {}
@@ -212,38 +206,33 @@ class Reader(Reading):
         players = players if isinstance(players, list) else []  # reported
         if len(set(players)) != len(players):
             self.problem(f"{where} / players", "a player is listed twice.")
-        plan = self.plan.kingdoms[kingdom.name] = KingdomPlan(kingdom=kingdom, players=players)
+        self.plan.kingdoms[kingdom.name] = kingdom
+        self.plan.players.update(players)
         for index, army in self.listed[id(kingdom), ARMIES.key].items():
             data = values[ARMIES.key][index]
-            self.army_read(plan, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
+            self.army_read(kingdom, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
         if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":
             self.problem(f"{where} / tomb_raiders", "the Ancient Dead keep no Tomb Raiders.")
 
-    def army_read(self, kingdom: KingdomPlan, army: Army, values: dict[str, Any], where: str) -> None:
+    def army_read(self, kingdom: Kingdom, army: Army, values: dict[str, Any], where: str) -> None:
         """What an army read by the engine (transfer/layout.py ARMIES) needs beyond its fields: its
         place in its kingdom's plan (an army key names it), what a document written before a key
         meant, its ledger's total."""
-        if not isinstance(army.name, str) or army.name in kingdom.armies:
+        if not isinstance(army.name, str) or (kingdom.name, army.name) in self.plan.armies:
             return  # reported
-        plan = kingdom.armies[army.name] = ArmyPlan(army=army)
+        self.plan.armies[kingdom.name, army.name] = army
         province = army.province
         if (
             "fortified_in" not in values
             and province is not None
             and province.fortified is True
-            and self.plan.controllers.get(province.number) == kingdom.kingdom.name
+            and self.plan.controllers.get(province.number) == kingdom.name
             and values.get("kind") == Army.Kind.FIELD
             and values.get("status") == Army.Status.ACTIVE
             and values.get("co_occupying") is not True
         ):
             # A document written before the key: the province's own army there had fortified it.
             army.fortified_in = province
-        # A unit that cannot be read still holds its place: bearers refer to units by place.
-        units = self.listed[id(army), UNITS.key]
-        plan.units = [units.get(index) or Unit(army=army) for index in range(len(values.get(UNITS.key, [])))]
-        plan.characters = [
-            character for unit in units.values() for character in self.listed[id(unit), "character"].values()
-        ]
         self.experience_ledger(army, list(self.listed[id(army), EXPERIENCE_LEDGER.key].values()), values, where)
         # `pending_losses` (retired with issue 13) read as migration kingdoms/0006 read the column: an
         # army with a list drops them (the list is what counts); one without keeps them as the points
@@ -324,7 +313,7 @@ class Reader(Reading):
         kingdoms = values.get("kingdoms")
         if prefix == "warlord-free-roll":
             if isinstance(kingdoms, list) and len(kingdoms) == 1 and kingdoms[0] in self.plan.kingdoms:
-                self.restream(roll, (prefix, (self.plan.kingdoms[kingdoms[0]].kingdom,)))
+                self.restream(roll, (prefix, (self.plan.kingdoms[kingdoms[0]],)))
         elif prefix == "scenario" and "turn" in values:
             self.older_scenarios.append((roll, values["turn"], numbers[0]))
 
@@ -426,7 +415,7 @@ class Reader(Reading):
             self.plan.emails.append(EmailPlan(email=email, key=("report", report, f":{to}")))
 
     def unreferenced_users(self) -> None:
-        used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}
+        used = {self.plan.organizer} | self.plan.players
         for username in sorted(set(self.plan.users) - used - self.plan.actors):
             # Importing them would only create stray accounts.
             self.problem(

@@ -17,11 +17,12 @@ from .layout import (
     BATTLES,
     EMAIL_KEY_ROWS,
     TURNS,
+    UNITS,
     Layout,
     Read,
     natural_kinds,
 )
-from .plan import ArmyPlan, Plan
+from .plan import Plan
 from .references import (
     REFERENCE_KINDS,
     ByIds,
@@ -247,8 +248,7 @@ class Reading:
     def character_named(self, value: Any, where: str) -> Any:
         """The character a document names by his unit."""
         unit = self.character(value, where)
-        army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
-        return None if army is None else next(c for c in army.characters if c.unit is unit)
+        return None if unit is None else next(iter(self.listed[id(unit), "character"].values()))
 
     def battle_placed(self, turn: Any, place: int, where: str) -> Any:
         """The battle at `place` in `turn`'s "battles" (read before), or None (reported, or unreadable)."""
@@ -326,11 +326,10 @@ class Reading:
         if name not in self.plan.kingdoms:
             self.problem(where, f'there is no kingdom called "{name}".')
             return None
-        return self.plan.kingdoms[name].kingdom
+        return self.plan.kingdoms[name]
 
-    def army_by_key(self, kingdom: Any, army: Any, where: str) -> ArmyPlan | None:
-        plan = self.plan.kingdoms.get(kingdom) if isinstance(kingdom, str) else None
-        found = plan.armies.get(army) if plan is not None and isinstance(army, str) else None
+    def army_by_key(self, kingdom: Any, army: Any, where: str) -> Army | None:
+        found = self.plan.armies.get((kingdom, army)) if isinstance(kingdom, str) and isinstance(army, str) else None
         if found is None:
             self.problem(where, f"there is no army {army!r:.40} of the kingdom {kingdom!r:.40}.")
         return found
@@ -339,8 +338,7 @@ class Reading:
         """The army of an army key already checked for its shape (None: null, or missing)."""
         if key is None:
             return None
-        found = self.army_by_key(key[0], key[1], where)
-        return None if found is None else found.army
+        return self.army_by_key(key[0], key[1], where)
 
     def bearer(self, reference: Any, where: str) -> Unit | None:
         values = self.keys(reference, where, BEARER_KEYS)
@@ -349,19 +347,19 @@ class Reading:
         army = self.army_by_key(values["kingdom"], values["army"], where)
         if army is None:
             return None
-        place = values["unit"]
-        if not 0 <= place < len(army.units):
-            self.problem(where, f"{values['army']} has no unit at place {place} (it has {len(army.units)} units).")
+        place, count = values["unit"], self.lengths.get((id(army), UNITS.key), 0)
+        if not 0 <= place < count:
+            self.problem(where, f"{values['army']} has no unit at place {place} (it has {count} units).")
             return None
-        return army.units[place]
+        # A unit that cannot be read still holds its place (reported): a unit with no character.
+        return self.listed[id(army), UNITS.key].get(place) or Unit(army=army)
 
     def character(self, reference: Any, where: str) -> Unit | None:
         """A character named by his unit (as a bearer): the unit, which must have one."""
         unit = self.bearer(reference, where)
         if unit is None:
             return None
-        army = self.plan.kingdoms[reference["kingdom"]].armies[reference["army"]]
-        if not any(c.unit is unit for c in army.characters):
+        if not self.listed.get((id(unit), "character")):
             self.problem(where, f"the unit at place {reference['unit']} of {reference['army']} is no character.")
             return None
         return unit
