@@ -4,11 +4,51 @@ object by it (reading.py). Nothing here is worked out again for each row."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.db import models
 
+from .campaign_models import User
 from .kinds import Kind, bytes_text, of_version, time_text
-from .layout import Layout, as_text
-from .references import USERNAME
+from .layout import ALLIANCES, BATTLES, CAPTIVES, MISSION_EFFECTS, Layout, as_text
+from .references import (
+    ALLIANCE,
+    ARMY,
+    BATTLE,
+    CAPTIVE_PLACE,
+    CHARACTER,
+    EFFECT_PLACE,
+    EMAIL_KEY_ID,
+    KINGDOM,
+    PROVINCE,
+    REPORT,
+    STREAM_ID,
+    TURN,
+    UNIT,
+    USERNAME,
+)
+
+# How each kind of reference is named both ways: by the method of export.py's _Names that encodes a
+# row's id and the method of reading.py's Reading that decodes the document's value back into the
+# row; or, for a row named by its place in a list of the document, that list's layout (both sides'
+# `placed`: the export's place among the rows written, the import's among the rows read).
+NAMING: dict[str, tuple[str, str] | Layout] = {
+    USERNAME: ("", "actor"),  # the export reads a username by a join (Codec.columns)
+    PROVINCE: ("province", "province"),
+    KINGDOM: ("kingdom", "kingdom_named"),
+    ARMY: ("army", "army_named"),
+    CHARACTER: ("character", "character_named"),  # by his unit
+    UNIT: ("unit", "bearer"),
+    TURN: ("turn", "turn_numbered"),
+    REPORT: ("report", "report"),
+    STREAM_ID: ("stream", "stream"),
+    EMAIL_KEY_ID: ("email_key", "email_key"),
+    ALLIANCE: ALLIANCES,
+    BATTLE: BATTLES,  # among the battles of the row's turn, written and read before its reports
+    # The campaign's effects and captives are written and read first (export.campaign_export).
+    EFFECT_PLACE: MISSION_EFFECTS,
+    CAPTIVE_PLACE: CAPTIVES,
+}
 
 
 class Codec:
@@ -67,3 +107,21 @@ def codec(layout: Layout) -> Codec:
     if id(layout) not in _CODECS:
         _CODECS[id(layout)] = Codec(layout)
     return _CODECS[id(layout)]
+
+
+class Checked:
+    """What the import's check of a model's rows (reading.Reading.instance) needs of its fields, worked
+    out once per model rather than for each row."""
+
+    def __init__(self, model: type[models.Model]) -> None:
+        fields = model._meta.concrete_fields
+        self.times = frozenset(f.name for f in fields if as_text(f))  # times and bytes, read from text
+        # Not checked by the model: relations (the reader resolves them), a user's password (set unusable).
+        self.unchecked = frozenset(f.name for f in fields if f.is_relation) | ({"password"} if model is User else set())
+        self.json = tuple(f.name for f in fields if isinstance(f, models.JSONField))
+        self.inherited = frozenset(f.name for f in fields if f.model is not model)  # a parent model's
+
+
+@cache
+def checked(model: type[models.Model]) -> Checked:
+    return Checked(model)

@@ -7,9 +7,8 @@ order, so exporting an imported campaign gives back the document it came from.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, TypeVar
 
 from django.db import transaction
@@ -27,11 +26,9 @@ from .campaign_models import (
     Unit,
     User,
 )
-from .codec import Codec, codec
+from .codec import NAMING, Codec, codec
 from .kinds import is_int, time_text
 from .layout import (
-    ALLIANCES,
-    BATTLES,
     CAMPAIGN_CHILDREN,
     CAPTIVES,
     DOCUMENT,
@@ -43,20 +40,9 @@ from .layout import (
     Layout,
 )
 from .references import (
-    ALLIANCE,
-    ARMY,
-    BATTLE,
-    CAPTIVE_PLACE,
-    CHARACTER,
-    EFFECT_PLACE,
-    EMAIL_KEY_ID,
     KINGDOM,
     PROVINCE,
-    REPORT,
-    STREAM_ID,
     STREAM_REFERENCES,
-    TURN,
-    UNIT,
     USERNAME,
     Reference,
     email_key_parts,
@@ -237,10 +223,6 @@ class _Names:
     # their place in that list and the row as written (_layout_rows writes it as it goes).
     rows: dict[int, dict[int, tuple[int, int, dict[str, Any]]]] = field(default_factory=dict)
 
-    def place(self, layout: Layout, pk: int, what: object) -> int:
-        """The place of `layout`'s row `pk` in its list, as written."""
-        return _inside(self.rows.get(id(layout), {}), pk, what)[1]
-
     def natural(self, layout: Layout, pk: int, what: object) -> dict[str, Any]:
         """The natural key of `layout`'s row `pk` (Layout.natural), from the rows written."""
         parent_id, place, row = _inside(self.rows.get(id(layout), {}), pk, what)
@@ -262,35 +244,81 @@ class _Names:
         return translated(data, references, named)
 
     def reference(self, reference: str, value: Any, what: object) -> Any:
-        """The document's name for an id of the kind `reference` (layout.py NAMED_BY, references.py),
-        a foreign key's or one found in stored JSON; null stays null."""
-        return None if value is None else self.naming[reference](value, what)
+        """The document's name for an id of the kind `reference` (codec.NAMING), a foreign key's or one
+        found in stored JSON; null stays null."""
+        if value is None:
+            return None
+        how = NAMING[reference]
+        if isinstance(how, Layout):  # its place in its list, as written
+            return _id_inside(self.rows[id(how)], value, what)[1]
+        return getattr(self, how[0])(value, what)
 
-    @cached_property
-    def naming(self) -> dict[str, Callable[[Any, object], Any]]:
-        """How the document names a row's id, by the kind of reference."""
+    def province(self, value: int, what: object) -> int:
+        return _inside(self.province_number, value, what)
 
-        def placed(layout: Layout) -> Callable[[Any, object], Any]:
-            return lambda value, what: _id_inside(self.rows[id(layout)], value, what)[1]
+    def kingdom(self, value: Any, what: object) -> str:
+        return _id_inside(self.kingdom_name, value, what)
 
+    def army(self, value: Any, what: object) -> list[str]:
+        return list(_id_inside(self.army_key, value, what))
+
+    def character(self, value: Any, what: object) -> dict[str, Any]:
+        return _inside(self.unit_key, _id_inside(self.unit_of_character, value, what), what)  # by his unit
+
+    def unit(self, value: Any, what: object) -> dict[str, Any]:
+        return _id_inside(self.unit_key, value, what)
+
+    def turn(self, value: int, what: object) -> int:
+        return self.natural(TURNS, value, what)["turn"]
+
+    def report(self, value: int, what: object) -> dict[str, Any]:
+        return self.natural(REPORTS, value, what)
+
+    def stream(self, stream: str, what: object) -> str | dict[str, Any]:
+        """A roll's stream as it is, or, for one that holds ids (references.STREAM_REFERENCES), the
+        object that names them by natural key (schema.STREAM_KEYS)."""
+        parts = stream_ids(stream)
+        if parts is None:
+            return stream
+        prefix, numbers = parts
+        refused = f"The campaign cannot be exported: the stream of {what}"
+        if numbers is None:
+            raise DomainError(f"{refused} should be written {stream_shape(prefix)}.")
+        named: dict[str, Any] = {"prefix": prefix}
+        for reference, number in zip(STREAM_REFERENCES[prefix], numbers, strict=True):
+            if reference == PROVINCE:
+                if number is None or number not in self.province_number.values():
+                    raise DomainError(f"{refused} names province {number}, which is not a province of the campaign.")
+                named[reference] = number
+            elif reference == KINGDOM:
+                if number is None or number not in self.kingdom_name:
+                    raise DomainError(f"{refused} names the kingdom {number}, which is not a kingdom of the campaign.")
+                named[reference] = self.kingdom_name[number]
+            elif number is None:  # a Reconnaissance or Sabotage's skirmish: no attacker army
+                named[reference] = None
+            else:
+                if number not in self.army_key:
+                    raise DomainError(f"{refused} names the army {number}, which is not an army of the campaign.")
+                named[reference] = list(self.army_key[number])
+        return named
+
+    def email_key(self, key: str, what: object) -> dict[str, Any] | None:
+        """An email's key in the document: its prefix, the row whose id it holds by natural key
+        (layout.py EMAIL_KEY_ROWS), and the text after the id (null for no key)."""
+        if not key:
+            return None
+        parts = email_key_parts(key)
+        if parts is None or parts[0] not in EMAIL_KEY_ROWS:
+            # Written as it is, it would name a row of this database in another, or clash beside it.
+            raise DomainError(
+                f"The campaign cannot be exported: {what} has the key {key!r}, which names no row the document "
+                f"knows how to name (it knows {', '.join(sorted(EMAIL_KEY_ROWS))})."
+            )
+        prefix, row_id, suffix = parts
         return {
-            PROVINCE: lambda value, what: _inside(self.province_number, value, what),
-            ALLIANCE: lambda value, what: self.place(ALLIANCES, value, what),
-            # A turn's battles are written before its reports (layout.py TURN_CHILDREN).
-            BATTLE: lambda value, what: self.place(BATTLES, value, what),
-            TURN: lambda value, what: self.natural(TURNS, value, what)["turn"],
-            REPORT: lambda value, what: self.natural(REPORTS, value, what),
-            KINGDOM: lambda value, what: _id_inside(self.kingdom_name, value, what),
-            ARMY: lambda value, what: list(_id_inside(self.army_key, value, what)),
-            CHARACTER: lambda value, what: _inside(  # by his unit
-                self.unit_key, _id_inside(self.unit_of_character, value, what), what
-            ),
-            UNIT: lambda value, what: _id_inside(self.unit_key, value, what),
-            STREAM_ID: lambda value, what: _stream(value, self, what),
-            EMAIL_KEY_ID: lambda value, what: _email_key_row(value, self, what),
-            # The campaign's effects and captives are written first (campaign_export).
-            EFFECT_PLACE: placed(MISSION_EFFECTS),
-            CAPTIVE_PLACE: placed(CAPTIVES),
+            "prefix": prefix,
+            "row": self.natural(EMAIL_KEY_ROWS[prefix], row_id, f"the key of {what}"),
+            "suffix": suffix,
         }
 
     def entries(self, data: Any, what: object) -> dict[str, Any]:
@@ -377,35 +405,6 @@ EFFECT_ORDER = (*MISSION_EFFECTS.ordering, "id")
 CAPTIVE_ORDER = (*CAPTIVES.ordering, "id")
 
 
-def _stream(stream: str, names: _Names, what: object) -> str | dict[str, Any]:
-    """A roll's stream as it is, or, for one that holds ids (references.STREAM_REFERENCES), the
-    object that names them by natural key (schema.STREAM_KEYS)."""
-    parts = stream_ids(stream)
-    if parts is None:
-        return stream
-    prefix, numbers = parts
-    refused = f"The campaign cannot be exported: the stream of {what}"
-    if numbers is None:
-        raise DomainError(f"{refused} should be written {stream_shape(prefix)}.")
-    named: dict[str, Any] = {"prefix": prefix}
-    for reference, number in zip(STREAM_REFERENCES[prefix], numbers, strict=True):
-        if reference == PROVINCE:
-            if number is None or number not in names.province_number.values():
-                raise DomainError(f"{refused} names province {number}, which is not a province of the campaign.")
-            named[reference] = number
-        elif reference == KINGDOM:
-            if number is None or number not in names.kingdom_name:
-                raise DomainError(f"{refused} names the kingdom {number}, which is not a kingdom of the campaign.")
-            named[reference] = names.kingdom_name[number]
-        elif number is None:  # a Reconnaissance or Sabotage's skirmish: no attacker army
-            named[reference] = None
-        else:
-            if number not in names.army_key:
-                raise DomainError(f"{refused} names the army {number}, which is not an army of the campaign.")
-            named[reference] = list(names.army_key[number])
-    return named
-
-
 def _strays(campaign: Campaign) -> None:
     """Refuse an email whose rows name the campaign (its turn, its report) though it does not: no
     document says that (the emails are the campaign's, layout.py EMAILS)."""
@@ -415,23 +414,3 @@ def _strays(campaign: Campaign) -> None:
         what = f"the {stray.kind} email to {stray.to_line} queued at {time_text(stray.created_at)}"
         belongs = "no campaign" if stray.campaign_id is None else f"another campaign ({stray.campaign_id})"
         raise DomainError(f"The campaign cannot be exported: {what} belongs to {belongs}.")
-
-
-def _email_key_row(key: str, names: _Names, what: object) -> dict[str, Any] | None:
-    """An email's key in the document: its prefix, the row whose id it holds by natural key
-    (layout.py EMAIL_KEY_ROWS), and the text after the id (null for no key)."""
-    if not key:
-        return None
-    parts = email_key_parts(key)
-    if parts is None or parts[0] not in EMAIL_KEY_ROWS:
-        # Written as it is, it would name a row of this database in another, or clash beside it.
-        raise DomainError(
-            f"The campaign cannot be exported: {what} has the key {key!r}, which names no row the document "
-            f"knows how to name (it knows {', '.join(sorted(EMAIL_KEY_ROWS))})."
-        )
-    prefix, row_id, suffix = parts
-    return {
-        "prefix": prefix,
-        "row": names.natural(EMAIL_KEY_ROWS[prefix], row_id, f"the key of {what}"),
-        "suffix": suffix,
-    }

@@ -9,27 +9,11 @@ from typing import Any
 from .campaign_models import (
     Army,
     Campaign,
-    Character,
     Email,
     Kingdom,
     Province,
     ReportPreferences,
-    Unit,
 )
-
-
-@dataclass
-class ArmyPlan:
-    army: Army
-    units: list[Unit] = field(default_factory=list)
-    characters: list[Character] = field(default_factory=list)
-
-
-@dataclass
-class KingdomPlan:
-    kingdom: Kingdom
-    players: list[str]
-    armies: dict[str, ArmyPlan] = field(default_factory=dict)
 
 
 @dataclass
@@ -58,7 +42,11 @@ class Plan:
     # controllers are set once the kingdoms exist.
     controllers: dict[int, str] = field(default_factory=dict)
     adjacency: set[tuple[int, int]] = field(default_factory=set)
-    kingdoms: dict[str, KingdomPlan] = field(default_factory=dict)
+    # The kingdoms by name, their armies by (kingdom name, army name), and the kingdoms' players by
+    # username: what the document names them by (an army's units and characters are Reading.listed).
+    kingdoms: dict[str, Kingdom] = field(default_factory=dict)
+    armies: dict[tuple[str, str], Army] = field(default_factory=dict)
+    players: set[str] = field(default_factory=set)
     # Every row the engine reads (transfer/layout.py), by its model's label, in the document's order,
     # and each one's many-to-many field with the rows it names.
     rows: dict[str, list[Any]] = field(default_factory=dict)

@@ -7,23 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
-
 from orders import entries as codec
-from reports.services.deliveries import EMAIL_KINDS
 from rulebook.tables import ArmyType
 
 from .campaign_models import (
     Army,
-    Battle,
     Character,
-    DiceRoll,
     ExperienceEntry,
     Kingdom,
-    ReportEmail,
-    TurnReport,
-    Unit,
     User,
 )
 from .kinds import is_int, of_version
@@ -38,16 +29,11 @@ from .layout import (
     PREFERENCES,
     PROVINCES,
     TURNS,
-    UNITS,
     USERS,
     field_kind,
 )
-from .plan import (
-    ArmyPlan,
-    EmailPlan,
-    KingdomPlan,
-)
-from .reading import Reading, label
+from .older import OlderDocuments
+from .reading import label
 from .references import (
     PROVINCE,
     STREAM_ID,
@@ -55,7 +41,6 @@ from .references import (
     stream_ids,
 )
 from .schema import (
-    EMAIL_V3_KEYS,
     ENTRIES_KEYS,
     ENTRY_OPTIONAL_KEYS,
     ENTRY_REFERENCES,
@@ -79,15 +64,9 @@ STREAM_TEXT = field_kind(DICE_ROLLS.model._meta.get_field(STREAM_ID))
 READ_ORDER = (USERS, CAMPAIGN, PROVINCES, None, KINGDOMS, DICE_ROLLS, *CAMPAIGN_CHILDREN, TURNS, EMAILS)
 
 
-class Reader(Reading):
+class Reader(OlderDocuments):
     """Reads the document into a Plan, every part after those it can refer to, collecting every
     problem. Reads the database (existing accounts), never writes."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        # The scenario streams of a document before version 5, with their turn and province numbers:
-        # translated once the battles are read (older_stream).
-        self.older_scenarios: list[tuple[DiceRoll, Any, int]] = []
 
     # -- the campaign's world --------------------------------------------------------------------
 
@@ -188,7 +167,7 @@ class Reader(Reading):
         """The kingdoms (transfer/layout.py KINGDOMS) by name, then the references read late."""
         for index, kingdom in read.items():
             self.kingdom_read(kingdom, rows[index], label(f"{KINGDOMS.key}[{index}]", rows[index], "name"))
-        ancient_dead = [p for p in self.plan.kingdoms.values() if p.kingdom.army_type == ArmyType.ANCIENT_DEAD]
+        ancient_dead = [k for k in self.plan.kingdoms.values() if k.army_type == ArmyType.ANCIENT_DEAD]
         if len(ancient_dead) > 1:
             self.problem("kingdoms", f"a campaign has one Ancient Dead kingdom, not {len(ancient_dead)}.")
         living_warlords: dict[str, int] = {}
@@ -212,38 +191,33 @@ class Reader(Reading):
         players = players if isinstance(players, list) else []  # reported
         if len(set(players)) != len(players):
             self.problem(f"{where} / players", "a player is listed twice.")
-        plan = self.plan.kingdoms[kingdom.name] = KingdomPlan(kingdom=kingdom, players=players)
+        self.plan.kingdoms[kingdom.name] = kingdom
+        self.plan.players.update(players)
         for index, army in self.listed[id(kingdom), ARMIES.key].items():
             data = values[ARMIES.key][index]
-            self.army_read(plan, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
+            self.army_read(kingdom, army, data, label(f"{where} / {ARMIES.key}[{index}]", data, "name"))
         if values.get("tomb_raiders") is not None and kingdom.army_type == "ancient-dead":
             self.problem(f"{where} / tomb_raiders", "the Ancient Dead keep no Tomb Raiders.")
 
-    def army_read(self, kingdom: KingdomPlan, army: Army, values: dict[str, Any], where: str) -> None:
+    def army_read(self, kingdom: Kingdom, army: Army, values: dict[str, Any], where: str) -> None:
         """What an army read by the engine (transfer/layout.py ARMIES) needs beyond its fields: its
         place in its kingdom's plan (an army key names it), what a document written before a key
         meant, its ledger's total."""
-        if not isinstance(army.name, str) or army.name in kingdom.armies:
+        if not isinstance(army.name, str) or (kingdom.name, army.name) in self.plan.armies:
             return  # reported
-        plan = kingdom.armies[army.name] = ArmyPlan(army=army)
+        self.plan.armies[kingdom.name, army.name] = army
         province = army.province
         if (
             "fortified_in" not in values
             and province is not None
             and province.fortified is True
-            and self.plan.controllers.get(province.number) == kingdom.kingdom.name
+            and self.plan.controllers.get(province.number) == kingdom.name
             and values.get("kind") == Army.Kind.FIELD
             and values.get("status") == Army.Status.ACTIVE
             and values.get("co_occupying") is not True
         ):
             # A document written before the key: the province's own army there had fortified it.
             army.fortified_in = province
-        # A unit that cannot be read still holds its place: bearers refer to units by place.
-        units = self.listed[id(army), UNITS.key]
-        plan.units = [units.get(index) or Unit(army=army) for index in range(len(values.get(UNITS.key, [])))]
-        plan.characters = [
-            character for unit in units.values() for character in self.listed[id(unit), "character"].values()
-        ]
         self.experience_ledger(army, list(self.listed[id(army), EXPERIENCE_LEDGER.key].values()), values, where)
         # `pending_losses` (retired with issue 13) read as migration kingdoms/0006 read the column: an
         # army with a list drops them (the list is what counts); one without keeps them as the points
@@ -274,13 +248,6 @@ class Reader(Reading):
                 f"the rows add up to {total} experience, but the army has {army.experience}.",
             )
 
-    def dice_rolls(self, read: dict[int, Any], rows: list[Any]) -> None:
-        """The dice rolls (transfer/layout.py DICE_ROLLS): a document's before version 5 with their
-        streams as written (older_stream)."""
-        for index, roll in read.items():
-            if self.version < 5 and isinstance(rows[index].get("stream"), str):
-                self.older_stream(roll, rows[index])
-
     def stream(self, data: Any, where: str) -> str | tuple[str, tuple[Any, ...]] | None:
         """A roll's stream, checked: a string, or for one that holds ids (references.STREAM_REFERENCES),
         since version 5, the object that names them by natural key (schema.STREAM_KEYS), read as its
@@ -310,43 +277,6 @@ class Reader(Reading):
             found[reference] if reference == PROVINCE else row
             for reference, row in zip(STREAM_REFERENCES[prefix], named, strict=True)
         )
-
-    def older_stream(self, roll: DiceRoll, values: dict[str, Any]) -> None:
-        """A stream of a document written before version 5, as written: with the ids of the site
-        it came from. Named by natural key when the document itself says what they named: a Warlord's
-        free roll rolls for its one kingdom (the roll's "kingdoms"); a battle's scenario, once the
-        turns are read, for the attacker of the one battle of its turn in its province. Otherwise kept
-        as written (naming the original's ids)."""
-        parts = stream_ids(values["stream"])
-        if parts is None or parts[1] is None:
-            return
-        prefix, numbers = parts
-        kingdoms = values.get("kingdoms")
-        if prefix == "warlord-free-roll":
-            if isinstance(kingdoms, list) and len(kingdoms) == 1 and kingdoms[0] in self.plan.kingdoms:
-                self.restream(roll, (prefix, (self.plan.kingdoms[kingdoms[0]].kingdom,)))
-        elif prefix == "scenario" and "turn" in values:
-            self.older_scenarios.append((roll, values["turn"], numbers[0]))
-
-    def older_scenario_streams(self) -> None:
-        """The scenario streams of a document before version 5 (older_stream), now that its turns
-        and their battles are read."""
-        for roll, number, province in self.older_scenarios:
-            attackers = {
-                id(battle.attacker_army): battle.attacker_army
-                for battle in self.plan.rows.get(Battle._meta.label, [])
-                if battle.turn.number == number and battle.province is not None and battle.province.number == province
-            }
-            if len(attackers) == 1 and None not in attackers.values():
-                (army,) = attackers.values()
-                self.restream(roll, ("scenario", (province, army)))
-
-    def restream(self, roll: DiceRoll, stream: tuple[str, tuple[Any, ...]]) -> None:
-        """Write an older document's stream as a version 5 document names it (its ids the copy's)."""
-        self.plan.translated = [
-            (row, name, reference, stream if row is roll and name == "stream" else data)
-            for row, name, reference, data in self.plan.translated
-        ]
 
     # -- the orders app: the sheets' entries -------------------------------------------------
 
@@ -381,52 +311,8 @@ class Reader(Reading):
 
     # -- what the reports made of each turn, and every email of the campaign ---------------------
 
-    def report_emails_v3(self, rows: list[Any]) -> None:
-        """Version 3's emails: the reports' alone, each to one address, nothing rendered kept. Read
-        as the site carried such rows into the outbox (reports migration 0002): an email of its
-        report's kind and turn, keyed report:<report>:<address>, with no subject, text or
-        attachment; a ready report with an email not sent yet is left for the deadline sweep to
-        render it (its emails_queued_at cleared), as the migration left it."""
-        sent: set[tuple[int, Any]] = set()
-        for index, row in enumerate(rows):
-            where = label(f"emails[{index}]", row, "to")
-            values = self.keys(row, where, EMAIL_V3_KEYS)
-            if values is None:
-                continue
-            report = self.keyed_row("report", values["report"], f"{where} / report") if "report" in values else None
-            to = values.get("to")
-            if to is not None:
-                try:
-                    validate_email(to)
-                except ValidationError as error:
-                    for message in error.messages:
-                        self.problem(where, f'"to": {message}')
-            email = self.instance(
-                ReportEmail,
-                values,
-                ["attach_pdf", "status", "attempts", "last_error"],  # the rest named, or times
-                where,
-                campaign=self.plan.campaign,
-                turn=None if report is None else report.turn,
-                report=report,
-                user=self.actor(values.get("user"), f"{where} / user"),
-                kind=EMAIL_KINDS.get(getattr(report, "kind", None), ""),
-                to=[] if to is None else [to],
-                subject="",
-                text="",
-                html="",
-            )
-            if report is None:
-                continue
-            if (id(report), to) in sent:
-                self.problem(where, f"the report is sent to {to} twice.")
-            sent.add((id(report), to))
-            if email.status != ReportEmail.Status.SENT and report.status == TurnReport.Status.READY:
-                report.emails_queued_at = None
-            self.plan.emails.append(EmailPlan(email=email, key=("report", report, f":{to}")))
-
     def unreferenced_users(self) -> None:
-        used = {self.plan.organizer} | {name for k in self.plan.kingdoms.values() for name in k.players}
+        used = {self.plan.organizer} | self.plan.players
         for username in sorted(set(self.plan.users) - used - self.plan.actors):
             # Importing them would only create stray accounts.
             self.problem(

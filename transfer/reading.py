@@ -4,44 +4,27 @@ among what has been read. reader.py reads the document's sections with it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
-from functools import cached_property
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from .campaign_models import Army, Kingdom, Province, Unit, User
-from .codec import codec
+from .campaign_models import Army, Kingdom, Province, Unit
+from .codec import NAMING, checked, codec
 from .kinds import ANY, OBJECT, Kind, is_int
 from .layout import (
-    ALLIANCES,
-    CAPTIVES,
+    BATTLES,
     EMAIL_KEY_ROWS,
-    MISSION_EFFECTS,
     TURNS,
+    UNITS,
     Layout,
     Read,
-    as_text,
     natural_kinds,
 )
-from .plan import ArmyPlan, Plan
+from .plan import Plan
 from .references import (
-    ALLIANCE,
-    ARMY,
-    BATTLE,
-    CAPTIVE_PLACE,
-    CHARACTER,
-    EFFECT_PLACE,
-    EMAIL_KEY_ID,
-    KINGDOM,
-    PROVINCE,
     REFERENCE_KINDS,
-    REPORT,
-    STREAM_ID,
-    TURN,
-    UNIT,
-    USERNAME,
     ByIds,
     ListOf,
     Reference,
@@ -60,10 +43,6 @@ def label(where: str, data: Any, key: str | tuple[str, ...]) -> str:
     if is_int(value):
         return f"{where} ({key} {value})"
     return where
-
-
-def _relation_fields(model: type[models.Model]) -> set[str]:
-    return {f.name for f in model._meta.concrete_fields if f.is_relation}
 
 
 class Reading:
@@ -129,26 +108,19 @@ class Reading:
         ranges, time zone names). Its times and bytes are taken from `values` too; `relations` are the
         fields the reader resolves itself (references, translated values): not checked here. The
         texts named in `blank` may be empty, as the site writes them, though a form would refuse it."""
+        fields = checked(model)
         instance = model(**{name: values[name] for name in names if name in values}, **relations)
-        # Times and bytes, read from their text by their keys' kinds.
-        times = {f.name for f in model._meta.concrete_fields if as_text(f)}
-        for name in sorted(times & set(values)):
+        for name in fields.times & values.keys():  # read from their text by their keys' kinds
             setattr(instance, name, values[name])
         # Keys already reported are not reported again.
-        missing = {name for name in names if name not in values} | (times - set(values))
-        exclude = _relation_fields(model) | set(relations) | missing
+        missing = {name for name in names if name not in values} | (fields.times - values.keys())
+        exclude = fields.unchecked | set(relations) | missing
         exclude |= {name for name in blank if values.get(name) == ""}
         # An empty JSON list is a value, not a blank field (a submission without warnings holds []);
         # its JSON type is checked already.
-        exclude |= {
-            f.name
-            for f in model._meta.concrete_fields
-            if isinstance(f, models.JSONField) and values.get(f.name) in ([], {})
-        }
-        if model is User:
-            exclude.add("password")  # set unusable on import
+        exclude |= {name for name in fields.json if values.get(name) in ([], {})}
         if not inherited:  # a child model's row (multi-table): its parent's fields are read with its parent
-            exclude |= {f.name for f in model._meta.concrete_fields if f.model is not model}
+            exclude |= fields.inherited
         try:
             instance.clean_fields(exclude=exclude)
         except ValidationError as error:
@@ -259,41 +231,24 @@ class Reading:
     def named(self, how: str, value: Any, where: str, parent: Any = None) -> Any:
         """The row a document's value names the way `how` says (a foreign key's, layout.py NAMED_BY, or
         an id's in stored JSON, references.py), or None (null, or reported); a battle among those of
-        `parent`, the row being read's (its turn). The export's `_Names.naming` is its inverse."""
+        `parent`, the row being read's (its turn). The export's `_Names.reference`
+        is its inverse."""
         if value is None:
             return None
-        if how == BATTLE:
+        named = NAMING[how]
+        if named is BATTLES:  # among the battles of the row's turn
             return self.battle_placed(parent, value, where)
-        return self.naming[how](value, where)
+        if isinstance(named, Layout):
+            return self.placed(named.key, value, where)
+        return getattr(self, named[1])(value, where)
 
-    @cached_property
-    def naming(self) -> dict[str, Callable[[Any, str], Any]]:
-        """How a document's value of each kind of reference is read: the row it names, or None (reported)."""
-
-        def placed(layout: Layout) -> Callable[[Any, str], Any]:
-            return lambda value, where: self.placed(layout.key, value, where)
-
-        return {
-            USERNAME: self.actor,
-            PROVINCE: self.province,
-            KINGDOM: self.kingdom_named,
-            ARMY: self.army_named,
-            ALLIANCE: placed(ALLIANCES),
-            EFFECT_PLACE: placed(MISSION_EFFECTS),
-            CAPTIVE_PLACE: placed(CAPTIVES),
-            CHARACTER: self.character_named,
-            UNIT: self.bearer,
-            TURN: self.turn_numbered,
-            REPORT: lambda value, where: self.keyed_row("report", value, where),
-            STREAM_ID: self.stream,
-            EMAIL_KEY_ID: self.email_key,
-        }
+    def report(self, value: Any, where: str) -> Any:
+        return self.keyed_row("report", value, where)
 
     def character_named(self, value: Any, where: str) -> Any:
         """The character a document names by his unit."""
         unit = self.character(value, where)
-        army = None if unit is None else self.plan.kingdoms[value["kingdom"]].armies[value["army"]]
-        return None if army is None else next(c for c in army.characters if c.unit is unit)
+        return None if unit is None else next(iter(self.listed[id(unit), "character"].values()))
 
     def battle_placed(self, turn: Any, place: int, where: str) -> Any:
         """The battle at `place` in `turn`'s "battles" (read before), or None (reported, or unreadable)."""
@@ -371,11 +326,10 @@ class Reading:
         if name not in self.plan.kingdoms:
             self.problem(where, f'there is no kingdom called "{name}".')
             return None
-        return self.plan.kingdoms[name].kingdom
+        return self.plan.kingdoms[name]
 
-    def army_by_key(self, kingdom: Any, army: Any, where: str) -> ArmyPlan | None:
-        plan = self.plan.kingdoms.get(kingdom) if isinstance(kingdom, str) else None
-        found = plan.armies.get(army) if plan is not None and isinstance(army, str) else None
+    def army_by_key(self, kingdom: Any, army: Any, where: str) -> Army | None:
+        found = self.plan.armies.get((kingdom, army)) if isinstance(kingdom, str) and isinstance(army, str) else None
         if found is None:
             self.problem(where, f"there is no army {army!r:.40} of the kingdom {kingdom!r:.40}.")
         return found
@@ -384,8 +338,7 @@ class Reading:
         """The army of an army key already checked for its shape (None: null, or missing)."""
         if key is None:
             return None
-        found = self.army_by_key(key[0], key[1], where)
-        return None if found is None else found.army
+        return self.army_by_key(key[0], key[1], where)
 
     def bearer(self, reference: Any, where: str) -> Unit | None:
         values = self.keys(reference, where, BEARER_KEYS)
@@ -394,19 +347,19 @@ class Reading:
         army = self.army_by_key(values["kingdom"], values["army"], where)
         if army is None:
             return None
-        place = values["unit"]
-        if not 0 <= place < len(army.units):
-            self.problem(where, f"{values['army']} has no unit at place {place} (it has {len(army.units)} units).")
+        place, count = values["unit"], self.lengths.get((id(army), UNITS.key), 0)
+        if not 0 <= place < count:
+            self.problem(where, f"{values['army']} has no unit at place {place} (it has {count} units).")
             return None
-        return army.units[place]
+        # A unit that cannot be read still holds its place (reported): a unit with no character.
+        return self.listed[id(army), UNITS.key].get(place) or Unit(army=army)
 
     def character(self, reference: Any, where: str) -> Unit | None:
         """A character named by his unit (as a bearer): the unit, which must have one."""
         unit = self.bearer(reference, where)
         if unit is None:
             return None
-        army = self.plan.kingdoms[reference["kingdom"]].armies[reference["army"]]
-        if not any(c.unit is unit for c in army.characters):
+        if not self.listed.get((id(unit), "character")):
             self.problem(where, f"the unit at place {reference['unit']} of {reference['army']} is no character.")
             return None
         return unit

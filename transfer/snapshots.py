@@ -238,9 +238,9 @@ def _ids_kept(plan: Plan, campaign: Campaign) -> None:
     for number, province in plan.provinces.items():
         province.pk = provinces.get(number)
     for name, kingdom in plan.kingdoms.items():
-        kingdom.kingdom.pk = kingdoms.get(name)
-        for army_name, army in kingdom.armies.items():
-            army.army.pk = armies.get((name, army_name))
+        kingdom.pk = kingdoms.get(name)
+    for key, army in plan.armies.items():
+        army.pk = armies.get(key)
     for turn in plan.rows.get(Turn._meta.label, []):
         turn.pk = turns.get(turn.number)
 

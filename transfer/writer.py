@@ -186,7 +186,7 @@ def _write_kingdoms(plan: Plan) -> None:
     the provinces: a kingdom's capitol is a province), then the provinces they control."""
     _write_layouts(plan, (KINGDOMS,))
     for number, name in plan.controllers.items():
-        plan.provinces[number].controller = plan.kingdoms[name].kingdom
+        plan.provinces[number].controller = plan.kingdoms[name]
     Province.objects.bulk_update([plan.provinces[number] for number in plan.controllers], ["controller"])
 
 
