@@ -5,20 +5,11 @@ entered keeps them as the points its list, when entered, leaves out."""
 
 from __future__ import annotations
 
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
-
 from kingdoms.models import Army, Kingdom
 from kingdoms.services.world import world_load
+from tests.migration_steps import migrated_back
 
 BEFORE = [("kingdoms", "0005_army_fortified_in")]
-
-
-def _migrate(targets=None):
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_pending_losses_are_kept_only_for_an_army_without_a_list(transactional_db):
@@ -29,12 +20,9 @@ def test_pending_losses_are_kept_only_for_an_army_without_a_list(transactional_d
     listed = ostland.armies.get(name="1st Army")
     listed_points = world_load(campaign=campaign, turn_number=1).armies[listed.pk].points
     unlisted = Army.objects.create(kingdom=ostland, name="2nd Army", province=ostland.capitol, size=1500)
-    old_apps = _migrate(BEFORE)
-    try:
+    with migrated_back(BEFORE) as old_apps:
         Legacy = old_apps.get_model("kingdoms", "Army")
         Legacy.objects.filter(pk__in=[listed.pk, unlisted.pk]).update(pending_losses=150)
-    finally:
-        _migrate()
 
     listed.refresh_from_db()
     unlisted.refresh_from_db()

@@ -7,25 +7,16 @@ from __future__ import annotations
 import datetime as dt
 
 from django.core import mail
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from demo.campaign import demo_campaign_create
 from kingdoms.models import Kingdom
 from outbox.models import Email
 from reports.models import ReportEmail, TurnReport
+from tests.migration_steps import migrated_back
 from turns.tasks import deadline_sweep
 
 BEFORE = [("reports", "0001_initial")]
-
-
-def _migrate(targets=None):
-    """Migrate to `targets` (default: every app's latest) and return the models as they stand there."""
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_the_report_emails_keep_their_history_and_the_unsent_ones_go_out_once(transactional_db, client):
@@ -42,15 +33,12 @@ def test_the_report_emails_keep_their_history_and_the_unsent_ones_go_out_once(tr
         emails_queued_at=rendered_at,
     )
     sent_at = rendered_at + dt.timedelta(minutes=1)
-    old_apps = _migrate(BEFORE)
-    try:
+    with migrated_back(BEFORE) as old_apps:
         Legacy = old_apps.get_model("reports", "ReportEmail")
         common = {"report_id": report.pk, "attach_pdf": True}
         Legacy.objects.create(to="alice@briternia.local", status="sent", attempts=2, sent_at=sent_at, **common)
         Legacy.objects.create(to="alice@home.example", status="failed", attempts=5, last_error="451 later", **common)
         Legacy.objects.create(to="alice@work.example", status="queued", **common)
-    finally:
-        _migrate()
 
     rows = {e.to[0]: e for e in ReportEmail.objects.filter(report=report)}
     assert set(rows) == {"alice@briternia.local", "alice@home.example", "alice@work.example"}

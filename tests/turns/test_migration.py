@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from demo.campaign import demo_campaign_create
 from orders.models import OrderSheet
+from tests.migration_steps import migrated_back
 from turns.models import DiceRoll, Turn, TurnEvent
 
 # The last migrations before the move, of every app it touches.
@@ -26,14 +25,6 @@ BEFORE = [
 ]
 
 
-def _migrate(targets=None):
-    """Migrate to `targets` (default: every app's latest) and return the models as they stand there."""
-    executor = MigrationExecutor(connection)
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 def test_the_turns_events_and_dice_rolls_keep_their_rows_and_content_types(transactional_db, django_user_model):
     campaign = demo_campaign_create()
     turn = campaign.turns.get(number=1)
@@ -43,8 +34,7 @@ def test_the_turns_events_and_dice_rolls_keep_their_rows_and_content_types(trans
     LogEntry.objects.create(
         user=admin, content_type=turn_type, object_id=str(turn.pk), object_repr=str(turn), action_flag=CHANGE
     )
-    old_apps = _migrate(BEFORE)
-    try:
+    with migrated_back(BEFORE) as old_apps:
         # Before the move: the same tables, under the old apps' labels.
         assert old_apps.get_model("orders", "Turn").objects.get(pk=turn.pk).number == 1
         old_turn = old_apps.get_model("orders", "Turn").objects.get(pk=turn.pk)
@@ -64,8 +54,6 @@ def test_the_turns_events_and_dice_rolls_keep_their_rows_and_content_types(trans
         old_types = old_apps.get_model("contenttypes", "ContentType").objects
         assert old_types.get(app_label="orders", model="turn").pk == turn_type.pk
         assert not old_types.filter(app_label="turns", model="turn").exists()
-    finally:
-        _migrate()
 
     ContentType.objects.clear_cache()
     assert Turn.objects.get(pk=turn.pk).number == 1
