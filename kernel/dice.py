@@ -17,6 +17,8 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .records import record_made
+
 _EXPRESSION = re.compile(r"^(?P<count>\d*)D(?P<sides>\d+)$")
 
 
@@ -30,25 +32,6 @@ class Roll:
     purpose: str
     kingdoms: tuple[int, ...] = ()
     armies: tuple[int, ...] = ()
-
-    @classmethod
-    def made(
-        cls,
-        expression: str,
-        faces: tuple[int, ...],
-        total: int,
-        purpose: str,
-        kingdoms: tuple[int, ...],
-        armies: tuple[int, ...],
-    ) -> Roll:
-        """The roll, as `Roll(...)` makes it, for the kernel's own rolling: a frozen dataclass's
-        __init__ sets each field through object.__setattr__, most of a roll's cost (a large turn's
-        scenarios roll six thousand times); this fills the new record's attributes at once."""
-        roll = object.__new__(cls)
-        roll.__dict__.update(
-            expression=expression, faces=faces, total=total, purpose=purpose, kingdoms=kingdoms, armies=armies
-        )
-        return roll
 
 
 def new_seed() -> str:
@@ -108,7 +91,19 @@ class Dice:
             count, sides = _parse(expression)
             faces = (self._face(sides),) if count == 1 else tuple(self._face(sides) for _ in range(count))
             total = sum(faces)
-        result = Roll.made(expression, faces, total, purpose, tuple(kingdoms), tuple(armies))
+        # Made as `Roll(...)` makes it, without the frozen __init__'s per-field cost (records.py): a
+        # large turn's scenarios roll six thousand times.
+        result = record_made(
+            Roll,
+            {
+                "expression": expression,
+                "faces": faces,
+                "total": total,
+                "purpose": purpose,
+                "kingdoms": tuple(kingdoms),
+                "armies": tuple(armies),
+            },
+        )
         self.rolls.append(result)
         return result
 

@@ -8,8 +8,12 @@ from django.apps import apps
 from django.db import models
 
 from tests.transfer.rows import campaign_models
+from transfer.codec import NAMING
+from transfer.export import _Names
 from transfer.kinds import DATE, time_text
-from transfer.layout import LAYOUTS, field_kind
+from transfer.layout import LAYOUTS, Layout, field_kind
+from transfer.reading import Reading
+from transfer.references import REFERENCE_KINDS
 
 
 def test_every_field_of_every_campaign_model_has_a_json_kind():
@@ -53,3 +57,20 @@ def test_every_campaign_model_is_read_and_written_by_the_engine():
         field.remote_field.through._meta.label for layout in LAYOUTS for field in layout.model._meta.local_many_to_many
     }
     assert set(campaign_models()) - carried == set()
+
+
+def test_every_kind_of_reference_is_named_both_ways():
+    """Each kind of reference a document holds (transfer/references.py) is named by the export and
+    read back by the import as codec.NAMING says: by the methods it names (looked up by name, so a
+    method renamed on one side is caught here rather than by the first document that holds one) or
+    by a row's place in one of the document's lists."""
+    assert NAMING.keys() == REFERENCE_KINDS.keys()
+    for kind, how in NAMING.items():
+        if isinstance(how, Layout):
+            assert how in LAYOUTS, kind
+            continue
+        encode, decode = how
+        assert encode == "" or callable(getattr(_Names, encode, None)), f"{kind}: export's _Names.{encode}"
+        assert callable(getattr(Reading, decode, None)), f"{kind}: reading.Reading.{decode}"
+    named_by_layouts = {kind for layout in LAYOUTS for kind in layout.names.values()}
+    assert named_by_layouts <= NAMING.keys()
