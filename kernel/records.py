@@ -35,9 +35,11 @@ def record_made(cls: type[Record], values: Mapping[str, Any]) -> Record:
     if plan is None:
         return cls(**values)
     defaults, names = plan
-    filled = {**defaults, **values}
-    if filled.keys() != names:
-        return cls(**values)
+    filled = values
+    if values.keys() != names:  # some fields left to their defaults (a roll names them all: no copy)
+        filled = {**defaults, **values}
+        if filled.keys() != names:
+            return cls(**values)
     record = object.__new__(cls)
     record.__dict__.update(filled)
     return record
