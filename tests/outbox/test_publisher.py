@@ -44,10 +44,10 @@ def publisher():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_emails_a_publisher_holds_are_sent_once_when_it_stops(publisher, new_campaign):
+def test_the_emails_a_publisher_holds_are_sent_once_when_it_stops(publisher, new_campaign, monkeypatch):
     """Tasks run in-process here (the tests' eager Celery): the publisher's one task sends every
     email it gathered, once; stopping does not wait out the gathering."""
-    publisher.gather_seconds = 60.0
+    monkeypatch.setattr(publisher, "gather_seconds", 60.0)
     mail.outbox.clear()
     emails = [_queue(new_campaign, f"p{n}@example.org") for n in range(3)]
     assert mail.outbox == []  # gathered, not yet published
