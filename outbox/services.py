@@ -233,6 +233,7 @@ class EmailPublisher:
         self._thread: threading.Thread | None = None
         self._pid = 0
         self._lock = threading.Lock()
+        self._stop_at_exit = False
 
     @property
     def running(self) -> bool:
@@ -247,7 +248,9 @@ class EmailPublisher:
             self._pid = os.getpid()
             self._thread = threading.Thread(target=self._run, name="email-publisher", daemon=True)
             self._thread.start()
-        atexit.register(self.stop)
+            if not self._stop_at_exit:
+                atexit.register(self.stop)
+                self._stop_at_exit = True
 
     def take(self, email_id: int, *, bulk: bool) -> bool:
         """Have the publisher enqueue this email's send task; False if it is not running here (the
