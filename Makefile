@@ -100,11 +100,14 @@ bench: $(VENV)/.requirements-dev.stamp
 # through the API all at once and spread over a minute; the deadline race (80 players in the last two
 # seconds, the sweep at the deadline, with and without a proxy's X-Request-Start); two Resolve clicks
 # during a 100-kingdom resolution (demo/management/commands/loadtest.py). LOADTEST_ARGS="--only race"
-# runs one part.
-LOAD_PG := postgres://postgres@127.0.0.1:5432/briternia_load
+# runs one part. Its scratch database is LOAD_DB and its Redis database LOAD_REDIS_DB (several
+# checkouts load-testing at once each name their own).
+LOAD_DB ?= briternia_load
+LOAD_REDIS_DB ?= 9
+LOAD_PG := postgres://postgres@127.0.0.1:5432/$(LOAD_DB)
 loadtest: $(VENV)/.requirements-dev.stamp
-	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS briternia_load" >/dev/null
-	createdb -h 127.0.0.1 -U postgres briternia_load
+	psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $(LOAD_DB)" >/dev/null
+	createdb -h 127.0.0.1 -U postgres $(LOAD_DB)
 	DATABASE_URL=$(LOAD_PG) $(PY) manage.py migrate --noinput -v0
-	DATABASE_URL=$(LOAD_PG) CELERY_BROKER_URL=redis://127.0.0.1:6379/9 LOG_LEVEL=WARNING $(PY) manage.py loadtest $(LOADTEST_ARGS)
-	redis-cli -h 127.0.0.1 -n 9 flushdb >/dev/null
+	DATABASE_URL=$(LOAD_PG) CELERY_BROKER_URL=redis://127.0.0.1:6379/$(LOAD_REDIS_DB) LOG_LEVEL=WARNING $(PY) manage.py loadtest $(LOADTEST_ARGS)
+	redis-cli -h 127.0.0.1 -n $(LOAD_REDIS_DB) flushdb >/dev/null

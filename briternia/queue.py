@@ -33,6 +33,16 @@ def task_enqueue(task: Any, *, on_failure: Callable[[Exception], None] | None = 
     return True
 
 
+def task_enqueue_later(task: Any, *, countdown: float, **kwargs: Any) -> bool:
+    """`task_enqueue`, the task to run `countdown` seconds from now."""
+    try:
+        task.apply_async(kwargs=kwargs, countdown=countdown)
+    except (OperationalError, OSError) as exc:  # the broker is down or unreachable: the sweep takes it up
+        logger.warning("Could not enqueue %s(%s): %r; the deadline sweep will take it up", task.name, kwargs, exc)
+        return False
+    return True
+
+
 def task_enqueue_after_commit(
     task: Any, *, on_failure: Callable[[Exception], None] | None = None, **kwargs: Any
 ) -> None:

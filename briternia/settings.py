@@ -310,7 +310,10 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 # Each queue is bound by its own name: a queue declared without a routing key is bound by the
 # default one ("celery"), and the broker would copy every task of the default queue into it.
 CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name) for name in ("transactional", CELERY_TASK_DEFAULT_QUEUE))
-CELERY_TASK_ROUTES = {"outbox.tasks.email_send": {"queue": "transactional"}}
+CELERY_TASK_ROUTES = {
+    "outbox.tasks.email_send": {"queue": "transactional"},
+    "outbox.tasks.emails_send": {"queue": "transactional"},  # several at once: a web worker's publisher
+}
 # A web request enqueues after its write has committed: with the broker down it must fail fast (a
 # short connect timeout, one retry) and leave the work recorded in the database for the sweep
 # (briternia/queue.py), never keep the user waiting ~20 s and answer 500.

@@ -25,16 +25,16 @@ from .entries import sheet_from_json
 from .models import OrderSheet, OrderSubmission
 from .serializers import (
     DeadlinesInput,
-    DraftSerializer,
     OrderSheetInput,
     OrderSheetResultSerializer,
-    OrderSheetSerializer,
-    RecordSerializer,
     SheetStatusSerializer,
-    SubmittedOrdersSerializer,
     TurnEventSerializer,
     TurnSerializer,
+    draft_data,
     event_row,
+    record_data,
+    sheet_data,
+    submitted_data,
 )
 from .services.independence import independence_declare
 from .services.mission_uses import usable_effects_data
@@ -77,13 +77,13 @@ def _sheet_versions(sheet: OrderSheet, standing: OrderSubmission | None = None) 
     submitted = standing or standing_submission(sheet)
     draft_unsent = submitted is None or submitted.entries != sheet.entries
     return {
-        "sheet": OrderSheetSerializer(sheet, context={"submitted": submitted}).data,
-        "submitted": SubmittedOrdersSerializer(submitted).data if submitted else None,
-        "draft": DraftSerializer(sheet).data if draft_unsent else None,
+        "sheet": sheet_data(sheet, submitted),
+        "submitted": submitted_data(submitted) if submitted else None,
+        "draft": draft_data(sheet) if draft_unsent else None,
         "resolves": "submitted" if submitted else "nothing",
-        "kept_for_record": RecordSerializer(
-            record_submissions(sheet) if getattr(sheet, "has_records", True) else [], many=True
-        ).data,
+        "kept_for_record": [
+            record_data(record) for record in (record_submissions(sheet) if getattr(sheet, "has_records", True) else [])
+        ],
     }
 
 
@@ -151,7 +151,7 @@ class OrderSheetApi(APIView):
         )
         # A sheet in time that met the running resolution: 202, kept for the record and not resolved
         # (`record`, its message), beside what the resolution uses (`submitted`).
-        record = {"record": RecordSerializer(result.record).data} if result.record else {}
+        record = {"record": record_data(result.record)} if result.record else {}
         return Response(
             {
                 **_sheet_versions(result.sheet, result.standing),

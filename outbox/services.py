@@ -9,16 +9,21 @@ due after a wait too long for the broker to hold, is taken up by the deadline sw
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import logging
+import os
+import queue
 import smtplib
+import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.template import Context
 from django.template.loader import get_template, render_to_string
@@ -174,21 +179,147 @@ NOT_ENQUEUED = "Not yet handed to a worker (the task queue was unreachable)"
 
 def emails_send_after_commit(emails: Iterable[Email]) -> None:
     """Enqueue the send task of each email (on its queue: outbox.tasks.email_send_task) once the
-    transaction commits. A broker that is down fails fast and loses nothing: the row stays queued,
-    marked NOT_ENQUEUED and due at once, and the deadline sweep sends it on its next run; the request
-    whose transaction has committed answers as saved."""
+    transaction commits; in a web worker, handed to its publisher instead (`EmailPublisher`: one
+    task for the emails its requests committed meanwhile). A broker that is down fails fast and
+    loses nothing: the row stays queued, marked NOT_ENQUEUED and due at once, and the deadline sweep
+    sends it on its next run; the request whose transaction has committed answers as saved."""
     from .tasks import email_send_task
 
     def enqueue(email_id: int, bulk: bool) -> None:
-        def record(exc: Exception) -> None:
-            Email.objects.filter(pk=email_id, status=Email.Status.QUEUED, attempts=0).update(
-                last_error=f"{NOT_ENQUEUED}: {type(exc).__name__}: {exc}"[:2000], take_up_at=timezone.now()
-            )
-
-        task_enqueue(email_send_task(bulk=bulk), on_failure=record, email_id=email_id)
+        if email_publisher.take(email_id, bulk=bulk):
+            return
+        task_enqueue(
+            email_send_task(bulk=bulk), on_failure=lambda exc: _not_enqueued_record([email_id], exc), email_id=email_id
+        )
 
     for email in emails:
         transaction.on_commit(lambda email_id=email.pk, bulk=email.bulk: enqueue(email_id, bulk), robust=True)
+
+
+def _not_enqueued_record(email_ids: list[int], exc: Exception) -> None:
+    """The send task of these emails could not be enqueued: each still queued and never tried is
+    marked so, and due at once for the deadline sweep."""
+    Email.objects.filter(pk__in=email_ids, status=Email.Status.QUEUED, attempts=0).update(
+        last_error=f"{NOT_ENQUEUED}: {type(exc).__name__}: {exc}"[:2000], take_up_at=timezone.now()
+    )
+
+
+_STOP = object()
+# How long a web worker's publisher gathers the emails its requests commit before it enqueues one
+# task for them: a receipt goes this much later, and under the weekly rush (about 35 submissions a
+# second in each worker) one message carries a few of them. Without a wait the publisher, woken at
+# each commit, sent one message a receipt as before (1.2 on average in `make loadtest`'s rush).
+PUBLISH_GATHER_SECONDS = 0.2
+
+
+class EmailPublisher:
+    """A web worker's one publisher of send tasks (issue 35): its requests hand it the emails they
+    have committed (a receipt per submission) and it enqueues one task for all those waiting
+    (outbox.tasks.emails_send_task, on the emails' queue), from a thread of its own, at once: under
+    the weekly rush a request no longer pays a broker message (about 1 ms of CPU, and Redis's part),
+    and the worker one message for each few sheets. The thread gathers what comes within
+    PUBLISH_GATHER_SECONDS of the first it is handed.
+
+    Started by a web worker before its first request (`email_publisher_start`, briternia.warm);
+    elsewhere (tests, the Celery worker, commands) it does not run and each email's task is
+    enqueued as before. Stopped (what it holds published) when the process exits. An email it
+    holds when the process dies without exiting (killed) stays a queued row, which the deadline
+    sweep hands to a worker STALE_AFTER after it was made, as a send task lost on the way would be.
+    """
+
+    def __init__(self, gather_seconds: float = PUBLISH_GATHER_SECONDS) -> None:
+        self.gather_seconds = gather_seconds
+        self._waiting: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+        self._stop_at_exit = False
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._pid == os.getpid() and self._thread.is_alive()
+
+    def start(self) -> None:
+        """Run in this process (once; a forked child starts its own)."""
+        with self._lock:
+            if self.running:
+                return
+            self._waiting = queue.SimpleQueue()
+            self._pid = os.getpid()
+            self._thread = threading.Thread(target=self._run, name="email-publisher", daemon=True)
+            self._thread.start()
+            if not self._stop_at_exit:
+                atexit.register(self.stop)
+                self._stop_at_exit = True
+
+    def take(self, email_id: int, *, bulk: bool) -> bool:
+        """Have the publisher enqueue this email's send task; False if it is not running here (the
+        caller enqueues it)."""
+        if not self.running:
+            return False
+        self._waiting.put((email_id, bulk))
+        return True
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Publish what is waiting and end the thread (within `timeout` seconds)."""
+        with self._lock:
+            thread = self._thread
+            if thread is None or self._pid != os.getpid():
+                return
+            self._thread = None
+        self._waiting.put(_STOP)
+        thread.join(timeout)
+
+    def _run(self) -> None:
+        from celery import current_app
+
+        current_app.backend  # noqa: B018  (built per thread at its first publish: here, not then)
+        stopping = False
+        while not stopping:
+            waiting = [self._waiting.get()]
+            until = time.monotonic() + self.gather_seconds
+            while waiting[-1] is not _STOP and (left := until - time.monotonic()) > 0:
+                try:
+                    waiting.append(self._waiting.get(timeout=left))
+                except queue.Empty:
+                    break
+            stopping = _STOP in waiting
+            emails = [item for item in waiting if item is not _STOP]
+            try:
+                emails_publish(emails)
+            except Exception:  # never ends the thread: the rows are queued, the sweep has them
+                logger.exception("Could not hand %s emails to a worker; the deadline sweep will", len(emails))
+            finally:
+                # A connection this thread opened (marking emails the broker refused; tasks run
+                # in-process) is not kept: this thread seldom needs one.
+                connection.close()
+
+
+def emails_publish(emails: Sequence[tuple[int, bool]]) -> None:
+    """One send task for the emails (id, bulk) of each queue; a broker that cannot take it has them
+    marked for the deadline sweep (`emails_send_after_commit`)."""
+    from .tasks import emails_send_task
+
+    for bulk in (False, True):
+        ids = [email_id for email_id, is_bulk in emails if is_bulk is bulk]
+        if ids:
+            task_enqueue(
+                emails_send_task(bulk=bulk),
+                on_failure=lambda exc, ids=ids: _not_enqueued_record(ids, exc),
+                email_ids=ids,
+            )
+
+
+email_publisher = EmailPublisher()
+
+
+def email_publisher_start() -> None:
+    """The web worker's publisher started (briternia.warm runs it before the first request), unless
+    tasks run in-process (CELERY_TASK_ALWAYS_EAGER: the request runs its task as before)."""
+    from celery import current_app
+
+    if not current_app.conf.task_always_eager:
+        email_publisher.start()
 
 
 def is_temporary(exc: BaseException) -> bool:

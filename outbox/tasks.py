@@ -9,13 +9,16 @@ and renders: a turn's reports, bulletins and scenario sheets). A retry stays on 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
 from celery import shared_task
 
-from briternia.queue import task_enqueue
+from briternia.queue import task_enqueue, task_enqueue_later
 
 from .services import email_deliver, emails_stale
+
+logger = logging.getLogger(__name__)
 
 
 def _send(task: Any, email_id: int) -> bool:
@@ -38,6 +41,42 @@ def email_send(self, *, email_id: int) -> bool:  # type: ignore[no-untyped-def]
 def email_send_bulk(self, *, email_id: int) -> bool:  # type: ignore[no-untyped-def]
     """`email_send` for a turn's reports, bulletins and scenario sheets, on the default queue."""
     return _send(self, email_id)
+
+
+def _send_each(email_ids: list[int], *, bulk: bool) -> int:
+    """Each email sent once (`email_deliver`), one after the other; one whose temporary error
+    wants a short wait gets its own task with that countdown. An email that raises is logged and
+    left queued: the deadline sweep hands it to a worker STALE_AFTER after it was made, as when a
+    task is lost. How many were sent."""
+    sent = 0
+    for email_id in email_ids:
+        try:
+            delivery = email_deliver(email_id=email_id)
+        except Exception:
+            logger.exception("Email %s could not be sent; the deadline sweep will take it up", email_id)
+            continue
+        if delivery.retry:
+            task_enqueue_later(email_send_task(bulk=bulk), countdown=delivery.wait, email_id=email_id)
+        sent += delivery.sent
+    return sent
+
+
+@shared_task(acks_late=True)
+def emails_send(*, email_ids: list[int]) -> int:
+    """`email_send` for several emails a web worker's requests queued (outbox.services.EmailPublisher):
+    on the `transactional` queue. A second run finds each sent, in flight or not due."""
+    return _send_each(email_ids, bulk=False)
+
+
+@shared_task(acks_late=True)
+def emails_send_bulk(*, email_ids: list[int]) -> int:
+    """`emails_send` for a turn's bulk mail, on the default queue."""
+    return _send_each(email_ids, bulk=True)
+
+
+def emails_send_task(*, bulk: bool) -> Any:
+    """The task that sends several emails of this kind (Email.bulk), on its queue."""
+    return emails_send_bulk if bulk else emails_send
 
 
 def email_send_task(*, bulk: bool) -> Any:
