@@ -55,7 +55,8 @@ def _steps(executor: MigrationExecutor, to_undo: set[Migration], full_plan: list
     """Each migration to undo's operations with their states, as `_migrate_all_backwards` and
     `Migration.unapply` compute them: the project state walked along the full plan, every migration
     applied now mutating it, rendered once before the first migration to undo."""
-    applied = {executor.loader.graph.nodes[key] for key in executor.loader.applied_migrations}
+    graph = executor.loader.graph
+    applied = {graph.nodes[key] for key in executor.loader.applied_migrations if key in graph.nodes}
     state = executor._create_project_state()
     steps: dict[Migration, Steps] = {}
     for migration in full_plan:
@@ -72,6 +73,8 @@ def _steps(executor: MigrationExecutor, to_undo: set[Migration], full_plan: list
                 operation.state_forwards(migration.app_label, state)
                 ops.append((operation, old_state, state))
             steps[migration] = ops
+            # Its last state kept as it is: the migrations applied after it change a copy.
+            state = state.clone()
         elif migration in applied:
             migration.mutate_state(state, preserve=False)
     return steps
