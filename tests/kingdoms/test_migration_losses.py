@@ -12,8 +12,10 @@ from tests.migration_steps import migrated_back
 BEFORE = [("kingdoms", "0005_army_fortified_in")]
 
 
-def test_pending_losses_are_kept_only_for_an_army_without_a_list(transactional_db, demo_campaign):
-    campaign = demo_campaign
+def test_pending_losses_are_kept_only_for_an_army_without_a_list(transactional_db):
+    from demo.campaign import demo_campaign_create
+
+    campaign = demo_campaign_create()
     ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
     listed = ostland.armies.get(name="1st Army")
     listed_points = world_load(campaign=campaign, turn_number=1).armies[listed.pk].points

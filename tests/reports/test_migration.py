@@ -9,6 +9,7 @@ import datetime as dt
 from django.core import mail
 from django.utils import timezone
 
+from demo.campaign import demo_campaign_create
 from kingdoms.models import Kingdom
 from outbox.models import Email
 from reports.models import ReportEmail, TurnReport
@@ -18,8 +19,8 @@ from turns.tasks import deadline_sweep
 BEFORE = [("reports", "0001_initial")]
 
 
-def test_the_report_emails_keep_their_history_and_the_unsent_ones_go_out_once(transactional_db, client, demo_campaign):
-    campaign = demo_campaign
+def test_the_report_emails_keep_their_history_and_the_unsent_ones_go_out_once(transactional_db, client):
+    campaign = demo_campaign_create()
     turn = campaign.turns.get(number=1)
     ostland = Kingdom.objects.get(campaign=campaign, name="Ostland")
     rendered_at = timezone.now() - dt.timedelta(hours=1)

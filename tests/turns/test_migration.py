@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.contenttypes.models import ContentType
 
+from demo.campaign import demo_campaign_create
 from orders.models import OrderSheet
 from tests.migration_steps import migrated_back
 from turns.models import DiceRoll, Turn, TurnEvent
@@ -24,10 +25,8 @@ BEFORE = [
 ]
 
 
-def test_the_turns_events_and_dice_rolls_keep_their_rows_and_content_types(
-    transactional_db, django_user_model, demo_campaign
-):
-    campaign = demo_campaign
+def test_the_turns_events_and_dice_rolls_keep_their_rows_and_content_types(transactional_db, django_user_model):
+    campaign = demo_campaign_create()
     turn = campaign.turns.get(number=1)
     sheets = set(OrderSheet.objects.filter(turn=turn).values_list("pk", flat=True))
     admin = django_user_model.objects.create_superuser("admin", "admin@briternia.local", "x")
