@@ -54,14 +54,19 @@ node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# The suite ends by naming its ten slowest tests (setup, call or teardown), so a test that grows slow is seen.
+# The suite runs on every core (pytest-xdist): one worker process per core, each with its own test
+# database, the tests handed out in file order and an idle worker taking the queued tests of a busy
+# one (worksteal). PYTEST_WORKERS=0 runs it in this one process (one core; CI's two passes each do,
+# side by side). It ends by naming its ten slowest tests (setup, call or teardown), so a test that
+# grows slow is seen.
+PYTEST_WORKERS ?= auto
 test: $(VENV)/.requirements-dev.stamp node_modules/.package-lock.json
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
-	$(VENV)/bin/pytest --durations=10 $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=10 $(PYTEST_ARGS)
 
 lint: $(VENV)/.requirements-dev.stamp
 	$(VENV)/bin/ruff check .

@@ -35,10 +35,12 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # (briternia/settings.py, DATABASE_CONN_MAX_AGE; tests/briternia/test_settings.py checks it).
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 
-# Under pytest-xdist (not what `make test` runs: docs/performance.md) each worker process has a test
-# database of its own, but the Redis broker is shared: a Celery worker started by one process's test
-# (the celery_worker tests) would take the tasks another process's test sent, and run them against the
-# wrong database. Each xdist worker's broker keys get a prefix of their own.
+# Under pytest-xdist (`make test` runs a worker per core: the Makefile) each worker process has a test
+# database of its own (pytest-django adds the worker's id to its name), but the Redis broker is
+# shared: a Celery worker started by one process's test (the celery_worker tests, and the fault
+# tests' worker processes, which inherit PYTEST_XDIST_WORKER) would take the tasks another process's
+# test sent, and run them against the wrong database. Each xdist worker's broker keys get a prefix of
+# their own.
 _XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 if _XDIST_WORKER and str(CELERY_BROKER_URL).startswith("redis"):  # noqa: F405
     CELERY_BROKER_TRANSPORT_OPTIONS = {  # noqa: F405

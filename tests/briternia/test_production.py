@@ -179,7 +179,9 @@ def test_check_deploy_warns_when_the_https_variables_are_missing(tmp_path: Path)
     assert "security.W004" in result.stderr + result.stdout
 
 
-def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path, seconds: float = 60) -> None:
+def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path, seconds: float = 120) -> None:
+    # The Procfile's web line migrates and collects the static files before gunicorn answers: about
+    # 55 s on a loaded machine with the suite in one process, past 60 s with a second xdist worker.
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         assert process.poll() is None, log.read_text(errors="replace")
