@@ -28,6 +28,7 @@ import select
 import selectors
 import socket
 import struct
+import sys
 import threading
 import time
 from functools import partial
@@ -39,9 +40,9 @@ from .arrival import ENVIRON_KEY
 
 _serving = threading.local()
 
-# Linux's values where Python's socket module does not name them (it names SO_TIMESTAMPNS on 3.11
-# only on some builds); SCM_TIMESTAMPNS is the option's own number.
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+# Linux's number for the option (Python 3.11's socket module does not name it; the ancillary
+# message's type, SCM_TIMESTAMPNS, is the same number). Elsewhere the worker takes no kernel stamp.
+SO_TIMESTAMPNS: int | None = getattr(socket, "SO_TIMESTAMPNS", 35 if sys.platform == "linux" else None)
 _TIMESPEC = struct.Struct("@qq")  # struct timespec on a 64-bit Linux: seconds, nanoseconds
 
 
@@ -56,7 +57,7 @@ def _readable(sock: Any) -> bool:
 def listener_timestamps_enable(listener: Any) -> bool:
     """Asks the kernel to timestamp every packet a TCP listener's connections receive; whether it
     does (a Unix socket, or a system without the option, does not)."""
-    if getattr(listener, "family", None) not in (socket.AF_INET, socket.AF_INET6):
+    if SO_TIMESTAMPNS is None or getattr(listener, "family", None) not in (socket.AF_INET, socket.AF_INET6):
         return False
     try:
         listener.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
