@@ -13,10 +13,11 @@ bind = os.environ.get("GUNICORN_BIND", f"{os.environ.get('HOST', '0.0.0.0')}:{os
 # submissions faster with 3 workers (p95 0.8 s) than with 4 (1.0 s) or gunicorn's usual 2 x cores + 1
 # (docs/performance.md). The extra one keeps a slow request (a PDF) from holding a core's only worker.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() + 1))
-# Threaded workers (gthread), so a request is taken at once, even while every worker is busy with
-# another: its arrival is stamped when it reaches the process, not after it queued in the listen
-# backlog (briternia/arrival.py; 68 of 80 sheets sent in the last two seconds were refused as late
-# with 4 sync workers, issue 34). Our worker class also stamps a request that waits for a free thread.
+# Threaded workers (gthread), with our worker class: a request is stamped with the time its first
+# bytes reached the machine (the kernel's timestamp), whatever it waits for afterwards, in the listen
+# backlog or for a thread (briternia/arrival.py; 68 of 80 sheets sent in the last two seconds were
+# refused as late with 4 sync workers, issue 34). So a worker whose threads are all busy leaves new
+# connections to a worker with a free thread, and the rush is shared evenly (issue 35).
 # Each thread keeps its own database connection (CONN_MAX_AGE): workers x threads connections to
 # PostgreSQL at the peak, within its default max_connections of 100 with the defaults here.
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))

@@ -9,8 +9,8 @@ Three clocks may have seen the request; the earliest one that can be trusted win
   `TRUSTED_PROXY_IPS`, and only within `ARRIVAL_PROXY_MAX_AGE_SECONDS` before this process saw it and
   `ARRIVAL_PROXY_MAX_SKEW_SECONDS` after (a header outside that window is a misconfigured clock or a
   forgery, and is ignored: the site's own stamp stands);
-- gunicorn's worker, which stamps a connection when its main loop hands it to a thread, before it
-  waits for one (briternia/gunicorn_worker.py, `ENVIRON_KEY`);
+- gunicorn's worker, which stamps a request with the kernel's time of its first byte, however long
+  it then waited in the listen backlog or for a thread (briternia/gunicorn_worker.py, `ENVIRON_KEY`);
 - this middleware's, taken first thing, the one a server without either has.
 
 No proxy is trusted by default: nginx passes a client's own `X-Request-Start` on unless it is told to
