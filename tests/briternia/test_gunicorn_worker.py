@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -20,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 from briternia.gunicorn_worker import first_byte_arrival, listener_timestamps_enable
+from tests.processes import group_stop
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")
@@ -85,18 +84,8 @@ def _gunicorn(tmp_path: Path, port: int, workers: int) -> subprocess.Popen[bytes
             return server
         except OSError:
             time.sleep(0.2)
-    _stop(server)
+    group_stop(server)
     raise AssertionError(log.read_text(errors="replace"))
-
-
-def _stop(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
 
 
 def _fetch(port: int, sleep: float) -> dict:
@@ -117,7 +106,7 @@ def test_a_request_waiting_for_the_busy_worker_keeps_the_time_it_arrived(tmp_pat
         assert second["started"] >= answer["started"] + 0.75  # it waited for the thread
         assert sent - 0.05 <= second["stamp"] <= sent + 0.15  # and is stamped when it was sent
     finally:
-        _stop(server)
+        group_stop(server)
 
 
 def test_a_worker_whose_threads_are_all_busy_leaves_the_next_connection_to_another(tmp_path: Path) -> None:
@@ -131,4 +120,4 @@ def test_a_worker_whose_threads_are_all_busy_leaves_the_next_connection_to_anoth
                 second = _fetch(port, 0)
                 assert second["pid"] != first.result()["pid"]
     finally:
-        _stop(server)
+        group_stop(server)

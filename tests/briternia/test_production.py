@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -23,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.briternia.test_settings import CONFIG_VARS
+from tests.processes import group_stop
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -85,16 +85,6 @@ def _start(command: str, env: dict[str, str], log: Path) -> subprocess.Popen[byt
         return subprocess.Popen(
             command, shell=True, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
 
 
 def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
@@ -226,7 +216,7 @@ def test_the_procfile_web_process_serves_hashed_static_files_and_health_with_deb
         health = json.loads(body)
         assert status == 200 and health["database"] == "ok" and health["broker"] == "in-process"
     finally:
-        _stop(web)
+        group_stop(web)
     # gunicorn's access log is the structured log of the requests it served.
     assert "GET /health/" in log.read_text(errors="replace")
 
@@ -258,7 +248,7 @@ def test_make_run_resolves_a_turn_whose_deadline_passed_with_nobody_clicking(dem
             assert worker.poll() is None, log.read_text(errors="replace")
             time.sleep(1)
     finally:
-        _stop(worker)
+        group_stop(worker)
     assert _turn_status(demo_var) != "orders-open", log.read_text(errors="replace")
     assert "deadline_sweep" in log.read_text(errors="replace")
 
@@ -295,7 +285,7 @@ def test_make_run_reads_a_mail_saved_into_the_mail_drop(demo_var: Path, tmp_path
             assert worker.poll() is None, log.read_text(errors="replace")
             time.sleep(0.5)
     finally:
-        _stop(worker)
+        group_stop(worker)
     assert recorded() == [("refused", "No valid secret in the address it was sent to: not read, not filed.")]
     assert [p.name for p in (demo_var / "maildrop" / "cur").iterdir()] == ["orders.eml:2,S"]
     assert answered(), answers()
@@ -394,5 +384,5 @@ def test_the_procfile_web_process_takes_the_arrival_its_proxy_stamped(
         status, answer = _put_json(url, body, **auth, **{"X-Request-Start": f"t={setup['deadline'] - 0.5:.3f}"})
         assert status == 200, answer
     finally:
-        _stop(web)
+        group_stop(web)
     assert "StampingThreadWorker" in log.read_text(errors="replace")
