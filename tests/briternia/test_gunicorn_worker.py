@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 
 from briternia.gunicorn_worker import first_byte_arrival, listener_timestamps_enable
-from tests.processes import group_stop
+from briternia.processes import group_stop
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = str(Path(sys.executable).parent / "gunicorn")

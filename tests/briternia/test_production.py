@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from briternia.processes import group_stop
 from tests.briternia.test_settings import CONFIG_VARS
-from tests.processes import group_stop
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent

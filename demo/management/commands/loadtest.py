@@ -31,7 +31,6 @@ import json
 import os
 import random
 import secrets
-import signal
 import socket
 import statistics
 import subprocess
@@ -52,6 +51,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from briternia.locks import phase_running_since
+from briternia.processes import group_stop
 from kingdoms.models import Campaign
 from orders.models import OrderSheet, OrderSubmission
 from turns.models import Turn
@@ -212,7 +212,7 @@ class Command(BaseCommand):
             if "clicks" in parts:
                 self._clicks(port, clicks_kingdoms)
         finally:
-            self._stop(server)
+            group_stop(server, grace=30)
         errors = sum(1 for line in log.read_text(errors="replace").splitlines() if "Traceback" in line)
         self.stdout.write(f"tracebacks in gunicorn's log (var/loadtest-gunicorn.log): {errors}")
         load = os.getloadavg()
@@ -474,15 +474,6 @@ class Command(BaseCommand):
             except (OSError, urllib.error.URLError):
                 time.sleep(0.3)
         raise CommandError("gunicorn did not answer within 60 s")
-
-    def _stop(self, server: subprocess.Popen[bytes]) -> None:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait(timeout=10)
 
     def _wave(self, url: str, filings: list[Filing], spread: int | None, started: float) -> tuple[list[Answer], float]:
         rng = random.Random(len(filings))
