@@ -16,12 +16,21 @@ from kombu.exceptions import OperationalError
 logger = logging.getLogger(__name__)
 
 
-def task_enqueue(task: Any, *, on_failure: Callable[[Exception], None] | None = None, **kwargs: Any) -> bool:
-    """Send `task` with `kwargs` now; False (logged, `on_failure` called) if the broker cannot take it.
-    Only the broker's errors are caught: a task run in-process (tests, the embedded default) raises
-    as it would."""
+def task_enqueue(
+    task: Any,
+    *,
+    on_failure: Callable[[Exception], None] | None = None,
+    countdown: float | None = None,
+    **kwargs: Any,
+) -> bool:
+    """Send `task` with `kwargs` now (or to run `countdown` seconds from now); False (logged,
+    `on_failure` called) if the broker cannot take it. Only the broker's errors are caught: a task
+    run in-process (tests, the embedded default) raises as it would."""
     try:
-        task.delay(**kwargs)
+        if countdown is None:
+            task.delay(**kwargs)
+        else:
+            task.apply_async(kwargs=kwargs, countdown=countdown)
     except (OperationalError, OSError) as exc:  # the broker is down or unreachable: the sweep takes it up
         logger.warning("Could not enqueue %s(%s): %r; the deadline sweep will take it up", task.name, kwargs, exc)
         if on_failure is not None:
@@ -29,16 +38,6 @@ def task_enqueue(task: Any, *, on_failure: Callable[[Exception], None] | None = 
                 on_failure(exc)
             except Exception:
                 logger.exception("Could not record that %s was not enqueued", task.name)
-        return False
-    return True
-
-
-def task_enqueue_later(task: Any, *, countdown: float, **kwargs: Any) -> bool:
-    """`task_enqueue`, the task to run `countdown` seconds from now."""
-    try:
-        task.apply_async(kwargs=kwargs, countdown=countdown)
-    except (OperationalError, OSError) as exc:  # the broker is down or unreachable: the sweep takes it up
-        logger.warning("Could not enqueue %s(%s): %r; the deadline sweep will take it up", task.name, kwargs, exc)
         return False
     return True
 

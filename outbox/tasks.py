@@ -14,7 +14,7 @@ from typing import Any
 
 from celery import shared_task
 
-from briternia.queue import task_enqueue, task_enqueue_later
+from briternia.queue import task_enqueue
 
 from .services import email_deliver, emails_stale
 
@@ -56,7 +56,7 @@ def _send_each(email_ids: list[int], *, bulk: bool) -> int:
             logger.exception("Email %s could not be sent; the deadline sweep will take it up", email_id)
             continue
         if delivery.retry:
-            task_enqueue_later(email_send_task(bulk=bulk), countdown=delivery.wait, email_id=email_id)
+            task_enqueue(email_send_task(bulk=bulk), countdown=delivery.wait, email_id=email_id)
         sent += delivery.sent
     return sent
 
