@@ -12,6 +12,12 @@ PORT ?= 8000
 # production stack (`make stack`, the Procfile) does not.
 migrate demo-data demo run bench loadtest test lint: export DJANGO_DEBUG ?= 1
 
+# Python writes its bytecode cache (__pycache__/, ignored by git), whatever the shell says: with
+# PYTHONDONTWRITEBYTECODE set (as on this project's CI machines) every process compiled the project
+# again, and pytest rewrote every test module's asserts again: each xdist worker's collection and
+# each server, worker and command the tests start (issue 30: about 7 s of each collection).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
 

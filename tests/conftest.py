@@ -24,6 +24,18 @@ from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 PASSWORD = "a-long-test-password"
 
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's ordering (database tests, then transactional)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules holding a test marked `long` run first, in the order pytest-django gave every
+    test (database tests, then transactional ones, then the rest). Under pytest-xdist (`make test`)
+    a worker idle at the end takes what is still queued on the other, which it can do with short
+    tests only: a walk-through of a minute and a half begun last kept one worker running alone for
+    that long (issue 30)."""
+    long_modules = {item.path for item in items if item.get_closest_marker("long")}
+    items.sort(key=lambda item: item.path not in long_modules)  # stable: the rest keep their order
+
+
 needs_broker = pytest.mark.skipif(
     settings.CELERY_TASK_ALWAYS_EAGER, reason="needs a broker: set CELERY_BROKER_URL (CI runs it against Redis)"
 )

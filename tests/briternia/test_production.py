@@ -184,6 +184,7 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], log: Path, seconds: fl
     raise AssertionError(f"{url} did not answer in {seconds} s:\n{log.read_text(errors='replace')}")
 
 
+@pytest.mark.long
 def test_the_procfile_web_process_serves_hashed_static_files_and_health_with_debug_off(
     demo_var: Path, tmp_path: Path
 ) -> None:
@@ -227,6 +228,7 @@ def _turn_status(var_dir: Path) -> str:
     return status
 
 
+@pytest.mark.long
 def test_make_run_resolves_a_turn_whose_deadline_passed_with_nobody_clicking(demo_var: Path, tmp_path: Path) -> None:
     """`make run`'s worker (deploy/Procfile.run) runs beat's deadline sweep on the file-system broker;
     the sweep here every 2 s instead of every minute, to keep the test short."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 from pypdf import PdfReader
 
@@ -60,6 +61,7 @@ def test_scenario_sheets_arrive_as_pdf_by_email(posted: Turn, outbox: Outbox) ->
     assert f"/battles/{battle.pk}/" in text_of(dave[0])
 
 
+@pytest.mark.long
 def test_players_file_sheets_and_the_organizer_settles_and_runs_the_aftermath(
     posted: Turn, open_page, live_server, outbox: Outbox
 ) -> None:

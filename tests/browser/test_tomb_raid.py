@@ -108,6 +108,7 @@ def _seed_finding(turn: Turn, face: int) -> None:
     pytest.fail(f"no seed rolls a {face} on Treasure from the Ruins")
 
 
+@pytest.mark.long
 def test_a_player_builds_tomb_raiders_raids_a_ruin_and_finds_the_treasure(
     page: Page, open_page, live_server, campaign: Campaign, ostland: Kingdom, army: Army, ruin: Province, outbox
 ) -> None:

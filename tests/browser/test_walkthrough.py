@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 
+import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Locator, Page, expect
 from pypdf import PdfReader
@@ -642,6 +643,7 @@ def _a_deadline_changes(organizer: Page, turn: Turn, live_server, outbox: Outbox
 # --- the walk -----------------------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_four_turns_as_four_players_and_their_organizer_live_them(
     page: Page, open_page: Callable[[], Page], live_server, organizer, outbox: Outbox
 ) -> None:

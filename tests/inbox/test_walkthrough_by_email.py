@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from django.db.models import Q
 
 from battles.models import Battle, TurnSummarySheet
@@ -41,6 +42,7 @@ def _receive(raw: bytes, when: dt.datetime) -> InboundMessage:
     return message_receive(raw, received_at=when, source=InboundMessage.Source.IMAP)
 
 
+@pytest.mark.long
 def test_four_turns_filed_only_by_email(demo_campaign, k, django_capture_on_commit_callbacks):
     capture = django_capture_on_commit_callbacks
     alice, dave = user_named("alice"), user_named("dave")

@@ -12,6 +12,7 @@ Issues (Rogue Kingdom, New Player Option)."""
 
 from __future__ import annotations
 
+import pytest
 from django.test import Client
 
 from battles.models import Battle
@@ -64,6 +65,7 @@ def _file(player: str, turn: Turn, **sheet) -> None:
     assert response.status_code == 200, response.json()
 
 
+@pytest.mark.long
 def test_issue_15_done_when_allies_support_betrayal_drop_out_and_new_player(
     demo_campaign, k, django_capture_on_commit_callbacks
 ):

@@ -76,6 +76,7 @@ def test_import_of_a_file_that_is_not_json_is_a_command_error(db, tmp_path):
         call_command("import_campaign", str(path), stdout=StringIO())
 
 
+@pytest.mark.long
 def test_the_demo_turn_exported_and_imported_by_the_commands_keeps_its_history_reports_and_emails(
     transactional_db, tmp_path
 ):

@@ -178,6 +178,7 @@ def test_the_organizer_and_every_player_are_told_of_the_restore_and_it_is_record
     assert "before the orders phase" in event.text
 
 
+@pytest.mark.long
 def test_restore_before_the_aftermath_undoes_the_next_turn_and_sends_nothing_twice(
     battle_turn, django_capture_on_commit_callbacks
 ):
