@@ -159,38 +159,83 @@ def _json_value(value: Any) -> Any:
 def sheet_from_json(data: Mapping[str, Any]) -> SheetEntries:
     """The records of the sheet `data` holds (the inverse of sheet_to_json; older sheets read as
     the module says). Raises SheetCodecError naming the first malformed field."""
+    parts: dict[str, tuple[Any, ...]] = {}
+    for name, items in _parts(data).items():
+        parts[name] = tuple(_entry(SECTIONS[name], item, f"{name}[{index}]") for index, item in enumerate(items))
+    return SheetEntries(**parts)
+
+
+def sheet_json_checked(data: Mapping[str, Any]) -> dict[str, Any]:
+    """`sheet_to_json(sheet_from_json(data))` without the records between: `data` checked as
+    sheet_from_json checks it (the same SheetCodecError for the same JSON), written as sheet_to_json
+    writes it (every part, every key: a missing one as the record's default) in new lists and dicts.
+    The export writes every sheet and submission of a campaign, before each phase too (its snapshot),
+    so it skips building records it would only write again (issue 35)."""
+    parts = _parts(data)
+    return {
+        section.name: [
+            _entry_json(section, item, f"{section.name}[{index}]")
+            for index, item in enumerate(parts.get(section.name, ()))
+        ]
+        for section in SECTIONS.values()
+    }
+
+
+def _parts(data: Any) -> Mapping[str, list[Any] | tuple[Any, ...]]:
+    """The sheet's parts, each checked to be a part and a list."""
     if not isinstance(data, Mapping):
         raise SheetCodecError("the sheet", f"should be an object, not {_shown(data)}.")
     unknown = [name for name in data if name not in SECTIONS]
     if unknown:
         raise SheetCodecError(str(unknown[0]), "is no part of an order sheet.")
-    parts: dict[str, tuple[Any, ...]] = {}
     for name, items in data.items():
         if not isinstance(items, list | tuple):
             raise SheetCodecError(name, f"should be a list, not {_shown(items)}.")
-        parts[name] = tuple(_entry(SECTIONS[name], item, f"{name}[{index}]") for index, item in enumerate(items))
-    return SheetEntries(**parts)
+    return data
 
 
 def _entry(section: Section, item: Any, where: str) -> Any:
+    _entry_keys_checked(section, item, where)
+    values: dict[str, Any] = {}
+    for f in section.fields:  # the field's place in the error only: a turn reads thousands of them
+        value = _field_value(f, item, where)
+        if value is not NO_DEFAULT:  # otherwise the record's default
+            values[f.name] = _record_value(section, f, value)
+    return section.record(**values)
+
+
+def _entry_json(section: Section, item: Any, where: str) -> dict[str, Any]:
+    """One entry as sheet_to_json writes it, from its JSON as stored."""
+    _entry_keys_checked(section, item, where)
+    written: dict[str, Any] = {}
+    for f in section.fields:
+        value = _field_value(f, item, where)
+        if value is NO_DEFAULT:
+            value = f.default
+        written[f.name] = list(value) if f.kind == INT_LIST else value  # a list of its own
+    return written
+
+
+def _entry_keys_checked(section: Section, item: Any, where: str) -> None:
     if not isinstance(item, Mapping):
         raise SheetCodecError(where, f"should be an object, not {_shown(item)}.")
     unknown = [key for key in item if key not in section.key_set]
     if unknown:
         raise SheetCodecError(f"{where}.{unknown[0]}", "is no field of the entry.")
-    values: dict[str, Any] = {}
-    for f in section.fields:  # the field's place in the error only: a turn reads thousands of them
-        if f.name not in item:
-            if f.required:
-                raise SheetCodecError(f"{where}.{f.name}", "is missing.")
-            continue  # the record's default
-        value = item[f.name]
-        if not _is_kind(value, f.kind):
-            raise SheetCodecError(f"{where}.{f.name}", f"should be {KIND_WORDS[f.kind]}, not {_shown(value)}.")
-        if f.choices and value not in f.choices:
-            raise SheetCodecError(f"{where}.{f.name}", f"should be one of {', '.join(f.choices)}, not {_shown(value)}.")
-        values[f.name] = _record_value(section, f, value)
-    return section.record(**values)
+
+
+def _field_value(f: EntryField, item: Mapping[str, Any], where: str) -> Any:
+    """The entry's value for `f`, checked; NO_DEFAULT when it has none and the record has a default."""
+    if f.name not in item:
+        if f.required:
+            raise SheetCodecError(f"{where}.{f.name}", "is missing.")
+        return NO_DEFAULT
+    value = item[f.name]
+    if not _is_kind(value, f.kind):
+        raise SheetCodecError(f"{where}.{f.name}", f"should be {KIND_WORDS[f.kind]}, not {_shown(value)}.")
+    if f.choices and value not in f.choices:
+        raise SheetCodecError(f"{where}.{f.name}", f"should be one of {', '.join(f.choices)}, not {_shown(value)}.")
+    return value
 
 
 def _is_int(value: Any) -> bool:

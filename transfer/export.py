@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from briternia.errors import DomainError
-from orders.entries import SECTIONS, SheetCodecError, sheet_from_json, sheet_to_json
+from orders.entries import SECTIONS, SheetCodecError, sheet_json_checked
 
 from .campaign_models import (
     Army,
@@ -326,7 +326,7 @@ class _Names:
         key), with [kingdom name, army name] for each army id and the kingdom's name for each kingdom
         id. Entries the codec cannot read stop the export, naming the sheet and the field."""
         try:
-            written = sheet_to_json(sheet_from_json(data))
+            written = sheet_json_checked(data)
         except SheetCodecError as exc:
             raise DomainError(f"{what} cannot be read: {exc.field} {exc.problem}") from exc
         for section, items in written.items():  # the codec's own dicts, every key in each

@@ -14,7 +14,7 @@ from django.test import Client
 
 from briternia.errors import DomainError
 from kingdoms.models import Army, CapturedRaider, Kingdom, MissionEffect
-from orders.entries import SECTIONS, SheetCodecError, sheet_from_json, sheet_to_json
+from orders.entries import SECTIONS, SheetCodecError, sheet_from_json, sheet_json_checked, sheet_to_json
 from orders.models import OrderSheet
 from rulebook.turn.write_orders.records import (
     ArmyOrder,
@@ -104,6 +104,10 @@ def test_write_orders_json_to_entries_to_json_is_the_identity(name):
     assert sheet_from_json(data) == entries
     assert sheet_to_json(sheet_from_json(copy.deepcopy(data))) == data
     assert list(data) == list(SECTIONS)  # every part, even an empty one
+    # The export's reading (no records between) writes the same JSON, in lists and dicts of its own.
+    checked = sheet_json_checked(data)
+    assert checked == data and list(checked) == list(SECTIONS)
+    assert all(a is not b for part in SECTIONS for a, b in zip(checked[part], data[part], strict=True))
 
 
 def test_write_orders_an_older_sheet_reads_with_the_records_defaults():
@@ -113,6 +117,10 @@ def test_write_orders_an_older_sheet_reads_with_the_records_defaults():
     old = {"orders": [{"army": 1, "kind": "move", "target": 12, "support": None, "path": []}]}
     assert sheet_from_json(old) == SheetEntries(orders=(ArmyOrder(1, OrderKind.MOVE, target=12),))
     assert sheet_from_json({}) == SheetEntries()
+    # The export writes an older sheet as a sheet saved today would be: every part, every key.
+    for data in (old, {}):
+        assert sheet_json_checked(copy.deepcopy(data)) == sheet_to_json(sheet_from_json(data))
+    assert sheet_json_checked(old)["orders"][0]["defend_with"] == ArmyOrder(1).defend_with
 
 
 @pytest.mark.parametrize(
@@ -134,10 +142,12 @@ def test_write_orders_an_older_sheet_reads_with_the_records_defaults():
         ({"creations": [{"name": "Reserve", "points": 1000}]}, "creations[0].province"),
     ],
 )
-def test_write_orders_malformed_entries_are_refused_naming_the_field(data, field):
-    """4. Write Orders: JSON that is no order sheet raises the codec's one error, naming where."""
+@pytest.mark.parametrize("read", [sheet_from_json, sheet_json_checked], ids=["records", "export"])
+def test_write_orders_malformed_entries_are_refused_naming_the_field(data, field, read):
+    """4. Write Orders: JSON that is no order sheet raises the codec's one error, naming where, read
+    into records or for the export."""
     with pytest.raises(SheetCodecError) as refused:
-        sheet_from_json(data)
+        read(data)
     assert refused.value.field == field
     assert refused.value.messages == [f"Order sheet entries, {field}: {refused.value.problem}"]
 
