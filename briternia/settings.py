@@ -131,6 +131,10 @@ else:
     # has closed.
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend, its health check sending no `SELECT 1` while the connection is quiet
+        # (nothing from the server on its socket): a round trip less at every request (issue 35).
+        DATABASES["default"]["ENGINE"] = "briternia.postgresql"
     # The weekly rush's hot statements kept prepared on each persistent connection (briternia/
     # prepared.py): PostgreSQL plans them once per connection, not at every submission. Off behind a
     # connection pooler in transaction mode (PgBouncer's default), where a statement prepared on one
