@@ -46,7 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "briternia.staticfiles.BriterniaStaticFilesConfig",  # django.contrib.staticfiles, without ReDoc
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
