@@ -218,7 +218,7 @@ def test_the_procfile_web_process_serves_hashed_static_files_and_health_with_deb
         status, headers, _ = _get(f"http://127.0.0.1:{port}{stylesheets[0].decode()}", **{"Accept-Encoding": "gzip"})
         assert status == 200
         assert headers.get("Content-Encoding") == "gzip"
-        # ReDoc's bundle, which the site never serves, is not collected (briternia/apps.py).
+        # ReDoc's bundle, which the site never serves, is not collected (briternia/staticfiles.py).
         assert (demo_var / "static" / "drf_spectacular_sidecar" / "swagger-ui-dist").is_dir()
         assert not (demo_var / "static" / "drf_spectacular_sidecar" / "redoc").exists()
 
