@@ -210,6 +210,11 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise looks there at start-up, even before collectstatic
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The apps' static files less ReDoc's bundle, which the site never serves (briternia/staticfiles.py).
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "briternia.staticfiles.AppDirectoriesFinder",
+]
 # Hashed, compressed files served by WhiteNoise; `collectstatic` runs at every start-up of the
 # production stack (Procfile). With DEBUG on the files are served from the source folders.
 STORAGES = {
