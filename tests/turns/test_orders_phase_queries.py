@@ -38,9 +38,10 @@ def _orders_phase_queries(kingdoms: int, columns: int, rows: int) -> tuple[dict[
     connection.vendor == "sqlite",
     reason="Django splits SQLite's bulk inserts into batches of 999 parameters; CI's PostgreSQL pass runs this",
 )
-def test_the_orders_phase_takes_the_same_queries_for_8_and_20_kingdoms(db, django_capture_on_commit_callbacks):
-    small, small_total, small_battles = _orders_phase_queries(8, 10, 10)
-    large, large_total, large_battles = _orders_phase_queries(20, 20, 20)
+def test_the_orders_phase_takes_the_same_queries_for_10_and_100_kingdoms(db, django_capture_on_commit_callbacks):
+    """Issue 35: the same count for a 10- and a 100-kingdom campaign, the whole task and each step."""
+    small, small_total, small_battles = _orders_phase_queries(10, 10, 10)
+    large, large_total, large_battles = _orders_phase_queries(100, 20, 20)
     assert large_battles > small_battles > 0  # more battles to post and roll, more armies, more provinces
     assert set(small) == {"snapshot", "load", "rules", "write", "posting", "scenarios", "sanity check"}
     assert large == small
