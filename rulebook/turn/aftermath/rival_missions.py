@@ -283,12 +283,13 @@ def _theft(state: AftermathState, dice: Dice, events: list[Event], battle: Battl
 
 
 def _left_after_losses(state: AftermathState, battle: BattleA) -> TombRaiders | None:
-    """The spy's force less the models its sheet filed as killed or injured (decision 452)."""
+    """The spy's force less the models that did not go (out of action this turn: Recovery) and those its
+    sheet filed as killed or injured (decision 452)."""
     spy = battle.attacker.kingdom
     force = state.tomb_raiders.get(spy) if spy is not None else None
     if force is None:
         return None
-    lost: dict[str, int] = {}
+    lost: dict[str, int] = dict(state.stayed_home.get(spy, {}))
     for r in battle.attacker.raiders:
         lost[r.entry] = lost.get(r.entry, 0) + r.killed + r.injured
     return models_killed(force, lost).force

@@ -69,6 +69,10 @@ class AftermathState(OnTheWorld):
     # Tomb Raiders: each kingdom's force (kingdom id -> its list), which a skirmish's losses and the
     # Recovery change (Maintaining / Changing Tomb Raiders; Recovery).
     tomb_raiders: dict[int, TombRaiders] = field(default_factory=dict)
+    # Recovery, "out of action for one turn": the models of each kingdom's force that missed this turn's
+    # mission (kingdom id -> entry name -> models), noted as they come back (`raiders_back_in_action`),
+    # so that the failure chart's capture takes only a model that went.
+    stayed_home: dict[int, dict[str, int]] = field(default_factory=dict)
     # The magic items each kingdom holds that are not common (names, lower case): the armory has one of
     # each (Armory), so an item found in the ruins that the kingdom holds already is lost (decision 431).
     held_items: dict[int, frozenset[str]] = field(default_factory=dict)
@@ -110,6 +114,7 @@ class AftermathState(OnTheWorld):
             came_from=self.came_from,
             announced_ends=self.announced_ends,
             tomb_raiders=dict(self.tomb_raiders),
+            stayed_home=dict(self.stayed_home),
             held_items=dict(self.held_items),
             spied=self.spied,
             intelligence_due=list(self.intelligence_due),

@@ -259,11 +259,13 @@ def _items_found(
 
 def raiders_back_in_action(state: AftermathState, events: list[Event]) -> None:
     """Recovery, "out of action for one turn": the models a 2 kept out at the last aftermath missed
-    this turn's mission; they are back for the next (decision 432), before this turn's Recovery."""
+    this turn's mission; they are back for the next (decision 432), before this turn's Recovery. Who
+    stayed home is kept in `state.stayed_home` (a capture takes only a model that went)."""
     for kingdom, force in sorted(state.tomb_raiders.items()):
         out = sum(e.out_of_action for e in force.entries)
         if not out:
             continue
+        state.stayed_home[kingdom] = {e.name: e.out_of_action for e in force.entries if e.out_of_action}
         state.tomb_raiders[kingdom] = back_in_action(force)
         events.append(
             Event(

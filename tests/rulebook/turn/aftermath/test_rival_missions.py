@@ -363,6 +363,25 @@ def test_the_injured_are_not_there_to_be_captured():
     assert world.rolled[-1] == "D10"
 
 
+def test_a_model_out_of_action_this_turn_stayed_home_and_is_not_there_to_be_captured():
+    """Recovery, "2: Out of action for one turn": the Lieutenant missed this turn's Reconnaissance (decision
+    432), so the failure chart's "One random model is captured" cannot take him: a D10 over the ten models
+    that went, the second of them the musician (decision 452), not the D11 over the whole list. He is back
+    for the next turn's mission."""
+    world = MissionScene()
+    entries = tuple(replace(e, out_of_action=1) if e.name == LIEUTENANT else e for e in SAMPLE_HIGH_ELVES.entries)
+    world.tomb_raiders[SPY] = TombRaiders(SAMPLE_HIGH_ELVES.army_type, entries)
+    world.mission("reconnaissance", "treasury-info", RaidResult.FAILURE)
+    result = world.run([1, 2])  # the failure chart's 1 (a capture), then the D10's 2
+
+    assert world.rolled[-1] == "D10"
+    (captive,) = result.state.world.captives.values()
+    assert captive.entry != LIEUTENANT
+    assert captive.entry == SAMPLE_HIGH_ELVES.entries[2].name  # the Captain, then the musician
+    force = result.state.tomb_raiders[SPY]
+    assert force.entry(LIEUTENANT).models == 1 and force.entry(LIEUTENANT).out_of_action == 0
+
+
 def test_a_spy_s_story_gives_its_experience_to_the_army_it_names() -> None:
     """Stories Are Nice: "Battle reports from a Tomb Raiders' prospective also count. Players can apply those
     bonus Experience Points to any of their armies." A Reconnaissance or Sabotage goes without an army: the
