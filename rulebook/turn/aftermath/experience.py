@@ -44,8 +44,10 @@ def battle_experience(
     province: ProvinceState,
 ) -> None:
     """Experience Points: the army's base experience for its result (none without its sheet, 8. End
-    of Turn; none for the Ancient Dead), and the turn's story bonus if it goes to this battle."""
-    if side.army is None or perished(state, side.army):
+    of Turn; none for the Ancient Dead), and the turn's story bonus if it goes to this battle. An
+    army gone (wiped out with nowhere to retreat; an Elite Defense Force perished with its town)
+    gains none: there is no army left to gain it (decision 557)."""
+    if side.army is None or state.world.army(side.army).disbanded:
         return
     army = state.world.army(side.army)
     if ancient_dead(state, army.kingdom):

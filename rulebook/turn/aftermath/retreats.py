@@ -20,6 +20,7 @@ from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.looting import SACK_GOLD, loot
 from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleSettled, army_name, disband, put_army
+from rulebook.turn.aftermath.succession import characters_go_with_their_army
 from rulebook.turn.fight_battles.towns_cities_capitols import elite_defense_perishes
 from rulebook.world import ProvinceState
 
@@ -205,6 +206,8 @@ def retreat(state: AftermathState, events: list[Event], army_id: int, battle_pro
                 province=battle_province,
             )
         )
+        # Wiped out, its characters with it; a Warlord among them is succeeded (decision 557).
+        characters_go_with_their_army(state, events, army, disbanded=False)
         return
     army = put_army(state, replace(army, province=target))
     events.append(
