@@ -255,6 +255,20 @@ def test_razing_the_ally_s_capitol_takes_it_and_the_capitol_is_lost():
     assert result.state.kingdoms[1].capitol_lost_turn is None
 
 
+def test_a_capitol_razed_away_before_the_moves_may_be_crowned_after_them():
+    """Loss of the Capitol (decision 159): the capitol razed away in 5. Executing Orders is lost before
+    the turn's moves; K2's Warlord, whose army stands in K2's city in 7, is crowned there after them."""
+    s = _raze_in_11(capitol=True)
+    s.provinces[7] = wb.province_with(s.provinces[7], settlement="city")
+    s.world.armies[2] = wb.army(2, 2, 7)
+    s.kingdoms[2] = replace(s.kingdoms[2], warlord_army=2)
+    result = resolve(s)
+
+    k2 = result.state.kingdoms[2]
+    assert (k2.capitol, k2.capitol_lost_turn) == (7, None)
+    assert [e.province for e in of(result.events, "coronation", 2)] == [7]
+
+
 def test_razing_the_ally_s_city_its_elite_defense_force_perishes():
     """Allies, Raze, and Battle for Towns, Cities, and Capitols: "Should the town / city be conquered, the
     Elite Defense Force it to be considered to have perished to the last man" (decision 556): taken by a
