@@ -287,7 +287,7 @@ def _left_after_losses(state: AftermathState, battle: BattleA) -> TombRaiders | 
     sheet filed as killed or injured (decision 452)."""
     spy = battle.attacker.kingdom
     force = state.tomb_raiders.get(spy) if spy is not None else None
-    if force is None:
+    if spy is None or force is None:
         return None
     lost: dict[str, int] = dict(state.stayed_home.get(spy, {}))
     for r in battle.attacker.raiders:
