@@ -12,9 +12,9 @@ from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
 from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.tables import ArmyType
-from rulebook.world import UnitState
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, MissionUse, OrderKind, SheetEntries
+from rulebook.world import UnitState
 from tests import world_builders as wb
 from tests.rulebook.resolving import of, resolve
 
