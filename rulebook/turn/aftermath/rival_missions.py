@@ -80,7 +80,9 @@ def effect_when(mission: str, target: str, turn: int) -> str:
             f"the army's orders of turn {turn + 1} are delivered at that turn's resolution; name one of your "
             "armies on that sheet to hold in response"
         ),
-        Reconnaissance.ARMY_CONSTRUCTION_INFO: f"delivered when {target} next creates an army",
+        Reconnaissance.ARMY_CONSTRUCTION_INFO: (
+            f"where and at what points when {target} next creates an army; its list once written"
+        ),
         Sabotage.DESTROY_COMMUNICATION: (
             f"cancel one support from or to {target} on your sheet of turn {turn + 1} or {turn + 2} "
             f"(it expires after turn {turn + DESTROY_COMMUNICATION_TURNS})"
