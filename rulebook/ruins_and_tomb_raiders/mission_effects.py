@@ -2,8 +2,9 @@
 pending ones of a mission, in the order they were earned, and the record of one used or expired. The
 phases that apply them (an army's list awaited at the resolution's beginning, Misdirection and Army Orders
 after the orders are normalised, Army Construction Info at 3. Create / Upgrade Armies, the battle effects
-and Destroy Communication at 6. Fight Battles, Mislabeled goods in the aftermath) read `World.mission_effects` and retire each effect they apply; the
-world's writer stores the change (kingdoms.services.rival_missions)."""
+and Destroy Communication at 6. Fight Battles, Mislabeled goods in the aftermath) read
+`World.mission_effects` and retire each effect they apply; the world's writer stores the change
+(kingdoms.services.rival_missions)."""
 
 from __future__ import annotations
 
