@@ -5,6 +5,7 @@ through (Allies) and a Rogue Kingdom's entered (Rogue Kingdom). Pure Python."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
@@ -49,22 +50,10 @@ def contacts_and_claims(
         stayers = sorted((a for a in here if a.id not in moved), key=lambda a: a.id)
         hostile = any(not state.allied(a, b) for a in kingdoms for b in kingdoms if a < b)
         if hostile:
-            # Allies never fight each other when they meet: an army's enemies are the other kingdoms' but its ally's.
-            def enemies(a: ArmyState, b: ArmyState) -> bool:
-                return a.kingdom != b.kingdom and not state.allied(a.kingdom, b.kingdom)
-
-            if stayers:
-                for attacker in movers:
-                    defender = next((d for d in stayers if enemies(attacker, d)), None)
-                    if defender is not None:
-                        contacts.append(Contact(province=number, attacker=attacker.id, defender=defender.id))
-            else:
-                first = movers[0]
-                second = next((m for m in movers if enemies(first, m)), None)
-                if second is None:  # the first mover's allies only: the others' enemies meet them
-                    first, second = next((a, b) for a in movers for b in movers if enemies(a, b))
-                contacts.append(Contact(province=number, attacker=first.id, defender=second.id, both_moved=True))
+            if movers:  # enemies that all stayed where they stood make no contact: nobody moved in
+                contacts.append(_one_battle(state, number, movers, stayers))
             continue
+        assault: int | None = None  # the index of the contact of the first mover that assaults the garrison
         for army in movers:
             owner = province.controller
             if owner == army.kingdom:
@@ -78,10 +67,51 @@ def contacts_and_claims(
                     contacts.append(contact)
                 continue
             if garrison_defends(state, number):
-                contacts.append(Contact(province=number, attacker=army.id))
+                if assault is None:
+                    assault = len(contacts)
+                    contacts.append(Contact(province=number, attacker=army.id))
+                else:
+                    # Decision 551: the garrison fights one battle; the ally that came with the first
+                    # mover fights beside it, not a battle of its own against the same garrison.
+                    first = contacts[assault]
+                    contacts[assault] = replace(first, beside=(*first.beside, army.id))
             else:
                 _claim(state, events, army, number)
     return contacts
+
+
+def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers: list[ArmyState]) -> Contact:
+    """The one battle fought in province `number`, where two sides meet (Multiple Moves into Battle
+    leaves no more; an ally is its ally's side, decision 138): an army that moved in attacks an
+    enemy that stayed there (the province's controller's own army before its ally's: it is its
+    province), or, with none staying, the two that moved in meet. Every other army there of either
+    side, its ally's, fights beside its side's army (Allies: "Armies may defend their allies'
+    provinces by fighting battles therein"; decisions 550 and 551): no army fights two battles, no
+    army stands in a battle's province outside it."""
+
+    # Allies never fight each other when they meet: an army's enemies are the other kingdoms' but its ally's.
+    def enemies(a: ArmyState, b: ArmyState) -> bool:
+        return a.kingdom != b.kingdom and not state.allied(a.kingdom, b.kingdom)
+
+    attacked = [d for d in stayers if any(enemies(m, d) for m in movers)]
+    if attacked:
+        owner = state.provinces[number].controller
+        defender = next((d for d in attacked if d.kingdom == owner), attacked[0])
+        attacker = next(m for m in movers if enemies(m, defender))
+        both_moved = False
+    else:
+        attacker = movers[0]
+        second = next((m for m in movers if enemies(attacker, m)), None)
+        if second is None:  # the first mover's allies only: the others' enemies meet them
+            attacker, second = next((a, b) for a in movers for b in movers if enemies(a, b))
+        defender, both_moved = second, True
+    beside = tuple(
+        a.id
+        for a in sorted([*movers, *stayers], key=lambda a: a.id)
+        if a.id not in (attacker.id, defender.id)
+        if (enemies(a, defender) and not enemies(a, attacker)) or (enemies(a, attacker) and not enemies(a, defender))
+    )
+    return Contact(province=number, attacker=attacker.id, defender=defender.id, both_moved=both_moved, beside=beside)
 
 
 def _claim(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:
