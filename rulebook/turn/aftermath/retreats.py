@@ -142,7 +142,7 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
         return
     if state.allied(winner, loser):
         # Allies: "Armies may defend their allies' provinces by fighting battles therein. Control of
-        # the province does not change hands if the ally maintains control" (decision 550).
+        # the province does not change hands if the ally maintains control" (decision 552).
         return
     for army in sorted(state.garrisons.values(), key=lambda a: a.id):
         # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
