@@ -83,8 +83,8 @@ def contacts_and_claims(
 def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers: list[ArmyState]) -> Contact:
     """The one battle fought in province `number`, where two sides meet (Multiple Moves into Battle
     leaves no more; an ally is its ally's side, decision 138): an army that moved in attacks an
-    enemy that stayed there (the province's controller's own army before its ally's: it is its
-    province), or, with none staying, the two that moved in meet. Every other army there of either
+    enemy that stayed there (the Fortified army, else the province's own kingdom's before its
+    ally's), or, with none staying, the two that moved in meet. Every other army there of either
     side, its ally's, fights beside its side's army (Allies: "Armies may defend their allies'
     provinces by fighting battles therein"; decisions 550 and 551): no army fights two battles, no
     army stands in a battle's province outside it."""
@@ -95,8 +95,16 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
 
     attacked = [d for d in stayers if any(enemies(m, d) for m in movers)]
     if attacked:
+        # Of two allies standing there, the one that fortified the province defends it (Fortify: "It
+        # is possible for an army to Fortify a province controlled by an ally"; its bonuses are its
+        # own, decision 37); else the province's own kingdom's army (its garrison, its choice of who
+        # defends); else the lower id.
+        fortifier = state.world.fortifier(number)
         owner = state.provinces[number].controller
-        defender = next((d for d in attacked if d.kingdom == owner), attacked[0])
+        defender = next(
+            (d for d in attacked if fortifier is not None and d.id == fortifier.id),
+            next((d for d in attacked if d.kingdom == owner), attacked[0]),
+        )
         attacker = next(m for m in movers if enemies(m, defender))
         both_moved = False
     else:
