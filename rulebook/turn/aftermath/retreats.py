@@ -307,6 +307,10 @@ def skirmish(state: AftermathState, dice: Dice, events: list[Event], battle: Bat
     else:
         why = f"{state.kingdoms[side.kingdom].name}'s Tomb Raiders did not win the skirmish for {province}"
         kept_out(state, events, side.army, battle.province, why, "Ruins")
+        # Its ally's army that entered with it (decision 551) may not move in either.
+        for army in _armies_there(state, battle.province, [side.army]):
+            if state.allied(army.kingdom, side.kingdom) and army.id in state.came_from:
+                kept_out(state, events, army.id, battle.province, why, "Ruins")
     return BattleSettled(
         battle=battle.id,
         result=outcome.attacker.result,

@@ -53,10 +53,16 @@ def contacts_and_claims(
             if movers:  # enemies that all stayed where they stood make no contact: nobody moved in
                 contacts.append(_one_battle(state, number, movers, stayers))
             continue
-        assault: int | None = None  # the index of the contact of the first mover that assaults the garrison
+        # The contact of the first mover that meets the province's defenders (its garrison, or the
+        # forces the Rogue Kingdom table gives): its allies that come in with it fight beside it in
+        # that one battle, not in battles of their own against the same defenders (decision 551).
+        first: int | None = None
         for army in movers:
-            owner = province.controller
+            owner = state.provinces[number].controller  # as the movers before it left it (an Empty roll's claim)
             if owner == army.kingdom:
+                continue
+            if first is not None:
+                contacts[first] = replace(contacts[first], beside=(*contacts[first].beside, army.id))
                 continue
             if state.allied(owner, army.kingdom):
                 _ally_passage(state, events, army, number)
@@ -64,17 +70,12 @@ def contacts_and_claims(
             if province.rogue or (owner is not None and state.kingdoms[owner].rogue):
                 contact = _rogue_kingdom_entered(state, dice, events, army, number)
                 if contact is not None:
+                    first = len(contacts)
                     contacts.append(contact)
                 continue
             if garrison_defends(state, number):
-                if assault is None:
-                    assault = len(contacts)
-                    contacts.append(Contact(province=number, attacker=army.id))
-                else:
-                    # Decision 551: the garrison fights one battle; the ally that came with the first
-                    # mover fights beside it, not a battle of its own against the same garrison.
-                    first = contacts[assault]
-                    contacts[assault] = replace(first, beside=(*first.beside, army.id))
+                first = len(contacts)
+                contacts.append(Contact(province=number, attacker=army.id))
             else:
                 _claim(state, events, army, number)
     return contacts

@@ -136,9 +136,17 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event], raided: s
 
     for army_id in contact.beside:
         standing = state.armies[army_id]
+        who = f"{standing.name} ({state.kingdoms[standing.kingdom].name})"
+        if battle.skirmish:
+            # Scouting forces: the Tomb Raiders skirmish and no army fights (decision 231).
+            battle.notes.append(
+                f"{who} entered {province} with its ally: the skirmish decides for both; if it is lost, neither "
+                "may move into the province this turn (Allies; Rogue Kingdom)."
+            )
+            continue
         battle.notes.append(
-            f"{standing.name} ({state.kingdoms[standing.kingdom].name}) stands in {province} with its ally: it fights "
-            "beside it with a detachment from where it stands, and leaves the province if its side must (Allies)."
+            f"{who} stands in {province} with its ally: it fights beside it with a detachment from where it "
+            "stands, and leaves the province if its side must (Allies)."
         )
     raid_with_battle(state, battle, raided)
     assault = " It is an Assault." if battle.assault else ""

@@ -14,6 +14,7 @@ import pytest
 
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.sanity import world_problems
+from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import BattleResult as R
 from rulebook.turn.aftermath.sheets import SideA
 from rulebook.turn.state import Contact
@@ -21,6 +22,7 @@ from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntrie
 from tests import world_builders as wb
 from tests.rulebook.allies.test_aftermath_allies import AVALON_CARNWYL, BRYTHON_CARNWYL, SQUIRES, scene
 from tests.rulebook.allies.test_declarations import ALLIANCE, of, resolve, state
+from tests.rulebook.player_issues.test_rogue_kingdom_resolution import state as rogue_state
 from tests.rulebook.turn.aftermath.test_aftermath import AVALON, BRYTHON, CARNWYL, GUARD, HOST, HOST_UNITS, Scene
 from tests.rulebook.turn.test_executing_orders import army, run
 from tests.rulebook.turn.test_executing_orders import state as executing_state
@@ -214,3 +216,47 @@ def test_an_ally_that_wins_in_its_ally_s_province_keeps_it_for_its_ally():
     assert after.state.world.provinces[5].controller == BRYTHON
     assert after.state.world.armies[SQUIRES].province == 5 and after.state.world.armies[HOST].province == 2
     assert not [e for e in after.events if e.code in ("province-conquered", "province-lost")]
+
+
+def rogue_land_entered_by_allies(faces: list[int]):
+    """Decision 551 in a Rogue Kingdom (the 3 x 3 grid of test_rogue_kingdom_resolution: Brython, a
+    Rogue Kingdom, holds 2): Avalon's army 11 (from 1) and its ally Carnwyl's army 13 (from 3) both
+    enter Brython's 2."""
+    s = rogue_state((11, 2))
+    s.world.kingdoms[CARNWYL] = wb.kingdom(CARNWYL, "Carnwyl", ArmyType.BRETONNIANS)
+    s.world.alliances[9] = AVALON_CARNWYL
+    s.world.armies[13] = wb.army(13, CARNWYL, 3)
+    order = ArmyOrder(13, OrderKind.MOVE, target=2)
+    s.orders[13] = order
+    s.sheets[CARNWYL] = SheetEntries(orders=(order,))
+    return resolve(s, faces)
+
+
+def test_two_allies_entering_a_rogue_kingdom_s_land_roll_once_and_fight_one_battle():
+    """Decision 551 (Rogue Kingdom: "If a foreign army enters the land, roll on the following
+    table"): the land is rolled for once, by the lower id; the forces it gives fight one battle, the
+    ally's army beside the one that rolled. An Empty land is claimed by the first: its ally passes."""
+    result = rogue_land_entered_by_allies([5, 4])  # Medium Army (1,500 points); Carnwyl's arrival 4
+
+    assert [e.army for e in of(result.events, "rogue-kingdom-roll")] == [11]
+    assert result.contacts == [Contact(province=2, attacker=11, rogue_roll=5, beside=(13,))]
+    (battle,) = result.battles
+    assert [(s.army, s.side, s.points) for s in battle.supports] == [(13, "attacker", 300)]
+
+    empty = rogue_land_entered_by_allies([1])
+    assert empty.contacts == [] and empty.state.provinces[2].controller == AVALON
+    assert [e.army for e in of(empty.events, "ally-passage") if e.army is not None] == [13]
+
+
+def test_allies_whose_tomb_raiders_lose_the_scouting_skirmish_both_stay_out():
+    """Decision 551 (Rogue Kingdom, scouting forces; Ruins: "If the player loses the skirmish, their
+    army may not move into to the province this turn"): Avalon's Host and its ally's Squires entered
+    Brython's 5 together; Avalon's Tomb Raiders lost the skirmish: both go back where they came from."""
+    world = scene(AVALON_CARNWYL)
+    world.province(5, controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.army(SQUIRES, CARNWYL, 5, SQUIRES_UNITS, came_from=6)
+    world.battle(R.MINOR_LOSS, SideA(AVALON, HOST), SideA(BRYTHON, None), skirmish=True)
+    after = world.run(faces=[]).state.world
+    assert (after.armies[HOST].province, after.armies[SQUIRES].province) == (2, 6)
+    assert after.provinces[5].controller == BRYTHON
