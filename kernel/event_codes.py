@@ -89,6 +89,7 @@ class EventCode(StrEnum):
     FORCED_MARCH_FATIGUE = "forced-march-fatigue"
     CO_OCCUPYING = "co-occupying"  # fatigued into a friendly army's province
     CO_OCCUPYING_STAYED = "co-occupying-stayed"  # ... and did not move out the next turn
+    CO_OCCUPYING_ENDED = "co-occupying-ended"  # ... but no army of its kingdom is left there: it counts
     PASSED_IN_THE_NIGHT = "passed-in-the-night"  # Don't Pass in the Night: the lower roll stays
     OCCUPIED_PROVINCE = "occupied-province"  # Occupied Province: the lower rolls hold
     MULTIPLE_MOVES = "multiple-moves"  # Multiple Moves into Battle: the lower rolls hold

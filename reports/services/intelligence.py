@@ -14,6 +14,7 @@ from typing import Any
 
 from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, MissionEffect, TreasuryEntry
+from rulebook.ruins_and_tomb_raiders.mission_effects import LIST_AWAITED, list_awaited_when
 from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.turn.aftermath.rival_missions import LISTED, effect_when
 from turns.models import Turn, TurnEvent
@@ -46,14 +47,8 @@ def _tables(mission: str, info: Mapping[str, Any]) -> tuple[list[str], list[dict
         if info.get("wizard_level"):
             lines.insert(1, f"Wizard, level {info['wizard_level']}.")
         return lines, []
-    if mission == Reconnaissance.ARMY_STATISTICS:
-        if not info.get("found"):
-            return ["The army is no longer on the map."], []
-        lines = [f"{_where(info)}: {info['points']:,} points (no character info)."]
-        if info.get("list_due"):
-            return [*lines, "Its list is not entered yet."], []
-        rows = [[u["name"], u["category"], u["models"], u["points"]] for u in info.get("units", [])]
-        return lines, [{"title": "Army list", "columns": ["Unit", "Category", "Models", "Points"], "rows": rows}]
+    if mission in (Reconnaissance.ARMY_STATISTICS, Reconnaissance.ARMY_CONSTRUCTION_INFO):
+        return _army_tables(info)
     if mission == Reconnaissance.ARTILLERY_INFO:
         rows = [[m["type"], m["number"], _where(m)] for m in info.get("machines", [])]
         return [f"{info.get('total', 0)} artillery pieces and war machines."], [
@@ -63,6 +58,30 @@ def _tables(mission: str, info: Mapping[str, Any]) -> tuple[list[str], list[dict
     return [f"{info.get('count', 0)} mage{'s' if info.get('count') != 1 else ''}."], [
         {"title": "Mages", "columns": ["Mage", "Level", "Where"], "rows": rows}
     ]
+
+
+def _army_tables(info: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Army Statistics and Army Construction Info: where the army stands and its list, no character info;
+    while its list is due, its points and that the list follows once written (decisions 488, 562)."""
+    if not info.get("found"):
+        return ["The army is no longer on the map; there is no list to deliver."], []
+    lines = [f"{_where(info)}: {info['points']:,} points (no character info)."]
+    if info.get("list_due"):
+        return [*lines, "Its list is not entered yet: it follows at the first resolution after it is written."], []
+    rows = [
+        [
+            u["name"],
+            u["category"],
+            u["models"],
+            u.get("points_per_model", ""),
+            u.get("equipment_points", ""),
+            u.get("veteran_level", ""),
+            u["points"],
+        ]
+        for u in info.get("units", [])
+    ]
+    columns = ["Unit", "Category", "Models", "Points a model", "Command and equipment", "Veteran level", "Points"]
+    return lines, [{"title": "Army list", "columns": columns, "rows": rows}]
 
 
 def intelligence_item(event: TurnEvent) -> dict[str, Any]:
@@ -110,7 +129,11 @@ def pending_effects(kingdom: Kingdom) -> list[dict[str, Any]]:
             "target_army": row.target_army.name if row.target_army else "",
             "earned_turn": row.earned_turn,
             "expires_turn": row.expires_turn,
-            "when": effect_when(row.mission, row.target.name, row.earned_turn),
+            "when": (
+                list_awaited_when(row.target.name)
+                if row.data.get(LIST_AWAITED)
+                else effect_when(row.mission, row.target.name, row.earned_turn)
+            ),
         }
         for row in rows
     ]

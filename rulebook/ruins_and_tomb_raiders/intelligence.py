@@ -151,25 +151,46 @@ def character_bio(
     }
 
 
+def army_list(world: World, army_id: int) -> list[dict[str, Any]]:
+    """The army's list as its player wrote it, no character info ("Army list (no character info)"): each
+    unit that is not a character, as the list gives it (its name, category, models, points a model, its
+    command and equipment points and Veteran level, its points). The characters' units are left out, and
+    with them their names and the magic items they bear."""
+    return [
+        {
+            "name": u.name,
+            "category": u.category,
+            "models": u.models,
+            "points_per_model": u.points_per_model,
+            "equipment_points": u.equipment_points,
+            "champion_points": u.champion_points,
+            "standard_points": u.standard_points,
+            "musician_points": u.musician_points,
+            "veteran_level": u.veteran_level,
+            "one_use": u.one_use,
+            "points": u.points,
+        }
+        for u in world.units.get(army_id, ())
+        if not u.character and u.models
+    ]
+
+
 def army_statistics(world: World, army_id: int | None) -> dict[str, Any]:
-    """Army Statistics: the army's location and list, no character info (its characters' units, and the
-    items they carry, are left out). An army whose list is due shows its points only; an army no longer
-    on the map is reported so."""
+    """Army Statistics: the army's location and list, no character info (`army_list`). An army whose list
+    is due shows its points only (its list follows once written, decision 562); an army no longer on the
+    map is reported so."""
     if army_id is None or (army_id not in world.armies and army_id not in world.garrisons):
         return {"found": False}
     army = world.army(army_id)
     if army.disbanded:
         return {"found": False}
-    units = [u for u in world.units.get(army_id, ()) if not u.character and u.models]
+    units = [] if army.list_due else army_list(world, army_id)
     return {
         "found": True,
         **_where(world, army_id),
         "list_due": army.list_due,
-        "points": army.points if army.list_due else sum(u.points for u in units),
-        "units": [
-            {"name": u.name, "category": u.category, "models": u.models, "points": u.points}
-            for u in (() if army.list_due else units)
-        ],
+        "points": army.points if army.list_due else sum(u["points"] for u in units),
+        "units": units,
     }
 
 

@@ -242,10 +242,11 @@ def _knowable(what: MissionTarget) -> str:
 WHEN_IT_TAKES_EFFECT: dict[str, str] = {
     "character-bio": "delivered after this turn's battles, as the character stands then",
     "treasury-info": "delivered after this turn's battles: the treasury then, and what was spent this turn and on what",
-    "army-statistics": "delivered after this turn's battles, as the army stands then",
+    "army-statistics": "delivered after this turn's battles, as the army stands then (a list not written yet: "
+    "its points then, its list once written)",
     "army-orders": "the army's orders of next turn, delivered when next turn resolves; name one of your own armies "
     "on next turn's sheet to hold in response",
-    "army-construction-info": "delivered when the kingdom next creates an army",
+    "army-construction-info": "where and at what points when the kingdom next creates an army; its list once written",
     "artillery-info": "delivered after this turn's battles",
     "magic-college-raid": "delivered after this turn's battles",
     "theft": "the gold moves after this turn's battles",

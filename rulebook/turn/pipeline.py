@@ -15,6 +15,7 @@ from rulebook.player_issues.transfer_of_gold import send_items
 from rulebook.ruins_and_tomb_raiders.captives import settle_captives
 from rulebook.ruins_and_tomb_raiders.missions_sent import send_tomb_raiders
 from rulebook.turn.army_construction_spied import spy_on_construction
+from rulebook.turn.army_lists_spied import spied_lists_delivered
 from rulebook.turn.create_upgrade_armies import create_and_upgrade_armies
 from rulebook.turn.executing_orders.army_orders_spied import spy_on_orders
 from rulebook.turn.executing_orders.misdirection import misdirect_armies
@@ -47,6 +48,8 @@ def resolve_orders(state: TurnState, dice: Dice, ancient_dice: Dice | None = Non
     not changed."""
     work = state.working_copy()
     events: list[Event] = []
+    # Reconnaissance (decisions 488, 562): the lists awaited, as their players wrote them since the last turn
+    spied_lists_delivered(work.world, events)
     players_out(work, events)  # Loss of the Capitol: three turns without a coronation
     tally_gold(work, events)
     settle_alliances(work, events)  # Allies: declared (and announced over) with the orders

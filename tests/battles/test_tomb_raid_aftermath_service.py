@@ -182,11 +182,14 @@ def test_a_failed_raid_filed_through_the_api_leaves_the_army_outside(raid, api_c
     assert (army.province_id, ruin.controller_id, ruin.ruin_raids) == (start.pk, None, 0)
     assert not ArmoryItem.objects.filter(kingdom=ostland, points=0).exists()
     assert _gold(ostland) == gold_before
-    # The Captain killed for good: the Lieutenant is the new Captain, his champion upgrade the dead
-    # Captain's 20 points over a Swordsman's 8 (decision 433), paid from the points available.
+    # The Captain killed for good: the Lieutenant is the new Captain. He is a Special model, not a
+    # Swordsman: the dead Captain's 20 points over a Swordsman's 8 are not his champion upgrade, so the
+    # player is asked to enter it (decision 433).
     lieutenant = TombRaiderEntry.objects.get(force__kingdom=ostland, name="Lieutenant Vogt")
     assert (lieutenant.role, lieutenant.promoted, lieutenant.command) == ("captain", True, "champion")
-    assert lieutenant.points_per_model == 15 + 12
+    assert lieutenant.points_per_model == 15
+    promoted = TurnEvent.objects.get(turn=battle.turn, code=EventCode.TOMB_RAIDERS_PROMOTED)
+    assert "enter his champion upgrade's points on the Tomb Raiders page" in promoted.text
     assert not TombRaiderEntry.objects.filter(force__kingdom=ostland, name="Captain Kessler").exists()
     back = TurnEvent.objects.get(turn=battle.turn, code=EventCode.SKIRMISH_LOST)
     assert back.text.endswith(f"stays in {start.number} {start.name} (Tomb Raid).")

@@ -30,6 +30,7 @@ from rulebook.ruins_and_tomb_raiders.intelligence import (
     treasury_info,
 )
 from rulebook.ruins_and_tomb_raiders.maintaining import models_killed
+from rulebook.ruins_and_tomb_raiders.mission_effects import awaiting_list
 from rulebook.ruins_and_tomb_raiders.reconnaissance import RECONNAISSANCE_MISSIONS, Reconnaissance
 from rulebook.ruins_and_tomb_raiders.rival_missions import (
     CaptiveState,
@@ -79,7 +80,9 @@ def effect_when(mission: str, target: str, turn: int) -> str:
             f"the army's orders of turn {turn + 1} are delivered at that turn's resolution; name one of your "
             "armies on that sheet to hold in response"
         ),
-        Reconnaissance.ARMY_CONSTRUCTION_INFO: f"delivered when {target} next creates an army",
+        Reconnaissance.ARMY_CONSTRUCTION_INFO: (
+            f"where and at what points when {target} next creates an army; its list once written"
+        ),
         Sabotage.DESTROY_COMMUNICATION: (
             f"cancel one support from or to {target} on your sheet of turn {turn + 1} or {turn + 2} "
             f"(it expires after turn {turn + DESTROY_COMMUNICATION_TURNS})"
@@ -287,7 +290,7 @@ def _left_after_losses(state: AftermathState, battle: BattleA) -> TombRaiders | 
     sheet filed as killed or injured (decision 452)."""
     spy = battle.attacker.kingdom
     force = state.tomb_raiders.get(spy) if spy is not None else None
-    if force is None:
+    if spy is None or force is None:
         return None
     lost: dict[str, int] = dict(state.stayed_home.get(spy, {}))
     for r in battle.attacker.raiders:
@@ -362,6 +365,8 @@ def intelligence_delivered(state: AftermathState, events: list[Event]) -> None:
         info = _information(state, events, due)
         label = LISTED[due.mission].label
         target_name = state.kingdoms[due.target].name
+        if due.mission == Reconnaissance.ARMY_STATISTICS and info.get("found") and info["list_due"]:
+            _list_awaited(state, due)
         events.append(
             Event(
                 PHASE,
@@ -380,6 +385,22 @@ def intelligence_delivered(state: AftermathState, events: list[Event]) -> None:
             )
         )
     state.intelligence_due.clear()
+
+
+def _list_awaited(state: AftermathState, due: IntelligenceDue) -> None:
+    """Decision 562: Army Statistics of an army whose list is due tells its location and points now, and
+    an effect kept pending delivers its list at the first later resolution that finds it written."""
+    assert due.target_army is not None
+    effect = MissionEffectState(
+        id=min([0, *state.world.mission_effects]) - 1,
+        kingdom=due.spy,
+        target=due.target,
+        mission=due.mission,
+        earned_turn=state.turn,
+        data={"battle": due.battle},
+    )
+    state.world.mission_effects[effect.id] = effect
+    awaiting_list(state.world, effect, due.target_army)
 
 
 def _information(state: AftermathState, events: list[Event], due: IntelligenceDue) -> dict[str, Any]:
@@ -441,7 +462,10 @@ def intelligence_text(mission: str, info: Mapping[str, Any]) -> str:
         if not info.get("found"):
             return "the army is no longer on the map."
         if info["list_due"]:
-            return f"{_where(info)}, {info['points']:,} points (its list is not entered yet)."
+            return (
+                f"{_where(info)}, {info['points']:,} points (its list is not entered yet: it reaches you at the first "
+                "resolution after it is written)."
+            )
         units = ", ".join(f"{u['models']} {u['name']}" for u in info["units"])
         return f"{_where(info)}: {units or 'no units'} ({info['points']:,} points, characters left out)."
     if mission == Reconnaissance.ARTILLERY_INFO:

@@ -17,7 +17,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.ancient_dead.deserts import SCARAB_AMULET
-from rulebook.ruins_and_tomb_raiders.force import Command, Role, TombRaiders
+from rulebook.ruins_and_tomb_raiders.force import Command, RaiderEntry, Role, TombRaiders
 from rulebook.ruins_and_tomb_raiders.maintaining import PromotionRefused, models_killed, promote_captain
 from rulebook.ruins_and_tomb_raiders.recovery import OUTCOME_LABELS, back_in_action, recover
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind, RaidOutcome, RaidResult, Ruin, raid_outcome
@@ -349,7 +349,7 @@ def promoted(
             )
         )
         return after
-    upgrade = _champion_upgrade(before)
+    upgrade = _champion_upgrade(before, after.lieutenant)
     try:
         promotion = promote_captain(after, champion_upgrade_points=upgrade)
     except PromotionRefused:  # pragma: no cover - the Captain is gone and the Lieutenant is there
@@ -363,8 +363,8 @@ def promoted(
         f"its champion upgrade, {upgrade} points, paid from the points available"
         if upgrade
         else (
-            "enter his champion upgrade's points on the Tomb Raiders page (none of the dead Captain's unit type "
-            "is left to read it from)"
+            "enter his champion upgrade's points on the Tomb Raiders page (the list tells it only for the dead "
+            "Captain's unit type, read from a trooper of it)"
         )
     )
     events.append(
@@ -381,11 +381,13 @@ def promoted(
     return promotion.force
 
 
-def _champion_upgrade(force: TombRaiders) -> int:
-    """Decision 433: the champion upgrade is the dead Captain's cost over a plain trooper of his unit
-    type in the force (what the army book's upgrade cost him); none: 0, and the player enters it."""
+def _champion_upgrade(force: TombRaiders, new_captain: RaiderEntry) -> int:
+    """Decision 433: "the cost of upgrading it to a Champion", the new Captain's. The list tells it only
+    for the dead Captain's unit type: his cost over a plain trooper of it in the force (what the army
+    book's upgrade cost him). A new Captain of another unit type, or no such trooper: 0, and the
+    player enters it."""
     captain = force.captain
-    if captain is None:
+    if captain is None or new_captain.troop_type != captain.troop_type:
         return 0
     trooper = next(
         (

@@ -1,8 +1,13 @@
 """Forced March (D6): two provinces in a turn, or Fatigue (one, and sharing a friendly province
-it must leave next turn) or Mutiny; an army that stays sharing forages (pure Python)."""
+it must leave next turn) or Mutiny; an army that stays sharing forages (pure Python).
+
+Who shares a province is judged where the armies stand once the turn's moves are made (after every
+roll-off that can keep a friendly army where it was): a friendly army that moves out leaves nothing
+to share (decision 41)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 from kernel.dice import Dice
@@ -24,13 +29,18 @@ PLAINS_REROLL = frozenset(
 
 
 def forced_march(
-    state: TurnState, dice: Dice, events: list[Event], army: ArmyState, order: ArmyOrder, start: dict[int, int]
+    state: TurnState,
+    dice: Dice,
+    events: list[Event],
+    army: ArmyState,
+    order: ArmyOrder,
+    start: dict[int, int],
+    fatigued: set[int],
 ) -> tuple[int, list[int]] | None:
     """Forced March (D6) for an army ordered two provinces on: (destination, provinces passed
-    through), one province only when it may not march, is blocked or fatigued; None when it
-    mutinies and holds."""
+    through), one province only when it may not march, is fatigued (added to `fatigued`) or blocked
+    by an enemy in the province it would pass through; None when it mutinies and holds."""
     first, second = order.path
-    kingdom = state.kingdoms[army.kingdom]
     if army.no_forced_march:
         events.append(
             Event(
@@ -43,37 +53,9 @@ def forced_march(
             )
         )
         return first, []
-    enemy_in_first = any(
-        a.kingdom != army.kingdom and not state.allied(a.kingdom, army.kingdom) and start[a.id] == first
-        for a in state.armies.values()
-        if not a.disbanded
-    )
-    if enemy_in_first:
-        # An army cannot forced march through an occupied enemy province: it stops there and fights.
-        events.append(
-            Event(
-                PHASE,
-                EventCode.FORCED_MARCH_BLOCKED,
-                f"{army.name} cannot Forced March through {state.provinces[first]}, occupied by an enemy army: "
-                "it stops there.",
-                kingdom=army.kingdom,
-                army=army.id,
-                province=first,
-            )
-        )
-        return first, []
-    off_plains = any(state.provinces[p].terrain != "plains" for p in order.path)
-    modifier = -1 if kingdom.army_type is ArmyType.ORCS_AND_GOBLINS and off_plains else 0
-    purpose = f"{army.name}: forced march" + (" (-1 off plains)" if modifier else "")
-    roll = dice.d6(purpose=purpose, kingdoms=[army.kingdom], armies=[army.id])
-    result = FORCED_MARCH_TABLE[max(1, roll + modifier)]
-    if result == "mutiny" and kingdom.army_type in PLAINS_REROLL and not off_plains:
-        roll = dice.d6(
-            purpose=f"{army.name}: forced march reroll after Mutiny on plains",
-            kingdoms=[army.kingdom],
-            armies=[army.id],
-        )
-        result = FORCED_MARCH_TABLE[roll]
+    # "After a Forced March order is submitted, the player must roll on the chart below and apply the
+    # results": an enemy in the way does not spare the roll (decision 30); it only stops a march.
+    result = _roll(state, dice, army, order)
     if result == "mutiny":
         events.append(
             Event(
@@ -86,9 +68,8 @@ def forced_march(
         )
         return None
     if result == "fatigue":
-        friendly = [
-            a for a in state.armies.values() if a.kingdom == army.kingdom and start[a.id] == first and a.id != army.id
-        ]
+        # Whether it shares a friendly army's province waits on the other moves (fatigued_sharing).
+        fatigued.add(army.id)
         events.append(
             Event(
                 PHASE,
@@ -98,19 +79,25 @@ def forced_march(
                 army=army.id,
             )
         )
-        if friendly:
-            state.armies[army.id] = replace(army, co_occupying=True)
-            events.append(
-                Event(
-                    PHASE,
-                    EventCode.CO_OCCUPYING,
-                    f"{army.name} shares {state.provinces[first]} with {friendly[0].name}: it does not count as "
-                    "being there and must move out next turn.",
-                    kingdom=army.kingdom,
-                    army=army.id,
-                    province=first,
-                )
+        return first, []
+    enemy_in_first = any(
+        a.kingdom != army.kingdom and not state.allied(a.kingdom, army.kingdom) and start[a.id] == first
+        for a in state.armies.values()
+        if not a.disbanded
+    )
+    if enemy_in_first:
+        # "An army cannot forced marched through an occupied enemy province": it stops there and fights.
+        events.append(
+            Event(
+                PHASE,
+                EventCode.FORCED_MARCH_BLOCKED,
+                f"{army.name} cannot Forced March through {state.provinces[first]}, occupied by an enemy army: "
+                "it stops there.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=first,
             )
+        )
         return first, []
     events.append(
         Event(
@@ -124,16 +111,101 @@ def forced_march(
     return second, [first]
 
 
+def _roll(state: TurnState, dice: Dice, army: ArmyState, order: ArmyOrder) -> str:
+    """The Forced March chart's result for the army: Orcs & Goblins at -1 off plains, the plains
+    armies rerolling a Mutiny across plains (Army-Specific Rules)."""
+    kingdom = state.kingdoms[army.kingdom]
+    off_plains = any(state.provinces[p].terrain != "plains" for p in order.path)
+    modifier = -1 if kingdom.army_type is ArmyType.ORCS_AND_GOBLINS and off_plains else 0
+    purpose = f"{army.name}: forced march" + (" (-1 off plains)" if modifier else "")
+    roll = dice.d6(purpose=purpose, kingdoms=[army.kingdom], armies=[army.id])
+    result = FORCED_MARCH_TABLE[max(1, roll + modifier)]
+    if result == "mutiny" and kingdom.army_type in PLAINS_REROLL and not off_plains:
+        roll = dice.d6(
+            purpose=f"{army.name}: forced march reroll after Mutiny on plains",
+            kingdoms=[army.kingdom],
+            armies=[army.id],
+        )
+        result = FORCED_MARCH_TABLE[roll]
+    return result
+
+
+def _partner(
+    state: TurnState, army: ArmyState, *, others: Collection[int] = (), last: Collection[int] = ()
+) -> ArmyState | None:
+    """The army of `army`'s kingdom that counts as being in its province now (not disbanded, not
+    sharing it itself, not one of `others`), one of `last` only if there is no other; None when it
+    stands there alone."""
+    here = [
+        a
+        for a in state.armies.values()
+        if a.kingdom == army.kingdom and a.province == army.province and a.id != army.id
+        if not a.disbanded and not a.co_occupying and a.id not in others
+    ]
+    return min(here, key=lambda a: (a.id in last, a.id), default=None)
+
+
+def fatigued_sharing(
+    state: TurnState,
+    events: list[Event],
+    fatigued: set[int],
+    moves: dict[int, tuple[int, list[int]]],
+    sharing: set[int],
+) -> None:
+    """Forced March note: "If an army forced marched through a friendly occupied province and fails,
+    it co-occupies the province with the other army. The forced marched army does not count as
+    being there". Judged once the moves are made: a fatigued army whose move stood shares the
+    province with an army of its kingdom standing there now; one whose friend moved out stands
+    there alone and counts. `sharing`, the armies that shared a province last turn, are named its
+    partner last (one whose own partner stays shares again, co_occupation_follow_up)."""
+    # Fatigued armies that came in together share with the army that keeps the province, never
+    # with each other (where none keeps it, Occupied Province let only one of them in).
+    arrived = {army_id for army_id in fatigued if army_id in moves}
+    for army_id in sorted(arrived):
+        army = state.armies[army_id]
+        partner = _partner(state, army, others=arrived, last=sharing)
+        if partner is None:
+            continue
+        state.armies[army_id] = replace(army, co_occupying=True)
+        events.append(
+            Event(
+                PHASE,
+                EventCode.CO_OCCUPYING,
+                f"{army.name} shares {state.provinces[army.province]} with {partner.name}: it does not count as "
+                "being there and must move out next turn.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=army.province,
+            )
+        )
+
+
 def co_occupation_follow_up(
     state: TurnState, dice: Dice, events: list[Event], sharing: set[int], start: dict[int, int]
 ) -> None:
     """Forced March: an army left sharing a friendly province must move out the next turn; if it
-    does not, it rolls on the Foraging Table as if it had lost its supply depot."""
+    does not, it rolls on the Foraging Table as if it had lost its supply depot, "as the province
+    cannot support 2 armies at once", and shares it still. Should no other army of its kingdom
+    stand there once the moves are made (its partner moved out, or is gone), it holds the province
+    alone: it counts as being there and does not forage (decision 41)."""
     for army_id in sorted(sharing):
         army = state.armies[army_id]
         if army.disbanded:
             continue
         if army.province != start[army_id]:
+            continue
+        if _partner(state, army) is None:
+            events.append(
+                Event(
+                    PHASE,
+                    EventCode.CO_OCCUPYING_ENDED,
+                    f"{army.name} no longer shares {state.provinces[army.province]}: no other army of its kingdom "
+                    "stands there now, so it counts as being there (Forced March).",
+                    kingdom=army.kingdom,
+                    army=army.id,
+                    province=army.province,
+                )
+            )
             continue
         army = replace(army, co_occupying=True)
         state.armies[army_id] = army

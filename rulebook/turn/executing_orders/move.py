@@ -18,18 +18,20 @@ from rulebook.world import ArmyState
 Moves = dict[int, tuple[int, list[int]]]  # army -> (destination, provinces passed through)
 
 
-def intended_moves(state: TurnState, dice: Dice, events: list[Event], start: dict[int, int]) -> Moves:
-    """army -> (destination, provinces passed through) for every army that will try to move."""
+def intended_moves(state: TurnState, dice: Dice, events: list[Event], start: dict[int, int]) -> tuple[Moves, set[int]]:
+    """army -> (destination, provinces passed through) for every army that will try to move, and
+    the armies a Forced March left fatigued (one province only: they may share a friendly army's)."""
     moves: Moves = {}
+    fatigued: set[int] = set()
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         order = state.orders[army.id]
         if order.kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE) and order.target is not None:
             moves[army.id] = (order.target, [])
         elif order.kind is OrderKind.FORCED_MARCH and len(order.path) == 2:
-            result = forced_march(state, dice, events, army, order, start)
+            result = forced_march(state, dice, events, army, order, start, fatigued)
             if result is not None:
                 moves[army.id] = result
-    return moves
+    return moves, fatigued
 
 
 def make_moves(state: TurnState, events: list[Event], moves: Moves, start: dict[int, int]) -> None:

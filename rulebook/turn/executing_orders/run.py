@@ -16,7 +16,7 @@ from rulebook.allies.declarations import alliance_break
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.executing_orders.contacts import contacts_and_claims
 from rulebook.turn.executing_orders.dont_pass_in_the_night import dont_pass_in_the_night
-from rulebook.turn.executing_orders.forced_march import co_occupation_follow_up
+from rulebook.turn.executing_orders.forced_march import co_occupation_follow_up, fatigued_sharing
 from rulebook.turn.executing_orders.fortify import fortify
 from rulebook.turn.executing_orders.move import intended_moves, make_moves
 from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
@@ -38,20 +38,28 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
         state.armies[army_id] = replace(state.armies[army_id], co_occupying=False)
     _invasions(state, events)
     raze(state, dice, events)
-    destinations = intended_moves(state, dice, events, start)
+    destinations, fatigued = intended_moves(state, dice, events, start)
     dont_pass_in_the_night(state, dice, events, destinations, start)
-    occupied_province(state, dice, events, destinations, start)
+    occupied_province(state, dice, events, destinations, start, fatigued)
     multiple_moves_into_battle(state, dice, events, destinations, start)
     # Ruins: a move into ruins waits on the kingdom's Tomb Raid (decision 408): without one it stays.
     ruins = ruins_entries(state, events, destinations, start)
     make_moves(state, events, destinations, start)
+    # Who shares a province is judged where the armies stand now, every roll-off done: a friendly
+    # army that moved out leaves nothing to share (decision 41). The fatigued first, so an army
+    # that shared last turn and whose partner left holds the province beside them.
+    fatigued_sharing(state, events, fatigued, destinations, sharing)
     co_occupation_follow_up(state, dice, events, sharing, start)
     # Moves, forced marches and disbandings are done: a Fortified army that left loses its bonuses.
     events += lose_fortifications(state.world, PHASE)
     # The armies standing in a ruin on their raid neither claim it nor roll for it: the raid decides.
     moved = set(destinations) - ruins.standing
     contacts = ruins.raids + contacts_and_claims(state, dice, events, start, moved)
-    fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
+    fighting = (
+        {c.attacker for c in contacts}
+        | {c.defender for c in contacts if c.defender is not None}
+        | {a for c in contacts for a in c.beside}  # beside its ally in the battle (decisions 550, 551)
+    )
     # Fortify comes before 6. Fight Battles: an army attacked this turn fortifies all the same (R12).
     fortify(state, events)
     recover(state, dice, events, fighting)

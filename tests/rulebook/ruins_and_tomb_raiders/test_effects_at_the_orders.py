@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rulebook.ruins_and_tomb_raiders.mission_effects import LIST_AWAITED
 from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
 from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, MissionUse, OrderKind, SheetEntries
+from rulebook.world import UnitState
 from tests import world_builders as wb
 from tests.rulebook.resolving import of, resolve
 
@@ -177,12 +179,16 @@ def test_army_construction_info_the_spy_learns_where_the_next_army_is_raised_and
     (intelligence,) = of(result.events, "intelligence")
     assert intelligence.kingdom == AVALON
     assert intelligence.text == (
-        "Army Construction Info of Brython: Levy is raised in 3 P3 at 1,200 points; its list is not written yet "
-        "(Reconnaissance: Army Construction Info)."
+        "Army Construction Info of Brython: Levy is raised in 3 P3 at 1,200 points; its list is not written yet: "
+        "it reaches you at the first resolution after Brython writes it (Reconnaissance: Army Construction Info)."
     )
     info = intelligence.data["info"]
     assert (info["army_name"], info["province"], info["points"], info["list_due"]) == ("Levy", 3, 1200, True)
-    assert result.state.world.mission_effects[7].status is EffectStatus.USED
+    # Not spent: the Army list the rulebook promises is written after the turn; the effect waits for the
+    # list of the army raised (its temporary id, the writer puts its row's in its place).
+    kept = result.state.world.mission_effects[7]
+    levy = next(a for a in result.state.armies.values() if a.name == "Levy")
+    assert (kept.status, kept.target_army, kept.data[LIST_AWAITED]) == (EffectStatus.PENDING, levy.id, True)
 
 
 def test_army_construction_info_waits_while_the_target_raises_no_army():
@@ -202,3 +208,94 @@ def test_army_construction_info_waits_while_the_target_raises_no_army():
 
     assert of(result.events, "intelligence") == []
     assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
+
+
+def awaiting(mission: str = Reconnaissance.ARMY_CONSTRUCTION_INFO, army: int = 21) -> MissionEffectState:
+    """An effect that told the army's location and points on turn 3, waiting for its list (decision 488)."""
+    return replace(effect(mission, army=army), data={LIST_AWAITED: True, "since_turn": EARNED})
+
+
+def with_written_list(world_state: TurnState, *, list_due: bool = False) -> TurnState:
+    """Brython's army 21 with its list: Thane Grimm (a character, bearing the Rune Axe), 20 Warriors with
+    command, 2 Cannons."""
+    world = world_state.world
+    world.armies[21] = replace(world.armies[21], name="Levy", list_due=list_due)
+    world.units[21] = (
+        UnitState(211, 21, "Thane Grimm", "character", 1, 120),
+        UnitState(212, 21, "Warriors", "core", 20, 8, equipment_points=25, champion_points=10, veteran_level=1),
+        UnitState(213, 21, "Cannon", "rare", 2, 100),
+    )
+    return world_state
+
+
+def test_army_construction_info_the_list_written_reaches_the_spy_at_the_next_resolution_without_character_info():
+    """Reconnaissance, Army Construction Info: "The Location and Army list (no character info) for the next
+    army this Kingdom creates." Brython raised Levy on turn 3 (Avalon learned where, and its points) and
+    wrote its list after that turn: at turn 4's resolution Avalon gets the list, its units as the list gives
+    them, and no character info (no Thane Grimm, nor his unit's points); the effect is spent (decision 488).
+    Brython is told nothing."""
+    result = resolve(with_written_list(state(effects=(awaiting(),))))
+
+    (intelligence,) = of(result.events, "intelligence")
+    assert intelligence.kingdom == AVALON
+    assert intelligence.text == (
+        "Army Construction Info of Brython: the list of Levy (4 P4) is written: 20 Warriors, 2 Cannon "
+        "(385 points, characters left out) (Reconnaissance: Army Construction Info)."
+    )
+    info = intelligence.data["info"]
+    assert (info["army_name"], info["province"], info["list_due"], info["points"]) == ("Levy", 4, False, 385)
+    assert [(u["name"], u["models"], u["points"]) for u in info["units"]] == [("Warriors", 20, 185), ("Cannon", 2, 200)]
+    warriors = info["units"][0]
+    assert (warriors["points_per_model"], warriors["equipment_points"], warriors["champion_points"]) == (8, 25, 10)
+    assert warriors["veteran_level"] == 1
+    assert "Thane" not in repr(intelligence.data) and "Thane" not in intelligence.text
+    assert intelligence.data["target_army"] == 21 and intelligence.data["target"] == BRYTHON
+    done = result.state.world.mission_effects[7]
+    assert (done.status, done.used_turn) == (EffectStatus.USED, TURN)
+
+
+def test_army_statistics_of_an_army_whose_list_was_due_delivers_it_once_written():
+    """Reconnaissance, Army Statistics: "The Location and Army list (no character info) of any one army."
+    The aftermath found the army's list due and told its points (decision 562); its list written since, it
+    reaches the spy at the next resolution."""
+    result = resolve(with_written_list(state(effects=(awaiting(Reconnaissance.ARMY_STATISTICS),))))
+
+    (intelligence,) = of(result.events, "intelligence", AVALON)
+    assert intelligence.text.startswith("Army Statistics of Brython: the list of Levy (4 P4) is written: 20 Warriors")
+    assert [u["name"] for u in intelligence.data["info"]["units"]] == ["Warriors", "Cannon"]
+    assert result.state.world.mission_effects[7].status is EffectStatus.USED
+
+
+def test_an_awaited_list_still_due_waits_for_a_later_resolution():
+    """Decision 563: the list not written yet, nothing is delivered and the effect stays pending."""
+    result = resolve(with_written_list(state(effects=(awaiting(),)), list_due=True))
+
+    assert of(result.events, "intelligence") == []
+    assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
+
+
+def test_an_awaited_list_of_an_army_gone_spends_the_effect_and_tells_the_spy():
+    """Decision 563: the army left the map (destroyed, disbanded) before its list was written: there is no
+    list to deliver; the spy is told and the effect spent."""
+    world_state = state(effects=(awaiting(),))
+    world_state.world.armies.pop(21)
+
+    result = resolve(world_state)
+
+    (intelligence,) = of(result.events, "intelligence")
+    assert intelligence.kingdom == AVALON and intelligence.data["info"] == {"found": False}
+    assert "left the map before its list was written" in intelligence.text
+    assert result.state.world.mission_effects[7].status is EffectStatus.USED
+
+
+def test_a_later_army_raised_is_not_taken_for_the_one_whose_list_is_awaited():
+    """Decision 488: the effect named the next army created; another raised while its list is awaited is
+    none of its business (no second delivery, the awaited army kept)."""
+    world_state = with_written_list(state(effects=(awaiting(),)), list_due=True)
+    world_state.sheets[BRYTHON] = SheetEntries(creations=(CreateArmy("Host", 1000, 3),))
+    world_state.world.kingdoms[BRYTHON] = replace(world_state.world.kingdoms[BRYTHON], treasury=10_000)
+
+    result = resolve(world_state)
+
+    assert of(result.events, "intelligence") == []
+    assert result.state.world.mission_effects[7].target_army == 21

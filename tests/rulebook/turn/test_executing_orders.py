@@ -314,10 +314,49 @@ def test_case_O8_empire_rerolls_mutiny_on_plains():
     assert s.armies[1].province == 11 and "reroll" in dice.rolls[1].purpose
 
 
+def _forced_march_into_an_enemy(kingdom_type: ArmyType = ArmyType.LIZARDMEN) -> TurnState:
+    # K1's A1 in 5 forced-marches 6 -> 11 (plains); K2's A2 stands in 6 and holds.
+    s = state(
+        [army(1, 1, 5), army(2, 2, 6)],
+        orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))],
+        types={1: kingdom_type},
+    )
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
+    return s
+
+
+def test_case_O8_a_forced_march_into_an_enemy_occupied_province_is_rolled_and_mutiny_holds():
+    """Army-Specific Rules, Forced March (decision 30): "After a Forced March order is submitted, the
+    player must roll on the chart below and apply the results", an enemy in the way or not. A 1,
+    Mutiny: "The army does not move this turn and acts as if it received the Hold order": no battle."""
+    s = _forced_march_into_an_enemy()
+    contacts, events, dice = run(s, faces=[1])
+    assert [r.purpose for r in dice.rolls] == ["A1: forced march"]
+    assert s.armies[1].province == 5 and contacts == []
+    assert "forced-march-mutiny" in codes(events) and "forced-march-blocked" not in codes(events)
+
+
+def test_case_O8_a_fatigued_forced_march_into_an_enemy_occupied_province_moves_in_and_fights():
+    """Forced March (decision 30): Fatigue, "The army can only move into one province only this
+    turn": the first of its path, where the enemy stands; it fights there."""
+    s = _forced_march_into_an_enemy()
+    contacts, events, _ = run(s, faces=[3])
+    assert s.armies[1].province == 6 and not s.armies[1].co_occupying
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 1, 2)]
+    assert "forced-march-fatigue" in codes(events) and "forced-march-blocked" not in codes(events)
+
+
 def test_case_O8_no_forced_march_through_an_enemy_occupied_province():
-    s = state([army(1, 1, 5), army(2, 2, 6)], orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11))])
-    contacts, events, dice = run(s)
-    assert dice.rolls == [] and "forced-march-blocked" in codes(events)
+    """Forced March (decision 30): "An army cannot forced marched through an occupied enemy province":
+    a successful roll stops it there, and it fights; the plains reroll of a Mutiny applies as anywhere."""
+    s = _forced_march_into_an_enemy()
+    contacts, events, dice = run(s, faces=[6])
+    assert [r.purpose for r in dice.rolls] == ["A1: forced march"]
+    assert s.armies[1].province == 6 and "forced-march-blocked" in codes(events)
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 1, 2)]
+    s = _forced_march_into_an_enemy(ArmyType.EMPIRE)
+    contacts, events, dice = run(s, faces=[1, 5])  # Mutiny on plains, rerolled: 5
+    assert "reroll" in dice.rolls[1].purpose and "forced-march-blocked" in codes(events)
     assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 1, 2)]
 
 
@@ -327,6 +366,85 @@ def test_failed_forced_march_through_a_friendly_province_co_occupies():
     _, events, _ = run(s, faces=[2])
     assert s.armies[1].province == 6 and s.armies[1].co_occupying
     assert "co-occupying" in codes(events)
+
+
+def _fatigued_into_the_province_a_friend_leaves() -> TurnState:
+    # K1: A1 in 5 forced-marches 6 -> 11 (plains); friendly A2 stands in 6 and moves to 2.
+    # K2: A3 in 7 moves into 6.
+    s = state(
+        [army(1, 1, 5), army(2, 1, 6), army(3, 2, 7)],
+        orders=[
+            ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11)),
+            ArmyOrder(2, OrderKind.MOVE, target=2),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+        ],
+        control={5: 1, 6: 1, 2: 1, 7: 2},
+    )
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
+    return s
+
+
+def test_a_fatigued_forced_march_into_the_province_its_friend_leaves_stands_there_alone():
+    """Forced March note (decision 41): the army that fails "co-occupies the province with the other
+    army"; a friendly army that moves out this turn leaves none to share with. A1, fatigued into 6 as
+    A2 leaves it, counts as being there: K2's A3, moving in as well, meets it (both moved), claims
+    nothing, and the orders phase leaves no enemies together without a battle (the sanity check that
+    rolled the turn back)."""
+    from rulebook.sanity import world_problems
+
+    s = _fatigued_into_the_province_a_friend_leaves()
+    contacts, events, _ = run(s, faces=[2])  # Fatigue: one province only
+    assert (s.armies[1].province, s.armies[2].province, s.armies[3].province) == (6, 2, 6)
+    assert not s.armies[1].co_occupying and "co-occupying" not in codes(events)
+    assert [(c.province, {c.attacker, c.defender}, c.both_moved) for c in contacts] == [(6, {1, 3}, True)]
+    assert s.provinces[6].controller == 1 and "province-claimed" not in codes(events)
+    assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []
+    # Next turn it holds: it shares nothing, so nothing to forage for.
+    s.orders = {i: ArmyOrder(i, OrderKind.HOLD) for i in (1, 2, 3)}
+    _, events, dice = run(s)
+    assert dice.rolls == [] and "co-occupying-stayed" not in codes(events)
+
+
+def test_a_fatigued_forced_march_co_occupies_with_a_friend_whose_move_out_is_cancelled():
+    """Co-occupation is judged where the friendly army stands once the moves are made: A2, ordered
+    out of 6 into 7, loses the Multiple Moves into Battle roll there and stays, so A1, fatigued into
+    6, shares it with A2 (Forced March note)."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 6), army(3, 2, 3), army(4, 3, 11)],
+        orders=[
+            ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 10)),
+            ArmyOrder(2, OrderKind.MOVE, target=7),
+            ArmyOrder(3, OrderKind.MOVE, target=7),
+            ArmyOrder(4, OrderKind.MOVE, target=7),
+        ],
+        control={5: 1, 6: 1},
+    )
+    contacts, events, dice = run(s, faces=[3, 1, 5, 4])  # Fatigue; for 7: A2 1, A3 5, A4 4
+    assert [r.purpose for r in dice.rolls][1:] == [f"A{i}: multiple moves into battle" for i in (2, 3, 4)]
+    assert (s.armies[1].province, s.armies[2].province) == (6, 6)
+    assert s.armies[1].co_occupying and not s.armies[2].co_occupying
+    (shares,) = [e for e in events if e.code == "co-occupying"]
+    assert shares.text == "A1 shares 6 P6 with A2: it does not count as being there and must move out next turn."
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(7, 3, 4)]
+
+
+def test_a_fatigued_forced_march_rolls_occupied_province_with_a_friend_moving_into_the_province_its_friend_leaves():
+    """Occupied Province: "two or more friendly armies attempt to move into ... the same province,
+    roll a d6 for each army": A2 leaves 6, so A1 (fatigued) and A4 both move into a province no
+    friendly army keeps; they roll as any two movers, and the loser holds."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 6), army(4, 1, 7)],
+        orders=[
+            ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11)),
+            ArmyOrder(2, OrderKind.MOVE, target=2),
+            ArmyOrder(4, OrderKind.MOVE, target=6),
+        ],
+    )
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
+    _, events, dice = run(s, faces=[2, 5, 3])  # Fatigue; for 6: A1 5, A4 3
+    assert [r.purpose for r in dice.rolls][1:] == ["A1: occupied province", "A4: occupied province"]
+    assert (s.armies[1].province, s.armies[4].province) == (6, 7)
+    assert not s.armies[1].co_occupying
 
 
 def test_case_O9_an_army_under_1000_points_does_not_claim():
@@ -398,6 +516,41 @@ def test_a_co_occupying_army_that_moves_out_no_longer_shares():
     s = state([army(1, 1, 6, co_occupying=True), army(2, 1, 6)], orders=[ArmyOrder(1, OrderKind.MOVE, target=7)])
     _, events, dice = run(s)
     assert dice.rolls == [] and not s.armies[1].co_occupying and s.armies[1].province == 7
+
+
+def test_a_sharing_army_whose_partner_leaves_counts_as_there_and_does_not_forage():
+    """Forced March note (decision 41): "The army must move out of that province in the next turn. If
+    it does not ..., roll on the Foraging Table ... as the province cannot support 2 armies at once."
+    Its partner A2 moves out instead: A1 holds 6 alone, forages for nothing, and counts as being
+    there: K2's A3 moving in attacks it."""
+    s = state(
+        [army(1, 1, 6, co_occupying=True), army(2, 1, 6), army(3, 2, 7)],
+        orders=[
+            ArmyOrder(1, OrderKind.HOLD),
+            ArmyOrder(2, OrderKind.MOVE, target=2),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+        ],
+        control={6: 1, 2: 1, 7: 2},
+    )
+    contacts, events, dice = run(s)
+    assert dice.rolls == [] and not s.armies[1].co_occupying
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 3, 1)]
+    assert "co-occupying-stayed" not in codes(events) and "province-claimed" not in codes(events)
+    (alone,) = [e for e in events if e.code == "co-occupying-ended"]
+    assert alone.text == (
+        "A1 no longer shares 6 P6: no other army of its kingdom stands there now, so it counts as being there "
+        "(Forced March)."
+    )
+
+
+def test_a_sharing_army_whose_partner_was_disbanded_counts_as_there():
+    """The same when the partner is gone before the orders (disbanded by the Foraging Table)."""
+    s = state(
+        [army(1, 1, 6, co_occupying=True), army(2, 1, 6, disbanded=True)], orders=[ArmyOrder(1, OrderKind.FORTIFY)]
+    )
+    _, events, dice = run(s)
+    assert dice.rolls == [] and not s.armies[1].co_occupying
+    assert s.provinces[6].fortified and "co-occupying-ended" in codes(events)
 
 
 def test_an_order_the_check_refuses_now_holds_and_its_event_names_the_army_once():

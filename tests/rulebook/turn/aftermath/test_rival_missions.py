@@ -413,3 +413,35 @@ def test_a_spy_s_story_gives_its_experience_to_the_army_it_names() -> None:
         mission_detail={"desired": "theft", "defender": "guard"},
     )
     assert _of(unnamed.run([4]), EventCode.STORY) == []
+
+
+def test_army_statistics_of_an_army_whose_list_is_due_tells_its_points_and_awaits_its_list():
+    """Reconnaissance, 3. Army Statistics: "The Location and Army list (no character info) of any one army."
+    Ironhold was upgraded and its new list is not entered: the spy learns where it stands and its points at
+    the aftermath's end, and an effect is kept pending, naming the army, for its list once written
+    (decision 562; delivered by rulebook.turn.army_lists_spied)."""
+    world = MissionScene()
+    world.armies[IRONHOLD] = replace(world.armies[IRONHOLD], list_due=True, points=1500, size=1500)
+    world.mission("reconnaissance", "army-statistics", RaidResult.SUCCESS, target_army=IRONHOLD)
+    result = world.run([])
+
+    (intelligence,) = _of(result, EventCode.INTELLIGENCE)
+    info = intelligence.data["info"]
+    assert (intelligence.kingdom, info["list_due"], info["points"], info["units"]) == (SPY, True, 1500, [])
+    assert "it reaches you at the first resolution after it is written" in intelligence.text
+    (kept,) = result.state.world.mission_effects.values()
+    assert (kept.kingdom, kept.target, kept.mission, kept.target_army) == (SPY, TARGET, "army-statistics", IRONHOLD)
+    assert (kept.status, kept.earned_turn, kept.data["list_awaited"], kept.data["since_turn"]) == (
+        EffectStatus.PENDING, 4, True, 4,
+    )  # fmt: skip
+
+
+def test_army_statistics_of_a_written_list_is_delivered_at_once_and_nothing_is_kept():
+    """Decision 479: the list entered, Army Statistics gives it at the aftermath's end, no effect kept."""
+    world = MissionScene()
+    world.mission("reconnaissance", "army-statistics", RaidResult.SUCCESS, target_army=IRONHOLD)
+    result = world.run([])
+
+    (intelligence,) = _of(result, EventCode.INTELLIGENCE)
+    assert [u["name"] for u in intelligence.data["info"]["units"]] == ["Ironbreakers", "Cannon"]
+    assert result.state.world.mission_effects == {}

@@ -261,23 +261,56 @@ def test_case_TR7_the_injured_raiders_roll_on_recovery_and_the_killed_leave_the_
     assert result.state.units[101].models == 20
 
 
+def _with_a_spearman_lieutenant(force: TombRaiders) -> TombRaiders:
+    """The sample force with a Core Lieutenant ("Alternately you may select a Core model as a
+    Lieutenant"), one of the Spearmen, in place of the Shadow Warrior."""
+    spearman = replace(
+        next(e for e in force.entries if e.name == "Spearmen"),
+        name="Lieutenant, Spearman",
+        models=1,
+        role=Role.LIEUTENANT,
+        unit_type="Spearmen",
+    )
+    return replace(force, entries=tuple(spearman if e.name == LIEUTENANT else e for e in force.entries))
+
+
 def test_case_TR8_the_captain_killed_the_lieutenant_becomes_captain_paid_from_the_points():
     """Maintaining / Changing Tomb Raiders: "If a Captain is permanently killed, the Lieutenant will
     become the new Captain ... you must use the points available to pay the cost of upgrading it to a
-    Champion": the dead Captain's 23 points over a Spearman's 11 (decision 433)."""
+    Champion": a Spearman Lieutenant's upgrade is what the dead Spear Champion paid over a Spearman,
+    23 - 11 = 12 points (decision 433)."""
     world = RaidScene()
+    world.tomb_raiders[AVALON] = _with_a_spearman_lieutenant(SAMPLE_HIGH_ELVES)
+    points = world.tomb_raiders[AVALON].points
     world.raid(RaidResult.SUCCESS, RaidersLost(CAPTAIN, killed=1))
     result = world.run([2])
 
     force = result.state.tomb_raiders[AVALON]
     assert force.entry(CAPTAIN) is None
     captain = force.captain
-    assert captain is not None and captain.name == LIEUTENANT
-    assert (captain.role, captain.promoted, captain.points_per_model) == (Role.CAPTAIN, True, 15 + 12)
-    assert force.lieutenant is None and force.points == 149 - 23 + 12
+    assert captain is not None and captain.name == "Lieutenant, Spearman"
+    assert (captain.role, captain.promoted, captain.points_per_model) == (Role.CAPTAIN, True, 11 + 12)
+    assert force.lieutenant is None and force.points == points - 23 + 12
     (promoted,) = [e for e in result.events if e.code == EventCode.TOMB_RAIDERS_PROMOTED]
-    assert "the Lieutenant, Lieutenant, Shadow Warrior, is the new Captain" in promoted.text
+    assert "the Lieutenant, Lieutenant, Spearman, is the new Captain" in promoted.text
     assert "its champion upgrade, 12 points, paid from the points available" in promoted.text
+
+
+def test_a_new_captain_of_another_unit_type_is_not_charged_the_dead_captains_upgrade():
+    """Maintaining / Changing Tomb Raiders: "the cost of upgrading it to a Champion" is the new
+    Captain's. The sample's Lieutenant is a Shadow Warrior: what a Spear Champion costs over a
+    Spearman says nothing of his upgrade, so none is charged and the player is asked to enter it
+    (decision 433)."""
+    world = RaidScene()
+    world.raid(RaidResult.SUCCESS, RaidersLost(CAPTAIN, killed=1))
+    result = world.run([2])
+
+    captain = result.state.tomb_raiders[AVALON].captain
+    assert captain is not None and captain.name == LIEUTENANT
+    assert (captain.role, captain.promoted, captain.points_per_model) == (Role.CAPTAIN, True, 15)
+    (promoted,) = [e for e in result.events if e.code == EventCode.TOMB_RAIDERS_PROMOTED]
+    assert "enter his champion upgrade's points on the Tomb Raiders page" in promoted.text
+    assert promoted.data["upgrade"] == 0
 
 
 def test_a_captain_dead_on_recovery_without_a_lieutenant_leaves_the_force_to_name_one():
