@@ -95,7 +95,7 @@ def test_case_A5_the_warlord_s_army_wiped_out_his_death_and_his_heir_are_written
     # Every neighbour but the 1st Army's (71) held, Eldenhall (61) too, which the Boyz leave after their draw.
     held = hartwood.neighbours.exclude(armies__kingdom=ostland, armies__status=Army.Status.ACTIVE)
     for n, free in enumerate(held.order_by("number")):
-        blocker = Army.objects.create(kingdom=k["Karak Dumn"], name=f"Blockers {n}", province=free, size=1000)
+        blocker = Army.objects.create(kingdom=ostland, name=f"Blockers {n}", province=free, size=1000)
         blocker.units.create(name="Warriors", category="core", models_count=100, points_per_model=10)
     _save(battles[62], k["Tor Anlec"], result="minor-victory")
     _save(battles[62], ostland, result="minor-loss")
