@@ -26,6 +26,7 @@ from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, MissionEffect, TreasuryEntry
 from orders.entries import sheet_to_json
 from orders.models import OrderSheet, OrderSubmission
+from reports.services.intelligence import intelligence_item
 from reports.services.reports import bulletin_context, kingdom_report_context
 from rulebook.turn.write_orders.records import SheetEntries, TombRaiderMission
 from tests.clients import user_named
@@ -147,3 +148,24 @@ def test_a_pending_effect_is_written_and_listed_on_the_spys_page(turn, k, api_cl
     (pending,) = api_client_for(user_named("alice")).get(f"/api/kingdoms/{ostland.pk}/intelligence/").json()["pending"]
     assert pending["label"] == "Misdirection" and "revert to Hold" in pending["when"]
     assert api_client_for(user_named("carol")).get(f"/api/kingdoms/{karak.pk}/intelligence/").json()["pending"] == []
+
+
+def test_army_orders_intelligence_prints_the_order_and_no_mage_count() -> None:
+    """Reconnaissance, Army Orders: "The orders given to any one army" (decision 482): what the spy reads is
+    the army and its order, as the event says it; no table of another mission's (it was printed as a
+    Magic College Raid: "0 mages.")."""
+    text = "Army Orders of Da Red Fang: Boyz in 60 Greymoor is ordered to move into 61 Ashfen (Reconnaissance)."
+    event = TurnEvent(
+        code=EventCode.INTELLIGENCE,
+        text=text,
+        data={
+            "mission": "army-orders",
+            "effect": 1,
+            "target_army": 7,
+            "info": {"army_name": "Boyz", "province": 60, "order": "move", "to": 61, "path": [], "supports": None},
+        },
+    )
+    item = intelligence_item(event)
+    assert item["label"] == "Army Orders"
+    assert item["text"] == text
+    assert (item["lines"], item["tables"]) == ([], [])
