@@ -274,7 +274,10 @@ def _opponent_skaven(battle: Battle, side: str) -> bool:
 def may_loot(battle: Battle, side: str, kingdom: Kingdom) -> bool:
     """Looting: the victor of a battle in a town or city that takes it chooses to sack or loot it.
     The attacker takes it if it wins; so does a defender that moved in as well (both moved,
-    7. Aftermath). A kingdom never loots its own town."""
+    7. Aftermath). A kingdom never loots its own town. A Tomb Raiders' skirmish (a Tomb Raid, the
+    scouting forces, a Reconnaissance or Sabotage) takes nothing: it is no army's battle."""
+    if battle.skirmish:
+        return False
     if battle.province.settlement not in LOOTABLE or battle.province.controller_id == kingdom.id:
         return False
     return side == "attacker" or battle.both_moved
@@ -370,6 +373,11 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
     loot = data.get("loot_choice") or ""
     if loot not in ("", "loot", "sack"):
         errors.append("Looting: choose loot or sack.")
+    elif loot and form.skirmish:
+        errors.append(
+            f"Looting: {form.raid_name} is a Tomb Raiders' skirmish, not an army's battle; only an army that wins "
+            "a battle in a town or city loots or sacks it (Looting)."
+        )
     elif loot and not form.may_loot:
         errors.append(
             "Looting: only a side that would take the town or city by winning (the attacker, or a defender "
