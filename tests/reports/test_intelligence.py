@@ -169,3 +169,33 @@ def test_army_orders_intelligence_prints_the_order_and_no_mage_count() -> None:
     assert item["label"] == "Army Orders"
     assert item["text"] == text
     assert (item["lines"], item["tables"]) == ([], [])
+
+
+def test_the_report_s_pointers_name_the_section_that_tells_it_above_or_below(turn, k) -> None:
+    """Reconnaissance: the spy's report points at where the mission's result is told: its order (For the
+    kingdom) at What happened and Your Tomb Raiders, both below it; the mission's row (Your Tomb Raiders)
+    at What happened, above it, and at Intelligence, below it. No pointer names a section that is not in
+    the report (there is no "3. Create / Upgrade Armies" step this turn)."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    mission = TombRaiderMission("reconnaissance", target_kingdom=karak.pk, desired="treasury-info")
+    entries = sheet_to_json(SheetEntries(missions=(mission,)))
+    sheet = OrderSheet.objects.create(turn=turn, kingdom=ostland, status=OrderSheet.Status.SUBMITTED, entries=entries)
+    OrderSubmission.objects.create(sheet=sheet, submitted_by=user_named("alice"), entries=entries)
+    _mission(turn, ostland, karak, "reconnaissance", "treasury-info", "minor-victory")
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+
+    text = report_text(turn, ostland)
+    orders_pointer = text.index(
+        "What came of these is under What happened below, in the step of the turn that carried each out; of a "
+        "Tomb Raiders' mission, under Your Tomb Raiders below."
+    )
+    mission_pointer = text.index(
+        "Success: what it earned is under What happened above; what your Tomb Raiders learned is under "
+        "Intelligence below."
+    )
+    happened, raiders, intelligence = (
+        text.index(f" {heading} ") for heading in ("What happened", "Your Tomb Raiders", "Intelligence What")
+    )
+    assert orders_pointer < happened < raiders < intelligence
+    assert happened < mission_pointer < intelligence
+    assert "3. Create / Upgrade Armies below" not in text
