@@ -254,4 +254,3 @@ def test_allies_sharing_a_province_stand_together_after_the_end_and_fight_in_the
     assert orders_phase_run(turn_id=turn_2.pk).resolved
     battle = Battle.objects.get(turn=turn_2, province__number=71)
     assert (battle.attacker_army, battle.defender_army, battle.both_moved) == (theirs, ours, False)
-

@@ -35,7 +35,8 @@ def contacts_and_claims(
     state: TurnState, dice: Dice, events: list[Event], start: dict[int, int], moved: set[int]
 ) -> list[Contact]:
     """Where the moves leave enemies together, the contacts 6. Fight Battles schedules (the armies
-    that moved attack those that stayed; two that both moved in meet); a province entered with no
+    that moved attack those that stayed; two that both moved in meet; two that both stayed, allies
+    until their alliance ended, meet too: decision 570); a province entered with no
     enemy there is claimed, passed through as an ally's, or rolled for as a Rogue Kingdom's."""
     contacts: list[Contact] = []
     present: dict[int, list[ArmyState]] = defaultdict(list)

@@ -34,7 +34,8 @@ def multiple_moves_into_battle(
     its kingdom as an army that stays (decision 372): "a third unallied player" whose garrison
     "cannot leave the province", so of two unallied kingdoms moving into a third's garrisoned town
     the higher roll moves in and fights the garrison, the other holds. An ally's garrison is the
-    mover's own side."""
+    mover's own side. Where three sides stand already (two armies whose alliance has just ended and
+    a garrison), no army of a kingdom without an army there moves in, and nobody rolls (decision 571)."""
 
     def side(kingdom: int | None) -> int | None:
         # None: a desert no kingdom holds, whose Ancient Dead garrison is a side of its own

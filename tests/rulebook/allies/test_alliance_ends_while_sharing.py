@@ -150,9 +150,7 @@ def test_an_invasion_elsewhere_makes_the_allies_sharing_a_province_fight_this_tu
     (decision 137), and armies 1 and 2, which stay in 5, are unallied: they fight this turn. 5 is
     K2's: its army defends, the invader's attacks (decision 570). A draw sends the attacker away, to
     its home province 1, which army 3 left (7. Aftermath: it did not move, so home first)."""
-    result = orders(
-        next_turn(allies_sharing().state.world), ArmyOrder(3, OrderKind.MOVE, target=2, take_control=True)
-    )
+    result = orders(next_turn(allies_sharing().state.world), ArmyOrder(3, OrderKind.MOVE, target=2, take_control=True))
 
     assert [e.data["how"] for e in result.events if e.code == EventCode.ALLIANCE_BROKEN] == ["invasion", "invasion"]
     assert fought(result) == [(5, 1, 2, False)]
@@ -165,9 +163,7 @@ def test_an_invasion_elsewhere_makes_the_allies_sharing_a_province_fight_this_tu
 def test_allies_sharing_a_province_that_part_as_the_alliance_breaks_do_not_fight():
     """The armies standing together once the moves are made fight (decision 570): army 1 razes 5 and
     moves on to 6 (Raze: a 3+), army 2 holds: nobody is left to fight."""
-    result = orders(
-        next_turn(allies_sharing().state.world), ArmyOrder(1, OrderKind.RAZE_MOVE, target=6), faces=[3]
-    )
+    result = orders(next_turn(allies_sharing().state.world), ArmyOrder(1, OrderKind.RAZE_MOVE, target=6), faces=[3])
 
     assert result.state.armies[1].province == 6 and result.battles == []
     assert orders_problems(result) == []
@@ -246,7 +242,9 @@ def test_ex_allies_in_a_third_kingdom_s_town_meet_and_its_own_army_holds_out_of_
     w.provinces[5] = replace(w.provinces[5], settlement=wb.province(5, settlement="town").settlement)
     assert world_problems(w) == []
 
-    result = orders(w, ArmyOrder(3, OrderKind.MOVE, target=1, take_control=True), ArmyOrder(6, OrderKind.MOVE, target=5))
+    result = orders(
+        w, ArmyOrder(3, OrderKind.MOVE, target=1, take_control=True), ArmyOrder(6, OrderKind.MOVE, target=5)
+    )
 
     (held,) = [e for e in result.events if e.code == EventCode.MULTIPLE_MOVES]
     assert held.army == 6 and "three sides" in held.text and "K3's town garrison" in held.text
