@@ -139,6 +139,15 @@ class BreakKind(StrEnum):
         return BREAK_LABELS[self]
 
 
+# The ends settled in the aftermath, after the turn's battles (a withdrawal of support mid-battle, the
+# announcements of the End of Turn, a cancellation): "During the next Campaign Turn, the rules for
+# allies cease to apply", so armies that shared a province as allies still stand together until the
+# next turn's orders, where they fight if neither moves out (decision 570). Raze and Invasion end an
+# alliance before the moves: the armies still together after them fight this turn.
+ENDED_AFTER_THE_BATTLES: frozenset[BreakKind] = frozenset(
+    {BreakKind.ANNOUNCEMENT, BreakKind.CANCELLED, BreakKind.WITHDRAWAL}
+)
+
 BREAK_LABELS: dict[BreakKind, str] = {
     BreakKind.ANNOUNCEMENT: "Announcement",
     BreakKind.INVASION: "Invasion",

@@ -14,7 +14,7 @@ import pytest
 from freezegun import freeze_time
 
 from battles.models import AllianceEndAnnouncement, Battle, TurnSummarySheet
-from kingdoms.models import Alliance, TreasuryEntry
+from kingdoms.models import Alliance, Army, Province, TreasuryEntry
 from orders.services.sheets import order_sheet_context_load
 from reports.services.reports import bulletin_context, kingdom_report_context
 from rulebook.turn.write_orders.check import order_sheet_check
@@ -22,7 +22,7 @@ from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import DeclareAlliance, SheetEntries
 from tests.clients import api_as, error_details, pages_as
 from turns.models import TurnEvent
-from turns.services.cycle import aftermath_phase_run
+from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 
 @pytest.fixture
@@ -223,3 +223,34 @@ def test_after_the_results_deadline_only_the_organizer_announces_or_withdraws(tu
         withdrawn = api_as("organizer").delete(f"{url}?kingdom={karak.pk}")
         assert withdrawn.status_code == 200 and withdrawn.json()["announced"] is False
     assert not AllianceEndAnnouncement.objects.exists()
+
+
+def test_allies_sharing_a_province_stand_together_after_the_end_and_fight_in_the_next_turn(turn, k, alliance):
+    """Decision 570 through the site: Karak Dumn's 1st Army stands beside Ostland's 1st Army in
+    Ostland's 71 (as an ally's army may: Allies), and Karak Dumn announces the end of the alliance
+    during the End of Turn. "During the next Campaign Turn, the rules for allies cease to apply": the
+    aftermath leaves the two together and its sanity check accepts it (before, it rolled the whole
+    aftermath back and the campaign stopped); in turn 2 neither moves out, and "when two unallied
+    armies occupy the same province, a combat occurs" (6. Fight Battles): Karak Dumn's army attacks
+    Ostland's, which defends its own province."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    theirs = Army.objects.get(kingdom=karak, name="1st Army")
+    ours = Army.objects.get(kingdom=ostland, name="1st Army")
+    theirs.province = Province.objects.get(campaign=turn.campaign, number=71)
+    theirs.save(update_fields=["province"])
+    assert ours.province_id == theirs.province_id
+    announced = api_as("carol").post(f"/api/turns/{turn.pk}/alliance-end/", {"ally": ostland.pk}, format="json")
+    assert announced.status_code == 200
+    _file_every_sheet(turn)
+
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+    alliance.refresh_from_db()
+    assert (alliance.ended_turn, alliance.ended_how) == (1, "announcement")
+    ours.refresh_from_db()
+    theirs.refresh_from_db()
+    assert ours.province_id == theirs.province_id and ours.province.number == 71
+
+    turn_2 = turn.campaign.turns.get(number=2)
+    assert orders_phase_run(turn_id=turn_2.pk).resolved
+    battle = Battle.objects.get(turn=turn_2, province__number=71)
+    assert (battle.attacker_army, battle.defender_army, battle.both_moved) == (theirs, ours, False)

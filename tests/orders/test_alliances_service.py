@@ -4,6 +4,7 @@ broken by invasion; secrecy: a declaration nobody answered is told to its kingdo
 
 import pytest
 
+from battles.models import Battle
 from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
 from orders.models import OrderSheet
 from reports.services.reports import bulletin_context, kingdom_report_context
@@ -190,6 +191,37 @@ def test_razing_the_ally_s_capitol_through_the_site_loses_it_and_its_elite_defen
     assert guard.status == Army.Status.DISBANDED
     assert TurnEvent.objects.filter(turn=turn, code="capitol-lost", kingdom=karak).exists()
     assert TurnEvent.objects.filter(turn=turn, code="elite-defense-force-perished", kingdom=karak).exists()
+
+
+def test_razing_the_ally_s_province_its_army_shares_makes_a_battle_through_the_site(turn, k):
+    """Allies, Raze: "An army can end an alliance by Razing an ally' province that it occupies. By
+    Razing the province this way, the backstabber takes control of that province." Ostland's army
+    stands in Karak Dumn's 6 beside Karak Dumn's (allies may: Allies) and razes it: the two are
+    unallied in one province, and "a combat occurs" this turn (6. Fight Battles; decision 570): Karak
+    Dumn's army attacks the backstabber, who holds 6 now. Before, no battle was scheduled and the
+    sanity check rolled the orders phase back: the turn could not resolve."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    Alliance.objects.create(campaign=turn.campaign, first=ostland, second=karak, trust="T", formed_turn=1)
+    six = turn.campaign.provinces.get(number=6)
+    guests = Army.objects.create(kingdom=ostland, name="Guests", province=six, size=1500)
+    guests.units.create(name="Swordsmen", category="core", models_count=250, points_per_model=6)
+    hosts = Army.objects.create(kingdom=karak, name="Hosts", province=six, size=1500)
+    hosts.units.create(name="Warriors", category="core", models_count=150, points_per_model=10)
+    response = api_as("alice").put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [{"army": guests.id, "kind": "raze-hold"}], "submit": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    alliance = Alliance.objects.get()
+    assert (alliance.ended_turn, alliance.ended_how, alliance.broken_by) == (1, "raze", ostland)
+    six.refresh_from_db()
+    assert six.controller == ostland and six.razed
+    battle = Battle.objects.get(turn=turn, province=six)
+    assert (battle.attacker_army, battle.defender_army, battle.both_moved) == (hosts, guests, False)
 
 
 def test_an_ally_sees_no_more_of_its_ally_than_the_rules_reveal(turn, k):

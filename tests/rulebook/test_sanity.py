@@ -53,3 +53,15 @@ def test_an_army_off_the_map_is_a_problem() -> None:
     assert world_problems(_world(army(1, 10, 9, name="Lost Host"))) == [
         "Lost Host stands in province 9, which is not on the map."
     ]
+
+
+def test_armies_of_an_alliance_the_aftermath_ended_may_still_share_a_province() -> None:
+    """Allies, Announcement: "During the next Campaign Turn, the rules for allies cease to apply" (decision
+    570): after the aftermath that ended their alliance, the two kingdoms' armies may stand together until
+    the next turn's orders; any other unallied pair may not."""
+    sharing = _world(army(1, 10, 3), army(2, 20, 3))
+
+    assert world_problems(sharing, ended_after_the_battles={frozenset({10, 20})}) == []
+    assert world_problems(sharing, ended_after_the_battles={frozenset({10, 30})}) == [
+        "Armies of Ostland and Red Fang stand in 3 P3 with no battle between them."
+    ]

@@ -9,7 +9,7 @@ from battles.models import Battle
 from briternia.errors import DomainError
 from kernel.records import record_made
 from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
-from rulebook.allies.chart import AllianceState, TrustLevel
+from rulebook.allies.chart import ENDED_AFTER_THE_BATTLES, AllianceState, TrustLevel
 from rulebook.sanity import world_problems
 from rulebook.tables import ArmyType, Terrain
 from rulebook.world import ArmyState, KingdomState, ProvinceState, World
@@ -32,7 +32,18 @@ def phase_sanity_check(*, turn: Turn, phase_name: str, battles_waiting: bool) ->
         if battles_waiting
         else frozenset()
     )
-    problems = world_problems(world, battle_provinces=battle_provinces)
+    # Decision 570: allies whose alliance the aftermath ended may stand together until the next turn's orders.
+    ended = (
+        set()
+        if battles_waiting
+        else {
+            frozenset(pair)
+            for pair in Alliance.objects.filter(
+                campaign=turn.campaign, ended_turn=turn.number, ended_how__in=list(ENDED_AFTER_THE_BATTLES)
+            ).values_list("first_id", "second_id")
+        }
+    )
+    problems = world_problems(world, battle_provinces=battle_provinces, ended_after_the_battles=ended)
     problems += [
         f"{army.name} of {army.kingdom.name} is active but stands in no province."
         for army in Army.objects.filter(

@@ -35,7 +35,8 @@ def contacts_and_claims(
     state: TurnState, dice: Dice, events: list[Event], start: dict[int, int], moved: set[int]
 ) -> list[Contact]:
     """Where the moves leave enemies together, the contacts 6. Fight Battles schedules (the armies
-    that moved attack those that stayed; two that both moved in meet); a province entered with no
+    that moved attack those that stayed; two that both moved in meet; two that both stayed, allies
+    until their alliance ended, meet too: decision 570); a province entered with no
     enemy there is claimed, passed through as an ally's, or rolled for as a Rogue Kingdom's."""
     contacts: list[Contact] = []
     present: dict[int, list[ArmyState]] = defaultdict(list)
@@ -50,8 +51,13 @@ def contacts_and_claims(
         stayers = sorted((a for a in here if a.id not in moved), key=lambda a: a.id)
         hostile = any(not state.allied(a, b) for a in kingdoms for b in kingdoms if a < b)
         if hostile:
-            if movers:  # enemies that all stayed where they stood make no contact: nobody moved in
+            if movers:
                 contacts.append(_one_battle(state, number, movers, stayers))
+            else:
+                # Decision 570: enemies that all stayed (an alliance ended while its armies shared the
+                # province) fight all the same: "When two unallied armies occupy the same province, a
+                # combat occurs" (6. Fight Battles).
+                contacts.append(_standing_enemies_meet(state, number, stayers))
             continue
         # The contact of the first mover that meets the province's defenders (its garrison, or the
         # forces the Rogue Kingdom table gives): its allies that come in with it fight beside it in
@@ -121,6 +127,27 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
         if (enemies(a, defender) and not enemies(a, attacker)) or (enemies(a, attacker) and not enemies(a, defender))
     )
     return Contact(province=number, attacker=attacker.id, defender=defender.id, both_moved=both_moved, beside=beside)
+
+
+def _standing_enemies_meet(state: TurnState, number: int, stayers: list[ArmyState]) -> Contact:
+    """The contact of two unallied armies that both stood in province `number`: allies that shared
+    it until their alliance ended (Allies: Raze, Invasion this turn; Announcement or a withdrawal of
+    support at the last End of Turn, "During the next Campaign Turn, the rules for allies cease to
+    apply"). Neither moved in, so the province decides (decision 570): the army of the kingdom that
+    holds it (or of its ally) defends it as an army that did not move and is attacked, and the other
+    attacks, so "the victor will keep the province" (7. Aftermath) whoever wins. In a province
+    neither holds, neither defends: they meet as armies that moved in at the same time."""
+    owner = state.provinces[number].controller
+    holders = [a for a in stayers if a.kingdom == owner or state.allied(a.kingdom, owner)]
+    defender = holders[0] if holders else stayers[0]
+    attacker = next(
+        a for a in stayers if a.kingdom != defender.kingdom and not state.allied(a.kingdom, defender.kingdom)
+    )
+    if holders:
+        # The battle as if the attacker had moved in: its defender, and the armies beside either side.
+        return _one_battle(state, number, [attacker], [a for a in stayers if a.id != attacker.id])
+    # Neither holds it: the battle of armies that moved in at the same time (the lower id attacks).
+    return _one_battle(state, number, stayers, [])
 
 
 def _claim(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:

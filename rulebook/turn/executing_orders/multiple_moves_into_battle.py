@@ -4,6 +4,7 @@ defends its province is one of them (pure Python)."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
@@ -11,6 +12,7 @@ from kernel.events import Event
 from rulebook.turn.executing_orders.contacts import garrison_defends
 from rulebook.turn.executing_orders.move import Moves, cancel, roll_off
 from rulebook.turn.state import TurnState
+from rulebook.world import ArmyState
 
 
 def _garrison_words(state: TurnState, number: int) -> str:
@@ -32,7 +34,8 @@ def multiple_moves_into_battle(
     its kingdom as an army that stays (decision 372): "a third unallied player" whose garrison
     "cannot leave the province", so of two unallied kingdoms moving into a third's garrisoned town
     the higher roll moves in and fights the garrison, the other holds. An ally's garrison is the
-    mover's own side."""
+    mover's own side. Where three sides stand already (two armies whose alliance has just ended and
+    a garrison), no army of a kingdom without an army there moves in, and nobody rolls (decision 571)."""
 
     def side(kingdom: int | None) -> int | None:
         # None: a desert no kingdom holds, whose Ancient Dead garrison is a side of its own
@@ -53,6 +56,15 @@ def multiple_moves_into_battle(
     for target, army_ids in sorted(by_target.items()):
         occupiers = staying.get(target, set())
         movers = [state.armies[i] for i in army_ids if side(state.armies[i].kingdom) not in occupiers]
+        if len(occupiers) > 2:
+            # Decision 571: three sides stand there already (two armies whose alliance has just ended,
+            # and the garrison of a third kingdom's town): nobody rolls, no army of a kingdom without an
+            # army there moves in ("Three or more armies from three or more unallied kingdoms cannot
+            # occupy the same map section"), the garrison's own kingdom's included.
+            held = _three_sides_there(state, events, moves, start, target, army_ids, side)
+            for army in held:
+                staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
+            continue
         if len(occupiers) + len({side(m.kingdom) for m in movers}) <= 2:
             continue
         rolls = roll_off(dice, movers, "multiple moves into battle")
@@ -70,3 +82,35 @@ def multiple_moves_into_battle(
                 "lower than the others, and holds (Multiple Moves into Battle).",
             )
             staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
+
+
+def _three_sides_there(
+    state: TurnState,
+    events: list[Event],
+    moves: Moves,
+    start: dict[int, int],
+    target: int,
+    army_ids: list[int],
+    side: Callable[[int | None], int | None],
+) -> list[ArmyState]:
+    """Province `target` holds three sides already (decision 571): each army moving in whose side
+    has no army standing there holds (its own kingdom's army there is Occupied Province's matter).
+    Returns the armies held."""
+    standing = {
+        side(a.kingdom)
+        for a in state.armies.values()
+        if not a.disbanded and a.id not in moves and start[a.id] == target
+    }
+    held = [state.armies[i] for i in army_ids if side(state.armies[i].kingdom) not in standing]
+    garrisoned = f" besides {_garrison_words(state, target)}" if garrison_defends(state, target) else ""
+    for army in held:
+        cancel(
+            state,
+            events,
+            moves,
+            army.id,
+            EventCode.MULTIPLE_MOVES,
+            f"Multiple moves into {state.provinces[target]}: armies of unallied kingdoms stand there{garrisoned} "
+            f"already, three sides; {army.name} holds (Multiple Moves into Battle).",
+        )
+    return held
