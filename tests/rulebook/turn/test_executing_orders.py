@@ -586,3 +586,50 @@ def test_an_order_refused_or_cut_short_keeps_the_army_s_standing_choices():
     assert "order-illegal" in codes(events) and "raze-too-long" in codes(events)
     assert s.orders[1] == ArmyOrder(1, OrderKind.HOLD, defend_with="garrison", disaster_choice="disband")
     assert s.orders[2] == ArmyOrder(2, OrderKind.HOLD, disaster_choice="disband", pay_for_depot=False)
+
+
+def test_multiple_moves_a_move_held_at_a_later_province_makes_its_start_province_roll_again():
+    """Multiple Moves into Battle: "Three or more armies from three or more unallied kingdoms cannot
+    occupy the same map section" (decision 576). K1's A1 leaves 6 for 11; K2's A2 and K3's A3 move
+    into 6 (two kingdoms: no roll while A1 leaves). Into 11, which K2's A4 holds, move A1 and K3's A5:
+    three kingdoms, A1 rolls 1 against A5's 6 and holds in 6. Now 6 holds K1 and is entered by K2 and
+    K3: they roll again and the lower holds, so 6 ends with two kingdoms and one battle. (The fuzz
+    harness's finding: checked once, in province order, 6 ended with K1, K2 and K3, two battles
+    against A1, and the two victors beside each other with no battle: the turn could not resolve.)"""
+    from rulebook.sanity import world_problems
+
+    s = state(
+        [army(1, 1, 6), army(2, 2, 5), army(3, 3, 2), army(4, 2, 11), army(5, 3, 15)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=11),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+            ArmyOrder(5, OrderKind.MOVE, target=11),
+        ],
+    )
+    contacts, events, dice = run(s, faces=[1, 6, 5, 2])  # into 11: A1 1, A5 6; into 6 again: A2 5, A3 2
+    assert [r.purpose for r in dice.rolls] == [f"A{i}: multiple moves into battle" for i in (1, 5, 2, 3)]
+    assert [s.armies[i].province for i in (1, 2, 3, 4, 5)] == [6, 6, 2, 11, 11]
+    assert [e.text for e in events if e.code == "multiple-moves"] == [
+        "Multiple moves into 11 P11: A1 rolls 1, lower than the others, and holds (Multiple Moves into Battle).",
+        "Multiple moves into 6 P6: A3 rolls 2, lower than the others, and holds (Multiple Moves into Battle).",
+    ]
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 2, 1), (11, 5, 4)]
+    assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []
+
+
+def test_multiple_moves_rolls_for_no_one_when_no_army_moves_in_from_outside_the_sides_there():
+    """Multiple Moves into Battle has the kingdoms moving in roll: where the sides already there are
+    three (K3's garrisoned town 10, and K1's and K2's armies standing in it) and only K3's own army
+    moves in, nobody rolls and nobody is held (it rolled for no army and the orders phase raised)."""
+    from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
+
+    s = state(
+        [army(1, 1, 10, points=900), army(2, 2, 10, points=900), army(3, 3, 14)],
+        orders=[ArmyOrder(3, OrderKind.MOVE, target=10)],
+        control={10: 3, 14: 3},
+    )
+    dice, events = ScriptedDice(faces=[]), []
+    moves = {3: (10, [])}
+    assert not multiple_moves_into_battle(s, dice, events, moves, {1: 10, 2: 10, 3: 14})
+    assert moves == {3: (10, [])} and dice.rolls == [] and events == []
