@@ -633,3 +633,59 @@ def test_multiple_moves_rolls_for_no_one_when_no_army_moves_in_from_outside_the_
     moves = {3: (10, [])}
     assert not multiple_moves_into_battle(s, dice, events, moves, {1: 10, 2: 10, 3: 14})
     assert moves == {3: (10, [])} and dice.rolls == [] and events == []
+
+
+def test_occupied_province_a_friend_held_later_makes_the_army_that_entered_its_province_roll():
+    """Occupied Province: "two or more friendly armies attempt to move into or occupy the same
+    province, roll a d6 for each army" (decision 577). K1's A2 moves into 6 as K1's A1 leaves it for
+    11: no roll. Into 11, which K2's A4 holds, A1 and K3's A5 move: A1 loses Multiple Moves into
+    Battle and stays in 6, so A2, which moved in, now rolls Occupied Province against it. A1 (5)
+    keeps 6 and A2 (2) holds in 5. (The roll-offs ran once, Occupied Province first: A1 and A2 both
+    stood in 6, both counting, with no roll.) Should A2 win, it moves in and shares 6 (decision 29)."""
+    for faces, a2_in, shares in (([1, 6, 5, 2], 5, False), ([1, 6, 2, 5], 6, True)):
+        s = state(
+            [army(1, 1, 6), army(2, 1, 5), army(4, 2, 11), army(5, 3, 15)],
+            orders=[
+                ArmyOrder(1, OrderKind.MOVE, target=11),
+                ArmyOrder(2, OrderKind.MOVE, target=6),
+                ArmyOrder(5, OrderKind.MOVE, target=11),
+            ],
+        )
+        contacts, events, dice = run(s, faces=faces)  # into 11: A1 1, A5 6; for 6: A1 (staying), A2
+        assert [r.purpose for r in dice.rolls] == [
+            "A1: multiple moves into battle",
+            "A5: multiple moves into battle",
+            "A1: occupied province",
+            "A2: occupied province",
+        ]
+        assert (s.armies[1].province, s.armies[2].province, s.armies[2].co_occupying) == (6, a2_in, shares)
+        assert not s.armies[1].co_occupying
+        assert [(c.province, c.attacker, c.defender) for c in contacts] == [(11, 5, 4)]
+
+
+def test_a_move_into_ruins_without_a_raid_makes_its_start_province_roll_multiple_moves():
+    """Ruins: without a raid the army "may not move into to the province this turn"; Multiple Moves
+    into Battle: "Three or more armies from three or more unallied kingdoms cannot occupy the same map
+    section" (decision 577). K1's A1 leaves 6 for the ruins of 11 with no Tomb Raid, so it stays in 6,
+    into which K2's A2 and K3's A3 move: they roll, and the lower holds. (Ruins came after the
+    roll-offs: 6 ended with K1, K2 and K3, two battles against A1, and the turn could not resolve.)"""
+    from rulebook.sanity import world_problems
+
+    s = state(
+        [army(1, 1, 6), army(2, 2, 5), army(3, 3, 2)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=11),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+        ],
+    )
+    s.provinces[11] = wb.province_with(s.provinces[11], settlement="ruins")
+    contacts, events, dice = run(s, faces=[2, 5])  # for 6: A2 2, A3 5
+    assert [r.purpose for r in dice.rolls] == ["A2: multiple moves into battle", "A3: multiple moves into battle"]
+    assert [s.armies[i].province for i in (1, 2, 3)] == [6, 5, 6]
+    assert [e.code for e in events if e.code in ("ruins-no-raid", "multiple-moves")] == [
+        "ruins-no-raid",
+        "multiple-moves",
+    ]
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 3, 1)]
+    assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []
