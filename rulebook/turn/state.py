@@ -98,6 +98,9 @@ class BattleS:
     # or chosen over the army that stands there, `garrison_army`, which then supports it).
     garrison_defends: bool = False
     army_with_garrison: int | None = None  # the field army standing where its garrison defends
+    # Allies: the armies standing in the province beside their ally's side, which they support from
+    # there (decisions 550, 551); the contact's `beside`.
+    beside: tuple[int, ...] = ()
     supports: list[SupportS] = field(default_factory=list)
     fortified_points: int = 0  # 200 extra core troops for a fortified defender
     defended_obstacles: int | None = None  # pieces of defenses from the Defended Obstacles roll
@@ -136,6 +139,9 @@ class Contact:
     # kingdom's other armies that moved into the ruin (decision 421).
     raid: bool = False
     waiting: tuple[int, ...] = ()
+    # Allies: the other armies in the province, each on the attacker's side or the defender's (its
+    # ally's), that fight beside it: a detachment from where they stand (decisions 550, 551).
+    beside: tuple[int, ...] = ()
 
 
 ARMY_ID_KEYS = ("army", "opponent_army", "target", "target_army")  # the keys of an event's data that hold army ids

@@ -190,3 +190,47 @@ def test_issue_15_done_when_allies_support_betrayal_drop_out_and_new_player(
 def _rows(body):  # type: ignore[no-untyped-def]
     """The ledger's rows, paginated or not."""
     return body["results"] if isinstance(body, dict) and "results" in body else body
+
+
+def test_an_ally_arriving_to_defend_fights_beside_its_ally_and_the_aftermath_goes_on(
+    demo_campaign, k, django_capture_on_commit_callbacks
+):
+    """Decision 550 through the site (Allies: "Armies may defend their allies' provinces by fighting
+    battles therein"): Ostland and Karak Dumn are allied; Tor Anlec's Raiders (from 27) and Ostland's
+    Reiksguard (from 9) both march into Karak Dumn's 18, where its Ironbreakers stand. One battle:
+    the Raiders attack the Ironbreakers, the Reiksguard fights beside its ally with 300 points of
+    core troops. The Raiders win: the Ironbreakers retreat, and so does the Reiksguard, back to 9;
+    the aftermath is not rolled back for enemies left side by side (the bug: the Reiksguard was in
+    no battle and stayed in 18 beside the Raiders)."""
+    capture = django_capture_on_commit_callbacks
+    ostland, karak, tor = k["Ostland"], k["Karak Dumn"], k["Tor Anlec"]
+    first, second = sorted((ostland, karak), key=lambda x: x.id)
+    Alliance.objects.create(campaign=demo_campaign, first=first, second=second, trust="T", formed_turn=0)
+    turn1 = demo_campaign.turns.get(number=1)
+    Province.objects.filter(campaign=demo_campaign, number=18).update(controller=karak)
+    ironbreakers = army_with_list(karak, "Ironbreakers", _province(demo_campaign, 18), [("Ironbreakers", 60, 13)])
+    reiksguard = army_with_list(
+        ostland, "Reiksguard", _province(demo_campaign, 9), [("Swordsmen", 150, 6), ("Halberdiers", 60, 6)]
+    )
+    # 1,070 points: enough to claim the province it wins (Army Restrictions).
+    raiders = army_with_list(tor, "Raiders", _province(demo_campaign, 27), [("Spearmen", 70, 9), ("Archers", 40, 11)])
+    _file("alice", turn1, orders=[{"army": reiksguard.id, "kind": "move", "target": 18}])
+    _file("carol", turn1, orders=[{"army": ironbreakers.id, "kind": "hold"}])
+    _file("dave", turn1, orders=[{"army": raiders.id, "kind": "move", "target": 18}])
+    _organizer_resolves(turn1, capture)
+
+    battle = Battle.objects.get(turn=turn1, province__number=18)
+    assert (battle.attacker_army, battle.defender_army) == (raiders, ironbreakers)
+    assert [(s.army, s.side, s.points) for s in battle.supports.all()] == [(reiksguard, "defender", 300)]
+    for player, result in (("dave", "major-victory"), ("carol", "major-loss")):
+        response = api_as(player).put(
+            f"/api/battles/{battle.pk}/sheet/", {"result": result, "submit": True}, format="json"
+        )
+        assert response.status_code == 200, response.json()
+    assert Battle.objects.filter(turn=turn1).count() == 1  # one battle: the Reiksguard fights in no other
+    _organizer_ends(turn1, capture)
+
+    for army in (raiders, ironbreakers, reiksguard):
+        army.refresh_from_db()
+    assert raiders.province.number == 18 and _province(demo_campaign, 18).controller == tor
+    assert reiksguard.province.number == 9 and ironbreakers.province.number != 18

@@ -19,7 +19,7 @@ from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.looting import SACK_GOLD, loot
 from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleSettled, army_name, disband, put_army
-from rulebook.world import ProvinceState
+from rulebook.world import ArmyState, ProvinceState
 
 
 def province_and_retreats(
@@ -40,14 +40,11 @@ def province_and_retreats(
         winner, loser = (attacker, defender) if victor == "attacker" else (defender, attacker)
         if loser.army is not None:
             retreating.append(loser.army)
-        # An army of the loser's that stood where its garrison fought (Battle for Towns, Cities,
-        # and Capitols) was on the side that lost: it cannot stay beside the victor.
-        retreating += [
-            a.id
-            for a in sorted(state.armies.values(), key=lambda a: a.id)
-            if a.province == battle.province and a.kingdom == loser.kingdom and not a.disbanded
-            if a.id != loser.army
-        ]
+        # Every other army there that is not the victor's or its ally's was on the side that lost:
+        # the loser's army that stood where its garrison fought (Battle for Towns, Cities, and
+        # Capitols), its ally's beside it (Allies, decision 550), an ally whose withdrawn support
+        # broke the alliance. None may stay beside the victor.
+        retreating += _enemies_there(state, battle.province, winner.kingdom, retreating)
         # The victor keeps the province: the attacker moved in and takes it; so does a defender
         # that moved in as well (both moved). A defender that stood its ground keeps what it held.
         if victor == "attacker" and entry_refused and attacker.army is not None:
@@ -59,8 +56,19 @@ def province_and_retreats(
         # defender that stood its ground stays (docs/rules-decisions.md).
         if attacker.army is not None:
             retreating.append(attacker.army)
-        if defender.army is not None and (battle.both_moved or battle.outcome.defender.result.is_loss):
+        defender_leaves = defender.army is not None and (battle.both_moved or battle.outcome.defender.result.is_loss)
+        if defender_leaves:
+            assert defender.army is not None
             retreating.append(defender.army)
+            # Nobody holds the province: the armies beside either side (its ally's) leave with it (decision 550).
+            retreating += [
+                a.id
+                for a in _armies_there(state, battle.province, retreating)
+                if any(a.kingdom == k or state.allied(a.kingdom, k) for k in (attacker.kingdom, defender.kingdom))
+            ]
+        else:
+            # The defender stands its ground: the attacker's ally that came in with it goes back too.
+            retreating += _enemies_there(state, battle.province, defender.kingdom, retreating)
         events.append(
             Event(
                 PHASE,
@@ -72,6 +80,25 @@ def province_and_retreats(
         )
     for army_id in retreating:
         retreat(state, events, army_id, battle.province)
+
+
+def _armies_there(state: AftermathState, province: int, leaving: list[int]) -> list[ArmyState]:
+    """The armies standing in `province`, by id, but those in `leaving`."""
+    return [
+        a
+        for a in sorted(state.armies.values(), key=lambda a: a.id)
+        if a.province == province and not a.disbanded and a.id not in leaving
+    ]
+
+
+def _enemies_there(state: AftermathState, province: int, holder: int | None, leaving: list[int]) -> list[int]:
+    """The armies in `province`, but those in `leaving`, that may not stay beside the armies of
+    `holder`, the kingdom that holds it after the battle: all but its own and its ally's."""
+    return [
+        a.id
+        for a in _armies_there(state, province, leaving)
+        if a.kingdom != holder and not state.allied(a.kingdom, holder)
+    ]
 
 
 def may_claim(state: AftermathState, events: list[Event], side: SideA, province: ProvinceState) -> bool:
@@ -112,6 +139,10 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
     loser = province.controller
     if loser == winner:
         # Nothing to conquer: a kingdom does not loot its own town.
+        return
+    if state.allied(winner, loser):
+        # Allies: "Armies may defend their allies' provinces by fighting battles therein. Control of
+        # the province does not change hands if the ally maintains control" (decision 552).
         return
     for army in sorted(state.garrisons.values(), key=lambda a: a.id):
         # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
@@ -276,6 +307,10 @@ def skirmish(state: AftermathState, dice: Dice, events: list[Event], battle: Bat
     else:
         why = f"{state.kingdoms[side.kingdom].name}'s Tomb Raiders did not win the skirmish for {province}"
         kept_out(state, events, side.army, battle.province, why, "Ruins")
+        # Its ally's army that entered with it (decision 551) may not move in either.
+        for army in _armies_there(state, battle.province, [side.army]):
+            if state.allied(army.kingdom, side.kingdom) and army.id in state.came_from:
+                kept_out(state, events, army.id, battle.province, why, "Ruins")
     return BattleSettled(
         battle=battle.id,
         result=outcome.attacker.result,

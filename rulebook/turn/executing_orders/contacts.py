@@ -5,6 +5,7 @@ through (Allies) and a Rogue Kingdom's entered (Rogue Kingdom). Pure Python."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
@@ -49,25 +50,19 @@ def contacts_and_claims(
         stayers = sorted((a for a in here if a.id not in moved), key=lambda a: a.id)
         hostile = any(not state.allied(a, b) for a in kingdoms for b in kingdoms if a < b)
         if hostile:
-            # Allies never fight each other when they meet: an army's enemies are the other kingdoms' but its ally's.
-            def enemies(a: ArmyState, b: ArmyState) -> bool:
-                return a.kingdom != b.kingdom and not state.allied(a.kingdom, b.kingdom)
-
-            if stayers:
-                for attacker in movers:
-                    defender = next((d for d in stayers if enemies(attacker, d)), None)
-                    if defender is not None:
-                        contacts.append(Contact(province=number, attacker=attacker.id, defender=defender.id))
-            else:
-                first = movers[0]
-                second = next((m for m in movers if enemies(first, m)), None)
-                if second is None:  # the first mover's allies only: the others' enemies meet them
-                    first, second = next((a, b) for a in movers for b in movers if enemies(a, b))
-                contacts.append(Contact(province=number, attacker=first.id, defender=second.id, both_moved=True))
+            if movers:  # enemies that all stayed where they stood make no contact: nobody moved in
+                contacts.append(_one_battle(state, number, movers, stayers))
             continue
+        # The contact of the first mover that meets the province's defenders (its garrison, or the
+        # forces the Rogue Kingdom table gives): its allies that come in with it fight beside it in
+        # that one battle, not in battles of their own against the same defenders (decision 551).
+        first: int | None = None
         for army in movers:
-            owner = province.controller
+            owner = state.provinces[number].controller  # as the movers before it left it (an Empty roll's claim)
             if owner == army.kingdom:
+                continue
+            if first is not None:
+                contacts[first] = replace(contacts[first], beside=(*contacts[first].beside, army.id))
                 continue
             if state.allied(owner, army.kingdom):
                 _ally_passage(state, events, army, number)
@@ -75,13 +70,57 @@ def contacts_and_claims(
             if province.rogue or (owner is not None and state.kingdoms[owner].rogue):
                 contact = _rogue_kingdom_entered(state, dice, events, army, number)
                 if contact is not None:
+                    first = len(contacts)
                     contacts.append(contact)
                 continue
             if garrison_defends(state, number):
+                first = len(contacts)
                 contacts.append(Contact(province=number, attacker=army.id))
             else:
                 _claim(state, events, army, number)
     return contacts
+
+
+def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers: list[ArmyState]) -> Contact:
+    """The one battle fought in province `number`, where two sides meet (Multiple Moves into Battle
+    leaves no more; an ally is its ally's side, decision 138): an army that moved in attacks an
+    enemy that stayed there (the Fortified army, else the province's own kingdom's before its
+    ally's), or, with none staying, the two that moved in meet. Every other army there of either
+    side, its ally's, fights beside its side's army (Allies: "Armies may defend their allies'
+    provinces by fighting battles therein"; decisions 550 and 551): no army fights two battles, no
+    army stands in a battle's province outside it."""
+
+    # Allies never fight each other when they meet: an army's enemies are the other kingdoms' but its ally's.
+    def enemies(a: ArmyState, b: ArmyState) -> bool:
+        return a.kingdom != b.kingdom and not state.allied(a.kingdom, b.kingdom)
+
+    attacked = [d for d in stayers if any(enemies(m, d) for m in movers)]
+    if attacked:
+        # Of two allies standing there, the one that fortified the province defends it (Fortify: "It
+        # is possible for an army to Fortify a province controlled by an ally"; its bonuses are its
+        # own, decision 37); else the province's own kingdom's army (its garrison, its choice of who
+        # defends); else the lower id.
+        fortifier = state.world.fortifier(number)
+        owner = state.provinces[number].controller
+        defender = next(
+            (d for d in attacked if fortifier is not None and d.id == fortifier.id),
+            next((d for d in attacked if d.kingdom == owner), attacked[0]),
+        )
+        attacker = next(m for m in movers if enemies(m, defender))
+        both_moved = False
+    else:
+        attacker = movers[0]
+        second = next((m for m in movers if enemies(attacker, m)), None)
+        if second is None:  # the first mover's allies only: the others' enemies meet them
+            attacker, second = next((a, b) for a in movers for b in movers if enemies(a, b))
+        defender, both_moved = second, True
+    beside = tuple(
+        a.id
+        for a in sorted([*movers, *stayers], key=lambda a: a.id)
+        if a.id not in (attacker.id, defender.id)
+        if (enemies(a, defender) and not enemies(a, attacker)) or (enemies(a, attacker) and not enemies(a, defender))
+    )
+    return Contact(province=number, attacker=attacker.id, defender=defender.id, both_moved=both_moved, beside=beside)
 
 
 def _claim(state: TurnState, events: list[Event], army: ArmyState, number: int) -> None:

@@ -55,7 +55,11 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     # The armies standing in a ruin on their raid neither claim it nor roll for it: the raid decides.
     moved = set(destinations) - ruins.standing
     contacts = ruins.raids + contacts_and_claims(state, dice, events, start, moved)
-    fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
+    fighting = (
+        {c.attacker for c in contacts}
+        | {c.defender for c in contacts if c.defender is not None}
+        | {a for c in contacts for a in c.beside}  # beside its ally in the battle (decisions 550, 551)
+    )
     # Fortify comes before 6. Fight Battles: an army attacked this turn fortifies all the same (R12).
     fortify(state, events)
     recover(state, dice, events, fighting)

@@ -41,7 +41,12 @@ def build_battles(state: TurnState, contacts: list[Contact], dice: Dice, events:
     event for every battle (one per kingdom involved), every support given or refused, and every
     roll."""
     # Armies in any battle may neither send support nor have it go out from them (B3).
-    fighting = {c.attacker for c in contacts} | {c.defender for c in contacts if c.defender is not None}
+    # An army beside its ally's side in the battle's province is in that battle (decisions 550, 551).
+    fighting = (
+        {c.attacker for c in contacts}
+        | {c.defender for c in contacts if c.defender is not None}
+        | {a for c in contacts for a in c.beside}
+    )
     supporting: set[int] = set()
     supporters = supporters_by_province(state)
     battles: list[BattleS] = []
@@ -77,6 +82,7 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event], raided: s
         defender_army=None,
         # The Engagement Type is always Assault in a battle for a town, city or capitol, whoever defends it.
         assault=settlement_battle(state, province.number),
+        beside=contact.beside,
     )
     if contact.raid:
         defender_label = tomb_raid_battle(state, battle, contact.waiting)
@@ -128,6 +134,20 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event], raided: s
         _no_battle(events, attacker, province.number, f"{attacker.name} finds no one to fight in {province}.")
         return None
 
+    for army_id in contact.beside:
+        standing = state.armies[army_id]
+        who = f"{standing.name} ({state.kingdoms[standing.kingdom].name})"
+        if battle.skirmish:
+            # Scouting forces: the Tomb Raiders skirmish and no army fights (decision 231).
+            battle.notes.append(
+                f"{who} entered {province} with its ally: the skirmish decides for both; if it is lost, neither "
+                "may move into the province this turn (Allies; Rogue Kingdom)."
+            )
+            continue
+        battle.notes.append(
+            f"{who} stands in {province} with its ally: it fights beside it with a detachment from where it "
+            "stands, and leaves the province if its side must (Allies)."
+        )
     raid_with_battle(state, battle, raided)
     assault = " It is an Assault." if battle.assault else ""
     text = f"{attacker.name} attacks {defender_label} in {province}.{assault}"

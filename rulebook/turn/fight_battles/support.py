@@ -54,14 +54,19 @@ def supports(
     """Support (B3): detachments of at most 200 points, at most 500 points a side with fortification
     and garrison, one battle per supporting army, none from an army in a battle. Support Arrival is
     rolled for each detachment that takes place. The army standing where its garrison defends
-    supports it first (Battle for Towns, Cities, and Capitols), from where it stands."""
+    supports it first (Battle for Towns, Cities, and Capitols), then the armies standing in the
+    province beside their ally's side (Allies, decisions 550 and 551), from where they stand."""
     province = state.provinces[battle.province]
     total = {
         "attacker": 0,
         # A garrison defending is the main force, not support; supporting an army it counts.
         "defender": battle.fortified_points + (0 if battle.garrison_defends else battle.garrison_points),
     }
-    candidates = [(army, False) for army in supporters]
+    # The support that stands in the province comes first (decision 35): the army beside its
+    # garrison, then the armies beside their ally's side (decisions 550, 551), then the detachments
+    # of the bordering armies. Those standing there need no order and border nothing.
+    candidates = [(state.armies[a], True) for a in battle.beside if a != battle.army_with_garrison]
+    candidates += [(army, False) for army in supporters if army.id not in battle.beside]
     if battle.army_with_garrison is not None:
         candidates.insert(0, (state.armies[battle.army_with_garrison], True))
     for supporter, with_garrison in candidates:
@@ -168,8 +173,9 @@ def _allied_detachment(
 
 
 def _refusal_beside_garrison(state: TurnState, army: ArmyState) -> tuple[str | None, str]:
-    """The army standing where its garrison defends fights beside it as a support detachment; it
-    needs no order and borders nothing. The Ancient Dead's armies support no one."""
+    """The army standing where its garrison defends, or beside its ally's side in the battle's
+    province (decisions 550, 551), fights beside it as a support detachment; it needs no order and
+    borders nothing. The Ancient Dead's armies support no one."""
     if army.disbanded:
         return REFUSED_DISBANDED, "it was disbanded"
     if is_ancient_dead(state, army.kingdom):
