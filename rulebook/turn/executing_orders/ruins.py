@@ -12,8 +12,8 @@ army kept out stays (decision 577), then `ruins_entries` once they have settled 
 An army whose kingdom sent no raid to the ruin never moves (it stays where it was, keeping what it
 held there); an army whose kingdom raids the ruin moves in and stands there during the turn, like
 the scouting forces' army (decision 231), while its Tomb Raiders skirmish; the aftermath lets it in
-or sends it back. Where enemies meet in the ruins, or the desert's garrison holds them, the battle is the
-armies' (6. Fight Battles marks the raid on it: `raid_with_battle`).
+or sends it back. Where enemies meet in the ruins, or the desert's garrison holds them, the battle
+is the armies' (6. Fight Battles marks the raid on it: `raid_with_battle`).
 """
 
 from __future__ import annotations
