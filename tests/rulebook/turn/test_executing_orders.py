@@ -689,3 +689,25 @@ def test_a_move_into_ruins_without_a_raid_makes_its_start_province_roll_multiple
     ]
     assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 3, 1)]
     assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []
+
+
+def test_an_army_kept_out_of_ruins_stays_in_the_ruin_it_meant_to_leave_and_the_enemy_entering_it_fights():
+    """Ruins: without a raid the army "may not move into to the province this turn"; where enemies meet
+    in ruins they fight as usual (decisions 420, 422, 577). K1's A1 leaves the ruins of 11 for those
+    of 7 with no Tomb Raid and stays in 11; K2's A2 moves into 11 on its kingdom's raid. With A1 staying,
+    enemies meet in 11: A2 attacks A1 and does not stand in the ruin on its raid beside it. (The ruins
+    were judged once, as the moves stood: A2 stood in 11 on its raid beside A1, neither fighting.)"""
+    from rulebook.sanity import world_problems
+
+    s = state(
+        [army(1, 1, 11), army(2, 2, 15)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=7), ArmyOrder(2, OrderKind.MOVE, target=11)],
+    )
+    for n in (7, 11):
+        s.provinces[n] = wb.province_with(s.provinces[n], settlement="ruins")
+    s.raids = {2: 11}
+    contacts, events, dice = run(s)
+    assert (s.armies[1].province, s.armies[2].province) == (11, 11)
+    assert [e.army for e in events if e.code == "ruins-no-raid"] == [1]
+    assert [(c.province, c.attacker, c.defender, c.raid) for c in contacts] == [(11, 2, 1, False)]
+    assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []
