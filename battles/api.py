@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from briternia.api import KingdomQuery, kingdom_query
-from briternia.fields import IntegerSerializerField
+from briternia.fields import IntegerSerializerField, list_bound
 from kingdoms.models import Kingdom
 from kingdoms.selectors import alliance_in_force, army_private_get, is_organizer, kingdom_of
 from orders.selectors import turn_get
@@ -28,6 +28,7 @@ from .services.opponents import MESSAGE_MAX, SideKingdom, battle_message_send, o
 from .services.retirement import character_retire
 from .services.rewards import army_painted_set, story_bonus_award
 from .services.summaries import (
+    SHEET_ROWS_MAX,
     battle_rule,
     battle_standing_text,
     disagreement_text,
@@ -37,6 +38,10 @@ from .services.summaries import (
 )
 
 RESULT_VALUES = [v for v, _ in RESULT_CHOICES]
+
+
+def _bounded(field: str) -> dict[str, Any]:
+    return list_bound(field, SHEET_ROWS_MAX, "far more than any battle's units, characters or carts")
 
 
 def _sentence(text: str) -> str:
@@ -259,6 +264,7 @@ class SummarySheetInput(serializers.Serializer):
     )
     raiders = RaidersLostInput(
         many=True,
+        **_bounded("raiders"),
         required=False,
         default=list,
         help_text="The Tomb Raiders' skirmish (a raid, the scouting forces): each entry of the force with models "
@@ -266,8 +272,10 @@ class SummarySheetInput(serializers.Serializer):
     )
     withdrew = serializers.BooleanField(default=False)
     opponent_withdrew = serializers.BooleanField(default=False)
-    casualties = CasualtyInput(many=True, required=False, default=list)
-    characters_lost = serializers.ListField(child=IntegerSerializerField(), required=False, default=list)
+    casualties = CasualtyInput(many=True, **_bounded("casualties"), required=False, default=list)
+    characters_lost = serializers.ListField(
+        child=IntegerSerializerField(), **_bounded("characters_lost"), required=False, default=list
+    )
     loot_choice = serializers.ChoiceField(choices=["", "loot", "sack"], required=False, default="")
     negotiation_gold = IntegerSerializerField(
         min_value=0,
@@ -302,6 +310,7 @@ class SummarySheetInput(serializers.Serializer):
     )
     support_withdrawn = serializers.ListField(
         child=IntegerSerializerField(),
+        **_bounded("support_withdrawn"),
         required=False,
         default=list,
         help_text="Allies, Withdraw of support: the parent armies of an ally's detachments on this side that "
@@ -317,6 +326,7 @@ class SummarySheetInput(serializers.Serializer):
     )
     depots_captured = DepotCapturedInput(
         many=True,
+        **_bounded("depots_captured"),
         required=False,
         default=list,
         help_text="Supply Depot: each cart of the opponent's army captured in the battle (once per cart), and the "
@@ -325,6 +335,7 @@ class SummarySheetInput(serializers.Serializer):
     )
     carts_recaptured = serializers.ListField(
         child=IntegerSerializerField(),
+        **_bounded("carts_recaptured"),
         required=False,
         default=list,
         help_text="Supply Depot: this side's army whose cart friendly forces recaptured before the game ended.",
@@ -343,6 +354,14 @@ class SummarySheetInput(serializers.Serializer):
         help_text="The Campaign Must Go On (organizer only): the guest who played the battle.",
     )
     submit = serializers.BooleanField(default=True)
+
+    def validate_injury_rerolls(self, value: dict[str, str]) -> dict[str, str]:
+        if len(value) > SHEET_ROWS_MAX:
+            raise serializers.ValidationError(
+                f"injury_rerolls: at most {SHEET_ROWS_MAX:,} entries (far more than any battle's characters); "
+                "this list has more. Nothing was saved."
+            )
+        return value
 
 
 class SummarySheetSerializer(serializers.ModelSerializer):

@@ -41,6 +41,7 @@ from .services.scenarios import deployment_figure, scenario_sheet_context, scena
 from .services.stories import STORIES_PER_PAGE, Story, stories_of
 from .services.summaries import (
     REROLL_LABELS,
+    SHEET_ROWS_MAX,
     battle_rule,
     battle_standing_text,
     players_standing_text,
@@ -309,7 +310,7 @@ def _sheet_data(post: Any, form: Any) -> dict[str, Any]:
 def _cart_count(raw: Any) -> int:
     """The number of carts the form says were captured (the sheet refuses more than were there)."""
     try:
-        return max(0, min(ascii_int(raw or 0), 100))
+        return max(0, min(ascii_int(raw or 0), SHEET_ROWS_MAX))
     except (TypeError, ValueError):
         return 0
 

@@ -82,3 +82,15 @@ def address_problem(email: str) -> str | None:
     except ValidationError:
         return f"'{email[:60]}' is not an email address."
     return None
+
+
+def list_bound(field: str, most: int, what: str) -> dict[str, Any]:
+    """A list input's bound, as a list field's (or `many=True` serializer's) keyword arguments: at
+    most `most` entries, refused before any entry is read (a sheet of 3,000 rows was read row by row
+    and answered with an error for each) with a message naming the field and saying why."""
+    return {
+        "max_length": most,
+        "error_messages": {
+            "max_length": f"{field}: at most {most:,} entries ({what}); this list has more. Nothing was saved."
+        },
+    }

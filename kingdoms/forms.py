@@ -29,6 +29,7 @@ from rulebook.setup.maps import MapError, MapSpec, load_default_map, map_from_js
 from rulebook.tables import ARCHETYPE_LABELS, ARCHETYPE_TABLE, ARMY_TYPE_LABELS, PLAYER_ARMY_TYPES, ArmyType
 
 from .people import DISPLAY_NAME_MAX, display_name
+from .selectors import display_name_holder
 
 MAX_MAP_BYTES = 1_000_000
 
@@ -260,11 +261,22 @@ class DisplayNameForm(forms.Form):
         help_text="What the other players see of you (your email address is never shown to them).",
     )
 
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user  # the account whose name it is (its own name is no other's)
+
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"].strip()
         if "@" in name:
             raise forms.ValidationError(
                 "A display name has no '@': the other players see it; choose a name, not an address."
+            )
+        # Another account's name (case and spaces aside) would let one player pass for another: the
+        # players of two kingdoms would read the same name, the messages of one signed as the other's.
+        if display_name_holder(name=name, user=self.user) is not None:
+            raise forms.ValidationError(
+                f"Another account is already shown as {name}: the other players would take you for them. "
+                "Choose another name."
             )
         return name
 

@@ -22,3 +22,9 @@ def display_name(user: Any) -> str:
 def invited_display_name(kingdom_name: str) -> str:
     """What an invited player is called until they choose: derived from their kingdom, not their address."""
     return f"Player of {kingdom_name.strip()}"[:DISPLAY_NAME_MAX]
+
+
+def display_name_key(name: str) -> str:
+    """What makes two display names the same to a reader: case and spaces aside ("Bob", " bob ",
+    "B ob"), so one player cannot pass for another."""
+    return "".join(name.split()).casefold()

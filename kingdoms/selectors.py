@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
@@ -57,8 +58,20 @@ from .models import (
     TombRaiderForce,
     TreasuryEntry,
 )
+from .people import display_name, display_name_key
 
 AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def display_name_holder(*, name: str, user: AnyUser | None = None) -> AbstractBaseUser | None:
+    """The other account (not `user`) that already shows `name` to the players: its chosen display
+    name, else the login or "Player <id>" shown in its place (kingdoms.people.display_name), case
+    and spaces aside. None when the name is free."""
+    key = display_name_key(name)
+    others = get_user_model().objects.only("id", "first_name", "username")
+    if user is not None and user.pk is not None:
+        others = others.exclude(pk=user.pk)
+    return next((other for other in others.iterator() if display_name_key(display_name(other)) == key), None)
 
 
 def is_organizer(user: AnyUser, campaign: Campaign) -> bool:

@@ -55,7 +55,9 @@ class PasswordSetView(PasswordResetConfirmView):
 @login_required
 def account_name(request: HttpRequest) -> HttpResponse:
     """Choose the name the other players see."""
-    form = DisplayNameForm(request.POST or None, initial={"display_name": display_name(request.user)})
+    form = DisplayNameForm(
+        request.POST or None, user=request.user, initial={"display_name": display_name(request.user)}
+    )
     if request.method == "POST" and form.is_valid():
         request.user.first_name = form.cleaned_data["display_name"]
         request.user.save(update_fields=["first_name"])

@@ -8,12 +8,13 @@ from typing import Any
 
 from rest_framework import serializers
 
-from briternia.fields import IntegerSerializerField
+from briternia.fields import IntegerSerializerField, list_bound
 from kernel.events import Event
 from rulebook.experience.spending import PurchaseKind
 from rulebook.ruins_and_tomb_raiders.rival_mission_orders import RIVAL_LISTS, WHEN_IT_TAKES_EFFECT
 from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
+from rulebook.setup.homes import MOST_ARMIES
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
@@ -225,6 +226,15 @@ class MissionUseInput(serializers.Serializer):
     )
 
 
+# Every list of an order sheet: a few entries for each army a kingdom may have (Army Table), far
+# above any real sheet; more is refused whole before an entry is read.
+SHEET_LIST_MAX = 3 * MOST_ARMIES
+
+
+def _bounded(field: str) -> dict[str, Any]:
+    return list_bound(field, SHEET_LIST_MAX, f"a few for each of the {MOST_ARMIES} armies a kingdom may have at most")
+
+
 # OrderSheetInput.of's fields, built once per thread.
 _kept_fields = threading.local()
 
@@ -232,38 +242,48 @@ _kept_fields = threading.local()
 class OrderSheetInput(serializers.Serializer):
     orders = ArmyOrderInput(
         many=True,
+        **_bounded("orders"),
         default=list,
         help_text="One order per army (an army left out holds). Required with `submit: true`: give [] for every "
         "army to hold.",
     )
-    creations = CreateArmyInput(many=True, default=list)
-    upgrades = UpgradeArmyInput(many=True, default=list)
-    depots = ArmyRefInput(many=True, default=list)
-    garrisons = ProvinceRefInput(many=True, default=list)
+    creations = CreateArmyInput(many=True, **_bounded("creations"), default=list)
+    upgrades = UpgradeArmyInput(many=True, **_bounded("upgrades"), default=list)
+    depots = ArmyRefInput(many=True, **_bounded("depots"), default=list)
+    garrisons = ProvinceRefInput(many=True, **_bounded("garrisons"), default=list)
     losses = LossesFromInput(
-        many=True, default=list, help_text="Foraging and Guerrilla Tactics losses: the unit that takes them first."
+        many=True,
+        **_bounded("losses"),
+        default=list,
+        help_text="Foraging and Guerrilla Tactics losses: the unit that takes them first.",
     )
-    purchases = PurchaseInput(many=True, default=list, help_text="What each army buys with its experience.")
+    purchases = PurchaseInput(
+        many=True, **_bounded("purchases"), default=list, help_text="What each army buys with its experience."
+    )
     alliances = KingdomRefInput(
         many=True,
+        **_bounded("alliances"),
         default=list,
         help_text="Allies: the kingdom this sheet declares an alliance with (1,000 gold; both must declare it "
         "the same turn).",
     )
     gold_transfers = TransferGoldInput(
         many=True,
+        **_bounded("gold_transfers"),
         default=list,
         help_text="Transfer of Gold: gold sent to another kingdom; the sender pays a 10% fee on top, the gold "
         "arrives at the beginning of the turn after next.",
     )
     item_transfers = TransferItemInput(
         many=True,
+        **_bounded("item_transfers"),
         default=list,
         help_text="Transfer of Gold (items): a magic item the kingdom holds, sent to another kingdom; the sender "
         "pays 10% of its gold cost (double its points), it arrives at the beginning of the turn after next.",
     )
     alliance_ends = KingdomRefInput(
         many=True,
+        **_bounded("alliance_ends"),
         default=list,
         help_text="Allies, Announcement: refused (code alliance-end-at-end-of-turn). The end of an alliance is "
         "announced during the End of Turn: on a turn summary sheet (announce_alliance_end) or with "
@@ -271,29 +291,34 @@ class OrderSheetInput(serializers.Serializer):
     )
     land_deals = LandDealInput(
         many=True,
+        **_bounded("land_deals"),
         default=list,
         help_text="Land Sales: this kingdom's side of a deal with another (the province it gives, the gold it "
         "pays); both must declare it the same turn. One province a turn per receiving kingdom; no town or city.",
     )
     capitol_moves = ProvinceRefInput(
         many=True,
+        **_bounded("capitol_moves"),
         default=list,
         help_text="Loss of the Capitol: the city (its Warlord standing in it) the capitol moves to, for 1,000 gold.",
     )
     missions = TombRaiderMissionInput(
         many=True,
+        **_bounded("missions"),
         default=list,
         help_text="Using Tomb Raiders: at most one mission a turn, 100 gold (and the change fee it pays) taken from "
         "the treasury when the turn resolves, if it is still able to go then.",
     )
     captive_orders = CaptiveOrderInput(
         many=True,
+        **_bounded("captive_orders"),
         default=list,
         help_text="The fate of captured Tomb Raiders this kingdom holds (one order a captive), settled when the "
         "turn resolves; both kingdoms are told.",
     )
     mission_uses = MissionUseInput(
         many=True,
+        **_bounded("mission_uses"),
         default=list,
         help_text="Reconnaissance and Sabotage: the effects earned used on this sheet (Army Orders' response, "
         "Destroy Communication's cancelled support); each once.",

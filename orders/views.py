@@ -188,6 +188,9 @@ def order_sheet(request: HttpRequest, turn_id: int, kingdom_id: int | None = Non
         "sections": sections,
         "sheet": sheet,
         "errors": all_errors,
+        # Whose errors they are: this post's sheet, refused (nothing saved), or the saved sheet's own
+        # check (a draft is saved with its problems; it would be refused if it were submitted).
+        "errors_refused": bool(errors),
         "warnings": check.warnings if check else [],
         "costs": check.costs if check else [],
         "gold": check.gold if check else 0,

@@ -17,9 +17,49 @@ from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.capitol_move import CAPITOL_MOVE_GOLD, capitol_move_refusal
+from rulebook.world import ProvinceState, World
 
 PHASE = "capitol"
 CORONATION_TURNS = 3  # "has 3 turns to get their Warlord into another city for a coronation ceremony"
+
+
+def capitol_taken(world: World, events: list[Event], *, province: ProvinceState, taker: int, phase: str) -> None:
+    """`province` (its record before it changed hands) is taken from its controller by kingdom `taker`:
+    won in battle (7. Aftermath) or razed from an ally (Allies, Raze: "the backstabber takes control of
+    that province"; decision 556). Was it the controller's capitol, the kingdom loses it: no capitol
+    from now on, and three turns to crown its Warlord (decision 159). The Ancient Dead's pyramid taken
+    is their Return to the Tomb instead; a Rogue Kingdom has no Warlord to crown."""
+    loser = province.controller
+    if loser is None or loser == taker or world.kingdoms[loser].capitol != province.number:
+        return
+    kingdom = world.kingdoms[loser]
+    if kingdom.ancient_dead:
+        # Return to the Tomb: the capitol destroyed and the Warlord, who must remain with its
+        # garrison, laid to rest with it: they advance no more (rules decision 108).
+        events.append(
+            Event(
+                phase,
+                EventCode.RETURN_TO_THE_TOMB,
+                f"The pyramid {province} has fallen to {world.kingdoms[taker].name} and the Warlord of the "
+                "Ancient Dead is laid to permanent rest with its garrison: the Ancient Dead return to the tomb. "
+                "Their armies rise and advance no more; the campaign goes on (Return to the Tomb).",
+                kingdom=loser,
+                province=province.number,
+            )
+        )
+    elif not kingdom.rogue:
+        # Loss of the Capitol: no capitol from now on, and three turns to crown its Warlord.
+        world.kingdoms[loser] = replace(kingdom, capitol=None, capitol_lost_turn=world.turn)
+        events.append(
+            Event(
+                phase,
+                EventCode.CAPITOL_LOST,
+                f"{kingdom.name} has lost its capitol {province}: the Warlord has {CORONATION_TURNS} turns to "
+                "reach another of its cities for a coronation (Loss of the Capitol).",
+                kingdom=loser,
+                province=province.number,
+            )
+        )
 
 
 def players_out(state: TurnState, events: list[Event]) -> None:

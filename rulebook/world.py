@@ -9,8 +9,9 @@ extras (orders, battles...) in a container that holds the world.
 Records are frozen: a phase that changes the state replaces a record in its working copy's dicts
 (`dataclasses.replace`), so the state it was given is never changed and a dry run equals the real
 run. The rules that belong to the records themselves live here: Looting (no armies created or
-upgraded in a looted town for a while) and Fortify (the bonuses belong to the army that fortified
-the province, and are lost when it moves away or when control changes).
+upgraded in a looted town for a while), Fortify (the bonuses belong to the army that fortified
+the province, and are lost when it moves away or when control changes) and Army Restrictions (a
+disbanded army's magic items are destroyed with it).
 """
 
 from __future__ import annotations
@@ -285,6 +286,21 @@ class World:
             mission_effects=dict(self.mission_effects),
             captives=dict(self.captives),
         )
+
+
+def disband_army(world: World, army: ArmyState) -> ArmyState:
+    """In the working copy `world`, the army (a field army or an Elite Defense Force) is gone from the
+    map, and the magic items its units carried are destroyed with it (Army Restrictions: "All the magic
+    items it was carrying are destroyed"; Armory: "If the army containing that item is destroyed, your
+    kingdom does not get another one"). A world loaded without its items has none to destroy: the
+    writer destroys those of every army disbanded."""
+    borne = {u.id for u in world.units.get(army.id, ())}
+    for item in list(world.items.values()):
+        if item.bearer in borne and not item.destroyed:
+            world.items[item.id] = replace(item, destroyed=True)
+    gone = replace(army, disbanded=True)
+    (world.garrisons if army.kind is ArmyKind.GARRISON else world.armies)[army.id] = gone
+    return gone
 
 
 def lose_fortifications(world: World, phase: str) -> list[Event]:

@@ -43,6 +43,9 @@ RAID_RESULTS = dict(RAID_RESULT_CHOICES)
 LOOTABLE = ("town", "city")
 NOTE_MAX = 500
 STORY_MAX = 20_000
+# The most rows of any list of a sheet (casualties, characters, carts captured, ...): far above any
+# battle's units, characters or carts; the API refuses a longer list whole, the page caps its counts.
+SHEET_ROWS_MAX = 100
 NEGOTIATION_GOLD_MAX = 2_147_483_647  # the column's (PositiveIntegerField) bound
 GUEST_NAME_MAX = 100  # TurnSummarySheet.played_by_guest
 
@@ -271,7 +274,10 @@ def _opponent_skaven(battle: Battle, side: str) -> bool:
 def may_loot(battle: Battle, side: str, kingdom: Kingdom) -> bool:
     """Looting: the victor of a battle in a town or city that takes it chooses to sack or loot it.
     The attacker takes it if it wins; so does a defender that moved in as well (both moved,
-    7. Aftermath). A kingdom never loots its own town."""
+    7. Aftermath). A kingdom never loots its own town. A Tomb Raiders' skirmish (a Tomb Raid, the
+    scouting forces, a Reconnaissance or Sabotage) takes nothing: it is no army's battle."""
+    if battle.skirmish:
+        return False
     if battle.province.settlement not in LOOTABLE or battle.province.controller_id == kingdom.id:
         return False
     return side == "attacker" or battle.both_moved
@@ -367,6 +373,11 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
     loot = data.get("loot_choice") or ""
     if loot not in ("", "loot", "sack"):
         errors.append("Looting: choose loot or sack.")
+    elif loot and form.skirmish:
+        errors.append(
+            f"Looting: {form.raid_name} is a Tomb Raiders' skirmish, not an army's battle; only an army that wins "
+            "a battle in a town or city loots or sacks it (Looting)."
+        )
     elif loot and not form.may_loot:
         errors.append(
             "Looting: only a side that would take the town or city by winning (the attacker, or a defender "
@@ -457,7 +468,8 @@ def summary_sheet_clean(form: SummarySheetForm, data: dict[str, Any], *, by_orga
     captured, recaptured = _depots_clean(form, data, errors)
     played_by = _played_by_clean(form, data, by_organizer=by_organizer, errors=errors)
     if errors:
-        raise DomainError(errors)
+        # One message per problem: rows that go wrong the same way (the same army, the same rule) are told once.
+        raise DomainError(list(dict.fromkeys(errors)))
     return {
         **played_by,
         "raid_result": raid_result,
@@ -627,6 +639,7 @@ def _depots_clean(
     names this side's army whose cart it was (decisions 395, 397)."""
     rule = "(Supply Depot)"
     captured: list[dict[str, int]] = []
+    over: set[int] = set()  # the armies already said to have lost more carts than they brought
     raw = data.get("depots_captured") or []
     if not isinstance(raw, list):
         errors.append(
@@ -655,10 +668,12 @@ def _depots_clean(
             )
             continue
         if sum(1 for c in captured if c["army"] == army) >= carts:
-            errors.append(
-                f"Supply depots captured: {name} brought {carts} cart{'s' if carts != 1 else ''} to this battle (its "
-                f"Supply Depot and the carts it had captured); no more can be captured {rule}."
-            )
+            if army not in over:  # one message for the army, however many carts too many
+                over.add(army)
+                errors.append(
+                    f"Supply depots captured: {name} brought {carts} cart{'s' if carts != 1 else ''} to this battle "
+                    f"(its Supply Depot and the carts it had captured); no more can be captured {rule}."
+                )
             continue
         captured.append({"army": army, "by": by})
     recaptured: list[int] = []

@@ -20,6 +20,7 @@ from rulebook.tables import (
 
 from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
 from ..people import invited_display_name
+from ..selectors import display_name_holder
 from .dice import campaign_dice, dice_rolls_save
 from .setup_emails import army_lists_announce, home_rolls_announce, next_pick_announce
 
@@ -149,6 +150,15 @@ def player_invite(
         errors.append(f"{email} already plays a kingdom in this campaign.")
     if "@" in display_name:
         errors.append("The player's display name has no '@': the other players see it; give a name, not an address.")
+    elif (
+        display_name.strip()
+        and not User.objects.filter(email__iexact=email).exists()  # an account that exists keeps its name
+        and display_name_holder(name=display_name) is not None
+    ):
+        errors.append(
+            f"Another account is already shown as {display_name.strip()}: the other players would take the new "
+            "player for them. Give another name, or none (one is derived from the kingdom)."
+        )
     if errors:
         raise DomainError(errors)
 

@@ -54,10 +54,13 @@ def _tables(mission: str, info: Mapping[str, Any]) -> tuple[list[str], list[dict
         return [f"{info.get('total', 0)} artillery pieces and war machines."], [
             {"title": "Artillery and war machines", "columns": ["Type", "Number", "Where"], "rows": rows}
         ]
-    rows = [[m["name"], m["level"], _where(m)] for m in info.get("mages", [])]
-    return [f"{info.get('count', 0)} mage{'s' if info.get('count') != 1 else ''}."], [
-        {"title": "Mages", "columns": ["Mage", "Level", "Where"], "rows": rows}
-    ]
+    if mission == Reconnaissance.MAGIC_COLLEGE_RAID:
+        rows = [[m["name"], m["level"], _where(m)] for m in info.get("mages", [])]
+        return [f"{info.get('count', 0)} mage{'s' if info.get('count') != 1 else ''}."], [
+            {"title": "Mages", "columns": ["Mage", "Level", "Where"], "rows": rows}
+        ]
+    # Army Orders: the event's own words say the army, where it stands and its order (decision 482).
+    return [], []
 
 
 def _army_tables(info: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:

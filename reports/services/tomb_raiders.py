@@ -13,7 +13,7 @@ from battles.models import Battle
 from kingdoms.models import Kingdom
 from kingdoms.selectors import tomb_raiders_view
 from rulebook.ruins_and_tomb_raiders.force import Role
-from rulebook.ruins_and_tomb_raiders.tomb_raid import MISSION_GOLD, MissionKind
+from rulebook.ruins_and_tomb_raiders.tomb_raid import MISSION_GOLD, MissionKind, RaidResult
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.rival_missions import RIVAL_MISSIONS
 from rulebook.turn.aftermath.tomb_raids import RAID_RESULT_LABELS, raid_result_of
@@ -67,12 +67,18 @@ def _raid_result(battle: Battle, kingdom: Kingdom) -> str:
 
 
 def _rival_result(battle: Battle) -> str:
-    """A Reconnaissance or Sabotage's skirmish from the spy's side: its result, what it earned is in the
-    turn's events (and, for information, under Intelligence)."""
+    """A Reconnaissance or Sabotage's skirmish from the spy's side: its result, and where the report
+    tells what it earned: the turn's events (What happened, above this section) and, for a
+    Reconnaissance that succeeded, what was learned (Intelligence, below it)."""
     if not battle.result:
         return "the skirmish is played with the turn's battles; its result comes on the turn summary sheet."
     raid = raid_result_of(BattleResult(battle.result))
-    return f"{RAID_RESULT_LABELS[raid]}: what it earned is under What happened (and Intelligence) below."
+    learned = (
+        "; what your Tomb Raiders learned is under Intelligence below"
+        if raid is RaidResult.SUCCESS and battle.mission == MissionKind.RECONNAISSANCE
+        else ""
+    )
+    return f"{RAID_RESULT_LABELS[raid]}: what it earned is under What happened above{learned}."
 
 
 def mission_lines(

@@ -261,7 +261,7 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
             )
     for army_id, bought in sorted(by_army.items()):
         army = ctx.armies[army_id]
-        _once_each(army, bought, gold_depots, check, rows)
+        _once_each(army, bought, gold_depots, check, rows, ctx.roster)
         # The army's purchases together: beside the last of them, the one that tips it over.
         last = entry_at("purchases", rows[id(bought[-1])], "army")
         spent = check.experience_spent(army_id)
@@ -301,7 +301,12 @@ def refused_field(purchase: Purchase) -> str:
 
 
 def _once_each(
-    army: ArmyState, priced: list[PricedPurchase], gold_depots: set[int], check: SheetCheck, rows: dict[int, int]
+    army: ArmyState,
+    priced: list[PricedPurchase],
+    gold_depots: set[int],
+    check: SheetCheck,
+    rows: dict[int, int],
+    roster: SpendingRoster,
 ) -> None:
     """One Veteran level and one roll a unit or General, one supply depot: each problem beside the
     purchase that makes it two (`rows`: id(priced) -> its entry)."""
@@ -310,14 +315,26 @@ def _once_each(
         same = [p for p in priced if p.purchase.kind in kinds and p.purchase.unit.strip().lower() == name]
         return rows[id(same[1])]
 
+    def named(kinds: tuple[str, ...], key: str) -> str:
+        # The purchases are matched case aside ("halberdiers"); the message names the unit or
+        # character as its list does, else as the sheet first wrote it.
+        found = roster.unit(army.id, key) or roster.character(army.id, key)
+        if found is not None:
+            return found.name
+        return next(
+            p.purchase.unit.strip()
+            for p in priced
+            if p.purchase.kind in kinds and p.purchase.unit.strip().lower() == key
+        )
+
     veterans = Counter(p.purchase.unit.strip().lower() for p in priced if p.purchase.kind == PurchaseKind.VETERAN)
     for name, count in veterans.items():
         if count > 1:
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.PURCHASE,
-                    f"{name} is raised {count} Veteran levels in one sheet; a unit goes up one level per battle "
-                    "(Veteran Status).",
+                    f"{named((PurchaseKind.VETERAN,), name)} is raised {count} Veteran levels in one sheet; a unit "
+                    "goes up one level per battle (Veteran Status).",
                     army.id,
                     **entry_at("purchases", second((PurchaseKind.VETERAN,), name), "unit"),
                 )
@@ -329,8 +346,8 @@ def _once_each(
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.PURCHASE,
-                    f"{name} is named for more than one roll, promotion or Potential in one sheet; one at a time "
-                    "(Character Archetypes and Advancement, Warlord).",
+                    f"{named(roll_kinds, name)} is named for more than one roll, promotion or Potential in one sheet; "
+                    "one at a time (Character Archetypes and Advancement, Warlord).",
                     army.id,
                     **entry_at("purchases", second(roll_kinds, name), "unit"),
                 )

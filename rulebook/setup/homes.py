@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from kernel.dice import Dice
+from rulebook.setup.maps import MAX_PROVINCES
 from rulebook.tables import (
     ARMY_TABLE,
     HOME_PROVINCES_TO_PICK,
@@ -118,3 +119,8 @@ def army_limit(*, player_count: int, provinces_controlled: int) -> int:
     N provinces controlled, rounded down, N by the number of players (see docs/rules-decisions.md)."""
     per = ARMY_TABLE[min(max(player_count, 2), 5)]
     return 1 + provinces_controlled // per
+
+
+# The most armies any kingdom may have (Army Table): every province of the largest map a campaign
+# accepts, at the most generous rate. It bounds the lists an order sheet takes (a few entries an army).
+MOST_ARMIES = army_limit(player_count=5, provinces_controlled=MAX_PROVINCES)

@@ -82,6 +82,41 @@ def test_a_reroll_bought_on_the_sheet_is_paid_with_a_ledger_row_and_the_survivor
     assert [i["roll"] for i in eltharion.injuries][:1] == [event.data["second"][0]["roll"]]
 
 
+def test_case_A5_the_warlord_s_army_wiped_out_his_death_and_his_heir_are_written(turn, k, battles):
+    """7. Aftermath, Warlord (decision 557) through the site: Ostland's Wardens, led by their Warlord
+    Captain Aldric, lose in Hartwood (62) with every neighbour held: they are wiped out, Aldric is dead
+    (the kingdom's log says so), a General of Ostland's is its living Warlord, and the Wardens earn no
+    experience."""
+    ostland = k["Ostland"]
+    Character.objects.filter(kingdom=ostland, role=Character.Role.WARLORD).update(role=Character.Role.GENERAL)
+    aldric = Character.objects.get(kingdom=ostland, unit__name="Captain Aldric")
+    Character.objects.filter(pk=aldric.pk).update(role=Character.Role.WARLORD)
+    hartwood = battles[62].province
+    # Every neighbour but the 1st Army's (71) held, Eldenhall (61) too, which the Boyz leave after their draw.
+    held = hartwood.neighbours.exclude(armies__kingdom=ostland, armies__status=Army.Status.ACTIVE)
+    for n, free in enumerate(held.order_by("number")):
+        blocker = Army.objects.create(kingdom=ostland, name=f"Blockers {n}", province=free, size=1000)
+        blocker.units.create(name="Warriors", category="core", models_count=100, points_per_model=10)
+    _save(battles[62], k["Tor Anlec"], result="minor-victory")
+    _save(battles[62], ostland, result="minor-loss")
+    _save(battles[61], k["Da Red Fang"], result="draw")
+    _save(battles[61], ostland, result="draw")
+
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+
+    wardens = Army.objects.get(name="Wardens")
+    aldric.refresh_from_db()
+    assert wardens.status == Army.Status.DISBANDED and wardens.experience == 0
+    assert not ExperienceEntry.objects.filter(army=wardens).exists()
+    assert not aldric.alive
+    heir = Character.objects.get(kingdom=ostland, role=Character.Role.WARLORD, alive=True)
+    assert heir.unit.army.status == Army.Status.ACTIVE
+    assert TurnEvent.objects.filter(turn=turn, code="wiped-out", kingdom=ostland).exists()
+    dead = TurnEvent.objects.get(turn=turn, code="character-dead", kingdom=ostland)
+    assert "Captain Aldric" in dead.text and "wiped out" in dead.text
+    assert heir.unit.name in TurnEvent.objects.get(turn=turn, code="warlord-succession", kingdom=ostland).text
+
+
 def test_the_sheet_refuses_choices_the_rules_do_not_allow_as_a_whole(k, battles):
     """A reroll for a character who was not removed as a casualty, Backstabbers against an army
     that is not Skaven, and an heir who is not a General: refused together, nothing saved."""

@@ -22,6 +22,7 @@ from battles.models import Battle, TurnSummarySheet
 from battles.services.posting import battles_build, battles_insert
 from battles.services.scenarios import battle_scenarios_roll, scenario_sheet_pdf
 from battles.services.summaries import battle_standing
+from battles.services.summary_text import summary_sheet_text
 from kingdoms.models import TombRaiderEntry
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.tomb_raiders import tomb_raider_force_save
@@ -226,3 +227,33 @@ def test_the_turn_loads_the_target_s_force_for_a_sheet_that_names_it(spies, turn
 
     assert state.raiders[tor.pk].models == 10 and state.raiders[tor.pk].models_available == 10
     assert fang.pk not in state.raiders
+
+
+def test_a_skirmish_in_a_rival_s_capitol_offers_no_looting_and_refuses_a_loot_choice(spies, turn, api_client_for):
+    """Looting: the victor of an army's battle in a town or city loots or sacks it. A Reconnaissance in Tor
+    Anlec's capitol is a Tomb Raiders' skirmish, no such battle: the spy's sheet (page and email text) offers
+    no Looting, and a loot choice through the API or the page is refused naming the rule; nothing is saved."""
+    ostland, tor, fang = spies
+    (battle,) = _post(
+        turn, {ostland.pk: TombRaiderMission("reconnaissance", target_kingdom=tor.pk, desired="treasury-info")}
+    )
+    assert battle.province.settlement in ("city", "capitol", "town")  # a town or city: an army's battle could loot
+    spy = _client(ostland.players.first())
+    form = spy.get(f"/battles/{battle.pk}/sheet/").content.decode()
+    assert 'name="raid_result"' in form
+    assert "Looting" not in form and 'name="loot_choice"' not in form
+    assert "Loot" not in summary_sheet_text(battle=battle, kingdom=ostland)
+    message = (
+        "Looting: Reconnaissance is a Tomb Raiders' skirmish, not an army's battle; only an army that wins a battle "
+        "in a town or city loots or sacks it (Looting)."
+    )
+    refused = api_client_for(ostland.players.first()).put(
+        f"/api/battles/{battle.pk}/sheet/", {"raid_result": "success", "loot_choice": "sack"}, format="json"
+    )
+    assert refused.status_code == 400
+    assert error_details(refused) == [message]
+    page = spy.post(
+        f"/battles/{battle.pk}/sheet/", {"raid_result": "success", "loot_choice": "sack", "action": "submit"}
+    )
+    assert message in page.content.decode().replace("&#x27;", "'")
+    assert not TurnSummarySheet.objects.filter(battle=battle).exists()

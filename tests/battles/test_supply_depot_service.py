@@ -186,3 +186,55 @@ def test_supply_depot_every_bad_cart_on_a_sheet_is_named_and_nothing_is_saved(k,
     assert messages[3].startswith(f"Carts recaptured: army {wardens.pk} is not Tor Anlec's army with a cart")
     assert messages[3].endswith("(Supply Depot).")
     assert not TurnSummarySheet.objects.exists()
+
+
+def test_supply_depot_more_carts_than_an_army_brought_is_told_once_on_the_page(k, hartwood, armies):
+    """Supply Depot (decision 395): the page's form says 100 of the Wardens' carts were captured; they
+    brought one. The sheet is refused with one message for the Wardens (not one per extra cart), and
+    nothing is saved."""
+    raiders, wardens = armies["raiders"], armies["wardens"]
+    client = Client()
+    client.force_login(user_named("dave"))
+    url = f"/battles/{hartwood.pk}/sheet/"
+    response = client.post(
+        url,
+        {
+            "result": "minor-victory",
+            "action": "submit",
+            f"captured-{wardens.pk}": "100",
+            f"captured-by-{wardens.pk}": str(raiders.pk),
+        },
+    )
+    page = html.unescape(response.content.decode())
+    message = (
+        "Supply depots captured: Ostland: Wardens brought 1 cart to this battle (its Supply Depot and the carts it "
+        "had captured); no more can be captured (Supply Depot)."
+    )
+    assert page.count(message) == 1, page.count(message)
+    assert not TurnSummarySheet.objects.exists()
+
+
+def test_supply_depot_the_api_refuses_a_list_of_carts_longer_than_any_battle_has_naming_it(k, hartwood, armies):
+    """Supply Depot: a sheet's list of captured carts (once per cart) has at most 100 rows, the most the
+    page's form takes; the API refuses 3,000 whole with one message naming the field, and nothing is
+    saved. Within the bound, too many carts of one army are one message."""
+    raiders, wardens = armies["raiders"], armies["wardens"]
+    url = f"/api/battles/{hartwood.pk}/sheet/"
+    row = {"army": wardens.pk, "by": raiders.pk}
+    response = api_as("dave").put(url, {"result": "minor-victory", "depots_captured": [row] * 3000}, format="json")
+    assert response.status_code == 400
+    assert error_details(response) == [
+        "depots_captured: at most 100 entries (far more than any battle's units, characters or carts); this list "
+        "has more. Nothing was saved."
+    ]
+    response = api_as("dave").put(url, {"result": "minor-victory", "depots_captured": [row] * 100}, format="json")
+    assert response.status_code == 400
+    assert error_details(response) == [
+        "Supply depots captured: Ostland: Wardens brought 1 cart to this battle (its Supply Depot and the carts it "
+        "had captured); no more can be captured (Supply Depot)."
+    ]
+    for field, rows in (("casualties", [{"unit": 1}] * 101), ("characters_lost", [1] * 101)):
+        response = api_as("dave").put(url, {"result": "minor-victory", field: rows}, format="json")
+        assert response.status_code == 400
+        assert error_details(response)[0].startswith(f"{field}: at most 100 entries")
+    assert not TurnSummarySheet.objects.exists()

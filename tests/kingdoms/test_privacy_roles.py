@@ -4,12 +4,16 @@ is not the organizer of every campaign (they see every campaign in the admin).""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.test import APIClient
 
+from briternia.errors import DomainError
 from kingdoms.models import Campaign, Kingdom
+from kingdoms.people import display_name
 from kingdoms.services import campaigns as campaign_services
 from kingdoms.services.invitations import invitation_link
 from rulebook.setup.maps import load_default_map
@@ -144,3 +148,42 @@ def test_a_site_administrator_is_not_the_organizer_of_every_campaign(two_organiz
     assert [c["name"] for c in otto.get("/api/campaigns/").json()] == ["Otto's War"]
     assert otto.get(f"/api/kingdoms/{kingdom.pk}/").status_code == 404
     assert Campaign.objects.count() == 2
+
+
+def test_a_player_cannot_take_the_display_name_another_account_shows(demo_campaign, k):
+    """A player is shown to the others by a display name (issue 19): Ostland's player (alice) cannot
+    take Da Red Fang's player's name (bob, his login: he chose none) nor the organizer's, in any case or
+    spacing; the page says so and nothing is saved. Her own name, another way written, is hers."""
+    alice = get_user_model().objects.get(username="alice")
+    shown = alice.first_name
+    page, api = _as(alice)
+    bob = k["Da Red Fang"].players.get()
+    taken = display_name(bob)
+    for name in (taken, f"  {taken.upper()} ", " ".join(taken), "organizer", "Organizer"):
+        refused = page.post("/account/name/", {"display_name": name})
+        assert refused.status_code == 400, name
+        text = html.unescape(refused.content.decode())
+        assert f"Another account is already shown as {name.strip()}" in text, name
+        alice.refresh_from_db()
+        assert alice.first_name == shown
+    players = {row["name"]: row["players"] for row in api.get(f"/api/campaigns/{demo_campaign.pk}/kingdoms/").json()}
+    assert players["Ostland"] != players["Da Red Fang"]
+    assert page.post("/account/name/", {"display_name": display_name(alice).upper()}).status_code == 302
+    assert page.post("/account/name/", {"display_name": "Alice the Bold"}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.first_name == "Alice the Bold"
+
+
+def test_the_organizer_cannot_invite_a_new_player_under_a_name_another_account_shows(new_campaign, invited):
+    """The invitation's display name is what the others see of the new player until they choose:
+    not a name another account already shows (here the first invited player's)."""
+    with pytest.raises(DomainError) as refused:
+        campaign_services.player_invite(
+            campaign=new_campaign,
+            email="cy@example.org",
+            kingdom_name="Averland",
+            army_type="empire",
+            display_name="player of OSTMARK",
+        )
+    assert "Another account is already shown as player of OSTMARK" in refused.value.messages[0]
+    assert not Kingdom.objects.filter(name="Averland").exists()

@@ -119,7 +119,7 @@ def test_a_refused_sheet_changes_nothing(api_client_for, army, turn, ostland):
     )
     assert response.status_code == 400
     errors = error_details(response)
-    assert any(e.startswith("1st Army: halberdiers is raised 2 Veteran levels") for e in errors), errors
+    assert any(e.startswith("1st Army: Halberdiers is raised 2 Veteran levels") for e in errors), errors
     assert any("Runefang" in e and "(Armory)" in e for e in errors), errors
     assert not OrderSheet.objects.filter(turn=turn, kingdom=ostland, status="submitted").exists()
     army.refresh_from_db()

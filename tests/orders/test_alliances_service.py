@@ -4,7 +4,7 @@ broken by invasion; secrecy: a declaration nobody answered is told to its kingdo
 
 import pytest
 
-from kingdoms.models import Alliance, Army, Kingdom, TreasuryEntry
+from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
 from orders.models import OrderSheet
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, error_details, pages_as
@@ -157,6 +157,39 @@ def test_case_AL4_an_invasion_through_the_site_breaks_the_alliance_and_pays_the_
         assert any(line in text for text in _lines(kingdom_report_context(turn=turn, kingdom=kingdom)))
     assert "Ostland breaks its alliance with Karak Dumn by invasion." in bulletin_context(turn=turn)["changes"]
     assert api_as("carol").get(f"/api/kingdoms/{karak.pk}/").json()["alliance"] is None
+
+
+def test_razing_the_ally_s_capitol_through_the_site_loses_it_and_its_elite_defense_force_perishes(turn, k):
+    """Allies, Raze: "the backstabber takes control of that province"; Loss of the Capitol; Battle for
+    Towns, Cities, and Capitols (decisions 159, 556), as the orders phase writes them: Ostland's army in
+    allied Karak Dumn's capitol city razes it; Karak Dumn has no capitol from this turn, and its Elite
+    Defense Force there has perished."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    Alliance.objects.create(campaign=turn.campaign, first=ostland, second=karak, trust="T", formed_turn=1)
+    capitol = karak.capitol
+    Province.objects.filter(pk=capitol.pk).update(settlement="city")
+    karak.armies.filter(kind="field").update(province=capitol.neighbours.get(number=6))
+    guard = army_built(karak, name="Elite Defense Force", province=capitol.number, size=500, kind="garrison")
+    unit_built(guard, "Hammerers", models_count=40, points_per_model=12)
+    backstabbers = army_built(ostland, name="Backstabbers", province=capitol.number, size=1500)
+    unit_built(backstabbers, "Swordsmen", models_count=250, points_per_model=6)
+    response = api_as("alice").put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [{"army": backstabbers.id, "kind": "raze-hold"}], "submit": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    capitol.refresh_from_db()
+    karak.refresh_from_db()
+    guard.refresh_from_db()
+    assert capitol.controller == ostland and capitol.razed
+    assert (karak.capitol, karak.capitol_lost_turn) == (None, 1)
+    assert guard.status == Army.Status.DISBANDED
+    assert TurnEvent.objects.filter(turn=turn, code="capitol-lost", kingdom=karak).exists()
+    assert TurnEvent.objects.filter(turn=turn, code="elite-defense-force-perished", kingdom=karak).exists()
 
 
 def test_an_ally_sees_no_more_of_its_ally_than_the_rules_reveal(turn, k):

@@ -177,3 +177,35 @@ def test_a_threads_kept_input_fields_are_bound_to_each_requests_serializer(db):
     assert all(top.parent is second for top in second.fields.values())
     assert second.is_valid(), second.errors
     assert second.validated_data["orders"][0]["target"] == 12
+
+
+def test_many_orders_for_an_army_not_yours_are_told_once_each_problem(turn, submitted):
+    """4. Write Orders ("an army receives one order a turn"): 200 orders for an army that is none of
+    the kingdom's are two problems, told once each (not once per order), and nothing is saved."""
+    alice = api_as("alice")
+    orders = [{"army": 99, "kind": "hold"}] * 200
+    response = alice.put(f"/api/turns/{turn.pk}/sheet/", {"orders": orders, "submit": True}, format="json")
+    assert response.status_code == 400, response.content
+    assert error_details(response) == [
+        "Army 99 has 200 orders; an army receives one order a turn (4. Write Orders).",
+        "Army 99 is not one of your active armies.",
+    ]
+    _unchanged(submitted)
+
+
+@pytest.mark.parametrize("field", ["orders", "purchases", "depots", "gold_transfers", "mission_uses"])
+def test_a_list_of_the_order_sheet_longer_than_any_kingdom_needs_is_refused_naming_it(turn, submitted, field):
+    """Army Table: a kingdom has at most 134 armies (every province of the largest map, one army for
+    every three); a list of the sheet takes a few entries for each (402), and one of 2,000 is refused
+    whole with one message naming the field, before any entry is read; nothing is saved."""
+    alice = api_as("alice")
+    response = alice.put(
+        f"/api/turns/{turn.pk}/sheet/", {"orders": [], field: [{}] * 2000, "submit": True}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert error_details(response) == [
+        f"{field}: at most 402 entries (a few for each of the 134 armies a kingdom may have at most); this list has "
+        "more. Nothing was saved."
+    ]
+    assert error_fields(response) == [field]
+    _unchanged(submitted)

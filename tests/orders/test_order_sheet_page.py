@@ -5,6 +5,7 @@ beside the field that mends it. The demo campaign's turn 1: alice leads Ostland 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -12,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from kingdoms.models import Army, Kingdom
+from orders.models import OrderSubmission
 from orders.services.sheets import order_sheet_context_load
 from rulebook.turn.write_orders.targets import sheet_targets
 
@@ -293,3 +295,27 @@ def test_an_order_the_list_did_not_offer_is_refused_in_the_rule_s_words(alice_cl
     assert response.status_code == 400
     assert "is not razed; Recover is for razed provinces (Recover)." in response.content.decode()
     assert not ostland.order_sheets.exists()
+
+
+def _errors_heading(page: str) -> str:
+    return re.search(r'id="sheet-errors"[^>]*><p>(.*?)</p>', page, re.S)[1]
+
+
+def test_a_saved_draft_with_problems_says_it_would_be_refused_and_a_refused_submission_says_it_was(
+    alice_client, turn, ostland, army
+):
+    """4. Write Orders: a draft is kept with its problems, so the page that says "Draft saved" does not
+    go on to call it refused; it says the draft would be refused if submitted. Submitting the same sheet
+    refuses it as a whole, and nothing is submitted (Loss of the Capitol: the Warlord is not in the city)."""
+    city = ostland.provinces.filter(settlement="city").exclude(pk=ostland.capitol_id).order_by("number").first()
+    rows = {f"army-{army.pk}-kind": "hold", "capitol-city": city.number}
+    saved = alice_client.post(_url(turn, ostland), {**rows, "action": "draft"}, follow=True)
+    page = html.unescape(saved.content.decode())
+    assert "Draft saved (not submitted)." in page
+    assert _errors_heading(page) == "This draft has problems: it would be refused as a whole if you submitted it."
+    assert "refused as a whole:" not in page
+
+    refused = alice_client.post(_url(turn, ostland), {**rows, "action": "submit"})
+    assert refused.status_code == 400
+    assert _errors_heading(refused.content.decode()) == "The sheet is refused as a whole:"
+    assert not OrderSubmission.objects.filter(sheet__kingdom=ostland).exists()

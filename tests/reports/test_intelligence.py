@@ -26,6 +26,7 @@ from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, MissionEffect, TreasuryEntry
 from orders.entries import sheet_to_json
 from orders.models import OrderSheet, OrderSubmission
+from reports.services.intelligence import intelligence_item
 from reports.services.reports import bulletin_context, kingdom_report_context
 from rulebook.turn.write_orders.records import SheetEntries, TombRaiderMission
 from tests.clients import user_named
@@ -147,3 +148,54 @@ def test_a_pending_effect_is_written_and_listed_on_the_spys_page(turn, k, api_cl
     (pending,) = api_client_for(user_named("alice")).get(f"/api/kingdoms/{ostland.pk}/intelligence/").json()["pending"]
     assert pending["label"] == "Misdirection" and "revert to Hold" in pending["when"]
     assert api_client_for(user_named("carol")).get(f"/api/kingdoms/{karak.pk}/intelligence/").json()["pending"] == []
+
+
+def test_army_orders_intelligence_prints_the_order_and_no_mage_count() -> None:
+    """Reconnaissance, Army Orders: "The orders given to any one army" (decision 482): what the spy reads is
+    the army and its order, as the event says it; no table of another mission's (it was printed as a
+    Magic College Raid: "0 mages.")."""
+    text = "Army Orders of Da Red Fang: Boyz in 60 Greymoor is ordered to move into 61 Ashfen (Reconnaissance)."
+    event = TurnEvent(
+        code=EventCode.INTELLIGENCE,
+        text=text,
+        data={
+            "mission": "army-orders",
+            "effect": 1,
+            "target_army": 7,
+            "info": {"army_name": "Boyz", "province": 60, "order": "move", "to": 61, "path": [], "supports": None},
+        },
+    )
+    item = intelligence_item(event)
+    assert item["label"] == "Army Orders"
+    assert item["text"] == text
+    assert (item["lines"], item["tables"]) == ([], [])
+
+
+def test_the_report_s_pointers_name_the_section_that_tells_it_above_or_below(turn, k) -> None:
+    """Reconnaissance: the spy's report points at where the mission's result is told: its order (For the
+    kingdom) at What happened and Your Tomb Raiders, both below it; the mission's row (Your Tomb Raiders)
+    at What happened, above it, and at Intelligence, below it. No pointer names a section that is not in
+    the report (there is no "3. Create / Upgrade Armies" step this turn)."""
+    ostland, karak = k["Ostland"], k["Karak Dumn"]
+    mission = TombRaiderMission("reconnaissance", target_kingdom=karak.pk, desired="treasury-info")
+    entries = sheet_to_json(SheetEntries(missions=(mission,)))
+    sheet = OrderSheet.objects.create(turn=turn, kingdom=ostland, status=OrderSheet.Status.SUBMITTED, entries=entries)
+    OrderSubmission.objects.create(sheet=sheet, submitted_by=user_named("alice"), entries=entries)
+    _mission(turn, ostland, karak, "reconnaissance", "treasury-info", "minor-victory")
+    assert aftermath_phase_run(turn_id=turn.pk).resolved
+
+    text = report_text(turn, ostland)
+    orders_pointer = text.index(
+        "What came of these is under What happened below, in the step of the turn that carried each out; of a "
+        "Tomb Raiders' mission, under Your Tomb Raiders below."
+    )
+    mission_pointer = text.index(
+        "Success: what it earned is under What happened above; what your Tomb Raiders learned is under "
+        "Intelligence below."
+    )
+    happened, raiders, intelligence = (
+        text.index(f" {heading} ") for heading in ("What happened", "Your Tomb Raiders", "Intelligence What")
+    )
+    assert orders_pointer < happened < raiders < intelligence
+    assert happened < mission_pointer < intelligence
+    assert "3. Create / Upgrade Armies below" not in text

@@ -4,7 +4,8 @@ Army Restrictions over every army that fought, then the ends of alliances announ
 of Turn.
 
 Rulebook: 8. End of Turn (a missing sheet: rulebook.turn.aftermath.results settles it), Army
-Restrictions (500 points or less is disbanded), Allies (Announcement). Rule cases A6, R2.
+Restrictions (500 points or less is disbanded, its characters with it), Allies (Announcement). Rule
+cases A6, R2.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from rulebook.allies.declarations import alliance_ends_announced
 from rulebook.tables import ARMY_DISBANDED_AT_OR_BELOW, ArmyKind
 from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import PHASE, AftermathState, army_name, disband
-from rulebook.world import ProvinceState
+from rulebook.turn.aftermath.succession import characters_go_with_their_army
+from rulebook.world import ArmyState, ProvinceState
 
 
 def result_events(state: AftermathState, events: list[Event], battle: BattleA, province: ProvinceState) -> None:
@@ -58,14 +60,16 @@ def _side_label(state: AftermathState, side: SideA) -> str:
 
 
 def disband_the_small(state: AftermathState, events: list[Event], fought: set[int]) -> None:
-    """Army Restrictions (A6): an army of 500 points or less is disbanded; its items destroyed."""
+    """Army Restrictions (A6): an army of 500 points or less is disbanded; its items destroyed, its
+    characters gone with it (decision 558)."""
+    gone: list[ArmyState] = []
     for army_id in sorted(fought):
         army = state.world.army(army_id)
         if army.disbanded or army.kind is ArmyKind.GARRISON:
             continue
         points = state.army_points(army_id)
         if points <= ARMY_DISBANDED_AT_OR_BELOW:
-            disband(state, army)
+            gone.append(disband(state, army))
             events.append(
                 Event(
                     PHASE,
@@ -78,6 +82,9 @@ def disband_the_small(state: AftermathState, events: list[Event], fought: set[in
                     data={"points": points},
                 )
             )
+    # Once every small army is gone: a Warlord's heir is never a General who leaves in this same step.
+    for army in gone:
+        characters_go_with_their_army(state, events, army, disbanded=True)
 
 
 def alliances_announced_over(state: AftermathState, events: list[Event]) -> None:

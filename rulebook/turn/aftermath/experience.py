@@ -20,7 +20,6 @@ from rulebook.turn.aftermath.state import (
     AftermathState,
     add_experience,
     ancient_dead,
-    perished,
     put_unit,
 )
 from rulebook.world import ArmyState, CharacterState, ProvinceState, UnitState
@@ -44,8 +43,10 @@ def battle_experience(
     province: ProvinceState,
 ) -> None:
     """Experience Points: the army's base experience for its result (none without its sheet, 8. End
-    of Turn; none for the Ancient Dead), and the turn's story bonus if it goes to this battle."""
-    if side.army is None or perished(state, side.army):
+    of Turn; none for the Ancient Dead), and the turn's story bonus if it goes to this battle. An
+    army gone (wiped out with nowhere to retreat; an Elite Defense Force perished with its town)
+    gains none: there is no army left to gain it (decision 557)."""
+    if side.army is None or state.world.army(side.army).disbanded:
         return
     army = state.world.army(side.army)
     if ancient_dead(state, army.kingdom):
@@ -118,7 +119,9 @@ def tomb_raiders_story(state: AftermathState, events: list[Event], battle: Battl
     named = side.story_army if side.story_army is not None else side.army
     if side.kingdom is None or named is None or story_battles(state.battles).get(side.kingdom) != battle.id:
         return  # a Reconnaissance or Sabotage has no army of its own: its story goes to the army named
-    if named not in state.world.armies or perished(state, named) or ancient_dead(state, side.kingdom):
+    if named not in state.world.armies or state.world.armies[named].disbanded or ancient_dead(state, side.kingdom):
+        # A garrison takes none (story_battles); an army gone, wiped out (its own skirmish lost with
+        # nowhere to go back to, or an earlier battle of the turn), can gain none (decision 557).
         return
     army = state.world.army(named)
     if army.kingdom != side.kingdom:

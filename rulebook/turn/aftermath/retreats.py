@@ -14,11 +14,14 @@ from dataclasses import replace
 from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
+from rulebook.loss_of_the_capitol import capitol_taken
 from rulebook.tables import ARMY_MIN_POINTS
 from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.looting import SACK_GOLD, loot
 from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleSettled, army_name, disband, put_army
+from rulebook.turn.aftermath.succession import characters_go_with_their_army
+from rulebook.turn.fight_battles.towns_cities_capitols import elite_defense_perishes
 from rulebook.world import ArmyState, ProvinceState
 
 
@@ -144,22 +147,9 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
         # Allies: "Armies may defend their allies' provinces by fighting battles therein. Control of
         # the province does not change hands if the ally maintains control" (decision 552).
         return
-    for army in sorted(state.garrisons.values(), key=lambda a: a.id):
-        # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its
-        # Elite Defense Force has perished to the last man.
-        if army.province == province.number and not army.disbanded and army.kingdom != winner:
-            disband(state, army)
-            state.provinces[province.number] = replace(state.provinces[province.number], elite_defense=False)
-            events.append(
-                Event(
-                    PHASE,
-                    EventCode.ELITE_DEFENSE_FORCE_PERISHED,
-                    f"The Elite Defense Force of {province.name} perished to the last man.",
-                    kingdom=army.kingdom,
-                    army=army.id,
-                    province=province.number,
-                )
-            )
+    # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its Elite
+    # Defense Force has perished to the last man.
+    elite_defense_perishes(state.world, events, province=province.number, taker=winner, phase=PHASE)
     rogue = loser is not None and state.kingdoms[loser].rogue
     abandoned = ""
     if rogue and province.settlement in SACK_GOLD:
@@ -194,33 +184,7 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
                 province=province.number,
             )
         )
-        if state.kingdoms[loser].capitol == province.number and state.kingdoms[loser].ancient_dead:
-            # Return to the Tomb: the capitol destroyed and the Warlord, who must remain with
-            # its garrison, laid to rest with it: they advance no more (rules decision 108).
-            events.append(
-                Event(
-                    PHASE,
-                    EventCode.RETURN_TO_THE_TOMB,
-                    f"The pyramid {province} has fallen to {state.kingdoms[winner].name} and the Warlord of the "
-                    "Ancient Dead is laid to permanent rest with its garrison: the Ancient Dead return to the tomb. "
-                    "Their armies rise and advance no more; the campaign goes on (Return to the Tomb).",
-                    kingdom=loser,
-                    province=province.number,
-                )
-            )
-        elif state.kingdoms[loser].capitol == province.number and not rogue:
-            # Loss of the Capitol: no capitol from now on, and three turns to crown its Warlord.
-            state.kingdoms[loser] = replace(state.kingdoms[loser], capitol=None, capitol_lost_turn=state.world.turn)
-            events.append(
-                Event(
-                    PHASE,
-                    EventCode.CAPITOL_LOST,
-                    f"{state.kingdoms[loser].name} has lost its capitol {province}: the Warlord has 3 turns to "
-                    "reach another of its cities for a coronation (Loss of the Capitol).",
-                    kingdom=loser,
-                    province=province.number,
-                )
-            )
+        capitol_taken(state.world, events, province=province, taker=winner, phase=PHASE)
 
 
 def _occupied(state: AftermathState, number: int, moving: int) -> bool:
@@ -273,6 +237,8 @@ def retreat(state: AftermathState, events: list[Event], army_id: int, battle_pro
                 province=battle_province,
             )
         )
+        # Wiped out, its characters with it; a Warlord among them is succeeded (decision 557).
+        characters_go_with_their_army(state, events, army, disbanded=False)
         return
     army = put_army(state, replace(army, province=target))
     events.append(

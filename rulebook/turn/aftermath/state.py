@@ -21,7 +21,7 @@ from rulebook.ruins_and_tomb_raiders.intelligence import IntelligenceDue, SpiedS
 from rulebook.tables import ArmyKind
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.sheets import BattleA
-from rulebook.world import ArmyState, CharacterState, ItemState, OnTheWorld, UnitState, World
+from rulebook.world import ArmyState, CharacterState, ItemState, OnTheWorld, UnitState, World, disband_army
 
 PHASE = "aftermath"
 
@@ -189,8 +189,7 @@ def perished(state: AftermathState, army_id: int) -> bool:
 
 def disband(state: AftermathState, army: ArmyState) -> ArmyState:
     """The army is gone, and the magic items its units carried are destroyed with it."""
-    destroy_items(state, army.id)
-    return put_army(state, replace(army, disbanded=True))
+    return disband_army(state.world, army)
 
 
 def add_experience(state: AftermathState, army_id: int, points: int) -> ArmyState:
@@ -228,7 +227,3 @@ def robbed(state: AftermathState, unit_id: int) -> None:
     unit = state.units.get(unit_id)
     if unit is not None:
         put_unit(state, replace(unit, equipment_points=0))
-
-
-def destroy_items(state: AftermathState, army_id: int) -> None:
-    _destroy_borne(state, {u.id for u in state.units_of(army_id)})

@@ -1,7 +1,8 @@
 """The Warlord's succession in the aftermath: when he dies, a General of his kingdom succeeds him
-(pure Python; the choice of heir is rulebook.warlord.succession's).
+(pure Python; the choice of heir is rulebook.warlord.succession's); and the characters of an army
+gone from the map (wiped out, disbanded), who go with it.
 
-Rulebook: Warlord.
+Rulebook: Warlord, 7. Aftermath (wiped out), Army Restrictions (disbanded).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.turn.aftermath.state import PHASE, AftermathState, put_character
 from rulebook.warlord.succession import HeirCandidate, succession_text, warlord_heir
-from rulebook.world import CharacterState
+from rulebook.world import ArmyState, CharacterState
 
 
 def heir_choices(state: AftermathState) -> dict[int, int]:
@@ -61,3 +62,41 @@ def succession(state: AftermathState, events: list[Event], dead: CharacterState)
             data={"character": heir.candidate.name, "how": heir.how, "tied": list(heir.tied)},
         )
     )
+
+
+def characters_go_with_their_army(
+    state: AftermathState, events: list[Event], army: ArmyState, *, disbanded: bool
+) -> None:
+    """The living characters of `army`, which is gone from the map, go with it. Wiped out (7. Aftermath:
+    "If there are no options for retreat than the army is wiped out"), they die with it (decision 557);
+    disbanded at 500 points or less (Army Restrictions: "the small band of soldiers ... going their
+    separate ways"), they leave with its soldiers and count as dead, as a retired character does
+    (decision 558). Their magic items were destroyed with the army's. A Warlord among them is
+    succeeded as when he dies of his injuries (Warlord), once all of them are gone: none of them
+    can succeed him."""
+    gone = [
+        c
+        for c in sorted(state.characters.values(), key=lambda c: c.id)
+        if c.alive and c.unit in state.units and state.units[c.unit].army == army.id
+    ]
+    for character in gone:
+        put_character(state, replace(character, alive=False))
+        how = (
+            "leaves with the soldiers of the disbanded army, going his separate way: he counts as dead "
+            "(Army Restrictions)"
+            if disbanded
+            else "falls with his army, wiped out with nowhere to retreat (7. Aftermath)"
+        )
+        events.append(
+            Event(
+                PHASE,
+                EventCode.CHARACTER_RETIRED if disbanded else EventCode.CHARACTER_DEAD,
+                f"{character.name} ({army.name}) {how}.",
+                kingdom=character.kingdom,
+                army=army.id,
+                data={"character": character.name},
+            )
+        )
+    for character in gone:
+        if character.role == "warlord":
+            succession(state, events, character)

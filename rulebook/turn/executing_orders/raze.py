@@ -1,5 +1,6 @@
-"""Raze: an army razes the province it stands in (taking it when it is an ally's, Allies: Raze);
-Raze / Move then rolls to move on (pure Python)."""
+"""Raze: an army razes the province it stands in (taking it when it is an ally's, Allies: Raze, as a
+conquest takes it: its Elite Defense Force perishes, a capitol is lost); Raze / Move then rolls to
+move on (pure Python)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.allies.chart import BreakKind
 from rulebook.allies.declarations import alliance_break
+from rulebook.loss_of_the_capitol import capitol_taken
 from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.fight_battles.towns_cities_capitols import elite_defense_perishes
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import OrderKind
 
@@ -29,6 +32,11 @@ def raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
             alliance_break(
                 state, alliance, by=army.kingdom, how=BreakKind.RAZE, phase=PHASE, events=events, province=army.province
             )
+            # Taking the province by razing it is taking it as a conquest does (decision 556): its Elite
+            # Defense Force perishes, and a capitol taken is lost (Loss of the Capitol). Nothing is
+            # looted: Looting follows a battle won, and there was none.
+            was = state.provinces[army.province]
+            elite_defense_perishes(state.world, events, province=was.number, taker=army.kingdom, phase=PHASE)
             taken = state.provinces[army.province].taken_by(army.kingdom)
             state.provinces[taken.number] = taken
             events.append(
@@ -51,6 +59,7 @@ def raze(state: TurnState, dice: Dice, events: list[Event]) -> None:
                     province=taken.number,
                 )
             )
+            capitol_taken(state.world, events, province=was, taker=army.kingdom, phase=PHASE)
         # Fortification bonuses are lost with the land ("Razed provinces cannot be Fortified").
         was_fortified = state.provinces[army.province].fortified
         province = replace(state.provinces[army.province], razed=True, fortified=False)

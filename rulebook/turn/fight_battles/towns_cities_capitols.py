@@ -1,15 +1,18 @@
 """Battle for Towns, Cities, and Capitols: a province's garrison (its Elite Defense Force, the
 Ancient Dead's Capitol Garrison, a desert's Ancient Dead garrison), the Assault in a battle for a
-settlement, and the garrison or the army chosen to defend it (pure Python)."""
+settlement, the garrison or the army chosen to defend it, and the Elite Defense Force perishing
+when its town is taken (pure Python)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from kernel.event_codes import EventCode
+from kernel.events import Event
 from rulebook.turn.state import BattleS, TurnState
 from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON
-from rulebook.world import ArmyState
+from rulebook.world import ArmyState, World, disband_army
 
 
 class GarrisonSize(NamedTuple):
@@ -114,3 +117,27 @@ def garrison_as_defender(battle: BattleS, garrison: Garrison) -> None:
     battle.defender_army = garrison.army
     battle.garrison_points = garrison.points
     battle.garrison_defenses = garrison.defenses
+
+
+def elite_defense_perishes(world: World, events: list[Event], *, province: int, taker: int, phase: str) -> None:
+    """Province `province` is taken by kingdom `taker`: "Should the town / city be conquered, the Elite
+    Defense Force it to be considered to have perished to the last man and no recovery rolls are to be
+    made". Every garrison army there not of the taker's (an Elite Defense Force, the Ancient Dead's
+    Capitol Garrison) is disbanded, its magic items with it, in the working copy `world`. Whether the
+    town was won in battle (7. Aftermath) or taken by razing it from an ally (Allies, Raze; decision
+    556): it cannot stay there as the old owner's in the taker's province."""
+    for army in sorted(world.garrisons.values(), key=lambda a: a.id):
+        if army.province != province or army.disbanded or army.kingdom == taker:
+            continue
+        disband_army(world, army)
+        world.provinces[province] = replace(world.provinces[province], elite_defense=False)
+        events.append(
+            Event(
+                phase,
+                EventCode.ELITE_DEFENSE_FORCE_PERISHED,
+                f"The Elite Defense Force of {world.provinces[province].name} perished to the last man.",
+                kingdom=army.kingdom,
+                army=army.id,
+                province=province,
+            )
+        )

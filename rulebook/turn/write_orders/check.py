@@ -58,4 +58,8 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext, *, warnings: boo
         )
     if warnings:
         check_warnings(entries, ctx, check)
+    # One message per problem: parts of the sheet that name the same army (or rule) the same way
+    # are told it once (the same problem of two different entries differs by its `entry`).
+    check.error_problems = list(dict.fromkeys(check.error_problems))
+    check.warning_problems = list(dict.fromkeys(check.warning_problems))
     return check

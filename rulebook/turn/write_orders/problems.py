@@ -232,10 +232,14 @@ def armies_named_twice(entries: Iterable[ArmyEntry], ctx: SheetContext) -> list[
 
 def each_army(entries: Iterable[Entry], ctx: SheetContext, check: SheetCheck) -> Iterator[tuple[Entry, ArmyState]]:
     """Each entry with the army it names, in the sheet's order; an entry that names none of the
-    kingdom's armies is refused (NO_SUCH_ARMY) in its place instead."""
+    kingdom's armies is refused (NO_SUCH_ARMY) in its place instead, once for each army it names
+    (2,000 orders for one unknown army are one problem, not 2,000)."""
+    refused: set[int] = set()
     for entry in entries:
         army = ctx.armies.get(entry.army)
         if army is None:
-            check.error_problems.append(no_such_army(entry.army))
+            if entry.army not in refused:
+                refused.add(entry.army)
+                check.error_problems.append(no_such_army(entry.army))
             continue
         yield entry, army

@@ -2,6 +2,8 @@
 check (rulebook/turn/write_orders/alliances.py), with scripted dice. Rulebook: Allies (Alliance Chart, breaking an
 alliance)."""
 
+from dataclasses import replace
+
 from kernel.dice import ScriptedDice
 from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.tables import ArmyType
@@ -219,6 +221,65 @@ def test_razing_an_ally_province_it_occupies_breaks_the_alliance_and_takes_it():
         (2, 2000, "raze"),
     ]
     assert [e.kingdom for e in of(result.events, "province-lost")] == [2]
+
+
+def _raze_in_11(*, capitol: bool = False, elite_defense: bool = False) -> TurnState:
+    """K1's army 1 stands in allied K2's city in 11 (allied passage) and razes it; 11 K2's capitol when
+    told, with K2's Elite Defense Force 50 when told."""
+    s = state(
+        armies=[wb.army(1, 1, 11)],
+        sheets={1: SheetEntries(orders=(ArmyOrder(1, OrderKind.RAZE_HOLD),))},
+        alliances=[ALLIANCE],
+    )
+    s.provinces[11] = wb.province_with(s.provinces[11], settlement="city", elite_defense=elite_defense)
+    if capitol:
+        s.kingdoms[2] = replace(s.kingdoms[2], capitol=11)
+    if elite_defense:
+        s.world.garrisons[50] = wb.garrison(50, 2, 11)
+    return s
+
+
+def test_razing_the_ally_s_capitol_takes_it_and_the_capitol_is_lost():
+    """Allies, Raze: "the backstabber takes control of that province"; Loss of the Capitol: "A player who
+    loses their capitol has 3 turns to get their Warlord into another city for a coronation ceremony"
+    (decisions 159, 556). K2 no longer has a capitol K1 holds: its countdown starts this turn."""
+    result = resolve(_raze_in_11(capitol=True))
+
+    assert result.state.provinces[11].controller == 1
+    k2 = result.state.kingdoms[2]
+    assert (k2.capitol, k2.capitol_lost_turn) == (None, 2)
+    (lost,) = of(result.events, "capitol-lost")
+    assert (lost.kingdom, lost.province) == (2, 11) and "3 turns" in lost.text
+    # No Warlord of K2's in a city of its own after the moves: the countdown counts the turns left.
+    assert [e.data["turns_left"] for e in of(result.events, "capitol-countdown", 2)] == [3]
+    assert result.state.kingdoms[1].capitol_lost_turn is None
+
+
+def test_a_capitol_razed_away_before_the_moves_may_be_crowned_after_them():
+    """Loss of the Capitol (decision 159): the capitol razed away in 5. Executing Orders is lost before
+    the turn's moves; K2's Warlord, whose army stands in K2's city in 7, is crowned there after them."""
+    s = _raze_in_11(capitol=True)
+    s.provinces[7] = wb.province_with(s.provinces[7], settlement="city")
+    s.world.armies[2] = wb.army(2, 2, 7)
+    s.kingdoms[2] = replace(s.kingdoms[2], warlord_army=2)
+    result = resolve(s)
+
+    k2 = result.state.kingdoms[2]
+    assert (k2.capitol, k2.capitol_lost_turn) == (7, None)
+    assert [e.province for e in of(result.events, "coronation", 2)] == [7]
+
+
+def test_razing_the_ally_s_city_its_elite_defense_force_perishes():
+    """Allies, Raze, and Battle for Towns, Cities, and Capitols: "Should the town / city be conquered, the
+    Elite Defense Force it to be considered to have perished to the last man" (decision 556): taken by a
+    raze, K2's Elite Defense Force does not stay on as K2's in K1's city. Not K2's capitol: nothing else."""
+    result = resolve(_raze_in_11(elite_defense=True))
+
+    assert result.state.provinces[11].controller == 1
+    assert result.state.world.garrisons[50].disbanded and not result.state.provinces[11].elite_defense
+    (perished,) = of(result.events, "elite-defense-force-perished")
+    assert (perished.kingdom, perished.army, perished.province) == (2, 50, 11)
+    assert of(result.events, "capitol-lost") == [] and result.state.kingdoms[2].capitol_lost_turn is None
 
 
 def test_take_control_on_an_order_that_moves_nowhere_is_refused():

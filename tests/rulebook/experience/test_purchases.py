@@ -225,6 +225,16 @@ def test_case_XP3_an_eligible_unit_becomes_plus_1_veteran_for_10_and_not_twice_w
     ]
 
 
+def test_case_XP3_two_veteran_levels_for_one_unit_name_it_as_its_list_does():
+    """XP3 (Veteran Status): the sheet names the unit in any case ("knights", "KNIGHTS "); refused for
+    a second level, the message names it as the army's list does, once."""
+    twice = check(Purchase(ARMY, "veteran", unit="knights"), Purchase(ARMY, "veteran", unit="KNIGHTS "))
+    assert [e for e in twice.errors if "Veteran levels" in e] == [
+        "1st Army: Knights is raised 2 Veteran levels in one sheet; a unit goes up one level per battle "
+        "(Veteran Status)."
+    ]
+
+
 def test_no_unit_goes_past_plus_3_veteran():
     top = UnitRecord(ARMY, "Knights", "special", 8, 23, veteran_level=3, veteran_eligible=True)
     assert (

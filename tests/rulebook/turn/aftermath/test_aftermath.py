@@ -379,6 +379,72 @@ def test_a_dead_warlord_is_succeeded_by_the_most_experienced_general():
     assert any(e.code == "warlord-succession" and "Captain Corwin" in e.text for e in result.events)
 
 
+def test_case_A5_the_warlord_s_army_wiped_out_he_dies_with_it_and_a_general_succeeds_him():
+    """7. Aftermath: "If there are no options for retreat than the army is wiped out"; Warlord: "If the
+    Warlord dies, a General with the most experience ... is selected" (decision 557). The Host, with the
+    Warlord Lord Aurelian, loses in 5 with every neighbour held: it is wiped out, he dies with it (his
+    Sword of Might lost with the army), and Corwin (90 experience) succeeds him, not Brand (40)."""
+    world = Scene()
+    field_battle(world, R.MINOR_LOSS)
+    _characters(world)  # Generals Brand (army 11, in 1) and Corwin (army 12, in 3)
+    for n, army_id in zip([2, 4, 6, 7, 8, 9], range(40, 46), strict=True):
+        world.army(army_id, CARNWYL, n, [])  # every other neighbour of 5 holds an army: nowhere to go
+    result = world.run([])
+
+    assert result.state.armies[HOST].disbanded
+    aurelian = result.state.characters[1]
+    assert not aurelian.alive and aurelian.battles_survived == 0
+    assert result.state.characters[3].role == "warlord" and result.state.characters[2].role == "general"
+    assert result.state.items[7].destroyed
+    (dead,) = [e for e in result.events if e.code == EventCode.CHARACTER_DEAD]
+    assert (dead.kingdom, dead.army) == (AVALON, HOST) and "Lord Aurelian" in dead.text and "wiped out" in dead.text
+    (heir,) = [e for e in result.events if e.code == EventCode.WARLORD_SUCCESSION]
+    assert heir.kingdom == AVALON and "Captain Corwin" in heir.text
+    codes = [e.code for e in result.events]
+    assert codes.index(EventCode.WIPED_OUT) < codes.index(EventCode.CHARACTER_DEAD) < codes.index(heir.code)
+
+
+def test_case_A5_an_army_wiped_out_gains_no_experience():
+    """Experience Points: "After each battle, player's armies earn Experience Points": the Guard, wiped
+    out with nowhere to retreat, is no longer an army and earns none (decision 557); the Host does."""
+    world = Scene()
+    field_battle(world, R.MINOR_VICTORY)
+    for n, army_id in zip([1, 2, 3, 4, 6, 7, 8, 9], range(40, 48), strict=True):
+        world.army(army_id, CARNWYL, n, [])
+    result = world.run([])
+
+    assert result.state.armies[GUARD].disbanded and result.state.armies[GUARD].experience == 0
+    assert [(e.army, e.experience) for e in result.events if e.experience] == [(HOST, 75)]
+
+
+def test_case_A6_the_characters_of_a_disbanded_army_leave_with_it_and_the_warlord_is_succeeded():
+    """Army Restrictions: "If an army is reduced to 500 points or below it is Disbanded ... the small band
+    of soldiers selling their unwanted items and going their separate ways" (decision 558): the Guard
+    (440 points with its Warlord Thane Borin) is disbanded; Borin leaves with it and counts as dead, as a
+    retired character does, and Brython's General Dain succeeds him (Warlord)."""
+    world = Scene()
+    field_battle(
+        world, R.MAJOR_VICTORY, defender={"casualties": (Casualty(201, models_lost=40), Casualty(202, models_lost=10))}
+    )
+    world.units[209] = UnitState(209, GUARD, "Thane Borin", "character", 1, 100)
+    world.units[219] = UnitState(219, 21, "Captain Dain", "character", 1, 80)
+    world.army(21, BRYTHON, 9, [], experience=30)
+    world.characters[4] = CharacterState(4, BRYTHON, 209, "Thane Borin", "warlord")
+    world.characters[5] = CharacterState(5, BRYTHON, 219, "Captain Dain", "general")
+    result = world.run([1, 1])  # Casualty Recovery 2: no recovery
+
+    assert result.state.armies[GUARD].disbanded
+    assert not result.state.characters[4].alive and result.state.characters[5].role == "warlord"
+    (left,) = [e for e in result.events if e.code == EventCode.CHARACTER_RETIRED]
+    assert (
+        (left.kingdom, left.army) == (BRYTHON, GUARD)
+        and "Thane Borin" in left.text
+        and "Army Restrictions" in left.text
+    )
+    (heir,) = [e for e in result.events if e.code == EventCode.WARLORD_SUCCESSION]
+    assert heir.kingdom == BRYTHON and "Captain Dain" in heir.text
+
+
 def test_a_tie_for_the_succession_goes_to_the_oldest_army():
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (1,)})

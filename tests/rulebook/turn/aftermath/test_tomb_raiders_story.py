@@ -66,3 +66,15 @@ def test_once_a_turn_a_battle_s_story_chosen_instead_leaves_the_raid_s_without()
     (event,) = _story_events(done)
     assert event.army == 40
     assert done.state.armies[RESERVE].experience == 10
+
+
+def test_a_skirmish_s_army_wiped_out_takes_no_story_bonus():
+    """Experience Points, 7. Aftermath (decision 557): the Host loses its skirmish and may not move in;
+    every province around 5 is held (the Reserve in 8), so it is wiped out: no army is left to take the
+    story's 3, and none is credited to it."""
+    world = _raid(result=R.MINOR_LOSS)
+    for n, army_id in zip([1, 2, 3, 4, 6, 7, 9], range(60, 67), strict=True):
+        world.army(army_id, CARNWYL, n, [])
+    done = world.run([])
+    assert done.state.armies[HOST].disbanded and done.state.armies[HOST].experience == 0
+    assert _story_events(done) == [] and done.state.armies[RESERVE].experience == 10
