@@ -27,7 +27,7 @@ def _garrison_words(state: TurnState, number: int) -> str:
 
 def multiple_moves_into_battle(
     state: TurnState, dice: Dice, events: list[Event], moves: Moves, start: dict[int, int]
-) -> None:
+) -> bool:
     """Three or more unallied kingdoms may not share a province: the kingdoms moving in roll, and
     only as many move as leave two kingdoms there; the others hold (B5). Two allies count as one
     side (decision 138). A garrison that defends its province (`garrison_defends`) occupies it for
@@ -35,53 +35,66 @@ def multiple_moves_into_battle(
     "cannot leave the province", so of two unallied kingdoms moving into a third's garrisoned town
     the higher roll moves in and fights the garrison, the other holds. An ally's garrison is the
     mover's own side. Where three sides stand already (two armies whose alliance has just ended and
-    a garrison), no army of a kingdom without an army there moves in, and nobody rolls (decision 571)."""
+    a garrison), no army of a kingdom without an army there moves in, and nobody rolls (decision 571).
+    A mover that holds stays where it started, which may bring a third kingdom
+    into that province: this repeats, the provinces in number order each pass, until a pass holds
+    no one (decision 576). Returns whether any move was cancelled."""
 
     def side(kingdom: int | None) -> int | None:
         # None: a desert no kingdom holds, whose Ancient Dead garrison is a side of its own
         alliance = state.world.alliance_of(kingdom) if kingdom is not None else None
         return alliance.first if alliance is not None else kingdom
 
-    by_target: dict[int, list[int]] = defaultdict(list)
-    for army_id, (target, _) in sorted(moves.items()):
-        by_target[target].append(army_id)
-    staying: dict[int, set[int | None]] = defaultdict(set)  # province -> sides that stay there
-    for a in state.armies.values():
-        if a.id not in moves and not a.disbanded:
-            staying[start[a.id]].add(side(a.kingdom))
-    for target in by_target:
-        if garrison_defends(state, target):
-            # Decision 372: the garrison cannot leave its province: its kingdom occupies it as an army that stays.
-            staying[target].add(side(state.provinces[target].controller))
-    for target, army_ids in sorted(by_target.items()):
-        occupiers = staying.get(target, set())
-        movers = [state.armies[i] for i in army_ids if side(state.armies[i].kingdom) not in occupiers]
-        if len(occupiers) > 2:
-            # Decision 571: three sides stand there already (two armies whose alliance has just ended,
-            # and the garrison of a third kingdom's town): nobody rolls, no army of a kingdom without an
-            # army there moves in ("Three or more armies from three or more unallied kingdoms cannot
-            # occupy the same map section"), the garrison's own kingdom's included.
-            held = _three_sides_there(state, events, moves, start, target, army_ids, side)
-            for army in held:
+    cancelled = False
+    changed = True
+    while changed:
+        changed = False
+        # Who stays where, as this pass begins; a move cancelled below adds its army where it started.
+        by_target: dict[int, list[int]] = defaultdict(list)
+        for army_id, (target, _) in sorted(moves.items()):
+            by_target[target].append(army_id)
+        staying: dict[int, set[int | None]] = defaultdict(set)  # province -> sides that stay there
+        for a in state.armies.values():
+            if a.id not in moves and not a.disbanded:
+                staying[start[a.id]].add(side(a.kingdom))
+        for target in by_target:
+            if garrison_defends(state, target):
+                # Decision 372: the garrison cannot leave its province: its kingdom occupies it as an army that stays.
+                staying[target].add(side(state.provinces[target].controller))
+        for target, army_ids in sorted(by_target.items()):
+            occupiers = staying.get(target, set())
+            movers = [state.armies[i] for i in army_ids if side(state.armies[i].kingdom) not in occupiers]
+            if len(occupiers) > 2:
+                # Decision 571: three sides stand there already (two armies whose alliance has just ended,
+                # and the garrison of a third kingdom's town): nobody rolls, no army of a kingdom without an
+                # army there moves in ("Three or more armies from three or more unallied kingdoms cannot
+                # occupy the same map section"), the garrison's own kingdom's included.
+                held = _three_sides_there(state, events, moves, start, target, army_ids, side)
+                for army in held:
+                    staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
+                    changed = cancelled = True
+                continue
+            if not movers or len(occupiers) + len({side(m.kingdom) for m in movers}) <= 2:
+                # Two sides at most; or no mover to roll (the kingdoms standing there move nowhere).
+                continue
+            rolls = roll_off(dice, movers, "multiple moves into battle")
+            ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
+            room = max(0, 2 - len(occupiers))
+            garrisoned = f", which {_garrison_words(state, target)} defends" if garrison_defends(state, target) else ""
+            for army in ranked[room:]:
+                cancel(
+                    state,
+                    events,
+                    moves,
+                    army.id,
+                    EventCode.MULTIPLE_MOVES,
+                    f"Multiple moves into {state.provinces[target]}{garrisoned}: {army.name} rolls {rolls[army.id]}, "
+                    "lower than the others, and holds (Multiple Moves into Battle).",
+                )
                 staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
-            continue
-        if len(occupiers) + len({side(m.kingdom) for m in movers}) <= 2:
-            continue
-        rolls = roll_off(dice, movers, "multiple moves into battle")
-        ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
-        room = max(0, 2 - len(occupiers))
-        garrisoned = f", which {_garrison_words(state, target)} defends" if garrison_defends(state, target) else ""
-        for army in ranked[room:]:
-            cancel(
-                state,
-                events,
-                moves,
-                army.id,
-                EventCode.MULTIPLE_MOVES,
-                f"Multiple moves into {state.provinces[target]}{garrisoned}: {army.name} rolls {rolls[army.id]}, "
-                "lower than the others, and holds (Multiple Moves into Battle).",
-            )
-            staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
+                # Where it started may have been checked already this pass, with it leaving: check again.
+                changed = cancelled = True
+    return cancelled
 
 
 def _three_sides_there(

@@ -7,12 +7,13 @@ success ... The army is now safely able to move into the province. If the raid w
 army may not move into to the province this turn." (decision 408: every move into ruins waits on a
 raid; decisions 420-424 settle who waits where.)
 
-Run before the moves are made, once the roll-offs have settled which moves stand: an army whose
-kingdom sent no raid to the ruin never moves (it stays where it was, keeping what it held there);
-an army whose kingdom raids the ruin moves in and stands there during the turn, like the scouting
-forces' army (decision 231), while its Tomb Raiders skirmish; the aftermath lets it in or sends it
-back. Where enemies meet in the ruins, or the desert's garrison holds them, the battle is the
-armies' (6. Fight Battles marks the raid on it: `raid_with_battle`).
+Run before the moves are made: `ruins_without_raid` with the roll-offs, which judge again where an
+army kept out stays (decision 577), then `ruins_entries` once they have settled which moves stand.
+An army whose kingdom sent no raid to the ruin never moves (it stays where it was, keeping what it
+held there); an army whose kingdom raids the ruin moves in and stands there during the turn, like
+the scouting forces' army (decision 231), while its Tomb Raiders skirmish; the aftermath lets it in
+or sends it back. Where enemies meet in the ruins, or the desert's garrison holds them, the battle
+is the armies' (6. Fight Battles marks the raid on it: `raid_with_battle`).
 """
 
 from __future__ import annotations
@@ -54,13 +55,47 @@ def ruins_entries(state: TurnState, events: list[Event], moves: Moves, start: di
     scheduled as usual and the raid marked on it (decision 409). The Ancient Dead, who keep no Tomb
     Raiders, walk in; in a Rogue Kingdom's ruins the Rogue Kingdom table is rolled as in any of its
     provinces (decision 423). `moves` loses the cancelled moves."""
+    # An army that waits outside stays where it was, which may leave another ruin uncontested.
+    while ruins_without_raid(state, events, moves, start):
+        pass
     entries = RuinEntries()
+    for number, _kingdom, waiting in _waiting_on_raids(state, moves, start):
+        if garrison_defends(state, number):
+            continue  # the desert's garrison: the armies fight it; the raid goes with the battle (409)
+        first, *others = waiting
+        entries.raids.append(Contact(province=number, attacker=first, raid=True, waiting=tuple(others)))
+        entries.standing.update(waiting)
+        for army_id in others:
+            _with_the_raid(state, events, army_id, first, number)
+    return entries
+
+
+def ruins_without_raid(state: TurnState, events: list[Event], moves: Moves, start: dict[int, int]) -> bool:
+    """Cancels every move into ruins that waits on a Tomb Raid its kingdom did not send there (Ruins:
+    "their army may not move into to the province this turn"; decision 420), one pass over the
+    ruins as the moves stand. Returns whether any move was cancelled (the armies now stay where
+    they were: the roll-offs and the ruins are judged again, decision 577)."""
+    held = [
+        (army_id, number)
+        for number, kingdom, waiting in _waiting_on_raids(state, moves, start)
+        if state.raids.get(kingdom) != number
+        for army_id in waiting
+    ]
+    for army_id, number in held:
+        _no_raid(state, events, moves, army_id, number)
+    return bool(held)
+
+
+def _waiting_on_raids(state: TurnState, moves: Moves, start: dict[int, int]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(ruin's province, kingdom, its armies whose move in waits on a raid) for every ruin that no
+    enemy would contest, in province and kingdom order, as the moves stand."""
     where = {a.id: a.province for a in state.armies.values() if not a.disbanded and not a.co_occupying}
     for army_id, (to, _) in moves.items():
         where[army_id] = to
     present: dict[int, list[int]] = defaultdict(list)
     for army_id, number in where.items():
         present[number].append(army_id)
+    found: list[tuple[int, int, tuple[int, ...]]] = []
     for number in sorted(present):
         province = state.provinces[number]
         if province.settlement is not Settlement.RUINS or hostile_there(state, present[number]):
@@ -73,20 +108,8 @@ def ruins_entries(state: TurnState, events: list[Event], moves: Moves, start: di
             army = state.armies[army_id]
             if army_id in moves and start[army_id] != number and not state.kingdoms[army.kingdom].ancient_dead:
                 by_kingdom[army.kingdom][army_id] = number
-        for kingdom, kingdom_moves in sorted(by_kingdom.items()):
-            waiting = armies_waiting(number, kingdom_moves)
-            if state.raids.get(kingdom) != number:
-                for army_id in waiting:
-                    _no_raid(state, events, moves, army_id, number)
-                continue
-            if garrison_defends(state, number):
-                continue  # the desert's garrison: the armies fight it; the raid goes with the battle (409)
-            first, *others = waiting
-            entries.raids.append(Contact(province=number, attacker=first, raid=True, waiting=tuple(others)))
-            entries.standing.update(waiting)
-            for army_id in others:
-                _with_the_raid(state, events, army_id, first, number)
-    return entries
+        found += [(number, kingdom, armies_waiting(number, km)) for kingdom, km in sorted(by_kingdom.items())]
+    return found
 
 
 def _no_raid(state: TurnState, events: list[Event], moves: Moves, army_id: int, number: int) -> None:

@@ -1,8 +1,8 @@
 """5. Executing Orders: the orders carried out in the rulebook's order (pure Python).
 
-Raze, then the moves (Move, Forced March, Don't Pass in the Night, Occupied Province, Multiple Moves
-into Battle; a move into Ruins waits on the Tomb Raid), the contacts and claims they make, then
-Fortify and Recover; Hold does nothing.
+Raze, then the moves (Move, Forced March, Don't Pass in the Night, then Occupied Province, Multiple
+Moves into Battle and the moves into Ruins with no Tomb Raid, settled together; a move into Ruins
+waits on the Tomb Raid), the contacts and claims they make, then Fortify and Recover; Hold does nothing.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from rulebook.turn.executing_orders.contacts import contacts_and_claims
 from rulebook.turn.executing_orders.dont_pass_in_the_night import dont_pass_in_the_night
 from rulebook.turn.executing_orders.forced_march import co_occupation_follow_up, fatigued_sharing
 from rulebook.turn.executing_orders.fortify import fortify
-from rulebook.turn.executing_orders.move import intended_moves, make_moves
+from rulebook.turn.executing_orders.move import Moves, intended_moves, make_moves
 from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
 from rulebook.turn.executing_orders.occupied_province import occupied_province
 from rulebook.turn.executing_orders.raze import raze
 from rulebook.turn.executing_orders.recover import recover
-from rulebook.turn.executing_orders.ruins import ruins_entries
+from rulebook.turn.executing_orders.ruins import ruins_entries, ruins_without_raid
 from rulebook.turn.state import Contact, TurnState
 from rulebook.world import lose_fortifications
 
@@ -40,9 +40,9 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     raze(state, dice, events)
     destinations, fatigued = intended_moves(state, dice, events, start)
     dont_pass_in_the_night(state, dice, events, destinations, start)
-    occupied_province(state, dice, events, destinations, start, fatigued)
-    multiple_moves_into_battle(state, dice, events, destinations, start)
-    # Ruins: a move into ruins waits on the kingdom's Tomb Raid (decision 408): without one it stays.
+    _roll_offs(state, dice, events, destinations, start, fatigued)
+    # Ruins: a move into ruins waits on the kingdom's Tomb Raid (decision 408); the roll-offs have
+    # cancelled those without one, the raids' armies stand in the ruins.
     ruins = ruins_entries(state, events, destinations, start)
     make_moves(state, events, destinations, start)
     # Who shares a province is judged where the armies stand now, every roll-off done: a friendly
@@ -64,6 +64,24 @@ def execute_orders(state: TurnState, dice: Dice, events: list[Event]) -> list[Co
     fortify(state, events)
     recover(state, dice, events, fighting)
     return contacts
+
+
+def _roll_offs(
+    state: TurnState, dice: Dice, events: list[Event], moves: Moves, start: dict[int, int], fatigued: set[int]
+) -> None:
+    """Occupied Province, Multiple Moves into Battle, and the moves into ruins with no raid, until
+    none holds another army (decision 577). An army held by any of them "remain[s] stationary" where
+    it started, which the earlier ones judged with it leaving: a friendly army that moved in there
+    without a roll must roll Occupied Province against it, a third kingdom that moved in there must
+    roll Multiple Moves into Battle. Each repeats until it holds no one and rolls in a fixed order,
+    so a round that holds no one more leaves them all settled. (Don't Pass in the Night comes first
+    and once: a held move never makes two enemies swap provinces.)"""
+    while True:
+        occupied_province(state, dice, events, moves, start, fatigued)
+        held = multiple_moves_into_battle(state, dice, events, moves, start)
+        held = ruins_without_raid(state, events, moves, start) or held
+        if not held:
+            return
 
 
 def _invasions(state: TurnState, events: list[Event]) -> None:

@@ -586,3 +586,131 @@ def test_an_order_refused_or_cut_short_keeps_the_army_s_standing_choices():
     assert "order-illegal" in codes(events) and "raze-too-long" in codes(events)
     assert s.orders[1] == ArmyOrder(1, OrderKind.HOLD, defend_with="garrison", disaster_choice="disband")
     assert s.orders[2] == ArmyOrder(2, OrderKind.HOLD, disaster_choice="disband", pay_for_depot=False)
+
+
+def test_multiple_moves_a_move_held_at_a_later_province_makes_its_start_province_roll_again():
+    """Multiple Moves into Battle: "Three or more armies from three or more unallied kingdoms cannot
+    occupy the same map section" (decision 576). K1's A1 leaves 6 for 11; K2's A2 and K3's A3 move
+    into 6 (two kingdoms: no roll while A1 leaves). Into 11, which K2's A4 holds, move A1 and K3's A5:
+    three kingdoms, A1 rolls 1 against A5's 6 and holds in 6. Now 6 holds K1 and is entered by K2 and
+    K3: they roll again and the lower holds, so 6 ends with two kingdoms and one battle. (The fuzz
+    harness's finding: checked once, in province order, 6 ended with K1, K2 and K3, two battles
+    against A1, and the two victors beside each other with no battle: the turn could not resolve.)"""
+    from rulebook.sanity import world_problems
+
+    s = state(
+        [army(1, 1, 6), army(2, 2, 5), army(3, 3, 2), army(4, 2, 11), army(5, 3, 15)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=11),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+            ArmyOrder(5, OrderKind.MOVE, target=11),
+        ],
+    )
+    contacts, events, dice = run(s, faces=[1, 6, 5, 2])  # into 11: A1 1, A5 6; into 6 again: A2 5, A3 2
+    assert [r.purpose for r in dice.rolls] == [f"A{i}: multiple moves into battle" for i in (1, 5, 2, 3)]
+    assert [s.armies[i].province for i in (1, 2, 3, 4, 5)] == [6, 6, 2, 11, 11]
+    assert [e.text for e in events if e.code == "multiple-moves"] == [
+        "Multiple moves into 11 P11: A1 rolls 1, lower than the others, and holds (Multiple Moves into Battle).",
+        "Multiple moves into 6 P6: A3 rolls 2, lower than the others, and holds (Multiple Moves into Battle).",
+    ]
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 2, 1), (11, 5, 4)]
+    assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []
+
+
+def test_multiple_moves_rolls_for_no_one_when_no_army_moves_in_from_outside_the_sides_there():
+    """Multiple Moves into Battle has the kingdoms moving in roll: where the sides already there are
+    three (K3's garrisoned town 10, and K1's and K2's armies standing in it) and only K3's own army
+    moves in, nobody rolls (it rolled for no army and the orders phase raised); K3's army holds, since
+    "Three or more armies from three or more unallied kingdoms cannot occupy the same map section"
+    (decision 571)."""
+    from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
+
+    s = state(
+        [army(1, 1, 10, points=900), army(2, 2, 10, points=900), army(3, 3, 14)],
+        orders=[ArmyOrder(3, OrderKind.MOVE, target=10)],
+        control={10: 3, 14: 3},
+    )
+    dice, events = ScriptedDice(faces=[]), []
+    moves = {3: (10, [])}
+    assert multiple_moves_into_battle(s, dice, events, moves, {1: 10, 2: 10, 3: 14})
+    assert moves == {} and dice.rolls == []
+    assert [e.army for e in events] == [3] and "three sides" in events[0].text
+
+
+def test_occupied_province_a_friend_held_later_makes_the_army_that_entered_its_province_roll():
+    """Occupied Province: "two or more friendly armies attempt to move into or occupy the same
+    province, roll a d6 for each army" (decision 577). K1's A2 moves into 6 as K1's A1 leaves it for
+    11: no roll. Into 11, which K2's A4 holds, A1 and K3's A5 move: A1 loses Multiple Moves into
+    Battle and stays in 6, so A2, which moved in, now rolls Occupied Province against it. A1 (5)
+    keeps 6 and A2 (2) holds in 5. (The roll-offs ran once, Occupied Province first: A1 and A2 both
+    stood in 6, both counting, with no roll.) Should A2 win, it moves in and shares 6 (decision 29)."""
+    for faces, a2_in, shares in (([1, 6, 5, 2], 5, False), ([1, 6, 2, 5], 6, True)):
+        s = state(
+            [army(1, 1, 6), army(2, 1, 5), army(4, 2, 11), army(5, 3, 15)],
+            orders=[
+                ArmyOrder(1, OrderKind.MOVE, target=11),
+                ArmyOrder(2, OrderKind.MOVE, target=6),
+                ArmyOrder(5, OrderKind.MOVE, target=11),
+            ],
+        )
+        contacts, events, dice = run(s, faces=faces)  # into 11: A1 1, A5 6; for 6: A1 (staying), A2
+        assert [r.purpose for r in dice.rolls] == [
+            "A1: multiple moves into battle",
+            "A5: multiple moves into battle",
+            "A1: occupied province",
+            "A2: occupied province",
+        ]
+        assert (s.armies[1].province, s.armies[2].province, s.armies[2].co_occupying) == (6, a2_in, shares)
+        assert not s.armies[1].co_occupying
+        assert [(c.province, c.attacker, c.defender) for c in contacts] == [(11, 5, 4)]
+
+
+def test_a_move_into_ruins_without_a_raid_makes_its_start_province_roll_multiple_moves():
+    """Ruins: without a raid the army "may not move into to the province this turn"; Multiple Moves
+    into Battle: "Three or more armies from three or more unallied kingdoms cannot occupy the same map
+    section" (decision 577). K1's A1 leaves 6 for the ruins of 11 with no Tomb Raid, so it stays in 6,
+    into which K2's A2 and K3's A3 move: they roll, and the lower holds. (Ruins came after the
+    roll-offs: 6 ended with K1, K2 and K3, two battles against A1, and the turn could not resolve.)"""
+    from rulebook.sanity import world_problems
+
+    s = state(
+        [army(1, 1, 6), army(2, 2, 5), army(3, 3, 2)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=11),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=6),
+        ],
+    )
+    s.provinces[11] = wb.province_with(s.provinces[11], settlement="ruins")
+    contacts, events, dice = run(s, faces=[2, 5])  # for 6: A2 2, A3 5
+    assert [r.purpose for r in dice.rolls] == ["A2: multiple moves into battle", "A3: multiple moves into battle"]
+    assert [s.armies[i].province for i in (1, 2, 3)] == [6, 5, 6]
+    assert [e.code for e in events if e.code in ("ruins-no-raid", "multiple-moves")] == [
+        "ruins-no-raid",
+        "multiple-moves",
+    ]
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 3, 1)]
+    assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []
+
+
+def test_an_army_kept_out_of_ruins_stays_in_the_ruin_it_meant_to_leave_and_the_enemy_entering_it_fights():
+    """Ruins: without a raid the army "may not move into to the province this turn"; where enemies meet
+    in ruins they fight as usual (decisions 420, 422, 577). K1's A1 leaves the ruins of 11 for those
+    of 7 with no Tomb Raid and stays in 11; K2's A2 moves into 11 on its kingdom's raid. With A1 staying,
+    enemies meet in 11: A2 attacks A1 and does not stand in the ruin on its raid beside it. (The ruins
+    were judged once, as the moves stood: A2 stood in 11 on its raid beside A1, neither fighting.)"""
+    from rulebook.sanity import world_problems
+
+    s = state(
+        [army(1, 1, 11), army(2, 2, 15)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=7), ArmyOrder(2, OrderKind.MOVE, target=11)],
+    )
+    for n in (7, 11):
+        s.provinces[n] = wb.province_with(s.provinces[n], settlement="ruins")
+    s.raids = {2: 11}
+    contacts, events, dice = run(s)
+    assert (s.armies[1].province, s.armies[2].province) == (11, 11)
+    assert [e.army for e in events if e.code == "ruins-no-raid"] == [1]
+    assert [(c.province, c.attacker, c.defender, c.raid) for c in contacts] == [(11, 2, 1, False)]
+    assert world_problems(s.world, battle_provinces=frozenset(c.province for c in contacts)) == []

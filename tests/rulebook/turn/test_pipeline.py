@@ -165,3 +165,67 @@ def test_case_R12_an_army_in_a_battle_last_turn_acts_as_if_given_hold():
     ]
     (battle,) = resolution.battles
     assert (battle.fortified_points, battle.defended_obstacles, dice.rolls) == (0, None, [])
+
+
+# Multiple Moves into Battle through the orders phase and the aftermath (the fuzz harness's finding) ----
+
+
+def test_a_move_held_by_multiple_moves_leaves_no_three_kingdoms_and_the_aftermath_passes_the_sanity_check():
+    """Multiple Moves into Battle: "Three or more armies from three or more unallied kingdoms cannot
+    occupy the same map section" (decision 576). A 3 x 3 grid. K1's army 1 leaves 5 for 6; K2's army
+    2 and K3's army 3 move into 5. Into 6, held by K2's army 4, move army 1 and K3's army 5: army 1
+    (1) loses to army 5 (6) and holds in 5, so armies 2 and 3 roll again for 5: army 3 (2) holds. One
+    battle in 5, one in 6, and whichever side wins in 5 the aftermath leaves no unallied kingdoms
+    together without a battle. (It left K1, K2 and K3 in 5, two battles against army 1, and both
+    victors beside each other with no battle: the sanity check rolled the phase back every time.)"""
+    from dataclasses import replace
+
+    from kernel.event_codes import EventCode
+    from rulebook.sanity import world_problems
+    from rulebook.turn.aftermath.results import BattleResult, Outcome, SideOutcome, mirror
+    from rulebook.turn.aftermath.run import resolve_aftermath
+    from rulebook.turn.aftermath.sheets import BattleA, SideA
+    from rulebook.turn.aftermath.state import AftermathState
+
+    types = {1: ArmyType.EMPIRE, 2: ArmyType.DWARFS, 3: ArmyType.ORCS_AND_GOBLINS}
+    world = wb.world(
+        provinces=[wb.province(n) for n in range(1, 10)],
+        kingdoms=[wb.kingdom(k, f"K{k}", t, treasury=0) for k, t in types.items()],
+        armies=[wb.army(1, 1, 5), wb.army(2, 2, 4), wb.army(3, 3, 2), wb.army(4, 2, 6), wb.army(5, 3, 9)],
+        adjacency=wb.grid(3),
+        turn=2,
+        player_count=3,
+    )
+    given = orders(
+        ArmyOrder(1, OrderKind.MOVE, target=6),
+        ArmyOrder(2, OrderKind.MOVE, target=5),
+        ArmyOrder(3, OrderKind.MOVE, target=5),
+        ArmyOrder(5, OrderKind.MOVE, target=6),
+    )
+    sheets = {
+        k: SheetEntries(orders=tuple(o for o in given.values() if world.armies[o.army].kingdom == k)) for k in types
+    }
+    dice = ScriptedDice(faces=[1, 6, 5, 2])  # into 6: army 1, army 5; into 5 again: army 2, army 3
+    result = resolve_orders(TurnState(world=world, orders=given, sheets=sheets), dice)
+    assert dice.unused == []
+    armies = result.state.armies
+    assert sorted(a.kingdom for a in armies.values() if a.province == 5) == [1, 2]
+    assert [(b.province, b.attacker_army, b.defender_army) for b in result.battles] == [(5, 2, 1), (6, 5, 4)]
+    assert world_problems(result.state.world, battle_provinces=frozenset(b.province for b in result.battles)) == []
+
+    came_from = {e.army: e.data["from"] for e in result.events if e.code == EventCode.MOVED}
+    for in_5 in (BattleResult.MINOR_VICTORY, BattleResult.MINOR_LOSS):
+        battles = [
+            BattleA(
+                i,
+                b.province,
+                SideA(kingdom=b.attacker_kingdom, army=b.attacker_army),
+                SideA(kingdom=b.defender_kingdom, army=b.defender_army),
+                Outcome(SideOutcome(r), SideOutcome(mirror(r))),
+            )
+            for i, (b, r) in enumerate(zip(result.battles, (in_5, BattleResult.DRAW), strict=True), start=1)
+        ]
+        after = resolve_aftermath(AftermathState(world=result.state.world, battles=battles, came_from=came_from), dice)
+        assert dice.unused == []
+        live = {i: a for i, a in after.state.world.armies.items() if not a.disbanded}
+        assert world_problems(replace(after.state.world, armies=live)) == []
