@@ -118,13 +118,13 @@ def world_generate(rng: random.Random) -> World:
     alliances = _alliances(rng, kingdoms)
     adjacency = wb.grid(cols, rows)
     armies, units = _armies(rng, World(1, kingdom_count, provinces, adjacency, kingdoms, {}, {}, alliances=alliances))
-    # Fortify: an army stands fortified where it holds alone in an unrazed province.
+    # Fortify: some armies start fortified where they stand, never one co-occupying or in a razed province.
     for army in list(armies.values()):
         here = provinces[army.province]
         if not army.co_occupying and not here.razed and rng.random() < 0.15 and not here.fortified:
             provinces[army.province] = replace(here, fortified=True)
             armies[army.id] = replace(army, fortified_in=army.province)
-    garrisons = {}
+    garrisons: dict[int, ArmyState] = {}
     for p in provinces.values():
         if p.settlement in SETTLED and p.controller is not None and rng.random() < 0.3:
             provinces[p.number] = replace(p, elite_defense=True)
@@ -202,7 +202,7 @@ def _armies(rng: random.Random, world: World) -> tuple[dict[int, ArmyState], dic
             if sum(u.points for u in listed) <= 500:
                 listed.append(UnitState(first_unit + len(listed), army_id, "Spearmen", "core", 60, 10))
             points = sum(u.points for u in listed)
-            last_battle_turn = rng.choice([None, None, 0])
+            last_battle_turn = rng.choice([None, None, 0])  # Fortify: a battle long ago, or none
             armies[army_id] = wb.army(
                 army_id,
                 k,
@@ -231,7 +231,7 @@ def order_random(rng: random.Random, world: World, army: ArmyState) -> ArmyOrder
         pay_for_depot=rng.random() < 0.7,
         defend_with=rng.choice(["army", "army", "garrison"]),
     )
-    # Allies, Invasion: the backstabber notes it in its orders; into an enemy's province it changes nothing.
+    # Allies, Invasion: only an order that says so takes an ally's province, so some moves say so.
     take_control = rng.random() < 0.25
     if kind in ("move", "raze-move"):
         order_kind = OrderKind.MOVE if kind == "move" else OrderKind.RAZE_MOVE
@@ -245,8 +245,13 @@ def order_random(rng: random.Random, world: World, army: ArmyState) -> ArmyOrder
         first = rng.choice(around)
         path = (first, rng.choice(sorted(world.adjacency[first] - {army.province})))
         return replace(order, kind=OrderKind.FORCED_MARCH, path=path, take_control=take_control)
-    simple = {"hold": OrderKind.HOLD, "raze-hold": OrderKind.RAZE_HOLD, "fortify": OrderKind.FORTIFY}
-    return replace(order, kind=simple.get(kind, OrderKind.RECOVER))
+    staying = {
+        "hold": OrderKind.HOLD,
+        "raze-hold": OrderKind.RAZE_HOLD,
+        "fortify": OrderKind.FORTIFY,
+        "recover": OrderKind.RECOVER,
+    }
+    return replace(order, kind=staying[kind])
 
 
 def sheets_generate(rng: random.Random, world: World) -> tuple[dict[int, SheetEntries], frozenset[int]]:
