@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
-from rulebook.allies.chart import AllianceState, TrustLevel, trust_level
+from kernel.events import Event
+from rulebook.allies.chart import ENDED_AFTER_THE_BATTLES, AllianceState, BreakKind, TrustLevel, trust_level
 from rulebook.sanity import world_problems
 from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.aftermath.results import (
@@ -473,10 +474,22 @@ def next_turn_world(world: World) -> World:
     return replace(world, turn=world.turn + 1, armies=armies, alliances=alliances)
 
 
-def phase_problems(world: World, battle_provinces: frozenset[int] = frozenset()) -> list[str]:
+def phase_problems(
+    world: World, battle_provinces: frozenset[int] = frozenset(), events: list[Event] | None = None
+) -> list[str]:
     """The services' sanity check of the world a phase leaves, and what the database would refuse
-    to store: a unit with fewer than no models (Unit.models_count is a PositiveIntegerField)."""
-    problems = world_problems(live(world), battle_provinces=battle_provinces)
+    to store: a unit with fewer than no models (Unit.models_count is a PositiveIntegerField). After
+    the aftermath (`events`: the turn's), the allies whose alliance it ended may still stand together
+    until the next turn's orders, as turns/services/sanity.py reads them off the ended alliances
+    (decision 570)."""
+    ended = {
+        frozenset((e.kingdom, int(e.data["ally"])))
+        for e in events or []
+        if e.code in (EventCode.ALLIANCE_BROKEN, EventCode.ALLIANCE_CANCELLED)
+        and e.kingdom is not None
+        and BreakKind(e.data["how"]) in ENDED_AFTER_THE_BATTLES
+    }
+    problems = world_problems(live(world), battle_provinces=battle_provinces, ended_after_the_battles=ended)
     problems += [
         f"{u.name} of army {u.army} has {u.models} models."
         for listed in world.units.values()
@@ -508,8 +521,9 @@ def seed_run(seed: int, turns: int) -> Finding | None:
             if not problems:
                 phase = "aftermath"
                 aftermath = aftermath_state(rng, resolution)
-                world = resolve_aftermath(aftermath, SeededDice(seed=f"{seed}-{turn}", stream="aftermath")).state.world
-                problems = phase_problems(world)
+                result = resolve_aftermath(aftermath, SeededDice(seed=f"{seed}-{turn}", stream="aftermath"))
+                world = result.state.world
+                problems = phase_problems(world, events=[*resolution.events, *result.events])
         except Exception as error:
             where = traceback.extract_tb(error.__traceback__)[-1]
             problems = [f"{type(error).__name__}: {error} (raised at {where.filename}:{where.lineno})"]
