@@ -77,19 +77,37 @@ def multiple_moves_into_battle(
             if not movers or len(occupiers) + len({side(m.kingdom) for m in movers}) <= 2:
                 # Two sides at most; or no mover to roll (the kingdoms standing there move nowhere).
                 continue
-            rolls = roll_off(dice, movers, "multiple moves into battle")
-            ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
             room = max(0, 2 - len(occupiers))
             garrisoned = f", which {_garrison_words(state, target)} defends" if garrison_defends(state, target) else ""
-            for army in ranked[room:]:
+            if room == 0:
+                # Two sides stand there already: no roll can let a third in.
+                rolls: dict[int, int] = {}
+                held = movers
+            else:
+                rolls = roll_off(dice, movers, "multiple moves into battle")
+                ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
+                # "The highest 2 rolls move as normal and fight, the third player's army(s) remain
+                # stationary": the places are the sides', so an army of a side already let in follows it.
+                admitted: set[int | None] = set()
+                held = []
+                for army in ranked:
+                    if side(army.kingdom) in admitted or len(admitted) < room:
+                        admitted.add(side(army.kingdom))
+                    else:
+                        held.append(army)
+            for army in held:
+                why = (
+                    f"{army.name} rolls {rolls[army.id]}, lower than the others, and holds"
+                    if army.id in rolls
+                    else f"two unallied sides stand there already; {army.name} holds"
+                )
                 cancel(
                     state,
                     events,
                     moves,
                     army.id,
                     EventCode.MULTIPLE_MOVES,
-                    f"Multiple moves into {state.provinces[target]}{garrisoned}: {army.name} rolls {rolls[army.id]}, "
-                    "lower than the others, and holds (Multiple Moves into Battle).",
+                    f"Multiple moves into {state.provinces[target]}{garrisoned}: {why} (Multiple Moves into Battle).",
                 )
                 staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
                 # Where it started may have been checked already this pass, with it leaving: check again.

@@ -192,14 +192,15 @@ def test_an_end_announced_during_the_end_of_turn_leaves_them_together_until_the_
 def test_after_an_end_announced_one_army_moving_out_leaves_nobody_to_fight_and_a_third_kingdom_holds():
     """The next turn's orders decide (decision 570): army 2 moves out of 5 to 6, army 1 stays: no
     battle. Had both stayed, K3's army 9 moving into 5 would have made three unallied kingdoms there:
-    Multiple Moves into Battle (B5), it rolls and holds, and the two ex-allies fight."""
+    Multiple Moves into Battle (B5): two sides stand there already, so it holds with no roll (no roll
+    could let it in), and the two ex-allies fight."""
     after = aftermath(allies_sharing(), announced=((K2, K1),))
     w = next_turn(after.state.world)
     parted = orders(w, ArmyOrder(2, OrderKind.MOVE, target=6))
     assert parted.battles == [] and orders_problems(parted) == []
 
     w.armies[9] = wb.army(9, K3, 9, list_due=True)
-    crowded = orders(w, ArmyOrder(9, OrderKind.MOVE, target=5), faces=[6])
+    crowded = orders(w, ArmyOrder(9, OrderKind.MOVE, target=5))
     assert [e.army for e in crowded.events if e.code == EventCode.MULTIPLE_MOVES] == [9]
     assert fought(crowded) == [(5, 1, 2, False)]
     assert orders_problems(crowded) == []

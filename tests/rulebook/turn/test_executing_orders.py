@@ -638,6 +638,46 @@ def test_multiple_moves_rolls_for_no_one_when_no_army_moves_in_from_outside_the_
     assert [e.army for e in events] == [3] and "three sides" in events[0].text
 
 
+def test_multiple_moves_the_places_are_the_sides_an_ally_follows_its_side_in():
+    """Multiple Moves into Battle: "The highest 2 rolls move as normal and fight, the third player's
+    army(s) remain stationary"; two allies count as one side (decision 138). Into the empty province 6
+    come K1's A1, its ally K2's A2, K3's A3 and K4's A4: A1 (6) and A2 (5) roll highest, one side,
+    so the second place is the next side's, A3's (4); only A4 (1) holds. (The places were counted by
+    army: A3 held too, though there was room for its side.)"""
+    from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
+
+    from rulebook.allies.chart import AllianceState, TrustLevel
+
+    s = state(
+        [army(1, 1, 5), army(2, 2, 7), army(3, 3, 2), army(4, 4, 10)],
+        orders=[ArmyOrder(i, OrderKind.MOVE, target=6) for i in (1, 2, 3, 4)],
+    )
+    s.world.kingdoms[4] = wb.kingdom(4, "K4", treasury=1000)
+    s.world.alliances[7] = AllianceState(id=7, first=1, second=2, trust=TrustLevel.TRUSTED, formed_turn=1)
+    dice, events = ScriptedDice(faces=[6, 5, 4, 1]), []
+    moves = {i: (6, []) for i in (1, 2, 3, 4)}
+    assert multiple_moves_into_battle(s, dice, events, moves, {1: 5, 2: 7, 3: 2, 4: 10})
+    assert sorted(moves) == [1, 2, 3]
+    assert [e.army for e in events] == [4] and "rolls 1, lower than the others" in events[0].text
+
+
+def test_multiple_moves_two_sides_there_a_third_holds_without_a_roll():
+    """Multiple Moves into Battle: "Three or more armies from three or more unallied kingdoms cannot
+    occupy the same map section". K1's A1 and K2's A2 stand in 6 (their battle this turn); K3's A3
+    moving in holds, and rolls no die: no roll could let it in."""
+    from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
+
+    s = state(
+        [army(1, 1, 6), army(2, 2, 6), army(3, 3, 2)],
+        orders=[ArmyOrder(3, OrderKind.MOVE, target=6)],
+    )
+    dice, events = ScriptedDice(faces=[]), []
+    moves = {3: (6, [])}
+    assert multiple_moves_into_battle(s, dice, events, moves, {1: 6, 2: 6, 3: 2})
+    assert moves == {} and dice.rolls == []
+    assert [e.army for e in events] == [3] and "two unallied sides stand there already" in events[0].text
+
+
 def test_occupied_province_a_friend_held_later_makes_the_army_that_entered_its_province_roll():
     """Occupied Province: "two or more friendly armies attempt to move into or occupy the same
     province, roll a d6 for each army" (decision 577). K1's A2 moves into 6 as K1's A1 leaves it for
