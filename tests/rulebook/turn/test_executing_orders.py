@@ -644,9 +644,8 @@ def test_multiple_moves_the_places_are_the_sides_an_ally_follows_its_side_in():
     come K1's A1, its ally K2's A2, K3's A3 and K4's A4: A1 (6) and A2 (5) roll highest, one side,
     so the second place is the next side's, A3's (4); only A4 (1) holds. (The places were counted by
     army: A3 held too, though there was room for its side.)"""
-    from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
-
     from rulebook.allies.chart import AllianceState, TrustLevel
+    from rulebook.turn.executing_orders.multiple_moves_into_battle import multiple_moves_into_battle
 
     s = state(
         [army(1, 1, 5), army(2, 2, 7), army(3, 3, 2), army(4, 4, 10)],
