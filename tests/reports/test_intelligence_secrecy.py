@@ -102,6 +102,7 @@ def test_neither_the_target_nor_a_third_kingdom_reads_what_the_spy_learned(world
     assert leaks == []
 
 
+@pytest.mark.long
 def test_an_army_list_awaited_then_delivered_is_read_by_the_spy_alone(world, django_capture_on_commit_callbacks):  # noqa: F811
     """Decisions 562-564, end to end through the phases: Ostland's Army Statistics succeeds against Da Red
     Fang's army while its list is due (turn 1's aftermath: its points, and an effect awaiting the list);
