@@ -37,6 +37,21 @@ def _submit(turn: Turn, *sheets: tuple[Kingdom, SheetEntries]) -> None:
         order_sheet_save(kingdom=kingdom, turn=turn, entries=entries, submitted_by=None, submit=True)
 
 
+def _awaiting_list(turn: Turn, spy: Kingdom, target: Kingdom, army: Army, mission: str) -> MissionEffect:
+    """The spy's effect waiting for `army`'s list (decision 563), and both kingdoms' sheets filed empty."""
+    effect = MissionEffect.objects.create(
+        campaign=turn.campaign,
+        kingdom=spy,
+        target=target,
+        mission=mission,
+        earned_turn=0,
+        target_army=army,
+        data={"list_awaited": True, "since_turn": 0},
+    )
+    _submit(turn, (target, SheetEntries()), (spy, SheetEntries()))
+    return effect
+
+
 def test_army_construction_info_the_army_raised_is_kept_for_its_list_under_its_row(turn, k):
     """Decision 488: Da Red Fang raises an army on turn 1; Ostland learns where and its points, and its
     effect stays pending, naming the new army's row (the writer puts it in place of the temporary id), for
@@ -78,16 +93,7 @@ def test_army_construction_info_the_list_written_reaches_the_spy_alone_at_the_ne
         army=army, position=99, name="Grotsnik Da Secret Boss", category="character", models_count=1,
         points_per_model=130,
     )  # fmt: skip
-    effect = MissionEffect.objects.create(
-        campaign=turn.campaign,
-        kingdom=ostland,
-        target=fang,
-        mission="army-construction-info",
-        earned_turn=0,
-        target_army=army,
-        data={"list_awaited": True, "since_turn": 0},
-    )
-    _submit(turn, (fang, SheetEntries()), (ostland, SheetEntries()))
+    effect = _awaiting_list(turn, ostland, fang, army, "army-construction-info")
 
     assert orders_phase_run(turn_id=turn.pk).resolved
 
@@ -130,16 +136,7 @@ def test_an_awaited_list_still_due_keeps_the_effect_listed_as_waiting_on_the_spy
     ostland, fang = k["Ostland"], k["Da Red Fang"]
     army = fang.armies.get(kind="field")
     Army.objects.filter(pk=army.pk).update(list_due=True)
-    effect = MissionEffect.objects.create(
-        campaign=turn.campaign,
-        kingdom=ostland,
-        target=fang,
-        mission="army-statistics",
-        earned_turn=0,
-        target_army=army,
-        data={"list_awaited": True, "since_turn": 0},
-    )
-    _submit(turn, (fang, SheetEntries()), (ostland, SheetEntries()))
+    effect = _awaiting_list(turn, ostland, fang, army, "army-statistics")
 
     assert orders_phase_run(turn_id=turn.pk).resolved
 

@@ -38,6 +38,36 @@ def _text(body: bytes, content_type: str) -> str:
     return body.decode(errors="replace")
 
 
+def _pages_read(user, variants: list[dict]) -> list[tuple[str, str]]:  # type: ignore[no-untyped-def]
+    """Every GET route of the site (not the admin's) at each of `variants`' ids, as `user` reads it: each
+    page that answers 200, with its text (a PDF's read back)."""
+    pages = []
+    for name, path in _routes(get_resolver().url_patterns):
+        if name.startswith("admin:") or ROUTES[name][0] != "GET":
+            continue
+        for url in sorted({_url(path, ids) for ids in variants}):
+            client = APIClient() if path.startswith("api/") else Client()
+            client.force_login(user)
+            response = client.get(url)
+            if response.status_code != 200 or getattr(response, "streaming", False):
+                continue
+            pages.append((url, _text(response.content, response.get("Content-Type", ""))))
+    return pages
+
+
+def _emails_read(user, campaign) -> list[tuple[str, str, bool]]:  # type: ignore[no-untyped-def]
+    """Each email of the campaign sent to `user`: its subject, its texts with its PDF's read back, and
+    whether it had a PDF."""
+    read = []
+    for email in (e for e in Email.objects.filter(campaign=campaign) if user.email in e.to):
+        texts = [email.subject, email.text, email.html]
+        pdf = bool(email.attachment) and email.attachment_type == "application/pdf"
+        if pdf:
+            texts.append(_text(bytes(email.attachment), email.attachment_type))
+        read.append((email.subject, "".join(texts), pdf))
+    return read
+
+
 def test_neither_the_target_nor_a_third_kingdom_reads_what_the_spy_learned(world, django_capture_on_commit_callbacks):  # noqa: F811
     turn = Turn.objects.get(pk=world["turn_id"])
     ostland = Kingdom.objects.get(pk=world["kingdom_id"])
@@ -67,28 +97,13 @@ def test_neither_the_target_nor_a_third_kingdom_reads_what_the_spy_learned(world
     read: dict[str, set[str]] = {"bob": set(), "carol": set()}  # what each opened: urls, and "pdf email"
     for username in ("bob", "carol"):
         user = user_named(username)
-        for name, path in _routes(get_resolver().url_patterns):
-            if name.startswith("admin:") or ROUTES[name][0] != "GET":
-                continue
-            for url in sorted({_url(path, ids) for ids in variants}):
-                client = APIClient() if path.startswith("api/") else Client()
-                client.force_login(user)
-                response = client.get(url)
-                if response.status_code != 200 or getattr(response, "streaming", False):
-                    continue
-                read[username].add(url)
-                text = _text(response.content, response.get("Content-Type", ""))
-                leaks += [f"{username}: {url} shows {secret!r}" for secret in secrets if secret in text]
-        for email in (e for e in Email.objects.filter(campaign=turn.campaign) if user.email in e.to):
-            texts = [email.subject, email.text, email.html]
-            if email.attachment and email.attachment_type == "application/pdf":
-                texts.append(_text(bytes(email.attachment), email.attachment_type))
+        for url, text in _pages_read(user, variants):
+            read[username].add(url)
+            leaks += [f"{username}: {url} shows {secret!r}" for secret in secrets if secret in text]
+        for subject, text, pdf in _emails_read(user, turn.campaign):
+            if pdf:
                 read[username].add("pdf email")
-            leaks += [
-                f"{username}: email {email.subject!r} shows {secret!r}"
-                for secret in secrets
-                if secret in "".join(texts)
-            ]
+            leaks += [f"{username}: email {subject!r} shows {secret!r}" for secret in secrets if secret in text]
     # The sweep opened the site, not a handful of pages: each its own report's PDF (the target's tells it
     # raiders came) and the mission's battle page for the target.
     assert len(read["bob"]) > 30 and len(read["carol"]) > 30
@@ -160,22 +175,10 @@ def test_an_army_list_awaited_then_delivered_is_read_by_the_spy_alone(world, dja
             "application/pdf",
         )
         leaks += [f"{username}: turn 2's report shows {s!r}" for s in secrets if s in " ".join(report.split())]
-        for name, path in _routes(get_resolver().url_patterns):
-            if name.startswith("admin:") or ROUTES[name][0] != "GET":
-                continue
-            for url in sorted({_url(path, ids) for ids in variants}):
-                client = APIClient() if path.startswith("api/") else Client()
-                client.force_login(user)
-                response = client.get(url)
-                if response.status_code != 200 or getattr(response, "streaming", False):
-                    continue
-                opened[username] += 1
-                text = _text(response.content, response.get("Content-Type", ""))
-                leaks += [f"{username}: {url} shows {secret!r}" for secret in secrets if secret in text]
-        for email in (e for e in Email.objects.filter(campaign=turn.campaign) if user.email in e.to):
-            texts = [email.subject, email.text, email.html]
-            if email.attachment and email.attachment_type == "application/pdf":
-                texts.append(_text(bytes(email.attachment), email.attachment_type))
-            leaks += [f"{username}: email {email.subject!r} shows {s!r}" for s in secrets if s in "".join(texts)]
+        for url, text in _pages_read(user, variants):
+            opened[username] += 1
+            leaks += [f"{username}: {url} shows {secret!r}" for secret in secrets if secret in text]
+        for subject, text, _ in _emails_read(user, turn.campaign):
+            leaks += [f"{username}: email {subject!r} shows {s!r}" for s in secrets if s in text]
     assert opened["bob"] > 30 and opened["carol"] > 30
     assert leaks == []
