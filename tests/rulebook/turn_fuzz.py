@@ -21,7 +21,9 @@ from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.allies.chart import ENDED_AFTER_THE_BATTLES, AllianceState, BreakKind, TrustLevel, trust_level
+from rulebook.ancient_dead.movement import ancient_dead_orders
 from rulebook.ruins_and_tomb_raiders.force import FORCE_POINTS, TombRaiders
+from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.sanity import world_problems
 from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.aftermath.results import (
@@ -58,7 +60,7 @@ from rulebook.world import ArmyState, KingdomState, ProvinceState, UnitState, Wo
 from tests import world_builders as wb
 from tests.rulebook import turn_fuzz_campaign as campaign
 
-# The Ancient Dead are left out: their armies rise, move and garrison the deserts by rules of their own.
+# The players' army books; the Ancient Dead are no player's (turn_fuzz_campaign.ancient_dead_add).
 ARMY_TYPES = (
     ArmyType.EMPIRE,
     ArmyType.DWARFS,
@@ -166,7 +168,7 @@ def world_generate(rng: random.Random) -> World:
         units=units,
         alliances=alliances,
     )
-    return campaign.characters_add(rng, world)
+    return campaign.ancient_dead_add(rng, campaign.characters_add(rng, world))
 
 
 def _province(rng: random.Random, number: int, cols: int, kingdoms: list[int]) -> ProvinceState:
@@ -335,6 +337,10 @@ def sheets_generate(
     sheets: dict[int, SheetEntries] = {}
     missed: set[int] = set()
     for k, kingdom in world.kingdoms.items():
+        if kingdom.ancient_dead:
+            # Their computed orders, drafted when the turn opened (orders/services/ancient_dead.py).
+            sheets[k] = SheetEntries(orders=ancient_dead_orders(replace(world, characters={}, items={})))
+            continue
         if kingdom.rogue:
             continue
         if rng.random() < 0.08:
@@ -532,7 +538,11 @@ def aftermath_state(
                 if rng.random() < 0.5
             )
             lost, rerolls = campaign.characters_lost(rng, world, fought)
-            raided = battle.skirmish and (side == "attacker" or battle.mission_detail.get("defender") == "raiders")
+            # A sacked town's ruin's raid goes with the battle against its Ancient Dead garrison (decision 409).
+            went = battle.skirmish or battle.mission == TOMB_RAID
+            raided = (went and side == "attacker") or (
+                side == "defender" and battle.mission_detail.get("defender") == "raiders"
+            )
             # Allies, Withdraw of support: only an ally's detachment may withdraw.
             allied = [s.army for s in battle.supports if s.side == side and s.kingdom != kingdom]
             sides[side] = SideA(
@@ -551,8 +561,13 @@ def aftermath_state(
                 raiders=campaign.raiders_lost(rng, raiders.get(kingdom)) if raided and kingdom is not None else (),
             )
         outcome = outcome_random(rng, battle.defender_kingdom is not None)
-        # The raid's result, read off the skirmish's settled result (decisions 430, 470).
-        raid = battle.skirmish and (battle.mission == TOMB_RAID or battle.mission_detail != {})
+        # The raid's result: a skirmish's, read off its settled result (decisions 430, 470); beside a
+        # sacked town's ruin's battle, the raiding kingdom's sheet says it, or says none.
+        raid_result: RaidResult | None = None
+        if battle.skirmish and (battle.mission == TOMB_RAID or battle.mission_detail):
+            raid_result = raid_result_of(outcome.attacker.result)
+        elif battle.mission == TOMB_RAID:
+            raid_result = rng.choice([None, *RaidResult])
         battles.append(
             BattleA(
                 id=number,
@@ -564,7 +579,7 @@ def aftermath_state(
                 skirmish=battle.skirmish,
                 mission=battle.mission,
                 mission_detail=battle.mission_detail,
-                raid_result=raid_result_of(outcome.attacker.result) if raid else None,
+                raid_result=raid_result,
             )
         )
     announced: tuple[tuple[int, int], ...] = ()
@@ -651,7 +666,11 @@ def seed_run(seed: int, turns: int) -> Finding | None:
         phase, resolution, aftermath, failure = "orders", None, None, ""
         # An exception is a finding too: the service's phase fails, and the campaign is stuck all the same.
         try:
-            resolution = resolve_orders(state, SeededDice(seed=f"{seed}-{turn}", stream="turn-resolution"))
+            resolution = resolve_orders(
+                state,
+                SeededDice(seed=f"{seed}-{turn}", stream="turn-resolution"),
+                SeededDice(seed=f"{seed}-{turn}", stream="ancient-dead"),
+            )
             world = resolution.state.world
             problems = phase_problems(world, battle_provinces=frozenset(b.province for b in resolution.battles))
             if not problems:

@@ -1,5 +1,5 @@
 """The campaign's parts beyond armies and alliances, for the turn fuzz (tests/rulebook/turn_fuzz.py):
-characters (the Warlord, Generals, heroes, wizards) and their magic items, ruins, the Tomb Raider
+characters (the Warlord, Generals, heroes, wizards) and their magic items, the Ancient Dead, ruins, the Tomb Raider
 forces and their missions (Tomb Raid, Reconnaissance, Sabotage, the effects earned and the captives
 taken), land deals, capitol moves and purchases with experience; and what a turn summary sheet reports
 of them (characters lost, injury rerolls, the Warlord's heir, Tomb Raiders killed and injured).
@@ -22,7 +22,7 @@ from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
-from rulebook.tables import Archetype, ArmyKind, Settlement
+from rulebook.tables import Archetype, ArmyKind, ArmyType, Settlement, Terrain
 from rulebook.turn.aftermath.character_injuries import REROLL_DEAD, REROLL_HARMED
 from rulebook.turn.aftermath.sheets import RaidersLost
 from rulebook.turn.write_orders.records import (
@@ -37,7 +37,7 @@ from rulebook.turn.write_orders.records import (
     TombRaiderMission,
     TransferItem,
 )
-from rulebook.world import ArmyState, CharacterState, ItemState, UnitState, World, counted_points
+from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, UnitState, World, counted_points
 
 # Armory items by name (one of each a kingdom: Armory), and a common one (any number).
 ITEM_NAMES = ("Sword of Might", "Talisman of Protection", "Enchanted Shield", "Dispel Scroll", "Banner of Swiftness")
@@ -112,6 +112,47 @@ def army_counted(world: World, army: ArmyState) -> ArmyState:
         losses_before_list=army.losses_before_list,
     )
     return replace(army, points=points, list_due=due)
+
+
+def ancient_dead_add(rng: random.Random, world: World) -> World:
+    """Sometimes the Ancient Dead, as Setup (2) places them: their pyramid (their capitol, with its
+    2,000-point Capitol Garrison) in a desert of no settlement and no army, some deserts of theirs
+    around it, and their starting army at the pyramid. They are no player: they file no sheet of
+    their own (the organizer's draft of their computed orders stands: The Ancient Dead: Movement)."""
+    taken = {a.province for a in world.armies.values()}
+    places = sorted(
+        p.number
+        for p in world.provinces.values()
+        if p.number not in taken and p.settlement is Settlement.NONE and p.controller is None
+    )
+    if not places or rng.random() < 0.7:
+        return world
+    dead = max(world.kingdoms) + 1
+    pyramid = rng.choice(places)
+    provinces = dict(world.provinces)
+    for number in [pyramid, *sorted(world.adjacency[pyramid])]:
+        here = provinces[number]
+        if number == pyramid or (number in places and rng.random() < 0.6):
+            provinces[number] = replace(
+                here, terrain=Terrain.DESERT, controller=dead, pyramid=number == pyramid, razed=False, fortified=False
+            )
+    host = max([0, *world.armies]) + 1
+    return replace(
+        world,
+        provinces=provinces,
+        kingdoms={
+            **world.kingdoms,
+            dead: KingdomState(dead, "The Ancient Dead", ArmyType.ANCIENT_DEAD, capitol=pyramid),
+        },
+        armies={
+            **world.armies,
+            host: ArmyState(host, dead, "Host", pyramid, size=2000, points=2000, list_due=True),
+        },
+        garrisons={
+            **world.garrisons,
+            900: ArmyState(900, dead, "Capitol Garrison", pyramid, size=2000, points=2000, kind=ArmyKind.GARRISON),
+        },
+    )
 
 
 def raiders_generate(rng: random.Random, world: World) -> dict[int, TombRaiders]:
