@@ -626,7 +626,8 @@ def phase_problems(
     raiders: dict[int, TombRaiders] | None = None,
 ) -> list[str]:
     """The services' sanity check of the world a phase leaves, and what the database would refuse
-    to store: a unit with fewer than no models (Unit.models_count is a PositiveIntegerField), a Tomb
+    to store: a unit with fewer than no models (Unit.models_count is a PositiveIntegerField), an army
+    with less than no experience, size, spare cart or losses before its list (Army's fields), a Tomb
     Raider entry of no model or more than 150 (kingdoms.models.TombRaiderEntry's constraint: the
     writer keeps every entry the aftermath's force holds). After
     the aftermath (`events`: the turn's), the allies whose alliance it ended may still stand together
@@ -645,6 +646,17 @@ def phase_problems(
         for listed in world.units.values()
         for u in listed
         if u.models < 0
+    ]
+    problems += [
+        f"{a.name} of {world.kingdoms[a.kingdom].name} has {name} {value}."
+        for a in [*world.armies.values(), *world.garrisons.values()]
+        for name, value in (
+            ("experience", a.experience),
+            ("size", a.size),
+            ("spare carts", a.spare_carts),
+            ("losses before its list", a.losses_before_list),
+        )
+        if value < 0
     ]
     problems += [
         f"{world.kingdoms[k].name}'s Tomb Raider entry {e.name} has {e.models} models."
