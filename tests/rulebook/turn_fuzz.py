@@ -594,7 +594,7 @@ def aftermath_state(
         came_from=came_from,
         announced_ends=announced,
         tomb_raiders=dict(raiders),
-        held_items=campaign.held_items(world),
+        held_items=campaign.held_items(before.items.values()),
     )
 
 
@@ -689,8 +689,11 @@ def seed_run(seed: int, turns: int) -> Finding | None:
                 phase = "aftermath"
                 aftermath = aftermath_state(rng, resolution, start, raiders)
                 result = resolve_aftermath(aftermath, SeededDice(seed=f"{seed}-{turn}", stream="aftermath"))
-                world, raiders = result.state.world, result.state.tomb_raiders
+                # The kingdoms' items the aftermath did not load (in the armory, destroyed) are still theirs.
+                world = replace(result.state.world, items={**start.items, **result.state.world.items})
+                raiders = result.state.tomb_raiders
                 problems = phase_problems(world, events=[*resolution.events, *result.events], raiders=raiders)
+                problems += campaign.armory_problems(world, world.items.values())
         except Exception as error:
             where = traceback.extract_tb(error.__traceback__)[-1]
             problems = [f"{type(error).__name__}: {error} (raised at {where.filename}:{where.lineno})"]

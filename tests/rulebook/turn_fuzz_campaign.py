@@ -39,8 +39,9 @@ from rulebook.turn.write_orders.records import (
 )
 from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, UnitState, World, counted_points
 
-# Armory items by name (one of each a kingdom: Armory), and a common one (any number).
-ITEM_NAMES = ("Sword of Might", "Talisman of Protection", "Enchanted Shield", "Dispel Scroll", "Banner of Swiftness")
+# Armory items by name (one of each a kingdom: Armory), the ruins' own among them (Treasure from the
+# Ruins: Power Stones, Staff of Sorcery, War Banner), and a common one (any number).
+ITEM_NAMES = ("Talisman of Protection", "Dispel Scroll", "Power Stones", "Staff of Sorcery", "War Banner")
 COMMON_ITEM = "Potion of Strength"
 T = TypeVar("T")
 CHARACTER_ROLES = ("general", "general", "hero", "hero")  # besides the one Warlord a kingdom may have
@@ -85,17 +86,15 @@ def characters_add(rng: random.Random, world: World) -> World:
             if rng.random() < 0.4:
                 item_id = len(items) + 1
                 name = rng.choice([*ITEM_NAMES, COMMON_ITEM])
-                taken = {i.name for i in items.values() if _kingdom_of_item(world, units, i) == army.kingdom}
+                taken = {i.name for i in items.values() if i.kingdom == army.kingdom}
                 if name != COMMON_ITEM and name in taken:
                     continue  # Armory: one of each
-                items[item_id] = ItemState(item_id, name, rng.choice([25, 50]), unit.id, common=name == COMMON_ITEM)
+                common = name == COMMON_ITEM
+                items[item_id] = ItemState(
+                    item_id, name, rng.choice([25, 50]), unit.id, kingdom=army.kingdom, common=common
+                )
     world = replace(world, units=units, characters=characters, items=items, kingdoms=kingdoms)
     return replace(world, armies={i: army_counted(world, a) for i, a in world.armies.items()})
-
-
-def _kingdom_of_item(world: World, units: dict[int, tuple[UnitState, ...]], item: ItemState) -> int | None:
-    army = next((a for a, listed in units.items() if any(u.id == item.bearer for u in listed)), None)
-    return world.armies[army].kingdom if army is not None else item.kingdom
 
 
 def army_counted(world: World, army: ArmyState) -> ArmyState:
@@ -215,16 +214,30 @@ def rival_characters(world: World) -> dict[int, CharacterState]:
     return {i: c for i, c in world.characters.items() if c.alive and c.role in ("warlord", "general")}
 
 
-def held_items(world: World) -> dict[int, frozenset[str]]:
-    """The non-common items each kingdom holds (the aftermath's `held_items`, decision 431)."""
-    army_of_unit = {u.id: a for a, listed in world.units.items() for u in listed}
+def held_items(items: Iterable[ItemState]) -> dict[int, frozenset[str]]:
+    """The non-common items each kingdom holds, borne or in its armory, as the aftermath's loader reads
+    them (battles/services/aftermath_state.py::_held_items: its rows not destroyed; decision 431)."""
     held: dict[int, set[str]] = {}
-    for item in world.items.values():
-        army = world.armies.get(army_of_unit.get(item.bearer or 0, 0))
-        owner = army.kingdom if army is not None else item.kingdom
-        if owner is not None and not item.common and not item.destroyed:
-            held.setdefault(owner, set()).add(item.name.strip().lower())
+    for item in items:
+        if item.kingdom is not None and not item.common and not item.destroyed:
+            held.setdefault(item.kingdom, set()).add(item.name.strip().lower())
     return {k: frozenset(names) for k, names in held.items()}
+
+
+def armory_problems(world: World, items: Iterable[ItemState]) -> list[str]:
+    """What the database refuses of a kingdom's magic items: two that are not common with one name
+    (kingdoms.models.ArmoryItem's armory_item_unique_per_kingdom, its destroyed rows counted: Armory,
+    "If the army containing that item is destroyed, your kingdom does not get another one")."""
+    seen: dict[tuple[int, str], int] = {}
+    for item in items:
+        if item.kingdom is not None and not item.common:
+            key = (item.kingdom, item.name.strip().lower())
+            seen[key] = seen.get(key, 0) + 1
+    return [
+        f"{world.kingdoms[k].name} would hold {count} magic items named {name} (destroyed ones counted)."
+        for (k, name), count in sorted(seen.items())
+        if count > 1
+    ]
 
 
 # -- the order sheet ----------------------------------------------------------------------------------
@@ -419,14 +432,18 @@ def raiders_lost(rng: random.Random, force: TombRaiders | None) -> tuple[Raiders
 def renumbered(world: World) -> World:
     """The records the rules made with negative ids (magic items found, mission effects earned,
     captives taken) get their database ids, and what the next turn's world_load reads again from them:
-    the items of the living characters of the armies on the map (an armory item is not borne), the
-    Warlord's army, and each army's points from its list and items."""
+    the living characters of the armies on the map, the Warlord's army, and each army's points from its
+    list and items. The kingdoms' items are all kept, in the armory or destroyed (the rows stay): the
+    items borne in an army gone from the map are destroyed with it (world_write)."""
     items = _ids(world.items, lambda i, new: replace(i, id=new))
     effects = _ids(world.mission_effects, lambda e, new: replace(e, id=new))
     captives = _ids(world.captives, lambda c, new: replace(c, id=new))
     army_of_unit = {u.id: a for a, listed in world.units.items() if a in world.armies for u in listed}
     characters = {i: c for i, c in world.characters.items() if c.alive and c.unit in army_of_unit}
-    items = {i: x for i, x in items.items() if not x.destroyed and x.bearer in army_of_unit}
+    items = {
+        i: replace(x, destroyed=True) if x.bearer is not None and x.bearer not in army_of_unit else x
+        for i, x in items.items()
+    }
     warlords = {c.kingdom: army_of_unit[c.unit] for c in characters.values() if c.role == "warlord"}
     kingdoms = {k: replace(kingdom, warlord_army=warlords.get(k)) for k, kingdom in world.kingdoms.items()}
     world = replace(
