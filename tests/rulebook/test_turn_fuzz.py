@@ -11,7 +11,11 @@ campaign that cannot go on. The rules that must keep it away:
   their alliance ends.
 - Casualty Recovery: the losses applied are the models a unit had; no unit ends with fewer than none
   (the database's Unit.models_count cannot store it).
-An exception in either phase is a finding too.
+- Maintaining / Changing Tomb Raiders: an entry left with no model leaves the list (the database's
+  TombRaiderEntry holds 1 to 150 models).
+An exception in either phase is a finding too. The worlds hold characters and magic items, ruins,
+Tomb Raider forces and sometimes the Ancient Dead; the sheets buy with experience, deal land, move
+capitols and send the Tomb Raiders (tests/rulebook/turn_fuzz_campaign.py).
 
 The bounded run plays seeds 0-299, three turns each. To reproduce a finding, or to search further:
 

@@ -15,11 +15,15 @@ import random
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, replace
+from typing import Any
 
 from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.allies.chart import ENDED_AFTER_THE_BATTLES, AllianceState, BreakKind, TrustLevel, trust_level
+from rulebook.ancient_dead.movement import ancient_dead_orders
+from rulebook.ruins_and_tomb_raiders.force import FORCE_POINTS, TombRaiders
+from rulebook.ruins_and_tomb_raiders.tomb_raid import RaidResult
 from rulebook.sanity import world_problems
 from rulebook.tables import ArmyType, Settlement
 from rulebook.turn.aftermath.results import (
@@ -34,15 +38,18 @@ from rulebook.turn.aftermath.results import (
 from rulebook.turn.aftermath.run import resolve_aftermath
 from rulebook.turn.aftermath.sheets import BattleA, Casualty, SideA
 from rulebook.turn.aftermath.state import AftermathState
+from rulebook.turn.aftermath.tomb_raids import TOMB_RAID, raid_result_of
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import order_sheet_context
+from rulebook.turn.write_orders.missions import is_rival_mission
 from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
     CreateArmy,
     DeclareAlliance,
+    LandDeal,
     OrderKind,
     ReinforceGarrison,
     SheetEntries,
@@ -51,8 +58,9 @@ from rulebook.turn.write_orders.records import (
 )
 from rulebook.world import ArmyState, KingdomState, ProvinceState, UnitState, World
 from tests import world_builders as wb
+from tests.rulebook import turn_fuzz_campaign as campaign
 
-# The Ancient Dead and Tomb Raiders are left out: their armies and missions need state of their own.
+# The players' army books; the Ancient Dead are no player's (turn_fuzz_campaign.ancient_dead_add).
 ARMY_TYPES = (
     ArmyType.EMPIRE,
     ArmyType.DWARFS,
@@ -82,6 +90,23 @@ ORDER_KINDS = (
     "recover",
 )
 SETTLED = (Settlement.TOWN, Settlement.CITY)
+# A sheet's parts drawn one entry at a time and kept when the check accepts it beside the orders; the
+# sheet as a whole must then fit the treasury, or loses its purchases part by part (`_sheet`).
+CHECKED_ONE_BY_ONE = (
+    "creations",
+    "upgrades",
+    "depots",
+    "garrisons",
+    "gold_transfers",
+    "losses",
+    "purchases",
+    "item_transfers",
+    "land_deals",
+    "capitol_moves",
+    "missions",
+    "mission_uses",
+    "captive_orders",
+)
 
 
 @dataclass(frozen=True)
@@ -100,7 +125,8 @@ class Finding:
 
 
 def world_generate(rng: random.Random) -> World:
-    """A small world the sanity check accepts: no two unallied kingdoms share a province."""
+    """A small world the sanity check accepts: no two unallied kingdoms share a province. Its armies'
+    lists hold characters, some bearing magic items (turn_fuzz_campaign.characters_add)."""
     cols, rows = rng.choice([3, 3, 4, 4, 5]), rng.choice([3, 4])
     count = cols * rows
     kingdom_count = rng.randint(2, min(5, count // 2))
@@ -131,7 +157,7 @@ def world_generate(rng: random.Random) -> World:
             provinces[p.number] = replace(p, elite_defense=True)
             garrison_id = 1000 + len(garrisons)
             garrisons[garrison_id] = wb.garrison(garrison_id, p.controller, p.number)
-    return World(
+    world = World(
         turn=rng.randint(2, 6),
         player_count=kingdom_count,
         provinces=provinces,
@@ -142,11 +168,14 @@ def world_generate(rng: random.Random) -> World:
         units=units,
         alliances=alliances,
     )
+    return campaign.ancient_dead_add(rng, campaign.characters_add(rng, world))
 
 
 def _province(rng: random.Random, number: int, cols: int, kingdoms: list[int]) -> ProvinceState:
     terrain = rng.choice(TERRAINS)
-    settlement = rng.choices(["none", "town", "city"], [6, 2, 1])[0]
+    # Ruins: a map's ruins (raided successfully before, or not); a sacked town's ruin is the desert's
+    # and waits for the Ancient Dead.
+    settlement = rng.choices(["none", "town", "city", "ruins"], [6, 2, 1, 1])[0]
     controller = rng.choice([None, *kingdoms]) if rng.random() < 0.8 else None
     return wb.province(
         number,
@@ -156,6 +185,7 @@ def _province(rng: random.Random, number: int, cols: int, kingdoms: list[int]) -
         razed=rng.random() < 0.1,
         col=(number - 1) % cols,
         row=(number - 1) // cols,
+        ruin_raids=rng.choice([0, 0, 1, 3]) if settlement == "ruins" else 0,
     )
 
 
@@ -197,7 +227,16 @@ def _armies(rng: random.Random, world: World) -> tuple[dict[int, ArmyState], dic
             army_id = len(armies) + 1
             first_unit = sum(len(u) for u in units.values()) + 1
             listed = [
-                UnitState(unit, army_id, f"U{unit}", "core", rng.randint(10, 30), rng.choice([6, 8, 10, 15, 20, 30]))
+                UnitState(
+                    unit,
+                    army_id,
+                    f"U{unit}",
+                    "core",
+                    rng.randint(10, 30),
+                    rng.choice([6, 8, 10, 15, 20, 30]),
+                    veteran_level=rng.choice([0, 0, 1]),
+                    veteran_eligible=rng.random() < 0.3,
+                )
                 for unit in range(first_unit, first_unit + rng.randint(2, 5))
             ]
             if sum(u.points for u in listed) <= 500:
@@ -255,7 +294,34 @@ def order_random(rng: random.Random, world: World, army: ArmyState) -> ArmyOrder
     return replace(order, kind=staying[kind])
 
 
-def sheets_generate(rng: random.Random, world: World) -> tuple[dict[int, SheetEntries], frozenset[int]]:
+def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]) -> TurnState:
+    """The turn's state as orders/services/resolution.py loads it: the world without its characters
+    and items (world_load's default), the sheets, the kingdoms that missed their orders, and what the
+    sheets' purchases and missions read besides (the rosters, the Tomb Raider forces of the kingdoms
+    that send them and of their targets, the rivals' characters a Character Bio may name)."""
+    orders_world = replace(world, characters={}, items={})
+    sheets, missed = sheets_generate(rng, world, raiders)
+    missions = [s.missions[0] for s in sheets.values() if s.missions]
+    loaded = {k for k, s in sheets.items() if s.missions}
+    loaded |= {m.target_kingdom for m in missions if is_rival_mission(m) and m.target_kingdom is not None}
+    return TurnState(
+        world=orders_world,
+        orders={o.army: o for s in sheets.values() for o in s.orders},
+        sheets=sheets,
+        missed_orders=missed,
+        rosters={k: campaign.roster_of(world, k) for k in world.kingdoms}
+        if any(s.purchases or s.item_transfers for s in sheets.values())
+        else {},
+        raiders={k: raiders[k] for k in sorted(loaded) if k in raiders},
+        rival_characters=campaign.rival_characters(world)
+        if any(m.target_character is not None for m in missions)
+        else {},
+    )
+
+
+def sheets_generate(
+    rng: random.Random, world: World, raiders: dict[int, TombRaiders]
+) -> tuple[dict[int, SheetEntries], frozenset[int]]:
     """Each kingdom's order sheet, as the sheet check accepts it (a refused order held instead, a
     refused purchase left out), and the kingdoms that filed none (Missed Orders). A Rogue Kingdom
     files none and does not miss one (it has no leader)."""
@@ -267,15 +333,20 @@ def sheets_generate(rng: random.Random, world: World) -> tuple[dict[int, SheetEn
             a, b = free[:2]
             if trust_level(world.kingdoms[a].army_type, world.kingdoms[b].army_type) is not TrustLevel.DISALLOWED:
                 declarations = {a: b, b: a}
+    land_deals = campaign.land_deals_draft(rng, world)
     sheets: dict[int, SheetEntries] = {}
     missed: set[int] = set()
     for k, kingdom in world.kingdoms.items():
+        if kingdom.ancient_dead:
+            # Their computed orders, drafted when the turn opened (orders/services/ancient_dead.py).
+            sheets[k] = SheetEntries(orders=ancient_dead_orders(replace(world, characters={}, items={})))
+            continue
         if kingdom.rogue:
             continue
         if rng.random() < 0.08:
             missed.add(k)
             continue
-        entries = _sheet(rng, world, k, declarations.get(k))
+        entries = _sheet(rng, world, k, declarations.get(k), land_deals.get(k), raiders.get(k))
         if entries is None:
             missed.add(k)
         else:
@@ -283,9 +354,18 @@ def sheets_generate(rng: random.Random, world: World) -> tuple[dict[int, SheetEn
     return sheets, frozenset(missed)
 
 
-def _sheet(rng: random.Random, world: World, k: int, ally: int | None) -> SheetEntries | None:
+def _sheet(
+    rng: random.Random,
+    world: World,
+    k: int,
+    ally: int | None,
+    land_deal: LandDeal | None,
+    raiders: TombRaiders | None,
+) -> SheetEntries | None:
     own = [a for a in world.armies.values() if a.kingdom == k]
     drafted = [order_random(rng, world, a) for a in own if rng.random() < 0.95]
+    # Using Tomb Raiders: a kingdom with a force may send it, a Tomb Raid moving one of its armies into the ruin.
+    mission, drafted = campaign.mission_draft(rng, world, k, drafted) if raiders is not None else (None, drafted)
     creations = []
     if rng.random() < 0.2:
         free = [p.number for p in world.provinces.values() if p.controller == k and not world.armies_in(p.number)]
@@ -307,9 +387,33 @@ def _sheet(rng: random.Random, world: World, k: int, ally: int | None) -> SheetE
     if rng.random() < 0.15:
         other = rng.choice([x for x in world.kingdoms if x != k])
         transfers.append(TransferGold(other, rng.choice([10, 100, 500])))
+    roster = campaign.roster_of(world, k)
+    drafts: dict[str, list[Any]] = {
+        "creations": creations,
+        "upgrades": upgrades,
+        "depots": depots,
+        "garrisons": garrisons,
+        "gold_transfers": transfers,
+        "losses": campaign.losses_draft(rng, world, own),
+        "purchases": campaign.purchases_draft(rng, world, k, roster),
+        "item_transfers": campaign.item_transfers_draft(rng, world, k, roster),
+        "land_deals": [land_deal] if land_deal is not None else [],
+        "capitol_moves": campaign.capitol_moves_draft(rng, world, k),
+        "missions": [mission] if mission is not None else [],
+        "mission_uses": campaign.mission_uses_draft(rng, world, k),
+        "captive_orders": campaign.captive_orders_draft(rng, world, k),
+    }
 
-    # The check as orders/services/sheets.py builds it for the kingdom (its armies' names taken).
-    ctx = order_sheet_context(world, k, army_names=frozenset(a.name for a in own))
+    # The check as orders/services/sheets.py builds it for the kingdom: the world as world_load reads
+    # it for a sheet (no characters, no items), its armies' names taken, its roster and its force.
+    ctx = order_sheet_context(
+        replace(world, characters={}, items={}),
+        k,
+        army_names=frozenset(a.name for a in own),
+        roster=roster,
+        raiders=raiders,
+        rival_characters=campaign.rival_characters(world),
+    )
 
     def accepted(entries: SheetEntries) -> bool:
         return not order_sheet_check(entries, ctx, warnings=False).error_problems
@@ -322,17 +426,14 @@ def _sheet(rng: random.Random, world: World, k: int, ally: int | None) -> SheetE
                 orders.append(candidate)
                 break
     alliances = (DeclareAlliance(ally),) if ally is not None else ()
-    entries = SheetEntries(
-        orders=tuple(orders),
-        creations=tuple(creations),
-        alliances=alliances,
-        upgrades=tuple(upgrades),
-        depots=tuple(depots),
-        garrisons=tuple(garrisons),
-        gold_transfers=tuple(transfers),
-    )
+    # A Tomb Raid needs its army's move into the ruin: each entry is checked beside all the orders.
+    kept = {
+        part: tuple(e for e in entries if accepted(SheetEntries(orders=tuple(orders), **{part: (e,)})))
+        for part, entries in drafts.items()
+    }
+    entries = SheetEntries(orders=tuple(orders), alliances=alliances, **kept)
     # Spending more than the treasury holds refuses the sheet: drop the purchases one kind at a time.
-    for part in ("upgrades", "depots", "garrisons", "gold_transfers", "creations"):
+    for part in CHECKED_ONE_BY_ONE:
         if not accepted(entries):
             entries = replace(entries, **{part: ()})
     for fallback in (
@@ -383,16 +484,28 @@ def outcome_random(rng: random.Random, defender_files: bool) -> Outcome:
     return standing
 
 
-def aftermath_state(rng: random.Random, resolution: Resolution) -> AftermathState:
+def aftermath_state(
+    rng: random.Random, resolution: Resolution, before: World, raiders: dict[int, TombRaiders]
+) -> AftermathState:
     """The aftermath's state as the services leave it after the orders phase: the armies that fight
     marked for Fortify (orders/services/resolution.py), the disbanded gone, the per-turn flags not
-    stored; each battle with random turn summary sheets (casualties up to each unit's stored models,
-    as battles/services/summaries.py allows per sheet), and sometimes an alliance's end announced."""
+    stored, the characters and items of the armies on the map (`before`'s, as the orders left them:
+    world_load with characters_and_items), every kingdom's Tomb Raiders (`raiders`) and the items it
+    holds; each battle with random turn summary sheets (casualties up to each unit's stored models,
+    characters of its army lost, the Tomb Raiders' losses, as battles/services/summaries.py allows per
+    sheet), and sometimes an alliance's end announced."""
     fighting = {b.attacker_army for b in resolution.battles} | {b.defender_army for b in resolution.battles}
     after_orders = resolution.state.world
+    on_map = {u.id for a, listed in after_orders.units.items() for u in listed if a in live(after_orders).armies}
     world = live(
         replace(
             after_orders,
+            characters={i: c for i, c in before.characters.items() if c.alive and c.unit in on_map},
+            items={
+                i: x
+                for i, x in {**before.items, **after_orders.items}.items()
+                if not x.destroyed and x.bearer in on_map
+            },
             armies={
                 i: replace(
                     a,
@@ -415,10 +528,20 @@ def aftermath_state(rng: random.Random, resolution: Resolution) -> AftermathStat
             ("attacker", battle.attacker_army, battle.attacker_kingdom),
             ("defender", battle.defender_army, battle.defender_kingdom),
         ):
+            # A Tomb Raiders' skirmish: no army fought it, so none loses models or characters, or loots
+            # (decision 231); the raiders that went report their losses, the attacker's and a rival
+            # mission's target's own when they defended (decisions 464-465).
+            fought = army if not battle.skirmish else None
             casualties = tuple(
                 Casualty(u.id, models_lost=rng.randint(0, u.models))
-                for u in (world.units.get(army, ()) if army is not None else ())
+                for u in (world.units.get(fought, ()) if fought is not None else ())
                 if rng.random() < 0.5
+            )
+            lost, rerolls = campaign.characters_lost(rng, world, fought)
+            # A sacked town's ruin's raid goes with the battle against its Ancient Dead garrison (decision 409).
+            went = battle.skirmish or battle.mission == TOMB_RAID
+            raided = (went and side == "attacker") or (
+                side == "defender" and battle.mission_detail.get("defender") == "raiders"
             )
             # Allies, Withdraw of support: only an ally's detachment may withdraw.
             allied = [s.army for s in battle.supports if s.side == side and s.kingdom != kingdom]
@@ -427,22 +550,36 @@ def aftermath_state(rng: random.Random, resolution: Resolution) -> AftermathStat
                 army=army,
                 supports=tuple(s.army for s in battle.supports if s.side == side),
                 casualties=casualties,
+                characters_lost=lost,
+                injury_rerolls=rerolls,
+                warlord_heir=campaign.warlord_heir(rng, world, kingdom) if lost else None,
                 withdrawn=tuple(a for a in allied if rng.random() < 0.3),
-                loot_choice=rng.choice(["", "loot", "sack"]),
+                loot_choice=rng.choice(["", "loot", "sack"]) if not battle.skirmish else "",
                 points_faced=rng.choice([0, 1000, 1500]),
                 negotiation_gold=rng.choice([0, 0, 0, 50, 500, 5000]) if kingdom is not None else 0,
+                story=rng.random() < 0.2,
+                raiders=campaign.raiders_lost(rng, raiders.get(kingdom)) if raided and kingdom is not None else (),
             )
+        outcome = outcome_random(rng, battle.defender_kingdom is not None)
+        # The raid's result: a skirmish's, read off its settled result (decisions 430, 470); beside a
+        # sacked town's ruin's battle, the raiding kingdom's sheet says it, or says none.
+        raid_result: RaidResult | None = None
+        if battle.skirmish and (battle.mission == TOMB_RAID or battle.mission_detail):
+            raid_result = raid_result_of(outcome.attacker.result)
+        elif battle.mission == TOMB_RAID:
+            raid_result = rng.choice([None, *RaidResult])
         battles.append(
             BattleA(
                 id=number,
                 province=battle.province,
                 attacker=sides["attacker"],
                 defender=sides["defender"],
-                outcome=outcome_random(rng, battle.defender_kingdom is not None),
+                outcome=outcome,
                 both_moved=battle.province in both_moved,
                 skirmish=battle.skirmish,
                 mission=battle.mission,
                 mission_detail=battle.mission_detail,
+                raid_result=raid_result,
             )
         )
     announced: tuple[tuple[int, int], ...] = ()
@@ -451,13 +588,21 @@ def aftermath_state(rng: random.Random, resolution: Resolution) -> AftermathStat
         alliance = rng.choice(list(world.alliances.values()))
         pair = (alliance.first, alliance.second)
         announced = (pair,) if rng.random() < 0.7 else (pair, (alliance.second, alliance.first))
-    return AftermathState(world=world, battles=battles, came_from=came_from, announced_ends=announced)
+    return AftermathState(
+        world=world,
+        battles=battles,
+        came_from=came_from,
+        announced_ends=announced,
+        tomb_raiders=dict(raiders),
+        held_items=campaign.held_items(before.items.values()),
+    )
 
 
 def next_turn_world(world: World) -> World:
     """The world as the next turn loads it: armies raised and alliances formed this turn get their
-    database ids (the rules gave them negative ones; a new army has its list due, so no units), the
-    per-turn flags are gone."""
+    database ids (the rules gave them negative ones; a new army has its list due, so no units), as do
+    the items, mission effects and captives (turn_fuzz_campaign.renumbered), the per-turn flags are
+    gone."""
     world = live(world)
     next_id = max([0, *world.armies, *world.garrisons]) + 1
     armies = {}
@@ -471,14 +616,20 @@ def next_turn_world(world: World) -> World:
         if alliance_id < 0:
             alliance_id, next_alliance = next_alliance, next_alliance + 1
         alliances[alliance_id] = replace(alliance, id=alliance_id)
-    return replace(world, turn=world.turn + 1, armies=armies, alliances=alliances)
+    return campaign.renumbered(replace(world, turn=world.turn + 1, armies=armies, alliances=alliances))
 
 
 def phase_problems(
-    world: World, battle_provinces: frozenset[int] = frozenset(), events: list[Event] | None = None
+    world: World,
+    battle_provinces: frozenset[int] = frozenset(),
+    events: list[Event] | None = None,
+    raiders: dict[int, TombRaiders] | None = None,
 ) -> list[str]:
     """The services' sanity check of the world a phase leaves, and what the database would refuse
-    to store: a unit with fewer than no models (Unit.models_count is a PositiveIntegerField). After
+    to store: a unit with fewer than no models (Unit.models_count is a PositiveIntegerField), an army
+    with less than no experience, size, spare cart or losses before its list (Army's fields), a Tomb
+    Raider entry of no model or more than 150 (kingdoms.models.TombRaiderEntry's constraint: the
+    writer keeps every entry the aftermath's force holds). After
     the aftermath (`events`: the turn's), the allies whose alliance it ended may still stand together
     until the next turn's orders, as turns/services/sanity.py reads them off the ended alliances
     (decision 570)."""
@@ -496,6 +647,23 @@ def phase_problems(
         for u in listed
         if u.models < 0
     ]
+    problems += [
+        f"{a.name} of {world.kingdoms[a.kingdom].name} has {name} {value}."
+        for a in [*world.armies.values(), *world.garrisons.values()]
+        for name, value in (
+            ("experience", a.experience),
+            ("size", a.size),
+            ("spare carts", a.spare_carts),
+            ("losses before its list", a.losses_before_list),
+        )
+        if value < 0
+    ]
+    problems += [
+        f"{world.kingdoms[k].name}'s Tomb Raider entry {e.name} has {e.models} models."
+        for k, force in sorted((raiders or {}).items())
+        for e in force.entries
+        if not 1 <= e.models <= FORCE_POINTS
+    ]
     return problems
 
 
@@ -503,33 +671,35 @@ def seed_run(seed: int, turns: int) -> Finding | None:
     """Play `turns` turns of the seed's campaign; the first problem, or None."""
     rng = random.Random(seed)
     world = world_generate(rng)
+    raiders = campaign.raiders_generate(rng, world)  # the kingdoms' Tomb Raiders, as each aftermath leaves them
     assert world_problems(world) == [], f"seed {seed}: the generated world is not sound"
     for turn in range(1, turns + 1):
-        sheets, missed = sheets_generate(rng, world)
-        state = TurnState(
-            world=world,
-            orders={o.army: o for s in sheets.values() for o in s.orders},
-            sheets=sheets,
-            missed_orders=missed,
-        )
+        start, state = world, turn_state(rng, world, raiders)
         phase, resolution, aftermath, failure = "orders", None, None, ""
         # An exception is a finding too: the service's phase fails, and the campaign is stuck all the same.
         try:
-            resolution = resolve_orders(state, SeededDice(seed=f"{seed}-{turn}", stream="turn-resolution"))
+            resolution = resolve_orders(
+                state,
+                SeededDice(seed=f"{seed}-{turn}", stream="turn-resolution"),
+                SeededDice(seed=f"{seed}-{turn}", stream="ancient-dead"),
+            )
             world = resolution.state.world
             problems = phase_problems(world, battle_provinces=frozenset(b.province for b in resolution.battles))
             if not problems:
                 phase = "aftermath"
-                aftermath = aftermath_state(rng, resolution)
+                aftermath = aftermath_state(rng, resolution, start, raiders)
                 result = resolve_aftermath(aftermath, SeededDice(seed=f"{seed}-{turn}", stream="aftermath"))
-                world = result.state.world
-                problems = phase_problems(world, events=[*resolution.events, *result.events])
+                # The kingdoms' items the aftermath did not load (in the armory, destroyed) are still theirs.
+                world = replace(result.state.world, items={**start.items, **result.state.world.items})
+                raiders = result.state.tomb_raiders
+                problems = phase_problems(world, events=[*resolution.events, *result.events], raiders=raiders)
+                problems += campaign.armory_problems(world, world.items.values())
         except Exception as error:
             where = traceback.extract_tb(error.__traceback__)[-1]
             problems = [f"{type(error).__name__}: {error} (raised at {where.filename}:{where.lineno})"]
             failure = "\n" + "".join(traceback.format_exception(error))
         if problems:
-            told = story(state, resolution, aftermath, world if world is not state.world else None)
+            told = story(state, resolution, aftermath, world if world is not start else None)
             return Finding(seed, turn, phase, tuple(problems), told + failure)
         world = next_turn_world(world)
     return None
