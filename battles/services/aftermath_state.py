@@ -102,7 +102,9 @@ def _army_on_the_table(state: AftermathState, battle: Battle, side: str) -> int:
 
 def _held_items(turn: Turn) -> dict[int, frozenset[str]]:
     held: dict[int, set[str]] = {}
-    rows = ArmoryItem.objects.filter(kingdom__campaign=turn.campaign, common=False, destroyed=False)
+    # A destroyed one counts: "If the army containing that item is destroyed, your kingdom does not get
+    # another one" (Armory).
+    rows = ArmoryItem.objects.filter(kingdom__campaign=turn.campaign, common=False)
     for kingdom, name in rows.values_list("kingdom_id", "name"):
         held.setdefault(kingdom, set()).add(name.strip().lower())
     return {k: frozenset(names) for k, names in held.items()}

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, Sum
+from django.db.models import Sum
 
 from briternia.one_statement import RowSet, RowSetsCompiled, row_sets_compiled, row_sets_read
 
 from ..models import ArmoryItem, Army, Character, Delivery, TreasuryEntry, Unit
-from .world import _ARMY_FIELDS, _CHARACTER_FIELDS, _UNIT_FIELDS, ITEM_FIELDS, ListRows
+from .world import _ARMY_FIELDS, _CHARACTER_FIELDS, _UNIT_FIELDS, ITEM_FIELDS, ListRows, items_read
 
 # What the spending roster reads of a delivery on the way (kingdoms.services.spending).
 DELIVERY_FIELDS = ("army_id", "points", "kind", "common", "name")
@@ -57,11 +57,7 @@ def kingdom_row_sets(kingdom: int, *army_extra: str) -> list[RowSet]:
         RowSet(
             Character.objects.filter(unit__army_id__in=active, alive=True).order_by().values_list(*_CHARACTER_FIELDS)
         ),
-        RowSet(
-            ArmoryItem.objects.filter(Q(kingdom_id=kingdom) | Q(bearer__army_id__in=active), destroyed=False)
-            .order_by()
-            .values_list(*ITEM_FIELDS)
-        ),
+        RowSet(ArmoryItem.objects.filter(items_read(kingdom, active)).order_by().values_list(*ITEM_FIELDS)),
         RowSet(
             TreasuryEntry.objects.filter(kingdom_id=kingdom)
             .order_by()

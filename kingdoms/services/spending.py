@@ -7,6 +7,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Q
+
 from rulebook.experience.spending import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
 
 from ..models import ArmoryItem, Army, Campaign, Delivery, Kingdom
@@ -78,22 +80,28 @@ def spending_rosters_load(
             )
         )
     # The kingdom's magic items, read once: the names of its own (not common) ones, wherever they
-    # are, and the armory of those not lost with a disbanded army.
+    # are and those it lost ("does not get another one", Armory), and the armory of those not lost
+    # with a disbanded army.
     items: dict[int, set[str]] = defaultdict(set)
     armory: dict[int, list[ItemRecord]] = defaultdict(list)
     if kingdom is not None and lists.items is not None:  # read with the lists (`list_rows`' `kingdom`)
-        carried = [(i, owner, name, points, common, army) for i, owner, name, points, common, _, army in lists.items]
+        carried = [
+            (i, owner, name, points, common, army, destroyed)
+            for i, owner, name, points, common, _, army, destroyed in lists.items
+        ]
         carried = [row for row in carried if row[1] == kingdom]
     else:
-        every_item = ArmoryItem.objects.filter(destroyed=False).order_by()
+        every_item = ArmoryItem.objects.filter(Q(destroyed=False) | Q(common=False)).order_by()
         every_item = (
             every_item.filter(kingdom__campaign=campaign) if kingdom is None else every_item.filter(kingdom_id=kingdom)
         )
-        carried = list(every_item.values_list("id", "kingdom_id", "name", "points", "common", "bearer__army_id"))
-    for item_id, kingdom_id, name, points, common, army_id in carried:
+        carried = list(
+            every_item.values_list("id", "kingdom_id", "name", "points", "common", "bearer__army_id", "destroyed")
+        )
+    for item_id, kingdom_id, name, points, common, army_id, destroyed in carried:
         if not common:
             items[kingdom_id].add(name.strip().lower())
-        if army_id is not None and army_id not in army_kingdom:
+        if destroyed or (army_id is not None and army_id not in army_kingdom):
             continue  # carried in a disbanded army: lost with it
         armory[kingdom_id].append(ItemRecord(item_id, name, points, common, army_id))
     on_the_way: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))

@@ -86,13 +86,23 @@ class ListRows:
     units: list[tuple[Any, ...]]
     characters: list[tuple[Any, ...]]
     # With a kingdom (`list_rows`' `kingdom`): the magic items not destroyed that the armies' units
-    # bear or the kingdom owns, as tuples of ITEM_FIELDS; else None (each reader reads its own).
+    # bear or the kingdom owns, and its armory items destroyed (`items_read`), as tuples of
+    # ITEM_FIELDS; else None (each reader reads its own).
     items: list[tuple[Any, ...]] | None = None
 
 
 # A magic item as `list_rows` reads it: what the world counts in its bearer's army (the points, a
-# Scarab Amulet) and what the spending roster reads (the kingdom's own, common or not).
-ITEM_FIELDS = ("id", "kingdom_id", "name", "points", "common", "bearer_id", "bearer__army_id")
+# Scarab Amulet) and what the spending roster reads (the kingdom's own, common or not, and those it
+# lost: Armory, "If the army containing that item is destroyed, your kingdom does not get another one").
+ITEM_FIELDS = ("id", "kingdom_id", "name", "points", "common", "bearer_id", "bearer__army_id", "destroyed")
+
+
+def items_read(kingdom: int, armies: Any) -> Q:
+    """The magic items `list_rows` reads for `kingdom` and its armies `armies`: those not destroyed that
+    they bear or it owns, and its own armory items (not common) destroyed, whose names it never gets again."""
+    return (Q(kingdom_id=kingdom) | Q(bearer__army_id__in=armies)) & Q(destroyed=False) | Q(
+        kingdom_id=kingdom, common=False, destroyed=True
+    )
 
 
 def list_rows(army_ids: Collection[int] | QuerySet[Army], kingdom: int | None = None) -> ListRows:
@@ -109,11 +119,7 @@ def list_rows(army_ids: Collection[int] | QuerySet[Army], kingdom: int | None = 
         ),
         items=None
         if kingdom is None
-        else list(
-            ArmoryItem.objects.filter(Q(kingdom_id=kingdom) | Q(bearer__army_id__in=army_ids), destroyed=False)
-            .order_by()
-            .values_list(*ITEM_FIELDS)
-        ),
+        else list(ArmoryItem.objects.filter(items_read(kingdom, army_ids)).order_by().values_list(*ITEM_FIELDS)),
     )
 
 
@@ -170,7 +176,9 @@ def _armies_load(
     items: dict[int, ItemState] = {}
     if lists.items is not None:  # read with the lists: those borne in these armies
         borne = [
-            (i, bearer, army, name, points) for i, _, name, points, _, bearer, army in lists.items if army in on_map
+            (i, bearer, army, name, points)
+            for i, _, name, points, _, bearer, army, destroyed in lists.items
+            if army in on_map and not destroyed
         ]
     else:
         borne = list(

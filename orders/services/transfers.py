@@ -114,9 +114,8 @@ def items_arrive(*, turn: Turn) -> list[TurnEvent]:
             keeper = candidate
             if (
                 common
-                or not ArmoryItem.objects.filter(
-                    kingdom=candidate, name__iexact=name, common=False, destroyed=False
-                ).exists()
+                # One it lost counts too: "your kingdom does not get another one" (Armory).
+                or not ArmoryItem.objects.filter(kingdom=candidate, name__iexact=name, common=False).exists()
             ):
                 break
             keeper = None
@@ -125,7 +124,7 @@ def items_arrive(*, turn: Turn) -> list[TurnEvent]:
         if keeper is not receiver:
             text = (
                 f"{name} sent by {e.kingdom.name} in turn {e.turn.number} arrives, but the kingdom holds one already "
-                "and has only one of each armory item (Armory): "
+                "(or lost one with an army) and has only one of each armory item (Armory): "
                 + ("it goes back to the sender's armory." if keeper is not None else "it is lost.")
             )
         rows.append(

@@ -197,8 +197,9 @@ def _item(
         refusal = f"{name} is carried by a character: {_not_a_character(purchase)}"
     elif not purchase.common and name.lower() in roster.items:
         refusal = (
-            f"the kingdom already has {name} (in an army, its armory or on the way); it has only one of each "
-            "magic item that is not common (Armory)."
+            f"the kingdom already has {name} (in an army, its armory or on the way), or lost it with an army "
+            '("your kingdom does not get another one"); it has only one of each magic item that is not common '
+            "(Armory)."
         )
     return PricedPurchase(purchase, cost, words, purchase.points, refusal)
 

@@ -18,6 +18,7 @@ from django.test import Client
 from django.utils import timezone
 
 from battles.models import Battle, TurnSummarySheet
+from kernel.dice import SeededDice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import ArmoryItem, Army, Character, Province, TombRaiderEntry, TreasuryEntry
@@ -226,3 +227,27 @@ def test_a_raid_result_on_an_ordinary_battle_s_sheet_is_refused(raid, api_client
     messages = " ".join(error_details(response))
     assert "Ostland sent no Tomb Raiders to raid a ruin in this battle" in messages
     assert "Ostland's Tomb Raiders did not fight in this battle" in messages
+
+
+def test_a_raid_that_finds_an_armory_item_the_kingdom_lost_with_an_army_loses_it(raid):
+    """Armory: "If the army containing that item is destroyed, your kingdom does not get another one"
+    (decisions 11, 431). Ostland's War Banner was destroyed with its army; the raid's Treasure from the
+    Ruins roll is a 3, a War Banner: it is lost, and the aftermath goes on (it inserted a second row,
+    which the database's one-of-each constraint refused, at every retry: the campaign stopped)."""
+    battle, ostland, army, start, ruin = raid
+    ArmoryItem.objects.create(kingdom=ostland, name="War Banner", points=0, common=False, destroyed=True)
+    seed = next(
+        s
+        for s in (f"fz{n}" for n in range(1000))
+        if SeededDice(seed=s, stream="aftermath").roll("D6", purpose="treasure").total == 3
+    )
+    Turn.objects.filter(pk=battle.turn_id).update(seed=seed)
+    client = Client()
+    client.force_login(ostland.players.first())
+    response = client.post(f"/battles/{battle.pk}/sheet/", {"raid_result": "success", "action": "submit"})
+    assert response.status_code == 302
+
+    assert aftermath_phase_run(turn_id=battle.turn_id).resolved
+    banners = ArmoryItem.objects.filter(kingdom=ostland, name="War Banner")
+    assert list(banners.values_list("destroyed", flat=True)) == [True]
+    assert TurnEvent.objects.filter(turn=battle.turn, kingdom=ostland, code=EventCode.RUINS_ITEM_LOST).exists()

@@ -55,8 +55,10 @@ def test_a_kingdoms_rows_in_one_statement_are_what_the_orm_reads(demo_campaign):
     ostland_rows = kingdom_rows_read(ostland.id)
     assert any(c[10] == ["Inspiring Presence", "Hatred"] for c in ostland_rows.lists.characters)  # JSON, not text
     assert {type(u[7]) for u in ostland_rows.lists.units} == {bool}  # one_use: a boolean, on SQLite too
-    names = {item[2] for item in ostland_rows.lists.items or []}
+    names = {item[2] for item in ostland_rows.lists.items or [] if not item[-1]}
     assert {"Sword of Might", "Talisman of Protection"} <= names and "Lost Banner" not in names
+    # An armory item destroyed with its army is read as such: the kingdom never gets another (Armory).
+    assert {item[2] for item in ostland_rows.lists.items or [] if item[-1]} == {"Lost Banner"}
     assert len(ostland_rows.deliveries) == 1
 
 

@@ -15,6 +15,7 @@ from briternia.errors import DomainError
 from kingdoms.models import ArmoryItem, Army, Character, Delivery, ExperienceEntry, Kingdom, RosterAdjustment, Unit
 from kingdoms.services.armies import army_entries, army_list_save
 from kingdoms.services.experience import experience_adjust, experience_ledger_total
+from kingdoms.services.spending import spending_rosters_load
 from orders.models import OrderSheet
 from tests.clients import error_details
 from turns.models import Turn, TurnEvent
@@ -412,3 +413,14 @@ def test_immune_to_psychology_is_entered_on_the_list_and_read_by_the_archetype_r
     roster = spending_rosters_load(campaign=demo_campaign)[army.kingdom_id]
     record = roster.character(army.id, warlord.name)
     assert record is not None and record.immune_to_psychology and not record.living
+
+
+def test_an_armory_item_the_kingdom_lost_with_an_army_is_not_bought_again(demo_campaign) -> None:
+    """Armory: "If the army containing that item is destroyed, your kingdom does not get another one": the
+    roster the sheet check reads counts a destroyed War Banner among the kingdom's items, so a sheet
+    buying another is refused (it was accepted, and its delivery met the database's one-of-each rule)."""
+    ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
+    ArmoryItem.objects.create(kingdom=ostland, name="War Banner", points=50, common=False, destroyed=True)
+    roster = spending_rosters_load(campaign=demo_campaign, kingdom=ostland.pk)[ostland.pk]
+    assert "war banner" in roster.items
+    assert all(item.name != "War Banner" for item in roster.armory)

@@ -123,3 +123,26 @@ def test_an_armory_item_the_receiver_holds_already_goes_back_to_the_sender(turn,
     assert back.bearer is None
     (event,) = TurnEvent.objects.filter(turn=third, code="item-arrived")
     assert "holds one already" in event.text and "goes back to the sender's armory" in event.text
+
+
+def test_an_armory_item_the_receiver_lost_with_an_army_goes_back_to_the_sender(turn, ostland, karak) -> None:
+    """Armory: "If the army containing that item is destroyed, your kingdom does not get another one".
+    Karak Dumn's Runefang was destroyed with its army: Ostland's arrives and goes back to Ostland, and
+    the database's one-of-each constraint is never met with a second row (decision 143)."""
+    ArmoryItem.objects.create(kingdom=karak, name="Runefang", points=85, destroyed=True)
+    TurnEvent.objects.create(
+        turn=turn,
+        sequence=900,
+        phase="transfers",
+        code="item-sent",
+        text="Ostland sends Runefang to Karak Dumn.",
+        kingdom=ostland,
+        data={"to": karak.id, "item_id": 0, "name": "Runefang", "points": 85, "common": False, "fee": 17, "arrives": 3},
+    )
+    ArmoryItem.objects.filter(kingdom=ostland, name="Runefang").delete()  # it left with the orders
+    third = _open(turn, 3)
+    items_arrive(turn=third)
+    assert list(ArmoryItem.objects.filter(kingdom=karak, name="Runefang").values_list("destroyed", flat=True)) == [True]
+    assert ArmoryItem.objects.filter(kingdom=ostland, name="Runefang", destroyed=False).count() == 1
+    (event,) = TurnEvent.objects.filter(turn=third, code="item-arrived")
+    assert "or lost one with an army" in event.text and "goes back to the sender's armory" in event.text

@@ -166,8 +166,9 @@ def test_case_XP2_a_25_point_item_costs_25_and_one_already_in_the_kingdom_cannot
 
     refused = check(sword, the_roster=roster(items=frozenset({"sword of might"})))
     assert refused.errors == [
-        "1st Army: the kingdom already has Sword of Might (in an army, its armory or on the way); it has only one "
-        "of each magic item that is not common (Armory)."
+        "1st Army: the kingdom already has Sword of Might (in an army, its armory or on the way), or lost it with "
+        'an army ("your kingdom does not get another one"); it has only one of each magic item that is not common '
+        "(Armory)."
     ]
     # A common item may be had many times.
     assert check(
