@@ -415,10 +415,12 @@ def test_immune_to_psychology_is_entered_on_the_list_and_read_by_the_archetype_r
     assert record is not None and record.immune_to_psychology and not record.living
 
 
-def test_an_armory_item_the_kingdom_lost_with_an_army_is_not_bought_again(demo_campaign) -> None:
+def test_an_armory_item_the_kingdom_lost_with_an_army_is_counted_by_the_sheets_roster(demo_campaign) -> None:
     """Armory: "If the army containing that item is destroyed, your kingdom does not get another one": the
-    roster the sheet check reads counts a destroyed War Banner among the kingdom's items, so a sheet
-    buying another is refused (it was accepted, and its delivery met the database's one-of-each rule)."""
+    roster the sheet check reads counts a destroyed War Banner among the kingdom's items, and not in its
+    armory (the roster left it out, so a sheet buying another was accepted and its delivery met the
+    database's one-of-each rule). The check's refusal of a name in the roster's items is
+    tests/rulebook/experience/test_purchases.py's XP2."""
     ostland = Kingdom.objects.get(campaign=demo_campaign, name="Ostland")
     ArmoryItem.objects.create(kingdom=ostland, name="War Banner", points=50, common=False, destroyed=True)
     roster = spending_rosters_load(campaign=demo_campaign, kingdom=ostland.pk)[ostland.pk]
