@@ -19,7 +19,7 @@ from rulebook.tables import (
 )
 
 from ..models import Army, ArmyMovement, Campaign, Kingdom, Province, TreasuryEntry
-from ..people import invited_display_name
+from ..people import DISPLAY_NAME_MAX, invited_display_name
 from ..selectors import display_name_holder
 from .dice import campaign_dice, dice_rolls_save
 from .setup_emails import army_lists_announce, home_rolls_announce, next_pick_announce
@@ -118,11 +118,21 @@ def invited_user(*, email: str, kingdom_name: str, display_name: str = "") -> Ab
         raise DomainError(problem)
     user = User.objects.filter(email__iexact=email).first()
     if user is None:
-        name = display_name.strip() or invited_display_name(kingdom_name)
+        name = display_name.strip() or _free_display_name(invited_display_name(kingdom_name))
         user = User.objects.create_user(username=email, email=email, first_name=name)
         user.set_unusable_password()
         user.save()
     return user
+
+
+def _free_display_name(name: str) -> str:
+    """`name`, or with the first number that makes it no other account's ("Player of Ostland 2"): two
+    campaigns may each have an Ostland, and no two accounts are shown alike."""
+    candidate, number = name, 1
+    while display_name_holder(name=candidate) is not None:
+        number += 1
+        candidate = f"{name[: DISPLAY_NAME_MAX - len(str(number)) - 1]} {number}"
+    return candidate
 
 
 @transaction.atomic

@@ -187,3 +187,19 @@ def test_the_organizer_cannot_invite_a_new_player_under_a_name_another_account_s
         )
     assert "Another account is already shown as player of OSTMARK" in refused.value.messages[0]
     assert not Kingdom.objects.filter(name="Averland").exists()
+
+
+def test_an_invited_player_s_derived_name_is_no_other_account_s(new_campaign, invited):
+    """Two campaigns may each have an Ostmark: the second player invited to one, with no name given, is
+    shown as "Player of Ostmark 2", never as the first one is."""
+    other = campaign_services.campaign_create(
+        name="Second War",
+        organizer=new_campaign.organizer,
+        player_count=4,
+        time_zone="Europe/London",
+        map_spec=load_default_map(),
+    )
+    campaign_services.player_invite(campaign=other, email="cy@example.org", kingdom_name="Ostmark", army_type="empire")
+    names = {u.email: u.first_name for u in get_user_model().objects.filter(email__endswith="@example.org")}
+    assert names["ann.smith@example.org"] == "Player of Ostmark"
+    assert names["cy@example.org"] == "Player of Ostmark 2"
