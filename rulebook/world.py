@@ -288,16 +288,20 @@ class World:
         )
 
 
+def destroy_borne(world: World, bearers: set[int]) -> None:
+    """In the working copy `world`, the magic items the units `bearers` bear are destroyed."""
+    for item in list(world.items.values()):
+        if item.bearer in bearers and not item.destroyed:
+            world.items[item.id] = replace(item, destroyed=True)
+
+
 def disband_army(world: World, army: ArmyState) -> ArmyState:
     """In the working copy `world`, the army (a field army or an Elite Defense Force) is gone from the
     map, and the magic items its units carried are destroyed with it (Army Restrictions: "All the magic
     items it was carrying are destroyed"; Armory: "If the army containing that item is destroyed, your
     kingdom does not get another one"). A world loaded without its items has none to destroy: the
     writer destroys those of every army disbanded."""
-    borne = {u.id for u in world.units.get(army.id, ())}
-    for item in list(world.items.values()):
-        if item.bearer in borne and not item.destroyed:
-            world.items[item.id] = replace(item, destroyed=True)
+    destroy_borne(world, {u.id for u in world.units.get(army.id, ())})
     gone = replace(army, disbanded=True)
     (world.garrisons if army.kind is ArmyKind.GARRISON else world.armies)[army.id] = gone
     return gone

@@ -101,11 +101,9 @@ def test_the_sheet_page_takes_an_item_transfer_with_its_fee(turn, ostland, karak
     assert f'<td class="num">{item_transfer_fee(item.points)}</td>' in receipt  # the gold the sheet spends
 
 
-def test_an_armory_item_the_receiver_holds_already_goes_back_to_the_sender(turn, ostland, karak) -> None:
-    """Armory: one of each item that is not common. Karak Dumn holds a Runefang when Ostland's
-    (sent in turn 1, its ITEM_SENT event as the orders phase writes it) arrives in turn 3: it goes
-    back to Ostland's armory, and Karak Dumn is told why (decision 143)."""
-    ArmoryItem.objects.create(kingdom=karak, name="Runefang", points=85)
+def _runefang_sent_arrives(turn: Turn, ostland: Kingdom, karak: Kingdom) -> Turn:
+    """Ostland's Runefang sent to Karak Dumn in turn 1 (its ITEM_SENT event as the orders phase writes
+    it, the item gone with the orders) arrives at the beginning of turn 3; returns turn 3."""
     TurnEvent.objects.create(
         turn=turn,
         sequence=900,
@@ -118,6 +116,15 @@ def test_an_armory_item_the_receiver_holds_already_goes_back_to_the_sender(turn,
     ArmoryItem.objects.filter(kingdom=ostland, name="Runefang").delete()  # it left with the orders
     third = _open(turn, 3)
     items_arrive(turn=third)
+    return third
+
+
+def test_an_armory_item_the_receiver_holds_already_goes_back_to_the_sender(turn, ostland, karak) -> None:
+    """Armory: one of each item that is not common. Karak Dumn holds a Runefang when Ostland's
+    (sent in turn 1, its ITEM_SENT event as the orders phase writes it) arrives in turn 3: it goes
+    back to Ostland's armory, and Karak Dumn is told why (decision 143)."""
+    ArmoryItem.objects.create(kingdom=karak, name="Runefang", points=85)
+    third = _runefang_sent_arrives(turn, ostland, karak)
     assert ArmoryItem.objects.filter(kingdom=karak, name="Runefang").count() == 1
     (back,) = ArmoryItem.objects.filter(kingdom=ostland, name="Runefang")
     assert back.bearer is None
@@ -130,18 +137,7 @@ def test_an_armory_item_the_receiver_lost_with_an_army_goes_back_to_the_sender(t
     Karak Dumn's Runefang was destroyed with its army: Ostland's arrives and goes back to Ostland, and
     the database's one-of-each constraint is never met with a second row (decision 143)."""
     ArmoryItem.objects.create(kingdom=karak, name="Runefang", points=85, destroyed=True)
-    TurnEvent.objects.create(
-        turn=turn,
-        sequence=900,
-        phase="transfers",
-        code="item-sent",
-        text="Ostland sends Runefang to Karak Dumn.",
-        kingdom=ostland,
-        data={"to": karak.id, "item_id": 0, "name": "Runefang", "points": 85, "common": False, "fee": 17, "arrives": 3},
-    )
-    ArmoryItem.objects.filter(kingdom=ostland, name="Runefang").delete()  # it left with the orders
-    third = _open(turn, 3)
-    items_arrive(turn=third)
+    third = _runefang_sent_arrives(turn, ostland, karak)
     assert list(ArmoryItem.objects.filter(kingdom=karak, name="Runefang").values_list("destroyed", flat=True)) == [True]
     assert ArmoryItem.objects.filter(kingdom=ostland, name="Runefang", destroyed=False).count() == 1
     (event,) = TurnEvent.objects.filter(turn=third, code="item-arrived")

@@ -21,7 +21,16 @@ from rulebook.ruins_and_tomb_raiders.intelligence import IntelligenceDue, SpiedS
 from rulebook.tables import ArmyKind
 from rulebook.turn.aftermath.results import BattleResult
 from rulebook.turn.aftermath.sheets import BattleA
-from rulebook.world import ArmyState, CharacterState, ItemState, OnTheWorld, UnitState, World, disband_army
+from rulebook.world import (
+    ArmyState,
+    CharacterState,
+    ItemState,
+    OnTheWorld,
+    UnitState,
+    World,
+    destroy_borne,
+    disband_army,
+)
 
 PHASE = "aftermath"
 
@@ -208,15 +217,8 @@ def ancient_dead(state: AftermathState, kingdom: int | None) -> bool:
     return kingdom is not None and state.kingdoms[kingdom].ancient_dead
 
 
-def _destroy_borne(state: AftermathState, bearers: set[int]) -> None:
-    """The magic items the units `bearers` bear are destroyed."""
-    for item in list(state.items.values()):
-        if item.bearer in bearers and not item.destroyed:
-            put_item(state, replace(item, destroyed=True))
-
-
 def lose_items(state: AftermathState, unit_id: int) -> None:
-    _destroy_borne(state, {unit_id})
+    destroy_borne(state.world, {unit_id})
 
 
 def robbed(state: AftermathState, unit_id: int) -> None:
