@@ -751,11 +751,18 @@ class OrderSheetForm:
             data, provinces=sorted(provinces.values(), key=lambda p: p.number), initial={"garrison": sorted(chosen)}
         )
         bought = list(saved["purchases"]) + [None] * max(PURCHASE_ROWS, posted_rows(data, "purchase"))
+        # The Elite Defense Forces spend their experience too (Battle for Towns, Cities, and Capitols:
+        # "treated as an army in the field in all manners"; decision 620).
+        spenders = armies + list(
+            kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON)
+            .prefetch_related("units__items")
+            .order_by("id")
+        )
         self.purchases = [
             PurchaseForm(
                 data,
                 prefix=f"purchase-{i}",
-                armies=armies,
+                armies=spenders,
                 # An empty number field, not 0, where the purchase has none.
                 initial={**p, "models": p["models"] or None, "points": p["points"] or None} if p else None,
             )
