@@ -55,7 +55,7 @@ _CHARACTER_FIELDS = (
     # the spending roster's (Spending Experience)
     "kingdom_id", "unit__name", "unit__points_per_model", "role", "rank", "archetype", "abilities",
     "battles_survived", "battles_at_last_ability", "ability_choice_pending", "potential_used",
-    "immune_to_psychology", "unit__living",
+    "immune_to_psychology", "unit__living", "injuries",  # Amnesia: no Archetype roll (decision 621)
 )  # fmt: skip
 _TERRAIN = {t.value: t for t in Terrain}
 _SETTLEMENT = {s.value: s for s in Settlement}

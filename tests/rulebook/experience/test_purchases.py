@@ -543,3 +543,24 @@ def test_an_elite_defense_force_buys_nothing_that_changes_its_composition():
             "its experience on Veteran Status, its General's Archetype roll or his Potential (Battle for Towns, "
             "Cities, and Capitols)."
         ], purchase.kind
+
+
+def test_a_general_with_amnesia_buys_no_archetype_roll_nor_potential():
+    """Character Injury Chart, Amnesia: "The character will still fight for the army, but no longer can
+    take advantage of any Archetype Abilities including Starting Abilities" (decision 621). A roll on his
+    Advancement Table (Character Archetypes and Advancement) or his Magician's Potential would buy an
+    ability he can never use: the sheet refuses it, naming the rule, and the turn does not spend the
+    experience. The sheet sold him the roll and the ability was never of use."""
+    roll = Purchase(ARMY, "advancement", unit="Baron Ulrich")
+    forgetful = roster(characters=(replace(GENERAL, amnesia=True), WARLORD))
+    assert check(roll, the_roster=forgetful).errors == [
+        "1st Army: Baron Ulrich suffers from Amnesia and no longer can take advantage of any Archetype Abilities: "
+        "a roll on his Advancement Table would buy nothing he can use (Character Injury Chart)."
+    ]
+    resolution = resolve(roll, faces=[2], the_roster=forgetful)
+    [refused] = spending(resolution)
+    assert refused.code == EventCode.PURCHASE_REFUSED and resolution.state.armies[ARMY].experience == 60
+
+    potential = Purchase(ARMY, "potential", unit="Magister Holst")
+    magician = roster(characters=(replace(MAGICIAN, amnesia=True), WARLORD))
+    assert "Magister Holst suffers from Amnesia" in check(potential, the_roster=magician, experience=80).errors[0]
