@@ -202,7 +202,9 @@ def _lists_write(before: World, after: World) -> None:
     )
     veterans_lost = [a.id for a in after.armies.values() if a.veteran_status_lost]
     if veterans_lost:
-        Unit.objects.filter(army_id__in=veterans_lost).update(veteran_level=0)
+        # "will lose all its experience points and veteran status": the levels, and the eligibility its
+        # last battle gave for the next one (the experience to buy it is gone too).
+        Unit.objects.filter(army_id__in=veterans_lost).update(veteran_level=0, veteran_eligible=False)
 
 
 def _characters_write(before: World, after: World) -> None:
