@@ -17,9 +17,11 @@ from .sheets import order_sheet_context_load
 def sheet_names(ctx: SheetContext) -> SheetNames:
     """The names a sheet's text writes for the ids it holds, as the kingdom sees them."""
     world = ctx.world
+    # The kingdom's Elite Defense Forces are named too: they spend their experience (decision 620).
+    own = {a.id: a.name for a in (*ctx.armies.values(), *ctx.elite_defense_forces.values())}
     return SheetNames(
-        armies={**{a.id: a.name for a in world.armies.values()}, **{a.id: a.name for a in ctx.armies.values()}},
-        own_armies=frozenset(ctx.armies),
+        armies={**{a.id: a.name for a in world.armies.values()}, **own},
+        own_armies=frozenset(own),
         kingdoms={k.id: k.name for k in world.kingdoms.values()},
         characters={c.id: c.name for c in ctx.rival_characters.values()},
         positions={a.id: a.province for a in ctx.armies.values()},
