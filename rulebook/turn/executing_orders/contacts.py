@@ -13,6 +13,7 @@ from kernel.events import Event
 from rulebook.player_issues.rogue_kingdom import RogueForce, rogue_kingdom_roll
 from rulebook.tables import ARMY_MIN_POINTS
 from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.executing_orders.fortify import fortified_army
 from rulebook.turn.state import Contact, TurnState
 from rulebook.world import ArmyState
 
@@ -104,9 +105,10 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
     if attacked:
         # Of two allies standing there, the one that fortified the province defends it (Fortify: "It
         # is possible for an army to Fortify a province controlled by an ally"; its bonuses are its
-        # own, decision 37); else the province's own kingdom's army (its garrison, its choice of who
-        # defends); else the lower id.
-        fortifier = state.world.fortifier(number)
+        # own, decision 37), one fortifying it this turn among them (Fortify is carried out before
+        # 6. Fight Battles, decision 581); else the province's own kingdom's army (its garrison, its
+        # choice of who defends); else the lower id.
+        fortifier = fortified_army(state, number)
         owner = state.provinces[number].controller
         defender = next(
             (d for d in attacked if fortifier is not None and d.id == fortifier.id),

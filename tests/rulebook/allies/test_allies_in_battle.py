@@ -94,6 +94,29 @@ def test_the_ally_that_fortified_its_ally_s_province_defends_it():
     assert contacts == [Contact(province=7, attacker=3, defender=4, beside=(2,))]
 
 
+def test_the_ally_that_fortifies_its_ally_s_province_this_turn_defends_it_fortified():
+    """Decision 581 (5. Executing Orders: "Move / Support", then "Fortify", before 6. Fight Battles;
+    Fortify: "Armies that are attacked in a fortified province may add 200 points"): K1's army 1,
+    in its ally K2's 7 beside K2's army 2, fortifies this turn as K3's army 3 moves in. The battle
+    finds 7 fortified by army 1: the Fortified army defends it with its 200 points (decision 550),
+    K2's army beside it (300 points of the 500-point cap left)."""
+    s = state(
+        armies=[wb.army(1, 1, 7), wb.army(2, 2, 7), wb.army(3, 3, 12)],
+        sheets={
+            1: SheetEntries(orders=(ArmyOrder(1, OrderKind.FORTIFY),)),
+            3: SheetEntries(orders=(ArmyOrder(3, OrderKind.MOVE, target=7),)),
+        },
+        alliances=[ALLIANCE],
+    )
+    result = resolve(s, faces=[4, 3])  # K2's Alliance Support Arrival, Defended Obstacles
+
+    assert result.contacts == [Contact(province=7, attacker=3, defender=1, beside=(2,))]
+    (battle,) = result.battles
+    assert (battle.defender_army, battle.fortified_points, battle.defended_obstacles) == (1, 200, 2)
+    assert [(s.army, s.side, s.points) for s in battle.supports] == [(2, "defender", 300)]
+    assert result.state.world.fortifier(7).id == 1
+
+
 def test_two_allies_attacking_one_enemy_army_fight_one_battle_against_it():
     """Decision 551: K1's army (from 10) and its ally K2's (from 15) both move into K3's 14, where
     K3's army stands. It fights one battle, not two: K1's army (the lower id) attacks, K2's stands
