@@ -153,6 +153,8 @@ class EventCode(StrEnum):
     SUPPORT_REFUSED = "support-refused"  # data: reason
     SUPPORT_NO_BATTLE = "support-no-battle"  # no battle in the province it supports
     DEFENDED_OBSTACLES = "defended-obstacles"  # Fortify: the defender's defenses
+    # The town's kingdom's: its garrison fights beside its ally's army defending it (data: ally, battle, points)
+    GARRISON_BESIDE_ALLY = "garrison-beside-ally"
 
     # 7. Aftermath and 8. End of Turn (rulebook/turn/aftermath/)
     BATTLE_RESULT = "battle-result"

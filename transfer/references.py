@@ -130,6 +130,7 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.ALLIANCE_CANCELLED: {"ally": KINGDOM},
     EventCode.ALLY_PASSAGE: {"ally": KINGDOM},
     EventCode.ALLY_SUPPORT: {"ally": KINGDOM},
+    EventCode.GARRISON_BESIDE_ALLY: {"ally": KINGDOM},  # fight_battles/scheduling.py (decision 580)
     EventCode.TRANSFER_SENT: {"to": KINGDOM},
     EventCode.TRANSFER_REFUSED: {"to": KINGDOM},
     EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM},

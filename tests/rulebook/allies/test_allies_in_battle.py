@@ -117,6 +117,36 @@ def test_the_ally_that_fortifies_its_ally_s_province_this_turn_defends_it_fortif
     assert result.state.world.fortifier(7).id == 1
 
 
+def test_an_ally_s_army_alone_in_its_ally_s_town_fights_with_the_town_s_garrison_beside_it():
+    """Decision 580 (Allies: "Armies may defend their allies' provinces by fighting battles therein";
+    Battle for Towns, Cities, and Capitols: "If a town, city or capital is under attack, you may ...
+    use either the local garrison force or the army ... Garrisons ... can Support an army in the
+    current province"): K1's army 1 stands alone in its ally K2's town 11 and K3's army 3 attacks
+    it. The town's garrison fights beside it as it would beside K2's own army: its 750 points within
+    the 500-point cap, its piece of defenses, an Assault. K2 is told its garrison fights."""
+    s = state(
+        armies=[wb.army(1, 1, 11), wb.army(3, 3, 15)],
+        sheets=moves((3, 3, 11)),
+        alliances=[ALLIANCE],
+    )
+    result = resolve(s)
+
+    assert result.contacts == [Contact(province=11, attacker=3, defender=1)]
+    (battle,) = result.battles
+    assert (battle.defender_kingdom, battle.defender_army, battle.garrison_defends) == (1, 1, False)
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (500, 1, True)
+    assert any(
+        n.startswith("The town garrison of 11 P11 (750 points) supports Army 1 (K1, its ally) with 500 points")
+        for n in battle.notes
+    )
+    (told,) = of(result.events, "garrison-beside-ally", kingdom=2)
+    assert told.text == (
+        "The town garrison of 11 P11 fights beside your ally K1's army Army 1 with 500 points of its 750 and its "
+        "defenses: Army 3 (K3) attacks it there (Allies; Battle for Towns, Cities, and Capitols)."
+    )
+    assert (told.province, told.data) == (11, {"ally": 1, "battle": 11, "points": 500})
+
+
 def test_two_allies_attacking_one_enemy_army_fight_one_battle_against_it():
     """Decision 551: K1's army (from 10) and its ally K2's (from 15) both move into K3's 14, where
     K3's army stands. It fights one battle, not two: K1's army (the lower id) attacks, K2's stands
