@@ -163,6 +163,8 @@ class EventCode(StrEnum):
     NO_VICTOR = "no-victor"
     ELITE_DEFENSE_FORCE_PERISHED = "elite-defense-force-perished"
     PROVINCE_CONQUERED = "province-conquered"  # data: from_kingdom
+    # Allies: a victor keeps its ally's province for its ally, one event for each (data: ally)
+    PROVINCE_KEPT_FOR_ALLY = "province-kept-for-ally"
     CAPITOL_LOST = "capitol-lost"
     SAVAGES = "savages"  # Orcs & Goblins "Savages"
     SACKED = "sacked"

@@ -104,6 +104,7 @@ RIVAL_MISSION_DATA: References = {
 EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM},  # rulebook/turn/executing_orders/
     EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM},  # rulebook/turn/aftermath/retreats.py
+    EventCode.PROVINCE_KEPT_FOR_ALLY: {"ally": KINGDOM},  # rulebook/turn/aftermath/retreats.py
     # rulebook/turn/fight_battles/scheduling.py
     EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM, "opponent_army": ARMY},
     # Reconnaissance and Sabotage (issue 32): the kingdoms and the armies and characters named. The ids of

@@ -269,6 +269,60 @@ def test_an_ally_that_wins_in_its_ally_s_province_keeps_it_for_its_ally():
     assert after.state.world.provinces[5].controller == BRYTHON
     assert after.state.world.armies[SQUIRES].province == 5 and after.state.world.armies[HOST].province == 2
     assert not [e for e in after.events if e.code in ("province-conquered", "province-lost")]
+    assert kept_for_ally(after.events) == KEPT_FOR_BRYTHON
+
+
+# Decision 582: the victor's kingdom and its ally are told, each in its own event; the enemy is not.
+KEPT_FOR_BRYTHON = [
+    (
+        CARNWYL,
+        SQUIRES,
+        {"ally": BRYTHON},
+        "Army 30 wins the battle in 5 P5, a province of its ally Brython: it keeps it for Brython, and control does "
+        "not change hands (Allies).",
+    ),
+    (
+        BRYTHON,
+        None,
+        {"ally": CARNWYL},
+        "Your ally Carnwyl's army Army 30 wins the battle in your province 5 P5: it keeps it for you, and control "
+        "does not change hands (Allies).",
+    ),
+]
+
+
+def kept_for_ally(events):
+    return [(e.kingdom, e.army, e.data, e.text) for e in events if e.code == "province-kept-for-ally"]
+
+
+def test_an_ally_that_stood_its_ground_in_its_ally_s_province_is_told_it_kept_it_for_its_ally():
+    """Decision 582 (Allies: "Armies may defend their allies' provinces by fighting battles therein.
+    Control of the province does not change hands if the ally maintains control"): Carnwyl's Squires
+    stand in their ally Brython's 5 and beat Avalon's Host, which moved in. Nothing changes hands;
+    both allies' reports say the Squires kept it for Brython."""
+    world = scene(BRYTHON_CARNWYL)
+    world.province(5, controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.army(SQUIRES, CARNWYL, 5, SQUIRES_UNITS)
+    world.battle(R.MINOR_LOSS, SideA(AVALON, HOST), SideA(CARNWYL, SQUIRES))
+    after = world.run(faces=[])
+    assert after.state.world.provinces[5].controller == BRYTHON and after.state.world.armies[SQUIRES].province == 5
+    assert kept_for_ally(after.events) == KEPT_FOR_BRYTHON
+
+
+def test_an_ally_too_small_to_claim_keeps_its_ally_s_province_without_a_word_of_claiming():
+    """Decision 582: an army of fewer than 1,000 points that moved into its ally's province and won
+    claims nothing there whatever its size (Army Restrictions do not come into it): it is told it kept
+    the province for its ally, not that it was too small to claim it."""
+    world = scene(BRYTHON_CARNWYL)
+    world.province(5, controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.army(SQUIRES, CARNWYL, 5, [(301, "Men-at-arms", 25, 30)], came_from=6)
+    world.battle(R.MINOR_LOSS, SideA(AVALON, HOST), SideA(CARNWYL, SQUIRES), both_moved=True)
+    after = world.run(faces=[])
+    assert after.state.world.provinces[5].controller == BRYTHON
+    assert [e for e in after.events if e.code == "too-small-to-claim"] == []
+    assert kept_for_ally(after.events) == KEPT_FOR_BRYTHON
 
 
 def rogue_land_entered_by_allies(faces: list[int]):
