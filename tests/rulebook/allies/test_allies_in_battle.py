@@ -147,6 +147,27 @@ def test_an_ally_s_army_alone_in_its_ally_s_town_fights_with_the_town_s_garrison
     assert (told.province, told.data) == (11, {"ally": 1, "battle": 11, "points": 500})
 
 
+@pytest.mark.parametrize("kingdom", [2, 1], ids=["its-own-army", "its-ally-s-army"])
+def test_an_army_of_the_town_s_side_moving_in_as_an_enemy_does_defends_it_with_the_garrison(kingdom):
+    """Decision 584 (Battle for Towns, Cities, and Capitols: "If a town, city or capital is under
+    attack, you may either defend with the local garrison force, or if there is an army in the
+    province, you may use either the local garrison force or the army"): K2's town 11 has no army
+    in it; an army of K2's side (K2's own, or its ally K1's), the lower id, and K3's army 3 both march
+    in. The town is attacked whichever id is lower: the army of its side defends it, the garrison
+    beside it (500 of its 750 points, its defenses), and K3's army attacks."""
+    s = state(
+        armies=[wb.army(1, kingdom, 7), wb.army(3, 3, 15)],
+        sheets=moves((kingdom, 1, 11), (3, 3, 11)),
+        alliances=[ALLIANCE],
+    )
+    result = resolve(s)
+
+    assert result.contacts == [Contact(province=11, attacker=3, defender=1, both_moved=True)]
+    (battle,) = result.battles
+    assert (battle.attacker_army, battle.defender_army, battle.assault) == (3, 1, True)
+    assert (battle.garrison_points, battle.garrison_defenses) == (500, 1)
+
+
 def test_two_allies_attacking_one_enemy_army_fight_one_battle_against_it():
     """Decision 551: K1's army (from 10) and its ally K2's (from 15) both move into K3's 14, where
     K3's army stands. It fights one battle, not two: K1's army (the lower id) attacks, K2's stands
