@@ -104,6 +104,7 @@ RIVAL_MISSION_DATA: References = {
 EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.PROVINCE_CLAIMED: {"from_kingdom": KINGDOM},  # rulebook/turn/executing_orders/
     EventCode.PROVINCE_CONQUERED: {"from_kingdom": KINGDOM},  # rulebook/turn/aftermath/retreats.py
+    EventCode.PROVINCE_KEPT_FOR_ALLY: {"ally": KINGDOM},  # rulebook/turn/aftermath/retreats.py
     # rulebook/turn/fight_battles/scheduling.py
     EventCode.BATTLE_SCHEDULED: {"opponent_kingdom": KINGDOM, "opponent_army": ARMY},
     # Reconnaissance and Sabotage (issue 32): the kingdoms and the armies and characters named. The ids of
@@ -130,6 +131,7 @@ EVENT_DATA_REFERENCES: dict[str, References] = {
     EventCode.ALLIANCE_CANCELLED: {"ally": KINGDOM},
     EventCode.ALLY_PASSAGE: {"ally": KINGDOM},
     EventCode.ALLY_SUPPORT: {"ally": KINGDOM},
+    EventCode.GARRISON_BESIDE_ALLY: {"ally": KINGDOM},  # fight_battles/scheduling.py (decision 580)
     EventCode.TRANSFER_SENT: {"to": KINGDOM},
     EventCode.TRANSFER_REFUSED: {"to": KINGDOM},
     EventCode.TRANSFER_ARRIVED: {"from_kingdom": KINGDOM},
