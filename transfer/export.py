@@ -274,6 +274,10 @@ class _Names:
     def report(self, value: int, what: object) -> dict[str, Any]:
         return self.natural(REPORTS, value, what)
 
+    def dropped(self, value: Any, what: object) -> None:
+        """An id nothing reads, of a row named by no key where it stands (references.DROPPED): null."""
+        return None
+
     def stream(self, stream: str, what: object) -> str | dict[str, Any]:
         """A roll's stream as it is, or, for one that holds ids (references.STREAM_REFERENCES), the
         object that names them by natural key (schema.STREAM_KEYS)."""
