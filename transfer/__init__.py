@@ -101,7 +101,8 @@ Version 6 named the ids an event's or an effect's data held that version 5 kept 
 them (references.py, Since: a land deal's other kingdom, the Rogue Kingdom entered, the armies on a
 Tomb Raid, the effects used, an Intelligence's character and armies, a purchase's army, ...), or
 wrote null for those nothing reads. A version 5 document holds its site's ids there, read as written
-(a snapshot taken before restores into its own database, where they still name their rows).
+(a snapshot taken before restores into its own database, where its kingdoms' and armies' still name
+their rows); such an id naming no row of the campaign is written null by the export.
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document

@@ -240,12 +240,16 @@ class Layout:
         columns = {f.name: f.attname for f in meta.concrete_fields if f.is_relation}
         return tuple(columns.get(name, name) for name in meta.ordering if name not in (self.parent, "id", "pk"))
 
+    def declared(self, name: str, row: Mapping[str, Any]) -> Reference:
+        """What the ids of the JSON field `name` name, for `row`, as declared (with the versions, Since)."""
+        found = self.references[name]
+        return found(row) if callable(found) else found
+
     def reference(self, name: str, row: Mapping[str, Any], version: int | None = None) -> Reference:
         """What the ids of the JSON field `name` name, for `row` as a document of `version` has it (the
         current one's by default; an older one holds the ids declared since as its site wrote them:
         references.as_of)."""
-        found = self.references[name]
-        return as_of(found(row) if callable(found) else found, version)
+        return as_of(self.declared(name, row), version)
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""

@@ -95,7 +95,8 @@ class ByIds:
 @dataclass(frozen=True)
 class Since:
     """A reference declared with document version `version`: an older document holds the id itself
-    there, as the site that wrote it had it, and is read as it is (`as_of`)."""
+    there, as the site that wrote it had it, and is read as it is (`as_of`); the export writes null for
+    such an id that names no row of the campaign (export._Names.with_names)."""
 
     version: int
     reference: Reference
@@ -253,18 +254,24 @@ def as_of(references: Reference, version: int | None) -> Reference:
     return {key: as_of(value, version) for key, value in references.items()}
 
 
-def translated(data: Any, references: Reference, convert: Callable[[str, Any, str], Any], key: str = "") -> Any:
+Convert = Callable[[str, Any, str], Any]
+
+
+def translated(data: Any, references: Reference, convert: Convert, key: str = "", since: Convert | None = None) -> Any:
     """`data` with `convert(reference, value, key)` in place of each non-null value `references` says
-    holds an id (under an object's keys, in lists, keyed by ids); everything else as it is. Data of
-    another shape than `references` says is returned as it is: the import refuses it, naming it."""
+    holds an id (under an object's keys, in lists, keyed by ids); everything else as it is; `since`
+    in its place, if given, under a reference declared since a version (Since). Data of another shape
+    than `references` says is returned as it is: the import refuses it, naming it."""
     if data is None:
         return None
+    if isinstance(references, Since):
+        return translated(data, references.reference, since or convert, key, since)
     if isinstance(references, str):
         return convert(references, data, key)
     if isinstance(references, ListOf):
         if not isinstance(data, list):
             return data
-        return [translated(item, references.references, convert, key) for item in data]
+        return [translated(item, references.references, convert, key, since) for item in data]
     if isinstance(references, ByIds):
         if isinstance(data, dict):  # as stored: the list the document writes, in the ids' order
             by_id = sorted(data.items(), key=lambda item: int(item[0]) if item[0].isdigit() else -1)
@@ -280,7 +287,7 @@ def translated(data: Any, references: Reference, convert: Callable[[str, Any, st
         return data
     if not isinstance(data, dict):
         return data
-    return {k: translated(v, references[k], convert, k) if k in references else v for k, v in data.items()}
+    return {k: translated(v, references[k], convert, k, since) if k in references else v for k, v in data.items()}
 
 
 def _id(text: str) -> Any:

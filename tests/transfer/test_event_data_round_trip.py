@@ -147,8 +147,9 @@ def test_an_event_s_ids_come_back_naming_the_copy_s_rows(dealt_campaign):
 
 def test_a_version_5_document_keeps_those_ids_as_written(dealt_campaign):
     """Before version 6 the document held these ids as its site wrote them: read as they are (a snapshot
-    restores into its own database, where they still name their rows); those version 5 named already
-    (an Intelligence's target) are read by name as before."""
+    restores into its own database, where its kingdoms' and armies' still name their rows); those version
+    5 named already (an Intelligence's target) are read by name as before. An id so kept that names no
+    row of the campaign is written null by its export, rather than refusing to export it."""
     document = campaign_export(campaign=dealt_campaign)
     older = copy.deepcopy(document)
     older["version"] = 5
@@ -166,3 +167,9 @@ def test_a_version_5_document_keeps_those_ids_as_written(dealt_campaign):
     red_fang = imported.kingdoms.get(name="Da Red Fang")
     assert copied["intelligence", "Ostland"]["target"] == red_fang.id
     assert MissionEffect.objects.get(campaign=imported).data == older["mission_effects"][0]["data"]
+    # Those ids name the original's rows, none of the copy's: the copy's export writes null there.
+    again = {(e["code"], e["kingdom"]): e["data"] for e in campaign_export(campaign=imported)["turns"][0]["events"]}
+    assert again["land-deal", "Ostland"]["with"] is None
+    assert again["tomb-raid-sent", "Ostland"]["armies"] == [None]
+    assert again["intelligence", "Ostland"]["info"]["character"] is None
+    assert again["intelligence", "Ostland"]["target"] == "Da Red Fang"
