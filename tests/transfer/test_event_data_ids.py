@@ -6,7 +6,9 @@ import writes the copy's ids back. Nothing else looks at that table, so an id ad
 not declared would travel as the original's id and name another campaign's row in the copy, or none.
 
 So the project's code is read here (ast) for every event it builds: `Event(phase, EventCode.X, ...,
-data=...)`, `TurnEvent(code=..., data=...)` and the {"code": ..., "data": ...} a service hands to one. The
+data=...)`, `TurnEvent(code=..., data=...)` (`.objects.create` too) and the {"code": ..., "data": ...} a
+service hands to one; not the writers copying an event's data built elsewhere (`data=without_alliance_id(
+event.data)`). The
 codes and keys are followed through local variables, `{**spread}`, `a | b`, `dict(...)`, `x["key"] = ...`,
 `x.update(key=...)`, a module's helpers (their parameters and `**data` from each call in the module) and
 their returned dicts. Every (code, key) found must be declared in EVENT_DATA_REFERENCES or classified below
@@ -30,7 +32,7 @@ def _words(text: str) -> set[str]:
     return set(text.split())
 
 
-# Keys that hold no id in any event: amounts, rolls, flags, words, names, turn numbers and province numbers.
+# Keys that hold no id in any event: amounts, rolls, flags, words, names, times, turn and province numbers.
 PLAIN_KEYS = _words(
     """
     ability alliances_ended amulet another_face arrival arrives arrives_turn assault back_to bearer bonus
@@ -38,11 +40,11 @@ PLAIN_KEYS = _words(
     draw_face earned entry experience experience_lost face faces facing fate fee filed first force
     fortified_points garrison_defends garrison_defenses garrison_points given gold gone held how injuries
     items items_gone items_kept killed kind label leadership left level list_written lost lost_turn
-    misses_battles mission models moved name order ordered_turn over_by painted path pieces points points_lost
-    points_per_model problem problems provinces razed reason received recovered released reroll result
-    rogue_since roll rolled rolls ruin ruin_raids rule second section sent_turn sequence settlement side
-    skirmish sources spare_carts stats story_turn taken target_name tied tomb_raiders treasury trust turn
-    turns_left unit units upgrade what
+    misses_battles mission models moved name order ordered_turn over_by painted path phase pieces points
+    points_lost points_per_model problem problems provinces razed reason received recovered released reroll
+    restored_at restored_by result rogue_since roll rolled rolls ruin ruin_raids rule second section sent_turn
+    sequence settlement side skirmish snapshot_taken_at sources spare_carts stats story_turn taken target_name
+    tied tomb_raiders treasury trust turn turns_left unit units upgrade what
     """
 )
 # Keys whose name holds an id in some event, plain in these (by code): a province, a size, a temporary id.
@@ -106,9 +108,9 @@ def _modules() -> Iterator[Path]:
 
 
 class _Module:
-    def __init__(self, path: Path) -> None:
-        self.name = str(path.relative_to(ROOT))
-        self.tree = ast.parse(path.read_text())
+    def __init__(self, path: Path, source: str | None = None) -> None:
+        self.name = str(path.relative_to(ROOT)) if source is None else str(path)
+        self.tree = ast.parse(path.read_text() if source is None else source)
         self.up = {child: node for node in ast.walk(self.tree) for child in ast.iter_child_nodes(node)}
         self.functions = {n.name: n for n in ast.walk(self.tree) if isinstance(n, ast.FunctionDef)}
         self.constants = {
@@ -239,10 +241,10 @@ class _Module:
     def built(self) -> Iterator[Built]:
         for node in ast.walk(self.tree):
             code = data = None
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in ("Event", "TurnEvent")
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in (
+                "Event",
+                "TurnEvent",
+                "TurnEvent.objects.create",
             ):
                 keywords = {k.arg: k.value for k in node.keywords}
                 code = keywords.get("code") or (
@@ -261,8 +263,8 @@ class _Module:
                     continue
             else:
                 continue
-            if data is None:
-                continue
+            if data is None or _copied(data):
+                continue  # none, or an event's data built elsewhere, copied (orders/services/events.py)
             scope = self.function(node)
             if isinstance(code, ast.Name) and scope is not None and not self.assigned(code.id, scope):
                 # A helper given the code (deserts_turned._said): each call with its own code and data.
@@ -287,6 +289,13 @@ class _Module:
             None if keys is None else frozenset(keys),
             tuple(self.values),
         )
+
+
+def _copied(data: ast.expr) -> bool:
+    """`x.data`, or a function of it: an event's data built elsewhere."""
+    if isinstance(data, ast.Call):
+        return any(_copied(argument) for argument in data.args)
+    return isinstance(data, ast.Attribute) and data.attr == "data"
 
 
 def _calls(call: ast.Call, name: str) -> bool:
@@ -387,3 +396,29 @@ def test_the_declarations_name_keys_the_code_writes():
     }
     assert sorted(stale) == []
     assert sorted(PLAIN_KEYS - {key for keys in written.values() for key in keys}) == []
+
+
+# What the scan follows, on a module written here: a helper given the code and **data, a variable grown
+# by key, a spread and a returned dict.
+SAMPLE = """
+def _said(army, code, text, **data):
+    return Event(PHASE, code, text, kingdom=army.kingdom, data=dict(data))
+
+def _common(battle):
+    return {"battle": battle.province}
+
+def deal(state, a, b, events):
+    events.append(_said(a, EventCode.LAND_DEAL, "", with_kingdom=b))
+    data = {"roll": 1, **_common(a)}
+    data["rogue_kingdom"] = b.controller
+    code = EventCode.ROGUE_KINGDOM_ROLL if a else EventCode.RUINS_WAITING
+    events.append(Event(PHASE, code, "", data=data | {"with_army": a.id}))
+"""
+
+
+def test_the_scan_follows_helpers_variables_and_spreads():
+    built = {b.where: (b.codes, b.keys) for b in _Module(Path("sample.py"), SAMPLE).built()}
+    assert built == {
+        "sample.py:3 (called at line 9)": ({"LAND_DEAL"}, {"with_kingdom"}),
+        "sample.py:13": ({"ROGUE_KINGDOM_ROLL", "RUINS_WAITING"}, {"roll", "battle", "rogue_kingdom", "with_army"}),
+    }
