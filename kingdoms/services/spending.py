@@ -58,7 +58,7 @@ def spending_rosters_load(
     characters: dict[int, list[CharacterRecord]] = defaultdict(list)
     for row in lists.characters:
         army_id, wizard, magic_level, _, kingdom_id, name, points, role, rank, archetype, abilities, *rest = row
-        survived, at_last, pending, potential_used, immune, living, injuries = rest
+        survived, at_last, pending, potential_used, immune, living, injuries, *_ = rest
         if army_id not in army_kingdom:
             continue
         characters[kingdom_id].append(

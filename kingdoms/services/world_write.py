@@ -7,7 +7,7 @@ one-living-Warlord constraint), and the alliance, ledger and experience rows the
 The armies, provinces and units are written in the fields that changed only, one set-based
 statement per table (bulk_rows.rows_update): a field the phase did not change is left as stored,
 and the writes grow with what the turn changed, not with the campaign. A world loaded without
-its characters and items (the orders phase's) has none to write. What is a phase's own (its
+its characters and items (a test's) has none to write. What is a phase's own (its
 battles, sheets, movements, dice, the turn's log) the phase writes."""
 
 from __future__ import annotations

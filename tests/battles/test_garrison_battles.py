@@ -129,6 +129,9 @@ def test_the_elite_defense_force_defends_gains_experience_recovers_and_its_hero_
 def test_an_elite_defense_force_whose_city_falls_perishes_without_rolls(
     turn, k, province, battles_filed, elite_defense_force
 ):
+    """Battle for Towns, Cities, and Capitols: "Should the town / city be conquered, the Elite Defense Force
+    it to be considered to have perished to the last man and no recovery rolls are to be made": Da Red Fang
+    takes Eldenhall; the force is disbanded, and Captain Eda, its hero, is dead (decision 592)."""
     force = elite_defense_force
     assert orders_phase_run(turn_id=turn.pk).resolved
     for other in Battle.objects.filter(turn=turn).exclude(province__number=61):
@@ -150,7 +153,10 @@ def test_an_elite_defense_force_whose_city_falls_perishes_without_rolls(
     force.refresh_from_db()
     assert force.status == Army.Status.DISBANDED and force.experience == 0
     codes = set(TurnEvent.objects.filter(turn=turn, phase="aftermath", army=force).values_list("code", flat=True))
-    assert codes == {"battle-result", "elite-defense-force-perished"}
+    assert codes == {"battle-result", "elite-defense-force-perished", "character-dead"}
+    # "perished to the last man": its hero with it, recorded dead, rolling no injury (decision 592).
+    captain.refresh_from_db()
+    assert not captain.alive and captain.injuries == []
 
 
 def test_case_R10_an_army_attacking_the_great_pyramid_faces_the_capitol_garrison_and_its_warlord(

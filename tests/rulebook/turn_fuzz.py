@@ -295,11 +295,19 @@ def order_random(rng: random.Random, world: World, army: ArmyState) -> ArmyOrder
 
 
 def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]) -> TurnState:
-    """The turn's state as orders/services/resolution.py loads it: the world without its characters
-    and items (world_load's default), the sheets, the kingdoms that missed their orders, and what the
-    sheets' purchases and missions read besides (the rosters, the Tomb Raider forces of the kingdoms
-    that send them and of their targets, the rivals' characters a Character Bio may name)."""
-    orders_world = replace(world, characters={}, items={})
+    """The turn's state as orders/services/resolution.py loads it: the world with the living characters
+    of the armies on the map and the magic items they bear (world_load's), the sheets, the kingdoms that
+    missed their orders, and what the sheets' purchases and missions read besides (the rosters, the Tomb
+    Raider forces of the kingdoms that send them and of their targets, the rivals' characters a Character
+    Bio may name)."""
+    standing = live(world)
+    standing_ids = {*standing.armies, *standing.garrisons}
+    on_map = {u.id for a, units in world.units.items() for u in units if a in standing_ids}
+    orders_world = replace(
+        world,
+        characters={i: c for i, c in world.characters.items() if c.alive and c.unit in on_map},
+        items={i: x for i, x in world.items.items() if not x.destroyed and x.bearer in on_map},
+    )
     sheets, missed = sheets_generate(rng, world, raiders)
     missions = [s.missions[0] for s in sheets.values() if s.missions]
     loaded = {k for k, s in sheets.items() if s.missions}
@@ -490,7 +498,7 @@ def aftermath_state(
     """The aftermath's state as the services leave it after the orders phase: the armies that fight
     marked for Fortify (orders/services/resolution.py), the disbanded gone, the per-turn flags not
     stored, the characters and items of the armies on the map (`before`'s, as the orders left them:
-    world_load with characters_and_items), every kingdom's Tomb Raiders (`raiders`) and the items it
+    world_load's), every kingdom's Tomb Raiders (`raiders`) and the items it
     holds; each battle with random turn summary sheets (casualties up to each unit's stored models,
     characters of its army lost, the Tomb Raiders' losses, as battles/services/summaries.py allows per
     sheet), and sometimes an alliance's end announced."""
@@ -500,7 +508,12 @@ def aftermath_state(
     world = live(
         replace(
             after_orders,
-            characters={i: c for i, c in before.characters.items() if c.alive and c.unit in on_map},
+            # As the orders left them: a foraging disband's characters gone, its Warlord succeeded (decision 591).
+            characters={
+                i: c
+                for i, c in {**before.characters, **after_orders.characters}.items()
+                if c.alive and c.unit in on_map
+            },
             items={
                 i: x
                 for i, x in {**before.items, **after_orders.items}.items()

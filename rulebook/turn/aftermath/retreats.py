@@ -20,7 +20,7 @@ from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.looting import SACK_GOLD, loot
 from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleSettled, army_name, disband, put_army
-from rulebook.turn.aftermath.succession import characters_go_with_their_army
+from rulebook.turn.aftermath.succession import characters_go_with_their_army, heir_choices
 from rulebook.turn.fight_battles.towns_cities_capitols import elite_defense_perishes
 from rulebook.world import ArmyState, ProvinceState
 
@@ -155,7 +155,9 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
         return
     # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its Elite
     # Defense Force has perished to the last man.
-    elite_defense_perishes(state.world, events, province=province.number, taker=winner, phase=PHASE)
+    elite_defense_perishes(
+        state.world, events, province=province.number, taker=winner, phase=PHASE, choice=heir_choices(state)
+    )
     rogue = loser is not None and state.kingdoms[loser].rogue
     abandoned = ""
     if rogue and province.settlement in SACK_GOLD:
