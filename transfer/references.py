@@ -1,11 +1,14 @@
 """Database ids kept inside stored JSON and text, and how the document names them instead.
 
-The resolution and the aftermath write some ids into JSON fields (an event's data, a battle's
-guerrilla); a report keeps its kingdom's armies with their ids (its snapshot). Those ids mean
-nothing in another database: the document holds a kingdom name for a kingdom id and
-[kingdom name, army name] for an army id (null stays null); everything else in the JSON is kept
-as it is. The tables below say which keys hold ids; `translated` swaps them, each direction
-supplying its own conversion.
+The resolution, the aftermath and the services write some ids into JSON fields (an event's data, a
+battle's guerrilla and mission_detail, an effect's data); a report keeps its kingdom's armies with
+their ids (its snapshot). Those ids mean nothing in another database: the document holds a kingdom
+name for a kingdom id, [kingdom name, army name] for an army id, a character's unit for his id, an
+effect's or captive's place in the document's lists for its id (null stays null), and null for an id
+nothing reads whose row it names by no key there (DROPPED); everything else in the JSON is kept as it
+is. The tables below say which keys hold ids (tests/transfer/test_event_data_ids.py holds every key
+of an event's data the code writes to them); `translated` swaps them, each direction supplying its
+own conversion.
 
 An email's key holds the id of the row it was queued for ("orders-receipt:<submission id>"):
 `email_key_parts` splits it, the document names that row by natural key (layout.py EMAIL_KEY_ROWS),
