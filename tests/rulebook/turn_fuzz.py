@@ -58,7 +58,9 @@ from rulebook.turn.write_orders.records import (
 )
 from rulebook.world import ArmyState, KingdomState, ProvinceState, UnitState, World
 from tests import world_builders as wb
+from tests.rulebook import turn_fuzz_arrivals as arrivals
 from tests.rulebook import turn_fuzz_campaign as campaign
+from tests.rulebook.turn_fuzz_arrivals import OnTheWay
 
 # The players' army books; the Ancient Dead are no player's (turn_fuzz_campaign.ancient_dead_add).
 ARMY_TYPES = (
@@ -294,13 +296,16 @@ def order_random(rng: random.Random, world: World, army: ArmyState) -> ArmyOrder
     return replace(order, kind=staying[kind])
 
 
-def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]) -> TurnState:
+def turn_state(
+    rng: random.Random, world: World, raiders: dict[int, TombRaiders], on_the_way: list[OnTheWay] | None = None
+) -> TurnState:
     """The turn's state as orders/services/resolution.py loads it: the world without its characters
     and items (world_load's default), the sheets, the kingdoms that missed their orders, and what the
     sheets' purchases and missions read besides (the rosters, the Tomb Raider forces of the kingdoms
     that send them and of their targets, the rivals' characters a Character Bio may name)."""
     orders_world = replace(world, characters={}, items={})
-    sheets, missed = sheets_generate(rng, world, raiders)
+    on_the_way = on_the_way or []
+    sheets, missed = sheets_generate(rng, world, raiders, on_the_way)
     missions = [s.missions[0] for s in sheets.values() if s.missions]
     loaded = {k for k, s in sheets.items() if s.missions}
     loaded |= {m.target_kingdom for m in missions if is_rival_mission(m) and m.target_kingdom is not None}
@@ -309,7 +314,7 @@ def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]
         orders={o.army: o for s in sheets.values() for o in s.orders},
         sheets=sheets,
         missed_orders=missed,
-        rosters={k: campaign.roster_of(world, k) for k in world.kingdoms}
+        rosters={k: campaign.roster_of(world, k, on_the_way) for k in world.kingdoms}
         if any(s.purchases or s.item_transfers for s in sheets.values())
         else {},
         raiders={k: raiders[k] for k in sorted(loaded) if k in raiders},
@@ -320,7 +325,7 @@ def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]
 
 
 def sheets_generate(
-    rng: random.Random, world: World, raiders: dict[int, TombRaiders]
+    rng: random.Random, world: World, raiders: dict[int, TombRaiders], on_the_way: list[OnTheWay] | None = None
 ) -> tuple[dict[int, SheetEntries], frozenset[int]]:
     """Each kingdom's order sheet, as the sheet check accepts it (a refused order held instead, a
     refused purchase left out), and the kingdoms that filed none (Missed Orders). A Rogue Kingdom
@@ -346,7 +351,7 @@ def sheets_generate(
         if rng.random() < 0.08:
             missed.add(k)
             continue
-        entries = _sheet(rng, world, k, declarations.get(k), land_deals.get(k), raiders.get(k))
+        entries = _sheet(rng, world, k, declarations.get(k), land_deals.get(k), raiders.get(k), on_the_way or [])
         if entries is None:
             missed.add(k)
         else:
@@ -361,6 +366,7 @@ def _sheet(
     ally: int | None,
     land_deal: LandDeal | None,
     raiders: TombRaiders | None,
+    on_the_way: list[OnTheWay],
 ) -> SheetEntries | None:
     own = [a for a in world.armies.values() if a.kingdom == k]
     drafted = [order_random(rng, world, a) for a in own if rng.random() < 0.95]
@@ -387,7 +393,7 @@ def _sheet(
     if rng.random() < 0.15:
         other = rng.choice([x for x in world.kingdoms if x != k])
         transfers.append(TransferGold(other, rng.choice([10, 100, 500])))
-    roster = campaign.roster_of(world, k)
+    roster = campaign.roster_of(world, k, on_the_way)
     drafts: dict[str, list[Any]] = {
         "creations": creations,
         "upgrades": upgrades,
@@ -598,11 +604,12 @@ def aftermath_state(
     )
 
 
-def next_turn_world(world: World) -> World:
+def next_turn_world(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheWay], list[str]]:
     """The world as the next turn loads it: armies raised and alliances formed this turn get their
-    database ids (the rules gave them negative ones; a new army has its list due, so no units), as do
-    the items, mission effects and captives (turn_fuzz_campaign.renumbered), the per-turn flags are
-    gone."""
+    database ids (the rules gave them negative ones; a new army has its list due, so no units), the
+    per-turn flags are gone, what is due at the beginning of the turn arrives (gold, items, purchases:
+    turn_fuzz_arrivals.arrive), and the items, mission effects and captives get their ids too
+    (turn_fuzz_campaign.renumbered). Also what is still on its way, and what the database refused."""
     world = live(world)
     next_id = max([0, *world.armies, *world.garrisons]) + 1
     armies = {}
@@ -616,7 +623,9 @@ def next_turn_world(world: World) -> World:
         if alliance_id < 0:
             alliance_id, next_alliance = next_alliance, next_alliance + 1
         alliances[alliance_id] = replace(alliance, id=alliance_id)
-    return campaign.renumbered(replace(world, turn=world.turn + 1, armies=armies, alliances=alliances))
+    world = replace(world, turn=world.turn + 1, armies=armies, alliances=alliances)
+    world, on_the_way, problems = arrivals.arrive(world, on_the_way)
+    return campaign.renumbered(world), on_the_way, problems
 
 
 def phase_problems(
@@ -672,9 +681,10 @@ def seed_run(seed: int, turns: int) -> Finding | None:
     rng = random.Random(seed)
     world = world_generate(rng)
     raiders = campaign.raiders_generate(rng, world)  # the kingdoms' Tomb Raiders, as each aftermath leaves them
+    on_the_way: list[OnTheWay] = []  # gold, items and purchases sent, arriving at the beginning of a later turn
     assert world_problems(world) == [], f"seed {seed}: the generated world is not sound"
     for turn in range(1, turns + 1):
-        start, state = world, turn_state(rng, world, raiders)
+        start, state = world, turn_state(rng, world, raiders, on_the_way)
         phase, resolution, aftermath, failure = "orders", None, None, ""
         # An exception is a finding too: the service's phase fails, and the campaign is stuck all the same.
         try:
@@ -687,13 +697,22 @@ def seed_run(seed: int, turns: int) -> Finding | None:
             problems = phase_problems(world, battle_provinces=frozenset(b.province for b in resolution.battles))
             if not problems:
                 phase = "aftermath"
-                aftermath = aftermath_state(rng, resolution, start, raiders)
+                # Transfer of Gold: the items the sheets sent left their bearers (the writer deletes their rows).
+                gone = arrivals.items_sent(resolution.events)
+                kept = replace(start, items={i: x for i, x in start.items.items() if i not in gone})
+                aftermath = aftermath_state(rng, resolution, kept, raiders)
                 result = resolve_aftermath(aftermath, SeededDice(seed=f"{seed}-{turn}", stream="aftermath"))
                 # The kingdoms' items the aftermath did not load (in the armory, destroyed) are still theirs.
-                world = replace(result.state.world, items={**start.items, **result.state.world.items})
+                world = replace(result.state.world, items={**kept.items, **result.state.world.items})
                 raiders = result.state.tomb_raiders
                 problems = phase_problems(world, events=[*resolution.events, *result.events], raiders=raiders)
                 problems += campaign.armory_problems(world, world.items.values())
+                on_the_way += arrivals.sent([*resolution.events, *result.events])
+                if not problems:
+                    # The next turn opens: what is due arrives (orders/services/deliveries.py, transfers.py).
+                    phase = "deliveries"
+                    world, on_the_way, problems = next_turn_world(world, on_the_way)
+                    problems += campaign.armory_problems(world, world.items.values())
         except Exception as error:
             where = traceback.extract_tb(error.__traceback__)[-1]
             problems = [f"{type(error).__name__}: {error} (raised at {where.filename}:{where.lineno})"]
@@ -701,7 +720,6 @@ def seed_run(seed: int, turns: int) -> Finding | None:
         if problems:
             told = story(state, resolution, aftermath, world if world is not start else None)
             return Finding(seed, turn, phase, tuple(problems), told + failure)
-        world = next_turn_world(world)
     return None
 
 

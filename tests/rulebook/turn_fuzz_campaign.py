@@ -24,6 +24,7 @@ from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.tables import Archetype, ArmyKind, ArmyType, Settlement, Terrain
 from rulebook.turn.aftermath.character_injuries import REROLL_DEAD, REROLL_HARMED
+from rulebook.turn.aftermath.mislabeled_goods import FOUND_ITEM
 from rulebook.turn.aftermath.sheets import RaidersLost
 from rulebook.turn.write_orders.records import (
     ArmyOrder,
@@ -38,6 +39,7 @@ from rulebook.turn.write_orders.records import (
     TransferItem,
 )
 from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, UnitState, World, counted_points
+from tests.rulebook.turn_fuzz_arrivals import OnTheWay
 
 # Armory items by name (one of each a kingdom: Armory), the ruins' own among them (Treasure from the
 # Ruins: Power Stones, Staff of Sorcery, War Banner), and a common one (any number).
@@ -173,9 +175,11 @@ def raiders_generate(rng: random.Random, world: World) -> dict[int, TombRaiders]
     return forces
 
 
-def roster_of(world: World, kingdom: int) -> SpendingRoster:
+def roster_of(world: World, kingdom: int, on_the_way: Iterable[OnTheWay] = ()) -> SpendingRoster:
     """The kingdom's SpendingRoster as kingdoms.services.spending loads it from the lists: its units,
-    its characters (a Warlord is a lord, the others heroes) and the items its armies bear."""
+    its characters (a Warlord is a lord, the others heroes), the names of the non-common items it holds
+    (wherever they are, those lost with an army too, and those on the way), the items it holds (the
+    armory's, then its armies'), and the purchases on their way to its armies."""
     own = {a.id for a in world.armies.values() if a.kingdom == kingdom and not a.disbanded}
     units = tuple(
         UnitRecord(a, u.name, u.category, u.models, u.points_per_model, u.veteran_level, u.veteran_eligible, u.living)
@@ -198,14 +202,31 @@ def roster_of(world: World, kingdom: int) -> SpendingRoster:
         for c in sorted(world.characters.values(), key=lambda c: c.id)
         if c.alive and c.unit in army_of_unit
     )
-    items = [
-        i for i in sorted(world.items.values(), key=lambda i: i.id) if not i.destroyed and i.bearer in army_of_unit
-    ]
+    theirs = [i for i in sorted(world.items.values(), key=lambda i: i.id) if i.kingdom == kingdom]
+    held = [i for i in theirs if not i.destroyed and (i.bearer is None or i.bearer in army_of_unit)]
+    coming = [d for d in on_the_way if d.army in own]
+    names = {i.name.strip().lower() for i in theirs if not i.common}
+    names |= {
+        str(d.data["name"]).strip().lower() for d in coming if d.kind == PurchaseKind.ITEM and not d.data["common"]
+    }
+    points: dict[int, int] = {}
+    for d in coming:
+        if d.army is not None and d.kind != FOUND_ITEM:
+            points[d.army] = points.get(d.army, 0) + int(d.data["points"])
     return SpendingRoster(
         units=units,
         characters=characters,
-        items=frozenset(i.name.strip().lower() for i in items if not i.common),
-        armory=tuple(ItemRecord(i.id, i.name, i.points, i.common, army_of_unit.get(i.bearer or 0)) for i in items),
+        items=frozenset(names),
+        on_the_way_points=points,
+        depots_on_the_way=frozenset(
+            d.army for d in coming if d.army is not None and d.kind == PurchaseKind.SUPPLY_DEPOT
+        ),
+        armory=tuple(
+            sorted(
+                (ItemRecord(i.id, i.name, i.points, i.common, army_of_unit.get(i.bearer or 0)) for i in held),
+                key=lambda i: (i.army is not None, i.army or 0, i.id),
+            )
+        ),
     )
 
 
@@ -216,10 +237,11 @@ def rival_characters(world: World) -> dict[int, CharacterState]:
 
 def held_items(items: Iterable[ItemState]) -> dict[int, frozenset[str]]:
     """The non-common items each kingdom holds, borne or in its armory, as the aftermath's loader reads
-    them (battles/services/aftermath_state.py::_held_items: its rows not destroyed; decision 431)."""
+    them (battles/services/aftermath_state.py::_held_items: its rows, the destroyed ones too: "If the army
+    containing that item is destroyed, your kingdom does not get another one", Armory; decision 431)."""
     held: dict[int, set[str]] = {}
     for item in items:
-        if item.kingdom is not None and not item.common and not item.destroyed:
+        if item.kingdom is not None and not item.common:
             held.setdefault(item.kingdom, set()).add(item.name.strip().lower())
     return {k: frozenset(names) for k, names in held.items()}
 
