@@ -137,9 +137,6 @@ def world_generate(rng: random.Random) -> World:
         for k in range(1, kingdom_count + 1)
     }
     provinces = {p: _province(rng, p, cols, list(kingdoms)) for p in range(1, count + 1)}
-    if kingdom_count >= 3 and rng.random() < 0.2:
-        rogue = rng.choice(list(kingdoms))
-        kingdoms[rogue] = replace(kingdoms[rogue], rogue=True)
     for k in kingdoms:
         cities = [p.number for p in provinces.values() if p.controller == k and p.settlement == Settlement.CITY]
         if cities and rng.random() < 0.8:
@@ -170,7 +167,12 @@ def world_generate(rng: random.Random) -> World:
         units=units,
         alliances=alliances,
     )
-    return campaign.ancient_dead_add(rng, campaign.characters_add(rng, world))
+    world = campaign.ancient_dead_add(rng, campaign.characters_add(rng, world))
+    # Rogue Kingdom: a player out before this turn (its armies gone), and provinces in Civil Unrest.
+    if kingdom_count >= 3 and rng.random() < 0.25:
+        world = campaign.rogue_kingdom_out(world, rng.choice(list(kingdoms)))
+    world = campaign.civil_unrest_add(rng, world)
+    return campaign.mission_effects_add(rng, world)
 
 
 def _province(rng: random.Random, number: int, cols: int, kingdoms: list[int]) -> ProvinceState:
@@ -188,6 +190,8 @@ def _province(rng: random.Random, number: int, cols: int, kingdoms: list[int]) -
         col=(number - 1) % cols,
         row=(number - 1) // cols,
         ruin_raids=rng.choice([0, 0, 1, 3]) if settlement == "ruins" else 0,
+        # Ruins: a desert's ruin may be a town or city the desert sacked (The Ancient Dead: Deserts).
+        ruin_sacked=settlement == "ruins" and terrain == "desert" and rng.random() < 0.6,
     )
 
 
@@ -604,12 +608,12 @@ def aftermath_state(
     )
 
 
-def next_turn_world(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheWay], list[str]]:
+def next_turn_world(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheWay]]:
     """The world as the next turn loads it: armies raised and alliances formed this turn get their
     database ids (the rules gave them negative ones; a new army has its list due, so no units), the
     per-turn flags are gone, what is due at the beginning of the turn arrives (gold, items, purchases:
     turn_fuzz_arrivals.arrive), and the items, mission effects and captives get their ids too
-    (turn_fuzz_campaign.renumbered). Also what is still on its way, and what the database refused."""
+    (turn_fuzz_campaign.renumbered). Also what is still on its way."""
     world = live(world)
     next_id = max([0, *world.armies, *world.garrisons]) + 1
     armies = {}
@@ -624,8 +628,8 @@ def next_turn_world(world: World, on_the_way: list[OnTheWay]) -> tuple[World, li
             alliance_id, next_alliance = next_alliance, next_alliance + 1
         alliances[alliance_id] = replace(alliance, id=alliance_id)
     world = replace(world, turn=world.turn + 1, armies=armies, alliances=alliances)
-    world, on_the_way, problems = arrivals.arrive(world, on_the_way)
-    return campaign.renumbered(world), on_the_way, problems
+    world, on_the_way = arrivals.arrive(world, on_the_way)
+    return campaign.renumbered(world), on_the_way
 
 
 def phase_problems(
@@ -711,8 +715,9 @@ def seed_run(seed: int, turns: int) -> Finding | None:
                 if not problems:
                     # The next turn opens: what is due arrives (orders/services/deliveries.py, transfers.py).
                     phase = "deliveries"
-                    world, on_the_way, problems = next_turn_world(world, on_the_way)
-                    problems += campaign.armory_problems(world, world.items.values())
+                    world, on_the_way = next_turn_world(world, on_the_way)
+                    problems = campaign.armory_problems(world, world.items.values())
+                    world = campaign.players_change(rng, world)
         except Exception as error:
             where = traceback.extract_tb(error.__traceback__)[-1]
             problems = [f"{type(error).__name__}: {error} (raised at {where.filename}:{where.lineno})"]

@@ -92,13 +92,14 @@ def _new_item(world: World, **fields: Any) -> None:
     world.items[item_id] = ItemState(item_id, **fields)
 
 
-def arrive(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheWay], list[str]]:
+def arrive(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheWay]]:
     """At the beginning of `world.turn`: what is due arrives (gold in the treasury, a transfer's item in
-    the armory or back to its sender, a delivery on its army's list, lost with an army disbanded); the
-    rest stays on its way. Also what the database would refuse of it (a second armory item of a name)."""
+    the armory or back to its sender, a delivery on its army's list, lost with an army disbanded or when
+    the kingdom came to hold its item meanwhile, decision 600); the rest stays on its way."""
     world = world.working_copy()
-    due = [d for d in on_the_way if d.arrives <= world.turn]
-    problems: list[str] = []
+    # As the turn opens (orders/services/turns.py): the deliveries first, then the gold, then the items.
+    order = {TRANSFER_GOLD: 1, TRANSFER_ITEM: 2}
+    due = sorted((d for d in on_the_way if d.arrives <= world.turn), key=lambda d: order.get(d.kind, 0))
     for d in due:
         if d.kind == TRANSFER_GOLD:
             receiver = world.kingdoms.get(int(d.data["to"]))
@@ -148,10 +149,7 @@ def arrive(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheW
         elif d.kind in (PurchaseKind.ITEM, FOUND_ITEM):
             name, common = str(d.data["name"]), bool(d.data["common"])
             if not common and _holds(world, army.kingdom, name):
-                problems.append(
-                    f"{name} arrives for {army.name} of {world.kingdoms[army.kingdom].name}, which holds one already "
-                    "(or lost one): the database refuses a second armory item of that name."
-                )
+                continue  # Armory: one came meanwhile; this one is lost (decision 600)
             _new_item(
                 world,
                 name=name,
@@ -160,4 +158,4 @@ def arrive(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheW
                 kingdom=army.kingdom,
                 common=common,
             )
-    return world, [d for d in on_the_way if d.arrives > world.turn], problems
+    return world, [d for d in on_the_way if d.arrives > world.turn]
