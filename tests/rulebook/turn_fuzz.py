@@ -41,6 +41,7 @@ from rulebook.turn.aftermath.state import AftermathState
 from rulebook.turn.aftermath.tomb_raids import TOMB_RAID, raid_result_of
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
+from rulebook.turn.tables import transfer_fee
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import order_sheet_context
 from rulebook.turn.write_orders.missions import is_rival_mission
@@ -465,33 +466,56 @@ def live(world: World) -> World:
     )
 
 
-def outcome_random(rng: random.Random, defender_files: bool) -> Outcome:
-    """A settled outcome: the sheets, most often agreeing, some missing (the deadline has passed, so
-    a missing sheet counts as a major loss, A7); a conflict the organizer settles with one result."""
+def outcome_random(
+    rng: random.Random, attacker_files: bool, defender_files: bool
+) -> tuple[Outcome, SideReport | None, SideReport | None]:
+    """A settled outcome and the two sides' turn summary sheets as filed (None: none came): most often
+    agreeing, some missing (the deadline has passed, so a missing sheet that was owed counts as a major
+    loss, A7), a side that owes none (a garrison of no player, the Ancient Dead: 8. End of Turn) filing
+    rarely (the organizer enters one); a conflict, or a battle no sheet settles, the organizer rules on
+    with any result and withdrawals (battles/services/summaries.py::battle_standing), the sheets as
+    they were filed."""
 
-    def sheet() -> SideReport | None:
-        if rng.random() < 0.15:
+    def sheet(owes: bool) -> SideReport | None:
+        if rng.random() < (0.15 if owes else 0.9):
             return None
         return SideReport(rng.choice(list(BattleResult)), withdrew=rng.random() < 0.1)
 
-    attacker = sheet()
+    attacker = sheet(attacker_files)
     defender: SideReport | None = None
-    if defender_files:
-        if attacker is not None and rng.random() < 0.8:
-            defender = SideReport(
-                mirror(attacker.result), withdrew=attacker.opponent_withdrew, opponent_withdrew=attacker.withdrew
-            )
-        else:
-            defender = sheet()
-    standing = battle_outcome(
-        attacker, defender, attacker_files=True, defender_files=defender_files, deadline_passed=True
-    )
-    if isinstance(standing, (Pending, Conflict)):
-        standing = battle_outcome(
-            SideReport(rng.choice(list(BattleResult))), None, defender_files=False, deadline_passed=True
+    if attacker is not None and rng.random() < (0.8 if defender_files else 0.05):
+        defender = SideReport(
+            mirror(attacker.result), withdrew=attacker.opponent_withdrew, opponent_withdrew=attacker.withdrew
         )
+    else:
+        defender = sheet(defender_files)
+    standing = battle_outcome(
+        attacker, defender, attacker_files=attacker_files, defender_files=defender_files, deadline_passed=True
+    )
+    if isinstance(standing, (Pending, Conflict)) or rng.random() < 0.05:
+        ruling = SideReport(
+            rng.choice(list(BattleResult)), withdrew=rng.random() < 0.1, opponent_withdrew=rng.random() < 0.1
+        )
+        standing = battle_outcome(ruling, None, defender_files=False, deadline_passed=True)
     assert isinstance(standing, Outcome)
-    return standing
+    return standing, attacker, defender
+
+
+def _may_loot(world: World, province: int, side: str, kingdom: int | None, both_moved: bool, skirmish: bool) -> bool:
+    """battles/services/summaries.py::may_loot: the attacker (or a defender that moved in too) of a battle
+    in another kingdom's town or city."""
+    here = world.provinces[province]
+    if skirmish or kingdom is None or here.settlement not in SETTLED or here.controller == kingdom:
+        return False
+    return side == "attacker" or both_moved
+
+
+def _negotiation_gold(rng: random.Random, world: World, kingdom: int | None) -> int:
+    """Money negotiations as the sheet takes them: at most what the treasury can pay with the fee."""
+    if kingdom is None:
+        return 0
+    gold = rng.choice([0, 0, 0, 50, 500, 5000])
+    return gold if gold + transfer_fee(gold) <= world.kingdoms[kingdom].treasury else 0
 
 
 def aftermath_state(
@@ -533,11 +557,33 @@ def aftermath_state(
     both_moved = {c.province for c in resolution.contacts if c.both_moved}
     battles = []
     for number, battle in enumerate(resolution.battles, start=1):
+        both = battle.province in both_moved
+        owes = {
+            side: kingdom is not None and not world.kingdoms[kingdom].ancient_dead
+            for side, kingdom in (("attacker", battle.attacker_kingdom), ("defender", battle.defender_kingdom))
+        }
+        if battle.mission_detail:
+            owes["defender"] = False  # a Reconnaissance or Sabotage: the spy's sheet alone gives the result
+        outcome, attacker_sheet, defender_sheet = outcome_random(rng, owes["attacker"], owes["defender"])
+        sheets = {
+            "attacker": attacker_sheet,
+            "defender": defender_sheet if battle.defender_kingdom is not None else None,  # no kingdom: no sheet
+        }
         sides = {}
         for side, army, kingdom in (
             ("attacker", battle.attacker_army, battle.attacker_kingdom),
             ("defender", battle.defender_army, battle.defender_kingdom),
         ):
+            report = sheets[side]
+            if report is None:
+                # No sheet: nothing reported (battles/services/aftermath_state.py::_side).
+                sides[side] = SideA(
+                    kingdom=kingdom,
+                    army=army,
+                    supports=tuple(s.army for s in battle.supports if s.side == side),
+                    points_faced=rng.choice([0, 1000, 1500]),
+                )
+                continue
             # A Tomb Raiders' skirmish: no army fought it, so none loses models or characters, or loots
             # (decision 231); the raiders that went report their losses, the attacker's and a rival
             # mission's target's own when they defended (decisions 464-465).
@@ -555,6 +601,8 @@ def aftermath_state(
             )
             # Allies, Withdraw of support: only an ally's detachment may withdraw.
             allied = [s.army for s in battle.supports if s.side == side and s.kingdom != kingdom]
+            # Looting: only the victor (by its own sheet) that takes the town or city loots or sacks it.
+            loots = report.result.is_victory and _may_loot(world, battle.province, side, kingdom, both, battle.skirmish)
             sides[side] = SideA(
                 kingdom=kingdom,
                 army=army,
@@ -564,20 +612,20 @@ def aftermath_state(
                 injury_rerolls=rerolls,
                 warlord_heir=campaign.warlord_heir(rng, world, kingdom) if lost else None,
                 withdrawn=tuple(a for a in allied if rng.random() < 0.3),
-                loot_choice=rng.choice(["", "loot", "sack"]) if not battle.skirmish else "",
+                loot_choice=rng.choice(["", "loot", "sack"]) if loots else "",
                 points_faced=rng.choice([0, 1000, 1500]),
-                negotiation_gold=rng.choice([0, 0, 0, 50, 500, 5000]) if kingdom is not None else 0,
+                negotiation_gold=_negotiation_gold(rng, world, kingdom),
                 story=rng.random() < 0.2,
                 raiders=campaign.raiders_lost(rng, raiders.get(kingdom)) if raided and kingdom is not None else (),
             )
-        outcome = outcome_random(rng, battle.defender_kingdom is not None)
         # The raid's result: a skirmish's, read off its settled result (decisions 430, 470); beside a
         # sacked town's ruin's battle, the raiding kingdom's sheet says it, or says none.
         raid_result: RaidResult | None = None
         if battle.skirmish and (battle.mission == TOMB_RAID or battle.mission_detail):
             raid_result = raid_result_of(outcome.attacker.result)
         elif battle.mission == TOMB_RAID:
-            raid_result = rng.choice([None, *RaidResult])
+            # The raiding kingdom's sheet says it (none filed: no success).
+            raid_result = rng.choice([None, *RaidResult]) if sheets["attacker"] is not None else None
         battles.append(
             BattleA(
                 id=number,
@@ -585,7 +633,7 @@ def aftermath_state(
                 attacker=sides["attacker"],
                 defender=sides["defender"],
                 outcome=outcome,
-                both_moved=battle.province in both_moved,
+                both_moved=both,
                 skirmish=battle.skirmish,
                 mission=battle.mission,
                 mission_detail=battle.mission_detail,
