@@ -30,8 +30,9 @@ The bounded run plays seeds 0-299, three turns each. To reproduce a finding, or 
     FUZZ_SEEDS=1000-5000 FUZZ_TURNS=5 .venv/bin/pytest -p no:cacheprovider -q -n 0 tests/rulebook/test_turn_fuzz.py
 
 (FUZZ_SEEDS is a count from 0, or a range FIRST-LAST with LAST excluded; FUZZ_TURNS the turns a
-seed plays, 3 unless told.) The message names every failing seed with its turn, phase (orders, aftermath, deliveries) and problem,
-and tells the first one's story: the world at the start of that turn, the orders and the battles."""
+seed plays, 3 unless told.) The message names every failing seed with its turn, phase (orders,
+aftermath, deliveries) and problem, and tells the first one's story: the world at the start of that
+turn, the orders and the battles."""
 
 from __future__ import annotations
 
