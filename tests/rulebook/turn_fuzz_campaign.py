@@ -95,6 +95,18 @@ def characters_add(rng: random.Random, world: World) -> World:
                 items[item_id] = ItemState(
                     item_id, name, rng.choice([25, 50]), unit.id, kingdom=army.kingdom, common=common
                 )
+    # Armory: items of no bearer (arrived by a transfer, kept from a hero gone), and items lost with an
+    # army before this turn ("your kingdom does not get another one": their rows stay, destroyed).
+    for k in sorted(kingdoms):
+        for lost in (False, True):
+            if rng.random() < 0.25:
+                name = rng.choice([*ITEM_NAMES, COMMON_ITEM])
+                taken = {i.name for i in items.values() if i.kingdom == k}
+                if name == COMMON_ITEM or name not in taken:
+                    item_id = len(items) + 1
+                    items[item_id] = ItemState(
+                        item_id, name, rng.choice([25, 50]), None, destroyed=lost, kingdom=k, common=name == COMMON_ITEM
+                    )
     world = replace(world, units=units, characters=characters, items=items, kingdoms=kingdoms)
     return replace(world, armies={i: army_counted(world, a) for i, a in world.armies.items()})
 
@@ -514,9 +526,9 @@ def losses_draft(rng: random.Random, world: World, own: Iterable[ArmyState]) -> 
 def item_transfers_draft(rng: random.Random, world: World, k: int, roster: SpendingRoster) -> list[TransferItem]:
     """Transfer of Gold (and items): one of the kingdom's magic items sent to another kingdom."""
     others = [x for x in world.kingdoms if x != k]
-    if not roster.armory or not others or rng.random() < 0.9:
+    if not roster.armory or not others or rng.random() < 0.75:
         return []
-    return [TransferItem(rng.choice(others), rng.choice(roster.armory).name)]
+    return [TransferItem(rng.choice(others), rng.choice(roster.armory).name) for _ in range(rng.choice([1, 1, 2]))]
 
 
 # -- the turn summary sheets --------------------------------------------------------------------------
