@@ -18,7 +18,8 @@ PHASE_DELIVERIES = "deliveries"
 
 def deliveries_arrive(*, turn: Turn) -> list[TurnEvent]:
     """Put each delivery due at the beginning of `turn` on its army's list, with an event for the
-    kingdom; one for an army disbanded meanwhile is lost. Call in the transaction that opens it."""
+    kingdom; one for an army disbanded meanwhile is lost, and so is a magic item the kingdom came to
+    hold meanwhile (Armory: one of each; decision 600). Call in the transaction that opens it."""
     due = list(
         Delivery.objects.select_for_update()
         .filter(army__kingdom__campaign=turn.campaign, status=Delivery.Status.ON_THE_WAY, arrives_turn__lte=turn.number)
