@@ -168,6 +168,17 @@ def world_generate(rng: random.Random) -> World:
         units=units,
         alliances=alliances,
     )
+    # Loss of the Capitol: a kingdom with no capitol lost it some turns ago (its Warlord has three to be
+    # crowned in a city; past them its player is out and it becomes a Rogue Kingdom as the turn begins).
+    world = replace(
+        world,
+        kingdoms={
+            k: x
+            if x.capitol is not None or rng.random() < 0.75
+            else replace(x, capitol_lost_turn=world.turn - rng.randint(1, 4))
+            for k, x in world.kingdoms.items()
+        },
+    )
     world = campaign.ancient_dead_add(rng, campaign.characters_add(rng, world))
     # Rogue Kingdom: a player out before this turn (its armies gone), and provinces in Civil Unrest.
     if kingdom_count >= 3 and rng.random() < 0.25:
