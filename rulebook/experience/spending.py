@@ -102,6 +102,16 @@ def delivery_turn(ordered_turn: int) -> int:
     return ordered_turn + DELIVERY_DELAY_TURNS
 
 
+def delivered_item_kept(name: str, *, common: bool, held: frozenset[str]) -> bool:
+    """Whether a magic item arriving as a delivery (bought with experience, or found in the field and
+    delayed by a Mislabeled goods) is the kingdom's. Armory: "your kingdom has only one of that item
+    ... If the army containing that item is destroyed, your kingdom does not get another one"; common
+    items are plentiful. One the kingdom came to hold while it was on its way (a transfer, a raid's
+    find: `held`, the lower-case names of the non-common items it holds or lost) is lost, as a found
+    item or a transfer's that it cannot hold (decisions 143, 431, 600)."""
+    return common or name.strip().lower() not in held
+
+
 @dataclass(frozen=True)
 class UnitRecord:
     """A unit of an army's list as spending sees it."""

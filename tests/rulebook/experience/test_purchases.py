@@ -17,6 +17,7 @@ from rulebook.experience.spending import (
     SpendingRoster,
     UnitRecord,
     advancement_cost,
+    delivered_item_kept,
     item_cost,
     list_additions,
     recruits_cost,
@@ -175,6 +176,16 @@ def test_case_XP2_a_25_point_item_costs_25_and_one_already_in_the_kingdom_cannot
         Purchase(ARMY, "item", unit="Baron Ulrich", name="Sword of Might", points=25, common=True),
         the_roster=roster(items=frozenset({"sword of might"})),
     ).ok
+
+
+def test_a_delivered_item_the_kingdom_came_to_hold_meanwhile_is_lost_a_common_one_never():
+    """Armory ("your kingdom has only one of that item"), decision 600: bought in turn 2, a Staff of
+    Sorcery arrives at the beginning of turn 4; a rival's transfer or a raid's find gave the kingdom one
+    in turn 3, so the delivery is not its (the database holds one of each); a common item always is."""
+    held = frozenset({"staff of sorcery"})
+    assert not delivered_item_kept(" Staff of SORCERY", common=False, held=held)
+    assert delivered_item_kept("War Banner", common=False, held=held)
+    assert delivered_item_kept("Staff of Sorcery", common=True, held=held)
 
 
 def test_perfectionists_pay_20_percent_more_for_runic_items_away_from_a_town_or_city():
