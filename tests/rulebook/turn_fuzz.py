@@ -559,9 +559,10 @@ def aftermath_state(
                 for i, c in {**before.characters, **after_orders.characters}.items()
                 if c.alive and c.unit in on_map
             },
+            # Those of `before` alone: an item the sheets sent left the database with the orders phase.
             items={
                 i: x
-                for i, x in {**before.items, **after_orders.items}.items()
+                for i, x in ((i, after_orders.items.get(i, x)) for i, x in before.items.items())
                 if not x.destroyed and x.bearer in on_map
             },
             armies={
