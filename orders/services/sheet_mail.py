@@ -24,6 +24,17 @@ from .sheets import order_sheet_context_load, order_sheet_problems_data, order_s
 
 # A mail's subject that says the sheet is a draft (saved, not submitted).
 DRAFT_SUBJECT = re.compile(r"\bdraft\b", re.IGNORECASE)
+
+
+def subject_says_draft(subject: str, *names: str) -> bool:
+    """Whether the mail's subject asks for a draft ("DRAFT" in it), the names it repeats from the
+    email answered left out: a reply's subject quotes the campaign's (and the kingdom's, the
+    province's) name, and a campaign called "The Draft League" must not make every reply a draft."""
+    for name in sorted(filter(None, names), key=len, reverse=True):
+        subject = re.sub(re.escape(name), " ", subject, flags=re.IGNORECASE)
+    return bool(DRAFT_SUBJECT.search(subject))
+
+
 FILED_BY_EMAIL = "This sheet was filed by email."  # the receipt's first line for a sheet filed by email
 
 
@@ -67,7 +78,7 @@ def order_sheet_text_file(
     try:
         ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
         read = sheet_text_read(text, sheet_names(ctx))
-        draft = read.draft or bool(DRAFT_SUBJECT.search(subject))
+        draft = read.draft or subject_says_draft(subject, campaign.name, kingdom.name)
         result = order_sheet_save(
             kingdom=kingdom,
             turn=turn,
