@@ -15,11 +15,13 @@ from django.test import Client
 from pypdf import PdfReader
 
 from battles.models import Battle
+from battles.services.summary_text import summary_sheet_text
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Kingdom, TombRaiderEntry, TombRaiderForce
 from orders.entries import sheet_from_json
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
+from reports.models import ReportEmail
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
@@ -147,9 +149,6 @@ def test_the_scenario_sheet_its_email_and_the_summary_sheet_name_the_tomb_raider
     generic warband, of 150 points"; the army does not fight, it waits on the raid. The sheet's steps
     (choosing sides, deployment), the email's forces and the turn summary sheet by email name the
     Tomb Raiders and the warband of the ruins, never the army (1954 points) nor a garrison."""
-    from battles.services.summary_text import summary_sheet_text
-    from reports.models import ReportEmail
-
     ostland, army, start, ruin, sheet = to_the_ruins
     sheet(raid=True)
     with django_capture_on_commit_callbacks(execute=True):
