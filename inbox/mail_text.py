@@ -4,7 +4,9 @@ database.
 - `message_text`: the body a person wrote. The plain-text part when there is one; an HTML-only mail
   is read as text with Beautiful Soup (its visible text, one line per block); the part's charset
   decoded (latin-1, windows-1252 ...), and a charset Python does not know read as UTF-8, else as
-  windows-1252, rather than refused. Attachments are not read: each is named in a note for the answer.
+  windows-1252, rather than refused; a format=flowed text (RFC 3676: Thunderbird's and many mail
+  programs' default) has its soft line breaks joined, so a long line the player typed is one line.
+  Attachments are not read: each is named in a note for the answer.
 - `reply_sheet_text`: the sheet in a reply, from its first header line ("Campaign:"; a greeting above
   it is dropped). Mail programs quote what is answered ("> " lines, "On ... wrote:", Outlook's
   "-----Original Message-----") and add signatures ("-- "); those are dropped.
@@ -86,12 +88,44 @@ def message_text(message: EmailMessage) -> tuple[str, list[str]]:
         text = html_to_text(part_text(body))
     else:
         text = part_text(body)
+        if str(body.get_param("format", "") or "").lower() == "flowed":
+            text = unflowed(text, delsp=str(body.get_param("delsp", "") or "").lower() == "yes")
     for attachment in message.iter_attachments():
         if attachment is body:
             continue
         name = attachment.get_filename() or attachment.get_content_type()
         notes.append(f"The attachment {name} was ignored: write the sheet in the mail itself.")
     return text.replace("\r\n", "\n").replace("\r", "\n"), notes
+
+
+def unflowed(text: str, *, delsp: bool = False) -> str:
+    """A format=flowed text (RFC 3676) with its soft line breaks joined: a line ending in a space
+    (not the signature's "-- ") goes on in the next line of the same quote depth; with delsp=yes
+    that space is the break's and is dropped. Each joined line is written back with its depth as
+    "> " marks, space-stuffing undone."""
+    out: list[str] = []
+    pending: tuple[int, str] | None = None  # the depth and text of a line still flowing
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        stripped = raw.lstrip(">")
+        depth = len(raw) - len(stripped)
+        stripped = stripped.removeprefix(" ")  # space-stuffing (and the space after the quote marks)
+        if pending is not None and pending[0] != depth:  # a flowed line ends where the depth changes
+            out.append(_with_depth(*pending))
+            pending = None
+        flows = stripped.endswith(" ") and stripped != "-- "
+        joined = (pending[1] if pending is not None else "") + (stripped[:-1] if flows and delsp else stripped)
+        if flows:
+            pending = (depth, joined)
+        else:
+            out.append(_with_depth(depth, joined))
+            pending = None
+    if pending is not None:
+        out.append(_with_depth(*pending))
+    return "\n".join(out)
+
+
+def _with_depth(depth: int, line: str) -> str:
+    return f"{'>' * depth} {line}" if depth else line
 
 
 def _unquote(line: str) -> str:
