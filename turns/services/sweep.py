@@ -89,8 +89,9 @@ def deadline_sweep_run(
     def mail_read_before_the_claim() -> int:
         # A sheet the mail server took in before the deadline counts even when it is read after it
         # (README, "Orders by email"): the mailbox is read every INBOX_POLL_SECONDS, but a due turn is
-        # claimed seconds after its deadline; the mail waiting is filed first (and counts for the hold).
-        return sum(mail_read().values()) if turns_due(now=now) else 0
+        # claimed seconds after its deadline; the mail waiting is filed first (and counts for the hold;
+        # each phase's task reads it again before its claim, for the organizer's click too).
+        return sum(mail_read().values()) if turns_due(now=now) or aftermaths_due(now=now) else 0
 
     step("mail read before the orders phases", mail_read_before_the_claim)
     report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase_unless_held) - len(held)
