@@ -13,7 +13,8 @@ database.
   But the sheet is often the quoted part (the player edits the sheet quoted from the email that
   carried it): when the player's own text holds no sheet header and the quoted text does, the
   quoted sheet is un-quoted (one level of "> " removed, the player's lines written between the
-  quoted ones kept).
+  quoted ones kept, and the sheet's lines they typed above the quote added after it: read, never
+  dropped).
 
 A small function of our own rather than a reply-parsing library (mail-parser-reply,
 email-reply-parser): those throw the quoted part away, and here it is often the sheet.
@@ -40,6 +41,7 @@ _OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")  # Outlook's line above the quoted
 _SIGNATURE = re.compile(r"^-- ?$")  # the signature delimiter ("-- "; some clients drop its space)
 _QUOTE = re.compile(r"^\s*>")
 _SHEET_LINE = re.compile(r"^[^:>]{1,60}:\s*\S")  # "Move into Province #: 12"
+_MAIL_HEADER = re.compile(r"^\s*(from|sent|to|cc|subject|date)\s*:", re.IGNORECASE)  # a quoted mail's heading
 
 
 def html_to_text(html: str) -> str:
@@ -141,6 +143,21 @@ def _has_sheet(lines: list[str]) -> bool:
     return any(SHEET_HEADER.match(line) for line in lines)
 
 
+def _typed_above(above: list[str]) -> list[str]:
+    """The sheet's lines ("Key: value") the player typed above the quoted sheet (an order written
+    there instead of in the quote), up to their signature: added after the quoted sheet, so that they
+    are read with it, never dropped unread while the quoted sheet is filed as it came (an army's
+    block given twice is refused, naming both lines)."""
+    typed = []
+    for line in above:
+        if _SIGNATURE.match(line):
+            break
+        heading = line.rstrip().endswith(":") or _MAIL_HEADER.match(line)  # "Le ... 10:00, X a écrit :"
+        if not _QUOTE.match(line) and _SHEET_LINE.match(line) and not heading:
+            typed.append(line)
+    return ["", *typed] if typed else []
+
+
 def reply_sheet_text(text: str) -> str:
     """The sheet in a mail's text (module docstring): the player's own text without what it quotes
     and its signature; or, when only the quoted text holds a sheet, that sheet un-quoted."""
@@ -177,7 +194,7 @@ def reply_sheet_text(text: str) -> str:
                 break
             if not _WROTE.match(plain):
                 sheet.append(plain)
-        return "\n".join(sheet).strip() + "\n"
+        return "\n".join([*sheet, *_typed_above(lines[: min(cut, start)])]).strip() + "\n"
     # A sheet below an Outlook-style heading, not marked line by line.
     rest = [line for line in lines[cut:] if not _QUOTE.match(line)]
     if _has_sheet(rest):
