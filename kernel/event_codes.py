@@ -153,6 +153,8 @@ class EventCode(StrEnum):
     SUPPORT_REFUSED = "support-refused"  # data: reason
     SUPPORT_NO_BATTLE = "support-no-battle"  # no battle in the province it supports
     DEFENDED_OBSTACLES = "defended-obstacles"  # Fortify: the defender's defenses
+    # The town's kingdom's: its garrison fights beside its ally's army defending it (data: ally, battle, points)
+    GARRISON_BESIDE_ALLY = "garrison-beside-ally"
 
     # 7. Aftermath and 8. End of Turn (rulebook/turn/aftermath/)
     BATTLE_RESULT = "battle-result"
@@ -161,6 +163,8 @@ class EventCode(StrEnum):
     NO_VICTOR = "no-victor"
     ELITE_DEFENSE_FORCE_PERISHED = "elite-defense-force-perished"
     PROVINCE_CONQUERED = "province-conquered"  # data: from_kingdom
+    # Allies: a victor keeps its ally's province for its ally, one event for each (data: ally)
+    PROVINCE_KEPT_FOR_ALLY = "province-kept-for-ally"
     CAPITOL_LOST = "capitol-lost"
     SAVAGES = "savages"  # Orcs & Goblins "Savages"
     SACKED = "sacked"

@@ -32,6 +32,7 @@ from rulebook.ruins_and_tomb_raiders.reconnaissance import RECONNAISSANCE_MISSIO
 from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.sabotage import SABOTAGE_MISSIONS
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
+from rulebook.setup.homes import MOST_ARMIES
 from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
     DISASTER_CHOICES,
@@ -40,6 +41,18 @@ from rulebook.turn.write_orders.records import (
 )
 
 INT, INT_OR_NULL, STR, BOOL, INT_LIST = "int", "int-or-null", "str", "bool", "int-list"
+# Every list of an order sheet, however it is filed (the API, the site's form, a mail): a few entries for
+# each army a kingdom may have (Army Table), far above any real sheet. A longer list is refused whole,
+# before its entries are read, and nothing is saved (decision 593).
+SHEET_LIST_MAX = 3 * MOST_ARMIES
+SHEET_LIST_WHY = f"Army Table: a few for each of the {MOST_ARMIES} armies a kingdom may have at most"
+
+
+def sheet_list_too_long(field: str) -> str:
+    """The refusal of a list of the sheet longer than SHEET_LIST_MAX, naming the list and the rule."""
+    return f"{field}: at most {SHEET_LIST_MAX:,} entries ({SHEET_LIST_WHY}); this list has more. Nothing was saved."
+
+
 KIND_WORDS = {
     INT: "an integer",
     INT_OR_NULL: "an integer or null",

@@ -35,7 +35,7 @@ from rulebook.turn.write_orders.targets import ArmyTargets, SheetTargets
 
 from .captive_forms import CAPTIVE_FIELDS, CaptiveOrderForm, captive_order_rows
 from .captive_forms import PREFIX as CAPTIVE_PREFIX
-from .entries import entry_json, sheet_from_json, sheet_to_json
+from .entries import SHEET_LIST_MAX, SHEET_LIST_WHY, entry_json, sheet_from_json, sheet_to_json
 from .services.mission_uses import effect_label, usable_mission_effects
 
 ORDER_CHOICES = [(k.value, k.label) for k in OrderKind]
@@ -390,7 +390,9 @@ class LandDealForm(ToKingdomForm):
 RowForm = TypeVar("RowForm", bound=ToKingdomForm)
 
 
-MAX_POSTED_ROWS = 100  # rows of one part a posted sheet may hold (a crafted index past it is refused)
+# Rows of one part a posted sheet may hold: the bound of every list of the sheet, the API's and a mail's
+# (orders.entries.SHEET_LIST_MAX, decision 593); a row past it (a crafted index) refuses the sheet.
+MAX_POSTED_ROWS = SHEET_LIST_MAX
 # A field of a row of the sheet's repeated parts: <part>-<row>-<field>.
 _ROW_FIELD = re.compile(r"(item-transfer|create|purchase|transfer|land)-(.*)-[a-z_0-9]+")
 
@@ -751,11 +753,18 @@ class OrderSheetForm:
             data, provinces=sorted(provinces.values(), key=lambda p: p.number), initial={"garrison": sorted(chosen)}
         )
         bought = list(saved["purchases"]) + [None] * max(PURCHASE_ROWS, posted_rows(data, "purchase"))
+        # The Elite Defense Forces spend their experience too (Battle for Towns, Cities, and Capitols:
+        # "treated as an army in the field in all manners"; decision 620).
+        spenders = armies + list(
+            kingdom.armies.filter(status=Army.Status.ACTIVE, kind=Army.Kind.GARRISON)
+            .prefetch_related("units__items")
+            .order_by("id")
+        )
         self.purchases = [
             PurchaseForm(
                 data,
                 prefix=f"purchase-{i}",
-                armies=armies,
+                armies=spenders,
                 # An empty number field, not 0, where the purchase has none.
                 initial={**p, "models": p["models"] or None, "points": p["points"] or None} if p else None,
             )
@@ -869,7 +878,8 @@ class OrderSheetForm:
     @property
     def field_errors(self) -> list[str]:
         out = [
-            f"{key}: the sheet has no such row (rows are numbered 0 to {MAX_POSTED_ROWS - 1}); nothing is saved."
+            f"{key}: the sheet has no such row (rows are numbered 0 to {MAX_POSTED_ROWS - 1}: a part of the sheet "
+            f"holds at most {MAX_POSTED_ROWS:,}, {SHEET_LIST_WHY}); nothing is saved."
             for key in unplaced_rows(self.data)
         ]
         for form in self.armies:

@@ -14,7 +14,6 @@ from rulebook.experience.spending import PurchaseKind
 from rulebook.ruins_and_tomb_raiders.rival_mission_orders import RIVAL_LISTS, WHEN_IT_TAKES_EFFECT
 from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
-from rulebook.setup.homes import MOST_ARMIES
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import (
     DEFEND_CHOICES,
@@ -25,7 +24,7 @@ from rulebook.turn.write_orders.records import (
 )
 from turns.models import Turn, TurnEvent
 
-from .entries import sheet_from_json
+from .entries import SHEET_LIST_MAX, SHEET_LIST_WHY, sheet_from_json
 from .models import OrderSheet
 
 
@@ -226,13 +225,10 @@ class MissionUseInput(serializers.Serializer):
     )
 
 
-# Every list of an order sheet: a few entries for each army a kingdom may have (Army Table), far
-# above any real sheet; more is refused whole before an entry is read.
-SHEET_LIST_MAX = 3 * MOST_ARMIES
-
-
 def _bounded(field: str) -> dict[str, Any]:
-    return list_bound(field, SHEET_LIST_MAX, f"a few for each of the {MOST_ARMIES} armies a kingdom may have at most")
+    """Every list of an order sheet (orders.entries.SHEET_LIST_MAX, the form's and a mail's bound too):
+    more is refused whole before an entry is read."""
+    return list_bound(field, SHEET_LIST_MAX, SHEET_LIST_WHY)
 
 
 # OrderSheetInput.of's fields, built once per thread.

@@ -31,7 +31,18 @@ from briternia.fields import COLUMN_MAX
 from rulebook.experience.spending import PurchaseKind
 from rulebook.turn.write_orders.records import OrderKind, SheetEntries
 
-from .entries import BOOL, INT, INT_LIST, INT_OR_NULL, SECTIONS, SheetCodecError, sheet_from_json, sheet_to_json
+from .entries import (
+    BOOL,
+    INT,
+    INT_LIST,
+    INT_OR_NULL,
+    SECTIONS,
+    SHEET_LIST_MAX,
+    SheetCodecError,
+    sheet_from_json,
+    sheet_list_too_long,
+    sheet_to_json,
+)
 
 HELP = "#"
 HELP_WIDTH = 72  # mail clients break lines longer than about 76 characters
@@ -369,6 +380,7 @@ def sheet_text_read(text: str, names: SheetNames) -> SheetText:
     by_label = {normalized(part.label): name for name, part in PARTS.items()}
     army_keys = {normalized(key): attribute for key, attribute, _ in ARMY_LINES}
     current: dict[str, Any] | None = None  # the army block being read
+    too_long: set[str] = set()  # the parts with more lines than a sheet's list takes
     for line in sheet_text_lines(text, every=True):
         number, key, value, stripped = line.number, line.key, line.value, line.text
         where = f"Line {number}"
@@ -417,6 +429,12 @@ def sheet_text_read(text: str, names: SheetNames) -> SheetText:
             problems.append(f"{where}: {_shown(stripped)} is no line of an order sheet.")
             continue
         current = None
+        if len(data[part]) >= SHEET_LIST_MAX:
+            # Decision 593: the API's bound, refused whole, and the lines past it not read.
+            if part not in too_long:
+                too_long.add(part)
+                problems.append(f"{where}: {sheet_list_too_long(PARTS[part].label)}")
+            continue
         try:
             entry = _entry_read(part, value, names)
         except ValueError as exc:

@@ -1,7 +1,7 @@
 """The campaign's world state as every phase sees it (pure Python, no Django).
 
 One family of frozen records: the provinces, the kingdoms, the armies with their lists' units, and
-(for the aftermath) the characters and magic items, held by a `World` with the map's adjacency, the
+their characters and magic items, held by a `World` with the map's adjacency, the
 turn and the number of players. The order-sheet check, the turn's orders resolution and the
 aftermath all read this one state, loaded once (kingdoms.services.world); each phase keeps its own
 extras (orders, battles...) in a container that holds the world.
@@ -219,8 +219,10 @@ class World:
     units: dict[int, tuple[UnitState, ...]] = field(default_factory=dict)
     # The alliances in force (Allies): alliance id -> its record. Public: every phase may read them.
     alliances: dict[int, AllianceState] = field(default_factory=dict)
-    # The living characters and the magic items of the armies on the map, by id: the aftermath's
-    # (Character Injury Chart, Warlord); loaded only for it (kingdoms.services.world.world_load).
+    # The living characters and the magic items of the armies on the map, by id (read with their lists,
+    # kingdoms.services.world.world_load): the aftermath's (Character Injury Chart, Warlord), a disband
+    # at foraging (decision 591), a spied list's regiments' items (decision 590). The order sheet's
+    # check has none (world_for_kingdom).
     characters: dict[int, CharacterState] = field(default_factory=dict)
     items: dict[int, ItemState] = field(default_factory=dict)
     # Reconnaissance and Sabotage: the effects gained and not yet used (id -> record; new ones have

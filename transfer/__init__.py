@@ -71,10 +71,15 @@ older sheet without a later key stays without it; the codec reads it with the re
 The province numbers in entries are kept as written, valid or not: a draft may hold any number,
 and the sheet check reports it.
 
-A turn event's "data", a battle's "guerrilla" and a report's "snapshot" are kept as they are
-too, but for the values that hold kingdom or army ids (references.py: the keys the resolution and
-the reports write): a kingdom name and [kingdom name, army name] in the document. Province
-numbers there (an event's "province", data["battle"], data["path"]) stay as they are.
+A turn event's "data", a battle's "guerrilla" and "mission_detail", an effect's "data" and a report's
+"snapshot" are kept as they are too, but for the values that hold ids (references.py: the keys the
+resolution, the services and the reports write): a kingdom name, [kingdom name, army name], a
+character's unit, an effect's or captive's place in the document's lists; null for an id nothing
+reads whose row the document names by no key there (references.DROPPED: a delivery, a turn summary
+sheet, the Battle id the aftermath writes). Province numbers there (an event's "province",
+data["battle"] outside the aftermath, data["path"]) stay as they are. tests/transfer/
+test_event_data_ids.py reads the code for every key an event's data may hold and holds each to
+those tables or to its list of plain data.
 
 Version 2 added "schedule" and "turns". A version 1 document (written before) is still read,
 as a campaign without a schedule or turns. A turn's "events" and "battles" came later within
@@ -92,6 +97,12 @@ the site the document came from: the import translates a Warlord's free roll's b
 kingdom ("kingdoms") and a scenario's by the attacker of the one battle of the roll's turn in its
 province, and keeps any other as written, naming ids of no row of the copy (its export then
 refuses it).
+Version 6 named the ids an event's or an effect's data held that version 5 kept as its site wrote
+them (references.py, Since: a land deal's other kingdom, the Rogue Kingdom entered, the armies on a
+Tomb Raid, the effects used, an Intelligence's character and armies, a purchase's army, ...), or
+wrote null for those nothing reads. A version 5 document holds its site's ids there, read as written
+(a snapshot taken before restores into its own database, where its kingdoms' and armies' still name
+their rows); such an id naming no row of the campaign is written null by the export.
 
 Every list is in a fixed order (the models' own orderings, ties broken by creation), so
 exporting the same campaign twice gives the same JSON; the import creates rows in document

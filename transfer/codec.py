@@ -17,6 +17,7 @@ from .references import (
     BATTLE,
     CAPTIVE_PLACE,
     CHARACTER,
+    DROPPED,
     EFFECT_PLACE,
     EMAIL_KEY_ID,
     KINGDOM,
@@ -43,6 +44,7 @@ NAMING: dict[str, tuple[str, str] | Layout] = {
     REPORT: ("report", "report"),
     STREAM_ID: ("stream", "stream"),
     EMAIL_KEY_ID: ("email_key", "email_key"),
+    DROPPED: ("dropped", "dropped"),
     ALLIANCE: ALLIANCES,
     BATTLE: BATTLES,  # among the battles of the row's turn, written and read before its reports
     # The campaign's effects and captives are written and read first (export.campaign_export).

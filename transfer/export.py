@@ -124,7 +124,7 @@ def _layout_rows(layout: Layout, campaign: Campaign, names: _Names, among: set[A
         for key, text in row_codec.as_text:
             row[key] = text(row[key])
         for name in layout.references:
-            row[name] = names.with_names(row[name], layout.reference(name, row), _What(row_codec, found, name))
+            row[name] = names.with_names(row[name], layout.declared(name, row), _What(row_codec, found, name))
         for name in layout.entries:
             row[name] = names.entries(row[name], what)
         if row_codec.order is not None:  # a many-to-many field among the others: the model's order
@@ -241,7 +241,16 @@ class _Names:
         def named(reference: str, value: Any, key: str) -> Any:
             return self.reference(reference, value, _Keyed(what, key) if key else what)
 
-        return translated(data, references, named)
+        def if_named(reference: str, value: Any, key: str) -> Any:
+            # Declared since a version (references.Since): a version 5 document's id was kept as written,
+            # naming no row of the campaign once imported elsewhere (or restored: an effect's, a
+            # character's ids are new). No row to name: null, rather than no export at all.
+            try:
+                return named(reference, value, key)
+            except DomainError:
+                return None
+
+        return translated(data, references, named, since=if_named)
 
     def reference(self, reference: str, value: Any, what: object) -> Any:
         """The document's name for an id of the kind `reference` (codec.NAMING), a foreign key's or one
@@ -273,6 +282,10 @@ class _Names:
 
     def report(self, value: int, what: object) -> dict[str, Any]:
         return self.natural(REPORTS, value, what)
+
+    def dropped(self, value: Any, what: object) -> None:
+        """An id nothing reads, of a row named by no key where it stands (references.DROPPED): null."""
+        return None
 
     def stream(self, stream: str, what: object) -> str | dict[str, Any]:
         """A roll's stream as it is, or, for one that holds ids (references.STREAM_REFERENCES), the

@@ -89,7 +89,6 @@ from .references import (
     GUERRILLA_REFERENCES,
     KINGDOM,
     MISSION_DETAIL_REFERENCES,
-    MISSION_EFFECT_DATA_REFERENCES,
     PROVINCE,
     REFERENCE_KINDS,
     REPORT,
@@ -101,6 +100,8 @@ from .references import (
     ByIds,
     ListOf,
     Reference,
+    as_of,
+    effect_data_references,
 )
 
 # How the document names a row of each model a foreign key points to.
@@ -239,10 +240,16 @@ class Layout:
         columns = {f.name: f.attname for f in meta.concrete_fields if f.is_relation}
         return tuple(columns.get(name, name) for name in meta.ordering if name not in (self.parent, "id", "pk"))
 
-    def reference(self, name: str, row: Mapping[str, Any]) -> Reference:
-        """What the ids of the JSON field `name` name, for `row` as the document has it."""
+    def declared(self, name: str, row: Mapping[str, Any]) -> Reference:
+        """What the ids of the JSON field `name` name, for `row`, as declared (with the versions, Since)."""
         found = self.references[name]
         return found(row) if callable(found) else found
+
+    def reference(self, name: str, row: Mapping[str, Any], version: int | None = None) -> Reference:
+        """What the ids of the JSON field `name` name, for `row` as a document of `version` has it (the
+        current one's by default; an older one holds the ids declared since as its site wrote them:
+        references.as_of)."""
+        return as_of(self.declared(name, row), version)
 
     def what_lookups(self) -> list[str]:
         """The values `what` names that are not the row's own fields (a lookup through its parent)."""
@@ -761,7 +768,7 @@ MISSION_EFFECTS = Layout(
     MissionEffect,
     "mission_effects",
     "campaign",
-    references={"data": lambda row: MISSION_EFFECT_DATA_REFERENCES.get(row.get("mission", ""), {})},
+    references={"data": lambda row: effect_data_references(row.get("mission", ""))},
     label="mission",
 )
 # The campaign's dice rolls by turn, ties broken by creation: the kingdoms and armies they rolled for

@@ -165,7 +165,9 @@ class Reading:
             }
             # JSON holding ids: the rows it names, resolved now, written as ids once they exist (Plan.translated).
             resolved = {
-                name: self.references(values[name], layout.reference(name, values), f"{row_where} / {name}")
+                name: self.references(
+                    values[name], layout.reference(name, values, self.version), f"{row_where} / {name}"
+                )
                 for name in layout.references
                 if name in values
             }
@@ -186,7 +188,7 @@ class Reading:
                 **named,
             )
             self.plan.translated.extend(
-                (instance, name, layout.reference(name, values), data) for name, data in resolved.items()
+                (instance, name, layout.reference(name, values, self.version), data) for name, data in resolved.items()
             )
             found[index] = instance
             self.late.extend(
@@ -244,6 +246,10 @@ class Reading:
 
     def report(self, value: Any, where: str) -> Any:
         return self.keyed_row("report", value, where)
+
+    def dropped(self, value: Any, where: str) -> None:
+        """An id the document keeps no trace of (references.DROPPED): only null is read there."""
+        return None
 
     def character_named(self, value: Any, where: str) -> Any:
         """The character a document names by his unit."""
@@ -379,7 +385,8 @@ class Reading:
             if key is None:
                 self.problem(where, f"expected {kind.label}, found {data!r:.40}.")
             else:
-                self.problem(where, f'"{key}" should be {kind.or_null().label}, not {data!r:.60}.')
+                label = kind.label if kind.nullable else kind.or_null().label
+                self.problem(where, f'"{key}" should be {label}, not {data!r:.60}.')
             return None
         if isinstance(references, ListOf | ByIds):
             if not isinstance(data, list):

@@ -6,12 +6,17 @@ The module docstring of transfer/__init__.py describes the document as a whole. 
 "turns"); 3, the reports (a turn's "map" and "reports", the users' "report_preferences") and the
 reports' emails (EMAIL_V3_KEYS: one address each, nothing rendered kept); 4, every email of the
 campaign as the outbox keeps it (layout.py EMAILS, its key by the row it names: EMAIL_KEY_ROWS); 5, a
-dice roll's stream that holds ids written with natural keys (STREAM_KEYS). Every earlier version is
-still read. The models' keys are layout.py's; what is left here is the document's top level, the
-users' (accounts are the site's, not a campaign's), the objects inside JSON and version 3's emails.
+dice roll's stream that holds ids written with natural keys (STREAM_KEYS); 6, the ids an event's data
+and an effect's data hold that version 5 kept as its site wrote them (references.py, Since) named by
+natural key, or null for those nothing reads (references.DROPPED). Every earlier version is still
+read. The models' keys are layout.py's; what is left here is the document's top level, the users'
+(accounts are the site's, not a campaign's), the objects inside JSON and version 3's emails.
 
 Version 5 is a version, not a compatible change within 4: a version 4 reader would take such a
-stream for a string it keeps as written, or refuse the object, so it must refuse the document.
+stream for a string it keeps as written, or refuse the object, so it must refuse the document. So is
+6: a version 5 reader would keep a kingdom's name where its data held an id, or a place for an
+effect's id; a version 6 reader keeps a version 5 document's ids there as written (a snapshot taken
+before restores into its own database, where they still name their rows).
 """
 
 from __future__ import annotations
@@ -42,8 +47,8 @@ from .references import (
 )
 
 FORMAT = "briternia-campaign"
-VERSION = 5
-READABLE_VERSIONS = (1, 2, 3, 4, 5)
+VERSION = 6
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
 
 # A unit (an item's bearer, a character's unit) by its army's key and its place in the army's list.
 BEARER_KEYS = {"kingdom": STR, "army": STR, "unit": INT}

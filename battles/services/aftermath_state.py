@@ -132,7 +132,7 @@ def _spied(turn: Turn, targets: set[int]) -> SpiedSources:
 def aftermath_state_load(turn: Turn, *, now: dt.datetime) -> AftermathState:
     """The state the aftermath rules need. Raises ValueError if a battle is not settled (the
     service checks first, and refuses with the reasons)."""
-    world = world_load(campaign=turn.campaign, turn_number=turn.number, characters_and_items=True)
+    world = world_load(campaign=turn.campaign, turn_number=turn.number)
     came_from: dict[int, int] = {}
     for event in TurnEvent.objects.filter(turn=turn, code=EventCode.MOVED).exclude(army=None):
         came_from[event.army_id] = int(event.data["from"])  # type: ignore[index]

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from rulebook.archetypes.character_record import AMNESIA
 from rulebook.experience.spending import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
 
 from ..models import ArmoryItem, Army, Campaign, Delivery, Kingdom
@@ -57,7 +58,7 @@ def spending_rosters_load(
     characters: dict[int, list[CharacterRecord]] = defaultdict(list)
     for row in lists.characters:
         army_id, wizard, magic_level, _, kingdom_id, name, points, role, rank, archetype, abilities, *rest = row
-        survived, at_last, pending, potential_used, immune, living = rest
+        survived, at_last, pending, potential_used, immune, living, injuries, *_ = rest
         if army_id not in army_kingdom:
             continue
         characters[kingdom_id].append(
@@ -77,6 +78,7 @@ def spending_rosters_load(
                 potential_used=potential_used,
                 immune_to_psychology=immune,
                 living=living,
+                amnesia=any(i.get("code") == AMNESIA for i in injuries or ()),
             )
         )
     # The kingdom's magic items, read once: the names of its own (not common) ones, wherever they

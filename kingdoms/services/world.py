@@ -55,8 +55,11 @@ _CHARACTER_FIELDS = (
     # the spending roster's (Spending Experience)
     "kingdom_id", "unit__name", "unit__points_per_model", "role", "rank", "archetype", "abilities",
     "battles_survived", "battles_at_last_ability", "ability_choice_pending", "potential_used",
-    "immune_to_psychology", "unit__living",
+    "immune_to_psychology", "unit__living", "injuries",  # Amnesia: no Archetype roll (decision 621)
+    # the world's character records (rulebook.world.CharacterState)
+    "id", "unit_id",
 )  # fmt: skip
+_CHARACTER_ID = _CHARACTER_FIELDS.index("id")
 _TERRAIN = {t.value: t for t in Terrain}
 _SETTLEMENT = {s.value: s for s in Settlement}
 
@@ -67,6 +70,7 @@ class _Armies:
     garrisons: dict[int, ArmyState]
     units: dict[int, tuple[UnitState, ...]]
     items: dict[int, ItemState]  # the magic items their units bear
+    characters: dict[int, CharacterState]  # their living characters, read with their lists
 
 
 def army_rows(armies_query: QuerySet[Army], *extra: str) -> list[dict[str, Any]]:
@@ -191,9 +195,23 @@ def _armies_load(
         amulets[army_id] += is_scarab_amulet(name)
         items[item_id] = ItemState(id=item_id, name=name, points=points, bearer=bearer)
     casters: dict[int, list[Caster]] = defaultdict(list)
-    for army_id, wizard, level, rune_smith, *_ in lists.characters:
-        if army_id in on_map:
-            casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
+    characters: dict[int, CharacterState] = {}
+    for row in sorted(lists.characters, key=lambda r: r[_CHARACTER_ID]):
+        army_id, wizard, level, rune_smith, kingdom_id, name, _, role, *_rest = row
+        if army_id not in on_map:
+            continue
+        casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
+        record = dict(zip(_CHARACTER_FIELDS, row, strict=True))
+        characters[record["id"]] = CharacterState(
+            id=record["id"],
+            kingdom=kingdom_id,
+            unit=record["unit_id"],
+            name=name,
+            role=role,
+            injuries=tuple(record["injuries"]),
+            abilities=tuple(record["abilities"]),
+            battles_survived=record["battles_survived"],
+        )
 
     def army_state(army: dict[str, Any]) -> ArmyState:
         listed = sum(u.points for u in units.get(army["id"], ())) + (item_points.get(army["id"]) or 0)
@@ -234,34 +252,11 @@ def _armies_load(
         garrisons={a.id: a for a in states if a.kind is ArmyKind.GARRISON},
         units={army: tuple(unit_rows) for army, unit_rows in units.items()},
         items=items,
+        characters=characters,
     )
 
 
-def _characters_load(army_ids: Collection[int]) -> dict[int, CharacterState]:
-    """The living characters of the armies `army_ids`, by id: one query."""
-    rows = (
-        Character.objects.filter(unit__army_id__in=army_ids, alive=True)
-        .order_by("id")
-        .values_list("id", "kingdom_id", "unit_id", "unit__name", "role", "injuries", "abilities", "battles_survived")
-    )
-    return {
-        character_id: CharacterState(
-            id=character_id,
-            kingdom=kingdom,
-            unit=unit,
-            name=name,
-            role=role,
-            injuries=tuple(injuries),
-            abilities=tuple(abilities),
-            battles_survived=survived,
-        )
-        for character_id, kingdom, unit, name, role, injuries, abilities, survived in rows
-    }
-
-
-def _world_and_numbers(
-    *, campaign: Campaign, turn_number: int, characters_and_items: bool = False
-) -> tuple[World, dict[int, int]]:
+def _world_and_numbers(*, campaign: Campaign, turn_number: int) -> tuple[World, dict[int, int]]:
     provinces = list(Province.objects.filter(campaign=campaign).values(*_PROVINCE_FIELDS))
     number_of = {p["id"]: p["number"] for p in provinces}
     treasury = dict(
@@ -328,22 +323,24 @@ def _world_and_numbers(
             )
             for a in Alliance.objects.filter(campaign=campaign, ended_turn__isnull=True)
         },
-        characters=_characters_load([*armies.field, *armies.garrisons]) if characters_and_items else {},
-        items=armies.items if characters_and_items else {},
+        characters=armies.characters,
+        items=armies.items,
         mission_effects=mission_effects_load(campaign),
         captives=captives_load(campaign),
     )
     return world, number_of
 
 
-def world_load(*, campaign: Campaign, turn_number: int, characters_and_items: bool = False) -> World:
+def world_load(*, campaign: Campaign, turn_number: int) -> World:
     """The campaign's provinces, kingdoms (with their treasuries) and active armies with their
     lists as they stand in turn `turn_number`, in a fixed number of queries whatever the size of
     the map or the number of armies. Armies without a province (none stands on the map) are left
     out. An army counts at its list's points, or while its list is due at the points paid for it
-    (`counted_points`). `characters_and_items`: with the living characters and the magic items of
-    the armies on the map (the aftermath's; one query more), else the world has none."""
-    return _world_and_numbers(campaign=campaign, turn_number=turn_number, characters_and_items=characters_and_items)[0]
+    (`counted_points`). With the living characters and the magic items of the armies on the map,
+    read with their lists (no query more): the orders phase's foraging disbands an army with its
+    characters (decision 591), and a spied list shows its regiments' items (decision 590); the
+    aftermath's injuries and Warlord read them."""
+    return _world_and_numbers(campaign=campaign, turn_number=turn_number)[0]
 
 
 def world_changed(campaign_id: int) -> None:
@@ -454,7 +451,7 @@ def world_for_kingdom(
         garrisons=others_garrisons | own.garrisons,
         units=units | own.units,
         alliances=dict(shared.alliances),
-        characters={},  # the aftermath's, not the order sheet's
+        characters={},  # the phases', not the order sheet's
         items={},
     )
 

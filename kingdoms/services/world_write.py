@@ -7,7 +7,7 @@ one-living-Warlord constraint), and the alliance, ledger and experience rows the
 The armies, provinces and units are written in the fields that changed only, one set-based
 statement per table (bulk_rows.rows_update): a field the phase did not change is left as stored,
 and the writes grow with what the turn changed, not with the campaign. A world loaded without
-its characters and items (the orders phase's) has none to write. What is a phase's own (its
+its characters and items (a test's) has none to write. What is a phase's own (its
 battles, sheets, movements, dice, the turn's log) the phase writes."""
 
 from __future__ import annotations
@@ -202,7 +202,9 @@ def _lists_write(before: World, after: World) -> None:
     )
     veterans_lost = [a.id for a in after.armies.values() if a.veteran_status_lost]
     if veterans_lost:
-        Unit.objects.filter(army_id__in=veterans_lost).update(veteran_level=0)
+        # "will lose all its experience points and veteran status": the levels, and the eligibility its
+        # last battle gave for the next one (the experience to buy it is gone too).
+        Unit.objects.filter(army_id__in=veterans_lost).update(veteran_level=0, veteran_eligible=False)
 
 
 def _characters_write(before: World, after: World) -> None:

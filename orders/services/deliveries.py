@@ -7,7 +7,7 @@ from django.db.models import Max
 
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Delivery, Unit
-from rulebook.experience.spending import PurchaseKind
+from rulebook.experience.spending import PurchaseKind, delivered_item_kept
 from rulebook.turn.aftermath.mislabeled_goods import FOUND_ITEM
 from turns.models import Turn, TurnEvent
 
@@ -18,7 +18,8 @@ PHASE_DELIVERIES = "deliveries"
 
 def deliveries_arrive(*, turn: Turn) -> list[TurnEvent]:
     """Put each delivery due at the beginning of `turn` on its army's list, with an event for the
-    kingdom; one for an army disbanded meanwhile is lost. Call in the transaction that opens it."""
+    kingdom; one for an army disbanded meanwhile is lost, and so is a magic item the kingdom came to
+    hold meanwhile (Armory: one of each; decision 600). Call in the transaction that opens it."""
     due = list(
         Delivery.objects.select_for_update()
         .filter(army__kingdom__campaign=turn.campaign, status=Delivery.Status.ON_THE_WAY, arrives_turn__lte=turn.number)
@@ -38,6 +39,14 @@ def deliveries_arrive(*, turn: Turn) -> list[TurnEvent]:
             text = (
                 f"{delivery.what}, {how} for {army.name} in turn {delivery.ordered_turn}, is lost: the army was "
                 f"disbanded before it arrived ({rule})."
+            )
+        elif _item_held(delivery):
+            # Armory: one of each; one that came meanwhile (a transfer, a raid's find) is kept (decision 600).
+            delivery.status = Delivery.Status.LOST
+            code = EventCode.DELIVERY_LOST
+            text = (
+                f"{delivery.what}, {how} for {army.name} in turn {delivery.ordered_turn}, is lost: the kingdom holds "
+                "one already (or lost one with an army) and has only one of each armory item (Armory; decision 600)."
             )
         else:
             _deliver(delivery)
@@ -61,6 +70,18 @@ def deliveries_arrive(*, turn: Turn) -> list[TurnEvent]:
             )
         )
     return TurnEvent.objects.bulk_create(rows)
+
+
+def _item_held(delivery: Delivery) -> bool:
+    """A magic item the kingdom may not take: it holds one of that name (or lost one) already."""
+    if delivery.kind not in (PurchaseKind.ITEM, FOUND_ITEM) or delivery.common:
+        return False
+    held = ArmoryItem.objects.filter(kingdom=delivery.army.kingdom, name__iexact=delivery.name.strip(), common=False)
+    return not delivered_item_kept(
+        delivery.name,
+        common=delivery.common,
+        held=frozenset(n.strip().lower() for n in held.values_list("name", flat=True)),
+    )
 
 
 def _deliver(delivery: Delivery) -> None:

@@ -26,9 +26,11 @@ def sheet_names(ctx: SheetContext) -> SheetNames:
     kingdoms = {k.id: k.name for k in world.kingdoms.values()}
     rivals = {i: a for i, a in known_armies(world).items() if a.kingdom != ctx.kingdom}
     characters = known_characters(world, known_armies(world), ctx.rival_characters)
+    # The kingdom's Elite Defense Forces are named too: they spend their experience (decision 620).
+    own = {a.id: a.name for a in (*ctx.armies.values(), *ctx.elite_defense_forces.values())}
     return SheetNames(
-        armies={**{i: a.label for i, a in rivals.items()}, **{a.id: a.name for a in ctx.armies.values()}},
-        own_armies=frozenset(ctx.armies),
+        armies={**{i: a.label for i, a in rivals.items()}, **own},
+        own_armies=frozenset(own),
         kingdoms=kingdoms,
         characters={
             i: f"{kingdoms.get(c.kingdom, '?')}: {c.label}" for i, c in characters.items() if c.kingdom != ctx.kingdom

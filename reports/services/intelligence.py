@@ -79,11 +79,15 @@ def _army_tables(info: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any
             u.get("points_per_model", ""),
             u.get("equipment_points", ""),
             u.get("veteran_level", ""),
+            ", ".join(f"{i['name']} ({i['points']})" for i in u.get("items", [])) or "-",
             u["points"],
         ]
         for u in info.get("units", [])
     ]
-    columns = ["Unit", "Category", "Models", "Points a model", "Command and equipment", "Veteran level", "Points"]
+    columns = [
+        "Unit", "Category", "Models", "Points a model", "Command and equipment", "Veteran level", "Magic items",
+        "Points",
+    ]  # fmt: skip
     return lines, [{"title": "Army list", "columns": columns, "rows": rows}]
 
 

@@ -10,7 +10,7 @@ and the turn's spending phase (an event per purchase) both price through `purcha
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulebook.ancient_dead.deserts import is_scarab_amulet
 from rulebook.armies.army_lists import CATEGORIES
@@ -31,7 +31,7 @@ from rulebook.experience.spending import (
     recruits_cost,
     veteran_refusal,
 )
-from rulebook.tables import ARMY_MAX_POINTS, ArmyType
+from rulebook.tables import ARMY_MAX_POINTS, ArmyKind, ArmyType
 from rulebook.turn.write_orders.context import SheetContext
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
 from rulebook.turn.write_orders.records import Purchase, SheetEntries, entry_at
@@ -81,11 +81,38 @@ def purchase_words(purchase: Purchase, army_name: str) -> str:
     return f"{army_name} spends experience on {what}"
 
 
+# Battle for Towns, Cities, and Capitols: "The composition of the Elite Defense Force cannot change and is
+# treated as an army in the field in all manners": it spends its experience as an army does, on what leaves
+# its composition as it is (decision 620): its units' Veteran Status, its General's Archetype roll and his
+# Potential. Recruits, equipment and magic items would change it; it never leaves its town, so it needs no
+# supply depot; its hero is no Warlord to be promoted.
+ELITE_DEFENSE_FORCE_PURCHASES = frozenset({PurchaseKind.VETERAN, PurchaseKind.ADVANCEMENT, PurchaseKind.POTENTIAL})
+
+
 def purchase_priced(
     purchase: Purchase, army: ArmyState, army_type: ArmyType, world: World, roster: SpendingRoster
 ) -> PricedPurchase:
     """The purchase's cost in experience, in words, and what the rules say against it on its own
     (what it does beside the sheet's other purchases is `check_purchases`'s)."""
+    priced = _priced(purchase, army, army_type, world, roster)
+    if (
+        army.kind is ArmyKind.GARRISON
+        and purchase.kind in PurchaseKind.ALL
+        and purchase.kind not in ELITE_DEFENSE_FORCE_PURCHASES
+    ):
+        return replace(
+            priced,
+            refusal=(
+                "the composition of an Elite Defense Force cannot change: it spends its experience on Veteran "
+                "Status, its General's Archetype roll or his Potential (Battle for Towns, Cities, and Capitols)."
+            ),
+        )
+    return priced
+
+
+def _priced(
+    purchase: Purchase, army: ArmyState, army_type: ArmyType, world: World, roster: SpendingRoster
+) -> PricedPurchase:
     kind = purchase.kind
     if kind == PurchaseKind.RECRUITS:
         return _recruits(purchase, roster)
@@ -212,9 +239,10 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
         return
     arrives = delivery_turn(ctx.turn)
     by_army: dict[int, list[PricedPurchase]] = {}
+    by_army_state: dict[int, ArmyState] = {}
     rows: dict[int, int] = {}  # id(priced) -> its entry: a problem stands beside the row that mends it
     for index, purchase in enumerate(entries.purchases):
-        army = ctx.armies.get(purchase.army)
+        army = ctx.spender(purchase.army)  # an army, or an Elite Defense Force (decision 620)
         if army is None or army.disbanded:
             check.error_problems.append(
                 SheetProblem(
@@ -228,6 +256,7 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
             continue
         priced = purchase_priced(purchase, army, ctx.army_type, ctx.world, ctx.roster)
         by_army.setdefault(army.id, []).append(priced)
+        by_army_state[army.id] = army
         rows[id(priced)] = index
         if priced.refusal:
             check.error_problems.append(
@@ -261,7 +290,7 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                 )
             )
     for army_id, bought in sorted(by_army.items()):
-        army = ctx.armies[army_id]
+        army = by_army_state[army_id]
         _once_each(army, bought, gold_depots, check, rows, ctx.roster)
         # The army's purchases together: beside the last of them, the one that tips it over.
         last = entry_at("purchases", rows[id(bought[-1])], "army")

@@ -102,6 +102,16 @@ def delivery_turn(ordered_turn: int) -> int:
     return ordered_turn + DELIVERY_DELAY_TURNS
 
 
+def delivered_item_kept(name: str, *, common: bool, held: frozenset[str]) -> bool:
+    """Whether a magic item arriving as a delivery (bought with experience, or found in the field and
+    delayed by a Mislabeled goods) is the kingdom's. Armory: "your kingdom has only one of that item
+    ... If the army containing that item is destroyed, your kingdom does not get another one"; common
+    items are plentiful. One the kingdom came to hold while it was on its way (a transfer, a raid's
+    find: `held`, the lower-case names of the non-common items it holds or lost) is lost, as a found
+    item or a transfer's that it cannot hold (decisions 143, 431, 600)."""
+    return common or name.strip().lower() not in held
+
+
 @dataclass(frozen=True)
 class UnitRecord:
     """A unit of an army's list as spending sees it."""
@@ -135,6 +145,7 @@ class CharacterRecord:
     potential_used: bool = False  # Magician, Potential: bought once per campaign
     immune_to_psychology: bool = False  # by his army book (the list says so)
     living: bool = False  # his unit is marked living in an undead army (Curse of the Dead)
+    amnesia: bool = False  # Character Injury Chart, Amnesia: he can use no Archetype Ability (decision 621)
 
 
 @dataclass(frozen=True)
@@ -206,6 +217,8 @@ def advancement_refusal(character: CharacterRecord) -> str:
         )
     if character.ability_choice_pending:
         return f"{character.name} has an ability to choose first (Character Archetypes and Advancement)."
+    if character.amnesia:
+        return _amnesia(character, "a roll on his Advancement Table")
     since = character.battles_survived - character.battles_at_last_ability
     if since < BATTLES_BETWEEN_ABILITIES:
         return (
@@ -230,7 +243,18 @@ def potential_refusal(character: CharacterRecord) -> str:
         )
     if not character.wizard:
         return f"{character.name} is not a Wizard; only a Wizard has a magic level (Character Archetypes)."
+    if character.amnesia:
+        return _amnesia(character, "his Potential")
     return ""
+
+
+def _amnesia(character: CharacterRecord, what: str) -> str:
+    """Character Injury Chart, Amnesia: "no longer can take advantage of any Archetype Abilities
+    including Starting Abilities": an ability bought would be one he cannot use (decision 621)."""
+    return (
+        f"{character.name} suffers from Amnesia and no longer can take advantage of any Archetype Abilities: "
+        f"{what} would buy nothing he can use (Character Injury Chart)."
+    )
 
 
 def promotion_refusal(character: CharacterRecord, lord_points: int) -> str:

@@ -154,8 +154,13 @@ def character_bio(
 def army_list(world: World, army_id: int) -> list[dict[str, Any]]:
     """The army's list as its player wrote it, no character info ("Army list (no character info)"): each
     unit that is not a character, as the list gives it (its name, category, models, points a model, its
-    command and equipment points and Veteran level, its points). The characters' units are left out, and
-    with them their names and the magic items they bear."""
+    command and equipment points and Veteran level, its points), with the magic items it bears (their
+    names and points: decision 590). The characters' units are left out, and with them their names and
+    the magic items they bear."""
+    borne: dict[int, list[dict[str, Any]]] = {}
+    for item in sorted(world.items.values(), key=lambda i: (i.name.lower(), i.id)):
+        if item.bearer is not None and not item.destroyed:
+            borne.setdefault(item.bearer, []).append({"name": item.name, "points": item.points})
     return [
         {
             "name": u.name,
@@ -169,10 +174,17 @@ def army_list(world: World, army_id: int) -> list[dict[str, Any]]:
             "veteran_level": u.veteran_level,
             "one_use": u.one_use,
             "points": u.points,
+            "items": borne.get(u.id, []),
         }
         for u in world.units.get(army_id, ())
         if not u.character and u.models
     ]
+
+
+def list_points(units: list[dict[str, Any]]) -> int:
+    """The points of a spied list (`army_list`): its regiments' and the magic items they bear, as the army's
+    list counts them; never a character's (decision 590)."""
+    return sum(u["points"] + sum(i["points"] for i in u.get("items", ())) for u in units)
 
 
 def army_statistics(world: World, army_id: int | None) -> dict[str, Any]:
@@ -189,7 +201,7 @@ def army_statistics(world: World, army_id: int | None) -> dict[str, Any]:
         "found": True,
         **_where(world, army_id),
         "list_due": army.list_due,
-        "points": army.points if army.list_due else sum(u["points"] for u in units),
+        "points": army.points if army.list_due else list_points(units),
         "units": units,
     }
 

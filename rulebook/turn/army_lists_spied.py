@@ -1,5 +1,5 @@
 """Reconnaissance, Army Construction Info and Army Statistics: the army's list, once its player wrote it
-(pure Python). Decisions 488, 562-564.
+(pure Python). Decisions 488, 562-564, 590.
 
 "5. Army Construction Info: The Location and Army list (no character info) for the next army this Kingdom
 creates." "3. Army Statistics: The Location and Army list (no character info) of any one army." A new (or
@@ -8,9 +8,10 @@ orders deadline: decision 26a). When such an effect acts while the list is due, 
 location and points then, and the effect stays pending for the list
 (`mission_effects.awaiting_list`). At the beginning of each later resolution, the lists as their players
 left them, before any phase of the turn changes an army (foraging, an upgrade), each awaited list that is
-written is delivered: the spy's INTELLIGENCE, its alone, with the army's units as the list gives them and
-no character info; the effect is used. An army gone from the map before its list was written spends the
-effect, and the spy is told. A list still due waits for the next resolution.
+written is delivered: the spy's INTELLIGENCE, its alone, with the army's units as the list gives them, the
+magic items its regiments bear, and no character info (decision 590); the effect is used. An army gone from
+the map before its list was written spends the effect, and the spy is told. A list still due waits for the
+next resolution.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ def _army(world: World, effect: MissionEffectState) -> ArmyState | None:
     if army is None or army.disbanded or army.kingdom != effect.target:
         return None
     return army
+
+
+def _bearing(unit: dict[str, Any]) -> str:
+    """The magic items a regiment of a spied list bears, as its line says them (decision 590)."""
+    return f" (bearing {', '.join(i['name'] for i in unit['items'])})" if unit["items"] else ""
 
 
 def spied_lists_delivered(world: World, events: list[Event]) -> None:
@@ -73,7 +79,7 @@ def spied_lists_delivered(world: World, events: list[Event]) -> None:
             )
             continue
         info = army_statistics(world, army.id)
-        units = ", ".join(f"{u['models']} {u['name']}" for u in info["units"])
+        units = ", ".join(f"{u['models']} {u['name']}{_bearing(u)}" for u in info["units"])
         events.append(
             Event(
                 PHASE,

@@ -215,12 +215,16 @@ def _reinforce_garrison(state: TurnState, kingdom: KingdomState, number: int, ev
         or province.controller != kingdom.id
         or province.settlement not in ("town", "city")
         or province.elite_defense
+        or province.looted_in(state.turn)  # Looting: no army raised there yet (decision 622)
     ):
         where = str(province) if province else f"province {number}"
+        why = "it is not a town or city of yours without one"
+        if province is not None and province.looted_in(state.turn):
+            why = "it was looted and cannot create armies until the start of the next full turn (Looting)"
         _unavailable(
             kingdom,
             EventCode.SETTLEMENT_UNAVAILABLE,
-            f"{where} cannot take an Elite Defense Force: it is not a town or city of yours without one.",
+            f"{where} cannot take an Elite Defense Force: {why}.",
             events,
             province=number,
         )

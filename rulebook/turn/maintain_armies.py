@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from kernel.dice import Dice
@@ -20,7 +21,8 @@ from rulebook.tables import ARMY_DISBANDED_AT_OR_BELOW, RANK_AND_FILE_RECOVERY, 
 from rulebook.turn.state import TurnState
 from rulebook.turn.tally_gold import add_gold
 from rulebook.turn.write_orders.records import ArmyOrder
-from rulebook.world import ArmyState
+from rulebook.warlord.succession import DISBANDED_HOW, characters_gone_with
+from rulebook.world import ArmyState, disband_army
 
 PHASE_MAINTAIN_ARMIES = "maintain-armies"
 
@@ -59,7 +61,9 @@ def foraging_outcome(result: int) -> ForagingOutcome:
 
 
 def _disband(state: TurnState, army: ArmyState, why: str, phase: str, events: list[Event]) -> None:
-    state.armies[army.id] = replace(army, disbanded=True)
+    """Army Restrictions: the army is disbanded, the magic items it carried destroyed with it; its
+    characters leave with it once the step's foraging is done (`characters_leave_disbanded`)."""
+    disband_army(state.world, army)
     events.append(
         Event(
             phase,
@@ -76,10 +80,23 @@ def _disband(state: TurnState, army: ArmyState, why: str, phase: str, events: li
 def maintain_armies(state: TurnState, dice: Dice, events: list[Event]) -> None:
     """Phase 2: every active army without a supply depot rolls 2D6 on the Foraging Table (M1-M3),
     in ascending id order. The order's standing choices answer a Disaster and a 12."""
-    for army in sorted(state.armies.values(), key=lambda a: a.id):
-        if army.disbanded or army.supply_depot:
+    foraging = [a.id for a in sorted(state.armies.values(), key=lambda a: a.id) if not a.disbanded]
+    for army_id in foraging:
+        army = state.armies[army_id]
+        if army.supply_depot:
             continue  # M1: an army with its supply depot needs no foraging
         forage_army(state, army, dice, events)
+    characters_leave_disbanded(state, events, foraging, PHASE_MAINTAIN_ARMIES)
+
+
+def characters_leave_disbanded(state: TurnState, events: list[Event], army_ids: Iterable[int], phase: str) -> None:
+    """Army Restrictions, of the armies `army_ids` that foraging disbanded ("the small band of soldiers ...
+    going their separate ways"): their living characters leave with them and count as dead, as a retired
+    character does; a Warlord among them is succeeded once all of them are gone, never by a General who
+    leaves in the same step (decision 591, as the aftermath's decision 558). The orders phase has no turn
+    summary sheet to name an heir: a tie goes to the oldest army's General (decision 78)."""
+    gone = [a for a in army_ids if state.armies[a].disbanded]
+    characters_gone_with(state.world, events, gone, how=DISBANDED_HOW, code=EventCode.CHARACTER_RETIRED, phase=phase)
 
 
 def forage_army(state: TurnState, army: ArmyState, dice: Dice, events: list[Event]) -> None:

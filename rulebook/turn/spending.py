@@ -25,7 +25,7 @@ from rulebook.experience.spending import (
     delivery_turn,
     useless_abilities,
 )
-from rulebook.tables import Archetype
+from rulebook.tables import Archetype, ArmyKind
 from rulebook.turn.create_upgrade_armies import PHASE_CREATE_UPGRADE
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import Purchase
@@ -61,7 +61,8 @@ def _refused(kingdom: int, purchase: Purchase, text: str, events: list[Event], a
 def _buy(
     state: TurnState, kingdom: int, purchase: Purchase, roster: SpendingRoster, dice: Dice, events: list[Event]
 ) -> None:
-    army = state.armies.get(purchase.army)
+    # An army, or an Elite Defense Force, which spends its experience too (decision 620).
+    army = state.armies.get(purchase.army) or state.garrisons.get(purchase.army)
     if army is None or army.kingdom != kingdom or army.disbanded:
         _refused(kingdom, purchase, f"Army {purchase.army} is no longer active: its purchase is not made.", events)
         return
@@ -80,7 +81,9 @@ def _buy(
             army.id,
         )
         return
-    state.armies[army.id] = replace(army, experience=army.experience - priced.cost)
+    (state.garrisons if army.kind is ArmyKind.GARRISON else state.armies)[army.id] = replace(
+        army, experience=army.experience - priced.cost
+    )
     events.append(_event(state, kingdom, army.id, army.name, priced, roster, dice))
 
 

@@ -98,6 +98,9 @@ class BattleS:
     # or chosen over the army that stands there, `garrison_army`, which then supports it).
     garrison_defends: bool = False
     army_with_garrison: int | None = None  # the field army standing where its garrison defends
+    # The kingdom of the garrison supporting an army of its ally's (its town's garrison beside its
+    # ally's army, decision 580); None: the garrison fighting, if any, is the defender's own.
+    garrison_kingdom: int | None = None
     # Allies: the armies standing in the province beside their ally's side, which they support from
     # there (decisions 550, 551); the contact's `beside`.
     beside: tuple[int, ...] = ()

@@ -15,6 +15,7 @@ from battles.services.scenarios import general_abilities, scenario_setup
 from battles.services.summaries import summary_sheet_form, summary_sheet_save
 from kingdoms.models import Army, Character, Province, Unit
 from kingdoms.services.armies import army_list_save
+from kingdoms.services.experience import experience_adjust
 from orders.services.sheets import order_sheet_save
 from reports.models import TurnReport
 from rulebook.armies.army_lists import CharacterEntry, UnitEntry
@@ -128,6 +129,9 @@ def test_the_elite_defense_force_defends_gains_experience_recovers_and_its_hero_
 def test_an_elite_defense_force_whose_city_falls_perishes_without_rolls(
     turn, k, province, battles_filed, elite_defense_force
 ):
+    """Battle for Towns, Cities, and Capitols: "Should the town / city be conquered, the Elite Defense Force
+    it to be considered to have perished to the last man and no recovery rolls are to be made": Da Red Fang
+    takes Eldenhall; the force is disbanded, and Captain Eda, its hero, is dead (decision 592)."""
     force = elite_defense_force
     assert orders_phase_run(turn_id=turn.pk).resolved
     for other in Battle.objects.filter(turn=turn).exclude(province__number=61):
@@ -149,7 +153,10 @@ def test_an_elite_defense_force_whose_city_falls_perishes_without_rolls(
     force.refresh_from_db()
     assert force.status == Army.Status.DISBANDED and force.experience == 0
     codes = set(TurnEvent.objects.filter(turn=turn, phase="aftermath", army=force).values_list("code", flat=True))
-    assert codes == {"battle-result", "elite-defense-force-perished"}
+    assert codes == {"battle-result", "elite-defense-force-perished", "character-dead"}
+    # "perished to the last man": its hero with it, recorded dead, rolling no injury (decision 592).
+    captain.refresh_from_db()
+    assert not captain.alive and captain.injuries == []
 
 
 def test_case_R10_an_army_attacking_the_great_pyramid_faces_the_capitol_garrison_and_its_warlord(
@@ -179,3 +186,43 @@ def test_case_R10_an_army_attacking_the_great_pyramid_faces_the_capitol_garrison
     assert setup.defender.general_abilities == frozenset(warlord.abilities) != frozenset()
     refused = TurnEvent.objects.get(turn=turn, code="support-refused", army__name="First Host")
     assert refused.data["reason"] == "ancient-dead"
+
+
+def test_an_elite_defense_force_spends_its_experience_on_the_order_sheet(
+    api_client_for, client, turn, k, elite_defense_force
+):
+    """Battle for Towns, Cities, and Capitols: the Elite Defense Force "is treated as an army in the
+    field in all manners" but its composition "cannot change" (decision 620). Its experience buys its
+    Guards' Veteran level and Captain Eda's Archetype roll (Spending Experience) through the API, and the
+    order sheet page offers it among the armies that spend; recruits for it are refused. The sheet took
+    it for no army of the kingdom's ("only an army spends its experience")."""
+    force = elite_defense_force
+    ostland = k["Ostland"]
+    Unit.objects.filter(army=force, name="Guards").update(veteran_eligible=True)
+    Character.objects.filter(unit__army=force).update(battles_survived=3)
+    experience_adjust(army=force, turn=turn.number, amount=50, reason="Held Eldenhall (test setup)")
+    client.force_login(ostland.players.first())
+    page = client.get(f"/turns/{turn.pk}/orders/")
+    assert f'<option value="{force.id}">Elite Defense Force of Eldenhall</option>' in page.content.decode()
+
+    api = api_client_for(ostland.players.first())
+    url = f"/api/turns/{turn.pk}/sheet/"
+    refused = api.put(
+        url,
+        {"orders": [], "purchases": [{"army": force.id, "kind": "recruits", "unit": "Guards", "models": 2}]},
+        format="json",
+    )
+    assert "the composition of an Elite Defense Force cannot change" in str(refused.json())
+    purchases = [
+        {"army": force.id, "kind": "veteran", "unit": "Guards"},
+        {"army": force.id, "kind": "advancement", "unit": "Captain Eda"},
+    ]
+    response = api.put(url, {"orders": [], "purchases": purchases, "submit": True}, format="json")
+    assert response.status_code == 200, response.json()
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    force.refresh_from_db()
+    assert force.experience == 50 - 10 - 25
+    assert Unit.objects.get(army=force, name="Guards").veteran_level == 1
+    captain = Character.objects.get(unit__army=force)
+    assert captain.battles_at_last_ability == 3
+    assert TurnEvent.objects.filter(turn=turn, army=force, code="archetype-roll").exists()

@@ -166,6 +166,43 @@ def test_an_illegal_move_is_refused_naming_the_army_and_province_and_the_earlier
     assert str(far.number) in problem
 
 
+def test_a_mailed_sheet_with_a_list_longer_than_the_api_takes_is_refused_whole_naming_the_rule(
+    dovecot, turn, alice, two_armies, reminder, django_capture_on_commit_callbacks
+):
+    """Army Table; decision 593: a sheet filed by email takes each list as the API does, at most 402
+    entries (a few for each of the 134 armies a kingdom may have at most). A reply, delivered to the real
+    IMAP server, with 403 "Buy supply depot" lines is not read past the bound: it is refused whole, its
+    answer naming the list and the rule, and the earlier submission stands."""
+    first, second = two_armies
+    when = turn.orders_deadline - dt.timedelta(hours=1)
+    good = message_receive(
+        reply(reminder, {first.name: f"Move into {neighbour(first).number}"}),
+        received_at=when,
+        source=InboundMessage.Source.MAILDROP,
+    )
+    assert good.status == InboundMessage.Status.ACCEPTED, good.reason
+    standing = OrderSubmission.objects.get()
+    sheet = reminder.text[reminder.text.index("Campaign: ") :]
+    depots = "\n".join([f"Buy supply depot: army = {second.name}"] * 403)
+    dovecot.deliver(
+        mail(to=reminder.reply_to, sender=alice.email, subject="Re: orders", text=f"{sheet}\n{depots}\n"),
+        recipient=reminder.reply_to,
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert inbox_poll.delay().get()["imap"] == 1
+
+    row = InboundMessage.objects.exclude(pk=good.pk).get()
+    assert row.status == InboundMessage.Status.REFUSED
+    assert list(OrderSubmission.objects.all()) == [standing]
+    assert "nothing was saved" in row.answer.text
+    (problem,) = [line for line in row.answer.text.splitlines() if "at most 402 entries" in line]
+    assert problem.endswith(
+        "Buy supply depot: at most 402 entries (Army Table: a few for each of the 134 armies a kingdom may have at "
+        "most); this list has more. Nothing was saved."
+    )
+
+
 def test_a_sheet_received_a_second_before_the_deadline_and_read_after_it_counts(turn, alice, two_armies, reminder):
     first, _ = two_armies
     target = neighbour(first)

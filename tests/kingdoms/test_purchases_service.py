@@ -426,3 +426,17 @@ def test_an_armory_item_the_kingdom_lost_with_an_army_is_counted_by_the_sheets_r
     roster = spending_rosters_load(campaign=demo_campaign, kingdom=ostland.pk)[ostland.pk]
     assert "war banner" in roster.items
     assert all(item.name != "War Banner" for item in roster.armory)
+
+
+def test_a_warlord_with_amnesia_is_refused_his_archetype_roll_through_the_api(api_client_for, army, turn, ostland):
+    """Character Injury Chart, Amnesia (decision 621): the Elector Count rolled Amnesia in an earlier
+    battle (his record says so); the sheet (API, and the roster the order sheet's check reads) refuses
+    the roll his three battles would otherwise buy, naming the rule."""
+    Character.objects.filter(unit__army=army, role="warlord").update(
+        injuries=[{"code": "amnesia", "label": "Amnesia", "roll": 52, "detail": "no Archetype Abilities any more"}]
+    )
+    api = api_client_for(player(ostland))
+    body = {"orders": [], "purchases": [{"army": army.id, "kind": "advancement", "unit": "Elector Count Valten"}]}
+    response = api.put(f"/api/turns/{turn.pk}/sheet/", {**body, "submit": True}, format="json")
+    assert response.status_code == 400
+    assert "Elector Count Valten suffers from Amnesia" in error_details(response)[0]

@@ -6,6 +6,7 @@ not grow with the campaign's size more than it must)."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,12 +15,20 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from kingdoms.models import Army, Campaign, Kingdom, TreasuryEntry, Unit
-from kingdoms.services.world import _reading, world_for_kingdom, world_kept_forget, world_load
+from kingdoms.services.world import _reading, world_for_kingdom, world_kept_forget
+from kingdoms.services.world import world_load as world_load_whole
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.problems import SheetProblemCode
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
+from rulebook.world import World
 from tests.clients import pages_as, user_named
 from turns.services.cycle import orders_phase_run
+
+
+def world_load(*, campaign: Campaign, turn_number: int) -> World:
+    """The turn's world as the sheet's check reads it: without the characters and magic items the
+    phases read (decisions 590, 591)."""
+    return replace(world_load_whole(campaign=campaign, turn_number=turn_number), characters={}, items={})
 
 
 def _worlds_agree(campaign: Campaign, turn_number: int) -> None:

@@ -36,7 +36,7 @@ def test_a_dead_warlord_and_his_successor_are_written_the_dead_first(demo_campai
     living Warlord at every moment (the row constraint), so the writer writes the dead first."""
     ostland = k["Ostland"]
     _, warlord, general, _, _ = _army_with_characters(ostland)
-    before = world_load(campaign=demo_campaign, turn_number=1, characters_and_items=True)
+    before = world_load(campaign=demo_campaign, turn_number=1)
     after = before.working_copy()
     injury = {"roll": 11, "result": "Old Battle Wound"}
     after.characters[warlord.id] = replace(before.characters[warlord.id], alive=False)
@@ -63,7 +63,7 @@ def test_the_units_and_items_whose_records_changed_are_written(demo_campaign, k)
     """A unit's models (its losses counted in its casualties) and Veteran Status, a magic item
     dropped back to the armory; the records that did not change are left as stored."""
     army, _, general, spearmen, sword = _army_with_characters(k["Ostland"])
-    before = world_load(campaign=demo_campaign, turn_number=1, characters_and_items=True)
+    before = world_load(campaign=demo_campaign, turn_number=1)
     after = before.working_copy()
     after.units[army.id] = tuple(
         replace(u, models=31, veteran_level=1, veteran_eligible=True) if u.id == spearmen.id else u
@@ -86,11 +86,10 @@ def test_the_units_and_items_whose_records_changed_are_written(demo_campaign, k)
 
 
 def test_a_world_loaded_without_characters_and_items_writes_none(demo_campaign, k):
-    """The orders phase loads no characters nor items: the writer has none of them to write, and
-    leaves their rows as stored."""
+    """A world without characters nor items (as a test makes it): the writer has none of them to
+    write, and leaves their rows as stored."""
     _, warlord, _, _, sword = _army_with_characters(k["Ostland"])
-    before = world_load(campaign=demo_campaign, turn_number=1)
-    assert (before.characters, before.items) == ({}, {})
+    before = replace(world_load(campaign=demo_campaign, turn_number=1), characters={}, items={})
     with transaction.atomic():
         world_write(turn=1, campaign=demo_campaign, before=before, after=before.working_copy(), events=[])
     assert Character.objects.get(pk=warlord.pk).alive

@@ -234,3 +234,44 @@ def test_an_ally_arriving_to_defend_fights_beside_its_ally_and_the_aftermath_goe
         army.refresh_from_db()
     assert raiders.province.number == 18 and _province(demo_campaign, 18).controller == tor
     assert reiksguard.province.number == 9 and ironbreakers.province.number != 18
+
+
+def test_an_ally_that_wins_in_its_ally_s_province_is_told_so_and_so_is_its_ally(
+    demo_campaign, k, django_capture_on_commit_callbacks
+):
+    """Decision 582 through the site (decision 552; Allies: "Control of the province does not change
+    hands if the ally maintains control of the province"): Ostland's Reiksguard (from 9) and Tor
+    Anlec's Raiders (from 27) both march into Karak Dumn's 18, Ostland's ally. The Reiksguard wins:
+    18 stays Karak Dumn's, and both allies' reports say the Reiksguard kept it for Karak Dumn; Tor
+    Anlec's does not."""
+    capture = django_capture_on_commit_callbacks
+    ostland, karak, tor = k["Ostland"], k["Karak Dumn"], k["Tor Anlec"]
+    first, second = sorted((ostland, karak), key=lambda x: x.id)
+    Alliance.objects.create(campaign=demo_campaign, first=first, second=second, trust="T", formed_turn=0)
+    turn1 = demo_campaign.turns.get(number=1)
+    Province.objects.filter(campaign=demo_campaign, number=18).update(controller=karak)
+    reiksguard = army_with_list(
+        ostland, "Reiksguard", _province(demo_campaign, 9), [("Swordsmen", 150, 6), ("Halberdiers", 60, 6)]
+    )
+    raiders = army_with_list(tor, "Raiders", _province(demo_campaign, 27), [("Spearmen", 70, 9), ("Archers", 40, 11)])
+    _file("alice", turn1, orders=[{"army": reiksguard.id, "kind": "move", "target": 18}])
+    _file("dave", turn1, orders=[{"army": raiders.id, "kind": "move", "target": 18}])
+    _organizer_resolves(turn1, capture)
+
+    battle = Battle.objects.get(turn=turn1, province__number=18)
+    assert {battle.attacker_army, battle.defender_army} == {reiksguard, raiders} and battle.both_moved
+    for player, result in (("alice", "major-victory"), ("dave", "major-loss")):
+        response = api_as(player).put(
+            f"/api/battles/{battle.pk}/sheet/", {"result": result, "submit": True}, format="json"
+        )
+        assert response.status_code == 200, response.json()
+    _organizer_ends(turn1, capture)
+
+    assert _province(demo_campaign, 18).controller == karak
+    kept = TurnEvent.objects.filter(turn=turn1, code="province-kept-for-ally")
+    assert sorted(e.kingdom_id for e in kept) == sorted([ostland.id, karak.id])
+    assert "Reiksguard wins the battle in 18" in _report(turn1, ostland, "alice")
+    assert "it keeps it for Karak Dumn, and control does not change hands (Allies)." in _report(turn1, ostland, "alice")
+    karak_report = _report(turn1, karak, "carol")
+    assert "Your ally Ostland's army Reiksguard wins the battle in your province 18" in karak_report
+    assert "keeps it for" not in _report(turn1, tor, "dave")

@@ -9,7 +9,7 @@ from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
 from orders.models import OrderSheet
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, error_details, pages_as
-from tests.kingdoms.builders import army_built, campaign_built, kingdom_built, unit_built
+from tests.kingdoms.builders import army_built, campaign_built, character_built, kingdom_built, unit_built
 from tests.turns.builders import turn_built
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
@@ -164,7 +164,7 @@ def test_razing_the_ally_s_capitol_through_the_site_loses_it_and_its_elite_defen
     """Allies, Raze: "the backstabber takes control of that province"; Loss of the Capitol; Battle for
     Towns, Cities, and Capitols (decisions 159, 556), as the orders phase writes them: Ostland's army in
     allied Karak Dumn's capitol city razes it; Karak Dumn has no capitol from this turn, and its Elite
-    Defense Force there has perished."""
+    Defense Force there has perished, its hero with it (decision 592)."""
     ostland, karak = k["Ostland"], k["Karak Dumn"]
     Alliance.objects.create(campaign=turn.campaign, first=ostland, second=karak, trust="T", formed_turn=1)
     capitol = karak.capitol
@@ -172,6 +172,7 @@ def test_razing_the_ally_s_capitol_through_the_site_loses_it_and_its_elite_defen
     karak.armies.filter(kind="field").update(province=capitol.neighbours.get(number=6))
     guard = army_built(karak, name="Elite Defense Force", province=capitol.number, size=500, kind="garrison")
     unit_built(guard, "Hammerers", models_count=40, points_per_model=12)
+    thane = character_built(guard, "Thane Grimbold", points=80, role="general")
     backstabbers = army_built(ostland, name="Backstabbers", province=capitol.number, size=1500)
     unit_built(backstabbers, "Swordsmen", models_count=250, points_per_model=6)
     response = api_as("alice").put(
@@ -191,6 +192,10 @@ def test_razing_the_ally_s_capitol_through_the_site_loses_it_and_its_elite_defen
     assert guard.status == Army.Status.DISBANDED
     assert TurnEvent.objects.filter(turn=turn, code="capitol-lost", kingdom=karak).exists()
     assert TurnEvent.objects.filter(turn=turn, code="elite-defense-force-perished", kingdom=karak).exists()
+    # Perished to the last man: its hero is recorded dead (decision 592).
+    thane.refresh_from_db()
+    assert not thane.alive
+    assert TurnEvent.objects.filter(turn=turn, code="character-dead", kingdom=karak, army=guard).exists()
 
 
 def test_razing_the_ally_s_province_its_army_shares_makes_a_battle_through_the_site(turn, k):

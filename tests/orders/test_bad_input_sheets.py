@@ -108,7 +108,7 @@ def test_the_schema_documents_the_kingdom_query(client):
         assert kingdom["in"] == "query" and kingdom["schema"]["type"] == "integer"
 
 
-@pytest.mark.parametrize("index", ["1000000", "-1", "100", "٣", "x"])
+@pytest.mark.parametrize("index", ["1000000", "-1", "402", "٣", "x"])
 def test_a_row_the_sheet_form_cannot_place_refuses_the_sheet(turn, ostland, submitted, demo_campaign, index):
     """Issue 33: `transfer-1000000-kingdom` was dropped without a word and the sheet submitted
     without it. A row the form cannot place is an error, and nothing is submitted."""
@@ -128,6 +128,44 @@ def test_a_row_the_sheet_form_cannot_place_refuses_the_sheet(turn, ostland, subm
     assert response.status_code == 400
     assert f"transfer-{index}-kingdom: the sheet has no such row" in response.content.decode()
     _unchanged(submitted)
+
+
+def test_the_sheet_form_takes_as_many_rows_of_a_part_as_the_api_and_refuses_one_past_them_naming_the_rule(
+    turn, ostland, submitted, demo_campaign
+):
+    """Army Table; decision 593: the site's order form bounds each part of the sheet as the API bounds its
+    lists (402 entries: a few for each of the 134 armies a kingdom may have at most). Row 401 of a part is
+    a row of the sheet (it was refused past row 99); row 402 refuses the whole sheet with a message naming
+    the rule, and nothing is saved."""
+    from kingdoms.models import Kingdom
+
+    army = ostland.armies.get(kind="field")
+    fang = Kingdom.objects.get(campaign=demo_campaign, name="Da Red Fang")
+    url = f"/turns/{turn.pk}/orders/{ostland.pk}/"
+    past = pages_as("alice").post(
+        url,
+        {
+            f"army-{army.pk}-kind": "hold",
+            "transfer-402-kingdom": fang.pk,
+            "transfer-402-gold": "10",
+            "action": "submit",
+        },
+    )
+    assert past.status_code == 400
+    page = past.content.decode()
+    assert (
+        "transfer-402-kingdom: the sheet has no such row (rows are numbered 0 to 401: a part of the sheet holds "
+        in page
+    )
+    assert "Army Table: a few for each of the 134 armies a kingdom may have at most); nothing is saved." in page
+    _unchanged(submitted)
+    # The last row a part holds is read, as the API's 402nd entry is.
+    last = pages_as("alice").post(
+        url,
+        {f"army-{army.pk}-kind": "hold", "transfer-401-kingdom": fang.pk, "transfer-401-gold": "", "action": "save"},
+    )
+    assert "no such row" not in last.content.decode()
+    assert OrderSheet.objects.get(pk=submitted.pk).entries["gold_transfers"] == [{"kingdom": fang.pk, "gold": 0}]
 
 
 def test_a_threads_kept_input_fields_check_each_sheet_as_fresh_ones_do(db):
@@ -204,8 +242,8 @@ def test_a_list_of_the_order_sheet_longer_than_any_kingdom_needs_is_refused_nami
     )
     assert response.status_code == 400, response.content
     assert error_details(response) == [
-        f"{field}: at most 402 entries (a few for each of the 134 armies a kingdom may have at most); this list has "
-        "more. Nothing was saved."
+        f"{field}: at most 402 entries (Army Table: a few for each of the 134 armies a kingdom may have at most); "
+        "this list has more. Nothing was saved."
     ]
     assert error_fields(response) == [field]
     _unchanged(submitted)

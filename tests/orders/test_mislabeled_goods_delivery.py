@@ -47,3 +47,29 @@ def test_the_delayed_item_arrives_for_its_bearer_at_the_beginning_of_its_turn(os
         f"{army.name}: Staff of Sorcery (found in the field, mislabeled), found in turn {turn.number}, arrives and "
         "is on its list (Sabotage: Mislabeled goods)."
     )
+
+
+def test_an_item_bought_that_the_kingdom_came_to_hold_meanwhile_is_lost_and_the_turn_opens(ostland, turn):
+    """Armory: one of each (decision 600). A Staff of Sorcery bought two turns ago arrives while the kingdom
+    holds one (a transfer or a raid's find came first): the delivery is lost with an event, and the turn's
+    opening does not fail on the armory's one-of-each constraint."""
+    army = ostland.armies.get(kind="field")
+    ArmoryItem.objects.create(kingdom=ostland, name="Staff of Sorcery", points=0)
+    Delivery.objects.create(
+        army=army,
+        kind="item",
+        what="Staff of Sorcery (25 points)",
+        unit="Captain Reiner",
+        name="Staff of sorcery",
+        points=25,
+        cost=25,
+        ordered_turn=turn.number - 2 if turn.number > 2 else 0,
+        arrives_turn=turn.number,
+    )
+
+    (lost,) = deliveries_arrive(turn=turn)
+
+    assert Delivery.objects.get(army=army).status == Delivery.Status.LOST
+    assert ArmoryItem.objects.filter(kingdom=ostland, name__iexact="Staff of Sorcery").count() == 1
+    assert lost.code == EventCode.DELIVERY_LOST
+    assert "holds one already" in lost.text and "decision 600" in lost.text

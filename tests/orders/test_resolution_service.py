@@ -447,3 +447,57 @@ def test_case_R7_guerrilla_losses_are_written_to_the_list_a_whole_unit_included(
     assert (reserve.models_count, reserve.models_lost) == (0, 20)
     assert (knights.models_count, knights.models_lost) == (56, 4)
     assert turn_state_load(turn).armies[large.id].points == 100 + 56 * 30
+
+
+def test_the_characters_of_an_army_foraging_disbands_are_written_gone_and_the_warlord_succeeded(turn, k):
+    """2. Maintain Armies, through the loader and the writer (decision 591; Army Restrictions: "going their
+    separate ways"; Warlord: "a General with the most experience from the player's armies is selected"):
+    Ostland's Warlord's army disbands on a foraging Disaster. The world the resolution loads holds his
+    army's characters and items: they leave with it, and the database records them dead, his magic item
+    destroyed, and the General of Ostland's most experienced army the Warlord."""
+    from django.db import transaction
+
+    from kernel.dice import ScriptedDice
+    from kingdoms.models import ArmoryItem, Character
+    from orders.services.resolution import resolution_write
+    from rulebook.turn.maintain_armies import maintain_armies
+    from rulebook.turn.pipeline import Resolution
+    from tests.kingdoms.builders import army_built, character_built, unit_built
+
+    ostland = k["Ostland"]
+    warlord = Character.objects.get(kingdom=ostland, role="warlord", alive=True)
+    host = warlord.unit.army
+    hero = character_built(host, "Sir Wendel", points=60)
+    sword = ArmoryItem.objects.create(kingdom=ostland, name="Runefang of Solland", points=50, bearer=warlord.unit)
+    veterans = army_built(ostland, name="Veterans", province=ostland.capitol.number, size=1000, experience=900)
+    unit_built(veterans, "Greatswords", models_count=80, points_per_model=12)
+    heir = character_built(veterans, "Captain Brandt", points=80, role="general")
+    Army.objects.filter(kingdom__campaign=turn.campaign).update(supply_depot=True)
+    Army.objects.filter(pk=host.pk).update(supply_depot=False)
+    leaving = set(Character.objects.filter(unit__army=host, alive=True).values_list("id", flat=True))
+    assert {warlord.id, hero.id} <= leaving
+    before = turn_state_load(turn)
+    work = before.working_copy()
+    work.orders[host.id] = ArmyOrder(host.id, disaster_choice="disband")
+    dice = ScriptedDice(faces=[1, 1])  # 2: Disaster, and its banner chose disbanding
+    events: list = []
+    maintain_armies(work, dice, events)
+    with transaction.atomic():
+        resolution_write(
+            turn=turn,
+            before=before,
+            resolution=Resolution(state=work, events=events, contacts=[], battles=[]),
+            dice=dice,
+        )
+
+    host.refresh_from_db()
+    assert host.status == Army.Status.DISBANDED
+    for character in (warlord, hero, heir):
+        character.refresh_from_db()
+    assert not Character.objects.filter(pk__in=leaving, alive=True).exists()
+    assert (heir.alive, heir.role) == (True, Character.Role.WARLORD)
+    sword.refresh_from_db()
+    assert sword.destroyed
+    assert TurnEvent.objects.filter(turn=turn, code="character-retired", army=host).count() == len(leaving)
+    succession = TurnEvent.objects.get(turn=turn, code="warlord-succession")
+    assert "Captain Brandt" in succession.text and succession.army_id == veterans.id

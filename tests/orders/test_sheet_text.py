@@ -191,3 +191,28 @@ def test_problems_of_the_check_find_their_lines():
     )
     assert read.line_of({"army": 1, "armies": [1]}) == 1
     assert read.line_of({"army": None, "armies": [], "part": "gold_transfers", "entry": 0}) == 4
+
+
+def test_an_elite_defense_force_is_named_in_the_sheet_s_text_for_its_purchases():
+    """Battle for Towns, Cities, and Capitols (decision 620): the Elite Defense Force spends its
+    experience on the order sheet, so the sheet by email names it: a purchase written with its name is
+    read back as its own (the text knew only the field armies)."""
+    from orders.services.sheet_text import sheet_names
+    from rulebook.tables import ArmyType
+    from rulebook.turn.write_orders.context import order_sheet_context
+    from rulebook.turn.write_orders.records import Purchase
+    from tests import world_builders as wb
+
+    world = wb.world(
+        provinces=[wb.province(1, "plains", "town", controller=1)],
+        kingdoms=[wb.kingdom(1, "Ostland", ArmyType.EMPIRE)],
+        armies=[wb.army(10, 1, 1, name="1st Army")],
+        garrisons=[wb.garrison(20, 1, 1, name="Elite Defense Force of Riverton")],
+    )
+    names = sheet_names(order_sheet_context(world, 1))
+    sheet = SheetEntries(purchases=(Purchase(20, "veteran", unit="Town Guard"),))
+    text = sheet_text_write(
+        header={"campaign": "Briternia", "turn": "1", "kingdom": "Ostland"}, entries=sheet, names=names
+    )
+    assert "Elite Defense Force of Riverton" in text
+    assert sheet_text_read(text, names).entries.purchases == sheet.purchases

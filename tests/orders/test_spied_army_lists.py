@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from briternia.pdf import pdf_render
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Kingdom, MissionEffect, Unit
+from kingdoms.models import ArmoryItem, Army, Kingdom, MissionEffect, Unit
 from orders.services.sheets import order_sheet_save
 from reports.services.reports import kingdom_report_context
 from rulebook.turn.write_orders.records import CreateArmy, SheetEntries
@@ -145,3 +145,37 @@ def test_an_awaited_list_still_due_keeps_the_effect_listed_as_waiting_on_the_spy
     assert not TurnEvent.objects.filter(turn=turn, code=EventCode.INTELLIGENCE).exists()
     (pending,) = api_client_for(user_named("alice")).get(f"/api/kingdoms/{ostland.pk}/intelligence/").json()["pending"]
     assert pending["label"] == "Army Statistics" and "list" in pending["when"] and "Da Red Fang" in pending["when"]
+
+
+def test_army_statistics_the_list_delivered_holds_the_magic_items_its_regiments_bear(turn, k):
+    """Reconnaissance, Army Statistics: "The Location and Army list (no character info) of any one army".
+    The magic items a regiment bears are part of its list (Armory): the list delivered at turn 1's
+    resolution gives each regiment its items, their names and points, and counts them in the list's points;
+    a character's item stays out with him (decision 590; the world the resolution loads carries the items)."""
+    ostland, fang = k["Ostland"], k["Da Red Fang"]
+    army = fang.armies.get(kind="field")
+    regiment = army.units.exclude(category="character").filter(models_count__gt=0).order_by("position", "id").first()
+    character = Unit.objects.create(
+        army=army, position=99, name="Grotsnik Da Secret Boss", category="character", models_count=1,
+        points_per_model=130,
+    )  # fmt: skip
+    ArmoryItem.objects.create(kingdom=fang, name="Banner of Da Red Sun", points=50, bearer=regiment)
+    ArmoryItem.objects.create(kingdom=fang, name="Secret Choppa", points=30, bearer=character)
+    ArmoryItem.objects.create(kingdom=fang, name="Lost Totem", points=25, bearer=regiment, destroyed=True)
+    effect = _awaiting_list(turn, ostland, fang, army, "army-statistics")
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    effect.refresh_from_db()
+    assert (effect.status, effect.used_turn) == ("used", 1)
+    (intel,) = TurnEvent.objects.filter(turn=turn, code=EventCode.INTELLIGENCE)
+    units = intel.data["info"]["units"]
+    borne = {u["name"]: u["items"] for u in units}
+    assert borne[regiment.name] == [{"name": "Banner of Da Red Sun", "points": 50}]
+    assert all(items == [] for name, items in borne.items() if name != regiment.name)
+    assert intel.data["info"]["points"] == sum(u["points"] for u in units) + 50
+    assert "Banner of Da Red Sun" in intel.text
+    for secret in ("Secret Choppa", character.name, "Lost Totem"):
+        assert secret not in intel.text and secret not in repr(intel.data)
+    spy = report_text(turn, ostland)
+    assert "Banner of Da Red Sun (50)" in spy and "Secret Choppa" not in spy

@@ -13,9 +13,16 @@ campaign that cannot go on. The rules that must keep it away:
   (the database's Unit.models_count cannot store it).
 - Maintaining / Changing Tomb Raiders: an entry left with no model leaves the list (the database's
   TombRaiderEntry holds 1 to 150 models).
-An exception in either phase is a finding too. The worlds hold characters and magic items, ruins,
-Tomb Raider forces and sometimes the Ancient Dead; the sheets buy with experience, deal land, move
-capitols and send the Tomb Raiders (tests/rulebook/turn_fuzz_campaign.py).
+- Armory: one of each magic item a kingdom holds (kingdoms.models.ArmoryItem's constraint), also when
+  what was sent or bought arrives as the next turn opens (decision 600).
+An exception in any phase is a finding too. The worlds hold characters and magic items, ruins (sacked
+towns' among them), Tomb Raider forces, Rogue Kingdoms and provinces in Civil Unrest, mission effects
+pending from earlier turns and sometimes the Ancient Dead; the sheets buy with experience, transfer
+gold and items, deal land, move capitols, send the Tomb Raiders and use the effects earned
+(tests/rulebook/turn_fuzz_campaign.py); the turn summary sheets are those players can file, or the
+organizer's ruling; what was sent or bought arrives at the beginning of its turn
+(tests/rulebook/turn_fuzz_arrivals.py), and between turns a player may drop out or a new one take a
+Rogue Kingdom.
 
 The bounded run plays seeds 0-299, three turns each. To reproduce a finding, or to search further:
 
@@ -23,8 +30,9 @@ The bounded run plays seeds 0-299, three turns each. To reproduce a finding, or 
     FUZZ_SEEDS=1000-5000 FUZZ_TURNS=5 .venv/bin/pytest -p no:cacheprovider -q -n 0 tests/rulebook/test_turn_fuzz.py
 
 (FUZZ_SEEDS is a count from 0, or a range FIRST-LAST with LAST excluded; FUZZ_TURNS the turns a
-seed plays, 3 unless told.) The message names every failing seed with its turn, phase and problem,
-and tells the first one's story: the world at the start of that turn, the orders and the battles."""
+seed plays, 3 unless told.) The message names every failing seed with its turn, phase (orders,
+aftermath, deliveries) and problem, and tells the first one's story: the world at the start of that
+turn, the orders and the battles."""
 
 from __future__ import annotations
 

@@ -41,6 +41,7 @@ from rulebook.turn.aftermath.state import AftermathState
 from rulebook.turn.aftermath.tomb_raids import TOMB_RAID, raid_result_of
 from rulebook.turn.pipeline import Resolution, resolve_orders
 from rulebook.turn.state import TurnState
+from rulebook.turn.tables import transfer_fee
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import order_sheet_context
 from rulebook.turn.write_orders.missions import is_rival_mission
@@ -58,7 +59,9 @@ from rulebook.turn.write_orders.records import (
 )
 from rulebook.world import ArmyState, KingdomState, ProvinceState, UnitState, World
 from tests import world_builders as wb
+from tests.rulebook import turn_fuzz_arrivals as arrivals
 from tests.rulebook import turn_fuzz_campaign as campaign
+from tests.rulebook.turn_fuzz_arrivals import OnTheWay
 
 # The players' army books; the Ancient Dead are no player's (turn_fuzz_campaign.ancient_dead_add).
 ARMY_TYPES = (
@@ -135,9 +138,6 @@ def world_generate(rng: random.Random) -> World:
         for k in range(1, kingdom_count + 1)
     }
     provinces = {p: _province(rng, p, cols, list(kingdoms)) for p in range(1, count + 1)}
-    if kingdom_count >= 3 and rng.random() < 0.2:
-        rogue = rng.choice(list(kingdoms))
-        kingdoms[rogue] = replace(kingdoms[rogue], rogue=True)
     for k in kingdoms:
         cities = [p.number for p in provinces.values() if p.controller == k and p.settlement == Settlement.CITY]
         if cities and rng.random() < 0.8:
@@ -168,7 +168,23 @@ def world_generate(rng: random.Random) -> World:
         units=units,
         alliances=alliances,
     )
-    return campaign.ancient_dead_add(rng, campaign.characters_add(rng, world))
+    # Loss of the Capitol: a kingdom with no capitol lost it some turns ago (its Warlord has three to be
+    # crowned in a city; past them its player is out and it becomes a Rogue Kingdom as the turn begins).
+    world = replace(
+        world,
+        kingdoms={
+            k: x
+            if x.capitol is not None or rng.random() < 0.75
+            else replace(x, capitol_lost_turn=world.turn - rng.randint(1, 4))
+            for k, x in world.kingdoms.items()
+        },
+    )
+    world = campaign.ancient_dead_add(rng, campaign.characters_add(rng, world))
+    # Rogue Kingdom: a player out before this turn (its armies gone), and provinces in Civil Unrest.
+    if kingdom_count >= 3 and rng.random() < 0.25:
+        world = campaign.rogue_kingdom_out(world, rng.choice(list(kingdoms)))
+    world = campaign.civil_unrest_add(rng, world)
+    return campaign.mission_effects_add(rng, world)
 
 
 def _province(rng: random.Random, number: int, cols: int, kingdoms: list[int]) -> ProvinceState:
@@ -186,6 +202,8 @@ def _province(rng: random.Random, number: int, cols: int, kingdoms: list[int]) -
         col=(number - 1) % cols,
         row=(number - 1) // cols,
         ruin_raids=rng.choice([0, 0, 1, 3]) if settlement == "ruins" else 0,
+        # Ruins: a desert's ruin may be a town or city the desert sacked (The Ancient Dead: Deserts).
+        ruin_sacked=settlement == "ruins" and terrain == "desert" and rng.random() < 0.6,
     )
 
 
@@ -294,13 +312,24 @@ def order_random(rng: random.Random, world: World, army: ArmyState) -> ArmyOrder
     return replace(order, kind=staying[kind])
 
 
-def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]) -> TurnState:
-    """The turn's state as orders/services/resolution.py loads it: the world without its characters
-    and items (world_load's default), the sheets, the kingdoms that missed their orders, and what the
-    sheets' purchases and missions read besides (the rosters, the Tomb Raider forces of the kingdoms
-    that send them and of their targets, the rivals' characters a Character Bio may name)."""
-    orders_world = replace(world, characters={}, items={})
-    sheets, missed = sheets_generate(rng, world, raiders)
+def turn_state(
+    rng: random.Random, world: World, raiders: dict[int, TombRaiders], on_the_way: list[OnTheWay] | None = None
+) -> TurnState:
+    """The turn's state as orders/services/resolution.py loads it: the world with the living characters
+    of the armies on the map and the magic items they bear (world_load's), the sheets, the kingdoms that
+    missed their orders, and what the sheets' purchases and missions read besides (the rosters, the Tomb
+    Raider forces of the kingdoms that send them and of their targets, the rivals' characters a Character
+    Bio may name)."""
+    standing = live(world)
+    standing_ids = {*standing.armies, *standing.garrisons}
+    on_map = {u.id for a, units in world.units.items() for u in units if a in standing_ids}
+    orders_world = replace(
+        world,
+        characters={i: c for i, c in world.characters.items() if c.alive and c.unit in on_map},
+        items={i: x for i, x in world.items.items() if not x.destroyed and x.bearer in on_map},
+    )
+    on_the_way = on_the_way or []
+    sheets, missed = sheets_generate(rng, world, raiders, on_the_way)
     missions = [s.missions[0] for s in sheets.values() if s.missions]
     loaded = {k for k, s in sheets.items() if s.missions}
     loaded |= {m.target_kingdom for m in missions if is_rival_mission(m) and m.target_kingdom is not None}
@@ -309,7 +338,7 @@ def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]
         orders={o.army: o for s in sheets.values() for o in s.orders},
         sheets=sheets,
         missed_orders=missed,
-        rosters={k: campaign.roster_of(world, k) for k in world.kingdoms}
+        rosters={k: campaign.roster_of(world, k, on_the_way) for k in world.kingdoms}
         if any(s.purchases or s.item_transfers for s in sheets.values())
         else {},
         raiders={k: raiders[k] for k in sorted(loaded) if k in raiders},
@@ -320,7 +349,7 @@ def turn_state(rng: random.Random, world: World, raiders: dict[int, TombRaiders]
 
 
 def sheets_generate(
-    rng: random.Random, world: World, raiders: dict[int, TombRaiders]
+    rng: random.Random, world: World, raiders: dict[int, TombRaiders], on_the_way: list[OnTheWay] | None = None
 ) -> tuple[dict[int, SheetEntries], frozenset[int]]:
     """Each kingdom's order sheet, as the sheet check accepts it (a refused order held instead, a
     refused purchase left out), and the kingdoms that filed none (Missed Orders). A Rogue Kingdom
@@ -346,7 +375,7 @@ def sheets_generate(
         if rng.random() < 0.08:
             missed.add(k)
             continue
-        entries = _sheet(rng, world, k, declarations.get(k), land_deals.get(k), raiders.get(k))
+        entries = _sheet(rng, world, k, declarations.get(k), land_deals.get(k), raiders.get(k), on_the_way or [])
         if entries is None:
             missed.add(k)
         else:
@@ -361,6 +390,7 @@ def _sheet(
     ally: int | None,
     land_deal: LandDeal | None,
     raiders: TombRaiders | None,
+    on_the_way: list[OnTheWay],
 ) -> SheetEntries | None:
     own = [a for a in world.armies.values() if a.kingdom == k]
     drafted = [order_random(rng, world, a) for a in own if rng.random() < 0.95]
@@ -387,7 +417,7 @@ def _sheet(
     if rng.random() < 0.15:
         other = rng.choice([x for x in world.kingdoms if x != k])
         transfers.append(TransferGold(other, rng.choice([10, 100, 500])))
-    roster = campaign.roster_of(world, k)
+    roster = campaign.roster_of(world, k, on_the_way)
     drafts: dict[str, list[Any]] = {
         "creations": creations,
         "upgrades": upgrades,
@@ -455,33 +485,56 @@ def live(world: World) -> World:
     )
 
 
-def outcome_random(rng: random.Random, defender_files: bool) -> Outcome:
-    """A settled outcome: the sheets, most often agreeing, some missing (the deadline has passed, so
-    a missing sheet counts as a major loss, A7); a conflict the organizer settles with one result."""
+def outcome_random(
+    rng: random.Random, attacker_files: bool, defender_files: bool
+) -> tuple[Outcome, SideReport | None, SideReport | None]:
+    """A settled outcome and the two sides' turn summary sheets as filed (None: none came): most often
+    agreeing, some missing (the deadline has passed, so a missing sheet that was owed counts as a major
+    loss, A7), a side that owes none (a garrison of no player, the Ancient Dead: 8. End of Turn) filing
+    rarely (the organizer enters one); a conflict, or a battle no sheet settles, the organizer rules on
+    with any result and withdrawals (battles/services/summaries.py::battle_standing), the sheets as
+    they were filed."""
 
-    def sheet() -> SideReport | None:
-        if rng.random() < 0.15:
+    def sheet(owes: bool) -> SideReport | None:
+        if rng.random() < (0.15 if owes else 0.9):
             return None
         return SideReport(rng.choice(list(BattleResult)), withdrew=rng.random() < 0.1)
 
-    attacker = sheet()
+    attacker = sheet(attacker_files)
     defender: SideReport | None = None
-    if defender_files:
-        if attacker is not None and rng.random() < 0.8:
-            defender = SideReport(
-                mirror(attacker.result), withdrew=attacker.opponent_withdrew, opponent_withdrew=attacker.withdrew
-            )
-        else:
-            defender = sheet()
-    standing = battle_outcome(
-        attacker, defender, attacker_files=True, defender_files=defender_files, deadline_passed=True
-    )
-    if isinstance(standing, (Pending, Conflict)):
-        standing = battle_outcome(
-            SideReport(rng.choice(list(BattleResult))), None, defender_files=False, deadline_passed=True
+    if attacker is not None and rng.random() < (0.8 if defender_files else 0.05):
+        defender = SideReport(
+            mirror(attacker.result), withdrew=attacker.opponent_withdrew, opponent_withdrew=attacker.withdrew
         )
+    else:
+        defender = sheet(defender_files)
+    standing = battle_outcome(
+        attacker, defender, attacker_files=attacker_files, defender_files=defender_files, deadline_passed=True
+    )
+    if isinstance(standing, (Pending, Conflict)) or rng.random() < 0.05:
+        ruling = SideReport(
+            rng.choice(list(BattleResult)), withdrew=rng.random() < 0.1, opponent_withdrew=rng.random() < 0.1
+        )
+        standing = battle_outcome(ruling, None, defender_files=False, deadline_passed=True)
     assert isinstance(standing, Outcome)
-    return standing
+    return standing, attacker, defender
+
+
+def _may_loot(world: World, province: int, side: str, kingdom: int | None, both_moved: bool, skirmish: bool) -> bool:
+    """battles/services/summaries.py::may_loot: the attacker (or a defender that moved in too) of a battle
+    in another kingdom's town or city."""
+    here = world.provinces[province]
+    if skirmish or kingdom is None or here.settlement not in SETTLED or here.controller == kingdom:
+        return False
+    return side == "attacker" or both_moved
+
+
+def _negotiation_gold(rng: random.Random, world: World, kingdom: int | None) -> int:
+    """Money negotiations as the sheet takes them: at most what the treasury can pay with the fee."""
+    if kingdom is None:
+        return 0
+    gold = rng.choice([0, 0, 0, 50, 500, 5000])
+    return gold if gold + transfer_fee(gold) <= world.kingdoms[kingdom].treasury else 0
 
 
 def aftermath_state(
@@ -490,7 +543,7 @@ def aftermath_state(
     """The aftermath's state as the services leave it after the orders phase: the armies that fight
     marked for Fortify (orders/services/resolution.py), the disbanded gone, the per-turn flags not
     stored, the characters and items of the armies on the map (`before`'s, as the orders left them:
-    world_load with characters_and_items), every kingdom's Tomb Raiders (`raiders`) and the items it
+    world_load's), every kingdom's Tomb Raiders (`raiders`) and the items it
     holds; each battle with random turn summary sheets (casualties up to each unit's stored models,
     characters of its army lost, the Tomb Raiders' losses, as battles/services/summaries.py allows per
     sheet), and sometimes an alliance's end announced."""
@@ -500,7 +553,12 @@ def aftermath_state(
     world = live(
         replace(
             after_orders,
-            characters={i: c for i, c in before.characters.items() if c.alive and c.unit in on_map},
+            # As the orders left them: a foraging disband's characters gone, its Warlord succeeded (decision 591).
+            characters={
+                i: c
+                for i, c in {**before.characters, **after_orders.characters}.items()
+                if c.alive and c.unit in on_map
+            },
             items={
                 i: x
                 for i, x in {**before.items, **after_orders.items}.items()
@@ -523,11 +581,33 @@ def aftermath_state(
     both_moved = {c.province for c in resolution.contacts if c.both_moved}
     battles = []
     for number, battle in enumerate(resolution.battles, start=1):
+        both = battle.province in both_moved
+        owes = {
+            side: kingdom is not None and not world.kingdoms[kingdom].ancient_dead
+            for side, kingdom in (("attacker", battle.attacker_kingdom), ("defender", battle.defender_kingdom))
+        }
+        if battle.mission_detail:
+            owes["defender"] = False  # a Reconnaissance or Sabotage: the spy's sheet alone gives the result
+        outcome, attacker_sheet, defender_sheet = outcome_random(rng, owes["attacker"], owes["defender"])
+        sheets = {
+            "attacker": attacker_sheet,
+            "defender": defender_sheet if battle.defender_kingdom is not None else None,  # no kingdom: no sheet
+        }
         sides = {}
         for side, army, kingdom in (
             ("attacker", battle.attacker_army, battle.attacker_kingdom),
             ("defender", battle.defender_army, battle.defender_kingdom),
         ):
+            report = sheets[side]
+            if report is None:
+                # No sheet: nothing reported (battles/services/aftermath_state.py::_side).
+                sides[side] = SideA(
+                    kingdom=kingdom,
+                    army=army,
+                    supports=tuple(s.army for s in battle.supports if s.side == side),
+                    points_faced=rng.choice([0, 1000, 1500]),
+                )
+                continue
             # A Tomb Raiders' skirmish: no army fought it, so none loses models or characters, or loots
             # (decision 231); the raiders that went report their losses, the attacker's and a rival
             # mission's target's own when they defended (decisions 464-465).
@@ -545,6 +625,8 @@ def aftermath_state(
             )
             # Allies, Withdraw of support: only an ally's detachment may withdraw.
             allied = [s.army for s in battle.supports if s.side == side and s.kingdom != kingdom]
+            # Looting: only the victor (by its own sheet) that takes the town or city loots or sacks it.
+            loots = report.result.is_victory and _may_loot(world, battle.province, side, kingdom, both, battle.skirmish)
             sides[side] = SideA(
                 kingdom=kingdom,
                 army=army,
@@ -554,20 +636,20 @@ def aftermath_state(
                 injury_rerolls=rerolls,
                 warlord_heir=campaign.warlord_heir(rng, world, kingdom) if lost else None,
                 withdrawn=tuple(a for a in allied if rng.random() < 0.3),
-                loot_choice=rng.choice(["", "loot", "sack"]) if not battle.skirmish else "",
+                loot_choice=rng.choice(["", "loot", "sack"]) if loots else "",
                 points_faced=rng.choice([0, 1000, 1500]),
-                negotiation_gold=rng.choice([0, 0, 0, 50, 500, 5000]) if kingdom is not None else 0,
+                negotiation_gold=_negotiation_gold(rng, world, kingdom),
                 story=rng.random() < 0.2,
                 raiders=campaign.raiders_lost(rng, raiders.get(kingdom)) if raided and kingdom is not None else (),
             )
-        outcome = outcome_random(rng, battle.defender_kingdom is not None)
         # The raid's result: a skirmish's, read off its settled result (decisions 430, 470); beside a
         # sacked town's ruin's battle, the raiding kingdom's sheet says it, or says none.
         raid_result: RaidResult | None = None
         if battle.skirmish and (battle.mission == TOMB_RAID or battle.mission_detail):
             raid_result = raid_result_of(outcome.attacker.result)
         elif battle.mission == TOMB_RAID:
-            raid_result = rng.choice([None, *RaidResult])
+            # The raiding kingdom's sheet says it (none filed: no success).
+            raid_result = rng.choice([None, *RaidResult]) if sheets["attacker"] is not None else None
         battles.append(
             BattleA(
                 id=number,
@@ -575,7 +657,7 @@ def aftermath_state(
                 attacker=sides["attacker"],
                 defender=sides["defender"],
                 outcome=outcome,
-                both_moved=battle.province in both_moved,
+                both_moved=both,
                 skirmish=battle.skirmish,
                 mission=battle.mission,
                 mission_detail=battle.mission_detail,
@@ -598,11 +680,12 @@ def aftermath_state(
     )
 
 
-def next_turn_world(world: World) -> World:
+def next_turn_world(world: World, on_the_way: list[OnTheWay]) -> tuple[World, list[OnTheWay]]:
     """The world as the next turn loads it: armies raised and alliances formed this turn get their
-    database ids (the rules gave them negative ones; a new army has its list due, so no units), as do
-    the items, mission effects and captives (turn_fuzz_campaign.renumbered), the per-turn flags are
-    gone."""
+    database ids (the rules gave them negative ones; a new army has its list due, so no units), the
+    per-turn flags are gone, what is due at the beginning of the turn arrives (gold, items, purchases:
+    turn_fuzz_arrivals.arrive), and the items, mission effects and captives get their ids too
+    (turn_fuzz_campaign.renumbered). Also what is still on its way."""
     world = live(world)
     next_id = max([0, *world.armies, *world.garrisons]) + 1
     armies = {}
@@ -616,7 +699,9 @@ def next_turn_world(world: World) -> World:
         if alliance_id < 0:
             alliance_id, next_alliance = next_alliance, next_alliance + 1
         alliances[alliance_id] = replace(alliance, id=alliance_id)
-    return campaign.renumbered(replace(world, turn=world.turn + 1, armies=armies, alliances=alliances))
+    world = replace(world, turn=world.turn + 1, armies=armies, alliances=alliances)
+    world, on_the_way = arrivals.arrive(world, on_the_way)
+    return campaign.renumbered(world), on_the_way
 
 
 def phase_problems(
@@ -672,9 +757,10 @@ def seed_run(seed: int, turns: int) -> Finding | None:
     rng = random.Random(seed)
     world = world_generate(rng)
     raiders = campaign.raiders_generate(rng, world)  # the kingdoms' Tomb Raiders, as each aftermath leaves them
+    on_the_way: list[OnTheWay] = []  # gold, items and purchases sent, arriving at the beginning of a later turn
     assert world_problems(world) == [], f"seed {seed}: the generated world is not sound"
     for turn in range(1, turns + 1):
-        start, state = world, turn_state(rng, world, raiders)
+        start, state = world, turn_state(rng, world, raiders, on_the_way)
         phase, resolution, aftermath, failure = "orders", None, None, ""
         # An exception is a finding too: the service's phase fails, and the campaign is stuck all the same.
         try:
@@ -687,13 +773,23 @@ def seed_run(seed: int, turns: int) -> Finding | None:
             problems = phase_problems(world, battle_provinces=frozenset(b.province for b in resolution.battles))
             if not problems:
                 phase = "aftermath"
-                aftermath = aftermath_state(rng, resolution, start, raiders)
+                # Transfer of Gold: the items the sheets sent left their bearers (the writer deletes their rows).
+                gone = arrivals.items_sent(resolution.events)
+                kept = replace(start, items={i: x for i, x in start.items.items() if i not in gone})
+                aftermath = aftermath_state(rng, resolution, kept, raiders)
                 result = resolve_aftermath(aftermath, SeededDice(seed=f"{seed}-{turn}", stream="aftermath"))
                 # The kingdoms' items the aftermath did not load (in the armory, destroyed) are still theirs.
-                world = replace(result.state.world, items={**start.items, **result.state.world.items})
+                world = replace(result.state.world, items={**kept.items, **result.state.world.items})
                 raiders = result.state.tomb_raiders
                 problems = phase_problems(world, events=[*resolution.events, *result.events], raiders=raiders)
                 problems += campaign.armory_problems(world, world.items.values())
+                on_the_way += arrivals.sent([*resolution.events, *result.events])
+                if not problems:
+                    # The next turn opens: what is due arrives (orders/services/deliveries.py, transfers.py).
+                    phase = "deliveries"
+                    world, on_the_way = next_turn_world(world, on_the_way)
+                    problems = campaign.armory_problems(world, world.items.values())
+                    world = campaign.players_change(rng, world)
         except Exception as error:
             where = traceback.extract_tb(error.__traceback__)[-1]
             problems = [f"{type(error).__name__}: {error} (raised at {where.filename}:{where.lineno})"]
@@ -701,7 +797,6 @@ def seed_run(seed: int, turns: int) -> Finding | None:
         if problems:
             told = story(state, resolution, aftermath, world if world is not start else None)
             return Finding(seed, turn, phase, tuple(problems), told + failure)
-        world = next_turn_world(world)
     return None
 
 

@@ -19,11 +19,12 @@ from typing import TypeVar
 from rulebook.experience.spending import CharacterRecord, ItemRecord, PurchaseKind, SpendingRoster, UnitRecord
 from rulebook.ruins_and_tomb_raiders.force import RaiderEntry, Role, TombRaiders, force_problems
 from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
-from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate
-from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
+from rulebook.ruins_and_tomb_raiders.rival_missions import CaptiveFate, MissionEffectState
+from rulebook.ruins_and_tomb_raiders.sabotage import DESTROY_COMMUNICATION_TURNS, Sabotage
 from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.tables import Archetype, ArmyKind, ArmyType, Settlement, Terrain
 from rulebook.turn.aftermath.character_injuries import REROLL_DEAD, REROLL_HARMED
+from rulebook.turn.aftermath.mislabeled_goods import FOUND_ITEM
 from rulebook.turn.aftermath.sheets import RaidersLost
 from rulebook.turn.write_orders.records import (
     ArmyOrder,
@@ -38,6 +39,7 @@ from rulebook.turn.write_orders.records import (
     TransferItem,
 )
 from rulebook.world import ArmyState, CharacterState, ItemState, KingdomState, UnitState, World, counted_points
+from tests.rulebook.turn_fuzz_arrivals import OnTheWay
 
 # Armory items by name (one of each a kingdom: Armory), the ruins' own among them (Treasure from the
 # Ruins: Power Stones, Staff of Sorcery, War Banner), and a common one (any number).
@@ -93,6 +95,18 @@ def characters_add(rng: random.Random, world: World) -> World:
                 items[item_id] = ItemState(
                     item_id, name, rng.choice([25, 50]), unit.id, kingdom=army.kingdom, common=common
                 )
+    # Armory: items of no bearer (arrived by a transfer, kept from a hero gone), and items lost with an
+    # army before this turn ("your kingdom does not get another one": their rows stay, destroyed).
+    for k in sorted(kingdoms):
+        for lost in (False, True):
+            if rng.random() < 0.25:
+                name = rng.choice([*ITEM_NAMES, COMMON_ITEM])
+                taken = {i.name for i in items.values() if i.kingdom == k}
+                if name == COMMON_ITEM or name not in taken:
+                    item_id = len(items) + 1
+                    items[item_id] = ItemState(
+                        item_id, name, rng.choice([25, 50]), None, destroyed=lost, kingdom=k, common=name == COMMON_ITEM
+                    )
     world = replace(world, units=units, characters=characters, items=items, kingdoms=kingdoms)
     return replace(world, armies={i: army_counted(world, a) for i, a in world.armies.items()})
 
@@ -135,6 +149,11 @@ def ancient_dead_add(rng: random.Random, world: World) -> World:
             provinces[number] = replace(
                 here, terrain=Terrain.DESERT, controller=dead, pyramid=number == pyramid, razed=False, fortified=False
             )
+            if number != pyramid and rng.random() < 0.35:
+                # Ruins: a town or city the desert sacked before the campaign's first turn played here.
+                provinces[number] = replace(
+                    provinces[number], settlement=Settlement.RUINS, ruin_sacked=True, ruin_raids=rng.choice([0, 0, 1])
+                )
     host = max([0, *world.armies]) + 1
     return replace(
         world,
@@ -152,6 +171,110 @@ def ancient_dead_add(rng: random.Random, world: World) -> World:
             900: ArmyState(900, dead, "Capitol Garrison", pyramid, size=2000, points=2000, kind=ArmyKind.GARRISON),
         },
     )
+
+
+def rogue_kingdom_out(world: World, kingdom: int) -> World:
+    """Rogue Kingdom: the player is out (kingdoms.services.rogue.rogue_rows_write): its armies and Elite
+    Defense Forces leave the map (the items they bear destroyed with them), its fortifications and its
+    alliance end; its provinces, towns, cities, capitol and treasury stay."""
+    gone = {a for a, army in world.armies.items() if army.kingdom == kingdom}
+    bearers = {u.id for a in gone for u in world.units.get(a, ())}
+    return replace(
+        world,
+        kingdoms={**world.kingdoms, kingdom: replace(world.kingdoms[kingdom], rogue=True, warlord_army=None)},
+        armies={a: army for a, army in world.armies.items() if a not in gone},
+        garrisons={g: army for g, army in world.garrisons.items() if army.kingdom != kingdom},
+        units={a: listed for a, listed in world.units.items() if a not in gone},
+        characters={i: c for i, c in world.characters.items() if c.unit not in bearers},
+        items={i: replace(x, destroyed=True) if x.bearer in bearers else x for i, x in world.items.items()},
+        alliances={i: x for i, x in world.alliances.items() if kingdom not in x.members},
+        provinces={
+            n: replace(p, fortified=False, elite_defense=False) if p.controller == kingdom else p
+            for n, p in world.provinces.items()
+        },
+    )
+
+
+def rogue_kingdom_given(world: World, kingdom: int) -> World:
+    """New Player Option: the Rogue Kingdom is a player's again ("the lands return as they were with towns,
+    cities, and treasury restored (but not the armies)")."""
+    return replace(world, kingdoms={**world.kingdoms, kingdom: replace(world.kingdoms[kingdom], rogue=False)})
+
+
+def players_change(rng: random.Random, world: World) -> World:
+    """Between two turns the organizer may mark a player out (Rogue Kingdom), or give a Rogue Kingdom to
+    a new player (New Player Option)."""
+    players = [k for k, x in world.kingdoms.items() if not x.rogue and not x.ancient_dead]
+    rogues = [k for k, x in world.kingdoms.items() if x.rogue]
+    roll = rng.random()
+    if roll < 0.04 and len(players) > 2:
+        return rogue_kingdom_out(world, rng.choice(players))
+    if roll < 0.1 and rogues:
+        return rogue_kingdom_given(world, rng.choice(rogues))
+    return world
+
+
+def civil_unrest_add(rng: random.Random, world: World) -> World:
+    """Some provinces of no kingdom that rose in Civil Unrest after a land sale (Land Sales: "the province
+    becomes a Rogue Kingdom"): plain provinces (towns and cities are never sold), no army in them."""
+    taken = {a.province for a in world.armies.values()}
+    provinces = dict(world.provinces)
+    for number, p in world.provinces.items():
+        if (
+            number not in taken
+            and p.settlement is Settlement.NONE
+            and not p.pyramid
+            and p.terrain is not Terrain.DESERT
+            and rng.random() < 0.08
+        ):
+            provinces[number] = replace(p, controller=None, rogue=True, fortified=False)
+    capitols = {k.capitol for k in world.kingdoms.values()}
+    provinces = {n: p if n not in capitols else world.provinces[n] for n, p in provinces.items()}
+    return replace(world, provinces=provinces)
+
+
+# The effects a Reconnaissance or Sabotage leaves pending for a later turn (decision 450).
+PENDING_EFFECTS = (
+    Reconnaissance.ARMY_ORDERS,
+    Reconnaissance.ARMY_ORDERS,
+    Reconnaissance.ARMY_CONSTRUCTION_INFO,
+    Sabotage.DESTROY_COMMUNICATION,
+    Sabotage.DESTROY_COMMUNICATION,
+    Sabotage.MISLABELED_GOODS,
+    Sabotage.POISON_WELL,
+    Sabotage.ASSASSINATE_SPIRITUAL_LEADER,
+    Sabotage.SAPPERS,
+    Sabotage.MISDIRECTION,
+)
+
+
+def mission_effects_add(rng: random.Random, world: World) -> World:
+    """Effects earned by earlier turns' missions and still pending (mission_effects_load reads only
+    those): Army Orders and Misdirection naming one of the target's armies, Destroy Communication
+    within its two turns, the others waiting for their moment."""
+    players = [k for k, x in world.kingdoms.items() if not x.rogue and not x.ancient_dead]
+    if len(players) < 2 or rng.random() < 0.5:
+        return world
+    effects = {}
+    for number in range(1, rng.randint(1, 4) + 1):
+        spy, target = rng.sample(players, 2)
+        mission = rng.choice(PENDING_EFFECTS)
+        earned = world.turn - rng.choice([1, 1, 2])
+        theirs = sorted(a.id for a in world.armies.values() if a.kingdom == target)
+        named = mission in (Reconnaissance.ARMY_ORDERS, Sabotage.MISDIRECTION)
+        effects[number] = MissionEffectState(
+            number,
+            spy,
+            target,
+            mission.value,
+            earned,
+            target_army=rng.choice(theirs) if named and theirs else None,
+            data={"battle": 0, "how": "success"},
+            expires_turn=earned + DESTROY_COMMUNICATION_TURNS if mission == Sabotage.DESTROY_COMMUNICATION else None,
+        )
+    # An expired Destroy Communication is no longer pending: not loaded.
+    effects = {i: e for i, e in effects.items() if e.expires_turn is None or e.expires_turn >= world.turn}
+    return replace(world, mission_effects=effects)
 
 
 def raiders_generate(rng: random.Random, world: World) -> dict[int, TombRaiders]:
@@ -173,9 +296,11 @@ def raiders_generate(rng: random.Random, world: World) -> dict[int, TombRaiders]
     return forces
 
 
-def roster_of(world: World, kingdom: int) -> SpendingRoster:
+def roster_of(world: World, kingdom: int, on_the_way: Iterable[OnTheWay] = ()) -> SpendingRoster:
     """The kingdom's SpendingRoster as kingdoms.services.spending loads it from the lists: its units,
-    its characters (a Warlord is a lord, the others heroes) and the items its armies bear."""
+    its characters (a Warlord is a lord, the others heroes), the names of the non-common items it holds
+    (wherever they are, those lost with an army too, and those on the way), the items it holds (the
+    armory's, then its armies'), and the purchases on their way to its armies."""
     own = {a.id for a in world.armies.values() if a.kingdom == kingdom and not a.disbanded}
     units = tuple(
         UnitRecord(a, u.name, u.category, u.models, u.points_per_model, u.veteran_level, u.veteran_eligible, u.living)
@@ -198,14 +323,31 @@ def roster_of(world: World, kingdom: int) -> SpendingRoster:
         for c in sorted(world.characters.values(), key=lambda c: c.id)
         if c.alive and c.unit in army_of_unit
     )
-    items = [
-        i for i in sorted(world.items.values(), key=lambda i: i.id) if not i.destroyed and i.bearer in army_of_unit
-    ]
+    theirs = [i for i in sorted(world.items.values(), key=lambda i: i.id) if i.kingdom == kingdom]
+    held = [i for i in theirs if not i.destroyed and (i.bearer is None or i.bearer in army_of_unit)]
+    coming = [d for d in on_the_way if d.army in own]
+    names = {i.name.strip().lower() for i in theirs if not i.common}
+    names |= {
+        str(d.data["name"]).strip().lower() for d in coming if d.kind == PurchaseKind.ITEM and not d.data["common"]
+    }
+    points: dict[int, int] = {}
+    for d in coming:
+        if d.army is not None and d.kind != FOUND_ITEM:
+            points[d.army] = points.get(d.army, 0) + int(d.data["points"])
     return SpendingRoster(
         units=units,
         characters=characters,
-        items=frozenset(i.name.strip().lower() for i in items if not i.common),
-        armory=tuple(ItemRecord(i.id, i.name, i.points, i.common, army_of_unit.get(i.bearer or 0)) for i in items),
+        items=frozenset(names),
+        on_the_way_points=points,
+        depots_on_the_way=frozenset(
+            d.army for d in coming if d.army is not None and d.kind == PurchaseKind.SUPPLY_DEPOT
+        ),
+        armory=tuple(
+            sorted(
+                (ItemRecord(i.id, i.name, i.points, i.common, army_of_unit.get(i.bearer or 0)) for i in held),
+                key=lambda i: (i.army is not None, i.army or 0, i.id),
+            )
+        ),
     )
 
 
@@ -216,10 +358,11 @@ def rival_characters(world: World) -> dict[int, CharacterState]:
 
 def held_items(items: Iterable[ItemState]) -> dict[int, frozenset[str]]:
     """The non-common items each kingdom holds, borne or in its armory, as the aftermath's loader reads
-    them (battles/services/aftermath_state.py::_held_items: its rows not destroyed; decision 431)."""
+    them (battles/services/aftermath_state.py::_held_items: its rows, the destroyed ones too: "If the army
+    containing that item is destroyed, your kingdom does not get another one", Armory; decision 431)."""
     held: dict[int, set[str]] = {}
     for item in items:
-        if item.kingdom is not None and not item.common and not item.destroyed:
+        if item.kingdom is not None and not item.common:
             held.setdefault(item.kingdom, set()).add(item.name.strip().lower())
     return {k: frozenset(names) for k, names in held.items()}
 
@@ -285,14 +428,18 @@ def mission_draft(
 
 
 def mission_uses_draft(rng: random.Random, world: World, k: int) -> list[MissionUse]:
-    """The effects the kingdom earned and has not used (decision 450), some used on this sheet, acting
-    on one of its own armies or one of the target's."""
+    """The effects the kingdom earned and has not used (decision 450), some used on this sheet: Army
+    Orders with one of its own armies (to hold), Destroy Communication naming another kingdom's army (the
+    target's, an ally's, any), or none; sometimes the wrong one, which the check refuses."""
     uses = []
+    own = sorted(a.id for a in world.armies.values() if a.kingdom == k)
+    others = sorted(a.id for a in world.armies.values() if a.kingdom != k)
     for effect in sorted(world.mission_effects.values(), key=lambda e: e.id):
-        if effect.kingdom != k or effect.used_turn is not None or rng.random() < 0.4:
+        if effect.kingdom != k or effect.used_turn is not None or rng.random() < 0.3:
             continue
-        candidates = sorted(a.id for a in world.armies.values() if a.kingdom in (k, effect.target))
-        uses.append(MissionUse(effect.id, rng.choice(candidates) if candidates and rng.random() < 0.8 else None))
+        fitting = own if effect.mission == Reconnaissance.ARMY_ORDERS else [*others, 999]
+        pool = fitting if rng.random() < 0.85 else [*own, *others]
+        uses.append(MissionUse(effect.id, rng.choice(pool) if pool and rng.random() < 0.85 else None))
     return uses
 
 
@@ -379,9 +526,9 @@ def losses_draft(rng: random.Random, world: World, own: Iterable[ArmyState]) -> 
 def item_transfers_draft(rng: random.Random, world: World, k: int, roster: SpendingRoster) -> list[TransferItem]:
     """Transfer of Gold (and items): one of the kingdom's magic items sent to another kingdom."""
     others = [x for x in world.kingdoms if x != k]
-    if not roster.armory or not others or rng.random() < 0.9:
+    if not roster.armory or not others or rng.random() < 0.75:
         return []
-    return [TransferItem(rng.choice(others), rng.choice(roster.armory).name)]
+    return [TransferItem(rng.choice(others), rng.choice(roster.armory).name) for _ in range(rng.choice([1, 1, 2]))]
 
 
 # -- the turn summary sheets --------------------------------------------------------------------------

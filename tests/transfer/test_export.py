@@ -74,7 +74,7 @@ def test_the_document_has_the_documented_top_level_keys(eventful_campaign):
         "captives",
         "messages",
     ]
-    assert (document["format"], document["version"]) == ("briternia-campaign", 5)
+    assert (document["format"], document["version"]) == ("briternia-campaign", 6)
 
     def keys(value):
         if isinstance(value, dict):

@@ -138,10 +138,10 @@ def test_a_document_of_another_format_is_refused(demo_campaign):
 
 def test_a_document_of_another_version_is_refused(demo_campaign):
     document = campaign_export(campaign=demo_campaign)
-    document["version"] = 6
-    assert refused(document) == ["The document's version is 6: this site reads versions 1, 2, 3, 4 and 5."]
+    document["version"] = 7
+    assert refused(document) == ["The document's version is 7: this site reads versions 1, 2, 3, 4, 5 and 6."]
     document["version"] = "2"
-    assert refused(document) == ["The document's version is '2': this site reads versions 1, 2, 3, 4 and 5."]
+    assert refused(document) == ["The document's version is '2': this site reads versions 1, 2, 3, 4, 5 and 6."]
 
 
 def test_a_version_1_document_is_read_as_a_campaign_without_orders(eventful_campaign):

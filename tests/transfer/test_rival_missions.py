@@ -106,7 +106,7 @@ def spied_campaign(eventful_campaign: Campaign) -> Campaign:
                 ),
                 ("raiders-coming", red_fang, {"spy": ostland.id}),
                 ("theft", red_fang, {"saboteur": ostland.id, "target": red_fang.id, "gold": 200}),
-                ("misdirection", red_fang, {"effect": 5, "target_army": army.id, "target": red_fang.id}),
+                ("misdirection", red_fang, {"effect": effect.id, "target_army": army.id, "target": red_fang.id}),
                 ("raider-captured", red_fang, {"captive": -1, "captor": red_fang.id, "owner": ostland.id}),
             ],
             start=1,
@@ -159,6 +159,8 @@ def test_effects_captives_and_a_rival_mission_come_back_naming_the_copy_s_rows(s
     assert events["rival-mission-sent"]["target_army"] == ["Da Red Fang", "1st Army"]
     assert events["theft"] == {"saboteur": "Ostland", "target": "Da Red Fang", "gold": 200}
     assert events["raider-captured"] == {"captive": -1, "captor": "Da Red Fang", "owner": "Ostland"}
+    # The effect by its place in the document's mission_effects (version 6), a new captive's temporary id as it is.
+    assert events["misdirection"]["effect"] == 0
 
     imported = round_trip(spied_campaign)
     assert campaign_export(campaign=imported) == document
@@ -192,7 +194,7 @@ def test_effects_captives_and_a_rival_mission_come_back_naming_the_copy_s_rows(s
         {"effect": effects[1].id, "army": None},
     ]
     assert entries["captive_orders"] == [{"captive": captive.id, "fate": "released"}]
-    assert copied["misdirection"] == {"effect": 5, "target_army": army.id, "target": red_fang.id}
+    assert copied["misdirection"] == {"effect": effects[0].id, "target_army": army.id, "target": red_fang.id}
     assert copied["raiders-coming"] == {"spy": imported.kingdoms.get(name="Ostland").id}
     mission = entries["missions"][0]
     assert (mission["target_kingdom"], mission["target_army"], mission["target_character"]) == (

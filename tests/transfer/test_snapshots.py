@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from django.core import mail
@@ -315,7 +316,8 @@ def test_after_a_restore_the_order_sheets_are_checked_against_the_restored_world
 
     assert Campaign.objects.get(pk=campaign.pk).world_version > resolved_version
     restored = world_for_kingdom(campaign=campaign, turn_number=1, kingdom=ostland.id)
-    assert restored == world_load(campaign=campaign, turn_number=1)
+    # The sheet's world: the turn's, without the characters and magic items the phases read (decisions 590, 591).
+    assert restored == replace(world_load(campaign=campaign, turn_number=1), characters={}, items={})
     assert {a.name: a.province for a in restored.armies.values()} == {
         a.name: a.province for a in before_orders.armies.values()
     }

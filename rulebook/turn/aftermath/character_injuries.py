@@ -3,7 +3,7 @@ lost, with its rerolls (Resilient, the experience the player spends, the opponen
 death or retirement and his items, the battles a Deep Wound or an Old Battle Wound kept him out of,
 and the battles survived. The chart itself is rulebook.turn.aftermath.injury_chart.
 
-Rulebook: Character Injury Chart (D66), Spending Experience (a reroll), Noble (Resilient), Skaven
+Rulebook: Character Injury Chart (D66), Spending Experience (a reroll), Psychopath / Zealot (Resilient), Skaven
 (Backstabbers), Warlord (his succession: rulebook.turn.aftermath.succession).
 """
 
@@ -41,7 +41,7 @@ INJURY_REROLL_EXPERIENCE = 25
 REROLL_DEAD = "dead"
 REROLL_HARMED = "harmed"
 INJURY_REROLL_CHOICES = (REROLL_DEAD, REROLL_HARMED)
-RESILIENT = "Resilient"  # Noble: "may reroll any result on the Character Injury Table"
+RESILIENT = "Resilient"  # Psychopath / Zealot, 4: "may reroll any result on the Character Injury Table"
 # Skaven "Backstabbers": "If your army includes more than one character and at least one of them is
 # an assassin, your opponent can force you to reroll the results of ONE character injury test."
 BACKSTABBERS_ASSASSIN = "assassin"  # a character whose unit's name says Assassin
@@ -229,7 +229,7 @@ def _reroll_event(
     province: ProvinceState,
 ) -> None:
     why = {
-        "Resilient": "free, he is Resilient (Noble)",
+        "Resilient": "free, he is Resilient (Psychopath / Zealot)",
         "experience": f"for {cost} experience (Spending Experience)",
         "Backstabbers": "forced by the opponent (Skaven: Backstabbers)",
     }[rule]

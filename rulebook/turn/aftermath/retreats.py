@@ -20,7 +20,7 @@ from rulebook.turn.aftermath.end_of_turn import result_events
 from rulebook.turn.aftermath.looting import SACK_GOLD, loot
 from rulebook.turn.aftermath.sheets import BattleA, SideA
 from rulebook.turn.aftermath.state import PHASE, AftermathState, BattleSettled, army_name, disband, put_army
-from rulebook.turn.aftermath.succession import characters_go_with_their_army
+from rulebook.turn.aftermath.succession import characters_go_with_their_army, heir_choices
 from rulebook.turn.fight_battles.towns_cities_capitols import elite_defense_perishes
 from rulebook.world import ArmyState, ProvinceState
 
@@ -54,6 +54,9 @@ def province_and_retreats(
             kept_out(state, events, attacker.army, battle.province, entry_refused, "Tomb Raid")
         elif (victor == "attacker" or battle.both_moved) and may_claim(state, events, winner, province):
             conquer(state, dice, events, province, winner)
+        elif _allies_province(state, winner, province):
+            # A defender that stood its ground in its ally's province: it kept it for its ally too.
+            kept_for_ally(state, events, province, winner)
     else:
         # No victor: the province stays as it was; an army that moved in goes back, a
         # defender that stood its ground stays (docs/rules-decisions.md).
@@ -111,6 +114,8 @@ def may_claim(state: AftermathState, events: list[Event], side: SideA, province:
     move's claim uses). Its support detachments return to their parents and do not count."""
     if side.army is None or side.kingdom is None or province.controller == side.kingdom:
         return True
+    if _allies_province(state, side, province):
+        return True  # it claims nothing there, whatever its size: it keeps it for its ally (decision 552)
     army = state.world.army(side.army)
     if army.points >= ARMY_MIN_POINTS:
         return True
@@ -146,10 +151,13 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
     if state.allied(winner, loser):
         # Allies: "Armies may defend their allies' provinces by fighting battles therein. Control of
         # the province does not change hands if the ally maintains control" (decision 552).
+        kept_for_ally(state, events, province, side)
         return
     # Battle for Towns, Cities, and Capitols: should the town or city be conquered, its Elite
     # Defense Force has perished to the last man.
-    elite_defense_perishes(state.world, events, province=province.number, taker=winner, phase=PHASE)
+    elite_defense_perishes(
+        state.world, events, province=province.number, taker=winner, phase=PHASE, choice=heir_choices(state)
+    )
     rogue = loser is not None and state.kingdoms[loser].rogue
     abandoned = ""
     if rogue and province.settlement in SACK_GOLD:
@@ -185,6 +193,47 @@ def conquer(state: AftermathState, dice: Dice, events: list[Event], province: Pr
             )
         )
         capitol_taken(state.world, events, province=province, taker=winner, phase=PHASE)
+
+
+def _allies_province(state: AftermathState, side: SideA, province: ProvinceState) -> bool:
+    """Whether `province` is held by an ally of the side's kingdom."""
+    owner, kingdom = province.controller, side.kingdom
+    return kingdom is not None and owner is not None and owner != kingdom and state.allied(kingdom, owner)
+
+
+def kept_for_ally(state: AftermathState, events: list[Event], province: ProvinceState, side: SideA) -> None:
+    """The victor keeps its ally's province for its ally (Allies: "Armies may defend their allies'
+    provinces by fighting battles therein. Control of the province does not change hands if the ally
+    maintains control of the province"; decisions 552, 582): its own kingdom is told it took nothing,
+    and the ally that its province was held for it. The rules reveal an ally's army in the ally's
+    province to it (decision 139); the enemy learns nothing more than its own battle's result."""
+    winner, owner = side.kingdom, province.controller
+    assert winner is not None and owner is not None
+    army = army_name(state, side.army)
+    ally, own = state.kingdoms[owner].name, state.kingdoms[winner].name
+    events.append(
+        Event(
+            PHASE,
+            EventCode.PROVINCE_KEPT_FOR_ALLY,
+            f"{army} wins the battle in {province}, a province of its ally {ally}: it keeps it for {ally}, "
+            "and control does not change hands (Allies).",
+            kingdom=winner,
+            army=side.army,
+            province=province.number,
+            data={"ally": owner},
+        )
+    )
+    events.append(
+        Event(
+            PHASE,
+            EventCode.PROVINCE_KEPT_FOR_ALLY,
+            f"Your ally {own}'s army {army} wins the battle in your province {province}: it keeps it for you, "
+            "and control does not change hands (Allies).",
+            kingdom=owner,
+            province=province.number,
+            data={"ally": winner},
+        )
+    )
 
 
 def _occupied(state: AftermathState, number: int, moving: int) -> bool:

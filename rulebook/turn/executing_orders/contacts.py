@@ -13,6 +13,7 @@ from kernel.events import Event
 from rulebook.player_issues.rogue_kingdom import RogueForce, rogue_kingdom_roll
 from rulebook.tables import ARMY_MIN_POINTS
 from rulebook.turn.executing_orders import PHASE
+from rulebook.turn.executing_orders.fortify import fortified_army
 from rulebook.turn.state import Contact, TurnState
 from rulebook.world import ArmyState
 
@@ -104,9 +105,10 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
     if attacked:
         # Of two allies standing there, the one that fortified the province defends it (Fortify: "It
         # is possible for an army to Fortify a province controlled by an ally"; its bonuses are its
-        # own, decision 37); else the province's own kingdom's army (its garrison, its choice of who
-        # defends); else the lower id.
-        fortifier = state.world.fortifier(number)
+        # own, decision 37), one fortifying it this turn among them (Fortify is carried out before
+        # 6. Fight Battles, decision 581); else the province's own kingdom's army (its garrison, its
+        # choice of who defends); else the lower id.
+        fortifier = fortified_army(state, number)
         owner = state.provinces[number].controller
         defender = next(
             (d for d in attacked if fortifier is not None and d.id == fortifier.id),
@@ -119,6 +121,15 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
         second = next((m for m in movers if enemies(attacker, m)), None)
         if second is None:  # the first mover's allies only: the others' enemies meet them
             attacker, second = next((a, b) for a in movers for b in movers if enemies(a, b))
+        # A town, city or capitol whose garrison stands there is under attack by the enemies of its
+        # side: the army of its side (its kingdom's, or its ally's) defends it with the garrison, as
+        # when it stood there (decision 584); elsewhere (a desert's garrison supports no army) the
+        # lower id attacks.
+        owner = state.provinces[number].controller
+        garrisoned = owner is not None and garrison_defends(state, number) and _settlement(state, number)
+        home = next((m for m in movers if garrisoned and (m.kingdom == owner or state.allied(m.kingdom, owner))), None)
+        if home is not None:
+            attacker, second = next(m for m in movers if enemies(m, home)), home
         defender, both_moved = second, True
     beside = tuple(
         a.id
@@ -127,6 +138,13 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
         if (enemies(a, defender) and not enemies(a, attacker)) or (enemies(a, attacker) and not enemies(a, defender))
     )
     return Contact(province=number, attacker=attacker.id, defender=defender.id, both_moved=both_moved, beside=beside)
+
+
+def _settlement(state: TurnState, number: int) -> bool:
+    """A town, city or capitol (Battle for Towns, Cities, and Capitols)."""
+    province = state.provinces[number]
+    owner = state.kingdoms.get(province.controller) if province.controller is not None else None
+    return province.settlement in ("town", "city") or (owner is not None and owner.capitol == number)
 
 
 def _standing_enemies_meet(state: TurnState, number: int, stayers: list[ArmyState]) -> Contact:

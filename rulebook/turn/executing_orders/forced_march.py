@@ -15,7 +15,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.tables import ArmyType
 from rulebook.turn.executing_orders import PHASE
-from rulebook.turn.maintain_armies import forage_army
+from rulebook.turn.maintain_armies import characters_leave_disbanded, forage_army
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder
 from rulebook.world import ArmyState
@@ -188,10 +188,9 @@ def co_occupation_follow_up(
     cannot support 2 armies at once", and shares it still. Should no other army of its kingdom
     stand there once the moves are made (its partner moved out, or is gone), it holds the province
     alone: it counts as being there and does not forage (decision 41)."""
-    for army_id in sorted(sharing):
+    foraging = [a for a in sorted(sharing) if not state.armies[a].disbanded]
+    for army_id in foraging:
         army = state.armies[army_id]
-        if army.disbanded:
-            continue
         if army.province != start[army_id]:
             continue
         if _partner(state, army) is None:
@@ -221,3 +220,4 @@ def co_occupation_follow_up(
             )
         )
         forage_army(state, army, dice, events)
+    characters_leave_disbanded(state, events, foraging, PHASE)  # decision 591

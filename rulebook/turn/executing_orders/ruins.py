@@ -49,17 +49,17 @@ def hostile_there(state: TurnState, armies: list[int]) -> bool:
 
 def ruins_entries(state: TurnState, events: list[Event], moves: Moves, start: dict[int, int]) -> RuinEntries:
     """Every move into a province with ruins that no enemy would contest waits on the kingdom's Tomb
-    Raid there (`state.raids`; decision 408). No raid: the move is cancelled, the army waits outside
-    (decision 420). A raid: the first army of the kingdom (by id) is the raid's attacker, the others
-    stand with it and share its outcome (decision 421). At a desert's ruin the garrison battle is
-    scheduled as usual and the raid marked on it (decision 409). The Ancient Dead, who keep no Tomb
-    Raiders, walk in; in a Rogue Kingdom's ruins the Rogue Kingdom table is rolled as in any of its
-    provinces (decision 423). `moves` loses the cancelled moves."""
-    # An army that waits outside stays where it was, which may leave another ruin uncontested.
-    while ruins_without_raid(state, events, moves, start):
-        pass
+    Raid there (`state.raids`; decision 408). Called once the roll-offs have settled (`_roll_offs`
+    in `rulebook.turn.executing_orders.run`, decision 577): `ruins_without_raid` has cancelled every
+    such move without its kingdom's raid there (decision 420), so each one left has its raid. The
+    first army of the kingdom (by id) is the raid's attacker, the others stand with it and share its
+    outcome (decision 421). At a desert's ruin the garrison battle is scheduled as usual and the
+    raid marked on it (decision 409). The Ancient Dead, who keep no Tomb Raiders, walk in; in a
+    Rogue Kingdom's ruins the Rogue Kingdom table is rolled as in any of its provinces (decision
+    423). `moves` is left as it is."""
     entries = RuinEntries()
-    for number, _kingdom, waiting in _waiting_on_raids(state, moves, start):
+    for number, kingdom, waiting in _waiting_on_raids(state, moves, start):
+        assert state.raids.get(kingdom) == number, "the roll-offs cancel a move into ruins without a raid first"
         if garrison_defends(state, number):
             continue  # the desert's garrison: the armies fight it; the raid goes with the battle (409)
         first, *others = waiting

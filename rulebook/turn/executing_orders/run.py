@@ -74,8 +74,11 @@ def _roll_offs(
     it started, which the earlier ones judged with it leaving: a friendly army that moved in there
     without a roll must roll Occupied Province against it, a third kingdom that moved in there must
     roll Multiple Moves into Battle. Each repeats until it holds no one and rolls in a fixed order,
-    so a round that holds no one more leaves them all settled. (Don't Pass in the Night comes first
-    and once: a held move never makes two enemies swap provinces.)"""
+    so a round that holds no one more leaves them all settled. Don't Pass in the Night comes first
+    and once, outside the loop (decision 583): it is judged on the orders ("both receive orders to
+    Move into the enemy's province"), and in the loop it could never roll again: the roll-offs only
+    cancel moves, so two enemies still swapping provinces after them were swapping before them,
+    and it left no such pair."""
     while True:
         occupied_province(state, dice, events, moves, start, fatigued)
         held = multiple_moves_into_battle(state, dice, events, moves, start)

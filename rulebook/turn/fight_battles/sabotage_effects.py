@@ -38,8 +38,10 @@ def _fought_by(battle: BattleS, kingdom: int) -> bool:
 
 
 def _with_garrison(battle: BattleS, kingdom: int) -> bool:
-    """A garrison force of the kingdom fights: the defender's garrison, alone or supporting its army."""
-    return _fought_by(battle, kingdom) and battle.defender_kingdom == kingdom and battle.garrison_points > 0
+    """A garrison force of the kingdom fights: the defender's garrison, alone or supporting its army,
+    or its town's garrison supporting its ally's army there (decision 580)."""
+    owner = battle.defender_kingdom if battle.garrison_kingdom is None else battle.garrison_kingdom
+    return not battle.skirmish and owner == kingdom and battle.garrison_points > 0
 
 
 def _with_barricades(battle: BattleS, kingdom: int) -> bool:

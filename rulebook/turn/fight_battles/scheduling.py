@@ -23,6 +23,7 @@ from rulebook.turn.fight_battles.rival_missions import rival_mission_battles
 from rulebook.turn.fight_battles.support import SUPPORT_MAX, supporters_by_province, supports, supports_without_battle
 from rulebook.turn.fight_battles.tomb_raid import raid_with_battle, tomb_raid_battle
 from rulebook.turn.fight_battles.towns_cities_capitols import (
+    Garrison,
     garrison_as_defender,
     garrison_chosen,
     province_garrison,
@@ -97,6 +98,14 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event], raided: s
             # whichever force fights (the garrison chosen keeps them for its side, decision 36a).
             battle.fortified_points = FORTIFIED_POINTS
         own = garrison is not None and not garrison.desert and garrison.kingdom == defender.kingdom
+        # Its ally's town: the garrison fights beside the army defending it as beside its own kingdom's
+        # (decision 580); only its own kingdom's army may send the garrison to the table instead.
+        allied = (
+            garrison is not None
+            and not garrison.desert
+            and garrison.kingdom is not None
+            and state.allied(garrison.kingdom, defender.kingdom)
+        )
         if garrison is not None and own and garrison_chosen(state, defender, garrison):
             garrison_as_defender(battle, garrison)
             battle.army_with_garrison = defender.id
@@ -109,16 +118,19 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event], raided: s
         else:
             battle.defender_army = defender.id
             defender_label = defender.name
-            if garrison is not None and own:
+            if garrison is not None and (own or allied):
                 # The garrison supports the army in its own province, within the 500-point cap. Its
                 # local troops alone fill the cap: an Elite Defense Force fights when the garrison does.
                 battle.garrison_defenses = garrison.defenses
                 battle.garrison_points = min(garrison.points, SUPPORT_MAX - battle.fortified_points)
+                whose = f" ({state.kingdoms[defender.kingdom].name}, its ally)" if allied else ""
                 battle.notes.append(
                     f"{_capitalized(garrison.label)} ({garrison.points:,} points) supports "
-                    f"{defender.name} with {battle.garrison_points:,} points (500-point support cap) and "
+                    f"{defender.name}{whose} with {battle.garrison_points:,} points (500-point support cap) and "
                     f"{garrison.defenses} piece(s) of defenses."
                 )
+                if allied:
+                    _garrison_beside_ally(state, battle, garrison, defender, attacker, events)
     elif garrison is not None and garrison.kingdom != attacker.kingdom:
         if garrison.desert and is_ancient_dead(state, attacker.kingdom):
             _no_battle(
@@ -178,6 +190,37 @@ def _schedule(state: TurnState, contact: Contact, events: list[Event], raided: s
             )
         )
     return battle
+
+
+def _garrison_beside_ally(
+    state: TurnState,
+    battle: BattleS,
+    garrison: Garrison,
+    defender: ArmyState,
+    attacker: ArmyState,
+    events: list[Event],
+) -> None:
+    """The town's garrison fights beside its kingdom's ally's army defending it (decision 580): the
+    battle is the ally's, so the town's kingdom is told here that its garrison fights (the rules
+    reveal an army in its province to it, decision 139), and a Poison Well against it finds its
+    garrison force in this battle (`garrison_kingdom`)."""
+    assert garrison.kingdom is not None
+    battle.garrison_kingdom = garrison.kingdom
+    province = state.provinces[battle.province]
+    ally = state.kingdoms[defender.kingdom].name
+    events.append(
+        Event(
+            PHASE,
+            EventCode.GARRISON_BESIDE_ALLY,
+            f"{_capitalized(garrison.label)} fights beside your ally {ally}'s army {defender.name} with "
+            f"{battle.garrison_points:,} points of its {garrison.points:,} and its defenses: {attacker.name} "
+            f"({state.kingdoms[attacker.kingdom].name}) attacks it there (Allies; Battle for Towns, Cities, and "
+            "Capitols).",
+            kingdom=garrison.kingdom,
+            province=province.number,
+            data={"ally": defender.kingdom, "battle": province.number, "points": battle.garrison_points},
+        )
+    )
 
 
 def _rogue_forces(state: TurnState, battle: BattleS, roll: int) -> str:

@@ -5,6 +5,7 @@ when its town is taken (pure Python)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -12,6 +13,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.turn.state import BattleS, TurnState
 from rulebook.turn.write_orders.records import DEFEND_WITH_GARRISON
+from rulebook.warlord.succession import characters_gone_with
 from rulebook.world import ArmyState, World, disband_army
 
 
@@ -119,17 +121,30 @@ def garrison_as_defender(battle: BattleS, garrison: Garrison) -> None:
     battle.garrison_defenses = garrison.defenses
 
 
-def elite_defense_perishes(world: World, events: list[Event], *, province: int, taker: int, phase: str) -> None:
+def elite_defense_perishes(
+    world: World,
+    events: list[Event],
+    *,
+    province: int,
+    taker: int,
+    phase: str,
+    choice: Mapping[int, int] | None = None,
+) -> None:
     """Province `province` is taken by kingdom `taker`: "Should the town / city be conquered, the Elite
     Defense Force it to be considered to have perished to the last man and no recovery rolls are to be
     made". Every garrison army there not of the taker's (an Elite Defense Force, the Ancient Dead's
-    Capitol Garrison) is disbanded, its magic items with it, in the working copy `world`. Whether the
-    town was won in battle (7. Aftermath) or taken by razing it from an ally (Allies, Raze; decision
-    556): it cannot stay there as the old owner's in the taker's province."""
+    Capitol Garrison) is disbanded, its magic items with it, in the working copy `world`, and its
+    characters (its hero) die with it, to the last man (decision 592); a Warlord among them (the Ancient
+    Dead's stands with their Capitol Garrison) is succeeded (`choice`: kingdom id -> the General its
+    player named for a tie). Whether the town was won in battle (7. Aftermath) or taken by razing it from
+    an ally (Allies, Raze; decision 556): it cannot stay there as the old owner's in the taker's
+    province."""
+    perished = []
     for army in sorted(world.garrisons.values(), key=lambda a: a.id):
         if army.province != province or army.disbanded or army.kingdom == taker:
             continue
         disband_army(world, army)
+        perished.append(army.id)
         world.provinces[province] = replace(world.provinces[province], elite_defense=False)
         events.append(
             Event(
@@ -141,3 +156,12 @@ def elite_defense_perishes(world: World, events: list[Event], *, province: int, 
                 province=province,
             )
         )
+    characters_gone_with(
+        world,
+        events,
+        perished,
+        how="perished to the last man with his force (Battle for Towns, Cities, and Capitols)",
+        code=EventCode.CHARACTER_DEAD,
+        phase=phase,
+        choice=choice,
+    )

@@ -27,10 +27,11 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext, *, warnings: boo
     probably mistaken, costs list the gold it spends. `warnings=False`: the errors and costs only
     (the resolution checks each army's order again and reads only the errors)."""
     check = SheetCheck(
-        names={a.id: a.name for a in ctx.armies.values()},
+        # The Elite Defense Forces spend experience too (decision 620): named and counted beside the armies.
+        names={a.id: a.name for a in (*ctx.armies.values(), *ctx.elite_defense_forces.values())},
         treasury=ctx.treasury,
         taxes=ctx.taxes,
-        experience={a.id: a.experience for a in ctx.armies.values()},
+        experience={a.id: a.experience for a in (*ctx.armies.values(), *ctx.elite_defense_forces.values())},
     )
     upgraded = {u.army for u in entries.upgrades}
     check_orders(entries, ctx, upgraded, check)

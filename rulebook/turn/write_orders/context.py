@@ -65,6 +65,17 @@ class SheetContext:
         return self.world.provinces.get(number)
 
     @cached_property
+    def elite_defense_forces(self) -> dict[int, ArmyState]:
+        """The kingdom's own Elite Defense Forces (Battle for Towns, Cities, and Capitols: "treated as an
+        army in the field in all manners except for the fact it cannot leave the town / city"): they
+        spend the experience they earn, on what does not change their composition (decision 620)."""
+        return {g.id: g for g in self.world.garrisons.values() if g.kingdom == self.kingdom and not g.disbanded}
+
+    def spender(self, army_id: int) -> ArmyState | None:
+        """The kingdom's army or Elite Defense Force that may spend its experience (Spending Experience)."""
+        return self.armies.get(army_id) or self.elite_defense_forces.get(army_id)
+
+    @cached_property
     def ruins(self) -> dict[int, Ruin]:
         return ruins_of(self.world)
 

@@ -51,6 +51,16 @@ def check_garrisons(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
                     "(Battle for Towns, Cities, and Capitols).",
                 )
             )
+        elif province.looted_in(ctx.turn):
+            # Looting: "A Looted town / city cannot upgrade or create armies until the beginning of the next
+            # full turn"; the Elite Defense Force is "treated as an army in the field" (decision 622).
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.LOOTED,
+                    f"{province} was looted and cannot raise an Elite Defense Force, an army of its people, until "
+                    "the start of the next full turn (Looting; Battle for Towns, Cities, and Capitols).",
+                )
+            )
         elif province.elite_defense:
             check.error_problems.append(
                 SheetProblem(

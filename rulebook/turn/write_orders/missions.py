@@ -98,7 +98,7 @@ def known_characters(
     """The characters a spy may name for a Character Bio (decision 455): a rival's Warlord (every kingdom
     has one), and the General of each of its armies the spy may name, named by their place, never by a
     name the spy has not learned. `characters`: the rivals' Warlords and Generals read beside the world (the
-    sheet's and the orders phase's worlds hold none)."""
+    sheet's world holds none)."""
     army_of_unit = {unit.id: army for army, units in world.units.items() for unit in units}
     known: dict[int, Known] = {}
     everyone = {**(characters or {}), **world.characters}

@@ -94,6 +94,80 @@ def test_the_ally_that_fortified_its_ally_s_province_defends_it():
     assert contacts == [Contact(province=7, attacker=3, defender=4, beside=(2,))]
 
 
+def test_the_ally_that_fortifies_its_ally_s_province_this_turn_defends_it_fortified():
+    """Decision 581 (5. Executing Orders: "Move / Support", then "Fortify", before 6. Fight Battles;
+    Fortify: "Armies that are attacked in a fortified province may add 200 points"): K1's army 1,
+    in its ally K2's 7 beside K2's army 2, fortifies this turn as K3's army 3 moves in. The battle
+    finds 7 fortified by army 1: the Fortified army defends it with its 200 points (decision 550),
+    K2's army beside it (300 points of the 500-point cap left)."""
+    s = state(
+        armies=[wb.army(1, 1, 7), wb.army(2, 2, 7), wb.army(3, 3, 12)],
+        sheets={
+            1: SheetEntries(orders=(ArmyOrder(1, OrderKind.FORTIFY),)),
+            3: SheetEntries(orders=(ArmyOrder(3, OrderKind.MOVE, target=7),)),
+        },
+        alliances=[ALLIANCE],
+    )
+    result = resolve(s, faces=[4, 3])  # K2's Alliance Support Arrival, Defended Obstacles
+
+    assert result.contacts == [Contact(province=7, attacker=3, defender=1, beside=(2,))]
+    (battle,) = result.battles
+    assert (battle.defender_army, battle.fortified_points, battle.defended_obstacles) == (1, 200, 2)
+    assert [(s.army, s.side, s.points) for s in battle.supports] == [(2, "defender", 300)]
+    assert result.state.world.fortifier(7).id == 1
+
+
+def test_an_ally_s_army_alone_in_its_ally_s_town_fights_with_the_town_s_garrison_beside_it():
+    """Decision 580 (Allies: "Armies may defend their allies' provinces by fighting battles therein";
+    Battle for Towns, Cities, and Capitols: "If a town, city or capital is under attack, you may ...
+    use either the local garrison force or the army ... Garrisons ... can Support an army in the
+    current province"): K1's army 1 stands alone in its ally K2's town 11 and K3's army 3 attacks
+    it. The town's garrison fights beside it as it would beside K2's own army: its 750 points within
+    the 500-point cap, its piece of defenses, an Assault. K2 is told its garrison fights."""
+    s = state(
+        armies=[wb.army(1, 1, 11), wb.army(3, 3, 15)],
+        sheets=moves((3, 3, 11)),
+        alliances=[ALLIANCE],
+    )
+    result = resolve(s)
+
+    assert result.contacts == [Contact(province=11, attacker=3, defender=1)]
+    (battle,) = result.battles
+    assert (battle.defender_kingdom, battle.defender_army, battle.garrison_defends) == (1, 1, False)
+    assert (battle.garrison_points, battle.garrison_defenses, battle.assault) == (500, 1, True)
+    assert any(
+        n.startswith("The town garrison of 11 P11 (750 points) supports Army 1 (K1, its ally) with 500 points")
+        for n in battle.notes
+    )
+    (told,) = of(result.events, "garrison-beside-ally", kingdom=2)
+    assert told.text == (
+        "The town garrison of 11 P11 fights beside your ally K1's army Army 1 with 500 points of its 750 and its "
+        "defenses: Army 3 (K3) attacks it there (Allies; Battle for Towns, Cities, and Capitols)."
+    )
+    assert (told.province, told.data) == (11, {"ally": 1, "battle": 11, "points": 500})
+
+
+@pytest.mark.parametrize("kingdom", [2, 1], ids=["its-own-army", "its-ally-s-army"])
+def test_an_army_of_the_town_s_side_moving_in_as_an_enemy_does_defends_it_with_the_garrison(kingdom):
+    """Decision 584 (Battle for Towns, Cities, and Capitols: "If a town, city or capital is under
+    attack, you may either defend with the local garrison force, or if there is an army in the
+    province, you may use either the local garrison force or the army"): K2's town 11 has no army
+    in it; an army of K2's side (K2's own, or its ally K1's), the lower id, and K3's army 3 both march
+    in. The town is attacked whichever id is lower: the army of its side defends it, the garrison
+    beside it (500 of its 750 points, its defenses), and K3's army attacks."""
+    s = state(
+        armies=[wb.army(1, kingdom, 7), wb.army(3, 3, 15)],
+        sheets=moves((kingdom, 1, 11), (3, 3, 11)),
+        alliances=[ALLIANCE],
+    )
+    result = resolve(s)
+
+    assert result.contacts == [Contact(province=11, attacker=3, defender=1, both_moved=True)]
+    (battle,) = result.battles
+    assert (battle.attacker_army, battle.defender_army, battle.assault) == (3, 1, True)
+    assert (battle.garrison_points, battle.garrison_defenses) == (500, 1)
+
+
 def test_two_allies_attacking_one_enemy_army_fight_one_battle_against_it():
     """Decision 551: K1's army (from 10) and its ally K2's (from 15) both move into K3's 14, where
     K3's army stands. It fights one battle, not two: K1's army (the lower id) attacks, K2's stands
@@ -216,6 +290,60 @@ def test_an_ally_that_wins_in_its_ally_s_province_keeps_it_for_its_ally():
     assert after.state.world.provinces[5].controller == BRYTHON
     assert after.state.world.armies[SQUIRES].province == 5 and after.state.world.armies[HOST].province == 2
     assert not [e for e in after.events if e.code in ("province-conquered", "province-lost")]
+    assert kept_for_ally(after.events) == KEPT_FOR_BRYTHON
+
+
+# Decision 582: the victor's kingdom and its ally are told, each in its own event; the enemy is not.
+KEPT_FOR_BRYTHON = [
+    (
+        CARNWYL,
+        SQUIRES,
+        {"ally": BRYTHON},
+        "Army 30 wins the battle in 5 P5, a province of its ally Brython: it keeps it for Brython, and control does "
+        "not change hands (Allies).",
+    ),
+    (
+        BRYTHON,
+        None,
+        {"ally": CARNWYL},
+        "Your ally Carnwyl's army Army 30 wins the battle in your province 5 P5: it keeps it for you, and control "
+        "does not change hands (Allies).",
+    ),
+]
+
+
+def kept_for_ally(events):
+    return [(e.kingdom, e.army, e.data, e.text) for e in events if e.code == "province-kept-for-ally"]
+
+
+def test_an_ally_that_stood_its_ground_in_its_ally_s_province_is_told_it_kept_it_for_its_ally():
+    """Decision 582 (Allies: "Armies may defend their allies' provinces by fighting battles therein.
+    Control of the province does not change hands if the ally maintains control"): Carnwyl's Squires
+    stand in their ally Brython's 5 and beat Avalon's Host, which moved in. Nothing changes hands;
+    both allies' reports say the Squires kept it for Brython."""
+    world = scene(BRYTHON_CARNWYL)
+    world.province(5, controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.army(SQUIRES, CARNWYL, 5, SQUIRES_UNITS)
+    world.battle(R.MINOR_LOSS, SideA(AVALON, HOST), SideA(CARNWYL, SQUIRES))
+    after = world.run(faces=[])
+    assert after.state.world.provinces[5].controller == BRYTHON and after.state.world.armies[SQUIRES].province == 5
+    assert kept_for_ally(after.events) == KEPT_FOR_BRYTHON
+
+
+def test_an_ally_too_small_to_claim_keeps_its_ally_s_province_without_a_word_of_claiming():
+    """Decision 582: an army of fewer than 1,000 points that moved into its ally's province and won
+    claims nothing there whatever its size (Army Restrictions do not come into it): it is told it kept
+    the province for its ally, not that it was too small to claim it."""
+    world = scene(BRYTHON_CARNWYL)
+    world.province(5, controller=BRYTHON)
+    world.army(HOST, AVALON, 5, HOST_UNITS, came_from=2)
+    world.army(SQUIRES, CARNWYL, 5, [(301, "Men-at-arms", 25, 30)], came_from=6)
+    world.battle(R.MINOR_LOSS, SideA(AVALON, HOST), SideA(CARNWYL, SQUIRES), both_moved=True)
+    after = world.run(faces=[])
+    assert after.state.world.provinces[5].controller == BRYTHON
+    assert [e for e in after.events if e.code == "too-small-to-claim"] == []
+    assert kept_for_ally(after.events) == KEPT_FOR_BRYTHON
 
 
 def rogue_land_entered_by_allies(faces: list[int]):

@@ -17,6 +17,7 @@ from rulebook.experience.spending import (
     SpendingRoster,
     UnitRecord,
     advancement_cost,
+    delivered_item_kept,
     item_cost,
     list_additions,
     recruits_cost,
@@ -175,6 +176,16 @@ def test_case_XP2_a_25_point_item_costs_25_and_one_already_in_the_kingdom_cannot
         Purchase(ARMY, "item", unit="Baron Ulrich", name="Sword of Might", points=25, common=True),
         the_roster=roster(items=frozenset({"sword of might"})),
     ).ok
+
+
+def test_a_delivered_item_the_kingdom_came_to_hold_meanwhile_is_lost_a_common_one_never():
+    """Armory ("your kingdom has only one of that item"), decision 600: bought in turn 2, a Staff of
+    Sorcery arrives at the beginning of turn 4; a rival's transfer or a raid's find gave the kingdom one
+    in turn 3, so the delivery is not its (the database holds one of each); a common item always is."""
+    held = frozenset({"staff of sorcery"})
+    assert not delivered_item_kept(" Staff of SORCERY", common=False, held=held)
+    assert delivered_item_kept("War Banner", common=False, held=held)
+    assert delivered_item_kept("Staff of Sorcery", common=True, held=held)
 
 
 def test_perfectionists_pay_20_percent_more_for_runic_items_away_from_a_town_or_city():
@@ -474,3 +485,93 @@ def test_case_XP7_a_list_edit_that_adds_models_or_items_without_paying_is_refuse
         list_additions(before, [axe], list(reversed(_units(spearmen=8))), [moved], label="1st Army", arrives_turn=4)
         == []
     )
+
+
+# --- Elite Defense Force (decision 620) ------------------------------------------------------
+
+EDF = 20
+EDF_GUARDS = UnitRecord(EDF, "Town Guard", "core", models=20, points_per_model=5, veteran_eligible=True)
+EDF_HERO = CharacterRecord(
+    EDF, "Captain Odo", role="general", rank="hero", points=50, archetype="noble",
+    abilities=("Noblesse Oblige",), battles_survived=3,
+)  # fmt: skip
+
+
+def _with_edf(*, experience: int = 40):
+    base = world(settlement="town")
+    edf = wb.garrison(EDF, ME, 1, name="Elite Defense Force of Riverton", experience=experience)
+    return replace(base, garrisons={EDF: edf})
+
+
+def _edf_roster() -> SpendingRoster:
+    return roster(units=(SPEARMEN, KNIGHTS, EDF_GUARDS), characters=(GENERAL, WARLORD, EDF_HERO))
+
+
+def test_an_elite_defense_force_spends_its_experience_on_veteran_status_and_its_general_s_roll():
+    """Battle for Towns, Cities, and Capitols: the Elite Defense Force "is treated as an army in the
+    field in all manners except for the fact it cannot leave the town / city"; its hero "is able to
+    select a Character Archetype". It earns experience (decision 36b) and spends it as an army does
+    (Spending Experience: Veteran Status, "a roll on the appropriate Archetype Advancement Table for the
+    General of the army"): decision 620. The sheet took it for no army of the kingdom's."""
+    veteran = Purchase(EDF, "veteran", unit="Town Guard")
+    advancement = Purchase(EDF, "advancement", unit="Captain Odo")
+    ctx = order_sheet_context(_with_edf(), ME, roster=_edf_roster())
+    result = order_sheet_check(SheetEntries(purchases=(veteran, advancement)), ctx)
+    assert result.ok, result.errors
+    assert result.experience_costs[EDF] == [
+        ("Town Guard to +1 Veteran", 10),
+        ("a roll on Captain Odo's Archetype Advancement Table", 25),
+    ]
+    [row] = [r for r in result.experience_rows() if r["army"] == EDF]
+    assert (row["name"], row["experience"], row["left"]) == ("Elite Defense Force of Riverton", 40, 5)
+
+    state = TurnState(
+        world=_with_edf(), sheets={ME: SheetEntries(purchases=(veteran, advancement))}, rosters={ME: _edf_roster()}
+    )
+    resolution = resolve_orders(state, ScriptedDice(faces=[1]))  # Noble table, 1: Duelist
+    events = spending(resolution)
+    assert [(e.code, e.army, e.experience) for e in events] == [
+        (EventCode.VETERAN_STATUS, EDF, -10),
+        (EventCode.ARCHETYPE_ROLL, EDF, -25),
+    ]
+    assert events[1].data["ability"] == "Duelist"
+    assert resolution.state.garrisons[EDF].experience == 5
+
+
+def test_an_elite_defense_force_buys_nothing_that_changes_its_composition():
+    """Battle for Towns, Cities, and Capitols: "The composition of the Elite Defense Force cannot change":
+    no recruits, equipment or magic items; it never leaves its town and needs no supply depot (620)."""
+    ctx = order_sheet_context(_with_edf(), ME, roster=_edf_roster())
+    for purchase in (
+        Purchase(EDF, "recruits", unit="Town Guard", models=2),
+        Purchase(EDF, "equipment", unit="Town Guard", points=10),
+        Purchase(EDF, "item", unit="Captain Odo", name="Sword of Might", points=25),
+        Purchase(EDF, "supply-depot"),
+    ):
+        result = order_sheet_check(SheetEntries(purchases=(purchase,)), ctx)
+        assert result.errors == [
+            "Elite Defense Force of Riverton: the composition of an Elite Defense Force cannot change: it spends "
+            "its experience on Veteran Status, its General's Archetype roll or his Potential (Battle for Towns, "
+            "Cities, and Capitols)."
+        ], purchase.kind
+
+
+def test_a_general_with_amnesia_buys_no_archetype_roll_nor_potential():
+    """Character Injury Chart, Amnesia: "The character will still fight for the army, but no longer can
+    take advantage of any Archetype Abilities including Starting Abilities" (decision 621). A roll on his
+    Advancement Table (Character Archetypes and Advancement) or his Magician's Potential would buy an
+    ability he can never use: the sheet refuses it, naming the rule, and the turn does not spend the
+    experience. The sheet sold him the roll and the ability was never of use."""
+    roll = Purchase(ARMY, "advancement", unit="Baron Ulrich")
+    forgetful = roster(characters=(replace(GENERAL, amnesia=True), WARLORD))
+    assert check(roll, the_roster=forgetful).errors == [
+        "1st Army: Baron Ulrich suffers from Amnesia and no longer can take advantage of any Archetype Abilities: "
+        "a roll on his Advancement Table would buy nothing he can use (Character Injury Chart)."
+    ]
+    resolution = resolve(roll, faces=[2], the_roster=forgetful)
+    [refused] = spending(resolution)
+    assert refused.code == EventCode.PURCHASE_REFUSED and resolution.state.armies[ARMY].experience == 60
+
+    potential = Purchase(ARMY, "potential", unit="Magister Holst")
+    magician = roster(characters=(replace(MAGICIAN, amnesia=True), WARLORD))
+    assert "Magister Holst suffers from Amnesia" in check(potential, the_roster=magician, experience=80).errors[0]

@@ -14,7 +14,7 @@ from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.tables import ArmyType
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, MissionUse, OrderKind, SheetEntries
-from rulebook.world import UnitState
+from rulebook.world import ItemState, UnitState
 from tests import world_builders as wb
 from tests.rulebook.resolving import of, resolve
 
@@ -264,6 +264,33 @@ def test_army_statistics_of_an_army_whose_list_was_due_delivers_it_once_written(
     assert intelligence.text.startswith("Army Statistics of Brython: the list of Levy (4 P4) is written: 20 Warriors")
     assert [u["name"] for u in intelligence.data["info"]["units"]] == ["Warriors", "Cannon"]
     assert result.state.world.mission_effects[7].status is EffectStatus.USED
+
+
+def test_the_list_delivered_gives_each_regiment_the_magic_items_it_bears_never_a_character_s():
+    """Reconnaissance, Army Statistics: "The Location and Army list (no character info) of any one army".
+    Decision 590: the Warriors bear the War Banner (50 points): the list gives it with them, and counts it
+    in the list's points; Thane Grimm's Rune Axe is character info and stays out, and the Cannon's lost
+    Powder Keg (destroyed) is on no list."""
+    world_state = with_written_list(state(effects=(awaiting(Reconnaissance.ARMY_STATISTICS),)))
+    items = world_state.world.items
+    items[1] = ItemState(1, "Rune Axe", 40, bearer=211)
+    items[2] = ItemState(2, "War Banner", 50, bearer=212)
+    items[3] = ItemState(3, "Powder Keg", 25, bearer=213, destroyed=True)
+
+    result = resolve(world_state)
+
+    (intelligence,) = of(result.events, "intelligence", AVALON)
+    assert intelligence.text == (
+        "Army Statistics of Brython: the list of Levy (4 P4) is written: 20 Warriors (bearing War Banner), "
+        "2 Cannon (435 points, characters left out) (Reconnaissance: Army Statistics)."
+    )
+    info = intelligence.data["info"]
+    assert [(u["name"], u["items"]) for u in info["units"]] == [
+        ("Warriors", [{"name": "War Banner", "points": 50}]),
+        ("Cannon", []),
+    ]
+    assert info["points"] == 435
+    assert "Rune Axe" not in repr(intelligence.data) and "Powder Keg" not in repr(intelligence.data)
 
 
 def test_an_awaited_list_still_due_waits_for_a_later_resolution():

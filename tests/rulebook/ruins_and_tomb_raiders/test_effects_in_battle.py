@@ -5,6 +5,7 @@ MissionEffect records put in the world directly (the aftermath makes them)."""
 
 from __future__ import annotations
 
+from rulebook.allies.chart import AllianceState, TrustLevel
 from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
 from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
 from rulebook.tables import ArmyType
@@ -101,6 +102,30 @@ def test_poison_well_waits_for_a_battle_with_a_garrison():
     (battle,) = result.battles
     assert not [n for n in battle.notes if "Poison Well" in n]
     assert result.state.world.mission_effects[7].status is EffectStatus.PENDING
+
+
+def test_poison_well_finds_the_town_s_garrison_beside_its_ally_s_army_not_the_ally_s():
+    """Decision 580: Cymru's army 33 stands alone in its ally Brython's town and Avalon's army 11
+    attacks it; Brython's garrison fights beside it. Avalon's Poison Well against Brython strikes
+    that garrison force; one against Cymru finds no garrison force of Cymru's and waits."""
+    s = state(ATTACK_THE_TOWN)
+    s.world.alliances[5] = AllianceState(id=5, first=BRYTHON, second=CYMRU, trust=TrustLevel.DISTRUSTED, formed_turn=1)
+    s.world.armies[33] = wb.army(33, CYMRU, TOWN)
+    for id, target in ((7, BRYTHON), (8, CYMRU)):
+        well = MissionEffectState(
+            id=id, kingdom=AVALON, target=target, mission=Sabotage.POISON_WELL, earned_turn=EARNED
+        )
+        s.world.mission_effects[id] = well
+
+    result = resolve(s)
+
+    (battle,) = result.battles
+    assert (battle.defender_army, battle.garrison_kingdom, battle.garrison_points) == (33, BRYTHON, 500 - 125)
+    (theirs,) = of(result.events, "sabotage-applied", BRYTHON)
+    assert "your garrison force loses 125 of its 500 points" in theirs.text
+    assert of(result.events, "sabotage-applied", CYMRU) == []
+    effects = result.state.world.mission_effects
+    assert (effects[7].status, effects[8].status) == (EffectStatus.USED, EffectStatus.PENDING)
 
 
 def test_assassinate_spiritual_leader_minus_one_leadership_in_the_next_battle_fought():

@@ -5,12 +5,11 @@ Opponents; The Ancient Dead > Deserts. Decisions 408, 409, 420-423. No database.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kernel.event_codes import EventCode
-from kernel.events import Event
 from rulebook.tables import ArmyType
-from rulebook.turn.executing_orders.ruins import ruins_entries
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind, SheetEntries
 from tests import world_builders as wb
@@ -141,16 +140,24 @@ def test_an_army_of_the_kingdom_in_the_ruin_does_not_let_another_in_without_a_ra
 def test_armies_of_a_kingdom_still_moving_into_one_ruin_all_wait_on_its_raid():
     """Decision 421: should moves of several of the kingdom's armies into the ruin stand after the
     roll-offs, the first by id is the raid's attacker and the others stand with it, sharing its
-    outcome; none claims the province."""
-    turn = state((11, RUIN), (12, RUIN), raids={AVALON: RUIN})
-    moves = {11: (RUIN, []), 12: (RUIN, [])}
-    events: list[Event] = []
+    outcome; none claims the province. Through the phase: two forced marches fatigued into the ruin,
+    where an army of the kingdom stands, roll no Occupied Province (Forced March note: they share
+    it, decision 29), so both moves stand and both wait on the raid."""
+    turn = state(raids={AVALON: RUIN}, armies=(wb.army(13, AVALON, RUIN),))
+    orders = {
+        11: ArmyOrder(11, OrderKind.FORCED_MARCH, path=(RUIN, 9)),
+        12: ArmyOrder(12, OrderKind.FORCED_MARCH, path=(RUIN, 6)),
+    }
+    turn = replace(turn, orders=orders, sheets={AVALON: SheetEntries(orders=tuple(orders.values()))})
 
-    entries = ruins_entries(turn, events, moves, {11: 1, 12: 4, 21: 3})
+    result = resolve(turn, [2, 3])  # Forced March: Fatigue for both, one province only
 
-    assert [(c.attacker, c.raid, c.waiting) for c in entries.raids] == [(11, True, (12,))]
-    assert entries.standing == {11, 12} and set(moves) == {11, 12}
-    (waiting,) = of(events, EventCode.RUINS_WAITING)
+    (raid,) = result.contacts
+    assert (raid.province, raid.attacker, raid.raid, raid.waiting) == (RUIN, 11, True, (12,))
+    assert (result.state.armies[11].province, result.state.armies[12].province) == (RUIN, RUIN)
+    assert of(result.events, EventCode.OCCUPIED_PROVINCE) == of(result.events, EventCode.RUINS_NO_RAID) == []
+    assert of(result.events, EventCode.PROVINCE_CLAIMED) == []
+    (waiting,) = of(result.events, EventCode.RUINS_WAITING)
     assert (waiting.army, waiting.data) == (12, {"ruin": RUIN, "with_army": 11})
     assert "moves in if the raiders succeed" in waiting.text
 

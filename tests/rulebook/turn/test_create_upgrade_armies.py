@@ -3,6 +3,8 @@ Pure rules: no database; the state is built by hand and the dice are scripted.""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kernel.dice import ScriptedDice
@@ -193,6 +195,20 @@ def test_supply_depot_and_elite_defense_force_are_bought():
     assert state.kingdoms[K].treasury == 0
     assert state.armies[1].supply_depot is True
     assert state.provinces[1].elite_defense is True
+
+
+def test_a_looted_town_takes_no_elite_defense_force_when_the_turn_resolves():
+    """Looting (decision 622): a sheet checked before its town was looted (or one the check let
+    through) does not raise an Elite Defense Force there until the start of the next full turn."""
+    sheet = SheetEntries(garrisons=(ReinforceGarrison(1),))
+    looted = replace(province(1, settlement="town"), looted_turn=TURN - 1)
+    state = build(provinces=[looted], treasury=700, sheet=sheet)
+    events: list[Event] = []
+
+    create_and_upgrade_armies(state, events)
+
+    assert codes(events) == ["settlement-unavailable"] and "it was looted" in events[0].text
+    assert state.kingdoms[K].treasury == 700 and state.provinces[1].elite_defense is False
 
 
 def test_entries_no_longer_affordable_after_foraging_are_skipped_in_sheet_order():

@@ -8,7 +8,7 @@ from rulebook.turn.executing_orders.normalise import normalise_orders
 from rulebook.turn.executing_orders.run import execute_orders
 from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind
-from rulebook.world import ArmyState
+from rulebook.world import ArmyState, CharacterState, UnitState
 from tests import world_builders as wb
 
 # A 4 x 4 grid of sections numbered row by row (corner-to-corner counts as adjacent):
@@ -92,6 +92,38 @@ def test_case_O4_dont_pass_in_the_night():
     assert "passed-in-the-night" in codes(events)
 
 
+def test_dont_pass_in_the_night_is_judged_on_the_orders_before_occupied_province():
+    """Decision 583 (Don't Pass in the Night: "When enemy armies are in adjacent provinces and both
+    receive orders to Move into the enemy's province ... The battle takes place in the province
+    occupied by the lower scoring player's army"): A (kingdom 1) in 6 and B (kingdom 2) in 7 are
+    ordered into each other's province, and C (kingdom 1) in 3 into 7 as well. A beats B (5 to 2):
+    B stays in 7. Occupied Province then holds A (C rolls 6 to its 2), and C fights B in 7, the
+    province of the lower scorer. Judged after Occupied Province, A would not have been moving, and B
+    would have marched into 6 against it."""
+    s = state(
+        [army(1, 1, 6), army(2, 2, 7), army(3, 1, 3)],
+        orders=[
+            ArmyOrder(1, OrderKind.MOVE, target=7),
+            ArmyOrder(2, OrderKind.MOVE, target=6),
+            ArmyOrder(3, OrderKind.MOVE, target=7),
+        ],
+    )
+    contacts, events, dice = run(s, faces=[5, 2, 2, 6])
+
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(7, 3, 2)]
+    assert (s.armies[1].province, s.armies[2].province, s.armies[3].province) == (6, 7, 7)
+    assert [(e.code, e.army) for e in events if e.code in ("passed-in-the-night", "occupied-province")] == [
+        ("passed-in-the-night", 2),
+        ("occupied-province", 1),
+    ]
+    assert [r.purpose for r in dice.rolls] == [
+        "A1: don't pass in the night",
+        "A2: don't pass in the night",
+        "A1: occupied province",
+        "A3: occupied province",
+    ]
+
+
 def test_case_O5_occupied_province_the_highest_roll_moves():
     s = state(
         [army(1, 1, 5), army(2, 1, 7)],
@@ -146,6 +178,32 @@ def test_occupied_province_a_mover_that_beats_the_army_staying_there_moves_in_an
     s.orders = {1: ArmyOrder(1, OrderKind.HOLD), 2: ArmyOrder(2, OrderKind.HOLD), 3: ArmyOrder(3, OrderKind.HOLD)}
     _, events, dice = run(s, faces=[4, 4])
     assert "co-occupying-stayed" in codes(events) and dice.rolls[0].purpose == "A1: Foraging Table"
+
+
+def test_a_sharing_army_that_forages_itself_away_takes_its_characters_with_it():
+    """Forced March: an army still sharing a province forages "as the province cannot support 2 armies at
+    once"; a Disaster its banner chose to disband on disbands it (Foraging Table; Army Restrictions), and its
+    hero leaves with it, counting as dead (decision 591)."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 6), army(3, 2, 7)],
+        orders=[ArmyOrder(1, OrderKind.MOVE, target=6), ArmyOrder(3, OrderKind.MOVE, target=6)],
+        control={6: 1},
+    )
+    run(s, faces=[2, 5])  # A1 moves in beside A2 and shares 6
+    s.world.units[1] = (UnitState(10, 1, "Captain Aldred", "character", 1, 80),)
+    s.world.characters[7] = CharacterState(7, 1, 10, "Captain Aldred", "hero")
+    s.orders = {
+        1: ArmyOrder(1, OrderKind.HOLD, disaster_choice="disband"),
+        2: ArmyOrder(2, OrderKind.HOLD),
+        3: ArmyOrder(3, OrderKind.HOLD),
+    }
+    _, events, _ = run(s, faces=[1, 1])  # 2: Disaster
+    assert s.armies[1].disbanded
+    assert [c for c in codes(events) if c in ("army-disbanded", "character-retired")] == [
+        "army-disbanded",
+        "character-retired",
+    ]
+    assert not s.world.characters[7].alive
 
 
 def test_occupied_province_a_move_cancelled_by_a_roll_can_bring_its_army_into_another_roll():

@@ -17,7 +17,7 @@ from rulebook.turn.write_orders.records import (
     LossesFrom,
     SheetEntries,
 )
-from rulebook.world import UnitState
+from rulebook.world import CharacterState, ItemState, UnitState
 from tests.rulebook.turn.economy_scene import OTHER, K, army, build, codes, ledger
 
 # ---------------------------------------------------------------------------------------------
@@ -352,3 +352,70 @@ def test_several_twelves_pay_while_the_treasury_lasts():
 
     assert ledger(events) == [("foraging-depot", -400, LedgerReason.SUPPLY_DEPOT)] * 2
     assert state.kingdoms[K].treasury == 0
+
+
+def test_the_characters_of_an_army_disbanded_by_foraging_leave_with_it_and_the_warlord_is_succeeded():
+    """2. Maintain Armies, Foraging Table; Army Restrictions ("If an army is reduced to 500 points or below
+    it is Disbanded. All the magic items it was carrying are destroyed. This represents the small band of
+    soldiers selling their unwanted items and going their separate ways"); Warlord ("If the Warlord dies, a
+    General with the most experience from the player's armies is selected"). Decision 591, as decision 558
+    for the aftermath: the Warlord's army (1) and the Guard (2) choose to disband on a Disaster; their
+    characters leave with them and count as dead, the Warlord's Runefang is destroyed, and the Warlord is
+    succeeded by the General of the Host (3), still on the map, not by the Guard's more experienced
+    General, who left in the same step. The kingdom's Warlord now stands with the Host."""
+    state = build(
+        armies=[army(1), army(2, experience=90), army(3, experience=20)],
+        orders=[ArmyOrder(1, disaster_choice="disband"), ArmyOrder(2, disaster_choice="disband")],
+    )
+    world = state.world
+    world.kingdoms[K] = dataclasses.replace(world.kingdoms[K], warlord_army=1)
+    for army_id in (1, 2, 3):
+        world.units[army_id] = (
+            UnitState(10 * army_id, army_id, f"Lord {army_id}", "character", 1, 150),
+            UnitState(10 * army_id + 1, army_id, "Spearmen", "core", 100, 10),
+        )
+    world.characters[1] = CharacterState(1, K, 10, "Lord Aurelian", "warlord")
+    world.characters[2] = CharacterState(2, K, 20, "Captain Brand", "general")
+    world.characters[3] = CharacterState(3, K, 30, "Captain Corwin", "general")
+    world.items[5] = ItemState(5, "Runefang", 50, bearer=10)
+    dice = ScriptedDice(faces=[1, 1, 1, 1, 3, 4])
+    events: list[Event] = []
+
+    maintain_armies(state, dice, events)
+
+    assert codes(events) == [
+        "foraging-disaster",
+        "army-disbanded",
+        "foraging-disaster",
+        "army-disbanded",
+        "foraging-no-forced-march",
+        "character-retired",
+        "character-retired",
+        "warlord-succession",
+    ]
+    assert [(e.army, e.data["character"]) for e in events if e.code == "character-retired"] == [
+        (1, "Lord Aurelian"),
+        (2, "Captain Brand"),
+    ]
+    assert "separate way" in events[5].text and events[5].phase == "maintain-armies"
+    assert "Captain Corwin" in events[-1].text and events[-1].army == 3
+    assert (world.characters[1].alive, world.characters[2].alive) == (False, False)
+    assert (world.characters[3].alive, world.characters[3].role) == (True, "warlord")
+    assert world.kingdoms[K].warlord_army == 3
+    assert world.items[5].destroyed
+
+
+def test_a_warlord_whose_army_foraging_disbands_with_no_general_left_leaves_the_kingdom_without_one():
+    """Decision 591: no General of the kingdom stands on the map: no one succeeds the Warlord, and the
+    kingdom's Warlord stands nowhere (Loss of the Capitol: none to crown)."""
+    state = build(armies=[army(1)], orders=[ArmyOrder(1, disaster_choice="disband")])
+    world = state.world
+    world.kingdoms[K] = dataclasses.replace(world.kingdoms[K], warlord_army=1)
+    world.units[1] = (UnitState(10, 1, "Lord", "character", 1, 150),)
+    world.characters[1] = CharacterState(1, K, 10, "Lord Aurelian", "warlord")
+    events: list[Event] = []
+
+    maintain_armies(state, ScriptedDice(faces=[1, 1]), events)
+
+    assert codes(events) == ["foraging-disaster", "army-disbanded", "character-retired", "no-warlord"]
+    assert not world.characters[1].alive and world.kingdoms[K].warlord_army is None

@@ -607,14 +607,20 @@ def test_the_elite_defense_force_is_an_army_in_the_field_experience_recovery_and
 
 def test_an_elite_defense_force_whose_town_is_conquered_makes_no_recovery_rolls():
     """Should the town be conquered, the Elite Defense Force "perished to the last man and no
-    recovery rolls are to be made": no Casualty Recovery, no injury roll, no experience, no retreat."""
+    recovery rolls are to be made": no Casualty Recovery, no injury roll, no experience, no retreat. Its
+    hero, Captain Eda, perished with it: he is dead (decision 592)."""
     world = Scene()
     _town_defended_by_its_elite_defense_force(
         world, R.MINOR_VICTORY, casualties=(Casualty(502, models_lost=6),), characters_lost=(5,)
     )
     result = world.run([])
     assert result.state.garrisons[50].disbanded and result.state.garrisons[50].experience == 0
-    assert [e.code for e in result.events if e.army == 50] == ["battle-result", "elite-defense-force-perished"]
+    assert [e.code for e in result.events if e.army == 50] == [
+        "battle-result",
+        "elite-defense-force-perished",
+        "character-dead",
+    ]
+    assert not result.state.characters[5].alive
     assert result.state.provinces[5].controller == AVALON
 
 

@@ -102,8 +102,9 @@ def test_case_XP5_an_army_that_cannot_pay_does_not_reroll():
 
 
 def test_resilient_rerolls_a_dead_result_for_free_when_the_player_is_silent():
-    """Noble, Resilient: "may reroll any result on the Character Injury Table. The second result
-    stands." With no choice on the sheet, a Dead result is rerolled for free (76)."""
+    """Psychopath / Zealot, 4 Resilient: "may reroll any result on the Character Injury Table. The
+    second result stands." With no choice on the sheet, a Dead result is rerolled for free (76); the
+    event names the archetype the ability is on (it said Noble, which has no such ability)."""
     world = Scene()
     field_battle(world, R.MINOR_LOSS, attacker={"characters_lost": (DAGOBERT,)})
     _host_with_general(world, abilities=("Resilient",))
@@ -112,6 +113,7 @@ def test_resilient_rerolls_a_dead_result_for_free_when_the_player_is_silent():
     assert result.state.armies[HOST].experience == 50
     reroll = next(e for e in result.events if e.code == "injury-reroll")
     assert reroll.experience == 0 and reroll.data["rule"] == "Resilient"
+    assert "free, he is Resilient (Psychopath / Zealot)" in reroll.text
 
 
 def test_resilient_is_lost_with_amnesia():

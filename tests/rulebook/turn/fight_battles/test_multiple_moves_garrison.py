@@ -132,12 +132,14 @@ def test_a_desert_s_ancient_dead_garrison_counts_as_a_third_kingdom():
 def test_an_ally_s_garrison_is_no_third_side_the_two_movers_meet_without_a_roll():
     """Multiple Moves into Battle counts two allies as one side (decision 138): Ostland is Da Red
     Fang's ally, so its army and Karak Dumn's moving into Da Red Fang's town are two sides, not
-    three. No die is rolled, both move in, and they meet each other."""
+    three. No die is rolled, both move in, and they meet each other: Karak Dumn attacks the town,
+    which Ostland's army defends with its ally's garrison beside it (decision 584)."""
     result = resolve(moving_in(TOWN, (11, OSTLAND, 6), (13, KARAK, 11), alliances=(ALLIANCE,)), [])
 
     assert of(result.events, EventCode.MULTIPLE_MOVES) == []
     assert (result.state.armies[11].province, result.state.armies[13].province) == (TOWN, TOWN)
-    assert battles_of(result) == [(TOWN, OSTLAND, KARAK, 13, False)]
+    assert battles_of(result) == [(TOWN, KARAK, OSTLAND, 11, False)]
+    assert result.battles[0].garrison_points == 500
 
 
 def test_an_army_moving_into_its_own_garrisoned_town_is_there_already_and_never_rolls():

@@ -425,6 +425,22 @@ def test_a_looted_town_cannot_create_or_upgrade_armies_until_the_next_full_turn(
     assert order_sheet_check(SheetEntries(upgrades=(UpgradeArmy(10, 1600),)), ctx).ok
 
 
+def test_a_looted_town_raises_no_elite_defense_force_until_the_next_full_turn():
+    """Looting: "A Looted town / city cannot upgrade or create armies until the beginning of the next
+    full turn ... It takes time to suppress the local populace"; the Elite Defense Force "is treated as
+    an army in the field in all manners" (Battle for Towns, Cities, and Capitols): decision 622. The
+    town 2, looted last turn, is refused one; the turn after next it may have one."""
+    import dataclasses
+
+    ctx = context()
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=ctx.turn - 1)
+    refused = order_sheet_check(SheetEntries(garrisons=(ReinforceGarrison(2),)), ctx)
+    assert [p.code for p in refused.error_problems] == [SheetProblemCode.LOOTED]
+    assert "2 P2 was looted and cannot raise an Elite Defense Force" in only_errors(refused)
+    ctx.provinces[2] = dataclasses.replace(ctx.provinces[2], looted_turn=ctx.turn - 2)
+    assert order_sheet_check(SheetEntries(garrisons=(ReinforceGarrison(2),)), ctx).ok
+
+
 # --- Problems: a stable code, the army by id, words without its name --------------------------
 
 
