@@ -4,14 +4,17 @@ database.
 - `message_text`: the body a person wrote. The plain-text part when there is one; an HTML-only mail
   is read as text with Beautiful Soup (its visible text, one line per block); the part's charset
   decoded (latin-1, windows-1252 ...), and a charset Python does not know read as UTF-8, else as
-  windows-1252, rather than refused. Attachments are not read: each is named in a note for the answer.
+  windows-1252, rather than refused; a format=flowed text (RFC 3676: Thunderbird's and many mail
+  programs' default) has its soft line breaks joined, so a long line the player typed is one line.
+  Attachments are not read: each is named in a note for the answer.
 - `reply_sheet_text`: the sheet in a reply, from its first header line ("Campaign:"; a greeting above
   it is dropped). Mail programs quote what is answered ("> " lines, "On ... wrote:", Outlook's
   "-----Original Message-----") and add signatures ("-- "); those are dropped.
   But the sheet is often the quoted part (the player edits the sheet quoted from the email that
   carried it): when the player's own text holds no sheet header and the quoted text does, the
   quoted sheet is un-quoted (one level of "> " removed, the player's lines written between the
-  quoted ones kept).
+  quoted ones kept, and the sheet's lines they typed above the quote added after it: read, never
+  dropped).
 
 A small function of our own rather than a reply-parsing library (mail-parser-reply,
 email-reply-parser): those throw the quoted part away, and here it is often the sheet.
@@ -38,6 +41,7 @@ _OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")  # Outlook's line above the quoted
 _SIGNATURE = re.compile(r"^-- ?$")  # the signature delimiter ("-- "; some clients drop its space)
 _QUOTE = re.compile(r"^\s*>")
 _SHEET_LINE = re.compile(r"^[^:>]{1,60}:\s*\S")  # "Move into Province #: 12"
+_MAIL_HEADER = re.compile(r"^\s*(from|sent|to|cc|subject|date)\s*:", re.IGNORECASE)  # a quoted mail's heading
 
 
 def html_to_text(html: str) -> str:
@@ -86,12 +90,44 @@ def message_text(message: EmailMessage) -> tuple[str, list[str]]:
         text = html_to_text(part_text(body))
     else:
         text = part_text(body)
+        if str(body.get_param("format", "") or "").lower() == "flowed":
+            text = unflowed(text, delsp=str(body.get_param("delsp", "") or "").lower() == "yes")
     for attachment in message.iter_attachments():
         if attachment is body:
             continue
         name = attachment.get_filename() or attachment.get_content_type()
         notes.append(f"The attachment {name} was ignored: write the sheet in the mail itself.")
     return text.replace("\r\n", "\n").replace("\r", "\n"), notes
+
+
+def unflowed(text: str, *, delsp: bool = False) -> str:
+    """A format=flowed text (RFC 3676) with its soft line breaks joined: a line ending in a space
+    (not the signature's "-- ") goes on in the next line of the same quote depth; with delsp=yes
+    that space is the break's and is dropped. Each joined line is written back with its depth as
+    "> " marks, space-stuffing undone."""
+    out: list[str] = []
+    pending: tuple[int, str] | None = None  # the depth and text of a line still flowing
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        stripped = raw.lstrip(">")
+        depth = len(raw) - len(stripped)
+        stripped = stripped.removeprefix(" ")  # space-stuffing (and the space after the quote marks)
+        if pending is not None and pending[0] != depth:  # a flowed line ends where the depth changes
+            out.append(_with_depth(*pending))
+            pending = None
+        flows = stripped.endswith(" ") and stripped != "-- "
+        joined = (pending[1] if pending is not None else "") + (stripped[:-1] if flows and delsp else stripped)
+        if flows:
+            pending = (depth, joined)
+        else:
+            out.append(_with_depth(depth, joined))
+            pending = None
+    if pending is not None:
+        out.append(_with_depth(*pending))
+    return "\n".join(out)
+
+
+def _with_depth(depth: int, line: str) -> str:
+    return f"{'>' * depth} {line}" if depth else line
 
 
 def _unquote(line: str) -> str:
@@ -105,6 +141,21 @@ def _unquote(line: str) -> str:
 
 def _has_sheet(lines: list[str]) -> bool:
     return any(SHEET_HEADER.match(line) for line in lines)
+
+
+def _typed_above(above: list[str]) -> list[str]:
+    """The sheet's lines ("Key: value") the player typed above the quoted sheet (an order written
+    there instead of in the quote), up to their signature: added after the quoted sheet, so that they
+    are read with it, never dropped unread while the quoted sheet is filed as it came (an army's
+    block given twice is refused, naming both lines)."""
+    typed = []
+    for line in above:
+        if _SIGNATURE.match(line):
+            break
+        heading = line.rstrip().endswith(":") or _MAIL_HEADER.match(line)  # "Le ... 10:00, X a écrit :"
+        if not _QUOTE.match(line) and _SHEET_LINE.match(line) and not heading:
+            typed.append(line)
+    return ["", *typed] if typed else []
 
 
 def reply_sheet_text(text: str) -> str:
@@ -143,7 +194,7 @@ def reply_sheet_text(text: str) -> str:
                 break
             if not _WROTE.match(plain):
                 sheet.append(plain)
-        return "\n".join(sheet).strip() + "\n"
+        return "\n".join([*sheet, *_typed_above(lines[: min(cut, start)])]).strip() + "\n"
     # A sheet below an Outlook-style heading, not marked line by line.
     rest = [line for line in lines[cut:] if not _QUOTE.match(line)]
     if _has_sheet(rest):

@@ -247,7 +247,9 @@ def _field_value(f: EntryField, item: Mapping[str, Any], where: str) -> Any:
     if not _is_kind(value, f.kind):
         raise SheetCodecError(f"{where}.{f.name}", f"should be {KIND_WORDS[f.kind]}, not {_shown(value)}.")
     if f.choices and value not in f.choices:
-        raise SheetCodecError(f"{where}.{f.name}", f"should be one of {', '.join(f.choices)}, not {_shown(value)}.")
+        raise SheetCodecError(
+            f"{where}.{f.name}", f"should be one of {', '.join(c for c in f.choices if c)}, not {_shown(value)}."
+        )
     return value
 
 

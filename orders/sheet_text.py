@@ -162,6 +162,9 @@ class SheetNames:
     kingdoms: Mapping[int, str] = field(default_factory=dict)
     characters: Mapping[int, str] = field(default_factory=dict)
     positions: Mapping[int, int] = field(default_factory=dict)
+    # The kingdom of each army a rival's (army id -> kingdom id): a name two rivals' armies share is
+    # read as the army of the kingdom the entry names (a mission's target kingdom).
+    army_kingdoms: Mapping[int, int] = field(default_factory=dict)
 
     def name(self, kind: str, value: int | None) -> str:
         if value is None:
@@ -169,14 +172,15 @@ class SheetNames:
         named = getattr(self, kind).get(value)
         return named if named and _readable(named) else f"#{value}"
 
-    def find(self, kind: str, written: str, *, own: bool | None = None) -> int | None:
+    def find(self, kind: str, written: str, *, own: bool | None = None, kingdom: int | None = None) -> int | None:
         """The id `written` names: "#<id>" (or bare digits not a name), else a name whatever its case
-        and spacing; of several, the kingdom's own army first (own=True) or another's (own=False)."""
+        and spacing; of several, the kingdom's own army first (own=True) or another's (own=False), and
+        of those the army of `kingdom` first."""
         key = normalized(written)
         found = [pk for pk, name in getattr(self, kind).items() if normalized(name) == key]
         if found:
             if own is not None and kind == "armies":
-                found.sort(key=lambda pk: (pk in self.own_armies) != own)
+                found.sort(key=lambda pk: ((pk in self.own_armies) != own, self.army_kingdoms.get(pk) != kingdom))
             return found[0]
         return whole_number(key.removeprefix("#").strip())
 
@@ -523,7 +527,8 @@ def _entry_read(part: str, value: str, names: SheetNames) -> dict[str, Any]:
         written, _, rest = rest.partition(";")
         written = written.strip()
         if f.name in REFERENCES:
-            entry[f.name] = _reference_read(REFERENCES[f.name], f.name, written, names)
+            kingdom = entry.get("target_kingdom")  # read before the rival's army it names (the codec's order)
+            entry[f.name] = _reference_read(REFERENCES[f.name], f.name, written, names, kingdom=kingdom)
         else:
             try:
                 entry[f.name] = _value_read(f.kind, written)
@@ -532,13 +537,14 @@ def _entry_read(part: str, value: str, names: SheetNames) -> dict[str, Any]:
     return entry
 
 
-def _reference_read(kind: str, name: str, written: str, names: SheetNames) -> int | None:
+def _reference_read(kind: str, name: str, written: str, names: SheetNames, *, kingdom: int | None = None) -> int | None:
     if normalized(written) in ("", "none"):
         return None
-    found = names.find(kind, written, own=name == "army")
+    found = names.find(kind, written, own=name == "army", kingdom=kingdom)
     if found is None:
         what = {"armies": "army", "kingdoms": "kingdom", "characters": "character"}[kind]
-        known = ", ".join(sorted(getattr(names, kind).values()))
+        # Only what the kingdom may name (SheetNames: its own armies, the rivals' the rules have shown).
+        known = ", ".join(sorted(set(getattr(names, kind).values())))
         raise ValueError(f"{name.replace('_', ' ')}: no {what} is named {_shown(written)} (known: {known or 'none'}).")
     return found
 

@@ -75,9 +75,10 @@ def late_refusal_text(*, arrived: dt.datetime, deadline: dt.datetime, time_zone:
     zone = ZoneInfo(time_zone)
     local_arrived, local_deadline = arrived.astimezone(zone), deadline.astimezone(zone)
     arrived_words = f"{local_arrived:%H:%M:%S}"
-    if arrived_words == f"{local_deadline:%H:%M:%S}":  # the same second: the fraction tells them apart
+    same_day = local_arrived.date() == local_deadline.date()
+    if same_day and arrived_words == f"{local_deadline:%H:%M:%S}":  # the same second: the fraction tells
         arrived_words += f".{local_arrived.microsecond // 1000:03d}"
-    if local_arrived.date() != local_deadline.date():
+    if not same_day:
         arrived_words += f" on {local_arrived:%A} {local_arrived.day} {local_arrived:%B %Y}"
     return (
         f"This sheet arrived at {arrived_words}, after the deadline of {local_deadline:%H:%M:%S} "

@@ -47,3 +47,8 @@ if _XDIST_WORKER and str(CELERY_BROKER_URL).startswith("redis"):  # noqa: F405
         **CELERY_BROKER_TRANSPORT_OPTIONS,  # noqa: F405
         "global_keyprefix": f"xdist-{_XDIST_WORKER}:",
     }
+
+# No test reads the developer's mail drop (var/maildrop/): the deadline sweep reads the mail before it
+# resolves a due turn (turns/services/sweep.py). A folder that does not exist is read as empty; the
+# inbox's tests give each test a drop of its own (tests/inbox/conftest.py).
+INBOX_MAILDROP_DIR = str(BASE_DIR / "var" / "tests-no-maildrop")  # noqa: F405

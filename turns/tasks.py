@@ -3,8 +3,12 @@ Thin, take ids, safe to run twice."""
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.utils import timezone
+
+from inbox.services.sources import mail_read
 
 from .models import SweepRecord
 from .services.cycle import aftermath_phase_run, orders_phase_run
@@ -25,13 +29,30 @@ def deadline_sweep() -> SweepReport:
     return report
 
 
+logger = logging.getLogger(__name__)
+
+
+def _mail_read_first() -> None:
+    """Before a phase claims its turn, the mail waiting is filed (the sheets the mail server took in
+    before the claim count, as a sheet sent to the site does: README, "Orders by email"); a mailbox
+    that cannot be read never stops the phase."""
+    try:
+        mail_read()
+    except Exception:
+        logger.exception("The mail could not be read before the phase; it runs without it")
+
+
 @shared_task(acks_late=True)
 def orders_phase_task(*, turn_id: int) -> bool:
-    """Resolve a turn's orders. A second run finds the turn claimed and does nothing."""
+    """Resolve a turn's orders (the mail waiting read first). A second run finds the turn claimed
+    and does nothing."""
+    _mail_read_first()
     return orders_phase_run(turn_id=turn_id).resolved
 
 
 @shared_task(acks_late=True)
 def aftermath_phase_task(*, turn_id: int) -> bool:
-    """Resolve a turn's aftermath. A second run finds the turn claimed and does nothing."""
+    """Resolve a turn's aftermath (the mail waiting read first: a turn summary sheet). A second run
+    finds the turn claimed and does nothing."""
+    _mail_read_first()
     return aftermath_phase_run(turn_id=turn_id).resolved

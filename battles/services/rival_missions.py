@@ -28,6 +28,20 @@ def raiders_defend(battle: Battle) -> bool:
     return is_rival_mission(battle) and (battle.mission_detail or {}).get("defender") == RAIDERS
 
 
+def is_tomb_raid(battle: Battle) -> bool:
+    """A Tomb Raid's skirmish: the kingdom's Tomb Raiders against the warband of the ruins."""
+    return battle.mission == "tomb-raid" and battle.skirmish
+
+
+def tomb_raid_side_name(battle: Battle, side: str) -> str:
+    """Using Tomb Raiders, Tomb Raid: "the Tomb Raiders can set off ... Play a game against a generic
+    warband": 'Ostland: Tomb Raiders' (their army does not fight: it waits on the raid), or 'The
+    warband of the ruins'."""
+    if side == "attacker":
+        return f"{battle.attacker_kingdom.name}: Tomb Raiders" if battle.attacker_kingdom else "Tomb Raiders"
+    return "The warband of the ruins"
+
+
 def rival_side_name(battle: Battle, side: str) -> str:
     """'Avalon: Tomb Raiders', 'Brython: Tomb Raiders' or 'Brython: a 150-point guard'."""
     if side == "attacker":

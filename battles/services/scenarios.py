@@ -24,7 +24,14 @@ from rulebook.turn.fight_battles.guerrilla_tactics import GUERRILLA_WARFARE
 from ..models import Battle
 from .opponents import side_players
 from .posting import BattleToPost
-from .rival_missions import battle_title, is_rival_mission, rival_mission_sheet, rival_side_name
+from .rival_missions import (
+    battle_title,
+    is_rival_mission,
+    is_tomb_raid,
+    rival_mission_sheet,
+    rival_side_name,
+    tomb_raid_side_name,
+)
 
 GENERAL_ROLES = (Character.Role.WARLORD, Character.Role.GENERAL)
 BLUNDERED = GUERRILLA_WARFARE[1].code  # Guerrilla Warfare (D6), 1: Blundered!
@@ -53,6 +60,13 @@ def generals_abilities(characters: Mapping[int, list[Character]]) -> dict[int, f
     for character in generals:  # "general" sorts before "warlord": the Warlord wins
         abilities[character.unit.army_id] = abilities_kept(character.abilities, character.injuries)
     return abilities
+
+
+def _tomb_raiders_label(battle: Battle, army: Any) -> str:
+    """The raiding side of a Tomb Raid: 'Ostland: Tomb Raiders (1st Army does not fight: it waits on
+    the raid)' (Using Tomb Raiders, Tomb Raid)."""
+    waits = f" ({army.name} does not fight: it waits on the raid)" if army is not None else ""
+    return f"{tomb_raid_side_name(battle, 'attacker')}{waits}"
 
 
 def _side_name(kingdom: Kingdom | None, army: Any, fallback: str) -> str:
@@ -93,9 +107,12 @@ def scenario_setup(
     blundered = (battle.guerrilla or {}).get("result") == BLUNDERED
     blunder_target = (battle.guerrilla or {}).get("army") if blundered else None
     rival = is_rival_mission(battle)
+    raid = is_tomb_raid(battle)  # the Tomb Raiders against the warband of the ruins: no army fights
     attacker = ScenarioSide(
         name=rival_side_name(battle, "attacker")
         if rival
+        else tomb_raid_side_name(battle, "attacker")
+        if raid
         else _side_name(battle.attacker_kingdom, battle.attacker_army, garrison),
         kingdom=battle.attacker_kingdom_id,
         army=battle.attacker_army_id,
@@ -107,6 +124,8 @@ def scenario_setup(
     defender = ScenarioSide(
         name=rival_side_name(battle, "defender")
         if rival
+        else tomb_raid_side_name(battle, "defender")
+        if raid
         else _side_name(battle.defender_kingdom, battle.defender_army, garrison),
         kingdom=battle.defender_kingdom_id,
         army=battle.defender_army_id,
@@ -239,8 +258,13 @@ def scenario_sheet_context(battle: Battle, *, reveal_mission: bool = False) -> d
             "wounded": wounded.get(army.id, []) if army is not None else [],
             # Who plays it, by display name, to book the game with (issue 18).
             "players": side_players(battle, side),
-            # A Reconnaissance or Sabotage: the Tomb Raiders (or the guard) fight, no army.
-            "label": rival_side_name(battle, side) if rival is not None else "",
+            # A Reconnaissance or Sabotage: the Tomb Raiders (or the guard) fight, no army; a Tomb Raid:
+            # the Tomb Raiders, while the army waits on the raid.
+            "label": rival_side_name(battle, side)
+            if rival is not None
+            else _tomb_raiders_label(battle, army)
+            if is_tomb_raid(battle) and side == "attacker"
+            else "",
         }
 
     # Earlier injuries that matter for this battle (Deep Wound, Old Battle Wound).

@@ -35,7 +35,7 @@ from turns.models import Turn
 
 from ..models import RAID_RESULT_CHOICES, RESULT_CHOICES, Battle, TurnSummarySheet
 from .announcements import alliance_end_announce, alliance_end_announced, alliance_end_withdraw
-from .rival_missions import is_rival_mission, raiders_defend, rival_side_name
+from .rival_missions import is_rival_mission, is_tomb_raid, raiders_defend, rival_side_name, tomb_raid_side_name
 from .rulings import disagreement_queue, ruling_queue, summary_receipt_queue
 
 RESULTS = dict(RESULT_CHOICES)
@@ -78,12 +78,14 @@ def side_name(battle: Battle, side: str) -> str:
     Sabotage's Tomb Raiders (or guard)."""
     if is_rival_mission(battle):
         return rival_side_name(battle, side)
+    if is_tomb_raid(battle):
+        return tomb_raid_side_name(battle, side)
     army = battle.attacker_army if side == "attacker" else battle.defender_army
     kingdom = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
     if army is not None:
         return f"{kingdom.name}: {army.name}" if kingdom else army.name
     garrison = f"the garrison of {battle.province.name}"
-    return f"{kingdom.name}: {garrison}" if kingdom else garrison.capitalize()
+    return f"{kingdom.name}: {garrison}" if kingdom else f"T{garrison[1:]}"
 
 
 @dataclass(frozen=True)

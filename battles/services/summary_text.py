@@ -21,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from briternia.errors import DomainError
 from kingdoms.models import Kingdom
 from orders.services.emails import sheet_answer_queue
-from orders.services.sheet_mail import DRAFT_SUBJECT, FILED_BY_EMAIL, TextFiling, sheet_text_subject
+from orders.services.sheet_mail import FILED_BY_EMAIL, TextFiling, sheet_text_subject, subject_says_draft
 from orders.sheet_text import (
     HELP,
     NO,
@@ -489,7 +489,7 @@ def summary_sheet_text_file(
     try:
         form = summary_sheet_form(battle=battle, kingdom=own)
         read = summary_sheet_text_read(text, form)
-        draft = read.draft or bool(DRAFT_SUBJECT.search(subject))
+        draft = read.draft or subject_says_draft(subject, campaign, own.name, str(battle.province))
         sheet = summary_sheet_save(
             battle=battle,
             kingdom=own,

@@ -86,6 +86,21 @@ def maildrop_poll(directory: str | os.PathLike[str] | None = None) -> int:
     return new
 
 
+def mail_read() -> dict[str, int]:
+    """Read every source of mail now: the local mail drop, the messages a crash left unprocessed, and
+    the IMAP mailbox (unreachable: logged, read at the next poll). How many messages each gave. The
+    beat's poll (inbox.tasks.inbox_poll), and the deadline sweep before it resolves a due turn (a
+    sheet the mail server took in before the deadline is filed before the turn is claimed)."""
+    counts = {"imap": 0, "maildrop": maildrop_poll(), "stuck": stuck_messages_process()}
+    try:
+        counts["imap"] = imap_poll()
+    except OSError as exc:  # the mailbox unreachable: the next poll tries again
+        logger.warning(
+            "The orders mailbox could not be read (%s: %s); trying again at the next poll", type(exc).__name__, exc
+        )
+    return counts
+
+
 def stuck_messages_process() -> int:
     """Process again the messages recorded but left unprocessed by a crash (STUCK_AFTER ago)."""
     stuck = InboundMessage.objects.filter(

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils import timezone
+
 from kingdoms.models import Campaign, Kingdom
 from kingdoms.people import display_name
 from outbox.models import Email
@@ -154,6 +156,7 @@ def deadline_change_announce(*, change: DeadlineChange, turn: Turn) -> None:
             "campaign": campaign,
             "orders_deadline": deadline_text(turn.orders_deadline, campaign.time_zone),
             "results_deadline": deadline_text(turn.results_deadline, campaign.time_zone),
+            "passed_in_pause": _passed_in_pause(change, turn),
         },
         campaign_id=campaign.pk,
         turn_id=turn.pk,
@@ -165,6 +168,27 @@ def deadline_change_announce(*, change: DeadlineChange, turn: Turn) -> None:
             "text/calendar",
         ),
     )
+
+
+def _passed_in_pause(change: DeadlineChange, turn: Turn) -> str:
+    """For a campaign resumed after its turn's deadline passed during the pause (rules decision 610):
+    what the resumption does now, since that deadline is not ahead of the players."""
+    if change.kind != DeadlineChange.Kind.RESUMED:
+        return ""
+    now, tz = timezone.now(), turn.campaign.time_zone
+    if turn.status == Turn.Status.ORDERS_OPEN and turn.orders_deadline <= now:
+        return (
+            f"The orders deadline, {deadline_text(turn.orders_deadline, tz)}, passed while the campaign was paused: "
+            "no more orders are taken, and the turn is resolved now with the orders filed (those filed during the "
+            "pause count)."
+        )
+    if turn.status == Turn.Status.BATTLES and turn.results_deadline <= now:
+        return (
+            f"The results deadline, {deadline_text(turn.results_deadline, tz)}, passed while the campaign was "
+            "paused: no more turn summary sheets are taken, and the turn ends now with the sheets filed (those "
+            "filed during the pause count)."
+        )
+    return ""
 
 
 def orders_held_announce(*, turn: Turn, missing: int, total: int) -> None:

@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from briternia.errors import DomainError
 from kingdoms.models import Campaign, Kingdom
 from outbox.models import Email
+from rulebook.campaign_schedule import deadline_text
 from turns.models import Turn
 
 from ..sheet_text import SheetText, SheetTextError, normalized, sheet_text_read, whole_number
@@ -23,6 +24,17 @@ from .sheets import order_sheet_context_load, order_sheet_problems_data, order_s
 
 # A mail's subject that says the sheet is a draft (saved, not submitted).
 DRAFT_SUBJECT = re.compile(r"\bdraft\b", re.IGNORECASE)
+
+
+def subject_says_draft(subject: str, *names: str) -> bool:
+    """Whether the mail's subject asks for a draft ("DRAFT" in it), the names it repeats from the
+    email answered left out: a reply's subject quotes the campaign's (and the kingdom's, the
+    province's) name, and a campaign called "The Draft League" must not make every reply a draft."""
+    for name in sorted(filter(None, names), key=len, reverse=True):
+        subject = re.sub(re.escape(name), " ", subject, flags=re.IGNORECASE)
+    return bool(DRAFT_SUBJECT.search(subject))
+
+
 FILED_BY_EMAIL = "This sheet was filed by email."  # the receipt's first line for a sheet filed by email
 
 
@@ -66,7 +78,7 @@ def order_sheet_text_file(
     try:
         ctx = order_sheet_context_load(kingdom=kingdom, turn=turn)
         read = sheet_text_read(text, sheet_names(ctx))
-        draft = read.draft or bool(DRAFT_SUBJECT.search(subject))
+        draft = read.draft or subject_says_draft(subject, campaign.name, kingdom.name)
         result = order_sheet_save(
             kingdom=kingdom,
             turn=turn,
@@ -90,6 +102,7 @@ def order_sheet_text_file(
             "Your orders were refused, and nothing was saved: your earlier submission, if any, stands. "
             "Mend these and send the sheet again:",
             *_placed(exc, read),
+            *_open_turn_note(campaign, turn),
             *notes,
         ]
         return _answer(
@@ -159,6 +172,22 @@ def _sheet_target(*, user: AbstractBaseUser, header: dict[str, str]) -> tuple[Ca
     if turn is None:
         raise DomainError(f"{campaign.name} has no turn {number}: nothing was saved.")
     return campaign, turn, kingdom
+
+
+def _open_turn_note(campaign: Campaign, turn: Turn) -> list[str]:
+    """For a sheet of a turn whose orders are closed while a later turn's are open (a reply to an old
+    turn's email): which turn takes orders now, and where its sheet is."""
+    if turn.status == Turn.Status.ORDERS_OPEN:
+        return []
+    current = campaign.turns.filter(number__gt=turn.number, status=Turn.Status.ORDERS_OPEN).order_by("number").last()
+    if current is None:
+        return []
+    due = deadline_text(current.orders_deadline, campaign.time_zone)
+    return [
+        f"This sheet is for turn {turn.number}; turn {current.number} is open for orders now (due {due}). "
+        f"Reply to an email that carries turn {current.number}'s sheet (your turn {current.number - 1} report, or "
+        "the orders reminder), or file it on the site."
+    ]
 
 
 def _placed(exc: DomainError, read: SheetText | None) -> list[str]:

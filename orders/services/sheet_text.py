@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kingdoms.models import Kingdom
 from rulebook.turn.write_orders.context import SheetContext
+from rulebook.turn.write_orders.missions import known_armies, known_characters
 from rulebook.turn.write_orders.records import ArmyOrder, SheetEntries
 from turns.models import Turn
 
@@ -15,16 +16,27 @@ from .sheets import order_sheet_context_load
 
 
 def sheet_names(ctx: SheetContext) -> SheetNames:
-    """The names a sheet's text writes for the ids it holds, as the kingdom sees them."""
+    """The names a sheet's text writes for the ids it holds, as the kingdom sees them: its own armies,
+    and of its rivals only what the site's sheet offers a spy (rules decisions 340 and 455: "a player
+    never sees another kingdom's armies or characters unless the rules reveal them"): the armies that
+    fought a battle of an earlier turn, and the Warlords and such armies' Generals by their place
+    ("Tor Anlec: the Warlord"), never by a name the spy has not learned. Any other is written and
+    read by its number ("#<id>"), and is no name a refusal lists."""
     world = ctx.world
+    kingdoms = {k.id: k.name for k in world.kingdoms.values()}
+    rivals = {i: a for i, a in known_armies(world).items() if a.kingdom != ctx.kingdom}
+    characters = known_characters(world, known_armies(world), ctx.rival_characters)
     # The kingdom's Elite Defense Forces are named too: they spend their experience (decision 620).
     own = {a.id: a.name for a in (*ctx.armies.values(), *ctx.elite_defense_forces.values())}
     return SheetNames(
-        armies={**{a.id: a.name for a in world.armies.values()}, **own},
+        armies={**{i: a.label for i, a in rivals.items()}, **own},
         own_armies=frozenset(own),
-        kingdoms={k.id: k.name for k in world.kingdoms.values()},
-        characters={c.id: c.name for c in ctx.rival_characters.values()},
+        kingdoms=kingdoms,
+        characters={
+            i: f"{kingdoms.get(c.kingdom, '?')}: {c.label}" for i, c in characters.items() if c.kingdom != ctx.kingdom
+        },
         positions={a.id: a.province for a in ctx.armies.values()},
+        army_kingdoms={i: a.kingdom for i, a in rivals.items()},
     )
 
 

@@ -15,11 +15,13 @@ from django.test import Client
 from pypdf import PdfReader
 
 from battles.models import Battle
+from battles.services.summary_text import summary_sheet_text
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Kingdom, TombRaiderEntry, TombRaiderForce
 from orders.entries import sheet_from_json
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
+from reports.models import ReportEmail
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
@@ -138,3 +140,30 @@ def test_a_tomb_raid_is_posted_as_a_battle_of_the_turn_with_its_scenario_sheet(
     assert all(warband in e.text for e in emails)
     battle.refresh_from_db()
     assert battle.scenario_sent_at is not None
+
+
+def test_the_scenario_sheet_its_email_and_the_summary_sheet_name_the_tomb_raiders_and_the_warband_not_the_army(
+    turn, to_the_ruins, django_capture_on_commit_callbacks
+):
+    """Using Tomb Raiders, Tomb Raid: "the Tomb Raiders can set off safely ... Play a game against a
+    generic warband, of 150 points"; the army does not fight, it waits on the raid. The sheet's steps
+    (choosing sides, deployment), the email's forces and the turn summary sheet by email name the
+    Tomb Raiders and the warband of the ruins, never the army (1954 points) nor a garrison."""
+    ostland, army, start, ruin, sheet = to_the_ruins
+    sheet(raid=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_phase_run(turn_id=turn.pk).resolved
+    battle = Battle.objects.get(turn=turn, province=ruin)
+
+    client = Client()
+    client.force_login(ostland.players.first())
+    pdf = " ".join(_pdf_text(client.get(f"/battles/{battle.pk}/scenario.pdf").content).split())
+    email = ReportEmail.objects.filter(report__battle=battle, user__in=ostland.players.all()).first()
+    text = summary_sheet_text(battle=battle, kingdom=ostland)
+    for words in (pdf, email.text):
+        assert "Ostland: Tomb Raiders" in words and "Garrison of" not in words and "garrison of" not in words
+    assert "Attacker: Ostland: Tomb Raiders (1st Army does not fight: it waits on the raid)" in email.text
+    assert "against the warband of the ruins (any non-allied player or a guest)" in email.text
+    assert "Ostland: 1st Army" not in email.text
+    help_words = " ".join(line.removeprefix("# ") for line in text.splitlines() if line.startswith("#"))
+    assert f"Ostland: Tomb Raiders against The warband of the ruins in {ruin}." in help_words

@@ -109,3 +109,17 @@ def test_an_outlook_reply_below_original_message():
 
 def test_a_mail_with_no_sheet_gives_the_players_text_without_quotes():
     assert reply_sheet_text("Hello\n> quoted\n-- \nsig\n") == "Hello\n"
+
+
+def test_sheet_lines_typed_above_the_quoted_sheet_are_read_after_it_never_dropped():
+    """An order typed above the quote instead of in it is read with the quoted sheet (after it), so
+    the sheet check sees it; a greeting, the signature, and a foreign "... a écrit :" heading are not
+    sheet lines."""
+    quoted = "".join(f"> {line}\n" if line else ">\n" for line in SHEET.splitlines())
+    typed = "Hello,\nMove into Province #: 14\nThanks\n-- \nHans: Ostland\n\n"
+    for heading in (
+        "On Sun, 6 Dec 2026 at 10:00, Briternia <o@x> wrote:\n",
+        "Le 6 déc. 2026 à 10:00, B <o@x> a écrit :\n",
+    ):
+        sheet = reply_sheet_text(typed + heading + quoted)
+        assert sheet == SHEET + "\nMove into Province #: 14\n", sheet

@@ -48,9 +48,6 @@ TOP_LEVEL = {"test_shared_rows.py": "the shared builds of tests/shared_rows.py"}
 # Test modules that break the rule for a reason, by path under tests/.
 EXCEPTIONS = {
     "briternia/test_error_pages.py": "the project's server-error page, reached through a failing view of kingdoms",
-    "battles/test_tomb_raid_service.py": (
-        "the raid posted as a battle with its scenario sheet; its sheet staged through the orders' codec"
-    ),
     "battles/test_tomb_raid_aftermath_service.py": (
         "the raid's aftermath; the raiders' force and the turn's log staged through their apps' services"
     ),

@@ -1,7 +1,9 @@
 """The deadline sweep (Celery beat, every minute): every step runs on its own, and every due turn on
 its own, so one failure (a phase that raises) never stops the rest: it is logged, counted in the
 sweep's report, and the failing turn keeps its error for the organizer (phase_run records it). The
-sweep never talks to SMTP: the reminders are queued as outbox emails, sent by their own tasks."""
+sweep never talks to SMTP: the reminders are queued as outbox emails, sent by their own tasks. Before it
+resolves a due turn it reads the mail waiting (inbox: the mail drop and the IMAP mailbox), so a sheet
+the mail server took in before the deadline is filed before the turn is claimed."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from django.utils import timezone
 
 from battles.services.aftermath import aftermaths_due
 from battles.services.reminders import results_reminders_queue
+from inbox.services.sources import mail_read
 from orders.services.reminders import orders_reminders_queue
 from orders.services.turns import turn_hold_if_orders_missing, turns_due
 from outbox.tasks import emails_take_up
@@ -83,6 +86,14 @@ def deadline_sweep_run(
         # by itself, decision 511): its players read the orders' results first, until the next sweep.
         return [turn_id for turn_id in aftermaths_due(now=now) if turn_id not in started]
 
+    def mail_read_before_the_claim() -> int:
+        # A sheet the mail server took in before the deadline counts even when it is read after it
+        # (README, "Orders by email"): the mailbox is read every INBOX_POLL_SECONDS, but a due turn is
+        # claimed seconds after its deadline; the mail waiting is filed first (and counts for the hold;
+        # each phase's task reads it again before its claim, for the organizer's click too).
+        return sum(mail_read().values()) if turns_due(now=now) or aftermaths_due(now=now) else 0
+
+    step("mail read before the orders phases", mail_read_before_the_claim)
     report["resolutions"] = each("orders phase", lambda: turns_due(now=now), orders_phase_unless_held) - len(held)
     report["held"] = len(held)
     report["aftermaths"] = each("aftermath", aftermaths_due_now, aftermath_phase)

@@ -27,10 +27,11 @@ def check_alliances(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
     for declared in entries.alliances:
         other = world.kingdoms.get(declared.kingdom)
         if other is None or other.id == ctx.kingdom or other.ancient_dead:
+            who = other.name if other is not None else f"Kingdom {declared.kingdom}"
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.ALLIANCE_NO_SUCH_KINGDOM,
-                    f"Kingdom {declared.kingdom} is not another player's kingdom of this campaign: an alliance is "
+                    f"{who} is not another player's kingdom of this campaign: an alliance is "
                     "declared with one (Allies).",
                 )
             )

@@ -90,11 +90,14 @@ def check_creations(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
         allowed = army_limit(player_count=ctx.player_count, provinces_controlled=controlled)
         total = len(ctx.armies) + len(entries.creations)
         if total > allowed:
+            created = len(entries.creations)
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.ARMY_LIMIT,
-                    f"Creating {len(entries.creations)} army(ies) would give the kingdom {total} armies; with "
-                    f"{controlled} provinces and {ctx.player_count} players the Army Table allows {allowed}.",
+                    f"Creating {created} {'army' if created == 1 else 'armies'} would give the kingdom {total} "
+                    f"armies; with {controlled} province{'' if controlled == 1 else 's'} and {ctx.player_count} "
+                    f"players the Army Table allows {allowed} (Army Table).",
+                    creation=len(entries.creations) - 1,  # placed on the last new army's line
                 )
             )
 

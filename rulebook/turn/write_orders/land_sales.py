@@ -19,10 +19,11 @@ def check_land_deals(entries: SheetEntries, ctx: SheetContext, check: SheetCheck
     for index, deal in enumerate(entries.land_deals):
         other = world.kingdoms.get(deal.kingdom)
         if other is None or other.id == ctx.kingdom or other.ancient_dead or other.rogue:
+            who = other.name if other is not None else f"Kingdom {deal.kingdom}"
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.LAND_SALE,
-                    f"Kingdom {deal.kingdom} is not another player's kingdom of this campaign: land is given, sold "
+                    f"{who} is not another player's kingdom of this campaign: land is given, sold "
                     "or traded to one (Land Sales).",
                     **entry_at("land_deals", index, "kingdom"),
                 )

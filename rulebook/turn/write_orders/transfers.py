@@ -17,6 +17,12 @@ def _receiver(ctx: SheetContext, kingdom: int) -> KingdomState | None:
     return None if other is None or other.id == ctx.kingdom or other.ancient_dead else other
 
 
+def _kingdom_words(ctx: SheetContext, kingdom: int) -> str:
+    """The kingdom a transfer names, by its name (its own, the Ancient Dead), or its number if none."""
+    named = ctx.world.kingdoms.get(kingdom)
+    return named.name if named is not None else f"Kingdom {kingdom}"
+
+
 def check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
     """Transfer of Gold: to another player's kingdom of the campaign, a positive amount, the 10%
     fee paid on top by the sender (counted in what the sheet spends)."""
@@ -27,8 +33,8 @@ def check_transfers(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.TRANSFER,
-                    f"Kingdom {transfer.kingdom} is not another player's kingdom of this campaign: gold is "
-                    "transferred to one (Transfer of Gold).",
+                    f"{_kingdom_words(ctx, transfer.kingdom)} is not another player's kingdom of this campaign: "
+                    "gold is transferred to one (Transfer of Gold).",
                     **entry_at("gold_transfers", index, "kingdom"),
                 )
             )
@@ -66,8 +72,8 @@ def _check_item_transfers(entries: SheetEntries, ctx: SheetContext, check: Sheet
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.ITEM_TRANSFER,
-                    f"Kingdom {transfer.kingdom} is not another player's kingdom of this campaign: {name or 'an item'} "
-                    "is transferred to one (Transfer of Gold).",
+                    f"{_kingdom_words(ctx, transfer.kingdom)} is not another player's kingdom of this campaign: "
+                    f"{name or 'an item'} is transferred to one (Transfer of Gold).",
                     **entry_at("item_transfers", index, "kingdom"),
                 )
             )

@@ -1,0 +1,39 @@
+"""A reply that types an army's new order above the quoted sheet instead of in it (README, "Orders by
+email": the sheet is edited in place): the order is read with the quoted sheet, never dropped while
+the quoted sheet is filed unchanged (every army holding, the player believing their orders in). The
+army given two blocks is refused naming both lines, and nothing is saved."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from inbox.models import InboundMessage
+from inbox.services.receive import message_receive
+from orders.models import OrderSubmission
+
+from .messages import mail
+from .test_filing import alice, neighbour, reminder, two_armies  # noqa: F401 (the fixtures)
+
+
+def test_an_order_typed_above_the_quote_is_read_and_a_second_block_for_its_army_refused(
+    turn,
+    alice,  # noqa: F811
+    two_armies,  # noqa: F811
+    reminder,  # noqa: F811
+):
+    first, _ = two_armies
+    target = neighbour(first)
+    quoted = "\n".join(f"> {line}" if line else ">" for line in reminder.text.splitlines())
+    body = (
+        f"Army name / number: {first.name}\nOrder: Move into {target.number}\n\nHans\n\n"
+        f"On Sun, 6 Dec 2026 at 09:00, Briternia wrote:\n{quoted}\n"
+    )
+    row = message_receive(
+        mail(to=reminder.reply_to, sender=alice.email, text=body),
+        received_at=turn.orders_deadline - dt.timedelta(hours=1),
+        source=InboundMessage.Source.IMAP,
+    )
+
+    assert row.status == InboundMessage.Status.REFUSED, row.reason
+    assert not OrderSubmission.objects.exists()
+    assert f"{first.name} has a block already" in row.answer.text
