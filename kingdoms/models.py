@@ -498,7 +498,7 @@ class Delivery(models.Model):
     class Status(models.TextChoices):
         ON_THE_WAY = "on-the-way", "On the way"
         ARRIVED = "arrived", "Arrived"
-        LOST = "lost", "Lost (the army was disbanded)"
+        LOST = "lost", "Lost (its army disbanded, or an armory item the kingdom holds already)"
 
     army = models.ForeignKey(Army, on_delete=models.CASCADE, related_name="deliveries")
     kind = models.CharField(max_length=16, help_text="recruits, equipment, item or supply-depot")
