@@ -311,6 +311,25 @@ def _free_provinces(campaign):
     return free, {n: {q.number for q in p.neighbours.all()} for n, p in provinces.items()}
 
 
+def _maintained_and_written(turn, before, work, dice) -> None:
+    """2. Maintain Armies on `work` (the turn's state as loaded: `before`), written as the orders phase writes."""
+    from django.db import transaction
+
+    from orders.services.resolution import resolution_write
+    from rulebook.turn.maintain_armies import maintain_armies
+    from rulebook.turn.pipeline import Resolution
+
+    events: list = []
+    maintain_armies(work, dice, events)
+    with transaction.atomic():
+        resolution_write(
+            turn=turn,
+            before=before,
+            resolution=Resolution(state=work, events=events, contacts=[], battles=[]),
+            dice=dice,
+        )
+
+
 def test_case_R9_an_army_without_its_list_counts_at_the_points_paid_for_it(
     turn, k, demo_campaign, django_capture_on_commit_callbacks
 ):
@@ -371,12 +390,8 @@ def test_case_R7_foraging_losses_are_written_to_the_list_and_counted_once(turn, 
     """Foraging Table, 3-4, through the writer: the models come off the stored list (the unit's
     casualties kept), and the army counts its list from then on: 150 points less, once, turn after
     turn."""
-    from django.db import transaction
 
     from kernel.dice import ScriptedDice
-    from orders.services.resolution import resolution_write
-    from rulebook.turn.maintain_armies import maintain_armies
-    from rulebook.turn.pipeline import Resolution
 
     ostland = k["Ostland"]
     army = Army.objects.create(kingdom=ostland, name="Wardens", province=ostland.capitol, size=1500)
@@ -387,15 +402,7 @@ def test_case_R7_foraging_losses_are_written_to_the_list_and_counted_once(turn, 
     assert before.armies[army.id].points == 1500
     work = before.working_copy()
     dice = ScriptedDice(faces=[2, 2, 3])  # 2D6 = 4; D6 = 3: 150 points
-    events: list = []
-    maintain_armies(work, dice, events)
-    with transaction.atomic():
-        resolution_write(
-            turn=turn,
-            before=before,
-            resolution=Resolution(state=work, events=events, contacts=[], battles=[]),
-            dice=dice,
-        )
+    _maintained_and_written(turn, before, work, dice)
 
     spearmen.refresh_from_db()
     assert (spearmen.models_count, spearmen.models_lost) == (125, 15)
@@ -455,13 +462,9 @@ def test_the_characters_of_an_army_foraging_disbands_are_written_gone_and_the_wa
     Ostland's Warlord's army disbands on a foraging Disaster. The world the resolution loads holds his
     army's characters and items: they leave with it, and the database records them dead, his magic item
     destroyed, and the General of Ostland's most experienced army the Warlord."""
-    from django.db import transaction
 
     from kernel.dice import ScriptedDice
     from kingdoms.models import ArmoryItem, Character
-    from orders.services.resolution import resolution_write
-    from rulebook.turn.maintain_armies import maintain_armies
-    from rulebook.turn.pipeline import Resolution
     from tests.kingdoms.builders import army_built, character_built, unit_built
 
     ostland = k["Ostland"]
@@ -480,15 +483,7 @@ def test_the_characters_of_an_army_foraging_disbands_are_written_gone_and_the_wa
     work = before.working_copy()
     work.orders[host.id] = ArmyOrder(host.id, disaster_choice="disband")
     dice = ScriptedDice(faces=[1, 1])  # 2: Disaster, and its banner chose disbanding
-    events: list = []
-    maintain_armies(work, dice, events)
-    with transaction.atomic():
-        resolution_write(
-            turn=turn,
-            before=before,
-            resolution=Resolution(state=work, events=events, contacts=[], battles=[]),
-            dice=dice,
-        )
+    _maintained_and_written(turn, before, work, dice)
 
     host.refresh_from_db()
     assert host.status == Army.Status.DISBANDED
