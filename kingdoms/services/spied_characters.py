@@ -1,10 +1,11 @@
-"""The characters a spy may name for a Character Bio, read beside the world the sheet's check and the
-turn's resolution see (rules decision 455).
+"""The characters a spy may name for a Character Bio, read beside the world the order sheet's check
+sees (rules decision 455).
 
-The order sheet's world is loaded without characters (the orders phase's and the aftermath's have them):
-a Reconnaissance's Character Bio names a rival's Warlord or the General of an army of theirs the spy may
-name, so those two roles are read, in one query, for the armies that may hold them, and kept beside the world
-(SheetContext.rival_characters, TurnState.rival_characters): the world stays the one every phase reads.
+The order sheet's world is loaded without characters (the orders phase's and the aftermath's have them,
+read with the armies' lists, and read them there): a Reconnaissance's Character Bio names a rival's
+Warlord or the General of an army of theirs the spy may name, so those two roles are read, in one query,
+for the armies that may hold them, and kept beside the world (SheetContext.rival_characters): the world
+stays the one every phase reads.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.bulk_rows import records_insert, values_insert
 from kingdoms.services.dice import DICE_ROLL_FIELDS
 from kingdoms.services.spending import spending_rosters_load
-from kingdoms.services.spied_characters import spied_characters_load
 from kingdoms.services.world import world_load
 from kingdoms.services.world_write import PROVINCE_FIELDS, world_write
 from rulebook.turn.pipeline import Resolution, resolve_orders
@@ -74,8 +73,6 @@ def turn_state_load(turn: Turn) -> TurnState:
         if is_rival_mission(m) and m.target_kingdom is not None
     }
     loaded = sorted(sending | targets)
-    # A Character Bio names a rival's Warlord or General, checked again (decision 455): one query, only then.
-    bio = any(m.target_character is not None for entries in sheets.values() for m in entries.missions[:1])
     raiders = tomb_raiders_for_missions(kingdom_ids=loaded, turn_number=turn.number) if loaded else {}
     return TurnState(
         world=world,
@@ -89,7 +86,8 @@ def turn_state_load(turn: Turn) -> TurnState:
         else {},
         raiders={k: r.force for k, r in raiders.items()},
         raiders_points_added={k: r.points_added for k, r in raiders.items()},
-        rival_characters=spied_characters_load(world) if bio else {},
+        # A Character Bio names a rival's Warlord or General, checked again (decision 455): the world holds
+        # the living characters of the armies on the map, read with their lists (decision 591), no query more.
     )
 
 

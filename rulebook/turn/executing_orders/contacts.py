@@ -14,6 +14,7 @@ from rulebook.player_issues.rogue_kingdom import RogueForce, rogue_kingdom_roll
 from rulebook.tables import ARMY_MIN_POINTS
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.executing_orders.fortify import fortified_army
+from rulebook.turn.fight_battles.towns_cities_capitols import settlement_battle
 from rulebook.turn.state import Contact, TurnState
 from rulebook.world import ArmyState
 
@@ -126,7 +127,7 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
         # when it stood there (decision 584); elsewhere (a desert's garrison supports no army) the
         # lower id attacks.
         owner = state.provinces[number].controller
-        garrisoned = owner is not None and garrison_defends(state, number) and _settlement(state, number)
+        garrisoned = owner is not None and garrison_defends(state, number) and settlement_battle(state, number)
         home = next((m for m in movers if garrisoned and (m.kingdom == owner or state.allied(m.kingdom, owner))), None)
         if home is not None:
             attacker, second = next(m for m in movers if enemies(m, home)), home
@@ -138,13 +139,6 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
         if (enemies(a, defender) and not enemies(a, attacker)) or (enemies(a, attacker) and not enemies(a, defender))
     )
     return Contact(province=number, attacker=attacker.id, defender=defender.id, both_moved=both_moved, beside=beside)
-
-
-def _settlement(state: TurnState, number: int) -> bool:
-    """A town, city or capitol (Battle for Towns, Cities, and Capitols)."""
-    province = state.provinces[number]
-    owner = state.kingdoms.get(province.controller) if province.controller is not None else None
-    return province.settlement in ("town", "city") or (owner is not None and owner.capitol == number)
 
 
 def _standing_enemies_meet(state: TurnState, number: int, stayers: list[ArmyState]) -> Contact:
