@@ -143,17 +143,25 @@ def _has_sheet(lines: list[str]) -> bool:
     return any(SHEET_HEADER.match(line) for line in lines)
 
 
-def _typed_above(above: list[str]) -> list[str]:
-    """The sheet's lines ("Key: value") the player typed above the quoted sheet (an order written
+def _key(line: str) -> str:
+    """A sheet line's key as the readers compare it: before the colon, lower case, spaces collapsed."""
+    return " ".join(line.partition(":")[0].lower().split())
+
+
+def _typed_above(above: list[str], sheet: list[str]) -> list[str]:
+    """The sheet's lines ("Key: value") the player typed above the quoted `sheet` (an order written
     there instead of in the quote), up to their signature: added after the quoted sheet, so that they
     are read with it, never dropped unread while the quoted sheet is filed as it came (an army's
-    block given twice is refused, naming both lines)."""
+    block given twice is refused, naming both lines). A line is the sheet's when its key is one the
+    quoted sheet writes, in a line or its help ("# Create army: ..."): a note such as "Note: the 2nd
+    army stays put" is the player's words, not a line of the sheet."""
+    keys = {_key(line.removeprefix("#").strip()) for line in sheet if ":" in line}
     typed = []
     for line in above:
         if _SIGNATURE.match(line):
             break
         heading = line.rstrip().endswith(":") or _MAIL_HEADER.match(line)  # "Le ... 10:00, X a écrit :"
-        if not _QUOTE.match(line) and _SHEET_LINE.match(line) and not heading:
+        if not _QUOTE.match(line) and _SHEET_LINE.match(line) and not heading and _key(line) in keys:
             typed.append(line)
     return ["", *typed] if typed else []
 
@@ -194,7 +202,7 @@ def reply_sheet_text(text: str) -> str:
                 break
             if not _WROTE.match(plain):
                 sheet.append(plain)
-        return "\n".join([*sheet, *_typed_above(lines[: min(cut, start)])]).strip() + "\n"
+        return "\n".join([*sheet, *_typed_above(lines[: min(cut, start)], sheet)]).strip() + "\n"
     # A sheet below an Outlook-style heading, not marked line by line.
     rest = [line for line in lines[cut:] if not _QUOTE.match(line)]
     if _has_sheet(rest):

@@ -123,3 +123,15 @@ def test_sheet_lines_typed_above_the_quoted_sheet_are_read_after_it_never_droppe
     ):
         sheet = reply_sheet_text(typed + heading + quoted)
         assert sheet == SHEET + "\nMove into Province #: 14\n", sheet
+
+
+def test_a_note_typed_above_the_quoted_sheet_is_the_player_s_words_not_a_line_of_the_sheet():
+    """Only lines whose key the quoted sheet writes are read with it: a note above the quote ("Note:
+    ...", "PS: ...") is left out, so the quoted sheet is filed as it came rather than refused for a
+    line that is no line of an order sheet; an order typed there is still read."""
+    quoted = "".join(f"> {line}\n" if line else ">\n" for line in SHEET.splitlines())
+    heading = "On Sun, 6 Dec 2026 at 10:00, Briternia <o@x> wrote:\n"
+    note = "Note: the 1st Army stays put this week\nPS: see you Sunday\n\n"
+    assert reply_sheet_text(note + heading + quoted) == SHEET
+    typed = note + "Move into Province #: 14\n\n"
+    assert reply_sheet_text(typed + heading + quoted) == SHEET + "\nMove into Province #: 14\n"

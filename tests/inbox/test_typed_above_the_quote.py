@@ -37,3 +37,26 @@ def test_an_order_typed_above_the_quote_is_read_and_a_second_block_for_its_army_
     assert row.status == InboundMessage.Status.REFUSED, row.reason
     assert not OrderSubmission.objects.exists()
     assert f"{first.name} has a block already" in row.answer.text
+
+
+def test_a_note_typed_above_the_quote_leaves_the_quoted_sheet_filed(
+    turn,
+    alice,  # noqa: F811
+    two_armies,  # noqa: F811
+    reminder,  # noqa: F811
+):
+    """A note above the quote ("Note: ...") is no line of the sheet: the quoted sheet is filed as it came."""
+    first, _ = two_armies
+    quoted = "\n".join(f"> {line}" if line else ">" for line in reminder.text.splitlines())
+    body = (
+        f"Note: {first.name} stays put this week, as we agreed.\n\nHans\n\n"
+        f"On Sun, 6 Dec 2026 at 09:00, Briternia wrote:\n{quoted}\n"
+    )
+    row = message_receive(
+        mail(to=reminder.reply_to, sender=alice.email, text=body),
+        received_at=turn.orders_deadline - dt.timedelta(hours=1),
+        source=InboundMessage.Source.IMAP,
+    )
+
+    assert row.status == InboundMessage.Status.ACCEPTED, row.reason
+    assert OrderSubmission.objects.count() == 1
