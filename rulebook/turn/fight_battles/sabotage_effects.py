@@ -37,18 +37,32 @@ def _fought_by(battle: BattleS, kingdom: int) -> bool:
     return not battle.skirmish and kingdom in (battle.attacker_kingdom, battle.defender_kingdom)
 
 
+def _garrison_owner(battle: BattleS) -> int | None:
+    """The kingdom whose garrison force fights: the defender's, or its town's beside its ally's army
+    (decision 580)."""
+    return battle.defender_kingdom if battle.garrison_kingdom is None else battle.garrison_kingdom
+
+
 def _with_garrison(battle: BattleS, kingdom: int) -> bool:
     """A garrison force of the kingdom fights: the defender's garrison, alone or supporting its army,
     or its town's garrison supporting its ally's army there (decision 580)."""
-    owner = battle.defender_kingdom if battle.garrison_kingdom is None else battle.garrison_kingdom
-    return not battle.skirmish and owner == kingdom and battle.garrison_points > 0
+    return not battle.skirmish and _garrison_owner(battle) == kingdom and battle.garrison_points > 0
+
+
+def _barricades(battle: BattleS, kingdom: int) -> tuple[int, int]:
+    """The kingdom's barricades in the battle: the pieces of Defended Obstacles (its fortified army
+    defending) and of its town's garrison's defenses (its own town, or beside its ally's army, decision
+    580). A Tomb Raiders' skirmish has none of the kingdom's (decision 484)."""
+    if battle.skirmish:
+        return 0, 0
+    obstacles = (battle.defended_obstacles or 0) if battle.defender_kingdom == kingdom else 0
+    defenses = battle.garrison_defenses if _garrison_owner(battle) == kingdom else 0
+    return obstacles, defenses
 
 
 def _with_barricades(battle: BattleS, kingdom: int) -> bool:
-    """The kingdom defends behind barricades: the pieces of defenses of Defended Obstacles (a fortified
-    defender) or of its town's garrison."""
-    pieces = (battle.defended_obstacles or 0) + battle.garrison_defenses
-    return _fought_by(battle, kingdom) and battle.defender_kingdom == kingdom and pieces > 0
+    """The kingdom defends behind barricades of its own: Defended Obstacles' or its garrison's."""
+    return sum(_barricades(battle, kingdom)) > 0
 
 
 def sabotage_battles(state: TurnState, battles: list[BattleS], dice: Dice, events: list[Event]) -> None:
@@ -147,17 +161,17 @@ def _assassination(
 
 
 def _sappers(state: TurnState, battle: BattleS, effect: MissionEffectState, dice: Dice, events: list[Event]) -> None:
-    """D3 pieces of the defender's barricades are destroyed (rolled now, when the barricades are known,
+    """D3 pieces of the target's barricades are destroyed (rolled now, when the barricades are known,
     unless the effect carries its roll), never more than it has: off the Defended Obstacles' pieces first,
-    then the garrison's. The saboteur chooses which on the table; when it is not a side of the battle, the
-    target's opponent chooses for it (decision 486)."""
+    then the garrison's; never its ally's (decision 580). The saboteur chooses which on the table; when
+    it is not a side of the battle, the target's opponent chooses for it (decision 486)."""
     roll = effect.data.get("sappers") or sappers_roll(dice, saboteur=effect.kingdom, target=effect.target)
-    obstacles = battle.defended_obstacles or 0
-    pieces = obstacles + battle.garrison_defenses
+    obstacles, defenses = _barricades(battle, effect.target)  # the target's own, never its ally's (decision 580)
+    pieces = obstacles + defenses
     destroyed = min(int(roll), pieces)
     from_obstacles = min(destroyed, obstacles)
-    if battle.defended_obstacles is not None:
-        battle.defended_obstacles = obstacles - from_obstacles
+    if from_obstacles:
+        battle.defended_obstacles = (battle.defended_obstacles or 0) - from_obstacles
     battle.garrison_defenses -= destroyed - from_obstacles
     target = state.kingdoms[effect.target].name
     chooser = (

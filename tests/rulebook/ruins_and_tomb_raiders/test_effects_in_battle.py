@@ -128,6 +128,30 @@ def test_poison_well_finds_the_town_s_garrison_beside_its_ally_s_army_not_the_al
     assert (effects[7].status, effects[8].status) == (EffectStatus.USED, EffectStatus.PENDING)
 
 
+def test_sappers_find_the_town_s_garrison_beside_its_ally_s_army_and_never_the_ally_s_barricades():
+    """Decision 580, Sappers ("Next battle using barricades, d3 of these barricades ... are destroyed"):
+    Cymru's army 33 stands alone in its ally Brython's city and Avalon's army 11 attacks it; Brython's
+    garrison fights beside it with the city's 2 pieces of defenses. Avalon's Sappers against Brython
+    destroy them (D3 = 3: both) and Brython is told; one against Cymru, whose army has no barricades of
+    its own there, waits."""
+    s = state(ATTACK_THE_TOWN, settlement="city")
+    s.world.alliances[5] = AllianceState(id=5, first=BRYTHON, second=CYMRU, trust=TrustLevel.DISTRUSTED, formed_turn=1)
+    s.world.armies[33] = wb.army(33, CYMRU, TOWN)
+    for id, target in ((7, BRYTHON), (8, CYMRU)):
+        sappers = MissionEffectState(id=id, kingdom=AVALON, target=target, mission=Sabotage.SAPPERS, earned_turn=EARNED)
+        s.world.mission_effects[id] = sappers
+
+    result = resolve(s, [3])
+
+    (battle,) = result.battles
+    assert (battle.defender_army, battle.garrison_kingdom, battle.garrison_defenses) == (33, BRYTHON, 0)
+    (theirs,) = of(result.events, "sabotage-applied", BRYTHON)
+    assert "Sappers destroy 2 of your 2 barricade piece(s)" in theirs.text
+    assert of(result.events, "sabotage-applied", CYMRU) == []
+    effects = result.state.world.mission_effects
+    assert (effects[7].status, effects[8].status) == (EffectStatus.USED, EffectStatus.PENDING)
+
+
 def test_assassinate_spiritual_leader_minus_one_leadership_in_the_next_battle_fought():
     """Assassinate Spiritual Leader: "The next battle fought, this Kingdom has -1 to all leadership"."""
     result = resolve(state(ATTACK_THE_TOWN, effects=(effect(Sabotage.ASSASSINATE_SPIRITUAL_LEADER),)))
