@@ -84,6 +84,9 @@ def message_text(message: EmailMessage) -> tuple[str, list[str]]:
     """The body of `message` as text, and the notes for the answer (each attachment ignored)."""
     notes: list[str] = []
     body = message.get_body(preferencelist=("plain", "html"))
+    if body is not None and body.get_content_type() == "text/plain" and not part_text(body).strip():
+        # Some clients send the sheet in the HTML part with an empty plain one beside it.
+        body = message.get_body(preferencelist=("html",)) or body
     if body is None:
         text = ""
     elif body.get_content_type() == "text/html":

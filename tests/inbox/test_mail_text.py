@@ -38,6 +38,12 @@ def test_a_plain_part_is_preferred_to_the_html_one():
     assert text == "Campaign: plain\n"
 
 
+def test_an_empty_plain_part_gives_way_to_the_html_one():
+    """A client that sends the sheet in HTML beside an empty plain part: the HTML part is read."""
+    text, _ = message_text(parsed(mail(to="o@x", text="\n", html="<p>Campaign: html</p>")))
+    assert text.strip() == "Campaign: html"
+
+
 def test_a_latin_1_mail_is_decoded():
     raw = (
         "From: p1@example.org\r\nTo: o@x\r\nSubject: ordres\r\nMIME-Version: 1.0\r\n"
