@@ -50,6 +50,18 @@ class Battle(models.Model):
         related_name="battles_defending",
         help_text="Empty: the province's garrison defends.",
     )
+    # The kingdom whose town's garrison fights beside its ally's army defending it (rules decision
+    # 580; rulebook.turn.state.BattleS.garrison_kingdom): its garrison is on the table, so the battle
+    # is among its battles and its scenario sheet reaches it; it files no sheet (the ally's reports
+    # the side's result, decision 585). Empty: the garrison fighting, if any, is the defender's own.
+    garrison_kingdom = models.ForeignKey(
+        Kingdom,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="battles_garrisoned",
+        help_text="Its town's garrison fights beside its ally's army defending it (decision 580).",
+    )
     both_moved = models.BooleanField(default=False, help_text="Both armies moved in: neither defends.")
     assault = models.BooleanField(default=False, help_text="Over a town, city or capitol: always an Assault.")
     skirmish = models.BooleanField(
@@ -111,7 +123,9 @@ class Battle(models.Model):
         return f"Turn {self.turn.number}: battle in {self.province}"
 
     def involves(self, kingdom_id: int) -> bool:
-        return kingdom_id in (self.attacker_kingdom_id, self.defender_kingdom_id) or any(
+        """The kingdoms with a force on the table: the two sides', their supports', and the kingdom
+        whose garrison fights beside its ally's army (decisions 580, 585)."""
+        return kingdom_id in (self.attacker_kingdom_id, self.defender_kingdom_id, self.garrison_kingdom_id) or any(
             s.kingdom_id == kingdom_id for s in self.supports.all()
         )
 

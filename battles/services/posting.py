@@ -79,6 +79,7 @@ def battles_build(*, turn: Turn, resolution: Resolution, army_ids: dict[int, int
             mission=b.mission,
             mission_detail=with_real_army_ids(b.mission_detail, army_ids) or {},
             garrison_points=b.garrison_points,
+            garrison_kingdom_id=b.garrison_kingdom,
             garrison_defenses=b.garrison_defenses,
             fortified_points=b.fortified_points,
             ancient_dead_points=b.ancient_dead_points,

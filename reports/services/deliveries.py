@@ -35,11 +35,13 @@ def _preferences(users: list) -> dict[int, ReportPreferences]:  # type: ignore[t
 def _readers(report: TurnReport) -> list[Any]:
     """Who receives the report: a kingdom's report its players (the organizer for a kingdom
     without players: the Ancient Dead); a scenario sheet the players of every kingdom in the
-    battle (supports too) and the organizer; the bulletin every player and the organizer."""
+    battle (supports too, and a garrison beside its ally's army) and the organizer; the bulletin
+    every player and the organizer."""
     campaign = report.turn.campaign
     if report.is_scenario:
         battle = report.battle
-        kingdoms = {battle.attacker_kingdom_id, battle.defender_kingdom_id}
+        # The kingdom whose garrison fights beside its ally's army: its garrison is on the table (decision 585).
+        kingdoms = {battle.attacker_kingdom_id, battle.defender_kingdom_id, battle.garrison_kingdom_id}
         kingdoms |= {support.kingdom_id for support in battle.supports.all()}
         users = list(get_user_model().objects.filter(kingdoms__in=kingdoms - {None}).distinct())
     elif report.kingdom_id is not None:

@@ -7,6 +7,8 @@ import pytest
 from battles.models import Battle
 from kingdoms.models import Alliance, Army, Kingdom, Province, TreasuryEntry
 from orders.models import OrderSheet
+from reports.models import TurnReport
+from reports.services.deliveries import report_recipients
 from reports.services.reports import bulletin_context, kingdom_report_context
 from tests.clients import api_as, error_details, pages_as
 from tests.kingdoms.builders import army_built, campaign_built, character_built, kingdom_built, unit_built
@@ -295,3 +297,47 @@ def test_the_demo_turn_makes_an_alliance_in_turn_1(demo_campaign, demo_turn_play
         line = f"{kingdom.name} and {ally.name} are allies (Trusted Allies): {kingdom.name} pays 1,000 gold (Allies)."
         assert line in _lines(kingdom_report_context(turn=turn, kingdom=kingdom))
     assert "Ostland and Karak Dumn are allies (Trusted Allies)." in bulletin_context(turn=turn)["changes"]
+
+
+def test_the_town_s_kingdom_sees_the_battle_its_garrison_fights_beside_its_ally_s_army(turn, k):
+    """Battle for Towns, Cities, and Capitols; Allies (decisions 580, 585): Ostland's army stands in
+    its ally Karak Dumn's town 6 and Tor Anlec attacks it there; the town's garrison fights beside
+    Ostland's army. Its garrison is on the table, so the battle is among Karak Dumn's battles (page and
+    API), carol reads its scenario sheet and it is emailed to her; Karak Dumn files no turn summary
+    sheet (Ostland's reports the side's result: the garrison has no list). Tor Anlec's other battles
+    stay hidden from her as before. Before, the stored battle did not name the town's kingdom: carol
+    got a 404 and no scenario sheet."""
+    ostland, karak, tor = k["Ostland"], k["Karak Dumn"], k["Tor Anlec"]
+    Alliance.objects.create(campaign=turn.campaign, first=ostland, second=karak, trust="T", formed_turn=1)
+    six = turn.campaign.provinces.get(number=6)
+    Province.objects.filter(pk=six.pk).update(settlement="town")
+    guests = army_built(ostland, name="Guests", province=6, size=1500)
+    unit_built(guests, "Swordsmen", models_count=250, points_per_model=6)
+    raiders = army_built(tor, name="Raiders", province=7, size=1500)
+    unit_built(raiders, "Spearmen", models_count=150, points_per_model=10)
+    response = api_as("dave").put(
+        f"/api/turns/{turn.pk}/sheet/",
+        {"orders": [{"army": raiders.id, "kind": "move", "target": 6}], "submit": True},
+        format="json",
+    )
+    assert response.status_code == 200, response.json()
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    battle = Battle.objects.get(turn=turn, province=six)
+    assert (battle.attacker_army, battle.defender_army, battle.garrison_kingdom) == (raiders, guests, karak)
+    assert battle.garrison_points > 0
+    assert battle.involves(karak.pk)
+    carol = pages_as("carol")
+    assert f"/battles/{battle.pk}/" in carol.get(f"/turns/{turn.pk}/battles/").content.decode()
+    assert carol.get(f"/battles/{battle.pk}/").status_code == 200
+    assert carol.get(f"/battles/{battle.pk}/scenario.pdf").status_code == 200
+    assert [b["id"] for b in api_as("carol").get(f"/api/turns/{turn.pk}/battles/").json()] == [battle.pk]
+    assert api_as("carol").get(f"/api/battles/{battle.pk}/").status_code == 200
+    report = TurnReport.objects.get(turn=turn, battle=battle)
+    assert "carol" in {user.username for user, _, _ in report_recipients(report)}
+    # No sheet is owed by the town's kingdom: the ally's sheet reports the side (8. End of Turn).
+    assert battle.filing_kingdom_ids() == [tor.pk, ostland.pk]
+    assert carol.get(f"/battles/{battle.pk}/sheet/").status_code == 404
+    # Bob's kingdom has no force there: still not found.
+    assert pages_as("bob").get(f"/battles/{battle.pk}/").status_code == 404

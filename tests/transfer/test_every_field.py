@@ -272,6 +272,7 @@ def stage_turns(
         attacker_kingdom=ostland,
         attacker_army=armies[0],
         defender_kingdom=red_fang,
+        garrison_kingdom=ostland,
         defender_army=armies[1],
         ruled_by=organizer,
         mission_detail={"target_army": armies[1].pk, "target_character": characters[1].pk},
