@@ -62,10 +62,13 @@ def province_and_retreats(
         # defender that stood its ground stays (docs/rules-decisions.md).
         if attacker.army is not None:
             retreating.append(attacker.army)
-        defender_leaves = defender.army is not None and (battle.both_moved or battle.outcome.defender.result.is_loss)
+        # Both moved in: the defender's army goes back too, and so does the army that moved into its
+        # own town and sent its garrison to the table, which has no army row of its own but an Elite
+        # Defense Force's, which never leaves (decision 586).
+        defender_leaves = battle.both_moved or (defender.army is not None and battle.outcome.defender.result.is_loss)
         if defender_leaves:
-            assert defender.army is not None
-            retreating.append(defender.army)
+            if defender.army is not None:
+                retreating.append(defender.army)
             # Nobody holds the province: the armies beside either side (its ally's) leave with it (decision 550).
             retreating += [
                 a.id

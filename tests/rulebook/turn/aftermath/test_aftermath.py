@@ -638,6 +638,23 @@ def test_the_army_that_stood_with_its_losing_garrison_retreats():
     assert [e.army for e in result.events if e.code == "retreated"] == [GUARD]
 
 
+def test_a_draw_sends_back_the_army_that_moved_into_its_town_and_chose_its_garrison():
+    """7. Aftermath and Battle for Towns, Cities, and Capitols (decisions 51, 584, 586): Avalon's Host
+    and Brython's Guard both moved into Brython's town of 5, the Guard choosing the garrison to fight
+    and supporting it. A draw has no victor: the town stays Brython's, and each army that moved in goes
+    back where it came from, the Guard too (it moved in as the Host did); only the garrison stays.
+    Before, the Guard stayed in the town because no defending army row stood for the garrison."""
+    world = Scene()
+    world.province(5, settlement="town", controller=BRYTHON)
+    world.army(HOST, AVALON, 5, [(101, "Knights", 20, 30)], came_from=2)
+    world.army(GUARD, BRYTHON, 5, [(201, "Warriors", 40, 15)], came_from=8)
+    world.battle(R.DRAW, SideA(AVALON, HOST), SideA(BRYTHON, None, supports=(GUARD,)), both_moved=True)
+    result = world.run([])
+    assert (result.state.armies[HOST].province, result.state.armies[GUARD].province) == (2, 8)
+    assert result.state.provinces[5].controller == BRYTHON
+    assert [e.army for e in result.events if e.code == "retreated"] == [HOST, GUARD]
+
+
 @pytest.mark.parametrize("both_moved", [True, False])
 def test_a_victor_keeps_its_own_town_and_does_not_loot_it(both_moved):
     """7. Aftermath and Looting: a defender that wins in its own town keeps it as it is, whether it
