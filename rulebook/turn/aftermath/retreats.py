@@ -240,7 +240,12 @@ def kept_for_ally(state: AftermathState, events: list[Event], province: Province
 
 
 def _occupied(state: AftermathState, number: int, moving: int) -> bool:
-    return any(a.province == number and not a.disbanded and a.id != moving for a in state.armies.values())
+    """7. Aftermath: "No province may be moved into if it already has an army in it": a field army,
+    or an Elite Defense Force, "treated as an army in the field in all manners" (decision 587)."""
+    return any(
+        a.province == number and not a.disbanded and a.id != moving
+        for a in (*state.armies.values(), *state.garrisons.values())
+    )
 
 
 def retreat(state: AftermathState, events: list[Event], army_id: int, battle_province: int) -> None:

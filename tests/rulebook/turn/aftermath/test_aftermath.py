@@ -186,6 +186,34 @@ def test_case_A5_last_of_all_into_another_kingdom_s_province_which_it_does_not_c
     )
 
 
+def test_case_A5_a_town_held_by_an_elite_defense_force_has_an_army_in_it():
+    """A5: "No province may be moved into if it already has an army in it"; Battle for Towns, Cities,
+    and Capitols: the Elite Defense Force "is treated as an army in the field in all manners except for
+    the fact it cannot leave the town" (decision 587). The Guard lost; every province around but
+    Carnwyl's town of 7 holds an army, and Carnwyl's Elite Defense Force stands in 7: the Guard has
+    nowhere to go and is wiped out. Before, the force was not counted and the Guard retreated into 7."""
+    world = Scene()
+    field_battle(world, R.MINOR_VICTORY)
+    for n in (1, 2, 3, 4, 6, 7, 8, 9):
+        world.province(n, controller=CARNWYL)
+    world.province(7, settlement="town")
+    for n, army_id in zip([1, 2, 3, 4, 6, 8, 9], range(40, 47), strict=True):
+        world.army(army_id, CARNWYL, n, [])
+    world.army(50, CARNWYL, 7, [(501, "Guards", 20, 25)], garrison=True)
+    result = world.run([])
+    assert result.state.armies[GUARD].disbanded
+    assert any(e.code == "wiped-out" and e.army == GUARD for e in result.events)
+
+    # Where it came from holds an Elite Defense Force: it falls back on the order of preference.
+    world = Scene()
+    field_battle(world, R.MINOR_LOSS)
+    world.province(2, controller=CARNWYL, settlement="town")
+    world.army(50, CARNWYL, 2, [(501, "Guards", 20, 25)], garrison=True)
+    world.province(4, controller=AVALON)
+    result = world.run([])
+    assert result.state.armies[HOST].province == 4
+
+
 def test_case_A5_with_nowhere_to_go_the_army_is_wiped_out():
     world = Scene()
     field_battle(world, R.MINOR_VICTORY)
