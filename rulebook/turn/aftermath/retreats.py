@@ -239,13 +239,13 @@ def kept_for_ally(state: AftermathState, events: list[Event], province: Province
     )
 
 
-def _occupied(state: AftermathState, number: int, moving: int) -> bool:
+def _occupied(state: AftermathState, number: int, moving: int, *, elite: bool = True) -> bool:
     """7. Aftermath: "No province may be moved into if it already has an army in it": a field army,
-    or an Elite Defense Force, "treated as an army in the field in all manners" (decision 587)."""
-    return any(
-        a.province == number and not a.disbanded and a.id != moving
-        for a in (*state.armies.values(), *state.garrisons.values())
-    )
+    or an Elite Defense Force, "treated as an army in the field in all manners" (decision 587).
+    `elite` False: the Elite Defense Forces do not count (an army kept out of a ruin never left the
+    province it stood in beside one)."""
+    armies = (*state.armies.values(), *state.garrisons.values()) if elite else state.armies.values()
+    return any(a.province == number and not a.disbanded and a.id != moving for a in armies)
 
 
 def retreat(state: AftermathState, events: list[Event], army_id: int, battle_province: int) -> None:
@@ -352,7 +352,7 @@ def kept_out(
     if army.disbanded:
         return
     back = state.came_from.get(army.id)
-    if back is None or back == battle_province or _occupied(state, back, army.id):
+    if back is None or back == battle_province or _occupied(state, back, army.id, elite=False):
         retreat(state, events, army.id, battle_province)
         return
     put_army(state, replace(army, province=back))
