@@ -1278,3 +1278,17 @@ def test_rogue_kingdom_scouting_forces_the_tomb_raiders_lose_and_the_army_may_no
     )
     codes = {e.code for e in result.events}
     assert not {EventCode.RETREATED, EventCode.WIPED_OUT, EventCode.NO_VICTOR, EventCode.EXPERIENCE} & codes
+
+
+def test_an_army_kept_out_stays_beside_the_elite_defense_force_of_the_town_it_came_from():
+    """Ruins: "their army may not move into to the province this turn"; decision 587: the Host came
+    from Avalon's town of 2, where Avalon's Elite Defense Force stands. It never left 2, so it stays
+    there beside the force: the force is an army in the town for a retreat into it, not for an army
+    that never moved out."""
+    world = _scouting_forces_skirmish(R.MINOR_LOSS)
+    world.province(2, controller=AVALON, settlement="town")
+    world.army(50, AVALON, 2, [(501, "Guards", 20, 25)], garrison=True)
+    result = world.run([])
+
+    assert result.state.armies[HOST].province == 2
+    assert not {EventCode.RETREATED, EventCode.WIPED_OUT} & {e.code for e in result.events}
