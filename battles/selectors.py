@@ -23,6 +23,7 @@ BATTLE_RELATED = (
     "attacker_army",
     "defender_kingdom",
     "defender_army",
+    "garrison_kingdom",
 )
 
 

@@ -46,10 +46,13 @@ class SideKingdom:
 
 
 def side_kingdoms(battle: Battle, side: str) -> list[Kingdom]:
-    """The kingdoms that fight on `side`: the main army's first, then each supporting detachment's
-    (a neutral garrison has none)."""
+    """The kingdoms that fight on `side`: the main army's first, then the kingdom whose town's
+    garrison fights beside its ally's army defending it (decision 585), then each supporting
+    detachment's (a neutral garrison has none)."""
     main = battle.attacker_kingdom if side == "attacker" else battle.defender_kingdom
     kingdoms = [main] if main is not None else []
+    if side == "defender" and battle.garrison_kingdom_id is not None and battle.garrison_kingdom not in kingdoms:
+        kingdoms.append(battle.garrison_kingdom)
     for support in battle.supports.all():
         if support.side == side and support.kingdom_id not in [k.pk for k in kingdoms]:
             kingdoms.append(support.kingdom)

@@ -303,7 +303,8 @@ def test_the_town_s_kingdom_sees_the_battle_its_garrison_fights_beside_its_ally_
     """Battle for Towns, Cities, and Capitols; Allies (decisions 580, 585): Ostland's army stands in
     its ally Karak Dumn's town 6 and Tor Anlec attacks it there; the town's garrison fights beside
     Ostland's army. Its garrison is on the table, so the battle is among Karak Dumn's battles (page and
-    API), carol reads its scenario sheet and it is emailed to her; Karak Dumn files no turn summary
+    API), carol reads its scenario sheet and it is emailed to her, her kingdom is named on the
+    defending side and she may write to the attackers; Karak Dumn files no turn summary
     sheet (Ostland's reports the side's result: the garrison has no list). Tor Anlec's other battles
     stay hidden from her as before. Before, the stored battle did not name the town's kingdom: carol
     got a 404 and no scenario sheet."""
@@ -336,6 +337,10 @@ def test_the_town_s_kingdom_sees_the_battle_its_garrison_fights_beside_its_ally_
     assert api_as("carol").get(f"/api/battles/{battle.pk}/").status_code == 200
     report = TurnReport.objects.get(turn=turn, battle=battle)
     assert "carol" in {user.username for user, _, _ in report_recipients(report)}
+    # Its players are named on the defending side, and carol may write to the attackers (dave).
+    page = carol.get(f"/battles/{battle.pk}/").content.decode()
+    assert "Tor Anlec (dave)" in page.split('id="opponents"')[1].split("</section>")[0]
+    assert "Karak Dumn (carol)" in pages_as("dave").get(f"/battles/{battle.pk}/").content.decode()
     # No sheet is owed by the town's kingdom: the ally's sheet reports the side (8. End of Turn).
     assert battle.filing_kingdom_ids() == [tor.pk, ostland.pk]
     assert carol.get(f"/battles/{battle.pk}/sheet/").status_code == 404
