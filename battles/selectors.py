@@ -1,8 +1,9 @@
 """Reads of battles with visibility: a battle, its scenario and its sheets are seen by the kingdoms
-that fight in it (supports included) and the organizer; to anyone else it is not found. A player
-sees only their own kingdom's turn summary sheet, never the opponent's. The players' battle stories
-(Stories Are Nice) are read by everyone in the campaign once the turn is reported, a private one by
-its kingdom and the organizer only (rules decisions 360-361)."""
+that fight in it (supports included, and a garrison beside its ally's army: decision 585) and the
+organizer; to anyone else it is not found. A player sees only their own kingdom's turn summary
+sheet, never the opponent's. The players' battle stories (Stories Are Nice) are read by everyone in
+the campaign once the turn is reported, a private one by its kingdom and the organizer only (rules
+decisions 360-361)."""
 
 from __future__ import annotations
 
