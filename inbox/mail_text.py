@@ -14,7 +14,9 @@ database.
   carried it): when the player's own text holds no sheet header and the quoted text does, the
   quoted sheet is un-quoted (one level of "> " removed, the player's lines written between the
   quoted ones kept, and the sheet's lines they typed above the quote added after it: read, never
-  dropped).
+  dropped). A sign-off the player wrote below their own sheet without "-- " ("Thanks,\nHans") is left
+  out (decision 611), and a sheet line a mail client hard-wrapped after ";" or "=" is joined again
+  (decision 612); any other broken line is left for the reader to refuse, naming it.
 
 A small function of our own rather than a reply-parsing library (mail-parser-reply,
 email-reply-parser): those throw the quoted part away, and here it is often the sheet.
