@@ -15,8 +15,8 @@ database.
   quoted sheet is un-quoted (one level of "> " removed, the player's lines written between the
   quoted ones kept, and the sheet's lines they typed above the quote added after it: read, never
   dropped). A sign-off the player wrote below their own sheet without "-- " ("Thanks,\nHans") is left
-  out (decision 611), and a sheet line a mail client hard-wrapped after ";" or "=" is joined again
-  (decision 612); any other broken line is left for the reader to refuse, naming it.
+  out (decision 611), and a sheet line a mail client hard-wrapped is joined again where the break is
+  sure (decision 612); any other broken line is left for the reader to refuse, naming it.
 
 A small function of our own rather than a reply-parsing library (mail-parser-reply,
 email-reply-parser): those throw the quoted part away, and here it is often the sheet.
@@ -191,6 +191,7 @@ def _without_sign_off(sheet: list[str]) -> list[str]:
     of the last sheet line broken by a mail client (right below it, and the two would not have fit in
     WRAP_WIDTH characters, decision 612). A line without a colon in the middle of the sheet is never
     left out."""
+    sheet = broken_lines_joined(sheet)  # a broken line's end is joined first, never taken for a sign-off
     last = max((i for i, line in enumerate(sheet) if _is_sheet_line(line)), default=None)
     if last is None or any(_STORY.match(line) for line in sheet[: last + 1]):
         return sheet
@@ -201,37 +202,56 @@ def _without_sign_off(sheet: list[str]) -> list[str]:
     if sheet[last].rstrip().endswith((";", "=", ",")):
         return sheet  # the last line is unfinished: what follows may be its end
     below = trailing[0].strip()
-    if below and not below.startswith("#") and len(sheet[last].rstrip()) + 1 + len(below.split()[0]) > WRAP_WIDTH:
+    if below and not below.startswith("#") and _broken(sheet[last], below):
         return sheet  # perhaps the last line's end, broken off by the mail client: refused, never dropped
     return sheet[: last + 1]
 
 
-def broken_lines_joined(text: str) -> str:
+def _cannot_be_a_sheet_line(line: str) -> bool:
+    """Not blank, not help, and no "key: value" line: no colon, or "=" or ";" before the first one (a
+    key has neither: "desired = character-bio; target character = Tor Anlec: the Warlord")."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#"):
+        return False
+    key, colon, _ = stripped.partition(":")
+    return not colon or "=" in key or ";" in key
+
+
+def _broken(line: str, below: str) -> bool:
+    """Whether a mail client wrapping at WRAP_WIDTH or wider may have broken `line` before `below`:
+    they do not fit in it together."""
+    return len(line.rstrip()) + 1 + len(below.split()[0]) > WRAP_WIDTH
+
+
+def broken_lines_joined(lines: list[str]) -> list[str]:
     """The sheet's lines a mail client hard-wrapped (Gmail at 78 characters, Outlook at 76 by default)
-    joined again where the break cannot be read otherwise (decision 612): a line without a colon
-    (not blank, not help) right below a "key: value" line that ends in ";" or "=", whose entry is
-    unfinished, is the rest of it. A break anywhere else is not guessed at: the line below has no
-    colon and the reader refuses the sheet, naming it. Nothing after a summary's "Story:" line (its
-    battle report, as written) is joined."""
+    joined again where the break cannot be read otherwise (decision 612): a line that cannot be a
+    "key: value" line (`_cannot_be_a_sheet_line`) right below a sheet line is the rest of it when the
+    line above ends in ";" or "=" (its entry unfinished), or the line itself holds "=" or ";" (an
+    entry's words: no sign-off or note) and the two would not fit in WRAP_WIDTH (`_broken`). Any
+    other break ("... Tor Anlec: the" above "Warlord") is not guessed at: the line is left for the
+    reader to refuse, naming it. Nothing after a summary's "Story:" line (its battle report, as
+    written) is joined."""
     out: list[str] = []
     story = False
-    for line in text.split("\n"):
+    for line in lines:
         previous = out[-1].rstrip() if out else ""
         stripped = line.strip()
-        unfinished = not story and _is_sheet_line(previous) and previous.endswith((";", "="))
-        if unfinished and stripped and not stripped.startswith("#") and ":" not in stripped:
+        entry_words = ("=" in stripped or ";" in stripped) and _broken(previous, stripped)
+        rest = _cannot_be_a_sheet_line(line) and (previous.endswith((";", "=")) or entry_words)
+        if not story and _is_sheet_line(previous) and rest:
             out[-1] = f"{previous} {stripped}"
         else:
             out.append(line)
             story = story or _STORY.match(line) is not None
-    return "\n".join(out)
+    return out
 
 
 def reply_sheet_text(text: str) -> str:
     """The sheet in a mail's text (module docstring): the player's own text without what it quotes
     and its signature; or, when only the quoted text holds a sheet, that sheet un-quoted; lines a
     mail client broke joined where that is sure (`broken_lines_joined`)."""
-    return broken_lines_joined(_reply_sheet_text(text))
+    return "\n".join(broken_lines_joined(_reply_sheet_text(text).split("\n")))
 
 
 def _reply_sheet_text(text: str) -> str:

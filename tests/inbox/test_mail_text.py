@@ -4,6 +4,7 @@ sheet edited inside the quote of a reply un-quoted."""
 
 from __future__ import annotations
 
+import textwrap
 from email import policy
 from email.parser import BytesParser
 
@@ -179,9 +180,10 @@ def test_the_broken_off_end_of_a_long_last_line_is_never_dropped_as_a_sign_off()
 
 def test_a_sheet_line_a_mail_client_broke_after_a_semicolon_or_equals_sign_is_joined():
     """Decision 612: Gmail hard-wraps a plain-text mail at 78 characters, Outlook at 76 by default. A
-    line without a colon right below a "key: value" line ending in ";" or "=" (an entry unfinished)
-    is its end, joined; a break anywhere else is left for the reader to refuse, naming the line; and
-    the battle report after a summary's "Story:" line is never joined."""
+    line that cannot be a "key: value" line right below one ending in ";" or "=" (an entry
+    unfinished), or holding "=" or ";" below one too long to have fit with it, is its end, joined; a
+    break anywhere else is left for the reader to refuse, naming the line; and the battle report
+    after a summary's "Story:" line is never joined."""
     line = "Tomb Raider mission: kind = reconnaissance; target kingdom = Norsca; desired = army list"
     for broken in (
         "Tomb Raider mission: kind = reconnaissance; target kingdom = Norsca;\ndesired = army list",
@@ -190,6 +192,16 @@ def test_a_sheet_line_a_mail_client_broke_after_a_semicolon_or_equals_sign_is_jo
         assert reply_sheet_text(SHEET + broken + "\n") == SHEET + line + "\n"
     elsewhere = "Tomb Raider mission: kind = reconnaissance; target kingdom = Norsca; desired = army\nlist\n"
     assert reply_sheet_text(SHEET + elsewhere) == SHEET + elsewhere  # refused by the reader, naming "list"
+    # The rest holds a colon of a value ("Tor Anlec: the Warlord"), but "=" before it: no key.
+    character = "Tomb Raider mission: kind = reconnaissance; target kingdom = Tor Anlec;"
+    rest = "desired = character-bio; target character = Tor Anlec: the Warlord"
+    assert reply_sheet_text(SHEET + character + "\n" + rest + "\n") == SHEET + character + " " + rest + "\n"
+    # Broken inside a value, its rest holding "=": joined when the two could not fit in 72 characters.
+    whole = "Tomb Raider mission: kind = reconnaissance; desired = army list; target kingdom = Tor Anlec"
+    broken = "\n".join(textwrap.wrap(whole, 78))  # Gmail: "...; target" above "kingdom = Tor Anlec"
+    assert reply_sheet_text(SHEET + broken + "\n") == SHEET + whole + "\n"
+    short = SHEET + "Recruit: unit = Swordsmen\narmy = 1st Army\n"  # typed so: no client broke so short a line
+    assert reply_sheet_text(short) == short
     help_below = SHEET + "Recruit: unit = Swordsmen;\n# help\n"
     assert reply_sheet_text(help_below) == help_below
     story = "Turn summary sheet: Battle 3\nResult: won\nStory: we held the ford;\nthen we ran\n"
