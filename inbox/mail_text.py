@@ -14,7 +14,9 @@ database.
   carried it): when the player's own text holds no sheet header and the quoted text does, the
   quoted sheet is un-quoted (one level of "> " removed, the player's lines written between the
   quoted ones kept, and the sheet's lines they typed above the quote added after it: read, never
-  dropped).
+  dropped). A sign-off the player wrote below their own sheet without "-- " ("Thanks,\nHans") is left
+  out (decision 611), and a sheet line a mail client hard-wrapped is joined again where the break is
+  sure (decision 612); any other broken line is left for the reader to refuse, naming it.
 
 A small function of our own rather than a reply-parsing library (mail-parser-reply,
 email-reply-parser): those throw the quoted part away, and here it is often the sheet.
@@ -41,6 +43,11 @@ _OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")  # Outlook's line above the quoted
 _SIGNATURE = re.compile(r"^-- ?$")  # the signature delimiter ("-- "; some clients drop its space)
 _QUOTE = re.compile(r"^\s*>")
 _SHEET_LINE = re.compile(r"^[^:>]{1,60}:\s*\S")  # "Move into Province #: 12"
+_STORY = re.compile(r"^\s*story\s*:", re.IGNORECASE)  # a summary's battle report: every line after it
+# The narrowest width at which mail clients hard-wrap a plain-text mail (Thunderbird 72, Outlook 76,
+# Gmail 78; README "Orders by email"): a line and the next one's first word that fit in it together
+# were not one line broken by the client.
+WRAP_WIDTH = 72
 _MAIL_HEADER = re.compile(r"^\s*(from|sent|to|cc|subject|date)\s*:", re.IGNORECASE)  # a quoted mail's heading
 
 
@@ -169,9 +176,85 @@ def _typed_above(above: list[str], sheet: list[str]) -> list[str]:
     return ["", *typed] if typed else []
 
 
+def _is_sheet_line(line: str) -> bool:
+    """A line the sheet readers read as "key: value" (not blank, not help)."""
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#") and ":" in stripped
+
+
+def _without_sign_off(sheet: list[str]) -> list[str]:
+    """The player's own sheet without the sign-off they wrote below it without the "-- " delimiter
+    ("Thanks,\nHans"; decision 611): the lines after its last "key: value" line, when none of them is
+    a "key: value" line. They are kept (and refused by the reader, naming them) when they could be
+    the sheet's own: after a "Story:" line (a summary's battle report runs to the end of the mail),
+    when one of them (help lines aside) holds "=" or ";" (an entry's words), or when the first of them could be the end
+    of the last sheet line broken by a mail client (right below it, and the two would not have fit in
+    WRAP_WIDTH characters, decision 612). A line without a colon in the middle of the sheet is never
+    left out."""
+    sheet = broken_lines_joined(sheet)  # a broken line's end is joined first, never taken for a sign-off
+    last = max((i for i, line in enumerate(sheet) if _is_sheet_line(line)), default=None)
+    if last is None or any(_STORY.match(line) for line in sheet[: last + 1]):
+        return sheet
+    trailing = sheet[last + 1 :]
+    words = [line.strip() for line in trailing if line.strip() and not line.strip().startswith("#")]
+    if not words or any("=" in line or ";" in line for line in words):
+        return sheet
+    if sheet[last].rstrip().endswith((";", "=", ",")):
+        return sheet  # the last line is unfinished: what follows may be its end
+    below = trailing[0].strip()
+    if below and not below.startswith("#") and _broken(sheet[last], below):
+        return sheet  # perhaps the last line's end, broken off by the mail client: refused, never dropped
+    return sheet[: last + 1]
+
+
+def _cannot_be_a_sheet_line(line: str) -> bool:
+    """Not blank, not help, and no "key: value" line: no colon, or "=" or ";" before the first one (a
+    key has neither: "desired = character-bio; target character = Tor Anlec: the Warlord")."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#"):
+        return False
+    key, colon, _ = stripped.partition(":")
+    return not colon or "=" in key or ";" in key
+
+
+def _broken(line: str, below: str) -> bool:
+    """Whether a mail client wrapping at WRAP_WIDTH or wider may have broken `line` before `below`:
+    they do not fit in it together."""
+    return len(line.rstrip()) + 1 + len(below.split()[0]) > WRAP_WIDTH
+
+
+def broken_lines_joined(lines: list[str]) -> list[str]:
+    """The sheet's lines a mail client hard-wrapped (Gmail at 78 characters, Outlook at 76 by default)
+    joined again where the break cannot be read otherwise (decision 612): a line that cannot be a
+    "key: value" line (`_cannot_be_a_sheet_line`) right below a sheet line is the rest of it when the
+    line above ends in ";" or "=" (its entry unfinished), or the line itself holds "=" or ";" (an
+    entry's words: no sign-off or note) and the two would not fit in WRAP_WIDTH (`_broken`). Any
+    other break ("... Tor Anlec: the" above "Warlord") is not guessed at: the line is left for the
+    reader to refuse, naming it. Nothing after a summary's "Story:" line (its battle report, as
+    written) is joined."""
+    out: list[str] = []
+    story = False
+    for line in lines:
+        previous = out[-1].rstrip() if out else ""
+        stripped = line.strip()
+        entry_words = ("=" in stripped or ";" in stripped) and _broken(previous, stripped)
+        rest = _cannot_be_a_sheet_line(line) and (previous.endswith((";", "=")) or entry_words)
+        if not story and _is_sheet_line(previous) and rest:
+            out[-1] = f"{previous} {stripped}"
+        else:
+            out.append(line)
+            story = story or _STORY.match(line) is not None
+    return out
+
+
 def reply_sheet_text(text: str) -> str:
     """The sheet in a mail's text (module docstring): the player's own text without what it quotes
-    and its signature; or, when only the quoted text holds a sheet, that sheet un-quoted."""
+    and its signature; or, when only the quoted text holds a sheet, that sheet un-quoted; lines a
+    mail client broke joined where that is sure (`broken_lines_joined`)."""
+    return "\n".join(broken_lines_joined(_reply_sheet_text(text).split("\n")))
+
+
+def _reply_sheet_text(text: str) -> str:
     lines = text.splitlines()
     # Where the quoted message begins, when it is not marked line by line (Outlook, "On ... wrote:").
     cut = len(lines)
@@ -189,7 +272,7 @@ def reply_sheet_text(text: str) -> str:
     if _has_sheet(own):
         # From the sheet's first line: a greeting written above it is not part of it.
         first = next(i for i, line in enumerate(own) if SHEET_HEADER.match(line))
-        return "\n".join(own[first:]).strip() + "\n"
+        return "\n".join(_without_sign_off(own[first:])).strip() + "\n"
     # The sheet in the quoted text: from its first header line to the last quoted line, un-quoted,
     # with the player's own lines between them (an order typed into the quote) kept.
     start = next((i for i, line in enumerate(lines) if _QUOTE.match(line) and SHEET_HEADER.match(_unquote(line))), None)

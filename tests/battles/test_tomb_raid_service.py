@@ -110,6 +110,10 @@ def test_a_tomb_raid_is_posted_as_a_battle_of_the_turn_with_its_scenario_sheet(
     assert (battle.mission, battle.skirmish, battle.garrison_points, battle.assault) == ("tomb-raid", True, 150, False)
     assert battle.old_wounds == []
     assert battle.scenario["skirmish"] is True and battle.scenario["mission"] == "tomb-raid"
+    # Decision 613: the warband, attacked where it stands, has the defender's +1 to choose sides.
+    assert not battle.both_moved and battle.scenario["sides"]["roll_off"]["defender_modifier"] == 1
+    plus_one = "The warband of the ruins did not move and is attacked: +1 to choose sides."
+    assert plus_one in battle.scenario["sides"]["text"]
     army.refresh_from_db()
     ruin.refresh_from_db()
     assert army.province == ruin and ruin.controller is None  # it stands there and waits on the raid

@@ -4,6 +4,7 @@ sheet edited inside the quote of a reply un-quoted."""
 
 from __future__ import annotations
 
+import textwrap
 from email import policy
 from email.parser import BytesParser
 
@@ -141,3 +142,67 @@ def test_a_note_typed_above_the_quoted_sheet_is_the_player_s_words_not_a_line_of
     assert reply_sheet_text(note + heading + quoted) == SHEET
     typed = note + "Move into Province #: 14\n\n"
     assert reply_sheet_text(typed + heading + quoted) == SHEET + "\nMove into Province #: 14\n"
+
+
+def test_a_sign_off_below_the_players_own_sheet_is_left_out():
+    """Decision 611: "Thanks,\nHans" written below the player's own sheet without the "-- " delimiter
+    is their sign-off, not lines of the sheet (README, "Orders by email"); with or without a blank
+    line above it, and a summary sheet's too."""
+    assert reply_sheet_text(SHEET + "\nThanks,\nHans\n") == SHEET
+    assert reply_sheet_text(SHEET + "Thanks, see you Tuesday!\nHans\n\nSent from my phone\n") == SHEET
+    summary = "Turn summary sheet: Battle 3\nCampaign: Test Campaign\nResult: won\n"
+    assert reply_sheet_text(summary + "\nCheers\nHans\n") == summary
+
+
+def test_a_line_without_a_colon_inside_the_sheet_or_that_may_be_the_sheets_is_kept_to_be_refused():
+    """Decision 611: only the end of the player's own text is a sign-off. A stray line in the middle
+    of the sheet is kept (the reader refuses it, naming it); so are lines after a summary's "Story:"
+    (its battle report), lines holding "=" or ";" (an entry's words), and the player's signature
+    below a quote is still cut at "-- " as before."""
+    middle = SHEET.replace("\nArmy name", "\nThanks, see you Tuesday!\nArmy name")
+    assert reply_sheet_text(middle + "\nHans\n") == middle
+    story = "Turn summary sheet: Battle 3\nResult: won\nStory:\nWe held the ford.\n\nThanks,\nHans\n"
+    assert reply_sheet_text(story) == story
+    entry = SHEET + "Recruit: unit = Swordsmen\narmy = 1st Army\n"
+    assert reply_sheet_text(entry) == entry
+
+
+def test_the_broken_off_end_of_a_long_last_line_is_never_dropped_as_a_sign_off():
+    """Decision 612: a mail client that hard-wraps at 72 to 78 characters may break the sheet's last
+    line; its end (no colon) right below it is kept, so the sheet is refused naming it rather than
+    read without it. A short last line cannot have been broken: a line below it is a sign-off."""
+    long_line = "Create army: name = The Grand Army of the Silver Lion of Ostland and the"
+    assert len(long_line) == 72
+    wrapped = SHEET + long_line + "\nNorth\n"
+    assert reply_sheet_text(wrapped) == wrapped
+    assert reply_sheet_text(SHEET + long_line + "\n\nHans\n") == SHEET + long_line + "\n"
+
+
+def test_a_sheet_line_a_mail_client_broke_after_a_semicolon_or_equals_sign_is_joined():
+    """Decision 612: Gmail hard-wraps a plain-text mail at 78 characters, Outlook at 76 by default. A
+    line that cannot be a "key: value" line right below one ending in ";" or "=" (an entry
+    unfinished), or holding "=" or ";" below one too long to have fit with it, is its end, joined; a
+    break anywhere else is left for the reader to refuse, naming the line; and the battle report
+    after a summary's "Story:" line is never joined."""
+    line = "Tomb Raider mission: kind = reconnaissance; target kingdom = Norsca; desired = army list"
+    for broken in (
+        "Tomb Raider mission: kind = reconnaissance; target kingdom = Norsca;\ndesired = army list",
+        "Tomb Raider mission: kind = reconnaissance; target kingdom =\nNorsca; desired = army list",
+    ):
+        assert reply_sheet_text(SHEET + broken + "\n") == SHEET + line + "\n"
+    elsewhere = "Tomb Raider mission: kind = reconnaissance; target kingdom = Norsca; desired = army\nlist\n"
+    assert reply_sheet_text(SHEET + elsewhere) == SHEET + elsewhere  # refused by the reader, naming "list"
+    # The rest holds a colon of a value ("Tor Anlec: the Warlord"), but "=" before it: no key.
+    character = "Tomb Raider mission: kind = reconnaissance; target kingdom = Tor Anlec;"
+    rest = "desired = character-bio; target character = Tor Anlec: the Warlord"
+    assert reply_sheet_text(SHEET + character + "\n" + rest + "\n") == SHEET + character + " " + rest + "\n"
+    # Broken inside a value, its rest holding "=": joined when the two could not fit in 72 characters.
+    whole = "Tomb Raider mission: kind = reconnaissance; desired = army list; target kingdom = Tor Anlec"
+    broken = "\n".join(textwrap.wrap(whole, 78))  # Gmail: "...; target" above "kingdom = Tor Anlec"
+    assert reply_sheet_text(SHEET + broken + "\n") == SHEET + whole + "\n"
+    short = SHEET + "Recruit: unit = Swordsmen\narmy = 1st Army\n"  # typed so: no client broke so short a line
+    assert reply_sheet_text(short) == short
+    help_below = SHEET + "Recruit: unit = Swordsmen;\n# help\n"
+    assert reply_sheet_text(help_below) == help_below
+    story = "Turn summary sheet: Battle 3\nResult: won\nStory: we held the ford;\nthen we ran\n"
+    assert reply_sheet_text(story) == story

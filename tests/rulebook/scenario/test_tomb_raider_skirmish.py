@@ -14,7 +14,7 @@ import pytest
 
 from kernel.dice import ScriptedDice
 from rulebook.scenario.deployment_svg import deployment_diagram
-from rulebook.scenario.generator import Scenario, ScenarioSetup, scenario_generate
+from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate
 from rulebook.scenario.sheet import scenario_lines
 from rulebook.scenario.tables import TOMB_RAIDER_RULES, TOMB_RAIDER_SECTION
 from tests.rulebook.scenario.test_generator import ATTACKER, DEFENDER, script
@@ -108,3 +108,23 @@ def test_a_scenario_stored_before_it_kept_skirmish_reads_as_a_battle():
     assert old.skirmish is False
     assert "4 by 4 foot table" in deployment_diagram(old, skirmish=True).title
     assert "6 by 4 foot table" in deployment_diagram(replace(old)).title
+
+
+def test_the_warband_of_the_ruins_has_the_defenders_plus_one_to_choose_sides_in_a_tomb_raid():
+    """Decision 613 (Tomb Raid; 6. Fight Battles: "If an army did not move and is attacked, it is
+    considered the defender and gets +1 to choose sides"): the warband of the ruins, at home there
+    ("Ruins attract many dangerous creatures"), is attacked where it stands by the Tomb Raiders who
+    come to it: +1 to its roll for sides. 5 against 4+1 ties and is rerolled; 4 against 3+1 ties
+    again; 2 against 5+1: the warband chooses."""
+    raiders = ScenarioSide(name="Avalon: Tomb Raiders", kingdom=1, army=None)
+    warband = ScenarioSide(name="The warband of the ruins", kingdom=None, army=None)
+    setup = ScenarioSetup(
+        terrain="plains", settlement="ruins", attacker=raiders, defender=warband, skirmish=True, mission="tomb-raid"
+    )
+    dice = ScriptedDice(faces=ruins(sides=(5, 4, 4, 3, 2, 5)))
+    scenario = scenario_generate(setup, dice)
+    assert dice.unused == []
+    off = scenario.sides["roll_off"]
+    assert (off["attacker_modifier"], off["defender_modifier"]) == (0, 1)
+    assert scenario.sides["winner"] == "The warband of the ruins"
+    assert "The warband of the ruins did not move and is attacked: +1 to choose sides." in scenario.sides["text"]
