@@ -23,15 +23,8 @@ def test_an_order_typed_above_the_quote_is_read_and_a_second_block_for_its_army_
 ):
     first, _ = two_armies
     target = neighbour(first)
-    quoted = "\n".join(f"> {line}" if line else ">" for line in reminder.text.splitlines())
-    body = (
-        f"Army name / number: {first.name}\nOrder: Move into {target.number}\n\nHans\n\n"
-        f"On Sun, 6 Dec 2026 at 09:00, Briternia wrote:\n{quoted}\n"
-    )
-    row = message_receive(
-        mail(to=reminder.reply_to, sender=alice.email, text=body),
-        received_at=turn.orders_deadline - dt.timedelta(hours=1),
-        source=InboundMessage.Source.IMAP,
+    row = _reply_received(
+        turn, alice, reminder, f"Army name / number: {first.name}\nOrder: Move into {target.number}\n\nHans\n\n"
     )
 
     assert row.status == InboundMessage.Status.REFUSED, row.reason
@@ -47,16 +40,19 @@ def test_a_note_typed_above_the_quote_leaves_the_quoted_sheet_filed(
 ):
     """A note above the quote ("Note: ...") is no line of the sheet: the quoted sheet is filed as it came."""
     first, _ = two_armies
+    row = _reply_received(turn, alice, reminder, f"Note: {first.name} stays put this week, as we agreed.\n\nHans\n\n")
+
+    assert row.status == InboundMessage.Status.ACCEPTED, row.reason
+    assert OrderSubmission.objects.count() == 1
+
+
+def _reply_received(turn, alice, reminder, above: str) -> InboundMessage:  # noqa: F811
+    """A reply to the turn's email with `above` typed above the quoted sheet, taken in an hour before
+    the deadline."""
     quoted = "\n".join(f"> {line}" if line else ">" for line in reminder.text.splitlines())
-    body = (
-        f"Note: {first.name} stays put this week, as we agreed.\n\nHans\n\n"
-        f"On Sun, 6 Dec 2026 at 09:00, Briternia wrote:\n{quoted}\n"
-    )
-    row = message_receive(
+    body = f"{above}On Sun, 6 Dec 2026 at 09:00, Briternia wrote:\n{quoted}\n"
+    return message_receive(
         mail(to=reminder.reply_to, sender=alice.email, text=body),
         received_at=turn.orders_deadline - dt.timedelta(hours=1),
         source=InboundMessage.Source.IMAP,
     )
-
-    assert row.status == InboundMessage.Status.ACCEPTED, row.reason
-    assert OrderSubmission.objects.count() == 1
