@@ -197,17 +197,19 @@ def _armies_load(
     casters: dict[int, list[Caster]] = defaultdict(list)
     characters: dict[int, CharacterState] = {}
     for row in sorted(lists.characters, key=lambda r: r[_CHARACTER_ID]):
-        army_id, wizard, level, rune_smith, kingdom_id, name, _, role, *_rest = row
+        record = dict(zip(_CHARACTER_FIELDS, row, strict=True))
+        army_id = record["unit__army_id"]
         if army_id not in on_map:
             continue
-        casters[army_id].append(Caster(wizard=wizard, magic_level=level, rune_smith=rune_smith))
-        record = dict(zip(_CHARACTER_FIELDS, row, strict=True))
+        casters[army_id].append(
+            Caster(wizard=record["wizard"], magic_level=record["magic_level"], rune_smith=record["rune_smith"])
+        )
         characters[record["id"]] = CharacterState(
             id=record["id"],
-            kingdom=kingdom_id,
+            kingdom=record["kingdom_id"],
             unit=record["unit_id"],
-            name=name,
-            role=role,
+            name=record["unit__name"],
+            role=record["role"],
             injuries=tuple(record["injuries"]),
             abilities=tuple(record["abilities"]),
             battles_survived=record["battles_survived"],
