@@ -32,6 +32,7 @@ from rulebook.experience.spending import (
     veteran_refusal,
 )
 from rulebook.tables import ARMY_MAX_POINTS, ArmyKind, ArmyType
+from rulebook.turn.tables import UPGRADE_LOSES_EXPERIENCE_AT
 from rulebook.turn.write_orders.context import SheetContext
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
 from rulebook.turn.write_orders.records import Purchase, SheetEntries, entry_at
@@ -272,6 +273,12 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
         check.experience_costs.setdefault(army.id, []).append((f"{priced.words}{when}", priced.cost))
 
     gold_depots = {d.army for d in entries.depots}
+    # 3. Create / Upgrade Armies comes first, with the gold: the sheet's upgrades (those that raise the
+    # army) set the size its purchases are counted on, and one of 500 points or more leaves it no
+    # experience to spend (decisions 608, 609).
+    upgraded = {
+        u.army: u.points for u in entries.upgrades if u.army in ctx.armies and u.points > ctx.armies[u.army].points
+    }
     items = [
         (index, p.name.strip().lower())
         for index, p in enumerate(entries.purchases)
@@ -294,6 +301,21 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
         _once_each(army, bought, gold_depots, check, rows, ctx.roster)
         # The army's purchases together: beside the last of them, the one that tips it over.
         last = entry_at("purchases", rows[id(bought[-1])], "army")
+        size = upgraded.get(army_id)
+        if size is not None and size - army.points >= UPGRADE_LOSES_EXPERIENCE_AT:
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.PURCHASE,
+                    f"is upgraded from {army.points:,} to {size:,} points on this sheet: adding "
+                    f"{UPGRADE_LOSES_EXPERIENCE_AT} points or more, it loses all its experience points and veteran "
+                    "status (3. Create / Upgrade Armies), before its purchases with experience are made "
+                    "(Spending Experience, after the gold); buy them on an earlier sheet, or upgrade by less.",
+                    army_id,
+                    subject=True,
+                    **entry_at("purchases", rows[id(bought[0])], "army"),
+                )
+            )
+            continue
         spent = check.experience_spent(army_id)
         if spent > army.experience:
             check.error_problems.append(
@@ -307,12 +329,15 @@ def check_purchases(entries: SheetEntries, ctx: SheetContext, check: SheetCheck)
             )
         added = sum(p.points for p in bought if not p.refusal)
         on_the_way = ctx.roster.on_the_way_points.get(army_id, 0)
-        if added and army.points + on_the_way + added > ARMY_MAX_POINTS:
+        # An army the sheet upgrades is recreated at its new size before its purchases arrive.
+        base = army.points if size is None else size
+        if added and base + on_the_way + added > ARMY_MAX_POINTS:
             way = f" with {on_the_way} points on the way" if on_the_way else ""
+            now = f"counts {army.points:,} points" if size is None else f"is upgraded to {size:,} points on this sheet"
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.ARMY_SIZE,
-                    f"counts {army.points:,} points{way}; buying {added:,} more would take it past the maximum army "
+                    f"{now}{way}; buying {added:,} more would take it past the maximum army "
                     f"size of {ARMY_MAX_POINTS:,} points (Army Restrictions).",
                     army_id,
                     **last,

@@ -11,7 +11,12 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kernel.ledger import LedgerReason
 from rulebook.turn.state import TurnState
-from rulebook.turn.tables import ELITE_DEFENSE_FORCE_GOLD, SUPPLY_DEPOT_GOLD, creation_cost
+from rulebook.turn.tables import (
+    ELITE_DEFENSE_FORCE_GOLD,
+    SUPPLY_DEPOT_GOLD,
+    UPGRADE_LOSES_EXPERIENCE_AT,
+    creation_cost,
+)
 from rulebook.turn.tally_gold import add_gold
 from rulebook.world import ArmyState, KingdomState
 
@@ -149,7 +154,7 @@ def _upgrade(state: TurnState, kingdom: KingdomState, army_id: int, new_size: in
             army=army.id,
         )
         return
-    loses_experience = added >= 500  # C2: too many new recruits to keep the army's experience
+    loses_experience = added >= UPGRADE_LOSES_EXPERIENCE_AT  # C2: too many new recruits to keep the army's experience
     text = f"{army.name} is upgraded from {army.points:,} to {new_size:,} points for {added:,} gold"
     if loses_experience:
         text += "; adding 500 points or more, it loses all its experience points and veteran status"

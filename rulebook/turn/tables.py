@@ -14,6 +14,9 @@ SETTLEMENT_CREATION_DISCOUNT: dict[ArmyType, int] = {
 DEFAULT_SETTLEMENT_CREATION_DISCOUNT = 10
 
 SUPPLY_DEPOT_GOLD = 200  # Supply Depot: a replacement in a town or city
+# 3. Create / Upgrade Armies: "An upgraded army in this way that is adding 500 or more points ... will
+# lose all its experience points and veteran status".
+UPGRADE_LOSES_EXPERIENCE_AT = 500
 ELITE_DEFENSE_FORCE_GOLD = 500  # Battle for Towns, Cities, and Capitols
 
 # Army-Specific Rules: terrain each army type may Forced March through, besides plains.

@@ -122,6 +122,7 @@ def check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) 
             SheetProblem(SheetProblemCode.UPGRADED_TWICE, "is upgraded twice in one sheet.", army_id, subject=True)
         )
     for upgrade, army in each_army(entries.upgrades, ctx, check):
+        on_the_way = ctx.roster.on_the_way_points.get(army.id, 0)
         town = in_own_settlement(army, ctx)
         if town is None:
             check.error_problems.append(
@@ -157,6 +158,29 @@ def check_upgrades(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) 
                     SheetProblemCode.ARMY_SIZE,
                     f"{upgrade.points:,} points is above the maximum army size of {ARMY_MAX_POINTS:,} "
                     "(Army Restrictions).",
+                    army.id,
+                )
+            )
+        elif upgrade.points < ARMY_MIN_POINTS:
+            # "Recreate it at a higher point value": the army is created again, at 1,000 to 2,000
+            # points, and the minimum army size is 1,000 (Army Restrictions; decision 606).
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ARMY_SIZE,
+                    f"an upgrade recreates the army at {upgrade.points:,} points, below the minimum army size of "
+                    f"{ARMY_MIN_POINTS:,}; an army is created or recreated at {ARMY_MIN_POINTS:,} to "
+                    f"{ARMY_MAX_POINTS:,} points (Army Restrictions; 3. Create / Upgrade Armies).",
+                    army.id,
+                )
+            )
+        elif upgrade.points + on_the_way > ARMY_MAX_POINTS:
+            # What it bought with experience arrives on top of the list recreated at the new size
+            # (Spending Experience; decisions 72 and 608).
+            check.error_problems.append(
+                SheetProblem(
+                    SheetProblemCode.ARMY_SIZE,
+                    f"an upgrade to {upgrade.points:,} points with {on_the_way:,} points on the way would take it "
+                    f"past the maximum army size of {ARMY_MAX_POINTS:,} points once they arrive (Army Restrictions).",
                     army.id,
                 )
             )

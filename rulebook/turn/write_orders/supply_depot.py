@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from rulebook.turn.tables import SUPPLY_DEPOT_GOLD
 from rulebook.turn.write_orders.context import SheetContext, where
-from rulebook.turn.write_orders.create_upgrade import in_own_settlement
 from rulebook.turn.write_orders.problems import (
     SheetCheck,
     SheetProblem,
@@ -15,6 +14,16 @@ from rulebook.turn.write_orders.problems import (
     each_army,
 )
 from rulebook.turn.write_orders.records import SheetEntries
+from rulebook.world import ArmyState
+
+
+def _in_a_town_or_city(army: ArmyState, ctx: SheetContext) -> bool:
+    """Supply Depot: "A replacement Supply Depot can be purchased for 200 gold in a Town or City": any
+    town or city the army stands in, whoever controls it (its own, an ally's it stands in, a neutral
+    one, or one it retreated into), as the Perfectionists' "town or city" is read (decisions 70, 607).
+    Unlike an upgrade (decision 14), buying supplies recreates no army there."""
+    province = ctx.province(army.province)
+    return province is not None and province.settlement.town_or_city
 
 
 def check_depots(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) -> None:
@@ -31,7 +40,7 @@ def check_depots(entries: SheetEntries, ctx: SheetContext, check: SheetCheck) ->
             check.error_problems.append(
                 SheetProblem(SheetProblemCode.DEPOT_HELD, "already has a supply depot.", army.id, subject=True)
             )
-        elif in_own_settlement(army, ctx) is None:
+        elif not _in_a_town_or_city(army, ctx):
             check.error_problems.append(
                 SheetProblem(
                     SheetProblemCode.DEPOT_NOT_IN_SETTLEMENT,

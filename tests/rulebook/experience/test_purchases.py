@@ -29,7 +29,7 @@ from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import order_sheet_context
 from rulebook.turn.write_orders.problems import SheetProblemCode
-from rulebook.turn.write_orders.records import Purchase, SheetEntries
+from rulebook.turn.write_orders.records import Purchase, SheetEntries, UpgradeArmy
 from tests import world_builders as wb
 
 ME = 1
@@ -140,6 +140,69 @@ def test_recruits_never_take_an_army_past_2000_points_counting_what_is_on_the_wa
     refused = check(recruits, points=1900, the_roster=roster(on_the_way_points={ARMY: 50}))
     assert [p.code for p in refused.error_problems] == [SheetProblemCode.ARMY_SIZE]
     assert "1st Army: counts 1,900 points with 50 points on the way" in refused.errors[0]
+
+
+def upgrade_check(upgrade: UpgradeArmy, *purchases: Purchase, the_roster: SpendingRoster | None = None, **world_kw):
+    """The sheet's check of an upgrade and purchases for the 1st Army, standing in a town, with the gold."""
+    the_world = world(settlement="town", **world_kw)
+    the_world.kingdoms[ME] = replace(the_world.kingdoms[ME], treasury=2000)
+    ctx = order_sheet_context(the_world, ME, roster=the_roster or roster())
+    return order_sheet_check(SheetEntries(upgrades=(upgrade,), purchases=purchases), ctx)
+
+
+def sizes(result) -> list[str]:
+    return [p.message(result.names) for p in result.error_problems if p.code is SheetProblemCode.ARMY_SIZE]
+
+
+def test_an_upgrade_and_what_is_on_the_way_never_take_an_army_past_2000_points():
+    """Army Restrictions: "the maximum army size is 2000 points"; Spending Experience: purchases only
+    "as long as you follow the Army Restrictions of maximum army size of 2000 points". An upgrade
+    recreates the army at its new size (3. Create / Upgrade Armies), and what it bought with
+    experience arrives on top of that list: an army of 1,500 with 300 points of recruits on the way
+    may be upgraded to 1,700, not to 2,000; and recruits bought beside an upgrade count from the
+    upgraded size, not from the points it counts before it (decision 608)."""
+    on_the_way = roster(on_the_way_points={ARMY: 300})
+    assert sizes(upgrade_check(UpgradeArmy(ARMY, 2000), the_roster=on_the_way)) == [
+        "1st Army: an upgrade to 2,000 points with 300 points on the way would take it past the maximum army size "
+        "of 2,000 points once they arrive (Army Restrictions)."
+    ]
+    assert sizes(upgrade_check(UpgradeArmy(ARMY, 1700), the_roster=on_the_way)) == []
+
+    recruits = Purchase(ARMY, "recruits", unit="Spearmen", models=10)  # 60 points
+    assert sizes(upgrade_check(UpgradeArmy(ARMY, 1960), recruits)) == [
+        "1st Army: is upgraded to 1,960 points on this sheet; buying 60 more would take it past the maximum army "
+        "size of 2,000 points (Army Restrictions)."
+    ]
+    assert sizes(upgrade_check(UpgradeArmy(ARMY, 1940), recruits)) == []
+
+
+def test_an_army_upgraded_by_500_points_or_more_has_no_experience_left_to_spend_on_the_sheet():
+    """3. Create / Upgrade Armies: "An upgraded army in this way that is adding 500 or more points ...
+    will lose all its experience points and veteran status", and the experience is spent after the
+    gold in that phase (decision 73: such a purchase is not made when the turn resolves). The sheet
+    refuses the purchases of an army it upgrades by 500 points or more, naming the army and the rule,
+    rather than accepting what the turn will not make; an upgrade by 499 keeps them (decision 609)."""
+    veteran = Purchase(ARMY, "veteran", unit="Knights")
+    refused = upgrade_check(UpgradeArmy(ARMY, 1500), veteran, points=1000)
+    assert [p.code for p in refused.error_problems] == [SheetProblemCode.PURCHASE]
+    assert refused.errors == [
+        "1st Army is upgraded from 1,000 to 1,500 points on this sheet: adding 500 points or more, it loses all its "
+        "experience points and veteran status (3. Create / Upgrade Armies), before its purchases with experience "
+        "are made (Spending Experience, after the gold); buy them on an earlier sheet, or upgrade by less."
+    ]
+    assert refused.error_problems[0].part == "purchases" and refused.error_problems[0].entry == 0
+    assert upgrade_check(UpgradeArmy(ARMY, 1499), veteran, points=1000).ok
+
+    # The turn does as the sheet says: the upgrade's gold first, and the purchase finds no experience.
+    the_world = world(settlement="town", points=1000)
+    the_world.kingdoms[ME] = replace(the_world.kingdoms[ME], treasury=1000)
+    state = TurnState(
+        world=the_world,
+        sheets={ME: SheetEntries(upgrades=(UpgradeArmy(ARMY, 1500),), purchases=(veteran,))},
+        rosters={ME: roster()},
+    )
+    [event] = spending(resolve_orders(state, ScriptedDice(faces=[])))
+    assert event.code == EventCode.PURCHASE_REFUSED
 
 
 def test_an_army_cannot_spend_more_experience_than_it_has():

@@ -248,6 +248,38 @@ def test_supply_depot_200_gold_in_a_town_or_city_and_elite_defense_force_500():
     assert "already has a supply depot" in only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),))))
 
 
+def test_an_upgrade_recreates_the_army_at_1000_points_at_least():
+    """3. Create / Upgrade Armies: an upgrade pays the gold difference "and recreate[s] it at a higher
+    point value", and armies are created at 1,000 to 2,000 points; Army Restrictions: "The minimum
+    army size is 1000 points". An army worn down to 600 may go back to 1,000 or more, not to 900: the
+    sheet refuses it naming the army and the rule (decision 606)."""
+    armies = (wb.army(10, ME, 2, 600, name="1st Army", size=1500),)
+    refused = check(SheetEntries(upgrades=(UpgradeArmy(10, 900),)), armies=armies)
+    assert [p.code for p in refused.error_problems] == [SheetProblemCode.ARMY_SIZE]
+    assert refused.errors == [
+        "1st Army: an upgrade recreates the army at 900 points, below the minimum army size of 1,000; an army is "
+        "created or recreated at 1,000 to 2,000 points (Army Restrictions; 3. Create / Upgrade Armies)."
+    ]
+    accepted = check(SheetEntries(upgrades=(UpgradeArmy(10, 1000),)), armies=armies)
+    assert accepted.ok, accepted.errors
+    assert accepted.costs == [("Upgrade 1st Army from 600 to 1,000 points", 400)]
+
+
+def test_supply_depot_bought_in_a_town_it_does_not_control():
+    """Supply Depot: "A replacement Supply Depot can be purchased for 200 gold in a Town or City": the
+    rulebook asks for a town or city, not one of the kingdom's. An army standing in a neutral town
+    (or an ally's, or one it retreated into) buys its depot there; in a plain province it may not
+    (decision 607)."""
+    armies = (own_army(id=10, name="1st Army", province=10, size=1500, supply_depot=False),)
+    result = check(SheetEntries(depots=(BuySupplyDepot(10),)), armies=armies)
+    assert result.ok, result.errors
+    assert result.costs == [("Supply depot for 1st Army", 200)]
+    armies = (own_army(id=10, name="1st Army", province=9, size=1500, supply_depot=False),)
+    assert only_errors(check(SheetEntries(depots=(BuySupplyDepot(10),)), armies=armies)) == (
+        "1st Army: a replacement supply depot is bought in a town or city; the army stands in 9 P9 (Supply Depot)."
+    )
+
+
 # --- 4-5. Orders -----------------------------------------------------------------------------
 
 
