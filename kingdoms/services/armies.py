@@ -152,6 +152,15 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
     # later, troops lost may leave it smaller than an army is raised at.
     entering = army.list_due or not army.units.exists()
     from_settlement, origin = army_origin(army, starting_army=starting_army)
+    running = kingdom.campaign.status == Campaign.Status.RUNNING
+    # Warlord: once the campaign runs, the living Warlord of this army stays its Warlord (decision 614).
+    warlord = (
+        Character.objects.filter(unit__army=army, role=Character.Role.WARLORD, alive=True)
+        .values_list("unit_id", "unit__name")
+        .first()
+        if running
+        else None
+    )
     return ArmyListDraft(
         label=army.name,
         army_type=kingdom.army_type_enum,
@@ -159,10 +168,14 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         units=tuple(units),
         items=tuple(items),
         garrison=_is_elite_defense_force(army),
-        # The Warlord leads the starting army (Setup); the Ancient Dead's stays with the capitol garrison.
-        must_include_warlord=is_capitol_garrison or starting_army,
+        # The Warlord leads the starting army (Setup: "a 2,000 point army that must include the Warlord"),
+        # until the campaign starts; then he leaves it only by death or retirement, and a new General may
+        # lead it (decision 614). The Ancient Dead's stays with the capitol garrison.
+        must_include_warlord=is_capitol_garrison or (starting_army and not running),
+        warlord_key=warlord[0] if warlord else None,
+        warlord_name=warlord[1] if warlord else "",
         # Setup: "a 2,000 point army", until the campaign starts.
-        starting=starting_army and kingdom.campaign.status != Campaign.Status.RUNNING,
+        starting=starting_army and not running,
         entering=entering,
         lost_before_list=army.losses_before_list if entering else 0,
         from_settlement=from_settlement,

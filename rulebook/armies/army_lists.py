@@ -109,6 +109,11 @@ class ArmyListDraft:
     creation_discount_percent: int = 0
     # Army Restrictions: "NO special characters may be used, unless specified by the campaign organizer".
     special_characters_allowed: bool = False
+    # Warlord: "Once the Warlord is created, they will not change through the course of the campaign,
+    # unless they die": the stored unit and name of the kingdom's living Warlord when he stands in this
+    # army and the campaign runs (None: not checked), whom an edit keeps as the Warlord (decision 614).
+    warlord_key: int | None = None
+    warlord_name: str = ""
 
     @property
     def points(self) -> int:
@@ -183,6 +188,14 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
         errors.append(f"{a}: the starting army must include the Warlord, who is its General (Setup).")
     if warlords and (len(warlords) > 1 or roster.warlord_elsewhere):
         errors.append(f"{a}: a kingdom has only one Warlord (Warlord).")
+    if draft.warlord_key is not None and not any(
+        u.key == draft.warlord_key and u.character and u.character.role == "warlord" for u in draft.units
+    ):
+        errors.append(
+            f"{a}: {draft.warlord_name} stays in the list as the kingdom's Warlord: once created, the Warlord does "
+            "not change through the course of the campaign unless he dies (Warlord); a character leaves the list "
+            "by retiring (Character Injury Chart)."
+        )
     # Warlord: "Players create a Warlord (a Lord level character)" at setup; a General who succeeds
     # him "may be promoted to a Lord level character", so later a Hero may be the Warlord.
     for unit in warlords:

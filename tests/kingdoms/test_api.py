@@ -128,7 +128,8 @@ def test_bad_army_list_through_the_api_is_400_with_messages_and_changes_nothing(
     assert response.status_code == 400
     errors = error_details(response)
     assert any("1st Army: the list totals 2500 points" in e for e in errors)
-    assert any("must include the Warlord" in e for e in errors)
+    # The campaign runs: the Warlord stays in his list (Warlord; decision 614).
+    assert any("stays in the list as the kingdom's Warlord" in e for e in errors)
     assert client.get(f"/api/armies/{army.pk}/").json() == before
 
 
