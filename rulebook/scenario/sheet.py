@@ -122,8 +122,11 @@ def rival_mission_lines(r: RivalMissionSheet) -> list[str]:
         f"; {r.target} files its own Tomb Raiders' losses" if r.defender == "raiders" else f"; {r.target} files nothing"
     )
     return [
+        # Not a battle for the town (decision 466): no forced Assault, but the Scenario Generator's D6 may
+        # still roll one (Tomb Raider Scenario & Terrain: "Use the Scenario Generator").
         f"{kind} by {r.spy}'s Tomb Raiders against {r.target}: a Tomb Raider match of the two forces; no army "
-        "fights on either side and it is never an Assault.",
+        "fights on either side, and it is not a battle for a town: its engagement type is rolled (1. Determine "
+        "Engagement Type).",
         defends,
         "Tomb Raider Scenario & Terrain: a 4x4 table with a generous amount of terrain, more dwellings for Recon & "
         'Sabotage games; an objective that rolls for "Or Else!" is an "Or Else!" objective; the Tomb Raider '
