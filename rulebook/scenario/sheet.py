@@ -22,6 +22,7 @@ from rulebook.scenario.tables import (
     OR_ELSE_MIN,
     RANDOM,
     RANDOM_GAME_LENGTH,
+    RUINS_PIECES,
     SUPPLY_DEPOT_RULES,
     SUPPLY_DEPOT_SECTION,
     TOMB_RAID_AMULET,
@@ -178,11 +179,12 @@ def scenario_lines(scenario: Scenario, rival: RivalMissionSheet | None = None) -
     paragraphs += objective["notes"]
     sections.append(ScenarioSection(f"2. Objective: {title}", paragraphs))
     terrain = s.terrain_pieces
-    pieces = ", ".join(terrain["pieces"]) or "none"
     paragraphs = list(terrain["notes"])
     if terrain["count_roll"] is not None:
         paragraphs.insert(0, f"Rolled {terrain['count_roll']}: {terrain['count']} pieces of terrain.")
-    paragraphs.append(f"Pieces: {pieces}.")
+        paragraphs.append(f"Pieces: {', '.join(terrain['pieces'])}.")
+    else:  # Ruins: nothing is rolled; the Raid Scenario Standards say what to set up
+        paragraphs.append(f"Pieces: none rolled; {RUINS_PIECES}.")
     sections.append(
         ScenarioSection(
             f"3. Terrain: {s.terrain}" + (f", {s.settlement}" if s.settlement != "none" else ""), paragraphs

@@ -170,6 +170,8 @@ SETTLEMENT_MODIFIER = TerrainModifier(
     "river.",
 )
 RUINS_TEXT = "Ruins: as Raid Scenario Standards (see Tomb Raider Scenario & Terrain)."
+# What the Raid Scenario Standards set up instead of rolled pieces (Tomb Raider Scenario & Terrain, 1.).
+RUINS_PIECES = "a generous amount of terrain; woods & ruins are best (Tomb Raider Scenario & Terrain, 1.)"
 
 # 4. Determine Deployment (D3): the map of the engagement type.
 DEPLOYMENT_MAPS: dict[str, dict[int, str]] = {kind: {n: f"{kind} {n}" for n in (1, 2, 3)} for kind in ENGAGEMENT_TYPES}

@@ -588,3 +588,19 @@ def test_the_stored_scenario_is_what_asdict_gives(settlement):
         stored = scenario.as_json()
         assert stored == asdict(scenario)
         assert repr(stored) == repr(asdict(scenario))  # the same types too: lists stay lists, tuples tuples
+
+
+@pytest.mark.parametrize("skirmish", [False, True])
+def test_ruins_terrain_is_the_raid_standards_generous_terrain_not_none(skirmish):
+    """3. Determine Terrain: "Ruins: as Raid Scenario Standards", whose terrain is Tomb Raider Scenario &
+    Terrain's rule 1: "a generous amount of terrain. Woods & ruins are best for Ruins games". No piece is
+    rolled, so the sheet must say what to set up, never "Pieces: none." (an army's battle at a ruin and
+    the Tomb Raiders' skirmish alike)."""
+    faces = script(terrain=())
+    dice = ScriptedDice(faces=faces)
+    scenario = scenario_generate(replace(setup(settlement="ruins"), skirmish=skirmish), dice)
+    assert dice.unused == []
+    (terrain,) = [s for s in scenario_lines(scenario) if s.title.startswith("3. Terrain")]
+    text = " ".join(terrain.paragraphs)
+    assert "Pieces: none." not in text
+    assert "a generous amount of terrain; woods & ruins are best (Tomb Raider Scenario & Terrain, 1.)" in text
