@@ -20,6 +20,7 @@ from rulebook.scenario.tables import (
     ASSAULT_DEFENDER_CHOOSES_EDGE,
     ASSAULT_DEFENDER_EDGE,
     BRING_ME_VICTORY,
+    CHOOSABLE_OBJECTIVES,
     DEPLOYMENT_MAPS,
     DO_AS_YOU_SEE_FIT,
     ENGAGEMENT_TYPE,
@@ -34,6 +35,7 @@ from rulebook.scenario.tables import (
     RIVER,
     RUINS_TEXT,
     SCENARIO_OBJECTIVE_TABLE,
+    SECRET_CHOICES,
     SECRET_OBJECTIVES,
     SETTLEMENT_MODIFIER,
     TERRAIN_MODIFIERS,
@@ -165,7 +167,7 @@ class Scenario:
     terrain: str
     settlement: str
     engagement: dict[str, Any]  # name, roll (None when forced), forced
-    objective: dict[str, Any]  # name, roll, or_else, or_else_roll, secret, notes
+    objective: dict[str, Any]  # name, roll, or_else, or_else_roll, secret, notes, may_choose
     terrain_pieces: dict[str, Any]  # count_roll, count, pieces, notes
     deployment: dict[str, Any]  # roll, map, notes
     special: dict[str, Any]  # rolls, kind (major/minor/none), name, text
@@ -333,6 +335,16 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
     for e in active.get(REVEAL_OBJECTIVE, []):
         if objective["secret"]:
             objective["notes"].append(f"The opponent must reveal his secret objective to {e.name} ({_named(e)}).")
+    # The objectives a player may take instead (the secret choice, an ability's): the sheet prints each
+    # one's Description of Objectives, since the rolled one's "Per chosen objective" needs them.
+    may_choose = set(SECRET_CHOICES.get(name, ()))
+    if active.get(CHOOSE_OBJECTIVE):
+        may_choose.update(CHOOSABLE_OBJECTIVES)
+    if active.get(OBJECTIVE_ADVANCE):
+        may_choose.add(ADVANCE)
+    if active.get(OBJECTIVE_KILL_THEM_ALL):
+        may_choose.add(KILL_THEM_ALL)
+    objective["may_choose"] = [n for n in CHOOSABLE_OBJECTIVES if n in may_choose and n != name]
     if objective["or_else"] and active.get(NO_OR_ELSE):
         names = " and ".join(e.name for e in active[NO_OR_ELSE])
         objective["or_else"] = False

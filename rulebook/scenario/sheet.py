@@ -23,6 +23,7 @@ from rulebook.scenario.tables import (
     RANDOM,
     RANDOM_GAME_LENGTH,
     RUINS_PIECES,
+    SECRET_CHOICES,
     SUPPLY_DEPOT_RULES,
     SUPPLY_DEPOT_SECTION,
     TOMB_RAID_AMULET,
@@ -177,6 +178,13 @@ def scenario_lines(scenario: Scenario, rival: RivalMissionSheet | None = None) -
             f"({'4+: it is an Or Else! objective' if objective['or_else_roll'] >= OR_ELSE_MIN else 'no Or Else!'})."
         )
     paragraphs += objective["notes"]
+    # A scenario stored before "may_choose" was kept has its secret choice still.
+    choices = objective.get("may_choose", list(SECRET_CHOICES.get(objective["name"], ())))
+    if choices:
+        paragraphs.append("The objectives a player may choose (Description of Objectives):")
+        for name in choices:
+            chosen = DESCRIPTION_OF_OBJECTIVES[name]
+            paragraphs.append(f"{name}: {chosen.victory} Special rules: {chosen.special}")
     sections.append(ScenarioSection(f"2. Objective: {title}", paragraphs))
     terrain = s.terrain_pieces
     paragraphs = list(terrain["notes"])

@@ -9,9 +9,10 @@ from dataclasses import replace
 import pytest
 
 from kernel.dice import ScriptedDice
-from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate
+from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate
 from rulebook.scenario.sheet import scenario_lines
 from rulebook.scenario.tables import (
+    DESCRIPTION_OF_OBJECTIVES,
     ENGAGEMENT_TYPE,
     GAME_LENGTH,
     MAJOR_EVENTS_TABLE,
@@ -338,7 +339,6 @@ def test_dictate_terms_shows_the_rolled_map_and_the_players_choice():
 
 def test_json_round_trip_and_every_roll_has_a_purpose():
     scenario, dice = roll(script(engagement=(3,), objective=(2, 3), or_else=(4,)))
-    from rulebook.scenario.generator import Scenario
 
     assert Scenario.from_json(scenario.as_json()) == scenario
     assert all(r.purpose.startswith("Scenario: ") for r in dice.rolls)
@@ -604,3 +604,45 @@ def test_ruins_terrain_is_the_raid_standards_generous_terrain_not_none(skirmish)
     text = " ".join(terrain.paragraphs)
     assert "Pieces: none." not in text
     assert "a generous amount of terrain; woods & ruins are best (Tomb Raider Scenario & Terrain, 1.)" in text
+
+
+def _described(text: str, name: str) -> bool:
+    """The objective's Description of Objectives (its victory conditions and special rules) is in the text."""
+    description = DESCRIPTION_OF_OBJECTIVES[name]
+    return f"{name}: {description.victory} Special rules: {description.special}" in text
+
+
+def test_bring_me_victory_prints_capture_and_vengeance_for_the_players_to_choose():
+    """2. Determine Objective, 12: Bring me victory!: "Each player secretly chooses either "Capture" or
+    "Vengeance" objectives ... Special Rules. Per chosen objective." The Description of Objectives "details
+    the victory conditions for each of the various objectives": the sheet prints the two a player chooses
+    from, so the players have the 500 Victory Points of each at the table."""
+    scenario = roll(script(objective=(6, 6)))[0]
+    text = sheet_text(scenario)
+    assert _described(text, "Capture") and _described(text, "Vengeance")
+    assert not _described(text, "Conquest") and not _described(text, "Advance")
+    stored = scenario.as_json()
+    del stored["objective"]["may_choose"]  # a scenario stored before the field was kept
+    assert sheet_text(Scenario.from_json(stored)) == text
+
+
+def test_do_as_you_see_fit_prints_every_objective_a_player_may_select():
+    """2. Determine Objective, 2: Do as you see fit.: "Each player selects one of the objectives" (decision
+    627: any other objective of the table); the sheet prints each one's Description of Objectives."""
+    text = sheet_text(roll(script(objective=(1, 1)))[0])
+    for name in ("Kill them all!", "Capture", "Conquest", "Advance", "Vengeance", "Bring me victory!"):
+        assert _described(text, name), name
+    assert "Do as you see fit.: " not in text
+
+
+def test_an_ability_s_objective_is_described_and_a_plain_roll_prints_no_other():
+    """Intimidator: Raider "may replace the objective with Advance"; Rogue / Trickster: Pick Your Fights "may
+    always choose the scenario objective": the objectives they may take are described on the sheet. A rolled
+    Conquest with no such ability prints no other objective's conditions."""
+    raider = sheet_text(roll(script(), attacker=general("Avalon: Host", "Raider"))[0])
+    assert _described(raider, "Advance") and not _described(raider, "Capture")
+    picks = sheet_text(roll(script(), attacker=general("Avalon: Host", "Pick Your Fights"))[0])
+    for name in ("Kill them all!", "Capture", "Advance", "Vengeance", "Bring me victory!"):
+        assert _described(picks, name), name
+    plain = sheet_text(roll(script())[0])
+    assert not any(_described(plain, n) for n in ("Kill them all!", "Capture", "Advance", "Vengeance"))
