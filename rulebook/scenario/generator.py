@@ -389,7 +389,7 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         special = {"rolls": [a, d], "kind": "none", "name": "None", "text": "No special circumstances for the battle."}
 
     # Choosing sides (6. Fight Battles, Fortify).
-    sides = _sides(setup, dice)
+    sides = _sides(setup, dice, defender_chooses_edge=kind == ASSAULT and roll in ASSAULT_DEFENDER_CHOOSES_EDGE)
 
     # 6. Deploy armies.
     if kind == ASSAULT:
@@ -527,8 +527,9 @@ def _terrain(setup: ScenarioSetup, dice: Dice, ids: dict[str, list[int]]) -> dic
     return {"count_roll": count_roll, "count": count, "pieces": pieces, "notes": notes}
 
 
-def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
-    """Who chooses the table side: a fortified defender chooses; otherwise a roll-off where an army
+def _sides(setup: ScenarioSetup, dice: Dice, *, defender_chooses_edge: bool = False) -> dict[str, Any]:
+    """Who chooses the table side: a fortified defender chooses; in Assault 1 and 3 the Defender
+    chooses his edge (6. Deploy Armies, Assault; decision 628); otherwise a roll-off where an army
     that did not move and is attacked gets +1, and when both moved a supported army against an
     unsupported one gets +1 (6. Fight Battles)."""
     if setup.defending and setup.defender.fortified:
@@ -537,6 +538,15 @@ def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
             "winner": setup.defender.name,
             "text": f"{setup.defender.name} is fortified and chooses its table side(s) after terrain is placed "
             "(Fortify).",
+        }
+    if defender_chooses_edge:
+        # No roll: its winner would choose what the rulebook gives the Defender (the deployment step
+        # prints the rulebook's sentence once, decision 64).
+        return {
+            "roll_off": None,
+            "winner": setup.defender.name,
+            "text": f"{setup.defender.name} (the Defender) chooses the table edge he defends (see 4. Deployment; "
+            "6. Deploy Armies, Assault): no roll for sides.",
         }
     attacker_modifier = defender_modifier = 0
     notes = []

@@ -406,7 +406,8 @@ def test_the_meeting_engagement_deployment_is_printed_in_the_rulebook_s_words():
 def test_assault_deployments_1_and_3_let_the_defender_choose_the_long_edge_once(face, noted):
     """4. Determine Deployment (D3) and 6. Deploy Armies, Assault: "In Assault deployments 1 and 3,
     the Defender chooses which long table edge he is defending" — printed once, with those maps only."""
-    scenario = roll(script(engagement=(5,), deployment=(face,), deploy=(), first=(3, 3, 1)))[0]
+    sides = () if noted else (2, 5)  # Assault 1 and 3: no roll for sides (decision 628)
+    scenario = roll(script(engagement=(5,), deployment=(face,), sides=sides, deploy=(), first=(3, 3, 1)))[0]
     text = sheet_text(scenario)
     assert text.count("the Defender chooses which long table edge he is defending") == (1 if noted else 0)
     if noted:
@@ -646,3 +647,28 @@ def test_an_ability_s_objective_is_described_and_a_plain_roll_prints_no_other():
         assert _described(picks, name), name
     plain = sheet_text(roll(script())[0])
     assert not any(_described(plain, n) for n in ("Kill them all!", "Capture", "Advance", "Vengeance"))
+
+
+@pytest.mark.parametrize("face", [1, 3])
+def test_in_assault_1_and_3_the_defender_chooses_the_edge_with_no_roll_for_sides(face):
+    """6. Deploy Armies, Assault: "In Assault deployments 1 and 3, the Defender chooses which long table edge
+    he is defending" (decision 628): no roll for sides is made (the script has none), so the sheet never
+    says the Attacker, winning a roll, "chooses the table side"; a painted Attacker's +1 for picking table
+    sides (Painting Counts) has no roll to add to."""
+    painted = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, painted=True)
+    faces = script(engagement=(5,), deployment=(face,), sides=(), deploy=(), first=(3, 3, 1))
+    scenario = roll(faces, attacker=painted)[0]
+    assert scenario.sides["roll_off"] is None and scenario.sides["winner"] == "Brython: Guard"
+    text = sheet_text(scenario)
+    assert "Avalon: Host chooses the table side" not in text and "to choose sides" not in text
+    assert (
+        "Brython: Guard (the Defender) chooses the table edge he defends (see 4. Deployment; 6. Deploy Armies, "
+        "Assault): no roll for sides." in text
+    )
+    assert text.count("the Defender chooses which long table edge he is defending") == 1  # decision 64
+
+
+def test_in_assault_2_the_roll_for_sides_stands():
+    """6. Fight Battles: "roll for set up ... as normal"; Assault 2 has no note giving the Defender the edge."""
+    scenario = roll(script(engagement=(5,), deployment=(2,), sides=(6, 1), deploy=(), first=(3, 3, 1)))[0]
+    assert scenario.sides["roll_off"] is not None and scenario.sides["winner"] == "Avalon: Host"
