@@ -220,6 +220,12 @@ def _plain(value: Any) -> Any:
     return copy.deepcopy(value)  # a named tuple or a set: as asdict leaves it
 
 
+def _the_defender(setup: ScenarioSetup) -> str:
+    """'Brython: Guard (the Defender)'; 'The Defender' for the stand-alone generator's side of that name."""
+    name = setup.defender.name
+    return "The Defender" if name == "Defender" else f"{name} (the Defender)"
+
+
 def _ids(side: ScenarioSide) -> dict[str, list[int]]:
     return {
         "kingdoms": [side.kingdom] if side.kingdom is not None else [],
@@ -396,7 +402,7 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         deploy: dict[str, Any] = {
             "roll_off": None,
             "first": "defender",
-            "text": f"{setup.defender.name} (the Defender) deploys first.",
+            "text": f"{_the_defender(setup)} deploys first.",
         }
     else:
         off = _roll_off(dice, setup, "Scenario: deployment roll-off")
@@ -545,7 +551,7 @@ def _sides(setup: ScenarioSetup, dice: Dice, *, defender_chooses_edge: bool = Fa
         return {
             "roll_off": None,
             "winner": setup.defender.name,
-            "text": f"{setup.defender.name} (the Defender) chooses the table edge he defends (see 4. Deployment; "
+            "text": f"{_the_defender(setup)} chooses the table edge he defends (see 4. Deployment; "
             "6. Deploy Armies, Assault): no roll for sides.",
         }
     attacker_modifier = defender_modifier = 0

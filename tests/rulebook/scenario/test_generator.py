@@ -672,3 +672,15 @@ def test_in_assault_2_the_roll_for_sides_stands():
     """6. Fight Battles: "roll for set up ... as normal"; Assault 2 has no note giving the Defender the edge."""
     scenario = roll(script(engagement=(5,), deployment=(2,), sides=(6, 1), deploy=(), first=(3, 3, 1)))[0]
     assert scenario.sides["roll_off"] is not None and scenario.sides["winner"] == "Avalon: Host"
+
+
+def test_the_stand_alone_sides_named_defender_are_not_named_twice():
+    """The stand-alone generator names its sides "Attacker" and "Defender": 6. Deploy Armies, Assault reads
+    "The Defender deploys first", not "Defender (the Defender) deploys first"; a battle's sheet names the army."""
+    sides = {"attacker": ScenarioSide(name="Attacker"), "defender": ScenarioSide(name="Defender")}
+    faces = script(engagement=(5,), deployment=(1,), sides=(), deploy=(), first=(3, 3, 1))
+    text = sheet_text(roll(faces, **sides)[0])
+    assert "The Defender deploys first." in text and "The Defender chooses the table edge he defends" in text
+    assert "(the Defender)" not in text
+    named = sheet_text(roll(faces)[0])
+    assert "Brython: Guard (the Defender) deploys first." in named
