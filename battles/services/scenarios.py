@@ -92,7 +92,8 @@ def scenario_setup(
         settlement = "ruins"
         if is_rival_mission(battle):
             # A Reconnaissance or Sabotage is played where the target is, "more dwellings" than ruins: the
-            # province's terrain rolled as for any battle, no town's buildings and never an Assault (decision 466).
+            # province's terrain rolled as for any battle, no town's buildings and never the forced Assault
+            # of a battle for a town (decision 466).
             settlement = "none"
         # The army's General does not fight the skirmish (no character of the army takes part): the Tomb
         # Raider Captain is the General for the objectives (Tomb Raider Scenario & Terrain, 3.), and the

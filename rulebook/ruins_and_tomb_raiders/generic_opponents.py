@@ -34,8 +34,8 @@ GENERIC_WARBAND_RULES: tuple[str, ...] = (
     "denizen: orcs, skaven, human brigands (Tomb Raid).",
     "It is chosen as Tomb Raiders are (Creating Tomb Raiders: core troops on standard 20mm or 25 mm bases, a "
     "Captain upgraded to champion, no standards, at most one musician, no magic items or magic users, a third "
-    "of its models at most with missile weapons), but no Lieutenant is selected and all models come from "
-    f"{GENERIC_MAX_CORE_TROOP_TYPES} Core troop types at most ({RULE}).",
+    "of its models at most (rounded down) with missile weapons, half for Elves), but no Lieutenant is selected "
+    f"and all models come from {GENERIC_MAX_CORE_TROOP_TYPES} Core troop types at most ({RULE}).",
 )
 SACKED_RUIN_GUARD = (
     f"The ruin, a town or city sacked by the desert, holds a {GENERIC_WARBAND_POINTS} point garrison of the "

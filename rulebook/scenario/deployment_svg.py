@@ -10,6 +10,7 @@ Armies; decisions 350-352.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -119,6 +120,27 @@ def _font_for(text: str, room: float, largest: float = 22) -> float:
     return round(max(MIN_FONT, min(largest, room / (0.58 * max(len(text), 1)))), 1)
 
 
+MAX_NAME_LINES = 3
+
+
+def _name_lines(name: str, room: float) -> list[str]:
+    """A name as it is written in its zone: one line if it fits the room at the smallest font, else
+    its kingdom and army on two ("Ostland:" / "1st Army"), else wrapped to the room, three lines at
+    most and the last cut with an ellipsis (the words under the drawing carry the whole name), so a
+    long name never spills across the table onto the other side's zone."""
+    width = max(1, int(room / (0.58 * MIN_FONT)))  # characters a line holds at the smallest font
+    if len(name) <= width:
+        return [name]
+    head, colon, tail = name.partition(": ")
+    if colon and len(head) + 1 <= width and len(tail) <= width:
+        return [f"{head}:", tail]
+    lines = textwrap.wrap(name, width=width, break_long_words=True, break_on_hyphens=True)
+    if len(lines) > MAX_NAME_LINES:
+        lines = lines[:MAX_NAME_LINES]
+        lines[-1] = lines[-1][: width - 1].rstrip() + "…"
+    return lines
+
+
 def _xy(p: Point) -> tuple[float, float]:
     return (MARGIN_LEFT + p[0] * SCALE, MARGIN_TOP + p[1] * SCALE)
 
@@ -161,11 +183,7 @@ def _zone_svg(zone: Zone, attacker: str, defender: str) -> list[str]:
         room = (max(xs) - min(xs)) * SCALE * 0.9
         if name:
             parts.append(_text(cx, cy - 4, role, _font_for(role, room), extra=' font-weight="bold"'))
-            # A name too long for a narrow zone goes on two lines ("Ostland:" / "1st Army").
-            lines = [name]
-            if room / (0.58 * len(name)) < MIN_FONT and ": " in name:
-                head, tail = name.split(": ", 1)
-                lines = [f"{head}:", tail]
+            lines = _name_lines(name, room)
             size = min(_font_for(line, room, 18) for line in lines)
             for i, line in enumerate(lines):
                 parts.append(_text(cx, cy + 20 + i * (size + 3), line, size))

@@ -20,6 +20,7 @@ from rulebook.scenario.tables import (
     ASSAULT_DEFENDER_CHOOSES_EDGE,
     ASSAULT_DEFENDER_EDGE,
     BRING_ME_VICTORY,
+    CHOOSABLE_OBJECTIVES,
     DEPLOYMENT_MAPS,
     DO_AS_YOU_SEE_FIT,
     ENGAGEMENT_TYPE,
@@ -34,6 +35,7 @@ from rulebook.scenario.tables import (
     RIVER,
     RUINS_TEXT,
     SCENARIO_OBJECTIVE_TABLE,
+    SECRET_CHOICES,
     SECRET_OBJECTIVES,
     SETTLEMENT_MODIFIER,
     TERRAIN_MODIFIERS,
@@ -165,7 +167,7 @@ class Scenario:
     terrain: str
     settlement: str
     engagement: dict[str, Any]  # name, roll (None when forced), forced
-    objective: dict[str, Any]  # name, roll, or_else, or_else_roll, secret, notes
+    objective: dict[str, Any]  # name, roll, or_else, or_else_roll, secret, notes, may_choose
     terrain_pieces: dict[str, Any]  # count_roll, count, pieces, notes
     deployment: dict[str, Any]  # roll, map, notes
     special: dict[str, Any]  # rolls, kind (major/minor/none), name, text
@@ -216,6 +218,12 @@ def _plain(value: Any) -> Any:
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     return copy.deepcopy(value)  # a named tuple or a set: as asdict leaves it
+
+
+def _the_defender(setup: ScenarioSetup) -> str:
+    """'Brython: Guard (the Defender)'; 'The Defender' for the stand-alone generator's side of that name."""
+    name = setup.defender.name
+    return "The Defender" if name == "Defender" else f"{name} (the Defender)"
 
 
 def _ids(side: ScenarioSide) -> dict[str, list[int]]:
@@ -333,6 +341,16 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
     for e in active.get(REVEAL_OBJECTIVE, []):
         if objective["secret"]:
             objective["notes"].append(f"The opponent must reveal his secret objective to {e.name} ({_named(e)}).")
+    # The objectives a player may take instead (the secret choice, an ability's): the sheet prints each
+    # one's Description of Objectives, since the rolled one's "Per chosen objective" needs them.
+    may_choose = set(SECRET_CHOICES.get(name, ()))
+    if active.get(CHOOSE_OBJECTIVE):
+        may_choose.update(CHOOSABLE_OBJECTIVES)
+    if active.get(OBJECTIVE_ADVANCE):
+        may_choose.add(ADVANCE)
+    if active.get(OBJECTIVE_KILL_THEM_ALL):
+        may_choose.add(KILL_THEM_ALL)
+    objective["may_choose"] = [n for n in CHOOSABLE_OBJECTIVES if n in may_choose and n != name]
     if objective["or_else"] and active.get(NO_OR_ELSE):
         names = " and ".join(e.name for e in active[NO_OR_ELSE])
         objective["or_else"] = False
@@ -377,14 +395,14 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         special = {"rolls": [a, d], "kind": "none", "name": "None", "text": "No special circumstances for the battle."}
 
     # Choosing sides (6. Fight Battles, Fortify).
-    sides = _sides(setup, dice)
+    sides = _sides(setup, dice, defender_chooses_edge=kind == ASSAULT and roll in ASSAULT_DEFENDER_CHOOSES_EDGE)
 
     # 6. Deploy armies.
     if kind == ASSAULT:
         deploy: dict[str, Any] = {
             "roll_off": None,
             "first": "defender",
-            "text": f"{setup.defender.name} (the Defender) deploys first.",
+            "text": f"{_the_defender(setup)} deploys first.",
         }
     else:
         off = _roll_off(dice, setup, "Scenario: deployment roll-off")
@@ -515,8 +533,9 @@ def _terrain(setup: ScenarioSetup, dice: Dice, ids: dict[str, list[int]]) -> dic
     return {"count_roll": count_roll, "count": count, "pieces": pieces, "notes": notes}
 
 
-def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
-    """Who chooses the table side: a fortified defender chooses; otherwise a roll-off where an army
+def _sides(setup: ScenarioSetup, dice: Dice, *, defender_chooses_edge: bool = False) -> dict[str, Any]:
+    """Who chooses the table side: a fortified defender chooses; in Assault 1 and 3 the Defender
+    chooses his edge (6. Deploy Armies, Assault; decision 628); otherwise a roll-off where an army
     that did not move and is attacked gets +1, and when both moved a supported army against an
     unsupported one gets +1 (6. Fight Battles)."""
     if setup.defending and setup.defender.fortified:
@@ -525,6 +544,15 @@ def _sides(setup: ScenarioSetup, dice: Dice) -> dict[str, Any]:
             "winner": setup.defender.name,
             "text": f"{setup.defender.name} is fortified and chooses its table side(s) after terrain is placed "
             "(Fortify).",
+        }
+    if defender_chooses_edge:
+        # No roll: its winner would choose what the rulebook gives the Defender (the deployment step
+        # prints the rulebook's sentence once, decision 64).
+        return {
+            "roll_off": None,
+            "winner": setup.defender.name,
+            "text": f"{_the_defender(setup)} chooses the table edge he defends (see 4. Deployment; "
+            "6. Deploy Armies, Assault): no roll for sides.",
         }
     attacker_modifier = defender_modifier = 0
     notes = []

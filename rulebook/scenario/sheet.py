@@ -22,6 +22,8 @@ from rulebook.scenario.tables import (
     OR_ELSE_MIN,
     RANDOM,
     RANDOM_GAME_LENGTH,
+    RUINS_PIECES,
+    SECRET_CHOICES,
     SUPPLY_DEPOT_RULES,
     SUPPLY_DEPOT_SECTION,
     TOMB_RAID_AMULET,
@@ -122,8 +124,11 @@ def rival_mission_lines(r: RivalMissionSheet) -> list[str]:
         f"; {r.target} files its own Tomb Raiders' losses" if r.defender == "raiders" else f"; {r.target} files nothing"
     )
     return [
+        # Not a battle for the town (decision 466): no forced Assault, but the Scenario Generator's D6 may
+        # still roll one (Tomb Raider Scenario & Terrain: "Use the Scenario Generator").
         f"{kind} by {r.spy}'s Tomb Raiders against {r.target}: a Tomb Raider match of the two forces; no army "
-        "fights on either side and it is never an Assault.",
+        "fights on either side, and it is not a battle for a town: its engagement type is rolled (1. Determine "
+        "Engagement Type).",
         defends,
         "Tomb Raider Scenario & Terrain: a 4x4 table with a generous amount of terrain, more dwellings for Recon & "
         'Sabotage games; an objective that rolls for "Or Else!" is an "Or Else!" objective; the Tomb Raider '
@@ -173,13 +178,21 @@ def scenario_lines(scenario: Scenario, rival: RivalMissionSheet | None = None) -
             f"({'4+: it is an Or Else! objective' if objective['or_else_roll'] >= OR_ELSE_MIN else 'no Or Else!'})."
         )
     paragraphs += objective["notes"]
+    # A scenario stored before "may_choose" was kept has its secret choice still.
+    choices = objective.get("may_choose", list(SECRET_CHOICES.get(objective["name"], ())))
+    if choices:
+        paragraphs.append("The objectives a player may choose (Description of Objectives):")
+        for name in choices:
+            chosen = DESCRIPTION_OF_OBJECTIVES[name]
+            paragraphs.append(f"{name}: {chosen.victory} Special rules: {chosen.special}")
     sections.append(ScenarioSection(f"2. Objective: {title}", paragraphs))
     terrain = s.terrain_pieces
-    pieces = ", ".join(terrain["pieces"]) or "none"
     paragraphs = list(terrain["notes"])
     if terrain["count_roll"] is not None:
         paragraphs.insert(0, f"Rolled {terrain['count_roll']}: {terrain['count']} pieces of terrain.")
-    paragraphs.append(f"Pieces: {pieces}.")
+        paragraphs.append(f"Pieces: {', '.join(terrain['pieces'])}.")
+    else:  # Ruins: nothing is rolled; the Raid Scenario Standards say what to set up
+        paragraphs.append(f"Pieces: none rolled; {RUINS_PIECES}.")
     sections.append(
         ScenarioSection(
             f"3. Terrain: {s.terrain}" + (f", {s.settlement}" if s.settlement != "none" else ""), paragraphs

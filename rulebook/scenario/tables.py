@@ -77,6 +77,15 @@ SCENARIO_OBJECTIVE_TABLE: dict[str, dict[int, str]] = {
 OR_ELSE_OBJECTIVES: frozenset[str] = frozenset({CAPTURE, VENGEANCE})
 OR_ELSE_MIN = 4
 SECRET_OBJECTIVES: frozenset[str] = frozenset({DO_AS_YOU_SEE_FIT, BRING_ME_VICTORY})
+# The objectives a player may take instead of a rolled one, in the table's order: "Do as you see fit."
+# lets each player select "one of the objectives", any other of the table (decision 627); an ability
+# that chooses the objective chooses among them too.
+CHOOSABLE_OBJECTIVES: tuple[str, ...] = (KILL_THEM_ALL, CAPTURE, CONQUEST, ADVANCE, VENGEANCE, BRING_ME_VICTORY)
+# Each secret objective's choices: Bring me victory!'s "either Capture or Vengeance".
+SECRET_CHOICES: dict[str, tuple[str, ...]] = {
+    DO_AS_YOU_SEE_FIT: CHOOSABLE_OBJECTIVES,
+    BRING_ME_VICTORY: (CAPTURE, VENGEANCE),
+}
 
 
 class ObjectiveText(NamedTuple):
@@ -170,6 +179,8 @@ SETTLEMENT_MODIFIER = TerrainModifier(
     "river.",
 )
 RUINS_TEXT = "Ruins: as Raid Scenario Standards (see Tomb Raider Scenario & Terrain)."
+# What the Raid Scenario Standards set up instead of rolled pieces (Tomb Raider Scenario & Terrain, 1.).
+RUINS_PIECES = "a generous amount of terrain; woods & ruins are best (Tomb Raider Scenario & Terrain, 1.)"
 
 # 4. Determine Deployment (D3): the map of the engagement type.
 DEPLOYMENT_MAPS: dict[str, dict[int, str]] = {kind: {n: f"{kind} {n}" for n in (1, 2, 3)} for kind in ENGAGEMENT_TYPES}

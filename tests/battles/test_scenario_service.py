@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 
+import pypdfium2
 import pytest
 from django.core import mail
 from django.core.management import call_command
@@ -14,8 +15,8 @@ from django.test import Client
 from django.utils.html import escape
 from pypdf import PdfReader
 
-from battles.models import Battle
-from battles.services.scenarios import general_abilities, scenario_setup, scenario_stream
+from battles.models import Battle, BattleSupport
+from battles.services.scenarios import general_abilities, scenario_setup, scenario_sheet_pdf, scenario_stream
 from kernel.dice import SeededDice
 from reports.models import ReportEmail, TurnReport
 from reports.tasks import report_render_task, turn_reports_start
@@ -248,3 +249,52 @@ def test_the_scenario_command_prints_and_writes_a_pdf(tmp_path, capsys):
     text = " ".join(_pdf_text(pdf.read_bytes()).split())
     assert "Assault" in text and "A sketch: the rulebook's map governs." in text
     assert "North edge: 72 in. (6 ft)" in text and "The Defender deploys" in text
+
+
+def _pdf_pages(content: bytes) -> list[tuple[str, float, pypdfium2.PdfTextPage]]:
+    """Each page's text as PDFium reads it (it keeps unicode names whole), its width, its text page."""
+    document = pypdfium2.PdfDocument(content)
+    return [(page.get_textpage().get_text_range(), page.get_width(), page.get_textpage()) for page in document]
+
+
+def test_a_sheet_with_long_unicode_names_supports_and_a_garrison_is_printed_whole(turn, battles_posted):
+    """The scenario sheet of the battle for the city of Eldenhall (its 1,000-point garrison, 2 defenses),
+    with a support detachment on each side and long unicode kingdom and army names: the PDF renders, every
+    step of the Scenario Generator (1. to 8.) is in it, the names are printed whole, and the forces table
+    gives the two sides' columns the page's width rather than its empty corner cell (the Attacker's column
+    starts in the left half of the page)."""
+    eldenhall = Battle.objects.get(turn=turn, province__number=61)
+    attacker, defender = eldenhall.attacker_kingdom, eldenhall.defender_kingdom
+    attacker.name = "Königreich Ærøskøbing des Großen Drachenthrons und der Ewigen Nacht"
+    defender.name = "Reichsfürstentum Überwald-Südmark, Ŝtrasse der Fünf Flüsse"
+    attacker.save(update_fields=["name"])
+    defender.save(update_fields=["name"])
+    army = eldenhall.attacker_army
+    army.name = "Die Unbesiegbare Heilige Erste Armee der Verschwörung von Ølstykke-Stenløse"
+    army.save(update_fields=["name"])
+    helpers = {k: next(a for a in k.armies.all() if a.pk != army.pk) for k in (attacker, defender)}
+    for kingdom, side, arrival in ((attacker, "attacker", 1), (defender, "defender", 4)):
+        BattleSupport.objects.create(
+            battle=eldenhall, army=helpers[kingdom], kingdom=kingdom, side=side, points=200, arrival=arrival
+        )
+    eldenhall.scenario = scenario_generate(
+        scenario_setup(eldenhall, {}), SeededDice(seed=turn.seed, stream=scenario_stream(eldenhall))
+    ).as_json()
+    eldenhall.save(update_fields=["scenario"])
+
+    pages = _pdf_pages(scenario_sheet_pdf(eldenhall))
+    text = " ".join(" ".join(page for page, _, _ in pages).split())
+    assert len(pages) <= 4
+    for step in ("1. Engagement type: Assault", "2. Objective:", "3. Terrain:", "4. Deployment:", "5. Special"):
+        assert step in text
+    for step in ("6. Deploy armies", "7. First turn and game length:", "8. Begin the Battle!"):
+        assert step in text
+    assert f"{attacker.name}: {army.name} against {defender.name}: Garrison of Eldenhall." in text
+    assert "1000 points of core troops, 2 defenses" in text
+    assert f"{helpers[attacker].name}: 200 points, Unexpected Delay" in text
+    assert f"{helpers[defender].name}: 200 points, On Time" in text
+    _, width, first_page = pages[0]
+    header = first_page.search("Attacker").get_next()
+    assert header is not None
+    left = first_page.get_charbox(header[0])[0]
+    assert left < width / 2, (left, width)

@@ -37,3 +37,21 @@ def test_the_sacked_ruin_s_guard_is_checked_as_a_tomb_kings_warband(army_type: A
         army_type, (RaiderEntry("Skeleton Champion", 1, 14, role=Role.CAPTAIN), RaiderEntry("Skeletons", 16, 8))
     )
     assert generic_warband_problems(guard) == []
+
+
+def test_the_sheet_states_the_missile_limit_with_the_elves_half() -> None:
+    """Creating Tomb Raiders: "limited to a max of 1/3 of your force (round down) with missile weapons of any
+    kind. However, Elves may have up to 50% of their force with missile weapons"; Generic Opponents: "The 150
+    points are spent in the same manner". The Tomb Raid sheet's words for the warband say both, as the check
+    (`generic_warband_problems`) applies both: an Elf warband with half its models archers is no fault."""
+    text = " ".join(raid_opponent(sacked=False))
+    assert "a third of its models at most (rounded down) with missile weapons, half for Elves" in text
+    elves = TombRaiders(
+        ArmyType.WOOD_ELVES,
+        (
+            RaiderEntry("Captain (Glade Guard Champion)", 1, 20, role=Role.CAPTAIN, unit_type="Glade Guard"),
+            RaiderEntry("Glade Guard", 4, 14, missile_weapon=True),
+            RaiderEntry("Eternal Guard", 3, 12),
+        ),
+    )
+    assert [p.code for p in generic_warband_problems(elves) if "missile" in p.message.lower()] == []

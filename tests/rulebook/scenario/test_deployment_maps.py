@@ -195,3 +195,29 @@ def test_the_tomb_raiders_table_is_4_by_4_feet_and_the_zones_fit_it():
     assert any("he chooses which table edge he defends" in line for line in diagram.lines)
     assert not any("long edge" in line or "long table" in line for line in diagram.lines)
     assert "deployment-map-square" in diagram.svg
+
+
+LONG_ATTACKER = "Königreich Ærøskøbing des Großen Drachenthrons: Die Unbesiegbare Heilige Erste Armee von Ølstykke"
+LONG_DEFENDER = "Reichsfürstentum Überwald-Südmark der Ewigen Nacht: Garrison of Eldenhall-upon-the-Marsh"
+
+
+@pytest.mark.parametrize("skirmish", [False, True], ids=["6x4", "4x4"])
+@pytest.mark.parametrize("name", ["Assault 1", "Assault 2", "Assault 3"])
+def test_a_long_army_name_stays_inside_its_zone(name, skirmish):
+    """4. Determine Deployment: the sketch writes each army's name in its zone (decision 350). A long name
+    (a kingdom's and an army's, unicode) is wrapped to the zone's width, three lines at most and cut
+    with an ellipsis beyond, so it never spills across the table onto the other zone; the full name is
+    in the words under the drawing. Each line's width is estimated as the drawing sizes its text."""
+    scenario = replace(_scenario(ASSAULT, name, skirmish=skirmish), attacker=LONG_ATTACKER, defender=LONG_DEFENDER)
+    diagram = deployment_diagram(scenario)
+    m = deployment_map(name, TOMB_RAIDER_TABLE if skirmish else STANDARD_TABLE)
+    widest = {z.side: min(max(p[0] for p in a) - min(p[0] for p in a) for a in z.areas) * 10 for z in m.zones}
+    root = ElementTree.fromstring(diagram.svg)
+    for side, full in ((ATTACKER, LONG_ATTACKER), (DEFENDER, LONG_DEFENDER)):
+        written = [t for t in root.iter(f"{SVG}text") if t.text and (t.text in full or t.text.rstrip("…") in full)]
+        per_zone = len(next(z for z in m.zones if z.side == side).areas)
+        assert 0 < len(written) <= 3 * per_zone, (side, [t.text for t in written])
+        for text in written:
+            width = 0.58 * float(text.get("font-size")) * len(text.text)
+            assert width <= widest[side], (side, text.text, width, widest[side])
+        assert any(line.startswith(f"The {side.capitalize()} ({full}) deploys") for line in diagram.lines)

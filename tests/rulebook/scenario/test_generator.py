@@ -9,9 +9,10 @@ from dataclasses import replace
 import pytest
 
 from kernel.dice import ScriptedDice
-from rulebook.scenario.generator import ScenarioSetup, ScenarioSide, scenario_generate
+from rulebook.scenario.generator import Scenario, ScenarioSetup, ScenarioSide, scenario_generate
 from rulebook.scenario.sheet import scenario_lines
 from rulebook.scenario.tables import (
+    DESCRIPTION_OF_OBJECTIVES,
     ENGAGEMENT_TYPE,
     GAME_LENGTH,
     MAJOR_EVENTS_TABLE,
@@ -338,7 +339,6 @@ def test_dictate_terms_shows_the_rolled_map_and_the_players_choice():
 
 def test_json_round_trip_and_every_roll_has_a_purpose():
     scenario, dice = roll(script(engagement=(3,), objective=(2, 3), or_else=(4,)))
-    from rulebook.scenario.generator import Scenario
 
     assert Scenario.from_json(scenario.as_json()) == scenario
     assert all(r.purpose.startswith("Scenario: ") for r in dice.rolls)
@@ -406,7 +406,8 @@ def test_the_meeting_engagement_deployment_is_printed_in_the_rulebook_s_words():
 def test_assault_deployments_1_and_3_let_the_defender_choose_the_long_edge_once(face, noted):
     """4. Determine Deployment (D3) and 6. Deploy Armies, Assault: "In Assault deployments 1 and 3,
     the Defender chooses which long table edge he is defending" — printed once, with those maps only."""
-    scenario = roll(script(engagement=(5,), deployment=(face,), deploy=(), first=(3, 3, 1)))[0]
+    sides = () if noted else (2, 5)  # Assault 1 and 3: no roll for sides (decision 628)
+    scenario = roll(script(engagement=(5,), deployment=(face,), sides=sides, deploy=(), first=(3, 3, 1)))[0]
     text = sheet_text(scenario)
     assert text.count("the Defender chooses which long table edge he is defending") == (1 if noted else 0)
     if noted:
@@ -588,3 +589,98 @@ def test_the_stored_scenario_is_what_asdict_gives(settlement):
         stored = scenario.as_json()
         assert stored == asdict(scenario)
         assert repr(stored) == repr(asdict(scenario))  # the same types too: lists stay lists, tuples tuples
+
+
+@pytest.mark.parametrize("skirmish", [False, True])
+def test_ruins_terrain_is_the_raid_standards_generous_terrain_not_none(skirmish):
+    """3. Determine Terrain: "Ruins: as Raid Scenario Standards", whose terrain is Tomb Raider Scenario &
+    Terrain's rule 1: "a generous amount of terrain. Woods & ruins are best for Ruins games". No piece is
+    rolled, so the sheet must say what to set up, never "Pieces: none." (an army's battle at a ruin and
+    the Tomb Raiders' skirmish alike)."""
+    faces = script(terrain=())
+    dice = ScriptedDice(faces=faces)
+    scenario = scenario_generate(replace(setup(settlement="ruins"), skirmish=skirmish), dice)
+    assert dice.unused == []
+    (terrain,) = [s for s in scenario_lines(scenario) if s.title.startswith("3. Terrain")]
+    text = " ".join(terrain.paragraphs)
+    assert "Pieces: none." not in text
+    assert "a generous amount of terrain; woods & ruins are best (Tomb Raider Scenario & Terrain, 1.)" in text
+
+
+def _described(text: str, name: str) -> bool:
+    """The objective's Description of Objectives (its victory conditions and special rules) is in the text."""
+    description = DESCRIPTION_OF_OBJECTIVES[name]
+    return f"{name}: {description.victory} Special rules: {description.special}" in text
+
+
+def test_bring_me_victory_prints_capture_and_vengeance_for_the_players_to_choose():
+    """2. Determine Objective, 12: Bring me victory!: "Each player secretly chooses either "Capture" or
+    "Vengeance" objectives ... Special Rules. Per chosen objective." The Description of Objectives "details
+    the victory conditions for each of the various objectives": the sheet prints the two a player chooses
+    from, so the players have the 500 Victory Points of each at the table."""
+    scenario = roll(script(objective=(6, 6)))[0]
+    text = sheet_text(scenario)
+    assert _described(text, "Capture") and _described(text, "Vengeance")
+    assert not _described(text, "Conquest") and not _described(text, "Advance")
+    stored = scenario.as_json()
+    del stored["objective"]["may_choose"]  # a scenario stored before the field was kept
+    assert sheet_text(Scenario.from_json(stored)) == text
+
+
+def test_do_as_you_see_fit_prints_every_objective_a_player_may_select():
+    """2. Determine Objective, 2: Do as you see fit.: "Each player selects one of the objectives" (decision
+    627: any other objective of the table); the sheet prints each one's Description of Objectives."""
+    text = sheet_text(roll(script(objective=(1, 1)))[0])
+    for name in ("Kill them all!", "Capture", "Conquest", "Advance", "Vengeance", "Bring me victory!"):
+        assert _described(text, name), name
+    assert "Do as you see fit.: " not in text
+
+
+def test_an_ability_s_objective_is_described_and_a_plain_roll_prints_no_other():
+    """Intimidator: Raider "may replace the objective with Advance"; Rogue / Trickster: Pick Your Fights "may
+    always choose the scenario objective": the objectives they may take are described on the sheet. A rolled
+    Conquest with no such ability prints no other objective's conditions."""
+    raider = sheet_text(roll(script(), attacker=general("Avalon: Host", "Raider"))[0])
+    assert _described(raider, "Advance") and not _described(raider, "Capture")
+    picks = sheet_text(roll(script(), attacker=general("Avalon: Host", "Pick Your Fights"))[0])
+    for name in ("Kill them all!", "Capture", "Advance", "Vengeance", "Bring me victory!"):
+        assert _described(picks, name), name
+    plain = sheet_text(roll(script())[0])
+    assert not any(_described(plain, n) for n in ("Kill them all!", "Capture", "Advance", "Vengeance"))
+
+
+@pytest.mark.parametrize("face", [1, 3])
+def test_in_assault_1_and_3_the_defender_chooses_the_edge_with_no_roll_for_sides(face):
+    """6. Deploy Armies, Assault: "In Assault deployments 1 and 3, the Defender chooses which long table edge
+    he is defending" (decision 628): no roll for sides is made (the script has none), so the sheet never
+    says the Attacker, winning a roll, "chooses the table side"; a painted Attacker's +1 for picking table
+    sides (Painting Counts) has no roll to add to."""
+    painted = ScenarioSide(name="Avalon: Host", kingdom=1, army=10, painted=True)
+    faces = script(engagement=(5,), deployment=(face,), sides=(), deploy=(), first=(3, 3, 1))
+    scenario = roll(faces, attacker=painted)[0]
+    assert scenario.sides["roll_off"] is None and scenario.sides["winner"] == "Brython: Guard"
+    text = sheet_text(scenario)
+    assert "Avalon: Host chooses the table side" not in text and "to choose sides" not in text
+    assert (
+        "Brython: Guard (the Defender) chooses the table edge he defends (see 4. Deployment; 6. Deploy Armies, "
+        "Assault): no roll for sides." in text
+    )
+    assert text.count("the Defender chooses which long table edge he is defending") == 1  # decision 64
+
+
+def test_in_assault_2_the_roll_for_sides_stands():
+    """6. Fight Battles: "roll for set up ... as normal"; Assault 2 has no note giving the Defender the edge."""
+    scenario = roll(script(engagement=(5,), deployment=(2,), sides=(6, 1), deploy=(), first=(3, 3, 1)))[0]
+    assert scenario.sides["roll_off"] is not None and scenario.sides["winner"] == "Avalon: Host"
+
+
+def test_the_stand_alone_sides_named_defender_are_not_named_twice():
+    """The stand-alone generator names its sides "Attacker" and "Defender": 6. Deploy Armies, Assault reads
+    "The Defender deploys first", not "Defender (the Defender) deploys first"; a battle's sheet names the army."""
+    sides = {"attacker": ScenarioSide(name="Attacker"), "defender": ScenarioSide(name="Defender")}
+    faces = script(engagement=(5,), deployment=(1,), sides=(), deploy=(), first=(3, 3, 1))
+    text = sheet_text(roll(faces, **sides)[0])
+    assert "The Defender deploys first." in text and "The Defender chooses the table edge he defends" in text
+    assert "(the Defender)" not in text
+    named = sheet_text(roll(faces)[0])
+    assert "Brython: Guard (the Defender) deploys first." in named

@@ -32,7 +32,7 @@ def test_the_spy_s_copy_names_the_mission_desired_and_the_guard_its_target_build
     lines = _section(SPY_COPY)
     assert lines[0] == (
         "Sabotage by Avalon's Tomb Raiders against Brython: a Tomb Raider match of the two forces; no army fights on "
-        "either side and it is never an Assault."
+        "either side, and it is not a battle for a town: its engagement type is rolled (1. Determine Engagement Type)."
     )
     assert lines[1].startswith(
         "Brython's player builds the guard that defends: a generic force of 150 points from Brython's army book "
@@ -74,3 +74,16 @@ def test_the_target_s_raiders_defend_or_its_player_fields_a_guard():
     (line,) = [line for line in _section(copy) if line.startswith("Brython's own Tomb Raiders defend")]
     assert "Brython's player may field a generic 150-point guard instead" in line
     assert "its sheet reports no losses of its Tomb Raiders" in line
+
+
+def test_a_rolled_assault_is_not_denied_by_the_mission_s_words():
+    """Tomb Raider Scenario & Terrain: "Use the Scenario Generator in the Appendix section": a Reconnaissance
+    or Sabotage is not a battle for a town (decision 466: never the forced Assault), so 1. Determine Engagement
+    Type's D6 is rolled and a 5 or 6 is an Assault. The mission's section must not say "never an Assault" on
+    a sheet whose step 1 reads "Assault (rolled 5)"."""
+    scenario = skirmish(ruins(engagement=(5,), deploy=(), first=(3, 3, 1)), mission="sabotage")
+    sections = {s.title: s.paragraphs for s in scenario_lines(scenario, SPY_COPY)}
+    assert "1. Engagement type: Assault" in sections
+    mission = " ".join(sections["Sabotage"])
+    assert "never an Assault" not in mission
+    assert "not a battle for a town: its engagement type is rolled (1. Determine Engagement Type)" in mission

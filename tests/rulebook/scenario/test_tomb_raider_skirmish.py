@@ -93,10 +93,11 @@ def test_a_battle_of_armies_prints_none_of_it():
 
 def test_assault_1_on_the_square_table_the_defender_chooses_any_edge():
     """6. Deploy Armies, Assault ("which long table edge") on the 4x4 table, where no edge is longer."""
-    scenario = skirmish(ruins(engagement=(5,), deployment=(1,), deploy=(), first=(3, 3, 1)))
+    scenario = skirmish(ruins(engagement=(5,), deployment=(1,), sides=(), deploy=(), first=(3, 3, 1)))
     text = sheet_text(scenario)
     assert "In Assault 1 the Defender chooses which table edge he is defending (on the 4x4 table every edge" in text
     assert "long table edge" not in text
+    assert "(the Defender) chooses the table edge he defends" in text  # no roll for sides (decision 628)
     assert "4 by 4 foot table" in deployment_diagram(scenario).title
 
 
