@@ -337,6 +337,27 @@ def test_case_O7_recover_4_plus_plus_one_per_consecutive_turn_natural_1_fails():
     assert s.provinces[6].razed
 
 
+def test_an_army_sharing_a_razed_province_does_not_roll_to_recover_it():
+    """Recover: "Armies occupying Razed provinces may attempt to Recover them"; an army sharing a
+    friendly army's province "does not count as being there" (Forced March note; Occupied Province,
+    decision 29), so it occupies nothing to recover: only A1, which keeps 6, rolls. Before, A2 rolled
+    too when A1 failed, and recovered 6 on its 5: one more chance for the province each turn."""
+    s = state(
+        [army(1, 1, 6), army(2, 1, 6, co_occupying=True)],
+        orders=[ArmyOrder(1, OrderKind.RECOVER), ArmyOrder(2, OrderKind.RECOVER)],
+        razed=(6,),
+        control={6: 1},
+    )
+    _, events, dice = run(s, faces=[4, 4, 2])  # A2 did not move out: the Foraging Table; A1 rolls 2
+    assert s.provinces[6].razed
+    assert [r.purpose for r in dice.rolls if "recover" in r.purpose] == ["A1: recover 6 P6 (4+, +0)"]
+    assert (s.armies[1].recover_streak, s.armies[2].recover_streak) == (1, 0)
+    assert [e.text for e in events if e.code == "recover-co-occupying"] == [
+        "A2 shares 6 P6 with a friendly army and does not count as being there: it cannot recover it and holds "
+        "(Recover; Forced March; Occupied Province)."
+    ]
+
+
 def test_case_O7_an_army_brought_to_battle_does_not_roll_to_recover():
     s = state(
         [army(1, 1, 6), army(2, 2, 7)],
