@@ -64,9 +64,20 @@ def cancel(
     army_id: int,
     code: EventCode,
     text: str,
+    *,
+    holds: bool = False,
 ) -> None:
-    """The army's move is cancelled (`code`, `text` say why): it stays where it started."""
+    """The army's move is cancelled (`code`, `text` say why): it stays where it started. `holds`:
+    the rule that cancels it has it "act as if [it] had been given the Hold orders" (Occupied
+    Province; Multiple Moves into Battle), and "An army given Hold orders remains in place and does
+    nothing" (Hold): the support its Move and / or Support order named does not take place either
+    (decision 623). Its standing choices (the Foraging Table's, who defends its town) still stand."""
     moves.pop(army_id, None)
+    order = state.orders[army_id]
+    if holds:
+        state.orders[army_id] = order.held()
+        if order.support is not None:
+            text += f" As if given Hold, it sends no support to {state.provinces[order.support]} (Hold)."
     army = state.armies[army_id]
     events.append(Event(PHASE, code, text, kingdom=army.kingdom, army=army_id, province=army.province))
 

@@ -108,6 +108,7 @@ def multiple_moves_into_battle(
                     army.id,
                     EventCode.MULTIPLE_MOVES,
                     f"Multiple moves into {state.provinces[target]}{garrisoned}: {why} (Multiple Moves into Battle).",
+                    holds=True,
                 )
                 staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
                 # Where it started may have been checked already this pass, with it leaving: check again.
@@ -143,5 +144,6 @@ def _three_sides_there(
             EventCode.MULTIPLE_MOVES,
             f"Multiple moves into {state.provinces[target]}: armies of unallied kingdoms stand there{garrisoned} "
             f"already, three sides; {army.name} holds (Multiple Moves into Battle).",
+            holds=True,
         )
     return held

@@ -10,6 +10,7 @@ from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind
 from rulebook.world import ArmyState, CharacterState, UnitState
 from tests import world_builders as wb
+from tests.rulebook.resolving import resolve
 
 # A 4 x 4 grid of sections numbered row by row (corner-to-corner counts as adjacent):
 #   1  2  3  4
@@ -122,6 +123,47 @@ def test_dont_pass_in_the_night_is_judged_on_the_orders_before_occupied_province
         "A1: occupied province",
         "A3: occupied province",
     ]
+
+
+def test_an_army_held_by_occupied_province_or_multiple_moves_acts_as_hold_and_sends_no_support():
+    """Decision 623 (Occupied Province: "the rest of the other armies remain stationary and act as if
+    they had been given the Hold orders"; Multiple Moves into Battle: "the third player's army(s)
+    remain stationary and act as if they had been given the hold orders"; Hold: "An army given Hold
+    orders remains in place and does nothing"). A1 is ordered to Move into 7 and Support the battle
+    in 10 (A4 attacks K2's A2 there); A3, of its kingdom, also moves into 7 and wins the roll (5 to
+    2): A1 holds, and its detachment does not go to 10. Then the same with K3's A5 standing in 7 and
+    K2's A6 moving into 7 too: A6 rolls higher (4 to 1) and A1 holds as the third side. Before, a held
+    army's support went out as if it had moved."""
+    orders = [
+        ArmyOrder(1, OrderKind.MOVE, target=7, support=10),
+        ArmyOrder(3, OrderKind.MOVE, target=7),
+        ArmyOrder(4, OrderKind.MOVE, target=10),
+    ]
+    s = state([army(1, 1, 6), army(3, 1, 3), army(4, 1, 9), army(2, 2, 10)], orders=orders)
+
+    resolution = resolve(s, faces=[2, 5])  # Occupied Province: A1 2, A3 5; no Support Arrival roll
+
+    (battle,) = resolution.battles
+    assert (battle.province, battle.attacker_army, battle.supports) == (10, 4, [])
+    assert resolution.state.orders[1].kind is OrderKind.HOLD
+    (held,) = [e for e in resolution.events if e.code == "occupied-province"]
+    assert held.text.endswith(
+        "A1 (2) does not move in and holds. As if given Hold, it sends no support to 10 P10 (Hold)."
+    )
+    assert not [e for e in resolution.events if e.code in ("support", "support-no-battle") and e.army == 1]
+
+    orders = [
+        ArmyOrder(1, OrderKind.MOVE, target=7, support=10),
+        ArmyOrder(6, OrderKind.MOVE, target=7),
+        ArmyOrder(4, OrderKind.MOVE, target=10),
+    ]
+    s = state([army(1, 1, 6), army(5, 3, 7), army(6, 2, 11), army(4, 1, 9), army(2, 2, 10)], orders=orders)
+
+    resolution = resolve(s, faces=[1, 4])  # Multiple Moves into Battle: A1 1, A6 4
+
+    assert [(b.province, b.supports) for b in resolution.battles] == [(7, []), (10, [])]
+    assert resolution.state.armies[1].province == 6 and resolution.state.orders[1].kind is OrderKind.HOLD
+    assert not [e for e in resolution.events if e.code == "support" and e.army == 1]
 
 
 def test_case_O5_occupied_province_the_highest_roll_moves():
