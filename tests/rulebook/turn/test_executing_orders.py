@@ -196,6 +196,46 @@ def test_case_O5_occupied_province_ties_roll_again():
     assert s.armies[1].province == 6
 
 
+def test_occupied_province_a_tie_is_broken_among_the_tied_and_never_lets_a_lower_roll_in():
+    """Decision 624 (Occupied Province: "roll a d6 for each army. The army with the highest result may
+    move"; O5: ties roll again). A1 and A2 roll 5, A3 4: A1 and A2 roll again (1 and 2) between
+    themselves, and A2 moves in; A3, whose 4 was beaten by both, holds. Before, the rerolls replaced
+    the 5s, and A3's 4 was then the highest: it moved in."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 7), army(3, 1, 2)],
+        orders=[ArmyOrder(i, OrderKind.MOVE, target=6) for i in (1, 2, 3)],
+    )
+    _, events, dice = run(s, faces=[5, 5, 4, 1, 2])
+    assert (s.armies[1].province, s.armies[2].province, s.armies[3].province) == (5, 6, 2)
+    assert [r.purpose for r in dice.rolls][3:] == ["A1: occupied province (tie)", "A2: occupied province (tie)"]
+    assert [e.text for e in events if e.code == "occupied-province"] == [
+        "Occupied Province: A2 (5, then 2) moves into 6 P6; A1 (5, then 1) does not move in and holds.",
+        "Occupied Province: A2 (5, then 2) moves into 6 P6; A3 (4) does not move in and holds.",
+    ]
+
+
+def test_multiple_moves_a_tie_for_the_last_place_rolls_again():
+    """Decision 624 (Multiple Moves into Battle: "a three player roll for initiative. The highest 2
+    rolls move as normal and fight, the third player's army(s) remain stationary"). Three kingdoms
+    move into the empty 6: A1 rolls 6, A2 and A3 tie on 3 for the second place and roll again (2 and
+    5): A3 moves in and fights A1, A2 holds. Before, the lower id took the place without a roll, and
+    A3 was told it "rolls 3, lower than the others"."""
+    s = state(
+        [army(1, 1, 5), army(2, 2, 7), army(3, 3, 2)],
+        orders=[ArmyOrder(i, OrderKind.MOVE, target=6) for i in (1, 2, 3)],
+    )
+    contacts, events, dice = run(s, faces=[6, 3, 3, 2, 5])
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 1, 3)]
+    assert s.armies[2].province == 7
+    assert [r.purpose for r in dice.rolls][3:] == [
+        "A2: multiple moves into battle (tie)",
+        "A3: multiple moves into battle (tie)",
+    ]
+    assert [e.text for e in events if e.code == "multiple-moves"] == [
+        "Multiple moves into 6 P6: A2 rolls 3, then 2, lower than the others, and holds (Multiple Moves into Battle)."
+    ]
+
+
 def test_occupied_province_a_mover_that_beats_the_army_staying_there_moves_in_and_shares_it():
     """Decision 29: "The army with the highest result may move, the rest ... remain stationary" and
     "each province can only support one army at a time": the winner moves in beside the army that
