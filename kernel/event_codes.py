@@ -107,6 +107,7 @@ class EventCode(StrEnum):
     RECOVERED = "recovered"
     RECOVER_FAILED = "recover-failed"
     RECOVER_IN_BATTLE = "recover-in-battle"
+    RECOVER_CO_OCCUPYING = "recover-co-occupying"  # it shares a friendly army's province: it does not roll
 
     # The Ancient Dead (rulebook/ancient_dead/turn_steps.py)
     ANCIENT_DEAD_RISEN = "ancient-dead-risen"  # a new army rises from the desert (Armies)

@@ -11,11 +11,13 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from battles.models import Battle
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
 from kingdoms.models import Army, Kingdom, Province, TombRaiderEntry, TombRaiderForce, TreasuryEntry
-from kingdoms.services.world import world_changed
+from kingdoms.services.world import world_changed, world_load
 from orders.models import OrderSheet, OrderSubmission
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
+from rulebook.turn.write_orders.missions import known_armies
 from tests.clients import user_named
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
@@ -205,3 +207,29 @@ def test_the_gold_is_taken_when_the_turn_resolves_and_only_its_kingdom_hears_of_
     assert EventCode.TOMB_RAID_SENT not in PUBLIC_EVENT_CODES
     assert EventCode.TOMB_RAID_NOT_SENT not in PUBLIC_EVENT_CODES
     assert not TreasuryEntry.objects.filter(reason=TreasuryEntry.Reason.TOMB_RAIDERS).exclude(kingdom=ostland)
+
+
+def test_the_army_waiting_on_its_tomb_raid_fought_no_battle_so_rivals_cannot_name_it_and_it_may_fortify(
+    api_client_for, turn, ostland, army, ruin, raiders, demo_campaign
+):
+    """Decision 619 (Tomb Raid: "Provided one of your armies is moving into a province containing a
+    ruin, the Tomb Raiders can set off"; Fortify: "If an army is given the Fortify order and was not in
+    a battle the previous turn"): the raid is the Tomb Raiders' skirmish, and the army waiting on it
+    does not fight (decision 408). So it was in no battle that turn: its Fortify next turn stands, and
+    it is not among the armies every kingdom has seen fight (the raid is secret, decision 442), which a
+    rival's spy may name on his sheet (decision 455). Before, it was recorded as in a battle: its
+    Fortify acted as Hold, and every rival's sheet offered it by name."""
+    body = {
+        "orders": [{"army": army.pk, "kind": "move", "target": ruin.number}],
+        "missions": [{"province": ruin.number}],
+        "submit": True,
+    }
+    assert api_client_for(user_named("alice")).put(_sheet(turn), body, format="json").status_code == 200
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    assert Battle.objects.filter(turn=turn, attacker_army=army, mission="tomb-raid").exists()
+    army.refresh_from_db()
+    assert army.last_battle_turn is None
+    next_turn = world_load(campaign=demo_campaign, turn_number=turn.number + 1)
+    assert army.pk not in known_armies(next_turn)

@@ -14,7 +14,7 @@ from rulebook.player_issues.rogue_kingdom import RogueForce, rogue_kingdom_roll
 from rulebook.tables import ARMY_MIN_POINTS
 from rulebook.turn.executing_orders import PHASE
 from rulebook.turn.executing_orders.fortify import fortified_army
-from rulebook.turn.fight_battles.towns_cities_capitols import settlement_battle
+from rulebook.turn.fight_battles.towns_cities_capitols import province_garrison, settlement_battle
 from rulebook.turn.state import Contact, TurnState
 from rulebook.world import ArmyState
 
@@ -81,12 +81,24 @@ def contacts_and_claims(
                     first = len(contacts)
                     contacts.append(contact)
                 continue
-            if garrison_defends(state, number):
+            if garrison_defends(state, number) and not _their_own_desert(state, army, number):
                 first = len(contacts)
                 contacts.append(Contact(province=number, attacker=army.id))
             else:
                 _claim(state, events, army, number)
     return contacts
+
+
+def _their_own_desert(state: TurnState, army: ArmyState, number: int) -> bool:
+    """Whether `army` is of the Ancient Dead and province `number`'s garrison is a desert's: "Each
+    Desert province contains a 1000 point Ancient Dead garrison" (The Ancient Dead: Deserts), their
+    own, which never fights them. So a host entering a desert another kingdom took from them, with no
+    army there, meets no enemy and takes it back as any army takes an unopposed province (Move: "If
+    there are no enemy armies in the province, then you may control it"). Before, it met the
+    garrison, which did not fight it, and stood there taking nothing: the desert stayed the other
+    kingdom's under the Ancient Dead's army, and their Army Table never counted it again."""
+    garrison = province_garrison(state, number)
+    return garrison is not None and garrison.desert and state.kingdoms[army.kingdom].ancient_dead
 
 
 def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers: list[ArmyState]) -> Contact:

@@ -10,7 +10,7 @@ from kernel.dice import Dice
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from rulebook.turn.executing_orders.contacts import garrison_defends
-from rulebook.turn.executing_orders.move import Moves, cancel, roll_off
+from rulebook.turn.executing_orders.move import Moves, Roll, cancel, roll_off
 from rulebook.turn.state import TurnState
 from rulebook.world import ArmyState
 
@@ -81,10 +81,12 @@ def multiple_moves_into_battle(
             garrisoned = f", which {_garrison_words(state, target)} defends" if garrison_defends(state, target) else ""
             if room == 0:
                 # Two sides stand there already: no roll can let a third in.
-                rolls: dict[int, int] = {}
+                rolls: dict[int, Roll] = {}
                 held = movers
             else:
-                rolls = roll_off(dice, movers, "multiple moves into battle")
+                rolls = roll_off(
+                    dice, movers, "multiple moves into battle", _tie_for_the_last_place(movers, room, side)
+                )
                 ranked = sorted(movers, key=lambda a: rolls[a.id], reverse=True)
                 # "The highest 2 rolls move as normal and fight, the third player's army(s) remain
                 # stationary": the places are the sides', so an army of a side already let in follows it.
@@ -108,11 +110,33 @@ def multiple_moves_into_battle(
                     army.id,
                     EventCode.MULTIPLE_MOVES,
                     f"Multiple moves into {state.provinces[target]}{garrisoned}: {why} (Multiple Moves into Battle).",
+                    holds=True,
                 )
                 staying[start[army.id]].add(side(army.kingdom))  # it now stays where it started
                 # Where it started may have been checked already this pass, with it leaving: check again.
                 changed = cancelled = True
     return cancelled
+
+
+def _tie_for_the_last_place(
+    movers: list[ArmyState], room: int, side: Callable[[int | None], int | None]
+) -> Callable[[dict[int, Roll]], Roll | None]:
+    """Multiple Moves into Battle: "The highest 2 rolls move as normal and fight, the third player's
+    army(s) remain stationary". The places (`room` of them) are the sides' (decision 578), each side
+    ranked by its best roll: a tie matters when it is for the last place, between a side that would
+    move in and one that would hold; those tied roll again (decision 624). Before, the lower army id
+    took the place, and the other was told it rolled lower than the others."""
+
+    def contested(rolls: dict[int, Roll]) -> Roll | None:
+        best: dict[int | None, Roll] = {}
+        for army in movers:
+            best[side(army.kingdom)] = max(best.get(side(army.kingdom), Roll()), rolls[army.id])
+        ranked = sorted(best.values(), reverse=True)
+        if 0 < room < len(ranked) and ranked[room - 1] == ranked[room]:
+            return ranked[room]
+        return None
+
+    return contested
 
 
 def _three_sides_there(
@@ -143,5 +167,6 @@ def _three_sides_there(
             EventCode.MULTIPLE_MOVES,
             f"Multiple moves into {state.provinces[target]}: armies of unallied kingdoms stand there{garrisoned} "
             f"already, three sides; {army.name} holds (Multiple Moves into Battle).",
+            holds=True,
         )
     return held

@@ -70,6 +70,7 @@ def occupied_province(
                         f"Occupied Province: {best.name} ({rolls[best.id]}) "
                         f"{'moves into' if best.id in moves else 'stays in'} {where}; {mover.name} "
                         f"({rolls[mover.id]}) does not move in and holds.",
+                        holds=True,
                     )
             if best.id in moves and staying:
                 state.armies[best.id] = replace(best, co_occupying=True)

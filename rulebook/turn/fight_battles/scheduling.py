@@ -305,6 +305,10 @@ def _setup_notes(state: TurnState, battle: BattleS, contact: Contact) -> None:
         battle.notes.append(f"{defender.name} did not move and is the defender: +1 to choose sides.")
         return
     supported = {s.side for s in battle.supports}
+    if battle.garrison_points:
+        # Support: "up to a maximum of 500 points of support (including ... Garrisons)": the garrison
+        # supporting the army that defends its town supports it, as the scenario sheet counts it.
+        supported.add("defender")
     if len(supported) == 1:
         (side,) = supported
         backed, alone = (attacker, defender) if side == "attacker" else (defender, attacker)

@@ -241,6 +241,26 @@ def test_case_AD4_deserts_pay_no_tax_bar_forced_marches_and_keep_a_garrison_that
     assert battle.supports == [] and battle.garrison_points == 0
 
 
+def test_a_host_crossing_a_desert_another_kingdom_took_from_them_takes_it_back() -> None:
+    """The Ancient Dead: Deserts ("Each Desert province contains a 1000 point Ancient Dead garrison")
+    and 5. Executing Orders, Move ("If there are no enemy armies in the province, then you may control
+    it"): Avalon took the desert 8 from them and left it; host 2, crossing its desert from the pyramid
+    towards 4, enters 8 and meets no enemy there (the garrison is theirs): it takes the desert back,
+    with no battle. Before, the garrison "did not fight it", and the host stood in Avalon's desert
+    taking nothing: their Army Table never counted it again."""
+    world = grid_world(armies=(host(1, PYRAMID), host(2, PYRAMID)))
+    world.provinces[8] = replace(world.provinces[8], controller=AVALON)
+
+    resolution = resolve(world)  # their computed orders: host 1 into 7, host 2 into 8
+
+    assert resolution.state.armies[2].province == 8
+    assert resolution.battles == [] and EventCode.NO_BATTLE not in codes(resolution)
+    assert resolution.state.provinces[8].controller == DEAD
+    assert [(e.kingdom, e.province) for e in resolution.events if e.code == EventCode.PROVINCE_LOST] == [(AVALON, 8)]
+    onwards = {o.army: o.target for o in ancient_dead_orders(replace(resolution.state.world, turn=2))}
+    assert onwards == {1: 3, 2: 4}
+
+
 # --- AD5: rising again -------------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ from rulebook.turn.state import TurnState
 from rulebook.turn.write_orders.records import ArmyOrder, OrderKind
 from rulebook.world import ArmyState, CharacterState, UnitState
 from tests import world_builders as wb
+from tests.rulebook.resolving import resolve
 
 # A 4 x 4 grid of sections numbered row by row (corner-to-corner counts as adjacent):
 #   1  2  3  4
@@ -124,6 +125,47 @@ def test_dont_pass_in_the_night_is_judged_on_the_orders_before_occupied_province
     ]
 
 
+def test_an_army_held_by_occupied_province_or_multiple_moves_acts_as_hold_and_sends_no_support():
+    """Decision 623 (Occupied Province: "the rest of the other armies remain stationary and act as if
+    they had been given the Hold orders"; Multiple Moves into Battle: "the third player's army(s)
+    remain stationary and act as if they had been given the hold orders"; Hold: "An army given Hold
+    orders remains in place and does nothing"). A1 is ordered to Move into 7 and Support the battle
+    in 10 (A4 attacks K2's A2 there); A3, of its kingdom, also moves into 7 and wins the roll (5 to
+    2): A1 holds, and its detachment does not go to 10. Then the same with K3's A5 standing in 7 and
+    K2's A6 moving into 7 too: A6 rolls higher (4 to 1) and A1 holds as the third side. Before, a held
+    army's support went out as if it had moved."""
+    orders = [
+        ArmyOrder(1, OrderKind.MOVE, target=7, support=10),
+        ArmyOrder(3, OrderKind.MOVE, target=7),
+        ArmyOrder(4, OrderKind.MOVE, target=10),
+    ]
+    s = state([army(1, 1, 6), army(3, 1, 3), army(4, 1, 9), army(2, 2, 10)], orders=orders)
+
+    resolution = resolve(s, faces=[2, 5])  # Occupied Province: A1 2, A3 5; no Support Arrival roll
+
+    (battle,) = resolution.battles
+    assert (battle.province, battle.attacker_army, battle.supports) == (10, 4, [])
+    assert resolution.state.orders[1].kind is OrderKind.HOLD
+    (held,) = [e for e in resolution.events if e.code == "occupied-province"]
+    assert held.text.endswith(
+        "A1 (2) does not move in and holds. As if given Hold, it sends no support to 10 P10 (Hold)."
+    )
+    assert not [e for e in resolution.events if e.code in ("support", "support-no-battle") and e.army == 1]
+
+    orders = [
+        ArmyOrder(1, OrderKind.MOVE, target=7, support=10),
+        ArmyOrder(6, OrderKind.MOVE, target=7),
+        ArmyOrder(4, OrderKind.MOVE, target=10),
+    ]
+    s = state([army(1, 1, 6), army(5, 3, 7), army(6, 2, 11), army(4, 1, 9), army(2, 2, 10)], orders=orders)
+
+    resolution = resolve(s, faces=[1, 4])  # Multiple Moves into Battle: A1 1, A6 4
+
+    assert [(b.province, b.supports) for b in resolution.battles] == [(7, []), (10, [])]
+    assert resolution.state.armies[1].province == 6 and resolution.state.orders[1].kind is OrderKind.HOLD
+    assert not [e for e in resolution.events if e.code == "support" and e.army == 1]
+
+
 def test_case_O5_occupied_province_the_highest_roll_moves():
     s = state(
         [army(1, 1, 5), army(2, 1, 7)],
@@ -152,6 +194,46 @@ def test_case_O5_occupied_province_ties_roll_again():
     _, _, dice = run(s, faces=[4, 4, 3, 6])  # a tie, then A2 3, A1 6
     assert [r.purpose for r in dice.rolls][2:] == ["A2: occupied province (tie)", "A1: occupied province (tie)"]
     assert s.armies[1].province == 6
+
+
+def test_occupied_province_a_tie_is_broken_among_the_tied_and_never_lets_a_lower_roll_in():
+    """Decision 624 (Occupied Province: "roll a d6 for each army. The army with the highest result may
+    move"; O5: ties roll again). A1 and A2 roll 5, A3 4: A1 and A2 roll again (1 and 2) between
+    themselves, and A2 moves in; A3, whose 4 was beaten by both, holds. Before, the rerolls replaced
+    the 5s, and A3's 4 was then the highest: it moved in."""
+    s = state(
+        [army(1, 1, 5), army(2, 1, 7), army(3, 1, 2)],
+        orders=[ArmyOrder(i, OrderKind.MOVE, target=6) for i in (1, 2, 3)],
+    )
+    _, events, dice = run(s, faces=[5, 5, 4, 1, 2])
+    assert (s.armies[1].province, s.armies[2].province, s.armies[3].province) == (5, 6, 2)
+    assert [r.purpose for r in dice.rolls][3:] == ["A1: occupied province (tie)", "A2: occupied province (tie)"]
+    assert [e.text for e in events if e.code == "occupied-province"] == [
+        "Occupied Province: A2 (5, then 2) moves into 6 P6; A1 (5, then 1) does not move in and holds.",
+        "Occupied Province: A2 (5, then 2) moves into 6 P6; A3 (4) does not move in and holds.",
+    ]
+
+
+def test_multiple_moves_a_tie_for_the_last_place_rolls_again():
+    """Decision 624 (Multiple Moves into Battle: "a three player roll for initiative. The highest 2
+    rolls move as normal and fight, the third player's army(s) remain stationary"). Three kingdoms
+    move into the empty 6: A1 rolls 6, A2 and A3 tie on 3 for the second place and roll again (2 and
+    5): A3 moves in and fights A1, A2 holds. Before, the lower id took the place without a roll, and
+    A3 was told it "rolls 3, lower than the others"."""
+    s = state(
+        [army(1, 1, 5), army(2, 2, 7), army(3, 3, 2)],
+        orders=[ArmyOrder(i, OrderKind.MOVE, target=6) for i in (1, 2, 3)],
+    )
+    contacts, events, dice = run(s, faces=[6, 3, 3, 2, 5])
+    assert [(c.province, c.attacker, c.defender) for c in contacts] == [(6, 1, 3)]
+    assert s.armies[2].province == 7
+    assert [r.purpose for r in dice.rolls][3:] == [
+        "A2: multiple moves into battle (tie)",
+        "A3: multiple moves into battle (tie)",
+    ]
+    assert [e.text for e in events if e.code == "multiple-moves"] == [
+        "Multiple moves into 6 P6: A2 rolls 3, then 2, lower than the others, and holds (Multiple Moves into Battle)."
+    ]
 
 
 def test_occupied_province_a_mover_that_beats_the_army_staying_there_moves_in_and_shares_it():
@@ -335,6 +417,27 @@ def test_case_O7_recover_4_plus_plus_one_per_consecutive_turn_natural_1_fails():
     s = state([army(1, 1, 6, recover_streak=2)], orders=[ArmyOrder(1, OrderKind.RECOVER)], razed=(6,))
     run(s, faces=[1])  # a natural 1 always fails, even at +2
     assert s.provinces[6].razed
+
+
+def test_an_army_sharing_a_razed_province_does_not_roll_to_recover_it():
+    """Recover: "Armies occupying Razed provinces may attempt to Recover them"; an army sharing a
+    friendly army's province "does not count as being there" (Forced March note; Occupied Province,
+    decision 29), so it occupies nothing to recover: only A1, which keeps 6, rolls. Before, A2 rolled
+    too when A1 failed, and recovered 6 on its 5: one more chance for the province each turn."""
+    s = state(
+        [army(1, 1, 6), army(2, 1, 6, co_occupying=True)],
+        orders=[ArmyOrder(1, OrderKind.RECOVER), ArmyOrder(2, OrderKind.RECOVER)],
+        razed=(6,),
+        control={6: 1},
+    )
+    _, events, dice = run(s, faces=[4, 4, 2])  # A2 did not move out: the Foraging Table; A1 rolls 2
+    assert s.provinces[6].razed
+    assert [r.purpose for r in dice.rolls if "recover" in r.purpose] == ["A1: recover 6 P6 (4+, +0)"]
+    assert (s.armies[1].recover_streak, s.armies[2].recover_streak) == (1, 0)
+    assert [e.text for e in events if e.code == "recover-co-occupying"] == [
+        "A2 shares 6 P6 with a friendly army and does not count as being there: it cannot recover it and holds "
+        "(Recover; Forced March; Occupied Province)."
+    ]
 
 
 def test_case_O7_an_army_brought_to_battle_does_not_roll_to_recover():

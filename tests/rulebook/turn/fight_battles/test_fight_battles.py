@@ -160,6 +160,34 @@ def test_case_B2_an_army_defending_its_own_town_is_an_assault_supported_by_the_g
     assert (battle.garrison_points, battle.garrison_defenses) == (500, 1)
 
 
+def test_both_moved_into_a_town_the_garrison_beside_the_army_is_its_support_in_the_set_up_notes() -> None:
+    """6. Fight Battles: "If both armies move into the province at the same time ... If one was
+    supported and the opponent was not, the supported army has +1 to choose sides, and the
+    unsupported army has +1 to go first"; Support: "up to a maximum of 500 points of support
+    (including ... Garrisons)". Avalon's army 10 and Brython's army 20 both move into Brython's town 5
+    (decision 584: Brython's army defends it with the garrison beside it). With a detachment for
+    Avalon both sides are supported: no +1 either way, as the scenario sheet has it. With none, the
+    garrison alone makes Brython's army the supported one. Before, the notes counted the
+    detachments only: they told the players Army 20 was unsupported and Army 10 had +1 to choose
+    sides, against the scenario sheet."""
+    both_moved = Contact(province=5, attacker=10, defender=20, both_moved=True)
+    town = Scene().province(5, settlement="town", controller=BRYTHON).army(10, AVALON, 5).army(20, BRYTHON, 5)
+
+    _, (battle,), _, _ = resolve(town.supporter(11, AVALON, 4), [both_moved], faces=[4])
+
+    assert battle.garrison_points == 500 and [s.side for s in battle.supports] == ["attacker"]
+    assert not [n for n in battle.notes if n.startswith("Both armies moved in")]
+
+    _, (battle,), _, _ = resolve(
+        Scene().province(5, settlement="town", controller=BRYTHON).army(10, AVALON, 5).army(20, BRYTHON, 5),
+        [both_moved],
+    )
+
+    assert [n for n in battle.notes if n.startswith("Both armies moved in")] == [
+        "Both armies moved in: Army 20 is supported (+1 to choose sides), Army 10 is not (+1 to go first)."
+    ]
+
+
 def defended_town(defend_with: str | None) -> Scene:
     """Avalon's 1,500-point army 10 attacks Brython's town 5, where Brython's 1,500-point army 20 stands."""
     order = ArmyOrder(20) if defend_with is None else ArmyOrder(20, defend_with=defend_with)
