@@ -19,6 +19,7 @@ from kingdoms.services.rogue import rogue_rows_write
 from kingdoms.services.world import world_changed
 from turns.models import Turn
 
+from ..models import OrderSheet, OrdersReminder
 from .events import turn_event_record
 from .turns import current_turn
 
@@ -75,7 +76,8 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
     their kingdom, invited by email (the setup's invitation). "The civil war is over and the lands
     return as they were with towns, cities, and treasury restored (but not the armies)": the
     provinces, towns and cities it still holds and its treasury (which collected nothing meanwhile,
-    decision 155) are the new player's; its armies stay gone. It files orders from the turn open now."""
+    decision 155) are the new player's; its armies stay gone. It files orders from the turn open now,
+    starting from no sheet (decision 601)."""
     kingdom = Kingdom.objects.select_for_update().select_related("campaign").get(pk=kingdom.pk)
     email = email.strip().lower()
     errors = []
@@ -91,6 +93,13 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
     since = kingdom.rogue_turn
     kingdom.rogue_turn = None
     kingdom.save(update_fields=["rogue_turn"])
+    # The sheet the former leader filed for the open turn before being marked out is not the new
+    # leader's orders (decision 150: it is not resolved; decision 601): were it kept it would stand
+    # once the kingdom is no longer rogue, counted as orders in and resolved (its gold, land and
+    # alliances spent in the new leader's name). The new leader starts the turn with no sheet, and is
+    # reminded of the deadline as any kingdom whose orders are not in.
+    OrderSheet.objects.filter(turn=turn, kingdom=kingdom).delete()
+    OrdersReminder.objects.filter(turn=turn, kingdom=kingdom).delete()
     world_changed(kingdom.campaign_id)
     player_user_invite(email=email, kingdom=kingdom)
     turn_event_record(
