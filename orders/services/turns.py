@@ -115,6 +115,10 @@ def deadline_change(
         errors.append(f"The reason is {len(reason)} characters; at most {DEADLINE_REASON_LENGTH}.")
     if orders_deadline and turn.status != Turn.Status.ORDERS_OPEN:
         errors.append("The orders of this turn have been resolved; their deadline cannot change.")
+    if results_deadline and turn.status not in (Turn.Status.ORDERS_OPEN, Turn.Status.BATTLES):
+        # Its aftermath has run (or is running): a new results deadline would be emailed to every
+        # player as if the turn's battles could still be reported.
+        errors.append(f"The aftermath of turn {turn.number} has been resolved; its results deadline cannot change.")
     if orders_deadline and orders_deadline <= now:
         errors.append(f"The new orders deadline {deadline_text(orders_deadline, tz)} has already passed.")
     if results_deadline and results_deadline <= now:
