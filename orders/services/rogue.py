@@ -92,7 +92,10 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
     turn = _open_turn(kingdom, "be given to a new player")
     since = kingdom.rogue_turn
     kingdom.rogue_turn = None
-    kingdom.save(update_fields=["rogue_turn"])
+    # The former leader's coronation countdown is not the new leader's (decision 602; a kingdom marked
+    # out before the countdown ended with its player may still hold one).
+    kingdom.capitol_lost_turn = None
+    kingdom.save(update_fields=["rogue_turn", "capitol_lost_turn"])
     # The sheet the former leader filed for the open turn before being marked out is not the new
     # leader's orders (decision 150: it is not resolved; decision 601): were it kept it would stand
     # once the kingdom is no longer rogue, counted as orders in and resolved (its gold, land and

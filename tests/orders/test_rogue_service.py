@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from kernel.event_codes import EventCode
-from kingdoms.models import Alliance, Army, Kingdom
+from kingdoms.models import Alliance, Army, Campaign, Kingdom
 from orders.models import OrderSheet, OrdersReminder
 from orders.services.sheets import order_sheet_save
 from orders.services.turns import orders_missing
@@ -180,3 +180,28 @@ def test_new_player_option_the_former_leader_s_sheet_is_not_the_new_leader_s_ord
     taxes = sum(e.gold for e in TurnEvent.objects.filter(turn=turn, kingdom=tor, code=EventCode.TAXES))
     tor.refresh_from_db()
     assert tor.treasury_balance() == treasury + taxes  # nothing spent in the new leader's name
+
+
+def test_new_player_option_the_former_leader_s_coronation_countdown_is_not_the_new_leader_s(demo_campaign, turn, tor):
+    """Loss of the Capitol ("A player who loses their capitol has 3 turns ... they then are out of the
+    game"), Rogue Kingdom, New Player Option (decision 602): Tor Anlec lost its capitol in turn 1 and
+    its player dropped out in turn 5, past the three turns; the organizer gives the kingdom to erin.
+    The countdown was the former player's: erin is not put out when the turn resolves, and her
+    kingdom counts no turns down."""
+    Turn.objects.filter(pk=turn.pk).update(number=5)
+    Campaign.objects.filter(pk=demo_campaign.pk).update(current_turn=5)
+    Kingdom.objects.filter(pk=tor.pk).update(capitol=None, capitol_lost_turn=1)
+    _mark_out(tor)
+    tor.refresh_from_db()
+    assert tor.capitol_lost_turn is None  # the countdown ends with the player
+    Kingdom.objects.filter(pk=tor.pk).update(capitol_lost_turn=1)  # a kingdom marked out before this fix
+    page = pages_as("organizer")
+    assert page.post(f"/kingdoms/{tor.pk}/leader/", {"action": "give", "email": "erin@example.com"}).status_code == 302
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    tor.refresh_from_db()
+    assert tor.rogue_turn is None and list(tor.players.values_list("email", flat=True)) == ["erin@example.com"]
+    assert tor.capitol_lost_turn is None
+    codes = set(TurnEvent.objects.filter(turn=turn, kingdom=tor).values_list("code", flat=True))
+    assert not codes & {EventCode.PLAYER_OUT, EventCode.CAPITOL_COUNTDOWN}
