@@ -11,26 +11,48 @@ from __future__ import annotations
 from django.db import transaction
 
 from briternia.errors import DomainError
+from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Kingdom
 from kingdoms.services.campaigns import player_user_invite
 from kingdoms.services.rogue import rogue_rows_write
 from kingdoms.services.world import world_changed
+from rulebook.campaign_schedule import moment_text
 from turns.models import Turn
 
 from ..models import OrderSheet, OrdersReminder
 from .events import turn_event_record
+from .sheets import ORDERS_PHASE_NAME
 from .turns import current_turn
 
 PHASE = "organizer"
 
 
 def _open_turn(kingdom: Kingdom, what: str) -> Turn:
-    """The campaign's turn, open for orders: a kingdom changes hands only then (decision 150)."""
+    """The campaign's turn, open for orders, its row held until the change commits: a kingdom
+    changes hands only then (decision 150). The orders phase's claim holds that row (and its claim
+    is not seen before it commits): read without the lock, the turn looks open while the phase
+    resolves it, and the kingdom would change hands under it (its armies disbanded once the phase
+    had sent them into battle). So a running phase is answered at once, and any other holder of the
+    row is waited for within the request's bound (briternia/locks.py), as a Resolve click is."""
     turn = current_turn(kingdom.campaign)
     if turn is None:
         raise DomainError(f"{kingdom.name} cannot {what} before the campaign has started (Rogue Kingdom).")
+    try:
+        phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk)
+        # A savepoint: a lock wait cut short leaves the caller's transaction usable for the check.
+        with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk), transaction.atomic():
+            turn = Turn.objects.select_for_update().get(pk=turn.pk)
+    except PhaseRunning as running:
+        raise DomainError(
+            f"Turn {turn.number} is being resolved (since {moment_text(running.since, kingdom.campaign.time_zone)}): "
+            f"{kingdom.name} cannot {what} now; do it when the next turn opens for orders (Rogue Kingdom)."
+        ) from None
+    except LockBusy:
+        raise DomainError(
+            f"Turn {turn.number} is busy (order sheets are being saved into it): nothing was changed; try again."
+        ) from None
     if turn.status != Turn.Status.ORDERS_OPEN:
         raise DomainError(
             f"{kingdom.name} cannot {what} while turn {turn.number} is {turn.get_status_display().lower()}: "

@@ -328,3 +328,26 @@ def test_the_web_process_connections_wait_at_most_a_second_for_a_lock(process: s
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == expected
+
+
+def test_marking_a_player_out_while_the_orders_phase_runs_is_answered_at_once_and_changes_nothing(campaign):
+    """Rogue Kingdom (decision 150: a kingdom changes hands only while its turn is open for orders, so
+    the orders phase finds it as it will stay for the turn): the organizer marks Tor Anlec's player
+    out while the orders phase runs. Answered at once that the turn is being resolved; the kingdom,
+    its player and its armies are as they were, and the phase resolves with them."""
+    turn = campaign.turns.get(number=1)
+    tor = campaign.kingdoms.get(name="Tor Anlec")
+    with HeldPhase(orders_phase_run, turn.pk) as phase:
+        page, seconds = _in_thread(
+            lambda: pages_as("organizer").post(f"/kingdoms/{tor.pk}/leader/", {"action": "rogue", "why": "gone"})
+        )
+        assert phase.running
+    assert seconds < 1, seconds
+    assert page.status_code == 400
+    assert "Turn 1 is being resolved" in html.unescape(page.content.decode())
+    tor.refresh_from_db()
+    assert tor.rogue_turn is None and tor.players.filter(username="dave").exists()
+    assert Army.objects.filter(kingdom=tor, status=Army.Status.ACTIVE).exists()
+    assert not TurnEvent.objects.filter(turn=turn, code=EventCode.ROGUE_KINGDOM).exists()
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.BATTLES and phase.errors == []
