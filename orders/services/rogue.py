@@ -11,7 +11,6 @@ from __future__ import annotations
 from django.db import transaction
 
 from briternia.errors import DomainError
-from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
 from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Kingdom
@@ -23,7 +22,7 @@ from turns.models import Turn
 
 from ..models import OrderSheet, OrdersReminder
 from .events import turn_event_record
-from .sheets import ORDERS_PHASE_NAME
+from .sheets import turn_row_hold
 from .turns import current_turn
 
 PHASE = "organizer"
@@ -31,28 +30,18 @@ PHASE = "organizer"
 
 def _open_turn(kingdom: Kingdom, what: str) -> Turn:
     """The campaign's turn, open for orders, its row held until the change commits: a kingdom
-    changes hands only then (decision 150). The orders phase's claim holds that row (and its claim
-    is not seen before it commits): read without the lock, the turn looks open while the phase
-    resolves it, and the kingdom would change hands under it (its armies disbanded once the phase
-    had sent them into battle). So a running phase is answered at once, and any other holder of the
-    row is waited for within the request's bound (briternia/locks.py), as a Resolve click is."""
+    changes hands only then (decision 150), never under a running orders phase (read without the
+    lock, the turn looks open while the phase resolves it: `turn_row_hold`)."""
     turn = current_turn(kingdom.campaign)
     if turn is None:
         raise DomainError(f"{kingdom.name} cannot {what} before the campaign has started (Rogue Kingdom).")
-    try:
-        phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk)
-        # A savepoint: a lock wait cut short leaves the caller's transaction usable for the check.
-        with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk), transaction.atomic():
-            turn = Turn.objects.select_for_update().get(pk=turn.pk)
-    except PhaseRunning as running:
-        raise DomainError(
-            f"Turn {turn.number} is being resolved (since {moment_text(running.since, kingdom.campaign.time_zone)}): "
+    turn = turn_row_hold(
+        turn,
+        running=lambda since: (
+            f"Turn {turn.number} is being resolved (since {moment_text(since, kingdom.campaign.time_zone)}): "
             f"{kingdom.name} cannot {what} now; do it when the next turn opens for orders (Rogue Kingdom)."
-        ) from None
-    except LockBusy:
-        raise DomainError(
-            f"Turn {turn.number} is busy (order sheets are being saved into it): nothing was changed; try again."
-        ) from None
+        ),
+    )
     if turn.status != Turn.Status.ORDERS_OPEN:
         raise DomainError(
             f"{kingdom.name} cannot {what} while turn {turn.number} is {turn.get_status_display().lower()}: "
