@@ -346,7 +346,8 @@ def sheets_overview(request: HttpRequest, turn_id: int) -> HttpResponse:
                 for k, s in rows
                 if not k.is_ancient_dead and not k.is_rogue and (s is None or s.status != "submitted")
             ],
-            "filing": sum(1 for k, _ in rows if not k.is_ancient_dead),
+            # Of how many kingdoms file orders: the hold's own count (orders_missing), a Rogue Kingdom never.
+            "filing": sum(1 for k, _ in rows if not k.is_ancient_dead and not k.is_rogue),
             "changes": turn.deadline_changes.select_related("changed_by"),
             "progress": turn_progress(turn, organizer=True),
             "schedule_form": ScheduleForm(instance=schedule_of(turn.campaign)),

@@ -57,6 +57,11 @@ def test_the_organizer_marks_a_player_out_and_the_kingdom_becomes_a_rogue_kingdo
     overview = pages_as("organizer").get(f"/turns/{turn.pk}/sheets/").content.decode()
     assert "Tor Anlec (Rogue Kingdom: files no orders)" in overview
     assert "<strong>Tor Anlec</strong>" not in overview.split('id="missing"')[1].split("</p>")[0]
+    # Held for the organizer, the turn counts the missing orders of the three kingdoms that file them.
+    Turn.objects.filter(pk=turn.pk).update(held_at=turn.orders_deadline)
+    held = pages_as("organizer").get(f"/turns/{turn.pk}/sheets/").content.decode()
+    assert "too many orders missing (3 of 3)" in held
+    Turn.objects.filter(pk=turn.pk).update(held_at=None)
     assert orders_phase_run(turn_id=turn.pk).resolved
     assert not TurnEvent.objects.filter(turn=turn, kingdom=tor, code__in=[EventCode.MISSED_ORDERS, EventCode.TAXES])
     assert tor.treasury_balance() == treasury
