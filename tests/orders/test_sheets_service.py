@@ -127,6 +127,32 @@ def test_a_reported_turn_s_results_deadline_no_longer_moves(turn, demo_campaign)
     assert not DeadlineChange.objects.exists() and Email.objects.count() == emails
 
 
+def test_the_page_moves_a_results_deadline_when_the_orders_deadline_was_set_to_the_second(turn, demo_campaign):
+    """Campaign Schedule: in the battles of a turn only the results deadline may move. The orders
+    deadline was set to the second (through the API); the page shows it to the minute and sends it
+    back as shown: it has not moved, and the new results deadline is saved."""
+    orders = turn.orders_deadline + dt.timedelta(seconds=30)
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.BATTLES, orders_deadline=orders)
+    zone = ZoneInfo(demo_campaign.time_zone)
+    later = turn.results_deadline + dt.timedelta(days=1)
+    answer = (
+        pages_as("organizer")
+        .post(
+            f"/turns/{turn.pk}/deadlines/",
+            {
+                "orders_deadline": orders.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+                "results_deadline": later.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+            },
+            follow=True,
+        )
+        .content.decode()
+    )
+    assert "Deadlines saved" in answer and "cannot change" not in answer
+    turn.refresh_from_db()
+    assert (turn.orders_deadline, turn.results_deadline) == (orders, later)
+    assert list(DeadlineChange.objects.values_list("kind", flat=True)) == ["results"]
+
+
 def test_while_paused_the_deadline_does_not_pass(turn, ostland, alice, demo_campaign):
     campaign_pause(campaign=demo_campaign, paused=True, changed_by=demo_campaign.organizer, reason="Holidays")
     late = turn.orders_deadline + dt.timedelta(days=2)
