@@ -378,3 +378,30 @@ def test_independence_declared_while_the_orders_phase_runs_is_answered_at_once_a
     assert province.controller_id == ostland.pk and ostland.players.filter(pk=erin.pk).exists()
     turn.refresh_from_db()
     assert turn.status == Turn.Status.BATTLES and phase.errors == []
+
+
+def test_moving_the_deadlines_while_the_orders_phase_runs_is_answered_at_once_and_changes_nothing(campaign):
+    """Campaign Schedule: the organizer moves the results deadline while the turn's orders are being
+    resolved. The page answers at once that the turn is being resolved (it no longer waits on the
+    turn's row, which the web process's lock timeout ended in an error); nothing is recorded."""
+    turn = campaign.turns.get(number=1)
+    zone = ZoneInfo(campaign.time_zone)
+    later = turn.results_deadline + dt.timedelta(days=1)
+    with HeldPhase(orders_phase_run, turn.pk) as phase:
+        page, seconds = _in_thread(
+            lambda: pages_as("organizer").post(
+                f"/turns/{turn.pk}/deadlines/",
+                {
+                    "orders_deadline": turn.orders_deadline.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+                    "results_deadline": later.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+                },
+            )
+        )
+        assert phase.running
+    assert seconds < 1, seconds
+    assert page.status_code == 302
+    told = [str(m) for m in get_messages(page.wsgi_request)]
+    assert len(told) == 1 and told[0].startswith("Turn 1 is being resolved (since "), told
+    turn.refresh_from_db()
+    assert turn.results_deadline == later - dt.timedelta(days=1) and not turn.deadline_changes.exists()
+    assert turn.status == Turn.Status.BATTLES and phase.errors == []
