@@ -346,7 +346,8 @@ def sheets_overview(request: HttpRequest, turn_id: int) -> HttpResponse:
                 for k, s in rows
                 if not k.is_ancient_dead and not k.is_rogue and (s is None or s.status != "submitted")
             ],
-            "filing": sum(1 for k, _ in rows if not k.is_ancient_dead),
+            # Of how many kingdoms file orders: the hold's own count (orders_missing), a Rogue Kingdom never.
+            "filing": sum(1 for k, _ in rows if not k.is_ancient_dead and not k.is_rogue),
             "changes": turn.deadline_changes.select_related("changed_by"),
             "progress": turn_progress(turn, organizer=True),
             "schedule_form": ScheduleForm(instance=schedule_of(turn.campaign)),
@@ -422,14 +423,18 @@ def deadlines_change(request: HttpRequest, turn_id: int) -> HttpResponse:
         # The organizer types local times of the campaign's time zone.
         local = {k: form.cleaned_data[k].replace(tzinfo=None) for k in ("orders_deadline", "results_deadline")}
         aware = {k: dt.datetime.combine(v.date(), v.time(), tzinfo=zone) for k, v in local.items()}
+
+        def moved(new: dt.datetime, old: dt.datetime) -> dt.datetime | None:
+            # The form shows a deadline to the minute: one set to the second (the API) and left as
+            # shown has not moved (else a resolved turn's orders deadline would be "changed").
+            return None if new == old.replace(second=0, microsecond=0) else new
+
         try:
             deadline_change(
                 turn=turn,
                 changed_by=request.user,
-                orders_deadline=aware["orders_deadline"] if aware["orders_deadline"] != turn.orders_deadline else None,
-                results_deadline=aware["results_deadline"]
-                if aware["results_deadline"] != turn.results_deadline
-                else None,
+                orders_deadline=moved(aware["orders_deadline"], turn.orders_deadline),
+                results_deadline=moved(aware["results_deadline"], turn.results_deadline),
                 reason=form.cleaned_data["reason"],
             )
         except DomainError as exc:

@@ -16,6 +16,8 @@ What a restore does (docs/architecture.md, "Snapshots and restore"):
   the organizer (`Turn.held_at`), so the deadline sweep does not run the phase again by itself:
   the organizer resolves it with the button when ready (the same seed: the same state resolves
   the same way);
+- who plays each kingdom stays as it is now (a co-player removed since stays removed), but where the
+  restore undoes a kingdom changing hands (`_rosters_kept`);
 - emails: every email that existed when the snapshot was taken is kept as it stands now (sent ones
   are not sent again); of those queued since (the undone phase's scenario sheets or reports), the
   sent ones stay in the history, detached from the reports that no longer exist, and the others
@@ -135,6 +137,7 @@ def snapshot_restore(*, snapshot_id: int, user: AnyUser, now: dt.datetime | None
         now_document = campaign_export(campaign=campaign)
         document["emails"] = _emails_kept(snapshot, document, now_document)
         document["messages"] = _messages_kept(document, now_document)
+        _rosters_kept(document, now_document)
         plan = campaign_plan_read(document=document)  # every problem found before anything is deleted
         _ids_kept(plan, campaign)
         _campaign_rows_delete(campaign)
@@ -215,6 +218,34 @@ def _messages_kept(document: dict[str, Any], now: dict[str, Any]) -> list[dict[s
         if row["sender_kingdom"] is None or row["sender_kingdom"] in kingdoms:
             kept.append({**row, "recipients": [name for name in row["recipients"] if name in kingdoms]})
     return kept
+
+
+def _rosters_kept(document: dict[str, Any], now: dict[str, Any]) -> None:
+    """Who plays each kingdom is the organizer's say about people, not the game's: a co-player
+    removed since the snapshot (who may no longer see the kingdom's secrets) stays removed, and one
+    added since keeps their place. Only where the restore undoes a kingdom changing hands (its player
+    marked out, a Rogue Kingdom given to a new player: the kingdom is a Rogue Kingdom in one and not
+    in the other), or an independence declared since (a kingdom the snapshot does not have), do its
+    people go back to where the snapshot had them. A person plays one kingdom of the campaign."""
+    then = {row["name"]: row for row in document["kingdoms"]}
+    current = {row["name"]: row for row in now["kingdoms"]}
+    kept = {
+        name
+        for name, row in then.items()
+        if name in current and (row["rogue_turn"] is None) == (current[name]["rogue_turn"] is None)
+    }
+    # The people of a kingdom declared independent since go back to the kingdom they left.
+    independent = {person for name, row in current.items() if name not in then for person in row["players"]}
+    rosters = {
+        name: [*current[name]["players"], *(p for p in then[name]["players"] if p in independent)] for name in kept
+    }
+    placed = {person for players in rosters.values() for person in players}
+    for name, row in then.items():
+        row["players"] = rosters[name] if name in kept else [p for p in row["players"] if p not in placed]
+    # An account added since is named by the document's users, as the snapshot's are.
+    known = {row["username"] for row in document["users"]}
+    added = [row for row in now["users"] if row["username"] in placed and row["username"] not in known]
+    document["users"] = sorted([*document["users"], *added], key=lambda row: row["username"])
 
 
 def _identity(row: dict[str, Any]) -> tuple[Any, ...]:

@@ -17,7 +17,11 @@ def rogue_rows_write(*, kingdom: Kingdom, turn_number: int) -> tuple[int, int]:
     Defense Forces leave the map, its fortifications and its alliance end (no gold back). Returns how
     many armies and alliances ended. The marking out and the resolution (Loss of the Capitol) share it."""
     kingdom.rogue_turn = turn_number
-    kingdom.save(update_fields=["rogue_turn"])
+    # Loss of the Capitol: "A player who loses their capitol has 3 turns": the countdown is the
+    # player's, and ends with them (as when the countdown itself puts them out); a new player given
+    # the kingdom never inherits it (decision 602).
+    kingdom.capitol_lost_turn = None
+    kingdom.save(update_fields=["rogue_turn", "capitol_lost_turn"])
     kingdom.players.clear()
     armies = list(Army.objects.filter(kingdom=kingdom, status=Army.Status.ACTIVE))
     for army in armies:

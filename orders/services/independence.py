@@ -13,12 +13,14 @@ from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province
 from kingdoms.services.world import world_changed, world_load
+from rulebook.campaign_schedule import moment_text
 from rulebook.player_issues.joint_kingdoms import independence_check
 from rulebook.warlord.succession import HeirCandidate
 from turns.models import Turn, TurnEvent
 
 from ..models import OrderSheet
 from .events import turn_event_sequence_next
+from .sheets import turn_row_hold
 
 PHASE = "independence"
 NAME_MAX = 100  # Kingdom.name
@@ -35,11 +37,21 @@ def independence_declare(
 ) -> Kingdom:
     """The co-player leaves `kingdom` and leads a new kingdom of the same army type with what it
     gives. Refused whole, naming the province, army or rule, if anything is wrong."""
+    turn = Turn.objects.filter(campaign_id=kingdom.campaign_id).order_by("-number").first()
+    if turn is not None:
+        # Held first, so a running orders phase is answered at once (its claim is not seen before it
+        # commits: the turn would look open while its armies and provinces are being resolved).
+        turn = turn_row_hold(
+            turn,
+            running=lambda since: (
+                f"Turn {turn.number} is being resolved (since {moment_text(since, turn.campaign.time_zone)}): "
+                "independence is declared while a turn is open for orders (decision 225)."
+            ),
+        )
     campaign = Campaign.objects.select_for_update().get(pk=kingdom.campaign_id)
     kingdom = Kingdom.objects.select_for_update().get(pk=kingdom.pk)
     name = name.strip()
     errors: list[str] = []
-    turn = campaign.turns.order_by("-number").first()
     if turn is None or turn.status != Turn.Status.ORDERS_OPEN:
         errors.append("Independence is declared while a turn is open for orders (decision 225).")
     elif OrderSheet.objects.filter(turn=turn, kingdom=kingdom, status=OrderSheet.Status.SUBMITTED).exists():

@@ -17,19 +17,31 @@ from kingdoms.models import Kingdom
 from kingdoms.services.campaigns import player_user_invite
 from kingdoms.services.rogue import rogue_rows_write
 from kingdoms.services.world import world_changed
+from rulebook.campaign_schedule import moment_text
 from turns.models import Turn
 
+from ..models import OrderSheet, OrdersReminder
 from .events import turn_event_record
+from .sheets import turn_row_hold
 from .turns import current_turn
 
 PHASE = "organizer"
 
 
 def _open_turn(kingdom: Kingdom, what: str) -> Turn:
-    """The campaign's turn, open for orders: a kingdom changes hands only then (decision 150)."""
+    """The campaign's turn, open for orders, its row held until the change commits: a kingdom
+    changes hands only then (decision 150), never under a running orders phase (read without the
+    lock, the turn looks open while the phase resolves it: `turn_row_hold`)."""
     turn = current_turn(kingdom.campaign)
     if turn is None:
         raise DomainError(f"{kingdom.name} cannot {what} before the campaign has started (Rogue Kingdom).")
+    turn = turn_row_hold(
+        turn,
+        running=lambda since: (
+            f"Turn {turn.number} is being resolved (since {moment_text(since, kingdom.campaign.time_zone)}): "
+            f"{kingdom.name} cannot {what} now; do it when the next turn opens for orders (Rogue Kingdom)."
+        ),
+    )
     if turn.status != Turn.Status.ORDERS_OPEN:
         raise DomainError(
             f"{kingdom.name} cannot {what} while turn {turn.number} is {turn.get_status_display().lower()}: "
@@ -75,7 +87,8 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
     their kingdom, invited by email (the setup's invitation). "The civil war is over and the lands
     return as they were with towns, cities, and treasury restored (but not the armies)": the
     provinces, towns and cities it still holds and its treasury (which collected nothing meanwhile,
-    decision 155) are the new player's; its armies stay gone. It files orders from the turn open now."""
+    decision 155) are the new player's; its armies stay gone. It files orders from the turn open now,
+    starting from no sheet (decision 601)."""
     kingdom = Kingdom.objects.select_for_update().select_related("campaign").get(pk=kingdom.pk)
     email = email.strip().lower()
     errors = []
@@ -90,7 +103,17 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
     turn = _open_turn(kingdom, "be given to a new player")
     since = kingdom.rogue_turn
     kingdom.rogue_turn = None
-    kingdom.save(update_fields=["rogue_turn"])
+    # The former leader's coronation countdown is not the new leader's (decision 602; a kingdom marked
+    # out before the countdown ended with its player may still hold one).
+    kingdom.capitol_lost_turn = None
+    kingdom.save(update_fields=["rogue_turn", "capitol_lost_turn"])
+    # The sheet the former leader filed for the open turn before being marked out is not the new
+    # leader's orders (decision 150: it is not resolved; decision 601): were it kept it would stand
+    # once the kingdom is no longer rogue, counted as orders in and resolved (its gold, land and
+    # alliances spent in the new leader's name). The new leader starts the turn with no sheet, and is
+    # reminded of the deadline as any kingdom whose orders are not in.
+    OrderSheet.objects.filter(turn=turn, kingdom=kingdom).delete()
+    OrdersReminder.objects.filter(turn=turn, kingdom=kingdom).delete()
     world_changed(kingdom.campaign_id)
     player_user_invite(email=email, kingdom=kingdom)
     turn_event_record(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -269,6 +269,25 @@ def order_sheet_save(
         raise DomainError(
             "This sheet could not be kept just now: the turn is being resolved and your kingdom's sheet was "
             "busy. Nothing was saved: send it again."
+        ) from None
+
+
+def turn_row_hold(turn: Turn, *, running: Callable[[dt.datetime], str]) -> Turn:
+    """The turn read again with its row held until the caller's transaction commits, for an
+    organizer's change that must not happen under a running orders phase (a kingdom changing hands).
+    The phase's claim holds the row and is not seen before it commits, so a running phase is
+    answered at once (`running(since)`, a DomainError), and any other holder of the row is waited
+    for within the request's bound (briternia/locks.py), as a Resolve click is."""
+    try:
+        phase_refuse_if_running(ORDERS_PHASE_NAME, turn.pk)
+        # A savepoint: a lock wait cut short leaves the caller's transaction usable for the check.
+        with lock_wait_cut_short(ORDERS_PHASE_NAME, turn.pk), transaction.atomic():
+            return Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
+    except PhaseRunning as phase:
+        raise DomainError(running(phase.since)) from None
+    except LockBusy:
+        raise DomainError(
+            f"Turn {turn.number} is busy (order sheets are being saved into it): nothing was changed; try again."
         ) from None
 
 

@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from briternia.errors import DomainError
+from briternia.locks import LockBusy, PhaseRunning, lock_wait_cut_short, phase_refuse_if_running
 from kernel.dice import new_seed
 from kingdoms.models import Campaign
 from rulebook.campaign_schedule import DeadlineClock, deadline_clock, deadline_text, moment_text, turn_deadlines
@@ -94,6 +95,34 @@ def turn_open(*, campaign: Campaign, number: int, now: dt.datetime | None = None
 DEADLINE_REASON_LENGTH = DeadlineChange._meta.get_field("reason").max_length
 
 
+# The phases' names as their locks know them (briternia/locks.py: PHASE_LOCK_SPACE).
+_PHASE_NAMES = ("orders phase", "aftermath")
+
+
+def _turn_held_between_phases(turn: Turn) -> Turn:
+    """The turn with its row held until the change commits. A phase of the turn holds that row from
+    its claim to its commit: its deadlines move once it has ended, so a running phase is answered at
+    once, and another holder of the row is waited for within the request's bound (briternia/locks.py)
+    instead of the web process's lock timeout ending the request in an error."""
+    try:
+        try:
+            for name in _PHASE_NAMES:
+                phase_refuse_if_running(name, turn.pk)
+            # A savepoint: a lock wait cut short leaves the caller's transaction usable for the check.
+            with lock_wait_cut_short(_PHASE_NAMES[0], turn.pk), transaction.atomic():
+                return Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
+        except LockBusy:
+            phase_refuse_if_running(_PHASE_NAMES[1], turn.pk, fresh=True)
+            raise
+    except PhaseRunning as running:
+        raise DomainError(
+            f"Turn {turn.number} is being resolved (since {moment_text(running.since, turn.campaign.time_zone)}): "
+            "nothing was changed; its deadlines can be moved once it has finished."
+        ) from None
+    except LockBusy:
+        raise DomainError(f"Turn {turn.number} is busy just now: nothing was changed; try again.") from None
+
+
 @transaction.atomic
 def deadline_change(
     *,
@@ -106,7 +135,7 @@ def deadline_change(
 ) -> Turn:
     """Move a turn's deadlines (usually to extend them); each change is recorded and emailed."""
     now = now or timezone.now()
-    turn = Turn.objects.select_for_update().select_related("campaign").get(pk=turn.pk)
+    turn = _turn_held_between_phases(turn)
     tz = turn.campaign.time_zone
     new_orders = orders_deadline or turn.orders_deadline
     new_results = results_deadline or turn.results_deadline
@@ -115,6 +144,10 @@ def deadline_change(
         errors.append(f"The reason is {len(reason)} characters; at most {DEADLINE_REASON_LENGTH}.")
     if orders_deadline and turn.status != Turn.Status.ORDERS_OPEN:
         errors.append("The orders of this turn have been resolved; their deadline cannot change.")
+    if results_deadline and turn.status not in (Turn.Status.ORDERS_OPEN, Turn.Status.BATTLES):
+        # Its aftermath has run (or is running): a new results deadline would be emailed to every
+        # player as if the turn's battles could still be reported.
+        errors.append(f"The aftermath of turn {turn.number} has been resolved; its results deadline cannot change.")
     if orders_deadline and orders_deadline <= now:
         errors.append(f"The new orders deadline {deadline_text(orders_deadline, tz)} has already passed.")
     if results_deadline and results_deadline <= now:

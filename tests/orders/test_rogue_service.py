@@ -3,13 +3,18 @@
 the bulletin tells it; the organizer gives the Rogue Kingdom to a new player invited by email.
 Rulebook: Player Issues > Rogue Kingdom, New Player Option."""
 
+import datetime as dt
+
 import pytest
 
 from kernel.event_codes import EventCode
-from kingdoms.models import Alliance, Army, Kingdom
+from kingdoms.models import Alliance, Army, Campaign, Kingdom
+from orders.models import OrderSheet, OrdersReminder
+from orders.services.sheets import order_sheet_save
 from orders.services.turns import orders_missing
 from outbox.models import Email
 from reports.services.reports import bulletin_context
+from rulebook.turn.write_orders.records import SheetEntries, TransferGold
 from tests.clients import pages_as, user_named
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
@@ -52,6 +57,11 @@ def test_the_organizer_marks_a_player_out_and_the_kingdom_becomes_a_rogue_kingdo
     overview = pages_as("organizer").get(f"/turns/{turn.pk}/sheets/").content.decode()
     assert "Tor Anlec (Rogue Kingdom: files no orders)" in overview
     assert "<strong>Tor Anlec</strong>" not in overview.split('id="missing"')[1].split("</p>")[0]
+    # Held for the organizer, the turn counts the missing orders of the three kingdoms that file them.
+    Turn.objects.filter(pk=turn.pk).update(held_at=turn.orders_deadline)
+    held = pages_as("organizer").get(f"/turns/{turn.pk}/sheets/").content.decode()
+    assert "too many orders missing (3 of 3)" in held
+    Turn.objects.filter(pk=turn.pk).update(held_at=None)
     assert orders_phase_run(turn_id=turn.pk).resolved
     assert not TurnEvent.objects.filter(turn=turn, kingdom=tor, code__in=[EventCode.MISSED_ORDERS, EventCode.TAXES])
     assert tor.treasury_balance() == treasury
@@ -144,3 +154,59 @@ def test_a_refusal_of_the_rules_on_the_leader_page_is_a_400(tor):
     response = pages_as("organizer").post(f"/kingdoms/{tor.pk}/leader/", {"action": "give", "email": "e@x.org"})
     assert response.status_code == 400
     assert "Tor Anlec is not a Rogue Kingdom" in response.content.decode()
+
+
+def test_new_player_option_the_former_leader_s_sheet_is_not_the_new_leader_s_orders(turn, tor, ostland):
+    """Rogue Kingdom, New Player Option (decisions 150, 601): dave files Tor Anlec's orders (1,000 gold
+    to Ostland, Transfer of Gold), then drops out; the organizer gives the kingdom to erin in the same
+    turn. Dave's sheet is not resolved: erin's kingdom has no sheet in, misses its orders if she files
+    none, and its treasury is as dave left it ("treasury restored")."""
+    order_sheet_save(
+        kingdom=tor,
+        turn=turn,
+        entries=SheetEntries(gold_transfers=(TransferGold(kingdom=ostland.pk, gold=1000),)),
+        submitted_by=tor.players.get(),
+        submit=True,
+        arrived_at=turn.orders_deadline - dt.timedelta(days=1),
+    )
+    OrdersReminder.objects.create(turn=turn, kingdom=tor)
+    _mark_out(tor)
+    treasury = tor.treasury_balance()
+    page = pages_as("organizer")
+    assert page.post(f"/kingdoms/{tor.pk}/leader/", {"action": "give", "email": "erin@example.com"}).status_code == 302
+
+    # The new leader's orders are not in: the overview, the count and the sheet say so.
+    assert orders_missing(turn) == (4, 4)
+    assert not OrderSheet.objects.filter(turn=turn, kingdom=tor).exists()
+    assert not OrdersReminder.objects.filter(turn=turn, kingdom=tor).exists()  # erin is reminded too
+    assert orders_phase_run(turn_id=turn.pk).resolved
+    assert TurnEvent.objects.filter(turn=turn, kingdom=tor, code=EventCode.MISSED_ORDERS).exists()
+    assert not TurnEvent.objects.filter(turn=turn, kingdom=tor, code=EventCode.TRANSFER_SENT).exists()
+    taxes = sum(e.gold for e in TurnEvent.objects.filter(turn=turn, kingdom=tor, code=EventCode.TAXES))
+    tor.refresh_from_db()
+    assert tor.treasury_balance() == treasury + taxes  # nothing spent in the new leader's name
+
+
+def test_new_player_option_the_former_leader_s_coronation_countdown_is_not_the_new_leader_s(demo_campaign, turn, tor):
+    """Loss of the Capitol ("A player who loses their capitol has 3 turns ... they then are out of the
+    game"), Rogue Kingdom, New Player Option (decision 602): Tor Anlec lost its capitol in turn 1 and
+    its player dropped out in turn 5, past the three turns; the organizer gives the kingdom to erin.
+    The countdown was the former player's: erin is not put out when the turn resolves, and her
+    kingdom counts no turns down."""
+    Turn.objects.filter(pk=turn.pk).update(number=5)
+    Campaign.objects.filter(pk=demo_campaign.pk).update(current_turn=5)
+    Kingdom.objects.filter(pk=tor.pk).update(capitol=None, capitol_lost_turn=1)
+    _mark_out(tor)
+    tor.refresh_from_db()
+    assert tor.capitol_lost_turn is None  # the countdown ends with the player
+    Kingdom.objects.filter(pk=tor.pk).update(capitol_lost_turn=1)  # a kingdom marked out before this fix
+    page = pages_as("organizer")
+    assert page.post(f"/kingdoms/{tor.pk}/leader/", {"action": "give", "email": "erin@example.com"}).status_code == 302
+
+    assert orders_phase_run(turn_id=turn.pk).resolved
+
+    tor.refresh_from_db()
+    assert tor.rogue_turn is None and list(tor.players.values_list("email", flat=True)) == ["erin@example.com"]
+    assert tor.capitol_lost_turn is None
+    codes = set(TurnEvent.objects.filter(turn=turn, kingdom=tor).values_list("code", flat=True))
+    assert not codes & {EventCode.PLAYER_OUT, EventCode.CAPITOL_COUNTDOWN}

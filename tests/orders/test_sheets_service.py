@@ -13,7 +13,10 @@ from orders.models import DeadlineChange, OrderSheet, OrderSubmission
 from orders.services.reminders import orders_reminders_queue
 from orders.services.sheets import order_sheet_save, submitted_entries
 from orders.services.turns import campaign_pause, deadline_change
+from outbox.models import Email
 from rulebook.turn.write_orders.records import ArmyOrder, CreateArmy, OrderKind, SheetEntries
+from tests.clients import pages_as
+from turns.models import Turn
 from turns.tasks import deadline_sweep
 
 
@@ -94,6 +97,60 @@ def test_a_deadline_cannot_move_into_the_past(turn, demo_campaign):
         deadline_change(
             turn=turn, changed_by=demo_campaign.organizer, orders_deadline=turn.orders_deadline - dt.timedelta(days=30)
         )
+
+
+def test_a_reported_turn_s_results_deadline_no_longer_moves(turn, demo_campaign):
+    """Campaign Schedule: the results deadline is the battles' (turn summary sheets by Wednesday). Once
+    the turn's aftermath has run it is over: a new results deadline is refused on the page and the
+    API's service, naming the turn, nothing is recorded and no player is emailed a deadline of a
+    finished turn; its overview offers no deadline form."""
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.REPORTED)
+    turn.refresh_from_db()
+    emails = Email.objects.count()
+    later = turn.results_deadline + dt.timedelta(days=3)
+    with pytest.raises(DomainError, match="aftermath of turn 1 has been resolved; its results deadline cannot"):
+        deadline_change(turn=turn, changed_by=demo_campaign.organizer, results_deadline=later)
+    zone = ZoneInfo(demo_campaign.time_zone)
+    page = pages_as("organizer")
+    refused = page.post(
+        f"/turns/{turn.pk}/deadlines/",
+        {
+            "orders_deadline": turn.orders_deadline.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+            "results_deadline": later.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+        },
+        follow=True,
+    ).content.decode()
+    assert "its results deadline cannot change" in refused
+    assert 'id="deadlines-form"' not in refused and 'id="deadlines-closed"' in refused
+    turn.refresh_from_db()
+    assert turn.results_deadline == later - dt.timedelta(days=3)
+    assert not DeadlineChange.objects.exists() and Email.objects.count() == emails
+
+
+def test_the_page_moves_a_results_deadline_when_the_orders_deadline_was_set_to_the_second(turn, demo_campaign):
+    """Campaign Schedule: in the battles of a turn only the results deadline may move. The orders
+    deadline was set to the second (through the API); the page shows it to the minute and sends it
+    back as shown: it has not moved, and the new results deadline is saved."""
+    orders = turn.orders_deadline + dt.timedelta(seconds=30)
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.BATTLES, orders_deadline=orders)
+    zone = ZoneInfo(demo_campaign.time_zone)
+    later = turn.results_deadline + dt.timedelta(days=1)
+    answer = (
+        pages_as("organizer")
+        .post(
+            f"/turns/{turn.pk}/deadlines/",
+            {
+                "orders_deadline": orders.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+                "results_deadline": later.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+            },
+            follow=True,
+        )
+        .content.decode()
+    )
+    assert "Deadlines saved" in answer and "cannot change" not in answer
+    turn.refresh_from_db()
+    assert (turn.orders_deadline, turn.results_deadline) == (orders, later)
+    assert list(DeadlineChange.objects.values_list("kind", flat=True)) == ["results"]
 
 
 def test_while_paused_the_deadline_does_not_pass(turn, ostland, alice, demo_campaign):

@@ -17,7 +17,9 @@ from battles.services.aftermath import aftermaths_due
 from briternia.errors import DomainError
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Campaign, TreasuryEntry
+from kingdoms.services.co_players import co_player_add, co_player_remove
 from kingdoms.services.world import world_for_kingdom, world_load
+from orders.services.rogue import kingdom_rogue_declare
 from orders.services.turns import turns_due
 from outbox.models import Email
 from reports.models import ReportEmail, TurnReport
@@ -321,3 +323,36 @@ def test_after_a_restore_the_order_sheets_are_checked_against_the_restored_world
     assert {a.name: a.province for a in restored.armies.values()} == {
         a.name: a.province for a in before_orders.armies.values()
     }
+
+
+def test_a_restore_keeps_who_plays_each_kingdom_but_undoes_a_kingdom_changing_hands(
+    battle_turn, django_capture_on_commit_callbacks
+):
+    """Restore to before turn 1's aftermath while turn 2's orders are open: eve, a co-player of Ostland
+    from turn 1, was removed in turn 2, and frank was added to Karak Dumn in turn 2. The removed
+    co-player does not get Ostland's pages back, nor the restore's email; the one added keeps his
+    place. Tor Anlec's player, marked out in turn 2 (Rogue Kingdom), is undone with the mark: dave
+    leads it again, as the snapshot has it."""
+    campaign = battle_turn.campaign
+    k = {x.name: x for x in campaign.kingdoms.all()}
+    with django_capture_on_commit_callbacks(execute=True):
+        eve = co_player_add(kingdom=k["Ostland"], email="eve@example.com")
+    resolve(battle_turn, django_capture_on_commit_callbacks)
+    aftermath(battle_turn, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        co_player_remove(kingdom=k["Ostland"], user_id=eve.pk)
+        co_player_add(kingdom=k["Karak Dumn"], email="frank@example.com")
+        kingdom_rogue_declare(kingdom=k["Tor Anlec"], why="moved abroad")
+    snapshot = Snapshot.objects.get(phase=Snapshot.Phase.AFTERMATH)
+
+    restore(snapshot, django_capture_on_commit_callbacks)
+
+    rosters = {x.name: sorted(x.players.values_list("email", flat=True)) for x in campaign.kingdoms.all()}
+    assert rosters["Ostland"] == ["alice@briternia.local"]
+    assert rosters["Karak Dumn"] == ["carol@briternia.local", "frank@example.com"]
+    assert rosters["Tor Anlec"] == ["dave@briternia.local"] and not campaign.kingdoms.get(name="Tor Anlec").is_rogue
+    eve_client = Client()
+    eve_client.force_login(eve)
+    assert eve_client.get(f"/kingdoms/{k['Ostland'].pk}/").status_code == 404
+    told = Email.objects.get(subject__contains="restored")
+    assert "eve@example.com" not in told.to and "frank@example.com" in told.to

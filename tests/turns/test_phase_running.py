@@ -28,6 +28,7 @@ from django.utils import timezone
 from demo.campaign import demo_campaign_create
 from kernel.event_codes import EventCode
 from kingdoms.models import Army
+from kingdoms.services.co_players import co_player_add
 from orders.models import OrderSheet, OrderSubmission
 from tests.clients import api_as, pages_as
 from turns.models import Turn, TurnEvent
@@ -328,3 +329,79 @@ def test_the_web_process_connections_wait_at_most_a_second_for_a_lock(process: s
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == expected
+
+
+def test_marking_a_player_out_while_the_orders_phase_runs_is_answered_at_once_and_changes_nothing(campaign):
+    """Rogue Kingdom (decision 150: a kingdom changes hands only while its turn is open for orders, so
+    the orders phase finds it as it will stay for the turn): the organizer marks Tor Anlec's player
+    out while the orders phase runs. Answered at once that the turn is being resolved; the kingdom,
+    its player and its armies are as they were, and the phase resolves with them."""
+    turn = campaign.turns.get(number=1)
+    tor = campaign.kingdoms.get(name="Tor Anlec")
+    with HeldPhase(orders_phase_run, turn.pk) as phase:
+        page, seconds = _in_thread(
+            lambda: pages_as("organizer").post(f"/kingdoms/{tor.pk}/leader/", {"action": "rogue", "why": "gone"})
+        )
+        assert phase.running
+    assert seconds < 1, seconds
+    assert page.status_code == 400
+    assert "Turn 1 is being resolved" in html.unescape(page.content.decode())
+    tor.refresh_from_db()
+    assert tor.rogue_turn is None and tor.players.filter(username="dave").exists()
+    assert Army.objects.filter(kingdom=tor, status=Army.Status.ACTIVE).exists()
+    assert not TurnEvent.objects.filter(turn=turn, code=EventCode.ROGUE_KINGDOM).exists()
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.BATTLES and phase.errors == []
+
+
+def test_independence_declared_while_the_orders_phase_runs_is_answered_at_once_and_changes_nothing(campaign):
+    """Joint kingdoms (decision 225: independence is declared while a turn is open for orders): the
+    organizer enters a co-player's independence while the orders phase runs. Answered at once that
+    the turn is being resolved; no kingdom is made, no province changes hands."""
+    turn = campaign.turns.get(number=1)
+    ostland = campaign.kingdoms.get(name="Ostland")
+    erin = co_player_add(kingdom=ostland, email="erin@example.com")
+    province = ostland.provinces.exclude(pk=ostland.capitol_id).filter(armies__isnull=True).order_by("number")[0]
+    with HeldPhase(orders_phase_run, turn.pk) as phase:
+        page, seconds = _in_thread(
+            lambda: pages_as("organizer").post(
+                f"/kingdoms/{ostland.pk}/independence/",
+                {"co_player": str(erin.pk), "name": "Eldenmark", "provinces": [str(province.number)]},
+            )
+        )
+        assert phase.running
+    assert seconds < 1, seconds
+    assert page.status_code == 400
+    assert "Turn 1 is being resolved" in html.unescape(page.content.decode())
+    assert not campaign.kingdoms.filter(name="Eldenmark").exists()
+    province.refresh_from_db()
+    assert province.controller_id == ostland.pk and ostland.players.filter(pk=erin.pk).exists()
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.BATTLES and phase.errors == []
+
+
+def test_moving_the_deadlines_while_the_orders_phase_runs_is_answered_at_once_and_changes_nothing(campaign):
+    """Campaign Schedule: the organizer moves the results deadline while the turn's orders are being
+    resolved. The page answers at once that the turn is being resolved (it no longer waits on the
+    turn's row, which the web process's lock timeout ended in an error); nothing is recorded."""
+    turn = campaign.turns.get(number=1)
+    zone = ZoneInfo(campaign.time_zone)
+    later = turn.results_deadline + dt.timedelta(days=1)
+    with HeldPhase(orders_phase_run, turn.pk) as phase:
+        page, seconds = _in_thread(
+            lambda: pages_as("organizer").post(
+                f"/turns/{turn.pk}/deadlines/",
+                {
+                    "orders_deadline": turn.orders_deadline.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+                    "results_deadline": later.astimezone(zone).strftime("%Y-%m-%dT%H:%M"),
+                },
+            )
+        )
+        assert phase.running
+    assert seconds < 1, seconds
+    assert page.status_code == 302
+    told = [str(m) for m in get_messages(page.wsgi_request)]
+    assert len(told) == 1 and told[0].startswith("Turn 1 is being resolved (since "), told
+    turn.refresh_from_db()
+    assert turn.results_deadline == later - dt.timedelta(days=1) and not turn.deadline_changes.exists()
+    assert turn.status == Turn.Status.BATTLES and phase.errors == []
