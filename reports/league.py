@@ -1,6 +1,7 @@
 """The campaign page's league table: what every player of the campaign may know of every kingdom.
 
-Provinces, towns and cities held and battles won are public (the map and the bulletin show them);
+Provinces, towns and cities held and battles won are public (the map and the bulletin show them; a
+Tomb Raiders' skirmish is not among them);
 the treasury is secret, so it shows as a gold rank band (rulebook.treasury.league, rules decision 341);
 and of the current turn's orders only whether the kingdom has submitted its sheet, never what.
 """
@@ -82,9 +83,11 @@ def _holdings(campaign: Campaign) -> Counter[tuple[int, str]]:
 
 
 def _battles_won(campaign: Campaign) -> Counter[int]:
-    """Kingdom id -> battles it won as attacker or defender (the battle's victor, once the aftermath ran)."""
+    """Kingdom id -> battles it won as attacker or defender (the battle's victor, once the aftermath ran).
+    A Tomb Raiders' skirmish (a Tomb Raid, a Reconnaissance, a Sabotage) is no battle of the table: who
+    raided or spied is never public (decisions 442 and 462), and the bulletin lists none of them."""
     won: Counter[int] = Counter()
-    for victor, attacker, defender in Battle.objects.filter(turn__campaign=campaign).values_list(
+    for victor, attacker, defender in Battle.objects.filter(turn__campaign=campaign, mission="").values_list(
         "victor", "attacker_kingdom_id", "defender_kingdom_id"
     ):
         winner = {"attacker": attacker, "defender": defender}.get(victor)

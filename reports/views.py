@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -80,8 +80,12 @@ def email_resend_view(request: HttpRequest, email_id: int) -> HttpResponse:
     email = selectors.email_for_organizer(user=request.user, email_id=email_id)
     flash_outcome(request, lambda: email_resend(email=email), success=f"The email to {email.to_line} is queued again.")
     back = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return redirect(back)
+    # A path of this site only: `redirect` would read any other word as a view's name and fail (500)
+    # after the email was queued again.
+    if back.startswith("/") and url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return HttpResponseRedirect(back)
     return redirect("campaign-emails", campaign_id=email.campaign_id)
 
 

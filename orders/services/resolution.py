@@ -112,10 +112,11 @@ def resolution_write(
     the rules), for the battles' rows."""
     campaign = turn.campaign
     # Fortify: not the turn after a battle. The armies that will fight it (the battles are posted next).
-    # A Tomb Raiders' skirmish (a Tomb Raid, a Rogue Kingdom's scouting forces) is fought by the raiders:
-    # the army waiting on it "does not fight" (decisions 231, 408), so it was in no battle (decision 619).
-    fighting = {b.attacker_army for b in resolution.battles if b.attacker_army is not None and not b.skirmish} | {
-        b.defender_army for b in resolution.battles if b.defender_army is not None
+    # A skirmish's army does not fight (a Tomb Raid's or the scouting forces' army waits on its Tomb
+    # Raiders: decisions 231, 408): it was in no battle, and a spy may not name it (decisions 442, 455, 619).
+    battles = [b for b in resolution.battles if not b.skirmish]
+    fighting = {b.attacker_army for b in battles if b.attacker_army is not None} | {
+        b.defender_army for b in battles if b.defender_army is not None
     }
     after = replace(
         resolution.state.world,

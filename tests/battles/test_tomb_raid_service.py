@@ -9,6 +9,7 @@ Scenario & Terrain."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from django.test import Client
@@ -18,11 +19,13 @@ from battles.models import Battle
 from battles.services.summary_text import summary_sheet_text
 from kernel.event_codes import EventCode
 from kingdoms.models import Army, Kingdom, TombRaiderEntry, TombRaiderForce
+from kingdoms.services.world import world_load
 from orders.entries import sheet_from_json
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from reports.models import ReportEmail
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
+from rulebook.turn.write_orders.missions import rival_choices
 from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
 
@@ -176,3 +179,26 @@ def test_the_scenario_sheet_its_email_and_the_summary_sheet_name_the_tomb_raider
     assert "Ostland: 1st Army" not in email.text
     help_words = " ".join(line.removeprefix("# ") for line in text.splitlines() if line.startswith("#"))
     assert f"Ostland: Tomb Raiders against The warband of the ruins in {ruin}." in help_words
+
+
+def test_the_army_waiting_on_a_raid_fought_no_battle_so_no_spy_may_name_it(
+    turn, to_the_ruins, django_capture_on_commit_callbacks
+):
+    """Decision 408: the army that moved into the ruin waits on its Tomb Raiders' skirmish and does
+    not fight; the raid is secret (decision 442: not among the bulletin's battles). So the turn does
+    not mark it as having fought a battle: a rival's order sheet never offers it to a spy, who may name
+    only an army that fought a battle of an earlier turn (decision 455), and it is not barred from
+    Fortify next turn as an army "in a battle the previous turn" (Fortify; decision 619)."""
+    ostland, army, start, ruin, sheet = to_the_ruins
+    sheet(raid=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert orders_phase_run(turn_id=turn.pk).resolved
+    assert Battle.objects.filter(turn=turn, province=ruin, mission="tomb-raid", skirmish=True).exists()
+
+    army.refresh_from_db()
+    assert army.last_battle_turn is None
+    # The next turn's sheet of a rival: the spy's drop-downs name no army of Ostland.
+    karak = Kingdom.objects.get(campaign=turn.campaign, name="Karak Dumn")
+    next_turn = replace(world_load(campaign=turn.campaign, turn_number=turn.number), turn=turn.number + 1)
+    offered = rival_choices(next_turn, karak.pk)
+    assert not [label for _, label in offered.armies if label.startswith("Ostland:")], offered.armies

@@ -370,3 +370,62 @@ def test_every_api_endpoint_answers_each_refusal_it_can_give_in_the_one_error_sh
     assert not wrong, "\n".join(wrong)
     # Each kind of refusal was met (the 400s and 401s: the access walk above).
     assert {403, 404, 405, 415, 429} <= set(provoked), provoked
+
+
+# Routes whose path names no object of a campaign: a user of another campaign is answered as
+# another player of this one is (their own account, the public tools).
+NOT_A_CAMPAIGN_OBJECT = {"password_reset_confirm", "deadlines-feed"}
+
+
+def test_a_user_of_another_campaign_finds_nothing_of_this_one_by_its_ids(world, django_capture_on_commit_callbacks):
+    """Secrecy (a forbidden object answers 404, never 403): the organizer and a player of another
+    campaign, logged in, ask every route with the ids of this campaign's objects (its campaign,
+    turn, kingdoms, army, character, battle, report, email, snapshot): every one is "not found",
+    reads and writes alike, and nothing of the campaign changes. A route that names no object answers
+    them as it answers another player of this campaign."""
+    from django.contrib.auth import get_user_model
+
+    from kingdoms.models import Campaign
+    from kingdoms.services import campaigns as campaign_services
+    from rulebook.setup.maps import load_default_map
+
+    User = get_user_model()
+    otto = User.objects.create_user(username="otto", email="otto@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        elsewhere = campaign_services.campaign_create(
+            name="Otto's War", organizer=otto, player_count=2, time_zone="Europe/London", map_spec=load_default_map()
+        )
+        kingdom = campaign_services.player_invite(
+            campaign=elsewhere, email="pat@example.org", kingdom_name="Pat's Land", army_type="empire"
+        )
+    pat = kingdom.players.get()
+    campaign = Campaign.objects.get(pk=world["campaign_id"])
+    before = (campaign.status, campaign.current_turn, campaign.kingdoms.count(), Email.objects.count())
+    wrong = []
+    for name, path in _routes(get_resolver().url_patterns):
+        if name.startswith("admin:"):
+            continue
+        method, _, other_player, _, _ = ROUTES[name]
+        names_an_object = "<" in path and name not in NOT_A_CAMPAIGN_OBJECT
+        if not names_an_object and other_player is None:
+            continue
+        api = path.startswith("api/")
+        url = _url(path, world)
+        for user in (otto, pat):
+            client = APIClient() if api else Client()
+            client.force_login(user)
+            if method == "GET":
+                response = client.get(url)
+            elif api:
+                response = client.generic(method, url, "{}", content_type="application/json")
+            else:
+                response = client.post(url, {})
+            got = _outcome(response, api=api)
+            want = 404 if names_an_object else other_player
+            if name == "my-reports":
+                want = 302  # their own campaign's history
+            if got != want:
+                wrong.append(f"{method} {url} ({name}) as {user.username}: expected {want}, got {got}")
+    campaign.refresh_from_db()
+    assert (campaign.status, campaign.current_turn, campaign.kingdoms.count(), Email.objects.count()) == before
+    assert not wrong, "\n".join(wrong)

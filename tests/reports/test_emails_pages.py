@@ -116,3 +116,28 @@ def test_resend_is_a_post_and_sends_the_email_as_it_was_written(
     assert (invitation.status, invitation.attempts) == (Email.Status.SENT, 1)
     response = organizer.post(f"/emails/{invitation.pk}/resend/", follow=True)
     assert "there is nothing to resend" in response.content.decode() and len(mail.outbox) == 1
+
+
+def test_a_resend_whose_back_address_is_no_page_of_the_site_goes_back_to_the_emails(
+    demo_campaign, failed, django_capture_on_commit_callbacks
+):
+    """The Resend button posts the page it is on (`next`); a `next` that is no path of the site (a
+    word, a number: a page of another build, a script) must not answer "Something went wrong" after
+    the email was queued again (the page would say nothing was done, and a second try is refused as
+    nothing to resend): the organizer lands on the campaign's emails with the outcome flashed."""
+    organizer = Client(raise_request_exception=False)
+    organizer.force_login(get_user_model().objects.get(username="organizer"))
+    reminder = failed["reminder"]
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = organizer.post(f"/emails/{reminder.pk}/resend/", {"next": "turn-deliveries"})
+    assert response.status_code == 302, response.status_code
+    assert response["Location"] == f"/campaigns/{demo_campaign.pk}/emails/"
+    reminder.refresh_from_db()
+    assert reminder.status == Email.Status.SENT and len(mail.outbox) == 1
+    page = organizer.get(response["Location"]).content.decode()
+    assert "is queued again" in page
+    # A path of the site is where the button was: back there.
+    back = f"/turns/{reminder.turn_id}/deliveries/"
+    response = organizer.post(f"/emails/{failed['invitation'].pk}/resend/", {"next": back})
+    assert response["Location"] == back

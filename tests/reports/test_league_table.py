@@ -8,9 +8,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from battles.models import Battle
 from kingdoms.models import TreasuryEntry
 from orders.services.sheets import order_sheet_save
 from rulebook.turn.write_orders.records import SheetEntries, TransferGold
+from tests.battle_setup import raid_posted
 from tests.reports.test_reports import client_for
 
 
@@ -76,3 +78,35 @@ def test_the_league_table_counts_lands_and_battles_won(reported, k):
         towns = sum(1 for p in held if p.settlement == "town")
         cities = sum(1 for p in held if p.settlement == "city")
         assert rows[kingdom.name][:3] == [str(held.count()), str(towns), str(cities)]
+
+
+def test_a_tomb_raiders_skirmish_won_is_no_battle_won_on_the_league_table(demo_campaign, k):
+    """Decision 442: everyone learns that a ruin was raided, never by whom, and a Reconnaissance or
+    Sabotage is told to the spy and its target alone (decisions 456, 462); the bulletin lists none of
+    these skirmishes among its battles. Counted as battles won, the public league table would tell
+    every player which kingdom raided or spied (or repelled a spy) that turn."""
+    turn = demo_campaign.turns.get(number=1)
+    ostland, karak, tor = k["Ostland"], k["Karak Dumn"], k["Tor Anlec"]
+    army = ostland.armies.get(name="1st Army")
+    ruin = army.province.neighbours.filter(controller__isnull=True).order_by("number").first()
+    won = {"status": Battle.Status.RESOLVED, "result": "minor-victory", "defender_result": "minor-loss"}
+    raid_posted(turn, ruin, ostland, army, victor="attacker", **won)
+    Battle.objects.create(
+        turn=turn,
+        province=tor.capitol,
+        attacker_kingdom=karak,
+        defender_kingdom=tor,
+        skirmish=True,
+        mission="reconnaissance",
+        mission_detail={"desired": "treasury-info", "defender": "guard"},
+        garrison_points=150,
+        status=Battle.Status.RESOLVED,
+        result="minor-loss",
+        defender_result="minor-victory",
+        victor="defender",
+    )
+
+    rows = league_rows(client_for("dave").get(f"/campaigns/{demo_campaign.pk}/").content.decode())
+
+    won_column = {name: cells[3] for name, cells in rows.items() if name != "Kingdom"}
+    assert set(won_column.values()) == {"0"}, won_column

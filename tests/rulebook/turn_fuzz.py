@@ -541,13 +541,14 @@ def aftermath_state(
     rng: random.Random, resolution: Resolution, before: World, raiders: dict[int, TombRaiders]
 ) -> AftermathState:
     """The aftermath's state as the services leave it after the orders phase: the armies that fight
-    marked for Fortify (orders/services/resolution.py), the disbanded gone, the per-turn flags not
+    marked for Fortify (orders/services/resolution.py; not a skirmish's), the disbanded gone, the per-turn flags not
     stored, the characters and items of the armies on the map (`before`'s, as the orders left them:
     world_load's), every kingdom's Tomb Raiders (`raiders`) and the items it
     holds; each battle with random turn summary sheets (casualties up to each unit's stored models,
     characters of its army lost, the Tomb Raiders' losses, as battles/services/summaries.py allows per
     sheet), and sometimes an alliance's end announced."""
-    fighting = {b.attacker_army for b in resolution.battles} | {b.defender_army for b in resolution.battles}
+    fought = [b for b in resolution.battles if not b.skirmish]  # a skirmish's army waits (decision 619)
+    fighting = {b.attacker_army for b in fought} | {b.defender_army for b in fought}
     after_orders = resolution.state.world
     on_map = {u.id for a, listed in after_orders.units.items() for u in listed if a in live(after_orders).armies}
     world = live(
