@@ -1,7 +1,7 @@
 """A sheet sent by email is read as it is written (orders/sheet_text.py): the API and the site's form refuse
 a name longer than the campaign's records keep, and so must the sheet check, or the orders phase meets a
 name it cannot store and the turn stops (PostgreSQL refuses the row; found reading the columns against
-their writers for the phase fuzz, tests/turns/test_phase_fuzz.py). 3. Create / Upgrade Armies; Spending
+their writers for the phase fuzz, tests/turns/test_phase_fuzz.py; decision 595). 3. Create / Upgrade Armies; Spending
 Experience."""
 
 from __future__ import annotations

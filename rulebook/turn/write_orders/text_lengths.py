@@ -1,7 +1,8 @@
 """The names and words an order sheet's entries give, no longer than the campaign's records keep
 (pure Python): a new army's name, a unit's or a magic item's named by a purchase, and the rest. The
 API and the site's form refuse a longer one as they read it; a sheet sent by email is read as it is
-written, so the check refuses it too: a name the orders phase could not store would stop the turn."""
+written, so the check refuses it too: a name the orders phase could not store would stop the turn
+(decision 595)."""
 
 from __future__ import annotations
 
