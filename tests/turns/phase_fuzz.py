@@ -34,10 +34,11 @@ from django.db import transaction
 from battles.models import Battle
 from battles.services.summaries import battle_rule, battle_standing, summary_sheet_form, summary_sheet_save
 from briternia.errors import DomainError
-from kingdoms.models import Alliance, ArmoryItem, Army, Campaign, Kingdom, Province
+from kingdoms.models import Alliance, ArmoryItem, Army, Campaign, Kingdom, Province, TombRaiderEntry, TombRaiderForce
 from kingdoms.services.world import world_kept_forget, world_load
 from orders.services.sheets import order_sheet_context_load, order_sheet_save
 from rulebook.allies.chart import TrustLevel, trust_level
+from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.write_orders.check import order_sheet_check
@@ -237,6 +238,23 @@ def campaign_built_at_random(rng: random.Random, seed: int) -> Campaign:
             else:
                 # In the armory, or lost with an army long ago (Armory: "your kingdom does not get another one").
                 item_built(kingdom, name, 25, destroyed=kind > 0.85)
+        # Tomb Raiders (Creating Tomb Raiders): the rulebook's sample list, kept since setup, for the
+        # missions (Tomb Raid, Reconnaissance, Sabotage) and their skirmishes' losses.
+        if rng.random() < 0.6:
+            force = TombRaiderForce.objects.create(kingdom=kingdom, changed_turn=0)
+            TombRaiderEntry.objects.bulk_create(
+                TombRaiderEntry(
+                    force=force,
+                    position=i,
+                    name=e.name,
+                    models_count=e.models,
+                    points_per_model=e.points_per_model,
+                    category=e.category,
+                    role=e.role,
+                    command=e.command,
+                )
+                for i, e in enumerate(SAMPLE_HIGH_ELVES.entries)
+            )
         # A disbanded army of long ago: its name stays the kingdom's (names stay unique).
         if rng.random() < 0.3:
             army_built(kingdom, name="Lost Host", province=kingdom.capitol.number, status=Army.Status.DISBANDED)
@@ -340,6 +358,8 @@ def sheet_drafted(
     if rng.random() < 0.15:
         others = [x for x in world.kingdoms if x != k]
         transfers.append(TransferGold(rng.choice(others), rng.choice([10, 100, 500])))
+    # Using Tomb Raiders: a kingdom with a force may send it (a Tomb Raid moves one of its armies into the ruin).
+    mission, orders = drafts.mission_draft(rng, world, k, orders) if ctx.raiders is not None else (None, orders)
     purchases = drafts.purchases_draft(rng, world, k, ctx.roster)
     # An item bought of a name the kingdom holds, or lost with an army (Armory: one of each).
     held = list(ArmoryItem.objects.filter(kingdom=kingdom).values_list("name", flat=True))
@@ -361,6 +381,7 @@ def sheet_drafted(
         "capitol_moves": tuple(drafts.capitol_moves_draft(rng, world, k)),
         "mission_uses": tuple(drafts.mission_uses_draft(rng, world, k)),
         "captive_orders": tuple(drafts.captive_orders_draft(rng, world, k)),
+        "missions": (mission,) if mission is not None else (),
     }
     alliances = (DeclareAlliance(ally),) if ally is not None else ()
     kept = {
