@@ -5,7 +5,8 @@ database's constraints (one army of each name, one magic item of each name, one 
 
 One seed builds a world of rows (tests/kingdoms/builders.py's, no rule's work: a grid of provinces with towns,
 cities and ruins, two to four kingdoms with capitols, armies with lists, characters and magic items, Elite
-Defense Forces in force or perished, treasury gold, sometimes an alliance), then for each turn:
+Defense Forces in force or perished, Tomb Raider forces, treasury gold, sometimes an alliance), then for each
+turn:
 - each player files an order sheet through orders.services.sheets.order_sheet_save, as the API does: entries
   drafted at random (the pure fuzz's drafts, and names chosen to meet the constraints: a new army named as a
   town's Elite Defense Force, or as a disbanded army, an item bought of a destroyed one's name), kept when the
