@@ -502,7 +502,10 @@ def summary_drafted(rng: random.Random, form: Any, *, agree_with: str | None, pl
         data["announce_alliance_end"] = True
     if form.raiders and rng.random() < 0.5:
         entry = rng.choice(form.raiders)
-        data["raiders"] = [{"entry": entry.name, "killed": rng.randint(0, entry.models_count), "injured": 0}]
+        killed = rng.randint(0, entry.models_count)
+        data["raiders"] = [
+            {"entry": entry.name, "killed": killed, "injured": rng.randint(0, entry.models_count - killed)}
+        ]
     if rng.random() < 0.1:
         data["story"] = "They fought."
         data["story_bonus"] = True
