@@ -572,6 +572,7 @@ PROBLEM_FIELDS: dict[SheetProblemCode, str] = {
     SheetProblemCode.DEPOT_NOT_IN_SETTLEMENT: "buy_depot",
     SheetProblemCode.NO_NAME: "name",
     SheetProblemCode.NAME_TAKEN: "name",
+    SheetProblemCode.TEXT_TOO_LONG: "name",
     SheetProblemCode.ARMY_SIZE: "points",
     SheetProblemCode.NOT_ON_MAP: "province",  # of a new army; an army's own lands on its order
     SheetProblemCode.NOT_YOURS: "province",

@@ -11,6 +11,15 @@ from turns.models import DiceRoll
 from ..models import Campaign
 from .bulk_rows import values_insert
 
+# A roll's purpose names the armies, kingdoms and provinces it is for (two names of up to 100 characters
+# each, and words): it is cut to what its column keeps, or the phase that rolled it could not store it.
+PURPOSE_MAX = DiceRoll._meta.get_field("purpose").max_length or 200
+
+
+def purpose_kept(purpose: str) -> str:
+    """The roll's purpose as its row keeps it: cut, with an ellipsis, past PURPOSE_MAX characters."""
+    return purpose if len(purpose) <= PURPOSE_MAX else purpose[: PURPOSE_MAX - 1] + "\u2026"
+
 
 def campaign_dice(*, campaign: Campaign, stream: str) -> SeededDice:
     """Setup dice of a campaign: drawn from its stored setup seed and the named stream.
@@ -53,7 +62,7 @@ def dice_rolls_save_many(*, campaign: Campaign, turn: int, dice: Sequence[Seeded
                 roll.expression,
                 list(roll.faces),
                 roll.total,
-                roll.purpose,
+                purpose_kept(roll.purpose),
                 list(roll.kingdoms),
                 list(roll.armies),
             )
@@ -90,7 +99,7 @@ def _rows(campaign: Campaign, turn: int, stream: str, start: int, dice: Dice) ->
             "expression": roll.expression,
             "faces": list(roll.faces),
             "total": roll.total,
-            "purpose": roll.purpose,
+            "purpose": purpose_kept(roll.purpose),
             "kingdoms": list(roll.kingdoms),
             "armies": list(roll.armies),
         }

@@ -8,14 +8,15 @@ from django.db.models import Q
 
 from rulebook.allies.chart import BreakKind
 
-from ..models import Alliance, Army, Kingdom
+from ..models import Alliance, Army, Character, Kingdom
 from .world import world_changed
 
 
 def rogue_rows_write(*, kingdom: Kingdom, turn_number: int) -> tuple[int, int]:
     """The kingdom is a Rogue Kingdom from `turn_number`: its players lose it, its armies and Elite
-    Defense Forces leave the map, its fortifications and its alliance end (no gold back). Returns how
-    many armies and alliances ended. The marking out and the resolution (Loss of the Capitol) share it."""
+    Defense Forces leave the map with their characters, its fortifications and its alliance end (no gold
+    back). Returns how many armies and alliances ended. The marking out and the resolution (Loss of the
+    Capitol) share it."""
     kingdom.rogue_turn = turn_number
     # Loss of the Capitol: "A player who loses their capitol has 3 turns": the countdown is the
     # player's, and ends with them (as when the countdown itself puts them out); a new player given
@@ -28,6 +29,10 @@ def rogue_rows_write(*, kingdom: Kingdom, turn_number: int) -> tuple[int, int]:
         army.status = Army.Status.DISBANDED
         army.fortified_in = None
     Army.objects.bulk_update(armies, ["status", "fortified_in"])
+    # Their characters leave with them, as with every army that leaves the map (decision 594): a Warlord
+    # left living in a disbanded army would stand in the way of the one a new player's list names (one
+    # living Warlord a kingdom: Character's constraint).
+    Character.objects.filter(unit__army__in=armies, alive=True).update(alive=False)
     kingdom.campaign.provinces.filter(controller=kingdom, fortified=True).update(fortified=False)
     ended = list(
         Alliance.objects.filter(

@@ -12,6 +12,7 @@ battles, sheets, movements, dice, the turn's log) the phase writes."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -132,19 +133,50 @@ def _armies_write(
     )
 
     # Battle for Towns, Cities, and Capitols: a town or city reinforced gets its Elite Defense Force.
+    forces = [
+        (number, province)
+        for number, province in after.provinces.items()
+        if province.elite_defense and province_ids[number] not in reinforced and province.controller is not None
+    ]
+    # Named after its town, apart from every name its kingdom has used (one army of each name: Army's
+    # constraint): the force that perished when the town was lost keeps its row and its name, and a
+    # player may have given a new army that name (read after the armies raised above are written).
+    taken: dict[int, set[str]] = {}
+    if forces:
+        for kingdom, name in Army.objects.filter(kingdom__in={p.controller for _, p in forces}).values_list(
+            "kingdom_id", "name"
+        ):
+            taken.setdefault(kingdom, set()).add(name.lower())
     Army.objects.bulk_create(
         Army(
             kingdom_id=province.controller,
-            name=f"Elite Defense Force of {province.name}",
+            name=army_name_free(
+                f"Elite Defense Force of {province.name}", taken.setdefault(province.controller, set())
+            ),
             kind=Army.Kind.GARRISON,
             province_id=province_ids[number],
             size=ELITE_DEFENSE_FORCE_SIZE,
             created_turn=turn,
         )
-        for number, province in after.provinces.items()
-        if province.elite_defense and province_ids[number] not in reinforced
+        for number, province in forces
     )
     return army_ids
+
+
+ARMY_NAME_MAX = Army._meta.get_field("name").max_length or 100
+
+
+def army_name_free(name: str, taken: set[str]) -> str:
+    """`name`, or "`name` (2)", "(3)"...: the first its kingdom has not used (`taken`, lower case, as the
+    sheet check compares names; the one returned is added), cut to the column's length (a map's province
+    may have a long name)."""
+    for n in itertools.count(1):
+        suffix = f" ({n})" if n > 1 else ""
+        candidate = name[: ARMY_NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.lower() not in taken:
+            taken.add(candidate.lower())
+            return candidate
+    raise AssertionError("unreachable")  # itertools.count never ends
 
 
 _UNIT_FIELDS = (

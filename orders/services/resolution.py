@@ -17,7 +17,7 @@ from kernel.event_codes import EventCode
 from kingdoms.models import ArmyMovement
 from kingdoms.selectors import tomb_raiders_for_missions
 from kingdoms.services.bulk_rows import records_insert, values_insert
-from kingdoms.services.dice import DICE_ROLL_FIELDS
+from kingdoms.services.dice import DICE_ROLL_FIELDS, purpose_kept
 from kingdoms.services.spending import spending_rosters_load
 from kingdoms.services.world import world_load
 from kingdoms.services.world_write import PROVINCE_FIELDS, world_write
@@ -171,7 +171,7 @@ def resolution_write(
                 r.expression,
                 list(r.faces),
                 r.total,
-                r.purpose,
+                purpose_kept(r.purpose),
                 list(r.kingdoms),
                 [army_id(a) for a in r.armies],
             )

@@ -19,6 +19,7 @@ from rulebook.turn.write_orders.missions import check_missions
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
 from rulebook.turn.write_orders.records import SheetEntries
 from rulebook.turn.write_orders.supply_depot import check_depots
+from rulebook.turn.write_orders.text_lengths import check_text_lengths
 from rulebook.turn.write_orders.transfers import check_transfers
 
 
@@ -48,6 +49,7 @@ def order_sheet_check(entries: SheetEntries, ctx: SheetContext, *, warnings: boo
     check_missions(entries, ctx, check)  # last of the spending: the mission takes what the rest leaves
     check_captive_orders(entries, ctx, check)  # a captive's fate costs nothing
     check_mission_uses(entries, ctx, check)  # Reconnaissance and Sabotage: effects earned, used (no gold)
+    check_text_lengths(entries, check)  # a sheet by email: names no longer than the records keep
     if check.gold > check.available:
         check.error_problems.append(
             SheetProblem(

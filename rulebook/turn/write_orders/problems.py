@@ -25,6 +25,7 @@ class SheetProblemCode(StrEnum):
 
     # The whole sheet
     OVER_BUDGET = "over-budget"  # Treasury: the sheet spends more than the treasury and this turn's taxes
+    TEXT_TOO_LONG = "text-too-long"  # a name longer than the campaign's records keep (text_lengths.py)
     # 4. Write Orders / 5. Executing Orders
     NO_SUCH_ARMY = "no-such-army"  # an entry names an army that is not one of the kingdom's active ones
     SEVERAL_ORDERS = "several-orders"  # an army receives one order a turn
