@@ -27,6 +27,7 @@ from rulebook.turn.write_orders.records import (
     DEFEND_WITH_ARMY,
     DEFEND_WITH_GARRISON,
     MOVING_ORDERS,
+    SUPPORTING_ORDERS,
     ArmyOrder,
     OrderKind,
     SheetEntries,
@@ -152,7 +153,7 @@ class ArmyOrderForm(forms.Form):
             "army": self.army.id,
             "kind": kind.value,
             "target": d.get("target") if kind in (OrderKind.MOVE, OrderKind.RAZE_MOVE) else None,
-            "support": d.get("support") if kind in (OrderKind.MOVE, OrderKind.SUPPORT) else None,
+            "support": d.get("support") if kind in SUPPORTING_ORDERS else None,
             "path": [p for p in (d.get("path_1"), d.get("path_2")) if p is not None]
             if kind is OrderKind.FORCED_MARCH
             else [],

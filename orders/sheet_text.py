@@ -264,7 +264,8 @@ def sheet_text_write(*, header: Mapping[str, Any], entries: SheetEntries, names:
         "",
         f"{HELP} Army orders (Appendix: Order Sheet; 4. Write Orders): one block per army, beginning with its name. "
         "Order: Hold, Raze and Hold, Fortify, Recover (in the Province # it stands in), Move or Raze and Move "
-        "into Province # N, Support battles in Province # N, Forced March through Province # A, B.",
+        "into Province # N, Support battles in Province # N, Forced March through Province # A, B. A Move or a "
+        f'Forced March may support a battle too: add the line "{ARMY_LINES[0][0]}: N" (Move and / or Support).',
     ]
     for index, (order, raw) in enumerate(zip(entries.orders, data["orders"], strict=True)):
         lines += _army_block(order, raw, names, help_lines=index == 0)

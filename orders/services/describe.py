@@ -157,7 +157,8 @@ def describe_orders(
         if order.kind is OrderKind.FORCED_MARCH:
             text += " through " + " to ".join(where(p) for p in order.path)
         if order.support is not None:
-            text += (" and support" if order.kind is OrderKind.MOVE else "") + f" the battle in {where(order.support)}"
+            also = order.kind is not OrderKind.SUPPORT  # a Move or Forced March that supports as well (588)
+            text += (" and support" if also else "") + f" the battle in {where(order.support)}"
         extras = []
         if not army.supply_depot:
             extras.append(f"on a foraging Disaster: {order.disaster_choice}")

@@ -139,7 +139,7 @@
       if (k === "forced-march" && parts.path1.value) {
         arrow(parts.army, "march", parts.path2.value ? [here, parts.path1.value, parts.path2.value] : [here, parts.path1.value]);
       }
-      if ((k === "support" || k === "move") && parts.support.value) {
+      if ((k === "support" || k === "move" || k === "forced-march") && parts.support.value) {
         arrow(parts.army, "support", [here, parts.support.value]);
       }
     });
@@ -157,9 +157,11 @@
 
     function show() {
       var k = parts.kind.value;
-      var alsoSupport = k === "move" && parts.alsoSupport && parts.alsoSupport.checked;
+      // Move and / or Support (4. Write Orders): a Forced March is a Move, and may support too (decision 588).
+      var moving = k === "move" || k === "forced-march";
+      var alsoSupport = moving && parts.alsoSupport && parts.alsoSupport.checked;
       showIf(row, ".t-move", k === "move" || k === "raze-move");
-      showIf(row, ".t-also-support", k === "move");
+      showIf(row, ".t-also-support", moving);
       var supportShown = k === "support" || alsoSupport;
       showIf(row, ".t-support", supportShown);
       if (!supportShown && parts.support) {

@@ -215,7 +215,8 @@ def test_move_and_forced_march_for_two_armies(page: Page, live_server, campaign:
     targets = {name: row.locator(f".{name}") for name in ("t-move", "t-support", "t-fm")}
 
     # The script shows only the target fields the chosen order uses: "Support the battle in" for a
-    # Support, and for a Move only once the player asks to support a battle too (Move and / or Support).
+    # Support, and for a Move or a Forced March only once the player asks to support a battle too
+    # (Move and / or Support; a Forced March is a way to move, decision 588).
     also = row.locator("label.t-also-support")
     for kind, shown in [
         ("Hold", set()),
@@ -226,7 +227,7 @@ def test_move_and_forced_march_for_two_armies(page: Page, live_server, campaign:
         ("Hold", set()),
     ]:
         _field(row, "kind").select_option(label=kind)
-        (expect(also).to_be_visible if kind == "Move" else expect(also).to_be_hidden)()
+        (expect(also).to_be_visible if kind in ("Move", "Forced March") else expect(also).to_be_hidden)()
         for name, label in targets.items():
             (expect(label).to_be_visible if name in shown else expect(label).to_be_hidden)()
     _field(row, "kind").select_option(label="Move")
@@ -240,6 +241,10 @@ def test_move_and_forced_march_for_two_armies(page: Page, live_server, campaign:
     _order(_row(page, first_army), "Move", target=move_into)
     assert _arrows(page, "move") == [f"{capitol.number} {move_into.number}"]
     _order(row, "Forced March")
+    # The box ticked for the Move stays ticked: the Forced March shows the battle it supports.
+    expect(targets["t-support"]).to_be_visible()
+    assert _arrows(page, "support") == [f"{home.number} {capitol.number}"]
+    also.locator("input").uncheck()
     assert _arrows(page, "support") == []  # the hidden support is cleared, never filed by mistake
     _field(row, "path_1").select_option(str(step.number))
     assert _arrows(page, "march") == [f"{home.number} {step.number}"]
@@ -257,19 +262,24 @@ def test_move_and_forced_march_for_two_armies(page: Page, live_server, campaign:
 
     _field(_row(page, second_army), "path_2").select_option(str(good.number))
     assert _arrows(page, "march") == [f"{home.number} {step.number} {good.number}"]
+    # The Forced March supports the battle in the capitol as well (decision 588).
+    _row(page, second_army).locator("input.also-support").check()
+    _field(_row(page, second_army), "support").select_option(str(capitol.number))
+    assert _arrows(page, "support") == [f"{home.number} {capitol.number}"]
     _submit(page)
     expect(page.get_by_role("heading", level=1)).to_have_text("Ostland: orders received for turn 1")
     expect(page.locator("#receipt-orders li")).to_have_text(
         [
             f"1st Army (in {_label(capitol)}): Move into {_label(move_into)}",
-            f"2nd Army (in {_label(home)}): Forced March through {_label(step)} to {_label(good)}",
+            f"2nd Army (in {_label(home)}): Forced March through {_label(step)} to {_label(good)} and support the "
+            f"battle in {_label(capitol)}",
         ]
     )
     (submission,) = _submissions(ostland)
-    orders = {o["army"]: (o["kind"], o["target"], o["path"]) for o in submission.entries["orders"]}
+    orders = {o["army"]: (o["kind"], o["target"], o["path"], o["support"]) for o in submission.entries["orders"]}
     assert orders == {
-        first_army.pk: ("move", move_into.number, []),
-        second_army.pk: ("forced-march", None, [step.number, good.number]),
+        first_army.pk: ("move", move_into.number, [], None),
+        second_army.pk: ("forced-march", None, [step.number, good.number], capitol.number),
     }
 
 

@@ -13,6 +13,7 @@ Replies are built as mail programs write them: the turn's email quoted line by l
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.core import mail as django_mail
@@ -26,8 +27,11 @@ from kingdoms.models import Army
 from orders.entries import sheet_from_json
 from orders.models import OrderSubmission
 from orders.services.reminders import orders_reminders_queue
+from orders.services.sheet_text import order_sheet_text
+from orders.services.sheets import order_sheet_context_load
 from outbox.models import Email
 from rulebook.turn.write_orders.records import OrderKind
+from rulebook.turn.write_orders.targets import sheet_targets
 from tests.battles.conftest import battles_filed, battles_posted  # noqa: F401 (the fixtures)
 from tests.clients import user_named
 
@@ -304,3 +308,37 @@ def _first_move_filed(reminder, army, when: dt.datetime) -> OrderSubmission:
     )
     assert good.status == InboundMessage.Status.ACCEPTED, good.reason
     return OrderSubmission.objects.get()
+
+
+def test_a_forced_march_that_also_supports_a_battle_is_filed_by_email_and_read_back(
+    turn, alice, two_armies, reminder, django_capture_on_commit_callbacks
+):
+    """Decision 588 (4. Write Orders: "Move and / or Support"; a Forced March is how an army moves): a
+    reply giving an army a Forced March and the line "Also support battles in Province #" is filed
+    with both, the receipt says so, and the sheet written back as text carries the line again.
+    Before, the check refused it ("only Move or Support orders may support a battle")."""
+    first, _ = two_armies
+    targets = sheet_targets(order_sheet_context_load(kingdom=first.kingdom, turn=turn)).armies[first.pk]
+    step, seconds = next(iter(targets.march.items()))
+    battle = targets.support[0]
+    order = f"Forced March through Province # {step}, {seconds[0]}\nAlso support battles in Province #: {battle}"
+
+    django_mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        row = message_receive(
+            reply(reminder, {first.name: order}),
+            received_at=turn.orders_deadline - dt.timedelta(hours=1),
+            source=InboundMessage.Source.MAILDROP,
+        )
+
+    assert row.status == InboundMessage.Status.ACCEPTED, row.reason
+    submission = OrderSubmission.objects.get()
+    filed = {o.army: o for o in sheet_from_json(submission.entries).orders}[first.id]
+    assert (filed.kind, filed.path, filed.support) == (OrderKind.FORCED_MARCH, (step, seconds[0]), battle)
+    (receipt,) = [m for m in django_mail.outbox if alice.email in m.to]
+    assert re.search(rf"Forced March through .+ to .+ and support the battle in {battle} ", receipt.body), receipt.body
+    # The sheet as the site writes it back (the order page's "File by email") carries both again.
+    text = order_sheet_text(kingdom=first.kingdom, turn=turn)
+    block = text.split(f"Army name / number: {first.name}\n")[1].split("\n\n")[0]
+    assert f"Order: Forced March through Province # {step}, {seconds[0]}\n" in block + "\n"
+    assert f"Also support battles in Province #: {battle}" in block

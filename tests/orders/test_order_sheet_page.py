@@ -319,3 +319,31 @@ def test_a_saved_draft_with_problems_says_it_would_be_refused_and_a_refused_subm
     assert refused.status_code == 400
     assert _errors_heading(refused.content.decode()) == "The sheet is refused as a whole:"
     assert not OrderSubmission.objects.filter(sheet__kingdom=ostland).exists()
+
+
+def test_a_forced_march_that_also_supports_a_battle_is_saved_and_shown_again(alice_client, turn, ostland, army):
+    """Decision 588 (4. Write Orders: "Move and / or Support"; a Forced March is how an army moves).
+    The sheet's Forced March with "and support a battle" ticked is submitted with its support, and
+    opened again the box is ticked and the battle chosen. Before, the check refused it ("only Move or
+    Support orders may support a battle") and nothing was saved."""
+    targets = sheet_targets(order_sheet_context_load(kingdom=ostland, turn=turn)).armies[army.pk]
+    first, seconds = next(iter(targets.march.items()))
+    battle = targets.support[0]
+    prefix = f"army-{army.pk}"
+    response = alice_client.post(
+        _url(turn, ostland),
+        {
+            f"{prefix}-kind": "forced-march",
+            f"{prefix}-path_1": first,
+            f"{prefix}-path_2": seconds[0],
+            f"{prefix}-support": battle,
+            "action": "submit",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    submitted = OrderSubmission.objects.get(sheet__kingdom=ostland)
+    (order,) = [o for o in submitted.entries["orders"] if o["army"] == army.pk]
+    assert (order["kind"], order["path"], order["support"]) == ("forced-march", [first, seconds[0]], battle)
+    row = _row(alice_client.get(_url(turn, ostland)).content.decode(), army)
+    assert re.search(r'<input type="checkbox" class="also-support" checked>', row)
+    assert re.search(rf'<option value="{battle}" selected>', row.split('class="t-support"')[1])

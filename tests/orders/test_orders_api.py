@@ -383,3 +383,24 @@ def test_the_sheet_page_and_the_api_say_which_lists_are_due_and_by_when(client, 
     response = api_client_for(users["alice"]).put(f"/api/turns/{turn.pk}/sheet/", {"submit": False}, format="json")
     (due,) = response.json()["check"]["lists_due"]
     assert (due["army"], due["points"], due["message"]) == (raised.id, 1500, message)
+
+
+def test_a_forced_march_that_also_supports_a_battle_is_submitted_through_the_api(api_client_for, users, kingdoms, turn):
+    """Decision 588 (4. Write Orders: "Move and / or Support"; a Forced March is how an army moves): the
+    API takes a Forced March with a support province bordering the army, and reads it back. Before, it
+    answered 400 ("only Move or Support orders may support a battle")."""
+    from orders.services.sheets import order_sheet_context_load
+    from rulebook.turn.write_orders.targets import sheet_targets
+
+    ostland = kingdoms["Ostland"]
+    army = ostland.armies.get(kind="field")
+    targets = sheet_targets(order_sheet_context_load(kingdom=ostland, turn=turn)).armies[army.id]
+    first, seconds = next(iter(targets.march.items()))
+    order = {"army": army.id, "kind": "forced-march", "path": [first, seconds[0]], "support": targets.support[0]}
+    client = api_client_for(users["alice"])
+
+    response = client.put(f"/api/turns/{turn.pk}/sheet/", {"orders": [order], "submit": True}, format="json")
+
+    assert response.status_code == 200, response.json()
+    (read,) = client.get(f"/api/turns/{turn.pk}/sheet/").json()["sheet"]["entries"]["orders"]
+    assert (read["kind"], read["path"], read["support"]) == ("forced-march", order["path"], order["support"])

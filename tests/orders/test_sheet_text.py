@@ -216,3 +216,20 @@ def test_an_elite_defense_force_is_named_in_the_sheet_s_text_for_its_purchases()
     )
     assert "Elite Defense Force of Riverton" in text
     assert sheet_text_read(text, names).entries.purchases == sheet.purchases
+
+
+def test_a_forced_march_that_also_supports_round_trips_and_the_help_says_how():
+    """Decision 588 (4. Write Orders: "Move and / or Support"; a Forced March is how an army moves): a
+    Forced March's support is written on the line "Also support battles in Province #" under it and
+    read back, and the help above the army blocks tells the player the line exists."""
+    sheet = SheetEntries(orders=(ArmyOrder(army=1, kind=OrderKind.FORCED_MARCH, path=(12, 13), support=14),))
+    text = sheet_text_write(header=HEADER, entries=sheet, names=NAMES)
+    said = [line for line in text.splitlines() if not line.startswith("#")]
+    order = said.index("Order: Forced March through Province # 12, 13")
+    assert said[order + 1] == "Also support battles in Province #: 14"
+    assert sheet_text_read(text, NAMES).entries == sheet
+    unwrapped = " ".join(line.removeprefix("# ") for line in text.splitlines() if line.startswith("# "))
+    assert (
+        'A Move or a Forced March may support a battle too: add the line "Also support battles in Province #: N"'
+        in (unwrapped)
+    )

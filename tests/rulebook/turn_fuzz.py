@@ -302,7 +302,9 @@ def order_random(rng: random.Random, world: World, army: ArmyState) -> ArmyOrder
     if kind == "forced":
         first = rng.choice(around)
         path = (first, rng.choice(sorted(world.adjacency[first] - {army.province})))
-        return replace(order, kind=OrderKind.FORCED_MARCH, path=path, take_control=take_control)
+        # Move and / or Support: a Forced March may support a battle as a Move does (decision 588).
+        support = rng.choice(around) if rng.random() < 0.3 else None
+        return replace(order, kind=OrderKind.FORCED_MARCH, path=path, support=support, take_control=take_control)
     staying = {
         "hold": OrderKind.HOLD,
         "raze-hold": OrderKind.RAZE_HOLD,

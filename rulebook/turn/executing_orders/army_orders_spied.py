@@ -32,8 +32,10 @@ def order_words(state: TurnState, order: ArmyOrder) -> str:
         words += " through " + " to ".join(str(state.provinces[p]) for p in order.path)
     elif order.target is not None:
         words += f" to {state.provinces[order.target]}"
-    if order.support is not None:
-        words += f", supporting the battle in {state.provinces[order.support]}"
+    if order.support is not None and order.kind is OrderKind.SUPPORT:
+        words += f" the battle in {state.provinces[order.support]}"
+    elif order.support is not None:  # a Move or Forced March that supports as well (decision 588)
+        words += f", and to support the battle in {state.provinces[order.support]}"
     return words
 
 

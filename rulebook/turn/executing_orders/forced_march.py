@@ -39,7 +39,8 @@ def forced_march(
 ) -> tuple[int, list[int]] | None:
     """Forced March (D6) for an army ordered two provinces on: (destination, provinces passed
     through), one province only when it may not march, is fatigued (added to `fatigued`) or blocked
-    by an enemy in the province it would pass through; None when it mutinies and holds."""
+    by an enemy in the province it would pass through; None when it mutinies and holds (its order
+    becomes Hold)."""
     first, second = order.path
     if army.no_forced_march:
         events.append(
@@ -57,15 +58,14 @@ def forced_march(
     # results": an enemy in the way does not spare the roll (decision 30); it only stops a march.
     result = _roll(state, dice, army, order)
     if result == "mutiny":
-        events.append(
-            Event(
-                PHASE,
-                EventCode.FORCED_MARCH_MUTINY,
-                f"{army.name}: Mutiny! It holds.",
-                kingdom=army.kingdom,
-                army=army.id,
-            )
-        )
+        # Mutiny: "acts as if it received the Hold order", and "An army given Hold orders remains in
+        # place and does nothing" (Hold): the support its order named does not take place either,
+        # as with an army Occupied Province holds (decisions 588, 623). Its standing choices stand.
+        text = f"{army.name}: Mutiny! It holds."
+        state.orders[army.id] = order.held()
+        if order.support is not None:
+            text += f" As if given Hold, it sends no support to {state.provinces[order.support]} (Hold)."
+        events.append(Event(PHASE, EventCode.FORCED_MARCH_MUTINY, text, kingdom=army.kingdom, army=army.id))
         return None
     if result == "fatigue":
         # Whether it shares a friendly army's province waits on the other moves (fatigued_sharing).

@@ -12,7 +12,7 @@ from rulebook.turn.fight_battles import PHASE
 from rulebook.turn.fight_battles.ancient_dead import is_ancient_dead
 from rulebook.turn.fight_battles.destroy_communication import support_cut
 from rulebook.turn.state import BattleS, SupportS, TurnState
-from rulebook.turn.write_orders.records import OrderKind
+from rulebook.turn.write_orders.records import SUPPORTING_ORDERS, ArmyOrder, OrderKind
 from rulebook.world import ArmyState
 
 SUPPORT_DETACHMENT_MAX = 200  # Support: one detachment of core troops
@@ -235,13 +235,13 @@ def _side(state: TurnState, battle: BattleS, army: ArmyState) -> str | None:
 
 
 def supporters_by_province(state: TurnState) -> dict[int, list[ArmyState]]:
-    """Armies ordered to support a battle (Support, or Move with support), by the province
+    """Armies ordered to support a battle (Support, or a Move or Forced March with support), by the province
     supported and then by id, so the 500-point cap falls the same way every time. Built once
     per phase: scanning every army for every battle grew with armies x battles."""
     index: dict[int, list[ArmyState]] = {}
     for army_id in sorted(state.armies):
         order = state.orders.get(army_id)
-        if order is not None and order.support is not None and order.kind in (OrderKind.SUPPORT, OrderKind.MOVE):
+        if order is not None and order.support is not None and order.kind in SUPPORTING_ORDERS:
             index.setdefault(order.support, []).append(state.armies[army_id])
     return index
 
@@ -268,13 +268,21 @@ def _refusal(
     if side is None:
         return REFUSED_NO_SIDE, "none of its kingdom's forces fights there"
     # The start province is not in the state. A supporter that stayed put must border the battle
-    # now; one that moved (it stands in its Move's target) was checked against its start province
-    # when the orders were normalised, so its support is accepted from wherever it ended.
-    order = state.orders[army.id]
-    moved = order.kind is OrderKind.MOVE and order.target == army.province
-    if not moved and not state.adjacent(army.province, battle.province):
+    # now; one that moved (it stands in its Move's target, or in a province of its Forced March's
+    # path: one when fatigued or stopped, two when it marched, decision 588) was checked against its
+    # start province when the orders were normalised, so its support is accepted from wherever it
+    # ended. A march's path never holds its start province (the sheet check refuses that), and a
+    # mutinied march was turned to Hold (no support, decision 588), as a held Move is (623).
+    if not _moved(state.orders[army.id], army) and not state.adjacent(army.province, battle.province):
         return REFUSED_NOT_ADJACENT, f"{state.provinces[army.province]} does not border it"
     return None, ""
+
+
+def _moved(order: ArmyOrder, army: ArmyState) -> bool:
+    """Whether the army stands where its Move or Forced March took it this turn."""
+    if order.kind is OrderKind.FORCED_MARCH:
+        return army.province in order.path
+    return order.kind is OrderKind.MOVE and order.target == army.province
 
 
 def supports_without_battle(state: TurnState, battles: list[BattleS], fighting: set[int], events: list[Event]) -> None:
@@ -282,7 +290,7 @@ def supports_without_battle(state: TurnState, battles: list[BattleS], fighting: 
     fought = {b.province for b in battles}
     for army in sorted(state.armies.values(), key=lambda a: a.id):
         order = state.orders.get(army.id)
-        if order is None or order.support is None or order.kind not in (OrderKind.SUPPORT, OrderKind.MOVE):
+        if order is None or order.support is None or order.kind not in SUPPORTING_ORDERS:
             continue
         if order.support in fought or army.disbanded or army.id in fighting:
             continue

@@ -25,6 +25,7 @@ from rulebook.turn.write_orders.records import (
     DEFEND_WITH_GARRISON,
     DISASTER_CHOICES,
     MOVING_ORDERS,
+    SUPPORTING_ORDERS,
     ArmyOrder,
     OrderKind,
     SheetEntries,
@@ -120,11 +121,11 @@ def _order_errors(order: ArmyOrder, army: ArmyState, ctx: SheetContext, upgradin
             problem(SheetProblemCode.NO_SUPPORT_PROVINCE, "Support needs the province of the battle to support.")
         )
     if order.support is not None:
-        if order.kind not in (OrderKind.SUPPORT, OrderKind.MOVE):
+        if order.kind not in SUPPORTING_ORDERS:
             errors.append(
                 problem(
                     SheetProblemCode.SUPPORT_WRONG_ORDER,
-                    "only Move or Support orders may support a battle (4. Write Orders).",
+                    "only Move (a Forced March included) or Support orders may support a battle (4. Write Orders).",
                 )
             )
         elif order.support not in ctx.provinces:

@@ -37,7 +37,7 @@ class SheetProblemCode(StrEnum):
     NOT_ADJACENT = "not-adjacent"  # Move: a single adjacent province
     ALREADY_RAZED = "already-razed"  # Raze
     NO_SUPPORT_PROVINCE = "no-support-province"  # Support without the battle's province
-    SUPPORT_WRONG_ORDER = "support-wrong-order"  # only Move or Support orders may support
+    SUPPORT_WRONG_ORDER = "support-wrong-order"  # only Move, Forced March or Support orders may support
     SUPPORT_NOT_BORDERING = "support-not-bordering"  # Support: provinces bordering the army's own
     FORTIFY_RAZED = "fortify-razed"  # Fortify: not a razed province
     # Battle for Towns, Cities, and Capitols: the garrison or the army defends

@@ -40,6 +40,10 @@ ORDER_LABELS: dict[OrderKind, str] = {
     OrderKind.SCARAB_AMULET: "Scarab Amulet: turn the desert to plains",
 }
 MOVING_ORDERS = frozenset({OrderKind.MOVE, OrderKind.RAZE_MOVE, OrderKind.FORCED_MARCH})
+# 4. Write Orders: "Move and / or Support". A Forced March is the special way an army moves ("when an
+# Orc & Goblin army moves, it may use its special Forced March ability"), so it may support as a Move
+# does (decision 588); Raze and Move is the Raze order and names no battle.
+SUPPORTING_ORDERS = frozenset({OrderKind.SUPPORT, OrderKind.MOVE, OrderKind.FORCED_MARCH})
 DISASTER_CHOICES = ("casualties", "disband")  # Foraging Table, 2: Disaster
 # Battle for Towns, Cities, and Capitols: "you may use either the local garrison force or the army".
 # The army fights when the sheet is silent (docs/rules-decisions.md).
@@ -50,7 +54,7 @@ DEFEND_CHOICES = (DEFEND_WITH_ARMY, DEFEND_WITH_GARRISON)
 
 @dataclass(frozen=True)
 class ArmyOrder:
-    """One army's order. `target` for moves; `support` for Support (alone or with Move);
+    """One army's order. `target` for moves; `support` for Support (alone, or with a Move or Forced March);
     `path` (two provinces) for a Forced March. The standing choices answer the Foraging Table, and
     `defend_with` says who fights if the army is attacked in a town, city or capitol of its kingdom."""
 

@@ -139,6 +139,27 @@ def test_army_orders_the_spy_learns_the_order_and_its_army_holds_in_response():
     assert result.state.world.mission_effects[7].status is EffectStatus.USED
 
 
+def test_army_orders_the_spy_learns_a_forced_march_and_the_battle_it_supports():
+    """Decision 588 (Reconnaissance, Army Orders: "The orders given to any one army this turn"; 4. Write
+    Orders: "Move and / or Support", a Forced March being how an army moves): army 21's Forced March
+    through 3 to 2 that also supports the battle in 3 reaches the spy whole, the support named. Before,
+    the sheet check refused it and the spy read "Hold"."""
+    result = resolve(
+        state(
+            ArmyOrder(21, OrderKind.FORCED_MARCH, path=(3, 2), support=3), effects=(effect(Reconnaissance.ARMY_ORDERS),)
+        ),
+        faces=[2],  # Fatigue: it moves into 3 only
+    )
+
+    (intelligence,) = of(result.events, "intelligence")
+    assert intelligence.text == (
+        "Army Orders of Brython: Army 21 in 4 P4 is ordered to Forced March through 3 P3 to 2 P2, and to support "
+        "the battle in 3 P3 (Reconnaissance: Army Orders)."
+    )
+    info = intelligence.data["info"]
+    assert (info["order"], info["path"], info["supports"]) == ("forced-march", [3, 2], 3)
+
+
 def test_army_orders_the_response_army_holds_when_the_spied_army_comes_beside_it():
     """Decision 483: army 21 is ordered into 3, which borders 2 where Avalon's army 12 stands: 12 holds."""
     world_state = state(

@@ -2,6 +2,8 @@
 Rulebook: 5. Executing Orders (Raze, Move, Don't Pass in the Night, Occupied Province, Fortify,
 Recover, Hold), Army-Specific Rules (Forced March), Multiple Moves into Battle, Army Restrictions."""
 
+import pytest
+
 from kernel.dice import ScriptedDice
 from rulebook.tables import ArmyType
 from rulebook.turn.executing_orders.normalise import normalise_orders
@@ -164,6 +166,68 @@ def test_an_army_held_by_occupied_province_or_multiple_moves_acts_as_hold_and_se
     assert [(b.province, b.supports) for b in resolution.battles] == [(7, []), (10, [])]
     assert resolution.state.armies[1].province == 6 and resolution.state.orders[1].kind is OrderKind.HOLD
     assert not [e for e in resolution.events if e.code == "support" and e.army == 1]
+
+
+def _forced_march_and_support(types=None, friend_in_6=False) -> TurnState:
+    """K1's A1 in 5 forced-marches 6 -> 11 (plains) and supports the battle in 9, which borders 5:
+    K1's A4 moves from 13 into 9, where K2's A2 stands. 11 does not border 9. With `friend_in_6`,
+    K1's A3 holds in 6."""
+    friend = [army(3, 1, 6)] if friend_in_6 else []
+    s = state(
+        [army(1, 1, 5), army(4, 1, 13), army(2, 2, 9), *friend],
+        orders=[ArmyOrder(1, OrderKind.FORCED_MARCH, path=(6, 11), support=9), ArmyOrder(4, OrderKind.MOVE, target=9)],
+        types=types,
+    )
+    s.provinces[11] = wb.province_with(s.provinces[11], terrain="plains")
+    return s
+
+
+@pytest.mark.parametrize(
+    "march, end",
+    [(2, 6), (4, 11)],  # Fatigue: one province only; Forced March: two
+    ids=["fatigue", "success"],
+)
+def test_a_forced_march_with_support_sends_its_detachment_from_where_it_moved(march, end):
+    """Decision 588 (4. Write Orders: "Move and / or Support"; "when an Orc & Goblin army moves, it may
+    use its special Forced March ability"; 6. Fight Battles: Support). A1's Forced March names the battle
+    in 9 to support, as a Move may: fatigued into 6 or marched on to 11 (which does not border 9), its
+    support is judged as a moved Move's, from where it ended, and its detachment goes to the attacker.
+    Before, the sheet check refused a Forced March with support and the army held."""
+    resolution = resolve(_forced_march_and_support(), faces=[march, 3])  # the march, then Support Arrival
+
+    assert resolution.state.armies[1].province == end
+    (battle,) = resolution.battles
+    assert (battle.province, battle.attacker_army, battle.defender_army) == (9, 4, 2)
+    assert [(x.army, x.side, x.points, x.arrival) for x in battle.supports] == [(1, "attacker", 200, 3)]
+    assert not [e for e in resolution.events if e.code == "order-illegal"]
+
+
+def test_a_mutinied_forced_march_acts_as_hold_and_sends_no_support():
+    """Decision 588 (Forced March (D6), 1 Mutiny: "The army does not move this turn and acts as if it
+    received the Hold order"; Hold: "remains in place and does nothing"; as decision 623 for an army
+    Occupied Province holds). A1 (Dwarfs: no plains reroll) mutinies in 5, which borders the battle in
+    9: it holds, and its detachment does not go there."""
+    resolution = resolve(_forced_march_and_support(types={1: ArmyType.DWARFS}), faces=[1])  # Mutiny
+
+    assert resolution.state.armies[1].province == 5 and resolution.state.orders[1].kind is OrderKind.HOLD
+    (battle,) = resolution.battles
+    assert (battle.province, battle.supports) == (9, [])
+    (mutiny,) = [e for e in resolution.events if e.code == "forced-march-mutiny"]
+    assert mutiny.text == "A1: Mutiny! It holds. As if given Hold, it sends no support to 9 P9 (Hold)."
+    assert not [e for e in resolution.events if e.army == 1 and e.code.startswith("support")]
+
+
+def test_a_forced_march_that_fails_into_a_friend_s_province_lends_no_support():
+    """Decision 588 (Forced March note: "The forced marched army does not count as being there and there
+    for cannot be attack or lend support"; decision 41). A1, fatigued into 6 where K1's A3 holds, shares
+    it: its support of the battle in 9 is refused, A3's province or not."""
+    resolution = resolve(_forced_march_and_support(friend_in_6=True), faces=[2])  # Fatigue
+
+    assert resolution.state.armies[1].province == 6 and resolution.state.armies[1].co_occupying
+    (battle,) = resolution.battles
+    assert (battle.province, battle.supports) == (9, [])
+    (refused,) = [e for e in resolution.events if e.code == "support-refused"]
+    assert (refused.army, refused.data["reason"]) == (1, "co-occupying")
 
 
 def test_case_O5_occupied_province_the_highest_roll_moves():

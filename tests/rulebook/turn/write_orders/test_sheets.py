@@ -322,8 +322,29 @@ def test_support_only_a_province_bordering_the_army():
     assert check(SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=6),))).ok
     errors = only_errors(check(SheetEntries(orders=(ArmyOrder(10, OrderKind.SUPPORT, support=11),))))
     assert "does not border 1 P1" in errors and "(6. Fight Battles: Support)" in errors
-    assert "only Move or Support orders may support" in only_errors(
+    assert "only Move (a Forced March included) or Support orders may support" in only_errors(
         check(SheetEntries(orders=(ArmyOrder(10, OrderKind.FORTIFY, support=6),)))
+    )
+
+
+def test_a_forced_march_may_support_a_province_bordering_the_army_s_start():
+    """Decision 588 (4. Write Orders: "Move and / or Support"; a Forced March is how an army "moves",
+    4. Write Orders' note; decision 15). A Forced March names a battle to support as a Move does: a
+    province bordering the one the army stands in when the sheet is written (9, beside 5), not one
+    bordering where the march ends (14, beside 10 only). Raze and Move still supports nothing.
+    Before, every Forced March with support was refused as the wrong order."""
+    armies = (own_army(id=10, name="1st Army", province=5, size=2000),)
+
+    def errors(order: ArmyOrder) -> str:
+        return only_errors(check(SheetEntries(orders=(order,)), armies=armies))
+
+    assert errors(ArmyOrder(10, OrderKind.FORCED_MARCH, path=(6, 10), support=9)) == ""
+    assert errors(ArmyOrder(10, OrderKind.FORCED_MARCH, path=(6, 10), support=14)) == (
+        "1st Army: 14 P14 does not border 5 P5; an army supports battles in provinces bordering its own "
+        "(6. Fight Battles: Support)."
+    )
+    assert "only Move (a Forced March included) or Support orders" in errors(
+        ArmyOrder(10, OrderKind.RAZE_MOVE, target=6, support=9)
     )
 
 
