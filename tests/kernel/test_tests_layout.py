@@ -51,6 +51,9 @@ EXCEPTIONS = {
     "battles/test_tomb_raid_aftermath_service.py": (
         "the raid's aftermath; the raiders' force and the turn's log staged through their apps' services"
     ),
+    "inbox/test_filing.py": (
+        "a sheet filed by email, read back as the orders app stores it (its entries) and writes it (its text)"
+    ),
     "transfer/test_snapshots.py": (
         "the snapshots and their restore; the turns due and a kingdom changing hands (a Rogue Kingdom) staged "
         "through the orders app's services"
