@@ -7,11 +7,12 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.db.models import Q
 from django.utils.safestring import mark_safe
 
 from briternia.pdf import pdf_render
 from kernel.dice import SeededDice
-from kingdoms.models import Army, Character, Kingdom
+from kingdoms.models import Alliance, Army, Character, Kingdom
 from kingdoms.selectors import army_counted_points
 from kingdoms.services.dice import dice_rolls_save_many
 from rulebook.archetypes.character_record import abilities_kept, deep_wound_to_miss, old_wounds
@@ -148,7 +149,29 @@ def scenario_setup(
         skirmish=battle.skirmish,
         mission=battle.mission,
         ruin_sacked=battle.mission != "" and province.ruin_sacked,
+        holder=_holder(battle) if battle.both_moved else "given",
     )
+
+
+def _holder(battle: Battle) -> str:
+    """Of a battle both armies moved into, the side whose kingdom, or its ally, holds the province
+    ("attacker", "defender"), or "none": who defends if it is an Assault (decision 625). The province
+    as the orders phase left it (battles_build): two enemies that both moved in claim nothing."""
+    owner = battle.province.controller_id
+    if owner is None:
+        return "none"
+    sides = (("defender", battle.defender_kingdom_id), ("attacker", battle.attacker_kingdom_id))
+    for side, kingdom in sides:
+        if kingdom == owner:
+            return side
+    # One alliance at a time (decision 132): the holder's ally, if it is one of the two.
+    allied = Alliance.objects.filter(campaign_id=battle.province.campaign_id, ended_turn__isnull=True).filter(
+        Q(first_id=owner) | Q(second_id=owner)
+    )
+    for side, kingdom in sides:
+        if kingdom is not None and allied.filter(Q(first_id=kingdom) | Q(second_id=kingdom)).exists():
+            return side
+    return "none"
 
 
 def battle_scenarios_roll(*, turn: Any, battles: Sequence[BattleToPost]) -> list[BattleToPost]:

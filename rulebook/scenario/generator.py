@@ -9,7 +9,7 @@ Rule cases SG1-SG4.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, NamedTuple
 
 from kernel.dice import Dice
@@ -143,6 +143,11 @@ class ScenarioSetup:
     # and whether the ruin is a sacked town's (its opponent the ruin's guard, decision 409).
     mission: str = ""
     ruin_sacked: bool = False
+    # Both armies moved in (`defending` False) and the engagement is an Assault: who is its Attacker
+    # (decision 625). "attacker" or "defender": that side's kingdom (or its ally) holds the province,
+    # and holding it, defends it; "none": neither holds it, a roll-off decides; "given": the sides
+    # stand as named (the stand-alone generator, where the user names the Attacker).
+    holder: str = "given"
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,9 @@ class Scenario:
     # The Tomb Raiders' mission played with it ("tomb-raid"; absent from scenarios stored before it).
     mission: str = ""
     ruin_sacked: bool = False
+    # Both armies moved in and it is an Assault: who attacks and why (decision 625): roll_off (None
+    # when the province's holder defends) and text; None otherwise and in scenarios stored before it.
+    assault_roles: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The scenario as stored on its battle: what `dataclasses.asdict` gives, built four to five
@@ -296,7 +304,6 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         "kingdoms": _ids(setup.attacker)["kingdoms"] + _ids(setup.defender)["kingdoms"],
         "armies": _ids(setup.attacker)["armies"] + _ids(setup.defender)["armies"],
     }
-    active, ability_notes = _ability_effects(setup)
 
     # 1. Engagement type: a battle for a town, city or capitol is always an Assault (SG1).
     engagement: dict[str, Any]
@@ -306,6 +313,11 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         roll = dice.d6(purpose="Scenario: engagement type", **both)
         engagement = {"name": ENGAGEMENT_TYPE[roll], "roll": roll, "forced": False}
     kind: str = engagement["name"]
+    # Both armies moved in: the Assault's Attacker is settled before anything names him (decision 625).
+    assault_roles: dict[str, Any] | None = None
+    if kind == ASSAULT and not setup.defending and setup.holder != "given":
+        setup, assault_roles = _assault_roles(setup, dice)
+    active, ability_notes = _ability_effects(setup)
 
     # 2. Objective (2D6 on the engagement type's column); Capture and Vengeance roll for "Or Else!".
     roll = dice.two_d6(purpose=f"Scenario: objective ({kind})", **both)
@@ -495,7 +507,48 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         skirmish=setup.skirmish,
         mission=setup.mission,
         ruin_sacked=setup.ruin_sacked,
+        assault_roles=assault_roles,
     )
+
+
+def _assault_roles(setup: ScenarioSetup, dice: Dice) -> tuple[ScenarioSetup, dict[str, Any]]:
+    """Who is the Attacker of an Assault both armies moved into (decision 625): 6. Fight Battles only
+    says "roll for set up and first turn as normal", and an Assault needs a Defender ("One army attacks
+    the other in a defended position"). The side whose kingdom (or its ally) holds the province
+    defends it, as the town's side defends its town (decision 584) and the holder of a province two
+    armies stood in defends it (decision 570); in a province neither holds, a roll-off (a D6 each,
+    ties rerolled) decides, its winner the Attacker ("An assault gives the Attacker advantages in
+    deployment"). Returns the setup with its sides as the Assault's, and what the sheet says."""
+    first, second = setup.attacker, setup.defender
+    if setup.holder in ("attacker", "defender"):
+        swap = setup.holder == "attacker"
+        holder, other = (first, second) if swap else (second, first)
+        off = None
+        text = (
+            f"Both armies moved in: {holder.name} holds the province (its kingdom's or its ally's) and defends it "
+            f"in the Assault; {other.name} is the Attacker (decision 625)."
+        )
+    else:
+        off = _roll_off(dice, setup, "Scenario: who attacks in the Assault")
+        swap = off.winner == "defender"
+        winner, loser = (second, first) if swap else (first, second)
+        rounds = "; tie, rerolled: ".join(
+            f"{first.name} {a}, {second.name} {d}" for a, d in zip(off.attacker_rolls, off.defender_rolls, strict=True)
+        )
+        text = (
+            f"Both armies moved in and neither holds the province: a roll-off decides who attacks in the Assault "
+            f"(a D6 each, ties rerolled): {rounds}. {winner.name} scores highest and is the Attacker; "
+            f"{loser.name} is the Defender (decision 625)."
+        )
+    if swap:
+        setup = replace(setup, attacker=second, defender=first)
+    roles = {
+        "roll_off": off.as_json() if off is not None else None,
+        "attacker": setup.attacker.name,
+        "defender": setup.defender.name,
+        "text": text,
+    }
+    return setup, roles
 
 
 def _terrain(setup: ScenarioSetup, dice: Dice, ids: dict[str, list[int]]) -> dict[str, Any]:

@@ -161,7 +161,11 @@ def scenario_lines(scenario: Scenario, rival: RivalMissionSheet | None = None) -
     sections.append(
         ScenarioSection(
             f"1. Engagement type: {engagement['name']}",
-            [f"{engagement['name']} ({how}). {ENGAGEMENT_TEXT[engagement['name']]}"],
+            [
+                f"{engagement['name']} ({how}). {ENGAGEMENT_TEXT[engagement['name']]}",
+                # Both armies moved in: why this side is the Assault's Attacker (decision 625).
+                *([s.assault_roles["text"]] if s.assault_roles else []),
+            ],
         )
     )
     objective = s.objective

@@ -18,6 +18,7 @@ from pypdf import PdfReader
 from battles.models import Battle, BattleSupport
 from battles.services.scenarios import general_abilities, scenario_setup, scenario_sheet_pdf, scenario_stream
 from kernel.dice import SeededDice
+from kingdoms.models import Alliance, Kingdom
 from reports.models import ReportEmail, TurnReport
 from reports.tasks import report_render_task, turn_reports_start
 from rulebook.scenario.deployment_svg import deployment_diagram
@@ -79,6 +80,30 @@ def test_the_supported_defender_is_known_to_the_scenario(turn, battles_posted):
     setup = scenario_setup(hartwood, {})
     assert setup.defender.supported and not setup.attacker.supported
     assert setup.defending and setup.terrain == "forest"
+
+
+def test_an_assault_both_armies_moved_into_is_defended_by_the_side_that_holds_the_province(turn, battles_posted):
+    """6. Fight Battles: both armies moved into Hartwood. Who attacks if the engagement is an Assault
+    is the province's, not the armies' ids (decision 625): the side whose kingdom holds it, or its
+    ally, defends; a province neither holds leaves it to a roll-off on the sheet."""
+    hartwood = Battle.objects.get(turn=turn, province__number=62)
+    hartwood.both_moved = True
+    hartwood.province.controller_id = hartwood.attacker_kingdom_id
+    assert scenario_setup(hartwood, {}).holder == "attacker"
+    hartwood.province.controller_id = hartwood.defender_kingdom_id
+    assert scenario_setup(hartwood, {}).holder == "defender"
+    hartwood.province.controller_id = None
+    assert scenario_setup(hartwood, {}).holder == "none"
+    third = Kingdom.objects.filter(campaign=turn.campaign).exclude(
+        id__in=(hartwood.attacker_kingdom_id, hartwood.defender_kingdom_id)
+    )[0]
+    hartwood.province.controller_id = third.id
+    assert scenario_setup(hartwood, {}).holder == "none"
+    first, second = sorted((third.id, hartwood.attacker_kingdom_id))
+    Alliance.objects.create(campaign=turn.campaign, first_id=first, second_id=second, trust="T", formed_turn=0)
+    assert scenario_setup(hartwood, {}).holder == "attacker"
+    hartwood.both_moved = False  # the army that stood there defends: the sides stand as they are
+    assert scenario_setup(hartwood, {}).holder == "given"
 
 
 def test_each_battle_s_players_and_the_organizer_get_its_scenario_sheet_as_a_pdf(turn, battles_posted):

@@ -137,7 +137,8 @@ def _one_battle(state: TurnState, number: int, movers: list[ArmyState], stayers:
         # A town, city or capitol whose garrison stands there is under attack by the enemies of its
         # side: the army of its side (its kingdom's, or its ally's) defends it with the garrison, as
         # when it stood there (decision 584); elsewhere (a desert's garrison supports no army) the
-        # lower id attacks.
+        # lower id attacks. If its scenario is an Assault, the Scenario Generator names the Assault's
+        # Attacker from who holds the province, or by a roll-off (decision 625).
         owner = state.provinces[number].controller
         garrisoned = owner is not None and garrison_defends(state, number) and settlement_battle(state, number)
         home = next((m for m in movers if garrisoned and (m.kingdom == owner or state.allied(m.kingdom, owner))), None)

@@ -684,3 +684,61 @@ def test_the_stand_alone_sides_named_defender_are_not_named_twice():
     assert "(the Defender)" not in text
     named = sheet_text(roll(faces)[0])
     assert "Brython: Guard (the Defender) deploys first." in named
+
+
+# Decision 625: the Attacker of an Assault both armies moved into. Faces: the engagement (5: Assault),
+# then, with no holder, the roll-off for who attacks, then the scenario as scripted; an Assault has no
+# deployment roll-off, and the Attacker rolls 2D6 for the first turn.
+def test_an_assault_both_armies_moved_into_is_defended_by_the_side_that_holds_the_province():
+    """6. Fight Battles: "If both armies move into the province at the same time, then roll for set up
+    and first turn as normal"; Scenario Generator, Assault: "One army attacks the other in a defended
+    position". The province is Avalon's (listed first, the lower id): Avalon's Host defends it, so
+    Brython's Guard is the Attacker: it rolls 2D6 for the first turn, Avalon deploys first and, in
+    Assault 1, chooses the edge it defends (decision 625)."""
+    dice = ScriptedDice(faces=script(engagement=(5,), deployment=(1,), sides=(), deploy=(), first=(1, 1, 3)))
+    both = replace(setup(defending=False), holder="attacker")
+    scenario = scenario_generate(both, dice)
+    assert dice.unused == []
+    assert (scenario.attacker, scenario.defender) == ("Brython: Guard", "Avalon: Host")
+    assert scenario.deploy["text"] == "Avalon: Host (the Defender) deploys first."
+    assert scenario.sides["winner"] == "Avalon: Host"
+    assert any(r.expression == "2D6" and r.purpose == "Scenario: first turn: Brython: Guard" for r in dice.rolls)
+    assert scenario.first_turn["winner"] == "Avalon: Host"  # Brython's 1+1 against Avalon's 3
+    why = scenario_lines(scenario)[0].paragraphs
+    assert any("Avalon: Host holds the province" in p and "Brython: Guard is the Attacker" in p for p in why)
+
+
+def test_an_assault_both_armies_moved_into_a_province_neither_holds_is_decided_by_a_roll_off():
+    """6. Fight Battles and the Scenario Generator, Assault: in a province neither side holds, a
+    roll-off (a D6 each, ties rerolled) decides who attacks; its winner is the Attacker. Here a tie
+    (3, 3) is rerolled and the Guard's 5 beats the Host's 2: the Guard attacks, the Host deploys first
+    and the sheet shows the rolls (decision 625)."""
+    faces = [5, 3, 3, 2, 5, *script(deployment=(2,), sides=(4, 4, 2, 5), deploy=(), first=(6, 6, 1))[1:]]
+    dice = ScriptedDice(faces=faces)
+    scenario = scenario_generate(replace(setup(defending=False), holder="none"), dice)
+    assert dice.unused == []
+    assert (scenario.attacker, scenario.defender) == ("Brython: Guard", "Avalon: Host")
+    roles = scenario.assault_roles
+    assert roles is not None and roles["roll_off"]["attacker_rolls"] == [3, 2]
+    assert roles["roll_off"]["defender_rolls"] == [3, 5]
+    assert scenario.deploy["first"] == "defender" and "Avalon: Host (the Defender)" in scenario.deploy["text"]
+    assert scenario.first_turn["winner"] == "Brython: Guard"  # its 2D6 of 12 against 1
+    why = " ".join(scenario_lines(scenario)[0].paragraphs)
+    assert "Avalon: Host 3, Brython: Guard 3; tie, rerolled: Avalon: Host 2, Brython: Guard 5." in why
+    assert "Brython: Guard scores highest and is the Attacker" in why
+
+
+def test_the_holder_s_side_named_defender_stays_so_and_no_roll_is_made_outside_an_assault():
+    """Decision 625 names the Assault's Attacker only: the holder already the Defender (a town's side,
+    decision 584) stays so and the sheet says why; a Pitched Battle both moved into rolls no extra
+    die and says nothing of it."""
+    dice = ScriptedDice(faces=script(engagement=(6,), deployment=(2,), sides=(2, 5), deploy=(), first=(3, 3, 1)))
+    scenario = scenario_generate(replace(setup(defending=False), holder="defender"), dice)
+    assert dice.unused == []
+    assert (scenario.attacker, scenario.defender) == ("Avalon: Host", "Brython: Guard")
+    assert scenario.assault_roles is not None and scenario.assault_roles["roll_off"] is None
+    assert "Brython: Guard holds the province" in scenario.assault_roles["text"]
+
+    dice = ScriptedDice(faces=script())
+    pitched = scenario_generate(replace(setup(defending=False), holder="none"), dice)
+    assert dice.unused == [] and pitched.assault_roles is None
