@@ -161,6 +161,17 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         if running
         else None
     )
+    # New Player Option: a kingdom given to a new player with no living Warlord takes the one its new
+    # leader creates in the first army it raises (decision 603): its oldest field army still standing.
+    new_warlord = (
+        kingdom.warlord_to_create
+        and army.kind == Army.Kind.FIELD
+        and army.pk
+        == Army.objects.filter(kingdom=kingdom, kind=Army.Kind.FIELD, status=Army.Status.ACTIVE)
+        .order_by("created_turn", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
     return ArmyListDraft(
         label=army.name,
         army_type=kingdom.army_type_enum,
@@ -174,6 +185,7 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         must_include_warlord=is_capitol_garrison or (starting_army and not running),
         warlord_key=warlord[0] if warlord else None,
         warlord_name=warlord[1] if warlord else "",
+        new_warlord=new_warlord,
         # Setup: "a 2,000 point army", until the campaign starts.
         starting=starting_army and not running,
         entering=entering,
@@ -430,13 +442,18 @@ def _free_rolls(army: Army) -> None:
     """The Warlord's free roll on the advancement table, made once, when the archetype is chosen
     (Warlord). A 6 (Choose) leaves the choice to the player."""
     campaign = army.kingdom.campaign
+    # New Player Option: the Warlord a new leader creates is created as at Setup, with its free roll
+    # (decision 603); the kingdom's stream rolled for the former leader's goes on for him.
+    new_leader = Kingdom.objects.filter(pk=army.kingdom_id, warlord_to_create=True).exists()
     warlords = Character.objects.filter(unit__army=army, role=Character.Role.WARLORD, alive=True).exclude(archetype="")
+    if new_leader and warlords.exists():
+        Kingdom.objects.filter(pk=army.kingdom_id).update(warlord_to_create=False)  # he is created
     for warlord in warlords:
         if len(warlord.abilities) != 1 or warlord.ability_choice_pending:
             continue
         dice = campaign_dice(campaign=campaign, stream=f"warlord-free-roll:{army.kingdom_id}")
-        if dice.rolls or campaign.dice_rolls.filter(stream=dice.stream).exists():
-            continue  # rolled before (the Warlord's list was saved again)
+        if not new_leader and (dice.rolls or campaign.dice_rolls.filter(stream=dice.stream).exists()):
+            continue  # rolled before (the Warlord's list was saved again; a successor has no extra roll)
         # An ability that cannot work for him (Immune to Psychology, undead) is rolled again (decision 392).
         useless = useless_abilities(
             army_type=army.kingdom.army_type_enum,
