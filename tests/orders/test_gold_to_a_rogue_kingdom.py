@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from kernel.event_codes import EventCode
 from kingdoms.models import Kingdom, TreasuryEntry
+from orders.forms import GoldTransferForm, ItemTransferForm
 from orders.services.rogue import kingdom_rogue_declare, rogue_kingdom_give
 from orders.services.transfers import gold_transfers_arrive
 from tests.kingdoms.builders import campaign_built, kingdom_built
@@ -50,3 +51,16 @@ def test_gold_sent_before_the_receiver_went_rogue_waits_in_its_treasury_for_a_ne
     assert TurnEvent.objects.filter(turn=third, code=EventCode.TRANSFER_ARRIVED, kingdom=eastmark).count() == 2
     rogue_kingdom_give(kingdom=eastmark, email="erin@example.com")
     assert Kingdom.objects.get(pk=eastmark.pk).treasury_balance() == 2000 + 800
+
+
+def test_the_order_sheet_page_offers_no_rogue_kingdom_to_send_gold_or_items_to(db) -> None:
+    """Decision 604: the sheet's Transfer of Gold rows list the kingdoms with a player to receive it."""
+    campaign = campaign_built(name="Receivers", provinces=6)
+    eastmark = kingdom_built(campaign, "Eastmark", player="east", capitol=1)
+    westreach = kingdom_built(campaign, "Westreach", player="west", capitol=6)
+    northwood = kingdom_built(campaign, "Northwood", player="north", capitol=3)
+    turn_built(campaign)
+    kingdom_rogue_declare(kingdom=eastmark)
+
+    for form in (GoldTransferForm(kingdom=westreach), ItemTransferForm(kingdom=westreach)):
+        assert [name for _, name in form.fields["kingdom"].choices] == ["-", northwood.name]
