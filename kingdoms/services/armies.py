@@ -166,6 +166,7 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
     new_warlord = (
         kingdom.warlord_to_create
         and army.kind == Army.Kind.FIELD
+        and not _living_warlord(kingdom)  # a successor came meanwhile: no Warlord to create
         and army.pk
         == Army.objects.filter(kingdom=kingdom, kind=Army.Kind.FIELD, status=Army.Status.ACTIVE)
         .order_by("created_turn", "pk")
@@ -199,6 +200,10 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         special_characters_allowed=kingdom.campaign.special_characters,
         creation_discount_percent=_creation_discount(army, starting_army=starting_army, in_settlement=from_settlement),
     )
+
+
+def _living_warlord(kingdom: Kingdom) -> bool:
+    return Character.objects.filter(kingdom=kingdom, role=Character.Role.WARLORD, alive=True).exists()
 
 
 def _creation_discount(army: Army, *, starting_army: bool, in_settlement: bool) -> int:
@@ -307,6 +312,9 @@ def army_list_save(
     errors = army_list_check(army, units, items)
     if errors:
         raise DomainError(errors)
+    # New Player Option: the Warlord this list creates is the new leader's, with Setup's free roll
+    # (decision 603); a successor who came meanwhile has none.
+    new_leader = army.kingdom.warlord_to_create and not _living_warlord(army.kingdom)
     taken = _taken_from_the_armory(army, items)
     if army_list_paid(army):
         _free_additions_refuse(army, units, items, correction.strip(), corrected_by, taken)
@@ -353,7 +361,7 @@ def army_list_save(
         army.list_due = False
         army.losses_before_list = 0
         army.save(update_fields=["list_due", "losses_before_list"])
-    _free_rolls(army)
+    _free_rolls(army, new_leader=new_leader)
     DraftedArmyList.objects.filter(army=army).delete()  # the list entered is the one kept now
     return army
 
@@ -438,16 +446,16 @@ def _character_save(unit: Unit, entry: CharacterEntry | None) -> None:
     character.save()
 
 
-def _free_rolls(army: Army) -> None:
+def _free_rolls(army: Army, *, new_leader: bool = False) -> None:
     """The Warlord's free roll on the advancement table, made once, when the archetype is chosen
-    (Warlord). A 6 (Choose) leaves the choice to the player."""
+    (Warlord). A 6 (Choose) leaves the choice to the player. `new_leader`: the list creates the new
+    leader's Warlord, as at Setup, with his free roll (New Player Option, decision 603); the kingdom's
+    stream, rolled for the former leader's, goes on for him."""
     campaign = army.kingdom.campaign
-    # New Player Option: the Warlord a new leader creates is created as at Setup, with its free roll
-    # (decision 603); the kingdom's stream rolled for the former leader's goes on for him.
-    new_leader = Kingdom.objects.filter(pk=army.kingdom_id, warlord_to_create=True).exists()
     warlords = Character.objects.filter(unit__army=army, role=Character.Role.WARLORD, alive=True).exclude(archetype="")
-    if new_leader and warlords.exists():
-        Kingdom.objects.filter(pk=army.kingdom_id).update(warlord_to_create=False)  # he is created
+    if army.kingdom.warlord_to_create and _living_warlord(army.kingdom):
+        Kingdom.objects.filter(pk=army.kingdom_id).update(warlord_to_create=False)  # he is created (or succeeded)
+    new_leader = new_leader and warlords.exists()
     for warlord in warlords:
         if len(warlord.abilities) != 1 or warlord.ability_choice_pending:
             continue

@@ -146,3 +146,29 @@ def test_the_migration_makes_the_characters_of_kingdoms_that_went_rogue_before_l
     old_king.refresh_from_db()
     west_king.refresh_from_db()
     assert (old_king.alive, west_king.alive) == (False, True)
+
+
+def test_a_successor_who_came_before_the_new_warlord_s_list_takes_no_free_roll(eastmark) -> None:
+    """Warlord: a General who succeeds "does not get an extra roll on their chosen Archetype table". Erin's
+    first army fell before its list was entered and the General of her Guard succeeded as Warlord: no list
+    must create another (decision 603), and saving his list rolls nothing."""
+    _went_rogue_before_decision_594(eastmark)
+    rogue_kingdom_give(kingdom=eastmark, email="erin@example.com")
+    army_built(eastmark, name="Fallen Host", province=1, size=1000, created_turn=1, status=Army.Status.DISBANDED)
+    guard = army_built(eastmark, name="Erin's Guard", province=2, size=1000, created_turn=1)
+    heir = character_built(
+        guard, "Heir", role="warlord", rank="hero", points=150, archetype="noble", abilities=["Inspiring"]
+    )
+    for unit in _troops():
+        unit_built(guard, unit.name, models_count=unit.models, points_per_model=unit.points_per_model)
+    rolls = DiceRoll.objects.filter(stream=f"warlord-free-roll:{eastmark.pk}").count()
+
+    assert army_list_problems(guard) == []
+    units, items = army_entries(guard)
+    army_list_save(army=guard, units=units, items=items)
+
+    heir.refresh_from_db()
+    assert heir.abilities == ["Inspiring"] and not heir.ability_choice_pending
+    assert DiceRoll.objects.filter(stream=f"warlord-free-roll:{eastmark.pk}").count() == rolls
+    eastmark.refresh_from_db()
+    assert not eastmark.warlord_to_create
