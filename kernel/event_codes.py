@@ -35,7 +35,7 @@ class EventCode(StrEnum):
 
     # Transfer of Gold (rulebook/allies/declarations.py; arrival: orders/services/transfers.py)
     TRANSFER_SENT = "transfer-sent"  # the gold and its 10% fee leave (data: to, gold, fee, arrives)
-    TRANSFER_REFUSED = "transfer-refused"  # the treasury cannot pay it now: nothing leaves
+    TRANSFER_REFUSED = "transfer-refused"  # the treasury cannot pay it now, or to a Rogue Kingdom: nothing leaves
     TRANSFER_ARRIVED = "transfer-arrived"  # at the beginning of the turn after next (data: from_kingdom, sent_turn)
     # Items (rulebook/player_issues/transfer_of_gold.py; arrival: orders/services/transfers.py)
     ITEM_SENT = "item-sent"  # the item leaves its bearer, its fee the treasury (data: to, item_id, name, points...)

@@ -146,6 +146,11 @@ class Kingdom(models.Model):
     rogue_turn = models.PositiveIntegerField(null=True, blank=True, help_text="A Rogue Kingdom since this turn.")
     # Loss of the Capitol: lost in this turn's aftermath; three turns to crown the Warlord in a city.
     capitol_lost_turn = models.PositiveIntegerField(null=True, blank=True, help_text="Lost its capitol in this turn.")
+    # New Player Option: given to a new player with no living Warlord, the kingdom's new leader creates
+    # one as at Setup, in the first army it raises (decision 603); cleared when his list is entered.
+    warlord_to_create = models.BooleanField(
+        default=False, help_text="A new leader's Warlord is still to be created, in the first army it raises."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = KingdomQuerySet.as_manager()

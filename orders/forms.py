@@ -307,8 +307,9 @@ class ToKingdomForm(forms.Form):
 
     @staticmethod
     def receivers(kingdom: Kingdom) -> QuerySet[Kingdom]:
-        """Another player's kingdom (Transfer of Gold): any but the Ancient Dead."""
-        return kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).exclude(army_type="ancient-dead")
+        """Another player's kingdom (Transfer of Gold): not the Ancient Dead, not a Rogue Kingdom, which has
+        no player to receive it (decision 604)."""
+        return kingdom.campaign.kingdoms.exclude(pk=kingdom.pk).filing_orders()
 
 
 class GoldTransferForm(ToKingdomForm):

@@ -161,6 +161,18 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         if running
         else None
     )
+    # New Player Option: a kingdom given to a new player with no living Warlord takes the one its new
+    # leader creates in the first army it raises (decision 603): its oldest field army still standing.
+    new_warlord = (
+        kingdom.warlord_to_create
+        and army.kind == Army.Kind.FIELD
+        and not _living_warlord(kingdom)  # a successor came meanwhile: no Warlord to create
+        and army.pk
+        == Army.objects.filter(kingdom=kingdom, kind=Army.Kind.FIELD, status=Army.Status.ACTIVE)
+        .order_by("created_turn", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
     return ArmyListDraft(
         label=army.name,
         army_type=kingdom.army_type_enum,
@@ -174,6 +186,7 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         must_include_warlord=is_capitol_garrison or (starting_army and not running),
         warlord_key=warlord[0] if warlord else None,
         warlord_name=warlord[1] if warlord else "",
+        new_warlord=new_warlord,
         # Setup: "a 2,000 point army", until the campaign starts.
         starting=starting_army and not running,
         entering=entering,
@@ -187,6 +200,10 @@ def _draft(army: Army, units: list[UnitEntry], items: list[ItemEntry]) -> ArmyLi
         special_characters_allowed=kingdom.campaign.special_characters,
         creation_discount_percent=_creation_discount(army, starting_army=starting_army, in_settlement=from_settlement),
     )
+
+
+def _living_warlord(kingdom: Kingdom) -> bool:
+    return Character.objects.filter(kingdom=kingdom, role=Character.Role.WARLORD, alive=True).exists()
 
 
 def _creation_discount(army: Army, *, starting_army: bool, in_settlement: bool) -> int:
@@ -295,6 +312,9 @@ def army_list_save(
     errors = army_list_check(army, units, items)
     if errors:
         raise DomainError(errors)
+    # New Player Option: the Warlord this list creates is the new leader's, with Setup's free roll
+    # (decision 603); a successor who came meanwhile has none.
+    new_leader = army.kingdom.warlord_to_create and not _living_warlord(army.kingdom)
     taken = _taken_from_the_armory(army, items)
     if army_list_paid(army):
         _free_additions_refuse(army, units, items, correction.strip(), corrected_by, taken)
@@ -341,7 +361,7 @@ def army_list_save(
         army.list_due = False
         army.losses_before_list = 0
         army.save(update_fields=["list_due", "losses_before_list"])
-    _free_rolls(army)
+    _free_rolls(army, new_leader=new_leader)
     DraftedArmyList.objects.filter(army=army).delete()  # the list entered is the one kept now
     return army
 
@@ -426,17 +446,22 @@ def _character_save(unit: Unit, entry: CharacterEntry | None) -> None:
     character.save()
 
 
-def _free_rolls(army: Army) -> None:
+def _free_rolls(army: Army, *, new_leader: bool = False) -> None:
     """The Warlord's free roll on the advancement table, made once, when the archetype is chosen
-    (Warlord). A 6 (Choose) leaves the choice to the player."""
+    (Warlord). A 6 (Choose) leaves the choice to the player. `new_leader`: the list creates the new
+    leader's Warlord, as at Setup, with his free roll (New Player Option, decision 603); the kingdom's
+    stream, rolled for the former leader's, goes on for him."""
     campaign = army.kingdom.campaign
     warlords = Character.objects.filter(unit__army=army, role=Character.Role.WARLORD, alive=True).exclude(archetype="")
+    if army.kingdom.warlord_to_create and _living_warlord(army.kingdom):
+        Kingdom.objects.filter(pk=army.kingdom_id).update(warlord_to_create=False)  # he is created (or succeeded)
+    new_leader = new_leader and warlords.exists()
     for warlord in warlords:
         if len(warlord.abilities) != 1 or warlord.ability_choice_pending:
             continue
         dice = campaign_dice(campaign=campaign, stream=f"warlord-free-roll:{army.kingdom_id}")
-        if dice.rolls or campaign.dice_rolls.filter(stream=dice.stream).exists():
-            continue  # rolled before (the Warlord's list was saved again)
+        if not new_leader and (dice.rolls or campaign.dice_rolls.filter(stream=dice.stream).exists()):
+            continue  # rolled before (the Warlord's list was saved again; a successor has no extra roll)
         # An ability that cannot work for him (Immune to Psychology, undead) is rolled again (decision 392).
         useless = useless_abilities(
             army_type=army.kingdom.army_type_enum,

@@ -45,3 +45,17 @@ def rogue_rows_write(*, kingdom: Kingdom, turn_number: int) -> tuple[int, int]:
         alliance.save(update_fields=["ended_turn", "ended_how"])
     world_changed(kingdom.campaign_id)  # mid-week too: the order sheets' kept worlds are stale
     return len(armies), len(ended)
+
+
+def new_leader_rows_write(*, kingdom: Kingdom) -> bool:
+    """New Player Option: the kingdom's rows as its new leader takes it. Characters a kingdom that went
+    Rogue before decision 594 left living in its disbanded armies leave with them now (idempotent: one
+    marked out since has none). With no living Warlord left, the new leader creates one as at Setup, in
+    the first army the kingdom raises (decision 603). Returns whether that Warlord is to be created."""
+    Character.objects.filter(kingdom=kingdom, alive=True).exclude(unit__army__status=Army.Status.ACTIVE).update(
+        alive=False
+    )
+    due = not Character.objects.filter(kingdom=kingdom, role=Character.Role.WARLORD, alive=True).exists()
+    kingdom.warlord_to_create = due and not kingdom.is_ancient_dead
+    kingdom.save(update_fields=["warlord_to_create"])
+    return kingdom.warlord_to_create

@@ -15,7 +15,7 @@ from kernel.event_codes import EventCode
 from kernel.events import Event
 from kingdoms.models import Kingdom
 from kingdoms.services.campaigns import player_user_invite
-from kingdoms.services.rogue import rogue_rows_write
+from kingdoms.services.rogue import new_leader_rows_write, rogue_rows_write
 from kingdoms.services.world import world_changed
 from rulebook.campaign_schedule import moment_text
 from turns.models import Turn
@@ -88,7 +88,9 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
     return as they were with towns, cities, and treasury restored (but not the armies)": the
     provinces, towns and cities it still holds and its treasury (which collected nothing meanwhile,
     decision 155) are the new player's; its armies stay gone. It files orders from the turn open now,
-    starting from no sheet (decision 601)."""
+    starting from no sheet (decision 601). Characters left living by a kingdom that went Rogue before
+    decision 594 leave the map now; with no living Warlord the new leader creates one, as at Setup, in
+    the first army the kingdom raises (decision 603)."""
     kingdom = Kingdom.objects.select_for_update().select_related("campaign").get(pk=kingdom.pk)
     email = email.strip().lower()
     errors = []
@@ -107,6 +109,8 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
     # out before the countdown ended with its player may still hold one).
     kingdom.capitol_lost_turn = None
     kingdom.save(update_fields=["rogue_turn", "capitol_lost_turn"])
+    # Setup's Warlord for the new leader, in the first army the kingdom raises (decision 603).
+    warlord_due = new_leader_rows_write(kingdom=kingdom)
     # The sheet the former leader filed for the open turn before being marked out is not the new
     # leader's orders (decision 150: it is not resolved; decision 601): were it kept it would stand
     # once the kingdom is no longer rogue, counted as orders in and resolved (its gold, land and
@@ -122,9 +126,15 @@ def rogue_kingdom_give(*, kingdom: Kingdom, email: str) -> Kingdom:
             phase=PHASE,
             code=EventCode.NEW_PLAYER,
             text=f"{kingdom.name} has a new leader: the civil war is over, its lands, towns, cities and treasury "
-            "return as they were, without armies (New Player Option).",
+            "return as they were, without armies (New Player Option)."
+            + (
+                " The new leader creates a Warlord (a Lord level character) in the first army the kingdom raises "
+                "(Warlord, Setup)."
+                if warlord_due
+                else ""
+            ),
             kingdom=kingdom.id,
-            data={"rogue_since": since},
+            data={"rogue_since": since, "warlord_to_create": warlord_due},
         ),
     )
     return kingdom

@@ -69,6 +69,20 @@ def send_gold(state: TurnState, events: list[Event]) -> None:
             fee = transfer_fee(transfer.gold)
             cost = transfer.gold + fee
             arrives = state.turn + TRANSFER_ARRIVES_AFTER
+            if receiver.rogue:
+                # A sheet submitted before the receiver's player was marked out: a Rogue Kingdom has no
+                # leader to receive it, and the sender keeps its gold and fee (decision 604).
+                events.append(
+                    Event(
+                        PHASE_TRANSFERS,
+                        EventCode.TRANSFER_REFUSED,
+                        f"The transfer of {transfer.gold:,} gold to {receiver.name} is not sent: {receiver.name} is "
+                        "a Rogue Kingdom, with no leader to receive it (Rogue Kingdom; Transfer of Gold).",
+                        kingdom=kingdom_id,
+                        data={"to": receiver.id, "gold": transfer.gold, "fee": fee},
+                    )
+                )
+                continue
             if state.kingdoms[kingdom_id].treasury < cost:
                 events.append(
                     Event(

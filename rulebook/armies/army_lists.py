@@ -114,6 +114,9 @@ class ArmyListDraft:
     # army and the campaign runs (None: not checked), whom an edit keeps as the Warlord (decision 614).
     warlord_key: int | None = None
     warlord_name: str = ""
+    # New Player Option: the first army a new leader raises, the kingdom having no living Warlord: its
+    # list includes the Warlord the new leader creates as at Setup, a Lord level character (decision 603).
+    new_warlord: bool = False
 
     @property
     def points(self) -> int:
@@ -186,6 +189,11 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
     warlords = [u for u in draft.units if u.character and u.character.role == "warlord"]
     if draft.must_include_warlord and not warlords:
         errors.append(f"{a}: the starting army must include the Warlord, who is its General (Setup).")
+    if draft.new_warlord and not warlords:
+        errors.append(
+            f"{a}: the kingdom's new leader creates its Warlord (a Lord level character) in the first army the "
+            "kingdom raises: this list must include him, as its General (New Player Option, Warlord, Setup)."
+        )
     if warlords and (len(warlords) > 1 or roster.warlord_elsewhere):
         errors.append(f"{a}: a kingdom has only one Warlord (Warlord).")
     if draft.warlord_key is not None and not any(
@@ -199,7 +207,7 @@ def army_list_errors(draft: ArmyListDraft, roster: KingdomRoster) -> list[str]:
     # Warlord: "Players create a Warlord (a Lord level character)" at setup; a General who succeeds
     # him "may be promoted to a Lord level character", so later a Hero may be the Warlord.
     for unit in warlords:
-        if draft.starting and unit.character and unit.character.rank != "lord":
+        if (draft.starting or draft.new_warlord) and unit.character and unit.character.rank != "lord":
             errors.append(f"{a}: {unit.name} is the Warlord, a Lord level character (Warlord).")
     lords = [u for u in draft.units if u.character and u.character.rank == "lord"]
     for unit in lords:

@@ -39,9 +39,12 @@ def send_items(state: TurnState, events: list[Event]) -> None:
             item = held[sent[key] - 1] if len(held) >= sent[key] else None
             gone = item is not None and item.army is not None and item.army not in state.armies
             fee = item_transfer_fee(item.points) if item is not None else 0
-            if item is None or gone or sender.treasury < fee:
+            if receiver.rogue or item is None or gone or sender.treasury < fee:
                 why = (
-                    f"the treasury holds {sender.treasury:,} and the fee is {fee:,}"
+                    # A sheet submitted before the receiver's player was marked out (decision 604).
+                    f"{receiver.name} is a Rogue Kingdom, with no leader to receive it (Rogue Kingdom)"
+                    if receiver.rogue
+                    else f"the treasury holds {sender.treasury:,} and the fee is {fee:,}"
                     if item is not None and not gone
                     else "the kingdom no longer holds it"
                 )

@@ -44,7 +44,7 @@ PLAIN_KEYS = _words(
     points_lost points_per_model problem problems provinces razed reason received recovered released reroll
     restored_at restored_by result rogue_since roll rolled rolls ruin ruin_raids rule second section sent_turn
     sequence settlement side skirmish snapshot_taken_at sources spare_carts stats story_turn taken target_name
-    tied tomb_raiders treasury trust turn turns_left unit units upgrade what
+    tied tomb_raiders treasury trust turn turns_left unit units upgrade warlord_to_create what
     """
 )
 # Keys whose name holds an id in some event, plain in these (by code): a province, a size, a temporary id.

@@ -12,9 +12,10 @@ from rulebook.world import KingdomState
 
 
 def _receiver(ctx: SheetContext, kingdom: int) -> KingdomState | None:
-    """Transfer of Gold: the other player's kingdom of the campaign a transfer goes to (None: not one)."""
+    """Transfer of Gold: the other player's kingdom of the campaign a transfer goes to (None: not one).
+    A Rogue Kingdom has no player to receive it (decision 604), as it takes no land (Land Sales)."""
     other = ctx.world.kingdoms.get(kingdom)
-    return None if other is None or other.id == ctx.kingdom or other.ancient_dead else other
+    return None if other is None or other.id == ctx.kingdom or other.ancient_dead or other.rogue else other
 
 
 def _kingdom_words(ctx: SheetContext, kingdom: int) -> str:
