@@ -5,12 +5,14 @@ database's constraints (one army of each name, one magic item of each name, one 
 
 One seed builds a world of rows (tests/kingdoms/builders.py's, no rule's work: a grid of provinces with towns,
 cities and ruins, two to four kingdoms with capitols, armies with lists, characters and magic items, Elite
-Defense Forces in force or perished, Tomb Raider forces, treasury gold, sometimes an alliance), then for each
-turn:
+Defense Forces in force or perished, Tomb Raider forces, treasury gold, sometimes an alliance, sometimes the
+Ancient Dead as setup makes them, their pyramid, deserts and armies), then for each turn:
 - each player files an order sheet through orders.services.sheets.order_sheet_save, as the API does: entries
   drafted at random (the pure fuzz's drafts, and names chosen to meet the constraints: a new army named as a
   town's Elite Defense Force, or as a disbanded army, an item bought of a destroyed one's name), kept when the
-  sheet check of the real context (order_sheet_context_load) accepts them; some players file nothing;
+  sheet check of the real context (order_sheet_context_load) accepts them: Tomb Raids, Reconnaissances and
+  Sabotages naming what their mission names, land deals between players, the captives' fates, the effects
+  earned used; some players file nothing;
 - the real orders phase (turns.services.cycle.orders_phase_run), which must resolve;
 - each side's player files a turn summary sheet through battles.services.summaries.summary_sheet_save (its own
   validation: casualties up to its units' models, characters of its army, depots, looting, a heir, money
@@ -18,6 +20,10 @@ turn:
   rules (battle_rule) on what the sheets leave open;
 - the real aftermath (aftermath_phase_run) after the results deadline, which must resolve and open the next
   turn.
+
+`resolved_tally` counts what the phases really resolved (missions sent and their skirmishes read, raiders
+captured and their fates, land deals, the Ancient Dead's moves and battles): the bounded test asserts each
+is played, so a draft the check always refuses does not pass for coverage.
 
 A phase that raises, or does not resolve, is a campaign that stops: the finding names the seed, turn and
 phase with the exception."""
