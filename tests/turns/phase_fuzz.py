@@ -199,6 +199,10 @@ def resolved_tally(campaign: Campaign) -> Counter[str]:
             tally["captive fate"] += 1
         elif code == EventCode.LAND_DEAL:
             tally["land deal side"] += 1
+        elif code in (EventCode.INTELLIGENCE, EventCode.THEFT, EventCode.SABOTAGE_APPLIED):
+            tally[f"effect: {code}"] += 1  # what a mission earned, on its moment
+        elif code == EventCode.ARMY_ORDERS_RESPONSE:
+            tally["effect used: army orders"] += 1
         elif code == EventCode.ANCIENT_DEAD_RISEN:
             tally["ancient dead risen"] += 1
         elif code == EventCode.MOVED and dead is not None and kingdom == dead:
