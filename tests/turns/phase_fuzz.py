@@ -5,12 +5,14 @@ database's constraints (one army of each name, one magic item of each name, one 
 
 One seed builds a world of rows (tests/kingdoms/builders.py's, no rule's work: a grid of provinces with towns,
 cities and ruins, two to four kingdoms with capitols, armies with lists, characters and magic items, Elite
-Defense Forces in force or perished, Tomb Raider forces, treasury gold, sometimes an alliance), then for each
-turn:
+Defense Forces in force or perished, Tomb Raider forces, treasury gold, sometimes an alliance, sometimes the
+Ancient Dead as setup makes them, their pyramid, deserts and armies), then for each turn:
 - each player files an order sheet through orders.services.sheets.order_sheet_save, as the API does: entries
   drafted at random (the pure fuzz's drafts, and names chosen to meet the constraints: a new army named as a
   town's Elite Defense Force, or as a disbanded army, an item bought of a destroyed one's name), kept when the
-  sheet check of the real context (order_sheet_context_load) accepts them; some players file nothing;
+  sheet check of the real context (order_sheet_context_load) accepts them: Tomb Raids, Reconnaissances and
+  Sabotages naming what their mission names, land deals between players, the captives' fates, the effects
+  earned used; some players file nothing;
 - the real orders phase (turns.services.cycle.orders_phase_run), which must resolve;
 - each side's player files a turn summary sheet through battles.services.summaries.summary_sheet_save (its own
   validation: casualties up to its units' models, characters of its army, depots, looting, a heir, money
@@ -18,6 +20,10 @@ turn:
   rules (battle_rule) on what the sheets leave open;
 - the real aftermath (aftermath_phase_run) after the results deadline, which must resolve and open the next
   turn.
+
+`resolved_tally` counts what the phases really resolved (missions sent and their skirmishes read, raiders
+captured and their fates, land deals, the Ancient Dead's moves and battles): the bounded test asserts each
+is played, so a draft the check always refuses does not pass for coverage.
 
 A phase that raises, or does not resolve, is a campaign that stops: the finding names the seed, turn and
 phase with the exception."""
@@ -27,23 +33,43 @@ from __future__ import annotations
 import datetime as dt
 import random
 import traceback
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
 
 from battles.models import Battle
 from battles.services.summaries import battle_rule, battle_standing, summary_sheet_form, summary_sheet_save
 from briternia.errors import DomainError
-from kingdoms.models import Alliance, ArmoryItem, Army, Campaign, Kingdom, Province, TombRaiderEntry, TombRaiderForce
+from kernel.event_codes import EventCode
+from kingdoms.models import (
+    Alliance,
+    ArmoryItem,
+    Army,
+    ArmyMovement,
+    Campaign,
+    Kingdom,
+    Province,
+    TombRaiderEntry,
+    TombRaiderForce,
+)
+from kingdoms.services.ancient_dead import ancient_dead_setup
 from kingdoms.services.world import world_kept_forget, world_load
+from orders.services.ancient_dead import ancient_dead_sheet_draft
 from orders.services.sheets import order_sheet_context_load, order_sheet_save
 from rulebook.allies.chart import TrustLevel, trust_level
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
+from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
+from rulebook.ruins_and_tomb_raiders.rival_mission_orders import listed_mission
+from rulebook.ruins_and_tomb_raiders.rival_missions import MissionTarget
+from rulebook.ruins_and_tomb_raiders.sabotage import Sabotage
+from rulebook.ruins_and_tomb_raiders.tomb_raid import MissionKind
 from rulebook.tables import ArmyType
 from rulebook.turn.aftermath.results import Outcome
 from rulebook.turn.write_orders.check import order_sheet_check
 from rulebook.turn.write_orders.context import SheetContext
+from rulebook.turn.write_orders.missions import known_armies, known_characters
 from rulebook.turn.write_orders.records import (
     ArmyOrder,
     BuySupplyDepot,
@@ -53,6 +79,7 @@ from rulebook.turn.write_orders.records import (
     Purchase,
     ReinforceGarrison,
     SheetEntries,
+    TombRaiderMission,
     TransferGold,
     UpgradeArmy,
 )
@@ -69,7 +96,7 @@ from tests.kingdoms.builders import (
 from tests.rulebook import turn_fuzz as pure
 from tests.rulebook import turn_fuzz_campaign as drafts
 from tests.turns.builders import turn_built
-from turns.models import Turn
+from turns.models import Turn, TurnEvent
 from turns.services.cycle import aftermath_phase_run, orders_phase_run
 
 ARMY_TYPES = ("empire", "dwarfs", "bretonnians", "high-elves", "orcs-and-goblins", "skaven", "wood-elves")
@@ -95,13 +122,16 @@ class _Rollback(Exception):
     """Leaves nothing of a seed's campaign behind for the next seed."""
 
 
-def seed_run(seed: int, turns: int) -> Finding | None:
-    """Play the seed's campaign for `turns` turns through the services, in a transaction rolled back after."""
+def seed_run(seed: int, turns: int, tally: Counter[str] | None = None) -> Finding | None:
+    """Play the seed's campaign for `turns` turns through the services, in a transaction rolled back after;
+    `tally` (when given) adds what the phases resolved (`resolved_tally`), before it is rolled back."""
     world_kept_forget()  # a rolled-back campaign's id comes again with the next seed
     found: list[Finding] = []
     try:
         with transaction.atomic():
-            _play(seed, turns, found)
+            campaign = _play(seed, turns, found)
+            if tally is not None and not found:
+                tally.update(resolved_tally(campaign))
             raise _Rollback
     except _Rollback:
         pass
@@ -109,7 +139,7 @@ def seed_run(seed: int, turns: int) -> Finding | None:
     return found[0] if found else None
 
 
-def _play(seed: int, turns: int, found: list[Finding]) -> None:
+def _play(seed: int, turns: int, found: list[Finding]) -> Campaign:
     rng = random.Random(seed)
     campaign = campaign_built_at_random(rng, seed)
     turn = campaign.turns.get(number=1)
@@ -120,7 +150,7 @@ def _play(seed: int, turns: int, found: list[Finding]) -> None:
             phase = "orders phase"
             if not orders_phase_run(turn_id=turn.pk).resolved:
                 found.append(Finding(seed, turn.number, phase, "the orders phase did not resolve the turn"))
-                return
+                return campaign
             turn.refresh_from_db()
             phase = "filing the turn summary sheets"
             summaries_filed(rng, turn)
@@ -128,17 +158,63 @@ def _play(seed: int, turns: int, found: list[Finding]) -> None:
             outcome = aftermath_phase_run(turn_id=turn.pk, now=turn.results_deadline + dt.timedelta(seconds=1))
         except Exception as exc:  # any failure is the finding: the campaign stops here
             found.append(Finding(seed, turn.number, phase, f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
-            return
+            return campaign
         if not outcome.resolved or outcome.next_turn is None:
             found.append(Finding(seed, turn.number, "aftermath", "the aftermath did not resolve the turn"))
-            return
+            return campaign
         turn = outcome.next_turn
         if turn.status != Turn.Status.ORDERS_OPEN:
             found.append(Finding(seed, turn.number, "opening", f"the next turn is {turn.status}, not open"))
-            return
+            return campaign
         # The next turn's dice seeded by the fuzz's seed (turn_open draws a fresh one): a finding reproduces.
         Turn.objects.filter(pk=turn.pk).update(seed=f"phase-fuzz-{seed}-{turn.number}")
         turn.refresh_from_db()
+    return campaign
+
+
+# -- what the phases resolved ----------------------------------------------------------------------------
+
+
+def resolved_tally(campaign: Campaign) -> Counter[str]:
+    """What the phases really resolved in the campaign, from its turns' events and battles (not what the
+    sheets asked): the Tomb Raids, Reconnaissances and Sabotages sent and their skirmishes' results read,
+    the Tomb Raiders captured and their fates, the land deals done, the Ancient Dead's battles, moves and
+    risings. The bounded test asserts each is played over its seeds: a draft the check always refuses
+    exercises nothing."""
+    events = TurnEvent.objects.filter(turn__campaign=campaign)
+    dead = Kingdom.objects.filter(campaign=campaign, army_type="ancient-dead").values_list("pk", flat=True).first()
+    tally: Counter[str] = Counter()
+    for code, data, kingdom in events.values_list("code", "data", "kingdom_id"):
+        if code == EventCode.TOMB_RAID_SENT:
+            tally["tomb raid sent"] += 1
+        elif code in (EventCode.TOMB_RAID_SUCCESS, EventCode.TOMB_RAID_FAILED):
+            tally["tomb raid resolved"] += 1
+        elif code == EventCode.RIVAL_MISSION_SENT:
+            tally[f"{data.get('mission')} sent"] += 1
+        elif code == EventCode.RIVAL_MISSION_RESULT:
+            tally[f"{str(data.get('section', '')).lower()} resolved"] += 1
+        elif code == EventCode.RAIDER_CAPTURED:
+            tally["raider captured"] += 1
+        elif code == EventCode.CAPTIVE_FATE:
+            tally["captive fate"] += 1
+        elif code == EventCode.LAND_DEAL:
+            tally["land deal side"] += 1
+        elif code in (EventCode.INTELLIGENCE, EventCode.THEFT, EventCode.SABOTAGE_APPLIED):
+            tally[f"effect: {code}"] += 1  # what a mission earned, on its moment
+        elif code == EventCode.ARMY_ORDERS_RESPONSE:
+            tally["effect used: army orders"] += 1
+        elif code == EventCode.ANCIENT_DEAD_RISEN:
+            tally["ancient dead risen"] += 1
+        elif code == EventCode.MOVED and dead is not None and kingdom == dead:
+            tally["ancient dead moved"] += 1
+    if dead is not None:
+        tally["ancient dead campaign"] += 1
+        tally["ancient dead battle"] += (
+            Battle.objects.filter(turn__campaign=campaign)
+            .filter(models.Q(attacker_kingdom_id=dead) | models.Q(defender_kingdom_id=dead))
+            .count()
+        )
+    return tally
 
 
 # -- the world --------------------------------------------------------------------------------------------
@@ -188,6 +264,10 @@ def campaign_built_at_random(rng: random.Random, seed: int) -> Campaign:
         if number not in capitols and rng.random() < 0.85:
             nearest = min(kingdoms, key=lambda k: (distance(number, k.capitol.number), rng.random()))
             Province.objects.filter(campaign=campaign, number=number).update(controller=nearest)
+    holders: dict[int, int] = {}  # province number -> the kingdom whose armies stand there
+    dead = ancient_dead_built(rng, campaign, [n for n in numbers if n not in capitols], cols)
+    if dead is not None:
+        holders.update({p: dead.pk for p in dead.provinces.values_list("number", flat=True)})
     allies: dict[int, int] = {}
     if rng.random() < 0.35:
         a, b = sorted(rng.sample(kingdoms, 2), key=lambda k: k.pk)
@@ -195,7 +275,6 @@ def campaign_built_at_random(rng: random.Random, seed: int) -> Campaign:
         if trust is not TrustLevel.DISALLOWED:
             Alliance.objects.create(campaign=campaign, first=a, second=b, trust=trust.value, formed_turn=1)
             allies = {a.pk: b.pk, b.pk: a.pk}
-    holders: dict[int, int] = {}  # province number -> the kingdom whose armies stand there
     for kingdom in kingdoms:
         armies = []
         for n in range(rng.choice([1, 1, 2, 3])):
@@ -274,9 +353,43 @@ def campaign_built_at_random(rng: random.Random, seed: int) -> Campaign:
                 size=500,
                 status=Army.Status.ACTIVE if roll < 0.3 else Army.Status.DISBANDED,
             )
-    turn_built(campaign)
-    Turn.objects.filter(campaign=campaign, number=1).update(seed=f"phase-fuzz-{seed}-1")
+    turn = turn_built(campaign)
+    Turn.objects.filter(pk=turn.pk).update(seed=f"phase-fuzz-{seed}-1")
+    if dead is not None:
+        ancient_dead_sheet_draft(turn=turn)  # as turn_open drafts it for every turn after the first
     return campaign
+
+
+def ancient_dead_built(rng: random.Random, campaign: Campaign, places: list[int], cols: int) -> Kingdom | None:
+    """Sometimes the Ancient Dead, as setup makes them (kingdoms.services.campaigns._ancient_dead_create,
+    The Ancient Dead: Setup): their pyramid, a desert of no settlement, is their capitol with its Capitol
+    Garrison and their Warlord; some deserts of theirs around it; their First Host at the pyramid, and the
+    armies their Army Table raises (kingdoms.services.ancient_dead.ancient_dead_setup, the real service).
+    The organizer's is their sheet: the engine drafts it when each next turn opens."""
+    bare = [n for n in places if Province.objects.filter(campaign=campaign, number=n, settlement="none").exists()]
+    if not bare or rng.random() < 0.5:
+        return None
+    pyramid_number = rng.choice(bare)
+    pyramid = Province.objects.get(campaign=campaign, number=pyramid_number)
+    kingdom = Kingdom.objects.create(
+        campaign=campaign, name="The Ancient Dead", army_type=ArmyType.ANCIENT_DEAD, capitol=pyramid
+    )
+    kingdom.players.add(campaign.organizer)
+    deserts = [pyramid_number] + [
+        n for n in pyramid.neighbours.values_list("number", flat=True) if n in bare and rng.random() < 0.6
+    ]
+    Province.objects.filter(campaign=campaign, number__in=deserts).update(
+        terrain="desert", controller=kingdom, settlement="none"
+    )
+    Province.objects.filter(pk=pyramid.pk).update(pyramid=True)
+    garrison = army_built(kingdom, name="Capitol Garrison", kind=Army.Kind.GARRISON, province=pyramid_number)
+    host = army_built(kingdom, name="First Host", province=pyramid_number, list_due=True)
+    ArmyMovement.objects.bulk_create(
+        ArmyMovement(army=army, turn=0, step=0, province_id=pyramid.pk) for army in (garrison, host)
+    )
+    character_built(garrison, "Tomb King", points=150, role="warlord", rank="lord", archetype="noble")
+    ancient_dead_setup(campaign=campaign)
+    return kingdom
 
 
 def army_province_id(campaign: Campaign, number: int) -> int:
@@ -299,7 +412,7 @@ def sheets_filed(rng: random.Random, turn: Turn) -> None:
     if len(free) >= 2 and rng.random() < 0.3:
         a, b = rng.sample(free, 2)
         declarations = {a: b, b: a}
-    land_deals = drafts.land_deals_draft(rng, world)
+    land_deals = drafts.land_deals_draft(rng, world) or drafts.land_deals_draft(rng, world)  # Land Sales, often
     for kingdom in kingdoms:
         if rng.random() < 0.08:
             continue  # Missed Orders
@@ -361,6 +474,8 @@ def sheet_drafted(
         transfers.append(TransferGold(rng.choice(others), rng.choice([10, 100, 500])))
     # Using Tomb Raiders: a kingdom with a force may send it (a Tomb Raid moves one of its armies into the ruin).
     mission, orders = drafts.mission_draft(rng, world, k, orders) if ctx.raiders is not None else (None, orders)
+    if ctx.raiders is not None and (mission is None or mission.kind != MissionKind.TOMB_RAID) and rng.random() < 0.8:
+        mission = rival_mission_drafted(rng, ctx, k)  # the pure draft's target rarely fits its mission
     purchases = drafts.purchases_draft(rng, world, k, ctx.roster)
     # An item bought of a name the kingdom holds, or lost with an army (Armory: one of each).
     held = list(ArmoryItem.objects.filter(kingdom=kingdom).values_list("name", flat=True))
@@ -381,7 +496,9 @@ def sheet_drafted(
         "land_deals": (land_deal,) if land_deal is not None else (),
         "capitol_moves": tuple(drafts.capitol_moves_draft(rng, world, k)),
         "mission_uses": tuple(drafts.mission_uses_draft(rng, world, k)),
-        "captive_orders": tuple(drafts.captive_orders_draft(rng, world, k)),
+        "captive_orders": tuple(
+            drafts.captive_orders_draft(rng, world, k) or drafts.captive_orders_draft(rng, world, k)
+        ),
         "missions": (mission,) if mission is not None else (),
     }
     alliances = (DeclareAlliance(ally),) if ally is not None else ()
@@ -402,6 +519,42 @@ def sheet_drafted(
         if _accepted(fallback, ctx):
             return fallback
     return SheetEntries()
+
+
+def rival_mission_drafted(rng: random.Random, ctx: SheetContext, k: int) -> TombRaiderMission | None:
+    """A Reconnaissance or Sabotage (Using Tomb Raiders) the check may accept: a rival player kingdom, a
+    desired mission of its list, and the army or character that mission names ("any one army", "any 1
+    character") among those the spy may name (decision 455); sometimes an unfitting one (the check refuses
+    it, and the sheet goes without)."""
+    for _ in range(4):
+        mission = _rival_mission_tried(rng, ctx, k)
+        if mission is not None:
+            return mission
+    return None
+
+
+def _rival_mission_tried(rng: random.Random, ctx: SheetContext, k: int) -> TombRaiderMission | None:
+    rivals = sorted(x for x, kingdom in ctx.world.kingdoms.items() if x != k and not kingdom.ancient_dead)
+    if not rivals:
+        return None
+    target = rng.choice(rivals)
+    kind = rng.choice([MissionKind.RECONNAISSANCE, MissionKind.SABOTAGE])
+    desired = rng.choice([m.value for m in (Reconnaissance if kind is MissionKind.RECONNAISSANCE else Sabotage)])
+    listed = listed_mission(kind.value, desired)
+    armies = known_armies(ctx.world)
+    characters = known_characters(ctx.world, armies, ctx.rival_characters)
+    their_armies = sorted(a for a, known in armies.items() if known.kingdom == target)
+    theirs = sorted(c for c, known in characters.items() if known.kingdom == target)
+    wants = listed.target if listed is not None else None
+    if wants is MissionTarget.ARMY and not their_armies or wants is MissionTarget.CHARACTER and not theirs:
+        return None  # nothing of theirs the spy may name yet: another mission is tried
+    return TombRaiderMission(
+        kind=kind.value,
+        target_kingdom=target,
+        desired=desired,
+        target_army=rng.choice(their_armies) if wants is MissionTarget.ARMY else None,
+        target_character=rng.choice(theirs) if wants is MissionTarget.CHARACTER else None,
+    )
 
 
 def _order_drafted(rng: random.Random, world: World, army: Any) -> ArmyOrder:
