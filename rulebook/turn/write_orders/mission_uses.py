@@ -6,8 +6,9 @@ Two effects are used on a sheet, each naming an army (`MissionUse(effect, army)`
   information" if the spied army is ordered into its province or one adjacent to it;
 - Destroy Communication: the army whose support from or to the target is cancelled, on the sheets of the
   two turns after the success, or none: the first support from or to the target this turn. The target's
-  orders and armies are secret: any army but the kingdom's own may be named (never looked up); it is
-  cancelled only if it does support from or to the target this turn.
+  orders and armies are secret: an army is named as a spy names one, among those that fought a battle of
+  an earlier turn (decisions 455, 626), never the kingdom's own; it is cancelled only if it does support
+  from or to the target this turn.
 The effect must be the kingdom's own and pending; each is used once on a sheet.
 """
 
@@ -17,6 +18,7 @@ from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.ruins_and_tomb_raiders.rival_missions import EffectStatus, MissionEffectState
 from rulebook.ruins_and_tomb_raiders.sabotage import DESTROY_COMMUNICATION_TURNS, Sabotage
 from rulebook.turn.write_orders.context import SheetContext
+from rulebook.turn.write_orders.missions import known_armies
 from rulebook.turn.write_orders.problems import SheetCheck, SheetProblem, SheetProblemCode
 from rulebook.turn.write_orders.records import SheetEntries, entry_at
 
@@ -83,12 +85,26 @@ def check_mission_uses(entries: SheetEntries, ctx: SheetContext, check: SheetChe
                 'Army Orders: name one of your own armies, to "hold" in response (Reconnaissance).',
             )
         elif effect.mission == Sabotage.DESTROY_COMMUNICATION and use.army in ctx.armies:
-            # Another kingdom's army is not looked up: whether it exists is its kingdom's secret.
             problem = (
                 SheetProblemCode.MISSION_USE_ARMY,
                 "army",
                 "Destroy Communication cancels a support from or to the target: name one of their armies or an "
                 "ally's, not your own, or none for the first such support this turn (Sabotage).",
+            )
+        elif (
+            effect.mission == Sabotage.DESTROY_COMMUNICATION
+            and use.army is not None
+            and use.army not in known_armies(ctx.world)
+        ):
+            # Another kingdom's army is named as a spy names one (decision 455): one the bulletin showed
+            # fighting; any other is refused without saying whether it exists (decision 626). Before, any id
+            # was kept, and one naming no army of the campaign stopped every export and snapshot after it.
+            problem = (
+                SheetProblemCode.MISSION_USE_ARMY,
+                "army",
+                "Destroy Communication: name an army of theirs or an ally's that fought a battle of an earlier "
+                "turn (the armies the sheet offers a spy), or none for the first support from or to them this "
+                "turn (Sabotage).",
             )
         seen.add(use.effect)
         if problem is not None:

@@ -1,6 +1,6 @@
 """The order sheet's mission uses (rulebook/turn/write_orders/mission_uses.py): an effect a
 Reconnaissance or Sabotage earned, used on the sheet with an army. Rulebook: Reconnaissance (Army
-Orders), Sabotage (Destroy Communication). Decisions 450, 483, 487."""
+Orders), Sabotage (Destroy Communication). Decisions 450, 483, 487, 626."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def context() -> SheetContext:
     world = wb.world(
         provinces=[wb.province(n, "plains", "none", controller=ME if n < 3 else RIVAL) for n in range(1, 5)],
         kingdoms=[wb.kingdom(ME, "Avalon", treasury=500), wb.kingdom(RIVAL, "Brython", ArmyType.DWARFS)],
-        armies=[wb.army(11, ME, 1), wb.army(21, RIVAL, 4)],
+        # The rival's army 21 fought a battle of an earlier turn (a spy may name it: decision 455); 22 never did.
+        armies=[wb.army(11, ME, 1), wb.army(21, RIVAL, 4, last_battle_turn=TURN - 1), wb.army(22, RIVAL, 3)],
         adjacency=wb.grid(4, 1),
         turn=TURN,
     )
@@ -59,8 +60,21 @@ def test_the_sheet_offers_the_kingdom_s_own_effects_usable_this_turn():
 def test_army_orders_names_an_own_army_destroy_communication_another_s_or_none():
     assert codes(MissionUse(ORDERS, 11), MissionUse(CUT, 21)) == []
     assert codes(MissionUse(CUT, None)) == []
-    # Another kingdom's army is never looked up (its existence is its kingdom's secret).
-    assert codes(MissionUse(CUT, 999)) == []
+
+
+def test_destroy_communication_names_an_army_a_spy_may_name_and_no_other():
+    """Decision 626 (Sabotage: Destroy Communication; decision 455): another kingdom's army is named as a
+    spy names one, among those that fought a battle of an earlier turn. An army that never fought, and an
+    id that names no army at all, are refused alike, so the refusal never says whether an army exists.
+    Before, any id was kept: one naming no army of the campaign stopped every export and snapshot of it."""
+    assert codes(MissionUse(CUT, 21)) == []
+    unseen, no_army = codes(MissionUse(CUT, 22)), codes(MissionUse(CUT, 999))
+    assert unseen == no_army == [("mission-use-army", 0, "army")]
+    words = order_sheet_check(SheetEntries(mission_uses=(MissionUse(CUT, 22),)), context()).error_problems[0].text
+    assert (
+        words == order_sheet_check(SheetEntries(mission_uses=(MissionUse(CUT, 999),)), context()).error_problems[0].text
+    )
+    assert "fought a battle of an earlier turn" in words
 
 
 def test_each_wrong_use_is_refused_at_its_entry():
