@@ -18,14 +18,14 @@ from pypdf import PdfReader
 from battles.models import Battle
 from battles.services.summary_text import summary_sheet_text
 from kernel.event_codes import EventCode
-from kingdoms.models import Army, Kingdom, TombRaiderEntry, TombRaiderForce
+from kingdoms.models import Army, Kingdom
 from kingdoms.services.world import world_load
 from orders.entries import sheet_from_json
 from orders.services.sheets import order_sheet_save
 from outbox.models import Email
 from reports.models import ReportEmail
-from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from rulebook.turn.write_orders.missions import rival_choices
+from tests.kingdoms.builders import raiders_force_built
 from turns.models import TurnEvent
 from turns.services.cycle import orders_phase_run
 
@@ -49,20 +49,7 @@ def to_the_ruins(demo_campaign, turn):
     ruin.save(update_fields=["settlement"])
     start = army.province
     # Ostland's Tomb Raiders: the rulebook's sample list, kept since setup (nothing added this turn).
-    force = TombRaiderForce.objects.create(kingdom=ostland, changed_turn=0)
-    TombRaiderEntry.objects.bulk_create(
-        TombRaiderEntry(
-            force=force,
-            position=i,
-            name=e.name,
-            models_count=e.models,
-            points_per_model=e.points_per_model,
-            category=e.category,
-            role=e.role,
-            command=e.command,
-        )
-        for i, e in enumerate(SAMPLE_HIGH_ELVES.entries)
-    )
+    raiders_force_built(ostland)
 
     def sheet(*, raid: bool) -> None:
         entries = {"orders": [{"army": army.pk, "kind": "move", "target": ruin.number}]}

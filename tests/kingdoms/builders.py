@@ -15,7 +15,19 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 
-from kingdoms.models import ArmoryItem, Army, Campaign, Character, Kingdom, Province, TreasuryEntry, Unit
+from kingdoms.models import (
+    ArmoryItem,
+    Army,
+    Campaign,
+    Character,
+    Kingdom,
+    Province,
+    TombRaiderEntry,
+    TombRaiderForce,
+    TreasuryEntry,
+    Unit,
+)
+from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES, RaiderEntry
 
 PASSWORD = "a-long-test-password"
 
@@ -136,3 +148,26 @@ def item_built(
     return ArmoryItem.objects.create(
         kingdom=kingdom, name=name, points=points, bearer=bearer.unit if bearer else None, **fields
     )
+
+
+def raiders_force_built(
+    kingdom: Kingdom, entries: Iterable[RaiderEntry] = SAMPLE_HIGH_ELVES.entries, *, bows: bool = False
+) -> TombRaiderForce:
+    """The kingdom's Tomb Raiders kept since setup (nothing added this turn): the rulebook's sample list
+    (Sample Tomb Raider List) unless told, their missile weapons only with `bows` (an Elf kingdom's)."""
+    force = TombRaiderForce.objects.create(kingdom=kingdom, changed_turn=0)
+    TombRaiderEntry.objects.bulk_create(
+        TombRaiderEntry(
+            force=force,
+            position=i,
+            name=e.name,
+            models_count=e.models,
+            points_per_model=e.points_per_model,
+            category=e.category,
+            role=e.role,
+            command=e.command,
+            **({"missile_weapon": e.missile_weapon} if bows else {}),
+        )
+        for i, e in enumerate(entries)
+    )
+    return force

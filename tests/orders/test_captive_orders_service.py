@@ -9,16 +9,18 @@ would leave them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from django.contrib.auth import get_user_model
 
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
-from kingdoms.models import Army, CapturedRaider, Kingdom, TombRaiderEntry, TombRaiderForce
+from kingdoms.models import Army, CapturedRaider, Kingdom, TombRaiderEntry
 from orders.models import OrderSheet, OrderSubmission
 from rulebook.ruins_and_tomb_raiders.captives import captive_record
 from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from tests.clients import user_named
+from tests.kingdoms.builders import raiders_force_built
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
@@ -29,20 +31,8 @@ SPEARMEN = next(e for e in SAMPLE_HIGH_ELVES.entries if e.name == "Spearmen")
 def tor_anlec(demo_campaign) -> Kingdom:
     """Tor Anlec's force: the rulebook's sample list, four Spearmen left of five."""
     kingdom = Kingdom.objects.get(campaign=demo_campaign, name="Tor Anlec")
-    force = TombRaiderForce.objects.create(kingdom=kingdom, changed_turn=0)
-    TombRaiderEntry.objects.bulk_create(
-        TombRaiderEntry(
-            force=force,
-            position=i,
-            name=e.name,
-            models_count=e.models - (e == SPEARMEN),
-            points_per_model=e.points_per_model,
-            category=e.category,
-            role=e.role,
-            command=e.command,
-            missile_weapon=e.missile_weapon,
-        )
-        for i, e in enumerate(SAMPLE_HIGH_ELVES.entries)
+    raiders_force_built(
+        kingdom, [replace(e, models=e.models - 1) if e == SPEARMEN else e for e in SAMPLE_HIGH_ELVES.entries], bows=True
     )
     return kingdom
 

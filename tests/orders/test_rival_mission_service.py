@@ -12,32 +12,19 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
-from kingdoms.models import Army, Character, Kingdom, TombRaiderEntry, TombRaiderForce, TreasuryEntry
+from kingdoms.models import Army, Character, Kingdom, TombRaiderForce, TreasuryEntry
 from kingdoms.services.world import world_changed
 from orders.models import OrderSheet, OrderSubmission
 from orders.services.resolution import turn_preview, turn_state_load
-from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from tests.clients import user_named
+from tests.kingdoms.builders import raiders_force_built
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
 
 def _force(kingdom: Kingdom) -> TombRaiderForce:
     """The rulebook's sample list, kept since setup (nothing added this turn)."""
-    force = TombRaiderForce.objects.create(kingdom=kingdom, changed_turn=0)
-    TombRaiderEntry.objects.bulk_create(
-        TombRaiderEntry(
-            force=force,
-            position=i,
-            name=e.name,
-            models_count=e.models,
-            points_per_model=e.points_per_model,
-            category=e.category,
-            role=e.role,
-            command=e.command,
-        )
-        for i, e in enumerate(SAMPLE_HIGH_ELVES.entries)
-    )
+    force = raiders_force_built(kingdom)
     return force
 
 

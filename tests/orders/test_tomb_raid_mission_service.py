@@ -13,12 +13,12 @@ from django.contrib.auth import get_user_model
 
 from battles.models import Battle
 from kernel.event_codes import PUBLIC_EVENT_CODES, EventCode
-from kingdoms.models import Army, Kingdom, Province, TombRaiderEntry, TombRaiderForce, TreasuryEntry
+from kingdoms.models import Army, Kingdom, Province, TombRaiderForce, TreasuryEntry
 from kingdoms.services.world import world_changed, world_load
 from orders.models import OrderSheet, OrderSubmission
-from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from rulebook.turn.write_orders.missions import known_armies
 from tests.clients import user_named
+from tests.kingdoms.builders import raiders_force_built
 from turns.models import Turn, TurnEvent
 from turns.services.cycle import orders_phase_run
 
@@ -47,20 +47,7 @@ def ruin(army: Army, demo_campaign) -> Province:
 def raiders(ostland: Kingdom) -> TombRaiderForce:
     """Ostland's force, the rulebook's sample list without its bows (Ostland is no Elf kingdom), kept since
     setup (nothing added this turn)."""
-    force = TombRaiderForce.objects.create(kingdom=ostland, changed_turn=0)
-    TombRaiderEntry.objects.bulk_create(
-        TombRaiderEntry(
-            force=force,
-            position=i,
-            name=e.name,
-            models_count=e.models,
-            points_per_model=e.points_per_model,
-            category=e.category,
-            role=e.role,
-            command=e.command,
-        )
-        for i, e in enumerate(SAMPLE_HIGH_ELVES.entries)
-    )
+    force = raiders_force_built(ostland)
     return force
 
 

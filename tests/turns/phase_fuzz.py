@@ -51,15 +51,12 @@ from kingdoms.models import (
     Campaign,
     Kingdom,
     Province,
-    TombRaiderEntry,
-    TombRaiderForce,
 )
 from kingdoms.services.ancient_dead import ancient_dead_setup
 from kingdoms.services.world import world_kept_forget, world_load
 from orders.services.ancient_dead import ancient_dead_sheet_draft
 from orders.services.sheets import order_sheet_context_load, order_sheet_save
 from rulebook.allies.chart import TrustLevel, trust_level
-from rulebook.ruins_and_tomb_raiders.force import SAMPLE_HIGH_ELVES
 from rulebook.ruins_and_tomb_raiders.reconnaissance import Reconnaissance
 from rulebook.ruins_and_tomb_raiders.rival_mission_orders import listed_mission
 from rulebook.ruins_and_tomb_raiders.rival_missions import MissionTarget
@@ -91,6 +88,7 @@ from tests.kingdoms.builders import (
     item_built,
     kingdom_built,
     province_built,
+    raiders_force_built,
     unit_built,
 )
 from tests.rulebook import turn_fuzz as pure
@@ -321,20 +319,7 @@ def campaign_built_at_random(rng: random.Random, seed: int) -> Campaign:
         # Tomb Raiders (Creating Tomb Raiders): the rulebook's sample list, kept since setup, for the
         # missions (Tomb Raid, Reconnaissance, Sabotage) and their skirmishes' losses.
         if rng.random() < 0.6:
-            force = TombRaiderForce.objects.create(kingdom=kingdom, changed_turn=0)
-            TombRaiderEntry.objects.bulk_create(
-                TombRaiderEntry(
-                    force=force,
-                    position=i,
-                    name=e.name,
-                    models_count=e.models,
-                    points_per_model=e.points_per_model,
-                    category=e.category,
-                    role=e.role,
-                    command=e.command,
-                )
-                for i, e in enumerate(SAMPLE_HIGH_ELVES.entries)
-            )
+            raiders_force_built(kingdom)
         # A disbanded army of long ago: its name stays the kingdom's (names stay unique).
         if rng.random() < 0.3:
             army_built(kingdom, name="Lost Host", province=kingdom.capitol.number, status=Army.Status.DISBANDED)
