@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any, NamedTuple
 
 from kernel.dice import Dice
+from rulebook.scenario.assault_sides import assault_sides
 from rulebook.scenario.tables import (
     ADVANCE,
     ALWAYS_ASSAULT,
@@ -62,6 +63,7 @@ CHOOSE_DEPLOYMENT_MAP = "choose-deployment-map"
 CHOOSE_DEPLOYMENT_ZONE = "choose-deployment-zone"
 CHOOSE_FIRST_TURN = "choose-first-turn"
 REVEAL_OBJECTIVE = "reveal-objective"
+ASSAULT_ROLES_ROLL = "Scenario: who attacks in the Assault"  # both armies moved in, neither holds it
 # effect -> (what it lets the side do, what cancels when both sides have it), in sheet order.
 SCENARIO_EFFECTS: dict[str, tuple[str, str]] = {
     NO_OR_ELSE: ('never fights toward the "Or Else!" special rule: it is disregarded', 'the "Or Else!" rule'),
@@ -143,10 +145,8 @@ class ScenarioSetup:
     # and whether the ruin is a sacked town's (its opponent the ruin's guard, decision 409).
     mission: str = ""
     ruin_sacked: bool = False
-    # Both armies moved in (`defending` False) and the engagement is an Assault: who is its Attacker
-    # (decision 625). "attacker" or "defender": that side's kingdom (or its ally) holds the province,
-    # and holding it, defends it; "none": neither holds it, a roll-off decides; "given": the sides
-    # stand as named (the stand-alone generator, where the user names the Attacker).
+    # Both armies moved in, an Assault's Attacker (decision 625): "attacker" or "defender", the side that holds the
+    # province defends it; "none", a roll-off; "given", the sides as named (the stand-alone generator's).
     holder: str = "given"
 
 
@@ -316,7 +316,9 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
     # Both armies moved in: the Assault's Attacker is settled before anything names him (decision 625).
     assault_roles: dict[str, Any] | None = None
     if kind == ASSAULT and not setup.defending and setup.holder != "given":
-        setup, assault_roles = _assault_roles(setup, dice)
+        off = None if setup.holder in ("attacker", "defender") else _roll_off(dice, setup, ASSAULT_ROLES_ROLL)
+        swap, assault_roles = assault_sides(setup.attacker.name, setup.defender.name, setup.holder, off)
+        setup = replace(setup, attacker=setup.defender, defender=setup.attacker) if swap else setup
     active, ability_notes = _ability_effects(setup)
 
     # 2. Objective (2D6 on the engagement type's column); Capture and Vengeance roll for "Or Else!".
@@ -509,46 +511,6 @@ def scenario_generate(setup: ScenarioSetup, dice: Dice) -> Scenario:
         ruin_sacked=setup.ruin_sacked,
         assault_roles=assault_roles,
     )
-
-
-def _assault_roles(setup: ScenarioSetup, dice: Dice) -> tuple[ScenarioSetup, dict[str, Any]]:
-    """Who is the Attacker of an Assault both armies moved into (decision 625): 6. Fight Battles only
-    says "roll for set up and first turn as normal", and an Assault needs a Defender ("One army attacks
-    the other in a defended position"). The side whose kingdom (or its ally) holds the province
-    defends it, as the town's side defends its town (decision 584) and the holder of a province two
-    armies stood in defends it (decision 570); in a province neither holds, a roll-off (a D6 each,
-    ties rerolled) decides, its winner the Attacker ("An assault gives the Attacker advantages in
-    deployment"). Returns the setup with its sides as the Assault's, and what the sheet says."""
-    first, second = setup.attacker, setup.defender
-    if setup.holder in ("attacker", "defender"):
-        swap = setup.holder == "attacker"
-        holder, other = (first, second) if swap else (second, first)
-        off = None
-        text = (
-            f"Both armies moved in: {holder.name} holds the province (its kingdom's or its ally's) and defends it "
-            f"in the Assault; {other.name} is the Attacker (decision 625)."
-        )
-    else:
-        off = _roll_off(dice, setup, "Scenario: who attacks in the Assault")
-        swap = off.winner == "defender"
-        winner, loser = (second, first) if swap else (first, second)
-        rounds = "; tie, rerolled: ".join(
-            f"{first.name} {a}, {second.name} {d}" for a, d in zip(off.attacker_rolls, off.defender_rolls, strict=True)
-        )
-        text = (
-            f"Both armies moved in and neither holds the province: a roll-off decides who attacks in the Assault "
-            f"(a D6 each, ties rerolled): {rounds}. {winner.name} scores highest and is the Attacker; "
-            f"{loser.name} is the Defender (decision 625)."
-        )
-    if swap:
-        setup = replace(setup, attacker=second, defender=first)
-    roles = {
-        "roll_off": off.as_json() if off is not None else None,
-        "attacker": setup.attacker.name,
-        "defender": setup.defender.name,
-        "text": text,
-    }
-    return setup, roles
 
 
 def _terrain(setup: ScenarioSetup, dice: Dice, ids: dict[str, list[int]]) -> dict[str, Any]:
