@@ -4,10 +4,9 @@ are posted, stored on the battle, and sent to its players as a PDF scenario shee
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from django.db.models import Q
 from django.utils.safestring import mark_safe
 
 from briternia.pdf import pdf_render
@@ -79,10 +78,14 @@ def _side_name(kingdom: Kingdom | None, army: Any, fallback: str) -> str:
 
 
 def scenario_setup(
-    battle: Battle, abilities: dict[int, frozenset[str]], supported_sides: frozenset[str] | None = None
+    battle: Battle,
+    abilities: dict[int, frozenset[str]],
+    supported_sides: frozenset[str] | None = None,
+    alliances: Collection[frozenset[int]] | None = None,
 ) -> ScenarioSetup:
     """What the Scenario Generator needs to know about a battle (`supported_sides`: the sides its
-    supports join, read from its stored supports when not given)."""
+    supports join, read from its stored supports when not given; `alliances`: the pairs of kingdoms
+    allied, read when not given)."""
     province = battle.province
     settlement = province.settlement
     if battle.defender_kingdom is not None and battle.defender_kingdom.capitol_id == province.id:
@@ -149,11 +152,19 @@ def scenario_setup(
         skirmish=battle.skirmish,
         mission=battle.mission,
         ruin_sacked=battle.mission != "" and province.ruin_sacked,
-        holder=_holder(battle) if battle.both_moved else "given",
+        holder=_holder(battle, alliances) if battle.both_moved else "given",
     )
 
 
-def _holder(battle: Battle) -> str:
+def alliances_in_force(campaign_id: int) -> set[frozenset[int]]:
+    """The pairs of kingdoms allied now, in one query (a query per battle grew with the turn)."""
+    pairs = Alliance.objects.filter(campaign_id=campaign_id, ended_turn__isnull=True).values_list(
+        "first_id", "second_id"
+    )
+    return {frozenset(pair) for pair in pairs}
+
+
+def _holder(battle: Battle, alliances: Collection[frozenset[int]] | None) -> str:
     """Of a battle both armies moved into, the side whose kingdom, or its ally, holds the province
     ("attacker", "defender"), or "none": who defends if it is an Assault (decision 625). The province
     as the orders phase left it (battles_build): two enemies that both moved in claim nothing."""
@@ -165,11 +176,9 @@ def _holder(battle: Battle) -> str:
         if kingdom == owner:
             return side
     # One alliance at a time (decision 132): the holder's ally, if it is one of the two.
-    allied = Alliance.objects.filter(campaign_id=battle.province.campaign_id, ended_turn__isnull=True).filter(
-        Q(first_id=owner) | Q(second_id=owner)
-    )
+    allied = alliances if alliances is not None else alliances_in_force(battle.province.campaign_id)
     for side, kingdom in sides:
-        if kingdom is not None and allied.filter(Q(first_id=kingdom) | Q(second_id=kingdom)).exists():
+        if kingdom is not None and frozenset((owner, kingdom)) in allied:
             return side
     return "none"
 
@@ -183,11 +192,12 @@ def battle_scenarios_roll(*, turn: Any, battles: Sequence[BattleToPost]) -> list
     army_ids = [a for b in battles for a in (b.row.attacker_army_id, b.row.defender_army_id) if a]
     characters = living_characters(army_ids)  # once for every battle (a query per battle grew with the turn)
     abilities = generals_abilities(characters)
+    alliances = alliances_in_force(turn.campaign_id)
     rolled: list[SeededDice] = []
     for _, posted in ordered:
         battle = posted.row
         dice = SeededDice(seed=turn.seed, stream=scenario_stream(battle))
-        scenario = scenario_generate(scenario_setup(battle, abilities, posted.supported_sides), dice)
+        scenario = scenario_generate(scenario_setup(battle, abilities, posted.supported_sides, alliances), dice)
         battle.scenario = scenario.as_json_of_new()
         rolled.append(dice)
         wound_dice = SeededDice(seed=turn.seed, stream=f"old-wounds:{scenario_stream(battle)}")
